@@ -1,0 +1,65 @@
+// Bundles the extension host code, the CLI, the webview and the tokenizer encodings.
+// - dist/extension.js: cjs for Node, `vscode` external (VS Code provides it).
+// - dist/cli.js: cjs for Node with a shebang (the `specialist-handoff` bin).
+// - dist/webview/main.js: the panel script, for the browser.
+// - dist/tokenizers/<encoding>.js: each gpt-tokenizer encoding in its own file, loaded
+//   on first use only (the rank tables are megabytes; activation must not parse them).
+import * as esbuild from 'esbuild';
+
+const watch = process.argv.includes('--watch');
+const production = !process.argv.includes('--dev');
+
+/** Rewrites `gpt-tokenizer/encoding/<name>` to the separately built `./tokenizers/<name>.js`. */
+const tokenizersExternal = {
+  name: 'tokenizers-external',
+  setup(build) {
+    build.onResolve({ filter: /^gpt-tokenizer\/encoding\/(o200k_base|cl100k_base)$/ }, (args) => ({
+      path: `./tokenizers/${args.path.split('/').pop()}.js`,
+      external: true,
+    }));
+  },
+};
+
+const node = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: production ? false : 'inline',
+  minify: production,
+  legalComments: 'none',
+  logLevel: 'info',
+};
+
+const builds = [
+  { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [tokenizersExternal] },
+  { ...node, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [tokenizersExternal] },
+  {
+    ...node,
+    entryPoints: {
+      o200k_base: 'node_modules/gpt-tokenizer/cjs/encoding/o200k_base.js',
+      cl100k_base: 'node_modules/gpt-tokenizer/cjs/encoding/cl100k_base.js',
+    },
+    outdir: 'dist/tokenizers',
+  },
+  {
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    entryPoints: ['webview/main.ts'],
+    outfile: 'dist/webview/main.js',
+    sourcemap: production ? false : 'inline',
+    minify: production,
+    logLevel: 'info',
+  },
+];
+
+if (watch) {
+  for (const b of builds) {
+    const ctx = await esbuild.context(b);
+    await ctx.watch();
+  }
+} else {
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+}
