@@ -1,0 +1,91 @@
+/**
+ * What a caller asks for when handing over (CLI flags, the command palette's inputs,
+ * later the panel and agents): validated with zod so every entry point gets the same
+ * defaults and the same `ERROR:` messages naming the field at fault.
+ */
+import { z } from 'zod';
+import { ReasonKindSchema, TestRunSchema, TokenizerNameSchema, TurnSchema } from './schema';
+
+/** Default token budget of a handoff package: 3,000 tokens (Agent Zero `handover_to_specialist` default). */
+export const DEFAULT_MAX_CONTEXT_TOKENS = 3000;
+/** Default number of recent turns kept, newest first (Agent Zero `handover_to_specialist` default). */
+export const DEFAULT_INCLUDE_RECENT_TURNS = 5;
+/** Default return condition when neither the caller nor the specialist gives one (DESIGN §4). */
+export const DEFAULT_RETURN_CONDITION = 'user_request';
+/** Who hands over when the caller does not say. */
+export const DEFAULT_FROM = 'developer';
+
+const listOfText = z.array(z.string()).default([]).transform((items) => items.map((s) => s.trim()).filter((s) => s.length > 0));
+
+/**
+ * A handover request. Required: `specialist` (registry id) and `topic` (free text, slugged).
+ * Lists default to empty; `recent_turns` accepts `{role, text}` objects or plain strings
+ * (taken as the assistant's words). Budgets: `max_context_tokens` > 0 (tokens),
+ * `include_recent_turns` ≥ 0 (turns). `fit_to_budget` (default true) trims the package
+ * in DESIGN §4 order when it is over budget.
+ */
+export const HandoverRequestSchema = z.object({
+  specialist: z.string({ error: 'is required' }).trim().min(1, 'is required'),
+  topic: z.string({ error: 'is required' }),
+  summary: z.string().default(''),
+  decisions: listOfText,
+  failed_approaches: listOfText,
+  next_steps: listOfText,
+  blockers: listOfText,
+  artifacts: listOfText,
+  recent_turns: z
+    .array(z.union([TurnSchema, z.string().transform((text) => ({ role: 'assistant' as const, text }))]))
+    .default([]),
+  tests_run: z.array(TestRunSchema).default([]),
+  return_condition: z.string().trim().optional(),
+  handover_reason: z.string().default(''),
+  reason_kind: ReasonKindSchema.default('end_of_session'),
+  from: z.string().trim().min(1).default(DEFAULT_FROM),
+  max_context_tokens: z
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .positive('must be positive')
+    .default(DEFAULT_MAX_CONTEXT_TOKENS),
+  include_recent_turns: z
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .nonnegative('must be 0 or more')
+    .default(DEFAULT_INCLUDE_RECENT_TURNS),
+  tokenizer: TokenizerNameSchema.default('o200k_base'),
+  fit_to_budget: z.boolean().default(true),
+  session_id: z.string().trim().min(1).optional(),
+});
+
+/** A request as callers write it (optional fields may be left out). */
+export type HandoverRequestInput = z.input<typeof HandoverRequestSchema>;
+/** A validated request with defaults applied. */
+export type HandoverRequest = z.output<typeof HandoverRequestSchema>;
+
+/** Outcome of validating a request: the request, or an `ERROR:` message naming the field. */
+export type RequestParse = { ok: true; request: HandoverRequest } | { ok: false; message: string; field: string };
+
+/**
+ * Validates a request from any entry point.
+ * @returns `{ok:false, message:"ERROR: max_context_tokens must be positive", field}` style errors.
+ */
+export function parseHandoverRequest(input: unknown): RequestParse {
+  const r = HandoverRequestSchema.safeParse(input);
+  if (r.success) {
+    return { ok: true, request: r.data };
+  }
+  const issue = r.error.issues[0];
+  const field = issue?.path.map(String).join('.') || 'request';
+  let msg = issue?.message ?? 'is invalid';
+  if (issue?.code === 'invalid_value' && 'values' in issue) {
+    msg = `must be one of: ${(issue.values as unknown[]).join(', ')}`;
+  }
+  return { ok: false, message: `ERROR: ${field} ${msg}`, field };
+}
+
+/** Keeps the newest `n` turns (DESIGN §4: trimmed to `include_recent_turns`, newest kept). */
+export function trimRecentTurns<T>(turns: readonly T[], n: number): T[] {
+  if (n <= 0) {
+    return [];
+  }
+  return turns.slice(Math.max(0, turns.length - n));
+}
