@@ -1,0 +1,272 @@
+/**
+ * The handoff engine: one job shared by the command palette, the panel and the CLI.
+ *
+ *   request ─▶ prepareHandover ─▶ (caller may look at the estimate, preview the fit) ─▶ writeHandover ─▶ result
+ *
+ * `prepareHandover` validates the request, resolves the handoff root, loads the
+ * specialist registry, slugs the topic, collects git evidence and measures the package;
+ * `writeHandover` fits it to the budget when asked, writes the handoff file (exclusive),
+ * the stage-2 history (when something was cut) and appends the briefing.
+ * Neither throws to its caller: every failure is `{status:"error", message:"ERROR: …"}`.
+ */
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { composePackage, fitToBudget, measurePackage, type FitResult } from '../core/compose';
+import { emptyGitEvidence, type GitEvidence } from '../core/evidenceModel';
+import { renderHistory } from '../core/history';
+import { BRIEFINGS_DIR, HANDOFFS_DIR, HISTORY_DIR, briefingFileName, handoffId, utcDay } from '../core/naming';
+import { formatCount, renderBriefingHeader, renderBriefingSection, renderHandoff, type HandoffMeta } from '../core/render';
+import { parseHandoverRequest, type HandoverRequest } from '../core/request';
+import { handoverError, type HandoffFrontmatter, type HandoffPackage, type HandoverResult } from '../core/schema';
+import { SpecialistRegistry, type Specialist } from '../core/specialists';
+import type { TokenCounter } from '../core/tokens';
+import { slugifyTopic } from '../core/topic';
+import { collectGitEvidence } from '../evidence/git';
+import { StoreError, appendBriefing, createExclusive, createHandoffFile, ensureDir, readLatestHandoff } from '../store/handoffStore';
+import { resolveHandoffRoot, resolveInside } from '../store/paths';
+import { loadCustomSpecialists } from '../store/specialistFiles';
+import { counterFor } from './tokenizer';
+
+/** Where and how a handoff runs. Only `workspaceRoot` is required. */
+export interface HandoverEnvironment {
+  /** Absolute path of the workspace folder (the project root). */
+  readonly workspaceRoot: string;
+  /** `handoff.directory` setting, relative to the workspace folder; default `.handoff`. */
+  readonly handoffDirectory?: string;
+  /** Clock, for tests; default `() => new Date()`. */
+  readonly now?: () => Date;
+  /** git executable (VS Code's `git.path`); default `git` on PATH. */
+  readonly gitBinary?: string;
+  /** Cancels evidence collection. */
+  readonly signal?: AbortSignal;
+  /** Session id to record; default the request's `session_id`, else a new UUID. */
+  readonly sessionId?: string;
+  /** Overrides the base commit (the session recorder's); default the latest handoff's HEAD. */
+  readonly baseCommit?: string | null;
+  /** Evidence already collected (the command collects while the user types); default: collect now. */
+  readonly evidence?: Promise<GitEvidence> | GitEvidence;
+}
+
+/** Everything decided before writing: the caller may show the estimate and a fit preview. */
+export interface PreparedHandover {
+  readonly env: HandoverEnvironment;
+  readonly request: HandoverRequest;
+  /** Absolute handoff root. */
+  readonly root: string;
+  readonly specialist: Specialist;
+  readonly evidence: GitEvidence;
+  /** The measured package, not yet fitted. */
+  readonly pkg: HandoffPackage;
+  readonly counter: TokenCounter;
+  /** Warnings found while preparing (custom specialist files, topic fallback, evidence gaps). */
+  readonly warnings: string[];
+  /** The chain this handoff continues, if any. */
+  readonly parent?: HandoffFrontmatter;
+}
+
+/** Outcome of {@link prepareHandover}. */
+export type PrepareResult = { status: 'prepared'; prepared: PreparedHandover } | { status: 'error'; message: string; field?: string };
+
+/** Relative POSIX path, for display and for links inside Markdown. */
+function posixRelative(from: string, to: string): string {
+  return path.relative(from, to).split(path.sep).join('/');
+}
+
+function provisionalMeta(p: { root: string; specialist: Specialist; pkg: HandoffPackage }, date: Date, withHistory: boolean): HandoffMeta {
+  const id = handoffId(date, p.specialist.id);
+  return {
+    id,
+    created: date.toISOString(),
+    status: 'pending',
+    briefingFile: `${BRIEFINGS_DIR}/${briefingFileName(p.specialist.id, p.pkg.topic, date)}`,
+    historyFile: withHistory ? `${HISTORY_DIR}/${id}.md` : null,
+  };
+}
+
+/**
+ * Loads the registry for a handoff root: built-ins plus the custom specialists of
+ * `<root>/specialists/`, with a warning per custom file that was skipped.
+ */
+export async function loadRegistry(root: string, workspaceRoot: string): Promise<{ registry: SpecialistRegistry; warnings: string[] }> {
+  const custom = await loadCustomSpecialists(root, workspaceRoot);
+  return { registry: new SpecialistRegistry(custom.specialists), warnings: custom.warnings };
+}
+
+/**
+ * Collects the git evidence for a handoff in `env`: resolves the handoff root (so its
+ * files are excluded), takes the base commit from the latest handoff's HEAD (unless
+ * `env.baseCommit` says otherwise) and runs git. Callers may start this early (the
+ * command palette collects while the user types) and pass the promise as `env.evidence`.
+ *
+ * @returns evidence; problems are notes in it. Never throws.
+ */
+export async function collectEvidenceFor(env: HandoverEnvironment): Promise<GitEvidence> {
+  try {
+    const rootCheck = resolveHandoffRoot(env.workspaceRoot, env.handoffDirectory);
+    const root = rootCheck.ok ? rootCheck.path : undefined;
+    const latest = root ? await readLatestHandoff(path.join(root, HANDOFFS_DIR)) : undefined;
+    const baseCommit = env.baseCommit !== undefined ? env.baseCommit : (latest?.frontmatter.head_commit ?? null);
+    return await collectGitEvidence({ cwd: env.workspaceRoot, handoffRoot: root, baseCommit, binary: env.gitBinary, signal: env.signal });
+  } catch (err) {
+    return emptyGitEvidence(`Collecting git evidence failed: ${(err as Error)?.message ?? String(err)}`);
+  }
+}
+
+/**
+ * Validates the request and gathers everything a handoff needs, without writing.
+ * @param input a request object (see `HandoverRequestSchema`); validated here
+ * @returns `{status:"prepared"}` or `{status:"error", message:"ERROR: …", field}`. Never throws.
+ */
+export async function prepareHandover(input: unknown, env: HandoverEnvironment): Promise<PrepareResult> {
+  try {
+    if (!env.workspaceRoot || !path.isAbsolute(env.workspaceRoot)) {
+      return handoverError(`project_root must be an absolute path (got "${env.workspaceRoot ?? ''}")`, 'project_root');
+    }
+    const parsed = parseHandoverRequest(input);
+    if (!parsed.ok) {
+      return { status: 'error', message: parsed.message, field: parsed.field };
+    }
+    const request = parsed.request;
+    const rootCheck = resolveHandoffRoot(env.workspaceRoot, env.handoffDirectory);
+    if (!rootCheck.ok) {
+      return handoverError(rootCheck.message, 'handoff.directory');
+    }
+    const root = rootCheck.path;
+    const { registry, warnings } = await loadRegistry(root, env.workspaceRoot);
+    const lookup = registry.lookup(request.specialist);
+    if (!lookup.ok) {
+      return handoverError(lookup.message, 'specialist');
+    }
+    const topic = slugifyTopic(request.topic);
+    if (!topic.ok) {
+      return handoverError(topic.message, 'topic');
+    }
+    if (topic.fallback) {
+      warnings.push(`WARNING: topic "${topic.title}" has no ASCII letters or digits; its files use the slug "${topic.slug}"`);
+    }
+    const evidence = await (env.evidence ?? collectEvidenceFor(env));
+    for (const note of evidence.notes) {
+      warnings.push(`WARNING: ${note}`);
+    }
+    const counter = counterFor(request.tokenizer);
+    const sessionId = env.sessionId ?? request.session_id ?? randomUUID();
+    const composed = composePackage(request, { specialist: lookup.specialist, topic, evidence, sessionId });
+    const now = (env.now ?? (() => new Date()))();
+    const pkg = measurePackage(composed, provisionalMeta({ root, specialist: lookup.specialist, pkg: composed }, now, false), lookup.specialist, counter);
+    return { status: 'prepared', prepared: { env, request, root, specialist: lookup.specialist, evidence, pkg, counter, warnings } };
+  } catch (err) {
+    return handoverError(`internal error while preparing the handoff: ${(err as Error)?.message ?? String(err)}`, 'internal');
+  }
+}
+
+/**
+ * What fit-to-budget would cut from a prepared handoff, without writing anything
+ * (the command palette and the panel show it before the user agrees).
+ */
+export function previewFit(prepared: PreparedHandover): FitResult {
+  const now = (prepared.env.now ?? (() => new Date()))();
+  const meta = provisionalMeta(prepared, now, true);
+  return fitToBudget(prepared.pkg, meta, prepared.specialist, prepared.counter);
+}
+
+/** Options of {@link writeHandover}. */
+export interface WriteOptions {
+  /** Trim the package to the budget (DESIGN §4 order) when it is over; default: the request's `fit_to_budget`. */
+  readonly fit?: boolean;
+}
+
+/**
+ * Writes a prepared handoff: the handoff file (created exclusively under its timestamped
+ * name), the history file when fit-to-budget cut something, and one appended briefing
+ * section. Returns the DESIGN §4 result object. Never throws.
+ */
+export async function writeHandover(prepared: PreparedHandover, options: WriteOptions = {}): Promise<HandoverResult> {
+  const { env, root, specialist, counter } = prepared;
+  const warnings = [...prepared.warnings];
+  const start = (env.now ?? (() => new Date()))();
+  let pkg = prepared.pkg;
+  let original = prepared.pkg;
+  const fit = options.fit ?? prepared.request.fit_to_budget;
+  if (fit && pkg.oversize_warning) {
+    const result = fitToBudget(pkg, provisionalMeta(prepared, start, true), specialist, counter);
+    pkg = result.pkg;
+    original = result.original;
+  }
+  const cut = pkg.dropped.length > 0;
+  if (pkg.oversize_warning) {
+    warnings.push(
+      `WARNING: the handoff is ${formatCount(pkg.estimated_tokens)} tokens, over the ${formatCount(pkg.max_context_tokens)}-token budget (${pkg.tokenizer})` +
+        (fit ? ' even after fitting — shorten the summary, decisions or next steps, or raise max_context_tokens' : ' — fit it to the budget or raise max_context_tokens'),
+    );
+  }
+
+  let created;
+  let meta: HandoffMeta | undefined;
+  const handoffsDir = path.join(root, HANDOFFS_DIR);
+  try {
+    created = await createHandoffFile(env.workspaceRoot, handoffsDir, start, (date) => {
+      meta = provisionalMeta({ root, specialist, pkg }, date, cut);
+      return { name: `${meta.id}.md`, content: renderHandoff(pkg, meta, specialist) };
+    });
+  } catch (err) {
+    return handoverError(err instanceof StoreError ? err.message : `could not write the handoff: ${(err as Error).message}`, 'io');
+  }
+  const finalMeta = meta as HandoffMeta;
+
+  let historyPath: string | null = null;
+  if (cut && finalMeta.historyFile) {
+    const historyDir = path.join(root, HISTORY_DIR);
+    const target = resolveInside(historyDir, `${finalMeta.id}.md`);
+    try {
+      if (!target.ok) {
+        throw new StoreError(target.message);
+      }
+      await ensureDir(env.workspaceRoot, historyDir);
+      await createExclusive(target.path, renderHistory(original, finalMeta, specialist, counter));
+      historyPath = target.path;
+    } catch (err) {
+      warnings.push(`WARNING: the handoff was written but its history file was not: ${(err as Error).message.replace(/^ERROR: /, '')}`);
+    }
+  }
+
+  const briefingName = briefingFileName(specialist.id, pkg.topic, created.date);
+  const briefingTarget = resolveInside(path.join(root, BRIEFINGS_DIR), briefingName);
+  if (!briefingTarget.ok) {
+    return handoverError(`${briefingTarget.message} (the handoff itself was written to ${created.path})`, 'io');
+  }
+  let briefing;
+  try {
+    briefing = await appendBriefing(
+      env.workspaceRoot,
+      briefingTarget.path,
+      renderBriefingHeader(specialist, pkg, utcDay(created.date)),
+      renderBriefingSection(pkg, finalMeta, specialist, posixRelative(path.dirname(briefingTarget.path), created.path)),
+    );
+  } catch (err) {
+    return handoverError(`${(err as Error).message.replace(/^ERROR: /, '')} (the handoff itself was written to ${created.path})`, 'io');
+  }
+
+  const relHandoff = posixRelative(env.workspaceRoot, created.path);
+  return {
+    status: 'ok',
+    persona_marker: specialist.personaMarker,
+    package: { ...pkg, id: finalMeta.id, created: finalMeta.created, briefing_file: briefing.path },
+    briefing,
+    handoff_file: created.path,
+    history_file: historyPath,
+    next_step: `Start a new session for the ${specialist.label} and tell it: "Read ${relHandoff} and continue as ${specialist.personaMarker}."`,
+    warnings,
+  };
+}
+
+/**
+ * Prepares and writes a handoff in one call (the CLI and agents use this).
+ * @returns the DESIGN §4 result; never throws
+ */
+export async function handover(input: unknown, env: HandoverEnvironment): Promise<HandoverResult> {
+  const prepared = await prepareHandover(input, env);
+  if (prepared.status === 'error') {
+    return handoverError(prepared.message, prepared.field);
+  }
+  return writeHandover(prepared.prepared);
+}

@@ -1,0 +1,277 @@
+/**
+ * Safe file writes of the handoff root (DESIGN §5):
+ * - a handoff file is created exclusively under its timestamped name, complete or not at
+ *   all: the content is written and flushed to a temporary file in the same folder, then
+ *   hard-linked to the final name (`link` fails if the name exists, so nothing is ever
+ *   overwritten); a name taken in the same millisecond retries with the next millisecond;
+ * - a briefing is append-only: created with its header the same way, then each section
+ *   is appended with one `O_APPEND` write, so earlier bytes never change;
+ * - every path is checked by the path guard first (`paths.ts`).
+ */
+import { randomBytes } from 'node:crypto';
+import { constants as fsConstants } from 'node:fs';
+import { link, mkdir, open, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { parseHandoffFileName, type HandoffFileName } from '../core/naming';
+import { parseHandoff, type ParsedHandoff } from '../core/render';
+import { checkRealPathInside, resolveInside } from './paths';
+
+/** How many successive milliseconds are tried when a handoff name is taken: 1,000. */
+export const MAX_NAME_RETRIES = 1000;
+
+/** Error with a user-facing message (starts with `ERROR:`) that names the path and the cause. */
+export class StoreError extends Error {
+  constructor(message: string) {
+    super(message.startsWith('ERROR:') ? message : `ERROR: ${message}`);
+    this.name = 'StoreError';
+  }
+}
+
+/** Turns a Node file-system error into words: which path, what went wrong, what to do. */
+export function describeFsError(err: unknown, target: string): string {
+  const e = err as NodeJS.ErrnoException;
+  switch (e?.code) {
+    case 'ENOSPC':
+      return `ERROR: the disk is full — could not write ${target}; free some space and try again`;
+    case 'EACCES':
+    case 'EPERM':
+      return `ERROR: permission denied writing ${target} — check the folder's permissions and try again`;
+    case 'EROFS':
+      return `ERROR: ${target} is on a read-only file system — point "handoff.directory" at a writable folder`;
+    case 'ENOTDIR':
+      return `ERROR: a file stands where a folder is needed on the way to ${target} — move it away and try again`;
+    case 'EDQUOT':
+      return `ERROR: disk quota exceeded writing ${target}`;
+    default:
+      return `ERROR: could not write ${target}: ${e?.message ?? String(err)}`;
+  }
+}
+
+async function writeAllAndSync(fh: FileHandle, content: string): Promise<void> {
+  await fh.writeFile(content, 'utf8');
+  await fh.sync();
+}
+
+/**
+ * Creates `target` with `content`, exclusively and completely: via a temporary file and
+ * a hard link. Falls back to an exclusive `open(wx)` where hard links are unsupported;
+ * there a failed write renames the file to `….partial.md` (never a corrupt complete file).
+ *
+ * @returns true when created, false when the name already exists
+ * @throws StoreError for other failures (disk full, permissions …)
+ */
+export async function createExclusive(target: string, content: string): Promise<boolean> {
+  const dir = path.dirname(target);
+  const tmp = path.join(dir, `.${path.basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  let fh: FileHandle | undefined;
+  try {
+    fh = await open(tmp, 'wx', 0o644);
+    await writeAllAndSync(fh, content);
+    await fh.close();
+    fh = undefined;
+    try {
+      await link(tmp, target);
+      return true;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') {
+        return false;
+      }
+      if (code === 'EPERM' || code === 'ENOTSUP' || code === 'ENOSYS' || code === 'EXDEV' || code === 'EOPNOTSUPP') {
+        return await createWithOpenWx(target, content);
+      }
+      throw err;
+    }
+  } catch (err) {
+    if (err instanceof StoreError) {
+      throw err;
+    }
+    throw new StoreError(describeFsError(err, target));
+  } finally {
+    await fh?.close().catch(() => undefined);
+    await unlink(tmp).catch(() => undefined);
+  }
+}
+
+async function createWithOpenWx(target: string, content: string): Promise<boolean> {
+  let fh: FileHandle;
+  try {
+    fh = await open(target, 'wx', 0o644);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
+      return false;
+    }
+    throw err;
+  }
+  try {
+    await writeAllAndSync(fh, content);
+    await fh.close();
+    return true;
+  } catch (err) {
+    await fh.close().catch(() => undefined);
+    await rename(target, target.replace(/\.md$/, '.partial.md')).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Makes a folder (and its parents) inside the workspace, after the symlink check. */
+export async function ensureDir(workspaceRoot: string, dir: string): Promise<void> {
+  const check = await checkRealPathInside(workspaceRoot, dir);
+  if (!check.ok) {
+    throw new StoreError(check.message);
+  }
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (err) {
+    throw new StoreError(describeFsError(err, dir));
+  }
+  const after = await checkRealPathInside(workspaceRoot, dir);
+  if (!after.ok) {
+    throw new StoreError(after.message);
+  }
+}
+
+/** What {@link createHandoffFile} wrote: absolute path, file name, and the time its name carries. */
+export interface CreatedFile {
+  readonly path: string;
+  readonly name: string;
+  readonly date: Date;
+}
+
+/**
+ * Creates a new handoff file in `dir` named from a timestamp, never overwriting: when the
+ * name for `start` is taken, the next millisecond is tried (up to {@link MAX_NAME_RETRIES}).
+ *
+ * @param render returns the file name and content for a given timestamp (the content
+ *   carries the id and time, so it is rendered again for each attempt)
+ * @throws StoreError naming the path and the cause
+ */
+export async function createHandoffFile(
+  workspaceRoot: string,
+  dir: string,
+  start: Date,
+  render: (date: Date) => { name: string; content: string },
+): Promise<CreatedFile> {
+  await ensureDir(workspaceRoot, dir);
+  for (let i = 0; i < MAX_NAME_RETRIES; i++) {
+    const date = new Date(start.getTime() + i);
+    const { name, content } = render(date);
+    const target = resolveInside(dir, name);
+    if (!target.ok) {
+      throw new StoreError(target.message);
+    }
+    if (await createExclusive(target.path, content)) {
+      return { path: target.path, name, date };
+    }
+  }
+  throw new StoreError(`ERROR: could not find a free handoff file name in ${dir} after ${MAX_NAME_RETRIES} attempts`);
+}
+
+/** Briefing facts after an append (DESIGN §4 result): absolute path, whether it existed, size in bytes. */
+export interface BriefingWrite {
+  readonly path: string;
+  readonly existed_before: boolean;
+  readonly newly_created: boolean;
+  readonly size_bytes: number;
+}
+
+/**
+ * Appends one section to a briefing file, creating it with `header` first when it does
+ * not exist. Existing bytes are never rewritten: the header is created atomically
+ * (temporary file + hard link) and the section is one `O_APPEND` write.
+ *
+ * @throws StoreError naming the path and the cause
+ */
+export async function appendBriefing(workspaceRoot: string, file: string, header: string, section: string): Promise<BriefingWrite> {
+  await ensureDir(workspaceRoot, path.dirname(file));
+  let created: boolean;
+  try {
+    created = await createExclusive(file, header);
+  } catch (err) {
+    throw err instanceof StoreError ? err : new StoreError(describeFsError(err, file));
+  }
+  let fh: FileHandle | undefined;
+  try {
+    fh = await open(file, fsConstants.O_WRONLY | fsConstants.O_APPEND);
+    const bytes = Buffer.from(section, 'utf8');
+    let written = 0;
+    while (written < bytes.length) {
+      const r = await fh.write(bytes, written, bytes.length - written);
+      written += r.bytesWritten;
+    }
+    await fh.sync();
+    const st = await fh.stat();
+    return { path: file, existed_before: !created, newly_created: created, size_bytes: st.size };
+  } catch (err) {
+    throw new StoreError(describeFsError(err, file));
+  } finally {
+    await fh?.close().catch(() => undefined);
+  }
+}
+
+/** A handoff file found in a folder: its parsed name and absolute path. */
+export interface HandoffFileEntry extends HandoffFileName {
+  readonly path: string;
+  readonly name: string;
+}
+
+/**
+ * Lists the handoff files of a folder (by name only, no content read), oldest first.
+ * A missing folder is an empty list; names that are not handoff files are skipped.
+ */
+export async function listHandoffFiles(dir: string): Promise<HandoffFileEntry[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') {
+      return [];
+    }
+    throw new StoreError(`ERROR: cannot list ${dir}: ${(err as Error).message}`);
+  }
+  const entries: HandoffFileEntry[] = [];
+  for (const name of names) {
+    const parsed = parseHandoffFileName(name);
+    if (parsed) {
+      entries.push({ ...parsed, name, path: path.join(dir, name) });
+    }
+  }
+  return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** Bytes read from the start of a handoff file to find its frontmatter: 256 KiB. */
+export const FRONTMATTER_READ_BYTES = 256 * 1024;
+
+/**
+ * Reads and parses the start of a handoff file (at most {@link FRONTMATTER_READ_BYTES}).
+ * @returns the parsed handoff, or undefined when the file is unreadable or malformed
+ */
+export async function readHandoffHead(file: string): Promise<ParsedHandoff | undefined> {
+  let fh: FileHandle | undefined;
+  try {
+    fh = await open(file, 'r');
+    const buf = Buffer.alloc(FRONTMATTER_READ_BYTES);
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    const parsed = parseHandoff(buf.subarray(0, bytesRead).toString('utf8'));
+    return parsed.ok ? parsed.handoff : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    await fh?.close().catch(() => undefined);
+  }
+}
+
+/**
+ * The newest complete (non-partial) handoff in `dir` whose frontmatter parses, read
+ * newest first and giving up after 20 unreadable files.
+ */
+export async function readLatestHandoff(dir: string): Promise<ParsedHandoff | undefined> {
+  const files = (await listHandoffFiles(dir).catch(() => [])).filter((f) => !f.partial).reverse();
+  for (const f of files.slice(0, 20)) {
+    const h = await readHandoffHead(f.path);
+    if (h) {
+      return h;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,145 @@
+/**
+ * The path guard (DESIGN §7): every path the extension writes is resolved and checked
+ * to be inside the handoff root, and the handoff root inside the workspace folder.
+ * Refused: `..` segments, absolute paths, drive letters, NUL bytes, names reserved on
+ * Windows, and folders that are symbolic links leading out of the workspace.
+ */
+import { realpath } from 'node:fs/promises';
+import path from 'node:path';
+
+/** Default handoff root, relative to the workspace folder (setting `handoff.directory`, DESIGN §5). */
+export const DEFAULT_HANDOFF_DIRECTORY = '.handoff';
+
+/** Outcome of a path check: the absolute path, or a message naming the problem and the fix. */
+export type PathCheck = { ok: true; path: string } | { ok: false; message: string };
+
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
+// eslint-disable-next-line no-control-regex
+const FORBIDDEN_CHARS = /[\u0000-\u001f<>:"|?*]/;
+
+/**
+ * Checks one file or folder name (a single path segment) for use on Windows, macOS and
+ * Linux: not empty, not `.` or `..`, no separators, no `<>:"|?*` or control characters,
+ * no trailing dot or space, not a reserved Windows device name, at most 255 characters.
+ *
+ * @returns undefined when the name is safe, else the reason.
+ */
+export function unsafeNameReason(name: string): string | undefined {
+  if (!name || name === '.' || name === '..') {
+    return 'is empty or a relative-path marker';
+  }
+  if (name.includes('/') || name.includes('\\')) {
+    return 'contains a path separator';
+  }
+  if (FORBIDDEN_CHARS.test(name)) {
+    return 'contains a character not allowed in file names (control characters or <>:"|?*)';
+  }
+  if (/[. ]$/.test(name)) {
+    return 'ends with a dot or a space';
+  }
+  if (WINDOWS_RESERVED.test(name)) {
+    return 'is a device name reserved on Windows';
+  }
+  if (Buffer.byteLength(name, 'utf8') > 255) {
+    return 'is longer than 255 bytes';
+  }
+  return undefined;
+}
+
+function isInside(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!!rel && !rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/**
+ * Resolves the handoff root from the workspace folder and the `handoff.directory`
+ * setting (a relative folder such as `.handoff` or `docs/handoffs`).
+ *
+ * @returns `{ok:false}` when the setting is absolute, has a drive letter, a NUL byte,
+ *   an unsafe segment, or leads outside the workspace folder; the message names the
+ *   setting and an example of a valid value.
+ */
+export function resolveHandoffRoot(workspaceRoot: string, directory: string | undefined): PathCheck {
+  const dir = (directory ?? '').trim() || DEFAULT_HANDOFF_DIRECTORY;
+  const fix = 'set "handoff.directory" to a folder inside the workspace, such as .handoff';
+  if (dir.includes('\0')) {
+    return { ok: false, message: `ERROR: handoff.directory contains a NUL byte — ${fix}` };
+  }
+  if (path.isAbsolute(dir) || path.win32.isAbsolute(dir) || /^[a-zA-Z]:/.test(dir)) {
+    return { ok: false, message: `ERROR: handoff.directory "${dir}" is an absolute path — ${fix}` };
+  }
+  const segments = dir.split(/[\\/]+/).filter((s) => s && s !== '.');
+  const root = path.resolve(workspaceRoot, ...segments);
+  const ws = path.resolve(workspaceRoot);
+  if (!isInside(ws, root)) {
+    return { ok: false, message: `ERROR: handoff.directory "${dir}" leads outside the workspace — ${fix}` };
+  }
+  if (root === ws) {
+    return { ok: false, message: `ERROR: handoff.directory "${dir}" names the workspace folder itself — ${fix}` };
+  }
+  for (const seg of segments) {
+    const reason = seg === '..' ? undefined : unsafeNameReason(seg);
+    if (reason) {
+      return { ok: false, message: `ERROR: handoff.directory "${dir}": segment "${seg}" ${reason} — ${fix}` };
+    }
+  }
+  return { ok: true, path: root };
+}
+
+/**
+ * Joins plain name segments under `root` and checks the result stays inside it.
+ * @param segments folder and file names, each checked with {@link unsafeNameReason}
+ */
+export function resolveInside(root: string, ...segments: string[]): PathCheck {
+  for (const seg of segments) {
+    const reason = unsafeNameReason(seg);
+    if (reason) {
+      return { ok: false, message: `ERROR: refusing to write "${seg.slice(0, 80)}": the name ${reason}` };
+    }
+  }
+  const target = path.resolve(root, ...segments);
+  if (!isInside(root, target)) {
+    return { ok: false, message: `ERROR: refusing to write outside the handoff folder: ${target}` };
+  }
+  return { ok: true, path: target };
+}
+
+/**
+ * Checks that `target` (which may not exist yet) really lies inside `workspaceRoot` once
+ * symbolic links are followed: the deepest existing ancestor of `target` is resolved
+ * with `realpath` and compared with the real workspace folder. Catches a `.handoff`
+ * (or any folder under it) that is a symlink leading out of the workspace.
+ */
+export async function checkRealPathInside(workspaceRoot: string, target: string): Promise<PathCheck> {
+  let realRoot: string;
+  try {
+    realRoot = await realpath(workspaceRoot);
+  } catch (err) {
+    return { ok: false, message: `ERROR: workspace folder ${workspaceRoot} cannot be read: ${(err as Error).message}` };
+  }
+  let probe = path.resolve(target);
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      const real = await realpath(probe);
+      const full = path.join(real, ...rest.reverse());
+      if (!isInside(realRoot, full)) {
+        return {
+          ok: false,
+          message: `ERROR: ${target} resolves to ${full}, outside the workspace (a symbolic link leads out) — remove the link or point "handoff.directory" at a real folder inside the workspace`,
+        };
+      }
+      return { ok: true, path: target };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+        return { ok: false, message: `ERROR: cannot check ${probe}: ${(err as Error).message}` };
+      }
+      const parent = path.dirname(probe);
+      if (parent === probe) {
+        return { ok: false, message: `ERROR: no existing folder above ${target}` };
+      }
+      rest.push(path.basename(probe));
+      probe = parent;
+    }
+  }
+}
