@@ -1,0 +1,291 @@
+/**
+ * `specialist-handoff`: the handoff engine in a terminal, for people, agents and CI.
+ *
+ *   specialist-handoff handover --specialist ID --topic T --summary S [--decision D]… [--next N]… [--blocker B]… [--json] [--cwd DIR]
+ *   specialist-handoff specialists [--json] [--cwd DIR]
+ *
+ * Exit codes: 0 success; 2 bad input (the `ERROR:` line on stderr); 1 the handoff could
+ * not be written (disk, permissions). Arguments are parsed with Node's `util.parseArgs`.
+ */
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { formatCount } from './core/render';
+import type { HandoverOk, HandoverResult, TouchedFile, Turn } from './core/schema';
+import { handover, loadRegistry } from './engine/handover';
+import { resolveHandoffRoot } from './store/paths';
+
+/** Exit code for success. */
+export const EXIT_OK = 0;
+/** Exit code when the handoff could not be written (I/O). */
+export const EXIT_FAILURE = 1;
+/** Exit code for bad input: unknown option, invalid value, unknown specialist. */
+export const EXIT_BAD_INPUT = 2;
+
+/** Where the CLI prints; injectable for tests. */
+export interface CliIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  /** Working directory used when `--cwd` is not given. */
+  readonly cwd: string;
+}
+
+const VERSION = '0.1.0';
+
+const USAGE = `specialist-handoff — hand an AI-coding session over to the next specialist
+
+Usage:
+  specialist-handoff handover --specialist ID --topic TOPIC [options]
+  specialist-handoff specialists [--json] [--cwd DIR]
+  specialist-handoff --help | --version
+
+handover options:
+  -s, --specialist ID        who receives the work (see "specialist-handoff specialists")
+  -t, --topic TEXT           what the work is about; becomes the file-name slug
+      --summary TEXT         what happened so far
+      --decision TEXT        a decision made (repeatable; numbered D1, D2 …)
+      --failed TEXT          an approach that was tried and failed (repeatable)
+      --next TEXT            a next step (repeatable)
+      --blocker TEXT         something that blocks the work (repeatable)
+      --artifact TEXT        a relevant file or reference (repeatable)
+      --turn "ROLE: TEXT"    a recent conversation turn, oldest first (repeatable)
+      --return-condition T   when the specialist should hand back (default: the specialist's)
+      --reason TEXT          why the work is handed over
+      --reason-kind KIND     capability_boundary | specialization | escalation | load_balancing | end_of_session
+      --from NAME            who hands over (default: developer)
+      --max-tokens N         token budget of the handoff (default 3000)
+      --recent-turns N       recent turns kept (default 5)
+      --tokenizer NAME       o200k_base (default) | cl100k_base
+      --dir FOLDER           handoff folder inside the workspace (default .handoff)
+      --no-fit               keep everything even when over budget (a WARNING is printed)
+      --session-id ID        session id to record (default: a new UUID)
+      --json                 print the result object as JSON
+      --cwd DIR              the workspace folder (default: the current directory)
+
+Exit codes: 0 written, 2 bad input (ERROR: line on stderr), 1 could not write.`;
+
+const OPTIONS = {
+  specialist: { type: 'string', short: 's' },
+  topic: { type: 'string', short: 't' },
+  summary: { type: 'string' },
+  decision: { type: 'string', multiple: true },
+  failed: { type: 'string', multiple: true },
+  next: { type: 'string', multiple: true },
+  blocker: { type: 'string', multiple: true },
+  artifact: { type: 'string', multiple: true },
+  turn: { type: 'string', multiple: true },
+  'return-condition': { type: 'string' },
+  reason: { type: 'string' },
+  'reason-kind': { type: 'string' },
+  from: { type: 'string' },
+  'max-tokens': { type: 'string' },
+  'recent-turns': { type: 'string' },
+  tokenizer: { type: 'string' },
+  dir: { type: 'string' },
+  'no-fit': { type: 'boolean' },
+  'session-id': { type: 'string' },
+  json: { type: 'boolean' },
+  cwd: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} satisfies ParseArgsConfig['options'];
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>['values'];
+
+function integer(value: string | undefined, flag: string): number | undefined | { error: string } {
+  if (value === undefined) {
+    return undefined;
+  }
+  if (!/^-?\d+$/.test(value.trim())) {
+    return { error: `ERROR: --${flag} must be a whole number (got "${value}")` };
+  }
+  return Number(value);
+}
+
+const ROLES = new Set(['user', 'assistant', 'system', 'tool']);
+
+/** Parses `--turn "user: text"`; a turn without a known role prefix is the assistant's. */
+export function parseTurn(raw: string): Turn {
+  const m = /^\s*(user|assistant|system|tool)\s*:\s*([\s\S]*)$/i.exec(raw);
+  if (m && ROLES.has(m[1].toLowerCase())) {
+    return { role: m[1].toLowerCase() as Turn['role'], text: m[2] };
+  }
+  return { role: 'assistant', text: raw };
+}
+
+function resolveCwd(values: Values, io: CliIo): string | { error: string } {
+  const dir = path.resolve(io.cwd, values.cwd ?? '.');
+  try {
+    return realpathSync(dir);
+  } catch {
+    return { error: `ERROR: --cwd folder does not exist: ${dir}` };
+  }
+}
+
+function statusCounts(files: readonly TouchedFile[]): string {
+  const counts = new Map<string, number>();
+  for (const f of files) {
+    counts.set(f.status, (counts.get(f.status) ?? 0) + 1);
+  }
+  return [...counts.entries()].map(([k, v]) => `${k} ${v}`).join(', ');
+}
+
+/** The human-readable one-screen summary of a successful handoff. */
+export function formatSummary(result: HandoverOk, cwd: string): string {
+  const p = result.package;
+  const rel = (f: string) => path.relative(cwd, f).split(path.sep).join('/') || f;
+  const files = p.touched_files.length + p.touched_files_omitted;
+  const lines = [
+    `Handed over to ${result.persona_marker} — topic "${p.topic_title}" (${p.topic})`,
+    `  handoff   ${rel(result.handoff_file)}`,
+    `  briefing  ${rel(result.briefing.path)} (${result.briefing.newly_created ? 'created' : 'appended'}, ${formatCount(result.briefing.size_bytes)} bytes)`,
+  ];
+  if (result.history_file) {
+    lines.push(`  history   ${rel(result.history_file)} (what was cut to fit the budget)`);
+  }
+  lines.push(`  files     ${formatCount(files)} touched${files ? ` (${statusCounts(p.touched_files)}${p.touched_files_omitted ? `, … and ${p.touched_files_omitted} more` : ''})` : ''}`);
+  lines.push(`  commits   ${p.commits.length + p.commits_omitted}${p.branch ? ` on ${p.branch}` : ''}${p.head_commit ? ` at ${p.head_commit.slice(0, 10)}` : ''}`);
+  lines.push(`  tokens    ${formatCount(p.estimated_tokens)}${p.tokens_estimated ? ' (estimate)' : ''} / ${formatCount(p.max_context_tokens)} (${p.tokenizer})`);
+  for (const d of p.dropped) {
+    lines.push(`  cut       ${d.section.replace(/_/g, ' ')}: ${formatCount(d.count)} (${formatCount(d.tokens)} tokens)`);
+  }
+  lines.push(`Next: ${result.next_step}`);
+  return lines.join('\n');
+}
+
+async function runHandover(values: Values, io: CliIo): Promise<number> {
+  const cwd = resolveCwd(values, io);
+  if (typeof cwd !== 'string') {
+    io.stderr(cwd.error);
+    return EXIT_BAD_INPUT;
+  }
+  const maxTokens = integer(values['max-tokens'], 'max-tokens');
+  const recentTurns = integer(values['recent-turns'], 'recent-turns');
+  for (const v of [maxTokens, recentTurns]) {
+    if (v && typeof v === 'object') {
+      io.stderr(v.error);
+      return EXIT_BAD_INPUT;
+    }
+  }
+  const request: Record<string, unknown> = {
+    specialist: values.specialist,
+    topic: values.topic,
+    summary: values.summary ?? '',
+    decisions: values.decision ?? [],
+    failed_approaches: values.failed ?? [],
+    next_steps: values.next ?? [],
+    blockers: values.blocker ?? [],
+    artifacts: values.artifact ?? [],
+    recent_turns: (values.turn ?? []).map(parseTurn),
+    return_condition: values['return-condition'],
+    handover_reason: values.reason ?? '',
+    reason_kind: values['reason-kind'],
+    from: values.from,
+    max_context_tokens: maxTokens,
+    include_recent_turns: recentTurns,
+    tokenizer: values.tokenizer,
+    fit_to_budget: !values['no-fit'],
+    session_id: values['session-id'],
+  };
+  for (const k of Object.keys(request)) {
+    if (request[k] === undefined) {
+      delete request[k];
+    }
+  }
+  const result: HandoverResult = await handover(request, { workspaceRoot: cwd, handoffDirectory: values.dir });
+  if (result.status === 'error') {
+    if (values.json) {
+      io.stdout(JSON.stringify(result, null, 2));
+    }
+    io.stderr(result.message);
+    return result.field === 'io' || result.field === 'internal' ? EXIT_FAILURE : EXIT_BAD_INPUT;
+  }
+  if (values.json) {
+    io.stdout(JSON.stringify(result, null, 2));
+  } else {
+    io.stdout(formatSummary(result, cwd));
+  }
+  for (const w of result.warnings) {
+    io.stderr(w);
+  }
+  return EXIT_OK;
+}
+
+async function runSpecialists(values: Values, io: CliIo): Promise<number> {
+  const cwd = resolveCwd(values, io);
+  if (typeof cwd !== 'string') {
+    io.stderr(cwd.error);
+    return EXIT_BAD_INPUT;
+  }
+  const root = resolveHandoffRoot(cwd, values.dir);
+  if (!root.ok) {
+    io.stderr(root.message);
+    return EXIT_BAD_INPUT;
+  }
+  const { registry, warnings } = await loadRegistry(root.path, cwd);
+  const all = registry.all();
+  if (values.json) {
+    io.stdout(JSON.stringify(all, null, 2));
+  } else {
+    const width = Math.max(...all.map((s) => s.id.length));
+    for (const s of all) {
+      io.stdout(`${s.id.padEnd(width)}  ${s.personaMarker}${s.source === 'custom' ? ` (custom: ${s.file})` : ''}\n${' '.repeat(width + 2)}${s.mandate}`);
+    }
+  }
+  for (const w of warnings) {
+    io.stderr(`WARNING: ${w}`);
+  }
+  return EXIT_OK;
+}
+
+/**
+ * Runs the CLI with `argv` (without `node` and the script path).
+ * @returns the exit code; never throws (unexpected failures print `ERROR:` and return 1)
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (err) {
+    io.stderr(`ERROR: ${(err as Error).message} — run "specialist-handoff --help" for the options`);
+    return EXIT_BAD_INPUT;
+  }
+  const { values, positionals } = parsed;
+  if (values.version) {
+    io.stdout(VERSION);
+    return EXIT_OK;
+  }
+  const command = positionals[0];
+  if (values.help || !command || command === 'help') {
+    io.stdout(USAGE);
+    return command || values.help ? EXIT_OK : EXIT_BAD_INPUT;
+  }
+  if (positionals.length > 1) {
+    io.stderr(`ERROR: unexpected argument "${positionals[1]}" — quote text that contains spaces, e.g. --summary "two words"`);
+    return EXIT_BAD_INPUT;
+  }
+  try {
+    switch (command) {
+      case 'handover':
+        return await runHandover(values, io);
+      case 'specialists':
+        return await runSpecialists(values, io);
+      default:
+        io.stderr(`ERROR: unknown command "${command}" — use "handover" or "specialists"`);
+        return EXIT_BAD_INPUT;
+    }
+  } catch (err) {
+    io.stderr(`ERROR: ${(err as Error)?.message ?? String(err)}`);
+    return EXIT_FAILURE;
+  }
+}
+
+if (require.main === module) {
+  void runCli(process.argv.slice(2), {
+    stdout: (t) => process.stdout.write(`${t}\n`),
+    stderr: (t) => process.stderr.write(`${t}\n`),
+    cwd: process.cwd(),
+  }).then((code) => {
+    process.exitCode = code;
+  });
+}
