@@ -1,0 +1,51 @@
+/**
+ * Composition root: builds the services by hand and registers every contribution in
+ * `context.subscriptions`. Nothing heavy runs here: git, the tokenizer and the handoff
+ * files are only touched when a view opens or a command runs.
+ */
+import * as vscode from 'vscode';
+import { Commands, OUTPUT_CHANNEL_NAME, Views } from './vscode/constants';
+import { EndSessionCommand } from './vscode/endSession';
+import { HandOverViewProvider } from './vscode/handOverView';
+import { SessionStore } from './vscode/sessionStore';
+import { currentFolder, readSettings } from './vscode/settings';
+import { TimelineTreeProvider } from './vscode/timelineTree';
+import { resolveHandoffRoot } from './store/paths';
+
+/** Called by VS Code on the first command or view of the extension. */
+export function activate(context: vscode.ExtensionContext): void {
+  const started = performance.now();
+  const log = vscode.window.createOutputChannel(OUTPUT_CHANNEL_NAME, { log: true });
+  const session = new SessionStore(context.workspaceState);
+  const timeline = new TimelineTreeProvider(log);
+  const endSession = new EndSessionCommand(log, session, () => timeline.refresh(), context.workspaceState);
+  const handOver = new HandOverViewProvider(context.extensionUri, log, async () => ({
+    hasFolder: currentFolder() !== undefined,
+    trusted: vscode.workspace.isTrusted,
+    handoffCount: timeline.handoffCount,
+  }));
+
+  context.subscriptions.push(
+    log,
+    timeline,
+    endSession,
+    handOver,
+    vscode.window.registerTreeDataProvider(Views.timeline, timeline),
+    vscode.window.registerWebviewViewProvider(Views.handOver, handOver),
+    vscode.commands.registerCommand(Commands.endSession, (args?: unknown) => endSession.run(args)),
+    vscode.commands.registerCommand(Commands.refreshTimeline, () => timeline.refresh()),
+    vscode.commands.registerCommand(Commands.openHandoffFolder, async () => {
+      const folder = currentFolder();
+      const root = folder && resolveHandoffRoot(folder.uri.fsPath, readSettings(folder).directory);
+      if (root?.ok) {
+        await vscode.commands.executeCommand('revealInExplorer', vscode.Uri.file(root.path));
+      }
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void handOver.pushState()),
+    timeline.onDidLoad(() => void handOver.pushState()),
+  );
+  log.info(`activated in ${(performance.now() - started).toFixed(1)} ms (VS Code ${vscode.version}, trusted: ${vscode.workspace.isTrusted})`);
+}
+
+/** Nothing to do: every resource is in context.subscriptions. */
+export function deactivate(): void {}

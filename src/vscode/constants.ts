@@ -1,0 +1,36 @@
+/**
+ * Every id the extension contributes or stores, named once (command ids, view ids,
+ * configuration keys, context keys, workspaceState keys). package.json uses the same strings.
+ */
+
+/** Command ids (category "Handoff" in package.json). */
+export const Commands = {
+  endSession: 'handoff.endSession',
+  refreshTimeline: 'handoff.refreshTimeline',
+  openHandoffFolder: 'handoff.openHandoffFolder',
+} as const;
+
+/** View container and view ids. */
+export const Views = {
+  container: 'handoff',
+  handOver: 'handoff.handOver',
+  timeline: 'handoff.timeline',
+} as const;
+
+/** Configuration section and keys (`handoff.*`). */
+export const Config = {
+  section: 'handoff',
+  directory: 'directory',
+  maxContextTokens: 'maxContextTokens',
+  includeRecentTurns: 'includeRecentTurns',
+  tokenizer: 'tokenizer',
+} as const;
+
+/** workspaceState keys. */
+export const StorageKeys = {
+  sessionId: 'handoff.sessionId',
+  lastSpecialist: 'handoff.lastSpecialist',
+} as const;
+
+/** Name of the output channel (a LogOutputChannel). */
+export const OUTPUT_CHANNEL_NAME = 'Specialist Handoff';

@@ -1,0 +1,145 @@
+/**
+ * Multi-step quick input for the end-of-session handoff: quick picks and input boxes
+ * with a step counter ("3/7") and a Back button, resolving to the value, `BACK`, or
+ * undefined when the user presses Escape (cancel: the caller writes nothing).
+ */
+import * as vscode from 'vscode';
+
+/** Returned when the user pressed the Back button. */
+export const BACK = Symbol('back');
+/** A step's outcome: a value, {@link BACK}, or undefined (cancelled). */
+export type StepResult<T> = T | typeof BACK | undefined;
+
+/** Title and position shown on every step. */
+export interface StepFrame {
+  readonly title: string;
+  readonly step: number;
+  readonly totalSteps: number;
+}
+
+function frame<T extends vscode.QuickPick<vscode.QuickPickItem> | vscode.InputBox>(input: T, f: StepFrame): T {
+  input.title = f.title;
+  input.step = f.step;
+  input.totalSteps = f.totalSteps;
+  input.ignoreFocusOut = true;
+  input.buttons = f.step > 1 ? [vscode.QuickInputButtons.Back] : [];
+  return input;
+}
+
+/** Options of {@link pickOne}. */
+export interface PickOptions<I extends vscode.QuickPickItem> {
+  readonly items: readonly I[];
+  readonly placeholder: string;
+  readonly active?: I;
+  readonly matchOnDescription?: boolean;
+  readonly matchOnDetail?: boolean;
+  /** Items the user may accept; others (information rows) keep the pick open. Default: all. */
+  readonly accept?: (item: I) => boolean;
+}
+
+/** Shows a quick pick and resolves to the accepted item, {@link BACK}, or undefined. */
+export function pickOne<I extends vscode.QuickPickItem>(f: StepFrame, o: PickOptions<I>): Promise<StepResult<I>> {
+  const pick = frame(vscode.window.createQuickPick<I>(), f);
+  pick.items = o.items;
+  pick.placeholder = o.placeholder;
+  pick.matchOnDescription = o.matchOnDescription ?? true;
+  pick.matchOnDetail = o.matchOnDetail ?? false;
+  if (o.active) {
+    pick.activeItems = [o.active];
+  }
+  return new Promise((resolve) => {
+    let settled = false;
+    const done = (v: StepResult<I>) => {
+      if (!settled) {
+        settled = true;
+        resolve(v);
+        pick.dispose();
+      }
+    };
+    pick.onDidTriggerButton((b) => b === vscode.QuickInputButtons.Back && done(BACK));
+    pick.onDidAccept(() => {
+      const item = pick.selectedItems[0] ?? pick.activeItems[0];
+      if (item && (!o.accept || o.accept(item))) {
+        done(item);
+      }
+    });
+    pick.onDidHide(() => done(undefined));
+    pick.show();
+  });
+}
+
+/** Options of {@link askText}. */
+export interface TextOptions {
+  readonly prompt: string;
+  readonly placeholder?: string;
+  readonly value?: string;
+  /** Returns an error message for invalid input, or a non-blocking info message, or undefined. */
+  readonly validate?: (value: string) => string | vscode.InputBoxValidationMessage | undefined;
+}
+
+/** Shows an input box and resolves to the accepted text, {@link BACK}, or undefined. */
+export function askText(f: StepFrame, o: TextOptions): Promise<StepResult<string>> {
+  const box = frame(vscode.window.createInputBox(), f);
+  box.prompt = o.prompt;
+  box.placeholder = o.placeholder;
+  box.value = o.value ?? '';
+  const check = () => {
+    box.validationMessage = o.validate?.(box.value);
+  };
+  check();
+  return new Promise((resolve) => {
+    let settled = false;
+    const done = (v: StepResult<string>) => {
+      if (!settled) {
+        settled = true;
+        resolve(v);
+        box.dispose();
+      }
+    };
+    box.onDidChangeValue(check);
+    box.onDidTriggerButton((b) => b === vscode.QuickInputButtons.Back && done(BACK));
+    box.onDidAccept(() => {
+      const msg = o.validate?.(box.value);
+      const blocking = typeof msg === 'string' || (msg !== undefined && msg.severity === vscode.InputBoxValidationSeverity.Error);
+      if (blocking) {
+        box.validationMessage = msg;
+        return;
+      }
+      done(box.value);
+    });
+    box.onDidHide(() => done(undefined));
+    box.show();
+  });
+}
+
+/**
+ * Collects a list one item at a time: each Enter adds the typed item; Enter on an
+ * empty box finishes. Back goes to the previous step (the caller keeps the items).
+ *
+ * @param noun singular noun for prompts, e.g. "decision"
+ */
+export async function askList(f: StepFrame, noun: string, items: string[], placeholder: string): Promise<StepResult<string[]>> {
+  for (;;) {
+    const added = items.length
+      ? `Added ${items.length}: ${items.map((s, i) => `${i + 1}. ${s.length > 40 ? `${s.slice(0, 39)}…` : s}`).join('  ')}`
+      : `No ${noun}s yet.`;
+    const r = await askText(
+      f,
+      {
+        prompt: `${added} Type a ${noun} and press Enter to add it; press Enter on an empty box to continue.`,
+        placeholder,
+      },
+    );
+    if (r === undefined) {
+      return undefined;
+    }
+    if (r === BACK) {
+      return BACK;
+    }
+    const text = r.trim();
+    if (!text) {
+      return items;
+    }
+    items.push(text);
+  }
+}

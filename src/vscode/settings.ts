@@ -1,0 +1,48 @@
+/**
+ * Typed access to the extension's settings (`handoff.*`) and the workspace facts every
+ * entry point checks first: a folder is open, and the workspace is trusted.
+ */
+import * as vscode from 'vscode';
+import { DEFAULT_INCLUDE_RECENT_TURNS, DEFAULT_MAX_CONTEXT_TOKENS } from '../core/request';
+import { TokenizerNameSchema, type TokenizerName } from '../core/schema';
+import { DEFAULT_HANDOFF_DIRECTORY } from '../store/paths';
+import { Config } from './constants';
+
+/** The extension's settings for one workspace folder, with defaults applied. */
+export interface HandoffSettings {
+  /** `handoff.directory`: handoff root relative to the folder (default `.handoff`). */
+  readonly directory: string;
+  /** `handoff.maxContextTokens`: token budget of a handoff (default 3,000 tokens). */
+  readonly maxContextTokens: number;
+  /** `handoff.includeRecentTurns`: recent turns kept (default 5). */
+  readonly includeRecentTurns: number;
+  /** `handoff.tokenizer`: encoding the budget is counted in (default `o200k_base`). */
+  readonly tokenizer: TokenizerName;
+  /** git executable from the built-in git extension's `git.path`, when it names one. */
+  readonly gitPath: string | undefined;
+}
+
+function positiveInt(value: unknown, fallback: number, min: number): number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= min ? value : fallback;
+}
+
+/** Reads the settings for `folder` (resource-scoped), replacing invalid values by defaults. */
+export function readSettings(folder?: vscode.WorkspaceFolder): HandoffSettings {
+  const cfg = vscode.workspace.getConfiguration(Config.section, folder);
+  const tokenizer = TokenizerNameSchema.safeParse(cfg.get(Config.tokenizer));
+  const gitPath = vscode.workspace.getConfiguration('git').get<unknown>('path');
+  return {
+    directory: cfg.get<string>(Config.directory) || DEFAULT_HANDOFF_DIRECTORY,
+    maxContextTokens: positiveInt(cfg.get(Config.maxContextTokens), DEFAULT_MAX_CONTEXT_TOKENS, 1),
+    includeRecentTurns: positiveInt(cfg.get(Config.includeRecentTurns), DEFAULT_INCLUDE_RECENT_TURNS, 0),
+    tokenizer: tokenizer.success ? tokenizer.data : 'o200k_base',
+    gitPath: typeof gitPath === 'string' && gitPath.trim() ? gitPath.trim() : undefined,
+  };
+}
+
+/** The folder a handoff is for: the active editor's folder, else the first folder; undefined when none is open. */
+export function currentFolder(): vscode.WorkspaceFolder | undefined {
+  const active = vscode.window.activeTextEditor?.document.uri;
+  const fromEditor = active ? vscode.workspace.getWorkspaceFolder(active) : undefined;
+  return fromEditor ?? vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
+}
