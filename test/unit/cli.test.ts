@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { parseHandoff, parseTouchedFiles } from '../../src/core/render';
+import { HandoverOkSchema } from '../../src/core/schema';
+import { EXIT_BAD_INPUT, EXIT_OK, parseTurn, runCli } from '../../src/cli';
+import { BUILTIN_SPECIALIST_IDS } from '../../src/core/specialists';
+import { cleanupTempDirs, commitAll, initRepo, rawGitView, write } from '../helpers/repo';
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
+
+async function cli(args: string[], cwd: string): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(args, { stdout: (t) => out.push(t), stderr: (t) => err.push(t), cwd });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+function repo(): string {
+  const dir = initRepo();
+  write(dir, 'a.txt', 'a\n');
+  commitAll(dir, 'c1');
+  write(dir, 'a.txt', 'a\nb\n');
+  write(dir, 'b c.txt', 'new\n');
+  return dir;
+}
+
+describe('CLI', function () {
+  this.timeout(30_000);
+  after(cleanupTempDirs);
+
+  it('specialists lists every built-in id', async () => {
+    const r = await cli(['specialists'], repo());
+    assert.equal(r.code, EXIT_OK);
+    for (const id of BUILTIN_SPECIALIST_IDS) {
+      assert.match(r.out, new RegExp(`^${id} `, 'm'));
+    }
+    const json = await cli(['specialists', '--json'], repo());
+    assert.deepEqual(JSON.parse(json.out).map((s: { id: string }) => s.id), [...BUILTIN_SPECIALIST_IDS]);
+  });
+
+  it('handover writes the files and prints the summary (exit 0)', async () => {
+    const dir = repo();
+    const r = await cli(['handover', '--specialist', 'quality_reviewer', '--topic', 'Auth review', '--summary', 'S', '--decision', 'D one', '--decision', 'D two', '--next', 'N', '--blocker', 'B'], dir);
+    assert.equal(r.code, EXIT_OK, r.err);
+    assert.match(r.out, /^Handed over to \[quality reviewer\]/);
+    assert.match(r.out, /handoff {3}\.handoff\/handoffs\/.+_quality_reviewer\.md/);
+    assert.match(r.out, /files {5}2 touched \(M 1, \? 1\)/);
+    assert.match(r.out, /tokens {4}[\d,]+ \/ 3,000 \(o200k_base\)/);
+  });
+
+  it('--json prints the result object', async () => {
+    const dir = repo();
+    const r = await cli(['handover', '-s', 'hacker', '-t', 'spike', '--json', '--turn', 'user: try it', '--turn', 'assistant: done'], dir);
+    assert.equal(r.code, EXIT_OK, r.err);
+    const result = HandoverOkSchema.parse(JSON.parse(r.out));
+    assert.equal(result.persona_marker, '[hacker]');
+    assert.deepEqual(result.package.recent_turns, [{ role: 'user', text: 'try it' }, { role: 'assistant', text: 'done' }]);
+    assert.ok(existsSync(result.handoff_file));
+  });
+
+  it('bad input exits 2 with one ERROR line on stderr and writes nothing', async () => {
+    const dir = repo();
+    const cases: Array<[string[], RegExp]> = [
+      [['handover', '--topic', 't'], /^ERROR: specialist is required/],
+      [['handover', '-s', 'quality_reviwer', '-t', 't'], /^ERROR: unknown specialist "quality_reviwer" — did you mean: quality_reviewer/],
+      [['handover', '-s', 'hacker'], /^ERROR: topic is required/],
+      [['handover', '-s', 'hacker', '-t', '../../x'], /^ERROR: topic .* looks like a file path/],
+      [['handover', '-s', 'hacker', '-t', 't', '--max-tokens', 'abc'], /^ERROR: --max-tokens must be a whole number/],
+      [['handover', '-s', 'hacker', '-t', 't', '--max-tokens', '0'], /^ERROR: max_context_tokens must be positive/],
+      [['handover', '-s', 'hacker', '-t', 't', '--tokenizer', 'gpt2'], /^ERROR: tokenizer must be one of/],
+      [['handover', '-s', 'hacker', '-t', 't', '--dir', '../x'], /^ERROR: handoff\.directory "\.\.\/x" leads outside/],
+      [['handover', '--bogus'], /^ERROR: Unknown option '--bogus'/],
+      [['handover', '-s', 'hacker', '-t', 'two', 'words'], /^ERROR: unexpected argument "words"/],
+      [['frobnicate'], /^ERROR: unknown command "frobnicate"/],
+      [['handover', '-s', 'hacker', '-t', 't', '--cwd', '/does/not/exist'], /^ERROR: --cwd folder does not exist/],
+    ];
+    for (const [args, re] of cases) {
+      const r = await cli(args, dir);
+      assert.equal(r.code, EXIT_BAD_INPUT, args.join(' '));
+      assert.match(r.err, re, args.join(' '));
+      assert.equal(r.err.split('\n').length, 1, `one line: ${r.err}`);
+    }
+    assert.equal(existsSync(path.join(dir, '.handoff')), false);
+  });
+
+  it('parses --turn roles', () => {
+    assert.deepEqual(parseTurn('User: hi'), { role: 'user', text: 'hi' });
+    assert.deepEqual(parseTurn('no role here'), { role: 'assistant', text: 'no role here' });
+    assert.deepEqual(parseTurn('tool:  {"x":1}'), { role: 'tool', text: '{"x":1}' });
+  });
+
+  it('runs as a real process: exit codes and streams', () => {
+    const dir = repo();
+    const run = (args: string[]) => spawnSync(process.execPath, ['--require', require.resolve('tsx/cjs'), path.join(REPO_ROOT, 'src', 'cli.ts'), ...args], { cwd: dir, encoding: 'utf8' });
+    const bad = run(['handover', '-s', 'nope', '-t', 't']);
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /^ERROR: unknown specialist "nope"/);
+    assert.equal(bad.stdout, '');
+    const good = run(['handover', '-s', 'hacker', '-t', 't', '--json']);
+    assert.equal(good.status, 0, good.stderr);
+    assert.equal(JSON.parse(good.stdout).status, 'ok');
+    const help = run(['--help']);
+    assert.equal(help.status, 0);
+    assert.match(help.stdout, /specialist-handoff handover --specialist ID --topic TOPIC/);
+  });
+
+  it("run from this repository's own root, the handoff's touched files equal git's own view", async () => {
+    const dir = '.cache/cli-self-test';
+    rmSync(path.join(REPO_ROOT, dir), { recursive: true, force: true });
+    try {
+      const r = await cli(['handover', '-s', 'quality_reviewer', '-t', 'self check', '--dir', dir, '--json', '--no-fit'], REPO_ROOT);
+      assert.equal(r.code, EXIT_OK, r.err);
+      const result = HandoverOkSchema.parse(JSON.parse(r.out));
+      const parsed = parseHandoff(readFileSync(result.handoff_file, 'utf8'));
+      assert.ok(parsed.ok);
+      const listed = parseTouchedFiles(parsed.handoff.sections.get('Touched files') ?? '');
+      const git = rawGitView(REPO_ROOT, `${dir}/`);
+      assert.equal(result.package.touched_files_omitted, 0);
+      assert.deepEqual(
+        listed.map((f) => [f.path, f.old_path, f.added, f.deleted]),
+        git.map((g) => [g.path, g.orig, g.added, g.deleted]),
+      );
+    } finally {
+      rmSync(path.join(REPO_ROOT, dir), { recursive: true, force: true });
+    }
+  });
+});
