@@ -28,7 +28,7 @@ const node = {
   sourcemap: production ? false : 'inline',
   minify: production,
   legalComments: 'none',
-  logLevel: 'info',
+  logLevel: process.argv.includes('--quiet') ? 'warning' : 'info',
 };
 
 const builds = [
@@ -51,7 +51,7 @@ const builds = [
     outfile: 'dist/webview/main.js',
     sourcemap: production ? false : 'inline',
     minify: production,
-    logLevel: 'info',
+    logLevel: node.logLevel,
   },
 ];
 

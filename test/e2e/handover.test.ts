@@ -1,0 +1,122 @@
+/**
+ * UI tests in the real workbench: the Handoff activity-bar icon, both views, the
+ * end-of-session command driven through the command palette, its quick pick and input
+ * boxes, and the timeline listing the result. The workspace is a git repository with
+ * real changes (the demo repository).
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { createDemoRepository } from '../../scripts/demoRepo';
+import { parseHandoff, parseTouchedFiles } from '../../src/core/render';
+import { workspaceDir } from '../host/codeServer';
+import { rawGitView } from '../helpers/repo';
+import { activityBarItem, handOverFrame, openWorkbench, runCommand, screenshot, typeAndEnter, waitForQuickInput, type Session } from './workbench';
+
+describe('UI: hand over from the workbench', function () {
+  let session: Session;
+  let folder: string;
+  let failed = false;
+
+  before(async () => {
+    folder = path.join(workspaceDir('ui'), 'todo-api');
+    createDemoRepository(folder);
+    session = await openWorkbench(folder, { name: 'ui' });
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') {
+      failed = true;
+      await screenshot(session.page, `failure-${this.currentTest.title}`, true).catch(() => undefined);
+    }
+  });
+
+  after(async () => {
+    await session?.close(failed);
+  });
+
+  it('the Handoff icon opens the container with the "Hand over" view and the timeline', async () => {
+    const { page } = session;
+    await activityBarItem(page).click();
+    await page.locator('.pane-header', { hasText: /Hand over/i }).first().waitFor({ timeout: 20_000 });
+    await page.locator('.pane-header', { hasText: /Handoff timeline/i }).first().waitFor({ timeout: 20_000 });
+    const status = handOverFrame(page).locator('#status');
+    await status.filter({ hasText: 'No handoffs yet' }).waitFor({ timeout: 30_000 });
+    await page.locator('.welcome-view-content', { hasText: 'No handoffs yet' }).first().waitFor({ timeout: 20_000 });
+    await screenshot(page, 'sidebar-empty');
+  });
+
+  it('"Handoff: End Session and Hand Over…" from the command palette writes a handoff that matches git', async () => {
+    const { page } = session;
+    const git = rawGitView(folder);
+    await runCommand(page, 'Handoff: End Session and Hand Over');
+    await waitForQuickInput(page, 'Hand over to which specialist?', 'the specialist quick pick');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Quality reviewer' }).first().waitFor({ timeout: 10_000 });
+    await screenshot(page, 'palette-specialists');
+    await typeAndEnter(page, 'quality reviewer');
+    await waitForQuickInput(page, 'Topic:', 'the topic input box');
+    await typeAndEnter(page, 'UI handover check');
+    await waitForQuickInput(page, 'Summary:', 'the summary input box');
+    await typeAndEnter(page, 'Summary typed in the workbench.');
+    await waitForQuickInput(page, 'No decisions yet', 'the decisions input box');
+    await typeAndEnter(page, 'Decision typed in the workbench');
+    await waitForQuickInput(page, 'Added 1', 'the decision to be added');
+    await typeAndEnter(page, '');
+    await waitForQuickInput(page, 'No next steps yet', 'the next-steps input box');
+    await typeAndEnter(page, 'Next step typed in the workbench');
+    await waitForQuickInput(page, 'Added 1', 'the next step to be added');
+    await typeAndEnter(page, '');
+    await waitForQuickInput(page, 'No blockers yet', 'the blockers input box');
+    await typeAndEnter(page, '');
+    await waitForQuickInput(page, /Touched files \(\d+\)/, 'the confirmation with touched files');
+    await waitForQuickInput(page, /[\d,]+ \/ 3,000 tokens/, 'the token estimate against the budget');
+    await screenshot(page, 'palette-confirm');
+    assert.equal(existsSync(path.join(folder, '.handoff')), false, 'nothing is written before the confirmation');
+    await page.keyboard.press('Enter');
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.filter({ hasText: 'Handed over to [quality reviewer]' }).waitFor({ timeout: 30_000 });
+    assert.match(await dialog.innerText(), /Tokens: [\d,]+ \/ 3,000/);
+    await screenshot(page, 'handoff-summary');
+    await page.keyboard.press('Escape');
+
+    const dir = path.join(folder, '.handoff', 'handoffs');
+    const files = readdirSync(dir);
+    assert.equal(files.length, 1);
+    const parsed = parseHandoff(readFileSync(path.join(dir, files[0]), 'utf8'));
+    assert.ok(parsed.ok);
+    assert.equal(parsed.handoff.frontmatter.specialist, 'quality_reviewer');
+    assert.equal(parsed.handoff.frontmatter.topic, 'ui-handover-check');
+    assert.match(parsed.handoff.sections.get('Summary') ?? '', /Summary typed in the workbench\./);
+    assert.match(parsed.handoff.sections.get('Decisions') ?? '', /\*\*D1\*\* Decision typed in the workbench/);
+    assert.match(parsed.handoff.sections.get('Next steps') ?? '', /1\. Next step typed in the workbench/);
+    const listed = parseTouchedFiles(parsed.handoff.sections.get('Touched files') ?? '');
+    assert.deepEqual(
+      listed.map((f) => [f.path, f.old_path, f.added, f.deleted]),
+      git.map((g) => [g.path, g.orig, g.added, g.deleted]),
+    );
+    const briefings = readdirSync(path.join(folder, '.handoff', 'briefings'));
+    assert.deepEqual(briefings, [`quality-reviewer-ui-handover-check-${parsed.handoff.frontmatter.created.slice(0, 10)}.md`]);
+    await page.locator('.tab', { hasText: files[0] }).first().waitFor({ timeout: 15_000 });
+  });
+
+  it('the timeline lists the new handoff', async () => {
+    const { page } = session;
+    const row = page.locator('.monaco-list-row', { hasText: 'Quality reviewer' }).filter({ hasText: /ago|now/ });
+    await row.first().waitFor({ timeout: 20_000 }).catch(() => {
+      throw new Error('timed out after 20 s waiting for the "Quality reviewer" row in the Handoff timeline');
+    });
+    await screenshot(page, 'timeline-one-handoff');
+  });
+
+  it('the "Hand over" webview shows the workspace state and its button starts the handoff', async () => {
+    const { page } = session;
+    const frame = handOverFrame(page);
+    await frame.locator('#status', { hasText: '1 handoff in this workspace' }).waitFor({ timeout: 30_000 });
+    await frame.locator('#end-session').click();
+    await waitForQuickInput(page, 'Hand over to which specialist?', 'the specialist quick pick opened from the webview');
+    await page.keyboard.press('Escape');
+    await page.waitForTimeout(500);
+    assert.equal(readdirSync(path.join(folder, '.handoff', 'handoffs')).length, 1, 'cancelling wrote nothing');
+    await screenshot(page, 'sidebar-one-handoff');
+  });
+});

@@ -1,0 +1,77 @@
+/**
+ * UI test with Workspace Trust on and the folder untrusted (restricted mode): the
+ * extension must start no git process and write nothing. Git config can run code —
+ * here `core.fsmonitor` names a hook that leaves a marker file whenever git reads the
+ * worktree — so the absence of the marker proves no git ran. VS Code's own git
+ * extension is disabled in the test profile, so only this extension could run git.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { workspaceDir } from '../host/codeServer';
+import { GIT_ENV, commitAll, git, initRepo, write } from '../helpers/repo';
+import { activityBarItem, handOverFrame, openWorkbench, runCommand, screenshot, type Session } from './workbench';
+
+describe('UI: untrusted workspace', function () {
+  let session: Session;
+  let folder: string;
+  let marker: string;
+  let failed = false;
+
+  before(async () => {
+    const root = workspaceDir('untrusted');
+    folder = path.join(root, 'repo');
+    marker = path.join(root, 'git-ran.marker');
+    mkdirSync(folder);
+    initRepo(folder);
+    write(folder, 'a.txt', 'a\n');
+    commitAll(folder, 'c1');
+    write(folder, 'a.txt', 'a\nchanged\n');
+    const hook = path.join(root, 'fsmonitor-hook.sh');
+    writeFileSync(hook, `#!/bin/sh\necho "git ran: $*" >> "${marker}"\nexit 1\n`);
+    chmodSync(hook, 0o755);
+    git(folder, 'config', 'core.fsmonitor', hook);
+    // The trap works: any git status in this repository runs the hook.
+    execFileSync('git', ['status', '--porcelain'], { cwd: folder, env: GIT_ENV });
+    assert.ok(existsSync(marker), 'the fsmonitor hook leaves its marker when git runs');
+    rmSync(marker);
+    session = await openWorkbench(folder, { name: 'untrusted', trust: true });
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') {
+      failed = true;
+      await screenshot(session.page, `failure-untrusted-${this.currentTest.title}`, true).catch(() => undefined);
+    }
+  });
+
+  after(async () => {
+    await session?.close(failed);
+  });
+
+  it('opens in restricted mode, and the views say why nothing can be handed over', async () => {
+    const { page } = session;
+    await page.locator('.statusbar-item', { hasText: /Restricted Mode/i }).first().waitFor({ timeout: 30_000 }).catch(() => {
+      throw new Error('timed out after 30 s waiting for "Restricted Mode" in the status bar: the folder was trusted');
+    });
+    await activityBarItem(page).click();
+    await handOverFrame(page).locator('#status', { hasText: 'not trusted' }).waitFor({ timeout: 30_000 });
+    assert.equal(await handOverFrame(page).locator('#end-session').isDisabled(), true);
+    await page.locator('.welcome-view-content', { hasText: 'not trusted' }).first().waitFor({ timeout: 20_000 });
+    await screenshot(page, 'untrusted-sidebar');
+  });
+
+  it('the end-of-session command refuses: no git process runs and nothing is written', async () => {
+    const { page } = session;
+    await runCommand(page, 'Handoff: End Session and Hand Over');
+    await page.locator('.notifications-toasts', { hasText: 'only in trusted workspaces' }).first().waitFor({ timeout: 20_000 }).catch(() => {
+      throw new Error('timed out after 20 s waiting for the "only in trusted workspaces" notification');
+    });
+    await screenshot(page, 'untrusted-refused');
+    await page.waitForTimeout(1500);
+    assert.equal(existsSync(marker), false, 'no git process ran (the fsmonitor hook left no marker)');
+    assert.equal(existsSync(path.join(folder, '.handoff')), false, 'nothing was written');
+    console.log('    untrusted workspace: 0 git processes (fsmonitor marker absent), 0 files written');
+  });
+});

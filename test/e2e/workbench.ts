@@ -1,0 +1,133 @@
+/**
+ * Helpers for UI tests: open the workbench on a folder, drive the command palette,
+ * quick picks and input boxes, reach the webview (two iframes deep), and take
+ * screenshots — on failure into test-results/, named ones on success into
+ * test-results/screenshots/ (the README's pictures are copied from there into media/).
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
+import { launchBrowser, type Browser } from '../host/browser';
+import { startCodeServer, type RunningServer, type ServerOptions } from '../host/codeServer';
+import { REPO_ROOT } from '../host/install';
+
+/** Extension id as `publisher.name`, used to find its webview among others. */
+export const EXTENSION_ID = 'specialist-handoff.specialist-handoff';
+/** The packaged extension the UI tests install (built by `npm run package`). */
+export const VSIX = path.join(REPO_ROOT, 'specialist-handoff.vsix');
+const RESULTS = path.join(REPO_ROOT, 'test-results');
+
+/** A server, a browser and the workbench page on one folder. */
+export interface Session {
+  readonly server: RunningServer;
+  readonly browser: Browser;
+  readonly page: Page;
+  readonly folder: string;
+  close(failed: boolean): Promise<void>;
+}
+
+/** Starts a server with the packaged extension installed and opens `folder` in the workbench. */
+export async function openWorkbench(folder: string, options: Omit<ServerOptions, 'vsix'>, viewport?: { width: number; height: number }): Promise<Session> {
+  const server = await startCodeServer({ ...options, vsix: VSIX });
+  let browser: Browser | undefined;
+  try {
+    browser = await launchBrowser(viewport);
+    const page = browser.page;
+    await page.goto(`${server.url}/?folder=${encodeURIComponent(folder)}`, { waitUntil: 'domcontentloaded' });
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 }).catch(() => {
+      throw new Error('timed out after 60 s waiting for the workbench (.monaco-workbench)');
+    });
+    await activityBarItem(page).waitFor({ timeout: 60_000 }).catch(() => {
+      throw new Error('timed out after 60 s waiting for the "Handoff" activity-bar icon: the extension did not contribute its view container');
+    });
+    const b = browser;
+    return {
+      server,
+      browser: b,
+      page,
+      folder,
+      close: async (failed: boolean) => {
+        if (failed) {
+          server.keepLogs(`UI test failed in ${options.name}`);
+        }
+        await b.close();
+        await server.stop();
+      },
+    };
+  } catch (err) {
+    server.keepLogs(String(err));
+    await browser?.close();
+    await server.stop();
+    throw err;
+  }
+}
+
+/** The Handoff icon in the activity bar. */
+export function activityBarItem(page: Page): Locator {
+  return page.locator('.part.activitybar .action-item a[aria-label^="Handoff"]').first();
+}
+
+/** The "Hand over" webview's content frame (two iframes deep, outside .part.sidebar). */
+export function handOverFrame(page: Page): FrameLocator {
+  return page.frameLocator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`).frameLocator('iframe#active-frame');
+}
+
+/** Runs a command by its palette title: F1, type, pick the row, Enter. */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  const input = page.locator('.quick-input-widget input.input');
+  for (let attempt = 0; ; attempt++) {
+    await page.keyboard.press('F1');
+    try {
+      await input.waitFor({ state: 'visible', timeout: 5000 });
+      await page.waitForTimeout(200);
+      if (await input.isVisible()) break;
+    } catch (err) {
+      if (attempt > 5) throw new Error(`the command palette did not open after ${attempt + 1} presses of F1`, { cause: err });
+    }
+  }
+  await page.keyboard.type(title);
+  await page
+    .locator('.quick-input-list .monaco-list-row', { hasText: title })
+    .first()
+    .waitFor({ timeout: 15_000 })
+    .catch(() => {
+      throw new Error(`timed out after 15 s waiting for the command "${title}" in the command palette`);
+    });
+  await page.keyboard.press('Enter');
+}
+
+/** Waits until the quick input shows `text` (in its title, prompt, placeholder or rows). */
+export async function waitForQuickInput(page: Page, text: string | RegExp, what: string, ms = 30_000): Promise<void> {
+  const widget = page.locator('.quick-input-widget');
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if (await widget.isVisible()) {
+      const placeholder = (await page.locator('.quick-input-widget input.input').getAttribute('placeholder').catch(() => '')) ?? '';
+      const all = `${await widget.innerText().catch(() => '')}\n${placeholder}`;
+      if (typeof text === 'string' ? all.includes(text) : text.test(all)) {
+        return;
+      }
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out after ${ms} ms waiting for ${what} (quick input showing "${text}")`);
+    }
+    await page.waitForTimeout(150);
+  }
+}
+
+/** Types into the visible quick input and presses Enter. */
+export async function typeAndEnter(page: Page, text: string): Promise<void> {
+  const input = page.locator('.quick-input-widget input.input');
+  await input.fill(text);
+  await page.waitForTimeout(100);
+  await page.keyboard.press('Enter');
+}
+
+/** Saves a screenshot to test-results/screenshots/<name>.png (or test-results/<name>.png for failures). */
+export async function screenshot(page: Page, name: string, failure = false): Promise<string> {
+  const dir = failure ? RESULTS : path.join(RESULTS, 'screenshots');
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${name.replace(/[^a-z0-9-]+/gi, '-').toLowerCase()}.png`);
+  await page.screenshot({ path: file });
+  return file;
+}

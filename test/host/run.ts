@@ -1,0 +1,177 @@
+/**
+ * Runs the tests that need a real VS Code: the integration suite inside the extension
+ * host (@vscode/test-electron convention, run by code-server's workbench payload with
+ * the exit code from `codeAutomationExit`) and the UI tests (Playwright driving the
+ * workbench in Debian's Chromium).
+ *
+ *   tsx test/host/run.ts              # both
+ *   tsx test/host/run.ts integration  # the integration suite only
+ *   tsx test/host/run.ts e2e          # the UI tests only
+ *
+ * Installs code-server into .vscode-test/ on the first run. Exits non-zero on any failure.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import util from 'node:util';
+import * as esbuild from 'esbuild';
+import Mocha from 'mocha';
+import { createDemoRepository } from '../../scripts/demoRepo';
+import { CHROMIUM, launchBrowser } from './browser';
+import { startCodeServer, waitFor, workspaceDir } from './codeServer';
+import { ensureCodeServer, REPO_ROOT } from './install';
+
+const RESULTS = path.join(REPO_ROOT, 'test-results');
+const OUT = path.join(REPO_ROOT, 'out', 'integration');
+/** Workbench log lines that are not about our tests. */
+const NOISE = /ENOTFOUND|open-vsx|connection token|Creating a socket|ChatSessionStore|additional builtin extensions|Service Worker|^\s*$/;
+
+/** Whole integration run, from page load to codeAutomationExit: 180 s. */
+const INTEGRATION_TIMEOUT_MS = 180_000;
+
+function log(msg: string): void {
+  process.stderr.write(`[host] ${msg}\n`);
+}
+
+/** Builds dist/ (the extension as it ships) and the integration test bundle. */
+export async function buildForHost(): Promise<void> {
+  execFileSync(process.execPath, ['esbuild.mjs', '--quiet'], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  rmSync(OUT, { recursive: true, force: true });
+  const entries = ['index.ts', ...readdirTests()].map((f) => path.join(REPO_ROOT, 'test', 'integration', f));
+  await esbuild.build({
+    entryPoints: entries,
+    outdir: OUT,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode', 'mocha'],
+    sourcemap: 'inline',
+    logLevel: 'warning',
+    plugins: [
+      {
+        name: 'tokenizers',
+        setup(build) {
+          // Tests import src/ directly; the encodings load from node_modules there.
+          build.onResolve({ filter: /^gpt-tokenizer\/encoding\// }, (args) => ({ path: args.path, external: true }));
+        },
+      },
+    ],
+  });
+}
+
+function readdirTests(): string[] {
+  return readdirSync(path.join(REPO_ROOT, 'test', 'integration')).filter((f) => f.endsWith('.test.ts'));
+}
+
+interface Stats {
+  passes: number;
+  failures: number;
+  pending: number;
+  tests: number;
+  duration?: number;
+  failuresList?: Array<{ title: string; error: string }>;
+}
+
+/** Runs the integration suite in code-server's extension host; resolves to its counts. */
+export async function runIntegration(): Promise<Stats> {
+  const ws = path.join(workspaceDir('integration'), 'todo-api');
+  createDemoRepository(ws);
+  const resultsFile = path.join(RESULTS, 'integration-results.json');
+  mkdirSync(RESULTS, { recursive: true });
+  rmSync(resultsFile, { force: true });
+  const server = await startCodeServer({ name: 'integration', env: { HANDOFF_TEST_RESULTS: resultsFile } });
+  const browser = await launchBrowser();
+  let ok = false;
+  try {
+    const host = new URL(server.url).host;
+    const remote = (p: string) => `vscode-remote://${host}${p}`;
+    let resolveExit!: (v: { code: number }) => void;
+    const exited = new Promise<{ code: number }>((r) => (resolveExit = r));
+    await browser.page.exposeFunction('codeAutomationLog', (type: string, args: unknown) => {
+      const text = util.format(...(Array.isArray(args) ? args : [args]));
+      // Keep the test output; drop the workbench's own chatter (offline marketplace lookups, sockets).
+      if (type !== 'error' && !NOISE.test(text)) {
+        process.stderr.write(`  ${text}\n`);
+      } else if (type === 'error' && !NOISE.test(text)) {
+        process.stderr.write(`  [workbench error] ${text.split('\n')[0]}\n`);
+      }
+    });
+    await browser.page.exposeFunction('codeAutomationExit', (code: number) => resolveExit({ code }));
+    const payload = JSON.stringify([
+      ['extensionDevelopmentPath', remote(REPO_ROOT)],
+      ['extensionTestsPath', remote(path.join(OUT, 'index.js'))],
+      ['skipWelcome', 'true'],
+    ]);
+    const t0 = Date.now();
+    await browser.page.goto(`${server.url}/?folder=${encodeURIComponent(ws)}&payload=${encodeURIComponent(payload)}`, { waitUntil: 'domcontentloaded' });
+    const timeout = new Promise<{ code: number }>((r) => setTimeout(() => r({ code: -1 }), INTEGRATION_TIMEOUT_MS));
+    const { code } = await Promise.race([exited, timeout]);
+    if (code === -1) {
+      await browser.page.screenshot({ path: path.join(RESULTS, 'integration-timeout.png') }).catch(() => undefined);
+      throw new Error(`timed out after ${INTEGRATION_TIMEOUT_MS} ms waiting for codeAutomationExit (the test run did not finish); screenshot: test-results/integration-timeout.png`);
+    }
+    log(`integration: codeAutomationExit(${code}) after ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    const stats: Stats = await waitFor(`${resultsFile} from the extension host`, 5000, () => (existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')) : undefined));
+    ok = code === 0 && stats.failures === 0;
+    if (code !== 0 && stats.failures === 0) {
+      stats.failures = 1;
+    }
+    return stats;
+  } finally {
+    if (!ok) {
+      log(`integration: logs kept in ${path.relative(REPO_ROOT, server.keepLogs('integration run failed'))}`);
+    }
+    await browser.close();
+    await server.stop();
+  }
+}
+
+/** Runs the Playwright UI tests (test/e2e) with mocha; resolves to its counts. */
+export async function runE2e(): Promise<Stats> {
+  execFileSync('npm', ['run', '-s', 'package'], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  const mocha = new Mocha({ ui: 'bdd', timeout: 180_000, reporter: 'spec', color: false });
+  const dir = path.join(REPO_ROOT, 'test', 'e2e');
+  for (const f of readdirSync(dir).sort()) {
+    if (f.endsWith('.test.ts')) {
+      mocha.addFile(path.join(dir, f));
+    }
+  }
+  return new Promise((resolve) => {
+    const runner = mocha.run(() => resolve({ ...(runner.stats as Stats) }));
+  });
+}
+
+async function main(): Promise<void> {
+  const which = process.argv[2] ?? 'all';
+  if (!existsSync(CHROMIUM) || !['/usr/bin/rg', '/usr/local/bin/rg'].some((p) => existsSync(p))) {
+    log('Chromium or ripgrep missing: running scripts/system-packages.sh');
+    execFileSync('bash', [path.join(REPO_ROOT, 'scripts', 'system-packages.sh')], { stdio: 'inherit' });
+  }
+  ensureCodeServer();
+  await buildForHost();
+  const summary: string[] = [];
+  let failed = 0;
+  if (which === 'all' || which === 'integration') {
+    const s = await runIntegration();
+    summary.push(`integration (extension host): ${s.passes} passing, ${s.failures} failing`);
+    for (const f of s.failuresList ?? []) {
+      process.stderr.write(`  FAILED ${f.title}\n${f.error}\n`);
+    }
+    failed += s.failures;
+  }
+  if (which === 'all' || which === 'e2e') {
+    const s = await runE2e();
+    summary.push(`UI (Playwright + workbench): ${s.passes} passing, ${s.failures} failing`);
+    failed += s.failures;
+  }
+  process.stdout.write(`\n${summary.map((l) => `  ${l}`).join('\n')}\n`);
+  process.exitCode = failed > 0 ? 1 : 0;
+}
+
+if (require.main === module) {
+  main().catch((err) => {
+    process.stderr.write(`[host] ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  });
+}

@@ -1,0 +1,96 @@
+/**
+ * Integration tests inside the real extension host. The workspace is a git repository
+ * with real changes (the demo repository, built by the runner before VS Code opens it).
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { parseHandoff, parseTouchedFiles } from '../../src/core/render';
+import type { HandoverResult } from '../../src/core/schema';
+import { rawGitView } from '../helpers/repo';
+
+const EXTENSION_ID = 'specialist-handoff.specialist-handoff';
+
+function workspaceRoot(): string {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'the test workspace folder is open');
+  return folder.uri.fsPath;
+}
+
+describe('Specialist Handoff in the VS Code extension host', () => {
+  it('activates, and its activation time is logged', async () => {
+    const ext = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(ext, `extension ${EXTENSION_ID} is installed`);
+    const t0 = performance.now();
+    await ext.activate();
+    const ms = performance.now() - t0;
+    assert.equal(ext.isActive, true);
+    console.log(`[activation] ${EXTENSION_ID} activate() resolved in ${ms.toFixed(1)} ms (VS Code ${vscode.version}, ${vscode.env.appName})`);
+  });
+
+  it('contributes its view container, both views, its commands and its settings', async () => {
+    const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON;
+    assert.deepEqual(pkg.contributes.viewsContainers.activitybar.map((c: { id: string; title: string }) => [c.id, c.title]), [['handoff', 'Handoff']]);
+    assert.deepEqual(
+      pkg.contributes.views.handoff.map((v: { id: string; name: string; type?: string }) => [v.id, v.name, v.type ?? 'tree']),
+      [
+        ['handoff.handOver', 'Hand over', 'webview'],
+        ['handoff.timeline', 'Handoff timeline', 'tree'],
+      ],
+    );
+    const commands = await vscode.commands.getCommands(true);
+    for (const id of ['handoff.endSession', 'handoff.refreshTimeline', 'handoff.openHandoffFolder', 'handoff.timeline.focus', 'handoff.handOver.focus', 'workbench.view.extension.handoff']) {
+      assert.ok(commands.includes(id), `command ${id} is registered`);
+    }
+    for (const c of pkg.contributes.commands) {
+      assert.equal(c.category, 'Handoff', `${c.command} has category Handoff`);
+    }
+    const cfg = vscode.workspace.getConfiguration('handoff');
+    assert.equal(cfg.inspect('directory')?.defaultValue, '.handoff');
+    assert.equal(cfg.inspect('maxContextTokens')?.defaultValue, 3000);
+    assert.equal(cfg.inspect('includeRecentTurns')?.defaultValue, 5);
+    assert.equal(cfg.inspect('tokenizer')?.defaultValue, 'o200k_base');
+    await vscode.commands.executeCommand('workbench.view.extension.handoff');
+    await vscode.commands.executeCommand('handoff.timeline.focus');
+  });
+
+  it('the end-of-session command writes the handoff and the briefing, matching the workspace git changes', async () => {
+    const root = workspaceRoot();
+    const git = rawGitView(root);
+    assert.ok(git.length >= 5, 'the workspace has real changes');
+    const result = (await vscode.commands.executeCommand('handoff.endSession', {
+      specialist: 'quality_reviewer',
+      topic: 'Integration check',
+      summary: 'Written by the integration test.',
+      decisions: ['Keep the API'],
+      next_steps: ['Review the diff'],
+      blockers: [],
+    })) as HandoverResult;
+    assert.equal(result?.status, 'ok', result?.status === 'error' ? result.message : 'no result');
+    if (result.status !== 'ok') return;
+    assert.ok(result.handoff_file.startsWith(path.join(root, '.handoff', 'handoffs')));
+    assert.ok(existsSync(result.briefing.path));
+    const parsed = parseHandoff(readFileSync(result.handoff_file, 'utf8'));
+    assert.ok(parsed.ok);
+    assert.equal(parsed.handoff.frontmatter.specialist, 'quality_reviewer');
+    assert.match(parsed.handoff.sections.get('Summary') ?? '', /Written by the integration test\./);
+    const listed = parseTouchedFiles(parsed.handoff.sections.get('Touched files') ?? '');
+    assert.deepEqual(
+      listed.map((f) => [f.path, f.old_path, f.added, f.deleted]),
+      git.map((g) => [g.path, g.orig, g.added, g.deleted]),
+    );
+    assert.match(readFileSync(result.briefing.path, 'utf8'), /Written by the integration test\./);
+    const open = vscode.window.visibleTextEditors.map((e) => e.document.uri.fsPath);
+    assert.ok(open.includes(result.handoff_file), 'the handoff file was opened');
+  });
+
+  it('bad arguments give an ERROR and write nothing more', async () => {
+    const root = workspaceRoot();
+    const before = readdirSync(path.join(root, '.handoff', 'handoffs')).length;
+    const result = (await vscode.commands.executeCommand('handoff.endSession', { specialist: 'quality_reviwer', topic: 'x' })) as HandoverResult;
+    assert.equal(result.status, 'error');
+    assert.match(result.status === 'error' ? result.message : '', /^ERROR: unknown specialist "quality_reviwer" — did you mean: quality_reviewer/);
+    assert.equal(readdirSync(path.join(root, '.handoff', 'handoffs')).length, before);
+  });
+});
