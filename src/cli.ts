@@ -7,12 +7,13 @@
  * Exit codes: 0 success; 2 bad input (the `ERROR:` line on stderr); 1 the handoff could
  * not be written (disk, permissions). Arguments are parsed with Node's `util.parseArgs`.
  */
-import { realpathSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { formatCount } from './core/render';
 import type { HandoverOk, HandoverResult, TouchedFile, Turn } from './core/schema';
 import { handover, loadRegistry } from './engine/handover';
+import { findRepositoryRoot } from './evidence/git';
 import { resolveHandoffRoot } from './store/paths';
 
 /** Exit code for success. */
@@ -58,11 +59,15 @@ handover options:
       --tokenizer NAME       o200k_base (default) | cl100k_base
       --dir FOLDER           handoff folder inside the workspace (default .handoff)
       --no-fit               keep everything even when over budget (a WARNING is printed)
+      --parent REF           continue a chain: a handoff id, its file name, or "latest"
       --session-id ID        session id to record (default: a new UUID)
-      --json                 print the result object as JSON
-      --cwd DIR              the workspace folder (default: the current directory)
+      --json                 print the result object (or the error object) as JSON on stdout
+      --cwd DIR              where to run (default: the current directory); the workspace
+                             is its git repository's top level, or DIR itself outside git
 
-Exit codes: 0 written, 2 bad input (ERROR: line on stderr), 1 could not write.`;
+--turn roles: user, assistant, system, tool ("ROLE: TEXT"); text without a role is the assistant's.
+
+Exit codes: 0 written, 2 bad input (one ERROR: line on stderr), 1 could not write.`;
 
 const OPTIONS = {
   specialist: { type: 'string', short: 's' },
@@ -83,6 +88,7 @@ const OPTIONS = {
   tokenizer: { type: 'string' },
   dir: { type: 'string' },
   'no-fit': { type: 'boolean' },
+  parent: { type: 'string' },
   'session-id': { type: 'string' },
   json: { type: 'boolean' },
   cwd: { type: 'string' },
@@ -113,13 +119,19 @@ export function parseTurn(raw: string): Turn {
   return { role: 'assistant', text: raw };
 }
 
-function resolveCwd(values: Values, io: CliIo): string | { error: string } {
+/** The workspace root: the git repository's top level of --cwd (like git itself), or --cwd outside a repository. */
+async function resolveWorkspace(values: Values, io: CliIo): Promise<string | { error: string }> {
   const dir = path.resolve(io.cwd, values.cwd ?? '.');
+  let real: string;
   try {
-    return realpathSync(dir);
+    real = realpathSync(dir);
+    if (!statSync(real).isDirectory()) {
+      return { error: `ERROR: --cwd is not a folder: ${dir}` };
+    }
   } catch {
     return { error: `ERROR: --cwd folder does not exist: ${dir}` };
   }
+  return (await findRepositoryRoot(real)) ?? real;
 }
 
 function statusCounts(files: readonly TouchedFile[]): string {
@@ -135,6 +147,7 @@ export function formatSummary(result: HandoverOk, cwd: string): string {
   const p = result.package;
   const rel = (f: string) => path.relative(cwd, f).split(path.sep).join('/') || f;
   const files = p.touched_files.length + p.touched_files_omitted;
+  const counts = [statusCounts(p.touched_files), p.touched_files_omitted ? `${formatCount(p.touched_files_omitted)} not listed in the handoff` : ''].filter(Boolean).join(', ');
   const lines = [
     `Handed over to ${result.persona_marker} — topic "${p.topic_title}" (${p.topic})`,
     `  handoff   ${rel(result.handoff_file)}`,
@@ -143,9 +156,13 @@ export function formatSummary(result: HandoverOk, cwd: string): string {
   if (result.history_file) {
     lines.push(`  history   ${rel(result.history_file)} (what was cut to fit the budget)`);
   }
-  lines.push(`  files     ${formatCount(files)} touched${files ? ` (${statusCounts(p.touched_files)}${p.touched_files_omitted ? `, … and ${p.touched_files_omitted} more` : ''})` : ''}`);
-  lines.push(`  commits   ${p.commits.length + p.commits_omitted}${p.branch ? ` on ${p.branch}` : ''}${p.head_commit ? ` at ${p.head_commit.slice(0, 10)}` : ''}`);
+  lines.push(`  files     ${formatCount(files)} touched${files ? ` (${counts})` : ''}`);
+  const where = p.branch ? ` on ${p.branch}` : p.detached ? ' on a detached HEAD' : '';
+  lines.push(`  commits   ${p.commits.length + p.commits_omitted} ${p.base_commit ? 'since the last handoff' : 'recent'}${where}${p.head_commit ? ` at ${p.head_commit.slice(0, 10)}` : ''}`);
   lines.push(`  tokens    ${formatCount(p.estimated_tokens)}${p.tokens_estimated ? ' (estimate)' : ''} / ${formatCount(p.max_context_tokens)} (${p.tokenizer})`);
+  if (p.upstream) {
+    lines.push(`  upstream  ${p.upstream}: ${p.ahead ?? 0} ahead, ${p.behind ?? 0} behind`);
+  }
   for (const d of p.dropped) {
     lines.push(`  cut       ${d.section.replace(/_/g, ' ')}: ${formatCount(d.count)} (${formatCount(d.tokens)} tokens)`);
   }
@@ -153,18 +170,43 @@ export function formatSummary(result: HandoverOk, cwd: string): string {
   return lines.join('\n');
 }
 
+/** Says an error the CLI way: flag names instead of setting or field names; JSON too when asked. */
+function fail(io: CliIo, values: Partial<Values>, message: string, code: number, field?: string): number {
+  const text = cliWording(message.split('\n')[0]);
+  if (values.json) {
+    io.stdout(JSON.stringify({ status: 'error', message: text, ...(field ? { field } : {}) }, null, 2));
+  }
+  io.stderr(text);
+  return code;
+}
+
+const FIELD_FLAGS: Array<[RegExp, string]> = [
+  [/\bmax_context_tokens\b/g, '--max-tokens'],
+  [/\binclude_recent_turns\b/g, '--recent-turns'],
+  [/\breason_kind\b/g, '--reason-kind'],
+  [/\breturn_condition\b/g, '--return-condition'],
+  [/^ERROR: tokenizer\b/, 'ERROR: --tokenizer'],
+  [/^ERROR: specialist\b/, 'ERROR: --specialist'],
+  [/^ERROR: topic is required/, 'ERROR: --topic is required'],
+  [/set "handoff\.directory" to a folder inside the workspace, such as \.handoff/g, 'pass --dir with a folder inside the workspace, such as .handoff'],
+  [/^ERROR: handoff\.directory\b/, 'ERROR: --dir'],
+];
+
+/** Rewrites engine wording (field and setting names) into the CLI's flag names. */
+export function cliWording(message: string): string {
+  return FIELD_FLAGS.reduce((m, [re, flag]) => m.replace(re, flag), message);
+}
+
 async function runHandover(values: Values, io: CliIo): Promise<number> {
-  const cwd = resolveCwd(values, io);
+  const cwd = await resolveWorkspace(values, io);
   if (typeof cwd !== 'string') {
-    io.stderr(cwd.error);
-    return EXIT_BAD_INPUT;
+    return fail(io, values, cwd.error, EXIT_BAD_INPUT, 'cwd');
   }
   const maxTokens = integer(values['max-tokens'], 'max-tokens');
   const recentTurns = integer(values['recent-turns'], 'recent-turns');
   for (const v of [maxTokens, recentTurns]) {
     if (v && typeof v === 'object') {
-      io.stderr(v.error);
-      return EXIT_BAD_INPUT;
+      return fail(io, values, v.error, EXIT_BAD_INPUT);
     }
   }
   const request: Record<string, unknown> = {
@@ -186,6 +228,7 @@ async function runHandover(values: Values, io: CliIo): Promise<number> {
     tokenizer: values.tokenizer,
     fit_to_budget: !values['no-fit'],
     session_id: values['session-id'],
+    parent: values.parent,
   };
   for (const k of Object.keys(request)) {
     if (request[k] === undefined) {
@@ -194,11 +237,7 @@ async function runHandover(values: Values, io: CliIo): Promise<number> {
   }
   const result: HandoverResult = await handover(request, { workspaceRoot: cwd, handoffDirectory: values.dir });
   if (result.status === 'error') {
-    if (values.json) {
-      io.stdout(JSON.stringify(result, null, 2));
-    }
-    io.stderr(result.message);
-    return result.field === 'io' || result.field === 'internal' ? EXIT_FAILURE : EXIT_BAD_INPUT;
+    return fail(io, values, result.message, result.field === 'io' || result.field === 'internal' ? EXIT_FAILURE : EXIT_BAD_INPUT, result.field);
   }
   if (values.json) {
     io.stdout(JSON.stringify(result, null, 2));
@@ -206,26 +245,40 @@ async function runHandover(values: Values, io: CliIo): Promise<number> {
     io.stdout(formatSummary(result, cwd));
   }
   for (const w of result.warnings) {
-    io.stderr(w);
+    io.stderr(cliWording(w));
   }
   return EXIT_OK;
 }
 
 async function runSpecialists(values: Values, io: CliIo): Promise<number> {
-  const cwd = resolveCwd(values, io);
+  const cwd = await resolveWorkspace(values, io);
   if (typeof cwd !== 'string') {
-    io.stderr(cwd.error);
-    return EXIT_BAD_INPUT;
+    return fail(io, values, cwd.error, EXIT_BAD_INPUT, 'cwd');
   }
   const root = resolveHandoffRoot(cwd, values.dir);
   if (!root.ok) {
-    io.stderr(root.message);
-    return EXIT_BAD_INPUT;
+    return fail(io, values, root.message, EXIT_BAD_INPUT, 'handoff.directory');
   }
   const { registry, warnings } = await loadRegistry(root.path, cwd);
   const all = registry.all();
   if (values.json) {
-    io.stdout(JSON.stringify(all, null, 2));
+    io.stdout(
+      JSON.stringify(
+        all.map((s) => ({
+          id: s.id,
+          label: s.label,
+          persona_marker: s.personaMarker,
+          icon: s.icon,
+          mandate: s.mandate,
+          return_condition: s.returnCondition,
+          source: s.source,
+          ...(s.file ? { file: s.file } : {}),
+          ...(s.instructions ? { instructions: s.instructions } : {}),
+        })),
+        null,
+        2,
+      ),
+    );
   } else {
     const width = Math.max(...all.map((s) => s.id.length));
     for (const s of all) {
@@ -238,17 +291,40 @@ async function runSpecialists(values: Values, io: CliIo): Promise<number> {
   return EXIT_OK;
 }
 
+const VALUE_OPTIONS = new Set(
+  Object.entries(OPTIONS)
+    .filter(([, o]) => o.type === 'string')
+    .flatMap(([name, o]) => [`--${name}`, ...('short' in o ? [`-${o.short}`] : [])]),
+);
+
+/** `--max-tokens -5` → `--max-tokens=-5`, so a negative number reaches validation instead of being read as an option. */
+export function joinNegativeNumbers(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const next = argv[i + 1];
+    if (VALUE_OPTIONS.has(a) && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${a}=${next}`);
+      i++;
+    } else {
+      out.push(a);
+    }
+  }
+  return out;
+}
+
 /**
  * Runs the CLI with `argv` (without `node` and the script path).
  * @returns the exit code; never throws (unexpected failures print `ERROR:` and return 1)
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let parsed;
+  const args = joinNegativeNumbers(argv);
   try {
-    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (err) {
-    io.stderr(`ERROR: ${(err as Error).message} — run "specialist-handoff --help" for the options`);
-    return EXIT_BAD_INPUT;
+    const first = ((err as Error).message.split('\n')[0] ?? '').replace(/\. To specify a positional argument.*$/, '').replace(/\.$/, '');
+    return fail(io, { json: args.includes('--json') }, `ERROR: ${first} — run "specialist-handoff --help" for the options`, EXIT_BAD_INPUT);
   }
   const { values, positionals } = parsed;
   if (values.version) {
@@ -261,8 +337,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return command || values.help ? EXIT_OK : EXIT_BAD_INPUT;
   }
   if (positionals.length > 1) {
-    io.stderr(`ERROR: unexpected argument "${positionals[1]}" — quote text that contains spaces, e.g. --summary "two words"`);
-    return EXIT_BAD_INPUT;
+    return fail(io, values, `ERROR: unexpected argument "${positionals[1]}" — quote text that contains spaces, e.g. --summary "two words"`, EXIT_BAD_INPUT);
   }
   try {
     switch (command) {
@@ -271,12 +346,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       case 'specialists':
         return await runSpecialists(values, io);
       default:
-        io.stderr(`ERROR: unknown command "${command}" — use "handover" or "specialists"`);
-        return EXIT_BAD_INPUT;
+        return fail(io, values, `ERROR: unknown command "${command}" — use "handover" or "specialists"`, EXIT_BAD_INPUT);
     }
   } catch (err) {
-    io.stderr(`ERROR: ${(err as Error)?.message ?? String(err)}`);
-    return EXIT_FAILURE;
+    return fail(io, values, `ERROR: ${(err as Error)?.message ?? String(err)}`, EXIT_FAILURE, 'internal');
   }
 }
 

@@ -22,7 +22,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const handOver = new HandOverViewProvider(context.extensionUri, log, async () => ({
     hasFolder: currentFolder() !== undefined,
     trusted: vscode.workspace.isTrusted,
-    handoffCount: timeline.handoffCount,
+    handoffCount: await timeline.countHandoffs(),
   }));
 
   context.subscriptions.push(
@@ -42,7 +42,7 @@ export function activate(context: vscode.ExtensionContext): void {
       }
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void handOver.pushState()),
-    timeline.onDidLoad(() => void handOver.pushState()),
+    timeline.onDidChangeHandoffs(() => void handOver.pushState()),
   );
   log.info(`activated in ${(performance.now() - started).toFixed(1)} ms (VS Code ${vscode.version}, trusted: ${vscode.workspace.isTrusted})`);
 }

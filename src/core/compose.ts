@@ -8,7 +8,7 @@
  */
 import type { GitEvidence } from './evidenceModel';
 import { renderHandoff, type HandoffMeta } from './render';
-import { DEFAULT_RETURN_CONDITION, trimRecentTurns, type HandoverRequest } from './request';
+import { DEFAULT_FROM, DEFAULT_RETURN_CONDITION, trimRecentTurns, type HandoverRequest } from './request';
 import type { Dropped, HandoffPackage, HandoffFrontmatter } from './schema';
 import type { Specialist } from './specialists';
 import type { TokenCounter } from './tokens';
@@ -56,7 +56,7 @@ export function composePackage(req: HandoverRequest, ctx: ComposeContext): Hando
     return_condition: req.return_condition || ctx.specialist.returnCondition || DEFAULT_RETURN_CONDITION,
     handover_reason: req.handover_reason.trim(),
     reason_kind: req.reason_kind,
-    from: req.from,
+    from: req.from !== DEFAULT_FROM || !parent ? req.from : parent.to,
     correlation_id: parent ? parent.root_id : null,
     parent_id: parent ? parent.id : null,
     hop: parent ? parent.hop + 1 : 1,
@@ -65,6 +65,10 @@ export function composePackage(req: HandoverRequest, ctx: ComposeContext): Hando
     base_commit: ev.baseCommit,
     head_commit: ev.headCommit,
     branch: ev.detached ? null : ev.branch,
+    detached: ev.detached,
+    upstream: ev.upstream,
+    ahead: ev.ahead,
+    behind: ev.behind,
     diff_hash: ev.diffHash,
     max_context_tokens: req.max_context_tokens,
     estimated_tokens: 0,

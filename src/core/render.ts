@@ -61,6 +61,11 @@ export function formatCount(n: number): string {
   return n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
+/** "1 touched file", "3 touched files": a count with its noun in the right number. */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+
 function bulletList(items: readonly string[]): string {
   if (items.length === 0) {
     return NONE;
@@ -77,6 +82,16 @@ function numberedList(items: readonly string[]): string {
 
 function indentContinuation(text: string): string {
   return text.trim().replace(/\r?\n/g, '\n  ');
+}
+
+/** Return conditions that are codes rather than prose, in words (the code kept in brackets). */
+const RETURN_CONDITION_WORDS: Record<string, string> = {
+  user_request: 'Hand back when the user asks for it (`user_request`).',
+};
+
+/** The return condition as a reader should see it: prose as written, known codes in words. */
+export function describeReturnCondition(condition: string): string {
+  return RETURN_CONDITION_WORDS[condition.trim()] ?? condition.trim();
 }
 
 /** One line for a touched file, e.g. `- **M** \`src/a.ts\` (+3 / −1)`. */
@@ -165,6 +180,10 @@ export function handoffFrontmatter(pkg: HandoffPackage, meta: HandoffMeta): Hand
     base_commit: pkg.base_commit,
     head_commit: pkg.head_commit,
     branch: pkg.branch,
+    detached: pkg.detached,
+    upstream: pkg.upstream,
+    ahead: pkg.ahead,
+    behind: pkg.behind,
     diff_hash: pkg.diff_hash,
     max_context_tokens: pkg.max_context_tokens,
     estimated_tokens: pkg.estimated_tokens,
@@ -210,7 +229,11 @@ export function renderHandoff(pkg: HandoffPackage, meta: HandoffMeta, specialist
 
   out.push('', '## Touched files', '', renderGitHeader(pkg));
   const files = pkg.touched_files.map(renderTouchedFile);
-  out.push('', files.length ? files.join('\n') : NONE);
+  if (files.length || pkg.touched_files_omitted === 0) {
+    out.push('', files.length ? files.join('\n') : NONE);
+  } else {
+    out.push('');
+  }
   const filesCut = pkg.dropped.find((d) => d.section === 'touched_files')?.count ?? 0;
   const filesLeftOut = pkg.touched_files_omitted;
   if (filesLeftOut > 0) {
@@ -246,7 +269,7 @@ export function renderHandoff(pkg: HandoffPackage, meta: HandoffMeta, specialist
   const turns = pkg.recent_turns.map(renderTurn);
   out.push('', '## Recent turns', '', (turns.length ? turns.join('\n\n') : NONE) + droppedNote(pkg.dropped, 'recent_turns', 'older turns were'));
   out.push('', '## Artifacts', '', bulletList(pkg.artifacts.map((a) => codeSpan(a))));
-  out.push('', '## Return condition', '', pkg.return_condition.trim());
+  out.push('', '## Return condition', '', describeReturnCondition(pkg.return_condition));
   if (meta.historyFile) {
     out.push('', `_What was cut to fit the budget is kept in ${codeSpan(meta.historyFile)}._`);
   }
@@ -256,10 +279,20 @@ export function renderHandoff(pkg: HandoffPackage, meta: HandoffMeta, specialist
 function renderGitHeader(pkg: HandoffPackage): string {
   const parts: string[] = [];
   if (pkg.branch) {
-    parts.push(`Branch ${codeSpan(pkg.branch)}`);
+    let branch = `Branch ${codeSpan(pkg.branch)}`;
+    if (pkg.upstream) {
+      branch += ` (${pkg.ahead ?? 0} ahead, ${pkg.behind ?? 0} behind ${codeSpan(pkg.upstream)})`;
+    }
+    parts.push(branch);
+  } else if (pkg.detached) {
+    parts.push('Detached HEAD');
   }
   if (pkg.head_commit) {
     parts.push(`HEAD ${codeSpan(pkg.head_commit.slice(0, 10))}`);
+  }
+  if (pkg.head_commit === null && pkg.diff_hash === null) {
+    parts.push('no git evidence (see the note above)');
+    return parts.join(' · ');
   }
   const total = pkg.touched_files.length + pkg.touched_files_omitted;
   parts.push(`${formatCount(total)} file${total === 1 ? '' : 's'} changed against HEAD (staged, unstaged and untracked)`);
@@ -398,13 +431,16 @@ export function renderBriefingSection(pkg: HandoffPackage, meta: HandoffMeta, sp
     lines.push('**Blockers:**', ...pkg.blockers.map((b) => `- ${indentContinuation(b)}`), '');
   }
   const files = pkg.touched_files.length + pkg.touched_files_omitted;
+  const tests = pkg.tests_run.length + pkg.tests_run_omitted;
+  const commits = pkg.commits.length + pkg.commits_omitted;
   lines.push(
-    `**Evidence:** ${formatCount(files)} touched file${files === 1 ? '' : 's'}, ${pkg.tests_run.length + pkg.tests_run_omitted} test run(s), ` +
-      `${pkg.commits.length + pkg.commits_omitted} commit(s)${pkg.head_commit ? ` at ${codeSpan(pkg.head_commit.slice(0, 10))}` : ''}; ` +
+    `**Evidence:** ${plural(files, 'touched file')}, ${plural(tests, 'test run')}, ` +
+      `${plural(commits, pkg.base_commit ? 'commit since the last handoff' : 'recent commit', pkg.base_commit ? 'commits since the last handoff' : 'recent commits')}` +
+      `${pkg.head_commit ? ` at ${codeSpan(pkg.head_commit.slice(0, 10))}` : ''}; ` +
       `${formatCount(pkg.estimated_tokens)} / ${formatCount(pkg.max_context_tokens)} tokens.`,
     '',
   );
-  lines.push(`**Return condition:** ${pkg.return_condition.trim()}`, '');
+  lines.push(`**Return condition:** ${describeReturnCondition(pkg.return_condition)}`, '');
   lines.push(`**Handoff:** [${meta.id}](${encodeURI(handoffLink)})`, '');
   return lines.join('\n');
 }

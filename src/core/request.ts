@@ -22,7 +22,7 @@ const listOfText = z.array(z.string()).default([]).transform((items) => items.ma
  * Lists default to empty; `recent_turns` accepts `{role, text}` objects or plain strings
  * (taken as the assistant's words). Budgets: `max_context_tokens` > 0 (tokens),
  * `include_recent_turns` ≥ 0 (turns). `fit_to_budget` (default true) trims the package
- * in DESIGN §4 order when it is over budget.
+ * in DESIGN §4 order when it is over budget. `parent` continues an existing chain.
  */
 export const HandoverRequestSchema = z.object({
   specialist: z.string({ error: 'is required' }).trim().min(1, 'is required'),
@@ -54,6 +54,8 @@ export const HandoverRequestSchema = z.object({
   tokenizer: TokenizerNameSchema.default('o200k_base'),
   fit_to_budget: z.boolean().default(true),
   session_id: z.string().trim().min(1).optional(),
+  /** The handoff this one continues (its id, its file name, or `latest`): sets parent_id, root_id, hop and chain. */
+  parent: z.string().trim().min(1).optional(),
 });
 
 /** A request as callers write it (optional fields may be left out). */

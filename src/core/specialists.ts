@@ -15,7 +15,7 @@ export const SPECIALIST_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
 /** zod schema for a specialist id; the message names the rule and an example. */
 export const SpecialistIdSchema = z
-  .string()
+  .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') })
   .regex(
     SPECIALIST_ID_PATTERN,
     'must be 1–64 characters of a–z, 0–9, "_" or "-", starting with a letter or digit (e.g. quality_reviewer)',
@@ -185,7 +185,8 @@ export function parseCustomSpecialist(fileName: string, text: string, relativePa
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path.join('.') || 'frontmatter';
-    return { ok: false, message: `${relativePath}: field "${field}" ${issue?.message ?? 'is invalid'}` };
+    const hint = field === 'id' ? ` — start the file with "---", a line "id: ${fileName.replace(/\.md$/i, '')}", and "---"` : '';
+    return { ok: false, message: `${relativePath}: field "${field}" ${issue?.message ?? 'is invalid'}${hint}` };
   }
   const fm = parsed.data;
   const stem = fileName.replace(/\.md$/i, '');

@@ -22,7 +22,7 @@ import { SpecialistRegistry, type Specialist } from '../core/specialists';
 import type { TokenCounter } from '../core/tokens';
 import { slugifyTopic } from '../core/topic';
 import { collectGitEvidence } from '../evidence/git';
-import { StoreError, appendBriefing, createExclusive, createHandoffFile, ensureDir, readLatestHandoff } from '../store/handoffStore';
+import { StoreError, appendBriefing, createExclusive, createHandoffFile, ensureDir, findHandoff, readLatestHandoff } from '../store/handoffStore';
 import { resolveHandoffRoot, resolveInside } from '../store/paths';
 import { loadCustomSpecialists } from '../store/specialistFiles';
 import { counterFor } from './tokenizer';
@@ -132,7 +132,9 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
       return handoverError(rootCheck.message, 'handoff.directory');
     }
     const root = rootCheck.path;
-    const { registry, warnings } = await loadRegistry(root, env.workspaceRoot);
+    const loaded = await loadRegistry(root, env.workspaceRoot);
+    const registry = loaded.registry;
+    const warnings = loaded.warnings.map((w) => `WARNING: ${w}`);
     const lookup = registry.lookup(request.specialist);
     if (!lookup.ok) {
       return handoverError(lookup.message, 'specialist');
@@ -144,16 +146,24 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
     if (topic.fallback) {
       warnings.push(`WARNING: topic "${topic.title}" has no ASCII letters or digits; its files use the slug "${topic.slug}"`);
     }
+    let parent: HandoffFrontmatter | undefined;
+    if (request.parent) {
+      const found = await findHandoff(path.join(root, HANDOFFS_DIR), request.parent);
+      if (!found.ok) {
+        return handoverError(found.message, 'parent');
+      }
+      parent = found.handoff.frontmatter;
+    }
     const evidence = await (env.evidence ?? collectEvidenceFor(env));
     for (const note of evidence.notes) {
       warnings.push(`WARNING: ${note}`);
     }
     const counter = counterFor(request.tokenizer);
     const sessionId = env.sessionId ?? request.session_id ?? randomUUID();
-    const composed = composePackage(request, { specialist: lookup.specialist, topic, evidence, sessionId });
+    const composed = composePackage(request, { specialist: lookup.specialist, topic, evidence, sessionId, parent });
     const now = (env.now ?? (() => new Date()))();
     const pkg = measurePackage(composed, provisionalMeta({ root, specialist: lookup.specialist, pkg: composed }, now, false), lookup.specialist, counter);
-    return { status: 'prepared', prepared: { env, request, root, specialist: lookup.specialist, evidence, pkg, counter, warnings } };
+    return { status: 'prepared', prepared: { env, request, root, specialist: lookup.specialist, evidence, pkg, counter, warnings, parent } };
   } catch (err) {
     return handoverError(`internal error while preparing the handoff: ${(err as Error)?.message ?? String(err)}`, 'internal');
   }
@@ -181,6 +191,14 @@ export interface WriteOptions {
  * section. Returns the DESIGN §4 result object. Never throws.
  */
 export async function writeHandover(prepared: PreparedHandover, options: WriteOptions = {}): Promise<HandoverResult> {
+  try {
+    return await writeUnguarded(prepared, options);
+  } catch (err) {
+    return handoverError(`internal error while writing the handoff: ${(err as Error)?.message ?? String(err)}`, 'internal');
+  }
+}
+
+async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions): Promise<HandoverResult> {
   const { env, root, specialist, counter } = prepared;
   const warnings = [...prepared.warnings];
   const start = (env.now ?? (() => new Date()))();
@@ -240,7 +258,8 @@ export async function writeHandover(prepared: PreparedHandover, options: WriteOp
       env.workspaceRoot,
       briefingTarget.path,
       renderBriefingHeader(specialist, pkg, utcDay(created.date)),
-      renderBriefingSection(pkg, finalMeta, specialist, posixRelative(path.dirname(briefingTarget.path), created.path)),
+      // The briefing has no budget: it keeps the uncut summary, with the written file's figures.
+      renderBriefingSection({ ...pkg, summary: original.summary }, finalMeta, specialist, posixRelative(path.dirname(briefingTarget.path), created.path)),
     );
   } catch (err) {
     return handoverError(`${(err as Error).message.replace(/^ERROR: /, '')} (the handoff itself was written to ${created.path})`, 'io');
@@ -250,7 +269,7 @@ export async function writeHandover(prepared: PreparedHandover, options: WriteOp
   return {
     status: 'ok',
     persona_marker: specialist.personaMarker,
-    package: { ...pkg, id: finalMeta.id, created: finalMeta.created, briefing_file: briefing.path },
+    package: { ...pkg, correlation_id: pkg.correlation_id ?? finalMeta.id, id: finalMeta.id, created: finalMeta.created, briefing_file: briefing.path },
     briefing,
     handoff_file: created.path,
     history_file: historyPath,

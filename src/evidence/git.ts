@@ -235,7 +235,7 @@ export function describeGitFailure(err: unknown, cwd: string): string {
     return 'git is not installed or not on PATH — touched files and commits were not collected; install git (or set "git.path") and hand over again';
   }
   if (/not a git repository/i.test(text)) {
-    return `Not a git repository: ${cwd} — touched files and commits were not collected; run "git init" to track this folder`;
+    return 'Not a git repository — touched files and commits were not collected; run "git init" in the workspace folder to track its changes';
   }
   if (/dubious ownership/i.test(text)) {
     return `git refuses this repository (dubious ownership): ${cwd} — run "git config --global --add safe.directory ${cwd}" if you trust it`;
@@ -456,6 +456,19 @@ export async function readDiffExcerpt(repoRoot: string, against: string, pathspe
 }
 
 /**
+ * The top level of the git working tree containing `dir`, or undefined outside one
+ * (or when git is missing). Used by the CLI so that, like git, it works from any subfolder.
+ */
+export async function findRepositoryRoot(dir: string, binary?: string): Promise<string | undefined> {
+  try {
+    const top = (await gitClient(dir, { cwd: dir, binary }).raw(['rev-parse', '--show-toplevel'])).trim();
+    return top ? path.resolve(top) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Collects the git evidence of the folder `opts.cwd`: branch / detached HEAD, HEAD
  * commit, upstream ahead/behind, touched files (status with renames and untracked files,
  * numstat of staged + unstaged changes against HEAD), commits since the base, a diff
@@ -481,7 +494,7 @@ export async function collectGitEvidence(opts: GitEvidenceOptions): Promise<GitE
     ]);
     const [root, format] = top.split('\n');
     if (!root?.trim()) {
-      return emptyGitEvidence(`Not a git working tree: ${opts.cwd} — touched files and commits were not collected`);
+      return emptyGitEvidence('Not a git working tree (a bare repository or the .git folder itself) — touched files and commits were not collected');
     }
     repoRoot = path.resolve(root.trim());
     objectFormat = format?.trim() || 'sha1';
@@ -575,10 +588,13 @@ async function collectCommits(
   const range = validBase ? `${validBase}..${head}` : head;
   const max = validBase ? MAX_COMMITS : MAX_COMMITS_WITHOUT_BASE;
   const [log, count] = await Promise.all([
-    validBase ? git.log({ from: validBase, to: head, maxCount: max }) : git.log({ maxCount: max }),
+    // symmetric: false — base..HEAD (commits reachable from HEAD but not from the base);
+    // simple-git's default is base...HEAD, which also lists commits only the base has.
+    validBase ? git.log({ from: validBase, to: head, symmetric: false, maxCount: max }) : git.log({ maxCount: max }),
     git.raw(['rev-list', '--count', range, '--']),
   ]);
   const commits: Commit[] = log.all.map((c) => ({ sha: c.hash, subject: c.message, author: c.author_name, date: c.date }));
-  const total = Number(count.trim()) || commits.length;
+  const parsed = Number.parseInt(count.trim(), 10);
+  const total = Number.isNaN(parsed) ? commits.length : parsed;
   return { base: validBase, commits, omitted: Math.max(0, total - commits.length) };
 }

@@ -275,3 +275,30 @@ export async function readLatestHandoff(dir: string): Promise<ParsedHandoff | un
   }
   return undefined;
 }
+
+/** Outcome of {@link findHandoff}: the parsed handoff and its file, or a message naming what was looked for. */
+export type FindHandoff = { ok: true; file: string; handoff: ParsedHandoff } | { ok: false; message: string };
+
+/**
+ * Finds a handoff in `dir` by reference: `latest` (the newest complete one), an id
+ * (`2026-05-26T14-30-45.123Z_quality_reviewer`) or a file name (with `.md` or `.partial.md`).
+ */
+export async function findHandoff(dir: string, ref: string): Promise<FindHandoff> {
+  const files = await listHandoffFiles(dir).catch(() => []);
+  let match: HandoffFileEntry | undefined;
+  if (ref === 'latest') {
+    match = [...files].reverse().find((f) => !f.partial);
+  } else {
+    const id = path.basename(ref).replace(/(\.partial)?\.md$/, '');
+    match = files.find((f) => f.id === id);
+  }
+  if (!match) {
+    const newest = files.length ? ` (the newest is ${files[files.length - 1].id})` : ' (there are none yet)';
+    return { ok: false, message: `ERROR: parent handoff "${ref.slice(0, 120)}" not found in ${dir}${newest} — pass a handoff id, its file name, or "latest"` };
+  }
+  const handoff = await readHandoffHead(match.path);
+  if (!handoff) {
+    return { ok: false, message: `ERROR: parent handoff ${match.path} cannot be parsed — fix its frontmatter or pick another parent` };
+  }
+  return { ok: true, file: match.path, handoff };
+}

@@ -438,7 +438,7 @@ export class EndSessionCommand extends DisposableOwner {
     const lines = [
       `Specialist: ${r.persona_marker} (${p.specialist})`,
       `Topic: ${p.topic_title}`,
-      `Files: ${formatCount(total)} touched${total ? ` (${statusCounts(p.touched_files)}${p.touched_files_omitted ? `, … and ${p.touched_files_omitted} more` : ''})` : ''}`,
+      `Files: ${formatCount(total)} touched${total ? ` (${[statusCounts(p.touched_files), p.touched_files_omitted ? `${formatCount(p.touched_files_omitted)} not listed in the handoff` : ''].filter(Boolean).join(', ')})` : ''}`,
       `Tokens: ${formatCount(p.estimated_tokens)}${p.tokens_estimated ? ' (estimate)' : ''} / ${formatCount(p.max_context_tokens)} (${p.tokenizer})`,
     ];
     if (p.dropped.length) {

@@ -34,13 +34,12 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
   private readonly changed = this.register(new vscode.EventEmitter<HandoffFileEntry | undefined>());
   /** Fires when the tree must be re-read. */
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly loaded = this.register(new vscode.EventEmitter<number>());
-  /** Fires with the number of handoffs after each read of the top level. */
-  readonly onDidLoad = this.loaded.event;
+  private readonly filesChanged = this.register(new vscode.EventEmitter<void>());
+  /** Fires (debounced) when handoff files were created, changed or deleted, or on refresh. */
+  readonly onDidChangeHandoffs = this.filesChanged.event;
   private watcher: vscode.FileSystemWatcher | undefined;
   private timer: NodeJS.Timeout | undefined;
   private readonly registry = new SpecialistRegistry();
-  private count = 0;
 
   constructor(private readonly log: vscode.LogOutputChannel) {
     super();
@@ -56,14 +55,16 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
     this.register({ dispose: () => this.timer && clearTimeout(this.timer) });
   }
 
-  /** Number of handoffs found by the last read. */
-  get handoffCount(): number {
-    return this.count;
-  }
-
   /** Re-reads the tree now. */
   refresh(): void {
     this.changed.fire(undefined);
+    this.filesChanged.fire();
+  }
+
+  /** Number of handoff files in the current folder's handoff root (a directory listing, no file read). */
+  async countHandoffs(): Promise<number> {
+    const dir = this.handoffsDir();
+    return dir ? (await listHandoffFiles(dir).catch(() => [])).length : 0;
   }
 
   private scheduleRefresh(): void {
@@ -111,17 +112,12 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
     }
     const dir = this.handoffsDir();
     if (!dir) {
-      this.count = 0;
       return [];
     }
     try {
-      const entries = (await listHandoffFiles(dir)).reverse();
-      this.count = entries.length;
-      this.loaded.fire(this.count);
-      return entries;
+      return (await listHandoffFiles(dir)).reverse();
     } catch (err) {
       this.log.warn(`timeline: ${(err as Error).message}`);
-      this.count = 0;
       return [];
     }
   }

@@ -105,8 +105,10 @@ export async function runIntegration(): Promise<Stats> {
     ]);
     const t0 = Date.now();
     await browser.page.goto(`${server.url}/?folder=${encodeURIComponent(ws)}&payload=${encodeURIComponent(payload)}`, { waitUntil: 'domcontentloaded' });
-    const timeout = new Promise<{ code: number }>((r) => setTimeout(() => r({ code: -1 }), INTEGRATION_TIMEOUT_MS));
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<{ code: number }>((r) => (timer = setTimeout(() => r({ code: -1 }), INTEGRATION_TIMEOUT_MS)));
     const { code } = await Promise.race([exited, timeout]);
+    clearTimeout(timer);
     if (code === -1) {
       await browser.page.screenshot({ path: path.join(RESULTS, 'integration-timeout.png') }).catch(() => undefined);
       throw new Error(`timed out after ${INTEGRATION_TIMEOUT_MS} ms waiting for codeAutomationExit (the test run did not finish); screenshot: test-results/integration-timeout.png`);
@@ -129,7 +131,11 @@ export async function runIntegration(): Promise<Stats> {
 
 /** Runs the Playwright UI tests (test/e2e) with mocha; resolves to its counts. */
 export async function runE2e(): Promise<Stats> {
-  execFileSync('npm', ['run', '-s', 'package'], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  // dist/ was built by buildForHost(): package it as it ships.
+  execFileSync(path.join(REPO_ROOT, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '-o', 'specialist-handoff.vsix'], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const mocha = new Mocha({ ui: 'bdd', timeout: 180_000, reporter: 'spec', color: false });
   const dir = path.join(REPO_ROOT, 'test', 'e2e');
   for (const f of readdirSync(dir).sort()) {

@@ -63,15 +63,18 @@ describe('CLI', function () {
   it('bad input exits 2 with one ERROR line on stderr and writes nothing', async () => {
     const dir = repo();
     const cases: Array<[string[], RegExp]> = [
-      [['handover', '--topic', 't'], /^ERROR: specialist is required/],
+      [['handover', '--topic', 't'], /^ERROR: --specialist is required/],
       [['handover', '-s', 'quality_reviwer', '-t', 't'], /^ERROR: unknown specialist "quality_reviwer" — did you mean: quality_reviewer/],
-      [['handover', '-s', 'hacker'], /^ERROR: topic is required/],
+      [['handover', '-s', 'hacker'], /^ERROR: --topic is required/],
       [['handover', '-s', 'hacker', '-t', '../../x'], /^ERROR: topic .* looks like a file path/],
       [['handover', '-s', 'hacker', '-t', 't', '--max-tokens', 'abc'], /^ERROR: --max-tokens must be a whole number/],
-      [['handover', '-s', 'hacker', '-t', 't', '--max-tokens', '0'], /^ERROR: max_context_tokens must be positive/],
-      [['handover', '-s', 'hacker', '-t', 't', '--tokenizer', 'gpt2'], /^ERROR: tokenizer must be one of/],
-      [['handover', '-s', 'hacker', '-t', 't', '--dir', '../x'], /^ERROR: handoff\.directory "\.\.\/x" leads outside/],
-      [['handover', '--bogus'], /^ERROR: Unknown option '--bogus'/],
+      [['handover', '-s', 'hacker', '-t', 't', '--max-tokens', '0'], /^ERROR: --max-tokens must be positive/],
+      [['handover', '-s', 'hacker', '-t', 't', '--max-tokens', '-5'], /^ERROR: --max-tokens must be positive/],
+      [['handover', '-s', 'hacker', '-t', 't', '--recent-turns', '-1'], /^ERROR: --recent-turns must be 0 or more/],
+      [['handover', '-s', 'hacker', '-t', 't', '--tokenizer', 'gpt2'], /^ERROR: --tokenizer must be one of/],
+      [['handover', '-s', 'hacker', '-t', 't', '--dir', '../x'], /^ERROR: --dir "\.\.\/x" leads outside the workspace — pass --dir with a folder inside the workspace/],
+      [['handover', '-s', 'hacker', '-t', 't', '--parent', 'nope'], /^ERROR: parent handoff "nope" not found/],
+      [['handover', '--bogus'], /^ERROR: Unknown option '--bogus' — run "specialist-handoff --help"/],
       [['handover', '-s', 'hacker', '-t', 'two', 'words'], /^ERROR: unexpected argument "words"/],
       [['frobnicate'], /^ERROR: unknown command "frobnicate"/],
       [['handover', '-s', 'hacker', '-t', 't', '--cwd', '/does/not/exist'], /^ERROR: --cwd folder does not exist/],
@@ -83,6 +86,53 @@ describe('CLI', function () {
       assert.equal(r.err.split('\n').length, 1, `one line: ${r.err}`);
     }
     assert.equal(existsSync(path.join(dir, '.handoff')), false);
+  });
+
+  it('--json prints the error object on stdout too', async () => {
+    const dir = repo();
+    for (const args of [['handover', '--json', '--bogus'], ['handover', '--json', '-s', 'nope', '-t', 't'], ['handover', '--json', '-s', 'hacker', '-t', 't', '--max-tokens', 'x']]) {
+      const r = await cli(args, dir);
+      assert.equal(r.code, EXIT_BAD_INPUT);
+      const obj = JSON.parse(r.out);
+      assert.equal(obj.status, 'error');
+      assert.equal(obj.message, r.err);
+    }
+  });
+
+  it('from a subfolder it works on the repository, like git: one .handoff at the top level', async () => {
+    const dir = repo();
+    write(dir, 'lib/deep/x.txt', 'x\n');
+    commitAll(dir, 'more');
+    write(dir, 'lib/deep/x.txt', 'y\n');
+    const r = await cli(['handover', '-s', 'hacker', '-t', 't', '--json', '--cwd', path.join(dir, 'lib', 'deep')], dir);
+    assert.equal(r.code, EXIT_OK, r.err);
+    assert.ok(existsSync(path.join(dir, '.handoff', 'handoffs')));
+    assert.equal(existsSync(path.join(dir, 'lib', 'deep', '.handoff')), false);
+  });
+
+  it('--parent continues a chain: parent_id, root_id, hop and chain', async () => {
+    const dir = repo();
+    const first = HandoverOkSchema.parse(JSON.parse((await cli(['handover', '-s', 'codebase_explorer', '-t', 'chain', '--json'], dir)).out));
+    assert.equal(first.package.correlation_id, first.package.id, 'a new chain is rooted at itself');
+    const second = HandoverOkSchema.parse(JSON.parse((await cli(['handover', '-s', 'implementation_engineer', '-t', 'chain', '--parent', 'latest', '--json'], dir)).out));
+    assert.equal(second.package.parent_id, first.package.id);
+    assert.equal(second.package.correlation_id, first.package.id);
+    assert.equal(second.package.hop, 2);
+    assert.deepEqual(second.package.chain, ['codebase_explorer', 'implementation_engineer']);
+    assert.equal(second.package.from, 'codebase_explorer');
+    const third = HandoverOkSchema.parse(JSON.parse((await cli(['handover', '-s', 'quality_reviewer', '-t', 'chain', '--parent', path.basename(second.handoff_file), '--json'], dir)).out));
+    assert.equal(third.package.hop, 3);
+    const fm = parseHandoff(readFileSync(third.handoff_file, 'utf8'));
+    assert.ok(fm.ok && fm.handoff.frontmatter.root_id === first.package.id && fm.handoff.frontmatter.parent_id === second.package.id);
+  });
+
+  it('the summary line counts files right when fitting cut every file', async () => {
+    const dir = repo();
+    for (let i = 0; i < 8; i++) write(dir, `f${i}.txt`, `${i}\n`);
+    const r = await cli(['handover', '-s', 'hacker', '-t', 't', '--max-tokens', '500', '--summary', 'word '.repeat(600)], dir);
+    assert.equal(r.code, EXIT_OK, r.err);
+    assert.match(r.out, /files {5}10 touched \(((M|\?) \d+, )*\d+ not listed in the handoff\)/);
+    assert.doesNotMatch(r.out, /\(, /);
   });
 
   it('parses --turn roles', () => {

@@ -126,6 +126,43 @@ describe('handoff engine (real repositories, real files)', function () {
     assert.match(readFileSync(r.handoff_file, 'utf8'), /What was cut to fit the budget is kept in `history\//);
   });
 
+  it('the briefing keeps the uncut summary when fitting cut it from the handoff', async () => {
+    const dir = repoWithWork();
+    const summary = `${'A long and detailed summary sentence. '.repeat(200)}THE END`;
+    const r = ok(await handover({ specialist: 'hacker', topic: 'long', summary, max_context_tokens: 600 }, { workspaceRoot: dir }));
+    assert.ok(r.package.dropped.some((d) => d.section === 'summary'));
+    assert.match(readFileSync(r.handoff_file, 'utf8'), /\[truncated\]/);
+    assert.ok(readFileSync(r.briefing.path, 'utf8').includes('THE END'), 'the briefing has the whole summary');
+  });
+
+  it('after HEAD moves back, no commit is "since the last handoff"', async () => {
+    const dir = repoWithWork();
+    commitAll(dir, 'second');
+    const first = ok(await handover({ specialist: 'hacker', topic: 't' }, { workspaceRoot: dir }));
+    git(dir, 'checkout', '-q', '--detach', 'HEAD~1');
+    const second = ok(await handover({ specialist: 'hacker', topic: 't' }, { workspaceRoot: dir }));
+    assert.equal(second.package.base_commit, first.package.head_commit);
+    assert.deepEqual(second.package.commits, []);
+    assert.equal(second.package.commits_omitted, 0);
+    assert.equal(second.package.detached, true);
+    assert.match(readFileSync(second.handoff_file, 'utf8'), /Detached HEAD · HEAD `/);
+  });
+
+  it('writes the upstream and ahead / behind counts', async () => {
+    const origin = repoWithWork();
+    commitAll(origin, 'all');
+    const clone = path.join(tempDir(), 'clone');
+    const { execFileSync } = await import('node:child_process');
+    execFileSync('git', ['clone', '-q', origin, clone]);
+    write(clone, 'n.txt', 'n\n');
+    commitAll(clone, 'local');
+    const r = ok(await handover({ specialist: 'hacker', topic: 't' }, { workspaceRoot: clone }));
+    assert.deepEqual([r.package.upstream, r.package.ahead, r.package.behind], ['origin/main', 1, 0]);
+    const text = readFileSync(r.handoff_file, 'utf8');
+    assert.match(text, /Branch `main` \(1 ahead, 0 behind `origin\/main`\)/);
+    assert.match(text, /\nupstream: origin\/main\nahead: 1\nbehind: 0\n/);
+  });
+
   it('without fitting, an over-budget handoff is written with oversize_warning and a WARNING line', async () => {
     const dir = repoWithWork();
     const r = ok(await handover({ specialist: 'hacker', topic: 'big', max_context_tokens: 100, fit_to_budget: false }, { workspaceRoot: dir }));

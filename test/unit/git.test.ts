@@ -189,7 +189,8 @@ describe('git evidence (real repositories)', function () {
     const ev = await collectGitEvidence({ cwd: dir });
     assert.equal(ev.repoRoot, null);
     assert.deepEqual(ev.touchedFiles, []);
-    assert.match(ev.notes[0], /^Not a git repository: .* run "git init"/);
+    assert.match(ev.notes[0], /^Not a git repository — .* run "git init"/);
+    assert.ok(!ev.notes[0].includes(dir), 'no absolute path in a note that goes into a committed file');
   });
 
   it('reports a missing git binary as a note, not an error', async () => {
