@@ -188,6 +188,18 @@ const FIELD_FLAGS: Array<[RegExp, string]> = [
   [/^ERROR: tokenizer\b/, 'ERROR: --tokenizer'],
   [/^ERROR: specialist\b/, 'ERROR: --specialist'],
   [/^ERROR: topic is required/, 'ERROR: --topic is required'],
+  [/^ERROR: topic must\b/, 'ERROR: --topic must'],
+  [/^ERROR: session_id\b/, 'ERROR: --session-id'],
+  [/^ERROR: from\b/, 'ERROR: --from'],
+  [/^ERROR: summary\b/, 'ERROR: --summary'],
+  [/^ERROR: handover_reason\b/, 'ERROR: --reason'],
+  [/^ERROR: parent must\b/, 'ERROR: --parent must'],
+  [/^ERROR: decisions\b/, 'ERROR: --decision'],
+  [/^ERROR: next_steps\b/, 'ERROR: --next'],
+  [/^ERROR: blockers\b/, 'ERROR: --blocker'],
+  [/^ERROR: artifacts\b/, 'ERROR: --artifact'],
+  [/^ERROR: failed_approaches\b/, 'ERROR: --failed'],
+  [/^ERROR: recent_turns\b/, 'ERROR: --turn'],
   [/set "handoff\.directory" to a folder inside the workspace, such as \.handoff/g, 'pass --dir with a folder inside the workspace, such as .handoff'],
   [/^ERROR: handoff\.directory\b/, 'ERROR: --dir'],
 ];
@@ -323,7 +335,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   try {
     parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (err) {
-    const first = ((err as Error).message.split('\n')[0] ?? '').replace(/\. To specify a positional argument.*$/, '').replace(/\.$/, '');
+    const message = (err as Error).message;
+    const ambiguous = /Option '(?:-\w, )?(--[\w-]+)[^']*' argument is ambiguous/.exec(message);
+    const first = ambiguous
+      ? `${ambiguous[1]} needs a value; to pass one that starts with "-", write ${ambiguous[1]}=-value`
+      : (message.split('\n')[0] ?? '').replace(/\. To specify a positional argument.*$/, '').replace(/\.$/, '');
     return fail(io, { json: args.includes('--json') }, `ERROR: ${first} — run "specialist-handoff --help" for the options`, EXIT_BAD_INPUT);
   }
   const { values, positionals } = parsed;
@@ -354,11 +370,24 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 }
 
 if (require.main === module) {
+  // A closed pipe (`specialist-handoff specialists | head`) ends the output quietly; any
+  // other stdout failure (a full disk behind a redirect) is one ERROR line and exit 1.
+  const onStdoutError = (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') {
+      process.stderr.write(`ERROR: could not write the output: ${err.message}\n`);
+    }
+    process.exit(err.code === 'EPIPE' ? EXIT_OK : EXIT_FAILURE);
+  };
+  process.stdout.on('error', onStdoutError);
   void runCli(process.argv.slice(2), {
-    stdout: (t) => process.stdout.write(`${t}\n`),
-    stderr: (t) => process.stderr.write(`${t}\n`),
+    stdout: (t) => {
+      process.stdout.write(`${t}\n`);
+    },
+    stderr: (t) => {
+      process.stderr.write(`${t}\n`);
+    },
     cwd: process.cwd(),
   }).then((code) => {
-    process.exitCode = code;
+    process.exitCode = process.exitCode || code;
   });
 }

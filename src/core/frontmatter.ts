@@ -10,47 +10,58 @@ export type FrontmatterSplit =
   | { ok: true; data: unknown; body: string; hasFrontmatter: boolean }
   | { ok: false; message: string };
 
-const OPEN = /^\uFEFF?---[ \t]*\r?\n/;
-const CLOSE = /^---[ \t]*$/m;
-
 /**
  * Splits `text` into its YAML frontmatter (parsed) and the Markdown body after it.
  * A file without a leading `---` line has `data: undefined` and the whole text as body.
+ * Fence lines are found by `\n` only — never by Unicode line or paragraph separators
+ * (U+2028, U+2029), which a value inside the YAML may contain.
  *
- * @returns `{ok:false, message}` when the fence is not closed or the YAML is invalid;
- *   the message says which and how to fix it.
+ * @returns `{ok:false, message}` when the fence is not closed or the YAML is invalid
+ *   (including alias bombs); the message says which and how to fix it. Never throws.
  */
 export function splitFrontmatter(text: string): FrontmatterSplit {
-  const open = OPEN.exec(text);
-  if (!open) {
+  const start = text.startsWith('\uFEFF') ? 1 : 0;
+  const firstEnd = text.indexOf('\n', start);
+  const firstLine = text.slice(start, firstEnd < 0 ? text.length : firstEnd).replace(/\r$/, '');
+  if (firstEnd < 0 || !/^---[ \t]*$/.test(firstLine)) {
     return { ok: true, data: undefined, body: text, hasFrontmatter: false };
   }
-  const rest = text.slice(open[0].length);
-  const close = findClose(rest);
-  if (!close) {
+  const yamlStart = firstEnd + 1;
+  let lineStart = yamlStart;
+  let closeStart = -1;
+  let closeEnd = -1;
+  while (lineStart <= text.length) {
+    const nl = text.indexOf('\n', lineStart);
+    const lineEnd = nl < 0 ? text.length : nl;
+    if (/^---[ \t]*\r?$/.test(text.slice(lineStart, lineEnd))) {
+      closeStart = lineStart;
+      closeEnd = nl < 0 ? text.length : nl + 1;
+      break;
+    }
+    if (nl < 0) {
+      break;
+    }
+    lineStart = nl + 1;
+  }
+  if (closeStart < 0) {
     return { ok: false, message: 'frontmatter is not closed — add a line with only "---" after the YAML block' };
   }
-  const yamlText = rest.slice(0, close.index);
-  let body = rest.slice(close.index + close.length);
-  body = body.replace(/^\r?\n/, '');
-  const doc = parseDocument(yamlText, { prettyErrors: false, uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    const err = doc.errors[0];
-    const line = err.linePos?.[0]?.line;
-    return {
-      ok: false,
-      message: `frontmatter is not valid YAML${line ? ` (line ${line + 1} of the file)` : ''}: ${err.message.split('\n')[0]}`,
-    };
+  const yamlText = text.slice(yamlStart, closeStart);
+  const body = text.slice(closeEnd);
+  try {
+    const doc = parseDocument(yamlText, { prettyErrors: false, uniqueKeys: true });
+    if (doc.errors.length > 0) {
+      const err = doc.errors[0];
+      const line = err.linePos?.[0]?.line;
+      return {
+        ok: false,
+        message: `frontmatter is not valid YAML${line ? ` (line ${line + 1} of the file)` : ''}: ${err.message.split('\n')[0]}`,
+      };
+    }
+    return { ok: true, data: doc.toJS({ maxAliasCount: 50 }) as unknown, body, hasFrontmatter: true };
+  } catch (err) {
+    return { ok: false, message: `frontmatter cannot be read: ${(err as Error).message.split('\n')[0]}` };
   }
-  return { ok: true, data: doc.toJS({ maxAliasCount: 50 }) as unknown, body, hasFrontmatter: true };
-}
-
-function findClose(rest: string): { index: number; length: number } | undefined {
-  const m = CLOSE.exec(rest);
-  if (!m) {
-    return undefined;
-  }
-  return { index: m.index, length: m[0].length };
 }
 
 /**

@@ -15,7 +15,31 @@ export const DEFAULT_RETURN_CONDITION = 'user_request';
 /** Who hands over when the caller does not say. */
 export const DEFAULT_FROM = 'developer';
 
-const listOfText = z.array(z.string()).default([]).transform((items) => items.map((s) => s.trim()).filter((s) => s.length > 0));
+/** Longest summary accepted: 200,000 characters (a handoff is a briefing, not a transcript). */
+export const MAX_SUMMARY_CHARS = 200_000;
+/** Longest list item (decision, next step, …) accepted: 20,000 characters. */
+export const MAX_ITEM_CHARS = 20_000;
+/** Most items in one list: 1,000. */
+export const MAX_LIST_ITEMS = 1_000;
+/** Longest one-line field (topic, from, return condition …): 2,000 characters; keeps the frontmatter small. */
+export const MAX_LINE_CHARS = 2_000;
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f\u2028\u2029]/;
+
+/** One-line text: trimmed, at most MAX_LINE_CHARS, no control characters or line breaks. */
+const oneLine = (what: string) =>
+  z
+    .string()
+    .trim()
+    .max(MAX_LINE_CHARS, `must be at most ${MAX_LINE_CHARS.toLocaleString('en')} characters`)
+    .refine((v) => !CONTROL.test(v) && !/[\r\n]/.test(v), `must be one line of text without control characters (${what})`);
+
+const listOfText = z
+  .array(z.string().max(MAX_ITEM_CHARS, `items must be at most ${MAX_ITEM_CHARS.toLocaleString('en')} characters`))
+  .max(MAX_LIST_ITEMS, `must have at most ${MAX_LIST_ITEMS.toLocaleString('en')} items`)
+  .default([])
+  .transform((items) => items.map((s) => s.trim()).filter((s) => s.length > 0));
 
 /**
  * A handover request. Required: `specialist` (registry id) and `topic` (free text, slugged).
@@ -25,9 +49,9 @@ const listOfText = z.array(z.string()).default([]).transform((items) => items.ma
  * in DESIGN §4 order when it is over budget. `parent` continues an existing chain.
  */
 export const HandoverRequestSchema = z.object({
-  specialist: z.string({ error: 'is required' }).trim().min(1, 'is required'),
-  topic: z.string({ error: 'is required' }),
-  summary: z.string().default(''),
+  specialist: z.string({ error: 'is required' }).trim().min(1, 'is required').max(200, 'must be at most 200 characters'),
+  topic: z.string({ error: 'is required' }).max(200, 'must be at most 200 characters'),
+  summary: z.string().max(MAX_SUMMARY_CHARS, `must be at most ${MAX_SUMMARY_CHARS.toLocaleString('en')} characters`).default(''),
   decisions: listOfText,
   failed_approaches: listOfText,
   next_steps: listOfText,
@@ -35,28 +59,46 @@ export const HandoverRequestSchema = z.object({
   artifacts: listOfText,
   recent_turns: z
     .array(z.union([TurnSchema, z.string().transform((text) => ({ role: 'assistant' as const, text }))]))
+    .max(MAX_LIST_ITEMS, `must have at most ${MAX_LIST_ITEMS.toLocaleString('en')} turns`)
     .default([]),
-  tests_run: z.array(TestRunSchema).default([]),
-  return_condition: z.string().trim().optional(),
-  handover_reason: z.string().default(''),
+  tests_run: z.array(TestRunSchema).max(MAX_LIST_ITEMS * 10, 'has too many entries').default([]),
+  return_condition: z.string().trim().max(MAX_LINE_CHARS, `must be at most ${MAX_LINE_CHARS.toLocaleString('en')} characters`).optional(),
+  handover_reason: z.string().max(MAX_LINE_CHARS * 2, `must be at most ${(MAX_LINE_CHARS * 2).toLocaleString('en')} characters`).default(''),
   reason_kind: ReasonKindSchema.default('end_of_session'),
-  from: z.string().trim().min(1).default(DEFAULT_FROM),
+  from: oneLine('who hands over').pipe(z.string().min(1, 'must not be empty')).default(DEFAULT_FROM),
   max_context_tokens: z
     .number({ error: 'must be a number' })
+    .max(10_000_000, 'must be at most 10,000,000')
     .int('must be a whole number')
     .positive('must be positive')
     .default(DEFAULT_MAX_CONTEXT_TOKENS),
   include_recent_turns: z
     .number({ error: 'must be a number' })
+    .max(1_000, 'must be at most 1,000')
     .int('must be a whole number')
     .nonnegative('must be 0 or more')
     .default(DEFAULT_INCLUDE_RECENT_TURNS),
   tokenizer: TokenizerNameSchema.default('o200k_base'),
   fit_to_budget: z.boolean().default(true),
-  session_id: z.string().trim().min(1).optional(),
+  session_id: oneLine('session id').pipe(z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters')).optional(),
   /** The handoff this one continues (its id, its file name, or `latest`): sets parent_id, root_id, hop and chain. */
-  parent: z.string().trim().min(1).optional(),
+  parent: z.string().trim().min(1).max(300, 'must be at most 300 characters').optional(),
+}).superRefine((r, ctx) => {
+  const total =
+    r.summary.length +
+    [r.decisions, r.failed_approaches, r.next_steps, r.blockers, r.artifacts].reduce((n, list) => n + list.reduce((m, s) => m + s.length, 0), 0) +
+    r.recent_turns.reduce((n, t) => n + t.text.length, 0);
+  if (total > MAX_REQUEST_CHARS) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['summary'],
+      message: `and the other texts add up to ${total.toLocaleString('en')} characters, more than ${MAX_REQUEST_CHARS.toLocaleString('en')} — put long material in a file and list it as an artifact`,
+    });
+  }
 });
+
+/** Most text a request may carry in all (summary, lists, turns): 1,000,000 characters. */
+export const MAX_REQUEST_CHARS = 1_000_000;
 
 /** A request as callers write it (optional fields may be left out). */
 export type HandoverRequestInput = z.input<typeof HandoverRequestSchema>;

@@ -147,15 +147,36 @@ export const BUILTIN_SPECIALISTS: readonly Specialist[] = Object.freeze([
 export const BUILTIN_SPECIALIST_IDS: readonly string[] = BUILTIN_SPECIALISTS.map((s) => s.id);
 
 /** Frontmatter accepted in `.handoff/specialists/<id>.md` (DESIGN §3). */
+// eslint-disable-next-line no-control-regex
+const UNPRINTABLE = /[\u0000-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069\ufeff]/;
+
 const CustomSpecialistFrontmatterSchema = z.object({
   id: SpecialistIdSchema,
-  label: z.string().trim().min(1).max(80).optional(),
-  description: z.string().trim().min(1).max(2000).optional(),
+  label: z
+    .string()
+    .trim()
+    .min(1)
+    .max(80)
+    .refine((v) => !UNPRINTABLE.test(v), 'must be one line of visible text (no control, bidi or zero-width characters)')
+    .optional(),
+  description: z
+    .string()
+    .trim()
+    .min(1)
+    .max(2000)
+    .refine((v) => !UNPRINTABLE.test(v.replace(/\n/g, ' ')), 'must not contain control, bidi or zero-width characters')
+    .optional(),
   icon: z
     .string()
     .regex(/^[a-z0-9-]+$/, 'must be a codicon name such as "person" (see https://microsoft.github.io/vscode-codicons/)')
     .optional(),
-  return_condition: z.string().trim().min(1).max(2000).optional(),
+  return_condition: z
+    .string()
+    .trim()
+    .min(1)
+    .max(2000)
+    .refine((v) => !UNPRINTABLE.test(v.replace(/\n/g, ' ')), 'must not contain control, bidi or zero-width characters')
+    .optional(),
 });
 
 /** Outcome of parsing one custom specialist file: the specialist, or a message naming the problem and the fix. */

@@ -41,11 +41,13 @@ export function looksLikePath(text: string): boolean {
  *   `/etc/passwd`, `C:\x`); `fallback: true` with slug `untitled` when nothing is left.
  */
 export function slugifyTopic(text: string | undefined): TopicSlugResult {
-  const title = (text ?? '').trim();
+  // The title goes into headings and frontmatter: line breaks and other control characters become spaces.
+  // eslint-disable-next-line no-control-regex
+  const title = (text ?? '').replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').replace(/ {2,}/g, ' ').trim();
   if (!title) {
     return { ok: false, message: 'ERROR: topic is required — give a short phrase such as "auth refactor"' };
   }
-  if (looksLikePath(title)) {
+  if (looksLikePath(text ?? '')) {
     return {
       ok: false,
       message: `ERROR: topic "${title.slice(0, 60)}" looks like a file path — the topic names the work, not a file; use a short phrase such as "auth refactor"`,

@@ -22,7 +22,7 @@ import { SpecialistRegistry, type Specialist } from '../core/specialists';
 import type { TokenCounter } from '../core/tokens';
 import { slugifyTopic } from '../core/topic';
 import { collectGitEvidence } from '../evidence/git';
-import { StoreError, appendBriefing, createExclusive, createHandoffFile, ensureDir, findHandoff, readLatestHandoff } from '../store/handoffStore';
+import { StoreError, appendBriefing, createExclusive, createHandoffFile, ensureDir, findHandoff, markPartial, readLatestHandoff } from '../store/handoffStore';
 import { resolveHandoffRoot, resolveInside } from '../store/paths';
 import { loadCustomSpecialists } from '../store/specialistFiles';
 import { counterFor } from './tokenizer';
@@ -222,6 +222,10 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
   let meta: HandoffMeta | undefined;
   const handoffsDir = path.join(root, HANDOFFS_DIR);
   try {
+    // Check both folders before writing anything, so a briefing folder that cannot be
+    // written does not leave a handoff behind on every retry.
+    await ensureDir(env.workspaceRoot, path.join(root, BRIEFINGS_DIR));
+    await ensureDir(env.workspaceRoot, handoffsDir);
     created = await createHandoffFile(env.workspaceRoot, handoffsDir, start, (date) => {
       meta = provisionalMeta({ root, specialist, pkg }, date, cut);
       return { name: `${meta.id}.md`, content: renderHandoff(pkg, meta, specialist) };
@@ -250,7 +254,8 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
   const briefingName = briefingFileName(specialist.id, pkg.topic, created.date);
   const briefingTarget = resolveInside(path.join(root, BRIEFINGS_DIR), briefingName);
   if (!briefingTarget.ok) {
-    return handoverError(`${briefingTarget.message} (the handoff itself was written to ${created.path})`, 'io');
+    const partial = await markPartial(created.path);
+    return handoverError(`${briefingTarget.message} (the handoff was kept as ${partial})`, 'io');
   }
   let briefing;
   try {
@@ -262,7 +267,8 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
       renderBriefingSection({ ...pkg, summary: original.summary }, finalMeta, specialist, posixRelative(path.dirname(briefingTarget.path), created.path)),
     );
   } catch (err) {
-    return handoverError(`${(err as Error).message.replace(/^ERROR: /, '')} (the handoff itself was written to ${created.path})`, 'io');
+    const partial = await markPartial(created.path);
+    return handoverError(`${(err as Error).message.replace(/^ERROR: /, '')} (the handoff was kept as ${partial}, marked partial)`, 'io');
   }
 
   const relHandoff = posixRelative(env.workspaceRoot, created.path);

@@ -3,23 +3,18 @@
  * shell string), simple-git's unsafe-option guards left on, and `--no-optional-locks`
  * so collecting never takes the index lock a user's own git command may need.
  *
- * Why porcelain v2 and numstat are parsed here rather than with simple-git's
- * `status()` / `diffSummary()`: `status()` parses porcelain v1 and trims each entry
- * (a path with a leading or trailing space comes back changed) and `diffSummary()`
- * refuses `-z`, without which git quotes non-ASCII paths and abbreviates renames as
- * `{a => b}`. simple-git still runs every git process (`raw`, `log`).
- *
  * Never throws: every failure becomes a note in the evidence, and the handoff is still
- * written (DESIGN §6).
+ * written (DESIGN §6). Only a failing `git status` leaves the file list empty; a failing
+ * diff loses the counts, the excerpt or the hash, not the files.
  */
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { lstat, readFile, readlink } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { simpleGit, type SimpleGit, type SimpleGitOptions } from 'simple-git';
 import { emptyGitEvidence, type GitEvidence } from '../core/evidenceModel';
-import type { Commit, FileStatus, TouchedFile } from '../core/schema';
+import type { Commit } from '../core/schema';
+import { applyRecount, displayPath, mergeTouchedFiles, parseNumstatFields, parseRawNumstat, parseStatusV2, splitNulFields } from './gitParse';
+import { diffHash, hashWorktree } from './worktreeHash';
 
 /** Diff excerpt cap: 40,000 characters (TSP handoff skill: alignment snippets carry at most 40k diff characters). */
 export const DIFF_EXCERPT_MAX_CHARS = 40_000;
@@ -56,178 +51,6 @@ export interface GitEvidenceOptions {
   readonly signal?: AbortSignal;
 }
 
-/** Parsed `# branch.*` headers of `git status --porcelain=v2 --branch`. */
-export interface BranchHeaders {
-  oid: string | null;
-  head: string | null;
-  detached: boolean;
-  upstream: string | null;
-  ahead: number | null;
-  behind: number | null;
-}
-
-/** One status entry of porcelain v2, before merging with numstat. */
-export interface StatusEntry {
-  readonly kind: '1' | '2' | 'u' | '?';
-  readonly xy: string;
-  readonly path: string;
-  readonly origPath: string | null;
-  /** Octal mode of the worktree file (`100644`, `100755`, `120000` symlink, `160000` submodule, `000000` gone); null for untracked files. */
-  readonly worktreeMode: string | null;
-}
-
-/**
- * Parses `git status --porcelain=v2 -z --branch` output (NUL-separated records; a
- * rename or copy record is followed by one more NUL field holding the original path).
- * Ignored (`!`) entries are skipped. Paths are returned exactly as git wrote them (UTF-8).
- */
-export function parseStatusV2(out: string): { branch: BranchHeaders; entries: StatusEntry[] } {
-  const branch: BranchHeaders = { oid: null, head: null, detached: false, upstream: null, ahead: null, behind: null };
-  const entries: StatusEntry[] = [];
-  const fields = out.split('\0');
-  for (let i = 0; i < fields.length; i++) {
-    const rec = fields[i];
-    if (!rec) {
-      continue;
-    }
-    const type = rec[0];
-    if (type === '#') {
-      const m = /^# branch\.(\S+) (.*)$/.exec(rec);
-      if (!m) {
-        continue;
-      }
-      const [, key, value] = m;
-      if (key === 'oid') {
-        branch.oid = value === '(initial)' ? null : value;
-      } else if (key === 'head') {
-        branch.detached = value === '(detached)';
-        branch.head = branch.detached ? null : value;
-      } else if (key === 'upstream') {
-        branch.upstream = value;
-      } else if (key === 'ab') {
-        const ab = /^\+(\d+) -(\d+)$/.exec(value);
-        if (ab) {
-          branch.ahead = Number(ab[1]);
-          branch.behind = Number(ab[2]);
-        }
-      }
-    } else if (type === '1') {
-      entries.push({ kind: '1', xy: rec.slice(2, 4), path: afterFields(rec, 8), origPath: null, worktreeMode: field(rec, 5) });
-    } else if (type === '2') {
-      entries.push({ kind: '2', xy: rec.slice(2, 4), path: afterFields(rec, 9), origPath: fields[++i] ?? null, worktreeMode: field(rec, 5) });
-    } else if (type === 'u') {
-      entries.push({ kind: 'u', xy: rec.slice(2, 4), path: afterFields(rec, 10), origPath: null, worktreeMode: field(rec, 6) });
-    } else if (type === '?') {
-      entries.push({ kind: '?', xy: '??', path: rec.slice(2), origPath: null, worktreeMode: null });
-    }
-  }
-  return { branch, entries };
-}
-
-/** The n-th (0-based) space-separated field of a record's header. */
-function field(rec: string, n: number): string | null {
-  return rec.split(' ', n + 1)[n] ?? null;
-}
-
-/** The text after the first `n` space-separated fields (the path, which may itself contain spaces). */
-function afterFields(rec: string, n: number): string {
-  let idx = 0;
-  for (let k = 0; k < n; k++) {
-    idx = rec.indexOf(' ', idx) + 1;
-    if (idx === 0) {
-      return '';
-    }
-  }
-  return rec.slice(idx);
-}
-
-/** The handoff status letter of a porcelain v2 entry (see {@link FileStatus}). */
-export function statusLetter(e: StatusEntry): FileStatus {
-  if (e.kind === '?') {
-    return '?';
-  }
-  if (e.kind === 'u') {
-    return 'U';
-  }
-  const [x, y] = e.xy;
-  if (e.kind === '2') {
-    return x === 'C' || y === 'C' ? 'C' : 'R';
-  }
-  if (x === 'A') {
-    return 'A';
-  }
-  if (x === 'D' || y === 'D') {
-    return 'D';
-  }
-  return 'M';
-}
-
-/** Line counts of one numstat record; null counts for binary files. */
-export interface NumstatEntry {
-  readonly path: string;
-  readonly origPath: string | null;
-  readonly added: number | null;
-  readonly deleted: number | null;
-  readonly binary: boolean;
-}
-
-/**
- * Parses `git diff --numstat -z` output: `added\tdeleted\tpath\0`, or for a rename
- * `added\tdeleted\t\0old\0new\0`; binary files have `-\t-`.
- */
-export function parseNumstatZ(out: string): NumstatEntry[] {
-  const result: NumstatEntry[] = [];
-  const fields = out.split('\0');
-  for (let i = 0; i < fields.length; i++) {
-    const rec = fields[i];
-    if (!rec) {
-      continue;
-    }
-    const m = /^(\d+|-)\t(\d+|-)\t(.*)$/s.exec(rec);
-    if (!m) {
-      continue;
-    }
-    const binary = m[1] === '-' && m[2] === '-';
-    let p = m[3];
-    let orig: string | null = null;
-    if (p === '') {
-      orig = fields[++i] ?? null;
-      p = fields[++i] ?? '';
-    }
-    result.push({
-      path: p,
-      origPath: orig,
-      added: binary ? null : Number(m[1]),
-      deleted: binary ? null : Number(m[2]),
-      binary,
-    });
-  }
-  return result;
-}
-
-/**
- * Merges status entries with numstat counts into touched files (status order kept).
- * Counts are looked up by the entry's path; untracked files and conflicts have none.
- */
-export function mergeTouchedFiles(entries: readonly StatusEntry[], numstat: readonly NumstatEntry[]): TouchedFile[] {
-  const byPath = new Map<string, NumstatEntry>();
-  for (const n of numstat) {
-    byPath.set(n.path, n);
-  }
-  return entries.map((e) => {
-    const n = e.kind === '?' ? undefined : byPath.get(e.path);
-    return {
-      path: e.path,
-      status: statusLetter(e),
-      old_path: e.origPath,
-      added: n ? n.added : null,
-      deleted: n ? n.deleted : null,
-      binary: n ? n.binary : false,
-      xy: e.xy,
-    };
-  });
-}
-
 /** Classifies a failure of git into a note the user can act on. */
 export function describeGitFailure(err: unknown, cwd: string): string {
   const text = String((err as { message?: unknown })?.message ?? err);
@@ -243,10 +66,18 @@ export function describeGitFailure(err: unknown, cwd: string): string {
   if (/abort/i.test(text)) {
     return 'Collecting git evidence was cancelled';
   }
-  return `git failed: ${text.split('\n').find((l) => l.trim()) ?? text}`.slice(0, 400);
+  const lines = text.split('\n').map((l) => l.trim());
+  const line = lines.find((l) => /^(fatal|error):/.test(l)) ?? lines.find((l) => l) ?? text;
+  return `git failed: ${line.replace(/^(fatal|error):\s*/, '')}`.slice(0, 400);
 }
 
-function gitClient(baseDir: string, opts: GitEvidenceOptions, input?: (commands: readonly string[]) => string | undefined): SimpleGit {
+interface ClientOptions {
+  readonly binary?: string;
+  readonly signal?: AbortSignal;
+  readonly input?: (commands: readonly string[]) => string | undefined;
+}
+
+function gitClient(baseDir: string, opts: ClientOptions): SimpleGit {
   const options: Partial<SimpleGitOptions> = {
     baseDir,
     binary: opts.binary ?? 'git',
@@ -258,145 +89,24 @@ function gitClient(baseDir: string, opts: GitEvidenceOptions, input?: (commands:
   if (opts.signal) {
     options.abort = opts.signal;
   }
-  if (input) {
-    options.input = input;
+  if (opts.input) {
+    options.input = opts.input;
   }
   return simpleGit(options);
 }
 
-/** One record of `git diff --raw -z --abbrev=40`. */
-export interface RawEntry {
-  readonly srcMode: string;
-  readonly dstMode: string;
-  readonly srcOid: string;
-  readonly dstOid: string;
-  /** Status letter without its score: A, C, D, M, R, T, U, X. */
-  readonly status: string;
-  readonly path: string;
-  readonly origPath: string | null;
-}
-
 /**
- * Splits `git diff --raw --numstat -z` output into raw records and the numstat part
- * (the input of {@link parseNumstatZ}). Raw records (`:mode mode oid oid status\0path\0`,
- * two paths for renames and copies) come first and are consumed exactly, so a file name
- * that looks like a numstat record is never mistaken for one.
+ * Runs git and returns its stdout as bytes (simple-git decodes output as UTF-8, which
+ * would turn a file name that is not valid UTF-8 into U+FFFD).
  */
-export function splitRawNumstat(out: string): { raw: RawEntry[]; numstat: string } {
-  const fields = out.split('\0');
-  const raw: RawEntry[] = [];
-  let i = 0;
-  while (i < fields.length && fields[i].startsWith(':')) {
-    const [srcMode, dstMode, srcOid, dstOid, statusScore] = fields[i].slice(1).split(' ');
-    const status = (statusScore ?? '').charAt(0);
-    const two = status === 'R' || status === 'C';
-    raw.push({ srcMode, dstMode, srcOid, dstOid, status, path: two ? fields[i + 2] : fields[i + 1], origPath: two ? fields[i + 1] : null });
-    i += two ? 3 : 2;
-  }
-  return { raw, numstat: fields.slice(i).join('\0') };
-}
-
-/** Files hashed at once while fingerprinting the worktree. */
-const HASH_CONCURRENCY = 64;
-/** Files larger than this (1 MiB) are hashed as a stream rather than read whole. */
-const STREAM_ABOVE_BYTES = 1024 * 1024;
-
-/**
- * sha256 (hex) of what a path holds in the worktree: a file's bytes (streamed), a
- * symbolic link's target, `dir` for a folder (a submodule or nested repository),
- * `missing` when it is gone. Never throws.
- */
-export async function hashWorktreePath(file: string): Promise<string> {
-  const h = createHash('sha256');
-  try {
-    const st = await lstat(file);
-    if (st.isSymbolicLink()) {
-      h.update(`link\0${await readlink(file)}`);
-    } else if (st.isDirectory()) {
-      h.update('dir');
-    } else if (st.size <= STREAM_ABOVE_BYTES) {
-      h.update('file\0');
-      h.update(await readFile(file));
-    } else {
-      h.update('file\0');
-      for await (const chunk of createReadStream(file, { highWaterMark: 1024 * 1024 })) {
-        h.update(chunk as Buffer);
-      }
-    }
-  } catch (err) {
-    h.update(`missing\0${(err as NodeJS.ErrnoException).code ?? 'error'}`);
-  }
-  return h.digest('hex');
-}
-
-/**
- * Content hashes of the worktree side of changed and untracked files, as `[path, hash]`
- * pairs sorted by path. Regular files go to one `git hash-object --stdin-paths
- * --no-filters` process (fast: one process for thousands of files); symbolic links,
- * submodules and nested repositories (`dir/`), paths containing a newline, and
- * everything when git refuses (a file vanished meanwhile, an untracked dangling link)
- * are hashed in Node by {@link hashWorktreePath}.
- *
- * @param entries status entries whose worktree side exists (not deleted)
- */
-export async function hashWorktree(entries: readonly StatusEntry[], repoRoot: string, opts: GitEvidenceOptions): Promise<Array<[string, string]>> {
-  const byGit: string[] = [];
-  const byNode: string[] = [];
-  for (const e of entries) {
-    const regular = e.worktreeMode === null || e.worktreeMode.startsWith('100');
-    const plainName = !e.path.includes('\n') && !e.path.includes('\r') && !e.path.endsWith('/');
-    (regular && plainName ? byGit : byNode).push(e.path);
-  }
-  const result = new Map<string, string>();
-  if (byGit.length) {
-    const input = `${byGit.join('\n')}\n`;
-    try {
-      const out = await gitClient(repoRoot, opts, (cmds) => (cmds.includes('--stdin-paths') ? input : undefined)).raw([
-        'hash-object',
-        '--stdin-paths',
-        '--no-filters',
-      ]);
-      const oids = out.split('\n');
-      if (oids.length < byGit.length) {
-        throw new Error('hash-object returned fewer object ids than paths');
-      }
-      byGit.forEach((p, i) => result.set(p, oids[i]));
-    } catch {
-      byNode.push(...byGit);
-    }
-  }
-  let next = 0;
-  const worker = async () => {
-    while (next < byNode.length) {
-      const p = byNode[next++];
-      result.set(p, await hashWorktreePath(path.join(repoRoot, p)));
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(HASH_CONCURRENCY, byNode.length) }, worker));
-  return [...result.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-}
-
-/**
- * The diff hash (DESIGN §4 `diff_hash`): sha256 over the commit compared against, each
- * change of git's raw diff against it (status, paths, the HEAD side's mode and object
- * id, the worktree side's mode) and the content hash of every changed or untracked file
- * as it is in the worktree. Two working trees get the same hash exactly when their
- * changes against HEAD are the same — staged or not — as hashing the patch would say,
- * without generating the whole patch.
- *
- * @param contents `[path, content hash]` pairs from {@link hashWorktree}
- */
-export function diffHash(against: string, raw: readonly RawEntry[], contents: ReadonlyArray<[string, string]>): string {
-  const h = createHash('sha256');
-  h.update(`${against}\0`);
-  for (const e of [...raw].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
-    h.update(`${e.status}\0${e.origPath ?? ''}\0${e.path}\0${e.srcMode}\0${e.srcOid}\0${e.dstMode}\0`);
-  }
-  h.update('\0');
-  for (const [p, hash] of contents) {
-    h.update(`${p}\0${hash}\0`);
-  }
-  return h.digest('hex');
+async function rawBytes(repoRoot: string, opts: ClientOptions, args: string[]): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  await gitClient(repoRoot, opts)
+    .outputHandler((_cmd, stdout) => {
+      stdout.on('data', (c: Buffer) => chunks.push(c));
+    })
+    .raw(args);
+  return Buffer.concat(chunks);
 }
 
 /** The start of a patch: at most the cap in characters, and whether more followed. */
@@ -423,7 +133,7 @@ export function cutExcerpt(text: string, maxChars: number, more: boolean): DiffE
  * output is read as it streams and the process is killed as soon as the cap is passed,
  * so neither the time nor the memory depends on the size of the whole diff.
  */
-export async function readDiffExcerpt(repoRoot: string, against: string, pathspec: readonly string[], opts: GitEvidenceOptions, maxChars: number): Promise<DiffExcerpt> {
+export async function readDiffExcerpt(repoRoot: string, against: string, pathspec: readonly string[], opts: ClientOptions, maxChars: number): Promise<DiffExcerpt> {
   const controller = new AbortController();
   const cancel = () => controller.abort();
   opts.signal?.addEventListener('abort', cancel, { once: true });
@@ -455,13 +165,31 @@ export async function readDiffExcerpt(repoRoot: string, against: string, pathspe
   return cutExcerpt(text, maxChars, capped);
 }
 
+/** The real path of `p`, resolving symbolic links on the part that exists (the rest appended). */
+async function realPathOf(p: string): Promise<string> {
+  const rest: string[] = [];
+  let probe = path.resolve(p);
+  for (;;) {
+    try {
+      return path.join(await realpath(probe), ...rest.reverse());
+    } catch {
+      const parent = path.dirname(probe);
+      if (parent === probe) {
+        return path.resolve(p);
+      }
+      rest.push(path.basename(probe));
+      probe = parent;
+    }
+  }
+}
+
 /**
  * The top level of the git working tree containing `dir`, or undefined outside one
  * (or when git is missing). Used by the CLI so that, like git, it works from any subfolder.
  */
 export async function findRepositoryRoot(dir: string, binary?: string): Promise<string | undefined> {
   try {
-    const top = (await gitClient(dir, { cwd: dir, binary }).raw(['rev-parse', '--show-toplevel'])).trim();
+    const top = (await gitClient(dir, { binary }).raw(['rev-parse', '--show-toplevel'])).trim();
     return top ? path.resolve(top) : undefined;
   } catch {
     return undefined;
@@ -472,13 +200,12 @@ export async function findRepositoryRoot(dir: string, binary?: string): Promise<
  * Collects the git evidence of the folder `opts.cwd`: branch / detached HEAD, HEAD
  * commit, upstream ahead/behind, touched files (status with renames and untracked files,
  * numstat of staged + unstaged changes against HEAD), commits since the base, a diff
- * excerpt of at most 40,000 characters and the sha256 of the whole diff.
+ * excerpt of at most 40,000 characters and the diff hash.
  *
  * Cost: after two tiny `rev-parse` calls, git runs in parallel: status; one
  * `diff --raw --numstat` (counts and object ids, no patch text); `diff --patch` read as
  * a stream and killed once the excerpt cap is reached (the diff is never held or even
- * generated whole); the commit log. Worktree files git does not hash are hashed in Node
- * for {@link diffHash} meanwhile.
+ * generated whole); the commit log. Worktree files are fingerprinted meanwhile.
  *
  * @returns evidence; failures (no git, not a repository, cancelled) are `notes`. Never throws.
  */
@@ -510,46 +237,99 @@ export async function collectGitEvidence(opts: GitEvidenceOptions): Promise<GitE
   }
 }
 
+/** The pathspec of a whole repository minus the handoff root, compared by real paths. */
+async function evidencePathspec(repoRoot: string, handoffRoot: string | undefined): Promise<string[]> {
+  const pathspec = ['--', ':/'];
+  if (handoffRoot) {
+    // Both the folder as named and its real path: a workspace opened through a symbolic
+    // link, or a .handoff that is a link to a folder elsewhere in the repository (the
+    // link itself is then a file to git), is still excluded.
+    const realRepo = await realPathOf(repoRoot);
+    const realWorkspaceSide = path.join(await realPathOf(path.dirname(handoffRoot)), path.basename(handoffRoot));
+    for (const candidate of new Set([path.relative(realRepo, realWorkspaceSide), path.relative(realRepo, await realPathOf(handoffRoot))])) {
+      if (candidate && !candidate.startsWith('..') && !path.isAbsolute(candidate)) {
+        pathspec.push(`:(top,exclude,literal)${candidate.split(path.sep).join('/')}`);
+      }
+    }
+  }
+  return pathspec;
+}
+
+function settledNote(what: string, r: PromiseSettledResult<unknown>, cwd: string, notes: string[]): void {
+  if (r.status === 'rejected') {
+    notes.push(`${what}: ${describeGitFailure(r.reason, cwd)}`);
+  }
+}
+
 async function collectInRepository(repoRoot: string, head: string | null, objectFormat: string, opts: GitEvidenceOptions): Promise<GitEvidence> {
   const git = gitClient(repoRoot, opts);
   const notes: string[] = [];
-  const pathspec = ['--', ':/'];
-  if (opts.handoffRoot) {
-    const rel = path.relative(repoRoot, path.resolve(opts.handoffRoot));
-    if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) {
-      pathspec.push(`:(top,exclude,literal)${rel.split(path.sep).join('/')}`);
-    }
-  }
+  const pathspec = await evidencePathspec(repoRoot, opts.handoffRoot);
   const against = head ?? EMPTY_TREE[objectFormat] ?? EMPTY_TREE.sha1;
   if (!head) {
     notes.push('This repository has no commits yet: changes are shown against an empty tree');
   }
-
   const maxChars = opts.diffExcerptChars ?? DIFF_EXCERPT_MAX_CHARS;
-  const status = git.raw(['--no-optional-locks', 'status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', ...pathspec]).then(parseStatusV2);
-  // Every file that differs from HEAD and still exists in the worktree, named by status.
+
+  const status = rawBytes(repoRoot, opts, ['--no-optional-locks', 'status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', ...pathspec]).then((b) =>
+    parseStatusV2(splitNulFields(b)),
+  );
+  // Every file that differs from HEAD and still exists in the worktree, fingerprinted while git diffs.
   const contents = status.then(({ entries }) =>
     hashWorktree(
-      entries.filter((e) => e.xy[1] !== 'D' && !(e.xy[0] === 'D' && e.xy[1] === '.')),
+      entries.filter((e) => e.xy[1] !== 'D' && !(e.xy[0] === 'D' && e.xy[1] === '.')).map((e) => e.path),
       repoRoot,
-      opts,
+      async (paths) => {
+        const input = `${paths.join('\n')}\n`;
+        const out = await gitClient(repoRoot, { ...opts, input: (cmds) => (cmds.includes('--stdin-paths') ? input : undefined) }).raw([
+          'hash-object',
+          '--stdin-paths',
+          '--no-filters',
+        ]);
+        return out.split('\n');
+      },
     ),
   );
-  const [{ branch, entries }, rawNumstat, excerpt, commitInfo, hashed] = await Promise.all([
+  const [statusR, rawR, excerptR, commitsR, contentsR] = await Promise.allSettled([
     status,
-    git.raw(['--no-optional-locks', 'diff', '--raw', '--numstat', '-z', '--abbrev=40', '--no-ext-diff', '--no-textconv', against, ...pathspec]),
+    rawBytes(repoRoot, opts, ['--no-optional-locks', 'diff', '--raw', '--numstat', '-z', '--abbrev=40', '--no-ext-diff', '--no-textconv', against, ...pathspec]).then((b) =>
+      parseRawNumstat(splitNulFields(b)),
+    ),
     readDiffExcerpt(repoRoot, against, pathspec, opts, maxChars),
     head ? collectCommits(git, head, opts.baseCommit ?? null, notes) : Promise.resolve({ base: null, commits: [], omitted: 0 }),
     contents,
   ]);
-  const { raw, numstat } = splitRawNumstat(rawNumstat);
-  const hash = diffHash(against, raw, hashed);
-  const files = mergeTouchedFiles(entries, parseNumstatZ(numstat));
+  if (statusR.status === 'rejected') {
+    throw statusR.reason;
+  }
+  settledNote('Line counts and the diff hash are missing (git diff failed)', rawR, repoRoot, notes);
+  settledNote('The diff excerpt is missing', excerptR, repoRoot, notes);
+  settledNote('Commits are missing', commitsR, repoRoot, notes);
+  const { branch, entries } = statusR.value;
+  const raw = rawR.status === 'fulfilled' ? rawR.value : { raw: [], numstat: [] };
+  const merged = mergeTouchedFiles(entries, raw.numstat);
+  let files = merged.files;
+  const recount = merged.recount.filter((p) => p === displayPath(p));
+  if (recount.length) {
+    // Numstat paired these paths into a rename that status does not show: count them one by one.
+    const again = await rawBytes(repoRoot, opts, ['--no-optional-locks', 'diff', '--numstat', '-z', '--no-renames', against, '--', ...recount.map((p) => `:(top,literal)${p}`)])
+      .then((b) => parseNumstatFields(splitNulFields(b)))
+      .catch(() => []);
+    files = applyRecount(files, again);
+  }
+  const undecodable = files.filter((f) => f.path !== displayPath(f.path)).length;
+  if (undecodable) {
+    notes.push(`${undecodable} file name(s) are not valid UTF-8; they are shown quoted, as git shows them`);
+  }
+  files = files.map((f) => ({ ...f, path: displayPath(f.path), old_path: f.old_path === null ? null : displayPath(f.old_path) }));
   const max = opts.maxFiles ?? MAX_TOUCHED_FILES;
   const unmerged = files.filter((f) => f.status === 'U').length;
   if (unmerged) {
     notes.push(`${unmerged} file(s) have unresolved merge conflicts`);
   }
+  const excerpt = excerptR.status === 'fulfilled' ? excerptR.value : { excerpt: '', truncated: false };
+  const commitInfo = commitsR.status === 'fulfilled' ? commitsR.value : { base: null, commits: [], omitted: 0 };
+  const hash = rawR.status === 'fulfilled' && contentsR.status === 'fulfilled' ? diffHash(against, raw.raw, contentsR.value) : null;
   return {
     repoRoot,
     branch: branch.head,

@@ -10,11 +10,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
-import { link, mkdir, open, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { link, mkdir, open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { parseHandoffFileName, type HandoffFileName } from '../core/naming';
 import { parseHandoff, type ParsedHandoff } from '../core/render';
 import { checkRealPathInside, resolveInside } from './paths';
+
+/** `O_NOFOLLOW` where the platform has it (not on Windows, where symbolic links need privileges). */
+const NOFOLLOW = fsConstants.O_NOFOLLOW ?? 0;
 
 /** How many successive milliseconds are tried when a handoff name is taken: 1,000. */
 export const MAX_NAME_RETRIES = 1000;
@@ -114,16 +117,58 @@ async function createWithOpenWx(target: string, content: string): Promise<boolea
   }
 }
 
-/** Makes a folder (and its parents) inside the workspace, after the symlink check. */
+/**
+ * Makes a folder (and its missing parents) inside the workspace, after the symlink check.
+ * Folders are made one level at a time rather than with `mkdir -p` semantics: Node's
+ * recursive mkdir never returns on some pseudo file systems (procfs), and a file that
+ * stands where a folder is needed gets a message that says so.
+ *
+ * @throws StoreError naming the path and the cause
+ */
 export async function ensureDir(workspaceRoot: string, dir: string): Promise<void> {
   const check = await checkRealPathInside(workspaceRoot, dir);
   if (!check.ok) {
     throw new StoreError(check.message);
   }
-  try {
-    await mkdir(dir, { recursive: true });
-  } catch (err) {
-    throw new StoreError(describeFsError(err, dir));
+  const missing: string[] = [];
+  let probe = path.resolve(dir);
+  for (;;) {
+    try {
+      const st = await stat(probe);
+      if (!st.isDirectory()) {
+        throw new StoreError(`ERROR: a file stands where a folder is needed: ${probe} — move it away and try again`);
+      }
+      break;
+    } catch (err) {
+      if (err instanceof StoreError) {
+        throw err;
+      }
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOTDIR') {
+        throw new StoreError(`ERROR: a file stands where a folder is needed on the way to ${dir} — move it away and try again`);
+      }
+      if (code !== 'ENOENT') {
+        throw new StoreError(describeFsError(err, probe));
+      }
+      const parent = path.dirname(probe);
+      if (parent === probe) {
+        throw new StoreError(`ERROR: no existing folder above ${dir}`);
+      }
+      missing.push(probe);
+      probe = parent;
+    }
+  }
+  for (const d of missing.reverse()) {
+    try {
+      await mkdir(d);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
+        throw new StoreError(describeFsError(err, d));
+      }
+      if (!(await stat(d)).isDirectory()) {
+        throw new StoreError(`ERROR: a file stands where a folder is needed: ${d} — move it away and try again`);
+      }
+    }
   }
   const after = await checkRealPathInside(workspaceRoot, dir);
   if (!after.ok) {
@@ -192,7 +237,13 @@ export async function appendBriefing(workspaceRoot: string, file: string, header
   }
   let fh: FileHandle | undefined;
   try {
-    fh = await open(file, fsConstants.O_WRONLY | fsConstants.O_APPEND);
+    // O_NOFOLLOW: a briefing that is a symbolic link (a cloned repository can plant one
+    // under a predictable name) is refused instead of appending wherever it points.
+    // O_NONBLOCK: opening a FIFO planted under that name returns at once instead of waiting.
+    fh = await open(file, fsConstants.O_WRONLY | fsConstants.O_APPEND | NOFOLLOW | fsConstants.O_NONBLOCK);
+    if (!(await fh.stat()).isFile()) {
+      throw new StoreError(`ERROR: ${file} is not a regular file — remove it and try again`);
+    }
     const bytes = Buffer.from(section, 'utf8');
     let written = 0;
     while (written < bytes.length) {
@@ -203,10 +254,31 @@ export async function appendBriefing(workspaceRoot: string, file: string, header
     const st = await fh.stat();
     return { path: file, existed_before: !created, newly_created: created, size_bytes: st.size };
   } catch (err) {
+    if (err instanceof StoreError) {
+      throw err;
+    }
+    if ((err as NodeJS.ErrnoException).code === 'ELOOP') {
+      throw new StoreError(`ERROR: ${file} is a symbolic link — refusing to append through it; remove the link and try again`);
+    }
     throw new StoreError(describeFsError(err, file));
   } finally {
     await fh?.close().catch(() => undefined);
   }
+}
+
+/** Opens a file for reading only if it is a regular file (not a FIFO, device or folder); undefined otherwise. */
+export async function openRegularFile(file: string): Promise<FileHandle | undefined> {
+  let fh: FileHandle | undefined;
+  try {
+    fh = await open(file, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
+    if ((await fh.stat()).isFile()) {
+      return fh;
+    }
+  } catch {
+    // unreadable: treated as absent
+  }
+  await fh?.close().catch(() => undefined);
+  return undefined;
 }
 
 /** A handoff file found in a folder: its parsed name and absolute path. */
@@ -247,9 +319,11 @@ export const FRONTMATTER_READ_BYTES = 256 * 1024;
  * @returns the parsed handoff, or undefined when the file is unreadable or malformed
  */
 export async function readHandoffHead(file: string): Promise<ParsedHandoff | undefined> {
-  let fh: FileHandle | undefined;
+  const fh = await openRegularFile(file);
+  if (!fh) {
+    return undefined;
+  }
   try {
-    fh = await open(file, 'r');
     const buf = Buffer.alloc(FRONTMATTER_READ_BYTES);
     const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
     const parsed = parseHandoff(buf.subarray(0, bytesRead).toString('utf8'));
@@ -257,7 +331,7 @@ export async function readHandoffHead(file: string): Promise<ParsedHandoff | und
   } catch {
     return undefined;
   } finally {
-    await fh?.close().catch(() => undefined);
+    await fh.close().catch(() => undefined);
   }
 }
 
@@ -301,4 +375,18 @@ export async function findHandoff(dir: string, ref: string): Promise<FindHandoff
     return { ok: false, message: `ERROR: parent handoff ${match.path} cannot be parsed — fix its frontmatter or pick another parent` };
   }
   return { ok: true, file: match.path, handoff };
+}
+
+/**
+ * Marks a handoff whose writing did not finish (DESIGN §5): renames `<id>.md` to
+ * `<id>.partial.md`. Returns the new path, or the old one when the rename failed.
+ */
+export async function markPartial(file: string): Promise<string> {
+  const target = file.replace(/\.md$/, '.partial.md');
+  try {
+    await rename(file, target);
+    return target;
+  } catch {
+    return file;
+  }
 }

@@ -65,8 +65,14 @@ export function resolveHandoffRoot(workspaceRoot: string, directory: string | un
   if (dir.includes('\0')) {
     return { ok: false, message: `ERROR: handoff.directory contains a NUL byte — ${fix}` };
   }
-  if (path.isAbsolute(dir) || path.win32.isAbsolute(dir) || /^[a-zA-Z]:/.test(dir)) {
+  if (/^[a-zA-Z]:/.test(dir)) {
+    return { ok: false, message: `ERROR: handoff.directory "${dir}" starts with a drive letter — ${fix}` };
+  }
+  if (path.isAbsolute(dir) || path.win32.isAbsolute(dir)) {
     return { ok: false, message: `ERROR: handoff.directory "${dir}" is an absolute path — ${fix}` };
+  }
+  if (/^~([\\/]|$)/.test(dir)) {
+    return { ok: false, message: `ERROR: handoff.directory "${dir}" starts with "~", which is not expanded here — ${fix}` };
   }
   const segments = dir.split(/[\\/]+/).filter((s) => s && s !== '.');
   const root = path.resolve(workspaceRoot, ...segments);
@@ -82,6 +88,11 @@ export function resolveHandoffRoot(workspaceRoot: string, directory: string | un
     if (reason) {
       return { ok: false, message: `ERROR: handoff.directory "${dir}": segment "${seg}" ${reason} — ${fix}` };
     }
+  }
+  // Git's own folder: writing there corrupts the repository (e.g. .git/refs/heads).
+  const rel = path.relative(ws, root).split(path.sep);
+  if (rel.some((seg) => seg.toLowerCase() === '.git')) {
+    return { ok: false, message: `ERROR: handoff.directory "${dir}" is inside .git, git's own folder — ${fix}` };
   }
   return { ok: true, path: root };
 }

@@ -2,10 +2,11 @@
  * Reads custom specialists from `<handoff root>/specialists/*.md` (DESIGN §3). Files
  * that do not parse are reported as warnings (naming the file and the fix), never fatal.
  */
-import { open, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { SPECIALISTS_DIR } from '../core/naming';
 import { parseCustomSpecialist, type Specialist } from '../core/specialists';
+import { openRegularFile } from './handoffStore';
 
 /** Largest custom specialist file read: 256 KiB. */
 export const MAX_SPECIALIST_FILE_BYTES = 256 * 1024;
@@ -43,12 +44,13 @@ export async function loadCustomSpecialists(handoffRoot: string, workspaceRoot: 
     const rel = path.relative(workspaceRoot, file).split(path.sep).join('/');
     let text: string;
     try {
-      const fh = await open(file, 'r');
+      const fh = await openRegularFile(file);
+      if (!fh) {
+        warnings.push(`${rel}: skipped — not a regular file`);
+        continue;
+      }
       try {
         const st = await fh.stat();
-        if (!st.isFile()) {
-          continue;
-        }
         if (st.size > MAX_SPECIALIST_FILE_BYTES) {
           warnings.push(`${rel}: skipped — larger than ${MAX_SPECIALIST_FILE_BYTES / 1024} KiB`);
           continue;

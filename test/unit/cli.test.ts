@@ -75,6 +75,12 @@ describe('CLI', function () {
       [['handover', '-s', 'hacker', '-t', 't', '--dir', '../x'], /^ERROR: --dir "\.\.\/x" leads outside the workspace — pass --dir with a folder inside the workspace/],
       [['handover', '-s', 'hacker', '-t', 't', '--parent', 'nope'], /^ERROR: parent handoff "nope" not found/],
       [['handover', '--bogus'], /^ERROR: Unknown option '--bogus' — run "specialist-handoff --help"/],
+      [['handover', '-s', 'hacker', '--topic', '--json'], /^ERROR: --topic needs a value; to pass one that starts with "-", write --topic=-value/],
+      [['handover', '-s', 'hacker', '-t', 't', '--session-id', ' '], /^ERROR: --session-id must not be empty/],
+      [['handover', '-s', 'hacker', '-t', 't', '--max-tokens', '99999999999999999999999'], /^ERROR: --max-tokens must be at most 10,000,000/],
+      [['handover', '-s', 'hacker', '-t', 't', '--dir', '.git/refs/heads'], /^ERROR: --dir "\.git\/refs\/heads" is inside \.git/],
+      [['handover', '-s', 'hacker', '-t', 't', '--dir', '~/x'], /^ERROR: --dir "~\/x" starts with "~"/],
+      [['handover', '-s', 'hacker', '-t', 't', '--cwd', 'a.txt'], /^ERROR: --cwd is not a folder/],
       [['handover', '-s', 'hacker', '-t', 'two', 'words'], /^ERROR: unexpected argument "words"/],
       [['frobnicate'], /^ERROR: unknown command "frobnicate"/],
       [['handover', '-s', 'hacker', '-t', 't', '--cwd', '/does/not/exist'], /^ERROR: --cwd folder does not exist/],
@@ -151,6 +157,9 @@ describe('CLI', function () {
     const good = run(['handover', '-s', 'hacker', '-t', 't', '--json']);
     assert.equal(good.status, 0, good.stderr);
     assert.equal(JSON.parse(good.stdout).status, 'ok');
+    const piped = spawnSync('bash', ['-c', `"${process.execPath}" --require "${require.resolve('tsx/cjs')}" "${path.join(REPO_ROOT, 'src', 'cli.ts')}" specialists --json | head -c 10 >/dev/null; echo "exit=\${PIPESTATUS[0]}"`], { cwd: dir, encoding: 'utf8' });
+    assert.match(piped.stdout, /exit=0/, 'a closed pipe ends quietly');
+    assert.doesNotMatch(piped.stderr, /EPIPE|at /, piped.stderr);
     const help = run(['--help']);
     assert.equal(help.status, 0);
     assert.match(help.stdout, /specialist-handoff handover --specialist ID --topic TOPIC/);

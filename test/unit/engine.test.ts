@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseHandoff, parseTouchedFiles } from '../../src/core/render';
 import { HandoverOkSchema, type HandoverOk, type HandoverResult } from '../../src/core/schema';
@@ -206,12 +207,85 @@ describe('handoff engine (real repositories, real files)', function () {
     const dir = repoWithWork();
     const outside = tempDir();
     mkdirSync(path.join(outside, 'target'));
-    const { symlinkSync } = await import('node:fs');
     symlinkSync(path.join(outside, 'target'), path.join(dir, '.handoff'));
     const r = await handover({ specialist: 'hacker', topic: 't' }, { workspaceRoot: dir });
     assert.equal(r.status, 'error');
     assert.match(r.status === 'error' ? r.message : '', /symbolic link leads out/);
     assert.deepEqual(readdirSync(path.join(outside, 'target')), []);
+  });
+
+  it('refuses to append through a briefing that is a symbolic link (planted by a cloned repository)', async () => {
+    const dir = repoWithWork();
+    const victim = path.join(tempDir(), 'victim.txt');
+    writeFileSync(victim, 'original\n');
+    const day = new Date().toISOString().slice(0, 10);
+    mkdirSync(path.join(dir, '.handoff', 'briefings'), { recursive: true });
+    symlinkSync(victim, path.join(dir, '.handoff', 'briefings', `quality-reviewer-auth-${day}.md`));
+    const r = await handover({ specialist: 'quality_reviewer', topic: 'auth', summary: 'secret plan' }, { workspaceRoot: dir });
+    assert.equal(r.status, 'error');
+    assert.match(r.status === 'error' ? r.message : '', /is a symbolic link — refusing to append through it/);
+    assert.equal(readFileSync(victim, 'utf8'), 'original\n', 'the link target is untouched');
+    const handoffs = readdirSync(path.join(dir, '.handoff', 'handoffs'));
+    assert.equal(handoffs.length, 1);
+    assert.match(handoffs[0], /\.partial\.md$/, 'the handoff whose briefing failed is marked partial');
+  });
+
+  it('refuses a handoff folder inside .git', async () => {
+    const dir = repoWithWork();
+    for (const d of ['.git/refs/heads', '.GIT/x', 'sub/.git']) {
+      const r = await handover({ specialist: 'hacker', topic: 't' }, { workspaceRoot: dir, handoffDirectory: d });
+      assert.equal(r.status, 'error', d);
+      assert.match(r.status === 'error' ? r.message : '', /inside \.git, git's own folder/);
+    }
+    assert.equal(git(dir, 'for-each-ref').includes('briefings'), false);
+  });
+
+  it('a FIFO among the handoffs or the custom specialists does not hang', async () => {
+    const dir = repoWithWork();
+    mkdirSync(path.join(dir, '.handoff', 'handoffs'), { recursive: true });
+    mkdirSync(path.join(dir, '.handoff', 'specialists'), { recursive: true });
+    execFileSync('mkfifo', [path.join(dir, '.handoff', 'handoffs', '2099-01-01T00-00-00.000Z_hacker.md')]);
+    execFileSync('mkfifo', [path.join(dir, '.handoff', 'specialists', 'foo.md')]);
+    const r = ok(await handover({ specialist: 'hacker', topic: 't' }, { workspaceRoot: dir }));
+    assert.match(r.warnings.join('\n'), /specialists\/foo\.md: skipped — not a regular file/);
+  });
+
+  it('a briefings folder that cannot be used leaves no handoff behind', async () => {
+    const dir = repoWithWork();
+    mkdirSync(path.join(dir, '.handoff'), { recursive: true });
+    writeFileSync(path.join(dir, '.handoff', 'briefings'), 'a file, not a folder');
+    for (let i = 0; i < 2; i++) {
+      const r = await handover({ specialist: 'hacker', topic: 't' }, { workspaceRoot: dir });
+      assert.equal(r.status, 'error');
+      assert.match(r.status === 'error' ? r.message : '', /a file stands where a folder is needed/);
+    }
+    assert.equal(existsSync(path.join(dir, '.handoff', 'handoffs')) && readdirSync(path.join(dir, '.handoff', 'handoffs')).length > 0, false);
+  });
+
+  it('limits text sizes with messages that name the field', async () => {
+    const dir = repoWithWork();
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ specialist: 'hacker', topic: 'x'.repeat(201) }, /^ERROR: topic must be at most 200 characters/],
+      [{ specialist: 'hacker', topic: 't', summary: 's'.repeat(200_001) }, /^ERROR: summary must be at most 200,000 characters/],
+      [{ specialist: 'hacker', topic: 't', decisions: ['d'.repeat(20_001)] }, /^ERROR: decisions\.0 items must be at most 20,000 characters/],
+      [{ specialist: 'hacker', topic: 't', from: 'a\nb' }, /^ERROR: from must be one line/],
+      [{ specialist: 'hacker', topic: 't', session_id: '  ' }, /^ERROR: session_id must not be empty/],
+      [{ specialist: 'hacker', topic: 't', max_context_tokens: 1e22 }, /^ERROR: max_context_tokens must be at most 10,000,000/],
+      [{ specialist: 'hacker', topic: 't', summary: 's'.repeat(150_000), next_steps: Array.from({ length: 50 }, () => 'n'.repeat(19_000)) }, /add up to [\d,]+ characters, more than 1,000,000/],
+    ];
+    for (const [req, re] of cases) {
+      const r = await handover(req, { workspaceRoot: dir });
+      assert.match(r.status === 'error' ? r.message : 'ok', re);
+    }
+  });
+
+  it('a topic with line breaks or line separators becomes one line; the handoff stays readable by the engine', async () => {
+    const dir = repoWithWork();
+    const r = ok(await handover({ specialist: 'hacker', topic: 'a\u2028---\u2028b\nc', handover_reason: 'x\u2029---\u2029y' }, { workspaceRoot: dir }));
+    assert.equal(r.package.topic_title, 'a --- b c');
+    const parsed = parseHandoff(readFileSync(r.handoff_file, 'utf8'));
+    assert.ok(parsed.ok, !parsed.ok ? parsed.message : '');
+    assert.equal(parsed.handoff.frontmatter.handover_reason, 'x\u2029---\u2029y');
   });
 
   it('a handoff file never overwrites an existing one, even one planted with the next name', async () => {

@@ -3,7 +3,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TouchedFile } from '../../src/core/schema';
-import { collectGitEvidence, parseNumstatZ, parseStatusV2 } from '../../src/evidence/git';
+import { collectGitEvidence } from '../../src/evidence/git';
+import { decodeField, displayPath, parseNumstatZ, parseStatusV2 } from '../../src/evidence/gitParse';
+import { HASH_CONTENT_MAX_BYTES, hashWorktree } from '../../src/evidence/worktreeHash';
 import { GIT_ENV, cleanupTempDirs, commitAll, git, initRepo, rawGitView, tempDir, write } from '../helpers/repo';
 
 function byPath(files: readonly TouchedFile[]): Map<string, TouchedFile> {
@@ -318,7 +320,7 @@ describe('git evidence (real repositories)', function () {
       '! ignored',
       '',
     ].join('\0');
-    const { branch, entries } = parseStatusV2(status);
+    const { branch, entries } = parseStatusV2(status.split('\0'));
     assert.deepEqual(branch, { oid: '1111111111111111111111111111111111111111', head: 'feature/x', detached: false, upstream: 'origin/feature/x', ahead: 2, behind: 3 });
     assert.deepEqual(entries, [
       { kind: '1', xy: '.M', path: 'path with  two spaces ', origPath: null, worktreeMode: '100644' },
@@ -332,6 +334,88 @@ describe('git evidence (real repositories)', function () {
       { path: 'bin.dat', origPath: null, added: null, deleted: null, binary: true },
       { path: 'new.txt', origPath: 'old.txt', added: 0, deleted: 0, binary: false },
     ]);
+  });
+
+  it('a rename staged and then deleted in the worktree is the deletion of the original path, with its counts', async () => {
+    const dir = initRepo();
+    write(dir, 'big.txt', Array.from({ length: 100 }, (_, i) => `l${i}`).join('\n') + '\n');
+    commitAll(dir, 'c');
+    git(dir, 'mv', 'big.txt', 'moved.txt');
+    rmSync(path.join(dir, 'moved.txt'));
+    const ev = await collectGitEvidence({ cwd: dir });
+    assert.deepEqual(ev.touchedFiles.map((f) => [f.path, f.status, f.old_path, f.added, f.deleted]), [['big.txt', 'D', null, 0, 100]]);
+  });
+
+  it('a staged copy plus an unstaged deletion keeps each path\'s own counts (no counts borrowed from a rename git pairs differently)', async () => {
+    const dir = initRepo();
+    write(dir, 'old.txt', Array.from({ length: 20 }, (_, i) => `line ${i}`).join('\n') + '\n');
+    commitAll(dir, 'c');
+    write(dir, 'new.txt', Array.from({ length: 20 }, (_, i) => `line ${i}`).join('\n') + '\nextra\n');
+    git(dir, 'add', 'new.txt');
+    rmSync(path.join(dir, 'old.txt'));
+    const ev = await collectGitEvidence({ cwd: dir });
+    const byName = new Map(ev.touchedFiles.map((f) => [f.path, f]));
+    assert.deepEqual([byName.get('new.txt')?.status, byName.get('new.txt')?.added, byName.get('new.txt')?.deleted], ['A', 21, 0]);
+    assert.deepEqual([byName.get('old.txt')?.status, byName.get('old.txt')?.added, byName.get('old.txt')?.deleted], ['D', 0, 20]);
+  });
+
+  it('a tracked file replaced by a FIFO neither hangs nor loses the other files', async () => {
+    const dir = initRepo();
+    write(dir, 'a.txt', 'a\n');
+    write(dir, 'b.txt', 'b\n');
+    commitAll(dir, 'c');
+    rmSync(path.join(dir, 'a.txt'));
+    execFileSync('mkfifo', [path.join(dir, 'a.txt')]);
+    write(dir, 'b.txt', 'b2\n');
+    const ev = await collectGitEvidence({ cwd: dir });
+    assert.ok(ev.touchedFiles.some((f) => f.path === 'b.txt'), 'b.txt is still listed');
+    assert.ok(ev.touchedFiles.some((f) => f.path === 'a.txt'), 'a.txt is listed');
+  });
+
+  it('a file name that is not valid UTF-8 is shown quoted, as git shows it', async () => {
+    const dir = initRepo();
+    write(dir, 'a.txt', 'a\n');
+    commitAll(dir, 'c');
+    const { writeFileSync: wf } = await import('node:fs');
+    wf(Buffer.concat([Buffer.from(path.join(dir, 'bad')), Buffer.from([0xe9]), Buffer.from('name.txt')]), 'x\n');
+    const ev = await collectGitEvidence({ cwd: dir });
+    assert.deepEqual(ev.touchedFiles.map((f) => f.path), ['"bad\\351name.txt"']);
+    assert.match(ev.notes.join(), /not valid UTF-8/);
+    assert.equal(decodeField(Buffer.from('ok ü')), 'ok ü');
+    assert.equal(displayPath(decodeField(Buffer.from([0x61, 0xff, 0x22, 0x5c]))), '"a\\377\\"\\\\"');
+  });
+
+  it('excludes a .handoff that is a symbolic link to another folder of the repository, and a workspace opened through a link', async () => {
+    const dir = initRepo();
+    write(dir, 'a.txt', 'a\n');
+    commitAll(dir, 'c');
+    write(dir, 'docs/notes/handoffs/h.md', 'handoff\n');
+    const { symlinkSync } = await import('node:fs');
+    symlinkSync('docs/notes', path.join(dir, '.handoff'));
+    write(dir, 'b.txt', 'b\n');
+    const ev = await collectGitEvidence({ cwd: dir, handoffRoot: path.join(dir, '.handoff') });
+    assert.deepEqual(ev.touchedFiles.map((f) => f.path), ['b.txt']);
+    const linkedWorkspace = path.join(tempDir(), 'ws-link');
+    symlinkSync(dir, linkedWorkspace);
+    const viaLink = await collectGitEvidence({ cwd: linkedWorkspace, handoffRoot: path.join(linkedWorkspace, '.handoff') });
+    assert.deepEqual(viaLink.touchedFiles.map((f) => f.path), ['b.txt']);
+  });
+
+  it('fingerprints very large files by size and time, and special files by kind, without reading them', async () => {
+    const dir = tempDir();
+    const { openSync, closeSync, ftruncateSync, writeFileSync: wf } = await import('node:fs');
+    const fd = openSync(path.join(dir, 'disk.img'), 'w');
+    ftruncateSync(fd, HASH_CONTENT_MAX_BYTES + 1);
+    closeSync(fd);
+    wf(path.join(dir, 'small.txt'), 'x');
+    execFileSync('mkfifo', [path.join(dir, 'pipe')]);
+    let asked: string[] = [];
+    const result = new Map(await hashWorktree(['disk.img', 'small.txt', 'pipe', 'gone.txt'], dir, async (paths) => ((asked = paths), paths.map(() => 'oid'))));
+    assert.deepEqual(asked, ['small.txt']);
+    assert.match(result.get('disk.img') ?? '', /^large:67108865:/);
+    assert.equal(result.get('pipe'), 'special:fifo');
+    assert.equal(result.get('gone.txt'), 'missing:ENOENT');
+    assert.equal(result.get('small.txt'), 'oid');
   });
 
   it('a file renamed in the worktree only shows as a deletion plus an untracked file, as git does', async () => {
