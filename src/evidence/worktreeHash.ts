@@ -3,7 +3,7 @@
  * content hashes of worktree files it is made of.
  */
 import { createHash } from 'node:crypto';
-import { constants as fsConstants, type Stats } from 'node:fs';
+import { constants as fsConstants, lstatSync, type Stats } from 'node:fs';
 import { lstat, open, readlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { RawEntry } from './gitParse';
@@ -40,6 +40,32 @@ export async function classifyPath(file: string): Promise<WorktreeKind> {
   } catch (err) {
     return { kind: 'missing', code: (err as NodeJS.ErrnoException).code ?? 'error' };
   }
+}
+
+/** Paths `lstat`ed synchronously per slice before yielding to the event loop. */
+const LSTAT_SLICE = 256;
+
+/**
+ * `lstat`s many paths. Synchronous calls in slices of {@link LSTAT_SLICE}, yielding to
+ * the event loop between slices: for thousands of files this is several times faster
+ * than one promise per file through libuv's four-thread pool, and no slice blocks for
+ * more than about a millisecond.
+ */
+export async function classifyPaths(files: readonly string[]): Promise<WorktreeKind[]> {
+  const out: WorktreeKind[] = [];
+  for (let i = 0; i < files.length; i += LSTAT_SLICE) {
+    for (const f of files.slice(i, i + LSTAT_SLICE)) {
+      try {
+        out.push(kindOf(lstatSync(f)));
+      } catch (err) {
+        out.push({ kind: 'missing', code: (err as NodeJS.ErrnoException).code ?? 'error' });
+      }
+    }
+    if (i + LSTAT_SLICE < files.length) {
+      await new Promise<void>((r) => setImmediate(r));
+    }
+  }
+  return out;
 }
 
 /** Runs `fn` over `items`, at most `limit` at a time, keeping order. */
@@ -98,7 +124,7 @@ export async function hashWorktree(
   hashObjects: (paths: string[]) => Promise<string[]>,
 ): Promise<Array<[string, string]>> {
   const sorted = [...new Set(paths)].sort();
-  const kinds = await mapLimit(sorted, CONCURRENCY, (p) => classifyPath(path.join(repoRoot, p)));
+  const kinds = await classifyPaths(sorted.map((p) => path.join(repoRoot, p)));
   const result = new Map<string, string>();
   const small: string[] = [];
   for (let i = 0; i < sorted.length; i++) {
