@@ -127,6 +127,28 @@ export const HandoffStatusSchema = z.enum(['pending', 'accepted', 'in_progress',
 /** A handoff status. */
 export type HandoffStatus = z.infer<typeof HandoffStatusSchema>;
 
+/** Git facts shared by the package and the frontmatter. */
+const GIT_FIELDS = {
+  base_commit: z.string().nullable(),
+  head_commit: z.string().nullable(),
+  branch: z.string().nullable(),
+  detached: z.boolean(),
+  upstream: z.string().nullable(),
+  ahead: z.number().int().nonnegative().nullable(),
+  behind: z.number().int().nonnegative().nullable(),
+  diff_hash: z.string().nullable(),
+};
+
+/** Budget facts shared by the package and the frontmatter (tokens in the named encoding). */
+const BUDGET_FIELDS = {
+  max_context_tokens: z.number().int().positive(),
+  estimated_tokens: z.number().int().nonnegative(),
+  tokens_estimated: z.boolean(),
+  tokenizer: TokenizerNameSchema,
+  dropped: z.array(DroppedSchema),
+  oversize_warning: z.boolean(),
+};
+
 /**
  * The handoff package (DESIGN §4): everything the receiving specialist gets, before it
  * is rendered to Markdown. Lists are in display order; `*_omitted` count what evidence
@@ -161,20 +183,8 @@ export const HandoffPackageSchema = z.object({
   hop: z.number().int().positive(),
   chain: z.array(z.string()),
   session_id: z.string().min(1),
-  base_commit: z.string().nullable(),
-  head_commit: z.string().nullable(),
-  branch: z.string().nullable(),
-  detached: z.boolean(),
-  upstream: z.string().nullable(),
-  ahead: z.number().int().nonnegative().nullable(),
-  behind: z.number().int().nonnegative().nullable(),
-  diff_hash: z.string().nullable(),
-  max_context_tokens: z.number().int().positive(),
-  estimated_tokens: z.number().int().nonnegative(),
-  tokens_estimated: z.boolean(),
-  tokenizer: TokenizerNameSchema,
-  dropped: z.array(DroppedSchema),
-  oversize_warning: z.boolean(),
+  ...GIT_FIELDS,
+  ...BUDGET_FIELDS,
   evidence_notes: z.array(z.string()),
 });
 /** A composed handoff package. */
@@ -206,20 +216,13 @@ export const HandoffFrontmatterSchema = z
     hop: z.number().int().positive(),
     chain: z.array(z.string()),
     session_id: z.string().min(1),
-    base_commit: z.string().nullable(),
-    head_commit: z.string().nullable(),
-    branch: z.string().nullable(),
-    detached: z.boolean().default(false),
-    upstream: z.string().nullable().default(null),
-    ahead: z.number().int().nonnegative().nullable().default(null),
-    behind: z.number().int().nonnegative().nullable().default(null),
-    diff_hash: z.string().nullable(),
-    max_context_tokens: z.number().int().positive(),
-    estimated_tokens: z.number().int().nonnegative(),
-    tokens_estimated: z.boolean(),
-    tokenizer: TokenizerNameSchema,
-    oversize_warning: z.boolean(),
-    dropped: z.array(DroppedSchema),
+    ...GIT_FIELDS,
+    // Written since schema 1.1; older files read as "not known".
+    detached: GIT_FIELDS.detached.default(false),
+    upstream: GIT_FIELDS.upstream.default(null),
+    ahead: GIT_FIELDS.ahead.default(null),
+    behind: GIT_FIELDS.behind.default(null),
+    ...BUDGET_FIELDS,
     touched_files_count: z.number().int().nonnegative(),
     tests_run_count: z.number().int().nonnegative(),
     briefing_file: z.string().nullable(),

@@ -150,6 +150,17 @@ export const BUILTIN_SPECIALIST_IDS: readonly string[] = BUILTIN_SPECIALISTS.map
 // eslint-disable-next-line no-control-regex
 const UNPRINTABLE = /[\u0000-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069\ufeff]/;
 
+/** Optional text of at most `max` characters; line breaks allowed, control, bidi and zero-width characters not. */
+function visibleText(max: number) {
+  return z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .refine((v) => !UNPRINTABLE.test(v.replace(/\n/g, ' ')), 'must not contain control, bidi or zero-width characters')
+    .optional();
+}
+
 const CustomSpecialistFrontmatterSchema = z.object({
   id: SpecialistIdSchema,
   label: z
@@ -159,24 +170,12 @@ const CustomSpecialistFrontmatterSchema = z.object({
     .max(80)
     .refine((v) => !UNPRINTABLE.test(v), 'must be one line of visible text (no control, bidi or zero-width characters)')
     .optional(),
-  description: z
-    .string()
-    .trim()
-    .min(1)
-    .max(2000)
-    .refine((v) => !UNPRINTABLE.test(v.replace(/\n/g, ' ')), 'must not contain control, bidi or zero-width characters')
-    .optional(),
+  description: visibleText(2000),
   icon: z
     .string()
     .regex(/^[a-z0-9-]+$/, 'must be a codicon name such as "person" (see https://microsoft.github.io/vscode-codicons/)')
     .optional(),
-  return_condition: z
-    .string()
-    .trim()
-    .min(1)
-    .max(2000)
-    .refine((v) => !UNPRINTABLE.test(v.replace(/\n/g, ' ')), 'must not contain control, bidi or zero-width characters')
-    .optional(),
+  return_condition: visibleText(2000),
 });
 
 /** Outcome of parsing one custom specialist file: the specialist, or a message naming the problem and the fix. */

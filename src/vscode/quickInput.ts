@@ -26,6 +26,27 @@ function frame<T extends vscode.QuickPick<vscode.QuickPickItem> | vscode.InputBo
   return input;
 }
 
+/**
+ * Shows `input` and resolves once: with what `wire` passes to `done`, with {@link BACK}
+ * on the Back button, or undefined when it is hidden (Escape). Disposes it afterwards.
+ */
+function run<T, Q extends vscode.QuickPick<vscode.QuickPickItem> | vscode.InputBox>(input: Q, wire: (done: (v: StepResult<T>) => void) => void): Promise<StepResult<T>> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const done = (v: StepResult<T>) => {
+      if (!settled) {
+        settled = true;
+        resolve(v);
+        input.dispose();
+      }
+    };
+    input.onDidTriggerButton((b) => b === vscode.QuickInputButtons.Back && done(BACK));
+    input.onDidHide(() => done(undefined));
+    wire(done);
+    input.show();
+  });
+}
+
 /** Options of {@link pickOne}. */
 export interface PickOptions<I extends vscode.QuickPickItem> {
   readonly items: readonly I[];
@@ -47,24 +68,13 @@ export function pickOne<I extends vscode.QuickPickItem>(f: StepFrame, o: PickOpt
   if (o.active) {
     pick.activeItems = [o.active];
   }
-  return new Promise((resolve) => {
-    let settled = false;
-    const done = (v: StepResult<I>) => {
-      if (!settled) {
-        settled = true;
-        resolve(v);
-        pick.dispose();
-      }
-    };
-    pick.onDidTriggerButton((b) => b === vscode.QuickInputButtons.Back && done(BACK));
+  return run(pick, (done) => {
     pick.onDidAccept(() => {
       const item = pick.selectedItems[0] ?? pick.activeItems[0];
       if (item && (!o.accept || o.accept(item))) {
         done(item);
       }
     });
-    pick.onDidHide(() => done(undefined));
-    pick.show();
   });
 }
 
@@ -87,17 +97,8 @@ export function askText(f: StepFrame, o: TextOptions): Promise<StepResult<string
     box.validationMessage = o.validate?.(box.value);
   };
   check();
-  return new Promise((resolve) => {
-    let settled = false;
-    const done = (v: StepResult<string>) => {
-      if (!settled) {
-        settled = true;
-        resolve(v);
-        box.dispose();
-      }
-    };
+  return run(box, (done) => {
     box.onDidChangeValue(check);
-    box.onDidTriggerButton((b) => b === vscode.QuickInputButtons.Back && done(BACK));
     box.onDidAccept(() => {
       const msg = o.validate?.(box.value);
       const blocking = typeof msg === 'string' || (msg !== undefined && msg.severity === vscode.InputBoxValidationSeverity.Error);
@@ -107,8 +108,6 @@ export function askText(f: StepFrame, o: TextOptions): Promise<StepResult<string
       }
       done(box.value);
     });
-    box.onDidHide(() => done(undefined));
-    box.show();
   });
 }
 
