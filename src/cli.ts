@@ -15,6 +15,7 @@ import type { HandoverOk, HandoverResult, TouchedFile, Turn } from './core/schem
 import { handover, loadRegistry } from './engine/handover';
 import { findRepositoryRoot } from './evidence/git';
 import { resolveHandoffRoot } from './store/paths';
+import { SESSION_STATE_FILE, cliStateDir } from './store/sessionState';
 
 /** Exit code for success. */
 export const EXIT_OK = 0;
@@ -61,6 +62,9 @@ handover options:
       --no-fit               keep everything even when over budget (a WARNING is printed)
       --parent REF           continue a chain: a handoff id, its file name, or "latest"
       --session-id ID        session id to record (default: a new UUID)
+      --session-log WHERE    auto (default: find this workspace's Claude Code, Codex, Aider,
+                             Cline/Roo, SpecStory and Copilot transcripts), none, or the path
+                             of one transcript file (or Cline task folder)
       --json                 print the result object (or the error object) as JSON on stdout
       --cwd DIR              where to run (default: the current directory); the workspace
                              is its git repository's top level, or DIR itself outside git
@@ -90,6 +94,7 @@ const OPTIONS = {
   'no-fit': { type: 'boolean' },
   parent: { type: 'string' },
   'session-id': { type: 'string' },
+  'session-log': { type: 'string' },
   json: { type: 'boolean' },
   cwd: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -247,7 +252,13 @@ async function runHandover(values: Values, io: CliIo): Promise<number> {
       delete request[k];
     }
   }
-  const result: HandoverResult = await handover(request, { workspaceRoot: cwd, handoffDirectory: values.dir });
+  const sessionLog = values['session-log'] ?? 'auto';
+  const mode = sessionLog === 'auto' || sessionLog === 'none' ? sessionLog : path.resolve(io.cwd, sessionLog);
+  const result: HandoverResult = await handover(request, {
+    workspaceRoot: cwd,
+    handoffDirectory: values.dir,
+    sessionLog: { mode, statePath: path.join(cliStateDir(cwd), SESSION_STATE_FILE) },
+  });
   if (result.status === 'error') {
     return fail(io, values, result.message, result.field === 'io' || result.field === 'internal' ? EXIT_FAILURE : EXIT_BAD_INPUT, result.field);
   }

@@ -9,7 +9,7 @@
 import type { GitEvidence } from './evidenceModel';
 import { renderHandoff, type HandoffMeta } from './render';
 import { DEFAULT_FROM, DEFAULT_RETURN_CONDITION, trimRecentTurns, type HandoverRequest } from './request';
-import type { Dropped, HandoffPackage, HandoffFrontmatter } from './schema';
+import type { Dropped, HandoffFrontmatter, HandoffPackage, SessionEdit, SessionSourceSummary, TestRun, Turn } from './schema';
 import type { Specialist } from './specialists';
 import type { TokenCounter } from './tokens';
 
@@ -24,6 +24,13 @@ export interface ComposeContext {
   readonly sessionId: string;
   /** The handoff this one continues, when it is a hop in an existing chain. */
   readonly parent?: HandoffFrontmatter;
+  /** Session-log evidence: test runs, turns (used when the request brings none), edits and sources. */
+  readonly session?: {
+    readonly tests_run: readonly TestRun[];
+    readonly recent_turns: readonly Turn[];
+    readonly file_edits: readonly SessionEdit[];
+    readonly sources: readonly SessionSourceSummary[];
+  };
 }
 
 /**
@@ -33,13 +40,15 @@ export interface ComposeContext {
 export function composePackage(req: HandoverRequest, ctx: ComposeContext): HandoffPackage {
   const ev = ctx.evidence;
   const parent = ctx.parent;
-  const tests = req.tests_run;
+  const tests = [...req.tests_run, ...(ctx.session?.tests_run ?? [])];
+  const turns = req.recent_turns.length ? req.recent_turns : [...(ctx.session?.recent_turns ?? [])];
+  const gitPaths = new Set(ev.touchedFiles.flatMap((f) => (f.old_path ? [f.path, f.old_path] : [f.path])));
   return {
     specialist: ctx.specialist.id,
     topic: ctx.topic.slug,
     topic_title: ctx.topic.title,
     summary: req.summary.trim(),
-    recent_turns: trimRecentTurns(req.recent_turns, req.include_recent_turns),
+    recent_turns: trimRecentTurns(turns, req.include_recent_turns),
     decisions: req.decisions.map((text, i) => ({ id: `D${i + 1}`, text })),
     failed_approaches: req.failed_approaches,
     next_steps: req.next_steps,
@@ -49,6 +58,9 @@ export function composePackage(req: HandoverRequest, ctx: ComposeContext): Hando
     touched_files_omitted: ev.touchedFilesOmitted,
     tests_run: tests,
     tests_run_omitted: 0,
+    session_sources: [...(ctx.session?.sources ?? [])],
+    // Edits git already lists are shown there; these are the others (reverted, or outside the repository).
+    session_edits: (ctx.session?.file_edits ?? []).filter((e) => !gitPaths.has(e.path)).slice(0, 200),
     commits: ev.commits.map((c) => ({ ...c })),
     commits_omitted: ev.commitsOmitted,
     diff_excerpt: ev.diffExcerpt,

@@ -193,6 +193,7 @@ export function handoffFrontmatter(pkg: HandoffPackage, meta: HandoffMeta): Hand
     dropped: pkg.dropped.map((d) => ({ ...d })),
     touched_files_count: pkg.touched_files.length + pkg.touched_files_omitted,
     tests_run_count: pkg.tests_run.length + pkg.tests_run_omitted,
+    session_sources: pkg.session_sources.map((x) => ({ ...x })),
     briefing_file: meta.briefingFile,
     history_file: meta.historyFile,
   };
@@ -241,6 +242,9 @@ export function renderHandoff(pkg: HandoffPackage, meta: HandoffMeta, specialist
       `- … and ${formatCount(filesLeftOut)} more${filesCut > 0 ? ` (${formatCount(filesCut)} cut to fit the token budget${pkg.touched_files_omitted > filesCut ? ', the rest left out by collection' : ''})` : ''}`,
     );
   }
+  if (pkg.session_edits.length) {
+    out.push('', `Also edited in the session (not changed against HEAD now, or outside the repository): ${pkg.session_edits.map((e) => `${codeSpan(e.path)} (${e.source})`).join(', ')}`);
+  }
   out.push('', `### Commits ${pkg.base_commit ? `since ${codeSpan(pkg.base_commit.slice(0, 10))}` : '(latest; no base commit yet)'}`, '');
   out.push(pkg.commits.length ? pkg.commits.map(renderCommit).join('\n') : NONE);
   if (pkg.commits_omitted > 0) {
@@ -259,9 +263,17 @@ export function renderHandoff(pkg: HandoffPackage, meta: HandoffMeta, specialist
   }
 
   const tests = pkg.tests_run.map(renderTestRun);
-  out.push('', '## Tests run', '', tests.length ? tests.join('\n') : 'No test runs recorded.');
+  out.push('', '## Tests run', '', tests.length ? tests.join('\n') : pkg.session_sources.length ? 'No test runs in the session log.' : 'No test runs recorded (no session log was found).');
   if (pkg.tests_run_omitted > 0) {
     out.push(`- … and ${formatCount(pkg.tests_run_omitted)} more (passing runs cut to fit the token budget)`);
+  }
+  if (pkg.session_sources.length) {
+    const src = pkg.session_sources.map(
+      (s) =>
+        `${s.source} ${codeSpan(s.file)} (${plural(s.commands, 'command')}, ${plural(s.test_runs, 'test run')}, ${plural(s.turns, 'turn')}, ${plural(s.edits, 'edit')}` +
+        `${s.malformed + s.skipped ? `; ${formatCount(s.malformed + s.skipped)} lines not understood` : ''})`,
+    );
+    out.push('', `_Session log read: ${src.join('; ')}._`);
   }
 
   out.push('', '## Next steps', '', numberedList(pkg.next_steps));

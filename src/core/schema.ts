@@ -96,6 +96,28 @@ export const TurnSchema = z.object({
 /** A recent turn. */
 export type Turn = z.infer<typeof TurnSchema>;
 
+/**
+ * Where session-log facts came from: one entry per transcript read (the recorder, Claude
+ * Code, Codex …), with the file's name and what it contributed to this handoff.
+ */
+export const SessionSourceSummarySchema = z.object({
+  source: z.string(),
+  file: z.string(),
+  commands: z.number().int().nonnegative(),
+  test_runs: z.number().int().nonnegative(),
+  turns: z.number().int().nonnegative(),
+  edits: z.number().int().nonnegative(),
+  malformed: z.number().int().nonnegative(),
+  skipped: z.number().int().nonnegative(),
+});
+/** A session-source summary. */
+export type SessionSourceSummary = z.infer<typeof SessionSourceSummarySchema>;
+
+/** A file an agent edited or the user saved, per the session log. */
+export const SessionEditSchema = z.object({ path: z.string(), tool: z.string(), source: z.string() });
+/** A session-log edit. */
+export type SessionEdit = z.infer<typeof SessionEditSchema>;
+
 /** Sections fit-to-budget may cut, in the order it cuts them (DESIGN §4). */
 export const DroppableSectionSchema = z.enum(['recent_turns', 'diff_excerpt', 'touched_files', 'tests_run', 'summary']);
 /** A section name fit-to-budget may cut. */
@@ -170,6 +192,8 @@ export const HandoffPackageSchema = z.object({
   touched_files_omitted: z.number().int().nonnegative(),
   tests_run: z.array(TestRunSchema),
   tests_run_omitted: z.number().int().nonnegative(),
+  session_sources: z.array(SessionSourceSummarySchema),
+  session_edits: z.array(SessionEditSchema),
   commits: z.array(CommitSchema),
   commits_omitted: z.number().int().nonnegative(),
   diff_excerpt: z.string().nullable(),
@@ -225,6 +249,7 @@ export const HandoffFrontmatterSchema = z
     ...BUDGET_FIELDS,
     touched_files_count: z.number().int().nonnegative(),
     tests_run_count: z.number().int().nonnegative(),
+    session_sources: z.array(SessionSourceSummarySchema).default([]),
     briefing_file: z.string().nullable(),
     history_file: z.string().nullable(),
   })

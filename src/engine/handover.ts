@@ -22,6 +22,11 @@ import { SpecialistRegistry, type Specialist } from '../core/specialists';
 import type { TokenCounter } from '../core/tokens';
 import { slugifyTopic } from '../core/topic';
 import { collectGitEvidence } from '../evidence/git';
+import { collectSessionLog, type SessionLogEvidence } from '../evidence/sessionLog';
+import type { SessionLocations } from '../evidence/sessionDiscovery';
+import { loadSessionLogState, saveSessionLogState } from '../store/sessionState';
+import { emptySessionLogState, type SessionLogState, type SessionSource } from '../core/session';
+import { homedir } from 'node:os';
 import { StoreError, appendBriefing, createExclusive, createHandoffFile, ensureDir, findHandoff, markPartial, readLatestHandoff } from '../store/handoffStore';
 import { resolveHandoffRoot, resolveInside } from '../store/paths';
 import { loadCustomSpecialists } from '../store/specialistFiles';
@@ -45,6 +50,23 @@ export interface HandoverEnvironment {
   readonly baseCommit?: string | null;
   /** Evidence already collected (the command collects while the user types); default: collect now. */
   readonly evidence?: Promise<GitEvidence> | GitEvidence;
+  /** The base commit of the recorded session (HEAD when recording began), used when no earlier handoff gives one. */
+  readonly sessionBaseCommit?: string | null;
+  /** Session-log reading (DESIGN §6); absent: no session log is read. */
+  readonly sessionLog?: {
+    /** `auto` (find the workspace's transcripts), `none`, or the path of one transcript. Default `auto`. */
+    readonly mode?: string;
+    /** Readers to use; default all. */
+    readonly sources?: readonly SessionSource[];
+    /** Location overrides per reader. */
+    readonly locations?: SessionLocations;
+    /** The recorder file of the current session (the extension's). */
+    readonly recorderFile?: string;
+    /** Where the per-file read offsets live between handoffs; absent: everything is read each time. */
+    readonly statePath?: string;
+    /** Home folder for the default locations (tests). */
+    readonly home?: string;
+  };
 }
 
 /** Everything decided before writing: the caller may show the estimate and a fit preview. */
@@ -62,6 +84,8 @@ export interface PreparedHandover {
   readonly warnings: string[];
   /** The chain this handoff continues, if any. */
   readonly parent?: HandoffFrontmatter;
+  /** The session-log state to save once the handoff is written. */
+  readonly sessionState?: { readonly path: string; readonly state: SessionLogState };
 }
 
 /** Outcome of {@link prepareHandover}. */
@@ -105,10 +129,52 @@ export async function collectEvidenceFor(env: HandoverEnvironment): Promise<GitE
     const rootCheck = resolveHandoffRoot(env.workspaceRoot, env.handoffDirectory);
     const root = rootCheck.ok ? rootCheck.path : undefined;
     const latest = root ? await readLatestHandoff(path.join(root, HANDOFFS_DIR)) : undefined;
-    const baseCommit = env.baseCommit !== undefined ? env.baseCommit : (latest?.frontmatter.head_commit ?? null);
+    const baseCommit = env.baseCommit !== undefined ? env.baseCommit : (latest?.frontmatter.head_commit ?? env.sessionBaseCommit ?? null);
     return await collectGitEvidence({ cwd: env.workspaceRoot, handoffRoot: root, baseCommit, binary: env.gitBinary, signal: env.signal });
   } catch (err) {
     return emptyGitEvidence(`Collecting git evidence failed: ${(err as Error)?.message ?? String(err)}`);
+  }
+}
+
+/** A transcript's name for the handoff: workspace-relative inside it, else `~/…` or the file name, never a full home path. */
+function displayFile(file: string, workspaceRoot: string): string {
+  const rel = path.relative(workspaceRoot, file);
+  if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) return rel.split(path.sep).join('/');
+  const home = homedir();
+  const fromHome = path.relative(home, file);
+  if (fromHome && !fromHome.startsWith('..') && !path.isAbsolute(fromHome)) return `~/${fromHome.split(path.sep).join('/')}`;
+  return path.basename(file);
+}
+
+/** Reads the session log for a handoff, when the environment asks for it. Never throws. */
+async function readSessionLog(env: HandoverEnvironment): Promise<{ evidence: SessionLogEvidence } | undefined> {
+  const cfg = env.sessionLog;
+  if (!cfg || cfg.mode === 'none') {
+    return undefined;
+  }
+  try {
+    const state = cfg.statePath ? await loadSessionLogState(cfg.statePath) : undefined;
+    const evidence = await collectSessionLog({
+      workspaceRoot: env.workspaceRoot,
+      mode: cfg.mode,
+      sources: cfg.sources,
+      locations: cfg.locations,
+      recorderFile: cfg.recorderFile,
+      state,
+      home: cfg.home,
+    });
+    return { evidence };
+  } catch (err) {
+    return {
+      evidence: {
+        tests_run: [],
+        recent_turns: [],
+        file_edits: [],
+        transcripts: [],
+        notes: [`Reading the session log failed: ${(err as Error)?.message ?? String(err)}`],
+        next_state: emptySessionLogState(),
+      },
+    };
   }
 }
 
@@ -154,16 +220,41 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
       }
       parent = found.handoff.frontmatter;
     }
-    const evidence = await (env.evidence ?? collectEvidenceFor(env));
+    const [evidence, session] = await Promise.all([env.evidence ?? collectEvidenceFor(env), readSessionLog(env)]);
     for (const note of evidence.notes) {
+      warnings.push(`WARNING: ${note}`);
+    }
+    for (const note of session?.evidence.notes ?? []) {
       warnings.push(`WARNING: ${note}`);
     }
     const counter = counterFor(request.tokenizer);
     const sessionId = env.sessionId ?? request.session_id ?? randomUUID();
-    const composed = composePackage(request, { specialist: lookup.specialist, topic, evidence, sessionId, parent });
+    const composed = composePackage(request, {
+      specialist: lookup.specialist,
+      topic,
+      evidence: session ? { ...evidence, notes: [...evidence.notes, ...session.evidence.notes] } : evidence,
+      sessionId,
+      parent,
+      session: session && {
+        tests_run: session.evidence.tests_run,
+        recent_turns: session.evidence.recent_turns,
+        file_edits: session.evidence.file_edits,
+        sources: session.evidence.transcripts.map((t) => ({
+          source: t.source,
+          file: displayFile(t.file, env.workspaceRoot),
+          commands: t.commands,
+          test_runs: t.test_runs,
+          turns: t.turns,
+          edits: t.edits,
+          malformed: t.malformed,
+          skipped: t.skipped,
+        })),
+      },
+    });
     const now = (env.now ?? (() => new Date()))();
     const pkg = measurePackage(composed, provisionalMeta({ root, specialist: lookup.specialist, pkg: composed }, now, false), lookup.specialist, counter);
-    return { status: 'prepared', prepared: { env, request, root, specialist: lookup.specialist, evidence, pkg, counter, warnings, parent } };
+    const sessionState = session && env.sessionLog?.statePath ? { path: env.sessionLog.statePath, state: session.evidence.next_state } : undefined;
+    return { status: 'prepared', prepared: { env, request, root, specialist: lookup.specialist, evidence, pkg, counter, warnings, parent, sessionState } };
   } catch (err) {
     return handoverError(`internal error while preparing the handoff: ${(err as Error)?.message ?? String(err)}`, 'internal');
   }
@@ -271,6 +362,10 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
     return handoverError(`${(err as Error).message.replace(/^ERROR: /, '')} (the handoff was kept as ${partial}, marked partial)`, 'io');
   }
 
+  if (prepared.sessionState) {
+    const problem = await saveSessionLogState(prepared.sessionState.path, prepared.sessionState.state);
+    if (problem) warnings.push(`WARNING: ${problem}`);
+  }
   const relHandoff = posixRelative(env.workspaceRoot, created.path);
   return {
     status: 'ok',

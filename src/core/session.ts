@@ -1,0 +1,227 @@
+/**
+ * The session log as plain data (DESIGN §6): every reader — the extension's own recorder
+ * and the agent transcripts (Claude Code, Codex CLI, Aider, Cline/Roo, SpecStory, Copilot
+ * Chat) — produces the same normalized events, so the rest of the engine never sees a
+ * file format.
+ */
+
+import { z } from 'zod';
+
+/** Where a fact came from; shown beside every test result. */
+export type SessionSource = 'recorder' | 'claude-code' | 'codex' | 'aider' | 'cline' | 'roo' | 'specstory' | 'copilot';
+
+/** All readers, in the order their evidence is listed. */
+export const SESSION_SOURCES: readonly SessionSource[] = ['recorder', 'claude-code', 'codex', 'aider', 'cline', 'roo', 'specstory', 'copilot'];
+
+/** Something a person or an agent said. Tool output and system reminders are never turns. */
+export interface SessionTurn {
+  readonly kind: 'turn';
+  readonly role: 'user' | 'assistant';
+  readonly text: string;
+  /** ISO 8601, when the format records it. */
+  readonly time?: string;
+}
+
+/**
+ * A shell command the session ran or proposed.
+ * - `ran`: false when the user rejected or interrupted it (then it is no test result).
+ * - `exit_code`: null when the format cannot tell (Aider, SpecStory, Cline) — never guessed.
+ * - `failed`: the format says the command failed without giving its exit code.
+ * - `output_tail`: the end of its output (at most {@link OUTPUT_TAIL_CHARS}), where test
+ *   runners print their summary line.
+ */
+export interface SessionCommand {
+  readonly kind: 'command';
+  readonly command: string;
+  readonly cwd?: string | null;
+  readonly exit_code: number | null;
+  readonly failed?: boolean;
+  readonly ran: boolean;
+  readonly output_tail?: string;
+  readonly time?: string;
+  readonly duration_ms?: number | null;
+}
+
+/** A file an agent tool wrote or edited (path relative to the workspace when inside it). */
+export interface SessionFileEdit {
+  readonly kind: 'file_edit';
+  readonly path: string;
+  readonly tool: string;
+  readonly time?: string;
+}
+
+/** One normalized session-log event. */
+export type SessionEvent = SessionTurn | SessionCommand | SessionFileEdit;
+
+/** Characters of a command's output kept for parsing its summary: the last 4,000. */
+export const OUTPUT_TAIL_CHARS = 4000;
+
+/** The last {@link OUTPUT_TAIL_CHARS} characters of an output. */
+export function outputTail(output: string | undefined | null): string | undefined {
+  if (!output) {
+    return undefined;
+  }
+  return output.length > OUTPUT_TAIL_CHARS ? output.slice(output.length - OUTPUT_TAIL_CHARS) : output;
+}
+
+/**
+ * What a reader met besides events: `lines` read, `malformed` (not parseable: invalid
+ * JSON, a truncated last line), `skipped` (parseable but not understood, or too long to
+ * keep: over the line cap), `invalid_utf8` (lines with bytes that are not UTF-8, decoded
+ * with U+FFFD).
+ */
+export interface ReadStats {
+  lines: number;
+  malformed: number;
+  skipped: number;
+  invalid_utf8: number;
+}
+
+/** Empty statistics. */
+export function emptyStats(): ReadStats {
+  return { lines: 0, malformed: 0, skipped: 0, invalid_utf8: 0 };
+}
+
+/**
+ * The result of reading one transcript: its events in file order, statistics, and where
+ * to resume (`end_offset` in bytes; a truncated last line is left for the next read).
+ */
+export interface TranscriptRead {
+  readonly source: SessionSource;
+  readonly file: string;
+  readonly events: SessionEvent[];
+  readonly stats: ReadStats;
+  readonly end_offset: number;
+  /** For formats read whole (JSON documents): the newest item's time (ms since epoch), to resume after. */
+  readonly last_time?: number;
+  /** Why the file could not be read, when it could not. */
+  readonly error?: string;
+}
+
+/** Tags the model uses for hidden context that is never a turn of its own. */
+const NOISE_BLOCKS = /<(system-reminder|environment_context|user_instructions|environment_details|command-message|command-name|command-args|local-command-stdout|local-command-stderr|local-command-caveat)>[\s\S]*?<\/\1>/g;
+
+/**
+ * Cleans a turn's text: removes system reminders and similar injected blocks and trims.
+ * @returns the text, or undefined when nothing a person said or read is left
+ */
+export function cleanTurnText(text: string): string | undefined {
+  const cleaned = text.replace(NOISE_BLOCKS, '').replace(/\n{3,}/g, '\n\n').trim();
+  if (!cleaned || /^\[Request interrupted by user[^\]]*\]$/.test(cleaned)) {
+    return undefined;
+  }
+  return cleaned;
+}
+
+/** Turns kept per transcript (the newest): 100, well above any recent-turn setting. */
+export const MAX_KEPT_TURNS = 100;
+/** Test runs kept per transcript (the newest): 1,000. */
+export const MAX_KEPT_TEST_COMMANDS = 1000;
+/** Other commands kept per transcript (the newest): 50 (counted, not listed, beyond that). */
+export const MAX_KEPT_OTHER_COMMANDS = 50;
+/** Distinct edited paths kept per transcript: 5,000. */
+export const MAX_KEPT_EDITS = 5000;
+
+/**
+ * Collects a reader's events in bounded memory, whatever the transcript's size: the
+ * newest turns, every test-like command (up to a cap), the newest other commands, and
+ * each edited path once (its latest edit). `counts` say how many of each were seen.
+ */
+export class SessionAccumulator {
+  private readonly turns: SessionTurn[] = [];
+  private readonly tests: SessionCommand[] = [];
+  private readonly others: SessionCommand[] = [];
+  private readonly edits = new Map<string, SessionFileEdit>();
+  private seq = 0;
+  private readonly order = new WeakMap<object, number>();
+  /** How many events of each kind were seen in all. */
+  readonly counts = { turns: 0, commands: 0, edits: 0 };
+
+  /**
+   * @param isTestLike decides which commands are kept as test candidates (see core/testDetection)
+   */
+  constructor(private readonly isTestLike: (c: SessionCommand) => boolean) {}
+
+  /** Adds one event. */
+  add(e: SessionEvent): void {
+    this.order.set(e, this.seq++);
+    if (e.kind === 'turn') {
+      this.counts.turns++;
+      this.turns.push(e);
+      if (this.turns.length > MAX_KEPT_TURNS) this.turns.shift();
+    } else if (e.kind === 'command') {
+      if (e.ran) {
+        for (const p of shellWrites(e.command)) {
+          this.add({ kind: 'file_edit', path: p, tool: 'shell', ...(e.time ? { time: e.time } : {}) });
+        }
+      }
+      this.counts.commands++;
+      const list = this.isTestLike(e) ? this.tests : this.others;
+      list.push(e);
+      const cap = list === this.tests ? MAX_KEPT_TEST_COMMANDS : MAX_KEPT_OTHER_COMMANDS;
+      if (list.length > cap) list.shift();
+    } else {
+      this.counts.edits++;
+      this.edits.delete(e.path);
+      this.edits.set(e.path, e);
+      if (this.edits.size > MAX_KEPT_EDITS) {
+        const first = this.edits.keys().next().value as string;
+        this.edits.delete(first);
+      }
+    }
+  }
+
+  /** The kept events, in the order they were added. */
+  events(): SessionEvent[] {
+    const all: SessionEvent[] = [...this.turns, ...this.tests, ...this.others, ...this.edits.values()];
+    return all.sort((a, b) => (this.order.get(a) ?? 0) - (this.order.get(b) ?? 0));
+  }
+}
+
+const TurnMemorySchema = z.object({ role: z.enum(['user', 'assistant']), text: z.string(), time: z.string().optional() });
+
+/** What was read of one file at the previous handoff. */
+export const FileStateSchema = z.object({
+  offset: z.number().int().nonnegative(),
+  last_time: z.number().optional(),
+  size: z.number().int().nonnegative(),
+  /** sha1 of the file's first `head_bytes` bytes (at most 4 KiB of what was already read). */
+  head: z.string(),
+  head_bytes: z.number().int().nonnegative().default(0),
+  turns: z.array(TurnMemorySchema).default([]),
+});
+
+/** The session-log state kept between handoffs (per workspace). */
+export const SessionLogStateSchema = z.object({
+  version: z.literal(1),
+  files: z.record(z.string(), FileStateSchema),
+});
+/** Session-log state. */
+export type SessionLogState = z.infer<typeof SessionLogStateSchema>;
+
+/** An empty state: everything will be read from the start. */
+export function emptySessionLogState(): SessionLogState {
+  return { version: 1, files: {} };
+}
+
+/**
+ * Files a shell command line writes by redirection (`> f`, `>> f`, `| tee f`): the plain
+ * path targets only — not `/dev/null`, file descriptors (`2>&1`) or variables. Used for
+ * commands that ran, since agents often create files this way.
+ */
+export function shellWrites(command: string): string[] {
+  // Quoted text is masked (same length) so a ">" inside quotes is not a redirection,
+  // while a quoted target right after a real ">" is still read from the original.
+  const masked = command.replace(/"(?:[^"\\]|\\.)*"|'[^']*'/g, (q) => q[0] + 'Q'.repeat(Math.max(0, q.length - 2)) + q[q.length - 1]);
+  const out = new Set<string>();
+  const target = String.raw`("[^"]+"|'[^']+'|[^\s;|&<>()$\x60]+)`;
+  for (const re of [new RegExp(String.raw`(?:^|[^<>&\d])>>?\s*` + target, 'g'), new RegExp(String.raw`\|\s*tee\s+(?:-a\s+)?` + target, 'g')]) {
+    for (const m of masked.matchAll(re)) {
+      const start = (m.index ?? 0) + m[0].length - m[1].length;
+      out.add(command.slice(start, start + m[1].length));
+    }
+  }
+  return [...out]
+    .map((p) => p.replace(/^["']|["']$/g, ''))
+    .filter((p) => p && !p.startsWith('/dev/') && !p.startsWith('&') && !p.startsWith('$'));
+}

@@ -1,0 +1,37 @@
+/**
+ * Streaming reads of JSON documents that are one big array (Cline's `ui_messages.json`,
+ * a Copilot Chat session's `requests`), with `stream-json`: one element at a time, in
+ * memory bounded by the largest element, never a whole-file parse.
+ */
+import { createReadStream } from 'node:fs';
+
+/**
+ * Calls `onItem` for each element of the array at `path` in a JSON file (`[]` = the top
+ * level is the array; `['requests']` = the top-level object's `requests`).
+ *
+ * @returns how many elements were read
+ * @throws when the file cannot be read or is not valid JSON (after the elements read so far)
+ */
+export async function forEachJsonArrayItem(file: string, path: readonly string[], onItem: (item: unknown, index: number) => void): Promise<number> {
+  const [{ parser }, { streamArray }, { pick }, { chain }] = await Promise.all([
+    import('stream-json'),
+    import('stream-json/streamers/stream-array.js'),
+    import('stream-json/filters/pick.js'),
+    import('stream-chain'),
+  ]);
+  const stages: unknown[] = [createReadStream(file, { highWaterMark: 256 * 1024 }), parser()];
+  if (path.length) {
+    stages.push(pick({ filter: path.join('.') }));
+  }
+  stages.push(streamArray());
+  const pipeline = chain(stages as Parameters<typeof chain>[0]);
+  let n = 0;
+  await new Promise<void>((resolve, reject) => {
+    pipeline.on('data', (d: { key: number; value: unknown }) => {
+      onItem(d.value, n++);
+    });
+    pipeline.on('end', () => resolve());
+    pipeline.on('error', (err: Error) => reject(err));
+  });
+  return n;
+}

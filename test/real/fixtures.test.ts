@@ -1,0 +1,216 @@
+/**
+ * `npm run test:real`: every real session log in ../shared/fixtures/session-logs, read in
+ * place (never copied into this repository), against what a person reading the file
+ * would list: the exact commands with their exit code (or unknown) and whether they ran,
+ * the edited files, and the last turns.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import type { SessionCommand, SessionFileEdit, SessionTurn, TranscriptRead } from '../../src/core/session';
+import { testRunsFrom } from '../../src/core/testDetection';
+import { readAider, readAiderInputHistory } from '../../src/evidence/readers/aider';
+import { readClaudeCode } from '../../src/evidence/readers/claudeCode';
+import { readClineTask } from '../../src/evidence/readers/cline';
+import { readCodex } from '../../src/evidence/readers/codex';
+import { readSpecStory } from '../../src/evidence/readers/specstory';
+
+const FIXTURES = path.resolve(__dirname, '..', '..', '..', 'shared', 'fixtures', 'session-logs');
+
+type Cmd = [command: string, exit: number | null, ran: boolean];
+const commands = (r: TranscriptRead): Cmd[] => r.events.filter((e): e is SessionCommand => e.kind === 'command').map((c) => [c.command, c.exit_code, c.ran]);
+const edits = (r: TranscriptRead) => r.events.filter((e): e is SessionFileEdit => e.kind === 'file_edit').map((e) => e.path).sort();
+const turns = (r: TranscriptRead) => r.events.filter((e): e is SessionTurn => e.kind === 'turn');
+
+interface Expected {
+  readonly read: (file: string) => Promise<TranscriptRead>;
+  readonly commands: Cmd[];
+  readonly edits: string[];
+  /** The last turns as [role, start of the text]. */
+  readonly lastTurns: Array<[string, string]>;
+  readonly tests?: Array<[command: string, result: string, counts?: Record<string, number>]>;
+  readonly skipped?: number;
+}
+
+const EXPECTED: Record<string, Expected> = {
+  'aider/metadata-aider.aider.input.history': {
+    read: readAiderInputHistory,
+    commands: [],
+    edits: [],
+    lastTurns: [
+      ['user', 'help me debug why the labels on the chart are not displayinh'],
+      ['user', 'write a README file in the root project directory describing the summary of the project'],
+    ],
+  },
+  'claude-code/pyrycode-clean-trimmed.jsonl': {
+    read: readClaudeCode,
+    commands: [
+      ['ls docs/ docs/specs/ docs/specs/architecture/ docs/knowledge/ docs/knowledge/architecture/ 2>&1 | head -100', 0, true],
+      ['ls internal/relay/ cmd/ 2>&1', 0, true],
+      ['gh issue view 15 --json labels,title,number,state 2>&1', 0, true],
+      ["git fetch origin --prune --quiet && git branch -r | grep -E 'origin/feature/[0-9]+$' 2>&1", 0, true],
+      ['cat docs/threat-model.md 2>&1 | head -80', 0, true],
+      ['git diff --name-only origin/main...origin/feature/5 2>&1', 0, true],
+      ["gh issue view 5 --json title,number,labels 2>&1; echo '---'; gh issue list --search 'split from #4' --state all --json number,title 2>&1", 0, true],
+      ['git add docs/specs/architecture/15-wsconn-adapter.md && git commit -m "spec: WSConn adapter for nhooyr.io/websocket (#15)" 2>&1', 0, true],
+    ],
+    edits: ['docs/specs/architecture/15-wsconn-adapter.md'],
+    lastTurns: [
+      ['user', '# Ticket #15: relay: WSConn adapter'],
+      ['assistant', 'Empty diff means feature/5 has no commits ahead of main'],
+      ['assistant', 'Now writing the spec.'],
+      ['assistant', 'Spec written and committed: `docs/specs/architecture/15-wsconn-adapter.md`.'],
+    ],
+    tests: [],
+  },
+  'claude-code/agent-history-real-session-01.jsonl': {
+    read: readClaudeCode,
+    commands: [],
+    edits: [],
+    lastTurns: [
+      ['user', '[REDACTED_PROMPT]'],
+      ['assistant', '[REDACTED_ASSISTANT_TEXT]'],
+    ],
+  },
+  'claude-code/claude-code-log-representative_messages.jsonl': {
+    read: readClaudeCode,
+    commands: [['python /tmp/decorator_example.py', 0, true]],
+    edits: ['decorator_example.py'],
+    lastTurns: [
+      ['assistant', "Perfect! I've created an example of a parameterized decorator."],
+      ['user', 'Can you run that example to show the output?'],
+      ['assistant', 'Perfect! As you can see, the `@repeat(3)` decorator'],
+      ['user', 'This is really helpful! Let me try to implement a timing decorator myself.'],
+    ],
+  },
+  'codex/agent-history-codex_with_escalation.jsonl': {
+    read: readCodex,
+    commands: [
+      ["echo 'Hello World' > test.txt", null, true],
+      ['cat test.txt', null, true],
+      ["printf 'Goodbye World\n' > test.txt", null, false],
+      ['rm test.txt', null, false],
+    ],
+    edits: ['test.txt'],
+    lastTurns: [
+      ['user', 'Can you read what\'s in it?'],
+      ['assistant', "The file contains 'Hello World' - exactly as you wanted to keep it."],
+      ['user', 'Delete the file'],
+    ],
+  },
+  'codex/agent-history-real-session-01.jsonl': {
+    read: readCodex,
+    commands: [],
+    edits: [],
+    lastTurns: [
+      ['user', '[REDACTED_PROMPT]'],
+      ['assistant', '[REDACTED_ASSISTANT_TEXT]'],
+    ],
+  },
+  'codex/claude-code-log-rollout-2026-01-02T03-04-05-11111111-1111-4111-8111-111111111111.jsonl': {
+    read: readCodex,
+    commands: [['find . -maxdepth 1 -type f', null, true]],
+    edits: ['gamma.txt'],
+    lastTurns: [
+      ['user', 'List the synthetic files.'],
+      ['assistant', 'The synthetic files are alpha.txt and beta.txt.'],
+    ],
+    skipped: 1,
+  },
+  'aider/metadata-aider.aider.chat.history.md': {
+    read: readAider,
+    commands: [
+      ['mkdir data', null, false],
+      ['mkdir results', null, false],
+      ['mkdir frontend', null, false],
+    ],
+    edits: ['.aidar.json', 'README.md', 'frontend/README.md', 'frontend/display.ts', 'frontend/index.html', 'frontend/ui.ts', 'scripts/generate_data.py', 'src/dataset.py', 'src/model.py', 'src/train.py'],
+    lastTurns: [
+      ['user', 'write a README file in the root project directory describing the summary of the project'],
+      ['assistant', 'To create a README file in the root project directory summarizing the project'],
+    ],
+  },
+  'cline/gmfstu-task-1769053680585': {
+    read: (f) => readClineTask(f),
+    commands: [
+      [
+        'cd /workspaces/Online-Card-Architecture && for file in BeginTurnGA.cs BeginTurnSystem.cs DiscardCardGA.cs DiscardCardSystem.cs DestroyCardGA.cs DestroyCardSystem.cs ModifyCardGA.cs ModifyCardSystem.cs ActivateAbilityGA.cs ActivateAbilitySystem.cs EditCardGA.cs EditCardSystem.cs; do echo "fileFormatVersion: 2" > "${file}.meta"; echo "guid: $(uuidgen | tr -d \'-\' | tr \'[:upper:]\' \'[:lower:]\' | cut -c1-32)" >> "${file}.meta"; done',
+        null,
+        true,
+      ],
+      ['cd /workspaces/Online-Card-Architecture/golden_tests && dotnet run --configuration Release', null, true],
+    ],
+    edits: [
+      'ActivateAbilityGA.cs.meta',
+      'ActivateAbilitySystem.cs.meta',
+      'BeginTurnGA.cs.meta',
+      'BeginTurnSystem.cs.meta',
+      'CardDataJSON.txt',
+      'DestroyCardGA.cs.meta',
+      'DestroyCardSystem.cs.meta',
+      'DiscardCardGA.cs.meta',
+      'DiscardCardSystem.cs.meta',
+      'EditCardGA.cs.meta',
+      'EditCardSystem.cs.meta',
+      'IMPLEMENTATION_GUIDE.md',
+      'ModifyCardGA.cs.meta',
+      'ModifyCardSystem.cs.meta',
+      'SECURITY_AND_MODULARITY_REPORT.md',
+    ],
+    lastTurns: [
+      ['assistant', 'Perfect! All 41 tests passed.'],
+      ['assistant', 'I have successfully secured and extended the Online Card Architecture'],
+    ],
+    tests: [['cd /workspaces/Online-Card-Architecture/golden_tests && dotnet run --configuration Release', 'unknown', { passed: 41, failed: 0 }]],
+  },
+  'specstory/better-agents-2025-11-15_06-33Z-check-and-fix-tag-format-in-config.md': {
+    read: readSpecStory,
+    commands: [],
+    edits: ['.github/workflows/release.yml', '.release-please-config.json'],
+    lastTurns: [
+      ['user', 'getting this error from release-please'],
+      ['assistant', 'This is a repository settings issue, not a workflow configuration problem.'],
+    ],
+  },
+};
+
+describe('real session logs (../shared/fixtures/session-logs, read in place)', () => {
+  before(() => {
+    assert.ok(existsSync(FIXTURES), `the shared fixtures are missing: ${FIXTURES} (CI has ../shared beside the clone)`);
+  });
+
+  it('covers every fixture file', () => {
+    const files: string[] = [];
+    for (const dir of readdirSync(FIXTURES, { withFileTypes: true }).filter((d) => d.isDirectory())) {
+      for (const f of readdirSync(path.join(FIXTURES, dir.name), { withFileTypes: true })) {
+        files.push(`${dir.name}/${f.name}`);
+      }
+    }
+    assert.deepEqual(files.sort(), Object.keys(EXPECTED).sort());
+  });
+
+  for (const [rel, exp] of Object.entries(EXPECTED)) {
+    it(rel, async () => {
+      const r = await exp.read(path.join(FIXTURES, rel));
+      assert.equal(r.error, undefined);
+      assert.deepEqual(commands(r), exp.commands, 'commands');
+      assert.deepEqual(edits(r), [...exp.edits].sort(), 'edited files');
+      const last = turns(r).slice(-exp.lastTurns.length);
+      assert.equal(last.length, exp.lastTurns.length, 'number of turns');
+      last.forEach((t, i) => {
+        assert.equal(t.role, exp.lastTurns[i][0], `turn ${i} role`);
+        assert.ok(t.text.startsWith(exp.lastTurns[i][1]), `turn ${i}: expected to start with ${JSON.stringify(exp.lastTurns[i][1])}, got ${JSON.stringify(t.text.slice(0, 120))}`);
+        assert.doesNotMatch(t.text, /<system-reminder>|tool_result|<environment_context>/, 'no tool noise in turns');
+      });
+      assert.equal(r.stats.malformed, 0, 'no malformed lines');
+      assert.equal(r.stats.skipped, exp.skipped ?? 0, 'skipped lines');
+      if (exp.tests) {
+        const runs = testRunsFrom(r.events.filter((e): e is SessionCommand => e.kind === 'command'), r.source);
+        assert.deepEqual(
+          runs.map((t) => [t.command, t.result, ...(t.counts ? [t.counts] : [])]),
+          exp.tests,
+        );
+      }
+    });
+  }
+});
