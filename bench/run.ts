@@ -17,6 +17,7 @@ import { handover } from '../src/engine/handover';
 import { loadEncoding } from '../src/engine/tokenizer';
 import { collectGitEvidence } from '../src/evidence/git';
 import { createBenchRepository } from './repo';
+import { sessionLogRows } from './sessionLog';
 
 const run = promisify(execFile);
 const FILES = Number(process.env.BENCH_FILES ?? 10_000);
@@ -174,6 +175,10 @@ function table(): string {
   console.error(`bench: ${RUNS} runs per figure, node ${process.version}, ${new Date().toISOString()}`);
   await tokenRows();
   await evidenceRows();
+  for (const r of await sessionLogRows((m) => console.error(`  ${m}`))) {
+    const fmt = r.unit === 'MB' ? (x: number) => `${x.toFixed(0)} MB` : ms;
+    add(r.name, r.ours, r.baseline, r.note, fmt);
+  }
   sizeRows();
   console.log(table());
   console.error(`bench finished in ${ms(Date.now() - started)}`);

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { Commands, OUTPUT_CHANNEL_NAME, Views } from './vscode/constants';
 import { EndSessionCommand } from './vscode/endSession';
 import { HandOverViewProvider } from './vscode/handOverView';
-import { SessionStore } from './vscode/sessionStore';
+import { SessionService } from './vscode/sessionService';
 import { currentFolder, readSettings } from './vscode/settings';
 import { TimelineTreeProvider } from './vscode/timelineTree';
 import { resolveHandoffRoot } from './store/paths';
@@ -16,7 +16,7 @@ import { resolveHandoffRoot } from './store/paths';
 export function activate(context: vscode.ExtensionContext): void {
   const started = performance.now();
   const log = vscode.window.createOutputChannel(OUTPUT_CHANNEL_NAME, { log: true });
-  const session = new SessionStore(context.workspaceState);
+  const session = new SessionService(context, log);
   const timeline = new TimelineTreeProvider(log);
   const endSession = new EndSessionCommand(log, session, () => timeline.refresh(), context.workspaceState);
   const handOver = new HandOverViewProvider(context.extensionUri, log, async () => ({
@@ -27,6 +27,7 @@ export function activate(context: vscode.ExtensionContext): void {
 
   context.subscriptions.push(
     log,
+    session,
     timeline,
     endSession,
     handOver,
@@ -41,9 +42,14 @@ export function activate(context: vscode.ExtensionContext): void {
         await vscode.commands.executeCommand('revealInExplorer', vscode.Uri.file(root.path));
       }
     }),
-    vscode.workspace.onDidGrantWorkspaceTrust(() => void handOver.pushState()),
+    vscode.commands.registerCommand(Commands.startNewSession, () => session.startNewSession()),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      void handOver.pushState();
+      void session.startRecording();
+    }),
     timeline.onDidChangeHandoffs(() => void handOver.pushState()),
   );
+  void session.startRecording();
   log.info(`activated in ${(performance.now() - started).toFixed(1)} ms (VS Code ${vscode.version}, trusted: ${vscode.workspace.isTrusted})`);
 }
 

@@ -378,3 +378,13 @@ async function collectCommits(
   const total = Number.isNaN(parsed) ? commits.length : parsed;
   return { base: validBase, commits, omitted: Math.max(0, total - commits.length) };
 }
+
+/** HEAD of the repository around `dir`, or null (no repository, no commits, no git). Never throws. */
+export async function readHeadCommit(dir: string, binary?: string): Promise<string | null> {
+  try {
+    const out = await gitClient(dir, { binary }).raw(['rev-parse', '-q', '--verify', 'HEAD^{commit}']);
+    return out.trim() || null;
+  } catch {
+    return null;
+  }
+}

@@ -8,6 +8,7 @@ export const Commands = {
   endSession: 'handoff.endSession',
   refreshTimeline: 'handoff.refreshTimeline',
   openHandoffFolder: 'handoff.openHandoffFolder',
+  startNewSession: 'handoff.startNewSession',
 } as const;
 
 /** View container and view ids. */
@@ -24,6 +25,8 @@ export const Config = {
   maxContextTokens: 'maxContextTokens',
   includeRecentTurns: 'includeRecentTurns',
   tokenizer: 'tokenizer',
+  sessionLogSources: 'sessionLog.sources',
+  sessionLogLocations: 'sessionLog.locations',
 } as const;
 
 /** workspaceState keys. */

@@ -33,7 +33,16 @@ import { StorageKeys } from './constants';
 import { DisposableOwner } from './lifecycle';
 import { BACK, askList, askText, pickOne, type StepFrame } from './quickInput';
 import { currentFolder, readSettings, type HandoffSettings } from './settings';
-import type { SessionStore } from './sessionStore';
+
+/** What the command needs of the recorded session: its id, the session-log environment, and the end of the session. */
+export interface SessionHooks {
+  /** The current session id. */
+  sessionId(): string;
+  /** Session-log settings and the recorded base commit for a handoff of `folder`. */
+  environment(folder: vscode.WorkspaceFolder, settings: HandoffSettings): Promise<Pick<HandoverEnvironment, 'sessionLog' | 'sessionBaseCommit'>>;
+  /** A handoff was written: the session ends and the next one starts. */
+  ended(): Promise<void>;
+}
 
 const TITLE = 'End Session and Hand Over';
 const TOTAL_STEPS = 7;
@@ -104,13 +113,13 @@ export class EndSessionCommand extends DisposableOwner {
 
   /**
    * @param log where progress and failures are logged
-   * @param session the session id store (workspaceState)
+   * @param session the recorded session (id, session-log settings, what happens after a handoff)
    * @param onWritten called after a handoff was written (refreshes the timeline)
    * @param workspaceState for the last specialist picked
    */
   constructor(
     private readonly log: vscode.LogOutputChannel,
-    private readonly session: SessionStore,
+    private readonly session: SessionHooks,
     private readonly onWritten: () => void,
     private readonly workspaceState: vscode.Memento,
   ) {
@@ -155,8 +164,9 @@ export class EndSessionCommand extends DisposableOwner {
       workspaceRoot: folder.uri.fsPath,
       handoffDirectory: settings.directory,
       gitBinary: settings.gitPath,
-      sessionId: this.session.current(),
+      sessionId: this.session.sessionId(),
       signal: abort.signal,
+      ...(await this.session.environment(folder, settings)),
     };
     const started = Date.now();
     const evidence = collectEvidenceFor(env).then((ev) => {
@@ -413,7 +423,7 @@ export class EndSessionCommand extends DisposableOwner {
     for (const w of result.warnings) {
       this.log.warn(w);
     }
-    await this.session.rotate();
+    await this.session.ended();
     this.onWritten();
     await vscode.window.showTextDocument(vscode.Uri.file(result.handoff_file), { preview: false });
     const summary = this.summaryText(result);

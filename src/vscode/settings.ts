@@ -5,6 +5,8 @@
 import * as vscode from 'vscode';
 import { DEFAULT_INCLUDE_RECENT_TURNS, DEFAULT_MAX_CONTEXT_TOKENS } from '../core/request';
 import { TokenizerNameSchema, type TokenizerName } from '../core/schema';
+import { SESSION_SOURCES, type SessionSource } from '../core/session';
+import type { SessionLocations } from '../evidence/sessionDiscovery';
 import { DEFAULT_HANDOFF_DIRECTORY } from '../store/paths';
 import { Config } from './constants';
 
@@ -20,6 +22,33 @@ export interface HandoffSettings {
   readonly tokenizer: TokenizerName;
   /** git executable from the built-in git extension's `git.path`, when it names one. */
   readonly gitPath: string | undefined;
+  /** `handoff.sessionLog.sources`: the session-log readers used (default all). */
+  readonly sessionLogSources: SessionSource[];
+  /** `handoff.sessionLog.locations`: folder overrides per reader. */
+  readonly sessionLogLocations: SessionLocations;
+}
+
+const LOCATION_KEYS: Record<string, keyof SessionLocations> = {
+  claudeCode: 'claude-code',
+  codex: 'codex',
+  aider: 'aider',
+  cline: 'cline',
+  roo: 'roo',
+  specstory: 'specstory',
+  copilot: 'copilot',
+};
+
+function readLocations(value: unknown): SessionLocations {
+  const out: SessionLocations = {};
+  if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      const key = LOCATION_KEYS[k];
+      if (key && typeof v === 'string' && v.trim()) {
+        out[key] = v.trim();
+      }
+    }
+  }
+  return out;
 }
 
 function positiveInt(value: unknown, fallback: number, min: number): number {
@@ -37,6 +66,11 @@ export function readSettings(folder?: vscode.WorkspaceFolder): HandoffSettings {
     includeRecentTurns: positiveInt(cfg.get(Config.includeRecentTurns), DEFAULT_INCLUDE_RECENT_TURNS, 0),
     tokenizer: tokenizer.success ? tokenizer.data : 'o200k_base',
     gitPath: typeof gitPath === 'string' && gitPath.trim() ? gitPath.trim() : undefined,
+    sessionLogSources: (() => {
+      const v = cfg.get<unknown>(Config.sessionLogSources);
+      return Array.isArray(v) ? v.filter((x): x is SessionSource => SESSION_SOURCES.includes(x as SessionSource)) : [...SESSION_SOURCES];
+    })(),
+    sessionLogLocations: readLocations(cfg.get<unknown>(Config.sessionLogLocations)),
   };
 }
 
