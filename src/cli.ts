@@ -10,6 +10,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { MAX_HOP_DEPTH } from './core/compose';
 import { formatCount } from './core/render';
 import type { HandoverOk, HandoverResult, TouchedFile, Turn } from './core/schema';
 import { handover, loadRegistry } from './engine/handover';
@@ -61,6 +62,9 @@ handover options:
       --dir FOLDER           handoff folder inside the workspace (default .handoff)
       --no-fit               keep everything even when over budget (a WARNING is printed)
       --parent REF           continue a chain: a handoff id, its file name, or "latest"
+      --max-depth N          hops a chain may take before the hop guard stops it (default 3)
+      --confirm-hop          hand over although the hop guard warns (too deep, or back to a
+                             specialist already in the chain); the handoff records it
       --session-id ID        session id to record (default: a new UUID)
       --session-log WHERE    auto (default: find this workspace's Claude Code, Codex, Aider,
                              Cline/Roo, SpecStory and Copilot transcripts), none, or the path
@@ -93,6 +97,8 @@ const OPTIONS = {
   dir: { type: 'string' },
   'no-fit': { type: 'boolean' },
   parent: { type: 'string' },
+  'max-depth': { type: 'string' },
+  'confirm-hop': { type: 'boolean' },
   'session-id': { type: 'string' },
   'session-log': { type: 'string' },
   json: { type: 'boolean' },
@@ -199,6 +205,7 @@ const FIELD_FLAGS: Array<[RegExp, string]> = [
   [/^ERROR: summary\b/, 'ERROR: --summary'],
   [/^ERROR: handover_reason\b/, 'ERROR: --reason'],
   [/^ERROR: parent must\b/, 'ERROR: --parent must'],
+  [/\(hop_guard_confirmed\)/g, '(--confirm-hop)'],
   [/^ERROR: decisions\b/, 'ERROR: --decision'],
   [/^ERROR: next_steps\b/, 'ERROR: --next'],
   [/^ERROR: blockers\b/, 'ERROR: --blocker'],
@@ -221,10 +228,14 @@ async function runHandover(values: Values, io: CliIo): Promise<number> {
   }
   const maxTokens = integer(values['max-tokens'], 'max-tokens');
   const recentTurns = integer(values['recent-turns'], 'recent-turns');
-  for (const v of [maxTokens, recentTurns]) {
+  const maxDepth = integer(values['max-depth'], 'max-depth');
+  for (const v of [maxTokens, recentTurns, maxDepth]) {
     if (v && typeof v === 'object') {
       return fail(io, values, v.error, EXIT_BAD_INPUT);
     }
+  }
+  if (typeof maxDepth === 'number' && (maxDepth < 1 || maxDepth > MAX_HOP_DEPTH)) {
+    return fail(io, values, `ERROR: --max-depth must be between 1 and ${MAX_HOP_DEPTH} hops (got ${maxDepth})`, EXIT_BAD_INPUT);
   }
   const request: Record<string, unknown> = {
     specialist: values.specialist,
@@ -246,6 +257,7 @@ async function runHandover(values: Values, io: CliIo): Promise<number> {
     fit_to_budget: !values['no-fit'],
     session_id: values['session-id'],
     parent: values.parent,
+    hop_guard_confirmed: values['confirm-hop'] === true,
   };
   for (const k of Object.keys(request)) {
     if (request[k] === undefined) {
@@ -257,6 +269,7 @@ async function runHandover(values: Values, io: CliIo): Promise<number> {
   const result: HandoverResult = await handover(request, {
     workspaceRoot: cwd,
     handoffDirectory: values.dir,
+    ...(typeof maxDepth === 'number' ? { maxHandoverDepth: maxDepth } : {}),
     sessionLog: { mode, statePath: path.join(cliStateDir(cwd), SESSION_STATE_FILE) },
   });
   if (result.status === 'error') {

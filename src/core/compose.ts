@@ -13,6 +13,26 @@ import type { Dropped, HandoffFrontmatter, HandoffPackage, SessionEdit, SessionS
 import type { Specialist } from './specialists';
 import type { TokenCounter } from './tokens';
 
+/** Default of `handoff.maxHandoverDepth`: 3 hops (Agent Zero `max_handover_depth = 3`). */
+export const DEFAULT_MAX_HANDOVER_DEPTH = 3;
+/** Highest hop limit accepted (setting and CLI): 100 hops; a deeper chain is a loop, not a plan. */
+export const MAX_HOP_DEPTH = 100;
+
+/**
+ * The hop guard: a handoff that would be hop `parent.hop + 1` beyond `maxDepth`, or that
+ * goes back to a specialist already in the parent's chain, needs an explicit confirmation.
+ * @returns the finding (with `confirmed`), or null when the hop is fine
+ */
+export function hopGuard(parent: HandoffFrontmatter | undefined, specialist: string, maxDepth: number, confirmed: boolean): HandoffPackage['hop_guard'] {
+  if (!parent) {
+    return null;
+  }
+  const reasons: Array<'depth' | 'cycle'> = [];
+  if (parent.hop + 1 > maxDepth) reasons.push('depth');
+  if (parent.chain.includes(specialist)) reasons.push('cycle');
+  return reasons.length ? { reasons, max_depth: maxDepth, confirmed } : null;
+}
+
 /** Marker appended to a summary that fit-to-budget shortened (DESIGN §4). */
 export const SUMMARY_TRUNCATED_MARKER = ' [truncated]';
 
@@ -24,6 +44,8 @@ export interface ComposeContext {
   readonly sessionId: string;
   /** The handoff this one continues, when it is a hop in an existing chain. */
   readonly parent?: HandoffFrontmatter;
+  /** Most hops a chain may take before the hop guard warns (`handoff.maxHandoverDepth`, default 3). */
+  readonly maxHandoverDepth?: number;
   /** Session-log evidence: test runs, turns (used when the request brings none), edits and sources. */
   readonly session?: {
     readonly tests_run: readonly TestRun[];
@@ -73,6 +95,7 @@ export function composePackage(req: HandoverRequest, ctx: ComposeContext): Hando
     parent_id: parent ? parent.id : null,
     hop: parent ? parent.hop + 1 : 1,
     chain: parent ? [...parent.chain, ctx.specialist.id] : [ctx.specialist.id],
+    hop_guard: hopGuard(parent, ctx.specialist.id, ctx.maxHandoverDepth ?? DEFAULT_MAX_HANDOVER_DEPTH, req.hop_guard_confirmed),
     session_id: ctx.sessionId,
     base_commit: ev.baseCommit,
     head_commit: ev.headCommit,

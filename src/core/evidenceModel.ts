@@ -21,6 +21,8 @@ import type { Commit, TouchedFile } from './schema';
  * - `diffHash`: sha256 (hex) of the whole `git diff HEAD` output, for the hop guard.
  * - `notes`: what could not be collected, in words the user can act on
  *   ("Not a git repository: …", "git is not installed …").
+ * - `problem`: why git evidence is missing, for choosing the next action; null when
+ *   collection worked.
  */
 export interface GitEvidence {
   readonly repoRoot: string | null;
@@ -39,10 +41,18 @@ export interface GitEvidence {
   readonly diffExcerptTruncated: boolean;
   readonly diffHash: string | null;
   readonly notes: readonly string[];
+  readonly problem: GitProblem | null;
 }
 
+/**
+ * Why git evidence could not be collected: `not_repository` (the folder is not in a git
+ * working tree), `git_missing` (no git executable), `failed` (anything else, e.g. a
+ * refused or corrupt repository, a cancelled run).
+ */
+export type GitProblem = 'not_repository' | 'git_missing' | 'failed';
+
 /** Evidence for a folder where git could not be asked (no repository, no git, untrusted): empty lists and the reason. */
-export function emptyGitEvidence(note: string): GitEvidence {
+export function emptyGitEvidence(note: string, problem: GitProblem = 'failed'): GitEvidence {
   return {
     repoRoot: null,
     branch: null,
@@ -60,5 +70,6 @@ export function emptyGitEvidence(note: string): GitEvidence {
     diffExcerptTruncated: false,
     diffHash: null,
     notes: [note],
+    problem,
   };
 }

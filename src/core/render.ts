@@ -176,6 +176,7 @@ export function handoffFrontmatter(pkg: HandoffPackage, meta: HandoffMeta): Hand
     parent_id: pkg.parent_id,
     hop: pkg.hop,
     chain: [...pkg.chain],
+    hop_guard: pkg.hop_guard ? { ...pkg.hop_guard, reasons: [...pkg.hop_guard.reasons] } : null,
     session_id: pkg.session_id,
     base_commit: pkg.base_commit,
     head_commit: pkg.head_commit,
@@ -217,6 +218,10 @@ export function renderHandoff(pkg: HandoffPackage, meta: HandoffMeta, specialist
   }
   if (pkg.evidence_notes.length) {
     out.push('', pkg.evidence_notes.map((n) => `> ⚠️ ${n}`).join('\n'));
+  }
+  if (pkg.hop_guard) {
+    const why = pkg.hop_guard.reasons.map((r) => (r === 'depth' ? `hop ${pkg.hop} is deeper than the limit of ${pkg.hop_guard?.max_depth}` : 'the chain returns to a specialist it already visited')).join(' and ');
+    out.push('', `> ⚠️ Hop guard: ${why} (chain: ${pkg.chain.join(' → ')}); handed over anyway after an explicit confirmation.`);
   }
   if (pkg.handover_reason) {
     out.push('', `**Why this handoff (${pkg.reason_kind.replace(/_/g, ' ')}):** ${pkg.handover_reason.trim()}`);

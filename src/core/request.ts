@@ -4,7 +4,10 @@
  * defaults and the same `ERROR:` messages naming the field at fault.
  */
 import { z } from 'zod';
+import { MAX_ITEM_CHARS, MAX_LINE_CHARS, MAX_LIST_ITEMS, MAX_REQUEST_CHARS, MAX_SUMMARY_CHARS } from './limits';
 import { ReasonKindSchema, TestRunSchema, TokenizerNameSchema, TurnSchema } from './schema';
+
+export { MAX_ITEM_CHARS, MAX_LINE_CHARS, MAX_LIST_ITEMS, MAX_REQUEST_CHARS, MAX_SUMMARY_CHARS } from './limits';
 
 /** Default token budget of a handoff package: 3,000 tokens (Agent Zero `handover_to_specialist` default). */
 export const DEFAULT_MAX_CONTEXT_TOKENS = 3000;
@@ -15,14 +18,6 @@ export const DEFAULT_RETURN_CONDITION = 'user_request';
 /** Who hands over when the caller does not say. */
 export const DEFAULT_FROM = 'developer';
 
-/** Longest summary accepted: 200,000 characters (a handoff is a briefing, not a transcript). */
-export const MAX_SUMMARY_CHARS = 200_000;
-/** Longest list item (decision, next step, …) accepted: 20,000 characters. */
-export const MAX_ITEM_CHARS = 20_000;
-/** Most items in one list: 1,000. */
-export const MAX_LIST_ITEMS = 1_000;
-/** Longest one-line field (topic, from, return condition …): 2,000 characters; keeps the frontmatter small. */
-export const MAX_LINE_CHARS = 2_000;
 
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f\u2028\u2029]/;
@@ -81,6 +76,8 @@ export const HandoverRequestSchema = z.object({
   tokenizer: TokenizerNameSchema.default('o200k_base'),
   fit_to_budget: z.boolean().default(true),
   session_id: oneLine('session id').pipe(z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters')).optional(),
+  /** The user's explicit "hand over anyway" when the hop guard warns (recorded in the handoff). */
+  hop_guard_confirmed: z.boolean().default(false),
   /** The handoff this one continues (its id, its file name, or `latest`): sets parent_id, root_id, hop and chain. */
   parent: z.string().trim().min(1).max(300, 'must be at most 300 characters').optional(),
 }).superRefine((r, ctx) => {
@@ -97,8 +94,6 @@ export const HandoverRequestSchema = z.object({
   }
 });
 
-/** Most text a request may carry in all (summary, lists, turns): 1,000,000 characters. */
-export const MAX_REQUEST_CHARS = 1_000_000;
 
 /** A request as callers write it (optional fields may be left out). */
 export type HandoverRequestInput = z.input<typeof HandoverRequestSchema>;

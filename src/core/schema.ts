@@ -4,7 +4,7 @@
  * Field names are snake_case because they are written to files and read by other agents.
  */
 import { z } from 'zod';
-import { SpecialistIdSchema } from './specialists';
+import { SpecialistIdSchema } from './ids';
 
 /** Topic slugs: `^[a-z0-9][a-z0-9-]{0,63}$` (DESIGN §4). */
 export const TOPIC_SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
@@ -118,6 +118,19 @@ export const SessionEditSchema = z.object({ path: z.string(), tool: z.string(), 
 /** A session-log edit. */
 export type SessionEdit = z.infer<typeof SessionEditSchema>;
 
+/**
+ * A hop-guard finding (DESIGN §4 hop/cycle guard): the handoff goes deeper than
+ * `handoff.maxHandoverDepth` (`depth`) or back to a specialist already in the chain
+ * (`cycle`); `confirmed` records that the user handed over anyway.
+ */
+export const HopGuardSchema = z.object({
+  reasons: z.array(z.enum(['depth', 'cycle'])),
+  max_depth: z.number().int().positive(),
+  confirmed: z.boolean(),
+});
+/** A hop-guard finding. */
+export type HopGuard = z.infer<typeof HopGuardSchema>;
+
 /** Sections fit-to-budget may cut, in the order it cuts them (DESIGN §4). */
 export const DroppableSectionSchema = z.enum(['recent_turns', 'diff_excerpt', 'touched_files', 'tests_run', 'summary']);
 /** A section name fit-to-budget may cut. */
@@ -206,6 +219,7 @@ export const HandoffPackageSchema = z.object({
   parent_id: z.string().nullable(),
   hop: z.number().int().positive(),
   chain: z.array(z.string()),
+  hop_guard: HopGuardSchema.nullable(),
   session_id: z.string().min(1),
   ...GIT_FIELDS,
   ...BUDGET_FIELDS,
@@ -239,6 +253,7 @@ export const HandoffFrontmatterSchema = z
     parent_id: z.string().nullable(),
     hop: z.number().int().positive(),
     chain: z.array(z.string()),
+    hop_guard: HopGuardSchema.nullable().default(null),
     session_id: z.string().min(1),
     ...GIT_FIELDS,
     // Written since schema 1.1; older files read as "not known".

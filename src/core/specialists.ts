@@ -9,17 +9,9 @@
 import { distance } from 'fastest-levenshtein';
 import { z } from 'zod';
 import { splitFrontmatter } from './frontmatter';
+import { SpecialistIdSchema } from './ids';
 
-/** Specialist ids: `^[a-z0-9][a-z0-9_-]{0,63}$` (DESIGN §3). */
-export const SPECIALIST_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
-
-/** zod schema for a specialist id; the message names the rule and an example. */
-export const SpecialistIdSchema = z
-  .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') })
-  .regex(
-    SPECIALIST_ID_PATTERN,
-    'must be 1–64 characters of a–z, 0–9, "_" or "-", starting with a letter or digit (e.g. quality_reviewer)',
-  );
+export { SPECIALIST_ID_PATTERN, SpecialistIdSchema } from './ids';
 
 /** Where a specialist definition came from. */
 export type SpecialistSource = 'builtin' | 'custom';

@@ -52,6 +52,10 @@ export interface HandoverEnvironment {
   readonly evidence?: Promise<GitEvidence> | GitEvidence;
   /** The base commit of the recorded session (HEAD when recording began), used when no earlier handoff gives one. */
   readonly sessionBaseCommit?: string | null;
+  /** `handoff.maxHandoverDepth`: hops before the hop guard asks for a confirmation (default 3). */
+  readonly maxHandoverDepth?: number;
+  /** Session-log evidence already read (the panel reads it once and reuses it while the user types). */
+  readonly sessionEvidence?: SessionLogEvidence;
   /** Session-log reading (DESIGN §6); absent: no session log is read. */
   readonly sessionLog?: {
     /** `auto` (find the workspace's transcripts), `none`, or the path of one transcript. Default `auto`. */
@@ -147,7 +151,7 @@ function displayFile(file: string, workspaceRoot: string): string {
 }
 
 /** Reads the session log for a handoff, when the environment asks for it. Never throws. */
-async function readSessionLog(env: HandoverEnvironment): Promise<{ evidence: SessionLogEvidence } | undefined> {
+export async function readSessionLog(env: HandoverEnvironment): Promise<{ evidence: SessionLogEvidence } | undefined> {
   const cfg = env.sessionLog;
   if (!cfg || cfg.mode === 'none') {
     return undefined;
@@ -220,7 +224,10 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
       }
       parent = found.handoff.frontmatter;
     }
-    const [evidence, session] = await Promise.all([env.evidence ?? collectEvidenceFor(env), readSessionLog(env)]);
+    const [evidence, session] = await Promise.all([
+      env.evidence ?? collectEvidenceFor(env),
+      env.sessionEvidence ? Promise.resolve({ evidence: env.sessionEvidence }) : readSessionLog(env),
+    ]);
     for (const note of evidence.notes) {
       warnings.push(`WARNING: ${note}`);
     }
@@ -235,6 +242,7 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
       evidence: session ? { ...evidence, notes: [...evidence.notes, ...session.evidence.notes] } : evidence,
       sessionId,
       parent,
+      maxHandoverDepth: env.maxHandoverDepth,
       session: session && {
         tests_run: session.evidence.tests_run,
         recent_turns: session.evidence.recent_turns,
@@ -253,6 +261,13 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
     });
     const now = (env.now ?? (() => new Date()))();
     const pkg = measurePackage(composed, provisionalMeta({ root, specialist: lookup.specialist, pkg: composed }, now, false), lookup.specialist, counter);
+    if (composed.hop_guard && !composed.hop_guard.confirmed) {
+      const g = composed.hop_guard;
+      const why = g.reasons
+        .map((r) => (r === 'depth' ? `hop ${composed.hop} would exceed the limit of ${g.max_depth} hops` : `${lookup.specialist.id} is already in this chain (${composed.chain.slice(0, -1).join(' → ')})`))
+        .join(' and ');
+      return handoverError(`ERROR: hop guard: ${why} — confirm the handoff to proceed (hop_guard_confirmed), or hand over to someone else`, 'hop_guard');
+    }
     const sessionState = session && env.sessionLog?.statePath ? { path: env.sessionLog.statePath, state: session.evidence.next_state } : undefined;
     return { status: 'prepared', prepared: { env, request, root, specialist: lookup.specialist, evidence, pkg, counter, warnings, parent, sessionState } };
   } catch (err) {
@@ -389,4 +404,16 @@ export async function handover(input: unknown, env: HandoverEnvironment): Promis
     return handoverError(prepared.message, prepared.field);
   }
   return writeHandover(prepared.prepared);
+}
+
+/**
+ * The newest complete handoff of the workspace (its frontmatter), for continuing its
+ * chain; undefined when there is none or the handoff folder setting is invalid.
+ */
+export async function latestHandoff(env: Pick<HandoverEnvironment, 'workspaceRoot' | 'handoffDirectory'>): Promise<HandoffFrontmatter | undefined> {
+  const root = resolveHandoffRoot(env.workspaceRoot, env.handoffDirectory);
+  if (!root.ok) {
+    return undefined;
+  }
+  return (await readLatestHandoff(path.join(root.path, HANDOFFS_DIR)))?.frontmatter;
 }

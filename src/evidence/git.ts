@@ -11,7 +11,7 @@ import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { simpleGit, type SimpleGit, type SimpleGitOptions } from 'simple-git';
-import { emptyGitEvidence, type GitEvidence } from '../core/evidenceModel';
+import { emptyGitEvidence, type GitEvidence, type GitProblem } from '../core/evidenceModel';
 import type { Commit } from '../core/schema';
 import { applyRecount, displayPath, mergeTouchedFiles, parseNumstatFields, parseRawNumstat, parseStatusV2, splitNulFields } from './gitParse';
 import { diffHash, hashWorktree } from './worktreeHash';
@@ -51,13 +51,26 @@ export interface GitEvidenceOptions {
   readonly signal?: AbortSignal;
 }
 
+/** Classifies a failure of git: no executable, no repository, or anything else. */
+export function classifyGitFailure(err: unknown): GitProblem {
+  const text = String((err as { message?: unknown })?.message ?? err);
+  if (/not a git repository/i.test(text)) {
+    return 'not_repository';
+  }
+  if (/ENOENT|spawn .*git|not found|cannot find/i.test(text)) {
+    return 'git_missing';
+  }
+  return 'failed';
+}
+
 /** Classifies a failure of git into a note the user can act on. */
 export function describeGitFailure(err: unknown, cwd: string): string {
   const text = String((err as { message?: unknown })?.message ?? err);
-  if (/ENOENT|spawn .*git|not found|cannot find/i.test(text) && !/not a git repository/i.test(text)) {
+  const kind = classifyGitFailure(err);
+  if (kind === 'git_missing') {
     return 'git is not installed or not on PATH — touched files and commits were not collected; install git (or set "git.path") and hand over again';
   }
-  if (/not a git repository/i.test(text)) {
+  if (kind === 'not_repository') {
     return 'Not a git repository — touched files and commits were not collected; run "git init" in the workspace folder to track its changes';
   }
   if (/dubious ownership/i.test(text)) {
@@ -221,18 +234,18 @@ export async function collectGitEvidence(opts: GitEvidenceOptions): Promise<GitE
     ]);
     const [root, format] = top.split('\n');
     if (!root?.trim()) {
-      return emptyGitEvidence('Not a git working tree (a bare repository or the .git folder itself) — touched files and commits were not collected');
+      return emptyGitEvidence('Not a git working tree (a bare repository or the .git folder itself) — touched files and commits were not collected', 'not_repository');
     }
     repoRoot = path.resolve(root.trim());
     objectFormat = format?.trim() || 'sha1';
     head = verified.trim() || null;
   } catch (err) {
-    return emptyGitEvidence(describeGitFailure(err, opts.cwd));
+    return emptyGitEvidence(describeGitFailure(err, opts.cwd), classifyGitFailure(err));
   }
   try {
     return await collectInRepository(repoRoot, head, objectFormat, opts);
   } catch (err) {
-    const ev = emptyGitEvidence(describeGitFailure(err, opts.cwd));
+    const ev = emptyGitEvidence(describeGitFailure(err, opts.cwd), classifyGitFailure(err));
     return { ...ev, repoRoot };
   }
 }
@@ -346,6 +359,7 @@ async function collectInRepository(repoRoot: string, head: string | null, object
     diffExcerpt: excerpt.excerpt.length > 0 ? excerpt.excerpt : null,
     diffExcerptTruncated: excerpt.truncated,
     diffHash: hash,
+    problem: null,
     notes,
   };
 }

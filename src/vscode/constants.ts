@@ -25,6 +25,7 @@ export const Config = {
   maxContextTokens: 'maxContextTokens',
   includeRecentTurns: 'includeRecentTurns',
   tokenizer: 'tokenizer',
+  maxHandoverDepth: 'maxHandoverDepth',
   sessionLogSources: 'sessionLog.sources',
   sessionLogLocations: 'sessionLog.locations',
 } as const;

@@ -3,6 +3,7 @@
  * entry point checks first: a folder is open, and the workspace is trusted.
  */
 import * as vscode from 'vscode';
+import { DEFAULT_MAX_HANDOVER_DEPTH, MAX_HOP_DEPTH } from '../core/compose';
 import { DEFAULT_INCLUDE_RECENT_TURNS, DEFAULT_MAX_CONTEXT_TOKENS } from '../core/request';
 import { TokenizerNameSchema, type TokenizerName } from '../core/schema';
 import { SESSION_SOURCES, type SessionSource } from '../core/session';
@@ -22,6 +23,8 @@ export interface HandoffSettings {
   readonly tokenizer: TokenizerName;
   /** git executable from the built-in git extension's `git.path`, when it names one. */
   readonly gitPath: string | undefined;
+  /** `handoff.maxHandoverDepth`: hops before the hop guard asks for a confirmation (default 3). */
+  readonly maxHandoverDepth: number;
   /** `handoff.sessionLog.sources`: the session-log readers used (default all). */
   readonly sessionLogSources: SessionSource[];
   /** `handoff.sessionLog.locations`: folder overrides per reader. */
@@ -66,6 +69,7 @@ export function readSettings(folder?: vscode.WorkspaceFolder): HandoffSettings {
     includeRecentTurns: positiveInt(cfg.get(Config.includeRecentTurns), DEFAULT_INCLUDE_RECENT_TURNS, 0),
     tokenizer: tokenizer.success ? tokenizer.data : 'o200k_base',
     gitPath: typeof gitPath === 'string' && gitPath.trim() ? gitPath.trim() : undefined,
+    maxHandoverDepth: Math.min(MAX_HOP_DEPTH, positiveInt(cfg.get(Config.maxHandoverDepth), DEFAULT_MAX_HANDOVER_DEPTH, 1)),
     sessionLogSources: (() => {
       const v = cfg.get<unknown>(Config.sessionLogSources);
       return Array.isArray(v) ? v.filter((x): x is SessionSource => SESSION_SOURCES.includes(x as SessionSource)) : [...SESSION_SOURCES];

@@ -29,7 +29,7 @@ export function files(n: number): TouchedFile[] {
 
 /** Evidence with the given overrides on an empty base. */
 export function evidence(over: Partial<GitEvidence> = {}): GitEvidence {
-  return { ...emptyGitEvidence('x'), notes: [], repoRoot: '/repo', branch: 'main', headCommit: 'a'.repeat(40), diffHash: 'f'.repeat(64), ...over };
+  return { ...emptyGitEvidence('x'), notes: [], repoRoot: '/repo', branch: 'main', headCommit: 'a'.repeat(40), diffHash: 'f'.repeat(64), problem: null, ...over };
 }
 
 /** Composes a package for the quality reviewer from a partial request and evidence. */

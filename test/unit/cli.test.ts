@@ -4,44 +4,29 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseHandoff, parseTouchedFiles } from '../../src/core/render';
 import { HandoverOkSchema } from '../../src/core/schema';
-import { EXIT_BAD_INPUT, EXIT_OK, parseTurn, runCli } from '../../src/cli';
+import { EXIT_BAD_INPUT, EXIT_OK, parseTurn } from '../../src/cli';
 import { BUILTIN_SPECIALIST_IDS } from '../../src/core/specialists';
-import { cleanupTempDirs, commitAll, initRepo, rawGitView, write } from '../helpers/repo';
+import { cli, repoWithWork } from '../helpers/cli';
+import { cleanupTempDirs, commitAll, rawGitView, write } from '../helpers/repo';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
-
-async function cli(args: string[], cwd: string): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(args, { stdout: (t) => out.push(t), stderr: (t) => err.push(t), cwd });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
-
-function repo(): string {
-  const dir = initRepo();
-  write(dir, 'a.txt', 'a\n');
-  commitAll(dir, 'c1');
-  write(dir, 'a.txt', 'a\nb\n');
-  write(dir, 'b c.txt', 'new\n');
-  return dir;
-}
 
 describe('CLI', function () {
   this.timeout(30_000);
   after(cleanupTempDirs);
 
   it('specialists lists every built-in id', async () => {
-    const r = await cli(['specialists'], repo());
+    const r = await cli(['specialists'], repoWithWork());
     assert.equal(r.code, EXIT_OK);
     for (const id of BUILTIN_SPECIALIST_IDS) {
       assert.match(r.out, new RegExp(`^${id} `, 'm'));
     }
-    const json = await cli(['specialists', '--json'], repo());
+    const json = await cli(['specialists', '--json'], repoWithWork());
     assert.deepEqual(JSON.parse(json.out).map((s: { id: string }) => s.id), [...BUILTIN_SPECIALIST_IDS]);
   });
 
   it('handover writes the files and prints the summary (exit 0)', async () => {
-    const dir = repo();
+    const dir = repoWithWork();
     const r = await cli(['handover', '--specialist', 'quality_reviewer', '--topic', 'Auth review', '--summary', 'S', '--decision', 'D one', '--decision', 'D two', '--next', 'N', '--blocker', 'B'], dir);
     assert.equal(r.code, EXIT_OK, r.err);
     assert.match(r.out, /^Handed over to \[quality reviewer\]/);
@@ -51,7 +36,7 @@ describe('CLI', function () {
   });
 
   it('--json prints the result object', async () => {
-    const dir = repo();
+    const dir = repoWithWork();
     const r = await cli(['handover', '-s', 'hacker', '-t', 'spike', '--json', '--turn', 'user: try it', '--turn', 'assistant: done'], dir);
     assert.equal(r.code, EXIT_OK, r.err);
     const result = HandoverOkSchema.parse(JSON.parse(r.out));
@@ -61,7 +46,7 @@ describe('CLI', function () {
   });
 
   it('bad input exits 2 with one ERROR line on stderr and writes nothing', async () => {
-    const dir = repo();
+    const dir = repoWithWork();
     const cases: Array<[string[], RegExp]> = [
       [['handover', '--topic', 't'], /^ERROR: --specialist is required/],
       [['handover', '-s', 'quality_reviwer', '-t', 't'], /^ERROR: unknown specialist "quality_reviwer" — did you mean: quality_reviewer/],
@@ -95,7 +80,7 @@ describe('CLI', function () {
   });
 
   it('--json prints the error object on stdout too', async () => {
-    const dir = repo();
+    const dir = repoWithWork();
     for (const args of [['handover', '--json', '--bogus'], ['handover', '--json', '-s', 'nope', '-t', 't'], ['handover', '--json', '-s', 'hacker', '-t', 't', '--max-tokens', 'x']]) {
       const r = await cli(args, dir);
       assert.equal(r.code, EXIT_BAD_INPUT);
@@ -106,7 +91,7 @@ describe('CLI', function () {
   });
 
   it('from a subfolder it works on the repository, like git: one .handoff at the top level', async () => {
-    const dir = repo();
+    const dir = repoWithWork();
     write(dir, 'lib/deep/x.txt', 'x\n');
     commitAll(dir, 'more');
     write(dir, 'lib/deep/x.txt', 'y\n');
@@ -117,7 +102,7 @@ describe('CLI', function () {
   });
 
   it('--parent continues a chain: parent_id, root_id, hop and chain', async () => {
-    const dir = repo();
+    const dir = repoWithWork();
     const first = HandoverOkSchema.parse(JSON.parse((await cli(['handover', '-s', 'codebase_explorer', '-t', 'chain', '--json'], dir)).out));
     assert.equal(first.package.correlation_id, first.package.id, 'a new chain is rooted at itself');
     const second = HandoverOkSchema.parse(JSON.parse((await cli(['handover', '-s', 'implementation_engineer', '-t', 'chain', '--parent', 'latest', '--json'], dir)).out));
@@ -133,7 +118,7 @@ describe('CLI', function () {
   });
 
   it('the summary line counts files right when fitting cut every file', async () => {
-    const dir = repo();
+    const dir = repoWithWork();
     for (let i = 0; i < 8; i++) write(dir, `f${i}.txt`, `${i}\n`);
     const r = await cli(['handover', '-s', 'hacker', '-t', 't', '--max-tokens', '500', '--summary', 'word '.repeat(600)], dir);
     assert.equal(r.code, EXIT_OK, r.err);
@@ -148,7 +133,7 @@ describe('CLI', function () {
   });
 
   it('runs as a real process: exit codes and streams', () => {
-    const dir = repo();
+    const dir = repoWithWork();
     const run = (args: string[]) => spawnSync(process.execPath, ['--require', require.resolve('tsx/cjs'), path.join(REPO_ROOT, 'src', 'cli.ts'), ...args], { cwd: dir, encoding: 'utf8' });
     const bad = run(['handover', '-s', 'nope', '-t', 't']);
     assert.equal(bad.status, 2);

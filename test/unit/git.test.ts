@@ -192,6 +192,7 @@ describe('git evidence (real repositories)', function () {
     assert.equal(ev.repoRoot, null);
     assert.deepEqual(ev.touchedFiles, []);
     assert.match(ev.notes[0], /^Not a git repository — .* run "git init"/);
+    assert.equal(ev.problem, 'not_repository', 'the panel offers "Initialize Repository" for this kind');
     assert.ok(!ev.notes[0].includes(dir), 'no absolute path in a note that goes into a committed file');
   });
 
@@ -200,6 +201,7 @@ describe('git evidence (real repositories)', function () {
     const ev = await collectGitEvidence({ cwd: dir, binary: '/nonexistent/bin/git' });
     assert.deepEqual(ev.touchedFiles, []);
     assert.match(ev.notes[0], /^git is not installed or not on PATH/);
+    assert.equal(ev.problem, 'git_missing', 'the panel offers the git.path setting for this kind');
   });
 
   it('collects from a linked worktree', async () => {

@@ -1,0 +1,16 @@
+/**
+ * Identifier rules shared by schemas, the registry and the webview (kept dependency-free
+ * so the webview bundle does not pull in the registry's YAML and distance code).
+ */
+import { z } from 'zod';
+
+/** Specialist ids: `^[a-z0-9][a-z0-9_-]{0,63}$` (DESIGN §3). */
+export const SPECIALIST_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+/** zod schema for a specialist id; the message names the rule and an example. */
+export const SpecialistIdSchema = z
+  .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') })
+  .regex(
+    SPECIALIST_ID_PATTERN,
+    'must be 1–64 characters of a–z, 0–9, "_" or "-", starting with a letter or digit (e.g. quality_reviewer)',
+  );
