@@ -4,6 +4,9 @@
 // - dist/webview/main.js: the panel script, for the browser.
 // - dist/tokenizers/<encoding>.js: each gpt-tokenizer encoding in its own file, loaded
 //   on first use only (the rank tables are megabytes; activation must not parse them).
+//   dist/webview/codicon.{css,ttf}: the codicon font of @vscode/codicons, copied as is
+//   (the panel's icons; the webview may load fonts only from its own resource roots).
+import { copyFileSync, mkdirSync } from 'node:fs';
 import * as esbuild from 'esbuild';
 
 const watch = process.argv.includes('--watch');
@@ -55,6 +58,15 @@ const builds = [
   },
 ];
 
+/** Copies the codicon stylesheet and font next to the panel script. */
+function copyCodicons() {
+  mkdirSync('dist/webview', { recursive: true });
+  for (const file of ['codicon.css', 'codicon.ttf']) {
+    copyFileSync(`node_modules/@vscode/codicons/dist/${file}`, `dist/webview/${file}`);
+  }
+}
+
+copyCodicons();
 if (watch) {
   for (const b of builds) {
     const ctx = await esbuild.context(b);

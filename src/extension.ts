@@ -18,12 +18,22 @@ export function activate(context: vscode.ExtensionContext): void {
   const log = vscode.window.createOutputChannel(OUTPUT_CHANNEL_NAME, { log: true });
   const session = new SessionService(context, log);
   const timeline = new TimelineTreeProvider(log);
-  const endSession = new EndSessionCommand(log, session, () => timeline.refresh(), context.workspaceState);
-  const handOver = new HandOverViewProvider(context.extensionUri, log, async () => ({
-    hasFolder: currentFolder() !== undefined,
-    trusted: vscode.workspace.isTrusted,
-    handoffCount: await timeline.countHandoffs(),
-  }));
+  const endSession = new EndSessionCommand(
+    log,
+    session,
+    () => {
+      timeline.refresh();
+      handOver.invalidateEvidence();
+    },
+    context.workspaceState,
+  );
+  const handOver = new HandOverViewProvider(
+    context.extensionUri,
+    log,
+    async () => ({ hasFolder: currentFolder() !== undefined, trusted: vscode.workspace.isTrusted, handoffCount: await timeline.countHandoffs() }),
+    session,
+    () => timeline.refresh(),
+  );
 
   context.subscriptions.push(
     log,
@@ -44,9 +54,11 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
     vscode.commands.registerCommand(Commands.startNewSession, () => session.startNewSession()),
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
-      void handOver.pushState();
+      void handOver.reload();
       void session.startRecording();
     }),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => void handOver.reload()),
+    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('handoff') && void handOver.reload()),
     timeline.onDidChangeHandoffs(() => void handOver.pushState()),
   );
   void session.startRecording();

@@ -15,7 +15,7 @@ import * as vscode from 'vscode';
 import type { GitEvidence } from '../core/evidenceModel';
 import { formatCount } from '../core/render';
 import { DEFAULT_INCLUDE_RECENT_TURNS } from '../core/request';
-import type { HandoffPackage, HandoverOk, HandoverResult, TouchedFile } from '../core/schema';
+import type { HandoverResult, TouchedFile } from '../core/schema';
 import type { Specialist, SpecialistRegistry } from '../core/specialists';
 import { slugifyTopic } from '../core/topic';
 import { briefingFileName } from '../core/naming';
@@ -30,6 +30,7 @@ import {
 } from '../engine/handover';
 import { resolveHandoffRoot } from '../store/paths';
 import { StorageKeys } from './constants';
+import { describeCuts, showHandoffSummary } from './handoffSummary';
 import { DisposableOwner } from './lifecycle';
 import { BACK, askList, askText, pickOne, type StepFrame } from './quickInput';
 import { currentFolder, readSettings, type HandoffSettings } from './settings';
@@ -94,19 +95,6 @@ function fileDescription(f: TouchedFile): string {
   return [f.status, counts, f.old_path ? `from ${f.old_path}` : ''].filter(Boolean).join('  ');
 }
 
-function statusCounts(files: readonly TouchedFile[]): string {
-  const counts = new Map<string, number>();
-  for (const f of files) {
-    counts.set(f.status, (counts.get(f.status) ?? 0) + 1);
-  }
-  return [...counts.entries()].map(([k, v]) => `${k} ${v}`).join(', ');
-}
-
-function describeCuts(pkg: HandoffPackage): string {
-  const unit: Record<string, string> = { recent_turns: 'turns', diff_excerpt: 'diff lines', touched_files: 'files', tests_run: 'passing tests', summary: 'summary characters' };
-  return pkg.dropped.map((d) => `${formatCount(d.count)} ${unit[d.section] ?? d.section}`).join(', ');
-}
-
 /** The end-of-session command. Owns nothing long-lived besides what it registers. */
 export class EndSessionCommand extends DisposableOwner {
   private running = false;
@@ -166,6 +154,7 @@ export class EndSessionCommand extends DisposableOwner {
       gitBinary: settings.gitPath,
       sessionId: this.session.sessionId(),
       signal: abort.signal,
+      maxHandoverDepth: settings.maxHandoverDepth,
       ...(await this.session.environment(folder, settings)),
     };
     const started = Date.now();
@@ -384,7 +373,7 @@ export class EndSessionCommand extends DisposableOwner {
       items.push({
         label: '$(fold) Fit to budget and hand over',
         description: `${formatCount(fit.pkg.estimated_tokens)} / ${formatCount(pkg.max_context_tokens)} tokens${fit.fits ? '' : ' — still over'}`,
-        detail: fit.pkg.dropped.length ? `Cuts ${describeCuts(fit.pkg)}; the cut text is kept in .handoff/history/.` : undefined,
+        detail: fit.pkg.dropped.length ? `Cuts ${describeCuts(fit.pkg.dropped)}; the cut text is kept in .handoff/history/.` : undefined,
         choice: 'fit',
       });
       items.push({ label: '$(warning) Hand over without fitting', description: `${tokens} — over budget`, choice: 'over' });
@@ -425,41 +414,6 @@ export class EndSessionCommand extends DisposableOwner {
     }
     await this.session.ended();
     this.onWritten();
-    await vscode.window.showTextDocument(vscode.Uri.file(result.handoff_file), { preview: false });
-    const summary = this.summaryText(result);
-    if (!interactive) {
-      void vscode.window.showInformationMessage(`Handed over to ${result.persona_marker}: ${vscode.workspace.asRelativePath(result.handoff_file)}`);
-      return;
-    }
-    const openBriefing = 'Open Briefing';
-    const copy = 'Copy Next Step';
-    const pick = await vscode.window.showInformationMessage(`Handed over to ${result.persona_marker}`, { modal: true, detail: summary }, openBriefing, copy);
-    if (pick === openBriefing) {
-      await vscode.window.showTextDocument(vscode.Uri.file(result.briefing.path), { preview: false });
-    } else if (pick === copy) {
-      await vscode.env.clipboard.writeText(result.next_step);
-    }
-  }
-
-  /** The one-screen summary: specialist, files, tokens / budget, next step. */
-  private summaryText(r: HandoverOk): string {
-    const p = r.package;
-    const total = p.touched_files.length + p.touched_files_omitted;
-    const lines = [
-      `Specialist: ${r.persona_marker} (${p.specialist})`,
-      `Topic: ${p.topic_title}`,
-      `Files: ${formatCount(total)} touched${total ? ` (${[statusCounts(p.touched_files), p.touched_files_omitted ? `${formatCount(p.touched_files_omitted)} not listed in the handoff` : ''].filter(Boolean).join(', ')})` : ''}`,
-      `Tokens: ${formatCount(p.estimated_tokens)}${p.tokens_estimated ? ' (estimate)' : ''} / ${formatCount(p.max_context_tokens)} (${p.tokenizer})`,
-    ];
-    if (p.dropped.length) {
-      lines.push(`Cut to fit: ${describeCuts(p)}`);
-    }
-    lines.push(`Handoff: ${vscode.workspace.asRelativePath(r.handoff_file)}`);
-    lines.push(`Briefing: ${vscode.workspace.asRelativePath(r.briefing.path)} (${r.briefing.newly_created ? 'created' : 'appended'})`);
-    for (const w of r.warnings) {
-      lines.push(w);
-    }
-    lines.push('', `Next: ${r.next_step}`);
-    return lines.join('\n');
+    await showHandoffSummary(result, interactive);
   }
 }

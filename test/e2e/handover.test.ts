@@ -40,8 +40,7 @@ describe('UI: hand over from the workbench', function () {
     await activityBarItem(page).click();
     await page.locator('.pane-header', { hasText: /Hand over/i }).first().waitFor({ timeout: 20_000 });
     await page.locator('.pane-header', { hasText: /Handoff timeline/i }).first().waitFor({ timeout: 20_000 });
-    const status = handOverFrame(page).locator('#status');
-    await status.filter({ hasText: 'No handoffs yet' }).waitFor({ timeout: 30_000 });
+    await handOverFrame(page).locator('#specialist').waitFor({ timeout: 30_000 });
     await page.locator('.welcome-view-content', { hasText: 'No handoffs yet' }).first().waitFor({ timeout: 20_000 });
     await screenshot(page, 'sidebar-empty');
   });
@@ -108,15 +107,10 @@ describe('UI: hand over from the workbench', function () {
     await screenshot(page, 'timeline-one-handoff');
   });
 
-  it('the "Hand over" webview shows the workspace state and its button starts the handoff', async () => {
+  it('the "Hand over" panel collects the evidence again after the palette handoff and offers to continue its chain', async () => {
     const { page } = session;
     const frame = handOverFrame(page);
-    await frame.locator('#status', { hasText: '1 handoff in this workspace' }).waitFor({ timeout: 30_000 });
-    await frame.locator('#end-session').click();
-    await waitForQuickInput(page, 'Hand over to which specialist?', 'the specialist quick pick opened from the webview');
-    await page.keyboard.press('Escape');
-    await page.waitForTimeout(500);
-    assert.equal(readdirSync(path.join(folder, '.handoff', 'handoffs')).length, 1, 'cancelling wrote nothing');
+    await frame.locator('#chain', { hasText: 'Continue the chain of the latest handoff (to Quality reviewer, hop 1)' }).waitFor({ timeout: 30_000 });
     await screenshot(page, 'sidebar-one-handoff');
   });
 });

@@ -123,11 +123,14 @@ export async function typeAndEnter(page: Page, text: string): Promise<void> {
   await page.keyboard.press('Enter');
 }
 
-/** Saves a screenshot to test-results/screenshots/<name>.png (or test-results/<name>.png for failures). */
-export async function screenshot(page: Page, name: string, failure = false): Promise<string> {
+/**
+ * Saves a screenshot to test-results/screenshots/<name>.png (or test-results/<name>.png
+ * for failures), of the whole page or of `clip` (CSS pixels).
+ */
+export async function screenshot(page: Page, name: string, failure = false, clip?: { x: number; y: number; width: number; height: number }): Promise<string> {
   const dir = failure ? RESULTS : path.join(RESULTS, 'screenshots');
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${name.replace(/[^a-z0-9-]+/gi, '-').toLowerCase()}.png`);
-  await page.screenshot({ path: file });
+  await page.screenshot({ path: file, ...(clip ? { clip } : {}) });
   return file;
 }

@@ -138,8 +138,10 @@ export async function runE2e(): Promise<Stats> {
   });
   const mocha = new Mocha({ ui: 'bdd', timeout: 180_000, reporter: 'spec', color: false });
   const dir = path.join(REPO_ROOT, 'test', 'e2e');
+  // E2E_FILES=panel runs only the files whose names contain "panel" (for working on one suite).
+  const only = process.env.E2E_FILES;
   for (const f of readdirSync(dir).sort()) {
-    if (f.endsWith('.test.ts')) {
+    if (f.endsWith('.test.ts') && (!only || f.includes(only))) {
       mocha.addFile(path.join(dir, f));
     }
   }

@@ -1,0 +1,288 @@
+/**
+ * UI test of the "Hand over to specialist" panel in the real workbench: pick a specialist,
+ * type the draft, watch the token meter, hide and re-show the view mid-draft, hand over,
+ * and check the handoff file on disk field by field against what was typed and what git
+ * says. Ends with the panel in dark, light and high-contrast themes (the README's
+ * screenshots come from there).
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { FrameLocator, Page } from 'playwright-core';
+import { createDemoRepository } from '../../scripts/demoRepo';
+import { parseHandoff, parseTouchedFiles } from '../../src/core/render';
+import { TEST_SETTINGS, waitFor, workspaceDir } from '../host/codeServer';
+import { rawGitView } from '../helpers/repo';
+import { activityBarItem, handOverFrame, openWorkbench, runCommand, screenshot, type Session } from './workbench';
+
+const SUMMARY = 'Token auth is in place for the todo API; the middleware checks the bearer token.';
+const DECISION = 'Tokens are opaque random strings, not JWTs';
+const NEXT_STEP = 'Review the auth middleware for timing leaks';
+/** Longer than the panel's send debounce (200 ms): the host holds the latest draft. */
+const SEND_SETTLE_MS = 600;
+
+/** Types into a toolkit text field or text area (the real input lives in its shadow root). */
+async function typeInto(frame: FrameLocator, id: string, text: string): Promise<void> {
+  const input = frame.locator(`#${id}`).locator('input, textarea').first();
+  await input.click();
+  await input.pressSequentially(text, { delay: 5 });
+}
+
+async function valueOf(frame: FrameLocator, id: string): Promise<string> {
+  return frame.locator(`#${id}`).locator('input, textarea').first().inputValue();
+}
+
+async function tokenCount(frame: FrameLocator): Promise<string> {
+  return (await frame.locator('#token-count').innerText()).trim();
+}
+
+/** Picks a specialist in the toolkit dropdown by its visible label. */
+async function pickSpecialist(frame: FrameLocator, label: string): Promise<void> {
+  await frame.locator('#specialist').click();
+  await frame.locator('#specialist vscode-option', { hasText: label }).first().click();
+}
+
+/**
+ * Switches the colour theme by writing it into the user settings and reloading the
+ * window (deterministic, unlike driving the theme picker), then waits for the workbench
+ * to wear it and for the "Hand over" view to be back.
+ */
+async function reloadWithTheme(session: Session, theme: string, workbenchClass: string): Promise<void> {
+  const { page } = session;
+  const file = path.join(session.server.userDataDir, 'User', 'settings.json');
+  writeFileSync(file, JSON.stringify({ ...TEST_SETTINGS, 'workbench.colorTheme': theme }, null, 2));
+  const body = handOverFrame(page).locator('body');
+  await body.evaluate(() => ((globalThis as { marker?: number }).marker = 1));
+  await runCommand(page, 'Developer: Reload Window');
+  await waitFor(`the workbench in the "${theme}" theme`, 60_000, async () => (await page.locator(`.monaco-workbench.${workbenchClass}`).count()) > 0);
+  await waitFor('a new "Hand over" webview after the reload', 60_000, async () =>
+    body.evaluate(() => (globalThis as { marker?: number }).marker === undefined, undefined, { timeout: 2000 }).catch(() => false),
+  );
+  await handOverFrame(page).locator('#specialist').waitFor({ timeout: 60_000 });
+}
+
+/** Screenshot of the side bar only (the webview is drawn over it). */
+async function sidebarShot(page: Page, name: string): Promise<void> {
+  const box = await page.locator('.part.sidebar').boundingBox();
+  assert.ok(box, 'the side bar is visible');
+  await screenshot(page, name, false, box);
+}
+
+describe('UI: the "Hand over to specialist" panel', function () {
+  let session: Session;
+  let folder: string;
+  let failed = false;
+
+  before(async () => {
+    folder = path.join(workspaceDir('panel'), 'todo-api');
+    createDemoRepository(folder);
+    session = await openWorkbench(folder, { name: 'panel' }, { width: 1400, height: 1000 });
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') {
+      failed = true;
+      await screenshot(session.page, `failure-panel-${this.currentTest.title}`, true).catch(() => undefined);
+    }
+  });
+
+  after(async () => {
+    await session?.close(failed);
+  });
+
+  it('drafts in the panel, survives hiding the view, and hands over exactly what was typed plus the evidence', async () => {
+    const { page } = session;
+    const git = rawGitView(folder);
+    await activityBarItem(page).click();
+    const frame = handOverFrame(page);
+    await frame.locator('#specialist').waitFor({ timeout: 30_000 });
+    // The evidence of this workspace arrives in the panel.
+    await frame.locator('#evidence summary', { hasText: `Touched files (${git.length})` }).waitFor({ timeout: 30_000 });
+
+    await pickSpecialist(frame, 'Quality reviewer');
+    await frame.locator('#persona-marker', { hasText: '[quality reviewer]' }).waitFor({ timeout: 10_000 });
+    await typeInto(frame, 'topic', 'token auth');
+    await frame.locator('#token-count').waitFor({ timeout: 10_000 });
+    const before = await waitFor('a token count', 15_000, async () => {
+      const t = await tokenCount(frame);
+      return /^[\d,]+ .*\/ 3,000 tokens$/.test(t) && !t.startsWith('0 ') ? t : undefined;
+    });
+    await typeInto(frame, 'summary', SUMMARY);
+    await typeInto(frame, 'add-decisions', DECISION);
+    await page.keyboard.press('Enter');
+    await typeInto(frame, 'add-next_steps', NEXT_STEP);
+    await page.keyboard.press('Enter');
+    await frame.locator('#list-decisions li').first().waitFor({ timeout: 5000 });
+    await frame.locator('#list-next_steps li').first().waitFor({ timeout: 5000 });
+    const after = await waitFor('the token count to change as the draft grows', 15_000, async () => {
+      const t = await tokenCount(frame);
+      return t !== before ? t : undefined;
+    });
+    assert.ok(Number(after.split(' ')[0].replace(/,/g, '')) > Number(before.split(' ')[0].replace(/,/g, '')), `${before} → ${after}`);
+    await screenshot(page, 'panel-draft');
+
+    // Hide the view mid-draft (show the Explorer), then show it again: a new webview document.
+    await frame.locator('body').evaluate(() => ((globalThis as { marker?: number }).marker = 1));
+    await page.keyboard.press('Control+Shift+E');
+    await page.locator('.pane-header', { hasText: /Folders|todo-api/i }).first().waitFor({ timeout: 15_000 });
+    await page.waitForTimeout(500);
+    await activityBarItem(page).click();
+    await frame.locator('#specialist').waitFor({ timeout: 30_000 });
+    assert.equal(await frame.locator('body').evaluate(() => (globalThis as { marker?: number }).marker), undefined, 'the view was re-created, not kept alive');
+    await frame.locator('#persona-marker', { hasText: '[quality reviewer]' }).waitFor({ timeout: 10_000 });
+    assert.equal(await valueOf(frame, 'topic'), 'token auth');
+    assert.equal(await valueOf(frame, 'summary'), SUMMARY);
+    assert.equal(await frame.locator('#list-decisions li').count(), 1);
+    assert.equal(await frame.locator('#list-decisions li').first().locator('input').inputValue(), DECISION);
+    assert.equal(await frame.locator('#list-next_steps li').first().locator('input').inputValue(), NEXT_STEP);
+
+    // Hand over.
+    await frame.locator('#hand-over').click();
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.filter({ hasText: 'Handed over to [quality reviewer]' }).waitFor({ timeout: 30_000 });
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
+
+    const dir = path.join(folder, '.handoff', 'handoffs');
+    const files = readdirSync(dir);
+    assert.equal(files.length, 1);
+    const parsed = parseHandoff(readFileSync(path.join(dir, files[0]), 'utf8'));
+    assert.ok(parsed.ok, 'the handoff file parses');
+    const { frontmatter, sections } = parsed.handoff;
+    assert.equal(frontmatter.specialist, 'quality_reviewer');
+    assert.equal(frontmatter.topic, 'token-auth');
+    assert.equal(frontmatter.hop, 1);
+    assert.equal(sections.get('Summary')?.trim(), SUMMARY);
+    assert.equal(sections.get('Decisions')?.trim(), `- **D1** ${DECISION}`);
+    assert.equal(sections.get('Next steps')?.trim(), `1. ${NEXT_STEP}`);
+    assert.equal(sections.get('Failed approaches')?.trim(), '_None._');
+    assert.equal(sections.get('Blockers')?.trim(), '_None._');
+    const listed = parseTouchedFiles(sections.get('Touched files') ?? '');
+    assert.deepEqual(
+      listed.map((f) => [f.path, f.old_path, f.added, f.deleted]),
+      git.map((g) => [g.path, g.orig, g.added, g.deleted]),
+      'the touched files are what git reports for the workspace',
+    );
+    assert.match(sections.get('Return condition') ?? '', /review/i, "the specialist's default return condition");
+
+    // The panel starts a fresh draft and says where the handoff went.
+    await frame.locator('#banner', { hasText: 'Handed over to [quality reviewer]' }).waitFor({ timeout: 10_000 });
+    assert.equal(await valueOf(frame, 'summary'), '');
+    assert.equal(await frame.locator('#list-decisions li').count(), 0);
+  });
+
+  it('every control is reachable by Tab in reading order, each with a name for screen readers', async () => {
+    const { page } = session;
+    const frame = handOverFrame(page);
+    await frame.locator('#specialist').focus();
+    const seen: Array<{ id: string; name: string }> = [];
+    for (let i = 0; i < 80; i++) {
+      const focused = await frame.locator(':focus').first().evaluate((el) => ({
+        id: el.id,
+        name: el.getAttribute('aria-label') ?? (el.textContent ?? '').trim(),
+      }));
+      seen.push(focused);
+      if (focused.id === 'hand-over') break;
+      await page.keyboard.press('Tab');
+    }
+    const order = ['specialist', 'topic', 'summary', 'add-decisions', 'add-failed_approaches', 'add-next_steps', 'add-blockers', 'return-condition', 'reason', 'reason-kind', 'refresh-evidence', 'preview', 'hand-over'];
+    const at = order.map((id) => seen.findIndex((f) => f.id === id));
+    assert.ok(at.every((i) => i >= 0), `every control was reached by Tab: ${JSON.stringify(order.filter((_, k) => at[k] < 0))} missing from ${JSON.stringify(seen.map((f) => f.id))}`);
+    assert.deepEqual([...at].sort((a, b) => a - b), at, 'Tab follows the reading order');
+    const unnamed = seen.filter((f) => !f.name);
+    assert.deepEqual(unnamed, [], 'every focusable control has a name');
+  });
+
+  it('keeps the draft across window reloads, and looks right in dark, light and high-contrast themes', async () => {
+    const { page } = session;
+    const frame = handOverFrame(page);
+    // Room for the whole panel: a tall window, the timeline collapsed.
+    await page.setViewportSize({ width: 1400, height: 1500 });
+    await page.locator('.pane-header', { hasText: /Handoff timeline/i }).first().click();
+    await pickSpecialist(frame, 'Security & data engineer');
+    await typeInto(frame, 'topic', 'token auth');
+    await typeInto(frame, 'summary', SUMMARY);
+    for (const item of ['Tokens live in memory only, never in the log', 'Compare tokens in constant time']) {
+      await typeInto(frame, 'add-decisions', item);
+      await page.keyboard.press('Enter');
+    }
+    await typeInto(frame, 'add-next_steps', 'Threat-model the token endpoint');
+    await page.keyboard.press('Enter');
+    await frame.locator('#banner vscode-button[aria-label="Dismiss"]').click();
+    await page.waitForTimeout(SEND_SETTLE_MS);
+    for (const [theme, cls, name] of [
+      ['Default Dark Modern', 'vs-dark', 'panel-dark'],
+      ['Default Light Modern', 'vs', 'panel-light'],
+      ['Default High Contrast', 'hc-black', 'panel-high-contrast'],
+    ] as const) {
+      await reloadWithTheme(session, theme, cls);
+      // Reloading the window keeps the draft (the webview state) and the evidence comes back.
+      await frame.locator('#persona-marker', { hasText: '[security & data engineer]' }).waitFor({ timeout: 15_000 });
+      assert.equal(await valueOf(frame, 'summary'), SUMMARY, `the draft survives reloading the window (${theme})`);
+      assert.equal(await frame.locator('#list-decisions li').count(), 2);
+      await frame.locator('#evidence summary', { hasText: 'Touched files' }).waitFor({ timeout: 30_000 });
+      await frame.locator('#token-count', { hasText: /^[1-9][\d,]* \/ 3,000 tokens$/ }).waitFor({ timeout: 15_000 });
+      await page.locator('.pane-header', { hasText: /Handoff timeline/i }).first().waitFor({ timeout: 15_000 });
+      await page.waitForTimeout(800);
+      await sidebarShot(page, name);
+    }
+  });
+
+  it('over budget: the meter turns to the error colour, Fit to budget shows the cuts, and the handoff is cut to fit', async () => {
+    const { page } = session;
+    const frame = handOverFrame(page);
+    // A workspace setting the panel picks up at once.
+    mkdirSync(path.join(folder, '.vscode'), { recursive: true });
+    writeFileSync(path.join(folder, '.vscode', 'settings.json'), JSON.stringify({ 'handoff.maxContextTokens': 1000 }));
+    await frame.locator('#token-count.over', { hasText: '/ 1,000 tokens' }).waitFor({ timeout: 30_000 });
+    const note = frame.locator('#meter .note.error');
+    await note.filter({ hasText: /Over the budget by [\d,]+ tokens/ }).waitFor({ timeout: 10_000 });
+    assert.match(await note.innerText(), /Fit to budget would cut .*leaving [\d,]+ tokens/);
+    assert.equal(await frame.locator('#still-over').count(), 0, 'cutting reaches the budget');
+    await page.waitForTimeout(500);
+    await sidebarShot(page, 'panel-over-budget');
+    await frame.locator('#fit').click();
+    await frame.locator('#meter', { hasText: 'Fit to budget is on' }).waitFor({ timeout: 10_000 });
+    await frame.locator('#hand-over').click();
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.filter({ hasText: 'Handed over to [security & data engineer]' }).waitFor({ timeout: 30_000 });
+    assert.match(await dialog.innerText(), /Cut to fit: /);
+    await page.keyboard.press('Escape');
+    const dir = path.join(folder, '.handoff', 'handoffs');
+    const latest = readdirSync(dir).filter((f) => f.endsWith('_security_data_engineer.md'));
+    assert.equal(latest.length, 1);
+    const parsed = parseHandoff(readFileSync(path.join(dir, latest[0]), 'utf8'));
+    assert.ok(parsed.ok);
+    assert.ok(parsed.handoff.frontmatter.estimated_tokens <= 1000, `${parsed.handoff.frontmatter.estimated_tokens} tokens fit the 1,000-token budget`);
+    assert.ok(parsed.handoff.frontmatter.dropped.length > 0, 'what was cut is recorded');
+  });
+
+  it('hop guard: continuing the chain back to the same specialist needs "Hand over anyway", and the handoff records it', async () => {
+    const { page } = session;
+    const frame = handOverFrame(page);
+    await pickSpecialist(frame, 'Security & data engineer');
+    await typeInto(frame, 'topic', 'token auth again');
+    await frame.locator('#chain vscode-checkbox', { hasText: 'Continue the chain of the latest handoff (to Security & data engineer, hop 1)' }).click();
+    const guard = frame.locator('#hop-guard .note.warning');
+    await guard.filter({ hasText: 'the chain would return to a specialist it already visited' }).waitFor({ timeout: 15_000 });
+    await frame.locator('#hand-over').click();
+    await frame.locator('#banner', { hasText: 'tick "Hand over anyway"' }).waitFor({ timeout: 10_000 });
+    await screenshot(page, 'panel-hop-guard');
+    await guard.locator('vscode-checkbox').click();
+    await page.waitForTimeout(SEND_SETTLE_MS);
+    await frame.locator('#hand-over').click();
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.filter({ hasText: 'Handed over to [security & data engineer]' }).waitFor({ timeout: 30_000 });
+    await page.keyboard.press('Escape');
+    const dir = path.join(folder, '.handoff', 'handoffs');
+    const written = readdirSync(dir)
+      .filter((f) => f.endsWith('_security_data_engineer.md'))
+      .map((f) => parseHandoff(readFileSync(path.join(dir, f), 'utf8')))
+      .flatMap((p) => (p.ok ? [p.handoff.frontmatter] : []))
+      .find((fm) => fm.topic === 'token-auth-again');
+    assert.ok(written, 'the confirmed handoff was written');
+    assert.equal(written.hop, 2);
+    assert.deepEqual(written.chain, ['security_data_engineer', 'security_data_engineer']);
+    assert.deepEqual(written.hop_guard, { reasons: ['cycle'], max_depth: 3, confirmed: true });
+  });
+});
