@@ -5,23 +5,28 @@
  *
  * Options (environment): BENCH_FILES (changed files in the generated repository,
  * default 10,000), BENCH_RUNS (runs per figure, default 5), BENCH_JSON (path to write
- * the rows as JSON).
+ * the rows as JSON), BENCH_ONLY (comma-separated groups to run: tokens, evidence,
+ * session, sizes, activation; default all).
  */
 import { execFile } from 'node:child_process';
 import { rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { countTokens } from '../src/core/tokens';
+import { countTokens, tokensWithin } from '../src/core/tokens';
 import { handover } from '../src/engine/handover';
 import { loadEncoding } from '../src/engine/tokenizer';
 import { collectGitEvidence } from '../src/evidence/git';
 import { createBenchRepository } from './repo';
+import { activationRows } from './activation';
 import { sessionLogRows } from './sessionLog';
 
 const run = promisify(execFile);
 const FILES = Number(process.env.BENCH_FILES ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((g) => g.trim())) : undefined;
+/** Whether a group of rows is to run (BENCH_ONLY). */
+const wanted = (group: string) => !ONLY || ONLY.has(group);
 
 /** One row of the table. */
 interface Row {
@@ -102,6 +107,9 @@ async function tokenRows(): Promise<void> {
   for (let i = 0; diff.length < 1024 * 1024; i++) diff += diffLine(i);
   const r2 = await compare(() => countTokens(o200k, diff), () => jsCount(diff), 5);
   add('tokens: 1 MB diff excerpt (gpt-tokenizer vs js-tiktoken)', r2.ours, r2.baseline);
+  // Fits-or-not (what fit-to-budget asks again and again) stops once past the budget.
+  const rw = await compare(() => tokensWithin(o200k, diff, 3000), () => countTokens(o200k, diff), 5);
+  add('tokens: does the 1 MB diff fit 3,000 tokens? (early exit vs our full count)', rw.ours, rw.baseline);
 
   // js-tiktoken (and gpt-tokenizer unbounded) are quadratic on one long run: 20,000
   // characters already take ~30 s in js-tiktoken here, 200,000 would take hours. The
@@ -173,13 +181,25 @@ function table(): string {
 (async () => {
   const started = Date.now();
   console.error(`bench: ${RUNS} runs per figure, node ${process.version}, ${new Date().toISOString()}`);
-  await tokenRows();
-  await evidenceRows();
-  for (const r of await sessionLogRows((m) => console.error(`  ${m}`))) {
-    const fmt = r.unit === 'MB' ? (x: number) => `${x.toFixed(0)} MB` : ms;
-    add(r.name, r.ours, r.baseline, r.note, fmt);
+  if (wanted('tokens')) await tokenRows();
+  if (wanted('evidence')) await evidenceRows();
+  if (wanted('session')) {
+    for (const r of await sessionLogRows((m) => console.error(`  ${m}`))) {
+      const fmt = r.unit === 'MB' ? (x: number) => `${x.toFixed(0)} MB` : ms;
+      add(r.name, r.ours, r.baseline, r.note, fmt);
+    }
   }
-  sizeRows();
+  if (wanted('sizes')) sizeRows();
+  if (wanted('activation')) {
+    console.error('activation in the real host (code-server + Chromium) …');
+    const activation = await activationRows((m) => console.error(`  ${m}`));
+    if ('skipped' in activation) {
+      console.error(`  activation rows not measured: ${activation.skipped}`);
+      rows.push({ name: 'activation in the real host', ours: 'not measured', baseline: '', ratio: '', note: activation.skipped });
+    } else {
+      for (const r of activation) add(r.name, r.ours, r.baseline, r.note);
+    }
+  }
   console.log(table());
   console.error(`bench finished in ${ms(Date.now() - started)}`);
   if (process.env.BENCH_JSON) {

@@ -33,6 +33,7 @@ export function activate(context: vscode.ExtensionContext): void {
     async () => ({ hasFolder: currentFolder() !== undefined, trusted: vscode.workspace.isTrusted, handoffCount: await timeline.countHandoffs() }),
     session,
     () => timeline.refresh(),
+    started,
   );
 
   context.subscriptions.push(

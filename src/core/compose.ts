@@ -183,11 +183,13 @@ export function fitToBudget(pkg: HandoffPackage, meta: HandoffMeta, specialist: 
   // Candidates are measured as they will be written: with the stage's drop-manifest entry
   // (its token figure bounded above by the whole package's count) and `estimated_tokens`
   // at the budget's width, so the final file never grows past what was measured.
-  const measure = (p: HandoffPackage, pending?: Omit<Dropped, 'tokens'>): number => {
+  const asWritten = (p: HandoffPackage, pending?: Omit<Dropped, 'tokens'>): string => {
     const dropped = pending && pending.count > 0 ? [...p.dropped, { ...pending, tokens: originalTokens }] : p.dropped;
-    return counter.count(renderHandoff({ ...p, dropped, estimated_tokens: budget, oversize_warning: false }, meta, specialist)).tokens;
+    return renderHandoff({ ...p, dropped, estimated_tokens: budget, oversize_warning: false }, meta, specialist);
   };
-  const fits = (p: HandoffPackage, pending?: Omit<Dropped, 'tokens'>) => measure(p, pending) <= budget;
+  const measure = (p: HandoffPackage): number => counter.count(asWritten(p)).tokens;
+  // Most candidates of the search are far over budget: stop counting once past it.
+  const fits = (p: HandoffPackage, pending?: Omit<Dropped, 'tokens'>) => counter.within(asWritten(p, pending), budget) !== false;
   let cur: HandoffPackage = { ...pkg, dropped: [...pkg.dropped] };
   if (fits(cur)) {
     return { pkg: measurePackage(cur, meta, specialist, counter), fits: true, original };

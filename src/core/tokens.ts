@@ -14,6 +14,8 @@ import type { TokenizerName } from './schema';
 /** The subset of a gpt-tokenizer encoding module this project uses. */
 export interface TokenEncoding {
   countTokens(text: string, options?: { disallowedSpecial?: Set<string> }): number;
+  /** The count when it is at most `limit`, else false — stops encoding as soon as the limit is passed. */
+  isWithinTokenLimit(text: string, limit: number, options?: { disallowedSpecial?: Set<string> }): number | false;
 }
 
 /** Loads (once) and returns the encoding for a tokenizer name; provided by the host layer. */
@@ -76,15 +78,62 @@ export function countTokens(encoding: TokenEncoding, text: string): TokenCount {
 }
 
 /**
+ * Whether `text` fits in `limit` tokens, with the same rules as {@link countTokens}
+ * (special-token strings as plain text, long runs chunked), stopping as soon as the
+ * count passes the limit — for "fits or not" questions on text that may be far over
+ * budget (gpt-tokenizer `isWithinTokenLimit`).
+ *
+ * @returns the count (tokens) when it is at most `limit`, else false
+ */
+export function tokensWithin(encoding: TokenEncoding, text: string, limit: number): number | false {
+  if (limit < 0) {
+    return false;
+  }
+  if (!text) {
+    return 0;
+  }
+  let tokens = 0;
+  const add = (piece: string): boolean => {
+    const n = encoding.isWithinTokenLimit(piece, limit - tokens, PLAIN_TEXT);
+    if (n === false) {
+      return false;
+    }
+    tokens += n;
+    return true;
+  };
+  LONG_RUN.lastIndex = 0;
+  let last = 0;
+  for (const m of text.matchAll(LONG_RUN)) {
+    const start = m.index ?? 0;
+    if (start > last && !add(text.slice(last, start))) {
+      return false;
+    }
+    const run = m[0];
+    for (let i = 0; i < run.length; i += RUN_CHUNK_CHARS) {
+      if (!add(run.slice(i, i + RUN_CHUNK_CHARS))) {
+        return false;
+      }
+    }
+    last = start + run.length;
+  }
+  if (last < text.length && !add(text.slice(last))) {
+    return false;
+  }
+  return tokens;
+}
+
+/**
  * A counter bound to one encoding, so callers pass one object around.
- * `count(text)` returns a {@link TokenCount}.
+ * `count(text)` returns a {@link TokenCount}; `within(text, limit)` the count when it is
+ * at most `limit` tokens, else false (early exit, see {@link tokensWithin}).
  */
 export interface TokenCounter {
   readonly tokenizer: TokenizerName;
   count(text: string): TokenCount;
+  within(text: string, limit: number): number | false;
 }
 
-/** Binds {@link countTokens} to an encoding. */
+/** Binds {@link countTokens} and {@link tokensWithin} to an encoding. */
 export function tokenCounter(tokenizer: TokenizerName, encoding: TokenEncoding): TokenCounter {
-  return { tokenizer, count: (text) => countTokens(encoding, text) };
+  return { tokenizer, count: (text) => countTokens(encoding, text), within: (text, limit) => tokensWithin(encoding, text, limit) };
 }

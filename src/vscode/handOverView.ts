@@ -72,6 +72,7 @@ export class HandOverViewProvider extends DisposableOwner implements vscode.Webv
   private queue: HostToWebview[] = [];
   private draft: Draft = emptyDraft();
   private revision = 0;
+  private resolvedOnce = false;
   private evidence: Promise<EvidenceCache> | undefined;
   private evidenceReady: EvidenceCache | undefined;
   private estimateTimer: NodeJS.Timeout | undefined;
@@ -84,6 +85,8 @@ export class HandOverViewProvider extends DisposableOwner implements vscode.Webv
     private readonly state: PanelStateSource,
     private readonly session: SessionHooks,
     private readonly onWritten: () => void,
+    /** `performance.now()` at activate() entry: the first resolve logs how long after it came (the bench reads it). */
+    private readonly activatedAt?: number,
   ) {
     super();
     this.register(vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, this.previews));
@@ -92,6 +95,10 @@ export class HandOverViewProvider extends DisposableOwner implements vscode.Webv
 
   /** Called by VS Code when the view becomes visible the first time (or after being disposed). */
   resolveWebviewView(view: vscode.WebviewView, context: vscode.WebviewViewResolveContext<unknown>): void {
+    if (this.activatedAt !== undefined && !this.resolvedOnce) {
+      this.log.info(`first "Hand over" view resolved ${(performance.now() - this.activatedAt).toFixed(1)} ms after activate() entry`);
+    }
+    this.resolvedOnce = true;
     this.view = view;
     this.ready = false;
     this.queue = [];

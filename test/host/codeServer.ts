@@ -18,6 +18,8 @@ export interface ServerOptions {
   readonly trust?: boolean;
   /** A .vsix to install into this server's extensions folder first. */
   readonly vsix?: string;
+  /** More .vsix files to install (e.g. the benchmark's reference extension). */
+  readonly extraVsix?: readonly string[];
   /** User settings (merged over the test defaults). */
   readonly settings?: Record<string, unknown>;
   /** Extra environment for the server and the extension hosts it starts. */
@@ -133,8 +135,10 @@ export async function startCodeServer(opts: ServerOptions): Promise<RunningServe
   const logFile = path.join(runDir, 'code-server.log');
   const env = confinedEnv(opts.env);
   const base = ['--config', configFile, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
-  if (opts.vsix) {
-    await run(CODE_SERVER_BIN, [...base, '--install-extension', opts.vsix], env, logFile, 120_000);
+  for (const vsix of [opts.vsix, ...(opts.extraVsix ?? [])]) {
+    if (vsix) {
+      await run(CODE_SERVER_BIN, [...base, '--install-extension', vsix], env, logFile, 120_000);
+    }
   }
   const port = await freePort();
   const args = [

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { countTokens as gptCount } from 'gpt-tokenizer/encoding/o200k_base';
-import { LONG_RUN_CHARS, countTokens } from '../../src/core/tokens';
+import { LONG_RUN_CHARS, countTokens, tokensWithin } from '../../src/core/tokens';
 import { counterFor, loadEncoding } from '../../src/engine/tokenizer';
 
 describe('token counting', () => {
@@ -66,5 +66,28 @@ describe('token counting', () => {
   it('stays exact for text whose runs are below the chunking threshold', () => {
     const text = `${'y'.repeat(LONG_RUN_CHARS - 1)} tail`;
     assert.deepEqual(countTokens(o200k, text), { tokens: gptCount(text), estimated: false });
+  });
+
+  it('"fits or not" agrees with the full count on both sides of the limit, for every kind of text', () => {
+    const texts = [
+      'Token auth is in place for the todo API.\n'.repeat(40),
+      'see <|endoftext|> and <|im_start|> here',
+      `const a=${'x'.repeat(5000)};\n${' '.repeat(600)}end`,
+      'word '.repeat(2000),
+      '',
+    ];
+    for (const text of texts) {
+      const n = countTokens(o200k, text).tokens;
+      assert.equal(tokensWithin(o200k, text, n), n, 'at the limit: the count');
+      assert.equal(tokensWithin(o200k, text, n + 10), n, 'under the limit: the count');
+      if (n > 0) assert.equal(tokensWithin(o200k, text, n - 1), false, 'one over: false');
+    }
+    assert.equal(tokensWithin(o200k, 'x', -1), false);
+  });
+
+  it('answers false for text far over the limit (a 2 MB text against a 3,000-token budget; its speed is a bench row)', () => {
+    const text = 'Some ordinary diff line with words and 1234 numbers\n'.repeat(40_000);
+    assert.equal(tokensWithin(o200k, text, 3000), false);
+    assert.equal(counterFor('o200k_base').within('hello world', 5), countTokens(o200k, 'hello world').tokens);
   });
 });
