@@ -6,7 +6,7 @@
  * Options (environment): BENCH_FILES (changed files in the generated repository,
  * default 10,000), BENCH_RUNS (runs per figure, default 5), BENCH_JSON (path to write
  * the rows as JSON), BENCH_ONLY (comma-separated groups to run: tokens, evidence,
- * session, sizes, activation; default all).
+ * session, timeline, sizes, activation; default all).
  */
 import { execFile } from 'node:child_process';
 import { rmSync, statSync, writeFileSync } from 'node:fs';
@@ -20,6 +20,7 @@ import { collectGitEvidence } from '../src/evidence/git';
 import { createBenchRepository } from './repo';
 import { activationRows } from './activation';
 import { sessionLogRows } from './sessionLog';
+import { timelineRows } from './timeline';
 
 const run = promisify(execFile);
 const FILES = Number(process.env.BENCH_FILES ?? 10_000);
@@ -188,6 +189,9 @@ function table(): string {
       const fmt = r.unit === 'MB' ? (x: number) => `${x.toFixed(0)} MB` : ms;
       add(r.name, r.ours, r.baseline, r.note, fmt);
     }
+  }
+  if (wanted('timeline')) {
+    for (const r of await timelineRows((m) => console.error(`  ${m}`), compare)) add(r.name, r.ours, r.baseline);
   }
   if (wanted('sizes')) sizeRows();
   if (wanted('activation')) {

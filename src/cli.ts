@@ -7,16 +7,18 @@
  * Exit codes: 0 success; 2 bad input (the `ERROR:` line on stderr); 1 the handoff could
  * not be written (disk, permissions). Arguments are parsed with Node's `util.parseArgs`.
  */
-import { realpathSync, statSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { MAX_HOP_DEPTH } from './core/compose';
 import { formatCount } from './core/render';
 import type { HandoverOk, HandoverResult, TouchedFile, Turn } from './core/schema';
-import { handover, loadRegistry } from './engine/handover';
+import { handover, loadRegistry, type HandoverEnvironment } from './engine/handover';
+import { buildPrompt } from './engine/prompt';
+import { recordResult } from './engine/result';
 import { findRepositoryRoot } from './evidence/git';
 import { resolveHandoffRoot } from './store/paths';
-import { SESSION_STATE_FILE, cliStateDir } from './store/sessionState';
+import { SESSION_STATE_FILE, cliSessionId, cliStateDir, rotateCliSessionId } from './store/sessionState';
 
 /** Exit code for success. */
 export const EXIT_OK = 0;
@@ -39,6 +41,9 @@ const USAGE = `specialist-handoff — hand an AI-coding session over to the next
 
 Usage:
   specialist-handoff handover --specialist ID --topic TOPIC [options]
+  specialist-handoff prompt [--specialist ID] [--handoff REF] [--no-take] [--json] [--cwd DIR]
+  specialist-handoff record-result --specialist ID [--handoff REF]… [--summary TEXT]
+      [--met N|TEXT|all]… [--next TEXT]… [--blocker TEXT]… [--proceed-if-taken] [--json]
   specialist-handoff specialists [--json] [--cwd DIR]
   specialist-handoff --help | --version
 
@@ -46,6 +51,7 @@ handover options:
   -s, --specialist ID        who receives the work (see "specialist-handoff specialists")
   -t, --topic TEXT           what the work is about; becomes the file-name slug
       --summary TEXT         what happened so far
+      --summary-file PATH    read the summary from a file ("-" for standard input)
       --decision TEXT        a decision made (repeatable; numbered D1, D2 …)
       --failed TEXT          an approach that was tried and failed (repeatable)
       --next TEXT            a next step (repeatable)
@@ -75,6 +81,18 @@ handover options:
 
 --turn roles: user, assistant, system, tool ("ROLE: TEXT"); text without a role is the assistant's.
 
+prompt: prints what the receiving agent needs to pick a handoff up — the specialist's
+mandate, receive rules, run context, what changed since the handoff (staleness) and the
+prior handoffs (30 KB). Default: the newest handoff (to --specialist when given); a pending
+one is marked "accepted" by this session unless --no-take.
+
+record-result: the receiving specialist hands back. Writes a result entry per handoff
+answered (default: every open handoff to --specialist) with the status the policy gives:
+complete only when every acceptance criterion is met (--met: its number as "prompt" lists
+them, its text, or "all") and no test failed after the last passing run; blocked with
+--blocker; else in progress. With no open handoff it writes a session note only.
+--proceed-if-taken records even when another session took the handoff and never answered.
+
 Exit codes: 0 written, 2 bad input (one ERROR: line on stderr), 1 could not write.`;
 
 const OPTIONS = {
@@ -100,6 +118,11 @@ const OPTIONS = {
   'max-depth': { type: 'string' },
   'confirm-hop': { type: 'boolean' },
   'session-id': { type: 'string' },
+  'summary-file': { type: 'string' },
+  handoff: { type: 'string', multiple: true },
+  met: { type: 'string', multiple: true },
+  'no-take': { type: 'boolean' },
+  'proceed-if-taken': { type: 'boolean' },
   'session-log': { type: 'string' },
   json: { type: 'boolean' },
   cwd: { type: 'string' },
@@ -182,8 +205,14 @@ export function formatSummary(result: HandoverOk, cwd: string): string {
 }
 
 /** Says an error the CLI way: flag names instead of setting or field names; JSON too when asked. */
+/** Control characters of what the user typed, shown escaped: an echoed ESC sequence must not drive the terminal. */
+export function escapeControls(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
 function fail(io: CliIo, values: Partial<Values>, message: string, code: number, field?: string): number {
-  const text = cliWording(message.split('\n')[0]);
+  const text = escapeControls(cliWording(message.split('\n')[0]));
   if (values.json) {
     io.stdout(JSON.stringify({ status: 'error', message: text, ...(field ? { field } : {}) }, null, 2));
   }
@@ -218,7 +247,9 @@ const FIELD_FLAGS: Array<[RegExp, string]> = [
 
 /** Rewrites engine wording (field and setting names) into the CLI's flag names. */
 export function cliWording(message: string): string {
-  return FIELD_FLAGS.reduce((m, [re, flag]) => m.replace(re, flag), message);
+  const flagged = FIELD_FLAGS.reduce((m, [re, flag]) => m.replace(re, flag), message);
+  // "--decision.0 items must …" → "--decision #1 must …": the nth use of a repeatable flag, counted from 1.
+  return flagged.replace(/^ERROR: (--[\w-]+)\.(\d+)(?: items)? /, (_, flag: string, n: string) => `ERROR: ${flag} #${Number(n) + 1} `);
 }
 
 async function runHandover(values: Values, io: CliIo): Promise<number> {
@@ -237,10 +268,14 @@ async function runHandover(values: Values, io: CliIo): Promise<number> {
   if (typeof maxDepth === 'number' && (maxDepth < 1 || maxDepth > MAX_HOP_DEPTH)) {
     return fail(io, values, `ERROR: --max-depth must be between 1 and ${MAX_HOP_DEPTH} hops (got ${maxDepth})`, EXIT_BAD_INPUT);
   }
+  const summary = await readSummary(values, io);
+  if (typeof summary === 'object') {
+    return fail(io, values, summary.error, EXIT_BAD_INPUT, 'summary');
+  }
   const request: Record<string, unknown> = {
     specialist: values.specialist,
     topic: values.topic,
-    summary: values.summary ?? '',
+    summary,
     decisions: values.decision ?? [],
     failed_approaches: values.failed ?? [],
     next_steps: values.next ?? [],
@@ -264,26 +299,138 @@ async function runHandover(values: Values, io: CliIo): Promise<number> {
       delete request[k];
     }
   }
-  const sessionLog = values['session-log'] ?? 'auto';
-  const mode = sessionLog === 'auto' || sessionLog === 'none' ? sessionLog : path.resolve(io.cwd, sessionLog);
+  const mode = sessionLogMode(values, io);
+  if (typeof mode === 'object') {
+    return fail(io, values, mode.error, EXIT_BAD_INPUT, 'session-log');
+  }
+  const stateDir = cliStateDir(cwd);
   const result: HandoverResult = await handover(request, {
     workspaceRoot: cwd,
     handoffDirectory: values.dir,
+    ...(values['session-id'] === undefined ? { sessionId: await cliSessionId(stateDir) } : {}),
     ...(typeof maxDepth === 'number' ? { maxHandoverDepth: maxDepth } : {}),
     sessionLog: { mode, statePath: path.join(cliStateDir(cwd), SESSION_STATE_FILE) },
   });
   if (result.status === 'error') {
     return fail(io, values, result.message, result.field === 'io' || result.field === 'internal' ? EXIT_FAILURE : EXIT_BAD_INPUT, result.field);
   }
+  // A handoff ends the CLI's session for this workspace; the next command starts another.
+  await rotateCliSessionId(stateDir);
   if (values.json) {
     io.stdout(JSON.stringify(result, null, 2));
   } else {
     io.stdout(formatSummary(result, cwd));
   }
   for (const w of result.warnings) {
-    io.stderr(cliWording(w));
+    io.stderr(escapeControls(cliWording(w)));
   }
   return EXIT_OK;
+}
+
+/** `--session-log`: auto (default), none (any case), or the path of an existing transcript (file or Cline task folder). */
+function sessionLogMode(values: Values, io: CliIo): string | { error: string } {
+  const raw = values['session-log'] ?? 'auto';
+  const word = raw.trim().toLowerCase();
+  if (word === 'auto' || word === 'none') {
+    return word;
+  }
+  const file = path.resolve(io.cwd, raw);
+  try {
+    statSync(file);
+  } catch {
+    return { error: `ERROR: --session-log ${raw}: no such file or folder — pass the path of a transcript, "auto" or "none"` };
+  }
+  return file;
+}
+
+/** The summary: --summary, or --summary-file (a path, or "-" for standard input); not both. */
+async function readSummary(values: Values, io: CliIo): Promise<string | { error: string }> {
+  const file = values['summary-file'];
+  if (file === undefined) {
+    return values.summary ?? '';
+  }
+  if (values.summary !== undefined) {
+    return { error: 'ERROR: --summary and --summary-file both given — pass one' };
+  }
+  try {
+    if (file === '-') {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    }
+    const target = path.resolve(io.cwd, file);
+    if (statSync(target).size > 8 * 1024 * 1024) {
+      return { error: `ERROR: --summary-file ${file} is larger than 8 MiB — a summary is at most 200,000 characters` };
+    }
+    return readFileSync(target, 'utf8');
+  } catch (err) {
+    return { error: `ERROR: --summary-file ${file} cannot be read: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}` };
+  }
+}
+
+/** Environment for the receiving-side commands (prompt, record-result). */
+async function cliEnvironment(cwd: string, values: Values, mode: string): Promise<HandoverEnvironment> {
+  const stateDir = cliStateDir(cwd);
+  return {
+    workspaceRoot: cwd,
+    handoffDirectory: values.dir,
+    sessionId: values['session-id'] ?? (await cliSessionId(stateDir)),
+    sessionLog: { mode, statePath: path.join(stateDir, SESSION_STATE_FILE) },
+  };
+}
+
+async function runPrompt(values: Values, io: CliIo): Promise<number> {
+  const cwd = await resolveWorkspace(values, io);
+  if (typeof cwd !== 'string') {
+    return fail(io, values, cwd.error, EXIT_BAD_INPUT, 'cwd');
+  }
+  if ((values.handoff?.length ?? 0) > 1) {
+    return fail(io, values, 'ERROR: --handoff given more than once — prompt picks up one handoff', EXIT_BAD_INPUT, 'handoff');
+  }
+  const result = await buildPrompt({ specialist: values.specialist, handoff: values.handoff?.[0], take: !values['no-take'] }, await cliEnvironment(cwd, values, 'none'));
+  if (result.status === 'error') {
+    return fail(io, values, result.message, result.field === 'internal' ? EXIT_FAILURE : EXIT_BAD_INPUT, result.field);
+  }
+  io.stdout(values.json ? JSON.stringify(result, null, 2) : result.prompt);
+  result.warnings.forEach((w) => io.stderr(escapeControls(cliWording(w))));
+  return EXIT_OK;
+}
+
+async function runRecordResult(values: Values, io: CliIo): Promise<number> {
+  const cwd = await resolveWorkspace(values, io);
+  if (typeof cwd !== 'string') {
+    return fail(io, values, cwd.error, EXIT_BAD_INPUT, 'cwd');
+  }
+  const summary = await readSummary(values, io);
+  if (typeof summary === 'object') {
+    return fail(io, values, summary.error, EXIT_BAD_INPUT, 'summary');
+  }
+  const mode = sessionLogMode(values, io);
+  if (typeof mode === 'object') {
+    return fail(io, values, mode.error, EXIT_BAD_INPUT, 'session-log');
+  }
+  const met = values.met ?? [];
+  const request = {
+    specialist: values.specialist,
+    handoffs: values.handoff ?? [],
+    summary,
+    criteria_met: met.some((m) => m.trim().toLowerCase() === 'all') ? 'all' : met,
+    next_steps: values.next ?? [],
+    blockers: values.blocker ?? [],
+    proceed_if_taken: values['proceed-if-taken'] === true,
+    ...(values.tokenizer ? { tokenizer: values.tokenizer } : {}),
+  };
+  const result = await recordResult(request, await cliEnvironment(cwd, values, mode));
+  if (result.status === 'error') {
+    return fail(io, values, result.message, result.field === 'io' || result.field === 'internal' ? EXIT_FAILURE : EXIT_BAD_INPUT, result.field);
+  }
+  if (values.json) {
+    io.stdout(JSON.stringify(result, null, 2));
+  } else {
+    io.stdout([...result.summary, ...result.entries.map((e) => `result: ${path.relative(cwd, e.result_file)}`), ...(result.note_file ? [`note: ${path.relative(cwd, result.note_file)}`] : [])].join('\n'));
+  }
+  result.warnings.forEach((w) => io.stderr(escapeControls(cliWording(w))));
+  return result.failures.length && !result.entries.length && !result.note_file ? EXIT_FAILURE : EXIT_OK;
 }
 
 async function runSpecialists(values: Values, io: CliIo): Promise<number> {
@@ -372,9 +519,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return EXIT_OK;
   }
   const command = positionals[0];
-  if (values.help || !command || command === 'help') {
+  if (values.help || command === 'help') {
     io.stdout(USAGE);
-    return command || values.help ? EXIT_OK : EXIT_BAD_INPUT;
+    return EXIT_OK;
+  }
+  if (!command) {
+    io.stdout(USAGE);
+    return fail(io, values, 'ERROR: no command given — use "handover", "prompt", "record-result" or "specialists" (usage above)', EXIT_BAD_INPUT);
   }
   if (positionals.length > 1) {
     return fail(io, values, `ERROR: unexpected argument "${positionals[1]}" — quote text that contains spaces, e.g. --summary "two words"`, EXIT_BAD_INPUT);
@@ -385,8 +536,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return await runHandover(values, io);
       case 'specialists':
         return await runSpecialists(values, io);
+      case 'prompt':
+        return await runPrompt(values, io);
+      case 'record-result':
+        return await runRecordResult(values, io);
       default:
-        return fail(io, values, `ERROR: unknown command "${command}" — use "handover" or "specialists"`, EXIT_BAD_INPUT);
+        return fail(io, values, `ERROR: unknown command "${command}" — use "handover", "prompt", "record-result" or "specialists"`, EXIT_BAD_INPUT);
     }
   } catch (err) {
     return fail(io, values, `ERROR: ${(err as Error)?.message ?? String(err)}`, EXIT_FAILURE, 'internal');

@@ -9,6 +9,7 @@ import { EndSessionCommand } from './vscode/endSession';
 import { HandOverViewProvider } from './vscode/handOverView';
 import { SessionService } from './vscode/sessionService';
 import { currentFolder, readSettings } from './vscode/settings';
+import { TimelineCommands } from './vscode/timelineCommands';
 import { TimelineTreeProvider } from './vscode/timelineTree';
 import { resolveHandoffRoot } from './store/paths';
 
@@ -18,6 +19,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const log = vscode.window.createOutputChannel(OUTPUT_CHANNEL_NAME, { log: true });
   const session = new SessionService(context, log);
   const timeline = new TimelineTreeProvider(log);
+  const treeView = vscode.window.createTreeView(Views.timeline, { treeDataProvider: timeline, showCollapseAll: true });
   const endSession = new EndSessionCommand(
     log,
     session,
@@ -42,7 +44,8 @@ export function activate(context: vscode.ExtensionContext): void {
     timeline,
     endSession,
     handOver,
-    vscode.window.registerTreeDataProvider(Views.timeline, timeline),
+    treeView,
+    new TimelineCommands(log, session, timeline, treeView),
     vscode.window.registerWebviewViewProvider(Views.handOver, handOver),
     vscode.commands.registerCommand(Commands.endSession, (args?: unknown) => endSession.run(args)),
     vscode.commands.registerCommand(Commands.refreshTimeline, () => timeline.refresh()),

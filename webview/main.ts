@@ -418,7 +418,7 @@ function renderHopGuard(): void {
   );
 }
 
-function renderBanner(kind: 'error' | 'warning' | 'info' | 'success', message: string): void {
+function renderBanner(kind: 'error' | 'warning' | 'info' | 'success', message: string, actions: HTMLElement[] = []): void {
   const box = document.getElementById('banner');
   if (!box) return;
   replaceChildren(
@@ -426,7 +426,7 @@ function renderBanner(kind: 'error' | 'warning' | 'info' | 'success', message: s
     h(
       'div',
       { class: `note ${kind}`, role: kind === 'error' ? 'alert' : 'status' },
-      h('p', {}, icon(kind === 'error' ? 'error' : kind === 'success' ? 'pass' : 'info'), ' ', message),
+      h('div', { class: 'grow' }, h('p', {}, icon(kind === 'error' ? 'error' : kind === 'success' ? 'pass' : 'info'), ' ', message), actions.length ? h('div', { class: 'row' }, ...actions) : null),
       h(Tags.button, { appearance: 'icon', 'aria-label': 'Dismiss', onClick: () => replaceChildren(box) }, icon('close')),
     ),
   );
@@ -555,7 +555,10 @@ function onHostMessage(m: HostToWebview): void {
       model.estimate = null;
       save();
       render();
-      renderBanner('success', `Handed over to ${m.persona_marker}: ${m.handoff_file} (${fmt(m.tokens)} / ${fmt(m.budget)} tokens).`);
+      renderBanner('success', `Handed over to ${m.persona_marker}: ${m.handoff_file} (${fmt(m.tokens)} / ${fmt(m.budget)} tokens).`, [
+        h(Tags.button, { id: 'copy-prompt', appearance: 'secondary', title: 'The prompt the receiving agent needs: mandate, receive rules, staleness and prior handoffs', onClick: () => send({ type: 'runCommand', command: 'copyPrompt' }) }, 'Copy Prompt for Specialist'),
+        h(Tags.button, { id: 'open-in-chat', appearance: 'secondary', onClick: () => send({ type: 'runCommand', command: 'openInChat' }) }, 'Open in Chat'),
+      ]);
       break;
     case 'banner':
       renderBanner(m.kind, m.message);

@@ -9,7 +9,7 @@
 import type { GitEvidence } from './evidenceModel';
 import { renderHandoff, type HandoffMeta } from './render';
 import { DEFAULT_FROM, DEFAULT_RETURN_CONDITION, trimRecentTurns, type HandoverRequest } from './request';
-import type { Dropped, HandoffFrontmatter, HandoffPackage, SessionEdit, SessionSourceSummary, TestRun, Turn } from './schema';
+import type { AcceptanceCheck, Dropped, HandoffFrontmatter, HandoffPackage, SessionEdit, SessionSourceSummary, TestRun, Turn } from './schema';
 import type { Specialist } from './specialists';
 import type { TokenCounter } from './tokens';
 
@@ -28,8 +28,10 @@ export function hopGuard(parent: HandoffFrontmatter | undefined, specialist: str
     return null;
   }
   const reasons: Array<'depth' | 'cycle'> = [];
-  if (parent.hop + 1 > maxDepth) reasons.push('depth');
-  if (parent.chain.includes(specialist)) reasons.push('cycle');
+  // The parent's own fields are cross-checked: an edited file with a short chain or a low
+  // hop number must not switch the guard off.
+  if (Math.max(parent.hop, parent.chain.length) + 1 > maxDepth) reasons.push('depth');
+  if (parent.chain.includes(specialist) || parent.specialist === specialist || parent.to === specialist) reasons.push('cycle');
   return reasons.length ? { reasons, max_depth: maxDepth, confirmed } : null;
 }
 
@@ -46,6 +48,12 @@ export interface ComposeContext {
   readonly parent?: HandoffFrontmatter;
   /** Most hops a chain may take before the hop guard warns (`handoff.maxHandoverDepth`, default 3). */
   readonly maxHandoverDepth?: number;
+  /**
+   * A result (hand-back) instead of a handoff: written by `specialist` (the receiver of
+   * `parent`) back to `to`, with the acceptance checks; not a new hop of the chain for the
+   * hop guard (the chain stays the parent's).
+   */
+  readonly result?: { readonly to: string; readonly acceptance: readonly AcceptanceCheck[] };
   /** Session-log evidence: test runs, turns (used when the request brings none), edits and sources. */
   readonly session?: {
     readonly tests_run: readonly TestRun[];
@@ -65,8 +73,12 @@ export function composePackage(req: HandoverRequest, ctx: ComposeContext): Hando
   const tests = [...req.tests_run, ...(ctx.session?.tests_run ?? [])];
   const turns = req.recent_turns.length ? req.recent_turns : [...(ctx.session?.recent_turns ?? [])];
   const gitPaths = new Set(ev.touchedFiles.flatMap((f) => (f.old_path ? [f.path, f.old_path] : [f.path])));
+  const result = ctx.result;
   return {
+    kind: result ? 'result' : 'handoff',
     specialist: ctx.specialist.id,
+    to: result ? result.to : null,
+    acceptance: result ? result.acceptance.map((a) => ({ ...a })) : [],
     topic: ctx.topic.slug,
     topic_title: ctx.topic.title,
     summary: req.summary.trim(),
@@ -90,12 +102,12 @@ export function composePackage(req: HandoverRequest, ctx: ComposeContext): Hando
     return_condition: req.return_condition || ctx.specialist.returnCondition || DEFAULT_RETURN_CONDITION,
     handover_reason: req.handover_reason.trim(),
     reason_kind: req.reason_kind,
-    from: req.from !== DEFAULT_FROM || !parent ? req.from : parent.to,
+    from: result ? ctx.specialist.id : req.from !== DEFAULT_FROM || !parent ? req.from : parent.to,
     correlation_id: parent ? parent.root_id : null,
     parent_id: parent ? parent.id : null,
     hop: parent ? parent.hop + 1 : 1,
-    chain: parent ? [...parent.chain, ctx.specialist.id] : [ctx.specialist.id],
-    hop_guard: hopGuard(parent, ctx.specialist.id, ctx.maxHandoverDepth ?? DEFAULT_MAX_HANDOVER_DEPTH, req.hop_guard_confirmed),
+    chain: parent ? (result ? [...parent.chain] : [...parent.chain, ctx.specialist.id]) : [ctx.specialist.id],
+    hop_guard: result ? null : hopGuard(parent, ctx.specialist.id, ctx.maxHandoverDepth ?? DEFAULT_MAX_HANDOVER_DEPTH, req.hop_guard_confirmed),
     session_id: ctx.sessionId,
     base_commit: ev.baseCommit,
     head_commit: ev.headCommit,

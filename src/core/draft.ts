@@ -15,9 +15,10 @@ const list = z.array(item).max(MAX_LIST_ITEMS);
  * {@link testKey}, commits by sha, recent turns by their index in the evidence.
  */
 export const ExclusionsSchema = z.object({
-  files: z.array(z.string()).max(100_000).default([]),
-  tests: z.array(z.string()).max(100_000).default([]),
-  commits: z.array(z.string()).max(100_000).default([]),
+  // Bounds: a path (4,096 characters, Linux PATH_MAX), a test key (source, time and a command of at most 20,000), a sha (64).
+  files: z.array(z.string().max(4096)).max(100_000).default([]),
+  tests: z.array(z.string().max(MAX_ITEM_CHARS + 200)).max(100_000).default([]),
+  commits: z.array(z.string().max(64)).max(100_000).default([]),
   turns: z.array(z.number().int().nonnegative()).max(10_000).default([]),
 });
 /** Left-out evidence. */

@@ -3,7 +3,7 @@
  * with the `yaml` library (YAML 1.2 core schema: no implicit dates, so strings such as
  * `2026-05-26` stay strings and round-trip unchanged).
  */
-import { parseDocument, stringify } from 'yaml';
+import { parseDocument, stringify, type Document } from 'yaml';
 
 /** Outcome of splitting a file into frontmatter data and body. Never throws. */
 export type FrontmatterSplit =
@@ -20,11 +20,63 @@ export type FrontmatterSplit =
  *   (including alias bombs); the message says which and how to fix it. Never throws.
  */
 export function splitFrontmatter(text: string): FrontmatterSplit {
+  const fence = locateFrontmatter(text);
+  if (fence === undefined) {
+    return { ok: true, data: undefined, body: text, hasFrontmatter: false };
+  }
+  if (fence === 'unclosed') {
+    return { ok: false, message: 'frontmatter is not closed — add a line with only "---" after the YAML block' };
+  }
+  const yamlText = text.slice(fence.yamlStart, fence.closeStart);
+  const body = text.slice(fence.closeEnd);
+  try {
+    const doc = parseDocument(yamlText, { prettyErrors: false, uniqueKeys: true });
+    if (doc.errors.length > 0) {
+      const err = doc.errors[0];
+      const line = err.linePos?.[0]?.line;
+      return {
+        ok: false,
+        message: `frontmatter is not valid YAML${line ? ` (line ${line + 1} of the file)` : ''}: ${err.message.split('\n')[0]}`,
+      };
+    }
+    return { ok: true, data: doc.toJS({ maxAliasCount: 50 }) as unknown, body, hasFrontmatter: true };
+  } catch (err) {
+    return { ok: false, message: `frontmatter cannot be read: ${(err as Error).message.split('\n')[0]}` };
+  }
+}
+
+/**
+ * Edits the YAML frontmatter of `text` in place with the `yaml` Document API (keys,
+ * order, comments and formatting of everything not edited are kept) and returns the new
+ * text; the body's bytes are unchanged.
+ *
+ * @returns `{ok:false, message}` when there is no frontmatter or it is invalid YAML. Never throws.
+ */
+export function editFrontmatter(text: string, edit: (doc: Document) => void): { ok: true; text: string } | { ok: false; message: string } {
+  const fence = locateFrontmatter(text);
+  if (fence === undefined || fence === 'unclosed') {
+    return { ok: false, message: fence === undefined ? 'no frontmatter to edit' : 'frontmatter is not closed' };
+  }
+  try {
+    const doc = parseDocument(text.slice(fence.yamlStart, fence.closeStart), { prettyErrors: false, uniqueKeys: true });
+    if (doc.errors.length > 0) {
+      return { ok: false, message: `frontmatter is not valid YAML: ${doc.errors[0].message.split('\n')[0]}` };
+    }
+    edit(doc);
+    const yamlText = doc.toString({ lineWidth: 0 });
+    return { ok: true, text: text.slice(0, fence.yamlStart) + yamlText + text.slice(fence.closeStart) };
+  } catch (err) {
+    return { ok: false, message: `frontmatter cannot be edited: ${(err as Error).message.split('\n')[0]}` };
+  }
+}
+
+/** Offsets of the YAML between the fences; undefined without a leading fence; 'unclosed' without a closing one. */
+function locateFrontmatter(text: string): { yamlStart: number; closeStart: number; closeEnd: number } | 'unclosed' | undefined {
   const start = text.startsWith('\uFEFF') ? 1 : 0;
   const firstEnd = text.indexOf('\n', start);
   const firstLine = text.slice(start, firstEnd < 0 ? text.length : firstEnd).replace(/\r$/, '');
   if (firstEnd < 0 || !/^---[ \t]*$/.test(firstLine)) {
-    return { ok: true, data: undefined, body: text, hasFrontmatter: false };
+    return undefined;
   }
   const yamlStart = firstEnd + 1;
   let lineStart = yamlStart;
@@ -44,24 +96,9 @@ export function splitFrontmatter(text: string): FrontmatterSplit {
     lineStart = nl + 1;
   }
   if (closeStart < 0) {
-    return { ok: false, message: 'frontmatter is not closed — add a line with only "---" after the YAML block' };
+    return 'unclosed';
   }
-  const yamlText = text.slice(yamlStart, closeStart);
-  const body = text.slice(closeEnd);
-  try {
-    const doc = parseDocument(yamlText, { prettyErrors: false, uniqueKeys: true });
-    if (doc.errors.length > 0) {
-      const err = doc.errors[0];
-      const line = err.linePos?.[0]?.line;
-      return {
-        ok: false,
-        message: `frontmatter is not valid YAML${line ? ` (line ${line + 1} of the file)` : ''}: ${err.message.split('\n')[0]}`,
-      };
-    }
-    return { ok: true, data: doc.toJS({ maxAliasCount: 50 }) as unknown, body, hasFrontmatter: true };
-  } catch (err) {
-    return { ok: false, message: `frontmatter cannot be read: ${(err as Error).message.split('\n')[0]}` };
-  }
+  return { yamlStart, closeStart, closeEnd };
 }
 
 /**

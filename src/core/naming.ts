@@ -42,6 +42,41 @@ export interface HandoffFileName {
   readonly partial: boolean;
 }
 
+/** A file-name timestamp: ISO 8601 UTC with ':' → '-', fraction of a second optional (1–9 digits). */
+const FILE_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2})-(\d{2})-(\d{2})(?:\.(\d{1,9}))?Z$/;
+
+/**
+ * Milliseconds since the epoch (UTC) for a calendar date and time, or undefined when
+ * the fields do not name a real instant (month 13, 30 February, hour 24, second 60).
+ * Unlike `Date.parse`, nothing rolls over into the next day or month.
+ */
+export function strictUtc(y: number, mo: number, d: number, h = 0, mi = 0, s = 0, ms = 0): number | undefined {
+  if (mo < 1 || mo > 12 || h > 23 || mi > 59 || s > 59) {
+    return undefined;
+  }
+  const t = Date.UTC(y, mo - 1, d, h, mi, s, ms);
+  const back = new Date(t);
+  return back.getUTCFullYear() === y && back.getUTCMonth() === mo - 1 && back.getUTCDate() === d ? t : undefined;
+}
+
+/**
+ * Parses a file-name timestamp such as `2026-05-26T14-30-45.123Z` or
+ * `2026-05-26T14-30-45Z` (DESIGN §5; the itervox convention writes the second form).
+ * Digits past milliseconds are ignored (truncated, not rounded).
+ *
+ * @returns milliseconds since the epoch (UTC), or undefined when the text is not such a
+ *   timestamp or names no real instant (e.g. `2026-02-30T…`).
+ */
+export function parseFileTimestamp(stamp: string): number | undefined {
+  const m = FILE_TIMESTAMP.exec(stamp);
+  if (!m) {
+    return undefined;
+  }
+  const ms = m[7] ? Number(m[7].slice(0, 3).padEnd(3, '0')) : 0;
+  return strictUtc(Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]), ms);
+}
+
+
 const NAME = /^(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d{1,9})?Z)_(.+?)(\.partial)?\.md$/;
 
 /**
@@ -53,9 +88,8 @@ export function parseHandoffFileName(name: string): HandoffFileName | undefined 
   if (!m || !SPECIALIST_ID_PATTERN.test(m[2])) {
     return undefined;
   }
-  const iso = m[1].replace(/T(\d{2})-(\d{2})-(\d{2})/, 'T$1:$2:$3');
-  const time = Date.parse(iso);
-  if (Number.isNaN(time)) {
+  const time = parseFileTimestamp(m[1]);
+  if (time === undefined) {
     return undefined;
   }
   return { id: `${m[1]}_${m[2]}`, time, specialist: m[2], partial: m[3] !== undefined };

@@ -29,7 +29,7 @@ export const DraftChangedMessageSchema = z.object({ type: z.literal('draftChange
 export const RefreshEvidenceMessageSchema = z.object({ type: z.literal('refreshEvidence') }).strict();
 
 /** Commands the panel may ask the host to run: only these. */
-export const PanelCommandSchema = z.enum(['endSession', 'manageTrust', 'openFolder', 'openSettings', 'openHandoffFolder', 'initRepository', 'openGitSettings']);
+export const PanelCommandSchema = z.enum(['endSession', 'manageTrust', 'openFolder', 'openSettings', 'openHandoffFolder', 'initRepository', 'openGitSettings', 'copyPrompt', 'openInChat']);
 /** Run one of the commands the panel offers. */
 export const RunCommandMessageSchema = z.object({ type: z.literal('runCommand'), command: PanelCommandSchema }).strict();
 
@@ -201,5 +201,7 @@ export function parseWebviewMessage(raw: unknown): { ok: true; message: WebviewT
     return { ok: true, message: r.data };
   }
   const issue = r.error.issues[0];
-  return { ok: false, error: `${issue?.path.join('.') || 'message'}: ${issue?.message ?? 'invalid'}` };
+  // Bounded: the reason goes to the log, whatever the message held.
+  const where = (issue?.path.join('.') || 'message').slice(0, 200);
+  return { ok: false, error: `${where}: ${(issue?.message ?? 'invalid').slice(0, 300)}` };
 }

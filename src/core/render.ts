@@ -163,8 +163,11 @@ export function handoffFrontmatter(pkg: HandoffPackage, meta: HandoffMeta): Hand
     id: meta.id,
     created: meta.created,
     from: pkg.from,
-    to: pkg.specialist,
+    to: pkg.to ?? pkg.specialist,
     status: meta.status,
+    kind: pkg.kind,
+    status_history: [],
+    acceptance: pkg.acceptance.map((a) => ({ ...a })),
     specialist: pkg.specialist,
     topic: pkg.topic,
     topic_title: pkg.topic_title,
@@ -205,16 +208,27 @@ export function handoffFrontmatter(pkg: HandoffPackage, meta: HandoffMeta): Hand
  * specialist's mandate, then the ten sections of DESIGN §5 in order.
  */
 export function renderHandoff(pkg: HandoffPackage, meta: HandoffMeta, specialist: Specialist): string {
-  const fm = renderFrontmatter(handoffFrontmatter(pkg, meta));
+  const data: Record<string, unknown> = { ...handoffFrontmatter(pkg, meta) };
+  // Written only when they say something: a new handoff has no status history yet.
+  for (const key of ['status_history', 'acceptance'] as const) {
+    if (Array.isArray(data[key]) && (data[key] as unknown[]).length === 0) delete data[key];
+  }
+  const fm = renderFrontmatter(data);
   const out: string[] = [fm];
-  out.push(`# Handoff to ${specialist.label}: ${pkg.topic_title.replace(/\s+/g, ' ')}`);
-  out.push('');
-  out.push(
-    `${specialist.personaMarker} You are the ${specialist.label}. ${specialist.mandate} ` +
-      `Introduce yourself as ${specialist.personaMarker}, show that you know the context below, and do not ask what it already answers.`,
-  );
-  if (specialist.instructions) {
-    out.push('', specialist.instructions.trim());
+  const title = pkg.topic_title.replace(/\s+/g, ' ');
+  if (pkg.kind === 'result') {
+    out.push(`# Result from ${specialist.label}: ${title}`, '');
+    out.push(`${specialist.personaMarker} hands back to ${pkg.to ?? pkg.from} the handoff ${codeSpan(pkg.parent_id ?? '(none)')}: **${meta.status.replace(/_/g, ' ')}**.`);
+  } else {
+    out.push(`# Handoff to ${specialist.label}: ${title}`);
+    out.push('');
+    out.push(
+      `${specialist.personaMarker} You are the ${specialist.label}. ${specialist.mandate} ` +
+        `Introduce yourself as ${specialist.personaMarker}, show that you know the context below, and do not ask what it already answers.`,
+    );
+    if (specialist.instructions) {
+      out.push('', specialist.instructions.trim());
+    }
   }
   if (pkg.evidence_notes.length) {
     out.push('', pkg.evidence_notes.map((n) => `> ⚠️ ${n}`).join('\n'));
@@ -228,6 +242,9 @@ export function renderHandoff(pkg: HandoffPackage, meta: HandoffMeta, specialist
   }
 
   out.push('', '## Summary', '', (pkg.summary.trim() || NONE) + droppedNote(pkg.dropped, 'summary', 'characters of the summary were'));
+  if (pkg.kind === 'result') {
+    out.push('', '## Acceptance', '', pkg.acceptance.length ? pkg.acceptance.map((a) => `- [${a.met ? 'x' : ' '}] ${indentContinuation(a.criterion)}`).join('\n') : NONE);
+  }
 
   const decisions = pkg.decisions.map((d) => `**${d.id}** ${d.text.trim()}${d.superseded_by ? ` _(superseded by ${d.superseded_by})_` : ''}`);
   out.push('', '## Decisions', '', bulletList(decisions));

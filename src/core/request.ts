@@ -22,13 +22,21 @@ export const DEFAULT_FROM = 'developer';
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f\u2028\u2029]/;
 
-/** One-line text: trimmed, at most MAX_LINE_CHARS, no control characters or line breaks. */
+/**
+ * Invisible characters that can reorder or hide text (bidi controls, zero-width
+ * characters, Unicode tag characters — DESIGN §7): refused in one-line fields, which end
+ * up in file names, headings and frontmatter.
+ */
+export const INVISIBLE_CHARS = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u{e0000}-\u{e007f}]/u;
+
+/** One-line text: trimmed, at most MAX_LINE_CHARS, no control characters, line breaks or invisible characters. */
 const oneLine = (what: string) =>
   z
     .string()
     .trim()
     .max(MAX_LINE_CHARS, `must be at most ${MAX_LINE_CHARS.toLocaleString('en')} characters`)
-    .refine((v) => !CONTROL.test(v) && !/[\r\n]/.test(v), `must be one line of text without control characters (${what})`);
+    .refine((v) => !CONTROL.test(v) && !/[\r\n]/.test(v), `must be one line of text without control characters (${what})`)
+    .refine((v) => !INVISIBLE_CHARS.test(v), `must not contain invisible characters (bidi controls, zero-width or tag characters) (${what}) — retype it`);
 
 const listOfText = z
   .array(z.string().max(MAX_ITEM_CHARS, `items must be at most ${MAX_ITEM_CHARS.toLocaleString('en')} characters`))
@@ -45,7 +53,10 @@ const listOfText = z
  */
 export const HandoverRequestSchema = z.object({
   specialist: z.string({ error: 'is required' }).trim().min(1, 'is required').max(200, 'must be at most 200 characters'),
-  topic: z.string({ error: 'is required' }).max(200, 'must be at most 200 characters'),
+  topic: z
+    .string({ error: 'is required' })
+    .max(200, 'must be at most 200 characters')
+    .refine((v) => !INVISIBLE_CHARS.test(v), 'must not contain invisible characters (bidi controls, zero-width or tag characters) — retype it'),
   summary: z.string().max(MAX_SUMMARY_CHARS, `must be at most ${MAX_SUMMARY_CHARS.toLocaleString('en')} characters`).default(''),
   decisions: listOfText,
   failed_approaches: listOfText,
@@ -57,7 +68,7 @@ export const HandoverRequestSchema = z.object({
     .max(MAX_LIST_ITEMS, `must have at most ${MAX_LIST_ITEMS.toLocaleString('en')} turns`)
     .default([]),
   tests_run: z.array(TestRunSchema).max(MAX_LIST_ITEMS * 10, 'has too many entries').default([]),
-  return_condition: z.string().trim().max(MAX_LINE_CHARS, `must be at most ${MAX_LINE_CHARS.toLocaleString('en')} characters`).optional(),
+  return_condition: oneLine('when the specialist hands back').optional(),
   handover_reason: z.string().max(MAX_LINE_CHARS * 2, `must be at most ${(MAX_LINE_CHARS * 2).toLocaleString('en')} characters`).default(''),
   reason_kind: ReasonKindSchema.default('end_of_session'),
   from: oneLine('who hands over').pipe(z.string().min(1, 'must not be empty')).default(DEFAULT_FROM),

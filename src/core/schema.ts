@@ -162,6 +162,32 @@ export const HandoffStatusSchema = z.enum(['pending', 'accepted', 'in_progress',
 /** A handoff status. */
 export type HandoffStatus = z.infer<typeof HandoffStatusSchema>;
 
+/**
+ * Whether a timeline entry hands work over (`handoff`) or hands it back (`result`: the
+ * receiving specialist's answer to a handoff, linked by parent_id).
+ */
+export const EntryKindSchema = z.enum(['handoff', 'result']);
+/** An entry kind. */
+export type EntryKind = z.infer<typeof EntryKindSchema>;
+
+/** One acceptance criterion of a result and whether it was met (the 001 reference's acceptance results). */
+export const AcceptanceCheckSchema = z.object({ criterion: z.string().trim().min(1), met: z.boolean() }).strict();
+/** An acceptance check. */
+export type AcceptanceCheck = z.infer<typeof AcceptanceCheckSchema>;
+
+/**
+ * One status change of a handoff file (the one in-place change allowed): the status it
+ * left (`from`), the one it took (`to`), when (ISO time) and by which session.
+ */
+export const StatusChangeSchema = z.object({
+  from: HandoffStatusSchema,
+  to: HandoffStatusSchema,
+  at: z.string().min(1),
+  session_id: z.string().min(1),
+});
+/** A status change. */
+export type StatusChange = z.infer<typeof StatusChangeSchema>;
+
 /** Git facts shared by the package and the frontmatter. */
 const GIT_FIELDS = {
   base_commit: z.string().nullable(),
@@ -191,7 +217,11 @@ const BUDGET_FIELDS = {
  * (e.g. "not a git repository").
  */
 export const HandoffPackageSchema = z.object({
+  kind: EntryKindSchema.default('handoff'),
   specialist: SpecialistIdSchema,
+  /** Who the entry is addressed to when that is not `specialist` (a result goes back to the handoff's sender). */
+  to: z.string().min(1).nullable().default(null),
+  acceptance: z.array(AcceptanceCheckSchema).default([]),
   topic: z.string().regex(TOPIC_SLUG_PATTERN),
   topic_title: z.string(),
   summary: z.string(),
@@ -234,25 +264,36 @@ export type HandoffPackage = z.infer<typeof HandoffPackageSchema>;
  * `correlation_id`), the drop manifest and a few counts. `schema` is the format version.
  * Unknown keys written by other tools are kept (`.loose()`), so a round trip loses nothing.
  */
+/**
+ * Handoff ids and the chain links that repeat them (`root_id`, `parent_id`,
+ * `correlation_id`): 1–200 characters of letters, digits and `._:-` — what our file-name
+ * stems are made of. Anything else in a file read back is refused, so an edited file
+ * cannot smuggle a path or Markdown into the next handoff.
+ */
+export const HandoffIdSchema = z.string().regex(/^[A-Za-z0-9._:-]{1,200}$/, 'must be a handoff id (letters, digits and ._:- only)');
+
 export const HandoffFrontmatterSchema = z
   .object({
     schema: z.literal(1),
-    id: z.string().min(1),
+    id: HandoffIdSchema,
     created: z.string().min(1),
     from: z.string().min(1),
-    to: SpecialistIdSchema,
+    to: z.string().min(1),
     status: HandoffStatusSchema,
+    kind: EntryKindSchema.default('handoff'),
+    status_history: z.array(StatusChangeSchema).default([]),
+    acceptance: z.array(AcceptanceCheckSchema).default([]),
     specialist: SpecialistIdSchema,
     topic: z.string().regex(TOPIC_SLUG_PATTERN),
     topic_title: z.string(),
     return_condition: z.string(),
     handover_reason: z.string(),
     reason_kind: ReasonKindSchema,
-    correlation_id: z.string().min(1),
-    root_id: z.string().min(1),
-    parent_id: z.string().nullable(),
+    correlation_id: HandoffIdSchema,
+    root_id: HandoffIdSchema,
+    parent_id: HandoffIdSchema.nullable(),
     hop: z.number().int().positive(),
-    chain: z.array(z.string()),
+    chain: z.array(SpecialistIdSchema),
     hop_guard: HopGuardSchema.nullable().default(null),
     session_id: z.string().min(1),
     ...GIT_FIELDS,

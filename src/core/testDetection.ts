@@ -3,7 +3,7 @@
  * The exit code decides the result; parsed counts only add detail; a command whose result
  * the log cannot tell stays `unknown` — never guessed as passed.
  */
-import type { TestRun } from './schema';
+import { TestRunSchema, type TestRun } from './schema';
 import type { SessionCommand, SessionSource } from './session';
 
 /** Counts parsed from a test runner's summary. */
@@ -247,18 +247,25 @@ export function testRunsFrom(commands: readonly SessionCommand[], source: Sessio
     if (!testRunner(c.command) && !summary?.specific) {
       continue;
     }
-    const counts = summary?.counts;
-    const result: TestRun['result'] = c.exit_code === 0 ? 'passed' : c.exit_code !== null || c.failed ? 'failed' : 'unknown';
-    runs.push({
+    // Logs are other programs' output: a value out of its range (exit code 2.5, a negative
+    // duration, a count past 2^53) is taken as unknown rather than trusted.
+    const exit = typeof c.exit_code === 'number' && Number.isSafeInteger(c.exit_code) ? c.exit_code : null;
+    const counts = summary?.counts && Object.values(summary.counts).every((n) => n === undefined || (Number.isSafeInteger(n) && n >= 0)) ? summary.counts : undefined;
+    const duration = typeof c.duration_ms === 'number' && Number.isFinite(c.duration_ms) && c.duration_ms >= 0 ? c.duration_ms : null;
+    const result: TestRun['result'] = exit === 0 ? 'passed' : exit !== null || c.failed ? 'failed' : 'unknown';
+    const run = TestRunSchema.safeParse({
       command: c.command,
       cwd: c.cwd ?? null,
-      exit_code: c.exit_code,
+      exit_code: exit,
       result,
       ...(counts ? { counts } : {}),
       source,
       started_at: c.time ?? null,
-      duration_ms: c.duration_ms ?? null,
+      duration_ms: duration,
     });
+    if (run.success) {
+      runs.push(run.data);
+    }
   }
   return runs;
 }

@@ -11,13 +11,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { composePackage, fitToBudget, measurePackage, type FitResult } from '../core/compose';
+import { composePackage, fitToBudget, MAX_HOP_DEPTH, measurePackage, type FitResult } from '../core/compose';
 import { emptyGitEvidence, type GitEvidence } from '../core/evidenceModel';
 import { renderHistory } from '../core/history';
 import { BRIEFINGS_DIR, HANDOFFS_DIR, HISTORY_DIR, briefingFileName, handoffId, utcDay } from '../core/naming';
-import { formatCount, renderBriefingHeader, renderBriefingSection, renderHandoff, type HandoffMeta } from '../core/render';
+import { formatCount, handoffFrontmatter, renderBriefingHeader, renderBriefingSection, renderHandoff, type HandoffMeta } from '../core/render';
 import { parseHandoverRequest, type HandoverRequest } from '../core/request';
-import { handoverError, type HandoffFrontmatter, type HandoffPackage, type HandoverResult } from '../core/schema';
+import { handoverError, HandoffFrontmatterSchema, type HandoffFrontmatter, type HandoffPackage, type HandoverResult } from '../core/schema';
 import { SpecialistRegistry, type Specialist } from '../core/specialists';
 import type { TokenCounter } from '../core/tokens';
 import { slugifyTopic } from '../core/topic';
@@ -27,7 +27,7 @@ import type { SessionLocations } from '../evidence/sessionDiscovery';
 import { loadSessionLogState, saveSessionLogState } from '../store/sessionState';
 import { emptySessionLogState, type SessionLogState, type SessionSource } from '../core/session';
 import { homedir } from 'node:os';
-import { StoreError, appendBriefing, createExclusive, createHandoffFile, ensureDir, findHandoff, markPartial, readLatestHandoff } from '../store/handoffStore';
+import { StoreError, appendBriefing, createExclusive, createHandoffFile, ensureDir, findHandoff, markPartial, readLatestHandoff, readLatestHandoffFile } from '../store/handoffStore';
 import { resolveHandoffRoot, resolveInside } from '../store/paths';
 import { loadCustomSpecialists } from '../store/specialistFiles';
 import { counterFor } from './tokenizer';
@@ -117,7 +117,20 @@ function provisionalMeta(p: { root: string; specialist: Specialist; pkg: Handoff
  */
 export async function loadRegistry(root: string, workspaceRoot: string): Promise<{ registry: SpecialistRegistry; warnings: string[] }> {
   const custom = await loadCustomSpecialists(root, workspaceRoot);
-  return { registry: new SpecialistRegistry(custom.specialists), warnings: custom.warnings };
+  // A persona marker names one specialist: a custom one that repeats another's would let a
+  // chain return to "the same" specialist under another id, past the hop guard.
+  const markers = new Map(new SpecialistRegistry().all().map((s) => [s.personaMarker.toLowerCase(), s.id]));
+  const warnings = [...custom.warnings];
+  const kept = custom.specialists.filter((s) => {
+    const taken = markers.get(s.personaMarker.toLowerCase());
+    if (taken !== undefined && taken !== s.id) {
+      warnings.push(`${s.file ?? s.id}: its persona marker ${s.personaMarker} is already ${taken}'s — give it a label of its own; it was skipped`);
+      return false;
+    }
+    markers.set(s.personaMarker.toLowerCase(), s.id);
+    return true;
+  });
+  return { registry: new SpecialistRegistry(kept), warnings };
 }
 
 /**
@@ -195,6 +208,9 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
     const parsed = parseHandoverRequest(input);
     if (!parsed.ok) {
       return { status: 'error', message: parsed.message, field: parsed.field };
+    }
+    if (env.maxHandoverDepth !== undefined && !(Number.isInteger(env.maxHandoverDepth) && env.maxHandoverDepth >= 1 && env.maxHandoverDepth <= MAX_HOP_DEPTH)) {
+      return handoverError(`maxHandoverDepth must be a whole number of hops from 1 to ${MAX_HOP_DEPTH} (got ${String(env.maxHandoverDepth)})`, 'maxHandoverDepth');
     }
     const request = parsed.request;
     const rootCheck = resolveHandoffRoot(env.workspaceRoot, env.handoffDirectory);
@@ -332,6 +348,13 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
     // written does not leave a handoff behind on every retry.
     await ensureDir(env.workspaceRoot, path.join(root, BRIEFINGS_DIR));
     await ensureDir(env.workspaceRoot, handoffsDir);
+    // What is written must read back: check the frontmatter against its schema first
+    // (a parent at hop 2^53, a value no reader accepts), rather than leave an unreadable file.
+    const check = HandoffFrontmatterSchema.safeParse(handoffFrontmatter(pkg, provisionalMeta({ root, specialist, pkg }, start, cut)));
+    if (!check.success) {
+      const issue = check.error.issues[0];
+      return handoverError(`the handoff would not read back: frontmatter field "${issue?.path.join('.')}" ${issue?.message ?? 'is invalid'} — nothing was written`, 'internal');
+    }
     created = await createHandoffFile(env.workspaceRoot, handoffsDir, start, (date) => {
       meta = provisionalMeta({ root, specialist, pkg }, date, cut);
       return { name: `${meta.id}.md`, content: renderHandoff(pkg, meta, specialist) };
@@ -410,10 +433,12 @@ export async function handover(input: unknown, env: HandoverEnvironment): Promis
  * The newest complete handoff of the workspace (its frontmatter), for continuing its
  * chain; undefined when there is none or the handoff folder setting is invalid.
  */
-export async function latestHandoff(env: Pick<HandoverEnvironment, 'workspaceRoot' | 'handoffDirectory'>): Promise<HandoffFrontmatter | undefined> {
+export async function latestHandoff(env: Pick<HandoverEnvironment, 'workspaceRoot' | 'handoffDirectory'>): Promise<(HandoffFrontmatter & { readonly file_ref: string }) | undefined> {
   const root = resolveHandoffRoot(env.workspaceRoot, env.handoffDirectory);
   if (!root.ok) {
     return undefined;
   }
-  return (await readLatestHandoff(path.join(root.path, HANDOFFS_DIR)))?.frontmatter;
+  const latest = await readLatestHandoffFile(path.join(root.path, HANDOFFS_DIR));
+  // file_ref: the file name, which `parent` finds whatever the frontmatter's id says.
+  return latest && { ...latest.handoff.frontmatter, file_ref: path.basename(latest.file) };
 }

@@ -84,13 +84,19 @@ export function describeGitFailure(err: unknown, cwd: string): string {
   return `git failed: ${line.replace(/^(fatal|error):\s*/, '')}`.slice(0, 400);
 }
 
-interface ClientOptions {
+/** How {@link gitClient} runs git: the executable (`git.path`), cancellation, and stdin for commands that read it. */
+export interface ClientOptions {
   readonly binary?: string;
   readonly signal?: AbortSignal;
   readonly input?: (commands: readonly string[]) => string | undefined;
 }
 
-function gitClient(baseDir: string, opts: ClientOptions): SimpleGit {
+/**
+ * A simple-git client for `baseDir` with this module's settings: untrimmed output,
+ * `core.quotePath=false`, no colour, at most 3 git processes, killed after
+ * {@link GIT_BLOCK_TIMEOUT_MS} of silence or when `opts.signal` aborts.
+ */
+export function gitClient(baseDir: string, opts: ClientOptions): SimpleGit {
   const options: Partial<SimpleGitOptions> = {
     baseDir,
     binary: opts.binary ?? 'git',
@@ -112,7 +118,7 @@ function gitClient(baseDir: string, opts: ClientOptions): SimpleGit {
  * Runs git and returns its stdout as bytes (simple-git decodes output as UTF-8, which
  * would turn a file name that is not valid UTF-8 into U+FFFD).
  */
-async function rawBytes(repoRoot: string, opts: ClientOptions, args: string[]): Promise<Buffer> {
+export async function rawBytes(repoRoot: string, opts: ClientOptions, args: string[]): Promise<Buffer> {
   const chunks: Buffer[] = [];
   await gitClient(repoRoot, opts)
     .outputHandler((_cmd, stdout) => {
@@ -250,8 +256,8 @@ export async function collectGitEvidence(opts: GitEvidenceOptions): Promise<GitE
   }
 }
 
-/** The pathspec of a whole repository minus the handoff root, compared by real paths. */
-async function evidencePathspec(repoRoot: string, handoffRoot: string | undefined): Promise<string[]> {
+/** The pathspec (`--` first) of a whole repository minus the handoff root, compared by real paths. */
+export async function evidencePathspec(repoRoot: string, handoffRoot: string | undefined): Promise<string[]> {
   const pathspec = ['--', ':/'];
   if (handoffRoot) {
     // Both the folder as named and its real path: a workspace opened through a symbolic

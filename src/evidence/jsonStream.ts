@@ -3,7 +3,7 @@
  * a Copilot Chat session's `requests`), with `stream-json`: one element at a time, in
  * memory bounded by the largest element, never a whole-file parse.
  */
-import { createReadStream } from 'node:fs';
+import { openRegularForReading } from './lines';
 
 /**
  * Calls `onItem` for each element of the array at `path` in a JSON file (`[]` = the top
@@ -19,7 +19,8 @@ export async function forEachJsonArrayItem(file: string, path: readonly string[]
     import('stream-json/filters/pick.js'),
     import('stream-chain'),
   ]);
-  const stages: unknown[] = [createReadStream(file, { highWaterMark: 256 * 1024 }), parser()];
+  const fh = await openRegularForReading(file);
+  const stages: unknown[] = [fh.createReadStream({ highWaterMark: 256 * 1024 }), parser()];
   if (path.length) {
     stages.push(pick({ filter: path.join('.') }));
   }

@@ -6,8 +6,8 @@
  * when the reader cannot use it, left for the next read.
  */
 import { isUtf8 } from 'node:buffer';
-import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { constants as fsConstants } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { emptyStats, type ReadStats } from '../core/session';
 
 /** Longest line kept: 16 MiB (a Claude Code line holding a whole file read is a few MB). */
@@ -61,7 +61,8 @@ export async function forEachLine(
     }
     return onLine(text, { offset: lineStart, partial, stats }) !== false;
   };
-  const stream = createReadStream(file, { start: fromOffset, highWaterMark: 256 * 1024 });
+  const fh = await openRegularForReading(file);
+  const stream = fh.createReadStream({ start: fromOffset, highWaterMark: 256 * 1024 });
   for await (const chunk of stream) {
     const buf = chunk as Buffer;
     let from = 0;
@@ -128,7 +129,7 @@ export function parseJsonLine(line: string): Record<string, unknown> | undefined
 export async function readFirstLine(file: string, maxBytes = 256 * 1024): Promise<string | undefined> {
   let fh;
   try {
-    fh = await open(file, 'r');
+    fh = await openRegularForReading(file);
     const buf = Buffer.alloc(maxBytes);
     const { bytesRead } = await fh.read(buf, 0, maxBytes, 0);
     const nl = buf.subarray(0, bytesRead).indexOf(10);
@@ -137,5 +138,25 @@ export async function readFirstLine(file: string, maxBytes = 256 * 1024): Promis
     return undefined;
   } finally {
     await fh?.close().catch(() => undefined);
+  }
+}
+
+/**
+ * Opens a file for reading only when it is a regular file: a FIFO, a device (a link to
+ * `/dev/zero` committed into a repository) or a socket would block or never end, so it
+ * is refused. Opened non-blocking, so even the open cannot hang on a FIFO.
+ * @throws an Error saying the file is not a regular file (callers count it as skipped), or the open error
+ */
+export async function openRegularForReading(file: string): Promise<FileHandle> {
+  const fh = await open(file, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) {
+      throw new Error(`${file} is not a regular file (${st.isFIFO() ? 'a FIFO' : st.isCharacterDevice() || st.isBlockDevice() ? 'a device' : st.isDirectory() ? 'a folder' : 'a special file'}); it was not read`);
+    }
+    return fh;
+  } catch (err) {
+    await fh.close().catch(() => undefined);
+    throw err;
   }
 }

@@ -3,11 +3,12 @@
  * Every location can be overridden (setting `handoff.sessionLog.locations`, or the
  * options below); otherwise the agent's default folder under the user's home is used.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SessionSource } from '../core/session';
+import { openRegularForReading } from './lines';
 import { clineTaskCwd } from './readers/cline';
 import { codexSessionCwd } from './readers/codex';
 
@@ -167,7 +168,8 @@ export async function findCopilot(location: string, workspaceRoot: string): Prom
   } else {
     for (const h of await list(location)) {
       try {
-        const ws = JSON.parse(await readFile(path.join(location, h, 'workspace.json'), 'utf8')) as { folder?: string };
+        const fh = await openRegularForReading(path.join(location, h, 'workspace.json'));
+        const ws = JSON.parse(await fh.readFile('utf8').finally(() => fh.close())) as { folder?: string };
         if (ws.folder && ws.folder.startsWith('file:') && samePath(fileURLToPath(ws.folder), workspaceRoot)) {
           sessionsDir = path.join(location, h, 'chatSessions');
           break;

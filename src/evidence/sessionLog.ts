@@ -11,7 +11,7 @@
  * once the handoff is written.
  */
 import { createHash } from 'node:crypto';
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { SESSION_SOURCES, emptySessionLogState, type SessionCommand, type SessionLogState, type SessionSource, type SessionTurn, type TranscriptRead } from '../core/session';
 import type { TestRun, Turn } from '../core/schema';
@@ -22,7 +22,7 @@ import { readClineTask } from './readers/cline';
 import { readCodex } from './readers/codex';
 import { readCopilotSession } from './readers/copilot';
 import { readSpecStory } from './readers/specstory';
-import { readFirstLine } from './lines';
+import { openRegularForReading, readFirstLine } from './lines';
 import { readRecorder, type RecorderRead } from './recorderLog';
 import {
   defaultLocations,
@@ -95,7 +95,7 @@ const HEAD_BYTES = 4096;
 async function headFingerprint(file: string, n: number): Promise<string> {
   let fh;
   try {
-    fh = await open(file, 'r');
+    fh = await openRegularForReading(file);
     const buf = Buffer.alloc(n);
     const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
     return createHash('sha1').update(buf.subarray(0, bytesRead)).digest('hex');

@@ -14,6 +14,8 @@ import { link, mkdir, open, readdir, rename, stat, unlink, type FileHandle } fro
 import path from 'node:path';
 import { parseHandoffFileName, type HandoffFileName } from '../core/naming';
 import { parseHandoff, type ParsedHandoff } from '../core/render';
+import type { StatusChange } from '../core/schema';
+import { changeStatus, type SettableStatus } from '../core/status';
 import { checkRealPathInside, resolveInside } from './paths';
 
 /** `O_NOFOLLOW` where the platform has it (not on Windows, where symbolic links need privileges). */
@@ -270,7 +272,8 @@ export async function appendBriefing(workspaceRoot: string, file: string, header
 export async function openRegularFile(file: string): Promise<FileHandle | undefined> {
   let fh: FileHandle | undefined;
   try {
-    fh = await open(file, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
+    // Not through a link (a handoff that is a link may point anywhere), never blocking on a FIFO.
+    fh = await open(file, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK | NOFOLLOW);
     if ((await fh.stat()).isFile()) {
       return fh;
     }
@@ -340,11 +343,19 @@ export async function readHandoffHead(file: string): Promise<ParsedHandoff | und
  * newest first and giving up after 20 unreadable files.
  */
 export async function readLatestHandoff(dir: string): Promise<ParsedHandoff | undefined> {
-  const files = (await listHandoffFiles(dir).catch(() => [])).filter((f) => !f.partial).reverse();
+  return (await readLatestHandoffFile(dir))?.handoff;
+}
+
+/**
+ * The newest complete handoff in `dir` whose frontmatter parses, with its file (read
+ * newest first, giving up after 20 unreadable files) — the one meaning of "latest".
+ */
+export async function readLatestHandoffFile(dir: string, listed?: readonly HandoffFileEntry[]): Promise<{ file: string; handoff: ParsedHandoff } | undefined> {
+  const files = (listed ?? (await listHandoffFiles(dir).catch(() => []))).filter((f) => !f.partial).reverse();
   for (const f of files.slice(0, 20)) {
     const h = await readHandoffHead(f.path);
     if (h) {
-      return h;
+      return { file: f.path, handoff: h };
     }
   }
   return undefined;
@@ -361,6 +372,11 @@ export async function findHandoff(dir: string, ref: string): Promise<FindHandoff
   const files = await listHandoffFiles(dir).catch(() => []);
   let match: HandoffFileEntry | undefined;
   if (ref === 'latest') {
+    // The same "latest" as readLatestHandoff: the newest complete file that parses.
+    const latest = await readLatestHandoffFile(dir, files);
+    if (latest) {
+      return { ok: true, file: latest.file, handoff: latest.handoff };
+    }
     match = [...files].reverse().find((f) => !f.partial);
   } else {
     const id = path.basename(ref).replace(/(\.partial)?\.md$/, '');
@@ -389,4 +405,76 @@ export async function markPartial(file: string): Promise<string> {
   } catch {
     return file;
   }
+}
+
+/** Largest handoff file whose status is changed in place: 10 MiB (a handoff is a briefing; bigger is not one of ours). */
+export const MAX_STATUS_FILE_BYTES = 10 * 1024 * 1024;
+
+/**
+ * Replaces the content of the regular file `target` atomically: writes a temporary file
+ * beside it, syncs it, and renames it over the target, so a reader sees the old or the new
+ * content, never a mix, and a crash leaves the old file intact.
+ *
+ * @throws StoreError naming the path and the cause (the target is left as it was)
+ */
+export async function replaceFileAtomic(target: string, content: string): Promise<void> {
+  const tmp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  let fh: FileHandle | undefined;
+  try {
+    fh = await open(tmp, 'wx', 0o644);
+    await writeAllAndSync(fh, content);
+    await fh.close();
+    fh = undefined;
+    await rename(tmp, target);
+  } catch (err) {
+    await fh?.close().catch(() => undefined);
+    await unlink(tmp).catch(() => undefined);
+    throw new StoreError(describeFsError(err, target));
+  }
+}
+
+/** Outcome of {@link setHandoffStatus}: the change made (null when the status already was that one). */
+export type SetStatusResult = { ok: true; change: StatusChange | null } | { ok: false; message: string };
+
+/**
+ * Sets the status of the handoff file `file` (the one in-place change a handoff allows,
+ * DESIGN §5), keeping the previous one in `status_history`; written atomically.
+ *
+ * @returns `{ok:false, message}` (starting with `ERROR:`) when the file is missing, not a
+ *   regular file, too big, not a valid handoff, or cannot be written — nothing changed then
+ */
+export async function setHandoffStatus(file: string, to: SettableStatus, change: { at: string; session_id: string }): Promise<SetStatusResult> {
+  const fh = await openRegularFile(file);
+  if (!fh) {
+    return { ok: false, message: `ERROR: ${file} is not a handoff file that can be changed (missing, a link or a special file)` };
+  }
+  let text: string;
+  try {
+    const size = (await fh.stat()).size;
+    if (size > MAX_STATUS_FILE_BYTES) {
+      return { ok: false, message: `ERROR: ${file} is ${formatBytes(size)}, larger than a handoff can be (${formatBytes(MAX_STATUS_FILE_BYTES)}); its status was not changed` };
+    }
+    text = await fh.readFile('utf8');
+  } catch (err) {
+    return { ok: false, message: `ERROR: cannot read ${file}: ${(err as Error).message}` };
+  } finally {
+    await fh.close().catch(() => undefined);
+  }
+  const changed = changeStatus(text, to, change);
+  if (!changed.ok) {
+    return { ok: false, message: `ERROR: ${file}: ${changed.message} — its status was not changed` };
+  }
+  if (!changed.change) {
+    return { ok: true, change: null };
+  }
+  try {
+    await replaceFileAtomic(file, changed.text);
+  } catch (err) {
+    return { ok: false, message: (err as Error).message };
+  }
+  return { ok: true, change: changed.change };
+}
+
+function formatBytes(n: number): string {
+  return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MiB` : `${Math.ceil(n / 1024)} KiB`;
 }

@@ -140,9 +140,20 @@ export async function checkRealPathInside(workspaceRoot: string, target: string)
           message: `ERROR: ${target} resolves to ${full}, outside the workspace (a symbolic link leads out) — remove the link or point "handoff.directory" at a real folder inside the workspace`,
         };
       }
+      // A link into the repository's own data (.git/refs, .git/hooks …) would corrupt it.
+      if (path.relative(realRoot, full).split(path.sep).some((seg) => seg.toLowerCase() === '.git')) {
+        return {
+          ok: false,
+          message: `ERROR: ${target} resolves to ${full}, inside a .git folder (a symbolic link leads there) — handoffs must never be written into git's own data; remove the link`,
+        };
+      }
       return { ok: true, path: target };
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOTDIR') {
+        return { ok: false, message: `ERROR: a file stands where a folder is needed on the way to ${target} (${probe}) — move it away or point "handoff.directory" elsewhere` };
+      }
+      if (code !== 'ENOENT') {
         return { ok: false, message: `ERROR: cannot check ${probe}: ${(err as Error).message}` };
       }
       const parent = path.dirname(probe);

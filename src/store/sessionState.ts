@@ -4,7 +4,7 @@
  * in `$XDG_STATE_HOME/specialist-handoff/<workspace hash>/` (default `~/.local/state`).
  * Never in the repository.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
@@ -45,4 +45,40 @@ export async function saveSessionLogState(file: string, state: SessionLogState):
     await unlink(tmp).catch(() => undefined);
     return `could not save the session-log state to ${file}: ${(err as Error).message}`;
   }
+}
+
+/** File, in the CLI's state folder, holding the id of the CLI's current session for a workspace. */
+export const CLI_SESSION_FILE = 'session-id';
+
+const SESSION_ID = /^[A-Za-z0-9._:-]{1,200}$/;
+
+/**
+ * The CLI's current session id for a workspace (kept in its state folder, so `prompt`,
+ * `record-result` and `handover` run from one terminal session agree on who they are);
+ * a new one is made and saved when there is none. Never throws: when it cannot be saved,
+ * the new id is still returned (the next run makes another).
+ */
+export async function cliSessionId(stateDir: string): Promise<string> {
+  try {
+    const id = (await readFile(path.join(stateDir, CLI_SESSION_FILE), 'utf8')).trim();
+    if (SESSION_ID.test(id)) return id;
+  } catch {
+    // none yet
+  }
+  return rotateCliSessionId(stateDir);
+}
+
+/** Starts a new CLI session (a handoff ends the current one): saves and returns a new id. Never throws. */
+export async function rotateCliSessionId(stateDir: string): Promise<string> {
+  const id = randomUUID();
+  const file = path.join(stateDir, CLI_SESSION_FILE);
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    await mkdir(stateDir, { recursive: true });
+    await writeFile(tmp, `${id}\n`);
+    await rename(tmp, file);
+  } catch {
+    await unlink(tmp).catch(() => undefined);
+  }
+  return id;
 }

@@ -9,6 +9,15 @@ export const Commands = {
   refreshTimeline: 'handoff.refreshTimeline',
   openHandoffFolder: 'handoff.openHandoffFolder',
   startNewSession: 'handoff.startNewSession',
+  copyPrompt: 'handoff.copyPrompt',
+  openInChat: 'handoff.openInChat',
+  recordResult: 'handoff.recordResult',
+  timelineShowMore: 'handoff.timeline.showMore',
+  timelineOpenBriefing: 'handoff.timeline.openBriefing',
+  timelineReveal: 'handoff.timeline.revealInExplorer',
+  timelineSetStatus: 'handoff.timeline.setStatus',
+  timelineMarkPartial: 'handoff.timeline.markPartial',
+  timelineDelete: 'handoff.timeline.delete',
 } as const;
 
 /** View container and view ids. */
@@ -28,6 +37,7 @@ export const Config = {
   maxHandoverDepth: 'maxHandoverDepth',
   sessionLogSources: 'sessionLog.sources',
   sessionLogLocations: 'sessionLog.locations',
+  timelineOrder: 'timeline.order',
 } as const;
 
 /** workspaceState keys. */

@@ -62,7 +62,7 @@ class PreviewDocuments implements vscode.TextDocumentContentProvider {
 interface EvidenceCache {
   readonly git: GitEvidence;
   readonly session: SessionLogEvidence | undefined;
-  readonly latest: HandoffFrontmatter | undefined;
+  readonly latest: (HandoffFrontmatter & { readonly file_ref: string }) | undefined;
 }
 
 /** WebviewViewProvider of the "Hand over" view. */
@@ -150,7 +150,14 @@ export class HandOverViewProvider extends DisposableOwner implements vscode.Webv
   private post(message: HostToWebview): void {
     const checked = HostToWebviewSchema.safeParse(message);
     if (!checked.success) {
-      this.log.error(`panel: refusing to post an invalid message (${checked.error.issues[0]?.message})`);
+      const issue = checked.error.issues[0];
+      this.log.error(`panel: refusing to post an invalid ${message.type} message (${issue?.path.join('.')}: ${issue?.message})`);
+      // The panel must not wait forever for what will not come: say so where it waits.
+      if (message.type === 'evidence') {
+        this.post({ type: 'evidence', status: 'error', evidence: null, message: `The evidence could not be shown (${issue?.path.join('.') ?? 'a value'} is out of range). Details are in the "Specialist Handoff" output.` });
+      } else if (message.type !== 'banner') {
+        this.post({ type: 'banner', kind: 'error', message: `Something could not be shown in the panel (${message.type}). Details are in the "Specialist Handoff" output.` });
+      }
       return;
     }
     if (!this.view || !this.ready) {
@@ -309,19 +316,23 @@ export class HandOverViewProvider extends DisposableOwner implements vscode.Webv
     }
     const settings = readSettings(ctx.folder);
     const d = this.draft;
+    const files = new Set(d.excluded.files);
+    const commits = new Set(d.excluded.commits);
+    const tests = new Set(d.excluded.tests);
+    const turns = new Set(d.excluded.turns);
     const git: GitEvidence = {
       ...cache.git,
-      touchedFiles: cache.git.touchedFiles.filter((f) => !d.excluded.files.includes(f.path)),
-      commits: cache.git.commits.filter((c) => !d.excluded.commits.includes(c.sha)),
+      touchedFiles: cache.git.touchedFiles.filter((f) => !files.has(f.path)),
+      commits: cache.git.commits.filter((c) => !commits.has(c.sha)),
     };
     const session: SessionLogEvidence | undefined = cache.session && {
       ...cache.session,
-      tests_run: cache.session.tests_run.filter((t) => !d.excluded.tests.includes(testKey(t))),
-      recent_turns: cache.session.recent_turns.filter((_, i) => !d.excluded.turns.includes(i)),
+      tests_run: cache.session.tests_run.filter((t) => !tests.has(testKey(t))),
+      recent_turns: cache.session.recent_turns.filter((_, i) => !turns.has(i)),
     };
     return {
       env: { ...ctx.env, evidence: git, sessionEvidence: session ?? emptySession() },
-      request: draftToRequest(d, settings, cache.latest?.id),
+      request: draftToRequest(d, settings, cache.latest?.file_ref),
     };
   }
 
@@ -444,6 +455,12 @@ export class HandOverViewProvider extends DisposableOwner implements vscode.Webv
         // VS Code's built-in Git extension; the evidence is collected again afterwards.
         await vscode.commands.executeCommand('git.init');
         this.invalidateEvidence();
+        break;
+      case 'copyPrompt':
+        await vscode.commands.executeCommand(Commands.copyPrompt);
+        break;
+      case 'openInChat':
+        await vscode.commands.executeCommand(Commands.openInChat);
         break;
       case 'openGitSettings':
         await vscode.commands.executeCommand('workbench.action.openSettings', 'git.path');

@@ -3,7 +3,7 @@
  * folders and the CLI's state folder at empty temporary folders, so tests never read
  * the developer's own Claude Code / Codex sessions or write into their home.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -12,3 +12,5 @@ process.env.XDG_STATE_HOME = path.join(root, 'state');
 process.env.CLAUDE_CONFIG_DIR = path.join(root, 'claude');
 process.env.CODEX_HOME = path.join(root, 'codex');
 process.env.XDG_CONFIG_HOME = path.join(root, 'config');
+// Removed when the run ends, so repeated runs leave nothing in the temporary folder.
+process.on('exit', () => rmSync(root, { recursive: true, force: true }));

@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CODE_SERVER_BIN, HOST_CACHE, HOST_HOME, REPO_ROOT } from './install';
 
@@ -133,7 +134,10 @@ export async function startCodeServer(opts: ServerOptions): Promise<RunningServe
   const configFile = path.join(runDir, 'config.yaml');
   writeFileSync(configFile, 'auth: none\n');
   const logFile = path.join(runDir, 'code-server.log');
-  const env = confinedEnv(opts.env);
+  // The server's sockets (vscode-ipc-*.sock) go to a short folder of its own, removed on
+  // stop: kept out of the shared /tmp, and short enough for a Unix socket path (108 bytes).
+  const socketDir = mkdtempSync(path.join(tmpdir(), 'hs-'));
+  const env = confinedEnv({ TMPDIR: socketDir, XDG_RUNTIME_DIR: socketDir, ...opts.env });
   const base = ['--config', configFile, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
   for (const vsix of [opts.vsix, ...(opts.extraVsix ?? [])]) {
     if (vsix) {
@@ -182,6 +186,7 @@ export async function startCodeServer(opts: ServerOptions): Promise<RunningServe
     } catch {
       // already gone
     }
+    rmSync(socketDir, { recursive: true, force: true });
   };
   const keepLogs = (reason: string) => {
     const dest = path.join(REPO_ROOT, 'test-results', 'host-logs', opts.name);

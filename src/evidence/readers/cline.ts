@@ -16,6 +16,7 @@
 import path from 'node:path';
 import { cleanTurnText, emptyStats, outputTail, type SessionCommand, type SessionSource, type TranscriptRead } from '../../core/session';
 import { forEachJsonArrayItem } from '../jsonStream';
+import { openRegularForReading } from '../lines';
 import { accumulator, obj, relativePath, str, transcriptRead, unreadable, type ReaderOptions } from './common';
 
 const EDIT_TOOLS = new Set(['editedExistingFile', 'newFileCreated', 'fileDeleted', 'appliedDiff', 'insertContent', 'searchAndReplace']);
@@ -97,10 +98,9 @@ export async function readClineTask(taskDir: string, opts: ReaderOptions & { sou
  * first API request carried, read from the start of `api_conversation_history.json`.
  */
 export async function clineTaskCwd(taskDir: string): Promise<string | undefined> {
-  const { open } = await import('node:fs/promises');
   let fh;
   try {
-    fh = await open(path.join(taskDir, 'api_conversation_history.json'), 'r');
+    fh = await openRegularForReading(path.join(taskDir, 'api_conversation_history.json'));
     const buf = Buffer.alloc(256 * 1024);
     const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
     const head = buf.subarray(0, bytesRead).toString('utf8');

@@ -1,0 +1,93 @@
+/**
+ * Timeline rows of `npm run bench`: a handoff folder of 10,000 files (one real handoff
+ * written by the engine, copied under 10,000 names in chains of five hops), and
+ *
+ * - the tree's first page as the provider builds it for a folder this big (names only:
+ *   list the three timeline folders, parse the names, group, take the first 200 chains)
+ *   beside `readdir` of the same folder;
+ * - the chain links of all 10,000 files as the tree reads them in the background (the
+ *   first 16 KiB of each) beside reading every file whole.
+ */
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { handoffId } from '../src/core/naming';
+import { groupChains, TIMELINE_PAGE_SIZE } from '../src/core/timeline';
+import { handover } from '../src/engine/handover';
+import { listTimelineFiles, readChainInfo } from '../src/store/timelineFiles';
+
+/** One measured figure: ours and the baseline, in milliseconds. */
+export interface TimelineRow {
+  readonly name: string;
+  readonly ours: number;
+  readonly baseline: number;
+}
+
+/**
+ * Builds the folder and measures.
+ * @param compare interleaved medians of ours and the baseline (the bench's)
+ */
+export async function timelineRows(
+  say: (line: string) => void,
+  compare: (ours: () => unknown, baseline: () => unknown, runs?: number) => Promise<{ ours: number; baseline: number }>,
+  count = 10_000,
+): Promise<TimelineRow[]> {
+  const ws = path.join(tmpdir(), `handoff-bench-timeline-${process.pid}`);
+  rmSync(ws, { recursive: true, force: true });
+  mkdirSync(ws, { recursive: true });
+  try {
+    const r = await handover({ specialist: 'quality_reviewer', topic: 'bench', summary: 'A handoff of ordinary size.', next_steps: ['one', 'two'] }, { workspaceRoot: ws });
+    if (r.status !== 'ok') throw new Error(r.message);
+    const template = readFileSync(r.handoff_file, 'utf8');
+    const dir = path.dirname(r.handoff_file);
+    rmSync(r.handoff_file);
+    say(`writing ${count.toLocaleString('en')} handoff files in ${dir} …`);
+    const t0 = Date.parse('2026-01-01T00:00:00.000Z');
+    const specialists = ['codebase_explorer', 'implementation_engineer', 'quality_reviewer', 'test_debug_engineer', 'security_data_engineer'];
+    let root = '';
+    let parent: string | null = null;
+    for (let i = 0; i < count; i++) {
+      const hop = (i % 5) + 1;
+      const specialist = specialists[i % 5];
+      const id = handoffId(new Date(t0 + i * 60_000), specialist);
+      if (hop === 1) {
+        root = id;
+        parent = null;
+      }
+      const text = template
+        .replace(/^id: .*$/m, `id: ${id}`)
+        .replace(/^root_id: .*$/m, `root_id: ${root}`)
+        .replace(/^correlation_id: .*$/m, `correlation_id: ${root}`)
+        .replace(/^parent_id: .*$/m, `parent_id: ${parent ?? 'null'}`)
+        .replace(/^hop: .*$/m, `hop: ${hop}`)
+        .replace(/^specialist: .*$/m, `specialist: ${specialist}`)
+        .replace(/^to: .*$/m, `to: ${specialist}`);
+      writeFileSync(path.join(dir, `${id}.md`), text);
+      parent = id;
+    }
+    const firstPage = async () => {
+      const { files } = await listTimelineFiles(ws, path.join(ws, '.handoff'), specialists);
+      return groupChains(files, new Map(), 'newest').slice(0, TIMELINE_PAGE_SIZE);
+    };
+    const page = await firstPage();
+    if (page.length !== TIMELINE_PAGE_SIZE) throw new Error(`the first page has ${page.length} chains, not ${TIMELINE_PAGE_SIZE}`);
+    const first = await compare(firstPage, () => readdir(dir));
+    const { files } = await listTimelineFiles(ws, path.join(ws, '.handoff'), specialists);
+    const links = await compare(
+      async () => {
+        for (let i = 0; i < files.length; i += 100) await Promise.all(files.slice(i, i + 100).map(readChainInfo));
+      },
+      async () => {
+        for (let i = 0; i < files.length; i += 100) await Promise.all(files.slice(i, i + 100).map((f) => readFile(f.path, 'utf8')));
+      },
+      3,
+    );
+    return [
+      { name: `timeline: first page (${TIMELINE_PAGE_SIZE} chains) of ${count.toLocaleString('en')} handoff files, names only (vs readdir of the folder)`, ours: first.ours, baseline: first.baseline },
+      { name: `timeline: chain links of all ${count.toLocaleString('en')} files, read in the background (vs reading every file whole)`, ours: links.ours, baseline: links.baseline },
+    ];
+  } finally {
+    rmSync(ws, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * Status changes of a handoff file — the one in-place change a handoff allows (DESIGN §5):
+ * `status` takes the new value and the change is appended to `status_history`
+ * (`{from, to, at, session_id}`), so the previous status is never lost. Everything else in
+ * the file, frontmatter formatting included, stays byte for byte.
+ */
+import { isSeq, type Document } from 'yaml';
+import { editFrontmatter } from './frontmatter';
+import { parseHandoff } from './render';
+import type { HandoffStatus, StatusChange } from './schema';
+
+/** Statuses a person (timeline "Set Status") or a pick-up ("accepted") may set: DESIGN §5 minus pending and partial. */
+export const SETTABLE_STATUSES = ['accepted', 'in_progress', 'complete', 'blocked'] as const;
+/** A settable status. */
+export type SettableStatus = (typeof SETTABLE_STATUSES)[number];
+
+/** Labels of statuses as the timeline shows them. */
+export const STATUS_LABELS: Record<HandoffStatus, string> = {
+  pending: 'pending',
+  accepted: 'accepted',
+  in_progress: 'in progress',
+  complete: 'complete',
+  blocked: 'blocked',
+  partial: 'partial',
+};
+
+/** Outcome of {@link changeStatus}. */
+export type StatusChangeResult = { ok: true; text: string; change: StatusChange | null } | { ok: false; message: string };
+
+/**
+ * Sets the status of the handoff file `text` to `to`, recording the change.
+ *
+ * @param change when (ISO time) and by which session
+ * @returns the new text and the change (null when the status already was `to`: the text
+ *   is returned unchanged), or `{ok:false}` when the file is not a valid handoff (the
+ *   message says why; nothing to write)
+ */
+export function changeStatus(text: string, to: SettableStatus, change: { at: string; session_id: string }): StatusChangeResult {
+  const parsed = parseHandoff(text);
+  if (!parsed.ok) {
+    return { ok: false, message: `not a valid handoff file: ${parsed.message}` };
+  }
+  const from = parsed.handoff.frontmatter.status;
+  if (from === to) {
+    return { ok: true, text, change: null };
+  }
+  const entry: StatusChange = { from, to, at: change.at, session_id: change.session_id };
+  const edited = editFrontmatter(text, (doc: Document) => {
+    doc.set('status', to);
+    const history = doc.get('status_history', true);
+    const node = doc.createNode({ ...entry });
+    if (isSeq(history)) {
+      history.add(node);
+    } else {
+      doc.set('status_history', doc.createNode([entry]));
+    }
+  });
+  if (!edited.ok) {
+    return edited;
+  }
+  const check = parseHandoff(edited.text);
+  if (!check.ok || check.handoff.frontmatter.status !== to) {
+    return { ok: false, message: `the edited frontmatter does not read back (${check.ok ? 'status unchanged' : check.message})` };
+  }
+  return { ok: true, text: edited.text, change: entry };
+}
+
+/**
+ * The session that took a handoff up and has not handed anything back: the latest change
+ * to `accepted` or `in_progress`, when the handoff is still in that status.
+ * @returns that change, or undefined
+ */
+export function openPickUp(status: HandoffStatus, history: readonly StatusChange[]): StatusChange | undefined {
+  if (status !== 'accepted' && status !== 'in_progress') {
+    return undefined;
+  }
+  return [...history].reverse().find((c) => c.to === 'accepted' || c.to === 'in_progress');
+}

@@ -1,0 +1,159 @@
+/**
+ * "Handoff: Copy Prompt for Specialist" and `specialist-handoff prompt`: what the
+ * receiving agent needs to pick a handoff up — the specialist's mandate, the receive
+ * rules, the run context, the staleness report (what changed in the workspace since the
+ * handoff) and the `## Prior Agent Handoffs` block (DESIGN §5: every timeline file,
+ * 30 KB budget, oldest dropped first). Picking a pending handoff up marks it `accepted`
+ * by this session (so a later result from another session can say it was taken).
+ * Never throws.
+ */
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { HANDOFFS_DIR, handoffFileName } from '../core/naming';
+import { buildSpecialistPrompt } from '../core/prompt';
+import type { ParsedHandoff } from '../core/render';
+import { isUpToDate, stalenessLines } from '../core/staleness';
+import { PRIOR_HANDOFFS_BUDGET_BYTES, priorHandoffsBlock, type TimelineFile } from '../core/timeline';
+import { collectStaleness } from '../evidence/staleness';
+import { findHandoff, listHandoffFiles, openRegularFile, readHandoffHead, setHandoffStatus } from '../store/handoffStore';
+import { resolveHandoffRoot } from '../store/paths';
+import { listTimelineFiles } from '../store/timelineFiles';
+import { loadRegistry, type HandoverEnvironment } from './handover';
+
+/** What to build the prompt for: a specialist, a handoff (id, file name or `latest`), or both. */
+export interface PromptRequest {
+  readonly specialist?: string;
+  readonly handoff?: string;
+  /** Mark a pending handoff `accepted` by this session (default true). */
+  readonly take?: boolean;
+}
+
+/** Outcome of {@link buildPrompt}. */
+export type PromptOutcome =
+  | { status: 'ok'; prompt: string; specialist: string; persona_marker: string; handoff_id: string | null; handoff_file: string | null; taken: boolean; stale: boolean; warnings: string[] }
+  | { status: 'error'; message: string; field?: string };
+
+function fail(message: string, field?: string): PromptOutcome {
+  return { status: 'error', message: message.startsWith('ERROR:') ? message : `ERROR: ${message}`, field };
+}
+
+/** Most bytes read of one timeline file for the prior handoffs block: the budget itself (more could never be shown). */
+const READ_CAP_BYTES = PRIOR_HANDOFFS_BUDGET_BYTES;
+
+async function readCapped(file: string): Promise<string | undefined> {
+  const fh = await openRegularFile(file);
+  if (!fh) return undefined;
+  try {
+    const buf = Buffer.alloc(READ_CAP_BYTES + 4);
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    // A read cut inside a character decodes to U+FFFD at the end: drop it.
+    const text = buf.subarray(0, bytesRead).toString('utf8');
+    return bytesRead === buf.length ? text.replace(/\uFFFD+$/, '') : text;
+  } catch {
+    return undefined;
+  } finally {
+    await fh.close().catch(() => undefined);
+  }
+}
+
+/**
+ * The prior handoffs block: timeline files read newest first until the budget is surely
+ * spent (each file costs at least its own bytes), the older ones counted as dropped
+ * without being read.
+ */
+export async function priorHandoffsFor(files: readonly TimelineFile[], budgetBytes = PRIOR_HANDOFFS_BUDGET_BYTES): Promise<{ text: string; included: number; dropped: number }> {
+  const sorted = [...files].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const read: Array<{ name: string; text: string; partial: boolean }> = [];
+  let bytes = 0;
+  let i = sorted.length - 1;
+  for (; i >= 0 && bytes <= budgetBytes; i--) {
+    const text = (await readCapped(sorted[i].path)) ?? '_(could not be read)_';
+    bytes += Buffer.byteLength(text);
+    read.unshift({ name: sorted[i].name, text, partial: sorted[i].partial });
+  }
+  const block = priorHandoffsBlock(read, budgetBytes, i + 1);
+  return { text: block.text, included: block.included, dropped: block.dropped };
+}
+
+/** Builds the prompt for the receiving specialist. */
+export async function buildPrompt(req: PromptRequest, env: HandoverEnvironment): Promise<PromptOutcome> {
+  try {
+    return await build(req, env);
+  } catch (err) {
+    return fail(`internal error while building the prompt: ${(err as Error)?.message ?? String(err)}`, 'internal');
+  }
+}
+
+async function build(req: PromptRequest, env: HandoverEnvironment): Promise<PromptOutcome> {
+  const rootCheck = resolveHandoffRoot(env.workspaceRoot, env.handoffDirectory);
+  if (!rootCheck.ok) return fail(rootCheck.message, 'handoff.directory');
+  const root = rootCheck.path;
+  const { registry, warnings: registryWarnings } = await loadRegistry(root, env.workspaceRoot);
+  const warnings = registryWarnings.map((w) => `WARNING: ${w}`);
+  const dir = path.join(root, HANDOFFS_DIR);
+
+  let handoff: { file: string; parsed: ParsedHandoff } | undefined;
+  if (req.handoff) {
+    const found = await findHandoff(dir, req.handoff);
+    if (!found.ok) return fail(found.message.replace(/^ERROR: parent handoff/, 'ERROR: handoff'), 'handoff');
+    handoff = { file: found.file, parsed: found.handoff };
+  } else {
+    // The newest handoff (not a result) to this specialist, or the newest handoff at all.
+    const files = (await listHandoffFiles(dir)).filter((f) => !f.partial && (!req.specialist || f.specialist === req.specialist)).reverse();
+    for (const f of files.slice(0, 50)) {
+      const h = await readHandoffHead(f.path);
+      if (h && h.frontmatter.kind === 'handoff') {
+        handoff = { file: f.path, parsed: h };
+        break;
+      }
+    }
+  }
+  const specialistId = req.specialist ?? handoff?.parsed.frontmatter.specialist;
+  if (!specialistId) {
+    return fail('there is no handoff yet to pick up — name a specialist (--specialist) to brief one without a handoff', 'specialist');
+  }
+  const lookup = registry.lookup(specialistId);
+  if (!lookup.ok) return fail(lookup.message, 'specialist');
+  const specialist = lookup.specialist;
+  if (handoff && req.specialist && handoff.parsed.frontmatter.specialist !== req.specialist) {
+    warnings.push(`WARNING: handoff ${handoff.parsed.frontmatter.id} is addressed to ${handoff.parsed.frontmatter.specialist}, not ${req.specialist}`);
+  }
+
+  const timeline = await listTimelineFiles(env.workspaceRoot, root, registry.all().map((s) => s.id));
+  const prior = await priorHandoffsFor(timeline.files);
+  const report = handoff ? await collectStaleness({ cwd: env.workspaceRoot, handoff: handoff.parsed, binary: env.gitBinary, signal: env.signal, handoffDirectory: env.handoffDirectory }) : undefined;
+  const staleness = report ? stalenessLines(report) : [];
+  const now = (env.now ?? (() => new Date()))();
+  const deliverable = path.relative(env.workspaceRoot, path.join(dir, handoffFileName(now, specialist.id))).split(path.sep).join('/');
+  const prompt = buildSpecialistPrompt({
+    specialist: { id: specialist.id, label: specialist.label, personaMarker: specialist.personaMarker, mandate: specialist.mandate, returnCondition: specialist.returnCondition },
+    handoff: handoff
+      ? {
+          id: handoff.parsed.frontmatter.id,
+          relativePath: path.relative(env.workspaceRoot, handoff.file).split(path.sep).join('/'),
+          returnCondition: handoff.parsed.frontmatter.return_condition,
+        }
+      : null,
+    priorHandoffs: prior.text,
+    staleness,
+    runContext: { timestamp: now.toISOString(), deliverablePath: deliverable },
+  });
+
+  let taken = false;
+  if (handoff && req.take !== false && handoff.parsed.frontmatter.status === 'pending') {
+    const set = await setHandoffStatus(handoff.file, 'accepted', { at: now.toISOString(), session_id: env.sessionId ?? randomUUID() });
+    if (set.ok) taken = set.change !== null;
+    else warnings.push(`WARNING: ${set.message.replace(/^ERROR: /, '')}`);
+  }
+  return {
+    status: 'ok',
+    prompt,
+    specialist: specialist.id,
+    persona_marker: specialist.personaMarker,
+    handoff_id: handoff?.parsed.frontmatter.id ?? null,
+    handoff_file: handoff?.file ?? null,
+    taken,
+    stale: report ? !isUpToDate(report) : false,
+    warnings,
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * The files of the timeline on disk (DESIGN §5 interop): this extension's
+ * `<handoff root>/handoffs/`, itervox's `.itervox/handoff/` and Agent Zero's
+ * `.a0proj/handover/`. Listing needs names only; chain links are read lazily from the
+ * start of each file.
+ */
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { HANDOFFS_DIR } from '../core/naming';
+import { parseTimelineFileName, type ChainInfo, type TimelineFile, type TimelineSource } from '../core/timeline';
+import { openRegularFile, readHandoffHead } from './handoffStore';
+import { parseHandoff } from '../core/render';
+
+/** itervox's handoff folder, relative to the workspace (itervox handoff convention). */
+export const ITERVOX_HANDOFF_DIR = path.join('.itervox', 'handoff');
+/** Agent Zero's briefing folder, relative to the workspace (Agent Zero handover_to_specialist stage 3). */
+export const AGENT_ZERO_HANDOVER_DIR = path.join('.a0proj', 'handover');
+
+/** The folder each timeline source lives in, for a workspace and its handoff root. */
+export function timelineFolders(workspaceRoot: string, handoffRoot: string): Record<TimelineSource, string> {
+  return {
+    handoff: path.join(handoffRoot, HANDOFFS_DIR),
+    itervox: path.join(workspaceRoot, ITERVOX_HANDOFF_DIR),
+    'agent-zero': path.join(workspaceRoot, AGENT_ZERO_HANDOVER_DIR),
+  };
+}
+
+/**
+ * Lists the timeline files of all sources by name only (no file is opened). Missing
+ * folders are empty; names that are not timeline files are skipped.
+ * @param knownSpecialists ids used to read Agent Zero briefing names
+ * @returns the files, oldest first by name within each source, and a warning per folder that could not be listed
+ */
+export async function listTimelineFiles(workspaceRoot: string, handoffRoot: string, knownSpecialists: readonly string[]): Promise<{ files: TimelineFile[]; warnings: string[] }> {
+  const folders = timelineFolders(workspaceRoot, handoffRoot);
+  const files: TimelineFile[] = [];
+  const warnings: string[] = [];
+  for (const source of Object.keys(folders) as TimelineSource[]) {
+    const dir = folders[source];
+    let names: string[];
+    try {
+      names = await readdir(dir);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+        warnings.push(`cannot list ${dir}: ${(err as Error).message}`);
+      }
+      continue;
+    }
+    names.sort();
+    for (const name of names) {
+      const f = parseTimelineFileName(source, name, path.join(dir, name), knownSpecialists);
+      if (f) files.push(f);
+    }
+  }
+  return { files, warnings };
+}
+
+/** Chain links of a timeline entry, and whether it hands work over or back. */
+export type TimelineEntryInfo = ChainInfo & { readonly kind: 'handoff' | 'result' };
+
+/** Bytes read first to find a frontmatter's chain links: 16 KiB (ours are about 2 KiB); the full head is read when it does not close within them. */
+export const CHAIN_INFO_READ_BYTES = 16 * 1024;
+
+/**
+ * Reads the chain links of a timeline file from its frontmatter: our handoffs and
+ * results, or any other file that carries our frontmatter. Files without one (itervox,
+ * Agent Zero) have none. Never throws.
+ */
+export async function readChainInfo(file: TimelineFile): Promise<TimelineEntryInfo | undefined> {
+  const fh = await openRegularFile(file.path);
+  if (!fh) return undefined;
+  let text: string;
+  try {
+    const buf = Buffer.alloc(CHAIN_INFO_READ_BYTES);
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    text = buf.subarray(0, bytesRead).toString('utf8');
+  } catch {
+    return undefined;
+  } finally {
+    await fh.close().catch(() => undefined);
+  }
+  if (!text.startsWith('---')) return undefined;
+  let parsed = parseHandoff(text);
+  if (!parsed.ok && text.length >= CHAIN_INFO_READ_BYTES - 4) {
+    const head = await readHandoffHead(file.path);
+    parsed = head ? { ok: true, handoff: head } : parsed;
+  }
+  if (!parsed.ok) return undefined;
+  const fm = parsed.handoff.frontmatter;
+  return { id: fm.id, root_id: fm.root_id, parent_id: fm.parent_id, status: fm.status, topic: fm.topic_title || fm.topic, hop: fm.hop, kind: fm.kind };
+}

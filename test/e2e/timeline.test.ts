@@ -1,0 +1,113 @@
+/**
+ * UI test of the "Handoff timeline" tree in the real workbench: two handoffs (a chain:
+ * explorer → implementer) written before the window opens, a result recorded through the
+ * command palette, the three entries nested in the right order; then "Mark Partial" from
+ * an item's context menu renames the file and the tree shows it.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { createDemoRepository } from '../../scripts/demoRepo';
+import { HandoverOkSchema } from '../../src/core/schema';
+import { handover } from '../../src/engine/handover';
+import { waitFor, workspaceDir } from '../host/codeServer';
+import { activityBarItem, openWorkbench, runCommand, screenshot, typeAndEnter, waitForQuickInput, type Session } from './workbench';
+
+/** The rows of the timeline tree, top to bottom, as [aria-level, text]. */
+async function timelineRows(page: Page): Promise<Array<[number, string]>> {
+  const rows = page.locator('.pane', { has: page.locator('.pane-header', { hasText: /Handoff timeline/i }) }).locator('.monaco-list-row');
+  const out: Array<[number, string]> = [];
+  for (let i = 0; i < (await rows.count()); i++) {
+    const row = rows.nth(i);
+    out.push([Number(await row.getAttribute('aria-level')), (await row.innerText()).replace(/\s+/g, ' ').trim()]);
+  }
+  return out;
+}
+
+function row(page: Page, text: string | RegExp): Locator {
+  return page.locator('.pane', { has: page.locator('.pane-header', { hasText: /Handoff timeline/i }) }).locator('.monaco-list-row', { hasText: text }).first();
+}
+
+describe('UI: the Handoff timeline', function () {
+  let session: Session;
+  let folder: string;
+  let failed = false;
+  let implementerFile: string;
+
+  before(async () => {
+    folder = path.join(workspaceDir('timeline'), 'todo-api');
+    createDemoRepository(folder);
+    const t0 = Date.now() - 60 * 60_000;
+    HandoverOkSchema.parse(await handover({ specialist: 'codebase_explorer', topic: 'token auth', summary: 'Mapped the auth code.' }, { workspaceRoot: folder, now: () => new Date(t0) }));
+    const second = HandoverOkSchema.parse(
+      await handover({ specialist: 'implementation_engineer', topic: 'token auth', parent: 'latest', next_steps: ['Implement the middleware'] }, { workspaceRoot: folder, now: () => new Date(t0 + 10 * 60_000) }),
+    );
+    implementerFile = second.handoff_file;
+    session = await openWorkbench(folder, { name: 'timeline' }, { width: 1400, height: 1000 });
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') {
+      failed = true;
+      await screenshot(session.page, `failure-timeline-${this.currentTest.title}`, true).catch(() => undefined);
+    }
+  });
+
+  after(async () => {
+    await session?.close(failed);
+  });
+
+  it('two handoffs and a result recorded from the palette make three entries, nested in chain order', async () => {
+    const { page } = session;
+    await activityBarItem(page).click();
+    await row(page, 'Codebase explorer').waitFor({ timeout: 30_000 });
+    await runCommand(page, 'Handoff: Record Result');
+    await waitForQuickInput(page, 'Record the result of which handoff?', 'the open handoffs');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'to implementation_engineer' }).first().click();
+    await waitForQuickInput(page, 'Which of these are done?', 'the acceptance criteria');
+    await page.keyboard.press('Enter');
+    await waitForQuickInput(page, 'Summary of the result', 'the summary box');
+    await typeAndEnter(page, 'Middleware half done.');
+    await waitForQuickInput(page, 'Blockers', 'the blockers box');
+    await typeAndEnter(page, '');
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.filter({ hasText: 'Result recorded' }).waitFor({ timeout: 30_000 });
+    assert.match(await dialog.innerText(), /🟡 .*_implementation_engineer — in_progress/);
+    await page.keyboard.press('Escape');
+
+    const rows = await waitFor('three timeline rows, nested', 30_000, async () => {
+      const r = await timelineRows(page);
+      return r.length === 3 && r.every(([, text]) => /ago|now/.test(text)) && r.some(([, t]) => /result/.test(t)) ? r : undefined;
+    });
+    assert.deepEqual(
+      rows.map(([level, text]) => [level, text.split(' ')[0]]),
+      [
+        [1, 'Codebase'],
+        [2, 'Implementation'],
+        [3, 'Implementation'],
+      ],
+      JSON.stringify(rows),
+    );
+    assert.match(rows[2][1], /^Implementation engineer — result\s*token auth · .* · in progress$/);
+    assert.match(rows[1][1], /^Implementation engineer\s*token auth · .* · in progress$/, 'the answered handoff took the result status');
+    await screenshot(page, 'timeline-chain');
+  });
+
+  it('"Mark Partial" from the context menu renames the file and the tree shows it', async () => {
+    const { page } = session;
+    await row(page, /^Implementation engineer\s*token auth/).click({ button: 'right' });
+    // The workbench's menu acts on a hovered item with Enter (a synthetic click on it is not always taken).
+    await page.locator('.context-view .monaco-menu a.action-menu-item', { hasText: 'Mark Partial' }).hover();
+    await page.keyboard.press('Enter');
+    const partial = implementerFile.replace(/\.md$/, '.partial.md');
+    await waitFor('the renamed file', 15_000, () => existsSync(partial));
+    assert.equal(existsSync(implementerFile), false);
+    await row(page, /partial/).waitFor({ timeout: 15_000 });
+    const rows = await timelineRows(page);
+    assert.equal(rows.length, 3, JSON.stringify(rows));
+    assert.ok(rows.some(([, t]) => /^Implementation engineer\s*token auth · .* · partial$/.test(t)), JSON.stringify(rows));
+    assert.equal(readdirSync(path.dirname(partial)).filter((f) => f.endsWith('.partial.md')).length, 1);
+    await screenshot(page, 'timeline-partial');
+  });
+});
