@@ -4,7 +4,8 @@
  * `<workspace storage>/sessions/<session id>.jsonl` — terminal commands through shell
  * integration (command line, cwd, exit code, times, the end of the output), task
  * processes (name, source, exit code, times), saved files, and a `session_start` record
- * with the session's base commit (HEAD when it began).
+ * with the session's base commit (HEAD when its first event came: git runs then, not at
+ * activation).
  *
  * Where shell integration is unavailable it says so once, with a button to the setting,
  * and keeps recording tasks and saves. Nothing is written in an untrusted workspace.
@@ -52,6 +53,7 @@ export class SessionRecorder extends DisposableOwner {
   private readonly terminalRuns = new Map<vscode.TerminalShellExecution, { started: number; tail: Promise<string> }>();
   private baseCommit: string | null = null;
   private started = false;
+  private sessionStart: Promise<void> | undefined;
   /** Names of tasks seen, to tell task terminals (recorded as tasks) from the user's terminals. */
   private readonly taskNames = new Set<string>();
 
@@ -77,33 +79,51 @@ export class SessionRecorder extends DisposableOwner {
     return this.storageDir && this.started ? path.join(this.storageDir, 'sessions', `${this.session.current()}.jsonl`) : undefined;
   }
 
-  /** The commit the current session started from (HEAD when it began), when known. */
-  currentBaseCommit(): string | null {
+  /**
+   * The commit the current session started from (HEAD when its first event came, or now
+   * when none came yet — reading it then runs git once), when known.
+   */
+  async currentBaseCommit(): Promise<string | null> {
+    if (this.started) {
+      await this.beginSession();
+    }
     return this.baseCommit;
   }
 
-  /** Starts recording (trusted workspaces only); safe to call again after trust is granted. */
+  /**
+   * Starts recording (trusted workspaces only); safe to call again after trust is granted.
+   * Only subscribes to events: HEAD is read (git runs) when the session's first event
+   * comes or a handoff asks, never at activation.
+   */
   async start(): Promise<void> {
     if (this.started || !this.storageDir || !vscode.workspace.isTrusted) {
       return;
     }
     this.started = true;
     this.listen();
-    await this.writeSessionStart();
   }
 
-  /** Ends the current session and starts the next one (new id, base commit = HEAD now). */
+  /** Ends the current session and starts the next one (new id; its base commit is read when it begins). */
   async startNewSession(): Promise<string> {
+    await this.sessionStart;
     const id = await this.session.rotate();
-    if (this.started) {
-      await this.writeSessionStart();
-    }
+    this.sessionStart = undefined;
+    this.baseCommit = null;
     return id;
   }
 
-  private async writeSessionStart(): Promise<void> {
-    this.baseCommit = await this.readHead().catch(() => null);
-    this.append({ v: 1, type: 'session_start', session_id: this.session.current(), base_commit: this.baseCommit, time: new Date().toISOString() });
+  /** Writes the session's `session_start` record (HEAD now) once, before its first event. */
+  private beginSession(): Promise<void> {
+    this.sessionStart ??= (async () => {
+      this.baseCommit = await this.readHead().catch(() => null);
+      this.append({ v: 1, type: 'session_start', session_id: this.session.current(), base_commit: this.baseCommit, time: new Date().toISOString() });
+    })();
+    return this.sessionStart;
+  }
+
+  /** Records an event of the session, after its `session_start` record. */
+  private record(event: RecorderRecord): void {
+    void this.beginSession().then(() => this.append(event));
   }
 
   private append(record: RecorderRecord): void {
@@ -127,8 +147,10 @@ export class SessionRecorder extends DisposableOwner {
   }
 
   /** Resolves when every record so far is on disk (tests, and before a handoff reads the file). */
-  flush(): Promise<void> {
-    return this.writes;
+  async flush(): Promise<void> {
+    // Events wait for the session_start record: let those queued behind it reach the write chain first.
+    await this.sessionStart;
+    await this.writes;
   }
 
   private listen(): void {
@@ -149,7 +171,7 @@ export class SessionRecorder extends DisposableOwner {
           if (!command || !run || this.isTaskTerminal(e.terminal) || /^\*\s+\S/.test(command)) return;
           const started = run?.started ?? Date.now();
           const tail = await Promise.race([run?.tail ?? Promise.resolve(''), new Promise<string>((r) => setTimeout(() => r(''), 2000))]);
-          this.append({
+          this.record({
             v: 1,
             type: 'command',
             origin: 'terminal',
@@ -178,7 +200,7 @@ export class SessionRecorder extends DisposableOwner {
         const started = this.taskStarts.get(e.execution) ?? Date.now();
         this.taskStarts.delete(e.execution);
         const task = e.execution.task;
-        this.append({
+        this.record({
           v: 1,
           type: 'command',
           origin: 'task',
@@ -196,7 +218,7 @@ export class SessionRecorder extends DisposableOwner {
         if (doc.uri.scheme !== 'file') return;
         const rel = path.relative(this.folder.uri.fsPath, doc.uri.fsPath);
         if (!rel || rel.startsWith('..') || path.isAbsolute(rel) || this.isExcluded(doc.uri.fsPath)) return;
-        this.append({ v: 1, type: 'save', path: rel.split(path.sep).join('/'), time: new Date().toISOString() });
+        this.record({ v: 1, type: 'save', path: rel.split(path.sep).join('/'), time: new Date().toISOString() });
       }),
     );
   }

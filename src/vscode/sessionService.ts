@@ -73,7 +73,7 @@ export class SessionService extends DisposableOwner implements SessionHooks {
     };
     void folder;
     return {
-      sessionBaseCommit: this.recorder?.currentBaseCommit() ?? undefined,
+      sessionBaseCommit: (await this.recorder?.currentBaseCommit()) ?? undefined,
       sessionLog: {
         mode: settings.sessionLogSources.length ? 'auto' : 'none',
         sources: settings.sessionLogSources,
@@ -99,7 +99,7 @@ export class SessionService extends DisposableOwner implements SessionHooks {
       return;
     }
     await this.ended();
-    const base = this.recorder?.currentBaseCommit();
+    const base = await this.recorder?.currentBaseCommit();
     void vscode.window.showInformationMessage(`New handoff session started${base ? ` at ${base.slice(0, 10)}` : ''}: commits and commands from now on belong to the next handoff.`);
   }
 }
