@@ -317,7 +317,8 @@ async function runHandover(values: Values, io: CliIo): Promise<number> {
   // A handoff ends the CLI's session for this workspace; the next command starts another.
   await rotateCliSessionId(stateDir);
   if (values.json) {
-    io.stdout(JSON.stringify(result, null, 2));
+    // The same words as on stderr: flags, not engine field names.
+    io.stdout(JSON.stringify({ ...result, warnings: result.warnings.map(cliWording) }, null, 2));
   } else {
     io.stdout(formatSummary(result, cwd));
   }

@@ -123,6 +123,9 @@ export function composePackage(req: HandoverRequest, ctx: ComposeContext): Hando
     tokenizer: req.tokenizer,
     dropped: [],
     oversize_warning: false,
+    // Filled by sanitizePackage (src/core/redact.ts) before the package is measured and written.
+    redactions: {},
+    invisible_stripped: 0,
     evidence_notes: [...ev.notes],
   };
 }

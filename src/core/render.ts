@@ -7,6 +7,7 @@
  * so the structure is the same for every reader.
  */
 import { renderFrontmatter, splitFrontmatter } from './frontmatter';
+import { describeSanitizing } from './redact';
 import {
   HandoffFrontmatterSchema,
   type Commit,
@@ -195,6 +196,8 @@ export function handoffFrontmatter(pkg: HandoffPackage, meta: HandoffMeta): Hand
     tokenizer: pkg.tokenizer,
     oversize_warning: pkg.oversize_warning,
     dropped: pkg.dropped.map((d) => ({ ...d })),
+    redactions: { ...pkg.redactions },
+    invisible_stripped: pkg.invisible_stripped,
     touched_files_count: pkg.touched_files.length + pkg.touched_files_omitted,
     tests_run_count: pkg.tests_run.length + pkg.tests_run_omitted,
     session_sources: pkg.session_sources.map((x) => ({ ...x })),
@@ -216,12 +219,15 @@ export function renderHandoff(pkg: HandoffPackage, meta: HandoffMeta, specialist
   const fm = renderFrontmatter(data);
   const out: string[] = [fm];
   const title = pkg.topic_title.replace(/\s+/g, ' ');
+  const sanitized = sanitizingLine(pkg);
   if (pkg.kind === 'result') {
     out.push(`# Result from ${specialist.label}: ${title}`, '');
+    if (sanitized) out.push(sanitized, '');
     out.push(`${specialist.personaMarker} hands back to ${pkg.to ?? pkg.from} the handoff ${codeSpan(pkg.parent_id ?? '(none)')}: **${meta.status.replace(/_/g, ' ')}**.`);
   } else {
     out.push(`# Handoff to ${specialist.label}: ${title}`);
     out.push('');
+    if (sanitized) out.push(sanitized, '');
     out.push(
       `${specialist.personaMarker} You are the ${specialist.label}. ${specialist.mandate} ` +
         `Introduce yourself as ${specialist.personaMarker}, show that you know the context below, and do not ask what it already answers.`,
@@ -308,6 +314,17 @@ export function renderHandoff(pkg: HandoffPackage, meta: HandoffMeta, specialist
     out.push('', `_What was cut to fit the budget is kept in ${codeSpan(meta.historyFile)}._`);
   }
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * The "nothing leaked" warning shown under a handoff's title (and in its briefing section)
+ * when secrets were redacted or invisible characters removed, e.g.
+ * `> 🔒 3 secrets redacted (github-token ×2, jwt ×1); 5 invisible characters removed from text other agents wrote`.
+ * @returns the line, or undefined when nothing was redacted or stripped
+ */
+export function sanitizingLine(pkg: Pick<HandoffPackage, 'redactions' | 'invisible_stripped'>): string | undefined {
+  const text = describeSanitizing(pkg.redactions ?? {}, pkg.invisible_stripped ?? 0);
+  return text ? `> 🔒 ${text}` : undefined;
 }
 
 function renderGitHeader(pkg: HandoffPackage): string {
@@ -451,6 +468,10 @@ export function renderBriefingHeader(specialist: Specialist, pkg: HandoffPackage
 export function renderBriefingSection(pkg: HandoffPackage, meta: HandoffMeta, specialist: Specialist, handoffLink: string): string {
   const lines: string[] = [];
   lines.push('', `## ${meta.created} — ${pkg.from} → ${specialist.personaMarker}`, '');
+  const sanitized = sanitizingLine(pkg);
+  if (sanitized) {
+    lines.push(sanitized, '');
+  }
   if (pkg.handover_reason) {
     lines.push(`**Reason (${pkg.reason_kind.replace(/_/g, ' ')}):** ${pkg.handover_reason.trim()}`, '');
   }

@@ -200,6 +200,18 @@ const GIT_FIELDS = {
   diff_hash: z.string().nullable(),
 };
 
+/**
+ * What "nothing leaked" (DESIGN §7, src/core/redact.ts) did, shared by the package and the
+ * frontmatter: `redactions` counts the secrets replaced by `[REDACTED:<kind>]`, per kind
+ * (`{}` when none; files written before it existed read as `{}`); `invisible_stripped`
+ * counts the invisible characters (bidi controls, zero-width, tag characters) removed from
+ * text other agents wrote (default 0).
+ */
+const SANITIZE_FIELDS = {
+  redactions: z.record(z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/), z.number().int().nonnegative()).default({}),
+  invisible_stripped: z.number().int().nonnegative().default(0),
+};
+
 /** Budget facts shared by the package and the frontmatter (tokens in the named encoding). */
 const BUDGET_FIELDS = {
   max_context_tokens: z.number().int().positive(),
@@ -253,6 +265,7 @@ export const HandoffPackageSchema = z.object({
   session_id: z.string().min(1),
   ...GIT_FIELDS,
   ...BUDGET_FIELDS,
+  ...SANITIZE_FIELDS,
   evidence_notes: z.array(z.string()),
 });
 /** A composed handoff package. */
@@ -303,6 +316,7 @@ export const HandoffFrontmatterSchema = z
     ahead: GIT_FIELDS.ahead.default(null),
     behind: GIT_FIELDS.behind.default(null),
     ...BUDGET_FIELDS,
+    ...SANITIZE_FIELDS,
     touched_files_count: z.number().int().nonnegative(),
     tests_run_count: z.number().int().nonnegative(),
     session_sources: z.array(SessionSourceSummarySchema).default([]),

@@ -191,7 +191,7 @@ function labelFromId(id: string): string {
 export function parseCustomSpecialist(fileName: string, text: string, relativePath: string): CustomSpecialistParse {
   const split = splitFrontmatter(text);
   if (!split.ok) {
-    return { ok: false, message: `${relativePath}: ${split.message}` };
+    return { ok: false, message: `${relativePath}: ${split.message} — fix the frontmatter (a "---" block of YAML at the top) or remove the file; it was skipped` };
   }
   const parsed = CustomSpecialistFrontmatterSchema.safeParse(split.data ?? {});
   if (!parsed.success) {

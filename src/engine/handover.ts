@@ -16,6 +16,7 @@ import { emptyGitEvidence, type GitEvidence } from '../core/evidenceModel';
 import { renderHistory } from '../core/history';
 import { BRIEFINGS_DIR, HANDOFFS_DIR, HISTORY_DIR, briefingFileName, handoffId, utcDay } from '../core/naming';
 import { formatCount, handoffFrontmatter, renderBriefingHeader, renderBriefingSection, renderHandoff, type HandoffMeta } from '../core/render';
+import { describeSanitizing, redactTexts, sanitizePackage } from '../core/redact';
 import { parseHandoverRequest, type HandoverRequest } from '../core/request';
 import { handoverError, HandoffFrontmatterSchema, type HandoffFrontmatter, type HandoffPackage, type HandoverResult } from '../core/schema';
 import { SpecialistRegistry, type Specialist } from '../core/specialists';
@@ -27,7 +28,7 @@ import type { SessionLocations } from '../evidence/sessionDiscovery';
 import { loadSessionLogState, saveSessionLogState } from '../store/sessionState';
 import { emptySessionLogState, type SessionLogState, type SessionSource } from '../core/session';
 import { homedir } from 'node:os';
-import { StoreError, appendBriefing, createExclusive, createHandoffFile, ensureDir, findHandoff, markPartial, readLatestHandoff, readLatestHandoffFile } from '../store/handoffStore';
+import { StoreError, appendBriefing, createExclusive, ensureDir, findHandoff, promoteHandoffFile, readLatestHandoff, readLatestHandoffFile, removeStaleLeftovers, stageHandoffFile } from '../store/handoffStore';
 import { resolveHandoffRoot, resolveInside } from '../store/paths';
 import { loadCustomSpecialists } from '../store/specialistFiles';
 import { counterFor } from './tokenizer';
@@ -275,8 +276,21 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
         })),
       },
     });
+    // Nothing leaked (DESIGN §7): invisible characters out of what the user and other
+    // agents wrote, secrets out of every text, before anything is measured or written.
+    const sanitized = await sanitizePackage(composed);
+    for (const note of sanitized.report.notes) {
+      warnings.push(`WARNING: ${note}`);
+    }
+    const sanitizing = describeSanitizing(sanitized.report.found, sanitized.report.invisible);
+    if (sanitizing) {
+      warnings.push(`WARNING: ${sanitizing}`);
+    }
+    // Warnings repeat evidence notes (git and session-log messages): no secrets in them either.
+    const safeWarnings = await redactTexts(warnings);
+    warnings.splice(0, warnings.length, ...safeWarnings.texts);
     const now = (env.now ?? (() => new Date()))();
-    const pkg = measurePackage(composed, provisionalMeta({ root, specialist: lookup.specialist, pkg: composed }, now, false), lookup.specialist, counter);
+    const pkg = measurePackage(sanitized.pkg, provisionalMeta({ root, specialist: lookup.specialist, pkg: sanitized.pkg }, now, false), lookup.specialist, counter);
     if (composed.hop_guard && !composed.hop_guard.confirmed) {
       const g = composed.hop_guard;
       const why = g.reasons
@@ -310,7 +324,10 @@ export interface WriteOptions {
 /**
  * Writes a prepared handoff: the handoff file (created exclusively under its timestamped
  * name), the history file when fit-to-budget cut something, and one appended briefing
- * section. Returns the DESIGN §4 result object. Never throws.
+ * section. The handoff is written as `<id>.partial.md` first and renamed to `<id>.md`
+ * only after its briefing section is on disk, so a write that fails — or a process killed
+ * on the way — never leaves a complete-looking handoff without its briefing (DESIGN §5).
+ * Returns the DESIGN §4 result object. Never throws.
  */
 export async function writeHandover(prepared: PreparedHandover, options: WriteOptions = {}): Promise<HandoverResult> {
   try {
@@ -355,7 +372,8 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
       const issue = check.error.issues[0];
       return handoverError(`the handoff would not read back: frontmatter field "${issue?.path.join('.')}" ${issue?.message ?? 'is invalid'} — nothing was written`, 'internal');
     }
-    created = await createHandoffFile(env.workspaceRoot, handoffsDir, start, (date) => {
+    // Staged as <id>.partial.md until the briefing section is written (see writeHandover).
+    created = await stageHandoffFile(env.workspaceRoot, handoffsDir, start, (date) => {
       meta = provisionalMeta({ root, specialist, pkg }, date, cut);
       return { name: `${meta.id}.md`, content: renderHandoff(pkg, meta, specialist) };
     });
@@ -373,6 +391,7 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
         throw new StoreError(target.message);
       }
       await ensureDir(env.workspaceRoot, historyDir);
+      await removeStaleLeftovers(historyDir);
       await createExclusive(target.path, renderHistory(original, finalMeta, specialist, counter));
       historyPath = target.path;
     } catch (err) {
@@ -383,8 +402,7 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
   const briefingName = briefingFileName(specialist.id, pkg.topic, created.date);
   const briefingTarget = resolveInside(path.join(root, BRIEFINGS_DIR), briefingName);
   if (!briefingTarget.ok) {
-    const partial = await markPartial(created.path);
-    return handoverError(`${briefingTarget.message} (the handoff was kept as ${partial})`, 'io');
+    return handoverError(`${briefingTarget.message} (the handoff was kept as ${created.path})`, 'io');
   }
   let briefing;
   try {
@@ -393,24 +411,29 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
       briefingTarget.path,
       renderBriefingHeader(specialist, pkg, utcDay(created.date)),
       // The briefing has no budget: it keeps the uncut summary, with the written file's figures.
-      renderBriefingSection({ ...pkg, summary: original.summary }, finalMeta, specialist, posixRelative(path.dirname(briefingTarget.path), created.path)),
+      renderBriefingSection({ ...pkg, summary: original.summary }, finalMeta, specialist, posixRelative(path.dirname(briefingTarget.path), created.finalPath)),
     );
   } catch (err) {
-    const partial = await markPartial(created.path);
-    return handoverError(`${(err as Error).message.replace(/^ERROR: /, '')} (the handoff was kept as ${partial}, marked partial)`, 'io');
+    return handoverError(`${(err as Error).message.replace(/^ERROR: /, '')} (the handoff was kept as ${created.path}, marked partial)`, 'io');
+  }
+  let handoffFile: string;
+  try {
+    handoffFile = (await promoteHandoffFile(created)).path;
+  } catch (err) {
+    return handoverError(`${(err as Error).message.replace(/^ERROR: /, '')} (the briefing section was written; the handoff was kept as ${created.path}, marked partial)`, 'io');
   }
 
   if (prepared.sessionState) {
     const problem = await saveSessionLogState(prepared.sessionState.path, prepared.sessionState.state);
     if (problem) warnings.push(`WARNING: ${problem}`);
   }
-  const relHandoff = posixRelative(env.workspaceRoot, created.path);
+  const relHandoff = posixRelative(env.workspaceRoot, handoffFile);
   return {
     status: 'ok',
     persona_marker: specialist.personaMarker,
     package: { ...pkg, correlation_id: pkg.correlation_id ?? finalMeta.id, id: finalMeta.id, created: finalMeta.created, briefing_file: briefing.path },
     briefing,
-    handoff_file: created.path,
+    handoff_file: handoffFile,
     history_file: historyPath,
     next_step: `Start a new session for the ${specialist.label} and tell it: "Read ${relHandoff} and continue as ${specialist.personaMarker}."`,
     warnings,

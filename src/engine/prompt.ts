@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { HANDOFFS_DIR, handoffFileName } from '../core/naming';
 import { buildSpecialistPrompt } from '../core/prompt';
+import { describeSanitizing, redactSecrets, stripInvisible } from '../core/redact';
 import type { ParsedHandoff } from '../core/render';
 import { isUpToDate, stalenessLines } from '../core/staleness';
 import { PRIOR_HANDOFFS_BUDGET_BYTES, priorHandoffsBlock, type TimelineFile } from '../core/timeline';
@@ -30,7 +31,21 @@ export interface PromptRequest {
 
 /** Outcome of {@link buildPrompt}. */
 export type PromptOutcome =
-  | { status: 'ok'; prompt: string; specialist: string; persona_marker: string; handoff_id: string | null; handoff_file: string | null; taken: boolean; stale: boolean; warnings: string[] }
+  | {
+      status: 'ok';
+      prompt: string;
+      specialist: string;
+      persona_marker: string;
+      handoff_id: string | null;
+      handoff_file: string | null;
+      taken: boolean;
+      stale: boolean;
+      warnings: string[];
+      /** Secrets replaced by `[REDACTED:<kind>]` in the prompt, per kind (`{}` when none). */
+      redactions: Record<string, number>;
+      /** Invisible characters removed from the prompt (prior handoffs and commit subjects are text other agents wrote). */
+      invisible_stripped: number;
+    }
   | { status: 'error'; message: string; field?: string };
 
 function fail(message: string, field?: string): PromptOutcome {
@@ -125,7 +140,7 @@ async function build(req: PromptRequest, env: HandoverEnvironment): Promise<Prom
   const staleness = report ? stalenessLines(report) : [];
   const now = (env.now ?? (() => new Date()))();
   const deliverable = path.relative(env.workspaceRoot, path.join(dir, handoffFileName(now, specialist.id))).split(path.sep).join('/');
-  const prompt = buildSpecialistPrompt({
+  const built = buildSpecialistPrompt({
     specialist: { id: specialist.id, label: specialist.label, personaMarker: specialist.personaMarker, mandate: specialist.mandate, returnCondition: specialist.returnCondition },
     handoff: handoff
       ? {
@@ -138,6 +153,15 @@ async function build(req: PromptRequest, env: HandoverEnvironment): Promise<Prom
     staleness,
     runContext: { timestamp: now.toISOString(), deliverablePath: deliverable },
   });
+  // Nothing leaked (DESIGN §7): the prompt carries files other tools and agents wrote (prior
+  // handoffs, commit subjects in the staleness report), so invisible characters and every
+  // secret come out of all of it.
+  const visible = stripInvisible(built);
+  const redacted = await redactSecrets(visible.text);
+  const prompt = redacted.text;
+  for (const note of redacted.notes) warnings.push(`WARNING: ${note}`);
+  const sanitizing = describeSanitizing(redacted.found, visible.removed);
+  if (sanitizing) warnings.push(`WARNING: prompt: ${sanitizing}`);
 
   let taken = false;
   if (handoff && req.take !== false && handoff.parsed.frontmatter.status === 'pending') {
@@ -155,5 +179,7 @@ async function build(req: PromptRequest, env: HandoverEnvironment): Promise<Prom
     taken,
     stale: report ? !isUpToDate(report) : false,
     warnings,
+    redactions: redacted.found,
+    invisible_stripped: visible.removed,
   };
 }

@@ -14,6 +14,7 @@ import { acceptanceCriteria, matchCriteria, RecordResultRequestSchema, type Reco
 import { HANDOFFS_DIR, handoffId } from '../core/naming';
 import { renderHandoff, type HandoffMeta, type ParsedHandoff } from '../core/render';
 import { parseHandoverRequest } from '../core/request';
+import { describeSanitizing, redactSecrets, sanitizePackage, stripInvisible } from '../core/redact';
 import { resultStatus, resultSummaryLines, type ResultStatus } from '../core/result';
 import type { TestRun } from '../core/schema';
 import { openPickUp } from '../core/status';
@@ -132,7 +133,7 @@ async function recordUnguarded(input: unknown, env: HandoverEnvironment): Promis
 
   // Nothing matches: a session note only, nothing else changes (hand-back policy).
   if (targets.length === 0) {
-    const note = await writeSessionNote(env.workspaceRoot, root, now, specialist.id, sessionId, req, failures);
+    const note = await writeSessionNote(env.workspaceRoot, root, now, specialist.id, sessionId, req, failures, warnings);
     if (typeof note !== 'string') {
       return note;
     }
@@ -198,7 +199,12 @@ async function recordUnguarded(input: unknown, env: HandoverEnvironment): Promis
         session: { tests_run: tests, recent_turns: [], file_edits: session?.evidence.file_edits ?? [], sources: [] },
       });
       const meta = (date: Date): HandoffMeta => ({ id: handoffId(date, specialist.id), created: date.toISOString(), status, briefingFile: null, historyFile: null });
-      let pkg = measurePackage(composed, meta(now), specialist, counter);
+      // Nothing leaked (DESIGN §7): the result's texts lose invisible characters and secrets.
+      const sanitized = await sanitizePackage(composed);
+      for (const note of sanitized.report.notes) warnings.push(`WARNING: ${note}`);
+      const sanitizing = describeSanitizing(sanitized.report.found, sanitized.report.invisible);
+      if (sanitizing) warnings.push(`WARNING: ${fm.id}: ${sanitizing}`);
+      let pkg = measurePackage(sanitized.pkg, meta(now), specialist, counter);
       if (pkg.oversize_warning) {
         pkg = fitToBudget(pkg, meta(now), specialist, counter).pkg;
       }
@@ -219,7 +225,10 @@ async function recordUnguarded(input: unknown, env: HandoverEnvironment): Promis
   return { status: 'ok', entries, failures, note_file: null, summary, warnings };
 }
 
-/** Writes `notes/<ISO time>_<specialist>.md`: what the session did, and why nothing was marked. */
+/**
+ * Writes `notes/<ISO time>_<specialist>.md`: what the session did, and why nothing was
+ * marked — without invisible characters or secrets (their counts go to `warnings`).
+ */
 async function writeSessionNote(
   workspaceRoot: string,
   root: string,
@@ -228,10 +237,11 @@ async function writeSessionNote(
   sessionId: string,
   req: RecordResultRequest,
   failures: ReadonlyArray<{ handoff: string; message: string }>,
+  warnings: string[],
 ): Promise<string | RecordResultOutcome> {
   const dir = path.join(root, NOTES_DIR);
   const list = (xs: readonly string[]) => (xs.length ? xs.map((x) => `- ${x.replace(/\n/g, ' ')}`).join('\n') : '_None._');
-  const text = [
+  const raw = [
     `# Session note from ${specialist}`,
     '',
     `Session \`${sessionId}\`, ${now.toISOString()}. No open handoff to ${specialist} matched this result, so no handoff status was changed.`,
@@ -250,6 +260,13 @@ async function writeSessionNote(
     list(req.blockers),
     '',
   ].join('\n');
+  // Nothing leaked (DESIGN §7): the note is text headed for a file like any handoff.
+  const stripped = stripInvisible(raw);
+  const redacted = await redactSecrets(stripped.text);
+  const text = redacted.text;
+  for (const n of redacted.notes) warnings.push(`WARNING: ${n}`);
+  const sanitizing = describeSanitizing(redacted.found, stripped.removed);
+  if (sanitizing) warnings.push(`WARNING: session note: ${sanitizing}`);
   try {
     await ensureDir(workspaceRoot, dir);
     for (let i = 0; i < 1000; i++) {

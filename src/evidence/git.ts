@@ -73,6 +73,9 @@ export function describeGitFailure(err: unknown, cwd: string): string {
   if (kind === 'not_repository') {
     return 'Not a git repository — touched files and commits were not collected; run "git init" in the workspace folder to track its changes';
   }
+  if (/bad index|index file corrupt|index file smaller than expected|bad signature 0x/i.test(text)) {
+    return 'the repository\'s index (.git/index) is corrupt — touched files were not collected; rebuild it with "rm .git/index && git reset" (your files are kept)';
+  }
   if (/dubious ownership/i.test(text)) {
     return `git refuses this repository (dubious ownership): ${cwd} — run "git config --global --add safe.directory ${cwd}" if you trust it`;
   }

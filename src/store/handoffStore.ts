@@ -1,17 +1,28 @@
 /**
  * Safe file writes of the handoff root (DESIGN §5):
- * - a handoff file is created exclusively under its timestamped name, complete or not at
- *   all: the content is written and flushed to a temporary file in the same folder, then
- *   hard-linked to the final name (`link` fails if the name exists, so nothing is ever
- *   overwritten); a name taken in the same millisecond retries with the next millisecond;
+ * - a handoff file is created exclusively, complete or not at all: the content is written
+ *   and flushed to a temporary file in the same folder, then hard-linked to
+ *   `<id>.partial.md` (`link` fails if the name exists, so nothing is ever overwritten;
+ *   that name is the reservation of the id), and renamed to `<id>.md` once everything
+ *   that belongs to it is written. A name taken in the same millisecond retries with the
+ *   next millisecond. A writer killed on the way leaves at most a `.partial.md` file;
  * - a briefing is append-only: created with its header the same way, then each section
  *   is appended with one `O_APPEND` write, so earlier bytes never change;
+ * - writers in several processes (two windows, the CLI) are serialized per file with
+ *   `proper-lockfile` wherever a write depends on what is there: a briefing append and the
+ *   read-modify-write of a status change (see {@link withFileLock});
+ * - leftovers of a killed writer never break the next one: temporary files (`.*.tmp`) and
+ *   lock folders (`.*.md.lock`) match no reader's name pattern, locks whose holder stopped
+ *   refreshing them are taken over after {@link LOCK_STALE_MS}, and both are removed once
+ *   older than {@link STALE_LEFTOVER_MS} (see {@link removeStaleLeftovers});
  * - every path is checked by the path guard first (`paths.ts`).
  */
 import { randomBytes } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
-import { link, mkdir, open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { link, lstat, mkdir, open, readdir, rename, rmdir, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
+import type * as ProperLockfile from 'proper-lockfile';
 import { parseHandoffFileName, type HandoffFileName } from '../core/naming';
 import { parseHandoff, type ParsedHandoff } from '../core/render';
 import type { StatusChange } from '../core/schema';
@@ -46,10 +57,168 @@ export function describeFsError(err: unknown, target: string): string {
     case 'ENOTDIR':
       return `ERROR: a file stands where a folder is needed on the way to ${target} — move it away and try again`;
     case 'EDQUOT':
-      return `ERROR: disk quota exceeded writing ${target}`;
+      return `ERROR: disk quota exceeded writing ${target} — free some space in your quota and try again`;
+    case 'EFBIG':
+      return `ERROR: ${target} would grow past the file-size limit of this process (ulimit -f) — raise the limit and try again`;
     default:
       return `ERROR: could not write ${target}: ${e?.message ?? String(err)}`;
   }
+}
+
+/**
+ * Age after which a lock is taken over when its holder stopped refreshing it (it was
+ * killed, or its machine slept): 2,000 ms, the smallest `stale` proper-lockfile accepts.
+ * A briefing append or status change holds its lock for milliseconds, and a live holder
+ * refreshes the lock's mtime every {@link LOCK_UPDATE_MS}, so only a dead holder's lock
+ * gets this old; a lock left by a killed writer delays the next one by at most this long.
+ */
+export const LOCK_STALE_MS = 2000;
+
+/** How often a live holder refreshes its lock's mtime: 1,000 ms (proper-lockfile's rule: at most half of {@link LOCK_STALE_MS}, at least 1 s). */
+export const LOCK_UPDATE_MS = 1000;
+
+/**
+ * How long a writer waits for a lock before giving up with an `ERROR:`: 5,000 ms — more
+ * than {@link LOCK_STALE_MS} plus one refresh, so a lock abandoned by a killed writer is
+ * always taken over within one call, and short enough that the panel answers promptly
+ * when a live writer is stuck (a hung network drive).
+ */
+export const LOCK_WAIT_MS = 5000;
+
+/** First wait between lock attempts: 2 ms (a holder needs about a millisecond); doubled up to {@link LOCK_RETRY_MAX_MS}, each wait jittered ×0.5–1.5 so waiters do not move in step. */
+export const LOCK_RETRY_MIN_MS = 2;
+
+/** Longest wait between lock attempts: 25 ms, so a freed or stale lock is noticed quickly. */
+export const LOCK_RETRY_MAX_MS = 25;
+
+/**
+ * The lock of `file`: the folder `.<name>.lock` beside it (proper-lockfile locks with an
+ * atomic `mkdir`). Its name starts with a dot and does not end in `.md`, so no reader
+ * (handoff or timeline names, the `*.md` file watcher) ever takes it for a handoff or a
+ * briefing. The file itself need not exist.
+ */
+export function lockPathFor(file: string): string {
+  return path.join(path.dirname(file), `.${path.basename(file)}.lock`);
+}
+
+type LockLibrary = typeof ProperLockfile;
+let lockLibrary: Promise<LockLibrary> | undefined;
+
+/** proper-lockfile, loaded on first use (it installs exit handlers; activation should not pay for that). */
+function loadLockLibrary(): Promise<LockLibrary> {
+  return (lockLibrary ??= import('proper-lockfile'));
+}
+
+/**
+ * Runs `fn` while holding the cross-process lock of `file` ({@link lockPathFor}), so
+ * writers in other windows and the CLI that lock the same file wait for it. Locking is
+ * retried only while the lock is held by someone else (`ELOCKED`), for up to
+ * {@link LOCK_WAIT_MS}, with waits from {@link LOCK_RETRY_MIN_MS} to
+ * {@link LOCK_RETRY_MAX_MS}; a lock older than {@link LOCK_STALE_MS} without a refresh is
+ * taken over. proper-lockfile's own `retries` are not used: they retry every error, so a
+ * read-only or full disk would only be reported after the whole wait.
+ *
+ * @param fn gets `assertHeld`, to call right before a write: it throws when the lock was
+ *   taken over meanwhile (the holder stalled past {@link LOCK_STALE_MS}), so the write is
+ *   not made without it
+ * @throws StoreError naming `file`: the lock stayed taken for {@link LOCK_WAIT_MS}, or the
+ *   folder cannot be written (read-only, permissions …); whatever `fn` throws
+ */
+export async function withFileLock<T>(file: string, fn: (assertHeld: () => void) => Promise<T>): Promise<T> {
+  const lockfile = await loadLockLibrary();
+  const lockfilePath = lockPathFor(file);
+  let compromised: Error | undefined;
+  const options = {
+    realpath: false,
+    lockfilePath,
+    stale: LOCK_STALE_MS,
+    update: LOCK_UPDATE_MS,
+    retries: 0,
+    // The library's default throws from a timer, which would take the extension host down.
+    onCompromised: (err: Error) => {
+      compromised = err;
+    },
+  };
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  let delay = LOCK_RETRY_MIN_MS;
+  let release: () => Promise<void>;
+  for (;;) {
+    try {
+      release = await lockfile.lock(file, options);
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') {
+        throw new StoreError(describeFsError(err, file));
+      }
+      if (Date.now() >= deadline) {
+        throw new StoreError(
+          `ERROR: ${file} is locked by another writer (another window or the CLI) and stayed locked for ${LOCK_WAIT_MS / 1000} s — try again; if no other writer is running, remove the lock folder ${lockfilePath}`,
+        );
+      }
+      await sleep(Math.min(delay * (0.5 + Math.random()), Math.max(1, deadline - Date.now())));
+      delay = Math.min(delay * 2, LOCK_RETRY_MAX_MS);
+    }
+  }
+  try {
+    return await fn(() => {
+      if (compromised) {
+        throw new StoreError(`ERROR: lost the lock on ${file} (${compromised.message}) — nothing more was written; try again`);
+      }
+    });
+  } finally {
+    // A lock that cannot be removed (the folder turned read-only) goes stale and is taken over.
+    await release().catch(() => undefined);
+  }
+}
+
+/**
+ * Age after which a leftover of a killed writer is removed: 10 minutes (600,000 ms). A
+ * temporary file lives for milliseconds and a live lock is refreshed every
+ * {@link LOCK_UPDATE_MS}, so anything this old belongs to a writer that is gone; one that
+ * was merely paused this long finds its temporary file gone and reports an `ERROR:`
+ * (nothing is lost: its target was never touched).
+ */
+export const STALE_LEFTOVER_MS = 10 * 60 * 1000;
+
+/** Names of our temporary files (`.<target>.<pid>.<12 hex>.tmp`) and lock folders (`.<name>.md.lock`). */
+const TEMP_NAME = /^\..+\.\d+\.[0-9a-f]{12}\.tmp$/;
+const LOCK_NAME = /^\..+\.md\.lock$/;
+
+/**
+ * Removes what killed writers left in `dir`: temporary files and empty lock folders whose
+ * mtime is older than `olderThanMs` (default {@link STALE_LEFTOVER_MS}). Best effort: it
+ * never throws, and it touches nothing whose name is not one of ours.
+ *
+ * @returns how many leftovers were removed
+ */
+export async function removeStaleLeftovers(dir: string, olderThanMs = STALE_LEFTOVER_MS): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  const cutoff = Date.now() - olderThanMs;
+  for (const name of names) {
+    const isTemp = TEMP_NAME.test(name);
+    if (!isTemp && !LOCK_NAME.test(name)) continue;
+    const full = path.join(dir, name);
+    try {
+      const st = await lstat(full);
+      if (st.mtimeMs >= cutoff) continue;
+      if (isTemp && st.isFile()) {
+        await unlink(full);
+        removed++;
+      } else if (!isTemp && st.isDirectory()) {
+        await rmdir(full); // only when empty: proper-lockfile's locks are
+        removed++;
+      }
+    } catch {
+      // gone meanwhile, or not ours to remove
+    }
+  }
+  return removed;
 }
 
 async function writeAllAndSync(fh: FileHandle, content: string): Promise<void> {
@@ -114,7 +283,9 @@ async function createWithOpenWx(target: string, content: string): Promise<boolea
     return true;
   } catch (err) {
     await fh.close().catch(() => undefined);
-    await rename(target, target.replace(/\.md$/, '.partial.md')).catch(() => undefined);
+    if (!target.endsWith('.partial.md')) {
+      await rename(target, target.replace(/\.md$/, '.partial.md')).catch(() => undefined);
+    }
     throw err;
   }
 }
@@ -185,9 +356,99 @@ export interface CreatedFile {
   readonly date: Date;
 }
 
+/** A handoff written under its reserved `.partial.md` name ({@link stageHandoffFile}), and the name it gets when complete. */
+export interface StagedFile extends CreatedFile {
+  /** Absolute path of the complete handoff, `<id>.md`. */
+  readonly finalPath: string;
+  /** File name of the complete handoff, `<id>.md`. */
+  readonly finalName: string;
+}
+
+/** `<id>.md` → `<id>.partial.md` (DESIGN §5); other names get `.partial` appended. */
+export function partialName(name: string): string {
+  return name.endsWith('.md') ? `${name.slice(0, -3)}.partial.md` : `${name}.partial`;
+}
+
+/**
+ * Writes a new handoff in `dir` under its partial name `<id>.partial.md`, complete (temp
+ * file + hard link), reserving its id: every writer takes `<id>.partial.md` exclusively
+ * before it may use `<id>.md`, and gives the id up when `<id>.md` already exists. When the
+ * name for `start` is taken, the next millisecond is tried (up to {@link MAX_NAME_RETRIES}).
+ * The caller writes what belongs with the handoff (history, briefing section), then calls
+ * {@link promoteHandoffFile}; a writer that fails or is killed before that leaves the
+ * handoff as `.partial.md`, never as a complete-looking `<id>.md`. Stale leftovers of killed
+ * writers in `dir` are removed first ({@link removeStaleLeftovers}).
+ *
+ * @param render returns the file name (`<id>.md`) and content for a given timestamp (the
+ *   content carries the id and time, so it is rendered again for each attempt)
+ * @throws StoreError naming the path and the cause
+ */
+export async function stageHandoffFile(
+  workspaceRoot: string,
+  dir: string,
+  start: Date,
+  render: (date: Date) => { name: string; content: string },
+): Promise<StagedFile> {
+  await ensureDir(workspaceRoot, dir);
+  await removeStaleLeftovers(dir);
+  for (let i = 0; i < MAX_NAME_RETRIES; i++) {
+    const date = new Date(start.getTime() + i);
+    const { name, content } = render(date);
+    const final = resolveInside(dir, name);
+    const staged = resolveInside(dir, partialName(name));
+    if (!final.ok) {
+      throw new StoreError(final.message);
+    }
+    if (!staged.ok) {
+      throw new StoreError(staged.message);
+    }
+    if (!(await createExclusive(staged.path, content))) {
+      continue;
+    }
+    // The id is ours now; a complete handoff under it (written before) means it is not free.
+    if (await exists(final.path)) {
+      await unlink(staged.path).catch(() => undefined);
+      continue;
+    }
+    return { path: staged.path, name: path.basename(staged.path), date, finalPath: final.path, finalName: name };
+  }
+  throw new StoreError(`ERROR: could not find a free handoff file name in ${dir} after ${MAX_NAME_RETRIES} attempts`);
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await lstat(file);
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') {
+      return false;
+    }
+    throw new StoreError(describeFsError(err, file));
+  }
+}
+
+/**
+ * Gives a staged handoff its complete name: renames `<id>.partial.md` to `<id>.md`. The
+ * rename is atomic and cannot overwrite another handoff: `<id>.md` is only ever made by the
+ * holder of `<id>.partial.md`, which {@link stageHandoffFile} checked was free.
+ *
+ * @throws StoreError naming the path and the cause (the file is then still `.partial.md`)
+ */
+export async function promoteHandoffFile(staged: StagedFile): Promise<CreatedFile> {
+  try {
+    await rename(staged.path, staged.finalPath);
+  } catch (err) {
+    throw new StoreError(describeFsError(err, staged.finalPath));
+  }
+  return { path: staged.finalPath, name: staged.finalName, date: staged.date };
+}
+
 /**
  * Creates a new handoff file in `dir` named from a timestamp, never overwriting: when the
  * name for `start` is taken, the next millisecond is tried (up to {@link MAX_NAME_RETRIES}).
+ * It is {@link stageHandoffFile} then {@link promoteHandoffFile}, for a file that has
+ * nothing else to wait for (a result); a writer killed in between leaves `.partial.md`.
  *
  * @param render returns the file name and content for a given timestamp (the content
  *   carries the id and time, so it is rendered again for each attempt)
@@ -199,19 +460,13 @@ export async function createHandoffFile(
   start: Date,
   render: (date: Date) => { name: string; content: string },
 ): Promise<CreatedFile> {
-  await ensureDir(workspaceRoot, dir);
-  for (let i = 0; i < MAX_NAME_RETRIES; i++) {
-    const date = new Date(start.getTime() + i);
-    const { name, content } = render(date);
-    const target = resolveInside(dir, name);
-    if (!target.ok) {
-      throw new StoreError(target.message);
-    }
-    if (await createExclusive(target.path, content)) {
-      return { path: target.path, name, date };
-    }
+  const staged = await stageHandoffFile(workspaceRoot, dir, start, render);
+  try {
+    return await promoteHandoffFile(staged);
+  } catch (err) {
+    await unlink(staged.path).catch(() => undefined);
+    throw err;
   }
-  throw new StoreError(`ERROR: could not find a free handoff file name in ${dir} after ${MAX_NAME_RETRIES} attempts`);
 }
 
 /** Briefing facts after an append (DESIGN §4 result): absolute path, whether it existed, size in bytes. */
@@ -225,47 +480,65 @@ export interface BriefingWrite {
 /**
  * Appends one section to a briefing file, creating it with `header` first when it does
  * not exist. Existing bytes are never rewritten: the header is created atomically
- * (temporary file + hard link) and the section is one `O_APPEND` write.
+ * (temporary file + hard link) and the section is one `O_APPEND` write. Writers in other
+ * processes are kept out while this runs ({@link withFileLock} on the briefing), so
+ * sections never interleave, whatever the file system does with concurrent appends. A
+ * write that fails part-way (disk full, file-size limit) is cut back to the size the
+ * file had before it, so no torn section is left.
  *
  * @throws StoreError naming the path and the cause
  */
 export async function appendBriefing(workspaceRoot: string, file: string, header: string, section: string): Promise<BriefingWrite> {
   await ensureDir(workspaceRoot, path.dirname(file));
-  let created: boolean;
-  try {
-    created = await createExclusive(file, header);
-  } catch (err) {
-    throw err instanceof StoreError ? err : new StoreError(describeFsError(err, file));
-  }
-  let fh: FileHandle | undefined;
-  try {
-    // O_NOFOLLOW: a briefing that is a symbolic link (a cloned repository can plant one
-    // under a predictable name) is refused instead of appending wherever it points.
-    // O_NONBLOCK: opening a FIFO planted under that name returns at once instead of waiting.
-    fh = await open(file, fsConstants.O_WRONLY | fsConstants.O_APPEND | NOFOLLOW | fsConstants.O_NONBLOCK);
-    if (!(await fh.stat()).isFile()) {
-      throw new StoreError(`ERROR: ${file} is not a regular file — remove it and try again`);
+  await removeStaleLeftovers(path.dirname(file));
+  return withFileLock(file, async (assertHeld) => {
+    let created = false;
+    try {
+      // Under the lock no writer of ours creates it meanwhile; createExclusive still never overwrites.
+      if (!(await exists(file))) {
+        created = await createExclusive(file, header);
+      }
+    } catch (err) {
+      throw err instanceof StoreError ? err : new StoreError(describeFsError(err, file));
     }
-    const bytes = Buffer.from(section, 'utf8');
-    let written = 0;
-    while (written < bytes.length) {
-      const r = await fh.write(bytes, written, bytes.length - written);
-      written += r.bytesWritten;
+    let fh: FileHandle | undefined;
+    let sizeBefore: number | undefined;
+    try {
+      // O_NOFOLLOW: a briefing that is a symbolic link (a cloned repository can plant one
+      // under a predictable name) is refused instead of appending wherever it points.
+      // O_NONBLOCK: opening a FIFO planted under that name returns at once instead of waiting.
+      fh = await open(file, fsConstants.O_WRONLY | fsConstants.O_APPEND | NOFOLLOW | fsConstants.O_NONBLOCK);
+      const before = await fh.stat();
+      if (!before.isFile()) {
+        throw new StoreError(`ERROR: ${file} is not a regular file — remove it and try again`);
+      }
+      const bytes = Buffer.from(section, 'utf8');
+      assertHeld();
+      sizeBefore = before.size;
+      let written = 0;
+      while (written < bytes.length) {
+        const r = await fh.write(bytes, written, bytes.length - written);
+        written += r.bytesWritten;
+      }
+      await fh.sync();
+      const st = await fh.stat();
+      return { path: file, existed_before: !created, newly_created: created, size_bytes: st.size };
+    } catch (err) {
+      if (fh && sizeBefore !== undefined) {
+        // Only this writer appended since sizeBefore (it holds the lock): drop its torn bytes.
+        await fh.truncate(sizeBefore).catch(() => undefined);
+      }
+      if (err instanceof StoreError) {
+        throw err;
+      }
+      if ((err as NodeJS.ErrnoException).code === 'ELOOP') {
+        throw new StoreError(`ERROR: ${file} is a symbolic link — refusing to append through it; remove the link and try again`);
+      }
+      throw new StoreError(describeFsError(err, file));
+    } finally {
+      await fh?.close().catch(() => undefined);
     }
-    await fh.sync();
-    const st = await fh.stat();
-    return { path: file, existed_before: !created, newly_created: created, size_bytes: st.size };
-  } catch (err) {
-    if (err instanceof StoreError) {
-      throw err;
-    }
-    if ((err as NodeJS.ErrnoException).code === 'ELOOP') {
-      throw new StoreError(`ERROR: ${file} is a symbolic link — refusing to append through it; remove the link and try again`);
-    }
-    throw new StoreError(describeFsError(err, file));
-  } finally {
-    await fh?.close().catch(() => undefined);
-  }
+  });
 }
 
 /** Opens a file for reading only if it is a regular file (not a FIFO, device or folder); undefined otherwise. */
@@ -400,7 +673,8 @@ export async function findHandoff(dir: string, ref: string): Promise<FindHandoff
 export async function markPartial(file: string): Promise<string> {
   const target = file.replace(/\.md$/, '.partial.md');
   try {
-    await rename(file, target);
+    // Under the file's lock, so a status change in another process cannot write it back.
+    await withFileLock(file, () => rename(file, target));
     return target;
   } catch {
     return file;
@@ -438,12 +712,24 @@ export type SetStatusResult = { ok: true; change: StatusChange | null } | { ok: 
 
 /**
  * Sets the status of the handoff file `file` (the one in-place change a handoff allows,
- * DESIGN §5), keeping the previous one in `status_history`; written atomically.
+ * DESIGN §5), keeping the previous one in `status_history`; written atomically, and read,
+ * changed and written under the file's lock ({@link withFileLock}), so changes made at
+ * the same moment by other processes are applied one after the other, none lost.
  *
  * @returns `{ok:false, message}` (starting with `ERROR:`) when the file is missing, not a
- *   regular file, too big, not a valid handoff, or cannot be written — nothing changed then
+ *   regular file, too big, not a valid handoff, locked for longer than
+ *   {@link LOCK_WAIT_MS}, or cannot be written — nothing changed then
  */
 export async function setHandoffStatus(file: string, to: SettableStatus, change: { at: string; session_id: string }): Promise<SetStatusResult> {
+  try {
+    // Read-modify-write: two processes changing the same handoff must not lose a change.
+    return await withFileLock(file, (assertHeld) => setStatusLocked(file, to, change, assertHeld));
+  } catch (err) {
+    return { ok: false, message: `${(err as Error).message} (its status was not changed)` };
+  }
+}
+
+async function setStatusLocked(file: string, to: SettableStatus, change: { at: string; session_id: string }, assertHeld: () => void): Promise<SetStatusResult> {
   const fh = await openRegularFile(file);
   if (!fh) {
     return { ok: false, message: `ERROR: ${file} is not a handoff file that can be changed (missing, a link or a special file)` };
@@ -468,6 +754,7 @@ export async function setHandoffStatus(file: string, to: SettableStatus, change:
     return { ok: true, change: null };
   }
   try {
+    assertHeld();
     await replaceFileAtomic(file, changed.text);
   } catch (err) {
     return { ok: false, message: (err as Error).message };
