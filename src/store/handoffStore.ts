@@ -53,7 +53,7 @@ export function describeFsError(err: unknown, target: string): string {
     case 'EPERM':
       return `ERROR: permission denied writing ${target} — check the folder's permissions and try again`;
     case 'EROFS':
-      return `ERROR: ${target} is on a read-only file system — point "handoff.directory" at a writable folder`;
+      return `ERROR: ${target} is on a read-only file system — make that folder writable (remount it read-write) and try again`;
     case 'ENOTDIR':
       return `ERROR: a file stands where a folder is needed on the way to ${target} — move it away and try again`;
     case 'EDQUOT':
@@ -106,7 +106,31 @@ let lockLibrary: Promise<LockLibrary> | undefined;
 
 /** proper-lockfile, loaded on first use (it installs exit handlers; activation should not pay for that). */
 function loadLockLibrary(): Promise<LockLibrary> {
-  return (lockLibrary ??= import('proper-lockfile'));
+  return (lockLibrary ??= import('proper-lockfile').then((lib) => {
+    keepSigxfszHarmless();
+    return lib;
+  }));
+}
+
+/**
+ * Keeps a write past the file-size limit (`ulimit -f`) an EFBIG error instead of a kill.
+ * Node ignores SIGXFSZ, so such a write just fails and the caller cleans up (a briefing
+ * append is truncated back to its size before). But proper-lockfile loads `signal-exit`
+ * 3, which listens for SIGXFSZ and, when no other listener is there, re-raises it with
+ * its default action: the process (the extension host, the CLI) was killed mid-append,
+ * before the truncate-back, and left a torn briefing section cut at the limit (found by
+ * test/reliability/diskFailures.test.ts).
+ * signal-exit leaves a signal alone when someone else listens, so a listener of ours
+ * that does nothing restores Node's behaviour. Not on Windows, which has no SIGXFSZ.
+ */
+function keepSigxfszHarmless(): void {
+  if (process.platform !== 'win32' && !process.listeners('SIGXFSZ').includes(ignoreSignal)) {
+    process.on('SIGXFSZ', ignoreSignal);
+  }
+}
+
+function ignoreSignal(): void {
+  // the failed write reports EFBIG; nothing to do here
 }
 
 /**

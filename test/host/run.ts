@@ -4,9 +4,10 @@
  * the exit code from `codeAutomationExit`) and the UI tests (Playwright driving the
  * workbench in Debian's Chromium).
  *
- *   tsx test/host/run.ts              # both
+ *   tsx test/host/run.ts              # all: integration, UI, reliability
  *   tsx test/host/run.ts integration  # the integration suite only
  *   tsx test/host/run.ts e2e          # the UI tests only
+ *   tsx test/host/run.ts reliability  # the reliability suite only (test/reliability)
  *
  * Installs code-server into .vscode-test/ on the first run. Exits non-zero on any failure.
  */
@@ -150,6 +151,44 @@ export async function runE2e(): Promise<Stats> {
   });
 }
 
+/**
+ * Runs the reliability suite (test/reliability: concurrent writers, crashes, disk
+ * failures, hostile paths and files, secrets, untrusted workspaces) with mocha; the
+ * figures each file reports (lines starting with "    figures:") are printed again
+ * together at the end of the run.
+ */
+export async function runReliability(): Promise<Stats & { figures: string[] }> {
+  // Packaged as it ships, for the suites that open the workbench.
+  execFileSync(path.join(REPO_ROOT, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '-o', 'specialist-handoff.vsix'], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  // The unit tests' setup (temporary homes for the agents' folders), loaded into this process before the suites.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  require('../helpers/setup');
+  const figures: string[] = [];
+  const original = console.log;
+  console.log = (...args: unknown[]) => {
+    if (typeof args[0] === 'string' && args[0].startsWith('    figures:')) figures.push(args[0].trim().replace(/^figures:\s*/, ''));
+    original(...args);
+  };
+  const mocha = new Mocha({ ui: 'bdd', timeout: 240_000, reporter: 'spec', color: false });
+  const dir = path.join(REPO_ROOT, 'test', 'reliability');
+  const only = process.env.RELIABILITY_FILES;
+  for (const f of readdirSync(dir).sort()) {
+    if (f.endsWith('.test.ts') && (!only || f.includes(only))) {
+      mocha.addFile(path.join(dir, f));
+    }
+  }
+  try {
+    return await new Promise((resolve) => {
+      const runner = mocha.run(() => resolve({ ...(runner.stats as Stats), figures }));
+    });
+  } finally {
+    console.log = original;
+  }
+}
+
 async function main(): Promise<void> {
   const which = process.argv[2] ?? 'all';
   if (!existsSync(CHROMIUM) || !['/usr/bin/rg', '/usr/local/bin/rg'].some((p) => existsSync(p))) {
@@ -171,6 +210,14 @@ async function main(): Promise<void> {
   if (which === 'all' || which === 'e2e') {
     const s = await runE2e();
     summary.push(`UI (Playwright + workbench): ${s.passes} passing, ${s.failures} failing`);
+    failed += s.failures;
+  }
+  if (which === 'all' || which === 'reliability') {
+    const s = await runReliability();
+    summary.push(`reliability: ${s.passes} passing, ${s.failures} failing`);
+    if (s.figures.length) {
+      summary.push('reliability figures:', ...s.figures.map((f) => `  ${f}`));
+    }
     failed += s.failures;
   }
   process.stdout.write(`\n${summary.map((l) => `  ${l}`).join('\n')}\n`);

@@ -1,22 +1,24 @@
 /**
- * UI test with Workspace Trust on and the folder untrusted (restricted mode): the
- * extension must start no git process and write nothing. Git config can run code —
- * here `core.fsmonitor` names a hook that leaves a marker file whenever git reads the
- * worktree — so the absence of the marker proves no git ran. VS Code's own git
- * extension is disabled in the test profile, so only this extension could run git.
+ * Reliability, "nothing run that should not be": with Workspace Trust on and the folder
+ * untrusted (restricted mode), the extension must start no git process and write
+ * nothing — git config can run code (core.fsmonitor, hooks). Two traps, in the real
+ * workbench: `core.fsmonitor` names a hook that leaves a marker whenever git reads the
+ * worktree, and `git.path` names a wrapper that logs every git invocation. VS Code's own
+ * git extension is disabled in the test profile, so only this extension could run git.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { workspaceDir } from '../host/codeServer';
 import { GIT_ENV, commitAll, git, initRepo, write } from '../helpers/repo';
-import { activityBarItem, handOverFrame, openWorkbench, runCommand, screenshot, type Session } from './workbench';
+import { activityBarItem, handOverFrame, openWorkbench, runCommand, screenshot, type Session } from '../e2e/workbench';
 
 describe('UI: untrusted workspace', function () {
   let session: Session;
   let folder: string;
   let marker: string;
+  let invocations: string;
   let failed = false;
 
   before(async () => {
@@ -36,7 +38,12 @@ describe('UI: untrusted workspace', function () {
     execFileSync('git', ['status', '--porcelain'], { cwd: folder, env: GIT_ENV });
     assert.ok(existsSync(marker), 'the fsmonitor hook leaves its marker when git runs');
     rmSync(marker);
-    session = await openWorkbench(folder, { name: 'untrusted', trust: true });
+    invocations = path.join(root, 'git-invocations.log');
+    const wrapper = path.join(root, 'git-wrapper.sh');
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    writeFileSync(wrapper, `#!/bin/sh\necho "git $*" >> "${invocations}"\nexec "${realGit}" "$@"\n`);
+    chmodSync(wrapper, 0o755);
+    session = await openWorkbench(folder, { name: 'untrusted', trust: true, settings: { 'git.path': wrapper } });
   });
 
   afterEach(async function () {
@@ -72,8 +79,9 @@ describe('UI: untrusted workspace', function () {
     });
     await screenshot(page, 'untrusted-refused');
     await page.waitForTimeout(1500);
-    assert.equal(existsSync(marker), false, 'no git process ran (the fsmonitor hook left no marker)');
+    assert.equal(existsSync(marker), false, 'no git process read the worktree (the fsmonitor hook left no marker)');
+    assert.equal(existsSync(invocations), false, `no git process ran at all: ${existsSync(invocations) ? readFileSync(invocations, 'utf8') : ''}`);
     assert.equal(existsSync(path.join(folder, '.handoff')), false, 'nothing was written');
-    console.log('    untrusted workspace: 0 git processes (fsmonitor marker absent), 0 files written');
+    console.log('    figures: untrusted workspace: git processes started 0 (git.path wrapper log and fsmonitor marker absent), files written 0');
   });
 });
