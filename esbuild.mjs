@@ -1,6 +1,8 @@
 // Bundles the extension host code, the CLI, the webview and the tokenizer encodings.
 // - dist/extension.js: cjs for Node, `vscode` external (VS Code provides it).
-// - dist/cli.js: cjs for Node with a shebang (the `specialist-handoff` bin).
+// - dist/cli.js: cjs for Node with a shebang (the `specialist-handoff` bin), self-contained:
+//   the MCP SDK of `specialist-handoff mcp` is bundled in too (its module is required only by
+//   that command, so the others do not pay for loading it).
 // - dist/webview/main.js: the panel script, for the browser.
 // - dist/tokenizers/<encoding>.js: each gpt-tokenizer encoding in its own file, loaded
 //   on first use only (the rank tables are megabytes; activation must not parse them).

@@ -3,22 +3,28 @@
  *
  *   specialist-handoff handover --specialist ID --topic T --summary S [--decision D]… [--next N]… [--blocker B]… [--json] [--cwd DIR]
  *   specialist-handoff specialists [--json] [--cwd DIR]
+ *   specialist-handoff mcp [--cwd DIR]              (MCP server on stdio: src/mcp/server.ts)
+ *   specialist-handoff hook [--specialist ID] [--topic TEXT]   (Claude Code hook: JSON on stdin)
  *
  * Exit codes: 0 success; 2 bad input (the `ERROR:` line on stderr); 1 the handoff could
- * not be written (disk, permissions). Arguments are parsed with Node's `util.parseArgs`.
+ * not be written (disk, permissions) — and every failure of `hook`, which never exits 2
+ * (Claude Code treats 2 as "block"). Arguments are parsed with Node's `util.parseArgs`.
  */
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { DEFAULT_HOOK_SPECIALIST, MAX_HOOK_INPUT_BYTES, defaultHookTopic, describeHookEvent, hookHandoverReason, hookSummary, parseClaudeHookInput } from './core/claudeHook';
 import { MAX_HOP_DEPTH } from './core/compose';
 import { formatCount } from './core/render';
 import type { HandoverOk, HandoverResult, TouchedFile, Turn } from './core/schema';
-import { handover, loadRegistry, type HandoverEnvironment } from './engine/handover';
+import { collectEvidenceFor, handover, loadRegistry, type HandoverEnvironment } from './engine/handover';
+import { exportAgents, exportAgentsExitCode, formatExportSummary } from './engine/exportAgents';
 import { buildPrompt } from './engine/prompt';
 import { recordResult } from './engine/result';
 import { findRepositoryRoot } from './evidence/git';
 import { resolveHandoffRoot } from './store/paths';
 import { SESSION_STATE_FILE, cliSessionId, cliStateDir, rotateCliSessionId } from './store/sessionState';
+import type * as McpServerModule from './mcp/server';
 
 /** Exit code for success. */
 export const EXIT_OK = 0;
@@ -33,6 +39,12 @@ export interface CliIo {
   readonly stderr: (text: string) => void;
   /** Working directory used when `--cwd` is not given. */
   readonly cwd: string;
+  /**
+   * Reads standard input whole (`hook` reads Claude Code's JSON there), at most
+   * `maxBytes` bytes; an `{error}` when it is a terminal, too large or unreadable.
+   * Default: the process's standard input.
+   */
+  readonly readStdin?: (maxBytes: number) => Promise<string | { error: string }>;
 }
 
 const VERSION = '0.1.0';
@@ -45,6 +57,9 @@ Usage:
   specialist-handoff record-result --specialist ID [--handoff REF]… [--summary TEXT]
       [--met N|TEXT|all]… [--next TEXT]… [--blocker TEXT]… [--proceed-if-taken] [--json]
   specialist-handoff specialists [--json] [--cwd DIR]
+  specialist-handoff mcp [--cwd DIR] [--dir FOLDER]
+  specialist-handoff hook [--specialist ID] [--topic TEXT] [--cwd DIR] [--dir FOLDER]
+  specialist-handoff export-agents [--target github|claude|all] [--force] [--json] [--cwd DIR] [--dir FOLDER]
   specialist-handoff --help | --version
 
 handover options:
@@ -93,6 +108,26 @@ them, its text, or "all") and no test failed after the last passing run; blocked
 --blocker; else in progress. With no open handoff it writes a session note only.
 --proceed-if-taken records even when another session took the handoff and never answered.
 
+mcp: serves the Model Context Protocol on stdio for MCP clients (Claude Code, Codex CLI,
+Cline/Roo, VS Code …), with the tools handover_to_specialist, list_specialists,
+prior_handoffs and record_result. The project is the git repository of --cwd (default: the
+current directory); a tool's project_root may name another absolute folder. Standard output
+carries the protocol only; diagnostics go to standard error. Runs until the client closes
+standard input.
+
+hook: for Claude Code's SessionEnd and PreCompact hooks. Reads the hook's JSON from standard
+input (session_id, transcript_path, cwd, hook_event_name, reason or trigger) and writes a
+safety-net handoff from git and the session transcript, to --specialist (default
+implementation_engineer) on --topic (default: the git branch, else "session <id>"). Prints
+one line on standard error; exits 0 when written and 1 on any error, never 2, so the hook
+never blocks Claude Code.
+
+export-agents: writes the specialists (built-in and .handoff/specialists) as VS Code custom
+agents (.github/agents/<id>.agent.md, with handoffs: buttons to the specialists each one
+usually hands to) and Claude Code subagents (.claude/agents/<id>.md), so those tools offer
+them too; --target picks one folder (default: all). A file whose text differs from ours
+(edited by someone) is kept and reported as skipped unless --force.
+
 Exit codes: 0 written, 2 bad input (one ERROR: line on stderr), 1 could not write.`;
 
 const OPTIONS = {
@@ -124,6 +159,8 @@ const OPTIONS = {
   'no-take': { type: 'boolean' },
   'proceed-if-taken': { type: 'boolean' },
   'session-log': { type: 'string' },
+  target: { type: 'string' },
+  force: { type: 'boolean' },
   json: { type: 'boolean' },
   cwd: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -466,7 +503,7 @@ async function runSpecialists(values: Values, io: CliIo): Promise<number> {
   } else {
     const width = Math.max(...all.map((s) => s.id.length));
     for (const s of all) {
-      io.stdout(`${s.id.padEnd(width)}  ${s.personaMarker}${s.source === 'custom' ? ` (custom: ${s.file})` : ''}\n${' '.repeat(width + 2)}${s.mandate}`);
+      io.stdout(`${s.id.padEnd(width)}  ${s.personaMarker}${s.source !== 'builtin' ? ` (${s.source}: ${s.file})` : ''}\n${' '.repeat(width + 2)}${s.mandate}`);
     }
   }
   for (const w of warnings) {
@@ -512,7 +549,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     const first = ambiguous
       ? `${ambiguous[1]} needs a value; to pass one that starts with "-", write ${ambiguous[1]}=-value`
       : (message.split('\n')[0] ?? '').replace(/\. To specify a positional argument.*$/, '').replace(/\.$/, '');
-    return fail(io, { json: args.includes('--json') }, `ERROR: ${first} — run "specialist-handoff --help" for the options`, EXIT_BAD_INPUT);
+    // `hook` never exits 2 (Claude Code blocks on 2), not even for a mistyped option.
+    const code = args.find((a) => !a.startsWith('-')) === 'hook' ? EXIT_FAILURE : EXIT_BAD_INPUT;
+    return fail(io, { json: args.includes('--json') }, `ERROR: ${first} — run "specialist-handoff --help" for the options`, code);
   }
   const { values, positionals } = parsed;
   if (values.version) {
@@ -526,10 +565,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
   if (!command) {
     io.stdout(USAGE);
-    return fail(io, values, 'ERROR: no command given — use "handover", "prompt", "record-result" or "specialists" (usage above)', EXIT_BAD_INPUT);
+    return fail(io, values, `ERROR: no command given — use ${COMMAND_LIST} (usage above)`, EXIT_BAD_INPUT);
   }
   if (positionals.length > 1) {
-    return fail(io, values, `ERROR: unexpected argument "${positionals[1]}" — quote text that contains spaces, e.g. --summary "two words"`, EXIT_BAD_INPUT);
+    return fail(io, values, `ERROR: unexpected argument "${positionals[1]}" — quote text that contains spaces, e.g. --summary "two words"`, command === 'hook' ? EXIT_FAILURE : EXIT_BAD_INPUT);
   }
   try {
     switch (command) {
@@ -541,12 +580,173 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return await runPrompt(values, io);
       case 'record-result':
         return await runRecordResult(values, io);
+      case 'mcp':
+        return await runMcp(values, io);
+      case 'hook':
+        return await runHook(values, io);
+      case 'export-agents':
+        return await runExportAgents(values, io);
       default:
-        return fail(io, values, `ERROR: unknown command "${command}" — use "handover", "prompt", "record-result" or "specialists"`, EXIT_BAD_INPUT);
+        return fail(io, values, `ERROR: unknown command "${command}" — use ${COMMAND_LIST}`, EXIT_BAD_INPUT);
     }
   } catch (err) {
     return fail(io, values, `ERROR: ${(err as Error)?.message ?? String(err)}`, EXIT_FAILURE, 'internal');
   }
+}
+
+/** The commands, as error messages list them. */
+const COMMAND_LIST = '"handover", "prompt", "record-result", "specialists", "mcp", "hook" or "export-agents"';
+
+/**
+ * `export-agents`: the specialists written to the agent folders of VS Code and Claude Code
+ * (src/engine/exportAgents.ts). Prints the summary (or the result object with --json);
+ * exit 0 done, 1 a file could not be written, 2 bad input.
+ */
+async function runExportAgents(values: Values, io: CliIo): Promise<number> {
+  const cwd = await resolveWorkspace(values, io);
+  if (typeof cwd !== 'string') {
+    return fail(io, values, cwd.error, EXIT_BAD_INPUT, 'cwd');
+  }
+  const result = await exportAgents({ target: values.target, force: values.force }, { workspaceRoot: cwd, handoffDirectory: values.dir });
+  const code = exportAgentsExitCode(result);
+  if (result.status === 'error') {
+    return fail(io, values, cliWording(result.message), code, result.field);
+  }
+  if (values.json) {
+    io.stdout(JSON.stringify(result, null, 2));
+  } else {
+    io.stdout(formatExportSummary(result));
+  }
+  for (const w of result.warnings) {
+    io.stderr(w.startsWith('WARNING:') ? w : `WARNING: ${w}`);
+  }
+  return code;
+}
+
+/**
+ * `mcp`: serves MCP on stdio (src/mcp/server.ts) for the workspace of --cwd until the
+ * client closes standard input. The server module (and the MCP SDK, about 100 ms to load)
+ * is loaded only here. Tool calls use the CLI's environment: its session id and
+ * session-log state, the session log found automatically; a handoff starts a new CLI
+ * session, as `handover` does. Console output is sent to stderr while serving: stdout is
+ * the protocol.
+ */
+async function runMcp(values: Values, io: CliIo): Promise<number> {
+  const cwd = await resolveWorkspace(values, io);
+  if (typeof cwd !== 'string') {
+    return fail(io, values, cwd.error, EXIT_BAD_INPUT, 'cwd');
+  }
+  const root = resolveHandoffRoot(cwd, values.dir);
+  if (!root.ok) {
+    return fail(io, values, root.message, EXIT_BAD_INPUT, 'handoff.directory');
+  }
+  // Loaded lazily so the other commands never pay for the SDK; esbuild bundles it all the same.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const mcp = require('./mcp/server') as typeof McpServerModule;
+  const saved = { log: console.log, info: console.info, debug: console.debug };
+  console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
+  try {
+    io.stderr(`specialist-handoff ${VERSION}: MCP server on stdio for ${cwd}`);
+    await mcp.serveStdio({
+      version: VERSION,
+      defaultRoot: cwd,
+      environment: (project) => cliEnvironment(project, values, 'auto'),
+      onHandover: async (project) => {
+        await rotateCliSessionId(cliStateDir(project));
+      },
+      log: (line) => io.stderr(`specialist-handoff mcp: ${escapeControls(line)}`),
+    });
+  } finally {
+    Object.assign(console, saved);
+  }
+  return EXIT_OK;
+}
+
+/** Reads the process's standard input whole, refusing a terminal (nothing would ever arrive) and more than `maxBytes`. */
+async function readProcessStdin(maxBytes: number): Promise<string | { error: string }> {
+  if (process.stdin.isTTY) {
+    return { error: 'ERROR: the hook input must be piped to standard input (it is a terminal) — run this from a Claude Code hook, or pipe the JSON in: echo \'{…}\' | specialist-handoff hook' };
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of process.stdin) {
+      const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+      size += buf.length;
+      if (size > maxBytes) {
+        return { error: `ERROR: the hook input on standard input is larger than ${formatCount(maxBytes)} bytes — pipe in the hook's JSON only` };
+      }
+      chunks.push(buf);
+    }
+  } catch (err) {
+    return { error: `ERROR: standard input cannot be read: ${(err as Error).message}` };
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * `hook`: a safety-net handoff from a Claude Code hook (SessionEnd, PreCompact). Reads
+ * the hook's JSON from standard input, takes the workspace from its `cwd` (or --cwd), the
+ * session log from its `transcript_path` (git only when that file is missing) and records
+ * Claude Code's `session_id`. Specialist: --specialist, default implementation_engineer;
+ * topic: --topic, default the branch or `session <short id>`. One line on stderr; exit 0
+ * written, 1 on every error (never 2: Claude Code would block on it).
+ */
+async function runHook(values: Values, io: CliIo): Promise<number> {
+  const raw = await (io.readStdin ?? readProcessStdin)(MAX_HOOK_INPUT_BYTES);
+  if (typeof raw !== 'string') {
+    return fail(io, values, raw.error, EXIT_FAILURE, 'stdin');
+  }
+  const parsed = parseClaudeHookInput(raw);
+  if (!parsed.ok) {
+    return fail(io, values, parsed.message, EXIT_FAILURE, 'stdin');
+  }
+  const input = parsed.input;
+  const cwd = await resolveWorkspace({ ...values, cwd: values.cwd ?? input.cwd }, io);
+  if (typeof cwd !== 'string') {
+    return fail(io, values, cwd.error.replace(/^ERROR: --cwd/, values.cwd ? 'ERROR: --cwd' : "ERROR: the hook input's cwd"), EXIT_FAILURE, 'cwd');
+  }
+  const transcript = path.resolve(input.cwd, input.transcript_path);
+  let transcriptFound: boolean;
+  try {
+    transcriptFound = statSync(transcript).isFile();
+  } catch {
+    transcriptFound = false;
+  }
+  const env: HandoverEnvironment = {
+    workspaceRoot: cwd,
+    handoffDirectory: values.dir,
+    sessionId: input.session_id,
+    sessionLog: { mode: transcriptFound ? transcript : 'none', statePath: path.join(cliStateDir(cwd), SESSION_STATE_FILE) },
+  };
+  // Without --topic the branch names it: collect git once and hand the evidence on.
+  const evidence = values.topic === undefined ? await collectEvidenceFor(env) : undefined;
+  const request = {
+    specialist: values.specialist ?? DEFAULT_HOOK_SPECIALIST,
+    topic: values.topic ?? defaultHookTopic(evidence?.branch ?? null, input.session_id),
+    summary: hookSummary(input, transcriptFound),
+    handover_reason: hookHandoverReason(input),
+    reason_kind: 'end_of_session',
+    from: 'claude-code',
+    session_id: input.session_id,
+  };
+  const result = await handover(request, evidence ? { ...env, evidence } : env);
+  const event = describeHookEvent(input);
+  if (result.status === 'error') {
+    return fail(io, values, `${result.message} (Claude Code ${event} hook; nothing was written)`, EXIT_FAILURE, result.field);
+  }
+  const p = result.package;
+  const files = p.touched_files.length + p.touched_files_omitted;
+  const notes = [
+    `${formatCount(files)} file${files === 1 ? '' : 's'}`,
+    `${formatCount(p.tests_run.length)} test run${p.tests_run.length === 1 ? '' : 's'}`,
+    `${formatCount(p.recent_turns.length)} turn${p.recent_turns.length === 1 ? '' : 's'}`,
+    ...(transcriptFound ? [] : ['transcript not found: git only']),
+    ...(result.warnings.length ? [`${result.warnings.length} warning${result.warnings.length === 1 ? '' : 's'}`] : []),
+  ];
+  const rel = path.relative(cwd, result.handoff_file).split(path.sep).join('/');
+  io.stderr(escapeControls(`specialist-handoff hook: ${event}: safety-net handoff to ${result.persona_marker} written: ${rel} (${notes.join(', ')})`));
+  return EXIT_OK;
 }
 
 if (require.main === module) {

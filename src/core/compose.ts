@@ -35,6 +35,27 @@ export function hopGuard(parent: HandoffFrontmatter | undefined, specialist: str
   return reasons.length ? { reasons, max_depth: maxDepth, confirmed } : null;
 }
 
+/** An earlier handoff of a chain to a specialist: its id and the worktree it described. */
+export interface ChainVisit {
+  readonly id: string;
+  /** sha256 of the working-tree diff against HEAD when it was written (DESIGN §4), or null. */
+  readonly diff_hash: string | null;
+  readonly head_commit: string | null;
+}
+
+/**
+ * The progress guard for agent calls (Agent Zero's loop guard, made progress-aware): a
+ * chain that returns to a specialist it already visited while the code is exactly as it
+ * was then (same HEAD and same `diff_hash`) is going round in circles.
+ * @param visits the chain's earlier handoffs to that specialist
+ * @returns the earlier visit with the same worktree, or undefined when there was progress
+ *   (or the worktree state is unknown: no diff hash)
+ */
+export function visitWithoutProgress(visits: readonly ChainVisit[], now: { diff_hash: string | null; head_commit: string | null }): ChainVisit | undefined {
+  if (!now.diff_hash) return undefined;
+  return visits.find((v) => v.diff_hash === now.diff_hash && v.head_commit === now.head_commit);
+}
+
 /** Marker appended to a summary that fit-to-budget shortened (DESIGN §4). */
 export const SUMMARY_TRUNCATED_MARKER = ' [truncated]';
 

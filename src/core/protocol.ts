@@ -16,6 +16,7 @@
 import { z } from 'zod';
 import { DraftSchema } from './draft';
 import { CommitSchema, DroppedSchema, HopGuardSchema, TestRunSchema, TouchedFileSchema, TurnSchema } from './schema';
+import type { SpecialistSource } from './specialists';
 
 // ---------------------------------------------------------------- webview → host
 
@@ -66,7 +67,8 @@ export const SpecialistViewSchema = z.object({
   mandate: z.string(),
   persona_marker: z.string(),
   return_condition: z.string(),
-  source: z.enum(['builtin', 'custom']),
+  // The sources of SPECIALIST_SOURCES, spelled out: the webview bundle must not pull in the registry.
+  source: z.enum(['builtin', 'custom', 'github-agent', 'claude-agent'] as const satisfies readonly SpecialistSource[]),
 });
 /** A specialist in the picker. */
 export type SpecialistView = z.infer<typeof SpecialistViewSchema>;

@@ -354,6 +354,13 @@ export const HandoverOkSchema = z.object({
   history_file: z.string().nullable(),
   next_step: z.string(),
   warnings: z.array(z.string()),
+  /**
+   * Files outside the handoff root this handoff wrote or appended to, as absolute paths
+   * (issue 9 interop): the itervox copy `.itervox/handoff/<id>.md`, the Agent Zero briefing
+   * `.a0proj/handover/<specialist>-<topic>-<date>.md`, and `.gitignore` when itervox's
+   * exceptions were appended to it. Absent when there were none.
+   */
+  mirrors: z.array(z.string()).optional(),
 });
 /** A successful handoff result. */
 export type HandoverOk = z.infer<typeof HandoverOkSchema>;

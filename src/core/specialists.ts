@@ -13,8 +13,19 @@ import { SpecialistIdSchema } from './ids';
 
 export { SPECIALIST_ID_PATTERN, SpecialistIdSchema } from './ids';
 
-/** Where a specialist definition came from. */
-export type SpecialistSource = 'builtin' | 'custom';
+/**
+ * Where a specialist definition came from, in order of precedence (DESIGN §3; issue 9):
+ * - `builtin`: this module's twelve specialists;
+ * - `custom`: `<handoff root>/specialists/<id>.md`;
+ * - `github-agent`: discovered, read-only, from `.github/agents/*.agent.md` or
+ *   `.github/chatmodes/*.chatmode.md` (VS Code / GitHub Copilot custom agents);
+ * - `claude-agent`: discovered, read-only, from `.claude/agents/*.md` (Claude Code subagents).
+ * An id already defined by an earlier source is never redefined by a later one.
+ */
+export const SPECIALIST_SOURCES = ['builtin', 'custom', 'github-agent', 'claude-agent'] as const;
+
+/** Where a specialist definition came from: one of {@link SPECIALIST_SOURCES}. */
+export type SpecialistSource = (typeof SPECIALIST_SOURCES)[number];
 
 /**
  * One specialist the user can hand over to.
@@ -24,8 +35,9 @@ export type SpecialistSource = 'builtin' | 'custom';
  * - `icon`: a codicon name without `$()`, e.g. `checklist`.
  * - `mandate`: one paragraph saying what this specialist does and does not do.
  * - `returnCondition`: the default condition under which the specialist hands back.
- * - `instructions`: extra instructions (custom specialists: the Markdown body of their file).
- * - `file`: for custom specialists, the workspace-relative path of their definition.
+ * - `source`: where the definition came from ({@link SPECIALIST_SOURCES}).
+ * - `instructions`: extra instructions (custom and discovered specialists: the Markdown body of their file).
+ * - `file`: for custom and discovered specialists, the workspace-relative POSIX path of their definition.
  */
 export interface Specialist {
   readonly id: string;
@@ -142,6 +154,15 @@ export const BUILTIN_SPECIALIST_IDS: readonly string[] = BUILTIN_SPECIALISTS.map
 // eslint-disable-next-line no-control-regex
 const UNPRINTABLE = /[\u0000-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069\ufeff]/;
 
+/**
+ * Whether `text` is free of control, bidi and zero-width characters (DESIGN §7). Line
+ * breaks (`\n`) are allowed only when `multiline` is true. The rule every specialist label,
+ * description and return condition read from a file must pass.
+ */
+export function isVisibleText(text: string, multiline = false): boolean {
+  return !UNPRINTABLE.test(multiline ? text.replace(/\n/g, ' ') : text);
+}
+
 /** Optional text of at most `max` characters; line breaks allowed, control, bidi and zero-width characters not. */
 function visibleText(max: number) {
   return z
@@ -173,7 +194,8 @@ const CustomSpecialistFrontmatterSchema = z.object({
 /** Outcome of parsing one custom specialist file: the specialist, or a message naming the problem and the fix. */
 export type CustomSpecialistParse = { ok: true; specialist: Specialist } | { ok: false; message: string };
 
-function labelFromId(id: string): string {
+/** A label made from an id when a file gives none: `data_migrator` → "Data migrator". */
+export function labelFromId(id: string): string {
   const words = id.replace(/[_-]+/g, ' ').trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

@@ -11,14 +11,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { composePackage, fitToBudget, MAX_HOP_DEPTH, measurePackage, type FitResult } from '../core/compose';
+import { composePackage, fitToBudget, MAX_HOP_DEPTH, measurePackage, visitWithoutProgress, type FitResult } from '../core/compose';
 import { emptyGitEvidence, type GitEvidence } from '../core/evidenceModel';
 import { renderHistory } from '../core/history';
 import { BRIEFINGS_DIR, HANDOFFS_DIR, HISTORY_DIR, briefingFileName, handoffId, utcDay } from '../core/naming';
 import { formatCount, handoffFrontmatter, renderBriefingHeader, renderBriefingSection, renderHandoff, type HandoffMeta } from '../core/render';
 import { describeSanitizing, redactTexts, sanitizePackage } from '../core/redact';
 import { parseHandoverRequest, type HandoverRequest } from '../core/request';
-import { handoverError, HandoffFrontmatterSchema, type HandoffFrontmatter, type HandoffPackage, type HandoverResult } from '../core/schema';
+import { handoverError, HandoffFrontmatterSchema, type HandoffFrontmatter, type HandoffPackage, type HandoverError, type HandoverResult } from '../core/schema';
 import { SpecialistRegistry, type Specialist } from '../core/specialists';
 import type { TokenCounter } from '../core/tokens';
 import { slugifyTopic } from '../core/topic';
@@ -30,7 +30,10 @@ import { emptySessionLogState, type SessionLogState, type SessionSource } from '
 import { homedir } from 'node:os';
 import { StoreError, appendBriefing, createExclusive, ensureDir, findHandoff, promoteHandoffFile, readLatestHandoff, readLatestHandoffFile, removeStaleLeftovers, stageHandoffFile } from '../store/handoffStore';
 import { resolveHandoffRoot, resolveInside } from '../store/paths';
+import { chainVisits } from '../store/chainVisits';
+import { otherToolsHandoffFolders } from '../store/timelineFiles';
 import { loadCustomSpecialists } from '../store/specialistFiles';
+import { writeInteropMirrors, type InteropSettings } from '../store/interop';
 import { counterFor } from './tokenizer';
 
 /** Where and how a handoff runs. Only `workspaceRoot` is required. */
@@ -55,6 +58,20 @@ export interface HandoverEnvironment {
   readonly sessionBaseCommit?: string | null;
   /** `handoff.maxHandoverDepth`: hops before the hop guard asks for a confirmation (default 3). */
   readonly maxHandoverDepth?: number;
+  /**
+   * Who asks: `person` (default: the panel, the palette, the CLI) or `agent` (the language
+   * model tool, the MCP server, the chat participant). An agent cannot confirm the hop
+   * guard, so for it the guard decides: a hop past `maxHandoverDepth` is refused, and a
+   * return to a specialist the chain already visited is refused when nothing changed since
+   * (same HEAD and diff hash: the progress guard), allowed and recorded otherwise.
+   */
+  readonly caller?: 'person' | 'agent';
+  /**
+   * Copies into other tools' folders once the handoff is written (`src/store/interop.ts`):
+   * `handoff.interop.itervox` / `handoff.interop.agentZero`, each `auto` (when `.itervox/`
+   * or `.a0proj/` exists; the default when absent) or `off`.
+   */
+  readonly interop?: InteropSettings;
   /** Session-log evidence already read (the panel reads it once and reuses it while the user types). */
   readonly sessionEvidence?: SessionLogEvidence;
   /** Session-log reading (DESIGN §6); absent: no session log is read. */
@@ -113,8 +130,10 @@ function provisionalMeta(p: { root: string; specialist: Specialist; pkg: Handoff
 }
 
 /**
- * Loads the registry for a handoff root: built-ins plus the custom specialists of
- * `<root>/specialists/`, with a warning per custom file that was skipped.
+ * Loads the registry for a handoff root: built-ins, then the custom specialists of
+ * `<root>/specialists/`, then the agents discovered in `.github/agents/`,
+ * `.github/chatmodes/` and `.claude/agents/` (each with its `source`; an id is taken by
+ * the first that defines it), with a warning per file that was skipped.
  */
 export async function loadRegistry(root: string, workspaceRoot: string): Promise<{ registry: SpecialistRegistry; warnings: string[] }> {
   const custom = await loadCustomSpecialists(root, workspaceRoot);
@@ -148,7 +167,7 @@ export async function collectEvidenceFor(env: HandoverEnvironment): Promise<GitE
     const root = rootCheck.ok ? rootCheck.path : undefined;
     const latest = root ? await readLatestHandoff(path.join(root, HANDOFFS_DIR)) : undefined;
     const baseCommit = env.baseCommit !== undefined ? env.baseCommit : (latest?.frontmatter.head_commit ?? env.sessionBaseCommit ?? null);
-    return await collectGitEvidence({ cwd: env.workspaceRoot, handoffRoot: root, baseCommit, binary: env.gitBinary, signal: env.signal });
+    return await collectGitEvidence({ cwd: env.workspaceRoot, handoffRoot: root, alsoExclude: otherToolsHandoffFolders(env.workspaceRoot), baseCommit, binary: env.gitBinary, signal: env.signal });
   } catch (err) {
     return emptyGitEvidence(`Collecting git evidence failed: ${(err as Error)?.message ?? String(err)}`);
   }
@@ -276,6 +295,13 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
         })),
       },
     });
+    if (composed.hop_guard && env.caller === 'agent') {
+      const refused = await agentLoopGuard(composed, parent, lookup.specialist, root);
+      if (refused) return refused;
+      // A return after progress: allowed, and the handoff records that the guard saw it.
+      composed.hop_guard = { ...composed.hop_guard, confirmed: true };
+      warnings.push(`WARNING: this chain returns to ${lookup.specialist.id}; allowed because the code changed since it last had this work`);
+    }
     // Nothing leaked (DESIGN §7): invisible characters out of what the user and other
     // agents wrote, secrets out of every text, before anything is measured or written.
     const sanitized = await sanitizePackage(composed);
@@ -303,6 +329,34 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
   } catch (err) {
     return handoverError(`internal error while preparing the handoff: ${(err as Error)?.message ?? String(err)}`, 'internal');
   }
+}
+
+/**
+ * The loop guard of agent calls (see {@link HandoverEnvironment.caller}): refuses a hop
+ * past the depth limit, and a return to a specialist the chain already visited with the
+ * code unchanged since (DESIGN §4 `diff_hash`; Agent Zero's `max_handover_depth = 3`).
+ * @returns the refusal, or undefined when the hop may go ahead
+ */
+async function agentLoopGuard(composed: HandoffPackage, parent: HandoffFrontmatter | undefined, specialist: Specialist, root: string): Promise<HandoverError | undefined> {
+  const g = composed.hop_guard;
+  if (!g || !parent) return undefined;
+  if (g.reasons.includes('depth')) {
+    return handoverError(
+      `loop guard: hop ${composed.hop} would exceed the limit of ${g.max_depth} hops (handoff.maxHandoverDepth) in the chain ${composed.chain.join(' → ')} — an agent cannot go past it; ask the user to hand over from the panel, or to raise the setting`,
+      'loop_guard',
+    );
+  }
+  if (g.reasons.includes('cycle')) {
+    const visits = await chainVisits(root, parent.root_id, specialist.id);
+    const same = visitWithoutProgress(visits, composed);
+    if (same) {
+      return handoverError(
+        `progress guard: this chain already handed the work to ${specialist.id} in ${same.id}, and the code is exactly as it was then (same HEAD, same diff hash ${String(composed.diff_hash).slice(0, 12)}) — make progress first, or hand over to a different specialist`,
+        'progress_guard',
+      );
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -427,6 +481,17 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
     const problem = await saveSessionLogState(prepared.sessionState.path, prepared.sessionState.state);
     if (problem) warnings.push(`WARNING: ${problem}`);
   }
+  // Interop (issue 9): itervox's and Agent Zero's folders, after our own files are safe;
+  // a copy that fails is a WARNING, never an error of this handoff.
+  const interop = await writeInteropMirrors({
+    workspaceRoot: env.workspaceRoot,
+    settings: env.interop,
+    handoffFile,
+    briefingName,
+    briefingHeader: renderBriefingHeader(specialist, pkg, utcDay(created.date)),
+    briefingSection: (dir) => renderBriefingSection({ ...pkg, summary: original.summary }, finalMeta, specialist, posixRelative(dir, handoffFile)),
+  });
+  warnings.push(...interop.warnings);
   const relHandoff = posixRelative(env.workspaceRoot, handoffFile);
   return {
     status: 'ok',
@@ -437,6 +502,7 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
     history_file: historyPath,
     next_step: `Start a new session for the ${specialist.label} and tell it: "Read ${relHandoff} and continue as ${specialist.personaMarker}."`,
     warnings,
+    ...(interop.mirrors.length ? { mirrors: interop.mirrors } : {}),
   };
 }
 

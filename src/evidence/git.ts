@@ -39,6 +39,13 @@ export interface GitEvidenceOptions {
   readonly cwd: string;
   /** Absolute handoff root; its files are never reported as touched (DESIGN §6). */
   readonly handoffRoot?: string;
+  /**
+   * More absolute folders that only ever hold handoff files and are excluded like the
+   * handoff root: the other tools' folders our handoffs are copied into (itervox's
+   * `.itervox/handoff`, Agent Zero's `.a0proj/handover`), so a handoff never reports the
+   * previous one's copies as touched files, and its diff hash does not change with them.
+   */
+  readonly alsoExclude?: readonly string[];
   /** Commit the session started from (previous handoff's HEAD); null or absent when unknown. */
   readonly baseCommit?: string | null;
   /** git executable, e.g. from VS Code's `git.path`; default `git` on PATH. */
@@ -259,16 +266,21 @@ export async function collectGitEvidence(opts: GitEvidenceOptions): Promise<GitE
   }
 }
 
-/** The pathspec (`--` first) of a whole repository minus the handoff root, compared by real paths. */
-export async function evidencePathspec(repoRoot: string, handoffRoot: string | undefined): Promise<string[]> {
+/**
+ * The pathspec (`--` first) of a whole repository minus the handoff root and the
+ * `alsoExclude` folders (absolute), compared by real paths; folders outside the
+ * repository are ignored.
+ */
+export async function evidencePathspec(repoRoot: string, handoffRoot: string | undefined, alsoExclude: readonly string[] = []): Promise<string[]> {
   const pathspec = ['--', ':/'];
-  if (handoffRoot) {
+  const realRepo = await realPathOf(repoRoot);
+  for (const folder of [handoffRoot, ...alsoExclude]) {
+    if (!folder) continue;
     // Both the folder as named and its real path: a workspace opened through a symbolic
     // link, or a .handoff that is a link to a folder elsewhere in the repository (the
     // link itself is then a file to git), is still excluded.
-    const realRepo = await realPathOf(repoRoot);
-    const realWorkspaceSide = path.join(await realPathOf(path.dirname(handoffRoot)), path.basename(handoffRoot));
-    for (const candidate of new Set([path.relative(realRepo, realWorkspaceSide), path.relative(realRepo, await realPathOf(handoffRoot))])) {
+    const realWorkspaceSide = path.join(await realPathOf(path.dirname(folder)), path.basename(folder));
+    for (const candidate of new Set([path.relative(realRepo, realWorkspaceSide), path.relative(realRepo, await realPathOf(folder))])) {
       if (candidate && !candidate.startsWith('..') && !path.isAbsolute(candidate)) {
         pathspec.push(`:(top,exclude,literal)${candidate.split(path.sep).join('/')}`);
       }
@@ -286,7 +298,7 @@ function settledNote(what: string, r: PromiseSettledResult<unknown>, cwd: string
 async function collectInRepository(repoRoot: string, head: string | null, objectFormat: string, opts: GitEvidenceOptions): Promise<GitEvidence> {
   const git = gitClient(repoRoot, opts);
   const notes: string[] = [];
-  const pathspec = await evidencePathspec(repoRoot, opts.handoffRoot);
+  const pathspec = await evidencePathspec(repoRoot, opts.handoffRoot, opts.alsoExclude);
   const against = head ?? EMPTY_TREE[objectFormat] ?? EMPTY_TREE.sha1;
   if (!head) {
     notes.push('This repository has no commits yet: changes are shown against an empty tree');

@@ -15,6 +15,7 @@ import { parseTouchedFiles, type ParsedHandoff } from '../core/render';
 import type { Commit, FileStatus, TouchedFile } from '../core/schema';
 import { changesSinceHandoff, emptyStalenessReport, pathsExpectedToExist, type StalenessReport } from '../core/staleness';
 import { resolveHandoffRoot } from '../store/paths';
+import { otherToolsHandoffFolders } from '../store/timelineFiles';
 import { classifyGitFailure, collectGitEvidence, describeGitFailure, evidencePathspec, gitClient, rawBytes, type ClientOptions } from './git';
 import { displayPath, parseRawNumstat, splitNulFields } from './gitParse';
 import { mapLimit } from './worktreeHash';
@@ -145,7 +146,8 @@ async function collect(opts: StalenessOptions, headCommit: string | null): Promi
 
   const rootCheck = resolveHandoffRoot(path.resolve(opts.cwd), opts.handoffDirectory);
   const handoffRoot = rootCheck.ok ? rootCheck.path : undefined;
-  const pathspec = await evidencePathspec(repoRoot, handoffRoot);
+  const alsoExclude = otherToolsHandoffFolders(path.resolve(opts.cwd));
+  const pathspec = await evidencePathspec(repoRoot, handoffRoot, alsoExclude);
   const recorded = opts.handoff.frontmatter.diff_hash;
 
   const [missingR, commitsR, filesR, hashR] = await Promise.allSettled([
@@ -155,7 +157,7 @@ async function collect(opts: StalenessOptions, headCommit: string | null): Promi
     // The hash covers the commit compared against: only comparable when that is the handoff's head commit (or none on both sides).
     opts.currentDiffHash !== undefined || !recorded || (headSha === null && (headCommit !== null || currentHead !== null))
       ? Promise.resolve(opts.currentDiffHash ?? null)
-      : collectGitEvidence({ cwd: opts.cwd, handoffRoot, binary: opts.binary, signal: opts.signal, diffExcerptChars: 0, maxFiles: 0 }).then((ev) => ev.diffHash),
+      : collectGitEvidence({ cwd: opts.cwd, handoffRoot, alsoExclude, binary: opts.binary, signal: opts.signal, diffExcerptChars: 0, maxFiles: 0 }).then((ev) => ev.diffHash),
   ]);
   const failed = (what: string, r: PromiseSettledResult<unknown>) => {
     if (r.status === 'rejected' && !cancelled(opts)) {

@@ -6,7 +6,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { HANDOFFS_DIR } from '../core/naming';
+import { BRIEFINGS_DIR, HANDOFFS_DIR } from '../core/naming';
 import { parseTimelineFileName, type ChainInfo, type TimelineFile, type TimelineSource } from '../core/timeline';
 import { openRegularFile, readHandoffHead } from './handoffStore';
 import { parseHandoff } from '../core/render';
@@ -26,8 +26,19 @@ export function timelineFolders(workspaceRoot: string, handoffRoot: string): Rec
 }
 
 /**
- * Lists the timeline files of all sources by name only (no file is opened). Missing
- * folders are empty; names that are not timeline files are skipped.
+ * The other tools' handoff folders of a workspace (itervox's `.itervox/handoff`, Agent
+ * Zero's `.a0proj/handover`), absolute: they hold only handoff documents, so git evidence
+ * excludes them like the handoff root (`alsoExclude` of collectGitEvidence).
+ */
+export function otherToolsHandoffFolders(workspaceRoot: string): string[] {
+  return [path.join(workspaceRoot, ITERVOX_HANDOFF_DIR), path.join(workspaceRoot, AGENT_ZERO_HANDOVER_DIR)];
+}
+
+/**
+ * Lists the timeline files of all sources by name only. Missing folders are empty; names
+ * that are not timeline files are skipped. Copies of our own handoffs that "Hand over"
+ * writes into the other tools' folders (`src/store/interop.ts`) are listed once, as ours
+ * ({@link withoutMirrors}).
  * @param knownSpecialists ids used to read Agent Zero briefing names
  * @returns the files, oldest first by name within each source, and a warning per folder that could not be listed
  */
@@ -53,7 +64,71 @@ export async function listTimelineFiles(workspaceRoot: string, handoffRoot: stri
       if (f) files.push(f);
     }
   }
-  return { files, warnings };
+  return { files: await withoutMirrors(files, path.join(handoffRoot, BRIEFINGS_DIR)), warnings };
+}
+
+/** The handoff id a timeline file name carries: the name without `.partial` and `.md`. */
+function nameId(name: string): string {
+  return name.replace(/(\.partial)?\.md$/, '');
+}
+
+/** Largest Agent Zero briefing read to tell whether it only mirrors ours: 256 KiB (bigger ones are listed). */
+export const MIRROR_CHECK_BYTES = 256 * 1024;
+
+/**
+ * Whether an Agent Zero briefing holds nothing but what "Hand over" appended to it: our
+ * header (`# Briefing for …`), then only sections that link one of our handoffs
+ * (`**Handoff:** [<id>](…)`, the last line of each section we write) whose id is in
+ * `ourIds`. A section Agent Zero (or anyone) wrote, or one whose handoff is gone, makes it a
+ * file of its own. Pure.
+ */
+export function onlyMirrorsOurHandoffs(text: string, ourIds: ReadonlySet<string>): boolean {
+  const t = text.replace(/\r\n/g, '\n');
+  if (!t.startsWith('# Briefing for ')) return false;
+  const sections = t.split(/^## /m).slice(1);
+  return sections.every((section) => {
+    const link = /^\*\*Handoff:\*\* \[([^\]\n]+)\]\(/m.exec(section);
+    return link !== null && ourIds.has(link[1]);
+  });
+}
+
+/**
+ * Leaves out of a listing the copies of our own handoffs, so a handoff shows (and enters
+ * the prior-handoffs context) once:
+ * - an itervox file whose name is one of our handoffs' (`<id>.md`, or `<id>.partial.md`
+ *   once ours was marked partial) — the byte-for-byte copy `.itervox/handoff/<id>.md`;
+ * - an Agent Zero briefing that has a namesake in our `briefings/` folder and holds only
+ *   sections of our listed handoffs ({@link onlyMirrorsOurHandoffs}; the one case where a
+ *   file is read, at most {@link MIRROR_CHECK_BYTES}).
+ * Everything else another tool wrote is kept.
+ */
+async function withoutMirrors(files: TimelineFile[], briefingsDir: string): Promise<TimelineFile[]> {
+  const ours = new Set(files.filter((f) => f.source === 'handoff').map((f) => nameId(f.name)));
+  if (ours.size === 0) return files;
+  let briefings: Set<string> | undefined;
+  const kept: TimelineFile[] = [];
+  for (const f of files) {
+    if (f.source === 'itervox' && ours.has(nameId(f.name))) continue;
+    if (f.source === 'agent-zero') {
+      briefings ??= new Set(await readdir(briefingsDir).catch(() => [] as string[]));
+      if (briefings.has(f.name) && (await readMirrorCandidate(f.path, ours))) continue;
+    }
+    kept.push(f);
+  }
+  return kept;
+}
+
+async function readMirrorCandidate(file: string, ours: ReadonlySet<string>): Promise<boolean> {
+  const fh = await openRegularFile(file);
+  if (!fh) return false;
+  try {
+    if ((await fh.stat()).size > MIRROR_CHECK_BYTES) return false;
+    return onlyMirrorsOurHandoffs(await fh.readFile('utf8'), ours);
+  } catch {
+    return false;
+  } finally {
+    await fh.close().catch(() => undefined);
+  }
 }
 
 /** Chain links of a timeline entry, and whether it hands work over or back. */
