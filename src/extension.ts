@@ -11,6 +11,10 @@ import { SessionService } from './vscode/sessionService';
 import { currentFolder, readSettings } from './vscode/settings';
 import { TimelineCommands } from './vscode/timelineCommands';
 import { TimelineTreeProvider } from './vscode/timelineTree';
+import { registerChatParticipant } from './vscode/chatParticipant';
+import { exportAgentsCommand } from './vscode/exportAgents';
+import { registerLanguageModelTool } from './vscode/lmTool';
+import { registerMcpServerDefinitions } from './vscode/mcpServer';
 import { resolveHandoffRoot } from './store/paths';
 
 /** Called by VS Code on the first command or view of the extension. */
@@ -37,6 +41,16 @@ export function activate(context: vscode.ExtensionContext): void {
     () => timeline.refresh(),
     started,
   );
+  // The agent entry points: language model tool, @handoff chat participant, MCP server definition.
+  const agents = {
+    log,
+    session,
+    extension: context.extension,
+    onWritten: () => {
+      timeline.refresh();
+      handOver.invalidateEvidence();
+    },
+  };
 
   context.subscriptions.push(
     log,
@@ -46,6 +60,9 @@ export function activate(context: vscode.ExtensionContext): void {
     handOver,
     treeView,
     new TimelineCommands(log, session, timeline, treeView),
+    ...registerLanguageModelTool(agents),
+    ...registerChatParticipant(agents),
+    ...registerMcpServerDefinitions(agents),
     vscode.window.registerWebviewViewProvider(Views.handOver, handOver),
     vscode.commands.registerCommand(Commands.endSession, (args?: unknown) => endSession.run(args)),
     vscode.commands.registerCommand(Commands.refreshTimeline, () => timeline.refresh()),
@@ -57,6 +74,7 @@ export function activate(context: vscode.ExtensionContext): void {
       }
     }),
     vscode.commands.registerCommand(Commands.startNewSession, () => session.startNewSession()),
+    vscode.commands.registerCommand(Commands.exportAgents, (args?: unknown) => exportAgentsCommand(log, args)),
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
       void handOver.reload();
       void session.startRecording();

@@ -18,6 +18,7 @@ export const Commands = {
   timelineSetStatus: 'handoff.timeline.setStatus',
   timelineMarkPartial: 'handoff.timeline.markPartial',
   timelineDelete: 'handoff.timeline.delete',
+  exportAgents: 'handoff.exportAgents',
 } as const;
 
 /** View container and view ids. */

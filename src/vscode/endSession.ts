@@ -34,6 +34,7 @@ import { describeCuts, showHandoffSummary } from './handoffSummary';
 import { DisposableOwner } from './lifecycle';
 import { BACK, askList, askText, pickOne, type StepFrame } from './quickInput';
 import { currentFolder, readSettings, type HandoffSettings } from './settings';
+import { folderEnvironment } from './environment';
 
 /** What the command needs of the recorded session: its id, the session-log environment, and the end of the session. */
 export interface SessionHooks {
@@ -148,15 +149,7 @@ export class EndSessionCommand extends DisposableOwner {
     }
     const settings = readSettings(folder);
     const abort = new AbortController();
-    const env: HandoverEnvironment = {
-      workspaceRoot: folder.uri.fsPath,
-      handoffDirectory: settings.directory,
-      gitBinary: settings.gitPath,
-      sessionId: this.session.sessionId(),
-      signal: abort.signal,
-      maxHandoverDepth: settings.maxHandoverDepth,
-      ...(await this.session.environment(folder, settings)),
-    };
+    const env = await folderEnvironment(folder, settings, this.session, { signal: abort.signal });
     const started = Date.now();
     const evidence = collectEvidenceFor(env).then((ev) => {
       this.log.info(`git evidence: ${ev.touchedFiles.length + ev.touchedFilesOmitted} touched files, ${ev.commits.length} commits in ${Date.now() - started} ms${ev.notes.length ? `; notes: ${ev.notes.join(' | ')}` : ''}`);

@@ -30,6 +30,7 @@ import type { SessionHooks } from './endSession';
 import { showHandoffSummary } from './handoffSummary';
 import { DisposableOwner } from './lifecycle';
 import { currentFolder, readSettings } from './settings';
+import { folderEnvironment } from './environment';
 
 /** Supplies the panel state on demand (folder open, trusted, number of handoffs). */
 export type PanelStateSource = () => Promise<PanelState>;
@@ -260,14 +261,7 @@ export class HandOverViewProvider extends DisposableOwner implements vscode.Webv
     const settings = readSettings(folder);
     return {
       folder,
-      env: {
-        workspaceRoot: folder.uri.fsPath,
-        handoffDirectory: settings.directory,
-        gitBinary: settings.gitPath,
-        sessionId: this.session.sessionId(),
-        maxHandoverDepth: settings.maxHandoverDepth,
-        ...(await this.session.environment(folder, settings)),
-      },
+      env: await folderEnvironment(folder, settings, this.session),
     };
   }
 

@@ -8,6 +8,7 @@ import { DEFAULT_INCLUDE_RECENT_TURNS, DEFAULT_MAX_CONTEXT_TOKENS } from '../cor
 import { TokenizerNameSchema, type TokenizerName } from '../core/schema';
 import { SESSION_SOURCES, type SessionSource } from '../core/session';
 import type { SessionLocations } from '../evidence/sessionDiscovery';
+import type { InteropMode, InteropSettings } from '../store/interop';
 import { DEFAULT_HANDOFF_DIRECTORY } from '../store/paths';
 import { Config } from './constants';
 
@@ -29,6 +30,19 @@ export interface HandoffSettings {
   readonly sessionLogSources: SessionSource[];
   /** `handoff.sessionLog.locations`: folder overrides per reader. */
   readonly sessionLogLocations: SessionLocations;
+  /** `handoff.interop.itervox` and `handoff.interop.agentZero`: `auto` (default) or `off`; pass as `HandoverEnvironment.interop`. */
+  readonly interop: Required<InteropSettings>;
+}
+
+/** Setting keys of the interop copies (`handoff.interop.*`, issue 9), under {@link Config.section}. */
+export const InteropConfig = {
+  itervox: 'interop.itervox',
+  agentZero: 'interop.agentZero',
+} as const;
+
+/** An interop setting's value: `off` only when it says so, else `auto` (the default). */
+function interopMode(value: unknown): InteropMode {
+  return value === 'off' ? 'off' : 'auto';
 }
 
 const LOCATION_KEYS: Record<string, keyof SessionLocations> = {
@@ -75,6 +89,7 @@ export function readSettings(folder?: vscode.WorkspaceFolder): HandoffSettings {
       return Array.isArray(v) ? v.filter((x): x is SessionSource => SESSION_SOURCES.includes(x as SessionSource)) : [...SESSION_SOURCES];
     })(),
     sessionLogLocations: readLocations(cfg.get<unknown>(Config.sessionLogLocations)),
+    interop: { itervox: interopMode(cfg.get(InteropConfig.itervox)), agentZero: interopMode(cfg.get(InteropConfig.agentZero)) },
   };
 }
 

@@ -21,6 +21,7 @@ import { Commands, Views } from './constants';
 import type { SessionHooks } from './endSession';
 import { DisposableOwner } from './lifecycle';
 import { currentFolder, readSettings } from './settings';
+import { folderEnvironment } from './environment';
 import type { TimelineElement, TimelineTreeProvider } from './timelineTree';
 
 /** The file a command acts on: a timeline element (context menu), a URI, or nothing (the active editor's file). */
@@ -79,14 +80,7 @@ export class TimelineCommands extends DisposableOwner {
     }
     return {
       root: root.path,
-      env: {
-        workspaceRoot: folder.uri.fsPath,
-        handoffDirectory: settings.directory,
-        gitBinary: settings.gitPath,
-        sessionId: this.session.sessionId(),
-        maxHandoverDepth: settings.maxHandoverDepth,
-        ...(await this.session.environment(folder, settings)),
-      },
+      env: await folderEnvironment(folder, settings, this.session),
     };
   }
 
