@@ -15,8 +15,10 @@ import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { DEFAULT_HOOK_SPECIALIST, MAX_HOOK_INPUT_BYTES, defaultHookTopic, describeHookEvent, hookHandoverReason, hookSummary, parseClaudeHookInput } from './core/claudeHook';
 import { MAX_HOP_DEPTH } from './core/compose';
+import { redactSecrets } from './core/redact';
 import { formatCount } from './core/render';
-import type { HandoverOk, HandoverResult, TouchedFile, Turn } from './core/schema';
+import type { HandoverOk, HandoverResult, TouchedFile } from './core/schema';
+import { parseTurn } from './core/request';
 import { collectEvidenceFor, handover, loadRegistry, type HandoverEnvironment } from './engine/handover';
 import { exportAgents, exportAgentsExitCode, formatExportSummary } from './engine/exportAgents';
 import { buildPrompt } from './engine/prompt';
@@ -111,15 +113,16 @@ them, its text, or "all") and no test failed after the last passing run; blocked
 mcp: serves the Model Context Protocol on stdio for MCP clients (Claude Code, Codex CLI,
 Cline/Roo, VS Code …), with the tools handover_to_specialist, list_specialists,
 prior_handoffs and record_result. The project is the git repository of --cwd (default: the
-current directory); a tool's project_root may name another absolute folder. Standard output
+current directory); a tool's project_root may name that folder only. Standard output
 carries the protocol only; diagnostics go to standard error. Runs until the client closes
 standard input.
 
 hook: for Claude Code's SessionEnd and PreCompact hooks. Reads the hook's JSON from standard
 input (session_id, transcript_path, cwd, hook_event_name, reason or trigger) and writes a
 safety-net handoff from git and the session transcript, to --specialist (default
-implementation_engineer) on --topic (default: the git branch, else "session <id>"). Prints
-one line on standard error; exits 0 when written and 1 on any error, never 2, so the hook
+implementation_engineer) on --topic (default: the git branch, else "session <id>"). Outside
+a git repository it writes nothing unless --cwd names the folder. Prints one line on
+standard error; exits 0 when written or skipped and 1 on any error, never 2, so the hook
 never blocks Claude Code.
 
 export-agents: writes the specialists (built-in and .handoff/specialists) as VS Code custom
@@ -179,16 +182,8 @@ function integer(value: string | undefined, flag: string): number | undefined | 
   return Number(value);
 }
 
-const ROLES = new Set(['user', 'assistant', 'system', 'tool']);
-
-/** Parses `--turn "user: text"`; a turn without a known role prefix is the assistant's. */
-export function parseTurn(raw: string): Turn {
-  const m = /^\s*(user|assistant|system|tool)\s*:\s*([\s\S]*)$/i.exec(raw);
-  if (m && ROLES.has(m[1].toLowerCase())) {
-    return { role: m[1].toLowerCase() as Turn['role'], text: m[2] };
-  }
-  return { role: 'assistant', text: raw };
-}
+/** Parses `--turn "user: text"` (see `parseTurn` in src/core/request.ts). */
+export { parseTurn };
 
 /** The workspace root: the git repository's top level of --cwd (like git itself), or --cwd outside a repository. */
 async function resolveWorkspace(values: Values, io: CliIo): Promise<string | { error: string }> {
@@ -625,8 +620,8 @@ async function runExportAgents(values: Values, io: CliIo): Promise<number> {
 
 /**
  * `mcp`: serves MCP on stdio (src/mcp/server.ts) for the workspace of --cwd until the
- * client closes standard input. The server module (and the MCP SDK, about 100 ms to load)
- * is loaded only here. Tool calls use the CLI's environment: its session id and
+ * client closes standard input; a call's `project_root` may name that workspace only. The
+ * server module (and the MCP SDK, about 100 ms to load) is loaded only here. Tool calls use the CLI's environment: its session id and
  * session-log state, the session log found automatically; a handoff starts a new CLI
  * session, as `handover` does. Console output is sent to stderr while serving: stdout is
  * the protocol.
@@ -650,6 +645,10 @@ async function runMcp(values: Values, io: CliIo): Promise<number> {
     await mcp.serveStdio({
       version: VERSION,
       defaultRoot: cwd,
+      // The server serves one project: a call's project_root must name it. Without this an
+      // agent (or text injected into one) could write handoffs into /, /etc or another
+      // repository, through a link or by naming it.
+      allowedRoots: [cwd],
       environment: (project) => cliEnvironment(project, values, 'auto'),
       onHandover: async (project) => {
         await rotateCliSessionId(cliStateDir(project));
@@ -689,8 +688,9 @@ async function readProcessStdin(maxBytes: number): Promise<string | { error: str
  * the hook's JSON from standard input, takes the workspace from its `cwd` (or --cwd), the
  * session log from its `transcript_path` (git only when that file is missing) and records
  * Claude Code's `session_id`. Specialist: --specialist, default implementation_engineer;
- * topic: --topic, default the branch or `session <short id>`. One line on stderr; exit 0
- * written, 1 on every error (never 2: Claude Code would block on it).
+ * topic: --topic, default the branch or `session <short id>`. Outside a git repository it
+ * writes nothing (exit 0) unless --cwd names the folder. One line on stderr; exit 0
+ * written or skipped, 1 on every error (never 2: Claude Code would block on it).
  */
 async function runHook(values: Values, io: CliIo): Promise<number> {
   const raw = await (io.readStdin ?? readProcessStdin)(MAX_HOOK_INPUT_BYTES);
@@ -702,9 +702,18 @@ async function runHook(values: Values, io: CliIo): Promise<number> {
     return fail(io, values, parsed.message, EXIT_FAILURE, 'stdin');
   }
   const input = parsed.input;
+  // The event in words for the stderr line, without a secret a reason might carry (DESIGN §7).
+  const event = (await redactSecrets(describeHookEvent(input))).text;
   const cwd = await resolveWorkspace({ ...values, cwd: values.cwd ?? input.cwd }, io);
   if (typeof cwd !== 'string') {
     return fail(io, values, cwd.error.replace(/^ERROR: --cwd/, values.cwd ? 'ERROR: --cwd' : "ERROR: the hook input's cwd"), EXIT_FAILURE, 'cwd');
+  }
+  // A hook set up for every project (~/.claude/settings.json) also runs in sessions outside
+  // any repository — the home folder, /tmp, / — and must not leave a .handoff folder there.
+  // Only an explicit --cwd writes outside git.
+  if (values.cwd === undefined && !(await findRepositoryRoot(cwd))) {
+    io.stderr(escapeControls(`specialist-handoff hook: ${event}: nothing written — ${cwd} is not in a git repository (the safety net writes only into git projects; pass --cwd ${cwd} to write one there anyway)`));
+    return EXIT_OK;
   }
   const transcript = path.resolve(input.cwd, input.transcript_path);
   let transcriptFound: boolean;
@@ -731,7 +740,6 @@ async function runHook(values: Values, io: CliIo): Promise<number> {
     session_id: input.session_id,
   };
   const result = await handover(request, evidence ? { ...env, evidence } : env);
-  const event = describeHookEvent(input);
   if (result.status === 'error') {
     return fail(io, values, `${result.message} (Claude Code ${event} hook; nothing was written)`, EXIT_FAILURE, result.field);
   }

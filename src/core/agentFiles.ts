@@ -148,7 +148,7 @@ export function handoffPrompt(target: Specialist): string {
   return (
     `Take this work over as the ${target.label} ${target.personaMarker}. First record the handover: call the handover_to_specialist tool with ` +
     `specialist_profile "${target.id}", a short topic, a summary of the work so far, its decisions, next steps and blockers ` +
-    `(without the tool, run \`npx specialist-handoff handover --specialist ${target.id} --topic "…" --summary "…"\` in a terminal). ` +
+    `(without the tool, run \`specialist-handoff handover --specialist ${target.id} --topic "…" --summary "…"\` in a terminal). ` +
     `Then continue from the handoff's next steps as ${target.personaMarker}.`
   );
 }
@@ -197,8 +197,8 @@ function renderBody(specialist: Specialist, registry: SpecialistRegistry): strin
     '',
     H_HANDING,
     '',
-    `Pick up work handed to you with \`npx specialist-handoff prompt --specialist ${specialist.id}\` (the handoff, what changed since it was written, and the prior handoffs), or read the newest handoff to \`${specialist.id}\` in \`.handoff/handoffs/\`. ` +
-      'When the return condition is met, or the work needs another specialist, hand over with the `handover_to_specialist` tool, or in a terminal with `npx specialist-handoff handover --specialist <id> --topic "…" --summary "…"`.' +
+    `Pick up work handed to you with \`specialist-handoff prompt --specialist ${specialist.id}\` (the handoff, what changed since it was written, and the prior handoffs), or read the newest handoff to \`${specialist.id}\` in \`.handoff/handoffs/\`. ` +
+      'When the return condition is met, or the work needs another specialist, hand over with the `handover_to_specialist` tool, or in a terminal with `specialist-handoff handover --specialist <id> --topic "…" --summary "…"`.' +
       (targets.length ? ' You usually hand over to:' : ''),
     ...(targets.length ? ['', ...targets.map((t) => `- ${t.label} ${t.personaMarker}: \`${t.id}\``)] : []),
   ];
@@ -409,7 +409,7 @@ export function parseAgentFile(
     return { ok: false, message: `${rel}: field "name" is longer than ${maxName} characters — shorten it; the file was skipped` };
   }
   if (name !== undefined && !isVisibleText(name)) {
-    return { ok: false, message: `${rel}: field "name" must be one line of visible text (no control, bidi or zero-width characters) — fix it; the file was skipped` };
+    return { ok: false, message: `${rel}: field "name" must be one line of visible text (no control, bidi, zero-width or tag characters) — fix it; the file was skipped` };
   }
   const label = format === 'claude-agent' ? (marker?.label ?? labelFromId(name ?? id)) : (name ?? marker?.label ?? labelFromId(id));
   if (!isVisibleText(label)) {
@@ -421,7 +421,7 @@ export function parseAgentFile(
     return { ok: false, message: `${rel}: field "description" is longer than ${MAX_AGENT_DESCRIPTION_CHARS.toLocaleString('en-US')} characters — shorten it (move details into the body); the file was skipped` };
   }
   if (description !== undefined && !isVisibleText(description, true)) {
-    return { ok: false, message: `${rel}: field "description" must not contain control, bidi or zero-width characters — fix it; the file was skipped` };
+    return { ok: false, message: `${rel}: field "description" must not contain control, bidi, zero-width or tag characters — fix it; the file was skipped` };
   }
 
   const lines = body.split('\n');
@@ -444,7 +444,7 @@ export function parseAgentFile(
     instructions = body.trim() || undefined;
   }
   if (returnCondition !== undefined && !isVisibleText(returnCondition, true)) {
-    return { ok: false, message: `${rel}: its "${H_RETURN}" section must not contain control, bidi or zero-width characters — fix it; the file was skipped` };
+    return { ok: false, message: `${rel}: its "${H_RETURN}" section must not contain control, bidi, zero-width or tag characters — fix it; the file was skipped` };
   }
   const hMandate = generated ? headingAt(lines, H_MANDATE) : -1;
   const mandateSection = hMandate >= 0 ? between(lines, hMandate + 1, headingAt(lines, H_RETURN, hMandate + 1)) : '';

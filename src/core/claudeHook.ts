@@ -13,6 +13,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { stripInvisible } from './redact';
 
 /** Session ids this project records (the CLI's session-state rule): 1–200 of `A–Z a–z 0–9 . _ : -`. */
 export const HOOK_SESSION_ID_PATTERN = /^[A-Za-z0-9._:-]{1,200}$/;
@@ -34,20 +35,31 @@ const field = (max: number) =>
     .max(max, `must be at most ${max.toLocaleString('en')} characters`);
 
 /**
+ * A label from the hook input (event name, reason, trigger) as one line of visible text:
+ * they end up in the handoff's reason and summary and in the stderr line, so line breaks
+ * and control characters become one space and invisible characters go (DESIGN §7) —
+ * cleaned rather than refused, so an odd value never costs the safety net.
+ */
+function hookLabel(value: string): string {
+  return stripInvisible(value).text.replace(/\s+/g, ' ').trim();
+}
+
+/**
  * Claude Code's hook input, as `specialist-handoff hook` needs it (zod). Required:
  * `session_id` (matching {@link HOOK_SESSION_ID_PATTERN}), `transcript_path` and `cwd`
  * (paths; `cwd` absolute), `hook_event_name` (any event; documented for `SessionEnd` and
  * `PreCompact`). Optional: `reason` (SessionEnd), `trigger` and `custom_instructions`
- * (PreCompact). Unknown fields pass through unchecked.
+ * (PreCompact). The event name, reason and trigger come out as one line of visible text
+ * ({@link hookLabel}). Unknown fields pass through unchecked.
  */
 export const ClaudeHookInputSchema = z
   .object({
     session_id: field(200).regex(HOOK_SESSION_ID_PATTERN, 'must be 1–200 characters of letters, digits, ".", "_", ":" or "-"'),
     transcript_path: field(4096),
     cwd: field(4096).refine((p) => path.isAbsolute(p), 'must be an absolute path'),
-    hook_event_name: field(100),
-    reason: z.string({ error: 'must be a string' }).max(500, 'must be at most 500 characters').optional(),
-    trigger: z.string({ error: 'must be a string' }).max(100, 'must be at most 100 characters').optional(),
+    hook_event_name: field(100).transform(hookLabel).pipe(z.string().min(1, 'is empty')),
+    reason: z.string({ error: 'must be a string' }).max(500, 'must be at most 500 characters').transform(hookLabel).optional(),
+    trigger: z.string({ error: 'must be a string' }).max(100, 'must be at most 100 characters').transform(hookLabel).optional(),
     custom_instructions: z.string({ error: 'must be a string' }).optional(),
   })
   .loose();
@@ -70,7 +82,9 @@ export function parseClaudeHookInput(text: string): { ok: true; input: ClaudeHoo
   try {
     json = JSON.parse(text);
   } catch (err) {
-    return { ok: false, message: `ERROR: the hook input on standard input is not JSON (${(err as Error).message}) — ${FIX}` };
+    // The parser quotes the input, line breaks and all: one line, so the message stays one line.
+    const why = String((err as Error)?.message ?? err).replace(/\s+/g, ' ').slice(0, 200);
+    return { ok: false, message: `ERROR: the hook input on standard input is not JSON (${why}) — ${FIX}` };
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     return { ok: false, message: `ERROR: the hook input must be a JSON object with session_id, transcript_path, cwd and hook_event_name — ${FIX}` };

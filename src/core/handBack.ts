@@ -61,7 +61,8 @@ export function acceptanceCriteria(handoff: ParsedHandoff): string[] {
  * @returns one check per criterion, and the entries of `criteria_met` that matched none
  */
 export function matchCriteria(criteria: readonly string[], met: RecordResultRequest['criteria_met']): { checks: Array<{ criterion: string; met: boolean }>; unknown: string[] } {
-  if (met === 'all') {
+  // "all" also counts inside a list (["all"]): agents send lists where the CLI sends --met all.
+  if (met === 'all' || met.some((m) => m.trim().toLowerCase() === 'all')) {
     return { checks: criteria.map((criterion) => ({ criterion, met: true })), unknown: [] };
   }
   const hit = new Set<number>();

@@ -726,8 +726,13 @@ export function totalRedactions(found: Readonly<Record<string, number>>): number
  * three RGI subdivision flags (🏴󠁧󠁢󠁥󠁮󠁧󠁿 England, 🏴󠁧󠁢󠁳󠁣󠁴󠁿 Scotland, 🏴󠁧󠁢󠁷󠁬󠁳󠁿 Wales).
  * Not removed: U+200C / U+200D inside Persian or Indic words (they go too — a deliberate
  * trade-off: invisible text from another agent is a channel for hidden instructions).
+ * Also removed: control characters other than tab, line feed and carriage return (C0,
+ * DEL, C1) — an ESC sequence in a committed handoff or an agent's summary would otherwise
+ * reach a terminal through `prompt` (clear the screen, retitle the window) and a NUL byte
+ * the model's context.
  */
-export const INVISIBLE_PATTERN = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u200b-\u200d\u2060\ufeff]|[\u{e0000}-\u{e007f}]+/gu;
+// eslint-disable-next-line no-control-regex
+export const INVISIBLE_PATTERN = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u200b-\u200d\u2060\ufeff\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|[\u{e0000}-\u{e007f}]+/gu;
 
 /** The RGI emoji tag sequences (subdivision flags), kept whole: 🏴 + tag letters + cancel tag. */
 const RGI_TAG_SEQUENCES = new Set(['gbeng', 'gbsct', 'gbwls'].map((s) => [...s].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('') + String.fromCodePoint(0xe007f)));

@@ -241,7 +241,11 @@ export function renderHandoff(pkg: HandoffPackage, meta: HandoffMeta, specialist
   }
   if (pkg.hop_guard) {
     const why = pkg.hop_guard.reasons.map((r) => (r === 'depth' ? `hop ${pkg.hop} is deeper than the limit of ${pkg.hop_guard?.max_depth}` : 'the chain returns to a specialist it already visited')).join(' and ');
-    out.push('', `> ⚠️ Hop guard: ${why} (chain: ${pkg.chain.join(' → ')}); handed over anyway after an explicit confirmation.`);
+    const allowed =
+      pkg.hop_guard.allowed_by === 'progress'
+        ? 'allowed because the code changed since the chain last handed work to this specialist (progress guard)'
+        : 'handed over anyway after an explicit confirmation';
+    out.push('', `> ⚠️ Hop guard: ${why} (chain: ${pkg.chain.join(' → ')}); ${allowed}.`);
   }
   if (pkg.handover_reason) {
     out.push('', `**Why this handoff (${pkg.reason_kind.replace(/_/g, ' ')}):** ${pkg.handover_reason.trim()}`);

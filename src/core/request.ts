@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { MAX_ITEM_CHARS, MAX_LINE_CHARS, MAX_LIST_ITEMS, MAX_REQUEST_CHARS, MAX_SUMMARY_CHARS } from './limits';
-import { ReasonKindSchema, TestRunSchema, TokenizerNameSchema, TurnSchema } from './schema';
+import { ReasonKindSchema, TestRunSchema, TokenizerNameSchema, TurnSchema, type Turn } from './schema';
 
 export { MAX_ITEM_CHARS, MAX_LINE_CHARS, MAX_LIST_ITEMS, MAX_REQUEST_CHARS, MAX_SUMMARY_CHARS } from './limits';
 
@@ -138,4 +138,17 @@ export function trimRecentTurns<T>(turns: readonly T[], n: number): T[] {
     return [];
   }
   return turns.slice(Math.max(0, turns.length - n));
+}
+
+/**
+ * Parses a turn given as one string, `"ROLE: text"` (roles `user`, `assistant`, `system`,
+ * `tool`, any case): the CLI's `--turn` and the tool's `recent_turns` strings. A string
+ * without a known role prefix is the assistant's words, whole.
+ */
+export function parseTurn(raw: string): Turn {
+  const m = /^\s*(user|assistant|system|tool)\s*:\s*([\s\S]*)$/i.exec(raw);
+  if (m) {
+    return { role: m[1].toLowerCase() as Turn['role'], text: m[2] };
+  }
+  return { role: 'assistant', text: raw };
 }

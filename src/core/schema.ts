@@ -127,6 +127,12 @@ export const HopGuardSchema = z.object({
   reasons: z.array(z.enum(['depth', 'cycle'])),
   max_depth: z.number().int().positive(),
   confirmed: z.boolean(),
+  /**
+   * What let a guarded hop through: `confirmation` (a person confirmed it; absent in files
+   * written before this field) or `progress` (an agent's return to a specialist the chain
+   * visited, allowed because the code changed since: the progress guard).
+   */
+  allowed_by: z.enum(['confirmation', 'progress']).optional(),
 });
 /** A hop-guard finding. */
 export type HopGuard = z.infer<typeof HopGuardSchema>;

@@ -151,11 +151,14 @@ export const BUILTIN_SPECIALISTS: readonly Specialist[] = Object.freeze([
 export const BUILTIN_SPECIALIST_IDS: readonly string[] = BUILTIN_SPECIALISTS.map((s) => s.id);
 
 /** Frontmatter accepted in `.handoff/specialists/<id>.md` (DESIGN §3). */
+// Also C1 controls, U+061C, the word joiner and invisible operators (U+2060–U+2064) and the
+// Unicode tag characters (U+E0000–U+E007F: "ASCII smuggling", text a model reads but a
+// person does not see) — the same set the redaction strips from what other agents write.
 // eslint-disable-next-line no-control-regex
-const UNPRINTABLE = /[\u0000-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069\ufeff]/;
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060-\u2064\u2066-\u2069\ufeff\u{e0000}-\u{e007f}]/u;
 
 /**
- * Whether `text` is free of control, bidi and zero-width characters (DESIGN §7). Line
+ * Whether `text` is free of control, bidi, zero-width and tag characters (DESIGN §7). Line
  * breaks (`\n`) are allowed only when `multiline` is true. The rule every specialist label,
  * description and return condition read from a file must pass.
  */
@@ -170,7 +173,7 @@ function visibleText(max: number) {
     .trim()
     .min(1)
     .max(max)
-    .refine((v) => !UNPRINTABLE.test(v.replace(/\n/g, ' ')), 'must not contain control, bidi or zero-width characters')
+    .refine((v) => !UNPRINTABLE.test(v.replace(/\n/g, ' ')), 'must not contain control, bidi, zero-width or tag characters')
     .optional();
 }
 
@@ -181,7 +184,7 @@ const CustomSpecialistFrontmatterSchema = z.object({
     .trim()
     .min(1)
     .max(80)
-    .refine((v) => !UNPRINTABLE.test(v), 'must be one line of visible text (no control, bidi or zero-width characters)')
+    .refine((v) => !UNPRINTABLE.test(v), 'must be one line of visible text (no control, bidi, zero-width or tag characters)')
     .optional(),
   description: visibleText(2000),
   icon: z

@@ -30,7 +30,7 @@ import { emptySessionLogState, type SessionLogState, type SessionSource } from '
 import { homedir } from 'node:os';
 import { StoreError, appendBriefing, createExclusive, ensureDir, findHandoff, promoteHandoffFile, readLatestHandoff, readLatestHandoffFile, removeStaleLeftovers, stageHandoffFile } from '../store/handoffStore';
 import { resolveHandoffRoot, resolveInside } from '../store/paths';
-import { chainVisits } from '../store/chainVisits';
+import { chainVisits, openVisits } from '../store/chainVisits';
 import { otherToolsHandoffFolders } from '../store/timelineFiles';
 import { loadCustomSpecialists } from '../store/specialistFiles';
 import { writeInteropMirrors, type InteropSettings } from '../store/interop';
@@ -138,16 +138,19 @@ function provisionalMeta(p: { root: string; specialist: Specialist; pkg: Handoff
 export async function loadRegistry(root: string, workspaceRoot: string): Promise<{ registry: SpecialistRegistry; warnings: string[] }> {
   const custom = await loadCustomSpecialists(root, workspaceRoot);
   // A persona marker names one specialist: a custom one that repeats another's would let a
-  // chain return to "the same" specialist under another id, past the hop guard.
-  const markers = new Map(new SpecialistRegistry().all().map((s) => [s.personaMarker.toLowerCase(), s.id]));
+  // chain return to "the same" specialist under another id, past the hop guard. Compared
+  // without brackets, hyphens and underscores, so a label "[Quality reviewer]" (marker
+  // "[[quality reviewer]]") or "Quality-Reviewer" cannot pass for the quality reviewer.
+  const key = (marker: string) => marker.toLowerCase().replace(/[[\]\s_-]+/g, ' ').trim();
+  const markers = new Map(new SpecialistRegistry().all().map((s) => [key(s.personaMarker), s.id]));
   const warnings = [...custom.warnings];
   const kept = custom.specialists.filter((s) => {
-    const taken = markers.get(s.personaMarker.toLowerCase());
+    const taken = markers.get(key(s.personaMarker));
     if (taken !== undefined && taken !== s.id) {
       warnings.push(`${s.file ?? s.id}: its persona marker ${s.personaMarker} is already ${taken}'s — give it a label of its own; it was skipped`);
       return false;
     }
-    markers.set(s.personaMarker.toLowerCase(), s.id);
+    markers.set(key(s.personaMarker), s.id);
     return true;
   });
   return { registry: new SpecialistRegistry(kept), warnings };
@@ -295,12 +298,14 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
         })),
       },
     });
-    if (composed.hop_guard && env.caller === 'agent') {
+    if (env.caller === 'agent') {
       const refused = await agentLoopGuard(composed, parent, lookup.specialist, root);
       if (refused) return refused;
-      // A return after progress: allowed, and the handoff records that the guard saw it.
-      composed.hop_guard = { ...composed.hop_guard, confirmed: true };
-      warnings.push(`WARNING: this chain returns to ${lookup.specialist.id}; allowed because the code changed since it last had this work`);
+      if (composed.hop_guard) {
+        // A return after progress: allowed, and the handoff records that the guard saw it.
+        composed.hop_guard = { ...composed.hop_guard, confirmed: true, allowed_by: 'progress' };
+        warnings.push(`WARNING: this chain returns to ${lookup.specialist.id}; allowed because the code changed since it last had this work`);
+      }
     }
     // Nothing leaked (DESIGN §7): invisible characters out of what the user and other
     // agents wrote, secrets out of every text, before anything is measured or written.
@@ -335,14 +340,18 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
  * The loop guard of agent calls (see {@link HandoverEnvironment.caller}): refuses a hop
  * past the depth limit, and a return to a specialist the chain already visited with the
  * code unchanged since (DESIGN §4 `diff_hash`; Agent Zero's `max_handover_depth = 3`).
+ * Whatever the parent — none (`parent: "none"`), or a handoff of another chain — it also
+ * refuses handing the same topic to a specialist that still has it open with the code
+ * unchanged: otherwise two agents could bounce the work between them by starting a new
+ * chain on every call, and the chain-based checks would never see a loop.
  * @returns the refusal, or undefined when the hop may go ahead
  */
 async function agentLoopGuard(composed: HandoffPackage, parent: HandoffFrontmatter | undefined, specialist: Specialist, root: string): Promise<HandoverError | undefined> {
   const g = composed.hop_guard;
-  if (!g || !parent) return undefined;
+  if (!g || !parent) return duplicateGuard(composed, specialist, root);
   if (g.reasons.includes('depth')) {
     return handoverError(
-      `loop guard: hop ${composed.hop} would exceed the limit of ${g.max_depth} hops (handoff.maxHandoverDepth) in the chain ${composed.chain.join(' → ')} — an agent cannot go past it; ask the user to hand over from the panel, or to raise the setting`,
+      `loop guard: hop ${composed.hop} would exceed the limit of ${g.max_depth} hops (handoff.maxHandoverDepth) in the chain ${composed.chain.join(' → ')} — an agent cannot go past it; ask the user to hand over themselves (the Hand over panel, or the CLI with --confirm-hop) or to raise the limit`,
       'loop_guard',
     );
   }
@@ -356,7 +365,17 @@ async function agentLoopGuard(composed: HandoffPackage, parent: HandoffFrontmatt
       );
     }
   }
-  return undefined;
+  return duplicateGuard(composed, specialist, root);
+}
+
+/** The cross-chain part of {@link agentLoopGuard}: an open handoff of this topic to this specialist, with the code as it is now. */
+async function duplicateGuard(composed: HandoffPackage, specialist: Specialist, root: string): Promise<HandoverError | undefined> {
+  const same = visitWithoutProgress(await openVisits(root, specialist.id, composed.topic), composed);
+  if (!same) return undefined;
+  return handoverError(
+    `progress guard: ${same.id} already hands "${composed.topic}" to ${specialist.id}, is still open, and the code is exactly as it was then (same HEAD, same diff hash ${String(composed.diff_hash).slice(0, 12)}) — let ${specialist.id} pick that one up, make progress first, or hand over to a different specialist`,
+    'progress_guard',
+  );
 }
 
 /**

@@ -61,6 +61,8 @@ async function readCapped(file: string): Promise<string | undefined> {
   try {
     const buf = Buffer.alloc(READ_CAP_BYTES + 4);
     const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    // A NUL byte: not a handoff but a binary file under a handoff's name — not quoted.
+    if (buf.subarray(0, bytesRead).includes(0)) return '_(a binary file, not shown)_';
     // A read cut inside a character decodes to U+FFFD at the end: drop it.
     const text = buf.subarray(0, bytesRead).toString('utf8');
     return bytesRead === buf.length ? text.replace(/\uFFFD+$/, '') : text;

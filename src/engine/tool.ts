@@ -11,6 +11,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseTurn } from '../core/request';
 import { ReasonKindSchema, type HandoverOk } from '../core/schema';
 import { handover, latestHandoff, type HandoverEnvironment } from './handover';
 
@@ -24,6 +25,15 @@ export const HANDOVER_TOOL_DESCRIPTION =
   'Returns the result object (persona_marker, package, briefing, handoff_file, next_step) or an "ERROR: …" text.';
 
 const text = (max: number, what: string) => z.string({ error: `${what} must be a string` }).max(max, `${what} must be at most ${max.toLocaleString('en')} characters`);
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+/**
+ * A path or reference on one line: control characters and line breaks are refused, since
+ * the value is echoed in `ERROR:` texts (a "\nERROR: …" inside it would forge a second
+ * line for the agent) and a NUL byte is no path at all.
+ */
+const oneLineRef = (max: number, what: string, example: string) =>
+  text(max, what).refine((v) => !CONTROL_CHARS.test(v), `${what} must be one line without control characters (such as ${example})`);
 const list = (what: string) => z.array(z.string({ error: `${what} items must be strings` }), { error: `${what} must be a list of strings` }).max(1000, `${what} must have at most 1,000 items`);
 
 /**
@@ -42,21 +52,22 @@ export const HandoverToolInputSchema = z
       .describe('Who takes over: a specialist id such as quality_reviewer, solution_architect, implementation_engineer, test_debug_engineer, security_data_engineer (list_specialists names them all).'),
     topic: z.string({ error: 'topic is required' }).trim().min(1, 'topic is required').max(200, 'topic must be at most 200 characters').describe('A short topic; its slug names the briefing file.'),
     summary: text(200_000, 'summary').optional().describe('Your curated summary of the work so far (what was done, what is true now).'),
-    recent_turns: list('recent_turns').optional().describe('The last turns verbatim, newest last; trimmed to include_recent_turns.'),
+    recent_turns: list('recent_turns').optional().describe('The last turns verbatim, oldest first, each as "ROLE: text" (user, assistant, system or tool; without a role: the assistant\'s); the newest include_recent_turns are kept.'),
     decisions: list('decisions').optional().describe('Decisions made so far, one per item.'),
     artifacts: list('artifacts').optional().describe('Paths or references the specialist should look at.'),
     next_steps: list('next_steps').optional().describe('What the specialist should do next, in order.'),
     blockers: list('blockers').optional().describe('What blocks progress.'),
     failed_approaches: list('failed_approaches').optional().describe('Approaches tried that did not work, so they are not tried again.'),
-    return_condition: text(2000, 'return_condition').optional().describe('When the specialist should hand back (default: when the user asks).'),
+    return_condition: text(2000, 'return_condition').optional().describe('When the specialist should hand back (default: the specialist\'s own return condition).'),
     handover_reason: text(4000, 'handover_reason').optional().describe('Why you hand over now; logged in the briefing.'),
     reason_kind: ReasonKindSchema.optional().describe('capability_boundary, specialization, escalation, load_balancing or end_of_session.'),
-    project_root: text(4096, 'project_root').optional().describe('Absolute path of the project (a workspace folder); default: the workspace folder.'),
-    max_context_tokens: z.number({ error: 'max_context_tokens must be a number' }).int('max_context_tokens must be a whole number').positive('max_context_tokens must be positive').max(10_000_000, 'max_context_tokens must be at most 10,000,000').optional()
+    project_root: oneLineRef(4096, 'project_root', 'an absolute folder path').optional().describe('Absolute path of the project (a workspace folder); default: the workspace folder.'),
+    // The bound first (as in HandoverRequestSchema): 1e300 is "too large", not "not a whole number".
+    max_context_tokens: z.number({ error: 'max_context_tokens must be a number' }).max(10_000_000, 'max_context_tokens must be at most 10,000,000').int('max_context_tokens must be a whole number').positive('max_context_tokens must be positive').optional()
       .describe('Token budget of the handoff (default 3000); over it, the handoff is fitted and a WARNING line says so.'),
-    include_recent_turns: z.number({ error: 'include_recent_turns must be a number' }).int('include_recent_turns must be a whole number').min(0, 'include_recent_turns must be 0 or more').max(1000, 'include_recent_turns must be at most 1,000').optional()
+    include_recent_turns: z.number({ error: 'include_recent_turns must be a number' }).max(1000, 'include_recent_turns must be at most 1,000').int('include_recent_turns must be a whole number').min(0, 'include_recent_turns must be 0 or more').optional()
       .describe('How many recent turns to keep (default 5).'),
-    parent: text(300, 'parent').optional().describe('The handoff this one continues: its id, "latest" or "none". Default: the latest handoff while it is still open.'),
+    parent: oneLineRef(300, 'parent', 'a handoff id, "latest" or "none"').optional().describe('The handoff this one continues: its id, "latest" or "none". Default: the latest handoff while it is still open.'),
   })
   .strict();
 
@@ -78,8 +89,9 @@ export interface ToolContext {
   /** Absolute default project root (the first workspace folder; the MCP server's `--cwd`); undefined when none is open. */
   readonly defaultRoot: string | undefined;
   /**
-   * Absolute roots `project_root` may name (the workspace folders); undefined: any
-   * existing absolute folder (the CLI, where the user chose the server's folder).
+   * Absolute roots `project_root` may name (VS Code: the workspace folders; the CLI's MCP
+   * server: its `--cwd` project); undefined: any existing absolute folder — only for
+   * callers whose every input is trusted, never for an agent-facing entry point.
    */
   readonly allowedRoots?: readonly string[];
   /** Who hands over, as the handoff's `from` names it (the MCP client, `copilot` …); default `agent`. */
@@ -173,7 +185,7 @@ export async function runHandoverTool(input: unknown, ctx: ToolContext): Promise
       specialist: a.specialist_profile,
       topic: a.topic,
       summary: a.summary ?? '',
-      recent_turns: a.recent_turns ?? [],
+      recent_turns: (a.recent_turns ?? []).map(parseTurn),
       decisions: a.decisions ?? [],
       artifacts: a.artifacts ?? [],
       next_steps: a.next_steps ?? [],
@@ -203,5 +215,7 @@ async function parentFor(given: string | undefined, env: HandoverEnvironment): P
   if (given === 'none') return {};
   if (given !== undefined) return { parent: given };
   const latest = await latestHandoff(env);
-  return latest && latest.kind === 'handoff' && OPEN_STATUSES.has(latest.status) ? { parent: latest.id } : {};
+  // By its file name, not its frontmatter id: an edited id naming another handoff would
+  // otherwise continue (and count the hops of) a different chain.
+  return latest && latest.kind === 'handoff' && OPEN_STATUSES.has(latest.status) ? { parent: latest.file_ref } : {};
 }

@@ -24,6 +24,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { RecordResultRequestSchema } from '../core/handBack';
+import { MAX_ITEM_CHARS, MAX_LIST_ITEMS } from '../core/limits';
 import { describeSanitizing, redactSecrets, stripInvisible } from '../core/redact';
 import type { HandoverOk } from '../core/schema';
 import type { Specialist } from '../core/specialists';
@@ -61,11 +62,16 @@ export interface McpServerContext extends ToolContext {
   readonly log?: (line: string) => void;
 }
 
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
 const projectRoot = z
   .string({ error: 'project_root must be a string' })
   .max(4096, 'project_root must be at most 4,096 characters')
+  // One line, as for handover_to_specialist: the value is echoed in ERROR texts.
+  .refine((v) => !CONTROL_CHARS.test(v), 'project_root must be one line without control characters (such as an absolute folder path)')
   .optional()
-  .describe('Absolute path of the project folder; default: the folder the server was started in (--cwd).');
+  .describe('Absolute path of the project folder: the folder the server was started in (--cwd), which is also the default.');
 
 /** Input of `list_specialists`: an optional absolute `project_root`. Unknown fields are refused. */
 export const ListSpecialistsInputSchema = z.object({ project_root: projectRoot }).strict();
@@ -97,9 +103,39 @@ export const PriorHandoffsInputSchema = z
 export const RecordResultInputSchema = RecordResultRequestSchema.omit({ tests_run: true })
   .extend({
     specialist: RecordResultRequestSchema.shape.specialist.describe('Your specialist id: the one the handoff was addressed to (e.g. quality_reviewer).'),
-    handoffs: RecordResultRequestSchema.shape.handoffs.describe('The handoffs you answer: ids, file names or "latest". Default: every open handoff addressed to you.'),
+    // The engine's shapes with messages an agent can act on, and one-line references
+    // (each is echoed in "handoff … not found").
+    handoffs: z
+      .array(
+        z
+          .string({ error: 'must be text: a handoff id, file name or "latest"' })
+          .trim()
+          .min(1, 'must not be empty')
+          .max(300, 'must be at most 300 characters')
+          .refine((v) => !CONTROL_CHARS.test(v), 'must be one line without control characters (a handoff id, file name or "latest")'),
+        { error: 'handoffs must be a list of handoff ids, file names or "latest"' },
+      )
+      .max(50, 'handoffs must have at most 50 items')
+      .optional()
+      .describe('The handoffs you answer: ids, file names or "latest". Default: every open handoff addressed to you.'),
     summary: RecordResultRequestSchema.shape.summary.describe('What you did and what is true now.'),
-    criteria_met: RecordResultRequestSchema.shape.criteria_met.describe(
+    // Numbers may come as JSON numbers too (the description says "their 1-based numbers"):
+    // [1, 2] means the same as ["1", "2"].
+    criteria_met: z
+      .union(
+        [
+          z.literal('all'),
+          z
+            .array(
+              z.union([z.string().trim().min(1).max(MAX_ITEM_CHARS), z.number().int().min(1).transform(String)]),
+              { error: 'criteria_met must be "all" or a list of criteria: their texts or their 1-based numbers' },
+            )
+            .max(MAX_LIST_ITEMS, `criteria_met must have at most ${MAX_LIST_ITEMS.toLocaleString('en')} items`),
+        ],
+        { error: 'criteria_met must be "all" or a list of criteria: their texts or their 1-based numbers' },
+      )
+      .optional()
+      .describe(
       'The acceptance criteria you met (the handoff\'s next steps, then its return condition): their texts, their 1-based numbers, or "all". The result is complete only when all are met and no recorded test failed after the last passing run.',
     ),
     next_steps: RecordResultRequestSchema.shape.next_steps.describe('What is left to do, in order.'),
@@ -181,8 +217,33 @@ export function inputErrorText(error: z.ZodError, allowed: readonly string[]): s
     return `ERROR: ${issue.path.join('.')} must be one of: ${(issue.values as unknown[]).join(', ')}`;
   }
   const where = issue?.path.map(String).join('.') ?? '';
-  const message = issue?.message ?? 'is invalid';
+  const message = (issue && plainZodMessage(issue)) ?? issue?.message ?? 'is invalid';
   return `ERROR: ${where && !message.startsWith(where) ? `${where} ` : ''}${message}`;
+}
+
+/**
+ * zod's own wording ("Invalid input: expected boolean, received string", "Too small:
+ * expected number to be >0") in words an agent can act on; undefined for our own messages.
+ * Shared schemas (record_result's) leave some fields to zod's defaults.
+ */
+function plainZodMessage(issue: z.core.$ZodIssue): string | undefined {
+  if (!/^(Invalid input|Too big|Too small)/.test(issue.message)) return undefined;
+  const words: Record<string, string> = { string: 'text', number: 'a number', boolean: 'true or false', array: 'a list', object: 'an object' };
+  const items = (n: unknown) => `${Number(n).toLocaleString('en')} item${n === 1 ? '' : 's'}`;
+  switch (issue.code) {
+    case 'invalid_type':
+      return `must be ${words[issue.expected] ?? issue.expected}`;
+    case 'too_big':
+      if (issue.origin === 'array') return `must have at most ${items(issue.maximum)}`;
+      if (issue.origin === 'string') return `must be at most ${Number(issue.maximum).toLocaleString('en')} characters`;
+      return `must be at most ${Number(issue.maximum).toLocaleString('en')}`;
+    case 'too_small':
+      if (issue.origin === 'array') return `must have at least ${items(issue.minimum)}`;
+      if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? 'must not be empty' : `must be at least ${Number(issue.minimum).toLocaleString('en')} characters`;
+      return issue.inclusive ? `must be at least ${Number(issue.minimum).toLocaleString('en')}` : `must be more than ${Number(issue.minimum).toLocaleString('en')}`;
+    default:
+      return 'is invalid — see the tool\'s input schema';
+  }
 }
 
 /** Validates a tool's arguments (absent arguments are `{}`). */

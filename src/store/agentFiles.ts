@@ -94,7 +94,8 @@ export async function exportSpecialists(workspaceRoot: string, registry: Special
     const folder = folderForTarget(target);
     const dir = path.join(workspaceRoot, ...folder.dir.split('/'));
     try {
-      await ensureDir(workspaceRoot, dir);
+      // The fix names this folder, not the handoff folder's setting.
+      await ensureDir(workspaceRoot, dir, `make ${folder.dir} a real folder inside the workspace (remove the link or the file in the way), then export again`);
     } catch (err) {
       const message = (err as Error).message;
       for (const s of specialists) summary.failed.push({ file: `${folder.dir}/${agentFileName(target, s.id)}`, reason: message });

@@ -320,10 +320,11 @@ async function createWithOpenWx(target: string, content: string): Promise<boolea
  * recursive mkdir never returns on some pseudo file systems (procfs), and a file that
  * stands where a folder is needed gets a message that says so.
  *
+ * @param fix the fix a path-check message names (see `checkRealPathInside`); default: the handoff folder's
  * @throws StoreError naming the path and the cause
  */
-export async function ensureDir(workspaceRoot: string, dir: string): Promise<void> {
-  const check = await checkRealPathInside(workspaceRoot, dir);
+export async function ensureDir(workspaceRoot: string, dir: string, fix?: string): Promise<void> {
+  const check = await checkRealPathInside(workspaceRoot, dir, fix);
   if (!check.ok) {
     throw new StoreError(check.message);
   }
@@ -367,7 +368,7 @@ export async function ensureDir(workspaceRoot: string, dir: string): Promise<voi
       }
     }
   }
-  const after = await checkRealPathInside(workspaceRoot, dir);
+  const after = await checkRealPathInside(workspaceRoot, dir, fix);
   if (!after.ok) {
     throw new StoreError(after.message);
   }

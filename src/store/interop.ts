@@ -7,8 +7,8 @@
  *   the profile is our specialist id, which itervox's profile names allow). The name is our
  *   handoff's own file name (`<id>.md`), so the timeline knows the copy and lists the
  *   handoff once (`listTimelineFiles`). When the root `.gitignore` ignores `.itervox/`,
- *   the negations itervox's convention uses to make the folder committable are appended,
- *   once ({@link ITERVOX_GITIGNORE_EXCEPTIONS}).
+ *   the lines that make its agents and handoffs committable are appended, once, and only
+ *   those two folders: everything else in `.itervox/` stays ignored ({@link ITERVOX_GITIGNORE_BLOCK}).
  * - **Agent Zero** — when `.a0proj/` exists: the handoff's briefing section appended to
  *   `.a0proj/handover/<specialist with _→->-<topic>-<YYYY-MM-DD>.md` (Agent Zero's
  *   `handover_to_specialist` briefing naming, the same name as ours), append-only and
@@ -37,14 +37,21 @@ export interface InteropSettings {
 }
 
 /**
- * The `.gitignore` lines that make itervox's folder committable once `.itervox/` is
- * ignored (itervox handoff convention, "Git policy"): the folder itself re-included, then
- * its agent profiles and handoffs. A later line wins in `.gitignore`, so they are appended
- * after the last line that ignores the folder.
+ * itervox's own `.gitignore` exceptions (itervox handoff convention, "Git policy"): the
+ * folder re-included, then its agent profiles and handoffs. `itervox init` writes them;
+ * when they already follow the last line that ignores the folder, we leave them as they are.
  */
 export const ITERVOX_GITIGNORE_EXCEPTIONS: readonly string[] = Object.freeze(['!.itervox/', '!.itervox/agents/', '!.itervox/agents/**', '!.itervox/handoff/', '!.itervox/handoff/**']);
 
-/** The comment written above appended exceptions, so a reader of `.gitignore` knows why they are there. */
+/**
+ * The block we append: itervox's exceptions with `.itervox/*` right after `!.itervox/`, so
+ * only `agents/` and `handoff/` become committable — `!.itervox/` alone would un-ignore
+ * everything in the folder (itervox's runtime state and logs too). The order is the rule:
+ * a later line wins in `.gitignore`, so the block is always appended whole, never in part.
+ */
+export const ITERVOX_GITIGNORE_BLOCK: readonly string[] = Object.freeze(['!.itervox/', '.itervox/*', '!.itervox/agents/', '!.itervox/agents/**', '!.itervox/handoff/', '!.itervox/handoff/**']);
+
+/** The comment written above the appended block, so a reader of `.gitignore` knows why it is there. */
 export const GITIGNORE_COMMENT = '# itervox handoffs are committable (added by Specialist Handoff)';
 
 /**
@@ -63,26 +70,37 @@ export const MAX_MIRRORED_HANDOFF_BYTES = 10 * 1024 * 1024;
 export type GitignorePatch = { readonly status: 'not-ignored' | 'complete' } | { readonly status: 'append'; readonly addition: string; readonly added: readonly string[] };
 
 /**
- * Decides what to append to a root `.gitignore` so itervox's folder is committable.
- * Nothing when no line ignores `.itervox/` (`not-ignored`), or when every exception
- * already follows the last such line (`complete`). Otherwise the missing exceptions, in
- * itervox's order, under {@link GITIGNORE_COMMENT}, with the file's line ending (CRLF kept),
- * preceded by a line break when the file does not end with one. Other lines are never touched.
+ * Decides what to append to a root `.gitignore` so itervox's handoff folder is committable.
+ * Nothing when no line ignores `.itervox/` (`not-ignored`), or when, after the last line
+ * that ignores it, our block ({@link ITERVOX_GITIGNORE_BLOCK}) or itervox's own exceptions
+ * ({@link ITERVOX_GITIGNORE_EXCEPTIONS}) are all there (`complete`). Otherwise the whole
+ * block, under {@link GITIGNORE_COMMENT}, with the file's line ending (CRLF kept), preceded
+ * by a line break when the file does not end with one. Other lines are never touched. The
+ * `.itervox/*` line of a block of ours is not taken for a line that ignores the folder, so
+ * a second run finds the block complete.
  *
  * @param text the whole `.gitignore`
  */
 export function itervoxGitignorePatch(text: string): GitignorePatch {
-  const lines = text.split(/\r?\n/);
+  const lines = text.split(/\r?\n/).map((l) => l.replace(/[ \t]+$/, ''));
+  const blockStarts: number[] = [];
+  const inBlock = new Set<number>();
+  for (let i = 0; i + ITERVOX_GITIGNORE_BLOCK.length <= lines.length; i++) {
+    if (ITERVOX_GITIGNORE_BLOCK.every((b, k) => lines[i + k].trim() === b)) {
+      blockStarts.push(i);
+      ITERVOX_GITIGNORE_BLOCK.forEach((_, k) => inBlock.add(i + k));
+    }
+  }
   let last = -1;
   lines.forEach((line, i) => {
-    if (IGNORES_ITERVOX.test(line.replace(/[ \t]+$/, ''))) last = i;
+    if (!inBlock.has(i) && IGNORES_ITERVOX.test(line)) last = i;
   });
   if (last < 0) return { status: 'not-ignored' };
   const after = new Set(lines.slice(last + 1).map((l) => l.trim()));
-  const added = ITERVOX_GITIGNORE_EXCEPTIONS.filter((e) => !after.has(e));
-  if (added.length === 0) return { status: 'complete' };
+  if (blockStarts.some((b) => b > last) || ITERVOX_GITIGNORE_EXCEPTIONS.every((e) => after.has(e))) return { status: 'complete' };
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const lead = text.length > 0 && !text.endsWith('\n') ? eol : '';
+  const added = [...ITERVOX_GITIGNORE_BLOCK];
   return { status: 'append', addition: `${lead}${[GITIGNORE_COMMENT, ...added].join(eol)}${eol}`, added };
 }
 
@@ -171,9 +189,20 @@ export interface MirrorResult {
   readonly warnings: string[];
 }
 
-/** Copies the handoff file to `.itervox/handoff/<id>.md`. @returns the paths written, or none when `.itervox/` does not exist */
-async function mirrorItervox(req: MirrorRequest): Promise<string[]> {
-  if (!(await isFolder(path.join(req.workspaceRoot, '.itervox')))) return [];
+/** What one copy did: the paths written, and a problem that came after them (the copy is there; `.gitignore` is not patched). */
+interface MirrorStep {
+  readonly written: string[];
+  readonly problem?: string;
+}
+
+/**
+ * Copies the handoff file to `.itervox/handoff/<id>.md`, then patches `.gitignore`.
+ * @returns the paths written (none when `.itervox/` does not exist), and why `.gitignore`
+ *   was not patched when that failed after the copy was written
+ * @throws StoreError when the copy itself was not written
+ */
+async function mirrorItervox(req: MirrorRequest): Promise<MirrorStep> {
+  if (!(await isFolder(path.join(req.workspaceRoot, '.itervox')))) return { written: [] };
   const name = path.basename(req.handoffFile);
   if (!parseTimelineFileName('itervox', name, name, [])) {
     throw new StoreError(`${name} is not an itervox handoff name (<timestamp>_<profile>.md)`);
@@ -184,27 +213,36 @@ async function mirrorItervox(req: MirrorRequest): Promise<string[]> {
   const rel = path.relative(req.workspaceRoot, target.path).split(path.sep).join('/');
   const content = await readSmall(req.handoffFile, MAX_MIRRORED_HANDOFF_BYTES, path.basename(req.handoffFile));
   if (content === undefined) throw new StoreError(`${req.handoffFile} is gone`);
-  await ensureDir(req.workspaceRoot, dir);
+  await ensureDir(req.workspaceRoot, dir, 'make .itervox/handoff a real folder inside the workspace (remove the link or the file in the way)');
   const written: string[] = [];
   if (await createExclusive(target.path, content)) {
     written.push(target.path);
   } else if ((await readSmall(target.path, MAX_MIRRORED_HANDOFF_BYTES, rel).catch(() => undefined)) !== content) {
     throw new StoreError(`${rel} already exists and was kept — the handoff is in ${path.relative(req.workspaceRoot, req.handoffFile).split(path.sep).join('/')} only`);
   }
-  if ((await patchGitignoreForItervox(req.workspaceRoot)).length > 0) {
-    written.push(path.join(req.workspaceRoot, '.gitignore'));
+  // The copy is on disk now: a .gitignore that cannot be patched (a link, a FIFO, too
+  // large, read-only) must not make the result say the copy was not written.
+  try {
+    if ((await patchGitignoreForItervox(req.workspaceRoot)).length > 0) {
+      written.push(path.join(req.workspaceRoot, '.gitignore'));
+    }
+  } catch (err) {
+    const why = ((err as Error)?.message ?? String(err)).replace(/^ERROR: /, '');
+    return { written, problem: `the itervox copy ${rel} was written, but .gitignore was not given the lines that make it committable (${ITERVOX_GITIGNORE_BLOCK.join(' ')}): ${why}` };
   }
-  return written;
+  return { written };
 }
 
 /** Appends the briefing section to `.a0proj/handover/<briefing name>`. @returns its path, or none when `.a0proj/` does not exist */
-async function mirrorAgentZero(req: MirrorRequest): Promise<string[]> {
-  if (!(await isFolder(path.join(req.workspaceRoot, '.a0proj')))) return [];
+async function mirrorAgentZero(req: MirrorRequest): Promise<MirrorStep> {
+  if (!(await isFolder(path.join(req.workspaceRoot, '.a0proj')))) return { written: [] };
   const dir = path.join(req.workspaceRoot, AGENT_ZERO_HANDOVER_DIR);
   const target = resolveInside(dir, req.briefingName);
   if (!target.ok) throw new StoreError(target.message);
+  // Checked here first so a link or a file in the way is named with this folder's fix.
+  await ensureDir(req.workspaceRoot, dir, 'make .a0proj/handover a real folder inside the workspace (remove the link or the file in the way)');
   await appendBriefing(req.workspaceRoot, target.path, req.briefingHeader, req.briefingSection(dir));
-  return [target.path];
+  return { written: [target.path] };
 }
 
 /**
@@ -217,14 +255,16 @@ async function mirrorAgentZero(req: MirrorRequest): Promise<string[]> {
 export async function writeInteropMirrors(req: MirrorRequest): Promise<MirrorResult> {
   const mirrors: string[] = [];
   const warnings: string[] = [];
-  const steps: Array<[InteropMode | undefined, string, string, (r: MirrorRequest) => Promise<string[]>]> = [
+  const steps: Array<[InteropMode | undefined, string, string, (r: MirrorRequest) => Promise<MirrorStep>]> = [
     [req.settings?.itervox, 'its itervox copy (.itervox/handoff/)', 'handoff.interop.itervox', mirrorItervox],
     [req.settings?.agentZero, 'its Agent Zero briefing (.a0proj/handover/)', 'handoff.interop.agentZero', mirrorAgentZero],
   ];
   for (const [mode, what, setting, run] of steps) {
     if (mode === 'off') continue;
     try {
-      mirrors.push(...(await run(req)));
+      const step = await run(req);
+      mirrors.push(...step.written);
+      if (step.problem) warnings.push(`WARNING: the handoff was written, and ${step.problem} (to stop these copies, set "${setting}" to "off")`);
     } catch (err) {
       const message = ((err as Error)?.message ?? String(err)).replace(/^ERROR: /, '');
       warnings.push(`WARNING: the handoff was written, but not ${what}: ${message} (to stop these copies, set "${setting}" to "off")`);

@@ -120,8 +120,11 @@ export function resolveInside(root: string, ...segments: string[]): PathCheck {
  * symbolic links are followed: the deepest existing ancestor of `target` is resolved
  * with `realpath` and compared with the real workspace folder. Catches a `.handoff`
  * (or any folder under it) that is a symlink leading out of the workspace.
+ * @param fix what the user should do when a link leads out or a file is in the way; the
+ *   default speaks of the handoff folder (`handoff.directory`) — other folders (agent
+ *   folders, itervox's and Agent Zero's) pass their own
  */
-export async function checkRealPathInside(workspaceRoot: string, target: string): Promise<PathCheck> {
+export async function checkRealPathInside(workspaceRoot: string, target: string, fix?: string): Promise<PathCheck> {
   let realRoot: string;
   try {
     realRoot = await realpath(workspaceRoot);
@@ -137,7 +140,7 @@ export async function checkRealPathInside(workspaceRoot: string, target: string)
       if (!isInside(realRoot, full)) {
         return {
           ok: false,
-          message: `ERROR: ${target} resolves to ${full}, outside the workspace (a symbolic link leads out) — remove the link or point "handoff.directory" at a real folder inside the workspace`,
+          message: `ERROR: ${target} resolves to ${full}, outside the workspace (a symbolic link leads out) — ${fix ?? 'remove the link or point "handoff.directory" at a real folder inside the workspace'}`,
         };
       }
       // A link into the repository's own data (.git/refs, .git/hooks …) would corrupt it.
@@ -151,7 +154,7 @@ export async function checkRealPathInside(workspaceRoot: string, target: string)
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOTDIR') {
-        return { ok: false, message: `ERROR: a file stands where a folder is needed on the way to ${target} (${probe}) — move it away or point "handoff.directory" elsewhere` };
+        return { ok: false, message: `ERROR: a file stands where a folder is needed on the way to ${target} (${probe}) — ${fix ?? 'move it away or point "handoff.directory" elsewhere'}` };
       }
       if (code !== 'ENOENT') {
         return { ok: false, message: `ERROR: cannot check ${probe}: ${(err as Error).message}` };

@@ -4,11 +4,14 @@
  * and `.claude/agents/*.md` (DESIGN §3, issue 9). Precedence: built-in > `.handoff/specialists`
  * > discovered (in {@link AGENT_FOLDERS} order); an id already known is never redefined.
  * Files that do not parse are reported as warnings (naming the file and the fix), never fatal.
+ * What the files say is quoted in handoffs and prompts, so it is cleaned first: invisible
+ * characters removed, secrets redacted, each with a warning ({@link sanitizeSpecialist}).
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { AGENT_FOLDERS, parseAgentFile, sameSpecialist } from '../core/agentFiles';
 import { SPECIALISTS_DIR } from '../core/naming';
+import { redactTexts, stripInvisible } from '../core/redact';
 import { BUILTIN_SPECIALISTS, parseCustomSpecialist, type Specialist } from '../core/specialists';
 import { openRegularFile } from './handoffStore';
 import { checkRealPathInside } from './paths';
@@ -63,6 +66,33 @@ async function readSpecialistFile(file: string, rel: string): Promise<{ text: st
   } catch (err) {
     return { warning: `${rel}: cannot be read (${(err as Error).message})` };
   }
+}
+
+/**
+ * What a specialist file says, made safe to quote (DESIGN §7): its mandate, return
+ * condition and instructions reach handoffs, briefings, prompts and `list_specialists`, so
+ * invisible characters (bidi, zero-width, tag and control characters) are removed and
+ * secrets redacted, with a warning naming the file and the fix. The label is not touched:
+ * files whose label is not visible text are refused by the parsers.
+ */
+async function sanitizeSpecialist(s: Specialist, warnings: string[]): Promise<Specialist> {
+  const stripped = [s.mandate, s.returnCondition, s.instructions ?? ''].map((t) => stripInvisible(t));
+  const redacted = await redactTexts(stripped.map((r) => r.text));
+  const invisible = stripped.reduce((n, r) => n + r.removed, 0);
+  const redactions = (t: string) => t.match(/\[REDACTED:/g)?.length ?? 0;
+  const secrets = redacted.texts.reduce((n, t, i) => n + redactions(t) - redactions(stripped[i].text), 0);
+  const where = s.file ?? s.id;
+  // No counts: the mandate is often the body's first paragraph, so one secret in the file can be found twice.
+  if (secrets > 0) {
+    warnings.push(`${where}: secrets were redacted from what it says (it reaches handoffs, briefings and prompts) — remove them from the file`);
+  }
+  if (invisible > 0) {
+    warnings.push(`${where}: invisible characters (bidi, zero-width, tag or control) were removed from what it says — retype that text in the file`);
+  }
+  for (const note of redacted.notes) warnings.push(`${where}: ${note}`);
+  if (secrets === 0 && invisible === 0) return s;
+  const [mandate, returnCondition, instructions] = redacted.texts;
+  return { ...s, mandate, returnCondition, instructions: s.instructions === undefined ? undefined : instructions };
 }
 
 /** Workspace-relative POSIX path, for messages and `Specialist.file`. */
@@ -127,7 +157,8 @@ export async function discoverAgentSpecialists(workspaceRoot: string, known: rea
         warnings.push(parsed.message);
         continue;
       }
-      const s = parsed.agent.specialist;
+      const sanitizing: string[] = [];
+      const s = await sanitizeSpecialist(parsed.agent.specialist, sanitizing);
       const existing = byId.get(s.id);
       if (existing) {
         if (!sameSpecialist(existing, s)) {
@@ -139,7 +170,7 @@ export async function discoverAgentSpecialists(workspaceRoot: string, known: rea
         }
         continue;
       }
-      warnings.push(...parsed.agent.notes);
+      warnings.push(...parsed.agent.notes, ...sanitizing);
       byId.set(s.id, s);
       specialists.push(s);
     }
@@ -178,7 +209,7 @@ async function loadHandoffSpecialists(handoffRoot: string, workspaceRoot: string
       warnings.push(`${rel}: id "${parsed.specialist.id}" is defined twice — the first file wins`);
     } else {
       seen.add(parsed.specialist.id);
-      specialists.push(parsed.specialist);
+      specialists.push(await sanitizeSpecialist(parsed.specialist, warnings));
     }
   }
   return { specialists, warnings };

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { BRIEFINGS_DIR, HANDOFFS_DIR } from '../core/naming';
 import { parseTimelineFileName, type ChainInfo, type TimelineFile, type TimelineSource } from '../core/timeline';
 import { openRegularFile, readHandoffHead } from './handoffStore';
+import { checkRealPathInside } from './paths';
 import { parseHandoff } from '../core/render';
 
 /** itervox's handoff folder, relative to the workspace (itervox handoff convention). */
@@ -40,7 +41,8 @@ export function otherToolsHandoffFolders(workspaceRoot: string): string[] {
  * writes into the other tools' folders (`src/store/interop.ts`) are listed once, as ours
  * ({@link withoutMirrors}).
  * @param knownSpecialists ids used to read Agent Zero briefing names
- * @returns the files, oldest first by name within each source, and a warning per folder that could not be listed
+ * A folder whose real path leads out of the workspace (a symbolic link) is not read, with a warning.
+ * @returns the files, oldest first by name within each source, and a warning per folder that could not be listed or was not read
  */
 export async function listTimelineFiles(workspaceRoot: string, handoffRoot: string, knownSpecialists: readonly string[]): Promise<{ files: TimelineFile[]; warnings: string[] }> {
   const folders = timelineFolders(workspaceRoot, handoffRoot);
@@ -57,6 +59,16 @@ export async function listTimelineFiles(workspaceRoot: string, handoffRoot: stri
         warnings.push(`cannot list ${dir}: ${(err as Error).message}`);
       }
       continue;
+    }
+    // A folder that is a link leading out of the workspace (a cloned `.itervox/handoff` →
+    // another project's handoffs, or /etc) is not read: its files would be quoted in
+    // prompts and prior_handoffs. The same rule as for the agent folders.
+    if (names.length > 0) {
+      const inside = await checkRealPathInside(workspaceRoot, dir, 'remove the link: only folders inside the workspace are read');
+      if (!inside.ok) {
+        warnings.push(`${path.relative(workspaceRoot, dir).split(path.sep).join('/')}: not read — ${inside.message.replace(/^ERROR: /, '')}`);
+        continue;
+      }
     }
     names.sort();
     for (const name of names) {

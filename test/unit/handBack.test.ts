@@ -87,6 +87,8 @@ describe('hand back: record result', function () {
     assert.deepEqual(matchCriteria(criteria, ['1', 'add a TEST', 'nonsense']).checks.map((c) => c.met), [true, true, false]);
     assert.deepEqual(matchCriteria(criteria, ['1', 'nonsense']).unknown, ['nonsense']);
     assert.ok(matchCriteria(criteria, 'all').checks.every((c) => c.met));
+    // Agents send lists: ["all"] is "all" too, and no "unknown criterion" warning.
+    assert.deepEqual(matchCriteria(criteria, ['All']), { checks: criteria.map((criterion) => ({ criterion, met: true })), unknown: [] });
   });
 
   it('writes the result entry linked to the handoff (hop + 1, same root), and sets the handoff complete', async () => {

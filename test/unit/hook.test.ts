@@ -121,7 +121,8 @@ describe('Claude Code hook (specialist-handoff hook)', function () {
 
   it('bad standard input: exit 1 with one ERROR line naming the problem, nothing written', async () => {
     const repo = repoWithWork();
-    const spawned = hook('this is not json');
+    // With a line break in it, as `echo` sends it: the parser quotes the input, the message stays one line.
+    const spawned = hook('this is not json\n');
     assert.equal(spawned.code, EXIT_FAILURE);
     assert.match(spawned.err, /^ERROR: the hook input on standard input is not JSON \(.+\) — run this from a Claude Code hook \(SessionEnd or PreCompact\), which pipes its JSON input in\n$/);
 

@@ -5,7 +5,7 @@ import { parseTimelineFileName } from '../../src/core/timeline';
 import { HandoverOkSchema, type HandoverOk, type HandoverResult } from '../../src/core/schema';
 import { handover, type HandoverEnvironment } from '../../src/engine/handover';
 import { priorHandoffsFor } from '../../src/engine/prompt';
-import { GITIGNORE_COMMENT, ITERVOX_GITIGNORE_EXCEPTIONS, itervoxGitignorePatch } from '../../src/store/interop';
+import { GITIGNORE_COMMENT, ITERVOX_GITIGNORE_BLOCK, ITERVOX_GITIGNORE_EXCEPTIONS, itervoxGitignorePatch } from '../../src/store/interop';
 import { listTimelineFiles, onlyMirrorsOurHandoffs } from '../../src/store/timelineFiles';
 import { cleanupTempDirs, commitAll, initRepo, write } from '../helpers/repo';
 
@@ -70,7 +70,7 @@ describe('interop: itervox and Agent Zero folders when handing over', function (
     const dir = repo();
     ok(await handover(request(), { workspaceRoot: dir, now: at('2026-05-26T10:00:00.000Z') }));
     const once = readFileSync(path.join(dir, '.gitignore'), 'utf8');
-    assert.equal(once, `${GITIGNORE}${GITIGNORE_COMMENT}\n${ITERVOX_GITIGNORE_EXCEPTIONS.join('\n')}\n`);
+    assert.equal(once, `${GITIGNORE}${GITIGNORE_COMMENT}\n${ITERVOX_GITIGNORE_BLOCK.join('\n')}\n`);
 
     const second = ok(await handover(request(), { workspaceRoot: dir, now: at('2026-05-26T11:00:00.000Z') }));
     assert.equal(readFileSync(path.join(dir, '.gitignore'), 'utf8'), once, 'run twice: no duplicate lines');
@@ -87,6 +87,10 @@ describe('interop: itervox and Agent Zero folders when handing over', function (
       }
     };
     assert.equal(check(`.itervox/handoff/${path.basename(second.handoff_file)}`), false);
+    assert.equal(check('.itervox/agents/implementer/INSTRUCTIONS.md'), false);
+    // Only agents/ and handoff/ became committable: itervox's runtime files stay ignored.
+    assert.equal(check('.itervox/runtime-state.json'), true);
+    assert.equal(check('.itervox/logs/a.log'), true);
     assert.equal(check('debug.log'), true);
     assert.equal(check('node_modules/x.js'), true);
 
@@ -193,17 +197,23 @@ describe('interop: itervox and Agent Zero folders when handing over', function (
       }
     });
 
-    it('appends only what is missing after the last ignoring line, in the file\'s line endings', () => {
+    it('appends the whole ordered block after the last ignoring line, in the file\'s line endings; leaves itervox\'s own lines alone', () => {
+      // A partial set is completed by the whole block: appending parts could put ".itervox/*" after a "!" line and undo it.
       const crlf = itervoxGitignorePatch('.itervox/\r\n!.itervox/\r\n!.itervox/handoff/');
       assert.deepEqual(crlf, {
         status: 'append',
-        addition: `\r\n${GITIGNORE_COMMENT}\r\n!.itervox/agents/\r\n!.itervox/agents/**\r\n!.itervox/handoff/**\r\n`,
-        added: ['!.itervox/agents/', '!.itervox/agents/**', '!.itervox/handoff/**'],
+        addition: `\r\n${GITIGNORE_COMMENT}\r\n${ITERVOX_GITIGNORE_BLOCK.join('\r\n')}\r\n`,
+        added: [...ITERVOX_GITIGNORE_BLOCK],
       });
       // Exceptions before the ignoring line do not count: a later line wins.
       const before = itervoxGitignorePatch(`${ITERVOX_GITIGNORE_EXCEPTIONS.join('\n')}\n.itervox/\n`);
-      assert.equal(before.status === 'append' && before.added.length, ITERVOX_GITIGNORE_EXCEPTIONS.length);
+      assert.equal(before.status, 'append');
+      // itervox's own five lines (itervox init) are its choice: complete, not changed.
       assert.deepEqual(itervoxGitignorePatch(`.itervox/\n${ITERVOX_GITIGNORE_EXCEPTIONS.join('\n')}\n`), { status: 'complete' });
+      // Our block, whose ".itervox/*" is not an ignoring line of its own: complete on the second run.
+      assert.deepEqual(itervoxGitignorePatch(`.itervox/\n${GITIGNORE_COMMENT}\n${ITERVOX_GITIGNORE_BLOCK.join('\n')}\n`), { status: 'complete' });
+      // A later ignoring line after our block needs the block again.
+      assert.equal(itervoxGitignorePatch(`.itervox/\n${ITERVOX_GITIGNORE_BLOCK.join('\n')}\n.itervox/\n`).status, 'append');
     });
 
     it('an Agent Zero briefing is a mirror only while every section is one of our handoffs', () => {

@@ -56,6 +56,11 @@ describe(`the ${HANDOVER_TOOL_NAME} tool`, function () {
     assert.equal(result.package.from, 'agent');
     assert.ok(existsSync(result.handoff_file) && existsSync(result.briefing.path));
     assert.deepEqual(JSON.parse(out.text.split('\nWARNING:')[0]), JSON.parse(JSON.stringify(result)), 'the text is the result object');
+    // "ROLE: text" turns keep their roles, as the CLI's --turn does.
+    assert.deepEqual(result.package.recent_turns.map((t) => [t.role, t.text]), [
+      ['user', 'make the hero bolder'],
+      ['assistant', 'drafted three variants in hero.tsx'],
+    ]);
     // Evidence comes from git, not from the model.
     assert.deepEqual(result.package.touched_files.map((f) => f.path), ['src/hero.tsx']);
     const parsed = parseHandoff(readFileSync(result.handoff_file, 'utf8'));
@@ -143,7 +148,8 @@ describe(`the ${HANDOVER_TOOL_NAME} tool`, function () {
       const after = await call(ws, 'implementation_engineer');
       assert.ok(after.ok, after.ok ? '' : after.text);
       assert.equal(after.result.package.hop, 3);
-      assert.deepEqual(after.result.package.hop_guard, { reasons: ['cycle'], max_depth: 3, confirmed: true });
+      assert.deepEqual(after.result.package.hop_guard, { reasons: ['cycle'], max_depth: 3, confirmed: true, allowed_by: 'progress' });
+      assert.match(readFileSync(after.result.handoff_file, 'utf8'), /allowed because the code changed since the chain last handed work to this specialist \(progress guard\)\./);
       assert.ok(after.result.warnings.some((w) => /returns to implementation_engineer; allowed because the code changed/.test(w)), after.result.warnings.join('\n'));
     });
 
