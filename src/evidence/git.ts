@@ -7,7 +7,7 @@
  * written (DESIGN §6). Only a failing `git status` leaves the file list empty; a failing
  * diff loses the counts, the excerpt or the hash, not the files.
  */
-import { realpath } from 'node:fs/promises';
+import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { simpleGit, type SimpleGit, type SimpleGitOptions } from 'simple-git';
@@ -274,7 +274,9 @@ export async function collectGitEvidence(opts: GitEvidenceOptions): Promise<GitE
 export async function evidencePathspec(repoRoot: string, handoffRoot: string | undefined, alsoExclude: readonly string[] = []): Promise<string[]> {
   const pathspec = ['--', ':/'];
   const realRepo = await realPathOf(repoRoot);
-  for (const folder of [handoffRoot, ...alsoExclude]) {
+  // Folders that do not exist exclude nothing: leaving them out keeps git's per-path work as it was.
+  const present = (await Promise.all(alsoExclude.map(async (f) => ((await lstat(f).then(() => true, () => false)) ? f : undefined)))).filter((f): f is string => f !== undefined);
+  for (const folder of [handoffRoot, ...present]) {
     if (!folder) continue;
     // Both the folder as named and its real path: a workspace opened through a symbolic
     // link, or a .handoff that is a link to a folder elsewhere in the repository (the
