@@ -152,7 +152,9 @@ function renderSpecialistPicker(): HTMLElement {
   // Built-ins first, then the workspace's own specialists (.handoff/specialists/*.md), marked as such.
   const ordered = [...model.specialists.filter((s) => s.source === 'builtin'), ...model.specialists.filter((s) => s.source !== 'builtin')];
   for (const s of ordered) {
-    const label = s.source === 'builtin' ? s.label : `${s.label} (custom)`;
+    // Where a non-built-in specialist comes from: the project's own file, or another tool's agent folder.
+    const origin: Record<string, string> = { custom: 'custom', 'github-agent': '.github/agents', 'claude-agent': '.claude/agents' };
+    const label = s.source === 'builtin' ? s.label : `${s.label} (${origin[s.source] ?? s.source})`;
     options.push(h(Tags.option, { value: s.id, title: s.mandate, selected: s.id === model.draft.specialist }, h('span', { slot: 'start', class: `codicon codicon-${s.icon}`, 'aria-hidden': 'true' }), label));
   }
   const dropdown = h(

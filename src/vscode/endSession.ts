@@ -16,7 +16,7 @@ import type { GitEvidence } from '../core/evidenceModel';
 import { formatCount } from '../core/render';
 import { DEFAULT_INCLUDE_RECENT_TURNS } from '../core/request';
 import type { HandoverResult, TouchedFile } from '../core/schema';
-import type { Specialist, SpecialistRegistry } from '../core/specialists';
+import type { Specialist, SpecialistRegistry, SpecialistSource } from '../core/specialists';
 import { slugifyTopic } from '../core/topic';
 import { briefingFileName } from '../core/naming';
 import {
@@ -47,6 +47,14 @@ export interface SessionHooks {
 }
 
 const TITLE = 'End Session and Hand Over';
+
+/** The picker's separator for each source of specialists (registry order: built-in, custom, then other tools' agent folders). */
+const SOURCE_GROUPS: Record<SpecialistSource, string> = {
+  builtin: 'Built-in specialists',
+  custom: 'Custom specialists',
+  'github-agent': 'From .github/agents',
+  'claude-agent': 'From .claude/agents',
+};
 const TOTAL_STEPS = 7;
 
 interface SpecialistItem extends vscode.QuickPickItem {
@@ -336,7 +344,7 @@ export class EndSessionCommand extends DisposableOwner {
     const items: SpecialistItem[] = [];
     let section: string | undefined;
     for (const s of all) {
-      const group = s.source === 'builtin' ? 'Built-in specialists' : 'Custom specialists';
+      const group = SOURCE_GROUPS[s.source];
       if (group !== section) {
         items.push({ label: group, kind: vscode.QuickPickItemKind.Separator });
         section = group;
