@@ -59,7 +59,7 @@ function fail(message: string, field?: string): RecordResultOutcome {
   return { status: 'error', message: message.startsWith('ERROR:') ? message : `ERROR: ${message}`, field };
 }
 
-/** Open handoffs addressed to `specialist`: not partial, not results, pending / accepted / in progress, not answered by a result yet (newest 500 files read). */
+/** Open handoffs addressed to `specialist`: not partial, not results, pending / accepted / in progress, not completed or blocked by a result (newest 500 files read). */
 async function openHandoffsFor(dir: string, specialist: string): Promise<Array<{ file: string; handoff: ParsedHandoff }>> {
   const files = (await listHandoffFiles(dir)).filter((f) => !f.partial).slice(-500);
   const parsed: Array<{ file: string; handoff: ParsedHandoff }> = [];
@@ -67,7 +67,11 @@ async function openHandoffsFor(dir: string, specialist: string): Promise<Array<{
     const h = await readHandoffHead(f.path);
     if (h) parsed.push({ file: f.path, handoff: h });
   }
-  const answered = new Set(parsed.filter((p) => p.handoff.frontmatter.kind === 'result').map((p) => p.handoff.frontmatter.parent_id));
+  // Answered for good: a result that completed or blocked it. A result "in progress" leaves the
+  // handoff open, so the next hand-back of the same work finds it again.
+  const answered = new Set(
+    parsed.filter((p) => p.handoff.frontmatter.kind === 'result' && ['complete', 'blocked'].includes(p.handoff.frontmatter.status)).map((p) => p.handoff.frontmatter.parent_id),
+  );
   return parsed.filter(
     (p) =>
       p.handoff.frontmatter.kind === 'handoff' &&

@@ -140,6 +140,20 @@ describe('hand back: record result', function () {
     }
   });
 
+  it('a result "in progress" leaves the handoff open: the next hand-back of the same work finds it and can complete it', async () => {
+    const dir = repoWithWork();
+    await handoffTo(dir, 'test_debug_engineer');
+    const first = await recordResult({ specialist: 'test_debug_engineer', summary: 'Half done.', criteria_met: ['1'] }, { workspaceRoot: dir, now: at(5), sessionId: 'x', sessionLog: { mode: 'none' } });
+    assert.ok(first.status === 'ok' && first.entries[0]?.status === 'in_progress', JSON.stringify(first));
+    const second = await recordResult({ specialist: 'test_debug_engineer', summary: 'All done.', criteria_met: 'all' }, { workspaceRoot: dir, now: at(6), sessionId: 'x', sessionLog: { mode: 'none' } });
+    assert.ok(second.status === 'ok', JSON.stringify(second));
+    assert.equal(second.note_file, null, 'not a session note: the open handoff was found');
+    assert.equal(second.entries[0]?.status, 'complete');
+    // Completed now: a third hand-back finds nothing open and writes a note only.
+    const third = await recordResult({ specialist: 'test_debug_engineer', summary: 'Again?' }, { workspaceRoot: dir, now: at(7), sessionId: 'x', sessionLog: { mode: 'none' } });
+    assert.ok(third.status === 'ok' && third.entries.length === 0 && third.note_file !== null, JSON.stringify(third));
+  });
+
   it('a handoff another session took up and never answered: refused until the caller proceeds', async () => {
     const dir = repoWithWork();
     const h = await handoffTo(dir, 'implementation_engineer');
