@@ -15,6 +15,7 @@ import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { DEFAULT_HOOK_SPECIALIST, MAX_HOOK_INPUT_BYTES, defaultHookTopic, describeHookEvent, hookHandoverReason, hookSummary, parseClaudeHookInput } from './core/claudeHook';
 import { MAX_HOP_DEPTH } from './core/compose';
+import { describeSpecialist } from './core/specialists';
 import { redactSecrets } from './core/redact';
 import { formatCount } from './core/render';
 import type { HandoverOk, HandoverResult, TouchedFile } from './core/schema';
@@ -466,7 +467,11 @@ async function runRecordResult(values: Values, io: CliIo): Promise<number> {
   return result.failures.length && !result.entries.length && !result.note_file ? EXIT_FAILURE : EXIT_OK;
 }
 
-async function runSpecialists(values: Values, io: CliIo): Promise<number> {
+/**
+ * The workspace of --cwd ({@link resolveWorkspace}) and its handoff root (--dir), or the
+ * exit code after the `ERROR:` naming the bad flag was printed.
+ */
+async function workspaceAndRoot(values: Values, io: CliIo): Promise<{ cwd: string; root: string } | number> {
   const cwd = await resolveWorkspace(values, io);
   if (typeof cwd !== 'string') {
     return fail(io, values, cwd.error, EXIT_BAD_INPUT, 'cwd');
@@ -475,22 +480,19 @@ async function runSpecialists(values: Values, io: CliIo): Promise<number> {
   if (!root.ok) {
     return fail(io, values, root.message, EXIT_BAD_INPUT, 'handoff.directory');
   }
-  const { registry, warnings } = await loadRegistry(root.path, cwd);
+  return { cwd, root: root.path };
+}
+
+async function runSpecialists(values: Values, io: CliIo): Promise<number> {
+  const ws = await workspaceAndRoot(values, io);
+  if (typeof ws === 'number') return ws;
+  const { cwd, root } = ws;
+  const { registry, warnings } = await loadRegistry(root, cwd);
   const all = registry.all();
   if (values.json) {
     io.stdout(
       JSON.stringify(
-        all.map((s) => ({
-          id: s.id,
-          label: s.label,
-          persona_marker: s.personaMarker,
-          icon: s.icon,
-          mandate: s.mandate,
-          return_condition: s.returnCondition,
-          source: s.source,
-          ...(s.file ? { file: s.file } : {}),
-          ...(s.instructions ? { instructions: s.instructions } : {}),
-        })),
+        all.map(describeSpecialist),
         null,
         2,
       ),
@@ -627,14 +629,10 @@ async function runExportAgents(values: Values, io: CliIo): Promise<number> {
  * the protocol.
  */
 async function runMcp(values: Values, io: CliIo): Promise<number> {
-  const cwd = await resolveWorkspace(values, io);
-  if (typeof cwd !== 'string') {
-    return fail(io, values, cwd.error, EXIT_BAD_INPUT, 'cwd');
-  }
-  const root = resolveHandoffRoot(cwd, values.dir);
-  if (!root.ok) {
-    return fail(io, values, root.message, EXIT_BAD_INPUT, 'handoff.directory');
-  }
+  // The handoff root is checked up front, so a bad --dir fails before the server starts.
+  const ws = await workspaceAndRoot(values, io);
+  if (typeof ws === 'number') return ws;
+  const { cwd } = ws;
   // Loaded lazily so the other commands never pay for the SDK; esbuild bundles it all the same.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const mcp = require('./mcp/server') as typeof McpServerModule;

@@ -332,3 +332,18 @@ export function truncateForMessage(text: string, max = 80): string {
   const oneLine = text.replace(/[\r\n\t]+/g, ' ');
   return oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine;
 }
+
+/** A specialist as `list_specialists` (and the CLI's `specialists --json`) describes it. */
+export function describeSpecialist(s: Specialist): Record<string, unknown> {
+  return {
+    id: s.id,
+    label: s.label,
+    persona_marker: s.personaMarker,
+    icon: s.icon,
+    mandate: s.mandate,
+    return_condition: s.returnCondition,
+    source: s.source,
+    ...(s.file ? { file: s.file } : {}),
+    ...(s.instructions ? { instructions: s.instructions } : {}),
+  };
+}

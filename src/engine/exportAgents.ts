@@ -76,10 +76,12 @@ export async function exportAgents(request: ExportAgentsRequest, env: ExportAgen
     if (!root.ok) {
       return handoverError(root.message, 'handoff.directory');
     }
-    const { registry } = await loadRegistry(root.path, env.workspaceRoot);
+    const loaded = await loadRegistry(root.path, env.workspaceRoot);
+    const registry = loaded.registry;
     const summary = await exportSpecialists(env.workspaceRoot, registry, { targets, force: request.force === true });
-    // Warnings as the folders are now: a file the export just replaced no longer "says otherwise".
-    const { warnings } = await loadRegistry(root.path, env.workspaceRoot);
+    // Warnings as the folders are now: a file a forced export just replaced no longer "says
+    // otherwise". Only then is the registry read again.
+    const { warnings } = request.force === true && summary.written.length ? await loadRegistry(root.path, env.workspaceRoot) : loaded;
     const specialists = registry.all().filter((s) => s.source === 'builtin' || s.source === 'custom').length;
     return { status: 'ok', targets, specialists, ...summary, warnings: warnings.map((w) => `WARNING: ${w}`) };
   } catch (err) {

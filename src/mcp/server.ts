@@ -27,7 +27,7 @@ import { RecordResultRequestSchema } from '../core/handBack';
 import { MAX_ITEM_CHARS, MAX_LIST_ITEMS } from '../core/limits';
 import { describeSanitizing, redactSecrets, stripInvisible } from '../core/redact';
 import type { HandoverOk } from '../core/schema';
-import type { Specialist } from '../core/specialists';
+import { describeSpecialist } from '../core/specialists';
 import { PRIOR_HANDOFFS_BUDGET_BYTES } from '../core/timeline';
 import { loadRegistry, type HandoverEnvironment } from '../engine/handover';
 import { priorHandoffsFor } from '../engine/prompt';
@@ -262,30 +262,26 @@ async function environmentFor(ctx: McpServerContext, root: string, signal?: Abor
   return signal ? { ...env, signal } : env;
 }
 
-/** A specialist as `list_specialists` (and the CLI's `specialists --json`) describes it. */
-export function describeSpecialist(s: Specialist): Record<string, unknown> {
-  return {
-    id: s.id,
-    label: s.label,
-    persona_marker: s.personaMarker,
-    icon: s.icon,
-    mandate: s.mandate,
-    return_condition: s.returnCondition,
-    source: s.source,
-    ...(s.file ? { file: s.file } : {}),
-    ...(s.instructions ? { instructions: s.instructions } : {}),
-  };
+/** The project a reading tool works on: its engine environment and handoff root, or the `ERROR:` result. */
+async function projectOf(
+  projectRoot: string | undefined,
+  ctx: McpServerContext,
+  signal?: AbortSignal,
+): Promise<{ ok: true; env: HandoverEnvironment; handoffRoot: string } | { ok: false; result: CallToolResult }> {
+  const root = await resolveProjectRoot(projectRoot, ctx);
+  if (!root.ok) return { ok: false, result: errorResult(root.text) };
+  const env = await environmentFor(ctx, root.root, signal);
+  const handoffRoot = resolveHandoffRoot(env.workspaceRoot, env.handoffDirectory);
+  if (!handoffRoot.ok) return { ok: false, result: errorResult(handoffRoot.message) };
+  return { ok: true, env, handoffRoot: handoffRoot.path };
 }
 
 async function listSpecialists(args: unknown, ctx: McpServerContext, signal?: AbortSignal): Promise<CallToolResult> {
   const parsed = parseArgs(ListSpecialistsInputSchema, args);
   if (!parsed.ok) return errorResult(parsed.text);
-  const root = await resolveProjectRoot(parsed.data.project_root, ctx);
-  if (!root.ok) return errorResult(root.text);
-  const env = await environmentFor(ctx, root.root, signal);
-  const handoffRoot = resolveHandoffRoot(env.workspaceRoot, env.handoffDirectory);
-  if (!handoffRoot.ok) return errorResult(handoffRoot.message);
-  const { registry, warnings } = await loadRegistry(handoffRoot.path, env.workspaceRoot);
+  const project = await projectOf(parsed.data.project_root, ctx, signal);
+  if (!project.ok) return project.result;
+  const { registry, warnings } = await loadRegistry(project.handoffRoot, project.env.workspaceRoot);
   const structured = { specialists: registry.all().map(describeSpecialist), warnings: warnings.map((w) => `WARNING: ${w}`) };
   return okResult(JSON.stringify(structured, null, 2), structured);
 }
@@ -293,13 +289,11 @@ async function listSpecialists(args: unknown, ctx: McpServerContext, signal?: Ab
 async function priorHandoffs(args: unknown, ctx: McpServerContext, signal?: AbortSignal): Promise<CallToolResult> {
   const parsed = parseArgs(PriorHandoffsInputSchema, args);
   if (!parsed.ok) return errorResult(parsed.text);
-  const root = await resolveProjectRoot(parsed.data.project_root, ctx);
-  if (!root.ok) return errorResult(root.text);
-  const env = await environmentFor(ctx, root.root, signal);
-  const handoffRoot = resolveHandoffRoot(env.workspaceRoot, env.handoffDirectory);
-  if (!handoffRoot.ok) return errorResult(handoffRoot.message);
-  const { registry, warnings: registryWarnings } = await loadRegistry(handoffRoot.path, env.workspaceRoot);
-  const timeline = await listTimelineFiles(env.workspaceRoot, handoffRoot.path, registry.all().map((s) => s.id));
+  const project = await projectOf(parsed.data.project_root, ctx, signal);
+  if (!project.ok) return project.result;
+  const { env, handoffRoot } = project;
+  const { registry, warnings: registryWarnings } = await loadRegistry(handoffRoot, env.workspaceRoot);
+  const timeline = await listTimelineFiles(env.workspaceRoot, handoffRoot, registry.all().map((s) => s.id));
   const warnings = [...registryWarnings, ...timeline.warnings].map((w) => `WARNING: ${w}`);
   const prior = await priorHandoffsFor(timeline.files);
   // Nothing leaked (DESIGN §7), as in the prompt: the block carries files other agents wrote.

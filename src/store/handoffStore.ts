@@ -204,6 +204,14 @@ export async function withFileLock<T>(file: string, fn: (assertHeld: () => void)
  */
 export const STALE_LEFTOVER_MS = 10 * 60 * 1000;
 
+/**
+ * A temporary file beside `target`, named `.<target>.<pid>.<12 hex>.tmp`: hidden, never a
+ * handoff name, unique per process and call, and recognised by {@link removeStaleLeftovers}.
+ */
+function tempPathFor(target: string): string {
+  return path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+}
+
 /** Names of our temporary files (`.<target>.<pid>.<12 hex>.tmp`) and lock folders (`.<name>.md.lock`). */
 const TEMP_NAME = /^\..+\.\d+\.[0-9a-f]{12}\.tmp$/;
 const LOCK_NAME = /^\..+\.md\.lock$/;
@@ -259,8 +267,7 @@ async function writeAllAndSync(fh: FileHandle, content: string): Promise<void> {
  * @throws StoreError for other failures (disk full, permissions …)
  */
 export async function createExclusive(target: string, content: string): Promise<boolean> {
-  const dir = path.dirname(target);
-  const tmp = path.join(dir, `.${path.basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const tmp = tempPathFor(target);
   let fh: FileHandle | undefined;
   try {
     fh = await open(tmp, 'wx', 0o644);
@@ -717,7 +724,7 @@ export const MAX_STATUS_FILE_BYTES = 10 * 1024 * 1024;
  * @throws StoreError naming the path and the cause (the target is left as it was)
  */
 export async function replaceFileAtomic(target: string, content: string): Promise<void> {
-  const tmp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const tmp = tempPathFor(target);
   let fh: FileHandle | undefined;
   try {
     fh = await open(tmp, 'wx', 0o644);

@@ -37,6 +37,7 @@ import { BRIEFINGS_DIR, HANDOFFS_DIR, HISTORY_DIR, briefingFileName } from '../.
 import { parseHandoff } from '../../src/core/render';
 import { handover } from '../../src/engine/handover';
 import { LOCK_STALE_MS, LOCK_UPDATE_MS, LOCK_WAIT_MS, lockPathFor, removeStaleLeftovers } from '../../src/store/handoffStore';
+import { seededRandom } from '../helpers/random';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../helpers/repo';
 import { startWriter, type Writer } from './fixtures/children';
 import type { WriterConfig, WriterEvent } from './fixtures/writer';
@@ -62,17 +63,6 @@ const WHOLE_SECTION = /^\n## (\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z) — [
 const TEMP_FILE = /^\..+\.tmp$/;
 const LOCK_FOLDER = /^\..+\.md\.lock$/;
 
-/** mulberry32: a small seeded generator, so the kill schedule is the same on every run. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function repo(): string {
   const dir = initRepo(tempDir('handoff-crash-'));

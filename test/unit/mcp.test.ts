@@ -19,25 +19,9 @@ import { PRIOR_HANDOFFS_HEADING } from '../../src/core/timeline';
 import { runHandoverTool, toolResultText } from '../../src/engine/tool';
 import { MCP_TOOL_NAMES } from '../../src/mcp/server';
 import { cleanupTempDirs, commitAll, initRepo, write } from '../helpers/repo';
+import { seedArguments } from '../helpers/toolSeed';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
-
-/** The example call of Agent Zero's tool documentation, pointed at `root`. */
-function seedArguments(root: string) {
-  return {
-    specialist_profile: 'frontend_designer',
-    topic: 'landing-page-hero',
-    summary: 'The landing page needs a hero section; copy and layout are agreed, the visuals are not.',
-    recent_turns: ['user: make the hero bolder', 'assistant: drafted three variants in hero.tsx'],
-    decisions: ['Keep the existing colour tokens'],
-    artifacts: ['src/hero.tsx'],
-    return_condition: 'When the hero has a design the user approved',
-    handover_reason: 'Needs a designer',
-    project_root: root,
-    max_context_tokens: 3000,
-    include_recent_turns: 5,
-  };
-}
 
 /** A repository with one commit and work on top: a changed and a new file. */
 function repoWithHero(): string {

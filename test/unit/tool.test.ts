@@ -12,23 +12,7 @@ import { parseHandoff } from '../../src/core/render';
 import { HandoverOkSchema } from '../../src/core/schema';
 import { HANDOVER_TOOL_NAME, handoverToolJsonSchema, parseToolInput, runHandoverTool, type ToolContext } from '../../src/engine/tool';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../helpers/repo';
-
-/** The example call of Agent Zero's tool documentation, pointed at `root`. */
-function seedArguments(root: string) {
-  return {
-    specialist_profile: 'frontend_designer',
-    topic: 'landing-page-hero',
-    summary: 'The landing page needs a hero section; copy and layout are agreed, the visuals are not.',
-    recent_turns: ['user: make the hero bolder', 'assistant: drafted three variants in hero.tsx'],
-    decisions: ['Keep the existing colour tokens'],
-    artifacts: ['src/hero.tsx'],
-    return_condition: 'When the hero has a design the user approved',
-    handover_reason: 'Needs a designer',
-    project_root: root,
-    max_context_tokens: 3000,
-    include_recent_turns: 5,
-  };
-}
+import { seedArguments } from '../helpers/toolSeed';
 
 function repo(): string {
   const dir = initRepo(tempDir('handoff-tool-'));
