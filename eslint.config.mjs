@@ -30,7 +30,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: [noVscode, ...io] }] },
   },
   {
-    files: ['src/evidence/**/*.ts', 'src/store/**/*.ts', 'src/engine/**/*.ts', 'src/cli.ts', 'src/mcp/**/*.ts', 'webview/**/*.ts', 'test/unit/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts'],
+    files: ['src/evidence/**/*.ts', 'src/store/**/*.ts', 'src/engine/**/*.ts', 'src/cli/main.ts', 'src/mcp/**/*.ts', 'webview/**/*.ts', 'test/unit/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [noVscode] }] },
   },
   {

@@ -3,7 +3,7 @@
  * optional byte offset) and prints {ms, maxRssMb, events, endOffset} as JSON. Run as a
  * separate process so its peak RSS is its own.
  */
-import { readClaudeCode } from '../src/evidence/readers/claudeCode';
+import { readClaudeCode } from '../src/evidence/session/readers/claudeCode';
 
 const [file, offset] = process.argv.slice(2);
 const t = process.hrtime.bigint();

@@ -12,10 +12,10 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { handoffId } from '../src/core/naming';
-import { groupChains, TIMELINE_PAGE_SIZE } from '../src/core/timeline';
+import { handoffId } from '../src/core/handoff/naming';
+import { groupChains, TIMELINE_PAGE_SIZE } from '../src/core/timeline/chains';
 import { handover } from '../src/engine/handover';
-import { listTimelineFiles, readChainInfo } from '../src/store/timelineFiles';
+import { listTimelineFiles, readChainInfo } from '../src/store/handoffs/timelineFiles';
 
 /** One measured figure: ours and the baseline, in milliseconds. */
 export interface TimelineRow {

@@ -5,17 +5,17 @@
  */
 import * as vscode from 'vscode';
 import { Commands, OUTPUT_CHANNEL_NAME, Views } from './vscode/constants';
-import { EndSessionCommand } from './vscode/endSession';
-import { HandOverViewProvider } from './vscode/handOverView';
-import { SessionService } from './vscode/sessionService';
-import { currentFolder, readSettings } from './vscode/settings';
-import { TimelineCommands } from './vscode/timelineCommands';
-import { TimelineTreeProvider } from './vscode/timelineTree';
-import { registerChatParticipant } from './vscode/chatParticipant';
-import { exportAgentsCommand } from './vscode/exportAgents';
-import { registerLanguageModelTool } from './vscode/lmTool';
-import { registerMcpServerDefinitions } from './vscode/mcpServer';
-import { resolveHandoffRoot } from './store/paths';
+import { EndSessionCommand } from './vscode/endSession/endSession';
+import { HandOverViewProvider } from './vscode/panel/handOverView';
+import { SessionService } from './vscode/session/sessionService';
+import { currentFolder, readSettings } from './vscode/workspace/settings';
+import { TimelineCommands } from './vscode/timeline/timelineCommands';
+import { TimelineTreeProvider } from './vscode/timeline/timelineTree';
+import { registerChatParticipant } from './vscode/agents/chatParticipant';
+import { exportAgentsCommand } from './vscode/agents/exportAgents';
+import { registerLanguageModelTool } from './vscode/agents/lmTool';
+import { registerMcpServerDefinitions } from './vscode/agents/mcpServerDefinitionProvider';
+import { resolveHandoffRoot } from './store/pathGuard';
 
 /** Called by VS Code on the first command or view of the extension. */
 export function activate(context: vscode.ExtensionContext): void {

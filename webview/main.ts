@@ -1,10 +1,10 @@
 /**
  * The "Hand over to specialist" panel (webview). Talks to the extension host only through
- * the zod-typed protocol of src/core/protocol.ts; keeps its draft in the webview state
+ * the zod-typed protocol of src/core/panel/protocol.ts; keeps its draft in the webview state
  * (so hiding, moving and reloading the view lose nothing) and sends it to the host,
  * which counts tokens, collects evidence and writes the files.
  */
-import { DRAFT_LISTS, addItem, editItem, emptyDraft, moveItem, newerDraft, parseSavedDraft, removeItem, testKey, toggle, type Draft, type DraftList } from '../src/core/draft';
+import { DRAFT_LISTS, addItem, editItem, emptyDraft, moveItem, newerDraft, parseSavedDraft, removeItem, testKey, toggle, type Draft, type DraftList } from '../src/core/panel/draft';
 import {
   HostToWebviewSchema,
   type EstimateNotification,
@@ -13,7 +13,7 @@ import {
   type PanelState,
   type SpecialistView,
   type WebviewToHost,
-} from '../src/core/protocol';
+} from '../src/core/panel/protocol';
 import { fmt, h, icon, replaceChildren } from './dom';
 import { Tags, registerComponents } from './toolkit';
 

@@ -6,11 +6,11 @@
  * bad request is `{status:"error", message:"ERROR: …", field}`.
  */
 import path from 'node:path';
-import { AGENT_TARGETS, type AgentTarget } from '../core/agentFiles';
-import { formatCount, plural } from '../core/render';
-import { handoverError, type HandoverError } from '../core/schema';
-import { exportSpecialists, type ExportSummary } from '../store/agentFiles';
-import { resolveHandoffRoot } from '../store/paths';
+import { AGENT_TARGETS, type AgentTarget } from '../core/specialists/agentFiles';
+import { formatCount, plural } from '../core/handoff/render';
+import { handoverError, type HandoverError } from '../core/handoff/schema';
+import { exportSpecialists, type ExportSummary } from '../store/specialists/agentFolders';
+import { resolveHandoffRoot } from '../store/pathGuard';
 import { loadRegistry } from './handover';
 
 /** What `--target` accepts: one folder, or `all` (the default). */

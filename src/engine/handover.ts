@@ -11,29 +11,29 @@
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { composePackage, fitToBudget, MAX_HOP_DEPTH, measurePackage, visitWithoutProgress, type FitResult } from '../core/compose';
-import { emptyGitEvidence, type GitEvidence } from '../core/evidenceModel';
-import { renderHistory } from '../core/history';
-import { BRIEFINGS_DIR, HANDOFFS_DIR, HISTORY_DIR, briefingFileName, handoffId, utcDay } from '../core/naming';
-import { formatCount, handoffFrontmatter, renderBriefingHeader, renderBriefingSection, renderHandoff, type HandoffMeta } from '../core/render';
-import { describeSanitizing, redactTexts, sanitizePackage } from '../core/redact';
-import { parseHandoverRequest, type HandoverRequest } from '../core/request';
-import { handoverError, HandoffFrontmatterSchema, type HandoffFrontmatter, type HandoffPackage, type HandoverError, type HandoverResult } from '../core/schema';
-import { SpecialistRegistry, type Specialist } from '../core/specialists';
-import type { TokenCounter } from '../core/tokens';
-import { slugifyTopic } from '../core/topic';
-import { collectGitEvidence } from '../evidence/git';
-import { collectSessionLog, type SessionLogEvidence } from '../evidence/sessionLog';
-import type { SessionLocations } from '../evidence/sessionDiscovery';
-import { loadSessionLogState, saveSessionLogState } from '../store/sessionState';
-import { emptySessionLogState, type SessionLogState, type SessionSource } from '../core/session';
+import { composePackage, fitToBudget, MAX_HOP_DEPTH, measurePackage, visitWithoutProgress, type FitResult } from '../core/handoff/compose';
+import { emptyGitEvidence, type GitEvidence } from '../core/handoff/gitEvidence';
+import { renderHistory } from '../core/handoff/history';
+import { BRIEFINGS_DIR, HANDOFFS_DIR, HISTORY_DIR, briefingFileName, handoffId, utcDay } from '../core/handoff/naming';
+import { formatCount, handoffFrontmatter, renderBriefingHeader, renderBriefingSection, renderHandoff, type HandoffMeta } from '../core/handoff/render';
+import { describeSanitizing, redactTexts, sanitizePackage } from '../core/safety/redact';
+import { parseHandoverRequest, type HandoverRequest } from '../core/handoff/request';
+import { handoverError, HandoffFrontmatterSchema, type HandoffFrontmatter, type HandoffPackage, type HandoverError, type HandoverResult } from '../core/handoff/schema';
+import { SpecialistRegistry, type Specialist } from '../core/specialists/registry';
+import type { TokenCounter } from '../core/handoff/tokens';
+import { slugifyTopic } from '../core/handoff/topic';
+import { collectGitEvidence } from '../evidence/git/collectGit';
+import { collectSessionLog, type SessionLogEvidence } from '../evidence/session/collectSessionLog';
+import type { SessionLocations } from '../evidence/session/discovery';
+import { loadSessionLogState, saveSessionLogState } from '../store/sessionLogState';
+import { emptySessionLogState, type SessionLogState, type SessionSource } from '../core/session/events';
 import { homedir } from 'node:os';
-import { StoreError, appendBriefing, createExclusive, ensureDir, findHandoff, promoteHandoffFile, readLatestHandoff, readLatestHandoffFile, removeStaleLeftovers, stageHandoffFile } from '../store/handoffStore';
-import { resolveHandoffRoot, resolveInside } from '../store/paths';
-import { chainVisits, openVisits } from '../store/chainVisits';
-import { otherToolsHandoffFolders } from '../store/timelineFiles';
-import { loadCustomSpecialists } from '../store/specialistFiles';
-import { writeInteropMirrors, type InteropSettings } from '../store/interop';
+import { StoreError, appendBriefing, createExclusive, ensureDir, findHandoff, promoteHandoffFile, readLatestHandoff, readLatestHandoffFile, removeStaleLeftovers, stageHandoffFile } from '../store/handoffs/handoffStore';
+import { resolveHandoffRoot, resolveInside } from '../store/pathGuard';
+import { chainVisits, openVisits } from '../store/handoffs/chainVisits';
+import { otherToolsHandoffFolders } from '../store/handoffs/timelineFiles';
+import { loadCustomSpecialists } from '../store/specialists/specialistFiles';
+import { writeInteropMirrors, type InteropSettings } from '../store/interop/mirrors';
 import { counterFor } from './tokenizer';
 
 /** Where and how a handoff runs. Only `workspaceRoot` is required. */
@@ -67,7 +67,7 @@ export interface HandoverEnvironment {
    */
   readonly caller?: 'person' | 'agent';
   /**
-   * Copies into other tools' folders once the handoff is written (`src/store/interop.ts`):
+   * Copies into other tools' folders once the handoff is written (`src/store/interop/mirrors.ts`):
    * `handoff.interop.itervox` / `handoff.interop.agentZero`, each `auto` (when `.itervox/`
    * or `.a0proj/` exists; the default when absent) or `off`.
    */

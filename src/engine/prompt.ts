@@ -9,16 +9,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { HANDOFFS_DIR, handoffFileName } from '../core/naming';
-import { buildSpecialistPrompt } from '../core/prompt';
-import { describeSanitizing, redactSecrets, stripInvisible } from '../core/redact';
-import type { ParsedHandoff } from '../core/render';
-import { isUpToDate, stalenessLines } from '../core/staleness';
-import { PRIOR_HANDOFFS_BUDGET_BYTES, priorHandoffsBlock, type TimelineFile } from '../core/timeline';
-import { collectStaleness } from '../evidence/staleness';
-import { findHandoff, listHandoffFiles, openRegularFile, readHandoffHead, setHandoffStatus } from '../store/handoffStore';
-import { resolveHandoffRoot } from '../store/paths';
-import { listTimelineFiles } from '../store/timelineFiles';
+import { HANDOFFS_DIR, handoffFileName } from '../core/handoff/naming';
+import { buildSpecialistPrompt } from '../core/receive/receiverPrompt';
+import { describeSanitizing, redactSecrets, stripInvisible } from '../core/safety/redact';
+import type { ParsedHandoff } from '../core/handoff/render';
+import { isUpToDate, stalenessLines } from '../core/receive/stalenessReport';
+import { PRIOR_HANDOFFS_BUDGET_BYTES, priorHandoffsBlock, type TimelineFile } from '../core/timeline/chains';
+import { collectStaleness } from '../evidence/git/stalenessFacts';
+import { findHandoff, listHandoffFiles, openRegularFile, readHandoffHead, setHandoffStatus } from '../store/handoffs/handoffStore';
+import { resolveHandoffRoot } from '../store/pathGuard';
+import { listTimelineFiles } from '../store/handoffs/timelineFiles';
 import { loadRegistry, type HandoverEnvironment } from './handover';
 
 /** What to build the prompt for: a specialist, a handoff (id, file name or `latest`), or both. */

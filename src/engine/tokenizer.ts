@@ -4,8 +4,8 @@
  * file (`dist/tokenizers/<name>.js`, see esbuild.mjs), so activation never parses the
  * multi-megabyte rank tables.
  */
-import type { TokenizerName } from '../core/schema';
-import { tokenCounter, type TokenCounter, type TokenEncoding } from '../core/tokens';
+import type { TokenizerName } from '../core/handoff/schema';
+import { tokenCounter, type TokenCounter, type TokenEncoding } from '../core/handoff/tokens';
 
 const loaded = new Map<TokenizerName, TokenEncoding>();
 

@@ -23,18 +23,18 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { RecordResultRequestSchema } from '../core/handBack';
-import { MAX_ITEM_CHARS, MAX_LIST_ITEMS } from '../core/limits';
-import { describeSanitizing, redactSecrets, stripInvisible } from '../core/redact';
-import type { HandoverOk } from '../core/schema';
-import { describeSpecialist } from '../core/specialists';
-import { PRIOR_HANDOFFS_BUDGET_BYTES } from '../core/timeline';
+import { RecordResultRequestSchema } from '../core/receive/handBack';
+import { MAX_ITEM_CHARS, MAX_LIST_ITEMS } from '../core/handoff/limits';
+import { describeSanitizing, redactSecrets, stripInvisible } from '../core/safety/redact';
+import type { HandoverOk } from '../core/handoff/schema';
+import { describeSpecialist } from '../core/specialists/registry';
+import { PRIOR_HANDOFFS_BUDGET_BYTES } from '../core/timeline/chains';
 import { loadRegistry, type HandoverEnvironment } from '../engine/handover';
 import { priorHandoffsFor } from '../engine/prompt';
-import { recordResult } from '../engine/result';
-import { HANDOVER_TOOL_DESCRIPTION, HANDOVER_TOOL_NAME, handoverToolJsonSchema, resolveProjectRoot, runHandoverTool, type ToolContext } from '../engine/tool';
-import { resolveHandoffRoot } from '../store/paths';
-import { listTimelineFiles, readChainInfo } from '../store/timelineFiles';
+import { recordResult } from '../engine/recordResult';
+import { HANDOVER_TOOL_DESCRIPTION, HANDOVER_TOOL_NAME, handoverToolJsonSchema, resolveProjectRoot, runHandoverTool, type ToolContext } from '../engine/agentTool';
+import { resolveHandoffRoot } from '../store/pathGuard';
+import { listTimelineFiles, readChainInfo } from '../store/handoffs/timelineFiles';
 
 /** The server's name in the MCP `initialize` handshake (and the key of the config snippets). */
 export const MCP_SERVER_NAME = 'specialist-handoff';
@@ -96,7 +96,7 @@ export const PriorHandoffsInputSchema = z
 
 /**
  * Input of `record_result`: the hand-back request of the engine
- * (`RecordResultRequestSchema`, src/core/handBack.ts) plus `project_root`, without
+ * (`RecordResultRequestSchema`, src/core/receive/handBack.ts) plus `project_root`, without
  * `tests_run` — over MCP the tests come from the session log only, never from the model
  * (DESIGN §6: evidence is collected, not typed). Unknown fields are refused.
  */

@@ -3,8 +3,8 @@
  * specialist, topic, files, tokens / budget, what was cut, where the files are, next step.
  */
 import * as vscode from 'vscode';
-import { formatCount } from '../core/render';
-import type { HandoffPackage, HandoverOk, TouchedFile } from '../core/schema';
+import { formatCount } from '../core/handoff/render';
+import type { HandoffPackage, HandoverOk, TouchedFile } from '../core/handoff/schema';
 
 /** "M 2, A 1, ? 1": touched files counted by status letter. */
 export function statusCounts(files: readonly TouchedFile[]): string {

@@ -9,7 +9,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { createDemoRepository } from '../../scripts/demoRepo';
-import { HandoverOkSchema } from '../../src/core/schema';
+import { HandoverOkSchema } from '../../src/core/handoff/schema';
 import { handover } from '../../src/engine/handover';
 import { waitFor, workspaceDir } from '../host/codeServer';
 import { activityBarItem, openWorkbench, runCommand, screenshot, typeAndEnter, waitForQuickInput, type Session } from './workbench';

@@ -2,7 +2,7 @@
  * Runs the CLI in-process for tests: its exit code and what it printed on stdout and
  * stderr (lines joined with "\n").
  */
-import { runCli } from '../../src/cli';
+import { runCli } from '../../src/cli/main';
 import { commitAll, initRepo, write } from './repo';
 
 /** Output of one in-process CLI run. */

@@ -5,7 +5,7 @@
  *
  * Each fake is built to the shape the rule that should catch it accepts — read from the
  * rule sources in node_modules/@secretlint/secretlint-rule-preset-recommend/module (rule
- * set: secretlint preset-recommend 13) and from src/core/redact.ts for our own rules.
+ * set: secretlint preset-recommend 13) and from src/core/safety/redact.ts for our own rules.
  */
 
 import { seededRandom as rng } from './random';

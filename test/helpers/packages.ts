@@ -1,10 +1,10 @@
 /** Small hand-written packages and evidence for core tests. */
-import { composePackage } from '../../src/core/compose';
-import { emptyGitEvidence, type GitEvidence } from '../../src/core/evidenceModel';
-import type { HandoffMeta } from '../../src/core/render';
-import { parseHandoverRequest, type HandoverRequestInput } from '../../src/core/request';
-import type { HandoffPackage, TouchedFile } from '../../src/core/schema';
-import { SpecialistRegistry, type Specialist } from '../../src/core/specialists';
+import { composePackage } from '../../src/core/handoff/compose';
+import { emptyGitEvidence, type GitEvidence } from '../../src/core/handoff/gitEvidence';
+import type { HandoffMeta } from '../../src/core/handoff/render';
+import { parseHandoverRequest, type HandoverRequestInput } from '../../src/core/handoff/request';
+import type { HandoffPackage, TouchedFile } from '../../src/core/handoff/schema';
+import { SpecialistRegistry, type Specialist } from '../../src/core/specialists/registry';
 
 /** The built-in quality reviewer. */
 export const reviewer: Specialist = (() => {

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { parseHandoff, parseTouchedFiles } from '../../src/core/render';
-import type { HandoverResult } from '../../src/core/schema';
+import { parseHandoff, parseTouchedFiles } from '../../src/core/handoff/render';
+import type { HandoverResult } from '../../src/core/handoff/schema';
 import { rawGitView } from '../helpers/repo';
 
 const EXTENSION_ID = 'specialist-handoff.specialist-handoff';

@@ -7,13 +7,13 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import type { SessionCommand, SessionFileEdit, SessionTurn, TranscriptRead } from '../../src/core/session';
-import { testRunsFrom } from '../../src/core/testDetection';
-import { readAider, readAiderInputHistory } from '../../src/evidence/readers/aider';
-import { readClaudeCode } from '../../src/evidence/readers/claudeCode';
-import { readClineTask } from '../../src/evidence/readers/cline';
-import { readCodex } from '../../src/evidence/readers/codex';
-import { readSpecStory } from '../../src/evidence/readers/specstory';
+import type { SessionCommand, SessionFileEdit, SessionTurn, TranscriptRead } from '../../src/core/session/events';
+import { testRunsFrom } from '../../src/core/session/testDetection';
+import { readAider, readAiderInputHistory } from '../../src/evidence/session/readers/aider';
+import { readClaudeCode } from '../../src/evidence/session/readers/claudeCode';
+import { readClineTask } from '../../src/evidence/session/readers/cline';
+import { readCodex } from '../../src/evidence/session/readers/codex';
+import { readSpecStory } from '../../src/evidence/session/readers/specstory';
 
 const FIXTURES = path.resolve(__dirname, '..', '..', '..', 'shared', 'fixtures', 'session-logs');
 

@@ -9,13 +9,13 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { HANDOFFS_DIR } from '../../src/core/naming';
-import { parseHandoff } from '../../src/core/render';
-import { HandoverOkSchema, type HandoverResult } from '../../src/core/schema';
+import { HANDOFFS_DIR } from '../../src/core/handoff/naming';
+import { parseHandoff } from '../../src/core/handoff/render';
+import { HandoverOkSchema, type HandoverResult } from '../../src/core/handoff/schema';
 import { handover } from '../../src/engine/handover';
 import { buildPrompt } from '../../src/engine/prompt';
-import { recordResult } from '../../src/engine/result';
-import { listTimelineFiles, readChainInfo } from '../../src/store/timelineFiles';
+import { recordResult } from '../../src/engine/recordResult';
+import { listTimelineFiles, readChainInfo } from '../../src/store/handoffs/timelineFiles';
 import { repoWithWork } from '../helpers/cli';
 import { GIT_ENV, cleanupTempDirs, commitAll, git, initRepo, write } from '../helpers/repo';
 

@@ -13,10 +13,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { briefingFileName } from '../../src/core/naming';
-import { parseHandoff } from '../../src/core/render';
+import { briefingFileName } from '../../src/core/handoff/naming';
+import { parseHandoff } from '../../src/core/handoff/render';
 import { handover } from '../../src/engine/handover';
-import { LOCK_WAIT_MS, listHandoffFiles } from '../../src/store/handoffStore';
+import { LOCK_WAIT_MS, listHandoffFiles } from '../../src/store/handoffs/handoffStore';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../helpers/repo';
 import { startWriter, type Writer } from './fixtures/children';
 import type { WriterConfig, WriterEvent } from './fixtures/writer';

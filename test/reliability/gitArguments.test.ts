@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { HandoverOkSchema } from '../../src/core/schema';
+import { HandoverOkSchema } from '../../src/core/handoff/schema';
 import { handover } from '../../src/engine/handover';
 import { buildPrompt } from '../../src/engine/prompt';
 import { cleanupTempDirs, commitAll, initRepo, write } from '../helpers/repo';

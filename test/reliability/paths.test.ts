@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { HandoverOkSchema } from '../../src/core/schema';
+import { HandoverOkSchema } from '../../src/core/handoff/schema';
 import { handover } from '../../src/engine/handover';
 import { repoWithWork } from '../helpers/cli';
 import { cleanupTempDirs, tempDir } from '../helpers/repo';

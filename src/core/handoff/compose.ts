@@ -1,0 +1,291 @@
+/**
+ * Package composition and the budget policy (DESIGN §4): a validated request plus the
+ * collected evidence become a {@link HandoffPackage}; its size is the token count of the
+ * rendered handoff file; over budget, {@link fitToBudget} trims in the fixed order
+ * recent turns (oldest first) → diff excerpt → touched-file list → tests (failures kept)
+ * → summary ("[truncated]"), cutting only as much as needed and recording each cut in
+ * the drop manifest. Header fields, specialist, topic and return condition are never cut.
+ */
+import type { GitEvidence } from './gitEvidence';
+import { renderHandoff, type HandoffMeta } from './render';
+import { DEFAULT_FROM, DEFAULT_RETURN_CONDITION, trimRecentTurns, type HandoverRequest } from './request';
+import type { AcceptanceCheck, Dropped, HandoffFrontmatter, HandoffPackage, SessionEdit, SessionSourceSummary, TestRun, Turn } from './schema';
+import type { Specialist } from '../specialists/registry';
+import type { TokenCounter } from './tokens';
+
+/** Default of `handoff.maxHandoverDepth`: 3 hops (Agent Zero `max_handover_depth = 3`). */
+export const DEFAULT_MAX_HANDOVER_DEPTH = 3;
+/** Highest hop limit accepted (setting and CLI): 100 hops; a deeper chain is a loop, not a plan. */
+export const MAX_HOP_DEPTH = 100;
+
+/**
+ * The hop guard: a handoff that would be hop `parent.hop + 1` beyond `maxDepth`, or that
+ * goes back to a specialist already in the parent's chain, needs an explicit confirmation.
+ * @returns the finding (with `confirmed`), or null when the hop is fine
+ */
+export function hopGuard(parent: HandoffFrontmatter | undefined, specialist: string, maxDepth: number, confirmed: boolean): HandoffPackage['hop_guard'] {
+  if (!parent) {
+    return null;
+  }
+  const reasons: Array<'depth' | 'cycle'> = [];
+  // The parent's own fields are cross-checked: an edited file with a short chain or a low
+  // hop number must not switch the guard off.
+  if (Math.max(parent.hop, parent.chain.length) + 1 > maxDepth) reasons.push('depth');
+  if (parent.chain.includes(specialist) || parent.specialist === specialist || parent.to === specialist) reasons.push('cycle');
+  return reasons.length ? { reasons, max_depth: maxDepth, confirmed } : null;
+}
+
+/** An earlier handoff of a chain to a specialist: its id and the worktree it described. */
+export interface ChainVisit {
+  readonly id: string;
+  /** sha256 of the working-tree diff against HEAD when it was written (DESIGN §4), or null. */
+  readonly diff_hash: string | null;
+  readonly head_commit: string | null;
+}
+
+/**
+ * The progress guard for agent calls (Agent Zero's loop guard, made progress-aware): a
+ * chain that returns to a specialist it already visited while the code is exactly as it
+ * was then (same HEAD and same `diff_hash`) is going round in circles.
+ * @param visits the chain's earlier handoffs to that specialist
+ * @returns the earlier visit with the same worktree, or undefined when there was progress
+ *   (or the worktree state is unknown: no diff hash)
+ */
+export function visitWithoutProgress(visits: readonly ChainVisit[], now: { diff_hash: string | null; head_commit: string | null }): ChainVisit | undefined {
+  if (!now.diff_hash) return undefined;
+  return visits.find((v) => v.diff_hash === now.diff_hash && v.head_commit === now.head_commit);
+}
+
+/** Marker appended to a summary that fit-to-budget shortened (DESIGN §4). */
+export const SUMMARY_TRUNCATED_MARKER = ' [truncated]';
+
+/** Inputs of {@link composePackage} besides the request. */
+export interface ComposeContext {
+  readonly specialist: Specialist;
+  readonly topic: { slug: string; title: string };
+  readonly evidence: GitEvidence;
+  readonly sessionId: string;
+  /** The handoff this one continues, when it is a hop in an existing chain. */
+  readonly parent?: HandoffFrontmatter;
+  /** Most hops a chain may take before the hop guard warns (`handoff.maxHandoverDepth`, default 3). */
+  readonly maxHandoverDepth?: number;
+  /**
+   * A result (hand-back) instead of a handoff: written by `specialist` (the receiver of
+   * `parent`) back to `to`, with the acceptance checks; not a new hop of the chain for the
+   * hop guard (the chain stays the parent's).
+   */
+  readonly result?: { readonly to: string; readonly acceptance: readonly AcceptanceCheck[] };
+  /** Session-log evidence: test runs, turns (used when the request brings none), edits and sources. */
+  readonly session?: {
+    readonly tests_run: readonly TestRun[];
+    readonly recent_turns: readonly Turn[];
+    readonly file_edits: readonly SessionEdit[];
+    readonly sources: readonly SessionSourceSummary[];
+  };
+}
+
+/**
+ * Builds the package from a request and the evidence. Pure; token figures are zero
+ * until {@link measurePackage} or {@link fitToBudget} fills them.
+ */
+export function composePackage(req: HandoverRequest, ctx: ComposeContext): HandoffPackage {
+  const ev = ctx.evidence;
+  const parent = ctx.parent;
+  const tests = [...req.tests_run, ...(ctx.session?.tests_run ?? [])];
+  const turns = req.recent_turns.length ? req.recent_turns : [...(ctx.session?.recent_turns ?? [])];
+  const gitPaths = new Set(ev.touchedFiles.flatMap((f) => (f.old_path ? [f.path, f.old_path] : [f.path])));
+  const result = ctx.result;
+  return {
+    kind: result ? 'result' : 'handoff',
+    specialist: ctx.specialist.id,
+    to: result ? result.to : null,
+    acceptance: result ? result.acceptance.map((a) => ({ ...a })) : [],
+    topic: ctx.topic.slug,
+    topic_title: ctx.topic.title,
+    summary: req.summary.trim(),
+    recent_turns: trimRecentTurns(turns, req.include_recent_turns),
+    decisions: req.decisions.map((text, i) => ({ id: `D${i + 1}`, text })),
+    failed_approaches: req.failed_approaches,
+    next_steps: req.next_steps,
+    blockers: req.blockers,
+    artifacts: req.artifacts,
+    touched_files: ev.touchedFiles.map((f) => ({ ...f })),
+    touched_files_omitted: ev.touchedFilesOmitted,
+    tests_run: tests,
+    tests_run_omitted: 0,
+    session_sources: [...(ctx.session?.sources ?? [])],
+    // Edits git already lists are shown there; these are the others (reverted, or outside the repository).
+    session_edits: (ctx.session?.file_edits ?? []).filter((e) => !gitPaths.has(e.path)).slice(0, 200),
+    commits: ev.commits.map((c) => ({ ...c })),
+    commits_omitted: ev.commitsOmitted,
+    diff_excerpt: ev.diffExcerpt,
+    diff_excerpt_truncated: ev.diffExcerptTruncated,
+    return_condition: req.return_condition || ctx.specialist.returnCondition || DEFAULT_RETURN_CONDITION,
+    handover_reason: req.handover_reason.trim(),
+    reason_kind: req.reason_kind,
+    from: result ? ctx.specialist.id : req.from !== DEFAULT_FROM || !parent ? req.from : parent.to,
+    correlation_id: parent ? parent.root_id : null,
+    parent_id: parent ? parent.id : null,
+    hop: parent ? parent.hop + 1 : 1,
+    chain: parent ? (result ? [...parent.chain] : [...parent.chain, ctx.specialist.id]) : [ctx.specialist.id],
+    hop_guard: result ? null : hopGuard(parent, ctx.specialist.id, ctx.maxHandoverDepth ?? DEFAULT_MAX_HANDOVER_DEPTH, req.hop_guard_confirmed),
+    session_id: ctx.sessionId,
+    base_commit: ev.baseCommit,
+    head_commit: ev.headCommit,
+    branch: ev.detached ? null : ev.branch,
+    detached: ev.detached,
+    upstream: ev.upstream,
+    ahead: ev.ahead,
+    behind: ev.behind,
+    diff_hash: ev.diffHash,
+    max_context_tokens: req.max_context_tokens,
+    estimated_tokens: 0,
+    tokens_estimated: false,
+    tokenizer: req.tokenizer,
+    dropped: [],
+    oversize_warning: false,
+    // Filled by sanitizePackage (src/core/safety/redact.ts) before the package is measured and written.
+    redactions: {},
+    invisible_stripped: 0,
+    evidence_notes: [...ev.notes],
+  };
+}
+
+/**
+ * Counts the tokens of the rendered handoff file for `pkg` under `meta`, then writes the
+ * figure into the package (`estimated_tokens`, `tokens_estimated`, `oversize_warning`).
+ * Iterates until the figure it writes equals the figure it counts (at most 3 rounds).
+ */
+export function measurePackage(pkg: HandoffPackage, meta: HandoffMeta, specialist: Specialist, counter: TokenCounter): HandoffPackage {
+  let current = pkg;
+  for (let i = 0; i < 3; i++) {
+    const c = counter.count(renderHandoff(current, meta, specialist));
+    const next = {
+      ...current,
+      estimated_tokens: c.tokens,
+      tokens_estimated: c.estimated,
+      oversize_warning: c.tokens > current.max_context_tokens,
+    };
+    if (c.tokens === current.estimated_tokens && c.estimated === current.tokens_estimated) {
+      return next;
+    }
+    current = next;
+  }
+  return current;
+}
+
+/** What {@link fitToBudget} did: the trimmed package, whether it fits now, and the full pre-fit package. */
+export interface FitResult {
+  readonly pkg: HandoffPackage;
+  readonly fits: boolean;
+  readonly original: HandoffPackage;
+}
+
+/** Largest k in [0, n] with ok(k) true, assuming ok is monotone (true then false); -1 when ok(0) is false. */
+function largestFitting(n: number, ok: (k: number) => boolean): number {
+  if (ok(n)) {
+    return n;
+  }
+  if (!ok(0)) {
+    return -1;
+  }
+  let lo = 0;
+  let hi = n; // ok(lo) true, ok(hi) false
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (ok(mid)) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
+/**
+ * Trims `pkg` until its rendered handoff fits `max_context_tokens`, in the DESIGN §4
+ * order, each stage cutting the least that makes the package fit (or everything the
+ * stage may cut, then the next stage). Appends one drop-manifest entry per stage used.
+ *
+ * @param meta identity the file will be written under; `historyFile` should be set to
+ *   the path the cut material will be kept at, so the count includes that line
+ * @returns the fitted package (measured), `fits: false` with `oversize_warning: true`
+ *   when even the fully trimmed package is over budget, and the untouched original
+ */
+export function fitToBudget(pkg: HandoffPackage, meta: HandoffMeta, specialist: Specialist, counter: TokenCounter): FitResult {
+  const budget = pkg.max_context_tokens;
+  const original = pkg;
+  const originalTokens = counter.count(renderHandoff(pkg, meta, specialist)).tokens;
+  // Candidates are measured as they will be written: with the stage's drop-manifest entry
+  // (its token figure bounded above by the whole package's count) and `estimated_tokens`
+  // at the budget's width, so the final file never grows past what was measured.
+  const asWritten = (p: HandoffPackage, pending?: Omit<Dropped, 'tokens'>): string => {
+    const dropped = pending && pending.count > 0 ? [...p.dropped, { ...pending, tokens: originalTokens }] : p.dropped;
+    return renderHandoff({ ...p, dropped, estimated_tokens: budget, oversize_warning: false }, meta, specialist);
+  };
+  const measure = (p: HandoffPackage): number => counter.count(asWritten(p)).tokens;
+  // Most candidates of the search are far over budget: stop counting once past it.
+  const fits = (p: HandoffPackage, pending?: Omit<Dropped, 'tokens'>) => counter.within(asWritten(p, pending), budget) !== false;
+  let cur: HandoffPackage = { ...pkg, dropped: [...pkg.dropped] };
+  if (fits(cur)) {
+    return { pkg: measurePackage(cur, meta, specialist, counter), fits: true, original };
+  }
+  const record = (before: HandoffPackage, after: HandoffPackage, section: Dropped['section'], count: number): HandoffPackage => {
+    if (count <= 0) {
+      return before;
+    }
+    const saved = Math.max(0, measure(before) - measure(after));
+    return { ...after, dropped: [...before.dropped, { section, count, tokens: saved }] };
+  };
+  /** Runs one stage: `make(k)` keeps k of n items; keeps the largest k that fits (0 when none does). */
+  const stage = (section: Dropped['section'], n: number, make: (k: number) => HandoffPackage) => {
+    const keep = largestFitting(n, (k) => fits(make(k), { section, count: n - k }));
+    const kept = keep < 0 ? 0 : keep;
+    cur = record(cur, make(kept), section, n - kept);
+  };
+
+  // 1. Recent turns, oldest first.
+  {
+    const turns = cur.recent_turns;
+    const base = cur;
+    stage('recent_turns', turns.length, (k) => ({ ...base, recent_turns: turns.slice(turns.length - k) }));
+  }
+  // 2. Diff excerpt, from its end, by whole lines.
+  if (cur.diff_excerpt !== null && !fits(cur)) {
+    const lines = cur.diff_excerpt.split('\n');
+    const base = cur;
+    stage('diff_excerpt', lines.length, (k) =>
+      k === 0
+        ? { ...base, diff_excerpt: null, diff_excerpt_truncated: false }
+        : k === lines.length
+          ? base
+          : { ...base, diff_excerpt: lines.slice(0, k).join('\n'), diff_excerpt_truncated: true },
+    );
+  }
+  // 3. Touched-file list, collapsed to "… and N more".
+  if (cur.touched_files.length > 0 && !fits(cur)) {
+    const files = cur.touched_files;
+    const base = cur;
+    stage('touched_files', files.length, (k) => ({ ...base, touched_files: files.slice(0, k), touched_files_omitted: base.touched_files_omitted + files.length - k }));
+  }
+  // 4. Tests, keeping failures: drop non-failing runs, oldest first.
+  if (cur.tests_run.some((t) => t.result !== 'failed') && !fits(cur)) {
+    const tests = cur.tests_run;
+    const droppable = tests.map((t, i) => (t.result !== 'failed' ? i : -1)).filter((i) => i >= 0);
+    const base = cur;
+    stage('tests_run', droppable.length, (kept) => {
+      const gone = new Set(droppable.slice(0, droppable.length - kept));
+      return { ...base, tests_run: tests.filter((_, i) => !gone.has(i)), tests_run_omitted: base.tests_run_omitted + gone.size };
+    });
+  }
+  // 5. Summary, with an explicit "[truncated]".
+  if (cur.summary.length > 0 && !fits(cur)) {
+    const summary = cur.summary;
+    const base = cur;
+    stage('summary', summary.length, (k) =>
+      k >= summary.length ? base : { ...base, summary: k === 0 ? SUMMARY_TRUNCATED_MARKER.trim() : summary.slice(0, k).trimEnd() + SUMMARY_TRUNCATED_MARKER },
+    );
+  }
+  const measured = measurePackage(cur, meta, specialist, counter);
+  return { pkg: measured, fits: !measured.oversize_warning, original };
+}

@@ -1,0 +1,505 @@
+/**
+ * Markdown rendering and parsing of handoff files and briefing sections (DESIGN §5).
+ *
+ * A handoff file is YAML frontmatter then these sections, always present and in this
+ * order: Summary, Decisions, Failed approaches, Touched files, Tests run, Next steps,
+ * Blockers, Recent turns, Artifacts, Return condition. Empty sections say `_None._`
+ * so the structure is the same for every reader.
+ */
+import { renderFrontmatter, splitFrontmatter } from './frontmatter';
+import { describeSanitizing } from '../safety/redact';
+import {
+  HandoffFrontmatterSchema,
+  type Commit,
+  type Dropped,
+  type HandoffFrontmatter,
+  type HandoffPackage,
+  type HandoffStatus,
+  type TestRun,
+  type TouchedFile,
+  type Turn,
+} from './schema';
+import type { Specialist } from '../specialists/registry';
+
+/** Section headings of a handoff file, in order (DESIGN §5). */
+export const HANDOFF_SECTIONS = [
+  'Summary',
+  'Decisions',
+  'Failed approaches',
+  'Touched files',
+  'Tests run',
+  'Next steps',
+  'Blockers',
+  'Recent turns',
+  'Artifacts',
+  'Return condition',
+] as const;
+
+/** Identity of a written handoff: file-name stem `id`, ISO `created` time, status and file links. */
+export interface HandoffMeta {
+  readonly id: string;
+  readonly created: string;
+  readonly status: HandoffStatus;
+  /** Handoff-root-relative path of the briefing file, e.g. `briefings/quality-reviewer-x-2026-11-30.md`. */
+  readonly briefingFile: string | null;
+  /** Handoff-root-relative path of the stage-2 history file, when something was cut. */
+  readonly historyFile: string | null;
+}
+
+const NONE = '_None._';
+
+/** Wraps text in a Markdown code span that survives backticks inside it. */
+export function codeSpan(text: string): string {
+  const visible = text.replace(/\r/g, '\\r').replace(/\n/g, '\\n');
+  const runs = visible.match(/`+/g) ?? [];
+  const fence = '`'.repeat(Math.max(0, ...runs.map((r) => r.length)) + 1);
+  const pad = visible.startsWith('`') || visible.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${visible}${pad}${fence}`;
+}
+
+/** Formats a number with thousands separators (`12,345`), independent of locale. */
+export function formatCount(n: number): string {
+  return n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** "1 touched file", "3 touched files": a count with its noun in the right number. */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+
+function bulletList(items: readonly string[]): string {
+  if (items.length === 0) {
+    return NONE;
+  }
+  return items.map((item) => `- ${indentContinuation(item)}`).join('\n');
+}
+
+function numberedList(items: readonly string[]): string {
+  if (items.length === 0) {
+    return NONE;
+  }
+  return items.map((item, i) => `${i + 1}. ${indentContinuation(item)}`).join('\n');
+}
+
+function indentContinuation(text: string): string {
+  return text.trim().replace(/\r?\n/g, '\n  ');
+}
+
+/** Return conditions that are codes rather than prose, in words (the code kept in brackets). */
+const RETURN_CONDITION_WORDS: Record<string, string> = {
+  user_request: 'Hand back when the user asks for it (`user_request`).',
+};
+
+/** The return condition as a reader should see it: prose as written, known codes in words. */
+export function describeReturnCondition(condition: string): string {
+  return RETURN_CONDITION_WORDS[condition.trim()] ?? condition.trim();
+}
+
+/** One line for a touched file, e.g. `- **M** \`src/a.ts\` (+3 / −1)`. */
+export function renderTouchedFile(f: TouchedFile): string {
+  const where = f.old_path ? `${codeSpan(f.old_path)} → ${codeSpan(f.path)}` : codeSpan(f.path);
+  let counts: string;
+  if (f.binary) {
+    counts = ' (binary)';
+  } else if (f.status === '?') {
+    counts = ' (untracked)';
+  } else if (f.added !== null && f.deleted !== null) {
+    counts = ` (+${f.added} / −${f.deleted})`;
+  } else {
+    counts = '';
+  }
+  return `- **${f.status}** ${where}${counts}`;
+}
+
+function renderCommit(c: Commit): string {
+  return `- ${codeSpan(c.sha.slice(0, 10))} ${c.subject.replace(/\s+/g, ' ').trim()} — ${c.author}, ${c.date.slice(0, 10)}`;
+}
+
+const RESULT_MARK: Record<TestRun['result'], string> = { passed: '✅ passed', failed: '❌ failed', unknown: '❔ unknown' };
+
+/** One line for a test run: result, command, exit code, counts and source. */
+export function renderTestRun(t: TestRun): string {
+  const details: string[] = [t.exit_code === null ? 'exit code unknown' : `exit ${t.exit_code}`];
+  if (t.counts) {
+    const parts = (['passed', 'failed', 'skipped'] as const)
+      .filter((k) => t.counts?.[k] !== undefined)
+      .map((k) => `${t.counts?.[k]} ${k}`);
+    if (parts.length) {
+      details.push(parts.join(', '));
+    }
+  }
+  details.push(`source: ${t.source}`);
+  return `- ${RESULT_MARK[t.result]} ${codeSpan(t.command)} (${details.join('; ')})`;
+}
+
+function renderTurn(t: Turn): string {
+  const when = t.time ? ` (${t.time})` : '';
+  return `**${t.role}**${when}:\n\n${quote(t.text)}`;
+}
+
+function quote(text: string): string {
+  return text
+    .trim()
+    .split(/\r?\n/)
+    .map((l) => (l ? `> ${l}` : '>'))
+    .join('\n');
+}
+
+function droppedNote(dropped: readonly Dropped[], section: Dropped['section'], unit: string): string {
+  const d = dropped.find((x) => x.section === section);
+  return d ? `\n\n_${formatCount(d.count)} ${unit} cut to fit the ${'token budget'} (${formatCount(d.tokens)} tokens)._` : '';
+}
+
+function diffFence(diff: string): string {
+  // A line indented by at most three spaces that starts with ``` would close the fence (CommonMark).
+  const runs = diff.match(/^ {0,3}`{3,}/gm) ?? [];
+  return '`'.repeat(Math.max(3, ...runs.map((r) => r.trim().length + 1)));
+}
+
+/** Builds the handoff file's frontmatter object from a package and its identity. */
+export function handoffFrontmatter(pkg: HandoffPackage, meta: HandoffMeta): HandoffFrontmatter {
+  const root = pkg.correlation_id ?? meta.id;
+  return {
+    schema: 1,
+    id: meta.id,
+    created: meta.created,
+    from: pkg.from,
+    to: pkg.to ?? pkg.specialist,
+    status: meta.status,
+    kind: pkg.kind,
+    status_history: [],
+    acceptance: pkg.acceptance.map((a) => ({ ...a })),
+    specialist: pkg.specialist,
+    topic: pkg.topic,
+    topic_title: pkg.topic_title,
+    return_condition: pkg.return_condition,
+    handover_reason: pkg.handover_reason,
+    reason_kind: pkg.reason_kind,
+    correlation_id: root,
+    root_id: root,
+    parent_id: pkg.parent_id,
+    hop: pkg.hop,
+    chain: [...pkg.chain],
+    hop_guard: pkg.hop_guard ? { ...pkg.hop_guard, reasons: [...pkg.hop_guard.reasons] } : null,
+    session_id: pkg.session_id,
+    base_commit: pkg.base_commit,
+    head_commit: pkg.head_commit,
+    branch: pkg.branch,
+    detached: pkg.detached,
+    upstream: pkg.upstream,
+    ahead: pkg.ahead,
+    behind: pkg.behind,
+    diff_hash: pkg.diff_hash,
+    max_context_tokens: pkg.max_context_tokens,
+    estimated_tokens: pkg.estimated_tokens,
+    tokens_estimated: pkg.tokens_estimated,
+    tokenizer: pkg.tokenizer,
+    oversize_warning: pkg.oversize_warning,
+    dropped: pkg.dropped.map((d) => ({ ...d })),
+    redactions: { ...pkg.redactions },
+    invisible_stripped: pkg.invisible_stripped,
+    touched_files_count: pkg.touched_files.length + pkg.touched_files_omitted,
+    tests_run_count: pkg.tests_run.length + pkg.tests_run_omitted,
+    session_sources: pkg.session_sources.map((x) => ({ ...x })),
+    briefing_file: meta.briefingFile,
+    history_file: meta.historyFile,
+  };
+}
+
+/**
+ * Renders the whole handoff file: frontmatter, a heading with the persona marker and the
+ * specialist's mandate, then the ten sections of DESIGN §5 in order.
+ */
+export function renderHandoff(pkg: HandoffPackage, meta: HandoffMeta, specialist: Specialist): string {
+  const data: Record<string, unknown> = { ...handoffFrontmatter(pkg, meta) };
+  // Written only when they say something: a new handoff has no status history yet.
+  for (const key of ['status_history', 'acceptance'] as const) {
+    if (Array.isArray(data[key]) && (data[key] as unknown[]).length === 0) delete data[key];
+  }
+  const fm = renderFrontmatter(data);
+  const out: string[] = [fm];
+  const title = pkg.topic_title.replace(/\s+/g, ' ');
+  const sanitized = sanitizingLine(pkg);
+  if (pkg.kind === 'result') {
+    out.push(`# Result from ${specialist.label}: ${title}`, '');
+    if (sanitized) out.push(sanitized, '');
+    out.push(`${specialist.personaMarker} hands back to ${pkg.to ?? pkg.from} the handoff ${codeSpan(pkg.parent_id ?? '(none)')}: **${meta.status.replace(/_/g, ' ')}**.`);
+  } else {
+    out.push(`# Handoff to ${specialist.label}: ${title}`);
+    out.push('');
+    if (sanitized) out.push(sanitized, '');
+    out.push(
+      `${specialist.personaMarker} You are the ${specialist.label}. ${specialist.mandate} ` +
+        `Introduce yourself as ${specialist.personaMarker}, show that you know the context below, and do not ask what it already answers.`,
+    );
+    if (specialist.instructions) {
+      out.push('', specialist.instructions.trim());
+    }
+  }
+  if (pkg.evidence_notes.length) {
+    out.push('', pkg.evidence_notes.map((n) => `> ⚠️ ${n}`).join('\n'));
+  }
+  if (pkg.hop_guard) {
+    const why = pkg.hop_guard.reasons.map((r) => (r === 'depth' ? `hop ${pkg.hop} is deeper than the limit of ${pkg.hop_guard?.max_depth}` : 'the chain returns to a specialist it already visited')).join(' and ');
+    const allowed =
+      pkg.hop_guard.allowed_by === 'progress'
+        ? 'allowed because the code changed since the chain last handed work to this specialist (progress guard)'
+        : 'handed over anyway after an explicit confirmation';
+    out.push('', `> ⚠️ Hop guard: ${why} (chain: ${pkg.chain.join(' → ')}); ${allowed}.`);
+  }
+  if (pkg.handover_reason) {
+    out.push('', `**Why this handoff (${pkg.reason_kind.replace(/_/g, ' ')}):** ${pkg.handover_reason.trim()}`);
+  }
+
+  out.push('', '## Summary', '', (pkg.summary.trim() || NONE) + droppedNote(pkg.dropped, 'summary', 'characters of the summary were'));
+  if (pkg.kind === 'result') {
+    out.push('', '## Acceptance', '', pkg.acceptance.length ? pkg.acceptance.map((a) => `- [${a.met ? 'x' : ' '}] ${indentContinuation(a.criterion)}`).join('\n') : NONE);
+  }
+
+  const decisions = pkg.decisions.map((d) => `**${d.id}** ${d.text.trim()}${d.superseded_by ? ` _(superseded by ${d.superseded_by})_` : ''}`);
+  out.push('', '## Decisions', '', bulletList(decisions));
+  out.push('', '## Failed approaches', '', bulletList(pkg.failed_approaches));
+
+  out.push('', '## Touched files', '', renderGitHeader(pkg));
+  const files = pkg.touched_files.map(renderTouchedFile);
+  if (files.length || pkg.touched_files_omitted === 0) {
+    out.push('', files.length ? files.join('\n') : NONE);
+  } else {
+    out.push('');
+  }
+  const filesCut = pkg.dropped.find((d) => d.section === 'touched_files')?.count ?? 0;
+  const filesLeftOut = pkg.touched_files_omitted;
+  if (filesLeftOut > 0) {
+    out.push(
+      `- … and ${formatCount(filesLeftOut)} more${filesCut > 0 ? ` (${formatCount(filesCut)} cut to fit the token budget${pkg.touched_files_omitted > filesCut ? ', the rest left out by collection' : ''})` : ''}`,
+    );
+  }
+  if (pkg.session_edits.length) {
+    out.push('', `Also edited in the session (not changed against HEAD now, or outside the repository): ${pkg.session_edits.map((e) => `${codeSpan(e.path)} (${e.source})`).join(', ')}`);
+  }
+  out.push('', `### Commits ${pkg.base_commit ? `since ${codeSpan(pkg.base_commit.slice(0, 10))}` : '(latest; no base commit yet)'}`, '');
+  out.push(pkg.commits.length ? pkg.commits.map(renderCommit).join('\n') : NONE);
+  if (pkg.commits_omitted > 0) {
+    out.push(`- … and ${formatCount(pkg.commits_omitted)} more`);
+  }
+  if (pkg.diff_excerpt !== null) {
+    const fence = diffFence(pkg.diff_excerpt);
+    out.push('', '### Diff excerpt', '', `${fence}diff`, pkg.diff_excerpt.replace(/\n$/, ''), fence);
+    if (pkg.diff_excerpt_truncated) {
+      out.push('', `_Diff excerpt truncated; run \`git diff ${pkg.head_commit ? pkg.head_commit.slice(0, 10) : 'HEAD'}\` for the rest._`);
+    }
+  }
+  const diffCut = pkg.dropped.find((d) => d.section === 'diff_excerpt');
+  if (diffCut) {
+    out.push('', `_Diff excerpt: ${formatCount(diffCut.count)} lines cut to fit the token budget (${formatCount(diffCut.tokens)} tokens)._`);
+  }
+
+  const tests = pkg.tests_run.map(renderTestRun);
+  out.push('', '## Tests run', '', tests.length ? tests.join('\n') : pkg.session_sources.length ? 'No test runs in the session log.' : 'No test runs recorded (no session log was found).');
+  if (pkg.tests_run_omitted > 0) {
+    out.push(`- … and ${formatCount(pkg.tests_run_omitted)} more (passing runs cut to fit the token budget)`);
+  }
+  if (pkg.session_sources.length) {
+    const src = pkg.session_sources.map(
+      (s) =>
+        `${s.source} ${codeSpan(s.file)} (${plural(s.commands, 'command')}, ${plural(s.test_runs, 'test run')}, ${plural(s.turns, 'turn')}, ${plural(s.edits, 'edit')}` +
+        `${s.malformed + s.skipped ? `; ${formatCount(s.malformed + s.skipped)} lines not understood` : ''})`,
+    );
+    out.push('', `_Session log read: ${src.join('; ')}._`);
+  }
+
+  out.push('', '## Next steps', '', numberedList(pkg.next_steps));
+  out.push('', '## Blockers', '', bulletList(pkg.blockers));
+  const turns = pkg.recent_turns.map(renderTurn);
+  out.push('', '## Recent turns', '', (turns.length ? turns.join('\n\n') : NONE) + droppedNote(pkg.dropped, 'recent_turns', 'older turns were'));
+  out.push('', '## Artifacts', '', bulletList(pkg.artifacts.map((a) => codeSpan(a))));
+  out.push('', '## Return condition', '', describeReturnCondition(pkg.return_condition));
+  if (meta.historyFile) {
+    out.push('', `_What was cut to fit the budget is kept in ${codeSpan(meta.historyFile)}._`);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/**
+ * The "nothing leaked" warning shown under a handoff's title (and in its briefing section)
+ * when secrets were redacted or invisible characters removed, e.g.
+ * `> 🔒 3 secrets redacted (github-token ×2, jwt ×1); 5 invisible characters removed from text other agents wrote`.
+ * @returns the line, or undefined when nothing was redacted or stripped
+ */
+export function sanitizingLine(pkg: Pick<HandoffPackage, 'redactions' | 'invisible_stripped'>): string | undefined {
+  const text = describeSanitizing(pkg.redactions ?? {}, pkg.invisible_stripped ?? 0);
+  return text ? `> 🔒 ${text}` : undefined;
+}
+
+function renderGitHeader(pkg: HandoffPackage): string {
+  const parts: string[] = [];
+  if (pkg.branch) {
+    let branch = `Branch ${codeSpan(pkg.branch)}`;
+    if (pkg.upstream) {
+      branch += ` (${pkg.ahead ?? 0} ahead, ${pkg.behind ?? 0} behind ${codeSpan(pkg.upstream)})`;
+    }
+    parts.push(branch);
+  } else if (pkg.detached) {
+    parts.push('Detached HEAD');
+  }
+  if (pkg.head_commit) {
+    parts.push(`HEAD ${codeSpan(pkg.head_commit.slice(0, 10))}`);
+  }
+  if (pkg.head_commit === null && pkg.diff_hash === null) {
+    parts.push('no git evidence (see the note above)');
+    return parts.join(' · ');
+  }
+  const total = pkg.touched_files.length + pkg.touched_files_omitted;
+  parts.push(`${formatCount(total)} file${total === 1 ? '' : 's'} changed against HEAD (staged, unstaged and untracked)`);
+  return parts.join(' · ');
+}
+
+function unCodeSpan(fence: string, inner: string): string {
+  const body = fence.length > 1 && inner.startsWith(' ') && inner.endsWith(' ') ? inner.slice(1, -1) : inner;
+  return body.replace(/\\n/g, '\n').replace(/\\r/g, '\r');
+}
+
+const TOUCHED_LINE = /^- \*\*([AMDRCU?])\*\* (`+)(.*?)\2(?: → (`+)(.*?)\4)?(?: \((?:\+(\d+) \/ −(\d+)|(binary)|untracked)\))?$/;
+
+/**
+ * Reads the touched-file lines of a handoff's "Touched files" section back into
+ * entries (the inverse of {@link renderTouchedFile}); other lines are skipped.
+ */
+export function parseTouchedFiles(section: string): TouchedFile[] {
+  const files: TouchedFile[] = [];
+  for (const line of section.split('\n')) {
+    const m = TOUCHED_LINE.exec(line.trimEnd());
+    if (!m) {
+      continue;
+    }
+    const renamed = m[4] !== undefined;
+    const first = unCodeSpan(m[2], m[3]);
+    files.push({
+      path: renamed ? unCodeSpan(m[4], m[5]) : first,
+      status: m[1] as TouchedFile['status'],
+      old_path: renamed ? first : null,
+      added: m[6] !== undefined ? Number(m[6]) : null,
+      deleted: m[7] !== undefined ? Number(m[7]) : null,
+      binary: m[8] !== undefined,
+    });
+  }
+  return files;
+}
+
+/** A parsed handoff file: validated frontmatter, the body, and the body split by `## ` section. */
+export interface ParsedHandoff {
+  readonly frontmatter: HandoffFrontmatter;
+  readonly body: string;
+  readonly sections: ReadonlyMap<string, string>;
+}
+
+/** Outcome of parsing a handoff file. Never throws. */
+export type HandoffParse = { ok: true; handoff: ParsedHandoff } | { ok: false; message: string };
+
+/**
+ * Parses a handoff file written by {@link renderHandoff}: the frontmatter is validated
+ * with {@link HandoffFrontmatterSchema} (unknown keys kept) and the body is split into
+ * its `## ` sections.
+ *
+ * @returns `{ok:false, message}` naming the field at fault for malformed files.
+ */
+export function parseHandoff(text: string): HandoffParse {
+  const split = splitFrontmatter(text);
+  if (!split.ok) {
+    return { ok: false, message: split.message };
+  }
+  if (!split.hasFrontmatter) {
+    return { ok: false, message: 'no frontmatter — a handoff file starts with a "---" YAML block' };
+  }
+  const fm = HandoffFrontmatterSchema.safeParse(split.data);
+  if (!fm.success) {
+    const issue = fm.error.issues[0];
+    return { ok: false, message: `frontmatter field "${issue?.path.join('.') || '(root)'}" ${issue?.message ?? 'is invalid'}` };
+  }
+  return { ok: true, handoff: { frontmatter: fm.data, body: split.body, sections: splitSections(split.body) } };
+}
+
+/** Splits a Markdown body into `## ` sections (heading text → content, trimmed). Fenced code is respected. */
+export function splitSections(body: string): Map<string, string> {
+  const sections = new Map<string, string>();
+  let current: string | undefined;
+  let buf: string[] = [];
+  let fence: string | undefined;
+  for (const line of body.split(/\r?\n/)) {
+    const f = /^(`{3,}|~{3,})/.exec(line);
+    if (f) {
+      if (!fence) {
+        fence = f[1];
+      } else if (line.startsWith(fence) && line.trim() === line.trim().replace(/[^`~]/g, '') && line.trim().length >= fence.length) {
+        fence = undefined;
+      }
+    }
+    const h = !fence && !f ? /^## (.+?)\s*$/.exec(line) : null;
+    if (h) {
+      if (current !== undefined) {
+        sections.set(current, buf.join('\n').trim());
+      }
+      current = h[1];
+      buf = [];
+    } else if (current !== undefined) {
+      buf.push(line);
+    }
+  }
+  if (current !== undefined) {
+    sections.set(current, buf.join('\n').trim());
+  }
+  return sections;
+}
+
+/**
+ * The header written when a briefing file is created: who it is for, the topic and the
+ * day. Later handoffs only append sections (the file is append-only, DESIGN §5).
+ */
+export function renderBriefingHeader(specialist: Specialist, pkg: HandoffPackage, day: string): string {
+  return (
+    `# Briefing for ${specialist.label} ${specialist.personaMarker}: ${pkg.topic_title.replace(/\s+/g, ' ')} (${day})\n\n` +
+    `${specialist.mandate}\n\n` +
+    `This file is append-only: each handoff on this topic today adds one section below.\n`
+  );
+}
+
+/**
+ * One briefing section for a handoff: time, from → to, reason, summary, decisions,
+ * next steps, blockers, a line of evidence figures and the link to the handoff file.
+ *
+ * @param handoffLink path of the handoff file relative to the briefing file's folder
+ */
+export function renderBriefingSection(pkg: HandoffPackage, meta: HandoffMeta, specialist: Specialist, handoffLink: string): string {
+  const lines: string[] = [];
+  lines.push('', `## ${meta.created} — ${pkg.from} → ${specialist.personaMarker}`, '');
+  const sanitized = sanitizingLine(pkg);
+  if (sanitized) {
+    lines.push(sanitized, '');
+  }
+  if (pkg.handover_reason) {
+    lines.push(`**Reason (${pkg.reason_kind.replace(/_/g, ' ')}):** ${pkg.handover_reason.trim()}`, '');
+  }
+  lines.push(`**Summary:** ${pkg.summary.trim() || '—'}`, '');
+  if (pkg.decisions.length) {
+    lines.push('**Decisions:**', ...pkg.decisions.map((d) => `- **${d.id}** ${indentContinuation(d.text)}`), '');
+  }
+  if (pkg.next_steps.length) {
+    lines.push('**Next steps:**', ...pkg.next_steps.map((s, i) => `${i + 1}. ${indentContinuation(s)}`), '');
+  }
+  if (pkg.blockers.length) {
+    lines.push('**Blockers:**', ...pkg.blockers.map((b) => `- ${indentContinuation(b)}`), '');
+  }
+  const files = pkg.touched_files.length + pkg.touched_files_omitted;
+  const tests = pkg.tests_run.length + pkg.tests_run_omitted;
+  const commits = pkg.commits.length + pkg.commits_omitted;
+  lines.push(
+    `**Evidence:** ${plural(files, 'touched file')}, ${plural(tests, 'test run')}, ` +
+      `${plural(commits, pkg.base_commit ? 'commit since the last handoff' : 'recent commit', pkg.base_commit ? 'commits since the last handoff' : 'recent commits')}` +
+      `${pkg.head_commit ? ` at ${codeSpan(pkg.head_commit.slice(0, 10))}` : ''}; ` +
+      `${formatCount(pkg.estimated_tokens)} / ${formatCount(pkg.max_context_tokens)} tokens.`,
+    '',
+  );
+  lines.push(`**Return condition:** ${describeReturnCondition(pkg.return_condition)}`, '');
+  lines.push(`**Handoff:** [${meta.id}](${encodeURI(handoffLink)})`, '');
+  return lines.join('\n');
+}

@@ -1,0 +1,162 @@
+/**
+ * The draft of the "Hand over" panel: what the user has typed and chosen, as plain data.
+ * The webview keeps it in its state (so hiding and reloading lose nothing) and sends it
+ * to the host, which holds the same model and builds the handoff request from it.
+ */
+import { z } from 'zod';
+import { MAX_ITEM_CHARS, MAX_LIST_ITEMS, MAX_SUMMARY_CHARS } from '../handoff/limits';
+import { ReasonKindSchema, type TestRun } from '../handoff/schema';
+
+const item = z.string().max(MAX_ITEM_CHARS);
+const list = z.array(item).max(MAX_LIST_ITEMS);
+
+/**
+ * Which evidence items the user left out of the package: touched files by path, tests by
+ * {@link testKey}, commits by sha, recent turns by their index in the evidence.
+ */
+export const ExclusionsSchema = z.object({
+  // Bounds: a path (4,096 characters, Linux PATH_MAX), a test key (source, time and a command of at most 20,000), a sha (64).
+  files: z.array(z.string().max(4096)).max(100_000).default([]),
+  tests: z.array(z.string().max(MAX_ITEM_CHARS + 200)).max(100_000).default([]),
+  commits: z.array(z.string().max(64)).max(100_000).default([]),
+  turns: z.array(z.number().int().nonnegative()).max(10_000).default([]),
+});
+/** Left-out evidence. */
+export type Exclusions = z.infer<typeof ExclusionsSchema>;
+
+/**
+ * The panel's draft. Text fields are bounded like the request they become; `fit` says
+ * the user accepted fit-to-budget; `continue_chain` continues the latest handoff's chain;
+ * `hop_guard_confirmed` is the explicit confirmation the hop guard asks for.
+ */
+export const DraftSchema = z.object({
+  specialist: z.string().max(200).default(''),
+  topic: z.string().max(200).default(''),
+  summary: z.string().max(MAX_SUMMARY_CHARS).default(''),
+  decisions: list.default([]),
+  failed_approaches: list.default([]),
+  next_steps: list.default([]),
+  blockers: list.default([]),
+  return_condition: z.string().max(2000).default(''),
+  handover_reason: z.string().max(4000).default(''),
+  reason_kind: ReasonKindSchema.default('end_of_session'),
+  continue_chain: z.boolean().default(false),
+  fit: z.boolean().default(false),
+  hop_guard_confirmed: z.boolean().default(false),
+  excluded: ExclusionsSchema.default({ files: [], tests: [], commits: [], turns: [] }),
+});
+/** A draft. */
+export type Draft = z.infer<typeof DraftSchema>;
+
+/**
+ * A draft with its revision: a counter the webview raises on every edit (and the host
+ * raises when it clears the draft after a handoff). Kept in the webview state and sent
+ * with every draft, so after hiding, moving or reloading the view the newer copy wins.
+ */
+export const RevisedDraftSchema = z.object({
+  draft: DraftSchema,
+  revision: z.number().int().nonnegative(),
+});
+/** A draft and its revision. */
+export type RevisedDraft = z.infer<typeof RevisedDraftSchema>;
+
+/**
+ * Reads what the webview saved with `setState` (possibly by an older version of the
+ * extension, or nothing): the draft and revision, or undefined when it is not one.
+ */
+export function parseSavedDraft(raw: unknown): RevisedDraft | undefined {
+  const r = RevisedDraftSchema.safeParse(raw);
+  return r.success ? r.data : undefined;
+}
+
+/**
+ * The newer of the webview's and the host's copy of the draft: the higher revision; on a
+ * tie the webview's (it is written synchronously on every keystroke, the host's only
+ * after the send debounce).
+ */
+export function newerDraft(webview: RevisedDraft | undefined, host: RevisedDraft): RevisedDraft {
+  return webview && webview.revision >= host.revision ? webview : host;
+}
+
+/** The list fields of a draft, edited as lists in the panel. */
+export const DRAFT_LISTS = ['decisions', 'failed_approaches', 'next_steps', 'blockers'] as const;
+/** One of the list fields. */
+export type DraftList = (typeof DRAFT_LISTS)[number];
+
+/** A new, empty draft. */
+export function emptyDraft(): Draft {
+  return DraftSchema.parse({});
+}
+
+/** Whether a draft holds anything the user typed or chose (an empty one need not be kept). */
+export function isDraftEmpty(d: Draft): boolean {
+  return !d.specialist && !d.topic.trim() && !d.summary.trim() && DRAFT_LISTS.every((k) => d[k].length === 0) && !d.return_condition && !d.handover_reason;
+}
+
+/** Adds `text` (trimmed; ignored when empty) at the end of a list. */
+export function addItem(items: readonly string[], text: string): string[] {
+  const t = text.trim();
+  return t ? [...items, t] : [...items];
+}
+
+/** Removes the item at `index` (no-op when out of range). */
+export function removeItem(items: readonly string[], index: number): string[] {
+  return items.filter((_, i) => i !== index);
+}
+
+/** Replaces the item at `index`. */
+export function editItem(items: readonly string[], index: number, text: string): string[] {
+  return items.map((x, i) => (i === index ? text : x));
+}
+
+/** Moves the item at `index` by `delta` (−1 up, +1 down), clamped to the list. */
+export function moveItem(items: readonly string[], index: number, delta: number): string[] {
+  const to = Math.max(0, Math.min(items.length - 1, index + delta));
+  if (index < 0 || index >= items.length || to === index) {
+    return [...items];
+  }
+  const out = [...items];
+  const [x] = out.splice(index, 1);
+  out.splice(to, 0, x);
+  return out;
+}
+
+/** Stable key of a test run for exclusions: its source, start time and command. */
+export function testKey(t: Pick<TestRun, 'source' | 'started_at' | 'command'>): string {
+  return `${t.source}|${t.started_at ?? ''}|${t.command}`;
+}
+
+/** Toggles membership of `value` in an exclusion list. */
+export function toggle<T>(values: readonly T[], value: T, excluded: boolean): T[] {
+  const rest = values.filter((v) => v !== value);
+  return excluded ? [...rest, value] : rest;
+}
+
+/**
+ * The handover request a draft asks for (list items trimmed and empty ones dropped by
+ * the request schema). Budget and tokenizer come from the settings.
+ */
+export function draftToRequest(
+  d: Draft,
+  settings: { maxContextTokens: number; includeRecentTurns: number; tokenizer: string },
+  parentId?: string,
+): Record<string, unknown> {
+  return {
+    specialist: d.specialist,
+    topic: d.topic,
+    summary: d.summary,
+    decisions: d.decisions,
+    failed_approaches: d.failed_approaches,
+    next_steps: d.next_steps,
+    blockers: d.blockers,
+    ...(d.return_condition.trim() ? { return_condition: d.return_condition } : {}),
+    handover_reason: d.handover_reason,
+    reason_kind: d.reason_kind,
+    max_context_tokens: settings.maxContextTokens,
+    include_recent_turns: settings.includeRecentTurns,
+    tokenizer: settings.tokenizer,
+    fit_to_budget: d.fit,
+    hop_guard_confirmed: d.hop_guard_confirmed,
+    ...(d.continue_chain && parentId ? { parent: parentId } : {}),
+  };
+}

@@ -1,0 +1,209 @@
+/**
+ * The typed protocol between the "Hand over" webview and the extension host. Every
+ * message crossing the boundary is validated with these zod schemas on arrival: the
+ * host never trusts what the webview sends, and the webview checks what it receives
+ * (STYLE.md: typed webview protocol; DESIGN §7).
+ *
+ * - Webview → host **commands** (fire and forget): `ready` (the handshake: the host holds
+ *   its posts until it arrives), `draftChanged`, `refreshEvidence`, `runCommand`.
+ * - Webview → host **requests**, answered by a `response` with the same `id`:
+ *   `preview` and `handOver`.
+ * - Host → webview **notifications**: `init`, `state`, `evidence`, `estimate`,
+ *   `handedOver`, `banner`, and the `response`s.
+ *
+ * Kept free of the registry and YAML so the webview bundle stays small.
+ */
+import { z } from 'zod';
+import { DraftSchema } from './draft';
+import { CommitSchema, DroppedSchema, HopGuardSchema, TestRunSchema, TouchedFileSchema, TurnSchema } from '../handoff/schema';
+import type { SpecialistSource } from '../specialists/registry';
+
+// ---------------------------------------------------------------- webview → host
+
+/** The webview script has loaded and can receive messages. */
+export const ReadyMessageSchema = z.object({ type: z.literal('ready') }).strict();
+
+/** The user changed the draft (debounced by the webview); `revision` counts the edits (see RevisedDraftSchema). */
+export const DraftChangedMessageSchema = z.object({ type: z.literal('draftChanged'), draft: DraftSchema, revision: z.number().int().nonnegative() }).strict();
+
+/** Collect the evidence again (git and session log). */
+export const RefreshEvidenceMessageSchema = z.object({ type: z.literal('refreshEvidence') }).strict();
+
+/** Commands the panel may ask the host to run: only these. */
+export const PanelCommandSchema = z.enum(['endSession', 'manageTrust', 'openFolder', 'openSettings', 'openHandoffFolder', 'initRepository', 'openGitSettings', 'copyPrompt', 'openInChat']);
+/** Run one of the commands the panel offers. */
+export const RunCommandMessageSchema = z.object({ type: z.literal('runCommand'), command: PanelCommandSchema }).strict();
+
+/** Open the handoff this draft would write, rendered, in a preview editor. */
+export const PreviewRequestSchema = z
+  .object({ type: z.literal('request'), id: z.number().int().nonnegative(), method: z.literal('preview'), draft: DraftSchema, revision: z.number().int().nonnegative() })
+  .strict();
+/** Write the handoff. */
+export const HandOverRequestSchema = z
+  .object({ type: z.literal('request'), id: z.number().int().nonnegative(), method: z.literal('handOver'), draft: DraftSchema, revision: z.number().int().nonnegative() })
+  .strict();
+
+/** A request, told apart by its `method`. */
+export const RequestMessageSchema = z.discriminatedUnion('method', [PreviewRequestSchema, HandOverRequestSchema]);
+
+/** Every message the webview may send, told apart by `type` (so a refusal names the field at fault). */
+export const WebviewToHostSchema = z.discriminatedUnion('type', [
+  ReadyMessageSchema,
+  DraftChangedMessageSchema,
+  RefreshEvidenceMessageSchema,
+  RunCommandMessageSchema,
+  RequestMessageSchema,
+]);
+/** A message from the webview. */
+export type WebviewToHost = z.infer<typeof WebviewToHostSchema>;
+
+// ---------------------------------------------------------------- host → webview
+
+/** A specialist as the picker shows it. */
+export const SpecialistViewSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  icon: z.string(),
+  mandate: z.string(),
+  persona_marker: z.string(),
+  return_condition: z.string(),
+  // The sources of SPECIALIST_SOURCES, spelled out: the webview bundle must not pull in the registry.
+  source: z.enum(['builtin', 'custom', 'github-agent', 'claude-agent'] as const satisfies readonly SpecialistSource[]),
+});
+/** A specialist in the picker. */
+export type SpecialistView = z.infer<typeof SpecialistViewSchema>;
+
+/** What the panel needs to know to show the right state and next action. */
+export const PanelStateSchema = z.object({
+  hasFolder: z.boolean(),
+  trusted: z.boolean(),
+  handoffCount: z.number().int().nonnegative(),
+});
+/** The panel's state. */
+export type PanelState = z.infer<typeof PanelStateSchema>;
+
+/** Settings the panel shows: token budget (tokens), encoding, hop limit. */
+export const PanelSettingsSchema = z.object({
+  maxContextTokens: z.number().int().positive(),
+  tokenizer: z.string(),
+  maxHandoverDepth: z.number().int().positive(),
+  includeRecentTurns: z.number().int().nonnegative(),
+});
+
+/** Host → webview: everything to start from (after `ready`, and after every resolve). */
+export const InitNotificationSchema = z
+  .object({
+    type: z.literal('init'),
+    draft: DraftSchema,
+    revision: z.number().int().nonnegative(),
+    specialists: z.array(SpecialistViewSchema),
+    settings: PanelSettingsSchema,
+    state: PanelStateSchema,
+  })
+  .strict();
+
+/** Host → webview: the workspace state changed (trust granted, handoffs written). */
+export const StateNotificationSchema = z.object({ type: z.literal('state'), state: PanelStateSchema }).strict();
+
+/** The latest handoff the draft may continue (its chain), as the panel shows it. */
+export const ChainViewSchema = z.object({ id: z.string(), specialist: z.string(), hop: z.number().int(), chain: z.array(z.string()) });
+
+/** The evidence as the panel lists it (each item can be left out). */
+export const EvidenceViewSchema = z.object({
+  touched_files: z.array(TouchedFileSchema),
+  touched_files_omitted: z.number().int().nonnegative(),
+  tests_run: z.array(TestRunSchema),
+  commits: z.array(CommitSchema),
+  recent_turns: z.array(TurnSchema),
+  branch: z.string().nullable(),
+  head_commit: z.string().nullable(),
+  notes: z.array(z.string()),
+  git_problem: z.enum(['not_repository', 'git_missing', 'failed']).nullable(),
+  latest: ChainViewSchema.nullable(),
+});
+/** Evidence as listed. */
+export type EvidenceView = z.infer<typeof EvidenceViewSchema>;
+
+/**
+ * Host → webview: evidence collection started (`loading`), finished (`ready`, with the
+ * evidence) or failed (`error`, with the message to show).
+ */
+export const EvidenceNotificationSchema = z
+  .object({
+    type: z.literal('evidence'),
+    status: z.enum(['loading', 'ready', 'error']),
+    evidence: EvidenceViewSchema.nullable(),
+    message: z.string().optional(),
+  })
+  .strict();
+
+/**
+ * Host → webview: the token estimate of the draft as it would be written: `tokens` against
+ * `budget` (tokens in `tokenizer`), `estimated` when long runs were chunked, and when over
+ * budget what fit-to-budget would cut (`cuts`) and how many tokens are left after it;
+ * `problem` is the first input error (e.g. no specialist yet); `hop_guard` the warning.
+ */
+export const EstimateNotificationSchema = z
+  .object({
+    type: z.literal('estimate'),
+    tokens: z.number().int().nonnegative(),
+    budget: z.number().int().positive(),
+    estimated: z.boolean(),
+    over: z.boolean(),
+    cuts: z.array(DroppedSchema),
+    fitted_tokens: z.number().int().nonnegative().nullable(),
+    hop: z.number().int().positive(),
+    hop_guard: HopGuardSchema.nullable(),
+    problem: z.string().nullable(),
+  })
+  .strict();
+/** A token estimate. */
+export type EstimateNotification = z.infer<typeof EstimateNotificationSchema>;
+
+/** Host → webview: a handoff was written; the draft was cleared (at `revision`). */
+export const HandedOverNotificationSchema = z
+  .object({
+    type: z.literal('handedOver'),
+    persona_marker: z.string(),
+    handoff_file: z.string(),
+    tokens: z.number().int(),
+    budget: z.number().int(),
+    revision: z.number().int().nonnegative(),
+  })
+  .strict();
+
+/** Host → webview: a message to show at the top of the panel (e.g. a write failure). */
+export const BannerNotificationSchema = z.object({ type: z.literal('banner'), kind: z.enum(['error', 'warning', 'info']), message: z.string() }).strict();
+
+/** Host → webview: the answer to a request. */
+export const ResponseSchema = z
+  .object({ type: z.literal('response'), id: z.number().int().nonnegative(), ok: z.boolean(), message: z.string().optional() })
+  .strict();
+
+/** Every message the host may send. */
+export const HostToWebviewSchema = z.discriminatedUnion('type', [
+  InitNotificationSchema,
+  StateNotificationSchema,
+  EvidenceNotificationSchema,
+  EstimateNotificationSchema,
+  HandedOverNotificationSchema,
+  BannerNotificationSchema,
+  ResponseSchema,
+]);
+/** A message from the host. */
+export type HostToWebview = z.infer<typeof HostToWebviewSchema>;
+
+/**
+ * Validates a message from the webview.
+ * @returns the message, or `{error}` describing why it was refused (for the log)
+ */
+export function parseWebviewMessage(raw: unknown): { ok: true; message: WebviewToHost } | { ok: false; error: string } {
+  const r = WebviewToHostSchema.safeParse(raw);
+  if (r.success) {
+    return { ok: true, message: r.data };
+  }
+  const issue = r.error.issues[0];
+  // Bounded: the reason goes to the log, whatever the message held.
+  const where = (issue?.path.join('.') || 'message').slice(0, 200);
+  return { ok: false, error: `${where}: ${(issue?.message ?? 'invalid').slice(0, 300)}` };
+}

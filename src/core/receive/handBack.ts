@@ -1,0 +1,77 @@
+/**
+ * Handing back (DESIGN §5 receiving side): what a receiving specialist records when it
+ * answers a handoff — the request of "Handoff: Record Result" and the CLI's
+ * `record-result`, and the acceptance criteria a handoff sets.
+ */
+import { z } from 'zod';
+import { MAX_ITEM_CHARS, MAX_LIST_ITEMS, MAX_SUMMARY_CHARS } from '../handoff/limits';
+import type { ParsedHandoff } from '../handoff/render';
+import { SpecialistIdSchema } from '../handoff/ids';
+import { TestRunSchema, TokenizerNameSchema } from '../handoff/schema';
+
+const item = z.string().max(MAX_ITEM_CHARS, `items must be at most ${MAX_ITEM_CHARS.toLocaleString('en')} characters`);
+const list = z
+  .array(item)
+  .max(MAX_LIST_ITEMS, `must have at most ${MAX_LIST_ITEMS.toLocaleString('en')} items`)
+  .default([])
+  .transform((xs) => xs.map((x) => x.trim()).filter(Boolean));
+
+/**
+ * A hand-back ("Record Result"):
+ * - `specialist`: the receiving specialist who writes the result;
+ * - `handoffs`: the handoffs answered (ids, file names or `latest`); empty: every open
+ *   handoff addressed to `specialist` (pending, accepted or in progress, not answered yet);
+ * - `criteria_met`: the acceptance criteria met — their texts, their 1-based numbers as
+ *   listed by {@link acceptanceCriteria}, or `all`;
+ * - `proceed_if_taken`: record even when another session took the handoff up and never
+ *   recorded a result (the caller has asked the user).
+ * Budget and tokenizer as for a handoff (3,000 tokens, o200k_base).
+ */
+export const RecordResultRequestSchema = z.object({
+  specialist: SpecialistIdSchema,
+  handoffs: z.array(z.string().trim().min(1).max(300)).max(50).default([]),
+  summary: z.string().max(MAX_SUMMARY_CHARS, `must be at most ${MAX_SUMMARY_CHARS.toLocaleString('en')} characters`).default(''),
+  criteria_met: z.union([z.literal('all'), z.array(z.string().trim().min(1).max(MAX_ITEM_CHARS)).max(MAX_LIST_ITEMS)]).default([]),
+  next_steps: list,
+  blockers: list,
+  tests_run: z.array(TestRunSchema).max(MAX_LIST_ITEMS).default([]),
+  proceed_if_taken: z.boolean().default(false),
+  max_context_tokens: z.number().int().positive().max(10_000_000).default(3000),
+  tokenizer: TokenizerNameSchema.default('o200k_base'),
+});
+/** A hand-back request as parsed. */
+export type RecordResultRequest = z.infer<typeof RecordResultRequestSchema>;
+
+/**
+ * The acceptance criteria a handoff sets, in order: its next steps (each is work to do),
+ * then its return condition (when to hand back). Duplicates are listed once.
+ */
+export function acceptanceCriteria(handoff: ParsedHandoff): string[] {
+  const steps = (handoff.sections.get('Next steps') ?? '')
+    .split('\n')
+    .map((l) => /^\s*\d+\.\s+(.*)$/.exec(l)?.[1]?.trim())
+    .filter((x): x is string => !!x);
+  const all = [...steps, handoff.frontmatter.return_condition.trim()].filter(Boolean);
+  return [...new Set(all)];
+}
+
+/**
+ * Which criteria are met by the request's `criteria_met`: `all`, exact texts (trimmed,
+ * case-insensitive) or 1-based numbers.
+ * @returns one check per criterion, and the entries of `criteria_met` that matched none
+ */
+export function matchCriteria(criteria: readonly string[], met: RecordResultRequest['criteria_met']): { checks: Array<{ criterion: string; met: boolean }>; unknown: string[] } {
+  // "all" also counts inside a list (["all"]): agents send lists where the CLI sends --met all.
+  if (met === 'all' || met.some((m) => m.trim().toLowerCase() === 'all')) {
+    return { checks: criteria.map((criterion) => ({ criterion, met: true })), unknown: [] };
+  }
+  const hit = new Set<number>();
+  const unknown: string[] = [];
+  for (const m of met) {
+    const n = /^\d+$/.test(m) ? Number(m) : NaN;
+    const i = Number.isInteger(n) && n >= 1 && n <= criteria.length ? n - 1 : criteria.findIndex((c) => c.toLowerCase() === m.toLowerCase());
+    if (i >= 0) hit.add(i);
+    else unknown.push(m);
+  }
+  return { checks: criteria.map((criterion, i) => ({ criterion, met: hit.has(i) })), unknown };
+}

@@ -1,0 +1,445 @@
+/**
+ * The handoff timeline (DESIGN §5, "Interop"): the handoff files of this extension and
+ * of two other tools, read by file name, grouped into chains of hops, and concatenated
+ * into the *Prior handoffs context* a receiving specialist reads first.
+ *
+ * Pure: no I/O. Listing the folders and reading the files is the store's job; this
+ * module only parses names, nests chains and builds text.
+ */
+import { parseFileTimestamp, parseHandoffFileName, strictUtc } from '../handoff/naming';
+
+export { parseFileTimestamp } from '../handoff/naming';
+import { formatCount, plural } from '../handoff/render';
+
+/**
+ * Where a timeline file lives:
+ * - `handoff`: this extension's `<handoff.directory>/handoffs/` (DESIGN §5);
+ * - `itervox`: itervox's `.itervox/handoff/` (itervox handoff convention);
+ * - `agent-zero`: Agent Zero's `.a0proj/handover/` briefing files (Agent Zero
+ *   `handover_to_specialist` briefing naming).
+ */
+export type TimelineSource = 'handoff' | 'itervox' | 'agent-zero';
+
+/** Every timeline source, in the order the timeline lists their folders. */
+export const TIMELINE_SOURCES: readonly TimelineSource[] = Object.freeze(['handoff', 'itervox', 'agent-zero']);
+
+/**
+ * One file of the timeline, as its name describes it (no file content is read).
+ * - `key`: `${source}:${name}`, stable across reloads; the id of tree items and the key
+ *   of {@link groupChains}'s info map.
+ * - `name`: the file name (no folder), e.g. `2026-05-26T14-30-45.123Z_quality_reviewer.md`.
+ * - `path`: whatever path the caller passed (absolute or workspace-relative), kept as is.
+ * - `time`: creation time from the name, in milliseconds since the epoch (UTC). Agent
+ *   Zero names carry only a day, so their time is that UTC day at 00:00.
+ * - `specialist`: the specialist (our files), profile (itervox) or resolved specialist
+ *   id (Agent Zero).
+ * - `topic`: the topic slug (Agent Zero names only), else null.
+ * - `partial`: the writer failed or was cancelled (`….partial.md`, DESIGN §5 and the
+ *   itervox convention); always false for Agent Zero briefings.
+ */
+export interface TimelineFile {
+  readonly key: string;
+  readonly source: TimelineSource;
+  readonly name: string;
+  readonly path: string;
+  readonly time: number;
+  readonly specialist: string;
+  readonly topic: string | null;
+  readonly partial: boolean;
+}
+
+/**
+ * itervox profile names: 1–64 characters of `[A-Za-z0-9_-]` (itervox handoff
+ * convention, which leaves profile names to the user; this is the widest set we accept).
+ */
+export const ITERVOX_PROFILE_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** `<timestamp>_<profile>[.partial].md`; the timestamp is checked by {@link parseFileTimestamp}. */
+const ITERVOX_NAME = /^(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d{1,9})?Z)_([A-Za-z0-9_-]{1,64})(\.partial)?\.md$/;
+/** `<stem>-<YYYY-MM-DD>.md` (Agent Zero briefing naming). */
+const AGENT_ZERO_NAME = /^(.+)-(\d{4})-(\d{2})-(\d{2})\.md$/;
+/**
+ * Resolves the specialist and topic of an Agent Zero briefing stem
+ * (`<specialist with _→->-<topic>`): the longest known id, written with `_` → `-`, that
+ * prefixes the stem followed by `-` or the end wins and is returned in its own spelling
+ * (`quality-reviewer-x` → `quality_reviewer`); ties go to the id listed first. Without a
+ * known prefix, the first dash-separated token is the specialist.
+ */
+function resolveAgentZeroStem(stem: string, knownSpecialists: readonly string[]): { specialist: string; topic: string | null } | undefined {
+  let best: string | undefined;
+  let bestLength = -1;
+  for (const id of knownSpecialists) {
+    const dashed = id.replace(/_/g, '-');
+    if (dashed.length > bestLength && dashed.length > 0 && (stem === dashed || stem.startsWith(`${dashed}-`))) {
+      best = id;
+      bestLength = dashed.length;
+    }
+  }
+  if (best !== undefined) {
+    const topic = stem.slice(bestLength + 1);
+    return { specialist: best, topic: topic || null };
+  }
+  const dash = stem.indexOf('-');
+  const specialist = dash < 0 ? stem : stem.slice(0, dash);
+  const topic = dash < 0 ? '' : stem.slice(dash + 1);
+  return specialist ? { specialist, topic: topic || null } : undefined;
+}
+
+/**
+ * Reads what a timeline file's name says.
+ *
+ * - `handoff`: `<ISO 8601 UTC, ':' → '-', milliseconds optional>_<specialist>[.partial].md`
+ *   (DESIGN §5, via {@link parseHandoffFileName}); the specialist must match the
+ *   specialist id pattern `^[a-z0-9][a-z0-9_-]{0,63}$` (DESIGN §3).
+ * - `itervox`: the same timestamp, then `_<profile>[.partial].md` with the profile
+ *   matching {@link ITERVOX_PROFILE_PATTERN} (itervox handoff convention).
+ * - `agent-zero`: `<specialist with _→->-<topic slug>-<YYYY-MM-DD>.md` (Agent Zero
+ *   briefing naming); the specialist is the longest id of `knownSpecialists` (with
+ *   `_` → `-`) prefixing the name, else the first dash-separated token; `time` is that
+ *   UTC day at 00:00; `topic` is the part between specialist and day (null if empty).
+ *
+ * Timestamps and days must name a real instant (`2026-02-30` is refused, not rolled over).
+ *
+ * @param source which folder the file was listed in
+ * @param name the bare file name
+ * @param path the file's path, returned unchanged in `path`
+ * @param knownSpecialists specialist ids (snake_case) used to split Agent Zero names
+ * @returns undefined for names that are not timeline files (temp files, READMEs, …)
+ */
+export function parseTimelineFileName(
+  source: TimelineSource,
+  name: string,
+  path: string,
+  knownSpecialists: readonly string[],
+): TimelineFile | undefined {
+  const key = `${source}:${name}`;
+  if (source === 'handoff') {
+    // The name's timestamp is checked strictly there (no rolled-over dates).
+    const parsed = parseHandoffFileName(name);
+    if (!parsed) {
+      return undefined;
+    }
+    return { key, source, name, path, time: parsed.time, specialist: parsed.specialist, topic: null, partial: parsed.partial };
+  }
+  if (source === 'itervox') {
+    const m = ITERVOX_NAME.exec(name);
+    const time = m ? parseFileTimestamp(m[1]) : undefined;
+    if (!m || time === undefined) {
+      return undefined;
+    }
+    return { key, source, name, path, time, specialist: m[2], topic: null, partial: m[3] !== undefined };
+  }
+  const m = AGENT_ZERO_NAME.exec(name);
+  if (!m || /[\\/]/.test(m[1])) {
+    return undefined;
+  }
+  const time = strictUtc(Number(m[2]), Number(m[3]), Number(m[4]));
+  const who = resolveAgentZeroStem(m[1], knownSpecialists);
+  if (time === undefined || !who) {
+    return undefined;
+  }
+  return { key, source, name, path, time, specialist: who.specialist, topic: who.topic, partial: false };
+}
+
+/**
+ * The chain links a handoff file declares in its frontmatter (DESIGN §4): its own `id`,
+ * the chain's `root_id` (= `correlation_id`), the `parent_id` it answers or continues
+ * (null for the first hop), its `status`, `topic` and `hop` number (1-based; null when
+ * the file does not say). Files of other tools have no such links.
+ */
+export interface ChainInfo {
+  readonly id: string;
+  readonly root_id: string;
+  readonly parent_id: string | null;
+  readonly status: string;
+  readonly topic: string | null;
+  readonly hop: number | null;
+}
+
+/** A timeline file placed in its chain: its chain links (if read) and the hops that answer it. */
+export interface TimelineNode {
+  readonly file: TimelineFile;
+  readonly info: ChainInfo | undefined;
+  readonly children: TimelineNode[];
+}
+
+/** Orders files by time, then by key, in one direction; a total order so results are deterministic. */
+function compareFiles(a: TimelineFile, b: TimelineFile): number {
+  return a.time - b.time || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+}
+
+/**
+ * Nests timeline files into chains of hops (DESIGN §4: `parent_id` links).
+ *
+ * Each file goes under the file whose `info.id` equals its `info.parent_id`. A file is
+ * a root when it has no info, no `parent_id`, names itself, or names an id no file has.
+ * Malformed data is tolerated: when several files claim the same id, the oldest (then
+ * the smallest key) is the one children attach to; a cycle of parent links is broken at
+ * its oldest file, which becomes a root. Every input entry appears exactly once.
+ *
+ * Order: for `'newest'`, roots by the latest time anywhere in their chain, newest
+ * first, and children by their own time, newest first; for `'oldest'`, roots by the
+ * first time in their chain, oldest first, and children oldest first. Ties are broken
+ * by key in the same direction.
+ *
+ * Runs in O(n log n) time and O(n) memory, without recursion (a chain may be
+ * thousands of hops deep).
+ *
+ * @param files the timeline files, any order
+ * @param info chain links by {@link TimelineFile.key}
+ * @param order `'newest'` or `'oldest'` first
+ */
+export function groupChains(
+  files: readonly TimelineFile[],
+  info: ReadonlyMap<string, ChainInfo>,
+  order: 'newest' | 'oldest',
+): TimelineNode[] {
+  const n = files.length;
+  const infos = files.map((f) => info.get(f.key));
+
+  // id → index of the file children attach to (oldest claimant wins).
+  const byId = new Map<string, number>();
+  infos.forEach((fi, i) => {
+    if (!fi) {
+      return;
+    }
+    const prev = byId.get(fi.id);
+    if (prev === undefined || compareFiles(files[i], files[prev]) < 0) {
+      byId.set(fi.id, i);
+    }
+  });
+
+  const parent = new Int32Array(n).fill(-1);
+  infos.forEach((fi, i) => {
+    const p = fi && fi.parent_id !== null ? byId.get(fi.parent_id) : undefined;
+    if (p !== undefined && p !== i) {
+      parent[i] = p;
+    }
+  });
+
+  // Break cycles: walk up from every unvisited file; meeting the current walk again is a cycle.
+  const state = new Uint8Array(n); // 0 unvisited, 1 on the current walk, 2 done
+  for (let start = 0; start < n; start++) {
+    const walk: number[] = [];
+    let j = start;
+    while (j !== -1 && state[j] === 0) {
+      state[j] = 1;
+      walk.push(j);
+      j = parent[j];
+    }
+    if (j !== -1 && state[j] === 1) {
+      const cycle = walk.slice(walk.lastIndexOf(j));
+      const oldest = cycle.reduce((a, b) => (compareFiles(files[b], files[a]) < 0 ? b : a));
+      parent[oldest] = -1;
+    }
+    for (const k of walk) {
+      state[k] = 2;
+    }
+  }
+
+  const nodes: TimelineNode[] = files.map((file, i) => ({ file, info: infos[i], children: [] }));
+  const roots: number[] = [];
+  const childIdx: number[][] = files.map(() => []);
+  for (let i = 0; i < n; i++) {
+    if (parent[i] === -1) {
+      roots.push(i);
+    } else {
+      childIdx[parent[i]].push(i);
+    }
+  }
+
+  // Chain first / latest times: breadth-first from the roots, then fold bottom-up.
+  const first = Float64Array.from(files, (f) => f.time);
+  const latest = Float64Array.from(files, (f) => f.time);
+  const bfs = [...roots];
+  for (let q = 0; q < bfs.length; q++) {
+    for (const c of childIdx[bfs[q]]) {
+      bfs.push(c);
+    }
+  }
+  for (let q = bfs.length - 1; q >= 0; q--) {
+    const i = bfs[q];
+    const p = parent[i];
+    if (p !== -1) {
+      first[p] = Math.min(first[p], first[i]);
+      latest[p] = Math.max(latest[p], latest[i]);
+    }
+  }
+
+  const dir = order === 'newest' ? -1 : 1;
+  const byTime = (a: number, b: number): number => dir * compareFiles(files[a], files[b]);
+  for (let i = 0; i < n; i++) {
+    if (childIdx[i].length) {
+      childIdx[i].sort(byTime);
+      for (const c of childIdx[i]) {
+        nodes[i].children.push(nodes[c]);
+      }
+    }
+  }
+  const chainTime = order === 'newest' ? latest : first;
+  roots.sort((a, b) => dir * (chainTime[a] - chainTime[b]) || byTime(a, b));
+  return roots.map((i) => nodes[i]);
+}
+
+/** Budget of the prior-handoffs block: 30 KB = 30,720 bytes of UTF-8 (itervox handoff convention, DESIGN §5). */
+export const PRIOR_HANDOFFS_BUDGET_BYTES = 30 * 1024;
+
+/** Heading of the prior-handoffs block (itervox handoff convention, DESIGN §5). */
+export const PRIOR_HANDOFFS_HEADING = '## Prior Agent Handoffs';
+
+/** Label appended to the heading of a partial file (our wording; the itervox convention marks partials the same way). */
+export const PARTIAL_LABEL = '(partial — the previous agent stopped before finishing it)';
+
+/** Body of the block when there is nothing to show. */
+export const NO_PRIOR_HANDOFFS = '_No prior handoffs: no earlier handoff files were found._';
+
+/**
+ * Size of a string encoded as UTF-8, in bytes, without allocating. A lone surrogate
+ * counts 3 bytes (it encodes as U+FFFD, as `TextEncoder` does).
+ */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) {
+      bytes += 1;
+    } else if (c < 0x800) {
+      bytes += 2;
+    } else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i++;
+    } else {
+      bytes += 3;
+    }
+  }
+  return bytes;
+}
+
+/**
+ * The longest prefix of `text` whose UTF-8 encoding is at most `maxBytes` bytes, cut
+ * between code points (never inside a surrogate pair), so the result encodes to valid
+ * UTF-8. `maxBytes` ≤ 0 gives `''`.
+ */
+export function cutUtf8(text: string, maxBytes: number): string {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const pair = c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+    const size = c < 0x80 ? 1 : c < 0x800 ? 2 : pair ? 4 : 3;
+    if (bytes + size > maxBytes) {
+      return text.slice(0, i);
+    }
+    bytes += size;
+    if (pair) {
+      i++;
+    }
+  }
+  return text;
+}
+
+/** "30 KB" for whole kibibytes, else "30,000 bytes". */
+function budgetWords(bytes: number): string {
+  return bytes > 0 && bytes % 1024 === 0 ? `${formatCount(bytes / 1024)} KB` : plural(bytes, 'byte');
+}
+
+/** The marker line under the heading when older files were dropped, e.g. `[12 earlier handoffs dropped to fit the 30 KB budget]`. */
+export function droppedMarker(dropped: number, budgetBytes: number): string {
+  return `[${plural(dropped, 'earlier handoff')} dropped to fit the ${budgetWords(budgetBytes)} budget]`;
+}
+
+/** What {@link priorHandoffsBlock} built: the Markdown, how many files it shows (in full or cut) and how many it dropped. */
+export interface PriorHandoffsBlock {
+  readonly text: string;
+  readonly included: number;
+  readonly dropped: number;
+  /** True when the only file shown was cut to fit (see {@link priorHandoffsBlock}). */
+  readonly truncated: boolean;
+}
+
+/**
+ * The *Prior handoffs context* (DESIGN §5, after the itervox handoff convention): every
+ * timeline file, sorted by name (file names start with their timestamp, so this is
+ * chronological; compared by UTF-16 code unit, not locale), concatenated under
+ * `## Prior Agent Handoffs`.
+ *
+ * Layout, `\n` line ends, blocks separated by one blank line:
+ * ```
+ * ## Prior Agent Handoffs
+ *
+ * [N earlier handoffs dropped to fit the 30 KB budget]   ← only when N > 0
+ *
+ * ### <name>                                              ← partial: `### <name> (partial — …)`
+ *
+ * <text, trailing whitespace removed>
+ * ```
+ * and one final `\n`.
+ *
+ * Budget: the whole returned text, heading and marker included, is at most
+ * `budgetBytes` bytes of UTF-8 (default {@link PRIOR_HANDOFFS_BUDGET_BYTES}, 30 KB:
+ * itervox handoff convention). The newest files are kept; the oldest are dropped first.
+ * If even the newest file alone does not fit, the start of its text is kept, cut between
+ * code points (valid UTF-8), followed by a visible `[… truncated: …]` note, and
+ * `truncated` is true. Empty input gives a block saying there are no prior handoffs. A
+ * budget too small for even the heading gives the heading cut to the budget (never more
+ * bytes than asked for). Never throws.
+ *
+ * @param files name (bare file name), text (file content) and partial flag of each file
+ * @param budgetBytes the most UTF-8 bytes the returned text may have
+ * @param droppedBefore older files the caller already left out without reading them
+ *   (they could never fit); added to `dropped` and to the marker. Default 0.
+ */
+export function priorHandoffsBlock(
+  files: ReadonlyArray<{ name: string; text: string; partial: boolean }>,
+  budgetBytes: number = PRIOR_HANDOFFS_BUDGET_BYTES,
+  droppedBefore = 0,
+): PriorHandoffsBlock {
+  const budget = Math.max(0, Math.floor(budgetBytes));
+  const skipped = Math.max(0, Math.floor(droppedBefore));
+  const fit = (text: string): string => (utf8Length(text) <= budget ? text : cutUtf8(text, budget));
+  if (files.length === 0) {
+    const body = skipped > 0 ? droppedMarker(skipped, budget) : NO_PRIOR_HANDOFFS;
+    return { text: fit(`${PRIOR_HANDOFFS_HEADING}\n\n${body}\n`), included: 0, dropped: skipped, truncated: false };
+  }
+  const sorted = [...files].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const n = sorted.length;
+  const headingOf = (f: { name: string; partial: boolean }): string => `### ${f.name}${f.partial ? ` ${PARTIAL_LABEL}` : ''}`;
+  const sections = sorted.map((f) => `${headingOf(f)}\n\n${f.text.trimEnd()}`);
+  const sizes = sections.map(utf8Length);
+  const build = (kept: readonly string[], dropped: number): string =>
+    [PRIOR_HANDOFFS_HEADING, ...(dropped > 0 ? [droppedMarker(dropped, budget)] : []), ...kept].join('\n\n') + '\n';
+
+  // Bytes of the block keeping the newest k sections: heading, marker, sections, one
+  // "\n\n" between blocks, a final "\n". Scan every k from n down (the marker shrinks as
+  // k grows, so fitting is not monotone in k) and keep the largest that fits.
+  const headingBytes = utf8Length(PRIOR_HANDOFFS_HEADING);
+  let suffix = 0;
+  const suffixBytes = [0];
+  for (let k = 1; k <= n; k++) {
+    suffix += sizes[n - k];
+    suffixBytes.push(suffix);
+  }
+  for (let k = n; k >= 1; k--) {
+    const dropped = skipped + n - k;
+    const marker = dropped > 0 ? utf8Length(droppedMarker(dropped, budget)) + 2 : 0;
+    if (headingBytes + marker + 2 * k + suffixBytes[k] + 1 <= budget) {
+      return { text: build(sections.slice(n - k), dropped), included: k, dropped, truncated: false };
+    }
+  }
+
+  // Not even the newest file fits: keep the start of its text and say so.
+  const newest = sorted[n - 1];
+  const text = newest.text.trimEnd();
+  const total = utf8Length(text);
+  const head = `${headingOf(newest)}\n\n`;
+  const note = (shown: number): string =>
+    `\n\n[… truncated: showing the first ${formatCount(shown)} of ${plural(total, 'byte')} of this handoff to fit the ${budgetWords(budget)} budget]`;
+  const frame = utf8Length(build([head], skipped + n - 1)) + utf8Length(note(total));
+  if (budget - frame < 0) {
+    return { text: fit(build([], skipped + n)), included: 0, dropped: skipped + n, truncated: false };
+  }
+  const kept = cutUtf8(text, budget - frame);
+  return { text: fit(build([`${head}${kept}${note(utf8Length(kept))}`], skipped + n - 1)), included: 1, dropped: skipped + n - 1, truncated: true };
+}
+
+/** Chains the timeline tree shows before "Show more": 200 (a page it renders at once, whatever the folder holds). */
+export const TIMELINE_PAGE_SIZE = 200;

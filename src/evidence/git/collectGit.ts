@@ -1,0 +1,427 @@
+/**
+ * Git evidence (DESIGN §6), collected through simple-git with argument arrays (never a
+ * shell string), simple-git's unsafe-option guards left on, and `--no-optional-locks`
+ * so collecting never takes the index lock a user's own git command may need.
+ *
+ * Never throws: every failure becomes a note in the evidence, and the handoff is still
+ * written (DESIGN §6). Only a failing `git status` leaves the file list empty; a failing
+ * diff loses the counts, the excerpt or the hash, not the files.
+ */
+import { lstat, realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import { simpleGit, type SimpleGit, type SimpleGitOptions } from 'simple-git';
+import { emptyGitEvidence, type GitEvidence, type GitProblem } from '../../core/handoff/gitEvidence';
+import type { Commit } from '../../core/handoff/schema';
+import { applyRecount, displayPath, mergeTouchedFiles, parseNumstatFields, parseRawNumstat, parseStatusV2, splitNulFields } from './gitParse';
+import { diffHash, hashWorktree } from './worktreeHash';
+
+/** Diff excerpt cap: 40,000 characters (TSP handoff skill: alignment snippets carry at most 40k diff characters). */
+export const DIFF_EXCERPT_MAX_CHARS = 40_000;
+/** Touched files kept by collection before "… and N more": 2,000 files. */
+export const MAX_TOUCHED_FILES = 2_000;
+/** Commits listed since the base before "… and N more": 50. */
+export const MAX_COMMITS = 50;
+/** Commits listed when no base commit is known yet: the latest 10. */
+export const MAX_COMMITS_WITHOUT_BASE = 10;
+/** A git process that prints nothing for this long is killed: 120,000 ms. */
+export const GIT_BLOCK_TIMEOUT_MS = 120_000;
+
+/** Empty-tree object names, used as "HEAD" in a repository without commits. */
+const EMPTY_TREE: Record<string, string> = {
+  sha1: '4b825dc642cb6eb9a060e54bf8d69288fbee4904',
+  sha256: '6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321',
+};
+
+/** Options of {@link collectGitEvidence}. */
+export interface GitEvidenceOptions {
+  /** Folder to collect for (the workspace folder); git finds the repository above it. */
+  readonly cwd: string;
+  /** Absolute handoff root; its files are never reported as touched (DESIGN §6). */
+  readonly handoffRoot?: string;
+  /**
+   * More absolute folders that only ever hold handoff files and are excluded like the
+   * handoff root: the other tools' folders our handoffs are copied into (itervox's
+   * `.itervox/handoff`, Agent Zero's `.a0proj/handover`), so a handoff never reports the
+   * previous one's copies as touched files, and its diff hash does not change with them.
+   */
+  readonly alsoExclude?: readonly string[];
+  /** Commit the session started from (previous handoff's HEAD); null or absent when unknown. */
+  readonly baseCommit?: string | null;
+  /** git executable, e.g. from VS Code's `git.path`; default `git` on PATH. */
+  readonly binary?: string;
+  /** Cap of the touched-file list (default {@link MAX_TOUCHED_FILES}). */
+  readonly maxFiles?: number;
+  /** Cap of the diff excerpt in characters (default {@link DIFF_EXCERPT_MAX_CHARS}). */
+  readonly diffExcerptChars?: number;
+  /** Cancels collection; running git processes are killed. */
+  readonly signal?: AbortSignal;
+}
+
+/** Classifies a failure of git: no executable, no repository, or anything else. */
+export function classifyGitFailure(err: unknown): GitProblem {
+  const text = String((err as { message?: unknown })?.message ?? err);
+  if (/not a git repository/i.test(text)) {
+    return 'not_repository';
+  }
+  if (/ENOENT|spawn .*git|not found|cannot find/i.test(text)) {
+    return 'git_missing';
+  }
+  return 'failed';
+}
+
+/** Classifies a failure of git into a note the user can act on. */
+export function describeGitFailure(err: unknown, cwd: string): string {
+  const text = String((err as { message?: unknown })?.message ?? err);
+  const kind = classifyGitFailure(err);
+  if (kind === 'git_missing') {
+    return 'git is not installed or not on PATH — touched files and commits were not collected; install git (or set "git.path") and hand over again';
+  }
+  if (kind === 'not_repository') {
+    return 'Not a git repository — touched files and commits were not collected; run "git init" in the workspace folder to track its changes';
+  }
+  if (/bad index|index file corrupt|index file smaller than expected|bad signature 0x/i.test(text)) {
+    return 'the repository\'s index (.git/index) is corrupt — touched files were not collected; rebuild it with "rm .git/index && git reset" (your files are kept)';
+  }
+  if (/dubious ownership/i.test(text)) {
+    return `git refuses this repository (dubious ownership): ${cwd} — run "git config --global --add safe.directory ${cwd}" if you trust it`;
+  }
+  if (/abort/i.test(text)) {
+    return 'Collecting git evidence was cancelled';
+  }
+  const lines = text.split('\n').map((l) => l.trim());
+  const line = lines.find((l) => /^(fatal|error):/.test(l)) ?? lines.find((l) => l) ?? text;
+  return `git failed: ${line.replace(/^(fatal|error):\s*/, '')}`.slice(0, 400);
+}
+
+/** How {@link gitClient} runs git: the executable (`git.path`), cancellation, and stdin for commands that read it. */
+export interface ClientOptions {
+  readonly binary?: string;
+  readonly signal?: AbortSignal;
+  readonly input?: (commands: readonly string[]) => string | undefined;
+}
+
+/**
+ * A simple-git client for `baseDir` with this module's settings: untrimmed output,
+ * `core.quotePath=false`, no colour, at most 3 git processes, killed after
+ * {@link GIT_BLOCK_TIMEOUT_MS} of silence or when `opts.signal` aborts.
+ */
+export function gitClient(baseDir: string, opts: ClientOptions): SimpleGit {
+  const options: Partial<SimpleGitOptions> = {
+    baseDir,
+    binary: opts.binary ?? 'git',
+    maxConcurrentProcesses: 3,
+    trimmed: false,
+    timeout: { block: GIT_BLOCK_TIMEOUT_MS },
+    config: ['core.quotePath=false', 'color.ui=false'],
+  };
+  if (opts.signal) {
+    options.abort = opts.signal;
+  }
+  if (opts.input) {
+    options.input = opts.input;
+  }
+  return simpleGit(options);
+}
+
+/**
+ * Runs git and returns its stdout as bytes (simple-git decodes output as UTF-8, which
+ * would turn a file name that is not valid UTF-8 into U+FFFD).
+ */
+export async function rawBytes(repoRoot: string, opts: ClientOptions, args: string[]): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  await gitClient(repoRoot, opts)
+    .outputHandler((_cmd, stdout) => {
+      stdout.on('data', (c: Buffer) => chunks.push(c));
+    })
+    .raw(args);
+  return Buffer.concat(chunks);
+}
+
+/** The start of a patch: at most the cap in characters, and whether more followed. */
+export interface DiffExcerpt {
+  readonly excerpt: string;
+  readonly truncated: boolean;
+}
+
+/** Cuts collected patch text to `maxChars`, at a line end when one is in the second half. */
+export function cutExcerpt(text: string, maxChars: number, more: boolean): DiffExcerpt {
+  if (text.length <= maxChars && !more) {
+    return { excerpt: text, truncated: false };
+  }
+  let excerpt = text.slice(0, maxChars);
+  const lastNewline = excerpt.lastIndexOf('\n');
+  if (lastNewline > maxChars / 2) {
+    excerpt = excerpt.slice(0, lastNewline + 1);
+  }
+  return { excerpt, truncated: true };
+}
+
+/**
+ * Runs `git diff --patch <against>` and keeps only its first `maxChars` characters: the
+ * output is read as it streams and the process is killed as soon as the cap is passed,
+ * so neither the time nor the memory depends on the size of the whole diff.
+ */
+export async function readDiffExcerpt(repoRoot: string, against: string, pathspec: readonly string[], opts: ClientOptions, maxChars: number): Promise<DiffExcerpt> {
+  const controller = new AbortController();
+  const cancel = () => controller.abort();
+  opts.signal?.addEventListener('abort', cancel, { once: true });
+  const decoder = new StringDecoder('utf8');
+  let text = '';
+  let capped = false;
+  const git = gitClient(repoRoot, { ...opts, signal: controller.signal }).outputHandler((_cmd, stdout) => {
+    stdout.on('data', (chunk: Buffer) => {
+      if (capped) {
+        return;
+      }
+      text += decoder.write(chunk);
+      if (text.length > maxChars) {
+        capped = true;
+        controller.abort();
+      }
+    });
+  });
+  try {
+    await git.raw(['--no-optional-locks', 'diff', '--patch', '--no-color', '--no-ext-diff', '--no-textconv', against, ...pathspec]);
+    text += decoder.end();
+  } catch (err) {
+    if (!capped) {
+      throw err;
+    }
+  } finally {
+    opts.signal?.removeEventListener('abort', cancel);
+  }
+  return cutExcerpt(text, maxChars, capped);
+}
+
+/** The real path of `p`, resolving symbolic links on the part that exists (the rest appended). */
+async function realPathOf(p: string): Promise<string> {
+  const rest: string[] = [];
+  let probe = path.resolve(p);
+  for (;;) {
+    try {
+      return path.join(await realpath(probe), ...rest.reverse());
+    } catch {
+      const parent = path.dirname(probe);
+      if (parent === probe) {
+        return path.resolve(p);
+      }
+      rest.push(path.basename(probe));
+      probe = parent;
+    }
+  }
+}
+
+/**
+ * The top level of the git working tree containing `dir`, or undefined outside one
+ * (or when git is missing). Used by the CLI so that, like git, it works from any subfolder.
+ */
+export async function findRepositoryRoot(dir: string, binary?: string): Promise<string | undefined> {
+  try {
+    const top = (await gitClient(dir, { binary }).raw(['rev-parse', '--show-toplevel'])).trim();
+    return top ? path.resolve(top) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Collects the git evidence of the folder `opts.cwd`: branch / detached HEAD, HEAD
+ * commit, upstream ahead/behind, touched files (status with renames and untracked files,
+ * numstat of staged + unstaged changes against HEAD), commits since the base, a diff
+ * excerpt of at most 40,000 characters and the diff hash.
+ *
+ * Cost: after two tiny `rev-parse` calls, git runs in parallel: status; one
+ * `diff --raw --numstat` (counts and object ids, no patch text); `diff --patch` read as
+ * a stream and killed once the excerpt cap is reached (the diff is never held or even
+ * generated whole); the commit log. Worktree files are fingerprinted meanwhile.
+ *
+ * @returns evidence; failures (no git, not a repository, cancelled) are `notes`. Never throws.
+ */
+export async function collectGitEvidence(opts: GitEvidenceOptions): Promise<GitEvidence> {
+  let repoRoot: string;
+  let objectFormat: string;
+  let head: string | null;
+  try {
+    const probe = gitClient(opts.cwd, opts);
+    const [top, verified] = await Promise.all([
+      probe.raw(['rev-parse', '--show-toplevel', '--show-object-format']),
+      probe.raw(['rev-parse', '-q', '--verify', 'HEAD^{commit}']).catch(() => ''),
+    ]);
+    const [root, format] = top.split('\n');
+    if (!root?.trim()) {
+      return emptyGitEvidence('Not a git working tree (a bare repository or the .git folder itself) — touched files and commits were not collected', 'not_repository');
+    }
+    repoRoot = path.resolve(root.trim());
+    objectFormat = format?.trim() || 'sha1';
+    head = verified.trim() || null;
+  } catch (err) {
+    return emptyGitEvidence(describeGitFailure(err, opts.cwd), classifyGitFailure(err));
+  }
+  try {
+    return await collectInRepository(repoRoot, head, objectFormat, opts);
+  } catch (err) {
+    const ev = emptyGitEvidence(describeGitFailure(err, opts.cwd), classifyGitFailure(err));
+    return { ...ev, repoRoot };
+  }
+}
+
+/**
+ * The pathspec (`--` first) of a whole repository minus the handoff root and the
+ * `alsoExclude` folders (absolute), compared by real paths; folders outside the
+ * repository are ignored.
+ */
+export async function evidencePathspec(repoRoot: string, handoffRoot: string | undefined, alsoExclude: readonly string[] = []): Promise<string[]> {
+  const pathspec = ['--', ':/'];
+  const realRepo = await realPathOf(repoRoot);
+  // Folders that do not exist exclude nothing: leaving them out keeps git's per-path work as it was.
+  const present = (await Promise.all(alsoExclude.map(async (f) => ((await lstat(f).then(() => true, () => false)) ? f : undefined)))).filter((f): f is string => f !== undefined);
+  for (const folder of [handoffRoot, ...present]) {
+    if (!folder) continue;
+    // Both the folder as named and its real path: a workspace opened through a symbolic
+    // link, or a .handoff that is a link to a folder elsewhere in the repository (the
+    // link itself is then a file to git), is still excluded.
+    const realWorkspaceSide = path.join(await realPathOf(path.dirname(folder)), path.basename(folder));
+    for (const candidate of new Set([path.relative(realRepo, realWorkspaceSide), path.relative(realRepo, await realPathOf(folder))])) {
+      if (candidate && !candidate.startsWith('..') && !path.isAbsolute(candidate)) {
+        pathspec.push(`:(top,exclude,literal)${candidate.split(path.sep).join('/')}`);
+      }
+    }
+  }
+  return pathspec;
+}
+
+function settledNote(what: string, r: PromiseSettledResult<unknown>, cwd: string, notes: string[]): void {
+  if (r.status === 'rejected') {
+    notes.push(`${what}: ${describeGitFailure(r.reason, cwd)}`);
+  }
+}
+
+async function collectInRepository(repoRoot: string, head: string | null, objectFormat: string, opts: GitEvidenceOptions): Promise<GitEvidence> {
+  const git = gitClient(repoRoot, opts);
+  const notes: string[] = [];
+  const pathspec = await evidencePathspec(repoRoot, opts.handoffRoot, opts.alsoExclude);
+  const against = head ?? EMPTY_TREE[objectFormat] ?? EMPTY_TREE.sha1;
+  if (!head) {
+    notes.push('This repository has no commits yet: changes are shown against an empty tree');
+  }
+  const maxChars = opts.diffExcerptChars ?? DIFF_EXCERPT_MAX_CHARS;
+
+  const status = rawBytes(repoRoot, opts, ['--no-optional-locks', 'status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', ...pathspec]).then((b) =>
+    parseStatusV2(splitNulFields(b)),
+  );
+  // Every file that differs from HEAD and still exists in the worktree, fingerprinted while git diffs.
+  const contents = status.then(({ entries }) =>
+    hashWorktree(
+      entries.filter((e) => e.xy[1] !== 'D' && !(e.xy[0] === 'D' && e.xy[1] === '.')).map((e) => e.path),
+      repoRoot,
+      async (paths) => {
+        const input = `${paths.join('\n')}\n`;
+        const out = await gitClient(repoRoot, { ...opts, input: (cmds) => (cmds.includes('--stdin-paths') ? input : undefined) }).raw([
+          'hash-object',
+          '--stdin-paths',
+          '--no-filters',
+        ]);
+        return out.split('\n');
+      },
+    ),
+  );
+  const [statusR, rawR, excerptR, commitsR, contentsR] = await Promise.allSettled([
+    status,
+    rawBytes(repoRoot, opts, ['--no-optional-locks', 'diff', '--raw', '--numstat', '-z', '--abbrev=40', '--no-ext-diff', '--no-textconv', against, ...pathspec]).then((b) =>
+      parseRawNumstat(splitNulFields(b)),
+    ),
+    readDiffExcerpt(repoRoot, against, pathspec, opts, maxChars),
+    head ? collectCommits(git, head, opts.baseCommit ?? null, notes) : Promise.resolve({ base: null, commits: [], omitted: 0 }),
+    contents,
+  ]);
+  if (statusR.status === 'rejected') {
+    throw statusR.reason;
+  }
+  settledNote('Line counts and the diff hash are missing (git diff failed)', rawR, repoRoot, notes);
+  settledNote('The diff excerpt is missing', excerptR, repoRoot, notes);
+  settledNote('Commits are missing', commitsR, repoRoot, notes);
+  const { branch, entries } = statusR.value;
+  const raw = rawR.status === 'fulfilled' ? rawR.value : { raw: [], numstat: [] };
+  const merged = mergeTouchedFiles(entries, raw.numstat);
+  let files = merged.files;
+  const recount = merged.recount.filter((p) => p === displayPath(p));
+  if (recount.length) {
+    // Numstat paired these paths into a rename that status does not show: count them one by one.
+    const again = await rawBytes(repoRoot, opts, ['--no-optional-locks', 'diff', '--numstat', '-z', '--no-renames', against, '--', ...recount.map((p) => `:(top,literal)${p}`)])
+      .then((b) => parseNumstatFields(splitNulFields(b)))
+      .catch(() => []);
+    files = applyRecount(files, again);
+  }
+  const undecodable = files.filter((f) => f.path !== displayPath(f.path)).length;
+  if (undecodable) {
+    notes.push(`${undecodable} file name(s) are not valid UTF-8; they are shown quoted, as git shows them`);
+  }
+  files = files.map((f) => ({ ...f, path: displayPath(f.path), old_path: f.old_path === null ? null : displayPath(f.old_path) }));
+  const max = opts.maxFiles ?? MAX_TOUCHED_FILES;
+  const unmerged = files.filter((f) => f.status === 'U').length;
+  if (unmerged) {
+    notes.push(`${unmerged} file(s) have unresolved merge conflicts`);
+  }
+  const excerpt = excerptR.status === 'fulfilled' ? excerptR.value : { excerpt: '', truncated: false };
+  const commitInfo = commitsR.status === 'fulfilled' ? commitsR.value : { base: null, commits: [], omitted: 0 };
+  const hash = rawR.status === 'fulfilled' && contentsR.status === 'fulfilled' ? diffHash(against, raw.raw, contentsR.value) : null;
+  return {
+    repoRoot,
+    branch: branch.head,
+    detached: branch.detached,
+    headCommit: branch.oid ?? head,
+    upstream: branch.upstream,
+    ahead: branch.ahead,
+    behind: branch.behind,
+    touchedFiles: files.slice(0, max),
+    touchedFilesOmitted: Math.max(0, files.length - max),
+    baseCommit: commitInfo.base,
+    commits: commitInfo.commits,
+    commitsOmitted: commitInfo.omitted,
+    diffExcerpt: excerpt.excerpt.length > 0 ? excerpt.excerpt : null,
+    diffExcerptTruncated: excerpt.truncated,
+    diffHash: hash,
+    problem: null,
+    notes,
+  };
+}
+
+async function collectCommits(
+  git: SimpleGit,
+  head: string,
+  base: string | null,
+  notes: string[],
+): Promise<{ base: string | null; commits: Commit[]; omitted: number }> {
+  let validBase: string | null = null;
+  if (base) {
+    const verified = await git.raw(['rev-parse', '--verify', '--quiet', '--end-of-options', `${base}^{commit}`]).catch(() => '');
+    if (verified.trim()) {
+      validBase = verified.trim();
+    } else {
+      notes.push(`Base commit ${base.slice(0, 12)} is not in this repository (history rewritten?) — listing the latest commits instead`);
+    }
+  }
+  const range = validBase ? `${validBase}..${head}` : head;
+  const max = validBase ? MAX_COMMITS : MAX_COMMITS_WITHOUT_BASE;
+  const [log, count] = await Promise.all([
+    // symmetric: false — base..HEAD (commits reachable from HEAD but not from the base);
+    // simple-git's default is base...HEAD, which also lists commits only the base has.
+    validBase ? git.log({ from: validBase, to: head, symmetric: false, maxCount: max }) : git.log({ maxCount: max }),
+    git.raw(['rev-list', '--count', range, '--']),
+  ]);
+  const commits: Commit[] = log.all.map((c) => ({ sha: c.hash, subject: c.message, author: c.author_name, date: c.date }));
+  const parsed = Number.parseInt(count.trim(), 10);
+  const total = Number.isNaN(parsed) ? commits.length : parsed;
+  return { base: validBase, commits, omitted: Math.max(0, total - commits.length) };
+}
+
+/** HEAD of the repository around `dir`, or null (no repository, no commits, no git). Never throws. */
+export async function readHeadCommit(dir: string, binary?: string): Promise<string | null> {
+  try {
+    const out = await gitClient(dir, { binary }).raw(['rev-parse', '-q', '--verify', 'HEAD^{commit}']);
+    return out.trim() || null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,316 @@
+/**
+ * Parsers of git's machine-readable output (`status --porcelain=v2 -z`,
+ * `diff --raw --numstat -z`) and the merge of the two into touched files.
+ *
+ * Why these are parsed here rather than with simple-git's `status()` / `diffSummary()`:
+ * `status()` parses porcelain v1 and trims each entry (a path with a leading or trailing
+ * space comes back changed) and `diffSummary()` refuses `-z`, without which git quotes
+ * non-ASCII paths and abbreviates renames as `{a => b}`. simple-git still runs every
+ * git process.
+ *
+ * Paths are read from raw bytes: valid UTF-8 is kept as the user sees it; a name that is
+ * not valid UTF-8 is shown the way `git status` quotes it (`"bad\351name"`).
+ */
+import { isUtf8 } from 'node:buffer';
+import type { FileStatus, TouchedFile } from '../../core/handoff/schema';
+
+/** First code point of the private-use range that stands for undecodable bytes while parsing. */
+const BYTE_MARK = 0xe000;
+const BYTE_MARKS = /[\ue000-\ue0ff]/;
+
+/**
+ * Decodes one NUL-separated field of git output. Valid UTF-8 decodes as usual; each byte
+ * of an invalid sequence becomes a private-use marker, turned into git's octal escape by
+ * {@link displayPath} once the field is parsed.
+ */
+export function decodeField(buf: Buffer): string {
+  if (isUtf8(buf)) {
+    return buf.toString('utf8');
+  }
+  let out = '';
+  let i = 0;
+  while (i < buf.length) {
+    const b = buf[i];
+    const len = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    if (len > 0 && i + len <= buf.length && isUtf8(buf.subarray(i, i + len))) {
+      out += buf.toString('utf8', i, i + len);
+      i += len;
+    } else {
+      out += String.fromCharCode(BYTE_MARK + b);
+      i += 1;
+    }
+  }
+  return out;
+}
+
+/** A decoded path as the user sees it: unchanged, or git-quoted when it held bytes that are not UTF-8. */
+export function displayPath(p: string): string {
+  if (!BYTE_MARKS.test(p)) {
+    return p;
+  }
+  const escaped = [...p]
+    .map((ch) => {
+      const code = ch.charCodeAt(0);
+      if (code >= BYTE_MARK && code <= BYTE_MARK + 0xff) {
+        return `\\${(code - BYTE_MARK).toString(8).padStart(3, '0')}`;
+      }
+      return ch === '\\' || ch === '"' ? `\\${ch}` : ch;
+    })
+    .join('');
+  return `"${escaped}"`;
+}
+
+/** Splits NUL-separated git output bytes into decoded fields (see {@link decodeField}). */
+export function splitNulFields(buf: Buffer): string[] {
+  const fields: string[] = [];
+  let start = 0;
+  for (let i = buf.indexOf(0, start); i >= 0; i = buf.indexOf(0, start)) {
+    fields.push(decodeField(buf.subarray(start, i)));
+    start = i + 1;
+  }
+  if (start < buf.length) {
+    fields.push(decodeField(buf.subarray(start)));
+  }
+  return fields;
+}
+
+/** Parsed `# branch.*` headers of `git status --porcelain=v2 --branch`. */
+export interface BranchHeaders {
+  oid: string | null;
+  head: string | null;
+  detached: boolean;
+  upstream: string | null;
+  ahead: number | null;
+  behind: number | null;
+}
+
+/** One status entry of porcelain v2, before merging with numstat. */
+export interface StatusEntry {
+  readonly kind: '1' | '2' | 'u' | '?';
+  readonly xy: string;
+  readonly path: string;
+  readonly origPath: string | null;
+  /** Octal mode of the worktree file (`100644`, `100755`, `120000` symlink, `160000` submodule, `000000` gone); null for untracked files. */
+  readonly worktreeMode: string | null;
+}
+
+/** The n-th (0-based) space-separated field of a record's header. */
+function field(rec: string, n: number): string | null {
+  return rec.split(' ', n + 1)[n] ?? null;
+}
+
+/** The text after the first `n` space-separated fields (the path, which may itself contain spaces). */
+function afterFields(rec: string, n: number): string {
+  let idx = 0;
+  for (let k = 0; k < n; k++) {
+    idx = rec.indexOf(' ', idx) + 1;
+    if (idx === 0) {
+      return '';
+    }
+  }
+  return rec.slice(idx);
+}
+
+/**
+ * Parses `git status --porcelain=v2 -z --branch` fields (NUL-separated records; a rename
+ * or copy record is followed by one more field holding the original path). Ignored (`!`)
+ * entries are skipped. Paths are exactly as git wrote them (see {@link decodeField}).
+ */
+export function parseStatusV2(fields: readonly string[]): { branch: BranchHeaders; entries: StatusEntry[] } {
+  const branch: BranchHeaders = { oid: null, head: null, detached: false, upstream: null, ahead: null, behind: null };
+  const entries: StatusEntry[] = [];
+  for (let i = 0; i < fields.length; i++) {
+    const rec = fields[i];
+    if (!rec) {
+      continue;
+    }
+    const type = rec[0];
+    if (type === '#') {
+      const m = /^# branch\.(\S+) (.*)$/.exec(rec);
+      if (!m) {
+        continue;
+      }
+      const [, key, value] = m;
+      if (key === 'oid') {
+        branch.oid = value === '(initial)' ? null : value;
+      } else if (key === 'head') {
+        branch.detached = value === '(detached)';
+        branch.head = branch.detached ? null : value;
+      } else if (key === 'upstream') {
+        branch.upstream = value;
+      } else if (key === 'ab') {
+        const ab = /^\+(\d+) -(\d+)$/.exec(value);
+        if (ab) {
+          branch.ahead = Number(ab[1]);
+          branch.behind = Number(ab[2]);
+        }
+      }
+    } else if (type === '1') {
+      entries.push({ kind: '1', xy: rec.slice(2, 4), path: afterFields(rec, 8), origPath: null, worktreeMode: field(rec, 5) });
+    } else if (type === '2') {
+      entries.push({ kind: '2', xy: rec.slice(2, 4), path: afterFields(rec, 9), origPath: fields[++i] ?? null, worktreeMode: field(rec, 5) });
+    } else if (type === 'u') {
+      entries.push({ kind: 'u', xy: rec.slice(2, 4), path: afterFields(rec, 10), origPath: null, worktreeMode: field(rec, 6) });
+    } else if (type === '?') {
+      entries.push({ kind: '?', xy: '??', path: rec.slice(2), origPath: null, worktreeMode: null });
+    }
+  }
+  return { branch, entries };
+}
+
+/** The handoff status letter of a porcelain v2 entry (see {@link FileStatus}). */
+export function statusLetter(e: StatusEntry): FileStatus {
+  if (e.kind === '?') {
+    return '?';
+  }
+  if (e.kind === 'u') {
+    return 'U';
+  }
+  const [x, y] = e.xy;
+  if (e.kind === '2') {
+    if (y === 'D') {
+      return 'D';
+    }
+    return x === 'C' || y === 'C' ? 'C' : 'R';
+  }
+  if (x === 'A') {
+    return 'A';
+  }
+  if (x === 'D' || y === 'D') {
+    return 'D';
+  }
+  return 'M';
+}
+
+/** One record of `git diff --raw -z --abbrev=40`. */
+export interface RawEntry {
+  readonly srcMode: string;
+  readonly dstMode: string;
+  readonly srcOid: string;
+  readonly dstOid: string;
+  /** Status letter without its score: A, C, D, M, R, T, U, X. */
+  readonly status: string;
+  readonly path: string;
+  readonly origPath: string | null;
+}
+
+/** Line counts of one numstat record; null counts for binary files. */
+export interface NumstatEntry {
+  readonly path: string;
+  readonly origPath: string | null;
+  readonly added: number | null;
+  readonly deleted: number | null;
+  readonly binary: boolean;
+}
+
+/**
+ * Parses `git diff --raw --numstat -z` fields: raw records first (`:mode mode oid oid
+ * status`, then one path, or two for renames and copies), consumed exactly so a file
+ * name that looks like a numstat record is never mistaken for one; then numstat records
+ * (`added\tdeleted\tpath`, or for a rename `added\tdeleted\t` followed by the old and the
+ * new path; binary files have `-\t-`).
+ */
+export function parseRawNumstat(fields: readonly string[]): { raw: RawEntry[]; numstat: NumstatEntry[] } {
+  const raw: RawEntry[] = [];
+  let i = 0;
+  while (i < fields.length && fields[i].startsWith(':')) {
+    const [srcMode, dstMode, srcOid, dstOid, statusScore] = fields[i].slice(1).split(' ');
+    const status = (statusScore ?? '').charAt(0);
+    const two = status === 'R' || status === 'C';
+    raw.push({ srcMode, dstMode, srcOid, dstOid, status, path: two ? fields[i + 2] : fields[i + 1], origPath: two ? fields[i + 1] : null });
+    i += two ? 3 : 2;
+  }
+  return { raw, numstat: parseNumstatFields(fields.slice(i)) };
+}
+
+/** Parses numstat `-z` fields (see {@link parseRawNumstat}). */
+export function parseNumstatFields(fields: readonly string[]): NumstatEntry[] {
+  const result: NumstatEntry[] = [];
+  for (let i = 0; i < fields.length; i++) {
+    const rec = fields[i];
+    if (!rec) {
+      continue;
+    }
+    const m = /^(\d+|-)\t(\d+|-)\t(.*)$/s.exec(rec);
+    if (!m) {
+      continue;
+    }
+    const binary = m[1] === '-' && m[2] === '-';
+    let p = m[3];
+    let orig: string | null = null;
+    if (p === '') {
+      orig = fields[++i] ?? null;
+      p = fields[++i] ?? '';
+    }
+    result.push({ path: p, origPath: orig, added: binary ? null : Number(m[1]), deleted: binary ? null : Number(m[2]), binary });
+  }
+  return result;
+}
+
+/** Parses `git diff --numstat -z` output given as one string. */
+export function parseNumstatZ(out: string): NumstatEntry[] {
+  return parseNumstatFields(out.split('\0'));
+}
+
+/** Touched files, and the paths whose counts the rename-aware numstat could not give. */
+export interface MergedFiles {
+  readonly files: TouchedFile[];
+  /** Paths (as in `files`) to count again with `--no-renames`. */
+  readonly recount: string[];
+}
+
+/**
+ * Merges status entries with numstat counts into touched files, in status order. Status
+ * compares the index with HEAD and the worktree with the index; numstat compares the
+ * worktree with HEAD, and its rename detection can pair files differently. Counts are
+ * taken only from a numstat record of the same shape (a rename with the same original
+ * path, or a plain record of the same path); entries whose path numstat folded into a
+ * different rename are returned in `recount`. A rename staged and then deleted in the
+ * worktree is reported as the deletion of the original path, as the worktree shows it.
+ */
+export function mergeTouchedFiles(entries: readonly StatusEntry[], numstat: readonly NumstatEntry[]): MergedFiles {
+  const plain = new Map<string, NumstatEntry>();
+  const renamed = new Map<string, NumstatEntry>();
+  const inRename = new Set<string>();
+  for (const n of numstat) {
+    if (n.origPath) {
+      renamed.set(n.path, n);
+      inRename.add(n.path).add(n.origPath);
+    } else {
+      plain.set(n.path, n);
+    }
+  }
+  const recount: string[] = [];
+  const files = entries.map((e): TouchedFile => {
+    const status = statusLetter(e);
+    let path = e.path;
+    let oldPath = e.origPath;
+    let n: NumstatEntry | undefined;
+    if (e.kind === '?') {
+      n = undefined;
+    } else if (e.kind === '2' && status === 'D' && e.origPath) {
+      path = e.origPath;
+      oldPath = null;
+      n = plain.get(path);
+    } else if (e.kind === '2') {
+      const r = renamed.get(path);
+      n = r && r.origPath === e.origPath ? r : plain.get(path);
+    } else {
+      n = plain.get(path);
+    }
+    if (!n && e.kind !== '?' && e.kind !== 'u' && inRename.has(path)) {
+      recount.push(path);
+    }
+    return { path, status, old_path: oldPath, added: n ? n.added : null, deleted: n ? n.deleted : null, binary: n ? n.binary : false, xy: e.xy };
+  });
+  return { files, recount };
+}
+
+/** Fills counts of `files` from a `--no-renames` numstat of the paths in `recount`. */
+export function applyRecount(files: readonly TouchedFile[], recount: readonly NumstatEntry[]): TouchedFile[] {
+  const byPath = new Map(recount.map((n) => [n.path, n]));
+  return files.map((f) => {
+    const n = f.added === null && !f.binary ? byPath.get(f.path) : undefined;
+    return n ? { ...f, added: n.added, deleted: n.deleted, binary: n.binary } : f;
+  });
+}

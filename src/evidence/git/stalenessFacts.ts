@@ -1,0 +1,328 @@
+/**
+ * Collects what changed in the workspace since a handoff was written (DESIGN §5
+ * "Receiving side"): commits `head_commit..HEAD`, files whose state against the head
+ * commit differs from the handoff's touched-file list, paths it names that are gone,
+ * and whether the working tree's diff hash still matches its `diff_hash`.
+ *
+ * git runs through simple-git with argument arrays (DESIGN §6); commit ids read from the
+ * handoff are verified with `rev-parse --verify --end-of-options` before any other use,
+ * and paths are only ever checked on disk, inside the repository. Never throws: every
+ * failure becomes a note in the report.
+ */
+import { lstat, realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { parseTouchedFiles, type ParsedHandoff } from '../../core/handoff/render';
+import type { Commit, FileStatus, TouchedFile } from '../../core/handoff/schema';
+import { changesSinceHandoff, emptyStalenessReport, pathsExpectedToExist, type StalenessReport } from '../../core/receive/stalenessReport';
+import { resolveHandoffRoot } from '../../store/pathGuard';
+import { otherToolsHandoffFolders } from '../../store/handoffs/timelineFiles';
+import { classifyGitFailure, collectGitEvidence, describeGitFailure, evidencePathspec, gitClient, rawBytes, type ClientOptions } from './collectGit';
+import { displayPath, parseRawNumstat, splitNulFields } from './gitParse';
+import { mapLimit } from './worktreeHash';
+
+/** Commits and changed files listed before "… and N more" (option `maxItems`): 50. */
+export const STALENESS_MAX_ITEMS = 50;
+
+/** Paths checked on disk at once. */
+const STAT_CONCURRENCY = 32;
+
+/** Options of {@link collectStaleness}. */
+export interface StalenessOptions {
+  /** The workspace folder (absolute); git finds the repository above it. */
+  readonly cwd: string;
+  /** The handoff picked up, from `parseHandoff`. */
+  readonly handoff: ParsedHandoff;
+  /** git executable, e.g. from VS Code's `git.path`; default `git` on PATH. */
+  readonly binary?: string;
+  /** Cancels the check; running git processes are killed and the report says so. */
+  readonly signal?: AbortSignal;
+  /** Cap of `commitsSince` and `changedSince` (default {@link STALENESS_MAX_ITEMS}). */
+  readonly maxItems?: number;
+  /**
+   * The working tree's diff hash now, when the caller has it (e.g. from evidence it
+   * collected anyway); null = unknown. Absent: computed here with `collectGitEvidence`,
+   * the same way the handoff's was, when the handoff records one and its head commit is
+   * in this repository (the hash covers the commit it compares against).
+   */
+  readonly currentDiffHash?: string | null;
+  /**
+   * The `handoff.directory` setting (relative to `cwd`, default `.handoff`): its files are
+   * never reported as changed and are left out of the diff hash, as when the handoff was written.
+   */
+  readonly handoffDirectory?: string;
+}
+
+/** A commit id as a handoff may record it: 4 to 64 hex digits. */
+const COMMIT_ID = /^[0-9a-fA-F]{4,64}$/;
+
+/**
+ * Compares a handoff with the workspace now (DESIGN §5 receiving side).
+ *
+ * Runs, after locating the repository and verifying the handoff's head commit: the
+ * commit log `head_commit..HEAD` and its count; `git diff --raw --numstat -z -M
+ * <head_commit>` (committed since, staged and unstaged) and `ls-files --others
+ * --exclude-standard` (untracked), both without the handoff root; the diff hash (unless
+ * given); an `lstat` of every path the handoff names that existed when it was written.
+ *
+ * When the head commit is null, malformed or not in this repository (rewritten history,
+ * another clone, a shallow clone), or `cwd` is not in a repository, a note says so and
+ * the missing paths are still checked (relative to `cwd` outside a repository).
+ *
+ * @returns the report; never throws.
+ */
+export async function collectStaleness(opts: StalenessOptions): Promise<StalenessReport> {
+  const headCommit = opts.handoff?.frontmatter?.head_commit ?? null;
+  try {
+    return await collect(opts, headCommit);
+  } catch (err) {
+    return emptyStalenessReport(headCommit, [cancelled(opts) ?? `Checking what changed since the handoff failed: ${(err as Error)?.message ?? String(err)}`]);
+  }
+}
+
+function cancelled(opts: StalenessOptions): string | undefined {
+  return opts.signal?.aborted ? 'Checking what changed since the handoff was cancelled' : undefined;
+}
+
+function gitNote(err: unknown, opts: StalenessOptions): string {
+  const stopped = cancelled(opts);
+  if (stopped) {
+    return stopped;
+  }
+  const kind = classifyGitFailure(err);
+  if (kind === 'not_repository') {
+    return 'Not a git repository — new commits and changed files since the handoff cannot be listed; only the paths it names were checked';
+  }
+  if (kind === 'git_missing') {
+    return 'git is not installed or not on PATH — new commits and changed files since the handoff cannot be listed; only the paths it names were checked';
+  }
+  return describeGitFailure(err, opts.cwd);
+}
+
+async function collect(opts: StalenessOptions, headCommit: string | null): Promise<StalenessReport> {
+  const notes: string[] = [];
+  const max = Math.max(0, Math.floor(opts.maxItems ?? STALENESS_MAX_ITEMS));
+  const client: ClientOptions = { binary: opts.binary, signal: opts.signal };
+  const expected = pathsExpectedToExist(opts.handoff);
+
+  let repoRoot: string | null = null;
+  try {
+    const top = (await gitClient(opts.cwd, client).raw(['rev-parse', '--show-toplevel'])).trim();
+    if (top) {
+      repoRoot = path.resolve(top);
+    } else {
+      notes.push('Not a git working tree (a bare repository or the .git folder itself) — new commits and changed files since the handoff cannot be listed');
+    }
+  } catch (err) {
+    notes.push(gitNote(err, opts));
+  }
+  if (!repoRoot) {
+    const missing = await missingPaths(path.resolve(opts.cwd), expected);
+    return { ...emptyStalenessReport(headCommit, [...notes, ...missing.notes]), missingPaths: missing.missing };
+  }
+
+  const git = gitClient(repoRoot, client);
+  const verify = async (rev: string) => (await git.raw(['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`]).catch(() => '')).trim() || null;
+  const currentHead = await verify('HEAD');
+  let headSha: string | null = null;
+  if (headCommit === null) {
+    notes.push('The handoff records no head commit (written outside a git repository or before the first commit) — new commits and changed files since cannot be listed');
+  } else if (!COMMIT_ID.test(headCommit)) {
+    notes.push(`The handoff's head commit ${JSON.stringify(headCommit.slice(0, 80))} is not a commit id — new commits and changed files since cannot be listed`);
+  } else {
+    headSha = await verify(headCommit);
+    if (!headSha) {
+      const shallow = (await git.raw(['rev-parse', '--is-shallow-repository']).catch(() => '')).trim() === 'true';
+      notes.push(
+        `The handoff's head commit ${headCommit.slice(0, 10)} is not in this repository (history rewritten, or another clone)` +
+          `${shallow ? '; this is a shallow clone, so fetching more history may find it' : ''}${currentHead ? '' : '; this repository has no commits yet'}` +
+          ' — new commits and changed files since cannot be listed',
+      );
+    }
+  }
+  const stopped = cancelled(opts);
+  if (stopped) {
+    return { ...emptyStalenessReport(headCommit, [...notes, stopped]), currentHead };
+  }
+
+  const rootCheck = resolveHandoffRoot(path.resolve(opts.cwd), opts.handoffDirectory);
+  const handoffRoot = rootCheck.ok ? rootCheck.path : undefined;
+  const alsoExclude = otherToolsHandoffFolders(path.resolve(opts.cwd));
+  const pathspec = await evidencePathspec(repoRoot, handoffRoot, alsoExclude);
+  const recorded = opts.handoff.frontmatter.diff_hash;
+
+  const [missingR, commitsR, filesR, hashR] = await Promise.allSettled([
+    missingPaths(repoRoot, expected),
+    headSha && currentHead ? commitsSince(git, headSha, currentHead, max) : Promise.resolve({ commits: [] as Commit[], omitted: 0, notes: [] as string[] }),
+    headSha ? filesAgainst(repoRoot, client, headSha, pathspec) : Promise.resolve([] as TouchedFile[]),
+    // The hash covers the commit compared against: only comparable when that is the handoff's head commit (or none on both sides).
+    opts.currentDiffHash !== undefined || !recorded || (headSha === null && (headCommit !== null || currentHead !== null))
+      ? Promise.resolve(opts.currentDiffHash ?? null)
+      : collectGitEvidence({ cwd: opts.cwd, handoffRoot, alsoExclude, binary: opts.binary, signal: opts.signal, diffExcerptChars: 0, maxFiles: 0 }).then((ev) => ev.diffHash),
+  ]);
+  const failed = (what: string, r: PromiseSettledResult<unknown>) => {
+    if (r.status === 'rejected' && !cancelled(opts)) {
+      notes.push(`${what}: ${gitNote(r.reason, opts)}`);
+    }
+  };
+  failed('New commits are missing', commitsR);
+  failed('Changed files are missing', filesR);
+  failed('The working tree could not be compared with the handoff', hashR);
+  failed('Missing paths were not checked', missingR);
+  notes.push(...(commitsR.status === 'fulfilled' ? commitsR.value.notes : []), ...(missingR.status === 'fulfilled' ? missingR.value.notes : []));
+  const stoppedLate = cancelled(opts);
+  if (stoppedLate) {
+    notes.push(stoppedLate);
+  }
+
+  const current = hashR.status === 'fulfilled' ? hashR.value : null;
+  const diffChanged = recorded && current ? recorded.toLowerCase() !== current.toLowerCase() : null;
+  if (recorded && current === null && hashR.status === 'fulfilled' && opts.currentDiffHash === undefined && headSha !== null && !stoppedLate) {
+    notes.push('The working tree could not be compared with the handoff (its diff hash could not be computed)');
+  }
+  let changed: ReturnType<typeof changesSinceHandoff> = [];
+  // The same head commit and the same diff hash: the working tree is exactly as the handoff saw it.
+  if (headSha !== null && filesR.status === 'fulfilled' && !(headSha === currentHead && diffChanged === false)) {
+    changed = changesSinceHandoff(parseTouchedFiles(opts.handoff.sections.get('Touched files') ?? ''), filesR.value);
+  }
+  const commits = commitsR.status === 'fulfilled' ? commitsR.value : { commits: [], omitted: 0 };
+  return {
+    headCommit,
+    currentHead,
+    commitsSince: commits.commits,
+    commitsOmitted: commits.omitted,
+    changedSince: changed.slice(0, max),
+    changedOmitted: Math.max(0, changed.length - max),
+    missingPaths: missingR.status === 'fulfilled' ? missingR.value.missing : [],
+    diffChanged,
+    notes,
+  };
+}
+
+/**
+ * Commits of `base..head`, newest first (at most `max`), with the count of the rest; adds
+ * a note when HEAD does not contain the base (another branch, a reset, rewritten history).
+ */
+async function commitsSince(
+  git: ReturnType<typeof gitClient>,
+  base: string,
+  head: string,
+  max: number,
+): Promise<{ commits: Commit[]; omitted: number; notes: string[] }> {
+  const notes: string[] = [];
+  const [log, count, behind] = await Promise.all([
+    // symmetric: false — base..HEAD; simple-git's default base...HEAD would also list commits only the base has.
+    max > 0 ? git.log({ from: base, to: head, symmetric: false, maxCount: max }) : Promise.resolve({ all: [] }),
+    git.raw(['rev-list', '--count', `${base}..${head}`, '--']),
+    git.raw(['rev-list', '--count', `${head}..${base}`, '--']),
+  ]);
+  const notInHead = Number.parseInt(behind.trim(), 10);
+  if (notInHead > 0) {
+    notes.push(
+      `HEAD does not contain the handoff's head commit ${base.slice(0, 10)}: ${notInHead} commit(s) of the history it was written on are not in HEAD (another branch, a reset, or rewritten history)`,
+    );
+  }
+  const commits: Commit[] = log.all.map((c) => ({ sha: c.hash, subject: c.message, author: c.author_name, date: c.date }));
+  const total = Number.parseInt(count.trim(), 10);
+  return { commits, omitted: Math.max(0, (Number.isNaN(total) ? commits.length : total) - commits.length), notes };
+}
+
+const STATUS_OF: Record<string, FileStatus> = { A: 'A', C: 'C', D: 'D', M: 'M', R: 'R', T: 'M', U: 'U' };
+
+/**
+ * Every file that differs from `base` now, as touched files against `base`: tracked
+ * changes (committed since, staged, unstaged) from one `diff --raw --numstat -z -M`, then
+ * untracked files from `ls-files --others --exclude-standard -z`. Renames are the new
+ * path with status `R`; a type change is `M`; names that are not valid UTF-8 are shown
+ * as git quotes them.
+ */
+async function filesAgainst(repoRoot: string, client: ClientOptions, base: string, pathspec: readonly string[]): Promise<TouchedFile[]> {
+  const [diff, untracked] = await Promise.all([
+    rawBytes(repoRoot, client, ['--no-optional-locks', 'diff', '--raw', '--numstat', '-z', '-M', '--abbrev=40', '--no-ext-diff', '--no-textconv', base, ...pathspec]),
+    rawBytes(repoRoot, client, ['--no-optional-locks', 'ls-files', '--others', '--exclude-standard', '-z', ...pathspec]),
+  ]);
+  const { raw, numstat } = parseRawNumstat(splitNulFields(diff));
+  const counts = new Map(numstat.map((n) => [`${n.origPath ?? ''}\0${n.path}`, n]));
+  const files: TouchedFile[] = raw.map((e) => {
+    const n = counts.get(`${e.origPath ?? ''}\0${e.path}`);
+    return {
+      path: displayPath(e.path),
+      status: STATUS_OF[e.status] ?? 'M',
+      old_path: e.origPath === null ? null : displayPath(e.origPath),
+      added: n ? n.added : null,
+      deleted: n ? n.deleted : null,
+      binary: n ? n.binary : false,
+    };
+  });
+  for (const p of splitNulFields(untracked)) {
+    if (p) {
+      files.push({ path: displayPath(p), status: '?', old_path: null, added: null, deleted: null, binary: false });
+    }
+  }
+  return files;
+}
+
+/**
+ * The paths of `rels` (relative, `/`-separated, already free of `..` escapes) that do not
+ * exist under `root`, checked with `lstat` (a dangling symbolic link still exists).
+ * A path whose folder leads outside `root` through a symbolic link is not checked, and
+ * neither is one `lstat` cannot answer for (e.g. permission denied); notes count both.
+ */
+async function missingPaths(root: string, rels: readonly string[]): Promise<{ missing: string[]; notes: string[] }> {
+  const notes: string[] = [];
+  if (rels.length === 0) {
+    return { missing: [], notes };
+  }
+  const realRoot = await realpath(root).catch(() => root);
+  const realDirs = new Map<string, Promise<string | null>>();
+  const realDir = (dir: string): Promise<string | null> => {
+    let p = realDirs.get(dir);
+    if (!p) {
+      p = realpath(dir).catch(async (err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOENT' && err.code !== 'ENOTDIR') {
+          return path.join(realRoot, path.relative(root, dir)); // cannot tell (e.g. permission denied): lstat below says so
+        }
+        const parent = path.dirname(dir);
+        return parent === dir ? null : realDir(parent);
+      });
+      realDirs.set(dir, p);
+    }
+    return p;
+  };
+  const inside = (p: string) => {
+    const rel = path.relative(realRoot, p);
+    return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  };
+  let outside = 0;
+  let unknown = 0;
+  const results = await mapLimit(rels, STAT_CONCURRENCY, async (rel): Promise<boolean> => {
+    const abs = path.join(root, ...rel.split('/'));
+    const lexical = path.relative(root, abs);
+    if (!lexical || lexical.startsWith('..') || path.isAbsolute(lexical)) {
+      outside++;
+      return false;
+    }
+    const dir = await realDir(path.dirname(abs));
+    if (dir === null || !inside(dir)) {
+      outside++;
+      return false;
+    }
+    try {
+      await lstat(abs);
+      return false;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') {
+        return true;
+      }
+      unknown++;
+      return false;
+    }
+  });
+  if (outside) {
+    notes.push(`${outside} path(s) the handoff names lead outside the repository (through a symbolic link) and were not checked`);
+  }
+  if (unknown) {
+    notes.push(`${unknown} path(s) the handoff names could not be checked (e.g. permission denied)`);
+  }
+  return { missing: rels.filter((_, i) => results[i]), notes };
+}

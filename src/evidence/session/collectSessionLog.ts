@@ -1,0 +1,259 @@
+/**
+ * The session-log half of the evidence (DESIGN §6): finds the transcripts of the open
+ * workspace, reads what is new in each since the previous handoff, and turns it into
+ * tests run (with their source), recent turns (from the newest transcript, tool noise
+ * left out) and agent file edits.
+ *
+ * Incremental: `state` holds, per file, the byte offset (or, for JSON documents, the
+ * newest item time) read at the previous handoff plus a fingerprint of the file's first
+ * 4 KiB; a file that shrank or whose start changed is read again from the start. So the
+ * cost of a handoff grows with new work, not with history. The caller saves `nextState`
+ * once the handoff is written.
+ */
+import { createHash } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { SESSION_SOURCES, emptySessionLogState, type SessionCommand, type SessionLogState, type SessionSource, type SessionTurn, type TranscriptRead } from '../../core/session/events';
+import type { TestRun, Turn } from '../../core/handoff/schema';
+import { testRunsFrom } from '../../core/session/testDetection';
+import { readAider, readAiderInputHistory } from './readers/aider';
+import { readClaudeCode } from './readers/claudeCode';
+import { readClineTask } from './readers/cline';
+import { readCodex } from './readers/codex';
+import { readCopilotSession } from './readers/copilot';
+import { readSpecStory } from './readers/specstory';
+import { openRegularForReading, readFirstLine } from './lines';
+import { readRecorder, type RecorderRead } from './recorderLog';
+import {
+  defaultLocations,
+  findAider,
+  findClaudeCode,
+  findClineTasks,
+  findCodex,
+  findCopilot,
+  findSpecStory,
+  type FoundTranscript,
+  type SessionLocations,
+} from './discovery';
+
+/** Turns remembered per transcript between handoffs: 20. */
+export const REMEMBERED_TURNS = 20;
+
+/** Options of {@link collectSessionLog}. */
+export interface SessionLogOptions {
+  /** Absolute workspace folder. */
+  readonly workspaceRoot: string;
+  /** `auto` (find transcripts), `none`, or the path of one transcript (file or Cline task folder). */
+  readonly mode?: string;
+  /** Readers to use; default all. */
+  readonly sources?: readonly SessionSource[];
+  /** Location overrides per reader. */
+  readonly locations?: SessionLocations;
+  /** The extension recorder's file for the current session, when recording. */
+  readonly recorderFile?: string;
+  /** What was read at the previous handoff. */
+  readonly state?: SessionLogState;
+  /** Home folder (tests). */
+  readonly home?: string;
+}
+
+/** Per-transcript figures shown in the handoff, so the user sees where facts came from. */
+export interface TranscriptSummary {
+  readonly source: SessionSource;
+  readonly file: string;
+  readonly commands: number;
+  readonly test_runs: number;
+  readonly turns: number;
+  readonly edits: number;
+  readonly malformed: number;
+  readonly skipped: number;
+  readonly invalid_utf8: number;
+  readonly error?: string;
+}
+
+/** The session-log evidence of a handoff. */
+export interface SessionLogEvidence {
+  /** Test runs from every transcript and the recorder, oldest first. */
+  readonly tests_run: TestRun[];
+  /** Turns of the newest transcript (new ones, else those remembered from the previous read), oldest first. */
+  readonly recent_turns: Turn[];
+  /** Files agents edited or the user saved, once each (newest edit), with the reader that saw it. */
+  readonly file_edits: Array<{ path: string; tool: string; source: SessionSource }>;
+  readonly transcripts: TranscriptSummary[];
+  /** What could not be read, in words. */
+  readonly notes: string[];
+  /** The state to save once the handoff is written. */
+  readonly next_state: SessionLogState;
+  /** The recorder's session (id and base commit), when a recorder file was read. */
+  readonly recorder_session?: { session_id: string; base_commit: string | null };
+}
+
+/** Bytes of a file's start fingerprinted to notice a rewrite: 4 KiB. */
+const HEAD_BYTES = 4096;
+
+/** sha1 (hex) of a file's first `n` bytes: a rewritten file gets a different fingerprint. */
+async function headFingerprint(file: string, n: number): Promise<string> {
+  let fh;
+  try {
+    fh = await openRegularForReading(file);
+    const buf = Buffer.alloc(n);
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    return createHash('sha1').update(buf.subarray(0, bytesRead)).digest('hex');
+  } catch {
+    return '';
+  } finally {
+    await fh?.close().catch(() => undefined);
+  }
+}
+
+/** Reads the right way for a source: JSONL / Markdown from an offset, JSON documents whole. */
+function reader(source: SessionSource): (file: string, opts: { fromOffset?: number; sinceTime?: number; workspaceRoot?: string }) => Promise<TranscriptRead> {
+  switch (source) {
+    case 'claude-code':
+      return readClaudeCode;
+    case 'codex':
+      return readCodex;
+    case 'aider':
+      return (f, o) => (f.endsWith('.aider.input.history') ? readAiderInputHistory(f, o) : readAider(f, o));
+    case 'cline':
+    case 'roo':
+      return (f, o) => readClineTask(f, { ...o, source });
+    case 'specstory':
+      return readSpecStory;
+    case 'copilot':
+      return readCopilotSession;
+    case 'recorder':
+      return readRecorder;
+  }
+}
+
+/** Detects the format of an explicitly named transcript from its name and first line. */
+export async function detectSource(p: string): Promise<SessionSource | undefined> {
+  try {
+    const st = await stat(p);
+    if (st.isDirectory()) {
+      return (await stat(path.join(p, 'ui_messages.json')).catch(() => undefined)) ? 'cline' : undefined;
+    }
+  } catch {
+    return undefined;
+  }
+  const base = path.basename(p);
+  if (base.endsWith('.aider.chat.history.md') || base.endsWith('.aider.input.history')) return 'aider';
+  if (base.endsWith('.md')) return 'specstory';
+  if (p.includes(`${path.sep}chatSessions${path.sep}`)) return 'copilot';
+  if (base === 'ui_messages.json') return 'cline';
+  const first = (await readFirstLine(p)) ?? '';
+  if (/"type"\s*:\s*"session_meta"|"payload"\s*:/.test(first)) return 'codex';
+  if (/"type"\s*:\s*"session_start".*"v"\s*:\s*1|"v"\s*:\s*1.*"type"\s*:\s*"session_start"/.test(first)) return 'recorder';
+  if (/"kind"\s*:\s*0/.test(first) || /"requests"\s*:/.test(first)) return 'copilot';
+  return 'claude-code';
+}
+
+async function discover(opts: SessionLogOptions): Promise<FoundTranscript[]> {
+  const enabled = new Set(opts.sources ?? SESSION_SOURCES);
+  const loc = { ...defaultLocations(opts.workspaceRoot, opts.home), ...opts.locations };
+  const ws = opts.workspaceRoot;
+  const finders: Array<Promise<FoundTranscript[]>> = [];
+  if (enabled.has('claude-code')) finders.push(findClaudeCode(loc['claude-code'], ws));
+  if (enabled.has('codex')) finders.push(findCodex(loc.codex, ws));
+  if (enabled.has('aider')) finders.push(findAider(loc.aider));
+  if (enabled.has('cline')) finders.push(findClineTasks(loc.cline, ws, 'cline'));
+  if (enabled.has('roo')) finders.push(findClineTasks(loc.roo, ws, 'roo'));
+  if (enabled.has('specstory')) finders.push(findSpecStory(loc.specstory));
+  if (enabled.has('copilot')) finders.push(findCopilot(loc.copilot, ws));
+  return (await Promise.all(finders.map((f) => f.catch(() => [])))).flat();
+}
+
+/**
+ * Collects the session-log evidence of a workspace. Never throws: unreadable files are
+ * notes, and a workspace with no transcript simply has no session-log evidence.
+ */
+export async function collectSessionLog(opts: SessionLogOptions): Promise<SessionLogEvidence> {
+  const state = opts.state ?? emptySessionLogState();
+  const next: SessionLogState = { version: 1, files: { ...state.files } };
+  const notes: string[] = [];
+  const mode = opts.mode ?? 'auto';
+  let found: FoundTranscript[] = [];
+  if (mode === 'auto') {
+    found = await discover(opts);
+  } else if (mode !== 'none') {
+    const source = await detectSource(mode);
+    if (!source) {
+      notes.push(`Session log ${mode} was not found or is not a transcript this extension reads`);
+    } else {
+      found = [{ source, file: path.resolve(mode), mtimeMs: (await stat(mode).catch(() => undefined))?.mtimeMs ?? 0 }];
+    }
+  }
+  if (opts.recorderFile && mode !== 'none') {
+    found.push({ source: 'recorder', file: opts.recorderFile, mtimeMs: 0 });
+  }
+
+  const tests: TestRun[] = [];
+  const edits = new Map<string, { path: string; tool: string; source: SessionSource }>();
+  const transcripts: TranscriptSummary[] = [];
+  let turnsOf: { mtime: number; turns: SessionTurn[] } | undefined;
+  let recorderSession: SessionLogEvidence['recorder_session'];
+
+  for (const t of found) {
+    const contentFile = t.source === 'cline' || t.source === 'roo' ? path.join(t.file, 'ui_messages.json') : t.file;
+    const st = await stat(contentFile).catch(() => undefined);
+    const prev = state.files[t.file];
+    // Resume only if the part read last time is still there unchanged (same start, not shrunk).
+    const resume = !!prev && !!st && st.size >= prev.offset && prev.head === (await headFingerprint(contentFile, prev.head_bytes));
+    const r = await reader(t.source)(t.file, {
+      fromOffset: resume ? prev.offset : 0,
+      sinceTime: resume ? prev.last_time : undefined,
+      workspaceRoot: opts.workspaceRoot,
+    });
+    if (t.source === 'recorder') {
+      recorderSession = (r as RecorderRead).session ?? recorderSession;
+    }
+    const commands = r.events.filter((e): e is SessionCommand => e.kind === 'command');
+    const runs = testRunsFrom(commands, t.source);
+    tests.push(...runs);
+    for (const e of r.events) {
+      if (e.kind === 'file_edit') edits.set(e.path, { path: e.path, tool: e.tool, source: t.source });
+    }
+    const newTurns = r.events.filter((e): e is SessionTurn => e.kind === 'turn');
+    const remembered = newTurns.length ? newTurns.slice(-REMEMBERED_TURNS) : (resume ? prev.turns : []).map((x) => ({ kind: 'turn' as const, ...x }));
+    if (t.source !== 'recorder' && remembered.length && (!turnsOf || t.mtimeMs > turnsOf.mtime)) {
+      turnsOf = { mtime: t.mtimeMs, turns: remembered };
+    }
+    const summary: TranscriptSummary = {
+      source: t.source,
+      file: t.file,
+      commands: commands.length,
+      test_runs: runs.length,
+      turns: newTurns.length,
+      edits: r.events.filter((e) => e.kind === 'file_edit').length,
+      malformed: r.stats.malformed,
+      skipped: r.stats.skipped,
+      invalid_utf8: r.stats.invalid_utf8,
+      ...(r.error ? { error: r.error } : {}),
+    };
+    transcripts.push(summary);
+    if (r.error) {
+      notes.push(`Session log: ${r.error}`);
+    } else {
+      const headBytes = Math.min(HEAD_BYTES, r.end_offset || st?.size || 0);
+      next.files[t.file] = {
+        offset: r.end_offset,
+        head_bytes: headBytes,
+        head: await headFingerprint(contentFile, headBytes),
+        ...(r.last_time !== undefined ? { last_time: Math.max(r.last_time, prev?.last_time ?? 0) } : {}),
+        size: st?.size ?? 0,
+        turns: remembered.map(({ role, text, time }) => ({ role, text, ...(time ? { time } : {}) })),
+      };
+    }
+  }
+  tests.sort((a, b) => (a.started_at ?? '').localeCompare(b.started_at ?? ''));
+  return {
+    tests_run: tests,
+    recent_turns: (turnsOf?.turns ?? []).map(({ role, text, time }) => ({ role, text, ...(time ? { time } : {}) })),
+    file_edits: [...edits.values()],
+    transcripts,
+    notes,
+    next_state: next,
+    ...(recorderSession ? { recorder_session: recorderSession } : {}),
+  };
+}

@@ -1,0 +1,190 @@
+/**
+ * Where each agent keeps its transcripts, and which one belongs to the open workspace.
+ * Every location can be overridden (setting `handoff.sessionLog.locations`, or the
+ * options below); otherwise the agent's default folder under the user's home is used.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { SessionSource } from '../../core/session/events';
+import { openRegularForReading } from './lines';
+import { clineTaskCwd } from './readers/cline';
+import { codexSessionCwd } from './readers/codex';
+
+/** Folders to look in, per reader (absolute). Unset ones use the defaults of {@link defaultLocations}. */
+export type SessionLocations = Partial<Record<Exclude<SessionSource, 'recorder'>, string>>;
+
+/** One transcript found for the workspace: which reader, which file (or task folder), and when it last changed. */
+export interface FoundTranscript {
+  readonly source: SessionSource;
+  readonly file: string;
+  readonly mtimeMs: number;
+}
+
+/** Most Codex rollout files examined (newest first) to find the workspace's: 300. */
+export const MAX_CODEX_FILES_SCANNED = 300;
+/** Most Cline / Roo task folders examined (newest first): 100. */
+export const MAX_TASKS_SCANNED = 100;
+
+/** The VS Code user folder of this platform (`…/Code/User`). */
+function vscodeUserDir(home: string): string {
+  if (process.platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Code', 'User');
+  if (process.platform === 'win32') return path.join(process.env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Code', 'User');
+  return path.join(process.env.XDG_CONFIG_HOME ?? path.join(home, '.config'), 'Code', 'User');
+}
+
+/**
+ * Default locations: Claude Code `~/.claude/projects`, Codex `~/.codex/sessions`, Aider and
+ * SpecStory inside the workspace, Cline and Roo under VS Code's global storage, Copilot
+ * Chat under VS Code's workspace storage (the folder of this workspace is found by its
+ * `workspace.json`).
+ */
+export function defaultLocations(workspaceRoot: string, home = homedir()): Required<SessionLocations> {
+  const user = vscodeUserDir(home);
+  return {
+    'claude-code': path.join(process.env.CLAUDE_CONFIG_DIR ?? path.join(home, '.claude'), 'projects'),
+    codex: path.join(process.env.CODEX_HOME ?? path.join(home, '.codex'), 'sessions'),
+    aider: workspaceRoot,
+    cline: path.join(user, 'globalStorage', 'saoudrizwan.claude-dev', 'tasks'),
+    roo: path.join(user, 'globalStorage', 'rooveterinaryinc.roo-cline', 'tasks'),
+    specstory: path.join(workspaceRoot, '.specstory', 'history'),
+    copilot: path.join(user, 'workspaceStorage'),
+  };
+}
+
+/** Claude Code's project folder name for a workspace: the path with `/`, `\`, `:` and `.` turned into `-`. */
+export function claudeProjectDirName(workspaceRoot: string): string {
+  return path.resolve(workspaceRoot).replace(/[\\/:.]/g, '-');
+}
+
+async function mtime(p: string): Promise<number | undefined> {
+  try {
+    return (await stat(p)).mtimeMs;
+  } catch {
+    return undefined;
+  }
+}
+
+async function list(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch {
+    return [];
+  }
+}
+
+function samePath(a: string | undefined, b: string): boolean {
+  if (!a) return false;
+  const norm = (p: string) => path.resolve(p).replace(/[\\/]+$/, '');
+  return process.platform === 'win32' || process.platform === 'darwin' ? norm(a).toLowerCase() === norm(b).toLowerCase() : norm(a) === norm(b);
+}
+
+/** The newest Claude Code session of the workspace and that session's sub-agent transcripts. */
+export async function findClaudeCode(projectsDir: string, workspaceRoot: string): Promise<FoundTranscript[]> {
+  const dir = path.join(projectsDir, claudeProjectDirName(workspaceRoot));
+  const files = (await list(dir)).filter((f) => f.endsWith('.jsonl'));
+  let newest: FoundTranscript | undefined;
+  for (const f of files) {
+    const full = path.join(dir, f);
+    const m = await mtime(full);
+    if (m !== undefined && (!newest || m > newest.mtimeMs)) newest = { source: 'claude-code', file: full, mtimeMs: m };
+  }
+  if (!newest) return [];
+  const subDir = path.join(dir, path.basename(newest.file, '.jsonl'), 'subagents');
+  const subs: FoundTranscript[] = [];
+  for (const f of (await list(subDir)).filter((x) => x.endsWith('.jsonl'))) {
+    const full = path.join(subDir, f);
+    subs.push({ source: 'claude-code', file: full, mtimeMs: (await mtime(full)) ?? 0 });
+  }
+  return [newest, ...subs];
+}
+
+/** The newest Codex rollout whose session `cwd` is the workspace (newest day folders first). */
+export async function findCodex(sessionsDir: string, workspaceRoot: string): Promise<FoundTranscript[]> {
+  let scanned = 0;
+  const desc = (xs: string[]) => xs.sort().reverse();
+  for (const y of desc(await list(sessionsDir))) {
+    for (const m of desc(await list(path.join(sessionsDir, y)))) {
+      for (const d of desc(await list(path.join(sessionsDir, y, m)))) {
+        const dayDir = path.join(sessionsDir, y, m, d);
+        for (const f of desc((await list(dayDir)).filter((x) => x.startsWith('rollout-') && x.endsWith('.jsonl')))) {
+          if (++scanned > MAX_CODEX_FILES_SCANNED) return [];
+          const full = path.join(dayDir, f);
+          if (samePath(await codexSessionCwd(full), workspaceRoot)) {
+            return [{ source: 'codex', file: full, mtimeMs: (await mtime(full)) ?? 0 }];
+          }
+        }
+      }
+    }
+  }
+  return [];
+}
+
+/** Aider's chat history in the workspace (the location may also name the file itself), else its input history. */
+export async function findAider(location: string): Promise<FoundTranscript[]> {
+  const dir = location.endsWith('.md') ? path.dirname(location) : location;
+  for (const file of [location.endsWith('.md') ? location : path.join(dir, '.aider.chat.history.md'), path.join(dir, '.aider.input.history')]) {
+    const m = await mtime(file);
+    if (m !== undefined) return [{ source: 'aider', file, mtimeMs: m }];
+  }
+  return [];
+}
+
+/** The newest Cline / Roo task folder that ran in the workspace. */
+export async function findClineTasks(tasksDir: string, workspaceRoot: string, source: 'cline' | 'roo'): Promise<FoundTranscript[]> {
+  const tasks = (await list(tasksDir)).sort((a, b) => Number(b) - Number(a) || (a < b ? 1 : -1)).slice(0, MAX_TASKS_SCANNED);
+  for (const t of tasks) {
+    const dir = path.join(tasksDir, t);
+    const ui = path.join(dir, 'ui_messages.json');
+    const m = await mtime(ui);
+    if (m !== undefined && samePath(await clineTaskCwd(dir), workspaceRoot)) {
+      return [{ source, file: dir, mtimeMs: m }];
+    }
+  }
+  return [];
+}
+
+/** The newest SpecStory export in `.specstory/history`. */
+export async function findSpecStory(historyDir: string): Promise<FoundTranscript[]> {
+  let newest: FoundTranscript | undefined;
+  for (const f of (await list(historyDir)).filter((x) => x.endsWith('.md'))) {
+    const full = path.join(historyDir, f);
+    const m = await mtime(full);
+    if (m !== undefined && (!newest || m > newest.mtimeMs)) newest = { source: 'specstory', file: full, mtimeMs: m };
+  }
+  return newest ? [newest] : [];
+}
+
+/**
+ * The newest Copilot Chat session of the workspace. `location` is either a
+ * `chatSessions` folder (the extension knows its own workspace storage) or VS Code's
+ * `workspaceStorage` folder, searched for the entry whose `workspace.json` names the workspace.
+ */
+export async function findCopilot(location: string, workspaceRoot: string): Promise<FoundTranscript[]> {
+  let sessionsDir: string | undefined;
+  if (path.basename(location) === 'chatSessions') {
+    sessionsDir = location;
+  } else {
+    for (const h of await list(location)) {
+      try {
+        const fh = await openRegularForReading(path.join(location, h, 'workspace.json'));
+        const ws = JSON.parse(await fh.readFile('utf8').finally(() => fh.close())) as { folder?: string };
+        if (ws.folder && ws.folder.startsWith('file:') && samePath(fileURLToPath(ws.folder), workspaceRoot)) {
+          sessionsDir = path.join(location, h, 'chatSessions');
+          break;
+        }
+      } catch {
+        // not a workspace folder
+      }
+    }
+  }
+  if (!sessionsDir) return [];
+  let newest: FoundTranscript | undefined;
+  for (const f of (await list(sessionsDir)).filter((x) => x.endsWith('.json') || x.endsWith('.jsonl'))) {
+    const full = path.join(sessionsDir, f);
+    const m = await mtime(full);
+    if (m !== undefined && (!newest || m > newest.mtimeMs)) newest = { source: 'copilot', file: full, mtimeMs: m };
+  }
+  return newest ? [newest] : [];
+}

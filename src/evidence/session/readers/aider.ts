@@ -1,0 +1,177 @@
+/**
+ * Aider chat history: `.aider.chat.history.md` in the workspace (Markdown, appended to as
+ * the chat goes on), with `.aider.input.history` beside it. Read as a stream of lines
+ * from a byte offset.
+ *
+ * - `#### ` lines are the user's words (consecutive ones form one turn); text outside
+ *   `#### ` and `> ` lines is the assistant's (edit blocks shortened to a marker).
+ * - `> ` lines are Aider's console: "Applied edit to PATH" is a file edit; a command it
+ *   proposes ("> CMD" then "> Run shell command? … : y") ran when answered yes and did not
+ *   run when answered no; `/run` and `/test` typed by the user ran. Aider records no exit
+ *   codes: they stay unknown.
+ */
+import { cleanTurnText, outputTail, type SessionCommand, type SessionTurn, type TranscriptRead } from '../../../core/session/events';
+import { forEachLine } from '../lines';
+import { accumulator, relativePath, transcriptRead, unreadable, type ReaderOptions } from './common';
+
+const RUN_QUESTION = /^Run shell commands?\? .*?:\s*(\w+)?\s*$/;
+const SESSION_START = /^# aider chat started at (.+?)\s*$/;
+
+/** Reads one Aider chat history from `opts.fromOffset`. Never throws. */
+export async function readAider(file: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
+  const acc = accumulator();
+  let mode: 'none' | 'user' | 'assistant' | 'console' = 'none';
+  let buf: string[] = [];
+  let time: string | undefined;
+  let proposed: string[] = [];
+  let running: SessionCommand | undefined;
+  let runningOutput: string[] = [];
+
+  const flushTurn = () => {
+    if ((mode === 'user' || mode === 'assistant') && buf.length) {
+      let text = buf.join('\n');
+      if (mode === 'assistant') {
+        text = text.replace(/^(\S.*)\n(`{3,4})\w*\n<<<<<<< SEARCH[\s\S]*?>>>>>>> REPLACE\n\2/gm, '[edit block for $1]');
+      }
+      const cleaned = cleanTurnText(text);
+      if (cleaned) {
+        const turn: SessionTurn = { kind: 'turn', role: mode, text: cleaned, ...(time ? { time } : {}) };
+        acc.add(turn);
+        const run = mode === 'user' ? /^\/(run|test)\s+(.+)$/s.exec(cleaned) : null;
+        if (run) {
+          running = { kind: 'command', command: run[2].trim(), exit_code: null, ran: true, ...(time ? { time } : {}) };
+          runningOutput = [];
+        }
+      }
+    }
+    buf = [];
+  };
+  const flushRun = () => {
+    if (running) {
+      acc.add({ ...running, output_tail: outputTail(runningOutput.join('\n')) });
+      running = undefined;
+      runningOutput = [];
+    }
+  };
+
+  try {
+    const { endOffset, stats } = await forEachLine(file, opts.fromOffset ?? 0, (raw, info) => {
+      if (info.partial) {
+        return false; // Aider writes whole lines; a partial one is still being written
+      }
+      const line = raw.replace(/ {2}$/, '');
+      const start = SESSION_START.exec(line);
+      if (start) {
+        flushTurn();
+        flushRun();
+        const t = Date.parse(start[1].replace(' ', 'T'));
+        time = Number.isNaN(t) ? undefined : new Date(t).toISOString();
+        mode = 'none';
+        return true;
+      }
+      if (line.startsWith('#### ') || line === '####') {
+        if (mode !== 'user') {
+          flushTurn();
+          flushRun();
+          proposed = [];
+          mode = 'user';
+        }
+        buf.push(line.replace(/^#### ?/, ''));
+        return true;
+      }
+      if (line.startsWith('> ') || line === '>') {
+        const text = line.replace(/^> ?/, '');
+        if (mode !== 'console') {
+          flushTurn();
+          mode = 'console';
+        }
+        const edit = /^Applied edit to (.+)$/.exec(text);
+        const answer = RUN_QUESTION.exec(text);
+        if (edit) {
+          acc.add({ kind: 'file_edit', path: relativePath(edit[1], opts.workspaceRoot), tool: 'aider', ...(time ? { time } : {}) });
+        } else if (answer) {
+          const yes = /^y/i.test(answer[1] ?? 'y');
+          // The proposal is the line just before the question: among proposals, or (after a
+          // command that ran) the last line taken for that command's output.
+          const cmd = proposed.pop() ?? (running ? runningOutput.pop() : undefined);
+          flushRun();
+          if (cmd) {
+            if (yes) {
+              running = { kind: 'command', command: cmd, exit_code: null, ran: true, ...(time ? { time } : {}) };
+            } else {
+              acc.add({ kind: 'command', command: cmd, exit_code: null, ran: false, ...(time ? { time } : {}) });
+            }
+          }
+          proposed = [];
+        } else if (running) {
+          runningOutput.push(text);
+        } else if (text && !/^(Tokens:|Commit [0-9a-f]+|You can use \/undo|Add .* to the chat\?|Create new file\?|Allow edits to|Git repo|Repo-map|Model:|Aider v|https?:)/.test(text)) {
+          proposed.push(text);
+          if (proposed.length > 50) proposed.shift();
+        }
+        return true;
+      }
+      if (mode === 'console' || mode === 'none') {
+        if (!line.trim()) return true;
+        flushRun();
+        mode = 'assistant';
+      }
+      if (mode === 'user' && line.trim()) {
+        flushTurn();
+        mode = 'assistant';
+      }
+      buf.push(line);
+      return true;
+    });
+    flushTurn();
+    flushRun();
+    return transcriptRead('aider', file, acc, stats, endOffset);
+  } catch (err) {
+    return unreadable('aider', file, err);
+  }
+}
+
+/**
+ * Aider's input history (`.aider.input.history`): every line the user typed, as entries
+ * `# <time>` followed by `+<line>` lines. Entries become user turns with their time;
+ * `/run` and `/test` entries are commands (ran, exit code unknown); answers to Aider's
+ * yes/no questions and other slash commands are left out. Used when the chat history is
+ * not there.
+ */
+export async function readAiderInputHistory(file: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
+  const acc = accumulator();
+  let time: string | undefined;
+  let lines: string[] | undefined;
+  const flush = () => {
+    if (!lines) return;
+    const text = lines.join('\n').trim();
+    lines = undefined;
+    if (!text || /^(y|yes|n|no|s|skip|d|a|all)$/i.test(text)) return;
+    const run = /^\/(run|test)\s+([\s\S]+)$/.exec(text);
+    if (run) {
+      acc.add({ kind: 'command', command: run[2].trim(), exit_code: null, ran: true, ...(time ? { time } : {}) });
+    } else if (!text.startsWith('/')) {
+      acc.add({ kind: 'turn', role: 'user', text, ...(time ? { time } : {}) });
+    }
+  };
+  try {
+    const { endOffset, stats } = await forEachLine(file, opts.fromOffset ?? 0, (line, info) => {
+      if (info.partial) return false;
+      const stamp = /^# (\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})/.exec(line);
+      if (stamp) {
+        flush();
+        time = `${stamp[1]}T${stamp[2]}`;
+        lines = [];
+      } else if (line.startsWith('+')) {
+        (lines ??= []).push(line.slice(1));
+      } else if (line.trim()) {
+        info.stats.skipped++;
+      }
+      return true;
+    });
+    flush();
+    return transcriptRead('aider', file, acc, stats, endOffset);
+  } catch (err) {
+    return unreadable('aider', file, err);
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * Claude Code transcripts: `~/.claude/projects/<workspace path, '/' and '.' → '-'>/<session>.jsonl`
+ * and the sub-agent files under `<session>/subagents/`. One JSON object per line:
+ * `user` / `assistant` messages whose content holds text, `tool_use` and `tool_result`
+ * blocks; other line types (queue operations, attachments, titles, summaries) carry no
+ * events. Read as a stream from a byte offset.
+ *
+ * - Bash tool uses become commands. The tool result says how they ended: `is_error: false`
+ *   means exit 0 (Claude Code reports a non-zero exit as an error result), an error result
+ *   carries "Exit code N" when it gives one; a rejected or interrupted call did not run.
+ * - Write, Edit, MultiEdit and NotebookEdit uses that did not fail become file edits.
+ * - Text blocks become turns; `isMeta` lines, sidechain (sub-agent) turns, system
+ *   reminders and tool output never do.
+ */
+import { cleanTurnText, outputTail, type SessionCommand, type TranscriptRead } from '../../../core/session/events';
+import { forEachLine, parseJsonLine } from '../lines';
+import { accumulator, obj, relativePath, str, textOf, transcriptRead, unreadable, type ReaderOptions } from './common';
+
+const EDIT_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
+const SHELL_TOOLS = new Set(['Bash', 'BashOutput']);
+/** Line types that carry no session event. */
+const QUIET_TYPES = new Set(['queue-operation', 'attachment', 'ai-title', 'last-prompt', 'summary', 'system', 'file-history-snapshot', 'progress', 'custom-title', 'tag']);
+/** Pending tool uses kept while waiting for their results: 2,000. */
+const MAX_PENDING = 2000;
+const REJECTED = /doesn't want to proceed|tool use was rejected|\[Request interrupted by user|user rejected|Permission to use \w+ (?:has been )?denied/i;
+
+interface PendingUse {
+  readonly name: string;
+  readonly input: Record<string, unknown>;
+  readonly time?: string;
+  readonly cwd?: string;
+}
+
+interface ToolResult {
+  readonly isError: boolean;
+  readonly text: string;
+  readonly interrupted: boolean;
+  readonly stdout?: string;
+  readonly stderr?: string;
+  readonly time?: string;
+}
+
+/** Reads one Claude Code transcript from `opts.fromOffset`. Never throws. */
+export async function readClaudeCode(file: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
+  const acc = accumulator();
+  const pending = new Map<string, PendingUse>();
+  const early = new Map<string, ToolResult>();
+
+  const finish = (use: PendingUse, r: ToolResult | undefined): void => {
+    const base = use.cwd ?? opts.workspaceRoot;
+    if (SHELL_TOOLS.has(use.name)) {
+      const command = str(use.input.command);
+      if (!command) return;
+      const rejected = !r || r.interrupted || REJECTED.test(r.text);
+      const exit = r && !rejected ? (r.isError ? numberFromExit(r.text) : 0) : null;
+      const output = r ? [r.stdout, r.stderr].filter(Boolean).join('\n') || r.text : undefined;
+      const cmd: SessionCommand = {
+        kind: 'command',
+        command,
+        cwd: use.cwd ?? null,
+        exit_code: exit,
+        failed: !!r && !rejected && r.isError,
+        ran: !rejected,
+        output_tail: outputTail(output),
+        time: use.time,
+      };
+      acc.add(cmd);
+    } else if (EDIT_TOOLS.has(use.name) && r && !r.isError && !REJECTED.test(r.text)) {
+      const p = str(use.input.file_path) ?? str(use.input.notebook_path);
+      if (p) acc.add({ kind: 'file_edit', path: relativePath(p, base ?? undefined), tool: use.name, time: use.time });
+    }
+  };
+
+  try {
+    const { endOffset, stats } = await forEachLine(file, opts.fromOffset ?? 0, (line, info) => {
+      const d = parseJsonLine(line);
+      if (!d) {
+        if (info.partial) return false;
+        if (line.trim()) info.stats.malformed++;
+        return true;
+      }
+      const type = str(d.type);
+      const time = str(d.timestamp);
+      const cwd = str(d.cwd);
+      if (type !== 'user' && type !== 'assistant') {
+        if (!type || !QUIET_TYPES.has(type)) info.stats.skipped++;
+        return true;
+      }
+      const message = obj(d.message);
+      if (!message) {
+        info.stats.skipped++;
+        return true;
+      }
+      const role = type === 'assistant' ? 'assistant' : 'user';
+      const content = message.content;
+      const texts: string[] = [];
+      if (typeof content === 'string') {
+        texts.push(content);
+      } else if (Array.isArray(content)) {
+        const lineResult = obj(d.toolUseResult);
+        for (const block of content) {
+          const b = obj(block);
+          if (!b) continue;
+          if (b.type === 'text' && typeof b.text === 'string') {
+            texts.push(b.text);
+          } else if (b.type === 'tool_use' && typeof b.id === 'string' && typeof b.name === 'string') {
+            const use: PendingUse = { name: b.name, input: obj(b.input) ?? {}, time, cwd };
+            const r = early.get(b.id);
+            if (r) {
+              early.delete(b.id);
+              finish(use, r);
+            } else {
+              pending.set(b.id, use);
+              if (pending.size > MAX_PENDING) {
+                const [oldId, oldUse] = pending.entries().next().value as [string, PendingUse];
+                pending.delete(oldId);
+                finish(oldUse, undefined);
+              }
+            }
+          } else if (b.type === 'tool_result' && typeof b.tool_use_id === 'string') {
+            const r: ToolResult = {
+              isError: b.is_error === true,
+              text: textOf(b.content),
+              interrupted: lineResult?.interrupted === true,
+              stdout: str(lineResult?.stdout),
+              stderr: str(lineResult?.stderr),
+              time,
+            };
+            const use = pending.get(b.tool_use_id);
+            if (use) {
+              pending.delete(b.tool_use_id);
+              finish(use, r);
+            } else if (early.size < MAX_PENDING) {
+              early.set(b.tool_use_id, r);
+            }
+          }
+        }
+      }
+      if (texts.length && d.isMeta !== true && d.isSidechain !== true) {
+        const text = cleanTurnText(texts.join('\n\n'));
+        if (text) acc.add({ kind: 'turn', role, text, ...(time ? { time } : {}) });
+      }
+      return true;
+    });
+    // Tool uses that never got a result: no evidence they ran.
+    for (const use of pending.values()) finish(use, undefined);
+    return transcriptRead('claude-code', file, acc, stats, endOffset);
+  } catch (err) {
+    return unreadable('claude-code', file, err);
+  }
+}
+
+/** "Exit code 2" in an error result → 2; undefined when the result gives none. */
+function numberFromExit(text: string): number | null {
+  const m = /\bexit(?:ed with)? code:? (\d+)/i.exec(text);
+  return m ? Number(m[1]) : null;
+}

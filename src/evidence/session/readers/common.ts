@@ -1,0 +1,72 @@
+/**
+ * Shared pieces of the transcript readers: options, the result builder, path
+ * relativisation and the test-likeness rule for bounded retention.
+ */
+import path from 'node:path';
+import { SessionAccumulator, emptyStats, type ReadStats, type SessionCommand, type SessionSource, type TranscriptRead } from '../../../core/session/events';
+import { parseTestSummary, testRunner } from '../../../core/session/testDetection';
+
+/** Options every reader takes. */
+export interface ReaderOptions {
+  /** Byte offset to resume at (JSONL and Markdown logs); 0 for a full read. */
+  readonly fromOffset?: number;
+  /** For formats read whole (JSON): only items newer than this time (ms since epoch) count as new. */
+  readonly sinceTime?: number;
+  /** Absolute workspace folder: edited paths inside it are made relative to it. */
+  readonly workspaceRoot?: string;
+}
+
+/** Commands worth keeping as test candidates: a known runner, or a known test summary in the output. */
+export function isTestLike(c: SessionCommand): boolean {
+  return testRunner(c.command) !== undefined || parseTestSummary(c.output_tail)?.specific === true;
+}
+
+/** A fresh accumulator with the test-likeness rule. */
+export function accumulator(): SessionAccumulator {
+  return new SessionAccumulator(isTestLike);
+}
+
+/** Builds a reader's result. */
+export function transcriptRead(source: SessionSource, file: string, acc: SessionAccumulator, stats: ReadStats, endOffset: number): TranscriptRead {
+  return { source, file, events: acc.events(), stats, end_offset: endOffset };
+}
+
+/** The result for a file that could not be read: no events, one malformed "line", the reason in `error`. */
+export function unreadable(source: SessionSource, file: string, err: unknown): TranscriptRead & { error: string } {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  const error = code === 'ENOENT' ? `${file} does not exist` : `${file} cannot be read: ${(err as Error)?.message ?? String(err)}`;
+  return { source, file, events: [], stats: { ...emptyStats(), malformed: 1 }, end_offset: 0, error };
+}
+
+/** A path as the user thinks of it: relative to `base` (the session's or the workspace's folder) when inside it. */
+export function relativePath(p: string, base: string | undefined): string {
+  if (!base || !path.isAbsolute(p)) {
+    return p;
+  }
+  const rel = path.relative(base, p);
+  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : p;
+}
+
+/** A value as text: strings as they are, arrays of `{text}` / `{type:'text', text}` blocks joined. */
+export function textOf(content: unknown): string {
+  if (typeof content === 'string') {
+    return content;
+  }
+  if (Array.isArray(content)) {
+    return content
+      .map((b) => (typeof b === 'string' ? b : b && typeof b === 'object' && typeof (b as { text?: unknown }).text === 'string' ? (b as { text: string }).text : ''))
+      .filter(Boolean)
+      .join('\n');
+  }
+  return '';
+}
+
+/** Reads a record field as a string, or undefined. */
+export function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** Reads a record field as an object, or undefined. */
+export function obj(v: unknown): Record<string, unknown> | undefined {
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}

@@ -1,0 +1,169 @@
+/**
+ * GitHub Copilot Chat sessions kept by VS Code in the workspace's storage folder:
+ * `workspaceStorage/<hash>/chatSessions/<session>.json` (one JSON object; its `requests`
+ * array is streamed element by element) and, since VS Code 1.109, `<session>.jsonl` (an
+ * append-only mutation log: `{kind:0, v}` the initial session, then `kind:1` set, `kind:2`
+ * push (optionally truncating first), `kind:3` delete at a key path `k`). Only the
+ * `requests` part of the log is replayed.
+ *
+ * Each request: the user's `message.text` is a user turn; the `response` parts' Markdown
+ * `value`s form the assistant turn; a `toolInvocationSerialized` part with terminal data
+ * is a command (its `commandLine`, exit code from `terminalCommandState`, output from
+ * `terminalCommandOutput`; not confirmed → did not run); `textEditGroup` parts are edits.
+ */
+import { fileURLToPath } from 'node:url';
+import { cleanTurnText, emptyStats, outputTail, type ReadStats, type TranscriptRead } from '../../../core/session/events';
+import { forEachJsonArrayItem } from '../jsonStream';
+import { forEachLine, parseJsonLine } from '../lines';
+import { accumulator, obj, relativePath, str, transcriptRead, unreadable, type ReaderOptions } from './common';
+import type { SessionAccumulator } from '../../../core/session/events';
+
+function uriPath(u: unknown): string | undefined {
+  const o = obj(u);
+  if (typeof u === 'string') {
+    try {
+      return u.startsWith('file:') ? fileURLToPath(u) : u;
+    } catch {
+      return u;
+    }
+  }
+  return o ? (str(o.fsPath) ?? str(o.path)) : undefined;
+}
+
+function markdownText(part: Record<string, unknown>): string | undefined {
+  if (part.kind === undefined || part.kind === 'markdownContent') {
+    const v = part.value ?? obj(part.content)?.value;
+    return typeof v === 'string' ? v : undefined;
+  }
+  return undefined;
+}
+
+/** Adds the events of one serialized request. */
+function addRequest(acc: SessionAccumulator, req: Record<string, unknown>, opts: ReaderOptions, stats: ReadStats): number {
+  const ts = typeof req.timestamp === 'number' ? req.timestamp : 0;
+  if (opts.sinceTime !== undefined && ts <= opts.sinceTime) {
+    return ts;
+  }
+  const time = ts ? new Date(ts).toISOString() : undefined;
+  const userText = cleanTurnText(str(obj(req.message)?.text) ?? '');
+  if (userText) acc.add({ kind: 'turn', role: 'user', text: userText, ...(time ? { time } : {}) });
+  const reply: string[] = [];
+  const parts = Array.isArray(req.response) ? req.response : [];
+  for (const raw of parts) {
+    const part = obj(raw);
+    if (!part) continue;
+    const md = markdownText(part);
+    if (md) {
+      reply.push(md);
+      continue;
+    }
+    if (part.kind === 'toolInvocationSerialized') {
+      const data = obj(part.toolSpecificData);
+      if (data?.kind === 'terminal') {
+        const line = obj(data.commandLine);
+        const command = str(line?.userEdited) ?? str(line?.toolEdited) ?? str(line?.original) ?? str(data.command);
+        if (!command) continue;
+        const state = obj(data.terminalCommandState);
+        const exit = typeof state?.exitCode === 'number' ? state.exitCode : null;
+        const confirmed = part.isConfirmed;
+        const denied = confirmed === false || (obj(confirmed)?.type === 0);
+        acc.add({
+          kind: 'command',
+          command,
+          cwd: uriPath(data.cwd) ?? null,
+          exit_code: denied ? null : exit,
+          ran: !denied && part.isComplete !== false,
+          output_tail: outputTail(str(obj(data.terminalCommandOutput)?.text)),
+          duration_ms: typeof state?.duration === 'number' ? state.duration : null,
+          ...(time ? { time } : {}),
+        });
+      }
+    } else if (part.kind === 'textEditGroup') {
+      const p = uriPath(part.uri);
+      if (p) acc.add({ kind: 'file_edit', path: relativePath(p, opts.workspaceRoot), tool: 'copilot', ...(time ? { time } : {}) });
+    }
+  }
+  const replyText = cleanTurnText(reply.join(''));
+  if (replyText) acc.add({ kind: 'turn', role: 'assistant', text: replyText, ...(time ? { time } : {}) });
+  if (!userText && !replyText && parts.length === 0) stats.skipped++;
+  return ts;
+}
+
+/** Applies one mutation-log entry to the replayed `requests` array. */
+function applyMutation(requests: unknown[], entry: Record<string, unknown>): unknown[] {
+  const k = Array.isArray(entry.k) ? entry.k : [];
+  if (entry.kind === 0) {
+    const v = obj(entry.v);
+    return Array.isArray(v?.requests) ? [...v.requests] : [];
+  }
+  if (k[0] !== 'requests') {
+    return requests;
+  }
+  const rest = k.slice(1);
+  if (rest.length === 0) {
+    if (entry.kind === 1) return Array.isArray(entry.v) ? [...entry.v] : [];
+    if (entry.kind === 2) {
+      const kept = typeof entry.i === 'number' ? requests.slice(0, entry.i) : requests;
+      return [...kept, ...(Array.isArray(entry.v) ? entry.v : [entry.v])];
+    }
+    if (entry.kind === 3) return [];
+    return requests;
+  }
+  // Deeper paths: walk to the parent and set / push / delete there.
+  let target: unknown = requests;
+  for (const key of rest.slice(0, -1)) {
+    target = (target as Record<string | number, unknown> | undefined)?.[key as string | number];
+    if (target === null || typeof target !== 'object') return requests;
+  }
+  const last = rest[rest.length - 1] as string | number;
+  const parent = target as Record<string | number, unknown>;
+  if (entry.kind === 1) parent[last] = entry.v;
+  else if (entry.kind === 3) delete parent[last];
+  else if (entry.kind === 2) {
+    const arr = Array.isArray(parent[last]) ? (parent[last] as unknown[]) : [];
+    const kept = typeof entry.i === 'number' ? arr.slice(0, entry.i) : arr;
+    parent[last] = [...kept, ...(Array.isArray(entry.v) ? entry.v : [entry.v])];
+  }
+  return requests;
+}
+
+/** Reads one Copilot Chat session file (`.json` or `.jsonl`). Never throws. */
+export async function readCopilotSession(file: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
+  const acc = accumulator();
+  let lastTs = 0;
+  try {
+    if (file.endsWith('.jsonl')) {
+      let requests: unknown[] = [];
+      const { stats } = await forEachLine(file, 0, (line, info) => {
+        const entry = parseJsonLine(line);
+        if (!entry) {
+          if (info.partial) return false;
+          if (line.trim()) info.stats.malformed++;
+          return true;
+        }
+        requests = applyMutation(requests, entry);
+        return true;
+      });
+      for (const r of requests) {
+        const req = obj(r);
+        if (req) lastTs = Math.max(lastTs, addRequest(acc, req, opts, stats));
+      }
+      return { ...transcriptRead('copilot', file, acc, stats, 0), last_time: lastTs };
+    }
+    const stats = emptyStats();
+    try {
+      await forEachJsonArrayItem(file, ['requests'], (item) => {
+        stats.lines++;
+        const req = obj(item);
+        if (req) lastTs = Math.max(lastTs, addRequest(acc, req, opts, stats));
+        else stats.malformed++;
+      });
+    } catch (err) {
+      if (stats.lines === 0) throw err;
+      stats.malformed++;
+    }
+    return { ...transcriptRead('copilot', file, acc, stats, 0), last_time: lastTs };
+  } catch (err) {
+    return unreadable('copilot', file, err);
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * The file format of the extension's own session recorder (DESIGN §6 "Session log (a)"),
+ * and its reader. One JSON record per line, each with `v: 1` and a `type`:
+ *
+ * - `session_start` — `session_id`, `base_commit` (HEAD when recording began, or null),
+ *   `time`;
+ * - `command` — a terminal command (through shell integration) or a task process:
+ *   `origin` (`terminal` | `task`), `command`, `cwd`, `exit_code` (null when unknown),
+ *   `started_at`, `duration_ms`, `output_tail` (the end of the output, bounded), and for
+ *   tasks `task` (`name`, `source`);
+ * - `save` — a saved file, workspace-relative `path`, `time`.
+ *
+ * The recorder writes it in the extension's workspace storage, never in the repository.
+ */
+import { z } from 'zod';
+import { OUTPUT_TAIL_CHARS, type TranscriptRead } from '../../core/session/events';
+import { forEachLine, parseJsonLine } from './lines';
+import { accumulator, transcriptRead, unreadable, type ReaderOptions } from './readers/common';
+
+/** A `session_start` record. */
+export const RecorderSessionStartSchema = z.object({
+  v: z.literal(1),
+  type: z.literal('session_start'),
+  session_id: z.string().min(1),
+  base_commit: z.string().nullable(),
+  time: z.string(),
+});
+
+/** A `command` record. */
+export const RecorderCommandSchema = z.object({
+  v: z.literal(1),
+  type: z.literal('command'),
+  origin: z.enum(['terminal', 'task']),
+  command: z.string().min(1),
+  cwd: z.string().nullable(),
+  exit_code: z.number().int().nullable(),
+  started_at: z.string(),
+  duration_ms: z.number().nonnegative().nullable(),
+  output_tail: z.string().max(OUTPUT_TAIL_CHARS).optional(),
+  task: z.object({ name: z.string(), source: z.string() }).optional(),
+});
+
+/** A `save` record. */
+export const RecorderSaveSchema = z.object({
+  v: z.literal(1),
+  type: z.literal('save'),
+  path: z.string().min(1),
+  time: z.string(),
+});
+
+/** Any recorder record. */
+export const RecorderRecordSchema = z.discriminatedUnion('type', [RecorderSessionStartSchema, RecorderCommandSchema, RecorderSaveSchema]);
+/** A recorder record. */
+export type RecorderRecord = z.infer<typeof RecorderRecordSchema>;
+
+/** One line of the recorder file for a record (validated first). */
+export function recorderLine(record: RecorderRecord): string {
+  return `${JSON.stringify(RecorderRecordSchema.parse(record))}\n`;
+}
+
+/** The recorder's events, plus the session it recorded (id and base commit) when the file says. */
+export type RecorderRead = TranscriptRead & { session?: { session_id: string; base_commit: string | null } };
+
+/** Reads a recorder file from `opts.fromOffset`. Never throws. */
+export async function readRecorder(file: string, opts: ReaderOptions = {}): Promise<RecorderRead> {
+  const acc = accumulator();
+  let session: RecorderRead['session'];
+  try {
+    const { endOffset, stats } = await forEachLine(file, opts.fromOffset ?? 0, (line, info) => {
+      const d = parseJsonLine(line);
+      const r = d ? RecorderRecordSchema.safeParse(d) : undefined;
+      if (!r?.success) {
+        if (info.partial) return false;
+        if (line.trim() && d) info.stats.skipped++;
+        else if (line.trim()) info.stats.malformed++;
+        return true;
+      }
+      const rec = r.data;
+      if (rec.type === 'session_start') {
+        session = { session_id: rec.session_id, base_commit: rec.base_commit };
+      } else if (rec.type === 'command') {
+        acc.add({
+          kind: 'command',
+          command: rec.command,
+          cwd: rec.cwd,
+          exit_code: rec.exit_code,
+          ran: true,
+          output_tail: rec.output_tail,
+          time: rec.started_at,
+          duration_ms: rec.duration_ms,
+        });
+      } else {
+        acc.add({ kind: 'file_edit', path: rec.path, tool: 'save', time: rec.time });
+      }
+      return true;
+    });
+    return { ...transcriptRead('recorder', file, acc, stats, endOffset), session };
+  } catch (err) {
+    return unreadable('recorder', file, err);
+  }
+}
+
+/** The session a recorder file starts with (its first `session_start` record), read from the file's start. */
+export async function recorderSession(file: string): Promise<RecorderRead['session']> {
+  const r = await readRecorder(file);
+  return r.session;
+}

@@ -1,0 +1,84 @@
+/**
+ * Where the session-log state lives between handoffs (what was read of each transcript),
+ * and its atomic load / save. The extension keeps it in its workspace storage; the CLI
+ * in `$XDG_STATE_HOME/specialist-handoff/<workspace hash>/` (default `~/.local/state`).
+ * Never in the repository.
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { SessionLogStateSchema, emptySessionLogState, type SessionLogState } from '../core/session/events';
+
+/** File name of the state inside its folder. */
+export const SESSION_STATE_FILE = 'session-log-state.json';
+
+/** The CLI's state folder for a workspace: `$XDG_STATE_HOME/specialist-handoff/<sha1 of the path, 16 hex>`. */
+export function cliStateDir(workspaceRoot: string, home = homedir()): string {
+  const base = process.env.XDG_STATE_HOME || path.join(home, '.local', 'state');
+  const id = createHash('sha1').update(path.resolve(workspaceRoot)).digest('hex').slice(0, 16);
+  return path.join(base, 'specialist-handoff', id);
+}
+
+/** Loads the state; a missing or unreadable file is an empty state (everything read again). Never throws. */
+export async function loadSessionLogState(file: string): Promise<SessionLogState> {
+  try {
+    const parsed = SessionLogStateSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
+    return parsed.success ? parsed.data : emptySessionLogState();
+  } catch {
+    return emptySessionLogState();
+  }
+}
+
+/**
+ * Saves the state atomically (temporary file + rename in the same folder).
+ * @returns undefined, or the reason it could not be saved (the next handoff then reads everything again)
+ */
+export async function saveSessionLogState(file: string, state: SessionLogState): Promise<string | undefined> {
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(tmp, JSON.stringify(SessionLogStateSchema.parse(state)));
+    await rename(tmp, file);
+    return undefined;
+  } catch (err) {
+    await unlink(tmp).catch(() => undefined);
+    return `could not save the session-log state to ${file}: ${(err as Error).message}`;
+  }
+}
+
+/** File, in the CLI's state folder, holding the id of the CLI's current session for a workspace. */
+export const CLI_SESSION_FILE = 'session-id';
+
+const SESSION_ID = /^[A-Za-z0-9._:-]{1,200}$/;
+
+/**
+ * The CLI's current session id for a workspace (kept in its state folder, so `prompt`,
+ * `record-result` and `handover` run from one terminal session agree on who they are);
+ * a new one is made and saved when there is none. Never throws: when it cannot be saved,
+ * the new id is still returned (the next run makes another).
+ */
+export async function cliSessionId(stateDir: string): Promise<string> {
+  try {
+    const id = (await readFile(path.join(stateDir, CLI_SESSION_FILE), 'utf8')).trim();
+    if (SESSION_ID.test(id)) return id;
+  } catch {
+    // none yet
+  }
+  return rotateCliSessionId(stateDir);
+}
+
+/** Starts a new CLI session (a handoff ends the current one): saves and returns a new id. Never throws. */
+export async function rotateCliSessionId(stateDir: string): Promise<string> {
+  const id = randomUUID();
+  const file = path.join(stateDir, CLI_SESSION_FILE);
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    await mkdir(stateDir, { recursive: true });
+    await writeFile(tmp, `${id}\n`);
+    await rename(tmp, file);
+  } catch {
+    await unlink(tmp).catch(() => undefined);
+  }
+  return id;
+}

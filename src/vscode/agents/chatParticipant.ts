@@ -1,0 +1,374 @@
+/**
+ * The `@handoff` chat participant (where VS Code has `vscode.chat.createChatParticipant`):
+ *
+ * - `/handover <specialist> [topic…]` hands over, with this chat's turns with `@handoff`
+ *   as recent turns and the text after the specialist as the summary (extra lines too);
+ *   a missing or unknown specialist gets the `ERROR:` text and the list of ids. It streams
+ *   the persona marker, links to the handoff and the briefing, and the next step.
+ * - `/timeline` lists the newest handoffs of the workspace, nested by chain, with links.
+ * - `/prompt [specialist]` streams the receiving specialist's prompt in a code block
+ *   (read only: picking the handoff up is "Copy Prompt for Specialist", offered as a button).
+ *
+ * In an untrusted workspace `/handover` and `/prompt` (which run git) say why they do
+ * nothing; `/timeline` only reads the files, as the timeline view does. Every failure is
+ * shown in the chat and logged; the handler never throws.
+ */
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { STATUS_LABELS } from '../../core/handoff/status';
+import type { SpecialistRegistry } from '../../core/specialists/registry';
+import { groupChains, type ChainInfo, type TimelineNode, type TimelineSource } from '../../core/timeline/chains';
+import { loadRegistry } from '../../engine/handover';
+import { buildPrompt } from '../../engine/prompt';
+import { runHandoverTool } from '../../engine/agentTool';
+import { resolveHandoffRoot } from '../../store/pathGuard';
+import { listTimelineFiles, readChainInfo } from '../../store/handoffs/timelineFiles';
+import { abortOn, diskFolders, folderForRoot, handoverEnvironment, isTrusted, withSettingsDefaults, type AgentDeps } from './agentContext';
+import { currentFolder, readSettings } from '../workspace/settings';
+import { relativeTime } from '../timeline/timelineTree';
+
+/** The participant's id (package.json `contributes.chatParticipants`). */
+export const CHAT_PARTICIPANT_ID = 'specialist-handoff.handoff';
+
+/** The participant's slash commands (package.json lists the same names). */
+export const ChatCommands = {
+  handover: 'handover',
+  timeline: 'timeline',
+  prompt: 'prompt',
+} as const;
+
+/** The `from` of handoffs written from the chat. */
+export const CHAT_FROM = 'chat';
+
+/** How many handoffs `/timeline` lists: the newest 20. */
+export const CHAT_TIMELINE_LIMIT = 20;
+
+/** What a response remembers for its follow-ups. */
+interface HandoffChatMetadata {
+  readonly command: string;
+  readonly ok: boolean;
+  readonly specialist?: string;
+  readonly personaMarker?: string;
+}
+
+/** A chat result of this participant. */
+export interface HandoffChatResult extends vscode.ChatResult {
+  readonly metadata: HandoffChatMetadata;
+}
+
+const SOURCE_LABELS: Record<TimelineSource, string> = { handoff: '', itervox: 'itervox', 'agent-zero': 'Agent Zero' };
+
+/** Escapes inline text for Markdown (one line: line breaks become spaces). */
+function esc(value: string): string {
+  return value.replace(/[\\`*_{}[\]()<>#|~]/g, '\\$&').replace(/\r?\n/g, ' ');
+}
+
+/** Text (a message, possibly several lines) as Markdown that shows it literally. */
+function text(value: string): string {
+  return value
+    .split(/\r?\n/)
+    .map((line) => esc(line))
+    .join('  \n');
+}
+
+/** A fenced code block that no backtick run inside `body` can close. */
+export function fenced(body: string, language = 'markdown'): string {
+  const longest = Math.max(2, ...[...body.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}${language}\n${body}\n${fence}\n`;
+}
+
+/**
+ * This chat's turns with `@handoff`, oldest first, as the recent turns of a handoff:
+ * `user: <prompt>` and `@handoff: <reply>` (only the Markdown of replies; anchors and
+ * buttons carry no text). VS Code gives a participant only its own turns.
+ */
+export function historyTurns(history: vscode.ChatContext['history']): string[] {
+  const out: string[] = [];
+  for (const turn of history) {
+    if ('prompt' in turn) {
+      const line = `${turn.command ? `/${turn.command} ` : ''}${turn.prompt}`.trim();
+      if (line) out.push(`user: ${line}`);
+    } else if ('response' in turn) {
+      const reply = turn.response
+        .map((part) => {
+          const value = (part as { value?: unknown }).value;
+          return value instanceof vscode.MarkdownString ? value.value : '';
+        })
+        .join('')
+        .trim();
+      if (reply) out.push(`@handoff: ${reply}`);
+    }
+  }
+  return out;
+}
+
+/**
+ * Parses `/handover`'s prompt: the first word is the specialist id, the rest of the first
+ * line the topic, and everything after the id the summary.
+ */
+export function parseHandoverPrompt(prompt: string): { specialist: string; topic: string; summary: string } {
+  const trimmed = prompt.trim();
+  const m = /^@?(\S+)/.exec(trimmed);
+  if (!m) return { specialist: '', topic: '', summary: '' };
+  const rest = trimmed.slice(m[0].length).trim();
+  return { specialist: m[1], topic: rest.split(/\r?\n/)[0].trim(), summary: rest };
+}
+
+/** The chat request handler (exported so the host tests can drive it with a recording stream). */
+export function createChatHandler(deps: AgentDeps): vscode.ChatRequestHandler {
+  return async (request, context, stream, token): Promise<HandoffChatResult> => {
+    const command = request.command ?? '';
+    try {
+      switch (command) {
+        case ChatCommands.handover:
+          return await handover(deps, request, context, stream, token);
+        case ChatCommands.timeline:
+          return await timeline(deps, stream);
+        case ChatCommands.prompt:
+          return await promptFor(deps, request, stream, token);
+        default:
+          return help(stream);
+      }
+    } catch (err) {
+      deps.log.error(`@handoff /${command}: ${(err as Error)?.stack ?? String(err)}`);
+      const message = `Specialist Handoff failed: ${(err as Error)?.message ?? String(err)}. Details are in the "Specialist Handoff" output.`;
+      stream.markdown(text(message));
+      return { errorDetails: { message }, metadata: { command, ok: false } };
+    }
+  };
+}
+
+function help(stream: vscode.ChatResponseStream): HandoffChatResult {
+  stream.markdown(
+    [
+      'I hand your work over to a specialist, with the touched files from git and what this chat decided.',
+      '',
+      '- `/handover <specialist> [topic]` — write a handoff and append a briefing; the text after the specialist becomes the summary, this chat the recent turns',
+      '- `/timeline` — the newest handoffs of this workspace',
+      '- `/prompt [specialist]` — the prompt the receiving specialist needs',
+      '',
+      'In agent mode, `#handover` lets the model hand over itself (you confirm first).',
+    ].join('\n'),
+  );
+  return { metadata: { command: '', ok: true } };
+}
+
+/** The folder to work on, or undefined after saying that none is open. */
+function folderOrSay(stream: vscode.ChatResponseStream): vscode.WorkspaceFolder | undefined {
+  const folder = currentFolder();
+  if (!folder) {
+    stream.markdown('Open a folder first: handoffs are written into a workspace folder.');
+    stream.button({ command: 'workbench.action.files.openFolder', title: 'Open Folder…' });
+  }
+  return folder;
+}
+
+/** Whether the workspace is trusted; when not, says why nothing happens. */
+function trustedOrSay(deps: AgentDeps, stream: vscode.ChatResponseStream, what: string): boolean {
+  if (isTrusted(deps)) return true;
+  stream.markdown(`This workspace is not trusted, so I cannot ${what}: in an untrusted workspace Specialist Handoff starts no git process and writes no file. Trust the workspace, then ask again.`);
+  stream.button({ command: 'workbench.trust.manage', title: 'Manage Workspace Trust' });
+  deps.log.info(`@handoff: refused to ${what}: the workspace is not trusted`);
+  return false;
+}
+
+/** The handoff root and the specialists of `folder`, or undefined after showing why not. */
+async function registryOf(folder: vscode.WorkspaceFolder, stream: vscode.ChatResponseStream, log: vscode.LogOutputChannel): Promise<{ root: string; registry: SpecialistRegistry } | undefined> {
+  const root = resolveHandoffRoot(folder.uri.fsPath, readSettings(folder).directory);
+  if (!root.ok) {
+    stream.markdown(text(root.message));
+    stream.button({ command: 'workbench.action.openSettings', arguments: ['handoff.directory'], title: 'Open Settings' });
+    return undefined;
+  }
+  const { registry, warnings } = await loadRegistry(root.path, folder.uri.fsPath);
+  warnings.forEach((w) => log.warn(w));
+  return { root: root.path, registry };
+}
+
+function streamIds(stream: vscode.ChatResponseStream, registry: SpecialistRegistry): void {
+  stream.markdown(`\n\nSpecialists:\n\n${registry.all().map((s) => `- \`${s.id}\` — ${esc(s.personaMarker)} ${esc(s.label)}`).join('\n')}\n`);
+}
+
+async function handover(
+  deps: AgentDeps,
+  request: vscode.ChatRequest,
+  context: vscode.ChatContext,
+  stream: vscode.ChatResponseStream,
+  token: vscode.CancellationToken,
+): Promise<HandoffChatResult> {
+  const fail = (specialist?: string): HandoffChatResult => ({ metadata: { command: ChatCommands.handover, ok: false, ...(specialist ? { specialist } : {}) } });
+  const folder = folderOrSay(stream);
+  if (!folder || !trustedOrSay(deps, stream, 'hand over')) return fail();
+  const reg = await registryOf(folder, stream, deps.log);
+  if (!reg) return fail();
+  const parsed = parseHandoverPrompt(request.prompt);
+  if (!parsed.specialist) {
+    stream.markdown(text('ERROR: name the specialist to hand over to: /handover <specialist> [topic]'));
+    streamIds(stream, reg.registry);
+    return fail();
+  }
+  const lookup = reg.registry.lookup(parsed.specialist);
+  if (!lookup.ok) {
+    stream.markdown(text(lookup.message));
+    streamIds(stream, reg.registry);
+    return fail(parsed.specialist);
+  }
+  const specialist = lookup.specialist;
+  const turns = historyTurns(context.history);
+  const lastPrompt = [...context.history].reverse().find((t): t is vscode.ChatRequestTurn => 'prompt' in t && t.prompt.trim() !== '');
+  const topic = parsed.topic || lastPrompt?.prompt.trim().split(/\r?\n/)[0].slice(0, 80) || `${specialist.label} handover`;
+  stream.progress(`Handing over to ${specialist.personaMarker}: collecting git changes and the session log…`);
+  const abort = abortOn(token);
+  try {
+    const input = {
+      specialist_profile: specialist.id,
+      topic,
+      ...(parsed.summary ? { summary: parsed.summary } : {}),
+      ...(turns.length ? { recent_turns: turns } : {}),
+      handover_reason: 'Handed over from the @handoff chat (/handover).',
+      project_root: folder.uri.fsPath,
+    };
+    const folders = diskFolders();
+    const outcome = await runHandoverTool(withSettingsDefaults(input, folder), {
+      defaultRoot: folder.uri.fsPath,
+      allowedRoots: folders.map((f) => f.uri.fsPath),
+      from: CHAT_FROM,
+      tokenizerFor: () => readSettings(folder).tokenizer,
+      environment: async (root) => handoverEnvironment(folderForRoot(root) ?? folder, deps.session, abort.signal),
+    });
+    if (!outcome.ok) {
+      const message = abort.signal.aborted ? 'ERROR: the handoff was cancelled — nothing was written' : outcome.text;
+      deps.log.warn(`@handoff /handover: ${message}`);
+      stream.markdown(text(message));
+      return fail(specialist.id);
+    }
+    const r = outcome.result;
+    deps.log.info(`@handoff /handover: handoff written: ${r.handoff_file} (${r.package.estimated_tokens}/${r.package.max_context_tokens} tokens)`);
+    r.warnings.forEach((w) => deps.log.warn(w));
+    await deps.session.ended();
+    deps.onWritten();
+    const files = r.package.touched_files.length + r.package.touched_files_omitted;
+    stream.markdown(`**${esc(r.persona_marker)}** takes over **${esc(r.package.topic_title || r.package.topic)}**.\n\nHandoff: `);
+    stream.anchor(vscode.Uri.file(r.handoff_file), path.basename(r.handoff_file));
+    stream.markdown(' · briefing: ');
+    stream.anchor(vscode.Uri.file(r.briefing.path), path.basename(r.briefing.path));
+    stream.markdown(
+      `\n\n${r.package.estimated_tokens.toLocaleString('en')} / ${r.package.max_context_tokens.toLocaleString('en')} tokens · ${files.toLocaleString('en')} touched file${files === 1 ? '' : 's'} · ${r.package.recent_turns.length} recent turn${r.package.recent_turns.length === 1 ? '' : 's'}\n\n`,
+    );
+    stream.markdown(`**Next step:** ${esc(r.next_step)}`);
+    if (r.warnings.length) {
+      stream.markdown(`\n\n${r.warnings.map((w) => `- ${esc(w)}`).join('\n')}`);
+    }
+    return { metadata: { command: ChatCommands.handover, ok: true, specialist: specialist.id, personaMarker: r.persona_marker } };
+  } finally {
+    abort.dispose();
+  }
+}
+
+async function timeline(deps: AgentDeps, stream: vscode.ChatResponseStream): Promise<HandoffChatResult> {
+  const done = (ok: boolean): HandoffChatResult => ({ metadata: { command: ChatCommands.timeline, ok } });
+  const folder = folderOrSay(stream);
+  if (!folder) return done(false);
+  const reg = await registryOf(folder, stream, deps.log);
+  if (!reg) return done(false);
+  const { files, warnings } = await listTimelineFiles(folder.uri.fsPath, reg.root, reg.registry.all().map((s) => s.id));
+  if (!files.length) {
+    stream.markdown(`No handoffs yet in **${esc(folder.name)}**. Hand over with \`/handover <specialist> [topic]\`.`);
+    return done(true);
+  }
+  const newest = [...files].sort((a, b) => b.time - a.time || (a.key < b.key ? 1 : a.key > b.key ? -1 : 0)).slice(0, CHAT_TIMELINE_LIMIT);
+  const info = new Map<string, ChainInfo & { kind: 'handoff' | 'result' }>();
+  for (const f of newest) {
+    const i = await readChainInfo(f);
+    if (i) info.set(f.key, i);
+  }
+  const lines: string[] = [];
+  const stack: Array<{ node: TimelineNode; depth: number }> = groupChains(newest, info, 'newest')
+    .reverse()
+    .map((node) => ({ node, depth: 0 }));
+  while (stack.length) {
+    const { node, depth } = stack.pop()!;
+    const f = node.file;
+    const i = info.get(f.key);
+    const s = reg.registry.get(f.specialist);
+    const topic = i?.topic ?? f.topic;
+    const status = i ? (STATUS_LABELS[i.status as keyof typeof STATUS_LABELS] ?? i.status) : undefined;
+    const parts = [
+      `${esc(s?.personaMarker ?? `[${f.specialist}]`)}${topic ? ` **${esc(topic)}**` : ''}${i?.kind === 'result' ? ' (result)' : ''}`,
+      [status, relativeTime(f.time), f.partial ? '⚠ partial' : '', SOURCE_LABELS[f.source]].filter(Boolean).join(' · '),
+      `[${esc(f.name)}](${vscode.Uri.file(f.path).toString()})`,
+    ];
+    lines.push(`${'  '.repeat(depth)}- ${parts.join(' — ')}`);
+    for (const child of [...node.children].reverse()) stack.push({ node: child, depth: depth + 1 });
+  }
+  stream.markdown(`Newest handoffs in **${esc(folder.name)}**${files.length > newest.length ? ` (${newest.length} of ${files.length})` : ''}:\n\n${lines.join('\n')}\n`);
+  for (const w of warnings) stream.markdown(text(`\nWARNING: ${w}`));
+  if (files.length > newest.length) {
+    stream.button({ command: 'handoff.timeline.focus', title: 'Open the Handoff Timeline' });
+  }
+  return done(true);
+}
+
+async function promptFor(deps: AgentDeps, request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<HandoffChatResult> {
+  const done = (ok: boolean, specialist?: string): HandoffChatResult => ({ metadata: { command: ChatCommands.prompt, ok, ...(specialist ? { specialist } : {}) } });
+  const folder = folderOrSay(stream);
+  if (!folder || !trustedOrSay(deps, stream, 'build the prompt')) return done(false);
+  const id = request.prompt.trim().split(/\s+/)[0]?.replace(/^@/, '') || undefined;
+  stream.progress('Building the prompt: mandate, staleness and prior handoffs…');
+  const abort = abortOn(token);
+  try {
+    const env = { ...(await handoverEnvironment(folder, deps.session)), signal: abort.signal };
+    const result = await buildPrompt({ specialist: id, take: false }, env);
+    if (result.status === 'error') {
+      stream.markdown(text(result.message));
+      if (result.field === 'specialist') {
+        const reg = await registryOf(folder, stream, deps.log);
+        if (reg) streamIds(stream, reg.registry);
+      }
+      return done(false, id);
+    }
+    result.warnings.forEach((w) => deps.log.warn(w));
+    stream.markdown(`The prompt for **${esc(result.persona_marker)}**${result.handoff_id ? ` (handoff \`${result.handoff_id}\`)` : ' (no handoff to pick up yet)'}:\n\n`);
+    stream.markdown(fenced(result.prompt));
+    if (result.stale) {
+      stream.markdown('\nThe workspace changed since the handoff: see the prompt\'s staleness section before acting on it.\n');
+    }
+    if (result.handoff_file) {
+      stream.markdown('\nCopying it with the button also marks the handoff *accepted* by this session.\n');
+      stream.button({ command: 'handoff.copyPrompt', arguments: [vscode.Uri.file(result.handoff_file)], title: 'Copy Prompt for Specialist' });
+    }
+    return done(true, result.specialist);
+  } finally {
+    abort.dispose();
+  }
+}
+
+/** Follow-ups: after a handoff, the new specialist's prompt and the timeline. */
+function followups(result: vscode.ChatResult): vscode.ChatFollowup[] {
+  const m = (result as Partial<HandoffChatResult>).metadata;
+  if (m?.command === ChatCommands.handover && m.ok && m.specialist) {
+    return [
+      { prompt: m.specialist, command: ChatCommands.prompt, label: `Show the prompt for ${m.personaMarker ?? m.specialist}` },
+      { prompt: '', command: ChatCommands.timeline, label: 'Show the handoff timeline' },
+    ];
+  }
+  if (m?.command === '') return [{ prompt: '', command: ChatCommands.timeline, label: 'Show the handoff timeline' }];
+  return [];
+}
+
+/**
+ * Registers `@handoff` when this VS Code has chat participants (`vscode.chat.createChatParticipant`);
+ * otherwise logs why not.
+ * @returns the participant, to dispose with the extension
+ */
+export function registerChatParticipant(deps: AgentDeps): vscode.Disposable[] {
+  if (typeof vscode.chat?.createChatParticipant !== 'function') {
+    deps.log.info(`chat participant @handoff not registered: VS Code ${vscode.version} has no vscode.chat.createChatParticipant`);
+    return [];
+  }
+  const participant = vscode.chat.createChatParticipant(CHAT_PARTICIPANT_ID, createChatHandler(deps));
+  participant.iconPath = vscode.Uri.joinPath(deps.extension.extensionUri, 'media', 'handoff.svg');
+  participant.followupProvider = { provideFollowups: (result) => followups(result) };
+  return [participant];
+}

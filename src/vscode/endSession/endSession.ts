@@ -1,0 +1,420 @@
+/**
+ * "Handoff: End Session and Hand Over…" — the end-of-session handoff with no panel.
+ *
+ * Interactive: a quick pick of specialists, then input boxes for topic, summary,
+ * decisions, next steps and blockers; git evidence is collected meanwhile (window
+ * progress, then a cancellable notification if it is still running); a confirmation
+ * step shows the touched files and the token estimate against the budget (and what
+ * fit-to-budget would cut); then both files are written, the handoff opens and a
+ * one-screen summary appears. Escape at any step writes nothing.
+ *
+ * Programmatic: `executeCommand('handoff.endSession', {specialist, topic, …})` runs the
+ * same engine without prompts and returns the result object (keybindings, tests, agents).
+ */
+import * as vscode from 'vscode';
+import type { GitEvidence } from '../../core/handoff/gitEvidence';
+import { formatCount } from '../../core/handoff/render';
+import { DEFAULT_INCLUDE_RECENT_TURNS } from '../../core/handoff/request';
+import type { HandoverResult, TouchedFile } from '../../core/handoff/schema';
+import type { Specialist, SpecialistRegistry, SpecialistSource } from '../../core/specialists/registry';
+import { slugifyTopic } from '../../core/handoff/topic';
+import { briefingFileName } from '../../core/handoff/naming';
+import {
+  collectEvidenceFor,
+  loadRegistry,
+  prepareHandover,
+  previewFit,
+  writeHandover,
+  type HandoverEnvironment,
+  type PreparedHandover,
+} from '../../engine/handover';
+import { resolveHandoffRoot } from '../../store/pathGuard';
+import { StorageKeys } from '../constants';
+import { describeCuts, showHandoffSummary } from '../handoffSummary';
+import { DisposableOwner } from '../lifecycle';
+import { BACK, askList, askText, pickOne, type StepFrame } from './quickInput';
+import { currentFolder, readSettings, type HandoffSettings } from '../workspace/settings';
+import { folderEnvironment } from '../workspace/environment';
+
+/** What the command needs of the recorded session: its id, the session-log environment, and the end of the session. */
+export interface SessionHooks {
+  /** The current session id. */
+  sessionId(): string;
+  /** Session-log settings and the recorded base commit for a handoff of `folder`. */
+  environment(folder: vscode.WorkspaceFolder, settings: HandoffSettings): Promise<Pick<HandoverEnvironment, 'sessionLog' | 'sessionBaseCommit'>>;
+  /** A handoff was written: the session ends and the next one starts. */
+  ended(): Promise<void>;
+}
+
+const TITLE = 'End Session and Hand Over';
+
+/** The picker's separator for each source of specialists (registry order: built-in, custom, then other tools' agent folders). */
+const SOURCE_GROUPS: Record<SpecialistSource, string> = {
+  builtin: 'Built-in specialists',
+  custom: 'Custom specialists',
+  'github-agent': 'From .github/agents',
+  'claude-agent': 'From .claude/agents',
+};
+const TOTAL_STEPS = 7;
+
+interface SpecialistItem extends vscode.QuickPickItem {
+  readonly specialist?: Specialist;
+}
+
+interface Answers {
+  specialist?: Specialist;
+  topic: string;
+  summary: string;
+  decisions: string[];
+  nextSteps: string[];
+  blockers: string[];
+}
+
+type Choice = 'write' | 'fit' | 'over';
+interface ConfirmItem extends vscode.QuickPickItem {
+  readonly choice?: Choice;
+}
+
+/** First sentence of a mandate, for one-line descriptions. */
+function firstSentence(text: string): string {
+  const m = /^(.+?[.!?])(\s|$)/.exec(text);
+  return m ? m[1] : text;
+}
+
+function fileIcon(f: TouchedFile): string {
+  switch (f.status) {
+    case 'A':
+      return '$(diff-added)';
+    case 'D':
+      return '$(diff-removed)';
+    case 'R':
+    case 'C':
+      return '$(diff-renamed)';
+    case '?':
+      return '$(question)';
+    case 'U':
+      return '$(warning)';
+    default:
+      return '$(diff-modified)';
+  }
+}
+
+function fileDescription(f: TouchedFile): string {
+  const counts = f.binary ? 'binary' : f.status === '?' ? 'untracked' : f.added !== null ? `+${f.added} −${f.deleted}` : '';
+  return [f.status, counts, f.old_path ? `from ${f.old_path}` : ''].filter(Boolean).join('  ');
+}
+
+/** The end-of-session command. Owns nothing long-lived besides what it registers. */
+export class EndSessionCommand extends DisposableOwner {
+  private running = false;
+
+  /**
+   * @param log where progress and failures are logged
+   * @param session the recorded session (id, session-log settings, what happens after a handoff)
+   * @param onWritten called after a handoff was written (refreshes the timeline)
+   * @param workspaceState for the last specialist picked
+   */
+  constructor(
+    private readonly log: vscode.LogOutputChannel,
+    private readonly session: SessionHooks,
+    private readonly onWritten: () => void,
+    private readonly workspaceState: vscode.Memento,
+  ) {
+    super();
+  }
+
+  /**
+   * Runs the command. With `args` (an object with at least `specialist` and `topic`)
+   * it runs without prompts. Resolves to the result, or undefined when cancelled or
+   * refused (no folder, untrusted workspace).
+   */
+  async run(args?: unknown): Promise<HandoverResult | undefined> {
+    if (this.running && args === undefined) {
+      void vscode.window.showInformationMessage('A handoff is already being prepared — finish or cancel it first.');
+      return undefined;
+    }
+    const folder = currentFolder();
+    if (!folder) {
+      const open = 'Open Folder…';
+      void vscode.window.showWarningMessage('Open a folder to hand over its work: the handoff is written into the workspace.', open).then((c) => {
+        if (c === open) {
+          void vscode.commands.executeCommand('workbench.action.files.openFolder');
+        }
+      });
+      return undefined;
+    }
+    if (!vscode.workspace.isTrusted) {
+      const manage = 'Manage Workspace Trust';
+      void vscode.window
+        .showWarningMessage('Specialist Handoff runs git and writes files only in trusted workspaces. Trust this workspace to hand over.', manage)
+        .then((c) => {
+          if (c === manage) {
+            void vscode.commands.executeCommand('workbench.trust.manage');
+          }
+        });
+      this.log.info('end session refused: workspace is not trusted (no git process started, nothing written)');
+      return undefined;
+    }
+    const settings = readSettings(folder);
+    const abort = new AbortController();
+    const env = await folderEnvironment(folder, settings, this.session, { signal: abort.signal });
+    const started = Date.now();
+    const evidence = collectEvidenceFor(env).then((ev) => {
+      this.log.info(`git evidence: ${ev.touchedFiles.length + ev.touchedFilesOmitted} touched files, ${ev.commits.length} commits in ${Date.now() - started} ms${ev.notes.length ? `; notes: ${ev.notes.join(' | ')}` : ''}`);
+      return ev;
+    });
+    void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Handoff: collecting git changes' }, () => evidence);
+    this.running = args === undefined;
+    try {
+      if (args !== undefined) {
+        return await this.runWithArgs(args, settings, { ...env, evidence });
+      }
+      return await this.runInteractive(settings, { ...env, evidence }, abort);
+    } catch (err) {
+      this.log.error(`end session failed: ${(err as Error)?.stack ?? String(err)}`);
+      void vscode.window.showErrorMessage(`Handoff failed: ${(err as Error)?.message ?? String(err)}`);
+      return undefined;
+    } finally {
+      this.running = false;
+      abort.abort();
+    }
+  }
+
+  private requestDefaults(settings: HandoffSettings): Record<string, unknown> {
+    return {
+      max_context_tokens: settings.maxContextTokens,
+      include_recent_turns: settings.includeRecentTurns ?? DEFAULT_INCLUDE_RECENT_TURNS,
+      tokenizer: settings.tokenizer,
+    };
+  }
+
+  private async runWithArgs(args: unknown, settings: HandoffSettings, env: HandoverEnvironment): Promise<HandoverResult> {
+    const input = typeof args === 'object' && args !== null ? { ...this.requestDefaults(settings), ...(args as Record<string, unknown>) } : args;
+    const prepared = await prepareHandover(input, env);
+    if (prepared.status === 'error') {
+      this.log.warn(`end session (arguments) refused: ${prepared.message}`);
+      void vscode.window.showErrorMessage(prepared.message);
+      return { status: 'error', message: prepared.message, field: prepared.field };
+    }
+    const result = await writeHandover(prepared.prepared);
+    await this.afterWrite(result, false);
+    return result;
+  }
+
+  private async runInteractive(settings: HandoffSettings, env: HandoverEnvironment, abort: AbortController): Promise<HandoverResult | undefined> {
+    const root = resolveHandoffRoot(env.workspaceRoot, env.handoffDirectory);
+    if (!root.ok) {
+      const open = 'Open Settings';
+      void vscode.window.showErrorMessage(root.message, open).then((c) => c === open && vscode.commands.executeCommand('workbench.action.openSettings', 'handoff.directory'));
+      return undefined;
+    }
+    const { registry, warnings } = await loadRegistry(root.path, env.workspaceRoot);
+    for (const w of warnings) {
+      this.log.warn(w);
+    }
+    const answers = await this.ask(registry);
+    if (!answers?.specialist) {
+      this.log.info('end session cancelled before writing; nothing written');
+      abort.abort();
+      return undefined;
+    }
+    const request = {
+      ...this.requestDefaults(settings),
+      specialist: answers.specialist.id,
+      topic: answers.topic,
+      summary: answers.summary,
+      decisions: answers.decisions,
+      next_steps: answers.nextSteps,
+      blockers: answers.blockers,
+    };
+    await this.workspaceState.update(StorageKeys.lastSpecialist, answers.specialist.id);
+
+    const evidence = env.evidence as Promise<GitEvidence>;
+    const pending = await Promise.race([evidence.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), 150))]);
+    const prepared = pending
+      ? await vscode.window.withProgress(
+          { location: vscode.ProgressLocation.Notification, title: 'Handoff: collecting git changes…', cancellable: true },
+          (_p, token) => {
+            token.onCancellationRequested(() => abort.abort());
+            return prepareHandover(request, env);
+          },
+        )
+      : await prepareHandover(request, env);
+    if (abort.signal.aborted) {
+      this.log.info('end session cancelled while collecting; nothing written');
+      return undefined;
+    }
+    if (prepared.status === 'error') {
+      void vscode.window.showErrorMessage(prepared.message);
+      return { status: 'error', message: prepared.message, field: prepared.field };
+    }
+    const choice = await this.confirm(prepared.prepared);
+    if (!choice) {
+      this.log.info('end session cancelled at confirmation; nothing written');
+      return undefined;
+    }
+    for (;;) {
+      const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Handoff: writing…' }, () =>
+        writeHandover(prepared.prepared, { fit: choice === 'fit' }),
+      );
+      if (result.status === 'ok') {
+        await this.afterWrite(result, true);
+        return result;
+      }
+      this.log.error(result.message);
+      const retry = 'Retry';
+      const pick = await vscode.window.showErrorMessage(result.message, { modal: true, detail: 'Your answers are kept: fix the cause and retry.' }, retry);
+      if (pick !== retry) {
+        return result;
+      }
+    }
+  }
+
+  /** Walks the input steps; Back moves one step back, Escape cancels (undefined). */
+  private async ask(registry: SpecialistRegistry): Promise<Answers | undefined> {
+    const a: Answers = { topic: '', summary: '', decisions: [], nextSteps: [], blockers: [] };
+    const last = this.workspaceState.get<string>(StorageKeys.lastSpecialist);
+    let step = 1;
+    while (step <= 6) {
+      const f: StepFrame = { title: TITLE, step, totalSteps: TOTAL_STEPS };
+      let r: unknown;
+      switch (step) {
+        case 1:
+          r = await this.pickSpecialist(f, registry, a.specialist?.id ?? last);
+          if (r && r !== BACK) {
+            a.specialist = r as Specialist;
+          }
+          break;
+        case 2:
+          r = await askText(
+            { ...f, title: `${TITLE}: ${a.specialist?.personaMarker}` },
+            {
+              prompt: 'Topic: a short phrase naming the work (it becomes part of the briefing file name).',
+              placeholder: 'e.g. token auth for the todo API',
+              value: a.topic,
+              validate: (v) => {
+                if (!v.trim()) {
+                  return undefined;
+                }
+                const s = slugifyTopic(v);
+                if (!s.ok) {
+                  return s.message.replace(/^ERROR: /, '');
+                }
+                return {
+                  message: `Briefing file: ${briefingFileName(a.specialist?.id ?? 'x', s.slug, new Date())}`,
+                  severity: vscode.InputBoxValidationSeverity.Info,
+                };
+              },
+            },
+          );
+          if (typeof r === 'string') {
+            if (!r.trim()) {
+              void vscode.window.showWarningMessage('A topic is required: type a short phrase such as "token auth".');
+              continue;
+            }
+            a.topic = r;
+          }
+          break;
+        case 3:
+          r = await askText(f, { prompt: 'Summary: what happened in this session (optional).', placeholder: 'What was done, what state the work is in', value: a.summary });
+          if (typeof r === 'string') {
+            a.summary = r;
+          }
+          break;
+        case 4:
+          r = await askList(f, 'decision', a.decisions, 'e.g. Bearer tokens instead of cookie sessions');
+          break;
+        case 5:
+          r = await askList(f, 'next step', a.nextSteps, 'e.g. Review src/auth.ts for timing-safe comparison');
+          break;
+        case 6:
+          r = await askList(f, 'blocker', a.blockers, 'e.g. No token issuer yet');
+          break;
+      }
+      if (r === undefined) {
+        return undefined;
+      }
+      step = r === BACK ? Math.max(1, step - 1) : step + 1;
+    }
+    return a;
+  }
+
+  private async pickSpecialist(f: StepFrame, registry: SpecialistRegistry, lastId: string | undefined): Promise<Specialist | typeof BACK | undefined> {
+    const all = registry.all();
+    const items: SpecialistItem[] = [];
+    let section: string | undefined;
+    for (const s of all) {
+      const group = SOURCE_GROUPS[s.source];
+      if (group !== section) {
+        items.push({ label: group, kind: vscode.QuickPickItemKind.Separator });
+        section = group;
+      }
+      items.push({ label: `$(${s.icon}) ${s.label}`, description: firstSentence(s.mandate), detail: `${s.personaMarker} ${s.id}`, specialist: s });
+    }
+    const active = items.find((i) => i.specialist?.id === lastId);
+    const r = await pickOne(f, {
+      items,
+      placeholder: 'Hand over to which specialist?',
+      active,
+      matchOnDetail: true,
+      accept: (i) => i.specialist !== undefined,
+    });
+    return r === BACK || r === undefined ? r : r.specialist;
+  }
+
+  /** Shows files and tokens; resolves to how to write, or undefined to cancel. */
+  private async confirm(p: PreparedHandover): Promise<Choice | undefined> {
+    const pkg = p.pkg;
+    const tokens = `${formatCount(pkg.estimated_tokens)}${pkg.tokens_estimated ? ' (estimate)' : ''} / ${formatCount(pkg.max_context_tokens)} tokens`;
+    const items: ConfirmItem[] = [];
+    if (!pkg.oversize_warning) {
+      items.push({ label: `$(check) Hand over to ${p.specialist.label}`, description: tokens, choice: 'write' });
+    } else {
+      const fit = previewFit(p);
+      items.push({
+        label: '$(fold) Fit to budget and hand over',
+        description: `${formatCount(fit.pkg.estimated_tokens)} / ${formatCount(pkg.max_context_tokens)} tokens${fit.fits ? '' : ' — still over'}`,
+        detail: fit.pkg.dropped.length ? `Cuts ${describeCuts(fit.pkg.dropped)}; the cut text is kept in .handoff/history/.` : undefined,
+        choice: 'fit',
+      });
+      items.push({ label: '$(warning) Hand over without fitting', description: `${tokens} — over budget`, choice: 'over' });
+    }
+    const files = pkg.touched_files;
+    const total = files.length + pkg.touched_files_omitted;
+    items.push({ label: `Touched files (${formatCount(total)})`, kind: vscode.QuickPickItemKind.Separator });
+    if (total === 0) {
+      items.push({ label: '$(info) No changes against HEAD', description: pkg.evidence_notes[0] ?? '' });
+    }
+    for (const f of files.slice(0, 200)) {
+      items.push({ label: `${fileIcon(f)} ${f.path}`, description: fileDescription(f) });
+    }
+    if (total > 200) {
+      items.push({ label: `… and ${formatCount(total - 200)} more` });
+    }
+    if (pkg.evidence_notes.length || p.warnings.length) {
+      items.push({ label: 'Notes', kind: vscode.QuickPickItemKind.Separator });
+      for (const n of new Set([...pkg.evidence_notes, ...p.warnings.map((w) => w.replace(/^WARNING: /, ''))])) {
+        items.push({ label: `$(warning) ${n}` });
+      }
+    }
+    const r = await pickOne<ConfirmItem>(
+      { title: `${TITLE}: ${p.specialist.personaMarker} — ${tokens}`, step: TOTAL_STEPS, totalSteps: TOTAL_STEPS },
+      { items, placeholder: `Check the touched files and the token estimate, then hand over (Escape writes nothing)`, accept: (i) => i.choice !== undefined },
+    );
+    return r === BACK || r === undefined ? undefined : r.choice;
+  }
+
+  private async afterWrite(result: HandoverResult, interactive: boolean): Promise<void> {
+    if (result.status !== 'ok') {
+      this.log.error(result.message);
+      return;
+    }
+    this.log.info(`handoff written: ${result.handoff_file} (${result.package.estimated_tokens}/${result.package.max_context_tokens} tokens)`);
+    for (const w of result.warnings) {
+      this.log.warn(w);
+    }
+    await this.session.ended();
+    this.onWritten();
+    await showHandoffSummary(result, interactive);
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * The recorded session of the workspace, as the commands see it: the session id, the
+ * recorder (started when the workspace is trusted), the session-log settings of a
+ * handoff (readers, locations, where the read offsets are kept) and "Handoff: Start New
+ * Session".
+ */
+import path from 'node:path';
+import * as vscode from 'vscode';
+import type { SessionLocations } from '../../evidence/session/discovery';
+import { readHeadCommit } from '../../evidence/git/collectGit';
+import { SESSION_STATE_FILE } from '../../store/sessionLogState';
+import { resolveHandoffRoot } from '../../store/pathGuard';
+import type { SessionHooks } from '../endSession/endSession';
+import { DisposableOwner } from '../lifecycle';
+import { SessionRecorder } from './sessionRecorder';
+import { SessionStore } from './sessionIdStore';
+import { currentFolder, readSettings, type HandoffSettings } from '../workspace/settings';
+
+/** Owns the session store and the recorder of the first workspace folder. */
+export class SessionService extends DisposableOwner implements SessionHooks {
+  private readonly store: SessionStore;
+  private recorder: SessionRecorder | undefined;
+
+  constructor(private readonly context: vscode.ExtensionContext, private readonly log: vscode.LogOutputChannel) {
+    super();
+    this.store = new SessionStore(context.workspaceState);
+  }
+
+  /** Starts recording when a folder is open and trusted (again when trust is granted later). */
+  async startRecording(): Promise<void> {
+    const folder = currentFolder();
+    if (!folder || !this.context.storageUri || !vscode.workspace.isTrusted) {
+      return;
+    }
+    if (!this.recorder) {
+      const settings = readSettings(folder);
+      const root = resolveHandoffRoot(folder.uri.fsPath, settings.directory);
+      this.recorder = this.register(
+        new SessionRecorder(
+          this.context.storageUri.fsPath,
+          folder,
+          this.store,
+          this.context.workspaceState,
+          () => readHeadCommit(folder.uri.fsPath, settings.gitPath),
+          this.log,
+          (fsPath) => (root.ok && fsPath.startsWith(root.path + path.sep)) || fsPath.includes(`${path.sep}.git${path.sep}`),
+        ),
+      );
+    }
+    await this.recorder.start();
+  }
+
+  /** The recorder, when recording (tests flush it). */
+  get activeRecorder(): SessionRecorder | undefined {
+    return this.recorder;
+  }
+
+  sessionId(): string {
+    return this.store.current();
+  }
+
+  async environment(folder: vscode.WorkspaceFolder, settings: HandoffSettings) {
+    await this.recorder?.flush();
+    const global = this.context.globalStorageUri.fsPath;
+    const storage = this.context.storageUri?.fsPath;
+    // The agents' folders next to this extension's own storage: VS Code keeps every
+    // extension's global storage side by side, and Copilot's chat sessions beside our
+    // workspace storage.
+    const defaults: SessionLocations = {
+      cline: path.join(path.dirname(global), 'saoudrizwan.claude-dev', 'tasks'),
+      roo: path.join(path.dirname(global), 'rooveterinaryinc.roo-cline', 'tasks'),
+      ...(storage ? { copilot: path.join(path.dirname(storage), 'chatSessions') } : {}),
+    };
+    void folder;
+    return {
+      sessionBaseCommit: (await this.recorder?.currentBaseCommit()) ?? undefined,
+      sessionLog: {
+        mode: settings.sessionLogSources.length ? 'auto' : 'none',
+        sources: settings.sessionLogSources,
+        locations: { ...defaults, ...settings.sessionLogLocations },
+        recorderFile: this.recorder?.currentFile(),
+        statePath: storage ? path.join(storage, SESSION_STATE_FILE) : undefined,
+      },
+    };
+  }
+
+  async ended(): Promise<void> {
+    if (this.recorder) {
+      await this.recorder.startNewSession();
+    } else {
+      await this.store.rotate();
+    }
+  }
+
+  /** "Handoff: Start New Session": a new session id and base commit; says which. */
+  async startNewSession(): Promise<void> {
+    if (!vscode.workspace.isTrusted) {
+      void vscode.window.showWarningMessage('Specialist Handoff records sessions only in trusted workspaces.');
+      return;
+    }
+    await this.ended();
+    const base = await this.recorder?.currentBaseCommit();
+    void vscode.window.showInformationMessage(`New handoff session started${base ? ` at ${base.slice(0, 10)}` : ''}: commits and commands from now on belong to the next handoff.`);
+  }
+}

@@ -1,0 +1,318 @@
+/**
+ * The "Handoff timeline" tree view: the handoffs and results of the workspace (ours,
+ * itervox's `.itervox/handoff/` and Agent Zero's `.a0proj/handover/`), grouped by chain
+ * — each hop nested under its parent — newest first (`handoff.timeline.order` flips it).
+ *
+ * The first render needs only file names (they carry the time and the specialist); chain
+ * links, status and topic are read lazily from the start of each file, newest first, and
+ * the tree regroups as they arrive. Tooltips (summary, tokens, files) are read when
+ * hovered (resolveTreeItem). FileSystemWatchers, created when the view first asks for
+ * items, refresh it (debounced). Items have stable ids (source and file name), so
+ * selection, expansion and reveal survive a refresh.
+ */
+import * as vscode from 'vscode';
+import { formatCount, type ParsedHandoff } from '../../core/handoff/render';
+import { BUILTIN_SPECIALISTS, type Specialist } from '../../core/specialists/registry';
+import { STATUS_LABELS } from '../../core/handoff/status';
+import { groupChains, TIMELINE_PAGE_SIZE, type TimelineFile, type TimelineNode, type TimelineSource } from '../../core/timeline/chains';
+import { loadRegistry } from '../../engine/handover';
+import { readHandoffHead } from '../../store/handoffs/handoffStore';
+import { resolveHandoffRoot } from '../../store/pathGuard';
+import { listTimelineFiles, readChainInfo, timelineFolders, type TimelineEntryInfo } from '../../store/handoffs/timelineFiles';
+import { Config } from '../constants';
+import { DisposableOwner } from '../lifecycle';
+import { currentFolder, readSettings } from '../workspace/settings';
+
+/** Debounce of watcher-triggered refreshes, in milliseconds. */
+export const TIMELINE_REFRESH_DEBOUNCE_MS = 250;
+export { TIMELINE_PAGE_SIZE } from '../../core/timeline/chains';
+/** Files whose chain links are read at once in the background: 100. */
+export const CHAIN_INFO_BATCH = 100;
+/** Most often the tree regroups while chain links arrive, in milliseconds: 1,000. */
+export const REGROUP_INTERVAL_MS = 1000;
+/**
+ * Up to this many unread files, chain links are read before the tree renders (a few small
+ * reads, so chains appear nested at once); beyond it the first render uses names only and
+ * the tree regroups as the links arrive: 200.
+ */
+export const EAGER_CHAIN_INFO_FILES = 200;
+
+const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+
+/** "5 minutes ago", "yesterday", "3 days ago" for a time in ms since the epoch. */
+export function relativeTime(time: number, now = Date.now()): string {
+  const s = Math.round((time - now) / 1000);
+  const abs = Math.abs(s);
+  if (abs < 60) return relative.format(s, 'second');
+  if (abs < 3600) return relative.format(Math.round(s / 60), 'minute');
+  if (abs < 86400) return relative.format(Math.round(s / 3600), 'hour');
+  if (abs < 86400 * 30) return relative.format(Math.round(s / 86400), 'day');
+  return new Date(time).toISOString().slice(0, 10);
+}
+
+/** An element of the tree: a timeline entry (with its hops below it), or the "Show more" row. */
+export type TimelineElement = { readonly type: 'entry'; readonly node: TimelineNode } | { readonly type: 'more'; readonly shown: number; readonly total: number };
+
+const SOURCE_LABELS: Record<TimelineSource, string> = { handoff: '', itervox: 'itervox', 'agent-zero': 'Agent Zero' };
+
+/** TreeDataProvider of the timeline. */
+export class TimelineTreeProvider extends DisposableOwner implements vscode.TreeDataProvider<TimelineElement> {
+  private readonly changed = this.register(new vscode.EventEmitter<TimelineElement | undefined>());
+  /** Fires when the tree must be re-read. */
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly filesChanged = this.register(new vscode.EventEmitter<void>());
+  /** Fires (debounced) when timeline files were created, changed or deleted, or on refresh. */
+  readonly onDidChangeHandoffs = this.filesChanged.event;
+
+  private watchers: vscode.FileSystemWatcher[] = [];
+  private watching = false;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly info = new Map<string, TimelineEntryInfo | null>();
+  private specialists = new Map<string, Specialist>(BUILTIN_SPECIALISTS.map((s) => [s.id, s]));
+  private elements = new Map<string, { element: TimelineElement; parent: TimelineElement | undefined }>();
+  private roots: TimelineElement[] = [];
+  private pages = 1;
+  private loading: Promise<void> | undefined;
+  private generation = 0;
+
+  constructor(private readonly log: vscode.LogOutputChannel) {
+    super();
+    this.register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.rewatch()));
+    this.register(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(`${Config.section}.${Config.directory}`)) {
+          this.rewatch();
+        } else if (e.affectsConfiguration(`${Config.section}.${Config.timelineOrder}`)) {
+          this.refresh();
+        }
+      }),
+    );
+    this.register({ dispose: () => this.timer && clearTimeout(this.timer) });
+    this.register({ dispose: () => this.watchers.forEach((w) => w.dispose()) });
+  }
+
+  /** Re-reads the tree now (chain links already read are kept unless their file changed). */
+  refresh(): void {
+    this.changed.fire(undefined);
+    this.filesChanged.fire();
+  }
+
+  /**
+   * Forgets what was read of a timeline file (or of all) and re-reads the tree: for
+   * changes made here (status set, result recorded, file renamed) that must show at once,
+   * whatever the file watcher reports.
+   */
+  invalidate(fsPath?: string): void {
+    if (fsPath === undefined) {
+      this.info.clear();
+    } else {
+      for (const { element } of this.elements.values()) {
+        if (element.type === 'entry' && element.node.file.path === fsPath) this.info.delete(element.node.file.key);
+      }
+    }
+    this.refresh();
+  }
+
+  /** Shows the next page of chains. */
+  showMore(): void {
+    this.pages += 1;
+    this.changed.fire(undefined);
+  }
+
+  /** Number of handoff files (ours) in the current folder's handoff root — a directory listing, no file read. */
+  async countHandoffs(): Promise<number> {
+    const ctx = this.context();
+    if (!ctx) return 0;
+    const { files } = await listTimelineFiles(ctx.workspace, ctx.root, []).catch(() => ({ files: [] as TimelineFile[] }));
+    return files.filter((f) => f.source === 'handoff').length;
+  }
+
+  /** The element of a timeline file by its key (`<source>:<file name>`), as of the last render — for reveal. */
+  elementFor(key: string): TimelineElement | undefined {
+    return this.elements.get(key)?.element;
+  }
+
+  /** The element showing the file at `fsPath`, as of the last render. */
+  elementForPath(fsPath: string): TimelineElement | undefined {
+    for (const { element } of this.elements.values()) {
+      if (element.type === 'entry' && element.node.file.path === fsPath) return element;
+    }
+    return undefined;
+  }
+
+  private context(): { workspace: string; root: string } | undefined {
+    const folder = currentFolder();
+    if (!folder) return undefined;
+    const root = resolveHandoffRoot(folder.uri.fsPath, readSettings(folder).directory);
+    return root.ok ? { workspace: folder.uri.fsPath, root: root.path } : undefined;
+  }
+
+  private order(): 'newest' | 'oldest' {
+    const v = vscode.workspace.getConfiguration(Config.section).get<string>(Config.timelineOrder);
+    return v === 'oldestFirst' ? 'oldest' : 'newest';
+  }
+
+  private scheduleRefresh(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.refresh();
+    }, TIMELINE_REFRESH_DEBOUNCE_MS);
+  }
+
+  /** Watches the three timeline folders (created on the first render, not at activation). */
+  private ensureWatchers(): void {
+    if (this.watching) return;
+    this.watching = true;
+    const ctx = this.context();
+    if (!ctx) return;
+    const folders = timelineFolders(ctx.workspace, ctx.root);
+    for (const [source, dir] of Object.entries(folders) as Array<[TimelineSource, string]>) {
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(dir), '*.md'));
+      const forget = (uri: vscode.Uri) => {
+        this.info.delete(`${source}:${uri.path.split('/').pop()}`);
+        this.scheduleRefresh();
+      };
+      watcher.onDidCreate(forget);
+      watcher.onDidChange(forget);
+      watcher.onDidDelete(forget);
+      this.watchers.push(watcher);
+    }
+  }
+
+  private rewatch(): void {
+    this.watchers.forEach((w) => w.dispose());
+    this.watchers = [];
+    this.watching = false;
+    this.info.clear();
+    this.pages = 1;
+    this.refresh();
+  }
+
+  /** Roots (chains, one page at a time, then "Show more"), or the hops under an entry. */
+  async getChildren(element?: TimelineElement): Promise<TimelineElement[]> {
+    if (element) {
+      return element.type === 'entry' ? element.node.children.map((n) => this.remember({ type: 'entry', node: n }, element)) : [];
+    }
+    this.ensureWatchers();
+    const ctx = this.context();
+    if (!ctx) return [];
+    try {
+      const { registry, warnings } = await loadRegistry(ctx.root, ctx.workspace);
+      warnings.forEach((w) => this.log.warn(`timeline: ${w}`));
+      this.specialists = new Map(registry.all().map((s) => [s.id, s]));
+      const listed = await listTimelineFiles(ctx.workspace, ctx.root, [...this.specialists.keys()]);
+      listed.warnings.forEach((w) => this.log.warn(`timeline: ${w}`));
+      const unread = listed.files.filter((f) => !this.info.has(f.key));
+      if (unread.length > 0 && unread.length <= EAGER_CHAIN_INFO_FILES) {
+        const infos = await Promise.all(unread.map((f) => readChainInfo(f).catch(() => undefined)));
+        unread.forEach((f, k) => this.info.set(f.key, infos[k] ?? null));
+      }
+      const known = new Map<string, TimelineEntryInfo>();
+      for (const [k, v] of this.info) if (v) known.set(k, v);
+      const chains = groupChains(listed.files, known, this.order());
+      this.elements = new Map();
+      const shown = Math.min(chains.length, this.pages * TIMELINE_PAGE_SIZE);
+      this.roots = chains.slice(0, shown).map((node) => this.remember({ type: 'entry', node }, undefined));
+      this.loadInfoLater(listed.files);
+      return shown < chains.length ? [...this.roots, { type: 'more', shown, total: chains.length }] : this.roots;
+    } catch (err) {
+      this.log.warn(`timeline: ${(err as Error).message}`);
+      return [];
+    }
+  }
+
+  private remember(element: TimelineElement, parent: TimelineElement | undefined): TimelineElement {
+    if (element.type === 'entry') {
+      this.elements.set(element.node.file.key, { element, parent });
+      for (const child of element.node.children) this.remember({ type: 'entry', node: child }, element);
+    }
+    return element;
+  }
+
+  getParent(element: TimelineElement): TimelineElement | undefined {
+    return element.type === 'entry' ? this.elements.get(element.node.file.key)?.parent : undefined;
+  }
+
+  /** Reads the chain links of files not read yet, newest first, in batches; regroups after each batch. */
+  private loadInfoLater(files: readonly TimelineFile[]): void {
+    const missing = files.filter((f) => !this.info.has(f.key)).sort((a, b) => b.time - a.time);
+    if (!missing.length || this.loading) return;
+    const generation = ++this.generation;
+    this.loading = (async () => {
+      let regrouped = Date.now();
+      for (let i = 0; i < missing.length; i += CHAIN_INFO_BATCH) {
+        const batch = missing.slice(i, i + CHAIN_INFO_BATCH);
+        const infos = await Promise.all(batch.map((f) => readChainInfo(f).catch(() => undefined)));
+        if (generation !== this.generation) return;
+        batch.forEach((f, k) => this.info.set(f.key, infos[k] ?? null));
+        // Regroup at most once a second while reading, and once at the end.
+        if (Date.now() - regrouped >= REGROUP_INTERVAL_MS || i + CHAIN_INFO_BATCH >= missing.length) {
+          regrouped = Date.now();
+          this.changed.fire(undefined);
+        }
+      }
+    })().finally(() => {
+      this.loading = undefined;
+    });
+  }
+
+  /** One row: specialist icon and label; topic, relative time and status; partial marked. */
+  getTreeItem(element: TimelineElement): vscode.TreeItem {
+    if (element.type === 'more') {
+      const item = new vscode.TreeItem(`Show more (${formatCount(element.shown)} of ${formatCount(element.total)} chains shown)`, vscode.TreeItemCollapsibleState.None);
+      item.id = 'timeline:more';
+      item.iconPath = new vscode.ThemeIcon('ellipsis');
+      item.command = { command: 'handoff.timeline.showMore', title: 'Show More' };
+      return item;
+    }
+    const { file, children } = element.node;
+    const info = this.info.get(file.key) ?? undefined;
+    const s = this.specialists.get(file.specialist);
+    const label = s?.label ?? file.specialist;
+    const item = new vscode.TreeItem(info?.kind === 'result' ? `${label} — result` : label, children.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+    item.id = file.key;
+    const topic = info?.topic ?? file.topic;
+    const status = file.partial ? 'partial' : info ? (STATUS_LABELS[info.status as keyof typeof STATUS_LABELS] ?? info.status) : undefined;
+    item.description = [topic, relativeTime(file.time), status, SOURCE_LABELS[file.source]].filter(Boolean).join(' · ');
+    item.iconPath = new vscode.ThemeIcon(file.partial ? 'warning' : info?.kind === 'result' ? resultIcon(info.status) : (s?.icon ?? 'person'));
+    item.resourceUri = vscode.Uri.file(file.path);
+    item.contextValue = ['timelineEntry', file.source, file.partial ? 'partial' : 'whole', info?.kind ?? 'unknown'].join('.');
+    item.command = { command: 'vscode.open', title: 'Open', arguments: [vscode.Uri.file(file.path)] };
+    item.tooltip = `${label}${topic ? ` — ${topic}` : ''}\n${new Date(file.time).toISOString()}`;
+    return item;
+  }
+
+  /** The tooltip, read when hovered: status, summary, tokens, files, chain. */
+  async resolveTreeItem(item: vscode.TreeItem, element: TimelineElement): Promise<vscode.TreeItem> {
+    if (element.type !== 'entry') return item;
+    const { file } = element.node;
+    const head = file.source === 'handoff' ? await readHandoffHead(file.path) : undefined;
+    item.tooltip = tooltip(file, head, this.specialists.get(file.specialist));
+    return item;
+  }
+}
+
+function resultIcon(status: string): string {
+  return status === 'complete' ? 'pass' : status === 'blocked' ? 'circle-slash' : 'sync';
+}
+
+function tooltip(file: TimelineFile, head: ParsedHandoff | undefined, s: Specialist | undefined): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(undefined, true);
+  md.supportThemeIcons = true;
+  const esc = (t: string) => t.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (c) => `\\${c}`);
+  md.appendMarkdown(`**${esc(s?.label ?? file.specialist)}** ${esc(s?.personaMarker ?? '')}${file.partial ? ' — $(warning) partial' : ''}\n\n`);
+  md.appendMarkdown(`${esc(new Date(file.time).toISOString())} · \`${file.name.replace(/`/g, "'")}\`\n\n`);
+  if (head) {
+    const fm = head.frontmatter;
+    md.appendMarkdown(`${fm.kind === 'result' ? 'Result' : 'Handoff'} · **${esc(STATUS_LABELS[fm.status])}** · hop ${fm.hop} (${esc(fm.chain.join(' → '))})\n\n`);
+    const summary = (head.sections.get('Summary') ?? '').trim().replace(/\s+/g, ' ');
+    if (summary && summary !== '_None._') {
+      md.appendMarkdown(`${esc(summary.length > 400 ? `${summary.slice(0, 399)}…` : summary)}\n\n`);
+    }
+    md.appendMarkdown(`${formatCount(fm.estimated_tokens)} / ${formatCount(fm.max_context_tokens)} tokens · ${formatCount(fm.touched_files_count)} touched files · ${formatCount(fm.tests_run_count)} test runs`);
+  } else if (file.source !== 'handoff') {
+    md.appendMarkdown(`From ${esc(SOURCE_LABELS[file.source])}${file.topic ? ` · ${esc(file.topic)}` : ''}`);
+  }
+  return md;
+}

@@ -1,0 +1,101 @@
+/**
+ * Typed access to the extension's settings (`handoff.*`) and the workspace facts every
+ * entry point checks first: a folder is open, and the workspace is trusted.
+ */
+import * as vscode from 'vscode';
+import { DEFAULT_MAX_HANDOVER_DEPTH, MAX_HOP_DEPTH } from '../../core/handoff/compose';
+import { DEFAULT_INCLUDE_RECENT_TURNS, DEFAULT_MAX_CONTEXT_TOKENS } from '../../core/handoff/request';
+import { TokenizerNameSchema, type TokenizerName } from '../../core/handoff/schema';
+import { SESSION_SOURCES, type SessionSource } from '../../core/session/events';
+import type { SessionLocations } from '../../evidence/session/discovery';
+import type { InteropMode, InteropSettings } from '../../store/interop/mirrors';
+import { DEFAULT_HANDOFF_DIRECTORY } from '../../store/pathGuard';
+import { Config } from '../constants';
+
+/** The extension's settings for one workspace folder, with defaults applied. */
+export interface HandoffSettings {
+  /** `handoff.directory`: handoff root relative to the folder (default `.handoff`). */
+  readonly directory: string;
+  /** `handoff.maxContextTokens`: token budget of a handoff (default 3,000 tokens). */
+  readonly maxContextTokens: number;
+  /** `handoff.includeRecentTurns`: recent turns kept (default 5). */
+  readonly includeRecentTurns: number;
+  /** `handoff.tokenizer`: encoding the budget is counted in (default `o200k_base`). */
+  readonly tokenizer: TokenizerName;
+  /** git executable from the built-in git extension's `git.path`, when it names one. */
+  readonly gitPath: string | undefined;
+  /** `handoff.maxHandoverDepth`: hops before the hop guard asks for a confirmation (default 3). */
+  readonly maxHandoverDepth: number;
+  /** `handoff.sessionLog.sources`: the session-log readers used (default all). */
+  readonly sessionLogSources: SessionSource[];
+  /** `handoff.sessionLog.locations`: folder overrides per reader. */
+  readonly sessionLogLocations: SessionLocations;
+  /** `handoff.interop.itervox` and `handoff.interop.agentZero`: `auto` (default) or `off`; pass as `HandoverEnvironment.interop`. */
+  readonly interop: Required<InteropSettings>;
+}
+
+/** Setting keys of the interop copies (`handoff.interop.*`, issue 9), under {@link Config.section}. */
+export const InteropConfig = {
+  itervox: 'interop.itervox',
+  agentZero: 'interop.agentZero',
+} as const;
+
+/** An interop setting's value: `off` only when it says so, else `auto` (the default). */
+function interopMode(value: unknown): InteropMode {
+  return value === 'off' ? 'off' : 'auto';
+}
+
+const LOCATION_KEYS: Record<string, keyof SessionLocations> = {
+  claudeCode: 'claude-code',
+  codex: 'codex',
+  aider: 'aider',
+  cline: 'cline',
+  roo: 'roo',
+  specstory: 'specstory',
+  copilot: 'copilot',
+};
+
+function readLocations(value: unknown): SessionLocations {
+  const out: SessionLocations = {};
+  if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      const key = LOCATION_KEYS[k];
+      if (key && typeof v === 'string' && v.trim()) {
+        out[key] = v.trim();
+      }
+    }
+  }
+  return out;
+}
+
+function positiveInt(value: unknown, fallback: number, min: number): number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= min ? value : fallback;
+}
+
+/** Reads the settings for `folder` (resource-scoped), replacing invalid values by defaults. */
+export function readSettings(folder?: vscode.WorkspaceFolder): HandoffSettings {
+  const cfg = vscode.workspace.getConfiguration(Config.section, folder);
+  const tokenizer = TokenizerNameSchema.safeParse(cfg.get(Config.tokenizer));
+  const gitPath = vscode.workspace.getConfiguration('git').get<unknown>('path');
+  return {
+    directory: cfg.get<string>(Config.directory) || DEFAULT_HANDOFF_DIRECTORY,
+    maxContextTokens: positiveInt(cfg.get(Config.maxContextTokens), DEFAULT_MAX_CONTEXT_TOKENS, 1),
+    includeRecentTurns: positiveInt(cfg.get(Config.includeRecentTurns), DEFAULT_INCLUDE_RECENT_TURNS, 0),
+    tokenizer: tokenizer.success ? tokenizer.data : 'o200k_base',
+    gitPath: typeof gitPath === 'string' && gitPath.trim() ? gitPath.trim() : undefined,
+    maxHandoverDepth: Math.min(MAX_HOP_DEPTH, positiveInt(cfg.get(Config.maxHandoverDepth), DEFAULT_MAX_HANDOVER_DEPTH, 1)),
+    sessionLogSources: (() => {
+      const v = cfg.get<unknown>(Config.sessionLogSources);
+      return Array.isArray(v) ? v.filter((x): x is SessionSource => SESSION_SOURCES.includes(x as SessionSource)) : [...SESSION_SOURCES];
+    })(),
+    sessionLogLocations: readLocations(cfg.get<unknown>(Config.sessionLogLocations)),
+    interop: { itervox: interopMode(cfg.get(InteropConfig.itervox)), agentZero: interopMode(cfg.get(InteropConfig.agentZero)) },
+  };
+}
+
+/** The folder a handoff is for: the active editor's folder, else the first folder; undefined when none is open. */
+export function currentFolder(): vscode.WorkspaceFolder | undefined {
+  const active = vscode.window.activeTextEditor?.document.uri;
+  const fromEditor = active ? vscode.workspace.getWorkspaceFolder(active) : undefined;
+  return fromEditor ?? vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
+}

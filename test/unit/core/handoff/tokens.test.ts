@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { countTokens as gptCount } from 'gpt-tokenizer/encoding/o200k_base';
+import { LONG_RUN_CHARS, countTokens, tokensWithin } from '../../../../src/core/handoff/tokens';
+import { counterFor, loadEncoding } from '../../../../src/engine/tokenizer';
+
+describe('token counting', () => {
+  const o200k = loadEncoding('o200k_base');
+
+  it('counts ordinary text exactly as gpt-tokenizer does', () => {
+    const text = 'The quick brown fox jumps over the lazy dog.\n'.repeat(50);
+    assert.deepEqual(countTokens(o200k, text), { tokens: gptCount(text), estimated: false });
+  });
+
+  it('counts empty text as 0', () => {
+    assert.deepEqual(countTokens(o200k, ''), { tokens: 0, estimated: false });
+  });
+
+  it('counts special-token strings as plain text instead of throwing', () => {
+    assert.throws(() => gptCount('a <|endoftext|> b'), /special token/i);
+    for (const s of ['<|endoftext|>', 'x <|im_start|>system<|im_end|> y', '<|endofprompt|><|fim_prefix|>']) {
+      const c = countTokens(o200k, s);
+      assert.ok(c.tokens > 1, s);
+      assert.equal(c.estimated, false);
+    }
+  });
+
+  it('uses the configured encoding (cl100k_base differs from o200k_base)', () => {
+    const text = 'Ünïcödé and 日本語 text, counted twice.';
+    const a = counterFor('o200k_base').count(text).tokens;
+    const b = counterFor('cl100k_base').count(text).tokens;
+    assert.ok(a > 0 && b > 0);
+    assert.notEqual(a, b);
+  });
+
+  it('counts a 200,000-character line without whitespace at all, as an estimate (within the default timeout)', () => {
+    const line = 'x'.repeat(200_000);
+    const c = countTokens(o200k, line);
+    assert.equal(c.estimated, true);
+    // 'x' * 8 is one o200k token, so the true count is 25,000; chunking may differ slightly.
+    assert.ok(Math.abs(c.tokens - 25_000) < 500, `got ${c.tokens}`);
+  });
+
+  it('counts a 200,000-character line of random letters (no merge-cache help) within the default timeout', () => {
+    let x = 7;
+    let line = '';
+    for (let i = 0; i < 200_000; i++) {
+      x = (x * 1103515245 + 12345) & 0x7fffffff;
+      line += String.fromCharCode(97 + (x % 26));
+    }
+    const c = countTokens(o200k, line);
+    assert.equal(c.estimated, true);
+    assert.ok(c.tokens > 30_000 && c.tokens < 120_000, `got ${c.tokens}`);
+  });
+
+  it('bounds minified-looking and base64 runs and long whitespace runs', () => {
+    const b64 = Buffer.alloc(150_000, 7).toString('base64');
+    const minified = 'if(a){b=c+d;return[e,f]}'.repeat(8000);
+    const spaces = ' '.repeat(100_000);
+    for (const s of [b64, minified, `start ${spaces} end`]) {
+      const c = countTokens(o200k, s);
+      assert.equal(c.estimated, true);
+      assert.ok(c.tokens > 0);
+    }
+  });
+
+  it('stays exact for text whose runs are below the chunking threshold', () => {
+    const text = `${'y'.repeat(LONG_RUN_CHARS - 1)} tail`;
+    assert.deepEqual(countTokens(o200k, text), { tokens: gptCount(text), estimated: false });
+  });
+
+  it('"fits or not" agrees with the full count on both sides of the limit, for every kind of text', () => {
+    const texts = [
+      'Token auth is in place for the todo API.\n'.repeat(40),
+      'see <|endoftext|> and <|im_start|> here',
+      `const a=${'x'.repeat(5000)};\n${' '.repeat(600)}end`,
+      'word '.repeat(2000),
+      '',
+    ];
+    for (const text of texts) {
+      const n = countTokens(o200k, text).tokens;
+      assert.equal(tokensWithin(o200k, text, n), n, 'at the limit: the count');
+      assert.equal(tokensWithin(o200k, text, n + 10), n, 'under the limit: the count');
+      if (n > 0) assert.equal(tokensWithin(o200k, text, n - 1), false, 'one over: false');
+    }
+    assert.equal(tokensWithin(o200k, 'x', -1), false);
+  });
+
+  it('answers false for text far over the limit (a 2 MB text against a 3,000-token budget; its speed is a bench row)', () => {
+    const text = 'Some ordinary diff line with words and 1234 numbers\n'.repeat(40_000);
+    assert.equal(tokensWithin(o200k, text, 3000), false);
+    assert.equal(counterFor('o200k_base').within('hello world', 5), countTokens(o200k, 'hello world').tokens);
+  });
+});

@@ -1,0 +1,134 @@
+import assert from 'node:assert/strict';
+import type { SessionCommand } from '../../../../src/core/session/events';
+import { parseTestCounts, parseTestSummary, testRunner, testRunsFrom } from '../../../../src/core/session/testDetection';
+
+describe('test-command detection', () => {
+  const tests = [
+    'npm test',
+    'npm t',
+    'npm run test',
+    'npm run test:unit -- --grep x',
+    'yarn test',
+    'yarn test:e2e',
+    'pnpm test',
+    'pnpm run test:ci',
+    'bun test',
+    'npx jest --ci',
+    'npx --yes vitest run',
+    'CI=1 npx vitest run src',
+    'node_modules/.bin/mocha',
+    'mocha test/**/*.test.ts',
+    'node --test',
+    'node --experimental-strip-types --test test/',
+    'deno test -A',
+    'pytest -q tests/',
+    'python -m pytest -x',
+    'python3 -m unittest discover',
+    'uv run pytest',
+    'poetry run pytest',
+    'tox -e py311',
+    'go test ./...',
+    'cargo test --workspace',
+    'cargo nextest run',
+    'mvn -q test',
+    './mvnw verify',
+    'gradle test',
+    './gradlew :app:test',
+    'dotnet test',
+    'bundle exec rspec',
+    'rspec spec/models',
+    'vendor/bin/phpunit',
+    'ctest --output-on-failure',
+    'make test',
+    'make check',
+    'swift test',
+    'mix test',
+    'flutter test',
+    'cd app && npm test',
+    'cd /x && CI=true npm test -- --watchAll=false 2>&1 | tail -20',
+    'time pytest',
+    'npx playwright test',
+  ];
+  for (const cmd of tests) {
+    it(`"${cmd}" is a test run`, () => assert.ok(testRunner(cmd), cmd));
+  }
+  const notTests = [
+    'npm install',
+    'npm run build',
+    'git commit -m "add tests"',
+    'ls test/',
+    'cat test.txt',
+    'echo npm test',
+    'npm run lint',
+    'grep -r pytest .',
+    'node script.js --testing',
+    'make',
+    'go build ./...',
+    'cargo build',
+    'python train.py',
+    'vim test_file.py',
+  ];
+  for (const cmd of notTests) {
+    it(`"${cmd}" is not a test run`, () => assert.equal(testRunner(cmd), undefined, cmd));
+  }
+});
+
+describe('test summary parsing', () => {
+  const cases: Array<[string, string, ReturnType<typeof parseTestCounts>]> = [
+    ['pytest', '..F.\n==================== 1 failed, 10 passed, 2 skipped in 0.42s ====================', { passed: 10, failed: 1, skipped: 2 }],
+    ['pytest with errors', '===== 3 passed, 1 error in 1.10s =====', { passed: 3, failed: 1 }],
+    ['jest', 'Test Suites: 1 failed, 3 passed, 4 total\nTests:       1 failed, 2 skipped, 10 passed, 13 total\nSnapshots:   0 total', { passed: 10, failed: 1, skipped: 2 }],
+    ['vitest', ' Test Files  1 failed | 2 passed (3)\n      Tests  2 failed | 10 passed | 1 skipped (13)\n   Start at  10:00:00', { passed: 10, failed: 2, skipped: 1 }],
+    ['mocha', '  12 passing (2s)\n  1 pending\n  3 failing\n', { passed: 12, failed: 3, skipped: 1 }],
+    ['node --test (TAP)', '# tests 5\n# suites 1\n# pass 4\n# fail 1\n# cancelled 0\n# skipped 0', { passed: 4, failed: 1, skipped: 0 }],
+    ['node --test (spec)', 'ℹ tests 3\nℹ pass 3\nℹ fail 0', { passed: 3, failed: 0 }],
+    ['cargo (two crates)', 'test result: ok. 10 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out\ntest result: FAILED. 2 passed; 1 failed; 0 ignored; 0 measured', { passed: 12, failed: 1, skipped: 1 }],
+    ['go test -v', '=== RUN   TestA\n--- PASS: TestA (0.00s)\n--- FAIL: TestB (0.00s)\n--- SKIP: TestC (0.00s)\nFAIL', { passed: 1, failed: 1, skipped: 1 }],
+    ['go test', 'ok  \texample.com/a\t0.01s\nFAIL\texample.com/b\t0.02s\n', { passed: 1, failed: 1 }],
+    ['maven', '[INFO] Tests run: 12, Failures: 1, Errors: 1, Skipped: 2', { passed: 8, failed: 2, skipped: 2 }],
+    ['dotnet test', 'Failed!  - Failed:     1, Passed:    40, Skipped:     0, Total:    41, Duration: 2 s', { passed: 40, failed: 1, skipped: 0 }],
+    ['xUnit report', 'Total:  41\nPassed: 41\nFailed: 0\n', { passed: 41, failed: 0 }],
+    ['rspec', 'Finished in 0.5 seconds\n10 examples, 2 failures, 1 pending', { passed: 7, failed: 2, skipped: 1 }],
+    ['phpunit ok', 'OK (10 tests, 20 assertions)', { passed: 10, failed: 0 }],
+    ['ctest', '100% tests passed, 0 tests failed out of 12', { passed: 12, failed: 0 }],
+    ['generic', 'Done: 7 tests passed, 1 failed', { passed: 7, failed: 1 }],
+  ];
+  for (const [name, output, expected] of cases) {
+    it(name, () => assert.deepEqual(parseTestCounts(output), expected));
+  }
+  it('says nothing for output without a summary', () => {
+    assert.equal(parseTestCounts('compiling...\ndone'), undefined);
+    assert.equal(parseTestCounts(''), undefined);
+  });
+  it('marks the loose "N passed" form as not specific', () => {
+    assert.equal(parseTestSummary('3 passed')?.specific, false);
+    assert.equal(parseTestSummary('===== 3 passed in 0.1s =====')?.specific, true);
+  });
+});
+
+describe('test runs from session commands', () => {
+  const cmd = (over: Partial<SessionCommand>): SessionCommand => ({ kind: 'command', command: 'npm test', exit_code: null, ran: true, ...over });
+
+  it('the exit code decides: 0 passed, other failed, none unknown — never guessed', () => {
+    const runs = testRunsFrom([cmd({ exit_code: 0 }), cmd({ exit_code: 1 }), cmd({ exit_code: null }), cmd({ exit_code: null, failed: true })], 'recorder');
+    assert.deepEqual(runs.map((r) => [r.result, r.exit_code]), [['passed', 0], ['failed', 1], ['unknown', null], ['failed', null]]);
+    assert.ok(runs.every((r) => r.source === 'recorder'));
+  });
+
+  it('counts add detail but do not override the exit code', () => {
+    const [r] = testRunsFrom([cmd({ exit_code: 0, output_tail: 'Tests:       1 failed, 4 passed, 5 total' })], 'claude-code');
+    assert.equal(r.result, 'passed');
+    assert.deepEqual(r.counts, { passed: 4, failed: 1 });
+  });
+
+  it('commands that did not run are no test results; non-test commands are left out', () => {
+    assert.deepEqual(testRunsFrom([cmd({ ran: false, exit_code: 1 }), cmd({ command: 'npm run build', exit_code: 0 })], 'codex'), []);
+  });
+
+  it('a command printing a known test summary counts even when its name is not a runner', () => {
+    const [r] = testRunsFrom([cmd({ command: 'dotnet run --project golden_tests', output_tail: 'Total:  41\nPassed: 41\nFailed: 0' })], 'cline');
+    assert.equal(r.result, 'unknown');
+    assert.deepEqual(r.counts, { passed: 41, failed: 0 });
+    assert.deepEqual(testRunsFrom([cmd({ command: 'cat notes.txt', output_tail: '3 passed' })], 'cline'), []);
+  });
+});
