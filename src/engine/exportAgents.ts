@@ -11,7 +11,7 @@ import { formatCount, plural } from '../core/handoff/render';
 import { handoverError, type HandoverError } from '../core/handoff/schema';
 import { exportSpecialists, type ExportSummary } from '../store/specialists/agentFolders';
 import { resolveHandoffRoot } from '../store/pathGuard';
-import { loadRegistry } from './handover';
+import { loadRegistry } from './project';
 
 /** What `--target` accepts: one folder, or `all` (the default). */
 export const EXPORT_TARGET_CHOICES = ['github', 'claude', 'all'] as const;

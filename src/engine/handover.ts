@@ -19,7 +19,7 @@ import { formatCount, handoffFrontmatter, renderBriefingHeader, renderBriefingSe
 import { describeSanitizing, redactTexts, sanitizePackage } from '../core/safety/redact';
 import { parseHandoverRequest, type HandoverRequest } from '../core/handoff/request';
 import { handoverError, HandoffFrontmatterSchema, type HandoffFrontmatter, type HandoffPackage, type HandoverError, type HandoverResult } from '../core/handoff/schema';
-import { SpecialistRegistry, type Specialist } from '../core/specialists/registry';
+import type { Specialist } from '../core/specialists/registry';
 import type { TokenCounter } from '../core/handoff/tokens';
 import { slugifyTopic } from '../core/handoff/topic';
 import { collectGitEvidence } from '../evidence/git/collectGit';
@@ -32,9 +32,9 @@ import { StoreError, appendBriefing, createExclusive, ensureDir, findHandoff, pr
 import { resolveHandoffRoot, resolveInside } from '../store/pathGuard';
 import { chainVisits, openVisits } from '../store/handoffs/chainVisits';
 import { otherToolsHandoffFolders } from '../store/handoffs/timelineFiles';
-import { loadCustomSpecialists } from '../store/specialists/specialistFiles';
 import { writeInteropMirrors, type InteropSettings } from '../store/interop/mirrors';
 import { counterFor } from './tokenizer';
+import { loadRegistry } from './project';
 
 /** Where and how a handoff runs. Only `workspaceRoot` is required. */
 export interface HandoverEnvironment {
@@ -127,33 +127,6 @@ function provisionalMeta(p: { root: string; specialist: Specialist; pkg: Handoff
     briefingFile: `${BRIEFINGS_DIR}/${briefingFileName(p.specialist.id, p.pkg.topic, date)}`,
     historyFile: withHistory ? `${HISTORY_DIR}/${id}.md` : null,
   };
-}
-
-/**
- * Loads the registry for a handoff root: built-ins, then the custom specialists of
- * `<root>/specialists/`, then the agents discovered in `.github/agents/`,
- * `.github/chatmodes/` and `.claude/agents/` (each with its `source`; an id is taken by
- * the first that defines it), with a warning per file that was skipped.
- */
-export async function loadRegistry(root: string, workspaceRoot: string): Promise<{ registry: SpecialistRegistry; warnings: string[] }> {
-  const custom = await loadCustomSpecialists(root, workspaceRoot);
-  // A persona marker names one specialist: a custom one that repeats another's would let a
-  // chain return to "the same" specialist under another id, past the hop guard. Compared
-  // without brackets, hyphens and underscores, so a label "[Quality reviewer]" (marker
-  // "[[quality reviewer]]") or "Quality-Reviewer" cannot pass for the quality reviewer.
-  const key = (marker: string) => marker.toLowerCase().replace(/[[\]\s_-]+/g, ' ').trim();
-  const markers = new Map(new SpecialistRegistry().all().map((s) => [key(s.personaMarker), s.id]));
-  const warnings = [...custom.warnings];
-  const kept = custom.specialists.filter((s) => {
-    const taken = markers.get(key(s.personaMarker));
-    if (taken !== undefined && taken !== s.id) {
-      warnings.push(`${s.file ?? s.id}: its persona marker ${s.personaMarker} is already ${taken}'s — give it a label of its own; it was skipped`);
-      return false;
-    }
-    markers.set(key(s.personaMarker), s.id);
-    return true;
-  });
-  return { registry: new SpecialistRegistry(kept), warnings };
 }
 
 /**

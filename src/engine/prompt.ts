@@ -19,7 +19,8 @@ import { collectStaleness } from '../evidence/git/stalenessFacts';
 import { findHandoff, listHandoffFiles, openRegularFile, readHandoffHead, setHandoffStatus } from '../store/handoffs/handoffStore';
 import { resolveHandoffRoot } from '../store/pathGuard';
 import { listTimelineFiles } from '../store/handoffs/timelineFiles';
-import { loadRegistry, type HandoverEnvironment } from './handover';
+import { type HandoverEnvironment } from './handover';
+import { loadRegistry } from './project';
 
 /** What to build the prompt for: a specialist, a handoff (id, file name or `latest`), or both. */
 export interface PromptRequest {

@@ -21,7 +21,8 @@ import { openPickUp } from '../core/handoff/status';
 import { slugifyTopic } from '../core/handoff/topic';
 import { createExclusive, createHandoffFile, ensureDir, findHandoff, listHandoffFiles, readHandoffHead, setHandoffStatus, StoreError } from '../store/handoffs/handoffStore';
 import { resolveHandoffRoot, resolveInside } from '../store/pathGuard';
-import { collectEvidenceFor, loadRegistry, readSessionLog, type HandoverEnvironment } from './handover';
+import { collectEvidenceFor, readSessionLog, type HandoverEnvironment } from './handover';
+import { loadRegistry } from './project';
 import { counterFor } from './tokenizer';
 
 /** Folder of session notes under the handoff root (written when no handoff matches a result). */

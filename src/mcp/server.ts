@@ -29,7 +29,8 @@ import { describeSanitizing, redactSecrets, stripInvisible } from '../core/safet
 import type { HandoverOk } from '../core/handoff/schema';
 import { describeSpecialist } from '../core/specialists/registry';
 import { PRIOR_HANDOFFS_BUDGET_BYTES } from '../core/timeline/chains';
-import { loadRegistry, type HandoverEnvironment } from '../engine/handover';
+import { type HandoverEnvironment } from '../engine/handover';
+import { loadRegistry } from '../engine/project';
 import { priorHandoffsFor } from '../engine/prompt';
 import { recordResult } from '../engine/recordResult';
 import { HANDOVER_TOOL_DESCRIPTION, HANDOVER_TOOL_NAME, handoverToolJsonSchema, resolveProjectRoot, runHandoverTool, type ToolContext } from '../engine/agentTool';

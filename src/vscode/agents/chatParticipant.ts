@@ -18,7 +18,7 @@ import * as vscode from 'vscode';
 import { STATUS_LABELS } from '../../core/handoff/status';
 import type { SpecialistRegistry } from '../../core/specialists/registry';
 import { groupChains, type ChainInfo, type TimelineNode, type TimelineSource } from '../../core/timeline/chains';
-import { loadRegistry } from '../../engine/handover';
+import { loadRegistry } from '../../engine/project';
 import { buildPrompt } from '../../engine/prompt';
 import { runHandoverTool } from '../../engine/agentTool';
 import { resolveHandoffRoot } from '../../store/pathGuard';

@@ -21,13 +21,13 @@ import { slugifyTopic } from '../../core/handoff/topic';
 import { briefingFileName } from '../../core/handoff/naming';
 import {
   collectEvidenceFor,
-  loadRegistry,
   prepareHandover,
   previewFit,
   writeHandover,
   type HandoverEnvironment,
   type PreparedHandover,
 } from '../../engine/handover';
+import { loadRegistry } from '../../engine/project';
 import { resolveHandoffRoot } from '../../store/pathGuard';
 import { StorageKeys } from '../constants';
 import { describeCuts, showHandoffSummary } from '../handoffSummary';

@@ -22,7 +22,8 @@ import { HostToWebviewSchema, parseWebviewMessage, type EvidenceView, type HostT
 import { renderHandoff } from '../../core/handoff/render';
 import { handoffId } from '../../core/handoff/naming';
 import type { HandoffFrontmatter } from '../../core/handoff/schema';
-import { collectEvidenceFor, latestHandoff, loadRegistry, prepareHandover, previewFit, readSessionLog, writeHandover, type HandoverEnvironment } from '../../engine/handover';
+import { loadRegistry } from '../../engine/project';
+import { collectEvidenceFor, latestHandoff, prepareHandover, previewFit, readSessionLog, writeHandover, type HandoverEnvironment } from '../../engine/handover';
 import type { SessionLogEvidence } from '../../evidence/session/collectSessionLog';
 import { resolveHandoffRoot } from '../../store/pathGuard';
 import { Commands, Views } from '../constants';

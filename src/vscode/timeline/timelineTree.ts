@@ -15,7 +15,7 @@ import { formatCount, type ParsedHandoff } from '../../core/handoff/render';
 import { BUILTIN_SPECIALISTS, type Specialist } from '../../core/specialists/registry';
 import { STATUS_LABELS } from '../../core/handoff/status';
 import { groupChains, TIMELINE_PAGE_SIZE, type TimelineFile, type TimelineNode, type TimelineSource } from '../../core/timeline/chains';
-import { loadRegistry } from '../../engine/handover';
+import { loadRegistry } from '../../engine/project';
 import { readHandoffHead } from '../../store/handoffs/handoffStore';
 import { resolveHandoffRoot } from '../../store/pathGuard';
 import { listTimelineFiles, readChainInfo, timelineFolders, type TimelineEntryInfo } from '../../store/handoffs/timelineFiles';

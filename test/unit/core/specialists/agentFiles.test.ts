@@ -17,7 +17,7 @@ import {
 } from '../../../../src/core/specialists/agentFiles';
 import { BUILTIN_SPECIALIST_IDS, SpecialistRegistry, type Specialist } from '../../../../src/core/specialists/registry';
 import { exportAgents, exportAgentsExitCode, formatExportSummary } from '../../../../src/engine/exportAgents';
-import { loadRegistry } from '../../../../src/engine/handover';
+import { loadRegistry } from '../../../../src/engine/project';
 import { exportSpecialists } from '../../../../src/store/specialists/agentFolders';
 import { MAX_SPECIALIST_FILE_BYTES, discoverAgentSpecialists, loadCustomSpecialists } from '../../../../src/store/specialists/specialistFiles';
 import { cli } from '../../../helpers/cli';

@@ -1,0 +1,98 @@
+/**
+ * The project context: a workspace folder opened once for every job. Every entry point —
+ * the VS Code extension, the CLI, the MCP server, the Claude Code hook — opens the folder
+ * through {@link openProject} and hands the result to the engine's jobs, so the handoff
+ * root, the specialist registry and the warnings found on the way are worked out in one
+ * place (docs/ARCHITECTURE.md, "The front door").
+ *
+ *   workspace folder + settings ─▶ openProject ─▶ Project { handoff root, registry, warnings } ─▶ job
+ */
+import path from 'node:path';
+import { HANDOFFS_DIR } from '../core/handoff/naming';
+import { handoverError, type HandoverError } from '../core/handoff/schema';
+import { SpecialistRegistry } from '../core/specialists/registry';
+import { resolveHandoffRoot } from '../store/pathGuard';
+import { loadCustomSpecialists } from '../store/specialists/specialistFiles';
+
+/** What opening a project needs: the folder and the `handoff.directory` setting (or `--dir`). */
+export interface ProjectOptions {
+  /** Absolute path of the workspace folder (the project root). */
+  readonly workspaceRoot: string;
+  /** `handoff.directory` setting (CLI `--dir`), relative to the workspace folder; default `.handoff`. */
+  readonly handoffDirectory?: string;
+}
+
+/** A workspace folder, opened: where its handoffs live and who its specialists are. */
+export interface Project {
+  /** Absolute path of the workspace folder. */
+  readonly workspaceRoot: string;
+  /** Absolute handoff root (`<workspace>/.handoff` by default), checked to be inside the workspace. */
+  readonly handoffRoot: string;
+  /** Absolute `<handoff root>/handoffs` folder. */
+  readonly handoffsDir: string;
+  /** Built-in, custom (`<handoff root>/specialists/`) and discovered specialists. */
+  readonly registry: SpecialistRegistry;
+  /** One line per specialist file that was skipped, each naming the file and the fix (without the `WARNING: ` prefix). */
+  readonly warnings: readonly string[];
+}
+
+/** Outcome of {@link openProject}: the project, or the error naming the field at fault (`project_root`, `handoff.directory`). */
+export type ProjectOutcome = { readonly ok: true; readonly project: Project } | { readonly ok: false; readonly error: HandoverError };
+
+/**
+ * Resolves only the handoff root of a workspace folder (no registry): for callers that
+ * need the folder and nothing else (counting handoffs, excluding it from git evidence).
+ * @returns the absolute root, or the `handoff.directory` error (`field: "handoff.directory"`)
+ */
+export function handoffRootOf(options: ProjectOptions): { ok: true; path: string } | { ok: false; error: HandoverError } {
+  if (!options.workspaceRoot || !path.isAbsolute(options.workspaceRoot)) {
+    return { ok: false, error: handoverError(`project_root must be an absolute path (got "${options.workspaceRoot ?? ''}")`, 'project_root') };
+  }
+  const root = resolveHandoffRoot(options.workspaceRoot, options.handoffDirectory);
+  return root.ok ? root : { ok: false, error: handoverError(root.message, 'handoff.directory') };
+}
+
+/**
+ * Loads the registry for a handoff root: built-ins, then the custom specialists of
+ * `<root>/specialists/`, then the agents discovered in `.github/agents/`,
+ * `.github/chatmodes/` and `.claude/agents/` (each with its `source`; an id is taken by
+ * the first that defines it), with a warning per file that was skipped.
+ */
+export async function loadRegistry(root: string, workspaceRoot: string): Promise<{ registry: SpecialistRegistry; warnings: string[] }> {
+  const custom = await loadCustomSpecialists(root, workspaceRoot);
+  // A persona marker names one specialist: a custom one that repeats another's would let a
+  // chain return to "the same" specialist under another id, past the hop guard. Compared
+  // without brackets, hyphens and underscores, so a label "[Quality reviewer]" (marker
+  // "[[quality reviewer]]") or "Quality-Reviewer" cannot pass for the quality reviewer.
+  const key = (marker: string) => marker.toLowerCase().replace(/[[\]\s_-]+/g, ' ').trim();
+  const markers = new Map(new SpecialistRegistry().all().map((s) => [key(s.personaMarker), s.id]));
+  const warnings = [...custom.warnings];
+  const kept = custom.specialists.filter((s) => {
+    const taken = markers.get(key(s.personaMarker));
+    if (taken !== undefined && taken !== s.id) {
+      warnings.push(`${s.file ?? s.id}: its persona marker ${s.personaMarker} is already ${taken}'s — give it a label of its own; it was skipped`);
+      return false;
+    }
+    markers.set(key(s.personaMarker), s.id);
+    return true;
+  });
+  return { registry: new SpecialistRegistry(kept), warnings };
+}
+
+/**
+ * Opens a workspace folder: checks the folder path and the handoff folder setting, and
+ * loads the specialist registry. Reads files (the specialist folders); starts no git
+ * process and writes nothing.
+ * @returns `{ok:true, project}`, or `{ok:false, error}` with `field` `project_root` or
+ *   `handoff.directory` and a message naming the fix. Never throws.
+ */
+export async function openProject(options: ProjectOptions): Promise<ProjectOutcome> {
+  const root = handoffRootOf(options);
+  if (!root.ok) return root;
+  try {
+    const { registry, warnings } = await loadRegistry(root.path, options.workspaceRoot);
+    return { ok: true, project: { workspaceRoot: options.workspaceRoot, handoffRoot: root.path, handoffsDir: path.join(root.path, HANDOFFS_DIR), registry, warnings } };
+  } catch (err) {
+    return { ok: false, error: handoverError(`internal error while reading the specialists: ${(err as Error)?.message ?? String(err)}`, 'internal') };
+  }
+}
