@@ -3,12 +3,13 @@
 // - dist/cli.js: cjs for Node with a shebang (the `specialist-handoff` bin), self-contained:
 //   the MCP SDK of `specialist-handoff mcp` is bundled in too (its module is required only by
 //   that command, so the others do not pay for loading it).
-// - dist/webview/main.js: the panel script, for the browser.
+// - dist/webview/main.js: the panel script, for the browser (zod/mini only: see webviewZodMini).
 // - dist/tokenizers/<encoding>.js: each gpt-tokenizer encoding in its own file, loaded
 //   on first use only (the rank tables are megabytes; activation must not parse them).
 //   dist/webview/codicon.{css,ttf}: the codicon font of @vscode/codicons, copied as is
 //   (the panel's icons; the webview may load fonts only from its own resource roots).
 import { copyFileSync, mkdirSync } from 'node:fs';
+import { relative } from 'node:path';
 import * as esbuild from 'esbuild';
 
 const watch = process.argv.includes('--watch');
@@ -21,6 +22,20 @@ const tokenizersExternal = {
     build.onResolve({ filter: /^gpt-tokenizer\/encoding\/(o200k_base|cl100k_base)$/ }, (args) => ({
       path: `./tokenizers/${args.path.split('/').pop()}.js`,
       external: true,
+    }));
+  },
+};
+
+/**
+ * Keeps the full zod out of the panel script: the webview validates with zod/mini (the
+ * schemas of src/core/panel), and the full build would bring all its locales (~450 KB).
+ * A module the webview reaches that imports `zod` itself fails the build, named.
+ */
+const webviewZodMini = {
+  name: 'webview-zod-mini',
+  setup(build) {
+    build.onResolve({ filter: /^zod(\/v3|\/v4|\/v4\/classic)?$/ }, (args) => ({
+      errors: [{ text: `${relative(process.cwd(), args.importer)} imports "${args.path}": the webview bundles zod/mini only (see docs/ARCHITECTURE.md)` }],
     }));
   },
 };
@@ -57,6 +72,7 @@ const builds = [
     sourcemap: production ? false : 'inline',
     minify: production,
     logLevel: node.logLevel,
+    plugins: [webviewZodMini],
   },
 ];
 

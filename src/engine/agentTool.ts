@@ -6,7 +6,7 @@
  * max_context_tokens, include_recent_turns), plus optional fields of our package
  * (next_steps, blockers, failed_approaches, reason_kind, parent). The evidence — git and
  * the session log — is collected by the engine, never taken from the model. Every outcome
- * is a value: the DESIGN §4 result object, or an `ERROR: …` text; nothing throws.
+ * is a value: the docs/DESIGN.md §4 result object, or an `ERROR: …` text; nothing throws.
  */
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -60,7 +60,7 @@ export const HandoverToolInputSchema = z
     failed_approaches: list('failed_approaches').optional().describe('Approaches tried that did not work, so they are not tried again.'),
     return_condition: text(2000, 'return_condition').optional().describe('When the specialist should hand back (default: the specialist\'s own return condition).'),
     handover_reason: text(4000, 'handover_reason').optional().describe('Why you hand over now; logged in the briefing.'),
-    reason_kind: ReasonKindSchema.optional().describe('capability_boundary, specialization, escalation, load_balancing or end_of_session.'),
+    reason_kind: z.optional(ReasonKindSchema).describe('capability_boundary, specialization, escalation, load_balancing or end_of_session.'),
     project_root: oneLineRef(4096, 'project_root', 'an absolute folder path').optional().describe('Absolute path of the project (a workspace folder); default: the workspace folder.'),
     // The bound first (as in HandoverRequestSchema): 1e300 is "too large", not "not a whole number".
     max_context_tokens: z.number({ error: 'max_context_tokens must be a number' }).max(10_000_000, 'max_context_tokens must be at most 10,000,000').int('max_context_tokens must be a whole number').positive('max_context_tokens must be positive').optional()
@@ -107,7 +107,7 @@ export type ToolOutcome = { readonly ok: true; readonly result: HandoverOk; read
 
 /**
  * The text an agent reads for a result: the result object as JSON, then each warning on
- * its own `WARNING:` line (the seed's convention for an over-budget package).
+ * its own `WARNING:` line (docs/DESIGN.md §4 "Fit to budget": an over-budget package).
  */
 export function toolResultText(result: HandoverOk): string {
   const warnings = result.warnings.filter((w) => w.startsWith('WARNING:'));

@@ -1,6 +1,6 @@
 /**
  * `specialist-handoff export-agents [--target github|claude|all] [--force] [--json]` and
- * the command "Handoff: Export Specialists to Agent Folders…" (issue 9): one job that
+ * the command "Handoff: Export Specialists to Agent Folders…" (docs/DESIGN.md §3, "Specialists"): one job that
  * loads the registry of a workspace and writes it into the agent folders of VS Code /
  * GitHub Copilot (`.github/agents/`) and Claude Code (`.claude/agents/`). Never throws: a
  * bad request is `{status:"error", message:"ERROR: …", field}`.
@@ -10,8 +10,7 @@ import { AGENT_TARGETS, type AgentTarget } from '../core/specialists/agentFiles'
 import { formatCount, plural } from '../core/handoff/render';
 import { handoverError, type HandoverError } from '../core/handoff/schema';
 import { exportSpecialists, type ExportSummary } from '../store/specialists/agentFolders';
-import { resolveHandoffRoot } from '../store/pathGuard';
-import { loadRegistry } from './project';
+import { openProject } from './project';
 
 /** What `--target` accepts: one folder, or `all` (the default). */
 export const EXPORT_TARGET_CHOICES = ['github', 'claude', 'all'] as const;
@@ -72,16 +71,20 @@ export async function exportAgents(request: ExportAgentsRequest, env: ExportAgen
     if (!targets) {
       return handoverError(`unknown export target "${String(request.target).slice(0, 40)}" — use --target github (.github/agents), claude (.claude/agents) or all`, 'target');
     }
-    const root = resolveHandoffRoot(env.workspaceRoot, env.handoffDirectory);
-    if (!root.ok) {
-      return handoverError(root.message, 'handoff.directory');
+    const opened = await openProject(env);
+    if (!opened.ok) {
+      return opened.error;
     }
-    const loaded = await loadRegistry(root.path, env.workspaceRoot);
+    const loaded = opened.project;
     const registry = loaded.registry;
     const summary = await exportSpecialists(env.workspaceRoot, registry, { targets, force: request.force === true });
     // Warnings as the folders are now: a file a forced export just replaced no longer "says
     // otherwise". Only then is the registry read again.
-    const { warnings } = request.force === true && summary.written.length ? await loadRegistry(root.path, env.workspaceRoot) : loaded;
+    const reopened = request.force === true && summary.written.length ? await openProject(env) : opened;
+    if (!reopened.ok) {
+      return reopened.error;
+    }
+    const { warnings } = reopened.project;
     const specialists = registry.all().filter((s) => s.source === 'builtin' || s.source === 'custom').length;
     return { status: 'ok', targets, specialists, ...summary, warnings: warnings.map((w) => `WARNING: ${w}`) };
   } catch (err) {

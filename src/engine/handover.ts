@@ -11,85 +11,36 @@
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { composePackage, fitToBudget, MAX_HOP_DEPTH, measurePackage, visitWithoutProgress, type FitResult } from '../core/handoff/compose';
+import { composePackage, fitToBudget, MAX_HOP_DEPTH, measurePackage, type FitResult } from '../core/handoff/compose';
 import { emptyGitEvidence, type GitEvidence } from '../core/handoff/gitEvidence';
 import { renderHistory } from '../core/handoff/history';
 import { BRIEFINGS_DIR, HANDOFFS_DIR, HISTORY_DIR, briefingFileName, handoffId, utcDay } from '../core/handoff/naming';
-import { formatCount, handoffFrontmatter, renderBriefingHeader, renderBriefingSection, renderHandoff, type HandoffMeta } from '../core/handoff/render';
+import { handoffFrontmatter, renderBriefingHeader, renderBriefingSection, renderHandoff, type HandoffMeta } from '../core/handoff/render';
 import { describeSanitizing, redactTexts, sanitizePackage } from '../core/safety/redact';
 import { parseHandoverRequest, type HandoverRequest } from '../core/handoff/request';
-import { handoverError, HandoffFrontmatterSchema, type HandoffFrontmatter, type HandoffPackage, type HandoverError, type HandoverResult } from '../core/handoff/schema';
+import { errorText, handoverError, partsError, type HandoverError } from '../core/handoff/errors';
+import { HandoffFrontmatterSchema, type HandoffFrontmatter, type HandoffPackage, type HandoverResult } from '../core/handoff/schema';
+import { overBudgetWarning } from '../core/handoff/summary';
 import type { Specialist } from '../core/specialists/registry';
 import type { TokenCounter } from '../core/handoff/tokens';
 import { slugifyTopic } from '../core/handoff/topic';
 import { collectGitEvidence } from '../evidence/git/collectGit';
 import { collectSessionLog, type SessionLogEvidence } from '../evidence/session/collectSessionLog';
-import type { SessionLocations } from '../evidence/session/discovery';
 import { loadSessionLogState, saveSessionLogState } from '../store/sessionLogState';
-import { emptySessionLogState, type SessionLogState, type SessionSource } from '../core/session/events';
+import { emptySessionLogState, type SessionLogState } from '../core/session/events';
 import { homedir } from 'node:os';
-import { StoreError, appendBriefing, createExclusive, ensureDir, findHandoff, promoteHandoffFile, readLatestHandoff, readLatestHandoffFile, removeStaleLeftovers, stageHandoffFile } from '../store/handoffs/handoffStore';
-import { resolveHandoffRoot, resolveInside } from '../store/pathGuard';
-import { chainVisits, openVisits } from '../store/handoffs/chainVisits';
+import { StoreError, createExclusive, ensureDir, removeStaleLeftovers } from '../store/safeWrite';
+import { appendBriefing, promoteHandoffFile, stageHandoffFile } from '../store/handoffs/handoffStore';
+import { findHandoff, readLatestHandoff, readLatestHandoffFile } from '../store/handoffs/handoffIndex';
+import { resolveInside } from '../store/pathGuard';
 import { otherToolsHandoffFolders } from '../store/handoffs/timelineFiles';
-import { writeInteropMirrors, type InteropSettings } from '../store/interop/mirrors';
+import { writeInteropMirrors } from '../store/interop/mirrors';
 import { counterFor } from './tokenizer';
-import { loadRegistry } from './project';
+import type { HandoverEnvironment } from './environment';
+import { agentLoopGuard } from './loopGuard';
+import { handoffRootOf, openProject } from './project';
 
-/** Where and how a handoff runs. Only `workspaceRoot` is required. */
-export interface HandoverEnvironment {
-  /** Absolute path of the workspace folder (the project root). */
-  readonly workspaceRoot: string;
-  /** `handoff.directory` setting, relative to the workspace folder; default `.handoff`. */
-  readonly handoffDirectory?: string;
-  /** Clock, for tests; default `() => new Date()`. */
-  readonly now?: () => Date;
-  /** git executable (VS Code's `git.path`); default `git` on PATH. */
-  readonly gitBinary?: string;
-  /** Cancels evidence collection. */
-  readonly signal?: AbortSignal;
-  /** Session id to record; default the request's `session_id`, else a new UUID. */
-  readonly sessionId?: string;
-  /** Overrides the base commit (the session recorder's); default the latest handoff's HEAD. */
-  readonly baseCommit?: string | null;
-  /** Evidence already collected (the command collects while the user types); default: collect now. */
-  readonly evidence?: Promise<GitEvidence> | GitEvidence;
-  /** The base commit of the recorded session (HEAD when recording began), used when no earlier handoff gives one. */
-  readonly sessionBaseCommit?: string | null;
-  /** `handoff.maxHandoverDepth`: hops before the hop guard asks for a confirmation (default 3). */
-  readonly maxHandoverDepth?: number;
-  /**
-   * Who asks: `person` (default: the panel, the palette, the CLI) or `agent` (the language
-   * model tool, the MCP server, the chat participant). An agent cannot confirm the hop
-   * guard, so for it the guard decides: a hop past `maxHandoverDepth` is refused, and a
-   * return to a specialist the chain already visited is refused when nothing changed since
-   * (same HEAD and diff hash: the progress guard), allowed and recorded otherwise.
-   */
-  readonly caller?: 'person' | 'agent';
-  /**
-   * Copies into other tools' folders once the handoff is written (`src/store/interop/mirrors.ts`):
-   * `handoff.interop.itervox` / `handoff.interop.agentZero`, each `auto` (when `.itervox/`
-   * or `.a0proj/` exists; the default when absent) or `off`.
-   */
-  readonly interop?: InteropSettings;
-  /** Session-log evidence already read (the panel reads it once and reuses it while the user types). */
-  readonly sessionEvidence?: SessionLogEvidence;
-  /** Session-log reading (DESIGN §6); absent: no session log is read. */
-  readonly sessionLog?: {
-    /** `auto` (find the workspace's transcripts), `none`, or the path of one transcript. Default `auto`. */
-    readonly mode?: string;
-    /** Readers to use; default all. */
-    readonly sources?: readonly SessionSource[];
-    /** Location overrides per reader. */
-    readonly locations?: SessionLocations;
-    /** The recorder file of the current session (the extension's). */
-    readonly recorderFile?: string;
-    /** Where the per-file read offsets live between handoffs; absent: everything is read each time. */
-    readonly statePath?: string;
-    /** Home folder for the default locations (tests). */
-    readonly home?: string;
-  };
-}
+export type { HandoverEnvironment } from './environment';
 
 /** Everything decided before writing: the caller may show the estimate and a fit preview. */
 export interface PreparedHandover {
@@ -110,8 +61,8 @@ export interface PreparedHandover {
   readonly sessionState?: { readonly path: string; readonly state: SessionLogState };
 }
 
-/** Outcome of {@link prepareHandover}. */
-export type PrepareResult = { status: 'prepared'; prepared: PreparedHandover } | { status: 'error'; message: string; field?: string };
+/** Outcome of {@link prepareHandover}: the prepared handoff, or the error (src/core/handoff/errors.ts). */
+export type PrepareResult = { status: 'prepared'; prepared: PreparedHandover } | HandoverError;
 
 /** Relative POSIX path, for display and for links inside Markdown. */
 function posixRelative(from: string, to: string): string {
@@ -139,7 +90,7 @@ function provisionalMeta(p: { root: string; specialist: Specialist; pkg: Handoff
  */
 export async function collectEvidenceFor(env: HandoverEnvironment): Promise<GitEvidence> {
   try {
-    const rootCheck = resolveHandoffRoot(env.workspaceRoot, env.handoffDirectory);
+    const rootCheck = handoffRootOf(env);
     const root = rootCheck.ok ? rootCheck.path : undefined;
     const latest = root ? await readLatestHandoff(path.join(root, HANDOFFS_DIR)) : undefined;
     const baseCommit = env.baseCommit !== undefined ? env.baseCommit : (latest?.frontmatter.head_commit ?? env.sessionBaseCommit ?? null);
@@ -203,27 +154,26 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
     }
     const parsed = parseHandoverRequest(input);
     if (!parsed.ok) {
-      return { status: 'error', message: parsed.message, field: parsed.field };
+      return handoverError(parsed.message, parsed.field, parsed.parts);
     }
     if (env.maxHandoverDepth !== undefined && !(Number.isInteger(env.maxHandoverDepth) && env.maxHandoverDepth >= 1 && env.maxHandoverDepth <= MAX_HOP_DEPTH)) {
       return handoverError(`maxHandoverDepth must be a whole number of hops from 1 to ${MAX_HOP_DEPTH} (got ${String(env.maxHandoverDepth)})`, 'maxHandoverDepth');
     }
     const request = parsed.request;
-    const rootCheck = resolveHandoffRoot(env.workspaceRoot, env.handoffDirectory);
-    if (!rootCheck.ok) {
-      return handoverError(rootCheck.message, 'handoff.directory');
+    const opened = await openProject(env);
+    if (!opened.ok) {
+      return opened.error;
     }
-    const root = rootCheck.path;
-    const loaded = await loadRegistry(root, env.workspaceRoot);
-    const registry = loaded.registry;
-    const warnings = loaded.warnings.map((w) => `WARNING: ${w}`);
+    const root = opened.project.handoffRoot;
+    const registry = opened.project.registry;
+    const warnings = opened.project.warnings.map((w) => `WARNING: ${w}`);
     const lookup = registry.lookup(request.specialist);
     if (!lookup.ok) {
-      return handoverError(lookup.message, 'specialist');
+      return handoverError(lookup.message, 'specialist', lookup.parts);
     }
     const topic = slugifyTopic(request.topic);
     if (!topic.ok) {
-      return handoverError(topic.message, 'topic');
+      return handoverError(topic.message, 'topic', topic.parts);
     }
     if (topic.fallback) {
       warnings.push(`WARNING: topic "${topic.title}" has no ASCII letters or digits; its files use the slug "${topic.slug}"`);
@@ -280,7 +230,7 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
         warnings.push(`WARNING: this chain returns to ${lookup.specialist.id}; allowed because the code changed since it last had this work`);
       }
     }
-    // Nothing leaked (DESIGN §7): invisible characters out of what the user and other
+    // Nothing leaked (docs/DESIGN.md §7): invisible characters out of what the user and other
     // agents wrote, secrets out of every text, before anything is measured or written.
     const sanitized = await sanitizePackage(composed);
     for (const note of sanitized.report.notes) {
@@ -300,55 +250,13 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
       const why = g.reasons
         .map((r) => (r === 'depth' ? `hop ${composed.hop} would exceed the limit of ${g.max_depth} hops` : `${lookup.specialist.id} is already in this chain (${composed.chain.slice(0, -1).join(' → ')})`))
         .join(' and ');
-      return handoverError(`ERROR: hop guard: ${why} — confirm the handoff to proceed (hop_guard_confirmed), or hand over to someone else`, 'hop_guard');
+      return partsError('hop_guard', { subject: 'hop guard:', problem: why, fix: 'confirm the handoff to proceed (hop_guard_confirmed), or hand over to someone else' }, 'refused');
     }
     const sessionState = session && env.sessionLog?.statePath ? { path: env.sessionLog.statePath, state: session.evidence.next_state } : undefined;
     return { status: 'prepared', prepared: { env, request, root, specialist: lookup.specialist, evidence, pkg, counter, warnings, parent, sessionState } };
   } catch (err) {
     return handoverError(`internal error while preparing the handoff: ${(err as Error)?.message ?? String(err)}`, 'internal');
   }
-}
-
-/**
- * The loop guard of agent calls (see {@link HandoverEnvironment.caller}): refuses a hop
- * past the depth limit, and a return to a specialist the chain already visited with the
- * code unchanged since (DESIGN §4 `diff_hash`; Agent Zero's `max_handover_depth = 3`).
- * Whatever the parent — none (`parent: "none"`), or a handoff of another chain — it also
- * refuses handing the same topic to a specialist that still has it open with the code
- * unchanged: otherwise two agents could bounce the work between them by starting a new
- * chain on every call, and the chain-based checks would never see a loop.
- * @returns the refusal, or undefined when the hop may go ahead
- */
-async function agentLoopGuard(composed: HandoffPackage, parent: HandoffFrontmatter | undefined, specialist: Specialist, root: string): Promise<HandoverError | undefined> {
-  const g = composed.hop_guard;
-  if (!g || !parent) return duplicateGuard(composed, specialist, root);
-  if (g.reasons.includes('depth')) {
-    return handoverError(
-      `loop guard: hop ${composed.hop} would exceed the limit of ${g.max_depth} hops (handoff.maxHandoverDepth) in the chain ${composed.chain.join(' → ')} — an agent cannot go past it; ask the user to hand over themselves (the Hand over panel, or the CLI with --confirm-hop) or to raise the limit`,
-      'loop_guard',
-    );
-  }
-  if (g.reasons.includes('cycle')) {
-    const visits = await chainVisits(root, parent.root_id, specialist.id);
-    const same = visitWithoutProgress(visits, composed);
-    if (same) {
-      return handoverError(
-        `progress guard: this chain already handed the work to ${specialist.id} in ${same.id}, and the code is exactly as it was then (same HEAD, same diff hash ${String(composed.diff_hash).slice(0, 12)}) — make progress first, or hand over to a different specialist`,
-        'progress_guard',
-      );
-    }
-  }
-  return duplicateGuard(composed, specialist, root);
-}
-
-/** The cross-chain part of {@link agentLoopGuard}: an open handoff of this topic to this specialist, with the code as it is now. */
-async function duplicateGuard(composed: HandoffPackage, specialist: Specialist, root: string): Promise<HandoverError | undefined> {
-  const same = visitWithoutProgress(await openVisits(root, specialist.id, composed.topic), composed);
-  if (!same) return undefined;
-  return handoverError(
-    `progress guard: ${same.id} already hands "${composed.topic}" to ${specialist.id}, is still open, and the code is exactly as it was then (same HEAD, same diff hash ${String(composed.diff_hash).slice(0, 12)}) — let ${specialist.id} pick that one up, make progress first, or hand over to a different specialist`,
-    'progress_guard',
-  );
 }
 
 /**
@@ -363,7 +271,7 @@ export function previewFit(prepared: PreparedHandover): FitResult {
 
 /** Options of {@link writeHandover}. */
 export interface WriteOptions {
-  /** Trim the package to the budget (DESIGN §4 order) when it is over; default: the request's `fit_to_budget`. */
+  /** Trim the package to the budget (docs/DESIGN.md §4 order) when it is over; default: the request's `fit_to_budget`. */
   readonly fit?: boolean;
 }
 
@@ -372,8 +280,8 @@ export interface WriteOptions {
  * name), the history file when fit-to-budget cut something, and one appended briefing
  * section. The handoff is written as `<id>.partial.md` first and renamed to `<id>.md`
  * only after its briefing section is on disk, so a write that fails — or a process killed
- * on the way — never leaves a complete-looking handoff without its briefing (DESIGN §5).
- * Returns the DESIGN §4 result object. Never throws.
+ * on the way — never leaves a complete-looking handoff without its briefing (docs/DESIGN.md §5).
+ * Returns the docs/DESIGN.md §4 result object. Never throws.
  */
 export async function writeHandover(prepared: PreparedHandover, options: WriteOptions = {}): Promise<HandoverResult> {
   try {
@@ -397,10 +305,7 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
   }
   const cut = pkg.dropped.length > 0;
   if (pkg.oversize_warning) {
-    warnings.push(
-      `WARNING: the handoff is ${formatCount(pkg.estimated_tokens)} tokens, over the ${formatCount(pkg.max_context_tokens)}-token budget (${pkg.tokenizer})` +
-        (fit ? ' even after fitting — shorten the summary, decisions or next steps, or raise max_context_tokens' : ' — fit it to the budget or raise max_context_tokens'),
-    );
+    warnings.push(overBudgetWarning(pkg, fit));
   }
 
   let created;
@@ -441,7 +346,7 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
       await createExclusive(target.path, renderHistory(original, finalMeta, specialist, counter));
       historyPath = target.path;
     } catch (err) {
-      warnings.push(`WARNING: the handoff was written but its history file was not: ${(err as Error).message.replace(/^ERROR: /, '')}`);
+      warnings.push(`WARNING: the handoff was written but its history file was not: ${errorText(err as Error)}`);
     }
   }
 
@@ -460,20 +365,20 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
       renderBriefingSection({ ...pkg, summary: original.summary }, finalMeta, specialist, posixRelative(path.dirname(briefingTarget.path), created.finalPath)),
     );
   } catch (err) {
-    return handoverError(`${(err as Error).message.replace(/^ERROR: /, '')} (the handoff was kept as ${created.path}, marked partial)`, 'io');
+    return handoverError(`${errorText(err as Error)} (the handoff was kept as ${created.path}, marked partial)`, 'io');
   }
   let handoffFile: string;
   try {
     handoffFile = (await promoteHandoffFile(created)).path;
   } catch (err) {
-    return handoverError(`${(err as Error).message.replace(/^ERROR: /, '')} (the briefing section was written; the handoff was kept as ${created.path}, marked partial)`, 'io');
+    return handoverError(`${errorText(err as Error)} (the briefing section was written; the handoff was kept as ${created.path}, marked partial)`, 'io');
   }
 
   if (prepared.sessionState) {
     const problem = await saveSessionLogState(prepared.sessionState.path, prepared.sessionState.state);
     if (problem) warnings.push(`WARNING: ${problem}`);
   }
-  // Interop (issue 9): itervox's and Agent Zero's folders, after our own files are safe;
+  // Interop (docs/DESIGN.md §5, "Interop"): itervox's and Agent Zero's folders, after our own files are safe;
   // a copy that fails is a WARNING, never an error of this handoff.
   const interop = await writeInteropMirrors({
     workspaceRoot: env.workspaceRoot,
@@ -500,12 +405,12 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
 
 /**
  * Prepares and writes a handoff in one call (the CLI and agents use this).
- * @returns the DESIGN §4 result; never throws
+ * @returns the docs/DESIGN.md §4 result; never throws
  */
 export async function handover(input: unknown, env: HandoverEnvironment): Promise<HandoverResult> {
   const prepared = await prepareHandover(input, env);
   if (prepared.status === 'error') {
-    return handoverError(prepared.message, prepared.field);
+    return prepared;
   }
   return writeHandover(prepared.prepared);
 }
@@ -515,7 +420,7 @@ export async function handover(input: unknown, env: HandoverEnvironment): Promis
  * chain; undefined when there is none or the handoff folder setting is invalid.
  */
 export async function latestHandoff(env: Pick<HandoverEnvironment, 'workspaceRoot' | 'handoffDirectory'>): Promise<(HandoffFrontmatter & { readonly file_ref: string }) | undefined> {
-  const root = resolveHandoffRoot(env.workspaceRoot, env.handoffDirectory);
+  const root = handoffRootOf(env);
   if (!root.ok) {
     return undefined;
   }

@@ -7,10 +7,12 @@
  *
  *   workspace folder + settings ─▶ openProject ─▶ Project { handoff root, registry, warnings } ─▶ job
  */
+import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { HANDOFFS_DIR } from '../core/handoff/naming';
-import { handoverError, type HandoverError } from '../core/handoff/schema';
+import { handoverError, type HandoverError } from '../core/handoff/errors';
 import { SpecialistRegistry } from '../core/specialists/registry';
+import { findRepositoryRoot } from '../evidence/git/collectGit';
 import { resolveHandoffRoot } from '../store/pathGuard';
 import { loadCustomSpecialists } from '../store/specialists/specialistFiles';
 
@@ -49,7 +51,7 @@ export function handoffRootOf(options: ProjectOptions): { ok: true; path: string
     return { ok: false, error: handoverError(`project_root must be an absolute path (got "${options.workspaceRoot ?? ''}")`, 'project_root') };
   }
   const root = resolveHandoffRoot(options.workspaceRoot, options.handoffDirectory);
-  return root.ok ? root : { ok: false, error: handoverError(root.message, 'handoff.directory') };
+  return root.ok ? root : { ok: false, error: handoverError(root.message, 'handoff.directory', { code: 'bad_setting', ...root.parts }) };
 }
 
 /**
@@ -95,4 +97,34 @@ export async function openProject(options: ProjectOptions): Promise<ProjectOutco
   } catch (err) {
     return { ok: false, error: handoverError(`internal error while reading the specialists: ${(err as Error)?.message ?? String(err)}`, 'internal') };
   }
+}
+
+/** Outcome of {@link workspaceFolderOf}: the workspace folder, or what is wrong with the folder given (`is not a folder: <dir>`, `folder does not exist: <dir>`). */
+export type WorkspaceFolder = { readonly ok: true; readonly path: string } | { readonly ok: false; readonly problem: string };
+
+/**
+ * The workspace folder of a directory, found the way git finds its repository: the top
+ * level of the git working tree containing `dir` (real path), or `dir` itself outside git.
+ * @param dir absolute path of the folder to start from
+ * @returns the folder, or the problem with `dir` (missing, not a folder) for the caller to name. Never throws.
+ */
+export async function workspaceFolderOf(dir: string): Promise<WorkspaceFolder> {
+  let real: string;
+  try {
+    real = realpathSync(dir);
+    if (!statSync(real).isDirectory()) {
+      return { ok: false, problem: `is not a folder: ${dir}` };
+    }
+  } catch {
+    return { ok: false, problem: `folder does not exist: ${dir}` };
+  }
+  return { ok: true, path: (await findRepositoryRoot(real)) ?? real };
+}
+
+/**
+ * The top level of the git working tree containing `dir`, or undefined outside one (or
+ * when git is missing): whether a folder is in a git project.
+ */
+export async function repositoryRootOf(dir: string): Promise<string | undefined> {
+  return findRepositoryRoot(dir);
 }

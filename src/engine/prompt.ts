@@ -2,25 +2,29 @@
  * "Handoff: Copy Prompt for Specialist" and `specialist-handoff prompt`: what the
  * receiving agent needs to pick a handoff up — the specialist's mandate, the receive
  * rules, the run context, the staleness report (what changed in the workspace since the
- * handoff) and the `## Prior Agent Handoffs` block (DESIGN §5: every timeline file,
+ * handoff) and the `## Prior Agent Handoffs` block (docs/DESIGN.md §5: every timeline file,
  * 30 KB budget, oldest dropped first). Picking a pending handoff up marks it `accepted`
  * by this session (so a later result from another session can say it was taken).
  * Never throws.
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { errorText, handoverError, type ErrorParts, type HandoverError } from '../core/handoff/errors';
 import { HANDOFFS_DIR, handoffFileName } from '../core/handoff/naming';
 import { buildSpecialistPrompt } from '../core/receive/receiverPrompt';
-import { describeSanitizing, redactSecrets, stripInvisible } from '../core/safety/redact';
-import type { ParsedHandoff } from '../core/handoff/render';
+import { describeSanitizing, redactSecrets } from '../core/safety/redact';
+import { stripInvisible } from '../core/safety/invisible';
+import type { ParsedHandoff } from '../core/handoff/parse';
 import { isUpToDate, stalenessLines } from '../core/receive/stalenessReport';
 import { PRIOR_HANDOFFS_BUDGET_BYTES, priorHandoffsBlock, type TimelineFile } from '../core/timeline/chains';
 import { collectStaleness } from '../evidence/git/stalenessFacts';
-import { findHandoff, listHandoffFiles, openRegularFile, readHandoffHead, setHandoffStatus } from '../store/handoffs/handoffStore';
-import { resolveHandoffRoot } from '../store/pathGuard';
-import { listTimelineFiles } from '../store/handoffs/timelineFiles';
+import { findHandoff, listHandoffFiles, readHandoffHead } from '../store/handoffs/handoffIndex';
+import { openRegularFile } from '../store/safeWrite';
+import { setHandoffStatus } from '../store/handoffs/handoffStore';
+import { otherToolsHandoffFolders } from '../store/handoffs/timelineFiles';
 import { type HandoverEnvironment } from './handover';
-import { loadRegistry } from './project';
+import { openProject } from './project';
+import { listTimeline } from './timeline';
 
 /** What to build the prompt for: a specialist, a handoff (id, file name or `latest`), or both. */
 export interface PromptRequest {
@@ -47,10 +51,10 @@ export type PromptOutcome =
       /** Invisible characters removed from the prompt (prior handoffs and commit subjects are text other agents wrote). */
       invisible_stripped: number;
     }
-  | { status: 'error'; message: string; field?: string };
+  | HandoverError;
 
-function fail(message: string, field?: string): PromptOutcome {
-  return { status: 'error', message: message.startsWith('ERROR:') ? message : `ERROR: ${message}`, field };
+function fail(message: string, field?: string, parts?: ErrorParts): PromptOutcome {
+  return handoverError(message, field, parts);
 }
 
 /** Most bytes read of one timeline file for the prior handoffs block: the budget itself (more could never be shown). */
@@ -103,17 +107,18 @@ export async function buildPrompt(req: PromptRequest, env: HandoverEnvironment):
 }
 
 async function build(req: PromptRequest, env: HandoverEnvironment): Promise<PromptOutcome> {
-  const rootCheck = resolveHandoffRoot(env.workspaceRoot, env.handoffDirectory);
-  if (!rootCheck.ok) return fail(rootCheck.message, 'handoff.directory');
-  const root = rootCheck.path;
-  const { registry, warnings: registryWarnings } = await loadRegistry(root, env.workspaceRoot);
-  const warnings = registryWarnings.map((w) => `WARNING: ${w}`);
+  const opened = await openProject(env);
+  if (!opened.ok) return opened.error;
+  const project = opened.project;
+  const root = project.handoffRoot;
+  const registry = project.registry;
+  const warnings = project.warnings.map((w) => `WARNING: ${w}`);
   const dir = path.join(root, HANDOFFS_DIR);
 
   let handoff: { file: string; parsed: ParsedHandoff } | undefined;
   if (req.handoff) {
-    const found = await findHandoff(dir, req.handoff);
-    if (!found.ok) return fail(found.message.replace(/^ERROR: parent handoff/, 'ERROR: handoff'), 'handoff');
+    const found = await findHandoff(dir, req.handoff, 'handoff');
+    if (!found.ok) return fail(found.message, 'handoff');
     handoff = { file: found.file, parsed: found.handoff };
   } else {
     // The newest handoff (not a result) to this specialist, or the newest handoff at all.
@@ -131,15 +136,15 @@ async function build(req: PromptRequest, env: HandoverEnvironment): Promise<Prom
     return fail('there is no handoff yet to pick up — name a specialist (--specialist) to brief one without a handoff', 'specialist');
   }
   const lookup = registry.lookup(specialistId);
-  if (!lookup.ok) return fail(lookup.message, 'specialist');
+  if (!lookup.ok) return fail(lookup.message, 'specialist', lookup.parts);
   const specialist = lookup.specialist;
   if (handoff && req.specialist && handoff.parsed.frontmatter.specialist !== req.specialist) {
     warnings.push(`WARNING: handoff ${handoff.parsed.frontmatter.id} is addressed to ${handoff.parsed.frontmatter.specialist}, not ${req.specialist}`);
   }
 
-  const timeline = await listTimelineFiles(env.workspaceRoot, root, registry.all().map((s) => s.id));
+  const timeline = await listTimeline(project, registry.all().map((s) => s.id));
   const prior = await priorHandoffsFor(timeline.files);
-  const report = handoff ? await collectStaleness({ cwd: env.workspaceRoot, handoff: handoff.parsed, binary: env.gitBinary, signal: env.signal, handoffDirectory: env.handoffDirectory }) : undefined;
+  const report = handoff ? await collectStaleness({ cwd: env.workspaceRoot, handoff: handoff.parsed, binary: env.gitBinary, signal: env.signal, handoffRoot: root, alsoExclude: otherToolsHandoffFolders(path.resolve(env.workspaceRoot)) }) : undefined;
   const staleness = report ? stalenessLines(report) : [];
   const now = (env.now ?? (() => new Date()))();
   const deliverable = path.relative(env.workspaceRoot, path.join(dir, handoffFileName(now, specialist.id))).split(path.sep).join('/');
@@ -156,7 +161,7 @@ async function build(req: PromptRequest, env: HandoverEnvironment): Promise<Prom
     staleness,
     runContext: { timestamp: now.toISOString(), deliverablePath: deliverable },
   });
-  // Nothing leaked (DESIGN §7): the prompt carries files other tools and agents wrote (prior
+  // Nothing leaked (docs/DESIGN.md §7): the prompt carries files other tools and agents wrote (prior
   // handoffs, commit subjects in the staleness report), so invisible characters and every
   // secret come out of all of it.
   const visible = stripInvisible(built);
@@ -170,7 +175,7 @@ async function build(req: PromptRequest, env: HandoverEnvironment): Promise<Prom
   if (handoff && req.take !== false && handoff.parsed.frontmatter.status === 'pending') {
     const set = await setHandoffStatus(handoff.file, 'accepted', { at: now.toISOString(), session_id: env.sessionId ?? randomUUID() });
     if (set.ok) taken = set.change !== null;
-    else warnings.push(`WARNING: ${set.message.replace(/^ERROR: /, '')}`);
+    else warnings.push(`WARNING: ${errorText(set)}`);
   }
   return {
     status: 'ok',

@@ -12,17 +12,22 @@ import path from 'node:path';
 import { composePackage, fitToBudget, measurePackage } from '../core/handoff/compose';
 import { acceptanceCriteria, matchCriteria, RecordResultRequestSchema, type RecordResultRequest } from '../core/receive/handBack';
 import { HANDOFFS_DIR, handoffId } from '../core/handoff/naming';
-import { renderHandoff, type HandoffMeta, type ParsedHandoff } from '../core/handoff/render';
-import { parseHandoverRequest } from '../core/handoff/request';
-import { describeSanitizing, redactSecrets, sanitizePackage, stripInvisible } from '../core/safety/redact';
+import { renderHandoff, type HandoffMeta } from '../core/handoff/render';
+import type { ParsedHandoff } from '../core/handoff/parse';
+import { composeError, errorText, handoverError, type ErrorParts, type HandoverError } from '../core/handoff/errors';
+import { issueParts, parseHandoverRequest } from '../core/handoff/request';
+import { describeSanitizing, redactSecrets, sanitizePackage } from '../core/safety/redact';
+import { stripInvisible } from '../core/safety/invisible';
 import { resultStatus, resultSummaryLines, type ResultStatus } from '../core/receive/handBackPolicy';
 import type { TestRun } from '../core/handoff/schema';
 import { openPickUp } from '../core/handoff/status';
 import { slugifyTopic } from '../core/handoff/topic';
-import { createExclusive, createHandoffFile, ensureDir, findHandoff, listHandoffFiles, readHandoffHead, setHandoffStatus, StoreError } from '../store/handoffs/handoffStore';
-import { resolveHandoffRoot, resolveInside } from '../store/pathGuard';
+import { createExclusive, ensureDir, StoreError } from '../store/safeWrite';
+import { createHandoffFile, setHandoffStatus } from '../store/handoffs/handoffStore';
+import { findHandoff, listHandoffFiles, readHandoffHead } from '../store/handoffs/handoffIndex';
+import { resolveInside } from '../store/pathGuard';
 import { collectEvidenceFor, readSessionLog, type HandoverEnvironment } from './handover';
-import { loadRegistry } from './project';
+import { openProject } from './project';
 import { counterFor } from './tokenizer';
 
 /** Folder of session notes under the handoff root (written when no handoff matches a result). */
@@ -54,10 +59,10 @@ export type RecordResultOutcome =
       summary: string[];
       warnings: string[];
     }
-  | { status: 'error'; message: string; field?: string };
+  | HandoverError;
 
-function fail(message: string, field?: string): RecordResultOutcome {
-  return { status: 'error', message: message.startsWith('ERROR:') ? message : `ERROR: ${message}`, field };
+function fail(message: string, field?: string, parts?: ErrorParts): RecordResultOutcome {
+  return handoverError(message, field, parts);
 }
 
 /** Open handoffs addressed to `specialist`: not partial, not results, pending / accepted / in progress, not completed or blocked by a result (newest 500 files read). */
@@ -99,19 +104,20 @@ async function recordUnguarded(input: unknown, env: HandoverEnvironment): Promis
   const parsed = RecordResultRequestSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return fail(`${issue?.path.join('.') || 'request'} ${issue?.message ?? 'is invalid'}`, String(issue?.path[0] ?? ''));
+    const parts = issueParts(issue?.path ?? [], issue?.message ?? 'is invalid');
+    return fail(composeError(parts), String(issue?.path[0] ?? ''), parts);
   }
   const req: RecordResultRequest = parsed.data;
-  const rootCheck = resolveHandoffRoot(env.workspaceRoot, env.handoffDirectory);
-  if (!rootCheck.ok) {
-    return fail(rootCheck.message, 'handoff.directory');
+  const opened = await openProject(env);
+  if (!opened.ok) {
+    return opened.error;
   }
-  const root = rootCheck.path;
-  const { registry, warnings: registryWarnings } = await loadRegistry(root, env.workspaceRoot);
+  const root = opened.project.handoffRoot;
+  const { registry, warnings: registryWarnings } = opened.project;
   const warnings = registryWarnings.map((w) => `WARNING: ${w}`);
   const lookup = registry.lookup(req.specialist);
   if (!lookup.ok) {
-    return fail(lookup.message, 'specialist');
+    return fail(lookup.message, 'specialist', lookup.parts);
   }
   const specialist = lookup.specialist;
   const dir = path.join(root, HANDOFFS_DIR);
@@ -123,9 +129,9 @@ async function recordUnguarded(input: unknown, env: HandoverEnvironment): Promis
   let targets: Array<{ file: string; handoff: ParsedHandoff }> = [];
   if (req.handoffs.length) {
     for (const ref of req.handoffs) {
-      const found = await findHandoff(dir, ref);
+      const found = await findHandoff(dir, ref, 'handoff');
       if (!found.ok) {
-        failures.push({ handoff: ref, message: found.message.replace(/^ERROR: parent handoff/, 'handoff') });
+        failures.push({ handoff: ref, message: errorText(found.message) });
       } else if (found.handoff.frontmatter.kind === 'result') {
         failures.push({ handoff: ref, message: `${found.handoff.frontmatter.id} is itself a result; answer the handoff it belongs to (${found.handoff.frontmatter.parent_id ?? 'none'})` });
       } else {
@@ -155,10 +161,11 @@ async function recordUnguarded(input: unknown, env: HandoverEnvironment): Promis
       const fm = t.handoff.frontmatter;
       const pick = openPickUp(fm.status, fm.status_history);
       if (pick && pick.session_id !== sessionId) {
-        return fail(
-          `handoff ${fm.id} was taken up by another session (${pick.session_id}, ${pick.at}) that never recorded a result — proceed to record yours anyway (proceed_if_taken), or leave it to that session`,
-          'taken',
-        );
+        const parts = {
+          problem: `handoff ${fm.id} was taken up by another session (${pick.session_id}, ${pick.at}) that never recorded a result`,
+          fix: 'proceed to record yours anyway (proceed_if_taken), or leave it to that session',
+        };
+        return fail(composeError(parts), 'taken', parts);
       }
     }
   }
@@ -204,7 +211,7 @@ async function recordUnguarded(input: unknown, env: HandoverEnvironment): Promis
         session: { tests_run: tests, recent_turns: [], file_edits: session?.evidence.file_edits ?? [], sources: [] },
       });
       const meta = (date: Date): HandoffMeta => ({ id: handoffId(date, specialist.id), created: date.toISOString(), status, briefingFile: null, historyFile: null });
-      // Nothing leaked (DESIGN §7): the result's texts lose invisible characters and secrets.
+      // Nothing leaked (docs/DESIGN.md §7): the result's texts lose invisible characters and secrets.
       const sanitized = await sanitizePackage(composed);
       for (const note of sanitized.report.notes) warnings.push(`WARNING: ${note}`);
       const sanitizing = describeSanitizing(sanitized.report.found, sanitized.report.invisible);
@@ -216,11 +223,11 @@ async function recordUnguarded(input: unknown, env: HandoverEnvironment): Promis
       const created = await createHandoffFile(env.workspaceRoot, dir, now, (date) => ({ name: `${meta(date).id}.md`, content: renderHandoff(pkg, meta(date), specialist) }));
       const set = await setHandoffStatus(t.file, status, { at: now.toISOString(), session_id: sessionId });
       if (!set.ok) {
-        warnings.push(`WARNING: the result was written but ${fm.id} kept its status: ${set.message.replace(/^ERROR: /, '')}`);
+        warnings.push(`WARNING: the result was written but ${fm.id} kept its status: ${errorText(set)}`);
       }
       entries.push({ handoff_id: fm.id, handoff_file: t.file, result_file: created.path, status, reasons: policy.reasons });
     } catch (err) {
-      failures.push({ handoff: fm.id, message: err instanceof StoreError ? err.message.replace(/^ERROR: /, '') : (err as Error).message });
+      failures.push({ handoff: fm.id, message: err instanceof StoreError ? errorText(err) : (err as Error).message });
     }
   }
   const summary = resultSummaryLines(
@@ -265,7 +272,7 @@ async function writeSessionNote(
     list(req.blockers),
     '',
   ].join('\n');
-  // Nothing leaked (DESIGN §7): the note is text headed for a file like any handoff.
+  // Nothing leaked (docs/DESIGN.md §7): the note is text headed for a file like any handoff.
   const stripped = stripInvisible(raw);
   const redacted = await redactSecrets(stripped.text);
   const text = redacted.text;

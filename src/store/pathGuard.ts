@@ -1,17 +1,27 @@
 /**
- * The path guard (DESIGN §7): every path the extension writes is resolved and checked
+ * The path guard (docs/DESIGN.md §7): every path the extension writes is resolved and checked
  * to be inside the handoff root, and the handoff root inside the workspace folder.
  * Refused: `..` segments, absolute paths, drive letters, NUL bytes, names reserved on
  * Windows, and folders that are symbolic links leading out of the workspace.
  */
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { composeError, type ErrorParts } from '../core/handoff/errors';
 
-/** Default handoff root, relative to the workspace folder (setting `handoff.directory`, DESIGN §5). */
+/** Default handoff root, relative to the workspace folder (setting `handoff.directory`, docs/DESIGN.md §5). */
 export const DEFAULT_HANDOFF_DIRECTORY = '.handoff';
 
-/** Outcome of a path check: the absolute path, or a message naming the problem and the fix. */
-export type PathCheck = { ok: true; path: string } | { ok: false; message: string };
+/** The setting naming the handoff root, as errors name it. */
+const HANDOFF_DIRECTORY_SETTING = 'handoff.directory';
+
+/** The fix of an invalid handoff root, in the setting's words (a surface may word its own). */
+const HANDOFF_DIRECTORY_FIX = 'set "handoff.directory" to a folder inside the workspace, such as .handoff';
+
+/**
+ * Outcome of a path check: the absolute path, or a message naming the problem and the fix
+ * (with its parts when the check knows them: src/core/handoff/errors.ts).
+ */
+export type PathCheck = { ok: true; path: string } | { ok: false; message: string; parts?: ErrorParts };
 
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
 // eslint-disable-next-line no-control-regex
@@ -61,38 +71,41 @@ function isInside(parent: string, child: string): boolean {
  */
 export function resolveHandoffRoot(workspaceRoot: string, directory: string | undefined): PathCheck {
   const dir = (directory ?? '').trim() || DEFAULT_HANDOFF_DIRECTORY;
-  const fix = 'set "handoff.directory" to a folder inside the workspace, such as .handoff';
+  const refuse = (problem: string): PathCheck => {
+    const parts: ErrorParts = { path: [HANDOFF_DIRECTORY_SETTING], subject: HANDOFF_DIRECTORY_SETTING, problem, fix: HANDOFF_DIRECTORY_FIX };
+    return { ok: false, message: composeError(parts), parts };
+  };
   if (dir.includes('\0')) {
-    return { ok: false, message: `ERROR: handoff.directory contains a NUL byte — ${fix}` };
+    return refuse('contains a NUL byte');
   }
   if (/^[a-zA-Z]:/.test(dir)) {
-    return { ok: false, message: `ERROR: handoff.directory "${dir}" starts with a drive letter — ${fix}` };
+    return refuse(`"${dir}" starts with a drive letter`);
   }
   if (path.isAbsolute(dir) || path.win32.isAbsolute(dir)) {
-    return { ok: false, message: `ERROR: handoff.directory "${dir}" is an absolute path — ${fix}` };
+    return refuse(`"${dir}" is an absolute path`);
   }
   if (/^~([\\/]|$)/.test(dir)) {
-    return { ok: false, message: `ERROR: handoff.directory "${dir}" starts with "~", which is not expanded here — ${fix}` };
+    return refuse(`"${dir}" starts with "~", which is not expanded here`);
   }
   const segments = dir.split(/[\\/]+/).filter((s) => s && s !== '.');
   const root = path.resolve(workspaceRoot, ...segments);
   const ws = path.resolve(workspaceRoot);
   if (!isInside(ws, root)) {
-    return { ok: false, message: `ERROR: handoff.directory "${dir}" leads outside the workspace — ${fix}` };
+    return refuse(`"${dir}" leads outside the workspace`);
   }
   if (root === ws) {
-    return { ok: false, message: `ERROR: handoff.directory "${dir}" names the workspace folder itself — ${fix}` };
+    return refuse(`"${dir}" names the workspace folder itself`);
   }
   for (const seg of segments) {
     const reason = seg === '..' ? undefined : unsafeNameReason(seg);
     if (reason) {
-      return { ok: false, message: `ERROR: handoff.directory "${dir}": segment "${seg}" ${reason} — ${fix}` };
+      return refuse(`"${dir}": segment "${seg}" ${reason}`);
     }
   }
   // Git's own folder: writing there corrupts the repository (e.g. .git/refs/heads).
   const rel = path.relative(ws, root).split(path.sep);
   if (rel.some((seg) => seg.toLowerCase() === '.git')) {
-    return { ok: false, message: `ERROR: handoff.directory "${dir}" is inside .git, git's own folder — ${fix}` };
+    return refuse(`"${dir}" is inside .git, git's own folder`);
   }
   return { ok: true, path: root };
 }

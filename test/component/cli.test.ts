@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { parseHandoff, parseTouchedFiles } from '../../src/core/handoff/render';
+import { parseHandoff, parseTouchedFiles } from '../../src/core/handoff/parse';
 import { HandoverOkSchema } from '../../src/core/handoff/schema';
 import { EXIT_BAD_INPUT, EXIT_OK, parseTurn } from '../../src/cli/main';
 import { BUILTIN_SPECIALIST_IDS } from '../../src/core/specialists/registry';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseHandoff, parseTouchedFiles } from '../../src/core/handoff/render';
+import { parseHandoff, parseTouchedFiles } from '../../src/core/handoff/parse';
 import { HandoverOkSchema, type HandoverOk, type HandoverResult } from '../../src/core/handoff/schema';
 import { handover } from '../../src/engine/handover';
 import { cleanupTempDirs, commitAll, git, initRepo, rawGitView, tempDir, write } from '../helpers/repo';

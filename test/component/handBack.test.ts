@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { acceptanceCriteria, matchCriteria } from '../../src/core/receive/handBack';
-import { parseHandoff } from '../../src/core/handoff/render';
+import { parseHandoff } from '../../src/core/handoff/parse';
 import { HandoverOkSchema, type TestRun } from '../../src/core/handoff/schema';
 import { changeStatus } from '../../src/core/handoff/status';
 import { groupChains } from '../../src/core/timeline/chains';

@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from 'node:path';
 import { EXIT_FAILURE, EXIT_OK, runCli } from '../../src/cli/main';
 import { defaultHookTopic, describeHookEvent, parseClaudeHookInput } from '../../src/core/agents/claudeHook';
-import { parseHandoff, type ParsedHandoff } from '../../src/core/handoff/render';
+import { parseHandoff, type ParsedHandoff } from '../../src/core/handoff/parse';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../helpers/repo';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');

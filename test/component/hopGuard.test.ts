@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { DEFAULT_MAX_HANDOVER_DEPTH, hopGuard } from '../../src/core/handoff/compose';
-import { parseHandoff } from '../../src/core/handoff/render';
+import { parseHandoff } from '../../src/core/handoff/parse';
 import { HandoverOkSchema, type HandoffFrontmatter } from '../../src/core/handoff/schema';
 import { EXIT_BAD_INPUT, EXIT_OK } from '../../src/cli/main';
 import { handover } from '../../src/engine/handover';

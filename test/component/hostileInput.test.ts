@@ -14,7 +14,7 @@ import type { SessionCommand } from '../../src/core/session/events';
 import { EXIT_BAD_INPUT, EXIT_OK, escapeControls } from '../../src/cli/main';
 import { handover } from '../../src/engine/handover';
 import { loadRegistry } from '../../src/engine/project';
-import { findHandoff, readHandoffHead } from '../../src/store/handoffs/handoffStore';
+import { findHandoff, readHandoffHead } from '../../src/store/handoffs/handoffIndex';
 import { cli, repoWithWork } from '../helpers/cli';
 import { cleanupTempDirs, tempDir } from '../helpers/repo';
 

@@ -12,12 +12,12 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { parseHandoff } from '../../src/core/handoff/render';
+import { parseHandoff } from '../../src/core/handoff/parse';
 import { HandoverOkSchema, type HandoverOk } from '../../src/core/handoff/schema';
 import { BUILTIN_SPECIALISTS } from '../../src/core/specialists/registry';
 import { PRIOR_HANDOFFS_HEADING } from '../../src/core/timeline/chains';
 import { runHandoverTool, toolResultText } from '../../src/engine/agentTool';
-import { MCP_TOOL_NAMES } from '../../src/mcp/server';
+import { MCP_TOOL_NAMES } from '../../src/mcp/tools';
 import { cleanupTempDirs, commitAll, initRepo, write } from '../helpers/repo';
 import { seedArguments } from '../helpers/toolSeed';
 

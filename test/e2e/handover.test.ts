@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { createDemoRepository } from '../../scripts/demoRepo';
-import { parseHandoff, parseTouchedFiles } from '../../src/core/handoff/render';
+import { parseHandoff, parseTouchedFiles } from '../../src/core/handoff/parse';
 import { workspaceDir } from '../host/codeServer';
 import { rawGitView } from '../helpers/repo';
 import { activityBarItem, handOverFrame, openWorkbench, runCommand, screenshot, typeAndEnter, waitForQuickInput, type Session } from './workbench';

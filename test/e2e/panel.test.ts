@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { createDemoRepository } from '../../scripts/demoRepo';
-import { parseHandoff, parseTouchedFiles } from '../../src/core/handoff/render';
+import { parseHandoff, parseTouchedFiles } from '../../src/core/handoff/parse';
 import { TEST_SETTINGS, waitFor, workspaceDir } from '../host/codeServer';
 import { rawGitView } from '../helpers/repo';
 import { activityBarItem, handOverFrame, openWorkbench, runCommand, screenshot, type Session } from './workbench';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { parseHandoff, parseTouchedFiles } from '../../src/core/handoff/render';
+import { parseHandoff, parseTouchedFiles } from '../../src/core/handoff/parse';
 import type { HandoverResult } from '../../src/core/handoff/schema';
 import { rawGitView } from '../helpers/repo';
 

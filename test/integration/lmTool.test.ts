@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { parseHandoff } from '../../src/core/handoff/render';
+import { parseHandoff } from '../../src/core/handoff/parse';
 import { HandoverOkSchema, type HandoverOk } from '../../src/core/handoff/schema';
 import { handoverToolJsonSchema } from '../../src/engine/agentTool';
 import type { AgentDeps } from '../../src/vscode/agents/agentContext';

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { HANDOFFS_DIR } from '../../src/core/handoff/naming';
-import { parseHandoff } from '../../src/core/handoff/render';
+import { parseHandoff } from '../../src/core/handoff/parse';
 import { HandoverOkSchema, type HandoverResult } from '../../src/core/handoff/schema';
 import { handover } from '../../src/engine/handover';
 import { buildPrompt } from '../../src/engine/prompt';

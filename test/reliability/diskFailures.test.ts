@@ -26,7 +26,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BRIEFINGS_DIR, HANDOFFS_DIR, briefingFileName } from '../../src/core/handoff/naming';
-import { parseHandoff } from '../../src/core/handoff/render';
+import { parseHandoff } from '../../src/core/handoff/parse';
 import type { HandoverResult } from '../../src/core/handoff/schema';
 import { handover } from '../../src/engine/handover';
 import { cli } from '../helpers/cli';

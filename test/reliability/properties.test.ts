@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
-import { parseHandoff, renderHandoff, handoffFrontmatter } from '../../src/core/handoff/render';
+import { parseHandoff } from '../../src/core/handoff/parse';
+import { renderHandoff, handoffFrontmatter } from '../../src/core/handoff/render';
 import { resolveHandoffRoot, resolveInside } from '../../src/store/pathGuard';
 import { META, pkgFrom, reviewer } from '../helpers/packages';
 

@@ -13,8 +13,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { INVISIBLE_PATTERN, SECRET_KINDS } from '../../src/core/safety/redact';
-import { parseHandoff } from '../../src/core/handoff/render';
+import { INVISIBLE_PATTERN } from '../../src/core/safety/invisible';
+import { SECRET_KINDS } from '../../src/core/safety/secretKinds';
+import { parseHandoff } from '../../src/core/handoff/parse';
 import { HandoverOkSchema, type HandoverResult } from '../../src/core/handoff/schema';
 import { handover } from '../../src/engine/handover';
 import { buildPrompt } from '../../src/engine/prompt';

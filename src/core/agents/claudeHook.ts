@@ -9,11 +9,13 @@
  * and `custom_instructions`. Other fields (`permission_mode` …) are accepted and ignored,
  * so a newer Claude Code that sends more does not break the hook.
  *
- * Pure: no I/O. Reading standard input, git and the transcript is the CLI's job.
+ * Pure: no I/O. Reading git and the transcript is the engine's job (src/engine/hook.ts),
+ * reading standard input the CLI's (src/cli/hook.ts).
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { stripInvisible } from '../safety/redact';
+import { formatCount } from '../handoff/render';
+import { stripInvisible } from '../safety/invisible';
 
 /** Session ids this project records (the CLI's session-state rule): 1–200 of `A–Z a–z 0–9 . _ : -`. */
 export const HOOK_SESSION_ID_PATTERN = /^[A-Za-z0-9._:-]{1,200}$/;
@@ -37,7 +39,7 @@ const field = (max: number) =>
 /**
  * A label from the hook input (event name, reason, trigger) as one line of visible text:
  * they end up in the handoff's reason and summary and in the stderr line, so line breaks
- * and control characters become one space and invisible characters go (DESIGN §7) —
+ * and control characters become one space and invisible characters go (docs/DESIGN.md §7) —
  * cleaned rather than refused, so an odd value never costs the safety net.
  */
 function hookLabel(value: string): string {
@@ -141,4 +143,23 @@ export function hookSummary(input: Pick<ClaudeHookInput, 'hook_event_name' | 're
 /** Why the work was handed over, for the briefing: `Claude Code SessionEnd hook (reason: clear)`. */
 export function hookHandoverReason(input: Pick<ClaudeHookInput, 'hook_event_name' | 'reason' | 'trigger'>): string {
   return `Safety net written by the Claude Code ${describeHookEvent(input)} hook`;
+}
+
+/**
+ * What a written safety net holds, for the hook's one line: `2 files, 0 test runs, 0 turns`,
+ * then `transcript not found: git only` when the transcript was missing and the number of
+ * warnings when there were any.
+ */
+export function safetyNetNotes(
+  counts: { readonly files: number; readonly testRuns: number; readonly turns: number; readonly warnings: number },
+  transcriptFound: boolean,
+): string[] {
+  const { files, testRuns, turns, warnings } = counts;
+  return [
+    `${formatCount(files)} file${files === 1 ? '' : 's'}`,
+    `${formatCount(testRuns)} test run${testRuns === 1 ? '' : 's'}`,
+    `${formatCount(turns)} turn${turns === 1 ? '' : 's'}`,
+    ...(transcriptFound ? [] : ['transcript not found: git only']),
+    ...(warnings ? [`${warnings} warning${warnings === 1 ? '' : 's'}`] : []),
+  ];
 }

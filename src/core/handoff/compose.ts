@@ -1,5 +1,5 @@
 /**
- * Package composition and the budget policy (DESIGN §4): a validated request plus the
+ * Package composition and the budget policy (docs/DESIGN.md §4): a validated request plus the
  * collected evidence become a {@link HandoffPackage}; its size is the token count of the
  * rendered handoff file; over budget, {@link fitToBudget} trims in the fixed order
  * recent turns (oldest first) → diff excerpt → touched-file list → tests (failures kept)
@@ -38,7 +38,7 @@ export function hopGuard(parent: HandoffFrontmatter | undefined, specialist: str
 /** An earlier handoff of a chain to a specialist: its id and the worktree it described. */
 export interface ChainVisit {
   readonly id: string;
-  /** sha256 of the working-tree diff against HEAD when it was written (DESIGN §4), or null. */
+  /** sha256 of the working-tree diff against HEAD when it was written (docs/DESIGN.md §4), or null. */
   readonly diff_hash: string | null;
   readonly head_commit: string | null;
 }
@@ -56,7 +56,7 @@ export function visitWithoutProgress(visits: readonly ChainVisit[], now: { diff_
   return visits.find((v) => v.diff_hash === now.diff_hash && v.head_commit === now.head_commit);
 }
 
-/** Marker appended to a summary that fit-to-budget shortened (DESIGN §4). */
+/** Marker appended to a summary that fit-to-budget shortened (docs/DESIGN.md §4). */
 export const SUMMARY_TRUNCATED_MARKER = ' [truncated]';
 
 /** Inputs of {@link composePackage} besides the request. */
@@ -203,7 +203,7 @@ function largestFitting(n: number, ok: (k: number) => boolean): number {
 }
 
 /**
- * Trims `pkg` until its rendered handoff fits `max_context_tokens`, in the DESIGN §4
+ * Trims `pkg` until its rendered handoff fits `max_context_tokens`, in the docs/DESIGN.md §4
  * order, each stage cutting the least that makes the package fit (or everything the
  * stage may cut, then the next stage). Appends one drop-manifest entry per stage used.
  *

@@ -1,5 +1,5 @@
 /**
- * The evidence a handoff is composed from (DESIGN §6), as plain data: what git says
+ * The evidence a handoff is composed from (docs/DESIGN.md §6), as plain data: what git says
  * about the workspace. Collected by `src/evidence/git/collectGit.ts`; consumed by `compose.ts`.
  */
 import type { Commit, TouchedFile } from './schema';

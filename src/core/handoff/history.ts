@@ -1,5 +1,5 @@
 /**
- * Stage-2 history (DESIGN §4): when fit-to-budget cuts anything, the uncut package goes
+ * Stage-2 history (docs/DESIGN.md §4): when fit-to-budget cuts anything, the uncut package goes
  * to `history/<id>.md` so nothing is lost, capped at 50,000 tokens by keeping the head
  * and the tail with an elision marker between them.
  */

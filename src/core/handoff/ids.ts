@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 
-/** Specialist ids: `^[a-z0-9][a-z0-9_-]{0,63}$` (DESIGN §3). */
+/** Specialist ids: `^[a-z0-9][a-z0-9_-]{0,63}$` (docs/DESIGN.md §3). */
 export const SPECIALIST_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
 /** zod schema for a specialist id; the message names the rule and an example. */

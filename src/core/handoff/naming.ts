@@ -1,5 +1,5 @@
 /**
- * File names of the handoff root (DESIGN §5):
+ * File names of the handoff root (docs/DESIGN.md §5):
  * - `handoffs/<ISO 8601 UTC with milliseconds, ':' → '-'>_<specialist>.md`, e.g.
  *   `2026-05-26T14-30-45.123Z_quality_reviewer.md`; lexicographic order is chronological.
  *   Names without milliseconds (`2026-05-26T14-30-45Z_researcher.md`, as itervox writes
@@ -61,7 +61,7 @@ export function strictUtc(y: number, mo: number, d: number, h = 0, mi = 0, s = 0
 
 /**
  * Parses a file-name timestamp such as `2026-05-26T14-30-45.123Z` or
- * `2026-05-26T14-30-45Z` (DESIGN §5; the itervox convention writes the second form).
+ * `2026-05-26T14-30-45Z` (docs/DESIGN.md §5; the itervox convention writes the second form).
  * Digits past milliseconds are ignored (truncated, not rounded).
  *
  * @returns milliseconds since the epoch (UTC), or undefined when the text is not such a
@@ -100,7 +100,7 @@ export function utcDay(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
 
-/** Briefing file name for a specialist, topic slug and day (DESIGN §5). */
+/** Briefing file name for a specialist, topic slug and day (docs/DESIGN.md §5). */
 export function briefingFileName(specialist: string, topicSlug: string, date: Date): string {
   return `${specialist.replace(/_/g, '-')}-${topicSlug}-${utcDay(date)}.md`;
 }

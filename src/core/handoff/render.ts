@@ -1,27 +1,18 @@
 /**
- * Markdown rendering and parsing of handoff files and briefing sections (DESIGN §5).
+ * Markdown rendering of handoff files and briefing sections (docs/DESIGN.md §5); `parse.ts` reads
+ * them back.
  *
  * A handoff file is YAML frontmatter then these sections, always present and in this
  * order: Summary, Decisions, Failed approaches, Touched files, Tests run, Next steps,
  * Blockers, Recent turns, Artifacts, Return condition. Empty sections say `_None._`
  * so the structure is the same for every reader.
  */
-import { renderFrontmatter, splitFrontmatter } from './frontmatter';
+import { renderFrontmatter } from './frontmatter';
 import { describeSanitizing } from '../safety/redact';
-import {
-  HandoffFrontmatterSchema,
-  type Commit,
-  type Dropped,
-  type HandoffFrontmatter,
-  type HandoffPackage,
-  type HandoffStatus,
-  type TestRun,
-  type TouchedFile,
-  type Turn,
-} from './schema';
+import type { Commit, Dropped, HandoffFrontmatter, HandoffPackage, HandoffStatus, TestRun, TouchedFile, Turn } from './schema';
 import type { Specialist } from '../specialists/registry';
 
-/** Section headings of a handoff file, in order (DESIGN §5). */
+/** Section headings of a handoff file, in order (docs/DESIGN.md §5). */
 export const HANDOFF_SECTIONS = [
   'Summary',
   'Decisions',
@@ -208,7 +199,7 @@ export function handoffFrontmatter(pkg: HandoffPackage, meta: HandoffMeta): Hand
 
 /**
  * Renders the whole handoff file: frontmatter, a heading with the persona marker and the
- * specialist's mandate, then the ten sections of DESIGN §5 in order.
+ * specialist's mandate, then the ten sections of docs/DESIGN.md §5 in order.
  */
 export function renderHandoff(pkg: HandoffPackage, meta: HandoffMeta, specialist: Specialist): string {
   const data: Record<string, unknown> = { ...handoffFrontmatter(pkg, meta) };
@@ -354,106 +345,10 @@ function renderGitHeader(pkg: HandoffPackage): string {
   return parts.join(' · ');
 }
 
-function unCodeSpan(fence: string, inner: string): string {
-  const body = fence.length > 1 && inner.startsWith(' ') && inner.endsWith(' ') ? inner.slice(1, -1) : inner;
-  return body.replace(/\\n/g, '\n').replace(/\\r/g, '\r');
-}
-
-const TOUCHED_LINE = /^- \*\*([AMDRCU?])\*\* (`+)(.*?)\2(?: → (`+)(.*?)\4)?(?: \((?:\+(\d+) \/ −(\d+)|(binary)|untracked)\))?$/;
-
-/**
- * Reads the touched-file lines of a handoff's "Touched files" section back into
- * entries (the inverse of {@link renderTouchedFile}); other lines are skipped.
- */
-export function parseTouchedFiles(section: string): TouchedFile[] {
-  const files: TouchedFile[] = [];
-  for (const line of section.split('\n')) {
-    const m = TOUCHED_LINE.exec(line.trimEnd());
-    if (!m) {
-      continue;
-    }
-    const renamed = m[4] !== undefined;
-    const first = unCodeSpan(m[2], m[3]);
-    files.push({
-      path: renamed ? unCodeSpan(m[4], m[5]) : first,
-      status: m[1] as TouchedFile['status'],
-      old_path: renamed ? first : null,
-      added: m[6] !== undefined ? Number(m[6]) : null,
-      deleted: m[7] !== undefined ? Number(m[7]) : null,
-      binary: m[8] !== undefined,
-    });
-  }
-  return files;
-}
-
-/** A parsed handoff file: validated frontmatter, the body, and the body split by `## ` section. */
-export interface ParsedHandoff {
-  readonly frontmatter: HandoffFrontmatter;
-  readonly body: string;
-  readonly sections: ReadonlyMap<string, string>;
-}
-
-/** Outcome of parsing a handoff file. Never throws. */
-export type HandoffParse = { ok: true; handoff: ParsedHandoff } | { ok: false; message: string };
-
-/**
- * Parses a handoff file written by {@link renderHandoff}: the frontmatter is validated
- * with {@link HandoffFrontmatterSchema} (unknown keys kept) and the body is split into
- * its `## ` sections.
- *
- * @returns `{ok:false, message}` naming the field at fault for malformed files.
- */
-export function parseHandoff(text: string): HandoffParse {
-  const split = splitFrontmatter(text);
-  if (!split.ok) {
-    return { ok: false, message: split.message };
-  }
-  if (!split.hasFrontmatter) {
-    return { ok: false, message: 'no frontmatter — a handoff file starts with a "---" YAML block' };
-  }
-  const fm = HandoffFrontmatterSchema.safeParse(split.data);
-  if (!fm.success) {
-    const issue = fm.error.issues[0];
-    return { ok: false, message: `frontmatter field "${issue?.path.join('.') || '(root)'}" ${issue?.message ?? 'is invalid'}` };
-  }
-  return { ok: true, handoff: { frontmatter: fm.data, body: split.body, sections: splitSections(split.body) } };
-}
-
-/** Splits a Markdown body into `## ` sections (heading text → content, trimmed). Fenced code is respected. */
-export function splitSections(body: string): Map<string, string> {
-  const sections = new Map<string, string>();
-  let current: string | undefined;
-  let buf: string[] = [];
-  let fence: string | undefined;
-  for (const line of body.split(/\r?\n/)) {
-    const f = /^(`{3,}|~{3,})/.exec(line);
-    if (f) {
-      if (!fence) {
-        fence = f[1];
-      } else if (line.startsWith(fence) && line.trim() === line.trim().replace(/[^`~]/g, '') && line.trim().length >= fence.length) {
-        fence = undefined;
-      }
-    }
-    const h = !fence && !f ? /^## (.+?)\s*$/.exec(line) : null;
-    if (h) {
-      if (current !== undefined) {
-        sections.set(current, buf.join('\n').trim());
-      }
-      current = h[1];
-      buf = [];
-    } else if (current !== undefined) {
-      buf.push(line);
-    }
-  }
-  if (current !== undefined) {
-    sections.set(current, buf.join('\n').trim());
-  }
-  return sections;
-}
 
 /**
  * The header written when a briefing file is created: who it is for, the topic and the
- * day. Later handoffs only append sections (the file is append-only, DESIGN §5).
+ * day. Later handoffs only append sections (the file is append-only, docs/DESIGN.md §5).
  */
 export function renderBriefingHeader(specialist: Specialist, pkg: HandoffPackage, day: string): string {
   return (

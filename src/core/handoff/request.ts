@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { MAX_ITEM_CHARS, MAX_LINE_CHARS, MAX_LIST_ITEMS, MAX_REQUEST_CHARS, MAX_SUMMARY_CHARS } from './limits';
+import { composeError, type ErrorParts } from './errors';
 import { ReasonKindSchema, TestRunSchema, TokenizerNameSchema, TurnSchema, type Turn } from './schema';
 
 export { MAX_ITEM_CHARS, MAX_LINE_CHARS, MAX_LIST_ITEMS, MAX_REQUEST_CHARS, MAX_SUMMARY_CHARS } from './limits';
@@ -13,7 +14,7 @@ export { MAX_ITEM_CHARS, MAX_LINE_CHARS, MAX_LIST_ITEMS, MAX_REQUEST_CHARS, MAX_
 export const DEFAULT_MAX_CONTEXT_TOKENS = 3000;
 /** Default number of recent turns kept, newest first (Agent Zero `handover_to_specialist` default). */
 export const DEFAULT_INCLUDE_RECENT_TURNS = 5;
-/** Default return condition when neither the caller nor the specialist gives one (DESIGN §4). */
+/** Default return condition when neither the caller nor the specialist gives one (docs/DESIGN.md §4). */
 export const DEFAULT_RETURN_CONDITION = 'user_request';
 /** Who hands over when the caller does not say. */
 export const DEFAULT_FROM = 'developer';
@@ -24,7 +25,7 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f\u2028\u2029]/;
 
 /**
  * Invisible characters that can reorder or hide text (bidi controls, zero-width
- * characters, Unicode tag characters — DESIGN §7): refused in one-line fields, which end
+ * characters, Unicode tag characters — docs/DESIGN.md §7): refused in one-line fields, which end
  * up in file names, headings and frontmatter.
  */
 export const INVISIBLE_CHARS = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u{e0000}-\u{e007f}]/u;
@@ -49,7 +50,7 @@ const listOfText = z
  * Lists default to empty; `recent_turns` accepts `{role, text}` objects or plain strings
  * (taken as the assistant's words). Budgets: `max_context_tokens` > 0 (tokens),
  * `include_recent_turns` ≥ 0 (turns). `fit_to_budget` (default true) trims the package
- * in DESIGN §4 order when it is over budget. `parent` continues an existing chain.
+ * in docs/DESIGN.md §4 order when it is over budget. `parent` continues an existing chain.
  */
 export const HandoverRequestSchema = z.object({
   specialist: z.string({ error: 'is required' }).trim().min(1, 'is required').max(200, 'must be at most 200 characters'),
@@ -70,7 +71,7 @@ export const HandoverRequestSchema = z.object({
   tests_run: z.array(TestRunSchema).max(MAX_LIST_ITEMS * 10, 'has too many entries').default([]),
   return_condition: oneLine('when the specialist hands back').optional(),
   handover_reason: z.string().max(MAX_LINE_CHARS * 2, `must be at most ${(MAX_LINE_CHARS * 2).toLocaleString('en')} characters`).default(''),
-  reason_kind: ReasonKindSchema.default('end_of_session'),
+  reason_kind: z._default(ReasonKindSchema, 'end_of_session'),
   from: oneLine('who hands over').pipe(z.string().min(1, 'must not be empty')).default(DEFAULT_FROM),
   max_context_tokens: z
     .number({ error: 'must be a number' })
@@ -111,12 +112,34 @@ export type HandoverRequestInput = z.input<typeof HandoverRequestSchema>;
 /** A validated request with defaults applied. */
 export type HandoverRequest = z.output<typeof HandoverRequestSchema>;
 
-/** Outcome of validating a request: the request, or an `ERROR:` message naming the field. */
-export type RequestParse = { ok: true; request: HandoverRequest } | { ok: false; message: string; field: string };
+/**
+ * Outcome of validating a request: the request, or an `ERROR:` message naming the field,
+ * with its parts (path, subject, problem: src/core/handoff/errors.ts) so that each surface
+ * can name the field its own way.
+ */
+export type RequestParse = { ok: true; request: HandoverRequest } | { ok: false; message: string; field: string; parts: ErrorParts };
+
+/** How the request schemas' length messages for an item of a text list begin: "decisions.0 items must be at most …". */
+const ITEM_MESSAGE_START = 'items ';
+
+/**
+ * The parts of the message of one zod issue of a request: the issue's path, the subject
+ * (the dotted path; an item of a text list is `"<list>.<n> items"`, as its length message
+ * reads) and the problem after it.
+ * @param message the issue's message as the schema words it
+ */
+export function issueParts(issuePath: ReadonlyArray<PropertyKey>, message: string): ErrorParts & { readonly path: Array<string | number> } {
+  const pathOf = issuePath.map((p) => (typeof p === 'number' ? p : String(p)));
+  const dotted = pathOf.map(String).join('.') || 'request';
+  const item = typeof pathOf[pathOf.length - 1] === 'number' && message.startsWith(ITEM_MESSAGE_START);
+  return item
+    ? { path: pathOf, subject: `${dotted} items`, problem: message.slice(ITEM_MESSAGE_START.length) }
+    : { path: pathOf, subject: dotted, problem: message };
+}
 
 /**
  * Validates a request from any entry point.
- * @returns `{ok:false, message:"ERROR: max_context_tokens must be positive", field}` style errors.
+ * @returns `{ok:false, message:"ERROR: max_context_tokens must be positive", field, parts}` style errors.
  */
 export function parseHandoverRequest(input: unknown): RequestParse {
   const r = HandoverRequestSchema.safeParse(input);
@@ -129,10 +152,11 @@ export function parseHandoverRequest(input: unknown): RequestParse {
   if (issue?.code === 'invalid_value' && 'values' in issue) {
     msg = `must be one of: ${(issue.values as unknown[]).join(', ')}`;
   }
-  return { ok: false, message: `ERROR: ${field} ${msg}`, field };
+  const parts = issueParts(issue?.path ?? [], msg);
+  return { ok: false, message: composeError(parts), field, parts };
 }
 
-/** Keeps the newest `n` turns (DESIGN §4: trimmed to `include_recent_turns`, newest kept). */
+/** Keeps the newest `n` turns (docs/DESIGN.md §4: trimmed to `include_recent_turns`, newest kept). */
 export function trimRecentTurns<T>(turns: readonly T[], n: number): T[] {
   if (n <= 0) {
     return [];

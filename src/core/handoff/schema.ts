@@ -1,100 +1,51 @@
 /**
- * zod schemas of the handoff package (DESIGN §4), its frontmatter (DESIGN §5) and the
+ * zod schemas of the handoff package (docs/DESIGN.md §4), its frontmatter (docs/DESIGN.md §5) and the
  * result object every entry point returns (CLI `--json`, the VS Code commands, tests).
  * Field names are snake_case because they are written to files and read by other agents.
  */
 import { z } from 'zod';
+import type { HandoverError } from './errors';
 import { SpecialistIdSchema } from './ids';
+import {
+  CommitSchema,
+  DroppedSchema,
+  HopGuardSchema,
+  ReasonKindSchema,
+  TestRunSchema,
+  TouchedFileSchema,
+  TurnSchema,
+} from './fields';
 
-/** Topic slugs: `^[a-z0-9][a-z0-9-]{0,63}$` (DESIGN §4). */
+// The leaf pieces are defined once in fields.ts (zod/mini: the panel carries them too).
+export {
+  CommitSchema,
+  DroppableSectionSchema,
+  DroppedSchema,
+  FileStatusSchema,
+  HopGuardSchema,
+  ReasonKindSchema,
+  TestCountsSchema,
+  TestRunSchema,
+  TouchedFileSchema,
+  TurnSchema,
+  type Commit,
+  type DroppableSection,
+  type Dropped,
+  type FileStatus,
+  type HopGuard,
+  type ReasonKind,
+  type TestRun,
+  type TouchedFile,
+  type Turn,
+} from './fields';
+
+/** Topic slugs: `^[a-z0-9][a-z0-9-]{0,63}$` (docs/DESIGN.md §4). */
 export const TOPIC_SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 /** Token encodings the budget can be counted in (setting `handoff.tokenizer`). */
 export const TokenizerNameSchema = z.enum(['o200k_base', 'cl100k_base']);
 /** A token encoding name: `o200k_base` (GPT-4o family, the default) or `cl100k_base` (GPT-4 / 3.5). */
 export type TokenizerName = z.infer<typeof TokenizerNameSchema>;
-
-/** Why the work is handed over (DESIGN §4). */
-export const ReasonKindSchema = z.enum([
-  'capability_boundary',
-  'specialization',
-  'escalation',
-  'load_balancing',
-  'end_of_session',
-]);
-/** One of the DESIGN §4 reason kinds, e.g. `end_of_session`. */
-export type ReasonKind = z.infer<typeof ReasonKindSchema>;
-
-/**
- * Status letter of a touched file, relative to HEAD: Added, Modified, Deleted, Renamed,
- * Copied, Unmerged (conflict), `?` untracked. A type change (file ↔ symlink) is `M`.
- */
-export const FileStatusSchema = z.enum(['A', 'M', 'D', 'R', 'C', 'U', '?']);
-/** A touched file's status letter. */
-export type FileStatus = z.infer<typeof FileStatusSchema>;
-
-/**
- * One touched file (DESIGN §4), as git reports it: `path` relative to the repository
- * root, exactly as the user sees it (UTF-8, spaces kept); `old_path` for renames and
- * copies; `added` / `deleted` line counts from numstat against HEAD (null when git
- * reports none: binary files, untracked files, conflicts); `xy` git's two-letter
- * index/worktree code from `status --porcelain=v2` (`?` for untracked).
- */
-export const TouchedFileSchema = z.object({
-  path: z.string().min(1),
-  status: FileStatusSchema,
-  old_path: z.string().min(1).nullable().default(null),
-  added: z.number().int().nonnegative().nullable().default(null),
-  deleted: z.number().int().nonnegative().nullable().default(null),
-  binary: z.boolean().default(false),
-  xy: z.string().max(2).optional(),
-});
-/** A touched file entry. */
-export type TouchedFile = z.infer<typeof TouchedFileSchema>;
-
-/** Counts parsed from a test runner's summary line. */
-export const TestCountsSchema = z.object({
-  passed: z.number().int().nonnegative().optional(),
-  failed: z.number().int().nonnegative().optional(),
-  skipped: z.number().int().nonnegative().optional(),
-});
-
-/**
- * One test command that ran (DESIGN §4). `result` comes from the exit code; `unknown`
- * when the source cannot tell (never guessed). `source` names where the fact came from
- * (e.g. `recorder`, `claude-code`, `user`). Times: ISO 8601; `duration_ms` in milliseconds.
- */
-export const TestRunSchema = z.object({
-  command: z.string().min(1),
-  cwd: z.string().nullable().default(null),
-  exit_code: z.number().int().nullable().default(null),
-  result: z.enum(['passed', 'failed', 'unknown']),
-  counts: TestCountsSchema.optional(),
-  source: z.string().min(1).default('user'),
-  started_at: z.string().nullable().default(null),
-  duration_ms: z.number().nonnegative().nullable().default(null),
-});
-/** A test-run entry. */
-export type TestRun = z.infer<typeof TestRunSchema>;
-
-/** One commit since the base: full `sha`, `subject` (first line), `author`, ISO `date`. */
-export const CommitSchema = z.object({
-  sha: z.string().regex(/^[0-9a-f]{40,64}$/),
-  subject: z.string(),
-  author: z.string(),
-  date: z.string(),
-});
-/** A commit entry. */
-export type Commit = z.infer<typeof CommitSchema>;
-
-/** One conversation turn: who spoke (`role`), what was said (`text`), optional ISO `time`. */
-export const TurnSchema = z.object({
-  role: z.enum(['user', 'assistant', 'system', 'tool']),
-  text: z.string(),
-  time: z.string().optional(),
-});
-/** A recent turn. */
-export type Turn = z.infer<typeof TurnSchema>;
 
 /**
  * Where session-log facts came from: one entry per transcript read (the recorder, Claude
@@ -118,41 +69,6 @@ export const SessionEditSchema = z.object({ path: z.string(), tool: z.string(), 
 /** A session-log edit. */
 export type SessionEdit = z.infer<typeof SessionEditSchema>;
 
-/**
- * A hop-guard finding (DESIGN §4 hop/cycle guard): the handoff goes deeper than
- * `handoff.maxHandoverDepth` (`depth`) or back to a specialist already in the chain
- * (`cycle`); `confirmed` records that the user handed over anyway.
- */
-export const HopGuardSchema = z.object({
-  reasons: z.array(z.enum(['depth', 'cycle'])),
-  max_depth: z.number().int().positive(),
-  confirmed: z.boolean(),
-  /**
-   * What let a guarded hop through: `confirmation` (a person confirmed it; absent in files
-   * written before this field) or `progress` (an agent's return to a specialist the chain
-   * visited, allowed because the code changed since: the progress guard).
-   */
-  allowed_by: z.enum(['confirmation', 'progress']).optional(),
-});
-/** A hop-guard finding. */
-export type HopGuard = z.infer<typeof HopGuardSchema>;
-
-/** Sections fit-to-budget may cut, in the order it cuts them (DESIGN §4). */
-export const DroppableSectionSchema = z.enum(['recent_turns', 'diff_excerpt', 'touched_files', 'tests_run', 'summary']);
-/** A section name fit-to-budget may cut. */
-export type DroppableSection = z.infer<typeof DroppableSectionSchema>;
-
-/**
- * One entry of the drop manifest: which `section` was cut, how many items (`count`:
- * turns, diff lines, files, tests, or summary characters) and how many `tokens` that saved.
- */
-export const DroppedSchema = z.object({
-  section: DroppableSectionSchema,
-  count: z.number().int().nonnegative(),
-  tokens: z.number().int().nonnegative(),
-});
-/** A drop-manifest entry. */
-export type Dropped = z.infer<typeof DroppedSchema>;
 
 /** A decision with its stable id (`D1`, `D2` …); `superseded_by` names a later decision id. */
 export const DecisionSchema = z.object({
@@ -163,7 +79,7 @@ export const DecisionSchema = z.object({
 /** A decision entry. */
 export type Decision = z.infer<typeof DecisionSchema>;
 
-/** Handoff lifecycle status (DESIGN §5). */
+/** Handoff lifecycle status (docs/DESIGN.md §5). */
 export const HandoffStatusSchema = z.enum(['pending', 'accepted', 'in_progress', 'complete', 'blocked', 'partial']);
 /** A handoff status. */
 export type HandoffStatus = z.infer<typeof HandoffStatusSchema>;
@@ -176,7 +92,7 @@ export const EntryKindSchema = z.enum(['handoff', 'result']);
 /** An entry kind. */
 export type EntryKind = z.infer<typeof EntryKindSchema>;
 
-/** One acceptance criterion of a result and whether it was met (the 001 reference's acceptance results). */
+/** One acceptance criterion of a result and whether it was met (docs/DESIGN.md §5 "Results and session notes"). */
 export const AcceptanceCheckSchema = z.object({ criterion: z.string().trim().min(1), met: z.boolean() }).strict();
 /** An acceptance check. */
 export type AcceptanceCheck = z.infer<typeof AcceptanceCheckSchema>;
@@ -207,7 +123,7 @@ const GIT_FIELDS = {
 };
 
 /**
- * What "nothing leaked" (DESIGN §7, src/core/safety/redact.ts) did, shared by the package and the
+ * What "nothing leaked" (docs/DESIGN.md §7, src/core/safety/redact.ts) did, shared by the package and the
  * frontmatter: `redactions` counts the secrets replaced by `[REDACTED:<kind>]`, per kind
  * (`{}` when none; files written before it existed read as `{}`); `invisible_stripped`
  * counts the invisible characters (bidi controls, zero-width, tag characters) removed from
@@ -229,7 +145,7 @@ const BUDGET_FIELDS = {
 };
 
 /**
- * The handoff package (DESIGN §4): everything the receiving specialist gets, before it
+ * The handoff package (docs/DESIGN.md §4): everything the receiving specialist gets, before it
  * is rendered to Markdown. Lists are in display order; `*_omitted` count what evidence
  * collection left out ("… and N more"); `evidence_notes` say what could not be collected
  * (e.g. "not a git repository").
@@ -267,7 +183,7 @@ export const HandoffPackageSchema = z.object({
   parent_id: z.string().nullable(),
   hop: z.number().int().positive(),
   chain: z.array(z.string()),
-  hop_guard: HopGuardSchema.nullable(),
+  hop_guard: z.nullable(HopGuardSchema),
   session_id: z.string().min(1),
   ...GIT_FIELDS,
   ...BUDGET_FIELDS,
@@ -278,7 +194,7 @@ export const HandoffPackageSchema = z.object({
 export type HandoffPackage = z.infer<typeof HandoffPackageSchema>;
 
 /**
- * The YAML frontmatter of a handoff file (DESIGN §5): the package's scalar fields plus
+ * The YAML frontmatter of a handoff file (docs/DESIGN.md §5): the package's scalar fields plus
  * `id`, `created`, `from`, `to` and `status`, the chain links (`parent_id`, `root_id` =
  * `correlation_id`), the drop manifest and a few counts. `schema` is the format version.
  * Unknown keys written by other tools are kept (`.loose()`), so a round trip loses nothing.
@@ -313,7 +229,7 @@ export const HandoffFrontmatterSchema = z
     parent_id: HandoffIdSchema.nullable(),
     hop: z.number().int().positive(),
     chain: z.array(SpecialistIdSchema),
-    hop_guard: HopGuardSchema.nullable().default(null),
+    hop_guard: z.nullable(HopGuardSchema).default(null),
     session_id: z.string().min(1),
     ...GIT_FIELDS,
     // Written since schema 1.1; older files read as "not known".
@@ -342,7 +258,7 @@ export const BriefingInfoSchema = z.object({
 });
 
 /**
- * The result of a handoff (DESIGN §4). Success carries the persona marker, the package
+ * The result of a handoff (docs/DESIGN.md §4). Success carries the persona marker, the package
  * (with `briefing_file`, token figures and `oversize_warning`), the briefing facts, the
  * absolute handoff file path, the history file (when something was cut) and a
  * one-line `next_step`. `warnings` holds `WARNING:` lines (over budget, evidence gaps).
@@ -362,7 +278,7 @@ export const HandoverOkSchema = z.object({
   warnings: z.array(z.string()),
   /**
    * Files outside the handoff root this handoff wrote or appended to, as absolute paths
-   * (issue 9 interop): the itervox copy `.itervox/handoff/<id>.md`, the Agent Zero briefing
+   * (docs/AGENTS.md, itervox and Agent Zero): the itervox copy `.itervox/handoff/<id>.md`, the Agent Zero briefing
    * `.a0proj/handover/<specialist>-<topic>-<date>.md`, and `.gitignore` when itervox's
    * exceptions were appended to it. Absent when there were none.
    */
@@ -371,20 +287,20 @@ export const HandoverOkSchema = z.object({
 /** A successful handoff result. */
 export type HandoverOk = z.infer<typeof HandoverOkSchema>;
 
-/** A failed handoff: `message` always starts with `ERROR:` and names the field or path at fault. */
+/**
+ * A failed handoff: `message` always starts with `ERROR:` and names the field or path at
+ * fault; `code`, `problem` and `fix` as described in src/core/handoff/errors.ts.
+ */
 export const HandoverErrorSchema = z.object({
   status: z.literal('error'),
   message: z.string().startsWith('ERROR:'),
   /** Which input was at fault (`specialist`, `topic`, …) or `io` / `internal`. */
   field: z.string().optional(),
+  code: z.enum(['bad_request', 'bad_setting', 'not_found', 'refused', 'io', 'internal']).optional(),
+  problem: z.string().optional(),
+  fix: z.string().optional(),
 });
-/** A failed handoff result. */
-export type HandoverError = z.infer<typeof HandoverErrorSchema>;
+export { handoverError, type HandoverError } from './errors';
 
 /** Either result. The engine returns this and never throws to its caller. */
 export type HandoverResult = HandoverOk | HandoverError;
-
-/** Builds an error result; prefixes `ERROR: ` when missing. */
-export function handoverError(message: string, field?: string): HandoverError {
-  return { status: 'error', message: message.startsWith('ERROR:') ? message : `ERROR: ${message}`, field };
-}

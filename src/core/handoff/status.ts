@@ -1,15 +1,15 @@
 /**
- * Status changes of a handoff file — the one in-place change a handoff allows (DESIGN §5):
+ * Status changes of a handoff file — the one in-place change a handoff allows (docs/DESIGN.md §5):
  * `status` takes the new value and the change is appended to `status_history`
  * (`{from, to, at, session_id}`), so the previous status is never lost. Everything else in
  * the file, frontmatter formatting included, stays byte for byte.
  */
 import { isSeq, type Document } from 'yaml';
 import { editFrontmatter } from './frontmatter';
-import { parseHandoff } from './render';
+import { parseHandoff } from './parse';
 import type { HandoffStatus, StatusChange } from './schema';
 
-/** Statuses a person (timeline "Set Status") or a pick-up ("accepted") may set: DESIGN §5 minus pending and partial. */
+/** Statuses a person (timeline "Set Status") or a pick-up ("accepted") may set: docs/DESIGN.md §5 minus pending and partial. */
 export const SETTABLE_STATUSES = ['accepted', 'in_progress', 'complete', 'blocked'] as const;
 /** A settable status. */
 export type SettableStatus = (typeof SETTABLE_STATUSES)[number];

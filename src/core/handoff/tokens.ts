@@ -1,5 +1,5 @@
 /**
- * Token counting for the budget (DESIGN §4), over a gpt-tokenizer encoding.
+ * Token counting for the budget (docs/DESIGN.md §4), over a gpt-tokenizer encoding.
  *
  * Two rules the raw tokenizer does not give us:
  * - text containing special-token strings such as `<|endoftext|>` is counted as plain

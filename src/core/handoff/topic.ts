@@ -1,10 +1,11 @@
 /**
- * Topic slugs (DESIGN §4): the `topic` of a handoff is a file-name-safe slug
+ * Topic slugs (docs/DESIGN.md §4): the `topic` of a handoff is a file-name-safe slug
  * `^[a-z0-9][a-z0-9-]{0,63}$`, derived from free text when the user types a phrase.
  */
+import { composeError, type ErrorParts } from './errors';
 import { TOPIC_SLUG_PATTERN } from './schema';
 
-/** Maximum slug length in characters (DESIGN §4). */
+/** Maximum slug length in characters (docs/DESIGN.md §4). */
 export const MAX_TOPIC_SLUG_CHARS = 64;
 
 /** Slug used when free text has no ASCII letters or digits (e.g. a topic written only in CJK). */
@@ -13,7 +14,10 @@ export const FALLBACK_TOPIC_SLUG = 'untitled';
 /** Outcome of turning a user's topic into a slug. `fallback` says the text had nothing to slug. */
 export type TopicSlugResult =
   | { ok: true; slug: string; title: string; fallback: boolean }
-  | { ok: false; message: string };
+  | { ok: false; message: string; parts?: ErrorParts };
+
+/** The parts of "topic is required" (src/core/handoff/errors.ts): a surface names the field its own way. */
+const TOPIC_REQUIRED: ErrorParts = { path: ['topic'], subject: 'topic', problem: 'is required', fix: 'give a short phrase such as "auth refactor"' };
 
 /**
  * Recognises topics that look like a file path rather than a phrase: a `..` segment,
@@ -45,7 +49,7 @@ export function slugifyTopic(text: string | undefined): TopicSlugResult {
   // eslint-disable-next-line no-control-regex
   const title = (text ?? '').replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').replace(/ {2,}/g, ' ').trim();
   if (!title) {
-    return { ok: false, message: 'ERROR: topic is required — give a short phrase such as "auth refactor"' };
+    return { ok: false, message: composeError(TOPIC_REQUIRED), parts: TOPIC_REQUIRED };
   }
   if (looksLikePath(text ?? '')) {
     return {

@@ -2,13 +2,17 @@
  * The draft of the "Hand over" panel: what the user has typed and chosen, as plain data.
  * The webview keeps it in its state (so hiding and reloading lose nothing) and sends it
  * to the host, which holds the same model and builds the handoff request from it.
+ * Its schemas use zod's mini build: the webview bundles this file (docs/ARCHITECTURE.md).
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { MAX_ITEM_CHARS, MAX_LIST_ITEMS, MAX_SUMMARY_CHARS } from '../handoff/limits';
-import { ReasonKindSchema, type TestRun } from '../handoff/schema';
+import { ReasonKindSchema, type TestRun } from '../handoff/fields';
 
-const item = z.string().max(MAX_ITEM_CHARS);
-const list = z.array(item).max(MAX_LIST_ITEMS);
+/** Text of at most `max` characters. */
+const text = (max: number) => z.string().check(z.maxLength(max));
+/** A list of at most `max` values. */
+const bounded = <T extends z.ZodMiniType>(of: T, max: number) => z.array(of).check(z.maxLength(max));
+const list = bounded(text(MAX_ITEM_CHARS), MAX_LIST_ITEMS);
 
 /**
  * Which evidence items the user left out of the package: touched files by path, tests by
@@ -16,10 +20,10 @@ const list = z.array(item).max(MAX_LIST_ITEMS);
  */
 export const ExclusionsSchema = z.object({
   // Bounds: a path (4,096 characters, Linux PATH_MAX), a test key (source, time and a command of at most 20,000), a sha (64).
-  files: z.array(z.string().max(4096)).max(100_000).default([]),
-  tests: z.array(z.string().max(MAX_ITEM_CHARS + 200)).max(100_000).default([]),
-  commits: z.array(z.string().max(64)).max(100_000).default([]),
-  turns: z.array(z.number().int().nonnegative()).max(10_000).default([]),
+  files: z._default(bounded(text(4096), 100_000), []),
+  tests: z._default(bounded(text(MAX_ITEM_CHARS + 200), 100_000), []),
+  commits: z._default(bounded(text(64), 100_000), []),
+  turns: z._default(bounded(z.number().check(z.int(), z.nonnegative()), 10_000), []),
 });
 /** Left-out evidence. */
 export type Exclusions = z.infer<typeof ExclusionsSchema>;
@@ -30,20 +34,20 @@ export type Exclusions = z.infer<typeof ExclusionsSchema>;
  * `hop_guard_confirmed` is the explicit confirmation the hop guard asks for.
  */
 export const DraftSchema = z.object({
-  specialist: z.string().max(200).default(''),
-  topic: z.string().max(200).default(''),
-  summary: z.string().max(MAX_SUMMARY_CHARS).default(''),
-  decisions: list.default([]),
-  failed_approaches: list.default([]),
-  next_steps: list.default([]),
-  blockers: list.default([]),
-  return_condition: z.string().max(2000).default(''),
-  handover_reason: z.string().max(4000).default(''),
-  reason_kind: ReasonKindSchema.default('end_of_session'),
-  continue_chain: z.boolean().default(false),
-  fit: z.boolean().default(false),
-  hop_guard_confirmed: z.boolean().default(false),
-  excluded: ExclusionsSchema.default({ files: [], tests: [], commits: [], turns: [] }),
+  specialist: z._default(text(200), ''),
+  topic: z._default(text(200), ''),
+  summary: z._default(text(MAX_SUMMARY_CHARS), ''),
+  decisions: z._default(list, []),
+  failed_approaches: z._default(list, []),
+  next_steps: z._default(list, []),
+  blockers: z._default(list, []),
+  return_condition: z._default(text(2000), ''),
+  handover_reason: z._default(text(4000), ''),
+  reason_kind: z._default(ReasonKindSchema, 'end_of_session'),
+  continue_chain: z._default(z.boolean(), false),
+  fit: z._default(z.boolean(), false),
+  hop_guard_confirmed: z._default(z.boolean(), false),
+  excluded: z._default(ExclusionsSchema, { files: [], tests: [], commits: [], turns: [] }),
 });
 /** A draft. */
 export type Draft = z.infer<typeof DraftSchema>;
@@ -55,7 +59,7 @@ export type Draft = z.infer<typeof DraftSchema>;
  */
 export const RevisedDraftSchema = z.object({
   draft: DraftSchema,
-  revision: z.number().int().nonnegative(),
+  revision: z.number().check(z.int(), z.nonnegative()),
 });
 /** A draft and its revision. */
 export type RevisedDraft = z.infer<typeof RevisedDraftSchema>;

@@ -1,8 +1,9 @@
 /**
  * The typed protocol between the "Hand over" webview and the extension host. Every
- * message crossing the boundary is validated with these zod schemas on arrival: the
- * host never trusts what the webview sends, and the webview checks what it receives
- * (STYLE.md: typed webview protocol; DESIGN §7).
+ * message crossing the boundary is validated with these schemas on arrival: the host
+ * never trusts what the webview sends, and the webview checks what it receives
+ * (docs/ARCHITECTURE.md, "The webview layer"). They are zod/mini schemas, so the webview bundle
+ * carries zod's mini build without its locales (docs/ARCHITECTURE.md, the webview layer).
  *
  * - Webview → host **commands** (fire and forget): `ready` (the handshake: the host holds
  *   its posts until it arrives), `draftChanged`, `refreshEvidence`, `runCommand`.
@@ -11,37 +12,39 @@
  * - Host → webview **notifications**: `init`, `state`, `evidence`, `estimate`,
  *   `handedOver`, `banner`, and the `response`s.
  *
- * Kept free of the registry and YAML so the webview bundle stays small.
+ * Kept free of the registry, YAML and the full zod so the webview bundle stays small.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import { en } from 'zod/locales';
 import { DraftSchema } from './draft';
-import { CommitSchema, DroppedSchema, HopGuardSchema, TestRunSchema, TouchedFileSchema, TurnSchema } from '../handoff/schema';
+import { CommitSchema, DroppedSchema, HopGuardSchema, TestRunSchema, TouchedFileSchema, TurnSchema } from '../handoff/fields';
 import type { SpecialistSource } from '../specialists/registry';
+
+/** A count or sequence number: an integer ≥ 0. */
+const natural = () => z.number().check(z.int(), z.nonnegative());
+/** A budget or limit: an integer ≥ 1. */
+const positive = () => z.number().check(z.int(), z.positive());
 
 // ---------------------------------------------------------------- webview → host
 
 /** The webview script has loaded and can receive messages. */
-export const ReadyMessageSchema = z.object({ type: z.literal('ready') }).strict();
+export const ReadyMessageSchema = z.strictObject({ type: z.literal('ready') });
 
 /** The user changed the draft (debounced by the webview); `revision` counts the edits (see RevisedDraftSchema). */
-export const DraftChangedMessageSchema = z.object({ type: z.literal('draftChanged'), draft: DraftSchema, revision: z.number().int().nonnegative() }).strict();
+export const DraftChangedMessageSchema = z.strictObject({ type: z.literal('draftChanged'), draft: DraftSchema, revision: natural() });
 
 /** Collect the evidence again (git and session log). */
-export const RefreshEvidenceMessageSchema = z.object({ type: z.literal('refreshEvidence') }).strict();
+export const RefreshEvidenceMessageSchema = z.strictObject({ type: z.literal('refreshEvidence') });
 
 /** Commands the panel may ask the host to run: only these. */
 export const PanelCommandSchema = z.enum(['endSession', 'manageTrust', 'openFolder', 'openSettings', 'openHandoffFolder', 'initRepository', 'openGitSettings', 'copyPrompt', 'openInChat']);
 /** Run one of the commands the panel offers. */
-export const RunCommandMessageSchema = z.object({ type: z.literal('runCommand'), command: PanelCommandSchema }).strict();
+export const RunCommandMessageSchema = z.strictObject({ type: z.literal('runCommand'), command: PanelCommandSchema });
 
 /** Open the handoff this draft would write, rendered, in a preview editor. */
-export const PreviewRequestSchema = z
-  .object({ type: z.literal('request'), id: z.number().int().nonnegative(), method: z.literal('preview'), draft: DraftSchema, revision: z.number().int().nonnegative() })
-  .strict();
+export const PreviewRequestSchema = z.strictObject({ type: z.literal('request'), id: natural(), method: z.literal('preview'), draft: DraftSchema, revision: natural() });
 /** Write the handoff. */
-export const HandOverRequestSchema = z
-  .object({ type: z.literal('request'), id: z.number().int().nonnegative(), method: z.literal('handOver'), draft: DraftSchema, revision: z.number().int().nonnegative() })
-  .strict();
+export const HandOverRequestSchema = z.strictObject({ type: z.literal('request'), id: natural(), method: z.literal('handOver'), draft: DraftSchema, revision: natural() });
 
 /** A request, told apart by its `method`. */
 export const RequestMessageSchema = z.discriminatedUnion('method', [PreviewRequestSchema, HandOverRequestSchema]);
@@ -77,49 +80,47 @@ export type SpecialistView = z.infer<typeof SpecialistViewSchema>;
 export const PanelStateSchema = z.object({
   hasFolder: z.boolean(),
   trusted: z.boolean(),
-  handoffCount: z.number().int().nonnegative(),
+  handoffCount: natural(),
 });
 /** The panel's state. */
 export type PanelState = z.infer<typeof PanelStateSchema>;
 
 /** Settings the panel shows: token budget (tokens), encoding, hop limit. */
 export const PanelSettingsSchema = z.object({
-  maxContextTokens: z.number().int().positive(),
+  maxContextTokens: positive(),
   tokenizer: z.string(),
-  maxHandoverDepth: z.number().int().positive(),
-  includeRecentTurns: z.number().int().nonnegative(),
+  maxHandoverDepth: positive(),
+  includeRecentTurns: natural(),
 });
 
 /** Host → webview: everything to start from (after `ready`, and after every resolve). */
-export const InitNotificationSchema = z
-  .object({
-    type: z.literal('init'),
-    draft: DraftSchema,
-    revision: z.number().int().nonnegative(),
-    specialists: z.array(SpecialistViewSchema),
-    settings: PanelSettingsSchema,
-    state: PanelStateSchema,
-  })
-  .strict();
+export const InitNotificationSchema = z.strictObject({
+  type: z.literal('init'),
+  draft: DraftSchema,
+  revision: natural(),
+  specialists: z.array(SpecialistViewSchema),
+  settings: PanelSettingsSchema,
+  state: PanelStateSchema,
+});
 
 /** Host → webview: the workspace state changed (trust granted, handoffs written). */
-export const StateNotificationSchema = z.object({ type: z.literal('state'), state: PanelStateSchema }).strict();
+export const StateNotificationSchema = z.strictObject({ type: z.literal('state'), state: PanelStateSchema });
 
 /** The latest handoff the draft may continue (its chain), as the panel shows it. */
-export const ChainViewSchema = z.object({ id: z.string(), specialist: z.string(), hop: z.number().int(), chain: z.array(z.string()) });
+export const ChainViewSchema = z.object({ id: z.string(), specialist: z.string(), hop: z.number().check(z.int()), chain: z.array(z.string()) });
 
 /** The evidence as the panel lists it (each item can be left out). */
 export const EvidenceViewSchema = z.object({
   touched_files: z.array(TouchedFileSchema),
-  touched_files_omitted: z.number().int().nonnegative(),
+  touched_files_omitted: natural(),
   tests_run: z.array(TestRunSchema),
   commits: z.array(CommitSchema),
   recent_turns: z.array(TurnSchema),
-  branch: z.string().nullable(),
-  head_commit: z.string().nullable(),
+  branch: z.nullable(z.string()),
+  head_commit: z.nullable(z.string()),
   notes: z.array(z.string()),
-  git_problem: z.enum(['not_repository', 'git_missing', 'failed']).nullable(),
-  latest: ChainViewSchema.nullable(),
+  git_problem: z.nullable(z.enum(['not_repository', 'git_missing', 'failed'])),
+  latest: z.nullable(ChainViewSchema),
 });
 /** Evidence as listed. */
 export type EvidenceView = z.infer<typeof EvidenceViewSchema>;
@@ -128,14 +129,12 @@ export type EvidenceView = z.infer<typeof EvidenceViewSchema>;
  * Host → webview: evidence collection started (`loading`), finished (`ready`, with the
  * evidence) or failed (`error`, with the message to show).
  */
-export const EvidenceNotificationSchema = z
-  .object({
-    type: z.literal('evidence'),
-    status: z.enum(['loading', 'ready', 'error']),
-    evidence: EvidenceViewSchema.nullable(),
-    message: z.string().optional(),
-  })
-  .strict();
+export const EvidenceNotificationSchema = z.strictObject({
+  type: z.literal('evidence'),
+  status: z.enum(['loading', 'ready', 'error']),
+  evidence: z.nullable(EvidenceViewSchema),
+  message: z.optional(z.string()),
+});
 
 /**
  * Host → webview: the token estimate of the draft as it would be written: `tokens` against
@@ -143,42 +142,36 @@ export const EvidenceNotificationSchema = z
  * budget what fit-to-budget would cut (`cuts`) and how many tokens are left after it;
  * `problem` is the first input error (e.g. no specialist yet); `hop_guard` the warning.
  */
-export const EstimateNotificationSchema = z
-  .object({
-    type: z.literal('estimate'),
-    tokens: z.number().int().nonnegative(),
-    budget: z.number().int().positive(),
-    estimated: z.boolean(),
-    over: z.boolean(),
-    cuts: z.array(DroppedSchema),
-    fitted_tokens: z.number().int().nonnegative().nullable(),
-    hop: z.number().int().positive(),
-    hop_guard: HopGuardSchema.nullable(),
-    problem: z.string().nullable(),
-  })
-  .strict();
+export const EstimateNotificationSchema = z.strictObject({
+  type: z.literal('estimate'),
+  tokens: natural(),
+  budget: positive(),
+  estimated: z.boolean(),
+  over: z.boolean(),
+  cuts: z.array(DroppedSchema),
+  fitted_tokens: z.nullable(natural()),
+  hop: positive(),
+  hop_guard: z.nullable(HopGuardSchema),
+  problem: z.nullable(z.string()),
+});
 /** A token estimate. */
 export type EstimateNotification = z.infer<typeof EstimateNotificationSchema>;
 
 /** Host → webview: a handoff was written; the draft was cleared (at `revision`). */
-export const HandedOverNotificationSchema = z
-  .object({
-    type: z.literal('handedOver'),
-    persona_marker: z.string(),
-    handoff_file: z.string(),
-    tokens: z.number().int(),
-    budget: z.number().int(),
-    revision: z.number().int().nonnegative(),
-  })
-  .strict();
+export const HandedOverNotificationSchema = z.strictObject({
+  type: z.literal('handedOver'),
+  persona_marker: z.string(),
+  handoff_file: z.string(),
+  tokens: z.number().check(z.int()),
+  budget: z.number().check(z.int()),
+  revision: natural(),
+});
 
 /** Host → webview: a message to show at the top of the panel (e.g. a write failure). */
-export const BannerNotificationSchema = z.object({ type: z.literal('banner'), kind: z.enum(['error', 'warning', 'info']), message: z.string() }).strict();
+export const BannerNotificationSchema = z.strictObject({ type: z.literal('banner'), kind: z.enum(['error', 'warning', 'info']), message: z.string() });
 
 /** Host → webview: the answer to a request. */
-export const ResponseSchema = z
-  .object({ type: z.literal('response'), id: z.number().int().nonnegative(), ok: z.boolean(), message: z.string().optional() })
-  .strict();
+export const ResponseSchema = z.strictObject({ type: z.literal('response'), id: natural(), ok: z.boolean(), message: z.optional(z.string()) });
 
 /** Every message the host may send. */
 export const HostToWebviewSchema = z.discriminatedUnion('type', [
@@ -193,12 +186,18 @@ export const HostToWebviewSchema = z.discriminatedUnion('type', [
 /** A message from the host. */
 export type HostToWebview = z.infer<typeof HostToWebviewSchema>;
 
+/** zod's English wording of an issue, e.g. `Invalid input: expected string, received number`. */
+let english: z.core.$ZodErrorMap | undefined;
+
 /**
- * Validates a message from the webview.
- * @returns the message, or `{error}` describing why it was refused (for the log)
+ * Validates a message from the webview. The refusal is worded in English whatever zod
+ * locale is configured (zod/mini loads none by itself).
+ * @returns the message, or `{error}` describing why it was refused (for the log): the
+ *   path at fault (at most 200 characters) and zod's message (at most 300)
  */
 export function parseWebviewMessage(raw: unknown): { ok: true; message: WebviewToHost } | { ok: false; error: string } {
-  const r = WebviewToHostSchema.safeParse(raw);
+  english ??= en().localeError;
+  const r = WebviewToHostSchema.safeParse(raw, { error: english });
   if (r.success) {
     return { ok: true, message: r.data };
   }

@@ -1,11 +1,11 @@
 /**
- * Handing back (DESIGN §5 receiving side): what a receiving specialist records when it
+ * Handing back (docs/DESIGN.md §5 receiving side): what a receiving specialist records when it
  * answers a handoff — the request of "Handoff: Record Result" and the CLI's
  * `record-result`, and the acceptance criteria a handoff sets.
  */
 import { z } from 'zod';
 import { MAX_ITEM_CHARS, MAX_LIST_ITEMS, MAX_SUMMARY_CHARS } from '../handoff/limits';
-import type { ParsedHandoff } from '../handoff/render';
+import type { ParsedHandoff } from '../handoff/parse';
 import { SpecialistIdSchema } from '../handoff/ids';
 import { TestRunSchema, TokenizerNameSchema } from '../handoff/schema';
 

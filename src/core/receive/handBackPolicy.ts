@@ -2,8 +2,8 @@
  * The hand-back status policy: which status a handoff is recorded with when a
  * specialist hands back, and the one-screen summary shown before the user confirms.
  *
- * The policy table follows the hand-back status policy (reference 001: complete /
- * in_progress / blocked / session note only) with DESIGN §5's test rule: a handoff
+ * The policy table follows the hand-back status policy (docs/DESIGN.md §5 "Hand-back policy": complete /
+ * in_progress / blocked / session note only) with docs/DESIGN.md §5's test rule: a handoff
  * cannot be recorded `complete` while a recorded test failed after the last passing run.
  *
  * Pure: no I/O.
@@ -14,7 +14,7 @@ import type { TestRun } from '../handoff/schema';
 export { AcceptanceCheckSchema, type AcceptanceCheck } from '../handoff/schema';
 import type { AcceptanceCheck } from '../handoff/schema';
 
-/** A status a hand-back can record on a handoff (a subset of DESIGN §5's handoff statuses). */
+/** A status a hand-back can record on a handoff (a subset of docs/DESIGN.md §5's handoff statuses). */
 export type ResultStatus = 'complete' | 'in_progress' | 'blocked';
 
 /** Inputs of {@link resultStatus}. */
@@ -89,7 +89,7 @@ function testReasons(tests: readonly TestRun[]): { blocking: string[]; info: str
  * failure followed by a pass does not; `unknown` results neither pass nor fail. No test
  * runs at all do not block `complete` (nothing failed).
  *
- * Source: reference 001 (hand-back status policy) for the four rows; DESIGN §5 for the
+ * Source: docs/DESIGN.md §5 "Hand-back policy" (hand-back status policy) for the four rows; docs/DESIGN.md §5 for the
  * test rule.
  *
  * @returns the status and `reasons`: sentences the user can act on, e.g. "Acceptance
@@ -135,7 +135,7 @@ export function resultStatus(input: ResultStatusInput): ResultStatusDecision {
   return { status: 'in_progress', reasons: [...criteriaReasons, ...tests.blocking, ...tests.info] };
 }
 
-/** Icon of each recorded status in the summary (the hand-back status policy's output format, reference 001). */
+/** Icon of each recorded status in the summary (the hand-back status policy's output format, docs/DESIGN.md §5 "Hand-back policy"). */
 export const RESULT_ICONS: Readonly<Record<ResultStatus, string>> = Object.freeze({ complete: '✅', in_progress: '🟡', blocked: '🚫' });
 
 /** Icon of the line that introduces the issues of a hand-back. */
@@ -147,7 +147,7 @@ export const ISSUES_ICON = '⚠️';
  * `🟡 … — in_progress`, `🚫 … — blocked`), then, when there are failures, a line
  * `⚠️ N issue(s):` (`1 issue:`, `2 issues:`) and one `- <label>: <message>` per failure.
  * Labels and messages are put on one line (line breaks become spaces). Format after the
- * hand-back status policy's output (reference 001).
+ * hand-back status policy's output (docs/DESIGN.md §5 "Hand-back policy").
  *
  * @param entries what was recorded, in display order
  * @param failures what could not be recorded and why, in display order

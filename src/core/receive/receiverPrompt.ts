@@ -13,7 +13,7 @@ import { priorHandoffsBlock } from '../timeline/chains';
  * What a receiving specialist does, in order (this project's wording). The persona
  * marker and the "never ask what is answered" rules follow Agent Zero's specialist
  * handover; reading prior handoffs first and writing to `run.handoff_path` follow the
- * itervox handoff convention; the staleness check is DESIGN §5's receiving side.
+ * itervox handoff convention; the staleness check is docs/DESIGN.md §5's receiving side.
  */
 export const RECEIVE_RULES: readonly string[] = Object.freeze([
   'Open your first reply with your persona marker and introduce yourself as this specialist.',

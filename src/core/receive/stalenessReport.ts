@@ -1,12 +1,13 @@
 /**
- * Staleness of a handoff on the receiving side (DESIGN §5 "Receiving side"): what
+ * Staleness of a handoff on the receiving side (docs/DESIGN.md §5 "Receiving side"): what
  * changed in the workspace since the handoff was written — new commits, files whose
  * state differs from what it describes, paths it names that no longer exist, a working
  * tree whose diff hash differs — turned into lines a person or an agent reads before
  * acting on it. Pure: the facts are collected by `src/evidence/git/stalenessFacts.ts`.
  */
 import path from 'node:path';
-import { codeSpan, formatCount, parseTouchedFiles, plural, type ParsedHandoff } from '../handoff/render';
+import { codeSpan, formatCount, plural } from '../handoff/render';
+import { parseTouchedFiles, type ParsedHandoff } from '../handoff/parse';
 import type { Commit, TouchedFile } from '../handoff/schema';
 
 /**
@@ -25,10 +26,10 @@ export interface ChangedFile {
 export const REVERTED_STATUS = 'reverted';
 
 /**
- * What changed since a handoff was written (DESIGN §5 receiving side).
+ * What changed since a handoff was written (docs/DESIGN.md §5 receiving side).
  *
  * Lists are capped by the collector (`maxItems`, default 50); `commitsOmitted` and
- * `changedOmitted` count what was left out, so nothing is dropped silently (DESIGN §6).
+ * `changedOmitted` count what was left out, so nothing is dropped silently (docs/DESIGN.md §6).
  */
 export interface StalenessReport {
   /** The handoff's `head_commit` as written in it (possibly abbreviated), or null when it records none. */
@@ -78,7 +79,7 @@ const SUBJECT_MAX_CHARS = 80;
 
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
-/** Control, bidi and zero-width characters (DESIGN §7 invisible Unicode), made visible in lines. */
+/** Control, bidi and zero-width characters (docs/DESIGN.md §7 invisible Unicode), made visible in lines. */
 // eslint-disable-next-line no-control-regex
 const UNPRINTABLE = /[\u0000-\u0009\u000b-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060\u2066-\u2069\ufeff]/g;
 
@@ -88,7 +89,7 @@ const GIT_QUOTED = /^".*\\[0-7]{3}.*"$/s;
 /**
  * A relative, `/`-separated path inside the workspace, normalized (`./a//b` → `a/b`), or
  * null for what is not one: empty, absolute (`/x`, `\\x`, `C:\x`, `C:x`), `~`, a NUL
- * byte, or a path that leads outside through `..` (DESIGN §7).
+ * byte, or a path that leads outside through `..` (docs/DESIGN.md §7).
  */
 export function safeRelativePath(p: string): string | null {
   if (!p || p.includes('\0') || p.startsWith('/') || p.startsWith('\\') || /^[a-zA-Z]:/.test(p) || /^~([\\/]|$)/.test(p)) {

@@ -1,5 +1,5 @@
 /**
- * The session log as plain data (DESIGN §6): every reader — the extension's own recorder
+ * The session log as plain data (docs/DESIGN.md §6): every reader — the extension's own recorder
  * and the agent transcripts (Claude Code, Codex CLI, Aider, Cline/Roo, SpecStory, Copilot
  * Chat) — produces the same normalized events, so the rest of the engine never sees a
  * file format.

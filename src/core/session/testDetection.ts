@@ -1,5 +1,5 @@
 /**
- * Which commands are test runs, and what their summary lines say (DESIGN §6 "Tests run").
+ * Which commands are test runs, and what their summary lines say (docs/DESIGN.md §6 "Tests run").
  * The exit code decides the result; parsed counts only add detail; a command whose result
  * the log cannot tell stays `unknown` — never guessed as passed.
  */

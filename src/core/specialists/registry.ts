@@ -1,5 +1,5 @@
 /**
- * Specialist registry (DESIGN §3): the built-in specialists, custom specialists parsed
+ * Specialist registry (docs/DESIGN.md §3): the built-in specialists, custom specialists parsed
  * from `.handoff/specialists/<id>.md`, and the allow-list lookup that turns an unknown
  * id into an error naming the closest known ids.
  *
@@ -8,13 +8,14 @@
  */
 import { distance } from 'fastest-levenshtein';
 import { z } from 'zod';
+import { composeError, type ErrorParts } from '../handoff/errors';
 import { splitFrontmatter } from '../handoff/frontmatter';
 import { SpecialistIdSchema } from '../handoff/ids';
 
 export { SPECIALIST_ID_PATTERN, SpecialistIdSchema } from '../handoff/ids';
 
 /**
- * Where a specialist definition came from, in order of precedence (DESIGN §3; issue 9):
+ * Where a specialist definition came from, in order of precedence (docs/DESIGN.md §3):
  * - `builtin`: this module's twelve specialists;
  * - `custom`: `<handoff root>/specialists/<id>.md`;
  * - `github-agent`: discovered, read-only, from `.github/agents/*.agent.md` or
@@ -58,7 +59,7 @@ function builtin(id: string, label: string, icon: string, mandate: string, retur
 /**
  * The twelve built-in specialists, in the order the pickers show them. The eleven ids
  * of Agent Zero's `handover_to_specialist` allow-list plus `frontend_designer`
- * (DESIGN §3); labels, mandates and return conditions are this project's own.
+ * (docs/DESIGN.md §3); labels, mandates and return conditions are this project's own.
  */
 export const BUILTIN_SPECIALISTS: readonly Specialist[] = Object.freeze([
   builtin(
@@ -150,7 +151,7 @@ export const BUILTIN_SPECIALISTS: readonly Specialist[] = Object.freeze([
 /** Ids of the built-in specialists, in picker order. */
 export const BUILTIN_SPECIALIST_IDS: readonly string[] = BUILTIN_SPECIALISTS.map((s) => s.id);
 
-/** Frontmatter accepted in `.handoff/specialists/<id>.md` (DESIGN §3). */
+/** Frontmatter accepted in `.handoff/specialists/<id>.md` (docs/DESIGN.md §3). */
 // Also C1 controls, U+061C, the word joiner and invisible operators (U+2060–U+2064) and the
 // Unicode tag characters (U+E0000–U+E007F: "ASCII smuggling", text a model reads but a
 // person does not see) — the same set the redaction strips from what other agents write.
@@ -158,7 +159,7 @@ export const BUILTIN_SPECIALIST_IDS: readonly string[] = BUILTIN_SPECIALISTS.map
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060-\u2064\u2066-\u2069\ufeff\u{e0000}-\u{e007f}]/u;
 
 /**
- * Whether `text` is free of control, bidi, zero-width and tag characters (DESIGN §7). Line
+ * Whether `text` is free of control, bidi, zero-width and tag characters (docs/DESIGN.md §7). Line
  * breaks (`\n`) are allowed only when `multiline` is true. The rule every specialist label,
  * description and return condition read from a file must pass.
  */
@@ -258,7 +259,10 @@ export function parseCustomSpecialist(fileName: string, text: string, relativePa
 }
 
 /** Result of a registry lookup: the specialist, or an `ERROR:` message that names the closest ids. */
-export type SpecialistLookup = { ok: true; specialist: Specialist } | { ok: false; message: string };
+export type SpecialistLookup = { ok: true; specialist: Specialist } | { ok: false; message: string; parts?: ErrorParts };
+
+/** The parts of "specialist is required" (src/core/handoff/errors.ts): a surface names the field its own way. */
+const SPECIALIST_REQUIRED: ErrorParts = { path: ['specialist'], subject: 'specialist', problem: 'is required', fix: 'pass one of the ids from `specialist-handoff specialists`' };
 
 /**
  * The allow-list of specialists a handoff may target: built-ins first, then custom ones.
@@ -315,7 +319,7 @@ export class SpecialistRegistry {
   lookup(rawId: string | undefined): SpecialistLookup {
     const id = (rawId ?? '').trim();
     if (!id) {
-      return { ok: false, message: 'ERROR: specialist is required — pass one of the ids from `specialist-handoff specialists`' };
+      return { ok: false, message: composeError(SPECIALIST_REQUIRED), parts: SPECIALIST_REQUIRED };
     }
     const found = this.byId.get(id);
     if (found) {

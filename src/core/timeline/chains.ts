@@ -1,5 +1,5 @@
 /**
- * The handoff timeline (DESIGN §5, "Interop"): the handoff files of this extension and
+ * The handoff timeline (docs/DESIGN.md §5, "Interop"): the handoff files of this extension and
  * of two other tools, read by file name, grouped into chains of hops, and concatenated
  * into the *Prior handoffs context* a receiving specialist reads first.
  *
@@ -13,7 +13,7 @@ import { formatCount, plural } from '../handoff/render';
 
 /**
  * Where a timeline file lives:
- * - `handoff`: this extension's `<handoff.directory>/handoffs/` (DESIGN §5);
+ * - `handoff`: this extension's `<handoff.directory>/handoffs/` (docs/DESIGN.md §5);
  * - `itervox`: itervox's `.itervox/handoff/` (itervox handoff convention);
  * - `agent-zero`: Agent Zero's `.a0proj/handover/` briefing files (Agent Zero
  *   `handover_to_specialist` briefing naming).
@@ -34,7 +34,7 @@ export const TIMELINE_SOURCES: readonly TimelineSource[] = Object.freeze(['hando
  * - `specialist`: the specialist (our files), profile (itervox) or resolved specialist
  *   id (Agent Zero).
  * - `topic`: the topic slug (Agent Zero names only), else null.
- * - `partial`: the writer failed or was cancelled (`….partial.md`, DESIGN §5 and the
+ * - `partial`: the writer failed or was cancelled (`….partial.md`, docs/DESIGN.md §5 and the
  *   itervox convention); always false for Agent Zero briefings.
  */
 export interface TimelineFile {
@@ -89,8 +89,8 @@ function resolveAgentZeroStem(stem: string, knownSpecialists: readonly string[])
  * Reads what a timeline file's name says.
  *
  * - `handoff`: `<ISO 8601 UTC, ':' → '-', milliseconds optional>_<specialist>[.partial].md`
- *   (DESIGN §5, via {@link parseHandoffFileName}); the specialist must match the
- *   specialist id pattern `^[a-z0-9][a-z0-9_-]{0,63}$` (DESIGN §3).
+ *   (docs/DESIGN.md §5, via {@link parseHandoffFileName}); the specialist must match the
+ *   specialist id pattern `^[a-z0-9][a-z0-9_-]{0,63}$` (docs/DESIGN.md §3).
  * - `itervox`: the same timestamp, then `_<profile>[.partial].md` with the profile
  *   matching {@link ITERVOX_PROFILE_PATTERN} (itervox handoff convention).
  * - `agent-zero`: `<specialist with _→->-<topic slug>-<YYYY-MM-DD>.md` (Agent Zero
@@ -142,7 +142,7 @@ export function parseTimelineFileName(
 }
 
 /**
- * The chain links a handoff file declares in its frontmatter (DESIGN §4): its own `id`,
+ * The chain links a handoff file declares in its frontmatter (docs/DESIGN.md §4): its own `id`,
  * the chain's `root_id` (= `correlation_id`), the `parent_id` it answers or continues
  * (null for the first hop), its `status`, `topic` and `hop` number (1-based; null when
  * the file does not say). Files of other tools have no such links.
@@ -169,7 +169,7 @@ function compareFiles(a: TimelineFile, b: TimelineFile): number {
 }
 
 /**
- * Nests timeline files into chains of hops (DESIGN §4: `parent_id` links).
+ * Nests timeline files into chains of hops (docs/DESIGN.md §4: `parent_id` links).
  *
  * Each file goes under the file whose `info.id` equals its `info.parent_id`. A file is
  * a root when it has no info, no `parent_id`, names itself, or names an id no file has.
@@ -281,10 +281,10 @@ export function groupChains(
   return roots.map((i) => nodes[i]);
 }
 
-/** Budget of the prior-handoffs block: 30 KB = 30,720 bytes of UTF-8 (itervox handoff convention, DESIGN §5). */
+/** Budget of the prior-handoffs block: 30 KB = 30,720 bytes of UTF-8 (itervox handoff convention, docs/DESIGN.md §5). */
 export const PRIOR_HANDOFFS_BUDGET_BYTES = 30 * 1024;
 
-/** Heading of the prior-handoffs block (itervox handoff convention, DESIGN §5). */
+/** Heading of the prior-handoffs block (itervox handoff convention, docs/DESIGN.md §5). */
 export const PRIOR_HANDOFFS_HEADING = '## Prior Agent Handoffs';
 
 /** Label appended to the heading of a partial file (our wording; the itervox convention marks partials the same way). */
@@ -357,7 +357,7 @@ export interface PriorHandoffsBlock {
 }
 
 /**
- * The *Prior handoffs context* (DESIGN §5, after the itervox handoff convention): every
+ * The *Prior handoffs context* (docs/DESIGN.md §5, after the itervox handoff convention): every
  * timeline file, sorted by name (file names start with their timestamp, so this is
  * chronological; compared by UTF-16 code unit, not locale), concatenated under
  * `## Prior Agent Handoffs`.

@@ -1,10 +1,10 @@
 /**
- * Git evidence (DESIGN §6), collected through simple-git with argument arrays (never a
+ * Git evidence (docs/DESIGN.md §6), collected through simple-git with argument arrays (never a
  * shell string), simple-git's unsafe-option guards left on, and `--no-optional-locks`
  * so collecting never takes the index lock a user's own git command may need.
  *
  * Never throws: every failure becomes a note in the evidence, and the handoff is still
- * written (DESIGN §6). Only a failing `git status` leaves the file list empty; a failing
+ * written (docs/DESIGN.md §6). Only a failing `git status` leaves the file list empty; a failing
  * diff loses the counts, the excerpt or the hash, not the files.
  */
 import { lstat, realpath } from 'node:fs/promises';
@@ -16,7 +16,7 @@ import type { Commit } from '../../core/handoff/schema';
 import { applyRecount, displayPath, mergeTouchedFiles, parseNumstatFields, parseRawNumstat, parseStatusV2, splitNulFields } from './gitParse';
 import { diffHash, hashWorktree } from './worktreeHash';
 
-/** Diff excerpt cap: 40,000 characters (TSP handoff skill: alignment snippets carry at most 40k diff characters). */
+/** Diff excerpt cap: 40,000 characters (docs/DESIGN.md §6 "Git"). */
 export const DIFF_EXCERPT_MAX_CHARS = 40_000;
 /** Touched files kept by collection before "… and N more": 2,000 files. */
 export const MAX_TOUCHED_FILES = 2_000;
@@ -37,7 +37,7 @@ const EMPTY_TREE: Record<string, string> = {
 export interface GitEvidenceOptions {
   /** Folder to collect for (the workspace folder); git finds the repository above it. */
   readonly cwd: string;
-  /** Absolute handoff root; its files are never reported as touched (DESIGN §6). */
+  /** Absolute handoff root; its files are never reported as touched (docs/DESIGN.md §6). */
   readonly handoffRoot?: string;
   /**
    * More absolute folders that only ever hold handoff files and are excluded like the

@@ -1,21 +1,19 @@
 /**
- * Collects what changed in the workspace since a handoff was written (DESIGN §5
+ * Collects what changed in the workspace since a handoff was written (docs/DESIGN.md §5
  * "Receiving side"): commits `head_commit..HEAD`, files whose state against the head
  * commit differs from the handoff's touched-file list, paths it names that are gone,
  * and whether the working tree's diff hash still matches its `diff_hash`.
  *
- * git runs through simple-git with argument arrays (DESIGN §6); commit ids read from the
+ * git runs through simple-git with argument arrays (docs/DESIGN.md §6); commit ids read from the
  * handoff are verified with `rev-parse --verify --end-of-options` before any other use,
  * and paths are only ever checked on disk, inside the repository. Never throws: every
  * failure becomes a note in the report.
  */
 import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { parseTouchedFiles, type ParsedHandoff } from '../../core/handoff/render';
+import { parseTouchedFiles, type ParsedHandoff } from '../../core/handoff/parse';
 import type { Commit, FileStatus, TouchedFile } from '../../core/handoff/schema';
 import { changesSinceHandoff, emptyStalenessReport, pathsExpectedToExist, type StalenessReport } from '../../core/receive/stalenessReport';
-import { resolveHandoffRoot } from '../../store/pathGuard';
-import { otherToolsHandoffFolders } from '../../store/handoffs/timelineFiles';
 import { classifyGitFailure, collectGitEvidence, describeGitFailure, evidencePathspec, gitClient, rawBytes, type ClientOptions } from './collectGit';
 import { displayPath, parseRawNumstat, splitNulFields } from './gitParse';
 import { mapLimit } from './worktreeHash';
@@ -46,17 +44,23 @@ export interface StalenessOptions {
    */
   readonly currentDiffHash?: string | null;
   /**
-   * The `handoff.directory` setting (relative to `cwd`, default `.handoff`): its files are
-   * never reported as changed and are left out of the diff hash, as when the handoff was written.
+   * The handoff root (absolute, as the engine resolved it from the `handoff.directory`
+   * setting), or undefined when there is none to leave out: its files are never reported
+   * as changed and are left out of the diff hash, as when the handoff was written.
    */
-  readonly handoffDirectory?: string;
+  readonly handoffRoot: string | undefined;
+  /**
+   * More folders (absolute) left out the same way: the other tools' handoff folders, which
+   * the handoff's evidence left out too. Default: none.
+   */
+  readonly alsoExclude?: readonly string[];
 }
 
 /** A commit id as a handoff may record it: 4 to 64 hex digits. */
 const COMMIT_ID = /^[0-9a-fA-F]{4,64}$/;
 
 /**
- * Compares a handoff with the workspace now (DESIGN §5 receiving side).
+ * Compares a handoff with the workspace now (docs/DESIGN.md §5 receiving side).
  *
  * Runs, after locating the repository and verifying the handoff's head commit: the
  * commit log `head_commit..HEAD` and its count; `git diff --raw --numstat -z -M
@@ -144,9 +148,8 @@ async function collect(opts: StalenessOptions, headCommit: string | null): Promi
     return { ...emptyStalenessReport(headCommit, [...notes, stopped]), currentHead };
   }
 
-  const rootCheck = resolveHandoffRoot(path.resolve(opts.cwd), opts.handoffDirectory);
-  const handoffRoot = rootCheck.ok ? rootCheck.path : undefined;
-  const alsoExclude = otherToolsHandoffFolders(path.resolve(opts.cwd));
+  const handoffRoot = opts.handoffRoot;
+  const alsoExclude = opts.alsoExclude ?? [];
   const pathspec = await evidencePathspec(repoRoot, handoffRoot, alsoExclude);
   const recorded = opts.handoff.frontmatter.diff_hash;
 

@@ -1,5 +1,5 @@
 /**
- * The diff hash (DESIGN §4 `diff_hash`, used by the progress-aware hop guard) and the
+ * The diff hash (docs/DESIGN.md §4 `diff_hash`, used by the progress-aware hop guard) and the
  * content hashes of worktree files it is made of.
  */
 import { createHash } from 'node:crypto';
@@ -172,7 +172,7 @@ export async function hashWorktree(
 }
 
 /**
- * The diff hash (DESIGN §4 `diff_hash`): sha256 over the commit compared against, each
+ * The diff hash (docs/DESIGN.md §4 `diff_hash`): sha256 over the commit compared against, each
  * change of git's raw diff against it (status, paths, the HEAD side's mode and object
  * id, the worktree side's mode) and the fingerprint of every changed or untracked file
  * as it is in the worktree. Two working trees get the same hash exactly when their

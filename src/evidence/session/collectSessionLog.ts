@@ -1,5 +1,5 @@
 /**
- * The session-log half of the evidence (DESIGN §6): finds the transcripts of the open
+ * The session-log half of the evidence (docs/DESIGN.md §6): finds the transcripts of the open
  * workspace, reads what is new in each since the previous handoff, and turns it into
  * tests run (with their source), recent turns (from the newest transcript, tool noise
  * left out) and agent file edits.

@@ -125,6 +125,27 @@ export function parseJsonLine(line: string): Record<string, unknown> | undefined
   }
 }
 
+/**
+ * {@link forEachLine} over a JSON Lines file: calls `onRecord` with each line that is a
+ * JSON object. A line that is not one is counted in `stats.malformed` (blank lines are
+ * not); an unterminated last line that does not parse yet is left for the next read.
+ * `onRecord` returns nothing; the line is always consumed.
+ *
+ * @throws the file system error when the file cannot be opened (callers report it)
+ */
+export async function forEachJsonLine(file: string, fromOffset: number, onRecord: (record: Record<string, unknown>, info: LineInfo) => void): Promise<LinesRead> {
+  return forEachLine(file, fromOffset, (line, info) => {
+    const record = parseJsonLine(line);
+    if (!record) {
+      if (info.partial) return false;
+      if (line.trim()) info.stats.malformed++;
+      return true;
+    }
+    onRecord(record, info);
+    return true;
+  });
+}
+
 /** The first line of a file (at most `maxBytes` read), or undefined when it cannot be read. */
 export async function readFirstLine(file: string, maxBytes = 256 * 1024): Promise<string | undefined> {
   let fh;

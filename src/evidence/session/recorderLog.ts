@@ -1,5 +1,5 @@
 /**
- * The file format of the extension's own session recorder (DESIGN §6 "Session log (a)"),
+ * The file format of the extension's own session recorder (docs/DESIGN.md §6 "Session log (a)"),
  * and its reader. One JSON record per line, each with `v: 1` and a `type`:
  *
  * - `session_start` — `session_id`, `base_commit` (HEAD when recording began, or null),

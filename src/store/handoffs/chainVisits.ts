@@ -1,5 +1,5 @@
 /**
- * Earlier visits of a specialist (DESIGN §4 chain links), for the progress guard: the
+ * Earlier visits of a specialist (docs/DESIGN.md §4 chain links), for the progress guard: the
  * handoffs of chain `rootId` addressed to `specialist` ({@link chainVisits}), and the
  * still-open handoffs to `specialist` on a topic in any chain ({@link openVisits}), read
  * from the handoff folder by name first (a handoff's file name ends in the specialist it
@@ -9,7 +9,7 @@ import { HANDOFFS_DIR } from '../../core/handoff/naming';
 import type { ChainVisit } from '../../core/handoff/compose';
 import type { HandoffFrontmatter } from '../../core/handoff/schema';
 import path from 'node:path';
-import { listHandoffFiles, readHandoffHead } from './handoffStore';
+import { listHandoffFiles, readHandoffHead } from './handoffIndex';
 
 /** Most files whose frontmatter is read for one lookup: 200 (a chain is a few hops; the newest are read first). */
 export const MAX_CHAIN_VISIT_READS = 200;

@@ -1,5 +1,5 @@
 /**
- * The files of the timeline on disk (DESIGN §5 interop): this extension's
+ * The files of the timeline on disk (docs/DESIGN.md §5 interop): this extension's
  * `<handoff root>/handoffs/`, itervox's `.itervox/handoff/` and Agent Zero's
  * `.a0proj/handover/`. Listing needs names only; chain links are read lazily from the
  * start of each file.
@@ -8,21 +8,23 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { BRIEFINGS_DIR, HANDOFFS_DIR } from '../../core/handoff/naming';
 import { parseTimelineFileName, type ChainInfo, type TimelineFile, type TimelineSource } from '../../core/timeline/chains';
-import { openRegularFile, readHandoffHead } from './handoffStore';
+import { openRegularFile } from '../safeWrite';
+import { readHandoffHead } from './handoffIndex';
 import { checkRealPathInside } from '../pathGuard';
-import { parseHandoff } from '../../core/handoff/render';
+import { parseHandoff } from '../../core/handoff/parse';
+import { errorText } from '../../core/handoff/errors';
 
 /** itervox's handoff folder, relative to the workspace (itervox handoff convention). */
 export const ITERVOX_HANDOFF_DIR = path.join('.itervox', 'handoff');
 /** Agent Zero's briefing folder, relative to the workspace (Agent Zero handover_to_specialist stage 3). */
-export const AGENT_ZERO_HANDOVER_DIR = path.join('.a0proj', 'handover');
+export const AGENT_ZERO_HANDOFF_DIR = path.join('.a0proj', 'handover');
 
 /** The folder each timeline source lives in, for a workspace and its handoff root. */
 export function timelineFolders(workspaceRoot: string, handoffRoot: string): Record<TimelineSource, string> {
   return {
     handoff: path.join(handoffRoot, HANDOFFS_DIR),
     itervox: path.join(workspaceRoot, ITERVOX_HANDOFF_DIR),
-    'agent-zero': path.join(workspaceRoot, AGENT_ZERO_HANDOVER_DIR),
+    'agent-zero': path.join(workspaceRoot, AGENT_ZERO_HANDOFF_DIR),
   };
 }
 
@@ -32,7 +34,7 @@ export function timelineFolders(workspaceRoot: string, handoffRoot: string): Rec
  * excludes them like the handoff root (`alsoExclude` of collectGitEvidence).
  */
 export function otherToolsHandoffFolders(workspaceRoot: string): string[] {
-  return [path.join(workspaceRoot, ITERVOX_HANDOFF_DIR), path.join(workspaceRoot, AGENT_ZERO_HANDOVER_DIR)];
+  return [path.join(workspaceRoot, ITERVOX_HANDOFF_DIR), path.join(workspaceRoot, AGENT_ZERO_HANDOFF_DIR)];
 }
 
 /**
@@ -66,7 +68,7 @@ export async function listTimelineFiles(workspaceRoot: string, handoffRoot: stri
     if (names.length > 0) {
       const inside = await checkRealPathInside(workspaceRoot, dir, 'remove the link: only folders inside the workspace are read');
       if (!inside.ok) {
-        warnings.push(`${path.relative(workspaceRoot, dir).split(path.sep).join('/')}: not read — ${inside.message.replace(/^ERROR: /, '')}`);
+        warnings.push(`${path.relative(workspaceRoot, dir).split(path.sep).join('/')}: not read — ${errorText(inside)}`);
         continue;
       }
     }

@@ -1,5 +1,5 @@
 /**
- * Copies of a handoff in the folders of the tools we interoperate with (issue 9, DESIGN §5
+ * Copies of a handoff in the folders of the tools we interoperate with (docs/DESIGN.md §5
  * "Interop"), written after our own files are safe:
  *
  * - **itervox** — when `.itervox/` exists: the handoff file, byte for byte, as
@@ -23,9 +23,11 @@ import { constants as fsConstants } from 'node:fs';
 import { lstat, open, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { parseTimelineFileName } from '../../core/timeline/chains';
-import { StoreError, appendBriefing, createExclusive, describeFsError, ensureDir, openRegularFile } from '../handoffs/handoffStore';
+import { StoreError, createExclusive, describeFsError, ensureDir, openRegularFile } from '../safeWrite';
+import { appendBriefing } from '../handoffs/handoffStore';
 import { resolveInside } from '../pathGuard';
-import { AGENT_ZERO_HANDOVER_DIR, ITERVOX_HANDOFF_DIR } from '../handoffs/timelineFiles';
+import { AGENT_ZERO_HANDOFF_DIR, ITERVOX_HANDOFF_DIR } from '../handoffs/timelineFiles';
+import { errorText } from '../../core/handoff/errors';
 
 /** `auto`: write into the tool's folder when it exists (default); `off`: never. */
 export type InteropMode = 'auto' | 'off';
@@ -227,7 +229,7 @@ async function mirrorItervox(req: MirrorRequest): Promise<MirrorStep> {
       written.push(path.join(req.workspaceRoot, '.gitignore'));
     }
   } catch (err) {
-    const why = ((err as Error)?.message ?? String(err)).replace(/^ERROR: /, '');
+    const why = errorText((err as Error)?.message ?? String(err));
     return { written, problem: `the itervox copy ${rel} was written, but .gitignore was not given the lines that make it committable (${ITERVOX_GITIGNORE_BLOCK.join(' ')}): ${why}` };
   }
   return { written };
@@ -236,7 +238,7 @@ async function mirrorItervox(req: MirrorRequest): Promise<MirrorStep> {
 /** Appends the briefing section to `.a0proj/handover/<briefing name>`. @returns its path, or none when `.a0proj/` does not exist */
 async function mirrorAgentZero(req: MirrorRequest): Promise<MirrorStep> {
   if (!(await isFolder(path.join(req.workspaceRoot, '.a0proj')))) return { written: [] };
-  const dir = path.join(req.workspaceRoot, AGENT_ZERO_HANDOVER_DIR);
+  const dir = path.join(req.workspaceRoot, AGENT_ZERO_HANDOFF_DIR);
   const target = resolveInside(dir, req.briefingName);
   if (!target.ok) throw new StoreError(target.message);
   // Checked here first so a link or a file in the way is named with this folder's fix.
@@ -266,7 +268,7 @@ export async function writeInteropMirrors(req: MirrorRequest): Promise<MirrorRes
       mirrors.push(...step.written);
       if (step.problem) warnings.push(`WARNING: the handoff was written, and ${step.problem} (to stop these copies, set "${setting}" to "off")`);
     } catch (err) {
-      const message = ((err as Error)?.message ?? String(err)).replace(/^ERROR: /, '');
+      const message = errorText((err as Error)?.message ?? String(err));
       warnings.push(`WARNING: the handoff was written, but not ${what}: ${message} (to stop these copies, set "${setting}" to "off")`);
     }
   }

@@ -1,7 +1,7 @@
 /**
- * Writes the specialist registry into other tools' agent folders (issue 9):
+ * Writes the specialist registry into other tools' agent folders (docs/DESIGN.md §3):
  * `.github/agents/<id>.agent.md` (VS Code / GitHub Copilot custom agents) and
- * `.claude/agents/<id>.md` (Claude Code subagents), rendered by `src/core/specialists/agentFiles.ts`.
+ * `.claude/agents/<id>.md` (Claude Code subagents), rendered by `src/core/specialists/agentFileRender.ts`.
  *
  * Nothing is ever overwritten silently: a new file is created exclusively (temporary file
  * + hard link, `createExclusive`); a file that already holds exactly our text is left
@@ -12,9 +12,10 @@
  */
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
-import { AGENT_TARGETS, agentFileName, folderForTarget, renderAgentFile, type AgentTarget } from '../../core/specialists/agentFiles';
+import { AGENT_TARGETS, agentFileName, folderForTarget, type AgentTarget } from '../../core/specialists/agentFiles';
+import { renderAgentFile } from '../../core/specialists/agentFileRender';
 import type { Specialist, SpecialistRegistry } from '../../core/specialists/registry';
-import { createExclusive, ensureDir, openRegularFile, replaceFileAtomic } from '../handoffs/handoffStore';
+import { createExclusive, ensureDir, openRegularFile, replaceFileAtomic } from '../safeWrite';
 import { resolveInside } from '../pathGuard';
 
 /** Options of {@link exportSpecialists}. */

@@ -1,7 +1,7 @@
 /**
  * Reads custom specialists from `<handoff root>/specialists/*.md` and discovers, read-only,
  * the agents of other tools: `.github/agents/*.agent.md`, `.github/chatmodes/*.chatmode.md`
- * and `.claude/agents/*.md` (DESIGN §3, issue 9). Precedence: built-in > `.handoff/specialists`
+ * and `.claude/agents/*.md` (docs/DESIGN.md §3). Precedence: built-in > `.handoff/specialists`
  * > discovered (in {@link AGENT_FOLDERS} order); an id already known is never redefined.
  * Files that do not parse are reported as warnings (naming the file and the fix), never fatal.
  * What the files say is quoted in handoffs and prompts, so it is cleaned first: invisible
@@ -9,12 +9,15 @@
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { AGENT_FOLDERS, parseAgentFile, sameSpecialist } from '../../core/specialists/agentFiles';
+import { AGENT_FOLDERS } from '../../core/specialists/agentFiles';
+import { parseAgentFile, sameSpecialist } from '../../core/specialists/agentFileParse';
 import { SPECIALISTS_DIR } from '../../core/handoff/naming';
-import { redactTexts, stripInvisible } from '../../core/safety/redact';
+import { redactTexts } from '../../core/safety/redact';
+import { stripInvisible } from '../../core/safety/invisible';
 import { BUILTIN_SPECIALISTS, parseCustomSpecialist, type Specialist } from '../../core/specialists/registry';
-import { openRegularFile } from '../handoffs/handoffStore';
+import { openRegularFile } from '../safeWrite';
 import { checkRealPathInside } from '../pathGuard';
+import { errorText } from '../../core/handoff/errors';
 
 /** Largest custom specialist file read: 256 KiB. */
 export const MAX_SPECIALIST_FILE_BYTES = 256 * 1024;
@@ -69,7 +72,7 @@ async function readSpecialistFile(file: string, rel: string): Promise<{ text: st
 }
 
 /**
- * What a specialist file says, made safe to quote (DESIGN §7): its mandate, return
+ * What a specialist file says, made safe to quote (docs/DESIGN.md §7): its mandate, return
  * condition and instructions reach handoffs, briefings, prompts and `list_specialists`, so
  * invisible characters (bidi, zero-width, tag and control characters) are removed and
  * secrets redacted, with a warning naming the file and the fix. The label is not touched:
@@ -137,7 +140,7 @@ export async function discoverAgentSpecialists(workspaceRoot: string, known: rea
     if (names.length === 0) continue;
     const inside = await checkRealPathInside(workspaceRoot, dir);
     if (!inside.ok) {
-      warnings.push(`${folder.dir}: not read — ${inside.message.replace(/^ERROR: /, '')}`);
+      warnings.push(`${folder.dir}: not read — ${errorText(inside)}`);
       continue;
     }
     if (names.length > MAX_SPECIALIST_FILES) {

@@ -1,14 +1,14 @@
 /**
  * What the agent entry points share — the language model tool, the `@handoff` chat
  * participant and the MCP server definition: their dependencies, the workspace folders
- * they may write to, the engine environment of a folder (the same settings, git binary,
- * session log and recorded session as the panel and the palette), and cancellation.
+ * they may write to, the request defaults of a folder's settings, and cancellation. The
+ * engine environment of a folder is the one the panel and the palette use
+ * (`folderEnvironment` in src/vscode/workspace/environment.ts).
  */
 import * as vscode from 'vscode';
-import { collectEvidenceFor, type HandoverEnvironment } from '../../engine/handover';
-import type { SessionHooks } from '../endSession/endSession';
-import { folderEnvironment } from '../workspace/environment';
+import type { SessionHooks } from '../workspace/environment';
 import { readSettings } from '../workspace/settings';
+import { workspaceTrusted } from '../workspace/trust';
 
 /** What the agent entry points need from the extension (built once in `extension.ts`). */
 export interface AgentDeps {
@@ -34,7 +34,7 @@ export const CANCELLED_ERROR = 'ERROR: the handoff was cancelled — nothing was
 
 /** Whether the workspace is trusted, as `deps` says (default: VS Code's Workspace Trust). */
 export function isTrusted(deps: Pick<AgentDeps, 'isTrusted'>): boolean {
-  return deps.isTrusted ? deps.isTrusted() : vscode.workspace.isTrusted;
+  return deps.isTrusted ? deps.isTrusted() : workspaceTrusted();
 }
 
 /** The workspace folders on disk (`file:` scheme), in workspace order: where a handoff may be written. */
@@ -46,32 +46,6 @@ export function diskFolders(): vscode.WorkspaceFolder[] {
 export function folderForRoot(root: string): vscode.WorkspaceFolder | undefined {
   const folders = diskFolders();
   return folders.find((f) => f.uri.fsPath === root) ?? folders[0];
-}
-
-/** Raised inside the engine's evidence step when the caller cancelled: the engine turns it into an error result, so nothing is written. */
-class Cancelled extends Error {
-  constructor() {
-    super('cancelled');
-  }
-}
-
-/**
- * The engine environment for a handoff of `folder`, as the panel and the palette build it
- * (handoff folder, git binary, hop limit, session id and session log). With `signal`, git
- * stops when it aborts, and evidence that completes after the abort fails the handoff
- * before anything is written (the caller then reports {@link CANCELLED_ERROR}).
- */
-export async function handoverEnvironment(folder: vscode.WorkspaceFolder, session: SessionHooks, signal?: AbortSignal): Promise<HandoverEnvironment> {
-  const settings = readSettings(folder);
-  const env = await folderEnvironment(folder, settings, session, signal ? { signal } : {});
-  if (!signal) return env;
-  const evidence = collectEvidenceFor(env).then((ev) => {
-    if (signal.aborted) throw new Cancelled();
-    return ev;
-  });
-  // The engine awaits it; until then a rejection must not count as unhandled.
-  evidence.catch(() => undefined);
-  return { ...env, evidence };
 }
 
 /**

@@ -17,14 +17,15 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { STATUS_LABELS } from '../../core/handoff/status';
 import type { SpecialistRegistry } from '../../core/specialists/registry';
-import { groupChains, type ChainInfo, type TimelineNode, type TimelineSource } from '../../core/timeline/chains';
-import { loadRegistry } from '../../engine/project';
+import type { HandoverError } from '../../core/handoff/errors';
+import type { TimelineNode, TimelineSource } from '../../core/timeline/chains';
 import { buildPrompt } from '../../engine/prompt';
 import { runHandoverTool } from '../../engine/agentTool';
-import { resolveHandoffRoot } from '../../store/pathGuard';
-import { listTimelineFiles, readChainInfo } from '../../store/handoffs/timelineFiles';
-import { abortOn, diskFolders, folderForRoot, handoverEnvironment, isTrusted, withSettingsDefaults, type AgentDeps } from './agentContext';
+import { openTimeline } from '../../engine/timeline';
+import { abortOn, diskFolders, folderForRoot, isTrusted, withSettingsDefaults, type AgentDeps } from './agentContext';
+import { folderEnvironment, folderSpecialists, projectOptions } from '../workspace/environment';
 import { currentFolder, readSettings } from '../workspace/settings';
+import { MANAGE_TRUST, MANAGE_TRUST_COMMAND, OPEN_FOLDER_COMMAND, trustedFolder, type Refusal } from '../workspace/trust';
 import { relativeTime } from '../timeline/timelineTree';
 
 /** The participant's id (package.json `contributes.chatParticipants`). */
@@ -154,36 +155,50 @@ function help(stream: vscode.ChatResponseStream): HandoffChatResult {
   return { metadata: { command: '', ok: true } };
 }
 
-/** The folder to work on, or undefined after saying that none is open. */
-function folderOrSay(stream: vscode.ChatResponseStream): vscode.WorkspaceFolder | undefined {
-  const folder = currentFolder();
-  if (!folder) {
-    stream.markdown('Open a folder first: handoffs are written into a workspace folder.');
-    stream.button({ command: 'workbench.action.files.openFolder', title: 'Open Folder…' });
-  }
-  return folder;
+/**
+ * Says in the chat why nothing happens: no folder is open, or (for `what`, which runs git
+ * or writes) the workspace is not trusted.
+ */
+function sayRefusal(deps: AgentDeps, stream: vscode.ChatResponseStream, what: string): (refusal: Refusal) => void {
+  return (refusal) => {
+    if (refusal === 'no-folder') {
+      stream.markdown('Open a folder first: handoffs are written into a workspace folder.');
+      stream.button({ command: OPEN_FOLDER_COMMAND, title: 'Open Folder…' });
+      return;
+    }
+    stream.markdown(`This workspace is not trusted, so I cannot ${what}: in an untrusted workspace Specialist Handoff starts no git process and writes no file. Trust the workspace, then ask again.`);
+    stream.button({ command: MANAGE_TRUST_COMMAND, title: MANAGE_TRUST });
+    deps.log.info(`@handoff: refused to ${what}: the workspace is not trusted`);
+  };
 }
 
-/** Whether the workspace is trusted; when not, says why nothing happens. */
-function trustedOrSay(deps: AgentDeps, stream: vscode.ChatResponseStream, what: string): boolean {
-  if (isTrusted(deps)) return true;
-  stream.markdown(`This workspace is not trusted, so I cannot ${what}: in an untrusted workspace Specialist Handoff starts no git process and writes no file. Trust the workspace, then ask again.`);
-  stream.button({ command: 'workbench.trust.manage', title: 'Manage Workspace Trust' });
-  deps.log.info(`@handoff: refused to ${what}: the workspace is not trusted`);
-  return false;
+/** The folder to work on when the workspace is trusted, or undefined after saying why not. */
+function trustedFolderOrSay(deps: AgentDeps, stream: vscode.ChatResponseStream, what: string): Promise<vscode.WorkspaceFolder | undefined> {
+  return trustedFolder(sayRefusal(deps, stream, what), () => isTrusted(deps));
+}
+
+/** The folder to read, trusted or not (`/timeline` only reads files), or undefined after saying that none is open. */
+function folderOrSay(deps: AgentDeps, stream: vscode.ChatResponseStream): vscode.WorkspaceFolder | undefined {
+  const folder = currentFolder();
+  if (!folder) sayRefusal(deps, stream, 'read the timeline')('no-folder');
+  return folder;
 }
 
 /** The handoff root and the specialists of `folder`, or undefined after showing why not. */
 async function registryOf(folder: vscode.WorkspaceFolder, stream: vscode.ChatResponseStream, log: vscode.LogOutputChannel): Promise<{ root: string; registry: SpecialistRegistry } | undefined> {
-  const root = resolveHandoffRoot(folder.uri.fsPath, readSettings(folder).directory);
-  if (!root.ok) {
-    stream.markdown(text(root.message));
-    stream.button({ command: 'workbench.action.openSettings', arguments: ['handoff.directory'], title: 'Open Settings' });
+  const project = await folderSpecialists(folder);
+  if (!project.ok) {
+    sayProjectError(stream, project.error);
     return undefined;
   }
-  const { registry, warnings } = await loadRegistry(root.path, folder.uri.fsPath);
-  warnings.forEach((w) => log.warn(w));
-  return { root: root.path, registry };
+  project.warnings.forEach((w) => log.warn(w));
+  return { root: project.root, registry: project.registry };
+}
+
+/** Shows why a folder could not be opened (its `handoff.directory` setting), with a button to the setting. */
+function sayProjectError(stream: vscode.ChatResponseStream, error: HandoverError): void {
+  stream.markdown(text(error.message));
+  stream.button({ command: 'workbench.action.openSettings', arguments: ['handoff.directory'], title: 'Open Settings' });
 }
 
 function streamIds(stream: vscode.ChatResponseStream, registry: SpecialistRegistry): void {
@@ -198,8 +213,8 @@ async function handover(
   token: vscode.CancellationToken,
 ): Promise<HandoffChatResult> {
   const fail = (specialist?: string): HandoffChatResult => ({ metadata: { command: ChatCommands.handover, ok: false, ...(specialist ? { specialist } : {}) } });
-  const folder = folderOrSay(stream);
-  if (!folder || !trustedOrSay(deps, stream, 'hand over')) return fail();
+  const folder = await trustedFolderOrSay(deps, stream, 'hand over');
+  if (!folder) return fail();
   const reg = await registryOf(folder, stream, deps.log);
   if (!reg) return fail();
   const parsed = parseHandoverPrompt(request.prompt);
@@ -235,7 +250,7 @@ async function handover(
       allowedRoots: folders.map((f) => f.uri.fsPath),
       from: CHAT_FROM,
       tokenizerFor: () => readSettings(folder).tokenizer,
-      environment: async (root) => handoverEnvironment(folderForRoot(root) ?? folder, deps.session, abort.signal),
+      environment: async (root) => folderEnvironment(folderForRoot(root) ?? folder, deps.session, { signal: abort.signal, failWhenCancelled: true }),
     });
     if (!outcome.ok) {
       const message = abort.signal.aborted ? 'ERROR: the handoff was cancelled — nothing was written' : outcome.text;
@@ -268,30 +283,27 @@ async function handover(
 
 async function timeline(deps: AgentDeps, stream: vscode.ChatResponseStream): Promise<HandoffChatResult> {
   const done = (ok: boolean): HandoffChatResult => ({ metadata: { command: ChatCommands.timeline, ok } });
-  const folder = folderOrSay(stream);
+  const folder = folderOrSay(deps, stream);
   if (!folder) return done(false);
-  const reg = await registryOf(folder, stream, deps.log);
-  if (!reg) return done(false);
-  const { files, warnings } = await listTimelineFiles(folder.uri.fsPath, reg.root, reg.registry.all().map((s) => s.id));
+  const opened = await openTimeline(projectOptions(folder), { newest: CHAT_TIMELINE_LIMIT });
+  if (!opened.ok) {
+    sayProjectError(stream, opened.error);
+    return done(false);
+  }
+  const { project, timeline: t } = opened;
+  project.warnings.forEach((w) => deps.log.warn(w));
+  const { files, newest, info, warnings } = t;
   if (!files.length) {
     stream.markdown(`No handoffs yet in **${esc(folder.name)}**. Hand over with \`/handover <specialist> [topic]\`.`);
     return done(true);
   }
-  const newest = [...files].sort((a, b) => b.time - a.time || (a.key < b.key ? 1 : a.key > b.key ? -1 : 0)).slice(0, CHAT_TIMELINE_LIMIT);
-  const info = new Map<string, ChainInfo & { kind: 'handoff' | 'result' }>();
-  for (const f of newest) {
-    const i = await readChainInfo(f);
-    if (i) info.set(f.key, i);
-  }
   const lines: string[] = [];
-  const stack: Array<{ node: TimelineNode; depth: number }> = groupChains(newest, info, 'newest')
-    .reverse()
-    .map((node) => ({ node, depth: 0 }));
+  const stack: Array<{ node: TimelineNode; depth: number }> = [...t.chains].reverse().map((node) => ({ node, depth: 0 }));
   while (stack.length) {
     const { node, depth } = stack.pop()!;
     const f = node.file;
     const i = info.get(f.key);
-    const s = reg.registry.get(f.specialist);
+    const s = project.registry.get(f.specialist);
     const topic = i?.topic ?? f.topic;
     const status = i ? (STATUS_LABELS[i.status as keyof typeof STATUS_LABELS] ?? i.status) : undefined;
     const parts = [
@@ -312,13 +324,13 @@ async function timeline(deps: AgentDeps, stream: vscode.ChatResponseStream): Pro
 
 async function promptFor(deps: AgentDeps, request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<HandoffChatResult> {
   const done = (ok: boolean, specialist?: string): HandoffChatResult => ({ metadata: { command: ChatCommands.prompt, ok, ...(specialist ? { specialist } : {}) } });
-  const folder = folderOrSay(stream);
-  if (!folder || !trustedOrSay(deps, stream, 'build the prompt')) return done(false);
+  const folder = await trustedFolderOrSay(deps, stream, 'build the prompt');
+  if (!folder) return done(false);
   const id = request.prompt.trim().split(/\s+/)[0]?.replace(/^@/, '') || undefined;
   stream.progress('Building the prompt: mandate, staleness and prior handoffs…');
   const abort = abortOn(token);
   try {
-    const env = { ...(await handoverEnvironment(folder, deps.session)), signal: abort.signal };
+    const env = await folderEnvironment(folder, deps.session, { signal: abort.signal });
     const result = await buildPrompt({ specialist: id, take: false }, env);
     if (result.status === 'error') {
       stream.markdown(text(result.message));

@@ -1,5 +1,5 @@
 /**
- * "Handoff: Export Specialists to Agent Folders…" (`handoff.exportAgents`, issue 9): writes
+ * "Handoff: Export Specialists to Agent Folders…" (`handoff.exportAgents`): writes
  * the workspace's specialists as VS Code / GitHub Copilot custom agents
  * (`.github/agents/<id>.agent.md`, with hand-over buttons) and Claude Code subagents
  * (`.claude/agents/<id>.md`). A QuickPick chooses the folders, a notification shows
@@ -8,10 +8,12 @@
  */
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { errorText, warningText } from '../../core/handoff/errors';
 import { Commands } from '../constants';
 import { AGENT_TARGETS, folderForTarget, type AgentTarget } from '../../core/specialists/agentFiles';
 import { exportAgents, formatExportSummary, type ExportAgentsOk, type ExportAgentsResult } from '../../engine/exportAgents';
-import { currentFolder, readSettings } from '../workspace/settings';
+import { projectOptions } from '../workspace/environment';
+import { trustedFolder, warnRefusal } from '../workspace/trust';
 
 /** The command id (package.json `contributes.commands`, category "Handoff"). */
 export const EXPORT_AGENTS_COMMAND = Commands.exportAgents;
@@ -28,6 +30,14 @@ const TARGET_ITEMS: Record<AgentTarget, { label: string; description: string; de
     detail: 'One <id>.md per specialist; Claude Code delegates to it by its mandate',
   },
 };
+
+/** What the command says when no folder is open or the workspace is not trusted (it waits for the answer). */
+const REFUSALS = warnRefusal({
+  noFolder: 'Open a folder first: the specialists are exported into a workspace folder.',
+  openFolder: 'Open Folder',
+  untrusted: 'Specialist Handoff writes files only in trusted workspaces. Trust this workspace to export the specialists.',
+  waitForAnswer: true,
+});
 
 /** Targets passed as the command's argument (`{targets: ["github"]}`), for keybindings and tests; anything else asks. */
 function targetsFromArgs(args: unknown): AgentTarget[] | undefined {
@@ -48,26 +58,17 @@ function targetsFromArgs(args: unknown): AgentTarget[] | undefined {
  */
 export async function exportAgentsCommand(log: vscode.LogOutputChannel, args?: unknown): Promise<ExportAgentsResult | undefined> {
   try {
-    const folder = currentFolder();
-    if (!folder) {
-      const pick = await vscode.window.showWarningMessage('Open a folder first: the specialists are exported into a workspace folder.', 'Open Folder');
-      if (pick) void vscode.commands.executeCommand('workbench.action.files.openFolder');
-      return undefined;
-    }
-    if (!vscode.workspace.isTrusted) {
-      const pick = await vscode.window.showWarningMessage('Specialist Handoff writes files only in trusted workspaces. Trust this workspace to export the specialists.', 'Manage Workspace Trust');
-      if (pick) void vscode.commands.executeCommand('workbench.trust.manage');
-      return undefined;
-    }
+    const folder = await trustedFolder(REFUSALS);
+    if (!folder) return undefined;
     const targets = targetsFromArgs(args) ?? (await pickTargets());
     if (!targets) return undefined;
-    const env = { workspaceRoot: folder.uri.fsPath, handoffDirectory: readSettings(folder).directory };
+    const env = projectOptions(folder);
     const run = (force: boolean) =>
       vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Handoff: exporting specialists…' }, () => exportAgents({ target: targets, force }, env));
     const result = await run(false);
     if (result.status === 'error') {
       log.error(`export agents: ${result.message}`);
-      void vscode.window.showErrorMessage(result.message.replace(/^ERROR: /, ''));
+      void vscode.window.showErrorMessage(errorText(result));
       return result;
     }
     report(log, result);
@@ -93,7 +94,7 @@ export async function exportAgentsCommand(log: vscode.LogOutputChannel, args?: u
     const forced = await run(true);
     if (forced.status === 'error') {
       log.error(`export agents: ${forced.message}`);
-      void vscode.window.showErrorMessage(forced.message.replace(/^ERROR: /, ''));
+      void vscode.window.showErrorMessage(errorText(forced));
       return forced;
     }
     report(log, forced);
@@ -130,13 +131,13 @@ function firstLine(result: ExportAgentsOk): string {
 /** Writes the whole summary and every warning to the log. */
 function report(log: vscode.LogOutputChannel, result: ExportAgentsOk): void {
   for (const line of formatExportSummary(result).split('\n')) log.info(`export agents: ${line}`);
-  for (const w of result.warnings) log.warn(`export agents: ${w.replace(/^WARNING: /, '')}`);
+  for (const w of result.warnings) log.warn(`export agents: ${warningText(w)}`);
 }
 
 /** The closing notification: failures as an error, else the counts with "Reveal in Explorer". */
 async function showSummary(log: vscode.LogOutputChannel, result: ExportAgentsOk, workspaceRoot: string): Promise<void> {
   if (result.failed.length > 0) {
-    const pick = await vscode.window.showErrorMessage(`${firstLine(result)} ${result.failed[0].reason.replace(/^ERROR: /, '')}`, 'Show Log');
+    const pick = await vscode.window.showErrorMessage(`${firstLine(result)} ${errorText(result.failed[0].reason)}`, 'Show Log');
     if (pick) log.show(true);
     return;
   }

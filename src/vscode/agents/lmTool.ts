@@ -12,18 +12,18 @@ import * as vscode from 'vscode';
 import { BRIEFINGS_DIR, HANDOFFS_DIR } from '../../core/handoff/naming';
 import { BUILTIN_SPECIALISTS } from '../../core/specialists/registry';
 import { HANDOVER_TOOL_NAME, parseToolInput, runHandoverTool, type HandoverToolInput } from '../../engine/agentTool';
-import { DEFAULT_HANDOFF_DIRECTORY } from '../../store/pathGuard';
+import { DEFAULT_HANDOFF_DIRECTORY } from '../../engine/settings';
 import {
   CANCELLED_ERROR,
   UNTRUSTED_ERROR,
   abortOn,
   diskFolders,
   folderForRoot,
-  handoverEnvironment,
   isTrusted,
   withSettingsDefaults,
   type AgentDeps,
 } from './agentContext';
+import { folderEnvironment } from '../workspace/environment';
 import { readSettings } from '../workspace/settings';
 
 /** The `from` of handoffs this tool writes: the agent mode of VS Code's chat (Copilot or another). */
@@ -119,7 +119,7 @@ export class HandoverLanguageModelTool implements vscode.LanguageModelTool<Recor
         environment: async (root) => {
           const folder = folderForRoot(root);
           if (!folder) throw new Error(`no workspace folder for ${root}`);
-          return handoverEnvironment(folder, this.deps.session, abort.signal);
+          return folderEnvironment(folder, this.deps.session, { signal: abort.signal, failWhenCancelled: true });
         },
       });
       if (!outcome.ok) {

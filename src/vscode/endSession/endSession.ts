@@ -12,8 +12,10 @@
  * same engine without prompts and returns the result object (keybindings, tests, agents).
  */
 import * as vscode from 'vscode';
+import { errorText, warningText } from '../../core/handoff/errors';
 import type { GitEvidence } from '../../core/handoff/gitEvidence';
 import { formatCount } from '../../core/handoff/render';
+import { describeCuts } from '../../core/handoff/summary';
 import { DEFAULT_INCLUDE_RECENT_TURNS } from '../../core/handoff/request';
 import type { HandoverResult, TouchedFile } from '../../core/handoff/schema';
 import type { Specialist, SpecialistRegistry, SpecialistSource } from '../../core/specialists/registry';
@@ -27,26 +29,22 @@ import {
   type HandoverEnvironment,
   type PreparedHandover,
 } from '../../engine/handover';
-import { loadRegistry } from '../../engine/project';
-import { resolveHandoffRoot } from '../../store/pathGuard';
 import { StorageKeys } from '../constants';
-import { describeCuts, showHandoffSummary } from '../handoffSummary';
+import { showHandoffSummary } from './summaryDialog';
 import { DisposableOwner } from '../lifecycle';
 import { BACK, askList, askText, pickOne, type StepFrame } from './quickInput';
-import { currentFolder, readSettings, type HandoffSettings } from '../workspace/settings';
-import { folderEnvironment } from '../workspace/environment';
-
-/** What the command needs of the recorded session: its id, the session-log environment, and the end of the session. */
-export interface SessionHooks {
-  /** The current session id. */
-  sessionId(): string;
-  /** Session-log settings and the recorded base commit for a handoff of `folder`. */
-  environment(folder: vscode.WorkspaceFolder, settings: HandoffSettings): Promise<Pick<HandoverEnvironment, 'sessionLog' | 'sessionBaseCommit'>>;
-  /** A handoff was written: the session ends and the next one starts. */
-  ended(): Promise<void>;
-}
+import { readSettings, type HandoffSettings } from '../workspace/settings';
+import { folderEnvironment, folderSpecialists, type SessionHooks } from '../workspace/environment';
+import { trustedFolder, warnRefusal } from '../workspace/trust';
 
 const TITLE = 'End Session and Hand Over';
+
+/** What the command says when no folder is open or the workspace is not trusted. */
+const REFUSALS = warnRefusal({
+  noFolder: 'Open a folder to hand over its work: the handoff is written into the workspace.',
+  openFolder: 'Open Folder…',
+  untrusted: 'Specialist Handoff runs git and writes files only in trusted workspaces. Trust this workspace to hand over.',
+});
 
 /** The picker's separator for each source of specialists (registry order: built-in, custom, then other tools' agent folders). */
 const SOURCE_GROUPS: Record<SpecialistSource, string> = {
@@ -133,31 +131,16 @@ export class EndSessionCommand extends DisposableOwner {
       void vscode.window.showInformationMessage('A handoff is already being prepared — finish or cancel it first.');
       return undefined;
     }
-    const folder = currentFolder();
+    const folder = await trustedFolder((refusal) => {
+      void REFUSALS(refusal);
+      if (refusal === 'untrusted') this.log.info('end session refused: workspace is not trusted (no git process started, nothing written)');
+    });
     if (!folder) {
-      const open = 'Open Folder…';
-      void vscode.window.showWarningMessage('Open a folder to hand over its work: the handoff is written into the workspace.', open).then((c) => {
-        if (c === open) {
-          void vscode.commands.executeCommand('workbench.action.files.openFolder');
-        }
-      });
-      return undefined;
-    }
-    if (!vscode.workspace.isTrusted) {
-      const manage = 'Manage Workspace Trust';
-      void vscode.window
-        .showWarningMessage('Specialist Handoff runs git and writes files only in trusted workspaces. Trust this workspace to hand over.', manage)
-        .then((c) => {
-          if (c === manage) {
-            void vscode.commands.executeCommand('workbench.trust.manage');
-          }
-        });
-      this.log.info('end session refused: workspace is not trusted (no git process started, nothing written)');
       return undefined;
     }
     const settings = readSettings(folder);
     const abort = new AbortController();
-    const env = await folderEnvironment(folder, settings, this.session, { signal: abort.signal });
+    const env = await folderEnvironment(folder, this.session, { settings, signal: abort.signal });
     const started = Date.now();
     const evidence = collectEvidenceFor(env).then((ev) => {
       this.log.info(`git evidence: ${ev.touchedFiles.length + ev.touchedFilesOmitted} touched files, ${ev.commits.length} commits in ${Date.now() - started} ms${ev.notes.length ? `; notes: ${ev.notes.join(' | ')}` : ''}`);
@@ -169,7 +152,7 @@ export class EndSessionCommand extends DisposableOwner {
       if (args !== undefined) {
         return await this.runWithArgs(args, settings, { ...env, evidence });
       }
-      return await this.runInteractive(settings, { ...env, evidence }, abort);
+      return await this.runInteractive(folder, settings, { ...env, evidence }, abort);
     } catch (err) {
       this.log.error(`end session failed: ${(err as Error)?.stack ?? String(err)}`);
       void vscode.window.showErrorMessage(`Handoff failed: ${(err as Error)?.message ?? String(err)}`);
@@ -201,14 +184,14 @@ export class EndSessionCommand extends DisposableOwner {
     return result;
   }
 
-  private async runInteractive(settings: HandoffSettings, env: HandoverEnvironment, abort: AbortController): Promise<HandoverResult | undefined> {
-    const root = resolveHandoffRoot(env.workspaceRoot, env.handoffDirectory);
-    if (!root.ok) {
+  private async runInteractive(folder: vscode.WorkspaceFolder, settings: HandoffSettings, env: HandoverEnvironment, abort: AbortController): Promise<HandoverResult | undefined> {
+    const project = await folderSpecialists(folder, settings);
+    if (!project.ok) {
       const open = 'Open Settings';
-      void vscode.window.showErrorMessage(root.message, open).then((c) => c === open && vscode.commands.executeCommand('workbench.action.openSettings', 'handoff.directory'));
+      void vscode.window.showErrorMessage(project.error.message, open).then((c) => c === open && vscode.commands.executeCommand('workbench.action.openSettings', 'handoff.directory'));
       return undefined;
     }
-    const { registry, warnings } = await loadRegistry(root.path, env.workspaceRoot);
+    const { registry, warnings } = project;
     for (const w of warnings) {
       this.log.warn(w);
     }
@@ -298,7 +281,7 @@ export class EndSessionCommand extends DisposableOwner {
                 }
                 const s = slugifyTopic(v);
                 if (!s.ok) {
-                  return s.message.replace(/^ERROR: /, '');
+                  return errorText(s);
                 }
                 return {
                   message: `Briefing file: ${briefingFileName(a.specialist?.id ?? 'x', s.slug, new Date())}`,
@@ -393,7 +376,7 @@ export class EndSessionCommand extends DisposableOwner {
     }
     if (pkg.evidence_notes.length || p.warnings.length) {
       items.push({ label: 'Notes', kind: vscode.QuickPickItemKind.Separator });
-      for (const n of new Set([...pkg.evidence_notes, ...p.warnings.map((w) => w.replace(/^WARNING: /, ''))])) {
+      for (const n of new Set([...pkg.evidence_notes, ...p.warnings.map(warningText)])) {
         items.push({ label: `$(warning) ${n}` });
       }
     }

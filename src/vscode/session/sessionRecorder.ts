@@ -1,6 +1,7 @@
 /**
- * The extension's own session recorder (DESIGN §6 "Session log (a)"): while a trusted
- * workspace is open it appends JSONL records (format: src/evidence/session/recorderLog.ts) to
+ * The extension's own session recorder (docs/DESIGN.md §6 "Session log", the recorder):
+ * while a trusted workspace is open it appends JSONL records (format: `recorderLine` of
+ * src/engine/session.ts) to
  * `<workspace storage>/sessions/<session id>.jsonl` — terminal commands through shell
  * integration (command line, cwd, exit code, times, the end of the output), task
  * processes (name, source, exit code, times), saved files, and a `session_start` record
@@ -14,8 +15,9 @@ import { appendFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { OUTPUT_TAIL_CHARS } from '../../core/session/events';
-import { recorderLine, type RecorderRecord } from '../../evidence/session/recorderLog';
+import { recorderLine, type RecorderRecord } from '../../engine/session';
 import { DisposableOwner } from '../lifecycle';
+import { workspaceTrusted } from '../workspace/trust';
 import type { SessionStore } from './sessionIdStore';
 
 /** How long a new terminal may take to activate shell integration before the notice: 10,000 ms. */
@@ -96,7 +98,7 @@ export class SessionRecorder extends DisposableOwner {
    * comes or a handoff asks, never at activation.
    */
   async start(): Promise<void> {
-    if (this.started || !this.storageDir || !vscode.workspace.isTrusted) {
+    if (this.started || !this.storageDir || !workspaceTrusted()) {
       return;
     }
     this.started = true;
@@ -128,7 +130,7 @@ export class SessionRecorder extends DisposableOwner {
 
   private append(record: RecorderRecord): void {
     const file = this.currentFile();
-    if (!file || !vscode.workspace.isTrusted) {
+    if (!file || !workspaceTrusted()) {
       return;
     }
     let line: string;

@@ -6,15 +6,14 @@
  */
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { SessionLocations } from '../../evidence/session/discovery';
-import { readHeadCommit } from '../../evidence/git/collectGit';
-import { SESSION_STATE_FILE } from '../../store/sessionLogState';
-import { resolveHandoffRoot } from '../../store/pathGuard';
-import type { SessionHooks } from '../endSession/endSession';
+import { readHeadCommit, recorderIgnores, sessionStatePath } from '../../engine/session';
+import type { SessionLocations } from '../../engine/settings';
 import { DisposableOwner } from '../lifecycle';
 import { SessionRecorder } from './sessionRecorder';
 import { SessionStore } from './sessionIdStore';
+import { projectOptions, type SessionHooks } from '../workspace/environment';
 import { currentFolder, readSettings, type HandoffSettings } from '../workspace/settings';
+import { workspaceTrusted } from '../workspace/trust';
 
 /** Owns the session store and the recorder of the first workspace folder. */
 export class SessionService extends DisposableOwner implements SessionHooks {
@@ -29,12 +28,11 @@ export class SessionService extends DisposableOwner implements SessionHooks {
   /** Starts recording when a folder is open and trusted (again when trust is granted later). */
   async startRecording(): Promise<void> {
     const folder = currentFolder();
-    if (!folder || !this.context.storageUri || !vscode.workspace.isTrusted) {
+    if (!folder || !this.context.storageUri || !workspaceTrusted()) {
       return;
     }
     if (!this.recorder) {
       const settings = readSettings(folder);
-      const root = resolveHandoffRoot(folder.uri.fsPath, settings.directory);
       this.recorder = this.register(
         new SessionRecorder(
           this.context.storageUri.fsPath,
@@ -43,7 +41,7 @@ export class SessionService extends DisposableOwner implements SessionHooks {
           this.context.workspaceState,
           () => readHeadCommit(folder.uri.fsPath, settings.gitPath),
           this.log,
-          (fsPath) => (root.ok && fsPath.startsWith(root.path + path.sep)) || fsPath.includes(`${path.sep}.git${path.sep}`),
+          recorderIgnores(projectOptions(folder, settings)),
         ),
       );
     }
@@ -79,7 +77,7 @@ export class SessionService extends DisposableOwner implements SessionHooks {
         sources: settings.sessionLogSources,
         locations: { ...defaults, ...settings.sessionLogLocations },
         recorderFile: this.recorder?.currentFile(),
-        statePath: storage ? path.join(storage, SESSION_STATE_FILE) : undefined,
+        statePath: storage ? sessionStatePath(storage) : undefined,
       },
     };
   }
@@ -94,7 +92,7 @@ export class SessionService extends DisposableOwner implements SessionHooks {
 
   /** "Handoff: Start New Session": a new session id and base commit; says which. */
   async startNewSession(): Promise<void> {
-    if (!vscode.workspace.isTrusted) {
+    if (!workspaceTrusted()) {
       void vscode.window.showWarningMessage('Specialist Handoff records sessions only in trusted workspaces.');
       return;
     }

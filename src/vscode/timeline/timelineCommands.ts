@@ -8,24 +8,29 @@
  */
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { errorText } from '../../core/handoff/errors';
 import { acceptanceCriteria } from '../../core/receive/handBack';
-import { HANDOFFS_DIR } from '../../core/handoff/naming';
 import { RESULT_ICONS } from '../../core/receive/handBackPolicy';
 import { STATUS_LABELS, type SettableStatus } from '../../core/handoff/status';
 import type { HandoverEnvironment } from '../../engine/handover';
+import { briefingOf, isHandoffFile, listHandoffs, markPartial, openHandoffs, readHandoffHead, setHandoffStatus } from '../../engine/handoffFiles';
 import { buildPrompt } from '../../engine/prompt';
 import { recordResult } from '../../engine/recordResult';
-import { listHandoffFiles, markPartial, readHandoffHead, setHandoffStatus } from '../../store/handoffs/handoffStore';
-import { resolveHandoffRoot, resolveInside } from '../../store/pathGuard';
 import { Commands, Views } from '../constants';
-import type { SessionHooks } from '../endSession/endSession';
 import { DisposableOwner } from '../lifecycle';
-import { currentFolder, readSettings } from '../workspace/settings';
-import { folderEnvironment } from '../workspace/environment';
+import { readSettings } from '../workspace/settings';
+import { folderEnvironment, folderHandoffRoot, type SessionHooks } from '../workspace/environment';
+import { trustedFolder, warnRefusal } from '../workspace/trust';
 import type { TimelineElement, TimelineTreeProvider } from './timelineTree';
 
 /** The file a command acts on: a timeline element (context menu), a URI, or nothing (the active editor's file). */
 type Target = TimelineElement | vscode.Uri | undefined;
+
+/** What the timeline's commands say when no folder is open or the workspace is not trusted. */
+const REFUSALS = warnRefusal({
+  noFolder: 'Open a folder first: handoffs live in a workspace folder.',
+  untrusted: 'Specialist Handoff works only in trusted workspaces: it runs git and writes files. Trust this workspace to continue.',
+});
 
 /** Registers and runs the timeline and receiving-side commands. */
 export class TimelineCommands extends DisposableOwner {
@@ -59,28 +64,19 @@ export class TimelineCommands extends DisposableOwner {
     reg(Commands.recordResult, (a) => this.recordResult(a));
   }
 
-  /** The workspace, its settings and the engine environment; undefined (after telling the user) when none or untrusted. */
+  /** The workspace's handoff root and engine environment; undefined (after telling the user) when no folder is open, the workspace is untrusted or the root is invalid. */
   private async environment(): Promise<{ env: HandoverEnvironment; root: string } | undefined> {
-    const folder = currentFolder();
-    if (!folder) {
-      void vscode.window.showWarningMessage('Open a folder first: handoffs live in a workspace folder.');
-      return undefined;
-    }
-    if (!vscode.workspace.isTrusted) {
-      void vscode.window.showWarningMessage('Specialist Handoff works only in trusted workspaces: it runs git and writes files. Trust this workspace to continue.', 'Manage Workspace Trust').then((pick) => {
-        if (pick) void vscode.commands.executeCommand('workbench.trust.manage');
-      });
-      return undefined;
-    }
+    const folder = await trustedFolder(REFUSALS);
+    if (!folder) return undefined;
     const settings = readSettings(folder);
-    const root = resolveHandoffRoot(folder.uri.fsPath, settings.directory);
+    const root = folderHandoffRoot(folder, settings);
     if (!root.ok) {
-      void vscode.window.showErrorMessage(root.message.replace(/^ERROR: /, ''));
+      void vscode.window.showErrorMessage(errorText(root.error));
       return undefined;
     }
     return {
       root: root.path,
-      env: await folderEnvironment(folder, settings, this.session),
+      env: await folderEnvironment(folder, this.session, { settings }),
     };
   }
 
@@ -94,7 +90,7 @@ export class TimelineCommands extends DisposableOwner {
 
   /** Asks for a handoff of ours when the command came from the palette without one. */
   private async pickHandoff(root: string, placeHolder: string): Promise<string | undefined> {
-    const files = (await listHandoffFiles(path.join(root, HANDOFFS_DIR))).reverse().slice(0, 200);
+    const files = (await listHandoffs(root)).reverse().slice(0, 200);
     if (!files.length) {
       void vscode.window.showInformationMessage('There are no handoffs in this workspace yet.');
       return undefined;
@@ -110,7 +106,7 @@ export class TimelineCommands extends DisposableOwner {
     const ctx = await this.environment();
     if (!ctx) return undefined;
     const from = this.fileOf(target);
-    const file = from && from.path.startsWith(path.join(ctx.root, HANDOFFS_DIR) + path.sep) ? from.path : await this.pickHandoff(ctx.root, placeHolder);
+    const file = from && isHandoffFile(ctx.root, from.path) ? from.path : await this.pickHandoff(ctx.root, placeHolder);
     return file ? { file, root: ctx.root, env: ctx.env } : undefined;
   }
 
@@ -123,14 +119,12 @@ export class TimelineCommands extends DisposableOwner {
     }
     const ctx = await this.ourHandoff(target, 'Open the briefing of which handoff?');
     if (!ctx) return;
-    const head = await readHandoffHead(ctx.file);
-    const briefing = head?.frontmatter.briefing_file;
-    const resolved = briefing ? resolveInside(ctx.root, briefing) : undefined;
-    if (!resolved?.ok) {
+    const { head, briefing } = await briefingOf(ctx.root, ctx.file);
+    if (!briefing) {
       void vscode.window.showInformationMessage(`${path.basename(ctx.file)} has no briefing file${head?.frontmatter.kind === 'result' ? ' (results are not appended to briefings)' : ''}.`);
       return;
     }
-    await vscode.window.showTextDocument(vscode.Uri.file(resolved.path));
+    await vscode.window.showTextDocument(vscode.Uri.file(briefing));
   }
 
   private async reveal(target: Target): Promise<void> {
@@ -152,7 +146,7 @@ export class TimelineCommands extends DisposableOwner {
     if (!pick) return;
     const r = await setHandoffStatus(ctx.file, pick.status, { at: new Date().toISOString(), session_id: this.session.sessionId() });
     if (!r.ok) {
-      void vscode.window.showErrorMessage(r.message.replace(/^ERROR: /, ''));
+      void vscode.window.showErrorMessage(errorText(r));
       return;
     }
     this.timeline.invalidate(ctx.file);
@@ -212,9 +206,9 @@ export class TimelineCommands extends DisposableOwner {
     const ctx = await this.environment();
     if (!ctx) return undefined;
     const f = this.fileOf(target);
-    const handoff = f && f.source === 'handoff' && f.path.startsWith(path.join(ctx.root, HANDOFFS_DIR) + path.sep) ? f.path : undefined;
+    const handoff = f && f.source === 'handoff' && isHandoffFile(ctx.root, f.path) ? f.path : undefined;
     if (!handoff) {
-      const files = await listHandoffFiles(path.join(ctx.root, HANDOFFS_DIR));
+      const files = await listHandoffs(ctx.root);
       if (!files.length) {
         void vscode.window.showInformationMessage('There is no handoff to pick up yet: hand over first.');
         return undefined;
@@ -224,7 +218,7 @@ export class TimelineCommands extends DisposableOwner {
       buildPrompt({ handoff }, ctx.env),
     );
     if (result.status === 'error') {
-      void vscode.window.showErrorMessage(result.message.replace(/^ERROR: /, ''));
+      void vscode.window.showErrorMessage(errorText(result));
       return undefined;
     }
     result.warnings.forEach((w) => this.log.warn(w));
@@ -249,21 +243,16 @@ export class TimelineCommands extends DisposableOwner {
     if (arg && typeof arg === 'object' && !(arg instanceof vscode.Uri) && !('type' in arg)) {
       return recordResult(arg, ctx.env);
     }
-    const dir = path.join(ctx.root, HANDOFFS_DIR);
     const from = this.fileOf(arg as Target);
-    let file = from && from.path.startsWith(dir + path.sep) ? from.path : undefined;
+    let file = from && isHandoffFile(ctx.root, from.path) ? from.path : undefined;
     if (!file) {
-      const open = [];
-      for (const f of (await listHandoffFiles(dir)).filter((x) => !x.partial).reverse().slice(0, 100)) {
-        const h = await readHandoffHead(f.path);
-        if (h && h.frontmatter.kind === 'handoff' && ['pending', 'accepted', 'in_progress'].includes(h.frontmatter.status)) open.push({ f, h });
-      }
+      const open = await openHandoffs(ctx.root);
       if (!open.length) {
         void vscode.window.showInformationMessage('No open handoff to answer: every handoff here is complete, blocked or answered.');
         return undefined;
       }
       const pick = await vscode.window.showQuickPick(
-        open.map(({ f, h }) => ({ label: h.frontmatter.topic_title || h.frontmatter.topic, description: `to ${h.frontmatter.specialist} · ${STATUS_LABELS[h.frontmatter.status]}`, detail: f.name, file: f.path })),
+        open.map(({ file: f, head: h }) => ({ label: h.frontmatter.topic_title || h.frontmatter.topic, description: `to ${h.frontmatter.specialist} · ${STATUS_LABELS[h.frontmatter.status]}`, detail: f.name, file: f.path })),
         { placeHolder: 'Record the result of which handoff?', matchOnDetail: true },
       );
       file = pick?.file;
@@ -293,12 +282,12 @@ export class TimelineCommands extends DisposableOwner {
     };
     let outcome = await recordResult(request, ctx.env);
     if (outcome.status === 'error' && outcome.field === 'taken') {
-      const go = await vscode.window.showWarningMessage(outcome.message.replace(/^ERROR: /, '').replace(/ — proceed.*$/, ''), { modal: true, detail: 'Record your result anyway? The other session may still be working on it.' }, 'Record Anyway');
+      const go = await vscode.window.showWarningMessage(outcome.problem ?? errorText(outcome), { modal: true, detail: 'Record your result anyway? The other session may still be working on it.' }, 'Record Anyway');
       if (go !== 'Record Anyway') return undefined;
       outcome = await recordResult({ ...request, proceed_if_taken: true }, ctx.env);
     }
     if (outcome.status === 'error') {
-      void vscode.window.showErrorMessage(outcome.message.replace(/^ERROR: /, ''));
+      void vscode.window.showErrorMessage(errorText(outcome));
       return outcome;
     }
     outcome.warnings.forEach((w) => this.log.warn(w));

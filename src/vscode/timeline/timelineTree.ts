@@ -11,17 +11,19 @@
  * selection, expansion and reveal survive a refresh.
  */
 import * as vscode from 'vscode';
-import { formatCount, type ParsedHandoff } from '../../core/handoff/render';
+import { formatCount } from '../../core/handoff/render';
+import type { ParsedHandoff } from '../../core/handoff/parse';
 import { BUILTIN_SPECIALISTS, type Specialist } from '../../core/specialists/registry';
 import { STATUS_LABELS } from '../../core/handoff/status';
 import { groupChains, TIMELINE_PAGE_SIZE, type TimelineFile, type TimelineNode, type TimelineSource } from '../../core/timeline/chains';
-import { loadRegistry } from '../../engine/project';
-import { readHandoffHead } from '../../store/handoffs/handoffStore';
-import { resolveHandoffRoot } from '../../store/pathGuard';
-import { listTimelineFiles, readChainInfo, timelineFolders, type TimelineEntryInfo } from '../../store/handoffs/timelineFiles';
+import { errorText } from '../../core/handoff/errors';
+import { readHandoffHead } from '../../engine/handoffFiles';
+import { openProject } from '../../engine/project';
+import { listTimeline, readTimelineInfo, timelineFolders, type TimelineEntryInfo, type TimelineLocation } from '../../engine/timeline';
 import { Config } from '../constants';
 import { DisposableOwner } from '../lifecycle';
-import { currentFolder, readSettings } from '../workspace/settings';
+import { folderHandoffRoot, projectOptions } from '../workspace/environment';
+import { currentFolder } from '../workspace/settings';
 
 /** Debounce of watcher-triggered refreshes, in milliseconds. */
 export const TIMELINE_REFRESH_DEBOUNCE_MS = 250;
@@ -123,7 +125,7 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
   async countHandoffs(): Promise<number> {
     const ctx = this.context();
     if (!ctx) return 0;
-    const { files } = await listTimelineFiles(ctx.workspace, ctx.root, []).catch(() => ({ files: [] as TimelineFile[] }));
+    const { files } = await listTimeline(ctx, []).catch(() => ({ files: [] as readonly TimelineFile[] }));
     return files.filter((f) => f.source === 'handoff').length;
   }
 
@@ -140,11 +142,12 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
     return undefined;
   }
 
-  private context(): { workspace: string; root: string } | undefined {
+  /** The current folder and its handoff root; undefined when no folder is open or the `handoff.directory` setting is invalid. */
+  private context(): TimelineLocation | undefined {
     const folder = currentFolder();
     if (!folder) return undefined;
-    const root = resolveHandoffRoot(folder.uri.fsPath, readSettings(folder).directory);
-    return root.ok ? { workspace: folder.uri.fsPath, root: root.path } : undefined;
+    const root = folderHandoffRoot(folder);
+    return root.ok ? { workspaceRoot: folder.uri.fsPath, handoffRoot: root.path } : undefined;
   }
 
   private order(): 'newest' | 'oldest' {
@@ -166,7 +169,7 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
     this.watching = true;
     const ctx = this.context();
     if (!ctx) return;
-    const folders = timelineFolders(ctx.workspace, ctx.root);
+    const folders = timelineFolders(ctx);
     for (const [source, dir] of Object.entries(folders) as Array<[TimelineSource, string]>) {
       const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(dir), '*.md'));
       const forget = (uri: vscode.Uri) => {
@@ -195,17 +198,22 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
       return element.type === 'entry' ? element.node.children.map((n) => this.remember({ type: 'entry', node: n }, element)) : [];
     }
     this.ensureWatchers();
-    const ctx = this.context();
-    if (!ctx) return [];
+    const folder = currentFolder();
+    if (!folder || !this.context()) return [];
     try {
-      const { registry, warnings } = await loadRegistry(ctx.root, ctx.workspace);
-      warnings.forEach((w) => this.log.warn(`timeline: ${w}`));
-      this.specialists = new Map(registry.all().map((s) => [s.id, s]));
-      const listed = await listTimelineFiles(ctx.workspace, ctx.root, [...this.specialists.keys()]);
+      const opened = await openProject(projectOptions(folder));
+      if (!opened.ok) {
+        this.log.warn(`timeline: ${errorText(opened.error)}`);
+        return [];
+      }
+      const { project } = opened;
+      project.warnings.forEach((w) => this.log.warn(`timeline: ${w}`));
+      this.specialists = new Map(project.registry.all().map((s) => [s.id, s]));
+      const listed = await listTimeline(project, [...this.specialists.keys()]);
       listed.warnings.forEach((w) => this.log.warn(`timeline: ${w}`));
       const unread = listed.files.filter((f) => !this.info.has(f.key));
       if (unread.length > 0 && unread.length <= EAGER_CHAIN_INFO_FILES) {
-        const infos = await Promise.all(unread.map((f) => readChainInfo(f).catch(() => undefined)));
+        const infos = await Promise.all(unread.map((f) => readTimelineInfo(f)));
         unread.forEach((f, k) => this.info.set(f.key, infos[k] ?? null));
       }
       const known = new Map<string, TimelineEntryInfo>();
@@ -243,7 +251,7 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
       let regrouped = Date.now();
       for (let i = 0; i < missing.length; i += CHAIN_INFO_BATCH) {
         const batch = missing.slice(i, i + CHAIN_INFO_BATCH);
-        const infos = await Promise.all(batch.map((f) => readChainInfo(f).catch(() => undefined)));
+        const infos = await Promise.all(batch.map((f) => readTimelineInfo(f)));
         if (generation !== this.generation) return;
         batch.forEach((f, k) => this.info.set(f.key, infos[k] ?? null));
         // Regroup at most once a second while reading, and once at the end.

@@ -1,15 +1,13 @@
 /**
- * Typed access to the extension's settings (`handoff.*`) and the workspace facts every
- * entry point checks first: a folder is open, and the workspace is trusted.
+ * Typed access to the extension's settings (`handoff.*`) and the folder a command works
+ * on (whether the workspace is trusted is src/vscode/workspace/trust.ts).
  */
 import * as vscode from 'vscode';
 import { DEFAULT_MAX_HANDOVER_DEPTH, MAX_HOP_DEPTH } from '../../core/handoff/compose';
 import { DEFAULT_INCLUDE_RECENT_TURNS, DEFAULT_MAX_CONTEXT_TOKENS } from '../../core/handoff/request';
 import { TokenizerNameSchema, type TokenizerName } from '../../core/handoff/schema';
 import { SESSION_SOURCES, type SessionSource } from '../../core/session/events';
-import type { SessionLocations } from '../../evidence/session/discovery';
-import type { InteropMode, InteropSettings } from '../../store/interop/mirrors';
-import { DEFAULT_HANDOFF_DIRECTORY } from '../../store/pathGuard';
+import { DEFAULT_HANDOFF_DIRECTORY, type InteropMode, type InteropSettings, type SessionLocations } from '../../engine/settings';
 import { Config } from '../constants';
 
 /** The extension's settings for one workspace folder, with defaults applied. */
@@ -34,7 +32,7 @@ export interface HandoffSettings {
   readonly interop: Required<InteropSettings>;
 }
 
-/** Setting keys of the interop copies (`handoff.interop.*`, issue 9), under {@link Config.section}. */
+/** Setting keys of the interop copies (`handoff.interop.*`), under {@link Config.section}. */
 export const InteropConfig = {
   itervox: 'interop.itervox',
   agentZero: 'interop.agentZero',

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseHandoff } from '../../../src/core/handoff/render';
+import { parseHandoff } from '../../../src/core/handoff/parse';
 import { HandoverOkSchema } from '../../../src/core/handoff/schema';
 import { HANDOVER_TOOL_NAME, handoverToolJsonSchema, parseToolInput, runHandoverTool, type ToolContext } from '../../../src/engine/agentTool';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../../helpers/repo';

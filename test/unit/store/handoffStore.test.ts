@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { handoffFileName, parseHandoffFileName } from '../../../src/core/handoff/naming';
-import { appendBriefing, createExclusive, createHandoffFile, listHandoffFiles, readLatestHandoff } from '../../../src/store/handoffs/handoffStore';
+import { appendBriefing, createHandoffFile } from '../../../src/store/handoffs/handoffStore';
+import { createExclusive } from '../../../src/store/safeWrite';
+import { listHandoffFiles, readLatestHandoff } from '../../../src/store/handoffs/handoffIndex';
 import { checkRealPathInside, resolveHandoffRoot, resolveInside, unsafeNameReason } from '../../../src/store/pathGuard';
 import { cleanupTempDirs, tempDir } from '../../helpers/repo';
 

@@ -13,7 +13,7 @@
  *   reminders and tool output never do.
  */
 import { cleanTurnText, outputTail, type SessionCommand, type TranscriptRead } from '../../../core/session/events';
-import { forEachLine, parseJsonLine } from '../lines';
+import { forEachJsonLine } from '../lines';
 import { accumulator, obj, relativePath, str, textOf, transcriptRead, unreadable, type ReaderOptions } from './common';
 
 const EDIT_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
@@ -72,13 +72,7 @@ export async function readClaudeCode(file: string, opts: ReaderOptions = {}): Pr
   };
 
   try {
-    const { endOffset, stats } = await forEachLine(file, opts.fromOffset ?? 0, (line, info) => {
-      const d = parseJsonLine(line);
-      if (!d) {
-        if (info.partial) return false;
-        if (line.trim()) info.stats.malformed++;
-        return true;
-      }
+    const { endOffset, stats } = await forEachJsonLine(file, opts.fromOffset ?? 0, (d, info) => {
       const type = str(d.type);
       const time = str(d.timestamp);
       const cwd = str(d.cwd);

@@ -15,7 +15,7 @@
  *   environment context.
  */
 import { cleanTurnText, outputTail, type SessionCommand, type TranscriptRead } from '../../../core/session/events';
-import { forEachLine, parseJsonLine, readFirstLine } from '../lines';
+import { forEachJsonLine, parseJsonLine, readFirstLine } from '../lines';
 import { accumulator, obj, relativePath, str, textOf, transcriptRead, unreadable, type ReaderOptions } from './common';
 
 const SHELL_CALLS = new Set(['shell', 'exec_command', 'shell_command', 'container.exec', 'local_shell']);
@@ -99,13 +99,7 @@ export async function readCodex(file: string, opts: ReaderOptions = {}): Promise
   };
 
   try {
-    const { endOffset, stats } = await forEachLine(file, opts.fromOffset ?? 0, (line, info) => {
-      const d = parseJsonLine(line);
-      if (!d) {
-        if (info.partial) return false;
-        if (line.trim()) info.stats.malformed++;
-        return true;
-      }
+    const { endOffset, stats } = await forEachJsonLine(file, opts.fromOffset ?? 0, (d, info) => {
       const time = str(d.timestamp);
       const p = obj(d.payload);
       const type = str(d.type);

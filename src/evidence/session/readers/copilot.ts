@@ -14,7 +14,7 @@
 import { fileURLToPath } from 'node:url';
 import { cleanTurnText, emptyStats, outputTail, type ReadStats, type TranscriptRead } from '../../../core/session/events';
 import { forEachJsonArrayItem } from '../jsonStream';
-import { forEachLine, parseJsonLine } from '../lines';
+import { forEachJsonLine } from '../lines';
 import { accumulator, obj, relativePath, str, transcriptRead, unreadable, type ReaderOptions } from './common';
 import type { SessionAccumulator } from '../../../core/session/events';
 
@@ -134,13 +134,7 @@ export async function readCopilotSession(file: string, opts: ReaderOptions = {})
   try {
     if (file.endsWith('.jsonl')) {
       let requests: unknown[] = [];
-      const { stats } = await forEachLine(file, 0, (line, info) => {
-        const entry = parseJsonLine(line);
-        if (!entry) {
-          if (info.partial) return false;
-          if (line.trim()) info.stats.malformed++;
-          return true;
-        }
+      const { stats } = await forEachJsonLine(file, 0, (entry) => {
         requests = applyMutation(requests, entry);
         return true;
       });

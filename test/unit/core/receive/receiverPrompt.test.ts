@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { PROMPT_SECTIONS, RECEIVE_RULES, buildSpecialistPrompt, type SpecialistPromptInput } from '../../../../src/core/receive/receiverPrompt';
-import { splitSections } from '../../../../src/core/handoff/render';
+import { splitSections } from '../../../../src/core/handoff/parse';
 import { BUILTIN_SPECIALISTS } from '../../../../src/core/specialists/registry';
 import { priorHandoffsBlock } from '../../../../src/core/timeline/chains';
 

@@ -1,5 +1,5 @@
 /**
- * "Nothing leaked" (DESIGN §7), the pure part: secret redaction (secretlint preset-recommend
+ * "Nothing leaked" (docs/DESIGN.md §7), the pure part: secret redaction (secretlint preset-recommend
  * 13 plus our JWT, secret-assignment and PEM rules) and invisible-Unicode stripping, on
  * real fakes of every format (test/helpers/fakeSecrets.ts), with no mocks: the crash case
  * runs a real secretlint rule that throws.
@@ -9,17 +9,17 @@ import {
   MAX_REDACT_CHARS,
   REDACT_CHUNK_CHARS,
   REDACT_CHUNK_OVERLAP,
-  SECRET_KINDS,
   describeSanitizing,
-  isSecretKey,
-  kindForMessageId,
   redactSecrets,
   redactTexts,
   sanitizePackage,
-  stripInvisible,
-  type SecretlintRuleEntry,
 } from '../../../../src/core/safety/redact';
-import { handoffFrontmatter, parseHandoff, renderBriefingSection, renderHandoff } from '../../../../src/core/handoff/render';
+import { SECRET_KINDS, kindForMessageId } from '../../../../src/core/safety/secretKinds';
+import { isSecretKey } from '../../../../src/core/safety/ownSecretRules';
+import { stripInvisible } from '../../../../src/core/safety/invisible';
+import type { SecretlintRuleEntry } from '../../../../src/core/safety/secretlintRules';
+import { handoffFrontmatter, renderBriefingSection, renderHandoff } from '../../../../src/core/handoff/render';
+import { parseHandoff } from '../../../../src/core/handoff/parse';
 import { renderFrontmatter, splitFrontmatter } from '../../../../src/core/handoff/frontmatter';
 import { HandoffFrontmatterSchema } from '../../../../src/core/handoff/schema';
 import { fakeSecrets, formatCount, randomString } from '../../../helpers/fakeSecrets';

@@ -3,18 +3,22 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFil
 import path from 'node:path';
 import {
   AGENT_FOLDERS,
-  HANDOFF_TARGETS,
   agentFileName,
-  handoffEntriesFor,
   normaliseAgentId,
+  type AgentTarget,
+} from '../../../../src/core/specialists/agentFiles';
+import {
+  HANDOFF_TARGETS,
+  handoffEntriesFor,
+  renderClaudeAgent,
+  renderGitHubAgent,
+} from '../../../../src/core/specialists/agentFileRender';
+import {
   parseAgentFile,
   parseClaudeAgent,
   parseGitHubAgent,
-  renderClaudeAgent,
-  renderGitHubAgent,
   sameSpecialist,
-  type AgentTarget,
-} from '../../../../src/core/specialists/agentFiles';
+} from '../../../../src/core/specialists/agentFileParse';
 import { BUILTIN_SPECIALIST_IDS, SpecialistRegistry, type Specialist } from '../../../../src/core/specialists/registry';
 import { exportAgents, exportAgentsExitCode, formatExportSummary } from '../../../../src/engine/exportAgents';
 import { loadRegistry } from '../../../../src/engine/project';

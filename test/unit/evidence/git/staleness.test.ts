@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { parseHandoff, type ParsedHandoff } from '../../../../src/core/handoff/render';
+import { parseHandoff, type ParsedHandoff } from '../../../../src/core/handoff/parse';
 import type { Commit, TouchedFile } from '../../../../src/core/handoff/schema';
 import {
   REVERTED_STATUS,
@@ -57,7 +57,7 @@ describe('staleness of a handoff (real repositories)', function () {
   it('(a) right after the handoff: nothing changed, exactly one "up to date" line', async () => {
     const { dir, head } = repoWithWork();
     const h = await handoffIn(dir, { artifacts: ['docs/plan.md'] });
-    const r = await collectStaleness({ cwd: dir, handoff: h });
+    const r = await collectStaleness({ cwd: dir, handoff: h, handoffRoot: path.join(dir, '.handoff') });
     assert.deepEqual(r, {
       headCommit: head,
       currentHead: head,
@@ -78,7 +78,7 @@ describe('staleness of a handoff (real repositories)', function () {
   it('(a) without a diff hash to compare, the same files with the same counts are still "up to date as far as can be told"', async () => {
     const { dir } = repoWithWork();
     const h = await handoffIn(dir);
-    const r = await collectStaleness({ cwd: dir, handoff: h, currentDiffHash: null });
+    const r = await collectStaleness({ cwd: dir, handoff: h, handoffRoot: path.join(dir, '.handoff'), currentDiffHash: null });
     assert.equal(r.diffChanged, null);
     assert.deepEqual(r.changedSince, []);
     const lines = stalenessLines(r);
@@ -93,7 +93,7 @@ describe('staleness of a handoff (real repositories)', function () {
     const first = commitAll(dir, 'Add c');
     write(dir, 'docs/plan.md', '# plan\n\nmore\n');
     const second = commitAll(dir, 'Extend the plan');
-    const r = await collectStaleness({ cwd: dir, handoff: h });
+    const r = await collectStaleness({ cwd: dir, handoff: h, handoffRoot: path.join(dir, '.handoff') });
     assert.equal(r.headCommit, head);
     assert.equal(r.currentHead, second);
     assert.deepEqual(
@@ -133,7 +133,7 @@ describe('staleness of a handoff (real repositories)', function () {
       write(dir, `more/${i}.txt`, `${i}\n`);
       commitAll(dir, `Commit ${i}`);
     }
-    const r = await collectStaleness({ cwd: dir, handoff: h, maxItems: 2 });
+    const r = await collectStaleness({ cwd: dir, handoff: h, handoffRoot: path.join(dir, '.handoff'), maxItems: 2 });
     assert.deepEqual(
       r.commitsSince.map((c) => c.subject),
       ['Commit 3', 'Commit 2'],
@@ -151,17 +151,17 @@ describe('staleness of a handoff (real repositories)', function () {
     const h = await handoffIn(dir);
 
     write(dir, 'src/a.ts', 'export const a = 9;\nexport const c = 3;\n'); // same +/- counts, other text
-    let r = await collectStaleness({ cwd: dir, handoff: h });
+    let r = await collectStaleness({ cwd: dir, handoff: h, handoffRoot: path.join(dir, '.handoff') });
     assert.deepEqual(r.changedSince, []);
     assert.equal(r.diffChanged, true);
     assert.deepEqual(stalenessLines(r), ['The working tree differs from when the handoff was written: files it lists as touched were edited further']);
 
     write(dir, 'src/a.ts', 'export const a = 9;\nexport const c = 3;\nexport const d = 4;\n');
-    r = await collectStaleness({ cwd: dir, handoff: h });
+    r = await collectStaleness({ cwd: dir, handoff: h, handoffRoot: path.join(dir, '.handoff') });
     assert.deepEqual(r.changedSince, [{ path: 'src/a.ts', status: 'M' }]);
 
     git(dir, 'checkout', '--', 'src/a.ts');
-    r = await collectStaleness({ cwd: dir, handoff: h });
+    r = await collectStaleness({ cwd: dir, handoff: h, handoffRoot: path.join(dir, '.handoff') });
     assert.deepEqual(r.changedSince, [{ path: 'src/a.ts', status: REVERTED_STATUS }]);
     const lines = stalenessLines(r);
     assert.deepEqual(lines, ['1 file changed since: reverted `src/a.ts`', 'The working tree differs from when the handoff was written']);
@@ -172,7 +172,7 @@ describe('staleness of a handoff (real repositories)', function () {
     const h = await handoffIn(dir, { artifacts: ['docs/plan.md', 'https://example.com/spec.md'] });
     rmSync(path.join(dir, 'src/a.ts'));
     rmSync(path.join(dir, 'docs/plan.md'));
-    const r = await collectStaleness({ cwd: dir, handoff: h });
+    const r = await collectStaleness({ cwd: dir, handoff: h, handoffRoot: path.join(dir, '.handoff') });
     // The rename source src/b.ts was already gone when the handoff was written: not news.
     assert.deepEqual(r.missingPaths, ['src/a.ts', 'docs/plan.md']);
     assert.deepEqual(
@@ -190,7 +190,7 @@ describe('staleness of a handoff (real repositories)', function () {
     symlinkSync(outside, path.join(dir, 'link'));
     git(dir, 'add', 'link');
     const h = await handoffIn(dir, { artifacts: ['link/secret.md', 'docs/gone.md'] });
-    const r = await collectStaleness({ cwd: dir, handoff: h });
+    const r = await collectStaleness({ cwd: dir, handoff: h, handoffRoot: path.join(dir, '.handoff') });
     assert.deepEqual(r.missingPaths, ['docs/gone.md']);
     assert.ok(r.notes.includes('1 path(s) the handoff names lead outside the repository (through a symbolic link) and were not checked'), r.notes.join('\n'));
   });
@@ -202,10 +202,10 @@ describe('staleness of a handoff (real repositories)', function () {
     const parsed = parseHandoff(readFileSync(r0.status === 'ok' ? r0.handoff_file : '', 'utf8'));
     assert.ok(parsed.ok);
     const h = parsed.handoff;
-    const r = await collectStaleness({ cwd: dir, handoff: h, handoffDirectory: 'docs/handoffs' });
+    const r = await collectStaleness({ cwd: dir, handoff: h, handoffRoot: path.join(dir, 'docs', 'handoffs') });
     assert.deepEqual([r.changedSince, r.diffChanged, r.notes], [[], false, []]);
     // Without the setting, the handoff's own files look like new untracked files.
-    const wrong = await collectStaleness({ cwd: dir, handoff: h });
+    const wrong = await collectStaleness({ cwd: dir, handoff: h, handoffRoot: path.join(dir, '.handoff') });
     assert.equal(wrong.diffChanged, true);
     assert.ok(wrong.changedSince.every((f) => f.status === '?' && f.path.startsWith('docs/handoffs/')));
   });
@@ -218,7 +218,7 @@ describe('staleness of a handoff (real repositories)', function () {
     write(other, 'src/a.ts', 'export const a = 1;\n');
     write(other, 'new file.md', '# new\n');
     commitAll(other, 'unrelated');
-    const r = await collectStaleness({ cwd: other, handoff: h });
+    const r = await collectStaleness({ cwd: other, handoff: h, handoffRoot: path.join(other, '.handoff') });
     assert.equal(r.headCommit, h.frontmatter.head_commit);
     assert.equal(r.currentHead, git(other, 'rev-parse', 'HEAD').trim());
     assert.deepEqual(r.commitsSince, []);
@@ -234,15 +234,15 @@ describe('staleness of a handoff (real repositories)', function () {
   it('(d) a head commit that is null or not a commit id, or that HEAD no longer contains', async () => {
     const { dir } = repoWithWork();
     const h = await handoffIn(dir);
-    let r = await collectStaleness({ cwd: dir, handoff: withHead(h, null) });
+    let r = await collectStaleness({ cwd: dir, handoff: withHead(h, null), handoffRoot: path.join(dir, '.handoff') });
     assert.match(r.notes.join('\n'), /records no head commit/);
     assert.deepEqual(stalenessLines(r), [r.notes[0], 'Nothing else found that changed since the handoff']);
 
-    r = await collectStaleness({ cwd: dir, handoff: withHead(h, '--output=x') });
+    r = await collectStaleness({ cwd: dir, handoff: withHead(h, '--output=x'), handoffRoot: path.join(dir, '.handoff') });
     assert.match(r.notes.join('\n'), /"--output=x" is not a commit id/);
     assert.ok(!existsSync(path.join(dir, 'x')));
 
-    r = await collectStaleness({ cwd: dir, handoff: withHead(h, 'deadbeef') });
+    r = await collectStaleness({ cwd: dir, handoff: withHead(h, 'deadbeef'), handoffRoot: path.join(dir, '.handoff') });
     assert.match(r.notes.join('\n'), /deadbeef is not in this repository/);
 
     // HEAD reset to before the handoff's head commit.
@@ -252,7 +252,7 @@ describe('staleness of a handoff (real repositories)', function () {
     const h2 = await handoffIn(dir);
     assert.equal(h2.frontmatter.head_commit, later);
     git(dir, 'reset', '-q', '--hard', before);
-    r = await collectStaleness({ cwd: dir, handoff: h2 });
+    r = await collectStaleness({ cwd: dir, handoff: h2, handoffRoot: path.join(dir, '.handoff') });
     assert.deepEqual(r.commitsSince, []);
     assert.match(r.notes.join('\n'), /HEAD does not contain the handoff's head commit .*: 1 commit\(s\)/);
     assert.ok(stalenessLines(r).some((l) => l.startsWith(`HEAD is now ${before.slice(0, 10)}, not the handoff's ${later.slice(0, 10)}`)));
@@ -265,7 +265,7 @@ describe('staleness of a handoff (real repositories)', function () {
     const h = await handoffIn(dir, { artifacts: ['docs/plan.md', 'notes.txt', 'PR #12', '../outside.md'] });
     assert.equal(h.frontmatter.head_commit, null);
     rmSync(path.join(dir, 'notes.txt'));
-    const r = await collectStaleness({ cwd: dir, handoff: h });
+    const r = await collectStaleness({ cwd: dir, handoff: h, handoffRoot: path.join(dir, '.handoff') });
     assert.equal(r.currentHead, null);
     assert.deepEqual(r.missingPaths, ['notes.txt']);
     assert.equal(r.notes.length, 1);
@@ -277,7 +277,7 @@ describe('staleness of a handoff (real repositories)', function () {
   it('(e) git that cannot be run: a note instead of a crash', async () => {
     const { dir } = repoWithWork();
     const h = await handoffIn(dir);
-    const r = await collectStaleness({ cwd: dir, handoff: h, binary: path.join(dir, 'no-such-git') });
+    const r = await collectStaleness({ cwd: dir, handoff: h, handoffRoot: path.join(dir, '.handoff'), binary: path.join(dir, 'no-such-git') });
     assert.match(r.notes.join('\n'), /git is not installed or not on PATH/);
     assert.deepEqual(r.missingPaths, []);
   });
@@ -287,7 +287,7 @@ describe('staleness of a handoff (real repositories)', function () {
     const h = await handoffIn(dir);
     const controller = new AbortController();
     controller.abort();
-    const r = await collectStaleness({ cwd: dir, handoff: h, signal: controller.signal });
+    const r = await collectStaleness({ cwd: dir, handoff: h, handoffRoot: path.join(dir, '.handoff'), signal: controller.signal });
     assert.ok(r.notes.some((n) => /cancelled/.test(n)), r.notes.join('\n'));
   });
 
@@ -304,7 +304,7 @@ describe('staleness of a handoff (real repositories)', function () {
     write(dir, '--output=x', 'one\ntwo\nthree\n');
     renameSync(path.join(dir, 'with space.txt'), path.join(dir, '--help'));
     write(dir, '-- new', 'new\n');
-    const r = await collectStaleness({ cwd: dir, handoff: h });
+    const r = await collectStaleness({ cwd: dir, handoff: h, handoffRoot: path.join(dir, '.handoff') });
     assert.equal(r.headCommit, head);
     assert.deepEqual([...r.missingPaths].sort(), ['-rf', 'with space.txt']);
     assert.deepEqual(

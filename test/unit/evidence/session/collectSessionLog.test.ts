@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, copyFileSync, cpSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseHandoff } from '../../../../src/core/handoff/render';
+import { parseHandoff } from '../../../../src/core/handoff/parse';
 import { HandoverOkSchema } from '../../../../src/core/handoff/schema';
 import { handover } from '../../../../src/engine/handover';
 import { claudeProjectDirName } from '../../../../src/evidence/session/discovery';

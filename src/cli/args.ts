@@ -1,0 +1,108 @@
+/**
+ * The command line of `specialist-handoff`: every option (one table for all subcommands,
+ * parsed with Node's `util.parseArgs`, strict), whole-number flags, and negative numbers
+ * kept as values (docs/CLI.md lists the flags of each subcommand).
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+/** Every option of every subcommand: its type, whether it repeats, its short form. */
+export const OPTIONS = {
+  specialist: { type: 'string', short: 's' },
+  topic: { type: 'string', short: 't' },
+  summary: { type: 'string' },
+  decision: { type: 'string', multiple: true },
+  failed: { type: 'string', multiple: true },
+  next: { type: 'string', multiple: true },
+  blocker: { type: 'string', multiple: true },
+  artifact: { type: 'string', multiple: true },
+  turn: { type: 'string', multiple: true },
+  'return-condition': { type: 'string' },
+  reason: { type: 'string' },
+  'reason-kind': { type: 'string' },
+  from: { type: 'string' },
+  'max-tokens': { type: 'string' },
+  'recent-turns': { type: 'string' },
+  tokenizer: { type: 'string' },
+  dir: { type: 'string' },
+  'no-fit': { type: 'boolean' },
+  parent: { type: 'string' },
+  'max-depth': { type: 'string' },
+  'confirm-hop': { type: 'boolean' },
+  'session-id': { type: 'string' },
+  'summary-file': { type: 'string' },
+  handoff: { type: 'string', multiple: true },
+  met: { type: 'string', multiple: true },
+  'no-take': { type: 'boolean' },
+  'proceed-if-taken': { type: 'boolean' },
+  'session-log': { type: 'string' },
+  target: { type: 'string' },
+  force: { type: 'boolean' },
+  json: { type: 'boolean' },
+  cwd: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} satisfies ParseArgsConfig['options'];
+
+/** The parsed options, by long name (`values['max-tokens']`). */
+export type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>['values'];
+
+/** A parsed command line: the options and the positionals (the subcommand first), or the `ERROR:` line of a bad one. */
+export type CommandLine = { ok: true; values: Values; positionals: string[] } | { ok: false; message: string; args: string[] };
+
+/**
+ * A whole-number flag (`--max-tokens 3000`).
+ * @returns the number, undefined when the flag is absent, or the `ERROR:` naming the flag
+ */
+export function integer(value: string | undefined, flag: string): number | undefined | { error: string } {
+  if (value === undefined) {
+    return undefined;
+  }
+  if (!/^-?\d+$/.test(value.trim())) {
+    return { error: `ERROR: --${flag} must be a whole number (got "${value}")` };
+  }
+  return Number(value);
+}
+
+const VALUE_OPTIONS = new Set(
+  Object.entries(OPTIONS)
+    .filter(([, o]) => o.type === 'string')
+    .flatMap(([name, o]) => [`--${name}`, ...('short' in o ? [`-${o.short}`] : [])]),
+);
+
+/** `--max-tokens -5` → `--max-tokens=-5`, so a negative number reaches validation instead of being read as an option. */
+export function joinNegativeNumbers(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const next = argv[i + 1];
+    if (VALUE_OPTIONS.has(a) && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${a}=${next}`);
+      i++;
+    } else {
+      out.push(a);
+    }
+  }
+  return out;
+}
+
+/**
+ * Parses the command line (without `node` and the script path). A bad one (an unknown
+ * option, a missing value) gives one `ERROR:` line pointing to `--help`: Node's own
+ * message, shortened, or for an option followed by something that looks like another
+ * option, how to pass a value that starts with `-`.
+ */
+export function parseCommandLine(argv: readonly string[]): CommandLine {
+  const args = joinNegativeNumbers(argv);
+  try {
+    const parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+    return { ok: true, values: parsed.values, positionals: parsed.positionals };
+  } catch (err) {
+    // Node's parseArgs reports only by message (ERR_PARSE_ARGS_* codes, one text each).
+    const message = (err as Error).message;
+    const ambiguous = /Option '(?:-\w, )?(--[\w-]+)[^']*' argument is ambiguous/.exec(message);
+    const first = ambiguous
+      ? `${ambiguous[1]} needs a value; to pass one that starts with "-", write ${ambiguous[1]}=-value`
+      : (message.split('\n')[0] ?? '').replace(/\. To specify a positional argument.*$/, '').replace(/\.$/, '');
+    return { ok: false, message: `ERROR: ${first} — run "specialist-handoff --help" for the options`, args };
+  }
+}

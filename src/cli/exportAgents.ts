@@ -1,0 +1,34 @@
+/**
+ * `specialist-handoff export-agents`: the specialists written to the agent folders of
+ * VS Code (`.github/agents/`) and Claude Code (`.claude/agents/`), src/engine/exportAgents.ts.
+ */
+import { exportAgents, exportAgentsExitCode, formatExportSummary } from '../engine/exportAgents';
+import type { Values } from './args';
+import { EXIT_BAD_INPUT, type CliIo } from './io';
+import { fail, failWith } from './wording';
+import { resolveWorkspace } from './workspace';
+
+/**
+ * Runs `export-agents`: prints the summary (or the result object with --json); exit 0
+ * done, 1 a file could not be written, 2 bad input.
+ */
+export async function runExportAgents(values: Values, io: CliIo): Promise<number> {
+  const cwd = await resolveWorkspace(values, io);
+  if (typeof cwd !== 'string') {
+    return fail(io, values, cwd.error, EXIT_BAD_INPUT, 'cwd');
+  }
+  const result = await exportAgents({ target: values.target, force: values.force }, { workspaceRoot: cwd, handoffDirectory: values.dir });
+  const code = exportAgentsExitCode(result);
+  if (result.status === 'error') {
+    return failWith(io, values, result, code);
+  }
+  if (values.json) {
+    io.stdout(JSON.stringify(result, null, 2));
+  } else {
+    io.stdout(formatExportSummary(result));
+  }
+  for (const w of result.warnings) {
+    io.stderr(w.startsWith('WARNING:') ? w : `WARNING: ${w}`);
+  }
+  return code;
+}

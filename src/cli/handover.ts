@@ -1,0 +1,110 @@
+/**
+ * `specialist-handoff handover`: hands the work over to a specialist — the flags become a
+ * handover request, the engine writes the handoff (src/engine/handover.ts), and the
+ * one-screen summary (or the result object with --json) is printed.
+ */
+import path from 'node:path';
+import { MAX_HOP_DEPTH } from '../core/handoff/compose';
+import { parseTurn } from '../core/handoff/request';
+import type { HandoverResult } from '../core/handoff/schema';
+import { handoffSummary } from '../core/handoff/summary';
+import { cliSessionLogStatePath, currentCliSessionId, startNewCliSession } from '../engine/cliSession';
+import { handover } from '../engine/handover';
+import { integer, type Values } from './args';
+import { EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, type CliIo } from './io';
+import { cliHandoverWarning, escapeControls, fail, failWith } from './wording';
+import { readSummary, resolveWorkspace, sessionLogMode } from './workspace';
+
+/**
+ * The flags as a handover request (field names of `HandoverRequestSchema`,
+ * src/core/handoff/request.ts); flags not given are left out, so the engine's defaults apply.
+ */
+function requestOf(values: Values, summary: string, numbers: { maxTokens?: number; recentTurns?: number }): Record<string, unknown> {
+  const request: Record<string, unknown> = {
+    specialist: values.specialist,
+    topic: values.topic,
+    summary,
+    decisions: values.decision ?? [],
+    failed_approaches: values.failed ?? [],
+    next_steps: values.next ?? [],
+    blockers: values.blocker ?? [],
+    artifacts: values.artifact ?? [],
+    recent_turns: (values.turn ?? []).map(parseTurn),
+    return_condition: values['return-condition'],
+    handover_reason: values.reason ?? '',
+    reason_kind: values['reason-kind'],
+    from: values.from,
+    max_context_tokens: numbers.maxTokens,
+    include_recent_turns: numbers.recentTurns,
+    tokenizer: values.tokenizer,
+    fit_to_budget: !values['no-fit'],
+    session_id: values['session-id'],
+    parent: values.parent,
+    hop_guard_confirmed: values['confirm-hop'] === true,
+  };
+  for (const k of Object.keys(request)) {
+    if (request[k] === undefined) {
+      delete request[k];
+    }
+  }
+  return request;
+}
+
+/**
+ * Runs `handover`: exit 0 written (a handoff also starts a new CLI session for the
+ * workspace), 2 bad input, 1 the handoff could not be written.
+ */
+export async function runHandover(values: Values, io: CliIo): Promise<number> {
+  const cwd = await resolveWorkspace(values, io);
+  if (typeof cwd !== 'string') {
+    return fail(io, values, cwd.error, EXIT_BAD_INPUT, 'cwd');
+  }
+  const maxTokens = integer(values['max-tokens'], 'max-tokens');
+  const recentTurns = integer(values['recent-turns'], 'recent-turns');
+  const maxDepth = integer(values['max-depth'], 'max-depth');
+  for (const v of [maxTokens, recentTurns, maxDepth]) {
+    if (v && typeof v === 'object') {
+      return fail(io, values, v.error, EXIT_BAD_INPUT);
+    }
+  }
+  if (typeof maxDepth === 'number' && (maxDepth < 1 || maxDepth > MAX_HOP_DEPTH)) {
+    return fail(io, values, `ERROR: --max-depth must be between 1 and ${MAX_HOP_DEPTH} hops (got ${maxDepth})`, EXIT_BAD_INPUT);
+  }
+  const summary = await readSummary(values, io);
+  if (typeof summary === 'object') {
+    return fail(io, values, summary.error, EXIT_BAD_INPUT, 'summary');
+  }
+  const request = requestOf(values, summary, { maxTokens: maxTokens as number | undefined, recentTurns: recentTurns as number | undefined });
+  const mode = sessionLogMode(values, io);
+  if (typeof mode === 'object') {
+    return fail(io, values, mode.error, EXIT_BAD_INPUT, 'session-log');
+  }
+  const result: HandoverResult = await handover(request, {
+    workspaceRoot: cwd,
+    handoffDirectory: values.dir,
+    ...(values['session-id'] === undefined ? { sessionId: await currentCliSessionId(cwd) } : {}),
+    ...(typeof maxDepth === 'number' ? { maxHandoverDepth: maxDepth } : {}),
+    sessionLog: { mode, statePath: cliSessionLogStatePath(cwd) },
+  });
+  if (result.status === 'error') {
+    return failWith(io, values, result, result.field === 'io' || result.field === 'internal' ? EXIT_FAILURE : EXIT_BAD_INPUT);
+  }
+  // A handoff ends the CLI's session for this workspace; the next command starts another.
+  await startNewCliSession(cwd);
+  const warnings = result.warnings.map((w) => cliHandoverWarning(w, result.package, !values['no-fit']));
+  if (values.json) {
+    // The same words as on stderr: flags, not engine field names.
+    io.stdout(JSON.stringify({ ...result, warnings }, null, 2));
+  } else {
+    io.stdout(formatSummary(result, cwd));
+  }
+  for (const w of warnings) {
+    io.stderr(escapeControls(w));
+  }
+  return EXIT_OK;
+}
+
+/** The human-readable one-screen summary of a successful handoff, paths relative to `cwd` (src/core/handoff/summary.ts, terminal layout). */
+export function formatSummary(result: Extract<HandoverResult, { status: 'ok' }>, cwd: string): string {
+  return handoffSummary(result, { layout: 'terminal', relativePath: (f) => path.relative(cwd, f).split(path.sep).join('/') || f });
+}

@@ -1,0 +1,65 @@
+/**
+ * `specialist-handoff hook`: the command of Claude Code's `SessionEnd` and `PreCompact`
+ * hooks. Reads the hook's JSON from standard input and runs the hook job
+ * (src/engine/hook.ts), then prints one line on stderr. Exit 0 written or skipped, 1 on
+ * every error — never 2, on which Claude Code would block.
+ */
+import path from 'node:path';
+import { MAX_HOOK_INPUT_BYTES } from '../core/agents/claudeHook';
+import { formatCount } from '../core/handoff/render';
+import { runClaudeHook } from '../engine/hook';
+import type { Values } from './args';
+import { EXIT_FAILURE, EXIT_OK, type CliIo } from './io';
+import { cliErrorText, escapeControls, fail, failWith } from './wording';
+
+/** Reads the process's standard input whole, refusing a terminal (nothing would ever arrive) and more than `maxBytes`. */
+async function readProcessStdin(maxBytes: number): Promise<string | { error: string }> {
+  if (process.stdin.isTTY) {
+    return { error: 'ERROR: the hook input must be piped to standard input (it is a terminal) — run this from a Claude Code hook, or pipe the JSON in: echo \'{…}\' | specialist-handoff hook' };
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of process.stdin) {
+      const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+      size += buf.length;
+      if (size > maxBytes) {
+        return { error: `ERROR: the hook input on standard input is larger than ${formatCount(maxBytes)} bytes — pipe in the hook's JSON only` };
+      }
+      chunks.push(buf);
+    }
+  } catch (err) {
+    return { error: `ERROR: standard input cannot be read: ${(err as Error).message}` };
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Runs `hook`: --specialist (default implementation_engineer), --topic (default the
+ * branch or `session <short id>`), --cwd (a folder to write to, even outside git), --dir.
+ */
+export async function runHook(values: Values, io: CliIo): Promise<number> {
+  const raw = await (io.readStdin ?? readProcessStdin)(MAX_HOOK_INPUT_BYTES);
+  if (typeof raw !== 'string') {
+    return fail(io, values, raw.error, EXIT_FAILURE, 'stdin');
+  }
+  const outcome = await runClaudeHook(raw, {
+    specialist: values.specialist,
+    topic: values.topic,
+    folder: values.cwd === undefined ? undefined : path.resolve(io.cwd, values.cwd),
+    handoffDirectory: values.dir,
+  });
+  if (outcome.status === 'error') {
+    return outcome.event === undefined
+      ? failWith(io, values, outcome, EXIT_FAILURE)
+      : fail(io, values, `${cliErrorText(outcome)} (Claude Code ${outcome.event} hook; nothing was written)`, EXIT_FAILURE, outcome.field);
+  }
+  const cwd = outcome.workspaceRoot;
+  if (outcome.status === 'skipped') {
+    io.stderr(escapeControls(`specialist-handoff hook: ${outcome.event}: nothing written — ${cwd} is not in a git repository (the safety net writes only into git projects; pass --cwd ${cwd} to write one there anyway)`));
+    return EXIT_OK;
+  }
+  const rel = path.relative(cwd, outcome.result.handoff_file).split(path.sep).join('/');
+  io.stderr(escapeControls(`specialist-handoff hook: ${outcome.event}: safety-net handoff to ${outcome.result.persona_marker} written: ${rel} (${outcome.notes.join(', ')})`));
+  return EXIT_OK;
+}

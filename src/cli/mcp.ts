@@ -1,0 +1,49 @@
+/**
+ * `specialist-handoff mcp`: serves the Model Context Protocol on stdio (src/mcp/server.ts)
+ * for the workspace of --cwd until the client closes standard input.
+ */
+import type * as McpServerModule from '../mcp/server';
+import { startNewCliSession } from '../engine/cliSession';
+import type { Values } from './args';
+import { EXIT_OK, type CliIo } from './io';
+import { VERSION } from './usage';
+import { escapeControls } from './wording';
+import { cliEnvironment, workspaceAndRoot } from './workspace';
+
+/**
+ * Runs `mcp`: a call's `project_root` may name the workspace of --cwd only. The server
+ * module (and the MCP SDK, about 100 ms to load) is loaded only here. Tool calls use the
+ * CLI's environment: its session id and session-log state, the session log found
+ * automatically; a handoff starts a new CLI session, as `handover` does. Console output
+ * is sent to stderr while serving: stdout is the protocol.
+ */
+export async function runMcp(values: Values, io: CliIo): Promise<number> {
+  // The handoff root is checked up front, so a bad --dir fails before the server starts.
+  const ws = await workspaceAndRoot(values, io);
+  if (typeof ws === 'number') return ws;
+  const { cwd } = ws;
+  // Loaded lazily so the other commands never pay for the SDK; esbuild bundles it all the same.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const mcp = require('../mcp/server') as typeof McpServerModule;
+  const saved = { log: console.log, info: console.info, debug: console.debug };
+  console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
+  try {
+    io.stderr(`specialist-handoff ${VERSION}: MCP server on stdio for ${cwd}`);
+    await mcp.serveStdio({
+      version: VERSION,
+      defaultRoot: cwd,
+      // The server serves one project: a call's project_root must name it. Without this an
+      // agent (or text injected into one) could write handoffs into /, /etc or another
+      // repository, through a link or by naming it.
+      allowedRoots: [cwd],
+      environment: (project) => cliEnvironment(project, values, 'auto'),
+      onHandover: async (project) => {
+        await startNewCliSession(project);
+      },
+      log: (line) => io.stderr(`specialist-handoff mcp: ${escapeControls(line)}`),
+    });
+  } finally {
+    Object.assign(console, saved);
+  }
+  return EXIT_OK;
+}

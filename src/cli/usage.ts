@@ -1,0 +1,93 @@
+/**
+ * What `specialist-handoff --help` and `--version` print: the usage of every subcommand
+ * and flag (docs/CLI.md describes the same in full), and the version.
+ */
+
+/** The CLI's version (the package version). */
+export const VERSION = '0.1.0';
+
+/** The commands, as error messages list them. */
+export const COMMAND_LIST = '"handover", "prompt", "record-result", "specialists", "mcp", "hook" or "export-agents"';
+
+/** The text of `--help`: every subcommand with its flags, and the exit codes. */
+export const USAGE = `specialist-handoff — hand an AI-coding session over to the next specialist
+
+Usage:
+  specialist-handoff handover --specialist ID --topic TOPIC [options]
+  specialist-handoff prompt [--specialist ID] [--handoff REF] [--no-take] [--json] [--cwd DIR]
+  specialist-handoff record-result --specialist ID [--handoff REF]… [--summary TEXT]
+      [--met N|TEXT|all]… [--next TEXT]… [--blocker TEXT]… [--proceed-if-taken] [--json]
+  specialist-handoff specialists [--json] [--cwd DIR]
+  specialist-handoff mcp [--cwd DIR] [--dir FOLDER]
+  specialist-handoff hook [--specialist ID] [--topic TEXT] [--cwd DIR] [--dir FOLDER]
+  specialist-handoff export-agents [--target github|claude|all] [--force] [--json] [--cwd DIR] [--dir FOLDER]
+  specialist-handoff --help | --version
+
+handover options:
+  -s, --specialist ID        who receives the work (see "specialist-handoff specialists")
+  -t, --topic TEXT           what the work is about; becomes the file-name slug
+      --summary TEXT         what happened so far
+      --summary-file PATH    read the summary from a file ("-" for standard input)
+      --decision TEXT        a decision made (repeatable; numbered D1, D2 …)
+      --failed TEXT          an approach that was tried and failed (repeatable)
+      --next TEXT            a next step (repeatable)
+      --blocker TEXT         something that blocks the work (repeatable)
+      --artifact TEXT        a relevant file or reference (repeatable)
+      --turn "ROLE: TEXT"    a recent conversation turn, oldest first (repeatable)
+      --return-condition T   when the specialist should hand back (default: the specialist's)
+      --reason TEXT          why the work is handed over
+      --reason-kind KIND     capability_boundary | specialization | escalation | load_balancing | end_of_session
+      --from NAME            who hands over (default: developer)
+      --max-tokens N         token budget of the handoff (default 3000)
+      --recent-turns N       recent turns kept (default 5)
+      --tokenizer NAME       o200k_base (default) | cl100k_base
+      --dir FOLDER           handoff folder inside the workspace (default .handoff)
+      --no-fit               keep everything even when over budget (a WARNING is printed)
+      --parent REF           continue a chain: a handoff id, its file name, or "latest"
+      --max-depth N          hops a chain may take before the hop guard stops it (default 3)
+      --confirm-hop          hand over although the hop guard warns (too deep, or back to a
+                             specialist already in the chain); the handoff records it
+      --session-id ID        session id to record (default: a new UUID)
+      --session-log WHERE    auto (default: find this workspace's Claude Code, Codex, Aider,
+                             Cline/Roo, SpecStory and Copilot transcripts), none, or the path
+                             of one transcript file (or Cline task folder)
+      --json                 print the result object (or the error object) as JSON on stdout
+      --cwd DIR              where to run (default: the current directory); the workspace
+                             is its git repository's top level, or DIR itself outside git
+
+--turn roles: user, assistant, system, tool ("ROLE: TEXT"); text without a role is the assistant's.
+
+prompt: prints what the receiving agent needs to pick a handoff up — the specialist's
+mandate, receive rules, run context, what changed since the handoff (staleness) and the
+prior handoffs (30 KB). Default: the newest handoff (to --specialist when given); a pending
+one is marked "accepted" by this session unless --no-take.
+
+record-result: the receiving specialist hands back. Writes a result entry per handoff
+answered (default: every open handoff to --specialist) with the status the policy gives:
+complete only when every acceptance criterion is met (--met: its number as "prompt" lists
+them, its text, or "all") and no test failed after the last passing run; blocked with
+--blocker; else in progress. With no open handoff it writes a session note only.
+--proceed-if-taken records even when another session took the handoff and never answered.
+
+mcp: serves the Model Context Protocol on stdio for MCP clients (Claude Code, Codex CLI,
+Cline/Roo, VS Code …), with the tools handover_to_specialist, list_specialists,
+prior_handoffs and record_result. The project is the git repository of --cwd (default: the
+current directory); a tool's project_root may name that folder only. Standard output
+carries the protocol only; diagnostics go to standard error. Runs until the client closes
+standard input.
+
+hook: for Claude Code's SessionEnd and PreCompact hooks. Reads the hook's JSON from standard
+input (session_id, transcript_path, cwd, hook_event_name, reason or trigger) and writes a
+safety-net handoff from git and the session transcript, to --specialist (default
+implementation_engineer) on --topic (default: the git branch, else "session <id>"). Outside
+a git repository it writes nothing unless --cwd names the folder. Prints one line on
+standard error; exits 0 when written or skipped and 1 on any error, never 2, so the hook
+never blocks Claude Code.
+
+export-agents: writes the specialists (built-in and .handoff/specialists) as VS Code custom
+agents (.github/agents/<id>.agent.md, with handoffs: buttons to the specialists each one
+usually hands to) and Claude Code subagents (.claude/agents/<id>.md), so those tools offer
+them too; --target picks one folder (default: all). A file whose text differs from ours
+(edited by someone) is kept and reported as skipped unless --force.
+
+Exit codes: 0 written, 2 bad input (one ERROR: line on stderr), 1 could not write.`;

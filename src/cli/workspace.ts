@@ -1,0 +1,97 @@
+/**
+ * What several subcommands share: the workspace of `--cwd` (its git repository's top
+ * level, like git itself), its handoff root (`--dir`), the engine environment of the
+ * terminal's session, and the flags read the same way everywhere (`--session-log`,
+ * `--summary` / `--summary-file`).
+ */
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { HandoverEnvironment } from '../engine/environment';
+import { cliSessionLogStatePath, currentCliSessionId } from '../engine/cliSession';
+import { handoffRootOf, workspaceFolderOf } from '../engine/project';
+import type { Values } from './args';
+import { EXIT_BAD_INPUT, type CliIo } from './io';
+import { fail, failWith } from './wording';
+
+/**
+ * The workspace root: the git repository's top level of `--cwd` (like git itself), or
+ * `--cwd` outside a repository.
+ * @param flag how the error names the folder (default `--cwd`)
+ * @returns the absolute folder, or the `ERROR:` naming the flag and the folder
+ */
+export async function resolveWorkspace(values: Pick<Values, 'cwd'>, io: CliIo, flag = '--cwd'): Promise<string | { error: string }> {
+  const dir = path.resolve(io.cwd, values.cwd ?? '.');
+  const folder = await workspaceFolderOf(dir);
+  return folder.ok ? folder.path : { error: `ERROR: ${flag} ${folder.problem}` };
+}
+
+/**
+ * The workspace of --cwd ({@link resolveWorkspace}) and its handoff root (--dir), or the
+ * exit code after the `ERROR:` naming the bad flag was printed.
+ */
+export async function workspaceAndRoot(values: Values, io: CliIo): Promise<{ cwd: string; root: string } | number> {
+  const cwd = await resolveWorkspace(values, io);
+  if (typeof cwd !== 'string') {
+    return fail(io, values, cwd.error, EXIT_BAD_INPUT, 'cwd');
+  }
+  const root = handoffRootOf({ workspaceRoot: cwd, handoffDirectory: values.dir });
+  if (!root.ok) {
+    return failWith(io, values, root.error, EXIT_BAD_INPUT);
+  }
+  return { cwd, root: root.path };
+}
+
+/** `--session-log`: auto (default), none (any case), or the path of an existing transcript (file or Cline task folder). */
+export function sessionLogMode(values: Values, io: CliIo): string | { error: string } {
+  const raw = values['session-log'] ?? 'auto';
+  const word = raw.trim().toLowerCase();
+  if (word === 'auto' || word === 'none') {
+    return word;
+  }
+  const file = path.resolve(io.cwd, raw);
+  try {
+    statSync(file);
+  } catch {
+    return { error: `ERROR: --session-log ${raw}: no such file or folder — pass the path of a transcript, "auto" or "none"` };
+  }
+  return file;
+}
+
+/** The summary: --summary, or --summary-file (a path, or "-" for standard input); not both. */
+export async function readSummary(values: Values, io: CliIo): Promise<string | { error: string }> {
+  const file = values['summary-file'];
+  if (file === undefined) {
+    return values.summary ?? '';
+  }
+  if (values.summary !== undefined) {
+    return { error: 'ERROR: --summary and --summary-file both given — pass one' };
+  }
+  try {
+    if (file === '-') {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    }
+    const target = path.resolve(io.cwd, file);
+    if (statSync(target).size > 8 * 1024 * 1024) {
+      return { error: `ERROR: --summary-file ${file} is larger than 8 MiB — a summary is at most 200,000 characters` };
+    }
+    return readFileSync(target, 'utf8');
+  } catch (err) {
+    return { error: `ERROR: --summary-file ${file} cannot be read: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}` };
+  }
+}
+
+/**
+ * The engine environment of the terminal's session for a workspace (prompt, record-result,
+ * the MCP server's calls): `--dir`, the session id (`--session-id`, else the CLI's current
+ * one) and the session log read in `mode` with the CLI's read offsets.
+ */
+export async function cliEnvironment(cwd: string, values: Values, mode: string): Promise<HandoverEnvironment> {
+  return {
+    workspaceRoot: cwd,
+    handoffDirectory: values.dir,
+    sessionId: values['session-id'] ?? (await currentCliSessionId(cwd)),
+    sessionLog: { mode, statePath: cliSessionLogStatePath(cwd) },
+  };
+}

@@ -1,0 +1,124 @@
+/**
+ * The leaf pieces of a handoff package (docs/DESIGN.md §4) — the reason kind, a touched
+ * file, a test run, a commit, a turn, a hop-guard finding, a drop-manifest entry — defined
+ * once, with zod's mini build. The handoff schemas (`schema.ts`, full zod) are built from
+ * these, and the panel's protocol (`src/core/panel/protocol.ts`) carries them, so the
+ * webview validates what it receives with the same rules while its bundle ships zod/mini
+ * without the locales (docs/ARCHITECTURE.md, the webview layer).
+ *
+ * zod/mini schemas have no methods: wrap them with `z.optional(…)`, `z.nullable(…)` or
+ * `z._default(…)` (both builds export these) rather than `.optional()`.
+ */
+import * as z from 'zod/mini';
+
+const nonNegativeInt = () => z.number().check(z.int(), z.nonnegative());
+
+/** Why the work is handed over (docs/DESIGN.md §4): `capability_boundary`, `specialization`, `escalation`, `load_balancing` or `end_of_session`. */
+export const ReasonKindSchema = z.enum(['capability_boundary', 'specialization', 'escalation', 'load_balancing', 'end_of_session']);
+/** One of the reason kinds, e.g. `end_of_session`. */
+export type ReasonKind = z.infer<typeof ReasonKindSchema>;
+
+/**
+ * Status letter of a touched file, relative to HEAD: Added, Modified, Deleted, Renamed,
+ * Copied, Unmerged (conflict), `?` untracked. A type change (file ↔ symlink) is `M`.
+ */
+export const FileStatusSchema = z.enum(['A', 'M', 'D', 'R', 'C', 'U', '?']);
+/** A touched file's status letter. */
+export type FileStatus = z.infer<typeof FileStatusSchema>;
+
+/**
+ * One touched file (docs/DESIGN.md §4), as git reports it: `path` relative to the
+ * repository root, exactly as the user sees it (UTF-8, spaces kept); `old_path` for renames
+ * and copies; `added` / `deleted` line counts from numstat against HEAD (null when git
+ * reports none: binary files, untracked files, conflicts); `xy` git's two-letter
+ * index/worktree code from `status --porcelain=v2` (`?` for untracked).
+ */
+export const TouchedFileSchema = z.object({
+  path: z.string().check(z.minLength(1)),
+  status: FileStatusSchema,
+  old_path: z._default(z.nullable(z.string().check(z.minLength(1))), null),
+  added: z._default(z.nullable(nonNegativeInt()), null),
+  deleted: z._default(z.nullable(nonNegativeInt()), null),
+  binary: z._default(z.boolean(), false),
+  xy: z.optional(z.string().check(z.maxLength(2))),
+});
+/** A touched file entry. */
+export type TouchedFile = z.infer<typeof TouchedFileSchema>;
+
+/** Counts parsed from a test runner's summary line. */
+export const TestCountsSchema = z.object({
+  passed: z.optional(nonNegativeInt()),
+  failed: z.optional(nonNegativeInt()),
+  skipped: z.optional(nonNegativeInt()),
+});
+
+/**
+ * One test command that ran (docs/DESIGN.md §4). `result` comes from the exit code;
+ * `unknown` when the source cannot tell (never guessed). `source` names where the fact came
+ * from (e.g. `recorder`, `claude-code`, `user`). Times: ISO 8601; `duration_ms` in milliseconds.
+ */
+export const TestRunSchema = z.object({
+  command: z.string().check(z.minLength(1)),
+  cwd: z._default(z.nullable(z.string()), null),
+  exit_code: z._default(z.nullable(z.number().check(z.int())), null),
+  result: z.enum(['passed', 'failed', 'unknown']),
+  counts: z.optional(TestCountsSchema),
+  source: z._default(z.string().check(z.minLength(1)), 'user'),
+  started_at: z._default(z.nullable(z.string()), null),
+  duration_ms: z._default(z.nullable(z.number().check(z.nonnegative())), null),
+});
+/** A test-run entry. */
+export type TestRun = z.infer<typeof TestRunSchema>;
+
+/** One commit since the base: full `sha` (40 or 64 hex digits), `subject` (first line), `author`, ISO `date`. */
+export const CommitSchema = z.object({
+  sha: z.string().check(z.regex(/^[0-9a-f]{40,64}$/)),
+  subject: z.string(),
+  author: z.string(),
+  date: z.string(),
+});
+/** A commit entry. */
+export type Commit = z.infer<typeof CommitSchema>;
+
+/** One conversation turn: who spoke (`role`), what was said (`text`), optional ISO `time`. */
+export const TurnSchema = z.object({
+  role: z.enum(['user', 'assistant', 'system', 'tool']),
+  text: z.string(),
+  time: z.optional(z.string()),
+});
+/** A recent turn. */
+export type Turn = z.infer<typeof TurnSchema>;
+
+/**
+ * A hop-guard finding (docs/DESIGN.md §4 hop/cycle guard): the handoff goes deeper than
+ * `handoff.maxHandoverDepth` (`depth`) or back to a specialist already in the chain
+ * (`cycle`); `confirmed` records that the user handed over anyway; `allowed_by` what let a
+ * guarded hop through: `confirmation` (a person confirmed it; absent in files written
+ * before this field) or `progress` (an agent's return to a specialist the chain visited,
+ * allowed because the code changed since: the progress guard).
+ */
+export const HopGuardSchema = z.object({
+  reasons: z.array(z.enum(['depth', 'cycle'])),
+  max_depth: z.number().check(z.int(), z.positive()),
+  confirmed: z.boolean(),
+  allowed_by: z.optional(z.enum(['confirmation', 'progress'])),
+});
+/** A hop-guard finding. */
+export type HopGuard = z.infer<typeof HopGuardSchema>;
+
+/** Sections fit-to-budget may cut, in the order it cuts them (docs/DESIGN.md §4). */
+export const DroppableSectionSchema = z.enum(['recent_turns', 'diff_excerpt', 'touched_files', 'tests_run', 'summary']);
+/** A section name fit-to-budget may cut. */
+export type DroppableSection = z.infer<typeof DroppableSectionSchema>;
+
+/**
+ * One entry of the drop manifest: which `section` was cut, how many items (`count`:
+ * turns, diff lines, files, tests, or summary characters) and how many `tokens` that saved.
+ */
+export const DroppedSchema = z.object({
+  section: DroppableSectionSchema,
+  count: nonNegativeInt(),
+  tokens: nonNegativeInt(),
+});
+/** A drop-manifest entry. */
+export type Dropped = z.infer<typeof DroppedSchema>;

@@ -1,0 +1,118 @@
+/**
+ * The one-screen summary of a written handoff, for every surface that shows one: the CLI
+ * prints it after `handover` (the `terminal` layout), VS Code shows it in the modal after
+ * "Hand over" (the `dialog` layout). Both say who receives the work, on which topic, the
+ * touched files, the tokens against the budget, what was cut, where the files are and the
+ * next step; each layout keeps the words its surface has always shown. Pure: the caller
+ * says how a path is shown (relative to its workspace).
+ */
+import { formatCount } from './render';
+import type { HandoffPackage, HandoverOk, TouchedFile } from './schema';
+
+/** "M 2, A 1, ? 1": touched files counted by status letter, in the order the letters first occur. */
+export function statusCounts(files: readonly TouchedFile[]): string {
+  const counts = new Map<string, number>();
+  for (const f of files) {
+    counts.set(f.status, (counts.get(f.status) ?? 0) + 1);
+  }
+  return [...counts.entries()].map(([k, v]) => `${k} ${v}`).join(', ');
+}
+
+/** What fit-to-budget cut, in words: "2 turns, 120 diff lines". */
+export function describeCuts(dropped: HandoffPackage['dropped']): string {
+  const unit: Record<string, string> = { recent_turns: 'turns', diff_excerpt: 'diff lines', touched_files: 'files', tests_run: 'passing tests', summary: 'summary characters' };
+  return dropped.map((d) => `${formatCount(d.count)} ${unit[d.section] ?? d.section}`).join(', ');
+}
+
+/** "3 touched (M 2, A 1)" or "0 touched": the touched files, those the handoff did not list included. */
+export function touchedFilesText(p: Pick<HandoffPackage, 'touched_files' | 'touched_files_omitted'>): string {
+  const total = p.touched_files.length + p.touched_files_omitted;
+  const counts = [statusCounts(p.touched_files), p.touched_files_omitted ? `${formatCount(p.touched_files_omitted)} not listed in the handoff` : ''].filter(Boolean).join(', ');
+  return `${formatCount(total)} touched${total ? ` (${counts})` : ''}`;
+}
+
+/** "1,234 (estimate) / 3,000 (o200k_base)": the package's tokens against its budget, in its encoding. */
+export function tokensText(p: Pick<HandoffPackage, 'estimated_tokens' | 'tokens_estimated' | 'max_context_tokens' | 'tokenizer'>): string {
+  return `${formatCount(p.estimated_tokens)}${p.tokens_estimated ? ' (estimate)' : ''} / ${formatCount(p.max_context_tokens)} (${p.tokenizer})`;
+}
+
+/** How {@link handoffSummary} renders. */
+export interface SummaryOptions {
+  /** How a file is shown, from its absolute path: relative to the workspace (the CLI: to `--cwd`; VS Code: `asRelativePath`). */
+  readonly relativePath: (absolutePath: string) => string;
+  /**
+   * `terminal`: a heading line "Handed over to …", aligned rows (handoff, briefing with
+   * its size, history, files, commits, tokens, upstream, one row per cut) and "Next:"
+   * (the CLI). `dialog`: "Label: value" rows (specialist, topic, files, tests, tokens,
+   * cuts, handoff, briefing), the warnings, a blank line and "Next:" (VS Code's modal,
+   * whose title already says who received the work).
+   */
+  readonly layout: 'terminal' | 'dialog';
+}
+
+/**
+ * The summary of a written handoff, one line per fact, joined with `\n`.
+ * @param result the engine's successful result
+ */
+export function handoffSummary(result: HandoverOk, options: SummaryOptions): string {
+  return (options.layout === 'terminal' ? terminalLines : dialogLines)(result, options.relativePath).join('\n');
+}
+
+function terminalLines(result: HandoverOk, rel: (f: string) => string): string[] {
+  const p = result.package;
+  const lines = [
+    `Handed over to ${result.persona_marker} — topic "${p.topic_title}" (${p.topic})`,
+    `  handoff   ${rel(result.handoff_file)}`,
+    `  briefing  ${rel(result.briefing.path)} (${result.briefing.newly_created ? 'created' : 'appended'}, ${formatCount(result.briefing.size_bytes)} bytes)`,
+  ];
+  if (result.history_file) {
+    lines.push(`  history   ${rel(result.history_file)} (what was cut to fit the budget)`);
+  }
+  lines.push(`  files     ${touchedFilesText(p)}`);
+  const where = p.branch ? ` on ${p.branch}` : p.detached ? ' on a detached HEAD' : '';
+  lines.push(`  commits   ${p.commits.length + p.commits_omitted} ${p.base_commit ? 'since the last handoff' : 'recent'}${where}${p.head_commit ? ` at ${p.head_commit.slice(0, 10)}` : ''}`);
+  lines.push(`  tokens    ${tokensText(p)}`);
+  if (p.upstream) {
+    lines.push(`  upstream  ${p.upstream}: ${p.ahead ?? 0} ahead, ${p.behind ?? 0} behind`);
+  }
+  for (const d of p.dropped) {
+    lines.push(`  cut       ${d.section.replace(/_/g, ' ')}: ${formatCount(d.count)} (${formatCount(d.tokens)} tokens)`);
+  }
+  lines.push(`Next: ${result.next_step}`);
+  return lines;
+}
+
+function dialogLines(result: HandoverOk, rel: (f: string) => string): string[] {
+  const p = result.package;
+  const tests = p.tests_run.length + p.tests_run_omitted;
+  const lines = [
+    `Specialist: ${result.persona_marker} (${p.specialist})`,
+    `Topic: ${p.topic_title}`,
+    `Files: ${touchedFilesText(p)}`,
+    `Tests: ${tests ? `${formatCount(tests)} run (${['passed', 'failed', 'unknown'].map((k) => `${p.tests_run.filter((t) => t.result === k).length} ${k}`).join(', ')})` : 'none recorded'}`,
+    `Tokens: ${tokensText(p)}`,
+  ];
+  if (p.dropped.length) {
+    lines.push(`Cut to fit: ${describeCuts(p.dropped)}`);
+  }
+  lines.push(`Handoff: ${rel(result.handoff_file)}`);
+  lines.push(`Briefing: ${rel(result.briefing.path)} (${result.briefing.newly_created ? 'created' : 'appended'})`);
+  lines.push(...result.warnings);
+  lines.push('', `Next: ${result.next_step}`);
+  return lines;
+}
+
+/**
+ * The warning of a handoff still over its budget when written: its tokens, the budget and
+ * the encoding, and what to do — shorten it (when it was fitted) or fit it, or raise the
+ * budget.
+ * @param fitted whether fit-to-budget ran (and could not cut enough)
+ * @param budget how the caller names the budget it can raise: the request field
+ *   `max_context_tokens` by default; the CLI says `--max-tokens`
+ */
+export function overBudgetWarning(p: Pick<HandoffPackage, 'estimated_tokens' | 'max_context_tokens' | 'tokenizer'>, fitted: boolean, budget = 'max_context_tokens'): string {
+  return (
+    `WARNING: the handoff is ${formatCount(p.estimated_tokens)} tokens, over the ${formatCount(p.max_context_tokens)}-token budget (${p.tokenizer})` +
+    (fitted ? ` even after fitting — shorten the summary, decisions or next steps, or raise ${budget}` : ` — fit it to the budget or raise ${budget}`)
+  );
+}

@@ -1,0 +1,129 @@
+/**
+ * The kinds of secret that redaction names (docs/DESIGN.md §7 "Nothing leaked"): each kind's
+ * `[REDACTED:<kind>]` name, what it is, and the rule that finds it — a rule of secretlint's
+ * recommended preset (`secretlintRules.ts`) or one of our own (`ownSecretRules.ts`) — and
+ * the {@link Finding} every rule reports. Pure data and string functions.
+ */
+
+/** Where a kind's rule comes from. */
+export type SecretRuleSource = 'secretlint' | 'handoff';
+
+/** One kind of secret: its `[REDACTED:<kind>]` name, what it is, and the rule that finds it. */
+export interface SecretKind {
+  /** Short stable name written in `[REDACTED:<kind>]` and in the frontmatter's `redactions`. */
+  readonly kind: string;
+  /** What it is, in words. */
+  readonly label: string;
+  /** `secretlint`: a rule of secretlint preset-recommend 13; `handoff`: one of ours (`ownSecretRules.ts`). */
+  readonly source: SecretRuleSource;
+  /** The rule id (secretlint package id, or ours) and the message ids it reports under. */
+  readonly rule: string;
+  readonly messageIds: readonly string[];
+}
+
+const SL = (rule: string) => `@secretlint/secretlint-rule-${rule}`;
+
+/**
+ * Every kind of secret we redact, with its source. The secretlint kinds are named after
+ * the rule's message id (rule set: secretlint preset-recommend 13); `jwt` and
+ * `secret-assignment` are our own rules (`JWT_PATTERN` and `SECRET_ASSIGNMENT_PATTERN` in
+ * `ownSecretRules.ts`).
+ */
+export const SECRET_KINDS: readonly SecretKind[] = [
+  { kind: 'aws-access-key-id', label: 'AWS access key id (AKIA…, ASIA…)', source: 'secretlint', rule: SL('aws'), messageIds: ['AWSAccessKeyID'] },
+  { kind: 'aws-secret-access-key', label: 'AWS secret access key (after an aws_secret_access_key key)', source: 'secretlint', rule: SL('aws'), messageIds: ['AWSSecretAccessKey'] },
+  { kind: 'aws-account-id', label: 'AWS account id (after an aws_account_id key)', source: 'secretlint', rule: SL('aws'), messageIds: ['AWSAccountID'] },
+  { kind: 'gcp-service-account-key', label: 'GCP service-account key file (JSON)', source: 'secretlint', rule: SL('gcp'), messageIds: ['PrivateKeyJSON', 'PrivateKeyP12'] },
+  { kind: 'npm-token', label: 'npm access token (npm_…) or .npmrc _authToken', source: 'secretlint', rule: SL('npm'), messageIds: ['NPM_ACCESS_TOKEN', 'Npmrc_authToken'] },
+  { kind: 'github-token', label: 'GitHub token (ghp_, gho_, ghu_, ghs_, ghr_, github_pat_, x-oauth-basic URL)', source: 'secretlint', rule: SL('github'), messageIds: ['GITHUB_TOKEN', 'PackageJSON_xOauthToken'] },
+  { kind: 'gitlab-token', label: 'GitLab personal access token (glpat-…)', source: 'secretlint', rule: SL('gitlab'), messageIds: ['GITLAB_PERSONAL_ACCESS_TOKEN'] },
+  { kind: 'slack-token', label: 'Slack token (xoxb-, xoxp-, xapp-, xoxa-, xoxo-, xoxr-)', source: 'secretlint', rule: SL('slack'), messageIds: ['SLACK_TOKEN'] },
+  { kind: 'slack-webhook', label: 'Slack incoming webhook URL', source: 'secretlint', rule: SL('slack'), messageIds: ['IncomingWebhook'] },
+  { kind: 'basic-auth', label: 'user:password in an http(s)/ftp URL', source: 'secretlint', rule: SL('basicauth'), messageIds: ['BasicAuth'] },
+  { kind: 'openai-api-key', label: 'OpenAI API key (sk-…T3BlbkFJ…, sk-proj-…)', source: 'secretlint', rule: SL('openai'), messageIds: ['OPENAI_TOKEN'] },
+  { kind: 'anthropic-api-key', label: 'Anthropic API key (sk-ant-api0…)', source: 'secretlint', rule: SL('anthropic'), messageIds: ['ANTHROPIC_API_KEY'] },
+  { kind: 'groq-api-key', label: 'Groq API key (gsk_…)', source: 'secretlint', rule: SL('groq'), messageIds: ['GROQ_API_KEY'] },
+  { kind: 'huggingface-token', label: 'Hugging Face user access token (hf_…)', source: 'secretlint', rule: SL('huggingface'), messageIds: ['HUGGINGFACE_USER_ACCESS_TOKEN'] },
+  { kind: 'linear-api-key', label: 'Linear API key (lin_api_…)', source: 'secretlint', rule: SL('linear'), messageIds: ['LINEAR_API_TOKEN'] },
+  { kind: 'notion-token', label: 'Notion integration token (ntn_…)', source: 'secretlint', rule: SL('notion'), messageIds: ['NOTION_INTEGRATION_TOKEN'] },
+  { kind: 'private-key', label: 'PEM private key block (RSA, DSA, EC, OpenSSH, PGP, PKCS#8)', source: 'secretlint', rule: SL('privatekey'), messageIds: ['PrivateKey'] },
+  { kind: 'sendgrid-api-key', label: 'SendGrid API key (SG.…)', source: 'secretlint', rule: SL('sendgrid'), messageIds: ['SENDGRID_KEY'] },
+  { kind: 'shopify-token', label: 'Shopify token (shpat_, shpca_, shppa_, shpss_)', source: 'secretlint', rule: SL('shopify'), messageIds: ['SHOPIFY_KEY'] },
+  { kind: 'stripe-secret-key', label: 'Stripe secret key (sk_live_, sk_test_)', source: 'secretlint', rule: SL('stripe'), messageIds: ['STRIPE_SECRET_KEY_LIVE', 'STRIPE_SECRET_KEY_TEST'] },
+  { kind: 'stripe-restricted-key', label: 'Stripe restricted key (rk_live_, rk_test_)', source: 'secretlint', rule: SL('stripe'), messageIds: ['STRIPE_RESTRICTED_KEY_LIVE', 'STRIPE_RESTRICTED_KEY_TEST'] },
+  { kind: 'grafana-cloud-token', label: 'Grafana Cloud API token (glc_…)', source: 'secretlint', rule: SL('grafana'), messageIds: ['GRAFANA_CLOUD_API_TOKEN'] },
+  { kind: 'grafana-service-account-token', label: 'Grafana service account token (glsa_…)', source: 'secretlint', rule: SL('grafana'), messageIds: ['GRAFANA_SERVICE_ACCOUNT_TOKEN'] },
+  { kind: '1password-token', label: '1Password service account token (ops_…)', source: 'secretlint', rule: SL('1password'), messageIds: ['OPS_TOKEN'] },
+  { kind: 'mongodb-connection', label: 'MongoDB connection string with credentials', source: 'secretlint', rule: SL('database-connection-string'), messageIds: ['MongoDBConnection'] },
+  { kind: 'mysql-connection', label: 'MySQL connection string with credentials', source: 'secretlint', rule: SL('database-connection-string'), messageIds: ['MySQLConnection'] },
+  { kind: 'postgresql-connection', label: 'PostgreSQL connection string with credentials', source: 'secretlint', rule: SL('database-connection-string'), messageIds: ['PostgreSQLConnection'] },
+  {
+    kind: 'vault-token',
+    label: 'HashiCorp Vault token (hvs., hvb., hvr.)',
+    source: 'secretlint',
+    rule: SL('hashicorp-vault'),
+    messageIds: ['HASHICORP_VAULT_SERVICE_TOKEN', 'HASHICORP_VAULT_BATCH_TOKEN', 'HASHICORP_VAULT_RECOVERY_TOKEN'],
+  },
+  {
+    kind: 'vercel-token',
+    label: 'Vercel token (vcp_, vci_, vca_, vcr_, vck_)',
+    source: 'secretlint',
+    rule: SL('vercel'),
+    messageIds: ['VERCEL_PERSONAL_ACCESS_TOKEN', 'VERCEL_INTEGRATION_TOKEN', 'VERCEL_APP_ACCESS_TOKEN', 'VERCEL_APP_REFRESH_TOKEN', 'VERCEL_AI_GATEWAY_API_KEY'],
+  },
+  { kind: 'databricks-token', label: 'Databricks personal access token (dapi…)', source: 'secretlint', rule: SL('databricks'), messageIds: ['DATABRICKS_PERSONAL_ACCESS_TOKEN'] },
+  { kind: 'docker-token', label: 'Docker personal access token (dckr_pat_…)', source: 'secretlint', rule: SL('docker'), messageIds: ['DOCKER_PERSONAL_ACCESS_TOKEN'] },
+  { kind: 'figma-token', label: 'Figma personal access token (figd_…)', source: 'secretlint', rule: SL('figma'), messageIds: ['FIGMA_PERSONAL_ACCESS_TOKEN'] },
+  { kind: 'cloudflare-api-key', label: 'Cloudflare global API key (cfk_…)', source: 'secretlint', rule: SL('cloudflare'), messageIds: ['CLOUDFLARE_GLOBAL_API_KEY'] },
+  { kind: 'cloudflare-api-token', label: 'Cloudflare user or account API token (cfut_, cfat_)', source: 'secretlint', rule: SL('cloudflare'), messageIds: ['CLOUDFLARE_USER_API_TOKEN', 'CLOUDFLARE_ACCOUNT_API_TOKEN'] },
+  {
+    kind: 'tailscale-key',
+    label: 'Tailscale key (tskey-api-, -auth-, -client-, -scim-, -webhook-)',
+    source: 'secretlint',
+    rule: SL('tailscale'),
+    messageIds: ['TAILSCALE_API_KEY', 'TAILSCALE_AUTH_KEY', 'TAILSCALE_CLIENT_KEY', 'TAILSCALE_SCIM_KEY', 'TAILSCALE_WEBHOOK_KEY', 'TAILSCALE_KEY'],
+  },
+  { kind: 'jwt', label: 'JSON Web Token (header.payload.signature, header with "alg")', source: 'handoff', rule: 'handoff/jwt', messageIds: ['JWT'] },
+  {
+    kind: 'secret-assignment',
+    label: '.env-style assignment of a secret (SECRET=…, API_KEY=…, PASSWORD: …, "token": "…")',
+    source: 'handoff',
+    rule: 'handoff/secret-assignment',
+    messageIds: ['SECRET_ASSIGNMENT'],
+  },
+];
+
+const KIND_BY_MESSAGE_ID = new Map(SECRET_KINDS.flatMap((k) => k.messageIds.map((m) => [m, k.kind] as const)));
+
+/**
+ * The kind for a secretlint message id: the {@link SECRET_KINDS} entry, else (a rule added
+ * by a later secretlint) the message id in kebab case, e.g. `FOO_BAR_TOKEN` → `foo-bar-token`.
+ */
+export function kindForMessageId(messageId: string): string {
+  return (
+    KIND_BY_MESSAGE_ID.get(messageId) ??
+    (messageId
+      .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+      .replace(/([A-Z]+)([A-Z][a-z])/g, '$1-$2')
+      .replace(/[^A-Za-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .toLowerCase() || 'secret')
+  );
+}
+
+/** The replacement written for a secret of `kind`: `[REDACTED:<kind>]`. */
+export function redactionMarker(kind: string): string {
+  return `[REDACTED:${kind}]`;
+}
+
+/**
+ * A secret found in a text: `[start, end)` in UTF-16 code units, its kind, and how specific
+ * the rule is (0 a secretlint token rule, 1 secretlint's URL-credentials rule, 2 ours):
+ * where findings overlap, the most specific names the merged one.
+ */
+export interface Finding {
+  start: number;
+  end: number;
+  kind: string;
+  priority: number;
+}

@@ -1,0 +1,114 @@
+/**
+ * The Claude Code hook job: a safety-net handoff written from Claude Code's `SessionEnd`
+ * and `PreCompact` hooks (docs/DESIGN.md §6; Claude Code hooks reference). The hook's JSON
+ * input names the session, its transcript and its folder; the job finds the workspace,
+ * decides whether to write (only inside a git project unless a folder is named), reads git
+ * and the transcript, and hands over to the default specialist on the branch's topic.
+ * The pure parts (the input schema, the texts) are in src/core/agents/claudeHook.ts; the
+ * CLI's `hook` subcommand (src/cli/hook.ts) reads standard input and prints the outcome.
+ *
+ *   hook JSON ─▶ parseClaudeHookInput ─▶ workspace ─▶ (git project?) ─▶ evidence ─▶ handover ─▶ outcome
+ */
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { DEFAULT_HOOK_SPECIALIST, defaultHookTopic, describeHookEvent, hookHandoverReason, hookSummary, parseClaudeHookInput, safetyNetNotes } from '../core/agents/claudeHook';
+import { handoverError, partsError, type HandoverError } from '../core/handoff/errors';
+import type { HandoverOk } from '../core/handoff/schema';
+import { redactSecrets } from '../core/safety/redact';
+import { cliSessionLogStatePath } from './cliSession';
+import type { HandoverEnvironment } from './environment';
+import { collectEvidenceFor, handover } from './handover';
+import { repositoryRootOf, workspaceFolderOf } from './project';
+
+/** What the hook's caller chose besides the hook input. */
+export interface ClaudeHookOptions {
+  /** Who receives the safety net; default {@link DEFAULT_HOOK_SPECIALIST}. */
+  readonly specialist?: string;
+  /** The topic; default the git branch, else `session <short id>`. */
+  readonly topic?: string;
+  /**
+   * A folder named explicitly (the CLI's `--cwd`, absolute): the workspace is found from
+   * it instead of the input's `cwd`, and a safety net is written there even outside git.
+   */
+  readonly folder?: string;
+  /** `handoff.directory` (the CLI's `--dir`); default `.handoff`. */
+  readonly handoffDirectory?: string;
+}
+
+/**
+ * Outcome of {@link runClaudeHook}. `event` is the hook event in words, without secrets
+ * (`SessionEnd (reason: clear)`).
+ * - `written`: the safety net, with the notes of the hook's one line ({@link safetyNetNotes});
+ * - `skipped`: nothing written — the workspace is not in a git repository and no folder was named;
+ * - an error: the hook input is unusable (`field: "stdin"`), its folder is missing
+ *   (`field: "cwd"`; path `["cwd"]` for the folder named explicitly, `["hook_input", "cwd"]`
+ *   for the input's), or the handoff failed (then `event` is set).
+ */
+export type ClaudeHookOutcome =
+  | { readonly status: 'written'; readonly event: string; readonly workspaceRoot: string; readonly result: HandoverOk; readonly notes: readonly string[] }
+  | { readonly status: 'skipped'; readonly event: string; readonly workspaceRoot: string }
+  | (HandoverError & { readonly event?: string });
+
+/**
+ * Runs the hook: reads the hook input, finds the workspace (the explicit folder, else the
+ * input's `cwd`), skips folders outside git unless a folder was named, and writes a
+ * safety-net handoff from git and the session transcript (git only when the transcript is
+ * missing), recording Claude Code's `session_id`.
+ * @param rawInput the hook's JSON, as read from standard input
+ * @returns the outcome; never throws for bad input or a failed handoff
+ */
+export async function runClaudeHook(rawInput: string, options: ClaudeHookOptions = {}): Promise<ClaudeHookOutcome> {
+  const parsed = parseClaudeHookInput(rawInput);
+  if (!parsed.ok) {
+    return handoverError(parsed.message, 'stdin');
+  }
+  const input = parsed.input;
+  // The event in words for the hook's line, without a secret a reason might carry (docs/DESIGN.md §7, "Nothing leaked").
+  const event = (await redactSecrets(describeHookEvent(input))).text;
+  const folder = await workspaceFolderOf(path.resolve(options.folder ?? input.cwd));
+  if (!folder.ok) {
+    const named = options.folder !== undefined;
+    return partsError('cwd', { path: named ? ['cwd'] : ['hook_input', 'cwd'], subject: named ? 'cwd' : "the hook input's cwd", problem: folder.problem });
+  }
+  const cwd = folder.path;
+  // A hook set up for every project (~/.claude/settings.json) also runs in sessions outside
+  // any repository — the home folder, /tmp, / — and must not leave a .handoff folder there.
+  // Only an explicitly named folder is written to outside git.
+  if (options.folder === undefined && !(await repositoryRootOf(cwd))) {
+    return { status: 'skipped', event, workspaceRoot: cwd };
+  }
+  const transcript = path.resolve(input.cwd, input.transcript_path);
+  let transcriptFound: boolean;
+  try {
+    transcriptFound = statSync(transcript).isFile();
+  } catch {
+    transcriptFound = false;
+  }
+  const env: HandoverEnvironment = {
+    workspaceRoot: cwd,
+    handoffDirectory: options.handoffDirectory,
+    sessionId: input.session_id,
+    sessionLog: { mode: transcriptFound ? transcript : 'none', statePath: cliSessionLogStatePath(cwd) },
+  };
+  // Without a topic the branch names it: collect git once and hand the evidence on.
+  const evidence = options.topic === undefined ? await collectEvidenceFor(env) : undefined;
+  const request = {
+    specialist: options.specialist ?? DEFAULT_HOOK_SPECIALIST,
+    topic: options.topic ?? defaultHookTopic(evidence?.branch ?? null, input.session_id),
+    summary: hookSummary(input, transcriptFound),
+    handover_reason: hookHandoverReason(input),
+    reason_kind: 'end_of_session',
+    from: 'claude-code',
+    session_id: input.session_id,
+  };
+  const result = await handover(request, evidence ? { ...env, evidence } : env);
+  if (result.status === 'error') {
+    return { ...result, event };
+  }
+  const p = result.package;
+  const notes = safetyNetNotes(
+    { files: p.touched_files.length + p.touched_files_omitted, testRuns: p.tests_run.length, turns: p.recent_turns.length, warnings: result.warnings.length },
+    transcriptFound,
+  );
+  return { status: 'written', event, workspaceRoot: cwd, result, notes };
+}

@@ -1,0 +1,217 @@
+/**
+ * The tools of the MCP server (src/mcp/server.ts): their names, titles, descriptions,
+ * input schemas (our own zod schemas, advertised as `z.toJSONSchema` of them) and
+ * annotations, in the order `tools/list` returns them — and the validation of a call's
+ * arguments with our own `ERROR: …` wording (the SDK's would answer "MCP error -32602:
+ * Input validation error …").
+ *
+ * - `handover_to_specialist`: the engine's tool (src/engine/agentTool.ts, Agent Zero's
+ *   signature; the evidence comes from git and the session log, never from the model);
+ * - `list_specialists`: the registry (built-ins, then the workspace's custom ones);
+ * - `prior_handoffs`: the `## Prior Agent Handoffs` block (30 KB) and the newest timeline
+ *   entries with their chain links;
+ * - `record_result`: the receiving specialist hands back.
+ */
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { RecordResultRequestSchema } from '../core/receive/handBack';
+import { MAX_ITEM_CHARS, MAX_LIST_ITEMS } from '../core/handoff/limits';
+import { HANDOVER_TOOL_DESCRIPTION, HANDOVER_TOOL_NAME, handoverToolJsonSchema } from '../engine/agentTool';
+
+/** Name of the tool listing the specialists. */
+export const LIST_SPECIALISTS_TOOL_NAME = 'list_specialists';
+/** Name of the tool returning the prior handoffs block. */
+export const PRIOR_HANDOFFS_TOOL_NAME = 'prior_handoffs';
+/** Name of the hand-back tool. */
+export const RECORD_RESULT_TOOL_NAME = 'record_result';
+
+/** Every tool the server offers, in the order `tools/list` returns them. */
+export const MCP_TOOL_NAMES: readonly string[] = Object.freeze([HANDOVER_TOOL_NAME, LIST_SPECIALISTS_TOOL_NAME, PRIOR_HANDOFFS_TOOL_NAME, RECORD_RESULT_TOOL_NAME]);
+
+/** Timeline entries `prior_handoffs` lists by default (newest first). */
+export const DEFAULT_PRIOR_ENTRIES = 50;
+
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+const projectRoot = z
+  .string({ error: 'project_root must be a string' })
+  .max(4096, 'project_root must be at most 4,096 characters')
+  // One line, as for handover_to_specialist: the value is echoed in ERROR texts.
+  .refine((v) => !CONTROL_CHARS.test(v), 'project_root must be one line without control characters (such as an absolute folder path)')
+  .optional()
+  .describe('Absolute path of the project folder: the folder the server was started in (--cwd), which is also the default.');
+
+/** Input of `list_specialists`: an optional absolute `project_root`. Unknown fields are refused. */
+export const ListSpecialistsInputSchema = z.object({ project_root: projectRoot }).strict();
+
+/**
+ * Input of `prior_handoffs`: an optional absolute `project_root`, and `max_entries`, how
+ * many timeline entries (newest first) to list with their chain links — 0 to 1,000,
+ * default {@link DEFAULT_PRIOR_ENTRIES}. The text block itself always has the 30 KB budget.
+ */
+export const PriorHandoffsInputSchema = z
+  .object({
+    project_root: projectRoot,
+    max_entries: z
+      .number({ error: 'max_entries must be a number' })
+      .int('max_entries must be a whole number')
+      .min(0, 'max_entries must be 0 or more')
+      .max(1000, 'max_entries must be at most 1,000')
+      .optional()
+      .describe(`How many timeline entries to list, newest first, with their chain links (default ${DEFAULT_PRIOR_ENTRIES}; 0 for the text block only).`),
+  })
+  .strict();
+
+/**
+ * Input of `record_result`: the hand-back request of the engine
+ * (`RecordResultRequestSchema`, src/core/receive/handBack.ts) plus `project_root`, without
+ * `tests_run` — over MCP the tests come from the session log only, never from the model
+ * (docs/DESIGN.md §6: evidence is collected, not typed). Unknown fields are refused.
+ */
+export const RecordResultInputSchema = RecordResultRequestSchema.omit({ tests_run: true })
+  .extend({
+    specialist: RecordResultRequestSchema.shape.specialist.describe('Your specialist id: the one the handoff was addressed to (e.g. quality_reviewer).'),
+    // The engine's shapes with messages an agent can act on, and one-line references
+    // (each is echoed in "handoff … not found").
+    handoffs: z
+      .array(
+        z
+          .string({ error: 'must be text: a handoff id, file name or "latest"' })
+          .trim()
+          .min(1, 'must not be empty')
+          .max(300, 'must be at most 300 characters')
+          .refine((v) => !CONTROL_CHARS.test(v), 'must be one line without control characters (a handoff id, file name or "latest")'),
+        { error: 'handoffs must be a list of handoff ids, file names or "latest"' },
+      )
+      .max(50, 'handoffs must have at most 50 items')
+      .optional()
+      .describe('The handoffs you answer: ids, file names or "latest". Default: every open handoff addressed to you.'),
+    summary: RecordResultRequestSchema.shape.summary.describe('What you did and what is true now.'),
+    // Numbers may come as JSON numbers too (the description says "their 1-based numbers"):
+    // [1, 2] means the same as ["1", "2"].
+    criteria_met: z
+      .union(
+        [
+          z.literal('all'),
+          z
+            .array(
+              z.union([z.string().trim().min(1).max(MAX_ITEM_CHARS), z.number().int().min(1).transform(String)]),
+              { error: 'criteria_met must be "all" or a list of criteria: their texts or their 1-based numbers' },
+            )
+            .max(MAX_LIST_ITEMS, `criteria_met must have at most ${MAX_LIST_ITEMS.toLocaleString('en')} items`),
+        ],
+        { error: 'criteria_met must be "all" or a list of criteria: their texts or their 1-based numbers' },
+      )
+      .optional()
+      .describe(
+      'The acceptance criteria you met (the handoff\'s next steps, then its return condition): their texts, their 1-based numbers, or "all". The result is complete only when all are met and no recorded test failed after the last passing run.',
+    ),
+    next_steps: RecordResultRequestSchema.shape.next_steps.describe('What is left to do, in order.'),
+    blockers: RecordResultRequestSchema.shape.blockers.describe('What blocks the work; any blocker makes the result "blocked".'),
+    proceed_if_taken: RecordResultRequestSchema.shape.proceed_if_taken.describe('Record even though another session took the handoff up and never answered it (ask the user first).'),
+    max_context_tokens: RecordResultRequestSchema.shape.max_context_tokens.describe('Token budget of the result entry (default 3000).'),
+    tokenizer: RecordResultRequestSchema.shape.tokenizer.describe('o200k_base (default) or cl100k_base.'),
+    project_root: projectRoot,
+  })
+  .strict();
+
+/** A JSON Schema of a tool input for `tools/list` (zod's, as the client sends it: `io: input`; without `$schema`). */
+function inputJsonSchema(schema: z.ZodType): Tool['inputSchema'] {
+  const json = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
+  delete json.$schema;
+  return json as Tool['inputSchema'];
+}
+
+/**
+ * The tool definitions of `tools/list`: name, title, description, input schema (JSON
+ * Schema from our zod schemas) and MCP annotations (read-only or not; none destroys
+ * anything; all stay in the project folder).
+ */
+export function mcpToolDefinitions(): Tool[] {
+  return [
+    {
+      name: HANDOVER_TOOL_NAME,
+      title: 'Hand over to a specialist',
+      description: `${HANDOVER_TOOL_DESCRIPTION} Call list_specialists for the ids and prior_handoffs to see what earlier specialists did.`,
+      inputSchema: handoverToolJsonSchema() as Tool['inputSchema'],
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    {
+      name: LIST_SPECIALISTS_TOOL_NAME,
+      title: 'List specialists',
+      description:
+        'Lists the specialists work can be handed over to: built-ins first, then the project\'s custom ones (.handoff/specialists/). Each has its id (pass it as specialist_profile), label, persona marker, mandate (what it does and does not do), default return condition and source.',
+      inputSchema: inputJsonSchema(ListSpecialistsInputSchema),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    {
+      name: PRIOR_HANDOFFS_TOOL_NAME,
+      title: 'Prior handoffs',
+      description:
+        'Returns the project\'s prior handoffs as one Markdown block headed "## Prior Agent Handoffs": every handoff and result file of the timeline (this project\'s, itervox\'s and Agent Zero\'s), oldest first, at most 30 KB — older ones are dropped first with a marker saying how many. Read it before starting work so nothing is explored twice. The structured result also lists the newest entries with their chain links (id, parent_id, root_id, status, hop).',
+      inputSchema: inputJsonSchema(PriorHandoffsInputSchema),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    {
+      name: RECORD_RESULT_TOOL_NAME,
+      title: 'Record result (hand back)',
+      description:
+        'Hands back as the receiving specialist: writes your result entry for each handoff you answer (default: every open handoff addressed to you) and sets its status by policy — complete only when every acceptance criterion is met and no recorded test failed after the last passing run, blocked when you name blockers, else in progress. Tests come from the session log. With no open handoff it writes a session note only.',
+      inputSchema: inputJsonSchema(RecordResultInputSchema),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+  ];
+}
+
+/**
+ * Turns a zod failure of a tool input into one `ERROR:` line: unknown fields with the
+ * fields the tool takes, else the first issue with its field path.
+ */
+export function inputErrorText(error: z.ZodError, allowed: readonly string[]): string {
+  const issue = error.issues[0];
+  if (issue?.code === 'unrecognized_keys') {
+    return `ERROR: unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')} — the tool takes: ${allowed.join(', ')}`;
+  }
+  if (issue?.code === 'invalid_value' && 'values' in issue) {
+    return `ERROR: ${issue.path.join('.')} must be one of: ${(issue.values as unknown[]).join(', ')}`;
+  }
+  const where = issue?.path.map(String).join('.') ?? '';
+  const message = (issue && plainZodMessage(issue)) ?? issue?.message ?? 'is invalid';
+  return `ERROR: ${where && !message.startsWith(where) ? `${where} ` : ''}${message}`;
+}
+
+/**
+ * zod's own wording ("Invalid input: expected boolean, received string", "Too small:
+ * expected number to be >0") in words an agent can act on; undefined for our own messages.
+ * Shared schemas (record_result's) leave some fields to zod's defaults.
+ */
+function plainZodMessage(issue: z.core.$ZodIssue): string | undefined {
+  if (!/^(Invalid input|Too big|Too small)/.test(issue.message)) return undefined;
+  const words: Record<string, string> = { string: 'text', number: 'a number', boolean: 'true or false', array: 'a list', object: 'an object' };
+  const items = (n: unknown) => `${Number(n).toLocaleString('en')} item${n === 1 ? '' : 's'}`;
+  switch (issue.code) {
+    case 'invalid_type':
+      return `must be ${words[issue.expected] ?? issue.expected}`;
+    case 'too_big':
+      if (issue.origin === 'array') return `must have at most ${items(issue.maximum)}`;
+      if (issue.origin === 'string') return `must be at most ${Number(issue.maximum).toLocaleString('en')} characters`;
+      return `must be at most ${Number(issue.maximum).toLocaleString('en')}`;
+    case 'too_small':
+      if (issue.origin === 'array') return `must have at least ${items(issue.minimum)}`;
+      if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? 'must not be empty' : `must be at least ${Number(issue.minimum).toLocaleString('en')} characters`;
+      return issue.inclusive ? `must be at least ${Number(issue.minimum).toLocaleString('en')}` : `must be more than ${Number(issue.minimum).toLocaleString('en')}`;
+    default:
+      return 'is invalid — see the tool\'s input schema';
+  }
+}
+
+/** Validates a tool's arguments (absent arguments are `{}`). */
+export function parseToolArgs<T extends z.ZodObject>(schema: T, args: unknown): { ok: true; data: z.infer<T> } | { ok: false; text: string } {
+  const input = args ?? {};
+  if (typeof input !== 'object' || Array.isArray(input)) {
+    return { ok: false, text: 'ERROR: the arguments must be an object' };
+  }
+  const r = schema.safeParse(input);
+  return r.success ? { ok: true, data: r.data } : { ok: false, text: inputErrorText(r.error, Object.keys(schema.shape)) };
+}

@@ -1,0 +1,287 @@
+/**
+ * Safe file writes of the store (docs/DESIGN.md §5), for handoffs, briefings, mirrors and agent files:
+ * - a file is created exclusively, complete or not at all ({@link createExclusive}): the
+ *   content is written and flushed to a temporary file in the same folder, then hard-linked
+ *   to its name (`link` fails if the name exists, so nothing is ever overwritten);
+ * - a file is replaced atomically ({@link replaceFileAtomic}): temporary file, then rename;
+ * - folders are made one level at a time, after the path guard's symlink check
+ *   ({@link ensureDir}, `pathGuard.ts`);
+ * - leftovers of a killed writer never break the next one: temporary files (`.*.tmp`) and
+ *   lock folders (`.*.md.lock`, `fileLock.ts`) match no reader's name pattern, and both are
+ *   removed once older than {@link STALE_LEFTOVER_MS} ({@link removeStaleLeftovers});
+ * - files are read only when regular ({@link openRegularFile}: no link, FIFO or device);
+ * - every failure is a {@link StoreError} whose message names the path, the cause and the fix.
+ */
+import { randomBytes } from 'node:crypto';
+import { constants as fsConstants } from 'node:fs';
+import { link, lstat, mkdir, open, readdir, rename, rmdir, stat, unlink, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { checkRealPathInside } from './pathGuard';
+
+/** `O_NOFOLLOW` where the platform has it (not on Windows, where symbolic links need privileges); 0 elsewhere. */
+export const NOFOLLOW = fsConstants.O_NOFOLLOW ?? 0;
+
+/** Error with a user-facing message (starts with `ERROR:`) that names the path and the cause. */
+export class StoreError extends Error {
+  constructor(message: string) {
+    super(message.startsWith('ERROR:') ? message : `ERROR: ${message}`);
+    this.name = 'StoreError';
+  }
+}
+
+/** Turns a Node file-system error into words: which path, what went wrong, what to do. */
+export function describeFsError(err: unknown, target: string): string {
+  const e = err as NodeJS.ErrnoException;
+  switch (e?.code) {
+    case 'ENOSPC':
+      return `ERROR: the disk is full — could not write ${target}; free some space and try again`;
+    case 'EACCES':
+    case 'EPERM':
+      return `ERROR: permission denied writing ${target} — check the folder's permissions and try again`;
+    case 'EROFS':
+      return `ERROR: ${target} is on a read-only file system — make that folder writable (remount it read-write) and try again`;
+    case 'ENOTDIR':
+      return `ERROR: a file stands where a folder is needed on the way to ${target} — move it away and try again`;
+    case 'EDQUOT':
+      return `ERROR: disk quota exceeded writing ${target} — free some space in your quota and try again`;
+    case 'EFBIG':
+      return `ERROR: ${target} would grow past the file-size limit of this process (ulimit -f) — raise the limit and try again`;
+    default:
+      return `ERROR: could not write ${target}: ${e?.message ?? String(err)}`;
+  }
+}
+
+/**
+ * Age after which a leftover of a killed writer is removed: 10 minutes (600,000 ms). A
+ * temporary file lives for milliseconds and a live lock is refreshed every
+ * {@link LOCK_UPDATE_MS}, so anything this old belongs to a writer that is gone; one that
+ * was merely paused this long finds its temporary file gone and reports an `ERROR:`
+ * (nothing is lost: its target was never touched).
+ */
+export const STALE_LEFTOVER_MS = 10 * 60 * 1000;
+
+/**
+ * A temporary file beside `target`, named `.<target>.<pid>.<12 hex>.tmp`: hidden, never a
+ * handoff name, unique per process and call, and recognised by {@link removeStaleLeftovers}.
+ */
+function tempPathFor(target: string): string {
+  return path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+}
+
+/** Names of our temporary files (`.<target>.<pid>.<12 hex>.tmp`) and lock folders (`.<name>.md.lock`). */
+const TEMP_NAME = /^\..+\.\d+\.[0-9a-f]{12}\.tmp$/;
+const LOCK_NAME = /^\..+\.md\.lock$/;
+
+/**
+ * Removes what killed writers left in `dir`: temporary files and empty lock folders whose
+ * mtime is older than `olderThanMs` (default {@link STALE_LEFTOVER_MS}). Best effort: it
+ * never throws, and it touches nothing whose name is not one of ours.
+ *
+ * @returns how many leftovers were removed
+ */
+export async function removeStaleLeftovers(dir: string, olderThanMs = STALE_LEFTOVER_MS): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  const cutoff = Date.now() - olderThanMs;
+  for (const name of names) {
+    const isTemp = TEMP_NAME.test(name);
+    if (!isTemp && !LOCK_NAME.test(name)) continue;
+    const full = path.join(dir, name);
+    try {
+      const st = await lstat(full);
+      if (st.mtimeMs >= cutoff) continue;
+      if (isTemp && st.isFile()) {
+        await unlink(full);
+        removed++;
+      } else if (!isTemp && st.isDirectory()) {
+        await rmdir(full); // only when empty: proper-lockfile's locks are
+        removed++;
+      }
+    } catch {
+      // gone meanwhile, or not ours to remove
+    }
+  }
+  return removed;
+}
+
+async function writeAllAndSync(fh: FileHandle, content: string): Promise<void> {
+  await fh.writeFile(content, 'utf8');
+  await fh.sync();
+}
+
+/**
+ * Writes `content` to a new temporary file beside `target` and flushes it to disk.
+ * @returns the temporary file's path (the caller links or renames it, then removes it)
+ * @throws the file system error; the temporary file is removed first
+ */
+async function writeSyncedTemp(target: string, content: string): Promise<string> {
+  const tmp = tempPathFor(target);
+  let fh: FileHandle | undefined;
+  try {
+    fh = await open(tmp, 'wx', 0o644);
+    await writeAllAndSync(fh, content);
+    await fh.close();
+    return tmp;
+  } catch (err) {
+    await fh?.close().catch(() => undefined);
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+}
+
+/**
+ * Creates `target` with `content`, exclusively and completely: via a temporary file and
+ * a hard link. Falls back to an exclusive `open(wx)` where hard links are unsupported;
+ * there a failed write renames the file to `….partial.md` (never a corrupt complete file).
+ *
+ * @returns true when created, false when the name already exists
+ * @throws StoreError for other failures (disk full, permissions …)
+ */
+export async function createExclusive(target: string, content: string): Promise<boolean> {
+  let tmp: string | undefined;
+  try {
+    tmp = await writeSyncedTemp(target, content);
+    try {
+      await link(tmp, target);
+      return true;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') {
+        return false;
+      }
+      if (code === 'EPERM' || code === 'ENOTSUP' || code === 'ENOSYS' || code === 'EXDEV' || code === 'EOPNOTSUPP') {
+        return await createWithOpenWx(target, content);
+      }
+      throw err;
+    }
+  } catch (err) {
+    if (err instanceof StoreError) {
+      throw err;
+    }
+    throw new StoreError(describeFsError(err, target));
+  } finally {
+    if (tmp) await unlink(tmp).catch(() => undefined);
+  }
+}
+
+async function createWithOpenWx(target: string, content: string): Promise<boolean> {
+  let fh: FileHandle;
+  try {
+    fh = await open(target, 'wx', 0o644);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
+      return false;
+    }
+    throw err;
+  }
+  try {
+    await writeAllAndSync(fh, content);
+    await fh.close();
+    return true;
+  } catch (err) {
+    await fh.close().catch(() => undefined);
+    if (!target.endsWith('.partial.md')) {
+      await rename(target, target.replace(/\.md$/, '.partial.md')).catch(() => undefined);
+    }
+    throw err;
+  }
+}
+
+/**
+ * Makes a folder (and its missing parents) inside the workspace, after the symlink check.
+ * Folders are made one level at a time rather than with `mkdir -p` semantics: Node's
+ * recursive mkdir never returns on some pseudo file systems (procfs), and a file that
+ * stands where a folder is needed gets a message that says so.
+ *
+ * @param fix the fix a path-check message names (see `checkRealPathInside`); default: the handoff folder's
+ * @throws StoreError naming the path and the cause
+ */
+export async function ensureDir(workspaceRoot: string, dir: string, fix?: string): Promise<void> {
+  const check = await checkRealPathInside(workspaceRoot, dir, fix);
+  if (!check.ok) {
+    throw new StoreError(check.message);
+  }
+  const missing: string[] = [];
+  let probe = path.resolve(dir);
+  for (;;) {
+    try {
+      const st = await stat(probe);
+      if (!st.isDirectory()) {
+        throw new StoreError(`ERROR: a file stands where a folder is needed: ${probe} — move it away and try again`);
+      }
+      break;
+    } catch (err) {
+      if (err instanceof StoreError) {
+        throw err;
+      }
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOTDIR') {
+        throw new StoreError(`ERROR: a file stands where a folder is needed on the way to ${dir} — move it away and try again`);
+      }
+      if (code !== 'ENOENT') {
+        throw new StoreError(describeFsError(err, probe));
+      }
+      const parent = path.dirname(probe);
+      if (parent === probe) {
+        throw new StoreError(`ERROR: no existing folder above ${dir}`);
+      }
+      missing.push(probe);
+      probe = parent;
+    }
+  }
+  for (const d of missing.reverse()) {
+    try {
+      await mkdir(d);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
+        throw new StoreError(describeFsError(err, d));
+      }
+      if (!(await stat(d)).isDirectory()) {
+        throw new StoreError(`ERROR: a file stands where a folder is needed: ${d} — move it away and try again`);
+      }
+    }
+  }
+  const after = await checkRealPathInside(workspaceRoot, dir, fix);
+  if (!after.ok) {
+    throw new StoreError(after.message);
+  }
+}
+
+/** Opens a file for reading only if it is a regular file (not a FIFO, device or folder); undefined otherwise. */
+export async function openRegularFile(file: string): Promise<FileHandle | undefined> {
+  let fh: FileHandle | undefined;
+  try {
+    // Not through a link (a handoff that is a link may point anywhere), never blocking on a FIFO.
+    fh = await open(file, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK | NOFOLLOW);
+    if ((await fh.stat()).isFile()) {
+      return fh;
+    }
+  } catch {
+    // unreadable: treated as absent
+  }
+  await fh?.close().catch(() => undefined);
+  return undefined;
+}
+
+/**
+ * Replaces the content of the regular file `target` atomically: writes a temporary file
+ * beside it, syncs it, and renames it over the target, so a reader sees the old or the new
+ * content, never a mix, and a crash leaves the old file intact.
+ *
+ * @throws StoreError naming the path and the cause (the target is left as it was)
+ */
+export async function replaceFileAtomic(target: string, content: string): Promise<void> {
+  let tmp: string | undefined;
+  try {
+    tmp = await writeSyncedTemp(target, content);
+    await rename(tmp, target);
+  } catch (err) {
+    if (tmp) await unlink(tmp).catch(() => undefined);
+    throw new StoreError(describeFsError(err, target));
+  }
+}

@@ -1,0 +1,254 @@
+/**
+ * The host side of the "Hand over" panel's draft: the draft and its revision, the
+ * evidence (collected in the background with progress in the view, refreshable, reused
+ * while the user types), the estimate (recomputed, debounced, as the draft changes —
+ * token counting runs here, not in the webview), the preview and the hand-over itself.
+ * The view (handOverView.ts) passes messages in and posts what this says.
+ */
+import * as vscode from 'vscode';
+import { draftToRequest, emptyDraft, newerDraft, type Draft, type RevisedDraft } from '../../core/panel/draft';
+import type { HostToWebview } from '../../core/panel/protocol';
+import { errorText } from '../../core/handoff/errors';
+import { collectDraftEvidence, draftEnvironment, evidenceView, previewHandoff, type DraftEvidence } from '../../engine/draft';
+import { prepareHandover, previewFit, writeHandover, type HandoverEnvironment } from '../../engine/handover';
+import { Views } from '../constants';
+import { showHandoffSummary } from '../endSession/summaryDialog';
+import { currentFolder, readSettings } from '../workspace/settings';
+import { folderEnvironment, type SessionHooks } from '../workspace/environment';
+import { trustedFolder } from '../workspace/trust';
+import { panelErrorText } from './panelWording';
+import type { PreviewDocuments } from './previewDocuments';
+
+/** Debounce of estimate recomputation after a draft change, in milliseconds. */
+export const ESTIMATE_DEBOUNCE_MS = 150;
+
+/** Thrown inside the evidence step when there is no trusted folder: the panel shows its state, not an error. */
+const NO_TRUSTED_FOLDER = 'no trusted folder';
+
+/** What the draft needs of the view and the extension. */
+export interface DraftHostDeps {
+  readonly log: vscode.LogOutputChannel;
+  readonly session: SessionHooks;
+  /** Called after a handoff was written (refreshes the timeline). */
+  readonly onWritten: () => void;
+  /** Posts a message to the webview (queued until it is ready). */
+  readonly post: (message: HostToWebview) => void;
+  /** Whether the view is open and its script ready (evidence is collected only then). */
+  readonly isShown: () => boolean;
+  /** Where previews are shown. */
+  readonly previews: PreviewDocuments;
+}
+
+/** The draft, its evidence and estimate, and the preview and hand-over requests of the panel. */
+export class HandOverDraft implements vscode.Disposable {
+  private current: Draft = emptyDraft();
+  private rev = 0;
+  private evidence: Promise<DraftEvidence> | undefined;
+  private evidenceReady: DraftEvidence | undefined;
+  private estimateTimer: NodeJS.Timeout | undefined;
+  private estimateSeq = 0;
+
+  constructor(private readonly deps: DraftHostDeps) {}
+
+  /** The draft as the host holds it. */
+  get draft(): Draft {
+    return this.current;
+  }
+
+  /** Its revision (raised by the webview on every edit, and here when the draft is cleared). */
+  get revision(): number {
+    return this.rev;
+  }
+
+  /** Takes the draft the webview kept over a window reload, when it is newer than the host's. */
+  restore(saved: RevisedDraft | undefined): void {
+    if (saved) {
+      ({ draft: this.current, revision: this.rev } = newerDraft(saved, { draft: this.current, revision: this.rev }));
+    }
+  }
+
+  /** The webview's draft changed (an edit, or the draft sent with a request). */
+  update(draft: Draft, revision: number): void {
+    this.current = draft;
+    this.rev = revision;
+  }
+
+  /** Forgets the evidence (trust granted, folder changed): the next load collects it again. */
+  forgetEvidence(): void {
+    this.evidence = undefined;
+    this.evidenceReady = undefined;
+  }
+
+  /** Evidence is stale (files changed, a handoff was written): collect it again if the view is open. */
+  invalidateEvidence(): void {
+    this.forgetEvidence();
+    if (this.deps.isShown()) {
+      void this.loadEvidence();
+    }
+  }
+
+  /** "Refresh" in the view: collects the evidence again (the last one stays in use until the new one is there). */
+  refreshEvidence(): Promise<DraftEvidence | undefined> {
+    this.evidence = undefined;
+    return this.loadEvidence();
+  }
+
+  /** The folder's engine environment; undefined without a trusted folder. */
+  private async environment(): Promise<{ env: HandoverEnvironment; folder: vscode.WorkspaceFolder } | undefined> {
+    const folder = await trustedFolder();
+    if (!folder) {
+      return undefined;
+    }
+    const settings = readSettings(folder);
+    return {
+      folder,
+      env: await folderEnvironment(folder, this.deps.session, { settings }),
+    };
+  }
+
+  /** Collects git and session-log evidence in the background, with progress in the view. */
+  loadEvidence(): Promise<DraftEvidence | undefined> {
+    if (this.evidence) {
+      return this.evidence;
+    }
+    const started = this.environment().then(async (ctx) => {
+      if (!ctx) {
+        throw new Error(NO_TRUSTED_FOLDER);
+      }
+      this.deps.post({ type: 'evidence', status: 'loading', evidence: null });
+      const collected = await vscode.window.withProgress({ location: { viewId: Views.handOver }, title: 'Collecting evidence' }, () => collectDraftEvidence(ctx.env));
+      this.evidenceReady = collected;
+      this.deps.post({ type: 'evidence', status: 'ready', evidence: evidenceView(collected) });
+      return collected;
+    });
+    this.evidence = started;
+    return started.catch((err) => {
+      if ((err as Error).message !== NO_TRUSTED_FOLDER) {
+        this.deps.log.error(`panel: evidence: ${(err as Error)?.stack ?? String(err)}`);
+        this.deps.post({ type: 'evidence', status: 'error', evidence: null, message: `Collecting the evidence failed: ${(err as Error)?.message ?? String(err)}. Details are in the "Specialist Handoff" output.` });
+      }
+      this.evidence = undefined;
+      return undefined;
+    });
+  }
+
+  /** Recomputes the estimate after {@link ESTIMATE_DEBOUNCE_MS} without a further change. */
+  scheduleEstimate(): void {
+    if (this.estimateTimer) {
+      clearTimeout(this.estimateTimer);
+    }
+    this.estimateTimer = setTimeout(() => void this.estimate(), ESTIMATE_DEBOUNCE_MS);
+  }
+
+  /** Builds the engine environment for the current draft: evidence minus what the user left out. */
+  private async draftEnvironment(): Promise<{ env: HandoverEnvironment; request: Record<string, unknown> } | undefined> {
+    const ctx = await this.environment();
+    const collected = this.evidenceReady ?? (await this.loadEvidence());
+    if (!ctx || !collected) {
+      return undefined;
+    }
+    const settings = readSettings(ctx.folder);
+    return {
+      env: draftEnvironment(ctx.env, collected, this.current.excluded),
+      request: draftToRequest(this.current, settings, collected.latest?.file_ref),
+    };
+  }
+
+  private async estimate(): Promise<void> {
+    const seq = ++this.estimateSeq;
+    const built = await this.draftEnvironment();
+    if (!built || seq !== this.estimateSeq) {
+      return;
+    }
+    const settings = readSettings(currentFolder());
+    // Estimate as if confirmed, so the meter and the guard's warning show together.
+    const prepared = await prepareHandover({ ...built.request, specialist: (built.request.specialist as string) || 'hacker', topic: (built.request.topic as string) || 'untitled', hop_guard_confirmed: true }, built.env);
+    if (seq !== this.estimateSeq) {
+      return;
+    }
+    const d = this.current;
+    const problem = !d.specialist ? 'Pick a specialist.' : !d.topic.trim() ? 'Type a topic.' : null;
+    if (prepared.status === 'error') {
+      this.deps.post({ type: 'estimate', tokens: 0, budget: settings.maxContextTokens, estimated: false, over: false, cuts: [], fitted_tokens: null, hop: 1, hop_guard: null, problem: errorText(prepared) });
+      return;
+    }
+    const pkg = prepared.prepared.pkg;
+    const fit = pkg.oversize_warning ? previewFit(prepared.prepared) : undefined;
+    this.deps.post({
+      type: 'estimate',
+      tokens: pkg.estimated_tokens,
+      budget: pkg.max_context_tokens,
+      estimated: pkg.tokens_estimated,
+      over: pkg.oversize_warning,
+      cuts: fit?.pkg.dropped ?? [],
+      fitted_tokens: fit ? fit.pkg.estimated_tokens : null,
+      hop: pkg.hop,
+      hop_guard: pkg.hop_guard ? { ...pkg.hop_guard, confirmed: d.hop_guard_confirmed } : null,
+      problem,
+    });
+  }
+
+  /** Shows the handoff the draft would write, in a read-only preview editor; answers request `id`. */
+  async preview(id: number): Promise<void> {
+    const built = await this.draftEnvironment();
+    if (!built) {
+      this.deps.post({ type: 'response', id, ok: false, message: 'Open a trusted folder first.' });
+      return;
+    }
+    const prepared = await prepareHandover({ ...built.request, hop_guard_confirmed: true }, built.env);
+    if (prepared.status === 'error') {
+      this.deps.post({ type: 'response', id, ok: false, message: panelErrorText(prepared) });
+      return;
+    }
+    const p = prepared.prepared;
+    await this.deps.previews.show(p.specialist.label, previewHandoff(p, this.current.fit));
+    this.deps.post({ type: 'response', id, ok: true });
+  }
+
+  /** Writes the handoff from the worktree as it is now; answers request `id`, then clears the draft. */
+  async handOver(id: number): Promise<void> {
+    // The files are written from the worktree as it is now, not as it was when the panel opened.
+    this.forgetEvidence();
+    await this.loadEvidence();
+    const built = await this.draftEnvironment();
+    if (!built) {
+      this.deps.post({ type: 'response', id, ok: false, message: 'Open a trusted folder first.' });
+      return;
+    }
+    const prepared = await prepareHandover(built.request, built.env);
+    if (prepared.status === 'error') {
+      this.deps.post({ type: 'response', id, ok: false, message: panelErrorText(prepared) });
+      return;
+    }
+    const result = await vscode.window.withProgress({ location: { viewId: Views.handOver }, title: 'Writing the handoff' }, () => writeHandover(prepared.prepared));
+    if (result.status === 'error') {
+      this.deps.log.error(result.message);
+      // The draft stays: the user fixes the cause and hands over again.
+      this.deps.post({ type: 'response', id, ok: false, message: panelErrorText(result) });
+      this.deps.post({ type: 'banner', kind: 'error', message: `${errorText(result)} — your draft is kept; fix the cause and hand over again.` });
+      return;
+    }
+    this.deps.log.info(`handoff written from the panel: ${result.handoff_file}`);
+    result.warnings.forEach((w) => this.deps.log.warn(w));
+    await this.deps.session.ended();
+    this.current = emptyDraft();
+    this.rev += 1;
+    this.deps.post({ type: 'response', id, ok: true });
+    this.deps.post({
+      type: 'handedOver',
+      persona_marker: result.persona_marker,
+      handoff_file: vscode.workspace.asRelativePath(result.handoff_file),
+      tokens: result.package.estimated_tokens,
+      budget: result.package.max_context_tokens,
+      revision: this.rev,
+    });
+    this.deps.onWritten();
+    this.invalidateEvidence();
+    void showHandoffSummary(result, true);
+  }
+
+  /** Stops a pending estimate. */
+  dispose(): void {
+    if (this.estimateTimer) clearTimeout(this.estimateTimer);
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * The buttons of the "Hand over" webview that run a VS Code command (`runCommand`
+ * messages: end session, manage trust, open a folder, the settings, the handoff folder,
+ * initialize a repository, copy the prompt, open in chat, the git path setting).
+ */
+import * as vscode from 'vscode';
+import type { WebviewToHost } from '../../core/panel/protocol';
+import { Commands } from '../constants';
+import { MANAGE_TRUST_COMMAND, OPEN_FOLDER_COMMAND } from '../workspace/trust';
+
+/** A command the webview may ask for (the protocol's `PanelCommandSchema`). */
+export type PanelCommand = Extract<WebviewToHost, { type: 'runCommand' }>['command'];
+
+/**
+ * Runs the command a webview button asks for.
+ * @param evidenceChanged called after `git init` (VS Code's built-in Git extension), so the evidence is collected again
+ */
+export async function runPanelCommand(command: PanelCommand, evidenceChanged: () => void): Promise<void> {
+  switch (command) {
+    case 'endSession':
+      await vscode.commands.executeCommand(Commands.endSession);
+      break;
+    case 'manageTrust':
+      await vscode.commands.executeCommand(MANAGE_TRUST_COMMAND);
+      break;
+    case 'openFolder':
+      await vscode.commands.executeCommand(OPEN_FOLDER_COMMAND);
+      break;
+    case 'openSettings':
+      await vscode.commands.executeCommand('workbench.action.openSettings', 'handoff.');
+      break;
+    case 'openHandoffFolder':
+      await vscode.commands.executeCommand(Commands.openHandoffFolder);
+      break;
+    case 'initRepository':
+      await vscode.commands.executeCommand('git.init');
+      evidenceChanged();
+      break;
+    case 'copyPrompt':
+      await vscode.commands.executeCommand(Commands.copyPrompt);
+      break;
+    case 'openInChat':
+      await vscode.commands.executeCommand(Commands.openInChat);
+      break;
+    case 'openGitSettings':
+      await vscode.commands.executeCommand('workbench.action.openSettings', 'git.path');
+      break;
+  }
+}

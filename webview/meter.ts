@@ -1,0 +1,76 @@
+/**
+ * The token meter at the foot of the panel (`#meter`): the estimate against the budget,
+ * and when over it what fit-to-budget would cut, with the button that accepts it; and
+ * below it the hop guard's warning with its confirmation (`#hop-guard`).
+ */
+import { fmt, h, icon, replaceChildren } from './dom';
+import { checkbox } from './controls';
+import { model, update } from './model';
+import { Tags } from './toolkit';
+
+/** Fills `#meter` from the model's estimate (0 tokens of the settings' budget until one came), then the hop guard. */
+export function renderMeter(): void {
+  const box = document.getElementById('meter');
+  if (!box) return;
+  const e = model.estimate;
+  const budget = e?.budget ?? model.settings.maxContextTokens;
+  const tokens = e?.tokens ?? 0;
+  const pct = Math.min(100, Math.round((tokens / budget) * 100));
+  const over = !!e?.over;
+  const label = `${fmt(tokens)}${e?.estimated ? ' (estimate)' : ''} / ${fmt(budget)} tokens`;
+  // Set through the CSSOM: the CSP allows no inline style attributes.
+  const fill = h('div', { class: 'fill' });
+  fill.style.width = `${pct}%`;
+  const children: Array<HTMLElement | null> = [
+    h('div', { class: 'meter-head' }, h('span', { class: 'label' }, 'Token budget'), h('span', { id: 'token-count', class: over ? 'over' : '' }, label)),
+    h('div', { class: `bar ${over ? 'over' : ''}`, role: 'meter', 'aria-label': 'Estimated tokens against the budget', 'aria-valuemin': 0, 'aria-valuemax': budget, 'aria-valuenow': tokens, 'aria-valuetext': label }, fill),
+  ];
+  if (over && e) {
+    const unit: Record<string, string> = { recent_turns: 'turns', diff_excerpt: 'diff lines', touched_files: 'files', tests_run: 'passing tests', summary: 'summary characters' };
+    const cuts = e.cuts.map((c) => `${fmt(c.count)} ${unit[c.section] ?? c.section}`).join(', ');
+    children.push(
+      h(
+        'div',
+        { class: 'note error', role: 'alert' },
+        h('p', {}, `Over the budget by ${fmt(tokens - budget)} tokens.`),
+        cuts
+          ? h('p', {}, `Fit to budget would cut ${cuts}${e.fitted_tokens !== null ? `, leaving ${fmt(e.fitted_tokens)} tokens` : ''}; the cut text is kept in the history file.`)
+          : h('p', {}, 'Nothing can be cut: shorten the decisions or next steps, or raise the budget.'),
+        cuts && e.fitted_tokens !== null && e.fitted_tokens > budget
+          ? h('p', { id: 'still-over' }, `Even cut, it stays ${fmt(e.fitted_tokens - budget)} tokens over: shorten the decisions, next steps or blockers, or raise handoff.maxContextTokens.`)
+          : null,
+        model.draft.fit
+          ? h('p', {}, icon('check'), ' Fit to budget is on: the handoff will be cut as shown. ', h(Tags.button, { appearance: 'secondary', id: 'unfit', onClick: () => { update({ fit: false }); renderMeter(); } }, 'Undo'))
+          : cuts
+            ? h(Tags.button, { id: 'fit', onClick: () => { update({ fit: true }); renderMeter(); } }, 'Fit to budget')
+            : null,
+      ),
+    );
+  }
+  if (e?.problem) {
+    children.push(h('p', { class: 'muted', id: 'problem' }, e.problem));
+  }
+  replaceChildren(box, ...children);
+  renderHopGuard();
+}
+
+/** Fills `#hop-guard`: why the guard stops this hop (depth, cycle) and the "Hand over anyway" checkbox; empty when it does not. */
+function renderHopGuard(): void {
+  const box = document.getElementById('hop-guard');
+  if (!box) return;
+  const g = model.estimate?.hop_guard;
+  if (!g) {
+    replaceChildren(box);
+    return;
+  }
+  const why = g.reasons.map((r) => (r === 'depth' ? `this would be hop ${model.estimate?.hop}, beyond the limit of ${g.max_depth}` : 'the chain would return to a specialist it already visited')).join(' and ');
+  replaceChildren(
+    box,
+    h(
+      'div',
+      { class: 'note warning', role: 'alert' },
+      h('p', {}, icon('warning'), ` Hop guard: ${why}.`),
+      checkbox('Hand over anyway (the handoff records this confirmation)', model.draft.hop_guard_confirmed, (c) => update({ hop_guard_confirmed: c })),
+    ),
+  );
+}
