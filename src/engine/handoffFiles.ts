@@ -50,15 +50,16 @@ export async function openHandoffs(handoffRoot: string, limit = 100): Promise<Ar
 
 /**
  * A handoff and its briefing file: the parsed start of `file`, and the briefing its
- * frontmatter names, resolved under the handoff root as one checked name (the path check
- * of a single file name, `resolveInside` in src/store/pathGuard.ts — a name with a folder
- * separator in it does not pass).
+ * frontmatter names (`briefing_file`, a POSIX path relative to the handoff root such as
+ * `briefings/2026-05-26_quality_reviewer_auth.md`, docs/DESIGN.md §5), resolved under the
+ * handoff root segment by segment with the path guard (`resolveInside` in
+ * src/store/pathGuard.ts: no `..`, no absolute path, nothing outside the root).
  * @returns `briefing` undefined when the file cannot be read, names no briefing (results
- *   do not), or the name does not pass that check
+ *   do not), or the name does not pass the path guard
  */
 export async function briefingOf(handoffRoot: string, file: string): Promise<{ head: ParsedHandoff | undefined; briefing: string | undefined }> {
   const head = await readHandoffHead(file);
   const named = head?.frontmatter.briefing_file;
-  const resolved = named ? resolveInside(handoffRoot, named) : undefined;
+  const resolved = named ? resolveInside(handoffRoot, ...named.split('/')) : undefined;
   return { head, briefing: resolved?.ok ? resolved.path : undefined };
 }

@@ -5,6 +5,7 @@
  * engine in temporary git repositories.
  */
 import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { HandoverOk } from '../../../src/core/handoff/schema';
 import { briefingOf, isHandoffFile, listHandoffs, markPartial, openHandoffs, readHandoffHead, setHandoffStatus } from '../../../src/engine/handoffFiles';
@@ -50,6 +51,10 @@ describe('handoff files (src/engine/handoffFiles.ts)', function () {
     const root = path.join(ws, '.handoff');
     const found = await briefingOf(root, r.handoff_file);
     assert.equal(found.head?.frontmatter.specialist, 'hacker');
+    assert.equal(found.briefing, r.briefing.path, 'the briefing the frontmatter names (briefings/<name>.md)');
+    const escaping = path.join(root, 'handoffs', '2026-01-01T00-00-00.000Z_hacker.md');
+    writeFileSync(escaping, readFileSync(r.handoff_file, 'utf8').replace(/^briefing_file: .*$/m, 'briefing_file: ../../outside.md'));
+    assert.equal((await briefingOf(root, escaping)).briefing, undefined, 'a briefing_file leading out of the handoff root is refused');
     const missing = await briefingOf(root, path.join(root, 'handoffs', 'nothing.md'));
     assert.deepEqual(missing, { head: undefined, briefing: undefined });
   });
