@@ -72,3 +72,12 @@ export function abortOn(token: vscode.CancellationToken): { signal: AbortSignal;
   const listener = token.onCancellationRequested(() => controller.abort());
   return { signal: controller.signal, dispose: () => listener.dispose() };
 }
+
+/**
+ * Escapes text for one line of inline Markdown in a chat response or a tool confirmation:
+ * Markdown's punctuation is backslash-escaped and line breaks become spaces, so a model's or
+ * a file's text cannot add links, headings or emphasis of its own.
+ */
+export function inlineMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()<>#|~]/g, '\\$&').replace(/\r?\n/g, ' ');
+}

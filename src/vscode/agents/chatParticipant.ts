@@ -22,7 +22,7 @@ import type { TimelineNode, TimelineSource } from '../../core/timeline/chains';
 import { buildPrompt } from '../../engine/prompt';
 import { runHandoverTool } from '../../engine/agentTool';
 import { openTimeline } from '../../engine/timeline';
-import { abortOn, diskFolders, folderForRoot, isTrusted, withSettingsDefaults, type AgentDeps } from './agentContext';
+import { abortOn, diskFolders, folderForRoot, inlineMarkdown, isTrusted, withSettingsDefaults, type AgentDeps } from './agentContext';
 import { folderEnvironment, folderSpecialists, projectOptions } from '../workspace/environment';
 import { currentFolder, readSettings } from '../workspace/settings';
 import { MANAGE_TRUST, MANAGE_TRUST_COMMAND, OPEN_FOLDER_COMMAND, trustedFolder, type Refusal } from '../workspace/trust';
@@ -59,16 +59,12 @@ export interface HandoffChatResult extends vscode.ChatResult {
 
 const SOURCE_LABELS: Record<TimelineSource, string> = { handoff: '', itervox: 'itervox', 'agent-zero': 'Agent Zero' };
 
-/** Escapes inline text for Markdown (one line: line breaks become spaces). */
-function esc(value: string): string {
-  return value.replace(/[\\`*_{}[\]()<>#|~]/g, '\\$&').replace(/\r?\n/g, ' ');
-}
 
 /** Text (a message, possibly several lines) as Markdown that shows it literally. */
 function text(value: string): string {
   return value
     .split(/\r?\n/)
-    .map((line) => esc(line))
+    .map((line) => inlineMarkdown(line))
     .join('  \n');
 }
 
@@ -202,7 +198,7 @@ function sayProjectError(stream: vscode.ChatResponseStream, error: HandoverError
 }
 
 function streamIds(stream: vscode.ChatResponseStream, registry: SpecialistRegistry): void {
-  stream.markdown(`\n\nSpecialists:\n\n${registry.all().map((s) => `- \`${s.id}\` — ${esc(s.personaMarker)} ${esc(s.label)}`).join('\n')}\n`);
+  stream.markdown(`\n\nSpecialists:\n\n${registry.all().map((s) => `- \`${s.id}\` — ${inlineMarkdown(s.personaMarker)} ${inlineMarkdown(s.label)}`).join('\n')}\n`);
 }
 
 async function handover(
@@ -264,16 +260,16 @@ async function handover(
     await deps.session.ended();
     deps.onWritten();
     const files = r.package.touched_files.length + r.package.touched_files_omitted;
-    stream.markdown(`**${esc(r.persona_marker)}** takes over **${esc(r.package.topic_title || r.package.topic)}**.\n\nHandoff: `);
+    stream.markdown(`**${inlineMarkdown(r.persona_marker)}** takes over **${inlineMarkdown(r.package.topic_title || r.package.topic)}**.\n\nHandoff: `);
     stream.anchor(vscode.Uri.file(r.handoff_file), path.basename(r.handoff_file));
     stream.markdown(' · briefing: ');
     stream.anchor(vscode.Uri.file(r.briefing.path), path.basename(r.briefing.path));
     stream.markdown(
       `\n\n${r.package.estimated_tokens.toLocaleString('en')} / ${r.package.max_context_tokens.toLocaleString('en')} tokens · ${files.toLocaleString('en')} touched file${files === 1 ? '' : 's'} · ${r.package.recent_turns.length} recent turn${r.package.recent_turns.length === 1 ? '' : 's'}\n\n`,
     );
-    stream.markdown(`**Next step:** ${esc(r.next_step)}`);
+    stream.markdown(`**Next step:** ${inlineMarkdown(r.next_step)}`);
     if (r.warnings.length) {
-      stream.markdown(`\n\n${r.warnings.map((w) => `- ${esc(w)}`).join('\n')}`);
+      stream.markdown(`\n\n${r.warnings.map((w) => `- ${inlineMarkdown(w)}`).join('\n')}`);
     }
     return { metadata: { command: ChatCommands.handover, ok: true, specialist: specialist.id, personaMarker: r.persona_marker } };
   } finally {
@@ -294,7 +290,7 @@ async function timeline(deps: AgentDeps, stream: vscode.ChatResponseStream): Pro
   project.warnings.forEach((w) => deps.log.warn(w));
   const { files, newest, info, warnings } = t;
   if (!files.length) {
-    stream.markdown(`No handoffs yet in **${esc(folder.name)}**. Hand over with \`/handover <specialist> [topic]\`.`);
+    stream.markdown(`No handoffs yet in **${inlineMarkdown(folder.name)}**. Hand over with \`/handover <specialist> [topic]\`.`);
     return done(true);
   }
   const lines: string[] = [];
@@ -307,14 +303,14 @@ async function timeline(deps: AgentDeps, stream: vscode.ChatResponseStream): Pro
     const topic = i?.topic ?? f.topic;
     const status = i ? (STATUS_LABELS[i.status as keyof typeof STATUS_LABELS] ?? i.status) : undefined;
     const parts = [
-      `${esc(s?.personaMarker ?? `[${f.specialist}]`)}${topic ? ` **${esc(topic)}**` : ''}${i?.kind === 'result' ? ' (result)' : ''}`,
+      `${inlineMarkdown(s?.personaMarker ?? `[${f.specialist}]`)}${topic ? ` **${inlineMarkdown(topic)}**` : ''}${i?.kind === 'result' ? ' (result)' : ''}`,
       [status, relativeTime(f.time), f.partial ? '⚠ partial' : '', SOURCE_LABELS[f.source]].filter(Boolean).join(' · '),
-      `[${esc(f.name)}](${vscode.Uri.file(f.path).toString()})`,
+      `[${inlineMarkdown(f.name)}](${vscode.Uri.file(f.path).toString()})`,
     ];
     lines.push(`${'  '.repeat(depth)}- ${parts.join(' — ')}`);
     for (const child of [...node.children].reverse()) stack.push({ node: child, depth: depth + 1 });
   }
-  stream.markdown(`Newest handoffs in **${esc(folder.name)}**${files.length > newest.length ? ` (${newest.length} of ${files.length})` : ''}:\n\n${lines.join('\n')}\n`);
+  stream.markdown(`Newest handoffs in **${inlineMarkdown(folder.name)}**${files.length > newest.length ? ` (${newest.length} of ${files.length})` : ''}:\n\n${lines.join('\n')}\n`);
   for (const w of warnings) stream.markdown(text(`\nWARNING: ${w}`));
   if (files.length > newest.length) {
     stream.button({ command: 'handoff.timeline.focus', title: 'Open the Handoff Timeline' });
@@ -341,7 +337,7 @@ async function promptFor(deps: AgentDeps, request: vscode.ChatRequest, stream: v
       return done(false, id);
     }
     result.warnings.forEach((w) => deps.log.warn(w));
-    stream.markdown(`The prompt for **${esc(result.persona_marker)}**${result.handoff_id ? ` (handoff \`${result.handoff_id}\`)` : ' (no handoff to pick up yet)'}:\n\n`);
+    stream.markdown(`The prompt for **${inlineMarkdown(result.persona_marker)}**${result.handoff_id ? ` (handoff \`${result.handoff_id}\`)` : ' (no handoff to pick up yet)'}:\n\n`);
     stream.markdown(fenced(result.prompt));
     if (result.stale) {
       stream.markdown('\nThe workspace changed since the handoff: see the prompt\'s staleness section before acting on it.\n');

@@ -19,6 +19,7 @@ import {
   abortOn,
   diskFolders,
   folderForRoot,
+  inlineMarkdown,
   isTrusted,
   withSettingsDefaults,
   type AgentDeps,
@@ -35,10 +36,6 @@ function folderOf(input: unknown): vscode.WorkspaceFolder | undefined {
   return folderForRoot(typeof given === 'string' ? given : '');
 }
 
-/** Escapes text for Markdown (the model's strings go into the confirmation). */
-function md(text: string): string {
-  return text.replace(/[\\`*_{}[\]()<>#|~]/g, '\\$&').replace(/\r?\n/g, ' ');
-}
 
 /** The persona marker of a built-in specialist; custom ones (read from the workspace when the tool runs) show their id. */
 function who(id: string): string {
@@ -52,14 +49,14 @@ function who(id: string): string {
  */
 export function confirmationFor(input: HandoverToolInput, folder: vscode.WorkspaceFolder | undefined): vscode.LanguageModelToolConfirmationMessages {
   const dir = (folder ? readSettings(folder).directory : DEFAULT_HANDOFF_DIRECTORY).replace(/[\\/]+$/, '');
-  const where = folder ? ` in **${md(folder.name)}**` : '';
+  const where = folder ? ` in **${inlineMarkdown(folder.name)}**` : '';
   const message = new vscode.MarkdownString(
     [
-      `Hand the work over to **${md(who(input.specialist_profile))}** on **${md(input.topic)}**.`,
+      `Hand the work over to **${inlineMarkdown(who(input.specialist_profile))}** on **${inlineMarkdown(input.topic)}**.`,
       '',
       `This writes a new handoff to \`${path.posix.join(dir, HANDOFFS_DIR)}/\` and appends a briefing to \`${path.posix.join(dir, BRIEFINGS_DIR)}/\`${where}, ` +
         'with the touched files from git and the tests and turns from the session log.',
-      ...(input.summary ? ['', `Summary: ${md(input.summary.length > 300 ? `${input.summary.slice(0, 299)}…` : input.summary)}`] : []),
+      ...(input.summary ? ['', `Summary: ${inlineMarkdown(input.summary.length > 300 ? `${input.summary.slice(0, 299)}…` : input.summary)}`] : []),
     ].join('\n'),
   );
   return { title: `Hand over to ${who(input.specialist_profile)}?`, message };
