@@ -70,6 +70,12 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
   private watching = false;
   private timer: NodeJS.Timeout | undefined;
   private readonly info = new Map<string, TimelineEntryInfo | null>();
+  /**
+   * Keys whose file changed since its chain links were read: read again on the next
+   * render, while rows keep showing what was read before (a row never loses its topic
+   * between a watcher event and the re-read).
+   */
+  private readonly stale = new Set<string>();
   private specialists = new Map<string, Specialist>(BUILTIN_SPECIALISTS.map((s) => [s.id, s]));
   private elements = new Map<string, { element: TimelineElement; parent: TimelineElement | undefined }>();
   private roots: TimelineElement[] = [];
@@ -107,9 +113,10 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
   invalidate(fsPath?: string): void {
     if (fsPath === undefined) {
       this.info.clear();
+      this.stale.clear();
     } else {
       for (const { element } of this.elements.values()) {
-        if (element.type === 'entry' && element.node.file.path === fsPath) this.info.delete(element.node.file.key);
+        if (element.type === 'entry' && element.node.file.path === fsPath) this.stale.add(element.node.file.key);
       }
     }
     this.refresh();
@@ -173,7 +180,7 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
     for (const [source, dir] of Object.entries(folders) as Array<[TimelineSource, string]>) {
       const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(dir), '*.md'));
       const forget = (uri: vscode.Uri) => {
-        this.info.delete(`${source}:${uri.path.split('/').pop()}`);
+        this.stale.add(`${source}:${uri.path.split('/').pop()}`);
         this.scheduleRefresh();
       };
       watcher.onDidCreate(forget);
@@ -188,6 +195,7 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
     this.watchers = [];
     this.watching = false;
     this.info.clear();
+    this.stale.clear();
     this.pages = 1;
     this.refresh();
   }
@@ -211,10 +219,17 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
       this.specialists = new Map(project.registry.all().map((s) => [s.id, s]));
       const listed = await listTimeline(project, [...this.specialists.keys()]);
       listed.warnings.forEach((w) => this.log.warn(`timeline: ${w}`));
-      const unread = listed.files.filter((f) => !this.info.has(f.key));
+      const listedKeys = new Set(listed.files.map((f) => f.key));
+      for (const key of this.stale) {
+        if (!listedKeys.has(key)) {
+          this.stale.delete(key);
+          this.info.delete(key);
+        }
+      }
+      const unread = listed.files.filter((f) => this.unread(f));
       if (unread.length > 0 && unread.length <= EAGER_CHAIN_INFO_FILES) {
         const infos = await Promise.all(unread.map((f) => readTimelineInfo(f)));
-        unread.forEach((f, k) => this.info.set(f.key, infos[k] ?? null));
+        unread.forEach((f, k) => this.learn(f, infos[k]));
       }
       const known = new Map<string, TimelineEntryInfo>();
       for (const [k, v] of this.info) if (v) known.set(k, v);
@@ -228,6 +243,17 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
       this.log.warn(`timeline: ${(err as Error).message}`);
       return [];
     }
+  }
+
+  /** Whether a file's chain links are still to be read: never read, or changed since. */
+  private unread(file: TimelineFile): boolean {
+    return !this.info.has(file.key) || this.stale.has(file.key);
+  }
+
+  /** Keeps what was read of a file (null: nothing readable) and clears its stale mark. */
+  private learn(file: TimelineFile, info: TimelineEntryInfo | undefined): void {
+    this.info.set(file.key, info ?? null);
+    this.stale.delete(file.key);
   }
 
   private remember(element: TimelineElement, parent: TimelineElement | undefined): TimelineElement {
@@ -244,7 +270,7 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
 
   /** Reads the chain links of files not read yet, newest first, in batches; regroups after each batch. */
   private loadInfoLater(files: readonly TimelineFile[]): void {
-    const missing = files.filter((f) => !this.info.has(f.key)).sort((a, b) => b.time - a.time);
+    const missing = files.filter((f) => this.unread(f)).sort((a, b) => b.time - a.time);
     if (!missing.length || this.loading) return;
     const generation = ++this.generation;
     this.loading = (async () => {
@@ -253,7 +279,7 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
         const batch = missing.slice(i, i + CHAIN_INFO_BATCH);
         const infos = await Promise.all(batch.map((f) => readTimelineInfo(f)));
         if (generation !== this.generation) return;
-        batch.forEach((f, k) => this.info.set(f.key, infos[k] ?? null));
+        batch.forEach((f, k) => this.learn(f, infos[k]));
         // Regroup at most once a second while reading, and once at the end.
         if (Date.now() - regrouped >= REGROUP_INTERVAL_MS || i + CHAIN_INFO_BATCH >= missing.length) {
           regrouped = Date.now();
