@@ -14,10 +14,13 @@ export const USAGE = `specialist-handoff — hand an AI-coding session over to t
 
 Usage:
   specialist-handoff handover --specialist ID --topic TOPIC [options]
-  specialist-handoff prompt [--specialist ID] [--handoff REF] [--no-take] [--json] [--cwd DIR]
-  specialist-handoff record-result --specialist ID [--handoff REF]… [--summary TEXT]
-      [--met N|TEXT|all]… [--next TEXT]… [--blocker TEXT]… [--proceed-if-taken] [--json]
-  specialist-handoff specialists [--json] [--cwd DIR]
+  specialist-handoff prompt [--specialist ID] [--handoff REF] [--no-take] [--session-id ID]
+      [--json] [--cwd DIR] [--dir FOLDER]
+  specialist-handoff record-result --specialist ID [--handoff REF]…
+      [--summary TEXT | --summary-file PATH] [--met N|TEXT|all]… [--next TEXT]… [--blocker TEXT]…
+      [--proceed-if-taken] [--session-log WHERE] [--tokenizer NAME] [--session-id ID]
+      [--json] [--cwd DIR] [--dir FOLDER]
+  specialist-handoff specialists [--json] [--cwd DIR] [--dir FOLDER]
   specialist-handoff mcp [--cwd DIR] [--dir FOLDER]
   specialist-handoff hook [--specialist ID] [--topic TEXT] [--cwd DIR] [--dir FOLDER]
   specialist-handoff export-agents [--target github|claude|all] [--force] [--json] [--cwd DIR] [--dir FOLDER]
@@ -47,7 +50,8 @@ handover options:
       --max-depth N          hops a chain may take before the hop guard stops it (default 3)
       --confirm-hop          hand over although the hop guard warns (too deep, or back to a
                              specialist already in the chain); the handoff records it
-      --session-id ID        session id to record (default: a new UUID)
+      --session-id ID        session id to record (default: the CLI's saved session id for
+                             this workspace; each handoff starts a new one)
       --session-log WHERE    auto (default: find this workspace's Claude Code, Codex, Aider,
                              Cline/Roo, SpecStory and Copilot transcripts), none, or the path
                              of one transcript file (or Cline task folder)
@@ -60,14 +64,17 @@ handover options:
 prompt: prints what the receiving agent needs to pick a handoff up — the specialist's
 mandate, receive rules, run context, what changed since the handoff (staleness) and the
 prior handoffs (30 KB). Default: the newest handoff (to --specialist when given); a pending
-one is marked "accepted" by this session unless --no-take.
+one is marked "accepted" by this session (--session-id, default: the CLI's saved one)
+unless --no-take.
 
 record-result: the receiving specialist hands back. Writes a result entry per handoff
 answered (default: every open handoff to --specialist) with the status the policy gives:
-complete only when every acceptance criterion is met (--met: its number as "prompt" lists
-them, its text, or "all") and no test failed after the last passing run; blocked with
---blocker; else in progress. With no open handoff it writes a session note only.
---proceed-if-taken records even when another session took the handoff and never answered.
+complete only when every acceptance criterion is met and no test failed after the last
+passing run; blocked with --blocker; else in progress. The criteria are the handoff's next
+steps, numbered 1…n, then its return condition as n+1; --met names one by number or text,
+or "all". With no open handoff it writes a session note only. --proceed-if-taken records
+even when another session took the handoff and never answered. --summary-file,
+--session-log, --tokenizer and --session-id work as for handover.
 
 mcp: serves the Model Context Protocol on stdio for MCP clients (Claude Code, Codex CLI,
 Cline/Roo, VS Code …), with the tools handover_to_specialist, list_specialists,

@@ -39,6 +39,7 @@ const FIELD_FLAGS: Readonly<Record<string, string>> = {
 const FIELD_FIXES: Readonly<Record<string, string>> = {
   'handoff.directory': 'pass --dir with a folder inside the workspace, such as .handoff',
   hop_guard: 'confirm the handoff to proceed (--confirm-hop), or hand over to someone else',
+  taken: 'record yours anyway with --proceed-if-taken, or leave it to that session',
 };
 
 function lookup(table: Readonly<Record<string, string>>, key: string | number | undefined): string | undefined {

@@ -7,7 +7,9 @@
  *
  * - `handover_to_specialist`: the engine's tool (src/engine/agentTool.ts, Agent Zero's
  *   signature; the evidence comes from git and the session log, never from the model);
- * - `list_specialists`: the registry (built-ins, then the workspace's custom ones);
+ * - `list_specialists`: the registry (built-ins, then the workspace's custom ones in
+ *   `.handoff/specialists/`, then the agents discovered in `.github/agents/`,
+ *   `.github/chatmodes/` and `.claude/agents/`), each with its `source`;
  * - `prior_handoffs`: the `## Prior Agent Handoffs` block (30 KB) and the newest timeline
  *   entries with their chain links;
  * - `record_result`: the receiving specialist hands back.
@@ -141,7 +143,7 @@ export function mcpToolDefinitions(): Tool[] {
       name: LIST_SPECIALISTS_TOOL_NAME,
       title: 'List specialists',
       description:
-        'Lists the specialists work can be handed over to: built-ins first, then the project\'s custom ones (.handoff/specialists/). Each has its id (pass it as specialist_profile), label, persona marker, mandate (what it does and does not do), default return condition and source.',
+        'Lists the specialists work can be handed over to: built-ins first, then the project\'s custom ones (.handoff/specialists/), then the agents found in .github/agents/, .github/chatmodes/ and .claude/agents/. Each has its id (pass it as specialist_profile), label, persona marker, mandate (what it does and does not do), default return condition and source.',
       inputSchema: inputJsonSchema(ListSpecialistsInputSchema),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },

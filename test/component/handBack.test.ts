@@ -154,6 +154,22 @@ describe('hand back: record result', function () {
     assert.ok(third.status === 'ok' && third.entries.length === 0 && third.note_file !== null, JSON.stringify(third));
   });
 
+  it('the CLI refuses a handoff another session took up, naming --proceed-if-taken, and proceeds with it', async () => {
+    const dir = repoWithWork();
+    const h = await handoffTo(dir, 'implementation_engineer');
+    const taken = await buildPrompt({ handoff: h.package.id }, { workspaceRoot: dir, sessionId: 'session-other', now: at(1) });
+    assert.ok(taken.status === 'ok' && taken.taken);
+    const args = ['record-result', '--specialist', 'implementation_engineer', '--summary', 'Done.', '--met', 'all'];
+    const refused = await cli(args, dir);
+    assert.equal(refused.code, EXIT_BAD_INPUT, refused.err);
+    assert.match(refused.err, /taken up by another session \(session-other, .*\) that never recorded a result — record yours anyway with --proceed-if-taken, or leave it to that session/);
+    assert.doesNotMatch(refused.err, /proceed_if_taken/, 'the CLI names its flag, not the request field');
+    assert.equal(readdirSync(path.dirname(h.handoff_file)).length, 1, 'nothing written');
+    const ok = await cli([...args, '--proceed-if-taken'], dir);
+    assert.equal(ok.code, EXIT_OK, ok.err);
+    assert.equal(readdirSync(path.dirname(h.handoff_file)).length, 2, 'the result is written');
+  });
+
   it('a handoff another session took up and never answered: refused until the caller proceeds', async () => {
     const dir = repoWithWork();
     const h = await handoffTo(dir, 'implementation_engineer');
