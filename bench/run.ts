@@ -5,7 +5,7 @@
  *
  * Options (environment): BENCH_FILES (changed files in the generated repository,
  * default 10,000), BENCH_RUNS (runs per figure, default 5), BENCH_JSON (path to write
- * the rows as JSON), BENCH_ONLY (comma-separated groups to run: tokens, evidence,
+ * the rows as JSON), BENCH_ONLY (comma-separated groups to run: tokens, redaction, evidence,
  * session, timeline, sizes, activation; default all).
  */
 import { execFile } from 'node:child_process';
@@ -20,6 +20,7 @@ import { collectGitEvidence } from '../src/evidence/git/collectGit';
 import { createBenchRepository } from './repo';
 import { activationRows } from './activation';
 import { sessionLogRows } from './sessionLog';
+import { redactionRows } from './redaction';
 import { timelineRows } from './timeline';
 
 const run = promisify(execFile);
@@ -183,6 +184,9 @@ function table(): string {
   const started = Date.now();
   console.error(`bench: ${RUNS} runs per figure, node ${process.version}, ${new Date().toISOString()}`);
   if (wanted('tokens')) await tokenRows();
+  if (wanted('redaction')) {
+    for (const r of await redactionRows((m) => console.error(`  ${m}`), compare)) add(r.name, r.ours, r.baseline, r.note);
+  }
   if (wanted('evidence')) await evidenceRows();
   if (wanted('session')) {
     for (const r of await sessionLogRows((m) => console.error(`  ${m}`))) {

@@ -3,16 +3,30 @@
  * text headed for a handoff, a briefing, a history file or a prompt.
  *
  * A text is scanned in bounded chunks by two sets of rules: secretlint's recommended
- * preset (`secretlintRules.ts`) and our own rules for what that preset has no rule for
- * (`ownSecretRules.ts`: JSON Web Tokens, PEM blocks it lets through, `.env`-style secret
- * assignments). Overlapping findings are merged and each is replaced by
+ * preset (`secretlintRules.ts`) and our own rules for what that preset has no rule for:
+ * `ownSecretRules.ts` (JSON Web Tokens, PEM blocks it lets through, secret assignments in
+ * any syntax, high-entropy values of secret-suggesting keys), `contextRules.ts`
+ * (`Authorization` headers, command-line credentials, URL passwords in any scheme, secret
+ * query parameters, XML, SQL, `.netrc` and `.pgpass` lines, keys named in prose) and `providerRules.ts` (every AI provider's key format and the
+ * other providers' formats secretlint lacks). Overlapping findings are merged and each is replaced by
  * `[REDACTED:<kind>]` (kinds: `secretKinds.ts`). A package also has invisible Unicode
  * stripped from the texts people and agents wrote (`invisible.ts`). Pure computation: no
  * I/O and no `vscode`.
  */
 import type { HandoffPackage } from '../handoff/schema';
 import { stripInvisible } from './invisible';
-import { findJwts, findPemBlocks, findSecretAssignments } from './ownSecretRules';
+import {
+  findAuthorizationHeaders,
+  findCliCredentials,
+  findNetrcPasswords,
+  findPgpassPasswords,
+  findProseSecrets,
+  findSqlPasswords,
+  findUrlSecrets,
+  findXmlSecrets,
+} from './contextRules';
+import { findGcpKeyIds, findJwts, findPemBlocks, findSecretAssignments } from './ownSecretRules';
+import { findProviderTokens } from './providerRules';
 import { redactionMarker, type Finding } from './secretKinds';
 import { secretlintFindings, type SecretlintRuleEntry } from './secretlintRules';
 
@@ -59,6 +73,31 @@ function looksLikeJsonObject(text: string): boolean {
   return t.startsWith('{') && t.endsWith('}');
 }
 
+/**
+ * Our own rules on one chunk, in the order that names a finding when two of ours cover the
+ * same range with the same priority: JWTs, URL parts (a query parameter is named as one),
+ * then assignments (the key stays readable, so a key's kind says which variable to rotate),
+ * XML, SQL, command lines, `.netrc` / `.pgpass` lines, keys named in prose, `Authorization` headers, PEM blocks, then provider tokens
+ * (`providerRules.ts`).
+ */
+function ownFindings(chunk: string): Finding[] {
+  return [
+    ...findJwts(chunk),
+    ...findUrlSecrets(chunk),
+    ...findSecretAssignments(chunk),
+    ...findXmlSecrets(chunk),
+    ...findSqlPasswords(chunk),
+    ...findCliCredentials(chunk),
+    ...findNetrcPasswords(chunk),
+    ...findPgpassPasswords(chunk),
+    ...findProseSecrets(chunk),
+    ...findAuthorizationHeaders(chunk),
+    ...findGcpKeyIds(chunk),
+    ...findPemBlocks(chunk),
+    ...findProviderTokens(chunk),
+  ];
+}
+
 /** Finds every secret in `text` (any length), chunked; merged and sorted, never overlapping. */
 async function findSecrets(text: string, notes: string[], options: RedactOptions): Promise<Finding[]> {
   const findings: Finding[] = [];
@@ -68,13 +107,13 @@ async function findSecrets(text: string, notes: string[], options: RedactOptions
   for (let offset = 0; offset < text.length; offset += step) {
     if (offset > 0) await yieldToLoop();
     const chunk = text.slice(offset, offset + REDACT_CHUNK_CHARS);
-    const ours = [...findJwts(chunk), ...findSecretAssignments(chunk), ...findPemBlocks(chunk)];
+    const ours = ownFindings(chunk);
     let theirs: Finding[] = [];
     try {
       theirs = await secretlintFindings(chunk, json, options.extraRules, notes);
     } catch (err) {
       // secretlint itself could not load or run: our own rules still apply.
-      if (!crashed) notes.push(`the secretlint scan failed (${(err as Error)?.message ?? String(err)}); only our own rules (JWT, secret assignments, PEM blocks) were applied to that text`);
+      if (!crashed) notes.push(`the secretlint scan failed (${(err as Error)?.message ?? String(err)}); only our own rules (JWT, PEM blocks, assignments, command lines, URLs, provider tokens) were applied to that text`);
       crashed = true;
     }
     for (const f of [...theirs, ...ours]) findings.push({ ...f, start: f.start + offset, end: f.end + offset });

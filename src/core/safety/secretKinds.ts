@@ -14,7 +14,12 @@ export interface SecretKind {
   readonly kind: string;
   /** What it is, in words. */
   readonly label: string;
-  /** `secretlint`: a rule of secretlint preset-recommend 13; `handoff`: one of ours (`ownSecretRules.ts`). */
+  /**
+   * `secretlint`: a rule of secretlint preset-recommend 13; `handoff`: one of ours
+   * (`ownSecretRules.ts`, `contextRules.ts`, `providerRules.ts`). A secretlint kind may be
+   * found by one of ours as well (`openai-api-key`, `anthropic-api-key`, `gitlab-token`,
+   * `groq-api-key`, `huggingface-token`, `slack-token` whole): the kind is the same.
+   */
   readonly source: SecretRuleSource;
   /** The rule id (secretlint package id, or ours) and the message ids it reports under. */
   readonly rule: string;
@@ -25,9 +30,10 @@ const SL = (rule: string) => `@secretlint/secretlint-rule-${rule}`;
 
 /**
  * Every kind of secret we redact, with its source. The secretlint kinds are named after
- * the rule's message id (rule set: secretlint preset-recommend 13); `jwt` and
- * `secret-assignment` are our own rules (`JWT_PATTERN` and `SECRET_ASSIGNMENT_PATTERN` in
- * `ownSecretRules.ts`).
+ * the rule's message id (rule set: secretlint preset-recommend 13); the `handoff` kinds are
+ * our own rules: `jwt`, `secret-assignment`, `high-entropy-secret` (`ownSecretRules.ts`),
+ * `authorization-header`, `cli-credential`, `url-credential`, `url-query-secret`
+ * (`contextRules.ts`) and one kind per provider format (`PROVIDER_FORMATS`, `providerRules.ts`).
  */
 export const SECRET_KINDS: readonly SecretKind[] = [
   { kind: 'aws-access-key-id', label: 'AWS access key id (AKIA…, ASIA…)', source: 'secretlint', rule: SL('aws'), messageIds: ['AWSAccessKeyID'] },
@@ -84,9 +90,34 @@ export const SECRET_KINDS: readonly SecretKind[] = [
     messageIds: ['TAILSCALE_API_KEY', 'TAILSCALE_AUTH_KEY', 'TAILSCALE_CLIENT_KEY', 'TAILSCALE_SCIM_KEY', 'TAILSCALE_WEBHOOK_KEY', 'TAILSCALE_KEY'],
   },
   { kind: 'jwt', label: 'JSON Web Token (header.payload.signature, header with "alg")', source: 'handoff', rule: 'handoff/jwt', messageIds: ['JWT'] },
+  { kind: 'anthropic-admin-key', label: 'Anthropic Admin API key (sk-ant-admin01-…)', source: 'handoff', rule: 'handoff/provider-tokens', messageIds: ['ANTHROPIC_ADMIN_KEY'] },
+  { kind: 'google-api-key', label: 'Google Cloud / Google AI (Gemini) API key (AIza + 35)', source: 'handoff', rule: 'handoff/provider-tokens', messageIds: ['GOOGLE_API_KEY'] },
+  { kind: 'xai-api-key', label: 'xAI API key (xai-…)', source: 'handoff', rule: 'handoff/provider-tokens', messageIds: ['XAI_API_KEY'] },
+  { kind: 'openrouter-api-key', label: 'OpenRouter API key (sk-or-v1-…)', source: 'handoff', rule: 'handoff/provider-tokens', messageIds: ['OPENROUTER_API_KEY'] },
+  { kind: 'deepseek-api-key', label: 'DeepSeek API key (sk- + 32 hex)', source: 'handoff', rule: 'handoff/provider-tokens', messageIds: ['DEEPSEEK_API_KEY'] },
+  { kind: 'replicate-api-token', label: 'Replicate API token (r8_…)', source: 'handoff', rule: 'handoff/provider-tokens', messageIds: ['REPLICATE_API_TOKEN'] },
+  { kind: 'perplexity-api-key', label: 'Perplexity API key (pplx-…)', source: 'handoff', rule: 'handoff/provider-tokens', messageIds: ['PERPLEXITY_API_KEY'] },
+  { kind: 'huggingface-org-token', label: 'Hugging Face organisation API token (api_org_…)', source: 'handoff', rule: 'handoff/provider-tokens', messageIds: ['HUGGINGFACE_ORG_TOKEN'] },
+  { kind: 'langsmith-api-key', label: 'LangSmith API key (lsv2_pt_…, lsv2_sk_…)', source: 'handoff', rule: 'handoff/provider-tokens', messageIds: ['LANGSMITH_API_KEY'] },
+  { kind: 'together-api-key', label: 'Together AI API key (tgp_v1_…)', source: 'handoff', rule: 'handoff/provider-tokens', messageIds: ['TOGETHER_API_KEY'] },
+  { kind: 'fireworks-api-key', label: 'Fireworks AI API key (fw_…)', source: 'handoff', rule: 'handoff/provider-tokens', messageIds: ['FIREWORKS_API_KEY'] },
+  { kind: 'gitlab-other-token', label: 'GitLab deploy, runner, CI job, trigger, agent, SCIM, feature-flag, incoming-mail, OAuth-secret and registration tokens (gldt-, glrt-, glcbt-, glptt-, glagent-, glsoat-, glffct-, glimt-, gloas-, GR1348941)', source: 'handoff', rule: 'handoff/provider-tokens', messageIds: ['GITLAB_OTHER_TOKEN'] },
+  { kind: 'twilio-api-key', label: 'Twilio API key SID (SK + 32 hex)', source: 'handoff', rule: 'handoff/provider-tokens', messageIds: ['TWILIO_API_KEY'] },
+  { kind: 'azure-ad-client-secret', label: 'Microsoft Entra ID (Azure AD) client secret (…Q~…)', source: 'handoff', rule: 'handoff/provider-tokens', messageIds: ['AZURE_AD_CLIENT_SECRET'] },
+  { kind: 'digitalocean-token', label: 'DigitalOcean token (dop_v1_, doo_v1_, dor_v1_)', source: 'handoff', rule: 'handoff/provider-tokens', messageIds: ['DIGITALOCEAN_TOKEN'] },
+  { kind: 'pypi-token', label: 'PyPI API token (pypi-AgEIcHlwaS5vcmc…)', source: 'handoff', rule: 'handoff/provider-tokens', messageIds: ['PYPI_TOKEN'] },
+  { kind: 'postman-api-key', label: 'Postman API key (PMAK-…)', source: 'handoff', rule: 'handoff/provider-tokens', messageIds: ['POSTMAN_API_KEY'] },
+  { kind: '1password-secret-key', label: '1Password account Secret Key (A3-…)', source: 'handoff', rule: 'handoff/provider-tokens', messageIds: ['ONEPASSWORD_SECRET_KEY'] },
+  { kind: 'age-secret-key', label: 'age secret key (AGE-SECRET-KEY-1…)', source: 'handoff', rule: 'handoff/provider-tokens', messageIds: ['AGE_SECRET_KEY'] },
+  { kind: 'sentry-token', label: 'Sentry auth token (sntrys_…, sntryu_…)', source: 'handoff', rule: 'handoff/provider-tokens', messageIds: ['SENTRY_TOKEN'] },
+  { kind: 'authorization-header', label: 'credential of an Authorization header or after Bearer (Bearer, Basic, Token …)', source: 'handoff', rule: 'handoff/authorization-header', messageIds: ['AUTHORIZATION_HEADER'] },
+  { kind: 'cli-credential', label: 'credential on a command line (curl -u, docker/az login -p, sshpass -p, mysql -p, --token, --password, config set …_authToken)', source: 'handoff', rule: 'handoff/cli-credential', messageIds: ['CLI_CREDENTIAL'] },
+  { kind: 'url-credential', label: 'password in a URL of any scheme (redis://:p@, amqp://u:p@, https://u:p@ …)', source: 'handoff', rule: 'handoff/url-credential', messageIds: ['URL_CREDENTIAL'] },
+  { kind: 'url-query-secret', label: 'secret query parameter (?key=, token=, access_token=, sig=, …)', source: 'handoff', rule: 'handoff/url-query-secret', messageIds: ['URL_QUERY_SECRET'] },
+  { kind: 'high-entropy-secret', label: 'random-looking value of a key that suggests a secret (…_KEY, sig, salt, session …)', source: 'handoff', rule: 'handoff/high-entropy-secret', messageIds: ['HIGH_ENTROPY_SECRET'] },
   {
     kind: 'secret-assignment',
-    label: '.env-style assignment of a secret (SECRET=…, API_KEY=…, PASSWORD: …, "token": "…")',
+    label: 'assignment of a secret in any syntax (SECRET=…, API_KEY := …, PASSWORD: …, "token": "…", <password>…</password>, .netrc / .pgpass passwords, "my API key is …")',
     source: 'handoff',
     rule: 'handoff/secret-assignment',
     messageIds: ['SECRET_ASSIGNMENT'],

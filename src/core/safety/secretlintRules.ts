@@ -18,11 +18,21 @@ export type SecretlintRuleEntry = Parameters<typeof LintSource>[0]['options']['c
  * key ids and account ids too, off by default in secretlint).
  */
 async function loadSecretlint() {
-  const [core, preset] = await Promise.all([import('@secretlint/core'), import('@secretlint/secretlint-rule-preset-recommend')]);
+  const [core, preset, profiler] = await Promise.all([
+    import('@secretlint/core'),
+    import('@secretlint/secretlint-rule-preset-recommend'),
+    import('@secretlint/profiler'),
+  ]);
   const rules = preset.rules
     .filter((r) => r.meta.id !== '@secretlint/secretlint-rule-filter-comments')
     .map((rule) => ({ id: rule.meta.id, rule, options: rule.meta.id === '@secretlint/secretlint-rule-aws' ? { enableIDScanRule: true } : {} }));
   const config: Parameters<typeof LintSource>[0]['options']['config'] = { rules };
+  // secretlint's profiler (on by default, for its CLI) marks every run and every rule with
+  // `performance.mark` and keeps each mark and measure: in the extension host and the MCP
+  // server, which redact for hours, memory that only grows (a million marks after ten
+  // thousand runs). Its maintained switch turns it off (secretlint issue #1633). The package
+  // is pinned to core's exact version so that npm installs one copy: the one core marks with.
+  profiler.secretLintProfiler.setEnabled(false);
   return { lintSource: core.lintSource, config };
 }
 
@@ -114,6 +124,8 @@ export async function secretlintFindings(content: string, json: boolean, extraRu
         start = start + scheme + 3;
       }
     }
+    // AWS's documented example keys (`AKIAIOSFODNN7EXAMPLE`, `AKIAI44QH8DHBEXAMPLE`, `…EXAMPLEKEY`) are not secrets.
+    if (kind.startsWith('aws-') && /EXAMPLE/.test(content.slice(start, end))) continue;
     // Text that is only earlier markers (`postgres://[REDACTED:…]@db`) is not found again (idempotence).
     if (!/[A-Za-z0-9]/.test(content.slice(start, end).replace(/\[REDACTED(?::[a-z0-9-]+)?\]/g, ''))) continue;
     // A URL's credentials are less specific than a token found inside them (`https://<token>:x-oauth-basic@github.com`).
