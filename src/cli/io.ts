@@ -3,6 +3,7 @@
  * `specialist-handoff` writes through, so tests run the CLI in-process (docs/CLI.md,
  * "Exit codes").
  */
+import { sanitizeOutput } from '../core/safety/gate';
 
 /** Exit code for success. */
 export const EXIT_OK = 0;
@@ -23,4 +24,23 @@ export interface CliIo {
    * Default: the process's standard input.
    */
   readonly readStdin?: (maxBytes: number) => Promise<string | { error: string }>;
+}
+
+/** A {@link CliIo} whose output passes the gate; `flush` resolves once every line was printed. */
+export interface GatedIo extends CliIo {
+  readonly flush: () => Promise<void>;
+}
+
+/**
+ * The CLI's output boundary (docs/DESIGN.md §7 "The gate"): every line printed on stdout or
+ * stderr passes the output gate (`sanitizeOutput`, `src/core/safety/gate.ts`: secrets
+ * redacted, invisible and control characters removed; JSON sanitized value by value), in
+ * the order it was printed, across both streams.
+ */
+export function gateIo(io: CliIo): GatedIo {
+  let queue: Promise<void> = Promise.resolve();
+  const through = (write: (text: string) => void) => (text: string) => {
+    queue = queue.then(async () => write(await sanitizeOutput(text)));
+  };
+  return { ...io, stdout: through(io.stdout), stderr: through(io.stderr), flush: () => queue };
 }

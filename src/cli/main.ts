@@ -18,7 +18,7 @@ import { parseCommandLine } from './args';
 import { runExportAgents } from './exportAgents';
 import { runHandover } from './handover';
 import { runHook } from './hook';
-import { EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, type CliIo } from './io';
+import { EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, gateIo, type CliIo } from './io';
 import { runMcp } from './mcp';
 import { runPrompt } from './prompt';
 import { runRecordResult } from './recordResult';
@@ -38,6 +38,16 @@ export { parseTurn } from '../core/handoff/request';
  * @returns the exit code; never throws (unexpected failures print `ERROR:` and return 1)
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  // The output boundary: every line printed passes the gate (src/cli/io.ts, gateIo).
+  const gated = gateIo(io);
+  try {
+    return await runUngated(argv, gated);
+  } finally {
+    await gated.flush();
+  }
+}
+
+async function runUngated(argv: readonly string[], io: CliIo): Promise<number> {
   const parsed = parseCommandLine(argv);
   if (!parsed.ok) {
     // `hook` never exits 2 (Claude Code blocks on 2), not even for a mistyped option.

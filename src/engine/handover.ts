@@ -16,7 +16,8 @@ import { emptyGitEvidence, type GitEvidence } from '../core/handoff/gitEvidence'
 import { renderHistory } from '../core/handoff/history';
 import { BRIEFINGS_DIR, HANDOFFS_DIR, HISTORY_DIR, briefingFileName, handoffId, utcDay } from '../core/handoff/naming';
 import { handoffFrontmatter, renderBriefingHeader, renderBriefingSection, renderHandoff, type HandoffMeta } from '../core/handoff/render';
-import { describeSanitizing, redactTexts, sanitizePackage } from '../core/safety/redact';
+import { addCounts, describeSanitizing, redactTexts, sanitizePackage } from '../core/safety/redact';
+import { GateTally, sanitizeFileName } from '../core/safety/gate';
 import { parseHandoverRequest, type HandoverRequest } from '../core/handoff/request';
 import { errorText, handoverError, partsError, type HandoverError } from '../core/handoff/errors';
 import { HandoffFrontmatterSchema, type HandoffFrontmatter, type HandoffPackage, type HandoverResult } from '../core/handoff/schema';
@@ -38,6 +39,7 @@ import { writeInteropMirrors } from '../store/interop/mirrors';
 import { counterFor } from './tokenizer';
 import type { HandoverEnvironment } from './environment';
 import { agentLoopGuard } from './loopGuard';
+import { sanitizePackageFields, sanitizeRequestFields, sanitizeSessionId } from './fieldGate';
 import { handoffRootOf, openProject } from './project';
 
 export type { HandoverEnvironment } from './environment';
@@ -159,7 +161,9 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
     if (env.maxHandoverDepth !== undefined && !(Number.isInteger(env.maxHandoverDepth) && env.maxHandoverDepth >= 1 && env.maxHandoverDepth <= MAX_HOP_DEPTH)) {
       return handoverError(`maxHandoverDepth must be a whole number of hops from 1 to ${MAX_HOP_DEPTH} (got ${String(env.maxHandoverDepth)})`, 'maxHandoverDepth');
     }
-    const request = parsed.request;
+    // The gate by field (src/engine/fieldGate.ts): the topic is redacted before it is slugged.
+    const fields = await sanitizeRequestFields(parsed.request);
+    const request = fields.request;
     const opened = await openProject(env);
     if (!opened.ok) {
       return opened.error;
@@ -197,7 +201,7 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
       warnings.push(`WARNING: ${note}`);
     }
     const counter = counterFor(request.tokenizer);
-    const sessionId = env.sessionId ?? request.session_id ?? randomUUID();
+    const sessionId = await sanitizeSessionId(env.sessionId ?? request.session_id ?? randomUUID());
     const composed = composePackage(request, {
       specialist: lookup.specialist,
       topic,
@@ -236,15 +240,22 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
     for (const note of sanitized.report.notes) {
       warnings.push(`WARNING: ${note}`);
     }
-    const sanitizing = describeSanitizing(sanitized.report.found, sanitized.report.invisible);
+    // …and out of the short fields (branch, paths, from, session id), counted with the rest.
+    const fielded = await sanitizePackageFields(sanitized.pkg);
+    const fieldFound = addCounts(fields.found, fielded.found);
+    const safePkg = { ...fielded.pkg, redactions: addCounts(fielded.pkg.redactions, fields.found) };
+    const sanitizing = describeSanitizing(addCounts(sanitized.report.found, fieldFound), sanitized.report.invisible);
     if (sanitizing) {
       warnings.push(`WARNING: ${sanitizing}`);
+    }
+    if (fielded.escaped > 0) {
+      warnings.push(`WARNING: ${fielded.escaped} control or invisible character${fielded.escaped === 1 ? '' : 's'} in file paths or the branch name ${fielded.escaped === 1 ? 'is' : 'are'} shown as \\u{…} escapes`);
     }
     // Warnings repeat evidence notes (git and session-log messages): no secrets in them either.
     const safeWarnings = await redactTexts(warnings);
     warnings.splice(0, warnings.length, ...safeWarnings.texts);
     const now = (env.now ?? (() => new Date()))();
-    const pkg = measurePackage(sanitized.pkg, provisionalMeta({ root, specialist: lookup.specialist, pkg: sanitized.pkg }, now, false), lookup.specialist, counter);
+    const pkg = measurePackage(safePkg, provisionalMeta({ root, specialist: lookup.specialist, pkg: safePkg }, now, false), lookup.specialist, counter);
     if (composed.hop_guard && !composed.hop_guard.confirmed) {
       const g = composed.hop_guard;
       const why = g.reasons
@@ -310,6 +321,9 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
 
   let created;
   let meta: HandoffMeta | undefined;
+  // The gate (src/core/safety/gate.ts): every file's final bytes pass it once more.
+  const gate = new GateTally();
+  let stageGate = new GateTally();
   const handoffsDir = path.join(root, HANDOFFS_DIR);
   try {
     // Check both folders before writing anything, so a briefing folder that cannot be
@@ -324,10 +338,12 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
       return handoverError(`the handoff would not read back: frontmatter field "${issue?.path.join('.')}" ${issue?.message ?? 'is invalid'} — nothing was written`, 'internal');
     }
     // Staged as <id>.partial.md until the briefing section is written (see writeHandover).
-    created = await stageHandoffFile(env.workspaceRoot, handoffsDir, start, (date) => {
+    created = await stageHandoffFile(env.workspaceRoot, handoffsDir, start, async (date) => {
       meta = provisionalMeta({ root, specialist, pkg }, date, cut);
-      return { name: `${meta.id}.md`, content: renderHandoff(pkg, meta, specialist) };
+      stageGate = new GateTally(); // counted for the attempt that is kept
+      return { name: await sanitizeFileName(`${meta.id}.md`), content: await stageGate.text(renderHandoff(pkg, meta, specialist)) };
     });
+    gate.add(stageGate);
   } catch (err) {
     return handoverError(err instanceof StoreError ? err.message : `could not write the handoff: ${(err as Error).message}`, 'io');
   }
@@ -343,14 +359,14 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
       }
       await ensureDir(env.workspaceRoot, historyDir);
       await removeStaleLeftovers(historyDir);
-      await createExclusive(target.path, renderHistory(original, finalMeta, specialist, counter));
+      await createExclusive(target.path, await gate.text(renderHistory(original, finalMeta, specialist, counter)));
       historyPath = target.path;
     } catch (err) {
       warnings.push(`WARNING: the handoff was written but its history file was not: ${errorText(err as Error)}`);
     }
   }
 
-  const briefingName = briefingFileName(specialist.id, pkg.topic, created.date);
+  const briefingName = await sanitizeFileName(briefingFileName(specialist.id, pkg.topic, created.date));
   const briefingTarget = resolveInside(path.join(root, BRIEFINGS_DIR), briefingName);
   if (!briefingTarget.ok) {
     return handoverError(`${briefingTarget.message} (the handoff was kept as ${created.path})`, 'io');
@@ -360,9 +376,9 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
     briefing = await appendBriefing(
       env.workspaceRoot,
       briefingTarget.path,
-      renderBriefingHeader(specialist, pkg, utcDay(created.date)),
+      await gate.text(renderBriefingHeader(specialist, pkg, utcDay(created.date))),
       // The briefing has no budget: it keeps the uncut summary, with the written file's figures.
-      renderBriefingSection({ ...pkg, summary: original.summary }, finalMeta, specialist, posixRelative(path.dirname(briefingTarget.path), created.finalPath)),
+      await gate.text(renderBriefingSection({ ...pkg, summary: original.summary }, finalMeta, specialist, posixRelative(path.dirname(briefingTarget.path), created.finalPath))),
     );
   } catch (err) {
     return handoverError(`${errorText(err as Error)} (the handoff was kept as ${created.path}, marked partial)`, 'io');
@@ -385,10 +401,10 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
     settings: env.interop,
     handoffFile,
     briefingName,
-    briefingHeader: renderBriefingHeader(specialist, pkg, utcDay(created.date)),
-    briefingSection: (dir) => renderBriefingSection({ ...pkg, summary: original.summary }, finalMeta, specialist, posixRelative(dir, handoffFile)),
+    briefingHeader: await gate.text(renderBriefingHeader(specialist, pkg, utcDay(created.date))),
+    briefingSection: (dir) => gate.text(renderBriefingSection({ ...pkg, summary: original.summary }, finalMeta, specialist, posixRelative(dir, handoffFile))),
   });
-  warnings.push(...interop.warnings);
+  warnings.push(...interop.warnings, ...gate.warnings('the handoff files'));
   const relHandoff = posixRelative(env.workspaceRoot, handoffFile);
   return {
     status: 'ok',

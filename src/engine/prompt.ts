@@ -12,8 +12,10 @@ import path from 'node:path';
 import { errorText, handoverError, type ErrorParts, type HandoverError } from '../core/handoff/errors';
 import { HANDOFFS_DIR, handoffFileName } from '../core/handoff/naming';
 import { buildSpecialistPrompt } from '../core/receive/receiverPrompt';
-import { describeSanitizing, redactSecrets } from '../core/safety/redact';
+import { describeSanitizing } from '../core/safety/redact';
+import { sanitizeText } from '../core/safety/gate';
 import { stripInvisible } from '../core/safety/invisible';
+import { sanitizeSessionId } from './fieldGate';
 import type { ParsedHandoff } from '../core/handoff/parse';
 import { isUpToDate, stalenessLines } from '../core/receive/stalenessReport';
 import { PRIOR_HANDOFFS_BUDGET_BYTES, priorHandoffsBlock, type TimelineFile } from '../core/timeline/chains';
@@ -164,16 +166,17 @@ async function build(req: PromptRequest, env: HandoverEnvironment): Promise<Prom
   // Nothing leaked (docs/DESIGN.md §7): the prompt carries files other tools and agents wrote (prior
   // handoffs, commit subjects in the staleness report), so invisible characters and every
   // secret come out of all of it.
+  // Through the one gate (src/core/safety/gate.ts) after the counted strip: the receiving prompt is an output.
   const visible = stripInvisible(built);
-  const redacted = await redactSecrets(visible.text);
-  const prompt = redacted.text;
+  const redacted = await sanitizeText(visible.text, 'strip');
+  const prompt: string = redacted.text;
   for (const note of redacted.notes) warnings.push(`WARNING: ${note}`);
   const sanitizing = describeSanitizing(redacted.found, visible.removed);
   if (sanitizing) warnings.push(`WARNING: prompt: ${sanitizing}`);
 
   let taken = false;
   if (handoff && req.take !== false && handoff.parsed.frontmatter.status === 'pending') {
-    const set = await setHandoffStatus(handoff.file, 'accepted', { at: now.toISOString(), session_id: env.sessionId ?? randomUUID() });
+    const set = await setHandoffStatus(handoff.file, 'accepted', { at: now.toISOString(), session_id: await sanitizeSessionId(env.sessionId ?? randomUUID()) });
     if (set.ok) taken = set.change !== null;
     else warnings.push(`WARNING: ${errorText(set)}`);
   }

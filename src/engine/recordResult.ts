@@ -16,8 +16,9 @@ import { renderHandoff, type HandoffMeta } from '../core/handoff/render';
 import type { ParsedHandoff } from '../core/handoff/parse';
 import { composeError, errorText, handoverError, type ErrorParts, type HandoverError } from '../core/handoff/errors';
 import { issueParts, parseHandoverRequest } from '../core/handoff/request';
-import { describeSanitizing, redactSecrets, sanitizePackage } from '../core/safety/redact';
+import { addCounts, describeSanitizing, redactSecrets, sanitizePackage } from '../core/safety/redact';
 import { stripInvisible } from '../core/safety/invisible';
+import { GateTally, sanitizeFileName, sanitizeText } from '../core/safety/gate';
 import { resultStatus, resultSummaryLines, type ResultStatus } from '../core/receive/handBackPolicy';
 import type { TestRun } from '../core/handoff/schema';
 import { openPickUp } from '../core/handoff/status';
@@ -29,6 +30,7 @@ import { resolveInside } from '../store/pathGuard';
 import { collectEvidenceFor, readSessionLog, type HandoverEnvironment } from './handover';
 import { openProject } from './project';
 import { counterFor } from './tokenizer';
+import { sanitizePackageFields, sanitizeSessionId } from './fieldGate';
 
 /** Folder of session notes under the handoff root (written when no handoff matches a result). */
 export const NOTES_DIR = 'notes';
@@ -122,7 +124,7 @@ async function recordUnguarded(input: unknown, env: HandoverEnvironment): Promis
   const specialist = lookup.specialist;
   const dir = path.join(root, HANDOFFS_DIR);
   const now = (env.now ?? (() => new Date()))();
-  const sessionId = env.sessionId ?? randomUUID();
+  const sessionId = await sanitizeSessionId(env.sessionId ?? randomUUID());
 
   // Which handoffs are answered.
   const failures: Array<{ handoff: string; message: string }> = [];
@@ -214,13 +216,17 @@ async function recordUnguarded(input: unknown, env: HandoverEnvironment): Promis
       // Nothing leaked (docs/DESIGN.md §7): the result's texts lose invisible characters and secrets.
       const sanitized = await sanitizePackage(composed);
       for (const note of sanitized.report.notes) warnings.push(`WARNING: ${note}`);
-      const sanitizing = describeSanitizing(sanitized.report.found, sanitized.report.invisible);
+      const fielded = await sanitizePackageFields(sanitized.pkg); // branch, paths, from, session id
+      const sanitizing = describeSanitizing(addCounts(sanitized.report.found, fielded.found), sanitized.report.invisible);
       if (sanitizing) warnings.push(`WARNING: ${fm.id}: ${sanitizing}`);
-      let pkg = measurePackage(sanitized.pkg, meta(now), specialist, counter);
+      let pkg = measurePackage(fielded.pkg, meta(now), specialist, counter);
       if (pkg.oversize_warning) {
         pkg = fitToBudget(pkg, meta(now), specialist, counter).pkg;
       }
-      const created = await createHandoffFile(env.workspaceRoot, dir, now, (date) => ({ name: `${meta(date).id}.md`, content: renderHandoff(pkg, meta(date), specialist) }));
+      // The gate (src/core/safety/gate.ts): the file's name and final bytes pass it once more.
+      const gate = new GateTally();
+      const created = await createHandoffFile(env.workspaceRoot, dir, now, async (date) => ({ name: await sanitizeFileName(`${meta(date).id}.md`), content: await gate.text(renderHandoff(pkg, meta(date), specialist)) }));
+      warnings.push(...gate.warnings(`the result for ${fm.id}`));
       const set = await setHandoffStatus(t.file, status, { at: now.toISOString(), session_id: sessionId });
       if (!set.ok) {
         warnings.push(`WARNING: the result was written but ${fm.id} kept its status: ${errorText(set)}`);
@@ -275,14 +281,14 @@ async function writeSessionNote(
   // Nothing leaked (docs/DESIGN.md §7): the note is text headed for a file like any handoff.
   const stripped = stripInvisible(raw);
   const redacted = await redactSecrets(stripped.text);
-  const text = redacted.text;
+  const text = (await sanitizeText(redacted.text)).text; // the gate's final check (src/core/safety/gate.ts)
   for (const n of redacted.notes) warnings.push(`WARNING: ${n}`);
   const sanitizing = describeSanitizing(redacted.found, stripped.removed);
   if (sanitizing) warnings.push(`WARNING: session note: ${sanitizing}`);
   try {
     await ensureDir(workspaceRoot, dir);
     for (let i = 0; i < 1000; i++) {
-      const name = `${handoffId(new Date(now.getTime() + i), specialist)}.md`;
+      const name = await sanitizeFileName(`${handoffId(new Date(now.getTime() + i), specialist)}.md`);
       const target = resolveInside(dir, name);
       if (!target.ok) return fail(target.message, 'io');
       if (await createExclusive(target.path, text)) return target.path;

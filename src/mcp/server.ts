@@ -17,6 +17,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describeSanitizing, redactSecrets } from '../core/safety/redact';
 import { stripInvisible } from '../core/safety/invisible';
+import { sanitizeOutput, sanitizeValue } from '../core/safety/gate';
 import type { HandoverOk } from '../core/handoff/schema';
 import { describeSpecialist } from '../core/specialists/registry';
 import { PRIOR_HANDOFFS_BUDGET_BYTES } from '../core/timeline/chains';
@@ -168,6 +169,21 @@ async function recordResultTool(args: unknown, ctx: McpServerContext, signal?: A
  * @param signal the call's cancellation (MCP `notifications/cancelled`); it stops git collection
  */
 export async function callMcpTool(name: string, args: unknown, ctx: McpServerContext, signal?: AbortSignal): Promise<CallToolResult> {
+  return gateToolResult(await callUngated(name, args, ctx, signal));
+}
+
+/**
+ * The MCP output boundary (docs/DESIGN.md §7 "The gate"): every text of a result and every
+ * string of its structured content pass the output gate (`sanitizeOutput`, `sanitizeValue`,
+ * `src/core/safety/gate.ts`).
+ */
+export async function gateToolResult(result: CallToolResult): Promise<CallToolResult> {
+  const content = await Promise.all(result.content.map(async (c) => (c.type === 'text' ? { ...c, text: await sanitizeOutput(c.text) } : c)));
+  const structured = result.structuredContent === undefined ? {} : { structuredContent: await sanitizeValue(result.structuredContent, 'strip') };
+  return { ...result, content, ...structured };
+}
+
+async function callUngated(name: string, args: unknown, ctx: McpServerContext, signal?: AbortSignal): Promise<CallToolResult> {
   try {
     switch (name) {
       case HANDOVER_TOOL_NAME: {

@@ -16,6 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
 import { link, lstat, mkdir, open, readdir, rename, rmdir, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { ensureSanitized, isSafeFileName, type Sanitized } from '../core/safety/gate';
 import { checkRealPathInside } from './pathGuard';
 
 /** `O_NOFOLLOW` where the platform has it (not on Windows, where symbolic links need privileges); 0 elsewhere. */
@@ -135,14 +136,32 @@ async function writeSyncedTemp(target: string, content: string): Promise<string>
 }
 
 /**
+ * The gate at the store (docs/DESIGN.md §7 "The gate"): `content` passes the one sanitizer
+ * (`ensureSanitized`, `src/core/safety/gate.ts`: free when the engine already gated it, a
+ * full pass when a raw string was cast), and the file's name must be one the file-name gate
+ * leaves unchanged (no secret, no invisible or control character).
+ *
+ * @returns the bytes to write
+ * @throws StoreError when the name carries a secret or an invisible character
+ */
+export async function gatedContent(target: string, content: Sanitized | string): Promise<Sanitized> {
+  if (!(await isSafeFileName(path.basename(target)))) {
+    throw new StoreError(`ERROR: refusing to write a file whose name carries a secret or an invisible character (${JSON.stringify(path.basename(target)).slice(0, 80)}) — the name must pass the gate first`);
+  }
+  return ensureSanitized(content);
+}
+
+/**
  * Creates `target` with `content`, exclusively and completely: via a temporary file and
  * a hard link. Falls back to an exclusive `open(wx)` where hard links are unsupported;
  * there a failed write renames the file to `….partial.md` (never a corrupt complete file).
+ * The content and the name pass the gate first ({@link gatedContent}).
  *
  * @returns true when created, false when the name already exists
- * @throws StoreError for other failures (disk full, permissions …)
+ * @throws StoreError for other failures (disk full, permissions, a name that fails the gate …)
  */
-export async function createExclusive(target: string, content: string): Promise<boolean> {
+export async function createExclusive(target: string, raw: Sanitized): Promise<boolean> {
+  const content = await gatedContent(target, raw);
   let tmp: string | undefined;
   try {
     tmp = await writeSyncedTemp(target, content);
@@ -169,7 +188,7 @@ export async function createExclusive(target: string, content: string): Promise<
   }
 }
 
-async function createWithOpenWx(target: string, content: string): Promise<boolean> {
+async function createWithOpenWx(target: string, content: Sanitized): Promise<boolean> {
   let fh: FileHandle;
   try {
     fh = await open(target, 'wx', 0o644);
@@ -271,11 +290,13 @@ export async function openRegularFile(file: string): Promise<FileHandle | undefi
 /**
  * Replaces the content of the regular file `target` atomically: writes a temporary file
  * beside it, syncs it, and renames it over the target, so a reader sees the old or the new
- * content, never a mix, and a crash leaves the old file intact.
+ * content, never a mix, and a crash leaves the old file intact. The content and the name
+ * pass the gate first ({@link gatedContent}).
  *
  * @throws StoreError naming the path and the cause (the target is left as it was)
  */
-export async function replaceFileAtomic(target: string, content: string): Promise<void> {
+export async function replaceFileAtomic(target: string, raw: Sanitized): Promise<void> {
+  const content = await gatedContent(target, raw);
   let tmp: string | undefined;
   try {
     tmp = await writeSyncedTemp(target, content);

@@ -3,12 +3,21 @@
  * and its atomic load / save. The extension keeps it in its workspace storage; the CLI
  * in `$XDG_STATE_HOME/specialist-handoff/<workspace hash>/` (default `~/.local/state`).
  * Never in the repository.
+ *
+ * What it keeps (docs/DESIGN.md §6 "Session log"): per transcript the byte offset (or the
+ * newest item's time), the size, a sha1 of the first 4 KiB — and the last few turns, because
+ * a handoff made when nothing new was said repeats the previous handoff's recent turns
+ * (`collectSessionLog.ts`). Those turns are stored only after the gate
+ * (`src/core/safety/gate.ts`): invisible characters removed, secrets redacted, and the whole
+ * file passes the gate again, so a state file never holds a secret a handoff would not.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { SessionLogStateSchema, emptySessionLogState, type SessionLogState } from '../core/session/events';
+import { ensureSanitized, sanitizeText, sanitizeTexts, sanitizedJson } from '../core/safety/gate';
+import { stripInvisible } from '../core/safety/invisible';
 
 /** File name of the state inside its folder. */
 export const SESSION_STATE_FILE = 'session-log-state.json';
@@ -31,14 +40,33 @@ export async function loadSessionLogState(file: string): Promise<SessionLogState
 }
 
 /**
- * Saves the state atomically (temporary file + rename in the same folder).
+ * The state as it may be stored: each remembered turn's text with invisible characters
+ * removed and secrets redacted (`sanitizeTexts`, the gate), offsets and hashes unchanged.
+ */
+export async function sanitizeSessionLogState(state: SessionLogState): Promise<SessionLogState> {
+  const entries = Object.entries(state.files);
+  const texts = entries.flatMap(([, f]) => f.turns.map((t) => stripInvisible(t.text).text));
+  const safe = await sanitizeTexts(texts);
+  let i = 0;
+  const files: SessionLogState['files'] = {};
+  for (const [key, f] of entries) {
+    files[(await sanitizeText(key)).text] = { ...f, turns: f.turns.map((t) => ({ ...t, text: safe.texts[i++] })) };
+  }
+  return { ...state, files };
+}
+
+/**
+ * Saves the state atomically (temporary file + rename in the same folder), after the gate:
+ * its turns sanitized ({@link sanitizeSessionLogState}) and every string of it checked once
+ * more (`sanitizedJson`).
  * @returns undefined, or the reason it could not be saved (the next handoff then reads everything again)
  */
 export async function saveSessionLogState(file: string, state: SessionLogState): Promise<string | undefined> {
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(tmp, JSON.stringify(SessionLogStateSchema.parse(state)));
+    const safe = await sanitizeSessionLogState(SessionLogStateSchema.parse(state));
+    await writeFile(tmp, await sanitizedJson(safe));
     await rename(tmp, file);
     return undefined;
   } catch (err) {
@@ -75,7 +103,7 @@ export async function rotateCliSessionId(stateDir: string): Promise<string> {
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     await mkdir(stateDir, { recursive: true });
-    await writeFile(tmp, `${id}\n`);
+    await writeFile(tmp, await ensureSanitized(`${id}\n`)); // a UUID: the gate finds nothing
     await rename(tmp, file);
   } catch {
     await unlink(tmp).catch(() => undefined);

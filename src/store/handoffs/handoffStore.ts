@@ -18,9 +18,10 @@ import { lstat, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { StatusChange } from '../../core/handoff/schema';
 import { changeStatus, type SettableStatus } from '../../core/handoff/status';
+import { ensureSanitized, sanitizeFileName, type Sanitized } from '../../core/safety/gate';
 import { withFileLock } from '../fileLock';
 import { resolveInside } from '../pathGuard';
-import { NOFOLLOW, StoreError, createExclusive, describeFsError, ensureDir, openRegularFile, removeStaleLeftovers, replaceFileAtomic } from '../safeWrite';
+import { NOFOLLOW, StoreError, createExclusive, describeFsError, ensureDir, gatedContent, openRegularFile, removeStaleLeftovers, replaceFileAtomic } from '../safeWrite';
 
 /** How many successive milliseconds are tried when a handoff name is taken: 1,000. */
 export const MAX_NAME_RETRIES = 1000;
@@ -56,20 +57,23 @@ export function partialName(name: string): string {
  * writers in `dir` are removed first ({@link removeStaleLeftovers}).
  *
  * @param render returns the file name (`<id>.md`) and content for a given timestamp (the
- *   content carries the id and time, so it is rendered again for each attempt)
+ *   content carries the id and time, so it is rendered again for each attempt), both
+ *   through the gate (`src/core/safety/gate.ts`; checked again here)
  * @throws StoreError naming the path and the cause
  */
 export async function stageHandoffFile(
   workspaceRoot: string,
   dir: string,
   start: Date,
-  render: (date: Date) => { name: string; content: string },
+  render: (date: Date) => Promise<{ name: Sanitized; content: Sanitized }>,
 ): Promise<StagedFile> {
   await ensureDir(workspaceRoot, dir);
   await removeStaleLeftovers(dir);
   for (let i = 0; i < MAX_NAME_RETRIES; i++) {
     const date = new Date(start.getTime() + i);
-    const { name, content } = render(date);
+    const rendered = await render(date);
+    const name = await sanitizeFileName(rendered.name);
+    const content = rendered.content;
     const final = resolveInside(dir, name);
     const staged = resolveInside(dir, partialName(name));
     if (!final.ok) {
@@ -134,7 +138,7 @@ export async function createHandoffFile(
   workspaceRoot: string,
   dir: string,
   start: Date,
-  render: (date: Date) => { name: string; content: string },
+  render: (date: Date) => Promise<{ name: Sanitized; content: Sanitized }>,
 ): Promise<CreatedFile> {
   const staged = await stageHandoffFile(workspaceRoot, dir, start, render);
   try {
@@ -160,11 +164,14 @@ export interface BriefingWrite {
  * processes are kept out while this runs ({@link withFileLock} on the briefing), so
  * sections never interleave, whatever the file system does with concurrent appends. A
  * write that fails part-way (disk full, file-size limit) is cut back to the size the
- * file had before it, so no torn section is left.
+ * file had before it, so no torn section is left. The header and the section pass the gate
+ * (`gatedContent`, `safeWrite.ts`), and so does the file's name.
  *
  * @throws StoreError naming the path and the cause
  */
-export async function appendBriefing(workspaceRoot: string, file: string, header: string, section: string): Promise<BriefingWrite> {
+export async function appendBriefing(workspaceRoot: string, file: string, rawHeader: Sanitized, rawSection: Sanitized): Promise<BriefingWrite> {
+  const header = await gatedContent(file, rawHeader);
+  const section = await gatedContent(file, rawSection);
   await ensureDir(workspaceRoot, path.dirname(file));
   await removeStaleLeftovers(path.dirname(file));
   return withFileLock(file, async (assertHeld) => {
@@ -282,8 +289,10 @@ async function setStatusLocked(file: string, to: SettableStatus, change: { at: s
     return { ok: true, change: null };
   }
   try {
+    // The gate (src/core/safety/gate.ts): a file read back is sanitized like any other text.
+    const safe = await ensureSanitized(changed.text);
     assertHeld();
-    await replaceFileAtomic(file, changed.text);
+    await replaceFileAtomic(file, safe);
   } catch (err) {
     return { ok: false, message: (err as Error).message };
   }

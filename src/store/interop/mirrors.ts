@@ -28,6 +28,7 @@ import { appendBriefing } from '../handoffs/handoffStore';
 import { resolveInside } from '../pathGuard';
 import { AGENT_ZERO_HANDOFF_DIR, ITERVOX_HANDOFF_DIR } from '../handoffs/timelineFiles';
 import { errorText } from '../../core/handoff/errors';
+import { ensureSanitized, sanitizeFileName, type Sanitized } from '../../core/safety/gate';
 
 /** `auto`: write into the tool's folder when it exists (default); `off`: never. */
 export type InteropMode = 'auto' | 'off';
@@ -173,12 +174,12 @@ export interface MirrorRequest {
   readonly settings?: InteropSettings;
   /** Absolute path of the complete handoff file `<handoff root>/handoffs/<id>.md`. */
   readonly handoffFile: string;
-  /** The briefing file name, `<specialist with _→->-<topic>-<YYYY-MM-DD>.md`. */
-  readonly briefingName: string;
-  /** The briefing's header, written when the file is created. */
-  readonly briefingHeader: string;
-  /** The handoff's briefing section for a briefing in the absolute folder `briefingDir`. */
-  readonly briefingSection: (briefingDir: string) => string;
+  /** The briefing file name, `<specialist with _→->-<topic>-<YYYY-MM-DD>.md`, through the file-name gate. */
+  readonly briefingName: Sanitized;
+  /** The briefing's header, written when the file is created (through the gate, `src/core/safety/gate.ts`). */
+  readonly briefingHeader: Sanitized;
+  /** The handoff's briefing section for a briefing in the absolute folder `briefingDir`, through the gate. */
+  readonly briefingSection: (briefingDir: string) => Promise<Sanitized>;
 }
 
 /**
@@ -213,8 +214,10 @@ async function mirrorItervox(req: MirrorRequest): Promise<MirrorStep> {
   const target = resolveInside(dir, name);
   if (!target.ok) throw new StoreError(target.message);
   const rel = path.relative(req.workspaceRoot, target.path).split(path.sep).join('/');
-  const content = await readSmall(req.handoffFile, MAX_MIRRORED_HANDOFF_BYTES, path.basename(req.handoffFile));
-  if (content === undefined) throw new StoreError(`${req.handoffFile} is gone`);
+  const read = await readSmall(req.handoffFile, MAX_MIRRORED_HANDOFF_BYTES, path.basename(req.handoffFile));
+  if (read === undefined) throw new StoreError(`${req.handoffFile} is gone`);
+  // Byte for byte what we wrote, which passed the gate; read back, it passes it again.
+  const content = await ensureSanitized(read);
   await ensureDir(req.workspaceRoot, dir, 'make .itervox/handoff a real folder inside the workspace (remove the link or the file in the way)');
   const written: string[] = [];
   if (await createExclusive(target.path, content)) {
@@ -239,11 +242,11 @@ async function mirrorItervox(req: MirrorRequest): Promise<MirrorStep> {
 async function mirrorAgentZero(req: MirrorRequest): Promise<MirrorStep> {
   if (!(await isFolder(path.join(req.workspaceRoot, '.a0proj')))) return { written: [] };
   const dir = path.join(req.workspaceRoot, AGENT_ZERO_HANDOFF_DIR);
-  const target = resolveInside(dir, req.briefingName);
+  const target = resolveInside(dir, await sanitizeFileName(req.briefingName));
   if (!target.ok) throw new StoreError(target.message);
   // Checked here first so a link or a file in the way is named with this folder's fix.
   await ensureDir(req.workspaceRoot, dir, 'make .a0proj/handover a real folder inside the workspace (remove the link or the file in the way)');
-  await appendBriefing(req.workspaceRoot, target.path, req.briefingHeader, req.briefingSection(dir));
+  await appendBriefing(req.workspaceRoot, target.path, req.briefingHeader, await req.briefingSection(dir));
   return { written: [target.path] };
 }
 

@@ -8,13 +8,16 @@
  * alone; a file whose text differs (edited by hand, or written by someone else) is kept
  * and reported as skipped unless `force`, which replaces it atomically (`replaceFileAtomic`:
  * a reader sees the old or the new file, never a mix). Every path passes the path guard
- * (`resolveInside`, and `ensureDir`'s symbolic-link check).
+ * (`resolveInside`, and `ensureDir`'s symbolic-link check). Every name and text passes the
+ * gate (`src/core/safety/gate.ts`): a secret or a hidden character in a custom specialist's
+ * text never reaches another tool's folder.
  */
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { AGENT_TARGETS, agentFileName, folderForTarget, type AgentTarget } from '../../core/specialists/agentFiles';
 import { renderAgentFile } from '../../core/specialists/agentFileRender';
 import type { Specialist, SpecialistRegistry } from '../../core/specialists/registry';
+import { sanitizeFileName, sanitizeText } from '../../core/safety/gate';
 import { createExclusive, ensureDir, openRegularFile, replaceFileAtomic } from '../safeWrite';
 import { resolveInside } from '../pathGuard';
 
@@ -103,14 +106,14 @@ export async function exportSpecialists(workspaceRoot: string, registry: Special
       continue;
     }
     for (const s of specialists) {
-      const name = agentFileName(target, s.id);
+      const name = await sanitizeFileName(agentFileName(target, s.id));
       const checked = resolveInside(dir, name);
       if (!checked.ok) {
         summary.failed.push({ file: `${folder.dir}/${name}`, reason: checked.message });
         continue;
       }
       const file = checked.path;
-      const content = renderAgentFile(target, s, registry);
+      const content = (await sanitizeText(renderAgentFile(target, s, registry))).text;
       try {
         let now = await existing(file);
         if (now.kind === 'absent') {

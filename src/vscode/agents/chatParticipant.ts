@@ -25,6 +25,7 @@ import { openTimeline } from '../../engine/timeline';
 import { abortOn, diskFolders, folderForRoot, inlineMarkdown, isTrusted, withSettingsDefaults, type AgentDeps } from './agentContext';
 import { folderEnvironment, folderSpecialists, projectOptions } from '../workspace/environment';
 import { currentFolder, readSettings } from '../workspace/settings';
+import { gatedStream } from './outputGate';
 import { MANAGE_TRUST, MANAGE_TRUST_COMMAND, OPEN_FOLDER_COMMAND, trustedFolder, type Refusal } from '../workspace/trust';
 import { relativeTime } from '../timeline/timelineTree';
 
@@ -114,8 +115,10 @@ export function parseHandoverPrompt(prompt: string): { specialist: string; topic
 
 /** The chat request handler (exported so the host tests can drive it with a recording stream). */
 export function createChatHandler(deps: AgentDeps): vscode.ChatRequestHandler {
-  return async (request, context, stream, token): Promise<HandoffChatResult> => {
+  return async (request, context, raw, token): Promise<HandoffChatResult> => {
     const command = request.command ?? '';
+    // The output boundary: every text streamed passes the gate (outputGate.ts).
+    const stream = gatedStream(raw);
     try {
       switch (command) {
         case ChatCommands.handover:
@@ -132,6 +135,8 @@ export function createChatHandler(deps: AgentDeps): vscode.ChatRequestHandler {
       const message = `Specialist Handoff failed: ${(err as Error)?.message ?? String(err)}. Details are in the "Specialist Handoff" output.`;
       stream.markdown(text(message));
       return { errorDetails: { message }, metadata: { command, ok: false } };
+    } finally {
+      await stream.flush();
     }
   };
 }

@@ -26,6 +26,7 @@ import {
 } from './agentContext';
 import { folderEnvironment } from '../workspace/environment';
 import { readSettings } from '../workspace/settings';
+import { gatedToolResult } from './outputGate';
 
 /** The `from` of handoffs this tool writes: the agent mode of VS Code's chat (Copilot or another). */
 export const LM_TOOL_FROM = 'copilot';
@@ -93,7 +94,8 @@ export class HandoverLanguageModelTool implements vscode.LanguageModelTool<Recor
       this.deps.log.error(`${HANDOVER_TOOL_NAME}: ${(err as Error)?.stack ?? String(err)}`);
       text = `ERROR: internal error in ${HANDOVER_TOOL_NAME}: ${(err as Error)?.message ?? String(err)}`;
     }
-    return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
+    // The output boundary: the result passes the gate (outputGate.ts).
+    return gatedToolResult(text);
   }
 
   private async run(input: unknown, token: vscode.CancellationToken): Promise<string> {

@@ -7,6 +7,7 @@ import { createExclusive } from '../../../src/store/safeWrite';
 import { listHandoffFiles, readLatestHandoff } from '../../../src/store/handoffs/handoffIndex';
 import { checkRealPathInside, resolveHandoffRoot, resolveInside, unsafeNameReason } from '../../../src/store/pathGuard';
 import { cleanupTempDirs, tempDir } from '../../helpers/repo';
+import { gated, gatedRender } from '../../helpers/gate';
 
 describe('store: file names', () => {
   it('names handoffs with ISO time (":" → "-") and the specialist; lexicographic = chronological', () => {
@@ -61,7 +62,7 @@ describe('store: path guard', () => {
     const r = await checkRealPathInside(ws, path.join(ws, '.handoff', 'handoffs', 'x.md'));
     assert.equal(r.ok, false);
     assert.match(!r.ok ? r.message : '', /outside the workspace \(a symbolic link leads out\)/);
-    await assert.rejects(createHandoffFile(ws, path.join(ws, '.handoff', 'handoffs'), new Date(), () => ({ name: 'x.md', content: 'x' })), /symbolic link leads out/);
+    await assert.rejects(createHandoffFile(ws, path.join(ws, '.handoff', 'handoffs'), new Date(), gatedRender(() => ({ name: 'x.md', content: 'x' }))), /symbolic link leads out/);
     assert.deepEqual(readdirSync(outside), [], 'nothing written outside');
   });
 
@@ -83,8 +84,8 @@ describe('store: writes', () => {
   it('creates a file exclusively and never overwrites', async () => {
     const dir = tempDir();
     const f = path.join(dir, 'a.md');
-    assert.equal(await createExclusive(f, 'first'), true);
-    assert.equal(await createExclusive(f, 'second'), false);
+    assert.equal(await createExclusive(f, await gated('first')), true);
+    assert.equal(await createExclusive(f, await gated('second')), false);
     assert.equal(readFileSync(f, 'utf8'), 'first');
     assert.deepEqual(readdirSync(dir), ['a.md'], 'no temporary file left behind');
   });
@@ -94,7 +95,7 @@ describe('store: writes', () => {
     const dir = path.join(ws, '.handoff', 'handoffs');
     const at = new Date('2026-05-26T14:30:45.123Z');
     const render = (d: Date) => ({ name: handoffFileName(d, 'hacker'), content: `created for ${d.toISOString()}` });
-    const results = await Promise.all([0, 1, 2, 3, 4].map(() => createHandoffFile(ws, dir, at, render)));
+    const results = await Promise.all([0, 1, 2, 3, 4].map(() => createHandoffFile(ws, dir, at, gatedRender(render))));
     const names = results.map((r) => r.name).sort();
     assert.deepEqual(names, ['123', '124', '125', '126', '127'].map((ms) => `2026-05-26T14-30-45.${ms}Z_hacker.md`));
     for (const r of results) {
@@ -106,17 +107,17 @@ describe('store: writes', () => {
   it('appending to a briefing keeps earlier bytes identical', async () => {
     const ws = tempDir();
     const file = path.join(ws, '.handoff', 'briefings', 'hacker-x-2026-05-26.md');
-    const first = await appendBriefing(ws, file, '# Header\n', '\n## one\nü 日本\n');
+    const first = await appendBriefing(ws, file, await gated('# Header\n'), await gated('\n## one\nü 日本\n'));
     assert.deepEqual({ existed: first.existed_before, created: first.newly_created }, { existed: false, created: true });
     const before = readFileSync(file);
     assert.equal(first.size_bytes, before.length);
-    const second = await appendBriefing(ws, file, '# A DIFFERENT HEADER\n', '\n## two\n');
+    const second = await appendBriefing(ws, file, await gated('# A DIFFERENT HEADER\n'), await gated('\n## two\n'));
     assert.deepEqual({ existed: second.existed_before, created: second.newly_created }, { existed: true, created: false });
     const after = readFileSync(file);
     assert.deepEqual(after.subarray(0, before.length), before, 'earlier bytes unchanged');
     assert.equal(after.subarray(before.length).toString('utf8'), '\n## two\n');
     assert.equal(second.size_bytes, after.length);
-    await Promise.all(Array.from({ length: 20 }, (_, i) => appendBriefing(ws, file, '# H\n', `\n## parallel ${i}\n`)));
+    await Promise.all(Array.from({ length: 20 }, async (_, i) => appendBriefing(ws, file, await gated('# H\n'), await gated(`\n## parallel ${i}\n`))));
     const text = readFileSync(file, 'utf8');
     assert.equal(text.match(/^# /gm)?.length, 1, 'one header');
     assert.equal(text.match(/^## parallel \d+$/gm)?.length, 20);
@@ -127,7 +128,7 @@ describe('store: writes', () => {
     mkdirSync(path.join(ws, '.handoff'));
     writeFileSync(path.join(ws, '.handoff', 'handoffs'), 'a file, not a folder');
     await assert.rejects(
-      createHandoffFile(ws, path.join(ws, '.handoff', 'handoffs'), new Date(), () => ({ name: 'x.md', content: 'x' })),
+      createHandoffFile(ws, path.join(ws, '.handoff', 'handoffs'), new Date(), gatedRender(() => ({ name: 'x.md', content: 'x' }))),
       (err: Error) => err.message.startsWith('ERROR: ') && err.message.includes(path.join(ws, '.handoff', 'handoffs')),
     );
     assert.equal(readFileSync(path.join(ws, '.handoff', 'handoffs'), 'utf8'), 'a file, not a folder', 'nothing overwritten');

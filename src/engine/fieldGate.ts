@@ -1,0 +1,76 @@
+/**
+ * The gate by field (docs/DESIGN.md §7 "The gate"): `sanitizePackage` (`src/core/safety/redact.ts`)
+ * cleans the free texts of a package; this cleans the short fields it leaves alone — the
+ * topic (before it is slugged: a slugged, lowercased token no longer looks like one), `from`,
+ * `to`, the session id, the branch and its upstream, the touched-file paths and the
+ * transcripts' names. Secrets become `[REDACTED:<kind>]` and are counted in `redactions`;
+ * control and invisible characters in paths are shown as `\u{…}` escapes (kept readable and
+ * distinct, never raw), counted in the returned `escaped`.
+ */
+import type { HandoverRequest } from '../core/handoff/request';
+import type { HandoffPackage } from '../core/handoff/schema';
+import { neutralizeInvisible } from '../core/safety/gate';
+import { addCounts, redactTexts } from '../core/safety/redact';
+
+/**
+ * The request with its one-line fields that reach names and headers (`topic`, `from`,
+ * `session_id`) redacted, and what was found (kind → count). Never throws.
+ */
+export async function sanitizeRequestFields(request: HandoverRequest): Promise<{ request: HandoverRequest; found: Record<string, number> }> {
+  const r = await redactTexts([request.topic, request.from, request.session_id ?? '']);
+  const [topic, from, sessionId] = r.texts;
+  return {
+    request: { ...request, topic, from, session_id: request.session_id === undefined ? undefined : sessionId },
+    found: r.found,
+  };
+}
+
+/** A session id given by a surface (the CLI's, the hook's, VS Code's), redacted and without control characters. */
+export async function sanitizeSessionId(id: string): Promise<string> {
+  const r = await redactTexts([id]);
+  return neutralizeInvisible(r.texts[0], 'strip').text || id.replace(/[^A-Za-z0-9._:-]/g, '') || 'session';
+}
+
+/**
+ * The package with its remaining fields redacted (branch, upstream, `from`, `to`, session
+ * id, topic title, touched-file paths, transcripts' names) and paths' control and invisible
+ * characters escaped. `redactions` adds what was found, so the frontmatter counts it.
+ *
+ * @returns the package, the secrets found (kind → count) and how many characters were escaped in paths
+ */
+export async function sanitizePackageFields(pkg: HandoffPackage): Promise<{ pkg: HandoffPackage; found: Record<string, number>; escaped: number }> {
+  const texts: string[] = [];
+  const slot = (s: string): number => texts.push(s) - 1;
+  const opt = (s: string | null | undefined): number => (s ? slot(s) : -1);
+  const idx = {
+    branch: opt(pkg.branch),
+    upstream: opt(pkg.upstream),
+    from: slot(pkg.from),
+    to: opt(pkg.to),
+    session: slot(pkg.session_id),
+    title: slot(pkg.topic_title),
+    files: pkg.touched_files.map((f) => [slot(f.path), opt(f.old_path)] as const),
+    sources: pkg.session_sources.map((s) => slot(s.file)),
+  };
+  const r = await redactTexts(texts);
+  let escaped = 0;
+  const path = (i: number): string => {
+    const n = neutralizeInvisible(r.texts[i], 'escape');
+    escaped += n.count;
+    return n.text;
+  };
+  const line = (i: number): string => neutralizeInvisible(r.texts[i], 'strip').text;
+  const out: HandoffPackage = {
+    ...pkg,
+    branch: idx.branch < 0 ? pkg.branch : path(idx.branch),
+    upstream: idx.upstream < 0 ? pkg.upstream : path(idx.upstream),
+    from: line(idx.from) || pkg.from,
+    to: idx.to < 0 ? pkg.to : line(idx.to) || pkg.to,
+    session_id: line(idx.session) || pkg.session_id,
+    topic_title: line(idx.title),
+    touched_files: pkg.touched_files.map((f, i) => ({ ...f, path: path(idx.files[i][0]), old_path: idx.files[i][1] < 0 ? f.old_path : path(idx.files[i][1]) })),
+    session_sources: pkg.session_sources.map((s, i) => ({ ...s, file: path(idx.sources[i]) })),
+    redactions: addCounts(pkg.redactions ?? {}, r.found),
+  };
+  return { pkg: out, found: r.found, escaped };
+}
