@@ -4,7 +4,7 @@
  * code under test.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -109,6 +109,17 @@ export function rawGitView(dir: string, exclude = '.handoff/'): RawGitView[] {
     if (entry.path.startsWith(exclude)) continue;
     const c = rec[0] === '?' ? undefined : counts.get(entry.path);
     out.push({ ...entry, added: c?.added ?? null, deleted: c?.deleted ?? null });
+  }
+  return out;
+}
+
+/** Every file under `dir`, recursively, with its text (UTF-8): for checking what a run wrote. */
+export function filesUnder(dir: string): Array<{ file: string; text: string }> {
+  const out: Array<{ file: string; text: string }> = [];
+  for (const name of readdirSync(dir)) {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) out.push(...filesUnder(full));
+    else out.push({ file: full, text: readFileSync(full, 'utf8') });
   }
   return out;
 }

@@ -11,7 +11,7 @@
  * the warning line under the title.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { INVISIBLE_PATTERN } from '../../src/core/safety/invisible';
 import { SECRET_KINDS } from '../../src/core/safety/secretKinds';
@@ -20,20 +20,10 @@ import { HandoverOkSchema, type HandoverResult } from '../../src/core/handoff/sc
 import { handover } from '../../src/engine/handover';
 import { buildPrompt } from '../../src/engine/prompt';
 import { fakeSecrets, formatCount, type FakeSecret } from '../helpers/fakeSecrets';
-import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../helpers/repo';
+import { cleanupTempDirs, commitAll, filesUnder, initRepo, tempDir, write } from '../helpers/repo';
 
 const FAKES = fakeSecrets();
 
-/** Every file under `dir`, recursively, with its text. */
-function filesUnder(dir: string): Array<{ file: string; text: string }> {
-  const out: Array<{ file: string; text: string }> = [];
-  for (const name of readdirSync(dir)) {
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) out.push(...filesUnder(full));
-    else out.push({ file: full, text: readFileSync(full, 'utf8') });
-  }
-  return out;
-}
 
 /** The values of `fakes` found in `text` (a value and, for multi-line ones, each long line of it). */
 function leaked(text: string, fakes: readonly FakeSecret[]): string[] {

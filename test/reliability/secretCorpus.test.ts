@@ -12,30 +12,20 @@
  * family. Set SECRET_CORPUS_REPORT to a file path to get the leaks and false positives as JSON.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { redactSecrets } from '../../src/core/safety/redact';
 import { HandoverOkSchema, type HandoverResult } from '../../src/core/handoff/schema';
 import { handover } from '../../src/engine/handover';
-import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../helpers/repo';
+import { cleanupTempDirs, commitAll, filesUnder, initRepo, tempDir, write } from '../helpers/repo';
 import { SYNTAXES, corpusKeys, leakedRuns, secretCorpus, type CorpusCase } from '../helpers/secretCorpus';
 import { base62, bech32, crc32 } from '../helpers/secretCorpus/alphabet';
 
 const CORPUS = secretCorpus();
-/** Largest share of look-alikes redaction may touch (issue 14, "Done when"). */
+/** Largest share of look-alikes redaction may touch (docs/DESIGN.md §7 "Nothing leaked"). */
 const MAX_FALSE_POSITIVE_RATE = 0.02;
 
-/** Every file under `dir`, recursively, with its text. */
-function filesUnder(dir: string): Array<{ file: string; text: string }> {
-  const out: Array<{ file: string; text: string }> = [];
-  for (const name of readdirSync(dir)) {
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) out.push(...filesUnder(full));
-    else out.push({ file: full, text: readFileSync(full, 'utf8') });
-  }
-  return out;
-}
 
 function ok(r: HandoverResult) {
   if (r.status !== 'ok') assert.fail(r.message);
