@@ -44,8 +44,12 @@ export interface GateResult {
 
 /** Most texts remembered as produced by the gate: 512. */
 const REGISTRY_ENTRIES = 512;
-/** Most characters remembered in all: 32,000,000 (≈ 64 MB of UTF-16). */
-const REGISTRY_CHARS = 32_000_000;
+/**
+ * Most characters remembered in all: 4,000,000 (≈ 8 MB of UTF-16 kept alive in a process that
+ * runs for hours, such as the extension host) — a handoff's files, history and briefing
+ * section many times over; a text forgotten is only scanned again, never let through.
+ */
+const REGISTRY_CHARS = 4_000_000;
 const registry = new Set<string>();
 let registryChars = 0;
 
