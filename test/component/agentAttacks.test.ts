@@ -7,6 +7,7 @@
  * nothing hidden or secret passed on, and no hang. Real git repositories in temporary folders.
  */
 import assert from 'node:assert/strict';
+import { CLI_FROM_SOURCE } from '../helpers/cli';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -88,7 +89,7 @@ describe('attacks on the agent entry points', function () {
         JSON.stringify(call(6, 'handover_to_specialist', { specialist_profile: 'hacker', topic: 'x', project_root: `${ws}\u0000` })),
         JSON.stringify(call(7, 'handover_to_specialist', { specialist_profile: 'hacker', topic: 'x', project_root: ws })),
       ];
-      const r = spawnSync(process.execPath, ['--require', require.resolve('tsx/cjs'), path.join(REPO_ROOT, 'src', 'cli', 'main.ts'), 'mcp', '--cwd', ws], {
+      const r = spawnSync(process.execPath, [...CLI_FROM_SOURCE, 'mcp', '--cwd', ws], {
         cwd: REPO_ROOT,
         input: `${lines.join('\n')}\n`,
         encoding: 'utf8',
@@ -209,7 +210,7 @@ describe('attacks on the agent entry points', function () {
 
     it('standard input beyond 1 MiB is refused with exit 1 (never 2), nothing written', () => {
       const ws = repo();
-      const r = spawnSync(process.execPath, ['--require', require.resolve('tsx/cjs'), path.join(REPO_ROOT, 'src', 'cli', 'main.ts'), 'hook', '--cwd', ws], {
+      const r = spawnSync(process.execPath, [...CLI_FROM_SOURCE, 'hook', '--cwd', ws], {
         cwd: REPO_ROOT,
         input: ' '.repeat(2 * 1024 * 1024),
         encoding: 'utf8',

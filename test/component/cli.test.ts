@@ -6,7 +6,7 @@ import { parseHandoff, parseTouchedFiles } from '../../src/core/handoff/parse';
 import { HandoverOkSchema } from '../../src/core/handoff/schema';
 import { EXIT_BAD_INPUT, EXIT_OK, parseTurn } from '../../src/cli/main';
 import { BUILTIN_SPECIALIST_IDS } from '../../src/core/specialists/registry';
-import { cli, repoWithWork } from '../helpers/cli';
+import { cli, repoWithWork, CLI_FROM_SOURCE } from '../helpers/cli';
 import { cleanupTempDirs, commitAll, rawGitView, write } from '../helpers/repo';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -134,7 +134,7 @@ describe('CLI', function () {
 
   it('runs as a real process: exit codes and streams', () => {
     const dir = repoWithWork();
-    const run = (args: string[]) => spawnSync(process.execPath, ['--require', require.resolve('tsx/cjs'), path.join(REPO_ROOT, 'src', 'cli', 'main.ts'), ...args], { cwd: dir, encoding: 'utf8' });
+    const run = (args: string[]) => spawnSync(process.execPath, [...CLI_FROM_SOURCE, ...args], { cwd: dir, encoding: 'utf8' });
     const bad = run(['handover', '-s', 'nope', '-t', 't']);
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /^ERROR: unknown specialist "nope"/);

@@ -13,6 +13,7 @@ import { EXIT_FAILURE, EXIT_OK, runCli } from '../../src/cli/main';
 import { defaultHookTopic, describeHookEvent, parseClaudeHookInput } from '../../src/core/agents/claudeHook';
 import { parseHandoff, type ParsedHandoff } from '../../src/core/handoff/parse';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../helpers/repo';
+import { CLI_FROM_SOURCE } from '../helpers/cli';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const SESSION = '3f2a9c1b-0d4e-4b8a-9c61-5e7f00112233';
@@ -49,7 +50,7 @@ function repoWithWork(): string {
 
 /** Runs the real CLI (`hook` + args) with `stdin` piped in. */
 function hook(stdin: string, args: string[] = [], cwd = REPO_ROOT) {
-  const r = spawnSync(process.execPath, ['--require', require.resolve('tsx/cjs'), path.join(REPO_ROOT, 'src', 'cli', 'main.ts'), 'hook', ...args], { cwd, input: stdin, encoding: 'utf8', env: process.env, timeout: 25_000 });
+  const r = spawnSync(process.execPath, [...CLI_FROM_SOURCE, 'hook', ...args], { cwd, input: stdin, encoding: 'utf8', env: process.env, timeout: 25_000 });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 

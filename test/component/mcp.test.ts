@@ -6,6 +6,7 @@
  * this process, failures come back as `isError` with an `ERROR:` text.
  */
 import assert from 'node:assert/strict';
+import { CLI_FROM_SOURCE } from '../helpers/cli';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -59,7 +60,7 @@ describe('MCP server (stdio, SDK client)', function () {
     repo = repoWithHero();
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ['--require', require.resolve('tsx/cjs'), path.join(REPO_ROOT, 'src', 'cli', 'main.ts'), 'mcp', '--cwd', repo],
+      args: [...CLI_FROM_SOURCE, 'mcp', '--cwd', repo],
       cwd: REPO_ROOT,
       // The test setup's temporary state and transcript folders, not the developer's.
       env: Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined)),
@@ -218,7 +219,7 @@ describe('MCP server (stdio, SDK client)', function () {
       { jsonrpc: '2.0', method: 'notifications/initialized' },
       { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'handover_to_specialist', arguments: { specialist_profile: 'hacker', topic: 'piped call' } } },
     ];
-    const r = spawnSync(process.execPath, ['--require', require.resolve('tsx/cjs'), path.join(REPO_ROOT, 'src', 'cli', 'main.ts'), 'mcp', '--cwd', dir], {
+    const r = spawnSync(process.execPath, [...CLI_FROM_SOURCE, 'mcp', '--cwd', dir], {
       cwd: REPO_ROOT,
       input: messages.map((m) => `${JSON.stringify(m)}\n`).join(''),
       encoding: 'utf8',

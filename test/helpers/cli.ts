@@ -2,8 +2,12 @@
  * Runs the CLI in-process for tests: its exit code and what it printed on stdout and
  * stderr (lines joined with "\n").
  */
+import path from 'node:path';
 import { runCli } from '../../src/cli/main';
 import { commitAll, initRepo, write } from './repo';
+
+/** Node arguments that run the CLI from its TypeScript source (`node …CLI_FROM_SOURCE <subcommand> …`), for tests that need a real process. */
+export const CLI_FROM_SOURCE: readonly string[] = ['--require', require.resolve('tsx/cjs'), path.resolve(__dirname, '..', '..', 'src', 'cli', 'main.ts')];
 
 /** Output of one in-process CLI run. */
 export interface CliRun {
