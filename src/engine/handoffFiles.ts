@@ -13,6 +13,9 @@ import { HANDOFFS_DIR } from '../core/handoff/naming';
 import type { ParsedHandoff } from '../core/handoff/parse';
 import { listHandoffFiles, readHandoffHead, type HandoffFileEntry } from '../store/handoffs/handoffIndex';
 import { resolveInside } from '../store/pathGuard';
+import { readBriefing } from '../store/handoffs/briefingFiles';
+
+export { readBriefing } from '../store/handoffs/briefingFiles';
 
 export { markPartial, setHandoffStatus, type SetStatusResult } from '../store/handoffs/handoffStore';
 export { readHandoffHead, type HandoffFileEntry } from '../store/handoffs/handoffIndex';
@@ -54,12 +57,17 @@ export async function openHandoffs(handoffRoot: string, limit = 100): Promise<Ar
  * `briefings/2026-05-26_quality_reviewer_auth.md`, docs/DESIGN.md §5), resolved under the
  * handoff root segment by segment with the path guard (`resolveInside` in
  * src/store/pathGuard.ts: no `..`, no absolute path, nothing outside the root).
+ * `briefing_file` names this handoff's section file (`briefings/<name>/<id>.md`) or, for a
+ * handoff written before one file per section, the single briefing (`briefings/<name>.md`);
+ * `text` is the whole briefing either way (`readBriefing`, src/store/handoffs/briefingFiles.ts:
+ * the older single file, then the folder's sections in name order).
  * @returns `briefing` undefined when the file cannot be read, names no briefing (results
- *   do not), or the name does not pass the path guard
+ *   do not), or the name does not pass the path guard; `text` undefined when nothing can be read
  */
-export async function briefingOf(handoffRoot: string, file: string): Promise<{ head: ParsedHandoff | undefined; briefing: string | undefined }> {
+export async function briefingOf(handoffRoot: string, file: string): Promise<{ head: ParsedHandoff | undefined; briefing: string | undefined; text: string | undefined }> {
   const head = await readHandoffHead(file);
   const named = head?.frontmatter.briefing_file;
   const resolved = named ? resolveInside(handoffRoot, ...named.split('/')) : undefined;
-  return { head, briefing: resolved?.ok ? resolved.path : undefined };
+  const briefing = resolved?.ok ? resolved.path : undefined;
+  return { head, briefing, text: briefing ? await readBriefing(briefing) : undefined };
 }

@@ -32,6 +32,7 @@ import { emptySessionLogState, type SessionLogState } from '../core/session/even
 import { homedir } from 'node:os';
 import { StoreError, createExclusive, ensureDir, removeStaleLeftovers } from '../store/safeWrite';
 import { appendBriefing, promoteHandoffFile, stageHandoffFile } from '../store/handoffs/handoffStore';
+import { briefingExists, briefingPaths } from '../store/handoffs/briefingFiles';
 import { findHandoff, readLatestHandoff, readLatestHandoffFile } from '../store/handoffs/handoffIndex';
 import { resolveInside } from '../store/pathGuard';
 import { otherToolsHandoffFolders } from '../store/handoffs/timelineFiles';
@@ -77,7 +78,8 @@ function provisionalMeta(p: { root: string; specialist: Specialist; pkg: Handoff
     id,
     created: date.toISOString(),
     status: 'pending',
-    briefingFile: `${BRIEFINGS_DIR}/${briefingFileName(p.specialist.id, p.pkg.topic, date)}`,
+    // One file per section in the briefing's folder (docs/DESIGN.md §5 "Briefings").
+    briefingFile: `${BRIEFINGS_DIR}/${briefingFileName(p.specialist.id, p.pkg.topic, date).replace(/\.md$/, '')}/${id}.md`,
     historyFile: withHistory ? `${HISTORY_DIR}/${id}.md` : null,
   };
 }
@@ -367,19 +369,20 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
   }
 
   const briefingName = await sanitizeFileName(briefingFileName(specialist.id, pkg.topic, created.date));
-  const briefingTarget = resolveInside(path.join(root, BRIEFINGS_DIR), briefingName);
-  if (!briefingTarget.ok) {
-    return handoverError(`${briefingTarget.message} (the handoff was kept as ${created.path})`, 'io');
-  }
   let briefing;
   try {
-    briefing = await appendBriefing(
+    // One file per section, in the briefing's folder: branches never edit the same briefing file.
+    const where = briefingPaths(path.join(root, BRIEFINGS_DIR), briefingName, finalMeta.id);
+    const existed = await briefingExists(where);
+    await ensureDir(env.workspaceRoot, where.folder);
+    const written = await appendBriefing(
       env.workspaceRoot,
-      briefingTarget.path,
-      await gate.text(renderBriefingHeader(specialist, pkg, utcDay(created.date))),
+      where.section,
+      await gate.text(renderBriefingHeader(specialist, pkg, utcDay(created.date), 'folder')),
       // The briefing has no budget: it keeps the uncut summary, with the written file's figures.
-      await gate.text(renderBriefingSection({ ...pkg, summary: original.summary }, finalMeta, specialist, posixRelative(path.dirname(briefingTarget.path), created.finalPath))),
+      await gate.text(renderBriefingSection({ ...pkg, summary: original.summary }, finalMeta, specialist, posixRelative(where.folder, created.finalPath))),
     );
+    briefing = { ...written, existed_before: existed, newly_created: !existed };
   } catch (err) {
     return handoverError(`${errorText(err as Error)} (the handoff was kept as ${created.path}, marked partial)`, 'io');
   }

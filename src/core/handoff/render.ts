@@ -348,13 +348,17 @@ function renderGitHeader(pkg: HandoffPackage): string {
 
 /**
  * The header written when a briefing file is created: who it is for, the topic and the
- * day. Later handoffs only append sections (the file is append-only, docs/DESIGN.md §5).
+ * day. `file` (Agent Zero's briefings): later handoffs append sections to the same file;
+ * `folder` (ours, docs/DESIGN.md §5 "Briefings"): each handoff's section is a file of its
+ * own, starting with this header.
  */
-export function renderBriefingHeader(specialist: Specialist, pkg: HandoffPackage, day: string): string {
+export function renderBriefingHeader(specialist: Specialist, pkg: HandoffPackage, day: string, layout: 'file' | 'folder' = 'file'): string {
   return (
     `# Briefing for ${specialist.label} ${specialist.personaMarker}: ${pkg.topic_title.replace(/\s+/g, ' ')} (${day})\n\n` +
     `${specialist.mandate}\n\n` +
-    `This file is append-only: each handoff on this topic today adds one section below.\n`
+    (layout === 'folder'
+      ? `Each handoff on this topic today writes one file like this one in this folder; read in name order, they make the briefing.\n`
+      : `This file is append-only: each handoff on this topic today adds one section below.\n`)
   );
 }
 

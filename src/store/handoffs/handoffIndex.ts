@@ -9,6 +9,7 @@ import path from 'node:path';
 import { parseHandoffFileName, type HandoffFileName } from '../../core/handoff/naming';
 import { parseHandoff, type ParsedHandoff } from '../../core/handoff/parse';
 import { StoreError, openRegularFile } from '../safeWrite';
+import { withStatusEvents } from './statusEvents';
 
 /** A handoff file found in a folder: its parsed name and absolute path. */
 export interface HandoffFileEntry extends HandoffFileName {
@@ -44,7 +45,9 @@ export async function listHandoffFiles(dir: string): Promise<HandoffFileEntry[]>
 export const FRONTMATTER_READ_BYTES = 256 * 1024;
 
 /**
- * Reads and parses the start of a handoff file (at most {@link FRONTMATTER_READ_BYTES}).
+ * Reads and parses the start of a handoff file (at most {@link FRONTMATTER_READ_BYTES}),
+ * with its status events applied (`status` and `status_history` as the events say,
+ * `statusEvents.ts`; docs/DESIGN.md §5 "Status").
  * @returns the parsed handoff, or undefined when the file is unreadable or malformed
  */
 export async function readHandoffHead(file: string): Promise<ParsedHandoff | undefined> {
@@ -56,7 +59,7 @@ export async function readHandoffHead(file: string): Promise<ParsedHandoff | und
     const buf = Buffer.alloc(FRONTMATTER_READ_BYTES);
     const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
     const parsed = parseHandoff(buf.subarray(0, bytesRead).toString('utf8'));
-    return parsed.ok ? parsed.handoff : undefined;
+    return parsed.ok ? await withStatusEvents(file, parsed.handoff) : undefined;
   } catch {
     return undefined;
   } finally {

@@ -7,21 +7,27 @@
  *   writer killed on the way leaves at most a `.partial.md` file;
  * - a briefing is append-only: created with its header the same way, then each section
  *   is appended with one `O_APPEND` write, so earlier bytes never change;
- * - a handoff's status is the one change made in place: read, changed and replaced
- *   atomically under the file's lock;
+ * - a handoff file is never edited: a status change is an event file of its own
+ *   (`statusEvents.ts`), written under the handoff's lock;
  * - writers in several processes are serialized per file (`withFileLock`, `fileLock.ts`)
  *   wherever a write depends on what is there: a briefing append and a status change.
+ * One briefing section per file (`briefings/<briefing>/<id>.md`, docs/DESIGN.md §5), so
+ * branches never edit the same briefing file.
  * Reading the handoffs back: `handoffIndex.ts`.
  */
 import { constants as fsConstants } from 'node:fs';
 import { lstat, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { StatusChange } from '../../core/handoff/schema';
-import { changeStatus, type SettableStatus } from '../../core/handoff/status';
-import { ensureSanitized, sanitizeFileName, type Sanitized } from '../../core/safety/gate';
+import { parseHandoff } from '../../core/handoff/parse';
+import type { SettableStatus } from '../../core/handoff/status';
+import { effectiveStatus } from '../../core/handoff/statusEvents';
+import { sanitizeFileName, type Sanitized } from '../../core/safety/gate';
 import { withFileLock } from '../fileLock';
 import { resolveInside } from '../pathGuard';
-import { NOFOLLOW, StoreError, createExclusive, describeFsError, ensureDir, gatedContent, openRegularFile, removeStaleLeftovers, replaceFileAtomic } from '../safeWrite';
+import { NOFOLLOW, StoreError, createExclusive, describeFsError, ensureDir, gatedContent, openRegularFile, removeStaleLeftovers } from '../safeWrite';
+import { ensureRootGitFiles } from './rootGitFiles';
+import { readStatusEvents, writeStatusEvent } from './statusEvents';
 
 /** How many successive milliseconds are tried when a handoff name is taken: 1,000. */
 export const MAX_NAME_RETRIES = 1000;
@@ -54,7 +60,8 @@ export function partialName(name: string): string {
  * The caller writes what belongs with the handoff (history, briefing section), then calls
  * {@link promoteHandoffFile}; a writer that fails or is killed before that leaves the
  * handoff as `.partial.md`, never as a complete-looking `<id>.md`. Stale leftovers of killed
- * writers in `dir` are removed first ({@link removeStaleLeftovers}).
+ * writers in `dir` are removed first ({@link removeStaleLeftovers}); the handoff root (the
+ * parent of `dir`) gets its `.gitattributes` and `.gitignore` lines (`rootGitFiles.ts`).
  *
  * @param render returns the file name (`<id>.md`) and content for a given timestamp (the
  *   content carries the id and time, so it is rendered again for each attempt), both
@@ -68,6 +75,9 @@ export async function stageHandoffFile(
   render: (date: Date) => Promise<{ name: Sanitized; content: Sanitized }>,
 ): Promise<StagedFile> {
   await ensureDir(workspaceRoot, dir);
+  // The handoff root's .gitattributes and .gitignore (best effort: a handoff is never refused for them).
+  const root = path.relative(workspaceRoot, path.dirname(dir));
+  if (!root.startsWith('..') && !path.isAbsolute(root)) await ensureRootGitFiles(path.dirname(dir));
   await removeStaleLeftovers(dir);
   for (let i = 0; i < MAX_NAME_RETRIES; i++) {
     const date = new Date(start.getTime() + i);
@@ -239,25 +249,28 @@ export async function markPartial(file: string): Promise<string> {
   }
 }
 
-/** Largest handoff file whose status is changed in place: 10 MiB (a handoff is a briefing; bigger is not one of ours). */
+/** Largest handoff file whose status is changed: 10 MiB (a handoff is a briefing; bigger is not one of ours). */
 export const MAX_STATUS_FILE_BYTES = 10 * 1024 * 1024;
 
 /** Outcome of {@link setHandoffStatus}: the change made (null when the status already was that one). */
 export type SetStatusResult = { ok: true; change: StatusChange | null } | { ok: false; message: string };
 
 /**
- * Sets the status of the handoff file `file` (the one in-place change a handoff allows,
- * docs/DESIGN.md §5), keeping the previous one in `status_history`; written atomically, and read,
- * changed and written under the file's lock ({@link withFileLock}), so changes made at
- * the same moment by other processes are applied one after the other, none lost.
+ * Sets the status of the handoff file `file` (docs/DESIGN.md §5 "Status"): the change is
+ * recorded as its own event file, `status/<id>/<time>_<random>.json`
+ * (`statusEvents.ts`), and the handoff file itself is not touched — so two branches that
+ * change the same handoff merge without a conflict, each change kept in its history. The
+ * current status (frontmatter plus events) is read and the event written under the
+ * handoff's lock ({@link withFileLock}), so changes made at the same moment by other
+ * processes are applied one after the other, none lost.
  *
  * @returns `{ok:false, message}` (starting with `ERROR:`) when the file is missing, not a
  *   regular file, too big, not a valid handoff, locked for longer than
- *   {@link LOCK_WAIT_MS}, or cannot be written — nothing changed then
+ *   {@link LOCK_WAIT_MS}, or the event cannot be written — nothing changed then
  */
 export async function setHandoffStatus(file: string, to: SettableStatus, change: { at: string; session_id: string }): Promise<SetStatusResult> {
   try {
-    // Read-modify-write: two processes changing the same handoff must not lose a change.
+    // Read-then-write: two processes changing the same handoff must not lose a change.
     return await withFileLock(file, (assertHeld) => setStatusLocked(file, to, change, assertHeld));
   } catch (err) {
     return { ok: false, message: `${(err as Error).message} (its status was not changed)` };
@@ -281,22 +294,24 @@ async function setStatusLocked(file: string, to: SettableStatus, change: { at: s
   } finally {
     await fh.close().catch(() => undefined);
   }
-  const changed = changeStatus(text, to, change);
-  if (!changed.ok) {
-    return { ok: false, message: `ERROR: ${file}: ${changed.message} — its status was not changed` };
+  const parsed = parseHandoff(text);
+  if (!parsed.ok) {
+    return { ok: false, message: `ERROR: ${file}: not a valid handoff file: ${parsed.message} — its status was not changed` };
   }
-  if (!changed.change) {
+  const events = await readStatusEvents(file);
+  const fm = parsed.handoff.frontmatter;
+  const from = effectiveStatus(fm.status, fm.status_history, events).status;
+  if (from === to) {
     return { ok: true, change: null };
   }
+  const entry: StatusChange = { from, to, at: change.at, session_id: change.session_id };
   try {
-    // The gate (src/core/safety/gate.ts): a file read back is sanitized like any other text.
-    const safe = await ensureSanitized(changed.text);
     assertHeld();
-    await replaceFileAtomic(file, safe);
+    await writeStatusEvent(file, entry, events.at(-1)?.name);
   } catch (err) {
     return { ok: false, message: (err as Error).message };
   }
-  return { ok: true, change: changed.change };
+  return { ok: true, change: entry };
 }
 
 function formatBytes(n: number): string {

@@ -10,8 +10,9 @@ import { BRIEFINGS_DIR, HANDOFFS_DIR } from '../../core/handoff/naming';
 import { parseTimelineFileName, type ChainInfo, type TimelineFile, type TimelineSource } from '../../core/timeline/chains';
 import { openRegularFile } from '../safeWrite';
 import { readHandoffHead } from './handoffIndex';
+import { withStatusEvents } from './statusEvents';
 import { checkRealPathInside } from '../pathGuard';
-import { parseHandoff } from '../../core/handoff/parse';
+import { parseHandoff, type ParsedHandoff } from '../../core/handoff/parse';
 import { errorText } from '../../core/handoff/errors';
 
 /** itervox's handoff folder, relative to the workspace (itervox handoff convention). */
@@ -111,7 +112,8 @@ export function onlyMirrorsOurHandoffs(text: string, ourIds: ReadonlySet<string>
  * the prior-handoffs context) once:
  * - an itervox file whose name is one of our handoffs' (`<id>.md`, or `<id>.partial.md`
  *   once ours was marked partial) — the byte-for-byte copy `.itervox/handoff/<id>.md`;
- * - an Agent Zero briefing that has a namesake in our `briefings/` folder and holds only
+ * - an Agent Zero briefing that has a namesake in our `briefings/` folder (a briefing
+ *   folder, or a single file of the older layout) and holds only
  *   sections of our listed handoffs ({@link onlyMirrorsOurHandoffs}; the one case where a
  *   file is read, at most {@link MIRROR_CHECK_BYTES}).
  * Everything else another tool wrote is kept.
@@ -125,7 +127,8 @@ async function withoutMirrors(files: TimelineFile[], briefingsDir: string): Prom
     if (f.source === 'itervox' && ours.has(nameId(f.name))) continue;
     if (f.source === 'agent-zero') {
       briefings ??= new Set(await readdir(briefingsDir).catch(() => [] as string[]));
-      if (briefings.has(f.name) && (await readMirrorCandidate(f.path, ours))) continue;
+      // Ours is the folder briefings/<name>/ (one file per section), or briefings/<name>.md written before it.
+      if ((briefings.has(f.name) || briefings.has(f.name.replace(/\.md$/, ''))) && (await readMirrorCandidate(f.path, ours))) continue;
     }
     kept.push(f);
   }
@@ -170,12 +173,15 @@ export async function readChainInfo(file: TimelineFile): Promise<TimelineEntryIn
     await fh.close().catch(() => undefined);
   }
   if (!text.startsWith('---')) return undefined;
-  let parsed = parseHandoff(text);
-  if (!parsed.ok && text.length >= CHAIN_INFO_READ_BYTES - 4) {
-    const head = await readHandoffHead(file.path);
-    parsed = head ? { ok: true, handoff: head } : parsed;
+  const parsed = parseHandoff(text);
+  let handoff: ParsedHandoff | undefined;
+  if (parsed.ok) {
+    // Our handoffs' status is their frontmatter plus their status events (statusEvents.ts).
+    handoff = file.source === 'handoff' ? await withStatusEvents(file.path, parsed.handoff) : parsed.handoff;
+  } else if (text.length >= CHAIN_INFO_READ_BYTES - 4) {
+    handoff = await readHandoffHead(file.path); // events applied there
   }
-  if (!parsed.ok) return undefined;
-  const fm = parsed.handoff.frontmatter;
+  if (!handoff) return undefined;
+  const fm = handoff.frontmatter;
   return { id: fm.id, root_id: fm.root_id, parent_id: fm.parent_id, status: fm.status, topic: fm.topic_title || fm.topic, hop: fm.hop, kind: fm.kind };
 }

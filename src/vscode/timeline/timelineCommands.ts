@@ -119,12 +119,13 @@ export class TimelineCommands extends DisposableOwner {
     }
     const ctx = await this.ourHandoff(target, 'Open the briefing of which handoff?');
     if (!ctx) return;
-    const { head, briefing } = await briefingOf(ctx.root, ctx.file);
+    const { head, briefing, text } = await briefingOf(ctx.root, ctx.file);
     if (!briefing) {
       void vscode.window.showInformationMessage(`${path.basename(ctx.file)} has no briefing file${head?.frontmatter.kind === 'result' ? ' (results are not appended to briefings)' : ''}.`);
       return;
     }
-    await vscode.window.showTextDocument(vscode.Uri.file(briefing));
+    // A briefing folder holds one file per section: show them together, in name order.
+    await vscode.window.showTextDocument(text ? await vscode.workspace.openTextDocument({ language: 'markdown', content: text }) : await vscode.workspace.openTextDocument(vscode.Uri.file(briefing)));
   }
 
   private async reveal(target: Target): Promise<void> {

@@ -340,6 +340,10 @@ function tooltip(file: TimelineFile, head: ParsedHandoff | undefined, s: Special
   if (head) {
     const fm = head.frontmatter;
     md.appendMarkdown(`${fm.kind === 'result' ? 'Result' : 'Handoff'} · **${esc(STATUS_LABELS[fm.status])}** · hop ${fm.hop} (${esc(fm.chain.join(' → '))})\n\n`);
+    // Every status change, branches merged included (status events, docs/DESIGN.md §5 "Status"): the newest 5.
+    if (fm.status_history.length) {
+      md.appendMarkdown(`Status history: ${fm.status_history.slice(-5).map((c) => esc(`${STATUS_LABELS[c.to]} (${c.at})`)).join(' → ')}\n\n`);
+    }
     const summary = (head.sections.get('Summary') ?? '').trim().replace(/\s+/g, ' ');
     if (summary && summary !== '_None._') {
       md.appendMarkdown(`${esc(summary.length > 400 ? `${summary.slice(0, 399)}…` : summary)}\n\n`);

@@ -1,0 +1,88 @@
+/**
+ * The two git files of the handoff root (docs/DESIGN.md §5 "Git"): `.gitattributes`, so the
+ * files that are only ever added to merge with git's built-in union driver (no merge driver
+ * to install), and `.gitignore`, so what a write leaves for a moment (lock folders,
+ * temporary files) is never committed. Written when a handoff, result or status event is
+ * written; only missing lines are added, after what is there, so a user's own lines stay
+ * as they are. Their patterns are relative to the handoff root, so a renamed root
+ * (`handoff.directory`) keeps them right.
+ */
+import path from 'node:path';
+import { ensureSanitized } from '../../core/safety/gate';
+import { withFileLock } from '../fileLock';
+import { createExclusive, openRegularFile, replaceFileAtomic } from '../safeWrite';
+
+/**
+ * `.gitattributes` of the handoff root: union merge for the briefings — the section files of
+ * a briefing folder (`briefings/<name>/<id>.md`, added once, so union only matters if two
+ * branches ever wrote the same one) and the single-file briefings of the older layout
+ * (`briefings/<name>.md`, appended to by older versions; union keeps both sides' lines,
+ * though it can interleave sections that share lines, which is why new sections are files
+ * of their own). Status events (`status/<id>/*.json`) need nothing: each is a new file.
+ */
+export const ROOT_GITATTRIBUTES = [
+  '# Specialist Handoff: files only ever added to merge without a conflict (git\'s built-in union driver)',
+  'briefings/*.md merge=union',
+  'briefings/*/*.md merge=union',
+];
+
+/** `.gitignore` of the handoff root: what a write leaves for milliseconds (`fileLock.ts` lock folders, `safeWrite.ts` temporary files). */
+export const ROOT_GITIGNORE = ['# Specialist Handoff: what stays local (locks and temporary files of a write in progress)', '.*.lock/', '.*.tmp'];
+
+/** Largest `.gitattributes` / `.gitignore` read to add lines: 1 MiB (a bigger one is left alone). */
+export const MAX_GIT_FILE_BYTES = 1024 * 1024;
+
+/**
+ * Adds the lines of `wanted` missing from `file` (created when absent), under the file's
+ * lock. Lines already there (compared trimmed) are not repeated; a comment line is added
+ * only together with a rule that is missing.
+ * @returns a problem (`ERROR: …` text) when the file is not a regular file, too big or cannot be written; undefined when done
+ */
+export async function addMissingLines(file: string, wanted: readonly string[]): Promise<string | undefined> {
+  try {
+    return await withFileLock(file, async (assertHeld) => {
+      const fh = await openRegularFile(file);
+      let text: string | undefined;
+      if (fh) {
+        try {
+          if ((await fh.stat()).size > MAX_GIT_FILE_BYTES) return `ERROR: ${file} is over 1 MiB; its lines were not checked`;
+          text = await fh.readFile('utf8');
+        } finally {
+          await fh.close().catch(() => undefined);
+        }
+      }
+      const have = new Set((text ?? '').split(/\r?\n/).map((l) => l.trim()));
+      const rules = wanted.filter((l) => !l.startsWith('#') && !have.has(l));
+      if (rules.length === 0) return undefined;
+      const comment = wanted.filter((l) => l.startsWith('#') && !have.has(l));
+      const lines = [...comment, ...rules].join('\n');
+      assertHeld();
+      if (text === undefined) {
+        if (await createExclusive(file, await ensureSanitized(`${lines}\n`))) return undefined;
+        return `ERROR: ${file} is not a regular file (a link or a special file); its lines were not added`;
+      }
+      const sep = text === '' || text.endsWith('\n') ? '' : '\n';
+      await replaceFileAtomic(file, await ensureSanitized(`${text}${sep}${text === '' ? '' : '\n'}${lines}\n`));
+      return undefined;
+    });
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
+/**
+ * Makes sure the handoff root `handoffRoot` has its `.gitattributes` and `.gitignore` lines
+ * ({@link ROOT_GITATTRIBUTES}, {@link ROOT_GITIGNORE}). Never throws.
+ * @returns one problem text per file that could not be written (none when all is well)
+ */
+export async function ensureRootGitFiles(handoffRoot: string): Promise<string[]> {
+  const problems: string[] = [];
+  for (const [name, lines] of [
+    ['.gitattributes', ROOT_GITATTRIBUTES],
+    ['.gitignore', ROOT_GITIGNORE],
+  ] as const) {
+    const problem = await addMissingLines(path.join(handoffRoot, name), lines);
+    if (problem) problems.push(problem);
+  }
+  return problems;
+}

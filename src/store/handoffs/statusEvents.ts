@@ -1,0 +1,100 @@
+/**
+ * The status events of our handoffs on disk (docs/DESIGN.md §5 "Status"; the format:
+ * `src/core/handoff/statusEvents.ts`): `<handoff root>/status/<handoff id>/<time>_<8 hex>.json`,
+ * one file per change, created exclusively and never edited, so two branches' changes of
+ * the same handoff merge without a conflict. Readers see a handoff's status through
+ * {@link withStatusEvents}: its frontmatter with the events applied.
+ */
+import { randomBytes } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { HANDOFFS_DIR } from '../../core/handoff/naming';
+import type { ParsedHandoff } from '../../core/handoff/parse';
+import type { StatusChange } from '../../core/handoff/schema';
+import { STATUS_DIR, effectiveStatus, nextEventDate, parseStatusEvent, renderStatusEvent, statusEventFileName, type NamedStatusEvent, type StatusEvent } from '../../core/handoff/statusEvents';
+import { ensureSanitized } from '../../core/safety/gate';
+import { resolveInside } from '../pathGuard';
+import { ensureRootGitFiles } from './rootGitFiles';
+import { StoreError, createExclusive, ensureDir, openRegularFile, removeStaleLeftovers } from '../safeWrite';
+
+/** Largest status event file read: 4 KiB (ours are about 200 bytes). */
+export const MAX_STATUS_EVENT_BYTES = 4 * 1024;
+/** Most events read for one handoff: the newest 1,000 by name (a handoff changes status a few times). */
+export const MAX_STATUS_EVENTS = 1000;
+
+/** Where the events of a handoff file live: its handoff root, id and event folder; undefined for a file outside a `handoffs/` folder (another tool's). */
+export function statusFolderOf(file: string): { root: string; id: string; dir: string } | undefined {
+  const parent = path.dirname(file);
+  if (path.basename(parent) !== HANDOFFS_DIR) return undefined;
+  const root = path.dirname(parent);
+  const id = path.basename(file).replace(/(\.partial)?\.md$/, '');
+  const dir = resolveInside(root, STATUS_DIR, id);
+  return dir.ok ? { root, id, dir: dir.path } : undefined;
+}
+
+/**
+ * The status events of the handoff file `file`, in name order (oldest first). A missing
+ * folder is none; files that are not events of this handoff (another name, bad JSON, a
+ * link, too big) are skipped. Never throws.
+ */
+export async function readStatusEvents(file: string): Promise<NamedStatusEvent[]> {
+  const where = statusFolderOf(file);
+  if (!where) return [];
+  let names: string[];
+  try {
+    names = (await readdir(where.dir)).filter((n) => n.endsWith('.json')).sort();
+  } catch {
+    return [];
+  }
+  const out: NamedStatusEvent[] = [];
+  for (const name of names.slice(-MAX_STATUS_EVENTS)) {
+    const fh = await openRegularFile(path.join(where.dir, name)).catch(() => undefined);
+    if (!fh) continue;
+    try {
+      if ((await fh.stat()).size > MAX_STATUS_EVENT_BYTES) continue;
+      const event = parseStatusEvent(name, await fh.readFile('utf8'), where.id);
+      if (event) out.push({ name, event });
+    } catch {
+      // unreadable: skipped like a file that is not an event
+    } finally {
+      await fh.close().catch(() => undefined);
+    }
+  }
+  return out;
+}
+
+/**
+ * A parsed handoff with its status events applied ({@link effectiveStatus}): `status` the
+ * latest change, `status_history` every change in time order. Unchanged when it has none.
+ */
+export async function withStatusEvents(file: string, handoff: ParsedHandoff): Promise<ParsedHandoff> {
+  const events = await readStatusEvents(file);
+  if (events.length === 0) return handoff;
+  const fm = handoff.frontmatter;
+  const eff = effectiveStatus(fm.status, fm.status_history, events);
+  return { ...handoff, frontmatter: { ...fm, status: eff.status, status_history: eff.history } };
+}
+
+/**
+ * Writes one status event for the handoff file `file`: `status/<id>/<time>_<random>.json`,
+ * created exclusively (a name taken is retried with another random part). The caller holds
+ * the handoff's lock and has read its current status (`change.from`).
+ *
+ * @param latestName the newest event's file name, so the new one sorts after it
+ * @throws StoreError when the handoff is not in a `handoffs/` folder or the file cannot be written
+ */
+export async function writeStatusEvent(file: string, change: StatusChange, latestName: string | undefined, now = new Date()): Promise<string> {
+  const where = statusFolderOf(file);
+  if (!where) throw new StoreError(`ERROR: ${file} is not in a handoffs/ folder of a handoff root; its status cannot be recorded`);
+  await ensureDir(where.root, where.dir);
+  await ensureRootGitFiles(where.root);
+  await removeStaleLeftovers(where.dir);
+  const date = nextEventDate(change.at, now, latestName);
+  const event: StatusEvent = { schema: 1, handoff_id: where.id, from: change.from, to: change.to, at: change.at, session_id: change.session_id };
+  const content = await ensureSanitized(renderStatusEvent(event));
+  for (let i = 0; i < 10; i++) {
+    const target = path.join(where.dir, statusEventFileName(date, randomBytes(4).toString('hex')));
+    if (await createExclusive(target, content)) return target;
+  }
+  throw new StoreError(`ERROR: could not find a free status event name in ${where.dir}`);
+}
