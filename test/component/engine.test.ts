@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parseHandoff, parseTouchedFiles } from '../../src/core/handoff/parse';
 import { HandoverOkSchema, type HandoverOk, type HandoverResult } from '../../src/core/handoff/schema';
 import { handover } from '../../src/engine/handover';
+import { readBriefing } from '../../src/engine/handoffFiles';
 import { cleanupTempDirs, commitAll, git, initRepo, rawGitView, tempDir, write } from '../helpers/repo';
 
 function ok(r: HandoverResult): HandoverOk {
@@ -40,7 +41,8 @@ describe('handoff engine (real repositories, real files)', function () {
     assert.equal(r.persona_marker, '[quality reviewer]');
     assert.ok(r.handoff_file.startsWith(path.join(dir, '.handoff', 'handoffs') + path.sep));
     assert.match(path.basename(r.handoff_file), /^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}\.\d{3}Z_quality_reviewer\.md$/);
-    assert.equal(r.briefing.path, path.join(dir, '.handoff', 'briefings', `quality-reviewer-auth-review-${r.package.created.slice(0, 10)}.md`));
+    // One file per section in the briefing's folder (issue 20: branches merge without a conflict).
+    assert.equal(r.briefing.path, path.join(dir, '.handoff', 'briefings', `quality-reviewer-auth-review-${r.package.created.slice(0, 10)}`, `${r.package.id}.md`));
     assert.equal(r.package.briefing_file, r.briefing.path);
     assert.deepEqual({ existed: r.briefing.existed_before, created: r.briefing.newly_created }, { existed: false, created: true });
     assert.equal(r.briefing.size_bytes, readFileSync(r.briefing.path).length);
@@ -72,20 +74,24 @@ describe('handoff engine (real repositories, real files)', function () {
     );
     const briefing = readFileSync(r.briefing.path, 'utf8');
     assert.match(briefing, /^# Briefing for Quality reviewer \[quality reviewer\]: Auth review/);
-    assert.ok(briefing.includes(`(../handoffs/${path.basename(r.handoff_file)})`));
+    assert.ok(briefing.includes(`(../../handoffs/${path.basename(r.handoff_file)})`), 'linked from the briefing folder');
   });
 
-  it('a second handoff appends to the same briefing, keeps its bytes, and uses the previous HEAD as base', async () => {
+  it('a second handoff adds its section to the same briefing, keeps its bytes, and uses the previous HEAD as base', async () => {
     const dir = repoWithWork();
     const first = ok(await handover({ specialist: 'hacker', topic: 'spike' }, { workspaceRoot: dir }));
     const before = readFileSync(first.briefing.path);
     commitAll(dir, 'more work');
     write(dir, 'src/a.ts', 'changed again\n');
     const second = ok(await handover({ specialist: 'hacker', topic: 'spike' }, { workspaceRoot: dir }));
-    assert.equal(second.briefing.path, first.briefing.path);
+    // Its own file in the same briefing folder (issue 20); read together, the first section's bytes come first, unchanged.
+    assert.equal(path.dirname(second.briefing.path), path.dirname(first.briefing.path));
+    assert.notEqual(second.briefing.path, first.briefing.path);
     assert.equal(second.briefing.existed_before, true);
-    const after = readFileSync(second.briefing.path);
+    assert.deepEqual(readFileSync(first.briefing.path), before);
+    const after = Buffer.from((await readBriefing(second.briefing.path)) ?? '', 'utf8');
     assert.deepEqual(after.subarray(0, before.length), before);
+    assert.match(after.toString('utf8'), new RegExp(`\\[${second.package.id}\\]`));
     assert.equal(second.package.base_commit, first.package.head_commit);
     assert.deepEqual(second.package.commits.map((c) => c.subject), ['more work']);
     assert.equal(readdirSync(path.join(dir, '.handoff', 'handoffs')).length, 2);
@@ -221,10 +227,14 @@ describe('handoff engine (real repositories, real files)', function () {
     const day = new Date().toISOString().slice(0, 10);
     mkdirSync(path.join(dir, '.handoff', 'briefings'), { recursive: true });
     symlinkSync(victim, path.join(dir, '.handoff', 'briefings', `quality-reviewer-auth-${day}.md`));
+    // One file per section (issue 20): the briefing's folder is what a clone can plant as a link now.
+    const outside = tempDir();
+    symlinkSync(outside, path.join(dir, '.handoff', 'briefings', `quality-reviewer-auth-${day}`));
     const r = await handover({ specialist: 'quality_reviewer', topic: 'auth', summary: 'secret plan' }, { workspaceRoot: dir });
     assert.equal(r.status, 'error');
-    assert.match(r.status === 'error' ? r.message : '', /is a symbolic link — refusing to append through it/);
+    assert.match(r.status === 'error' ? r.message : '', /leads outside the workspace|symbolic link/);
     assert.equal(readFileSync(victim, 'utf8'), 'original\n', 'the link target is untouched');
+    assert.deepEqual(readdirSync(outside), [], 'nothing written through the linked folder');
     const handoffs = readdirSync(path.join(dir, '.handoff', 'handoffs'));
     assert.equal(handoffs.length, 1);
     assert.match(handoffs[0], /\.partial\.md$/, 'the handoff whose briefing failed is marked partial');

@@ -10,6 +10,7 @@ import { handover } from '../../src/engine/handover';
 import { buildPrompt } from '../../src/engine/prompt';
 import { recordResult } from '../../src/engine/recordResult';
 import { setHandoffStatus } from '../../src/store/handoffs/handoffStore';
+import { readHandoffHead } from '../../src/store/handoffs/handoffIndex';
 import { listTimelineFiles, readChainInfo } from '../../src/store/handoffs/timelineFiles';
 import { EXIT_BAD_INPUT, EXIT_OK } from '../../src/cli/main';
 import { cli, repoWithWork } from '../helpers/cli';
@@ -28,11 +29,18 @@ function read(file: string) {
   return p.handoff;
 }
 
-describe('status changes (the one in-place change of a handoff)', function () {
+/** A handoff as every reader sees it: its frontmatter with its status events applied (issue 20). */
+async function readWithStatus(file: string) {
+  const h = await readHandoffHead(file);
+  assert.ok(h, `${file} reads back`);
+  return h;
+}
+
+describe('status changes (events beside the handoff; the handoff file is not edited)', function () {
   this.timeout(30_000);
   after(cleanupTempDirs);
 
-  it('sets the status, keeps the previous one in status_history, and changes nothing else', async () => {
+  it('sets the status, keeps the previous one in status_history, and changes nothing in the handoff file', async () => {
     const dir = repoWithWork();
     const h = await handoffTo(dir, 'quality_reviewer');
     const before = readFileSync(h.handoff_file, 'utf8');
@@ -41,16 +49,16 @@ describe('status changes (the one in-place change of a handoff)', function () {
     const r2 = await setHandoffStatus(h.handoff_file, 'complete', { at: '2026-11-30T12:00:00.000Z', session_id: 's2' });
     assert.ok(r2.ok);
     const after = readFileSync(h.handoff_file, 'utf8');
-    const fm = read(h.handoff_file).frontmatter;
+    const fm = (await readWithStatus(h.handoff_file)).frontmatter;
     assert.equal(fm.status, 'complete');
     assert.deepEqual(fm.status_history, [
       { from: 'pending', to: 'in_progress', at: '2026-11-30T11:00:00.000Z', session_id: 's1' },
       { from: 'in_progress', to: 'complete', at: '2026-11-30T12:00:00.000Z', session_id: 's2' },
     ]);
-    // Only the status line changed and the history was added: the body and every other line are identical.
-    const strip = (t: string) => t.replace(/^status: .*\n/m, '').replace(/^status_history:\n(?: {2}.*\n|- .*\n)*/m, '');
-    assert.equal(strip(after), strip(before));
-    assert.equal(after.split('\n---\n')[1], before.split('\n---\n')[1], 'the body is byte for byte the same');
+    // Issue 20: each change is its own event file, status/<id>/<time>_<random>.json; the handoff stays byte for byte.
+    assert.equal(after, before, 'the handoff file is byte for byte the same');
+    const events = readdirSync(path.join(dir, '.handoff', 'status', h.package.id));
+    assert.deepEqual(events.map((e) => e.replace(/_[0-9a-f]{8}\.json$/, '')), ['2026-11-30T11-00-00.000Z', '2026-11-30T12-00-00.000Z']);
     assert.deepEqual(readdirSync(path.dirname(h.handoff_file)).filter((f) => f.endsWith('.tmp')), [], 'no temporary file left');
   });
 
@@ -113,7 +121,7 @@ describe('hand back: record result', function () {
     assert.ok(result.frontmatter.acceptance.every((a) => a.met));
     assert.match(result.body, /^# Result from Quality reviewer: token auth/m);
     assert.match(result.sections.get('Acceptance') ?? '', /- \[x\] Review the middleware/);
-    const answered = read(h.handoff_file).frontmatter;
+    const answered = (await readWithStatus(h.handoff_file)).frontmatter;
     assert.equal(answered.status, 'complete');
     assert.equal(answered.status_history.at(-1)?.session_id, 'session-b');
     assert.deepEqual(r.summary, [`✅ ${h.package.id} — complete`]);
@@ -175,7 +183,7 @@ describe('hand back: record result', function () {
     const h = await handoffTo(dir, 'implementation_engineer');
     const taken = await buildPrompt({ handoff: h.package.id }, { workspaceRoot: dir, sessionId: 'session-other', now: at(1) });
     assert.ok(taken.status === 'ok' && taken.taken);
-    assert.equal(read(h.handoff_file).frontmatter.status, 'accepted');
+    assert.equal((await readWithStatus(h.handoff_file)).frontmatter.status, 'accepted');
     const refused = await recordResult({ specialist: 'implementation_engineer', criteria_met: 'all' }, { workspaceRoot: dir, sessionId: 'session-mine', now: at(2) });
     assert.ok(refused.status === 'error');
     assert.equal(refused.field, 'taken');

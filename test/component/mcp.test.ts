@@ -18,6 +18,7 @@ import { HandoverOkSchema, type HandoverOk } from '../../src/core/handoff/schema
 import { BUILTIN_SPECIALISTS } from '../../src/core/specialists/registry';
 import { PRIOR_HANDOFFS_HEADING } from '../../src/core/timeline/chains';
 import { runHandoverTool, toolResultText } from '../../src/engine/agentTool';
+import { readHandoffHead } from '../../src/engine/handoffFiles';
 import { MCP_TOOL_NAMES } from '../../src/mcp/tools';
 import { cleanupTempDirs, commitAll, initRepo, write } from '../helpers/repo';
 import { seedArguments } from '../helpers/toolSeed';
@@ -133,7 +134,8 @@ describe('MCP server (stdio, SDK client)', function () {
       return_condition: r.package.return_condition,
       touched: r.package.touched_files,
       handoff: path.relative(path.dirname(path.dirname(r.handoff_file)), r.handoff_file).replace(/^handoffs\/.*_/, 'handoffs/*_'),
-      briefing: { ...r.briefing, path: path.basename(r.briefing.path) },
+      // One file per section (issue 20): the briefing is the folder, the file is named by the handoff's id.
+      briefing: { ...r.briefing, path: path.basename(path.dirname(r.briefing.path)) },
     });
     assert.deepEqual(stable(handed), stable(local.result));
   });
@@ -199,9 +201,9 @@ describe('MCP server (stdio, SDK client)', function () {
     assert.equal(outcome.note_file, null);
     assert.ok(existsSync(outcome.entries[0].result_file));
     assert.match(text(back), /^result: \.handoff\/handoffs\/.+_frontend_designer\.md \(.+: complete\)$/m);
-    const answered = parseHandoff(readFileSync(handed.handoff_file, 'utf8'));
-    assert.ok(answered.ok);
-    assert.equal(answered.handoff.frontmatter.status, 'complete');
+    // The status is an event beside the handoff (issue 20), read with the handoff's head.
+    const answered = await readHandoffHead(handed.handoff_file);
+    assert.equal(answered?.frontmatter.status, 'complete');
 
     const after = (await client.callTool({ name: 'prior_handoffs', arguments: { max_entries: 1 } })) as CallToolResult;
     const newest = (after.structuredContent as { entries: Array<Record<string, unknown>>; entries_omitted: number });

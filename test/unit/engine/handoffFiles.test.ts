@@ -51,11 +51,12 @@ describe('handoff files (src/engine/handoffFiles.ts)', function () {
     const root = path.join(ws, '.handoff');
     const found = await briefingOf(root, r.handoff_file);
     assert.equal(found.head?.frontmatter.specialist, 'hacker');
-    assert.equal(found.briefing, r.briefing.path, 'the briefing the frontmatter names (briefings/<name>.md)');
+    assert.equal(found.briefing, r.briefing.path, 'the briefing section the frontmatter names (briefings/<name>/<id>.md)');
+    assert.equal(found.text, readFileSync(r.briefing.path, 'utf8'), 'the whole briefing: one section so far');
     const escaping = path.join(root, 'handoffs', '2026-01-01T00-00-00.000Z_hacker.md');
     writeFileSync(escaping, readFileSync(r.handoff_file, 'utf8').replace(/^briefing_file: .*$/m, 'briefing_file: ../../outside.md'));
     assert.equal((await briefingOf(root, escaping)).briefing, undefined, 'a briefing_file leading out of the handoff root is refused');
     const missing = await briefingOf(root, path.join(root, 'handoffs', 'nothing.md'));
-    assert.deepEqual(missing, { head: undefined, briefing: undefined });
+    assert.deepEqual(missing, { head: undefined, briefing: undefined, text: undefined });
   });
 });

@@ -9,11 +9,11 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseHandoff } from '../../../src/core/handoff/parse';
 import { GateTally, neutralizeInvisible, sanitizeFileName, sanitizeOutput, sanitizeText, sanitizeValue, isSanitized } from '../../../src/core/safety/gate';
 import { handover } from '../../../src/engine/handover';
 import { exportAgents } from '../../../src/engine/exportAgents';
 import { appendBriefing, createHandoffFile, setHandoffStatus, stageHandoffFile } from '../../../src/store/handoffs/handoffStore';
+import { readHandoffHead } from '../../../src/store/handoffs/handoffIndex';
 import { writeInteropMirrors } from '../../../src/store/interop/mirrors';
 import { createExclusive, replaceFileAtomic } from '../../../src/store/safeWrite';
 import { loadSessionLogState, rotateCliSessionId, saveSessionLogState } from '../../../src/store/sessionLogState';
@@ -79,7 +79,7 @@ describe('store: the gate — no writer bypasses it', function () {
     assert.equal(await sanitizeFileName(`topic-${TOKEN}-\u0001.md`), 'topic-redacted-github-token-.md');
   });
 
-  it('a status change writes the whole file through the gate, and it still reads back', async () => {
+  it('a status change writes only its event file, through the gate, and it reads back', async () => {
     const ws = initRepo(tempDir());
     write(ws, 'a.txt', 'a\n');
     commitAll(ws, 'c1');
@@ -88,10 +88,16 @@ describe('store: the gate — no writer bypasses it', function () {
     if (r.status !== 'ok') return;
     // Someone edits the committed handoff and pastes a token into it.
     writeFileSync(r.handoff_file, readFileSync(r.handoff_file, 'utf8').replace('## Summary\n', `## Summary\n\n${RAW}\n`));
+    const edited = readFileSync(r.handoff_file, 'utf8');
     const set = await setHandoffStatus(r.handoff_file, 'accepted', { at: new Date().toISOString(), session_id: 's1' });
     assert.ok(set.ok, set.ok ? '' : set.message);
-    const parsed = parseHandoff(assertGated(r.handoff_file));
-    assert.ok(parsed.ok && parsed.handoff.frontmatter.status === 'accepted');
+    // Issue 20: the status is an event file of its own (status/<id>/…json); the handoff is not rewritten.
+    assert.equal(readFileSync(r.handoff_file, 'utf8'), edited, 'the handoff file is left as it is');
+    const events = readdirSync(path.join(ws, '.handoff', 'status', r.package.id));
+    assert.equal(events.length, 1);
+    const event = readFileSync(path.join(ws, '.handoff', 'status', r.package.id, events[0]), 'utf8');
+    assert.ok(!event.includes(TOKEN) && /"to":"accepted"/.test(event), event);
+    assert.equal((await readHandoffHead(r.handoff_file))?.frontmatter.status, 'accepted');
   });
 
   it('the interop copies refuse raw briefing text and sanitize a handoff file read back', async () => {

@@ -57,11 +57,15 @@ describe('interop: itervox and Agent Zero folders when handing over', function (
     assert.equal(parsed?.time, Date.parse('2026-05-26T14:30:45.123Z'));
 
     // Agent Zero: <specialist with _→->-<topic>-<date>.md, the same name as our briefing, with the same section.
-    assert.equal(path.basename(a0File), path.basename(r.briefing.path));
+    // Ours is a folder of one file per section (issue 20); Agent Zero's file has the folder's name.
+    assert.equal(path.basename(a0File), `${path.basename(path.dirname(r.briefing.path))}.md`);
     const a0 = readFileSync(a0File, 'utf8');
     assert.ok(a0.startsWith('# Briefing for Quality reviewer [quality reviewer]: Auth review (2026-05-26)'));
     assert.ok(a0.includes(`**Handoff:** [${id}](../../.handoff/handoffs/${id}.md)`), a0);
-    assert.equal(a0.replace(`../../.handoff/handoffs/${id}.md`, `../handoffs/${id}.md`), readFileSync(r.briefing.path, 'utf8'));
+    const ours = readFileSync(r.briefing.path, 'utf8');
+    const sectionOf = (t: string) => t.slice(t.indexOf('\n## '));
+    assert.equal(sectionOf(a0).replace(`../../.handoff/handoffs/${id}.md`, `../../handoffs/${id}.md`), sectionOf(ours), 'the same section');
+    assert.equal(a0.slice(0, a0.indexOf('\n\n')), ours.slice(0, ours.indexOf('\n\n')), 'the same title');
     const timeline = parseTimelineFileName('agent-zero', path.basename(a0File), a0File, ['quality_reviewer']);
     assert.deepEqual([timeline?.specialist, timeline?.topic], ['quality_reviewer', 'auth-review']);
   });
@@ -115,13 +119,14 @@ describe('interop: itervox and Agent Zero folders when handing over', function (
     assert.equal(prior.text.split(`### ${first.package.id}.md`).length, 2, 'the first handoff appears once');
 
     // Once Agent Zero writes into the shared briefing, or our handoff is gone, the other tools' files are theirs again.
-    const a0 = path.join(dir, '.a0proj', 'handover', path.basename(first.briefing.path));
+    const briefingName = (r: HandoverOk) => `${path.basename(path.dirname(r.briefing.path))}.md`;
+    const a0 = path.join(dir, '.a0proj', 'handover', briefingName(first));
     writeFileSync(a0, `${readFileSync(a0, 'utf8')}\n## 2026-05-26 Agent Zero\n\nHanded over by the orchestrator.\n`);
     rmSync(second.handoff_file);
     const after = await listTimelineFiles(dir, root, ['quality_reviewer', 'release_auditor']);
     assert.deepEqual(
       after.files.map((f) => `${f.source}:${f.name}`).sort(),
-      [`agent-zero:${path.basename(a0)}`, `agent-zero:${path.basename(second.briefing.path)}`, `handoff:${first.package.id}.md`, `itervox:${second.package.id}.md`].sort(),
+      [`agent-zero:${path.basename(a0)}`, `agent-zero:${briefingName(second)}`, `handoff:${first.package.id}.md`, `itervox:${second.package.id}.md`].sort(),
     );
   });
 
