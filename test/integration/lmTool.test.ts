@@ -134,7 +134,8 @@ describe('agents in the VS Code extension host: language model tool and @handoff
     assert.ok(r.handoff_file.startsWith(path.join(root, '.handoff', 'handoffs') + path.sep), r.handoff_file);
     assert.ok(existsSync(r.handoff_file), 'the handoff file exists');
     assert.ok(existsSync(r.briefing.path), 'the briefing exists');
-    assert.match(path.basename(r.briefing.path), /^frontend-designer-landing-page-hero-\d{4}-\d{2}-\d{2}\.md$/);
+    // One file per section in the briefing's folder (issue 20): the folder carries the briefing's name.
+    assert.match(path.basename(path.dirname(r.briefing.path)), /^frontend-designer-landing-page-hero-\d{4}-\d{2}-\d{2}$/);
     assert.equal(r.package.briefing_file, r.briefing.path);
     assert.equal(handoffFiles().length, before + 1);
     const parsed = parseHandoff(readFileSync(r.handoff_file, 'utf8'));

@@ -79,6 +79,7 @@ describe('reliability: paths', function () {
       assert.doesNotMatch(name, /[:<>|*?"\\]/, name);
       assert.doesNotMatch(name.split('.')[0], /^(con|prn|aux|nul|com\d|lpt\d)$/i, name);
     }
-    assert.match(path.basename(r.briefing.path), /^hacker-con-aux-nul-\d{4}-\d{2}-\d{2}\.md$/);
+    // One file per section in the briefing's folder (issue 20): the folder carries the briefing's name.
+    assert.match(path.basename(path.dirname(r.briefing.path)), /^hacker-con-aux-nul-\d{4}-\d{2}-\d{2}$/);
   });
 });
