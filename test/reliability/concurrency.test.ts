@@ -13,11 +13,11 @@
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { briefingFileName } from '../../src/core/handoff/naming';
+import { briefingFileName, handoffId } from '../../src/core/handoff/naming';
 import { parseHandoff } from '../../src/core/handoff/parse';
 import { handover } from '../../src/engine/handover';
 import { LOCK_WAIT_MS } from '../../src/store/fileLock';
-import { listHandoffFiles } from '../../src/store/handoffs/handoffIndex';
+import { listHandoffFiles, readHandoffHead } from '../../src/store/handoffs/handoffIndex';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../helpers/repo';
 import { startWriter, type Writer } from './fixtures/children';
 import type { WriterConfig, WriterEvent } from './fixtures/writer';
@@ -100,18 +100,21 @@ describe('reliability: concurrent writers', function () {
     // The hosts' clocks are known (the CLI's is its own): a name later than asked for was taken.
     figures.collisions = events.filter((e) => e.requested_ms >= 0 && e.created_ms !== e.requested_ms).length;
 
-    // Briefings: one per day (normally one), each its header + exactly its sections.
+    // Briefings: one folder per day (normally one), one file per write (issue 20), each its header + exactly its section.
     const byBriefing = new Map<string, HandoverEvent[]>();
-    for (const e of events) byBriefing.set(e.briefing, [...(byBriefing.get(e.briefing) ?? []), e]);
+    for (const e of events) byBriefing.set(path.dirname(e.briefing), [...(byBriefing.get(path.dirname(e.briefing)) ?? []), e]);
     const briefingsDir = path.join(ws, '.handoff', 'briefings');
     assert.deepEqual(readdirSync(briefingsDir).sort(), [...byBriefing.keys()].map((f) => path.basename(f)).sort(), 'only the briefings written, no temporary file or lock left');
     let intact = 0;
-    for (const [file, list] of byBriefing) {
-      const text = readFileSync(file, 'utf8');
+    for (const [folder, list] of byBriefing) {
+      assert.deepEqual(readdirSync(folder).sort(), list.map((e) => path.basename(e.briefing)).sort(), `${folder}: one file per write, no temporary file or lock left`);
       const headers = new Set(list.map((e) => e.header));
       assert.equal(headers.size, 1, 'every writer rendered the same header');
-      intact += assertTiles(text, list[0].header, list.map((e) => e.section), file);
-      assert.equal(text.match(/^## \d{4}-\d{2}-\d{2}T/gm)?.length, list.length, 'as many section headings as writes');
+      for (const e of list) {
+        const text = readFileSync(e.briefing, 'utf8');
+        intact += assertTiles(text, e.header, [e.section], e.briefing);
+        assert.equal(text.match(/^## \d{4}-\d{2}-\d{2}T/gm)?.length, 1, 'one section heading per file');
+      }
     }
     assert.equal(intact, TOTAL);
     figures.intact = intact;
@@ -142,16 +145,18 @@ describe('reliability: concurrent writers', function () {
     const writers = ['a', 'bb', 'ccc'].map((label) => startWriter({ mode: 'status', workspace: ws, label, count: STATUS_CHANGES, statusFile: file, waitForGo: true }));
     await runTogether(writers);
     const changed = writers.flatMap((w) => w.events).filter((e) => e.ok && e.kind === 'status' && e.changed).length;
-    const parsed = parseHandoff(readFileSync(file, 'utf8'));
-    assert.ok(parsed.ok, parsed.ok ? '' : parsed.message);
-    const history = parsed.handoff.frontmatter.status_history;
+    // Issue 20: each change is an event file beside the handoff; read with the handoff's head.
+    const parsed = await readHandoffHead(file);
+    assert.ok(parsed, `${file} reads back`);
+    const history = parsed.frontmatter.status_history;
     assert.ok(changed > 0);
     assert.equal(history.length, changed, 'every change that reported success is in status_history');
     for (let i = 1; i < history.length; i++) {
       assert.equal(history[i].from, history[i - 1].to, `change ${i} starts from the status change ${i - 1} left (no lost update)`);
     }
-    assert.equal(parsed.handoff.frontmatter.status, history[history.length - 1].to);
+    assert.equal(parsed.frontmatter.status, history[history.length - 1].to);
     assert.deepEqual(readdirSync(path.dirname(file)), [path.basename(file)], 'no temporary file or lock left');
+    assert.equal(readdirSync(path.join(ws, '.handoff', 'status', path.basename(file, '.md'))).filter((n) => n.endsWith('.json')).length, changed, 'one event file per change');
     figures.statusProcesses = writers.length;
     figures.statusChanges = changed;
     figures.statusKept = history.length;
@@ -163,8 +168,9 @@ describe('reliability: concurrent writers', function () {
     const now = new Date();
     const first = await handover({ specialist: 'implementation_engineer', topic: 'Locked out', summary: 'First.' }, { workspaceRoot: ws, now: () => now });
     assert.equal(first.status, 'ok', first.status === 'error' ? first.message : '');
-    const briefing = path.join(ws, '.handoff', 'briefings', briefingFileName('implementation_engineer', 'locked-out', now));
-    const before = readFileSync(briefing);
+    // One file per section (issue 20): the second handover's section file, named by its id (the first took `now`, so now + 1 ms).
+    const briefing = path.join(ws, '.handoff', 'briefings', briefingFileName('implementation_engineer', 'locked-out', now).replace(/\.md$/, ''), `${handoffId(new Date(now.getTime() + 1), 'implementation_engineer')}.md`);
+    const before = readdirSync(path.dirname(briefing)).filter((n) => !n.startsWith('.'));
     const holder = startWriter({ mode: 'hold-lock', workspace: ws, label: 'holder', count: 1, briefing });
     try {
       await holder.ready;
@@ -178,7 +184,7 @@ describe('reliability: concurrent writers', function () {
       assert.match(message, /locked by another writer/);
       assert.match(message, /\.partial\.md, marked partial\)$/);
       assert.ok(waited >= LOCK_WAIT_MS - 100, `waited ${waited} ms before giving up`);
-      assert.deepEqual(readFileSync(briefing), before, 'the briefing is untouched');
+      assert.deepEqual(readdirSync(path.dirname(briefing)).filter((n) => !n.startsWith('.')), before, 'the briefing is untouched: no section file written');
       const names = readdirSync(path.join(ws, '.handoff', 'handoffs')).sort();
       assert.equal(names.length, 2);
       assert.ok(names.some((n) => n.endsWith('.partial.md')) && names.some((n) => !n.endsWith('.partial.md')));

@@ -33,7 +33,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BRIEFINGS_DIR, HANDOFFS_DIR, HISTORY_DIR, briefingFileName } from '../../src/core/handoff/naming';
+import { BRIEFINGS_DIR, HANDOFFS_DIR, HISTORY_DIR, briefingFileName, handoffId } from '../../src/core/handoff/naming';
 import { parseHandoff } from '../../src/core/handoff/parse';
 import { handover } from '../../src/engine/handover';
 import { LOCK_STALE_MS, LOCK_UPDATE_MS, LOCK_WAIT_MS, lockPathFor } from '../../src/store/fileLock';
@@ -55,8 +55,8 @@ const SPECIALIST = 'quality_reviewer';
 const TOPIC = 'Crash mid-write';
 const TOPIC_SLUG = 'crash-mid-write';
 
-/** The briefing header's last line (render.ts `renderBriefingHeader`). */
-const HEADER_END = 'This file is append-only: each handoff on this topic today adds one section below.\n';
+/** The briefing header's last line (render.ts `renderBriefingHeader`, the folder layout: one file per section, issue 20). */
+const HEADER_END = 'Each handoff on this topic today writes one file like this one in this folder; read in name order, they make the briefing.\n';
 /** Where a section starts: a blank line, then its heading with the handoff's ISO time. */
 const SECTION_START = /(?=\n## \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z — )/;
 /** A whole section: its heading, anything, and its last line, the link to its handoff. */
@@ -74,12 +74,19 @@ function repo(): string {
   return dir;
 }
 
-/** Bytes of every briefing (`*.md`) in `dir`, by path. */
+/** The briefing folders in `dir` (one per specialist, topic and day; issue 20). */
+function briefingFolders(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory() && !d.name.startsWith('.')).map((d) => path.join(dir, d.name));
+}
+
+/** Bytes of every briefing section file (`*.md` in each briefing folder of `dir`), by path. */
 function readBriefings(dir: string): Map<string, Buffer> {
   const out = new Map<string, Buffer>();
-  if (!existsSync(dir)) return out;
-  for (const name of readdirSync(dir)) {
-    if (name.endsWith('.md') && !name.startsWith('.')) out.set(path.join(dir, name), readFileSync(path.join(dir, name)));
+  for (const folder of briefingFolders(dir)) {
+    for (const name of readdirSync(folder)) {
+      if (name.endsWith('.md') && !name.startsWith('.')) out.set(path.join(folder, name), readFileSync(path.join(folder, name)));
+    }
   }
   return out;
 }
@@ -276,7 +283,7 @@ describe('reliability: crash mid-write (SIGKILL)', function () {
       figures.partial = view.partial.size;
       // Killed between the briefing append and the rename: the section is there, the handoff stays .partial.md.
       figures.partialWithSection = [...view.partial].filter((id) => sectionIds.has(id)).length;
-      noteLeftovers([handoffsDir, briefingsDir, historyDir]);
+      noteLeftovers([handoffsDir, ...briefingFolders(briefingsDir), historyDir]);
     }
     assert.ok(figures.kills >= 20, `at least 20 kills (${figures.kills})`);
     figures.temps = leftovers.temps.size;
@@ -301,8 +308,8 @@ describe('reliability: crash mid-write (SIGKILL)', function () {
     figures.complete = view.complete.size;
 
     // Everything the killed writers left is a leftover the store recognises (removed once stale).
-    for (const dir of [handoffsDir, briefingsDir, historyDir]) figures.removed += await removeStaleLeftovers(dir, 0);
-    for (const dir of [handoffsDir, briefingsDir, historyDir]) {
+    for (const dir of [handoffsDir, ...briefingFolders(briefingsDir), historyDir]) figures.removed += await removeStaleLeftovers(dir, 0);
+    for (const dir of [handoffsDir, ...briefingFolders(briefingsDir), historyDir]) {
       for (const name of existsSync(dir) ? readdirSync(dir) : []) assert.match(name, /^[^.].*\.md$/, `${dir}: ${name} is not a leftover removeStaleLeftovers recognises`);
     }
   });
@@ -314,8 +321,11 @@ describe('reliability: crash mid-write (SIGKILL)', function () {
     const first = await handover(request, { workspaceRoot: ws, now: () => now });
     assert.equal(first.status, 'ok', first.status === 'error' ? first.message : '');
     const briefingsDir = path.join(ws, '.handoff', BRIEFINGS_DIR);
-    const briefing = path.join(briefingsDir, briefingFileName(SPECIALIST, TOPIC_SLUG, now));
-    assert.ok(existsSync(briefing));
+    // One file per section (issue 20): the lock held is the one of the second handover's section file,
+    // named by its id (the first took `now`, so now + 1 ms).
+    const folder = path.join(briefingsDir, briefingFileName(SPECIALIST, TOPIC_SLUG, now).replace(/\.md$/, ''));
+    assert.ok(first.status === 'ok' && existsSync(first.briefing.path));
+    const briefing = path.join(folder, `${handoffId(new Date(now.getTime() + 1), SPECIALIST)}.md`);
 
     const holder = startWriter({ mode: 'hold-lock', workspace: ws, label: 'holder', count: 1, briefing });
     await holder.ready;
@@ -324,19 +334,20 @@ describe('reliability: crash mid-write (SIGKILL)', function () {
     await killAndCompare(holder, briefingsDir);
     assert.ok(existsSync(lockPathFor(briefing)), 'the killed holder left its lock folder behind');
 
-    const before = readFileSync(briefing);
+    const before = readBriefings(briefingsDir);
     const started = Date.now();
     const second = await handover({ ...request, summary: 'After the lock holder died.' }, { workspaceRoot: ws, now: () => now });
     figures.staleWaitMs = Date.now() - started;
     assert.equal(second.status, 'ok', second.status === 'error' ? second.message : '');
     assert.ok(figures.staleWaitMs >= LOCK_STALE_MS - LOCK_UPDATE_MS - 100, `it waited for the lock to go stale (${figures.staleWaitMs} ms)`);
     assert.ok(figures.staleWaitMs < LOCK_WAIT_MS, `and took it over within one call (${figures.staleWaitMs} ms)`);
-    const after = readFileSync(briefing);
-    assert.ok(after.subarray(0, before.length).equals(before), 'the bytes before are a prefix of the bytes after');
-    const parts = splitBriefing(after.toString('utf8'), briefing);
+    assert.ok(second.status === 'ok' && second.briefing.path === briefing, 'the section file whose lock was taken over');
+    prefixIntact(before, readBriefings(briefingsDir));
+    const parts = splitBriefing(readFileSync(briefing, 'utf8'), briefing);
     assert.deepEqual(parts.torn, []);
-    assert.equal(parts.sections.size, 2, 'the header and two whole sections');
-    assert.ok(second.status === 'ok' && parts.sections.has(second.package.id));
+    assert.equal(parts.sections.size, 1, 'the header and its one whole section');
+    assert.ok(parts.sections.has(second.package.id));
+    assert.equal(readBriefings(briefingsDir).size, 2, 'two section files, one per handoff');
     assert.ok(!existsSync(lockPathFor(briefing)), 'the taken-over lock was released');
     const names = readdirSync(path.join(ws, '.handoff', HANDOFFS_DIR));
     assert.equal(names.filter((n) => n.endsWith('.md') && !n.endsWith('.partial.md')).length, 2);

@@ -39,6 +39,8 @@ export const MAX_GIT_FILE_BYTES = 1024 * 1024;
  * @returns a problem (`ERROR: …` text) when the file is not a regular file, too big or cannot be written; undefined when done
  */
 export async function addMissingLines(file: string, wanted: readonly string[]): Promise<string | undefined> {
+  // The common case, every line there already: read without the lock, write nothing.
+  if (await hasAllLines(file, wanted)) return undefined;
   try {
     return await withFileLock(file, async (assertHeld) => {
       const fh = await openRegularFile(file);
@@ -67,6 +69,21 @@ export async function addMissingLines(file: string, wanted: readonly string[]): 
     });
   } catch (err) {
     return (err as Error).message;
+  }
+}
+
+/** Whether the regular file `file` (at most {@link MAX_GIT_FILE_BYTES}) has every rule line of `wanted`. Never throws. */
+async function hasAllLines(file: string, wanted: readonly string[]): Promise<boolean> {
+  const fh = await openRegularFile(file).catch(() => undefined);
+  if (!fh) return false;
+  try {
+    if ((await fh.stat()).size > MAX_GIT_FILE_BYTES) return false;
+    const have = new Set((await fh.readFile('utf8')).split(/\r?\n/).map((l) => l.trim()));
+    return wanted.every((l) => l.startsWith('#') || have.has(l));
+  } catch {
+    return false;
+  } finally {
+    await fh.close().catch(() => undefined);
   }
 }
 
