@@ -188,6 +188,16 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
       watcher.onDidDelete(forget);
       this.watchers.push(watcher);
     }
+    // A status change is an event file, status/<handoff id>/<time>_<random>.json (docs/DESIGN.md §5 "Status").
+    const events = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(ctx.handoffRoot), 'status/*/*.json'));
+    const statusChanged = (uri: vscode.Uri) => {
+      const id = uri.path.split('/').slice(-2)[0];
+      this.stale.add(`handoff:${id}.md`).add(`handoff:${id}.partial.md`);
+      this.scheduleRefresh();
+    };
+    events.onDidCreate(statusChanged);
+    events.onDidDelete(statusChanged);
+    this.watchers.push(events);
   }
 
   private rewatch(): void {
