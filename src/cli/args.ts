@@ -4,6 +4,7 @@
  * kept as values (docs/CLI.md lists the flags of each subcommand).
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { clipText } from '../core/handoff/render';
 
 /** Every option of every subcommand: its type, whether it repeats, its short form. */
 export const OPTIONS = {
@@ -70,7 +71,7 @@ export const COMMAND_OPTIONS: Readonly<Record<string, readonly OptionName[]>> = 
 
 /**
  * The options given to `command` that it does not take.
- * @returns the `ERROR:` line naming the subcommand and the first such option, or undefined
+ * @returns the `ERROR:` line naming the subcommand and every such option, or undefined
  *   when every option given is the subcommand's (or the command is unknown: that error comes later)
  */
 export function foreignOption(command: string, values: Values): string | undefined {
@@ -124,13 +125,9 @@ export function joinNegativeNumbers(argv: readonly string[]): string[] {
   return out;
 }
 
-/** A value as an error quotes it: one line, at most 60 characters, cut at a word with "…". */
+/** A value as an error quotes it: one line, at most 60 characters, cut at a word with "…" ({@link clipText}). */
 function quoted(value: string | undefined): string {
-  const line = (value ?? '').replace(/\s+/g, ' ');
-  if (line.length <= 60) return JSON.stringify(line);
-  const cut = line.slice(0, 59);
-  const space = cut.lastIndexOf(' ');
-  return JSON.stringify(`${space > 30 ? cut.slice(0, space) : cut}…`);
+  return JSON.stringify(clipText((value ?? '').replace(/\s+/g, ' '), 60));
 }
 
 /**
