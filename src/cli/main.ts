@@ -5,16 +5,14 @@
  * options are in args.ts, the help text in usage.ts, and the CLI's wording of engine
  * errors (flags, not field names) in wording.ts (docs/CLI.md describes every subcommand).
  *
- *   specialist-handoff handover --specialist ID --topic T --summary S [--decision D]… [--next N]… [--blocker B]… [--json] [--cwd DIR]
- *   specialist-handoff specialists [--json] [--cwd DIR]
- *   specialist-handoff mcp [--cwd DIR]              (MCP server on stdio: src/mcp/server.ts)
- *   specialist-handoff hook [--specialist ID] [--topic TEXT]   (Claude Code hook: JSON on stdin)
+ *   specialist-handoff <command> [options]   (commands and their options: COMMAND_OPTIONS in
+ *                                             args.ts, their usage: COMMAND_USAGE in usage.ts)
  *
  * Exit codes: 0 success; 2 bad input (the `ERROR:` line on stderr); 1 the handoff could
  * not be written (disk, permissions) — and every failure of `hook`, which never exits 2
  * (Claude Code treats 2 as "block").
  */
-import { parseCommandLine } from './args';
+import { foreignOption, parseCommandLine } from './args';
 import { runExportAgents } from './exportAgents';
 import { runHandover } from './handover';
 import { runHook } from './hook';
@@ -23,7 +21,7 @@ import { runMcp } from './mcp';
 import { runPrompt } from './prompt';
 import { runRecordResult } from './recordResult';
 import { runSpecialists } from './specialists';
-import { COMMAND_LIST, USAGE, VERSION } from './usage';
+import { COMMAND_LIST, USAGE, VERSION, commandUsage } from './usage';
 import { fail } from './wording';
 
 export { joinNegativeNumbers } from './args';
@@ -61,7 +59,9 @@ async function runUngated(argv: readonly string[], io: CliIo): Promise<number> {
   }
   const command = positionals[0];
   if (values.help || command === 'help') {
-    io.stdout(USAGE);
+    // `<command> --help` and `help <command>`: that command's usage only.
+    const about = command === 'help' ? positionals[1] : command;
+    io.stdout((about !== undefined && commandUsage(about)) || USAGE);
     return EXIT_OK;
   }
   if (!command) {
@@ -70,6 +70,10 @@ async function runUngated(argv: readonly string[], io: CliIo): Promise<number> {
   }
   if (positionals.length > 1) {
     return fail(io, values, `ERROR: unexpected argument "${positionals[1]}" — quote text that contains spaces, e.g. --summary "two words"`, command === 'hook' ? EXIT_FAILURE : EXIT_BAD_INPUT);
+  }
+  const foreign = foreignOption(command, values);
+  if (foreign) {
+    return fail(io, values, foreign, command === 'hook' ? EXIT_FAILURE : EXIT_BAD_INPUT);
   }
   try {
     switch (command) {
