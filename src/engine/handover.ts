@@ -31,7 +31,7 @@ import { loadSessionLogState, saveSessionLogState } from '../store/sessionLogSta
 import { emptySessionLogState, type SessionLogState } from '../core/session/events';
 import { homedir } from 'node:os';
 import { StoreError, createExclusive, ensureDir, removeStaleLeftovers } from '../store/safeWrite';
-import { appendBriefing, promoteHandoffFile, stageHandoffFile } from '../store/handoffs/handoffStore';
+import { promoteHandoffFile, stageHandoffFile, writeBriefingSection } from '../store/handoffs/handoffStore';
 import { briefingExists, briefingPaths } from '../store/handoffs/briefingFiles';
 import { findHandoff, readLatestHandoff, readLatestHandoffFile } from '../store/handoffs/handoffIndex';
 import { resolveInside } from '../store/pathGuard';
@@ -375,7 +375,7 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
     const where = briefingPaths(path.join(root, BRIEFINGS_DIR), briefingName, finalMeta.id);
     const existed = await briefingExists(where);
     await ensureDir(env.workspaceRoot, where.folder);
-    const written = await appendBriefing(
+    const written = await writeBriefingSection(
       env.workspaceRoot,
       where.section,
       await gate.text(renderBriefingHeader(specialist, pkg, utcDay(created.date), 'folder')),

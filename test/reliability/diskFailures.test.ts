@@ -123,8 +123,14 @@ function repo(tmpfsBytes?: number): { ws: string; root: string } {
   return { ws, root };
 }
 
+/** Today's briefing folder of a topic (docs/DESIGN.md §5: one file per section, `<handoff id>.md`). */
 function briefingOf(root: string, topicSlug: string): string {
-  return path.join(root, BRIEFINGS_DIR, briefingFileName(SPECIALIST, topicSlug, new Date()));
+  return path.join(root, BRIEFINGS_DIR, briefingFileName(SPECIALIST, topicSlug, new Date()).replace(/\.md$/, ''));
+}
+
+/** The section files of a briefing folder, by name, with their bytes. */
+function sections(folder: string): Map<string, Buffer> {
+  return new Map(readdirSync(folder).sort().map((name) => [name, readFileSync(path.join(folder, name))]));
 }
 
 function mustBeOk(r: HandoverResult): Extract<HandoverResult, { status: 'ok' }> {
@@ -146,12 +152,25 @@ function handoffNames(root: string): { complete: string[]; partial: string[] } {
   return { complete: names.filter((n) => !n.endsWith('.partial.md')), partial: names.filter((n) => n.endsWith('.partial.md')) };
 }
 
-/** Checks that `after` is `before` plus one appended section (existing bytes unchanged). */
-function assertAppendedOnce(before: Buffer, after: Buffer, id: string): void {
-  assert.ok(after.length > before.length && after.subarray(0, before.length).equals(before), 'the briefing kept its bytes and grew');
-  const added = after.subarray(before.length).toString('utf8');
-  assert.match(added, /^\n## \S+ — /, 'one whole section appended');
+/**
+ * Checks that the briefing folder holds the sections of `before`, byte-equal, plus one whole
+ * section file `<id>.md` (the briefing's header, then one section ending with the link to
+ * its handoff). Returns the new section's size in bytes.
+ */
+function assertAppendedOnce(before: Map<string, Buffer>, folder: string, id: string): number {
+  const after = sections(folder);
+  for (const [name, bytes] of before) {
+    assert.ok(after.get(name)?.equals(bytes), `the section ${name} kept its bytes`);
+  }
+  assert.deepEqual([...after.keys()].filter((n) => !before.has(n)), [`${id}.md`], 'one new section file, named for its handoff');
+  const added = (after.get(`${id}.md`) as Buffer).toString('utf8');
+  assert.equal(added.match(/^## \S+ — /gm)?.length, 1, 'one whole section');
   assert.ok(added.endsWith(')\n') && added.includes(`**Handoff:** [${id}]`), 'it ends with the link to its handoff');
+  return Buffer.byteLength(added, 'utf8');
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** Runs a writer to its end and returns its single event. */
@@ -198,10 +217,10 @@ describe('reliability: disk full, read-only, permission denied, file-size limit'
     cleanupTempDirs();
     const disk = figures.mountSkipped
       ? `disk full: not run — ${figures.mountSkipped}; disk-full-like failures covered by prlimit --fsize (EFBIG) only`
-      : `disk full: ${figures.diskFull} cases (staging the handoff, the briefing section cut mid-write and truncated back, the CLI plain and --json; message names path and cause, draft retried ok)`;
+      : `disk full: ${figures.diskFull} cases (staging the handoff, the briefing section failing mid-write and leaving nothing, the CLI plain and --json; message names path and cause, draft retried ok)`;
     const readOnly = figures.mountSkipped ? 'read-only: not run (no mount)' : `read-only: ${figures.readOnly}`;
     const denied = figures.deniedSkipped ? `permission denied: skipped (${figures.deniedSkipped})` : `permission denied: ${figures.denied} (writer as nobody)`;
-    console.log(`    figures: ${disk}, ${readOnly}, ${denied}, file-size limit: ${figures.sizeLimit} (CLI staging, engine briefing section truncated back)`);
+    console.log(`    figures: ${disk}, ${readOnly}, ${denied}, file-size limit: ${figures.sizeLimit} (CLI staging, engine briefing section leaving nothing)`);
   });
 
   describe('disk full (tmpfs)', () => {
@@ -211,10 +230,10 @@ describe('reliability: disk full, read-only, permission denied, file-size limit'
       try {
         const first = mustBeOk(await handover({ specialist: SPECIALIST, topic: 'Disk full', summary: 'Before the disk fills up.' }, { workspaceRoot: ws }));
         const briefing = briefingOf(root, 'disk-full');
-        assert.equal(first.briefing.path, briefing);
+        assert.equal(path.dirname(first.briefing.path), briefing);
         fill(root, 0);
         const before = snapshot(root);
-        const briefingBefore = readFileSync(briefing);
+        const briefingBefore = sections(briefing);
 
         const request = { specialist: SPECIALIST, topic: 'Disk full', summary: 'Written when the disk is full.', next_steps: ['Free some space'] };
         const r = await handover(request, { workspaceRoot: ws });
@@ -225,20 +244,20 @@ describe('reliability: disk full, read-only, permission denied, file-size limit'
         assert.match(message, /free some space and try again/);
         assert.equal(r.status === 'error' ? r.field : '', 'io');
         assert.deepEqual(snapshot(root), before, 'nothing written: no handoff, no partial, no temporary file');
-        assert.deepEqual(readFileSync(briefing), briefingBefore, 'the briefing is byte-equal');
+        assert.deepEqual(sections(briefing), briefingBefore, 'the briefing is byte-equal');
         assert.deepEqual(handoffNames(root).complete, [path.basename(first.handoff_file)]);
 
         unlinkSync(path.join(root, FILLER));
         const retry = mustBeOk(await handover(request, { workspaceRoot: ws }));
         assert.deepEqual(handoffNames(root), { complete: [path.basename(first.handoff_file), path.basename(retry.handoff_file)].sort(), partial: [] });
-        assertAppendedOnce(briefingBefore, readFileSync(briefing), retry.package.id);
+        assertAppendedOnce(briefingBefore, briefing, retry.package.id);
         figures.diskFull++;
       } finally {
         unmount(root);
       }
     });
 
-    it('in the middle of the briefing section: the briefing cut back to its bytes before, the handoff kept as .partial.md; the same request succeeds once space is freed', async function () {
+    it('while writing the briefing section: no section file and no torn bytes left, the earlier sections byte-equal, the handoff kept as .partial.md; the same request succeeds once space is freed', async function () {
       if (noMount) this.skip();
       const { ws, root } = repo(1024 * 1024);
       try {
@@ -253,30 +272,28 @@ describe('reliability: disk full, read-only, permission denied, file-size limit'
           fit_to_budget: false,
         };
         fill(root, 128 * 1024);
-        const briefingBefore = readFileSync(briefing);
+        const briefingBefore = sections(briefing);
 
         const r = await handover(request, { workspaceRoot: ws });
         assert.equal(r.status, 'error');
         const message = r.status === 'error' ? r.message : '';
-        assert.ok(message.startsWith(`ERROR: the disk is full — could not write ${briefing}; free some space and try again`), message);
+        assert.match(message, new RegExp(`^ERROR: the disk is full — could not write ${escapeRegExp(briefing + path.sep)}\\S+\\.md; free some space and try again`), message);
         const { complete, partial } = handoffNames(root);
         assert.equal(complete.length, 1, 'no new complete handoff');
         assert.equal(partial.length, 1, 'the handoff kept as .partial.md (whole)');
         assert.ok(message.endsWith(`(the handoff was kept as ${path.join(root, HANDOFFS_DIR, partial[0])}, marked partial)`), message);
-        assert.deepEqual(readFileSync(briefing), briefingBefore, 'the briefing is byte-equal: the bytes written before the disk filled were cut back');
+        assert.deepEqual(sections(briefing), briefingBefore, 'the earlier sections are byte-equal and no part of the new one is left');
         assert.deepEqual(
           readdirSync(path.dirname(briefing)).filter((n) => n.startsWith('.')),
           [],
           'no temporary file or lock left beside the briefing',
         );
-        // The append had room for part of the section, not all of it: it was cut mid-section.
-        const room = freeBytes(root) + (PAGE - (briefingBefore.length % PAGE));
+        // The disk had room for part of the section file, not all of it: it failed mid-write.
+        const room = freeBytes(root);
 
         unlinkSync(path.join(root, FILLER));
         const retry = mustBeOk(await handover(request, { workspaceRoot: ws }));
-        const after = readFileSync(briefing);
-        assertAppendedOnce(briefingBefore, after, retry.package.id);
-        const section = after.length - briefingBefore.length;
+        const section = assertAppendedOnce(briefingBefore, briefing, retry.package.id);
         assert.ok(room >= PAGE && room < section, `the append had ${room} bytes of room for a ${section}-byte section`);
         assert.equal(handoffNames(root).complete.length, 2);
         figures.diskFull++;
@@ -295,7 +312,7 @@ describe('reliability: disk full, read-only, permission denied, file-size limit'
         const briefing = briefingOf(root, 'disk-full-cli');
         fill(root, 0);
         const before = snapshot(root);
-        const briefingBefore = readFileSync(briefing);
+        const briefingBefore = sections(briefing);
 
         const plain = await cli(args, ws);
         assert.equal(plain.code, 1, 'exit code 1: the handoff could not be written');
@@ -314,12 +331,12 @@ describe('reliability: disk full, read-only, permission denied, file-size limit'
         assert.ok(json.err.includes(path.join(root, HANDOFFS_DIR) + path.sep));
 
         assert.deepEqual(snapshot(root), before, 'nothing written');
-        assert.deepEqual(readFileSync(briefing), briefingBefore);
+        assert.deepEqual(sections(briefing), briefingBefore);
         unlinkSync(path.join(root, FILLER));
-        const retry = await cli(args, ws);
+        const retry = await cli([...args, '--json'], ws);
         assert.equal(retry.code, 0, retry.err);
         assert.equal(handoffNames(root).complete.length, 2);
-        assert.ok(readFileSync(briefing).subarray(0, briefingBefore.length).equals(briefingBefore));
+        assertAppendedOnce(briefingBefore, briefing, (JSON.parse(retry.out) as { package: { id: string } }).package.id);
         figures.diskFull++;
       } finally {
         unmount(root);
@@ -334,7 +351,7 @@ describe('reliability: disk full, read-only, permission denied, file-size limit'
       mustBeOk(await handover({ specialist: SPECIALIST, topic: 'Read only', summary: 'Before the folder turns read-only.' }, { workspaceRoot: ws }));
       const briefing = briefingOf(root, 'read-only');
       const before = snapshot(root);
-      const briefingBefore = readFileSync(briefing);
+      const briefingBefore = sections(briefing);
       run('mount', ['-o', 'remount,ro', root]);
 
       const request = { specialist: SPECIALIST, topic: 'Read only', summary: 'Written to a read-only folder.' };
@@ -347,7 +364,7 @@ describe('reliability: disk full, read-only, permission denied, file-size limit'
 
       run('mount', ['-o', 'remount,rw', root]);
       const retry = mustBeOk(await handover(request, { workspaceRoot: ws }));
-      assertAppendedOnce(briefingBefore, readFileSync(briefing), retry.package.id);
+      assertAppendedOnce(briefingBefore, briefing, retry.package.id);
       assert.equal(handoffNames(root).complete.length, 2);
       figures.readOnly++;
     } finally {
@@ -390,7 +407,7 @@ describe('reliability: disk full, read-only, permission denied, file-size limit'
     const briefing = briefingOf(root, 'permission-denied');
     assert.equal(statSync(path.join(root, HANDOFFS_DIR)).mode & 0o777, 0o755);
     const before = snapshot(root);
-    const briefingBefore = readFileSync(briefing);
+    const briefingBefore = sections(briefing);
 
     const config: WriterConfig = { mode: 'engine', workspace: ws, label: 'nobody', count: 1, specialist: SPECIALIST, topic: 'Permission denied' };
     const denied = await runWriter(config, { asUser, env });
@@ -405,7 +422,7 @@ describe('reliability: disk full, read-only, permission denied, file-size limit'
     const retry = await runWriter(config, { asUser, env });
     assert.equal(retry.code, 0, retry.writer.stderr());
     assert.ok(retry.event.ok && retry.event.kind === 'handover', JSON.stringify(retry.event));
-    assertAppendedOnce(briefingBefore, readFileSync(briefing), retry.event.id);
+    assertAppendedOnce(briefingBefore, briefing, retry.event.id);
     assert.equal(handoffNames(root).complete.length, 2);
     figures.denied++;
   });
@@ -416,7 +433,7 @@ describe('reliability: disk full, read-only, permission denied, file-size limit'
       mustBeOk(await handover({ specialist: SPECIALIST, topic: 'Size limit CLI', summary: 'Before the limit.' }, { workspaceRoot: ws }));
       const briefing = briefingOf(root, 'size-limit-cli');
       const before = snapshot(root);
-      const briefingBefore = readFileSync(briefing);
+      const briefingBefore = sections(briefing);
       // ~30,000 characters of summary: the handoff is larger than the 16 KiB limit.
       const config: WriterConfig = { mode: 'cli', workspace: ws, label: 'cli-limited', count: 1, specialist: SPECIALIST, topic: 'Size limit CLI', summaryChars: [30_000, 30_000], maxTokens: 1_000_000 };
       const limited = await runWriter(config, { fileSizeLimitBytes: 16 * 1024 });
@@ -429,36 +446,36 @@ describe('reliability: disk full, read-only, permission denied, file-size limit'
       const retry = await runWriter(config);
       assert.equal(retry.code, 0, retry.writer.stderr());
       assert.ok(retry.event.ok && retry.event.kind === 'handover', JSON.stringify(retry.event));
-      assertAppendedOnce(briefingBefore, readFileSync(briefing), retry.event.id);
+      assertAppendedOnce(briefingBefore, briefing, retry.event.id);
       figures.sizeLimit++;
     });
 
-    it('the engine appending a briefing section past the limit: ERROR naming the briefing, the section truncated back, the handoff kept as .partial.md; the same request succeeds without the limit', async () => {
+    it('the engine writing a briefing section past the limit: ERROR naming the section file, no part of it left, the handoff kept as .partial.md; the same request succeeds without the limit', async () => {
       const { ws, root } = repo();
-      // A ~24 KB briefing; the writer's handoff (~15 KB) fits under 32 KiB, its section takes the briefing past it.
-      mustBeOk(await handover({ specialist: SPECIALIST, topic: 'Size limit', summary: 'x'.repeat(24_000), max_context_tokens: 1_000_000, fit_to_budget: false }, { workspaceRoot: ws }));
+      mustBeOk(await handover({ specialist: SPECIALIST, topic: 'Size limit', summary: 'Before the limit.' }, { workspaceRoot: ws }));
       const briefing = briefingOf(root, 'size-limit');
-      const briefingBefore = readFileSync(briefing);
+      const briefingBefore = sections(briefing);
       const limit = 32 * 1024;
-      assert.ok(briefingBefore.length > 20_000 && briefingBefore.length < limit);
-      const config: WriterConfig = { mode: 'engine', workspace: ws, label: 'engine-limited', count: 1, specialist: SPECIALIST, topic: 'Size limit', summaryChars: [10_000, 10_000], maxTokens: 1_000_000 };
+      // A 40,000-character summary (multi-byte words, ~45 KB): fit-to-budget cuts the handoff
+      // under 4,000 tokens (well under 32 KiB); its briefing section keeps the uncut summary.
+      const config: WriterConfig = { mode: 'engine', workspace: ws, label: 'engine-limited', count: 1, specialist: SPECIALIST, topic: 'Size limit', summaryChars: [40_000, 40_000], maxTokens: 4_000 };
       const limited = await runWriter(config, { fileSizeLimitBytes: limit });
       assert.equal(limited.code, 1, 'the writer exits 1 (not killed by SIGXFSZ)');
       const message = failureMessage(limited.event);
-      assert.ok(message.startsWith(`ERROR: ${briefing} would grow past the file-size limit of this process (ulimit -f) — raise the limit and try again`), message);
+      assert.match(message, new RegExp(`^ERROR: ${escapeRegExp(briefing + path.sep)}\\S+\\.md would grow past the file-size limit of this process \\(ulimit -f\\) — raise the limit and try again`), message);
       const { complete, partial } = handoffNames(root);
       assert.equal(complete.length, 1);
       assert.equal(partial.length, 1, 'the handoff kept as .partial.md, whole');
       assert.ok(message.endsWith(`(the handoff was kept as ${path.join(root, HANDOFFS_DIR, partial[0])}, marked partial)`), message);
-      assert.deepEqual(readFileSync(briefing), briefingBefore, 'the briefing is byte-equal: the part written up to the limit was cut back');
+      assert.deepEqual(sections(briefing), briefingBefore, 'the earlier sections are byte-equal and no part of the new one is left');
 
       const retry = await runWriter(config);
       assert.equal(retry.code, 0, retry.writer.stderr());
       assert.ok(retry.event.ok && retry.event.kind === 'handover', JSON.stringify(retry.event));
-      const after = readFileSync(briefing);
-      assertAppendedOnce(briefingBefore, after, retry.event.id);
-      assert.ok(after.length > limit, `the section would indeed have taken the briefing past the limit (${after.length} bytes)`);
+      const section = assertAppendedOnce(briefingBefore, briefing, retry.event.id);
+      assert.ok(section > limit, `the section would indeed have been past the limit (${section} bytes)`);
       assert.ok(existsSync(retry.event.handoff_file));
+      assert.ok(statSync(retry.event.handoff_file).size < limit, 'the handoff itself fitted under the limit');
       figures.sizeLimit++;
     });
   });

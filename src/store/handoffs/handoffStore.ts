@@ -235,6 +235,27 @@ export async function appendBriefing(workspaceRoot: string, file: string, rawHea
 }
 
 /**
+ * Writes one briefing section as its own file (docs/DESIGN.md §5 "Briefings": one file per
+ * section, `briefings/<briefing>/<handoff id>.md`): the briefing's `header`, then the
+ * section, created whole or not at all (temporary file + hard link, {@link createExclusive}),
+ * so a full disk or a file-size limit leaves no file and no torn section behind. Never
+ * overwrites: the name holds the handoff's id, reserved by {@link stageHandoffFile}. Both
+ * parts and the file's name pass the gate.
+ *
+ * @returns the written file, `newly_created` true, `size_bytes` its size in bytes
+ * @throws StoreError naming the path and the cause, or that the file already exists
+ */
+export async function writeBriefingSection(workspaceRoot: string, file: string, rawHeader: Sanitized, rawSection: Sanitized): Promise<BriefingWrite> {
+  const content = await gatedContent(file, `${rawHeader}${rawSection}`);
+  await ensureDir(workspaceRoot, path.dirname(file));
+  await removeStaleLeftovers(path.dirname(file));
+  if (!(await createExclusive(file, content))) {
+    throw new StoreError(`ERROR: ${file} already exists — a briefing section is never overwritten; remove the file if it is not a handoff's section and try again`);
+  }
+  return { path: file, existed_before: false, newly_created: true, size_bytes: Buffer.byteLength(content, 'utf8') };
+}
+
+/**
  * Marks a handoff whose writing did not finish (docs/DESIGN.md §5): renames `<id>.md` to
  * `<id>.partial.md`. Returns the new path, or the old one when the rename failed.
  */
