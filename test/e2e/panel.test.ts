@@ -98,6 +98,8 @@ describe('UI: the "Hand over to specialist" panel', function () {
     await frame.locator('#specialist').waitFor({ timeout: 30_000 });
     // The evidence of this workspace arrives in the panel.
     await frame.locator('#evidence summary', { hasText: `Touched files (${git.length})` }).waitFor({ timeout: 30_000 });
+    // The meter of the empty draft counts the evidence: the handoff it would write.
+    await waitFor('a token count on the empty draft', 15_000, async () => /^[1-9][\d,]* .*\/ 3,000 tokens$/.test(await tokenCount(frame)));
 
     await pickSpecialist(frame, 'Quality reviewer');
     await frame.locator('#persona-marker', { hasText: '[quality reviewer]' }).waitFor({ timeout: 10_000 });
@@ -169,6 +171,24 @@ describe('UI: the "Hand over to specialist" panel', function () {
     await frame.locator('#banner', { hasText: 'Handed over to [quality reviewer]' }).waitFor({ timeout: 10_000 });
     assert.equal(await valueOf(frame, 'summary'), '');
     assert.equal(await frame.locator('#list-decisions li').count(), 0);
+    // Issue 17: the outcome stays where the user is looking (in the view, above the sticky
+    // footer, announced) and the meter keeps its meaning: the empty draft's count again,
+    // never "0 / 3,000 tokens".
+    const place = await frame.locator('#banner .note').evaluate((el) => {
+      // Browser code: the webview's own document.
+      const doc = el.ownerDocument;
+      const height = doc.defaultView?.innerHeight ?? 0;
+      const r = el.getBoundingClientRect();
+      const footer = doc.querySelector('.footer')?.getBoundingClientRect();
+      return { top: r.top, bottom: r.bottom, limit: Math.min(height, footer?.top ?? height), live: el.getAttribute('aria-live') ?? el.getAttribute('role'), focused: el.contains(doc.activeElement) };
+    });
+    assert.ok(place.top >= 0 && place.bottom <= place.limit, `the success banner is in sight: ${JSON.stringify(place)}`);
+    assert.ok(place.live === 'polite' || place.live === 'status', `the banner is announced: ${JSON.stringify(place)}`);
+    assert.ok(place.focused, 'the banner takes the focus from the button that went away');
+    const meter = await tokenCount(frame);
+    assert.notEqual(meter, '0 / 3,000 tokens', 'the meter does not read 0 on a draft that still has its evidence');
+    await waitFor('the empty draft\'s token count again', 15_000, async () => /^[1-9][\d,]* .*\/ 3,000 tokens$/.test(await tokenCount(frame)));
+    await screenshot(page, 'panel-handed-over');
   });
 
   it('every control is reachable by Tab in reading order, each with a name for screen readers', async () => {
