@@ -1,5 +1,5 @@
 /**
- * UI test of the "Hand over to specialist" panel in the real workbench: pick a specialist,
+ * UI test of the "Hand Over to Specialist" panel in the real workbench: pick a specialist,
  * type the draft, watch the token meter, hide and re-show the view mid-draft, hand over,
  * and check the handoff file on disk field by field against what was typed and what git
  * says. Ends with the panel in dark, light and high-contrast themes (the README's
@@ -68,7 +68,7 @@ async function sidebarShot(page: Page, name: string): Promise<void> {
   await screenshot(page, name, false, box);
 }
 
-describe('UI: the "Hand over to specialist" panel', function () {
+describe('UI: the "Hand Over to Specialist" panel', function () {
   let session: Session;
   let folder: string;
   let failed = false;

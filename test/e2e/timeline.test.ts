@@ -1,5 +1,5 @@
 /**
- * UI test of the "Handoff timeline" tree in the real workbench: two handoffs (a chain:
+ * UI test of the "Handoff Timeline" tree in the real workbench: two handoffs (a chain:
  * explorer → implementer) written before the window opens, a result recorded through the
  * command palette, the three entries nested in the right order; then "Mark Partial" from
  * an item's context menu renames the file and the tree shows it. Hovering an entry shows

@@ -1,5 +1,5 @@
 /**
- * The timeline's part of activation: the "Handoff timeline" tree view, its commands and
+ * The timeline's part of activation: the "Handoff Timeline" tree view, its commands and
  * those of the receiving side (timelineCommands.ts), "Refresh" and "Open Handoff Folder".
  */
 import * as vscode from 'vscode';

@@ -1,5 +1,5 @@
 /**
- * The "Handoff timeline" tree view: the handoffs and results of the workspace (ours,
+ * The "Handoff Timeline" tree view: the handoffs and results of the workspace (ours,
  * itervox's `.itervox/handoff/` and Agent Zero's `.a0proj/handover/`), grouped by chain
  * — each hop nested under its parent — newest first (`handoff.timeline.order` flips it).
  *
