@@ -138,7 +138,11 @@ describe('UI: the "Hand Over to Specialist" panel', function () {
     assert.equal(await frame.locator('#list-decisions li').first().locator('input').inputValue(), DECISION);
     assert.equal(await frame.locator('#list-next_steps li').first().locator('input').inputValue(), NEXT_STEP);
 
-    // Hand over.
+    // Hand over from the foot of the form, as after typing the last fields in a side bar
+    // shorter than the form (the button is in the sticky footer; the banner at the top).
+    await page.setViewportSize({ width: 1400, height: 640 });
+    await frame.locator('#reason').locator('input').first().click();
+    await frame.locator('body').evaluate((b) => b.ownerDocument.scrollingElement?.scrollTo(0, b.ownerDocument.scrollingElement.scrollHeight));
     await frame.locator('#hand-over').click();
     const dialog = page.locator('.monaco-dialog-box');
     await dialog.filter({ hasText: 'Handed over to [quality reviewer]' }).waitFor({ timeout: 30_000 });
@@ -189,6 +193,7 @@ describe('UI: the "Hand Over to Specialist" panel', function () {
     assert.notEqual(meter, '0 / 3,000 tokens', 'the meter does not read 0 on a draft that still has its evidence');
     await waitFor('the empty draft\'s token count again', 15_000, async () => /^[1-9][\d,]* .*\/ 3,000 tokens$/.test(await tokenCount(frame)));
     await screenshot(page, 'panel-handed-over');
+    await page.setViewportSize({ width: 1400, height: 1000 });
   });
 
   it('every control is reachable by Tab in reading order, each with a name for screen readers', async () => {

@@ -134,7 +134,7 @@ describe('UI: the Handoff timeline', function () {
 
   it('a handoff that continues a chain while the window is open is revealed and selected under its parent', async () => {
     const { page } = session;
-    const root = HandoverOkSchema.parse(await handover({ specialist: 'security_data_engineer', topic: 'secrets audit', parent: 'none', summary: 'Audited the config.' }, { workspaceRoot: folder }));
+    const root = HandoverOkSchema.parse(await handover({ specialist: 'security_data_engineer', topic: 'secrets audit', summary: 'Audited the config.' }, { workspaceRoot: folder }));
     await row(page, /^Security/).waitFor({ timeout: 20_000 });
     await waitFor('the new root row placed (no longer regrouping)', 15_000, async () => (await timelineRows(page)).filter(([, t]) => /^Security/.test(t)).length === 1);
     HandoverOkSchema.parse(await handover({ specialist: 'quality_reviewer', topic: 'secrets audit', parent: root.package.id, summary: 'Review the audit.' }, { workspaceRoot: folder }));
