@@ -244,4 +244,6 @@ export function hostBanner(): string {
 
 if (require.main === module) {
   ensureCodeServer();
+  const ready = JSON.parse(readFileSync(READY, 'utf8')) as { seconds?: number; size?: string };
+  log(`${hostBanner()}: installed in ${path.relative(REPO_ROOT, HOST_CACHE)} (first install took ${ready.seconds ?? '?'} s, ${ready.size ?? '?'})`);
 }
