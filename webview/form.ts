@@ -129,8 +129,8 @@ function renderForm(): void {
         h(Tags.button, { id: 'preview', appearance: 'secondary', title: 'Open the handoff this draft would write', onClick: () => request('preview') }, h('span', { slot: 'start', class: 'codicon codicon-open-preview', 'aria-hidden': 'true' }), 'Preview'),
         h(
           Tags.button,
-          { id: 'hand-over', appearance: 'primary', title: 'Hand over to specialist (Ctrl+Enter, ⌘+Enter on macOS)', 'aria-keyshortcuts': 'Control+Enter Meta+Enter', onClick: () => request('handOver') },
-          'Hand over to specialist',
+          { id: 'hand-over', appearance: 'primary', title: 'Hand Over to Specialist (Ctrl+Enter, ⌘+Enter on macOS)', 'aria-keyshortcuts': 'Control+Enter Meta+Enter', onClick: () => request('handOver') },
+          'Hand Over to Specialist',
         ),
       ),
     ),

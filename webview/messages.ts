@@ -46,6 +46,8 @@ export function onHostMessage(m: HostToWebview): void {
       renderMeter();
       break;
     case 'handedOver':
+      // The outcome is shown where the user is looking (the banner, scrolled to and focused);
+      // the meter waits for the host's estimate of the new empty draft (issue 17).
       model.draft = emptyDraft();
       model.revision = Math.max(model.revision, m.revision);
       model.estimate = null;
@@ -54,7 +56,7 @@ export function onHostMessage(m: HostToWebview): void {
       renderBanner('success', `Handed over to ${m.persona_marker}: ${m.handoff_file} (${fmt(m.tokens)} / ${fmt(m.budget)} tokens).`, [
         h(Tags.button, { id: 'copy-prompt', appearance: 'secondary', title: 'The prompt the receiving agent needs: mandate, receive rules, staleness and prior handoffs', onClick: () => send({ type: 'runCommand', command: 'copyPrompt' }) }, 'Copy Prompt for Specialist'),
         h(Tags.button, { id: 'open-in-chat', appearance: 'secondary', onClick: () => send({ type: 'runCommand', command: 'openInChat' }) }, 'Open in Chat'),
-      ]);
+      ], true);
       break;
     case 'banner':
       renderBanner(m.kind, m.message);

@@ -8,7 +8,11 @@ import { checkbox } from './controls';
 import { model, update } from './model';
 import { Tags } from './toolkit';
 
-/** Fills `#meter` from the model's estimate (0 tokens of the settings' budget until one came), then the hop guard. */
+/**
+ * Fills `#meter` from the model's estimate, then the hop guard. Until an estimate came (the
+ * panel opened, a handoff was just written) it reads "counting… / <budget> tokens", never
+ * 0: the meter always means the handoff this draft would write, evidence included.
+ */
 export function renderMeter(): void {
   const box = document.getElementById('meter');
   if (!box) return;
@@ -17,7 +21,7 @@ export function renderMeter(): void {
   const tokens = e?.tokens ?? 0;
   const pct = Math.min(100, Math.round((tokens / budget) * 100));
   const over = !!e?.over;
-  const label = `${fmt(tokens)}${e?.estimated ? ' (estimate)' : ''} / ${fmt(budget)} tokens`;
+  const label = e ? `${fmt(tokens)}${e.estimated ? ' (estimate)' : ''} / ${fmt(budget)} tokens` : `counting… / ${fmt(budget)} tokens`;
   // Set through the CSSOM: the CSP allows no inline style attributes.
   const fill = h('div', { class: 'fill' });
   fill.style.width = `${pct}%`;

@@ -15,7 +15,9 @@ import { cliEnvironment, workspaceAndRoot } from './workspace';
  * module (and the MCP SDK, about 100 ms to load) is loaded only here. Tool calls use the
  * CLI's environment: its session id and session-log state, the session log found
  * automatically; a handoff starts a new CLI session, as `handover` does. Console output
- * is sent to stderr while serving: stdout is the protocol.
+ * is sent to stderr while serving: stdout is the protocol. Nothing is printed at start
+ * and nothing for a call that succeeds: VS Code logs an MCP server's stderr as warnings
+ * (issue 17), so stderr carries only failed calls and protocol errors.
  */
 export async function runMcp(values: Values, io: CliIo): Promise<number> {
   // The handoff root is checked up front, so a bad --dir fails before the server starts.
@@ -28,7 +30,6 @@ export async function runMcp(values: Values, io: CliIo): Promise<number> {
   const saved = { log: console.log, info: console.info, debug: console.debug };
   console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
   try {
-    io.stderr(`specialist-handoff ${VERSION}: MCP server on stdio for ${cwd}`);
     await mcp.serveStdio({
       version: VERSION,
       defaultRoot: cwd,

@@ -51,7 +51,7 @@ export interface McpServerContext extends ToolContext {
   readonly version: string;
   /** Called after a successful `handover_to_specialist` (the CLI starts a new session there). Errors are ignored. */
   readonly onHandover?: (root: string, result: HandoverOk) => void | Promise<void>;
-  /** A diagnostic line per tool call (the CLI writes it to stderr; stdout is the protocol). */
+  /** A diagnostic line per failed tool call and protocol error (the CLI writes it to stderr; stdout is the protocol). */
   readonly log?: (line: string) => void;
 }
 
@@ -270,8 +270,11 @@ export function createMcpServer(ctx: McpServerContext, track?: (call: Promise<un
     track?.(call);
     const result = await call;
     const first = result.content[0];
-    const summary = first && first.type === 'text' ? (result.isError ? first.text.split('\n')[0] : 'ok') : 'ok';
-    ctx.log?.(`${request.params.name}: ${summary} (${Date.now() - started} ms)`);
+    // Only failed calls: VS Code logs an MCP server's stderr as warnings (issue 17).
+    if (result.isError) {
+      const summary = first && first.type === 'text' ? first.text.split('\n')[0] : 'error';
+      ctx.log?.(`${request.params.name}: ${summary} (${Date.now() - started} ms)`);
+    }
     return result;
   });
   return server;

@@ -49,3 +49,12 @@ export const StorageKeys = {
 
 /** Name of the output channel (a LogOutputChannel). */
 export const OUTPUT_CHANNEL_NAME = 'Specialist Handoff';
+
+/**
+ * The `@handoff` chat participant's avatar, relative to the extension folder: one file per
+ * theme kind (VS Code shows `dark` in dark and high-contrast dark themes, `light` in light
+ * and high-contrast light). media/handoff.svg strokes with `currentColor`, which an avatar
+ * (an image, not a mask) draws black: invisible on high-contrast dark. Each file strokes
+ * with a fixed colour of at least 7:1 contrast against its themes' backgrounds.
+ */
+export const CHAT_AVATAR = { light: 'media/handoff-avatar-light.svg', dark: 'media/handoff-avatar-dark.svg' } as const;

@@ -41,7 +41,11 @@ describe('UI: hand over from the workbench', function () {
     await page.locator('.pane-header', { hasText: /Hand over/i }).first().waitFor({ timeout: 20_000 });
     await page.locator('.pane-header', { hasText: /Handoff timeline/i }).first().waitFor({ timeout: 20_000 });
     await handOverFrame(page).locator('#specialist').waitFor({ timeout: 30_000 });
-    await page.locator('.welcome-view-content', { hasText: 'No handoffs yet' }).first().waitFor({ timeout: 20_000 });
+    const welcome = page.locator('.welcome-view-content', { hasText: 'No handoffs yet' }).first();
+    await welcome.waitFor({ timeout: 20_000 });
+    // Issue 17: one primary action in the container (the panel's): the empty timeline links to it, with no second button.
+    assert.equal(await welcome.locator('.monaco-button').count(), 0, 'no button in the empty timeline');
+    assert.equal(await welcome.locator('a', { hasText: 'Hand Over to Specialist' }).count(), 1, 'an inline link to the panel');
     await screenshot(page, 'sidebar-empty');
   });
 
@@ -52,12 +56,25 @@ describe('UI: hand over from the workbench', function () {
     await waitForQuickInput(page, 'Hand over to which specialist?', 'the specialist quick pick');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Quality reviewer' }).first().waitFor({ timeout: 10_000 });
     await screenshot(page, 'palette-specialists');
+    // Issue 17: a row names the specialist once (no persona marker, no raw id) and its text fits.
+    const reviewer = (await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Quality reviewer' }).first().innerText()).replace(/\s+/g, ' ');
+    assert.doesNotMatch(reviewer, /\[quality reviewer\]|quality_reviewer/, `the row repeats the marker or the id: ${reviewer}`);
+    const cut = await page.locator('.quick-input-list .monaco-list-row').evaluateAll((rows) =>
+      rows.flatMap((r) =>
+        [...r.querySelectorAll('*')]
+          .filter((e) => e.scrollWidth > e.clientWidth + 1 && ['hidden', 'clip'].includes(e.ownerDocument.defaultView?.getComputedStyle(e).overflowX ?? ''))
+          .map((e) => e.textContent ?? ''),
+      ),
+    );
+    assert.deepEqual(cut, [], 'no text of a specialist row is cut off');
     await typeAndEnter(page, 'quality reviewer');
     await waitForQuickInput(page, 'Topic:', 'the topic input box');
     await typeAndEnter(page, 'UI handover check');
     await waitForQuickInput(page, 'Summary:', 'the summary input box');
     await typeAndEnter(page, 'Summary typed in the workbench.');
     await waitForQuickInput(page, 'No decisions yet', 'the decisions input box');
+    const hints = ((await page.locator('.quick-input-widget').innerText()).match(/press '?enter'?/gi) ?? []).length;
+    assert.ok(hints <= 1, `one "press Enter" hint (VS Code's own), not ${hints}`);
     await typeAndEnter(page, 'Decision typed in the workbench');
     await waitForQuickInput(page, 'Added 1', 'the decision to be added');
     await typeAndEnter(page, '');

@@ -1,5 +1,5 @@
 /**
- * UI test of the "Hand over to specialist" panel in the real workbench: pick a specialist,
+ * UI test of the "Hand Over to Specialist" panel in the real workbench: pick a specialist,
  * type the draft, watch the token meter, hide and re-show the view mid-draft, hand over,
  * and check the handoff file on disk field by field against what was typed and what git
  * says. Ends with the panel in dark, light and high-contrast themes (the README's
@@ -68,7 +68,7 @@ async function sidebarShot(page: Page, name: string): Promise<void> {
   await screenshot(page, name, false, box);
 }
 
-describe('UI: the "Hand over to specialist" panel', function () {
+describe('UI: the "Hand Over to Specialist" panel', function () {
   let session: Session;
   let folder: string;
   let failed = false;
@@ -98,6 +98,8 @@ describe('UI: the "Hand over to specialist" panel', function () {
     await frame.locator('#specialist').waitFor({ timeout: 30_000 });
     // The evidence of this workspace arrives in the panel.
     await frame.locator('#evidence summary', { hasText: `Touched files (${git.length})` }).waitFor({ timeout: 30_000 });
+    // The meter of the empty draft counts the evidence: the handoff it would write.
+    await waitFor('a token count on the empty draft', 15_000, async () => /^[1-9][\d,]* .*\/ 3,000 tokens$/.test(await tokenCount(frame)));
 
     await pickSpecialist(frame, 'Quality reviewer');
     await frame.locator('#persona-marker', { hasText: '[quality reviewer]' }).waitFor({ timeout: 10_000 });
@@ -136,7 +138,11 @@ describe('UI: the "Hand over to specialist" panel', function () {
     assert.equal(await frame.locator('#list-decisions li').first().locator('input').inputValue(), DECISION);
     assert.equal(await frame.locator('#list-next_steps li').first().locator('input').inputValue(), NEXT_STEP);
 
-    // Hand over.
+    // Hand over from the foot of the form, as after typing the last fields in a side bar
+    // shorter than the form (the button is in the sticky footer; the banner at the top).
+    await page.setViewportSize({ width: 1400, height: 640 });
+    await frame.locator('#reason').locator('input').first().click();
+    await frame.locator('body').evaluate((b) => b.ownerDocument.scrollingElement?.scrollTo(0, b.ownerDocument.scrollingElement.scrollHeight));
     await frame.locator('#hand-over').click();
     const dialog = page.locator('.monaco-dialog-box');
     await dialog.filter({ hasText: 'Handed over to [quality reviewer]' }).waitFor({ timeout: 30_000 });
@@ -169,6 +175,26 @@ describe('UI: the "Hand over to specialist" panel', function () {
     await frame.locator('#banner', { hasText: 'Handed over to [quality reviewer]' }).waitFor({ timeout: 10_000 });
     assert.equal(await valueOf(frame, 'summary'), '');
     assert.equal(await frame.locator('#list-decisions li').count(), 0);
+    // Issue 17: the outcome stays where the user is looking (in the view, above the sticky
+    // footer, announced) and the meter keeps its meaning: the empty draft's count again,
+    // never "0 / 3,000 tokens".
+    const place = await frame.locator('#banner .note').evaluate((el) => {
+      // Browser code: the webview's own document.
+      const doc = el.ownerDocument;
+      const height = doc.defaultView?.innerHeight ?? 0;
+      const r = el.getBoundingClientRect();
+      const footer = doc.querySelector('.footer')?.getBoundingClientRect();
+      return { top: r.top, bottom: r.bottom, limit: Math.min(height, footer?.top ?? height), live: el.getAttribute('aria-live') ?? el.getAttribute('role'), focusable: el.getAttribute('tabindex') === '-1' };
+    });
+    assert.ok(place.top >= 0 && place.bottom <= place.limit, `the success banner is in sight: ${JSON.stringify(place)}`);
+    assert.ok(place.live === 'polite' || place.live === 'status', `the banner is announced: ${JSON.stringify(place)}`);
+    // The editor takes the keyboard focus when the handoff opens; inside the panel the banner is where it goes.
+    assert.ok(place.focusable, 'the banner can take the focus from the button that went away');
+    const meter = await tokenCount(frame);
+    assert.notEqual(meter, '0 / 3,000 tokens', 'the meter does not read 0 on a draft that still has its evidence');
+    await waitFor('the empty draft\'s token count again', 15_000, async () => /^[1-9][\d,]* .*\/ 3,000 tokens$/.test(await tokenCount(frame)));
+    await screenshot(page, 'panel-handed-over');
+    await page.setViewportSize({ width: 1400, height: 1000 });
   });
 
   it('every control is reachable by Tab in reading order, each with a name for screen readers', async () => {

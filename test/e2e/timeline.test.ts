@@ -1,8 +1,11 @@
 /**
- * UI test of the "Handoff timeline" tree in the real workbench: two handoffs (a chain:
+ * UI test of the "Handoff Timeline" tree in the real workbench: two handoffs (a chain:
  * explorer → implementer) written before the window opens, a result recorded through the
  * command palette, the three entries nested in the right order; then "Mark Partial" from
- * an item's context menu renames the file and the tree shows it.
+ * an item's context menu renames the file and the tree shows it. Hovering an entry shows
+ * the rich tooltip (status, hop, tokens, files: resolveTreeItem's), and a handoff that
+ * continues a chain while the window is open is revealed and selected under its parent.
+ * Each row's status comes first in its description, so the default side-bar width keeps it.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
@@ -89,14 +92,15 @@ describe('UI: the Handoff timeline', function () {
       ],
       JSON.stringify(rows),
     );
-    assert.match(rows[2][1], /^Implementation engineer — result\s*token auth · .* · in progress$/);
-    assert.match(rows[1][1], /^Implementation engineer\s*token auth · .* · in progress$/, 'the answered handoff took the result status');
+    // Issue 17: the status comes first in the description (it was last, and cut off at the default side-bar width).
+    assert.match(rows[2][1], /^Implementation engineer — result\s*in progress · token auth · .*(ago|now)$/);
+    assert.match(rows[1][1], /^Implementation engineer\s*in progress · token auth · .*(ago|now)$/, 'the answered handoff took the result status');
     await screenshot(page, 'timeline-chain');
   });
 
   it('"Mark Partial" from the context menu renames the file and the tree shows it', async () => {
     const { page } = session;
-    await row(page, /^Implementation engineer\s*token auth/).click({ button: 'right' });
+    await row(page, /^Implementation engineer\s*in progress · token auth/).click({ button: 'right' });
     // The workbench's menu acts on a hovered item with Enter (a synthetic click on it is not always taken).
     await page.locator('.context-view .monaco-menu a.action-menu-item', { hasText: 'Mark Partial' }).hover();
     await page.keyboard.press('Enter');
@@ -106,8 +110,43 @@ describe('UI: the Handoff timeline', function () {
     await row(page, /partial/).waitFor({ timeout: 15_000 });
     const rows = await timelineRows(page);
     assert.equal(rows.length, 3, JSON.stringify(rows));
-    assert.ok(rows.some(([, t]) => /^Implementation engineer\s*token auth · .* · partial$/.test(t)), JSON.stringify(rows));
+    assert.ok(rows.some(([, t]) => /^Implementation engineer\s*partial · token auth · .*(ago|now)$/.test(t)), JSON.stringify(rows));
     assert.equal(readdirSync(path.dirname(partial)).filter((f) => f.endsWith('.partial.md')).length, 1);
     await screenshot(page, 'timeline-partial');
+  });
+
+  it('hovering an entry shows the rich tooltip: status, hop, summary, tokens and files', async () => {
+    const { page } = session;
+    await page.mouse.move(0, 0);
+    await row(page, /^Codebase explorer/).locator('.label-name').first().hover();
+    const hover = page.locator('.monaco-hover, .workbench-hover', { hasText: /test runs/ }).first();
+    await hover.waitFor({ state: 'visible', timeout: 15_000 }).catch(() => {
+      throw new Error('timed out after 15 s waiting for the rich tooltip (resolveTreeItem) of the "Codebase explorer" row');
+    });
+    const text = (await hover.innerText()).replace(/\s+/g, ' ');
+    assert.match(text, /Codebase explorer/);
+    assert.match(text, /Handoff · \w[\w ]* · hop 1 \(codebase_explorer\)/, text);
+    assert.match(text, /Mapped the auth code\./, text);
+    assert.match(text, /[\d,]+ \/ [\d,]+ tokens · [\d,]+ touched files · [\d,]+ test runs/, text);
+    await screenshot(page, 'timeline-hover');
+    await page.mouse.move(0, 0);
+  });
+
+  it('a handoff that continues a chain while the window is open is revealed and selected under its parent', async () => {
+    const { page } = session;
+    const root = HandoverOkSchema.parse(await handover({ specialist: 'security_data_engineer', topic: 'secrets audit', summary: 'Audited the config.' }, { workspaceRoot: folder }));
+    await row(page, /^Security/).waitFor({ timeout: 20_000 });
+    await waitFor('the new root row placed (no longer regrouping)', 15_000, async () => (await timelineRows(page)).filter(([, t]) => /^Security/.test(t)).length === 1);
+    HandoverOkSchema.parse(await handover({ specialist: 'quality_reviewer', topic: 'secrets audit', parent: root.package.id, summary: 'Review the audit.' }, { workspaceRoot: folder }));
+    const reviewer = row(page, /^Quality reviewer/);
+    await reviewer.waitFor({ state: 'visible', timeout: 20_000 }).catch(async () => {
+      throw new Error(`timed out after 20 s waiting for the new "Quality reviewer" entry to be shown; rows: ${JSON.stringify(await timelineRows(page))}`);
+    });
+    await waitFor('the new entry selected', 15_000, async () => (await reviewer.getAttribute('aria-selected')) === 'true');
+    const rows = await timelineRows(page);
+    const at = rows.findIndex(([, t]) => /^Quality reviewer/.test(t));
+    assert.ok(at > 0 && /^Security/.test(rows[at - 1][1]) && rows[at][0] === rows[at - 1][0] + 1, `nested right under its parent: ${JSON.stringify(rows)}`);
+    assert.match(rows[at][1], /^Quality reviewer\s*pending · secrets audit · /, JSON.stringify(rows));
+    await screenshot(page, 'timeline-revealed');
   });
 });

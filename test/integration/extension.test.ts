@@ -34,9 +34,10 @@ describe('Specialist Handoff in the VS Code extension host', () => {
     assert.deepEqual(pkg.contributes.viewsContainers.activitybar.map((c: { id: string; title: string }) => [c.id, c.title]), [['handoff', 'Handoff']]);
     assert.deepEqual(
       pkg.contributes.views.handoff.map((v: { id: string; name: string; type?: string }) => [v.id, v.name, v.type ?? 'tree']),
+      // Issue 17: one wording in title case ("Hand over" / "Handoff timeline" before).
       [
-        ['handoff.handOver', 'Hand over', 'webview'],
-        ['handoff.timeline', 'Handoff timeline', 'tree'],
+        ['handoff.handOver', 'Hand Over to Specialist', 'webview'],
+        ['handoff.timeline', 'Handoff Timeline', 'tree'],
       ],
     );
     const commands = await vscode.commands.getCommands(true);

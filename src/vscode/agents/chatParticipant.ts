@@ -27,6 +27,7 @@ import { folderEnvironment, folderSpecialists, projectOptions } from '../workspa
 import { currentFolder, readSettings } from '../workspace/settings';
 import { gatedStream } from './outputGate';
 import { MANAGE_TRUST, MANAGE_TRUST_COMMAND, OPEN_FOLDER_COMMAND, trustedFolder, type Refusal } from '../workspace/trust';
+import { CHAT_AVATAR } from '../constants';
 import { relativeTime } from '../timeline/timelineTree';
 
 /** The participant's id (package.json `contributes.chatParticipants`). */
@@ -381,7 +382,7 @@ export function registerChatParticipant(deps: AgentDeps): vscode.Disposable[] {
     return [];
   }
   const participant = vscode.chat.createChatParticipant(CHAT_PARTICIPANT_ID, createChatHandler(deps));
-  participant.iconPath = vscode.Uri.joinPath(deps.extension.extensionUri, 'media', 'handoff.svg');
+  participant.iconPath = { light: vscode.Uri.joinPath(deps.extension.extensionUri, CHAT_AVATAR.light), dark: vscode.Uri.joinPath(deps.extension.extensionUri, CHAT_AVATAR.dark) };
   participant.followupProvider = { provideFollowups: (result) => followups(result) };
   return [participant];
 }

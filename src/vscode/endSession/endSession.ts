@@ -21,6 +21,7 @@ import type { HandoverResult, TouchedFile } from '../../core/handoff/schema';
 import type { Specialist, SpecialistRegistry, SpecialistSource } from '../../core/specialists/registry';
 import { slugifyTopic } from '../../core/handoff/topic';
 import { briefingFileName } from '../../core/handoff/naming';
+import { mandateHeadline } from '../../core/specialists/headline';
 import {
   collectEvidenceFor,
   prepareHandover,
@@ -71,12 +72,6 @@ interface Answers {
 type Choice = 'write' | 'fit' | 'over';
 interface ConfirmItem extends vscode.QuickPickItem {
   readonly choice?: Choice;
-}
-
-/** First sentence of a mandate, for one-line descriptions. */
-function firstSentence(text: string): string {
-  const m = /^(.+?[.!?])(\s|$)/.exec(text);
-  return m ? m[1] : text;
 }
 
 function fileIcon(f: TouchedFile): string {
@@ -332,7 +327,9 @@ export class EndSessionCommand extends DisposableOwner {
         items.push({ label: group, kind: vscode.QuickPickItemKind.Separator });
         section = group;
       }
-      items.push({ label: `$(${s.icon}) ${s.label}`, description: firstSentence(s.mandate), detail: `${s.personaMarker} ${s.id}`, specialist: s });
+      // The label names the specialist once (its persona marker and id repeat it); the mandate's
+      // head fits the detail line, where a first sentence was cut off (issue 17).
+      items.push({ label: `$(${s.icon}) ${s.label}`, detail: mandateHeadline(s.mandate), specialist: s });
     }
     const active = items.find((i) => i.specialist?.id === lastId);
     const r = await pickOne(f, {

@@ -125,7 +125,8 @@ export async function askList(f: StepFrame, noun: string, items: string[], place
     const r = await askText(
       f,
       {
-        prompt: `${added} Type a ${noun} and press Enter to add it; press Enter on an empty box to continue.`,
+        // VS Code adds "(Press 'Enter' to confirm …)" to every prompt: ours does not say it again (issue 17).
+        prompt: `${added} One ${noun} at a time; an empty entry goes on to the next step.`,
         placeholder,
       },
     );

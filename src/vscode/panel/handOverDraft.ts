@@ -79,11 +79,15 @@ export class HandOverDraft implements vscode.Disposable {
     this.evidenceReady = undefined;
   }
 
-  /** Evidence is stale (files changed, a handoff was written): collect it again if the view is open. */
+  /**
+   * Evidence is stale (files changed, a handoff was written): collect it again if the view
+   * is open, and estimate again from it — the meter always counts the draft with the
+   * evidence shown (after a handoff: the new empty draft, never a bare 0; issue 17).
+   */
   invalidateEvidence(): void {
     this.forgetEvidence();
     if (this.deps.isShown()) {
-      void this.loadEvidence();
+      void this.loadEvidence().then(() => this.scheduleEstimate());
     }
   }
 

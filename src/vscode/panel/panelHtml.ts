@@ -25,7 +25,7 @@ export function panelHtml(webview: vscode.Webview, webviewRoot: vscode.Uri, medi
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${asset(webviewRoot, 'codicon.css')}">
 <link rel="stylesheet" href="${asset(media, 'panel.css')}">
-<title>Hand over</title>
+<title>Hand Over to Specialist</title>
 </head>
 <body>
 <main id="app" aria-busy="true"><p class="muted">Loading…</p></main>

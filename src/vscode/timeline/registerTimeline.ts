@@ -1,5 +1,5 @@
 /**
- * The timeline's part of activation: the "Handoff timeline" tree view, its commands and
+ * The timeline's part of activation: the "Handoff Timeline" tree view, its commands and
  * those of the receiving side (timelineCommands.ts), "Refresh" and "Open Handoff Folder".
  */
 import * as vscode from 'vscode';
@@ -23,6 +23,13 @@ export function registerTimeline(context: vscode.ExtensionContext, log: vscode.L
     new TimelineCommands(log, session, timeline, treeView),
     vscode.commands.registerCommand(Commands.refreshTimeline, () => timeline.refresh()),
     vscode.commands.registerCommand(Commands.openHandoffFolder, openHandoffFolder),
+    // A new entry (a handoff written, a chain continued) is revealed and selected: its parent
+    // is expanded, whatever collapse state VS Code kept for it. Only while the view is shown
+    // (reveal would open the side bar otherwise).
+    timeline.onDidAddEntry((element) => {
+      if (!treeView.visible) return;
+      treeView.reveal(element, { select: true, focus: false, expand: true }).then(undefined, (err: unknown) => log.warn(`timeline: could not reveal the new entry: ${(err as Error)?.message ?? String(err)}`));
+    }),
   );
   return timeline;
 }

@@ -1,14 +1,17 @@
 /**
- * The "Handoff timeline" tree view: the handoffs and results of the workspace (ours,
+ * The "Handoff Timeline" tree view: the handoffs and results of the workspace (ours,
  * itervox's `.itervox/handoff/` and Agent Zero's `.a0proj/handover/`), grouped by chain
  * — each hop nested under its parent — newest first (`handoff.timeline.order` flips it).
  *
  * The first render needs only file names (they carry the time and the specialist); chain
  * links, status and topic are read lazily from the start of each file, newest first, and
  * the tree regroups as they arrive. Tooltips (summary, tokens, files) are read when
- * hovered (resolveTreeItem). FileSystemWatchers, created when the view first asks for
- * items, refresh it (debounced). Items have stable ids (source and file name), so
- * selection, expansion and reveal survive a refresh.
+ * hovered (resolveTreeItem; getTreeItem sets no tooltip, or VS Code would never ask for
+ * it). FileSystemWatchers, created when the view first asks for items, refresh it
+ * (debounced). Items have stable ids (source and file name), so selection, expansion and
+ * reveal survive a refresh; a file that appears while the view is shown (a handoff
+ * written here or elsewhere, a chain continued) is announced by `onDidAddEntry` once it
+ * is placed in its chain, so the view can reveal and select it.
  */
 import * as vscode from 'vscode';
 import { formatCount, plural } from '../../core/handoff/render';
@@ -65,6 +68,16 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
   private readonly filesChanged = this.register(new vscode.EventEmitter<void>());
   /** Fires (debounced) when timeline files were created, changed or deleted, or on refresh. */
   readonly onDidChangeHandoffs = this.filesChanged.event;
+  private readonly added = this.register(new vscode.EventEmitter<TimelineElement>());
+  /**
+   * Fires after a render holding an entry whose file was not listed by the render before
+   * (the newest such, once it is placed in its chain): to reveal and select it.
+   */
+  readonly onDidAddEntry = this.added.event;
+  /** Keys listed by the last render; undefined before the first one (nothing is new then). */
+  private listedBefore: Set<string> | undefined;
+  /** New keys not announced yet (their chain links are still being read, or not shown). */
+  private readonly fresh = new Set<string>();
 
   private watchers: vscode.FileSystemWatcher[] = [];
   private watching = false;
@@ -207,6 +220,8 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
     this.info.clear();
     this.stale.clear();
     this.pages = 1;
+    this.listedBefore = undefined;
+    this.fresh.clear();
     this.refresh();
   }
 
@@ -248,10 +263,38 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
       const shown = Math.min(chains.length, this.pages * TIMELINE_PAGE_SIZE);
       this.roots = chains.slice(0, shown).map((node) => this.remember({ type: 'entry', node }, undefined));
       this.loadInfoLater(listed.files);
+      this.announceNew(listedKeys);
       return shown < chains.length ? [...this.roots, { type: 'more', shown, total: chains.length }] : this.roots;
     } catch (err) {
       this.log.warn(`timeline: ${(err as Error).message}`);
       return [];
+    }
+  }
+
+  /**
+   * Notes the keys this render lists that the previous one did not, and announces the
+   * newest new entry already placed in its chain (its links read) after this render.
+   */
+  private announceNew(listedKeys: Set<string>): void {
+    if (this.listedBefore) {
+      for (const key of listedKeys) if (!this.listedBefore.has(key)) this.fresh.add(key);
+    }
+    this.listedBefore = listedKeys;
+    let newest: TimelineElement | undefined;
+    for (const key of [...this.fresh]) {
+      if (!listedKeys.has(key)) {
+        this.fresh.delete(key);
+        continue;
+      }
+      const element = this.elements.get(key)?.element;
+      if (!element || element.type !== 'entry' || !this.info.has(key) || this.stale.has(key)) continue;
+      this.fresh.delete(key);
+      if (!newest || (newest.type === 'entry' && element.node.file.time > newest.node.file.time)) newest = element;
+    }
+    // After getChildren has returned: reveal asks the tree again.
+    if (newest) {
+      const element = newest;
+      setTimeout(() => this.added.fire(element), 0);
     }
   }
 
@@ -291,7 +334,7 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
         if (generation !== this.generation) return;
         batch.forEach((f, k) => this.learn(f, infos[k]));
         // Regroup at most once a second while reading, and once at the end.
-        if (Date.now() - regrouped >= REGROUP_INTERVAL_MS || i + CHAIN_INFO_BATCH >= missing.length) {
+        if (Date.now() - regrouped >= REGROUP_INTERVAL_MS || i + CHAIN_INFO_BATCH >= missing.length || batch.some((f) => this.fresh.has(f.key))) {
           regrouped = Date.now();
           this.changed.fire(undefined);
         }
@@ -301,7 +344,11 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
     });
   }
 
-  /** One row: specialist icon and label; topic, relative time and status; partial marked. */
+  /**
+   * One row: specialist icon and label; status first in the description (so the default
+   * side-bar width never cuts it off), then topic, relative time and source. No tooltip:
+   * resolveTreeItem supplies it on hover.
+   */
   getTreeItem(element: TimelineElement): vscode.TreeItem {
     if (element.type === 'more') {
       const item = new vscode.TreeItem(`Show more (${formatCount(element.shown)} of ${formatCount(element.total)} chains shown)`, vscode.TreeItemCollapsibleState.None);
@@ -318,12 +365,11 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
     item.id = file.key;
     const topic = info?.topic ?? file.topic;
     const status = file.partial ? 'partial' : info ? (STATUS_LABELS[info.status as keyof typeof STATUS_LABELS] ?? info.status) : undefined;
-    item.description = [topic, relativeTime(file.time), status, SOURCE_LABELS[file.source]].filter(Boolean).join(' · ');
+    item.description = [status, topic, relativeTime(file.time), SOURCE_LABELS[file.source]].filter(Boolean).join(' · ');
     item.iconPath = new vscode.ThemeIcon(file.partial ? 'warning' : info?.kind === 'result' ? resultIcon(info.status) : (s?.icon ?? 'person'));
     item.resourceUri = vscode.Uri.file(file.path);
     item.contextValue = ['timelineEntry', file.source, file.partial ? 'partial' : 'whole', info?.kind ?? 'unknown'].join('.');
     item.command = { command: 'vscode.open', title: 'Open', arguments: [vscode.Uri.file(file.path)] };
-    item.tooltip = `${label}${topic ? ` — ${topic}` : ''}\n${new Date(file.time).toISOString()}`;
     return item;
   }
 
