@@ -21,6 +21,8 @@ import { readClaudeCode } from './readers/claudeCode';
 import { readClineTask } from './readers/cline';
 import { readCodex } from './readers/codex';
 import { readCopilotSession } from './readers/copilot';
+import { looksLikeGemini, readFileHead, readGemini } from './readers/gemini';
+import { looksLikeOpenCode, readOpenCode } from './readers/opencode';
 import { readSpecStory } from './readers/specstory';
 import { openRegularForReading, readFirstLine } from './lines';
 import { readRecorder, type RecorderRead } from './recorderLog';
@@ -35,6 +37,7 @@ import {
   type FoundTranscript,
   type SessionLocations,
 } from './discovery';
+import { findGemini, findOpenCode } from './discoveryGeminiOpenCode';
 
 /** Turns remembered per transcript between handoffs: 20. */
 export const REMEMBERED_TURNS = 20;
@@ -88,6 +91,13 @@ export interface SessionLogEvidence {
   readonly recorder_session?: { session_id: string; base_commit: string | null };
 }
 
+/**
+ * Sources whose files are rewritten, start included, as they grow (a Gemini CLI legacy chat's
+ * `lastUpdated`, an OpenCode session's `time.updated`): their items carry absolute times, so what
+ * is not newer than the previous read's newest is skipped even when the start changed.
+ */
+const RESUMED_BY_TIME: ReadonlySet<SessionSource> = new Set(['gemini', 'opencode']);
+
 /** Bytes of a file's start fingerprinted to notice a rewrite: 4 KiB. */
 const HEAD_BYTES = 4096;
 
@@ -124,6 +134,10 @@ function reader(source: SessionSource): (file: string, opts: { fromOffset?: numb
       return readCopilotSession;
     case 'recorder':
       return readRecorder;
+    case 'gemini':
+      return readGemini;
+    case 'opencode':
+      return readOpenCode;
   }
 }
 
@@ -143,6 +157,9 @@ export async function detectSource(p: string): Promise<SessionSource | undefined
   if (p.includes(`${path.sep}chatSessions${path.sep}`)) return 'copilot';
   if (base === 'ui_messages.json') return 'cline';
   const first = (await readFirstLine(p)) ?? '';
+  const head = await readFileHead(p).catch(() => first);
+  if (looksLikeGemini(head, base)) return 'gemini';
+  if (looksLikeOpenCode(head, base)) return 'opencode';
   if (/"type"\s*:\s*"session_meta"|"payload"\s*:/.test(first)) return 'codex';
   if (/"type"\s*:\s*"session_start".*"v"\s*:\s*1|"v"\s*:\s*1.*"type"\s*:\s*"session_start"/.test(first)) return 'recorder';
   if (/"kind"\s*:\s*0/.test(first) || /"requests"\s*:/.test(first)) return 'copilot';
@@ -161,6 +178,8 @@ async function discover(opts: SessionLogOptions): Promise<FoundTranscript[]> {
   if (enabled.has('roo')) finders.push(findClineTasks(loc.roo, ws, 'roo'));
   if (enabled.has('specstory')) finders.push(findSpecStory(loc.specstory));
   if (enabled.has('copilot')) finders.push(findCopilot(loc.copilot, ws));
+  if (enabled.has('gemini')) finders.push(findGemini(loc.gemini, ws));
+  if (enabled.has('opencode')) finders.push(findOpenCode(loc.opencode, ws));
   return (await Promise.all(finders.map((f) => f.catch(() => [])))).flat();
 }
 
@@ -202,7 +221,7 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
     const resume = !!prev && !!st && st.size >= prev.offset && prev.head === (await headFingerprint(contentFile, prev.head_bytes));
     const r = await reader(t.source)(t.file, {
       fromOffset: resume ? prev.offset : 0,
-      sinceTime: resume ? prev.last_time : undefined,
+      sinceTime: resume || (prev && RESUMED_BY_TIME.has(t.source)) ? prev?.last_time : undefined,
       workspaceRoot: opts.workspaceRoot,
     });
     if (t.source === 'recorder') {

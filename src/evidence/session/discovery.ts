@@ -38,7 +38,8 @@ function vscodeUserDir(home: string): string {
  * Default locations: Claude Code `~/.claude/projects`, Codex `~/.codex/sessions`, Aider and
  * SpecStory inside the workspace, Cline and Roo under VS Code's global storage, Copilot
  * Chat under VS Code's workspace storage (the folder of this workspace is found by its
- * `workspace.json`).
+ * `workspace.json`), Gemini CLI `~/.gemini` (`$GEMINI_CLI_HOME/.gemini`), OpenCode
+ * `~/.local/share/opencode/storage` (`$XDG_DATA_HOME/opencode/storage`); see ./discoveryGeminiOpenCode.ts.
  */
 export function defaultLocations(workspaceRoot: string, home = homedir()): Required<SessionLocations> {
   const user = vscodeUserDir(home);
@@ -50,6 +51,8 @@ export function defaultLocations(workspaceRoot: string, home = homedir()): Requi
     roo: path.join(user, 'globalStorage', 'rooveterinaryinc.roo-cline', 'tasks'),
     specstory: path.join(workspaceRoot, '.specstory', 'history'),
     copilot: path.join(user, 'workspaceStorage'),
+    gemini: path.join(process.env.GEMINI_CLI_HOME ?? home, '.gemini'),
+    opencode: path.join(process.env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'opencode', 'storage'),
   };
 }
 

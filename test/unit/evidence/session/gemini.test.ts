@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { SessionCommand, SessionFileEdit, SessionTurn, TranscriptRead } from '../../../../src/core/session/events';
 import { geminiShapeOf, looksLikeGemini, readGemini } from '../../../../src/evidence/session/readers/gemini';
 import { geminiShellEnd } from '../../../../src/evidence/session/readers/geminiTools';
-import { GeminiChatWriter, legacyShellText, shellText, startupContext, toolCall, writeCheckpoint, writeLegacyChat, writeLogsJson } from '../../../helpers/geminiLogs';
+import { GeminiChatWriter, legacyShellText, type MessageRecord, shellText, startupContext, toolCall, writeCheckpoint, writeLegacyChat, writeLogsJson } from '../../../helpers/geminiLogs';
 import { cleanupTempDirs, tempDir } from '../../../helpers/repo';
 
 const commands = (r: TranscriptRead) =>
@@ -70,7 +70,7 @@ describe('Gemini CLI reader (files written here in the shapes Gemini CLI writes)
   it('the legacy whole-file recording (.json) with the shell tool\'s older text: every field, "Exit Code: N" always', async () => {
     const dir = tempDir();
     const w = writeSession(path.join(dir, 'scratch.jsonl'));
-    const legacy = w.messages.map((m) => ({
+    const legacy: MessageRecord[] = w.messages.map((m) => ({
       ...m,
       toolCalls: m.toolCalls?.map((c) => (c.name === 'run_shell_command' && c.status === 'success' ? toolCall(c.id, c.name, c.args, 'success', legacyShellText(String(c.args.command), String(c.resultDisplay), c.id.endsWith('-1') ? 1 : 0), c.timestamp, null) : c)),
     }));
