@@ -33,7 +33,9 @@ function writeSession(file: string): GeminiChatWriter {
   return w;
 }
 
-describe('Gemini CLI reader (files written here in the shapes Gemini CLI writes)', () => {
+describe('Gemini CLI reader (files written here in the shapes Gemini CLI writes)', function () {
+  // Large files are generated and read in full: several seconds on a busy machine.
+  this.timeout(60_000);
   after(cleanupTempDirs);
 
   it('a chat recording (.jsonl): commands with exit codes, a cancelled one not run, edits, turns — each message and call once', async () => {

@@ -39,7 +39,9 @@ function parserSession(): MessageDraft[] {
   ];
 }
 
-describe('OpenCode reader (storage files written here in the shapes OpenCode writes)', () => {
+describe('OpenCode reader (storage files written here in the shapes OpenCode writes)', function () {
+  // Large files are generated and read in full: several seconds on a busy machine.
+  this.timeout(60_000);
   after(cleanupTempDirs);
 
   it('a session: bash commands with exit codes from metadata, a refused one not run, edits and patch files, turns', async () => {
