@@ -23,6 +23,7 @@ import { readCodex } from './readers/codex';
 import { readCopilotSession } from './readers/copilot';
 import { looksLikeGemini, readFileHead, readGemini } from './readers/gemini';
 import { looksLikeOpenCode, readOpenCode } from './readers/opencode';
+import { isOpenCodeDbRef } from './readers/opencodeDb';
 import { readSpecStory } from './readers/specstory';
 import { openRegularForReading, readFirstLine } from './lines';
 import { readRecorder, type RecorderRead } from './recorderLog';
@@ -152,6 +153,7 @@ export async function detectSource(p: string): Promise<SessionSource | undefined
     return undefined;
   }
   const base = path.basename(p);
+  if (isOpenCodeDbRef(p)) return 'opencode';
   if (base.endsWith('.aider.chat.history.md') || base.endsWith('.aider.input.history')) return 'aider';
   if (base.endsWith('.md')) return 'specstory';
   if (p.includes(`${path.sep}chatSessions${path.sep}`)) return 'copilot';

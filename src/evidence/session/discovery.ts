@@ -39,7 +39,7 @@ function vscodeUserDir(home: string): string {
  * SpecStory inside the workspace, Cline and Roo under VS Code's global storage, Copilot
  * Chat under VS Code's workspace storage (the folder of this workspace is found by its
  * `workspace.json`), Gemini CLI `~/.gemini` (`$GEMINI_CLI_HOME/.gemini`), OpenCode
- * `~/.local/share/opencode/storage` (`$XDG_DATA_HOME/opencode/storage`); see ./discoveryGeminiOpenCode.ts.
+ * `~/.local/share/opencode` (`$XDG_DATA_HOME/opencode`); see ./discoveryGeminiOpenCode.ts.
  */
 export function defaultLocations(workspaceRoot: string, home = homedir()): Required<SessionLocations> {
   const user = vscodeUserDir(home);
@@ -52,7 +52,7 @@ export function defaultLocations(workspaceRoot: string, home = homedir()): Requi
     specstory: path.join(workspaceRoot, '.specstory', 'history'),
     copilot: path.join(user, 'workspaceStorage'),
     gemini: path.join(process.env.GEMINI_CLI_HOME ?? home, '.gemini'),
-    opencode: path.join(process.env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'opencode', 'storage'),
+    opencode: path.join(process.env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'opencode'),
   };
 }
 

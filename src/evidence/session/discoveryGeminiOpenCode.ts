@@ -10,10 +10,11 @@
  *   The newest chat recording `chats/session-*.json[l]` is taken with its sub-agents'
  *   recordings (`chats/<sessionId>/*.jsonl`); without recordings (older CLIs), the newest
  *   `/chat save` checkpoint; without either, `logs.json` (the user's prompts).
- * - OpenCode: `storage/session/<projectID>/<sessionID>.json` under `~/.local/share/opencode`
- *   (`$XDG_DATA_HOME/opencode`): the sessions of the projects whose `worktree` is the workspace,
- *   and of the `global` project, whose `directory` is the workspace or inside it. The newest
- *   (by `time.updated`) top-level session is taken with its sub-agent sessions (`parentID`).
+ * - OpenCode, under `~/.local/share/opencode` (`$XDG_DATA_HOME/opencode`): the sessions of
+ *   `opencode.db` (1.2+) and of `storage/session/<projectID>/<sessionID>.json` (earlier; the
+ *   projects whose `worktree` holds the workspace, and `global`) whose `directory` is the
+ *   workspace or inside it. The newest (by `time.updated`) top-level session is taken with its
+ *   sub-agent sessions (`parentID`).
  */
 import { createHash } from 'node:crypto';
 import { readdir, stat } from 'node:fs/promises';
@@ -22,6 +23,7 @@ import { emptyStats } from '../../core/session/events';
 import type { FoundTranscript } from './discovery';
 import { parseJsonLine, readFirstLine } from './lines';
 import { readStorageJson } from './readers/opencode';
+import { OPENCODE_DB, nodeSqlite, openCodeDbRef, openCodeDbSessions } from './readers/opencodeDb';
 import { obj, str } from './readers/common';
 
 /** Most folders of `~/.gemini/tmp` examined for a `.project_root` naming the workspace: 500. */
@@ -119,10 +121,41 @@ export async function findGemini(geminiDir: string, workspaceRoot: string): Prom
 }
 
 /**
- * The workspace's OpenCode session under `storageDir` (`~/.local/share/opencode/storage`) and its
- * sub-agent sessions. None when the folder is missing or no session ran in the workspace.
+ * The workspace's OpenCode session under `dataDir` (`~/.local/share/opencode`; its `storage/`
+ * folder also works) and its sub-agent sessions, from the SQLite database `opencode.db`
+ * (OpenCode 1.2+) and the JSON `storage/` (earlier versions; sessions since migrated are taken
+ * from the database). Where this Node cannot read the database (no `node:sqlite`), the database
+ * itself is returned so that its read says why. None when no session ran in the workspace.
  */
-export async function findOpenCode(storageDir: string, workspaceRoot: string): Promise<FoundTranscript[]> {
+export async function findOpenCode(dataDir: string, workspaceRoot: string): Promise<FoundTranscript[]> {
+  const inStorage = path.basename(dataDir) === 'storage';
+  const storageDir = inStorage ? dataDir : path.join(dataDir, 'storage');
+  const dbFile = path.join(inStorage ? path.dirname(dataDir) : dataDir, OPENCODE_DB);
+  const sessions = new Map<string, FoundTranscript & { id: string; parent?: string; updated: number }>();
+  const dbTime = await mtime(dbFile);
+  const unread: FoundTranscript[] = [];
+  if (dbTime !== undefined) {
+    try {
+      if (!nodeSqlite()) throw new Error('no node:sqlite');
+      for (const s of openCodeDbSessions(dbFile)) {
+        if (within(s.directory, workspaceRoot)) sessions.set(s.id, { source: 'opencode', file: openCodeDbRef(dbFile, s.id), mtimeMs: s.updated, id: s.id, parent: s.parentID, updated: s.updated });
+      }
+    } catch {
+      unread.push({ source: 'opencode', file: dbFile, mtimeMs: dbTime });
+    }
+  }
+  for (const s of await jsonStorageSessions(storageDir, workspaceRoot)) {
+    if (!sessions.has(s.id)) sessions.set(s.id, s);
+  }
+  const all = [...sessions.values()];
+  const main = all.filter((s) => !s.parent).sort((a, b) => b.updated - a.updated)[0];
+  if (!main) return unread;
+  const children = all.filter((s) => s.parent === main.id);
+  return [...unread, ...[main, ...children].map(({ source, file, mtimeMs }) => ({ source, file, mtimeMs }))];
+}
+
+/** The JSON storage's sessions run in the workspace: projects whose worktree holds it, and `global`. */
+async function jsonStorageSessions(storageDir: string, workspaceRoot: string): Promise<Array<FoundTranscript & { id: string; parent?: string; updated: number }>> {
   const projects = new Set<string>(['global']);
   for (const f of (await list(path.join(storageDir, 'project'))).filter((x) => x.endsWith('.json'))) {
     const p = await readStorageJson(path.join(storageDir, 'project', f), emptyStats());
@@ -147,8 +180,5 @@ export async function findOpenCode(storageDir: string, workspaceRoot: string): P
       sessions.push({ source: 'opencode', file, mtimeMs: m, updated: typeof updated === 'number' ? updated : m, id: str(s.id) ?? path.basename(file, '.json'), parent: str(s.parentID) });
     }
   }
-  const main = sessions.filter((s) => !s.parent).sort((a, b) => b.updated - a.updated)[0];
-  if (!main) return [];
-  const children = sessions.filter((s) => s.parent === main.id);
-  return [main, ...children].map(({ source, file, mtimeMs }) => ({ source, file, mtimeMs }));
+  return sessions;
 }

@@ -1,7 +1,8 @@
 /**
  * OpenCode sessions in its JSON file storage, `~/.local/share/opencode/storage/`
- * (`$XDG_DATA_HOME/opencode/storage`; anomalyco/opencode, formerly sst/opencode:
- * `packages/opencode/src/storage/storage.ts`, the layout `storage/json-migration.ts` reads):
+ * (`$XDG_DATA_HOME/opencode/storage`), used up to OpenCode 1.1 (1.2 moved to `opencode.db`:
+ * ./opencodeDb.ts). anomalyco/opencode, formerly sst/opencode: `packages/opencode/src/storage/storage.ts`,
+ * the layout `storage/json-migration.ts` reads:
  *
  * - `project/<projectID>.json` — `{id, worktree, vcs, time}` (the id is the repository's first
  *   root commit, or `global` outside git);
@@ -9,31 +10,20 @@
  *   time: {created, updated}}` (`parentID`: a sub-agent session started by the `task` tool);
  * - `message/<sessionID>/<messageID>.json` — `{id: "msg_…", sessionID, role: user|assistant,
  *   time: {created, completed?}, path?: {cwd, root}, summary?}`;
- * - `part/<messageID>/<partID>.json` — `{id: "prt_…", messageID, sessionID, type, …}`
- *   (`session/message-v2.ts`): `text` (`synthetic` / `ignored` ones are not shown to the user),
- *   `tool` with `tool`, `callID` and `state: {status: pending|running|completed|error, input,
- *   output?, error?, metadata?, time: {start, end}}`, `patch` with the `files` a step changed.
+ * - `part/<messageID>/<partID>.json` — `{id: "prt_…", messageID, sessionID, type, …}`.
  *
- * Events: user and assistant text → turns (compaction summaries left out); the `bash` tool →
- * a command (`input.command`, `input.workdir`), its exit code from `metadata.exit` (`tool/bash.ts`),
- * its output from `metadata.output`; an `error` state (permission rejected, aborted) did not run;
- * `edit`, `write`, `multiedit` (`input.filePath`) and `apply_patch` / `patch` (`input.patchText`)
- * that completed → file edits; `patch` parts → file edits (`tool: "snapshot"`). IDs sort in
- * creation order, so files are read in name order, one at a time, each capped at
- * {@link MAX_LINE_BYTES} (a larger one is skipped and counted). Incremental reads use `sinceTime`
- * (message `time.created`, tool `time.end`), since every file is rewritten as it grows.
+ * The events of messages and parts are in ./opencodeEvents.ts. IDs sort in creation order, so
+ * files are read in name order, one at a time, each capped at {@link MAX_LINE_BYTES} (a larger
+ * one is skipped and counted). Incremental reads use `sinceTime` (message `time.created`, tool
+ * `time.end`), since every file is rewritten as it grows.
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { cleanTurnText, emptyStats, outputTail, type ReadStats, type SessionAccumulator, type TranscriptRead } from '../../../core/session/events';
+import { emptyStats, type ReadStats, type TranscriptRead } from '../../../core/session/events';
 import { MAX_LINE_BYTES, openRegularForReading } from '../lines';
-import { patchPaths } from './codex';
-import { accumulator, obj, relativePath, str, transcriptRead, unreadable, type ReaderOptions } from './common';
-
-/** OpenCode tools that edit one file named by `input.filePath`. */
-const FILE_TOOLS = new Set(['edit', 'write', 'multiedit']);
-/** OpenCode tools that apply a patch in `input.patchText` (`*** Update File: …` lines). */
-const PATCH_TOOLS = new Set(['apply_patch', 'patch']);
+import { accumulator, obj, str, transcriptRead, unreadable, type ReaderOptions } from './common';
+import { isOpenCodeDbRef, readOpenCodeDb } from './opencodeDb';
+import { OpenCodeEvents } from './opencodeEvents';
 
 /**
  * Whether a file is an OpenCode storage session, message or part file, from its first bytes
@@ -109,57 +99,17 @@ export async function openCodeSessionOf(file: string): Promise<OpenCodeSessionRe
   return undefined;
 }
 
-/** Adds the events of one finished tool part. */
-function addTool(acc: SessionAccumulator, part: Record<string, unknown>, cwd: string | undefined, time: string | undefined, workspaceRoot: string | undefined): void {
-  const tool = str(part.tool) ?? '';
-  const state = obj(part.state) ?? {};
-  const input = obj(state.input) ?? {};
-  const meta = obj(state.metadata) ?? {};
-  const done = state.status === 'completed';
-  const at = time ? { time } : {};
-  const base = cwd ?? workspaceRoot;
-  if (tool === 'bash') {
-    const command = str(input.command);
-    if (!command) return;
-    const output = str(meta.output) ?? str(state.output);
-    // `<bash_metadata>` notes a command the user aborted (tool/bash.ts): no result.
-    const aborted = !done || /<bash_metadata>[\s\S]*User aborted the command/.test(output ?? '');
-    acc.add({
-      kind: 'command',
-      command,
-      cwd: str(input.workdir) ?? cwd ?? null,
-      exit_code: !aborted && typeof meta.exit === 'number' ? meta.exit : null,
-      ran: !aborted,
-      output_tail: outputTail(output ?? str(state.error)),
-      ...at,
-    });
-  } else if (done && FILE_TOOLS.has(tool)) {
-    const p = str(input.filePath);
-    if (p) acc.add({ kind: 'file_edit', path: relativePath(p, base), tool, ...at });
-  } else if (done && PATCH_TOOLS.has(tool)) {
-    for (const p of patchPaths(str(input.patchText) ?? '')) {
-      acc.add({ kind: 'file_edit', path: base ? relativePath(path.resolve(base, p), base) : p, tool, ...at });
-    }
-  }
-}
-
-/** Epoch milliseconds of a `time` field's member, or NaN. */
-function timeOf(o: Record<string, unknown> | undefined, key: string): number {
-  const t = obj(o?.time)?.[key];
-  return typeof t === 'number' ? t : Number.NaN;
-}
-
 /**
- * Reads one OpenCode session from its storage files: `file` is the session file (a message or
- * part file of the session also works). Never throws: a session with no message folder is an
+ * Reads one OpenCode session: `file` is its session file in the JSON storage (a message or part
+ * file of the session also works), or OpenCode 1.2+'s `opencode.db` (`opencode.db#<sessionID>`
+ * names one session; see ./opencodeDb.ts). Never throws: a session with no message folder is an
  * error in `error`; unreadable or oversized files are counted in `stats`.
  */
 export async function readOpenCode(file: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
-  const acc = accumulator();
+  if (isOpenCodeDbRef(file)) return readOpenCodeDb(file, opts);
   const stats = emptyStats();
-  const since = opts.sinceTime ?? -Infinity;
   const ref = await openCodeSessionOf(file).catch(() => undefined);
-  if (!ref) return { ...transcriptRead('opencode', file, acc, { ...stats, skipped: 1 }, 0), error: `${file} is not in an OpenCode storage folder (storage/session/<project>/<session>.json); it was not read` };
+  if (!ref) return { ...transcriptRead('opencode', file, accumulator(), { ...stats, skipped: 1 }, 0), error: `${file} is not in an OpenCode storage folder (storage/session/<project>/<session>.json); it was not read` };
   const messageDir = path.join(ref.storage, 'message', ref.sessionID);
   try {
     await readdir(messageDir);
@@ -167,46 +117,17 @@ export async function readOpenCode(file: string, opts: ReaderOptions = {}): Prom
     return unreadable('opencode', messageDir, err);
   }
   const session = ref.sessionFile ? await readStorageJson(ref.sessionFile, emptyStats()) : undefined;
-  const sessionDir = str(session?.directory);
-  let lastTime = 0;
-  const seen = (t: number): boolean => {
-    if (Number.isFinite(t)) lastTime = Math.max(lastTime, t);
-    return !(Number.isFinite(t) && t <= since);
-  };
+  const events = new OpenCodeEvents(opts.sinceTime ?? -Infinity, str(session?.directory), opts.workspaceRoot);
   for (const m of await jsonFiles(messageDir)) {
     const msg = await readStorageJson(path.join(messageDir, m), stats);
-    const msgID = str(msg?.id) ?? path.basename(m, '.json');
-    const role = msg?.role === 'user' ? 'user' : msg?.role === 'assistant' ? 'assistant' : undefined;
-    if (!msg || !role) {
-      if (msg) stats.skipped++;
-      continue;
-    }
-    const created = timeOf(msg, 'created');
-    const fresh = seen(created);
-    const time = Number.isFinite(created) ? new Date(created).toISOString() : undefined;
-    const cwd = str(obj(msg.path)?.cwd) ?? sessionDir;
-    const texts: string[] = [];
-    const partDir = path.join(ref.storage, 'part', msgID);
+    if (!msg) continue;
+    const partDir = path.join(ref.storage, 'part', str(msg.id) ?? path.basename(m, '.json'));
+    const parts: Array<Record<string, unknown>> = [];
     for (const p of await jsonFiles(partDir)) {
       const part = await readStorageJson(path.join(partDir, p), stats);
-      if (!part) continue;
-      if (part.type === 'text') {
-        if (typeof part.text === 'string' && part.synthetic !== true && part.ignored !== true) texts.push(part.text);
-      } else if (part.type === 'tool') {
-        const state = obj(part.state);
-        const end = timeOf(state, 'end');
-        // Pending and running tools are read when they finish (their end time is then new).
-        if ((state?.status === 'completed' || state?.status === 'error') && seen(end)) {
-          addTool(acc, part, cwd, Number.isFinite(end) ? new Date(end).toISOString() : time, opts.workspaceRoot ?? sessionDir);
-        }
-      } else if (part.type === 'patch' && fresh && Array.isArray(part.files)) {
-        for (const f of part.files) {
-          if (typeof f === 'string') acc.add({ kind: 'file_edit', path: relativePath(f, opts.workspaceRoot ?? sessionDir), tool: 'snapshot', ...(time ? { time } : {}) });
-        }
-      }
+      if (part) parts.push(part);
     }
-    const text = fresh && !(role === 'assistant' && msg.summary === true) ? cleanTurnText(texts.join('\n\n')) : undefined;
-    if (text) acc.add({ kind: 'turn', role, text, ...(time ? { time } : {}) });
+    events.message(msg, parts, stats);
   }
-  return { ...transcriptRead('opencode', ref.sessionFile ?? file, acc, stats, 0), ...(lastTime ? { last_time: lastTime } : {}) };
+  return { ...transcriptRead('opencode', ref.sessionFile ?? file, events.acc, stats, 0), ...(events.lastTime ? { last_time: events.lastTime } : {}) };
 }
