@@ -163,7 +163,7 @@ export function openCodeDbSessionsFor(ws: string, t0: number): Parameters<typeof
         },
       ],
     },
-    { id: 'ses_child0000001', projectID: 'p1', directory: ws, parentID: 'ses_main00000001', updated: t0 + 4000, messages: [{ role: 'assistant', created: t0 + 150, parts: [bashPart('npx tsc --noEmit', 0, '', t0 + 160)] }] },
+    { id: 'ses_child0000001', projectID: 'p1', directory: ws, parentID: 'ses_main00000001', updated: t0 + 4000, messages: [{ role: 'assistant', created: t0 + 150, parts: [bashPart('npx vitest run src/tokens.test.ts', 0, ' Tests  3 passed (3)', t0 + 160)] }] },
     { id: 'ses_other0000001', projectID: 'p2', directory: '/elsewhere', updated: t0 + 9000, messages: [{ role: 'user', created: t0, parts: [{ type: 'text', text: 'elsewhere' }] }] },
   ];
 }

@@ -26,7 +26,7 @@ describe('OpenCode 1.2+ database (opencode.db written here with OpenCode\'s tabl
       const r = await readOpenCode(found[0].file, { workspaceRoot: ws });
       assert.deepEqual(commands(r), [['npm test', 1, true], ['npm test', 0, true]]);
       assert.deepEqual(turns(r), ['user: Make the parser tests pass.', 'assistant: All 7 tests pass.']);
-      assert.deepEqual(commands(await readOpenCode(found[1].file, { workspaceRoot: ws })), [['npx tsc --noEmit', 0, true]]);
+      assert.deepEqual(commands(await readOpenCode(found[1].file, { workspaceRoot: ws })), [['npx vitest run src/tokens.test.ts', 0, true]]);
       assert.deepEqual(commands(await readOpenCode(found[0].file, { workspaceRoot: ws, sinceTime: r.last_time })), []);
     } else {
       assert.deepEqual(found.map((f) => f.file), [db]);
