@@ -10,6 +10,7 @@
 //   (the panel's icons; the webview may load fonts only from its own resource roots).
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 
 const watch = process.argv.includes('--watch');
@@ -40,6 +41,15 @@ const webviewZodMini = {
   },
 };
 
+/**
+ * `navigator` is a global since Node 21, and VS Code 1.139's extension host reports each
+ * read of it ("PendingMigrationError: navigator is now a global in nodejs"). zod's
+ * capability check (`typeof navigator !== "undefined" && navigator.userAgent…`, run as
+ * the schemas are created, i.e. as the bundle loads) is the bundle's only reader: these
+ * Node bundles see no `navigator`, as on Node 20 (test/unit/build/navigator.test.ts).
+ */
+const noNavigator = { navigator: 'undefined', 'globalThis.navigator': 'undefined' };
+
 const node = {
   bundle: true,
   platform: 'node',
@@ -49,10 +59,14 @@ const node = {
   minify: production,
   legalComments: 'none',
   logLevel: process.argv.includes('--quiet') ? 'warning' : 'info',
+  define: noNavigator,
 };
 
+/** dist/extension.js's options (test/unit/build/navigator.test.ts builds them to a temporary folder). */
+export const extensionBuild = { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [tokenizersExternal] };
+
 const builds = [
-  { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [tokenizersExternal] },
+  extensionBuild,
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [tokenizersExternal] },
   {
     ...node,
@@ -84,12 +98,20 @@ function copyCodicons() {
   }
 }
 
-copyCodicons();
-if (watch) {
-  for (const b of builds) {
-    const ctx = await esbuild.context(b);
-    await ctx.watch();
+/** Builds everything once, or keeps rebuilding with --watch. */
+async function main() {
+  copyCodicons();
+  if (watch) {
+    for (const b of builds) {
+      const ctx = await esbuild.context(b);
+      await ctx.watch();
+    }
+  } else {
+    await Promise.all(builds.map((b) => esbuild.build(b)));
   }
-} else {
-  await Promise.all(builds.map((b) => esbuild.build(b)));
+}
+
+// Run as a script (`node esbuild.mjs`), not when a test imports extensionBuild.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await main();
 }

@@ -56,7 +56,8 @@ export const COMMAND_USAGE: Readonly<Record<string, CommandUsage>> = {
       --session-id ID        session id to record (default: the CLI's saved session id for
                              this workspace; each handoff starts a new one)
       --session-log WHERE    auto (default: find this workspace's Claude Code, Codex, Aider,
-                             Cline/Roo, SpecStory and Copilot transcripts), none, or the path
+                             Cline/Roo, SpecStory, Copilot, Gemini CLI and OpenCode
+                             transcripts), none, or the path
                              of one transcript file (or Cline task folder)
       --json                 print the result object (or the error object) as JSON on stdout
       --cwd DIR              where to run (default: the current directory); the workspace

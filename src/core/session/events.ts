@@ -1,17 +1,17 @@
 /**
  * The session log as plain data (docs/DESIGN.md §6): every reader — the extension's own recorder
  * and the agent transcripts (Claude Code, Codex CLI, Aider, Cline/Roo, SpecStory, Copilot
- * Chat) — produces the same normalized events, so the rest of the engine never sees a
+ * Chat, Gemini CLI, OpenCode) — produces the same normalized events, so the rest of the engine never sees a
  * file format.
  */
 
 import { z } from 'zod';
 
 /** Where a fact came from; shown beside every test result. */
-export type SessionSource = 'recorder' | 'claude-code' | 'codex' | 'aider' | 'cline' | 'roo' | 'specstory' | 'copilot';
+export type SessionSource = 'recorder' | 'claude-code' | 'codex' | 'aider' | 'cline' | 'roo' | 'specstory' | 'copilot' | 'gemini' | 'opencode';
 
 /** All readers, in the order their evidence is listed. */
-export const SESSION_SOURCES: readonly SessionSource[] = ['recorder', 'claude-code', 'codex', 'aider', 'cline', 'roo', 'specstory', 'copilot'];
+export const SESSION_SOURCES: readonly SessionSource[] = ['recorder', 'claude-code', 'codex', 'aider', 'cline', 'roo', 'specstory', 'copilot', 'gemini', 'opencode'];
 
 /** Something a person or an agent said. Tool output and system reminders are never turns. */
 export interface SessionTurn {

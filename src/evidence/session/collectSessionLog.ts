@@ -21,6 +21,9 @@ import { readClaudeCode } from './readers/claudeCode';
 import { readClineTask } from './readers/cline';
 import { readCodex } from './readers/codex';
 import { readCopilotSession } from './readers/copilot';
+import { looksLikeGemini, readFileHead, readGemini } from './readers/gemini';
+import { looksLikeOpenCode, readOpenCode } from './readers/opencode';
+import { isOpenCodeDbRef } from './readers/opencodeDb';
 import { readSpecStory } from './readers/specstory';
 import { openRegularForReading, readFirstLine } from './lines';
 import { readRecorder, type RecorderRead } from './recorderLog';
@@ -35,6 +38,7 @@ import {
   type FoundTranscript,
   type SessionLocations,
 } from './discovery';
+import { findGemini, findOpenCode } from './discoveryGeminiOpenCode';
 
 /** Turns remembered per transcript between handoffs: 20. */
 export const REMEMBERED_TURNS = 20;
@@ -79,6 +83,7 @@ export interface SessionLogEvidence {
   readonly recent_turns: Turn[];
   /** Files agents edited or the user saved, once each (newest edit), with the reader that saw it. */
   readonly file_edits: Array<{ path: string; tool: string; source: SessionSource }>;
+  /** Transcripts read, without empty ones (no command, turn, edit or problem read, no turn remembered). */
   readonly transcripts: TranscriptSummary[];
   /** What could not be read, in words. */
   readonly notes: string[];
@@ -87,6 +92,13 @@ export interface SessionLogEvidence {
   /** The recorder's session (id and base commit), when a recorder file was read. */
   readonly recorder_session?: { session_id: string; base_commit: string | null };
 }
+
+/**
+ * Sources whose files are rewritten, start included, as they grow (a Gemini CLI legacy chat's
+ * `lastUpdated`, an OpenCode session's `time.updated`): their items carry absolute times, so what
+ * is not newer than the previous read's newest is skipped even when the start changed.
+ */
+const RESUMED_BY_TIME: ReadonlySet<SessionSource> = new Set(['gemini', 'opencode']);
 
 /** Bytes of a file's start fingerprinted to notice a rewrite: 4 KiB. */
 const HEAD_BYTES = 4096;
@@ -124,6 +136,10 @@ function reader(source: SessionSource): (file: string, opts: { fromOffset?: numb
       return readCopilotSession;
     case 'recorder':
       return readRecorder;
+    case 'gemini':
+      return readGemini;
+    case 'opencode':
+      return readOpenCode;
   }
 }
 
@@ -138,11 +154,15 @@ export async function detectSource(p: string): Promise<SessionSource | undefined
     return undefined;
   }
   const base = path.basename(p);
+  if (isOpenCodeDbRef(p)) return 'opencode';
   if (base.endsWith('.aider.chat.history.md') || base.endsWith('.aider.input.history')) return 'aider';
   if (base.endsWith('.md')) return 'specstory';
   if (p.includes(`${path.sep}chatSessions${path.sep}`)) return 'copilot';
   if (base === 'ui_messages.json') return 'cline';
   const first = (await readFirstLine(p)) ?? '';
+  const head = await readFileHead(p).catch(() => first);
+  if (looksLikeGemini(head, base)) return 'gemini';
+  if (looksLikeOpenCode(head, base)) return 'opencode';
   if (/"type"\s*:\s*"session_meta"|"payload"\s*:/.test(first)) return 'codex';
   if (/"type"\s*:\s*"session_start".*"v"\s*:\s*1|"v"\s*:\s*1.*"type"\s*:\s*"session_start"/.test(first)) return 'recorder';
   if (/"kind"\s*:\s*0/.test(first) || /"requests"\s*:/.test(first)) return 'copilot';
@@ -161,6 +181,8 @@ async function discover(opts: SessionLogOptions): Promise<FoundTranscript[]> {
   if (enabled.has('roo')) finders.push(findClineTasks(loc.roo, ws, 'roo'));
   if (enabled.has('specstory')) finders.push(findSpecStory(loc.specstory));
   if (enabled.has('copilot')) finders.push(findCopilot(loc.copilot, ws));
+  if (enabled.has('gemini')) finders.push(findGemini(loc.gemini, ws));
+  if (enabled.has('opencode')) finders.push(findOpenCode(loc.opencode, ws));
   return (await Promise.all(finders.map((f) => f.catch(() => [])))).flat();
 }
 
@@ -202,7 +224,7 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
     const resume = !!prev && !!st && st.size >= prev.offset && prev.head === (await headFingerprint(contentFile, prev.head_bytes));
     const r = await reader(t.source)(t.file, {
       fromOffset: resume ? prev.offset : 0,
-      sinceTime: resume ? prev.last_time : undefined,
+      sinceTime: resume || (prev && RESUMED_BY_TIME.has(t.source)) ? prev?.last_time : undefined,
       workspaceRoot: opts.workspaceRoot,
     });
     if (t.source === 'recorder') {
@@ -231,7 +253,11 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
       invalid_utf8: r.stats.invalid_utf8,
       ...(r.error ? { error: r.error } : {}),
     };
-    transcripts.push(summary);
+    // An empty session is not a source (issue 17: VS Code 1.139 writes an empty Copilot chat
+    // session at every start): nothing read, nothing remembered, nothing wrong. Its state is
+    // still saved below, so the turns it gets later are read from where this read stopped.
+    const empty = !r.error && !commands.length && !newTurns.length && !remembered.length && !summary.edits && !summary.malformed && !summary.skipped && !summary.invalid_utf8;
+    if (!empty) transcripts.push(summary);
     if (r.error) {
       notes.push(`Session log: ${r.error}`);
     } else {

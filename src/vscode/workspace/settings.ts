@@ -51,6 +51,8 @@ const LOCATION_KEYS: Record<string, keyof SessionLocations> = {
   roo: 'roo',
   specstory: 'specstory',
   copilot: 'copilot',
+  gemini: 'gemini',
+  opencode: 'opencode',
 };
 
 function readLocations(value: unknown): SessionLocations {

@@ -1,0 +1,184 @@
+/**
+ * Which Gemini CLI and OpenCode transcripts belong to the open workspace (docs/DESIGN.md §6,
+ * "Session log"). Both keep their logs under the user's home, per project:
+ *
+ * - Gemini CLI: `~/.gemini/tmp/<project>/` (`$GEMINI_CLI_HOME/.gemini` when set; gemini-cli
+ *   `packages/core/src/utils/paths.ts` `homedir`), where `<project>` is the sha256 (hex) of the
+ *   project root (`getProjectHash`), or since the project registry the slug that
+ *   `~/.gemini/projects.json` (`{projects: {<root>: <slug>}}`) maps the root to, the folder
+ *   holding a `.project_root` file naming the root (`config/projectRegistry.ts`, `config/storage.ts`).
+ *   The newest chat recording `chats/session-*.json[l]` is taken with its sub-agents'
+ *   recordings (`chats/<sessionId>/*.jsonl`); without recordings (older CLIs), the newest
+ *   `/chat save` checkpoint; without either, `logs.json` (the user's prompts).
+ * - OpenCode, under `~/.local/share/opencode` (`$XDG_DATA_HOME/opencode`): the sessions of
+ *   `opencode.db` (1.2+) and of `storage/session/<projectID>/<sessionID>.json` (earlier; the
+ *   projects whose `worktree` holds the workspace, and `global`) whose `directory` is the
+ *   workspace or inside it. The newest (by `time.updated`) top-level session is taken with its
+ *   sub-agent sessions (`parentID`).
+ */
+import { createHash } from 'node:crypto';
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { emptyStats } from '../../core/session/events';
+import type { FoundTranscript } from './discovery';
+import { parseJsonLine, readFirstLine } from './lines';
+import { readStorageJson } from './readers/opencode';
+import { OPENCODE_DB, nodeSqlite, openCodeDbRef, openCodeDbSessions } from './readers/opencodeDb';
+import { obj, str } from './readers/common';
+
+/** Most folders of `~/.gemini/tmp` examined for a `.project_root` naming the workspace: 500. */
+export const MAX_GEMINI_PROJECTS_SCANNED = 500;
+/** Most OpenCode session files examined per project (newest first): 500. */
+export const MAX_OPENCODE_SESSIONS_SCANNED = 500;
+
+/** Gemini CLI's project hash: sha256 (hex) of the project root path (`getProjectHash`). */
+export function geminiProjectHash(projectRoot: string): string {
+  return createHash('sha256').update(projectRoot).digest('hex');
+}
+
+async function list(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch {
+    return [];
+  }
+}
+
+async function mtime(p: string): Promise<number | undefined> {
+  try {
+    return (await stat(p)).mtimeMs;
+  } catch {
+    return undefined;
+  }
+}
+
+function norm(p: string): string {
+  const r = path.resolve(p).replace(/[\\/]+$/, '');
+  return process.platform === 'win32' || process.platform === 'darwin' ? r.toLowerCase() : r;
+}
+
+/** Whether `p` is `root` or inside it. */
+function within(p: string | undefined, root: string): boolean {
+  if (!p) return false;
+  const rel = path.relative(norm(root), norm(p));
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+async function newest(dir: string, match: (name: string) => boolean): Promise<FoundTranscript | undefined> {
+  let best: FoundTranscript | undefined;
+  for (const f of (await list(dir)).filter(match)) {
+    const full = path.join(dir, f);
+    const m = await mtime(full);
+    if (m !== undefined && (!best || m > best.mtimeMs)) best = { source: 'gemini', file: full, mtimeMs: m };
+  }
+  return best;
+}
+
+/** The `~/.gemini/tmp` folders that may hold the workspace's logs: by hash, by registry slug, by `.project_root`. */
+async function geminiProjectDirs(geminiDir: string, workspaceRoot: string): Promise<string[]> {
+  const tmp = path.join(geminiDir, 'tmp');
+  const root = path.resolve(workspaceRoot);
+  const dirs = new Set<string>([path.join(tmp, geminiProjectHash(root))]);
+  const registry = obj(obj(await readStorageJson(path.join(geminiDir, 'projects.json'), emptyStats()))?.projects);
+  for (const [p, slug] of Object.entries(registry ?? {})) {
+    if (typeof slug === 'string' && slug && !slug.includes('/') && !slug.includes('\\') && norm(p) === norm(root)) dirs.add(path.join(tmp, slug));
+  }
+  for (const d of (await list(tmp)).slice(0, MAX_GEMINI_PROJECTS_SCANNED)) {
+    const owner = (await readFirstLine(path.join(tmp, d, '.project_root'), 64 * 1024))?.trim();
+    if (owner && norm(owner) === norm(root)) dirs.add(path.join(tmp, d));
+  }
+  return [...dirs];
+}
+
+/**
+ * The workspace's Gemini CLI transcripts under `geminiDir` (`~/.gemini`): the newest chat
+ * recording plus its sub-agents', else the newest checkpoint, else `logs.json`. None when the
+ * folder or the project is missing.
+ */
+export async function findGemini(geminiDir: string, workspaceRoot: string): Promise<FoundTranscript[]> {
+  const dirs = await geminiProjectDirs(geminiDir, workspaceRoot);
+  const pick = async (sub: string, match: (n: string) => boolean): Promise<FoundTranscript | undefined> => {
+    let best: FoundTranscript | undefined;
+    for (const d of dirs) {
+      const n = await newest(path.join(d, sub), match);
+      if (n && (!best || n.mtimeMs > best.mtimeMs)) best = n;
+    }
+    return best;
+  };
+  const chat = await pick('chats', (n) => /^session-.*\.jsonl?$/.test(n));
+  if (chat) {
+    const sessionId = str(parseJsonLine((await readFirstLine(chat.file)) ?? '')?.sessionId);
+    const subDir = sessionId && /^[\w.-]+$/.test(sessionId) ? path.join(path.dirname(chat.file), sessionId) : undefined;
+    const subs: FoundTranscript[] = [];
+    for (const f of subDir ? (await list(subDir)).filter((x) => x.endsWith('.jsonl')).sort() : []) {
+      const full = path.join(subDir as string, f);
+      subs.push({ source: 'gemini', file: full, mtimeMs: (await mtime(full)) ?? 0 });
+    }
+    return [chat, ...subs];
+  }
+  const found = (await pick('', (n) => /^checkpoint-.+\.json$/.test(n))) ?? (await pick('', (n) => n === 'logs.json'));
+  return found ? [found] : [];
+}
+
+/**
+ * The workspace's OpenCode session under `dataDir` (`~/.local/share/opencode`; its `storage/`
+ * folder also works) and its sub-agent sessions, from the SQLite database `opencode.db`
+ * (OpenCode 1.2+) and the JSON `storage/` (earlier versions; sessions since migrated are taken
+ * from the database). Where this Node cannot read the database (no `node:sqlite`), the database
+ * itself is returned so that its read says why. None when no session ran in the workspace.
+ */
+export async function findOpenCode(dataDir: string, workspaceRoot: string): Promise<FoundTranscript[]> {
+  const inStorage = path.basename(dataDir) === 'storage';
+  const storageDir = inStorage ? dataDir : path.join(dataDir, 'storage');
+  const dbFile = path.join(inStorage ? path.dirname(dataDir) : dataDir, OPENCODE_DB);
+  const sessions = new Map<string, FoundTranscript & { id: string; parent?: string; updated: number }>();
+  const dbTime = await mtime(dbFile);
+  const unread: FoundTranscript[] = [];
+  if (dbTime !== undefined) {
+    try {
+      if (!nodeSqlite()) throw new Error('no node:sqlite');
+      for (const s of openCodeDbSessions(dbFile)) {
+        if (within(s.directory, workspaceRoot)) sessions.set(s.id, { source: 'opencode', file: openCodeDbRef(dbFile, s.id), mtimeMs: s.updated, id: s.id, parent: s.parentID, updated: s.updated });
+      }
+    } catch {
+      unread.push({ source: 'opencode', file: dbFile, mtimeMs: dbTime });
+    }
+  }
+  for (const s of await jsonStorageSessions(storageDir, workspaceRoot)) {
+    if (!sessions.has(s.id)) sessions.set(s.id, s);
+  }
+  const all = [...sessions.values()];
+  const main = all.filter((s) => !s.parent).sort((a, b) => b.updated - a.updated)[0];
+  if (!main) return unread;
+  const children = all.filter((s) => s.parent === main.id);
+  return [...unread, ...[main, ...children].map(({ source, file, mtimeMs }) => ({ source, file, mtimeMs }))];
+}
+
+/** The JSON storage's sessions run in the workspace: projects whose worktree holds it, and `global`. */
+async function jsonStorageSessions(storageDir: string, workspaceRoot: string): Promise<Array<FoundTranscript & { id: string; parent?: string; updated: number }>> {
+  const projects = new Set<string>(['global']);
+  for (const f of (await list(path.join(storageDir, 'project'))).filter((x) => x.endsWith('.json'))) {
+    const p = await readStorageJson(path.join(storageDir, 'project', f), emptyStats());
+    const sandboxes = Array.isArray(p?.sandboxes) ? p.sandboxes : [];
+    if (p && (within(workspaceRoot, str(p.worktree) ?? '\0') || sandboxes.some((s) => typeof s === 'string' && within(workspaceRoot, s)))) {
+      projects.add(path.basename(f, '.json'));
+    }
+  }
+  const sessions: Array<FoundTranscript & { id: string; parent?: string; updated: number }> = [];
+  for (const projectID of projects) {
+    const dir = path.join(storageDir, 'session', projectID);
+    const files: Array<{ file: string; m: number }> = [];
+    for (const f of (await list(dir)).filter((x) => x.endsWith('.json'))) {
+      const m = await mtime(path.join(dir, f));
+      if (m !== undefined) files.push({ file: path.join(dir, f), m });
+    }
+    files.sort((a, b) => b.m - a.m);
+    for (const { file, m } of files.slice(0, MAX_OPENCODE_SESSIONS_SCANNED)) {
+      const s = await readStorageJson(file, emptyStats());
+      if (!s || !within(str(s.directory), workspaceRoot)) continue;
+      const updated = obj(s.time)?.updated;
+      sessions.push({ source: 'opencode', file, mtimeMs: m, updated: typeof updated === 'number' ? updated : m, id: str(s.id) ?? path.basename(file, '.json'), parent: str(s.parentID) });
+    }
+  }
+  return sessions;
+}
