@@ -28,7 +28,7 @@ import { type HandoverEnvironment } from './handover';
 import { openProject } from './project';
 import { listTimeline } from './timeline';
 
-/** What to build the prompt for: a specialist, a handoff (id, file name or `latest`), or both. */
+/** What to build the prompt for: a specialist, a handoff (id, file name or `latest`: the newest handoff, never a result), or both. */
 export interface PromptRequest {
   readonly specialist?: string;
   readonly handoff?: string;
@@ -99,6 +99,19 @@ export async function priorHandoffsFor(files: readonly TimelineFile[], budgetByt
   return { text: block.text, included: block.included, dropped: block.dropped };
 }
 
+/**
+ * The newest complete handoff file of `dir` whose `kind` is `handoff` (results are skipped),
+ * addressed to `specialist` when one is given; the newest 50 candidates are read.
+ */
+async function newestHandoff(dir: string, specialist: string | undefined): Promise<{ file: string; parsed: ParsedHandoff } | undefined> {
+  const files = (await listHandoffFiles(dir)).filter((f) => !f.partial && (!specialist || f.specialist === specialist)).reverse();
+  for (const f of files.slice(0, 50)) {
+    const h = await readHandoffHead(f.path);
+    if (h && h.frontmatter.kind === 'handoff') return { file: f.path, parsed: h };
+  }
+  return undefined;
+}
+
 /** Builds the prompt for the receiving specialist. */
 export async function buildPrompt(req: PromptRequest, env: HandoverEnvironment): Promise<PromptOutcome> {
   try {
@@ -118,19 +131,15 @@ async function build(req: PromptRequest, env: HandoverEnvironment): Promise<Prom
   const dir = path.join(root, HANDOFFS_DIR);
 
   let handoff: { file: string; parsed: ParsedHandoff } | undefined;
-  if (req.handoff) {
+  if (req.handoff && req.handoff !== 'latest') {
     const found = await findHandoff(dir, req.handoff, 'handoff');
     if (!found.ok) return fail(found.message, 'handoff');
     handoff = { file: found.file, parsed: found.handoff };
   } else {
-    // The newest handoff (not a result) to this specialist, or the newest handoff at all.
-    const files = (await listHandoffFiles(dir)).filter((f) => !f.partial && (!req.specialist || f.specialist === req.specialist)).reverse();
-    for (const f of files.slice(0, 50)) {
-      const h = await readHandoffHead(f.path);
-      if (h && h.frontmatter.kind === 'handoff') {
-        handoff = { file: f.path, parsed: h };
-        break;
-      }
+    // The newest handoff (never a result: `kind: result` hands work back, there is nothing to pick up) to this specialist, or the newest handoff at all.
+    handoff = await newestHandoff(dir, req.specialist);
+    if (!handoff && req.handoff === 'latest') {
+      return fail(`there is no handoff to pick up in ${dir}${req.specialist ? ` for ${req.specialist}` : ''} (results are not picked up) — hand over first, or leave out --handoff`, 'handoff');
     }
   }
   const specialistId = req.specialist ?? handoff?.parsed.frontmatter.specialist;

@@ -245,6 +245,32 @@ describe('prompt for the receiving specialist', function () {
     assert.ok(peek.status === 'ok' && peek.handoff_id === null, 'no handoff to hacker: a briefing without one');
   });
 
+  it('`--handoff latest` picks the newest handoff, never a newer result, and refuses when there is only a result', async () => {
+    const dir = repoWithWork();
+    const h = await handoffTo(dir, 'quality_reviewer');
+    const r = await recordResult({ specialist: 'quality_reviewer', summary: 'Reviewed; no findings.', criteria_met: 'all' }, { workspaceRoot: dir, now: at(5), sessionId: 'session-b' });
+    assert.ok(r.status === 'ok');
+    // The result is the newest entry of the folder: it is what "latest" used to pick.
+    const names = readdirSync(path.join(dir, '.handoff', 'handoffs')).sort();
+    assert.equal(read(path.join(dir, '.handoff', 'handoffs', names[names.length - 1])).frontmatter.kind, 'result');
+    const p = await buildPrompt({ handoff: 'latest', take: false }, { workspaceRoot: dir, now: at(6) });
+    assert.ok(p.status === 'ok', p.status === 'error' ? p.message : '');
+    assert.equal(p.handoff_id, h.package.id);
+    const cliOut = await cli(['prompt', '--handoff', 'latest', '--no-take', '--json'], dir);
+    assert.equal(cliOut.code, EXIT_OK, cliOut.err);
+    assert.equal(JSON.parse(cliOut.out).handoff_id, h.package.id);
+
+    const only = repoWithWork();
+    await handoffTo(only, 'quality_reviewer');
+    const first = readdirSync(path.join(only, '.handoff', 'handoffs'))[0];
+    rmSync(path.join(only, '.handoff', 'handoffs', first));
+    mkdirSync(path.join(only, '.handoff', 'handoffs'), { recursive: true });
+    writeFileSync(path.join(only, '.handoff', 'handoffs', names[names.length - 1]), readFileSync(path.join(dir, '.handoff', 'handoffs', names[names.length - 1])));
+    const none = await buildPrompt({ handoff: 'latest', take: false }, { workspaceRoot: only, now: at(6) });
+    assert.ok(none.status === 'error');
+    assert.match(none.message, /^ERROR: there is no handoff to pick up in .* \(results are not picked up\)/);
+  });
+
   it('reports staleness after a commit and after a file it names is deleted', async () => {
     const dir = repoWithWork();
     write(dir, 'src/auth.ts', 'export const auth = 1;\n');
