@@ -39,8 +39,13 @@ export {
   type Turn,
 } from './fields';
 
-/** Topic slugs: `^[a-z0-9][a-z0-9-]{0,63}$` (docs/DESIGN.md §4). */
-export const TOPIC_SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
+/**
+ * Topic slugs (docs/DESIGN.md §4): 1–64 characters of lower-case letters of any script,
+ * their combining marks, digits and `-`, starting with a letter or digit, no ASCII capital
+ * (`auth-refresh`, `рефакторинг`, `日本語のトピック`). Every slug written before Unicode letters
+ * were kept (`^[a-z0-9][a-z0-9-]{0,63}$`) still matches. `slugifyTopic` also bounds it to 120 bytes.
+ */
+export const TOPIC_SLUG_PATTERN = /^(?!.*[A-Z])[\p{L}\p{N}][\p{L}\p{M}\p{N}-]{0,63}$/u;
 
 /** Token encodings the budget can be counted in (setting `handoff.tokenizer`). */
 export const TokenizerNameSchema = z.enum(['o200k_base', 'cl100k_base']);
