@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { acceptanceCriteria, matchCriteria } from '../../src/core/receive/handBack';
 import { parseHandoff } from '../../src/core/handoff/parse';
@@ -269,6 +270,35 @@ describe('prompt for the receiving specialist', function () {
     const none = await buildPrompt({ handoff: 'latest', take: false }, { workspaceRoot: only, now: at(6) });
     assert.ok(none.status === 'error');
     assert.match(none.message, /^ERROR: there is no handoff to pick up in .* \(results are not picked up\)/);
+  });
+
+  it('prior handoffs: a 50 MB file takes its share, the handoff picked up stays, sizes are exact, broken and unreadable entries are warned about', async () => {
+    const dir = repoWithWork();
+    const picked = await handoffTo(dir, 'quality_reviewer', {}, 0);
+    const others = [];
+    for (let m = 1; m <= 4; m++) others.push(await handoffTo(dir, 'hacker', { summary: `Other work ${m}.` }, m));
+    const hdir = path.join(dir, '.handoff', 'handoffs');
+    // Newest of all: a 50 MB handoff file (a huge summary), and entries that are not files.
+    const huge = path.join(hdir, '2026-11-30T11-00-00.000Z_hacker.md');
+    const big = Buffer.alloc(50 * 1024 * 1024, 'z');
+    Buffer.from('---\nbroken: [\n---\n').copy(big);
+    writeFileSync(huge, big);
+    execFileSync('mkfifo', [path.join(hdir, '2026-11-30T10-30-00.000Z_hacker.md')]);
+    symlinkSync('/dev/zero', path.join(hdir, '2026-11-30T10-31-00.000Z_hacker.md'));
+    symlinkSync('/etc/hostname', path.join(hdir, '2026-11-30T10-32-00.000Z_hacker.md'));
+    const p = await buildPrompt({ handoff: picked.package.id, take: false }, { workspaceRoot: dir, now: at(90) });
+    assert.ok(p.status === 'ok', p.status === 'error' ? p.message : '');
+    const block = p.prompt.slice(p.prompt.indexOf('## Prior Agent Handoffs'));
+    assert.ok(Buffer.byteLength(block) <= 30 * 1024 + 2, `${Buffer.byteLength(block)}`);
+    assert.ok(block.includes(`### ${picked.package.id}.md`), 'the handoff picked up is kept');
+    for (const o of others) assert.ok(block.includes(`### ${o.package.id}.md`), `${o.package.id} is kept`);
+    assert.match(block, /\[… truncated: showing the first [\d,]+ of 52,428,800 bytes of this handoff to fit the 30 KB budget\]/);
+    assert.doesNotMatch(block, /earlier handoffs? dropped/);
+    const w = p.warnings.join('\n');
+    assert.match(w, /WARNING: prior handoff 2026-11-30T11-00-00\.000Z_hacker\.md: its frontmatter cannot be read/);
+    assert.match(w, /WARNING: prior handoff 2026-11-30T10-30-00\.000Z_hacker\.md was skipped: it is a FIFO/);
+    assert.match(w, /WARNING: prior handoff 2026-11-30T10-31-00\.000Z_hacker\.md was skipped: it is a symbolic link/);
+    assert.match(w, /WARNING: prior handoff 2026-11-30T10-32-00\.000Z_hacker\.md was skipped: it is a symbolic link/);
   });
 
   it('reports staleness after a commit and after a file it names is deleted', async () => {
