@@ -72,7 +72,9 @@ function takeHead(lines: readonly string[], counter: TokenCounter, budget: numbe
   const out: string[] = [];
   let used = 0;
   for (const line of lines) {
-    const cost = counter.count(`${line}\n`).tokens;
+    // Counting stops at the budget: a long line costs what is left, not its whole length.
+    const within = counter.within(`${line}\n`, Math.max(budget - used, Math.floor(budget / 4) + 1));
+    const cost = within === false ? Number.POSITIVE_INFINITY : within;
     if (used + cost <= budget) {
       out.push(line);
       used += cost;
@@ -90,7 +92,8 @@ function takeTail(lines: readonly string[], counter: TokenCounter, budget: numbe
   const out: string[] = [];
   let used = 0;
   for (let i = lines.length - 1; i >= 0; i--) {
-    const cost = counter.count(`${lines[i]}\n`).tokens;
+    const within = counter.within(`${lines[i]}\n`, Math.max(budget - used, Math.floor(budget / 4) + 1));
+    const cost = within === false ? Number.POSITIVE_INFINITY : within;
     if (used + cost <= budget) {
       out.unshift(lines[i]);
       used += cost;

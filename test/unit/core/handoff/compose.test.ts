@@ -207,7 +207,9 @@ describe('stage-2 history', () => {
     assert.match(capped, /\[… [\d,]+ lines elided to stay within 50,000 tokens …\]/);
   });
 
-  it('keeps nearly the whole cap when the item cut is one long line (a 199,999-character summary)', () => {
+  it('keeps nearly the whole cap when the item cut is one long line (a 199,999-character summary)', function () {
+    // Tokenizes about a million characters (the uncut file, the cut, the checks): more than the 2 s default on a busy machine.
+    this.timeout(30_000);
     let summary = '';
     for (let i = 0; summary.length < 199_999; i++) summary += `w${i * 7919} `;
     summary = summary.slice(0, 199_998) + 'Z';
