@@ -2,8 +2,8 @@
  * The gate by field (docs/DESIGN.md §7 "The gate"): `sanitizePackage` (`src/core/safety/redact.ts`)
  * cleans the free texts of a package; this cleans the short fields it leaves alone — the
  * topic (before it is slugged: a slugged, lowercased token no longer looks like one), `from`,
- * `to`, the session id, the branch and its upstream, the touched-file paths and the
- * transcripts' names. Secrets become `[REDACTED:<kind>]` and are counted in `redactions`;
+ * `to`, the session id, the branch and its upstream, the operation in progress (its refs and
+ * subject), the touched-file paths and the transcripts' names. Secrets become `[REDACTED:<kind>]` and are counted in `redactions`;
  * control and invisible characters in paths are shown as `\u{…}` escapes (kept readable and
  * distinct, never raw), counted in the returned `escaped`.
  */
@@ -51,6 +51,9 @@ export async function sanitizePackageFields(pkg: HandoffPackage): Promise<{ pkg:
     title: slot(pkg.topic_title),
     files: pkg.touched_files.map((f) => [slot(f.path), opt(f.old_path)] as const),
     sources: pkg.session_sources.map((s) => slot(s.file)),
+    opRef: opt(pkg.git_operation?.ref),
+    opBranch: opt(pkg.git_operation?.branch),
+    opSubject: opt(pkg.git_operation?.subject),
   };
   const r = await redactTexts(texts);
   let escaped = 0;
@@ -70,6 +73,12 @@ export async function sanitizePackageFields(pkg: HandoffPackage): Promise<{ pkg:
     topic_title: line(idx.title),
     touched_files: pkg.touched_files.map((f, i) => ({ ...f, path: path(idx.files[i][0]), old_path: idx.files[i][1] < 0 ? f.old_path : path(idx.files[i][1]) })),
     session_sources: pkg.session_sources.map((s, i) => ({ ...s, file: path(idx.sources[i]) })),
+    git_operation: pkg.git_operation && {
+      ...pkg.git_operation,
+      ref: idx.opRef < 0 ? pkg.git_operation.ref : path(idx.opRef),
+      branch: idx.opBranch < 0 ? pkg.git_operation.branch : path(idx.opBranch),
+      subject: idx.opSubject < 0 ? pkg.git_operation.subject : line(idx.opSubject),
+    },
     redactions: addCounts(pkg.redactions ?? {}, r.found),
   };
   return { pkg: out, found: r.found, escaped };

@@ -182,7 +182,7 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
       return handoverError(topic.message, 'topic', topic.parts);
     }
     if (topic.fallback) {
-      warnings.push(`WARNING: topic "${topic.title}" has no ASCII letters or digits; its files use the slug "${topic.slug}"`);
+      warnings.push(`WARNING: topic "${topic.title}" has no letters or digits; its files use the slug "${topic.slug}"`);
     }
     let parent: HandoffFrontmatter | undefined;
     if (request.parent) {

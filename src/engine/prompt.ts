@@ -18,17 +18,16 @@ import { stripInvisible } from '../core/safety/invisible';
 import { sanitizeSessionId } from './fieldGate';
 import type { ParsedHandoff } from '../core/handoff/parse';
 import { isUpToDate, stalenessLines } from '../core/receive/stalenessReport';
-import { PRIOR_HANDOFFS_BUDGET_BYTES, priorHandoffsBlock, type TimelineFile } from '../core/timeline/chains';
 import { collectStaleness } from '../evidence/git/stalenessFacts';
 import { findHandoff, listHandoffFiles, readHandoffHead } from '../store/handoffs/handoffIndex';
-import { openRegularFile } from '../store/safeWrite';
 import { setHandoffStatus } from '../store/handoffs/handoffStore';
 import { otherToolsHandoffFolders } from '../store/handoffs/timelineFiles';
 import { type HandoverEnvironment } from './handover';
 import { openProject } from './project';
 import { listTimeline } from './timeline';
+import { priorHandoffsFor } from './priorHandoffs';
 
-/** What to build the prompt for: a specialist, a handoff (id, file name or `latest`), or both. */
+/** What to build the prompt for: a specialist, a handoff (id, file name or `latest`: the newest handoff, never a result), or both. */
 export interface PromptRequest {
   readonly specialist?: string;
   readonly handoff?: string;
@@ -59,44 +58,20 @@ function fail(message: string, field?: string, parts?: ErrorParts): PromptOutcom
   return handoverError(message, field, parts);
 }
 
-/** Most bytes read of one timeline file for the prior handoffs block: the budget itself (more could never be shown). */
-const READ_CAP_BYTES = PRIOR_HANDOFFS_BUDGET_BYTES;
-
-async function readCapped(file: string): Promise<string | undefined> {
-  const fh = await openRegularFile(file);
-  if (!fh) return undefined;
-  try {
-    const buf = Buffer.alloc(READ_CAP_BYTES + 4);
-    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
-    // A NUL byte: not a handoff but a binary file under a handoff's name — not quoted.
-    if (buf.subarray(0, bytesRead).includes(0)) return '_(a binary file, not shown)_';
-    // A read cut inside a character decodes to U+FFFD at the end: drop it.
-    const text = buf.subarray(0, bytesRead).toString('utf8');
-    return bytesRead === buf.length ? text.replace(/\uFFFD+$/, '') : text;
-  } catch {
-    return undefined;
-  } finally {
-    await fh.close().catch(() => undefined);
-  }
-}
+// The prior handoffs block is read by priorHandoffs.ts; re-exported for the surfaces that import it from here.
+export { priorHandoffsFor } from './priorHandoffs';
 
 /**
- * The prior handoffs block: timeline files read newest first until the budget is surely
- * spent (each file costs at least its own bytes), the older ones counted as dropped
- * without being read.
+ * The newest complete handoff file of `dir` whose `kind` is `handoff` (results are skipped),
+ * addressed to `specialist` when one is given; the newest 50 candidates are read.
  */
-export async function priorHandoffsFor(files: readonly TimelineFile[], budgetBytes = PRIOR_HANDOFFS_BUDGET_BYTES): Promise<{ text: string; included: number; dropped: number }> {
-  const sorted = [...files].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const read: Array<{ name: string; text: string; partial: boolean }> = [];
-  let bytes = 0;
-  let i = sorted.length - 1;
-  for (; i >= 0 && bytes <= budgetBytes; i--) {
-    const text = (await readCapped(sorted[i].path)) ?? '_(could not be read)_';
-    bytes += Buffer.byteLength(text);
-    read.unshift({ name: sorted[i].name, text, partial: sorted[i].partial });
+async function newestHandoff(dir: string, specialist: string | undefined): Promise<{ file: string; parsed: ParsedHandoff } | undefined> {
+  const files = (await listHandoffFiles(dir)).filter((f) => !f.partial && (!specialist || f.specialist === specialist)).reverse();
+  for (const f of files.slice(0, 50)) {
+    const h = await readHandoffHead(f.path);
+    if (h && h.frontmatter.kind === 'handoff') return { file: f.path, parsed: h };
   }
-  const block = priorHandoffsBlock(read, budgetBytes, i + 1);
-  return { text: block.text, included: block.included, dropped: block.dropped };
+  return undefined;
 }
 
 /** Builds the prompt for the receiving specialist. */
@@ -118,19 +93,15 @@ async function build(req: PromptRequest, env: HandoverEnvironment): Promise<Prom
   const dir = path.join(root, HANDOFFS_DIR);
 
   let handoff: { file: string; parsed: ParsedHandoff } | undefined;
-  if (req.handoff) {
+  if (req.handoff && req.handoff !== 'latest') {
     const found = await findHandoff(dir, req.handoff, 'handoff');
     if (!found.ok) return fail(found.message, 'handoff');
     handoff = { file: found.file, parsed: found.handoff };
   } else {
-    // The newest handoff (not a result) to this specialist, or the newest handoff at all.
-    const files = (await listHandoffFiles(dir)).filter((f) => !f.partial && (!req.specialist || f.specialist === req.specialist)).reverse();
-    for (const f of files.slice(0, 50)) {
-      const h = await readHandoffHead(f.path);
-      if (h && h.frontmatter.kind === 'handoff') {
-        handoff = { file: f.path, parsed: h };
-        break;
-      }
+    // The newest handoff (never a result: `kind: result` hands work back, there is nothing to pick up) to this specialist, or the newest handoff at all.
+    handoff = await newestHandoff(dir, req.specialist);
+    if (!handoff && req.handoff === 'latest') {
+      return fail(`there is no handoff to pick up in ${dir}${req.specialist ? ` for ${req.specialist}` : ''} (results are not picked up) — hand over first, or leave out --handoff`, 'handoff');
     }
   }
   const specialistId = req.specialist ?? handoff?.parsed.frontmatter.specialist;
@@ -145,7 +116,8 @@ async function build(req: PromptRequest, env: HandoverEnvironment): Promise<Prom
   }
 
   const timeline = await listTimeline(project, registry.all().map((s) => s.id));
-  const prior = await priorHandoffsFor(timeline.files);
+  const prior = await priorHandoffsFor(timeline.files, undefined, handoff?.file);
+  warnings.push(...timeline.warnings.map((w) => `WARNING: ${w}`), ...prior.warnings);
   const report = handoff ? await collectStaleness({ cwd: env.workspaceRoot, handoff: handoff.parsed, binary: env.gitBinary, signal: env.signal, handoffRoot: root, alsoExclude: otherToolsHandoffFolders(path.resolve(env.workspaceRoot)) }) : undefined;
   const staleness = report ? stalenessLines(report) : [];
   const now = (env.now ?? (() => new Date()))();

@@ -182,6 +182,29 @@ describe('attacks on the agent entry points', function () {
       assert.equal(handoffFiles(ws).length, 4);
     });
 
+    it('topics in other scripts get briefings of their own: the second is not refused as a duplicate of the first', async () => {
+      const ws = repo();
+      const titles = ['日本語のトピック', 'Рефакторинг', '🚀', '🔥'];
+      const results = [];
+      for (const topic of titles) {
+        const r = await call(ws, 'implementation_engineer', { parent: 'none', topic });
+        assert.ok(r.ok, r.ok ? '' : r.text);
+        results.push(r.result);
+      }
+      const slugs = results.map((r) => r.package.topic);
+      assert.deepEqual(slugs.slice(0, 2), ['日本語のトピック', 'рефакторинг']);
+      assert.match(slugs[2], /^topic-[0-9a-f]{10}$/);
+      assert.equal(new Set(slugs).size, 4, 'four topics, four slugs');
+      const briefings = readdirSync(path.join(ws, '.handoff', 'briefings')).sort();
+      assert.equal(briefings.length, 4, briefings.join(', '));
+      assert.ok(briefings.includes(`implementation-engineer-日本語のトピック-${results[0].package.created.slice(0, 10)}.md`), briefings.join(', '));
+      assert.ok(briefings.every((b) => b === b.normalize('NFC') && Buffer.byteLength(b) < 255));
+      // The same title again, with the code unchanged, is still the duplicate the guard refuses.
+      const again = await call(ws, 'implementation_engineer', { parent: 'none', topic: 'Рефакторинг' });
+      assert.equal(again.ok, false);
+      assert.match(again.text, /^ERROR: progress guard: \S+ already hands "рефакторинг" to implementation_engineer/);
+    });
+
     it('an edited frontmatter id on the newest handoff does not redirect the next agent\'s hop into another chain', async () => {
       const ws = repo();
       const old = await call(ws, 'solution_architect', { topic: 'old chain' });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { acceptanceCriteria, matchCriteria } from '../../src/core/receive/handBack';
 import { parseHandoff } from '../../src/core/handoff/parse';
@@ -251,6 +252,61 @@ describe('prompt for the receiving specialist', function () {
     assert.ok(again.status === 'ok' && !again.taken, 'taken once');
     const peek = await buildPrompt({ take: false, specialist: 'hacker' }, { workspaceRoot: dir, now: at(2), sessionId: 's' });
     assert.ok(peek.status === 'ok' && peek.handoff_id === null, 'no handoff to hacker: a briefing without one');
+  });
+
+  it('`--handoff latest` picks the newest handoff, never a newer result, and refuses when there is only a result', async () => {
+    const dir = repoWithWork();
+    const h = await handoffTo(dir, 'quality_reviewer');
+    const r = await recordResult({ specialist: 'quality_reviewer', summary: 'Reviewed; no findings.', criteria_met: 'all' }, { workspaceRoot: dir, now: at(5), sessionId: 'session-b' });
+    assert.ok(r.status === 'ok');
+    // The result is the newest entry of the folder: it is what "latest" used to pick.
+    const names = readdirSync(path.join(dir, '.handoff', 'handoffs')).sort();
+    assert.equal(read(path.join(dir, '.handoff', 'handoffs', names[names.length - 1])).frontmatter.kind, 'result');
+    const p = await buildPrompt({ handoff: 'latest', take: false }, { workspaceRoot: dir, now: at(6) });
+    assert.ok(p.status === 'ok', p.status === 'error' ? p.message : '');
+    assert.equal(p.handoff_id, h.package.id);
+    const cliOut = await cli(['prompt', '--handoff', 'latest', '--no-take', '--json'], dir);
+    assert.equal(cliOut.code, EXIT_OK, cliOut.err);
+    assert.equal(JSON.parse(cliOut.out).handoff_id, h.package.id);
+
+    const only = repoWithWork();
+    await handoffTo(only, 'quality_reviewer');
+    const first = readdirSync(path.join(only, '.handoff', 'handoffs'))[0];
+    rmSync(path.join(only, '.handoff', 'handoffs', first));
+    mkdirSync(path.join(only, '.handoff', 'handoffs'), { recursive: true });
+    writeFileSync(path.join(only, '.handoff', 'handoffs', names[names.length - 1]), readFileSync(path.join(dir, '.handoff', 'handoffs', names[names.length - 1])));
+    const none = await buildPrompt({ handoff: 'latest', take: false }, { workspaceRoot: only, now: at(6) });
+    assert.ok(none.status === 'error');
+    assert.match(none.message, /^ERROR: there is no handoff to pick up in .* \(results are not picked up\)/);
+  });
+
+  it('prior handoffs: a 50 MB file takes its share, the handoff picked up stays, sizes are exact, broken and unreadable entries are warned about', async () => {
+    const dir = repoWithWork();
+    const picked = await handoffTo(dir, 'quality_reviewer', {}, 0);
+    const others = [];
+    for (let m = 1; m <= 4; m++) others.push(await handoffTo(dir, 'hacker', { summary: `Other work ${m}.` }, m));
+    const hdir = path.join(dir, '.handoff', 'handoffs');
+    // Newest of all: a 50 MB handoff file (a huge summary), and entries that are not files.
+    const huge = path.join(hdir, '2026-11-30T11-00-00.000Z_hacker.md');
+    const big = Buffer.alloc(50 * 1024 * 1024, 'z');
+    Buffer.from('---\nbroken: [\n---\n').copy(big);
+    writeFileSync(huge, big);
+    execFileSync('mkfifo', [path.join(hdir, '2026-11-30T10-30-00.000Z_hacker.md')]);
+    symlinkSync('/dev/zero', path.join(hdir, '2026-11-30T10-31-00.000Z_hacker.md'));
+    symlinkSync('/etc/hostname', path.join(hdir, '2026-11-30T10-32-00.000Z_hacker.md'));
+    const p = await buildPrompt({ handoff: picked.package.id, take: false }, { workspaceRoot: dir, now: at(90) });
+    assert.ok(p.status === 'ok', p.status === 'error' ? p.message : '');
+    const block = p.prompt.slice(p.prompt.indexOf('## Prior Agent Handoffs'));
+    assert.ok(Buffer.byteLength(block) <= 30 * 1024 + 2, `${Buffer.byteLength(block)}`);
+    assert.ok(block.includes(`### ${picked.package.id}.md`), 'the handoff picked up is kept');
+    for (const o of others) assert.ok(block.includes(`### ${o.package.id}.md`), `${o.package.id} is kept`);
+    assert.match(block, /\[… truncated: showing the first [\d,]+ of 52,428,800 bytes of this handoff to fit the 30 KB budget\]/);
+    assert.doesNotMatch(block, /earlier handoffs? dropped/);
+    const w = p.warnings.join('\n');
+    assert.match(w, /WARNING: prior handoff 2026-11-30T11-00-00\.000Z_hacker\.md: its frontmatter cannot be read/);
+    assert.match(w, /WARNING: prior handoff 2026-11-30T10-30-00\.000Z_hacker\.md was skipped: it is a FIFO/);
+    assert.match(w, /WARNING: prior handoff 2026-11-30T10-31-00\.000Z_hacker\.md was skipped: it is a symbolic link/);
+    assert.match(w, /WARNING: prior handoff 2026-11-30T10-32-00\.000Z_hacker\.md was skipped: it is a symbolic link/);
   });
 
   it('reports staleness after a commit and after a file it names is deleted', async () => {

@@ -138,6 +138,7 @@ export function composePackage(req: HandoverRequest, ctx: ComposeContext): Hando
     ahead: ev.ahead,
     behind: ev.behind,
     diff_hash: ev.diffHash,
+    git_operation: ev.operation ? { ...ev.operation } : null,
     max_context_tokens: req.max_context_tokens,
     estimated_tokens: 0,
     tokens_estimated: false,

@@ -27,11 +27,26 @@ export const FileStatusSchema = z.enum(['A', 'M', 'D', 'R', 'C', 'U', '?']);
 export type FileStatus = z.infer<typeof FileStatusSchema>;
 
 /**
+ * A submodule's change (a gitlink, mode 160000): the commit HEAD records (`from`, null for a
+ * submodule added since), the commit its worktree is at now (`to`, null when removed), and
+ * `dirty` when the submodule's own worktree has changes or untracked files (porcelain v2
+ * `S.M.`/`S..U`). Commits are full object names, as `git diff --submodule=short` prints them.
+ */
+export const SubmoduleChangeSchema = z.object({
+  from: z.nullable(z.string().check(z.regex(/^[0-9a-f]{4,64}$/))),
+  to: z.nullable(z.string().check(z.regex(/^[0-9a-f]{4,64}$/))),
+  dirty: z._default(z.boolean(), false),
+});
+/** A submodule's change. */
+export type SubmoduleChange = z.infer<typeof SubmoduleChangeSchema>;
+
+/**
  * One touched file (docs/DESIGN.md §4), as git reports it: `path` relative to the
  * repository root, exactly as the user sees it (UTF-8, spaces kept); `old_path` for renames
  * and copies; `added` / `deleted` line counts from numstat against HEAD (null when git
  * reports none: binary files, untracked files, conflicts); `xy` git's two-letter
- * index/worktree code from `status --porcelain=v2` (`?` for untracked).
+ * index/worktree code from `status --porcelain=v2` (`?` for untracked); `submodule` when the
+ * path is a submodule (its line counts are then null: git counts a gitlink as one line).
  */
 export const TouchedFileSchema = z.object({
   path: z.string().check(z.minLength(1)),
@@ -41,6 +56,7 @@ export const TouchedFileSchema = z.object({
   deleted: z._default(z.nullable(nonNegativeInt()), null),
   binary: z._default(z.boolean(), false),
   xy: z.optional(z.string().check(z.maxLength(2))),
+  submodule: z.optional(SubmoduleChangeSchema),
 });
 /** A touched file entry. */
 export type TouchedFile = z.infer<typeof TouchedFileSchema>;

@@ -2,7 +2,7 @@
  * The evidence a handoff is composed from (docs/DESIGN.md §6), as plain data: what git says
  * about the workspace. Collected by `src/evidence/git/collectGit.ts`; consumed by `compose.ts`.
  */
-import type { Commit, TouchedFile } from './schema';
+import type { Commit, GitOperation, TouchedFile } from './schema';
 
 /**
  * Git facts about one workspace at one moment.
@@ -19,6 +19,7 @@ import type { Commit, TouchedFile } from './schema';
  * - `diffExcerpt`: the start of `git diff HEAD`, at most 40,000 characters;
  *   `diffExcerptTruncated` when the diff was longer.
  * - `diffHash`: sha256 (hex) of the whole `git diff HEAD` output, for the hop guard.
+ * - `operation`: a merge, rebase, am, cherry-pick, revert or bisect left in progress; null when none.
  * - `notes`: what could not be collected, in words the user can act on
  *   ("Not a git repository: …", "git is not installed …").
  * - `problem`: why git evidence is missing, for choosing the next action; null when
@@ -40,6 +41,7 @@ export interface GitEvidence {
   readonly diffExcerpt: string | null;
   readonly diffExcerptTruncated: boolean;
   readonly diffHash: string | null;
+  readonly operation: GitOperation | null;
   readonly notes: readonly string[];
   readonly problem: GitProblem | null;
 }
@@ -69,6 +71,7 @@ export function emptyGitEvidence(note: string, problem: GitProblem = 'failed'): 
     diffExcerpt: null,
     diffExcerptTruncated: false,
     diffHash: null,
+    operation: null,
     notes: [note],
     problem,
   };

@@ -29,48 +29,114 @@ export function renderHistory(
   return capHeadTail(full, counter, maxTokens);
 }
 
+/** The longest start of `line` within `budget` tokens, found by bisection on characters (each probe stops at the budget). */
+function headWithin(line: string, counter: TokenCounter, budget: number): string {
+  let lo = 0;
+  let hi = line.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (counter.within(line.slice(0, mid), budget) !== false) lo = mid;
+    else hi = mid - 1;
+  }
+  // Never end between the two halves of a surrogate pair.
+  return /[\ud800-\udbff]$/.test(line.slice(0, lo)) ? line.slice(0, lo - 1) : line.slice(0, lo);
+}
+
+/** The longest end of `line` within `budget` tokens (see {@link headWithin}). */
+function tailWithin(line: string, counter: TokenCounter, budget: number): string {
+  let lo = 0;
+  let hi = line.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (counter.within(line.slice(line.length - mid), budget) !== false) lo = mid;
+    else hi = mid - 1;
+  }
+  const tail = line.slice(line.length - lo);
+  return /^[\udc00-\udfff]/.test(tail) ? tail.slice(1) : tail;
+}
+
+/** A kept piece of the text: its text, how many whole lines it holds, and whether (and by how many characters) it holds part of one more. */
+interface Piece {
+  readonly text: string;
+  readonly whole: number;
+  readonly cut: boolean;
+  readonly partChars: number;
+}
+
 /**
- * Keeps the head and tail of `text` so its token count is at most `maxTokens`, joined by
- * a line `[… N lines elided to stay within M tokens …]`. Text within the cap is returned unchanged.
+ * The start of `text` within `budget` tokens: whole lines while they fit, then as much of
+ * the first line that does not fit as the rest of the budget holds. Line counts are per
+ * line, so the work is one pass over what is kept plus a bisection of one line.
+ */
+function takeHead(lines: readonly string[], counter: TokenCounter, budget: number): Piece {
+  const out: string[] = [];
+  let used = 0;
+  for (const line of lines) {
+    // Counting stops at the budget: a long line costs what is left, not its whole length.
+    const within = counter.within(`${line}\n`, Math.max(budget - used, Math.floor(budget / 4) + 1));
+    const cost = within === false ? Number.POSITIVE_INFINITY : within;
+    if (used + cost <= budget) {
+      out.push(line);
+      used += cost;
+      continue;
+    }
+    // A line longer than a quarter of the budget is cut inside; a shorter one is left out whole.
+    const part = cost > budget / 4 ? headWithin(line, counter, budget - used) : '';
+    return { text: out.join('\n') + (out.length && part ? '\n' : '') + part, whole: out.length, cut: part.length > 0, partChars: part.length };
+  }
+  return { text: out.join('\n'), whole: out.length, cut: false, partChars: 0 };
+}
+
+/** The end of `text` within `budget` tokens, mirror of {@link takeHead}. */
+function takeTail(lines: readonly string[], counter: TokenCounter, budget: number): Piece {
+  const out: string[] = [];
+  let used = 0;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const within = counter.within(`${lines[i]}\n`, Math.max(budget - used, Math.floor(budget / 4) + 1));
+    const cost = within === false ? Number.POSITIVE_INFINITY : within;
+    if (used + cost <= budget) {
+      out.unshift(lines[i]);
+      used += cost;
+      continue;
+    }
+    const part = cost > budget / 4 ? tailWithin(lines[i], counter, budget - used) : '';
+    return { text: part + (out.length && part ? '\n' : '') + out.join('\n'), whole: out.length, cut: part.length > 0, partChars: part.length };
+  }
+  return { text: out.join('\n'), whole: out.length, cut: false, partChars: 0 };
+}
+
+/**
+ * Keeps the head and tail of `text` so its token count is at most `maxTokens`: the head
+ * gets 2/3 of the tokens and the tail 1/3, counted across the text — whole lines while they
+ * fit; a line longer than a quarter of its share is cut inside (a summary written as one
+ * long line keeps its first and last tens of thousands of tokens, not nothing). Between
+ * them one line says what was left out: `[… 1,234 lines elided to stay within 50,000 tokens …]`,
+ * or `[… 123,456 characters elided …]` when a line was cut.
+ * Text within the cap is returned unchanged. The result is checked with the counter and the
+ * budget lowered until it fits (token counts of pieces do not add up exactly).
  */
 export function capHeadTail(text: string, counter: TokenCounter, maxTokens: number): string {
-  const total = counter.count(text).tokens;
-  if (total <= maxTokens) {
+  if (counter.within(text, maxTokens) !== false) {
     return text;
   }
   const lines = text.split('\n');
-  const avg = total / Math.max(1, lines.length);
-  // Start from a proportional estimate, then shrink until it fits.
-  let keep = Math.max(2, Math.floor((maxTokens * 0.95) / Math.max(avg, 0.01)));
-  for (;;) {
-    const head = Math.ceil((keep * 2) / 3);
-    const tail = Math.max(0, keep - head);
-    const elided = lines.length - head - tail;
-    const out = [
-      ...lines.slice(0, head),
-      `[… ${formatCount(elided)} lines elided to stay within ${formatCount(maxTokens)} tokens …]`,
-      ...lines.slice(lines.length - tail),
-    ].join('\n');
-    if (counter.count(out).tokens <= maxTokens) {
-      return out;
+  let budget = Math.max(0, maxTokens - 40);
+  for (let attempt = 0; ; attempt++) {
+    const head = takeHead(lines, counter, Math.floor((budget * 2) / 3));
+    // The tail is taken from what the head left: the rest of a line the head cut, then the lines after it.
+    const tailLines = head.cut ? [lines[head.whole].slice(head.partChars), ...lines.slice(head.whole + 1)] : lines.slice(head.whole);
+    const tail = takeTail(tailLines, counter, budget - Math.floor((budget * 2) / 3));
+    const whole = lines.length - head.whole - tail.whole - (head.cut ? 1 : 0) - (tail.cut ? 1 : 0);
+    const marker =
+      head.cut || tail.cut
+        ? `[… ${formatCount(Math.max(0, text.length - head.text.length - tail.text.length))} characters elided to stay within ${formatCount(maxTokens)} tokens …]`
+        : `[… ${formatCount(whole)} lines elided to stay within ${formatCount(maxTokens)} tokens …]`;
+    const out = `${head.text}\n${marker}\n${tail.text}`;
+    const fits = counter.within(out, maxTokens);
+    if (fits !== false || budget === 0 || attempt > 20) {
+      return fits !== false ? out : marker;
     }
-    if (keep <= 2) {
-      return capByCharacters(text, counter, maxTokens);
-    }
-    keep = Math.floor(keep * 0.9);
-  }
-}
-
-/** Fallback for text with very long lines: head and tail by characters. */
-function capByCharacters(text: string, counter: TokenCounter, maxTokens: number): string {
-  let chars = Math.max(16, Math.floor((text.length * maxTokens) / Math.max(1, counter.count(text).tokens)));
-  for (;;) {
-    const head = Math.ceil((chars * 2) / 3);
-    const tail = chars - head;
-    const out = `${text.slice(0, head)}\n[… ${formatCount(text.length - chars)} characters elided to stay within ${formatCount(maxTokens)} tokens …]\n${text.slice(text.length - tail)}`;
-    if (counter.count(out).tokens <= maxTokens || chars <= 16) {
-      return out;
-    }
-    chars = Math.floor(chars * 0.9);
+    const over = counter.count(out).tokens - maxTokens;
+    budget = Math.max(0, budget - Math.max(over, Math.ceil(budget / 50)));
   }
 }

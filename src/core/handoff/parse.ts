@@ -11,7 +11,8 @@ function unCodeSpan(fence: string, inner: string): string {
   return body.replace(/\\n/g, '\n').replace(/\\r/g, '\r');
 }
 
-const TOUCHED_LINE = /^- \*\*([AMDRCU?])\*\* (`+)(.*?)\2(?: → (`+)(.*?)\4)?(?: \((?:\+(\d+) \/ −(\d+)|(binary)|untracked)\))?$/;
+const TOUCHED_LINE =
+  /^- \*\*([AMDRCU?])\*\* (`+)(.*?)\2(?: → (`+)(.*?)\4)?(?: \((?:\+(\d+) \/ −(\d+)|(binary)|untracked|submodule ([0-9a-f]{4,64}|none)\.\.([0-9a-f]{4,64}|none)(, with uncommitted changes inside)?)\))?$/;
 
 /**
  * Reads the touched-file lines of a handoff's "Touched files" section back into
@@ -33,6 +34,7 @@ export function parseTouchedFiles(section: string): TouchedFile[] {
       added: m[6] !== undefined ? Number(m[6]) : null,
       deleted: m[7] !== undefined ? Number(m[7]) : null,
       binary: m[8] !== undefined,
+      ...(m[9] !== undefined ? { submodule: { from: m[9] === 'none' ? null : m[9], to: m[10] === 'none' ? null : m[10], dirty: m[11] !== undefined } } : {}),
     });
   }
   return files;

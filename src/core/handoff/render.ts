@@ -7,7 +7,9 @@
  * Blockers, Recent turns, Artifacts, Return condition. Empty sections say `_None._`
  * so the structure is the same for every reader.
  */
+import { codeSpan } from './codeSpan';
 import { renderFrontmatter } from './frontmatter';
+import { describeGitOperation } from './gitOperation';
 import { describeSanitizing } from '../safety/redact';
 import type { Commit, Dropped, HandoffFrontmatter, HandoffPackage, HandoffStatus, TestRun, TouchedFile, Turn } from './schema';
 import type { Specialist } from '../specialists/registry';
@@ -39,14 +41,7 @@ export interface HandoffMeta {
 
 const NONE = '_None._';
 
-/** Wraps text in a Markdown code span that survives backticks inside it. */
-export function codeSpan(text: string): string {
-  const visible = text.replace(/\r/g, '\\r').replace(/\n/g, '\\n');
-  const runs = visible.match(/`+/g) ?? [];
-  const fence = '`'.repeat(Math.max(0, ...runs.map((r) => r.length)) + 1);
-  const pad = visible.startsWith('`') || visible.endsWith('`') ? ' ' : '';
-  return `${fence}${pad}${visible}${pad}${fence}`;
-}
+export { codeSpan };
 
 /** Formats a number with thousands separators (`12,345`), independent of locale. */
 export function formatCount(n: number): string {
@@ -99,11 +94,17 @@ export function describeReturnCondition(condition: string): string {
   return RETURN_CONDITION_WORDS[condition.trim()] ?? condition.trim();
 }
 
-/** One line for a touched file, e.g. `- **M** \`src/a.ts\` (+3 / −1)`. */
+/**
+ * One line for a touched file, e.g. `- **M** \`src/a.ts\` (+3 / −1)`; a submodule names its
+ * commits, HEAD's then the worktree's: `- **M** \`lib/sub\` (submodule 1a2b3c4d5e..6f7a8b9c0d)`.
+ */
 export function renderTouchedFile(f: TouchedFile): string {
   const where = f.old_path ? `${codeSpan(f.old_path)} → ${codeSpan(f.path)}` : codeSpan(f.path);
   let counts: string;
-  if (f.binary) {
+  if (f.submodule) {
+    const s = f.submodule;
+    counts = ` (submodule ${s.from ? s.from.slice(0, 10) : 'none'}..${s.to ? s.to.slice(0, 10) : 'none'}${s.dirty ? ', with uncommitted changes inside' : ''})`;
+  } else if (f.binary) {
     counts = ' (binary)';
   } else if (f.status === '?') {
     counts = ' (untracked)';
@@ -195,6 +196,7 @@ export function handoffFrontmatter(pkg: HandoffPackage, meta: HandoffMeta): Hand
     ahead: pkg.ahead,
     behind: pkg.behind,
     diff_hash: pkg.diff_hash,
+    git_operation: pkg.git_operation ? { ...pkg.git_operation } : null,
     max_context_tokens: pkg.max_context_tokens,
     estimated_tokens: pkg.estimated_tokens,
     tokens_estimated: pkg.tokens_estimated,
@@ -221,6 +223,7 @@ export function renderHandoff(pkg: HandoffPackage, meta: HandoffMeta, specialist
   for (const key of ['status_history', 'acceptance'] as const) {
     if (Array.isArray(data[key]) && (data[key] as unknown[]).length === 0) delete data[key];
   }
+  if (data.git_operation === null) delete data.git_operation;
   const fm = renderFrontmatter(data);
   const out: string[] = [fm];
   const title = pkg.topic_title.replace(/\s+/g, ' ');
@@ -356,7 +359,8 @@ function renderGitHeader(pkg: HandoffPackage): string {
   }
   const total = pkg.touched_files.length + pkg.touched_files_omitted;
   parts.push(`${formatCount(total)} file${total === 1 ? '' : 's'} changed against HEAD (staged, unstaged and untracked)`);
-  return parts.join(' · ');
+  const op = pkg.git_operation ? `\n\n**${describeGitOperation(pkg.git_operation)}**` : '';
+  return parts.join(' · ') + op;
 }
 
 

@@ -39,8 +39,13 @@ export {
   type Turn,
 } from './fields';
 
-/** Topic slugs: `^[a-z0-9][a-z0-9-]{0,63}$` (docs/DESIGN.md §4). */
-export const TOPIC_SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
+/**
+ * Topic slugs (docs/DESIGN.md §4): 1–64 characters of lower-case letters of any script,
+ * their combining marks, digits and `-`, starting with a letter or digit, no ASCII capital
+ * (`auth-refresh`, `рефакторинг`, `日本語のトピック`). Every slug written before Unicode letters
+ * were kept (`^[a-z0-9][a-z0-9-]{0,63}$`) still matches. `slugifyTopic` also bounds it to 120 bytes.
+ */
+export const TOPIC_SLUG_PATTERN = /^(?!.*[A-Z])[\p{L}\p{N}][\p{L}\p{M}\p{N}-]{0,63}$/u;
 
 /** Token encodings the budget can be counted in (setting `handoff.tokenizer`). */
 export const TokenizerNameSchema = z.enum(['o200k_base', 'cl100k_base']);
@@ -110,6 +115,30 @@ export const StatusChangeSchema = z.object({
 /** A status change. */
 export type StatusChange = z.infer<typeof StatusChangeSchema>;
 
+/**
+ * A git operation left in progress in the worktree (docs/DESIGN.md §6), read from git's own
+ * state files: `merge` (`MERGE_HEAD`), `rebase` (`rebase-merge/` or `rebase-apply/`), `am`
+ * (`rebase-apply/applying`), `cherry-pick` (`CHERRY_PICK_HEAD`), `revert` (`REVERT_HEAD`) or
+ * `bisect` (`BISECT_START`).
+ * - `commit`: what the operation works with — the commit being merged, picked or reverted,
+ *   the commit a rebase goes onto, the first bad commit bisect knows; null when git keeps none.
+ * - `ref`: that commit's branch or tag name when one points at it (a merge's from `MERGE_MSG`).
+ * - `branch`: the branch being rebased, or where bisect started; null when none.
+ * - `step` / `total`: the rebase or am step (`msgnum`/`end`, `next`/`last`); null otherwise.
+ * - `subject`: first line of the picked or reverted commit's message; null otherwise.
+ */
+export const GitOperationSchema = z.object({
+  kind: z.enum(['merge', 'rebase', 'am', 'cherry-pick', 'revert', 'bisect']),
+  commit: z.string().regex(/^[0-9a-f]{4,64}$/).nullable().default(null),
+  ref: z.string().min(1).max(300).nullable().default(null),
+  branch: z.string().min(1).max(300).nullable().default(null),
+  step: z.number().int().nonnegative().nullable().default(null),
+  total: z.number().int().nonnegative().nullable().default(null),
+  subject: z.string().max(500).nullable().default(null),
+});
+/** A git operation in progress. */
+export type GitOperation = z.infer<typeof GitOperationSchema>;
+
 /** Git facts shared by the package and the frontmatter. */
 const GIT_FIELDS = {
   base_commit: z.string().nullable(),
@@ -120,6 +149,8 @@ const GIT_FIELDS = {
   ahead: z.number().int().nonnegative().nullable(),
   behind: z.number().int().nonnegative().nullable(),
   diff_hash: z.string().nullable(),
+  /** The operation in progress when the handoff was written (null: none; files written before it existed read as none). */
+  git_operation: GitOperationSchema.nullable().default(null),
 };
 
 /**

@@ -15,11 +15,14 @@ import type { Commit, TouchedFile } from '../handoff/schema';
  * repository root (`/`-separated, the new path of a rename). `status` is git's letter
  * against the handoff's head commit — `A`, `C`, `D`, `M` (also a type change), `R`,
  * `U` (conflict), `?` (untracked) — or {@link REVERTED_STATUS} for a file the handoff
- * lists as touched whose change is no longer in the working tree.
+ * lists as touched whose change is no longer in the working tree. A rename keeps its origin
+ * in `oldPath`; the path it was renamed from is never also called reverted.
  */
 export interface ChangedFile {
   readonly path: string;
   readonly status: string;
+  /** The path a rename or copy (`R`, `C`) came from, relative to the repository root; absent for other changes. */
+  readonly oldPath?: string;
 }
 
 /** Status of a {@link ChangedFile} the handoff lists as touched that no longer differs from its head commit. */
@@ -206,8 +209,10 @@ function sameStatus(a: string, b: string): boolean {
  * files the handoff lists (both against that same commit) and keeps what the handoff
  * does not describe: a file is as described when the handoff lists the same path with
  * the same status (untracked = added), the same rename source and the same +/− line
- * counts (or none on both sides). Listed files that no longer differ at all come last,
- * as {@link REVERTED_STATUS}.
+ * counts (or none on both sides; for a submodule, the same commit checked out). A rename or
+ * copy keeps its origin (`oldPath`). Listed files that no longer differ at all come last,
+ * as {@link REVERTED_STATUS} — except a path that is now the origin of a rename (a file the
+ * handoff lists as modified, renamed in a commit since): the rename shows it.
  *
  * Line counts are a heuristic per file: an edit that keeps them is not seen here; the
  * diff hash ({@link StalenessReport.diffChanged}) catches it for the whole tree.
@@ -224,20 +229,27 @@ export function changesSinceHandoff(listed: readonly TouchedFile[], now: readonl
       l !== undefined &&
       sameStatus(l.status, f.status) &&
       (l.old_path ?? null) === (f.old_path ?? null) &&
-      l.added === f.added &&
-      l.deleted === f.deleted &&
-      l.binary === f.binary;
+      (l.submodule || f.submodule
+        ? sameSubmoduleCommit(l.submodule?.to ?? null, f.submodule?.to ?? null)
+        : l.added === f.added && l.deleted === f.deleted && l.binary === f.binary);
     if (!asDescribed) {
-      changed.push({ path: f.path, status: f.status });
+      changed.push(f.old_path ? { path: f.path, status: f.status, oldPath: f.old_path } : { path: f.path, status: f.status });
     }
   }
-  const present = new Set(now.map((f) => f.path));
+  // A listed path that is now the origin of a rename is shown by that rename, not as reverted.
+  const present = new Set(now.flatMap((f) => (f.old_path && f.status === 'R' ? [f.path, f.old_path] : [f.path])));
   for (const l of listed) {
     if (!present.has(l.path)) {
       changed.push({ path: l.path, status: REVERTED_STATUS });
     }
   }
   return changed;
+}
+
+/** Whether two submodule commits are the same: both none, or one id a prefix of the other (a handoff shows 10 hex digits). */
+function sameSubmoduleCommit(a: string | null, b: string | null): boolean {
+  if (a === null || b === null) return a === b;
+  return sameCommit(a, b);
 }
 
 /**
@@ -313,7 +325,7 @@ export function stalenessLines(r: StalenessReport, maxListed = STALENESS_LINE_IT
   }
   const changed = (r.changedSince ?? []).length + (r.changedOmitted ?? 0);
   if (changed > 0) {
-    const items = (r.changedSince ?? []).map((f) => `${f.status} ${shownPath(f.path)}`);
+    const items = (r.changedSince ?? []).map((f) => `${f.status} ${f.oldPath ? `${shownPath(f.oldPath)} → ` : ''}${shownPath(f.path)}`);
     findings.push(`${plural(changed, 'file')} changed since: ${listed(items, max, r.changedOmitted ?? 0)}`);
   }
   const missing = r.missingPaths ?? [];

@@ -9,7 +9,6 @@
 import { parseFileTimestamp, parseHandoffFileName, strictUtc } from '../handoff/naming';
 
 export { parseFileTimestamp } from '../handoff/naming';
-import { formatCount, plural } from '../handoff/render';
 
 /**
  * Where a timeline file lives:
@@ -281,165 +280,19 @@ export function groupChains(
   return roots.map((i) => nodes[i]);
 }
 
-/** Budget of the prior-handoffs block: 30 KB = 30,720 bytes of UTF-8 (itervox handoff convention, docs/DESIGN.md §5). */
-export const PRIOR_HANDOFFS_BUDGET_BYTES = 30 * 1024;
-
-/** Heading of the prior-handoffs block (itervox handoff convention, docs/DESIGN.md §5). */
-export const PRIOR_HANDOFFS_HEADING = '## Prior Agent Handoffs';
-
-/** Label appended to the heading of a partial file (our wording; the itervox convention marks partials the same way). */
-export const PARTIAL_LABEL = '(partial — the previous agent stopped before finishing it)';
-
-/** Body of the block when there is nothing to show. */
-export const NO_PRIOR_HANDOFFS = '_No prior handoffs: no earlier handoff files were found._';
-
-/**
- * Size of a string encoded as UTF-8, in bytes, without allocating. A lone surrogate
- * counts 3 bytes (it encodes as U+FFFD, as `TextEncoder` does).
- */
-export function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) {
-      bytes += 1;
-    } else if (c < 0x800) {
-      bytes += 2;
-    } else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      bytes += 4;
-      i++;
-    } else {
-      bytes += 3;
-    }
-  }
-  return bytes;
-}
-
-/**
- * The longest prefix of `text` whose UTF-8 encoding is at most `maxBytes` bytes, cut
- * between code points (never inside a surrogate pair), so the result encodes to valid
- * UTF-8. `maxBytes` ≤ 0 gives `''`.
- */
-export function cutUtf8(text: string, maxBytes: number): string {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    const pair = c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
-    const size = c < 0x80 ? 1 : c < 0x800 ? 2 : pair ? 4 : 3;
-    if (bytes + size > maxBytes) {
-      return text.slice(0, i);
-    }
-    bytes += size;
-    if (pair) {
-      i++;
-    }
-  }
-  return text;
-}
-
-/** "30 KB" for whole kibibytes, else "30,000 bytes". */
-function budgetWords(bytes: number): string {
-  return bytes > 0 && bytes % 1024 === 0 ? `${formatCount(bytes / 1024)} KB` : plural(bytes, 'byte');
-}
-
-/** The marker line under the heading when older files were dropped, e.g. `[12 earlier handoffs dropped to fit the 30 KB budget]`. */
-export function droppedMarker(dropped: number, budgetBytes: number): string {
-  return `[${plural(dropped, 'earlier handoff')} dropped to fit the ${budgetWords(budgetBytes)} budget]`;
-}
-
-/** What {@link priorHandoffsBlock} built: the Markdown, how many files it shows (in full or cut) and how many it dropped. */
-export interface PriorHandoffsBlock {
-  readonly text: string;
-  readonly included: number;
-  readonly dropped: number;
-  /** True when the only file shown was cut to fit (see {@link priorHandoffsBlock}). */
-  readonly truncated: boolean;
-}
-
-/**
- * The *Prior handoffs context* (docs/DESIGN.md §5, after the itervox handoff convention): every
- * timeline file, sorted by name (file names start with their timestamp, so this is
- * chronological; compared by UTF-16 code unit, not locale), concatenated under
- * `## Prior Agent Handoffs`.
- *
- * Layout, `\n` line ends, blocks separated by one blank line:
- * ```
- * ## Prior Agent Handoffs
- *
- * [N earlier handoffs dropped to fit the 30 KB budget]   ← only when N > 0
- *
- * ### <name>                                              ← partial: `### <name> (partial — …)`
- *
- * <text, trailing whitespace removed>
- * ```
- * and one final `\n`.
- *
- * Budget: the whole returned text, heading and marker included, is at most
- * `budgetBytes` bytes of UTF-8 (default {@link PRIOR_HANDOFFS_BUDGET_BYTES}, 30 KB:
- * itervox handoff convention). The newest files are kept; the oldest are dropped first.
- * If even the newest file alone does not fit, the start of its text is kept, cut between
- * code points (valid UTF-8), followed by a visible `[… truncated: …]` note, and
- * `truncated` is true. Empty input gives a block saying there are no prior handoffs. A
- * budget too small for even the heading gives the heading cut to the budget (never more
- * bytes than asked for). Never throws.
- *
- * @param files name (bare file name), text (file content) and partial flag of each file
- * @param budgetBytes the most UTF-8 bytes the returned text may have
- * @param droppedBefore older files the caller already left out without reading them
- *   (they could never fit); added to `dropped` and to the marker. Default 0.
- */
-export function priorHandoffsBlock(
-  files: ReadonlyArray<{ name: string; text: string; partial: boolean }>,
-  budgetBytes: number = PRIOR_HANDOFFS_BUDGET_BYTES,
-  droppedBefore = 0,
-): PriorHandoffsBlock {
-  const budget = Math.max(0, Math.floor(budgetBytes));
-  const skipped = Math.max(0, Math.floor(droppedBefore));
-  const fit = (text: string): string => (utf8Length(text) <= budget ? text : cutUtf8(text, budget));
-  if (files.length === 0) {
-    const body = skipped > 0 ? droppedMarker(skipped, budget) : NO_PRIOR_HANDOFFS;
-    return { text: fit(`${PRIOR_HANDOFFS_HEADING}\n\n${body}\n`), included: 0, dropped: skipped, truncated: false };
-  }
-  const sorted = [...files].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const n = sorted.length;
-  const headingOf = (f: { name: string; partial: boolean }): string => `### ${f.name}${f.partial ? ` ${PARTIAL_LABEL}` : ''}`;
-  const sections = sorted.map((f) => `${headingOf(f)}\n\n${f.text.trimEnd()}`);
-  const sizes = sections.map(utf8Length);
-  const build = (kept: readonly string[], dropped: number): string =>
-    [PRIOR_HANDOFFS_HEADING, ...(dropped > 0 ? [droppedMarker(dropped, budget)] : []), ...kept].join('\n\n') + '\n';
-
-  // Bytes of the block keeping the newest k sections: heading, marker, sections, one
-  // "\n\n" between blocks, a final "\n". Scan every k from n down (the marker shrinks as
-  // k grows, so fitting is not monotone in k) and keep the largest that fits.
-  const headingBytes = utf8Length(PRIOR_HANDOFFS_HEADING);
-  let suffix = 0;
-  const suffixBytes = [0];
-  for (let k = 1; k <= n; k++) {
-    suffix += sizes[n - k];
-    suffixBytes.push(suffix);
-  }
-  for (let k = n; k >= 1; k--) {
-    const dropped = skipped + n - k;
-    const marker = dropped > 0 ? utf8Length(droppedMarker(dropped, budget)) + 2 : 0;
-    if (headingBytes + marker + 2 * k + suffixBytes[k] + 1 <= budget) {
-      return { text: build(sections.slice(n - k), dropped), included: k, dropped, truncated: false };
-    }
-  }
-
-  // Not even the newest file fits: keep the start of its text and say so.
-  const newest = sorted[n - 1];
-  const text = newest.text.trimEnd();
-  const total = utf8Length(text);
-  const head = `${headingOf(newest)}\n\n`;
-  const note = (shown: number): string =>
-    `\n\n[… truncated: showing the first ${formatCount(shown)} of ${plural(total, 'byte')} of this handoff to fit the ${budgetWords(budget)} budget]`;
-  const frame = utf8Length(build([head], skipped + n - 1)) + utf8Length(note(total));
-  if (budget - frame < 0) {
-    return { text: fit(build([], skipped + n)), included: 0, dropped: skipped + n, truncated: false };
-  }
-  const kept = cutUtf8(text, budget - frame);
-  return { text: fit(build([`${head}${kept}${note(utf8Length(kept))}`], skipped + n - 1)), included: 1, dropped: skipped + n - 1, truncated: true };
-}
+// The prior-handoffs block lives in priorHandoffs.ts; re-exported here, where it was first defined.
+export {
+  NO_PRIOR_HANDOFFS,
+  PARTIAL_LABEL,
+  PRIOR_HANDOFFS_BUDGET_BYTES,
+  PRIOR_HANDOFFS_HEADING,
+  cutUtf8,
+  droppedMarker,
+  priorHandoffsBlock,
+  utf8Length,
+  type PriorHandoffsBlock,
+  type PriorHandoffsFile,
+} from './priorHandoffs';
 
 /** Chains the timeline tree shows before "Show more": 200 (a page it renders at once, whatever the folder holds). */
 export const TIMELINE_PAGE_SIZE = 200;

@@ -15,6 +15,8 @@ import { emptyGitEvidence, type GitEvidence, type GitProblem } from '../../core/
 import { clipText } from '../../core/handoff/render';
 import type { Commit } from '../../core/handoff/schema';
 import { applyRecount, displayPath, mergeTouchedFiles, parseNumstatFields, parseRawNumstat, parseStatusV2, splitNulFields } from './gitParse';
+import { readGitOperation } from './operation';
+import { fillSubmoduleCommits } from './submodules';
 import { diffHash, hashWorktree } from './worktreeHash';
 
 /** Diff excerpt cap: 40,000 characters (docs/DESIGN.md §6 "Git"). */
@@ -307,6 +309,7 @@ async function collectInRepository(repoRoot: string, head: string | null, object
     notes.push('This repository has no commits yet: changes are shown against an empty tree');
   }
   const maxChars = opts.diffExcerptChars ?? DIFF_EXCERPT_MAX_CHARS;
+  const operation = readGitOperation(repoRoot, opts);
 
   const status = rawBytes(repoRoot, opts, ['--no-optional-locks', 'status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', ...pathspec]).then((b) =>
     parseStatusV2(splitNulFields(b)),
@@ -359,6 +362,7 @@ async function collectInRepository(repoRoot: string, head: string | null, object
     notes.push(`${undecodable === 1 ? '1 file name is' : `${undecodable} file names are`} not valid UTF-8; ${undecodable === 1 ? 'it is' : 'they are'} shown quoted, as git shows ${undecodable === 1 ? 'it' : 'them'}`);
   }
   files = files.map((f) => ({ ...f, path: displayPath(f.path), old_path: f.old_path === null ? null : displayPath(f.old_path) }));
+  files = await fillSubmoduleCommits(repoRoot, files, raw.raw, opts);
   const max = opts.maxFiles ?? MAX_TOUCHED_FILES;
   const unmerged = files.filter((f) => f.status === 'U').length;
   if (unmerged) {
@@ -383,6 +387,7 @@ async function collectInRepository(repoRoot: string, head: string | null, object
     diffExcerpt: excerpt.excerpt.length > 0 ? excerpt.excerpt : null,
     diffExcerptTruncated: excerpt.truncated,
     diffHash: hash,
+    operation: await operation,
     problem: null,
     notes,
   };

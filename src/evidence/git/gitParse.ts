@@ -92,6 +92,8 @@ export interface StatusEntry {
   readonly origPath: string | null;
   /** Octal mode of the worktree file (`100644`, `100755`, `120000` symlink, `160000` submodule, `000000` gone); null for untracked files. */
   readonly worktreeMode: string | null;
+  /** git's `<sub>` field: `N...` for a file, `S<c><m><u>` for a submodule (commit changed, tracked changes, untracked files); null for untracked files. */
+  readonly sub: string | null;
 }
 
 /** The n-th (0-based) space-separated field of a record's header. */
@@ -146,13 +148,13 @@ export function parseStatusV2(fields: readonly string[]): { branch: BranchHeader
         }
       }
     } else if (type === '1') {
-      entries.push({ kind: '1', xy: rec.slice(2, 4), path: afterFields(rec, 8), origPath: null, worktreeMode: field(rec, 5) });
+      entries.push({ kind: '1', xy: rec.slice(2, 4), path: afterFields(rec, 8), origPath: null, worktreeMode: field(rec, 5), sub: field(rec, 2) });
     } else if (type === '2') {
-      entries.push({ kind: '2', xy: rec.slice(2, 4), path: afterFields(rec, 9), origPath: fields[++i] ?? null, worktreeMode: field(rec, 5) });
+      entries.push({ kind: '2', xy: rec.slice(2, 4), path: afterFields(rec, 9), origPath: fields[++i] ?? null, worktreeMode: field(rec, 5), sub: field(rec, 2) });
     } else if (type === 'u') {
-      entries.push({ kind: 'u', xy: rec.slice(2, 4), path: afterFields(rec, 10), origPath: null, worktreeMode: field(rec, 6) });
+      entries.push({ kind: 'u', xy: rec.slice(2, 4), path: afterFields(rec, 10), origPath: null, worktreeMode: field(rec, 6), sub: field(rec, 2) });
     } else if (type === '?') {
-      entries.push({ kind: '?', xy: '??', path: rec.slice(2), origPath: null, worktreeMode: null });
+      entries.push({ kind: '?', xy: '??', path: rec.slice(2), origPath: null, worktreeMode: null, sub: null });
     }
   }
   return { branch, entries };
@@ -173,7 +175,8 @@ export function statusLetter(e: StatusEntry): FileStatus {
     }
     return x === 'C' || y === 'C' ? 'C' : 'R';
   }
-  if (x === 'A') {
+  // `.A`: a file added with intent (`git add -N`): in the index as an empty placeholder, new against HEAD.
+  if (x === 'A' || (x === '.' && y === 'A')) {
     return 'A';
   }
   if (x === 'D' || y === 'D') {
@@ -301,6 +304,10 @@ export function mergeTouchedFiles(entries: readonly StatusEntry[], numstat: read
     if (!n && e.kind !== '?' && e.kind !== 'u' && inRename.has(path)) {
       recount.push(path);
     }
+    if (e.sub?.startsWith('S')) {
+      // A gitlink: numstat counts its commit change as one line; the commits are filled in by the collector.
+      return { path, status, old_path: oldPath, added: null, deleted: null, binary: false, xy: e.xy, submodule: { from: null, to: null, dirty: e.sub[2] === 'M' || e.sub[3] === 'U' } };
+    }
     return { path, status, old_path: oldPath, added: n ? n.added : null, deleted: n ? n.deleted : null, binary: n ? n.binary : false, xy: e.xy };
   });
   return { files, recount };
@@ -310,7 +317,7 @@ export function mergeTouchedFiles(entries: readonly StatusEntry[], numstat: read
 export function applyRecount(files: readonly TouchedFile[], recount: readonly NumstatEntry[]): TouchedFile[] {
   const byPath = new Map(recount.map((n) => [n.path, n]));
   return files.map((f) => {
-    const n = f.added === null && !f.binary ? byPath.get(f.path) : undefined;
+    const n = f.added === null && !f.binary && !f.submodule ? byPath.get(f.path) : undefined;
     return n ? { ...f, added: n.added, deleted: n.deleted, binary: n.binary } : f;
   });
 }

@@ -16,6 +16,7 @@ import type { Commit, FileStatus, TouchedFile } from '../../core/handoff/schema'
 import { changesSinceHandoff, emptyStalenessReport, pathsExpectedToExist, type StalenessReport } from '../../core/receive/stalenessReport';
 import { classifyGitFailure, collectGitEvidence, describeGitFailure, evidencePathspec, gitClient, rawBytes, type ClientOptions } from './collectGit';
 import { displayPath, parseRawNumstat, splitNulFields } from './gitParse';
+import { fillSubmoduleCommits } from './submodules';
 import { mapLimit } from './worktreeHash';
 
 /** Commits and changed files listed before "… and N more" (option `maxItems`): 50. */
@@ -188,6 +189,8 @@ async function collect(opts: StalenessOptions, headCommit: string | null): Promi
     changed = changesSinceHandoff(parseTouchedFiles(opts.handoff.sections.get('Touched files') ?? ''), filesR.value);
   }
   const commits = commitsR.status === 'fulfilled' ? commitsR.value : { commits: [], omitted: 0 };
+  // A path renamed away since is reported by its rename, not as missing.
+  const renamedAway = new Set(filesR.status === 'fulfilled' ? filesR.value.filter((f) => f.status === 'R' && f.old_path).map((f) => f.old_path) : []);
   return {
     headCommit,
     currentHead,
@@ -195,7 +198,7 @@ async function collect(opts: StalenessOptions, headCommit: string | null): Promi
     commitsOmitted: commits.omitted,
     changedSince: changed.slice(0, max),
     changedOmitted: Math.max(0, changed.length - max),
-    missingPaths: missingR.status === 'fulfilled' ? missingR.value.missing : [],
+    missingPaths: missingR.status === 'fulfilled' ? missingR.value.missing.filter((p) => !renamedAway.has(p)) : [],
     diffChanged,
     notes,
   };
@@ -235,7 +238,8 @@ const STATUS_OF: Record<string, FileStatus> = { A: 'A', C: 'C', D: 'D', M: 'M', 
  * Every file that differs from `base` now, as touched files against `base`: tracked
  * changes (committed since, staged, unstaged) from one `diff --raw --numstat -z -M`, then
  * untracked files from `ls-files --others --exclude-standard -z`. Renames are the new
- * path with status `R`; a type change is `M`; names that are not valid UTF-8 are shown
+ * path with status `R`; a type change is `M`; a submodule carries its commits (`from` the
+ * base's, `to` the one checked out now) instead of line counts; names that are not valid UTF-8 are shown
  * as git quotes them.
  */
 async function filesAgainst(repoRoot: string, client: ClientOptions, base: string, pathspec: readonly string[]): Promise<TouchedFile[]> {
@@ -247,6 +251,9 @@ async function filesAgainst(repoRoot: string, client: ClientOptions, base: strin
   const counts = new Map(numstat.map((n) => [`${n.origPath ?? ''}\0${n.path}`, n]));
   const files: TouchedFile[] = raw.map((e) => {
     const n = counts.get(`${e.origPath ?? ''}\0${e.path}`);
+    if (e.srcMode === '160000' || e.dstMode === '160000') {
+      return { path: displayPath(e.path), status: STATUS_OF[e.status] ?? 'M', old_path: null, added: null, deleted: null, binary: false, submodule: { from: null, to: null, dirty: false } };
+    }
     return {
       path: displayPath(e.path),
       status: STATUS_OF[e.status] ?? 'M',
@@ -261,7 +268,7 @@ async function filesAgainst(repoRoot: string, client: ClientOptions, base: strin
       files.push({ path: displayPath(p), status: '?', old_path: null, added: null, deleted: null, binary: false });
     }
   }
-  return files;
+  return fillSubmoduleCommits(repoRoot, files, raw, client);
 }
 
 /**

@@ -207,6 +207,25 @@ describe('stage-2 history', () => {
     assert.match(capped, /\[… [\d,]+ lines elided to stay within 50,000 tokens …\]/);
   });
 
+  it('keeps nearly the whole cap when the item cut is one long line (a 199,999-character summary)', function () {
+    // Tokenizes about a million characters (the uncut file, the cut, the checks): more than the 2 s default on a busy machine.
+    this.timeout(30_000);
+    let summary = '';
+    for (let i = 0; summary.length < 199_999; i++) summary += `w${i * 7919} `;
+    summary = summary.slice(0, 199_998) + 'Z';
+    const text = renderHistory(pkgFrom({ summary, next_steps: ['Ship the parser'] }), metaH, reviewer, counter);
+    const whole = renderHandoff(pkgFrom({ summary, next_steps: ['Ship the parser'] }), { ...metaH, historyFile: null }, reviewer);
+    assert.ok(counter.count(whole).tokens > 50_000, 'the uncut file is over the cap');
+    const tokens = counter.count(text).tokens;
+    assert.ok(tokens <= 50_000, `${tokens}`);
+    assert.ok(tokens >= 49_000, `kept ${tokens} tokens (${Buffer.byteLength(text)} bytes) of a 50,000-token cap`);
+    assert.match(text, /^---\n/);
+    assert.match(text, /# Full history of handoff/);
+    assert.ok(text.includes(summary.slice(0, 20_000)), 'the start of the summary is kept');
+    assert.ok(text.includes('Ship the parser'), 'the sections after the long line are kept');
+    assert.match(text, /\[… [\d,]+ characters elided to stay within 50,000 tokens …\]/);
+  });
+
   it('caps a single enormous line by characters', () => {
     const capped = capHeadTail('z '.repeat(200_000), counter, 1_000);
     assert.ok(counter.count(capped).tokens <= 1_000);

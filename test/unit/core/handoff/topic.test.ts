@@ -32,12 +32,73 @@ describe('topic slugs', () => {
     assert.ok(r.slug.endsWith('word'));
   });
 
-  it('falls back to "untitled" for text without ASCII letters or digits', () => {
-    const r = slugifyTopic('認証の見直し');
-    assert.ok(r.ok);
-    assert.equal(r.slug, 'untitled');
-    assert.equal(r.fallback, true);
-    assert.equal(r.title, '認証の見直し');
+  it('keeps letters of other scripts (NFC, lower case) instead of falling back to one shared slug', () => {
+    const cases: Array<[string, string]> = [
+      ['認証の見直し', '認証の見直し'],
+      ['日本語のトピック', '日本語のトピック'],
+      ['Рефакторинг', 'рефакторинг'],
+      ['Мой план', 'мой-план'],
+      ['Мои план', 'мои-план'],
+      ['API の設計', 'api-の設計'],
+      ['한국어 주제', '한국어-주제'],
+      ['परीक्षण योजना', 'परीक्षण-योजना'],
+      ['データ移行', 'データ移行'],
+      // Decomposed input (as macOS file names and some keyboards give it) is composed.
+      ['\u30ab\u3099イド', 'ガイド'],
+    ];
+    for (const [input, slug] of cases) {
+      const r = slugifyTopic(input);
+      assert.ok(r.ok, input);
+      assert.equal(r.slug, slug, input);
+      assert.equal(r.fallback, false, input);
+      assert.equal(r.slug, r.slug.normalize('NFC'));
+      assert.match(r.slug, TOPIC_SLUG_PATTERN, input);
+    }
+  });
+
+  it('keeps the slugs of Latin topics as they always were (existing briefings keep their names)', () => {
+    const cases: Array<[string, string]> = [
+      ['Straße', 'stra-e'],
+      ['Python³ migration', 'python3-migration'],
+      ['Ｆｕｌｌ width', 'full-width'],
+      ['🚀 Launch plan', 'launch-plan'],
+      ['Ærø ferry', 'r-ferry'],
+    ];
+    for (const [input, slug] of cases) {
+      const r = slugifyTopic(input);
+      assert.ok(r.ok && r.slug === slug, `${input} → ${r.ok ? r.slug : r.message}`);
+    }
+  });
+
+  it('gives text with no letter or digit (emoji, punctuation) a slug of its own: topic-<hash of the title>', () => {
+    const slugs = ['🚀', '🔥', '🚀🚀', '?!', '…'].map((t) => {
+      const r = slugifyTopic(t);
+      assert.ok(r.ok && r.fallback, t);
+      assert.match(r.slug, /^topic-[0-9a-f]{10}$/);
+      return r.slug;
+    });
+    assert.equal(new Set(slugs).size, slugs.length);
+    assert.equal((slugifyTopic('🚀') as { slug: string }).slug, slugs[0], 'the same title, the same slug');
+  });
+
+  it('bounds a long slug in other scripts to 64 characters and 120 bytes, with a hash so long titles sharing a start differ', () => {
+    const a = slugifyTopic(`${'日本語'.repeat(30)}の一`);
+    const b = slugifyTopic(`${'日本語'.repeat(30)}の二`);
+    assert.ok(a.ok && b.ok);
+    assert.notEqual(a.slug, b.slug);
+    for (const s of [a.slug, b.slug]) {
+      assert.ok([...s].length <= 64 && Buffer.byteLength(s) <= 120, `${s} ${Buffer.byteLength(s)}`);
+      assert.match(s, /^日本語.*-[0-9a-f]{10}$/);
+      assert.match(s, TOPIC_SLUG_PATTERN);
+    }
+    // A combining mark is never cut from its letter.
+    const word = 'परीक्षण'.repeat(20);
+    const marks = slugifyTopic(word);
+    assert.ok(marks.ok);
+    const kept = marks.slug.slice(0, marks.slug.lastIndexOf('-'));
+    assert.ok(word.startsWith(kept) && kept.length > 0, kept);
+    assert.doesNotMatch(word.slice(kept.length, kept.length + 1), /\p{M}/u, 'the next character is not a mark of the last one kept');
+    assert.ok(Buffer.byteLength(marks.slug) <= 120);
   });
 
   it('refuses an empty topic', () => {

@@ -323,12 +323,10 @@ describe('priorHandoffsBlock', () => {
   });
 
   it('names one dropped handoff in the singular', () => {
-    const files = [
-      { name: 'a.md', text: ascii(600), partial: false },
-      { name: 'b.md', text: ascii(600), partial: false },
-    ];
+    // Five files within their share (a quarter of the budget): the newest four fit, the oldest is dropped.
+    const files = ['a', 'b', 'c', 'd', 'e'].map((n) => ({ name: `${n}.md`, text: ascii(200), partial: false }));
     const block = priorHandoffsBlock(files, 1024);
-    assert.deepEqual([block.included, block.dropped], [1, 1]);
+    assert.deepEqual([block.included, block.dropped], [4, 1]);
     assert.equal(block.text.split('\n')[2], '[1 earlier handoff dropped to fit the 1 KB budget]');
     assert.equal(priorHandoffsBlock(files, 1000).text.split('\n')[2], '[1 earlier handoff dropped to fit the 1,000 bytes budget]');
   });
@@ -344,16 +342,36 @@ describe('priorHandoffsBlock', () => {
     assert.match(block.text, /^## Prior Agent Handoffs\n\n### 2026-05-26T14-00-00Z_a\.md\n\nxxx/);
   });
 
-  it('keeps the newest when it alone is too big, dropping older ones with the marker', () => {
+  it('a newest file too big for the budget is cut to its share: the older ones stay (issue 16)', () => {
     const files = [
       { name: 'a.md', text: 'old', partial: false },
       { name: 'b.md', text: ascii(5000), partial: true },
     ];
     const block = priorHandoffsBlock(files, 2048);
-    assert.deepEqual([block.included, block.dropped, block.truncated], [1, 1, true]);
+    assert.deepEqual([block.included, block.dropped, block.truncated], [2, 0, true]);
     assert.ok(utf8Length(block.text) <= 2048);
-    assert.equal(block.text.split('\n')[2], '[1 earlier handoff dropped to fit the 2 KB budget]');
-    assert.match(block.text, /### b\.md \(partial/);
+    assert.ok(utf8Length(block.text) > 2048 - 16, 'the room left goes to the cut file');
+    assert.match(block.text, /### a\.md\n\nold\n\n### b\.md \(partial/);
+    assert.match(block.text, /\[… truncated: showing the first [\d,]+ of 5,000 bytes of this handoff to fit the 2 KB budget\]\n$/);
+  });
+
+  it('one 50 MB file read only in part: its exact size is reported, the others and the pinned handoff are kept', () => {
+    const fifty = 50 * 1024 * 1024;
+    const files = [
+      { name: '2026-01-01T00-00-00.000Z_a.md', text: `picked up ${ascii(9000)}`, partial: false, pinned: true },
+      ...Array.from({ length: 6 }, (_, i) => ({ name: `2026-01-0${i + 2}T00-00-00.000Z_b.md`, text: ascii(1500), partial: false })),
+      { name: '2026-01-09T00-00-00.000Z_huge.md', text: ascii(PRIOR_HANDOFFS_BUDGET_BYTES), partial: false, size: fifty },
+    ];
+    const block = priorHandoffsBlock(files);
+    assert.ok(utf8Length(block.text) <= PRIOR_HANDOFFS_BUDGET_BYTES);
+    assert.deepEqual([block.included, block.dropped, block.truncated], [8, 0, true]);
+    assert.match(block.text, /### 2026-01-01T00-00-00\.000Z_a\.md\n\npicked up x/);
+    assert.match(block.text, /\[… truncated: showing the first [\d,]+ of 52,428,800 bytes of this handoff to fit the 30 KB budget\]/);
+    const huge = block.text.split('### 2026-01-09T00-00-00.000Z_huge.md\n\n')[1];
+    // Its share (a quarter), plus only what the others left over.
+    const others = block.text.length - huge.length;
+    assert.ok(utf8Length(huge) <= Math.max(PRIOR_HANDOFFS_BUDGET_BYTES / 4, PRIOR_HANDOFFS_BUDGET_BYTES - others) + 200, `the huge file took ${utf8Length(huge)} bytes`);
+    assert.equal((block.text.match(/_b\.md\n\nx{1500}\n/g) ?? []).length, 6, 'the six other files are whole');
   });
 
   it('cuts multi-byte text at a code-point boundary, so it stays valid UTF-8', () => {

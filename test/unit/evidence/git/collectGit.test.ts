@@ -325,10 +325,10 @@ describe('git evidence (real repositories)', function () {
     const { branch, entries } = parseStatusV2(status.split('\0'));
     assert.deepEqual(branch, { oid: '1111111111111111111111111111111111111111', head: 'feature/x', detached: false, upstream: 'origin/feature/x', ahead: 2, behind: 3 });
     assert.deepEqual(entries, [
-      { kind: '1', xy: '.M', path: 'path with  two spaces ', origPath: null, worktreeMode: '100644' },
-      { kind: '2', xy: 'R.', path: 'new name.txt', origPath: 'old name.txt', worktreeMode: '100644' },
-      { kind: 'u', xy: 'UU', path: 'conflict.txt', origPath: null, worktreeMode: '100644' },
-      { kind: '?', xy: '??', path: 'untracked file', origPath: null, worktreeMode: null },
+      { kind: '1', xy: '.M', path: 'path with  two spaces ', origPath: null, worktreeMode: '100644', sub: 'N...' },
+      { kind: '2', xy: 'R.', path: 'new name.txt', origPath: 'old name.txt', worktreeMode: '100644', sub: 'N...' },
+      { kind: 'u', xy: 'UU', path: 'conflict.txt', origPath: null, worktreeMode: '100644', sub: 'N...' },
+      { kind: '?', xy: '??', path: 'untracked file', origPath: null, worktreeMode: null, sub: null },
     ]);
     const numstat = parseNumstatZ(['3\t1\ta b.txt', '-\t-\tbin.dat', '0\t0\t', 'old.txt', 'new.txt', ''].join('\0'));
     assert.deepEqual(numstat, [

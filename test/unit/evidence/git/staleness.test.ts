@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { parseHandoff, type ParsedHandoff } from '../../../../src/core/handoff/parse';
+import { parseHandoff, parseTouchedFiles, type ParsedHandoff } from '../../../../src/core/handoff/parse';
 import type { Commit, TouchedFile } from '../../../../src/core/handoff/schema';
 import {
   REVERTED_STATUS,
@@ -44,6 +44,10 @@ function repoWithWork(): { dir: string; head: string } {
   return { dir, head };
 }
 
+function parseTouchedFilesOf(h: ParsedHandoff): TouchedFile[] {
+  return parseTouchedFiles(h.sections.get('Touched files') ?? '');
+}
+
 function withHead(h: ParsedHandoff, head: string | null): ParsedHandoff {
   return { ...h, frontmatter: { ...h.frontmatter, head_commit: head } };
 }
@@ -53,6 +57,28 @@ const sha = (n: number) => `${n.toString(16)}${'f'.repeat(40)}`.slice(0, 40);
 describe('staleness of a handoff (real repositories)', function () {
   this.timeout(30_000);
   after(cleanupTempDirs);
+
+  it('a listed file renamed in a commit since is reported as a rename from its old path, never as reverted or missing', async () => {
+    const dir = initRepo();
+    const lines10 = Array.from({ length: 10 }, (_, i) => `export const p${i} = ${i};`);
+    write(dir, 'src/parser.ts', `${lines10.join('\n')}\n`);
+    write(dir, 'src/other.ts', 'export const o = 1;\n');
+    commitAll(dir, 'initial');
+    write(dir, 'src/parser.ts', `${[...lines10.slice(0, 9), 'export const p9 = 99;'].join('\n')}\n`);
+    const h = await handoffIn(dir);
+    assert.deepEqual(parseTouchedFilesOf(h), [{ path: 'src/parser.ts', status: 'M', old_path: null, added: 1, deleted: 1, binary: false }]);
+    commitAll(dir, 'parser change');
+    git(dir, 'mv', 'src/parser.ts', 'src/grammar.ts');
+    commitAll(dir, 'rename parser to grammar');
+    // git's own view against the handoff's head commit: one rename.
+    assert.match(git(dir, 'diff', '--name-status', '-M', h.frontmatter.head_commit ?? '', '--', 'src'), /^R\d+\tsrc\/parser\.ts\tsrc\/grammar\.ts\n$/);
+    const r = await collectStaleness({ cwd: dir, handoff: h, handoffRoot: path.join(dir, '.handoff') });
+    assert.deepEqual(r.changedSince, [{ path: 'src/grammar.ts', status: 'R', oldPath: 'src/parser.ts' }]);
+    assert.deepEqual(r.missingPaths, []);
+    const lines = stalenessLines(r);
+    assert.ok(lines.includes('1 file changed since: R `src/parser.ts` → `src/grammar.ts`'), lines.join('\n'));
+    assert.ok(!lines.join('\n').includes(REVERTED_STATUS));
+  });
 
   it('(a) right after the handoff: nothing changed, exactly one "up to date" line', async () => {
     const { dir, head } = repoWithWork();
@@ -372,7 +398,7 @@ describe('staleness: named paths and lines (pure)', function () {
     const listed = [f('a', 'M'), f('n', '?', null, null, null), f('r', 'R', 'old'), f('gone', 'M'), f('d', 'D', null, 0, 3)];
     const now = [f('a', 'M'), f('n', '?', null, null, null), f('r', 'R', 'other'), f('d', 'D', null, 0, 3), f('x', 'A'), f('a2', 'M', null, 2, 0)];
     assert.deepEqual(changesSinceHandoff(listed, now), [
-      { path: 'r', status: 'R' },
+      { path: 'r', status: 'R', oldPath: 'other' },
       { path: 'x', status: 'A' },
       { path: 'a2', status: 'M' },
       { path: 'gone', status: REVERTED_STATUS },

@@ -1,0 +1,10 @@
+/** Markdown code spans (CommonMark §6.1), shared by the renderers of src/core/handoff. Pure. */
+
+/** Wraps text in a Markdown code span that survives backticks inside it. */
+export function codeSpan(text: string): string {
+  const visible = text.replace(/\r/g, '\\r').replace(/\n/g, '\\n');
+  const runs = visible.match(/`+/g) ?? [];
+  const fence = '`'.repeat(Math.max(0, ...runs.map((r) => r.length)) + 1);
+  const pad = visible.startsWith('`') || visible.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${visible}${pad}${fence}`;
+}
