@@ -6,6 +6,7 @@
  */
 
 import { z } from 'zod';
+import { shellWrites as shellWordsWrites } from './shellWords';
 
 /** Where a fact came from; shown beside every test result. */
 export type SessionSource = 'recorder' | 'claude-code' | 'codex' | 'aider' | 'cline' | 'roo' | 'specstory' | 'copilot';
@@ -204,24 +205,5 @@ export function emptySessionLogState(): SessionLogState {
   return { version: 1, files: {} };
 }
 
-/**
- * Files a shell command line writes by redirection (`> f`, `>> f`, `| tee f`): the plain
- * path targets only — not `/dev/null`, file descriptors (`2>&1`) or variables. Used for
- * commands that ran, since agents often create files this way.
- */
-export function shellWrites(command: string): string[] {
-  // Quoted text is masked (same length) so a ">" inside quotes is not a redirection,
-  // while a quoted target right after a real ">" is still read from the original.
-  const masked = command.replace(/"(?:[^"\\]|\\.)*"|'[^']*'/g, (q) => q[0] + 'Q'.repeat(Math.max(0, q.length - 2)) + q[q.length - 1]);
-  const out = new Set<string>();
-  const target = String.raw`("[^"]+"|'[^']+'|[^\s;|&<>()$\x60]+)`;
-  for (const re of [new RegExp(String.raw`(?:^|[^<>&\d])>>?\s*` + target, 'g'), new RegExp(String.raw`\|\s*tee\s+(?:-a\s+)?` + target, 'g')]) {
-    for (const m of masked.matchAll(re)) {
-      const start = (m.index ?? 0) + m[0].length - m[1].length;
-      out.add(command.slice(start, start + m[1].length));
-    }
-  }
-  return [...out]
-    .map((p) => p.replace(/^["']|["']$/g, ''))
-    .filter((p) => p && !p.startsWith('/dev/') && !p.startsWith('&') && !p.startsWith('$'));
-}
+/** Files a shell command line writes (parsed, heredoc bodies and quotes left alone): see {@link shellWordsWrites}. */
+export const shellWrites = shellWordsWrites;
