@@ -293,7 +293,7 @@ export function renderHandoff(pkg: HandoffPackage, meta: HandoffMeta, specialist
   if (pkg.session_sources.length) {
     const src = pkg.session_sources.map(
       (s) =>
-        `${s.source} ${codeSpan(s.file)} (${plural(s.commands, 'command')}, ${plural(s.test_runs, 'test run')}, ${plural(s.turns, 'turn')}, ${plural(s.edits, 'edit')}` +
+        `${s.source} ${codeSpan(s.file)} (${plural(s.commands, 'command')}${s.commands_kept !== undefined && s.commands_kept !== s.commands ? ` seen, ${formatCount(s.commands_kept)} kept` : ''}, ${plural(s.test_runs, 'test run')}, ${plural(s.turns, 'turn')}, ${plural(s.edits, 'edit')}` +
         `${s.malformed + s.skipped ? `; ${formatCount(s.malformed + s.skipped)} lines not understood` : ''})`,
     );
     out.push('', `_Session log read: ${src.join('; ')}._`);

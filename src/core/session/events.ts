@@ -1,6 +1,6 @@
 /**
  * The session log as plain data (docs/DESIGN.md §6): every reader — the extension's own recorder
- * and the agent transcripts (Claude Code, Codex CLI, Aider, Cline/Roo, SpecStory, Copilot
+ * and the agent transcripts (Claude Code, Codex CLI, Aider, Cline/Roo/Kilo Code, SpecStory, Copilot
  * Chat) — produces the same normalized events, so the rest of the engine never sees a
  * file format.
  */
@@ -9,10 +9,10 @@ import { z } from 'zod';
 import { shellWrites as shellWordsWrites } from './shellWords';
 
 /** Where a fact came from; shown beside every test result. */
-export type SessionSource = 'recorder' | 'claude-code' | 'codex' | 'aider' | 'cline' | 'roo' | 'specstory' | 'copilot';
+export type SessionSource = 'recorder' | 'claude-code' | 'codex' | 'aider' | 'cline' | 'roo' | 'kilo' | 'specstory' | 'copilot';
 
 /** All readers, in the order their evidence is listed. */
-export const SESSION_SOURCES: readonly SessionSource[] = ['recorder', 'claude-code', 'codex', 'aider', 'cline', 'roo', 'specstory', 'copilot'];
+export const SESSION_SOURCES: readonly SessionSource[] = ['recorder', 'claude-code', 'codex', 'aider', 'cline', 'roo', 'kilo', 'specstory', 'copilot'];
 
 /** Something a person or an agent said. Tool output and system reminders are never turns. */
 export interface SessionTurn {
@@ -97,6 +97,8 @@ export interface TranscriptRead {
   readonly last_time?: number;
   /** Why the file could not be read, when it could not. */
   readonly error?: string;
+  /** How many events of each kind the reader saw (kept or not: the accumulator keeps a bounded number). */
+  readonly seen?: { readonly turns: number; readonly commands: number; readonly edits: number };
 }
 
 /** Tags the model uses for hidden context that is never a turn of its own. */

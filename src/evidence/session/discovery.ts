@@ -8,6 +8,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SessionSource } from '../../core/session/events';
+import type { TranscriptFormat } from './detect';
 import { openRegularForReading } from './lines';
 import { clineTaskCwd } from './readers/cline';
 import { codexSessionCwd } from './readers/codex';
@@ -20,6 +21,8 @@ export interface FoundTranscript {
   readonly source: SessionSource;
   readonly file: string;
   readonly mtimeMs: number;
+  /** The format found by content (src/evidence/session/detect.ts), when it was detected rather than discovered. */
+  readonly format?: TranscriptFormat | SessionSource;
 }
 
 /** Most Codex rollout files examined (newest first) to find the workspace's: 300. */
@@ -36,7 +39,8 @@ function vscodeUserDir(home: string): string {
 
 /**
  * Default locations: Claude Code `~/.claude/projects`, Codex `~/.codex/sessions`, Aider and
- * SpecStory inside the workspace, Cline and Roo under VS Code's global storage, Copilot
+ * SpecStory inside the workspace, Cline, Roo Code and Kilo Code (`kilocode.kilo-code`, the Cline
+ * task format under its own extension id) under VS Code's global storage, Copilot
  * Chat under VS Code's workspace storage (the folder of this workspace is found by its
  * `workspace.json`).
  */
@@ -48,6 +52,7 @@ export function defaultLocations(workspaceRoot: string, home = homedir()): Requi
     aider: workspaceRoot,
     cline: path.join(user, 'globalStorage', 'saoudrizwan.claude-dev', 'tasks'),
     roo: path.join(user, 'globalStorage', 'rooveterinaryinc.roo-cline', 'tasks'),
+    kilo: path.join(user, 'globalStorage', 'kilocode.kilo-code', 'tasks'),
     specstory: path.join(workspaceRoot, '.specstory', 'history'),
     copilot: path.join(user, 'workspaceStorage'),
   };
@@ -131,8 +136,11 @@ export async function findAider(location: string): Promise<FoundTranscript[]> {
   return [];
 }
 
-/** The newest Cline / Roo task folder that ran in the workspace. */
-export async function findClineTasks(tasksDir: string, workspaceRoot: string, source: 'cline' | 'roo'): Promise<FoundTranscript[]> {
+/**
+ * The newest Cline / Roo / Kilo task folder that ran in the workspace: the folder named by its
+ * `api_conversation_history.json`, or by its `ui_messages.json` when that is the only file.
+ */
+export async function findClineTasks(tasksDir: string, workspaceRoot: string, source: 'cline' | 'roo' | 'kilo'): Promise<FoundTranscript[]> {
   const tasks = (await list(tasksDir)).sort((a, b) => Number(b) - Number(a) || (a < b ? 1 : -1)).slice(0, MAX_TASKS_SCANNED);
   for (const t of tasks) {
     const dir = path.join(tasksDir, t);
