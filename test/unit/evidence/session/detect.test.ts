@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, cpSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { trimRecentTurns } from '../../../../src/core/handoff/request';
 import { collectSessionLog, readAsFormat, readByContent } from '../../../../src/evidence/session/collectSessionLog';
 import { detectTranscript, formatOfHead, readHead } from '../../../../src/evidence/session/detect';
 import { findClineTasks } from '../../../../src/evidence/session/discovery';
 import { slashCommand } from '../../../../src/evidence/session/readers/aider';
-import { cleanupTempDirs, tempDir } from '../../../helpers/repo';
+import { HandoverOkSchema } from '../../../../src/core/handoff/schema';
+import { handover } from '../../../../src/engine/handover';
+import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../../../helpers/repo';
 
 const FIX = path.join(__dirname, '..', '..', '..', 'fixtures', 'session-logs');
 
@@ -138,6 +140,13 @@ describe('session logs by content (issue 16)', function () {
     writeFileSync(log, `${lines.join('\n')}\n`);
     const r = await collectSessionLog({ workspaceRoot: ws, mode: log });
     assert.deepEqual(r.transcripts.map((t) => [t.source, t.commands, t.commands_kept]), [['codex', 121, 50]]);
+    // In a handoff: both numbers in session_sources and in the text.
+    const dir = initRepo();
+    write(dir, 'a.txt', 'a\n');
+    commitAll(dir, 'c');
+    const ok = HandoverOkSchema.parse(await handover({ specialist: 'quality_reviewer', topic: 'counts' }, { workspaceRoot: dir, sessionLog: { mode: log, statePath: path.join(tempDir(), 'state.json') } }));
+    assert.deepEqual(ok.package.session_sources.map((s) => [s.commands, s.commands_kept]), [[121, 50]]);
+    assert.match(readFileSync(ok.handoff_file, 'utf8'), /_Session log read: codex `rollout\.jsonl` \(121 commands seen, 50 kept, 0 test runs/);
   });
 
   it('recent turns alternate fairly: the user\'s one request is kept among many assistant messages', () => {
