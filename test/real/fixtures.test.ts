@@ -16,7 +16,7 @@ import { readClineTask } from '../../src/evidence/session/readers/cline';
 import { readCodex } from '../../src/evidence/session/readers/codex';
 import { readSpecStory } from '../../src/evidence/session/readers/specstory';
 import { readAsFormat, readByContent } from '../../src/evidence/session/collectSessionLog';
-import { formatOfHead, readHead } from '../../src/evidence/session/detect';
+import { formatOfHead, readHead, type TranscriptFormat } from '../../src/evidence/session/detect';
 
 const FIXTURES = path.resolve(__dirname, '..', '..', '..', 'shared', 'fixtures', 'session-logs');
 
@@ -220,7 +220,7 @@ describe('real session logs (../shared/fixtures/session-logs, read in place)', (
 });
 
 /** Each fixture file's true format (its agent's published on-disk shape), whatever its name. */
-const TRUE_FORMAT: Record<string, string> = {
+const TRUE_FORMAT: Record<string, TranscriptFormat> = {
   'aider/metadata-aider.aider.chat.history.md': 'aider-chat',
   'aider/metadata-aider.aider.input.history': 'aider-input',
   'claude-code/agent-history-real-session-01.jsonl': 'claude-code',

@@ -3,7 +3,7 @@ import { copyFileSync, cpSync, mkdirSync, readFileSync, readdirSync, statSync, w
 import path from 'node:path';
 import { trimRecentTurns } from '../../../../src/core/handoff/request';
 import { collectSessionLog, readAsFormat, readByContent } from '../../../../src/evidence/session/collectSessionLog';
-import { detectTranscript, formatOfHead, readHead } from '../../../../src/evidence/session/detect';
+import { detectTranscript, formatOfHead, readHead, type TranscriptFormat } from '../../../../src/evidence/session/detect';
 import { findClineTasks } from '../../../../src/evidence/session/discovery';
 import { slashCommand } from '../../../../src/evidence/session/readers/aider';
 import { HandoverOkSchema } from '../../../../src/core/handoff/schema';
@@ -13,7 +13,7 @@ import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../../../h
 const FIX = path.join(__dirname, '..', '..', '..', 'fixtures', 'session-logs');
 
 /** The repository's fixtures (each agent's published shape) and their true formats. */
-const FORMATS: Record<string, string> = {
+const FORMATS: Record<string, TranscriptFormat> = {
   'aider.chat.history.md': 'aider-chat',
   'claude-code.jsonl': 'claude-code',
   'cline-task/ui_messages.json': 'cline-task',
