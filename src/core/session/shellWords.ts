@@ -4,7 +4,21 @@
  * The parser is `mvdan-sh`, the JavaScript build of mvdan.cc/sh (POSIX / Bash syntax, heredocs,
  * quoting and `$(…)` parsed as bash does): pure JavaScript and synchronous.
  */
-import { syntax, type CallExpr, type Node, type Parser, type Redirect, type Word } from 'mvdan-sh';
+import type { CallExpr, Node, Parser, Redirect, Word, syntax } from 'mvdan-sh';
+
+type Syntax = typeof syntax;
+let loaded: Syntax | undefined;
+
+/**
+ * The parser's module, loaded on first use: it is 1.5 MB of JavaScript (Go compiled by
+ * GopherJS) and costs about half a second to load, which a CLI start or a log without a
+ * single redirection should not pay.
+ */
+function sh(): Syntax {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  loaded ??= (require('mvdan-sh') as { syntax: Syntax }).syntax;
+  return loaded;
+}
 
 /** Redirection operators that write a file (bash manual §3.6): `>`, `>>`, `>|`, `&>`, `&>>`, `>&` (with a file name). */
 const WRITE_OP = /^(?:&>>|&>|>>|>\||>&|>)/;
@@ -17,7 +31,7 @@ const WRITE_OP = /^(?:&>>|&>|>>|>\||>&|>)/;
 export function literalWord(word: Word): string | undefined {
   let out = '';
   for (const part of word.Parts) {
-    const type = syntax.NodeType(part);
+    const type = sh().NodeType(part);
     if (type === 'Lit') {
       const v = part.Value ?? '';
       if (/[*?[]/.test(v) || (out === '' && v.startsWith('~'))) return undefined;
@@ -26,7 +40,7 @@ export function literalWord(word: Word): string | undefined {
       out += part.Value ?? '';
     } else if (type === 'DblQuoted' && !part.Dollar) {
       for (const inner of part.Parts ?? []) {
-        if (syntax.NodeType(inner) !== 'Lit') return undefined;
+        if (sh().NodeType(inner) !== 'Lit') return undefined;
         out += (inner.Value ?? '').replace(/\\([$`"\\\n])/g, '$1');
       }
     } else {
@@ -44,7 +58,7 @@ export const MAX_PARSED_CHARS = 65_536;
 /** Parses a command line; undefined when it is not valid shell (then nothing is read from it). */
 export function parseShell(command: string): Node | undefined {
   try {
-    parser ??= syntax.NewParser();
+    parser ??= sh().NewParser();
     return parser.Parse(command, '');
   } catch {
     return undefined;
@@ -66,9 +80,9 @@ export function shellWrites(command: string): string[] {
   if (!tree) return [];
   const src = Buffer.from(command, 'utf8');
   const out = new Set<string>();
-  syntax.Walk(tree, (node) => {
+  sh().Walk(tree, (node) => {
     if (!node) return true;
-    const type = syntax.NodeType(node);
+    const type = sh().NodeType(node);
     if (type === 'Redirect') {
       const r = node as Redirect;
       const at = r.OpPos.Offset();
