@@ -204,8 +204,12 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
     const detected = await detectTranscript(mode);
     if (!detected) {
       const exists = await stat(mode).catch(() => undefined);
+      // A FIFO, a device or an unreadable file: say why it was not read, in the file system's words.
+      const unreadableWhy = exists && !exists.isDirectory() ? await openRegularForReading(mode).then((fh) => fh.close().then(() => undefined), (err: Error) => err.message) : undefined;
       notes.push(
-        exists
+        unreadableWhy
+          ? `Session log ${unreadableWhy}`
+          : exists
           ? `Session log ${mode}: nothing in it is a transcript format this extension reads (Claude Code, Codex CLI, Aider, Cline / Roo / Kilo Code, SpecStory, Copilot Chat); give the agent's own log file or task folder`
           : `Session log ${mode} was not found; give the path of an agent's log file or task folder`,
       );
