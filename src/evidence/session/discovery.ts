@@ -126,8 +126,13 @@ export async function findCodex(sessionsDir: string, workspaceRoot: string): Pro
   return [];
 }
 
-/** Aider's chat history in the workspace (the location may also name the file itself), else its input history. */
+/**
+ * Aider's chat history in the workspace (the location may also name the file itself, under any
+ * name: `--chat-history-file` allows one), else its input history.
+ */
 export async function findAider(location: string): Promise<FoundTranscript[]> {
+  const named = await stat(location).catch(() => undefined);
+  if (named?.isFile()) return [{ source: 'aider', file: location, mtimeMs: named.mtimeMs }];
   const dir = location.endsWith('.md') ? path.dirname(location) : location;
   for (const file of [location.endsWith('.md') ? location : path.join(dir, '.aider.chat.history.md'), path.join(dir, '.aider.input.history')]) {
     const m = await mtime(file);

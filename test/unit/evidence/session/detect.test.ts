@@ -110,6 +110,9 @@ describe('session logs by content (issue 16)', function () {
     );
     assert.deepEqual(r.tests_run.map((t) => [t.command, t.result, t.basis, t.exit_code, t.counts]), [['pytest -q', 'failed', 'output', null, { passed: 2, failed: 1 }]]);
     assert.deepEqual(r.file_edits.map((e) => e.path), ['src/util.py']);
+    // Discovered too when the aider location names the file, whatever its name.
+    const found = await collectSessionLog({ workspaceRoot: ws, sources: ['aider'], locations: { aider: file } });
+    assert.deepEqual(found.transcripts.map((t) => [t.source, path.basename(t.file), t.turns]), [['aider', 'notes-from-friday.md', 4]]);
     assert.deepEqual(slashCommand('/add a.py b.py'), {});
     assert.deepEqual(slashCommand('/copy-context'), {});
     assert.deepEqual(slashCommand('!make lint'), { run: 'make lint' });
