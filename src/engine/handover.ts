@@ -219,6 +219,7 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
           source: t.source,
           file: displayFile(t.file, env.workspaceRoot),
           commands: t.commands,
+          commands_kept: t.commands_kept,
           test_runs: t.test_runs,
           turns: t.turns,
           edits: t.edits,

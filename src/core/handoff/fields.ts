@@ -69,8 +69,9 @@ export const TestCountsSchema = z.object({
 });
 
 /**
- * One test command that ran (docs/DESIGN.md §4). `result` comes from the exit code;
- * `unknown` when the source cannot tell (never guessed). `source` names where the fact came
+ * One test command that ran (docs/DESIGN.md §4). `result` comes from the exit code, or where
+ * the log has none from the runner's printed summary (`basis` says which); `unknown` when the
+ * source cannot tell (never guessed). `source` names where the fact came
  * from (e.g. `recorder`, `claude-code`, `user`). Times: ISO 8601; `duration_ms` in milliseconds.
  */
 export const TestRunSchema = z.object({
@@ -78,6 +79,11 @@ export const TestRunSchema = z.object({
   cwd: z._default(z.nullable(z.string()), null),
   exit_code: z._default(z.nullable(z.number().check(z.int())), null),
   result: z.enum(['passed', 'failed', 'unknown']),
+  /**
+   * What `result` rests on: `exit code` (the command's exit code or the log's own failure flag),
+   * `output` (no exit code exists: the runner's printed summary, issue 16); absent when unknown.
+   */
+  basis: z.optional(z.enum(['exit code', 'output'])),
   counts: z.optional(TestCountsSchema),
   source: z._default(z.string().check(z.minLength(1)), 'user'),
   started_at: z._default(z.nullable(z.string()), null),

@@ -122,9 +122,9 @@ function renderCommit(c: Commit): string {
 
 const RESULT_MARK: Record<TestRun['result'], string> = { passed: '✅ passed', failed: '❌ failed', unknown: '❔ unknown' };
 
-/** One line for a test run: result, command, exit code, counts and source. */
+/** One line for a test run: result, command, exit code (or that the result was read from the output), counts and source. */
 export function renderTestRun(t: TestRun): string {
-  const details: string[] = [t.exit_code === null ? 'exit code unknown' : `exit ${t.exit_code}`];
+  const details: string[] = [t.exit_code === null ? (t.basis === 'output' ? 'no exit code: result read from the output' : 'exit code unknown') : `exit ${t.exit_code}`];
   if (t.counts) {
     const parts = (['passed', 'failed', 'skipped'] as const)
       .filter((k) => t.counts?.[k] !== undefined)
@@ -310,7 +310,7 @@ export function renderHandoff(pkg: HandoffPackage, meta: HandoffMeta, specialist
   if (pkg.session_sources.length) {
     const src = pkg.session_sources.map(
       (s) =>
-        `${s.source} ${codeSpan(s.file)} (${plural(s.commands, 'command')}, ${plural(s.test_runs, 'test run')}, ${plural(s.turns, 'turn')}, ${plural(s.edits, 'edit')}` +
+        `${s.source} ${codeSpan(s.file)} (${plural(s.commands, 'command')}${s.commands_kept !== undefined && s.commands_kept !== s.commands ? ` seen, ${formatCount(s.commands_kept)} kept` : ''}, ${plural(s.test_runs, 'test run')}, ${plural(s.turns, 'turn')}, ${plural(s.edits, 'edit')}` +
         `${s.malformed + s.skipped ? `; ${plural(s.malformed + s.skipped, 'line')} not understood` : ''})`,
     );
     out.push('', `_Session log read: ${src.join('; ')}._`);

@@ -169,12 +169,36 @@ export function parseHandoverRequest(input: unknown): RequestParse {
   return { ok: false, message: composeError(parts), field, parts };
 }
 
-/** Keeps the newest `n` turns (docs/DESIGN.md §4: trimmed to `include_recent_turns`, newest kept). */
+/**
+ * Keeps `n` of the turns, oldest first (docs/DESIGN.md §4: trimmed to `include_recent_turns`,
+ * newest kept), fairly between roles (issue 16): when the turns have more than one `role`, each
+ * role keeps its newest `max(1, floor(n / roles))` turns (fewer if it has fewer), and the rest of
+ * the `n` are the newest others — so the user's one request is not pushed out by five assistant
+ * messages. Items without a `role` are kept newest first.
+ */
 export function trimRecentTurns<T>(turns: readonly T[], n: number): T[] {
   if (n <= 0) {
     return [];
   }
-  return turns.slice(Math.max(0, turns.length - n));
+  if (turns.length <= n) {
+    return turns.slice();
+  }
+  const roleOf = (t: T): string | undefined => (t && typeof t === 'object' && typeof (t as { role?: unknown }).role === 'string' ? (t as unknown as { role: string }).role : undefined);
+  const byRole = new Map<string, number[]>();
+  for (let i = turns.length - 1; i >= 0; i--) {
+    const role = roleOf(turns[i]);
+    if (role !== undefined) byRole.set(role, [...(byRole.get(role) ?? []), i]);
+  }
+  const keep = new Set<number>();
+  if (byRole.size > 1) {
+    const quota = Math.max(1, Math.floor(n / byRole.size));
+    // Roles in the order of their newest turn, newest first (Map keeps insertion order).
+    for (const newestFirst of byRole.values()) {
+      for (const i of newestFirst.slice(0, quota)) if (keep.size < n) keep.add(i);
+    }
+  }
+  for (let i = turns.length - 1; i >= 0 && keep.size < n; i--) keep.add(i);
+  return [...keep].sort((a, b) => a - b).map((i) => turns[i]);
 }
 
 /**

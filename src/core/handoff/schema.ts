@@ -59,7 +59,10 @@ export type TokenizerName = z.infer<typeof TokenizerNameSchema>;
 export const SessionSourceSummarySchema = z.object({
   source: z.string(),
   file: z.string(),
+  /** Commands seen in the transcript (issue 16: reported beside those kept). */
   commands: z.number().int().nonnegative(),
+  /** Commands kept for the handoff (bounded: docs/DESIGN.md §6); absent in handoffs written before it was recorded. */
+  commands_kept: z.number().int().nonnegative().optional(),
   test_runs: z.number().int().nonnegative(),
   turns: z.number().int().nonnegative(),
   edits: z.number().int().nonnegative(),

@@ -1,17 +1,18 @@
 /**
  * The session log as plain data (docs/DESIGN.md §6): every reader — the extension's own recorder
- * and the agent transcripts (Claude Code, Codex CLI, Aider, Cline/Roo, SpecStory, Copilot
+ * and the agent transcripts (Claude Code, Codex CLI, Aider, Cline/Roo/Kilo Code, SpecStory, Copilot
  * Chat, Gemini CLI, OpenCode) — produces the same normalized events, so the rest of the engine never sees a
  * file format.
  */
 
 import { z } from 'zod';
+import { shellWrites as shellWordsWrites } from './shellWords';
 
 /** Where a fact came from; shown beside every test result. */
-export type SessionSource = 'recorder' | 'claude-code' | 'codex' | 'aider' | 'cline' | 'roo' | 'specstory' | 'copilot' | 'gemini' | 'opencode';
+export type SessionSource = 'recorder' | 'claude-code' | 'codex' | 'aider' | 'cline' | 'roo' | 'kilo' | 'specstory' | 'copilot' | 'gemini' | 'opencode';
 
 /** All readers, in the order their evidence is listed. */
-export const SESSION_SOURCES: readonly SessionSource[] = ['recorder', 'claude-code', 'codex', 'aider', 'cline', 'roo', 'specstory', 'copilot', 'gemini', 'opencode'];
+export const SESSION_SOURCES: readonly SessionSource[] = ['recorder', 'claude-code', 'codex', 'aider', 'cline', 'roo', 'kilo', 'specstory', 'copilot', 'gemini', 'opencode'];
 
 /** Something a person or an agent said. Tool output and system reminders are never turns. */
 export interface SessionTurn {
@@ -96,6 +97,8 @@ export interface TranscriptRead {
   readonly last_time?: number;
   /** Why the file could not be read, when it could not. */
   readonly error?: string;
+  /** How many events of each kind the reader saw (kept or not: the accumulator keeps a bounded number). */
+  readonly seen?: { readonly turns: number; readonly commands: number; readonly edits: number };
 }
 
 /** Tags the model uses for hidden context that is never a turn of its own. */
@@ -204,24 +207,5 @@ export function emptySessionLogState(): SessionLogState {
   return { version: 1, files: {} };
 }
 
-/**
- * Files a shell command line writes by redirection (`> f`, `>> f`, `| tee f`): the plain
- * path targets only — not `/dev/null`, file descriptors (`2>&1`) or variables. Used for
- * commands that ran, since agents often create files this way.
- */
-export function shellWrites(command: string): string[] {
-  // Quoted text is masked (same length) so a ">" inside quotes is not a redirection,
-  // while a quoted target right after a real ">" is still read from the original.
-  const masked = command.replace(/"(?:[^"\\]|\\.)*"|'[^']*'/g, (q) => q[0] + 'Q'.repeat(Math.max(0, q.length - 2)) + q[q.length - 1]);
-  const out = new Set<string>();
-  const target = String.raw`("[^"]+"|'[^']+'|[^\s;|&<>()$\x60]+)`;
-  for (const re of [new RegExp(String.raw`(?:^|[^<>&\d])>>?\s*` + target, 'g'), new RegExp(String.raw`\|\s*tee\s+(?:-a\s+)?` + target, 'g')]) {
-    for (const m of masked.matchAll(re)) {
-      const start = (m.index ?? 0) + m[0].length - m[1].length;
-      out.add(command.slice(start, start + m[1].length));
-    }
-  }
-  return [...out]
-    .map((p) => p.replace(/^["']|["']$/g, ''))
-    .filter((p) => p && !p.startsWith('/dev/') && !p.startsWith('&') && !p.startsWith('$'));
-}
+/** Files a shell command line writes (parsed, heredoc bodies and quotes left alone): see {@link shellWordsWrites}. */
+export const shellWrites = shellWordsWrites;

@@ -1,7 +1,8 @@
 /**
  * Which commands are test runs, and what their summary lines say (docs/DESIGN.md §6 "Tests run").
- * The exit code decides the result; parsed counts only add detail; a command whose result
- * the log cannot tell stays `unknown` — never guessed as passed.
+ * The exit code decides the result; parsed counts only add detail. Where the log has no exit
+ * code, the runner's printed summary decides, marked `basis: 'output'` (issue 16); a command
+ * whose result neither tells stays `unknown` — never guessed as passed.
  */
 import { TestRunSchema, type TestRun } from '../handoff/schema';
 import type { SessionCommand, SessionSource } from './events';
@@ -231,9 +232,41 @@ export function parseTestCounts(output: string | undefined): TestCounts | undefi
 }
 
 /**
+ * Failure lines test runners and npm print besides their counts (each runner's own output):
+ * jest `Test Suites: 1 failed`, vitest `Test Files  1 failed`, cargo `test result: FAILED.` /
+ * `error: test failed` / `error: could not compile`, go test's final `FAIL` line, pytest
+ * `ERROR collecting` / `Interrupted: 1 error`, npm ≤6 `npm ERR! Test failed.` and npm ≥7
+ * `npm ERR! code …` / npm ≥9 `npm error code …` / `npm error command failed`.
+ */
+const FAILURE_LINES = [
+  /^Test Suites:.*\b[1-9]\d* failed\b/m,
+  /^\s*Test Files\s+[1-9]\d* failed\b/m,
+  /^test result: FAILED\./m,
+  /^error: (?:test failed|could not compile|\d+ targets? failed)/m,
+  /^FAIL(?:\s|$)/m,
+  /^(?:=+ )?(?:ERROR collecting|Interrupted: \d+ errors?)/m,
+  /^npm (?:ERR!|error) (?:Test failed|code (?!0\b)\S+|command failed|Lifecycle script .* failed)/m,
+];
+
+/**
+ * The result a test run's own output states, for logs with no exit code (Aider, Cline,
+ * SpecStory): `failed` when its summary counts a failure or a runner's failure line is
+ * printed ({@link FAILURE_LINES}); `passed` when a summary counts passes and no failure;
+ * undefined when the output says neither (then the result stays unknown).
+ */
+export function resultFromOutput(output: string | undefined): 'passed' | 'failed' | undefined {
+  if (!output) return undefined;
+  const counts = parseTestSummary(output)?.counts;
+  if ((counts?.failed ?? 0) > 0 || FAILURE_LINES.some((re) => re.test(output))) return 'failed';
+  return (counts?.passed ?? 0) > 0 ? 'passed' : undefined;
+}
+
+/**
  * Turns session commands into test runs: those that ran and either invoke a known test
  * runner or printed a recognised test summary. Result: exit 0 → passed, another exit code
- * (or the log saying the command failed) → failed, otherwise unknown.
+ * (or the log saying the command failed) → failed (`basis: 'exit code'`); with no exit code,
+ * what the runner printed ({@link resultFromOutput}, `basis: 'output'`); otherwise unknown
+ * (no basis).
  *
  * @param source the reader the commands came from, kept on each entry
  */
@@ -252,12 +285,14 @@ export function testRunsFrom(commands: readonly SessionCommand[], source: Sessio
     const exit = typeof c.exit_code === 'number' && Number.isSafeInteger(c.exit_code) ? c.exit_code : null;
     const counts = summary?.counts && Object.values(summary.counts).every((n) => n === undefined || (Number.isSafeInteger(n) && n >= 0)) ? summary.counts : undefined;
     const duration = typeof c.duration_ms === 'number' && Number.isFinite(c.duration_ms) && c.duration_ms >= 0 ? c.duration_ms : null;
-    const result: TestRun['result'] = exit === 0 ? 'passed' : exit !== null || c.failed ? 'failed' : 'unknown';
+    const fromOutput = exit === null && !c.failed ? resultFromOutput(c.output_tail) : undefined;
+    const result: TestRun['result'] = exit === 0 ? 'passed' : exit !== null || c.failed ? 'failed' : (fromOutput ?? 'unknown');
     const run = TestRunSchema.safeParse({
       command: c.command,
       cwd: c.cwd ?? null,
       exit_code: exit,
       result,
+      ...(exit !== null || c.failed ? { basis: 'exit code' } : fromOutput ? { basis: 'output' } : {}),
       ...(counts ? { counts } : {}),
       source,
       started_at: c.time ?? null,

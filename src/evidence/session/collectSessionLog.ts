@@ -12,20 +12,20 @@
  */
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import path from 'node:path';
 import { SESSION_SOURCES, emptySessionLogState, type SessionCommand, type SessionLogState, type SessionSource, type SessionTurn, type TranscriptRead } from '../../core/session/events';
 import type { TestRun, Turn } from '../../core/handoff/schema';
 import { testRunsFrom } from '../../core/session/testDetection';
 import { readAider, readAiderInputHistory } from './readers/aider';
 import { readClaudeCode } from './readers/claudeCode';
-import { readClineTask } from './readers/cline';
+import { clineUiFile, readClineTask } from './readers/cline';
+import { readClineApiHistory } from './readers/clineApi';
 import { readCodex } from './readers/codex';
 import { readCopilotSession } from './readers/copilot';
-import { looksLikeGemini, readFileHead, readGemini } from './readers/gemini';
-import { looksLikeOpenCode, readOpenCode } from './readers/opencode';
-import { isOpenCodeDbRef } from './readers/opencodeDb';
+import { readGemini } from './readers/gemini';
+import { readOpenCode } from './readers/opencode';
 import { readSpecStory } from './readers/specstory';
-import { openRegularForReading, readFirstLine } from './lines';
+import { openRegularForReading } from './lines';
+import { detectTranscript, formatWords, sourceOfFormat, type DetectedTranscript, type TranscriptFormat } from './detect';
 import { readRecorder, type RecorderRead } from './recorderLog';
 import {
   defaultLocations,
@@ -65,7 +65,10 @@ export interface SessionLogOptions {
 export interface TranscriptSummary {
   readonly source: SessionSource;
   readonly file: string;
+  /** Commands the reader saw in what it read (issue 16: not only those kept). */
   readonly commands: number;
+  /** Commands kept (test runs up to 1,000 and the newest 50 others, docs/DESIGN.md §6). */
+  readonly commands_kept: number;
   readonly test_runs: number;
   readonly turns: number;
   readonly edits: number;
@@ -118,9 +121,22 @@ async function headFingerprint(file: string, n: number): Promise<string> {
   }
 }
 
-/** Reads the right way for a source: JSONL / Markdown from an offset, JSON documents whole. */
-function reader(source: SessionSource): (file: string, opts: { fromOffset?: number; sinceTime?: number; workspaceRoot?: string }) => Promise<TranscriptRead> {
-  switch (source) {
+type Reader = (file: string, opts: { fromOffset?: number; sinceTime?: number; workspaceRoot?: string }) => Promise<TranscriptRead>;
+
+/** Reads the right way for a transcript: by the format found in its content, else by its reader; JSONL / Markdown from an offset, JSON documents whole. */
+function reader(t: FoundTranscript): Reader {
+  switch (t.format) {
+    case 'aider-input':
+      return readAiderInputHistory;
+    case 'aider-chat':
+      return readAider;
+    case 'cline-api':
+      return (f, o) => readClineApiHistory(f, { ...o, source: t.source });
+    case 'cline-metadata':
+      // Holds no conversation (the detection note says so): nothing to read.
+      return async (f) => ({ source: t.source, file: f, events: [], stats: { lines: 0, malformed: 0, skipped: 0, invalid_utf8: 0 }, end_offset: 0 });
+  }
+  switch (t.source) {
     case 'claude-code':
       return readClaudeCode;
     case 'codex':
@@ -129,7 +145,8 @@ function reader(source: SessionSource): (file: string, opts: { fromOffset?: numb
       return (f, o) => (f.endsWith('.aider.input.history') ? readAiderInputHistory(f, o) : readAider(f, o));
     case 'cline':
     case 'roo':
-      return (f, o) => readClineTask(f, { ...o, source });
+    case 'kilo':
+      return (f, o) => readClineTask(f, { ...o, source: t.source });
     case 'specstory':
       return readSpecStory;
     case 'copilot':
@@ -140,33 +157,34 @@ function reader(source: SessionSource): (file: string, opts: { fromOffset?: numb
       return readGemini;
     case 'opencode':
       return readOpenCode;
+    default:
+      return async (f) => ({ source: t.source, file: f, events: [], stats: { lines: 0, malformed: 0, skipped: 0, invalid_utf8: 0 }, end_offset: 0, error: `${f}: no reader for ${t.source}` });
   }
 }
 
-/** Detects the format of an explicitly named transcript from its name and first line. */
+/**
+ * Reads one transcript with the reader of the format found in its content (./detect.ts): a
+ * file under any name, or a Cline / Roo / Kilo task folder or any of its files.
+ * @returns undefined when the path holds no transcript this extension reads
+ */
+export async function readByContent(p: string, opts: { workspaceRoot?: string } = {}): Promise<{ detected: DetectedTranscript; read: TranscriptRead } | undefined> {
+  const detected = await detectTranscript(p);
+  if (!detected) return undefined;
+  const read = await reader({ source: detected.source, format: detected.format, file: detected.file, mtimeMs: 0 })(detected.file, { workspaceRoot: opts.workspaceRoot });
+  return { detected, read };
+}
+
+/** Reads a file as the given format (found by {@link formatOfHead}), whatever its name. */
+export async function readAsFormat(file: string, format: TranscriptFormat | SessionSource, opts: { workspaceRoot?: string } = {}): Promise<TranscriptRead> {
+  return reader({ source: sourceOfFormat(format, file), format, file, mtimeMs: 0 })(file, { workspaceRoot: opts.workspaceRoot });
+}
+
+/**
+ * Detects the format of an explicitly named transcript from its content (see ./detect.ts).
+ * @returns the reader, or undefined when the path holds no transcript this extension reads
+ */
 export async function detectSource(p: string): Promise<SessionSource | undefined> {
-  try {
-    const st = await stat(p);
-    if (st.isDirectory()) {
-      return (await stat(path.join(p, 'ui_messages.json')).catch(() => undefined)) ? 'cline' : undefined;
-    }
-  } catch {
-    return undefined;
-  }
-  const base = path.basename(p);
-  if (isOpenCodeDbRef(p)) return 'opencode';
-  if (base.endsWith('.aider.chat.history.md') || base.endsWith('.aider.input.history')) return 'aider';
-  if (base.endsWith('.md')) return 'specstory';
-  if (p.includes(`${path.sep}chatSessions${path.sep}`)) return 'copilot';
-  if (base === 'ui_messages.json') return 'cline';
-  const first = (await readFirstLine(p)) ?? '';
-  const head = await readFileHead(p).catch(() => first);
-  if (looksLikeGemini(head, base)) return 'gemini';
-  if (looksLikeOpenCode(head, base)) return 'opencode';
-  if (/"type"\s*:\s*"session_meta"|"payload"\s*:/.test(first)) return 'codex';
-  if (/"type"\s*:\s*"session_start".*"v"\s*:\s*1|"v"\s*:\s*1.*"type"\s*:\s*"session_start"/.test(first)) return 'recorder';
-  if (/"kind"\s*:\s*0/.test(first) || /"requests"\s*:/.test(first)) return 'copilot';
-  return 'claude-code';
+  return (await detectTranscript(p))?.source;
 }
 
 async function discover(opts: SessionLogOptions): Promise<FoundTranscript[]> {
@@ -179,6 +197,7 @@ async function discover(opts: SessionLogOptions): Promise<FoundTranscript[]> {
   if (enabled.has('aider')) finders.push(findAider(loc.aider));
   if (enabled.has('cline')) finders.push(findClineTasks(loc.cline, ws, 'cline'));
   if (enabled.has('roo')) finders.push(findClineTasks(loc.roo, ws, 'roo'));
+  if (enabled.has('kilo')) finders.push(findClineTasks(loc.kilo, ws, 'kilo'));
   if (enabled.has('specstory')) finders.push(findSpecStory(loc.specstory));
   if (enabled.has('copilot')) finders.push(findCopilot(loc.copilot, ws));
   if (enabled.has('gemini')) finders.push(findGemini(loc.gemini, ws));
@@ -199,11 +218,21 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
   if (mode === 'auto') {
     found = await discover(opts);
   } else if (mode !== 'none') {
-    const source = await detectSource(mode);
-    if (!source) {
-      notes.push(`Session log ${mode} was not found or is not a transcript this extension reads`);
+    const detected = await detectTranscript(mode);
+    if (!detected) {
+      const exists = await stat(mode).catch(() => undefined);
+      // A FIFO, a device or an unreadable file: say why it was not read, in the file system's words.
+      const unreadableWhy = exists && !exists.isDirectory() ? await openRegularForReading(mode).then((fh) => fh.close().then(() => undefined), (err: Error) => err.message) : undefined;
+      notes.push(
+        unreadableWhy
+          ? `Session log ${unreadableWhy}`
+          : exists
+          ? `Session log ${mode}: nothing in it is a transcript format this extension reads (Claude Code, Codex CLI, Aider, Cline / Roo / Kilo Code, SpecStory, Copilot Chat); give the agent's own log file or task folder`
+          : `Session log ${mode} was not found; give the path of an agent's log file or task folder`,
+      );
     } else {
-      found = [{ source, file: path.resolve(mode), mtimeMs: (await stat(mode).catch(() => undefined))?.mtimeMs ?? 0 }];
+      if (detected.note) notes.push(`Session log: ${detected.note}`);
+      found = [{ source: detected.source, format: detected.format, file: detected.file, mtimeMs: (await stat(detected.file).catch(() => undefined))?.mtimeMs ?? 0 }];
     }
   }
   if (opts.recorderFile && mode !== 'none') {
@@ -217,12 +246,12 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
   let recorderSession: SessionLogEvidence['recorder_session'];
 
   for (const t of found) {
-    const contentFile = t.source === 'cline' || t.source === 'roo' ? path.join(t.file, 'ui_messages.json') : t.file;
+    const contentFile = (t.source === 'cline' || t.source === 'roo' || t.source === 'kilo') && t.format !== 'cline-api' ? await clineUiFile(t.file) : t.file;
     const st = await stat(contentFile).catch(() => undefined);
     const prev = state.files[t.file];
     // Resume only if the part read last time is still there unchanged (same start, not shrunk).
     const resume = !!prev && !!st && st.size >= prev.offset && prev.head === (await headFingerprint(contentFile, prev.head_bytes));
-    const r = await reader(t.source)(t.file, {
+    const r = await reader(t)(t.file, {
       fromOffset: resume ? prev.offset : 0,
       sinceTime: resume || (prev && RESUMED_BY_TIME.has(t.source)) ? prev?.last_time : undefined,
       workspaceRoot: opts.workspaceRoot,
@@ -244,7 +273,8 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
     const summary: TranscriptSummary = {
       source: t.source,
       file: t.file,
-      commands: commands.length,
+      commands: Math.max(r.seen?.commands ?? 0, commands.length),
+      commands_kept: commands.length,
       test_runs: runs.length,
       turns: newTurns.length,
       edits: r.events.filter((e) => e.kind === 'file_edit').length,
@@ -260,7 +290,11 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
     if (!empty) transcripts.push(summary);
     if (r.error) {
       notes.push(`Session log: ${r.error}`);
-    } else {
+    } else if (!resume && r.events.length === 0 && r.stats.lines > 0 && t.format !== 'cline-metadata') {
+      // Read from the start and nothing understood: say so rather than report an empty session.
+      notes.push(`Session log ${t.file}: nothing in it was understood as ${formatWords(t.format ?? t.source)} (${r.stats.lines} ${r.stats.lines === 1 ? 'line' : 'lines'} read, no turn, command or edit); check the file is the agent's own log`);
+    }
+    if (!r.error) {
       const headBytes = Math.min(HEAD_BYTES, r.end_offset || st?.size || 0);
       next.files[t.file] = {
         offset: r.end_offset,

@@ -8,6 +8,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SessionSource } from '../../core/session/events';
+import type { TranscriptFormat } from './detect';
 import { openRegularForReading } from './lines';
 import { clineTaskCwd } from './readers/cline';
 import { codexSessionCwd } from './readers/codex';
@@ -21,6 +22,8 @@ export interface FoundTranscript {
   readonly source: SessionSource;
   readonly file: string;
   readonly mtimeMs: number;
+  /** The format found by content (src/evidence/session/detect.ts), when it was detected rather than discovered. */
+  readonly format?: TranscriptFormat | SessionSource;
 }
 
 /** Most Codex rollout files examined (newest first) to find the workspace's: 300. */
@@ -39,7 +42,8 @@ function vscodeUserDir(home: string): string {
 
 /**
  * Default locations: Claude Code `~/.claude/projects`, Codex `~/.codex/sessions`, Aider and
- * SpecStory inside the workspace, Cline and Roo under VS Code's global storage, Copilot
+ * SpecStory inside the workspace, Cline, Roo Code and Kilo Code (`kilocode.kilo-code`, the Cline
+ * task format under its own extension id) under VS Code's global storage, Copilot
  * Chat under VS Code's workspace storage (the folder of this workspace is found by its
  * `workspace.json`), Gemini CLI `~/.gemini` (`$GEMINI_CLI_HOME/.gemini`), OpenCode
  * `~/.local/share/opencode` (`$XDG_DATA_HOME/opencode`); see ./discoveryGeminiOpenCode.ts.
@@ -52,6 +56,7 @@ export function defaultLocations(workspaceRoot: string, home = homedir()): Requi
     aider: workspaceRoot,
     cline: path.join(user, 'globalStorage', 'saoudrizwan.claude-dev', 'tasks'),
     roo: path.join(user, 'globalStorage', 'rooveterinaryinc.roo-cline', 'tasks'),
+    kilo: path.join(user, 'globalStorage', 'kilocode.kilo-code', 'tasks'),
     specstory: path.join(workspaceRoot, '.specstory', 'history'),
     copilot: path.join(user, 'workspaceStorage'),
     gemini: path.join(process.env.GEMINI_CLI_HOME ?? home, '.gemini'),
@@ -127,8 +132,13 @@ export async function findCodex(sessionsDir: string, workspaceRoot: string): Pro
   return [];
 }
 
-/** Aider's chat history in the workspace (the location may also name the file itself), else its input history. */
+/**
+ * Aider's chat history in the workspace (the location may also name the file itself, under any
+ * name: `--chat-history-file` allows one), else its input history.
+ */
 export async function findAider(location: string): Promise<FoundTranscript[]> {
+  const named = await stat(location).catch(() => undefined);
+  if (named?.isFile()) return [{ source: 'aider', file: location, mtimeMs: named.mtimeMs }];
   const dir = location.endsWith('.md') ? path.dirname(location) : location;
   for (const file of [location.endsWith('.md') ? location : path.join(dir, '.aider.chat.history.md'), path.join(dir, '.aider.input.history')]) {
     const m = await mtime(file);
@@ -137,8 +147,11 @@ export async function findAider(location: string): Promise<FoundTranscript[]> {
   return [];
 }
 
-/** The newest Cline / Roo task folder that ran in the workspace. */
-export async function findClineTasks(tasksDir: string, workspaceRoot: string, source: 'cline' | 'roo'): Promise<FoundTranscript[]> {
+/**
+ * The newest Cline / Roo / Kilo task folder that ran in the workspace: the folder named by its
+ * `api_conversation_history.json`, or by its `ui_messages.json` when that is the only file.
+ */
+export async function findClineTasks(tasksDir: string, workspaceRoot: string, source: 'cline' | 'roo' | 'kilo'): Promise<FoundTranscript[]> {
   const tasks = (await list(tasksDir)).sort((a, b) => Number(b) - Number(a) || (a < b ? 1 : -1)).slice(0, MAX_TASKS_SCANNED);
   for (const t of tasks) {
     const dir = path.join(tasksDir, t);

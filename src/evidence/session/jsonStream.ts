@@ -9,10 +9,12 @@ import { openRegularForReading } from './lines';
  * Calls `onItem` for each element of the array at `path` in a JSON file (`[]` = the top
  * level is the array; `['requests']` = the top-level object's `requests`).
  *
+ * `onItem` returns false to stop reading (the rest of the file is not parsed).
+ *
  * @returns how many elements were read
  * @throws when the file cannot be read or is not valid JSON (after the elements read so far)
  */
-export async function forEachJsonArrayItem(file: string, path: readonly string[], onItem: (item: unknown, index: number) => void): Promise<number> {
+export async function forEachJsonArrayItem(file: string, path: readonly string[], onItem: (item: unknown, index: number) => boolean | void): Promise<number> {
   const [{ parser }, { streamArray }, { pick }, { chain }] = await Promise.all([
     import('stream-json'),
     import('stream-json/streamers/stream-array.js'),
@@ -29,7 +31,11 @@ export async function forEachJsonArrayItem(file: string, path: readonly string[]
   let n = 0;
   await new Promise<void>((resolve, reject) => {
     pipeline.on('data', (d: { key: number; value: unknown }) => {
-      onItem(d.value, n++);
+      if (onItem(d.value, n++) === false) {
+        pipeline.destroy();
+        void fh.close().catch(() => undefined);
+        resolve();
+      }
     });
     pipeline.on('end', () => resolve());
     pipeline.on('error', (err: Error) => reject(err));

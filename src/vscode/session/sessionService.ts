@@ -67,6 +67,7 @@ export class SessionService extends DisposableOwner implements SessionHooks {
     const defaults: SessionLocations = {
       cline: path.join(path.dirname(global), 'saoudrizwan.claude-dev', 'tasks'),
       roo: path.join(path.dirname(global), 'rooveterinaryinc.roo-cline', 'tasks'),
+      kilo: path.join(path.dirname(global), 'kilocode.kilo-code', 'tasks'),
       ...(storage ? { copilot: path.join(path.dirname(storage), 'chatSessions') } : {}),
     };
     void folder;

@@ -49,6 +49,7 @@ const LOCATION_KEYS: Record<string, keyof SessionLocations> = {
   aider: 'aider',
   cline: 'cline',
   roo: 'roo',
+  kilo: 'kilo',
   specstory: 'specstory',
   copilot: 'copilot',
   gemini: 'gemini',

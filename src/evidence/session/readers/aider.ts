@@ -7,8 +7,9 @@
  *   `#### ` and `> ` lines is the assistant's (edit blocks shortened to a marker).
  * - `> ` lines are Aider's console: "Applied edit to PATH" is a file edit; a command it
  *   proposes ("> CMD" then "> Run shell command? … : y") ran when answered yes and did not
- *   run when answered no; `/run` and `/test` typed by the user ran. Aider records no exit
- *   codes: they stay unknown.
+ *   run when answered no; `/run`, `/test` and `!` typed by the user ran. Aider records no exit
+ *   codes: the runner's printed summary gives the result (src/core/session/testDetection.ts).
+ * - Other in-chat commands (`/add a.py`, `/copy-context`, …) are not user turns ({@link slashCommand}).
  */
 import { cleanTurnText, outputTail, type SessionCommand, type SessionTurn, type TranscriptRead } from '../../../core/session/events';
 import { forEachLine } from '../lines';
@@ -16,6 +17,27 @@ import { accumulator, relativePath, transcriptRead, unreadable, type ReaderOptio
 
 const RUN_QUESTION = /^Run shell commands?\? .*?:\s*(\w+)?\s*$/;
 const SESSION_START = /^# aider chat started at (.+?)\s*$/;
+
+/** Chat-mode commands whose text is a message to the model (Aider docs "In-chat commands"): `/ask`, `/code`, `/architect`, `/context`. */
+const MESSAGE_COMMANDS = new Set(['ask', 'code', 'architect', 'context']);
+
+/**
+ * What a user line starting with an Aider in-chat command means (Aider docs "In-chat commands"):
+ * `/run CMD`, `/test CMD` and `!CMD` run a shell command; `/ask TEXT` (and `/code`, `/architect`,
+ * `/context`) carry a message to the model; every other `/cmd` (`/add a.py b.py`,
+ * `/copy-context`, `/drop`, `/undo`, …) is an instruction to Aider, never a user turn.
+ * @returns undefined when the text is not a command
+ */
+export function slashCommand(text: string): { run?: string; message?: string } | undefined {
+  const bang = /^!\s*([\s\S]+)$/.exec(text);
+  if (bang) return { run: bang[1].trim() };
+  const m = /^\/([a-z][\w-]*)\b\s*([\s\S]*)$/.exec(text);
+  if (!m) return undefined;
+  const rest = m[2].trim();
+  if ((m[1] === 'run' || m[1] === 'test') && rest) return { run: rest };
+  if (MESSAGE_COMMANDS.has(m[1]) && rest) return { message: rest };
+  return {};
+}
 
 /** Reads one Aider chat history from `opts.fromOffset`. Never throws. */
 export async function readAider(file: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
@@ -34,14 +56,15 @@ export async function readAider(file: string, opts: ReaderOptions = {}): Promise
         text = text.replace(/^(\S.*)\n(`{3,4})\w*\n<<<<<<< SEARCH[\s\S]*?>>>>>>> REPLACE\n\2/gm, '[edit block for $1]');
       }
       const cleaned = cleanTurnText(text);
-      if (cleaned) {
-        const turn: SessionTurn = { kind: 'turn', role: mode, text: cleaned, ...(time ? { time } : {}) };
+      const slash = mode === 'user' && cleaned ? slashCommand(cleaned) : undefined;
+      if (slash?.run) {
+        running = { kind: 'command', command: slash.run, exit_code: null, ran: true, ...(time ? { time } : {}) };
+        runningOutput = [];
+      }
+      const said = slash ? slash.message : cleaned;
+      if (said) {
+        const turn: SessionTurn = { kind: 'turn', role: mode as 'user' | 'assistant', text: said, ...(time ? { time } : {}) };
         acc.add(turn);
-        const run = mode === 'user' ? /^\/(run|test)\s+(.+)$/s.exec(cleaned) : null;
-        if (run) {
-          running = { kind: 'command', command: run[2].trim(), exit_code: null, ran: true, ...(time ? { time } : {}) };
-          runningOutput = [];
-        }
       }
     }
     buf = [];
@@ -147,11 +170,11 @@ export async function readAiderInputHistory(file: string, opts: ReaderOptions = 
     const text = lines.join('\n').trim();
     lines = undefined;
     if (!text || /^(y|yes|n|no|s|skip|d|a|all)$/i.test(text)) return;
-    const run = /^\/(run|test)\s+([\s\S]+)$/.exec(text);
-    if (run) {
-      acc.add({ kind: 'command', command: run[2].trim(), exit_code: null, ran: true, ...(time ? { time } : {}) });
-    } else if (!text.startsWith('/')) {
-      acc.add({ kind: 'turn', role: 'user', text, ...(time ? { time } : {}) });
+    const slash = slashCommand(text);
+    if (slash?.run) {
+      acc.add({ kind: 'command', command: slash.run, exit_code: null, ran: true, ...(time ? { time } : {}) });
+    } else if (!slash || slash.message) {
+      acc.add({ kind: 'turn', role: 'user', text: slash?.message ?? text, ...(time ? { time } : {}) });
     }
   };
   try {

@@ -13,6 +13,7 @@
  *   `appliedDiff` are file edits.
  * The file is not append-only (Cline rewrites it), so incremental reads use `sinceTime`.
  */
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { cleanTurnText, emptyStats, outputTail, type SessionCommand, type SessionSource, type TranscriptRead } from '../../../core/session/events';
 import { forEachJsonArrayItem } from '../jsonStream';
@@ -21,10 +22,15 @@ import { accumulator, obj, relativePath, str, transcriptRead, unreadable, type R
 
 const EDIT_TOOLS = new Set(['editedExistingFile', 'newFileCreated', 'fileDeleted', 'appliedDiff', 'insertContent', 'searchAndReplace']);
 
-/** Reads one Cline (or Roo Code) task folder. Never throws. */
+/** The `ui_messages.json` of a task: `p` itself when it names a file (by content, any name), else inside the folder `p`. */
+export async function clineUiFile(p: string): Promise<string> {
+  return (await stat(p).catch(() => undefined))?.isFile() ? p : path.join(p, 'ui_messages.json');
+}
+
+/** Reads one Cline (or Roo Code, Kilo Code) task: its folder or its `ui_messages.json` (any name). Never throws. */
 export async function readClineTask(taskDir: string, opts: ReaderOptions & { source?: SessionSource } = {}): Promise<TranscriptRead> {
   const source = opts.source ?? 'cline';
-  const file = path.join(taskDir, 'ui_messages.json');
+  const file = await clineUiFile(taskDir);
   const acc = accumulator();
   const stats = emptyStats();
   const since = opts.sinceTime ?? -Infinity;
@@ -93,9 +99,56 @@ export async function readClineTask(taskDir: string, opts: ReaderOptions & { sou
   }
 }
 
+const CWD = /Current (?:Working )?Directory \(([^)\\]+(?:\\.[^)\\]*)*)\)/;
+
+/** Elements of `ui_messages.json` examined for the working directory: 2,000. */
+export const MAX_CWD_ITEMS = 2000;
+
+/**
+ * The working directory a task's `ui_messages.json` names: the "Current Working Directory
+ * (PATH)" of an `api_req_started` request, or else a tool element whose absolute `content`
+ * ends with its workspace-relative `path` (Cline's `readFile` / `listFilesTopLevel` elements).
+ */
+export async function clineUiCwd(uiFile: string): Promise<string | undefined> {
+  let cwd: string | undefined;
+  try {
+    await forEachJsonArrayItem(uiFile, [], (item, index) => {
+      const m = obj(item);
+      const text = (m && str(m.text)) ?? '';
+      if (m?.say === 'api_req_started') {
+        try {
+          const request = str(obj(JSON.parse(text))?.request) ?? '';
+          const c = CWD.exec(request);
+          if (c) cwd = c[1];
+        } catch {
+          // not JSON: no request text
+        }
+      } else if ((m?.say === 'tool' || m?.ask === 'tool') && text.startsWith('{')) {
+        try {
+          const t = obj(JSON.parse(text));
+          const rel = t && str(t.path);
+          const abs = t && str(t.content);
+          if (rel && abs && !path.isAbsolute(rel) && path.isAbsolute(abs) && !rel.startsWith('..')) {
+            const suffix = `/${rel.replace(/\\/g, '/').replace(/^\.\//, '')}`.replace(/\/$/, '');
+            const a = abs.replace(/\\/g, '/').replace(/\/$/, '');
+            if (a.endsWith(suffix) && a.length > suffix.length) cwd = abs.slice(0, a.length - suffix.length);
+          }
+        } catch {
+          // not a tool object
+        }
+      }
+      return cwd === undefined && index < MAX_CWD_ITEMS;
+    });
+  } catch {
+    // unreadable or truncated: what was found stands
+  }
+  return cwd;
+}
+
 /**
  * The workspace folder a Cline task ran in: the "Current Working Directory (PATH)" its
- * first API request carried, read from the start of `api_conversation_history.json`.
+ * first API request carried, read from the start of `api_conversation_history.json`; when
+ * the folder has only `ui_messages.json`, the directory that file names ({@link clineUiCwd}).
  */
 export async function clineTaskCwd(taskDir: string): Promise<string | undefined> {
   let fh;
@@ -104,11 +157,12 @@ export async function clineTaskCwd(taskDir: string): Promise<string | undefined>
     const buf = Buffer.alloc(256 * 1024);
     const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
     const head = buf.subarray(0, bytesRead).toString('utf8');
-    const m = /Current (?:Working )?Directory \(([^)\\]+(?:\\.[^)\\]*)*)\)/.exec(head);
-    return m ? m[1].replace(/\\\\/g, '\\') : undefined;
+    const m = CWD.exec(head);
+    if (m) return m[1].replace(/\\\\/g, '\\');
   } catch {
-    return undefined;
+    // no api_conversation_history.json: ask ui_messages.json
   } finally {
     await fh?.close().catch(() => undefined);
   }
+  return clineUiCwd(path.join(taskDir, 'ui_messages.json'));
 }

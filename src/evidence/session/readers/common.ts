@@ -26,9 +26,9 @@ export function accumulator(): SessionAccumulator {
   return new SessionAccumulator(isTestLike);
 }
 
-/** Builds a reader's result. */
+/** Builds a reader's result: the kept events and how many of each kind were seen. */
 export function transcriptRead(source: SessionSource, file: string, acc: SessionAccumulator, stats: ReadStats, endOffset: number): TranscriptRead {
-  return { source, file, events: acc.events(), stats, end_offset: endOffset };
+  return { source, file, events: acc.events(), stats, end_offset: endOffset, seen: { ...acc.counts } };
 }
 
 /** The result for a file that could not be read: no events, one malformed "line", the reason in `error`. */

@@ -14,7 +14,7 @@
 import { fileURLToPath } from 'node:url';
 import { cleanTurnText, emptyStats, outputTail, type ReadStats, type TranscriptRead } from '../../../core/session/events';
 import { forEachJsonArrayItem } from '../jsonStream';
-import { forEachJsonLine } from '../lines';
+import { forEachJsonLine, readFirstLine } from '../lines';
 import { accumulator, obj, relativePath, str, transcriptRead, unreadable, type ReaderOptions } from './common';
 import type { SessionAccumulator } from '../../../core/session/events';
 
@@ -127,12 +127,13 @@ function applyMutation(requests: unknown[], entry: Record<string, unknown>): unk
   return requests;
 }
 
-/** Reads one Copilot Chat session file (`.json` or `.jsonl`). Never throws. */
+/** Reads one Copilot Chat session file (the `.json` document or the `.jsonl` mutation log, told apart by content). Never throws. */
 export async function readCopilotSession(file: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
   const acc = accumulator();
   let lastTs = 0;
   try {
-    if (file.endsWith('.jsonl')) {
+    // The mutation log by content (any name): its first line is a `{"kind": …}` record.
+    if (file.endsWith('.jsonl') || /^\s*\{\s*"kind"\s*:\s*\d/.test((await readFirstLine(file, 4096)) ?? '')) {
       let requests: unknown[] = [];
       const { stats } = await forEachJsonLine(file, 0, (entry) => {
         requests = applyMutation(requests, entry);

@@ -64,7 +64,8 @@ export function geminiShapeOf(head: string, fileName = ''): GeminiShape | undefi
   }
   if (t.startsWith('[')) {
     if (/^\[\s*\{\s*"sessionId"\s*:\s*"[^"]*"\s*,\s*"messageId"\s*:\s*\d/.test(t)) return 'logs';
-    if (/^\[\s*\{\s*"(?:role|parts)"\s*:/.test(t) && /"role"\s*:\s*"(?:user|model)"/.test(t)) return 'checkpoint';
+    // A checkpoint's Content items are `{role, parts}`; a Cline api_conversation_history.json is `{role, content}`.
+    if (/^\[\s*\{\s*(?:"role"\s*:\s*"(?:user|model)"\s*,\s*)?"parts"\s*:/.test(t)) return 'checkpoint';
     if (/^\[\s*\]\s*$/.test(t)) {
       if (fileName === 'logs.json') return 'logs';
       if (/^checkpoint-.*\.json$/.test(fileName)) return 'checkpoint';

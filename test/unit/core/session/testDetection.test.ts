@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import type { SessionCommand } from '../../../../src/core/session/events';
-import { parseTestCounts, parseTestSummary, testRunner, testRunsFrom } from '../../../../src/core/session/testDetection';
+import { parseTestCounts, parseTestSummary, resultFromOutput, testRunner, testRunsFrom } from '../../../../src/core/session/testDetection';
+import { failuresAfterLastPass } from '../../../../src/core/receive/handBackPolicy';
+import { renderTestRun } from '../../../../src/core/handoff/render';
 
 describe('test-command detection', () => {
   const tests = [
@@ -127,8 +129,57 @@ describe('test runs from session commands', () => {
 
   it('a command printing a known test summary counts even when its name is not a runner', () => {
     const [r] = testRunsFrom([cmd({ command: 'dotnet run --project golden_tests', output_tail: 'Total:  41\nPassed: 41\nFailed: 0' })], 'cline');
-    assert.equal(r.result, 'unknown');
+    // Issue 16 changed this: with no exit code, the printed summary decides (marked as such).
+    assert.equal(r.result, 'passed');
+    assert.equal(r.basis, 'output');
     assert.deepEqual(r.counts, { passed: 41, failed: 0 });
     assert.deepEqual(testRunsFrom([cmd({ command: 'cat notes.txt', output_tail: '3 passed' })], 'cline'), []);
+  });
+});
+
+describe('results from output where no exit code exists (issue 16)', () => {
+  const cmd = (command: string, output: string): SessionCommand => ({ kind: 'command', command, exit_code: null, ran: true, output_tail: output });
+  // Each runner's real summary / failure lines, as the runner prints them.
+  const cases: Array<[runner: string, command: string, output: string, result: 'passed' | 'failed']> = [
+    ['jest failed', 'npx jest', 'FAIL src/sum.test.js\n  ● sum › adds\n\nTest Suites: 1 failed, 1 total\nTests:       1 failed, 3 passed, 4 total\nSnapshots:   0 total\nTime:        0.512 s\nRan all test suites.', 'failed'],
+    ['jest suite failed to run, tests passed', 'npx jest', 'FAIL src/b.test.ts\n  ● Test suite failed to run\n\nTest Suites: 1 failed, 2 passed, 3 total\nTests:       8 passed, 8 total', 'failed'],
+    ['jest passed', 'npm test', 'PASS src/sum.test.js\nTest Suites: 1 passed, 1 total\nTests:       4 passed, 4 total', 'passed'],
+    ['vitest failed', 'npx vitest run', ' Test Files  1 failed | 3 passed (4)\n      Tests  1 failed | 20 passed (21)\n   Start at  10:11:12\n   Duration  1.20s', 'failed'],
+    ['vitest passed', 'npx vitest run', ' ✓ src/a.test.ts (3 tests) 4ms\n\n Test Files  1 passed (1)\n      Tests  3 passed (3)', 'passed'],
+    ['mocha failing', 'npx mocha', '  3 passing (12ms)\n  1 failing\n\n  1) adds:\n     AssertionError', 'failed'],
+    ['mocha passing', 'npx mocha', '  12 passing (30ms)', 'passed'],
+    ['pytest failed', 'pytest -q', '..F.\nFAILED tests/test_a.py::test_x - assert 1 == 2\n1 failed, 3 passed in 0.05s', 'failed'],
+    ['pytest failed (banner)', 'python -m pytest', '=========================== 1 failed, 10 passed in 0.42s ===========================', 'failed'],
+    ['pytest collection error', 'pytest', '==================================== ERRORS ====================================\n_____________________ ERROR collecting tests/test_a.py _____________________\n!!!!!!!!!!!!!!!!!!!! Interrupted: 1 error during collection !!!!!!!!!!!!!!!!!!!!!\n=============================== 1 error in 0.10s ===============================', 'failed'],
+    ['pytest passed', 'pytest', '============================== 5 passed in 0.02s ===============================', 'passed'],
+    ['go test failed', 'go test ./...', '--- FAIL: TestAdd (0.00s)\n    add_test.go:9: got 3\nFAIL\nFAIL\texample.com/calc\t0.002s\nFAIL', 'failed'],
+    ['go test passed', 'go test ./...', 'ok  \texample.com/calc\t0.002s', 'passed'],
+    ['cargo test failed', 'cargo test', 'test tests::adds ... FAILED\n\nfailures:\n    tests::adds\n\ntest result: FAILED. 2 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\nerror: test failed, to rerun pass `--lib`', 'failed'],
+    ['cargo does not compile', 'cargo test', 'error[E0425]: cannot find value `x` in this scope\nerror: could not compile `calc` (lib test) due to 1 previous error', 'failed'],
+    ['cargo test passed', 'cargo test', 'test result: ok. 3 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s', 'passed'],
+    ['npm 6 Test failed', 'npm test', '> calc@1.0.0 test /app\n> node test.js\n\nnpm ERR! Test failed.  See above for more details.', 'failed'],
+    ['npm 10 error', 'npm test', '> calc@1.0.0 test\n> node test.js\n\nnpm error Lifecycle script `test` failed with error:\nnpm error code 1\nnpm error path /app\nnpm error command failed\nnpm error command sh -c node test.js', 'failed'],
+  ];
+  for (const [name, command, output, expected] of cases) {
+    it(`${name}: ${expected}, read from the output`, () => {
+      assert.equal(resultFromOutput(output), expected);
+      const [r] = testRunsFrom([cmd(command, output)], 'aider');
+      assert.equal(r.result, expected);
+      assert.equal(r.basis, 'output');
+      assert.equal(r.exit_code, null, 'never mistaken for an exit code');
+    });
+  }
+
+  it('an exit code still decides, with basis "exit code"; no summary stays unknown with no basis', () => {
+    const [byExit] = testRunsFrom([{ ...cmd('npm test', 'Tests: 1 failed, 1 total'), exit_code: 0 }], 'claude-code');
+    assert.deepEqual([byExit.result, byExit.basis], ['passed', 'exit code']);
+    const [none] = testRunsFrom([cmd('npm test', 'compiling…')], 'aider');
+    assert.deepEqual([none.result, none.basis], ['unknown', undefined]);
+  });
+
+  it('the hand-back policy sees a failure read from the output', () => {
+    const runs = testRunsFrom([cmd('pytest', '1 failed, 3 passed in 0.05s')], 'aider');
+    assert.equal(failuresAfterLastPass(runs).failures.length, 1);
+    assert.match(renderTestRun(runs[0]), /❌ failed `pytest` \(no exit code: result read from the output; 3 passed, 1 failed; source: aider\)/);
   });
 });
