@@ -54,6 +54,8 @@ export async function buildForHost(): Promise<void> {
     format: 'cjs',
     target: 'node20',
     external: ['vscode', 'mocha'],
+    // As esbuild.mjs does for dist/: the tests bundle zod too, and 1.139 reports reads of navigator.
+    define: { navigator: 'undefined', 'globalThis.navigator': 'undefined' },
     sourcemap: 'inline',
     logLevel: 'warning',
     plugins: [

@@ -7,7 +7,7 @@
  * timeline refreshed first, so every setting they read is read. The harness
  * (test/host/run.ts) names the server's log folder in HANDOFF_TEST_HOST_LOGS.
  */
-import * as assert from 'node:assert/strict';
+import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
@@ -26,8 +26,8 @@ function extensionHostLogLines(dir: string): string[] {
   return lines;
 }
 
-suite('the extension-host log stays clean', () => {
-  test('no navigator PendingMigrationError, no resource-scoped handoff.* setting read without a resource', async function () {
+describe('the extension-host log stays clean', () => {
+  it('no navigator PendingMigrationError, no resource-scoped handoff.* setting read without a resource', async function () {
     const logs = process.env.HANDOFF_TEST_HOST_LOGS;
     if (!logs || !existsSync(logs)) {
       // Under @vscode/test-electron (test/host/electron.ts) the harness names no log folder.
