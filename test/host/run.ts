@@ -26,7 +26,7 @@ import { createDemoRepository } from '../../scripts/demoRepo';
 import { CHROMIUM, launchBrowser } from './browser';
 import { startCodeServer, waitFor, workspaceDir } from './codeServer';
 import { HOSTS_VARIABLE, selectedHosts } from './hosts';
-import { ensureCodeServer, HOST, hostBanner, REPO_ROOT } from './install';
+import { ensureCodeServer, HOST, HOST_CACHE, hostBanner, REPO_ROOT } from './install';
 
 const RESULTS = path.join(REPO_ROOT, 'test-results');
 const OUT = path.join(REPO_ROOT, 'out', 'integration');
@@ -54,6 +54,8 @@ export async function buildForHost(): Promise<void> {
     format: 'cjs',
     target: 'node20',
     external: ['vscode', 'mocha'],
+    // As esbuild.mjs does for dist/: the tests bundle zod too, and 1.139 reports reads of navigator.
+    define: { navigator: 'undefined', 'globalThis.navigator': 'undefined' },
     sourcemap: 'inline',
     logLevel: 'warning',
     plugins: [
@@ -88,7 +90,11 @@ export async function runIntegration(): Promise<Stats> {
   const resultsFile = path.join(RESULTS, `integration-results-${HOST.id}.json`);
   mkdirSync(RESULTS, { recursive: true });
   rmSync(resultsFile, { force: true });
-  const server = await startCodeServer({ name: 'integration', testDriver: true, env: { HANDOFF_TEST_RESULTS: resultsFile } });
+  const server = await startCodeServer({
+    name: 'integration',
+    testDriver: true,
+    env: { HANDOFF_TEST_RESULTS: resultsFile, HANDOFF_TEST_HOST_LOGS: path.join(HOST_CACHE, 'runs', 'integration', 'user-data', 'logs') },
+  });
   const browser = await launchBrowser();
   let ok = false;
   try {

@@ -171,7 +171,8 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
   }
 
   private order(): 'newest' | 'oldest' {
-    const v = vscode.workspace.getConfiguration(Config.section).get<string>(Config.timelineOrder);
+    // Resource-scoped: read for the timeline's folder (VS Code logs a read without a resource).
+    const v = vscode.workspace.getConfiguration(Config.section, currentFolder() ?? null).get<string>(Config.timelineOrder);
     return v === 'oldestFirst' ? 'oldest' : 'newest';
   }
 

@@ -73,9 +73,13 @@ function positiveInt(value: unknown, fallback: number, min: number): number {
   return typeof value === 'number' && Number.isInteger(value) && value >= min ? value : fallback;
 }
 
-/** Reads the settings for `folder` (resource-scoped), replacing invalid values by defaults. */
+/**
+ * Reads the settings for `folder` (resource-scoped), replacing invalid values by defaults.
+ * Without a folder they are read for no particular resource (`null`, as VS Code asks: it
+ * logs "Accessing a resource scoped configuration without providing a resource" otherwise).
+ */
 export function readSettings(folder?: vscode.WorkspaceFolder): HandoffSettings {
-  const cfg = vscode.workspace.getConfiguration(Config.section, folder);
+  const cfg = vscode.workspace.getConfiguration(Config.section, folder ?? null);
   const tokenizer = TokenizerNameSchema.safeParse(cfg.get(Config.tokenizer));
   const gitPath = vscode.workspace.getConfiguration('git').get<unknown>('path');
   return {
