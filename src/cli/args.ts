@@ -39,6 +39,8 @@ export const OPTIONS = {
   force: { type: 'boolean' },
   json: { type: 'boolean' },
   cwd: { type: 'string' },
+  agent: { type: 'string' },
+  print: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } satisfies ParseArgsConfig['options'];

@@ -9,12 +9,14 @@
  *   specialist-handoff specialists [--json] [--cwd DIR]
  *   specialist-handoff mcp [--cwd DIR]              (MCP server on stdio: src/mcp/server.ts)
  *   specialist-handoff hook [--specialist ID] [--topic TEXT]   (Claude Code hook: JSON on stdin)
+ *   specialist-handoff continue --agent claude|codex|gemini|aider [--handoff REF] [--print]
  *
  * Exit codes: 0 success; 2 bad input (the `ERROR:` line on stderr); 1 the handoff could
  * not be written (disk, permissions) — and every failure of `hook`, which never exits 2
  * (Claude Code treats 2 as "block").
  */
 import { parseCommandLine } from './args';
+import { runContinue } from './continue';
 import { runExportAgents } from './exportAgents';
 import { runHandover } from './handover';
 import { runHook } from './hook';
@@ -87,6 +89,8 @@ async function runUngated(argv: readonly string[], io: CliIo): Promise<number> {
         return await runHook(values, io);
       case 'export-agents':
         return await runExportAgents(values, io);
+      case 'continue':
+        return await runContinue(values, io);
       default:
         return fail(io, values, `ERROR: unknown command "${command}" — use ${COMMAND_LIST}`, EXIT_BAD_INPUT);
     }

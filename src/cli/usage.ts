@@ -7,7 +7,7 @@
 export const VERSION = '0.1.0';
 
 /** The commands, as error messages list them. */
-export const COMMAND_LIST = '"handover", "prompt", "record-result", "specialists", "mcp", "hook" or "export-agents"';
+export const COMMAND_LIST = '"handover", "prompt", "record-result", "specialists", "mcp", "hook", "export-agents" or "continue"';
 
 /** The text of `--help`: every subcommand with its flags, and the exit codes. */
 export const USAGE = `specialist-handoff — hand an AI-coding session over to the next specialist
@@ -24,6 +24,8 @@ Usage:
   specialist-handoff mcp [--cwd DIR] [--dir FOLDER]
   specialist-handoff hook [--specialist ID] [--topic TEXT] [--cwd DIR] [--dir FOLDER]
   specialist-handoff export-agents [--target github|claude|all] [--force] [--json] [--cwd DIR] [--dir FOLDER]
+  specialist-handoff continue --agent claude|codex|gemini|aider [--handoff REF] [--specialist ID]
+      [--print] [--no-take] [--cwd DIR] [--dir FOLDER]
   specialist-handoff --help | --version
 
 handover options:
@@ -96,5 +98,12 @@ agents (.github/agents/<id>.agent.md, with handoffs: buttons to the specialists 
 usually hands to) and Claude Code subagents (.claude/agents/<id>.md), so those tools offer
 them too; --target picks one folder (default: all). A file whose text differs from ours
 (edited by someone) is kept and reported as skipped unless --force.
+
+continue: starts an agent in the workspace folder with the receiving prompt (what "prompt"
+prints) as its first message, in this terminal: claude and codex get it as their prompt
+argument, gemini as --prompt-interactive, aider as --message (aider answers it and exits).
+The agent is run directly, never through a shell. It is found on PATH, or at the path in
+SPECIALIST_HANDOFF_CLAUDE, _CODEX, _GEMINI or _AIDER. --print prints the command instead,
+quoted for a POSIX shell, and marks nothing accepted. Exits with the agent's exit code.
 
 Exit codes: 0 written, 2 bad input (one ERROR: line on stderr), 1 could not write.`;
