@@ -26,13 +26,14 @@ export function renderMeter(): void {
     h('div', { class: `bar ${over ? 'over' : ''}`, role: 'meter', 'aria-label': 'Estimated tokens against the budget', 'aria-valuemin': 0, 'aria-valuemax': budget, 'aria-valuenow': tokens, 'aria-valuetext': label }, fill),
   ];
   if (over && e) {
-    const unit: Record<string, string> = { recent_turns: 'turns', diff_excerpt: 'diff lines', touched_files: 'files', tests_run: 'passing tests', summary: 'summary characters' };
-    const cuts = e.cuts.map((c) => `${fmt(c.count)} ${unit[c.section] ?? c.section}`).join(', ');
+    // Each unit in the singular; an "s" is added for any count but 1.
+    const unit: Record<string, string> = { recent_turns: 'turn', diff_excerpt: 'diff line', touched_files: 'file', tests_run: 'passing test', summary: 'summary character' };
+    const cuts = e.cuts.map((c) => `${fmt(c.count)} ${unit[c.section] ? `${unit[c.section]}${c.count === 1 ? '' : 's'}` : c.section}`).join(', ');
     children.push(
       h(
         'div',
         { class: 'note error', role: 'alert' },
-        h('p', {}, `Over the budget by ${fmt(tokens - budget)} tokens.`),
+        h('p', {}, `Over the budget by ${fmt(tokens - budget)} token${tokens - budget === 1 ? '' : 's'}.`),
         cuts
           ? h('p', {}, `Fit to budget would cut ${cuts}${e.fitted_tokens !== null ? `, leaving ${fmt(e.fitted_tokens)} tokens` : ''}; the cut text is kept in the history file.`)
           : h('p', {}, 'Nothing can be cut: shorten the decisions or next steps, or raise the budget.'),

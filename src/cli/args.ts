@@ -45,6 +45,46 @@ export const OPTIONS = {
   version: { type: 'boolean', short: 'v' },
 } satisfies ParseArgsConfig['options'];
 
+/** The long name of an option (`max-tokens`). */
+export type OptionName = keyof typeof OPTIONS;
+
+/** Options every subcommand takes besides its own (docs/CLI.md, "Options every subcommand takes"). */
+export const GLOBAL_OPTIONS: readonly OptionName[] = ['help', 'version'];
+
+/**
+ * The options each subcommand accepts (docs/CLI.md lists the same); any other option given
+ * to it is an error naming the subcommand. A new subcommand adds its line here and its
+ * usage in usage.ts.
+ */
+export const COMMAND_OPTIONS: Readonly<Record<string, readonly OptionName[]>> = {
+  handover: [
+    'specialist', 'topic', 'summary', 'summary-file', 'decision', 'failed', 'next', 'blocker', 'artifact', 'turn', 'return-condition',
+    'reason', 'reason-kind', 'from', 'max-tokens', 'recent-turns', 'tokenizer', 'dir', 'no-fit', 'parent', 'max-depth', 'confirm-hop',
+    'session-id', 'session-log', 'json', 'cwd',
+  ],
+  prompt: ['specialist', 'handoff', 'no-take', 'session-id', 'json', 'cwd', 'dir'],
+  'record-result': ['specialist', 'handoff', 'summary', 'summary-file', 'met', 'next', 'blocker', 'proceed-if-taken', 'session-log', 'tokenizer', 'session-id', 'json', 'cwd', 'dir'],
+  specialists: ['json', 'cwd', 'dir'],
+  mcp: ['cwd', 'dir'],
+  hook: ['specialist', 'topic', 'cwd', 'dir'],
+  'export-agents': ['target', 'force', 'json', 'cwd', 'dir'],
+  continue: ['agent', 'handoff', 'specialist', 'print', 'no-take', 'session-id', 'cwd', 'dir'],
+};
+
+/**
+ * The options given to `command` that it does not take.
+ * @returns the `ERROR:` line naming the subcommand and the first such option, or undefined
+ *   when every option given is the subcommand's (or the command is unknown: that error comes later)
+ */
+export function foreignOption(command: string, values: Values): string | undefined {
+  if (!Object.hasOwn(COMMAND_OPTIONS, command)) return undefined;
+  const accepted = new Set<string>([...COMMAND_OPTIONS[command], ...GLOBAL_OPTIONS]);
+  const foreign = Object.keys(values).filter((k) => !accepted.has(k));
+  if (!foreign.length) return undefined;
+  const names = foreign.map((k) => `--${k}`).join(', ');
+  return `ERROR: ${names} ${foreign.length === 1 ? 'is not an option' : 'are not options'} of "${command}" — run "specialist-handoff ${command} --help" for its options`;
+}
+
 /** The parsed options, by long name (`values['max-tokens']`). */
 export type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>['values'];
 
@@ -87,16 +127,46 @@ export function joinNegativeNumbers(argv: readonly string[]): string[] {
   return out;
 }
 
+/** A value as an error quotes it: one line, at most 60 characters, cut at a word with "…". */
+function quoted(value: string | undefined): string {
+  const line = (value ?? '').replace(/\s+/g, ' ');
+  if (line.length <= 60) return JSON.stringify(line);
+  const cut = line.slice(0, 59);
+  const space = cut.lastIndexOf(' ');
+  return JSON.stringify(`${space > 30 ? cut.slice(0, space) : cut}…`);
+}
+
+/**
+ * A value option that takes one value (not `multiple`) given more than once: Node's
+ * parseArgs keeps the last silently, which hides a mistake (`-s a … -s b`).
+ * @returns the `ERROR:` line naming the option and both values, or undefined
+ */
+function repeatedValueOption(tokens: ReadonlyArray<{ kind: string; name?: string; value?: string }>): string | undefined {
+  const seen = new Map<string, string | undefined>();
+  for (const t of tokens) {
+    if (t.kind !== 'option' || t.name === undefined) continue;
+    const option = OPTIONS[t.name as OptionName] as { type: string; multiple?: boolean } | undefined;
+    if (!option || option.type !== 'string' || option.multiple) continue;
+    if (seen.has(t.name)) {
+      return `ERROR: --${t.name} given twice (${quoted(seen.get(t.name))}, then ${quoted(t.value)}) — it takes one value: pass it once`;
+    }
+    seen.set(t.name, t.value);
+  }
+  return undefined;
+}
+
 /**
  * Parses the command line (without `node` and the script path). A bad one (an unknown
- * option, a missing value) gives one `ERROR:` line pointing to `--help`: Node's own
+ * option, a missing value, a one-value option given twice) gives one `ERROR:` line: Node's own
  * message, shortened, or for an option followed by something that looks like another
  * option, how to pass a value that starts with `-`.
  */
 export function parseCommandLine(argv: readonly string[]): CommandLine {
   const args = joinNegativeNumbers(argv);
   try {
-    const parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+    const parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true, tokens: true });
+    const repeated = repeatedValueOption(parsed.tokens);
+    if (repeated) return { ok: false, message: repeated, args };
     return { ok: true, values: parsed.values, positionals: parsed.positionals };
   } catch (err) {
     // Node's parseArgs reports only by message (ERR_PARSE_ARGS_* codes, one text each).

@@ -39,7 +39,8 @@ function requestOf(values: Values, summary: string, numbers: { maxTokens?: numbe
     tokenizer: values.tokenizer,
     fit_to_budget: !values['no-fit'],
     session_id: values['session-id'],
-    parent: values.parent,
+    // "none" starts a new chain, as without --parent (the agent tool's `parent: "none"` too).
+    parent: values.parent?.trim().toLowerCase() === 'none' ? undefined : values.parent,
     hop_guard_confirmed: values['confirm-hop'] === true,
   };
   for (const k of Object.keys(request)) {

@@ -5,7 +5,7 @@
  * every error — never 2, on which Claude Code would block.
  */
 import path from 'node:path';
-import { MAX_HOOK_INPUT_BYTES } from '../core/agents/claudeHook';
+import { MAX_HOOK_INPUT_BYTES, SAFETY_NET_EVENTS } from '../core/agents/claudeHook';
 import { formatCount } from '../core/handoff/render';
 import { runClaudeHook } from '../engine/hook';
 import type { Values } from './args';
@@ -53,6 +53,10 @@ export async function runHook(values: Values, io: CliIo): Promise<number> {
     return outcome.event === undefined
       ? failWith(io, values, outcome, EXIT_FAILURE)
       : fail(io, values, `${cliErrorText(outcome)} (Claude Code ${outcome.event} hook; nothing was written)`, EXIT_FAILURE, outcome.field);
+  }
+  if (outcome.status === 'skipped' && outcome.because === 'event') {
+    io.stderr(escapeControls(`specialist-handoff hook: ${outcome.event}: skipped, nothing written — the hook writes a safety net on ${SAFETY_NET_EVENTS.join(' and ')} only; remove this event from the hook's settings`));
+    return EXIT_OK;
   }
   const cwd = outcome.workspaceRoot;
   if (outcome.status === 'skipped') {

@@ -15,7 +15,7 @@
  * not be written (disk, permissions) — and every failure of `hook`, which never exits 2
  * (Claude Code treats 2 as "block").
  */
-import { parseCommandLine } from './args';
+import { foreignOption, parseCommandLine } from './args';
 import { runContinue } from './continue';
 import { runExportAgents } from './exportAgents';
 import { runHandover } from './handover';
@@ -25,7 +25,7 @@ import { runMcp } from './mcp';
 import { runPrompt } from './prompt';
 import { runRecordResult } from './recordResult';
 import { runSpecialists } from './specialists';
-import { COMMAND_LIST, USAGE, VERSION } from './usage';
+import { COMMAND_LIST, USAGE, VERSION, commandUsage } from './usage';
 import { fail } from './wording';
 
 export { joinNegativeNumbers } from './args';
@@ -63,7 +63,9 @@ async function runUngated(argv: readonly string[], io: CliIo): Promise<number> {
   }
   const command = positionals[0];
   if (values.help || command === 'help') {
-    io.stdout(USAGE);
+    // `<command> --help` and `help <command>`: that command's usage only.
+    const about = command === 'help' ? positionals[1] : command;
+    io.stdout((about !== undefined && commandUsage(about)) || USAGE);
     return EXIT_OK;
   }
   if (!command) {
@@ -72,6 +74,10 @@ async function runUngated(argv: readonly string[], io: CliIo): Promise<number> {
   }
   if (positionals.length > 1) {
     return fail(io, values, `ERROR: unexpected argument "${positionals[1]}" — quote text that contains spaces, e.g. --summary "two words"`, command === 'hook' ? EXIT_FAILURE : EXIT_BAD_INPUT);
+  }
+  const foreign = foreignOption(command, values);
+  if (foreign) {
+    return fail(io, values, foreign, command === 'hook' ? EXIT_FAILURE : EXIT_BAD_INPUT);
   }
   try {
     switch (command) {

@@ -6,29 +6,29 @@
 /** The CLI's version (the package version). */
 export const VERSION = '0.1.0';
 
-/** The commands, as error messages list them. */
-export const COMMAND_LIST = '"handover", "prompt", "record-result", "specialists", "mcp", "hook", "export-agents" or "continue"';
 
-/** The text of `--help`: every subcommand with its flags, and the exit codes. */
-export const USAGE = `specialist-handoff — hand an AI-coding session over to the next specialist
+/**
+ * One subcommand's usage: its synopsis lines (indented under "Usage:") and what it does,
+ * with its options. `specialist-handoff <subcommand> --help` prints only this.
+ */
+export interface CommandUsage {
+  readonly synopsis: string;
+  readonly details: string;
+}
 
-Usage:
-  specialist-handoff handover --specialist ID --topic TOPIC [options]
-  specialist-handoff prompt [--specialist ID] [--handoff REF] [--no-take] [--session-id ID]
-      [--json] [--cwd DIR] [--dir FOLDER]
-  specialist-handoff record-result --specialist ID [--handoff REF]…
-      [--summary TEXT | --summary-file PATH] [--met N|TEXT|all]… [--next TEXT]… [--blocker TEXT]…
-      [--proceed-if-taken] [--session-log WHERE] [--tokenizer NAME] [--session-id ID]
-      [--json] [--cwd DIR] [--dir FOLDER]
-  specialist-handoff specialists [--json] [--cwd DIR] [--dir FOLDER]
-  specialist-handoff mcp [--cwd DIR] [--dir FOLDER]
-  specialist-handoff hook [--specialist ID] [--topic TEXT] [--cwd DIR] [--dir FOLDER]
-  specialist-handoff export-agents [--target github|claude|all] [--force] [--json] [--cwd DIR] [--dir FOLDER]
-  specialist-handoff continue --agent claude|codex|gemini|aider [--handoff REF] [--specialist ID]
-      [--print] [--no-take] [--cwd DIR] [--dir FOLDER]
-  specialist-handoff --help | --version
-
-handover options:
+/**
+ * Every subcommand's usage, in the order `--help` lists them. Each names every option the
+ * subcommand takes (COMMAND_OPTIONS in args.ts), `--cwd` and `--dir` included.
+ */
+export const COMMAND_USAGE: Readonly<Record<string, CommandUsage>> = {
+  handover: {
+    synopsis: `  specialist-handoff handover --specialist ID --topic TOPIC [--summary TEXT | --summary-file PATH]
+      [--decision TEXT]… [--failed TEXT]… [--next TEXT]… [--blocker TEXT]… [--artifact TEXT]…
+      [--turn "ROLE: TEXT"]… [--return-condition TEXT] [--reason TEXT] [--reason-kind KIND]
+      [--from NAME] [--parent REF|none] [--max-depth N] [--confirm-hop] [--session-id ID]
+      [--session-log WHERE] [--max-tokens N] [--recent-turns N] [--tokenizer NAME] [--no-fit]
+      [--json] [--cwd DIR] [--dir FOLDER]`,
+    details: `handover options:
   -s, --specialist ID        who receives the work (see "specialist-handoff specialists")
   -t, --topic TEXT           what the work is about; becomes the file-name slug
       --summary TEXT         what happened so far
@@ -48,7 +48,8 @@ handover options:
       --tokenizer NAME       o200k_base (default) | cl100k_base
       --dir FOLDER           handoff folder inside the workspace (default .handoff)
       --no-fit               keep everything even when over budget (a WARNING is printed)
-      --parent REF           continue a chain: a handoff id, its file name, or "latest"
+      --parent REF           continue a chain: a handoff id, its file name, or "latest";
+                             "none" starts a new chain (the default)
       --max-depth N          hops a chain may take before the hop guard stops it (default 3)
       --confirm-hop          hand over although the hop guard warns (too deep, or back to a
                              specialist already in the chain); the handoff records it
@@ -61,49 +62,98 @@ handover options:
       --cwd DIR              where to run (default: the current directory); the workspace
                              is its git repository's top level, or DIR itself outside git
 
---turn roles: user, assistant, system, tool ("ROLE: TEXT"); text without a role is the assistant's.
-
-prompt: prints what the receiving agent needs to pick a handoff up — the specialist's
+--turn roles: user, assistant, system, tool ("ROLE: TEXT"); text without a role is the assistant's.`,
+  },
+  prompt: {
+    synopsis: `  specialist-handoff prompt [--specialist ID] [--handoff REF] [--no-take] [--session-id ID]
+      [--json] [--cwd DIR] [--dir FOLDER]`,
+    details: `prompt: prints what the receiving agent needs to pick a handoff up — the specialist's
 mandate, receive rules, run context, what changed since the handoff (staleness) and the
 prior handoffs (30 KB). Default: the newest handoff (to --specialist when given); a pending
 one is marked "accepted" by this session (--session-id, default: the CLI's saved one)
-unless --no-take.
-
-record-result: the receiving specialist hands back. Writes a result entry per handoff
+unless --no-take.`,
+  },
+  'record-result': {
+    synopsis: `  specialist-handoff record-result --specialist ID [--handoff REF]…
+      [--summary TEXT | --summary-file PATH] [--met N|TEXT|all]… [--next TEXT]… [--blocker TEXT]…
+      [--proceed-if-taken] [--session-log WHERE] [--tokenizer NAME] [--session-id ID]
+      [--json] [--cwd DIR] [--dir FOLDER]`,
+    details: `record-result: the receiving specialist hands back. Writes a result entry per handoff
 answered (default: every open handoff to --specialist) with the status the policy gives:
 complete only when every acceptance criterion is met and no test failed after the last
 passing run; blocked with --blocker; else in progress. The criteria are the handoff's next
 steps, numbered 1…n, then its return condition as n+1; --met names one by number or text,
 or "all". With no open handoff it writes a session note only. --proceed-if-taken records
 even when another session took the handoff and never answered. --summary-file,
---session-log, --tokenizer and --session-id work as for handover.
-
-mcp: serves the Model Context Protocol on stdio for MCP clients (Claude Code, Codex CLI,
+--session-log, --tokenizer and --session-id work as for handover.`,
+  },
+  specialists: {
+    synopsis: '  specialist-handoff specialists [--json] [--cwd DIR] [--dir FOLDER]',
+    details: `specialists: lists every specialist work can be handed to — its id, persona marker and
+mandate, and for a custom or discovered one where it comes from; --json prints one object
+per specialist. Warnings about specialist files go to standard error.`,
+  },
+  mcp: {
+    synopsis: '  specialist-handoff mcp [--cwd DIR] [--dir FOLDER]',
+    details: `mcp: serves the Model Context Protocol on stdio for MCP clients (Claude Code, Codex CLI,
 Cline/Roo, VS Code …), with the tools handover_to_specialist, list_specialists,
 prior_handoffs and record_result. The project is the git repository of --cwd (default: the
 current directory); a tool's project_root may name that folder only. Standard output
 carries the protocol only; diagnostics go to standard error. Runs until the client closes
-standard input.
-
-hook: for Claude Code's SessionEnd and PreCompact hooks. Reads the hook's JSON from standard
+standard input.`,
+  },
+  hook: {
+    synopsis: '  specialist-handoff hook [--specialist ID] [--topic TEXT] [--cwd DIR] [--dir FOLDER]',
+    details: `hook: for Claude Code's SessionEnd and PreCompact hooks. Reads the hook's JSON from standard
 input (session_id, transcript_path, cwd, hook_event_name, reason or trigger) and writes a
 safety-net handoff from git and the session transcript, to --specialist (default
 implementation_engineer) on --topic (default: the git branch, else "session <id>"). Outside
 a git repository it writes nothing unless --cwd names the folder. Prints one line on
 standard error; exits 0 when written or skipped and 1 on any error, never 2, so the hook
-never blocks Claude Code.
-
-export-agents: writes the specialists (built-in and .handoff/specialists) as VS Code custom
+never blocks Claude Code.`,
+  },
+  'export-agents': {
+    synopsis: '  specialist-handoff export-agents [--target github|claude|all] [--force] [--json] [--cwd DIR] [--dir FOLDER]',
+    details: `export-agents: writes the specialists (built-in and .handoff/specialists) as VS Code custom
 agents (.github/agents/<id>.agent.md, with handoffs: buttons to the specialists each one
 usually hands to) and Claude Code subagents (.claude/agents/<id>.md), so those tools offer
 them too; --target picks one folder (default: all). A file whose text differs from ours
-(edited by someone) is kept and reported as skipped unless --force.
-
-continue: starts an agent in the workspace folder with the receiving prompt (what "prompt"
-prints) as its first message, in this terminal: claude and codex get it as their prompt
+(edited by someone) is kept and reported as skipped unless --force.`,
+  },
+  continue: {
+    synopsis: `  specialist-handoff continue --agent claude|codex|gemini|aider [--handoff REF] [--specialist ID]
+      [--print] [--no-take] [--session-id ID] [--cwd DIR] [--dir FOLDER]`,
+    details: `continue: starts an agent in this terminal, in the workspace folder, with the receiving
+prompt (what "prompt" prints) as its first message: claude and codex get it as their prompt
 argument, gemini as --prompt-interactive, aider as --message (aider answers it and exits).
 The agent is run directly, never through a shell. It is found on PATH, or at the path in
-SPECIALIST_HANDOFF_CLAUDE, _CODEX, _GEMINI or _AIDER. --print prints the command instead,
-quoted for a POSIX shell, and marks nothing accepted. Exits with the agent's exit code.
+SPECIALIST_HANDOFF_CLAUDE, _CODEX, _GEMINI or _AIDER. Default: the newest handoff (to
+--specialist when given), marked "accepted" unless --no-take. --print prints the command
+instead, quoted for a POSIX shell, and marks nothing accepted. Exits with the agent's exit code.`,
+  },
+};
 
-Exit codes: 0 written, 2 bad input (one ERROR: line on stderr), 1 could not write.`;
+/** The commands, as error messages list them: `"handover", "prompt", … or "export-agents"`. */
+export const COMMAND_LIST = ((names) => `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`)(Object.keys(COMMAND_USAGE).map((c) => `"${c}"`));
+
+/** The exit codes, as every usage ends. */
+const EXIT_CODES = `Exit codes: 0 written, 2 bad input (one ERROR: line on stderr), 1 could not write.`;
+
+/** What `specialist-handoff <command> --help` prints: that subcommand's synopsis, what it does and its options, and the exit codes. */
+export function commandUsage(command: string): string | undefined {
+  if (!Object.hasOwn(COMMAND_USAGE, command)) return undefined;
+  const u = COMMAND_USAGE[command];
+  return `Usage:\n${u.synopsis}\n\n${u.details}\n\n${EXIT_CODES}`;
+}
+
+/** The text of `--help`: every subcommand with its flags, and the exit codes. */
+export const USAGE = `specialist-handoff — hand an AI-coding session over to the next specialist
+
+Usage:
+${Object.values(COMMAND_USAGE).map((u) => u.synopsis).join('\n')}
+  specialist-handoff <command> --help    (that command's usage only)
+  specialist-handoff --help | --version
+
+${Object.values(COMMAND_USAGE).map((u) => u.details).join('\n\n')}
+
+${EXIT_CODES}`;

@@ -5,7 +5,7 @@
  * (src/core/handoff/errors.ts); the flag and the fix are looked up here by field — the
  * message text is never taken apart. What is printed has its control characters escaped.
  */
-import type { HandoverError } from '../core/handoff/errors';
+import { fixFor, type HandoverError } from '../core/handoff/errors';
 import type { HandoffPackage } from '../core/handoff/schema';
 import { overBudgetWarning } from '../core/handoff/summary';
 import type { Values } from './args';
@@ -33,6 +33,15 @@ const FIELD_FLAGS: Readonly<Record<string, string>> = {
   parent: '--parent',
   'handoff.directory': '--dir',
   cwd: '--cwd',
+};
+
+/** The flag that sets each VS Code setting the engine's fixes name (src/core/handoff/errors.ts, `setting`). */
+export const SETTING_FLAGS: Readonly<Record<string, string>> = {
+  'handoff.directory': '--dir',
+  'handoff.maxContextTokens': '--max-tokens',
+  'handoff.includeRecentTurns': '--recent-turns',
+  'handoff.tokenizer': '--tokenizer',
+  'handoff.maxHandoverDepth': '--max-depth',
 };
 
 /** The CLI's fix for an error of a field, where it differs from the engine's (which names settings). */
@@ -67,7 +76,8 @@ export function flagOf(path: ReadonlyArray<string | number>): string | undefined
 export function cliErrorText(error: HandoverError): string {
   if (error.problem === undefined) return error.message;
   const subject = (error.path && flagOf(error.path)) ?? error.subject;
-  const fix = lookup(FIELD_FIXES, error.field) ?? error.fix;
+  // A fix that names a setting is reworded with its flag; else the CLI's fix for the field, else the engine's.
+  const fix = (error.setting !== undefined && Object.hasOwn(SETTING_FLAGS, error.setting) ? fixFor(error, SETTING_FLAGS) : undefined) ?? lookup(FIELD_FIXES, error.field) ?? error.fix;
   return `ERROR: ${subject ? `${subject} ` : ''}${error.problem}${fix ? ` — ${fix}` : ''}`;
 }
 

@@ -11,7 +11,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { parseTurn } from '../core/handoff/request';
+import { MAX_ITEM_CHARS, MAX_LIST_ITEMS, parseTurn } from '../core/handoff/request';
 import { ReasonKindSchema, type HandoverOk } from '../core/handoff/schema';
 import { handover, latestHandoff, type HandoverEnvironment } from './handover';
 
@@ -34,7 +34,11 @@ const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
  */
 const oneLineRef = (max: number, what: string, example: string) =>
   text(max, what).refine((v) => !CONTROL_CHARS.test(v), `${what} must be one line without control characters (such as ${example})`);
-const list = (what: string) => z.array(z.string({ error: `${what} items must be strings` }), { error: `${what} must be a list of strings` }).max(1000, `${what} must have at most 1,000 items`);
+// The limits of the handover request (src/core/handoff/limits.ts, docs/DESIGN.md §4 "Limits"), so the tool refuses what the engine would.
+const list = (what: string) =>
+  z
+    .array(z.string({ error: `${what} items must be strings` }).max(MAX_ITEM_CHARS, `items must be at most ${MAX_ITEM_CHARS.toLocaleString('en')} characters`), { error: `${what} must be a list of strings` })
+    .max(MAX_LIST_ITEMS, `${what} must have at most ${MAX_LIST_ITEMS.toLocaleString('en')} items`);
 
 /**
  * The tool's input (zod; its JSON Schema is {@link handoverToolJsonSchema}). Required:

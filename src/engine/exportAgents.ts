@@ -104,7 +104,8 @@ export function exportAgentsExitCode(result: ExportAgentsResult): 0 | 1 | 2 {
 
 /**
  * The summary as text for a terminal or a notification: one line of counts, then one line
- * per skipped or failed file with its reason. E.g. "Exported 12 specialists to
+ * per skipped file with its reason, then one line per cause of failure (with the number of
+ * files it failed when more than one). E.g. "Exported 12 specialists to
  * .github/agents and .claude/agents: 20 written, 3 unchanged, 1 skipped."
  */
 export function formatExportSummary(result: ExportAgentsOk): string {
@@ -114,6 +115,9 @@ export function formatExportSummary(result: ExportAgentsOk): string {
   if (result.failed.length) counts.push(`${formatCount(result.failed.length)} failed`);
   const lines = [`Exported ${plural(result.specialists, 'specialist')} to ${folders}: ${counts.join(', ')}.`];
   for (const s of result.skipped) lines.push(`skipped: ${s.reason}`);
-  for (const f of result.failed) lines.push(f.reason);
+  // One cause, one line: a folder that cannot be written fails every file in it with the same reason.
+  const failures = new Map<string, number>();
+  for (const f of result.failed) failures.set(f.reason, (failures.get(f.reason) ?? 0) + 1);
+  for (const [reason, n] of failures) lines.push(n > 1 ? `${reason} (${plural(n, 'file')})` : reason);
   return lines.join('\n');
 }

@@ -15,7 +15,7 @@ import { composePackage, fitToBudget, MAX_HOP_DEPTH, measurePackage, type FitRes
 import { emptyGitEvidence, type GitEvidence } from '../core/handoff/gitEvidence';
 import { renderHistory } from '../core/handoff/history';
 import { BRIEFINGS_DIR, HANDOFFS_DIR, HISTORY_DIR, briefingFileName, handoffId, utcDay } from '../core/handoff/naming';
-import { handoffFrontmatter, renderBriefingHeader, renderBriefingSection, renderHandoff, type HandoffMeta } from '../core/handoff/render';
+import { handoffFrontmatter, plural, renderBriefingHeader, renderBriefingSection, renderHandoff, type HandoffMeta } from '../core/handoff/render';
 import { addCounts, describeSanitizing, redactTexts, sanitizePackage } from '../core/safety/redact';
 import { GateTally, sanitizeFileName } from '../core/safety/gate';
 import { parseHandoverRequest, type HandoverRequest } from '../core/handoff/request';
@@ -259,7 +259,7 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
     if (composed.hop_guard && !composed.hop_guard.confirmed) {
       const g = composed.hop_guard;
       const why = g.reasons
-        .map((r) => (r === 'depth' ? `hop ${composed.hop} would exceed the limit of ${g.max_depth} hops` : `${lookup.specialist.id} is already in this chain (${composed.chain.slice(0, -1).join(' → ')})`))
+        .map((r) => (r === 'depth' ? `hop ${composed.hop} would exceed the limit of ${plural(g.max_depth, 'hop')}` : `${lookup.specialist.id} is already in this chain (${composed.chain.slice(0, -1).join(' → ')})`))
         .join(' and ');
       return partsError('hop_guard', { subject: 'hop guard:', problem: why, fix: 'confirm the handoff to proceed (hop_guard_confirmed), or hand over to someone else' }, 'refused');
     }
@@ -345,7 +345,7 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
     });
     gate.add(stageGate);
   } catch (err) {
-    return handoverError(err instanceof StoreError ? err.message : `could not write the handoff: ${(err as Error).message}`, 'io');
+    return err instanceof StoreError ? handoverError(err.message, 'io', err.parts) : handoverError(`could not write the handoff: ${(err as Error).message}`, 'io');
   }
   const finalMeta = meta as HandoffMeta;
 

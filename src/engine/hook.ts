@@ -11,7 +11,7 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_HOOK_SPECIALIST, defaultHookTopic, describeHookEvent, hookHandoverReason, hookSummary, parseClaudeHookInput, safetyNetNotes } from '../core/agents/claudeHook';
+import { DEFAULT_HOOK_SPECIALIST, SAFETY_NET_EVENTS, defaultHookTopic, describeHookEvent, hookHandoverReason, hookSummary, parseClaudeHookInput, safetyNetNotes } from '../core/agents/claudeHook';
 import { handoverError, partsError, type HandoverError } from '../core/handoff/errors';
 import type { HandoverOk } from '../core/handoff/schema';
 import { redactSecrets } from '../core/safety/redact';
@@ -19,6 +19,27 @@ import { cliSessionLogStatePath } from './cliSession';
 import type { HandoverEnvironment } from './environment';
 import { collectEvidenceFor, handover } from './handover';
 import { repositoryRootOf, workspaceFolderOf } from './project';
+
+/**
+ * What a path names when it exists but is no regular file (links followed): `is a FIFO
+ * (named pipe)`, `is a character device`, `is a block device`, `is a socket` or `is a
+ * folder`. Only stat is called: a FIFO is never opened, so this never blocks.
+ * @returns the words, or undefined for a regular file or a path that does not exist
+ */
+export function notARegularFile(file: string): string | undefined {
+  let st;
+  try {
+    st = statSync(file);
+  } catch {
+    return undefined;
+  }
+  if (st.isFile()) return undefined;
+  if (st.isFIFO()) return 'is a FIFO (named pipe)';
+  if (st.isCharacterDevice()) return 'is a character device';
+  if (st.isBlockDevice()) return 'is a block device';
+  if (st.isSocket()) return 'is a socket';
+  return st.isDirectory() ? 'is a folder' : 'is not a regular file';
+}
 
 /** What the hook's caller chose besides the hook input. */
 export interface ClaudeHookOptions {
@@ -39,14 +60,16 @@ export interface ClaudeHookOptions {
  * Outcome of {@link runClaudeHook}. `event` is the hook event in words, without secrets
  * (`SessionEnd (reason: clear)`).
  * - `written`: the safety net, with the notes of the hook's one line ({@link safetyNetNotes});
- * - `skipped`: nothing written — the workspace is not in a git repository and no folder was named;
+ * - `skipped`: nothing written — `because` the event is not one of {@link SAFETY_NET_EVENTS}
+ *   (`event`), or the workspace is not in a git repository and no folder was named (`outside-git`);
  * - an error: the hook input is unusable (`field: "stdin"`), its folder is missing
  *   (`field: "cwd"`; path `["cwd"]` for the folder named explicitly, `["hook_input", "cwd"]`
  *   for the input's), or the handoff failed (then `event` is set).
  */
 export type ClaudeHookOutcome =
   | { readonly status: 'written'; readonly event: string; readonly workspaceRoot: string; readonly result: HandoverOk; readonly notes: readonly string[] }
-  | { readonly status: 'skipped'; readonly event: string; readonly workspaceRoot: string }
+  | { readonly status: 'skipped'; readonly because: 'outside-git'; readonly event: string; readonly workspaceRoot: string }
+  | { readonly status: 'skipped'; readonly because: 'event'; readonly event: string }
   | (HandoverError & { readonly event?: string });
 
 /**
@@ -65,6 +88,9 @@ export async function runClaudeHook(rawInput: string, options: ClaudeHookOptions
   const input = parsed.input;
   // The event in words for the hook's line, without a secret a reason might carry (docs/DESIGN.md §7, "Nothing leaked").
   const event = (await redactSecrets(describeHookEvent(input))).text;
+  if (!SAFETY_NET_EVENTS.includes(input.hook_event_name)) {
+    return { status: 'skipped', because: 'event', event };
+  }
   const folder = await workspaceFolderOf(path.resolve(options.folder ?? input.cwd));
   if (!folder.ok) {
     const named = options.folder !== undefined;
@@ -75,9 +101,11 @@ export async function runClaudeHook(rawInput: string, options: ClaudeHookOptions
   // any repository — the home folder, /tmp, / — and must not leave a .handoff folder there.
   // Only an explicitly named folder is written to outside git.
   if (options.folder === undefined && !(await repositoryRootOf(cwd))) {
-    return { status: 'skipped', event, workspaceRoot: cwd };
+    return { status: 'skipped', because: 'outside-git', event, workspaceRoot: cwd };
   }
   const transcript = path.resolve(input.cwd, input.transcript_path);
+  // stat never opens the file: a FIFO or a device named here is refused, never read (it would block or never end).
+  const refused = notARegularFile(transcript);
   let transcriptFound: boolean;
   try {
     transcriptFound = statSync(transcript).isFile();
@@ -109,6 +137,7 @@ export async function runClaudeHook(rawInput: string, options: ClaudeHookOptions
   const notes = safetyNetNotes(
     { files: p.touched_files.length + p.touched_files_omitted, testRuns: p.tests_run.length, turns: p.recent_turns.length, warnings: result.warnings.length },
     transcriptFound,
+    refused && `${input.transcript_path} ${refused}`,
   );
   return { status: 'written', event, workspaceRoot: cwd, result, notes };
 }

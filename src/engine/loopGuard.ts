@@ -25,7 +25,7 @@ export async function agentLoopGuard(composed: HandoffPackage, parent: HandoffFr
   if (!g || !parent) return duplicateGuard(composed, specialist, root);
   if (g.reasons.includes('depth')) {
     return handoverError(
-      `loop guard: hop ${composed.hop} would exceed the limit of ${g.max_depth} hops (handoff.maxHandoverDepth) in the chain ${composed.chain.join(' → ')} — an agent cannot go past it; ask the user to hand over themselves (the Hand over panel, or the CLI with --confirm-hop) or to raise the limit`,
+      `loop guard: hop ${composed.hop} would exceed the limit of ${g.max_depth === 1 ? '1 hop' : `${g.max_depth} hops`} (handoff.maxHandoverDepth) in the chain ${composed.chain.join(' → ')} — an agent cannot go past it; ask the user to hand over themselves (the Hand over panel, or the CLI with --confirm-hop) or to raise the limit`,
       'loop_guard',
     );
   }

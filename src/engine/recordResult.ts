@@ -12,10 +12,10 @@ import path from 'node:path';
 import { composePackage, fitToBudget, measurePackage } from '../core/handoff/compose';
 import { acceptanceCriteria, matchCriteria, RecordResultRequestSchema, type RecordResultRequest } from '../core/receive/handBack';
 import { HANDOFFS_DIR, handoffId } from '../core/handoff/naming';
-import { renderHandoff, type HandoffMeta } from '../core/handoff/render';
+import { clipText, renderHandoff, type HandoffMeta } from '../core/handoff/render';
 import type { ParsedHandoff } from '../core/handoff/parse';
 import { composeError, errorText, handoverError, type ErrorParts, type HandoverError } from '../core/handoff/errors';
-import { issueParts, parseHandoverRequest } from '../core/handoff/request';
+import { issueMessage, issueParts, parseHandoverRequest } from '../core/handoff/request';
 import { addCounts, describeSanitizing, redactSecrets, sanitizePackage } from '../core/safety/redact';
 import { stripInvisible } from '../core/safety/invisible';
 import { GateTally, sanitizeFileName, sanitizeText } from '../core/safety/gate';
@@ -106,7 +106,7 @@ async function recordUnguarded(input: unknown, env: HandoverEnvironment): Promis
   const parsed = RecordResultRequestSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const parts = issueParts(issue?.path ?? [], issue?.message ?? 'is invalid');
+    const parts = issueParts(issue?.path ?? [], issueMessage(issue));
     return fail(composeError(parts), String(issue?.path[0] ?? ''), parts);
   }
   const req: RecordResultRequest = parsed.data;
@@ -182,7 +182,7 @@ async function recordUnguarded(input: unknown, env: HandoverEnvironment): Promis
       const criteria = acceptanceCriteria(t.handoff);
       const { checks, unknown } = matchCriteria(criteria, req.criteria_met);
       for (const u of unknown) {
-        warnings.push(`WARNING: "${u.slice(0, 80)}" is not an acceptance criterion of ${fm.id} (they are: ${criteria.map((c, i) => `${i + 1}. ${c.slice(0, 60)}`).join('; ')})`);
+        warnings.push(`WARNING: "${clipText(u, 80)}" is not an acceptance criterion of ${fm.id} (they are: ${criteria.map((c, i) => `${i + 1}. ${clipText(c, 60)}`).join('; ')})`);
       }
       const policy = resultStatus({ matched: true, criteria: checks, tests, blockers: req.blockers });
       const status: ResultStatus = policy.status === 'note_only' ? 'in_progress' : policy.status;

@@ -14,7 +14,8 @@
 import path from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import { describeSanitizing, redactSecrets } from '../core/safety/redact';
 import { stripInvisible } from '../core/safety/invisible';
 import { sanitizeOutput, sanitizeValue } from '../core/safety/gate';
@@ -36,6 +37,7 @@ import {
   PriorHandoffsInputSchema,
   RECORD_RESULT_TOOL_NAME,
   RecordResultInputSchema,
+  argumentsNotAnObject,
   mcpToolDefinitions,
   parseToolArgs,
 } from './tools';
@@ -184,6 +186,8 @@ export async function gateToolResult(result: CallToolResult): Promise<CallToolRe
 }
 
 async function callUngated(name: string, args: unknown, ctx: McpServerContext, signal?: AbortSignal): Promise<CallToolResult> {
+  const notObject = MCP_TOOL_NAMES.includes(name) ? argumentsNotAnObject(args) : undefined;
+  if (notObject) return errorResult(notObject);
   try {
     switch (name) {
       case HANDOVER_TOOL_NAME: {
@@ -223,6 +227,28 @@ export const MCP_SERVER_INSTRUCTIONS =
   'To hand over: list_specialists, then handover_to_specialist with a curated summary, decisions and a return condition (git and the session log are collected for you). ' +
   'To pick work up: prior_handoffs first; when done, record_result to hand back.';
 
+/** The `arguments` of calls that sent something other than an object, by the empty object that stands in for them. */
+const notAnObject = new WeakMap<object, unknown>();
+
+/**
+ * `tools/call` as the server reads it: the SDK's own schema refuses `arguments` that are
+ * not an object with a JSON-RPC error carrying zod's raw issue list, before any tool runs.
+ * Here such `arguments` become an empty object that stands in for them ({@link notAnObject}),
+ * so the SDK's check passes and the tool answers with its own `ERROR:` text (isError).
+ */
+const CallToolRequestLenientSchema = z.looseObject({
+  method: z.literal('tools/call'),
+  params: z.looseObject({
+    name: z.string(),
+    arguments: z.unknown().transform((v) => {
+      if (v === undefined || (typeof v === 'object' && v !== null && !Array.isArray(v))) return v as Record<string, unknown> | undefined;
+      const stand: Record<string, unknown> = {};
+      notAnObject.set(stand, v);
+      return stand;
+    }),
+  }),
+});
+
 /**
  * Creates the MCP server (not yet connected): `tools/list` returns
  * {@link mcpToolDefinitions}, `tools/call` runs {@link callMcpTool}. The `from` of each
@@ -234,11 +260,13 @@ export function createMcpServer(ctx: McpServerContext, track?: (call: Promise<un
   const server = new Server({ name: MCP_SERVER_NAME, title: 'Specialist Handoff', version: ctx.version }, { capabilities: { tools: {} }, instructions: MCP_SERVER_INSTRUCTIONS });
   const tools = mcpToolDefinitions();
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler(CallToolRequestLenientSchema, async (request, extra) => {
     const client = server.getClientVersion()?.name;
     const from = ctx.from ?? (client ? clientName(client) : undefined);
     const started = Date.now();
-    const call = callMcpTool(request.params.name, request.params.arguments, { ...ctx, ...(from ? { from } : {}) }, extra.signal);
+    const passed = request.params.arguments;
+    const args = passed !== null && typeof passed === 'object' && notAnObject.has(passed) ? notAnObject.get(passed) : passed;
+    const call = callMcpTool(request.params.name, args, { ...ctx, ...(from ? { from } : {}) }, extra.signal);
     track?.(call);
     const result = await call;
     const first = result.content[0];

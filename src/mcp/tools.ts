@@ -208,12 +208,21 @@ function plainZodMessage(issue: z.core.$ZodIssue): string | undefined {
   }
 }
 
+/**
+ * The `ERROR:` text for a call whose `arguments` is not an object (a string, a number, a
+ * list, null), naming what came; undefined for an object or absent arguments (`{}`).
+ */
+export function argumentsNotAnObject(args: unknown): string | undefined {
+  if (args === undefined || (typeof args === 'object' && args !== null && !Array.isArray(args))) return undefined;
+  const got = args === null ? 'null' : Array.isArray(args) ? 'a list' : typeof args === 'string' ? 'a string' : `a ${typeof args}`;
+  return `ERROR: arguments must be an object of the tool's fields (got ${got}) — send them as {"field": value, …}, as the tool's input schema lists them`;
+}
+
 /** Validates a tool's arguments (absent arguments are `{}`). */
 export function parseToolArgs<T extends z.ZodObject>(schema: T, args: unknown): { ok: true; data: z.infer<T> } | { ok: false; text: string } {
+  const notObject = argumentsNotAnObject(args);
+  if (notObject) return { ok: false, text: notObject };
   const input = args ?? {};
-  if (typeof input !== 'object' || Array.isArray(input)) {
-    return { ok: false, text: 'ERROR: the arguments must be an object' };
-  }
   const r = schema.safeParse(input);
   return r.success ? { ok: true, data: r.data } : { ok: false, text: inputErrorText(r.error, Object.keys(schema.shape)) };
 }

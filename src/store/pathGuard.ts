@@ -72,7 +72,7 @@ function isInside(parent: string, child: string): boolean {
 export function resolveHandoffRoot(workspaceRoot: string, directory: string | undefined): PathCheck {
   const dir = (directory ?? '').trim() || DEFAULT_HANDOFF_DIRECTORY;
   const refuse = (problem: string): PathCheck => {
-    const parts: ErrorParts = { path: [HANDOFF_DIRECTORY_SETTING], subject: HANDOFF_DIRECTORY_SETTING, problem, fix: HANDOFF_DIRECTORY_FIX };
+    const parts: ErrorParts = { path: [HANDOFF_DIRECTORY_SETTING], subject: HANDOFF_DIRECTORY_SETTING, problem, fix: HANDOFF_DIRECTORY_FIX, setting: HANDOFF_DIRECTORY_SETTING };
     return { ok: false, message: composeError(parts), parts };
   };
   if (dir.includes('\0')) {
@@ -138,6 +138,11 @@ export function resolveInside(root: string, ...segments: string[]): PathCheck {
  *   folders, itervox's and Agent Zero's) pass their own
  */
 export async function checkRealPathInside(workspaceRoot: string, target: string, fix?: string): Promise<PathCheck> {
+  // With the default fix the message names the setting; its parts say so, so a surface names its own (the CLI's --dir).
+  const refuse = (subject: string | undefined, problem: string, defaultFix: string): PathCheck => {
+    const parts: ErrorParts = { ...(subject ? { subject } : {}), problem, fix: fix ?? defaultFix, ...(fix === undefined ? { setting: HANDOFF_DIRECTORY_SETTING } : {}) };
+    return { ok: false, message: composeError(parts), parts };
+  };
   let realRoot: string;
   try {
     realRoot = await realpath(workspaceRoot);
@@ -151,10 +156,7 @@ export async function checkRealPathInside(workspaceRoot: string, target: string,
       const real = await realpath(probe);
       const full = path.join(real, ...rest.reverse());
       if (!isInside(realRoot, full)) {
-        return {
-          ok: false,
-          message: `ERROR: ${target} resolves to ${full}, outside the workspace (a symbolic link leads out) — ${fix ?? 'remove the link or point "handoff.directory" at a real folder inside the workspace'}`,
-        };
+        return refuse(target, `resolves to ${full}, outside the workspace (a symbolic link leads out)`, `remove the link or point "${HANDOFF_DIRECTORY_SETTING}" at a real folder inside the workspace`);
       }
       // A link into the repository's own data (.git/refs, .git/hooks …) would corrupt it.
       if (path.relative(realRoot, full).split(path.sep).some((seg) => seg.toLowerCase() === '.git')) {
@@ -167,7 +169,7 @@ export async function checkRealPathInside(workspaceRoot: string, target: string,
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOTDIR') {
-        return { ok: false, message: `ERROR: a file stands where a folder is needed on the way to ${target} (${probe}) — ${fix ?? 'move it away or point "handoff.directory" elsewhere'}` };
+        return refuse(undefined, `a file stands where a folder is needed on the way to ${target} (${probe})`, `move it away or point "${HANDOFF_DIRECTORY_SETTING}" elsewhere`);
       }
       if (code !== 'ENOENT') {
         return { ok: false, message: `ERROR: cannot check ${probe}: ${(err as Error).message}` };

@@ -17,6 +17,7 @@ import { constants as fsConstants } from 'node:fs';
 import { link, lstat, mkdir, open, readdir, rename, rmdir, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { ensureSanitized, isSafeFileName, type Sanitized } from '../core/safety/gate';
+import type { ErrorParts } from '../core/handoff/errors';
 import { checkRealPathInside } from './pathGuard';
 
 /** `O_NOFOLLOW` where the platform has it (not on Windows, where symbolic links need privileges); 0 elsewhere. */
@@ -24,9 +25,12 @@ export const NOFOLLOW = fsConstants.O_NOFOLLOW ?? 0;
 
 /** Error with a user-facing message (starts with `ERROR:`) that names the path and the cause. */
 export class StoreError extends Error {
-  constructor(message: string) {
+  /** The message's parts, when the check that failed knows them (src/core/handoff/errors.ts): a surface words the fix its own way. */
+  readonly parts?: ErrorParts;
+  constructor(message: string, parts?: ErrorParts) {
     super(message.startsWith('ERROR:') ? message : `ERROR: ${message}`);
     this.name = 'StoreError';
+    if (parts) this.parts = parts;
   }
 }
 
@@ -223,7 +227,7 @@ async function createWithOpenWx(target: string, content: Sanitized): Promise<boo
 export async function ensureDir(workspaceRoot: string, dir: string, fix?: string): Promise<void> {
   const check = await checkRealPathInside(workspaceRoot, dir, fix);
   if (!check.ok) {
-    throw new StoreError(check.message);
+    throw new StoreError(check.message, check.parts);
   }
   const missing: string[] = [];
   let probe = path.resolve(dir);
@@ -267,7 +271,7 @@ export async function ensureDir(workspaceRoot: string, dir: string, fix?: string
   }
   const after = await checkRealPathInside(workspaceRoot, dir, fix);
   if (!after.ok) {
-    throw new StoreError(after.message);
+    throw new StoreError(after.message, after.parts);
   }
 }
 

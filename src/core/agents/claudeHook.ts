@@ -14,7 +14,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { formatCount } from '../handoff/render';
+import { clipText, formatCount } from '../handoff/render';
 import { stripInvisible } from '../safety/invisible';
 
 /** Session ids this project records (the CLI's session-state rule): 1–200 of `A–Z a–z 0–9 . _ : -`. */
@@ -22,6 +22,13 @@ export const HOOK_SESSION_ID_PATTERN = /^[A-Za-z0-9._:-]{1,200}$/;
 
 /** Most bytes of hook input read from standard input: 1 MiB (Claude Code sends well under 1 KB). */
 export const MAX_HOOK_INPUT_BYTES = 1024 * 1024;
+
+/**
+ * The hook events a safety net is written for (Claude Code hooks reference: `SessionEnd`
+ * when a session ends, `PreCompact` before its conversation is compacted; docs/AGENTS.md).
+ * Any other event (`Stop`, `PostToolUse` …) is skipped and said so.
+ */
+export const SAFETY_NET_EVENTS: readonly string[] = Object.freeze(['SessionEnd', 'PreCompact']);
 
 /** Specialist a safety net hands to when none is named: the work is simply continued. */
 export const DEFAULT_HOOK_SPECIALIST = 'implementation_engineer';
@@ -85,7 +92,7 @@ export function parseClaudeHookInput(text: string): { ok: true; input: ClaudeHoo
     json = JSON.parse(text);
   } catch (err) {
     // The parser quotes the input, line breaks and all: one line, so the message stays one line.
-    const why = String((err as Error)?.message ?? err).replace(/\s+/g, ' ').slice(0, 200);
+    const why = clipText(String((err as Error)?.message ?? err).replace(/\s+/g, ' '), 200);
     return { ok: false, message: `ERROR: the hook input on standard input is not JSON (${why}) — ${FIX}` };
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
@@ -147,19 +154,22 @@ export function hookHandoverReason(input: Pick<ClaudeHookInput, 'hook_event_name
 
 /**
  * What a written safety net holds, for the hook's one line: `2 files, 0 test runs, 0 turns`,
- * then `transcript not found: git only` when the transcript was missing and the number of
- * warnings when there were any.
+ * then `transcript not found: git only` when the transcript was missing (or, with `refused`,
+ * `transcript_path /dev/zero is a character device, not a transcript file: not read, git only`)
+ * and the number of warnings when there were any.
+ * @param refused what the transcript path is when it was refused (`/dev/zero is a character device`)
  */
 export function safetyNetNotes(
   counts: { readonly files: number; readonly testRuns: number; readonly turns: number; readonly warnings: number },
   transcriptFound: boolean,
+  refused?: string,
 ): string[] {
   const { files, testRuns, turns, warnings } = counts;
   return [
     `${formatCount(files)} file${files === 1 ? '' : 's'}`,
     `${formatCount(testRuns)} test run${testRuns === 1 ? '' : 's'}`,
     `${formatCount(turns)} turn${turns === 1 ? '' : 's'}`,
-    ...(transcriptFound ? [] : ['transcript not found: git only']),
+    ...(transcriptFound ? [] : [refused ? `transcript_path ${refused}, not a transcript file: not read, git only` : 'transcript not found: git only']),
     ...(warnings ? [`${warnings} warning${warnings === 1 ? '' : 's'}`] : []),
   ];
 }

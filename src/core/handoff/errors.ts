@@ -43,6 +43,8 @@ export interface HandoverError {
   problem?: string;
   /** How to fix it, in the engine's words (setting and field names): `set "handoff.directory" to a folder inside the workspace, such as .handoff`. */
   fix?: string;
+  /** The setting `fix` names, quoted (`"handoff.directory"`): a surface that sets it otherwise (the CLI: `--dir`) words the fix with its own name ({@link fixFor}). */
+  setting?: string;
 }
 
 /**
@@ -55,6 +57,8 @@ export interface ErrorParts {
   readonly subject?: string;
   readonly problem: string;
   readonly fix?: string;
+  /** The setting `fix` names, quoted (see {@link HandoverError.setting}). */
+  readonly setting?: string;
 }
 
 /** The structured parts of an error, besides its message and field (see {@link HandoverError}). */
@@ -85,6 +89,7 @@ export function handoverError(message: string, field?: string, detail?: ErrorDet
   if (detail?.subject !== undefined) error.subject = detail.subject;
   if (detail?.problem !== undefined) error.problem = detail.problem;
   if (detail?.fix !== undefined) error.fix = detail.fix;
+  if (detail?.setting !== undefined) error.setting = detail.setting;
   return error;
 }
 
@@ -135,4 +140,19 @@ export const WARNING_PREFIX = 'WARNING: ';
 /** A warning line without its leading `WARNING: ` — for a surface that shows it in its own frame. */
 export function warningText(warning: string): string {
   return warning.startsWith(WARNING_PREFIX) ? warning.slice(WARNING_PREFIX.length) : warning;
+}
+
+/**
+ * The fix of an error worded for a surface that sets the setting the fix names under
+ * another name (the CLI's `--dir` for `handoff.directory`): `set "<setting>" to …` becomes
+ * `pass <name> with …`, and the quoted setting elsewhere becomes the name. Only the fix part
+ * is reworded, never the message.
+ * @param names the surface's name for each setting it has (`{"handoff.directory": "--dir"}`)
+ * @returns the reworded fix; the fix as it is when it names no setting the surface has; undefined without a fix
+ */
+export function fixFor(error: Pick<HandoverError, 'fix' | 'setting'>, names: Readonly<Record<string, string>>): string | undefined {
+  const { fix, setting } = error;
+  if (fix === undefined || setting === undefined || !Object.hasOwn(names, setting)) return fix;
+  const name = names[setting];
+  return fix.split(`set "${setting}" to`).join(`pass ${name} with`).split(`"${setting}"`).join(name);
 }

@@ -53,6 +53,19 @@ export function formatCount(n: number): string {
   return n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
+/**
+ * `text` shortened to at most `max` characters for a message: cut at the last space
+ * within the limit (never mid-word, unless one word is longer than half of it), with `…`
+ * marking the cut. Text that fits is returned as it is.
+ */
+export function clipText(text: string, max: number): string {
+  const chars = [...text];
+  if (chars.length <= max) return text;
+  const head = chars.slice(0, Math.max(1, max - 1)).join('');
+  const space = head.search(/\s\S*$/);
+  return `${(space >= max / 2 ? head.slice(0, space) : head).trimEnd()}…`;
+}
+
 /** "1 touched file", "3 touched files": a count with its noun in the right number. */
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
@@ -136,9 +149,10 @@ function quote(text: string): string {
     .join('\n');
 }
 
-function droppedNote(dropped: readonly Dropped[], section: Dropped['section'], unit: string): string {
+/** The note under a section fit-to-budget cut: `_3 older turns were cut to fit the token budget (120 tokens)._`, the noun and verb in the right number (`one` for 1, `many` else). */
+function droppedNote(dropped: readonly Dropped[], section: Dropped['section'], one: string, many: string): string {
   const d = dropped.find((x) => x.section === section);
-  return d ? `\n\n_${formatCount(d.count)} ${unit} cut to fit the ${'token budget'} (${formatCount(d.tokens)} tokens)._` : '';
+  return d ? `\n\n_${plural(d.count, one, many)} cut to fit the token budget (${plural(d.tokens, 'token')})._` : '';
 }
 
 function diffFence(diff: string): string {
@@ -242,7 +256,7 @@ export function renderHandoff(pkg: HandoffPackage, meta: HandoffMeta, specialist
     out.push('', `**Why this handoff (${pkg.reason_kind.replace(/_/g, ' ')}):** ${pkg.handover_reason.trim()}`);
   }
 
-  out.push('', '## Summary', '', (pkg.summary.trim() || NONE) + droppedNote(pkg.dropped, 'summary', 'characters of the summary were'));
+  out.push('', '## Summary', '', (pkg.summary.trim() || NONE) + droppedNote(pkg.dropped, 'summary', 'character of the summary was', 'characters of the summary were'));
   if (pkg.kind === 'result') {
     out.push('', '## Acceptance', '', pkg.acceptance.length ? pkg.acceptance.map((a) => `- [${a.met ? 'x' : ' '}] ${indentContinuation(a.criterion)}`).join('\n') : NONE);
   }
@@ -282,7 +296,7 @@ export function renderHandoff(pkg: HandoffPackage, meta: HandoffMeta, specialist
   }
   const diffCut = pkg.dropped.find((d) => d.section === 'diff_excerpt');
   if (diffCut) {
-    out.push('', `_Diff excerpt: ${formatCount(diffCut.count)} lines cut to fit the token budget (${formatCount(diffCut.tokens)} tokens)._`);
+    out.push('', `_Diff excerpt: ${plural(diffCut.count, 'line')} cut to fit the token budget (${plural(diffCut.tokens, 'token')})._`);
   }
 
   const tests = pkg.tests_run.map(renderTestRun);
@@ -294,7 +308,7 @@ export function renderHandoff(pkg: HandoffPackage, meta: HandoffMeta, specialist
     const src = pkg.session_sources.map(
       (s) =>
         `${s.source} ${codeSpan(s.file)} (${plural(s.commands, 'command')}, ${plural(s.test_runs, 'test run')}, ${plural(s.turns, 'turn')}, ${plural(s.edits, 'edit')}` +
-        `${s.malformed + s.skipped ? `; ${formatCount(s.malformed + s.skipped)} lines not understood` : ''})`,
+        `${s.malformed + s.skipped ? `; ${plural(s.malformed + s.skipped, 'line')} not understood` : ''})`,
     );
     out.push('', `_Session log read: ${src.join('; ')}._`);
   }
@@ -302,7 +316,7 @@ export function renderHandoff(pkg: HandoffPackage, meta: HandoffMeta, specialist
   out.push('', '## Next steps', '', numberedList(pkg.next_steps));
   out.push('', '## Blockers', '', bulletList(pkg.blockers));
   const turns = pkg.recent_turns.map(renderTurn);
-  out.push('', '## Recent turns', '', (turns.length ? turns.join('\n\n') : NONE) + droppedNote(pkg.dropped, 'recent_turns', 'older turns were'));
+  out.push('', '## Recent turns', '', (turns.length ? turns.join('\n\n') : NONE) + droppedNote(pkg.dropped, 'recent_turns', 'older turn was', 'older turns were'));
   out.push('', '## Artifacts', '', bulletList(pkg.artifacts.map((a) => codeSpan(a))));
   out.push('', '## Return condition', '', describeReturnCondition(pkg.return_condition));
   if (meta.historyFile) {

@@ -67,6 +67,11 @@ export const HandoverRequestSchema = z.object({
   recent_turns: z
     .array(z.union([TurnSchema, z.string().transform((text) => ({ role: 'assistant' as const, text }))]))
     .max(MAX_LIST_ITEMS, `must have at most ${MAX_LIST_ITEMS.toLocaleString('en')} turns`)
+    // A turn is a list item (docs/DESIGN.md §4 "Limits": each list item 20,000 characters), named by its index.
+    .superRefine((turns, ctx) => {
+      const i = turns.findIndex((t) => t.text.length > MAX_ITEM_CHARS);
+      if (i >= 0) ctx.addIssue({ code: 'custom', path: [i], message: `items must be at most ${MAX_ITEM_CHARS.toLocaleString('en')} characters` });
+    })
     .default([]),
   tests_run: z.array(TestRunSchema).max(MAX_LIST_ITEMS * 10, 'has too many entries').default([]),
   return_condition: oneLine('when the specialist hands back').optional(),
@@ -138,6 +143,18 @@ export function issueParts(issuePath: ReadonlyArray<PropertyKey>, message: strin
 }
 
 /**
+ * The problem of one zod issue of a request, in the request's words: a value outside a
+ * fixed set is `must be one of: a, b` (zod's own says `Invalid option: expected one of "a"|"b"`),
+ * any other issue keeps the schema's message.
+ */
+export function issueMessage(issue: z.core.$ZodIssue | undefined): string {
+  if (issue?.code === 'invalid_value' && 'values' in issue) {
+    return `must be one of: ${(issue.values as unknown[]).join(', ')}`;
+  }
+  return issue?.message ?? 'is invalid';
+}
+
+/**
  * Validates a request from any entry point.
  * @returns `{ok:false, message:"ERROR: max_context_tokens must be positive", field, parts}` style errors.
  */
@@ -148,11 +165,7 @@ export function parseHandoverRequest(input: unknown): RequestParse {
   }
   const issue = r.error.issues[0];
   const field = issue?.path.map(String).join('.') || 'request';
-  let msg = issue?.message ?? 'is invalid';
-  if (issue?.code === 'invalid_value' && 'values' in issue) {
-    msg = `must be one of: ${(issue.values as unknown[]).join(', ')}`;
-  }
-  const parts = issueParts(issue?.path ?? [], msg);
+  const parts = issueParts(issue?.path ?? [], issueMessage(issue));
   return { ok: false, message: composeError(parts), field, parts };
 }
 

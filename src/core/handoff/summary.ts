@@ -6,7 +6,7 @@
  * next step; each layout keeps the words its surface has always shown. Pure: the caller
  * says how a path is shown (relative to its workspace).
  */
-import { formatCount } from './render';
+import { formatCount, plural } from './render';
 import type { HandoffPackage, HandoverOk, TouchedFile } from './schema';
 
 /** "M 2, A 1, ? 1": touched files counted by status letter, in the order the letters first occur. */
@@ -63,7 +63,7 @@ function terminalLines(result: HandoverOk, rel: (f: string) => string): string[]
   const lines = [
     `Handed over to ${result.persona_marker} — topic "${p.topic_title}" (${p.topic})`,
     `  handoff   ${rel(result.handoff_file)}`,
-    `  briefing  ${rel(result.briefing.path)} (${result.briefing.newly_created ? 'created' : 'appended'}, ${formatCount(result.briefing.size_bytes)} bytes)`,
+    `  briefing  ${rel(result.briefing.path)} (${result.briefing.newly_created ? 'created' : 'appended'}, ${plural(result.briefing.size_bytes, 'byte')})`,
   ];
   if (result.history_file) {
     lines.push(`  history   ${rel(result.history_file)} (what was cut to fit the budget)`);
@@ -76,7 +76,7 @@ function terminalLines(result: HandoverOk, rel: (f: string) => string): string[]
     lines.push(`  upstream  ${p.upstream}: ${p.ahead ?? 0} ahead, ${p.behind ?? 0} behind`);
   }
   for (const d of p.dropped) {
-    lines.push(`  cut       ${d.section.replace(/_/g, ' ')}: ${formatCount(d.count)} (${formatCount(d.tokens)} tokens)`);
+    lines.push(`  cut       ${d.section.replace(/_/g, ' ')}: ${formatCount(d.count)} (${plural(d.tokens, 'token')})`);
   }
   lines.push(`Next: ${result.next_step}`);
   return lines;
@@ -112,7 +112,7 @@ function dialogLines(result: HandoverOk, rel: (f: string) => string): string[] {
  */
 export function overBudgetWarning(p: Pick<HandoffPackage, 'estimated_tokens' | 'max_context_tokens' | 'tokenizer'>, fitted: boolean, budget = 'max_context_tokens'): string {
   return (
-    `WARNING: the handoff is ${formatCount(p.estimated_tokens)} tokens, over the ${formatCount(p.max_context_tokens)}-token budget (${p.tokenizer})` +
+    `WARNING: the handoff is ${plural(p.estimated_tokens, 'token')}, over the ${formatCount(p.max_context_tokens)}-token budget (${p.tokenizer})` +
     (fitted ? ` even after fitting — shorten the summary, decisions or next steps, or raise ${budget}` : ` — fit it to the budget or raise ${budget}`)
   );
 }

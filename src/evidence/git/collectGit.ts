@@ -12,6 +12,7 @@ import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { simpleGit, type SimpleGit, type SimpleGitOptions } from 'simple-git';
 import { emptyGitEvidence, type GitEvidence, type GitProblem } from '../../core/handoff/gitEvidence';
+import { clipText } from '../../core/handoff/render';
 import type { Commit } from '../../core/handoff/schema';
 import { applyRecount, displayPath, mergeTouchedFiles, parseNumstatFields, parseRawNumstat, parseStatusV2, splitNulFields } from './gitParse';
 import { diffHash, hashWorktree } from './worktreeHash';
@@ -91,7 +92,7 @@ export function describeGitFailure(err: unknown, cwd: string): string {
   }
   const lines = text.split('\n').map((l) => l.trim());
   const line = lines.find((l) => /^(fatal|error):/.test(l)) ?? lines.find((l) => l) ?? text;
-  return `git failed: ${line.replace(/^(fatal|error):\s*/, '')}`.slice(0, 400);
+  return clipText(`git failed: ${line.replace(/^(fatal|error):\s*/, '')}`, 400);
 }
 
 /** How {@link gitClient} runs git: the executable (`git.path`), cancellation, and stdin for commands that read it. */
@@ -355,13 +356,13 @@ async function collectInRepository(repoRoot: string, head: string | null, object
   }
   const undecodable = files.filter((f) => f.path !== displayPath(f.path)).length;
   if (undecodable) {
-    notes.push(`${undecodable} file name(s) are not valid UTF-8; they are shown quoted, as git shows them`);
+    notes.push(`${undecodable === 1 ? '1 file name is' : `${undecodable} file names are`} not valid UTF-8; ${undecodable === 1 ? 'it is' : 'they are'} shown quoted, as git shows ${undecodable === 1 ? 'it' : 'them'}`);
   }
   files = files.map((f) => ({ ...f, path: displayPath(f.path), old_path: f.old_path === null ? null : displayPath(f.old_path) }));
   const max = opts.maxFiles ?? MAX_TOUCHED_FILES;
   const unmerged = files.filter((f) => f.status === 'U').length;
   if (unmerged) {
-    notes.push(`${unmerged} file(s) have unresolved merge conflicts`);
+    notes.push(`${unmerged === 1 ? '1 file has' : `${unmerged} files have`} unresolved merge conflicts`);
   }
   const excerpt = excerptR.status === 'fulfilled' ? excerptR.value : { excerpt: '', truncated: false };
   const commitInfo = commitsR.status === 'fulfilled' ? commitsR.value : { base: null, commits: [], omitted: 0 };

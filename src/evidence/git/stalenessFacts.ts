@@ -221,7 +221,7 @@ async function commitsSince(
   const notInHead = Number.parseInt(behind.trim(), 10);
   if (notInHead > 0) {
     notes.push(
-      `HEAD does not contain the handoff's head commit ${base.slice(0, 10)}: ${notInHead} commit(s) of the history it was written on are not in HEAD (another branch, a reset, or rewritten history)`,
+      `HEAD does not contain the handoff's head commit ${base.slice(0, 10)}: ${notInHead === 1 ? '1 commit of the history it was written on is' : `${notInHead} commits of the history it was written on are`} not in HEAD (another branch, a reset, or rewritten history)`,
     );
   }
   const commits: Commit[] = log.all.map((c) => ({ sha: c.hash, subject: c.message, author: c.author_name, date: c.date }));
@@ -322,10 +322,10 @@ async function missingPaths(root: string, rels: readonly string[]): Promise<{ mi
     }
   });
   if (outside) {
-    notes.push(`${outside} path(s) the handoff names lead outside the repository (through a symbolic link) and were not checked`);
+    notes.push(`${outside === 1 ? '1 path the handoff names leads' : `${outside} paths the handoff names lead`} outside the repository (through a symbolic link) and were not checked`);
   }
   if (unknown) {
-    notes.push(`${unknown} path(s) the handoff names could not be checked (e.g. permission denied)`);
+    notes.push(`${unknown === 1 ? '1 path the handoff names' : `${unknown} paths the handoff names`} could not be checked (e.g. permission denied)`);
   }
   return { missing: rels.filter((_, i) => results[i]), notes };
 }

@@ -138,7 +138,7 @@ export async function discoverAgentSpecialists(workspaceRoot: string, known: rea
       continue;
     }
     if (names.length === 0) continue;
-    const inside = await checkRealPathInside(workspaceRoot, dir);
+    const inside = await checkRealPathInside(workspaceRoot, dir, 'remove the link: only folders inside the workspace are read');
     if (!inside.ok) {
       warnings.push(`${folder.dir}: not read — ${errorText(inside)}`);
       continue;

@@ -14,7 +14,7 @@
 import * as vscode from 'vscode';
 import { errorText, warningText } from '../../core/handoff/errors';
 import type { GitEvidence } from '../../core/handoff/gitEvidence';
-import { formatCount } from '../../core/handoff/render';
+import { formatCount, plural } from '../../core/handoff/render';
 import { describeCuts } from '../../core/handoff/summary';
 import { DEFAULT_INCLUDE_RECENT_TURNS } from '../../core/handoff/request';
 import type { HandoverResult, TouchedFile } from '../../core/handoff/schema';
@@ -143,7 +143,7 @@ export class EndSessionCommand extends DisposableOwner {
     const env = await folderEnvironment(folder, this.session, { settings, signal: abort.signal });
     const started = Date.now();
     const evidence = collectEvidenceFor(env).then((ev) => {
-      this.log.info(`git evidence: ${ev.touchedFiles.length + ev.touchedFilesOmitted} touched files, ${ev.commits.length} commits in ${Date.now() - started} ms${ev.notes.length ? `; notes: ${ev.notes.join(' | ')}` : ''}`);
+      this.log.info(`git evidence: ${plural(ev.touchedFiles.length + ev.touchedFilesOmitted, 'touched file')}, ${plural(ev.commits.length, 'commit')} in ${Date.now() - started} ms${ev.notes.length ? `; notes: ${ev.notes.join(' | ')}` : ''}`);
       return ev;
     });
     void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Handoff: collecting git changes' }, () => evidence);

@@ -11,7 +11,7 @@
  * selection, expansion and reveal survive a refresh.
  */
 import * as vscode from 'vscode';
-import { formatCount } from '../../core/handoff/render';
+import { formatCount, plural } from '../../core/handoff/render';
 import type { ParsedHandoff } from '../../core/handoff/parse';
 import { BUILTIN_SPECIALISTS, type Specialist } from '../../core/specialists/registry';
 import { STATUS_LABELS } from '../../core/handoff/status';
@@ -344,7 +344,7 @@ function tooltip(file: TimelineFile, head: ParsedHandoff | undefined, s: Special
     if (summary && summary !== '_None._') {
       md.appendMarkdown(`${esc(summary.length > 400 ? `${summary.slice(0, 399)}…` : summary)}\n\n`);
     }
-    md.appendMarkdown(`${formatCount(fm.estimated_tokens)} / ${formatCount(fm.max_context_tokens)} tokens · ${formatCount(fm.touched_files_count)} touched files · ${formatCount(fm.tests_run_count)} test runs`);
+    md.appendMarkdown(`${formatCount(fm.estimated_tokens)} / ${formatCount(fm.max_context_tokens)} tokens · ${plural(fm.touched_files_count, 'touched file')} · ${plural(fm.tests_run_count, 'test run')}`);
   } else if (file.source !== 'handoff') {
     md.appendMarkdown(`From ${esc(SOURCE_LABELS[file.source])}${file.topic ? ` · ${esc(file.topic)}` : ''}`);
   }
