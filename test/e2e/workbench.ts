@@ -1,15 +1,15 @@
 /**
  * Helpers for UI tests: open the workbench on a folder, drive the command palette,
  * quick picks and input boxes, reach the webview (two iframes deep), and take
- * screenshots — on failure into test-results/, named ones on success into
- * test-results/screenshots/ (the README's pictures are copied from there into media/).
+ * screenshots — on failure into test-results/<host>/, named ones on success into
+ * test-results/screenshots/<host>/ (the README's pictures are copied from there into media/).
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { launchBrowser, type Browser } from '../host/browser';
 import { startCodeServer, type RunningServer, type ServerOptions } from '../host/codeServer';
-import { REPO_ROOT } from '../host/install';
+import { HOST, REPO_ROOT } from '../host/install';
 
 /** Extension id as `publisher.name`, used to find its webview among others. */
 export const EXTENSION_ID = 'specialist-handoff.specialist-handoff';
@@ -124,11 +124,12 @@ export async function typeAndEnter(page: Page, text: string): Promise<void> {
 }
 
 /**
- * Saves a screenshot to test-results/screenshots/<name>.png (or test-results/<name>.png
- * for failures), of the whole page or of `clip` (CSS pixels).
+ * Saves a screenshot to test-results/screenshots/<host>/<name>.png (or
+ * test-results/<host>/<name>.png for failures; host = `minimum` or `current`,
+ * test/host/hosts.ts), of the whole page or of `clip` (CSS pixels).
  */
 export async function screenshot(page: Page, name: string, failure = false, clip?: { x: number; y: number; width: number; height: number }): Promise<string> {
-  const dir = failure ? RESULTS : path.join(RESULTS, 'screenshots');
+  const dir = failure ? path.join(RESULTS, HOST.id) : path.join(RESULTS, 'screenshots', HOST.id);
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${name.replace(/[^a-z0-9-]+/gi, '-').toLowerCase()}.png`);
   await page.screenshot({ path: file, ...(clip ? { clip } : {}) });

@@ -9,7 +9,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSy
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CODE_SERVER_BIN, HOST_CACHE, HOST_HOME, REPO_ROOT } from './install';
+import { CODE_SERVER_BIN, HOST, HOST_CACHE, HOST_HOME, hostPath, REPO_ROOT, testDriverArgs, withoutNpmRunVariables } from './install';
 
 /** Options of {@link startCodeServer}. */
 export interface ServerOptions {
@@ -25,6 +25,11 @@ export interface ServerOptions {
   readonly settings?: Record<string, unknown>;
   /** Extra environment for the server and the extension hosts it starts. */
   readonly env?: NodeJS.ProcessEnv;
+  /**
+   * Start the workbench in extension-test mode where the host needs a flag for it
+   * ({@link testDriverArgs}); set by the integration run, which loads tests via the payload URL.
+   */
+  readonly testDriver?: boolean;
 }
 
 /** A running code-server. */
@@ -33,7 +38,9 @@ export interface RunningServer {
   readonly port: number;
   /** The server's user-data folder (logs are under `logs/`). */
   readonly userDataDir: string;
-  /** Copies the logs (extension host included) to test-results/host-logs/<name>. */
+  /** Which host this server is (test/host/hosts.ts). */
+  readonly host: typeof HOST;
+  /** Copies the logs (extension host included) to test-results/host-logs/<host>/<name>. */
   keepLogs(reason: string): string;
   /** Kills the server's whole process group; safe to call twice. */
   stop(): Promise<void>;
@@ -55,7 +62,16 @@ export const TEST_SETTINGS: Record<string, unknown> = {
   'security.workspace.trust.untrustedFiles': 'open',
   'chat.commandCenter.enabled': false,
   'workbench.welcomePage.walkthroughs.openOnInstall': false,
+  // 1.139 opens the secondary side bar with Chat on a new profile (unknown to 1.99, ignored there).
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
 };
+
+/**
+ * Settings of machine scope the tests set. Since 1.139 (not in 1.99) VS Code no longer
+ * passes them from user settings to a remote extension host, which reads them from
+ * `<user-data-dir>/Machine/settings.json`; they are written to both files.
+ */
+export const MACHINE_SCOPED_SETTINGS: readonly string[] = ['git.path'];
 
 /** Resolves `until()` or fails after `ms` with a message naming what did not happen. */
 export async function waitFor<T>(what: string, ms: number, until: () => Promise<T | undefined> | T | undefined, everyMs = 200): Promise<T> {
@@ -85,10 +101,14 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Environment with HOME and XDG folders confined to the cache. */
+/**
+ * Environment with HOME and XDG folders confined to the cache, the host's Node first on
+ * PATH and no npm variables from the harness's `npm run`.
+ */
 export function confinedEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return {
-    ...process.env,
+    ...withoutNpmRunVariables(process.env),
+    PATH: hostPath(),
     HOME: HOST_HOME,
     XDG_CACHE_HOME: path.join(HOST_HOME, '.cache'),
     XDG_CONFIG_HOME: path.join(HOST_HOME, '.config'),
@@ -130,7 +150,11 @@ export async function startCodeServer(opts: ServerOptions): Promise<RunningServe
   const extensionsDir = path.join(runDir, 'extensions');
   mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
   mkdirSync(extensionsDir, { recursive: true });
-  writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...TEST_SETTINGS, ...opts.settings }, null, 2));
+  const settings = { ...TEST_SETTINGS, ...opts.settings };
+  writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+  const machine = Object.fromEntries(Object.entries(settings).filter(([k]) => MACHINE_SCOPED_SETTINGS.includes(k)));
+  mkdirSync(path.join(userDataDir, 'Machine'), { recursive: true });
+  writeFileSync(path.join(userDataDir, 'Machine', 'settings.json'), JSON.stringify(machine, null, 2));
   const configFile = path.join(runDir, 'config.yaml');
   writeFileSync(configFile, 'auth: none\n');
   const logFile = path.join(runDir, 'code-server.log');
@@ -155,6 +179,7 @@ export async function startCodeServer(opts: ServerOptions): Promise<RunningServe
     '--disable-update-check',
     '--disable-getting-started-override',
     ...(opts.trust ? [] : ['--disable-workspace-trust']),
+    ...(opts.testDriver ? testDriverArgs() : []),
   ];
   const out = openSync(logFile, 'a');
   // detached: the server leads its own process group (setsid), so stop() can kill the
@@ -189,7 +214,7 @@ export async function startCodeServer(opts: ServerOptions): Promise<RunningServe
     rmSync(socketDir, { recursive: true, force: true });
   };
   const keepLogs = (reason: string) => {
-    const dest = path.join(REPO_ROOT, 'test-results', 'host-logs', opts.name);
+    const dest = path.join(REPO_ROOT, 'test-results', 'host-logs', HOST.id, opts.name);
     rmSync(dest, { recursive: true, force: true });
     mkdirSync(dest, { recursive: true });
     const logs = path.join(userDataDir, 'logs');
@@ -219,7 +244,7 @@ export async function startCodeServer(opts: ServerOptions): Promise<RunningServe
     await stop();
     throw err;
   }
-  return { url, port, userDataDir, keepLogs, stop };
+  return { url, port, userDataDir, host: HOST, keepLogs, stop };
 }
 
 /** The extension host's log files of a server (remote extension host + window output). */

@@ -9,9 +9,14 @@
  *   tsx test/host/run.ts e2e          # the UI tests only
  *   tsx test/host/run.ts reliability  # the reliability suite only (test/reliability)
  *
- * Installs code-server into .vscode-test/ on the first run. Exits non-zero on any failure.
+ * On every host `HANDOFF_HOSTS` selects (test/host/hosts.ts; default all: VS Code 1.99.3
+ * and the current release), one child process per host, each printing the host's VS Code
+ * version (from its product.json) before its results. The reliability suite runs once,
+ * on the first selected host (it tests the product's files and processes, not the host).
+ * Installs each host's code-server into .vscode-test/ on its first run. Exits non-zero on
+ * any failure.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import util from 'node:util';
@@ -20,12 +25,14 @@ import Mocha from 'mocha';
 import { createDemoRepository } from '../../scripts/demoRepo';
 import { CHROMIUM, launchBrowser } from './browser';
 import { startCodeServer, waitFor, workspaceDir } from './codeServer';
-import { ensureCodeServer, REPO_ROOT } from './install';
+import { HOSTS_VARIABLE, selectedHosts } from './hosts';
+import { ensureCodeServer, HOST, hostBanner, REPO_ROOT } from './install';
 
 const RESULTS = path.join(REPO_ROOT, 'test-results');
 const OUT = path.join(REPO_ROOT, 'out', 'integration');
 /** Workbench log lines that are not about our tests. */
-const NOISE = /ENOTFOUND|open-vsx|connection token|Creating a socket|ChatSessionStore|additional builtin extensions|Service Worker|^\s*$/;
+const NOISE =
+  /ENOTFOUND|open-vsx|connection token|Creating a socket|ChatSessionStore|additional builtin extensions|Service Worker|AgentHost|AccountPolicyGate|reconnection-grace-time|authentication provider 'github'|Dialog requested during smoke test|^\s*$/;
 
 /** Whole integration run, from page load to codeAutomationExit: 180 s. */
 const INTEGRATION_TIMEOUT_MS = 180_000;
@@ -78,10 +85,10 @@ interface Stats {
 export async function runIntegration(): Promise<Stats> {
   const ws = path.join(workspaceDir('integration'), 'todo-api');
   createDemoRepository(ws);
-  const resultsFile = path.join(RESULTS, 'integration-results.json');
+  const resultsFile = path.join(RESULTS, `integration-results-${HOST.id}.json`);
   mkdirSync(RESULTS, { recursive: true });
   rmSync(resultsFile, { force: true });
-  const server = await startCodeServer({ name: 'integration', env: { HANDOFF_TEST_RESULTS: resultsFile } });
+  const server = await startCodeServer({ name: 'integration', testDriver: true, env: { HANDOFF_TEST_RESULTS: resultsFile } });
   const browser = await launchBrowser();
   let ok = false;
   try {
@@ -189,19 +196,17 @@ export async function runReliability(): Promise<Stats & { figures: string[] }> {
   }
 }
 
-async function main(): Promise<void> {
-  const which = process.argv[2] ?? 'all';
-  if (!existsSync(CHROMIUM) || !['/usr/bin/rg', '/usr/local/bin/rg'].some((p) => existsSync(p))) {
-    log('Chromium or ripgrep missing: running scripts/system-packages.sh');
-    execFileSync('bash', [path.join(REPO_ROOT, 'scripts', 'system-packages.sh')], { stdio: 'inherit' });
-  }
+/** Runs the suites `which` names on the one host of this process; resolves to its summary lines and failure count. */
+async function runOnThisHost(which: string, withReliability: boolean): Promise<{ summary: string[]; failed: number }> {
   ensureCodeServer();
+  const banner = hostBanner();
+  log(`=== ${banner}`);
   await buildForHost();
-  const summary: string[] = [];
+  const summary: string[] = [banner];
   let failed = 0;
   if (which === 'all' || which === 'integration') {
     const s = await runIntegration();
-    summary.push(`integration (extension host): ${s.passes} passing, ${s.failures} failing`);
+    summary.push(`  integration (extension host): ${s.passes} passing, ${s.failures} failing`);
     for (const f of s.failuresList ?? []) {
       process.stderr.write(`  FAILED ${f.title}\n${f.error}\n`);
     }
@@ -209,19 +214,49 @@ async function main(): Promise<void> {
   }
   if (which === 'all' || which === 'e2e') {
     const s = await runE2e();
-    summary.push(`UI (Playwright + workbench): ${s.passes} passing, ${s.failures} failing`);
+    summary.push(`  UI (Playwright + workbench): ${s.passes} passing, ${s.failures} failing`);
     failed += s.failures;
   }
-  if (which === 'all' || which === 'reliability') {
+  if (withReliability && (which === 'all' || which === 'reliability')) {
     const s = await runReliability();
-    summary.push(`reliability: ${s.passes} passing, ${s.failures} failing`);
+    summary.push(`  reliability: ${s.passes} passing, ${s.failures} failing`);
     if (s.figures.length) {
-      summary.push('reliability figures:', ...s.figures.map((f) => `  ${f}`));
+      summary.push('  reliability figures:', ...s.figures.map((f) => `    ${f}`));
     }
     failed += s.failures;
   }
-  process.stdout.write(`\n${summary.map((l) => `  ${l}`).join('\n')}\n`);
-  process.exitCode = failed > 0 ? 1 : 0;
+  return { summary, failed };
+}
+
+async function main(): Promise<void> {
+  const which = process.argv[2] ?? 'all';
+  if (!existsSync(CHROMIUM) || !['/usr/bin/rg', '/usr/local/bin/rg'].some((p) => existsSync(p))) {
+    log('Chromium or ripgrep missing: running scripts/system-packages.sh');
+    execFileSync('bash', [path.join(REPO_ROOT, 'scripts', 'system-packages.sh')], { stdio: 'inherit' });
+  }
+  const hosts = selectedHosts();
+  if (hosts.length === 1) {
+    // A child of the loop below, or a run on one host: reliability runs unless the parent ran it elsewhere.
+    const { summary, failed } = await runOnThisHost(which, process.env.HANDOFF_HOST_SKIP_RELIABILITY !== '1');
+    process.stdout.write(`\n${summary.map((l) => `  ${l}`).join('\n')}\n`);
+    process.exitCode = failed > 0 ? 1 : 0;
+    return;
+  }
+  // One child process per host: each loads its own host's paths (test/host/install.ts).
+  const results: string[] = [];
+  let failedHosts = 0;
+  hosts.forEach((host, i) => {
+    log(`host ${i + 1} of ${hosts.length}: ${host.id} (code-server ${host.codeServer})`);
+    const child = spawnSync(process.execPath, [...process.execArgv, __filename, which], {
+      stdio: 'inherit',
+      env: { ...process.env, [HOSTS_VARIABLE]: host.id, HANDOFF_HOST_SKIP_RELIABILITY: i === 0 ? '0' : '1' },
+    });
+    const ok = child.status === 0;
+    failedHosts += ok ? 0 : 1;
+    results.push(`  ${host.id} (code-server ${host.codeServer}, VS Code ${host.vscode}): ${ok ? 'passed' : `FAILED (exit ${child.status ?? child.signal})`}`);
+  });
+  process.stdout.write(`\nhosts:\n${results.join('\n')}\n`);
+  process.exitCode = failedHosts > 0 ? 1 : 0;
 }
 
 if (require.main === module) {

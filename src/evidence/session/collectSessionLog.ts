@@ -79,6 +79,7 @@ export interface SessionLogEvidence {
   readonly recent_turns: Turn[];
   /** Files agents edited or the user saved, once each (newest edit), with the reader that saw it. */
   readonly file_edits: Array<{ path: string; tool: string; source: SessionSource }>;
+  /** Transcripts read, without empty ones (no command, turn, edit or problem read, no turn remembered). */
   readonly transcripts: TranscriptSummary[];
   /** What could not be read, in words. */
   readonly notes: string[];
@@ -231,7 +232,11 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
       invalid_utf8: r.stats.invalid_utf8,
       ...(r.error ? { error: r.error } : {}),
     };
-    transcripts.push(summary);
+    // An empty session is not a source (issue 17: VS Code 1.139 writes an empty Copilot chat
+    // session at every start): nothing read, nothing remembered, nothing wrong. Its state is
+    // still saved below, so the turns it gets later are read from where this read stopped.
+    const empty = !r.error && !commands.length && !newTurns.length && !remembered.length && !summary.edits && !summary.malformed && !summary.skipped && !summary.invalid_utf8;
+    if (!empty) transcripts.push(summary);
     if (r.error) {
       notes.push(`Session log: ${r.error}`);
     } else {

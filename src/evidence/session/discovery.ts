@@ -11,6 +11,7 @@ import type { SessionSource } from '../../core/session/events';
 import { openRegularForReading } from './lines';
 import { clineTaskCwd } from './readers/cline';
 import { codexSessionCwd } from './readers/codex';
+import { readCopilotSession } from './readers/copilot';
 
 /** Folders to look in, per reader (absolute). Unset ones use the defaults of {@link defaultLocations}. */
 export type SessionLocations = Partial<Record<Exclude<SessionSource, 'recorder'>, string>>;
@@ -26,6 +27,8 @@ export interface FoundTranscript {
 export const MAX_CODEX_FILES_SCANNED = 300;
 /** Most Cline / Roo task folders examined (newest first): 100. */
 export const MAX_TASKS_SCANNED = 100;
+/** Most Copilot chat sessions examined (newest first) to skip empty ones: 20. */
+export const MAX_COPILOT_SESSIONS_SCANNED = 20;
 
 /** The VS Code user folder of this platform (`…/Code/User`). */
 function vscodeUserDir(home: string): string {
@@ -157,7 +160,8 @@ export async function findSpecStory(historyDir: string): Promise<FoundTranscript
 }
 
 /**
- * The newest Copilot Chat session of the workspace. `location` is either a
+ * The newest Copilot Chat session of the workspace that holds a request (empty ones, as VS Code
+ * 1.139 writes at start, are skipped; at most {@link MAX_COPILOT_SESSIONS_SCANNED}). `location` is either a
  * `chatSessions` folder (the extension knows its own workspace storage) or VS Code's
  * `workspaceStorage` folder, searched for the entry whose `workspace.json` names the workspace.
  */
@@ -180,11 +184,19 @@ export async function findCopilot(location: string, workspaceRoot: string): Prom
     }
   }
   if (!sessionsDir) return [];
-  let newest: FoundTranscript | undefined;
+  const sessions: FoundTranscript[] = [];
   for (const f of (await list(sessionsDir)).filter((x) => x.endsWith('.json') || x.endsWith('.jsonl'))) {
     const full = path.join(sessionsDir, f);
     const m = await mtime(full);
-    if (m !== undefined && (!newest || m > newest.mtimeMs)) newest = { source: 'copilot', file: full, mtimeMs: m };
+    if (m !== undefined) sessions.push({ source: 'copilot', file: full, mtimeMs: m });
   }
-  return newest ? [newest] : [];
+  // The newest session that holds something: VS Code 1.139 writes an empty chat session at
+  // every start (issue 17), which would otherwise hide the one the user worked in. An
+  // unreadable one is kept, so its error is reported.
+  sessions.sort((a, b) => b.mtimeMs - a.mtimeMs);
+  for (const found of sessions.slice(0, MAX_COPILOT_SESSIONS_SCANNED)) {
+    const r = await readCopilotSession(found.file);
+    if (r.error || r.events.length || r.stats.malformed) return [found];
+  }
+  return [];
 }
