@@ -5,11 +5,8 @@
  * options are in args.ts, the help text in usage.ts, and the CLI's wording of engine
  * errors (flags, not field names) in wording.ts (docs/CLI.md describes every subcommand).
  *
- *   specialist-handoff handover --specialist ID --topic T --summary S [--decision D]… [--next N]… [--blocker B]… [--json] [--cwd DIR]
- *   specialist-handoff specialists [--json] [--cwd DIR]
- *   specialist-handoff mcp [--cwd DIR]              (MCP server on stdio: src/mcp/server.ts)
- *   specialist-handoff hook [--specialist ID] [--topic TEXT]   (Claude Code hook: JSON on stdin)
- *   specialist-handoff continue --agent claude|codex|gemini|aider [--handoff REF] [--print]
+ *   specialist-handoff <command> [options]   (commands and their options: COMMAND_OPTIONS in
+ *                                             args.ts, their usage: COMMAND_USAGE in usage.ts)
  *
  * Exit codes: 0 success; 2 bad input (the `ERROR:` line on stderr); 1 the handoff could
  * not be written (disk, permissions) — and every failure of `hook`, which never exits 2

@@ -108,7 +108,8 @@ standard input.`,
 input (session_id, transcript_path, cwd, hook_event_name, reason or trigger) and writes a
 safety-net handoff from git and the session transcript, to --specialist (default
 implementation_engineer) on --topic (default: the git branch, else "session <id>"). Outside
-a git repository it writes nothing unless --cwd names the folder. Prints one line on
+a git repository it writes nothing unless --cwd names the folder. Other events are skipped
+(the line names them); a FIFO or device as transcript_path is not read. Prints one line on
 standard error; exits 0 when written or skipped and 1 on any error, never 2, so the hook
 never blocks Claude Code.`,
   },

@@ -290,7 +290,7 @@ describe('CLI: prompt and record-result', function () {
   it('prompt prints the prompt; record-result writes the result and prints the one-screen summary', async () => {
     const dir = repoWithWork();
     assert.equal((await cli(['handover', '-s', 'quality_reviewer', '-t', 'auth', '--next', 'Review it'], dir)).code, EXIT_OK);
-    const p = await cli(['prompt', '--session-log', 'none'], dir);
+    const p = await cli(['prompt'], dir);
     assert.equal(p.code, EXIT_OK, p.err);
     assert.match(p.out, /^# \[quality reviewer\] Quality reviewer/);
     const r = await cli(['record-result', '-s', 'quality_reviewer', '--summary', 'Done.', '--met', 'all', '--session-log', 'none'], dir);

@@ -119,7 +119,7 @@ describe('reliability: bad input never crashes', function () {
     }
     const r = ok(await handover({ specialist: 'hacker', topic: 'merge' }, { workspaceRoot: dir, sessionLog: { mode: 'none' } }));
     assert.deepEqual(r.package.touched_files.map((f) => [f.path, f.status]), [['a.txt', 'U']]);
-    assert.match(readFileSync(r.handoff_file, 'utf8'), /> ⚠️ 1 file\(s\) have unresolved merge conflicts/);
+    assert.match(readFileSync(r.handoff_file, 'utf8'), /> ⚠️ 1 file has unresolved merge conflicts/);
   });
 
   it('a repository in the middle of a rebase: detached HEAD, the handoff says so', async () => {

@@ -322,7 +322,7 @@ async function missingPaths(root: string, rels: readonly string[]): Promise<{ mi
     }
   });
   if (outside) {
-    notes.push(`${outside === 1 ? '1 path the handoff names leads' : `${outside} paths the handoff names lead`} outside the repository (through a symbolic link) and were not checked`);
+    notes.push(`${outside === 1 ? '1 path the handoff names leads' : `${outside} paths the handoff names lead`} outside the repository (through a symbolic link) and ${outside === 1 ? 'was' : 'were'} not checked`);
   }
   if (unknown) {
     notes.push(`${unknown === 1 ? '1 path the handoff names' : `${unknown} paths the handoff names`} could not be checked (e.g. permission denied)`);
