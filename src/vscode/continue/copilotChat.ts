@@ -16,10 +16,22 @@ export const CHAT_OPEN_COMMAND = 'workbench.action.chat.open';
 /** Starts a new chat session in the chat view (1.99 and later). */
 export const CHAT_NEW_COMMAND = 'workbench.action.chat.newChat';
 
-/** Whether Copilot Chat is here: its extension is installed (or built in) and the chat view's open command exists. */
+/**
+ * "Generate Custom Agent": present where VS Code has custom agents (`.agent.md`, 1.106+),
+ * which also build Copilot Chat in — its extension stays disabled until the user signs in
+ * through the chat view's setup, so it cannot be asked for then.
+ */
+export const CUSTOM_AGENTS_COMMAND = 'workbench.action.chat.generateAgent';
+
+/**
+ * Whether Copilot Chat is here: the chat view's open command exists, and the Copilot Chat
+ * extension is installed (1.99–1.104: from the marketplace) or VS Code builds it in (the
+ * custom-agents command exists; a new chat there offers the sign-in when needed).
+ */
 export async function copilotChatAvailable(): Promise<boolean> {
-  if (!vscode.extensions.getExtension(COPILOT_CHAT_EXTENSION)) return false;
-  return (await vscode.commands.getCommands(true)).includes(CHAT_OPEN_COMMAND);
+  const commands = await vscode.commands.getCommands(true);
+  if (!commands.includes(CHAT_OPEN_COMMAND)) return false;
+  return !!vscode.extensions.getExtension(COPILOT_CHAT_EXTENSION) || commands.includes(CUSTOM_AGENTS_COMMAND);
 }
 
 /**
