@@ -17,6 +17,7 @@ import { exportAgents } from '../../src/engine/exportAgents';
 import { handover } from '../../src/engine/handover';
 import { waitFor, workspaceDir } from '../host/codeServer';
 import { activeHost } from '../host/hosts';
+import { hostPath } from '../host/install';
 import { readAgentRecord, writeRecordingAgent } from '../helpers/recordingAgent';
 import { activityBarItem, clearNotifications, notificationToast, screenshot, openWorkbench, waitForQuickInput, type Session } from './workbench';
 
@@ -47,7 +48,7 @@ describe('UI: Continue in …', function () {
     bin = mkdtempSync(path.join(tmpdir(), 'agents-'));
     writeRecordingAgent(bin, 'claude', path.join(bin, 'claude.json'));
     writeRecordingAgent(bin, 'codex', path.join(bin, 'codex.json'));
-    session = await openWorkbench(folder, { name: 'continue', env: { PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` } }, { width: 1400, height: 900 });
+    session = await openWorkbench(folder, { name: 'continue', env: { PATH: `${bin}${path.delimiter}${hostPath()}` } }, { width: 1400, height: 900 });
   });
 
   afterEach(async function () {
