@@ -48,7 +48,12 @@ describe('UI: Continue in …', function () {
     bin = mkdtempSync(path.join(tmpdir(), 'agents-'));
     writeRecordingAgent(bin, 'claude', path.join(bin, 'claude.json'));
     writeRecordingAgent(bin, 'codex', path.join(bin, 'codex.json'));
-    session = await openWorkbench(folder, { name: 'continue', env: { PATH: `${bin}${path.delimiter}${hostPath()}` } }, { width: 1400, height: 900 });
+    // On PATH for the server, and named by the settings too: the remote extension host may take PATH from the login shell.
+    session = await openWorkbench(
+      folder,
+      { name: 'continue', env: { PATH: `${bin}${path.delimiter}${hostPath()}` }, settings: { 'handoff.agents.claude.path': path.join(bin, 'claude'), 'handoff.agents.codex.path': path.join(bin, 'codex') } },
+      { width: 1400, height: 900 },
+    );
   });
 
   afterEach(async function () {
