@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { registerAgents } from './vscode/agents/registerAgents';
+import { registerContinue } from './vscode/continue/registerContinue';
 import { OUTPUT_CHANNEL_NAME } from './vscode/constants';
 import { registerEndSession } from './vscode/endSession/registerEndSession';
 import { registerHandOverView } from './vscode/panel/registerPanel';
@@ -28,6 +29,7 @@ export function activate(context: vscode.ExtensionContext): void {
   registerEndSession(context, log, session, onWritten);
   const handOver = registerHandOverView(context, { log, session, timeline, activatedAt: started });
   registerAgents(context, { log, session, extension: context.extension, onWritten });
+  registerContinue(context, log, session, (file) => timeline.invalidate(file));
   context.subscriptions.push(
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
       void handOver.reload();

@@ -40,6 +40,8 @@ export const OPTIONS = {
   force: { type: 'boolean' },
   json: { type: 'boolean' },
   cwd: { type: 'string' },
+  agent: { type: 'string' },
+  print: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } satisfies ParseArgsConfig['options'];
@@ -67,6 +69,7 @@ export const COMMAND_OPTIONS: Readonly<Record<string, readonly OptionName[]>> = 
   mcp: ['cwd', 'dir'],
   hook: ['specialist', 'topic', 'cwd', 'dir'],
   'export-agents': ['target', 'force', 'json', 'cwd', 'dir'],
+  continue: ['agent', 'handoff', 'specialist', 'print', 'no-take', 'session-id', 'cwd', 'dir'],
 };
 
 /**

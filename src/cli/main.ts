@@ -13,6 +13,7 @@
  * (Claude Code treats 2 as "block").
  */
 import { foreignOption, parseCommandLine } from './args';
+import { runContinue } from './continue';
 import { runExportAgents } from './exportAgents';
 import { runHandover } from './handover';
 import { runHook } from './hook';
@@ -91,6 +92,8 @@ async function runUngated(argv: readonly string[], io: CliIo): Promise<number> {
         return await runHook(values, io);
       case 'export-agents':
         return await runExportAgents(values, io);
+      case 'continue':
+        return await runContinue(values, io);
       default:
         return fail(io, values, `ERROR: unknown command "${command}" — use ${COMMAND_LIST}`, EXIT_BAD_INPUT);
     }

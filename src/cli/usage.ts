@@ -122,6 +122,17 @@ usually hands to) and Claude Code subagents (.claude/agents/<id>.md), so those t
 them too; --target picks one folder (default: all). A file whose text differs from ours
 (edited by someone) is kept and reported as skipped unless --force.`,
   },
+  continue: {
+    synopsis: `  specialist-handoff continue --agent claude|codex|gemini|aider [--handoff REF] [--specialist ID]
+      [--print] [--no-take] [--session-id ID] [--cwd DIR] [--dir FOLDER]`,
+    details: `continue: starts an agent in this terminal, in the workspace folder, with the receiving
+prompt (what "prompt" prints) as its first message: claude and codex get it as their prompt
+argument, gemini as --prompt-interactive, aider as --message (aider answers it and exits).
+The agent is run directly, never through a shell. It is found on PATH, or at the path in
+SPECIALIST_HANDOFF_CLAUDE, _CODEX, _GEMINI or _AIDER. Default: the newest handoff (to
+--specialist when given), marked "accepted" unless --no-take. --print prints the command
+instead, quoted for a POSIX shell, and marks nothing accepted. Exits with the agent's exit code.`,
+  },
 };
 
 /** The commands, as error messages list them: `"handover", "prompt", … or "export-agents"`. */

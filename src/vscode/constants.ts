@@ -19,6 +19,7 @@ export const Commands = {
   timelineMarkPartial: 'handoff.timeline.markPartial',
   timelineDelete: 'handoff.timeline.delete',
   exportAgents: 'handoff.exportAgents',
+  continueIn: 'handoff.continueIn',
 } as const;
 
 /** View container and view ids. */
@@ -39,12 +40,14 @@ export const Config = {
   sessionLogSources: 'sessionLog.sources',
   sessionLogLocations: 'sessionLog.locations',
   timelineOrder: 'timeline.order',
+  continueIn: 'continueIn',
 } as const;
 
 /** workspaceState keys. */
 export const StorageKeys = {
   sessionId: 'handoff.sessionId',
   lastSpecialist: 'handoff.lastSpecialist',
+  continueIn: 'handoff.continueIn.last',
 } as const;
 
 /** Name of the output channel (a LogOutputChannel). */

@@ -11,7 +11,7 @@ import { createDemoRepository } from '../../scripts/demoRepo';
 import { parseHandoff, parseTouchedFiles } from '../../src/core/handoff/parse';
 import { workspaceDir } from '../host/codeServer';
 import { rawGitView } from '../helpers/repo';
-import { activityBarItem, handOverFrame, openWorkbench, runCommand, screenshot, typeAndEnter, waitForQuickInput, type Session } from './workbench';
+import { activityBarItem, clearNotifications, handOverFrame, notificationToast, openWorkbench, runCommand, screenshot, typeAndEnter, waitForQuickInput, type Session } from './workbench';
 
 describe('UI: hand over from the workbench', function () {
   let session: Session;
@@ -89,11 +89,16 @@ describe('UI: hand over from the workbench', function () {
     await screenshot(page, 'palette-confirm');
     assert.equal(existsSync(path.join(folder, '.handoff')), false, 'nothing is written before the confirmation');
     await page.keyboard.press('Enter');
-    const dialog = page.locator('.monaco-dialog-box');
-    await dialog.filter({ hasText: 'Handed over to [quality reviewer]' }).waitFor({ timeout: 30_000 });
-    assert.match(await dialog.innerText(), /Tokens: [\d,]+ \/ 3,000/);
+    // The summary is a notification with the next moves (issue 17: no longer a modal dialog), and the handoff opens rendered.
+    const toast = notificationToast(page, 'Handed over to [quality reviewer]');
+    await toast.waitFor({ timeout: 30_000 });
+    assert.match(await toast.innerText(), /Tokens: [\d,]+ \/ 3,000/);
+    for (const action of ['Continue in…', 'Open Handoff', 'Open Briefing', 'Copy Prompt']) {
+      await toast.locator('.monaco-button', { hasText: action }).first().waitFor({ timeout: 5000 });
+    }
+    await page.locator('.tabs-container .tab', { hasText: /^Preview .*_quality_reviewer\.md/ }).first().waitFor({ timeout: 15_000 });
     await screenshot(page, 'handoff-summary');
-    await page.keyboard.press('Escape');
+    await clearNotifications(page);
 
     const dir = path.join(folder, '.handoff', 'handoffs');
     const files = readdirSync(dir);

@@ -13,7 +13,7 @@ import { createDemoRepository } from '../../scripts/demoRepo';
 import { parseHandoff, parseTouchedFiles } from '../../src/core/handoff/parse';
 import { TEST_SETTINGS, waitFor, workspaceDir } from '../host/codeServer';
 import { rawGitView } from '../helpers/repo';
-import { activityBarItem, handOverFrame, openWorkbench, runCommand, screenshot, type Session } from './workbench';
+import { activityBarItem, clearNotifications, handOverFrame, notificationToast, openWorkbench, runCommand, screenshot, type Session } from './workbench';
 
 const SUMMARY = 'Token auth is in place for the todo API; the middleware checks the bearer token.';
 const DECISION = 'Tokens are opaque random strings, not JWTs';
@@ -144,10 +144,9 @@ describe('UI: the "Hand Over to Specialist" panel', function () {
     await frame.locator('#reason').locator('input').first().click();
     await frame.locator('body').evaluate((b) => b.ownerDocument.scrollingElement?.scrollTo(0, b.ownerDocument.scrollingElement.scrollHeight));
     await frame.locator('#hand-over').click();
-    const dialog = page.locator('.monaco-dialog-box');
-    await dialog.filter({ hasText: 'Handed over to [quality reviewer]' }).waitFor({ timeout: 30_000 });
-    await page.keyboard.press('Escape');
-    await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
+    // The summary is a notification now (issue 17), not a modal dialog.
+    await notificationToast(page, 'Handed over to [quality reviewer]').waitFor({ timeout: 30_000 });
+    await clearNotifications(page);
 
     const dir = path.join(folder, '.handoff', 'handoffs');
     const files = readdirSync(dir);
@@ -270,10 +269,10 @@ describe('UI: the "Hand Over to Specialist" panel', function () {
     await frame.locator('#fit').click();
     await frame.locator('#meter', { hasText: 'Fit to budget is on' }).waitFor({ timeout: 10_000 });
     await frame.locator('#hand-over').click();
-    const dialog = page.locator('.monaco-dialog-box');
-    await dialog.filter({ hasText: 'Handed over to [security & data engineer]' }).waitFor({ timeout: 30_000 });
-    assert.match(await dialog.innerText(), /Cut to fit: /);
-    await page.keyboard.press('Escape');
+    const toast = notificationToast(page, 'Handed over to [security & data engineer]');
+    await toast.waitFor({ timeout: 30_000 });
+    assert.match(await toast.innerText(), /Cut to fit: /);
+    await clearNotifications(page);
     const dir = path.join(folder, '.handoff', 'handoffs');
     const latest = readdirSync(dir).filter((f) => f.endsWith('_security_data_engineer.md'));
     assert.equal(latest.length, 1);
@@ -297,9 +296,8 @@ describe('UI: the "Hand Over to Specialist" panel', function () {
     await guard.locator('vscode-checkbox').click();
     await page.waitForTimeout(SEND_SETTLE_MS);
     await frame.locator('#hand-over').click();
-    const dialog = page.locator('.monaco-dialog-box');
-    await dialog.filter({ hasText: 'Handed over to [security & data engineer]' }).waitFor({ timeout: 30_000 });
-    await page.keyboard.press('Escape');
+    await notificationToast(page, 'Handed over to [security & data engineer]').waitFor({ timeout: 30_000 });
+    await clearNotifications(page);
     const dir = path.join(folder, '.handoff', 'handoffs');
     const written = readdirSync(dir)
       .filter((f) => f.endsWith('_security_data_engineer.md'))

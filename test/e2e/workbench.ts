@@ -135,3 +135,14 @@ export async function screenshot(page: Page, name: string, failure = false, clip
   await page.screenshot({ path: file, ...(clip ? { clip } : {}) });
   return file;
 }
+
+/** The notification toast (bottom right) whose text holds `text`. */
+export function notificationToast(page: Page, text: string | RegExp): Locator {
+  return page.locator('.notification-toast', { hasText: text }).first();
+}
+
+/** Clears every notification ("Notifications: Clear All Notifications"), so later ones are not hidden behind it. */
+export async function clearNotifications(page: Page): Promise<void> {
+  await runCommand(page, 'Clear All Notifications');
+  await page.locator('.notification-toast').first().waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+}

@@ -82,8 +82,11 @@ describe('Specialist Handoff in the VS Code extension host', () => {
       git.map((g) => [g.path, g.orig, g.added, g.deleted]),
     );
     assert.match(readFileSync(result.briefing.path, 'utf8'), /Written by the integration test\./);
-    const open = vscode.window.visibleTextEditors.map((e) => e.document.uri.fsPath);
-    assert.ok(open.includes(result.handoff_file), 'the handoff file was opened');
+    // The handoff opens rendered, in the Markdown preview (issue 17: not its raw frontmatter).
+    const name = path.basename(result.handoff_file);
+    const previewed = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.includes('markdown.preview') && t.label.includes(name));
+    for (let i = 0; i < 50 && !previewed(); i++) await new Promise((r) => setTimeout(r, 100));
+    assert.ok(previewed(), `the handoff's Markdown preview was opened (tabs: ${vscode.window.tabGroups.all.flatMap((g) => g.tabs.map((t) => t.label)).join(', ')})`);
   });
 
   it('bad arguments give an ERROR and write nothing more', async () => {

@@ -395,6 +395,6 @@ export class EndSessionCommand extends DisposableOwner {
     }
     await this.session.ended();
     this.onWritten();
-    await showHandoffSummary(result, interactive);
+    await showHandoffSummary(result, interactive, this.log);
   }
 }

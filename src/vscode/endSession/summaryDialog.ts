@@ -1,30 +1,58 @@
 /**
- * What VS Code shows after a handoff is written from the command palette or the panel:
- * the handoff file opens, then the one-screen summary (src/core/handoff/summary.ts, its
- * `dialog` layout) in a modal with "Open Briefing" and "Copy Next Step" — or, for a
- * handoff written without prompts, a notification naming the file.
+ * What VS Code shows after a handoff is written from the command palette or the panel: the
+ * handoff's Markdown preview (rendered, its frontmatter hidden as the preview does), and a
+ * notification — not a modal — with the summary's facts on one line (who received the work,
+ * tokens against the budget, touched files, what was cut, the file) and the next moves:
+ * "Continue in …", "Open Handoff", "Open Briefing", "Copy Prompt". The whole one-screen
+ * summary (src/core/handoff/summary.ts, `dialog` layout) goes to the output channel.
  */
 import * as vscode from 'vscode';
-import { handoffSummary } from '../../core/handoff/summary';
+import { describeCuts, handoffSummary, tokensText, touchedFilesText } from '../../core/handoff/summary';
 import type { HandoverOk } from '../../core/handoff/schema';
+import { Commands } from '../constants';
 
-/**
- * Opens the handoff file and shows the summary: a modal one-screen summary (with "Open
- * Briefing" and "Copy Next Step") when `modal`, else a notification.
- */
-export async function showHandoffSummary(r: HandoverOk, modal: boolean): Promise<void> {
-  await vscode.window.showTextDocument(vscode.Uri.file(r.handoff_file), { preview: false });
-  if (!modal) {
-    void vscode.window.showInformationMessage(`Handed over to ${r.persona_marker}: ${vscode.workspace.asRelativePath(r.handoff_file)}`);
+/** The notification's actions, in order. */
+export const SUMMARY_ACTIONS = { continueIn: 'Continue in…', openHandoff: 'Open Handoff', openBriefing: 'Open Briefing', copyPrompt: 'Copy Prompt' } as const;
+
+/** The built-in Markdown extension's preview command (markdown-language-features); absent when that extension is disabled. */
+const MARKDOWN_PREVIEW = 'markdown.showPreview';
+
+/** Opens a handoff rendered: the Markdown preview where the command exists, else the text. */
+export async function openHandoffPreview(file: string): Promise<void> {
+  const uri = vscode.Uri.file(file);
+  if ((await vscode.commands.getCommands(true)).includes(MARKDOWN_PREVIEW)) {
+    await vscode.commands.executeCommand(MARKDOWN_PREVIEW, uri);
     return;
   }
-  const openBriefing = 'Open Briefing';
-  const copy = 'Copy Next Step';
-  const detail = handoffSummary(r, { relativePath: (f) => vscode.workspace.asRelativePath(f), layout: 'dialog' });
-  const pick = await vscode.window.showInformationMessage(`Handed over to ${r.persona_marker}`, { modal: true, detail }, openBriefing, copy);
-  if (pick === openBriefing) {
-    await vscode.window.showTextDocument(vscode.Uri.file(r.briefing.path), { preview: false });
-  } else if (pick === copy) {
-    await vscode.env.clipboard.writeText(r.next_step);
-  }
+  await vscode.window.showTextDocument(uri, { preview: false });
+}
+
+/**
+ * The notification's text: `Handed over to <marker> — Tokens: … · Files: … · Cut to fit: … · <file>`
+ * (the labels of the summary's rows).
+ */
+export function summaryLine(r: HandoverOk, relativePath: (f: string) => string): string {
+  const p = r.package;
+  const facts = [`Tokens: ${tokensText(p)}`, `Files: ${touchedFilesText(p)}`, ...(p.dropped.length ? [`Cut to fit: ${describeCuts(p.dropped)}`] : []), relativePath(r.handoff_file)];
+  return `Handed over to ${r.persona_marker} — ${facts.join(' · ')}`;
+}
+
+/**
+ * Opens the handoff's preview and shows the summary notification; resolves once both are
+ * shown (the action the user picks later runs on its own).
+ * @param log where the whole summary is written (the output channel)
+ */
+export async function showHandoffSummary(r: HandoverOk, _interactive: boolean, log?: vscode.LogOutputChannel): Promise<void> {
+  const rel = (f: string) => vscode.workspace.asRelativePath(f);
+  log?.info(handoffSummary(r, { relativePath: rel, layout: 'dialog' }));
+  await openHandoffPreview(r.handoff_file);
+  const a = SUMMARY_ACTIONS;
+  const picked = vscode.window.showInformationMessage(summaryLine(r, rel), a.continueIn, a.openHandoff, a.openBriefing, a.copyPrompt);
+  void Promise.resolve(picked).then(async (pick) => {
+    const uri = vscode.Uri.file(r.handoff_file);
+    if (pick === a.continueIn) await vscode.commands.executeCommand(Commands.continueIn, uri);
+    else if (pick === a.openHandoff) await openHandoffPreview(r.handoff_file);
+    else if (pick === a.openBriefing) await vscode.window.showTextDocument(vscode.Uri.file(r.briefing.path), { preview: false });
+    else if (pick === a.copyPrompt) await vscode.commands.executeCommand(Commands.copyPrompt, uri);
+  }).catch((err: unknown) => log?.error(`summary action: ${(err as Error)?.message ?? String(err)}`));
 }

@@ -1,0 +1,180 @@
+/**
+ * "Continue in …" (`handoff.continueIn`): after a handoff, and on every handoff of the
+ * timeline, start the receiving specialist where the user works next — a new Copilot Chat
+ * holding the prompt (not sent; in the specialist's exported custom agent when there is
+ * one), Claude Code, Codex CLI, Gemini CLI or Aider in an integrated terminal of the
+ * workspace folder (the agent's executable is the terminal's process and the prompt one of
+ * its arguments: no shell reads it), or the clipboard. Only the agents this machine has are
+ * offered (PATH, or the settings `handoff.agents.<id>.path`). The choice is remembered per
+ * workspace; the setting `handoff.continueIn` names a default that skips the picker.
+ */
+import * as vscode from 'vscode';
+import { errorText } from '../../core/handoff/errors';
+import { CONTINUE_TARGETS, isContinueTarget, isTerminalAgentId, TARGET_LABELS, TERMINAL_AGENT_IDS, TERMINAL_AGENTS, type ContinueTarget, type TerminalAgentId } from '../../core/agents/continueAgents';
+import { customAgentFor, findAgents, prepareContinue, type AgentLookup, type FoundAgent } from '../../engine/continue';
+import { isHandoffFile } from '../../engine/handoffFiles';
+import { buildPrompt } from '../../engine/prompt';
+import { Commands, Config, StorageKeys } from '../constants';
+import { DisposableOwner } from '../lifecycle';
+import { readSettings } from '../workspace/settings';
+import { folderEnvironment, folderHandoffRoot, type SessionHooks } from '../workspace/environment';
+import { trustedFolder, warnRefusal } from '../workspace/trust';
+import { copilotChatAvailable, openNewChat } from './copilotChat';
+
+/** What the command is given: a timeline element, a handoff's URI, `{ agent, handoff }` (other commands, tests), or nothing. */
+type Target = { readonly type: 'entry'; readonly node: { readonly file: { readonly path: string; readonly source: string } } } | vscode.Uri | { readonly agent?: string; readonly handoff?: string } | undefined;
+
+/** What the command did, returned to a caller (tests, the summary notification). */
+export interface ContinueResult {
+  readonly target: ContinueTarget;
+  /** The receiving prompt given to the agent (or copied). */
+  readonly prompt: string;
+  /** For a terminal agent: the executable, its arguments and the folder it runs in. */
+  readonly executable?: string;
+  readonly argv?: readonly string[];
+  readonly cwd?: string;
+  /** For Copilot Chat: the custom agent selected by name. */
+  readonly mode?: string;
+  /** The target was not there, so the prompt was copied instead. */
+  readonly fellBackToClipboard?: boolean;
+}
+
+const REFUSALS = warnRefusal({
+  noFolder: 'Open a folder first: handoffs live in a workspace folder.',
+  untrusted: 'Specialist Handoff works only in trusted workspaces: continuing starts an agent. Trust this workspace to continue.',
+});
+
+/** The picker's rows. */
+interface TargetItem extends vscode.QuickPickItem {
+  readonly target: ContinueTarget;
+}
+
+/** Registers "Continue in …" and runs it. */
+export class ContinueIn extends DisposableOwner {
+  constructor(
+    private readonly log: vscode.LogOutputChannel,
+    private readonly session: SessionHooks,
+    private readonly state: vscode.Memento,
+    private readonly onTaken: (file: string) => void,
+  ) {
+    super();
+    this.register(
+      vscode.commands.registerCommand(Commands.continueIn, async (arg?: Target) => {
+        try {
+          return await this.run(arg);
+        } catch (err) {
+          this.log.error(`${Commands.continueIn}: ${(err as Error)?.stack ?? String(err)}`);
+          void vscode.window.showErrorMessage(`Specialist Handoff: ${(err as Error)?.message ?? String(err)}`);
+          return undefined;
+        }
+      }),
+    );
+  }
+
+  private async run(arg: Target): Promise<ContinueResult | undefined> {
+    const folder = await trustedFolder(REFUSALS);
+    if (!folder) return undefined;
+    const settings = readSettings(folder);
+    const root = folderHandoffRoot(folder, settings);
+    if (!root.ok) {
+      void vscode.window.showErrorMessage(errorText(root.error));
+      return undefined;
+    }
+    const file = arg instanceof vscode.Uri ? arg.fsPath : arg && 'type' in arg ? arg.node.file.path : arg?.handoff;
+    const handoff = file && isHandoffFile(root.path, file) ? file : arg && !(arg instanceof vscode.Uri) && !('type' in arg) ? arg.handoff : undefined;
+    const config = vscode.workspace.getConfiguration(Config.section, folder.uri);
+    const lookup: AgentLookup = {
+      pathEnv: process.env.PATH ?? process.env.Path,
+      platform: process.platform,
+      pathExt: process.env.PATHEXT,
+      paths: Object.fromEntries(TERMINAL_AGENT_IDS.map((id) => [id, config.get<string>(`agents.${id}.path`)])),
+    };
+    const asked = arg && !(arg instanceof vscode.Uri) && !('type' in arg) ? arg.agent : undefined;
+    if (asked !== undefined && !isContinueTarget(asked)) {
+      void vscode.window.showErrorMessage(`Cannot continue in "${asked}": pick one of ${CONTINUE_TARGETS.join(', ')}.`);
+      return undefined;
+    }
+    const target = asked ?? (await this.choose(lookup, config.get<string>(Config.continueIn)));
+    if (!target) return undefined;
+    await this.state.update(StorageKeys.continueIn, target);
+    const env = await folderEnvironment(folder, this.session, { settings });
+    if (isTerminalAgentId(target)) return this.inTerminal(target, handoff, env, lookup, folder);
+    const prompt = await buildPrompt({ handoff }, env);
+    if (prompt.status === 'error') {
+      void vscode.window.showErrorMessage(errorText(prompt));
+      return undefined;
+    }
+    prompt.warnings.forEach((w) => this.log.warn(w));
+    if (prompt.taken && prompt.handoff_file) this.onTaken(prompt.handoff_file);
+    const what = `the prompt for ${prompt.persona_marker}${prompt.handoff_id ? ` (${prompt.handoff_id})` : ''}`;
+    if (target === 'copilot' && (await copilotChatAvailable())) {
+      const agent = await customAgentFor(env.workspaceRoot, prompt.specialist);
+      await openNewChat(prompt.prompt, agent?.name);
+      void vscode.window.showInformationMessage(`Opened a new chat${agent ? ` in the custom agent "${agent.name}"` : ''} with ${what}; review it and send.`);
+      return { target, prompt: prompt.prompt, ...(agent ? { mode: agent.name } : {}) };
+    }
+    await vscode.env.clipboard.writeText(prompt.prompt);
+    const why = target === 'copilot' ? `Copilot Chat is not available in this VS Code (${vscode.version}), so ` : '';
+    void vscode.window.showInformationMessage(`${why}${what} is on the clipboard: paste it into the receiving agent.`);
+    return { target, prompt: prompt.prompt, ...(target === 'copilot' ? { fellBackToClipboard: true } : {}) };
+  }
+
+  /** The target to continue in: the setting's default when that agent is here, else the picker (the last choice of this workspace first). */
+  private async choose(lookup: AgentLookup, preferred: string | undefined): Promise<ContinueTarget | undefined> {
+    const [chat, agents] = await Promise.all([copilotChatAvailable(), findAgents(lookup)]);
+    const here: ContinueTarget[] = [...(chat ? (['copilot'] as const) : []), ...agents.map((a) => a.id), 'copy'];
+    if (isContinueTarget(preferred) && here.includes(preferred)) return preferred;
+    const last = this.state.get<string>(StorageKeys.continueIn);
+    const ordered = isContinueTarget(last) && here.includes(last) ? [last, ...here.filter((t) => t !== last)] : here;
+    const missing = TERMINAL_AGENT_IDS.filter((id) => !agents.some((a) => a.id === id)).map((id) => TERMINAL_AGENTS[id].label);
+    const items: TargetItem[] = ordered.map((t) => ({ target: t, label: `${ICONS[t]} ${TARGET_LABELS[t]}`, description: t === last ? 'last used here' : undefined, detail: detailOf(t, agents) }));
+    const pick = await vscode.window.showQuickPick(items, {
+      title: 'Continue in…',
+      placeHolder: missing.length ? `Where the receiving specialist continues (not found on this machine: ${missing.join(', ')})` : 'Where the receiving specialist continues',
+      matchOnDetail: true,
+    });
+    return pick?.target;
+  }
+
+  /** Starts a terminal agent: an integrated terminal in the workspace folder whose process is the agent, the prompt among its arguments. */
+  private async inTerminal(agent: TerminalAgentId, handoff: string | undefined, env: Awaited<ReturnType<typeof folderEnvironment>>, lookup: AgentLookup, folder: vscode.WorkspaceFolder): Promise<ContinueResult | undefined> {
+    const prepared = await prepareContinue({ agent, handoff }, env, lookup);
+    if (prepared.status === 'error') {
+      void vscode.window.showErrorMessage(errorText(prepared));
+      return undefined;
+    }
+    prepared.prompt.warnings.forEach((w) => this.log.warn(w));
+    if (prepared.prompt.taken && prepared.prompt.handoff_file) this.onTaken(prepared.prompt.handoff_file);
+    const spec = TERMINAL_AGENTS[agent];
+    const terminal = vscode.window.createTerminal({
+      name: `${spec.label}: ${prepared.prompt.persona_marker}`,
+      shellPath: prepared.agent.executable,
+      shellArgs: prepared.argv,
+      cwd: folder.uri,
+      iconPath: new vscode.ThemeIcon('debug-continue'),
+    });
+    terminal.show();
+    this.log.info(`continue: ${prepared.agent.executable} (${prepared.argv.length} arguments, prompt ${prepared.prompt.prompt.length} characters) in ${prepared.cwd}`);
+    if (spec.exitsAfterFirstMessage) {
+      void vscode.window.showInformationMessage(`${spec.label} answers the prompt and exits (aider's --message); run aider again in the workspace to keep going.`);
+    }
+    return { target: agent, prompt: prepared.prompt.prompt, executable: prepared.agent.executable, argv: prepared.argv, cwd: prepared.cwd };
+  }
+}
+
+/** Each target's codicon in the picker. */
+const ICONS: Readonly<Record<ContinueTarget, string>> = {
+  copilot: '$(copilot)',
+  claude: '$(terminal)',
+  codex: '$(terminal)',
+  gemini: '$(terminal)',
+  aider: '$(terminal)',
+  copy: '$(copy)',
+};
+
+function detailOf(target: ContinueTarget, agents: readonly FoundAgent[]): string {
+  if (target === 'copilot') return 'A new chat with the prompt filled in, not sent — in the specialist\'s custom agent when exported';
+  if (target === 'copy') return 'The prompt on the clipboard, to paste into any agent';
+  const found = agents.find((a) => a.id === target);
+  return `A terminal in the workspace folder running ${found?.executable ?? TERMINAL_AGENTS[target].executable} with the prompt as its first message`;
+}

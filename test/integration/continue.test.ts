@@ -1,0 +1,120 @@
+/**
+ * "Continue in …" inside the real extension host. Recording executables named `claude`
+ * and `codex` (test/helpers/recordingAgent.ts) are put first on the extension host's PATH;
+ * continuing in each must start an integrated terminal whose process is that executable,
+ * receiving exactly the receiving prompt as one argument, in the workspace folder. Copilot
+ * Chat: a new chat holding the prompt where VS Code has Copilot Chat (1.139 builds it in),
+ * else the prompt on the clipboard.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import type { HandoverResult } from '../../src/core/handoff/schema';
+import type { ContinueResult } from '../../src/vscode/continue/continueIn';
+import { readAgentRecord, writeRecordingAgent, type AgentRecord } from '../helpers/recordingAgent';
+
+function workspaceRoot(): string {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'the test workspace folder is open');
+  return folder.uri.fsPath;
+}
+
+async function waitFor<T>(what: string, ms: number, get: () => T | undefined): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = get();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('Continue in … (extension host)', function () {
+  this.timeout(60_000);
+  let bin: string;
+  let savedPath: string | undefined;
+  let handoff: string;
+
+  before(async () => {
+    await vscode.extensions.getExtension('specialist-handoff.specialist-handoff')!.activate();
+    bin = mkdtempSync(path.join(tmpdir(), 'agents-'));
+    savedPath = process.env.PATH;
+    process.env.PATH = `${bin}${path.delimiter}${savedPath ?? ''}`;
+    const result = (await vscode.commands.executeCommand('handoff.endSession', {
+      specialist: 'quality_reviewer',
+      topic: 'Continue check',
+      summary: 'Shell syntax stays text: $(touch pwned) `touch pwned2`; echo "x" | tee y',
+      next_steps: ['Review the diff'],
+    })) as HandoverResult;
+    assert.equal(result?.status, 'ok', result?.status === 'error' ? result.message : 'no result');
+    if (result.status === 'ok') handoff = result.handoff_file;
+  });
+
+  after(() => {
+    process.env.PATH = savedPath;
+    rmSync(bin, { recursive: true, force: true });
+  });
+
+  for (const [agent, label] of [
+    ['claude', 'Claude Code'],
+    ['codex', 'Codex CLI'],
+  ] as const) {
+    it(`"Continue in ${label}" starts a terminal whose process, ${agent} from PATH, receives exactly the prompt in the workspace folder`, async () => {
+      const record = path.join(bin, `${agent}.json`);
+      const exe = writeRecordingAgent(bin, agent, record);
+      const opened = new Promise<vscode.Terminal>((resolve) => {
+        const sub = vscode.window.onDidOpenTerminal((t) => {
+          sub.dispose();
+          resolve(t);
+        });
+      });
+      const r = (await vscode.commands.executeCommand('handoff.continueIn', { agent, handoff })) as ContinueResult | undefined;
+      assert.ok(r, 'the command continued');
+      assert.equal(r.target, agent);
+      assert.equal(r.executable, exe);
+      const terminal = await opened;
+      assert.equal(terminal.name, `${label}: [quality reviewer]`);
+      assert.equal((terminal.creationOptions as vscode.TerminalOptions).shellPath, exe);
+      const seen: AgentRecord = await waitFor(`${agent} to record what it received`, 30_000, () => readAgentRecord(record));
+      assert.deepEqual(seen.argv, ['--', r.prompt]);
+      assert.match(r.prompt, new RegExp(`picking up handoff \`${path.basename(handoff, '.md').replace(/[.]/g, '\\.')}\``));
+      assert.match(r.prompt, /Shell syntax stays text: \$\(touch pwned\) `touch pwned2`; echo "x" \| tee y/);
+      assert.equal(seen.stdinIsTTY, true, 'the agent runs in the terminal');
+      assert.equal(realpathSync(seen.cwd), realpathSync(workspaceRoot()));
+      for (const f of ['pwned', 'pwned2', 'y']) assert.equal(existsSync(path.join(workspaceRoot(), f)), false, `no shell ran the prompt (${f})`);
+      terminal.dispose();
+    });
+  }
+
+  it('"Continue in Copilot Chat" opens a new chat holding the prompt where Copilot Chat is, else copies the prompt and says so', async () => {
+    const exported = await vscode.commands.executeCommand('handoff.exportAgents', { targets: ['github'] });
+    assert.ok(exported, 'the specialists were exported as custom agents');
+    await vscode.env.clipboard.writeText('before');
+    const r = (await vscode.commands.executeCommand('handoff.continueIn', { agent: 'copilot', handoff })) as ContinueResult | undefined;
+    assert.ok(r);
+    assert.equal(r.target, 'copilot');
+    // VS Code builds Copilot Chat in since custom agents came (1.106); before, only its marketplace extension brings it (not installed here).
+    const hasChat = Number(vscode.version.split('.')[1]) >= 106 || !!vscode.extensions.getExtension('github.copilot-chat');
+    console.log(`[continue] VS Code ${vscode.version}: Copilot Chat ${hasChat ? 'built in or installed: a new chat' : 'absent: the clipboard'}`);
+    if (hasChat) {
+      assert.equal(r.fellBackToClipboard, undefined);
+      assert.equal(r.mode, 'Quality reviewer', "the chat opens in the specialist's custom agent");
+      assert.equal(await vscode.env.clipboard.readText(), 'before', 'nothing copied');
+    } else {
+      assert.equal(r.fellBackToClipboard, true);
+      assert.equal(await vscode.env.clipboard.readText(), r.prompt);
+    }
+    assert.match(r.prompt, /You are the Quality reviewer specialist/);
+  });
+
+  it('an agent that is not there is refused by name and nothing starts', async () => {
+    let opened = 0;
+    const sub = vscode.window.onDidOpenTerminal(() => opened++);
+    const r = await vscode.commands.executeCommand('handoff.continueIn', { agent: 'gemini', handoff });
+    sub.dispose();
+    assert.equal(r, undefined);
+    assert.equal(opened, 0);
+  });
+});
