@@ -195,9 +195,10 @@ describe('attacks on the agent entry points', function () {
       assert.deepEqual(slugs.slice(0, 2), ['日本語のトピック', 'рефакторинг']);
       assert.match(slugs[2], /^topic-[0-9a-f]{10}$/);
       assert.equal(new Set(slugs).size, 4, 'four topics, four slugs');
+      // One briefing folder per specialist, topic and day (docs/DESIGN.md §5).
       const briefings = readdirSync(path.join(ws, '.handoff', 'briefings')).sort();
       assert.equal(briefings.length, 4, briefings.join(', '));
-      assert.ok(briefings.includes(`implementation-engineer-日本語のトピック-${results[0].package.created.slice(0, 10)}.md`), briefings.join(', '));
+      assert.ok(briefings.includes(`implementation-engineer-日本語のトピック-${results[0].package.created.slice(0, 10)}`), briefings.join(', '));
       assert.ok(briefings.every((b) => b === b.normalize('NFC') && Buffer.byteLength(b) < 255));
       // The same title again, with the code unchanged, is still the duplicate the guard refuses.
       const again = await call(ws, 'implementation_engineer', { parent: 'none', topic: 'Рефакторинг' });
