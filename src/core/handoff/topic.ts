@@ -106,8 +106,10 @@ function cutSlug(slug: string, maxChars: number, maxBytes: number): string {
  * Windows, macOS and Linux:
  * - Latin letters and digits follow the rule every earlier slug was made with, so
  *   existing briefings keep their names: Unicode-normalised (NFKD) with diacritics removed,
- *   lower-cased, every other run turned into one `-`, trimmed of `-`, cut to 64 characters
- *   at a word boundary where possible (`Auth: refresh tokens (v2)` → `auth-refresh-tokens-v2`);
+ *   lower-cased, every other run turned into one `-`, trimmed of `-`
+ *   (`Auth: refresh tokens (v2)` → `auth-refresh-tokens-v2`); one longer than 64 characters
+ *   is cut at a word boundary where possible and ends with `-` and {@link TOPIC_HASH_HEX}
+ *   hex digits of the title's hash, so two long titles sharing a start do not collide;
  * - letters and digits of other scripts are kept, lower-cased, with their combining marks,
  *   and the slug is NFC (`Рефакторинг` → `рефакторинг`, `日本語のトピック` → `日本語のトピック`):
  *   no path separator, no character Windows reserves (`<>:"/\|?*`), no dot, no control
@@ -158,9 +160,11 @@ export function slugifyTopic(text: string | undefined): TopicSlugResult {
   }
   if (!unicode) {
     if (slug.length > MAX_TOPIC_SLUG_CHARS) {
-      const cut = slug.slice(0, MAX_TOPIC_SLUG_CHARS);
+      // Cut at a word boundary, then the title's hash: two long titles sharing their first 64 characters never share a briefing.
+      const room = MAX_TOPIC_SLUG_CHARS - TOPIC_HASH_HEX - 1;
+      const cut = slug.slice(0, room);
       const lastDash = cut.lastIndexOf('-');
-      slug = (lastDash >= 16 ? cut.slice(0, lastDash) : cut).replace(/-+$/, '');
+      slug = `${(lastDash >= 16 ? cut.slice(0, lastDash) : cut).replace(/-+$/, '')}-${hash}`;
     }
   } else if ([...slug].length > MAX_TOPIC_SLUG_CHARS || utf8Bytes(slug) > MAX_TOPIC_SLUG_BYTES) {
     slug = `${cutSlug(slug, MAX_TOPIC_SLUG_CHARS - TOPIC_HASH_HEX - 1, MAX_TOPIC_SLUG_BYTES - TOPIC_HASH_HEX - 1)}-${hash}`.replace(/^-/, 'topic-');

@@ -23,13 +23,18 @@ describe('topic slugs', () => {
     });
   }
 
-  it('cuts long topics to 64 characters at a word boundary', () => {
+  it('cuts long topics to 64 characters at a word boundary, then the title\'s hash (issue 16: no two topics share a slug)', () => {
     const r = slugifyTopic('word '.repeat(40));
     assert.ok(r.ok);
     assert.ok(r.slug.length <= 64);
     assert.match(r.slug, TOPIC_SLUG_PATTERN);
-    assert.ok(!r.slug.endsWith('-'));
-    assert.ok(r.slug.endsWith('word'));
+    assert.match(r.slug, /^(?:word-)+word-[0-9a-f]{10}$/);
+    const a = slugifyTopic(`${'Migrate the billing service to the new payments provider '.repeat(2)}step one`);
+    const b = slugifyTopic(`${'Migrate the billing service to the new payments provider '.repeat(2)}step two`);
+    assert.ok(a.ok && b.ok);
+    assert.notEqual(a.slug, b.slug, 'titles sharing their first 64 characters get slugs of their own');
+    assert.equal(a.slug.replace(/-[0-9a-f]{10}$/, ''), b.slug.replace(/-[0-9a-f]{10}$/, ''), 'the readable start is the same');
+    assert.equal(slugifyTopic(`${'Migrate the billing service to the new payments provider '.repeat(2)}step one`).ok && a.slug, a.slug, 'the same title, the same slug');
   });
 
   it('keeps letters of other scripts (NFC, lower case) instead of falling back to one shared slug', () => {
