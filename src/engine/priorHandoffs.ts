@@ -12,6 +12,7 @@ import path from 'node:path';
 import { parseHandoff } from '../core/handoff/parse';
 import { FILE_SHARE, PINNED_SHARE, PRIOR_HANDOFFS_BUDGET_BYTES, priorHandoffsBlock, type PriorHandoffsFile } from '../core/timeline/priorHandoffs';
 import type { TimelineFile } from '../core/timeline/chains';
+import { withStatusEvents } from '../store/handoffs/statusEvents';
 import { openRegularFile } from '../store/safeWrite';
 
 /** What {@link priorHandoffsFor} built: the block, how many files it shows and dropped, and a `WARNING:` line per file skipped or quoted with a problem. */
@@ -95,6 +96,14 @@ export async function priorHandoffsFor(files: readonly TimelineFile[], budgetByt
         const problem = parsed.message.replace(/^ERROR:\s*/, '');
         warnings.push(`WARNING: prior handoff ${f.name}: its frontmatter cannot be read (${problem.slice(0, 300)}); it is quoted as written — fix the frontmatter or remove the file`);
         note = '_(its frontmatter cannot be read; quoted as written)_';
+      } else {
+        // Status changes are events beside the file (docs/DESIGN.md §5 "Status"), not edits of it:
+        // the frontmatter quoted below shows the status it was written with, so say the current one.
+        const current = await withStatusEvents(f.path, parsed.handoff).catch(() => parsed.handoff);
+        if (current.frontmatter.status !== parsed.handoff.frontmatter.status) {
+          const history = (current.frontmatter.status_history ?? []).map((c) => `${c.from} → ${c.to} at ${c.at}`).join('; ');
+          note = `_(status now: ${current.frontmatter.status}, from its status events${history ? ` — ${history}` : ''}; the frontmatter below shows the status it was written with)_`;
+        }
       }
     }
     read.push({ name: f.name, text: got.text, partial: f.partial, size: got.size, pinned, note });

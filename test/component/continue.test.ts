@@ -63,7 +63,7 @@ describe('CLI continue', function () {
       // The handoff is now picked up.
       const again = await cli(['prompt', '--json', '--no-take'], repo);
       assert.match(again.out, /"taken": false/);
-      assert.match(withoutRunTime(JSON.parse(again.out).prompt), /status: accepted/);
+      assert.match(withoutRunTime(JSON.parse(again.out).prompt), /status now: accepted, from its status events — pending → accepted at /);
     });
   }
 
