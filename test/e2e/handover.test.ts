@@ -96,7 +96,15 @@ describe('UI: hand over from the workbench', function () {
     for (const action of ['Continue in…', 'Open Handoff', 'Open Briefing', 'Copy Prompt']) {
       await toast.locator('.monaco-button', { hasText: action }).first().waitFor({ timeout: 5000 });
     }
-    await page.locator('.tabs-container .tab', { hasText: /^Preview .*_quality_reviewer\.md/ }).first().waitFor({ timeout: 15_000 });
+    await page
+      .locator('.tabs-container .tab', { hasText: /Preview.*_quality_reviewer\.md/ })
+      .first()
+      .waitFor({ timeout: 15_000 })
+      .catch(async () => {
+        const tabs = await page.locator('.tabs-container .tab').allInnerTexts();
+        await screenshot(page, 'handoff-summary-no-preview');
+        throw new Error(`the handoff's Markdown preview did not open; editor tabs: ${JSON.stringify(tabs)}`);
+      });
     await screenshot(page, 'handoff-summary');
     await clearNotifications(page);
 
@@ -116,7 +124,9 @@ describe('UI: hand over from the workbench', function () {
       git.map((g) => [g.path, g.orig, g.added, g.deleted]),
     );
     const briefings = readdirSync(path.join(folder, '.handoff', 'briefings'));
-    assert.deepEqual(briefings, [`quality-reviewer-ui-handover-check-${parsed.handoff.frontmatter.created.slice(0, 10)}.md`]);
+    // One briefing folder per specialist, topic and day, one file per section (docs/DESIGN.md §5).
+    assert.deepEqual(briefings.filter((b) => !b.startsWith('.')), [`quality-reviewer-ui-handover-check-${parsed.handoff.frontmatter.created.slice(0, 10)}`]);
+    assert.deepEqual(readdirSync(path.join(folder, '.handoff', 'briefings', briefings.filter((b) => !b.startsWith('.'))[0])), [files[0]]);
     await page.locator('.tab', { hasText: files[0] }).first().waitFor({ timeout: 15_000 });
   });
 

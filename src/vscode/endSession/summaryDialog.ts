@@ -17,12 +17,18 @@ export const SUMMARY_ACTIONS = { continueIn: 'Continue in…', openHandoff: 'Ope
 /** The built-in Markdown extension's preview command (markdown-language-features); absent when that extension is disabled. */
 const MARKDOWN_PREVIEW = 'markdown.showPreview';
 
-/** Opens a handoff rendered: the Markdown preview where the command exists, else the text. */
+/**
+ * Opens a handoff rendered: the Markdown preview, else (the Markdown extension disabled) the
+ * text. The command is executed, not looked up: `getCommands` lists only commands of
+ * extensions already activated, and the Markdown extension activates on this command.
+ */
 export async function openHandoffPreview(file: string): Promise<void> {
   const uri = vscode.Uri.file(file);
-  if ((await vscode.commands.getCommands(true)).includes(MARKDOWN_PREVIEW)) {
+  try {
     await vscode.commands.executeCommand(MARKDOWN_PREVIEW, uri);
     return;
+  } catch {
+    // command 'markdown.showPreview' not found: the built-in Markdown extension is disabled.
   }
   await vscode.window.showTextDocument(uri, { preview: false });
 }
