@@ -239,8 +239,8 @@ export async function appendBriefing(workspaceRoot: string, file: string, rawHea
  * section, `briefings/<briefing>/<handoff id>.md`): the briefing's `header`, then the
  * section, created whole or not at all (temporary file + hard link, {@link createExclusive}),
  * so a full disk or a file-size limit leaves no file and no torn section behind. Never
- * overwrites: the name holds the handoff's id, reserved by {@link stageHandoffFile}. Both
- * parts and the file's name pass the gate.
+ * overwrites: the name holds the handoff's id, reserved by {@link stageHandoffFile}. Held
+ * under the file's lock, as an append is. Both parts and the file's name pass the gate.
  *
  * @returns the written file, `newly_created` true, `size_bytes` its size in bytes
  * @throws StoreError naming the path and the cause, or that the file already exists
@@ -249,10 +249,15 @@ export async function writeBriefingSection(workspaceRoot: string, file: string, 
   const content = await gatedContent(file, `${rawHeader}${rawSection}`);
   await ensureDir(workspaceRoot, path.dirname(file));
   await removeStaleLeftovers(path.dirname(file));
-  if (!(await createExclusive(file, content))) {
-    throw new StoreError(`ERROR: ${file} already exists — a briefing section is never overwritten; remove the file if it is not a handoff's section and try again`);
-  }
-  return { path: file, existed_before: false, newly_created: true, size_bytes: Buffer.byteLength(content, 'utf8') };
+  // Under the briefing lock like an append ({@link withFileLock}): a writer holding it (a killed one until it
+  // goes stale) is waited for, and refused with the lock's own message after the wait.
+  return withFileLock(file, async (assertHeld) => {
+    assertHeld();
+    if (!(await createExclusive(file, content))) {
+      throw new StoreError(`ERROR: ${file} already exists — a briefing section is never overwritten; remove the file if it is not a handoff's section and try again`);
+    }
+    return { path: file, existed_before: false, newly_created: true, size_bytes: Buffer.byteLength(content, 'utf8') };
+  });
 }
 
 /**
