@@ -52,7 +52,7 @@ export interface SessionFileEdit {
 }
 
 /** One normalized session-log event. */
-export type SessionEvent = SessionTurn | SessionCommand | SessionFileEdit;
+export type SessionEvent = SessionTurn | SessionCommand | SessionFileEdit | SessionPlan;
 
 /** Characters of a command's output kept for parsing its summary: the last 4,000. */
 export const OUTPUT_TAIL_CHARS = 4000;
@@ -138,7 +138,9 @@ export class SessionAccumulator {
   private seq = 0;
   private readonly order = new WeakMap<object, number>();
   /** How many events of each kind were seen in all. */
-  readonly counts = { turns: 0, commands: 0, edits: 0 };
+  readonly counts = { turns: 0, commands: 0, edits: 0, plans: 0 };
+  /** The latest plan snapshot seen. */
+  private plan: SessionPlan | undefined;
 
   /**
    * @param isTestLike decides which commands are kept as test candidates (see core/testDetection)
@@ -163,6 +165,10 @@ export class SessionAccumulator {
       list.push(e);
       const cap = list === this.tests ? MAX_KEPT_TEST_COMMANDS : MAX_KEPT_OTHER_COMMANDS;
       if (list.length > cap) list.shift();
+    } else if (e.kind === 'plan') {
+      // Each plan call replaces the whole list: the latest snapshot is the plan.
+      this.counts.plans++;
+      this.plan = e;
     } else {
       this.counts.edits++;
       this.edits.delete(e.path);
@@ -176,7 +182,7 @@ export class SessionAccumulator {
 
   /** The kept events, in the order they were added. */
   events(): SessionEvent[] {
-    const all: SessionEvent[] = [...this.turns, ...this.tests, ...this.others, ...this.edits.values()];
+    const all: SessionEvent[] = [...this.turns, ...this.tests, ...this.others, ...this.edits.values(), ...(this.plan ? [this.plan] : [])];
     return all.sort((a, b) => (this.order.get(a) ?? 0) - (this.order.get(b) ?? 0));
   }
 }
@@ -209,3 +215,31 @@ export function emptySessionLogState(): SessionLogState {
 
 /** Files a shell command line writes (parsed, heredoc bodies and quotes left alone): see {@link shellWordsWrites}. */
 export const shellWrites = shellWordsWrites;
+
+/**
+ * How an agent's todo / plan tool marks an item (issue 15): `pending` (Claude Code, Gemini,
+ * Codex `pending`, Roo/Kilo `[ ]`, Copilot `not-started`), `in_progress` (`in_progress`,
+ * `[-]`, Copilot `in-progress`), `completed` (`completed`, `[x]`), `cancelled` (Gemini CLI).
+ */
+export type PlanItemStatus = 'pending' | 'in_progress' | 'completed' | 'cancelled';
+
+/** One item of an agent's todo list or plan, its text as the agent wrote it. */
+export interface PlanItem {
+  readonly text: string;
+  readonly status: PlanItemStatus;
+}
+
+/**
+ * A snapshot of an agent's todo list or plan, as one call of its plan tool left it (issue 15):
+ * Claude Code `TodoWrite`, Codex `update_plan`, Roo / Kilo Code `update_todo_list`, Cline's
+ * `task_progress` checklist, Copilot's todo tool, Gemini CLI `write_todos`, OpenCode
+ * `todowrite`. Each call replaces the whole list, so the latest snapshot is the plan.
+ * `tool` is the tool's own name; `explanation` is Codex's note beside the plan.
+ */
+export interface SessionPlan {
+  readonly kind: 'plan';
+  readonly tool: string;
+  readonly items: readonly PlanItem[];
+  readonly explanation?: string;
+  readonly time?: string;
+}

@@ -12,7 +12,8 @@
  */
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import { SESSION_SOURCES, emptySessionLogState, type SessionCommand, type SessionLogState, type SessionSource, type SessionTurn, type TranscriptRead } from '../../core/session/events';
+import type { CommandRun, Provenance, UserRequest } from '../../core/handoff/draftFields';
+import { SESSION_SOURCES, emptySessionLogState, type PlanItem, type SessionCommand, type SessionLogState, type SessionSource, type SessionTurn, type TranscriptRead } from '../../core/session/events';
 import type { TestRun, Turn } from '../../core/handoff/schema';
 import { testRunsFrom } from '../../core/session/testDetection';
 import { readAider, readAiderInputHistory } from './readers/aider';
@@ -94,7 +95,29 @@ export interface SessionLogEvidence {
   readonly next_state: SessionLogState;
   /** The recorder's session (id and base commit), when a recorder file was read. */
   readonly recorder_session?: { session_id: string; base_commit: string | null };
+  /**
+   * The agent's plan (issue 15): the latest plan snapshot of the newest transcript that has
+   * one, with the reader, file and time it came from; absent when no transcript has a plan.
+   */
+  readonly plan?: { readonly items: readonly PlanItem[]; readonly tool: string; readonly explanation?: string; readonly provenance: Provenance };
+  /**
+   * The user's own messages (issue 15), oldest first, verbatim: typed requests and corrections
+   * only (no tool results, hook feedback, slash commands, system reminders; pasted logs cut to
+   * a bound), the newest {@link MAX_KEPT_USER_REQUESTS} across transcripts, each with its file.
+   */
+  readonly user_requests?: ReadonlyArray<UserRequest & { readonly file: string | null }>;
+  /** User requests seen in all (kept or not), for the loss report. */
+  readonly user_requests_seen?: number;
+  /** Commands that are not test runs (issue 15), grouped by command and folder, failures first, then newest. */
+  readonly commands_run?: readonly CommandRun[];
+  /** Non-test commands seen in all (kept or not), for the loss report. */
+  readonly commands_seen?: number;
+  /** Turns seen in all transcripts (kept or not), for the loss report. */
+  readonly turns_seen?: number;
 }
+
+/** User requests kept across transcripts (the newest): 200, well above any token bound's need. */
+export const MAX_KEPT_USER_REQUESTS = 200;
 
 /**
  * Sources whose files are rewritten, start included, as they grow (a Gemini CLI legacy chat's
