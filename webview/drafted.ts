@@ -68,7 +68,7 @@ export function renderDraftBar(): void {
       : model.session
         ? 'Nothing drafted is left: every field is yours.'
         : 'Fields are drafted from the session once the evidence is in.';
-  const modelLabel = m?.state === 'available' && m.model ? `Draft with ${m.model}` : 'Draft with language model';
+  const modelLabel = m?.state === 'available' && m.model ? `Draft with ${m.model}` : 'Draft with model';
   const modelTitle =
     m?.state === 'unavailable'
       ? (m.message ?? 'No language model is available in this editor.')
@@ -84,7 +84,7 @@ export function renderDraftBar(): void {
         ? h(Tags.button, { id: 'cancel-model-draft', appearance: 'secondary', onClick: () => send({ type: 'cancelModelDraft' }) }, 'Cancel')
         : h(
             Tags.button,
-            { id: 'draft-with-model', appearance: 'secondary', title: modelTitle, 'aria-disabled': m?.state === 'unavailable' ? 'true' : undefined, onClick: () => send({ type: 'draftWithModel' }) },
+            { id: 'draft-with-model', appearance: 'secondary', title: modelTitle, 'aria-label': `${modelLabel} (the editor\u2019s language model)…`, 'aria-disabled': m?.state === 'unavailable' ? 'true' : undefined, onClick: () => send({ type: 'draftWithModel' }) },
             h('span', { slot: 'start', class: 'codicon codicon-sparkle', 'aria-hidden': 'true' }),
             `${modelLabel}…`,
           ),

@@ -166,7 +166,9 @@ export function toggle<T>(values: readonly T[], value: T, excluded: boolean): T[
 /**
  * The handover request a draft asks for (list items trimmed and empty ones dropped by
  * the request schema). Budget and tokenizer come from the settings. `drafted` lists the
- * fields still as drafted that hold something (issue 15: the handoff's `drafted`).
+ * fields still as drafted that hold something (issue 15: the handoff's `drafted`); the user
+ * requests and commands run go only once the panel drafted or the user edited them (absent,
+ * the engine reads them from the session log itself).
  */
 export function draftToRequest(
   d: Draft,
@@ -182,8 +184,9 @@ export function draftToRequest(
     next_steps: d.next_steps,
     blockers: d.blockers,
     completed: d.completed,
-    user_requests: d.user_requests,
-    commands_run: d.commands_run,
+    // Absent, the engine takes them from the session log; the panel's lists once drafted or edited.
+    ...(d.drafted.includes('user_requests') || d.edited.includes('user_requests') ? { user_requests: d.user_requests } : {}),
+    ...(d.drafted.includes('commands_run') || d.edited.includes('commands_run') ? { commands_run: d.commands_run } : {}),
     drafted: d.drafted.filter((f) => (f === 'summary' ? d.summary.trim() !== '' : d[f].length > 0)),
     ...(d.return_condition.trim() ? { return_condition: d.return_condition } : {}),
     handover_reason: d.handover_reason,

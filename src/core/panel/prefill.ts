@@ -9,7 +9,8 @@
  * keeps the user's text; a redraft reports it as `kept` so the panel can ask before
  * replacing it ("Replace my edits too" runs the same draft with `replaceEdited`).
  */
-import type { CommandRun, Draft as SessionDraft, DraftedField, DraftItem, Provenance } from '../handoff/draftFields';
+import { draftItemText } from '../handoff/drafted';
+import type { CommandRun, Draft as SessionDraft, DraftedField, Provenance } from '../handoff/draftFields';
 import type { Draft } from './draft';
 
 /** Every field a session draft fills, in the panel's order (docs/DESIGN.md §4, issue 15). */
@@ -26,14 +27,6 @@ export const FIELD_TITLES: Record<DraftedField, string> = {
   user_requests: 'User requests',
   commands_run: 'Commands run',
 };
-
-/** The prefix of the plan item the agent was working on when it is drafted as a next step (issue 15: "in progress marked"). */
-export const IN_PROGRESS_PREFIX = '(in progress) ';
-
-/** A drafted list item's text in the form: the in-progress plan item marked. */
-export function draftItemText(item: DraftItem): string {
-  return item.in_progress ? `${IN_PROGRESS_PREFIX}${item.text}` : item.text;
-}
 
 /** The value a session draft gives a field of the form. */
 function draftValue(s: SessionDraft, f: DraftedField): Draft[DraftedField] {

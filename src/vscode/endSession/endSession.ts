@@ -2,11 +2,13 @@
  * "Handoff: End Session and Hand Over…" — the end-of-session handoff with no panel.
  *
  * Interactive: a quick pick of specialists, then input boxes for topic, summary,
- * decisions, next steps and blockers; git evidence is collected meanwhile (window
+ * decisions, next steps and blockers, prefilled from the session's draft (issue 15: the
+ * panel's draft, ./sessionDraft.ts); git and the session log are read meanwhile (window
  * progress, then a cancellable notification if it is still running); a confirmation
- * step shows the touched files and the token estimate against the budget (and what
- * fit-to-budget would cut); then both files are written, the handoff opens and a
- * one-screen summary appears. Escape at any step writes nothing.
+ * step shows the touched files, the token estimate against the budget (and what
+ * fit-to-budget would cut) and what the session log holds that the handoff leaves out;
+ * then both files are written, the handoff opens and a one-screen summary appears.
+ * Escape at any step writes nothing.
  *
  * Programmatic: `executeCommand('handoff.endSession', {specialist, topic, …})` runs the
  * same engine without prompts and returns the result object (keybindings, tests, agents).
@@ -17,6 +19,7 @@ import type { GitEvidence } from '../../core/handoff/gitEvidence';
 import { formatCount, plural } from '../../core/handoff/render';
 import { describeCuts } from '../../core/handoff/summary';
 import { DEFAULT_INCLUDE_RECENT_TURNS } from '../../core/handoff/request';
+import type { Draft as SessionDraft } from '../../core/handoff/draftFields';
 import type { HandoverResult, TouchedFile } from '../../core/handoff/schema';
 import type { Specialist, SpecialistRegistry, SpecialistSource } from '../../core/specialists/registry';
 import { slugifyTopic } from '../../core/handoff/topic';
@@ -30,7 +33,9 @@ import {
   type HandoverEnvironment,
   type PreparedHandover,
 } from '../../engine/handover';
+import { collectDraftEvidence, draftEnvironment, sessionDraft } from '../../engine/draft';
 import { StorageKeys } from '../constants';
+import { awaitDraft, describeLeftOut, draftedAnswers, draftSources, pickDrafted, stillDrafted } from './sessionDraft';
 import { showHandoffSummary } from './summaryDialog';
 import { DisposableOwner } from '../lifecycle';
 import { BACK, askList, askText, pickOne, type StepFrame } from './quickInput';
@@ -67,6 +72,10 @@ interface Answers {
   decisions: string[];
   nextSteps: string[];
   blockers: string[];
+  /** The session's draft, once the summary step waited for it (undefined: none, or cancelled). */
+  draft?: SessionDraft;
+  /** Which lists' drafted items the user has reviewed (they are offered once). */
+  reviewed: Set<string>;
 }
 
 type Choice = 'write' | 'fit' | 'over';
@@ -74,22 +83,10 @@ interface ConfirmItem extends vscode.QuickPickItem {
   readonly choice?: Choice;
 }
 
+/** The codicon of a touched file's status. */
+const FILE_ICONS: Record<string, string> = { A: '$(diff-added)', D: '$(diff-removed)', R: '$(diff-renamed)', C: '$(diff-renamed)', '?': '$(question)', U: '$(warning)' };
 function fileIcon(f: TouchedFile): string {
-  switch (f.status) {
-    case 'A':
-      return '$(diff-added)';
-    case 'D':
-      return '$(diff-removed)';
-    case 'R':
-    case 'C':
-      return '$(diff-renamed)';
-    case '?':
-      return '$(question)';
-    case 'U':
-      return '$(warning)';
-    default:
-      return '$(diff-modified)';
-  }
+  return FILE_ICONS[f.status] ?? '$(diff-modified)';
 }
 
 function fileDescription(f: TouchedFile): string {
@@ -190,7 +187,13 @@ export class EndSessionCommand extends DisposableOwner {
     for (const w of warnings) {
       this.log.warn(w);
     }
-    const answers = await this.ask(registry);
+    // Git, the session log and the latest handoff, read once: the draft and the handoff use the same.
+    const collected = collectDraftEvidence(env);
+    const drafted = collected.then((c) => sessionDraft(c, settings)).catch((err: unknown) => {
+      this.log.error(`end session: drafting from the session failed: ${(err as Error)?.stack ?? String(err)}`);
+      return undefined;
+    });
+    const answers = await this.ask(registry, drafted);
     if (!answers?.specialist) {
       this.log.info('end session cancelled before writing; nothing written');
       abort.abort();
@@ -204,20 +207,29 @@ export class EndSessionCommand extends DisposableOwner {
       decisions: answers.decisions,
       next_steps: answers.nextSteps,
       blockers: answers.blockers,
+      ...(answers.draft
+        ? {
+            completed: answers.draft.completed.map((i) => i.text),
+            user_requests: answers.draft.user_requests.map((r) => ({ text: r.text, time: r.time, source: r.source })),
+            commands_run: answers.draft.commands_run,
+            drafted: stillDrafted(answers.draft, answers),
+          }
+        : {}),
     };
     await this.workspaceState.update(StorageKeys.lastSpecialist, answers.specialist.id);
 
     const evidence = env.evidence as Promise<GitEvidence>;
-    const pending = await Promise.race([evidence.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), 150))]);
+    const pending = await Promise.race([collected.then(() => evidence).then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), 150))]);
+    const withEvidence = async () => draftEnvironment(env, await collected, { files: [], tests: [], commits: [], turns: [] });
     const prepared = pending
       ? await vscode.window.withProgress(
           { location: vscode.ProgressLocation.Notification, title: 'Handoff: collecting git changes…', cancellable: true },
-          (_p, token) => {
+          async (_p, token) => {
             token.onCancellationRequested(() => abort.abort());
-            return prepareHandover(request, env);
+            return prepareHandover(request, await withEvidence());
           },
         )
-      : await prepareHandover(request, env);
+      : await prepareHandover(request, await withEvidence());
     if (abort.signal.aborted) {
       this.log.info('end session cancelled while collecting; nothing written');
       return undefined;
@@ -226,7 +238,7 @@ export class EndSessionCommand extends DisposableOwner {
       void vscode.window.showErrorMessage(prepared.message);
       return { status: 'error', message: prepared.message, field: prepared.field };
     }
-    const choice = await this.confirm(prepared.prepared);
+    const choice = await this.confirm(prepared.prepared, answers.draft);
     if (!choice) {
       this.log.info('end session cancelled at confirmation; nothing written');
       return undefined;
@@ -249,8 +261,9 @@ export class EndSessionCommand extends DisposableOwner {
   }
 
   /** Walks the input steps; Back moves one step back, Escape cancels (undefined). */
-  private async ask(registry: SpecialistRegistry): Promise<Answers | undefined> {
-    const a: Answers = { topic: '', summary: '', decisions: [], nextSteps: [], blockers: [] };
+  private async ask(registry: SpecialistRegistry, drafted: Promise<SessionDraft | undefined>): Promise<Answers | undefined> {
+    const a: Answers = { topic: '', summary: '', decisions: [], nextSteps: [], blockers: [], reviewed: new Set() };
+    let waited = false;
     const last = this.workspaceState.get<string>(StorageKeys.lastSpecialist);
     let step = 1;
     while (step <= 6) {
@@ -294,19 +307,29 @@ export class EndSessionCommand extends DisposableOwner {
           }
           break;
         case 3:
-          r = await askText(f, { prompt: 'Summary: what happened in this session (optional).', placeholder: 'What was done, what state the work is in', value: a.summary });
+          if (!waited) {
+            // Once: the session's draft fills the fields (issue 15); going back never refills them.
+            waited = true;
+            a.draft = await awaitDraft(drafted);
+            if (a.draft) ({ summary: a.summary, decisions: a.decisions, nextSteps: a.nextSteps, blockers: a.blockers } = draftedAnswers(a.draft));
+          }
+          r = await askText(f, {
+            prompt: a.draft && a.summary ? 'Summary: drafted from the session — edit it, or press Enter to keep it.' : 'Summary: what happened in this session (optional).',
+            placeholder: 'What was done, what state the work is in',
+            value: a.summary,
+          });
           if (typeof r === 'string') {
             a.summary = r;
           }
           break;
         case 4:
-          r = await askList(f, 'decision', a.decisions, 'e.g. Bearer tokens instead of cookie sessions');
+          r = await this.askDraftedList(f, a, 'decisions', 'decision', 'e.g. Bearer tokens instead of cookie sessions');
           break;
         case 5:
-          r = await askList(f, 'next step', a.nextSteps, 'e.g. Review src/auth.ts for timing-safe comparison');
+          r = await this.askDraftedList(f, a, 'next_steps', 'next step', 'e.g. Review src/auth.ts for timing-safe comparison');
           break;
         case 6:
-          r = await askList(f, 'blocker', a.blockers, 'e.g. No token issuer yet');
+          r = await this.askDraftedList(f, a, 'blockers', 'blocker', 'e.g. No token issuer yet');
           break;
       }
       if (r === undefined) {
@@ -315,6 +338,18 @@ export class EndSessionCommand extends DisposableOwner {
       step = r === BACK ? Math.max(1, step - 1) : step + 1;
     }
     return a;
+  }
+
+  /** A list step: the drafted items first (once, all ticked, each with its source), then one more item at a time. */
+  private async askDraftedList(f: StepFrame, a: Answers, field: 'decisions' | 'next_steps' | 'blockers', noun: string, placeholder: string): Promise<unknown> {
+    const key = field === 'next_steps' ? 'nextSteps' : field;
+    if (a.draft && a[key].length > 0 && !a.reviewed.has(field)) {
+      const kept = await pickDrafted(f, noun, a[key], draftSources(a.draft, field));
+      if (kept === undefined || kept === BACK) return kept;
+      a[key] = kept;
+      a.reviewed.add(field);
+    }
+    return askList(f, noun, a[key], placeholder);
   }
 
   private async pickSpecialist(f: StepFrame, registry: SpecialistRegistry, lastId: string | undefined): Promise<Specialist | typeof BACK | undefined> {
@@ -343,7 +378,7 @@ export class EndSessionCommand extends DisposableOwner {
   }
 
   /** Shows files and tokens; resolves to how to write, or undefined to cancel. */
-  private async confirm(p: PreparedHandover): Promise<Choice | undefined> {
+  private async confirm(p: PreparedHandover, draft: SessionDraft | undefined): Promise<Choice | undefined> {
     const pkg = p.pkg;
     const tokens = `${formatCount(pkg.estimated_tokens)}${pkg.tokens_estimated ? ' (estimate)' : ''} / ${formatCount(pkg.max_context_tokens)} tokens`;
     const items: ConfirmItem[] = [];
@@ -358,6 +393,12 @@ export class EndSessionCommand extends DisposableOwner {
         choice: 'fit',
       });
       items.push({ label: '$(warning) Hand over without fitting', description: `${tokens} — over budget`, choice: 'over' });
+    }
+    // The loss report (issue 15): what the session log holds that this handoff does not carry.
+    const leftOut = draft && describeLeftOut(pkg.left_out);
+    if (draft) {
+      items.push({ label: 'From the session log', kind: vscode.QuickPickItemKind.Separator });
+      items.push({ label: `$(archive) ${leftOut ? `Not carried: ${leftOut}` : 'Everything the session log holds is carried'}`, description: pkg.oversize_warning ? 'fit to budget would cut more (above)' : 'fit to budget cuts nothing' });
     }
     const files = pkg.touched_files;
     const total = files.length + pkg.touched_files_omitted;

@@ -1,0 +1,107 @@
+/**
+ * The end-of-session command's draft (issue 15): the same session draft as the panel's
+ * (src/engine/draft.ts `sessionDraft`), waited for before the summary step, prefilling the
+ * summary, decisions, next steps and blockers; the drafted list items offered with their
+ * sources to untick; which fields are still as drafted when the user confirms; and the loss
+ * report of the confirmation step.
+ */
+import * as vscode from 'vscode';
+import type { Draft as SessionDraft, DraftedField, LeftOut } from '../../core/handoff/draftFields';
+import { formatCount } from '../../core/handoff/render';
+import { draftItemText } from '../../core/handoff/drafted';
+import { describeSource } from '../../core/panel/prefill';
+import { BACK, type StepFrame, type StepResult } from './quickInput';
+
+/** How long the summary step waits silently for the draft before it shows a cancellable progress, in ms. */
+const QUIET_WAIT_MS = 150;
+
+/**
+ * Waits for the session draft: silently for {@link QUIET_WAIT_MS}, then with a cancellable
+ * notification. Resolves to undefined when cancelled or when drafting failed (the steps then
+ * start empty, as before issue 15).
+ */
+export async function awaitDraft(draft: Promise<SessionDraft | undefined>): Promise<SessionDraft | undefined> {
+  const quick = await Promise.race([draft, new Promise<'pending'>((r) => setTimeout(() => r('pending'), QUIET_WAIT_MS))]);
+  if (quick !== 'pending') return quick;
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Handoff: drafting from the session…', cancellable: true }, (_p, token) =>
+    Promise.race([draft, new Promise<undefined>((r) => token.onCancellationRequested(() => r(undefined)))]),
+  );
+}
+
+/** The values a session draft gives the four fields the command asks for. */
+export function draftedAnswers(d: SessionDraft): { summary: string; decisions: string[]; nextSteps: string[]; blockers: string[] } {
+  return { summary: d.summary.text.trim(), decisions: d.decisions.map(draftItemText), nextSteps: d.next_steps.map(draftItemText), blockers: d.blockers.map(draftItemText) };
+}
+
+interface KeptItem extends vscode.QuickPickItem {
+  readonly index: number;
+}
+
+/**
+ * The drafted items of a list, all ticked, each with its source: the user unticks what to
+ * leave out and accepts. Resolves to the kept items, {@link BACK}, or undefined (Escape).
+ */
+export function pickDrafted(f: StepFrame, noun: string, items: readonly string[], sources: readonly string[]): Promise<StepResult<string[]>> {
+  const pick = vscode.window.createQuickPick<KeptItem>();
+  pick.title = f.title;
+  pick.step = f.step;
+  pick.totalSteps = f.totalSteps;
+  pick.ignoreFocusOut = true;
+  pick.canSelectMany = true;
+  pick.buttons = [vscode.QuickInputButtons.Back];
+  pick.placeholder = `Drafted ${noun}s from the session: untick what to leave out, then Enter (you can add more next)`;
+  pick.items = items.map((label, index) => ({ label, index, detail: sources[index] ? `Drafted from ${sources[index]}` : 'Drafted from the session' }));
+  pick.selectedItems = pick.items;
+  return new Promise((resolve) => {
+    let settled = false;
+    const done = (v: StepResult<string[]>) => {
+      if (settled) return;
+      settled = true;
+      resolve(v);
+      pick.dispose();
+    };
+    pick.onDidTriggerButton((b) => b === vscode.QuickInputButtons.Back && done(BACK));
+    pick.onDidHide(() => done(undefined));
+    pick.onDidAccept(() => done([...pick.selectedItems].sort((a, b) => a.index - b.index).map((i) => i.label)));
+    pick.show();
+  });
+}
+
+/** The sources of a drafted list's items, in one line each. */
+export function draftSources(d: SessionDraft, f: 'decisions' | 'next_steps' | 'blockers'): string[] {
+  return d[f].map((i) => describeSource(i.source));
+}
+
+/**
+ * The fields still as drafted when the user confirms: those whose answer equals the draft's
+ * (and holds something); Done, User requests and Commands run are not asked, so they stay drafted.
+ */
+export function stillDrafted(d: SessionDraft, a: { summary: string; decisions: string[]; nextSteps: string[]; blockers: string[] }): DraftedField[] {
+  const v = draftedAnswers(d);
+  const same = (x: readonly string[], y: readonly string[]) => x.length > 0 && JSON.stringify(x) === JSON.stringify(y);
+  const out: DraftedField[] = [];
+  if (v.summary && a.summary.trim() === v.summary) out.push('summary');
+  if (d.completed.length) out.push('completed');
+  if (same(a.decisions, v.decisions)) out.push('decisions');
+  if (same(a.nextSteps, v.nextSteps)) out.push('next_steps');
+  if (same(a.blockers, v.blockers)) out.push('blockers');
+  if (d.user_requests.length) out.push('user_requests');
+  if (d.commands_run.length) out.push('commands_run');
+  return out;
+}
+
+/**
+ * The loss report as one line: what the session log holds that the handoff does not carry
+ * (older requests, commands beyond the cap, collapsed todos, turns); undefined when nothing is
+ * left out.
+ */
+export function describeLeftOut(l: LeftOut): string | undefined {
+  const parts = [
+    [l.older_requests, 'older request', 'older requests'],
+    [l.commands_beyond_cap, 'command beyond the cap', 'commands beyond the cap'],
+    [l.collapsed_todos, 'collapsed todo', 'collapsed todos'],
+    [l.turns, 'turn', 'turns'],
+  ] as const;
+  const said = parts.filter(([n]) => n > 0).map(([n, one, many]) => `${formatCount(n)} ${n === 1 ? one : many}`);
+  return said.length ? said.join(', ') : undefined;
+}
