@@ -4,6 +4,7 @@
  * and when over it what fit-to-budget would cut, with the button that accepts it; and
  * below it the hop guard's warning with its confirmation (`#hop-guard`).
  */
+import { lossReportText } from '../src/core/panel/lossReport';
 import { fmt, h, icon, replaceChildren } from './dom';
 import { checkbox } from './controls';
 import { model, update } from './model';
@@ -71,17 +72,7 @@ export function renderMeter(): void {
 function lossReport(): HTMLElement | null {
   const left = model.estimate?.left_out ?? model.session?.left_out;
   if (!left) return null;
-  const parts = [
-    [left.older_requests, 'older request'],
-    [left.commands_beyond_cap, 'command beyond the cap', 'commands beyond the cap'],
-    [left.collapsed_todos, 'collapsed todo'],
-    [left.turns, 'turn'],
-  ]
-    .filter(([n]) => (n as number) > 0)
-    .map(([n, one, many]) => `${fmt(n as number)} ${(n as number) === 1 ? one : (many ?? `${one}s`)}`);
-  const cuts = model.estimate?.over ? 'fit to budget would cut more (below)' : 'fit to budget cuts nothing';
-  const text = parts.length ? `Not carried from the session log: ${parts.join(', ')}; ${cuts}.` : `Everything the session log holds is carried; ${cuts}.`;
-  return h('p', { id: 'loss-report', class: 'loss muted' }, icon('archive'), ' ', text);
+  return h('p', { id: 'loss-report', class: 'loss muted' }, icon('archive'), ' ', lossReportText(left, !!model.estimate?.over));
 }
 
 /** Fills `#hop-guard`: why the guard stops this hop (depth, cycle) and the "Hand over anyway" checkbox; empty when it does not. */

@@ -148,3 +148,34 @@ export function itemSources(form: Draft, session: SessionDraft | null, f: Drafte
       return session[f].map((i) => describeSource(i.source));
   }
 }
+
+/** The answers of the end-of-session command's steps (summary, decisions, next steps, blockers). */
+export interface SessionAnswers {
+  summary: string;
+  decisions: string[];
+  nextSteps: string[];
+  blockers: string[];
+}
+
+/** The values a session draft gives the four fields the command asks for. */
+export function draftedAnswers(d: SessionDraft): SessionAnswers {
+  return { summary: d.summary.text.trim(), decisions: d.decisions.map(draftItemText), nextSteps: d.next_steps.map(draftItemText), blockers: d.blockers.map(draftItemText) };
+}
+
+/**
+ * The fields still as drafted when the user confirms: those whose answer equals the draft's
+ * (and holds something); Done, User requests and Commands run are not asked, so they stay drafted.
+ */
+export function stillDrafted(d: SessionDraft, a: SessionAnswers): DraftedField[] {
+  const v = draftedAnswers(d);
+  const same = (x: readonly string[], y: readonly string[]) => x.length > 0 && JSON.stringify(x) === JSON.stringify(y);
+  const out: DraftedField[] = [];
+  if (v.summary && a.summary.trim() === v.summary) out.push('summary');
+  if (d.completed.length) out.push('completed');
+  if (same(a.decisions, v.decisions)) out.push('decisions');
+  if (same(a.nextSteps, v.nextSteps)) out.push('next_steps');
+  if (same(a.blockers, v.blockers)) out.push('blockers');
+  if (d.user_requests.length) out.push('user_requests');
+  if (d.commands_run.length) out.push('commands_run');
+  return out;
+}

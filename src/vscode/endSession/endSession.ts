@@ -35,7 +35,9 @@ import {
 } from '../../engine/handover';
 import { collectDraftEvidence, draftEnvironment, sessionDraft } from '../../engine/draft';
 import { StorageKeys } from '../constants';
-import { awaitDraft, describeLeftOut, draftedAnswers, draftSources, pickDrafted, stillDrafted } from './sessionDraft';
+import { describeLeftOut } from '../../core/panel/lossReport';
+import { draftedAnswers, stillDrafted } from '../../core/panel/prefill';
+import { awaitDraft, draftSources, pickDrafted } from './sessionDraft';
 import { showHandoffSummary } from './summaryDialog';
 import { DisposableOwner } from '../lifecycle';
 import { BACK, askList, askText, pickOne, type StepFrame } from './quickInput';

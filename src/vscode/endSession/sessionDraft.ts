@@ -6,9 +6,7 @@
  * report of the confirmation step.
  */
 import * as vscode from 'vscode';
-import type { Draft as SessionDraft, DraftedField, LeftOut } from '../../core/handoff/draftFields';
-import { formatCount } from '../../core/handoff/render';
-import { draftItemText } from '../../core/handoff/drafted';
+import type { Draft as SessionDraft } from '../../core/handoff/draftFields';
 import { describeSource } from '../../core/panel/prefill';
 import { BACK, type StepFrame, type StepResult } from './quickInput';
 
@@ -26,11 +24,6 @@ export async function awaitDraft(draft: Promise<SessionDraft | undefined>): Prom
   return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Handoff: drafting from the session…', cancellable: true }, (_p, token) =>
     Promise.race([draft, new Promise<undefined>((r) => token.onCancellationRequested(() => r(undefined)))]),
   );
-}
-
-/** The values a session draft gives the four fields the command asks for. */
-export function draftedAnswers(d: SessionDraft): { summary: string; decisions: string[]; nextSteps: string[]; blockers: string[] } {
-  return { summary: d.summary.text.trim(), decisions: d.decisions.map(draftItemText), nextSteps: d.next_steps.map(draftItemText), blockers: d.blockers.map(draftItemText) };
 }
 
 interface KeptItem extends vscode.QuickPickItem {
@@ -70,38 +63,4 @@ export function pickDrafted(f: StepFrame, noun: string, items: readonly string[]
 /** The sources of a drafted list's items, in one line each. */
 export function draftSources(d: SessionDraft, f: 'decisions' | 'next_steps' | 'blockers'): string[] {
   return d[f].map((i) => describeSource(i.source));
-}
-
-/**
- * The fields still as drafted when the user confirms: those whose answer equals the draft's
- * (and holds something); Done, User requests and Commands run are not asked, so they stay drafted.
- */
-export function stillDrafted(d: SessionDraft, a: { summary: string; decisions: string[]; nextSteps: string[]; blockers: string[] }): DraftedField[] {
-  const v = draftedAnswers(d);
-  const same = (x: readonly string[], y: readonly string[]) => x.length > 0 && JSON.stringify(x) === JSON.stringify(y);
-  const out: DraftedField[] = [];
-  if (v.summary && a.summary.trim() === v.summary) out.push('summary');
-  if (d.completed.length) out.push('completed');
-  if (same(a.decisions, v.decisions)) out.push('decisions');
-  if (same(a.nextSteps, v.nextSteps)) out.push('next_steps');
-  if (same(a.blockers, v.blockers)) out.push('blockers');
-  if (d.user_requests.length) out.push('user_requests');
-  if (d.commands_run.length) out.push('commands_run');
-  return out;
-}
-
-/**
- * The loss report as one line: what the session log holds that the handoff does not carry
- * (older requests, commands beyond the cap, collapsed todos, turns); undefined when nothing is
- * left out.
- */
-export function describeLeftOut(l: LeftOut): string | undefined {
-  const parts = [
-    [l.older_requests, 'older request', 'older requests'],
-    [l.commands_beyond_cap, 'command beyond the cap', 'commands beyond the cap'],
-    [l.collapsed_todos, 'collapsed todo', 'collapsed todos'],
-    [l.turns, 'turn', 'turns'],
-  ] as const;
-  const said = parts.filter(([n]) => n > 0).map(([n, one, many]) => `${formatCount(n)} ${n === 1 ? one : many}`);
-  return said.length ? said.join(', ') : undefined;
 }

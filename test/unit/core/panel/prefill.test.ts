@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { DraftSchema as SessionDraftSchema, type Draft as SessionDraft } from '../../../../src/core/handoff/draftFields';
 import { HandoverRequestSchema } from '../../../../src/core/handoff/request';
 import { draftToRequest, emptyDraft, parseSavedDraft, type Draft } from '../../../../src/core/panel/draft';
-import { describeSource, draftedFields, itemSources, markEdited, mayFill, prefill, shortTime } from '../../../../src/core/panel/prefill';
+import { describeLeftOut, lossReportText } from '../../../../src/core/panel/lossReport';
+import { describeSource, draftedAnswers, draftedFields, itemSources, markEdited, mayFill, prefill, shortTime, stillDrafted } from '../../../../src/core/panel/prefill';
 import { parseSavedSession } from '../../../../src/core/panel/savedState';
 
 const FILE = '/home/dev/.claude/projects/-work-todo/3f2a9c.jsonl';
@@ -110,5 +111,22 @@ describe('panel prefill (the form filled from the session draft, issue 15)', () 
     assert.deepEqual(parseSavedSession(saved), s);
     assert.equal(parseSavedSession({ draft: d, revision: 4 }), undefined, 'an older state without a session draft');
     assert.equal(parseSavedSession({ session: { summary: 'x' } }), undefined);
+  });
+
+  it('the loss report names what the session log holds that the handoff leaves out', () => {
+    assert.equal(describeLeftOut(sessionDraft().left_out), '3 older requests, 1 collapsed todo, 12 turns');
+    assert.equal(describeLeftOut({ older_requests: 0, commands_beyond_cap: 1, collapsed_todos: 0, turns: 1234 }), '1 command beyond the cap, 1,234 turns');
+    assert.equal(describeLeftOut({ older_requests: 0, commands_beyond_cap: 0, collapsed_todos: 0, turns: 0 }), undefined);
+    assert.equal(lossReportText(sessionDraft().left_out, false), 'Not carried from the session log: 3 older requests, 1 collapsed todo, 12 turns; fit to budget cuts nothing.');
+    assert.match(lossReportText({ older_requests: 0, commands_beyond_cap: 0, collapsed_todos: 0, turns: 0 }, true), /^Everything the session log holds is carried; fit to budget would cut more/);
+  });
+
+  it('the end-of-session command: the answers the draft gives, and which are still as drafted when confirmed', () => {
+    const s = sessionDraft();
+    const a = draftedAnswers(s);
+    assert.deepEqual(a.nextSteps, ['(in progress) Write the token endpoint tests', 'Review the middleware']);
+    assert.deepEqual(stillDrafted(s, a), ['summary', 'completed', 'next_steps', 'user_requests', 'commands_run']);
+    assert.deepEqual(stillDrafted(s, { ...a, summary: 'Mine', nextSteps: [a.nextSteps[1]] }), ['completed', 'user_requests', 'commands_run'], 'edited answers are not drafted');
+    assert.deepEqual(stillDrafted(s, { ...a, decisions: ['Typed by the user'] }).includes('decisions'), false, 'a field the draft left empty is the user\'s');
   });
 });
