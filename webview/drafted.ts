@@ -67,7 +67,7 @@ export function renderDraftBar(): void {
       ? `${n} field${n === 1 ? '' : 's'} drafted from the session: edit any to make it yours.`
       : model.session
         ? 'Nothing drafted is left: every field is yours.'
-        : 'Fields are drafted from the session once the evidence is in.';
+        : 'Redraft fills the fields from the session (the agent\u2019s plan, your requests, the commands run).';
   const modelLabel = m?.state === 'available' && m.model ? `Draft with ${m.model}` : 'Draft with model';
   const modelTitle =
     m?.state === 'unavailable'

@@ -50,6 +50,12 @@ type DraftAfter = 'initial' | 'redraft' | 'none';
 export class HandOverDraft implements vscode.Disposable {
   private current: Draft = emptyDraft();
   private rev = 0;
+  /**
+   * Whether collected evidence is drafted on its own: until a handoff is written from this
+   * window (the fresh draft then stays empty — it would repeat what was just handed over —
+   * until the user asks with Redraft, or the window reloads).
+   */
+  private autoDraft = true;
   private evidence: Promise<DraftEvidence> | undefined;
   private evidenceReady: DraftEvidence | undefined;
   private estimateTimer: NodeJS.Timeout | undefined;
@@ -109,6 +115,7 @@ export class HandOverDraft implements vscode.Disposable {
    * marked as asked for (the webview re-fills the fields not edited and says so). Writes nothing.
    */
   async redraft(): Promise<void> {
+    this.autoDraft = true;
     this.evidence = undefined;
     await this.loadEvidence('redraft');
     this.scheduleEstimate();
@@ -183,7 +190,7 @@ export class HandOverDraft implements vscode.Disposable {
       const collected = await vscode.window.withProgress({ location: { viewId: Views.handOver }, title: 'Collecting evidence' }, () => collectDraftEvidence(ctx.env));
       this.evidenceReady = collected;
       this.deps.post({ type: 'evidence', status: 'ready', evidence: evidenceView(collected) });
-      if (after !== 'none') this.postDraft(collected, after === 'redraft');
+      if (after === 'redraft' || (after === 'initial' && this.autoDraft)) this.postDraft(collected, after === 'redraft');
       return collected;
     });
     this.evidence = started;
@@ -309,6 +316,7 @@ export class HandOverDraft implements vscode.Disposable {
       revision: this.rev,
     });
     this.deps.onWritten();
+    this.autoDraft = false;
     this.invalidateEvidence();
     void showHandoffSummary(result, true);
   }
