@@ -155,11 +155,19 @@ export interface SessionAnswers {
   decisions: string[];
   nextSteps: string[];
   blockers: string[];
+  /** Not asked: carried as a language model drafted them (empty otherwise). */
+  failedApproaches?: string[];
 }
 
 /** The values a session draft gives the four fields the command asks for. */
 export function draftedAnswers(d: SessionDraft): SessionAnswers {
-  return { summary: d.summary.text.trim(), decisions: d.decisions.map(draftItemText), nextSteps: d.next_steps.map(draftItemText), blockers: d.blockers.map(draftItemText) };
+  return {
+    summary: d.summary.text.trim(),
+    decisions: d.decisions.map(draftItemText),
+    nextSteps: d.next_steps.map(draftItemText),
+    blockers: d.blockers.map(draftItemText),
+    failedApproaches: d.failed_approaches.map(draftItemText),
+  };
 }
 
 /**
@@ -173,6 +181,7 @@ export function stillDrafted(d: SessionDraft, a: SessionAnswers): DraftedField[]
   if (v.summary && a.summary.trim() === v.summary) out.push('summary');
   if (d.completed.length) out.push('completed');
   if (same(a.decisions, v.decisions)) out.push('decisions');
+  if (same(a.failedApproaches ?? [], v.failedApproaches ?? [])) out.push('failed_approaches');
   if (same(a.nextSteps, v.nextSteps)) out.push('next_steps');
   if (same(a.blockers, v.blockers)) out.push('blockers');
   if (d.user_requests.length) out.push('user_requests');

@@ -14,13 +14,12 @@
  * same engine without prompts and returns the result object (keybindings, tests, agents).
  */
 import * as vscode from 'vscode';
-import { errorText, warningText } from '../../core/handoff/errors';
+import { errorText } from '../../core/handoff/errors';
 import type { GitEvidence } from '../../core/handoff/gitEvidence';
-import { formatCount, plural } from '../../core/handoff/render';
-import { describeCuts } from '../../core/handoff/summary';
+import { plural } from '../../core/handoff/render';
 import { DEFAULT_INCLUDE_RECENT_TURNS } from '../../core/handoff/request';
 import type { Draft as SessionDraft } from '../../core/handoff/draftFields';
-import type { HandoverResult, TouchedFile } from '../../core/handoff/schema';
+import type { HandoverResult } from '../../core/handoff/schema';
 import type { Specialist, SpecialistRegistry, SpecialistSource } from '../../core/specialists/registry';
 import { slugifyTopic } from '../../core/handoff/topic';
 import { briefingFileName } from '../../core/handoff/naming';
@@ -28,19 +27,19 @@ import { mandateHeadline } from '../../core/specialists/headline';
 import {
   collectEvidenceFor,
   prepareHandover,
-  previewFit,
   writeHandover,
   type HandoverEnvironment,
-  type PreparedHandover,
 } from '../../engine/handover';
 import { collectDraftEvidence, draftEnvironment, sessionDraft } from '../../engine/draft';
 import { StorageKeys } from '../constants';
-import { describeLeftOut } from '../../core/panel/lossReport';
 import { draftedAnswers, stillDrafted } from '../../core/panel/prefill';
-import { awaitDraft, draftSources, pickDrafted } from './sessionDraft';
+import { awaitDraft, draftSources, draftWithModelOnce, pickDrafted } from './sessionDraft';
+import { confirmHandover } from './confirm';
 import { showHandoffSummary } from './summaryDialog';
 import { DisposableOwner } from '../lifecycle';
-import { BACK, askList, askText, pickOne, type StepFrame } from './quickInput';
+import { BACK, DRAFT_WITH_MODEL, askList, askText, pickOne, type StepFrame } from './quickInput';
+import type { EndSessionModelDrafter } from '../panel/modelDraftPort';
+import type { DraftEvidence } from '../../engine/draft';
 import { readSettings, type HandoffSettings } from '../workspace/settings';
 import { folderEnvironment, folderSpecialists, type SessionHooks } from '../workspace/environment';
 import { trustedFolder, warnRefusal } from '../workspace/trust';
@@ -74,26 +73,11 @@ interface Answers {
   decisions: string[];
   nextSteps: string[];
   blockers: string[];
+  failedApproaches: string[];
   /** The session's draft, once the summary step waited for it (undefined: none, or cancelled). */
   draft?: SessionDraft;
   /** Which lists' drafted items the user has reviewed (they are offered once). */
   reviewed: Set<string>;
-}
-
-type Choice = 'write' | 'fit' | 'over';
-interface ConfirmItem extends vscode.QuickPickItem {
-  readonly choice?: Choice;
-}
-
-/** The codicon of a touched file's status. */
-const FILE_ICONS: Record<string, string> = { A: '$(diff-added)', D: '$(diff-removed)', R: '$(diff-renamed)', C: '$(diff-renamed)', '?': '$(question)', U: '$(warning)' };
-function fileIcon(f: TouchedFile): string {
-  return FILE_ICONS[f.status] ?? '$(diff-modified)';
-}
-
-function fileDescription(f: TouchedFile): string {
-  const counts = f.binary ? 'binary' : f.status === '?' ? 'untracked' : f.added !== null ? `+${f.added} −${f.deleted}` : '';
-  return [f.status, counts, f.old_path ? `from ${f.old_path}` : ''].filter(Boolean).join('  ');
 }
 
 /** The end-of-session command. Owns nothing long-lived besides what it registers. */
@@ -111,6 +95,8 @@ export class EndSessionCommand extends DisposableOwner {
     private readonly session: SessionHooks,
     private readonly onWritten: () => void,
     private readonly workspaceState: vscode.Memento,
+    /** "Draft with …" (issue 15, src/vscode/lm): asked only when the user presses the summary step's button. */
+    private readonly modelDrafter?: EndSessionModelDrafter,
   ) {
     super();
   }
@@ -195,7 +181,7 @@ export class EndSessionCommand extends DisposableOwner {
       this.log.error(`end session: drafting from the session failed: ${(err as Error)?.stack ?? String(err)}`);
       return undefined;
     });
-    const answers = await this.ask(registry, drafted);
+    const answers = await this.ask(registry, drafted, collected);
     if (!answers?.specialist) {
       this.log.info('end session cancelled before writing; nothing written');
       abort.abort();
@@ -209,6 +195,7 @@ export class EndSessionCommand extends DisposableOwner {
       decisions: answers.decisions,
       next_steps: answers.nextSteps,
       blockers: answers.blockers,
+      failed_approaches: answers.failedApproaches,
       ...(answers.draft
         ? {
             completed: answers.draft.completed.map((i) => i.text),
@@ -240,7 +227,7 @@ export class EndSessionCommand extends DisposableOwner {
       void vscode.window.showErrorMessage(prepared.message);
       return { status: 'error', message: prepared.message, field: prepared.field };
     }
-    const choice = await this.confirm(prepared.prepared, answers.draft);
+    const choice = await confirmHandover(prepared.prepared, answers.draft, { title: TITLE, step: TOTAL_STEPS, totalSteps: TOTAL_STEPS });
     if (!choice) {
       this.log.info('end session cancelled at confirmation; nothing written');
       return undefined;
@@ -263,9 +250,10 @@ export class EndSessionCommand extends DisposableOwner {
   }
 
   /** Walks the input steps; Back moves one step back, Escape cancels (undefined). */
-  private async ask(registry: SpecialistRegistry, drafted: Promise<SessionDraft | undefined>): Promise<Answers | undefined> {
-    const a: Answers = { topic: '', summary: '', decisions: [], nextSteps: [], blockers: [], reviewed: new Set() };
+  private async ask(registry: SpecialistRegistry, drafted: Promise<SessionDraft | undefined>, collected: Promise<DraftEvidence>): Promise<Answers | undefined> {
+    const a: Answers = { topic: '', summary: '', decisions: [], nextSteps: [], blockers: [], failedApproaches: [], reviewed: new Set() };
     let waited = false;
+    let model: string | undefined;
     const last = this.workspaceState.get<string>(StorageKeys.lastSpecialist);
     let step = 1;
     while (step <= 6) {
@@ -313,13 +301,21 @@ export class EndSessionCommand extends DisposableOwner {
             // Once: the session's draft fills the fields (issue 15); going back never refills them.
             waited = true;
             a.draft = await awaitDraft(drafted);
-            if (a.draft) ({ summary: a.summary, decisions: a.decisions, nextSteps: a.nextSteps, blockers: a.blockers } = draftedAnswers(a.draft));
+            if (a.draft) Object.assign(a, draftedAnswers(a.draft));
+            // What "Draft with …" may say: looking the models up sends no request.
+            const described = await this.modelDrafter?.describe().catch(() => undefined);
+            model = described?.state === 'available' ? (described.model ?? 'the language model') : undefined;
           }
           r = await askText(f, {
             prompt: a.draft && a.summary ? 'Summary: drafted from the session — edit it, or press Enter to keep it.' : 'Summary: what happened in this session (optional).',
             placeholder: 'What was done, what state the work is in',
             value: a.summary,
+            draftWith: model ? `Draft with ${model}… (summary, decisions, failed approaches, next steps; you review them before anything is written)` : undefined,
           });
+          if (r === DRAFT_WITH_MODEL) {
+            await this.draftWithModel(a, await collected, model ?? 'the language model');
+            continue;
+          }
           if (typeof r === 'string') {
             a.summary = r;
           }
@@ -340,6 +336,16 @@ export class EndSessionCommand extends DisposableOwner {
       step = r === BACK ? Math.max(1, step - 1) : step + 1;
     }
     return a;
+  }
+
+  /** The summary step's "Draft with …": the model's fields replace the session's draft, to review in the steps that follow. */
+  private async draftWithModel(a: Answers, evidence: DraftEvidence, model: string): Promise<void> {
+    const d = this.modelDrafter && (await draftWithModelOnce(this.modelDrafter, evidence, model, this.log, a.draft));
+    if (d) {
+      a.draft = d;
+      Object.assign(a, draftedAnswers(d), { blockers: a.blockers });
+      a.reviewed.clear();
+    }
   }
 
   /** A list step: the drafted items first (once, all ticked, each with its source), then one more item at a time. */
@@ -377,54 +383,6 @@ export class EndSessionCommand extends DisposableOwner {
       accept: (i) => i.specialist !== undefined,
     });
     return r === BACK || r === undefined ? r : r.specialist;
-  }
-
-  /** Shows files and tokens; resolves to how to write, or undefined to cancel. */
-  private async confirm(p: PreparedHandover, draft: SessionDraft | undefined): Promise<Choice | undefined> {
-    const pkg = p.pkg;
-    const tokens = `${formatCount(pkg.estimated_tokens)}${pkg.tokens_estimated ? ' (estimate)' : ''} / ${formatCount(pkg.max_context_tokens)} tokens`;
-    const items: ConfirmItem[] = [];
-    if (!pkg.oversize_warning) {
-      items.push({ label: `$(check) Hand over to ${p.specialist.label}`, description: tokens, choice: 'write' });
-    } else {
-      const fit = previewFit(p);
-      items.push({
-        label: '$(fold) Fit to budget and hand over',
-        description: `${formatCount(fit.pkg.estimated_tokens)} / ${formatCount(pkg.max_context_tokens)} tokens${fit.fits ? '' : ' — still over'}`,
-        detail: fit.pkg.dropped.length ? `Cuts ${describeCuts(fit.pkg.dropped)}; the cut text is kept in .handoff/history/.` : undefined,
-        choice: 'fit',
-      });
-      items.push({ label: '$(warning) Hand over without fitting', description: `${tokens} — over budget`, choice: 'over' });
-    }
-    // The loss report (issue 15): what the session log holds that this handoff does not carry.
-    const leftOut = draft && describeLeftOut(pkg.left_out);
-    if (draft) {
-      items.push({ label: 'From the session log', kind: vscode.QuickPickItemKind.Separator });
-      items.push({ label: `$(archive) ${leftOut ? `Not carried: ${leftOut}` : 'Everything the session log holds is carried'}`, description: pkg.oversize_warning ? 'fit to budget would cut more (above)' : 'fit to budget cuts nothing' });
-    }
-    const files = pkg.touched_files;
-    const total = files.length + pkg.touched_files_omitted;
-    items.push({ label: `Touched files (${formatCount(total)})`, kind: vscode.QuickPickItemKind.Separator });
-    if (total === 0) {
-      items.push({ label: '$(info) No changes against HEAD', description: pkg.evidence_notes[0] ?? '' });
-    }
-    for (const f of files.slice(0, 200)) {
-      items.push({ label: `${fileIcon(f)} ${f.path}`, description: fileDescription(f) });
-    }
-    if (total > 200) {
-      items.push({ label: `… and ${formatCount(total - 200)} more` });
-    }
-    if (pkg.evidence_notes.length || p.warnings.length) {
-      items.push({ label: 'Notes', kind: vscode.QuickPickItemKind.Separator });
-      for (const n of new Set([...pkg.evidence_notes, ...p.warnings.map(warningText)])) {
-        items.push({ label: `$(warning) ${n}` });
-      }
-    }
-    const r = await pickOne<ConfirmItem>(
-      { title: `${TITLE}: ${p.specialist.personaMarker} — ${tokens}`, step: TOTAL_STEPS, totalSteps: TOTAL_STEPS },
-      { items, placeholder: `Check the touched files and the token estimate, then hand over (Escape writes nothing)`, accept: (i) => i.choice !== undefined },
-    );
-    return r === BACK || r === undefined ? undefined : r.choice;
   }
 
   private async afterWrite(result: HandoverResult, interactive: boolean): Promise<void> {

@@ -8,6 +8,9 @@
 import * as vscode from 'vscode';
 import type { Draft as SessionDraft } from '../../core/handoff/draftFields';
 import { describeSource } from '../../core/panel/prefill';
+import { formatCount } from '../../core/handoff/render';
+import type { EndSessionModelDrafter } from '../panel/modelDraftPort';
+import type { DraftEvidence } from '../../engine/draft';
 import { BACK, type StepFrame, type StepResult } from './quickInput';
 
 /** How long the summary step waits silently for the draft before it shows a cancellable progress, in ms. */
@@ -63,4 +66,30 @@ export function pickDrafted(f: StepFrame, noun: string, items: readonly string[]
 /** The sources of a drafted list's items, in one line each. */
 export function draftSources(d: SessionDraft, f: 'decisions' | 'next_steps' | 'blockers'): string[] {
   return d[f].map((i) => describeSource(i.source));
+}
+
+/** A session draft with nothing in it (the base of a language model's draft when the session gave none). */
+function emptySessionDraft(): SessionDraft {
+  return { summary: { text: '', sources: [] }, decisions: [], failed_approaches: [], next_steps: [], blockers: [], completed: [], user_requests: [], commands_run: [], commands_run_omitted: 0, left_out: { older_requests: 0, commands_beyond_cap: 0, collapsed_todos: 0, turns: 0 } };
+}
+
+/**
+ * "Draft with …" in the end-of-session command (issue 15): asks the language model once
+ * (cancellable from the progress notification) and resolves to `current` with the model's
+ * summary, decisions, failed approaches and next steps, its token cost shown and logged; or
+ * undefined, with a warning saying why, when it was cancelled, refused or had no model.
+ */
+export async function draftWithModelOnce(drafter: EndSessionModelDrafter, evidence: DraftEvidence, model: string, log: vscode.LogOutputChannel, current?: SessionDraft): Promise<SessionDraft | undefined> {
+  const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Handoff: drafting with ${model}…`, cancellable: true }, (_p, token) => {
+    token.onCancellationRequested(() => drafter.cancel());
+    return drafter.draft(evidence);
+  });
+  if (r?.status !== 'ok' || !('fields' in r)) {
+    const why = r && 'message' in r && r.message ? r.message : r ? `The draft with ${model} was ${r.status}.` : 'No language model is available in this editor.';
+    void vscode.window.showWarningMessage(`${why} The fields keep the session's draft.`);
+    return undefined;
+  }
+  log.info(`end session: drafted with ${model} (${r.input_tokens} tokens sent, ${r.output_tokens} received)`);
+  void vscode.window.showInformationMessage(`Drafted by ${model}: ${formatCount(r.input_tokens)} tokens sent, ${formatCount(r.output_tokens)} received. Review the fields: nothing is written until you confirm.`);
+  return { ...(current ?? emptySessionDraft()), ...r.fields };
 }
