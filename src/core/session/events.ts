@@ -7,6 +7,8 @@
 
 import { z } from 'zod';
 import { shellWrites as shellWordsWrites } from './shellWords';
+import { CommandTally, type CommandGroup } from './commands';
+import { userRequestText } from './requests';
 
 /** Where a fact came from; shown beside every test result. */
 export type SessionSource = 'recorder' | 'claude-code' | 'codex' | 'aider' | 'cline' | 'roo' | 'kilo' | 'specstory' | 'copilot' | 'gemini' | 'opencode';
@@ -20,6 +22,17 @@ export interface SessionTurn {
   readonly role: 'user' | 'assistant';
   readonly text: string;
   /** ISO 8601, when the format records it. */
+  readonly time?: string;
+  /**
+   * The format itself marks this user-role text as not typed by the user (Claude Code's
+   * `isCompactSummary`): a turn, never a user request (./requests.ts).
+   */
+  readonly injected?: boolean;
+}
+
+/** One of the user's own messages (issue 15): its text verbatim and bounded (./requests.ts), and its time when the format records one. */
+export interface SessionUserRequest {
+  readonly text: string;
   readonly time?: string;
 }
 
@@ -98,7 +111,11 @@ export interface TranscriptRead {
   /** Why the file could not be read, when it could not. */
   readonly error?: string;
   /** How many events of each kind the reader saw (kept or not: the accumulator keeps a bounded number). */
-  readonly seen?: { readonly turns: number; readonly commands: number; readonly edits: number };
+  readonly seen?: { readonly turns: number; readonly commands: number; readonly edits: number; readonly requests?: number; readonly other_commands?: number };
+  /** The user's own requests (issue 15), the newest {@link MAX_KEPT_USER_REQUESTS_PER_TRANSCRIPT}, oldest first. */
+  readonly user_requests?: readonly SessionUserRequest[];
+  /** The non-test, non-read-only commands that ran, grouped by text and folder (issue 15, ./commands.ts). */
+  readonly command_groups?: readonly CommandGroup[];
 }
 
 /** Tags the model uses for hidden context that is never a turn of its own. */
@@ -124,6 +141,8 @@ export const MAX_KEPT_TEST_COMMANDS = 1000;
 export const MAX_KEPT_OTHER_COMMANDS = 50;
 /** Distinct edited paths kept per transcript: 5,000. */
 export const MAX_KEPT_EDITS = 5000;
+/** User requests kept per transcript (the newest): 200, as many as the evidence keeps across transcripts. */
+export const MAX_KEPT_USER_REQUESTS_PER_TRANSCRIPT = 200;
 
 /**
  * Collects a reader's events in bounded memory, whatever the transcript's size: the
@@ -135,10 +154,13 @@ export class SessionAccumulator {
   private readonly tests: SessionCommand[] = [];
   private readonly others: SessionCommand[] = [];
   private readonly edits = new Map<string, SessionFileEdit>();
+  private readonly userRequests: SessionUserRequest[] = [];
+  /** Non-test commands grouped by text and folder (issue 15). */
+  private readonly tally = new CommandTally();
   private seq = 0;
   private readonly order = new WeakMap<object, number>();
   /** How many events of each kind were seen in all. */
-  readonly counts = { turns: 0, commands: 0, edits: 0, plans: 0 };
+  readonly counts = { turns: 0, commands: 0, edits: 0, plans: 0, requests: 0, other_commands: 0 };
   /** The latest plan snapshot seen. */
   private plan: SessionPlan | undefined;
 
@@ -154,6 +176,12 @@ export class SessionAccumulator {
       this.counts.turns++;
       this.turns.push(e);
       if (this.turns.length > MAX_KEPT_TURNS) this.turns.shift();
+      const request = userRequestText(e);
+      if (request) {
+        this.counts.requests++;
+        this.userRequests.push({ text: request, ...(e.time ? { time: e.time } : {}) });
+        if (this.userRequests.length > MAX_KEPT_USER_REQUESTS_PER_TRANSCRIPT) this.userRequests.shift();
+      }
     } else if (e.kind === 'command') {
       if (e.ran) {
         for (const p of shellWrites(e.command)) {
@@ -163,6 +191,10 @@ export class SessionAccumulator {
       this.counts.commands++;
       const list = this.isTestLike(e) ? this.tests : this.others;
       list.push(e);
+      if (list === this.others) {
+        this.tally.add(e);
+        this.counts.other_commands = this.tally.seen;
+      }
       const cap = list === this.tests ? MAX_KEPT_TEST_COMMANDS : MAX_KEPT_OTHER_COMMANDS;
       if (list.length > cap) list.shift();
     } else if (e.kind === 'plan') {
@@ -178,6 +210,16 @@ export class SessionAccumulator {
         this.edits.delete(first);
       }
     }
+  }
+
+  /** The user's own requests (issue 15), the newest kept, oldest first. */
+  requests(): SessionUserRequest[] {
+    return [...this.userRequests];
+  }
+
+  /** The non-test commands that ran, grouped (issue 15): see ./commands.ts. */
+  commandGroups(): CommandGroup[] {
+    return this.tally.list();
   }
 
   /** The kept events, in the order they were added. */
@@ -198,6 +240,12 @@ export const FileStateSchema = z.object({
   head: z.string(),
   head_bytes: z.number().int().nonnegative().default(0),
   turns: z.array(TurnMemorySchema).default([]),
+  /**
+   * The newest user requests of the previous read (issue 15; at most REMEMBERED_USER_REQUESTS in
+   * collectSessionLog), so a later handoff still has the latest request when no new one came.
+   * Optional (absent reads as none), so a state saved before it parses and literal states stay valid.
+   */
+  user_requests: z.array(z.object({ text: z.string(), time: z.string().optional() })).optional(),
 });
 
 /** The session-log state kept between handoffs (per workspace). */

@@ -40,6 +40,7 @@ import {
   type SessionLocations,
 } from './discovery';
 import { findGemini, findOpenCode } from './discoveryGeminiOpenCode';
+import { RequestsAndCommands } from './requestsAndCommands';
 
 /** Turns remembered per transcript between handoffs: 20. */
 export const REMEMBERED_TURNS = 20;
@@ -116,8 +117,7 @@ export interface SessionLogEvidence {
   readonly turns_seen?: number;
 }
 
-/** User requests kept across transcripts (the newest): 200, well above any token bound's need. */
-export const MAX_KEPT_USER_REQUESTS = 200;
+export { MAX_KEPT_USER_REQUESTS } from './requestsAndCommands';
 
 /**
  * Sources whose files are rewritten, start included, as they grow (a Gemini CLI legacy chat's
@@ -267,6 +267,7 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
   const transcripts: TranscriptSummary[] = [];
   let turnsOf: { mtime: number; turns: SessionTurn[] } | undefined;
   let recorderSession: SessionLogEvidence['recorder_session'];
+  const asked = new RequestsAndCommands(opts.workspaceRoot);
 
   for (const t of found) {
     const contentFile = (t.source === 'cline' || t.source === 'roo' || t.source === 'kilo') && t.format !== 'cline-api' ? await clineUiFile(t.file) : t.file;
@@ -293,6 +294,7 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
     if (t.source !== 'recorder' && remembered.length && (!turnsOf || t.mtimeMs > turnsOf.mtime)) {
       turnsOf = { mtime: t.mtimeMs, turns: remembered };
     }
+    const rememberedRequests = asked.add(t.source, t.file, r, resume ? (prev.user_requests ?? []) : [], t.mtimeMs || st?.mtimeMs || 0);
     const summary: TranscriptSummary = {
       source: t.source,
       file: t.file,
@@ -326,6 +328,7 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
         ...(r.last_time !== undefined ? { last_time: Math.max(r.last_time, prev?.last_time ?? 0) } : {}),
         size: st?.size ?? 0,
         turns: remembered.map(({ role, text, time }) => ({ role, text, ...(time ? { time } : {}) })),
+        ...(rememberedRequests.length ? { user_requests: rememberedRequests } : {}),
       };
     }
   }
@@ -338,5 +341,6 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
     notes,
     next_state: next,
     ...(recorderSession ? { recorder_session: recorderSession } : {}),
+    ...asked.result(),
   };
 }

@@ -10,7 +10,8 @@
  *   carries "Exit code N" when it gives one; a rejected or interrupted call did not run.
  * - Write, Edit, MultiEdit and NotebookEdit uses that did not fail become file edits.
  * - Text blocks become turns; `isMeta` lines, sidechain (sub-agent) turns, system
- *   reminders and tool output never do.
+ *   reminders and tool output never do. A compaction summary (`isCompactSummary`) is a turn
+ *   marked `injected`: never a user request (core/session/requests.ts).
  */
 import { cleanTurnText, outputTail, type SessionCommand, type TranscriptRead } from '../../../core/session/events';
 import { forEachJsonLine } from '../lines';
@@ -132,7 +133,8 @@ export async function readClaudeCode(file: string, opts: ReaderOptions = {}): Pr
       }
       if (texts.length && d.isMeta !== true && d.isSidechain !== true) {
         const text = cleanTurnText(texts.join('\n\n'));
-        if (text) acc.add({ kind: 'turn', role, text, ...(time ? { time } : {}) });
+        // A compaction summary is written in the user's role; a turn, never the user's request.
+        if (text) acc.add({ kind: 'turn', role, text, ...(time ? { time } : {}), ...(d.isCompactSummary === true ? { injected: true } : {}) });
       }
       return true;
     });
