@@ -13,7 +13,7 @@
  * The rules follow each tool's documented command line (npm, pnpm, yarn, bun, pip, poetry, uv,
  * cargo, go, Maven, Gradle, make, Docker, dotnet; Prisma, Alembic, Rails, Knex, Django, Sequelize,
  * Flyway, Drizzle, TypeORM, Laravel, Ecto, EF Core; Vercel, Netlify, Fly.io, kubectl, Terraform,
- * Helm, Serverless, CDK, SAM, Pulumi, Firebase, gcloud, Wrangler; git).
+ * Helm, Serverless, CDK, SAM, Pulumi, Firebase, gcloud, Wrangler, vsce; git).
  */
 import type { CommandKind } from '../handoff/draftFields';
 import type { SessionCommand } from './events';
@@ -78,7 +78,7 @@ const RULES: Array<[RegExp, CommandKind | 'read_only' | 'neutral']> = [
   [/^helm\s+(?:upgrade|install|uninstall|rollback)\b/, 'deploy'],
   [/^pulumi\s+(?:up|destroy)\b/, 'deploy'],
   [/^gcloud\s+(?:\S+\s+)*deploy\b|^az\s+(?:\S+\s+)*deploy\b|^heroku\s+(?:container:release|releases:rollback)\b|^ansible-playbook\b/, 'deploy'],
-  [/^(?:docker|podman)\s+push\b|^(?:npm|pnpm|yarn)\s+publish\b|^cargo\s+publish\b|^twine\s+upload\b|^gh\s+release\s+create\b|^gem\s+push\b/, 'deploy'],
+  [/^(?:docker|podman)\s+push\b|^(?:npm|pnpm|yarn)\s+publish\b|^cargo\s+publish\b|^twine\s+upload\b|^gh\s+release\s+create\b|^gem\s+push\b|^(?:vsce|ovsx)\s+publish\b/, 'deploy'],
   // Installs (package managers).
   [/^(?:npm|pnpm|yarn|bun)\s+(?:install|i|add|ci|remove|rm|uninstall|un|update|upgrade|up|link)\b|^yarn\s*$/, 'install'],
   [/^(?:pip[\d.]*|uv\s+pip|pipx|pipenv|conda|mamba)\s+(?:install|uninstall|sync)\b|^uv\s+(?:add|remove|sync|lock)\b|^poetry\s+(?:add|remove|install|update|lock)\b|^pdm\s+(?:add|install|sync)\b/, 'install'],
@@ -96,7 +96,7 @@ const RULES: Array<[RegExp, CommandKind | 'read_only' | 'neutral']> = [
   [/^(?:dotnet\s+(?:build|publish|pack)|swift\s+build|flutter\s+build|zig\s+build|mix\s+compile|(?:poetry|uv|hatch|pdm)\s+build|build|python[\d.]*\s+(?:\S*\/)?setup\.py\s+(?:build|bdist\w*|sdist|install))\b/, 'build'],
   [/^(?:gcc|g\+\+|cc|c\+\+|clang(?:\+\+)?|javac|rustc|kotlinc)\s/, 'build'],
   // git: operations that change history (a listing `git tag`, `git stash list` does not).
-  [/^git\s+(?:-[Cc]\s+\S+\s+|--\S+\s+)*(?:tag|stash|branch)\s*$|^git\s+(?:-[Cc]\s+\S+\s+|--\S+\s+)*(?:tag\s+(?:-l|--list)|stash\s+(?:list|show)|branch\s+(?:-[avr]+|--list|--show-current|--contains))\b/, 'read_only'],
+  [/^git\s+(?:-[Cc]\s+\S+\s+|--\S+\s+)*(?:tag|branch)\s*$|^git\s+(?:-[Cc]\s+\S+\s+|--\S+\s+)*(?:tag\s+(?:-l|--list)|stash\s+(?:list|show)|branch\s+(?:-[avr]+|--list|--show-current|--contains))\b/, 'read_only'],
   [/^git\s+(?:-[Cc]\s+\S+\s+|--\S+\s+)*(?:commit|merge|rebase|reset|cherry-pick|revert|push|pull|tag|stash|am|checkout\s+(?:-\S*[bB]\b)|switch\s+(?:-[cC]\b|--create\b|--force-create\b)|branch\s+(?:-[dDmMfc]\b|--delete|--move|--force|--copy))/, 'git'],
   [/^git\s+(?:-[Cc]\s+\S+\s+|--\S+\s+)*(?:status|diff|log|show|blame|branch|remote|rev-parse|rev-list|ls-files|ls-tree|ls-remote|grep|describe|shortlog|reflog|config\s+(?:--get|-l|--list)|cat-file|merge-base|whatchanged|help|version|--version)\b/, 'read_only'],
   [/^gh\s+(?:issue|pr|repo|run|release|workflow|api)\s+(?:view|list|status|diff|checks|watch)\b|^gh\s+(?:auth\s+status|search)\b/, 'read_only'],

@@ -160,7 +160,9 @@ export class SessionAccumulator {
   private seq = 0;
   private readonly order = new WeakMap<object, number>();
   /** How many events of each kind were seen in all. */
-  readonly counts = { turns: 0, commands: 0, edits: 0, plans: 0, requests: 0, other_commands: 0 };
+  readonly counts = { turns: 0, commands: 0, edits: 0, plans: 0 };
+  /** User requests seen (issue 15), kept or not. */
+  requestsSeen = 0;
   /** The latest plan snapshot seen. */
   private plan: SessionPlan | undefined;
 
@@ -178,7 +180,7 @@ export class SessionAccumulator {
       if (this.turns.length > MAX_KEPT_TURNS) this.turns.shift();
       const request = userRequestText(e);
       if (request) {
-        this.counts.requests++;
+        this.requestsSeen++;
         this.userRequests.push({ text: request, ...(e.time ? { time: e.time } : {}) });
         if (this.userRequests.length > MAX_KEPT_USER_REQUESTS_PER_TRANSCRIPT) this.userRequests.shift();
       }
@@ -191,10 +193,7 @@ export class SessionAccumulator {
       this.counts.commands++;
       const list = this.isTestLike(e) ? this.tests : this.others;
       list.push(e);
-      if (list === this.others) {
-        this.tally.add(e);
-        this.counts.other_commands = this.tally.seen;
-      }
+      if (list === this.others) this.tally.add(e);
       const cap = list === this.tests ? MAX_KEPT_TEST_COMMANDS : MAX_KEPT_OTHER_COMMANDS;
       if (list.length > cap) list.shift();
     } else if (e.kind === 'plan') {
@@ -215,6 +214,11 @@ export class SessionAccumulator {
   /** The user's own requests (issue 15), the newest kept, oldest first. */
   requests(): SessionUserRequest[] {
     return [...this.userRequests];
+  }
+
+  /** Runs of non-test commands of a listed kind seen (issue 15; read-only and rejected ones not counted). */
+  get otherCommandsSeen(): number {
+    return this.tally.seen;
   }
 
   /** The non-test commands that ran, grouped (issue 15): see ./commands.ts. */

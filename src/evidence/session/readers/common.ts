@@ -28,7 +28,7 @@ export function accumulator(): SessionAccumulator {
 
 /** Builds a reader's result: the kept events and how many of each kind were seen. */
 export function transcriptRead(source: SessionSource, file: string, acc: SessionAccumulator, stats: ReadStats, endOffset: number): TranscriptRead {
-  return { source, file, events: acc.events(), stats, end_offset: endOffset, seen: { ...acc.counts }, user_requests: acc.requests(), command_groups: acc.commandGroups() };
+  return { source, file, events: acc.events(), stats, end_offset: endOffset, seen: { ...acc.counts, requests: acc.requestsSeen, other_commands: acc.otherCommandsSeen }, user_requests: acc.requests(), command_groups: acc.commandGroups() };
 }
 
 /** The result for a file that could not be read: no events, one malformed "line", the reason in `error`. */
