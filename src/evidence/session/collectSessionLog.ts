@@ -294,7 +294,7 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
     if (t.source !== 'recorder' && remembered.length && (!turnsOf || t.mtimeMs > turnsOf.mtime)) {
       turnsOf = { mtime: t.mtimeMs, turns: remembered };
     }
-    const rememberedRequests = asked.add(t.source, t.file, r, resume ? (prev.user_requests ?? []) : [], t.mtimeMs || st?.mtimeMs || 0);
+    const rememberedRequests = asked.add(t, r, resume ? (prev.user_requests ?? []) : [], t.mtimeMs || st?.mtimeMs || 0);
     const summary: TranscriptSummary = {
       source: t.source,
       file: t.file,

@@ -61,18 +61,21 @@ export class RequestsAndCommands {
 
   /**
    * Adds what one transcript read: its new user requests, else (when it brought none) those
-   * remembered from the previous read of the same file.
+   * remembered from the previous read of the same file. A sub-agent's transcript adds its
+   * commands and turns, never requests (its user-role messages are the lead agent's prompts).
+   * @param t the transcript: its reader (`source`), file and whether it is a sub-agent's
    * @param remembered the previous read's requests of this file (FileStateSchema `user_requests`), when it was resumed
    * @param mtimeMs the file's modification time, the time of requests whose format records none
    * @returns the requests to remember for this file in the next state (the newest {@link REMEMBERED_USER_REQUESTS})
    */
-  add(source: SessionSource, file: string, r: TranscriptRead, remembered: readonly SessionUserRequest[], mtimeMs: number): SessionUserRequest[] {
-    const fresh = r.user_requests ?? [];
-    const used = fresh.length ? fresh : remembered;
+  add(t: { readonly source: SessionSource; readonly file: string; readonly subagent?: boolean }, r: TranscriptRead, remembered: readonly SessionUserRequest[], mtimeMs: number): SessionUserRequest[] {
+    const { source, file } = t;
+    const fresh = t.subagent ? [] : (r.user_requests ?? []);
+    const used = fresh.length || t.subagent ? fresh : remembered;
     this.requestsSeen += fresh.length ? Math.max(r.seen?.requests ?? 0, fresh.length) : used.length;
     this.turnsSeen += r.seen?.turns ?? r.events.filter((e) => e.kind === 'turn').length;
     // A request without a time takes the time of the one before it (or the first timed one, or the file's).
-    const firstTimed = used.map((u) => (u.time ? Date.parse(u.time) : NaN)).find((t) => Number.isFinite(t));
+    const firstTimed = used.map((u) => (u.time ? Date.parse(u.time) : NaN)).find((x) => Number.isFinite(x));
     let at = firstTimed ?? mtimeMs;
     for (const u of used) {
       const t = u.time ? Date.parse(u.time) : NaN;

@@ -10,6 +10,7 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { MAX_REQUEST_CHARS } from '../../../../src/core/session/requests';
 import { collectSessionLog, type SessionLogEvidence } from '../../../../src/evidence/session/collectSessionLog';
+import { geminiProjectHash } from '../../../../src/evidence/session/discoveryGeminiOpenCode';
 import { GeminiChatWriter, shellText, startupContext, toolCall } from '../../../helpers/geminiLogs';
 import { bashPart, writeProject, writeSession } from '../../../helpers/opencodeStorage';
 import { cleanupTempDirs, tempDir } from '../../../helpers/repo';
@@ -340,5 +341,26 @@ describe('session log: user requests and commands run beside tests (issue 15)', 
     appendFileSync(file, jsonl([user('Third request.', 3)]));
     const fourth = await collectSessionLog({ workspaceRoot: WS, mode: file, state: second.next_state, home: tempDir() });
     assert.deepEqual(requests(fourth), ['Third request.']);
+  });
+
+  it('a sub-agent\'s transcript gives commands, never requests: its user messages are the lead agent\'s prompts', async () => {
+    const home = tempDir();
+    const chats = path.join(home, '.gemini', 'tmp', geminiProjectHash(WS), 'chats');
+    const main = new GeminiChatWriter(path.join(chats, 'session-2026-03-10T09-00-aaaaaaaa.jsonl'), 'aaaaaaaa-0000', geminiProjectHash(WS), at(0));
+    main.user('Refactor the router and keep the API stable.', at(1));
+    main.gemini('Delegating the refactor to a sub-agent.', at(2));
+    const sub = new GeminiChatWriter(path.join(chats, 'aaaaaaaa-0000', 'codebase-investigator.jsonl'), 'sub-1', geminiProjectHash(WS), at(3), 'subagent');
+    sub.user('Investigate the router module and report its public API.', at(4));
+    sub.toolCalls([toolCall('s1', 'run_shell_command', { command: 'npm run build' }, 'success', shellText('built', 0), at(5))], at(5));
+    const saved = process.env.GEMINI_CLI_HOME;
+    delete process.env.GEMINI_CLI_HOME;
+    try {
+      const e = await collectSessionLog({ workspaceRoot: WS, sources: ['gemini'], home });
+      assert.deepEqual(e.transcripts.map((t) => path.basename(t.file)), ['session-2026-03-10T09-00-aaaaaaaa.jsonl', 'codebase-investigator.jsonl']);
+      assert.deepEqual(requests(e), ['Refactor the router and keep the API stable.']);
+      assert.deepEqual(runs(e), [['npm run build', 'build', 0, 'succeeded', 1, 0]]);
+    } finally {
+      if (saved !== undefined) process.env.GEMINI_CLI_HOME = saved;
+    }
   });
 });
