@@ -192,7 +192,7 @@ const TurnMemorySchema = z.object({ role: z.enum(['user', 'assistant']), text: z
 /** A plan snapshot as remembered between handoffs: bounded by the readers ({@link MAX_PLAN_ITEMS}, {@link MAX_PLAN_ITEM_CHARS}). */
 const PlanMemorySchema = z.object({
   tool: z.string(),
-  items: z.array(z.object({ text: z.string(), status: z.enum(['pending', 'in_progress', 'completed', 'cancelled']) })),
+  items: z.array(z.object({ text: z.string(), status: z.enum(['pending', 'in_progress', 'completed', 'cancelled']), id: z.string().optional() })),
   explanation: z.string().optional(),
   omitted: z.number().int().nonnegative().optional(),
   time: z.string().optional(),
@@ -241,11 +241,13 @@ export type PlanItemStatus = 'pending' | 'in_progress' | 'completed' | 'cancelle
 export interface PlanItem {
   readonly text: string;
   readonly status: PlanItemStatus;
+  /** The tool's own id of the item, where later calls name items by id (Claude Code `TaskUpdate`'s `taskId`). */
+  readonly id?: string;
 }
 
 /**
  * A snapshot of an agent's todo list or plan, as one call of its plan tool left it (issue 15):
- * Claude Code `TodoWrite`, Codex `update_plan`, Roo / Kilo Code `update_todo_list`, Cline's
+ * Claude Code `TodoWrite` (or its task tools `TaskCreate` / `TaskUpdate`, one item a call), Codex `update_plan`, Roo / Kilo Code `update_todo_list`, Cline's
  * `task_progress` checklist, Copilot's todo tool, Gemini CLI `write_todos`, OpenCode
  * `todowrite`. Each call replaces the whole list, so the latest snapshot is the plan.
  * `tool` is the tool's own name; `explanation` is Codex's note beside the plan.

@@ -25,6 +25,7 @@ import { readCopilotSession } from './readers/copilot';
 import { readGemini } from './readers/gemini';
 import { readOpenCode } from './readers/opencode';
 import { readSpecStory } from './readers/specstory';
+import type { ReaderOptions } from './readers/common';
 import { openRegularForReading } from './lines';
 import { detectTranscript, formatWords, sourceOfFormat, type DetectedTranscript, type TranscriptFormat } from './detect';
 import { readRecorder, type RecorderRead } from './recorderLog';
@@ -145,7 +146,7 @@ async function headFingerprint(file: string, n: number): Promise<string> {
   }
 }
 
-type Reader = (file: string, opts: { fromOffset?: number; sinceTime?: number; workspaceRoot?: string }) => Promise<TranscriptRead>;
+type Reader = (file: string, opts: ReaderOptions) => Promise<TranscriptRead>;
 
 /** Reads the right way for a transcript: by the format found in its content, else by its reader; JSONL / Markdown from an offset, JSON documents whole. */
 function reader(t: FoundTranscript): Reader {
@@ -277,10 +278,12 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
     // Resume only if the part read last time is still there unchanged (same start, not shrunk).
     const resume = !!prev && !!st && st.size >= prev.offset && prev.head === (await headFingerprint(contentFile, prev.head_bytes));
     const sinceTime = resume || (prev && RESUMED_BY_TIME.has(t.source)) ? prev?.last_time : undefined;
+    const resumed = (resume && prev.offset > 0) || sinceTime !== undefined;
     const r = await reader(t)(t.file, {
       fromOffset: resume ? prev.offset : 0,
       sinceTime,
       workspaceRoot: opts.workspaceRoot,
+      ...(resumed && prev?.plan ? { plan: { kind: 'plan' as const, ...prev.plan } } : {}),
     });
     if (t.source === 'recorder') {
       recorderSession = (r as RecorderRead).session ?? recorderSession;
@@ -297,7 +300,7 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
       turnsOf = { mtime: t.mtimeMs, turns: remembered };
     }
     // The plan: the newest snapshot read now, else (only new lines or items read) the one remembered.
-    const plan = planAfterRead(r.events, prev?.plan, (resume && prev.offset > 0) || sinceTime !== undefined);
+    const plan = planAfterRead(r.events, prev?.plan, resumed);
     if (plan && !r.error) plans.push({ plan, source: t.source, file: t.file, mtimeMs: t.mtimeMs });
     const summary: TranscriptSummary = {
       source: t.source,

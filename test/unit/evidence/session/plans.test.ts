@@ -47,6 +47,16 @@ describe('the agent\'s plan: readers', function () {
     assert.equal(r.seen && (r.seen as { plans?: number }).plans, 3);
   });
 
+  it('Claude Code task tools (2.1.16+): TaskCreate adds, TaskUpdate changes, renames and deletes by id; a failed call changes nothing', async () => {
+    const r = await readClaudeCode(path.join(FIX, 'claude-code-tasks.jsonl'));
+    assert.deepEqual(latest(r), ['completed: Add the RSS route', 'in_progress: Render items as RSS 2.0', 'pending: Write the changelog entry for 1.4']);
+    assert.deepEqual(plans(r)[0].items.map((i) => i.id), ['1', '2', '4']);
+    assert.equal(plans(r)[0].tool, 'TaskUpdate');
+    assert.equal(plans(r)[0].time, '2026-03-04T08:09:00.000Z');
+    // 4 creates and 5 updates that did not fail; TaskList and the failed update are no snapshots.
+    assert.equal((r.seen as { plans?: number }).plans, 9);
+  });
+
   it('Codex update_plan: the latest call with its explanation; the plan_update event repeats a snapshot', async () => {
     const r = await readCodex(path.join(FIX, 'codex-update-plan.jsonl'));
     assert.deepEqual(latest(r), ['completed: Write the migration', 'completed: Update the queries', 'in_progress: Run the test suite', 'pending: Document the rename in CHANGELOG.md']);
@@ -258,6 +268,20 @@ describe('the agent\'s plan: SessionLogEvidence.plan', function () {
     const third = await collectSessionLog({ workspaceRoot: ws, mode: file, state: second.next_state });
     assert.deepEqual(third.plan?.items, [{ text: 'Update the checkout snapshot', status: 'completed' }]);
     assert.equal(third.plan?.provenance.time, '2026-03-02T10:06:00.000Z');
+  });
+
+  it('Claude Code task tools: a read of only new lines applies TaskUpdate to the remembered list', async () => {
+    const ws = tempDir();
+    const file = path.join(tempDir(), 'tasks.jsonl');
+    const lines = readFileSync(path.join(FIX, 'claude-code-tasks.jsonl'), 'utf8').split('\n');
+    writeFileSync(file, `${lines.slice(0, 16).join('\n')}\n`);
+    const first = await collectSessionLog({ workspaceRoot: ws, mode: file });
+    assert.deepEqual(first.plan?.items.map((i) => `${i.status}: ${i.text}`), ['completed: Add the RSS route', 'pending: Render items as RSS 2.0', 'pending: Link the feed from the layout', 'pending: Write the changelog entry']);
+    appendFileSync(file, lines.slice(16).join('\n'));
+    const second = await collectSessionLog({ workspaceRoot: ws, mode: file, state: first.next_state });
+    assert.equal(second.transcripts[0]?.turns, 0, 'only the new lines were read (they hold no turn)');
+    assert.deepEqual(second.plan?.items.map((i) => `${i.status}: ${i.text}`), ['completed: Add the RSS route', 'in_progress: Render items as RSS 2.0', 'pending: Write the changelog entry for 1.4']);
+    assert.equal(second.plan?.provenance.time, '2026-03-04T08:09:00.000Z');
   });
 
   it('a Cline task read again by item time keeps the plan when nothing new is a checklist (the real gmfstu task, copied to a temporary folder)', async () => {
