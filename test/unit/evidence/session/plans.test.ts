@@ -19,7 +19,7 @@ import { readGemini } from '../../../../src/evidence/session/readers/gemini';
 import { readOpenCode } from '../../../../src/evidence/session/readers/opencode';
 import { checklistPlan, planOf } from '../../../../src/evidence/session/readers/planTools';
 import { loadSessionLogState, saveSessionLogState } from '../../../../src/store/sessionLogState';
-import { GeminiChatWriter, toolCall } from '../../../helpers/geminiLogs';
+import { GeminiChatWriter, toolCall, writeCheckpoint } from '../../../helpers/geminiLogs';
 import { fileToolPart, writeProject, writeSession } from '../../../helpers/opencodeStorage';
 import { cleanupTempDirs, tempDir } from '../../../helpers/repo';
 
@@ -95,6 +95,12 @@ describe('the agent\'s plan: readers', function () {
     assert.equal((r.seen as { plans?: number }).plans, 3);
   });
 
+  it('Kilo Code ui_messages.json (Roo Code\'s format): the same plan, as kilo', async () => {
+    const r = await readClineTask(path.join(FIX, 'roo-task'), { source: 'kilo' });
+    assert.equal(r.source, 'kilo');
+    assert.deepEqual(latest(r), ['completed: Find the login route', 'in_progress: Add the limiter middleware', 'pending: Use the shared Redis store', 'pending: Write a test for 429 responses']);
+  });
+
   it('Roo Code api_conversation_history.json: XML update_todo_list blocks, not in the assistant\'s turn', async () => {
     const r = await readClineApiHistory(path.join(FIX, 'roo-task', 'api_conversation_history.json'), { source: 'roo' });
     assert.deepEqual(latest(r), ['completed: Find the login route', 'in_progress: Add the limiter middleware', 'pending: Use the shared Redis store', 'pending: Write a test for 429 responses']);
@@ -128,6 +134,29 @@ describe('the agent\'s plan: readers', function () {
     assert.equal(plans(r)[0].tool, 'manage_todo_list');
     assert.equal(plans(r)[0].time, new Date(1772900060000).toISOString());
     assert.equal((r.seen as { plans?: number }).plans, 3);
+    // The same session as VS Code 1.109+'s mutation log (kind 0 the session, kind 2 pushes): the same plan.
+    const doc = JSON.parse(readFileSync(path.join(FIX, 'copilot-todos.json'), 'utf8')) as { requests: unknown[] };
+    const log = path.join(tempDir(), 'session.jsonl');
+    writeFileSync(log, [{ kind: 0, v: { ...doc, requests: [] } }, ...doc.requests.map((v) => ({ kind: 2, k: ['requests'], v: [v] }))].map((e) => JSON.stringify(e)).join('\n') + '\n');
+    assert.deepEqual(latest(await readCopilotSession(log)), latest(r));
+  });
+
+  it('Gemini CLI write_todos in a checkpoint: calls matched to their responses, a call without one is no plan', async () => {
+    const file = path.join(tempDir(), 'checkpoint-dark-mode.json');
+    const todos = (...items: Array<[string, string]>) => ({ todos: items.map(([description, status]) => ({ description, status })) });
+    const call = (id: string, args: unknown) => ({ role: 'model', parts: [{ functionCall: { id, name: 'write_todos', args } }] });
+    const response = (id: string) => ({ role: 'user', parts: [{ functionResponse: { id, name: 'write_todos', response: { output: 'Successfully updated the todo list.' } } }] });
+    writeCheckpoint(file, [
+      { role: 'user', parts: [{ text: 'Add dark mode.' }] },
+      call('w1', todos(['Add a theme toggle', 'in_progress'], ['Persist the choice', 'pending'])),
+      response('w1'),
+      call('w2', todos(['Add a theme toggle', 'completed'], ['Persist the choice', 'in_progress'])),
+      response('w2'),
+      call('w3', todos(['Unanswered', 'in_progress'])),
+    ]);
+    const r = await readGemini(file);
+    assert.deepEqual(latest(r), ['completed: Add a theme toggle', 'in_progress: Persist the choice']);
+    assert.equal(plans(r)[0].time, undefined, 'a checkpoint has no times');
   });
 
   it('Gemini CLI write_todos in a chat recording: successful calls only, cancelled items kept as cancelled', async () => {
