@@ -5,10 +5,11 @@
  * across incremental reads.
  */
 import assert from 'node:assert/strict';
-import { appendFileSync, copyFileSync, cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SessionLogStateSchema, type SessionPlan, type TranscriptRead } from '../../../../src/core/session/events';
 import { collectSessionLog } from '../../../../src/evidence/session/collectSessionLog';
+import { claudeProjectDirName } from '../../../../src/evidence/session/discovery';
 import { newestPlan } from '../../../../src/evidence/session/plans';
 import { readClaudeCode } from '../../../../src/evidence/session/readers/claudeCode';
 import { readClineTask } from '../../../../src/evidence/session/readers/cline';
@@ -326,6 +327,28 @@ describe('the agent\'s plan: SessionLogEvidence.plan', function () {
     const second = await collectSessionLog({ workspaceRoot: ws, mode: task, state: first.next_state });
     assert.deepEqual(second.recent_turns.map((t) => t.text), ['Thanks, merge it.'], 'only the new element was read');
     assert.deepEqual(second.plan, first.plan);
+  });
+
+  it('across the transcripts found for a workspace: the newest plan call wins, whatever the file times', async () => {
+    const home = tempDir();
+    const ws = path.join(tempDir(), 'shop');
+    const claude = path.join(home, 'claude', 'projects', claudeProjectDirName(ws));
+    mkdirSync(claude, { recursive: true });
+    copyFileSync(path.join(FIX, 'claude-code-todowrite.jsonl'), path.join(claude, 'session.jsonl'));
+    const day = path.join(home, 'codex', 'sessions', '2026', '03', '03');
+    mkdirSync(day, { recursive: true });
+    writeFileSync(path.join(day, 'rollout-2026-03-03T09-00-00-0199a0b1.jsonl'), readFileSync(path.join(FIX, 'codex-update-plan.jsonl'), 'utf8').replaceAll('/home/dev/api', ws));
+    // The Claude Code file was written last, but Codex's last update_plan (03-03) is newer than its TodoWrite (03-02).
+    utimesSync(path.join(claude, 'session.jsonl'), new Date('2026-03-10'), new Date('2026-03-10'));
+    const locations = { 'claude-code': path.join(home, 'claude', 'projects'), codex: path.join(home, 'codex', 'sessions') };
+    const both = await collectSessionLog({ workspaceRoot: ws, home, locations, sources: ['claude-code', 'codex'] });
+    assert.deepEqual(both.transcripts.map((t) => t.source).sort(), ['claude-code', 'codex']);
+    assert.equal(both.plan?.tool, 'update_plan');
+    assert.equal(both.plan?.explanation, 'Queries done; the suite is next.');
+    assert.equal(both.plan?.provenance.reader, 'codex');
+    const claudeOnly = await collectSessionLog({ workspaceRoot: ws, home, locations, sources: ['claude-code'] });
+    assert.equal(claudeOnly.plan?.provenance.reader, 'claude-code');
+    assert.equal(claudeOnly.plan?.items.length, 4);
   });
 
   it('old state files (no plan) still parse', () => {
