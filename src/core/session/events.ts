@@ -235,6 +235,15 @@ export class SessionAccumulator {
 
 const TurnMemorySchema = z.object({ role: z.enum(['user', 'assistant']), text: z.string(), time: z.string().optional() });
 
+/** A plan snapshot as remembered between handoffs: bounded by the readers ({@link MAX_PLAN_ITEMS}, {@link MAX_PLAN_ITEM_CHARS}). */
+const PlanMemorySchema = z.object({
+  tool: z.string(),
+  items: z.array(z.object({ text: z.string(), status: z.enum(['pending', 'in_progress', 'completed', 'cancelled']), id: z.string().optional() })),
+  explanation: z.string().optional(),
+  omitted: z.number().int().nonnegative().optional(),
+  time: z.string().optional(),
+});
+
 /** What was read of one file at the previous handoff. */
 export const FileStateSchema = z.object({
   offset: z.number().int().nonnegative(),
@@ -250,6 +259,11 @@ export const FileStateSchema = z.object({
    * Optional (absent reads as none), so a state saved before it parses and literal states stay valid.
    */
   user_requests: z.array(z.object({ text: z.string(), time: z.string().optional() })).optional(),
+  /**
+   * The latest plan snapshot read of the file (issue 15), so a read of only new lines still
+   * knows the plan; absent when the file had none (state files written before it parse as such).
+   */
+  plan: PlanMemorySchema.optional(),
 });
 
 /** The session-log state kept between handoffs (per workspace). */
@@ -279,11 +293,13 @@ export type PlanItemStatus = 'pending' | 'in_progress' | 'completed' | 'cancelle
 export interface PlanItem {
   readonly text: string;
   readonly status: PlanItemStatus;
+  /** The tool's own id of the item, where later calls name items by id (Claude Code `TaskUpdate`'s `taskId`). */
+  readonly id?: string;
 }
 
 /**
  * A snapshot of an agent's todo list or plan, as one call of its plan tool left it (issue 15):
- * Claude Code `TodoWrite`, Codex `update_plan`, Roo / Kilo Code `update_todo_list`, Cline's
+ * Claude Code `TodoWrite` (or its task tools `TaskCreate` / `TaskUpdate`, one item a call), Codex `update_plan`, Roo / Kilo Code `update_todo_list`, Cline's
  * `task_progress` checklist, Copilot's todo tool, Gemini CLI `write_todos`, OpenCode
  * `todowrite`. Each call replaces the whole list, so the latest snapshot is the plan.
  * `tool` is the tool's own name; `explanation` is Codex's note beside the plan.
@@ -293,5 +309,12 @@ export interface SessionPlan {
   readonly tool: string;
   readonly items: readonly PlanItem[];
   readonly explanation?: string;
+  /** Items of the call beyond {@link MAX_PLAN_ITEMS}, not kept (counted, never dropped silently). */
+  readonly omitted?: number;
   readonly time?: string;
 }
+
+/** Items kept of one plan snapshot (in the tool's order): 200, far above any real todo list. */
+export const MAX_PLAN_ITEMS = 200;
+/** Characters kept of one plan item's text (and of Codex's explanation): 2,000. */
+export const MAX_PLAN_ITEM_CHARS = 2000;
