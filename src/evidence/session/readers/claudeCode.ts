@@ -14,9 +14,12 @@
  * - Text blocks become turns; `isMeta` lines, sidechain (sub-agent) turns, system
  *   reminders and tool output never do. A compaction summary (`isCompactSummary`) is a turn
  *   marked `injected`: never a user request (core/session/requests.ts).
+ * - `!` bash mode (`<bash-input>` with its `<bash-stdout>` / `<bash-stderr>`) is a command the
+ *   user ran, exit code unknown (./claudeBashMode.ts).
  */
 import { cleanTurnText, outputTail, type SessionCommand, type TranscriptRead } from '../../../core/session/events';
 import { forEachJsonLine } from '../lines';
+import { BashModeCommands } from './claudeBashMode';
 import { accumulator, obj, relativePath, str, textOf, transcriptRead, unreadable, type ReaderOptions } from './common';
 import { ClaudeTaskList, claudeTodoWritePlan } from './planTools';
 
@@ -53,6 +56,8 @@ export async function readClaudeCode(file: string, opts: ReaderOptions = {}): Pr
   const tasks = new ClaudeTaskList(opts.plan);
   const pending = new Map<string, PendingUse>();
   const early = new Map<string, ToolResult>();
+  // `!` bash mode: commands the user ran in the prompt (./claudeBashMode.ts).
+  const bashMode = new BashModeCommands((c) => acc.add(c));
 
   const finish = (use: PendingUse, r: ToolResult | undefined): void => {
     const base = use.cwd ?? opts.workspaceRoot;
@@ -103,6 +108,7 @@ export async function readClaudeCode(file: string, opts: ReaderOptions = {}): Pr
       const texts: string[] = [];
       if (typeof content === 'string') {
         texts.push(content);
+        if (role === 'user' && d.isSidechain !== true) bashMode.line(content, time, cwd);
       } else if (Array.isArray(content)) {
         const lineResult = obj(d.toolUseResult);
         for (const block of content) {
@@ -158,6 +164,7 @@ export async function readClaudeCode(file: string, opts: ReaderOptions = {}): Pr
     });
     // Tool uses that never got a result: no evidence they ran.
     for (const use of pending.values()) finish(use, undefined);
+    bashMode.flush();
     return transcriptRead('claude-code', file, acc, stats, endOffset);
   } catch (err) {
     return unreadable('claude-code', file, err);

@@ -34,6 +34,8 @@ describe('user requests: what the user typed (issue 15)', () => {
     ['Codex subagent notification', '<subagent_notification>{"agent_id":"a1","status":"completed"}</subagent_notification>'],
     ['Codex compacted history bridge', 'You were originally given instructions from a user over one or more turns. Here were the user messages:\n\nFix it.'],
     ['Codex compaction summary', 'Another language model started to solve this problem and produced a summary of its thinking process. You also have access to the state of the tools'],
+    ['a skill\'s instructions', 'Base directory for this skill: /home/dev/.claude/skills/tdd\n\n# TDD\nWrite the test first.'],
+    ['the reply to an unknown skill', 'Unknown skill: rebase'],
     ['a slash command', '/clear'],
     ['a slash command with arguments', '/compact keep the test results'],
   ];
