@@ -18,7 +18,8 @@
  * - Codex CLI (codex-rs `is_session_prefix`, `UserInstructions`, `compact.rs`):
  *   `<environment_context>`, `<user_instructions>`, `# AGENTS.md instructions for <dir>` with
  *   `<INSTRUCTIONS>`, `<turn_aborted>`, `<subagent_notification>`, `<skill>`,
- *   `<recommended_plugins>`, and the compacted history's bridge ("You were originally given
+ *   `<recommended_plugins>`, `<plugins>`, `<subagents>`, a `!` command the user ran
+ *   (`<user_shell_command>`), and the compacted history's bridge ("You were originally given
  *   instructions from a user over one or more turns.") and summary ("Another language model
  *   started to solve this problem …") messages.
  * - Every agent: a message that is a slash command (`/clear`, `/compact`, `/review …`; Aider's
@@ -63,6 +64,10 @@ const INJECTED_TAGS = [
   'skills_instructions',
   'plugins_instructions',
   'recommended_plugins',
+  'plugins',
+  'subagents',
+  'user_shell_command',
+  'user_shell_command_output',
   'context_update',
 ];
 const BLOCKS = new RegExp(`<(${INJECTED_TAGS.join('|')})(?:\\s[^>]*)?>[\\s\\S]*?(?:</\\1>|$)`, 'g');

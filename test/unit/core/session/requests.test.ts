@@ -32,6 +32,7 @@ describe('user requests: what the user typed (issue 15)', () => {
     ['Codex user instructions (older)', '<user_instructions>\nBe brief.\n</user_instructions>'],
     ['Codex aborted turn', '<turn_aborted>\nThe user interrupted the previous turn.\n</turn_aborted>'],
     ['Codex subagent notification', '<subagent_notification>{"agent_id":"a1","status":"completed"}</subagent_notification>'],
+    ['a Codex user shell command', '<user_shell_command>\n<command>\ngit status\n</command>\n<result>\nExit code: 0\nDuration: 0.0100 seconds\nOutput:\nclean\n</result>\n</user_shell_command>'],
     ['Codex compacted history bridge', 'You were originally given instructions from a user over one or more turns. Here were the user messages:\n\nFix it.'],
     ['Codex compaction summary', 'Another language model started to solve this problem and produced a summary of its thinking process. You also have access to the state of the tools'],
     ['a skill\'s instructions', 'Base directory for this skill: /home/dev/.claude/skills/tdd\n\n# TDD\nWrite the test first.'],
