@@ -6,7 +6,7 @@
  * offers the next steps, `banner` and `response` show what happened.
  */
 import { emptyDraft, newerDraft } from '../src/core/panel/draft';
-import { FIELD_TITLES, prefill } from '../src/core/panel/prefill';
+import { emptySessionDraft, FIELD_TITLES, prefill } from '../src/core/panel/prefill';
 import type { DraftedField, HostToWebview, SessionDraft } from '../src/core/panel/protocol';
 import { setBusy } from './actions';
 import { renderBanner } from './banner';
@@ -48,7 +48,7 @@ function applyDraft(session: SessionDraft, announce: string | null, only?: reado
   const before = model.draft;
   const r = prefill(before, session, { only, replaceEdited });
   // The sources shown are the newest draft's; a model's draft keeps the evidence draft's other fields.
-  const merged: SessionDraft = only && model.session ? { ...model.session, ...Object.fromEntries(only.map((f) => [f, session[f]])) } : session;
+  const merged: SessionDraft = only ? { ...(model.session ?? emptySessionDraft()), ...Object.fromEntries(only.map((f) => [f, session[f]])) } : session;
   replaceDraft(r.draft, merged);
   const changed = (Object.keys(r.draft) as Array<keyof typeof r.draft>).filter((k) => JSON.stringify(r.draft[k]) !== JSON.stringify(before[k])) as string[];
   showFields([...new Set([...r.filled, ...(changed.filter((k) => k in FIELD_TITLES) as DraftedField[])])]);
@@ -99,8 +99,8 @@ export function onHostMessage(m: HostToWebview): void {
       break;
     case 'modelDraft':
       model.modelDraft = m;
-      if (m.state === 'done' && m.fields && model.session) {
-        applyDraft({ ...model.session, ...m.fields }, `Drafted by ${m.model ?? 'the language model'}`, ['summary', 'decisions', 'failed_approaches', 'next_steps']);
+      if (m.state === 'done' && m.fields) {
+        applyDraft({ ...(model.session ?? emptySessionDraft()), ...m.fields }, `Drafted by ${m.model ?? 'the language model'}`, ['summary', 'decisions', 'failed_approaches', 'next_steps']);
       }
       renderDraftBar();
       break;

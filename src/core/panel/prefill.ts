@@ -47,6 +47,22 @@ function isEmpty(v: Draft[DraftedField]): boolean {
   return typeof v === 'string' ? v.trim() === '' : v.length === 0;
 }
 
+/** A session draft with nothing in it: the base of a language model's draft when the session gave none. */
+export function emptySessionDraft(): SessionDraft {
+  return {
+    summary: { text: '', sources: [] },
+    decisions: [],
+    failed_approaches: [],
+    next_steps: [],
+    blockers: [],
+    completed: [],
+    user_requests: [],
+    commands_run: [],
+    commands_run_omitted: 0,
+    left_out: { older_requests: 0, commands_beyond_cap: 0, collapsed_todos: 0, turns: 0 },
+  };
+}
+
 /** The fields a session draft has something for. */
 export function draftedFields(s: SessionDraft): DraftedField[] {
   return DRAFTED_FIELDS.filter((f) => !isEmpty(draftValue(s, f)));

@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import type { Draft as SessionDraft } from '../../core/handoff/draftFields';
-import { describeSource } from '../../core/panel/prefill';
+import { describeSource, emptySessionDraft } from '../../core/panel/prefill';
 import { formatCount } from '../../core/handoff/render';
 import type { EndSessionModelDrafter } from '../panel/modelDraftPort';
 import type { DraftEvidence } from '../../engine/draft';
@@ -66,11 +66,6 @@ export function pickDrafted(f: StepFrame, noun: string, items: readonly string[]
 /** The sources of a drafted list's items, in one line each. */
 export function draftSources(d: SessionDraft, f: 'decisions' | 'next_steps' | 'blockers'): string[] {
   return d[f].map((i) => describeSource(i.source));
-}
-
-/** A session draft with nothing in it (the base of a language model's draft when the session gave none). */
-function emptySessionDraft(): SessionDraft {
-  return { summary: { text: '', sources: [] }, decisions: [], failed_approaches: [], next_steps: [], blockers: [], completed: [], user_requests: [], commands_run: [], commands_run_omitted: 0, left_out: { older_requests: 0, commands_beyond_cap: 0, collapsed_todos: 0, turns: 0 } };
 }
 
 /**

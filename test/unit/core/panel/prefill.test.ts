@@ -3,7 +3,7 @@ import { DraftSchema as SessionDraftSchema, type Draft as SessionDraft } from '.
 import { HandoverRequestSchema } from '../../../../src/core/handoff/request';
 import { draftToRequest, emptyDraft, parseSavedDraft, type Draft } from '../../../../src/core/panel/draft';
 import { describeLeftOut, lossReportText } from '../../../../src/core/panel/lossReport';
-import { describeSource, draftedAnswers, draftedFields, itemSources, markEdited, mayFill, prefill, shortTime, stillDrafted } from '../../../../src/core/panel/prefill';
+import { describeSource, draftedAnswers, emptySessionDraft, draftedFields, itemSources, markEdited, mayFill, prefill, shortTime, stillDrafted } from '../../../../src/core/panel/prefill';
 import { parseSavedSession } from '../../../../src/core/panel/savedState';
 
 const FILE = '/home/dev/.claude/projects/-work-todo/3f2a9c.jsonl';
@@ -71,6 +71,13 @@ describe('panel prefill (the form filled from the session draft, issue 15)', () 
     const r = prefill(typed, sessionDraft());
     assert.equal(r.draft.summary, 'Typed before the draft came.');
     assert.deepEqual(r.kept, ['summary']);
+  });
+
+  it('an empty session draft is a valid one that fills nothing', () => {
+    assert.ok(SessionDraftSchema.safeParse(emptySessionDraft()).success);
+    assert.deepEqual(draftedFields(emptySessionDraft()), []);
+    const typed = form({ summary: 'Mine.' });
+    assert.deepEqual(prefill(typed, emptySessionDraft()).draft, typed);
   });
 
   it('only the fields named change when a language model drafts four of them', () => {
