@@ -113,6 +113,12 @@ describe('CLI: draft and handover --draft', function () {
     assert.match(file.handoff.sections.get('Next steps')!, /^1\. \(in progress\) Add the cart total\n2\. Run the tests\n3\. Keep the old API format$/);
     assert.deepEqual(file.handoff.frontmatter.drafted, p.drafted);
     assert.equal(file.handoff.frontmatter.completed_count, 2);
+    // The receiving prompt carries the drafted sections (beside the handoff quoted in the prior handoffs).
+    const prompt = await cli(['prompt', '--no-take'], ws);
+    assert.equal(prompt.code, 0, prompt.err);
+    const headings = [...prompt.out.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
+    assert.deepEqual(headings.slice(0, headings.indexOf('Return condition') + 1), ['Mandate', 'Receive rules', 'Run Context', 'Staleness', 'Done', 'Return condition']);
+    assert.match(prompt.out, /^## Done\n\n- Read the checkout page\n- Show cents\n/m);
   });
 
   it('handover --draft never replaces a field given on the command line; without --draft nothing prose is drafted', async () => {
