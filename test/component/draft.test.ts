@@ -7,12 +7,12 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { parseDone } from '../../src/core/handoff/draftSections';
+import { parseDone, parseUserRequests } from '../../src/core/handoff/draftSections';
 import { parseHandoff } from '../../src/core/handoff/parse';
 import { DraftSchema } from '../../src/core/handoff/draftFields';
 import { HandoverOkSchema } from '../../src/core/handoff/schema';
 import { cli } from '../helpers/cli';
-import { writeClaudeSession } from '../helpers/claudeSession';
+import { SESSION_REQUESTS, writeClaudeSession } from '../helpers/claudeSession';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../helpers/repo';
 
 /** Every file under `dir` (`.git` left out) with its size and modification time: what "unchanged" compares. */
@@ -78,6 +78,12 @@ describe('CLI: draft and handover --draft', function () {
     assert.match(draft.summary.text, /in progress: Add the cart total, 2 pending/);
     assert.match(draft.summary.text, /the agent's last message: "The total shows cents now; the old API format is next\."/);
     assert.deepEqual(draft.blockers, [], 'the last test run passed');
+    // The user's typed requests verbatim (the slash command and the Stop hook's feedback left out), oldest first.
+    assert.deepEqual(draft.user_requests.map((u) => [u.text, u.source, u.file]), SESSION_REQUESTS.map((t) => [t, 'claude-code', transcript]));
+    assert.match(draft.summary.text, /^Asked: "No — show the total in cents, and keep the old total format for the API\."$/m);
+    // The build beside the tests, with its exit code; the test run is not listed twice.
+    assert.deepEqual(draft.commands_run.map((c) => [c.command, c.kind, c.exit_code, c.result, c.count]), [['npm run build', 'build', 2, 'failed', 1]]);
+    assert.equal(draft.left_out.older_requests, 0);
     assert.deepEqual(out.session_sources.map((s: { source: string }) => s.source), ['claude-code']);
     assert.deepEqual(snapshot(ws), before, 'the workspace is unchanged');
     assert.equal(existsSync(path.join(ws, '.handoff')), false, 'no handoff root');
@@ -117,8 +123,10 @@ describe('CLI: draft and handover --draft', function () {
     const prompt = await cli(['prompt', '--no-take'], ws);
     assert.equal(prompt.code, 0, prompt.err);
     const headings = [...prompt.out.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
-    assert.deepEqual(headings.slice(0, headings.indexOf('Return condition') + 1), ['Mandate', 'Receive rules', 'Run Context', 'Staleness', 'Done', 'Return condition']);
+    assert.deepEqual(headings.slice(0, headings.indexOf('Return condition') + 1), ['Mandate', 'Receive rules', 'Run Context', 'Staleness', 'User requests', 'Done', 'Commands run', 'Return condition']);
     assert.match(prompt.out, /^## Done\n\n- Read the checkout page\n- Show cents\n/m);
+    assert.match(prompt.out, /^## Commands run\n\n- ❌ `npm run build` \(exit 2;/m);
+    assert.ok(prompt.out.includes(`> ${SESSION_REQUESTS[1]}`), 'the latest request, quoted');
   });
 
   it('handover --draft never replaces a field given on the command line; without --draft nothing prose is drafted', async () => {
@@ -144,5 +152,16 @@ describe('CLI: draft and handover --draft', function () {
     const foreign = await cli(['draft', '--summary', 'x'], ws);
     assert.equal(foreign.code, 2);
     assert.match(foreign.err, /^ERROR: --summary is not an option of "draft"/);
+  });
+
+  it('carries the typed requests verbatim, the latest always, whatever --recent-turns says', async () => {
+    const { ws, transcript } = workspace();
+    const r = await cli(['handover', '-s', 'hacker', '-t', 'requests', '--json', '--session-log', transcript, '--recent-turns', '0', '--user-request-tokens', '0'], ws);
+    assert.equal(r.code, 0, r.err);
+    const result = HandoverOkSchema.parse(JSON.parse(r.out));
+    assert.deepEqual(result.package.recent_turns, []);
+    const file = parseHandoff(readFileSync(result.handoff_file, 'utf8'));
+    assert.ok(file.ok);
+    assert.deepEqual(parseUserRequests(file.handoff.sections.get('User requests')!).map((u) => u.text), [SESSION_REQUESTS[1]]);
   });
 });
