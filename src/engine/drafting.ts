@@ -137,7 +137,7 @@ function draftSummary(evidence: DraftEvidence, done: readonly DraftItem[], open:
     now.push(`the agent's last message: "${clipText(oneLine(lastAgent.text), SUMMARY_MESSAGE_CHARS)}"`);
     sources.push(turnsSource(evidence, lastAgent.time));
   }
-  if (now.length) lines.push(`Now: ${now.join('; ')}.`);
+  if (now.length) lines.push(`Now: ${now.join('; ')}${now.at(-1)?.endsWith('"') ? '' : '.'}`);
   return { text: lines.join('\n'), sources };
 }
 
