@@ -15,6 +15,8 @@ describe('user requests: what the user typed (issue 15)', () => {
     assert.equal(user('<ide_opened_file>The user opened src/a.ts in the IDE.</ide_opened_file>\nWhy is this slow?'), 'Why is this slow?');
     assert.equal(user('Rename it.\n<user-prompt-submit-hook>Remember the style guide.</user-prompt-submit-hook>'), 'Rename it.');
     assert.equal(userRequestText({ role: 'assistant', text: 'Done.' }), undefined);
+    // Gemini CLI appends what `@path` pulled in to the prompt (atCommandProcessor.ts).
+    assert.equal(user('Summarize @README.md for the release notes.\n--- Content from referenced files ---\nContent from @README.md:\n# App\nLots of text.\n--- End of content ---'), 'Summarize @README.md for the release notes.');
   });
 
   const notTyped: Array<[string, string]> = [
@@ -32,8 +34,11 @@ describe('user requests: what the user typed (issue 15)', () => {
     ['Codex user instructions (older)', '<user_instructions>\nBe brief.\n</user_instructions>'],
     ['Codex aborted turn', '<turn_aborted>\nThe user interrupted the previous turn.\n</turn_aborted>'],
     ['Codex subagent notification', '<subagent_notification>{"agent_id":"a1","status":"completed"}</subagent_notification>'],
+    ['a Codex user shell command', '<user_shell_command>\n<command>\ngit status\n</command>\n<result>\nExit code: 0\nDuration: 0.0100 seconds\nOutput:\nclean\n</result>\n</user_shell_command>'],
     ['Codex compacted history bridge', 'You were originally given instructions from a user over one or more turns. Here were the user messages:\n\nFix it.'],
     ['Codex compaction summary', 'Another language model started to solve this problem and produced a summary of its thinking process. You also have access to the state of the tools'],
+    ['a skill\'s instructions', 'Base directory for this skill: /home/dev/.claude/skills/tdd\n\n# TDD\nWrite the test first.'],
+    ['the reply to an unknown skill', 'Unknown skill: rebase'],
     ['a slash command', '/clear'],
     ['a slash command with arguments', '/compact keep the test results'],
   ];
