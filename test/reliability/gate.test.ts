@@ -154,6 +154,42 @@ describe('reliability: one gate (by field, file names, state files, outputs)', f
       assert.deepEqual(leaks([{ rel: 'result', bytes: Buffer.from(JSON.stringify(r)) }], token).filter((l) => !l.includes('notes-')), [], 'the result object carries no token');
     });
 
+    it(`engine: ${kind} in the drafted fields — user requests and done items given, plan items, commands run and their folders from the session log — reaches no file`, async () => {
+      const ws = repoWith(token);
+      const session = {
+        tests_run: [],
+        recent_turns: [],
+        file_edits: [],
+        transcripts: [],
+        notes: [],
+        next_state: { version: 1 as const, files: {} },
+        user_requests: [{ text: `Use the key ${token} for the deploy`, time: '2026-12-01T09:00:00.000Z', source: 'claude-code' as const, file: '/t.jsonl' }],
+        plan: { items: [{ text: `Rotated ${token}`, status: 'completed' as const }, { text: `Revoke ${token}`, status: 'in_progress' as const }], tool: 'TodoWrite', provenance: { reader: 'claude-code' as const, file: '/t.jsonl', time: null } },
+        commands_run: [{ command: `deploy --token ${token}`, cwd: `infra/${token}`, kind: 'deploy' as const, exit_code: 1, result: 'failed' as const, count: 2, failed_count: 2, source: 'claude-code', last_at: null }],
+      };
+      const r: HandoverResult = await handover(
+        {
+          specialist: 'security_data_engineer',
+          topic: 'key rotation',
+          draft: true,
+          completed: [`Moved ${token} to the vault`],
+          user_requests: [`And never paste ${token} again`, { text: `Check ${token} is revoked`, time: null, source: 'user' }],
+        },
+        { workspaceRoot: ws, sessionEvidence: session },
+      );
+      assert.equal(r.status, 'ok', r.status === 'error' ? r.message : '');
+      if (r.status !== 'ok') return;
+      assert.ok(r.package.user_requests.length === 2 && r.package.next_steps.length === 1 && r.package.commands_run.length === 1, 'the given requests, and the open plan item and the command from the session log');
+      assertClean(ws, token, []);
+      assert.deepEqual(leaks([{ rel: 'result', bytes: Buffer.from(JSON.stringify(r)) }], token).filter((l) => !l.includes('notes-')), [], 'the result object carries no token');
+      // …and nothing the draft job prints either (specialist-handoff draft --json).
+      const out: string[] = [];
+      const code = await runCli(['draft', '--json', '--session-log', transcriptWith(token)], { stdout: (t) => out.push(t), stderr: () => undefined, cwd: ws });
+      assert.equal(code, 0);
+      assert.ok(JSON.parse(out.join('\n')).draft.user_requests.length === 1, 'the draft carries the request');
+      assert.deepEqual(leaks([{ rel: 'stdout', bytes: Buffer.from(out.join('\n')) }], token).filter((l) => !l.includes('notes-')), []);
+    });
+
     it(`CLI: ${kind} given with --topic, --from, --session-id, --decision, --session-log and in git reaches no file, no state file, no output`, async () => {
       const ws = repoWith(token);
       const xdg = tempDir('handoff-gate-xdg-');

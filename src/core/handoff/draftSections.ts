@@ -122,7 +122,8 @@ export function failuresFirst(commands: readonly CommandRun[]): CommandRun[] {
 export function renderCommandRun(c: CommandRun): string {
   const details = [c.exit_code === null ? 'exit code unknown' : `exit ${c.exit_code}`];
   if (c.cwd) details.push(`in ${codeSpan(c.cwd)}`);
-  if (c.count > 1 || c.failed_count > 0) details.push(`×${c.count}${c.failed_count > 0 ? `, ${c.failed_count} failed` : ''}`);
+  // One run: its mark says whether it failed. Repeated: how many runs, how many of them failed.
+  if (c.count > 1) details.push(`×${c.count}${c.failed_count > 0 ? `, ${c.failed_count} failed` : ''}`);
   details.push(c.kind, `source: ${flat(c.source)}`);
   if (c.last_at) details.push(`last at ${flat(c.last_at).replace(/\s+/g, '_')}`);
   return `- ${COMMAND_MARK[c.result]} ${codeSpan(c.command)} (${details.join('; ')})`;
@@ -156,7 +157,7 @@ export function parseCommandsRun(section: string): CommandRun[] {
       exit_code: m[4] !== undefined ? Number(m[4]) : null,
       result: MARK_RESULT[m[1]],
       count: m[7] !== undefined ? Number(m[7]) : 1,
-      failed_count: m[8] !== undefined ? Number(m[8]) : 0,
+      failed_count: m[8] !== undefined ? Number(m[8]) : m[7] === undefined && m[1] === '❌' ? 1 : 0,
       source: m[10],
       last_at: m[11] ?? null,
     });

@@ -117,8 +117,9 @@ const PRIORITY: readonly CommandClass[] = ['deploy', 'migration', 'build', 'inst
  * its first words after wrappers; the line takes the most consequential kind among them
  * (deploy, migration, build, install, git, other). `read_only` when every part only reads and
  * nothing is written by a redirection (`echo x > f` is `other`).
+ * @param writes the files the line writes, when the caller already parsed them (./shellWords.ts `shellWrites`)
  */
-export function classifyCommand(command: string): CommandClass {
+export function classifyCommand(command: string, writes?: readonly string[]): CommandClass {
   let best: CommandClass | undefined;
   for (const seg of segments(command)) {
     const b = bare(seg);
@@ -128,7 +129,7 @@ export function classifyCommand(command: string): CommandClass {
     if (best === undefined || PRIORITY.indexOf(kind) < PRIORITY.indexOf(best)) best = kind;
   }
   if (best === undefined || best === 'read_only') {
-    return shellWrites(command).length ? 'other' : 'read_only';
+    return (writes ?? shellWrites(command)).length ? 'other' : 'read_only';
   }
   return best;
 }
@@ -170,10 +171,13 @@ export class CommandTally {
   /** Runs of listed kinds seen (read-only, rejected and test commands are not counted). */
   seen = 0;
 
-  /** Adds one command that is not a test run; read-only ones and those that did not run are left out. */
-  add(c: SessionCommand): void {
+  /**
+   * Adds one command that is not a test run; read-only ones and those that did not run are left out.
+   * @param writes the files it writes, when already parsed (saves a second parse)
+   */
+  add(c: SessionCommand, writes?: readonly string[]): void {
     if (!c.ran || !c.command.trim()) return;
-    const kind = classifyCommand(c.command);
+    const kind = classifyCommand(c.command, writes);
     if (kind === 'read_only') return;
     this.seen++;
     const cwd = c.cwd ?? null;

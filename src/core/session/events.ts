@@ -185,15 +185,15 @@ export class SessionAccumulator {
         if (this.userRequests.length > MAX_KEPT_USER_REQUESTS_PER_TRANSCRIPT) this.userRequests.shift();
       }
     } else if (e.kind === 'command') {
-      if (e.ran) {
-        for (const p of shellWrites(e.command)) {
-          this.add({ kind: 'file_edit', path: p, tool: 'shell', ...(e.time ? { time: e.time } : {}) });
-        }
+      // Parsed once (the parser costs milliseconds a line): the edits, and whether the command only reads.
+      const writes = e.ran ? shellWrites(e.command) : [];
+      for (const p of writes) {
+        this.add({ kind: 'file_edit', path: p, tool: 'shell', ...(e.time ? { time: e.time } : {}) });
       }
       this.counts.commands++;
       const list = this.isTestLike(e) ? this.tests : this.others;
       list.push(e);
-      if (list === this.others) this.tally.add(e);
+      if (list === this.others) this.tally.add(e, writes);
       const cap = list === this.tests ? MAX_KEPT_TEST_COMMANDS : MAX_KEPT_OTHER_COMMANDS;
       if (list.length > cap) list.shift();
     } else if (e.kind === 'plan') {

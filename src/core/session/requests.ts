@@ -22,6 +22,8 @@
  *   (`<user_shell_command>`), and the compacted history's bridge ("You were originally given
  *   instructions from a user over one or more turns.") and summary ("Another language model
  *   started to solve this problem …") messages.
+ * - Gemini CLI: the files an `@path` pulled in (`--- Content from referenced files ---` …
+ *   `--- End of content ---`), `<session_context>`, `<hook_context>`.
  * - Every agent: a message that is a slash command (`/clear`, `/compact`, `/review …`; Aider's
  *   `/run`, `/test` are commands already), and an empty remainder once the blocks are removed.
  */
@@ -69,7 +71,16 @@ const INJECTED_TAGS = [
   'user_shell_command',
   'user_shell_command_output',
   'context_update',
+  // Gemini CLI: the start-up context and hook output added to a prompt.
+  'session_context',
+  'project_context',
+  'hook_context',
 ];
+/**
+ * Gemini CLI: what `@path` in a prompt pulled in (`atCommandProcessor.ts`), appended to the
+ * user's text between `--- Content from referenced files ---` and `--- End of content ---`.
+ */
+const REFERENCED_FILES = /\n?--- Content from referenced files ---[\s\S]*?(?:--- End of content ---|$)/g;
 const BLOCKS = new RegExp(`<(${INJECTED_TAGS.join('|')})(?:\\s[^>]*)?>[\\s\\S]*?(?:</\\1>|$)`, 'g');
 
 /** Whole messages that are not the user typing, by how they start (after the blocks are removed). */
@@ -100,7 +111,7 @@ const NOT_TYPED: readonly RegExp[] = [
  */
 export function userRequestText(turn: Pick<SessionTurn, 'role' | 'text' | 'injected'>): string | undefined {
   if (turn.role !== 'user' || turn.injected) return undefined;
-  const text = turn.text.replace(BLOCKS, '').replace(/\n{3,}/g, '\n\n').trim();
+  const text = turn.text.replace(BLOCKS, '').replace(REFERENCED_FILES, '').replace(/\n{3,}/g, '\n\n').trim();
   if (!text || NOT_TYPED.some((re) => re.test(text))) return undefined;
   return boundRequest(text);
 }

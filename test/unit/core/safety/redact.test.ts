@@ -310,6 +310,23 @@ describe('sanitized packages', function () {
     assert.match(renderBriefingSection(pkg, META, reviewer, 'x.md'), /> 🔒 9 secrets redacted/);
   });
 
+
+  it('redacts the drafted lists too (issue 15): user requests, done items, commands run and their folders', async () => {
+    const gh = FAKES.find((f) => f.kind === 'github-token')!;
+    const base = {
+      ...pkgFrom({ summary: 'S' }),
+      user_requests: [{ text: `deploy with ${gh.value}\u200b`, time: null, source: 'claude-code' }],
+      completed: [`stored ${gh.value}`],
+      commands_run: [{ command: `gh auth login --with-token ${gh.value}`, cwd: `tmp/${gh.value}`, kind: 'other' as const, exit_code: 0, result: 'succeeded' as const, count: 1, failed_count: 0, source: 'claude-code', last_at: null }],
+    };
+    const { pkg, report } = await sanitizePackage(base);
+    assert.ok(!JSON.stringify(pkg).includes(gh.value));
+    assert.deepEqual(report.found, { 'github-token': 4 });
+    assert.equal(report.invisible, 1);
+    assert.equal(pkg.user_requests[0].text, 'deploy with [REDACTED:github-token]');
+    assert.equal(pkg.commands_run[0].cwd, 'tmp/[REDACTED:github-token]');
+    assert.ok(!renderHandoff(pkg, META, reviewer).includes(gh.value));
+  });
   it('writes empty counts when nothing was found, and reads older files without them as {} and 0', async () => {
     const { pkg } = await sanitizePackage(pkgFrom({ summary: 'plain' }));
     assert.deepEqual(pkg.redactions, {});

@@ -15,6 +15,8 @@ describe('user requests: what the user typed (issue 15)', () => {
     assert.equal(user('<ide_opened_file>The user opened src/a.ts in the IDE.</ide_opened_file>\nWhy is this slow?'), 'Why is this slow?');
     assert.equal(user('Rename it.\n<user-prompt-submit-hook>Remember the style guide.</user-prompt-submit-hook>'), 'Rename it.');
     assert.equal(userRequestText({ role: 'assistant', text: 'Done.' }), undefined);
+    // Gemini CLI appends what `@path` pulled in to the prompt (atCommandProcessor.ts).
+    assert.equal(user('Summarize @README.md for the release notes.\n--- Content from referenced files ---\nContent from @README.md:\n# App\nLots of text.\n--- End of content ---'), 'Summarize @README.md for the release notes.');
   });
 
   const notTyped: Array<[string, string]> = [

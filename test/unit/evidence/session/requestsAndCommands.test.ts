@@ -6,7 +6,7 @@
  * context — and test runs with builds, installs, migrations, deploys and git operations.
  */
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { MAX_REQUEST_CHARS } from '../../../../src/core/session/requests';
 import { collectSessionLog, type SessionLogEvidence } from '../../../../src/evidence/session/collectSessionLog';
@@ -14,6 +14,8 @@ import { geminiProjectHash } from '../../../../src/evidence/session/discoveryGem
 import { GeminiChatWriter, shellText, startupContext, toolCall } from '../../../helpers/geminiLogs';
 import { bashPart, writeProject, writeSession } from '../../../helpers/opencodeStorage';
 import { cleanupTempDirs, tempDir } from '../../../helpers/repo';
+import { randomString } from '../../../helpers/fakeSecrets';
+import { loadSessionLogState, saveSessionLogState } from '../../../../src/store/sessionLogState';
 
 const WS = '/home/dev/app';
 const jsonl = (records: unknown[]) => `${records.map((r) => JSON.stringify(r)).join('\n')}\n`;
@@ -368,5 +370,18 @@ describe('session log: user requests and commands run beside tests (issue 15)', 
     } finally {
       if (saved !== undefined) process.env.GEMINI_CLI_HOME = saved;
     }
+  });
+
+  it('the remembered requests are stored only through the gate: a secret the user pasted is redacted in the state file', async () => {
+    const token = `ghp_${randomString(1515, 36)}`;
+    const file = path.join(tempDir(), 'session.jsonl');
+    writeFileSync(file, jsonl([{ type: 'user', message: { role: 'user', content: `Use the token ${token}\u200b to call the API.` }, timestamp: at(0), cwd: WS, sessionId: 's1', uuid: 'u0' }]));
+    const e = await collect(file);
+    const stateFile = path.join(tempDir(), 'state', 'session-log-state.json');
+    assert.equal(await saveSessionLogState(stateFile, e.next_state), undefined);
+    const stored = readFileSync(stateFile, 'utf8');
+    assert.ok(!stored.includes(token) && !stored.includes('\u200b'), stored);
+    const back = await loadSessionLogState(stateFile);
+    assert.deepEqual(back.files[file].user_requests, [{ text: 'Use the token [REDACTED:github-token] to call the API.', time: at(0) }]);
   });
 });
