@@ -7,8 +7,7 @@ import type { Draft as SessionDraft } from '../../core/handoff/draftFields';
 import { warningText } from '../../core/handoff/errors';
 import { formatCount } from '../../core/handoff/render';
 import type { TouchedFile } from '../../core/handoff/schema';
-import { describeCuts } from '../../core/handoff/summary';
-import { describeLeftOut } from '../../core/panel/lossReport';
+import { describeCuts, describeLeftOut } from '../../core/handoff/summary';
 import { previewFit, type PreparedHandover } from '../../engine/handover';
 import { BACK, pickOne, type StepFrame } from './quickInput';
 
