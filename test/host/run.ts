@@ -30,6 +30,8 @@ import { ensureCodeServer, HOST, HOST_CACHE, hostBanner, REPO_ROOT } from './ins
 
 const RESULTS = path.join(REPO_ROOT, 'test-results');
 const OUT = path.join(REPO_ROOT, 'out', 'integration');
+/** The test extension registering a deterministic chat model (test/integration/modelDraft.test.ts). */
+const CHAT_MODEL_EXTENSION = path.join(REPO_ROOT, 'test', 'integration', 'chatModelExtension');
 /** Workbench log lines that are not about our tests. */
 const NOISE =
   /ENOTFOUND|open-vsx|connection token|Creating a socket|ChatSessionStore|additional builtin extensions|Service Worker|AgentHost|AccountPolicyGate|reconnection-grace-time|authentication provider 'github'|Dialog requested during smoke test|^\s*$/;
@@ -83,6 +85,16 @@ interface Stats {
   failuresList?: Array<{ title: string; error: string }>;
 }
 
+/**
+ * Packages the test extension that registers a deterministic chat model (it registers nothing
+ * until a test enables it) into out/, for the integration run's server to install.
+ */
+function chatModelExtensionVsix(): string {
+  const vsix = path.join(REPO_ROOT, 'out', 'handoff-test-chat-model.vsix');
+  execFileSync(path.join(REPO_ROOT, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '-o', vsix], { cwd: CHAT_MODEL_EXTENSION, stdio: ['ignore', 'ignore', 'inherit'] });
+  return vsix;
+}
+
 /** Runs the integration suite in code-server's extension host; resolves to its counts. */
 export async function runIntegration(): Promise<Stats> {
   const ws = path.join(workspaceDir('integration'), 'todo-api');
@@ -93,6 +105,8 @@ export async function runIntegration(): Promise<Stats> {
   const server = await startCodeServer({
     name: 'integration',
     testDriver: true,
+    // Installed beside ours (the remote host loads one extensionDevelopmentPath only): test/integration/modelDraft.test.ts.
+    extraVsix: [chatModelExtensionVsix()],
     env: { HANDOFF_TEST_RESULTS: resultsFile, HANDOFF_TEST_HOST_LOGS: path.join(HOST_CACHE, 'runs', 'integration', 'user-data', 'logs') },
   });
   const browser = await launchBrowser();
