@@ -46,6 +46,11 @@ export interface HandoverEnvironment {
    * or `.a0proj/` exists; the default when absent) or `off`.
    */
   readonly interop?: InteropSettings;
+  /**
+   * `handoff.userRequestTokens`: tokens of the user's requests a handoff keeps, newest first
+   * (default 1,500: `DEFAULT_USER_REQUEST_TOKENS`); the latest request is kept even alone over it.
+   */
+  readonly userRequestTokens?: number;
   /** Session-log evidence already read (the panel reads it once and reuses it while the user types). */
   readonly sessionEvidence?: SessionLogEvidence;
   /** Session-log reading (docs/DESIGN.md §6); absent: no session log is read. */

@@ -33,7 +33,8 @@ export async function sanitizeSessionId(id: string): Promise<string> {
 
 /**
  * The package with its remaining fields redacted (branch, upstream, `from`, `to`, session
- * id, topic title, touched-file paths, transcripts' names) and paths' control and invisible
+ * id, topic title, touched-file paths, transcripts' names, the sources and times of user
+ * requests and commands run) and paths' control and invisible
  * characters escaped. `redactions` adds what was found, so the frontmatter counts it.
  *
  * @returns the package, the secrets found (kind → count) and how many characters were escaped in paths
@@ -54,6 +55,9 @@ export async function sanitizePackageFields(pkg: HandoffPackage): Promise<{ pkg:
     opRef: opt(pkg.git_operation?.ref),
     opBranch: opt(pkg.git_operation?.branch),
     opSubject: opt(pkg.git_operation?.subject),
+    // Issue 15: the drafted lists' short fields (their texts are sanitizePackage's).
+    requests: pkg.user_requests.map((u) => [slot(u.source), opt(u.time)] as const),
+    commands: pkg.commands_run.map((c) => [slot(c.source), opt(c.last_at)] as const),
   };
   const r = await redactTexts(texts);
   let escaped = 0;
@@ -79,6 +83,8 @@ export async function sanitizePackageFields(pkg: HandoffPackage): Promise<{ pkg:
       branch: idx.opBranch < 0 ? pkg.git_operation.branch : path(idx.opBranch),
       subject: idx.opSubject < 0 ? pkg.git_operation.subject : line(idx.opSubject),
     },
+    user_requests: pkg.user_requests.map((u, i) => ({ ...u, source: line(idx.requests[i][0]) || 'user', time: idx.requests[i][1] < 0 ? u.time : line(idx.requests[i][1]) || null })),
+    commands_run: pkg.commands_run.map((c, i) => ({ ...c, source: line(idx.commands[i][0]) || 'user', last_at: idx.commands[i][1] < 0 ? c.last_at : line(idx.commands[i][1]) || null })),
     redactions: addCounts(pkg.redactions ?? {}, r.found),
   };
   return { pkg: out, found: r.found, escaped };

@@ -12,38 +12,37 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { composePackage, fitToBudget, MAX_HOP_DEPTH, measurePackage, type FitResult } from '../core/handoff/compose';
-import { emptyGitEvidence, type GitEvidence } from '../core/handoff/gitEvidence';
+import type { GitEvidence } from '../core/handoff/gitEvidence';
 import { renderHistory } from '../core/handoff/history';
 import { BRIEFINGS_DIR, HANDOFFS_DIR, HISTORY_DIR, briefingFileName, handoffId, utcDay } from '../core/handoff/naming';
 import { handoffFrontmatter, plural, renderBriefingHeader, renderBriefingSection, renderHandoff, type HandoffMeta } from '../core/handoff/render';
 import { addCounts, describeSanitizing, redactTexts, sanitizePackage } from '../core/safety/redact';
 import { GateTally, sanitizeFileName } from '../core/safety/gate';
-import { parseHandoverRequest, type HandoverRequest } from '../core/handoff/request';
+import { DEFAULT_USER_REQUEST_TOKENS, parseHandoverRequest, type HandoverRequest } from '../core/handoff/request';
 import { errorText, handoverError, partsError, type HandoverError } from '../core/handoff/errors';
 import { HandoffFrontmatterSchema, type HandoffFrontmatter, type HandoffPackage, type HandoverResult } from '../core/handoff/schema';
 import { overBudgetWarning } from '../core/handoff/summary';
 import type { Specialist } from '../core/specialists/registry';
 import type { TokenCounter } from '../core/handoff/tokens';
 import { slugifyTopic } from '../core/handoff/topic';
-import { collectGitEvidence } from '../evidence/git/collectGit';
-import { collectSessionLog, type SessionLogEvidence } from '../evidence/session/collectSessionLog';
-import { loadSessionLogState, saveSessionLogState } from '../store/sessionLogState';
-import { emptySessionLogState, type SessionLogState } from '../core/session/events';
-import { homedir } from 'node:os';
+import { saveSessionLogState } from '../store/sessionLogState';
+import type { SessionLogState } from '../core/session/events';
 import { StoreError, createExclusive, ensureDir, removeStaleLeftovers } from '../store/safeWrite';
 import { promoteHandoffFile, stageHandoffFile, writeBriefingSection } from '../store/handoffs/handoffStore';
 import { briefingExists, briefingPaths } from '../store/handoffs/briefingFiles';
-import { findHandoff, readLatestHandoff, readLatestHandoffFile } from '../store/handoffs/handoffIndex';
+import { findHandoff } from '../store/handoffs/handoffIndex';
 import { resolveInside } from '../store/pathGuard';
-import { otherToolsHandoffFolders } from '../store/handoffs/timelineFiles';
 import { writeInteropMirrors } from '../store/interop/mirrors';
 import { counterFor } from './tokenizer';
 import type { HandoverEnvironment } from './environment';
 import { agentLoopGuard } from './loopGuard';
 import { sanitizePackageFields, sanitizeRequestFields, sanitizeSessionId } from './fieldGate';
-import { handoffRootOf, openProject } from './project';
+import { openProject } from './project';
+import { draftFromEvidence } from './drafting';
+import { collectEvidenceFor, readSessionLog, sessionSources } from './handoverEvidence';
 
 export type { HandoverEnvironment } from './environment';
+export { collectEvidenceFor, latestHandoff, readSessionLog } from './handoverEvidence';
 
 /** Everything decided before writing: the caller may show the estimate and a fit preview. */
 export interface PreparedHandover {
@@ -82,68 +81,6 @@ function provisionalMeta(p: { root: string; specialist: Specialist; pkg: Handoff
     briefingFile: `${BRIEFINGS_DIR}/${briefingFileName(p.specialist.id, p.pkg.topic, date).replace(/\.md$/, '')}/${id}.md`,
     historyFile: withHistory ? `${HISTORY_DIR}/${id}.md` : null,
   };
-}
-
-/**
- * Collects the git evidence for a handoff in `env`: resolves the handoff root (so its
- * files are excluded), takes the base commit from the latest handoff's HEAD (unless
- * `env.baseCommit` says otherwise) and runs git. Callers may start this early (the
- * command palette collects while the user types) and pass the promise as `env.evidence`.
- *
- * @returns evidence; problems are notes in it. Never throws.
- */
-export async function collectEvidenceFor(env: HandoverEnvironment): Promise<GitEvidence> {
-  try {
-    const rootCheck = handoffRootOf(env);
-    const root = rootCheck.ok ? rootCheck.path : undefined;
-    const latest = root ? await readLatestHandoff(path.join(root, HANDOFFS_DIR)) : undefined;
-    const baseCommit = env.baseCommit !== undefined ? env.baseCommit : (latest?.frontmatter.head_commit ?? env.sessionBaseCommit ?? null);
-    return await collectGitEvidence({ cwd: env.workspaceRoot, handoffRoot: root, alsoExclude: otherToolsHandoffFolders(env.workspaceRoot), baseCommit, binary: env.gitBinary, signal: env.signal });
-  } catch (err) {
-    return emptyGitEvidence(`Collecting git evidence failed: ${(err as Error)?.message ?? String(err)}`);
-  }
-}
-
-/** A transcript's name for the handoff: workspace-relative inside it, else `~/…` or the file name, never a full home path. */
-function displayFile(file: string, workspaceRoot: string): string {
-  const rel = path.relative(workspaceRoot, file);
-  if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) return rel.split(path.sep).join('/');
-  const home = homedir();
-  const fromHome = path.relative(home, file);
-  if (fromHome && !fromHome.startsWith('..') && !path.isAbsolute(fromHome)) return `~/${fromHome.split(path.sep).join('/')}`;
-  return path.basename(file);
-}
-
-/** Reads the session log for a handoff, when the environment asks for it. Never throws. */
-export async function readSessionLog(env: HandoverEnvironment): Promise<{ evidence: SessionLogEvidence } | undefined> {
-  const cfg = env.sessionLog;
-  if (!cfg || cfg.mode === 'none') {
-    return undefined;
-  }
-  try {
-    const state = cfg.statePath ? await loadSessionLogState(cfg.statePath) : undefined;
-    const evidence = await collectSessionLog({
-      workspaceRoot: env.workspaceRoot,
-      mode: cfg.mode,
-      sources: cfg.sources,
-      locations: cfg.locations,
-      recorderFile: cfg.recorderFile,
-      state,
-      home: cfg.home,
-    });
-    return { evidence };
-  } catch (err) {
-    return {
-      evidence: {
-        tests_run: [],
-        recent_turns: [],
-        file_edits: [],
-        transcripts: [],
-        notes: [`Reading the session log failed: ${(err as Error)?.message ?? String(err)}`],
-        next_state: emptySessionLogState(),
-      },
-    };
-  }
 }
 
 /**
@@ -204,7 +141,13 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
     }
     const counter = counterFor(request.tokenizer);
     const sessionId = await sanitizeSessionId(env.sessionId ?? request.session_id ?? randomUUID());
+    // The draft of the evidence (issue 15): user requests and commands run, and with `draft` every field left empty.
+    const draft = draftFromEvidence(
+      { git: evidence, session: session?.evidence, latest: undefined },
+      { userRequestTokens: env.userRequestTokens ?? DEFAULT_USER_REQUEST_TOKENS, countTokens: (t) => counter.count(t).tokens, includeRecentTurns: request.include_recent_turns },
+    );
     const composed = composePackage(request, {
+      draft,
       specialist: lookup.specialist,
       topic,
       evidence: session ? { ...evidence, notes: [...evidence.notes, ...session.evidence.notes] } : evidence,
@@ -215,17 +158,7 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
         tests_run: session.evidence.tests_run,
         recent_turns: session.evidence.recent_turns,
         file_edits: session.evidence.file_edits,
-        sources: session.evidence.transcripts.map((t) => ({
-          source: t.source,
-          file: displayFile(t.file, env.workspaceRoot),
-          commands: t.commands,
-          commands_kept: t.commands_kept,
-          test_runs: t.test_runs,
-          turns: t.turns,
-          edits: t.edits,
-          malformed: t.malformed,
-          skipped: t.skipped,
-        })),
+        sources: sessionSources(session.evidence, env.workspaceRoot),
       },
     });
     if (env.caller === 'agent') {
@@ -433,18 +366,4 @@ export async function handover(input: unknown, env: HandoverEnvironment): Promis
     return prepared;
   }
   return writeHandover(prepared.prepared);
-}
-
-/**
- * The newest complete handoff of the workspace (its frontmatter), for continuing its
- * chain; undefined when there is none or the handoff folder setting is invalid.
- */
-export async function latestHandoff(env: Pick<HandoverEnvironment, 'workspaceRoot' | 'handoffDirectory'>): Promise<(HandoffFrontmatter & { readonly file_ref: string }) | undefined> {
-  const root = handoffRootOf(env);
-  if (!root.ok) {
-    return undefined;
-  }
-  const latest = await readLatestHandoffFile(path.join(root.path, HANDOFFS_DIR));
-  // file_ref: the file name, which `parent` finds whatever the frontmatter's id says.
-  return latest && { ...latest.handoff.frontmatter, file_ref: path.basename(latest.file) };
 }

@@ -3,9 +3,12 @@
  * collected evidence become a {@link HandoffPackage}; its size is the token count of the
  * rendered handoff file; over budget, {@link fitToBudget} trims in the fixed order
  * recent turns (oldest first) → diff excerpt → touched-file list → tests (failures kept)
- * → summary ("[truncated]"), cutting only as much as needed and recording each cut in
- * the drop manifest. Header fields, specialist, topic and return condition are never cut.
+ * → commands run (oldest successes first) → summary ("[truncated]") → user requests
+ * (oldest first, never the latest: issue 15), cutting only as much as needed and recording
+ * each cut in the drop manifest. Header fields, specialist, topic and return condition are never cut.
  */
+import type { Draft } from './draftFields';
+import { mergeDraft } from './drafted';
 import type { GitEvidence } from './gitEvidence';
 import { renderHandoff, type HandoffMeta } from './render';
 import { DEFAULT_FROM, DEFAULT_RETURN_CONDITION, trimRecentTurns, type HandoverRequest } from './request';
@@ -75,6 +78,12 @@ export interface ComposeContext {
    * hop guard (the chain stays the parent's).
    */
   readonly result?: { readonly to: string; readonly acceptance: readonly AcceptanceCheck[] };
+  /**
+   * The draft of the evidence (src/engine/drafting.ts): user requests and commands run when
+   * the request has none, the prose fields the request leaves empty when it asks for a draft
+   * (`draft: true`), and the loss report (./drafted.ts `mergeDraft`).
+   */
+  readonly draft?: Draft;
   /** Session-log evidence: test runs, turns (used when the request brings none), edits and sources. */
   readonly session?: {
     readonly tests_run: readonly TestRun[];
@@ -95,6 +104,7 @@ export function composePackage(req: HandoverRequest, ctx: ComposeContext): Hando
   const turns = req.recent_turns.length ? req.recent_turns : [...(ctx.session?.recent_turns ?? [])];
   const gitPaths = new Set(ev.touchedFiles.flatMap((f) => (f.old_path ? [f.path, f.old_path] : [f.path])));
   const result = ctx.result;
+  const drafted = mergeDraft(req, ctx.draft);
   return {
     kind: result ? 'result' : 'handoff',
     specialist: ctx.specialist.id,
@@ -102,13 +112,20 @@ export function composePackage(req: HandoverRequest, ctx: ComposeContext): Hando
     acceptance: result ? result.acceptance.map((a) => ({ ...a })) : [],
     topic: ctx.topic.slug,
     topic_title: ctx.topic.title,
-    summary: req.summary.trim(),
+    summary: drafted.summary,
     recent_turns: trimRecentTurns(turns, req.include_recent_turns),
-    decisions: req.decisions.map((text, i) => ({ id: `D${i + 1}`, text })),
-    failed_approaches: req.failed_approaches,
-    next_steps: req.next_steps,
-    blockers: req.blockers,
+    decisions: drafted.decisions.map((text, i) => ({ id: `D${i + 1}`, text })),
+    failed_approaches: drafted.failed_approaches,
+    next_steps: drafted.next_steps,
+    blockers: drafted.blockers,
     artifacts: req.artifacts,
+    completed: drafted.completed,
+    user_requests: drafted.user_requests,
+    user_requests_omitted: drafted.user_requests_omitted,
+    commands_run: drafted.commands_run,
+    commands_run_omitted: drafted.commands_run_omitted,
+    left_out: drafted.left_out,
+    drafted: drafted.drafted,
     touched_files: ev.touchedFiles.map((f) => ({ ...f })),
     touched_files_omitted: ev.touchedFilesOmitted,
     tests_run: tests,
@@ -279,13 +296,26 @@ export function fitToBudget(pkg: HandoffPackage, meta: HandoffMeta, specialist: 
       return { ...base, tests_run: tests.filter((_, i) => !gone.has(i)), tests_run_omitted: base.tests_run_omitted + gone.size };
     });
   }
-  // 5. Summary, with an explicit "[truncated]".
+  // 5. Commands run, from the end of the list (failures first, then newest: old successes go first).
+  if (cur.commands_run.length > 0 && !fits(cur)) {
+    const commands = cur.commands_run;
+    const base = cur;
+    stage('commands_run', commands.length, (k) => ({ ...base, commands_run: commands.slice(0, k), commands_run_omitted: base.commands_run_omitted + commands.length - k }));
+  }
+  // 6. Summary, with an explicit "[truncated]".
   if (cur.summary.length > 0 && !fits(cur)) {
     const summary = cur.summary;
     const base = cur;
     stage('summary', summary.length, (k) =>
       k >= summary.length ? base : { ...base, summary: k === 0 ? SUMMARY_TRUNCATED_MARKER.trim() : summary.slice(0, k).trimEnd() + SUMMARY_TRUNCATED_MARKER },
     );
+  }
+  // 7. User requests, last and oldest first; the latest is never cut (issue 15).
+  if (cur.user_requests.length > 1 && !fits(cur)) {
+    const requests = cur.user_requests;
+    const base = cur;
+    const cuttable = requests.length - 1;
+    stage('user_requests', cuttable, (k) => ({ ...base, user_requests: requests.slice(cuttable - k), user_requests_omitted: base.user_requests_omitted + cuttable - k }));
   }
   const measured = measurePackage(cur, meta, specialist, counter);
   return { pkg: measured, fits: !measured.oversize_warning, original };

@@ -129,13 +129,14 @@ export const HopGuardSchema = z.object({
 export type HopGuard = z.infer<typeof HopGuardSchema>;
 
 /** Sections fit-to-budget may cut, in the order it cuts them (docs/DESIGN.md §4). */
-export const DroppableSectionSchema = z.enum(['recent_turns', 'diff_excerpt', 'touched_files', 'tests_run', 'summary']);
+export const DroppableSectionSchema = z.enum(['recent_turns', 'diff_excerpt', 'touched_files', 'tests_run', 'commands_run', 'summary', 'user_requests']);
 /** A section name fit-to-budget may cut. */
 export type DroppableSection = z.infer<typeof DroppableSectionSchema>;
 
 /**
  * One entry of the drop manifest: which `section` was cut, how many items (`count`:
- * turns, diff lines, files, tests, or summary characters) and how many `tokens` that saved.
+ * turns, diff lines, files, tests, command entries, summary characters or user requests) and
+ * how many `tokens` that saved.
  */
 export const DroppedSchema = z.object({
   section: DroppableSectionSchema,

@@ -3,11 +3,13 @@
  * them back.
  *
  * A handoff file is YAML frontmatter then these sections, always present and in this
- * order: Summary, Decisions, Failed approaches, Touched files, Tests run, Next steps,
- * Blockers, Recent turns, Artifacts, Return condition. Empty sections say `_None._`
- * so the structure is the same for every reader.
+ * order: Summary, User requests, Decisions, Failed approaches, Done, Touched files, Tests
+ * run, Commands run, Next steps, Blockers, Recent turns, Artifacts, Return condition. Empty
+ * sections say `_None._` so the structure is the same for every reader. The drafted
+ * sections (issue 15) are rendered by ./draftSections.ts.
  */
 import { codeSpan } from './codeSpan';
+import { quoteBlock, renderCommandsRun, renderDone, renderUserRequests } from './draftSections';
 import { renderFrontmatter } from './frontmatter';
 import { describeGitOperation } from './gitOperation';
 import { describeSanitizing } from '../safety/redact';
@@ -17,10 +19,13 @@ import type { Specialist } from '../specialists/registry';
 /** Section headings of a handoff file, in order (docs/DESIGN.md §5). */
 export const HANDOFF_SECTIONS = [
   'Summary',
+  'User requests',
   'Decisions',
   'Failed approaches',
+  'Done',
   'Touched files',
   'Tests run',
+  'Commands run',
   'Next steps',
   'Blockers',
   'Recent turns',
@@ -142,13 +147,8 @@ function renderTurn(t: Turn): string {
   return `**${t.role}**${when}:\n\n${quote(t.text)}`;
 }
 
-function quote(text: string): string {
-  return text
-    .trim()
-    .split(/\r?\n/)
-    .map((l) => (l ? `> ${l}` : '>'))
-    .join('\n');
-}
+/** A turn's text quoted (every line, a lone CR too, starts with `>`: it cannot add a heading). */
+const quote = quoteBlock;
 
 /** The note under a section fit-to-budget cut: `_3 older turns were cut to fit the token budget (120 tokens)._`, the noun and verb in the right number (`one` for 1, `many` else). */
 function droppedNote(dropped: readonly Dropped[], section: Dropped['section'], one: string, many: string): string {
@@ -207,6 +207,13 @@ export function handoffFrontmatter(pkg: HandoffPackage, meta: HandoffMeta): Hand
     invisible_stripped: pkg.invisible_stripped,
     touched_files_count: pkg.touched_files.length + pkg.touched_files_omitted,
     tests_run_count: pkg.tests_run.length + pkg.tests_run_omitted,
+    completed_count: pkg.completed.length,
+    user_requests_count: pkg.user_requests.length + pkg.user_requests_omitted,
+    commands_run_count: pkg.commands_run.length + pkg.commands_run_omitted,
+    user_requests_omitted: pkg.user_requests_omitted,
+    commands_run_omitted: pkg.commands_run_omitted,
+    left_out: { ...pkg.left_out },
+    drafted: [...pkg.drafted],
     session_sources: pkg.session_sources.map((x) => ({ ...x })),
     briefing_file: meta.briefingFile,
     history_file: meta.historyFile,
@@ -263,10 +270,12 @@ export function renderHandoff(pkg: HandoffPackage, meta: HandoffMeta, specialist
   if (pkg.kind === 'result') {
     out.push('', '## Acceptance', '', pkg.acceptance.length ? pkg.acceptance.map((a) => `- [${a.met ? 'x' : ' '}] ${indentContinuation(a.criterion)}`).join('\n') : NONE);
   }
+  out.push('', '## User requests', '', renderUserRequests(pkg.user_requests, pkg.user_requests_omitted, pkg.dropped));
 
   const decisions = pkg.decisions.map((d) => `**${d.id}** ${d.text.trim()}${d.superseded_by ? ` _(superseded by ${d.superseded_by})_` : ''}`);
   out.push('', '## Decisions', '', bulletList(decisions));
   out.push('', '## Failed approaches', '', bulletList(pkg.failed_approaches));
+  out.push('', '## Done', '', renderDone(pkg.completed));
 
   out.push('', '## Touched files', '', renderGitHeader(pkg));
   const files = pkg.touched_files.map(renderTouchedFile);
@@ -316,6 +325,7 @@ export function renderHandoff(pkg: HandoffPackage, meta: HandoffMeta, specialist
     out.push('', `_Session log read: ${src.join('; ')}._`);
   }
 
+  out.push('', '## Commands run', '', renderCommandsRun(pkg.commands_run, pkg.commands_run_omitted, pkg.dropped));
   out.push('', '## Next steps', '', numberedList(pkg.next_steps));
   out.push('', '## Blockers', '', bulletList(pkg.blockers));
   const turns = pkg.recent_turns.map(renderTurn);

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { MAX_ITEM_CHARS, MAX_LINE_CHARS, MAX_LIST_ITEMS, MAX_REQUEST_CHARS, MAX_SUMMARY_CHARS } from './limits';
 import { composeError, type ErrorParts } from './errors';
+import { CommandRunSchema, DraftedFieldSchema, UserRequestSchema } from './draftFields';
 import { ReasonKindSchema, TestRunSchema, TokenizerNameSchema, TurnSchema, type Turn } from './schema';
 
 export { MAX_ITEM_CHARS, MAX_LINE_CHARS, MAX_LIST_ITEMS, MAX_REQUEST_CHARS, MAX_SUMMARY_CHARS } from './limits';
@@ -16,6 +17,12 @@ export const DEFAULT_MAX_CONTEXT_TOKENS = 3000;
 export const DEFAULT_INCLUDE_RECENT_TURNS = 5;
 /** Default return condition when neither the caller nor the specialist gives one (docs/DESIGN.md §4). */
 export const DEFAULT_RETURN_CONDITION = 'user_request';
+/**
+ * Default of `handoff.userRequestTokens`: the user's requests kept in a handoff, newest first,
+ * within 1,500 tokens (issue 15; Codex keeps up to 20,000 tokens of the user's messages after
+ * compaction — a handoff's whole default budget is 3,000). The latest request is always kept.
+ */
+export const DEFAULT_USER_REQUEST_TOKENS = 1500;
 /** Who hands over when the caller does not say. */
 export const DEFAULT_FROM = 'developer';
 
@@ -74,6 +81,31 @@ export const HandoverRequestSchema = z.object({
     })
     .default([]),
   tests_run: z.array(TestRunSchema).max(MAX_LIST_ITEMS * 10, 'has too many entries').default([]),
+  /** Plan items done (issue 15); with `draft`, an empty list is drafted from the session's plan. */
+  completed: listOfText,
+  /**
+   * The user's requests, oldest first: strings or `{text, time?, source?}` (issue 15). Absent:
+   * taken from the session log (the newest within `handoff.userRequestTokens`, the latest always).
+   */
+  user_requests: z
+    .array(z.union([UserRequestSchema, z.string().transform((text) => ({ text, time: null, source: 'user' }))]))
+    .max(MAX_LIST_ITEMS, `must have at most ${MAX_LIST_ITEMS.toLocaleString('en')} requests`)
+    .superRefine((requests, ctx) => {
+      const i = requests.findIndex((r) => r.text.length > MAX_ITEM_CHARS);
+      if (i >= 0) ctx.addIssue({ code: 'custom', path: [i], message: `items must be at most ${MAX_ITEM_CHARS.toLocaleString('en')} characters` });
+    })
+    .transform((requests) => requests.filter((r) => r.text.trim().length > 0))
+    .optional(),
+  /** Commands run that are not test runs (issue 15). Absent: taken from the session log (capped, failures first). */
+  commands_run: z.array(CommandRunSchema).max(MAX_LIST_ITEMS, `must have at most ${MAX_LIST_ITEMS.toLocaleString('en')} entries`).optional(),
+  /** The fields the caller passes still as drafted (the panel: not edited by the user); recorded in the handoff's `drafted`. */
+  drafted: z.array(DraftedFieldSchema).max(20, 'has too many entries').default([]),
+  /**
+   * Fill every draftable field the caller left empty (summary, decisions, failed approaches,
+   * next steps, blockers, completed) from the draft of the evidence (src/engine/drafting.ts):
+   * the CLI's `--draft`, the hook, the agent tools. A field given is never replaced.
+   */
+  draft: z.boolean().default(false),
   return_condition: oneLine('when the specialist hands back').optional(),
   handover_reason: z.string().max(MAX_LINE_CHARS * 2, `must be at most ${(MAX_LINE_CHARS * 2).toLocaleString('en')} characters`).default(''),
   reason_kind: z._default(ReasonKindSchema, 'end_of_session'),
@@ -101,7 +133,9 @@ export const HandoverRequestSchema = z.object({
   const total =
     r.summary.length +
     [r.decisions, r.failed_approaches, r.next_steps, r.blockers, r.artifacts].reduce((n, list) => n + list.reduce((m, s) => m + s.length, 0), 0) +
-    r.recent_turns.reduce((n, t) => n + t.text.length, 0);
+    r.recent_turns.reduce((n, t) => n + t.text.length, 0) +
+    r.completed.reduce((n, s) => n + s.length, 0) +
+    (r.user_requests ?? []).reduce((n, u) => n + u.text.length, 0);
   if (total > MAX_REQUEST_CHARS) {
     ctx.addIssue({
       code: 'custom',

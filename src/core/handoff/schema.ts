@@ -4,6 +4,7 @@
  * Field names are snake_case because they are written to files and read by other agents.
  */
 import { z } from 'zod';
+import { CommandRunSchema, DraftedFieldSchema, LeftOutSchema, UserRequestSchema } from './draftFields';
 import type { HandoverError } from './errors';
 import { SpecialistIdSchema } from './ids';
 import {
@@ -168,6 +169,24 @@ const SANITIZE_FIELDS = {
   invisible_stripped: z.number().int().nonnegative().default(0),
 };
 
+/** An empty loss report (files written before it existed read as this). */
+const NO_LEFT_OUT = () => ({ older_requests: 0, commands_beyond_cap: 0, collapsed_todos: 0, turns: 0 });
+
+/**
+ * Drafting facts shared by the package and the frontmatter (issue 15, docs/DESIGN.md §8):
+ * `user_requests_omitted` — the user's requests of the session not carried (older than the
+ * token bound, or cut to fit); `commands_run_omitted` — command entries beyond the cap or cut
+ * to fit; `left_out` — the loss report (counts of what the session log holds that the
+ * handoff does not carry); `drafted` — the fields still as drafted from evidence, which no
+ * person edited or typed. Files written before drafting read as zero, an empty report and `[]`.
+ */
+const DRAFT_FIELDS = {
+  user_requests_omitted: z.number().int().nonnegative().default(0),
+  commands_run_omitted: z.number().int().nonnegative().default(0),
+  left_out: z._default(LeftOutSchema, NO_LEFT_OUT),
+  drafted: z.array(DraftedFieldSchema).default([]),
+};
+
 /** Budget facts shared by the package and the frontmatter (tokens in the named encoding). */
 const BUDGET_FIELDS = {
   max_context_tokens: z.number().int().positive(),
@@ -199,6 +218,13 @@ export const HandoffPackageSchema = z.object({
   next_steps: z.array(z.string()),
   blockers: z.array(z.string()),
   artifacts: z.array(z.string()),
+  /** The plan items done (the "Done" section; issue 15). */
+  completed: z.array(z.string()).default([]),
+  /** The user's own requests of the session, verbatim, oldest first (the "User requests" section; issue 15). */
+  user_requests: z.array(UserRequestSchema).default([]),
+  /** Commands run that are not test runs, failures first (the "Commands run" section; issue 15). */
+  commands_run: z.array(CommandRunSchema).default([]),
+  ...DRAFT_FIELDS,
   touched_files: z.array(TouchedFileSchema),
   touched_files_omitted: z.number().int().nonnegative(),
   tests_run: z.array(TestRunSchema),
@@ -275,6 +301,11 @@ export const HandoffFrontmatterSchema = z
     ...SANITIZE_FIELDS,
     touched_files_count: z.number().int().nonnegative(),
     tests_run_count: z.number().int().nonnegative(),
+    // Issue 15: the drafted sections' lists are in the body; their counts and the loss report here.
+    completed_count: z.number().int().nonnegative().default(0),
+    user_requests_count: z.number().int().nonnegative().default(0),
+    commands_run_count: z.number().int().nonnegative().default(0),
+    ...DRAFT_FIELDS,
     session_sources: z.array(SessionSourceSummarySchema).default([]),
     briefing_file: z.string().nullable(),
     history_file: z.string().nullable(),

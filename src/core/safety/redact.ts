@@ -305,7 +305,8 @@ export interface SanitizeReport {
  * Makes a package safe to write: strips invisible Unicode from every free text (what the
  * user and other agents wrote: summary, decisions, failed approaches, next steps, blockers,
  * artifacts, handover reason, return condition, recent turns, test command lines, commit
- * subjects and authors, session edits) and redacts secrets in those and in the diff
+ * subjects and authors, session edits, and the drafted lists of issue 15 — completed items,
+ * user requests, commands run and their folders) and redacts secrets in those and in the diff
  * excerpt, the acceptance criteria and the evidence notes. The diff excerpt keeps its
  * invisible characters (it is evidence of what is in the repository — a bidi attack in
  * the code must stay visible to the reviewer) but not its secrets.
@@ -336,6 +337,9 @@ export async function sanitizePackage(pkg: HandoffPackage): Promise<{ pkg: Hando
     commits: pkg.commits.map((c) => ({ ...c, subject: strip(c.subject), author: strip(c.author) })),
     session_edits: pkg.session_edits.map((e) => ({ ...e, path: strip(e.path) })),
     acceptance: pkg.acceptance.map((a) => ({ ...a, criterion: strip(a.criterion) })),
+    completed: pkg.completed.map(strip),
+    user_requests: pkg.user_requests.map((u) => ({ ...u, text: strip(u.text) })),
+    commands_run: pkg.commands_run.map((c) => ({ ...c, command: strip(c.command), cwd: c.cwd === null ? null : strip(c.cwd) })),
   };
   // 2. Secrets: every text in one batch (the summary and the diff alone, they are large).
   const texts: string[] = [];
@@ -357,6 +361,9 @@ export async function sanitizePackage(pkg: HandoffPackage): Promise<{ pkg: Hando
     edits: p.session_edits.map((e) => slot(e.path)),
     acceptance: p.acceptance.map((a) => slot(a.criterion)),
     notes: p.evidence_notes.map(slot),
+    completed: p.completed.map(slot),
+    requests: p.user_requests.map((u) => slot(u.text)),
+    commands: p.commands_run.map((c) => [slot(c.command), c.cwd === null ? -1 : slot(c.cwd)] as const),
   };
   const r = await redactTexts(texts);
   const t = r.texts;
@@ -378,6 +385,9 @@ export async function sanitizePackage(pkg: HandoffPackage): Promise<{ pkg: Hando
     session_edits: p.session_edits.map((e, i) => ({ ...e, path: t[idx.edits[i]] })),
     acceptance: p.acceptance.map((a, i) => ({ ...a, criterion: t[idx.acceptance[i]] })),
     evidence_notes: idx.notes.map((i) => t[i]),
+    completed: idx.completed.map((i) => t[i]),
+    user_requests: p.user_requests.map((u, i) => ({ ...u, text: t[idx.requests[i]] })),
+    commands_run: p.commands_run.map((c, i) => ({ ...c, command: t[idx.commands[i][0]], cwd: idx.commands[i][1] < 0 ? null : t[idx.commands[i][1]] })),
     redactions: addCounts(pkg.redactions ?? {}, r.found),
     invisible_stripped: (pkg.invisible_stripped ?? 0) + invisible,
   };

@@ -1,0 +1,165 @@
+/**
+ * The handoff file's drafted sections (issue 15, docs/DESIGN.md §5): **Done** (the plan items
+ * completed), **User requests** (the user's own messages, verbatim) and **Commands run** (the
+ * commands that are not test runs) — rendered here for `render.ts`, and read back for tests
+ * and other readers (the inverse of each renderer).
+ *
+ * User requests are quoted text: every line of a request starts with `>` (any line break —
+ * CR, LF or CRLF — starts a new quoted line), so a request holding `## Heading`, a code fence
+ * or a `---` line stays inside its quote and cannot add a section or break the file's
+ * structure, exactly as the recent turns are quoted.
+ */
+import { codeSpan } from './codeSpan';
+import type { CommandRun, UserRequest } from './draftFields';
+import type { Dropped } from './fields';
+
+const NONE = '_None._';
+
+/** A short field (a source, a time) on one line: line breaks and control characters as one space. */
+function flat(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim() || '?';
+}
+
+function count(n: number): string {
+  return n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** `text` as a Markdown block quote: each line (split at CRLF, CR or LF) prefixed `> `, an empty line `>`. */
+export function quoteBlock(text: string): string {
+  return text
+    .trim()
+    .split(/\r\n|\r|\n/)
+    .map((l) => (l ? `> ${l}` : '>'))
+    .join('\n');
+}
+
+/** The text of a block quote written by {@link quoteBlock} (lines without `>` are not part of it). */
+function unquote(lines: readonly string[]): string {
+  return lines.map((l) => l.replace(/^> ?/, '')).join('\n');
+}
+
+/** The note of a fit-to-budget cut of `section`, or ''. */
+function cutNote(dropped: readonly Dropped[], section: Dropped['section']): { count: number; text: string } {
+  const d = dropped.find((x) => x.section === section);
+  return d ? { count: d.count, text: ` (${count(d.count)} cut to fit the token budget, ${count(d.tokens)} token${d.tokens === 1 ? '' : 's'})` } : { count: 0, text: '' };
+}
+
+/** The "Done" section's body: one bullet per completed item, or `_None._`. */
+export function renderDone(items: readonly string[]): string {
+  return items.length ? items.map((t) => `- ${t.trim().replace(/\r\n|\r|\n/g, '\n  ')}`).join('\n') : NONE;
+}
+
+/** The items of a "Done" section (the inverse of {@link renderDone}). */
+export function parseDone(section: string): string[] {
+  const items: string[] = [];
+  for (const line of section.split('\n')) {
+    if (line.startsWith('- ')) items.push(line.slice(2));
+    else if (line.startsWith('  ') && items.length) items[items.length - 1] += `\n${line.slice(2)}`;
+  }
+  return items;
+}
+
+const REQUEST_HEADER = /^\*\*Request (\d+)(, the latest)?\*\* \((.+?)(?:, (\S+))?\):$/;
+
+/**
+ * The "User requests" section's body: each request as `**Request N** (source, time):` and its
+ * text quoted ({@link quoteBlock}), oldest first, the last marked `the latest`; then how many
+ * older requests are not carried (`omitted`, of which fit-to-budget cut those in `dropped`).
+ * Numbering counts the requests not carried, so the latest's number is how many the handoff knows of.
+ */
+export function renderUserRequests(requests: readonly UserRequest[], omitted: number, dropped: readonly Dropped[]): string {
+  if (!requests.length) return NONE;
+  const blocks = requests.map((r, i) => {
+    const latest = i === requests.length - 1 ? ', the latest' : '';
+    return `**Request ${omitted + i + 1}${latest}** (${flat(r.source)}${r.time ? `, ${flat(r.time).replace(/\s+/g, '_')}` : ''}):\n\n${quoteBlock(r.text)}`;
+  });
+  const cut = cutNote(dropped, 'user_requests');
+  if (omitted > 0) {
+    blocks.push(`_${count(omitted)} older request${omitted === 1 ? ' is' : 's are'} not carried${cut.text}._`);
+  }
+  return blocks.join('\n\n');
+}
+
+/** The requests of a "User requests" section (the inverse of {@link renderUserRequests}; texts trimmed, line breaks as LF). */
+export function parseUserRequests(section: string): UserRequest[] {
+  const out: UserRequest[] = [];
+  let quoted: string[] | undefined;
+  const flush = () => {
+    if (quoted && out.length) out[out.length - 1] = { ...out[out.length - 1], text: unquote(quoted) };
+    quoted = undefined;
+  };
+  for (const line of section.split('\n')) {
+    const h = REQUEST_HEADER.exec(line);
+    if (h) {
+      flush();
+      out.push({ text: '', source: h[3], time: h[4] ?? null });
+      quoted = [];
+    } else if (quoted && (line === '>' || line.startsWith('> '))) {
+      quoted.push(line);
+    } else if (quoted && quoted.length && line.trim() === '') {
+      flush();
+    }
+  }
+  flush();
+  return out.filter((r) => r.text.length > 0);
+}
+
+const COMMAND_MARK: Record<CommandRun['result'], string> = { succeeded: '✅', failed: '❌', unknown: '❔' };
+const MARK_RESULT: Record<string, CommandRun['result']> = { '✅': 'succeeded', '❌': 'failed', '❔': 'unknown' };
+
+/** Commands in the order the section lists them: failures first, else as given (stable). */
+export function failuresFirst(commands: readonly CommandRun[]): CommandRun[] {
+  return [...commands.filter((c) => c.result === 'failed'), ...commands.filter((c) => c.result !== 'failed')];
+}
+
+/**
+ * One line for a command run: its mark (✅ succeeded, ❌ failed, ❔ unknown), the command, the
+ * latest exit code (or `exit code unknown`), the folder, `×count` with the failed runs when
+ * repeated, its kind, source and the latest run's time, e.g.
+ * ``- ❌ `npm run build` (exit 2; in `packages/api`; ×3, 2 failed; build; source: claude-code; last at 2026-12-01T10:00:00Z)``.
+ */
+export function renderCommandRun(c: CommandRun): string {
+  const details = [c.exit_code === null ? 'exit code unknown' : `exit ${c.exit_code}`];
+  if (c.cwd) details.push(`in ${codeSpan(c.cwd)}`);
+  if (c.count > 1 || c.failed_count > 0) details.push(`×${c.count}${c.failed_count > 0 ? `, ${c.failed_count} failed` : ''}`);
+  details.push(c.kind, `source: ${flat(c.source)}`);
+  if (c.last_at) details.push(`last at ${flat(c.last_at).replace(/\s+/g, '_')}`);
+  return `- ${COMMAND_MARK[c.result]} ${codeSpan(c.command)} (${details.join('; ')})`;
+}
+
+/** The "Commands run" section's body: one line per command, failures first, then "… and N more". */
+export function renderCommandsRun(commands: readonly CommandRun[], omitted: number, dropped: readonly Dropped[]): string {
+  const lines = failuresFirst(commands).map(renderCommandRun);
+  if (omitted > 0) lines.push(`- … and ${count(omitted)} more${cutNote(dropped, 'commands_run').text}`);
+  return lines.length ? lines.join('\n') : NONE;
+}
+
+function unCode(fence: string, inner: string): string {
+  const body = fence.length > 1 && inner.startsWith(' ') && inner.endsWith(' ') ? inner.slice(1, -1) : inner;
+  return body.replace(/\\n/g, '\n').replace(/\\r/g, '\r');
+}
+
+const COMMAND_LINE =
+  /^- (✅|❌|❔) (`+)(.*?)\2 \((?:exit (-?\d+)|exit code unknown)(?:; in (`+)(.*?)\5)?(?:; ×(\d+)(?:, (\d+) failed)?)?; (build|install|migration|deploy|git|other); source: (.+?)(?:; last at (\S+))?\)$/u;
+
+/** The commands of a "Commands run" section (the inverse of {@link renderCommandRun}); other lines are skipped. */
+export function parseCommandsRun(section: string): CommandRun[] {
+  const out: CommandRun[] = [];
+  for (const line of section.split('\n')) {
+    const m = COMMAND_LINE.exec(line.trimEnd());
+    if (!m) continue;
+    out.push({
+      command: unCode(m[2], m[3]),
+      cwd: m[5] !== undefined ? unCode(m[5], m[6]) : null,
+      kind: m[9] as CommandRun['kind'],
+      exit_code: m[4] !== undefined ? Number(m[4]) : null,
+      result: MARK_RESULT[m[1]],
+      count: m[7] !== undefined ? Number(m[7]) : 1,
+      failed_count: m[8] !== undefined ? Number(m[8]) : 0,
+      source: m[10],
+      last_at: m[11] ?? null,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,106 @@
+/**
+ * What a handoff takes from its draft (issue 15, docs/DESIGN.md §8): the request's own fields
+ * where the caller gave them, the draft's where it did not — never the other way round.
+ *
+ * - The evidence lists, `user_requests` and `commands_run`, come from the draft whenever the
+ *   request leaves them out (absent, not empty), like tests run: the latest user request is in
+ *   every handoff whatever `include_recent_turns` says.
+ * - The prose fields — summary, decisions, failed approaches, next steps, blockers, completed —
+ *   come from the draft only when the request asks for it (`draft: true`: the CLI's `--draft`,
+ *   the hook, the agent tools) and leaves the field empty.
+ * - `drafted` names every field whose content is the draft's, plus those the caller says are
+ *   still as drafted (the panel's untouched fields), so a receiver knows what no person reviewed.
+ */
+import { DraftedFieldSchema, type CommandRun, type Draft, type DraftItem, type DraftedField, type LeftOut, type UserRequest } from './draftFields';
+import type { HandoverRequest } from './request';
+
+/** The drafted parts of a package (field names of `HandoffPackageSchema`). */
+export interface DraftedParts {
+  readonly summary: string;
+  readonly decisions: string[];
+  readonly failed_approaches: string[];
+  readonly next_steps: string[];
+  readonly blockers: string[];
+  readonly completed: string[];
+  readonly user_requests: UserRequest[];
+  readonly user_requests_omitted: number;
+  readonly commands_run: CommandRun[];
+  readonly commands_run_omitted: number;
+  readonly left_out: LeftOut;
+  readonly drafted: DraftedField[];
+}
+
+/** Marks the plan item the agent was on, in a next step's text: `(in progress) ` before it. */
+export const IN_PROGRESS_MARK = '(in progress) ';
+
+/** A drafted item as the package's text: its text, the in-progress item marked with {@link IN_PROGRESS_MARK}. */
+export function draftItemText(item: DraftItem): string {
+  return item.in_progress ? `${IN_PROGRESS_MARK}${item.text}` : item.text;
+}
+
+/** An empty loss report. */
+export function noLeftOut(): LeftOut {
+  return { older_requests: 0, commands_beyond_cap: 0, collapsed_todos: 0, turns: 0 };
+}
+
+/**
+ * The drafted parts of a package: `req`'s fields, completed from `draft` as described above.
+ * Pure. Without a draft (no evidence was drafted), the request's fields as they are.
+ */
+export function mergeDraft(req: HandoverRequest, draft: Draft | undefined): DraftedParts {
+  const drafted = new Set<DraftedField>(req.drafted);
+  const fill = draft && req.draft;
+  const list = (field: 'decisions' | 'failed_approaches' | 'next_steps' | 'blockers' | 'completed'): string[] => {
+    const given = req[field];
+    if (given.length || !fill || !draft[field].length) return [...given];
+    drafted.add(field);
+    return draft[field].map(draftItemText);
+  };
+  let summary = req.summary.trim();
+  if (!summary && fill && draft.summary.text.trim()) {
+    summary = draft.summary.text.trim();
+    drafted.add('summary');
+  }
+  const parts = {
+    decisions: list('decisions'),
+    failed_approaches: list('failed_approaches'),
+    next_steps: list('next_steps'),
+    blockers: list('blockers'),
+    completed: list('completed'),
+  };
+  let user_requests: UserRequest[];
+  let user_requests_omitted = 0;
+  if (req.user_requests !== undefined || !draft) {
+    user_requests = (req.user_requests ?? []).map((r) => ({ ...r }));
+  } else {
+    user_requests = draft.user_requests.map((r) => ({ text: r.text, time: r.time, source: r.source }));
+    user_requests_omitted = draft.left_out.older_requests;
+    if (user_requests.length) drafted.add('user_requests');
+  }
+  let commands_run: CommandRun[];
+  let commands_run_omitted = 0;
+  if (req.commands_run !== undefined || !draft) {
+    commands_run = (req.commands_run ?? []).map((c) => ({ ...c }));
+  } else {
+    commands_run = draft.commands_run.map((c) => ({ ...c }));
+    commands_run_omitted = draft.commands_run_omitted;
+    if (commands_run.length) drafted.add('commands_run');
+  }
+  const filled: Record<DraftedField, boolean> = {
+    summary: summary.length > 0,
+    ...Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, v.length > 0])),
+    user_requests: user_requests.length > 0,
+    commands_run: commands_run.length > 0,
+  } as Record<DraftedField, boolean>;
+  return {
+    summary,
+    ...parts,
+    user_requests,
+    user_requests_omitted,
+    commands_run,
+    commands_run_omitted,
+    left_out: draft ? { ...draft.left_out } : noLeftOut(),
+    // In the schema's order, and only fields that say something.
+    drafted: DraftedFieldSchema.options.filter((f) => drafted.has(f) && filled[f]),
+  };
+}
