@@ -189,6 +189,15 @@ export class SessionAccumulator {
 
 const TurnMemorySchema = z.object({ role: z.enum(['user', 'assistant']), text: z.string(), time: z.string().optional() });
 
+/** A plan snapshot as remembered between handoffs: bounded by the readers ({@link MAX_PLAN_ITEMS}, {@link MAX_PLAN_ITEM_CHARS}). */
+const PlanMemorySchema = z.object({
+  tool: z.string(),
+  items: z.array(z.object({ text: z.string(), status: z.enum(['pending', 'in_progress', 'completed', 'cancelled']) })),
+  explanation: z.string().optional(),
+  omitted: z.number().int().nonnegative().optional(),
+  time: z.string().optional(),
+});
+
 /** What was read of one file at the previous handoff. */
 export const FileStateSchema = z.object({
   offset: z.number().int().nonnegative(),
@@ -198,6 +207,11 @@ export const FileStateSchema = z.object({
   head: z.string(),
   head_bytes: z.number().int().nonnegative().default(0),
   turns: z.array(TurnMemorySchema).default([]),
+  /**
+   * The latest plan snapshot read of the file (issue 15), so a read of only new lines still
+   * knows the plan; absent when the file had none (state files written before it parse as such).
+   */
+  plan: PlanMemorySchema.optional(),
 });
 
 /** The session-log state kept between handoffs (per workspace). */
@@ -241,5 +255,12 @@ export interface SessionPlan {
   readonly tool: string;
   readonly items: readonly PlanItem[];
   readonly explanation?: string;
+  /** Items of the call beyond {@link MAX_PLAN_ITEMS}, not kept (counted, never dropped silently). */
+  readonly omitted?: number;
   readonly time?: string;
 }
+
+/** Items kept of one plan snapshot (in the tool's order): 200, far above any real todo list. */
+export const MAX_PLAN_ITEMS = 200;
+/** Characters kept of one plan item's text (and of Codex's explanation): 2,000. */
+export const MAX_PLAN_ITEM_CHARS = 2000;

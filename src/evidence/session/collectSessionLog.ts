@@ -12,8 +12,8 @@
  */
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import type { CommandRun, Provenance, UserRequest } from '../../core/handoff/draftFields';
-import { SESSION_SOURCES, emptySessionLogState, type PlanItem, type SessionCommand, type SessionLogState, type SessionSource, type SessionTurn, type TranscriptRead } from '../../core/session/events';
+import type { CommandRun, UserRequest } from '../../core/handoff/draftFields';
+import { SESSION_SOURCES, emptySessionLogState, type SessionCommand, type SessionLogState, type SessionSource, type SessionTurn, type TranscriptRead } from '../../core/session/events';
 import type { TestRun, Turn } from '../../core/handoff/schema';
 import { testRunsFrom } from '../../core/session/testDetection';
 import { readAider, readAiderInputHistory } from './readers/aider';
@@ -40,6 +40,7 @@ import {
   type SessionLocations,
 } from './discovery';
 import { findGemini, findOpenCode } from './discoveryGeminiOpenCode';
+import { newestPlan, planAfterRead, type EvidencePlan, type PlanCandidate } from './plans';
 
 /** Turns remembered per transcript between handoffs: 20. */
 export const REMEMBERED_TURNS = 20;
@@ -99,7 +100,7 @@ export interface SessionLogEvidence {
    * The agent's plan (issue 15): the latest plan snapshot of the newest transcript that has
    * one, with the reader, file and time it came from; absent when no transcript has a plan.
    */
-  readonly plan?: { readonly items: readonly PlanItem[]; readonly tool: string; readonly explanation?: string; readonly provenance: Provenance };
+  readonly plan?: EvidencePlan;
   /**
    * The user's own messages (issue 15), oldest first, verbatim: typed requests and corrections
    * only (no tool results, hook feedback, slash commands, system reminders; pasted logs cut to
@@ -267,6 +268,7 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
   const transcripts: TranscriptSummary[] = [];
   let turnsOf: { mtime: number; turns: SessionTurn[] } | undefined;
   let recorderSession: SessionLogEvidence['recorder_session'];
+  const plans: PlanCandidate[] = [];
 
   for (const t of found) {
     const contentFile = (t.source === 'cline' || t.source === 'roo' || t.source === 'kilo') && t.format !== 'cline-api' ? await clineUiFile(t.file) : t.file;
@@ -274,9 +276,10 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
     const prev = state.files[t.file];
     // Resume only if the part read last time is still there unchanged (same start, not shrunk).
     const resume = !!prev && !!st && st.size >= prev.offset && prev.head === (await headFingerprint(contentFile, prev.head_bytes));
+    const sinceTime = resume || (prev && RESUMED_BY_TIME.has(t.source)) ? prev?.last_time : undefined;
     const r = await reader(t)(t.file, {
       fromOffset: resume ? prev.offset : 0,
-      sinceTime: resume || (prev && RESUMED_BY_TIME.has(t.source)) ? prev?.last_time : undefined,
+      sinceTime,
       workspaceRoot: opts.workspaceRoot,
     });
     if (t.source === 'recorder') {
@@ -293,6 +296,9 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
     if (t.source !== 'recorder' && remembered.length && (!turnsOf || t.mtimeMs > turnsOf.mtime)) {
       turnsOf = { mtime: t.mtimeMs, turns: remembered };
     }
+    // The plan: the newest snapshot read now, else (only new lines or items read) the one remembered.
+    const plan = planAfterRead(r.events, prev?.plan, (resume && prev.offset > 0) || sinceTime !== undefined);
+    if (plan && !r.error) plans.push({ plan, source: t.source, file: t.file, mtimeMs: t.mtimeMs });
     const summary: TranscriptSummary = {
       source: t.source,
       file: t.file,
@@ -309,7 +315,7 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
     // An empty session is not a source (issue 17: VS Code 1.139 writes an empty Copilot chat
     // session at every start): nothing read, nothing remembered, nothing wrong. Its state is
     // still saved below, so the turns it gets later are read from where this read stopped.
-    const empty = !r.error && !commands.length && !newTurns.length && !remembered.length && !summary.edits && !summary.malformed && !summary.skipped && !summary.invalid_utf8;
+    const empty = !r.error && !plan && !commands.length && !newTurns.length && !remembered.length && !summary.edits && !summary.malformed && !summary.skipped && !summary.invalid_utf8;
     if (!empty) transcripts.push(summary);
     if (r.error) {
       notes.push(`Session log: ${r.error}`);
@@ -326,10 +332,12 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
         ...(r.last_time !== undefined ? { last_time: Math.max(r.last_time, prev?.last_time ?? 0) } : {}),
         size: st?.size ?? 0,
         turns: remembered.map(({ role, text, time }) => ({ role, text, ...(time ? { time } : {}) })),
+        ...(plan ? { plan } : {}),
       };
     }
   }
   tests.sort((a, b) => (a.started_at ?? '').localeCompare(b.started_at ?? ''));
+  const plan = newestPlan(plans);
   return {
     tests_run: tests,
     recent_turns: (turnsOf?.turns ?? []).map(({ role, text, time }) => ({ role, text, ...(time ? { time } : {}) })),
@@ -338,5 +346,6 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
     notes,
     next_state: next,
     ...(recorderSession ? { recorder_session: recorderSession } : {}),
+    ...(plan ? { plan } : {}),
   };
 }

@@ -9,12 +9,14 @@
  *   means exit 0 (Claude Code reports a non-zero exit as an error result), an error result
  *   carries "Exit code N" when it gives one; a rejected or interrupted call did not run.
  * - Write, Edit, MultiEdit and NotebookEdit uses that did not fail become file edits.
+ * - `TodoWrite` uses become plan snapshots (./planTools.ts).
  * - Text blocks become turns; `isMeta` lines, sidechain (sub-agent) turns, system
  *   reminders and tool output never do.
  */
 import { cleanTurnText, outputTail, type SessionCommand, type TranscriptRead } from '../../../core/session/events';
 import { forEachJsonLine } from '../lines';
 import { accumulator, obj, relativePath, str, textOf, transcriptRead, unreadable, type ReaderOptions } from './common';
+import { claudeTodoWritePlan } from './planTools';
 
 const EDIT_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 const SHELL_TOOLS = new Set(['Bash', 'BashOutput']);
@@ -99,6 +101,9 @@ export async function readClaudeCode(file: string, opts: ReaderOptions = {}): Pr
             texts.push(b.text);
           } else if (b.type === 'tool_use' && typeof b.id === 'string' && typeof b.name === 'string') {
             const use: PendingUse = { name: b.name, input: obj(b.input) ?? {}, time, cwd };
+            // The session's own todo list (a sub-agent's, in a sidechain line, is not the session's plan).
+            const plan = b.name === 'TodoWrite' && d.isSidechain !== true ? claudeTodoWritePlan(use.input, time) : undefined;
+            if (plan) acc.add(plan);
             const r = early.get(b.id);
             if (r) {
               early.delete(b.id);

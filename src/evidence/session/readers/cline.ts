@@ -11,6 +11,8 @@
  *   records no exit code: it stays unknown (the output's own test summary still counts).
  * - `tool` elements with `editedExistingFile`, `newFileCreated`, `fileDeleted` or
  *   `appliedDiff` are file edits.
+ * - Plans (./planTools.ts): Cline's `task_progress` checklist, Roo / Kilo Code's `updateTodoList`
+ *   tool ask and the user's `user_edit_todos`.
  * The file is not append-only (Cline rewrites it), so incremental reads use `sinceTime`.
  */
 import { stat } from 'node:fs/promises';
@@ -19,6 +21,7 @@ import { cleanTurnText, emptyStats, outputTail, type SessionCommand, type Sessio
 import { forEachJsonArrayItem } from '../jsonStream';
 import { openRegularForReading } from '../lines';
 import { accumulator, obj, relativePath, str, transcriptRead, unreadable, type ReaderOptions } from './common';
+import { checklistPlan, rooUiPlan } from './planTools';
 
 const EDIT_TOOLS = new Set(['editedExistingFile', 'newFileCreated', 'fileDeleted', 'appliedDiff', 'insertContent', 'searchAndReplace']);
 
@@ -70,6 +73,8 @@ export async function readClineTask(taskDir: string, opts: ReaderOptions & { sou
         flush();
       }
       if (!fresh) return;
+      const plan = kind === 'task_progress' ? checklistPlan('task_progress', text, time) : rooUiPlan(kind, m, time);
+      if (plan) acc.add(plan);
       if (kind === 'text' || kind === 'completion_result' || kind === 'user_feedback') {
         const role = kind === 'user_feedback' || (kind === 'text' && index === 0) ? 'user' : 'assistant';
         const cleaned = cleanTurnText(text);

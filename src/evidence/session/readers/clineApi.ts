@@ -11,11 +11,14 @@
  *   `replace_in_file` (`absolutePath` or `path`) an edit. The command's result is the next user
  *   message's `[execute_command for '…'] Result:` text (its output; "The user denied this
  *   operation" → did not run). No exit code is recorded: it stays unknown.
+ * - Plans (./planTools.ts): `update_todo_list`'s `todos` (Roo, Kilo) and any tool's
+ *   `task_progress` (Cline), native or XML (`<update_todo_list><todos>…`, `<task_progress>…`).
  * The file has no times, so it is read whole each time (`sinceTime` ignored).
  */
 import { cleanTurnText, emptyStats, outputTail, type SessionCommand, type SessionSource, type TranscriptRead } from '../../../core/session/events';
 import { forEachJsonArrayItem } from '../jsonStream';
 import { accumulator, obj, relativePath, str, transcriptRead, unreadable, type ReaderOptions } from './common';
+import { apiToolPlan, xmlTextPlan } from './planTools';
 
 const EDIT_TOOLS = new Set(['write_to_file', 'replace_in_file', 'apply_diff', 'insert_content', 'search_and_replace', 'new_rule']);
 const XML_TOOL = /<(execute_command|write_to_file|replace_in_file|attempt_completion)>([\s\S]*?)<\/\1>/g;
@@ -39,6 +42,8 @@ export async function readClineApiHistory(file: string, opts: ReaderOptions & { 
     pending = undefined;
   };
   const tool = (name: string, input: Record<string, unknown> | undefined) => {
+    const plan = apiToolPlan(name, input);
+    if (plan) acc.add(plan);
     if (name === 'execute_command') {
       const command = str(input?.command)?.trim();
       if (command) {
@@ -83,8 +88,10 @@ export async function readClineApiHistory(file: string, opts: ReaderOptions & { 
       for (const b of blocks) {
         if (b?.type === 'text') {
           const text = str(b.text) ?? '';
-          const said = cleanTurnText(text.replace(XML_TOOL, '').replace(/<thinking>[\s\S]*?<\/thinking>/g, ''));
+          const said = cleanTurnText(text.replace(XML_TOOL, '').replace(/<(thinking|update_todo_list)>[\s\S]*?<\/\1>/g, ''));
           if (said) acc.add({ kind: 'turn', role: 'assistant', text: said });
+          const plan = xmlTextPlan(text);
+          if (plan) acc.add(plan);
           for (const x of text.matchAll(XML_TOOL)) {
             const args = x[2];
             const value = (n: string) => XML_ARG(n).exec(args)?.[1]?.trim();

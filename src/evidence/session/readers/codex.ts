@@ -10,13 +10,15 @@
  *   "Process exited with code N" line, or an `exec_command_end` event; otherwise it is
  *   unknown. A call with no output before the turn was aborted, or at all, did not run.
  * - `apply_patch` adds, updates, deletes and moves become file edits.
+ * - `update_plan` calls (and the `plan_update` event they emit) become plan snapshots (./planTools.ts).
  * - User and assistant messages become turns (the `response_item` copy; the duplicate
  *   `event_msg` copy is used only when a file has no response items), without injected
  *   environment context.
  */
-import { cleanTurnText, outputTail, type SessionCommand, type TranscriptRead } from '../../../core/session/events';
+import { cleanTurnText, outputTail, type SessionCommand, type SessionPlan, type TranscriptRead } from '../../../core/session/events';
 import { forEachJsonLine, parseJsonLine, readFirstLine } from '../lines';
 import { accumulator, obj, relativePath, str, textOf, transcriptRead, unreadable, type ReaderOptions } from './common';
+import { codexUpdatePlan } from './planTools';
 
 const SHELL_CALLS = new Set(['shell', 'exec_command', 'shell_command', 'container.exec', 'local_shell']);
 const MAX_PENDING = 2000;
@@ -82,6 +84,11 @@ export async function readCodex(file: string, opts: ReaderOptions = {}): Promise
   let cwd: string | null = null;
   let sawResponseMessages = false;
   const fallbackTurns: Array<{ role: 'user' | 'assistant'; text: string; time?: string }> = [];
+  let plan: SessionPlan | undefined;
+  const addPlan = (args: Record<string, unknown>, time: string | undefined) => {
+    const next = codexUpdatePlan(args, plan, time);
+    if (next) acc.add((plan = next));
+  };
 
   const settle = (id: string, exit: number | null, text: string | undefined, durationMs: number | null) => {
     const call = pending.get(id);
@@ -131,7 +138,9 @@ export async function readCodex(file: string, opts: ReaderOptions = {}): Promise
               args = {};
             }
           }
-          if (name === 'apply_patch') {
+          if (name === 'update_plan') {
+            addPlan(args, time);
+          } else if (name === 'apply_patch') {
             for (const f of patchPaths(str(args.input) ?? str(args.patch) ?? '')) {
               acc.add({ kind: 'file_edit', path: relativePath(f, cwd ?? opts.workspaceRoot), tool: 'apply_patch', time });
             }
@@ -167,6 +176,9 @@ export async function readCodex(file: string, opts: ReaderOptions = {}): Promise
           }
         } else if (ptype === 'turn_aborted') {
           abandon();
+        } else if (ptype === 'plan_update') {
+          // The event the update_plan call emits (persisted by some versions): the same snapshot.
+          addPlan(p, time);
         } else if (ptype === 'user_message' || ptype === 'agent_message') {
           const text = cleanTurnText(str(p.message) ?? '');
           if (text) fallbackTurns.push({ role: ptype === 'user_message' ? 'user' : 'assistant', text, time });

@@ -9,13 +9,15 @@
  * Each request: the user's `message.text` is a user turn; the `response` parts' Markdown
  * `value`s form the assistant turn; a `toolInvocationSerialized` part with terminal data
  * is a command (its `commandLine`, exit code from `terminalCommandState`, output from
- * `terminalCommandOutput`; not confirmed → did not run); `textEditGroup` parts are edits.
+ * `terminalCommandOutput`; not confirmed → did not run); `textEditGroup` parts are edits; a
+ * `manage_todo_list` invocation (`toolSpecificData.kind: "todoList"`) is a plan snapshot (./planTools.ts).
  */
 import { fileURLToPath } from 'node:url';
 import { cleanTurnText, emptyStats, outputTail, type ReadStats, type TranscriptRead } from '../../../core/session/events';
 import { forEachJsonArrayItem } from '../jsonStream';
 import { forEachJsonLine, readFirstLine } from '../lines';
 import { accumulator, obj, relativePath, str, transcriptRead, unreadable, type ReaderOptions } from './common';
+import { copilotTodoListPlan } from './planTools';
 import type { SessionAccumulator } from '../../../core/session/events';
 
 function uriPath(u: unknown): string | undefined {
@@ -59,7 +61,12 @@ function addRequest(acc: SessionAccumulator, req: Record<string, unknown>, opts:
     }
     if (part.kind === 'toolInvocationSerialized') {
       const data = obj(part.toolSpecificData);
-      if (data?.kind === 'terminal') {
+      if (data?.kind === 'todoList') {
+        // manage_todo_list: the list the call wrote (or read), unless the user refused it.
+        const confirmed = part.isConfirmed;
+        const plan = confirmed === false || obj(confirmed)?.type === 0 ? undefined : copilotTodoListPlan(data, time);
+        if (plan) acc.add(plan);
+      } else if (data?.kind === 'terminal') {
         const line = obj(data.commandLine);
         const command = str(line?.userEdited) ?? str(line?.toolEdited) ?? str(line?.original) ?? str(data.command);
         if (!command) continue;

@@ -15,9 +15,12 @@
 import type { SessionAccumulator, SessionCommand } from '../../../core/session/events';
 import { outputTail } from '../../../core/session/events';
 import { obj, relativePath, str } from './common';
+import { geminiWriteTodosPlan } from './planTools';
 
 /** Gemini CLI's shell tool name (`SHELL_TOOL_NAME`). */
 export const GEMINI_SHELL_TOOL = 'run_shell_command';
+/** Gemini CLI's todo tool (`WRITE_TODOS_TOOL_NAME`): its successful calls are plan snapshots (./planTools.ts). */
+export const GEMINI_TODOS_TOOL = 'write_todos';
 /** Gemini CLI tools that write files, by name (`WRITE_FILE_TOOL_NAME`, `EDIT_TOOL_NAME`); both take `file_path`. */
 export const GEMINI_EDIT_TOOLS: ReadonlySet<string> = new Set(['write_file', 'replace']);
 
@@ -91,7 +94,8 @@ export interface GeminiCall {
 
 /**
  * Adds the events of one finished call: a command for the shell tool, a file edit for a
- * successful `write_file` / `replace`. Other tools (`read_file`, `write_todos`, searches) add nothing.
+ * successful `write_file` / `replace`, a plan for a successful `write_todos`. Other tools
+ * (`read_file`, searches) add nothing.
  */
 export function addGeminiCall(acc: SessionAccumulator, call: GeminiCall, workspaceRoot: string | undefined): void {
   const time = call.time ? { time: call.time } : {};
@@ -110,6 +114,9 @@ export function addGeminiCall(acc: SessionAccumulator, call: GeminiCall, workspa
       ...time,
     };
     acc.add(cmd);
+  } else if (call.name === GEMINI_TODOS_TOOL && call.end.status === 'success') {
+    const plan = geminiWriteTodosPlan(call.args, call.time);
+    if (plan) acc.add(plan);
   } else if (GEMINI_EDIT_TOOLS.has(call.name) && call.end.status === 'success') {
     const p = str(call.args.file_path) ?? str(call.args.absolute_path);
     if (p) acc.add({ kind: 'file_edit', path: relativePath(p, workspaceRoot), tool: call.name, ...time });

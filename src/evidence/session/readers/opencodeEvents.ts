@@ -3,12 +3,14 @@
  * files of ./opencode.ts or the SQLite database of ./opencodeDb.ts). Shapes: anomalyco/opencode
  * `packages/opencode/src/session/message-v2.ts` (parts `text`, `tool` with `state`, `patch`),
  * `tool/bash.ts` (`metadata: {output, exit, description}`; `<bash_metadata>` notes an abort),
- * `tool/edit.ts`, `tool/write.ts` (`input.filePath`), `tool/apply_patch.ts` (`input.patchText`).
+ * `tool/edit.ts`, `tool/write.ts` (`input.filePath`), `tool/apply_patch.ts` (`input.patchText`),
+ * `tool/todo.ts` (`todowrite`'s `input.todos`: a plan snapshot, ./planTools.ts).
  */
 import path from 'node:path';
 import { cleanTurnText, outputTail, type ReadStats, type SessionAccumulator } from '../../../core/session/events';
 import { patchPaths } from './codex';
 import { accumulator, obj, relativePath, str } from './common';
+import { openCodeTodoWritePlan } from './planTools';
 
 /** OpenCode tools that edit one file named by `input.filePath`. */
 const FILE_TOOLS = new Set(['edit', 'write', 'multiedit']);
@@ -39,6 +41,9 @@ function addTool(acc: SessionAccumulator, part: Record<string, unknown>, cwd: st
       output_tail: outputTail(output ?? str(state.error)),
       ...at,
     });
+  } else if (done && tool === 'todowrite') {
+    const plan = openCodeTodoWritePlan(input, time);
+    if (plan) acc.add(plan);
   } else if (done && FILE_TOOLS.has(tool)) {
     const p = str(input.filePath);
     if (p) acc.add({ kind: 'file_edit', path: relativePath(p, base), tool, ...at });
