@@ -63,7 +63,7 @@ export const MODEL_DRAFT_INSTRUCTIONS = [
 
 interface RawSection {
   readonly title: string;
-  /** Items, most important (newest) first. */
+  /** Items, most important first (newest, or the plan's own order). */
   readonly items: readonly string[];
   /** Show the kept items oldest first (as they happened). */
   readonly chronological?: boolean;
@@ -95,8 +95,8 @@ function rawSections(evidence: DraftEvidence): RawSection[] {
     { title: 'Repository', items: state.length ? [state.join(', ')] : [] },
     {
       title: 'Agent plan',
+      // In the tool's order (not newest first): what does not fit is the end of the plan.
       items: (session?.plan?.items ?? []).map((i) => `[${i.status}] ${oneLine(i.text)}`),
-      chronological: true,
     },
     {
       title: 'Tests run (newest first)',

@@ -25,6 +25,12 @@ function claudeTranscript(ws: string, turns: number): string {
     lines.push({ type: 'user', message: { role: 'user', content: `Request ${n}: make the login tests pass and keep the cookie name.` }, timestamp: at(i++), cwd: ws, sessionId: 's1', uuid: `u${n}` });
     lines.push({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: `Answer ${n}: looking at src/login.ts, the cookie is set after the redirect.` }] }, timestamp: at(i++), cwd: ws, sessionId: 's1', uuid: `a${n}` });
   }
+  const todos = [
+    { content: 'Fix the cookie order', status: 'completed', activeForm: 'Fixing the cookie order' },
+    { content: 'Run the whole suite', status: 'in_progress', activeForm: 'Running the whole suite' },
+    { content: 'Open the pull request', status: 'pending', activeForm: 'Opening the pull request' },
+  ];
+  lines.push({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id: 'todo1', name: 'TodoWrite', input: { todos } }] }, timestamp: at(i++), cwd: ws, sessionId: 's1', uuid: 'p1' });
   lines.push({ type: 'user', message: { role: 'user', content: `Use the token ${secret} for the registry and then open the pull request.` }, timestamp: at(i++), cwd: ws, sessionId: 's1', uuid: 'last' });
   lines.push({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: `npm test`, description: 'run tests' } }] }, timestamp: at(i++), cwd: ws, sessionId: 's1', uuid: 'b1' });
   lines.push({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'Tests: 1 failed, 9 passed, 10 total', is_error: true }] }, toolUseResult: { stdout: 'Tests: 1 failed, 9 passed, 10 total', stderr: '', interrupted: false }, timestamp: at(i), cwd: ws, sessionId: 's1' });
@@ -60,6 +66,7 @@ describe('Draft with the language model (src/engine/modelDraft.ts)', function ()
     assert.match(prompt, /M src\/login\.ts \(\+1 -1\)/);
     assert.match(prompt, /Add the login module/);
     assert.match(prompt, /npm test — failed/);
+    assert.match(prompt, /## Agent plan\n- \[completed\] Fix the cookie order\n- \[in_progress\] Run the whole suite\n- \[pending\] Open the pull request\n/);
     assert.match(prompt, /"summary": string, "decisions": string\[\], "failed_approaches": string\[\], "next_steps": string\[\]/);
     assert.ok((ok.redactions['github-token'] ?? 0) >= 1);
     const expected = JSON.parse(FIXED_MODEL_ANSWER) as { summary: string; decisions: string[]; failed_approaches: string[]; next_steps: string[] };
