@@ -24,14 +24,13 @@ import * as esbuild from 'esbuild';
 import Mocha from 'mocha';
 import { createDemoRepository } from '../../scripts/demoRepo';
 import { CHROMIUM, launchBrowser } from './browser';
+import { chatModelExtensionVsix } from './chatModelExtension';
 import { startCodeServer, waitFor, workspaceDir } from './codeServer';
 import { HOSTS_VARIABLE, selectedHosts } from './hosts';
 import { ensureCodeServer, HOST, HOST_CACHE, hostBanner, REPO_ROOT } from './install';
 
 const RESULTS = path.join(REPO_ROOT, 'test-results');
 const OUT = path.join(REPO_ROOT, 'out', 'integration');
-/** The test extension registering a deterministic chat model (test/integration/modelDraft.test.ts). */
-const CHAT_MODEL_EXTENSION = path.join(REPO_ROOT, 'test', 'integration', 'chatModelExtension');
 /** Workbench log lines that are not about our tests. */
 const NOISE =
   /ENOTFOUND|open-vsx|connection token|Creating a socket|ChatSessionStore|additional builtin extensions|Service Worker|AgentHost|AccountPolicyGate|reconnection-grace-time|authentication provider 'github'|Dialog requested during smoke test|^\s*$/;
@@ -83,16 +82,6 @@ interface Stats {
   tests: number;
   duration?: number;
   failuresList?: Array<{ title: string; error: string }>;
-}
-
-/**
- * Packages the test extension that registers a deterministic chat model (it registers nothing
- * until a test enables it) into out/, for the integration run's server to install.
- */
-function chatModelExtensionVsix(): string {
-  const vsix = path.join(REPO_ROOT, 'out', 'handoff-test-chat-model.vsix');
-  execFileSync(path.join(REPO_ROOT, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '-o', vsix], { cwd: CHAT_MODEL_EXTENSION, stdio: ['ignore', 'ignore', 'inherit'] });
-  return vsix;
 }
 
 /** Runs the integration suite in code-server's extension host; resolves to its counts. */

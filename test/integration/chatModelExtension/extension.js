@@ -11,9 +11,16 @@
  * request and records each request's text; `handoffTestModel.requests` returns them,
  * `handoffTestModel.disable` unregisters the provider (the other suites see no model again).
  * Tokens: one per four characters, rounded up.
+ *
+ * For the UI test (test/e2e/modelDraft.test.ts), where no test code runs in the extension host:
+ * with HANDOFF_TEST_MODEL_ANSWER set in the server's environment the provider is registered at
+ * activation with that answer, and each request is appended to the file
+ * HANDOFF_TEST_MODEL_REQUESTS names (one JSON string a line).
  */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain CommonJS test extension, loaded unbundled
 const vscode = require('vscode');
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
+const fs = require('fs');
 
 /** @type {string[]} */
 const requests = [];
@@ -33,36 +40,45 @@ function countTokens(text) {
   return Math.ceil((typeof text === 'string' ? text : messageText(text)).length / 4);
 }
 
+/**
+ * Registers the provider answering `answer`; false where this VS Code cannot register one.
+ * @param {string} answer
+ */
+function enable(answer) {
+  /** @type {any} */
+  const lm = vscode.lm;
+  let register;
+  try {
+    register = lm && lm.registerLanguageModelChatProvider;
+  } catch {
+    register = undefined;
+  }
+  if (typeof register !== 'function') return false;
+  registration?.dispose();
+  requests.length = 0;
+  registration = lm.registerLanguageModelChatProvider('handoff-test', {
+    provideLanguageModelChatInformation() {
+      return [{ id: 'handoff-test-draft', name: 'Handoff Test Model', family: 'handoff-test', version: '1.0.0', maxInputTokens: 100000, maxOutputTokens: 4000, capabilities: {} }];
+    },
+    provideLanguageModelChatResponse(/** @type {unknown} */ _model, /** @type {unknown[]} */ messages, /** @type {unknown} */ _options, /** @type {{ report(part: unknown): void }} */ progress) {
+      const text = messages.map(messageText).join('\n');
+      requests.push(text);
+      if (process.env.HANDOFF_TEST_MODEL_REQUESTS) fs.appendFileSync(process.env.HANDOFF_TEST_MODEL_REQUESTS, JSON.stringify(text) + '\n');
+      progress.report(new vscode.LanguageModelTextPart(answer));
+      return Promise.resolve();
+    },
+    provideTokenCount(/** @type {unknown} */ _model, /** @type {unknown} */ text) {
+      return Promise.resolve(countTokens(text));
+    },
+  });
+  return true;
+}
+
 /** @param {vscode.ExtensionContext} context */
 function activate(context) {
+  if (process.env.HANDOFF_TEST_MODEL_ANSWER) enable(process.env.HANDOFF_TEST_MODEL_ANSWER);
   context.subscriptions.push(
-    vscode.commands.registerCommand('handoffTestModel.enable', (/** @type {string} */ answer) => {
-      /** @type {any} */
-      const lm = vscode.lm;
-      let register;
-      try {
-        register = lm && lm.registerLanguageModelChatProvider;
-      } catch {
-        register = undefined;
-      }
-      if (typeof register !== 'function') return false;
-      registration?.dispose();
-      requests.length = 0;
-      registration = lm.registerLanguageModelChatProvider('handoff-test', {
-        provideLanguageModelChatInformation() {
-          return [{ id: 'handoff-test-draft', name: 'Handoff Test Model', family: 'handoff-test', version: '1.0.0', maxInputTokens: 100000, maxOutputTokens: 4000, capabilities: {} }];
-        },
-        provideLanguageModelChatResponse(/** @type {unknown} */ _model, /** @type {unknown[]} */ messages, /** @type {unknown} */ _options, /** @type {{ report(part: unknown): void }} */ progress) {
-          requests.push(messages.map(messageText).join('\n'));
-          progress.report(new vscode.LanguageModelTextPart(answer));
-          return Promise.resolve();
-        },
-        provideTokenCount(/** @type {unknown} */ _model, /** @type {unknown} */ text) {
-          return Promise.resolve(countTokens(text));
-        },
-      });
-      return true;
-    }),
+    vscode.commands.registerCommand('handoffTestModel.enable', enable),
     vscode.commands.registerCommand('handoffTestModel.requests', () => [...requests]),
     vscode.commands.registerCommand('handoffTestModel.disable', () => {
       registration?.dispose();
