@@ -40,17 +40,19 @@ export async function loadSessionLogState(file: string): Promise<SessionLogState
 }
 
 /**
- * The state as it may be stored: each remembered turn's text with invisible characters
+ * The state as it may be stored: each remembered turn's and user request's text with invisible characters
  * removed and secrets redacted (`sanitizeTexts`, the gate), offsets and hashes unchanged.
  */
 export async function sanitizeSessionLogState(state: SessionLogState): Promise<SessionLogState> {
   const entries = Object.entries(state.files);
-  const texts = entries.flatMap(([, f]) => f.turns.map((t) => stripInvisible(t.text).text));
+  const texts = entries.flatMap(([, f]) => [...f.turns, ...(f.user_requests ?? [])].map((t) => stripInvisible(t.text).text));
   const safe = await sanitizeTexts(texts);
   let i = 0;
   const files: SessionLogState['files'] = {};
   for (const [key, f] of entries) {
-    files[(await sanitizeText(key)).text] = { ...f, turns: f.turns.map((t) => ({ ...t, text: safe.texts[i++] })) };
+    const turns = f.turns.map((t) => ({ ...t, text: safe.texts[i++] }));
+    const requests = f.user_requests?.map((t) => ({ ...t, text: safe.texts[i++] }));
+    files[(await sanitizeText(key)).text] = { ...f, turns, ...(requests ? { user_requests: requests } : {}) };
   }
   return { ...state, files };
 }

@@ -7,6 +7,8 @@
 
 import { z } from 'zod';
 import { shellWrites as shellWordsWrites } from './shellWords';
+import { CommandTally, type CommandGroup } from './commands';
+import { userRequestText } from './requests';
 
 /** Where a fact came from; shown beside every test result. */
 export type SessionSource = 'recorder' | 'claude-code' | 'codex' | 'aider' | 'cline' | 'roo' | 'kilo' | 'specstory' | 'copilot' | 'gemini' | 'opencode';
@@ -20,6 +22,17 @@ export interface SessionTurn {
   readonly role: 'user' | 'assistant';
   readonly text: string;
   /** ISO 8601, when the format records it. */
+  readonly time?: string;
+  /**
+   * The format itself marks this user-role text as not typed by the user (Claude Code's
+   * `isCompactSummary`): a turn, never a user request (./requests.ts).
+   */
+  readonly injected?: boolean;
+}
+
+/** One of the user's own messages (issue 15): its text verbatim and bounded (./requests.ts), and its time when the format records one. */
+export interface SessionUserRequest {
+  readonly text: string;
   readonly time?: string;
 }
 
@@ -98,7 +111,11 @@ export interface TranscriptRead {
   /** Why the file could not be read, when it could not. */
   readonly error?: string;
   /** How many events of each kind the reader saw (kept or not: the accumulator keeps a bounded number). */
-  readonly seen?: { readonly turns: number; readonly commands: number; readonly edits: number };
+  readonly seen?: { readonly turns: number; readonly commands: number; readonly edits: number; readonly requests?: number; readonly other_commands?: number };
+  /** The user's own requests (issue 15), the newest {@link MAX_KEPT_USER_REQUESTS_PER_TRANSCRIPT}, oldest first. */
+  readonly user_requests?: readonly SessionUserRequest[];
+  /** The non-test, non-read-only commands that ran, grouped by text and folder (issue 15, ./commands.ts). */
+  readonly command_groups?: readonly CommandGroup[];
 }
 
 /** Tags the model uses for hidden context that is never a turn of its own. */
@@ -124,6 +141,8 @@ export const MAX_KEPT_TEST_COMMANDS = 1000;
 export const MAX_KEPT_OTHER_COMMANDS = 50;
 /** Distinct edited paths kept per transcript: 5,000. */
 export const MAX_KEPT_EDITS = 5000;
+/** User requests kept per transcript (the newest): 200, as many as the evidence keeps across transcripts. */
+export const MAX_KEPT_USER_REQUESTS_PER_TRANSCRIPT = 200;
 
 /**
  * Collects a reader's events in bounded memory, whatever the transcript's size: the
@@ -135,10 +154,15 @@ export class SessionAccumulator {
   private readonly tests: SessionCommand[] = [];
   private readonly others: SessionCommand[] = [];
   private readonly edits = new Map<string, SessionFileEdit>();
+  private readonly userRequests: SessionUserRequest[] = [];
+  /** Non-test commands grouped by text and folder (issue 15). */
+  private readonly tally = new CommandTally();
   private seq = 0;
   private readonly order = new WeakMap<object, number>();
   /** How many events of each kind were seen in all. */
   readonly counts = { turns: 0, commands: 0, edits: 0, plans: 0 };
+  /** User requests seen (issue 15), kept or not. */
+  requestsSeen = 0;
   /** The latest plan snapshot seen. */
   private plan: SessionPlan | undefined;
 
@@ -154,6 +178,12 @@ export class SessionAccumulator {
       this.counts.turns++;
       this.turns.push(e);
       if (this.turns.length > MAX_KEPT_TURNS) this.turns.shift();
+      const request = userRequestText(e);
+      if (request) {
+        this.requestsSeen++;
+        this.userRequests.push({ text: request, ...(e.time ? { time: e.time } : {}) });
+        if (this.userRequests.length > MAX_KEPT_USER_REQUESTS_PER_TRANSCRIPT) this.userRequests.shift();
+      }
     } else if (e.kind === 'command') {
       if (e.ran) {
         for (const p of shellWrites(e.command)) {
@@ -163,6 +193,7 @@ export class SessionAccumulator {
       this.counts.commands++;
       const list = this.isTestLike(e) ? this.tests : this.others;
       list.push(e);
+      if (list === this.others) this.tally.add(e);
       const cap = list === this.tests ? MAX_KEPT_TEST_COMMANDS : MAX_KEPT_OTHER_COMMANDS;
       if (list.length > cap) list.shift();
     } else if (e.kind === 'plan') {
@@ -180,6 +211,21 @@ export class SessionAccumulator {
     }
   }
 
+  /** The user's own requests (issue 15), the newest kept, oldest first. */
+  requests(): SessionUserRequest[] {
+    return [...this.userRequests];
+  }
+
+  /** Runs of non-test commands of a listed kind seen (issue 15; read-only and rejected ones not counted). */
+  get otherCommandsSeen(): number {
+    return this.tally.seen;
+  }
+
+  /** The non-test commands that ran, grouped (issue 15): see ./commands.ts. */
+  commandGroups(): CommandGroup[] {
+    return this.tally.list();
+  }
+
   /** The kept events, in the order they were added. */
   events(): SessionEvent[] {
     const all: SessionEvent[] = [...this.turns, ...this.tests, ...this.others, ...this.edits.values(), ...(this.plan ? [this.plan] : [])];
@@ -192,7 +238,7 @@ const TurnMemorySchema = z.object({ role: z.enum(['user', 'assistant']), text: z
 /** A plan snapshot as remembered between handoffs: bounded by the readers ({@link MAX_PLAN_ITEMS}, {@link MAX_PLAN_ITEM_CHARS}). */
 const PlanMemorySchema = z.object({
   tool: z.string(),
-  items: z.array(z.object({ text: z.string(), status: z.enum(['pending', 'in_progress', 'completed', 'cancelled']) })),
+  items: z.array(z.object({ text: z.string(), status: z.enum(['pending', 'in_progress', 'completed', 'cancelled']), id: z.string().optional() })),
   explanation: z.string().optional(),
   omitted: z.number().int().nonnegative().optional(),
   time: z.string().optional(),
@@ -207,6 +253,12 @@ export const FileStateSchema = z.object({
   head: z.string(),
   head_bytes: z.number().int().nonnegative().default(0),
   turns: z.array(TurnMemorySchema).default([]),
+  /**
+   * The newest user requests of the previous read (issue 15; at most REMEMBERED_USER_REQUESTS in
+   * collectSessionLog), so a later handoff still has the latest request when no new one came.
+   * Optional (absent reads as none), so a state saved before it parses and literal states stay valid.
+   */
+  user_requests: z.array(z.object({ text: z.string(), time: z.string().optional() })).optional(),
   /**
    * The latest plan snapshot read of the file (issue 15), so a read of only new lines still
    * knows the plan; absent when the file had none (state files written before it parse as such).
@@ -241,11 +293,13 @@ export type PlanItemStatus = 'pending' | 'in_progress' | 'completed' | 'cancelle
 export interface PlanItem {
   readonly text: string;
   readonly status: PlanItemStatus;
+  /** The tool's own id of the item, where later calls name items by id (Claude Code `TaskUpdate`'s `taskId`). */
+  readonly id?: string;
 }
 
 /**
  * A snapshot of an agent's todo list or plan, as one call of its plan tool left it (issue 15):
- * Claude Code `TodoWrite`, Codex `update_plan`, Roo / Kilo Code `update_todo_list`, Cline's
+ * Claude Code `TodoWrite` (or its task tools `TaskCreate` / `TaskUpdate`, one item a call), Codex `update_plan`, Roo / Kilo Code `update_todo_list`, Cline's
  * `task_progress` checklist, Copilot's todo tool, Gemini CLI `write_todos`, OpenCode
  * `todowrite`. Each call replaces the whole list, so the latest snapshot is the plan.
  * `tool` is the tool's own name; `explanation` is Codex's note beside the plan.

@@ -25,6 +25,7 @@ import { readCopilotSession } from './readers/copilot';
 import { readGemini } from './readers/gemini';
 import { readOpenCode } from './readers/opencode';
 import { readSpecStory } from './readers/specstory';
+import type { ReaderOptions } from './readers/common';
 import { openRegularForReading } from './lines';
 import { detectTranscript, formatWords, sourceOfFormat, type DetectedTranscript, type TranscriptFormat } from './detect';
 import { readRecorder, type RecorderRead } from './recorderLog';
@@ -40,6 +41,7 @@ import {
   type SessionLocations,
 } from './discovery';
 import { findGemini, findOpenCode } from './discoveryGeminiOpenCode';
+import { RequestsAndCommands } from './requestsAndCommands';
 import { newestPlan, planAfterRead, type EvidencePlan, type PlanCandidate } from './plans';
 
 /** Turns remembered per transcript between handoffs: 20. */
@@ -117,8 +119,7 @@ export interface SessionLogEvidence {
   readonly turns_seen?: number;
 }
 
-/** User requests kept across transcripts (the newest): 200, well above any token bound's need. */
-export const MAX_KEPT_USER_REQUESTS = 200;
+export { MAX_KEPT_USER_REQUESTS } from './requestsAndCommands';
 
 /**
  * Sources whose files are rewritten, start included, as they grow (a Gemini CLI legacy chat's
@@ -145,7 +146,7 @@ async function headFingerprint(file: string, n: number): Promise<string> {
   }
 }
 
-type Reader = (file: string, opts: { fromOffset?: number; sinceTime?: number; workspaceRoot?: string }) => Promise<TranscriptRead>;
+type Reader = (file: string, opts: ReaderOptions) => Promise<TranscriptRead>;
 
 /** Reads the right way for a transcript: by the format found in its content, else by its reader; JSONL / Markdown from an offset, JSON documents whole. */
 function reader(t: FoundTranscript): Reader {
@@ -268,6 +269,7 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
   const transcripts: TranscriptSummary[] = [];
   let turnsOf: { mtime: number; turns: SessionTurn[] } | undefined;
   let recorderSession: SessionLogEvidence['recorder_session'];
+  const asked = new RequestsAndCommands(opts.workspaceRoot);
   const plans: PlanCandidate[] = [];
 
   for (const t of found) {
@@ -277,10 +279,12 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
     // Resume only if the part read last time is still there unchanged (same start, not shrunk).
     const resume = !!prev && !!st && st.size >= prev.offset && prev.head === (await headFingerprint(contentFile, prev.head_bytes));
     const sinceTime = resume || (prev && RESUMED_BY_TIME.has(t.source)) ? prev?.last_time : undefined;
+    const resumed = (resume && prev.offset > 0) || sinceTime !== undefined;
     const r = await reader(t)(t.file, {
       fromOffset: resume ? prev.offset : 0,
       sinceTime,
       workspaceRoot: opts.workspaceRoot,
+      ...(resumed && prev?.plan ? { plan: { kind: 'plan' as const, ...prev.plan } } : {}),
     });
     if (t.source === 'recorder') {
       recorderSession = (r as RecorderRead).session ?? recorderSession;
@@ -296,8 +300,9 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
     if (t.source !== 'recorder' && remembered.length && (!turnsOf || t.mtimeMs > turnsOf.mtime)) {
       turnsOf = { mtime: t.mtimeMs, turns: remembered };
     }
+    const rememberedRequests = asked.add(t, r, resume ? (prev.user_requests ?? []) : [], t.mtimeMs || st?.mtimeMs || 0);
     // The plan: the newest snapshot read now, else (only new lines or items read) the one remembered.
-    const plan = planAfterRead(r.events, prev?.plan, (resume && prev.offset > 0) || sinceTime !== undefined);
+    const plan = planAfterRead(r.events, prev?.plan, resumed);
     if (plan && !r.error) plans.push({ plan, source: t.source, file: t.file, mtimeMs: t.mtimeMs });
     const summary: TranscriptSummary = {
       source: t.source,
@@ -332,6 +337,7 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
         ...(r.last_time !== undefined ? { last_time: Math.max(r.last_time, prev?.last_time ?? 0) } : {}),
         size: st?.size ?? 0,
         turns: remembered.map(({ role, text, time }) => ({ role, text, ...(time ? { time } : {}) })),
+        ...(rememberedRequests.length ? { user_requests: rememberedRequests } : {}),
         ...(plan ? { plan } : {}),
       };
     }
@@ -346,6 +352,7 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
     notes,
     next_state: next,
     ...(recorderSession ? { recorder_session: recorderSession } : {}),
+    ...asked.result(),
     ...(plan ? { plan } : {}),
   };
 }

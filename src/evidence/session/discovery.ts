@@ -24,6 +24,8 @@ export interface FoundTranscript {
   readonly mtimeMs: number;
   /** The format found by content (src/evidence/session/detect.ts), when it was detected rather than discovered. */
   readonly format?: TranscriptFormat | SessionSource;
+  /** A sub-agent's transcript: its user-role messages are the lead agent's prompts, never the user's requests (issue 15). */
+  readonly subagent?: boolean;
 }
 
 /** Most Codex rollout files examined (newest first) to find the workspace's: 300. */
@@ -106,7 +108,7 @@ export async function findClaudeCode(projectsDir: string, workspaceRoot: string)
   const subs: FoundTranscript[] = [];
   for (const f of (await list(subDir)).filter((x) => x.endsWith('.jsonl'))) {
     const full = path.join(subDir, f);
-    subs.push({ source: 'claude-code', file: full, mtimeMs: (await mtime(full)) ?? 0 });
+    subs.push({ source: 'claude-code', file: full, mtimeMs: (await mtime(full)) ?? 0, subagent: true });
   }
   return [newest, ...subs];
 }

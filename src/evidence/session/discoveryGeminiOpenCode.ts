@@ -112,7 +112,7 @@ export async function findGemini(geminiDir: string, workspaceRoot: string): Prom
     const subs: FoundTranscript[] = [];
     for (const f of subDir ? (await list(subDir)).filter((x) => x.endsWith('.jsonl')).sort() : []) {
       const full = path.join(subDir as string, f);
-      subs.push({ source: 'gemini', file: full, mtimeMs: (await mtime(full)) ?? 0 });
+      subs.push({ source: 'gemini', file: full, mtimeMs: (await mtime(full)) ?? 0, subagent: true });
     }
     return [chat, ...subs];
   }
@@ -151,7 +151,7 @@ export async function findOpenCode(dataDir: string, workspaceRoot: string): Prom
   const main = all.filter((s) => !s.parent).sort((a, b) => b.updated - a.updated)[0];
   if (!main) return unread;
   const children = all.filter((s) => s.parent === main.id);
-  return [...unread, ...[main, ...children].map(({ source, file, mtimeMs }) => ({ source, file, mtimeMs }))];
+  return [...unread, { source: main.source, file: main.file, mtimeMs: main.mtimeMs }, ...children.map(({ source, file, mtimeMs }) => ({ source, file, mtimeMs, subagent: true }))];
 }
 
 /** The JSON storage's sessions run in the workspace: projects whose worktree holds it, and `global`. */

@@ -31,7 +31,7 @@ export function planAfterRead(events: readonly SessionEvent[], remembered: Remem
   if (latest) {
     return {
       tool: latest.tool,
-      items: latest.items.map(({ text, status }) => ({ text, status })),
+      items: latest.items.map(({ text, status, id }) => ({ text, status, ...(id !== undefined ? { id } : {}) })),
       ...(latest.explanation ? { explanation: latest.explanation } : {}),
       ...(latest.omitted ? { omitted: latest.omitted } : {}),
       ...(latest.time ? { time: latest.time } : {}),

@@ -9,17 +9,21 @@
  *   means exit 0 (Claude Code reports a non-zero exit as an error result), an error result
  *   carries "Exit code N" when it gives one; a rejected or interrupted call did not run.
  * - Write, Edit, MultiEdit and NotebookEdit uses that did not fail become file edits.
- * - `TodoWrite` uses become plan snapshots (./planTools.ts).
+ * - `TodoWrite` uses become plan snapshots, and so does each `TaskCreate` / `TaskUpdate` that did
+ *   not fail (the list they build, ./planTools.ts).
  * - Text blocks become turns; `isMeta` lines, sidechain (sub-agent) turns, system
- *   reminders and tool output never do.
+ *   reminders and tool output never do. A compaction summary (`isCompactSummary`) is a turn
+ *   marked `injected`: never a user request (core/session/requests.ts).
  */
 import { cleanTurnText, outputTail, type SessionCommand, type TranscriptRead } from '../../../core/session/events';
 import { forEachJsonLine } from '../lines';
 import { accumulator, obj, relativePath, str, textOf, transcriptRead, unreadable, type ReaderOptions } from './common';
-import { claudeTodoWritePlan } from './planTools';
+import { ClaudeTaskList, claudeTodoWritePlan } from './planTools';
 
 const EDIT_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 const SHELL_TOOLS = new Set(['Bash', 'BashOutput']);
+/** Claude Code's task tools (2.1.16+), each changing one item of the plan. */
+const TASK_TOOLS = new Set(['TaskCreate', 'TaskUpdate']);
 /** Line types that carry no session event. */
 const QUIET_TYPES = new Set(['queue-operation', 'attachment', 'ai-title', 'last-prompt', 'summary', 'system', 'file-history-snapshot', 'progress', 'custom-title', 'tag']);
 /** Pending tool uses kept while waiting for their results: 2,000. */
@@ -31,6 +35,7 @@ interface PendingUse {
   readonly input: Record<string, unknown>;
   readonly time?: string;
   readonly cwd?: string;
+  readonly sidechain?: boolean;
 }
 
 interface ToolResult {
@@ -45,12 +50,18 @@ interface ToolResult {
 /** Reads one Claude Code transcript from `opts.fromOffset`. Never throws. */
 export async function readClaudeCode(file: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
   const acc = accumulator();
+  const tasks = new ClaudeTaskList(opts.plan);
   const pending = new Map<string, PendingUse>();
   const early = new Map<string, ToolResult>();
 
   const finish = (use: PendingUse, r: ToolResult | undefined): void => {
     const base = use.cwd ?? opts.workspaceRoot;
-    if (SHELL_TOOLS.has(use.name)) {
+    if (TASK_TOOLS.has(use.name)) {
+      // A task tool changes one item of the session's list (a sub-agent's calls are not the session's).
+      if (use.sidechain || (r && (r.isError || REJECTED.test(r.text)))) return;
+      const plan = tasks.apply(use.name, use.input, r?.text, use.time);
+      if (plan) acc.add(plan);
+    } else if (SHELL_TOOLS.has(use.name)) {
       const command = str(use.input.command);
       if (!command) return;
       const rejected = !r || r.interrupted || REJECTED.test(r.text);
@@ -100,10 +111,13 @@ export async function readClaudeCode(file: string, opts: ReaderOptions = {}): Pr
           if (b.type === 'text' && typeof b.text === 'string') {
             texts.push(b.text);
           } else if (b.type === 'tool_use' && typeof b.id === 'string' && typeof b.name === 'string') {
-            const use: PendingUse = { name: b.name, input: obj(b.input) ?? {}, time, cwd };
+            const use: PendingUse = { name: b.name, input: obj(b.input) ?? {}, time, cwd, sidechain: d.isSidechain === true };
             // The session's own todo list (a sub-agent's, in a sidechain line, is not the session's plan).
             const plan = b.name === 'TodoWrite' && d.isSidechain !== true ? claudeTodoWritePlan(use.input, time) : undefined;
-            if (plan) acc.add(plan);
+            if (plan) {
+              tasks.reset(plan);
+              acc.add(plan);
+            }
             const r = early.get(b.id);
             if (r) {
               early.delete(b.id);
@@ -137,7 +151,8 @@ export async function readClaudeCode(file: string, opts: ReaderOptions = {}): Pr
       }
       if (texts.length && d.isMeta !== true && d.isSidechain !== true) {
         const text = cleanTurnText(texts.join('\n\n'));
-        if (text) acc.add({ kind: 'turn', role, text, ...(time ? { time } : {}) });
+        // A compaction summary is written in the user's role; a turn, never the user's request.
+        if (text) acc.add({ kind: 'turn', role, text, ...(time ? { time } : {}), ...(d.isCompactSummary === true ? { injected: true } : {}) });
       }
       return true;
     });

@@ -3,7 +3,7 @@
  * relativisation and the test-likeness rule for bounded retention.
  */
 import path from 'node:path';
-import { SessionAccumulator, emptyStats, type ReadStats, type SessionCommand, type SessionSource, type TranscriptRead } from '../../../core/session/events';
+import { SessionAccumulator, emptyStats, type ReadStats, type SessionCommand, type SessionPlan, type SessionSource, type TranscriptRead } from '../../../core/session/events';
 import { parseTestSummary, testRunner } from '../../../core/session/testDetection';
 
 /** Options every reader takes. */
@@ -14,6 +14,11 @@ export interface ReaderOptions {
   readonly sinceTime?: number;
   /** Absolute workspace folder: edited paths inside it are made relative to it. */
   readonly workspaceRoot?: string;
+  /**
+   * The plan remembered from the previous read, for tools whose calls change one item of it
+   * (Claude Code `TaskUpdate`): a read of only new lines still knows the items they name.
+   */
+  readonly plan?: SessionPlan;
 }
 
 /** Commands worth keeping as test candidates: a known runner, or a known test summary in the output. */
@@ -28,7 +33,7 @@ export function accumulator(): SessionAccumulator {
 
 /** Builds a reader's result: the kept events and how many of each kind were seen. */
 export function transcriptRead(source: SessionSource, file: string, acc: SessionAccumulator, stats: ReadStats, endOffset: number): TranscriptRead {
-  return { source, file, events: acc.events(), stats, end_offset: endOffset, seen: { ...acc.counts } };
+  return { source, file, events: acc.events(), stats, end_offset: endOffset, seen: { ...acc.counts, requests: acc.requestsSeen, other_commands: acc.otherCommandsSeen }, user_requests: acc.requests(), command_groups: acc.commandGroups() };
 }
 
 /** The result for a file that could not be read: no events, one malformed "line", the reason in `error`. */

@@ -6,7 +6,8 @@
  *
  * Shapes, from each agent's source:
  * - Claude Code `TodoWrite`: `input.todos: [{content, status: pending|in_progress|completed,
- *   activeForm}]` (the Agent SDK's TodoWrite input schema; older versions also had `id`, `priority`).
+ *   activeForm}]` (the Agent SDK's TodoWrite input schema; older versions also had `id`, `priority`);
+ *   since 2.1.16 the task tools `TaskCreate` / `TaskUpdate` (see {@link ClaudeTaskList}).
  * - Codex CLI `update_plan`: `arguments` (a JSON string) `{explanation?, plan: [{step, status:
  *   pending|in_progress|completed}]}` (openai/codex `codex-rs/protocol/src/plan_tool.rs`
  *   `UpdatePlanArgs`); the same object as the `plan_update` event. Some builds also accept
@@ -135,6 +136,56 @@ export function checklistPlan(tool: string, markdown: unknown, time?: string): S
 /** Claude Code `TodoWrite` input (`{todos: [{content, status, activeForm}]}`) as a plan. */
 export function claudeTodoWritePlan(input: Record<string, unknown>, time?: string): SessionPlan | undefined {
   return planOf('TodoWrite', objectItems(input.todos, ['content', 'activeForm']), { time });
+}
+
+/**
+ * Claude Code's task tools (since Claude Code 2.1.16 the default in place of `TodoWrite`):
+ * `TaskCreate` `{subject, description, activeForm?}` adds one task, its id in the result
+ * ("Task #3 created successfully: …", `toolUseResult.task.id`); `TaskUpdate` `{taskId, status?:
+ * pending|in_progress|completed|deleted, subject?}` changes one (`deleted` removes it). Ids are
+ * numbered from 1 per list. The list starts from the plan remembered from the previous read.
+ */
+export class ClaudeTaskList {
+  private items: Array<{ id: string; text: string; status: PlanItemStatus }>;
+
+  constructor(previous?: SessionPlan) {
+    this.items = (previous?.items ?? []).map((it, i) => ({ id: it.id ?? String(i + 1), text: it.text, status: it.status }));
+  }
+
+  /** A `TodoWrite` replaced the list: task ids start again. */
+  reset(plan: SessionPlan): void {
+    this.items = plan.items.map((it, i) => ({ id: String(i + 1), text: it.text, status: it.status }));
+  }
+
+  /**
+   * Applies one finished `TaskCreate` / `TaskUpdate` call.
+   * @param resultText the tool result's text (the created task's id is in it)
+   * @returns the list after the call, or undefined when the call changed nothing known
+   */
+  apply(name: string, input: Record<string, unknown>, resultText: string | undefined, time?: string): SessionPlan | undefined {
+    if (name === 'TaskCreate') {
+      const text = str(input.subject) ?? str(input.description) ?? '';
+      if (!text.trim()) return undefined;
+      const fromResult = /\bTask #(\S+?) created\b/.exec(resultText ?? '')?.[1];
+      const next = Math.max(0, ...this.items.map((it) => Number(it.id)).filter(Number.isFinite)) + 1;
+      this.items.push({ id: fromResult ?? String(next), text, status: input.status === undefined ? 'pending' : planStatus(input.status) });
+    } else if (name === 'TaskUpdate') {
+      const id = typeof input.taskId === 'number' ? String(input.taskId) : str(input.taskId);
+      const i = this.items.findIndex((it) => it.id === id);
+      if (i < 0) return undefined;
+      if (input.status === 'deleted') {
+        this.items.splice(i, 1);
+      } else {
+        const subject = str(input.subject);
+        this.items[i] = { ...this.items[i], ...(subject?.trim() ? { text: subject } : {}), ...(input.status !== undefined ? { status: planStatus(input.status) } : {}) };
+      }
+    } else {
+      return undefined;
+    }
+    const plan = planOf(name, this.items, { time });
+    if (!plan) return undefined;
+    return { ...plan, items: plan.items.map((it, i) => ({ ...it, id: this.items[i].id })) };
+  }
 }
 
 /**

@@ -5,10 +5,11 @@
  * across incremental reads.
  */
 import assert from 'node:assert/strict';
-import { appendFileSync, copyFileSync, cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SessionLogStateSchema, type SessionPlan, type TranscriptRead } from '../../../../src/core/session/events';
 import { collectSessionLog } from '../../../../src/evidence/session/collectSessionLog';
+import { claudeProjectDirName } from '../../../../src/evidence/session/discovery';
 import { newestPlan } from '../../../../src/evidence/session/plans';
 import { readClaudeCode } from '../../../../src/evidence/session/readers/claudeCode';
 import { readClineTask } from '../../../../src/evidence/session/readers/cline';
@@ -19,7 +20,7 @@ import { readGemini } from '../../../../src/evidence/session/readers/gemini';
 import { readOpenCode } from '../../../../src/evidence/session/readers/opencode';
 import { checklistPlan, planOf } from '../../../../src/evidence/session/readers/planTools';
 import { loadSessionLogState, saveSessionLogState } from '../../../../src/store/sessionLogState';
-import { GeminiChatWriter, toolCall } from '../../../helpers/geminiLogs';
+import { GeminiChatWriter, toolCall, writeCheckpoint } from '../../../helpers/geminiLogs';
 import { fileToolPart, writeProject, writeSession } from '../../../helpers/opencodeStorage';
 import { cleanupTempDirs, tempDir } from '../../../helpers/repo';
 
@@ -45,6 +46,16 @@ describe('the agent\'s plan: readers', function () {
     assert.equal(plans(r)[0].tool, 'TodoWrite');
     assert.equal(plans(r)[0].time, '2026-03-02T10:04:00.000Z');
     assert.equal(r.seen && (r.seen as { plans?: number }).plans, 3);
+  });
+
+  it('Claude Code task tools (2.1.16+): TaskCreate adds, TaskUpdate changes, renames and deletes by id; a failed call changes nothing', async () => {
+    const r = await readClaudeCode(path.join(FIX, 'claude-code-tasks.jsonl'));
+    assert.deepEqual(latest(r), ['completed: Add the RSS route', 'in_progress: Render items as RSS 2.0', 'pending: Write the changelog entry for 1.4']);
+    assert.deepEqual(plans(r)[0].items.map((i) => i.id), ['1', '2', '4']);
+    assert.equal(plans(r)[0].tool, 'TaskUpdate');
+    assert.equal(plans(r)[0].time, '2026-03-04T08:09:00.000Z');
+    // 4 creates and 5 updates that did not fail; TaskList and the failed update are no snapshots.
+    assert.equal((r.seen as { plans?: number }).plans, 9);
   });
 
   it('Codex update_plan: the latest call with its explanation; the plan_update event repeats a snapshot', async () => {
@@ -85,6 +96,12 @@ describe('the agent\'s plan: readers', function () {
     assert.equal((r.seen as { plans?: number }).plans, 3);
   });
 
+  it('Kilo Code ui_messages.json (Roo Code\'s format): the same plan, as kilo', async () => {
+    const r = await readClineTask(path.join(FIX, 'roo-task'), { source: 'kilo' });
+    assert.equal(r.source, 'kilo');
+    assert.deepEqual(latest(r), ['completed: Find the login route', 'in_progress: Add the limiter middleware', 'pending: Use the shared Redis store', 'pending: Write a test for 429 responses']);
+  });
+
   it('Roo Code api_conversation_history.json: XML update_todo_list blocks, not in the assistant\'s turn', async () => {
     const r = await readClineApiHistory(path.join(FIX, 'roo-task', 'api_conversation_history.json'), { source: 'roo' });
     assert.deepEqual(latest(r), ['completed: Find the login route', 'in_progress: Add the limiter middleware', 'pending: Use the shared Redis store', 'pending: Write a test for 429 responses']);
@@ -118,6 +135,29 @@ describe('the agent\'s plan: readers', function () {
     assert.equal(plans(r)[0].tool, 'manage_todo_list');
     assert.equal(plans(r)[0].time, new Date(1772900060000).toISOString());
     assert.equal((r.seen as { plans?: number }).plans, 3);
+    // The same session as VS Code 1.109+'s mutation log (kind 0 the session, kind 2 pushes): the same plan.
+    const doc = JSON.parse(readFileSync(path.join(FIX, 'copilot-todos.json'), 'utf8')) as { requests: unknown[] };
+    const log = path.join(tempDir(), 'session.jsonl');
+    writeFileSync(log, [{ kind: 0, v: { ...doc, requests: [] } }, ...doc.requests.map((v) => ({ kind: 2, k: ['requests'], v: [v] }))].map((e) => JSON.stringify(e)).join('\n') + '\n');
+    assert.deepEqual(latest(await readCopilotSession(log)), latest(r));
+  });
+
+  it('Gemini CLI write_todos in a checkpoint: calls matched to their responses, a call without one is no plan', async () => {
+    const file = path.join(tempDir(), 'checkpoint-dark-mode.json');
+    const todos = (...items: Array<[string, string]>) => ({ todos: items.map(([description, status]) => ({ description, status })) });
+    const call = (id: string, args: unknown) => ({ role: 'model', parts: [{ functionCall: { id, name: 'write_todos', args } }] });
+    const response = (id: string) => ({ role: 'user', parts: [{ functionResponse: { id, name: 'write_todos', response: { output: 'Successfully updated the todo list.' } } }] });
+    writeCheckpoint(file, [
+      { role: 'user', parts: [{ text: 'Add dark mode.' }] },
+      call('w1', todos(['Add a theme toggle', 'in_progress'], ['Persist the choice', 'pending'])),
+      response('w1'),
+      call('w2', todos(['Add a theme toggle', 'completed'], ['Persist the choice', 'in_progress'])),
+      response('w2'),
+      call('w3', todos(['Unanswered', 'in_progress'])),
+    ]);
+    const r = await readGemini(file);
+    assert.deepEqual(latest(r), ['completed: Add a theme toggle', 'in_progress: Persist the choice']);
+    assert.equal(plans(r)[0].time, undefined, 'a checkpoint has no times');
   });
 
   it('Gemini CLI write_todos in a chat recording: successful calls only, cancelled items kept as cancelled', async () => {
@@ -260,6 +300,20 @@ describe('the agent\'s plan: SessionLogEvidence.plan', function () {
     assert.equal(third.plan?.provenance.time, '2026-03-02T10:06:00.000Z');
   });
 
+  it('Claude Code task tools: a read of only new lines applies TaskUpdate to the remembered list', async () => {
+    const ws = tempDir();
+    const file = path.join(tempDir(), 'tasks.jsonl');
+    const lines = readFileSync(path.join(FIX, 'claude-code-tasks.jsonl'), 'utf8').split('\n');
+    writeFileSync(file, `${lines.slice(0, 16).join('\n')}\n`);
+    const first = await collectSessionLog({ workspaceRoot: ws, mode: file });
+    assert.deepEqual(first.plan?.items.map((i) => `${i.status}: ${i.text}`), ['completed: Add the RSS route', 'pending: Render items as RSS 2.0', 'pending: Link the feed from the layout', 'pending: Write the changelog entry']);
+    appendFileSync(file, lines.slice(16).join('\n'));
+    const second = await collectSessionLog({ workspaceRoot: ws, mode: file, state: first.next_state });
+    assert.equal(second.transcripts[0]?.turns, 0, 'only the new lines were read (they hold no turn)');
+    assert.deepEqual(second.plan?.items.map((i) => `${i.status}: ${i.text}`), ['completed: Add the RSS route', 'in_progress: Render items as RSS 2.0', 'pending: Write the changelog entry for 1.4']);
+    assert.equal(second.plan?.provenance.time, '2026-03-04T08:09:00.000Z');
+  });
+
   it('a Cline task read again by item time keeps the plan when nothing new is a checklist (the real gmfstu task, copied to a temporary folder)', async () => {
     const task = path.join(tempDir(), '1769053680585');
     cpSync(path.join(SHARED, 'cline', 'gmfstu-task-1769053680585'), task, { recursive: true });
@@ -273,6 +327,28 @@ describe('the agent\'s plan: SessionLogEvidence.plan', function () {
     const second = await collectSessionLog({ workspaceRoot: ws, mode: task, state: first.next_state });
     assert.deepEqual(second.recent_turns.map((t) => t.text), ['Thanks, merge it.'], 'only the new element was read');
     assert.deepEqual(second.plan, first.plan);
+  });
+
+  it('across the transcripts found for a workspace: the newest plan call wins, whatever the file times', async () => {
+    const home = tempDir();
+    const ws = path.join(tempDir(), 'shop');
+    const claude = path.join(home, 'claude', 'projects', claudeProjectDirName(ws));
+    mkdirSync(claude, { recursive: true });
+    copyFileSync(path.join(FIX, 'claude-code-todowrite.jsonl'), path.join(claude, 'session.jsonl'));
+    const day = path.join(home, 'codex', 'sessions', '2026', '03', '03');
+    mkdirSync(day, { recursive: true });
+    writeFileSync(path.join(day, 'rollout-2026-03-03T09-00-00-0199a0b1.jsonl'), readFileSync(path.join(FIX, 'codex-update-plan.jsonl'), 'utf8').replaceAll('/home/dev/api', ws));
+    // The Claude Code file was written last, but Codex's last update_plan (03-03) is newer than its TodoWrite (03-02).
+    utimesSync(path.join(claude, 'session.jsonl'), new Date('2026-03-10'), new Date('2026-03-10'));
+    const locations = { 'claude-code': path.join(home, 'claude', 'projects'), codex: path.join(home, 'codex', 'sessions') };
+    const both = await collectSessionLog({ workspaceRoot: ws, home, locations, sources: ['claude-code', 'codex'] });
+    assert.deepEqual(both.transcripts.map((t) => t.source).sort(), ['claude-code', 'codex']);
+    assert.equal(both.plan?.tool, 'update_plan');
+    assert.equal(both.plan?.explanation, 'Queries done; the suite is next.');
+    assert.equal(both.plan?.provenance.reader, 'codex');
+    const claudeOnly = await collectSessionLog({ workspaceRoot: ws, home, locations, sources: ['claude-code'] });
+    assert.equal(claudeOnly.plan?.provenance.reader, 'claude-code');
+    assert.equal(claudeOnly.plan?.items.length, 4);
   });
 
   it('old state files (no plan) still parse', () => {

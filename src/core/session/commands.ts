@@ -1,0 +1,199 @@
+/**
+ * The commands a session ran beside its tests (issue 15, docs/DESIGN.md §6 "Commands run"): what
+ * each does, by its first words — `build`, `install`, `migration`, `deploy`, `git` (operations
+ * that change history), `other` — and repeated runs of one command in one folder counted once,
+ * with the latest run's exit code. Pure: no I/O.
+ *
+ * Read-only commands (`ls`, `cat`, `grep`, `sed -n`, `git status` / `diff` / `log`, `gh issue
+ * view` …) are left out: they say nothing about what was built, installed or changed, and a
+ * session runs hundreds of them. They are not counted in `commands_seen` either, so the loss
+ * report counts only commands that could have been listed. Test runs (./testDetection.ts) are
+ * never here: they are `tests_run`.
+ *
+ * The rules follow each tool's documented command line (npm, pnpm, yarn, bun, pip, poetry, uv,
+ * cargo, go, Maven, Gradle, make, Docker, dotnet; Prisma, Alembic, Rails, Knex, Django, Sequelize,
+ * Flyway, Drizzle, TypeORM, Laravel, Ecto, EF Core; Vercel, Netlify, Fly.io, kubectl, Terraform,
+ * Helm, Serverless, CDK, SAM, Pulumi, Firebase, gcloud, Wrangler, vsce; git).
+ */
+import type { CommandKind } from '../handoff/draftFields';
+import type { SessionCommand } from './events';
+import { shellWrites } from './shellWords';
+
+/** A command's kind, or `read_only` (left out of `commands_run`). */
+export type CommandClass = CommandKind | 'read_only';
+
+/** Splits a command line into its simple commands (on `&&`, `||`, `;`, `|`, a background `&`, newlines; not `2>&1`). */
+function segments(command: string): string[] {
+  return command
+    .split(/&&|\|\||[;|\n]|\s&(?=\s|$)/)
+    .map((s) => s.trim().replace(/^[({]+\s*/, '').replace(/\s*[)}]+$/, ''))
+    .filter(Boolean);
+}
+
+/**
+ * Wrappers removed before the first word is read: env assignments (`CI=1`), `sudo`, `time`,
+ * `env`, `nohup`, `command`, `exec`; package runners that run a tool (`npx`, `pnpm exec` /
+ * `dlx`, `yarn dlx` / `exec`, `bunx`, `bun x`, `uv run`, `poetry run`, `pipenv run`, `bundle
+ * exec`, `python -m` for modules named after their tool); a path before the program
+ * (`./node_modules/.bin/tsc`, `/usr/bin/make`).
+ */
+function bare(segment: string): string {
+  let s = segment;
+  for (let i = 0; i < 8; i++) {
+    const next = s
+      .replace(/^(?:[A-Za-z_][\w]*=(?:'[^']*'|"[^"]*"|\S*)\s+)+/, '')
+      .replace(/^(?:sudo(?:\s+-\S+)*|time|env|nohup|command|exec|xargs(?:\s+-\S+)*)\s+/, '')
+      .replace(/^(?:npx|bunx|pnpx)(?:\s+(?:--yes|-y|--no-install|--package(?:=|\s+)\S+|-p\s+\S+))*\s+/, '')
+      .replace(/^(?:pnpm\s+(?:exec|dlx)|yarn\s+(?:dlx|exec)|bun\s+x|uv\s+run|poetry\s+run|pipenv\s+run|bundle\s+exec|hatch\s+run|pdm\s+run)\s+/, '')
+      .replace(/^python[\d.]*\s+-m\s+(?=pip\b|alembic\b|django\b|build\b|twine\b)/, '')
+      .replace(/^(?:\.{0,2}\/)?(?:[\w.@-]+\/)+(?=[\w.-]+(?:\s|$))/, '');
+    if (next === s) break;
+    s = next;
+  }
+  return s.trim();
+}
+
+const SCRIPT = String.raw`(?:npm|pnpm|yarn|bun)\s+(?:run(?:-script)?\s+)?`;
+
+/** [pattern on a bare segment, kind]: the first match wins. */
+const RULES: Array<[RegExp, CommandKind | 'read_only' | 'neutral']> = [
+  [/^(?:cd|pushd|popd|set|export|source|\.|true|:)(?:\s|$)/, 'neutral'],
+  // Migrations before builds and scripts: `npm run migrate`, `prisma migrate dev`.
+  [new RegExp(String.raw`^${SCRIPT}(?:db:)?migrat\w*|^${SCRIPT}db:(?:push|migrate|rollback|setup|seed)`), 'migration'],
+  [/^prisma\s+(?:migrate|db\s+(?:push|seed|execute))\b/, 'migration'],
+  [/^alembic\s+(?:upgrade|downgrade|revision|stamp)\b/, 'migration'],
+  [/^(?:rails|rake)\s+db:[\w:]+/, 'migration'],
+  [/^(?:knex|sequelize(?:-cli)?|typeorm(?:-ts-node-\w+)?)\s+(?:migrate|db:migrate|db:seed|migration:run|migration:revert|seed)[\w:]*/, 'migration'],
+  [/^(?:python[\d.]*\s+(?:\S*\/)?manage\.py|django-admin)\s+(?:migrate|makemigrations)\b/, 'migration'],
+  [/^(?:flyway|liquibase)\s+(?:\S+\s+)*(?:migrate|update|repair|baseline|undo)\b/, 'migration'],
+  [/^drizzle-kit\s+(?:migrate|push|generate)\b/, 'migration'],
+  [/^(?:goose|dbmate|migrate)\s+(?:\S+\s+)*(?:up|down|migrate|redo)\b/, 'migration'],
+  [/^(?:php\s+artisan\s+migrate|mix\s+ecto\.(?:migrate|rollback)|dotnet\s+ef\s+(?:database\s+update|migrations\s+add)|diesel\s+migration|sqlx\s+migrate|supabase\s+(?:db\s+(?:push|reset)|migration))\b/, 'migration'],
+  // Deploys and publishes.
+  [new RegExp(String.raw`^${SCRIPT}(?:deploy|release|publish)[\w:.-]*`), 'deploy'],
+  [/^vercel(?:\s+(?:deploy|--prod|-p|promote)\b|\s*$)/, 'deploy'],
+  [/^(?:netlify|fly|flyctl|serverless|sls|cdk|sam|firebase|eb|wrangler|railway|render)\s+(?:\S+\s+)*?(?:deploy|publish|up)\b/, 'deploy'],
+  [/^kubectl\s+(?:apply|create|delete|replace|patch|rollout|scale|set\s+image)\b/, 'deploy'],
+  [/^(?:terraform|tofu)\s+(?:-\S+\s+)*(?:apply|destroy|import)\b/, 'deploy'],
+  [/^helm\s+(?:upgrade|install|uninstall|rollback)\b/, 'deploy'],
+  [/^pulumi\s+(?:up|destroy)\b/, 'deploy'],
+  [/^gcloud\s+(?:\S+\s+)*deploy\b|^az\s+(?:\S+\s+)*deploy\b|^heroku\s+(?:container:release|releases:rollback)\b|^ansible-playbook\b/, 'deploy'],
+  [/^(?:docker|podman)\s+push\b|^(?:npm|pnpm|yarn)\s+publish\b|^cargo\s+publish\b|^twine\s+upload\b|^gh\s+release\s+create\b|^gem\s+push\b|^(?:vsce|ovsx)\s+publish\b/, 'deploy'],
+  // Installs (package managers).
+  [/^(?:npm|pnpm|yarn|bun)\s+(?:install|i|add|ci|remove|rm|uninstall|un|update|upgrade|up|link)\b|^yarn\s*$/, 'install'],
+  [/^(?:pip[\d.]*|uv\s+pip|pipx|pipenv|conda|mamba)\s+(?:install|uninstall|sync)\b|^uv\s+(?:add|remove|sync|lock)\b|^poetry\s+(?:add|remove|install|update|lock)\b|^pdm\s+(?:add|install|sync)\b/, 'install'],
+  [/^cargo\s+(?:add|remove|install|update)\b|^go\s+(?:get|mod\s+(?:tidy|download|vendor))\b/, 'install'],
+  [/^(?:gem\s+install|bundle(?:\s+(?:install|add|update))?\s*$|bundle\s+(?:install|add|update)\b|composer\s+(?:install|require|update|remove)|mix\s+deps\.get|dotnet\s+(?:add\s+\S+\s+package|restore)|deno\s+(?:install|add)|swift\s+package\s+resolve)\b/, 'install'],
+  [/^(?:apt|apt-get|dnf|yum|zypper|brew|port|choco|winget|scoop)\s+(?:-\S+\s+)*(?:install|remove|purge|upgrade|update|reinstall)\b|^apk\s+(?:add|del)\b|^pacman\s+-S/, 'install'],
+  // Builds.
+  [new RegExp(String.raw`^${SCRIPT}(?:build|compile|bundle|package|dist|typecheck|tsc)[\w:.-]*`), 'build'],
+  [/^(?:tsc|esbuild|webpack|rollup|tsup|swc|babel|parcel\s+build|vite\s+build|next\s+build|nuxt\s+(?:build|generate)|ng\s+build|astro\s+build|turbo\s+(?:run\s+)?build|nx\s+(?:run\s+\S*:)?build)\b/, 'build'],
+  [/^(?:make|gmake|cmake|ninja|meson|bazel\s+build|buck2?\s+build|scons|msbuild|xcodebuild)\b/, 'build'],
+  [/^cargo\s+(?:\+\S+\s+)?(?:build|b|check|clippy|doc)\b|^go\s+(?:build|install|generate|vet)\b/, 'build'],
+  [/^(?:\.\/)?gradlew?\s+(?:-\S+\s+)*(?:\S*:)?(?:build|assemble\w*|jar|bootJar|shadowJar|compile\w*|clean)\b/, 'build'],
+  [/^(?:\.\/)?mvnw?\s+(?:-\S+\s+)*(?:\S+:)?(?:package|compile|install|clean|deploy)\b/, 'build'],
+  [/^(?:docker|podman)\s+(?:build|buildx\s+build|compose\s+(?:\S+\s+)*build)\b|^docker-compose\s+(?:\S+\s+)*build\b/, 'build'],
+  [/^(?:dotnet\s+(?:build|publish|pack)|swift\s+build|flutter\s+build|zig\s+build|mix\s+compile|(?:poetry|uv|hatch|pdm)\s+build|build|python[\d.]*\s+(?:\S*\/)?setup\.py\s+(?:build|bdist\w*|sdist|install))\b/, 'build'],
+  [/^(?:gcc|g\+\+|cc|c\+\+|clang(?:\+\+)?|javac|rustc|kotlinc)\s/, 'build'],
+  // git: operations that change history (a listing `git tag`, `git stash list` does not).
+  [/^git\s+(?:-[Cc]\s+\S+\s+|--\S+\s+)*(?:tag|branch)\s*$|^git\s+(?:-[Cc]\s+\S+\s+|--\S+\s+)*(?:tag\s+(?:-l|--list)|stash\s+(?:list|show)|branch\s+(?:-[avr]+|--list|--show-current|--contains))\b/, 'read_only'],
+  [/^git\s+(?:-[Cc]\s+\S+\s+|--\S+\s+)*(?:commit|merge|rebase|reset|cherry-pick|revert|push|pull|tag|stash|am|checkout\s+(?:-\S*[bB]\b)|switch\s+(?:-[cC]\b|--create\b|--force-create\b)|branch\s+(?:-[dDmMfc]\b|--delete|--move|--force|--copy))/, 'git'],
+  [/^git\s+(?:-[Cc]\s+\S+\s+|--\S+\s+)*(?:status|diff|log|show|blame|branch|remote|rev-parse|rev-list|ls-files|ls-tree|ls-remote|grep|describe|shortlog|reflog|config\s+(?:--get|-l|--list)|cat-file|merge-base|whatchanged|help|version|--version)\b/, 'read_only'],
+  [/^gh\s+(?:issue|pr|repo|run|release|workflow|api)\s+(?:view|list|status|diff|checks|watch)\b|^gh\s+(?:auth\s+status|search)\b/, 'read_only'],
+  [/^(?:npm|pnpm|yarn)\s+(?:ls|list|view|info|outdated|why|explain|audit|config\s+get|root|bin|help|-v|--version)\b/, 'read_only'],
+  [/^sed\s+(?:-[^i\s-]\S*\s+|--(?!in-place)\S+\s+)*['"]?[^-]|^find\s+(?![^|;&]*\s-(?:delete|exec|execdir|ok|fprint)\b)/, 'read_only'],
+  [
+    /^(?:ls|ll|la|dir|cat|bat|head|tail|less|more|grep|egrep|fgrep|rg|ag|ack|fd|tree|wc|pwd|echo|printf|which|whereis|type|file|stat|du|df|diff|cmp|jq|yq|awk|sort|uniq|cut|tr|nl|column|realpath|readlink|dirname|basename|date|whoami|id|uname|hostname|printenv|ps|pgrep|top|history|sleep|test|\[|man|tldr|lsof|free|uptime|od|xxd|hexdump|strings|md5sum|sha\d*sum|shasum|seq|yes|clear)(?:\s|$)/,
+    'read_only',
+  ],
+  [/^(?:node|python[\d.]*|deno|bun|ruby|go|cargo|rustc|java|dotnet|tsc|npm|pnpm|yarn|pip[\d.]*|docker|kubectl|terraform)\s+(?:--version|-v|-V|version)\s*$/, 'read_only'],
+];
+
+/** Priority of the kinds when a line runs several: the most consequential names the line. */
+const PRIORITY: readonly CommandClass[] = ['deploy', 'migration', 'build', 'install', 'git', 'other', 'read_only'];
+
+/**
+ * What a command line does (see the file's comment): each simple command of the line is read by
+ * its first words after wrappers; the line takes the most consequential kind among them
+ * (deploy, migration, build, install, git, other). `read_only` when every part only reads and
+ * nothing is written by a redirection (`echo x > f` is `other`).
+ */
+export function classifyCommand(command: string): CommandClass {
+  let best: CommandClass | undefined;
+  for (const seg of segments(command)) {
+    const b = bare(seg);
+    if (!b) continue;
+    const kind = RULES.find(([re]) => re.test(b))?.[1] ?? 'other';
+    if (kind === 'neutral') continue;
+    if (best === undefined || PRIORITY.indexOf(kind) < PRIORITY.indexOf(best)) best = kind;
+  }
+  if (best === undefined || best === 'read_only') {
+    return shellWrites(command).length ? 'other' : 'read_only';
+  }
+  return best;
+}
+
+/** How a run ended: exit 0 `succeeded`, another exit code (or the log saying it failed) `failed`, else `unknown` — never guessed. */
+export function commandResult(c: Pick<SessionCommand, 'exit_code' | 'failed'>): 'succeeded' | 'failed' | 'unknown' {
+  const exit = typeof c.exit_code === 'number' && Number.isSafeInteger(c.exit_code) ? c.exit_code : null;
+  if (exit === 0) return 'succeeded';
+  return exit !== null || c.failed ? 'failed' : 'unknown';
+}
+
+/**
+ * Repeated runs of one command (same text, same folder) in one transcript: the latest run's
+ * `exit_code` and `result`, `count` runs, `failed_count` of them failed, `last_at` the latest
+ * run's time (null when the format records none), `seq` its order in the transcript.
+ */
+export interface CommandGroup {
+  readonly command: string;
+  readonly cwd: string | null;
+  readonly kind: CommandKind;
+  exit_code: number | null;
+  result: 'succeeded' | 'failed' | 'unknown';
+  count: number;
+  failed_count: number;
+  last_at: string | null;
+  seq: number;
+}
+
+/** Distinct commands (text + folder) kept per transcript: 500; beyond that the least recently run is dropped (still counted in `seen`). */
+export const MAX_COMMAND_GROUPS = 500;
+
+/**
+ * Groups a transcript's non-test commands in bounded memory (at most {@link MAX_COMMAND_GROUPS}
+ * groups): commands that ran and are not read-only. `seen` counts those runs, kept or not.
+ */
+export class CommandTally {
+  private readonly groups = new Map<string, CommandGroup>();
+  private seq = 0;
+  /** Runs of listed kinds seen (read-only, rejected and test commands are not counted). */
+  seen = 0;
+
+  /** Adds one command that is not a test run; read-only ones and those that did not run are left out. */
+  add(c: SessionCommand): void {
+    if (!c.ran || !c.command.trim()) return;
+    const kind = classifyCommand(c.command);
+    if (kind === 'read_only') return;
+    this.seen++;
+    const cwd = c.cwd ?? null;
+    const key = `${cwd ?? ''}\u0000${c.command}`;
+    const result = commandResult(c);
+    const g = this.groups.get(key) ?? { command: c.command, cwd, kind, exit_code: null, result, count: 0, failed_count: 0, last_at: null, seq: 0 };
+    g.count++;
+    if (result === 'failed') g.failed_count++;
+    g.exit_code = typeof c.exit_code === 'number' && Number.isSafeInteger(c.exit_code) ? c.exit_code : null;
+    g.result = result;
+    g.last_at = c.time ?? g.last_at;
+    g.seq = this.seq++;
+    // Re-insert: the Map's first key is then the least recently run group.
+    this.groups.delete(key);
+    this.groups.set(key, g);
+    if (this.groups.size > MAX_COMMAND_GROUPS) this.groups.delete(this.groups.keys().next().value as string);
+  }
+
+  /** The groups, in the order of their latest run. */
+  list(): CommandGroup[] {
+    return [...this.groups.values()].map((g) => ({ ...g }));
+  }
+}

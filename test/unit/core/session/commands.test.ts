@@ -1,0 +1,155 @@
+/**
+ * Issue 15: what a non-test command does, by its first words — read from real command lines (the
+ * commands of ../shared/fixtures/session-logs and of this repository's own work) and the tools'
+ * documented command lines — and repeated runs grouped with their latest exit code.
+ */
+import assert from 'node:assert/strict';
+import { classifyCommand, CommandTally, commandResult, MAX_COMMAND_GROUPS, type CommandClass } from '../../../../src/core/session/commands';
+import type { SessionCommand } from '../../../../src/core/session/events';
+
+const CASES: Array<[string, CommandClass]> = [
+  // Real commands of the shared fixtures (Claude Code, Codex, Cline, Aider).
+  ['ls docs/ docs/specs/ docs/specs/architecture/ docs/knowledge/ docs/knowledge/architecture/ 2>&1 | head -100', 'read_only'],
+  ['ls internal/relay/ cmd/ 2>&1', 'read_only'],
+  ['gh issue view 15 --json labels,title,number,state 2>&1', 'read_only'],
+  ['cat docs/threat-model.md 2>&1 | head -80', 'read_only'],
+  ['git diff --name-only origin/main...origin/feature/5 2>&1', 'read_only'],
+  ["gh issue view 5 --json title,number,labels 2>&1; echo '---'; gh issue list --search 'split from #4' --state all --json number,title 2>&1", 'read_only'],
+  ['git add docs/specs/architecture/15-wsconn-adapter.md && git commit -m "spec: WSConn adapter for nhooyr.io/websocket (#15)" 2>&1', 'git'],
+  ["git fetch origin --prune --quiet && git branch -r | grep -E 'origin/feature/[0-9]+$' 2>&1", 'other'],
+  ['python /tmp/decorator_example.py', 'other'],
+  ["echo 'Hello World' > test.txt", 'other'],
+  ['cat test.txt', 'read_only'],
+  ['rm test.txt', 'other'],
+  ['find . -maxdepth 1 -type f', 'read_only'],
+  ['mkdir data', 'other'],
+  ['cd /workspaces/Online-Card-Architecture/golden_tests && dotnet run --configuration Release', 'other'],
+  // Read-only commands an agent runs all the time.
+  ["sed -n '1,120p' src/core/session/events.ts", 'read_only'],
+  ["sed -i 's/old/new/' src/a.ts", 'other'],
+  ['rg -n "userRequestText" src', 'read_only'],
+  ['git status --short', 'read_only'],
+  ['git log --oneline | head -5', 'read_only'],
+  ['git tag', 'read_only'],
+  ['git stash list', 'read_only'],
+  ['find . -name "*.orig" -delete', 'other'],
+  ['wc -l src/evidence/session/*.ts src/core/session/*.ts', 'read_only'],
+  // build
+  ['npm run build', 'build'],
+  ['cd webview && pnpm build', 'build'],
+  ['yarn build:prod', 'build'],
+  ['npx tsc --noEmit -p .', 'build'],
+  ['./node_modules/.bin/tsc -p tsconfig.json', 'build'],
+  ['make -j4', 'build'],
+  ['cargo build --release', 'build'],
+  ['go build ./...', 'build'],
+  ['./gradlew assembleDebug', 'build'],
+  ['mvn -B package -DskipTests', 'build'],
+  ['docker build -t app:latest .', 'build'],
+  ['docker compose -f compose.yml build', 'build'],
+  ['dotnet publish -c Release', 'build'],
+  ['python -m build', 'build'],
+  ['npm run build 2>&1 | tail -20', 'build'],
+  // install
+  ['npm ci', 'install'],
+  ['npm install --save-dev zod@4', 'install'],
+  ['pnpm add -D vitest', 'install'],
+  ['yarn', 'install'],
+  ['pip install -r requirements.txt', 'install'],
+  ['python3 -m pip install -e .', 'install'],
+  ['poetry add httpx', 'install'],
+  ['uv add ruff', 'install'],
+  ['cargo add serde --features derive', 'install'],
+  ['go mod tidy', 'install'],
+  ['sudo apt-get install -y jq', 'install'],
+  ['bundle install', 'install'],
+  ['composer require laravel/sanctum', 'install'],
+  // migration
+  ['npx prisma migrate dev --name init', 'migration'],
+  ['pnpm exec prisma migrate deploy', 'migration'],
+  ['alembic upgrade head', 'migration'],
+  ['bin/rails db:migrate', 'migration'],
+  ['bundle exec rake db:migrate', 'migration'],
+  ['npx knex migrate:latest', 'migration'],
+  ['python manage.py migrate', 'migration'],
+  ['npx sequelize-cli db:migrate', 'migration'],
+  ['flyway -url=jdbc:postgresql://localhost/app migrate', 'migration'],
+  ['npx drizzle-kit push', 'migration'],
+  ['php artisan migrate --force', 'migration'],
+  ['dotnet ef database update', 'migration'],
+  ['npm run migrate', 'migration'],
+  // deploy
+  ['vercel --prod', 'deploy'],
+  ['vercel', 'deploy'],
+  ['netlify deploy --prod --dir=dist', 'deploy'],
+  ['fly deploy', 'deploy'],
+  ['kubectl apply -f k8s/', 'deploy'],
+  ['terraform apply -auto-approve', 'deploy'],
+  ['helm upgrade --install app ./chart', 'deploy'],
+  ['serverless deploy --stage prod', 'deploy'],
+  ['npx cdk deploy', 'deploy'],
+  ['firebase deploy --only hosting', 'deploy'],
+  ['gcloud run deploy api --source .', 'deploy'],
+  ['npx wrangler deploy', 'deploy'],
+  ['npm publish --access public', 'deploy'],
+  ['npm run build && vercel --prod', 'deploy'],
+  // git operations that change history
+  ['git commit -m "Fix the parser"', 'git'],
+  ['git merge --no-ff feature/x', 'git'],
+  ['git rebase -i HEAD~3', 'git'],
+  ['git reset --hard HEAD~1', 'git'],
+  ['git cherry-pick abc1234', 'git'],
+  ['git revert HEAD', 'git'],
+  ['git push origin main', 'git'],
+  ['git tag v1.2.0', 'git'],
+  ['git stash', 'git'],
+  ['git stash pop', 'git'],
+  ['git am 0001-fix.patch', 'git'],
+  ['git checkout -b feature/requests', 'git'],
+  ['git switch -c wt-requests', 'git'],
+  ['git -C /work/wt/requests commit -qm "x"', 'git'],
+  ['git checkout src/a.ts', 'other'],
+  ['git add src/a.ts', 'other'],
+];
+
+describe('commands run beside tests: classification and grouping (issue 15)', () => {
+  for (const [command, kind] of CASES) {
+    it(`${kind}: ${command}`, () => assert.equal(classifyCommand(command), kind));
+  }
+
+  it('a run\'s result: exit 0 succeeded, another exit code or a failure without one failed, else unknown', () => {
+    assert.equal(commandResult({ exit_code: 0 }), 'succeeded');
+    assert.equal(commandResult({ exit_code: 2 }), 'failed');
+    assert.equal(commandResult({ exit_code: null, failed: true }), 'failed');
+    assert.equal(commandResult({ exit_code: null }), 'unknown');
+  });
+
+  it('groups repeated runs by text and folder: count, failures, the latest exit code and time; read-only and rejected runs left out', () => {
+    const t = new CommandTally();
+    const run = (command: string, exit_code: number | null, time: string, cwd: string | null = '/ws', ran = true): SessionCommand => ({ kind: 'command', command, cwd, exit_code, ran, time });
+    t.add(run('npm run build', 2, '2026-03-10T09:00:01Z'));
+    t.add(run('git status', 0, '2026-03-10T09:00:02Z'));
+    t.add(run('npm run build', 0, '2026-03-10T09:00:03Z'));
+    t.add(run('npm run build', 1, '2026-03-10T09:00:04Z', '/ws/webview'));
+    t.add(run('git push', null, '2026-03-10T09:00:05Z', '/ws', false));
+    assert.deepEqual(
+      t.list().map((g) => [g.command, g.cwd, g.kind, g.exit_code, g.result, g.count, g.failed_count, g.last_at]),
+      [
+        ['npm run build', '/ws', 'build', 0, 'succeeded', 2, 1, '2026-03-10T09:00:03Z'],
+        ['npm run build', '/ws/webview', 'build', 1, 'failed', 1, 1, '2026-03-10T09:00:04Z'],
+      ],
+    );
+    assert.equal(t.seen, 3);
+  });
+
+  it(`keeps at most ${MAX_COMMAND_GROUPS} groups, dropping the least recently run, and still counts every run`, () => {
+    const t = new CommandTally();
+    for (let i = 0; i < MAX_COMMAND_GROUPS + 10; i++) t.add({ kind: 'command', command: `make target${i}`, exit_code: 0, ran: true });
+    t.add({ kind: 'command', command: 'make target0', exit_code: 0, ran: true });
+    const list = t.list();
+    assert.equal(list.length, MAX_COMMAND_GROUPS);
+    assert.equal(list.at(-1)?.command, 'make target0');
+    assert.ok(!list.some((g) => g.command === 'make target1'));
+    assert.equal(t.seen, MAX_COMMAND_GROUPS + 11);
+  });
+});
