@@ -1,6 +1,7 @@
 /**
  * The panel's page: the empty state (no folder, or an untrusted workspace) or the form —
- * the specialist picker with its card, topic, summary, the four lists, return condition,
+ * the specialist picker with its card, topic, the drafted-from-the-session bar, summary, the
+ * five lists, the user's requests and the commands run (issue 15), return condition,
  * reason and its kind, the chain offer, the evidence, and at the foot the token meter,
  * the hop guard and the Preview / Hand over buttons.
  */
@@ -8,6 +9,7 @@ import { DRAFT_LISTS, type Draft } from '../src/core/panel/draft';
 import { request } from './actions';
 import { textField, valueOf } from './controls';
 import { h, icon, replaceChildren } from './dom';
+import { afterEdit, draftedMark, renderDraftBar, renderReadOnlyList, renderReadOnlySection } from './drafted';
 import { renderEvidence } from './evidence';
 import { renderList, renderListSection } from './lists';
 import { renderMeter } from './meter';
@@ -104,14 +106,33 @@ function renderForm(): void {
     ...REASON_KINDS.map(([v, l]) => h(Tags.option, { value: v, selected: v === d.reason_kind }, l)),
   );
   queueMicrotask(() => ((reason as HTMLInputElement).value = d.reason_kind));
-  const summary = h(Tags.textArea, { id: 'summary', value: d.summary, rows: 5, resize: 'vertical', class: 'wide', placeholder: 'What happened in this session, and where the work stands', 'aria-label': 'Summary', onInput: (e) => update({ summary: valueOf(e) }) }, h('span', {}, 'Summary'));
+  const summary = h(
+    Tags.textArea,
+    {
+      id: 'summary',
+      value: d.summary,
+      rows: 5,
+      resize: 'vertical',
+      class: 'wide',
+      placeholder: 'What happened in this session, and where the work stands',
+      'aria-label': 'Summary',
+      onInput: (e) => {
+        update({ summary: valueOf(e) });
+        afterEdit('summary');
+      },
+    },
+    h('span', {}, 'Summary'),
+  );
   replaceChildren(
     app,
     h('div', { id: 'banner' }),
     renderSpecialistPicker(),
     h('section', { class: 'field' }, textField('topic', 'Topic', d.topic, 'e.g. token auth for the todo API', (v) => update({ topic: v }))),
-    h('section', { class: 'field' }, summary),
+    h('section', { id: 'draft-bar', class: 'field draft-bar', 'aria-label': 'Drafted from the session' }),
+    h('section', { class: 'field' }, h('div', { class: 'mark-row', id: 'mark-summary' }, draftedMark('summary')), summary),
     ...DRAFT_LISTS.map(renderListSection),
+    renderReadOnlySection('user_requests'),
+    renderReadOnlySection('commands_run'),
     h('section', { class: 'field' }, textField('return-condition', 'Return condition', d.return_condition, 'When should the specialist hand back?', (v) => update({ return_condition: v }))),
     h('section', { class: 'field' }, textField('reason', 'Why hand over', d.handover_reason, 'e.g. the change needs an independent review', (v) => update({ handover_reason: v })), h('div', { class: 'row' }, h('label', { for: 'reason-kind' }, 'Kind'), reason)),
     h('div', { id: 'chain', class: 'field' }),
@@ -136,6 +157,9 @@ function renderForm(): void {
     ),
   );
   DRAFT_LISTS.forEach((k) => renderList(k));
+  renderReadOnlyList('user_requests');
+  renderReadOnlyList('commands_run');
+  renderDraftBar();
   renderReturnPlaceholder();
   renderEvidence();
   renderMeter();

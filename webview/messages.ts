@@ -1,19 +1,67 @@
 /**
  * What the panel does with each message from the host (already validated against the
  * protocol): `init` starts over (the newer draft wins), `state` switches between the empty
- * state and the form, `evidence` and `estimate` refill their sections, `handedOver`
- * clears the draft and offers the next steps, `banner` and `response` show what happened.
+ * state and the form, `evidence` and `estimate` refill their sections, `draft` and a done
+ * `modelDraft` fill the fields not edited (issue 15), `handedOver` clears the draft and
+ * offers the next steps, `banner` and `response` show what happened.
  */
 import { emptyDraft, newerDraft } from '../src/core/panel/draft';
-import type { HostToWebview } from '../src/core/panel/protocol';
+import { FIELD_TITLES, prefill } from '../src/core/panel/prefill';
+import type { DraftedField, HostToWebview, SessionDraft } from '../src/core/panel/protocol';
 import { setBusy } from './actions';
 import { renderBanner } from './banner';
 import { fmt, h } from './dom';
+import { renderDraftBar, renderMark, renderReadOnlyList } from './drafted';
 import { renderEvidence } from './evidence';
 import { render } from './form';
+import { renderList } from './lists';
 import { renderMeter } from './meter';
-import { flush, model, save, send } from './model';
+import { flush, model, replaceDraft, save, send } from './model';
 import { Tags } from './toolkit';
+
+/** The names of fields, joined for a sentence: `Summary, Next steps`. */
+const names = (fields: readonly DraftedField[]) => fields.map((f) => FIELD_TITLES[f]).join(', ');
+
+/** Shows the fields of the form that `fields` names as the model now holds them (the rest keep the focus and caret). */
+function showFields(fields: readonly DraftedField[]): void {
+  for (const f of fields) {
+    if (f === 'summary') {
+      const el = document.getElementById('summary') as HTMLTextAreaElement | null;
+      if (el) el.value = model.draft.summary;
+      renderMark(f);
+    } else if (f === 'user_requests' || f === 'commands_run') {
+      renderReadOnlyList(f);
+      renderMark(f);
+    } else {
+      renderList(f);
+    }
+  }
+  renderDraftBar();
+}
+
+/**
+ * Applies a session draft (from the evidence, or from the language model: `only` its four
+ * fields) to the form. Asked for (`announce`), the banner says what was filled and which
+ * edited fields were left as they are, with "Replace my edits too".
+ */
+function applyDraft(session: SessionDraft, announce: string | null, only?: readonly DraftedField[], replaceEdited = false): void {
+  const before = model.draft;
+  const r = prefill(before, session, { only, replaceEdited });
+  // The sources shown are the newest draft's; a model's draft keeps the evidence draft's other fields.
+  const merged: SessionDraft = only && model.session ? { ...model.session, ...Object.fromEntries(only.map((f) => [f, session[f]])) } : session;
+  replaceDraft(r.draft, merged);
+  const changed = (Object.keys(r.draft) as Array<keyof typeof r.draft>).filter((k) => JSON.stringify(r.draft[k]) !== JSON.stringify(before[k])) as string[];
+  showFields([...new Set([...r.filled, ...(changed.filter((k) => k in FIELD_TITLES) as DraftedField[])])]);
+  if (!announce) return;
+  const filled = r.filled.length ? `${announce}: ${names(r.filled)}.` : `${announce}: nothing to fill.`;
+  if (r.kept.length === 0) {
+    renderBanner('info', filled);
+    return;
+  }
+  renderBanner('info', `${filled} Left as you edited them: ${names(r.kept)}.`, [
+    h(Tags.button, { id: 'replace-edited', appearance: 'secondary', onClick: () => applyDraft(session, 'Replaced with the draft', only, true) }, 'Replace my edits too'),
+  ]);
+}
 
 /** Applies one message from the host to the model and the page. */
 export function onHostMessage(m: HostToWebview): void {
@@ -45,12 +93,24 @@ export function onHostMessage(m: HostToWebview): void {
       model.estimate = m;
       renderMeter();
       break;
+    case 'draft':
+      applyDraft(m.draft, m.redraft ? 'Redrafted from the session' : null);
+      renderMeter();
+      break;
+    case 'modelDraft':
+      model.modelDraft = m;
+      if (m.state === 'done' && m.fields && model.session) {
+        applyDraft({ ...model.session, ...m.fields }, `Drafted by ${m.model ?? 'the language model'}`, ['summary', 'decisions', 'failed_approaches', 'next_steps']);
+      }
+      renderDraftBar();
+      break;
     case 'handedOver':
       // The outcome is shown where the user is looking (the banner, scrolled to and focused);
       // the meter waits for the host's estimate of the new empty draft (issue 17).
       model.draft = emptyDraft();
       model.revision = Math.max(model.revision, m.revision);
       model.estimate = null;
+      model.session = null;
       save();
       render();
       renderBanner('success', `Handed over to ${m.persona_marker}: ${m.handoff_file} (${fmt(m.tokens)} / ${fmt(m.budget)} tokens).`, [

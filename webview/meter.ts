@@ -1,8 +1,10 @@
 /**
  * The token meter at the foot of the panel (`#meter`): the estimate against the budget,
+ * the loss report (issue 15: what the session log holds that the handoff does not carry),
  * and when over it what fit-to-budget would cut, with the button that accepts it; and
  * below it the hop guard's warning with its confirmation (`#hop-guard`).
  */
+import { lossReportText } from '../src/core/panel/lossReport';
 import { fmt, h, icon, replaceChildren } from './dom';
 import { checkbox } from './controls';
 import { model, update } from './model';
@@ -29,6 +31,7 @@ export function renderMeter(): void {
     h('div', { class: 'meter-head' }, h('span', { class: 'label' }, 'Token budget'), h('span', { id: 'token-count', class: over ? 'over' : '' }, label)),
     h('div', { class: `bar ${over ? 'over' : ''}`, role: 'meter', 'aria-label': 'Estimated tokens against the budget', 'aria-valuemin': 0, 'aria-valuemax': budget, 'aria-valuenow': tokens, 'aria-valuetext': label }, fill),
   ];
+  children.push(lossReport());
   if (over && e) {
     // Each unit in the singular; an "s" is added for any count but 1.
     const unit: Record<string, string> = { recent_turns: 'turn', diff_excerpt: 'diff line', touched_files: 'file', tests_run: 'passing test', summary: 'summary character' };
@@ -57,6 +60,19 @@ export function renderMeter(): void {
   }
   replaceChildren(box, ...children);
   renderHopGuard();
+}
+
+/**
+ * The loss report (`#loss-report`), one compact line: the counts of what the session log
+ * holds that the handoff leaves out (older requests, commands beyond the cap, plan items not
+ * carried, turns not in the recent turns), from the estimate's package, else the session's
+ * draft; beside it what fit-to-budget would cut (in the note below when over budget). Null
+ * before any session draft or estimate says anything.
+ */
+function lossReport(): HTMLElement | null {
+  const left = model.estimate?.left_out ?? model.session?.left_out;
+  if (!left) return null;
+  return h('p', { id: 'loss-report', class: 'loss muted' }, icon('archive'), ' ', lossReportText(left, !!model.estimate?.over));
 }
 
 /** Fills `#hop-guard`: why the guard stops this hop (depth, cycle) and the "Hand over anyway" checkbox; empty when it does not. */

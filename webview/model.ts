@@ -5,7 +5,9 @@
  * debounced `draftChanged` messages.
  */
 import { emptyDraft, parseSavedDraft, type Draft } from '../src/core/panel/draft';
-import type { EstimateNotification, EvidenceView, PanelState, SpecialistView, WebviewToHost } from '../src/core/panel/protocol';
+import { markEdited } from '../src/core/panel/prefill';
+import { parseSavedSession } from '../src/core/panel/savedState';
+import type { EstimateNotification, EvidenceView, ModelDraftNotification, PanelState, SessionDraft, SpecialistView, WebviewToHost } from '../src/core/panel/protocol';
 
 const vscode = acquireVsCodeApi();
 
@@ -25,10 +27,15 @@ export interface Model {
   loading: boolean;
   estimate: EstimateNotification | null;
   busy: boolean;
+  /** The session's draft last applied (issue 15): the drafted items' sources and the loss report. */
+  session: SessionDraft | null;
+  /** The language-model draft's last state ("Draft with …"), or null before the host said anything. */
+  modelDraft: ModelDraftNotification | null;
 }
 
 // What this view saved before it was hidden, moved or reloaded (validated: it may be from an older version).
-const saved = parseSavedDraft(vscode.getState());
+const state = vscode.getState();
+const saved = parseSavedDraft(state);
 
 /** The panel's model; until the host's `init` arrives, the saved draft and default settings. */
 export const model: Model = {
@@ -42,6 +49,8 @@ export const model: Model = {
   loading: false,
   estimate: null,
   busy: false,
+  session: parseSavedSession(state) ?? null,
+  modelDraft: null,
 };
 
 let sendTimer: ReturnType<typeof setTimeout> | undefined;
@@ -61,7 +70,7 @@ function changed(): void {
 
 /** Keeps the draft and its revision in the webview state. */
 export function save(): void {
-  vscode.setState({ draft: model.draft, revision: model.revision });
+  vscode.setState({ draft: model.draft, revision: model.revision, session: model.session });
 }
 
 /** Sends the pending draft to the host now. */
@@ -82,9 +91,19 @@ export function cancelPendingDraft(): void {
   sendTimer = undefined;
 }
 
-/** Applies an edit to the draft: a new revision, saved now, sent after the debounce. */
+/**
+ * Applies an edit of the user to the draft: a new revision, saved now, sent after the
+ * debounce. A drafted field it changes is the user's from now on (its "Drafted" mark goes).
+ */
 export function update(patch: Partial<Draft>): void {
-  model.draft = { ...model.draft, ...patch };
+  model.draft = markEdited({ ...model.draft, ...patch }, Object.keys(patch));
+  changed();
+}
+
+/** Replaces the draft by one the host's session draft filled (not an edit of the user's): a new revision, saved and sent. */
+export function replaceDraft(draft: Draft, session: SessionDraft): void {
+  model.draft = draft;
+  model.session = session;
   changed();
 }
 

@@ -14,7 +14,12 @@ import { handoffId } from '../core/handoff/naming';
 import { renderHandoff } from '../core/handoff/render';
 import type { HandoffFrontmatter } from '../core/handoff/schema';
 import { emptySessionLogState } from '../core/session/events';
+import type { Draft as SessionDraft } from '../core/handoff/draftFields';
+import { DEFAULT_USER_REQUEST_TOKENS } from '../core/handoff/request';
+import type { TokenizerName } from '../core/handoff/schema';
 import type { SessionLogEvidence } from '../evidence/session/collectSessionLog';
+import { draftFromEvidence } from './drafting';
+import { counterFor } from './tokenizer';
 import { collectEvidenceFor, latestHandoff, previewFit, readSessionLog, type HandoverEnvironment, type PreparedHandover } from './handover';
 
 /** The evidence of a draft, collected once and reused while the user types. */
@@ -27,9 +32,12 @@ export interface DraftEvidence {
   readonly latest: (HandoffFrontmatter & { readonly file_ref: string }) | undefined;
 }
 
-/** Collects the three parts of {@link DraftEvidence} at once. Never rejects for a git or session-log problem (those are notes). */
+/**
+ * Collects the three parts of {@link DraftEvidence} at once (git from `env.evidence` when the
+ * caller started it already). Never rejects for a git or session-log problem (those are notes).
+ */
 export async function collectDraftEvidence(env: HandoverEnvironment): Promise<DraftEvidence> {
-  const [git, session, latest] = await Promise.all([collectEvidenceFor(env), readSessionLog(env).then((r) => r?.evidence), latestHandoff(env)]);
+  const [git, session, latest] = await Promise.all([env.evidence ?? collectEvidenceFor(env), readSessionLog(env).then((r) => r?.evidence), latestHandoff(env)]);
   return { git, session, latest };
 }
 
@@ -87,4 +95,20 @@ export function previewHandoff(prepared: PreparedHandover, fit: boolean, now = n
   const pkg = fit && prepared.pkg.oversize_warning ? previewFit(prepared).pkg : prepared.pkg;
   const meta = { id: handoffId(now, prepared.specialist.id), created: now.toISOString(), status: 'pending' as const, briefingFile: null, historyFile: null };
   return renderHandoff(pkg, meta, prepared.specialist);
+}
+
+/**
+ * The session's draft of the panel and the end-of-session command (issue 15): every field
+ * the evidence answers, with its source, from {@link draftFromEvidence} — user requests
+ * bounded by `handoff.userRequestTokens` (tokens, counted in the handoff's encoding
+ * `handoff.tokenizer`; default {@link DEFAULT_USER_REQUEST_TOKENS}), the loss report's turns
+ * counted against `handoff.includeRecentTurns`. Deterministic; writes nothing.
+ */
+export function sessionDraft(evidence: DraftEvidence, settings: { readonly userRequestTokens?: number; readonly tokenizer: TokenizerName; readonly includeRecentTurns?: number }): SessionDraft {
+  const counter = counterFor(settings.tokenizer);
+  return draftFromEvidence(evidence, {
+    userRequestTokens: settings.userRequestTokens ?? DEFAULT_USER_REQUEST_TOKENS,
+    countTokens: (text) => counter.count(text).tokens,
+    ...(settings.includeRecentTurns !== undefined ? { includeRecentTurns: settings.includeRecentTurns } : {}),
+  });
 }

@@ -21,10 +21,14 @@ const NEXT_STEP = 'Review the auth middleware for timing leaks';
 /** Longer than the panel's send debounce (200 ms): the host holds the latest draft. */
 const SEND_SETTLE_MS = 600;
 
-/** Types into a toolkit text field or text area (the real input lives in its shadow root). */
+/**
+ * Types into a toolkit text field or text area (the real input lives in its shadow root),
+ * replacing what it holds: since issue 15 a field may arrive drafted from the session.
+ */
 async function typeInto(frame: FrameLocator, id: string, text: string): Promise<void> {
   const input = frame.locator(`#${id}`).locator('input, textarea').first();
   await input.click();
+  await input.press('ControlOrMeta+a');
   await input.pressSequentially(text, { delay: 5 });
 }
 

@@ -7,6 +7,7 @@
 import * as z from 'zod/mini';
 import { MAX_ITEM_CHARS, MAX_LIST_ITEMS, MAX_SUMMARY_CHARS } from '../handoff/limits';
 import { ReasonKindSchema, type TestRun } from '../handoff/fields';
+import { CommandRunSchema, DraftedFieldSchema, UserRequestSchema } from '../handoff/draftFields';
 
 /** Text of at most `max` characters. */
 const text = (max: number) => z.string().check(z.maxLength(max));
@@ -28,10 +29,22 @@ export const ExclusionsSchema = z.object({
 /** Left-out evidence. */
 export type Exclusions = z.infer<typeof ExclusionsSchema>;
 
+/** A user request as the panel keeps it: the request's text bounded like a list item (issue 15). */
+const PanelUserRequestSchema = z.extend(UserRequestSchema, { text: z.string().check(z.minLength(1), z.maxLength(MAX_ITEM_CHARS)) });
+/** A command run as the panel keeps it: the command bounded like a list item, the folder like a path. */
+const PanelCommandRunSchema = z.extend(CommandRunSchema, { command: z.string().check(z.minLength(1), z.maxLength(MAX_ITEM_CHARS)), cwd: z._default(z.nullable(text(4096)), null) });
+/** The drafted-field names, each at most once. */
+const fieldSet = z._default(bounded(DraftedFieldSchema, 8), []);
+
 /**
  * The panel's draft. Text fields are bounded like the request they become; `fit` says
  * the user accepted fit-to-budget; `continue_chain` continues the latest handoff's chain;
  * `hop_guard_confirmed` is the explicit confirmation the hop guard asks for.
+ *
+ * Issue 15: `completed` (the "Done" list), `user_requests` and `commands_run` come from the
+ * session's draft; `drafted` names the fields whose value is still the draft's (marked in the
+ * panel, listed in the handoff's `drafted`), `edited` the ones the user changed (a redraft
+ * leaves them as they are unless the user says to replace them; see ./prefill.ts).
  */
 export const DraftSchema = z.object({
   specialist: z._default(text(200), ''),
@@ -41,6 +54,11 @@ export const DraftSchema = z.object({
   failed_approaches: z._default(list, []),
   next_steps: z._default(list, []),
   blockers: z._default(list, []),
+  completed: z._default(list, []),
+  user_requests: z._default(bounded(PanelUserRequestSchema, MAX_LIST_ITEMS), []),
+  commands_run: z._default(bounded(PanelCommandRunSchema, MAX_LIST_ITEMS), []),
+  drafted: fieldSet,
+  edited: fieldSet,
   return_condition: z._default(text(2000), ''),
   handover_reason: z._default(text(4000), ''),
   reason_kind: z._default(ReasonKindSchema, 'end_of_session'),
@@ -82,8 +100,8 @@ export function newerDraft(webview: RevisedDraft | undefined, host: RevisedDraft
   return webview && webview.revision >= host.revision ? webview : host;
 }
 
-/** The list fields of a draft, edited as lists in the panel. */
-export const DRAFT_LISTS = ['decisions', 'failed_approaches', 'next_steps', 'blockers'] as const;
+/** The list fields of a draft, edited as lists in the panel ("Done" first: what the session did, issue 15). */
+export const DRAFT_LISTS = ['completed', 'decisions', 'failed_approaches', 'next_steps', 'blockers'] as const;
 /** One of the list fields. */
 export type DraftList = (typeof DRAFT_LISTS)[number];
 
@@ -94,7 +112,16 @@ export function emptyDraft(): Draft {
 
 /** Whether a draft holds anything the user typed or chose (an empty one need not be kept). */
 export function isDraftEmpty(d: Draft): boolean {
-  return !d.specialist && !d.topic.trim() && !d.summary.trim() && DRAFT_LISTS.every((k) => d[k].length === 0) && !d.return_condition && !d.handover_reason;
+  return (
+    !d.specialist &&
+    !d.topic.trim() &&
+    !d.summary.trim() &&
+    DRAFT_LISTS.every((k) => d[k].length === 0) &&
+    d.user_requests.length === 0 &&
+    d.commands_run.length === 0 &&
+    !d.return_condition &&
+    !d.handover_reason
+  );
 }
 
 /** Adds `text` (trimmed; ignored when empty) at the end of a list. */
@@ -138,7 +165,10 @@ export function toggle<T>(values: readonly T[], value: T, excluded: boolean): T[
 
 /**
  * The handover request a draft asks for (list items trimmed and empty ones dropped by
- * the request schema). Budget and tokenizer come from the settings.
+ * the request schema). Budget and tokenizer come from the settings. `drafted` lists the
+ * fields still as drafted that hold something (issue 15: the handoff's `drafted`); the user
+ * requests and commands run go only once the panel drafted or the user edited them (absent,
+ * the engine reads them from the session log itself).
  */
 export function draftToRequest(
   d: Draft,
@@ -153,6 +183,11 @@ export function draftToRequest(
     failed_approaches: d.failed_approaches,
     next_steps: d.next_steps,
     blockers: d.blockers,
+    completed: d.completed,
+    // Absent, the engine takes them from the session log; the panel's lists once drafted or edited.
+    ...(d.drafted.includes('user_requests') || d.edited.includes('user_requests') ? { user_requests: d.user_requests } : {}),
+    ...(d.drafted.includes('commands_run') || d.edited.includes('commands_run') ? { commands_run: d.commands_run } : {}),
+    drafted: d.drafted.filter((f) => (f === 'summary' ? d.summary.trim() !== '' : d[f].length > 0)),
     ...(d.return_condition.trim() ? { return_condition: d.return_condition } : {}),
     handover_reason: d.handover_reason,
     reason_kind: d.reason_kind,

@@ -6,11 +6,14 @@
  * carries zod's mini build without its locales (docs/ARCHITECTURE.md, the webview layer).
  *
  * - Webview → host **commands** (fire and forget): `ready` (the handshake: the host holds
- *   its posts until it arrives), `draftChanged`, `refreshEvidence`, `runCommand`.
+ *   its posts until it arrives), `draftChanged`, `refreshEvidence`, `runCommand`, and for
+ *   issue 15 `redraft` (collect the evidence again and draft from it), `draftWithModel` /
+ *   `cancelModelDraft` (the language-model draft: sent only on the user's click).
  * - Webview → host **requests**, answered by a `response` with the same `id`:
  *   `preview` and `handOver`.
  * - Host → webview **notifications**: `init`, `state`, `evidence`, `estimate`,
- *   `handedOver`, `banner`, and the `response`s.
+ *   `handedOver`, `banner`, `draft` (the session's draft, issue 15), `modelDraft` (the
+ *   language-model draft's progress and result), and the `response`s.
  *
  * Kept free of the registry, YAML and the full zod so the webview bundle stays small.
  */
@@ -18,6 +21,9 @@ import * as z from 'zod/mini';
 import { en } from 'zod/locales';
 import { DraftSchema } from './draft';
 import { CommitSchema, DroppedSchema, HopGuardSchema, TestRunSchema, TouchedFileSchema, TurnSchema } from '../handoff/fields';
+import { DraftedFieldSchema, DraftItemSchema, DraftSchema as SessionDraftSchema, LeftOutSchema, ProvenanceSchema } from '../handoff/draftFields';
+
+export type { Draft as SessionDraft, DraftedField, LeftOut, Provenance } from '../handoff/draftFields';
 import type { SpecialistSource } from '../specialists/registry';
 
 /** A count or sequence number: an integer ≥ 0. */
@@ -35,6 +41,18 @@ export const DraftChangedMessageSchema = z.strictObject({ type: z.literal('draft
 
 /** Collect the evidence again (git and session log). */
 export const RefreshEvidenceMessageSchema = z.strictObject({ type: z.literal('refreshEvidence') });
+
+/**
+ * "Redraft": collect the evidence again and send a new `draft` (issue 15). The webview
+ * re-fills the fields still as drafted and the empty ones, and asks before replacing edited ones.
+ */
+export const RedraftMessageSchema = z.strictObject({ type: z.literal('redraft') });
+
+/** "Draft with …": ask the editor's language model for a draft (issue 15). Only ever sent on the user's click. */
+export const DraftWithModelMessageSchema = z.strictObject({ type: z.literal('draftWithModel') });
+
+/** Cancel the language-model draft under way. */
+export const CancelModelDraftMessageSchema = z.strictObject({ type: z.literal('cancelModelDraft') });
 
 /** Commands the panel may ask the host to run: only these. */
 export const PanelCommandSchema = z.enum(['endSession', 'manageTrust', 'openFolder', 'openSettings', 'openHandoffFolder', 'initRepository', 'openGitSettings', 'copyPrompt', 'openInChat']);
@@ -55,6 +73,9 @@ export const WebviewToHostSchema = z.discriminatedUnion('type', [
   DraftChangedMessageSchema,
   RefreshEvidenceMessageSchema,
   RunCommandMessageSchema,
+  RedraftMessageSchema,
+  DraftWithModelMessageSchema,
+  CancelModelDraftMessageSchema,
   RequestMessageSchema,
 ]);
 /** A message from the webview. */
@@ -153,6 +174,8 @@ export const EstimateNotificationSchema = z.strictObject({
   hop: positive(),
   hop_guard: z.nullable(HopGuardSchema),
   problem: z.nullable(z.string()),
+  /** The loss report of the package as estimated (issue 15): what the session log holds that it does not carry. */
+  left_out: z.optional(LeftOutSchema),
 });
 /** A token estimate. */
 export type EstimateNotification = z.infer<typeof EstimateNotificationSchema>;
@@ -170,6 +193,47 @@ export const HandedOverNotificationSchema = z.strictObject({
 /** Host → webview: a message to show at the top of the panel (e.g. a write failure). */
 export const BannerNotificationSchema = z.strictObject({ type: z.literal('banner'), kind: z.enum(['error', 'warning', 'info']), message: z.string() });
 
+/**
+ * Host → webview: the session's draft from the evidence (issue 15; `src/engine/drafting.ts`),
+ * sent after the evidence is collected and after a `redraft`; `drafted` names the fields it
+ * has something for; `redraft` says the user asked for it (the panel then says which fields
+ * it re-filled and which edited ones it left). Nothing is written: only "Hand over" writes.
+ */
+export const DraftNotificationSchema = z.strictObject({
+  type: z.literal('draft'),
+  draft: SessionDraftSchema,
+  drafted: z.array(DraftedFieldSchema),
+  redraft: z._default(z.boolean(), false),
+});
+/** A session draft as sent. */
+export type DraftNotification = z.infer<typeof DraftNotificationSchema>;
+
+/** The fields a language model drafts (src/engine/modelDraft.ts): summary, decisions, failed approaches, next steps. */
+export const ModelDraftFieldsSchema = z.object({
+  summary: z.object({ text: z.string(), sources: z.array(ProvenanceSchema) }),
+  decisions: z.array(DraftItemSchema),
+  failed_approaches: z.array(DraftItemSchema),
+  next_steps: z.array(DraftItemSchema),
+});
+
+/**
+ * Host → webview: the language-model draft ("Draft with …", issue 15): `available` (a model
+ * can be asked: `model` names it, no request sent), `unavailable` (`message` says why),
+ * `running`, `done` (with `fields` and the token cost `input_tokens` / `output_tokens`),
+ * `cancelled` or `failed` (`message`).
+ */
+export const ModelDraftNotificationSchema = z.strictObject({
+  type: z.literal('modelDraft'),
+  state: z.enum(['available', 'unavailable', 'running', 'done', 'cancelled', 'failed']),
+  model: z.optional(z.string()),
+  message: z.optional(z.string()),
+  input_tokens: z.optional(natural()),
+  output_tokens: z.optional(natural()),
+  fields: z.optional(ModelDraftFieldsSchema),
+});
+/** The language-model draft's state as sent. */
+export type ModelDraftNotification = z.infer<typeof ModelDraftNotificationSchema>;
+
 /** Host → webview: the answer to a request. */
 export const ResponseSchema = z.strictObject({ type: z.literal('response'), id: natural(), ok: z.boolean(), message: z.optional(z.string()) });
 
@@ -181,6 +245,8 @@ export const HostToWebviewSchema = z.discriminatedUnion('type', [
   EstimateNotificationSchema,
   HandedOverNotificationSchema,
   BannerNotificationSchema,
+  DraftNotificationSchema,
+  ModelDraftNotificationSchema,
   ResponseSchema,
 ]);
 /** A message from the host. */

@@ -2,22 +2,24 @@
  * "Handoff: End Session and Hand Over…" — the end-of-session handoff with no panel.
  *
  * Interactive: a quick pick of specialists, then input boxes for topic, summary,
- * decisions, next steps and blockers; git evidence is collected meanwhile (window
+ * decisions, next steps and blockers, prefilled from the session's draft (issue 15: the
+ * panel's draft, ./sessionDraft.ts); git and the session log are read meanwhile (window
  * progress, then a cancellable notification if it is still running); a confirmation
- * step shows the touched files and the token estimate against the budget (and what
- * fit-to-budget would cut); then both files are written, the handoff opens and a
- * one-screen summary appears. Escape at any step writes nothing.
+ * step shows the touched files, the token estimate against the budget (and what
+ * fit-to-budget would cut) and what the session log holds that the handoff leaves out;
+ * then both files are written, the handoff opens and a one-screen summary appears.
+ * Escape at any step writes nothing.
  *
  * Programmatic: `executeCommand('handoff.endSession', {specialist, topic, …})` runs the
  * same engine without prompts and returns the result object (keybindings, tests, agents).
  */
 import * as vscode from 'vscode';
-import { errorText, warningText } from '../../core/handoff/errors';
+import { errorText } from '../../core/handoff/errors';
 import type { GitEvidence } from '../../core/handoff/gitEvidence';
-import { formatCount, plural } from '../../core/handoff/render';
-import { describeCuts } from '../../core/handoff/summary';
+import { plural } from '../../core/handoff/render';
 import { DEFAULT_INCLUDE_RECENT_TURNS } from '../../core/handoff/request';
-import type { HandoverResult, TouchedFile } from '../../core/handoff/schema';
+import type { Draft as SessionDraft } from '../../core/handoff/draftFields';
+import type { HandoverResult } from '../../core/handoff/schema';
 import type { Specialist, SpecialistRegistry, SpecialistSource } from '../../core/specialists/registry';
 import { slugifyTopic } from '../../core/handoff/topic';
 import { briefingFileName } from '../../core/handoff/naming';
@@ -25,15 +27,19 @@ import { mandateHeadline } from '../../core/specialists/headline';
 import {
   collectEvidenceFor,
   prepareHandover,
-  previewFit,
   writeHandover,
   type HandoverEnvironment,
-  type PreparedHandover,
 } from '../../engine/handover';
+import { collectDraftEvidence, draftEnvironment, sessionDraft } from '../../engine/draft';
 import { StorageKeys } from '../constants';
+import { draftedAnswers, stillDrafted } from '../../core/panel/prefill';
+import { awaitDraft, draftSources, draftWithModelOnce, pickDrafted } from './sessionDraft';
+import { confirmHandover } from './confirm';
 import { showHandoffSummary } from './summaryDialog';
 import { DisposableOwner } from '../lifecycle';
-import { BACK, askList, askText, pickOne, type StepFrame } from './quickInput';
+import { BACK, DRAFT_WITH_MODEL, askList, askText, pickOne, type StepFrame } from './quickInput';
+import type { EndSessionModelDrafter } from '../panel/modelDraftPort';
+import type { DraftEvidence } from '../../engine/draft';
 import { readSettings, type HandoffSettings } from '../workspace/settings';
 import { folderEnvironment, folderSpecialists, type SessionHooks } from '../workspace/environment';
 import { trustedFolder, warnRefusal } from '../workspace/trust';
@@ -67,34 +73,11 @@ interface Answers {
   decisions: string[];
   nextSteps: string[];
   blockers: string[];
-}
-
-type Choice = 'write' | 'fit' | 'over';
-interface ConfirmItem extends vscode.QuickPickItem {
-  readonly choice?: Choice;
-}
-
-function fileIcon(f: TouchedFile): string {
-  switch (f.status) {
-    case 'A':
-      return '$(diff-added)';
-    case 'D':
-      return '$(diff-removed)';
-    case 'R':
-    case 'C':
-      return '$(diff-renamed)';
-    case '?':
-      return '$(question)';
-    case 'U':
-      return '$(warning)';
-    default:
-      return '$(diff-modified)';
-  }
-}
-
-function fileDescription(f: TouchedFile): string {
-  const counts = f.binary ? 'binary' : f.status === '?' ? 'untracked' : f.added !== null ? `+${f.added} −${f.deleted}` : '';
-  return [f.status, counts, f.old_path ? `from ${f.old_path}` : ''].filter(Boolean).join('  ');
+  failedApproaches: string[];
+  /** The session's draft, once the summary step waited for it (undefined: none, or cancelled). */
+  draft?: SessionDraft;
+  /** Which lists' drafted items the user has reviewed (they are offered once). */
+  reviewed: Set<string>;
 }
 
 /** The end-of-session command. Owns nothing long-lived besides what it registers. */
@@ -112,6 +95,8 @@ export class EndSessionCommand extends DisposableOwner {
     private readonly session: SessionHooks,
     private readonly onWritten: () => void,
     private readonly workspaceState: vscode.Memento,
+    /** "Draft with …" (issue 15, src/vscode/lm): asked only when the user presses the summary step's button. */
+    private readonly modelDrafter?: EndSessionModelDrafter,
   ) {
     super();
   }
@@ -190,7 +175,13 @@ export class EndSessionCommand extends DisposableOwner {
     for (const w of warnings) {
       this.log.warn(w);
     }
-    const answers = await this.ask(registry);
+    // Git, the session log and the latest handoff, read once: the draft and the handoff use the same.
+    const collected = collectDraftEvidence(env);
+    const drafted = collected.then((c) => sessionDraft(c, settings)).catch((err: unknown) => {
+      this.log.error(`end session: drafting from the session failed: ${(err as Error)?.stack ?? String(err)}`);
+      return undefined;
+    });
+    const answers = await this.ask(registry, drafted, collected);
     if (!answers?.specialist) {
       this.log.info('end session cancelled before writing; nothing written');
       abort.abort();
@@ -204,20 +195,30 @@ export class EndSessionCommand extends DisposableOwner {
       decisions: answers.decisions,
       next_steps: answers.nextSteps,
       blockers: answers.blockers,
+      failed_approaches: answers.failedApproaches,
+      ...(answers.draft
+        ? {
+            completed: answers.draft.completed.map((i) => i.text),
+            user_requests: answers.draft.user_requests.map((r) => ({ text: r.text, time: r.time, source: r.source })),
+            commands_run: answers.draft.commands_run,
+            drafted: stillDrafted(answers.draft, answers),
+          }
+        : {}),
     };
     await this.workspaceState.update(StorageKeys.lastSpecialist, answers.specialist.id);
 
     const evidence = env.evidence as Promise<GitEvidence>;
-    const pending = await Promise.race([evidence.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), 150))]);
+    const pending = await Promise.race([collected.then(() => evidence).then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), 150))]);
+    const withEvidence = async () => draftEnvironment(env, await collected, { files: [], tests: [], commits: [], turns: [] });
     const prepared = pending
       ? await vscode.window.withProgress(
           { location: vscode.ProgressLocation.Notification, title: 'Handoff: collecting git changes…', cancellable: true },
-          (_p, token) => {
+          async (_p, token) => {
             token.onCancellationRequested(() => abort.abort());
-            return prepareHandover(request, env);
+            return prepareHandover(request, await withEvidence());
           },
         )
-      : await prepareHandover(request, env);
+      : await prepareHandover(request, await withEvidence());
     if (abort.signal.aborted) {
       this.log.info('end session cancelled while collecting; nothing written');
       return undefined;
@@ -226,7 +227,7 @@ export class EndSessionCommand extends DisposableOwner {
       void vscode.window.showErrorMessage(prepared.message);
       return { status: 'error', message: prepared.message, field: prepared.field };
     }
-    const choice = await this.confirm(prepared.prepared);
+    const choice = await confirmHandover(prepared.prepared, answers.draft, { title: TITLE, step: TOTAL_STEPS, totalSteps: TOTAL_STEPS });
     if (!choice) {
       this.log.info('end session cancelled at confirmation; nothing written');
       return undefined;
@@ -249,8 +250,10 @@ export class EndSessionCommand extends DisposableOwner {
   }
 
   /** Walks the input steps; Back moves one step back, Escape cancels (undefined). */
-  private async ask(registry: SpecialistRegistry): Promise<Answers | undefined> {
-    const a: Answers = { topic: '', summary: '', decisions: [], nextSteps: [], blockers: [] };
+  private async ask(registry: SpecialistRegistry, drafted: Promise<SessionDraft | undefined>, collected: Promise<DraftEvidence>): Promise<Answers | undefined> {
+    const a: Answers = { topic: '', summary: '', decisions: [], nextSteps: [], blockers: [], failedApproaches: [], reviewed: new Set() };
+    let waited = false;
+    let model: string | undefined;
     const last = this.workspaceState.get<string>(StorageKeys.lastSpecialist);
     let step = 1;
     while (step <= 6) {
@@ -294,19 +297,37 @@ export class EndSessionCommand extends DisposableOwner {
           }
           break;
         case 3:
-          r = await askText(f, { prompt: 'Summary: what happened in this session (optional).', placeholder: 'What was done, what state the work is in', value: a.summary });
+          if (!waited) {
+            // Once: the session's draft fills the fields (issue 15); going back never refills them.
+            waited = true;
+            a.draft = await awaitDraft(drafted);
+            if (a.draft) Object.assign(a, draftedAnswers(a.draft));
+            // What "Draft with …" may say: looking the models up sends no request.
+            const described = await this.modelDrafter?.describe().catch(() => undefined);
+            model = described?.state === 'available' ? (described.model ?? 'the language model') : undefined;
+          }
+          r = await askText(f, {
+            prompt: a.draft && a.summary ? 'Summary: drafted from the session — edit it, or press Enter to keep it.' : 'Summary: what happened in this session (optional).',
+            placeholder: 'What was done, what state the work is in',
+            value: a.summary,
+            draftWith: model ? `Draft with ${model}… (summary, decisions, failed approaches, next steps; you review them before anything is written)` : undefined,
+          });
+          if (r === DRAFT_WITH_MODEL) {
+            await this.draftWithModel(a, await collected, model ?? 'the language model');
+            continue;
+          }
           if (typeof r === 'string') {
             a.summary = r;
           }
           break;
         case 4:
-          r = await askList(f, 'decision', a.decisions, 'e.g. Bearer tokens instead of cookie sessions');
+          r = await this.askDraftedList(f, a, 'decisions', 'decision', 'e.g. Bearer tokens instead of cookie sessions');
           break;
         case 5:
-          r = await askList(f, 'next step', a.nextSteps, 'e.g. Review src/auth.ts for timing-safe comparison');
+          r = await this.askDraftedList(f, a, 'next_steps', 'next step', 'e.g. Review src/auth.ts for timing-safe comparison');
           break;
         case 6:
-          r = await askList(f, 'blocker', a.blockers, 'e.g. No token issuer yet');
+          r = await this.askDraftedList(f, a, 'blockers', 'blocker', 'e.g. No token issuer yet');
           break;
       }
       if (r === undefined) {
@@ -315,6 +336,28 @@ export class EndSessionCommand extends DisposableOwner {
       step = r === BACK ? Math.max(1, step - 1) : step + 1;
     }
     return a;
+  }
+
+  /** The summary step's "Draft with …": the model's fields replace the session's draft, to review in the steps that follow. */
+  private async draftWithModel(a: Answers, evidence: DraftEvidence, model: string): Promise<void> {
+    const d = this.modelDrafter && (await draftWithModelOnce(this.modelDrafter, evidence, model, this.log, a.draft));
+    if (d) {
+      a.draft = d;
+      Object.assign(a, draftedAnswers(d), { blockers: a.blockers });
+      a.reviewed.clear();
+    }
+  }
+
+  /** A list step: the drafted items first (once, all ticked, each with its source), then one more item at a time. */
+  private async askDraftedList(f: StepFrame, a: Answers, field: 'decisions' | 'next_steps' | 'blockers', noun: string, placeholder: string): Promise<unknown> {
+    const key = field === 'next_steps' ? 'nextSteps' : field;
+    if (a.draft && a[key].length > 0 && !a.reviewed.has(field)) {
+      const kept = await pickDrafted(f, noun, a[key], draftSources(a.draft, field));
+      if (kept === undefined || kept === BACK) return kept;
+      a[key] = kept;
+      a.reviewed.add(field);
+    }
+    return askList(f, noun, a[key], placeholder);
   }
 
   private async pickSpecialist(f: StepFrame, registry: SpecialistRegistry, lastId: string | undefined): Promise<Specialist | typeof BACK | undefined> {
@@ -340,48 +383,6 @@ export class EndSessionCommand extends DisposableOwner {
       accept: (i) => i.specialist !== undefined,
     });
     return r === BACK || r === undefined ? r : r.specialist;
-  }
-
-  /** Shows files and tokens; resolves to how to write, or undefined to cancel. */
-  private async confirm(p: PreparedHandover): Promise<Choice | undefined> {
-    const pkg = p.pkg;
-    const tokens = `${formatCount(pkg.estimated_tokens)}${pkg.tokens_estimated ? ' (estimate)' : ''} / ${formatCount(pkg.max_context_tokens)} tokens`;
-    const items: ConfirmItem[] = [];
-    if (!pkg.oversize_warning) {
-      items.push({ label: `$(check) Hand over to ${p.specialist.label}`, description: tokens, choice: 'write' });
-    } else {
-      const fit = previewFit(p);
-      items.push({
-        label: '$(fold) Fit to budget and hand over',
-        description: `${formatCount(fit.pkg.estimated_tokens)} / ${formatCount(pkg.max_context_tokens)} tokens${fit.fits ? '' : ' — still over'}`,
-        detail: fit.pkg.dropped.length ? `Cuts ${describeCuts(fit.pkg.dropped)}; the cut text is kept in .handoff/history/.` : undefined,
-        choice: 'fit',
-      });
-      items.push({ label: '$(warning) Hand over without fitting', description: `${tokens} — over budget`, choice: 'over' });
-    }
-    const files = pkg.touched_files;
-    const total = files.length + pkg.touched_files_omitted;
-    items.push({ label: `Touched files (${formatCount(total)})`, kind: vscode.QuickPickItemKind.Separator });
-    if (total === 0) {
-      items.push({ label: '$(info) No changes against HEAD', description: pkg.evidence_notes[0] ?? '' });
-    }
-    for (const f of files.slice(0, 200)) {
-      items.push({ label: `${fileIcon(f)} ${f.path}`, description: fileDescription(f) });
-    }
-    if (total > 200) {
-      items.push({ label: `… and ${formatCount(total - 200)} more` });
-    }
-    if (pkg.evidence_notes.length || p.warnings.length) {
-      items.push({ label: 'Notes', kind: vscode.QuickPickItemKind.Separator });
-      for (const n of new Set([...pkg.evidence_notes, ...p.warnings.map(warningText)])) {
-        items.push({ label: `$(warning) ${n}` });
-      }
-    }
-    const r = await pickOne<ConfirmItem>(
-      { title: `${TITLE}: ${p.specialist.personaMarker} — ${tokens}`, step: TOTAL_STEPS, totalSteps: TOTAL_STEPS },
-      { items, placeholder: `Check the touched files and the token estimate, then hand over (Escape writes nothing)`, accept: (i) => i.choice !== undefined },
-    );
-    return r === BACK || r === undefined ? undefined : r.choice;
   }
 
   private async afterWrite(result: HandoverResult, interactive: boolean): Promise<void> {

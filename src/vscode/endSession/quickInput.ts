@@ -7,6 +7,8 @@ import * as vscode from 'vscode';
 
 /** Returned when the user pressed the Back button. */
 export const BACK = Symbol('back');
+/** Returned when the user pressed a step's "Draft with …" button (issue 15). */
+export const DRAFT_WITH_MODEL = Symbol('draftWithModel');
 /** A step's outcome: a value, {@link BACK}, or undefined (cancelled). */
 export type StepResult<T> = T | typeof BACK | undefined;
 
@@ -85,11 +87,15 @@ export interface TextOptions {
   readonly value?: string;
   /** Returns an error message for invalid input, or a non-blocking info message, or undefined. */
   readonly validate?: (value: string) => string | vscode.InputBoxValidationMessage | undefined;
+  /** A "Draft with …" button in the title bar (its tooltip names the model); pressing it resolves to {@link DRAFT_WITH_MODEL}. */
+  readonly draftWith?: string;
 }
 
-/** Shows an input box and resolves to the accepted text, {@link BACK}, or undefined. */
-export function askText(f: StepFrame, o: TextOptions): Promise<StepResult<string>> {
+/** Shows an input box and resolves to the accepted text, {@link BACK}, {@link DRAFT_WITH_MODEL}, or undefined. */
+export function askText(f: StepFrame, o: TextOptions): Promise<StepResult<string | typeof DRAFT_WITH_MODEL>> {
   const box = frame(vscode.window.createInputBox(), f);
+  const model: vscode.QuickInputButton | undefined = o.draftWith ? { iconPath: new vscode.ThemeIcon('sparkle'), tooltip: o.draftWith } : undefined;
+  if (model) box.buttons = [...box.buttons, model];
   box.prompt = o.prompt;
   box.placeholder = o.placeholder;
   box.value = o.value ?? '';
@@ -97,7 +103,8 @@ export function askText(f: StepFrame, o: TextOptions): Promise<StepResult<string
     box.validationMessage = o.validate?.(box.value);
   };
   check();
-  return run(box, (done) => {
+  return run<string | typeof DRAFT_WITH_MODEL, vscode.InputBox>(box, (done) => {
+    box.onDidTriggerButton((b) => b === model && done(DRAFT_WITH_MODEL));
     box.onDidChangeValue(check);
     box.onDidAccept(() => {
       const msg = o.validate?.(box.value);
@@ -136,7 +143,8 @@ export async function askList(f: StepFrame, noun: string, items: string[], place
     if (r === BACK) {
       return BACK;
     }
-    const text = r.trim();
+    // No "Draft with …" button here: the text is all a list step resolves to.
+    const text = typeof r === 'string' ? r.trim() : '';
     if (!text) {
       return items;
     }

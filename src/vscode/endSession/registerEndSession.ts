@@ -5,13 +5,15 @@
 import * as vscode from 'vscode';
 import { Commands } from '../constants';
 import type { SessionHooks } from '../workspace/environment';
+import type { EndSessionModelDrafter } from '../panel/modelDraftPort';
 import { EndSessionCommand } from './endSession';
 
 /**
  * Registers the command; disposed with the extension.
  * @param onWritten called after a handoff was written (refreshes the timeline and the panel's evidence)
+ * @param modelDrafter "Draft with …" in the summary step (issue 15, src/vscode/lm); absent, the step has no such button
  */
-export function registerEndSession(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, session: SessionHooks, onWritten: () => void): void {
-  const endSession = new EndSessionCommand(log, session, onWritten, context.workspaceState);
+export function registerEndSession(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, session: SessionHooks, onWritten: () => void, modelDrafter?: EndSessionModelDrafter): void {
+  const endSession = new EndSessionCommand(log, session, onWritten, context.workspaceState, modelDrafter);
   context.subscriptions.push(endSession, vscode.commands.registerCommand(Commands.endSession, (args?: unknown) => endSession.run(args)));
 }

@@ -7,9 +7,10 @@
  */
 import * as vscode from 'vscode';
 import { draftToRequest, emptyDraft, newerDraft, type Draft, type RevisedDraft } from '../../core/panel/draft';
+import { draftedFields } from '../../core/panel/prefill';
 import type { HostToWebview } from '../../core/panel/protocol';
 import { errorText } from '../../core/handoff/errors';
-import { collectDraftEvidence, draftEnvironment, evidenceView, previewHandoff, type DraftEvidence } from '../../engine/draft';
+import { collectDraftEvidence, draftEnvironment, evidenceView, previewHandoff, sessionDraft, type DraftEvidence } from '../../engine/draft';
 import { prepareHandover, previewFit, writeHandover, type HandoverEnvironment } from '../../engine/handover';
 import { Views } from '../constants';
 import { showHandoffSummary } from '../endSession/summaryDialog';
@@ -17,6 +18,7 @@ import { currentFolder, readSettings } from '../workspace/settings';
 import { folderEnvironment, type SessionHooks } from '../workspace/environment';
 import { trustedFolder } from '../workspace/trust';
 import { panelErrorText } from './panelWording';
+import type { PanelModelDrafter } from './modelDraftPort';
 import type { PreviewDocuments } from './previewDocuments';
 
 /** Debounce of estimate recomputation after a draft change, in milliseconds. */
@@ -37,12 +39,23 @@ export interface DraftHostDeps {
   readonly isShown: () => boolean;
   /** Where previews are shown. */
   readonly previews: PreviewDocuments;
+  /** "Draft with …" (src/vscode/lm); absent, the action says it is not available. */
+  readonly modelDrafter?: PanelModelDrafter;
 }
+
+/** After collecting the evidence: send the session's draft (`initial`), send it as asked for (`redraft`), or not (`none`: a hand-over reads git afresh). */
+type DraftAfter = 'initial' | 'redraft' | 'none';
 
 /** The draft, its evidence and estimate, and the preview and hand-over requests of the panel. */
 export class HandOverDraft implements vscode.Disposable {
   private current: Draft = emptyDraft();
   private rev = 0;
+  /**
+   * Whether collected evidence is drafted on its own: until a handoff is written from this
+   * window (the fresh draft then stays empty — it would repeat what was just handed over —
+   * until the user asks with Redraft, or the window reloads).
+   */
+  private autoDraft = true;
   private evidence: Promise<DraftEvidence> | undefined;
   private evidenceReady: DraftEvidence | undefined;
   private estimateTimer: NodeJS.Timeout | undefined;
@@ -94,7 +107,58 @@ export class HandOverDraft implements vscode.Disposable {
   /** "Refresh" in the view: collects the evidence again (the last one stays in use until the new one is there). */
   refreshEvidence(): Promise<DraftEvidence | undefined> {
     this.evidence = undefined;
-    return this.loadEvidence();
+    return this.loadEvidence('none');
+  }
+
+  /**
+   * "Redraft" (issue 15): collects the evidence again and sends the session's draft from it,
+   * marked as asked for (the webview re-fills the fields not edited and says so). Writes nothing.
+   */
+  async redraft(): Promise<void> {
+    this.autoDraft = true;
+    this.evidence = undefined;
+    await this.loadEvidence('redraft');
+    this.scheduleEstimate();
+  }
+
+  /** What "Draft with …" may say before any click (no model request: the drafter only looks models up). */
+  async describeModelDraft(): Promise<void> {
+    if (!this.deps.modelDrafter) return;
+    try {
+      this.deps.post({ type: 'modelDraft', ...(await this.deps.modelDrafter.describe()) });
+    } catch (err) {
+      this.deps.log.warn(`panel: the language-model drafter could not say whether a model is available: ${(err as Error)?.message ?? String(err)}`);
+    }
+  }
+
+  /** The user clicked "Draft with …": the drafter asks the model with the evidence collected afresh; without one, the panel says why not. */
+  async draftWithModel(): Promise<void> {
+    const drafter = this.deps.modelDrafter;
+    if (!drafter) {
+      this.deps.post({ type: 'modelDraft', state: 'unavailable', message: 'Drafting with a language model is not available in this editor: the fields are drafted from the session alone (Redraft).' });
+      return;
+    }
+    this.evidence = undefined;
+    const evidence = await this.loadEvidence('none');
+    if (!evidence) return;
+    await drafter.start(evidence, (m) => this.deps.post({ type: 'modelDraft', ...m }));
+  }
+
+  /** The user cancelled the language-model draft. */
+  cancelModelDraft(): void {
+    this.deps.modelDrafter?.cancel();
+  }
+
+  /** Posts the session's draft from `collected` (issue 15); a failure is logged and the panel simply stays undrafted. */
+  private postDraft(collected: DraftEvidence, redraft: boolean): void {
+    try {
+      const settings = readSettings(currentFolder());
+      const draft = sessionDraft(collected, settings);
+      this.deps.post({ type: 'draft', draft, drafted: draftedFields(draft), redraft });
+    } catch (err) {
+      this.deps.log.error(`panel: drafting from the session failed: ${(err as Error)?.stack ?? String(err)}`);
+      if (redraft) this.deps.post({ type: 'banner', kind: 'error', message: `Drafting from the session failed: ${(err as Error)?.message ?? String(err)}. Details are in the "Specialist Handoff" output.` });
+    }
   }
 
   /** The folder's engine environment; undefined without a trusted folder. */
@@ -110,8 +174,11 @@ export class HandOverDraft implements vscode.Disposable {
     };
   }
 
-  /** Collects git and session-log evidence in the background, with progress in the view. */
-  loadEvidence(): Promise<DraftEvidence | undefined> {
+  /**
+   * Collects git and session-log evidence in the background, with progress in the view; then
+   * (`after`, default `initial`) sends the session's draft from it. Reused while it lasts.
+   */
+  loadEvidence(after: DraftAfter = 'initial'): Promise<DraftEvidence | undefined> {
     if (this.evidence) {
       return this.evidence;
     }
@@ -123,6 +190,7 @@ export class HandOverDraft implements vscode.Disposable {
       const collected = await vscode.window.withProgress({ location: { viewId: Views.handOver }, title: 'Collecting evidence' }, () => collectDraftEvidence(ctx.env));
       this.evidenceReady = collected;
       this.deps.post({ type: 'evidence', status: 'ready', evidence: evidenceView(collected) });
+      if (after === 'redraft' || (after === 'initial' && this.autoDraft)) this.postDraft(collected, after === 'redraft');
       return collected;
     });
     this.evidence = started;
@@ -189,6 +257,7 @@ export class HandOverDraft implements vscode.Disposable {
       hop: pkg.hop,
       hop_guard: pkg.hop_guard ? { ...pkg.hop_guard, confirmed: d.hop_guard_confirmed } : null,
       problem,
+      left_out: pkg.left_out,
     });
   }
 
@@ -213,7 +282,7 @@ export class HandOverDraft implements vscode.Disposable {
   async handOver(id: number): Promise<void> {
     // The files are written from the worktree as it is now, not as it was when the panel opened.
     this.forgetEvidence();
-    await this.loadEvidence();
+    await this.loadEvidence('none');
     const built = await this.draftEnvironment();
     if (!built) {
       this.deps.post({ type: 'response', id, ok: false, message: 'Open a trusted folder first.' });
@@ -247,6 +316,7 @@ export class HandOverDraft implements vscode.Disposable {
       revision: this.rev,
     });
     this.deps.onWritten();
+    this.autoDraft = false;
     this.invalidateEvidence();
     void showHandoffSummary(result, true);
   }

@@ -22,6 +22,7 @@ import { folderSpecialists } from '../workspace/environment';
 import { DisposableOwner } from '../lifecycle';
 import { currentFolder, readSettings } from '../workspace/settings';
 import { HandOverDraft } from './handOverDraft';
+import type { PanelModelDrafter } from './modelDraftPort';
 import { runPanelCommand } from './panelCommands';
 import { panelHtml } from './panelHtml';
 import { PREVIEW_SCHEME, PreviewDocuments } from './previewDocuments';
@@ -46,11 +47,13 @@ export class HandOverViewProvider extends DisposableOwner implements vscode.Webv
     onWritten: () => void,
     /** `performance.now()` at activate() entry: the first resolve logs how long after it came (the bench reads it). */
     private readonly activatedAt?: number,
+    /** "Draft with …" (src/vscode/lm): called only on the user's click. */
+    modelDrafter?: PanelModelDrafter,
   ) {
     super();
     this.register(vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, this.previews));
     this.model = this.register(
-      new HandOverDraft({ log, session, onWritten, post: (m) => this.post(m), isShown: () => this.view !== undefined && this.ready, previews: this.previews }),
+      new HandOverDraft({ log, session, onWritten, post: (m) => this.post(m), isShown: () => this.view !== undefined && this.ready, previews: this.previews, modelDrafter }),
     );
   }
 
@@ -139,6 +142,15 @@ export class HandOverViewProvider extends DisposableOwner implements vscode.Webv
         case 'refreshEvidence':
           await this.model.refreshEvidence();
           break;
+        case 'redraft':
+          await this.model.redraft();
+          break;
+        case 'draftWithModel':
+          await this.model.draftWithModel();
+          break;
+        case 'cancelModelDraft':
+          this.model.cancelModelDraft();
+          break;
         case 'runCommand':
           await runPanelCommand(msg.command, () => this.invalidateEvidence());
           break;
@@ -196,6 +208,7 @@ export class HandOverViewProvider extends DisposableOwner implements vscode.Webv
       void this.view?.webview.postMessage(m);
     }
     if (state.hasFolder && state.trusted) {
+      void this.model.describeModelDraft();
       await this.model.loadEvidence();
       this.model.scheduleEstimate();
     }

@@ -10,6 +10,7 @@ import type { SessionHooks } from '../workspace/environment';
 import { currentFolder } from '../workspace/settings';
 import { workspaceTrusted } from '../workspace/trust';
 import { HandOverViewProvider } from './handOverView';
+import type { PanelModelDrafter } from './modelDraftPort';
 
 /** What the panel needs from the rest of the extension. */
 export interface PanelDeps {
@@ -19,6 +20,8 @@ export interface PanelDeps {
   readonly timeline: TimelineTreeProvider;
   /** `performance.now()` at activate() entry (the first resolve logs the time since). */
   readonly activatedAt: number;
+  /** "Draft with …" (issue 15, src/vscode/lm); absent, the panel's action says it is not available. */
+  readonly modelDrafter?: PanelModelDrafter;
 }
 
 /**
@@ -34,6 +37,7 @@ export function registerHandOverView(context: vscode.ExtensionContext, deps: Pan
     deps.session,
     () => timeline.refresh(),
     deps.activatedAt,
+    deps.modelDrafter,
   );
   context.subscriptions.push(
     handOver,

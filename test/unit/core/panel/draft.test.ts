@@ -34,6 +34,12 @@ describe('panel draft model', () => {
       failed_approaches: [],
       next_steps: [],
       blockers: [],
+      // Issue 15: the drafted fields and which of them are still as drafted or edited.
+      completed: [],
+      user_requests: [],
+      commands_run: [],
+      drafted: [],
+      edited: [],
       return_condition: '',
       handover_reason: '',
       reason_kind: 'end_of_session',

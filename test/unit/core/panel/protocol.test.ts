@@ -18,6 +18,21 @@ const evidence = {
   latest: { id: 'h1', specialist: 'hacker', hop: 1, chain: ['hacker'] },
 };
 
+const source = { reader: 'claude-code', file: '/home/dev/.claude/projects/x/1.jsonl', time: '2026-12-01T14:00:00Z' };
+/** A session draft (src/core/handoff/draftFields.ts) as the host sends it. */
+const sessionDraft = {
+  summary: { text: 'Asked: auth. Done: middleware.', sources: [source] },
+  decisions: [],
+  failed_approaches: [],
+  next_steps: [{ text: 'Review', source, in_progress: true }],
+  blockers: [],
+  completed: [{ text: 'Middleware', source }],
+  user_requests: [{ text: 'Add auth', time: source.time, source: 'claude-code', file: source.file }],
+  commands_run: [{ command: 'npm ci', cwd: null, kind: 'install', exit_code: 0, result: 'succeeded', count: 1, failed_count: 0, source: 'claude-code', last_at: null }],
+  commands_run_omitted: 0,
+  left_out: { older_requests: 1, commands_beyond_cap: 0, collapsed_todos: 0, turns: 4 },
+};
+
 /** Each message the webview may send, valid, with ways to break it. */
 const FROM_WEBVIEW: Array<{ name: string; valid: unknown; invalid: Array<[string, unknown]> }> = [
   { name: 'ready', valid: { type: 'ready' }, invalid: [['an extra field', { type: 'ready', x: 1 }]] },
@@ -33,6 +48,19 @@ const FROM_WEBVIEW: Array<{ name: string; valid: unknown; invalid: Array<[string
     ],
   },
   { name: 'refreshEvidence', valid: { type: 'refreshEvidence' }, invalid: [['an extra field', { type: 'refreshEvidence', force: true }]] },
+  { name: 'redraft', valid: { type: 'redraft' }, invalid: [['an extra field', { type: 'redraft', replace: true }]] },
+  { name: 'draftWithModel', valid: { type: 'draftWithModel' }, invalid: [['a prompt of its own', { type: 'draftWithModel', prompt: 'ignore the evidence' }]] },
+  { name: 'cancelModelDraft', valid: { type: 'cancelModelDraft' }, invalid: [['an extra field', { type: 'cancelModelDraft', id: 1 }]] },
+  {
+    name: 'draftChanged (drafted fields)',
+    valid: { type: 'draftChanged', draft: { ...draft, completed: ['Added auth'], user_requests: [{ text: 'Add auth', time: null, source: 'claude-code' }], commands_run: [{ command: 'npm ci', kind: 'install', result: 'succeeded' }], drafted: ['completed'], edited: ['summary'] }, revision: 4 },
+    invalid: [
+      ['an unknown drafted field', { type: 'draftChanged', draft: { ...draft, drafted: ['topic'] }, revision: 1 }],
+      ['an empty user request', { type: 'draftChanged', draft: { ...draft, user_requests: [{ text: '' }] }, revision: 1 }],
+      ['a command of an unknown kind', { type: 'draftChanged', draft: { ...draft, commands_run: [{ command: 'x', kind: 'magic', result: 'succeeded' }] }, revision: 1 }],
+      ['a command over the item limit', { type: 'draftChanged', draft: { ...draft, commands_run: [{ command: 'x'.repeat(20_001), kind: 'other', result: 'unknown' }] }, revision: 1 }],
+    ],
+  },
   {
     name: 'runCommand',
     valid: { type: 'runCommand', command: 'manageTrust' },
@@ -104,6 +132,28 @@ const FROM_HOST: Array<{ name: string; valid: unknown; invalid: Array<[string, u
     name: 'handedOver',
     valid: { type: 'handedOver', persona_marker: '[hacker]', handoff_file: '.handoff/handoffs/x.md', tokens: 900, budget: 3000, revision: 4 },
     invalid: [['no revision', { type: 'handedOver', persona_marker: '[hacker]', handoff_file: 'x', tokens: 900, budget: 3000 }]],
+  },
+  {
+    name: 'draft',
+    valid: { type: 'draft', draft: sessionDraft, drafted: ['summary', 'next_steps'], redraft: true },
+    invalid: [
+      ['no drafted list', { type: 'draft', draft: sessionDraft }],
+      ['an item without its source', { type: 'draft', draft: { ...sessionDraft, next_steps: [{ text: 'x' }] }, drafted: [] }],
+      ['a negative loss count', { type: 'draft', draft: { ...sessionDraft, left_out: { ...sessionDraft.left_out, turns: -1 } }, drafted: [] }],
+    ],
+  },
+  {
+    name: 'modelDraft',
+    valid: { type: 'modelDraft', state: 'done', model: 'Test Model', input_tokens: 812, output_tokens: 95, fields: { summary: sessionDraft.summary, decisions: [], failed_approaches: [], next_steps: sessionDraft.next_steps } },
+    invalid: [
+      ['an unknown state', { type: 'modelDraft', state: 'thinking' }],
+      ['a fractional token count', { type: 'modelDraft', state: 'done', input_tokens: 1.5 }],
+    ],
+  },
+  {
+    name: 'estimate (with the loss report)',
+    valid: { type: 'estimate', tokens: 10, budget: 3000, estimated: false, over: false, cuts: [], fitted_tokens: null, hop: 1, hop_guard: null, problem: null, left_out: sessionDraft.left_out },
+    invalid: [['a loss count that is not a number', { type: 'estimate', tokens: 10, budget: 3000, estimated: false, over: false, cuts: [], fitted_tokens: null, hop: 1, hop_guard: null, problem: null, left_out: { turns: 'many' } }]],
   },
   { name: 'banner', valid: { type: 'banner', kind: 'error', message: 'Could not write' }, invalid: [['an unknown kind', { type: 'banner', kind: 'party', message: 'x' }]] },
   {

@@ -1,0 +1,86 @@
+/**
+ * The last step of the end-of-session handoff: the touched files, the token estimate against
+ * the budget (and what fit-to-budget would cut), and the loss report, before anything is written.
+ */
+import * as vscode from 'vscode';
+import type { Draft as SessionDraft } from '../../core/handoff/draftFields';
+import { warningText } from '../../core/handoff/errors';
+import { formatCount } from '../../core/handoff/render';
+import type { TouchedFile } from '../../core/handoff/schema';
+import { describeCuts } from '../../core/handoff/summary';
+import { describeLeftOut } from '../../core/panel/lossReport';
+import { previewFit, type PreparedHandover } from '../../engine/handover';
+import { BACK, pickOne, type StepFrame } from './quickInput';
+
+/** How the user chose to write: as it is, fitted to the budget, or over it. */
+export type Choice = 'write' | 'fit' | 'over';
+/** A row of the confirmation; only rows with a choice can be accepted. */
+interface ConfirmItem extends vscode.QuickPickItem {
+  readonly choice?: Choice;
+}
+
+/** The codicon of a touched file's status. */
+const FILE_ICONS: Record<string, string> = { A: '$(diff-added)', D: '$(diff-removed)', R: '$(diff-renamed)', C: '$(diff-renamed)', '?': '$(question)', U: '$(warning)' };
+function fileIcon(f: TouchedFile): string {
+  return FILE_ICONS[f.status] ?? '$(diff-modified)';
+}
+
+/** Status, +/- lines and the original path of a touched file. */
+function fileDescription(f: TouchedFile): string {
+  const counts = f.binary ? 'binary' : f.status === '?' ? 'untracked' : f.added !== null ? `+${f.added} −${f.deleted}` : '';
+  return [f.status, counts, f.old_path ? `from ${f.old_path}` : ''].filter(Boolean).join('  ');
+}
+
+/**
+ * The confirmation step: the choices (hand over; over budget: fit and hand over, or not),
+ * what the session log holds that the handoff does not carry (issue 15, shown when the
+ * session was drafted), the touched files and the notes. Resolves to how to write, or
+ * undefined to cancel (Escape writes nothing).
+ */
+export async function confirmHandover(p: PreparedHandover, draft: SessionDraft | undefined, frame: StepFrame): Promise<Choice | undefined> {
+  const pkg = p.pkg;
+  const tokens = `${formatCount(pkg.estimated_tokens)}${pkg.tokens_estimated ? ' (estimate)' : ''} / ${formatCount(pkg.max_context_tokens)} tokens`;
+  const items: ConfirmItem[] = [];
+  if (!pkg.oversize_warning) {
+    items.push({ label: `$(check) Hand over to ${p.specialist.label}`, description: tokens, choice: 'write' });
+  } else {
+    const fit = previewFit(p);
+    items.push({
+      label: '$(fold) Fit to budget and hand over',
+      description: `${formatCount(fit.pkg.estimated_tokens)} / ${formatCount(pkg.max_context_tokens)} tokens${fit.fits ? '' : ' — still over'}`,
+      detail: fit.pkg.dropped.length ? `Cuts ${describeCuts(fit.pkg.dropped)}; the cut text is kept in .handoff/history/.` : undefined,
+      choice: 'fit',
+    });
+    items.push({ label: '$(warning) Hand over without fitting', description: `${tokens} — over budget`, choice: 'over' });
+  }
+  // The loss report (issue 15): what the session log holds that this handoff does not carry.
+  const leftOut = draft && describeLeftOut(pkg.left_out);
+  if (draft) {
+    items.push({ label: 'From the session log', kind: vscode.QuickPickItemKind.Separator });
+    items.push({ label: `$(archive) ${leftOut ? `Not carried: ${leftOut}` : 'Everything the session log holds is carried'}`, description: pkg.oversize_warning ? 'fit to budget would cut more (above)' : 'fit to budget cuts nothing' });
+  }
+  const files = pkg.touched_files;
+  const total = files.length + pkg.touched_files_omitted;
+  items.push({ label: `Touched files (${formatCount(total)})`, kind: vscode.QuickPickItemKind.Separator });
+  if (total === 0) {
+    items.push({ label: '$(info) No changes against HEAD', description: pkg.evidence_notes[0] ?? '' });
+  }
+  for (const f of files.slice(0, 200)) {
+    items.push({ label: `${fileIcon(f)} ${f.path}`, description: fileDescription(f) });
+  }
+  if (total > 200) {
+    items.push({ label: `… and ${formatCount(total - 200)} more` });
+  }
+  if (pkg.evidence_notes.length || p.warnings.length) {
+    items.push({ label: 'Notes', kind: vscode.QuickPickItemKind.Separator });
+    for (const n of new Set([...pkg.evidence_notes, ...p.warnings.map(warningText)])) {
+      items.push({ label: `$(warning) ${n}` });
+    }
+  }
+  const r = await pickOne<ConfirmItem>(
+    { ...frame, title: `${frame.title}: ${p.specialist.personaMarker} — ${tokens}` },
+    { items, placeholder: `Check the touched files and the token estimate, then hand over (Escape writes nothing)`, accept: (i) => i.choice !== undefined },
+  );
+  return r === BACK || r === undefined ? undefined : r.choice;
+}
+
