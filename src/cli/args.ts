@@ -15,6 +15,9 @@ export const OPTIONS = {
   failed: { type: 'string', multiple: true },
   next: { type: 'string', multiple: true },
   blocker: { type: 'string', multiple: true },
+  done: { type: 'string', multiple: true },
+  draft: { type: 'boolean' },
+  'user-request-tokens': { type: 'string' },
   artifact: { type: 'string', multiple: true },
   turn: { type: 'string', multiple: true },
   'return-condition': { type: 'string' },
@@ -61,8 +64,9 @@ export const COMMAND_OPTIONS: Readonly<Record<string, readonly OptionName[]>> = 
   handover: [
     'specialist', 'topic', 'summary', 'summary-file', 'decision', 'failed', 'next', 'blocker', 'artifact', 'turn', 'return-condition',
     'reason', 'reason-kind', 'from', 'max-tokens', 'recent-turns', 'tokenizer', 'dir', 'no-fit', 'parent', 'max-depth', 'confirm-hop',
-    'session-id', 'session-log', 'json', 'cwd',
+    'session-id', 'session-log', 'json', 'cwd', 'done', 'draft', 'user-request-tokens',
   ],
+  draft: ['session-log', 'recent-turns', 'tokenizer', 'user-request-tokens', 'json', 'cwd', 'dir'],
   prompt: ['specialist', 'handoff', 'no-take', 'session-id', 'json', 'cwd', 'dir'],
   'record-result': ['specialist', 'handoff', 'summary', 'summary-file', 'met', 'next', 'blocker', 'proceed-if-taken', 'session-log', 'tokenizer', 'session-id', 'json', 'cwd', 'dir'],
   specialists: ['json', 'cwd', 'dir'],
@@ -104,6 +108,16 @@ export function integer(value: string | undefined, flag: string): number | undef
     return { error: `ERROR: --${flag} must be a whole number (got "${value}")` };
   }
   return Number(value);
+}
+
+/**
+ * `--user-request-tokens N` (setting `handoff.userRequestTokens`): a whole number of tokens, 0 or more.
+ * @returns the number, undefined when absent, or the `ERROR:` naming the flag
+ */
+export function userRequestTokens(values: Pick<Values, 'user-request-tokens'>): number | undefined | { error: string } {
+  const n = integer(values['user-request-tokens'], 'user-request-tokens');
+  if (typeof n === 'number' && n < 0) return { error: `ERROR: --user-request-tokens must be 0 or more tokens (got ${n}); 0 keeps the latest request only` };
+  return n;
 }
 
 const VALUE_OPTIONS = new Set(

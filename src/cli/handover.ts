@@ -10,7 +10,7 @@ import type { HandoverResult } from '../core/handoff/schema';
 import { handoffSummary } from '../core/handoff/summary';
 import { cliSessionLogStatePath, currentCliSessionId, startNewCliSession } from '../engine/cliSession';
 import { handover } from '../engine/handover';
-import { integer, type Values } from './args';
+import { integer, userRequestTokens, type Values } from './args';
 import { EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, type CliIo } from './io';
 import { cliHandoverWarning, escapeControls, fail, failWith } from './wording';
 import { readSummary, resolveWorkspace, sessionLogMode } from './workspace';
@@ -28,6 +28,9 @@ function requestOf(values: Values, summary: string, numbers: { maxTokens?: numbe
     failed_approaches: values.failed ?? [],
     next_steps: values.next ?? [],
     blockers: values.blocker ?? [],
+    completed: values.done ?? [],
+    // --draft (issue 15): every field not given here is drafted from the session log and git.
+    draft: values.draft === true,
     artifacts: values.artifact ?? [],
     recent_turns: (values.turn ?? []).map(parseTurn),
     return_condition: values['return-condition'],
@@ -63,7 +66,8 @@ export async function runHandover(values: Values, io: CliIo): Promise<number> {
   const maxTokens = integer(values['max-tokens'], 'max-tokens');
   const recentTurns = integer(values['recent-turns'], 'recent-turns');
   const maxDepth = integer(values['max-depth'], 'max-depth');
-  for (const v of [maxTokens, recentTurns, maxDepth]) {
+  const requestTokens = userRequestTokens(values);
+  for (const v of [maxTokens, recentTurns, maxDepth, requestTokens]) {
     if (v && typeof v === 'object') {
       return fail(io, values, v.error, EXIT_BAD_INPUT);
     }
@@ -85,6 +89,7 @@ export async function runHandover(values: Values, io: CliIo): Promise<number> {
     handoffDirectory: values.dir,
     ...(values['session-id'] === undefined ? { sessionId: await currentCliSessionId(cwd) } : {}),
     ...(typeof maxDepth === 'number' ? { maxHandoverDepth: maxDepth } : {}),
+    ...(typeof requestTokens === 'number' ? { userRequestTokens: requestTokens } : {}),
     sessionLog: { mode, statePath: cliSessionLogStatePath(cwd) },
   });
   if (result.status === 'error') {

@@ -1,7 +1,7 @@
 /**
  * `specialist-handoff`: the handoff engine in a terminal, for people, agents and CI.
  * This file only dispatches: each subcommand is a file of this folder (handover.ts,
- * prompt.ts, recordResult.ts, specialists.ts, mcp.ts, hook.ts, exportAgents.ts), the
+ * draft.ts, prompt.ts, recordResult.ts, specialists.ts, mcp.ts, hook.ts, exportAgents.ts), the
  * options are in args.ts, the help text in usage.ts, and the CLI's wording of engine
  * errors (flags, not field names) in wording.ts (docs/CLI.md describes every subcommand).
  *
@@ -14,6 +14,7 @@
  */
 import { foreignOption, parseCommandLine } from './args';
 import { runContinue } from './continue';
+import { runDraft } from './draft';
 import { runExportAgents } from './exportAgents';
 import { runHandover } from './handover';
 import { runHook } from './hook';
@@ -80,6 +81,8 @@ async function runUngated(argv: readonly string[], io: CliIo): Promise<number> {
     switch (command) {
       case 'handover':
         return await runHandover(values, io);
+      case 'draft':
+        return await runDraft(values, io);
       case 'specialists':
         return await runSpecialists(values, io);
       case 'prompt':

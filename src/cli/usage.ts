@@ -27,7 +27,7 @@ export const COMMAND_USAGE: Readonly<Record<string, CommandUsage>> = {
       [--turn "ROLE: TEXT"]… [--return-condition TEXT] [--reason TEXT] [--reason-kind KIND]
       [--from NAME] [--parent REF|none] [--max-depth N] [--confirm-hop] [--session-id ID]
       [--session-log WHERE] [--max-tokens N] [--recent-turns N] [--tokenizer NAME] [--no-fit]
-      [--json] [--cwd DIR] [--dir FOLDER]`,
+      [--done TEXT]… [--draft] [--user-request-tokens N] [--json] [--cwd DIR] [--dir FOLDER]`,
     details: `handover options:
   -s, --specialist ID        who receives the work (see "specialist-handoff specialists")
   -t, --topic TEXT           what the work is about; becomes the file-name slug
@@ -38,6 +38,12 @@ export const COMMAND_USAGE: Readonly<Record<string, CommandUsage>> = {
       --next TEXT            a next step (repeatable)
       --blocker TEXT         something that blocks the work (repeatable)
       --artifact TEXT        a relevant file or reference (repeatable)
+      --done TEXT            something done (repeatable; the "Done" section)
+      --draft                fill every field not given here from the session log and git:
+                             the summary, next steps (the plan's open items), done items and
+                             blockers (see "specialist-handoff draft")
+      --user-request-tokens N  tokens of the user's own requests carried verbatim, newest
+                             first (default 1500); the latest is always carried
       --turn "ROLE: TEXT"    a recent conversation turn, oldest first (repeatable)
       --return-condition T   when the specialist should hand back (default: the specialist's)
       --reason TEXT          why the work is handed over
@@ -64,6 +70,16 @@ export const COMMAND_USAGE: Readonly<Record<string, CommandUsage>> = {
                              is its git repository's top level, or DIR itself outside git
 
 --turn roles: user, assistant, system, tool ("ROLE: TEXT"); text without a role is the assistant's.`,
+  },
+  draft: {
+    synopsis: `  specialist-handoff draft [--session-log WHERE] [--recent-turns N] [--tokenizer NAME]
+      [--user-request-tokens N] [--json] [--cwd DIR] [--dir FOLDER]`,
+    details: `draft: prints what "handover --draft" would fill in from the session log and git, each
+item with its source — the summary, the next steps (the plan's item in progress, then the
+pending ones), what is done, blockers (a failing last test run), the user's own requests
+verbatim (newest within --user-request-tokens, default 1500; the latest always), the commands
+run beside tests (failures first, 15 listed) and what a handoff would leave out. Writes
+nothing. --json prints {status, draft, session_sources, warnings}.`,
   },
   prompt: {
     synopsis: `  specialist-handoff prompt [--specialist ID] [--handoff REF] [--no-take] [--session-id ID]

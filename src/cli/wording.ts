@@ -20,6 +20,8 @@ const FIELD_FLAGS: Readonly<Record<string, string>> = {
   failed_approaches: '--failed',
   next_steps: '--next',
   blockers: '--blocker',
+  completed: '--done',
+  userRequestTokens: '--user-request-tokens',
   artifacts: '--artifact',
   recent_turns: '--turn',
   return_condition: '--return-condition',
@@ -42,6 +44,7 @@ export const SETTING_FLAGS: Readonly<Record<string, string>> = {
   'handoff.includeRecentTurns': '--recent-turns',
   'handoff.tokenizer': '--tokenizer',
   'handoff.maxHandoverDepth': '--max-depth',
+  'handoff.userRequestTokens': '--user-request-tokens',
 };
 
 /** The CLI's fix for an error of a field, where it differs from the engine's (which names settings). */

@@ -4,8 +4,10 @@
  * `handover_to_specialist` signature (specialist_profile, topic, summary, recent_turns,
  * decisions, artifacts, return_condition, handover_reason, project_root,
  * max_context_tokens, include_recent_turns), plus optional fields of our package
- * (next_steps, blockers, failed_approaches, reason_kind, parent). The evidence — git and
- * the session log — is collected by the engine, never taken from the model. Every outcome
+ * (next_steps, blockers, failed_approaches, completed, reason_kind, parent). The evidence — git and
+ * the session log — is collected by the engine, never taken from the model; every field the
+ * caller leaves out or empty (summary, next steps, done items, blockers …) is drafted from
+ * that evidence (issue 15, src/engine/drafting.ts), and a field the caller gives is never replaced. Every outcome
  * is a value: the docs/DESIGN.md §4 result object, or an `ERROR: …` text; nothing throws.
  */
 import { realpath, stat } from 'node:fs/promises';
@@ -21,7 +23,8 @@ export const HANDOVER_TOOL_NAME = 'handover_to_specialist';
 /** What the tool does, for the model choosing tools (LM tool `modelDescription`, MCP tool description). */
 export const HANDOVER_TOOL_DESCRIPTION =
   'Hand the current work over to a specialist (architect, implementer, reviewer, test/debug, security …): writes a token-bounded handoff file and appends a briefing ' +
-  'in the workspace, with the touched files and test runs taken from git and the session log. Pass a curated summary, the decisions, and when the specialist should hand back. ' +
+  'in the workspace, with the touched files and test runs taken from git and the session log. Pass a curated summary, the decisions, and when the specialist should hand back; ' +
+  'what you leave out (summary, next steps, done items, blockers) is drafted from the session log: your todo list, the user\'s own requests (carried verbatim) and the commands run. ' +
   'Returns the result object (persona_marker, package, briefing, handoff_file, next_step) or an "ERROR: …" text.';
 
 const text = (max: number, what: string) => z.string({ error: `${what} must be a string` }).max(max, `${what} must be at most ${max.toLocaleString('en')} characters`);
@@ -62,6 +65,7 @@ export const HandoverToolInputSchema = z
     next_steps: list('next_steps').optional().describe('What the specialist should do next, in order.'),
     blockers: list('blockers').optional().describe('What blocks progress.'),
     failed_approaches: list('failed_approaches').optional().describe('Approaches tried that did not work, so they are not tried again.'),
+    completed: list('completed').optional().describe('What is done, one item each (default: the completed items of your todo list or plan in the session log).'),
     return_condition: text(2000, 'return_condition').optional().describe('When the specialist should hand back (default: the specialist\'s own return condition).'),
     handover_reason: text(4000, 'handover_reason').optional().describe('Why you hand over now; logged in the briefing.'),
     reason_kind: z.optional(ReasonKindSchema).describe('capability_boundary, specialization, escalation, load_balancing or end_of_session.'),
@@ -195,6 +199,9 @@ export async function runHandoverTool(input: unknown, ctx: ToolContext): Promise
       next_steps: a.next_steps ?? [],
       blockers: a.blockers ?? [],
       failed_approaches: a.failed_approaches ?? [],
+      completed: a.completed ?? [],
+      // Issue 15: what the agent left out or empty is drafted from the session log and git.
+      draft: true,
       ...(a.return_condition ? { return_condition: a.return_condition } : {}),
       handover_reason: a.handover_reason ?? '',
       ...(a.reason_kind ? { reason_kind: a.reason_kind } : {}),

@@ -147,7 +147,8 @@ function draftSummary(evidence: DraftEvidence, done: readonly DraftItem[], open:
  *
  * - `next_steps`: the plan's in-progress items (marked `in_progress: true`), then its pending
  *   ones, in plan order; `completed`: its completed items. At most {@link MAX_DRAFTED_PLAN_ITEMS}
- *   each; cancelled items and those beyond are counted in `left_out.collapsed_todos`.
+ *   each; cancelled items, those beyond and those the reader did not keep (`plan.items_omitted`)
+ *   are counted in `left_out.collapsed_todos`.
  * - `user_requests`: the newest within `opts.userRequestTokens` tokens, oldest first, the
  *   latest always kept; older ones are `left_out.older_requests`.
  * - `commands_run`: the first `opts.commandsCap` entries (default {@link DEFAULT_COMMANDS_CAP})
@@ -170,7 +171,7 @@ export function draftFromEvidence(evidence: DraftEvidence, opts: DraftOptions): 
   const allDone = planItems(items, 'completed', source);
   const completed = allDone.slice(0, MAX_DRAFTED_PLAN_ITEMS);
   const cancelled = items.filter((i) => i.status === 'cancelled').length;
-  const collapsed = cancelled + (open.length - next_steps.length) + (allDone.length - completed.length);
+  const collapsed = cancelled + (open.length - next_steps.length) + (allDone.length - completed.length) + (plan?.items_omitted ?? 0);
 
   const requests = (session?.user_requests ?? []).filter((r) => r.text.trim().length > 0);
   const kept = boundedRequests(requests, Math.max(0, opts.userRequestTokens), opts.countTokens);

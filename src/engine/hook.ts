@@ -3,11 +3,13 @@
  * and `PreCompact` hooks (docs/DESIGN.md §6; Claude Code hooks reference). The hook's JSON
  * input names the session, its transcript and its folder; the job finds the workspace,
  * decides whether to write (only inside a git project unless a folder is named), reads git
- * and the transcript, and hands over to the default specialist on the branch's topic.
+ * and the transcript, drafts what the transcript answers (the plan's open and done items,
+ * the user's requests, the commands run, a summary: src/engine/drafting.ts) and hands over
+ * to the default specialist on the branch's topic.
  * The pure parts (the input schema, the texts) are in src/core/agents/claudeHook.ts; the
  * CLI's `hook` subcommand (src/cli/hook.ts) reads standard input and prints the outcome.
  *
- *   hook JSON ─▶ parseClaudeHookInput ─▶ workspace ─▶ (git project?) ─▶ evidence ─▶ handover ─▶ outcome
+ *   hook JSON ─▶ parseClaudeHookInput ─▶ workspace ─▶ (git project?) ─▶ evidence ─▶ draft ─▶ handover ─▶ outcome
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
@@ -17,7 +19,10 @@ import type { HandoverOk } from '../core/handoff/schema';
 import { redactSecrets } from '../core/safety/redact';
 import { cliSessionLogStatePath } from './cliSession';
 import type { HandoverEnvironment } from './environment';
-import { collectEvidenceFor, handover } from './handover';
+import { DEFAULT_USER_REQUEST_TOKENS } from '../core/handoff/request';
+import { draftFromEvidence } from './drafting';
+import { collectEvidenceFor, handover, readSessionLog } from './handover';
+import { counterFor } from './tokenizer';
 import { repositoryRootOf, workspaceFolderOf } from './project';
 
 /**
@@ -118,18 +123,23 @@ export async function runClaudeHook(rawInput: string, options: ClaudeHookOptions
     sessionId: input.session_id,
     sessionLog: { mode: transcriptFound ? transcript : 'none', statePath: cliSessionLogStatePath(cwd) },
   };
-  // Without a topic the branch names it: collect git once and hand the evidence on.
-  const evidence = options.topic === undefined ? await collectEvidenceFor(env) : undefined;
+  // Git and the transcript are read once: for the draft, the branch as the default topic, and the handoff.
+  const [evidence, session] = await Promise.all([collectEvidenceFor(env), readSessionLog(env)]);
+  // Issue 15: the summary says the hook wrote it, then what the transcript answers; the rest is drafted by the engine (`draft`).
+  const counter = counterFor('o200k_base');
+  const drafted = draftFromEvidence({ git: evidence, session: session?.evidence, latest: undefined }, { userRequestTokens: DEFAULT_USER_REQUEST_TOKENS, countTokens: (t) => counter.count(t).tokens });
   const request = {
     specialist: options.specialist ?? DEFAULT_HOOK_SPECIALIST,
-    topic: options.topic ?? defaultHookTopic(evidence?.branch ?? null, input.session_id),
-    summary: hookSummary(input, transcriptFound),
+    topic: options.topic ?? defaultHookTopic(evidence.branch, input.session_id),
+    summary: [hookSummary(input, transcriptFound), drafted.summary.text].filter((s) => s.trim()).join('\n\n'),
+    draft: true,
+    ...(drafted.summary.text.trim() ? { drafted: ['summary' as const] } : {}),
     handover_reason: hookHandoverReason(input),
     reason_kind: 'end_of_session',
     from: 'claude-code',
     session_id: input.session_id,
   };
-  const result = await handover(request, evidence ? { ...env, evidence } : env);
+  const result = await handover(request, { ...env, evidence, ...(session ? { sessionEvidence: session.evidence } : {}) });
   if (result.status === 'error') {
     return { ...result, event };
   }

@@ -129,6 +129,12 @@ async function build(req: PromptRequest, env: HandoverEnvironment): Promise<Prom
           id: handoff.parsed.frontmatter.id,
           relativePath: path.relative(env.workspaceRoot, handoff.file).split(path.sep).join('/'),
           returnCondition: handoff.parsed.frontmatter.return_condition,
+          // Issue 15: the user's own requests, what is done and the commands run, carried into the prompt.
+          sections: {
+            userRequests: handoff.parsed.sections.get('User requests'),
+            done: handoff.parsed.sections.get('Done'),
+            commandsRun: handoff.parsed.sections.get('Commands run'),
+          },
         }
       : null,
     priorHandoffs: prior.text,

@@ -7,8 +7,11 @@
  * - `InteropMode` / `InteropSettings` — `handoff.interop.itervox` and
  *   `handoff.interop.agentZero`, each `auto` (the default) or `off`;
  * - `SessionLocations` — `handoff.sessionLog.locations`: a folder override per
- *   session-log reader.
+ *   session-log reader;
+ * - `DEFAULT_USER_REQUEST_TOKENS` — the `handoff.userRequestTokens` default, 1,500 tokens
+ *   (the user's requests a handoff keeps, newest first; the latest always).
  */
 export { DEFAULT_HANDOFF_DIRECTORY } from '../store/pathGuard';
+export { DEFAULT_USER_REQUEST_TOKENS } from '../core/handoff/request';
 export type { InteropMode, InteropSettings } from '../store/interop/mirrors';
 export type { SessionLocations } from '../evidence/session/discovery';

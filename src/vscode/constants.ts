@@ -35,6 +35,7 @@ export const Config = {
   directory: 'directory',
   maxContextTokens: 'maxContextTokens',
   includeRecentTurns: 'includeRecentTurns',
+  userRequestTokens: 'userRequestTokens',
   tokenizer: 'tokenizer',
   maxHandoverDepth: 'maxHandoverDepth',
   sessionLogSources: 'sessionLog.sources',

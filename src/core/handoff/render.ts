@@ -231,6 +231,12 @@ export function renderHandoff(pkg: HandoffPackage, meta: HandoffMeta, specialist
     if (Array.isArray(data[key]) && (data[key] as unknown[]).length === 0) delete data[key];
   }
   if (data.git_operation === null) delete data.git_operation;
+  // The drafted fields' counts (issue 15) only when they say something: files without them read as 0, [] and an empty report.
+  for (const key of ['completed_count', 'user_requests_count', 'commands_run_count', 'user_requests_omitted', 'commands_run_omitted'] as const) {
+    if (data[key] === 0) delete data[key];
+  }
+  if (Array.isArray(data.drafted) && data.drafted.length === 0) delete data.drafted;
+  if (Object.values(pkg.left_out).every((n) => n === 0)) delete data.left_out;
   const fm = renderFrontmatter(data);
   const out: string[] = [fm];
   const title = pkg.topic_title.replace(/\s+/g, ' ');

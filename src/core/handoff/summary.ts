@@ -20,8 +20,24 @@ export function statusCounts(files: readonly TouchedFile[]): string {
 
 /** What fit-to-budget cut, in words: "2 turns, 120 diff lines". */
 export function describeCuts(dropped: HandoffPackage['dropped']): string {
-  const unit: Record<string, string> = { recent_turns: 'turns', diff_excerpt: 'diff lines', touched_files: 'files', tests_run: 'passing tests', summary: 'summary characters' };
+  const unit: Record<string, string> = { recent_turns: 'turns', diff_excerpt: 'diff lines', touched_files: 'files', tests_run: 'passing tests', commands_run: 'commands run', summary: 'summary characters', user_requests: 'older user requests' };
   return dropped.map((d) => `${formatCount(d.count)} ${unit[d.section] ?? d.section}`).join(', ');
+}
+
+/**
+ * The loss report in words (issue 15): what the session log holds that the handoff does not
+ * carry, e.g. "3 older user requests, 5 command runs beyond the cap, 1 plan item collapsed
+ * (cancelled or beyond the list), 30 turns not in the recent turns"; '' when nothing was left out.
+ */
+export function describeLeftOut(leftOut: HandoffPackage['left_out']): string {
+  return [
+    leftOut.older_requests ? plural(leftOut.older_requests, 'older user request') : '',
+    leftOut.commands_beyond_cap ? `${plural(leftOut.commands_beyond_cap, 'command run')} beyond the cap` : '',
+    leftOut.collapsed_todos ? `${plural(leftOut.collapsed_todos, 'plan item')} collapsed (cancelled or beyond the list)` : '',
+    leftOut.turns ? `${plural(leftOut.turns, 'turn')} not in the recent turns` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
 }
 
 /** "3 touched (M 2, A 1)" or "0 touched": the touched files, those the handoff did not list included. */
@@ -78,6 +94,8 @@ function terminalLines(result: HandoverOk, rel: (f: string) => string): string[]
   for (const d of p.dropped) {
     lines.push(`  cut       ${d.section.replace(/_/g, ' ')}: ${formatCount(d.count)} (${plural(d.tokens, 'token')})`);
   }
+  const leftOut = describeLeftOut(p.left_out);
+  if (leftOut) lines.push(`  left out  ${leftOut} (the session log holds them; the handoff does not)`);
   lines.push(`Next: ${result.next_step}`);
   return lines;
 }
@@ -95,6 +113,8 @@ function dialogLines(result: HandoverOk, rel: (f: string) => string): string[] {
   if (p.dropped.length) {
     lines.push(`Cut to fit: ${describeCuts(p.dropped)}`);
   }
+  const leftOut = describeLeftOut(p.left_out);
+  if (leftOut) lines.push(`Not carried from the session log: ${leftOut}`);
   lines.push(`Handoff: ${rel(result.handoff_file)}`);
   lines.push(`Briefing: ${rel(result.briefing.path)} (${result.briefing.newly_created ? 'created' : 'appended'})`);
   lines.push(...result.warnings);

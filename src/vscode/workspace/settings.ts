@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { DEFAULT_MAX_HANDOVER_DEPTH, MAX_HOP_DEPTH } from '../../core/handoff/compose';
-import { DEFAULT_INCLUDE_RECENT_TURNS, DEFAULT_MAX_CONTEXT_TOKENS } from '../../core/handoff/request';
+import { DEFAULT_INCLUDE_RECENT_TURNS, DEFAULT_MAX_CONTEXT_TOKENS, DEFAULT_USER_REQUEST_TOKENS } from '../../core/handoff/request';
 import { TokenizerNameSchema, type TokenizerName } from '../../core/handoff/schema';
 import { SESSION_SOURCES, type SessionSource } from '../../core/session/events';
 import { DEFAULT_HANDOFF_DIRECTORY, type InteropMode, type InteropSettings, type SessionLocations } from '../../engine/settings';
@@ -18,6 +18,8 @@ export interface HandoffSettings {
   readonly maxContextTokens: number;
   /** `handoff.includeRecentTurns`: recent turns kept (default 5). */
   readonly includeRecentTurns: number;
+  /** `handoff.userRequestTokens`: tokens of the user's requests kept, newest first (default 1,500; the latest always). */
+  readonly userRequestTokens: number;
   /** `handoff.tokenizer`: encoding the budget is counted in (default `o200k_base`). */
   readonly tokenizer: TokenizerName;
   /** git executable from the built-in git extension's `git.path`, when it names one. */
@@ -86,6 +88,7 @@ export function readSettings(folder?: vscode.WorkspaceFolder): HandoffSettings {
     directory: cfg.get<string>(Config.directory) || DEFAULT_HANDOFF_DIRECTORY,
     maxContextTokens: positiveInt(cfg.get(Config.maxContextTokens), DEFAULT_MAX_CONTEXT_TOKENS, 1),
     includeRecentTurns: positiveInt(cfg.get(Config.includeRecentTurns), DEFAULT_INCLUDE_RECENT_TURNS, 0),
+    userRequestTokens: positiveInt(cfg.get(Config.userRequestTokens), DEFAULT_USER_REQUEST_TOKENS, 0),
     tokenizer: tokenizer.success ? tokenizer.data : 'o200k_base',
     gitPath: typeof gitPath === 'string' && gitPath.trim() ? gitPath.trim() : undefined,
     maxHandoverDepth: Math.min(MAX_HOP_DEPTH, positiveInt(cfg.get(Config.maxHandoverDepth), DEFAULT_MAX_HANDOVER_DEPTH, 1)),

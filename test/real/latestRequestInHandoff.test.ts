@@ -1,0 +1,59 @@
+/**
+ * `npm run test:real`, issue 15 ("Done when": on every file in ../shared/fixtures/session-logs/
+ * the latest user request is in the handoff): each real session log, read in place, is handed
+ * over from a real temporary git repository with the engine's defaults (3,000-token budget,
+ * 1,500 tokens of user requests) and with `include_recent_turns: 0` and a budget the handoff
+ * cannot keep; the written file's "User requests" section must end with the latest request —
+ * derived from the log itself by test/helpers/latestRequest.ts, independently of the readers —
+ * as the gate writes every text (secrets redacted, invisible characters stripped).
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseUserRequests } from '../../src/core/handoff/draftSections';
+import { parseHandoff } from '../../src/core/handoff/parse';
+import { redactTexts } from '../../src/core/safety/redact';
+import { stripInvisible } from '../../src/core/safety/invisible';
+import { handover } from '../../src/engine/handover';
+import { FIXTURES, expectedLatest, logFiles, normalized } from '../helpers/latestRequest';
+import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../helpers/repo';
+
+/** The text as the gate writes it into a handoff: invisible characters stripped, secrets redacted, line breaks as LF. */
+async function asWritten(text: string): Promise<string> {
+  const visible = stripInvisible(text).text;
+  return (await redactTexts([visible])).texts[0].replace(/\r\n|\r/g, '\n').trim();
+}
+
+describe('real session logs: the latest user request is in the written handoff (issue 15)', function () {
+  this.timeout(60_000);
+  after(cleanupTempDirs);
+  const files = logFiles(FIXTURES);
+
+  it('there are logs to check', () => assert.ok(files.length >= 12, `only ${files.length} files in ${FIXTURES}`));
+
+  for (const rel of files) {
+    it(rel, async () => {
+      const expected = await asWritten(normalized(expectedLatest(rel)));
+      assert.ok(expected.length > 0, 'the reference found a request');
+      const ws = initRepo(tempDir('handoff-real-latest-'));
+      write(ws, 'README.md', '# app\n');
+      commitAll(ws, 'initial');
+      write(ws, 'README.md', '# app\n\nwork in progress\n');
+      for (const [label, request] of [
+        ['defaults', {}],
+        ['no recent turns, a budget too small to keep everything', { include_recent_turns: 0, max_context_tokens: 400 }],
+      ] as const) {
+        const r = await handover({ specialist: 'implementation_engineer', topic: `latest ${label}`, ...request }, { workspaceRoot: ws, sessionLog: { mode: path.join(FIXTURES, rel) } });
+        assert.equal(r.status, 'ok', r.status === 'error' ? r.message : '');
+        if (r.status !== 'ok') return;
+        const parsed = parseHandoff(readFileSync(r.handoff_file, 'utf8'));
+        assert.ok(parsed.ok, parsed.ok ? '' : parsed.message);
+        const requests = parseUserRequests(parsed.handoff.sections.get('User requests') ?? '');
+        assert.ok(requests.length > 0, `${label}: the handoff carries user requests`);
+        assert.equal(requests.at(-1)?.text, expected, `${label}: the latest request, verbatim`);
+        assert.ok(parsed.handoff.frontmatter.drafted.includes('user_requests'), `${label}: marked as drafted`);
+        if ('max_context_tokens' in request) assert.ok(r.package.dropped.length > 0 && r.package.recent_turns.length === 0, `${label}: fit-to-budget cut (${r.package.dropped.map((d) => d.section).join(', ')})`);
+      }
+    });
+  }
+});
