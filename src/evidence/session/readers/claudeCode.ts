@@ -9,8 +9,8 @@
  *   means exit 0 (Claude Code reports a non-zero exit as an error result), an error result
  *   carries "Exit code N" when it gives one; a rejected or interrupted call did not run.
  * - Write, Edit, MultiEdit and NotebookEdit uses that did not fail become file edits.
- * - `TodoWrite` uses become plan snapshots, and so does each `TaskCreate` / `TaskUpdate` that did
- *   not fail (the list they build, ./planTools.ts).
+ * - `TodoWrite` uses that were not refused become plan snapshots, and so does each `TaskCreate` /
+ *   `TaskUpdate` that did not fail (the list they build, ./planTools.ts).
  * - Text blocks become turns; `isMeta` lines, sidechain (sub-agent) turns, system
  *   reminders and tool output never do. A compaction summary (`isCompactSummary`) is a turn
  *   marked `injected`: never a user request (core/session/requests.ts).
@@ -22,8 +22,8 @@ import { ClaudeTaskList, claudeTodoWritePlan } from './planTools';
 
 const EDIT_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 const SHELL_TOOLS = new Set(['Bash', 'BashOutput']);
-/** Claude Code's task tools (2.1.16+), each changing one item of the plan. */
-const TASK_TOOLS = new Set(['TaskCreate', 'TaskUpdate']);
+/** Claude Code's plan tools: `TodoWrite` (the whole list) and the task tools of 2.1.16+ (one item each). */
+const PLAN_TOOLS = new Set(['TodoWrite', 'TaskCreate', 'TaskUpdate']);
 /** Line types that carry no session event. */
 const QUIET_TYPES = new Set(['queue-operation', 'attachment', 'ai-title', 'last-prompt', 'summary', 'system', 'file-history-snapshot', 'progress', 'custom-title', 'tag']);
 /** Pending tool uses kept while waiting for their results: 2,000. */
@@ -56,10 +56,12 @@ export async function readClaudeCode(file: string, opts: ReaderOptions = {}): Pr
 
   const finish = (use: PendingUse, r: ToolResult | undefined): void => {
     const base = use.cwd ?? opts.workspaceRoot;
-    if (TASK_TOOLS.has(use.name)) {
-      // A task tool changes one item of the session's list (a sub-agent's calls are not the session's).
+    if (PLAN_TOOLS.has(use.name)) {
+      // The session's own todo list: TodoWrite replaces it, a task tool changes one item; a
+      // sub-agent's calls (sidechain lines) are not the session's plan, a refused call changes nothing.
       if (use.sidechain || (r && (r.isError || REJECTED.test(r.text)))) return;
-      const plan = tasks.apply(use.name, use.input, r?.text, use.time);
+      const plan = use.name === 'TodoWrite' ? claudeTodoWritePlan(use.input, use.time) : tasks.apply(use.name, use.input, r?.text, use.time);
+      if (plan && use.name === 'TodoWrite') tasks.reset(plan);
       if (plan) acc.add(plan);
     } else if (SHELL_TOOLS.has(use.name)) {
       const command = str(use.input.command);
@@ -112,12 +114,6 @@ export async function readClaudeCode(file: string, opts: ReaderOptions = {}): Pr
             texts.push(b.text);
           } else if (b.type === 'tool_use' && typeof b.id === 'string' && typeof b.name === 'string') {
             const use: PendingUse = { name: b.name, input: obj(b.input) ?? {}, time, cwd, sidechain: d.isSidechain === true };
-            // The session's own todo list (a sub-agent's, in a sidechain line, is not the session's plan).
-            const plan = b.name === 'TodoWrite' && d.isSidechain !== true ? claudeTodoWritePlan(use.input, time) : undefined;
-            if (plan) {
-              tasks.reset(plan);
-              acc.add(plan);
-            }
             const r = early.get(b.id);
             if (r) {
               early.delete(b.id);

@@ -40,7 +40,7 @@ describe('the agent\'s plan: readers', function () {
   this.timeout(30_000);
   after(cleanupTempDirs);
 
-  it('Claude Code TodoWrite: the latest call wins, a sub-agent\'s (sidechain) list is not the session\'s', async () => {
+  it('Claude Code TodoWrite: the latest call wins; a sub-agent\'s (sidechain) list and a rejected call are not the session\'s plan', async () => {
     const r = await readClaudeCode(path.join(FIX, 'claude-code-todowrite.jsonl'));
     assert.deepEqual(latest(r), ['completed: Read the checkout page', 'completed: Add the cart total', 'in_progress: Run the tests', 'pending: Update the checkout snapshot']);
     assert.equal(plans(r)[0].tool, 'TodoWrite');
