@@ -88,9 +88,11 @@ describe('UI: Draft with the language model', function () {
     assert.ok(!requests[0].includes(secret), 'the planted secret never reaches the model');
     assert.match(requests[0], /## Latest user request\n- Deploy it with the token \[REDACTED:github-token\] once the tests pass/);
     await waitFor('the summary drafted by the model', 10_000, async () => (await frame.locator('#summary').locator('textarea').first().inputValue()) === answer.summary);
-    for (const text of [...answer.decisions, ...answer.failed_approaches, ...answer.next_steps]) {
-      await frame.locator('li', { hasText: text }).first().waitFor({ timeout: 10_000 });
-    }
+    // Each list item is a text field (webview/lists.ts): the model's items are their values.
+    const items = (key: string) => frame.locator(`#list-${key} li`).locator('input, textarea').evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value));
+    assert.deepEqual(await items('decisions'), answer.decisions);
+    assert.deepEqual(await items('failed_approaches'), answer.failed_approaches);
+    assert.deepEqual(await items('next_steps'), answer.next_steps);
     await screenshot(page, 'panel-model-draft');
   });
 });
