@@ -24,6 +24,7 @@ import * as esbuild from 'esbuild';
 import Mocha from 'mocha';
 import { createDemoRepository } from '../../scripts/demoRepo';
 import { CHROMIUM, launchBrowser } from './browser';
+import { chatModelExtensionVsix } from './chatModelExtension';
 import { startCodeServer, waitFor, workspaceDir } from './codeServer';
 import { HOSTS_VARIABLE, selectedHosts } from './hosts';
 import { ensureCodeServer, HOST, HOST_CACHE, hostBanner, REPO_ROOT } from './install';
@@ -93,6 +94,8 @@ export async function runIntegration(): Promise<Stats> {
   const server = await startCodeServer({
     name: 'integration',
     testDriver: true,
+    // Installed beside ours (the remote host loads one extensionDevelopmentPath only): test/integration/modelDraft.test.ts.
+    extraVsix: [chatModelExtensionVsix()],
     env: { HANDOFF_TEST_RESULTS: resultsFile, HANDOFF_TEST_HOST_LOGS: path.join(HOST_CACHE, 'runs', 'integration', 'user-data', 'logs') },
   });
   const browser = await launchBrowser();

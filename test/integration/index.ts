@@ -11,8 +11,10 @@ import Mocha from 'mocha';
 
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 60_000, reporter: 'spec' });
+  // INTEGRATION_FILES=modelDraft runs only the files whose names contain it (test/host/run.ts passes it on).
+  const only = process.env.INTEGRATION_FILES;
   for (const f of readdirSync(__dirname).sort()) {
-    if (f.endsWith('.test.js')) {
+    if (f.endsWith('.test.js') && (!only || f.includes(only))) {
       mocha.addFile(path.join(__dirname, f));
     }
   }

@@ -75,10 +75,8 @@ export function draftSources(d: SessionDraft, f: 'decisions' | 'next_steps' | 'b
  * undefined, with a warning saying why, when it was cancelled, refused or had no model.
  */
 export async function draftWithModelOnce(drafter: EndSessionModelDrafter, evidence: DraftEvidence, model: string, log: vscode.LogOutputChannel, current?: SessionDraft): Promise<SessionDraft | undefined> {
-  const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Handoff: drafting with ${model}…`, cancellable: true }, (_p, token) => {
-    token.onCancellationRequested(() => drafter.cancel());
-    return drafter.draft(evidence);
-  });
+  // The drafter shows its own cancellable progress notification (src/vscode/lm/modelDrafter.ts).
+  const r = await drafter.draft(evidence);
   if (r?.status !== 'ok' || !('fields' in r)) {
     const why = r && 'message' in r && r.message ? r.message : r ? `The draft with ${model} was ${r.status}.` : 'No language model is available in this editor.';
     void vscode.window.showWarningMessage(`${why} The fields keep the session's draft.`);
