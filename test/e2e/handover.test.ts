@@ -45,7 +45,13 @@ describe('UI: hand over from the workbench', function () {
     await welcome.waitFor({ timeout: 20_000 });
     // Issue 17: one primary action in the container (the panel's): the empty timeline links to it, with no second button.
     assert.equal(await welcome.locator('.monaco-button').count(), 0, 'no button in the empty timeline');
-    assert.equal(await welcome.locator('a', { hasText: 'Hand Over to Specialist' }).count(), 1, 'an inline link to the panel');
+    assert.equal(await welcome.locator('a', { hasText: /^Hand Over$/ }).count(), 1, 'an inline link to the panel');
+    // Issue 17: the headers as drawn (1.139 capitalizes every word of a view header: "Hand Over to Specialist" read "… To …").
+    const headers = (await page.locator('.pane-header .title').allInnerTexts()).map((t) => t.trim());
+    for (const name of ['Hand Over', 'Handoff Timeline']) {
+      assert.ok(headers.some((h) => h.toLowerCase() === name.toLowerCase()), `a "${name}" header: ${JSON.stringify(headers)}`);
+    }
+    assert.deepEqual(headers.filter((h) => /^hand over|^handoff timeline/i.test(h) && h !== h.toUpperCase() && !['Hand Over', 'Handoff Timeline'].includes(h)), [], 'the headers read as named');
     await screenshot(page, 'sidebar-empty');
   });
 
