@@ -99,9 +99,22 @@ describe('UI: hand over from the workbench', function () {
     const toast = notificationToast(page, 'Handed over to [quality reviewer]');
     await toast.waitFor({ timeout: 30_000 });
     assert.match(await toast.innerText(), /Tokens: [\d,]+ \/ 3,000/);
-    for (const action of ['Continue in…', 'Open Handoff', 'Open Briefing', 'Copy Prompt']) {
+    // Two actions (issue 17: four squeezed the toast's "Source: …" label to "S…"); Continue in… offers Copy prompt, and the preview is open.
+    for (const action of ['Continue in…', 'Open Briefing']) {
       await toast.locator('.monaco-button', { hasText: action }).first().waitFor({ timeout: 5000 });
     }
+    assert.equal(await toast.locator('.monaco-button').count(), 2, 'two actions');
+    // Issue 17: nothing in the toast's last row is cut off (on 1.139 the buttons squeezed the "Source: …" label to "S…").
+    const row = await toast.evaluate((t) =>
+      [...t.querySelectorAll('.notification-list-item-source, .notification-list-item-buttons-container .monaco-button')].map((e) => ({
+        text: (e.textContent ?? '').trim(),
+        cut: e.scrollWidth > e.clientWidth + 1,
+        width: Math.round(e.getBoundingClientRect().width),
+        scroll: e.scrollWidth,
+      })),
+    );
+    console.log(`    notification row: ${row.map((e) => `${e.text} ${e.width}px/${e.scroll}px`).join(' | ')}`);
+    assert.deepEqual(row.filter((e) => e.cut).map((e) => e.text), [], 'every label of the notification shows whole');
     await page
       .locator('.tabs-container .tab', { hasText: /Preview.*_quality_reviewer\.md/ })
       .first()
