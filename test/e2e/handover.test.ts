@@ -124,6 +124,16 @@ describe('UI: hand over from the workbench', function () {
         await screenshot(page, 'handoff-summary-no-preview');
         throw new Error(`the handoff's Markdown preview did not open; editor tabs: ${JSON.stringify(tabs)}`);
       });
+    // The preview's webview has drawn the handoff (the README's picture showed it still blank).
+    await page
+      .frameLocator('iframe.webview.ready[src*="extensionId=vscode.markdown-language-features"]')
+      .frameLocator('iframe#active-frame')
+      .locator('h2', { hasText: 'Summary' })
+      .first()
+      .waitFor({ timeout: 30_000 })
+      .catch(() => {
+        throw new Error("timed out after 30 s waiting for the handoff's Markdown preview to draw its Summary heading");
+      });
     await screenshot(page, 'handoff-summary');
     await clearNotifications(page);
 
