@@ -45,6 +45,7 @@ export const OPTIONS = {
   cwd: { type: 'string' },
   agent: { type: 'string' },
   print: { type: 'boolean' },
+  'omit-tool': { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } satisfies ParseArgsConfig['options'];
@@ -70,7 +71,7 @@ export const COMMAND_OPTIONS: Readonly<Record<string, readonly OptionName[]>> = 
   prompt: ['specialist', 'handoff', 'no-take', 'session-id', 'json', 'cwd', 'dir'],
   'record-result': ['specialist', 'handoff', 'summary', 'summary-file', 'met', 'next', 'blocker', 'proceed-if-taken', 'session-log', 'tokenizer', 'session-id', 'json', 'cwd', 'dir'],
   specialists: ['json', 'cwd', 'dir'],
-  mcp: ['cwd', 'dir'],
+  mcp: ['cwd', 'dir', 'omit-tool'],
   hook: ['specialist', 'topic', 'cwd', 'dir'],
   'export-agents': ['target', 'force', 'json', 'cwd', 'dir'],
   continue: ['agent', 'handoff', 'specialist', 'print', 'no-take', 'session-id', 'cwd', 'dir'],

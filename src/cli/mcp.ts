@@ -5,9 +5,9 @@
 import type * as McpServerModule from '../mcp/server';
 import { startNewCliSession } from '../engine/cliSession';
 import type { Values } from './args';
-import { EXIT_OK, type CliIo } from './io';
+import { EXIT_BAD_INPUT, EXIT_OK, type CliIo } from './io';
 import { VERSION } from './usage';
-import { escapeControls } from './wording';
+import { escapeControls, fail } from './wording';
 import { cliEnvironment, workspaceAndRoot } from './workspace';
 
 /**
@@ -17,7 +17,11 @@ import { cliEnvironment, workspaceAndRoot } from './workspace';
  * automatically; a handoff starts a new CLI session, as `handover` does. Console output
  * is sent to stderr while serving: stdout is the protocol. Nothing is printed at start
  * and nothing for a call that succeeds: VS Code logs an MCP server's stderr as warnings
- * (issue 17), so stderr carries only failed calls and protocol errors.
+ * (issue 17), so stderr carries only failed calls and protocol errors. `--omit-tool NAME`
+ * (repeatable) leaves a tool out of `tools/list` and refuses calls to it: VS Code's MCP
+ * server definition omits `handover_to_specialist`, which the extension already offers the
+ * chat as its language model tool (issue 17: the tool listed once). An unknown NAME is
+ * bad input naming the tools.
  */
 export async function runMcp(values: Values, io: CliIo): Promise<number> {
   // The handoff root is checked up front, so a bad --dir fails before the server starts.
@@ -27,6 +31,17 @@ export async function runMcp(values: Values, io: CliIo): Promise<number> {
   // Loaded lazily so the other commands never pay for the SDK; esbuild bundles it all the same.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const mcp = require('../mcp/server') as typeof McpServerModule;
+  const omitTools = [...new Set(values['omit-tool'] ?? [])];
+  const unknown = omitTools.filter((t) => !mcp.MCP_TOOL_NAMES.includes(t));
+  if (unknown.length) {
+    return fail(
+      io,
+      values,
+      `ERROR: --omit-tool ${unknown.map((t) => JSON.stringify(escapeControls(t.slice(0, 80)))).join(', ')} names no tool of this server — pass one of ${mcp.MCP_TOOL_NAMES.join(', ')}`,
+      EXIT_BAD_INPUT,
+      'omit-tool',
+    );
+  }
   const saved = { log: console.log, info: console.info, debug: console.debug };
   console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
   try {
@@ -37,6 +52,7 @@ export async function runMcp(values: Values, io: CliIo): Promise<number> {
       // agent (or text injected into one) could write handoffs into /, /etc or another
       // repository, through a link or by naming it.
       allowedRoots: [cwd],
+      omitTools,
       environment: (project) => cliEnvironment(project, values, 'auto'),
       onHandover: async (project) => {
         await startNewCliSession(project);

@@ -111,13 +111,14 @@ mandate, and for a custom or discovered one where it comes from; --json prints o
 per specialist. Warnings about specialist files go to standard error.`,
   },
   mcp: {
-    synopsis: '  specialist-handoff mcp [--cwd DIR] [--dir FOLDER]',
+    synopsis: '  specialist-handoff mcp [--cwd DIR] [--dir FOLDER] [--omit-tool NAME]…',
     details: `mcp: serves the Model Context Protocol on stdio for MCP clients (Claude Code, Codex CLI,
 Cline/Roo, VS Code …), with the tools handover_to_specialist, list_specialists,
 prior_handoffs and record_result. The project is the git repository of --cwd (default: the
 current directory); a tool's project_root may name that folder only. Standard output
 carries the protocol only; diagnostics go to standard error. Runs until the client closes
-standard input.`,
+standard input. --omit-tool NAME (repeatable) leaves that tool out of the list and refuses
+calls to it (VS Code's server definition omits handover_to_specialist, its own tool).`,
   },
   hook: {
     synopsis: '  specialist-handoff hook [--specialist ID] [--topic TEXT] [--cwd DIR] [--dir FOLDER]',

@@ -42,6 +42,8 @@ import {
   parseToolArgs,
 } from './tools';
 
+export { MCP_TOOL_NAMES } from './tools';
+
 /** The server's name in the MCP `initialize` handshake (and the key of the config snippets). */
 export const MCP_SERVER_NAME = 'specialist-handoff';
 
@@ -53,6 +55,11 @@ export interface McpServerContext extends ToolContext {
   readonly onHandover?: (root: string, result: HandoverOk) => void | Promise<void>;
   /** A diagnostic line per failed tool call and protocol error (the CLI writes it to stderr; stdout is the protocol). */
   readonly log?: (line: string) => void;
+  /**
+   * Tools left out of `tools/list`, whose calls are refused (`--omit-tool`): VS Code's server
+   * definition omits those the extension offers the chat itself (its language model tool).
+   */
+  readonly omitTools?: readonly string[];
 }
 
 /** A failed call: `isError` and one `ERROR: …` text. */
@@ -186,6 +193,12 @@ export async function gateToolResult(result: CallToolResult): Promise<CallToolRe
 }
 
 async function callUngated(name: string, args: unknown, ctx: McpServerContext, signal?: AbortSignal): Promise<CallToolResult> {
+  if (ctx.omitTools?.includes(name)) {
+    const offered = MCP_TOOL_NAMES.filter((t) => !ctx.omitTools?.includes(t));
+    return errorResult(
+      `${name} is not offered by this server (started with --omit-tool ${name}; in VS Code it is the extension's language model tool #handover) — the tools here are: ${offered.join(', ')}`,
+    );
+  }
   const notObject = MCP_TOOL_NAMES.includes(name) ? argumentsNotAnObject(args) : undefined;
   if (notObject) return errorResult(notObject);
   try {
@@ -258,7 +271,7 @@ const CallToolRequestLenientSchema = z.looseObject({
  */
 export function createMcpServer(ctx: McpServerContext, track?: (call: Promise<unknown>) => void): Server {
   const server = new Server({ name: MCP_SERVER_NAME, title: 'Specialist Handoff', version: ctx.version }, { capabilities: { tools: {} }, instructions: MCP_SERVER_INSTRUCTIONS });
-  const tools = mcpToolDefinitions();
+  const tools = mcpToolDefinitions().filter((t) => !ctx.omitTools?.includes(t.name));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
   server.setRequestHandler(CallToolRequestLenientSchema, async (request, extra) => {
     const client = server.getClientVersion()?.name;

@@ -45,7 +45,13 @@ describe('UI: hand over from the workbench', function () {
     await welcome.waitFor({ timeout: 20_000 });
     // Issue 17: one primary action in the container (the panel's): the empty timeline links to it, with no second button.
     assert.equal(await welcome.locator('.monaco-button').count(), 0, 'no button in the empty timeline');
-    assert.equal(await welcome.locator('a', { hasText: 'Hand Over to Specialist' }).count(), 1, 'an inline link to the panel');
+    assert.equal(await welcome.locator('a', { hasText: /^Hand Over$/ }).count(), 1, 'an inline link to the panel');
+    // Issue 17: the headers as drawn (1.139 capitalizes every word of a view header: "Hand Over to Specialist" read "… To …").
+    const headers = (await page.locator('.pane-header .title').allInnerTexts()).map((t) => t.trim());
+    for (const name of ['Hand Over', 'Handoff Timeline']) {
+      assert.ok(headers.some((h) => h.toLowerCase() === name.toLowerCase()), `a "${name}" header: ${JSON.stringify(headers)}`);
+    }
+    assert.deepEqual(headers.filter((h) => /^hand over|^handoff timeline/i.test(h) && h !== h.toUpperCase() && !['Hand Over', 'Handoff Timeline'].includes(h)), [], 'the headers read as named');
     await screenshot(page, 'sidebar-empty');
   });
 
@@ -93,9 +99,22 @@ describe('UI: hand over from the workbench', function () {
     const toast = notificationToast(page, 'Handed over to [quality reviewer]');
     await toast.waitFor({ timeout: 30_000 });
     assert.match(await toast.innerText(), /Tokens: [\d,]+ \/ 3,000/);
-    for (const action of ['Continue in…', 'Open Handoff', 'Open Briefing', 'Copy Prompt']) {
+    // Two actions (issue 17: four squeezed the toast's "Source: …" label to "S…"); Continue in… offers Copy prompt, and the preview is open.
+    for (const action of ['Continue in…', 'Open Briefing']) {
       await toast.locator('.monaco-button', { hasText: action }).first().waitFor({ timeout: 5000 });
     }
+    assert.equal(await toast.locator('.monaco-button').count(), 2, 'two actions');
+    // Issue 17: nothing in the toast's last row is cut off (on 1.139 the buttons squeezed the "Source: …" label to "S…").
+    const row = await toast.evaluate((t) =>
+      [...t.querySelectorAll('.notification-list-item-source, .notification-list-item-buttons-container .monaco-button')].map((e) => ({
+        text: (e.textContent ?? '').trim(),
+        cut: e.scrollWidth > e.clientWidth + 1,
+        width: Math.round(e.getBoundingClientRect().width),
+        scroll: e.scrollWidth,
+      })),
+    );
+    console.log(`    notification row: ${row.map((e) => `${e.text} ${e.width}px/${e.scroll}px`).join(' | ')}`);
+    assert.deepEqual(row.filter((e) => e.cut).map((e) => e.text), [], 'every label of the notification shows whole');
     await page
       .locator('.tabs-container .tab', { hasText: /Preview.*_quality_reviewer\.md/ })
       .first()
@@ -104,6 +123,16 @@ describe('UI: hand over from the workbench', function () {
         const tabs = await page.locator('.tabs-container .tab').allInnerTexts();
         await screenshot(page, 'handoff-summary-no-preview');
         throw new Error(`the handoff's Markdown preview did not open; editor tabs: ${JSON.stringify(tabs)}`);
+      });
+    // The preview's webview has drawn the handoff (the README's picture showed it still blank).
+    await page
+      .frameLocator('iframe.webview.ready[src*="extensionId=vscode.markdown-language-features"]')
+      .frameLocator('iframe#active-frame')
+      .locator('h2', { hasText: 'Summary' })
+      .first()
+      .waitFor({ timeout: 30_000 })
+      .catch(() => {
+        throw new Error("timed out after 30 s waiting for the handoff's Markdown preview to draw its Summary heading");
       });
     await screenshot(page, 'handoff-summary');
     await clearNotifications(page);

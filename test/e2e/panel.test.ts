@@ -65,6 +65,28 @@ async function reloadWithTheme(session: Session, theme: string, workbenchClass: 
   await handOverFrame(page).locator('#specialist').waitFor({ timeout: 60_000 });
 }
 
+/**
+ * Switches the colour theme without a reload, as a user does: "Preferences: Color Theme",
+ * the theme's row, Enter; the webview takes the new theme's colours. (On 1.139 the webviews
+ * drew nothing after a third reload of the window in a row: the panel and the Markdown
+ * preview stayed blank, though the extension host resolved the view.)
+ */
+async function switchTheme(session: Session, label: string, workbenchClass: string): Promise<void> {
+  const { page } = session;
+  // The palette's row of exactly that command, clicked (Enter would take the top row, which may be "… Color Themes in Marketplace").
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget input.input').waitFor({ state: 'visible', timeout: 10_000 });
+  await page.keyboard.type('Preferences: Color Theme');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: /^\s*Preferences: Color Theme(?!s)/ }).first().click({ timeout: 15_000 });
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Dark Modern' }).first().waitFor({ timeout: 15_000 });
+  await page.keyboard.type(label);
+  // The picker's label (1.139: "Light Modern", "Dark High Contrast"), the focused row exactly that theme.
+  const row = page.locator('.quick-input-list .monaco-list-row.focused').first();
+  await waitFor(`the "${label}" row focused in the theme picker`, 15_000, async () => ((await row.innerText().catch(() => '')).trim().startsWith(label) ? true : undefined));
+  await page.keyboard.press('Enter');
+  await waitFor(`the workbench in the "${label}" theme`, 60_000, async () => (await page.locator(`.monaco-workbench.${workbenchClass}`).count()) > 0);
+}
+
 /** Screenshot of the side bar only (the webview is drawn over it). */
 async function sidebarShot(page: Page, name: string): Promise<void> {
   const box = await page.locator('.part.sidebar').boundingBox();
@@ -222,7 +244,7 @@ describe('UI: the "Hand Over to Specialist" panel', function () {
     assert.deepEqual(unnamed, [], 'every focusable control has a name');
   });
 
-  it('keeps the draft across window reloads, and looks right in dark, light and high-contrast themes', async () => {
+  it('keeps the draft across a window reload, and looks right in dark, light and high-contrast themes', async () => {
     const { page } = session;
     const frame = handOverFrame(page);
     // Room for the whole panel: a tall window, the timeline collapsed.
@@ -239,12 +261,14 @@ describe('UI: the "Hand Over to Specialist" panel', function () {
     await page.keyboard.press('Enter');
     await frame.locator('#banner vscode-button[aria-label="Dismiss"]').click();
     await page.waitForTimeout(SEND_SETTLE_MS);
-    for (const [theme, cls, name] of [
-      ['Default Dark Modern', 'vs-dark', 'panel-dark'],
-      ['Default Light Modern', 'vs', 'panel-light'],
-      ['Default High Contrast', 'hc-black', 'panel-high-contrast'],
+    for (const [theme, cls, name, reload] of [
+      ['Default Dark Modern', 'vs-dark', 'panel-dark', true],
+      ['Light Modern', 'vs', 'panel-light', false],
+      ['Dark High Contrast', 'hc-black', 'panel-high-contrast', false],
     ] as const) {
-      await reloadWithTheme(session, theme, cls);
+      // One reload (the draft must survive it), then the other themes picked live (see switchTheme).
+      if (reload) await reloadWithTheme(session, theme, cls);
+      else await switchTheme(session, theme, cls);
       // Reloading the window keeps the draft (the webview state) and the evidence comes back.
       await frame.locator('#persona-marker', { hasText: '[security & data engineer]' }).waitFor({ timeout: 15_000 });
       assert.equal(await valueOf(frame, 'summary'), SUMMARY, `the draft survives reloading the window (${theme})`);

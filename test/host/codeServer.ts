@@ -5,7 +5,7 @@
  * timeout whose message says what did not appear.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -66,12 +66,23 @@ export const TEST_SETTINGS: Record<string, unknown> = {
   'workbench.secondarySideBar.defaultVisibility': 'hidden',
 };
 
+/** This extension's settings of scope `machine` or `machine-overridable` (package.json), e.g. `handoff.agents.claude.path`. */
+function ownMachineSettings(): string[] {
+  const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+    contributes: { configuration: { properties: Record<string, { scope?: string }> } | Array<{ properties: Record<string, { scope?: string }> }> };
+  };
+  const sections = [manifest.contributes.configuration].flat();
+  return sections.flatMap((s) => Object.entries(s.properties).filter(([, p]) => p.scope === 'machine' || p.scope === 'machine-overridable').map(([k]) => k));
+}
+
 /**
- * Settings of machine scope the tests set. Since 1.139 (not in 1.99) VS Code no longer
- * passes them from user settings to a remote extension host, which reads them from
- * `<user-data-dir>/Machine/settings.json`; they are written to both files.
+ * Settings of machine scope (`machine`, `machine-overridable`) the tests may set: `git.path`
+ * and this extension's own (`handoff.agents.<id>.path`, `handoff.sessionLog.locations`).
+ * Since 1.139 (not in 1.99) VS Code no longer passes them from user settings to a remote
+ * extension host, which reads them from `<user-data-dir>/Machine/settings.json`; they are
+ * written to both files.
  */
-export const MACHINE_SCOPED_SETTINGS: readonly string[] = ['git.path'];
+export const MACHINE_SCOPED_SETTINGS: readonly string[] = ['git.path', ...ownMachineSettings()];
 
 /** Resolves `until()` or fails after `ms` with a message naming what did not happen. */
 export async function waitFor<T>(what: string, ms: number, until: () => Promise<T | undefined> | T | undefined, everyMs = 200): Promise<T> {

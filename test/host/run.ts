@@ -5,8 +5,8 @@
  * workbench in Debian's Chromium).
  *
  *   tsx test/host/run.ts              # all: integration, UI, reliability
- *   tsx test/host/run.ts integration  # the integration suite only
- *   tsx test/host/run.ts e2e          # the UI tests only
+ *   tsx test/host/run.ts integration  # the integration suite only (INTEGRATION_FILES=<part of a name>: those files)
+ *   tsx test/host/run.ts e2e          # the UI tests only (E2E_FILES=<part of a name>: those files)
  *   tsx test/host/run.ts reliability  # the reliability suite only (test/reliability)
  *
  * On every host `HANDOFF_HOSTS` selects (test/host/hosts.ts; default all: VS Code 1.99.3
@@ -71,8 +71,10 @@ export async function buildForHost(): Promise<void> {
   });
 }
 
+/** The integration test files; INTEGRATION_FILES=lmTool builds (and so runs) only those whose names contain "lmTool". */
 function readdirTests(): string[] {
-  return readdirSync(path.join(REPO_ROOT, 'test', 'integration')).filter((f) => f.endsWith('.test.ts'));
+  const only = process.env.INTEGRATION_FILES;
+  return readdirSync(path.join(REPO_ROOT, 'test', 'integration')).filter((f) => f.endsWith('.test.ts') && (!only || f.includes(only)));
 }
 
 interface Stats {

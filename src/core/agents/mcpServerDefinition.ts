@@ -15,7 +15,7 @@ export interface McpServerSpec {
   readonly label: string;
   /** The executable: the extension host's `process.execPath`. */
   readonly command: string;
-  /** `<extension>/dist/cli.js mcp --cwd <folder>`. */
+  /** `<extension>/dist/cli.js mcp --cwd <folder>`, then `--omit-tool <name>` for each omitted tool. */
   readonly args: readonly string[];
   /**
    * `ELECTRON_RUN_AS_NODE=1`: in desktop VS Code `process.execPath` is the Electron binary,
@@ -41,9 +41,20 @@ export interface McpFolder {
  * one server labelled {@link MCP_SERVER_LABEL}; several give `Specialist Handoff: <name>`
  * each (a repeated name gets ` (2)`, ` (3)` …). No folder: none.
  *
- * @param opts `execPath` of the extension host, the extension's folder, the folders and the extension's version
+ * `omitTools` are the MCP tools the extension offers the chat itself (its language model
+ * tool `handover_to_specialist`): each server is started with `--omit-tool <name>` so
+ * VS Code's tool list holds each tool once (issue 17); the CLI's own `mcp` keeps them all.
+ *
+ * @param opts `execPath` of the extension host, the extension's folder, the folders, the extension's version and the tools to omit (default none)
  */
-export function mcpServerSpecs(opts: { readonly execPath: string; readonly extensionPath: string; readonly folders: readonly McpFolder[]; readonly version: string }): McpServerSpec[] {
+export function mcpServerSpecs(opts: {
+  readonly execPath: string;
+  readonly extensionPath: string;
+  readonly folders: readonly McpFolder[];
+  readonly version: string;
+  readonly omitTools?: readonly string[];
+}): McpServerSpec[] {
+  const omit = (opts.omitTools ?? []).flatMap((name) => ['--omit-tool', name]);
   const cli = path.join(opts.extensionPath, 'dist', 'cli.js');
   const seen = new Map<string, number>();
   return opts.folders.map((folder) => {
@@ -56,7 +67,7 @@ export function mcpServerSpecs(opts: { readonly execPath: string; readonly exten
     return {
       label,
       command: opts.execPath,
-      args: [cli, 'mcp', '--cwd', folder.path],
+      args: [cli, 'mcp', '--cwd', folder.path, ...omit],
       env: { ELECTRON_RUN_AS_NODE: '1' },
       cwd: folder.path,
       version: opts.version,

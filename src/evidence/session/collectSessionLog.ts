@@ -324,7 +324,8 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
     if (!empty) transcripts.push(summary);
     if (r.error) {
       notes.push(`Session log: ${r.error}`);
-    } else if (!resume && r.events.length === 0 && r.stats.lines > 0 && t.format !== 'cline-metadata') {
+    } else if (!resume && r.events.length === 0 && r.stats.lines > 0 && t.format !== 'cline-metadata' && !(t.source === 'recorder' && (r as RecorderRead).session)) {
+      // (The extension's own recording of a session where nothing ran yet is its session_start record alone: understood.)
       // Read from the start and nothing understood: say so rather than report an empty session.
       notes.push(`Session log ${t.file}: nothing in it was understood as ${formatWords(t.format ?? t.source)} (${r.stats.lines} ${r.stats.lines === 1 ? 'line' : 'lines'} read, no turn, command or edit); check the file is the agent's own log`);
     }

@@ -6,10 +6,13 @@
  * the CLI's MCP server. This extension declares `engines.vscode` ^1.99.0, where the API
  * does not exist: the types below are local, the API is feature-detected, and on older
  * VS Code nothing is registered (one line in the output channel says so). No definition
- * is offered in an untrusted workspace.
+ * is offered in an untrusted workspace. The server omits `handover_to_specialist`: the
+ * extension offers it to the chat as its language model tool (lmTool.ts), and VS Code would
+ * list it twice (issue 17).
  */
 import * as vscode from 'vscode';
 import { mcpServerSpecs } from '../../core/agents/mcpServerDefinition';
+import { HANDOVER_TOOL_NAME } from '../../engine/agentTool';
 import { diskFolders, isTrusted, type AgentDeps } from './agentContext';
 
 /** The provider id (package.json `contributes.mcpServerDefinitionProviders`). */
@@ -76,6 +79,8 @@ export function registerMcpServerDefinitions(deps: AgentDeps): vscode.Disposable
         extensionPath: deps.extension.extensionUri.fsPath,
         folders: diskFolders().map((f) => ({ name: f.name, path: f.uri.fsPath })),
         version,
+        // The language model tool offers it to the chat already (registered wherever this API exists).
+        omitTools: [HANDOVER_TOOL_NAME],
       });
       return specs.map((s) => {
         const def = new api.McpStdioServerDefinition(s.label, s.command, [...s.args], { ...s.env }, s.version);

@@ -3,7 +3,7 @@
  * handoff's Markdown preview (rendered, its frontmatter hidden as the preview does), and a
  * notification — not a modal — with the summary's facts on one line (who received the work,
  * tokens against the budget, touched files, what was cut, the file) and the next moves:
- * "Continue in …", "Open Handoff", "Open Briefing", "Copy Prompt". The whole one-screen
+ * "Continue in …" (an agent, or Copy prompt) and "Open Briefing". The whole one-screen
  * summary (src/core/handoff/summary.ts, `dialog` layout) goes to the output channel.
  */
 import * as vscode from 'vscode';
@@ -11,8 +11,12 @@ import { describeCuts, handoffSummary, tokensText, touchedFilesText } from '../.
 import type { HandoverOk } from '../../core/handoff/schema';
 import { Commands } from '../constants';
 
-/** The notification's actions, in order. */
-export const SUMMARY_ACTIONS = { continueIn: 'Continue in…', openHandoff: 'Open Handoff', openBriefing: 'Open Briefing', copyPrompt: 'Copy Prompt' } as const;
+/**
+ * The notification's actions, in order. Two: with four, VS Code squeezed the toast's
+ * "Source: Specialist Handoff" label to "S…" beside them (issue 17; microsoft/vscode#136989).
+ * Nothing is lost: the handoff's preview is open already, and "Continue in…" offers Copy prompt.
+ */
+export const SUMMARY_ACTIONS = { continueIn: 'Continue in…', openBriefing: 'Open Briefing' } as const;
 
 /** The built-in Markdown extension's preview command (markdown-language-features); absent when that extension is disabled. */
 const MARKDOWN_PREVIEW = 'markdown.showPreview';
@@ -53,12 +57,10 @@ export async function showHandoffSummary(r: HandoverOk, _interactive: boolean, l
   log?.info(handoffSummary(r, { relativePath: rel, layout: 'dialog' }));
   await openHandoffPreview(r.handoff_file);
   const a = SUMMARY_ACTIONS;
-  const picked = vscode.window.showInformationMessage(summaryLine(r, rel), a.continueIn, a.openHandoff, a.openBriefing, a.copyPrompt);
+  const picked = vscode.window.showInformationMessage(summaryLine(r, rel), a.continueIn, a.openBriefing);
   void Promise.resolve(picked).then(async (pick) => {
     const uri = vscode.Uri.file(r.handoff_file);
     if (pick === a.continueIn) await vscode.commands.executeCommand(Commands.continueIn, uri);
-    else if (pick === a.openHandoff) await openHandoffPreview(r.handoff_file);
     else if (pick === a.openBriefing) await vscode.window.showTextDocument(vscode.Uri.file(r.briefing.path), { preview: false });
-    else if (pick === a.copyPrompt) await vscode.commands.executeCommand(Commands.copyPrompt, uri);
   }).catch((err: unknown) => log?.error(`summary action: ${(err as Error)?.message ?? String(err)}`));
 }

@@ -1,7 +1,10 @@
 /**
- * The manifest's words and pictures as a user sees them (issue 17): one wording for the
- * product's action ("Hand Over to Specialist") in VS Code's title case for every command
- * title and view name, category "Handoff" on every command; one primary action per view
+ * The manifest's words and pictures as a user sees them (issue 17): one spelling of the
+ * product's action ("Hand Over": the panel view, and "Hand Over to Specialist" for its button
+ * and the language model tool) in VS Code's title case for every command title and view
+ * name, view names that read the same when VS Code 1.139 capitalizes every word of a view
+ * header (`text-transform: capitalize` on `.pane-header > .title`), category "Handoff" on
+ * every command; one primary action per view
  * (the timeline's empty state links to the panel rather than starting the palette flow
  * as a second button); distinct icons for the actions of the timeline's title bar and
  * Export Specialists; and a chat avatar that shows in every theme kind (an avatar is an
@@ -65,7 +68,17 @@ describe('manifest: wording, primary actions, icons and the chat avatar', () => 
     assert.deepEqual(bad, []);
   });
 
-  it('the product\'s action reads "Hand Over to Specialist" wherever the manifest names it', () => {
+  it('view names and the view container\'s title read the same when VS Code 1.139 capitalizes every word of the header', () => {
+    // 1.139's workbench styles view headers with `text-transform: capitalize`: "Hand Over to Specialist" showed as "Hand Over To Specialist".
+    const capitalize = (t: string) => t.replace(/(^|\s)([a-z])/g, (_, s: string, c: string) => s + c.toUpperCase());
+    const shown = [
+      ...Object.values(manifest.contributes.views).flat().map((v) => v.name),
+      ...(manifest.contributes as unknown as { viewsContainers: { activitybar: Array<{ title: string }> } }).viewsContainers.activitybar.map((c) => c.title),
+    ];
+    assert.deepEqual(shown.filter((n) => capitalize(n) !== n), [], 'a lower-case word in a view header');
+  });
+
+  it('the product\'s action is spelled "Hand Over" wherever the manifest names it', () => {
     const names = [
       ...manifest.contributes.commands.map((c) => c.title),
       ...Object.values(manifest.contributes.views).flat().map((v) => v.name),
@@ -74,7 +87,7 @@ describe('manifest: wording, primary actions, icons and the chat avatar', () => 
       ...manifest.contributes.viewsWelcome.flatMap((w) => [...w.contents.matchAll(/\[([^\]]+)\]\(command:/g)].map((m) => m[1])),
     ];
     assert.deepEqual(names.filter((n) => /hand over|handover/i.test(n) && !/Hand Over/.test(n)), [], 'no "Hand over" / "handover" spelling');
-    assert.ok(names.includes('Hand Over to Specialist'), 'the panel view is "Hand Over to Specialist"');
+    assert.ok(names.includes('Hand Over'), 'the panel view is "Hand Over"');
     assert.deepEqual(manifest.contributes.languageModelTools.map((t) => t.displayName), ['Hand Over to Specialist']);
   });
 
@@ -87,7 +100,7 @@ describe('manifest: wording, primary actions, icons and the chat avatar', () => 
     }
     const empty = manifest.contributes.viewsWelcome.find((w) => w.view === 'handoff.timeline' && /No handoffs yet/.test(w.contents));
     assert.ok(empty, 'the empty state is there');
-    assert.match(empty.contents, /\[Hand Over to Specialist\]\(command:handoff\.handOver\.focus\)/, 'it links to the panel, the one flow of the view container');
+    assert.match(empty.contents, /\[Hand Over\]\(command:handoff\.handOver\.focus\)/, 'it links to the panel, the one flow of the view container');
   });
 
   it('the timeline title\'s actions and Export Specialists have distinct icons', () => {

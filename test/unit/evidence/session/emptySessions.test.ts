@@ -69,4 +69,20 @@ describe('session log: empty Copilot chat sessions are not sources', function ()
     const later = await collectSessionLog({ workspaceRoot: ws, home, sources: ['copilot'], locations, state: first.next_state });
     assert.deepEqual(later.transcripts.map((t) => [path.basename(t.file), t.turns]), [['new.jsonl', 2]]);
   });
+
+  it("the extension's own recording of a session where nothing ran yet (its session_start alone) is no source and no warning", async () => {
+    // Seen in the README's screenshot on 1.139: every first handoff of a window warned "nothing in it was understood as
+    // the extension's session recording (1 line read …)" about the recorder's own fresh file.
+    const ws = tempDir();
+    const recorderFile = path.join(tempDir(), 'session.jsonl');
+    writeFileSync(recorderFile, `${JSON.stringify({ v: 1, type: 'session_start', session_id: 'fresh', base_commit: null, time: '2026-12-01T15:00:00.000Z' })}\n`);
+    const r = await collectSessionLog({ workspaceRoot: ws, sources: ['recorder'], recorderFile });
+    assert.deepEqual(r.notes, []);
+    assert.deepEqual(r.transcripts, []);
+    assert.equal(r.recorder_session?.session_id, 'fresh');
+    // A recorder file with nothing of the recorder's in it still says so.
+    writeFileSync(recorderFile, `${JSON.stringify({ hello: 'world' })}\n`);
+    const other = await collectSessionLog({ workspaceRoot: ws, sources: ['recorder'], recorderFile });
+    assert.ok(other.notes.some((n) => n.includes('nothing in it was understood')), other.notes.join('\n'));
+  });
 });

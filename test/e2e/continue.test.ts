@@ -1,0 +1,185 @@
+/**
+ * UI test of "Continue in …" in the real workbench: a handoff written before the window
+ * opens (its summary full of shell syntax), the specialists exported as custom agents, and
+ * recording executables named `claude` and `codex` (test/helpers/recordingAgent.ts) named by
+ * the settings `handoff.agents.<id>.path` — machine-overridable settings, which 1.139 passes
+ * to the UI session's remote extension host only from `Machine/settings.json`
+ * (test/host/codeServer.ts writes them there) — and first on the server's PATH. From the
+ * handoff's context menu in the timeline the picker lists what this machine has; "Claude
+ * Code" and "Codex CLI" each start a terminal whose process is that executable, receiving
+ * exactly the receiving prompt as one argument, in the workspace folder, with no shell
+ * reading it; "Copilot Chat" (where VS Code has it: 1.139 builds it in) opens a new chat
+ * holding the prompt, not sent, and where it is absent is not offered (1.99: Copy prompt).
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { createDemoRepository } from '../../scripts/demoRepo';
+import { HandoverOkSchema } from '../../src/core/handoff/schema';
+import { exportAgents } from '../../src/engine/exportAgents';
+import { handover } from '../../src/engine/handover';
+import { buildPrompt } from '../../src/engine/prompt';
+import { waitFor, workspaceDir } from '../host/codeServer';
+import { activeHost } from '../host/hosts';
+import { hostPath } from '../host/install';
+import { readAgentRecord, writeRecordingAgent } from '../helpers/recordingAgent';
+import { activityBarItem, notificationToast, screenshot, openWorkbench, waitForQuickInput, type Session } from './workbench';
+
+const SUMMARY = 'Shell syntax stays text: $(touch pwned) `touch pwned2`; echo "x" | tee y';
+
+function timelineRow(page: Page, text: string | RegExp): Locator {
+  return page.locator('.pane', { has: page.locator('.pane-header', { hasText: /Handoff timeline/i }) }).locator('.monaco-list-row', { hasText: text }).first();
+}
+
+/** Opens "Continue in…" from the handoff's context menu and waits for the picker; resolves to its rows' text. */
+async function openPicker(page: Page): Promise<string[]> {
+  // Nothing left open from before (a quick input, a context menu).
+  await page.keyboard.press('Escape');
+  // The timeline redraws its row when the handoff's status changes (taking it up makes it accepted), which closes an
+  // open context menu: open it again until the click lands.
+  for (let attempt = 1; ; attempt++) {
+    await timelineRow(page, /quality reviewer/i).click({ button: 'right' });
+    try {
+      await page.locator('.context-view .action-label', { hasText: 'Continue in…' }).first().click({ timeout: 5000 });
+      break;
+    } catch (err) {
+      if (attempt >= 4) throw err;
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(1000);
+    }
+  }
+  await waitForQuickInput(page, 'Where the receiving specialist continues', 'the Continue in… picker');
+  const rows = page.locator('.quick-input-list .monaco-list-row');
+  await rows.first().waitFor({ timeout: 10_000 });
+  return Promise.all(Array.from({ length: await rows.count() }, (_, i) => rows.nth(i).innerText().then((t) => t.replace(/\s+/g, ' ').trim())));
+}
+
+/** The receiving prompt the engine builds for the handoff now, without taking it up. */
+async function promptNow(folder: string, handoff: string): Promise<string> {
+  const built = await buildPrompt({ handoff, take: false }, { workspaceRoot: folder });
+  assert.equal(built.status, 'ok', built.status === 'error' ? built.message : '');
+  return built.status === 'ok' ? built.prompt : '';
+}
+
+/** The prompt without the lines that name the moment it was built (run.timestamp, run.handoff_path). */
+function timeless(prompt: string): string {
+  return prompt.replace(/^- run\.(timestamp|handoff_path): .*$/gm, '- run.$1: <now>');
+}
+
+describe('UI: Continue in …', function () {
+  let session: Session;
+  let folder: string;
+  let bin: string;
+  let handoffId: string;
+  /** The prompt while the handoff is still pending: what the first agent started gets (it takes the handoff up after building it). */
+  let pendingPrompt: string;
+  let failed = false;
+  const hasChat = activeHost().id === 'current';
+
+  before(async () => {
+    folder = path.join(workspaceDir('continue'), 'todo-api');
+    createDemoRepository(folder);
+    const handed = HandoverOkSchema.parse(await handover({ specialist: 'quality_reviewer', topic: 'token auth', summary: SUMMARY, next_steps: ['Review the diff'] }, { workspaceRoot: folder }));
+    handoffId = handed.package.id;
+    assert.equal((await exportAgents({ target: 'github' }, { workspaceRoot: folder })).status, 'ok');
+    pendingPrompt = await promptNow(folder, handed.package.id);
+    bin = mkdtempSync(path.join(tmpdir(), 'agents-'));
+    writeRecordingAgent(bin, 'claude', path.join(bin, 'claude.json'));
+    writeRecordingAgent(bin, 'codex', path.join(bin, 'codex.json'));
+    session = await openWorkbench(
+      folder,
+      {
+        name: 'continue',
+        env: { PATH: `${bin}${path.delimiter}${hostPath()}` },
+        settings: { 'handoff.agents.claude.path': path.join(bin, 'claude'), 'handoff.agents.codex.path': path.join(bin, 'codex') },
+      },
+      { width: 1400, height: 900 },
+    );
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') {
+      failed = true;
+      await screenshot(session.page, `failure-continue-${this.currentTest.title}`, true).catch(() => undefined);
+    }
+  });
+
+  after(async () => {
+    await session?.close(failed);
+  });
+
+  it('the picker offers the agents found here and names those that are not', async () => {
+    const { page } = session;
+    await activityBarItem(page).click();
+    await timelineRow(page, /quality reviewer/i).waitFor({ timeout: 30_000 });
+    const rows = await openPicker(page);
+    const labels = ['Copilot Chat', 'Claude Code', 'Codex CLI', 'Gemini CLI', 'Aider', 'Copy prompt'].filter((l) => rows.some((r) => r.includes(l)));
+    assert.deepEqual(labels, [...(hasChat ? ['Copilot Chat'] : []), 'Claude Code', 'Codex CLI', 'Copy prompt'], rows.join(' | '));
+    await waitForQuickInput(page, 'not found on this machine: Gemini CLI, Aider', 'the agents not found');
+    await screenshot(page, 'continue-picker');
+    await page.keyboard.press('Escape');
+  });
+
+  for (const [agent, label] of [
+    ['claude', 'Claude Code'],
+    ['codex', 'Codex CLI'],
+  ] as const) {
+    it(`"${label}" starts a terminal whose process, ${agent}, receives exactly the prompt in the workspace folder`, async () => {
+      const { page } = session;
+      await openPicker(page);
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().click();
+      const seen = await waitFor(`${agent} to record its arguments`, 30_000, () => readAgentRecord(path.join(bin, `${agent}.json`)));
+      assert.equal(seen.argv.length, 2, JSON.stringify(seen.argv.slice(0, 3)));
+      assert.equal(seen.argv[0], '--');
+      // The prompt the engine builds for this handoff: the first agent's was built while it was pending (taking it up
+      // comes after); by the second, the first had taken it up (accepted).
+      const expected = agent === 'claude' ? pendingPrompt : await promptNow(folder, handoffId);
+      assert.equal(timeless(seen.argv[1]), timeless(expected), 'the agent received exactly the receiving prompt');
+      assert.ok(seen.argv[1].includes(SUMMARY), 'the shell syntax arrived as text');
+      assert.equal(seen.stdinIsTTY, true, 'the agent is the terminal\'s process');
+      assert.equal(realpathSync(seen.cwd), realpathSync(folder));
+      for (const f of ['pwned', 'pwned2', 'y']) assert.equal(existsSync(path.join(folder, f)), false, `no shell ran the prompt (${f})`);
+      // (The recording agent exits at once with 0, and VS Code then closes its terminal: its terminal-ness is stdinIsTTY above.)
+    });
+  }
+
+  it(hasChat ? '"Copilot Chat" opens a new chat holding the prompt, not sent, in the custom agent' : 'without Copilot Chat, "Copy prompt" puts the prompt on the clipboard and says so', async () => {
+    const { page } = session;
+    const rows = await openPicker(page);
+    assert.ok(rows[0].includes('Codex CLI'), `the last choice comes first: ${rows.join(' | ')}`);
+    if (!hasChat) {
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Copy prompt' }).first().click();
+      await notificationToast(page, 'is on the clipboard: paste it into the receiving agent').waitFor({ timeout: 30_000 });
+      return;
+    }
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Copilot Chat' }).first().click();
+    await notificationToast(page, 'Opened a new chat in the custom agent "Quality reviewer"').waitFor({ timeout: 30_000 });
+    // The input's visible lines, top to bottom, wrapped lines joined back: the beginning of the prompt, character for character.
+    const input = page.locator('.interactive-input-part .monaco-editor .view-lines').first();
+    const visible = async () =>
+      (
+        await input
+          .evaluate((el) =>
+            [...el.querySelectorAll('.view-line')]
+              .map((l) => l as unknown as { style: { top: string }; textContent: string | null })
+              .sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top))
+              .map((l) => l.textContent ?? '')
+              .join(''),
+          )
+          .catch(() => '')
+      ).replace(/\u00a0/g, ' ');
+    const shown = await waitFor('the chat input to hold the prompt', 30_000, async () => ((await visible()).startsWith('# [quality reviewer] Quality reviewer') ? visible() : undefined));
+    const prompt = (await promptNow(folder, handoffId)).replace(/\n/g, '');
+    assert.ok(shown.length > 200, `the input shows a good part of the prompt: ${shown}`);
+    assert.ok(prompt.startsWith(shown), `the chat input holds the prompt:\n${shown}\n---\n${prompt.slice(0, shown.length)}`);
+    assert.ok(shown.includes(`picking up handoff \`${handoffId}\``));
+    const agentPicked = await page.locator('.interactive-input-part').evaluate((part) =>
+      [...part.querySelectorAll('*')].some((e) => !e.closest('.view-lines') && e.children.length === 0 && e.textContent?.trim() === 'Quality reviewer'),
+    );
+    assert.ok(agentPicked, 'the chat input shows the custom agent "Quality reviewer" picked');
+    assert.equal(await page.locator('.interactive-item-container.interactive-request').count(), 0, 'nothing was sent');
+    await screenshot(page, 'continue-copilot-chat');
+  });
+});
