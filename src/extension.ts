@@ -9,6 +9,7 @@ import { registerAgents } from './vscode/agents/registerAgents';
 import { registerContinue } from './vscode/continue/registerContinue';
 import { OUTPUT_CHANNEL_NAME } from './vscode/constants';
 import { registerEndSession } from './vscode/endSession/registerEndSession';
+import { registerHandoffView } from './vscode/endSession/handoffView';
 import { LanguageModelDrafter } from './vscode/lm/modelDrafter';
 import { registerHandOverView } from './vscode/panel/registerPanel';
 import { registerSession } from './vscode/session/registerSession';
@@ -30,6 +31,7 @@ export function activate(context: vscode.ExtensionContext): void {
   // "Draft with …" (the editor's language model): one drafter for the panel and the end-of-session command; it sends only on a click.
   const modelDrafter = new LanguageModelDrafter(log);
   context.subscriptions.push(modelDrafter);
+  registerHandoffView(context);
   registerEndSession(context, log, session, onWritten, modelDrafter);
   const handOver = registerHandOverView(context, { log, session, timeline, activatedAt: started, modelDrafter });
   registerAgents(context, { log, session, extension: context.extension, onWritten });

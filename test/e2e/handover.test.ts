@@ -125,15 +125,17 @@ describe('UI: hand over from the workbench', function () {
         throw new Error(`the handoff's Markdown preview did not open; editor tabs: ${JSON.stringify(tabs)}`);
       });
     // The preview's webview has drawn the handoff (the README's picture showed it still blank).
-    await page
-      .frameLocator('iframe.webview.ready[src*="extensionId=vscode.markdown-language-features"]')
-      .frameLocator('iframe#active-frame')
+    const previewFrame = page.frameLocator('iframe.webview.ready[src*="extensionId=vscode.markdown-language-features"]').frameLocator('iframe#active-frame');
+    await previewFrame
       .locator('h2', { hasText: 'Summary' })
       .first()
       .waitFor({ timeout: 30_000 })
       .catch(() => {
         throw new Error("timed out after 30 s waiting for the handoff's Markdown preview to draw its Summary heading");
       });
+    // Issue 17: the human sections, not the frontmatter (1.139 draws frontmatter as a table of ~50 rows by default).
+    assert.equal(await previewFrame.locator('td, th', { hasText: /^(correlation_id|diff_hash|session_id)$/ }).count(), 0, 'the preview shows no frontmatter table');
+    assert.equal(await previewFrame.locator('h1').count() > 0, true, "the preview shows the handoff's title");
     await screenshot(page, 'handoff-summary');
     await clearNotifications(page);
 

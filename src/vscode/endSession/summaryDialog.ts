@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import { describeCuts, handoffSummary, tokensText, touchedFilesText } from '../../core/handoff/summary';
 import type { HandoverOk } from '../../core/handoff/schema';
 import { Commands } from '../constants';
+import { handoffViewUri } from './handoffView';
 
 /**
  * The notification's actions, in order. Two: with four, VS Code squeezed the toast's
@@ -22,14 +23,15 @@ export const SUMMARY_ACTIONS = { continueIn: 'Continue in…', openBriefing: 'Op
 const MARKDOWN_PREVIEW = 'markdown.showPreview';
 
 /**
- * Opens a handoff rendered: the Markdown preview, else (the Markdown extension disabled) the
+ * Opens a handoff rendered: the Markdown preview of its body (without the frontmatter), else (the Markdown extension disabled) the
  * text. The command is executed, not looked up: `getCommands` lists only commands of
  * extensions already activated, and the Markdown extension activates on this command.
  */
 export async function openHandoffPreview(file: string): Promise<void> {
   const uri = vscode.Uri.file(file);
   try {
-    await vscode.commands.executeCommand(MARKDOWN_PREVIEW, uri);
+    // Its body only: 1.10x+ previews draw frontmatter as a table by default (./handoffView.ts).
+    await vscode.commands.executeCommand(MARKDOWN_PREVIEW, handoffViewUri(file));
     return;
   } catch {
     // command 'markdown.showPreview' not found: the built-in Markdown extension is disabled.
