@@ -73,7 +73,7 @@ describe('CLI: draft and handover --draft', function () {
     );
     assert.deepEqual(draft.completed.map((s) => s.text), ['Read the checkout page', 'Show cents']);
     assert.deepEqual(draft.next_steps[0].source, { reader: 'claude-code', file: transcript, time: draft.next_steps[0].source.time });
-    assert.match(draft.summary.text, /^Done: 2 plan items completed \(Read the checkout page; Show cents\); 2 commits \(/m);
+    assert.match(draft.summary.text, /^Done: 2 plan items completed \(Read the checkout page; Show cents\); the latest commits, no base commit yet \(/m, 'no handoff yet, no upstream: the commits are named, not counted as done');
     assert.match(draft.summary.text, /last test run `npm test` passed \(exit 0; 12 passed\)/);
     assert.match(draft.summary.text, /in progress: Add the cart total, 2 pending/);
     assert.match(draft.summary.text, /the agent's last message: "The total shows cents now; the old API format is next\."/);
