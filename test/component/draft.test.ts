@@ -152,6 +152,14 @@ describe('CLI: draft and handover --draft', function () {
     const foreign = await cli(['draft', '--summary', 'x'], ws);
     assert.equal(foreign.code, 2);
     assert.match(foreign.err, /^ERROR: --summary is not an option of "draft"/);
+    // The engine's field names (include_recent_turns, tokenizer) are the CLI's flags here, as for handover.
+    const turns = await cli(['draft', '--recent-turns', '-1', '--json'], ws);
+    assert.equal(turns.code, 2);
+    assert.match(turns.err, /^ERROR: --recent-turns must be a whole number, 0 or more \(got -1\)/);
+    assert.equal(JSON.parse(turns.out).field, 'include_recent_turns');
+    const tokenizer = await cli(['draft', '--tokenizer', 'foo'], ws);
+    assert.equal(tokenizer.code, 2);
+    assert.match(tokenizer.err, /^ERROR: --tokenizer must be one of: o200k_base, cl100k_base \(got "foo"\)/);
   });
 
   it('carries the typed requests verbatim, the latest always, whatever --recent-turns says', async () => {
