@@ -4,7 +4,7 @@
  * — without writing anything: no handoff, no briefing, no session-log read offsets. The CLI's
  * `specialist-handoff draft` prints it; every other surface drafts inside its handoff.
  */
-import { handoverError, type HandoverError } from '../core/handoff/errors';
+import { fieldError, handoverError, type HandoverError } from '../core/handoff/errors';
 import type { Draft } from '../core/handoff/draftFields';
 import { DEFAULT_INCLUDE_RECENT_TURNS, DEFAULT_USER_REQUEST_TOKENS } from '../core/handoff/request';
 import { TokenizerNameSchema, type SessionSourceSummary, type TokenizerName } from '../core/handoff/schema';
@@ -36,9 +36,10 @@ export async function draftJob(env: HandoverEnvironment, options: DraftJobOption
     const root = handoffRootOf(env);
     if (!root.ok) return root.error;
     const tokenizer = TokenizerNameSchema.safeParse(options.tokenizer ?? 'o200k_base');
-    if (!tokenizer.success) return handoverError(`tokenizer must be one of: ${TokenizerNameSchema.options.join(', ')} (got "${String(options.tokenizer)}")`, 'tokenizer');
+    // Field errors (path, problem): each surface names the field its own way (the CLI: --tokenizer, --recent-turns).
+    if (!tokenizer.success) return fieldError('tokenizer', `must be one of: ${TokenizerNameSchema.options.join(', ')} (got "${String(options.tokenizer)}")`);
     const turns = options.includeRecentTurns ?? DEFAULT_INCLUDE_RECENT_TURNS;
-    if (!Number.isInteger(turns) || turns < 0) return handoverError(`include_recent_turns must be a whole number, 0 or more (got ${turns})`, 'include_recent_turns');
+    if (!Number.isInteger(turns) || turns < 0) return fieldError('include_recent_turns', `must be a whole number, 0 or more (got ${turns})`);
     const bound = env.userRequestTokens ?? DEFAULT_USER_REQUEST_TOKENS;
     if (!Number.isInteger(bound) || bound < 0) return handoverError(`userRequestTokens must be a whole number of tokens, 0 or more (got ${bound})`, 'userRequestTokens');
     const evidence = await collectDraftEvidence(env);

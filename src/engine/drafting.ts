@@ -92,7 +92,8 @@ function boundedRequests<T extends { readonly text: string }>(requests: readonly
 
 /**
  * The draft summary, short, from evidence alone: what was asked (the latest request,
- * shortened), what was done (completed plan items, commit subjects), where it stands (the
+ * shortened), what was done (completed plan items, commit subjects: counted since the base commit, only
+ * named without one), where it stands (the
  * last test run, the open plan items, the agent's last message). Lines without evidence are
  * left out; no evidence at all gives an empty text.
  */
@@ -115,7 +116,11 @@ function draftSummary(evidence: DraftEvidence, done: readonly DraftItem[], open:
   if (commits.length) {
     const total = commits.length + evidence.git.commitsOmitted;
     const named = commits.slice(0, SUMMARY_NAMED_ITEMS).map((c) => clipText(oneLine(c.subject), 80));
-    doneParts.push(`${total} commit${total === 1 ? '' : 's'} (${named.join('; ')}${total > named.length ? '; …' : ''})`);
+    const more = total > named.length ? '; …' : '';
+    // Without a base commit git lists the repository's latest commits (its whole history is
+    // the count): they may predate the session, so they are named, never counted as done.
+    if (evidence.git.baseCommit) doneParts.push(`${total} commit${total === 1 ? '' : 's'} (${named.join('; ')}${more})`);
+    else doneParts.push(`the latest commits, no base commit yet (${named.join('; ')}${more})`);
     sources.push({ reader: 'git', file: null, time: commits[0].date || null });
   }
   if (doneParts.length) lines.push(`Done: ${doneParts.join('; ')}.`);

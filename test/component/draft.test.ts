@@ -73,7 +73,7 @@ describe('CLI: draft and handover --draft', function () {
     );
     assert.deepEqual(draft.completed.map((s) => s.text), ['Read the checkout page', 'Show cents']);
     assert.deepEqual(draft.next_steps[0].source, { reader: 'claude-code', file: transcript, time: draft.next_steps[0].source.time });
-    assert.match(draft.summary.text, /^Done: 2 plan items completed \(Read the checkout page; Show cents\); 2 commits \(/m);
+    assert.match(draft.summary.text, /^Done: 2 plan items completed \(Read the checkout page; Show cents\); the latest commits, no base commit yet \(/m, 'no handoff yet, no upstream: the commits are named, not counted as done');
     assert.match(draft.summary.text, /last test run `npm test` passed \(exit 0; 12 passed\)/);
     assert.match(draft.summary.text, /in progress: Add the cart total, 2 pending/);
     assert.match(draft.summary.text, /the agent's last message: "The total shows cents now; the old API format is next\."/);
@@ -152,6 +152,26 @@ describe('CLI: draft and handover --draft', function () {
     const foreign = await cli(['draft', '--summary', 'x'], ws);
     assert.equal(foreign.code, 2);
     assert.match(foreign.err, /^ERROR: --summary is not an option of "draft"/);
+    // The engine's field names (include_recent_turns, tokenizer) are the CLI's flags here, as for handover.
+    const turns = await cli(['draft', '--recent-turns', '-1', '--json'], ws);
+    assert.equal(turns.code, 2);
+    assert.match(turns.err, /^ERROR: --recent-turns must be a whole number, 0 or more \(got -1\)/);
+    assert.equal(JSON.parse(turns.out).field, 'include_recent_turns');
+    const tokenizer = await cli(['draft', '--tokenizer', 'foo'], ws);
+    assert.equal(tokenizer.code, 2);
+    assert.match(tokenizer.err, /^ERROR: --tokenizer must be one of: o200k_base, cl100k_base \(got "foo"\)/);
+  });
+
+  it('says what each cut of a tight budget counts (characters of the summary, turns, requests)', async () => {
+    const { ws, transcript } = workspace();
+    const r = await cli(['handover', '-s', 'hacker', '-t', 'tight', '--draft', '--session-log', transcript, '--max-tokens', '300'], ws);
+    assert.equal(r.code, 0, r.err);
+    const cuts = r.out.split('\n').filter((l) => l.startsWith('  cut '));
+    assert.ok(cuts.length > 0, r.out);
+    for (const line of cuts) {
+      assert.match(line, /^ {2}cut {7}[a-z ]+: [\d,]+ (?:turns?|lines?|files?|passing tests?|command entr(?:y|ies)|characters?|older requests?) \([\d,]+ tokens?\)$/);
+    }
+    assert.ok(cuts.some((l) => /^ {2}cut {7}summary: [\d,]+ characters? /.test(l)), cuts.join('\n'));
   });
 
   it('carries the typed requests verbatim, the latest always, whatever --recent-turns says', async () => {

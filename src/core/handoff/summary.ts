@@ -18,6 +18,20 @@ export function statusCounts(files: readonly TouchedFile[]): string {
   return [...counts.entries()].map(([k, v]) => `${k} ${v}`).join(', ');
 }
 
+/**
+ * What one `dropped[].count` counts, per section (compose.ts's fit stages): singular and
+ * plural, so the terminal's `cut` line says "summary: 422 characters", not a bare 422.
+ */
+const CUT_UNITS: Readonly<Record<string, readonly [string, string]>> = {
+  recent_turns: ['turn', 'turns'],
+  diff_excerpt: ['line', 'lines'],
+  touched_files: ['file', 'files'],
+  tests_run: ['passing test', 'passing tests'],
+  commands_run: ['command entry', 'command entries'],
+  summary: ['character', 'characters'],
+  user_requests: ['older request', 'older requests'],
+};
+
 /** What fit-to-budget cut, in words: "2 turns, 120 diff lines". */
 export function describeCuts(dropped: HandoffPackage['dropped']): string {
   const unit: Record<string, string> = { recent_turns: 'turns', diff_excerpt: 'diff lines', touched_files: 'files', tests_run: 'passing tests', commands_run: 'commands run', summary: 'summary characters', user_requests: 'older user requests' };
@@ -92,7 +106,8 @@ function terminalLines(result: HandoverOk, rel: (f: string) => string): string[]
     lines.push(`  upstream  ${p.upstream}: ${p.ahead ?? 0} ahead, ${p.behind ?? 0} behind`);
   }
   for (const d of p.dropped) {
-    lines.push(`  cut       ${d.section.replace(/_/g, ' ')}: ${formatCount(d.count)} (${plural(d.tokens, 'token')})`);
+    const [one, many] = CUT_UNITS[d.section] ?? ['', ''];
+    lines.push(`  cut       ${d.section.replace(/_/g, ' ')}: ${one ? plural(d.count, one, many) : formatCount(d.count)} (${plural(d.tokens, 'token')})`);
   }
   const leftOut = describeLeftOut(p.left_out);
   if (leftOut) lines.push(`  left out  ${leftOut} (the session log holds them; the handoff does not)`);

@@ -15,6 +15,7 @@ import { stat } from 'node:fs/promises';
 import type { CommandRun, UserRequest } from '../../core/handoff/draftFields';
 import { SESSION_SOURCES, emptySessionLogState, type SessionCommand, type SessionLogState, type SessionSource, type SessionTurn, type TranscriptRead } from '../../core/session/events';
 import type { TestRun, Turn } from '../../core/handoff/schema';
+import { userRequestText } from '../../core/session/requests';
 import { testRunsFrom } from '../../core/session/testDetection';
 import { readAider, readAiderInputHistory } from './readers/aider';
 import { readClaudeCode } from './readers/claudeCode';
@@ -347,7 +348,7 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
   const plan = newestPlan(plans);
   return {
     tests_run: tests,
-    recent_turns: (turnsOf?.turns ?? []).map(({ role, text, time }) => ({ role, text, ...(time ? { time } : {}) })),
+    recent_turns: (turnsOf?.turns ?? []).map((t) => ({ role: turnRole(t), text: t.text, ...(t.time ? { time: t.time } : {}) })),
     file_edits: [...edits.values()],
     transcripts,
     notes,
@@ -356,4 +357,15 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
     ...asked.result(),
     ...(plan ? { plan } : {}),
   };
+}
+
+/**
+ * The role a recent turn is shown with: `system` for user-role text the agent wrote (hook
+ * feedback, the compaction summary, injected context: what ../../core/session/requests.ts
+ * does not count as typed), so a handoff's Recent turns never shows it as the user's words.
+ * A slash command the user typed (`/review 12`) stays the user's.
+ */
+function turnRole(t: Pick<SessionTurn, 'role' | 'text' | 'injected'>): Turn['role'] {
+  if (t.role !== 'user' || userRequestText(t) !== undefined || (!t.injected && t.text.trimStart().startsWith('/'))) return t.role;
+  return 'system';
 }

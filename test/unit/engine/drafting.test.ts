@@ -14,6 +14,7 @@ import type { SessionLogEvidence } from '../../../src/evidence/session/collectSe
 import type { DraftEvidence } from '../../../src/engine/draft';
 import { DEFAULT_COMMANDS_CAP, MAX_DRAFTED_PLAN_ITEMS, draftFromEvidence } from '../../../src/engine/drafting';
 import { collectEvidenceFor } from '../../../src/engine/handover';
+import { collectGitEvidence } from '../../../src/evidence/git/collectGit';
 import { counterFor } from '../../../src/engine/tokenizer';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../../helpers/repo';
 
@@ -168,7 +169,10 @@ describe('draftFromEvidence (src/engine/drafting.ts)', function () {
     const lines = d.summary.text.split('\n');
     assert.deepEqual(lines.map((l) => l.split(':')[0]), ['Asked', 'Done', 'Now']);
     assert.equal(lines[0], 'Asked: "Now make it read YAML and keep the old keys working."');
-    assert.match(lines[1], /^Done: 1 plan item completed \(Parse YAML\); 2 commits \((Read YAML instead of JSON; Add the config parser|Add the config parser; Read YAML instead of JSON)\)\.$/);
+    // No base commit (no previous handoff, no upstream): git lists the repository's latest
+    // commits, which may predate the session — named as such, never counted as done.
+    assert.equal(git.baseCommit, null);
+    assert.match(lines[1], /^Done: 1 plan item completed \(Parse YAML\); the latest commits, no base commit yet \((Read YAML instead of JSON; Add the config parser|Add the config parser; Read YAML instead of JSON)\)\.$/);
     assert.match(lines[2], /last test run `npm test` passed \(exit 0\)/);
     assert.match(lines[2], /open plan items \(in progress: Keep the old keys, 1 pending\)/);
     assert.match(lines[2], /the agent's last message: "The old keys are mapped; the tests are next\."/);
@@ -179,6 +183,20 @@ describe('draftFromEvidence (src/engine/drafting.ts)', function () {
     assert.deepEqual(d.blockers, [], 'the last test run passed: no blocker, although an earlier one failed');
     assert.deepEqual(d.decisions, []);
     assert.deepEqual(d.failed_approaches, []);
+  });
+
+  it('counts the commits since the base commit as done; without one it does not count the whole history', async () => {
+    const ws = initRepo(tempDir('handoff-drafting-'));
+    const old = Array.from({ length: 12 }, (_, i) => {
+      write(ws, 'old.txt', `${i}\n`);
+      return commitAll(ws, `Old work ${i}`);
+    });
+    write(ws, 'src/new.ts', 'export const b = 1;\n');
+    commitAll(ws, 'Add the session work');
+    const withBase = draftFromEvidence(evidence(undefined, await collectGitEvidence({ cwd: ws, baseCommit: old.at(-1) })), { userRequestTokens: 1500, countTokens });
+    assert.equal(withBase.summary.text, 'Done: 1 commit (Add the session work).');
+    const noBase = draftFromEvidence(evidence(undefined, await collectGitEvidence({ cwd: ws })), { userRequestTokens: 1500, countTokens });
+    assert.equal(noBase.summary.text, 'Done: the latest commits, no base commit yet (Add the session work; Old work 11; Old work 10; …).');
   });
 
   it('drafts a blocker from a failing last test run, naming it', () => {

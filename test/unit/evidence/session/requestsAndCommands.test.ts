@@ -99,6 +99,32 @@ describe('session log: user requests and commands run beside tests (issue 15)', 
     assert.deepEqual(e.tests_run.map((t) => t.command), ['npm test']);
   });
 
+  it('Claude Code: hook feedback and the compaction summary are recent turns of the system, not the user', async () => {
+    // A handoff's Recent turns would otherwise show the Stop hook's stderr as "**user**", as if typed.
+    const file = path.join(tempDir(), 'session.jsonl');
+    let n = 0;
+    const user = (content: unknown, extra: Record<string, unknown> = {}) => ({ type: 'user', message: { role: 'user', content }, timestamp: at(n++), cwd: WS, sessionId: 's1', uuid: `u${n}`, ...extra });
+    writeFileSync(
+      file,
+      jsonl([
+        user('This session is being continued from a previous conversation that ran out of context.\nAnalysis: a --verbose flag.', { isCompactSummary: true }),
+        user('Add a --verbose flag to the CLI.'),
+        { type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'Added it.' }] }, timestamp: at(n++), cwd: WS, sessionId: 's1' },
+        user('Stop hook feedback:\n[npm run lint]: 2 problems (0 errors, 2 warnings)'),
+      ]),
+    );
+    const e = await collect(file);
+    assert.deepEqual(
+      e.recent_turns.map((t) => [t.role, t.text.split('\n')[0]]),
+      [
+        ['system', 'This session is being continued from a previous conversation that ran out of context.'],
+        ['user', 'Add a --verbose flag to the CLI.'],
+        ['assistant', 'Added it.'],
+        ['system', 'Stop hook feedback:'],
+      ],
+    );
+  });
+
   it('Codex CLI: environment context, AGENTS.md, an aborted turn and the compacted history are not requests', async () => {
     const file = path.join(tempDir(), 'rollout-2026-03-10T09-00-00-x.jsonl');
     let n = 0;
