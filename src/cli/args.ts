@@ -97,17 +97,24 @@ export type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allo
 export type CommandLine = { ok: true; values: Values; positionals: string[] } | { ok: false; message: string; args: string[] };
 
 /**
- * A whole-number flag (`--max-tokens 3000`).
- * @returns the number, undefined when the flag is absent, or the `ERROR:` naming the flag
+ * A whole-number flag (`--max-tokens 3000`), at most `Number.MAX_SAFE_INTEGER` (a longer
+ * digit string does not survive `Number()`: 400 digits read as Infinity).
+ * @returns the number, undefined when the flag is absent, or the `ERROR:` naming the flag and
+ *   quoting the value (one line, cut at 60 characters)
  */
 export function integer(value: string | undefined, flag: string): number | undefined | { error: string } {
   if (value === undefined) {
     return undefined;
   }
   if (!/^-?\d+$/.test(value.trim())) {
-    return { error: `ERROR: --${flag} must be a whole number (got "${value}")` };
+    return { error: `ERROR: --${flag} must be a whole number (got ${quoted(value)})` };
   }
-  return Number(value);
+  const n = Number(value);
+  // Past 2^53 − 1 a digit string is no longer that number (400 digits read as Infinity).
+  if (!Number.isSafeInteger(n)) {
+    return { error: `ERROR: --${flag} must be a whole number up to ${Number.MAX_SAFE_INTEGER} (got ${quoted(value)})` };
+  }
+  return n;
 }
 
 /**
