@@ -97,8 +97,8 @@ export type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allo
 export type CommandLine = { ok: true; values: Values; positionals: string[] } | { ok: false; message: string; args: string[] };
 
 /**
- * A whole-number flag (`--max-tokens 3000`), at most `Number.MAX_SAFE_INTEGER` (a longer
- * digit string does not survive `Number()`: 400 digits read as Infinity).
+ * A whole-number flag (`--max-tokens 3000`); one too long to be a number (over 308 digits:
+ * `Number()` reads it as Infinity) is an error here, a finite one is range-checked by its caller.
  * @returns the number, undefined when the flag is absent, or the `ERROR:` naming the flag and
  *   quoting the value (one line, cut at 60 characters)
  */
@@ -110,9 +110,9 @@ export function integer(value: string | undefined, flag: string): number | undef
     return { error: `ERROR: --${flag} must be a whole number (got ${quoted(value)})` };
   }
   const n = Number(value);
-  // Past 2^53 − 1 a digit string is no longer that number (400 digits read as Infinity).
-  if (!Number.isSafeInteger(n)) {
-    return { error: `ERROR: --${flag} must be a whole number up to ${Number.MAX_SAFE_INTEGER} (got ${quoted(value)})` };
+  // Over 308 digits a digit string reads as Infinity: no later range check could name it.
+  if (!Number.isFinite(n)) {
+    return { error: `ERROR: --${flag} is too large to be a number (got ${quoted(value)}) — give a whole number with fewer digits` };
   }
   return n;
 }
