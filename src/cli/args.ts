@@ -98,17 +98,24 @@ export type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allo
 export type CommandLine = { ok: true; values: Values; positionals: string[] } | { ok: false; message: string; args: string[] };
 
 /**
- * A whole-number flag (`--max-tokens 3000`).
- * @returns the number, undefined when the flag is absent, or the `ERROR:` naming the flag
+ * A whole-number flag (`--max-tokens 3000`); one too long to be a number (over 308 digits:
+ * `Number()` reads it as Infinity) is an error here, a finite one is range-checked by its caller.
+ * @returns the number, undefined when the flag is absent, or the `ERROR:` naming the flag and
+ *   quoting the value (one line, cut at 60 characters)
  */
 export function integer(value: string | undefined, flag: string): number | undefined | { error: string } {
   if (value === undefined) {
     return undefined;
   }
   if (!/^-?\d+$/.test(value.trim())) {
-    return { error: `ERROR: --${flag} must be a whole number (got "${value}")` };
+    return { error: `ERROR: --${flag} must be a whole number (got ${quoted(value)})` };
   }
-  return Number(value);
+  const n = Number(value);
+  // Over 308 digits a digit string reads as Infinity: no later range check could name it.
+  if (!Number.isFinite(n)) {
+    return { error: `ERROR: --${flag} is too large to be a number (got ${quoted(value)}) — give a whole number with fewer digits` };
+  }
+  return n;
 }
 
 /**

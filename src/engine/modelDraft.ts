@@ -153,6 +153,10 @@ export async function draftWithModel(evidence: DraftEvidence, model: ChatModelPo
     return modelError(`${model.name} did not answer (${(err as Error)?.message ?? String(err)})`, 'try again, sign in to the model provider, or pick another model');
   }
   if (signal.aborted) return { status: 'cancelled', sent: true, input_tokens: inputTokens };
+  // A port that resolves with something other than text is a failed answer, not a crash.
+  if (typeof answer !== 'string') {
+    return modelError(`${model.name} gave an answer that cannot be used: it is not text (${answer === null ? 'null' : typeof answer})`, 'no field was changed; try again or fill the fields by hand');
+  }
   const parsed = parseModelAnswer(answer);
   if (!parsed.ok) {
     return modelError(`${model.name} gave an answer that cannot be used: ${parsed.problem}`, 'no field was changed; try again or fill the fields by hand');
@@ -160,6 +164,11 @@ export async function draftWithModel(evidence: DraftEvidence, model: ChatModelPo
   const outputTokens = await model.countTokens(answer).catch(() => 0);
   const a = parsed.answer;
   const gated = (await sanitizeTexts([a.summary, ...a.decisions, ...a.failed_approaches, ...a.next_steps], 'strip')).texts;
+  // Only invisible characters (zero-width, bidi controls) passes `min(1)` but is blank once stripped:
+  // it would empty the user's summary.
+  if (!gated[0].trim()) {
+    return modelError(`${model.name} gave an answer that cannot be used: its summary is empty once invisible characters are removed`, 'no field was changed; try again or fill the fields by hand');
+  }
   const source: Provenance = { reader: `model:${model.vendor}/${model.id}`, file: null, time: (opts.now?.() ?? new Date()).toISOString() };
   let k = 1;
   const items = (n: number): DraftItem[] => gated.slice(k, (k += n)).filter((text) => text.trim() !== '').map((text) => ({ text, source }));

@@ -70,7 +70,12 @@ export function expectedLatest(rel: string): string {
 /** As every turn is cleaned (runs of blank lines collapsed, trimmed), then bounded. */
 export function normalized(text: string): string {
   const t = text.replace(/\n{3,}/g, '\n\n').trim();
-  return t.length > BOUND ? `${t.slice(0, BOUND)}\n[… ${t.length - BOUND} more characters left out]` : t;
+  if (t.length <= BOUND) return t;
+  // Cut inside a word: back to the whitespace before it when that is in the second half.
+  let cut = /[\ud800-\udbff]/.test(t[BOUND - 1]) ? BOUND - 1 : BOUND;
+  const space = /\s/.test(t[cut]) ? -1 : t.slice(0, cut).search(/\s\S*$/);
+  if (space >= BOUND / 2) cut = space;
+  return `${t.slice(0, cut)}\n[… ${t.length - cut} more characters left out]`;
 }
 
 /** Every log file under `dir` (relative paths), SOURCES.md left out. */

@@ -12,6 +12,7 @@ import { codeSpan } from './codeSpan';
 import { quoteBlock, renderCommandsRun, renderDone, renderUserRequests } from './draftSections';
 import { renderFrontmatter } from './frontmatter';
 import { describeGitOperation } from './gitOperation';
+import { structureSafeProse } from './prose';
 import { describeSanitizing } from '../safety/redact';
 import type { Commit, Dropped, HandoffFrontmatter, HandoffPackage, HandoffStatus, TestRun, TouchedFile, Turn } from './schema';
 import type { Specialist } from '../specialists/registry';
@@ -86,7 +87,7 @@ function numberedList(items: readonly string[]): string {
 }
 
 function indentContinuation(text: string): string {
-  return text.trim().replace(/\r?\n/g, '\n  ');
+  return text.trim().replace(/\r\n|\r|\n/g, '\n  ');
 }
 
 /** Return conditions that are codes rather than prose, in words (the code kept in brackets). */
@@ -269,10 +270,10 @@ export function renderHandoff(pkg: HandoffPackage, meta: HandoffMeta, specialist
     out.push('', `> ⚠️ Hop guard: ${why} (chain: ${pkg.chain.join(' → ')}); ${allowed}.`);
   }
   if (pkg.handover_reason) {
-    out.push('', `**Why this handoff (${pkg.reason_kind.replace(/_/g, ' ')}):** ${pkg.handover_reason.trim()}`);
+    out.push('', `**Why this handoff (${pkg.reason_kind.replace(/_/g, ' ')}):** ${structureSafeProse(pkg.handover_reason)}`);
   }
 
-  out.push('', '## Summary', '', (pkg.summary.trim() || NONE) + droppedNote(pkg.dropped, 'summary', 'character of the summary was', 'characters of the summary were'));
+  out.push('', '## Summary', '', (structureSafeProse(pkg.summary) || NONE) + droppedNote(pkg.dropped, 'summary', 'character of the summary was', 'characters of the summary were'));
   if (pkg.kind === 'result') {
     out.push('', '## Acceptance', '', pkg.acceptance.length ? pkg.acceptance.map((a) => `- [${a.met ? 'x' : ' '}] ${indentContinuation(a.criterion)}`).join('\n') : NONE);
   }
@@ -410,9 +411,9 @@ export function renderBriefingSection(pkg: HandoffPackage, meta: HandoffMeta, sp
     lines.push(sanitized, '');
   }
   if (pkg.handover_reason) {
-    lines.push(`**Reason (${pkg.reason_kind.replace(/_/g, ' ')}):** ${pkg.handover_reason.trim()}`, '');
+    lines.push(`**Reason (${pkg.reason_kind.replace(/_/g, ' ')}):** ${structureSafeProse(pkg.handover_reason)}`, '');
   }
-  lines.push(`**Summary:** ${pkg.summary.trim() || '—'}`, '');
+  lines.push(`**Summary:** ${structureSafeProse(pkg.summary) || '—'}`, '');
   if (pkg.decisions.length) {
     lines.push('**Decisions:**', ...pkg.decisions.map((d) => `- **${d.id}** ${indentContinuation(d.text)}`), '');
   }

@@ -161,6 +161,23 @@ export interface CommandGroup {
 /** Distinct commands (text + folder) kept per transcript: 500; beyond that the least recently run is dropped (still counted in `seen`). */
 export const MAX_COMMAND_GROUPS = 500;
 
+/** Characters of one command line kept (the line limit of src/core/handoff/limits.ts `MAX_LINE_CHARS`, 2,000): a longer one is cut, ending "…". */
+export const MAX_COMMAND_CHARS = 2_000;
+
+/**
+ * `command` cut to at most {@link MAX_COMMAND_CHARS} characters (code points), "…" the last;
+ * shorter ones as they are. The cut is at the last whitespace when there is one, so a secret
+ * (one word) is never left half there for the redactor to miss; a single longer word is cut hard.
+ */
+function clipCommand(command: string): string {
+  if (command.length <= MAX_COMMAND_CHARS) return command;
+  const chars = [...command];
+  if (chars.length <= MAX_COMMAND_CHARS) return command;
+  const head = chars.slice(0, MAX_COMMAND_CHARS - 1).join('');
+  const space = head.search(/\s\S*$/);
+  return `${space > 0 ? head.slice(0, space) : head}…`;
+}
+
 /**
  * Groups a transcript's non-test commands in bounded memory (at most {@link MAX_COMMAND_GROUPS}
  * groups): commands that ran and are not read-only. `seen` counts those runs, kept or not.
@@ -183,7 +200,7 @@ export class CommandTally {
     const cwd = c.cwd ?? null;
     const key = `${cwd ?? ''}\u0000${c.command}`;
     const result = commandResult(c);
-    const g = this.groups.get(key) ?? { command: c.command, cwd, kind, exit_code: null, result, count: 0, failed_count: 0, last_at: null, seq: 0 };
+    const g = this.groups.get(key) ?? { command: clipCommand(c.command), cwd, kind, exit_code: null, result, count: 0, failed_count: 0, last_at: null, seq: 0 };
     g.count++;
     if (result === 'failed') g.failed_count++;
     g.exit_code = typeof c.exit_code === 'number' && Number.isSafeInteger(c.exit_code) ? c.exit_code : null;

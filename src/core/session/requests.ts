@@ -119,12 +119,18 @@ export function userRequestText(turn: Pick<SessionTurn, 'role' | 'text' | 'injec
 /**
  * A request cut to {@link MAX_REQUEST_CHARS}: the head, then `[… N more characters left out]`
  * on a line of its own (N in UTF-16 code units, as JavaScript counts; a surrogate pair is never
- * split).
+ * split). A cut inside a word moves back to the whitespace before it (when that is in the
+ * second half), so a secret — one word — is never left half there, too short for the redactor
+ * to know it.
  */
 export function boundRequest(text: string): string {
   if (text.length <= MAX_REQUEST_CHARS) return text;
   let cut = MAX_REQUEST_CHARS;
   const code = text.charCodeAt(cut - 1);
   if (code >= 0xd800 && code <= 0xdbff) cut--;
+  if (!/\s/.test(text[cut])) {
+    const space = text.slice(0, cut).search(/\s\S*$/);
+    if (space >= MAX_REQUEST_CHARS / 2) cut = space;
+  }
   return `${text.slice(0, cut)}\n[… ${text.length - cut} more characters left out]`;
 }

@@ -157,4 +157,19 @@ describe('Draft with the language model (src/engine/modelDraft.ts)', function ()
     const all = evidence.session!.recent_turns;
     assert.deepEqual(kept, all.slice(all.length - kept.length).map((t) => t.text.replace(secret, '[REDACTED:github-token]')));
   });
+
+  it('an answer whose summary is only invisible characters, or a port that answers with no text, is an error and changes no field', async () => {
+    const evidence = await evidenceOf();
+    const invisible = JSON.stringify({ summary: '\u200b\u202e\u2066', decisions: ['d'], failed_approaches: [], next_steps: ['n'] });
+    const blank = await draftWithModel(evidence, fakeChatModel({ answer: invisible }), new AbortController().signal);
+    assert.equal(blank.status, 'error');
+    assert.match(blank.status === 'error' ? blank.message : '', /Fake Draft Model gave an answer that cannot be used: its summary is empty once invisible characters are removed — no field was changed/);
+    const base = fakeChatModel();
+    for (const answer of [undefined, null, 42]) {
+      const port = { ...base, send: () => Promise.resolve(answer as unknown as string) };
+      const r = await draftWithModel(evidence, port, new AbortController().signal);
+      assert.equal(r.status, 'error', String(answer));
+      assert.match(r.status === 'error' ? r.message : '', /gave an answer that cannot be used: it is not text/);
+    }
+  });
 });

@@ -52,9 +52,17 @@ export function planStatus(raw: unknown): PlanItemStatus {
   return 'pending';
 }
 
-/** A text cut to {@link MAX_PLAN_ITEM_CHARS} characters (an ellipsis marks the cut). */
+/**
+ * A text cut to {@link MAX_PLAN_ITEM_CHARS} characters (an ellipsis marks the cut), at the last
+ * whitespace when that is in the second half: a secret (one word) is never left half there for
+ * the redactor to miss. A surrogate pair is never split.
+ */
 function bounded(text: string): string {
-  return text.length > MAX_PLAN_ITEM_CHARS ? `${text.slice(0, MAX_PLAN_ITEM_CHARS - 1)}…` : text;
+  if (text.length <= MAX_PLAN_ITEM_CHARS) return text;
+  let head = text.slice(0, MAX_PLAN_ITEM_CHARS - 1);
+  if (/[\ud800-\udbff]$/.test(head)) head = head.slice(0, -1);
+  const space = /\s/.test(text[head.length]) ? -1 : head.search(/\s\S*$/);
+  return `${(space >= MAX_PLAN_ITEM_CHARS / 2 ? head.slice(0, space) : head).trimEnd()}…`;
 }
 
 /**

@@ -4,7 +4,7 @@
  * documented command lines — and repeated runs grouped with their latest exit code.
  */
 import assert from 'node:assert/strict';
-import { classifyCommand, CommandTally, commandResult, MAX_COMMAND_GROUPS, type CommandClass } from '../../../../src/core/session/commands';
+import { classifyCommand, CommandTally, commandResult, MAX_COMMAND_CHARS, MAX_COMMAND_GROUPS, type CommandClass } from '../../../../src/core/session/commands';
 import type { SessionCommand } from '../../../../src/core/session/events';
 
 const CASES: Array<[string, CommandClass]> = [
@@ -151,5 +151,26 @@ describe('commands run beside tests: classification and grouping (issue 15)', ()
     assert.equal(list.at(-1)?.command, 'make target0');
     assert.ok(!list.some((g) => g.command === 'make target1'));
     assert.equal(t.seen, MAX_COMMAND_GROUPS + 11);
+  });
+
+  it(`a command line over ${MAX_COMMAND_CHARS} characters is kept cut with "…" (a 100 KB line once cost the handoff every other command when fit to budget)`, () => {
+    const t = new CommandTally();
+    const long = `git push origin main ${'y'.repeat(100_000)}`;
+    t.add({ kind: 'command', command: long, exit_code: 1, ran: true });
+    t.add({ kind: 'command', command: `${long}z`, exit_code: 0, ran: true });
+    const list = t.list();
+    assert.equal(list.length, 2, 'still grouped by the whole command line');
+    for (const g of list) {
+      assert.equal(g.command, 'git push origin main…', 'cut at the last space: the long word is not left half there');
+      assert.equal(g.kind, 'git');
+    }
+    const word = new CommandTally();
+    word.add({ kind: 'command', command: `curl ${'x'.repeat(3_000)} https://example.com`, exit_code: 0, ran: true });
+    assert.equal(word.list()[0].command, 'curl…');
+    const one = new CommandTally();
+    one.add({ kind: 'command', command: `./build.sh${'😀'.repeat(3_000)}`, exit_code: 0, ran: true });
+    const cut = one.list()[0].command;
+    assert.equal([...cut].length, MAX_COMMAND_CHARS, 'one word: cut hard, by code points (no half emoji)');
+    assert.ok(cut.endsWith('😀…'));
   });
 });

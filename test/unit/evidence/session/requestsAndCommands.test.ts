@@ -26,7 +26,9 @@ const runs = (e: SessionLogEvidence): Row[] => (e.commands_run ?? []).map((c) =>
 
 /** A pasted build log longer than the bound. */
 const PASTE = `The build fails with this:\n${Array.from({ length: 120 }, (_, i) => `error TS2304: Cannot find name 'x${i}'. src/mod${i}.ts(${i},1)`).join('\n')}`;
-const PASTE_KEPT = `${PASTE.slice(0, MAX_REQUEST_CHARS)}\n[… ${PASTE.length - MAX_REQUEST_CHARS} more characters left out]`;
+/** Cut at the last whitespace before the bound (the bound falls inside the word "TS2304:"). */
+const PASTE_CUT = PASTE.slice(0, MAX_REQUEST_CHARS).search(/\s\S*$/);
+const PASTE_KEPT = `${PASTE.slice(0, PASTE_CUT)}\n[… ${PASTE.length - PASTE_CUT} more characters left out]`;
 
 async function collect(file: string): Promise<SessionLogEvidence> {
   const e = await collectSessionLog({ workspaceRoot: WS, mode: file, home: tempDir() });
