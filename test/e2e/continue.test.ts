@@ -114,6 +114,10 @@ describe('UI: Continue in …', function () {
     const { page } = session;
     await activityBarItem(page).click();
     await timelineRow(page, /quality reviewer/i).waitFor({ timeout: 30_000 });
+    // Collapse the Hand Over view: once its webview has drawn the draft bar, the timeline row sits low and its
+    // context menu opens over the webview's frame, which on 1.99 takes the click meant for "Continue in…".
+    const handOver = page.locator('.pane-header', { hasText: /^\s*Hand Over\s*$/i }).first();
+    if ((await handOver.getAttribute('aria-expanded')) === 'true') await handOver.click();
     const rows = await openPicker(page);
     const labels = ['Copilot Chat', 'Claude Code', 'Codex CLI', 'Gemini CLI', 'Aider', 'Copy prompt'].filter((l) => rows.some((r) => r.includes(l)));
     assert.deepEqual(labels, [...(hasChat ? ['Copilot Chat'] : []), 'Claude Code', 'Codex CLI', 'Copy prompt'], rows.join(' | '));
