@@ -4,7 +4,7 @@
  * and when over it what fit-to-budget would cut, with the button that accepts it; and
  * below it the hop guard's warning with its confirmation (`#hop-guard`).
  */
-import { lossReportText } from '../src/core/panel/lossReport';
+import { describeLeftOut, lossReportText } from '../src/core/panel/lossReport';
 import { fmt, h, icon, replaceChildren } from './dom';
 import { checkbox } from './controls';
 import { model, update } from './model';
@@ -67,11 +67,14 @@ export function renderMeter(): void {
  * holds that the handoff leaves out (older requests, commands beyond the cap, plan items not
  * carried, turns not in the recent turns), from the estimate's package, else the session's
  * draft; beside it what fit-to-budget would cut (in the note below when over budget). Null
- * before any session draft or estimate says anything.
+ * before any session draft or estimate says anything, and when nothing is left out and the
+ * draft is within budget: the footer stays short, so the view keeps room for the form and
+ * the outcome banner (issue 17; "everything is carried" said nothing the meter does not).
  */
 function lossReport(): HTMLElement | null {
   const left = model.estimate?.left_out ?? model.session?.left_out;
   if (!left) return null;
+  if (!describeLeftOut(left) && !model.estimate?.over) return null;
   return h('p', { id: 'loss-report', class: 'loss muted' }, icon('archive'), ' ', lossReportText(left, !!model.estimate?.over));
 }
 
