@@ -21,7 +21,7 @@ import * as z from 'zod/mini';
 import { en } from 'zod/locales';
 import { DraftSchema } from './draft';
 import { CommitSchema, DroppedSchema, HopGuardSchema, TestRunSchema, TouchedFileSchema, TurnSchema } from '../handoff/fields';
-import { DraftedFieldSchema, DraftItemSchema, DraftSchema as SessionDraftSchema, LeftOutSchema, ProvenanceSchema } from '../handoff/draftFields';
+import { DraftedFieldSchema, DraftSchema as SessionDraftSchema, LeftOutSchema } from '../handoff/draftFields';
 
 export type { Draft as SessionDraft, DraftedField, LeftOut, Provenance } from '../handoff/draftFields';
 import type { SpecialistSource } from '../specialists/registry';
@@ -209,12 +209,7 @@ export const DraftNotificationSchema = z.strictObject({
 export type DraftNotification = z.infer<typeof DraftNotificationSchema>;
 
 /** The fields a language model drafts (src/engine/modelDraft.ts): summary, decisions, failed approaches, next steps. */
-export const ModelDraftFieldsSchema = z.object({
-  summary: z.object({ text: z.string(), sources: z.array(ProvenanceSchema) }),
-  decisions: z.array(DraftItemSchema),
-  failed_approaches: z.array(DraftItemSchema),
-  next_steps: z.array(DraftItemSchema),
-});
+export const ModelDraftFieldsSchema = z.pick(SessionDraftSchema, { summary: true, decisions: true, failed_approaches: true, next_steps: true });
 
 /**
  * Host → webview: the language-model draft ("Draft with …", issue 15): `available` (a model
