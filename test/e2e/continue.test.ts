@@ -59,6 +59,27 @@ async function openPicker(page: Page): Promise<string[]> {
   return Promise.all(Array.from({ length: await rows.count() }, (_, i) => rows.nth(i).innerText().then((t) => t.replace(/\s+/g, ' ').trim())));
 }
 
+/**
+ * Opens the picker and chooses the row whose text holds `label` by typing it into the filter and pressing Enter. The
+ * previous agent's terminal closes when its process exits and takes focus with it, which can hide an open picker (a
+ * quick pick closes on focus loss; seen on 1.139 in CI): the picker is then opened again. Resolves to the rows' text as
+ * the picker first showed them.
+ */
+async function choose(page: Page, label: string): Promise<string[]> {
+  for (let attempt = 1; ; attempt++) {
+    const rows = await openPicker(page);
+    try {
+      await page.locator('.quick-input-widget input.input').fill(label, { timeout: 5000 });
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().waitFor({ state: 'visible', timeout: 5000 });
+      await page.keyboard.press('Enter');
+      await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5000 });
+      return rows;
+    } catch (err) {
+      if (attempt >= 3) throw err;
+    }
+  }
+}
+
 /** The receiving prompt the engine builds for the handoff now, without taking it up. */
 async function promptNow(folder: string, handoff: string): Promise<string> {
   const built = await buildPrompt({ handoff, take: false }, { workspaceRoot: folder });
@@ -135,8 +156,7 @@ describe('UI: Continue in …', function () {
   ] as const) {
     it(`"${label}" starts a terminal whose process, ${agent}, receives exactly the prompt in the workspace folder`, async () => {
       const { page } = session;
-      await openPicker(page);
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().click();
+      await choose(page, label);
       const seen = await waitFor(`${agent} to record its arguments`, 30_000, () => readAgentRecord(path.join(bin, `${agent}.json`)));
       assert.equal(seen.argv.length, 2, JSON.stringify(seen.argv.slice(0, 3)));
       assert.equal(seen.argv[0], '--');
@@ -154,14 +174,12 @@ describe('UI: Continue in …', function () {
 
   it(hasChat ? '"Copilot Chat" opens a new chat holding the prompt, not sent, in the custom agent' : 'without Copilot Chat, "Copy prompt" puts the prompt on the clipboard and says so', async () => {
     const { page } = session;
-    const rows = await openPicker(page);
+    const rows = await choose(page, hasChat ? 'Copilot Chat' : 'Copy prompt');
     assert.ok(rows[0].includes('Codex CLI'), `the last choice comes first: ${rows.join(' | ')}`);
     if (!hasChat) {
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Copy prompt' }).first().click();
       await notificationToast(page, 'is on the clipboard: paste it into the receiving agent').waitFor({ timeout: 30_000 });
       return;
     }
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Copilot Chat' }).first().click();
     await notificationToast(page, 'Opened a new chat in the custom agent "Quality reviewer"').waitFor({ timeout: 30_000 });
     // The input's visible lines, top to bottom, wrapped lines joined back: the beginning of the prompt, character for character.
     const input = page.locator('.interactive-input-part .monaco-editor .view-lines').first();
