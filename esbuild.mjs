@@ -6,6 +6,9 @@
 // - dist/webview/main.js: the panel script, for the browser (zod/mini only: see webviewZodMini).
 // - dist/tokenizers/<encoding>.js: each gpt-tokenizer encoding in its own file, loaded
 //   on first use only (the rank tables are megabytes; activation must not parse them).
+// - dist/vendor/mvdan-sh.js: the shell parser (mvdan-sh, 1.3 MB of GopherJS output), in its
+//   own file for the same reason: src/core/session/shellWords.ts requires it on first use, and
+//   the extension and the CLI no longer carry (and parse) it as they load (issue 19).
 //   dist/webview/codicon.{css,ttf}: the codicon font of @vscode/codicons, copied as is
 //   (the panel's icons; the webview may load fonts only from its own resource roots).
 import { copyFileSync, mkdirSync } from 'node:fs';
@@ -17,6 +20,14 @@ const watch = process.argv.includes('--watch');
 const production = !process.argv.includes('--dev');
 
 /** Rewrites `gpt-tokenizer/encoding/<name>` to the separately built `./tokenizers/<name>.js`. */
+/** Rewrites `mvdan-sh` to the separately built `./vendor/mvdan-sh.js` (required lazily: src/core/session/shellWords.ts). */
+const vendorExternal = {
+  name: 'vendor-external',
+  setup(build) {
+    build.onResolve({ filter: /^mvdan-sh$/ }, () => ({ path: './vendor/mvdan-sh.js', external: true }));
+  },
+};
+
 const tokenizersExternal = {
   name: 'tokenizers-external',
   setup(build) {
@@ -63,19 +74,27 @@ const node = {
 };
 
 /** dist/extension.js's options (test/unit/build/navigator.test.ts builds them to a temporary folder). */
-export const extensionBuild = { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [tokenizersExternal] };
+export const extensionBuild = { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [tokenizersExternal, vendorExternal] };
+
+/** dist/cli.js's options (test/unit/build/vendor.test.ts builds them to a temporary folder). */
+export const cliBuild = { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [tokenizersExternal, vendorExternal] };
+/** dist/vendor/*.js: the lazily required libraries. */
+export const vendorBuild = { ...node, entryPoints: { 'mvdan-sh': 'node_modules/mvdan-sh/index.js' }, outdir: 'dist/vendor' };
+/** dist/tokenizers/*.js: one file per encoding. */
+export const tokenizersBuild = {
+  ...node,
+  entryPoints: {
+    o200k_base: 'node_modules/gpt-tokenizer/cjs/encoding/o200k_base.js',
+    cl100k_base: 'node_modules/gpt-tokenizer/cjs/encoding/cl100k_base.js',
+  },
+  outdir: 'dist/tokenizers',
+};
 
 const builds = [
   extensionBuild,
-  { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [tokenizersExternal] },
-  {
-    ...node,
-    entryPoints: {
-      o200k_base: 'node_modules/gpt-tokenizer/cjs/encoding/o200k_base.js',
-      cl100k_base: 'node_modules/gpt-tokenizer/cjs/encoding/cl100k_base.js',
-    },
-    outdir: 'dist/tokenizers',
-  },
+  cliBuild,
+  vendorBuild,
+  tokenizersBuild,
   {
     bundle: true,
     platform: 'browser',
