@@ -28,6 +28,26 @@ const vendorExternal = {
   },
 };
 
+/**
+ * zod re-exports every locale (`z.locales`, ~250 KB of messages in 40 languages) and nothing
+ * here uses them: zod registers English itself (zod/v4/classic/schemas.js imports
+ * locales/en.js directly), and our messages are English (docs/DESIGN.md). The locale index is
+ * answered with English alone (test/unit/build/vendor.test.ts checks a zod message still reads).
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/]/.test(args.importer) ? { path: 'zod-locales', namespace: 'zod-locales', pluginData: { dir: args.resolveDir } } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: 'export { default as en } from "../locales/en.js";',
+      resolveDir: args.pluginData.dir,
+      loader: 'js',
+    }));
+  },
+};
+
 const tokenizersExternal = {
   name: 'tokenizers-external',
   setup(build) {
@@ -74,10 +94,10 @@ const node = {
 };
 
 /** dist/extension.js's options (test/unit/build/navigator.test.ts builds them to a temporary folder). */
-export const extensionBuild = { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [tokenizersExternal, vendorExternal] };
+export const extensionBuild = { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [tokenizersExternal, vendorExternal, zodEnglishOnly] };
 
 /** dist/cli.js's options (test/unit/build/vendor.test.ts builds them to a temporary folder). */
-export const cliBuild = { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [tokenizersExternal, vendorExternal] };
+export const cliBuild = { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [tokenizersExternal, vendorExternal, zodEnglishOnly] };
 /** dist/vendor/*.js: the lazily required libraries. */
 export const vendorBuild = { ...node, entryPoints: { 'mvdan-sh': 'node_modules/mvdan-sh/index.js' }, outdir: 'dist/vendor' };
 /** dist/tokenizers/*.js: one file per encoding. */

@@ -4,11 +4,12 @@
  * extension and the CLI do not carry and parse it as they load. This builds the CLI, the
  * vendor file and the tokenizers with the options of esbuild.mjs into a temporary folder laid
  * out as dist/ is, and runs the bundled CLI on a real Claude Code transcript whose commands
- * go through the parser: the draft's commands come out as from source.
+ * go through the parser: the draft's commands come out as from source. And zod's locales are
+ * answered with English alone: a bundled zod still words its messages in English.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -46,5 +47,19 @@ describe('build: the shell parser in its own file', function () {
     });
     const draft = (JSON.parse(out) as { draft: { commands_run: Array<{ command: string; kind: string; exit_code: number | null }> } }).draft;
     assert.deepEqual(draft.commands_run.map((c) => [c.command, c.kind, c.exit_code]), [['npm run build', 'build', 2]]);
+  });
+
+  it('a bundle built with the extension\'s plugins keeps zod\'s English messages and carries no other locale', async () => {
+    const { extensionBuild } = (await import(pathToFileURL(path.join(ROOT, 'esbuild.mjs')).href)) as { extensionBuild: esbuild.BuildOptions };
+    const dir = tempDir('handoff-zod-');
+    const entry = path.join(dir, 'entry.ts');
+    writeFileSync(entry, `import { z } from 'zod';\nconst r = z.object({ n: z.number().int() }).safeParse({ n: 'x' });\nprocess.stdout.write(JSON.stringify({ message: r.success ? '' : r.error.issues[0].message, locales: Object.keys(z.locales) }));\n`);
+    const outfile = path.join(dir, 'out.js');
+    await esbuild.build({ ...extensionBuild, entryPoints: [entry], absWorkingDir: ROOT, nodePaths: [path.join(ROOT, 'node_modules')], outfile, logLevel: 'error' });
+    const got = JSON.parse(execFileSync(process.execPath, [outfile], { encoding: 'utf8' })) as { message: string; locales: string[] };
+    assert.equal(got.message, 'Invalid input: expected number, received string');
+    assert.deepEqual(got.locales, ['en']);
+    // zod with every locale bundles to ~450 KB (the webview measured 443 KB before it moved to zod/mini).
+    assert.ok(statSync(outfile).size < 250_000, `zod without its other locales: ${statSync(outfile).size} bytes`);
   });
 });
