@@ -89,10 +89,10 @@ function normalize(sentence: string): string {
     .replace(/^[-*+>#\s]+/, '');
 }
 
-/** Clauses of a normalized sentence with their start offsets: split at `;`, `:`, `, and`, ` and `, `, but`, `, so`. */
+/** Clauses of a normalized phrase with their start offsets: split at `, and`, ` and `, `, but`, `, so`, `, while`. */
 function clauses(sentence: string): Array<{ text: string; start: number }> {
   const out: Array<{ text: string; start: number }> = [];
-  const re = /;\s*|:\s+|,\s+(?:and|but|so|while)\s+|\s+and\s+(?=\w)/g;
+  const re = /,\s+(?:and|but|so|while)\s+|\s+and\s+(?=\w)/g;
   let last = 0;
   for (let m = re.exec(sentence); m; m = re.exec(sentence)) {
     out.push({ text: sentence.slice(last, m.index), start: last });
@@ -123,34 +123,54 @@ function stateMatch(clause: string, patterns: readonly RegExp[]): RegExpExecArra
   return undefined;
 }
 
-/** The claims of one sentence of `field`, in rule-table order (one per kind). */
+/**
+ * The phrases of a sentence as written: split after `;` and `: ` (a label and what it
+ * introduces — "the agent's last message: "…"" — are two phrases). A claim quotes its phrase.
+ */
+function phrases(sentence: string): string[] {
+  return sentence.split(/;\s*|:\s+/).filter((p) => p.trim());
+}
+
+/** The claims of one sentence of `field`, in rule-table order (one per kind), each quoting the phrase that makes it. */
 function sentenceClaims(original: string, field: ClaimField): FoundClaim[] {
   const sentence = normalize(original);
   // A question is never a claim; an instruction neither, except a plan item marked done.
   if (/\?["'”)\s]*$/.test(sentence) || QUESTION_START.test(bare(sentence))) return [];
   const done = field === 'completed';
+  if (!done && IMPERATIVE_START.test(bare(sentence))) return [];
   const found: FoundClaim[] = [];
-  const parts = clauses(sentence);
+  const written = phrases(original);
+  const read = written.map(normalize);
   for (const rule of CLAIM_RULES) {
-    for (const part of parts) {
-      let clause = bare(part.text);
-      if (QUESTION_START.test(clause)) continue;
-      const prefix = sentence.slice(0, part.start);
-      let m: RegExpExecArray | undefined;
-      if (done) {
-        // A done plan item names its task: "Make all tests pass", "Fix lint errors".
-        clause = clause.replace(TASK_LEAD, '');
-        m = stateMatch(clause, rule.state) ?? stateMatch(clause, rule.task);
-        if (m && /\b(?:will|won't|going\s+to|if|unless|once|until|when)\b|'ll\b/.test(prefix + clause)) m = undefined;
-      } else {
-        if (IMPERATIVE_START.test(bare(sentence)) || IMPERATIVE_START.test(clause)) continue;
-        m = stateMatch(clause, rule.state);
-        if (m && NOT_A_STATEMENT.test(`${prefix} ${clause}`)) m = undefined;
+    let hit: { phrase: number; m: RegExpExecArray } | undefined;
+    for (let i = 0; i < read.length && !hit; i++) {
+      const before = read.slice(0, i).join(' ');
+      if (!done && IMPERATIVE_START.test(bare(read[i]))) continue;
+      for (const part of clauses(read[i])) {
+        let clause = bare(part.text);
+        if (QUESTION_START.test(clause)) continue;
+        const prefix = `${before} ${read[i].slice(0, part.start)}`;
+        let m: RegExpExecArray | undefined;
+        if (done) {
+          // A done plan item names its task: "Make all tests pass", "Fix lint errors".
+          clause = clause.replace(TASK_LEAD, '');
+          m = stateMatch(clause, rule.state) ?? stateMatch(clause, rule.task);
+          if (m && /\b(?:will|won't|going\s+to|if|unless|once|until|when)\b|'ll\b/.test(prefix + clause)) m = undefined;
+        } else {
+          if (IMPERATIVE_START.test(clause)) continue;
+          m = stateMatch(clause, rule.state);
+          if (m && NOT_A_STATEMENT.test(`${prefix} ${clause}`)) m = undefined;
+        }
+        if (m) {
+          hit = { phrase: i, m };
+          break;
+        }
       }
-      if (!m) continue;
-      found.push({ kind: rule.kind, text: clipClaim(oneLine(original).replace(LIST_MARK, '') || oneLine(original)), field, ...(rule.kind === 'fix' && m[1] ? { issue: m[1] } : {}) });
-      break;
     }
+    if (!hit) continue;
+    // The phrase as written, its list mark and enclosing quotes off ("the agent's last message: "…"").
+    const words = oneLine(written[hit.phrase]).replace(LIST_MARK, '').replace(/^["“']+|["”']+$/g, '').trim() || oneLine(original);
+    found.push({ kind: rule.kind, text: clipClaim(words), field, ...(rule.kind === 'fix' && hit.m[1] ? { issue: hit.m[1] } : {}) });
   }
   return found;
 }

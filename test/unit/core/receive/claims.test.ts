@@ -6,7 +6,7 @@
  * Claude Code Bash calls (exit code from the tool result), commits as git prints them.
  */
 import assert from 'node:assert/strict';
-import { claimsOfPackage, commandMatches, findClaims, judgeClaims, MAX_CLAIM_CHARS, type FoundClaim } from '../../../../src/core/receive/claims';
+import { claimsOfPackage, commandMatches, findClaims, judgeClaims, MAX_CLAIM_CHARS, type ClaimEvidenceSources, type FoundClaim } from '../../../../src/core/receive/claims';
 import { ClaimSchema, countClaims, type Claim } from '../../../../src/core/receive/claimSchema';
 import { resultStatus } from '../../../../src/core/receive/handBackPolicy';
 import { briefingClaimsLine, renderClaims } from '../../../../src/core/handoff/claimsSection';
@@ -39,7 +39,7 @@ const cmd = (command: string, kind: CommandRun['kind'], exit: number, at: string
 });
 const commit = (subject: string): Commit => ({ sha: '3f1c2b9a7d4e5f60718293a4b5c6d7e8f9012345', subject, author: 'Ada', date: '2026-12-01T10:09:00+00:00' });
 const inSummary = (summary: string) => findClaims({ summary, decisions: [], completed: [], user_requests: [] });
-const NONE = { tests_run: [], commands_run: [], commits: [] };
+const NONE: ClaimEvidenceSources = { tests_run: [], commands_run: [], commits: [] };
 
 describe('claims: the Done-when lines', () => {
   it('"all tests pass" with a recorded failing run after the last pass → contradicted, the failing run as evidence', () => {
@@ -183,7 +183,7 @@ describe('claims: what is a claim', () => {
 });
 
 describe('claims: the judge', () => {
-  const judge = (text: string, ev: Partial<typeof NONE & { tests_run: TestRun[]; commands_run: CommandRun[]; commits: Commit[] }>): Claim => judgeClaims(inSummary(text), { ...NONE, ...ev })[0];
+  const judge = (text: string, ev: Partial<ClaimEvidenceSources>): Claim => judgeClaims(inSummary(text), { ...NONE, ...ev })[0];
 
   it('tests: a failure followed by a pass is backed by the pass; unknown results alone are no evidence', () => {
     const c = judge('All tests pass.', { tests_run: [run('npm test', 'failed', '2026-12-01T10:01:00.000Z'), run('npm test', 'passed', '2026-12-01T10:02:00.000Z')] });
