@@ -8,6 +8,8 @@ import { codeSpan } from './codeSpan';
 import type { Claim, ClaimEvidence, ClaimKind, ClaimVerdict } from '../receive/claimSchema';
 import { countClaims } from '../receive/claimSchema';
 
+export { countClaims };
+
 /** Claims listed one by one (the rest are counted): 20, contradicted first, then no evidence, then backed. */
 export const CLAIMS_LISTED = 20;
 
@@ -98,4 +100,10 @@ export function briefingClaimsLine(claims: readonly Claim[]): string | undefined
   const contradicted = claims.filter((c) => c.verdict === 'contradicted').slice(0, 3);
   const named = contradicted.length ? ` — contradicted: ${contradicted.map((c) => `${KIND_WORDS[c.kind]} “${flat(c.text)}”`).join('; ')}` : '';
   return `**Claims:** ${claimCountsLine(claims)}${named}.`;
+}
+
+/** The briefing's lines for the claims: {@link briefingClaimsLine} and a blank line, or none when there are no claims. */
+export function briefingClaimsLines(claims: readonly Claim[]): string[] {
+  const line = briefingClaimsLine(claims);
+  return line ? [line, ''] : [];
 }

@@ -8,13 +8,12 @@
  * sections say `_None._` so the structure is the same for every reader. The drafted
  * sections (issue 15) are rendered by ./draftSections.ts.
  */
-import { briefingClaimsLine, renderClaims } from './claimsSection';
+import { briefingClaimsLines, countClaims, renderClaims } from './claimsSection';
 import { codeSpan } from './codeSpan';
 import { quoteBlock, renderCommandsRun, renderDone, renderUserRequests } from './draftSections';
 import { renderFrontmatter } from './frontmatter';
 import { describeGitOperation } from './gitOperation';
 import { structureSafeProse } from './prose';
-import { countClaims } from '../receive/claimSchema';
 import { describeSanitizing } from '../safety/redact';
 import type { Commit, Dropped, HandoffFrontmatter, HandoffPackage, HandoffStatus, TestRun, TouchedFile, Turn } from './schema';
 import type { Specialist } from '../specialists/registry';
@@ -420,8 +419,7 @@ export function renderBriefingSection(pkg: HandoffPackage, meta: HandoffMeta, sp
     lines.push(`**Reason (${pkg.reason_kind.replace(/_/g, ' ')}):** ${structureSafeProse(pkg.handover_reason)}`, '');
   }
   lines.push(`**Summary:** ${structureSafeProse(pkg.summary) || '—'}`, '');
-  const claims = briefingClaimsLine(pkg.claims);
-  if (claims) lines.push(claims, '');
+  lines.push(...briefingClaimsLines(pkg.claims));
   if (pkg.decisions.length) {
     lines.push('**Decisions:**', ...pkg.decisions.map((d) => `- **${d.id}** ${indentContinuation(d.text)}`), '');
   }
