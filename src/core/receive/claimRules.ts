@@ -29,11 +29,11 @@ export interface ClaimRule {
   readonly task: readonly RegExp[];
 }
 
-const FILLER = String.raw`(?:\s+(?:now|all|still|again|both|fully|are|is|were|was|have|has|had|been|successfully))*`;
-const TEST_SUBJECT = String.raw`(?:(?:unit|integration|e2e|end-to-end|golden|regression|smoke|new|existing|remaining|relevant|all|the|our|every|\d+(?:\/\d+)?|of|my|its|their)\s+)*(?:tests?|specs?|test\s+suites?|suites?)`;
+const FILLER = String.raw`(?:\s+(?:now|all|still|again|both|fully|are|is|were|was|have|has|had|been|successfully)){0,4}`;
+const TEST_SUBJECT = String.raw`(?:(?:unit|integration|e2e|end-to-end|golden|regression|smoke|new|existing|remaining|relevant|all|the|our|every|\d+(?:\/\d+)?|of|my|its|their)\s+){0,4}(?:tests?|specs?|test\s+suites?|suites?)`;
 const LINT_SUBJECT = String.raw`(?:\b(?:lint(?:ing|er)?|eslint|ruff(?:\s+check)?|flake8|pylint|biome|stylelint|golangci-lint|clippy|rubocop|the\s+linter)|` + '`[^`]*lint[^`]*`' + ')';
 const TYPE_SUBJECT = String.raw`(?:\b(?:type-?\s?check(?:s|ing|er)?|tsc(?:\s+--noemit)?|mypy|pyright|the\s+type\s?checker)|` + '`[^`]*(?:tsc|typecheck|type-check|mypy|pyright)[^`]*`' + ')';
-const BUILD_SUBJECT = String.raw`(?:(?:the|a|our|production|prod|release|dev|docker|webpack|esbuild|vite|extension)\s+)*(?:build|compilation|bundle)|` + '`[^`]*(?:build|make|compile)[^`]*`';
+const BUILD_SUBJECT = String.raw`(?:(?:the|a|our|production|prod|release|dev|docker|webpack|esbuild|vite|extension)\s+){0,3}(?:build|compilation|bundle)|` + '`[^`]*(?:build|make|compile)[^`]*`';
 const OK = String.raw`(?:clean(?:ly)?|pass(?:es|ed|ing)?|green|happy|ok|succeed(?:s|ed)?|exits?\s+0|exited\s+0)`;
 const ENV = String.raw`(?:staging|production|prod|preview|npm|pypi|the\s+marketplace|marketplace|vercel|netlify|fly\.io|heroku|kubernetes|k8s|the\s+cluster|live|\w+\s+(?:environment|server|cluster))`;
 
@@ -76,7 +76,7 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
   {
     kind: 'build',
     state: [
-      new RegExp(String.raw`(?:\b${BUILD_SUBJECT})(?:\s+(?:now|still|again|is|was|has|had|went|comes|came))*\s+(?:pass(?:es|ed|ing)?|green|succeed(?:s|ed)?|successful|clean|works|ok|fine|through|exits?\s+0|exited\s+0)\b`),
+      new RegExp(String.raw`(?:\b${BUILD_SUBJECT})(?:\s+(?:now|still|again|is|was|has|had|went|comes|came)){0,3}\s+(?:pass(?:es|ed|ing)?|green|succeed(?:s|ed)?|successful|clean|works|ok|fine|through|exits?\s+0|exited\s+0)\b`),
       /\b(?:it|everything|the\s+(?:project|app|code|extension|package|site|repo|library))\s+(?:now\s+|still\s+)?(?:builds|compiles)\b/,
       /\b(?:builds|compiles|built|compiled)\s+(?:clean(?:ly)?|fine|successfully|without\s+(?:errors?|warnings?))\b/,
       /\bsuccessful(?:ly)?\s+(?:build|compil(?:e|ed|ation))\b|\bsuccessfully\s+(?:built|compiled)\b|\bno\s+(?:build|compil(?:e|er|ation))\s+errors?\b/,
@@ -87,12 +87,12 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
     kind: 'migration',
     state: [
       /\bmigrated\s+(?:the\s+)?(?:\S+\s+){0,2}?(?:db|database|schema|tables?|data)\b/,
-      /\bmigrations?(?:\s+(?:have|has|were|was|are|is|all|now|been|successfully))*\s+(?:ran|applied|succeeded|completed?|done|went\s+through|up\s+to\s+date)\b/,
-      /\b(?:ran|applied|executed)\s+(?:all\s+|the\s+|pending\s+|new\s+)*(?:db\s+|database\s+)?migrations?\b/,
+      /\bmigrations?(?:\s+(?:have|has|were|was|are|is|all|now|been|successfully)){0,4}\s+(?:ran|applied|succeeded|completed?|done|went\s+through|up\s+to\s+date)\b/,
+      /\b(?:ran|applied|executed)\s+(?:all\s+|the\s+|pending\s+|new\s+){0,3}(?:db\s+|database\s+)?migrations?\b/,
       /\b(?:db|database|schema)\s+(?:is\s+|was\s+|has\s+been\s+)?(?:now\s+)?migrated\b/,
     ],
     task: [
-      /\b(?:run|apply)\s+(?:the\s+|all\s+|pending\s+)*(?:db\s+|database\s+)?migrations?\b/,
+      /\b(?:run|apply)\s+(?:the\s+|all\s+|pending\s+){0,3}(?:db\s+|database\s+)?migrations?\b/,
       /\bmigrate\s+(?:the\s+)?(?:\S+\s+){0,2}?(?:db|database|schema|tables?|data)\b/,
     ],
   },
@@ -100,7 +100,7 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
     kind: 'deploy',
     state: [
       new RegExp(String.raw`\b(?:deployed|shipped|released|published)\s+(?:\S+\s+){0,3}?(?:to|on|in)\s+(?:the\s+)?${ENV}\b`),
-      /\b(?:deploy(?:ment)?|release|rollout)(?:\s+(?:to\s+\w+|is|was|has|now))*\s+(?:succeeded|successful|completed?|done|live|finished|went\s+(?:out|through))\b/,
+      /\b(?:deploy(?:ment)?|release|rollout)(?:\s+(?:to\s+\w+|is|was|has|now)){0,3}\s+(?:succeeded|successful|completed?|done|live|finished|went\s+(?:out|through))\b/,
       /\b(?:is|are)\s+(?:now\s+)?live\s+(?:on|in|at)\s+(?:staging|production|prod)\b|\bsuccessfully\s+deployed\b|\b(?:was|is|has\s+been|been)\s+deployed\b/,
     ],
     task: [new RegExp(String.raw`\b(?:deploy|publish|release)\s+(?:\S+\s+){0,3}?(?:to|on)\s+(?:the\s+)?${ENV}\b`)],
@@ -109,7 +109,7 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
     kind: 'fix',
     state: [
       /\b(?:fixed|fixes|resolved|resolves|closed|closes)\s+(?:(?:issue|bug|ticket)\s+)?(?:#|gh-)(\d+)\b/,
-      /(?:#|gh-)(\d+)\s+(?:is\s+|was\s+|has\s+been\s+|now\s+)*(?:fixed|resolved|closed)\b/,
+      /(?:#|gh-)(\d+)\s+(?:is\s+|was\s+|has\s+been\s+|now\s+){0,3}(?:fixed|resolved|closed)\b/,
     ],
     task: [/\b(?:fix|resolve|close)\s+(?:(?:issue|bug|ticket)\s+)?(?:#|gh-)(\d+)\b/],
   },

@@ -22,6 +22,12 @@ import { failuresAfterLastPass } from './handBackPolicy';
 export const MAX_CLAIM_CHARS = 300;
 /** Claims kept per handoff: 100 (the first found, in field order); the Claims section lists at most {@link MAX_CLAIMS_LISTED}. */
 export const MAX_CLAIMS = 100;
+/**
+ * Characters of one sentence the rules read: its first 2,000 (the bound of a user request,
+ * src/core/session/requests.ts). A statement of the work's state is short; a longer run
+ * without a sentence end is a pasted log or code, and reading it whole would cost time for nothing.
+ */
+export const MAX_SENTENCE_CHARS = 2_000;
 /** Claims listed one by one in the handoff's Claims section: 20, contradicted first; the rest are counted. */
 export const MAX_CLAIMS_LISTED = 20;
 
@@ -72,13 +78,13 @@ function sentences(text: string): string[] {
   const out: string[] = [];
   for (const line of text.split(/\r\n|\r|\n/)) {
     if (UNCHECKED_TASK.test(line)) continue;
-    for (const s of line.split(/(?<=[.!?])\s+/)) if (s.trim()) out.push(s.trim());
+    for (const s of line.split(/(?<=[.!?])\s+/)) if (s.trim()) out.push(s.trim().slice(0, MAX_SENTENCE_CHARS));
   }
   return out;
 }
 
 /** A Markdown list or quote mark at the start of a line (`- `, `1. `, `> `, `- [x] `): not part of the claim's words. */
-const LIST_MARK = /^(?:(?:[-*+>]|\d+[.)])\s+)+(?:\[[xX ]\]\s+)?/;
+const LIST_MARK = /^(?:(?:[-*+>]|\d+[.)])\s+){1,4}(?:\[[xX ]\]\s+)?/;
 
 /** A sentence's words as the rules read them: lower-cased, curly apostrophes straight, list and quote marks off the start. */
 function normalize(sentence: string): string {
@@ -143,8 +149,8 @@ function sentenceClaims(original: string, field: ClaimField): FoundClaim[] {
   const read = written.map(normalize);
   for (const rule of CLAIM_RULES) {
     let hit: { phrase: number; m: RegExpExecArray } | undefined;
-    for (let i = 0; i < read.length && !hit; i++) {
-      const before = read.slice(0, i).join(' ');
+    let before = '';
+    for (let i = 0; i < read.length && !hit; before += ` ${read[i]}`, i++) {
       if (!done && IMPERATIVE_START.test(bare(read[i]))) continue;
       for (const part of clauses(read[i])) {
         let clause = bare(part.text);

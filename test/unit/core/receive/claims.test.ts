@@ -6,7 +6,7 @@
  * Claude Code Bash calls (exit code from the tool result), commits as git prints them.
  */
 import assert from 'node:assert/strict';
-import { claimsOfPackage, commandMatches, findClaims, judgeClaims, MAX_CLAIM_CHARS, type ClaimEvidenceSources, type FoundClaim } from '../../../../src/core/receive/claims';
+import { claimsOfPackage, commandMatches, findClaims, judgeClaims, MAX_CLAIM_CHARS, MAX_SENTENCE_CHARS, type ClaimEvidenceSources, type FoundClaim } from '../../../../src/core/receive/claims';
 import { ClaimSchema, countClaims, type Claim } from '../../../../src/core/receive/claimSchema';
 import { resultStatus } from '../../../../src/core/receive/handBackPolicy';
 import { briefingClaimsLine, renderClaims } from '../../../../src/core/handoff/claimsSection';
@@ -168,6 +168,13 @@ describe('claims: what is a claim', () => {
         ['fix', 'completed', 'Fix #12'],
       ],
     );
+  });
+
+  it('a sentence is read up to its first 2,000 characters (MAX_SENTENCE_CHARS): a pasted log without a sentence end is not read whole', () => {
+    const log = 'x'.repeat(MAX_SENTENCE_CHARS - 20);
+    assert.deepEqual(inSummary(`${log} all tests pass`).map((c) => c.kind), ['tests']);
+    assert.deepEqual(inSummary(`${log} ${'y'.repeat(40)} all tests pass`), []);
+    assert.deepEqual(inSummary(`${log}. All tests pass.`).map((c) => [c.kind, c.text]), [['tests', 'All tests pass.']]);
   });
 
   it('the same words in several fields are one claim, in the first field; the text is cut at a word within the schema bound', () => {
