@@ -11,6 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { claimsOfPackage } from '../core/receive/claims';
 import { composePackage, fitToBudget, MAX_HOP_DEPTH, measurePackage, type FitResult } from '../core/handoff/compose';
 import type { GitEvidence } from '../core/handoff/gitEvidence';
 import { renderHistory } from '../core/handoff/history';
@@ -180,6 +181,8 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
     const fielded = await sanitizePackageFields(sanitized.pkg);
     const fieldFound = addCounts(fields.found, fielded.found);
     const safePkg = { ...fielded.pkg, redactions: addCounts(fielded.pkg.redactions, fields.found) };
+    // The claims quote the texts: judged again on the sanitized ones (issue 18).
+    safePkg.claims = claimsOfPackage(safePkg);
     const sanitizing = describeSanitizing(addCounts(sanitized.report.found, fieldFound), sanitized.report.invisible);
     if (sanitizing) {
       warnings.push(`WARNING: ${sanitizing}`);

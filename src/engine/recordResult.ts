@@ -9,6 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { claimsOfPackage } from '../core/receive/claims';
 import { composePackage, fitToBudget, measurePackage } from '../core/handoff/compose';
 import { acceptanceCriteria, matchCriteria, RecordResultRequestSchema, type RecordResultRequest } from '../core/receive/handBack';
 import { HANDOFFS_DIR, handoffId } from '../core/handoff/naming';
@@ -219,7 +220,8 @@ async function recordUnguarded(input: unknown, env: HandoverEnvironment): Promis
       const fielded = await sanitizePackageFields(sanitized.pkg); // branch, paths, from, session id
       const sanitizing = describeSanitizing(addCounts(sanitized.report.found, fielded.found), sanitized.report.invisible);
       if (sanitizing) warnings.push(`WARNING: ${fm.id}: ${sanitizing}`);
-      let pkg = measurePackage(fielded.pkg, meta(now), specialist, counter);
+      // The claims quote the texts: judged again on the sanitized ones (issue 18).
+      let pkg = measurePackage({ ...fielded.pkg, claims: claimsOfPackage(fielded.pkg) }, meta(now), specialist, counter);
       if (pkg.oversize_warning) {
         pkg = fitToBudget(pkg, meta(now), specialist, counter).pkg;
       }

@@ -7,6 +7,7 @@
  * (oldest first, never the latest: issue 15), cutting only as much as needed and recording
  * each cut in the drop manifest. Header fields, specialist, topic and return condition are never cut.
  */
+import { claimsOfPackage } from '../receive/claims';
 import type { Draft } from './draftFields';
 import { mergeDraft } from './drafted';
 import type { GitEvidence } from './gitEvidence';
@@ -95,9 +96,17 @@ export interface ComposeContext {
 
 /**
  * Builds the package from a request and the evidence. Pure; token figures are zero
- * until {@link measurePackage} or {@link fitToBudget} fills them.
+ * until {@link measurePackage} or {@link fitToBudget} fills them. `claims` are found in the
+ * summary, decisions, done items and user requests and judged against the test runs, commands
+ * run and commits (src/core/receive/claims.ts `claimsOfPackage`, issue 18); a caller that
+ * sanitizes the package judges them again on the sanitized texts.
  */
 export function composePackage(req: HandoverRequest, ctx: ComposeContext): HandoffPackage {
+  const pkg = composeFields(req, ctx);
+  return { ...pkg, claims: claimsOfPackage(pkg) };
+}
+
+function composeFields(req: HandoverRequest, ctx: ComposeContext): HandoffPackage {
   const ev = ctx.evidence;
   const parent = ctx.parent;
   const tests = [...req.tests_run, ...(ctx.session?.tests_run ?? [])];
@@ -122,6 +131,7 @@ export function composePackage(req: HandoverRequest, ctx: ComposeContext): Hando
     completed: drafted.completed,
     user_requests: drafted.user_requests,
     commands_run: drafted.commands_run,
+    claims: [],
     user_requests_omitted: drafted.user_requests_omitted,
     commands_run_omitted: drafted.commands_run_omitted,
     left_out: drafted.left_out,

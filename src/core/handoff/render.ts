@@ -3,11 +3,12 @@
  * them back.
  *
  * A handoff file is YAML frontmatter then these sections, always present and in this
- * order: Summary, User requests, Decisions, Failed approaches, Done, Touched files, Tests
+ * order: Summary, Claims (./claimsSection.ts), User requests, Decisions, Failed approaches, Done, Touched files, Tests
  * run, Commands run, Next steps, Blockers, Recent turns, Artifacts, Return condition. Empty
  * sections say `_None._` so the structure is the same for every reader. The drafted
  * sections (issue 15) are rendered by ./draftSections.ts.
  */
+import { briefingClaimsLines, countClaims, renderClaims } from './claimsSection';
 import { codeSpan } from './codeSpan';
 import { quoteBlock, renderCommandsRun, renderDone, renderUserRequests } from './draftSections';
 import { renderFrontmatter } from './frontmatter';
@@ -20,6 +21,7 @@ import type { Specialist } from '../specialists/registry';
 /** Section headings of a handoff file, in order (docs/DESIGN.md §5). */
 export const HANDOFF_SECTIONS = [
   'Summary',
+  'Claims',
   'User requests',
   'Decisions',
   'Failed approaches',
@@ -211,6 +213,7 @@ export function handoffFrontmatter(pkg: HandoffPackage, meta: HandoffMeta): Hand
     completed_count: pkg.completed.length,
     user_requests_count: pkg.user_requests.length + pkg.user_requests_omitted,
     commands_run_count: pkg.commands_run.length + pkg.commands_run_omitted,
+    claims: countClaims(pkg.claims),
     user_requests_omitted: pkg.user_requests_omitted,
     commands_run_omitted: pkg.commands_run_omitted,
     left_out: { ...pkg.left_out },
@@ -238,6 +241,7 @@ export function renderHandoff(pkg: HandoffPackage, meta: HandoffMeta, specialist
   }
   if (Array.isArray(data.drafted) && data.drafted.length === 0) delete data.drafted;
   if (Object.values(pkg.left_out).every((n) => n === 0)) delete data.left_out;
+  if (pkg.claims.length === 0) delete data.claims; // read back as zeros (issue 18)
   const fm = renderFrontmatter(data);
   const out: string[] = [fm];
   const title = pkg.topic_title.replace(/\s+/g, ' ');
@@ -274,6 +278,7 @@ export function renderHandoff(pkg: HandoffPackage, meta: HandoffMeta, specialist
   }
 
   out.push('', '## Summary', '', (structureSafeProse(pkg.summary) || NONE) + droppedNote(pkg.dropped, 'summary', 'character of the summary was', 'characters of the summary were'));
+  out.push('', '## Claims', '', renderClaims(pkg.claims));
   if (pkg.kind === 'result') {
     out.push('', '## Acceptance', '', pkg.acceptance.length ? pkg.acceptance.map((a) => `- [${a.met ? 'x' : ' '}] ${indentContinuation(a.criterion)}`).join('\n') : NONE);
   }
@@ -414,6 +419,7 @@ export function renderBriefingSection(pkg: HandoffPackage, meta: HandoffMeta, sp
     lines.push(`**Reason (${pkg.reason_kind.replace(/_/g, ' ')}):** ${structureSafeProse(pkg.handover_reason)}`, '');
   }
   lines.push(`**Summary:** ${structureSafeProse(pkg.summary) || '—'}`, '');
+  lines.push(...briefingClaimsLines(pkg.claims));
   if (pkg.decisions.length) {
     lines.push('**Decisions:**', ...pkg.decisions.map((d) => `- **${d.id}** ${indentContinuation(d.text)}`), '');
   }

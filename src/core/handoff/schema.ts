@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { CommandRunSchema, DraftedFieldSchema, LeftOutSchema, UserRequestSchema } from './draftFields';
 import type { HandoverError } from './errors';
+import { ClaimCountsSchema, ClaimSchema } from '../receive/claimSchema';
 import { SpecialistIdSchema } from './ids';
 import {
   CommitSchema,
@@ -224,6 +225,12 @@ export const HandoffPackageSchema = z.object({
   user_requests: z.array(UserRequestSchema).default([]),
   /** Commands run that are not test runs, failures first (the "Commands run" section; issue 15). */
   commands_run: z.array(CommandRunSchema).default([]),
+  /**
+   * The statements of the summary, decisions, done items and user requests about the state of
+   * the work, each with its verdict against the recorded evidence (issue 18, docs/DESIGN.md §4
+   * "Claims"; src/core/receive/claims.ts). Packages made before claims read as `[]`.
+   */
+  claims: z.array(ClaimSchema).default([]),
   ...DRAFT_FIELDS,
   touched_files: z.array(TouchedFileSchema),
   touched_files_omitted: z.number().int().nonnegative(),
@@ -305,6 +312,8 @@ export const HandoffFrontmatterSchema = z
     completed_count: z.number().int().nonnegative().default(0),
     user_requests_count: z.number().int().nonnegative().default(0),
     commands_run_count: z.number().int().nonnegative().default(0),
+    // Issue 18: the claims are listed in the body's Claims section; their counts by verdict here (files written before read as zeros).
+    claims: z._default(ClaimCountsSchema, () => ({ backed: 0, contradicted: 0, no_evidence: 0 })),
     ...DRAFT_FIELDS,
     session_sources: z.array(SessionSourceSummarySchema).default([]),
     briefing_file: z.string().nullable(),
