@@ -9,11 +9,18 @@
  */
 import { z } from 'zod';
 import { formatCount } from '../core/handoff/render';
-import { resolveProjectRoot, type ToolContext } from './agentTool';
+import { HANDOVER_TOOL_NAME, resolveProjectRoot, type ToolContext } from './agentTool';
 import { DEFAULT_HISTORY_MAX_TOKENS, MIN_HISTORY_MAX_TOKENS, fullHistory, type FullHistoryOk } from './history';
 
 /** The tool's name (MCP and the language model tool set). */
 export const HISTORY_TOOL_NAME = 'request_full_history';
+
+/**
+ * The tools the extension offers VS Code's chat as language model tools (`#handover`,
+ * `#fullHistory`): VS Code's MCP server definition starts the server with `--omit-tool` for
+ * each, so the chat lists every tool once (issue 17).
+ */
+export const LANGUAGE_MODEL_TOOL_NAMES: readonly string[] = Object.freeze([HANDOVER_TOOL_NAME, HISTORY_TOOL_NAME]);
 
 /** What the model reads about the tool (MCP `description`, package.json `modelDescription`). */
 export const HISTORY_TOOL_DESCRIPTION =
