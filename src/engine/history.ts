@@ -18,7 +18,7 @@
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { handoverError, type HandoverError } from '../core/handoff/errors';
+import { fieldError, handoverError, partsError, type HandoverError } from '../core/handoff/errors';
 import type { ParsedHandoff } from '../core/handoff/parse';
 import { formatCount } from '../core/handoff/render';
 import type { SessionSourceSummary } from '../core/handoff/schema';
@@ -95,13 +95,8 @@ export async function fullHistory(req: FullHistoryRequest, env: HandoverEnvironm
 async function run(req: FullHistoryRequest, env: HandoverEnvironment): Promise<FullHistoryOutcome> {
   const maxTokens = req.maxTokens ?? DEFAULT_HISTORY_MAX_TOKENS;
   if (!Number.isInteger(maxTokens) || maxTokens < MIN_HISTORY_MAX_TOKENS || maxTokens > DEFAULT_HISTORY_MAX_TOKENS) {
-    return handoverError(`max_tokens must be a whole number from ${formatCount(MIN_HISTORY_MAX_TOKENS)} to ${formatCount(DEFAULT_HISTORY_MAX_TOKENS)} (got ${String(maxTokens)})`, 'max_tokens', {
-      code: 'bad_request',
-      path: ['max_tokens'],
-      subject: 'max_tokens',
-      problem: `must be a whole number from ${formatCount(MIN_HISTORY_MAX_TOKENS)} to ${formatCount(DEFAULT_HISTORY_MAX_TOKENS)} (got ${String(maxTokens)})`,
-      fix: `leave it out for ${formatCount(DEFAULT_HISTORY_MAX_TOKENS)}`,
-    });
+    const range = `${formatCount(MIN_HISTORY_MAX_TOKENS)} to ${formatCount(DEFAULT_HISTORY_MAX_TOKENS)}`;
+    return fieldError('max_tokens', `must be a whole number from ${range} (got ${String(maxTokens)})`, `leave it out for ${formatCount(DEFAULT_HISTORY_MAX_TOKENS)}`, 'bad_request');
   }
   const opened = await openProject(env);
   if (!opened.ok) return opened.error;
@@ -111,12 +106,15 @@ async function run(req: FullHistoryRequest, env: HandoverEnvironment): Promise<F
   const fm = picked.parsed.frontmatter;
   const warnings: string[] = [];
   if (!fm.session_sources.length) {
-    return handoverError(`handoff ${fm.id} names no transcript (session_sources is empty: it was written without a session log), so there is no session to read again`, 'session_sources', {
-      code: 'not_found',
-      subject: `handoff ${fm.id}`,
-      problem: 'names no transcript (session_sources is empty: it was written without a session log), so there is no session to read again',
-      fix: 'read the handoff itself; hand over with the session log on (--session-log auto) to have one next time',
-    });
+    return partsError(
+      'session_sources',
+      {
+        subject: `handoff ${fm.id}`,
+        problem: 'names no transcript (session_sources is empty: it was written without a session log), so there is no session to read again',
+        fix: 'read the handoff itself; hand over with the session log on (--session-log auto) to have one next time',
+      },
+      'not_found',
+    );
   }
   const located = await locateTranscripts(fm.session_sources, env);
   warnings.push(...located.warnings);
@@ -133,12 +131,16 @@ async function run(req: FullHistoryRequest, env: HandoverEnvironment): Promise<F
     items.push(...window(r.events, from, fm.created, t.found.source));
   }
   if (!sources.length) {
-    return handoverError(`none of the transcripts of handoff ${fm.id} (${fm.session_sources.map((s) => s.file).join(', ')}) can be found or read again`, 'session_sources', {
-      code: 'not_found',
-      subject: `the transcripts of handoff ${fm.id}`,
-      problem: `(${fm.session_sources.map((s) => s.file).join(', ')}) cannot be found or read again${warnings.length ? `: ${warnings.map((w) => w.replace(/^WARNING: /, '')).join('; ')}` : ''}`,
-      fix: 'name the transcript with the session log setting (CLI --session-log PATH), or read the handoff itself',
-    });
+    const why = warnings.map((w) => w.replace(/^WARNING: /, '').replace(/ — .*$/, '')).join('; ');
+    return partsError(
+      'session_sources',
+      {
+        subject: `the transcripts of handoff ${fm.id} (${fm.session_sources.map((s) => s.file).join(', ')})`,
+        problem: `cannot be found or read again${why ? `: ${why}` : ''}`,
+        fix: 'name the transcript with the session log setting (CLI --session-log PATH), or read the handoff itself',
+      },
+      'not_found',
+    );
   }
   // Session order across transcripts: by time, file order kept among equal times.
   const ordered = items.map((item, i) => ({ item, i })).sort((a, b) => (a.item.time ?? '').localeCompare(b.item.time ?? '') || a.i - b.i).map((x) => x.item);
