@@ -69,6 +69,7 @@ export const COMMAND_OPTIONS: Readonly<Record<string, readonly OptionName[]>> = 
   ],
   draft: ['session-log', 'recent-turns', 'tokenizer', 'user-request-tokens', 'json', 'cwd', 'dir'],
   prompt: ['specialist', 'handoff', 'no-take', 'session-id', 'json', 'cwd', 'dir'],
+  history: ['handoff', 'max-tokens', 'session-log', 'json', 'cwd', 'dir'],
   'record-result': ['specialist', 'handoff', 'summary', 'summary-file', 'met', 'next', 'blocker', 'proceed-if-taken', 'session-log', 'tokenizer', 'session-id', 'json', 'cwd', 'dir'],
   specialists: ['json', 'cwd', 'dir'],
   mcp: ['cwd', 'dir', 'omit-tool'],

@@ -1,7 +1,7 @@
 /**
  * `specialist-handoff`: the handoff engine in a terminal, for people, agents and CI.
  * This file only dispatches: each subcommand is a file of this folder (handover.ts,
- * draft.ts, prompt.ts, recordResult.ts, specialists.ts, mcp.ts, hook.ts, exportAgents.ts), the
+ * draft.ts, prompt.ts, history.ts, recordResult.ts, specialists.ts, mcp.ts, hook.ts, exportAgents.ts), the
  * options are in args.ts, the help text in usage.ts, and the CLI's wording of engine
  * errors (flags, not field names) in wording.ts (docs/CLI.md describes every subcommand).
  *
@@ -17,6 +17,7 @@ import { runContinue } from './continue';
 import { runDraft } from './draft';
 import { runExportAgents } from './exportAgents';
 import { runHandover } from './handover';
+import { runHistory } from './history';
 import { runHook } from './hook';
 import { EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, gateIo, type CliIo } from './io';
 import { runMcp } from './mcp';
@@ -87,6 +88,8 @@ async function runUngated(argv: readonly string[], io: CliIo): Promise<number> {
         return await runSpecialists(values, io);
       case 'prompt':
         return await runPrompt(values, io);
+      case 'history':
+        return await runHistory(values, io);
       case 'record-result':
         return await runRecordResult(values, io);
       case 'mcp':

@@ -90,6 +90,18 @@ prior handoffs (30 KB). Default: the newest handoff (to --specialist when given)
 one is marked "accepted" by this session (--session-id, default: the CLI's saved one)
 unless --no-take.`,
   },
+  history: {
+    synopsis: `  specialist-handoff history [--handoff REF] [--max-tokens N] [--session-log WHERE] [--json]
+      [--cwd DIR] [--dir FOLDER]`,
+    details: `history: prints the session behind a handoff (request_full_history): the turns, commands and
+their results of the transcripts it was written from, read again from the session's base
+(the previous handoff) to the handoff, secrets redacted, at most --max-tokens tokens
+(default and at most 50000, at least 1000): tool output is dropped first, then the middle
+is elided with a marker naming what was left out; the first and the latest turns are kept
+whole. Default: the newest handoff. A transcript the handoff names only by file name is
+found with --session-log (default auto). Writes nothing. --json prints the result object
+{status, handoff_id, text, tokens, elided, sources, redactions, warnings …}.`,
+  },
   'record-result': {
     synopsis: `  specialist-handoff record-result --specialist ID [--handoff REF]…
       [--summary TEXT | --summary-file PATH] [--met N|TEXT|all]… [--next TEXT]… [--blocker TEXT]…

@@ -28,6 +28,7 @@ import { priorHandoffsFor } from '../engine/prompt';
 import { recordResult } from '../engine/recordResult';
 import { readTimeline } from '../engine/timeline';
 import { HANDOVER_TOOL_NAME, resolveProjectRoot, runHandoverTool, type ToolContext } from '../engine/agentTool';
+import { HISTORY_TOOL_NAME, runHistoryTool } from '../engine/historyTool';
 import {
   DEFAULT_PRIOR_ENTRIES,
   LIST_SPECIALISTS_TOOL_NAME,
@@ -196,7 +197,7 @@ async function callUngated(name: string, args: unknown, ctx: McpServerContext, s
   if (ctx.omitTools?.includes(name)) {
     const offered = MCP_TOOL_NAMES.filter((t) => !ctx.omitTools?.includes(t));
     return errorResult(
-      `${name} is not offered by this server (started with --omit-tool ${name}; in VS Code it is the extension's language model tool #handover) — the tools here are: ${offered.join(', ')}`,
+      `${name} is not offered by this server (started with --omit-tool ${name}; in VS Code the extension offers it as its own language model tool) — the tools here are: ${offered.join(', ')}`,
     );
   }
   const notObject = MCP_TOOL_NAMES.includes(name) ? argumentsNotAnObject(args) : undefined;
@@ -226,6 +227,10 @@ async function callUngated(name: string, args: unknown, ctx: McpServerContext, s
         return await priorHandoffs(args, ctx, signal);
       case RECORD_RESULT_TOOL_NAME:
         return await recordResultTool(args, ctx, signal);
+      case HISTORY_TOOL_NAME: {
+        const outcome = await runHistoryTool(args, { ...ctx, environment: (r) => environmentFor(ctx, r, signal) });
+        return outcome.ok ? okResult(outcome.text, outcome.result as unknown as Record<string, unknown>) : errorResult(outcome.text);
+      }
       default:
         return errorResult(`unknown tool "${name.slice(0, 80)}" — the tools are: ${MCP_TOOL_NAMES.join(', ')}`);
     }
@@ -238,7 +243,7 @@ async function callUngated(name: string, args: unknown, ctx: McpServerContext, s
 export const MCP_SERVER_INSTRUCTIONS =
   'Specialist Handoff writes token-bounded handoffs between specialists (architect, implementer, reviewer, test/debug, security …) into the project. ' +
   'To hand over: list_specialists, then handover_to_specialist with a curated summary, decisions and a return condition (git and the session log are collected for you). ' +
-  'To pick work up: prior_handoffs first; when done, record_result to hand back.';
+  'To pick work up: prior_handoffs first (request_full_history when a handoff is not enough: its session, at most 50,000 tokens); when done, record_result to hand back.';
 
 /** The `arguments` of calls that sent something other than an object, by the empty object that stands in for them. */
 const notAnObject = new WeakMap<object, unknown>();

@@ -12,13 +12,16 @@
  *   `.github/chatmodes/` and `.claude/agents/`), each with its `source`;
  * - `prior_handoffs`: the `## Prior Agent Handoffs` block (30 KB) and the newest timeline
  *   entries with their chain links;
- * - `record_result`: the receiving specialist hands back.
+ * - `record_result`: the receiving specialist hands back;
+ * - `request_full_history`: the session behind a handoff, read again from its transcripts,
+ *   redacted, at most 50,000 tokens (src/engine/historyTool.ts; issue 18).
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { RecordResultRequestSchema } from '../core/receive/handBack';
 import { MAX_ITEM_CHARS, MAX_LIST_ITEMS } from '../core/handoff/limits';
 import { HANDOVER_TOOL_DESCRIPTION, HANDOVER_TOOL_NAME, handoverToolJsonSchema } from '../engine/agentTool';
+import { HISTORY_TOOL_DESCRIPTION, HISTORY_TOOL_NAME, historyToolJsonSchema } from '../engine/historyTool';
 
 /** Name of the tool listing the specialists. */
 export const LIST_SPECIALISTS_TOOL_NAME = 'list_specialists';
@@ -28,7 +31,7 @@ export const PRIOR_HANDOFFS_TOOL_NAME = 'prior_handoffs';
 export const RECORD_RESULT_TOOL_NAME = 'record_result';
 
 /** Every tool the server offers, in the order `tools/list` returns them. */
-export const MCP_TOOL_NAMES: readonly string[] = Object.freeze([HANDOVER_TOOL_NAME, LIST_SPECIALISTS_TOOL_NAME, PRIOR_HANDOFFS_TOOL_NAME, RECORD_RESULT_TOOL_NAME]);
+export const MCP_TOOL_NAMES: readonly string[] = Object.freeze([HANDOVER_TOOL_NAME, LIST_SPECIALISTS_TOOL_NAME, PRIOR_HANDOFFS_TOOL_NAME, RECORD_RESULT_TOOL_NAME, HISTORY_TOOL_NAME]);
 
 /** Timeline entries `prior_handoffs` lists by default (newest first). */
 export const DEFAULT_PRIOR_ENTRIES = 50;
@@ -162,6 +165,13 @@ export function mcpToolDefinitions(): Tool[] {
         'Hands back as the receiving specialist: writes your result entry for each handoff you answer (default: every open handoff addressed to you) and sets its status by policy — complete only when every acceptance criterion is met and no recorded test failed after the last passing run, blocked when you name blockers, else in progress. Tests come from the session log. With no open handoff it writes a session note only.',
       inputSchema: inputJsonSchema(RecordResultInputSchema),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    {
+      name: HISTORY_TOOL_NAME,
+      title: 'Request the full history',
+      description: HISTORY_TOOL_DESCRIPTION,
+      inputSchema: historyToolJsonSchema() as Tool['inputSchema'],
+      annotations: { readOnlyHint: true, openWorldHint: false },
     },
   ];
 }

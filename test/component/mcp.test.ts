@@ -79,10 +79,11 @@ describe('MCP server (stdio, SDK client)', function () {
     cleanupTempDirs();
   });
 
-  it('lists the four tools with their input schemas', async () => {
+  it('lists the five tools with their input schemas', async () => {
     const { tools } = await client.listTools();
     assert.deepEqual(tools.map((t) => t.name), [...MCP_TOOL_NAMES]);
-    assert.deepEqual(MCP_TOOL_NAMES, ['handover_to_specialist', 'list_specialists', 'prior_handoffs', 'record_result']);
+    // Issue 18 adds request_full_history.
+    assert.deepEqual(MCP_TOOL_NAMES, ['handover_to_specialist', 'list_specialists', 'prior_handoffs', 'record_result', 'request_full_history']);
     const byName = new Map<string, Tool>(tools.map((t) => [t.name, t]));
     for (const t of tools) {
       assert.equal(t.inputSchema.type, 'object', t.name);
@@ -98,6 +99,10 @@ describe('MCP server (stdio, SDK client)', function () {
     assert.deepEqual(record.inputSchema.required, ['specialist']);
     assert.ok(!('tests_run' in record.inputSchema.properties!), 'tests come from the session log, not the model');
     assert.equal((byName.get('prior_handoffs')!.inputSchema.properties!.max_entries as { type: string }).type, 'integer');
+    const history = byName.get('request_full_history')!;
+    assert.deepEqual(Object.keys(history.inputSchema.properties!).sort(), ['handoff', 'max_tokens', 'project_root']);
+    assert.equal((history.inputSchema.properties!.max_tokens as { maximum: number }).maximum, 50_000);
+    assert.equal(history.annotations?.readOnlyHint, true);
     assert.equal(byName.get('list_specialists')!.annotations?.readOnlyHint, true);
   });
 

@@ -2,8 +2,8 @@
  * The MCP server VS Code starts from the extension's server definition lists each tool once
  * in the chat (issue 17): the definition's arguments (`mcpServerSpecs`, the same builder the
  * VS Code adapter uses) run the real CLI from the sources through the MCP SDK's own client;
- * `tools/list` leaves out `handover_to_specialist`, which the extension's language model
- * tool offers, and a call to it is refused by name. Started without the flag, as other
+ * `tools/list` leaves out `handover_to_specialist` and `request_full_history` (issue 18), which
+ * the extension's language model tools offer, and a call to either is refused by name. Started without the flag, as other
  * agents start it, the server keeps every tool. A name that is no tool is bad input.
  */
 import assert from 'node:assert/strict';
@@ -13,6 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { mcpServerSpecs } from '../../src/core/agents/mcpServerDefinition';
 import { HANDOVER_TOOL_NAME } from '../../src/engine/agentTool';
+import { HISTORY_TOOL_NAME, LANGUAGE_MODEL_TOOL_NAMES } from '../../src/engine/historyTool';
 import { MCP_TOOL_NAMES } from '../../src/mcp/tools';
 import { cli, CLI_FROM_SOURCE } from '../helpers/cli';
 import { cleanupTempDirs, commitAll, initRepo, write } from '../helpers/repo';
@@ -49,10 +50,11 @@ describe('MCP server: tools the VS Code definition omits', function () {
     cleanupTempDirs();
   });
 
-  it("started as VS Code's definition says, it lists every tool but the language model tool's, and refuses a call to that one", async () => {
-    const [spec] = mcpServerSpecs({ execPath: process.execPath, extensionPath: '/ext', folders: [{ name: 'repo', path: repo }], version: '0.1.0', omitTools: [HANDOVER_TOOL_NAME] });
+  it("started as VS Code's definition says, it lists every tool but the language model tools', and refuses a call to those", async () => {
+    // The omitted tools are the ones src/vscode/agents/mcpServerDefinitionProvider.ts passes (issue 18 adds request_full_history).
+    const [spec] = mcpServerSpecs({ execPath: process.execPath, extensionPath: '/ext', folders: [{ name: 'repo', path: repo }], version: '0.1.0', omitTools: LANGUAGE_MODEL_TOOL_NAMES });
     assert.equal(spec.args[0], path.join('/ext', 'dist', 'cli.js'));
-    assert.deepEqual(spec.args.slice(1), ['mcp', '--cwd', repo, '--omit-tool', 'handover_to_specialist']);
+    assert.deepEqual(spec.args.slice(1), ['mcp', '--cwd', repo, '--omit-tool', 'handover_to_specialist', '--omit-tool', 'request_full_history']);
     const client = await connect(spec.args.slice(1));
     clients.push(client);
     const { tools } = await client.listTools();
@@ -65,6 +67,9 @@ describe('MCP server: tools the VS Code definition omits', function () {
     const first = refused.content[0];
     assert.ok(first?.type === 'text');
     assert.match(first.text, /^ERROR: handover_to_specialist is not offered by this server \(started with --omit-tool handover_to_specialist;.*\) — the tools here are: list_specialists, prior_handoffs, record_result$/);
+    const history = (await client.callTool({ name: HISTORY_TOOL_NAME, arguments: {} })) as CallToolResult;
+    assert.equal(history.isError, true);
+    assert.ok(history.content[0]?.type === 'text' && history.content[0].text.startsWith('ERROR: request_full_history is not offered by this server'));
     const listed = (await client.callTool({ name: 'list_specialists', arguments: {} })) as CallToolResult;
     assert.notEqual(listed.isError, true, 'the other tools still answer');
   });
@@ -81,6 +86,6 @@ describe('MCP server: tools the VS Code definition omits', function () {
     const r = await cli(['mcp', '--cwd', repo, '--omit-tool', 'handover', '--omit-tool', 'record_result'], repo);
     assert.equal(r.code, 2);
     assert.equal(r.out, '');
-    assert.equal(r.err, 'ERROR: --omit-tool "handover" names no tool of this server — pass one of handover_to_specialist, list_specialists, prior_handoffs, record_result');
+    assert.equal(r.err, 'ERROR: --omit-tool "handover" names no tool of this server — pass one of handover_to_specialist, list_specialists, prior_handoffs, record_result, request_full_history');
   });
 });

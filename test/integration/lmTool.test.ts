@@ -15,6 +15,8 @@ import { handoverToolJsonSchema } from '../../src/engine/agentTool';
 import type { AgentDeps } from '../../src/vscode/agents/agentContext';
 import { CHAT_PARTICIPANT_ID, createChatHandler, type HandoffChatResult } from '../../src/vscode/agents/chatParticipant';
 import { HandoverLanguageModelTool } from '../../src/vscode/agents/lmTool';
+import { historyToolJsonSchema } from '../../src/engine/historyTool';
+import { FullHistoryLanguageModelTool } from '../../src/vscode/agents/historyTool';
 import { MCP_PROVIDER_ID, registerMcpServerDefinitions } from '../../src/vscode/agents/mcpServerDefinitionProvider';
 
 const EXTENSION_ID = 'specialist-handoff.specialist-handoff';
@@ -154,6 +156,24 @@ describe('agents in the VS Code extension host: language model tool and @handoff
     const text = resultText(result);
     assert.match(text, /^ERROR: unknown specialist "frontend_desiner" — did you mean: frontend_designer/);
     assert.deepEqual(handoffFiles(), before);
+  });
+
+  it('request_full_history (issue 18) is listed once with its generated schema, answers a history or an ERROR text, and refuses an untrusted workspace', async () => {
+    const listed = vscode.lm.tools.filter((t) => t.name === 'request_full_history');
+    assert.equal(listed.length, 1, `tools: ${vscode.lm.tools.map((t) => t.name).join(', ')}`);
+    assert.deepStrictEqual(listed[0].inputSchema, historyToolJsonSchema());
+    const small = await vscode.lm.invokeTool('request_full_history', { input: { max_tokens: 10 }, toolInvocationToken: undefined }, none);
+    assert.equal(resultText(small), 'ERROR: max_tokens must be at least 1,000');
+    const latest = resultText(await vscode.lm.invokeTool('request_full_history', { input: {}, toolInvocationToken: undefined }, none));
+    // The handoffs of this workspace were written with or without a session log: a history, or the error naming why there is none.
+    assert.match(latest, /^(# Full history behind handoff \S+\n|ERROR: (handoff \S+ names no transcript|the transcripts of handoff \S+ .* cannot be found or read again))/);
+    trusted = false;
+    try {
+      const refused = await new FullHistoryLanguageModelTool(deps).invoke({ input: {}, toolInvocationToken: undefined }, none);
+      assert.match(resultText(refused), /^ERROR: this workspace is not trusted/);
+    } finally {
+      trusted = true;
+    }
   });
 
   it('a relative project_root and unknown fields are ERROR texts too, never exceptions', async () => {

@@ -59,8 +59,8 @@ describe('VS Code reads the MCP server definition and the exported custom agents
         // 1.99 has MCP servers from settings (none here): starting all of them starts none of ours.
         if (commands.includes(START_SERVER)) await vscode.commands.executeCommand(START_SERVER, '*', { waitForLiveTools: true });
         await new Promise((r) => setTimeout(r, 2000));
-        const ours = vscode.lm.tools.filter((t) => /handover_to_specialist|list_specialists|prior_handoffs|record_result/.test(t.name));
-        assert.deepEqual(ours.map((t) => t.name), ['handover_to_specialist']);
+        const ours = vscode.lm.tools.filter((t) => /handover_to_specialist|list_specialists|prior_handoffs|record_result|request_full_history/.test(t.name));
+        assert.deepEqual(ours.map((t) => t.name).sort(), ['handover_to_specialist', 'request_full_history']);
         return;
       }
       assert.ok(commands.includes(START_SERVER), `${START_SERVER} exists where the MCP API does`);
@@ -82,6 +82,11 @@ describe('VS Code reads the MCP server definition and the exported custom agents
         vscode.lm.tools.filter((t) => /handover_to_specialist$/.test(t.name)).map((t) => t.name),
         ['handover_to_specialist'],
         'the chat gets handover_to_specialist once: the language model tool, not the MCP server too',
+      );
+      assert.deepEqual(
+        vscode.lm.tools.filter((t) => /request_full_history$/.test(t.name)).map((t) => t.name),
+        ['request_full_history'],
+        'the chat gets request_full_history once too (issue 18): the language model tool',
       );
     },
   );

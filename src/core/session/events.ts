@@ -145,6 +145,24 @@ export const MAX_KEPT_EDITS = 5000;
 export const MAX_KEPT_USER_REQUESTS_PER_TRANSCRIPT = 200;
 
 /**
+ * How many events of each kind a {@link SessionAccumulator} keeps (the newest): turns
+ * ({@link MAX_KEPT_TURNS}), test-like commands ({@link MAX_KEPT_TEST_COMMANDS}) and other
+ * commands ({@link MAX_KEPT_OTHER_COMMANDS}) by default. {@link KEEP_ALL} keeps every one:
+ * the full history of a handoff (issue 18, src/engine/history.ts) reads a transcript whole.
+ */
+export interface AccumulatorLimits {
+  readonly turns: number;
+  readonly tests: number;
+  readonly others: number;
+}
+
+/** The bounds of a handoff's evidence (docs/DESIGN.md §6): 100 turns, 1,000 test runs, 50 other commands. */
+export const BOUNDED: AccumulatorLimits = Object.freeze({ turns: MAX_KEPT_TURNS, tests: MAX_KEPT_TEST_COMMANDS, others: MAX_KEPT_OTHER_COMMANDS });
+
+/** No bound: every turn and command of what is read (the full history, issue 18; memory grows with the transcript). */
+export const KEEP_ALL: AccumulatorLimits = Object.freeze({ turns: Infinity, tests: Infinity, others: Infinity });
+
+/**
  * Collects a reader's events in bounded memory, whatever the transcript's size: the
  * newest turns, every test-like command (up to a cap), the newest other commands, and
  * each edited path once (its latest edit). `counts` say how many of each were seen.
@@ -169,7 +187,10 @@ export class SessionAccumulator {
   /**
    * @param isTestLike decides which commands are kept as test candidates (see core/testDetection)
    */
-  constructor(private readonly isTestLike: (c: SessionCommand) => boolean) {}
+  constructor(
+    private readonly isTestLike: (c: SessionCommand) => boolean,
+    private readonly limits: AccumulatorLimits = BOUNDED,
+  ) {}
 
   /** Adds one event. */
   add(e: SessionEvent): void {
@@ -177,7 +198,7 @@ export class SessionAccumulator {
     if (e.kind === 'turn') {
       this.counts.turns++;
       this.turns.push(e);
-      if (this.turns.length > MAX_KEPT_TURNS) this.turns.shift();
+      if (this.turns.length > this.limits.turns) this.turns.shift();
       const request = userRequestText(e);
       if (request) {
         this.requestsSeen++;
@@ -194,7 +215,7 @@ export class SessionAccumulator {
       const list = this.isTestLike(e) ? this.tests : this.others;
       list.push(e);
       if (list === this.others) this.tally.add(e, writes);
-      const cap = list === this.tests ? MAX_KEPT_TEST_COMMANDS : MAX_KEPT_OTHER_COMMANDS;
+      const cap = list === this.tests ? this.limits.tests : this.limits.others;
       if (list.length > cap) list.shift();
     } else if (e.kind === 'plan') {
       // Each plan call replaces the whole list: the latest snapshot is the plan.

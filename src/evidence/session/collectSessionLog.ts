@@ -147,10 +147,11 @@ async function headFingerprint(file: string, n: number): Promise<string> {
   }
 }
 
-type Reader = (file: string, opts: ReaderOptions) => Promise<TranscriptRead>;
+/** A transcript reader: a file (or task folder) and the reader options to what it read. Never throws. */
+export type Reader = (file: string, opts: ReaderOptions) => Promise<TranscriptRead>;
 
 /** Reads the right way for a transcript: by the format found in its content, else by its reader; JSONL / Markdown from an offset, JSON documents whole. */
-function reader(t: FoundTranscript): Reader {
+export function reader(t: FoundTranscript): Reader {
   switch (t.format) {
     case 'aider-input':
       return readAiderInputHistory;
@@ -213,7 +214,11 @@ export async function detectSource(p: string): Promise<SessionSource | undefined
   return (await detectTranscript(p))?.source;
 }
 
-async function discover(opts: SessionLogOptions): Promise<FoundTranscript[]> {
+/**
+ * The workspace's transcripts as `auto` finds them (docs/DESIGN.md §6, the table of readers and
+ * locations): each enabled reader's finder with the location overrides; a finder that fails finds none.
+ */
+export async function discover(opts: Pick<SessionLogOptions, 'workspaceRoot' | 'sources' | 'locations' | 'home'>): Promise<FoundTranscript[]> {
   const enabled = new Set(opts.sources ?? SESSION_SOURCES);
   const loc = { ...defaultLocations(opts.workspaceRoot, opts.home), ...opts.locations };
   const ws = opts.workspaceRoot;
@@ -365,7 +370,7 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
  * does not count as typed), so a handoff's Recent turns never shows it as the user's words.
  * A slash command the user typed (`/review 12`) stays the user's.
  */
-function turnRole(t: Pick<SessionTurn, 'role' | 'text' | 'injected'>): Turn['role'] {
+export function turnRole(t: Pick<SessionTurn, 'role' | 'text' | 'injected'>): Turn['role'] {
   if (t.role !== 'user' || userRequestText(t) !== undefined || (!t.injected && t.text.trimStart().startsWith('/'))) return t.role;
   return 'system';
 }

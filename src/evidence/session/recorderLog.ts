@@ -63,7 +63,7 @@ export type RecorderRead = TranscriptRead & { session?: { session_id: string; ba
 
 /** Reads a recorder file from `opts.fromOffset`. Never throws. */
 export async function readRecorder(file: string, opts: ReaderOptions = {}): Promise<RecorderRead> {
-  const acc = accumulator();
+  const acc = accumulator(opts);
   let session: RecorderRead['session'];
   try {
     const { endOffset, stats } = await forEachLine(file, opts.fromOffset ?? 0, (line, info) => {

@@ -6,13 +6,14 @@
  * the CLI's MCP server. This extension declares `engines.vscode` ^1.99.0, where the API
  * does not exist: the types below are local, the API is feature-detected, and on older
  * VS Code nothing is registered (one line in the output channel says so). No definition
- * is offered in an untrusted workspace. The server omits `handover_to_specialist`: the
- * extension offers it to the chat as its language model tool (lmTool.ts), and VS Code would
- * list it twice (issue 17).
+ * is offered in an untrusted workspace. The server omits `handover_to_specialist` and
+ * `request_full_history` (`LANGUAGE_MODEL_TOOL_NAMES`): the extension offers them to the chat
+ * as its language model tools (lmTool.ts, historyTool.ts), and VS Code would list each twice
+ * (issue 17).
  */
 import * as vscode from 'vscode';
 import { mcpServerSpecs } from '../../core/agents/mcpServerDefinition';
-import { HANDOVER_TOOL_NAME } from '../../engine/agentTool';
+import { LANGUAGE_MODEL_TOOL_NAMES } from '../../engine/historyTool';
 import { diskFolders, isTrusted, type AgentDeps } from './agentContext';
 
 /** The provider id (package.json `contributes.mcpServerDefinitionProviders`). */
@@ -79,8 +80,8 @@ export function registerMcpServerDefinitions(deps: AgentDeps): vscode.Disposable
         extensionPath: deps.extension.extensionUri.fsPath,
         folders: diskFolders().map((f) => ({ name: f.name, path: f.uri.fsPath })),
         version,
-        // The language model tool offers it to the chat already (registered wherever this API exists).
-        omitTools: [HANDOVER_TOOL_NAME],
+        // The language model tools offer them to the chat already (registered wherever this API exists).
+        omitTools: [...LANGUAGE_MODEL_TOOL_NAMES],
       });
       return specs.map((s) => {
         const def = new api.McpStdioServerDefinition(s.label, s.command, [...s.args], { ...s.env }, s.version);

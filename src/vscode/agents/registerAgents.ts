@@ -1,5 +1,5 @@
 /**
- * The agents' part of activation: the language model tool (`#handover`), the `@handoff`
+ * The agents' part of activation: the language model tools (`#handover`, `#fullHistory`), the `@handoff`
  * chat participant and the MCP server definition — each where this VS Code has its API —
  * and "Handoff: Export Specialists to Agent Folders…".
  */
@@ -8,6 +8,7 @@ import { Commands } from '../constants';
 import type { AgentDeps } from './agentContext';
 import { registerChatParticipant } from './chatParticipant';
 import { exportAgentsCommand } from './exportAgents';
+import { registerFullHistoryTool } from './historyTool';
 import { registerLanguageModelTool } from './lmTool';
 import { registerMcpServerDefinitions } from './mcpServerDefinitionProvider';
 
@@ -15,6 +16,7 @@ import { registerMcpServerDefinitions } from './mcpServerDefinitionProvider';
 export function registerAgents(context: vscode.ExtensionContext, deps: AgentDeps): void {
   context.subscriptions.push(
     ...registerLanguageModelTool(deps),
+    ...registerFullHistoryTool(deps),
     ...registerChatParticipant(deps),
     ...registerMcpServerDefinitions(deps),
     vscode.commands.registerCommand(Commands.exportAgents, (args?: unknown) => exportAgentsCommand(deps.log, args)),

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { HANDOVER_TOOL_DESCRIPTION, HANDOVER_TOOL_NAME, handoverToolJsonSchema, parseToolInput } from '../../../src/engine/agentTool';
+import { HISTORY_TOOL_DESCRIPTION, HISTORY_TOOL_NAME, historyToolJsonSchema, parseHistoryInput } from '../../../src/engine/historyTool';
 
 interface Contributes {
   languageModelTools?: Array<Record<string, unknown>>;
@@ -49,6 +50,17 @@ describe('package.json contributions for agents', () => {
     for (const field of ['specialist_profile', 'topic', 'summary', 'recent_turns', 'decisions', 'artifacts', 'return_condition', 'handover_reason', 'project_root', 'max_context_tokens', 'include_recent_turns']) {
       assert.ok(field in schema.properties, `Agent Zero's argument ${field} is in the schema`);
     }
+  });
+
+  it(`contributes ${HISTORY_TOOL_NAME} once, with the generated input schema and the engine's description (issue 18)`, () => {
+    const history = tools.filter((t) => t.name === HISTORY_TOOL_NAME);
+    assert.equal(history.length, 1);
+    assert.deepStrictEqual(history[0].inputSchema, historyToolJsonSchema());
+    assert.equal(history[0].modelDescription, HISTORY_TOOL_DESCRIPTION);
+    assert.equal(history[0].toolReferenceName, 'fullHistory');
+    assert.equal(parseHistoryInput({ nope: 1 }).ok, false);
+    assert.deepEqual(parseHistoryInput({ max_tokens: 999 }), { ok: false, text: 'ERROR: max_tokens must be at least 1,000' });
+    assert.deepEqual(parseHistoryInput(undefined), { ok: true, data: {} });
   });
 
   it('contributes the @handoff chat participant with /handover, /timeline and /prompt', () => {

@@ -88,7 +88,8 @@ describe('manifest: wording, primary actions, icons and the chat avatar', () => 
     ];
     assert.deepEqual(names.filter((n) => /hand over|handover/i.test(n) && !/Hand Over/.test(n)), [], 'no "Hand over" / "handover" spelling');
     assert.ok(names.includes('Hand Over'), 'the panel view is "Hand Over"');
-    assert.deepEqual(manifest.contributes.languageModelTools.map((t) => t.displayName), ['Hand Over to Specialist']);
+    // Issue 18 adds the second tool, request_full_history.
+    assert.deepEqual(manifest.contributes.languageModelTools.map((t) => t.displayName), ['Hand Over to Specialist', 'Request Full History']);
   });
 
   it('the timeline\'s empty state offers no second primary button: it links to the panel inline', () => {

@@ -41,7 +41,7 @@ export function slashCommand(text: string): { run?: string; message?: string } |
 
 /** Reads one Aider chat history from `opts.fromOffset`. Never throws. */
 export async function readAider(file: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
-  const acc = accumulator();
+  const acc = accumulator(opts);
   let mode: 'none' | 'user' | 'assistant' | 'console' = 'none';
   let buf: string[] = [];
   let time: string | undefined;
@@ -162,7 +162,7 @@ export async function readAider(file: string, opts: ReaderOptions = {}): Promise
  * not there.
  */
 export async function readAiderInputHistory(file: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
-  const acc = accumulator();
+  const acc = accumulator(opts);
   let time: string | undefined;
   let lines: string[] | undefined;
   const flush = () => {

@@ -52,7 +52,7 @@ interface ToolResult {
 
 /** Reads one Claude Code transcript from `opts.fromOffset`. Never throws. */
 export async function readClaudeCode(file: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
-  const acc = accumulator();
+  const acc = accumulator(opts);
   const tasks = new ClaudeTaskList(opts.plan);
   const pending = new Map<string, PendingUse>();
   const early = new Map<string, ToolResult>();

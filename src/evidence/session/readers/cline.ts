@@ -34,7 +34,7 @@ export async function clineUiFile(p: string): Promise<string> {
 export async function readClineTask(taskDir: string, opts: ReaderOptions & { source?: SessionSource } = {}): Promise<TranscriptRead> {
   const source = opts.source ?? 'cline';
   const file = await clineUiFile(taskDir);
-  const acc = accumulator();
+  const acc = accumulator(opts);
   const stats = emptyStats();
   const since = opts.sinceTime ?? -Infinity;
   let current: { cmd: SessionCommand; output: string[]; approved: boolean; ts: number } | undefined;

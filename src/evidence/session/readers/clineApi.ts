@@ -27,7 +27,7 @@ const XML_ARG = (name: string) => new RegExp(`<${name}>([\\s\\S]*?)</${name}>`);
 /** Reads one Cline API conversation history. Never throws. */
 export async function readClineApiHistory(file: string, opts: ReaderOptions & { source?: SessionSource } = {}): Promise<TranscriptRead> {
   const source = opts.source ?? 'cline';
-  const acc = accumulator();
+  const acc = accumulator(opts);
   const stats = emptyStats();
   let pending: SessionCommand | undefined;
   const flushPending = (result?: string) => {

@@ -78,7 +78,7 @@ export function patchPaths(patch: string): string[] {
 
 /** Reads one Codex rollout from `opts.fromOffset`. Never throws. */
 export async function readCodex(file: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
-  const acc = accumulator();
+  const acc = accumulator(opts);
   const pending = new Map<string, PendingCall>();
   const done = new Map<string, SessionCommand>();
   let cwd: string | null = null;

@@ -3,7 +3,7 @@
  * relativisation and the test-likeness rule for bounded retention.
  */
 import path from 'node:path';
-import { SessionAccumulator, emptyStats, type ReadStats, type SessionCommand, type SessionPlan, type SessionSource, type TranscriptRead } from '../../../core/session/events';
+import { KEEP_ALL, SessionAccumulator, emptyStats, type ReadStats, type SessionCommand, type SessionPlan, type SessionSource, type TranscriptRead } from '../../../core/session/events';
 import { parseTestSummary, testRunner } from '../../../core/session/testDetection';
 
 /** Options every reader takes. */
@@ -19,6 +19,11 @@ export interface ReaderOptions {
    * (Claude Code `TaskUpdate`): a read of only new lines still knows the items they name.
    */
   readonly plan?: SessionPlan;
+  /**
+   * Keep every turn and command read (issue 18: the full history of a handoff,
+   * src/engine/history.ts), not the newest bounded numbers a handoff's evidence keeps.
+   */
+  readonly keepAll?: boolean;
 }
 
 /** Commands worth keeping as test candidates: a known runner, or a known test summary in the output. */
@@ -26,9 +31,9 @@ export function isTestLike(c: SessionCommand): boolean {
   return testRunner(c.command) !== undefined || parseTestSummary(c.output_tail)?.specific === true;
 }
 
-/** A fresh accumulator with the test-likeness rule. */
-export function accumulator(): SessionAccumulator {
-  return new SessionAccumulator(isTestLike);
+/** A fresh accumulator with the test-likeness rule: bounded, or keeping everything when `opts.keepAll`. */
+export function accumulator(opts: Pick<ReaderOptions, 'keepAll'> = {}): SessionAccumulator {
+  return new SessionAccumulator(isTestLike, opts.keepAll ? KEEP_ALL : undefined);
 }
 
 /** Builds a reader's result: the kept events and how many of each kind were seen. */

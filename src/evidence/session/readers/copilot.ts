@@ -136,7 +136,7 @@ function applyMutation(requests: unknown[], entry: Record<string, unknown>): unk
 
 /** Reads one Copilot Chat session file (the `.json` document or the `.jsonl` mutation log, told apart by content). Never throws. */
 export async function readCopilotSession(file: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
-  const acc = accumulator();
+  const acc = accumulator(opts);
   let lastTs = 0;
   try {
     // The mutation log by content (any name): its first line is a `{"kind": …}` record.

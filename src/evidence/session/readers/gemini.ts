@@ -257,7 +257,7 @@ async function streamItems(file: string, at: readonly string[], stats: ReadStats
  * or one in none of the shapes, gives no events and says why in `error`.
  */
 export async function readGemini(file: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
-  const acc = accumulator();
+  const acc = accumulator(opts);
   const since = opts.sinceTime ?? -Infinity;
   let head: string;
   try {

@@ -17,7 +17,7 @@ const HEADING = /^_\*\*(User|Agent|Assistant|Cursor)\b[^*]*\*\*_\s*$/;
 
 /** Reads one SpecStory export from `opts.fromOffset`. Never throws. */
 export async function readSpecStory(file: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
-  const acc = accumulator();
+  const acc = accumulator(opts);
   let role: 'user' | 'assistant' | undefined;
   let text: string[] = [];
   let inThink = false;

@@ -1,0 +1,41 @@
+/**
+ * `specialist-handoff history`: the session behind a handoff (src/engine/history.ts,
+ * `request_full_history`) — its turns, commands and results read again from its
+ * transcripts, redacted, at most 50,000 tokens — printed as Markdown, or the result object
+ * with --json.
+ */
+import { DEFAULT_HISTORY_MAX_TOKENS, fullHistory } from '../engine/history';
+import { integer, type Values } from './args';
+import { EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, type CliIo } from './io';
+import { escapeControls, fail, failWith } from './wording';
+import { cliEnvironment, resolveWorkspace, sessionLogMode } from './workspace';
+
+/**
+ * Runs `history`: exit 0 printed; 2 bad input (--handoff given twice, --max-tokens not a whole
+ * number from 1,000 to 50,000, a --session-log that does not exist, no such handoff, no
+ * transcript to read again); 1 an internal failure.
+ */
+export async function runHistory(values: Values, io: CliIo): Promise<number> {
+  const cwd = await resolveWorkspace(values, io);
+  if (typeof cwd !== 'string') {
+    return fail(io, values, cwd.error, EXIT_BAD_INPUT, 'cwd');
+  }
+  if ((values.handoff?.length ?? 0) > 1) {
+    return fail(io, values, 'ERROR: --handoff given more than once — history reads one handoff', EXIT_BAD_INPUT, 'handoff');
+  }
+  const maxTokens = integer(values['max-tokens'], 'max-tokens');
+  if (typeof maxTokens === 'object') {
+    return fail(io, values, `${maxTokens.error} — from 1000 to ${DEFAULT_HISTORY_MAX_TOKENS}, or leave it out`, EXIT_BAD_INPUT, 'max_tokens');
+  }
+  const mode = sessionLogMode(values, io);
+  if (typeof mode !== 'string') {
+    return fail(io, values, mode.error, EXIT_BAD_INPUT, 'session-log');
+  }
+  const result = await fullHistory({ handoff: values.handoff?.[0], maxTokens }, await cliEnvironment(cwd, values, mode));
+  if (result.status === 'error') {
+    return failWith(io, values, result, result.field === 'internal' ? EXIT_FAILURE : EXIT_BAD_INPUT);
+  }
+  io.stdout(values.json ? JSON.stringify(result, null, 2) : result.text.trimEnd());
+  result.warnings.forEach((w) => io.stderr(escapeControls(w)));
+  return EXIT_OK;
+}
