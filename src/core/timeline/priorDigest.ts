@@ -9,6 +9,7 @@
  * (src/engine/priorHandoffs.ts).
  */
 import { codeSpan } from '../handoff/codeSpan';
+import { demoteHeadings } from '../receive/pickedUpHandoff';
 
 /** The sections of a handoff file a digest carries, in this order (headings of docs/DESIGN.md §5 "Handoff files"). */
 export const DIGEST_SECTIONS = ['Summary', 'Decisions', 'Failed approaches'] as const;
@@ -60,7 +61,9 @@ function oneLine(text: string): string {
  * ```
  * The metadata values are put on one line each, so a value cannot add a heading or a list
  * item of its own. Sections are demoted to `####` under the entry's `###` heading; their
- * text is the file's (ours renders them structure-safe: docs/DESIGN.md §5). Never throws.
+ * text is the file's (ours renders them structure-safe: docs/DESIGN.md §5), a heading a
+ * hand-edited file has in them three levels deeper, so it cannot stand beside the entries.
+ * Never throws.
  */
 export function priorHandoffDigest(facts: PriorHandoffFacts): string {
   const meta = [
@@ -75,7 +78,7 @@ export function priorHandoffDigest(facts: PriorHandoffFacts): string {
   const parts = [meta.join('\n')];
   for (const heading of DIGEST_SECTIONS) {
     const body = facts.sections.get(heading)?.trim();
-    if (body && body !== '_None._') parts.push(`#### ${heading}`, body);
+    if (body && body !== '_None._') parts.push(`#### ${heading}`, demoteHeadings(body, 3));
   }
   return parts.join('\n\n');
 }

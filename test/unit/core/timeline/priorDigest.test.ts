@@ -86,6 +86,11 @@ describe('prior handoff digest (issue 18)', () => {
     assert.doesNotMatch(text, /Touched files|Commits|User requests|src\/auth\.ts/);
   });
 
+  it('a heading a hand-edited section holds is nested under the entry, not beside it', () => {
+    const sections = new Map([['Summary', 'Intro\n### Not an entry\n# Nor a title\n```\n# code\n```']]);
+    assert.match(priorHandoffDigest(facts({ sections })), /#### Summary\n\nIntro\n###### Not an entry\n#### Nor a title\n```\n# code\n```$/);
+  });
+
   it('a file of ours without those sections is its metadata and link only', () => {
     assert.equal(priorHandoffDigest(facts({ sections: new Map() })).split('\n').length, 6);
   });
