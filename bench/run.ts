@@ -6,10 +6,10 @@
  * Options (environment): BENCH_FILES (changed files in the generated repository,
  * default 10,000), BENCH_RUNS (runs per figure, default 5), BENCH_JSON (path to write
  * the rows as JSON), BENCH_ONLY (comma-separated groups to run: tokens, redaction, evidence,
- * session, timeline, sizes, activation; default all).
+ * session, timeline, prompt, sizes, activation; default all).
  */
 import { execFile } from 'node:child_process';
-import { rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -22,6 +22,7 @@ import { activationRows } from './activation';
 import { sessionLogRows } from './sessionLog';
 import { redactionRows } from './redaction';
 import { timelineRows } from './timeline';
+import { PROMPT_MANDATE_TOKENS, promptChainFigures } from './promptChain';
 
 const run = promisify(execFile);
 const FILES = Number(process.env.BENCH_FILES ?? 10_000);
@@ -154,6 +155,22 @@ async function evidenceRows(): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
 }
 
+/** The receiving prompt of a chain of 5 short handoffs beside the picked-up handoff's own tokens (issue 18; bench/promptChain.ts). */
+async function promptRows(): Promise<void> {
+  const dir = path.join(tmpdir(), `handoff-bench-prompt-${process.pid}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  try {
+    const f = await promptChainFigures(dir);
+    const tokens = (x: number) => `${x.toLocaleString('en')} tokens`;
+    const verdict = `goal ≤ 2 × handoff + ${PROMPT_MANDATE_TOKENS} = ${tokens(f.goalTokens)}: ${f.met ? 'met' : 'NOT met'}`;
+    rows.push({ name: 'receiving prompt, chain of 5 handoffs (prompt vs the picked-up handoff, o200k_base)', ours: tokens(f.promptTokens), baseline: tokens(f.handoffTokens), ratio: `${(f.promptTokens / f.handoffTokens).toFixed(2)}×`, note: verdict });
+    console.error(`  receiving prompt, chain of 5 handoffs: ${tokens(f.promptTokens)} for a ${tokens(f.handoffTokens)} handoff (${verdict})`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 function sizeRows(): void {
   const root = path.resolve(__dirname, '..');
   const size = (f: string) => {
@@ -197,6 +214,7 @@ function table(): string {
   if (wanted('timeline')) {
     for (const r of await timelineRows((m) => console.error(`  ${m}`), compare)) add(r.name, r.ours, r.baseline);
   }
+  if (wanted('prompt')) await promptRows();
   if (wanted('sizes')) sizeRows();
   if (wanted('activation')) {
     console.error('activation in the real host (code-server + Chromium) …');

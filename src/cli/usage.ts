@@ -85,8 +85,8 @@ nothing. --json prints {status, draft, session_sources, warnings}.`,
     synopsis: `  specialist-handoff prompt [--specialist ID] [--handoff REF] [--no-take] [--session-id ID]
       [--json] [--cwd DIR] [--dir FOLDER]`,
     details: `prompt: prints what the receiving agent needs to pick a handoff up — the specialist's
-mandate, receive rules, run context, what changed since the handoff (staleness) and the
-prior handoffs (30 KB). Default: the newest handoff (to --specialist when given); a pending
+mandate, receive rules, run context, what changed since the handoff (staleness), the
+handoff itself and the prior handoffs as digests linking their files (30 KB in all). Default: the newest handoff (to --specialist when given); a pending
 one is marked "accepted" by this session (--session-id, default: the CLI's saved one)
 unless --no-take.`,
   },

@@ -2,8 +2,9 @@
  * "Handoff: Copy Prompt for Specialist" and `specialist-handoff prompt`: what the
  * receiving agent needs to pick a handoff up — the specialist's mandate, the receive
  * rules, the run context, the staleness report (what changed in the workspace since the
- * handoff) and the `## Prior Agent Handoffs` block (docs/DESIGN.md §5: every timeline file,
- * 30 KB budget, oldest dropped first). Picking a pending handoff up marks it `accepted`
+ * handoff), the handoff itself without its frontmatter, and the `## Prior Agent Handoffs`
+ * block (docs/DESIGN.md §5: every other timeline file, ours as digests, 30 KB budget with the
+ * handoff picked up, oldest dropped first; issue 18). Picking a pending handoff up marks it `accepted`
  * by this session (so a later result from another session can say it was taken).
  * Never throws.
  */
@@ -25,7 +26,7 @@ import { otherToolsHandoffFolders } from '../store/handoffs/timelineFiles';
 import { type HandoverEnvironment } from './handover';
 import { openProject } from './project';
 import { listTimeline } from './timeline';
-import { priorHandoffsFor } from './priorHandoffs';
+import { receivingHandoffsFor } from './priorHandoffs';
 
 /** What to build the prompt for: a specialist, a handoff (id, file name or `latest`: the newest handoff, never a result), or both. */
 export interface PromptRequest {
@@ -116,7 +117,12 @@ async function build(req: PromptRequest, env: HandoverEnvironment): Promise<Prom
   }
 
   const timeline = await listTimeline(project, registry.all().map((s) => s.id));
-  const prior = await priorHandoffsFor(timeline.files, undefined, handoff?.file);
+  // Issue 18: the handoff picked up in full without its frontmatter, the others as digests, within the 30 KB budget.
+  const handoffs = await receivingHandoffsFor(timeline.files, {
+    workspaceRoot: env.workspaceRoot,
+    ...(handoff ? { pickedUp: { id: handoff.parsed.frontmatter.id, path: handoff.file } } : {}),
+  });
+  const prior = handoffs.prior;
   warnings.push(...timeline.warnings.map((w) => `WARNING: ${w}`), ...prior.warnings);
   const report = handoff ? await collectStaleness({ cwd: env.workspaceRoot, handoff: handoff.parsed, binary: env.gitBinary, signal: env.signal, handoffRoot: root, alsoExclude: otherToolsHandoffFolders(path.resolve(env.workspaceRoot)) }) : undefined;
   const staleness = report ? stalenessLines(report) : [];
@@ -129,12 +135,8 @@ async function build(req: PromptRequest, env: HandoverEnvironment): Promise<Prom
           id: handoff.parsed.frontmatter.id,
           relativePath: path.relative(env.workspaceRoot, handoff.file).split(path.sep).join('/'),
           returnCondition: handoff.parsed.frontmatter.return_condition,
-          // Issue 15: the user's own requests, what is done and the commands run, carried into the prompt.
-          sections: {
-            userRequests: handoff.parsed.sections.get('User requests'),
-            done: handoff.parsed.sections.get('Done'),
-            commandsRun: handoff.parsed.sections.get('Commands run'),
-          },
+          // Issue 18: its human sections in full (the user's requests, what is done, the commands run among them).
+          ...(handoffs.pickedUp !== null ? { body: handoffs.pickedUp } : {}),
         }
       : null,
     priorHandoffs: prior.text,

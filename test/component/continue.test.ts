@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, realpathSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { EXIT_BAD_INPUT, EXIT_OK } from '../../src/cli/main';
+import { readHandoffHead } from '../../src/store/handoffs/handoffIndex';
 import { cli, CLI_FROM_SOURCE, repoWithWork } from '../helpers/cli';
 import { cleanupTempDirs, tempDir } from '../helpers/repo';
 import { readAgentRecord, writeRecordingAgent } from '../helpers/recordingAgent';
@@ -63,7 +64,10 @@ describe('CLI continue', function () {
       // The handoff is now picked up.
       const again = await cli(['prompt', '--json', '--no-take'], repo);
       assert.match(again.out, /"taken": false/);
-      assert.match(withoutRunTime(JSON.parse(again.out).prompt), /status now: accepted, from its status events — pending → accepted at /);
+      // Issue 18: the prompt carries the handoff picked up without its frontmatter (so no status line of it); its status events say it was taken.
+      const head = await readHandoffHead(JSON.parse(again.out).handoff_file);
+      assert.equal(head?.frontmatter.status, 'accepted');
+      assert.deepEqual(head?.frontmatter.status_history.map((c) => `${c.from} → ${c.to}`), ['pending → accepted']);
     });
   }
 

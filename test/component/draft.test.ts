@@ -119,13 +119,15 @@ describe('CLI: draft and handover --draft', function () {
     assert.match(file.handoff.sections.get('Next steps')!, /^1\. \(in progress\) Add the cart total\n2\. Run the tests\n3\. Keep the old API format$/);
     assert.deepEqual(file.handoff.frontmatter.drafted, p.drafted);
     assert.equal(file.handoff.frontmatter.completed_count, 2);
-    // The receiving prompt carries the drafted sections (beside the handoff quoted in the prior handoffs).
+    // The receiving prompt carries the drafted sections inside the handoff picked up (issue 18: the handoff in full, its sections under its heading).
     const prompt = await cli(['prompt', '--no-take'], ws);
     assert.equal(prompt.code, 0, prompt.err);
     const headings = [...prompt.out.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
-    assert.deepEqual(headings.slice(0, headings.indexOf('Return condition') + 1), ['Mandate', 'Receive rules', 'Run Context', 'Staleness', 'User requests', 'Done', 'Commands run', 'Return condition']);
-    assert.match(prompt.out, /^## Done\n\n- Read the checkout page\n- Show cents\n/m);
-    assert.match(prompt.out, /^## Commands run\n\n- ❌ `npm run build` \(exit 2;/m);
+    assert.deepEqual(headings.slice(0, headings.indexOf('Return condition') + 1), ['Mandate', 'Receive rules', 'Run Context', 'Staleness', 'Handoff to Quality reviewer: cart total', 'Return condition']);
+    const inHandoff = [...prompt.out.slice(prompt.out.indexOf('## Handoff to')).matchAll(/^### (.+)$/gm)].map((m) => m[1]);
+    assert.deepEqual(inHandoff.slice(0, 8), ['Summary', 'User requests', 'Decisions', 'Failed approaches', 'Done', 'Touched files', 'Tests run', 'Commands run']);
+    assert.match(prompt.out, /^### Done\n\n- Read the checkout page\n- Show cents\n/m);
+    assert.match(prompt.out, /^### Commands run\n\n- ❌ `npm run build` \(exit 2;/m);
     assert.ok(prompt.out.includes(`> ${SESSION_REQUESTS[1]}`), 'the latest request, quoted');
   });
 

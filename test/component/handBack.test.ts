@@ -247,7 +247,11 @@ describe('prompt for the receiving specialist', function () {
     assert.equal(p.stale, false);
     assert.match(p.prompt, /^# \[quality reviewer\] Quality reviewer/m);
     assert.match(p.prompt, /- run\.handoff_path: \.handoff\/handoffs\/2026-11-30T10-01-00\.000Z_quality_reviewer\.md/);
-    assert.match(p.prompt, /## Prior Agent Handoffs\n\n### \d{4}-.*_quality_reviewer\.md/);
+    // Issue 18: the handoff picked up is carried in full under its own heading, without its frontmatter, and not repeated under the prior handoffs.
+    assert.match(p.prompt, /^## Handoff to Quality reviewer: token auth\n\n\[quality reviewer\] You are the Quality reviewer\./m);
+    assert.match(p.prompt, /^### Summary\n\nDid the work\.$/m);
+    assert.doesNotMatch(p.prompt, /^(schema: 1|diff_hash: )/m, 'no frontmatter');
+    assert.match(p.prompt, /## Prior Agent Handoffs\n\n_No prior handoffs/);
     const again = await buildPrompt({}, { workspaceRoot: dir, now: at(2), sessionId: 's' });
     assert.ok(again.status === 'ok' && !again.taken, 'taken once');
     const peek = await buildPrompt({ take: false, specialist: 'hacker' }, { workspaceRoot: dir, now: at(2), sessionId: 's' });
@@ -297,8 +301,11 @@ describe('prompt for the receiving specialist', function () {
     const p = await buildPrompt({ handoff: picked.package.id, take: false }, { workspaceRoot: dir, now: at(90) });
     assert.ok(p.status === 'ok', p.status === 'error' ? p.message : '');
     const block = p.prompt.slice(p.prompt.indexOf('## Prior Agent Handoffs'));
-    assert.ok(Buffer.byteLength(block) <= 30 * 1024 + 2, `${Buffer.byteLength(block)}`);
-    assert.ok(block.includes(`### ${picked.package.id}.md`), 'the handoff picked up is kept');
+    // Issue 18: the handoff picked up has its own section before the block, and shares the 30 KB with it.
+    const pickedUp = p.prompt.slice(p.prompt.indexOf('## Handoff to Quality reviewer: token auth'), p.prompt.indexOf('\n## Return condition'));
+    assert.ok(pickedUp.includes('### Summary\n\nDid the work.'), 'the handoff picked up is kept');
+    assert.ok(Buffer.byteLength(pickedUp) + Buffer.byteLength(block) <= 30 * 1024 + 2, `${Buffer.byteLength(pickedUp)} + ${Buffer.byteLength(block)}`);
+    assert.ok(!block.includes(`### ${picked.package.id}.md`), 'the handoff picked up is not repeated under the prior handoffs');
     for (const o of others) assert.ok(block.includes(`### ${o.package.id}.md`), `${o.package.id} is kept`);
     assert.match(block, /\[… truncated: showing the first [\d,]+ of 52,428,800 bytes of this handoff to fit the 30 KB budget\]/);
     assert.doesNotMatch(block, /earlier handoffs? dropped/);

@@ -19,7 +19,7 @@ export const RECEIVE_RULES: readonly string[] = Object.freeze([
   'Open your first reply with your persona marker and introduce yourself as this specialist.',
   'Show that you already have the context: sum up in a few lines what you were handed — the goal, the decisions made so far and what is left to do.',
   'Never ask the user anything the handoff or the prior handoffs already answer; ask only about what is still open.',
-  'Read the prior handoffs at the end of this prompt before you act. Handoffs dropped to fit the budget are still on disk; read them when you need their detail.',
+  'Read the prior handoffs at the end of this prompt before you act: each gives who handed over to whom, its status now, its summary, decisions and failed approaches, and the path of its file; open the file when you need its touched files, commits or tests. Handoffs dropped to fit the budget are still on disk.',
   'Check the Staleness section: where the workspace changed since the handoff was written, trust the workspace over the handoff.',
   'The User requests are the user\'s own words, verbatim: where the summary or the next steps disagree with them, the latest request wins.',
   'Write your deliverable to the path given as run.handoff_path in the Run Context, and do not edit handoff files written by earlier agents.',
@@ -38,15 +38,15 @@ export interface SpecialistPromptInput {
   };
   /**
    * The handoff picked up: its id, its workspace-relative path and its return condition, and
-   * the bodies of its drafted sections as the file has them (issue 15: `User requests`, `Done`,
-   * `Commands run`; absent or `_None._` ones are left out); null when the user called the
-   * specialist directly.
+   * `body`: the handoff itself as `pickedUpHandoffText` shapes it (./pickedUpHandoff.ts: one
+   * `## ` heading, its human sections `###` under it, no frontmatter; issue 18), absent when
+   * its file could not be read; null when the user called the specialist directly.
    */
   readonly handoff: {
     readonly id: string;
     readonly relativePath: string;
     readonly returnCondition: string;
-    readonly sections?: { readonly userRequests?: string; readonly done?: string; readonly commandsRun?: string };
+    readonly body?: string;
   } | null;
   /** The block built by `priorHandoffsBlock` (starts with `## Prior Agent Handoffs`); blank means none. */
   readonly priorHandoffs: string;
@@ -58,19 +58,6 @@ export interface SpecialistPromptInput {
 
 /** Section headings of the specialist prompt, in order (before the prior handoffs block). */
 export const PROMPT_SECTIONS = ['Mandate', 'Receive rules', 'Run Context', 'Staleness', 'Return condition'] as const;
-
-/** The handoff's drafted sections that say something, as `## <heading>` and the body the file has. */
-function draftedSections(sections: NonNullable<SpecialistPromptInput['handoff']>['sections']): string[] {
-  const out: string[] = [];
-  for (const [heading, body] of [
-    ['User requests', sections?.userRequests],
-    ['Done', sections?.done],
-    ['Commands run', sections?.commandsRun],
-  ] as const) {
-    if (body?.trim() && body.trim() !== '_None._') out.push(`## ${heading}`, body.trim());
-  }
-  return out;
-}
 
 /** A list item: trimmed, continuation lines indented under the bullet. */
 function bullet(text: string): string {
@@ -92,11 +79,13 @@ function oneLine(text: string): string {
  * 4. `## Run Context` — `- run.timestamp: <ISO time>` and `- run.handoff_path: <path>`
  *    (spelling of the itervox handoff convention);
  * 5. `## Staleness` — the staleness lines as a list, or a line saying the handoff matches
- *    the workspace (or that there is no handoff to compare); then the handoff's `## User
- *    requests`, `## Done` and `## Commands run` as the file has them, those that say something;
+ *    the workspace (or that there is no handoff to compare); then the handoff's `body` as
+ *    given (issue 18: `## Handoff to <label>: <topic>` and its sections — User requests,
+ *    Done, Commands run among them — as `###`), when there is one;
  * 6. `## Return condition` — the handoff's return condition, else the specialist's
  *    default, with known codes in words (`user_request`, see `describeReturnCondition`);
- * 7. the prior handoffs block, last (when blank, the empty block of `priorHandoffsBlock`).
+ * 7. the prior handoffs block, last (when blank, the empty block of `priorHandoffsBlock`);
+ *    it does not hold the handoff picked up again.
  *
  * Every section is present whether or not `handoff` is null. Never throws.
  */
@@ -130,7 +119,7 @@ export function buildSpecialistPrompt(input: SpecialistPromptInput): string {
     [`- run.timestamp: ${oneLine(runContext.timestamp)}`, `- run.handoff_path: ${oneLine(runContext.deliverablePath)}`].join('\n'),
     '## Staleness',
     stalenessBody,
-    ...draftedSections(handoff?.sections),
+    ...(handoff?.body?.trim() ? [handoff.body.trim()] : []),
     '## Return condition',
     condition ? describeReturnCondition(condition) : 'None given: hand back when the user asks for it.',
     prior,

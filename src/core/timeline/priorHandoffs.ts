@@ -63,8 +63,8 @@ export function cutUtf8(text: string, maxBytes: number): string {
   return text;
 }
 
-/** "30 KB" for whole kibibytes, else "30,000 bytes". */
-function budgetWords(bytes: number): string {
+/** A budget in words, as the markers name it: "30 KB" for whole kibibytes, else "30,000 bytes". */
+export function budgetWords(bytes: number): string {
   return bytes > 0 && bytes % 1024 === 0 ? `${formatCount(bytes / 1024)} KB` : plural(bytes, 'byte');
 }
 
@@ -130,13 +130,21 @@ export interface PriorHandoffsBlock {
  * budget. Never throws.
  *
  * @param droppedBefore older files the caller already left out without reading them; added to `dropped`. Default 0.
+ * @param namedBudgetBytes the budget the markers name, in bytes, when the block has only part
+ *   of it (the receiving prompt: what the handoff picked up leaves of the 30 KB); default `budgetBytes`.
  */
-export function priorHandoffsBlock(files: ReadonlyArray<PriorHandoffsFile>, budgetBytes: number = PRIOR_HANDOFFS_BUDGET_BYTES, droppedBefore = 0): PriorHandoffsBlock {
+export function priorHandoffsBlock(
+  files: ReadonlyArray<PriorHandoffsFile>,
+  budgetBytes: number = PRIOR_HANDOFFS_BUDGET_BYTES,
+  droppedBefore = 0,
+  namedBudgetBytes: number = budgetBytes,
+): PriorHandoffsBlock {
   const budget = Math.max(0, Math.floor(budgetBytes));
+  const named = Math.max(0, Math.floor(namedBudgetBytes));
   const skipped = Math.max(0, Math.floor(droppedBefore));
   const fit = (text: string): string => (utf8Length(text) <= budget ? text : cutUtf8(text, budget));
   if (files.length === 0) {
-    const body = skipped > 0 ? droppedMarker(skipped, budget) : NO_PRIOR_HANDOFFS;
+    const body = skipped > 0 ? droppedMarker(skipped, named) : NO_PRIOR_HANDOFFS;
     return { text: fit(`${PRIOR_HANDOFFS_HEADING}\n\n${body}\n`), included: 0, dropped: skipped, truncated: false };
   }
   const sorted = [...files].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -147,13 +155,13 @@ export function priorHandoffsBlock(files: ReadonlyArray<PriorHandoffsFile>, budg
   const complete = sorted.map((f) => f.size === undefined || utf8Length(f.text) >= f.size);
   const sizes = sorted.map((f, i) => (f.size === undefined ? utf8Length(texts[i]) : Math.max(f.size, utf8Length(texts[i]))));
   const note = (i: number, shown: number): string =>
-    `\n\n[… truncated: showing the first ${formatCount(shown)} of ${plural(sizes[i], 'byte')} of this handoff to fit the ${budgetWords(budget)} budget]`;
+    `\n\n[… truncated: showing the first ${formatCount(shown)} of ${plural(sizes[i], 'byte')} of this handoff to fit the ${budgetWords(named)} budget]`;
   // Bytes of a section: its head, its text (whole, or `shown` bytes and the note), and the "\n\n" before it.
   const whole = (i: number): number => 2 + utf8Length(headOf(sorted[i])) + utf8Length(texts[i]);
   const isWhole = (i: number): boolean => complete[i];
   const frameOfCut = (i: number): number => 2 + utf8Length(headOf(sorted[i])) + utf8Length(note(i, sizes[i]));
   // Room for the heading, the final "\n" and the largest marker this call could write.
-  const maxMarker = utf8Length(droppedMarker(skipped + n, budget)) + 2;
+  const maxMarker = utf8Length(droppedMarker(skipped + n, named)) + 2;
   let room = budget - utf8Length(PRIOR_HANDOFFS_HEADING) - 1 - maxMarker;
   const order = [...sorted.keys()].sort((a, b) => Number(!!sorted[b].pinned) - Number(!!sorted[a].pinned) || b - a);
   const shown = new Map<number, number | 'whole'>();
@@ -206,7 +214,7 @@ export function priorHandoffsBlock(files: ReadonlyArray<PriorHandoffsFile>, budg
       const part = cutUtf8(texts[i], v ?? 0);
       return `${headOf(sorted[i])}${part}${note(i, utf8Length(part))}`;
     });
-    return [PRIOR_HANDOFFS_HEADING, ...(dropped > 0 ? [droppedMarker(dropped, budget)] : []), ...sections].join('\n\n') + '\n';
+    return [PRIOR_HANDOFFS_HEADING, ...(dropped > 0 ? [droppedMarker(dropped, named)] : []), ...sections].join('\n\n') + '\n';
   };
   let text = build();
   // The room kept for a longer marker than was written goes to the first file cut (pinned, else newest).
@@ -223,7 +231,7 @@ export function priorHandoffsBlock(files: ReadonlyArray<PriorHandoffsFile>, budg
   }
   text = best ?? text;
   if (utf8Length(text) > budget) {
-    return { text: fit(`${PRIOR_HANDOFFS_HEADING}\n\n${droppedMarker(skipped + n, budget)}\n`), included: 0, dropped: skipped + n, truncated: false };
+    return { text: fit(`${PRIOR_HANDOFFS_HEADING}\n\n${droppedMarker(skipped + n, named)}\n`), included: 0, dropped: skipped + n, truncated: false };
   }
   return { text, included: kept.length, dropped, truncated };
 }

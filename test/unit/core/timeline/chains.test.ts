@@ -408,6 +408,13 @@ describe('priorHandoffsBlock', () => {
     assert.equal(cut.text.split('\n')[2], '[2 earlier handoffs dropped to fit the 1 KB budget]');
   });
 
+  it('a block given part of a budget (the receiving prompt, issue 18) keeps to its part and names the whole budget', () => {
+    const cut = priorHandoffsBlock([{ name: 'b.md', text: ascii(5000), partial: false }], 1024, 2, PRIOR_HANDOFFS_BUDGET_BYTES);
+    assert.ok(utf8Length(cut.text) <= 1024, `${utf8Length(cut.text)}`);
+    assert.equal(cut.text.split('\n')[2], '[2 earlier handoffs dropped to fit the 30 KB budget]');
+    assert.match(cut.text, /\[… truncated: showing the first [\d,]+ of 5,000 bytes of this handoff to fit the 30 KB budget\]\n$/);
+  });
+
   it('counts and cuts UTF-8 like TextEncoder', () => {
     const enc = new TextEncoder();
     for (const s of ['', 'abc', 'é', '€', '🙂', 'a\ud800b', '\udc00', '日本🙂é']) {

@@ -1,0 +1,132 @@
+/**
+ * The handoff being picked up, as the receiving prompt carries it (issue 18, "A compact
+ * receiving prompt"; docs/DESIGN.md §5 "Receiving side"): its body in full — the human
+ * sections, every one of docs/DESIGN.md §5 "Handoff files" — without the YAML frontmatter,
+ * nested under one `## ` heading of the prompt, cut only when it is bigger than the room the
+ * 30 KB budget leaves it. Pure: the engine reads the file (src/engine/priorHandoffs.ts).
+ */
+import { codeSpan } from '../handoff/codeSpan';
+import { formatCount, plural } from '../handoff/render';
+import { budgetWords, cutUtf8, PRIOR_HANDOFFS_BUDGET_BYTES, utf8Length } from '../timeline/priorHandoffs';
+
+/** An opening or closing code fence line (CommonMark §4.5: three or more backticks or tildes, indented at most three spaces). */
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+/** An ATX heading line (CommonMark §4.2: one to six `#`, then a space, a tab or the end, indented at most three spaces). */
+const ATX = /^( {0,3})(#{1,6})(?=[ \t]|$)/;
+
+/**
+ * The fence open after `line`, given the one open before it (`undefined`: none): a heading
+ * inside a fence is code, not a heading.
+ */
+function fenceAfter(open: string | undefined, line: string): string | undefined {
+  const f = FENCE.exec(line);
+  if (!f) return open;
+  if (!open) return f[1];
+  return f[1][0] === open[0] && f[1].length >= open.length && line.trim() === f[1] ? undefined : open;
+}
+
+/** One line with its ATX heading (if any) `by` levels deeper, at most `######`. */
+function demoteLine(line: string, by: number): string {
+  return line.replace(ATX, (_, indent: string, hashes: string) => `${indent}${'#'.repeat(Math.min(6, hashes.length + by))}`);
+}
+
+/**
+ * `text` with every ATX heading outside code fences `by` levels deeper (`#` → `##` for
+ * `by` = 1), `######` staying `######`; lines inside fences unchanged. So a handoff's own
+ * `# title` and `## Summary` nest under the prompt's sections instead of standing beside
+ * them. Line ends are kept. Never throws.
+ */
+export function demoteHeadings(text: string, by = 1): string {
+  let open: string | undefined;
+  return text
+    .split('\n')
+    .map((line) => {
+      const before = open;
+      open = fenceAfter(before, line);
+      return before || FENCE.test(line) ? line : demoteLine(line, by);
+    })
+    .join('\n');
+}
+
+/** What {@link pickedUpHandoffText} built. */
+export interface PickedUpText {
+  /** Markdown starting with a `## ` heading, no final line end. */
+  readonly text: string;
+  /** True when the body was cut to fit `maxBytes`. */
+  readonly cut: boolean;
+}
+
+/** Inputs of {@link pickedUpHandoffText} besides the body. */
+export interface PickedUpOptions {
+  /** The handoff's id: the heading when the body has no `# ` title of its own. */
+  readonly id: string;
+  /** The file's path relative to the workspace folder, `/`-separated: where the rest is when the body is cut. */
+  readonly link: string;
+  /** Most bytes of UTF-8 the text may take. */
+  readonly maxBytes: number;
+  /** The body's exact size on disk in bytes, when `body` may be only its start; default: the bytes of `body`. */
+  readonly bodyBytes?: number;
+  /** The budget named in the cut marker, in bytes; default {@link PRIOR_HANDOFFS_BUDGET_BYTES} (30 KB). */
+  readonly budgetBytes?: number;
+}
+
+/**
+ * The body of the handoff being picked up (`body`: the file after its frontmatter, as
+ * `splitFrontmatter` gives it) for the prompt, headings one level deeper
+ * ({@link demoteHeadings}): our title `# Handoff to <label>: <topic>` becomes the prompt's
+ * `## ` section and its `## Summary` … `## Return condition` sections `###` under it. A body
+ * without a `# ` title first is headed `## Handoff <id>`.
+ *
+ * Whole when it fits `maxBytes` (and `body` holds all of it); else cut at a line end (inside
+ * a line only when a single line is too long, between code points), a code fence left open
+ * closed, and the marker `[… truncated: showing the first X of N bytes of this handoff's
+ * body to fit the 30 KB budget; the whole handoff is in <link>]` (X and N in bytes of the
+ * file's body). A `maxBytes` too small for the heading and the marker gives them anyway:
+ * the picked-up handoff is always named. Never throws.
+ */
+export function pickedUpHandoffText(body: string, opts: PickedUpOptions): PickedUpText {
+  const lead = body.length - body.trimStart().length;
+  const raw = body.trim();
+  const rawBytes = utf8Length(raw);
+  const total = Math.max(opts.bodyBytes ?? utf8Length(body), utf8Length(body));
+  const complete = opts.bodyBytes === undefined || utf8Length(body) >= opts.bodyBytes;
+  const titled = /^ {0,3}# /.test(raw) || /^ {0,3}#$/.test(raw.split('\n')[0]);
+  const head = titled ? '' : `## Handoff ${codeSpan(opts.id)}\n\n`;
+  const demoted = demoteHeadings(raw, 1);
+  const whole = `${head}${demoted}`;
+  if (complete && utf8Length(whole) <= opts.maxBytes) return { text: whole, cut: false };
+
+  const budget = opts.budgetBytes ?? PRIOR_HANDOFFS_BUDGET_BYTES;
+  const marker = (shown: number): string =>
+    `[… truncated: showing the first ${formatCount(shown)} of ${plural(total, 'byte')} of this handoff's body to fit the ${budgetWords(budget)} budget; the whole handoff is in ${codeSpan(opts.link)}]`;
+  const reserve = utf8Length(marker(total)) + 2;
+  const out: string[] = [];
+  let open: string | undefined;
+  let used = utf8Length(head);
+  let consumed = 0;
+  for (const line of raw.split('\n')) {
+    const after = fenceAfter(open, line);
+    const shown = open || FENCE.test(line) ? line : demoteLine(line, 1);
+    // The line, its line end, and the fence closer a cut after it would need.
+    const cost = utf8Length(shown) + 1 + (after ? after.length + 1 : 0);
+    // The title line always: the picked-up handoff is always named.
+    if (used + cost + reserve <= opts.maxBytes || (titled && out.length === 0)) {
+      out.push(shown);
+      used += utf8Length(shown) + 1;
+      consumed += utf8Length(line) + 1;
+      open = after;
+      continue;
+    }
+    // A line too long to fit: its start, when nothing else would be shown (not a fence line: that one has no start).
+    const room = opts.maxBytes - used - (open ? open.length + 1 : 0) - reserve - 1;
+    if (out.length === (titled ? 1 : 0) && room > 0 && !FENCE.test(line)) {
+      const part = cutUtf8(shown, room);
+      out.push(part);
+      consumed += Math.max(0, utf8Length(part) - (utf8Length(shown) - utf8Length(line)));
+    }
+    break;
+  }
+  if (open && out.length > 0) out.push(open);
+  const shownBytes = Math.min(rawBytes, consumed) + lead;
+  return { text: `${head}${out.join('\n').trimEnd()}${out.length ? '\n\n' : ''}${marker(shownBytes)}`, cut: true };
+}
