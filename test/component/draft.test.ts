@@ -125,7 +125,7 @@ describe('CLI: draft and handover --draft', function () {
     const headings = [...prompt.out.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
     assert.deepEqual(headings.slice(0, headings.indexOf('Return condition') + 1), ['Mandate', 'Receive rules', 'Run Context', 'Staleness', 'Handoff to Quality reviewer: cart total', 'Return condition']);
     const inHandoff = [...prompt.out.slice(prompt.out.indexOf('## Handoff to')).matchAll(/^### (.+)$/gm)].map((m) => m[1]);
-    assert.deepEqual(inHandoff.slice(0, 8), ['Summary', 'User requests', 'Decisions', 'Failed approaches', 'Done', 'Touched files', 'Tests run', 'Commands run']);
+    assert.deepEqual(inHandoff.slice(0, 9), ['Summary', 'Claims', 'User requests', 'Decisions', 'Failed approaches', 'Done', 'Touched files', 'Tests run', 'Commands run']);
     assert.match(prompt.out, /^### Done\n\n- Read the checkout page\n- Show cents\n/m);
     assert.match(prompt.out, /^### Commands run\n\n- ❌ `npm run build` \(exit 2;/m);
     assert.ok(prompt.out.includes(`> ${SESSION_REQUESTS[1]}`), 'the latest request, quoted');
