@@ -130,7 +130,7 @@ async function plan(req: VerifyPlanRequest, env: HandoverEnvironment): Promise<P
     found = f;
   } else {
     found = await newestHandoff(dir);
-    if (!found) return handoverError(`there is no handoff to verify in ${dir} (results are not verified unless named) — hand over first, or name one with "handoff"`, 'handoff', { code: 'not_found' });
+    if (!found) return handoverError(`there is no handoff to verify in ${dir} (a result is verified only when named) — hand over first, or name the handoff to verify`, 'handoff', { code: 'not_found' });
   }
   const { handoff } = found;
   // Tests: the latest run of each command in each folder (the section lists them oldest first).
