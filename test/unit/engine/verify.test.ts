@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { handover } from '../../../src/engine/handover';
 import { createShellCommandRunner, planVerification, shellCommandRunner, verifyHandoff } from '../../../src/engine/verify';
+import { latestVerification } from '../../../src/store/handoffs/verifications';
 import { writeClaudeTranscript } from '../../helpers/claudeTranscript';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../../helpers/repo';
 
@@ -113,6 +114,29 @@ describe('planVerification / verifyHandoff (engine)', function () {
     assert.deepEqual(r.verification.rechecks.map((x) => x.verdict), ['verified', 'contradicted']);
     assert.equal(r.verification.stale, false, 'nothing changed since the handoff');
     assert.match(r.line, /: 1 verified, 1 contradicted: `npm run build` failed at handoff, succeeds now$/);
+  });
+
+  it('a cancel while the first command runs stops it (unverifiable), runs no other (not run) and still records; cancelled before any ran records nothing', async () => {
+    const { repo, id } = await repoWithHandoff();
+    write(repo, 'package.json', `${JSON.stringify({ name: 'x', private: true, scripts: { test: 'node -e "setTimeout(() => {}, 30000)"', build: 'node -e "process.exit(0)"' } })}\n`);
+    const abort = new AbortController();
+    const started = Date.now();
+    const r = await verifyHandoff({ run: true }, { workspaceRoot: repo, signal: abort.signal, onProgress: (done) => (done === 0 ? setTimeout(() => abort.abort(), 500) : undefined) });
+    assert.ok(Date.now() - started < 25_000, 'the 30 s test was stopped');
+    assert.equal(r.status, 'ok');
+    if (r.status !== 'ok') return;
+    assert.deepEqual(
+      r.verification.rechecks.map((x) => [x.verdict, x.reason]),
+      [
+        ['unverifiable', 'passed at handoff (exit code 0); cancelled before it finished'],
+        ['not_run', 'failed at handoff (exit code 2); not re-run: the verification was cancelled'],
+      ],
+    );
+    assert.ok(r.verification_file, 'what ran is recorded');
+    const before = await verifyHandoff({ run: true }, { workspaceRoot: repo, signal: abort.signal });
+    assert.equal(before.status === 'ok' && before.verification_file, null);
+    assert.ok(before.status === 'ok' && before.warnings.includes('WARNING: the verification was cancelled before any command ran; nothing was recorded'));
+    assert.equal((await latestVerification(path.join(repo, '.handoff'), id))?.checked_at, r.verification.checked_at, 'the latest is still the one that ran');
   });
 
   it('errors are values: no handoff, an unknown one, a bad timeout', async () => {
