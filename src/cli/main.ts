@@ -1,7 +1,7 @@
 /**
  * `specialist-handoff`: the handoff engine in a terminal, for people, agents and CI.
  * This file only dispatches: each subcommand is a file of this folder (handover.ts,
- * draft.ts, prompt.ts, recordResult.ts, specialists.ts, mcp.ts, hook.ts, exportAgents.ts, verify.ts), the
+ * draft.ts, prompt.ts, recordResult.ts, specialists.ts, mcp.ts, hook.ts, exportAgents.ts), the
  * options are in args.ts, the help text in usage.ts, and the CLI's wording of engine
  * errors (flags, not field names) in wording.ts (docs/CLI.md describes every subcommand).
  *
