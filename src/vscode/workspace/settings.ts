@@ -32,7 +32,12 @@ export interface HandoffSettings {
   readonly sessionLogLocations: SessionLocations;
   /** `handoff.interop.itervox` and `handoff.interop.agentZero`: `auto` (default) or `off`; pass as `HandoverEnvironment.interop`. */
   readonly interop: Required<InteropSettings>;
+  /** `handoff.verify.timeoutSeconds`: seconds each command "Handoff: Verify" re-runs may take before it is stopped (default {@link DEFAULT_VERIFY_TIMEOUT_SECONDS}). */
+  readonly verifyTimeoutSeconds: number;
 }
+
+/** Default of `handoff.verify.timeoutSeconds`: 600 seconds (10 minutes) per re-run command, the engine's default (docs/DESIGN.md §5 "Verify on receipt"). */
+export const DEFAULT_VERIFY_TIMEOUT_SECONDS = 600;
 
 /** Setting keys of the interop copies (`handoff.interop.*`), under {@link Config.section}. */
 export const InteropConfig = {
@@ -98,6 +103,7 @@ export function readSettings(folder?: vscode.WorkspaceFolder): HandoffSettings {
     })(),
     sessionLogLocations: readLocations(cfg.get<unknown>(Config.sessionLogLocations)),
     interop: { itervox: interopMode(cfg.get(InteropConfig.itervox)), agentZero: interopMode(cfg.get(InteropConfig.agentZero)) },
+    verifyTimeoutSeconds: positiveInt(cfg.get(Config.verifyTimeoutSeconds), DEFAULT_VERIFY_TIMEOUT_SECONDS, 1),
   };
 }
 
