@@ -21,6 +21,8 @@ import { isUpToDate, stalenessLines } from '../core/receive/stalenessReport';
 import { collectStaleness } from '../evidence/git/stalenessFacts';
 import { findHandoff, listHandoffFiles, readHandoffHead } from '../store/handoffs/handoffIndex';
 import { setHandoffStatus } from '../store/handoffs/handoffStore';
+import { latestVerification } from '../store/handoffs/verifications';
+import { verificationLine } from '../core/receive/verification';
 import { otherToolsHandoffFolders } from '../store/handoffs/timelineFiles';
 import { type HandoverEnvironment } from './handover';
 import { openProject } from './project';
@@ -120,6 +122,7 @@ async function build(req: PromptRequest, env: HandoverEnvironment): Promise<Prom
   warnings.push(...timeline.warnings.map((w) => `WARNING: ${w}`), ...prior.warnings);
   const report = handoff ? await collectStaleness({ cwd: env.workspaceRoot, handoff: handoff.parsed, binary: env.gitBinary, signal: env.signal, handoffRoot: root, alsoExclude: otherToolsHandoffFolders(path.resolve(env.workspaceRoot)) }) : undefined;
   const staleness = report ? stalenessLines(report) : [];
+  const verification = handoff ? await latestVerification(root, handoff.parsed.frontmatter.id) : undefined;
   const now = (env.now ?? (() => new Date()))();
   const deliverable = path.relative(env.workspaceRoot, path.join(dir, handoffFileName(now, specialist.id))).split(path.sep).join('/');
   const built = buildSpecialistPrompt({
@@ -138,6 +141,8 @@ async function build(req: PromptRequest, env: HandoverEnvironment): Promise<Prom
         }
       : null,
     priorHandoffs: prior.text,
+    // Issue 18: the latest verification of the handoff picked up, at the top of the prompt.
+    ...(verification ? { verification: verificationLine(verification) } : {}),
     staleness,
     runContext: { timestamp: now.toISOString(), deliverablePath: deliverable },
   });

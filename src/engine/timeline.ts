@@ -10,10 +10,13 @@
  */
 import { groupChains, type TimelineFile, type TimelineNode, type TimelineSource } from '../core/timeline/chains';
 import type { HandoverError } from '../core/handoff/errors';
+import { timelineVerification, type TimelineVerification } from '../core/receive/verification';
 import { listTimelineFiles, readChainInfo, timelineFolders as timelineFoldersOf, type TimelineEntryInfo } from '../store/handoffs/timelineFiles';
+import { latestVerifications } from '../store/handoffs/verifications';
 import { openProject, type Project, type ProjectOptions } from './project';
 
 export type { TimelineEntryInfo } from '../store/handoffs/timelineFiles';
+export type { TimelineVerification } from '../core/receive/verification';
 
 /** Where a timeline is read: the workspace folder and its (already checked) handoff root, both absolute. */
 export interface TimelineLocation {
@@ -55,6 +58,19 @@ export async function readTimelineInfo(file: TimelineFile): Promise<TimelineEntr
   return readChainInfo(file).catch(() => undefined);
 }
 
+/**
+ * The latest verification of every verified handoff of a project, by handoff id, as the
+ * timeline shows it (when, counts, line: `verificationLine`). One listing of
+ * `<handoff root>/verifications/`, then one read per verified handoff (never per handoff
+ * listed): what a surface that reads chain links itself (the VS Code tree) calls once per
+ * refresh. Never throws; none is an empty map.
+ */
+export async function timelineVerifications(where: TimelineLocation): Promise<ReadonlyMap<string, TimelineVerification>> {
+  const out = new Map<string, TimelineVerification>();
+  for (const [id, v] of await latestVerifications(where.handoffRoot)) out.set(id, timelineVerification(v));
+  return out;
+}
+
 /** How much of the timeline {@link readTimeline} reads and how it orders it. */
 export interface TimelineOptions {
   /** How many of the newest files get their chain links read and are grouped (default: all). */
@@ -74,7 +90,7 @@ export interface Timeline {
   readonly files: readonly TimelineFile[];
   /** The newest files (at most `options.newest`), newest first. */
   readonly newest: readonly TimelineFile[];
-  /** Chain links of the `newest` files that have them, by {@link TimelineFile.key}. */
+  /** Chain links of the `newest` files that have them, by {@link TimelineFile.key}; our handoffs' latest verification in `verification`. */
   readonly info: ReadonlyMap<string, TimelineEntryInfo>;
   /** The `newest` files nested into chains of hops, in `options.order`. */
   readonly chains: readonly TimelineNode[];
@@ -92,7 +108,8 @@ function byNameDescending(a: TimelineFile, b: TimelineFile): number {
 
 /**
  * Assembles the timeline of an opened project: lists the files (with the registry's ids),
- * picks the newest, reads their chain links one file at a time, and groups them.
+ * picks the newest, reads their chain links one file at a time (with the latest
+ * verifications, read once: {@link timelineVerifications}), and groups them.
  * @returns the timeline; a file that cannot be read has no chain links. Never throws for a missing folder.
  */
 export async function readTimeline(project: Project, options: TimelineOptions = {}): Promise<Timeline> {
@@ -100,9 +117,12 @@ export async function readTimeline(project: Project, options: TimelineOptions = 
   const sorted = [...listing.files].sort(options.newestBy === 'name' ? byNameDescending : byTimeDescending);
   const newest = options.newest === undefined ? sorted : sorted.slice(0, Math.max(0, options.newest));
   const info = new Map<string, TimelineEntryInfo>();
+  // Verifications are read in bulk, once per timeline read (issue 18; the bench has 10,000 handoffs).
+  const verified = await timelineVerifications(project);
   for (const f of newest) {
     const i = await readChainInfo(f);
-    if (i) info.set(f.key, i);
+    const v = i && f.source === 'handoff' ? verified.get(i.id) : undefined;
+    if (i) info.set(f.key, v ? { ...i, verification: v } : i);
   }
   return { files: listing.files, newest, info, chains: groupChains(newest, info, options.order ?? 'newest'), warnings: listing.warnings };
 }

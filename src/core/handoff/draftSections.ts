@@ -11,7 +11,7 @@
  */
 import { codeSpan } from './codeSpan';
 import type { CommandRun, UserRequest } from './draftFields';
-import type { Dropped } from './fields';
+import type { Dropped, TestRun } from './fields';
 
 const NONE = '_None._';
 
@@ -160,6 +160,42 @@ export function parseCommandsRun(section: string): CommandRun[] {
       failed_count: m[8] !== undefined ? Number(m[8]) : m[7] === undefined && m[1] === '❌' ? 1 : 0,
       source: m[10],
       last_at: m[11] ?? null,
+    });
+  }
+  return out;
+}
+
+const TEST_MARK_RESULT: Record<string, TestRun['result']> = { '✅ passed': 'passed', '❌ failed': 'failed', '❔ unknown': 'unknown' };
+
+const TEST_LINE =
+  /^- (✅ passed|❌ failed|❔ unknown) (`+)(.*?)\2 \((?:exit (-?\d+)|(exit code unknown)|(no exit code: result read from the output))(?:; in (`+)(.*?)\7)?(?:; ((?:\d+ (?:passed|failed|skipped))(?:, \d+ (?:passed|failed|skipped))*))?; source: (.+?)\)$/u;
+
+/**
+ * The test runs of a "Tests run" section (the inverse of `renderTestRun` in render.ts): command,
+ * folder (null when the line names none: the workspace folder), exit code, result, its basis,
+ * counts and source; `started_at` and `duration_ms` are not in the line (null). Other lines
+ * (the "… and N more" line, notes) are skipped.
+ */
+export function parseTestsRun(section: string): TestRun[] {
+  const out: TestRun[] = [];
+  for (const line of section.split('\n')) {
+    const m = TEST_LINE.exec(line.trimEnd());
+    if (!m) continue;
+    const counts: NonNullable<TestRun['counts']> = {};
+    for (const part of m[9]?.split(', ') ?? []) {
+      const [n, k] = part.split(' ');
+      counts[k as 'passed' | 'failed' | 'skipped'] = Number(n);
+    }
+    out.push({
+      command: unCode(m[2], m[3]),
+      cwd: m[7] !== undefined ? unCode(m[7], m[8]) : null,
+      exit_code: m[4] !== undefined ? Number(m[4]) : null,
+      result: TEST_MARK_RESULT[m[1]],
+      ...(m[6] !== undefined ? { basis: 'output' as const } : m[4] !== undefined ? { basis: 'exit code' as const } : {}),
+      ...(m[9] !== undefined ? { counts } : {}),
+      source: m[10],
+      started_at: null,
+      duration_ms: null,
     });
   }
   return out;

@@ -128,9 +128,10 @@ function renderCommit(c: Commit): string {
 
 const RESULT_MARK: Record<TestRun['result'], string> = { passed: '✅ passed', failed: '❌ failed', unknown: '❔ unknown' };
 
-/** One line for a test run: result, command, exit code (or that the result was read from the output), counts and source. */
+/** One line for a test run: result, command, exit code (or that the result was read from the output), its folder (when not the workspace's), counts and source; read back by `parseTestsRun` (draftSections.ts). */
 export function renderTestRun(t: TestRun): string {
   const details: string[] = [t.exit_code === null ? (t.basis === 'output' ? 'no exit code: result read from the output' : 'exit code unknown') : `exit ${t.exit_code}`];
+  if (t.cwd && t.cwd !== '.') details.push(`in ${codeSpan(t.cwd)}`);
   if (t.counts) {
     const parts = (['passed', 'failed', 'skipped'] as const)
       .filter((k) => t.counts?.[k] !== undefined)

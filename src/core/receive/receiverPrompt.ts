@@ -52,6 +52,8 @@ export interface SpecialistPromptInput {
   readonly priorHandoffs: string;
   /** What changed since the handoff was written, one finding per line; empty = the handoff matches the workspace. */
   readonly staleness: readonly string[];
+  /** The latest verification of the handoff, as one line (`verificationLine`, issue 18), put right after the introduction; absent when it was never verified. */
+  readonly verification?: string;
   /** `timestamp`: ISO 8601 time of this run; `deliverablePath`: workspace-relative path the specialist writes its deliverable to. */
   readonly runContext: { readonly timestamp: string; readonly deliverablePath: string };
 }
@@ -86,7 +88,8 @@ function oneLine(text: string): string {
  * Builds the receiving specialist's prompt as Markdown (`\n` line ends, one final `\n`):
  *
  * 1. `# <persona marker> <label>` and an introduction naming the specialist id and the
- *    handoff picked up (`id` and workspace-relative path), or saying there is none;
+ *    handoff picked up (`id` and workspace-relative path), or saying there is none; then,
+ *    when the handoff was verified, `**Verification:** <its line>` (issue 18);
  * 2. `## Mandate` — the specialist's mandate;
  * 3. `## Receive rules` — {@link RECEIVE_RULES} as a list;
  * 4. `## Run Context` — `- run.timestamp: <ISO time>` and `- run.handoff_path: <path>`
@@ -122,6 +125,7 @@ export function buildSpecialistPrompt(input: SpecialistPromptInput): string {
   const parts = [
     `# ${specialist.personaMarker} ${specialist.label}`,
     intro,
+    ...(input.verification?.trim() ? [`**Verification:** ${oneLine(input.verification)}`] : []),
     '## Mandate',
     specialist.mandate.trim() || '_None given._',
     '## Receive rules',

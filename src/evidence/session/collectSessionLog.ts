@@ -42,7 +42,7 @@ import {
   type SessionLocations,
 } from './discovery';
 import { findGemini, findOpenCode } from './discoveryGeminiOpenCode';
-import { RequestsAndCommands } from './requestsAndCommands';
+import { RequestsAndCommands, shownCwd } from './requestsAndCommands';
 import { newestPlan, planAfterRead, type EvidencePlan, type PlanCandidate } from './plans';
 
 /** Turns remembered per transcript between handoffs: 20. */
@@ -347,7 +347,8 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
   tests.sort((a, b) => (a.started_at ?? '').localeCompare(b.started_at ?? ''));
   const plan = newestPlan(plans);
   return {
-    tests_run: tests,
+    // The folder as the Commands run section shows it (relative to the workspace): verify re-runs it there (issue 18).
+    tests_run: tests.map((t) => (t.cwd ? { ...t, cwd: shownCwd(t.cwd, opts.workspaceRoot) } : t)),
     recent_turns: (turnsOf?.turns ?? []).map((t) => ({ role: turnRole(t), text: t.text, ...(t.time ? { time: t.time } : {}) })),
     file_edits: [...edits.values()],
     transcripts,

@@ -36,8 +36,8 @@ interface Grouped {
   order: number;
 }
 
-/** Folder as shown: relative to the workspace (`.` for the workspace itself) when inside it, else as recorded. */
-function shownCwd(cwd: string | null, root: string | undefined): string | null {
+/** Folder as shown: relative to the workspace (`.` for the workspace itself, POSIX separators) when inside it, else as recorded. */
+export function shownCwd(cwd: string | null, root: string | undefined): string | null {
   if (!cwd || !root || !path.isAbsolute(cwd)) return cwd;
   const rel = path.relative(root, cwd);
   if (rel === '') return '.';

@@ -14,6 +14,7 @@ import { withStatusEvents } from './statusEvents';
 import { checkRealPathInside } from '../pathGuard';
 import { parseHandoff, type ParsedHandoff } from '../../core/handoff/parse';
 import { errorText } from '../../core/handoff/errors';
+import type { TimelineVerification } from '../../core/receive/verification';
 
 /** itervox's handoff folder, relative to the workspace (itervox handoff convention). */
 export const ITERVOX_HANDOFF_DIR = path.join('.itervox', 'handoff');
@@ -148,8 +149,12 @@ async function readMirrorCandidate(file: string, ours: ReadonlySet<string>): Pro
   }
 }
 
-/** Chain links of a timeline entry, and whether it hands work over or back. */
-export type TimelineEntryInfo = ChainInfo & { readonly kind: 'handoff' | 'result' };
+/**
+ * Chain links of a timeline entry, and whether it hands work over or back; `verification`:
+ * the latest verification of our handoff (issue 18: when it was checked, its counts and its
+ * line), absent when it has none or was not looked up (`readTimeline` fills it from one bulk read).
+ */
+export type TimelineEntryInfo = ChainInfo & { readonly kind: 'handoff' | 'result'; readonly verification?: TimelineVerification };
 
 /** Bytes read first to find a frontmatter's chain links: 16 KiB (ours are about 2 KiB); the full head is read when it does not close within them. */
 export const CHAIN_INFO_READ_BYTES = 16 * 1024;

@@ -1,0 +1,137 @@
+/**
+ * The verifications of our handoffs on disk (docs/DESIGN.md §9 "Verify on receipt"; the
+ * format: `src/core/receive/verification.ts`): `<handoff root>/verifications/<handoff id>/<time>_<8 hex>.json`,
+ * one file per verification, created exclusively and never edited — like the status events
+ * (src/store/handoffs/statusEvents.ts), so two branches' verifications of the same handoff
+ * merge without a conflict. The latest (in name order: the time, then the random part) is
+ * what the timeline and the receiving prompt show.
+ */
+import { randomBytes } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { STATUS_EVENT_NAME, nextEventDate, statusEventFileName } from '../../core/handoff/statusEvents';
+import { VERIFICATIONS_DIR, parseVerificationFile, renderVerificationFile, type Verification } from '../../core/receive/verification';
+import { ensureSanitized } from '../../core/safety/gate';
+import { resolveInside } from '../pathGuard';
+import { ensureRootGitFiles } from './rootGitFiles';
+import { StoreError, createExclusive, ensureDir, openRegularFile, removeStaleLeftovers } from '../safeWrite';
+
+/** Largest verification file read: 256 KiB (100 rechecks of 2,000-character commands and reasons fit; ours are about 1 KiB). */
+export const MAX_VERIFICATION_BYTES = 256 * 1024;
+/** Most verification files read for one handoff: the newest 1,000 by name. */
+export const MAX_VERIFICATIONS = 1000;
+/** Verified handoffs whose latest verification {@link latestVerifications} reads at once. */
+const READ_CONCURRENCY = 16;
+
+/** The folder of handoff `id`'s verifications under the handoff root `root` (absolute), or undefined when the id does not pass the path guard. */
+function folderOf(root: string, id: string): string | undefined {
+  const dir = resolveInside(root, VERIFICATIONS_DIR, id);
+  return dir.ok ? dir.path : undefined;
+}
+
+/** The verification files' names in `dir` (`<time>_<8 hex>.json`), in name order; none for a missing folder. */
+async function namesIn(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir)).filter((n) => STATUS_EVENT_NAME.test(n)).sort();
+  } catch {
+    return [];
+  }
+}
+
+/** Reads one verification file, or undefined when it is not one of handoff `id` (bad JSON, a link, too big). */
+async function readOne(dir: string, name: string, id: string): Promise<Verification | undefined> {
+  const fh = await openRegularFile(path.join(dir, name)).catch(() => undefined);
+  if (!fh) return undefined;
+  try {
+    if ((await fh.stat()).size > MAX_VERIFICATION_BYTES) return undefined;
+    return parseVerificationFile(name, await fh.readFile('utf8'), id);
+  } catch {
+    return undefined;
+  } finally {
+    await fh.close().catch(() => undefined);
+  }
+}
+
+/**
+ * Every verification of handoff `id` under the handoff root `root`, oldest first (name
+ * order), at most the newest {@link MAX_VERIFICATIONS}. A missing folder is none; files that
+ * are not verifications of this handoff are skipped. Never throws.
+ */
+export async function readVerifications(root: string, id: string): Promise<Verification[]> {
+  const dir = folderOf(root, id);
+  if (!dir) return [];
+  const out: Verification[] = [];
+  for (const name of (await namesIn(dir)).slice(-MAX_VERIFICATIONS)) {
+    const v = await readOne(dir, name, id);
+    if (v) out.push(v);
+  }
+  return out;
+}
+
+/** The newest readable verification in `dir` for `id`: the last name that parses. */
+async function newestIn(dir: string, id: string): Promise<Verification | undefined> {
+  const names = await namesIn(dir);
+  for (let i = names.length - 1; i >= 0 && i >= names.length - MAX_VERIFICATIONS; i--) {
+    const v = await readOne(dir, names[i], id);
+    if (v) return v;
+  }
+  return undefined;
+}
+
+/** The latest verification of handoff `id` (the newest file that parses), or undefined when it has none. Never throws. */
+export async function latestVerification(root: string, id: string): Promise<Verification | undefined> {
+  const dir = folderOf(root, id);
+  return dir ? newestIn(dir, id) : undefined;
+}
+
+/**
+ * The latest verification of every verified handoff under the handoff root `root`, by
+ * handoff id: `verifications/` is listed once, then only the folders of handoffs that were
+ * verified (the timeline reads this once per read, never per handoff: 10,000 handoffs
+ * with no verification cost one `readdir`). A missing folder is an empty map. Never throws.
+ */
+export async function latestVerifications(root: string): Promise<Map<string, Verification>> {
+  const out = new Map<string, Verification>();
+  const base = path.join(root, VERIFICATIONS_DIR);
+  let ids: string[];
+  try {
+    ids = (await readdir(base, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name);
+  } catch {
+    return out;
+  }
+  for (let i = 0; i < ids.length; i += READ_CONCURRENCY) {
+    const batch = ids.slice(i, i + READ_CONCURRENCY);
+    const found = await Promise.all(batch.map((id) => newestIn(path.join(base, id), id)));
+    batch.forEach((id, j) => {
+      const v = found[j];
+      if (v) out.set(id, v);
+    });
+  }
+  return out;
+}
+
+/**
+ * Writes one verification: `verifications/<handoff id>/<time>_<random>.json`, named after
+ * its `checked_at` (moved past the newest already there, so name order stays time order),
+ * created exclusively (a name taken is retried with another random part), through the gate
+ * (`ensureSanitized`).
+ *
+ * @param root the handoff root (absolute)
+ * @returns the absolute path written
+ * @throws StoreError when the id does not pass the path guard or the file cannot be written
+ */
+export async function writeVerification(root: string, v: Verification, now = new Date()): Promise<string> {
+  const dir = folderOf(root, v.handoff_id);
+  if (!dir) throw new StoreError(`ERROR: handoff id "${v.handoff_id.slice(0, 120)}" cannot name a folder under ${path.join(root, VERIFICATIONS_DIR)}; its verification cannot be recorded`);
+  await ensureDir(root, dir);
+  await ensureRootGitFiles(root);
+  await removeStaleLeftovers(dir);
+  const names = await namesIn(dir);
+  const date = nextEventDate(v.checked_at, now, names[names.length - 1]);
+  const content = await ensureSanitized(renderVerificationFile(v));
+  for (let i = 0; i < 10; i++) {
+    const target = path.join(dir, statusEventFileName(date, randomBytes(4).toString('hex')));
+    if (await createExclusive(target, content)) return target;
+  }
+  throw new StoreError(`ERROR: could not find a free verification file name in ${dir}`);
+}
