@@ -214,7 +214,7 @@ export class HandOverViewProvider extends DisposableOwner implements vscode.Webv
     }
     if (state.hasFolder && state.trusted) {
       void this.model.describeModelDraft();
-      await this.model.loadEvidence();
+      await this.model.showEvidence();
       this.model.scheduleEstimate();
     }
   }
