@@ -48,7 +48,11 @@ export function consentDetail(workspaceRoot: string, rechecks: readonly ListedRe
   const runnable = rechecks.filter((r) => !r.missing);
   const missing = rechecks.filter((r) => r.missing);
   const line = (r: ListedRecheck) => `• ${r.command} — ${r.kind}, in ${shownFolder(workspaceRoot, r.cwd)}; ${recordedOutcome(r.recorded, r.kind)}`;
-  const out = [`Verify re-runs ${runnable.length === 1 ? 'this recorded command' : `these ${runnable.length} recorded commands`} as VS Code tasks, each in the folder it ran in, with your shell, and compares each outcome with the handoff's:`, '', ...runnable.map(line)];
+  const intro =
+    runnable.length === 1
+      ? "Verify re-runs this recorded command as a VS Code task, in the folder it ran in, with your shell, and compares its outcome with the handoff's:"
+      : `Verify re-runs these ${runnable.length} recorded commands as VS Code tasks, one after the other, each in the folder it ran in, with your shell, and compares each outcome with the handoff's:`;
+  const out = [intro, '', ...runnable.map(line)];
   if (missing.length) out.push('', 'Cannot run (counted unverifiable):', ...missing.map((r) => `• ${r.command} — ${r.missing}`));
   out.push(
     '',

@@ -19,7 +19,7 @@ import { isHandoffFile, listHandoffs } from '../../engine/handoffFiles';
 import { planVerification, verifyHandoff, type VerifyOutcome } from '../../engine/verify';
 import { Commands } from '../constants';
 import type { TimelineElement, TimelineTreeProvider } from '../timeline/timelineTree';
-import { folderEnvironment, folderHandoffRoot, type SessionHooks } from '../workspace/environment';
+import { folderEnvironment, folderHandoffRoot, folderSpecialists, type SessionHooks } from '../workspace/environment';
 import { readSettings } from '../workspace/settings';
 import { trustedFolder, warnRefusal } from '../workspace/trust';
 import { consentDetail, isBadNews, progressMessage, VerifyChoices } from './consent';
@@ -70,6 +70,12 @@ async function pickHandoff(root: string): Promise<string | undefined> {
   return pick?.detail;
 }
 
+/** The label of a specialist id ("Quality reviewer"), as the registry of the folder has it; the id when it has none. */
+async function specialistLabel(folder: vscode.WorkspaceFolder, id: string): Promise<string> {
+  const project = await folderSpecialists(folder).catch(() => undefined);
+  return (project?.ok && project.registry.all().find((s) => s.id === id)?.label) || id;
+}
+
 /**
  * Runs "Handoff: Verify" for `arg` (see {@link VerifyArgs}; a timeline item or a URI from the menus).
  * @returns the engine's outcome (its error too, after showing it); undefined when nothing was
@@ -103,7 +109,7 @@ export async function runVerify(arg: unknown, deps: { log: vscode.LogOutputChann
       run = true;
     } else {
       const pick = await vscode.window.showWarningMessage(
-        `Verify the handoff to ${plan.specialist} (${name})?`,
+        `Verify the handoff to ${await specialistLabel(folder, plan.specialist)} (${name})?`,
         { modal: true, detail: consentDetail(folder.uri.fsPath, plan.rechecks, settings.verifyTimeoutSeconds) },
         VerifyChoices.run(runnable),
         VerifyChoices.withoutRunning,
