@@ -6,7 +6,9 @@
  *   list the three timeline folders, parse the names, group, take the first 200 chains)
  *   beside `readdir` of the same folder;
  * - the chain links of all 10,000 files as the tree reads them in the background (the
- *   first 16 KiB of each) beside reading every file whole.
+ *   first 16 KiB of each) beside reading every file whole;
+ * - the latest verifications (issue 18) with 1 handoff in 100 verified, read in bulk once per
+ *   timeline read (`latestVerifications`), beside `readdir` of the handoffs folder.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
@@ -15,7 +17,9 @@ import path from 'node:path';
 import { handoffId } from '../src/core/handoff/naming';
 import { groupChains, TIMELINE_PAGE_SIZE } from '../src/core/timeline/chains';
 import { handover } from '../src/engine/handover';
+import { countRechecks, judgeRecheck } from '../src/core/receive/verification';
 import { listTimelineFiles, readChainInfo } from '../src/store/handoffs/timelineFiles';
+import { latestVerifications, writeVerification } from '../src/store/handoffs/verifications';
 
 /** One measured figure: ours and the baseline, in milliseconds. */
 export interface TimelineRow {
@@ -83,9 +87,21 @@ export async function timelineRows(
       },
       3,
     );
+    const handoffRoot = path.join(ws, '.handoff');
+    let verified = 0;
+    for (let i = 0; i < files.length; i += 100) {
+      const rechecks = [judgeRecheck({ kind: 'test', command: 'npm test', cwd: null, recorded: { result: 'ok', exit_code: 0, at: null }, now: { exit_code: i % 200 ? 0 : 1, timed_out: false, duration_ms: 900 } })];
+      const id = files[i].name.replace(/\.md$/, '');
+      await writeVerification(handoffRoot, { schema: 1, handoff_id: id, checked_at: new Date(t0 + i * 60_000 + 30_000).toISOString(), session_id: 'bench', ran: true, stale: false, staleness: [], rechecks, counts: countRechecks(rechecks) });
+      verified++;
+    }
+    const found = await latestVerifications(handoffRoot);
+    if (found.size !== verified) throw new Error(`latestVerifications found ${found.size} of ${verified}`);
+    const verifications = await compare(() => latestVerifications(handoffRoot), () => readdir(dir));
     return [
       { name: `timeline: first page (${TIMELINE_PAGE_SIZE} chains) of ${count.toLocaleString('en')} handoff files, names only (vs readdir of the folder)`, ours: first.ours, baseline: first.baseline },
       { name: `timeline: chain links of all ${count.toLocaleString('en')} files, read in the background (vs reading every file whole)`, ours: links.ours, baseline: links.baseline },
+      { name: `timeline: latest verifications of ${count.toLocaleString('en')} handoffs, ${verified.toLocaleString('en')} verified, read once (vs readdir of the handoffs folder)`, ours: verifications.ours, baseline: verifications.baseline },
     ];
   } finally {
     rmSync(ws, { recursive: true, force: true });

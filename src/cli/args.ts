@@ -46,6 +46,8 @@ export const OPTIONS = {
   agent: { type: 'string' },
   print: { type: 'boolean' },
   'omit-tool': { type: 'string', multiple: true },
+  run: { type: 'boolean' },
+  timeout: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } satisfies ParseArgsConfig['options'];
@@ -75,6 +77,7 @@ export const COMMAND_OPTIONS: Readonly<Record<string, readonly OptionName[]>> = 
   hook: ['specialist', 'topic', 'cwd', 'dir'],
   'export-agents': ['target', 'force', 'json', 'cwd', 'dir'],
   continue: ['agent', 'handoff', 'specialist', 'print', 'no-take', 'session-id', 'cwd', 'dir'],
+  verify: ['handoff', 'run', 'timeout', 'session-id', 'json', 'cwd', 'dir'],
 };
 
 /**

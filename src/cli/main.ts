@@ -10,7 +10,7 @@
  *
  * Exit codes: 0 success; 2 bad input (the `ERROR:` line on stderr); 1 the handoff could
  * not be written (disk, permissions) — and every failure of `hook`, which never exits 2
- * (Claude Code treats 2 as "block").
+ * (Claude Code treats 2 as "block"); `verify` exits 3 when a re-run contradicts the handoff.
  */
 import { foreignOption, parseCommandLine } from './args';
 import { runContinue } from './continue';
@@ -23,6 +23,7 @@ import { runMcp } from './mcp';
 import { runPrompt } from './prompt';
 import { runRecordResult } from './recordResult';
 import { runSpecialists } from './specialists';
+import { runVerify } from './verify';
 import { COMMAND_LIST, USAGE, VERSION, commandUsage } from './usage';
 import { fail } from './wording';
 
@@ -97,6 +98,8 @@ async function runUngated(argv: readonly string[], io: CliIo): Promise<number> {
         return await runExportAgents(values, io);
       case 'continue':
         return await runContinue(values, io);
+      case 'verify':
+        return await runVerify(values, io);
       default:
         return fail(io, values, `ERROR: unknown command "${command}" — use ${COMMAND_LIST}`, EXIT_BAD_INPUT);
     }

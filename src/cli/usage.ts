@@ -150,13 +150,25 @@ SPECIALIST_HANDOFF_CLAUDE, _CODEX, _GEMINI or _AIDER. Default: the newest handof
 --specialist when given), marked "accepted" unless --no-take. --print prints the command
 instead, quoted for a POSIX shell, and marks nothing accepted. Exits with the agent's exit code.`,
   },
+  verify: {
+    synopsis: `  specialist-handoff verify [--handoff REF] [--run] [--timeout SECONDS] [--session-id ID]
+      [--json] [--cwd DIR] [--dir FOLDER]`,
+    details: `verify: checks a handoff on receipt (default: the newest handoff; --handoff names one): what
+changed in the workspace since it was written, and the test and build commands it recorded.
+Only with --run are they re-run, one at a time, through the shell in the recorded folder,
+each stopped with its whole process group after --timeout SECONDS (default 600); each result
+is verified (same outcome now), contradicted (a different one) or unverifiable (folder gone,
+command not found, timed out). With --run the verification is recorded and added to the
+specialist's briefing, and the receiving prompt and the timeline show it. Without --run
+nothing runs and nothing is written. Exits 3 when something is contradicted.`,
+  },
 };
 
 /** The commands, as error messages list them: `"handover", "prompt", … or "export-agents"`. */
 export const COMMAND_LIST = ((names) => `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`)(Object.keys(COMMAND_USAGE).map((c) => `"${c}"`));
 
 /** The exit codes, as every usage ends. */
-const EXIT_CODES = `Exit codes: 0 written, 2 bad input (one ERROR: line on stderr), 1 could not write.`;
+const EXIT_CODES = `Exit codes: 0 written, 2 bad input (one ERROR: line on stderr), 1 could not write; verify: 3 contradicted.`;
 
 /** What `specialist-handoff <command> --help` prints: that subcommand's synopsis, what it does and its options, and the exit codes. */
 export function commandUsage(command: string): string | undefined {

@@ -130,7 +130,7 @@ async function plan(req: VerifyPlanRequest, env: HandoverEnvironment): Promise<P
     found = f;
   } else {
     found = await newestHandoff(dir);
-    if (!found) return handoverError(`there is no handoff to verify in ${dir} (results are not verified unless named) — hand over first, or name one with "handoff"`, 'handoff', { code: 'not_found' });
+    if (!found) return handoverError(`there is no handoff to verify in ${dir} (a result is verified only when named) — hand over first, or name the handoff to verify`, 'handoff', { code: 'not_found' });
   }
   const { handoff } = found;
   // Tests: the latest run of each command in each folder (the section lists them oldest first).
@@ -187,7 +187,8 @@ export async function planVerification(req: VerifyPlanRequest, env: HandoverEnvi
  * the verification is written (`verifications/<id>/…json`) and its section appended to the
  * handoff's briefing (a new file of the briefing's folder, `<handoff id>.verification-<time>_<hex>.md`,
  * or an append to a briefing of the older single-file layout): nothing already there is
- * rewritten. Without `run` nothing runs and nothing is written (every recheck `not_run`).
+ * rewritten. Without `run` nothing runs and nothing is written (every recheck `not_run`);
+ * nor when it was cancelled before any command ran (a warning says so).
  * @returns the outcome, or the error: `timeoutMs` (not a whole number of ms from 1 to a day),
  *   those of {@link planVerification}, `io` (the verification file could not be written).
  *   A briefing that cannot be written is a warning. Never throws.
@@ -244,7 +245,10 @@ async function verify(req: VerifyRequest, env: VerifyEnvironment): Promise<Verif
   const line = verificationLine(verification);
   let verificationFile: string | null = null;
   let briefingFile: string | null = null;
-  if (req.run) {
+  // Cancelled before any command ran: nothing was checked beyond staleness, so nothing is recorded (it would hide the latest real one).
+  const record = req.run && !(env.signal?.aborted && done === 0 && runnable > 0);
+  if (req.run && !record) warnings.push('WARNING: the verification was cancelled before any command ran; nothing was recorded');
+  if (record) {
     try {
       verificationFile = await writeVerification(root, verification, clock());
     } catch (err) {

@@ -137,8 +137,9 @@ describe('session log: discovery, incremental reads, handoffs', function () {
     assert.deepEqual(ok.package.recent_turns.map((t) => t.text), ['Fix the failing pytest.', 'Both tests pass now.']);
     assert.equal(ok.package.session_sources[0].source, 'codex');
     const text = readFileSync(ok.handoff_file, 'utf8');
-    assert.match(text, /❌ failed `pytest -q` \(exit 1; 1 passed, 1 failed; source: codex\)/);
-    assert.match(text, /✅ passed `pytest -q` \(exit 0; 2 passed; source: codex\)/);
+    // The folder each ran in (issue 18: verify re-runs it there); outside the workspace it stays absolute.
+    assert.match(text, /❌ failed `pytest -q` \(exit 1; in `\/ws\/api`; 1 passed, 1 failed; source: codex\)/);
+    assert.match(text, /✅ passed `pytest -q` \(exit 0; in `\/ws\/api`; 2 passed; source: codex\)/);
     assert.match(text, /_Session log read: codex `rollout\.jsonl` \(3 commands, 2 test runs, 2 turns, 2 edits\)\._/);
     const parsed = parseHandoff(text);
     assert.ok(parsed.ok && parsed.handoff.frontmatter.session_sources.length === 1);
