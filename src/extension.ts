@@ -14,6 +14,7 @@ import { LanguageModelDrafter } from './vscode/lm/modelDrafter';
 import { registerHandOverView } from './vscode/panel/registerPanel';
 import { registerSession } from './vscode/session/registerSession';
 import { registerTimeline } from './vscode/timeline/registerTimeline';
+import { registerVerify } from './vscode/verify/verifyCommand';
 import { workspaceTrusted } from './vscode/workspace/trust';
 
 /** Called by VS Code on the first command or view of the extension. */
@@ -36,6 +37,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const handOver = registerHandOverView(context, { log, session, timeline, activatedAt: started, modelDrafter });
   registerAgents(context, { log, session, extension: context.extension, onWritten });
   registerContinue(context, log, session, (file) => timeline.invalidate(file));
+  registerVerify(context, { log, session, timeline });
   context.subscriptions.push(
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
       void handOver.reload();

@@ -2,7 +2,7 @@
  * The evidence section (`#evidence`): the git position, the notes (with the next action
  * when git gave nothing), and the touched files, tests run, commits and recent turns, each
  * with a checkbox that leaves it out of the handoff; and below the form, the offer to
- * continue the latest handoff's chain (`#chain`).
+ * continue the latest handoff's chain and to verify it (`#chain`).
  */
 import { testKey, toggle } from '../src/core/panel/draft';
 import type { EvidenceView } from '../src/core/panel/protocol';
@@ -99,5 +99,20 @@ function renderChain(): void {
   replaceChildren(
     box,
     checkbox(`Continue the chain of the latest handoff (to ${s?.label ?? latest.specialist}, hop ${latest.hop})`, model.draft.continue_chain, (c) => update({ continue_chain: c, hop_guard_confirmed: false })),
+    // Issue 18: check the latest handoff's recorded tests and builds; the host asks consent before re-running any.
+    h(
+      'div',
+      {},
+      h(
+        Tags.button,
+        {
+          id: 'verify-latest',
+          appearance: 'secondary',
+          title: 'Re-run the tests and builds the latest handoff recorded (after you confirm) and report what changed since it',
+          onClick: () => send({ type: 'verify', handoff: latest.id }),
+        },
+        'Verify Latest Handoff…',
+      ),
+    ),
   );
 }

@@ -20,6 +20,7 @@ export const Commands = {
   timelineDelete: 'handoff.timeline.delete',
   exportAgents: 'handoff.exportAgents',
   continueIn: 'handoff.continueIn',
+  verify: 'handoff.verify',
 } as const;
 
 /** View container and view ids. */
@@ -42,6 +43,7 @@ export const Config = {
   sessionLogLocations: 'sessionLog.locations',
   timelineOrder: 'timeline.order',
   continueIn: 'continueIn',
+  verifyTimeoutSeconds: 'verify.timeoutSeconds',
 } as const;
 
 /** workspaceState keys. */

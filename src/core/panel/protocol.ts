@@ -8,7 +8,8 @@
  * - Webview → host **commands** (fire and forget): `ready` (the handshake: the host holds
  *   its posts until it arrives), `draftChanged`, `refreshEvidence`, `runCommand`, and for
  *   issue 15 `redraft` (collect the evidence again and draft from it), `draftWithModel` /
- *   `cancelModelDraft` (the language-model draft: sent only on the user's click).
+ *   `cancelModelDraft` (the language-model draft: sent only on the user's click), and for
+ *   issue 18 `verify` (run "Handoff: Verify" on the latest handoff; the host asks consent).
  * - Webview → host **requests**, answered by a `response` with the same `id`:
  *   `preview` and `handOver`.
  * - Host → webview **notifications**: `init`, `state`, `evidence`, `estimate`,
@@ -54,6 +55,13 @@ export const DraftWithModelMessageSchema = z.strictObject({ type: z.literal('dra
 /** Cancel the language-model draft under way. */
 export const CancelModelDraftMessageSchema = z.strictObject({ type: z.literal('cancelModelDraft') });
 
+/**
+ * "Verify…" beside the latest handoff (issue 18): run "Handoff: Verify" on the handoff of
+ * that id (the `latest` of the evidence). The host asks the user's consent before any
+ * recorded command re-runs; the webview never runs anything.
+ */
+export const VerifyMessageSchema = z.strictObject({ type: z.literal('verify'), handoff: z.string().check(z.minLength(1), z.maxLength(300)) });
+
 /** Commands the panel may ask the host to run: only these. */
 export const PanelCommandSchema = z.enum(['endSession', 'manageTrust', 'openFolder', 'openSettings', 'openHandoffFolder', 'initRepository', 'openGitSettings', 'copyPrompt', 'openInChat']);
 /** Run one of the commands the panel offers. */
@@ -76,6 +84,7 @@ export const WebviewToHostSchema = z.discriminatedUnion('type', [
   RedraftMessageSchema,
   DraftWithModelMessageSchema,
   CancelModelDraftMessageSchema,
+  VerifyMessageSchema,
   RequestMessageSchema,
 ]);
 /** A message from the webview. */

@@ -104,6 +104,16 @@ export class HandOverDraft implements vscode.Disposable {
     }
   }
 
+  /**
+   * The view's webview (re)started: posts the evidence collected already — a webview created
+   * again (VS Code 1.99 re-creates it when the collapsed view is expanded) starts with none and
+   * would show "No evidence yet" — then collects it when there is none.
+   */
+  async showEvidence(): Promise<void> {
+    if (this.evidence && this.evidenceReady) this.deps.post({ type: 'evidence', status: 'ready', evidence: evidenceView(this.evidenceReady) });
+    await this.loadEvidence();
+  }
+
   /** "Refresh" in the view: collects the evidence again (the last one stays in use until the new one is there). */
   refreshEvidence(): Promise<DraftEvidence | undefined> {
     this.evidence = undefined;

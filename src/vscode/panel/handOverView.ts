@@ -17,6 +17,7 @@
 import * as vscode from 'vscode';
 import { parseSavedDraft } from '../../core/panel/draft';
 import { HostToWebviewSchema, parseWebviewMessage, type HostToWebview, type PanelState, type SpecialistView, type WebviewToHost } from '../../core/panel/protocol';
+import { Commands } from '../constants';
 import type { SessionHooks } from '../workspace/environment';
 import { folderSpecialists } from '../workspace/environment';
 import { DisposableOwner } from '../lifecycle';
@@ -151,6 +152,10 @@ export class HandOverViewProvider extends DisposableOwner implements vscode.Webv
         case 'cancelModelDraft':
           this.model.cancelModelDraft();
           break;
+        case 'verify':
+          // The host asks the user's consent (a modal) before any recorded command re-runs.
+          await vscode.commands.executeCommand(Commands.verify, { handoff: msg.handoff });
+          break;
         case 'runCommand':
           await runPanelCommand(msg.command, () => this.invalidateEvidence());
           break;
@@ -209,7 +214,7 @@ export class HandOverViewProvider extends DisposableOwner implements vscode.Webv
     }
     if (state.hasFolder && state.trusted) {
       void this.model.describeModelDraft();
-      await this.model.loadEvidence();
+      await this.model.showEvidence();
       this.model.scheduleEstimate();
     }
   }

@@ -11,7 +11,9 @@
  * (debounced). Items have stable ids (source and file name), so selection, expansion and
  * reveal survive a refresh; a file that appears while the view is shown (a handoff
  * written here or elsewhere, a chain continued) is announced by `onDidAddEntry` once it
- * is placed in its chain, so the view can reveal and select it.
+ * is placed in its chain, so the view can reveal and select it. A handoff's latest
+ * verification (issue 18, read in bulk once per render) sets its row's icon, a word in its
+ * description and the last line of its tooltip (./verdict.ts).
  */
 import * as vscode from 'vscode';
 import { formatCount, plural } from '../../core/handoff/render';
@@ -22,11 +24,12 @@ import { groupChains, TIMELINE_PAGE_SIZE, type TimelineFile, type TimelineNode, 
 import { errorText } from '../../core/handoff/errors';
 import { readHandoffHead } from '../../engine/handoffFiles';
 import { openProject } from '../../engine/project';
-import { listTimeline, readTimelineInfo, timelineFolders, type TimelineEntryInfo, type TimelineLocation } from '../../engine/timeline';
+import { listTimeline, readTimelineInfo, timelineFolders, timelineVerifications, type TimelineEntryInfo, type TimelineLocation } from '../../engine/timeline';
 import { Config } from '../constants';
 import { DisposableOwner } from '../lifecycle';
 import { folderHandoffRoot, projectOptions } from '../workspace/environment';
 import { currentFolder } from '../workspace/settings';
+import { appendVerification, verdictIcon, verdictWord, type VerificationShown } from './verdict';
 
 /** Debounce of watcher-triggered refreshes, in milliseconds. */
 export const TIMELINE_REFRESH_DEBOUNCE_MS = 250;
@@ -90,6 +93,8 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
    */
   private readonly stale = new Set<string>();
   private specialists = new Map<string, Specialist>(BUILTIN_SPECIALISTS.map((s) => [s.id, s]));
+  /** The latest verification of each verified handoff, by id (issue 18): read in bulk once per render. */
+  private verifications: ReadonlyMap<string, VerificationShown> = new Map();
   private elements = new Map<string, { element: TimelineElement; parent: TimelineElement | undefined }>();
   private roots: TimelineElement[] = [];
   private pages = 1;
@@ -212,6 +217,11 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
     events.onDidCreate(statusChanged);
     events.onDidDelete(statusChanged);
     this.watchers.push(events);
+    // A verification is an event file too, verifications/<handoff id>/<time>_<random>.json (issue 18): re-read them all on the next render.
+    const verified = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(ctx.handoffRoot), 'verifications/*/*.json'));
+    verified.onDidCreate(() => this.scheduleRefresh());
+    verified.onDidDelete(() => this.scheduleRefresh());
+    this.watchers.push(verified);
   }
 
   private rewatch(): void {
@@ -244,6 +254,7 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
       project.warnings.forEach((w) => this.log.warn(`timeline: ${w}`));
       this.specialists = new Map(project.registry.all().map((s) => [s.id, s]));
       const listed = await listTimeline(project, [...this.specialists.keys()]);
+      this.verifications = await timelineVerifications(project);
       listed.warnings.forEach((w) => this.log.warn(`timeline: ${w}`));
       const listedKeys = new Set(listed.files.map((f) => f.key));
       for (const key of this.stale) {
@@ -366,8 +377,9 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
     item.id = file.key;
     const topic = info?.topic ?? file.topic;
     const status = file.partial ? 'partial' : info ? (STATUS_LABELS[info.status as keyof typeof STATUS_LABELS] ?? info.status) : undefined;
-    item.description = [status, topic, relativeTime(file.time), SOURCE_LABELS[file.source]].filter(Boolean).join(' · ');
-    item.iconPath = new vscode.ThemeIcon(file.partial ? 'warning' : info?.kind === 'result' ? resultIcon(info.status) : (s?.icon ?? 'person'));
+    const verification = this.verificationOf(file);
+    item.description = [status, verdictWord(verification), topic, relativeTime(file.time), SOURCE_LABELS[file.source]].filter(Boolean).join(' · ');
+    item.iconPath = verdictIcon(verification) ?? new vscode.ThemeIcon(file.partial ? 'warning' : info?.kind === 'result' ? resultIcon(info.status) : (s?.icon ?? 'person'));
     item.resourceUri = vscode.Uri.file(file.path);
     item.contextValue = ['timelineEntry', file.source, file.partial ? 'partial' : 'whole', info?.kind ?? 'unknown'].join('.');
     item.command = { command: 'vscode.open', title: 'Open', arguments: [vscode.Uri.file(file.path)] };
@@ -379,8 +391,13 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
     if (element.type !== 'entry') return item;
     const { file } = element.node;
     const head = file.source === 'handoff' ? await readHandoffHead(file.path) : undefined;
-    item.tooltip = tooltip(file, head, this.specialists.get(file.specialist));
+    item.tooltip = tooltip(file, head, this.specialists.get(file.specialist), this.verificationOf(file));
     return item;
+  }
+
+  /** The latest verification of one of our handoffs (its id is its file name without `.partial` and `.md`). */
+  private verificationOf(file: TimelineFile): VerificationShown | undefined {
+    return file.source === 'handoff' ? this.verifications.get(file.name.replace(/(\.partial)?\.md$/, '')) : undefined;
   }
 }
 
@@ -388,7 +405,7 @@ function resultIcon(status: string): string {
   return status === 'complete' ? 'pass' : status === 'blocked' ? 'circle-slash' : 'sync';
 }
 
-function tooltip(file: TimelineFile, head: ParsedHandoff | undefined, s: Specialist | undefined): vscode.MarkdownString {
+function tooltip(file: TimelineFile, head: ParsedHandoff | undefined, s: Specialist | undefined, verification: VerificationShown | undefined): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   md.supportThemeIcons = true;
   const esc = (t: string) => t.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (c) => `\\${c}`);
@@ -409,5 +426,6 @@ function tooltip(file: TimelineFile, head: ParsedHandoff | undefined, s: Special
   } else if (file.source !== 'handoff') {
     md.appendMarkdown(`From ${esc(SOURCE_LABELS[file.source])}${file.topic ? ` · ${esc(file.topic)}` : ''}`);
   }
+  appendVerification(md, verification, esc);
   return md;
 }

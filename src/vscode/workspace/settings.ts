@@ -7,6 +7,7 @@ import { DEFAULT_MAX_HANDOVER_DEPTH, MAX_HOP_DEPTH } from '../../core/handoff/co
 import { DEFAULT_INCLUDE_RECENT_TURNS, DEFAULT_MAX_CONTEXT_TOKENS, DEFAULT_USER_REQUEST_TOKENS } from '../../core/handoff/request';
 import { TokenizerNameSchema, type TokenizerName } from '../../core/handoff/schema';
 import { SESSION_SOURCES, type SessionSource } from '../../core/session/events';
+import { MAX_VERIFY_TIMEOUT_MS } from '../../engine/verify';
 import { DEFAULT_HANDOFF_DIRECTORY, type InteropMode, type InteropSettings, type SessionLocations } from '../../engine/settings';
 import { Config } from '../constants';
 
@@ -32,7 +33,12 @@ export interface HandoffSettings {
   readonly sessionLogLocations: SessionLocations;
   /** `handoff.interop.itervox` and `handoff.interop.agentZero`: `auto` (default) or `off`; pass as `HandoverEnvironment.interop`. */
   readonly interop: Required<InteropSettings>;
+  /** `handoff.verify.timeoutSeconds`: seconds each command "Handoff: Verify" re-runs may take before it is stopped (default {@link DEFAULT_VERIFY_TIMEOUT_SECONDS}, at most 86,400: the engine's `MAX_VERIFY_TIMEOUT_MS`). */
+  readonly verifyTimeoutSeconds: number;
 }
+
+/** Default of `handoff.verify.timeoutSeconds`: 600 seconds (10 minutes) per re-run command, the engine's default (docs/DESIGN.md §9 "Verify on receipt"). */
+export const DEFAULT_VERIFY_TIMEOUT_SECONDS = 600;
 
 /** Setting keys of the interop copies (`handoff.interop.*`), under {@link Config.section}. */
 export const InteropConfig = {
@@ -98,6 +104,7 @@ export function readSettings(folder?: vscode.WorkspaceFolder): HandoffSettings {
     })(),
     sessionLogLocations: readLocations(cfg.get<unknown>(Config.sessionLogLocations)),
     interop: { itervox: interopMode(cfg.get(InteropConfig.itervox)), agentZero: interopMode(cfg.get(InteropConfig.agentZero)) },
+    verifyTimeoutSeconds: Math.min(MAX_VERIFY_TIMEOUT_MS / 1000, positiveInt(cfg.get(Config.verifyTimeoutSeconds), DEFAULT_VERIFY_TIMEOUT_SECONDS, 1)),
   };
 }
 

@@ -1,0 +1,175 @@
+/**
+ * "Handoff: Verify" (issue 18, docs/DESIGN.md §9 "Verify on receipt"), from the palette, a
+ * timeline item's context menu or the Hand Over panel: the staleness report of a handoff and
+ * each of its recorded test and build commands re-run — only after the user consented in a
+ * modal confirmation listing them ("Verify Without Running" reports staleness alone), never in
+ * an untrusted workspace, each as a VS Code task in its recorded folder (taskRunner.ts) with
+ * the timeout of `handoff.verify.timeoutSeconds`, under a cancellable progress notification.
+ * The engine (src/engine/verify.ts) judges, stores the verification and appends it to the
+ * briefing; the result is a notification (not modal) with "Open Briefing".
+ *
+ * Callers other than the menus (another extension, the tests) may pass
+ * `{ handoff, run }`: `run: true` is their consent (they can run tasks themselves anyway),
+ * `run: false` verifies without running; the workspace must be trusted either way.
+ */
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { errorText } from '../../core/handoff/errors';
+import { isHandoffFile, listHandoffs } from '../../engine/handoffFiles';
+import { planVerification, verifyHandoff, type VerifyOutcome } from '../../engine/verify';
+import { Commands } from '../constants';
+import type { TimelineElement, TimelineTreeProvider } from '../timeline/timelineTree';
+import { folderEnvironment, folderHandoffRoot, folderSpecialists, type SessionHooks } from '../workspace/environment';
+import { readSettings } from '../workspace/settings';
+import { trustedFolder, warnRefusal } from '../workspace/trust';
+import { consentDetail, isBadNews, progressMessage, VerifyChoices } from './consent';
+import { TaskCommandRunner } from './taskRunner';
+
+/** What `handoff.verify` accepts from code: a handoff (id, file name, path or `latest`) and, optionally, the consent decided already. */
+export interface VerifyArgs {
+  readonly handoff?: string;
+  /** true: re-run the recorded commands without asking (the caller consents); false: verify without running; absent: ask. */
+  readonly run?: boolean;
+}
+
+/** What Verify says when no folder is open or the workspace is not trusted. */
+const REFUSALS = warnRefusal({
+  noFolder: 'Open a folder first: Verify checks a handoff of a workspace folder.',
+  untrusted: 'Verify runs git and re-runs the commands a handoff recorded, so it works only in a trusted workspace. Trust this workspace to verify its handoffs.',
+});
+
+/** The label of the result notification's action. */
+export const OPEN_BRIEFING = 'Open Briefing';
+
+/** The handoff reference `arg` names: a timeline item's or a URI's file, a `{handoff}` argument; undefined: ask. */
+function handoffOf(arg: unknown, root: string): { ref?: string; run?: boolean } {
+  if (arg instanceof vscode.Uri) return isHandoffFile(root, arg.fsPath) ? { ref: path.basename(arg.fsPath) } : {};
+  if (arg && typeof arg === 'object' && (arg as TimelineElement).type === 'entry' && 'node' in arg) {
+    const file = (arg as Extract<TimelineElement, { type: 'entry' }>).node.file;
+    return file.source === 'handoff' ? { ref: file.name } : {};
+  }
+  if (arg && typeof arg === 'object') {
+    const a = arg as VerifyArgs;
+    const ref = typeof a.handoff === 'string' && a.handoff.trim() ? (path.isAbsolute(a.handoff) ? path.basename(a.handoff) : a.handoff.trim()) : undefined;
+    return { ...(ref ? { ref } : {}), ...(typeof a.run === 'boolean' ? { run: a.run } : {}) };
+  }
+  return {};
+}
+
+/** Asks which handoff to verify (newest first); undefined when there is none or the user cancelled. */
+async function pickHandoff(root: string): Promise<string | undefined> {
+  const files = (await listHandoffs(root)).reverse().slice(0, 200);
+  if (!files.length) {
+    void vscode.window.showInformationMessage('There are no handoffs in this workspace to verify yet.');
+    return undefined;
+  }
+  const pick = await vscode.window.showQuickPick(
+    files.map((f) => ({ label: f.specialist, description: `${new Date(f.time).toISOString()}${f.partial ? ' · partial' : ''}`, detail: f.name })),
+    { placeHolder: 'Verify which handoff? Its recorded tests and builds can be re-run after you confirm.', matchOnDescription: true, matchOnDetail: true },
+  );
+  return pick?.detail;
+}
+
+/** The label of a specialist id ("Quality reviewer"), as the registry of the folder has it; the id when it has none. */
+async function specialistLabel(folder: vscode.WorkspaceFolder, id: string): Promise<string> {
+  const project = await folderSpecialists(folder).catch(() => undefined);
+  return (project?.ok && project.registry.all().find((s) => s.id === id)?.label) || id;
+}
+
+/**
+ * Runs "Handoff: Verify" for `arg` (see {@link VerifyArgs}; a timeline item or a URI from the menus).
+ * @returns the engine's outcome (its error too, after showing it); undefined when nothing was
+ *   verified (no folder, untrusted, no handoff picked, the confirmation cancelled)
+ */
+export async function runVerify(arg: unknown, deps: { log: vscode.LogOutputChannel; session: SessionHooks; timeline: TimelineTreeProvider }): Promise<VerifyOutcome | undefined> {
+  const folder = await trustedFolder(REFUSALS);
+  if (!folder) return undefined;
+  const settings = readSettings(folder);
+  const root = folderHandoffRoot(folder, settings);
+  if (!root.ok) {
+    void vscode.window.showErrorMessage(errorText(root.error));
+    return undefined;
+  }
+  const asked = handoffOf(arg, root.path);
+  const ref = asked.ref ?? (await pickHandoff(root.path));
+  if (!ref) return undefined;
+  const env = await folderEnvironment(folder, deps.session, { settings });
+  const plan = await planVerification({ handoff: ref }, env);
+  if (plan.status === 'error') {
+    void vscode.window.showErrorMessage(errorText(plan));
+    return plan;
+  }
+  plan.warnings.forEach((w) => deps.log.warn(`verify: ${w}`));
+  const name = path.basename(plan.handoff_file);
+  let run = asked.run;
+  const runnable = plan.rechecks.filter((r) => !r.missing).length;
+  if (run === undefined) {
+    if (runnable === 0) {
+      // Nothing to consent to: no recorded command can run here (those whose folder is gone count unverifiable).
+      run = true;
+    } else {
+      const pick = await vscode.window.showWarningMessage(
+        `Verify the handoff to ${await specialistLabel(folder, plan.specialist)} (${name})?`,
+        { modal: true, detail: consentDetail(folder.uri.fsPath, plan.rechecks, settings.verifyTimeoutSeconds) },
+        VerifyChoices.run(runnable),
+        VerifyChoices.withoutRunning,
+      );
+      if (pick === undefined) return undefined;
+      run = pick !== VerifyChoices.withoutRunning;
+    }
+  }
+  const outcome = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Verifying ${name}`, cancellable: true },
+    async (progress, token) => {
+      const stop = new AbortController();
+      const sub = token.onCancellationRequested(() => stop.abort());
+      try {
+        let last = 0;
+        return await verifyHandoff(
+          { handoff: plan.handoff_id, run, timeoutMs: settings.verifyTimeoutSeconds * 1000 },
+          {
+            ...env,
+            signal: stop.signal,
+            runner: new TaskCommandRunner(folder, deps.log, stop.signal),
+            onProgress: (done, total, command) => {
+              const increment = total > 0 ? ((done - last) / total) * 100 : 0;
+              last = done;
+              progress.report({ message: progressMessage(done, total, command), increment });
+            },
+          },
+        );
+      } finally {
+        sub.dispose();
+      }
+    },
+  );
+  if (outcome.status === 'error') {
+    void vscode.window.showErrorMessage(errorText(outcome));
+    return outcome;
+  }
+  outcome.warnings.forEach((w) => deps.log.warn(`verify: ${w}`));
+  deps.log.info(`verify: ${name}: ${outcome.line} (${outcome.verification_file})`);
+  deps.timeline.invalidate(outcome.handoff_file);
+  const message = `${name}: ${outcome.line}`;
+  const shown = isBadNews(outcome.verification.counts) ? vscode.window.showWarningMessage(message, OPEN_BRIEFING) : vscode.window.showInformationMessage(message, OPEN_BRIEFING);
+  // Not awaited: the notification stays until the user closes it; the command is done.
+  void shown.then((pick) => {
+    if (pick === OPEN_BRIEFING) void vscode.commands.executeCommand(Commands.timelineOpenBriefing, vscode.Uri.file(outcome.handoff_file));
+  });
+  return outcome;
+}
+
+/** Registers `handoff.verify`; disposed with the extension. */
+export function registerVerify(context: vscode.ExtensionContext, deps: { log: vscode.LogOutputChannel; session: SessionHooks; timeline: TimelineTreeProvider }): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand(Commands.verify, async (arg?: unknown) => {
+      try {
+        return await runVerify(arg, deps);
+      } catch (err) {
+        deps.log.error(`${Commands.verify}: ${(err as Error)?.stack ?? String(err)}`);
+        void vscode.window.showErrorMessage(`Specialist Handoff: ${(err as Error)?.message ?? String(err)}`);
+        return undefined;
+      }
+    }),
+  );
+}
