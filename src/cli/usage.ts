@@ -47,7 +47,8 @@ export const COMMAND_USAGE: Readonly<Record<string, CommandUsage>> = {
       --turn "ROLE: TEXT"    a recent conversation turn, oldest first (repeatable)
       --return-condition T   when the specialist should hand back (default: the specialist's)
       --reason TEXT          why the work is handed over
-      --reason-kind KIND     capability_boundary | specialization | escalation | load_balancing | end_of_session
+      --reason-kind KIND     capability_boundary | specialization | escalation |
+                             load_balancing | end_of_session
       --from NAME            who hands over (default: developer)
       --max-tokens N         token budget of the handoff (default 3000)
       --recent-turns N       recent turns kept (default 5)
@@ -63,13 +64,14 @@ export const COMMAND_USAGE: Readonly<Record<string, CommandUsage>> = {
                              this workspace; each handoff starts a new one)
       --session-log WHERE    auto (default: find this workspace's Claude Code, Codex, Aider,
                              Cline/Roo, SpecStory, Copilot, Gemini CLI and OpenCode
-                             transcripts), none, or the path
-                             of one transcript file (or Cline task folder)
+                             transcripts), none, or the path of one transcript file (or
+                             Cline task folder)
       --json                 print the result object (or the error object) as JSON on stdout
       --cwd DIR              where to run (default: the current directory); the workspace
                              is its git repository's top level, or DIR itself outside git
 
---turn roles: user, assistant, system, tool ("ROLE: TEXT"); text without a role is the assistant's.`,
+--turn roles: user, assistant, system, tool ("ROLE: TEXT"); text without a role is the
+assistant's.`,
   },
   draft: {
     synopsis: `  specialist-handoff draft [--session-log WHERE] [--recent-turns N] [--tokenizer NAME]
@@ -86,9 +88,10 @@ nothing. --json prints {status, draft, session_sources, warnings}.`,
       [--json] [--cwd DIR] [--dir FOLDER]`,
     details: `prompt: prints what the receiving agent needs to pick a handoff up — the specialist's
 mandate, receive rules, run context, what changed since the handoff (staleness), the
-handoff itself and the prior handoffs as digests linking their files (30 KB in all). Default: the newest handoff (to --specialist when given); a pending
-one is marked "accepted" by this session (--session-id, default: the CLI's saved one)
-unless --no-take.`,
+handoff itself and the prior handoffs as digests linking their files (30 KB in all), after
+the verification line when the handoff was verified. Default: the newest handoff (to
+--specialist when given); a pending one is marked "accepted" by this session (--session-id,
+default: the CLI's saved one) unless --no-take.`,
   },
   history: {
     synopsis: `  specialist-handoff history [--handoff REF] [--max-tokens N] [--session-log WHERE] [--json]
@@ -126,11 +129,12 @@ per specialist. Warnings about specialist files go to standard error.`,
     synopsis: '  specialist-handoff mcp [--cwd DIR] [--dir FOLDER] [--omit-tool NAME]…',
     details: `mcp: serves the Model Context Protocol on stdio for MCP clients (Claude Code, Codex CLI,
 Cline/Roo, VS Code …), with the tools handover_to_specialist, list_specialists,
-prior_handoffs and record_result. The project is the git repository of --cwd (default: the
-current directory); a tool's project_root may name that folder only. Standard output
-carries the protocol only; diagnostics go to standard error. Runs until the client closes
-standard input. --omit-tool NAME (repeatable) leaves that tool out of the list and refuses
-calls to it (VS Code's server definition omits handover_to_specialist, its own tool).`,
+prior_handoffs, record_result and request_full_history. The project is the git repository
+of --cwd (default: the current directory); a tool's project_root may name that folder only.
+Standard output carries the protocol only; diagnostics go to standard error. Runs until the
+client closes standard input. --omit-tool NAME (repeatable) leaves that tool out of the list
+and refuses calls to it (VS Code's server definition omits handover_to_specialist and
+request_full_history, its own language model tools).`,
   },
   hook: {
     synopsis: '  specialist-handoff hook [--specialist ID] [--topic TEXT] [--cwd DIR] [--dir FOLDER]',

@@ -118,7 +118,8 @@ async function run(req: FullHistoryRequest, env: HandoverEnvironment): Promise<F
   }
   const located = await locateTranscripts(fm.session_sources, env);
   warnings.push(...located.warnings);
-  const from = await previousCreated(dir, picked.file, fm.base_commit);
+  const previous = await previousHandoff(dir, picked.file, fm.base_commit);
+  const from = previous?.created ?? null;
   const items: HistoryItem[] = [];
   const sources: string[] = [];
   for (const t of located.found) {
@@ -150,6 +151,10 @@ async function run(req: FullHistoryRequest, env: HandoverEnvironment): Promise<F
     { handoff_id: fm.id, from, to: fm.created, sources, items: clean.items, package_history_file: fm.history_file },
     { maxTokens, counter },
   );
+  if (previous && rendered.total.turns + rendered.total.commands === 0) {
+    // Handed over again with nothing done in between: the session is behind the handoff before.
+    warnings.push(`WARNING: the transcripts hold no turn or command between handoff ${previous.id} (${previous.created}) and this one — the session before it is the history of ${previous.id} (CLI: history --handoff ${previous.id})`);
+  }
   const gated = await sanitizeText(rendered.text, 'strip');
   return {
     status: 'ok',
@@ -186,19 +191,20 @@ async function pickHandoff(dir: string, ref: string | undefined): Promise<{ file
 }
 
 /**
- * The `created` of the previous handoff (or result) whose `head_commit` is `baseCommit`: where
- * the session behind this handoff began (docs/DESIGN.md §6: the base commit is the previous
- * handoff's HEAD). Null when `baseCommit` is null or no earlier file has it as HEAD.
+ * The id and `created` of the previous handoff (or result) whose `head_commit` is
+ * `baseCommit`: where the session behind this handoff began (docs/DESIGN.md §6: the base
+ * commit is the previous handoff's HEAD). Undefined when `baseCommit` is null or no earlier
+ * file has it as HEAD.
  */
-async function previousCreated(dir: string, file: string, baseCommit: string | null): Promise<string | null> {
-  if (!baseCommit) return null;
+async function previousHandoff(dir: string, file: string, baseCommit: string | null): Promise<{ id: string; created: string } | undefined> {
+  if (!baseCommit) return undefined;
   const files = await listHandoffFiles(dir);
   const at = files.findIndex((f) => f.path === file);
   for (const f of files.slice(0, at < 0 ? files.length : at).reverse().slice(0, PREVIOUS_SCANNED)) {
     const h = await readHandoffHead(f.path);
-    if (h && h.frontmatter.head_commit === baseCommit) return h.frontmatter.created;
+    if (h && h.frontmatter.head_commit === baseCommit) return { id: h.frontmatter.id, created: h.frontmatter.created };
   }
-  return null;
+  return undefined;
 }
 
 /** A transcript found again: how the handoff names it, and the file with its reader. */

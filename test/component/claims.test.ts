@@ -89,6 +89,19 @@ describe('CLI: claims and their evidence', function () {
     assert.match(readFileSync(result.package.briefing_file, 'utf8'), /^\*\*Claims:\*\* 1 contradicted, 2 backed — contradicted: tests “/m);
   });
 
+  it('the one-screen summary after handover has a claims row naming what is contradicted', async () => {
+    const ws = repo();
+    const log = transcript(tempDir('handoff-claims-log-'), ws);
+    const r = await cli(['handover', '-s', 'quality_reviewer', '-t', 'cart', '--draft', '--session-log', log], ws);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^ {2}claims {4}1 contradicted, 1 backed — contradicted: tests “.*All tests pass and lint is clean\..*” \(see Claims in the handoff\)$/m);
+    const lines = r.out.split('\n');
+    assert.equal(lines.findIndex((l) => l.startsWith('  claims ')), lines.findIndex((l) => l.startsWith('  tokens ')) + 1, 'right under the tokens row');
+    const none = await cli(['handover', '-s', 'quality_reviewer', '-t', 'cart', '--session-log', 'none', '--summary', 'Reworked the cart.'], ws);
+    assert.equal(none.code, 0, none.err);
+    assert.doesNotMatch(none.out, /^ {2}claims /m, 'no row without claims');
+  });
+
   it('the same words with no session log: claimed, no evidence', async () => {
     const ws = repo();
     const r = await cli(['handover', '-s', 'quality_reviewer', '-t', 'cart', '--json', '--session-log', 'none', '--summary', 'All tests pass and lint is clean.'], ws);

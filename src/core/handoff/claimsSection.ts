@@ -90,6 +90,12 @@ export function renderClaims(claims: readonly Claim[]): string {
   return lines.join('\n');
 }
 
+/** ` — contradicted: tests “…”; lint “…”` naming the first 3 contradicted claims, or '' when none is. */
+function contradictedText(claims: readonly Claim[]): string {
+  const contradicted = claims.filter((c) => c.verdict === 'contradicted').slice(0, 3);
+  return contradicted.length ? ` — contradicted: ${contradicted.map((c) => `${KIND_WORDS[c.kind]} “${flat(c.text)}”`).join('; ')}` : '';
+}
+
 /**
  * The briefing's claims line, when the handoff makes any: the counts, then each contradicted
  * claim's kind and words (at most 3), e.g. `**Claims:** 1 contradicted, 1 backed — contradicted: tests “All tests pass.”`.
@@ -97,9 +103,17 @@ export function renderClaims(claims: readonly Claim[]): string {
  */
 export function briefingClaimsLine(claims: readonly Claim[]): string | undefined {
   if (!claims.length) return undefined;
-  const contradicted = claims.filter((c) => c.verdict === 'contradicted').slice(0, 3);
-  const named = contradicted.length ? ` — contradicted: ${contradicted.map((c) => `${KIND_WORDS[c.kind]} “${flat(c.text)}”`).join('; ')}` : '';
-  return `**Claims:** ${claimCountsLine(claims)}${named}.`;
+  return `**Claims:** ${claimCountsLine(claims)}${contradictedText(claims)}.`;
+}
+
+/**
+ * The claims row of the CLI's one-screen summary after `handover` (src/core/handoff/summary.ts):
+ * the counts, then each contradicted claim's kind and words (at most 3) and where to read the
+ * evidence, e.g. `1 contradicted, 1 backed — contradicted: tests “All tests pass.” (see Claims in the handoff)`.
+ * Call it only when there are claims (the summary has no row otherwise).
+ */
+export function terminalClaimsText(claims: readonly Claim[]): string {
+  return `${claimCountsLine(claims)}${contradictedText(claims)} (see Claims in the handoff)`;
 }
 
 /** The briefing's lines for the claims: {@link briefingClaimsLine} and a blank line, or none when there are no claims. */

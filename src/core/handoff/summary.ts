@@ -6,6 +6,7 @@
  * next step; each layout keeps the words its surface has always shown. Pure: the caller
  * says how a path is shown (relative to its workspace).
  */
+import { terminalClaimsText } from './claimsSection';
 import { formatCount, plural } from './render';
 import type { HandoffPackage, HandoverOk, TouchedFile } from './schema';
 
@@ -72,7 +73,7 @@ export interface SummaryOptions {
   readonly relativePath: (absolutePath: string) => string;
   /**
    * `terminal`: a heading line "Handed over to …", aligned rows (handoff, briefing with
-   * its size, history, files, commits, tokens, upstream, one row per cut) and "Next:"
+   * its size, history, files, commits, tokens, claims, upstream, one row per cut) and "Next:"
    * (the CLI). `dialog`: "Label: value" rows (specialist, topic, files, tests, tokens,
    * cuts, handoff, briefing), the warnings, a blank line and "Next:" (VS Code's modal,
    * whose title already says who received the work).
@@ -102,6 +103,7 @@ function terminalLines(result: HandoverOk, rel: (f: string) => string): string[]
   const where = p.branch ? ` on ${p.branch}` : p.detached ? ' on a detached HEAD' : '';
   lines.push(`  commits   ${p.commits.length + p.commits_omitted} ${p.base_commit ? 'since the last handoff' : 'recent'}${where}${p.head_commit ? ` at ${p.head_commit.slice(0, 10)}` : ''}`);
   lines.push(`  tokens    ${tokensText(p)}`);
+  if (p.claims.length) lines.push(`  claims    ${terminalClaimsText(p.claims)}`);
   if (p.upstream) {
     lines.push(`  upstream  ${p.upstream}: ${p.ahead ?? 0} ahead, ${p.behind ?? 0} behind`);
   }

@@ -113,6 +113,9 @@ function bare(clause: string): string {
   return clause.replace(/^[\s"'“”(*_]+|[\s"'“”)*_.!,]+$/g, '');
 }
 
+/** A runner's zero tally of failures ("0 failed", "0 failing", "0 failures"): read past by the negation test. */
+const ZERO_FAILURES = /(?<![\d.,])\b0\s+(?:failed|failing|failures?)\b/g;
+
 /**
  * Whether the words of a clause state the kind's success (see ./claimRules.ts): the first
  * state pattern (or, in `completed`, task pattern) that matches with no negation outside the
@@ -122,7 +125,8 @@ function stateMatch(clause: string, patterns: readonly RegExp[]): RegExpExecArra
   for (const re of patterns) {
     const m = re.exec(clause);
     if (!m) continue;
-    const rest = clause.slice(0, m.index) + ' ' + clause.slice(m.index + m[0].length);
+    // A zero count ("0 failed", "0 failing") is a runner's tally, not a negation.
+    const rest = (clause.slice(0, m.index) + ' ' + clause.slice(m.index + m[0].length)).replace(ZERO_FAILURES, ' ');
     if (NEGATION.test(rest)) continue;
     return m;
   }
@@ -131,10 +135,28 @@ function stateMatch(clause: string, patterns: readonly RegExp[]): RegExpExecArra
 
 /**
  * The phrases of a sentence as written: split after `;` and `: ` (a label and what it
- * introduces — "the agent's last message: "…"" — are two phrases). A claim quotes its phrase.
+ * introduces — "the agent's last message: "…"" — are two phrases), but not inside
+ * parentheses or a code span: "`npm test` passed (exit 0; 12 passed)" is one phrase, so its
+ * quote keeps its closing parenthesis. A claim quotes its phrase.
  */
 function phrases(sentence: string): string[] {
-  return sentence.split(/;\s*|:\s+/).filter((p) => p.trim());
+  const out: string[] = [];
+  let depth = 0;
+  let code = false;
+  let start = 0;
+  for (let i = 0; i < sentence.length; i++) {
+    const ch = sentence[i];
+    if (ch === '`') code = !code;
+    else if (code) continue;
+    else if (ch === '(') depth++;
+    else if (ch === ')') depth = Math.max(0, depth - 1);
+    else if (depth === 0 && (ch === ';' || (ch === ':' && /\s/.test(sentence[i + 1] ?? '')))) {
+      out.push(sentence.slice(start, i));
+      start = i + 1;
+    }
+  }
+  out.push(sentence.slice(start));
+  return out.map((p) => p.replace(/^\s+/, '')).filter((p) => p.trim());
 }
 
 /** The claims of one sentence of `field`, in rule-table order (one per kind), each quoting the phrase that makes it. */

@@ -128,7 +128,9 @@ function heading(parts: ReadonlyArray<string | undefined>): string {
 /** A block's text: a turn whole; a command with its output (`withOutput`) or with a note that the output was left out. */
 function blockText(item: HistoryItem, n: number, withOutput: boolean, body?: string): string {
   if (item.kind === 'turn') return `${heading([`Turn ${formatCount(n)}`, item.role, item.time, item.source])}\n\n${body ?? item.text}`;
-  const where = item.cwd ? ` (in ${codeSpan(item.cwd)})` : '';
+  // The folder is a paragraph of its own: text on the closing fence's line would keep the
+  // fence open (CommonMark §4.5), and the rest of the history would render as code.
+  const where = item.cwd ? `\n\nRan in ${codeSpan(item.cwd)}.` : '';
   const head = `${heading([`Command ${formatCount(n)}`, ending(item), item.time, item.source])}\n\n${fenced(`$ ${item.command}`, 'sh')}${where}`;
   if (!item.output) return head;
   return withOutput ? `${head}\n\n${fenced(item.output, 'text')}` : `${head}\n\n_Output left out (${plural(item.output.length, 'character')})._`;

@@ -2,7 +2,8 @@
  * The engine's full history (src/engine/history.ts, issue 18) where a handoff's session cannot
  * be read again: written without a session log, its transcript named only by file name and
  * not where the session log setting looks, its transcript deleted — each an error value with
- * the field and a fix, never a throw; and found again through the setting (a path). The
+ * the field and a fix, never a throw; found again through the setting (a path); and a
+ * handoff written right after another, whose window is empty, warns where the session is. The
  * transcript is written in Claude Code's format (test/helpers/claudeSession.ts).
  */
 import assert from 'node:assert/strict';
@@ -59,5 +60,24 @@ describe('engine: fullHistory when the session cannot be read again (issue 18)',
     assert.equal(gone.status === 'error' && gone.field, 'session_sources');
     const bad = await fullHistory({ maxTokens: 50_001 }, { workspaceRoot: ws });
     assert.equal(bad.status === 'error' && bad.field, 'max_tokens');
+  });
+
+  it('handed over again with nothing done in between: an empty window, and a warning naming the handoff before it', async () => {
+    const ws = repo();
+    const file = writeClaudeSession(tempDir('handoff-history-log-'), ws);
+    const env = { workspaceRoot: ws, sessionLog: { mode: file } };
+    const first = await handover({ specialist: 'quality_reviewer', topic: 'cart' }, env);
+    const second = await handover({ specialist: 'quality_reviewer', topic: 'cart again' }, env);
+    assert.ok(first.status === 'ok' && second.status === 'ok');
+    const r = await fullHistory({}, env);
+    assert.equal(r.status, 'ok', r.status === 'error' ? r.message : '');
+    if (r.status !== 'ok' || first.status !== 'ok' || second.status !== 'ok') return;
+    assert.equal(r.handoff_id, second.package.id);
+    assert.deepEqual([r.window.from, r.total], [first.package.created, { turns: 0, commands: 0 }]);
+    assert.deepEqual(r.warnings, [
+      `WARNING: the transcripts hold no turn or command between handoff ${first.package.id} (${first.package.created}) and this one — the session before it is the history of ${first.package.id} (CLI: history --handoff ${first.package.id})`,
+    ]);
+    const before = await fullHistory({ handoff: first.package.id }, env);
+    assert.ok(before.status === 'ok' && before.total.commands === 2 && before.warnings.length === 0);
   });
 });

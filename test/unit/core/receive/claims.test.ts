@@ -177,6 +177,20 @@ describe('claims: what is a claim', () => {
     assert.deepEqual(inSummary(`${log}. All tests pass.`).map((c) => [c.kind, c.text]), [['tests', 'All tests pass.']]);
   });
 
+  it('a claim quotes its phrase whole: a `;` inside parentheses or a code span does not end it, and "0 failed" is no negation', () => {
+    // The Now line that `handover --draft` writes from a Claude Code session (src/engine/drafting.ts).
+    const drafted = 'Now: last test run `npm test` passed (exit 0; 0 failed, 1 passed); the agent\'s last message: "All tests pass and lint is clean."';
+    assert.deepEqual(
+      inSummary(drafted).map((c) => [c.kind, c.text]),
+      [
+        ['tests', 'last test run `npm test` passed (exit 0; 0 failed, 1 passed)'],
+        ['lint', 'All tests pass and lint is clean.'],
+      ],
+    );
+    assert.deepEqual(inSummary('Ran `npm run build; npm test` and all tests pass (12 passed; 0 failed).').map((c) => [c.kind, c.text]), [['tests', 'Ran `npm run build; npm test` and all tests pass (12 passed; 0 failed).']]);
+    assert.deepEqual(inSummary('All tests pass (10 failed).'), []);
+  });
+
   it('the same words in several fields are one claim, in the first field; the text is cut at a word within the schema bound', () => {
     const long = `All tests pass ${'and the checkout total is shown in cents on every page '.repeat(8)}`;
     const found = findClaims({ summary: 'All tests pass.', decisions: [], completed: [], user_requests: ['All tests pass.', long] });

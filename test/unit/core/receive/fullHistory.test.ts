@@ -39,6 +39,15 @@ describe('full history cap (issue 18)', () => {
     assert.equal(r.tokens, counter.count(r.text).tokens);
   });
 
+  it('closes every code fence on a line of its own, the folder a paragraph after the command', () => {
+    // CommonMark §4.5: a closing fence may be followed by spaces only; "``` (in `/w`)" kept the
+    // fence open, and everything after the first command rendered as code.
+    const r = renderFullHistory(input(session(2, 'ok  \tgithub.com/pyrycode/relay/internal/relay\t0.412s')), { maxTokens: 50_000, counter });
+    const fences = r.text.split('\n').filter((l) => l.startsWith('```'));
+    assert.deepEqual(fences, ['```sh', '```', '```text', '```', '```sh', '```', '```text', '```']);
+    assert.match(r.text, /^```sh\n\$ go test \.\/internal\/relay\/\.\.\. -run Test1\n```\n\nRan in `\/w`\.\n\n```text\n/m);
+  });
+
   it('drops tool output first, oldest first, before eliding any turn', () => {
     const items = session(12, `${ticket.slice(0, 1500)}\n--- FAIL: TestWSConn (0.00s)`);
     const whole = renderFullHistory(input(items), { maxTokens: 50_000, counter });
