@@ -67,7 +67,7 @@ export async function runVerify(values: Values, io: CliIo): Promise<number> {
   } else {
     const rel = (p: string) => path.relative(cwd, p).split(path.sep).join('/');
     const lines = [`Verification of ${v.handoff_id} (${rel(result.handoff_file)})`, result.line];
-    for (const r of v.rechecks) lines.push(`  ${MARK[r.verdict]}: ${shownCommand(r.command)} (${r.kind}${r.cwd && r.cwd !== '.' ? ` in ${r.cwd}` : ''}) — ${r.reason}`);
+    for (const r of v.rechecks) lines.push(`  ${MARK[r.verdict]}: ${shownCommand(r.command)} (${r.kind}${r.cwd && r.cwd !== '.' ? ` in ${shownCommand(r.cwd)}` : ''}) — ${r.reason}`);
     if (v.staleness.length) lines.push('Staleness:', ...v.staleness.map((s) => `  - ${s}`));
     else lines.push('Staleness: the handoff matches the workspace.');
     const runnable = v.rechecks.filter((r) => r.verdict === 'not_run').length;

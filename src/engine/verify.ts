@@ -20,7 +20,7 @@ import { errorText, fieldError, handoverError, type HandoverError } from '../cor
 import { BRIEFINGS_DIR, HANDOFFS_DIR, fileTimestamp } from '../core/handoff/naming';
 import type { ParsedHandoff } from '../core/handoff/parse';
 import { isUpToDate, stalenessLines } from '../core/receive/stalenessReport';
-import { invisibleInCommand } from '../core/receive/shownCommand';
+import { invisibleInCommand, shownCommand } from '../core/receive/shownCommand';
 import { countRechecks, judgeRecheck, renderVerificationSection, verificationLine, type CommandRunner, type Recheck, type Verification } from '../core/receive/verification';
 import { ensureSanitized } from '../core/safety/gate';
 import { collectStaleness } from '../evidence/git/stalenessFacts';
@@ -110,6 +110,8 @@ async function newestHandoff(dir: string): Promise<{ file: string; handoff: Pars
 async function resolveFolder(workspaceRoot: string, recorded: string | null): Promise<{ cwd: string; missing?: string }> {
   const cwd = recorded === null || recorded === '.' ? workspaceRoot : path.resolve(workspaceRoot, recorded);
   const rel = path.relative(workspaceRoot, cwd);
+  // Named in the reasons as the user can read it (a hand-edited folder may hold invisible characters).
+  recorded = recorded === null ? null : shownCommand(recorded);
   if (rel.startsWith('..') || path.isAbsolute(rel)) return { cwd, missing: `the folder ${recorded} is outside the workspace` };
   const st = await stat(cwd).catch(() => undefined);
   if (!st) return { cwd, missing: `the folder ${recorded} is gone` };

@@ -58,6 +58,7 @@ describe('verify on a hand-edited handoff with hostile commands (real CLI proces
       `- ✅ passed \`npm test ${TAGS}&& touch ran-tags\` (exit 0; source: claude-code)`,
       '- ✅ passed `npm test; echo $(touch ran-subst)` (exit 0; source: claude-code)',
       `- ✅ passed \`npm test${' '.repeat(200)}&& touch ran-tail\` (exit 0; source: claude-code)`,
+      `- ✅ passed \`npm test\` (exit 0; in \`pk${RLO}g\`; source: claude-code)`,
     ]);
     const dry = spawnCli(['verify'], repo);
     assert.equal(dry.code, EXIT_OK, dry.err);
@@ -68,6 +69,7 @@ describe('verify on a hand-edited handoff with hostile commands (real CLI proces
     assert.ok(dry.out.includes('npm test \\u{e0068}\\u{e0069}&& touch ran-tags'), `tag characters shown as escapes:\n${dry.out}`);
     assert.ok(dry.out.includes(`npm test${' '.repeat(200)}&& touch ran-tail`), 'the spaces are kept as they will run');
     assert.match(dry.out, /unverifiable: npm test\\u\{202e\}.*holds invisible characters/);
+    assert.ok(dry.out.includes('unverifiable: npm test (test in pk\\u{202e}g) — passed at handoff (exit code 0); cannot be re-run here: the folder pk\\u{202e}g is gone'), dry.out);
     assert.match(dry.out, /unverifiable: npm test \\u\{e0068\}.*holds invisible characters/);
 
     const run = spawnCli(['verify', '--run', '--json', '--timeout', '60'], repo);

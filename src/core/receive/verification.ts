@@ -292,7 +292,7 @@ export function renderVerificationSection(v: Verification, handoffLink?: string)
   const lines: string[] = ['', `## ${oneLine(v.checked_at)} — verification of ${oneLine(v.handoff_id)}`, '', verificationLine(v), ''];
   if (v.rechecks.length) {
     for (const r of v.rechecks) {
-      const where = r.cwd && r.cwd !== '.' ? ` in ${codeSpan(oneLine(r.cwd))}` : '';
+      const where = r.cwd && r.cwd !== '.' ? ` in ${codeSpan(shownCommand(r.cwd))}` : '';
       const took = r.now ? `; ${seconds(r.now.duration_ms)}` : '';
       lines.push(`- ${VERDICT_MARK[r.verdict]}: ${codeSpan(shownCommand(r.command))} (${r.kind}${where}) — ${oneLine(r.reason)}${took}`);
     }

@@ -28,7 +28,7 @@ export const VerifyChoices = {
 export function shownFolder(workspaceRoot: string, cwd: string): string {
   const rel = path.relative(workspaceRoot, cwd);
   if (!rel) return 'the workspace folder';
-  return rel.startsWith('..') || path.isAbsolute(rel) ? cwd : rel.split(path.sep).join('/');
+  return shownCommand(rel.startsWith('..') || path.isAbsolute(rel) ? cwd : rel.split(path.sep).join('/'));
 }
 
 /** "passed at handoff (exit code 0)", "failed at handoff (exit code 2)", "outcome unknown at handoff". */
