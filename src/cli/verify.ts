@@ -6,6 +6,7 @@
  * written: it lists what would run. Ctrl-C stops the running command (its whole process group).
  */
 import path from 'node:path';
+import { shownCommand } from '../core/receive/shownCommand';
 import type { Recheck } from '../core/receive/verification';
 import { DEFAULT_VERIFY_TIMEOUT_MS, MAX_VERIFY_TIMEOUT_MS, shellCommandRunner, verifyHandoff } from '../engine/verify';
 import { integer, type Values } from './args';
@@ -51,7 +52,7 @@ export async function runVerify(values: Values, io: CliIo): Promise<number> {
         ...(await cliEnvironment(cwd, values, 'none')),
         signal: abort.signal,
         runner: shellCommandRunner,
-        onProgress: (done, total, command) => io.stderr(escapeControls(`verify: [${done + 1}/${total}] running ${command.replace(/\s+/g, ' ')}`)),
+        onProgress: (done, total, command) => io.stderr(escapeControls(`verify: [${done + 1}/${total}] running ${shownCommand(command)}`)),
       },
     );
   } finally {
@@ -66,7 +67,7 @@ export async function runVerify(values: Values, io: CliIo): Promise<number> {
   } else {
     const rel = (p: string) => path.relative(cwd, p).split(path.sep).join('/');
     const lines = [`Verification of ${v.handoff_id} (${rel(result.handoff_file)})`, result.line];
-    for (const r of v.rechecks) lines.push(`  ${MARK[r.verdict]}: ${r.command.replace(/\s+/g, ' ')} (${r.kind}${r.cwd && r.cwd !== '.' ? ` in ${r.cwd}` : ''}) — ${r.reason}`);
+    for (const r of v.rechecks) lines.push(`  ${MARK[r.verdict]}: ${shownCommand(r.command)} (${r.kind}${r.cwd && r.cwd !== '.' ? ` in ${shownCommand(r.cwd)}` : ''}) — ${r.reason}`);
     if (v.staleness.length) lines.push('Staleness:', ...v.staleness.map((s) => `  - ${s}`));
     else lines.push('Staleness: the handoff matches the workspace.');
     const runnable = v.rechecks.filter((r) => r.verdict === 'not_run').length;

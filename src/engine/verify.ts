@@ -20,6 +20,7 @@ import { errorText, fieldError, handoverError, type HandoverError } from '../cor
 import { BRIEFINGS_DIR, HANDOFFS_DIR, fileTimestamp } from '../core/handoff/naming';
 import type { ParsedHandoff } from '../core/handoff/parse';
 import { isUpToDate, stalenessLines } from '../core/receive/stalenessReport';
+import { invisibleInCommand, shownCommand } from '../core/receive/shownCommand';
 import { countRechecks, judgeRecheck, renderVerificationSection, verificationLine, type CommandRunner, type Recheck, type Verification } from '../core/receive/verification';
 import { ensureSanitized } from '../core/safety/gate';
 import { collectStaleness } from '../evidence/git/stalenessFacts';
@@ -109,6 +110,8 @@ async function newestHandoff(dir: string): Promise<{ file: string; handoff: Pars
 async function resolveFolder(workspaceRoot: string, recorded: string | null): Promise<{ cwd: string; missing?: string }> {
   const cwd = recorded === null || recorded === '.' ? workspaceRoot : path.resolve(workspaceRoot, recorded);
   const rel = path.relative(workspaceRoot, cwd);
+  // Named in the reasons as the user can read it (a hand-edited folder may hold invisible characters).
+  recorded = recorded === null ? null : shownCommand(recorded);
   if (rel.startsWith('..') || path.isAbsolute(rel)) return { cwd, missing: `the folder ${recorded} is outside the workspace` };
   const st = await stat(cwd).catch(() => undefined);
   if (!st) return { cwd, missing: `the folder ${recorded} is gone` };
@@ -152,7 +155,11 @@ async function plan(req: VerifyPlanRequest, env: HandoverEnvironment): Promise<P
   if (recorded.length > MAX_RECHECKS) warnings.push(`WARNING: the handoff records ${recorded.length} test and build commands; the first ${MAX_RECHECKS} are checked`);
   const rechecks: PlannedRecheck[] = [];
   for (const r of recorded.slice(0, MAX_RECHECKS)) {
-    const where = await resolveFolder(env.workspaceRoot, r.recordedCwd);
+    const hidden = invisibleInCommand(r.command);
+    // Never run what the user cannot see: a hand-edited or merged handoff may hide a command (docs/DESIGN.md §9).
+    const where = hidden.length
+      ? { cwd: path.resolve(env.workspaceRoot, r.recordedCwd ?? '.'), missing: `the recorded command holds invisible characters (${hidden.join(' ')}) and is not re-run — check the handoff's ${r.kind === 'test' ? 'Tests run' : 'Commands run'} section, run it yourself if it is what you mean` }
+      : await resolveFolder(env.workspaceRoot, r.recordedCwd);
     rechecks.push({ ...r, cwd: where.cwd, ...(where.missing ? { missing: where.missing } : {}) });
   }
   return { root, file: found.file, handoff, rechecks, warnings };

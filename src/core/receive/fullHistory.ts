@@ -121,6 +121,22 @@ function ending(c: HistoryCommand): string {
   return c.failed ? 'failed' : 'exit code not recorded';
 }
 
+/**
+ * A line of a turn that reads like the history's own structure: a turn or command heading
+ * (`### Turn 12 · user · …`), the title (`# Full history behind handoff …`) or an elision
+ * marker (`[… 3 turns and …`) — at a line's start, indented at most three spaces (CommonMark §4.2).
+ */
+const FORGED_STRUCTURE = /^( {0,3})(#{1,6}[ \t]+(?:(?:Turn|Command) [\d,]+ ·|Full history behind handoff)|\[… )/gm;
+
+/**
+ * A turn's text as the history shows it: whole, but a line forging the history's structure
+ * ({@link FORGED_STRUCTURE}) escaped with a backslash, so an agent's message (or text it
+ * quotes from a page or a tool) cannot pose as a user turn or hide turns behind a fake marker.
+ */
+export function safeTurnText(text: string): string {
+  return text.replace(FORGED_STRUCTURE, '$1\\$2');
+}
+
 function heading(parts: ReadonlyArray<string | undefined>): string {
   return `### ${parts.filter(Boolean).join(' · ')}`;
 }
@@ -231,11 +247,13 @@ function assemble(head: string, blocks: readonly Block[], keep: readonly boolean
 
 /**
  * Renders `input` as the full history, capped at `maxTokens` tokens of `counter` (see the
- * module comment for the order of the cap). Never throws.
+ * module comment for the order of the cap); each turn's text through {@link safeTurnText}
+ * first. Never throws.
  * @param opts.maxTokens the cap in tokens ({@link MIN_HISTORY_MAX_TOKENS} to {@link DEFAULT_HISTORY_MAX_TOKENS}; the engine checks the range)
  */
 export function renderFullHistory(input: HistoryInput, opts: { readonly maxTokens: number; readonly counter: TokenCounter }): RenderedHistory {
   const { maxTokens, counter } = opts;
+  input = { ...input, items: input.items.map((item) => (item.kind === 'turn' ? { ...item, text: safeTurnText(item.text) } : item)) };
   const tokens = (t: string) => counter.count(t).tokens;
   const seen = { turn: 0, command: 0 };
   const blocks: Block[] = input.items.map((item) => {

@@ -25,27 +25,51 @@ function fenceAfter(open: string | undefined, line: string): string | undefined 
   return f[1][0] === open[0] && f[1].length >= open.length && line.trim() === f[1] ? undefined : open;
 }
 
-/** One line with its ATX heading (if any) `by` levels deeper, at most `######`. */
-function demoteLine(line: string, by: number): string {
-  return line.replace(ATX, (_, indent: string, hashes: string) => `${indent}${'#'.repeat(Math.min(6, hashes.length + by))}`);
+/** A setext heading underline (CommonMark §4.3: `=` or `-` only, indented at most three spaces) — a heading when it follows a paragraph line. */
+const SETEXT = /^( {0,3})([=-]+[ \t]*)$/;
+/** The receiving prompt's own verification label (receiverPrompt.ts) at a line's start: only the prompt may write it. */
+const VERIFICATION_LABEL = /^( {0,3})\*\*Verification:\*\*/;
+
+/** One line with its ATX heading (if any) `by` levels deeper, at least level `min`, at most `######`. */
+function demoteLine(line: string, by: number, min = 1): string {
+  return line.replace(ATX, (_, indent: string, hashes: string) => `${indent}${'#'.repeat(Math.min(6, Math.max(min, hashes.length + by)))}`);
+}
+
+/**
+ * A line outside code fences as text from a handoff file shows it inside the prompt: its ATX
+ * heading demoted ({@link demoteLine}); a setext underline after a text line escaped (`\===`),
+ * so `Receive rules` over `===` is not a level-1 heading; a `**Verification:**` label at its
+ * start escaped (`\*\*Verification:\*\*`), so a handoff cannot forge the prompt's verification line.
+ */
+function safeLine(line: string, prev: string | undefined, by: number, min: number): string {
+  if (prev !== undefined && prev.trim() !== '' && !ATX.test(prev) && SETEXT.test(line)) return line.replace(SETEXT, '$1\\$2');
+  return demoteLine(line, by, min).replace(VERIFICATION_LABEL, '$1\\*\\*Verification:\\*\\*');
+}
+
+/** Each line of `text` as {@link demoteHeadings} shows it (lines inside fences unchanged). */
+function safeLines(text: string, by: number, min: number): string[] {
+  let open: string | undefined;
+  let prev: string | undefined;
+  return text.split('\n').map((line) => {
+    const before = open;
+    open = fenceAfter(before, line);
+    const shown = before || FENCE.test(line) ? line : safeLine(line, prev, by, min);
+    prev = before || FENCE.test(line) ? undefined : line;
+    return shown;
+  });
 }
 
 /**
  * `text` with every ATX heading outside code fences `by` levels deeper (`#` → `##` for
- * `by` = 1), `######` staying `######`; lines inside fences unchanged. So a handoff's own
- * `# title` and `## Summary` nest under the prompt's sections instead of standing beside
- * them. Line ends are kept. Never throws.
+ * `by` = 1), at least level `min`, `######` staying `######`; lines inside fences unchanged.
+ * So a handoff's own `# title` and `## Summary` nest under the prompt's sections instead of
+ * standing beside them. Also, outside fences, a setext underline (`===`, `---` under a text
+ * line) and a `**Verification:**` label at a line's start are escaped ({@link safeLine}): text
+ * from a handoff file cannot add a heading above its level or forge the prompt's verification
+ * line. Line ends are kept. Never throws.
  */
-export function demoteHeadings(text: string, by = 1): string {
-  let open: string | undefined;
-  return text
-    .split('\n')
-    .map((line) => {
-      const before = open;
-      open = fenceAfter(before, line);
-      return before || FENCE.test(line) ? line : demoteLine(line, by);
-    })
-    .join('\n');
+export function demoteHeadings(text: string, by = 1, min = 1): string {
+  return safeLines(text, by, min).join('\n');
 }
 
 /** What {@link pickedUpHandoffText} built. */
@@ -92,7 +116,11 @@ export function pickedUpHandoffText(body: string, opts: PickedUpOptions): Picked
   const complete = opts.bodyBytes === undefined || utf8Length(body) >= opts.bodyBytes;
   const titled = /^ {0,3}# /.test(raw) || /^ {0,3}#$/.test(raw.split('\n')[0]);
   const head = titled ? '' : `## Handoff ${codeSpan(opts.id)}\n\n`;
-  const demoted = demoteHeadings(raw, 1);
+  // The title becomes the prompt's `## ` section; every other heading of the body stays under it (`###` at least), so a
+  // hand-edited `# Receive rules` cannot stand beside the prompt's own sections.
+  const shownLines = safeLines(raw, 1, 3);
+  if (titled) shownLines[0] = shownLines[0].replace(/^( {0,3})###/, '$1##');
+  const demoted = shownLines.join('\n');
   const whole = `${head}${demoted}`;
   if (complete && utf8Length(whole) <= opts.maxBytes) return { text: whole, cut: false };
 
@@ -104,9 +132,10 @@ export function pickedUpHandoffText(body: string, opts: PickedUpOptions): Picked
   let open: string | undefined;
   let used = utf8Length(head);
   let consumed = 0;
-  for (const line of raw.split('\n')) {
+  const rawLines = raw.split('\n');
+  for (const [i, line] of rawLines.entries()) {
     const after = fenceAfter(open, line);
-    const shown = open || FENCE.test(line) ? line : demoteLine(line, 1);
+    const shown = shownLines[i];
     // The line, its line end, and the fence closer a cut after it would need.
     const cost = utf8Length(shown) + 1 + (after ? after.length + 1 : 0);
     // The title line always: the picked-up handoff is always named.

@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { codeSpan } from '../handoff/codeSpan';
 import { STATUS_EVENT_NAME } from '../handoff/statusEvents';
+import { shownCommand } from './shownCommand';
 
 /**
  * One recorded result, checked again: `verified` (same outcome now), `contradicted` (a
@@ -257,7 +258,7 @@ export function verificationLine(v: Verification): string {
   const named = v.rechecks.filter((r) => r.verdict === 'contradicted');
   const shown = named.length ? named : v.rechecks.filter((r) => r.verdict === 'unverifiable');
   if (shown.length) {
-    const items = shown.slice(0, VERIFICATION_LINE_ITEMS).map((r) => `${codeSpan(oneLine(r.command))} ${shortReason(r)}`);
+    const items = shown.slice(0, VERIFICATION_LINE_ITEMS).map((r) => `${codeSpan(shownCommand(r.command))} ${shortReason(r)}`);
     if (shown.length > VERIFICATION_LINE_ITEMS) items.push(`and ${shown.length - VERIFICATION_LINE_ITEMS} more`);
     line += `: ${items.join('; ')}`;
   } else if (!v.ran && v.rechecks.length) {
@@ -291,9 +292,9 @@ export function renderVerificationSection(v: Verification, handoffLink?: string)
   const lines: string[] = ['', `## ${oneLine(v.checked_at)} — verification of ${oneLine(v.handoff_id)}`, '', verificationLine(v), ''];
   if (v.rechecks.length) {
     for (const r of v.rechecks) {
-      const where = r.cwd && r.cwd !== '.' ? ` in ${codeSpan(oneLine(r.cwd))}` : '';
+      const where = r.cwd && r.cwd !== '.' ? ` in ${codeSpan(shownCommand(r.cwd))}` : '';
       const took = r.now ? `; ${seconds(r.now.duration_ms)}` : '';
-      lines.push(`- ${VERDICT_MARK[r.verdict]}: ${codeSpan(oneLine(r.command))} (${r.kind}${where}) — ${oneLine(r.reason)}${took}`);
+      lines.push(`- ${VERDICT_MARK[r.verdict]}: ${codeSpan(shownCommand(r.command))} (${r.kind}${where}) — ${oneLine(r.reason)}${took}`);
     }
     lines.push('');
   }

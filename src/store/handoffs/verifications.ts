@@ -11,7 +11,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { STATUS_EVENT_NAME, nextEventDate, statusEventFileName } from '../../core/handoff/statusEvents';
 import { VERIFICATIONS_DIR, parseVerificationFile, renderVerificationFile, type Verification } from '../../core/receive/verification';
-import { ensureSanitized } from '../../core/safety/gate';
+import { ensureSanitized, sanitizeValue } from '../../core/safety/gate';
 import { resolveInside } from '../pathGuard';
 import { ensureRootGitFiles } from './rootGitFiles';
 import { StoreError, createExclusive, ensureDir, openRegularFile, removeStaleLeftovers } from '../safeWrite';
@@ -110,11 +110,27 @@ export async function latestVerifications(root: string): Promise<Map<string, Ver
   return out;
 }
 
+/** `text` cut to `max` characters (code points kept whole), ending in `…` when cut. */
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${Array.from(text.slice(0, max - 1)).join('').replace(/[\ud800-\udbff]$/, '')}…`;
+}
+
+/** `v` with its texts cut to the lengths {@link VerificationSchema} allows (an escaped invisible character is 8 characters long). */
+function fitSchema(v: Verification): Verification {
+  return {
+    ...v,
+    staleness: v.staleness.map((s) => clip(s, 2000)),
+    rechecks: v.rechecks.map((r) => ({ ...r, command: clip(r.command, 2000), cwd: r.cwd === null ? null : clip(r.cwd, 4096), reason: clip(r.reason, 2000) })),
+  };
+}
+
 /**
  * Writes one verification: `verifications/<handoff id>/<time>_<random>.json`, named after
  * its `checked_at` (moved past the newest already there, so name order stays time order),
  * created exclusively (a name taken is retried with another random part), through the gate
- * (`ensureSanitized`).
+ * (each text through the gate first, `sanitizeValue`: the gate run over the JSON text would
+ * write an invisible character as `\u{202e}`, an escape JSON does not have, and the file would
+ * never be read back; texts then cut to the schema's lengths).
  *
  * @param root the handoff root (absolute)
  * @returns the absolute path written
@@ -128,7 +144,7 @@ export async function writeVerification(root: string, v: Verification, now = new
   await removeStaleLeftovers(dir);
   const names = await namesIn(dir);
   const date = nextEventDate(v.checked_at, now, names[names.length - 1]);
-  const content = await ensureSanitized(renderVerificationFile(v));
+  const content = await ensureSanitized(renderVerificationFile(fitSchema(await sanitizeValue(v))));
   for (let i = 0; i < 10; i++) {
     const target = path.join(dir, statusEventFileName(date, randomBytes(4).toString('hex')));
     if (await createExclusive(target, content)) return target;

@@ -4,6 +4,7 @@
  * Pure wording over the engine's plan and outcome shapes; the dialogs are in verifyCommand.ts.
  */
 import path from 'node:path';
+import { shownCommand } from '../../core/receive/shownCommand';
 import type { RecheckCounts } from '../../core/receive/verification';
 
 /** One recorded command as the confirmation lists it (the engine's `PlannedRecheck`, src/engine/verify.ts). */
@@ -27,7 +28,7 @@ export const VerifyChoices = {
 export function shownFolder(workspaceRoot: string, cwd: string): string {
   const rel = path.relative(workspaceRoot, cwd);
   if (!rel) return 'the workspace folder';
-  return rel.startsWith('..') || path.isAbsolute(rel) ? cwd : rel.split(path.sep).join('/');
+  return shownCommand(rel.startsWith('..') || path.isAbsolute(rel) ? cwd : rel.split(path.sep).join('/'));
 }
 
 /** "passed at handoff (exit code 0)", "failed at handoff (exit code 2)", "outcome unknown at handoff". */
@@ -47,13 +48,13 @@ export function recordedOutcome(r: ListedRecheck['recorded'], kind: ListedRechec
 export function consentDetail(workspaceRoot: string, rechecks: readonly ListedRecheck[], timeoutSeconds: number): string {
   const runnable = rechecks.filter((r) => !r.missing);
   const missing = rechecks.filter((r) => r.missing);
-  const line = (r: ListedRecheck) => `• ${r.command} — ${r.kind}, in ${shownFolder(workspaceRoot, r.cwd)}; ${recordedOutcome(r.recorded, r.kind)}`;
+  const line = (r: ListedRecheck) => `• ${shownCommand(r.command)} — ${r.kind}, in ${shownFolder(workspaceRoot, r.cwd)}; ${recordedOutcome(r.recorded, r.kind)}`;
   const intro =
     runnable.length === 1
       ? "Verify re-runs this recorded command as a VS Code task, in the folder it ran in, with your shell, and compares its outcome with the handoff's:"
       : `Verify re-runs these ${runnable.length} recorded commands as VS Code tasks, one after the other, each in the folder it ran in, with your shell, and compares each outcome with the handoff's:`;
   const out = [intro, '', ...runnable.map(line)];
-  if (missing.length) out.push('', 'Cannot run (counted unverifiable):', ...missing.map((r) => `• ${r.command} — ${r.missing}`));
+  if (missing.length) out.push('', 'Cannot run (counted unverifiable):', ...missing.map((r) => `• ${shownCommand(r.command)} — ${r.missing}`));
   out.push(
     '',
     `Each command is stopped after ${timeoutSeconds.toLocaleString('en-US')} seconds (setting handoff.verify.timeoutSeconds).`,
@@ -64,7 +65,7 @@ export function consentDetail(workspaceRoot: string, rechecks: readonly ListedRe
 
 /** The progress notification's message while a command runs: "npm test (1 of 2)". */
 export function progressMessage(done: number, total: number, command: string): string {
-  return total > 0 && done < total ? `${command} (${done + 1} of ${total})` : command;
+  return total > 0 && done < total ? `${shownCommand(command)} (${done + 1} of ${total})` : shownCommand(command);
 }
 
 /** Whether a verification's result is bad news (something contradicted): shown as a warning, not as information. */

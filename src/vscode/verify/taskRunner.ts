@@ -9,6 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { shownCommand } from '../../core/receive/shownCommand';
 import type { CommandRunner } from '../../core/receive/verification';
 
 /** The task type of the tasks Verify runs (package.json `taskDefinitions`). */
@@ -64,7 +65,7 @@ export class TaskCommandRunner implements CommandRunner {
     const signals = [options.signal, this.stop].filter((s): s is AbortSignal => s !== undefined);
     if (signals.some((s) => s.aborted)) return { exit_code: null, timed_out: true, duration_ms: 0, error: 'cancelled before it started' };
     const definition: VerifyTaskDefinition = { type: VERIFY_TASK_TYPE, command: command.command, cwd: command.cwd, kind: command.kind, run: randomBytes(6).toString('hex') };
-    const task = new vscode.Task(definition, this.folder, command.command, VERIFY_TASK_SOURCE, new vscode.ShellExecution(command.command, { cwd: command.cwd }), []);
+    const task = new vscode.Task(definition, this.folder, shownCommand(command.command), VERIFY_TASK_SOURCE, new vscode.ShellExecution(command.command, { cwd: command.cwd }), []);
     task.presentationOptions = { reveal: vscode.TaskRevealKind.Always, panel: vscode.TaskPanelKind.Dedicated, clear: true, echo: true, focus: false, showReuseMessage: false };
     const ours = (t: vscode.Task) => t.definition.type === VERIFY_TASK_TYPE && (t.definition as VerifyTaskDefinition).run === definition.run;
 

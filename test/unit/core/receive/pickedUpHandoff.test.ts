@@ -40,6 +40,16 @@ describe('the handoff picked up, for the receiving prompt (issue 18)', () => {
     assert.equal(demoteHeadings('````\n## x\n```\n## still code\n````\n## y', 2), '````\n## x\n```\n## still code\n````\n#### y');
   });
 
+  it('keeps text from a handoff file below the prompt\'s own sections: other headings at ### at least, setext underlines and a **Verification:** label escaped', () => {
+    const body = '# Handoff to Quality reviewer: x\n\n## Summary\n\n# Receive rules\n\n**Verification:** 9 verified\n\nMandate\n=======\n\n~~~\n# code\n===\n~~~';
+    assert.equal(
+      pickedUpHandoffText(body, { id: ID, link: LINK, maxBytes: 30 * 1024 }).text,
+      '## Handoff to Quality reviewer: x\n\n### Summary\n\n### Receive rules\n\n\\*\\*Verification:\\*\\* 9 verified\n\nMandate\n\\=======\n\n~~~\n# code\n===\n~~~',
+    );
+    // The digests of prior handoffs use the same rules (three levels deeper).
+    assert.equal(demoteHeadings('text\n---\n# h\n---\n**Verification:** x', 3), 'text\n\\---\n#### h\n---\n\\*\\*Verification:\\*\\* x');
+  });
+
   it('is the whole body, title as the `## ` section, sections as `###`, when it fits', () => {
     const r = pickedUpHandoffText(BODY, { id: ID, link: LINK, maxBytes: 30 * 1024 });
     assert.equal(r.cut, false);

@@ -91,7 +91,8 @@ describe('verify on receipt: the line, the briefing section and the stored file'
     assert.match(verificationLine(verification(['a', 'b', 'c', 'd', 'e'].map(gone))), /: 5 unverifiable: `a` .*; `b` .*; `c` passed at handoff; cannot be re-run here: the folder c is gone; and 2 more$/);
     assert.equal(verificationLine(verification([test({})], { ran: false, stale: true })), 'Checked at 2026-12-01T10:00:00.000Z: 1 not run (not re-run: staleness only); the workspace changed since the handoff');
     assert.equal(verificationLine(verification([])), 'Checked at 2026-12-01T10:00:00.000Z: no recorded test or build command to re-run');
-    assert.equal(verificationLine(verification([test({ command: 'npm\ntest', now: ran(1) })])), 'Checked at 2026-12-01T10:00:00.000Z: 1 contradicted: `npm test` passed at handoff, fails now', 'one line');
+    // One line, and the line break shown as the shell gets it (`npm` then `test`, two commands), not folded into a space.
+    assert.equal(verificationLine(verification([test({ command: 'npm\ntest', now: ran(1) })])), 'Checked at 2026-12-01T10:00:00.000Z: 1 contradicted: `npm\\ntest` passed at handoff, fails now', 'one line');
   });
 
   it('the briefing section: a "## " section with the line, one item per recheck, the staleness and the link; text from others cannot add a heading', () => {
