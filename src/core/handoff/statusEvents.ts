@@ -50,6 +50,16 @@ export interface NamedStatusEvent {
  *   does not hold, or it belongs to another handoff (a file copied into the wrong folder)
  */
 export function parseStatusEvent(name: string, text: string, id: string): StatusEvent | undefined {
+  return parseEventFile(StatusEventSchema, name, text, id);
+}
+
+/**
+ * Parses one file of a per-handoff event folder (status events here, verifications in
+ * src/core/receive/verification.ts): the name must be an event file's ({@link STATUS_EVENT_NAME}),
+ * the text JSON that `schema` accepts, and its `handoff_id` the folder's `id`.
+ * @returns the parsed value, or undefined when any of that does not hold
+ */
+export function parseEventFile<T extends { handoff_id: string }>(schema: z.ZodType<T>, name: string, text: string, id: string): T | undefined {
   if (!STATUS_EVENT_NAME.test(name)) return undefined;
   let json: unknown;
   try {
@@ -57,7 +67,7 @@ export function parseStatusEvent(name: string, text: string, id: string): Status
   } catch {
     return undefined;
   }
-  const parsed = StatusEventSchema.safeParse(json);
+  const parsed = schema.safeParse(json);
   return parsed.success && parsed.data.handoff_id === id ? parsed.data : undefined;
 }
 

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { codeSpan } from '../handoff/codeSpan';
-import { STATUS_EVENT_NAME } from '../handoff/statusEvents';
+import { parseEventFile } from '../handoff/statusEvents';
 import { shownCommand } from './shownCommand';
 
 /**
@@ -114,15 +114,7 @@ export const VERIFICATIONS_DIR = 'verifications';
  *   hold, or it belongs to another handoff (a file copied into the wrong folder)
  */
 export function parseVerificationFile(name: string, text: string, id: string): Verification | undefined {
-  if (!STATUS_EVENT_NAME.test(name)) return undefined;
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const parsed = VerificationSchema.safeParse(json);
-  return parsed.success && parsed.data.handoff_id === id ? parsed.data : undefined;
+  return parseEventFile(VerificationSchema, name, text, id);
 }
 
 /** A verification file's text: one line of JSON and a final newline. @throws ZodError when `v` does not hold to {@link VerificationSchema} */

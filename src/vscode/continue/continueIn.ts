@@ -16,9 +16,8 @@ import { isHandoffFile } from '../../engine/handoffFiles';
 import { buildPrompt } from '../../engine/prompt';
 import { Commands, Config, StorageKeys } from '../constants';
 import { DisposableOwner } from '../lifecycle';
-import { readSettings } from '../workspace/settings';
-import { folderEnvironment, folderHandoffRoot, type SessionHooks } from '../workspace/environment';
-import { trustedFolder, warnRefusal } from '../workspace/trust';
+import { folderEnvironment, type SessionHooks } from '../workspace/environment';
+import { trustedHandoffRoot, warnRefusal } from '../workspace/trust';
 import { copilotChatAvailable, openNewChat } from './copilotChat';
 
 /** What the command is given: a timeline element, a handoff's URI, `{ agent, handoff }` (other commands, tests), or nothing. */
@@ -72,16 +71,11 @@ export class ContinueIn extends DisposableOwner {
   }
 
   private async run(arg: Target): Promise<ContinueResult | undefined> {
-    const folder = await trustedFolder(REFUSALS);
-    if (!folder) return undefined;
-    const settings = readSettings(folder);
-    const root = folderHandoffRoot(folder, settings);
-    if (!root.ok) {
-      void vscode.window.showErrorMessage(errorText(root.error));
-      return undefined;
-    }
+    const where = await trustedHandoffRoot(REFUSALS);
+    if (!where) return undefined;
+    const { folder, settings, root } = where;
     const file = arg instanceof vscode.Uri ? arg.fsPath : arg && 'type' in arg ? arg.node.file.path : arg?.handoff;
-    const handoff = file && isHandoffFile(root.path, file) ? file : arg && !(arg instanceof vscode.Uri) && !('type' in arg) ? arg.handoff : undefined;
+    const handoff = file && isHandoffFile(root, file) ? file : arg && !(arg instanceof vscode.Uri) && !('type' in arg) ? arg.handoff : undefined;
     const config = vscode.workspace.getConfiguration(Config.section, folder.uri);
     const lookup: AgentLookup = {
       pathEnv: process.env.PATH ?? process.env.Path,

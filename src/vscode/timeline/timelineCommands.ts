@@ -18,9 +18,8 @@ import { buildPrompt } from '../../engine/prompt';
 import { recordResult } from '../../engine/recordResult';
 import { Commands, Views } from '../constants';
 import { DisposableOwner } from '../lifecycle';
-import { readSettings } from '../workspace/settings';
-import { folderEnvironment, folderHandoffRoot, type SessionHooks } from '../workspace/environment';
-import { trustedFolder, warnRefusal } from '../workspace/trust';
+import { folderEnvironment, type SessionHooks } from '../workspace/environment';
+import { trustedHandoffRoot, warnRefusal } from '../workspace/trust';
 import type { TimelineElement, TimelineTreeProvider } from './timelineTree';
 
 /** The file a command acts on: a timeline element (context menu), a URI, or nothing (the active editor's file). */
@@ -66,16 +65,11 @@ export class TimelineCommands extends DisposableOwner {
 
   /** The workspace's handoff root and engine environment; undefined (after telling the user) when no folder is open, the workspace is untrusted or the root is invalid. */
   private async environment(): Promise<{ env: HandoverEnvironment; root: string } | undefined> {
-    const folder = await trustedFolder(REFUSALS);
-    if (!folder) return undefined;
-    const settings = readSettings(folder);
-    const root = folderHandoffRoot(folder, settings);
-    if (!root.ok) {
-      void vscode.window.showErrorMessage(errorText(root.error));
-      return undefined;
-    }
+    const where = await trustedHandoffRoot(REFUSALS);
+    if (!where) return undefined;
+    const { folder, settings, root } = where;
     return {
-      root: root.path,
+      root,
       env: await folderEnvironment(folder, this.session, { settings }),
     };
   }

@@ -19,9 +19,8 @@ import { isHandoffFile, listHandoffs } from '../../engine/handoffFiles';
 import { planVerification, verifyHandoff, type VerifyOutcome } from '../../engine/verify';
 import { Commands } from '../constants';
 import type { TimelineElement, TimelineTreeProvider } from '../timeline/timelineTree';
-import { folderEnvironment, folderHandoffRoot, folderSpecialists, type SessionHooks } from '../workspace/environment';
-import { readSettings } from '../workspace/settings';
-import { trustedFolder, warnRefusal } from '../workspace/trust';
+import { folderEnvironment, folderSpecialists, type SessionHooks } from '../workspace/environment';
+import { trustedHandoffRoot, warnRefusal } from '../workspace/trust';
 import { consentDetail, isBadNews, progressMessage, VerifyChoices } from './consent';
 import { TaskCommandRunner } from './taskRunner';
 
@@ -82,16 +81,11 @@ async function specialistLabel(folder: vscode.WorkspaceFolder, id: string): Prom
  *   verified (no folder, untrusted, no handoff picked, the confirmation cancelled)
  */
 export async function runVerify(arg: unknown, deps: { log: vscode.LogOutputChannel; session: SessionHooks; timeline: TimelineTreeProvider }): Promise<VerifyOutcome | undefined> {
-  const folder = await trustedFolder(REFUSALS);
-  if (!folder) return undefined;
-  const settings = readSettings(folder);
-  const root = folderHandoffRoot(folder, settings);
-  if (!root.ok) {
-    void vscode.window.showErrorMessage(errorText(root.error));
-    return undefined;
-  }
-  const asked = handoffOf(arg, root.path);
-  const ref = asked.ref ?? (await pickHandoff(root.path));
+  const where = await trustedHandoffRoot(REFUSALS);
+  if (!where) return undefined;
+  const { folder, settings, root } = where;
+  const asked = handoffOf(arg, root);
+  const ref = asked.ref ?? (await pickHandoff(root));
   if (!ref) return undefined;
   const env = await folderEnvironment(folder, deps.session, { settings });
   const plan = await planVerification({ handoff: ref }, env);

@@ -7,7 +7,9 @@
  * nothing for the panel (its view shows the state).
  */
 import * as vscode from 'vscode';
-import { currentFolder } from './settings';
+import { errorText } from '../../core/handoff/errors';
+import { folderHandoffRoot } from './environment';
+import { currentFolder, readSettings, type HandoffSettings } from './settings';
 
 /** Why a command does nothing: no folder is open, or the workspace is not trusted. */
 export type Refusal = 'no-folder' | 'untrusted';
@@ -69,4 +71,21 @@ export function warnRefusal(words: RefusalWords): RefusalTeller {
     });
     if (words.waitForAnswer) await shown;
   };
+}
+
+/**
+ * The trusted folder a command works in, its settings and its handoff root (absolute path):
+ * {@link trustedFolder}, then the root from `handoff.directory`. Undefined after telling the
+ * user: a refusal through `tell`, an invalid root as an error notification naming the setting.
+ */
+export async function trustedHandoffRoot(tell: RefusalTeller): Promise<{ folder: vscode.WorkspaceFolder; settings: HandoffSettings; root: string } | undefined> {
+  const folder = await trustedFolder(tell);
+  if (!folder) return undefined;
+  const settings = readSettings(folder);
+  const root = folderHandoffRoot(folder, settings);
+  if (!root.ok) {
+    void vscode.window.showErrorMessage(errorText(root.error));
+    return undefined;
+  }
+  return { folder, settings, root: root.path };
 }
