@@ -20,7 +20,7 @@ import { sanitizeSessionId } from './fieldGate';
 import type { ParsedHandoff } from '../core/handoff/parse';
 import { isUpToDate, stalenessLines } from '../core/receive/stalenessReport';
 import { collectStaleness } from '../evidence/git/stalenessFacts';
-import { findHandoff, listHandoffFiles, readHandoffHead } from '../store/handoffs/handoffIndex';
+import { findHandoff, readNewestHandoff } from '../store/handoffs/handoffIndex';
 import { setHandoffStatus } from '../store/handoffs/handoffStore';
 import { latestVerification } from '../store/handoffs/verifications';
 import { verificationLine } from '../core/receive/verification';
@@ -64,18 +64,6 @@ function fail(message: string, field?: string, parts?: ErrorParts): PromptOutcom
 // The prior handoffs block is read by priorHandoffs.ts; re-exported for the surfaces that import it from here.
 export { priorHandoffsFor } from './priorHandoffs';
 
-/**
- * The newest complete handoff file of `dir` whose `kind` is `handoff` (results are skipped),
- * addressed to `specialist` when one is given; the newest 50 candidates are read.
- */
-async function newestHandoff(dir: string, specialist: string | undefined): Promise<{ file: string; parsed: ParsedHandoff } | undefined> {
-  const files = (await listHandoffFiles(dir)).filter((f) => !f.partial && (!specialist || f.specialist === specialist)).reverse();
-  for (const f of files.slice(0, 50)) {
-    const h = await readHandoffHead(f.path);
-    if (h && h.frontmatter.kind === 'handoff') return { file: f.path, parsed: h };
-  }
-  return undefined;
-}
 
 /** Builds the prompt for the receiving specialist. */
 export async function buildPrompt(req: PromptRequest, env: HandoverEnvironment): Promise<PromptOutcome> {
@@ -102,7 +90,8 @@ async function build(req: PromptRequest, env: HandoverEnvironment): Promise<Prom
     handoff = { file: found.file, parsed: found.handoff };
   } else {
     // The newest handoff (never a result: `kind: result` hands work back, there is nothing to pick up) to this specialist, or the newest handoff at all.
-    handoff = await newestHandoff(dir, req.specialist);
+    const newest = await readNewestHandoff(dir, req.specialist);
+    handoff = newest && { file: newest.file, parsed: newest.handoff };
     if (!handoff && req.handoff === 'latest') {
       return fail(`there is no handoff to pick up in ${dir}${req.specialist ? ` for ${req.specialist}` : ''} (results are not picked up) — hand over first, or leave out --handoff`, 'handoff');
     }

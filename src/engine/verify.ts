@@ -24,7 +24,7 @@ import { invisibleInCommand, shownCommand } from '../core/receive/shownCommand';
 import { countRechecks, judgeRecheck, renderVerificationSection, verificationLine, type CommandRunner, type Recheck, type Verification } from '../core/receive/verification';
 import { ensureSanitized } from '../core/safety/gate';
 import { collectStaleness } from '../evidence/git/stalenessFacts';
-import { findHandoff, listHandoffFiles, readHandoffHead } from '../store/handoffs/handoffIndex';
+import { findHandoff, readNewestHandoff } from '../store/handoffs/handoffIndex';
 import { appendBriefing, writeBriefingSection } from '../store/handoffs/handoffStore';
 import { otherToolsHandoffFolders } from '../store/handoffs/timelineFiles';
 import { writeVerification } from '../store/handoffs/verifications';
@@ -96,16 +96,6 @@ interface Planned {
   readonly warnings: string[];
 }
 
-/** The newest whole handoff of `dir` whose `kind` is `handoff` (results are skipped); the newest 50 are read. */
-async function newestHandoff(dir: string): Promise<{ file: string; handoff: ParsedHandoff } | undefined> {
-  const files = (await listHandoffFiles(dir).catch(() => [])).filter((f) => !f.partial).reverse();
-  for (const f of files.slice(0, 50)) {
-    const h = await readHandoffHead(f.path);
-    if (h && h.frontmatter.kind === 'handoff') return { file: f.path, handoff: h };
-  }
-  return undefined;
-}
-
 /** Where a recorded folder is now: the absolute folder, or why it cannot be used. */
 async function resolveFolder(workspaceRoot: string, recorded: string | null): Promise<{ cwd: string; missing?: string }> {
   const cwd = recorded === null || recorded === '.' ? workspaceRoot : path.resolve(workspaceRoot, recorded);
@@ -132,7 +122,7 @@ async function plan(req: VerifyPlanRequest, env: HandoverEnvironment): Promise<P
     if (!f.ok) return handoverError(f.message, 'handoff', { code: 'not_found' });
     found = f;
   } else {
-    found = await newestHandoff(dir);
+    found = await readNewestHandoff(dir).catch(() => undefined);
     if (!found) return handoverError(`there is no handoff to verify in ${dir} (a result is verified only when named) — hand over first, or name the handoff to verify`, 'handoff', { code: 'not_found' });
   }
   const { handoff } = found;

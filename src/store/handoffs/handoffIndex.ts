@@ -90,6 +90,21 @@ export async function readLatestHandoffFile(dir: string, listed?: readonly Hando
   return undefined;
 }
 
+/**
+ * The newest complete handoff of `dir` to pick up or verify: `kind: handoff` (a result hands
+ * work back, there is nothing to take up), addressed to `specialist` when one is given; the
+ * newest 50 candidates are read.
+ * @throws StoreError when `dir` cannot be listed (a missing folder is no handoff)
+ */
+export async function readNewestHandoff(dir: string, specialist?: string): Promise<{ file: string; handoff: ParsedHandoff } | undefined> {
+  const files = (await listHandoffFiles(dir)).filter((f) => !f.partial && (!specialist || f.specialist === specialist)).reverse();
+  for (const f of files.slice(0, 50)) {
+    const h = await readHandoffHead(f.path);
+    if (h && h.frontmatter.kind === 'handoff') return { file: f.path, handoff: h };
+  }
+  return undefined;
+}
+
 /** Outcome of {@link findHandoff}: the parsed handoff and its file, or a message naming what was looked for. */
 export type FindHandoff = { ok: true; file: string; handoff: ParsedHandoff } | { ok: false; message: string };
 
