@@ -29,7 +29,7 @@ import { SESSION_SOURCES, type SessionEvent, type SessionSource } from '../core/
 import { discover, reader, turnRole } from '../evidence/session/collectSessionLog';
 import { detectTranscript } from '../evidence/session/detect';
 import type { FoundTranscript } from '../evidence/session/discovery';
-import { findHandoff, listHandoffFiles, readHandoffHead } from '../store/handoffs/handoffIndex';
+import { findHandoff, listHandoffFiles, readHandoffHead, readNewestHandoff } from '../store/handoffs/handoffIndex';
 import type { HandoverEnvironment } from './environment';
 import { openProject } from './project';
 import { counterFor } from './tokenizer';
@@ -182,11 +182,8 @@ async function pickHandoff(dir: string, ref: string | undefined): Promise<{ file
     const found = await findHandoff(dir, ref, 'handoff');
     return found.ok ? { file: found.file, parsed: found.handoff } : handoverError(found.message, 'handoff', { code: 'not_found' });
   }
-  const files = (await listHandoffFiles(dir)).filter((f) => !f.partial).reverse();
-  for (const f of files.slice(0, PREVIOUS_SCANNED)) {
-    const h = await readHandoffHead(f.path);
-    if (h && h.frontmatter.kind === 'handoff') return { file: f.path, parsed: h };
-  }
+  const newest = await readNewestHandoff(dir, undefined, PREVIOUS_SCANNED);
+  if (newest) return { file: newest.file, parsed: newest.handoff };
   return handoverError(`there is no handoff in ${dir} yet — hand over first, or name a handoff`, 'handoff', { code: 'not_found', subject: `there is no handoff in ${dir}`, problem: 'yet', fix: 'hand over first, or name a handoff' });
 }
 

@@ -93,12 +93,12 @@ export async function readLatestHandoffFile(dir: string, listed?: readonly Hando
 /**
  * The newest complete handoff of `dir` to pick up or verify: `kind: handoff` (a result hands
  * work back, there is nothing to take up), addressed to `specialist` when one is given; the
- * newest 50 candidates are read.
+ * newest `candidates` files (default 50) are read.
  * @throws StoreError when `dir` cannot be listed (a missing folder is no handoff)
  */
-export async function readNewestHandoff(dir: string, specialist?: string): Promise<{ file: string; handoff: ParsedHandoff } | undefined> {
+export async function readNewestHandoff(dir: string, specialist?: string, candidates = 50): Promise<{ file: string; handoff: ParsedHandoff } | undefined> {
   const files = (await listHandoffFiles(dir)).filter((f) => !f.partial && (!specialist || f.specialist === specialist)).reverse();
-  for (const f of files.slice(0, 50)) {
+  for (const f of files.slice(0, candidates)) {
     const h = await readHandoffHead(f.path);
     if (h && h.frontmatter.kind === 'handoff') return { file: f.path, handoff: h };
   }
