@@ -16,6 +16,7 @@ import { countTokens } from '../src/core/handoff/tokens';
 import { handover } from '../src/engine/handover';
 import { buildPrompt } from '../src/engine/prompt';
 import { loadEncoding } from '../src/engine/tokenizer';
+import { ENV } from './repo';
 
 /** Tokens of mandate, rules and run context the goal allows beyond twice the handoff (issue 18). */
 export const PROMPT_MANDATE_TOKENS = 600;
@@ -37,13 +38,7 @@ export interface PromptChainFigures {
 }
 
 const GIT_ENV = {
-  ...process.env,
-  GIT_AUTHOR_NAME: 'Bench',
-  GIT_AUTHOR_EMAIL: 'bench@example.com',
-  GIT_COMMITTER_NAME: 'Bench',
-  GIT_COMMITTER_EMAIL: 'bench@example.com',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
+  ...ENV,
   // Fixed dates: the same commit ids, so the same token counts, on every run.
   GIT_AUTHOR_DATE: '2026-12-01T08:00:00Z',
   GIT_COMMITTER_DATE: '2026-12-01T08:00:00Z',

@@ -7,7 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-const ENV = {
+/** git's environment for the bench repositories: a fixed author, no system or global config. */
+export const ENV = {
   ...process.env,
   GIT_AUTHOR_NAME: 'Bench',
   GIT_AUTHOR_EMAIL: 'bench@example.com',

@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { alive } from '../helpers/process';
 import { EXIT_OK } from '../../src/cli/main';
 import { EXIT_CONTRADICTED } from '../../src/cli/verify';
 import { parseHandoff } from '../../src/core/handoff/parse';
@@ -47,19 +48,6 @@ async function repoWithHandoff(runs: (repo: string) => BashRun[], files: Record<
   return { repo, handoff: written.handoff_file, id: written.package.id };
 }
 
-/** Whether process `pid` still runs: it exists and (where /proc tells) is not a zombie waiting to be reaped. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  } catch {
-    return existsSync('/proc') ? false : true;
-  }
-}
 
 describe('verify on receipt (specialist-handoff verify, real repositories)', function () {
   this.timeout(120_000);

@@ -7,24 +7,13 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { alive } from '../../helpers/process';
 import { handover } from '../../../src/engine/handover';
 import { createShellCommandRunner, planVerification, shellCommandRunner, verifyHandoff } from '../../../src/engine/verify';
 import { latestVerification } from '../../../src/store/handoffs/verifications';
 import { writeClaudeTranscript } from '../../helpers/claudeTranscript';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../../helpers/repo';
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  } catch {
-    return !existsSync('/proc');
-  }
-}
 
 describe('the shell runner (verify --run)', function () {
   this.timeout(30_000);
