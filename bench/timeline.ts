@@ -5,8 +5,10 @@
  * - the tree's first page as the provider builds it for a folder this big (names only:
  *   list the three timeline folders, parse the names, group, take the first 200 chains)
  *   beside `readdir` of the same folder;
- * - the chain links of all 10,000 files as the tree reads them in the background (the
- *   first 16 KiB of each) beside reading every file whole;
+ * - the chain links of all 10,000 files as the tree reads them in the background
+ *   (`readChainInfos`: one listing of status/, each file's start up to its frontmatter's
+ *   closing `---`, the head fields by the fast reader) beside reading every file whole;
+ *   goal ≤ 1.5× (issue 19);
  * - the latest verifications (issue 18) with 1 handoff in 100 verified, read in bulk once per
  *   timeline read (`latestVerifications`), beside `readdir` of the handoffs folder.
  */

@@ -13,6 +13,7 @@ import type { HandoverError } from '../core/handoff/errors';
 import { timelineVerification, type TimelineVerification } from '../core/receive/verification';
 import { listTimelineFiles, readChainInfo, readChainInfos, timelineFolders as timelineFoldersOf, type TimelineEntryInfo } from '../store/handoffs/timelineFiles';
 import { latestVerifications } from '../store/handoffs/verifications';
+import { listStatusFolders, type StatusFolders } from '../store/handoffs/handoffHeads';
 import { openProject, type Project, type ProjectOptions } from './project';
 
 export type { TimelineEntryInfo } from '../store/handoffs/timelineFiles';
@@ -58,15 +59,27 @@ export async function readTimelineInfo(file: TimelineFile): Promise<TimelineEntr
   return readChainInfo(file).catch(() => undefined);
 }
 
+/** One listing of a project's `<handoff root>/status/`: which handoffs have status events (`listStatusFolders`). */
+export type TimelineStatusListing = StatusFolders;
+
+/**
+ * Lists `<handoff root>/status/` once, for the {@link readTimelineInfos} calls of one
+ * timeline read (a surface that reads in batches takes it once and drops it when a status
+ * event is created or deleted). Never throws.
+ */
+export function listTimelineStatus(where: TimelineLocation): Promise<TimelineStatusListing> {
+  return listStatusFolders(where.handoffRoot);
+}
+
 /**
  * Reads the chain links of many timeline files of a project at once (what a surface that
  * reads a whole folder calls, e.g. the VS Code tree's background batches): one listing of
- * `<handoff root>/status/` for all of them, then only the status events of handoffs that
- * have a folder there, a bounded head read per file (`readChainInfos`).
+ * `<handoff root>/status/` for all of them (`status`, or listed here), then only the status
+ * events of handoffs that have a folder there, a bounded head read per file (`readChainInfos`).
  * @returns one entry per file, in the order given (undefined: no chain links). Never throws.
  */
-export async function readTimelineInfos(where: TimelineLocation, files: readonly TimelineFile[]): Promise<(TimelineEntryInfo | undefined)[]> {
-  return readChainInfos(files, where.handoffRoot).catch(() => files.map(() => undefined));
+export async function readTimelineInfos(where: TimelineLocation, files: readonly TimelineFile[], status?: TimelineStatusListing): Promise<(TimelineEntryInfo | undefined)[]> {
+  return readChainInfos(files, where.handoffRoot, status).catch(() => files.map(() => undefined));
 }
 
 /**

@@ -39,6 +39,7 @@ export const HandoffHeadSchema = HandoffFrontmatterSchema.pick({
   root_id: true,
   parent_id: true,
   hop: true,
+  chain: true,
   hop_guard: true,
   topic: true,
   topic_title: true,

@@ -151,15 +151,19 @@ async function readMirrorCandidate(file: string, ours: ReadonlySet<string>): Pro
 /**
  * Chain links of a timeline entry, and whether it hands work over or back; `verification`:
  * the latest verification of our handoff (issue 18: when it was checked, its counts and its
- * line), absent when it has none or was not looked up (`readTimeline` fills it from one bulk read).
+ * line), absent when it has none or was not looked up (`readTimeline` fills it from one bulk read);
+ * `status_at`: when it took its status (the `at` of the latest status change, events applied;
+ * absent when it has none — issue 21, the timeline's "waiting too long").
  */
-export type TimelineEntryInfo = ChainInfo & { readonly kind: 'handoff' | 'result'; readonly verification?: TimelineVerification };
+export type TimelineEntryInfo = ChainInfo & { readonly kind: 'handoff' | 'result'; readonly verification?: TimelineVerification; readonly status_at?: string };
 
 /**
- * The chain links of a head (the timeline's topic: `topic_title`, else the slug).
+ * The chain links of a head (the timeline's topic: `topic_title`, else the slug), and since
+ * when it has its status.
  */
 function chainInfoOf(head: HandoffHead): TimelineEntryInfo {
-  return { id: head.id, root_id: head.root_id, parent_id: head.parent_id, status: head.status, topic: head.topic_title || head.topic, hop: head.hop, kind: head.kind };
+  const at = head.status_history.at(-1)?.at; // issue 21: since when it has its status (the timeline's "waiting too long")
+  return { id: head.id, root_id: head.root_id, parent_id: head.parent_id, status: head.status, topic: head.topic_title || head.topic, hop: head.hop, kind: head.kind, ...(at ? { status_at: at } : {}) };
 }
 
 /**
@@ -188,11 +192,12 @@ async function chainInfoWith(file: TimelineFile, status: StatusFolders | undefin
 
 /**
  * Reads the chain links of many timeline files ({@link readChainInfo}) of one handoff root:
- * one listing of `<handoff root>/status/` for all of them, at most `HEAD_READ_CONCURRENCY`
- * files at once.
+ * one listing of `<handoff root>/status/` for all of them (`status`, when the caller listed
+ * it already for this timeline read: {@link listStatusFolders}), at most
+ * `HEAD_READ_CONCURRENCY` files at once.
  * @returns one entry per file, in the order given (undefined: no chain links). Never throws.
  */
-export async function readChainInfos(files: readonly TimelineFile[], handoffRoot: string): Promise<(TimelineEntryInfo | undefined)[]> {
-  const status = await listStatusFolders(handoffRoot);
+export async function readChainInfos(files: readonly TimelineFile[], handoffRoot: string, listed?: StatusFolders): Promise<(TimelineEntryInfo | undefined)[]> {
+  const status = listed ?? (await listStatusFolders(handoffRoot));
   return mapLimit(files, HEAD_READ_CONCURRENCY, (f) => chainInfoWith(f, status).catch(() => undefined));
 }

@@ -24,7 +24,7 @@ import { groupChains, TIMELINE_PAGE_SIZE, type TimelineFile, type TimelineNode, 
 import { errorText } from '../../core/handoff/errors';
 import { readHandoffHead } from '../../engine/handoffFiles';
 import { openProject } from '../../engine/project';
-import { listTimeline, readTimelineInfo, timelineFolders, timelineVerifications, type TimelineEntryInfo, type TimelineLocation } from '../../engine/timeline';
+import { listTimeline, listTimelineStatus, readTimelineInfos, timelineFolders, timelineVerifications, type TimelineEntryInfo, type TimelineLocation, type TimelineStatusListing } from '../../engine/timeline';
 import { Config } from '../constants';
 import { DisposableOwner } from '../lifecycle';
 import { folderHandoffRoot, projectOptions } from '../workspace/environment';
@@ -99,6 +99,8 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
   private roots: TimelineElement[] = [];
   private pages = 1;
   private loading: Promise<void> | undefined;
+  /** One listing of the handoff root's status/ per timeline read (issue 19), dropped when a status event is created or deleted. */
+  private statusListing: Promise<TimelineStatusListing> | undefined;
   private generation = 0;
 
   constructor(private readonly log: vscode.LogOutputChannel) {
@@ -212,6 +214,7 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
     const statusChanged = (uri: vscode.Uri) => {
       const id = uri.path.split('/').slice(-2)[0];
       this.stale.add(`handoff:${id}.md`).add(`handoff:${id}.partial.md`);
+      this.statusListing = undefined; // a handoff may have its first event: list status/ again
       this.scheduleRefresh();
     };
     events.onDidCreate(statusChanged);
@@ -264,8 +267,9 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
         }
       }
       const unread = listed.files.filter((f) => this.unread(f));
+      this.statusListing = undefined; // one listing of status/ per timeline read (issue 19)
       if (unread.length > 0 && unread.length <= EAGER_CHAIN_INFO_FILES) {
-        const infos = await Promise.all(unread.map((f) => readTimelineInfo(f)));
+        const infos = await readTimelineInfos(project, unread, await this.statusOf(project));
         unread.forEach((f, k) => this.learn(f, infos[k]));
       }
       const known = new Map<string, TimelineEntryInfo>();
@@ -274,7 +278,7 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
       this.elements = new Map();
       const shown = Math.min(chains.length, this.pages * TIMELINE_PAGE_SIZE);
       this.roots = chains.slice(0, shown).map((node) => this.remember({ type: 'entry', node }, undefined));
-      this.loadInfoLater(listed.files);
+      this.loadInfoLater(project, listed.files);
       this.announceNew(listedKeys);
       return shown < chains.length ? [...this.roots, { type: 'more', shown, total: chains.length }] : this.roots;
     } catch (err) {
@@ -333,8 +337,13 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
     return element.type === 'entry' ? this.elements.get(element.node.file.key)?.parent : undefined;
   }
 
-  /** Reads the chain links of files not read yet, newest first, in batches; regroups after each batch. */
-  private loadInfoLater(files: readonly TimelineFile[]): void {
+  /** The listing of status/ of this timeline read, taken on first use ({@link readTimelineInfos} of every batch shares it). */
+  private statusOf(where: TimelineLocation): Promise<TimelineStatusListing> {
+    return (this.statusListing ??= listTimelineStatus(where));
+  }
+
+  /** Reads the chain links of files not read yet, newest first, in batches (one status/ listing for all); regroups after each batch. */
+  private loadInfoLater(where: TimelineLocation, files: readonly TimelineFile[]): void {
     const missing = files.filter((f) => this.unread(f)).sort((a, b) => b.time - a.time);
     if (!missing.length || this.loading) return;
     const generation = ++this.generation;
@@ -342,7 +351,7 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
       let regrouped = Date.now();
       for (let i = 0; i < missing.length; i += CHAIN_INFO_BATCH) {
         const batch = missing.slice(i, i + CHAIN_INFO_BATCH);
-        const infos = await Promise.all(batch.map((f) => readTimelineInfo(f)));
+        const infos = await readTimelineInfos(where, batch, await this.statusOf(where));
         if (generation !== this.generation) return;
         batch.forEach((f, k) => this.learn(f, infos[k]));
         // Regroup at most once a second while reading, and once at the end.

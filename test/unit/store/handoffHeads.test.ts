@@ -86,7 +86,8 @@ describe('handoff heads in bulk (src/store/handoffs/handoffHeads.ts)', function 
     const bulk = await readChainInfos(timeline, root);
     for (const [k, f] of timeline.entries()) {
       const full = f.source === 'handoff' ? await fullHead(f.path) : undefined;
-      const want = full && { id: full.id, root_id: full.root_id, parent_id: full.parent_id, status: full.status, topic: full.topic_title || full.topic, hop: full.hop, kind: full.kind };
+      const last = full?.status_history.at(-1)?.at;
+      const want = full && { id: full.id, root_id: full.root_id, parent_id: full.parent_id, status: full.status, topic: full.topic_title || full.topic, hop: full.hop, kind: full.kind, ...(last ? { status_at: last } : {}) };
       assert.deepStrictEqual(bulk[k], want, f.name);
       assert.deepStrictEqual(await readChainInfo(f), want, `${f.name} alone`);
     }
