@@ -90,7 +90,7 @@ export function locateFrontmatter(text: string): { yamlStart: number; closeStart
   while (lineStart <= text.length) {
     const nl = text.indexOf('\n', lineStart);
     const lineEnd = nl < 0 ? text.length : nl;
-    if (/^---[ \t]*\r?$/.test(text.slice(lineStart, lineEnd))) {
+    if (text.startsWith('---', lineStart) && /^---[ \t]*\r?$/.test(text.slice(lineStart, lineEnd))) {
       closeStart = lineStart;
       closeEnd = nl < 0 ? text.length : nl + 1;
       break;

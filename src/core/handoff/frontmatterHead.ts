@@ -77,7 +77,7 @@ export function readHead(text: string): { head: HandoffHead | undefined; path: H
     return { head: parseHandoffHeadWithYaml(text), path: 'yaml' };
   }
   const yamlText = text.slice(fence.yamlStart, fence.closeStart);
-  const data = yamlText.includes('\r') ? FAIL : parseBlockFrontmatter(yamlText);
+  const data = !FAST_PATH_USABLE || yamlText.includes('\r') ? FAIL : parseBlockFrontmatter(yamlText);
   if (data === FAIL) return { head: parseHandoffHeadWithYaml(text), path: 'yaml' };
   const parsed = HandoffHeadSchema.safeParse(data);
   return { head: parsed.success ? parsed.data : undefined, path: 'fast' };
@@ -109,22 +109,38 @@ const MAX_KEY = 200;
  * Where the key of a `key:` / `key: value` line ends (the index of its `:`), or -1 when the
  * line is not one the fast path takes: a key of a lower-case ASCII letter, then letters,
  * digits, `_` or `-` (ours, and redaction kinds), at most {@link MAX_KEY}, then `:` and the
- * end of the line or one space and a value.
+ * end of the line or one space and a value. Also sets {@link keyHash} (FNV-1a of the key, 30 bits).
  */
 function keyEnd(text: string): number {
   const c0 = text.charCodeAt(0);
   if (!(c0 >= 0x61 && c0 <= 0x7a)) return -1;
+  let h = Math.imul(0x811c9dc5 ^ c0, 0x01000193);
   const max = Math.min(text.length, MAX_KEY + 1);
   for (let k = 1; k < max; k++) {
     const c = text.charCodeAt(k);
-    if ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2d) continue;
+    if ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2d) {
+      h = Math.imul(h ^ c, 0x01000193);
+      continue;
+    }
     if (c !== 0x3a) return -1;
+    keyHash = h & 0x3fffffff; // a small integer: cheap in a Set
     return k + 1 === text.length || text.charCodeAt(k + 1) === 0x20 ? k : -1;
   }
   return -1;
 }
-/** Keys the core schema would resolve as something other than a string (`null`, `true`, `false`: the only lower-case words its tags match). */
-const NOT_STRING_KEYS: ReadonlySet<string> = new Set(['null', 'true', 'false']);
+
+/** The hash {@link keyEnd} computed of the last key it took. */
+let keyHash = 0;
+
+/** FNV-1a of a key, 30 bits, as {@link keyEnd} computes it. */
+function hashOf(key: string): number {
+  let h = 0x811c9dc5;
+  for (let k = 0; k < key.length; k++) h = Math.imul(h ^ key.charCodeAt(k), 0x01000193);
+  return h & 0x3fffffff;
+}
+
+/** Keys the core schema would resolve as something other than a string (`null`, `true`, `false`: the only lower-case words its tags match), by hash (a key with one of these hashes goes to the library). */
+const NOT_STRING_HASHES: ReadonlySet<number> = new Set(['null', 'true', 'false'].map(hashOf));
 
 /**
  * One non-space character the fast path takes in a scalar: printable (YAML 1.2 §5.1) minus
@@ -142,6 +158,11 @@ const PLAIN = new RegExp(String.raw`^(?:(?![-?:,\[\]{}#&*!|>'"%@\x60])${NS}|-(?=
 const QUOTED_CHARS = new RegExp(String.raw`^(?: |${NS})*$`, 'u');
 /** Block scalar headers the fast path skips in fields it does not need (no indentation indicator). */
 const BLOCK_HEADERS: ReadonlySet<string> = new Set(['|', '|-', '|+', '>', '>-', '>+']);
+
+/** The head keys by hash ({@link hashOf}). */
+const HEAD_KEY_HASHES: ReadonlyMap<number, string> = new Map([...HEAD_KEYS].map((k) => [hashOf(k), k]));
+/** Whether the fast path can tell the head keys apart by hash (two sharing one: every head is read by the library). */
+export const FAST_PATH_USABLE = HEAD_KEY_HASHES.size === HEAD_KEYS.size;
 
 interface Lines {
   readonly lines: readonly string[];
@@ -161,7 +182,7 @@ function parseBlockFrontmatter(yamlText: string): Record<string, unknown> | Fail
   const lines = yamlText.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   const ctx: Lines = { lines, i: 0 };
-  const out = parseMap(ctx, 0, HEAD_KEYS, undefined);
+  const out = parseMap(ctx, 0, HEAD_KEY_HASHES, undefined);
   if (out === FAIL || ctx.i !== lines.length) return FAIL;
   return out as Record<string, unknown>;
 }
@@ -174,13 +195,14 @@ function indentOf(line: string): number {
 
 /**
  * A block mapping at column `col`. `build`: whether its values are built (else only checked),
- * or the keys whose values are built (the top level); `first` is the rest of a `- key: value`
+ * or the keys whose values are built, by hash (the top level: {@link HEAD_KEY_HASHES}); `first` is the rest of a `- key: value`
  * line (a mapping inside a sequence item).
  * @returns the mapping (only built keys), `true` when nothing is built, or FAIL
  */
-function parseMap(ctx: Lines, col: number, build: boolean | ReadonlySet<string>, first: string | undefined): Record<string, unknown> | true | Fail {
+function parseMap(ctx: Lines, col: number, build: boolean | ReadonlyMap<number, string>, first: string | undefined): Record<string, unknown> | true | Fail {
   const out: Record<string, unknown> = {};
-  const seen = new Set<string>();
+  // Keys seen, by hash: two keys with one hash read as a duplicate, so the library decides (never a wrong answer).
+  const seen = new Set<number>();
   let text = first;
   for (;;) {
     if (text === undefined) {
@@ -193,14 +215,21 @@ function parseMap(ctx: Lines, col: number, build: boolean | ReadonlySet<string>,
     }
     const end = keyEnd(text);
     if (end < 0) return FAIL;
-    const key = text.slice(0, end);
-    if (seen.has(key) || NOT_STRING_KEYS.has(key)) return FAIL;
-    seen.add(key);
+    const hash = keyHash;
+    if (seen.has(hash) || NOT_STRING_HASHES.has(hash)) return FAIL;
+    seen.add(hash);
     ctx.i++;
-    const wanted = typeof build === 'boolean' ? build : build.has(key);
+    // The key itself is sliced only where its value is built; at the top level, only a head key is (its constant string).
+    let key: string | undefined;
+    if (typeof build === 'boolean') key = build ? text.slice(0, end) : undefined;
+    else {
+      const candidate = build.get(hash);
+      key = candidate !== undefined && candidate.length === end && text.startsWith(candidate) ? candidate : undefined;
+    }
+    const wanted = key !== undefined;
     const value = end + 1 === text.length ? parseNested(ctx, col, wanted) : parseInline(ctx, text.slice(end + 2), col, wanted);
     if (value === FAIL) return FAIL;
-    if (wanted) out[key] = value;
+    if (key !== undefined) out[key] = value;
     text = undefined;
   }
   return build === false ? true : out;
@@ -252,8 +281,8 @@ function parseSeq(ctx: Lines, col: number, build: boolean): unknown[] | true | F
 function parseInline(ctx: Lines, rest: string, col: number, build: boolean): unknown {
   if (rest === '[]') return build ? [] : true;
   if (rest === '{}') return build ? {} : true;
-  if (BLOCK_HEADERS.has(rest)) return build ? FAIL : skipBlockScalar(ctx, col);
   const c = rest.charCodeAt(0);
+  if ((c === 0x7c || c === 0x3e) && BLOCK_HEADERS.has(rest)) return build ? FAIL : skipBlockScalar(ctx, col);
   if (c === 0x22) return doubleQuoted(rest);
   if (c === 0x27) return singleQuoted(rest);
   if (!PLAIN.test(rest)) return FAIL;
@@ -309,12 +338,21 @@ function singleQuoted(rest: string): string | Fail {
   return inner.replace(/''/g, "'");
 }
 
+/** Plain scalars a core tag resolved (null, booleans, numbers: `null`, `1`, `false` repeat in every file), at most 1,000. */
+const RESOLVED = new Map<string, unknown>();
+
 /** A plain scalar's value as the library resolves it: the first core tag whose test matches, else the string. */
 function resolvePlain(text: string): unknown {
+  const known = RESOLVED.get(text);
+  if (known !== undefined || RESOLVED.has(text)) return known;
   const tag = CORE_TAGS.find((t) => t.test!.test(text));
   if (!tag) return text;
   let failed = false;
-  const value = tag.resolve(text, () => (failed = true), {});
+  const resolved = tag.resolve(text, () => (failed = true), {});
   if (failed) return FAIL;
-  return isScalar(value) ? value.value : value;
+  const value = isScalar(resolved) ? resolved.value : resolved;
+  if (value !== null && typeof value === 'object') return value; // not a primitive: not shared
+  if (RESOLVED.size >= 1000) RESOLVED.clear();
+  RESOLVED.set(text, value);
+  return value;
 }
