@@ -30,6 +30,9 @@ export const MAX_COMMITS_WITHOUT_BASE = 10;
 /** A git process that prints nothing for this long is killed: 120,000 ms. */
 export const GIT_BLOCK_TIMEOUT_MS = 120_000;
 
+/** Once git has exited, how long its output may still take to close before the command counts as done: 5,000 ms. */
+export const GIT_EXIT_GRACE_MS = 5_000;
+
 /** Empty-tree object names, used as "HEAD" in a repository without commits. */
 const EMPTY_TREE: Record<string, string> = {
   sha1: '4b825dc642cb6eb9a060e54bf8d69288fbee4904',
@@ -107,7 +110,8 @@ export interface ClientOptions {
 /**
  * A simple-git client for `baseDir` with this module's settings: untrimmed output,
  * `core.quotePath=false`, no colour, at most 3 git processes, killed after
- * {@link GIT_BLOCK_TIMEOUT_MS} of silence or when `opts.signal` aborts.
+ * {@link GIT_BLOCK_TIMEOUT_MS} of silence or when `opts.signal` aborts, done when the
+ * output is closed (at most {@link GIT_EXIT_GRACE_MS} after git exits).
  */
 export function gitClient(baseDir: string, opts: ClientOptions): SimpleGit {
   const options: Partial<SimpleGitOptions> = {
@@ -116,6 +120,11 @@ export function gitClient(baseDir: string, opts: ClientOptions): SimpleGit {
     maxConcurrentProcesses: 3,
     trimmed: false,
     timeout: { block: GIT_BLOCK_TIMEOUT_MS },
+    // Done when git's output is closed (all of it read), not 50 ms after git exits (simple-git's
+    // default): on a loaded machine the rest of a large status or numstat was still in the pipe
+    // then, and a handoff listed 1,274 of 2,000 changed files. The exit bound stays, longer, for
+    // a process that leaves the pipe open behind it.
+    completion: { onClose: true, onExit: GIT_EXIT_GRACE_MS },
     config: ['core.quotePath=false', 'color.ui=false'],
   };
   if (opts.signal) {
