@@ -254,24 +254,27 @@ export async function collectGitEvidence(opts: GitEvidenceOptions): Promise<GitE
   let repoRoot: string;
   let objectFormat: string;
   let head: string | null;
+  let gitDir: string | undefined;
   try {
     const probe = gitClient(opts.cwd, opts);
     const [top, verified] = await Promise.all([
-      probe.raw(['rev-parse', '--show-toplevel', '--show-object-format']),
+      // The git folder too, for readGitOperation: one process fewer (each spawn forks this whole process).
+      probe.raw(['rev-parse', '--show-toplevel', '--show-object-format', '--absolute-git-dir']),
       probe.raw(['rev-parse', '-q', '--verify', 'HEAD^{commit}']).catch(() => ''),
     ]);
-    const [root, format] = top.split('\n');
+    const [root, format, dir] = top.split('\n');
     if (!root?.trim()) {
       return emptyGitEvidence('Not a git working tree (a bare repository or the .git folder itself) — touched files and commits were not collected', 'not_repository');
     }
     repoRoot = path.resolve(root.trim());
     objectFormat = format?.trim() || 'sha1';
     head = verified.trim() || null;
+    gitDir = dir?.trim() || undefined;
   } catch (err) {
     return emptyGitEvidence(describeGitFailure(err, opts.cwd), classifyGitFailure(err));
   }
   try {
-    return await collectInRepository(repoRoot, head, objectFormat, opts);
+    return await collectInRepository(repoRoot, head, objectFormat, opts, gitDir);
   } catch (err) {
     const ev = emptyGitEvidence(describeGitFailure(err, opts.cwd), classifyGitFailure(err));
     return { ...ev, repoRoot };
@@ -309,7 +312,7 @@ function settledNote(what: string, r: PromiseSettledResult<unknown>, cwd: string
   }
 }
 
-async function collectInRepository(repoRoot: string, head: string | null, objectFormat: string, opts: GitEvidenceOptions): Promise<GitEvidence> {
+async function collectInRepository(repoRoot: string, head: string | null, objectFormat: string, opts: GitEvidenceOptions, gitDir: string | undefined): Promise<GitEvidence> {
   const git = gitClient(repoRoot, opts);
   const notes: string[] = [];
   const pathspec = await evidencePathspec(repoRoot, opts.handoffRoot, opts.alsoExclude);
@@ -318,7 +321,7 @@ async function collectInRepository(repoRoot: string, head: string | null, object
     notes.push('This repository has no commits yet: changes are shown against an empty tree');
   }
   const maxChars = opts.diffExcerptChars ?? DIFF_EXCERPT_MAX_CHARS;
-  const operation = readGitOperation(repoRoot, opts);
+  const operation = readGitOperation(repoRoot, opts, gitDir);
 
   const status = rawBytes(repoRoot, opts, ['--no-optional-locks', 'status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', ...pathspec]).then((b) =>
     parseStatusV2(splitNulFields(b)),
