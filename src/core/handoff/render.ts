@@ -124,6 +124,10 @@ export function renderTouchedFile(f: TouchedFile): string {
   return `- **${f.status}** ${where}${counts}`;
 }
 
+/** Rendered lines by file entry: fit-to-budget renders the same entries ~30 times (issue 19); entries are never edited in place. */
+const touchedLines = new WeakMap<TouchedFile, string>();
+const touchedLine = (f: TouchedFile): string => touchedLines.get(f) ?? touchedLines.set(f, renderTouchedFile(f)).get(f)!;
+
 function renderCommit(c: Commit): string {
   return `- ${codeSpan(c.sha.slice(0, 10))} ${c.subject.replace(/\s+/g, ' ').trim()} — ${c.author}, ${c.date.slice(0, 10)}`;
 }
@@ -291,7 +295,7 @@ export function renderHandoff(pkg: HandoffPackage, meta: HandoffMeta, specialist
   out.push('', '## Done', '', renderDone(pkg.completed));
 
   out.push('', '## Touched files', '', renderGitHeader(pkg));
-  const files = pkg.touched_files.map(renderTouchedFile);
+  const files = pkg.touched_files.map(touchedLine);
   if (files.length || pkg.touched_files_omitted === 0) {
     out.push('', files.length ? files.join('\n') : NONE);
   } else {
@@ -385,7 +389,6 @@ function renderGitHeader(pkg: HandoffPackage): string {
   const op = pkg.git_operation ? `\n\n**${describeGitOperation(pkg.git_operation)}**` : '';
   return parts.join(' · ') + op;
 }
-
 
 /**
  * The header written when a briefing file is created: who it is for, the topic and the
