@@ -9,7 +9,8 @@
  *
  * Each run gets a fresh temporary HOME and XDG folders, so the session-log discovery reads
  * none of the real home's agent logs, and the CLI's state (the session id, the session-log
- * position) starts empty every run. `hook` reads a Claude Code `SessionEnd` hook input (the
+ * position) starts empty every run; the repository's .handoff folder is removed before each
+ * run, so every run writes the project's first handoff. `hook` reads a Claude Code `SessionEnd` hook input (the
  * documented fields: session_id, transcript_path, cwd, hook_event_name, reason) pointing at a
  * small Claude Code transcript (test/helpers/claudeSession.ts, Claude Code's JSONL).
  */
@@ -130,7 +131,11 @@ export async function cliRows(log: (m: string) => void, runs: number): Promise<C
   const out: CliRow[] = [];
   try {
     for (const c of commands) {
-      const ours = () => runNode(c.args, { cwd: repo, env: freshEnv(), stdin: c.stdin, preload, rssFile });
+      // Every run writes its first handoff: the same work each time, not a growing history to scan.
+      const ours = () => {
+        rmSync(path.join(repo, '.handoff'), { recursive: true, force: true });
+        return runNode(c.args, { cwd: repo, env: freshEnv(), stdin: c.stdin, preload, rssFile });
+      };
       await ours();
       await bare();
       const a: Figure[] = [];
