@@ -10,7 +10,8 @@
 import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { simpleGit, type SimpleGit, type SimpleGitOptions } from 'simple-git';
+import type { SimpleGit, SimpleGitOptions } from 'simple-git';
+import type * as SimpleGitModule from 'simple-git';
 import { emptyGitEvidence, type GitEvidence, type GitProblem } from '../../core/handoff/gitEvidence';
 import { clipText } from '../../core/handoff/render';
 import type { Commit } from '../../core/handoff/schema';
@@ -133,7 +134,9 @@ export function gitClient(baseDir: string, opts: ClientOptions): SimpleGit {
   if (opts.input) {
     options.input = opts.input;
   }
-  return simpleGit(options);
+  // Required on first use: the bundles load simple-git from its own file (dist/vendor, esbuild.mjs VENDOR).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('simple-git') as typeof SimpleGitModule).simpleGit(options);
 }
 
 /**
