@@ -34,6 +34,8 @@ export interface ActivationRow {
 export interface SkippedActivation {
   readonly name: string;
   readonly skipped: string;
+  /** The host is installed but measuring it failed twice (not merely absent): the bench exits non-zero. */
+  readonly failed?: boolean;
 }
 
 /**
@@ -46,7 +48,7 @@ export const ACTIVATION_GOAL_MS = 50;
 /** What one host's child process measures: medians (ms) and every run. */
 interface HostFigures {
   readonly vscode: string;
-  readonly ours: Array<{ activate: number; resolve: number }>;
+  readonly ours: Array<{ activate: number; resolve: number; cpu?: number }>;
   readonly reference: Array<{ activate: number; resolve: number }>;
 }
 
@@ -123,17 +125,18 @@ function newestLog(userDataDir: string, extensionId: string): string | undefined
 }
 
 /** Reads "activated in X ms" and "first … view resolved Y ms after activate() entry" from a log. */
-function readTimes(file: string | undefined): { activate: number; resolve: number; marks?: string } | undefined {
+function readTimes(file: string | undefined): { activate: number; resolve: number; cpu?: number; marks?: string } | undefined {
   if (!file) return undefined;
   const text = readFileSync(file, 'utf8');
   const a = /activated in ([\d.]+) ms/.exec(text);
   const r = /view resolved ([\d.]+) ms after activate\(\) entry/.exec(text);
   // Our finer marks (src/extension.ts), printed with the figures: where the time went.
-  const marks = text.match(/(?:activate\(\) marks|after activate\(\)[^\n]*marks)[^\n]*/g)?.join('; ');
-  return a && r ? { activate: Number(a[1]), resolve: Number(r[1]), marks } : undefined;
+  const cpu = /activated in [\d.]+ ms \(CPU ([\d.]+) ms/.exec(text);
+  const marks = [cpu ? `CPU ${cpu[1]} ms` : undefined, ...(text.match(/(?:activate\(\) marks|after activate\(\)[^\n]*marks)[^\n]*/g) ?? [])].filter(Boolean).join('; ');
+  return a && r ? { activate: Number(a[1]), resolve: Number(r[1]), cpu: cpu ? Number(cpu[1]) : undefined, marks } : undefined;
 }
 
-async function reloadAndRead(page: Page, userDataDir: string, extensionId: string, previous: string | undefined): Promise<{ activate: number; resolve: number; marks?: string }> {
+async function reloadAndRead(page: Page, userDataDir: string, extensionId: string, previous: string | undefined): Promise<{ activate: number; resolve: number; cpu?: number; marks?: string }> {
   await page.reload({ waitUntil: 'domcontentloaded' });
   return waitFor(`${extensionId} to log its activation and first view resolve after a reload`, 90_000, () => {
     const file = newestLog(userDataDir, extensionId);
@@ -168,12 +171,18 @@ async function measureHost(say: (line: string) => void, runs: number): Promise<H
       const once = async (label: string, extensionId: string) => {
         const icon = page.locator(`.part.activitybar .action-item a[aria-label^="${label}"]`).first();
         await icon.waitFor({ timeout: 60_000 });
-        // Open this container unless it is already (a second click would close it): the next reload starts with it open.
-        if ((await icon.getAttribute('aria-expanded')) !== 'true' && !(await icon.locator('xpath=..').getAttribute('class'))?.includes('checked')) await icon.click();
+        // Open this container unless it is already (a second click would close it): the next reload starts with it
+        // open. The active container's item has the class "checked"; a click during start-up can be lost, so retry.
+        const shown = async () => (await icon.locator('xpath=..').getAttribute('class'))?.split(/\s+/).includes('checked') ?? false;
+        for (let k = 0; k < 5 && !(await shown()); k++) {
+          await icon.click();
+          await page.waitForTimeout(1000);
+        }
+        if (!(await shown())) throw new Error(`the "${label}" view container did not open after 5 clicks`);
         await page.waitForTimeout(1500);
         const t = await reloadAndRead(page, server.userDataDir, extensionId, newestLog(server.userDataDir, extensionId));
         say(`VS Code ${vscodeVersion()}, ${label}: activate ${t.activate} ms, first view resolve ${t.resolve} ms after activate() entry${t.marks ? ` (${t.marks})` : ''}`);
-        return { activate: t.activate, resolve: t.resolve };
+        return { activate: t.activate, resolve: t.resolve, cpu: t.cpu };
       };
       const figures: HostFigures = { vscode: vscodeVersion(), ours: [], reference: [] };
       for (let i = 0; i < runs; i++) {
@@ -229,13 +238,15 @@ function hostRows(f: HostFigures): ActivationRow[] {
   const refActivate = median(f.reference.map((t) => t.activate));
   const refResolve = median(f.reference.map((t) => t.resolve));
   const beyond = resolve - refResolve;
+  // The extension's CPU time in activate() (its log): on a loaded machine the wall time includes waiting for a core.
+  const cpus = f.ours.flatMap((t) => (t.cpu === undefined ? [] : [t.cpu]));
   const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
   return [
     {
       name: `activation, VS Code ${f.vscode}: activate() entry to return, real host (vs a reference extension with one webview view)`,
       ours: activate,
       baseline: refActivate,
-      note: `goal < ${ACTIVATION_GOAL_MS} ms: ${verdict(activate < ACTIVATION_GOAL_MS)}`,
+      note: `goal < ${ACTIVATION_GOAL_MS} ms: ${verdict(activate < ACTIVATION_GOAL_MS)}${cpus.length ? ` (CPU time ${fmt(median(cpus))})` : ''}`,
     },
     {
       name: `activation, VS Code ${f.vscode}: activate() entry to the first view resolve, view open at startup (vs the reference)`,
@@ -273,8 +284,13 @@ export async function activationRows(say: (line: string) => void, runs = 3): Pro
       continue;
     }
     if (!installed(host)) say(`installing code-server ${host.codeServer} (VS Code ${host.vscode}), first run only …`);
-    const figures = await measureInChild(host, runs);
-    out.push(...hostRows(figures));
+    // Under heavy load a reload can outlast the wait: measure the host once more before giving up on it.
+    const figures = await measureInChild(host, runs).catch((err: unknown) => {
+      say(`${(err as Error).message}; measuring host "${host.id}" again`);
+      return measureInChild(host, runs).catch((again: unknown) => (again as Error).message);
+    });
+    if (typeof figures === 'string') out.push({ name: `activation, VS Code ${host.vscode}`, skipped: figures, failed: true });
+    else out.push(...hostRows(figures));
   }
   return out;
 }

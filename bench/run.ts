@@ -222,6 +222,7 @@ function table(): string {
       if ('skipped' in r) {
         console.error(`  ${r.name}: not measured: ${r.skipped}`);
         rows.push({ name: r.name, ours: 'not measured', baseline: '', ratio: '', note: r.skipped });
+        if (r.failed) process.exitCode = 1;
       } else {
         add(r.name, r.ours, r.baseline, r.note);
       }
