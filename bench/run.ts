@@ -243,12 +243,14 @@ function table(): string {
   if (wanted('sizes')) sizeRows();
   if (wanted('activation')) {
     console.error('activation in the real host (code-server + Chromium) …');
-    const activation = await activationRows((m) => console.error(`  ${m}`));
-    if ('skipped' in activation) {
-      console.error(`  activation rows not measured: ${activation.skipped}`);
-      rows.push({ name: 'activation in the real host', ours: 'not measured', baseline: '', ratio: '', note: activation.skipped });
-    } else {
-      for (const r of activation) add(r.name, r.ours, r.baseline, r.note);
+    for (const r of await activationRows((m) => console.error(`  ${m}`))) {
+      if ('skipped' in r) {
+        console.error(`  ${r.name}: not measured: ${r.skipped}`);
+        rows.push({ name: r.name, ours: 'not measured', baseline: '', ratio: '', note: r.skipped });
+        if (r.failed) process.exitCode = 1;
+      } else {
+        add(r.name, r.ours, r.baseline, r.note);
+      }
     }
   }
   console.log(table());
