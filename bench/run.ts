@@ -212,7 +212,7 @@ function table(): string {
     }
   }
   if (wanted('timeline')) {
-    for (const r of await timelineRows((m) => console.error(`  ${m}`), compare)) add(r.name, r.ours, r.baseline);
+    for (const r of await timelineRows((m) => console.error(`  ${m}`), compare)) add(r.name, r.ours, r.baseline, r.note);
   }
   if (wanted('prompt')) await promptRows();
   if (wanted('sizes')) sizeRows();

@@ -70,8 +70,13 @@ export function editFrontmatter(text: string, edit: (doc: Document) => void): { 
   }
 }
 
-/** Offsets of the YAML between the fences; undefined without a leading fence; 'unclosed' without a closing one. */
-function locateFrontmatter(text: string): { yamlStart: number; closeStart: number; closeEnd: number } | 'unclosed' | undefined {
+/**
+ * Offsets (UTF-16 code units) of the YAML between the fences of `text`: `yamlStart` after the
+ * opening `---` line (a leading BOM skipped), `closeStart` / `closeEnd` the closing `---` line
+ * (with its `\n`). Fence lines are found by `\n` only, as {@link splitFrontmatter} does.
+ * @returns the offsets; undefined without a leading fence; `'unclosed'` without a closing one
+ */
+export function locateFrontmatter(text: string): { yamlStart: number; closeStart: number; closeEnd: number } | 'unclosed' | undefined {
   const start = text.startsWith('\uFEFF') ? 1 : 0;
   const firstEnd = text.indexOf('\n', start);
   const firstLine = text.slice(start, firstEnd < 0 ? text.length : firstEnd).replace(/\r$/, '');
