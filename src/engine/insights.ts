@@ -8,13 +8,13 @@
  *   project ─▶ listHandoffFiles (names) ─▶ since? ─▶ readInsightHeads ─▶ computeInsights ─▶ Insights
  */
 import { DEFAULT_MAX_HANDOVER_DEPTH } from '../core/handoff/compose';
-import type { ParsedHandoff } from '../core/handoff/parse';
 import { computeInsights, type Insights, type InsightsEntry } from '../core/timeline/insights';
 import { DEFAULT_PENDING_WARN_AFTER_MS, waitingOf, waitingPromptLine } from '../core/timeline/waiting';
 import { parseHandoffFileName } from '../core/handoff/naming';
 import type { TimelineFile } from '../core/timeline/chains';
-import { readTimelineInfo, type TimelineEntryInfo } from './timeline';
-import { listHandoffFiles, readHandoffHead, type HandoffFileEntry } from '../store/handoffs/handoffIndex';
+import { readTimelineInfos, type TimelineEntryInfo, type TimelineLocation } from './timeline';
+import { listHandoffFiles, type HandoffFileEntry } from '../store/handoffs/handoffIndex';
+import { readHandoffHeads, type HandoffHead } from '../store/handoffs/handoffHeads';
 import type { Project } from './project';
 
 export type { Insights, InsightsFigures, SpecialistInsights, ChainInsights, WaitingHandoff } from '../core/timeline/insights';
@@ -31,46 +31,40 @@ export interface ReadInsightsOptions {
   readonly maxDepth?: number;
 }
 
-/** Files read at once: enough to keep the disk busy, few enough to keep memory flat on 10,000 files. */
-const READ_BATCH = 100;
-
-/** The entry the figures read of a parsed head of ours (its status events applied); `partial` from its file name. */
-export function insightsEntryOf(h: ParsedHandoff, partial: boolean): InsightsEntry {
-  const fm = h.frontmatter;
+/** The entry the figures read of a handoff's head (its status events applied); `partial` from its file name. */
+export function insightsEntryOf(head: HandoffHead, partial: boolean): InsightsEntry {
   return {
-    id: fm.id,
-    kind: fm.kind,
-    specialist: fm.specialist,
-    from: fm.from,
-    topic: fm.topic_title || fm.topic,
-    created: fm.created,
-    status: fm.status,
-    status_history: fm.status_history,
-    root_id: fm.root_id,
-    parent_id: fm.parent_id,
-    depth: Math.max(fm.hop, fm.chain.length),
-    hop_guard_depth: fm.hop_guard?.reasons.includes('depth') ?? false,
-    tests_failed_count: fm.tests_failed_count,
+    id: head.id,
+    kind: head.kind,
+    specialist: head.specialist,
+    from: head.from,
+    topic: head.topic_title || head.topic,
+    created: head.created,
+    status: head.status,
+    status_history: head.status_history,
+    root_id: head.root_id,
+    parent_id: head.parent_id,
+    depth: Math.max(head.hop, head.chain.length),
+    hop_guard_depth: head.hop_guard?.reasons.includes('depth') ?? false,
+    tests_failed_count: head.tests_failed_count,
     partial,
   };
 }
 
 /**
- * The one function insights read heads through (the store's `readHandoffHead`: the file's
- * frontmatter, its status events applied), batch by batch, so the reader can be switched in
- * one place. A file that cannot be read or parsed is counted in `unreadable`.
+ * The one function insights read heads through: the store's bulk head reader
+ * (`readHandoffHeads`, src/store/handoffs/handoffHeads.ts — a bounded read of each file's
+ * frontmatter, one listing of `status/` for the events). A file that cannot be read or parsed
+ * is counted in `unreadable`.
  */
 async function readInsightHeads(files: readonly HandoffFileEntry[]): Promise<{ entries: InsightsEntry[]; unreadable: number }> {
+  const heads = await readHandoffHeads(files.map((f) => f.path));
   const entries: InsightsEntry[] = [];
   let unreadable = 0;
-  for (let i = 0; i < files.length; i += READ_BATCH) {
-    const batch = files.slice(i, i + READ_BATCH);
-    const heads = await Promise.all(batch.map((f) => readHandoffHead(f.path).catch(() => undefined)));
-    heads.forEach((h, j) => {
-      if (h) entries.push(insightsEntryOf(h, batch[j].partial));
-      else unreadable++;
-    });
-  }
+  heads.forEach((h, i) => {
+    if (h) entries.push(insightsEntryOf(h, files[i].partial));
+    else unreadable++;
+  });
   return { entries, unreadable };
 }
 
@@ -106,11 +100,11 @@ export const CHAIN_WAITING_FILES = 200;
  * the newest). Never throws.
  * @param warnAfterMs `handoff.pendingWarnAfter` in ms (0: no lines)
  */
-export async function chainWaitingLines(files: readonly TimelineFile[], rootId: string, pickedUpId: string, now: number, warnAfterMs: number): Promise<string[]> {
+export async function chainWaitingLines(where: TimelineLocation, files: readonly TimelineFile[], rootId: string, pickedUpId: string, now: number, warnAfterMs: number): Promise<string[]> {
   if (warnAfterMs <= 0) return [];
   const from = parseHandoffFileName(`${rootId}.md`)?.time ?? 0;
   const ours = files.filter((f) => f.source === 'handoff' && f.time >= from).slice(-CHAIN_WAITING_FILES);
-  const infos = await Promise.all(ours.map((f) => readTimelineInfo(f)));
+  const infos = await readTimelineInfos(where, ours);
   const chain: Array<{ file: TimelineFile; info: TimelineEntryInfo }> = [];
   ours.forEach((file, i) => {
     const info = infos[i];

@@ -122,7 +122,7 @@ async function build(req: PromptRequest, env: HandoverEnvironment): Promise<Prom
   const verification = handoff ? await latestVerification(root, handoff.parsed.frontmatter.id) : undefined;
   const now = (env.now ?? (() => new Date()))();
   // Issue 21: the handoffs of its chain waiting too long for a pick-up or an answer.
-  const waiting = handoff ? await chainWaitingLines(timeline.files, handoff.parsed.frontmatter.root_id, handoff.parsed.frontmatter.id, now.getTime(), env.pendingWarnAfterMs ?? DEFAULT_PENDING_WARN_AFTER_MS) : [];
+  const waiting = handoff ? await chainWaitingLines(project, timeline.files, handoff.parsed.frontmatter.root_id, handoff.parsed.frontmatter.id, now.getTime(), env.pendingWarnAfterMs ?? DEFAULT_PENDING_WARN_AFTER_MS) : [];
   const deliverable = path.relative(env.workspaceRoot, path.join(dir, handoffFileName(now, specialist.id))).split(path.sep).join('/');
   const built = buildSpecialistPrompt({
     specialist: { id: specialist.id, label: specialist.label, personaMarker: specialist.personaMarker, mandate: specialist.mandate, returnCondition: specialist.returnCondition },
