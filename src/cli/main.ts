@@ -1,7 +1,8 @@
 /**
  * `specialist-handoff`: the handoff engine in a terminal, for people, agents and CI.
  * This file only dispatches (the executable's entry is bin.ts): each subcommand is a file of this folder, loaded when it runs (handover.ts,
- * draft.ts, prompt.ts, history.ts, recordResult.ts, specialists.ts, mcp.ts, hook.ts, exportAgents.ts), the
+ * draft.ts, prompt.ts, history.ts, recordResult.ts, specialists.ts, mcp.ts, hook.ts, exportAgents.ts,
+ * insights.ts), the
  * options are in args.ts, the help text in usage.ts, and the CLI's wording of engine
  * errors (flags, not field names) in wording.ts (docs/CLI.md describes every subcommand).
  *
@@ -27,6 +28,7 @@ import type * as HookCommand from './hook';
 import type * as ExportAgentsCommand from './exportAgents';
 import type * as ContinueCommand from './continue';
 import type * as VerifyCommand from './verify';
+import type * as InsightsCommand from './insights';
 
 export { joinNegativeNumbers } from './args';
 export { EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, type CliIo } from './io';
@@ -51,6 +53,7 @@ const COMMANDS: Readonly<Record<string, () => (values: Values, io: CliIo) => Pro
   'export-agents': () => (require('./exportAgents') as typeof ExportAgentsCommand).runExportAgents,
   continue: () => (require('./continue') as typeof ContinueCommand).runContinue,
   verify: () => (require('./verify') as typeof VerifyCommand).runVerify,
+  insights: () => (require('./insights') as typeof InsightsCommand).runInsights,
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
