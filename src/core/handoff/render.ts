@@ -211,6 +211,7 @@ export function handoffFrontmatter(pkg: HandoffPackage, meta: HandoffMeta): Hand
     invisible_stripped: pkg.invisible_stripped,
     touched_files_count: pkg.touched_files.length + pkg.touched_files_omitted,
     tests_run_count: pkg.tests_run.length + pkg.tests_run_omitted,
+    tests_failed_count: pkg.tests_run.filter((t) => t.result === 'failed').length,
     completed_count: pkg.completed.length,
     user_requests_count: pkg.user_requests.length + pkg.user_requests_omitted,
     commands_run_count: pkg.commands_run.length + pkg.commands_run_omitted,
@@ -237,7 +238,7 @@ export function renderHandoff(pkg: HandoffPackage, meta: HandoffMeta, specialist
   }
   if (data.git_operation === null) delete data.git_operation;
   // The drafted fields' counts (issue 15) only when they say something: files without them read as 0, [] and an empty report.
-  for (const key of ['completed_count', 'user_requests_count', 'commands_run_count', 'user_requests_omitted', 'commands_run_omitted'] as const) {
+  for (const key of ['tests_failed_count', 'completed_count', 'user_requests_count', 'commands_run_count', 'user_requests_omitted', 'commands_run_omitted'] as const) {
     if (data[key] === 0) delete data[key];
   }
   if (Array.isArray(data.drafted) && data.drafted.length === 0) delete data.drafted;
