@@ -11,6 +11,7 @@ import { OUTPUT_CHANNEL_NAME } from './vscode/constants';
 import { registerEndSession } from './vscode/endSession/registerEndSession';
 import { registerHandoffView } from './vscode/endSession/handoffView';
 import { LanguageModelDrafter } from './vscode/lm/modelDrafter';
+import { registerInsights } from './vscode/insights/registerInsights';
 import { registerHandOverView } from './vscode/panel/registerPanel';
 import { registerSession } from './vscode/session/registerSession';
 import { registerTimeline } from './vscode/timeline/registerTimeline';
@@ -38,6 +39,7 @@ export function activate(context: vscode.ExtensionContext): void {
   registerAgents(context, { log, session, extension: context.extension, onWritten });
   registerContinue(context, log, session, (file) => timeline.invalidate(file));
   registerVerify(context, { log, session, timeline });
+  registerInsights(context, log, timeline);
   context.subscriptions.push(
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
       void handOver.reload();
