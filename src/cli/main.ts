@@ -1,7 +1,8 @@
 /**
  * `specialist-handoff`: the handoff engine in a terminal, for people, agents and CI.
  * This file only dispatches: each subcommand is a file of this folder (handover.ts,
- * draft.ts, prompt.ts, history.ts, recordResult.ts, specialists.ts, mcp.ts, hook.ts, exportAgents.ts), the
+ * draft.ts, prompt.ts, history.ts, recordResult.ts, specialists.ts, mcp.ts, hook.ts, exportAgents.ts,
+ * insights.ts), the
  * options are in args.ts, the help text in usage.ts, and the CLI's wording of engine
  * errors (flags, not field names) in wording.ts (docs/CLI.md describes every subcommand).
  *
@@ -19,6 +20,7 @@ import { runExportAgents } from './exportAgents';
 import { runHandover } from './handover';
 import { runHistory } from './history';
 import { runHook } from './hook';
+import { runInsights } from './insights';
 import { EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, gateIo, type CliIo } from './io';
 import { runMcp } from './mcp';
 import { runPrompt } from './prompt';
@@ -103,6 +105,8 @@ async function runUngated(argv: readonly string[], io: CliIo): Promise<number> {
         return await runContinue(values, io);
       case 'verify':
         return await runVerify(values, io);
+      case 'insights':
+        return await runInsights(values, io);
       default:
         return fail(io, values, `ERROR: unknown command "${command}" — use ${COMMAND_LIST}`, EXIT_BAD_INPUT);
     }

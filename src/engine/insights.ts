@@ -10,7 +10,10 @@
 import { DEFAULT_MAX_HANDOVER_DEPTH } from '../core/handoff/compose';
 import type { ParsedHandoff } from '../core/handoff/parse';
 import { computeInsights, type Insights, type InsightsEntry } from '../core/timeline/insights';
-import { DEFAULT_PENDING_WARN_AFTER_MS } from '../core/timeline/waiting';
+import { DEFAULT_PENDING_WARN_AFTER_MS, waitingOf, waitingPromptLine } from '../core/timeline/waiting';
+import { parseHandoffFileName } from '../core/handoff/naming';
+import type { TimelineFile } from '../core/timeline/chains';
+import { readTimelineInfo, type TimelineEntryInfo } from './timeline';
 import { listHandoffFiles, readHandoffHead, type HandoffFileEntry } from '../store/handoffs/handoffIndex';
 import type { Project } from './project';
 
@@ -90,4 +93,34 @@ export async function readInsights(project: Project, options: ReadInsightsOption
     maxDepth: options.maxDepth ?? DEFAULT_MAX_HANDOVER_DEPTH,
     filesUnreadable: unreadable,
   });
+}
+
+/** Most files read to find the handoffs of a chain for the receiving prompt's waiting lines: the newest 200 since the chain began. */
+export const CHAIN_WAITING_FILES = 200;
+
+/**
+ * The receiving prompt's `**Waiting:**` lines (issue 21, `waitingPromptLine`): the handoffs of
+ * the chain `rootId` waiting too long for a pick-up or an answer at `now` — the picked-up one
+ * (`pickedUpId`) first, then the others oldest first. Reads the chain links of our files since
+ * the chain's first handoff (by the time in their names; at most {@link CHAIN_WAITING_FILES},
+ * the newest). Never throws.
+ * @param warnAfterMs `handoff.pendingWarnAfter` in ms (0: no lines)
+ */
+export async function chainWaitingLines(files: readonly TimelineFile[], rootId: string, pickedUpId: string, now: number, warnAfterMs: number): Promise<string[]> {
+  if (warnAfterMs <= 0) return [];
+  const from = parseHandoffFileName(`${rootId}.md`)?.time ?? 0;
+  const ours = files.filter((f) => f.source === 'handoff' && f.time >= from).slice(-CHAIN_WAITING_FILES);
+  const infos = await Promise.all(ours.map((f) => readTimelineInfo(f)));
+  const chain: Array<{ file: TimelineFile; info: TimelineEntryInfo }> = [];
+  ours.forEach((file, i) => {
+    const info = infos[i];
+    if (info && info.root_id === rootId) chain.push({ file, info });
+  });
+  const answered = new Set(chain.filter((c) => c.info.kind === 'result').map((c) => c.info.parent_id));
+  const lines: Array<{ first: boolean; time: number; line: string }> = [];
+  for (const { file, info } of chain) {
+    const w = waitingOf({ kind: info.kind, created: new Date(file.time).toISOString(), status: info.status, ...(info.status_at ? { status_at: info.status_at } : {}), partial: file.partial }, answered.has(info.id), now, warnAfterMs);
+    if (w) lines.push({ first: info.id === pickedUpId, time: file.time, line: waitingPromptLine(w, { id: info.id, specialist: file.specialist }, info.id === pickedUpId) });
+  }
+  return lines.sort((a, b) => Number(b.first) - Number(a.first) || a.time - b.time).map((l) => l.line);
 }

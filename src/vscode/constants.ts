@@ -47,6 +47,7 @@ export const Config = {
   timelineOrder: 'timeline.order',
   continueIn: 'continueIn',
   verifyTimeoutSeconds: 'verify.timeoutSeconds',
+  pendingWarnAfter: 'pendingWarnAfter',
 } as const;
 
 /** workspaceState keys. */

@@ -15,7 +15,9 @@ import { openProject, type Project } from '../../src/engine/project';
 import { buildPrompt } from '../../src/engine/prompt';
 import { recordResult } from '../../src/engine/recordResult';
 import { setHandoffStatus } from '../../src/store/handoffs/handoffStore';
-import { repoWithWork } from '../helpers/cli';
+import { formatInsights } from '../../src/cli/insights';
+import { EXIT_BAD_INPUT, EXIT_OK } from '../../src/cli/main';
+import { cli, repoWithWork } from '../helpers/cli';
 import { cleanupTempDirs } from '../helpers/repo';
 
 const T0 = Date.parse('2026-11-20T09:00:00.000Z');
@@ -182,5 +184,52 @@ describe('insights of a generated history (issue 21)', function () {
     assert.deepEqual(off.waiting, []);
     const hour = await readInsights(h.project, { now: at(NOW), pendingWarnAfterMs: 30 * MIN });
     assert.deepEqual(hour.waiting.map((w) => w.id), [h.ids.B3, h.ids.B4, h.ids.C1, h.ids.D1]);
+  });
+
+  it('CLI: "insights --json" prints the Insights object readInsights gives at the same instant', async () => {
+    const r = await cli(['insights', '--json', '--since', '2026-11-21'], h.dir);
+    assert.equal(r.code, EXIT_OK, r.err);
+    const printed = InsightsSchema.parse(JSON.parse(r.out));
+    const expected = await readInsights(h.project, { since: new Date('2026-11-21T00:00:00.000Z'), now: new Date(printed.generated_at), pendingWarnAfterMs: WARN_2_DAYS });
+    assert.deepEqual(printed, expected);
+    assert.equal(printed.overall.written, 6);
+  });
+
+  it('CLI: the table names every specialist, the totals, the chains and who waits since when', () => {
+    const lines = formatInsights(all).split('\n');
+    assert.equal(lines[0], 'Handoff insights, all handoffs, until 2026-11-30 09:00 UTC (warning after 2 days waiting; times are medians)');
+    const header = lines[2].split(/\s{2,}/);
+    assert.deepEqual(header, ['specialist', 'written', 'picked up', 'pending', 'accepted', 'in progress', 'complete', 'blocked', 'waiting too long', 'to pick up', 'to complete', 'hand-backs', 'retries', 'failing tests']);
+    const row = (name: string) => lines.find((l) => l.startsWith(`${name} `))?.split(/\s{2,}/);
+    assert.deepEqual(row('quality_reviewer'), ['quality_reviewer', '2', '1', '1', '0', '0', '1', '0', '0', '1 h', '4 h', '3', '1', '1']);
+    assert.deepEqual(row('implementation_engineer'), ['implementation_engineer', '2', '2', '0', '1', '0', '0', '1', '0', '1 d', '—', '1', '0', '0'], 'the median of 100 and 2,820 minutes: 1,460 minutes, 1 day and 20 minutes, shown in days and hours');
+    assert.deepEqual(row('all'), ['all', '7', '5', '2', '2', '0', '2', '1', '2', '1 h', '2 h 25 min', '4', '1', '1']);
+    assert.ok(lines.includes('Chains: 4 (3 of 1 hop, 1 of 4 hops); 1 reached the depth limit of 3 hops, 1 went past it on a confirmation.'), lines.join('\n'));
+    assert.ok(lines.includes(`- ${h.ids.B3} (to test_debug_engineer, from implementation_engineer, billing): accepted since 2026-11-21 11:40 UTC (8 days), never answered`), lines.join('\n'));
+    assert.ok(lines.includes(`- ${h.ids.B4} (to security_data_engineer, from test_debug_engineer, billing): pending since 2026-11-21 12:00 UTC (8 days), not picked up`), lines.join('\n'));
+  });
+
+  it('CLI: bad flags name the flag and the fix, exit 2, and print nothing else', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['--since', 'last week'], /^ERROR: --since must be a date such as 2026-11-28 \(UTC\) or an ISO 8601 time with its zone/],
+      [['--since', '2026-02-30'], /^ERROR: --since must be a date/],
+      [['--since', '2999-01-01'], /^ERROR: --since 2999-01-01 is in the future/],
+      [['--pending-warn-after', 'soon'], /^ERROR: --pending-warn-after is "soon", which is not a duration — give --pending-warn-after a whole number and a unit/],
+      [['--pending-warn-after', '0h'], /^ERROR: --pending-warn-after is "0h": a warning after no time at all/],
+      [['--max-depth', '0'], /^ERROR: --max-depth must be from 1 to 100 hops \(got 0\)/],
+      [['--summary', 'x'], /^ERROR: --summary is not an option of "insights"/],
+    ];
+    for (const [args, expected] of cases) {
+      const r = await cli(['insights', ...args], h.dir);
+      assert.equal(r.code, EXIT_BAD_INPUT, args.join(' '));
+      assert.match(r.err, expected);
+      assert.equal(r.out, '');
+    }
+  });
+
+  it('CLI: a project without handoffs says so and exits 0', async () => {
+    const r = await cli(['insights', '--pending-warn-after', 'off'], repoWithWork());
+    assert.equal(r.code, EXIT_OK, r.err);
+    assert.match(r.out, /\(no waiting warning; times are medians\)\n\nNo handoff yet\.$/);
   });
 });

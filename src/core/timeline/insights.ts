@@ -227,7 +227,7 @@ export function computeInsights(all: readonly InsightsEntry[], options: Insights
       continue;
     }
     const answers = results.get(e.id) ?? [];
-    const w = waitingOf(e, answers.length > 0, options.now, options.pendingWarnAfterMs);
+    const w = waitingOf({ ...e, status_at: e.status_history.at(-1)?.at }, answers.length > 0, options.now, options.pendingWarnAfterMs);
     if (w) waiting.push({ id: e.id, specialist: e.specialist, from: e.from, topic: e.topic, waiting: w.waiting, since: w.since, age_ms: w.age_ms });
     const pick = e.status_history.find((c) => c.from === 'pending' && PICKED_UP.has(c.to));
     const done = e.status_history.find((c) => c.to === 'complete');

@@ -6,7 +6,8 @@
  *
  * Pure: no I/O, no clock (the caller passes `now`).
  */
-import type { HandoffStatus, StatusChange } from '../handoff/schema';
+import type { HandoffStatus } from '../handoff/schema';
+import type { TimelineNode } from './chains';
 
 /** `handoff.pendingWarnAfter`'s default: `2d` (issue 21). */
 export const DEFAULT_PENDING_WARN_AFTER = '2d';
@@ -36,7 +37,7 @@ export type PendingWarnAfter = { ok: true; ms: number } | { ok: false; ms: numbe
  */
 export function parsePendingWarnAfter(value: unknown, name = 'handoff.pendingWarnAfter'): PendingWarnAfter {
   if (value === undefined || value === null || value === '') return { ok: true, ms: DEFAULT_PENDING_WARN_AFTER_MS };
-  const fix = `set ${name} to a whole number and a unit — m (minutes), h (hours), d (days) or w (weeks), such as "2d" or "36h" — or "off"; the default, ${DEFAULT_PENDING_WARN_AFTER}, is used meanwhile`;
+  const fix = `give ${name} a whole number and a unit — m (minutes), h (hours), d (days) or w (weeks), such as "2d" or "36h" — or "off"; the default, ${DEFAULT_PENDING_WARN_AFTER}, is used meanwhile`;
   const shown = typeof value === 'string' ? JSON.stringify(value.slice(0, 40)) : String(value).slice(0, 40);
   const m = typeof value === 'string' ? PENDING_WARN_AFTER_PATTERN.exec(value) : null;
   if (!m) return { ok: false, ms: DEFAULT_PENDING_WARN_AFTER_MS, problem: `${name} is ${shown}, which is not a duration`, fix };
@@ -48,12 +49,16 @@ export function parsePendingWarnAfter(value: unknown, name = 'handoff.pendingWar
   return { ok: true, ms: total };
 }
 
-/** What {@link waitingOf} reads of a handoff: its kind, `created`, current status and status history (events applied). */
+/**
+ * What {@link waitingOf} reads of a handoff: its kind, `created` (ISO), current status (its
+ * status events applied), `status_at` — the ISO time of its latest status change (undefined:
+ * none) — and whether its file is partial.
+ */
 export interface WaitingInput {
   readonly kind: 'handoff' | 'result';
   readonly created: string;
-  readonly status: HandoffStatus;
-  readonly status_history: readonly StatusChange[];
+  readonly status: HandoffStatus | string;
+  readonly status_at?: string;
   readonly partial?: boolean;
 }
 
@@ -75,7 +80,7 @@ export function waitingOf(h: WaitingInput, answered: boolean, now: number, warnA
   if (warnAfterMs <= 0 || h.kind !== 'handoff' || h.partial) return undefined;
   let since: string | undefined;
   if (h.status === 'pending') since = h.created;
-  else if (h.status === 'accepted' && !answered) since = h.status_history.at(-1)?.to === 'accepted' ? h.status_history.at(-1)?.at : h.created;
+  else if (h.status === 'accepted' && !answered) since = h.status_at ?? h.created;
   if (since === undefined) return undefined;
   const t = Date.parse(since);
   if (!Number.isFinite(t) || now - t <= warnAfterMs) return undefined;
@@ -107,4 +112,56 @@ export function waitingLine(w: Waiting): string {
   return w.waiting === 'pickup'
     ? `pending since ${utcMinute(w.since)} (${ageInWords(w.age_ms)}), not picked up`
     : `accepted since ${utcMinute(w.since)} (${ageInWords(w.age_ms)}), never answered`;
+}
+
+/**
+ * A duration in short form for tables: `<1 min`, `45 min`, `2 h 5 min`, `3 d 4 h` (two units
+ * at most, the larger first); null is `—` (no figure).
+ */
+export function shortDuration(ms: number | null): string {
+  if (ms === null) return '—';
+  const min = Math.floor(ms / UNIT_MS.m);
+  if (min < 1) return '<1 min';
+  if (min < 60) return `${min} min`;
+  const h = Math.floor(min / 60);
+  if (h < 24) return min % 60 ? `${h} h ${min % 60} min` : `${h} h`;
+  return h % 24 ? `${Math.floor(h / 24)} d ${h % 24} h` : `${Math.floor(h / 24)} d`;
+}
+
+/** What {@link nodeWaiting} needs of a timeline entry's chain links: its kind, status and `status_at` (the timeline's `TimelineEntryInfo`). */
+export interface WaitingInfo {
+  readonly kind: 'handoff' | 'result';
+  readonly status: string;
+  readonly status_at?: string;
+}
+
+/**
+ * Whether the timeline entry of `node` waits too long ({@link waitingOf}): one of our handoffs
+ * (`kind: handoff`, not partial) whose chain links were read, pending since its file's time or
+ * accepted since its latest status change, with no result among the hops below it.
+ * @param infoOf the chain links read so far, by file key (undefined: not read yet — it does not wait)
+ * @param now ms since the epoch; `warnAfterMs` 0: never
+ */
+export function nodeWaiting(node: TimelineNode, infoOf: (key: string) => WaitingInfo | undefined, now: number, warnAfterMs: number): Waiting | undefined {
+  const { file } = node;
+  const info = infoOf(file.key);
+  if (file.source !== 'handoff' || !info || info.kind !== 'handoff') return undefined;
+  const answered = node.children.some((c) => infoOf(c.file.key)?.kind === 'result');
+  const at = info.status_at;
+  return waitingOf({ kind: info.kind, created: new Date(file.time).toISOString(), status: info.status, ...(at ? { status_at: at } : {}), partial: file.partial }, answered, now, warnAfterMs);
+}
+
+/**
+ * The receiving prompt's line for a handoff of the chain waiting too long (after `**Waiting:**`):
+ * for the handoff picked up, "this handoff was pending since 2026-11-28 09:00 UTC (3 days)
+ * before you picked it up" (or "… accepted since … (3 days) by another session and never
+ * answered"); for another, "`<id>` to <specialist>: pending since … (3 days), not picked up".
+ */
+export function waitingPromptLine(w: Waiting, entry: { readonly id: string; readonly specialist: string }, pickedUp: boolean): string {
+  if (pickedUp) {
+    return w.waiting === 'pickup'
+      ? `this handoff was pending since ${utcMinute(w.since)} (${ageInWords(w.age_ms)}) before you picked it up: check that what it asks still holds`
+      : `this handoff was accepted since ${utcMinute(w.since)} (${ageInWords(w.age_ms)}) and never answered`;
+  }
+  return `\`${entry.id}\` to ${entry.specialist}: ${waitingLine(w)}`;
 }

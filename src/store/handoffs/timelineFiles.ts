@@ -154,7 +154,7 @@ async function readMirrorCandidate(file: string, ours: ReadonlySet<string>): Pro
  * the latest verification of our handoff (issue 18: when it was checked, its counts and its
  * line), absent when it has none or was not looked up (`readTimeline` fills it from one bulk read).
  */
-export type TimelineEntryInfo = ChainInfo & { readonly kind: 'handoff' | 'result'; readonly verification?: TimelineVerification };
+export type TimelineEntryInfo = ChainInfo & { readonly kind: 'handoff' | 'result'; readonly verification?: TimelineVerification; readonly status_at?: string };
 
 /** Bytes read first to find a frontmatter's chain links: 16 KiB (ours are about 2 KiB); the full head is read when it does not close within them. */
 export const CHAIN_INFO_READ_BYTES = 16 * 1024;
@@ -188,5 +188,6 @@ export async function readChainInfo(file: TimelineFile): Promise<TimelineEntryIn
   }
   if (!handoff) return undefined;
   const fm = handoff.frontmatter;
-  return { id: fm.id, root_id: fm.root_id, parent_id: fm.parent_id, status: fm.status, topic: fm.topic_title || fm.topic, hop: fm.hop, kind: fm.kind };
+  const at = fm.status_history.at(-1)?.at; // issue 21: since when it has its status (the timeline's "waiting too long")
+  return { id: fm.id, root_id: fm.root_id, parent_id: fm.parent_id, status: fm.status, topic: fm.topic_title || fm.topic, hop: fm.hop, kind: fm.kind, ...(at ? { status_at: at } : {}) };
 }

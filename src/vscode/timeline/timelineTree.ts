@@ -29,7 +29,9 @@ import { Config } from '../constants';
 import { DisposableOwner } from '../lifecycle';
 import { folderHandoffRoot, projectOptions } from '../workspace/environment';
 import { currentFolder } from '../workspace/settings';
-import { appendVerification, verdictIcon, verdictWord, type VerificationShown } from './verdict';
+import { appendVerification, rowVerdict, verdictIcon, verdictWord, type VerificationShown } from './verdict';
+import { appendWaiting, PendingWarnAfterSetting, waitingIcon, waitingWord } from './waitingMark';
+import { nodeWaiting } from '../../core/timeline/waiting';
 
 /** Debounce of watcher-triggered refreshes, in milliseconds. */
 export const TIMELINE_REFRESH_DEBOUNCE_MS = 250;
@@ -98,6 +100,8 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
   private elements = new Map<string, { element: TimelineElement; parent: TimelineElement | undefined }>();
   private roots: TimelineElement[] = [];
   private pages = 1;
+  /** `handoff.pendingWarnAfter`, read once per render (issue 21). */
+  private readonly warnAfter = new PendingWarnAfterSetting();
   private loading: Promise<void> | undefined;
   private generation = 0;
 
@@ -108,7 +112,7 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration(`${Config.section}.${Config.directory}`)) {
           this.rewatch();
-        } else if (e.affectsConfiguration(`${Config.section}.${Config.timelineOrder}`)) {
+        } else if (e.affectsConfiguration(`${Config.section}.${Config.timelineOrder}`) || e.affectsConfiguration(`${Config.section}.${Config.pendingWarnAfter}`)) {
           this.refresh();
         }
       }),
@@ -257,6 +261,7 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
       }
       const { project } = opened;
       project.warnings.forEach((w) => this.log.warn(`timeline: ${w}`));
+      this.warnAfter.read(folder, this.log);
       this.specialists = new Map(project.registry.all().map((s) => [s.id, s]));
       const listed = await listTimeline(project, [...this.specialists.keys()]);
       this.verifications = await timelineVerifications(project);
@@ -383,8 +388,11 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
     const topic = info?.topic ?? file.topic;
     const status = file.partial ? 'partial' : info ? (STATUS_LABELS[info.status as keyof typeof STATUS_LABELS] ?? info.status) : undefined;
     const verification = this.verificationOf(file);
-    item.description = [status, verdictWord(verification), topic, relativeTime(file.time), SOURCE_LABELS[file.source]].filter(Boolean).join(' · ');
-    item.iconPath = verdictIcon(verification) ?? new vscode.ThemeIcon(file.partial ? 'warning' : info?.kind === 'result' ? resultIcon(info.status) : (s?.icon ?? 'person'));
+    const waiting = this.waitingOf(element.node);
+    item.description = [status, waitingWord(waiting), verdictWord(verification), topic, relativeTime(file.time), SOURCE_LABELS[file.source]].filter(Boolean).join(' · ');
+    // Precedence (./waitingMark.ts): partial, contradicted, waiting, verified, the specialist's icon.
+    const contradicted = verification && rowVerdict(verification.counts) === 'contradicted';
+    item.iconPath = (file.partial ? undefined : contradicted ? verdictIcon(verification) : waiting ? waitingIcon() : verdictIcon(verification)) ?? new vscode.ThemeIcon(file.partial ? 'warning' : info?.kind === 'result' ? resultIcon(info.status) : (s?.icon ?? 'person'));
     item.resourceUri = vscode.Uri.file(file.path);
     item.contextValue = ['timelineEntry', file.source, file.partial ? 'partial' : 'whole', info?.kind ?? 'unknown'].join('.');
     item.command = { command: 'vscode.open', title: 'Open', arguments: [vscode.Uri.file(file.path)] };
@@ -396,8 +404,13 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
     if (element.type !== 'entry') return item;
     const { file } = element.node;
     const head = file.source === 'handoff' ? await readHandoffHead(file.path) : undefined;
-    item.tooltip = tooltip(file, head, this.specialists.get(file.specialist), this.verificationOf(file));
+    item.tooltip = tooltip(file, head, this.specialists.get(file.specialist), this.verificationOf(file), (md, esc) => appendWaiting(md, this.waitingOf(element.node), this.warnAfter.ms, esc));
     return item;
+  }
+
+  /** Whether an entry waits too long for a pick-up or an answer (issue 21), now. */
+  private waitingOf(node: TimelineNode): ReturnType<typeof nodeWaiting> {
+    return nodeWaiting(node, (key) => this.info.get(key) ?? undefined, Date.now(), this.warnAfter.ms);
   }
 
   /** The latest verification of one of our handoffs (its id is its file name without `.partial` and `.md`). */
@@ -410,7 +423,7 @@ function resultIcon(status: string): string {
   return status === 'complete' ? 'pass' : status === 'blocked' ? 'circle-slash' : 'sync';
 }
 
-function tooltip(file: TimelineFile, head: ParsedHandoff | undefined, s: Specialist | undefined, verification: VerificationShown | undefined): vscode.MarkdownString {
+function tooltip(file: TimelineFile, head: ParsedHandoff | undefined, s: Specialist | undefined, verification: VerificationShown | undefined, more: (md: vscode.MarkdownString, esc: (t: string) => string) => void): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   md.supportThemeIcons = true;
   const esc = (t: string) => t.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (c) => `\\${c}`);
@@ -432,5 +445,6 @@ function tooltip(file: TimelineFile, head: ParsedHandoff | undefined, s: Special
     md.appendMarkdown(`From ${esc(SOURCE_LABELS[file.source])}${file.topic ? ` · ${esc(file.topic)}` : ''}`);
   }
   appendVerification(md, verification, esc);
+  more(md, esc); // issue 21: waiting too long
   return md;
 }
