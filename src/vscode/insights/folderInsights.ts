@@ -7,13 +7,10 @@
 import * as vscode from 'vscode';
 import type { HandoverError } from '../../core/handoff/schema';
 import type { InsightsSpecialist, InsightsView } from '../../core/panel/insightsProtocol';
-import { DEFAULT_PENDING_WARN_AFTER, parsePendingWarnAfter } from '../../core/timeline/waiting';
+import { DEFAULT_PENDING_WARN_AFTER } from '../../core/timeline/waiting';
 import { readInsights } from '../../engine/insights';
 import { openProject } from '../../engine/project';
 import { Config } from '../constants';
-
-/** `handoff.pendingWarnAfter` (issue 21; its form: src/core/timeline/waiting.ts). */
-const PENDING_WARN_AFTER = 'pendingWarnAfter';
 import { projectOptions } from '../workspace/environment';
 import { readSettings } from '../workspace/settings';
 
@@ -32,16 +29,15 @@ export async function readFolderInsights(folder: vscode.WorkspaceFolder, options
   const opened = await openProject(projectOptions(folder, settings));
   if (!opened.ok) return opened;
   const { project } = opened;
-  const raw = vscode.workspace.getConfiguration(Config.section, folder).get<unknown>(PENDING_WARN_AFTER);
-  const warnAfter = parsePendingWarnAfter(raw);
-  const warnings = [...project.warnings];
-  if (!warnAfter.ok) warnings.push(`${warnAfter.problem} ${warnAfter.fix}`);
+  // As the user wrote it, for the page's wording; the ms (and a bad value's problem) from readSettings.
+  const raw = vscode.workspace.getConfiguration(Config.section, folder).get<unknown>(Config.pendingWarnAfter);
+  const warnings = [...project.warnings, ...(settings.pendingWarnAfterProblem ? [settings.pendingWarnAfterProblem] : [])];
   const insights = await readInsights(project, {
     now: options.now,
     ...(options.since ? { since: options.since } : {}),
-    pendingWarnAfterMs: warnAfter.ms,
+    pendingWarnAfterMs: settings.pendingWarnAfterMs,
     maxDepth: settings.maxHandoverDepth,
   });
   const specialists = project.registry.all().map((s) => ({ id: s.id, label: s.label, icon: s.icon }));
-  return { ok: true, insights, specialists, pendingWarnAfter: typeof raw === 'string' && warnAfter.ok ? raw : DEFAULT_PENDING_WARN_AFTER, warnings };
+  return { ok: true, insights, specialists, pendingWarnAfter: typeof raw === 'string' && !settings.pendingWarnAfterProblem ? raw.trim().slice(0, 100) : DEFAULT_PENDING_WARN_AFTER, warnings };
 }
