@@ -13,9 +13,13 @@ const vscode = acquireVsCodeApi();
 const saved = InsightsPeriodSchema.safeParse((vscode.getState() as { period?: unknown } | undefined)?.period);
 let period: InsightsPeriod = saved.success ? saved.data : 'all';
 
+/** The period asked for and not answered yet: the host's answers for earlier periods are stale then, and dropped. */
+let requested: InsightsPeriod | undefined;
+
 function send(message: InsightsToHost): void {
   if (message.type === 'setPeriod') {
     period = message.period;
+    requested = message.period;
     vscode.setState({ period });
   }
   vscode.postMessage(message);
@@ -32,6 +36,9 @@ window.addEventListener('message', (event: MessageEvent) => {
   const parsed = InsightsToWebviewSchema.safeParse(event.data);
   if (!parsed.success) return;
   const show = parsed.data;
+  // Arrow keys run through the periods faster than the host answers: only the last one asked for is shown.
+  if (requested !== undefined && show.period !== requested) return;
+  if (show.status !== 'loading') requested = undefined;
   const hasFigures = show.status !== 'no-folder' && show.status !== 'untrusted';
   // The picker is drawn once per period the host confirms; redrawing it would take the focus away.
   const checked = picker.querySelector<HTMLInputElement>('input:checked')?.value;

@@ -159,10 +159,13 @@ window.__violations = [];
     const sent = (await posts()).slice(1);
     assert.deepEqual(sent, [{ type: 'setPeriod', period: '7d' }, { type: 'setPeriod', period: '30d' }]);
     for (const m of sent) assert.ok(InsightsToHostSchema.safeParse(m).success, 'every message the page sends is valid for the host');
-    // The host answers for 30 days: the focus stays on the picker.
+    // The host answers 7 days late (stale: dropped), then 30 days: the focus stays on the picker.
+    await post(show({ period: '7d', status: 'loading', insights: null }));
+    await post(show({ period: '7d', insights: { ...SAMPLE, period: { since: '2026-11-24T20:00:00.000Z', until: SAMPLE.period.until } } }));
     await post(show({ period: '30d', status: 'loading', insights: null }));
     await post(show({ period: '30d', insights: { ...SAMPLE, period: { since: '2026-11-01T20:00:00.000Z', until: SAMPLE.period.until } } }));
     await page.locator('#range', { hasText: '2026-11-01 20:00 UTC to 2026-12-01 20:00 UTC' }).waitFor();
+    assert.ok(await page.locator('#period-30d').isChecked(), 'the stale answer for 7 days did not move the picker back');
     assert.equal(await page.evaluate(() => ((globalThis as unknown as Recorded).document.activeElement as { value?: string } | null)?.value), '30d');
   });
 
