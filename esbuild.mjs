@@ -3,7 +3,8 @@
 // - dist/cli.js: cjs for Node with a shebang (the `specialist-handoff` bin), self-contained:
 //   the MCP SDK of `specialist-handoff mcp` is bundled in too (its module is required only by
 //   that command, so the others do not pay for loading it).
-// - dist/webview/main.js: the panel script, for the browser (zod/mini only: see webviewZodMini).
+// - dist/webview/main.js: the panel script, for the browser (zod/mini only: see webviewZodMini);
+//   dist/webview/insights.js the same for the "Handoff Insights" view.
 // - dist/tokenizers/<encoding>.js: each gpt-tokenizer encoding in its own file, loaded
 //   on first use only (the rank tables are megabytes; activation must not parse them).
 // - dist/vendor/mvdan-sh.js: the shell parser (mvdan-sh, 1.3 MB of GopherJS output), in its
@@ -180,6 +181,20 @@ export const tokenizersBuild = {
   plugins: [ranksAsJson],
 };
 
+/** dist/webview/insights.js: the "Handoff Insights" view's script (issue 21), on the panel's rules (test/component/insightsView.test.ts builds it to a temporary folder). */
+export const insightsWebviewBuild = {
+  bundle: true,
+  platform: 'browser',
+  format: 'iife',
+  target: 'es2022',
+  entryPoints: ['webview/insights.ts'],
+  outfile: 'dist/webview/insights.js',
+  sourcemap: production ? false : 'inline',
+  minify: production,
+  logLevel: node.logLevel,
+  plugins: [webviewZodMini],
+};
+
 const builds = [
   extensionBuild,
   cliBuild,
@@ -197,6 +212,7 @@ const builds = [
     logLevel: node.logLevel,
     plugins: [webviewZodMini],
   },
+  insightsWebviewBuild,
 ];
 
 /** Copies the codicon stylesheet and font next to the panel script. */

@@ -11,6 +11,7 @@ import { OUTPUT_CHANNEL_NAME } from './vscode/constants';
 import { registerEndSession } from './vscode/endSession/registerEndSession';
 import { registerHandoffView } from './vscode/endSession/handoffView';
 import { LanguageModelDrafter } from './vscode/lm/modelDrafter';
+import { registerInsights } from './vscode/insights/registerInsights';
 import { registerHandOverView } from './vscode/panel/registerPanel';
 import { registerSession } from './vscode/session/registerSession';
 import { registerTimeline } from './vscode/timeline/registerTimeline';
@@ -52,6 +53,8 @@ export function activate(context: vscode.ExtensionContext): void {
   mark('continue');
   registerVerify(context, { log, session, timeline });
   mark('verify');
+  registerInsights(context, log, timeline);
+  mark('insights');
   context.subscriptions.push(
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
       void handOver.reload();

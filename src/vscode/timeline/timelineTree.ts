@@ -195,6 +195,11 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
     }, TIMELINE_REFRESH_DEBOUNCE_MS);
   }
 
+  /** Starts watching the timeline's folders now, not only on the first render ("Handoff: Show Insights" refreshes on {@link onDidChangeHandoffs}). */
+  watchFiles(): void {
+    this.ensureWatchers();
+  }
+
   /** Watches the three timeline folders (created on the first render, not at activation). */
   private ensureWatchers(): void {
     if (this.watching) return;
