@@ -141,6 +141,15 @@ export function runProcess(): void {
     cwd: process.cwd(),
   }).then((code) => {
     process.exitCode = process.exitCode || code;
+    // The command has answered: exit once both streams have drained. simple-git keeps a
+    // timer for up to GIT_EXIT_GRACE_MS (5 s) after each git process exits
+    // (src/evidence/git/collectGit.ts), which held every `handover` and `hook` that long.
+    let pending = 2;
+    const drained = () => {
+      if (--pending === 0) process.exit();
+    };
+    process.stdout.write('', drained);
+    process.stderr.write('', drained);
   });
 }
 

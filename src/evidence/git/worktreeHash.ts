@@ -161,7 +161,8 @@ export async function hashWorktree(
     } catch {
       ids = undefined;
     }
-    if (ids && ids.length >= small.length) {
+    // One whole object id per path (SHA-1 or SHA-256), or the answer was cut short: hash in Node.
+    if (ids && ids.length >= small.length && ids.slice(0, small.length).every((id) => /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(id))) {
       small.forEach((p, i) => result.set(p, ids[i]));
     } else {
       const hashes = await mapLimit(small, CONCURRENCY, (p) => hashRegularFile(path.join(repoRoot, p)));
