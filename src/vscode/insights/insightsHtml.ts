@@ -5,32 +5,15 @@
  * the charts are SVG coloured by classes of media/insights.css), and the resources only from
  * the built webview folder and media/ (the panel's only localResourceRoots).
  */
-import { randomBytes } from 'node:crypto';
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
+import { webviewPage } from '../panel/panelHtml';
 
 /**
  * The page: codicons and `media/insights.css`, the "Loading…" placeholder, and the bundled
- * `insights.js` with a fresh nonce.
+ * `insights.js` with a fresh nonce ({@link webviewPage}).
  * @param webviewRoot `<extension>/dist/webview`
  * @param media `<extension>/media`
  */
 export function insightsHtml(webview: vscode.Webview, webviewRoot: vscode.Uri, media: vscode.Uri): string {
-  const nonce = randomBytes(16).toString('base64');
-  const csp = [`default-src 'none'`, `style-src ${webview.cspSource}`, `font-src ${webview.cspSource}`, `img-src ${webview.cspSource} data:`, `script-src 'nonce-${nonce}'`].join('; ');
-  const asset = (base: vscode.Uri, file: string) => webview.asWebviewUri(vscode.Uri.joinPath(base, file));
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${asset(webviewRoot, 'codicon.css')}">
-<link rel="stylesheet" href="${asset(media, 'insights.css')}">
-<title>Handoff Insights</title>
-</head>
-<body>
-<main id="app" aria-busy="true"><p class="muted">Loading…</p></main>
-<script nonce="${nonce}" src="${asset(webviewRoot, 'insights.js')}"></script>
-</body>
-</html>`;
+  return webviewPage(webview, webviewRoot, media, { css: 'insights.css', script: 'insights.js', title: 'Handoff Insights' });
 }
