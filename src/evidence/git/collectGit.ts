@@ -125,11 +125,7 @@ export function gitClient(baseDir: string, opts: ClientOptions): SimpleGit {
     // default): on a loaded machine the rest of a large status or numstat was still in the pipe
     // then, and a handoff listed 1,274 of 2,000 changed files. The exit bound stays, longer, for
     // a process that leaves the pipe open behind it.
-    // A command fed on stdin (hash-object --stdin-paths) does not get its 'close' here: it
-    // waited the whole grace after exiting (5 s of every small-repository handoff). It keeps
-    // simple-git's 50 ms; a short answer is caught by its caller (one object id per path, or
-    // hashed in Node: worktreeHash.ts).
-    completion: { onClose: true, onExit: opts.input ? 50 : GIT_EXIT_GRACE_MS },
+    completion: { onClose: true, onExit: GIT_EXIT_GRACE_MS },
     config: ['core.quotePath=false', 'color.ui=false'],
   };
   if (opts.signal) {
