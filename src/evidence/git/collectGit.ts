@@ -341,7 +341,9 @@ async function collectInRepository(repoRoot: string, head: string | null, object
           '--stdin-paths',
           '--no-filters',
         ]);
-        return out.split('\n');
+        const ids = out.split('\n'); // one whole object id (SHA-1 or SHA-256) per path, else hashWorktree hashes in Node
+        if (!ids.slice(0, paths.length).every((id) => /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(id))) throw new Error('git hash-object answered short');
+        return ids;
       },
     ),
   );

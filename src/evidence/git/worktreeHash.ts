@@ -161,8 +161,7 @@ export async function hashWorktree(
     } catch {
       ids = undefined;
     }
-    // One whole object id per path (SHA-1 or SHA-256), or the answer was cut short: hash in Node.
-    if (ids && ids.length >= small.length && ids.slice(0, small.length).every((id) => /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(id))) {
+    if (ids && ids.length >= small.length) {
       small.forEach((p, i) => result.set(p, ids[i]));
     } else {
       const hashes = await mapLimit(small, CONCURRENCY, (p) => hashRegularFile(path.join(repoRoot, p)));
