@@ -3,7 +3,8 @@
 // - dist/cli.js: cjs for Node with a shebang (the `specialist-handoff` bin), self-contained:
 //   the MCP SDK of `specialist-handoff mcp` is bundled in too (its module is required only by
 //   that command, so the others do not pay for loading it).
-// - dist/webview/main.js: the panel script, for the browser (zod/mini only: see webviewZodMini).
+// - dist/webview/main.js: the panel script, for the browser (zod/mini only: see webviewZodMini);
+//   dist/webview/insights.js the same for the "Handoff Insights" view.
 // - dist/tokenizers/<encoding>.js: each gpt-tokenizer encoding in its own file, loaded
 //   on first use only (the rank tables are megabytes; activation must not parse them).
 // - dist/vendor/mvdan-sh.js: the shell parser (mvdan-sh, 1.3 MB of GopherJS output), in its
@@ -12,19 +13,64 @@
 //   dist/webview/codicon.{css,ttf}: the codicon font of @vscode/codicons, copied as is
 //   (the panel's icons; the webview may load fonts only from its own resource roots).
 import { copyFileSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { relative } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 
 const watch = process.argv.includes('--watch');
 const production = !process.argv.includes('--dev');
 
-/** Rewrites `gpt-tokenizer/encoding/<name>` to the separately built `./tokenizers/<name>.js`. */
-/** Rewrites `mvdan-sh` to the separately built `./vendor/mvdan-sh.js` (required lazily: src/core/session/shellWords.ts). */
+/**
+ * Libraries the extension and the CLI load on first use only (a dynamic `import()` or a lazy
+ * `require` in src/), each built into its own file dist/vendor/<file>.js (vendorBuild), so
+ * the bundles neither carry nor parse them as they load (issue 19; sizes as esbuild's
+ * metafile counts them in dist/extension.js before this: secretlint core + preset 74 KB,
+ * simple-git 59 KB, stream-json + stream-chain 38 KB, proper-lockfile with graceful-fs,
+ * retry and signal-exit 22 KB, mvdan-sh 1.3 MB).
+ * - mvdan-sh: src/core/session/shellWords.ts (require on first parse);
+ * - secretlint: src/core/safety/secretlintRules.ts (import() on first redaction). Its
+ *   profiler is a singleton core marks with and we switch off: the core file requires the
+ *   profiler file, so there is one copy (vendorBuild marks the other vendor libraries
+ *   external there too);
+ * - stream-json, stream-chain: src/evidence/session/jsonStream.ts (import() on first read);
+ * - proper-lockfile: src/store/fileLock.ts (import() on first lock);
+ * - simple-git: src/evidence/git/collectGit.ts gitClient (require on first git command).
+ */
+export const VENDOR = {
+  'mvdan-sh': 'mvdan-sh',
+  '@secretlint/core': 'secretlint-core',
+  '@secretlint/secretlint-rule-preset-recommend': 'secretlint-preset-recommend',
+  '@secretlint/profiler': 'secretlint-profiler',
+  'stream-json': 'stream-json',
+  'stream-json/streamers/stream-array.js': 'stream-json-stream-array',
+  'stream-json/filters/pick.js': 'stream-json-pick',
+  'stream-chain': 'stream-chain',
+  'proper-lockfile': 'proper-lockfile',
+  'simple-git': 'simple-git',
+};
+const vendorFilter = new RegExp(`^(${Object.keys(VENDOR).map((k) => k.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})$`);
+
+/**
+ * In the bundles, each {@link VENDOR} library is a small module requiring
+ * `./vendor/<file>.js` when it is first loaded: esbuild keeps its lazy loading (import() of
+ * it stays a promise of the module, as when the library was bundled in) and its interop
+ * (the same named exports and default).
+ */
 const vendorExternal = {
   name: 'vendor-external',
   setup(build) {
-    build.onResolve({ filter: /^mvdan-sh$/ }, () => ({ path: './vendor/mvdan-sh.js', external: true }));
+    build.onResolve({ filter: vendorFilter }, (args) => ({ path: args.path, namespace: 'vendor' }));
+    build.onLoad({ filter: /.*/, namespace: 'vendor' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(`./vendor/${VENDOR[args.path]}.js`)});`, loader: 'js' }));
+    build.onResolve({ filter: /^\.\/vendor\// }, (args) => (args.namespace === 'vendor' ? { path: args.path, external: true } : undefined));
+  },
+};
+
+/** Inside dist/vendor/, the other vendor libraries a vendor file imports are required from their own file (one copy each). */
+const vendorSiblings = {
+  name: 'vendor-siblings',
+  setup(build) {
+    build.onResolve({ filter: vendorFilter }, (args) => (args.kind === 'entry-point' ? undefined : { path: `./${VENDOR[args.path]}.js`, external: true }));
   },
 };
 
@@ -45,6 +91,25 @@ const zodEnglishOnly = {
       resolveDir: args.pluginData.dir,
       loader: 'js',
     }));
+  },
+};
+
+/**
+ * gpt-tokenizer ships each rank table as a JavaScript array literal of ~200,000 strings
+ * (bpeRanks/<name>.js); evaluating that literal was the largest part of loading o200k_base
+ * (issue 19). The same table is emitted as one JSON string given to `JSON.parse`, which V8
+ * reads several times faster than the equivalent literal. The table is the package's own,
+ * read here at build time: test/unit/build/tokenizers.test.ts decodes every rank of the
+ * built file and compares it with the package.
+ */
+const ranksAsJson = {
+  name: 'ranks-as-json',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]gpt-tokenizer[\\/]cjs[\\/]bpeRanks[\\/]\w+\.js$/ }, (args) => {
+      const ranks = createRequire(import.meta.url)(args.path).default;
+      if (!Array.isArray(ranks)) throw new Error(`${args.path}: the rank table is no longer an array; review esbuild.mjs ranksAsJson`);
+      return { contents: `Object.defineProperty(exports, "__esModule", { value: true });\nexports.default = JSON.parse(${JSON.stringify(JSON.stringify(ranks))});\n`, loader: 'js' };
+    });
   },
 };
 
@@ -97,9 +162,14 @@ const node = {
 export const extensionBuild = { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [tokenizersExternal, vendorExternal, zodEnglishOnly] };
 
 /** dist/cli.js's options (test/unit/build/vendor.test.ts builds them to a temporary folder). */
-export const cliBuild = { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [tokenizersExternal, vendorExternal, zodEnglishOnly] };
-/** dist/vendor/*.js: the lazily required libraries. */
-export const vendorBuild = { ...node, entryPoints: { 'mvdan-sh': 'node_modules/mvdan-sh/index.js' }, outdir: 'dist/vendor' };
+export const cliBuild = { ...node, entryPoints: ['src/cli/bin.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [tokenizersExternal, vendorExternal, zodEnglishOnly] };
+/** dist/vendor/*.js: the libraries loaded on first use ({@link VENDOR}), one file each. */
+export const vendorBuild = {
+  ...node,
+  entryPoints: Object.fromEntries(Object.entries(VENDOR).map(([spec, file]) => [file, fileURLToPath(import.meta.resolve(spec))])),
+  outdir: 'dist/vendor',
+  plugins: [vendorSiblings, zodEnglishOnly],
+};
 /** dist/tokenizers/*.js: one file per encoding. */
 export const tokenizersBuild = {
   ...node,
@@ -108,6 +178,21 @@ export const tokenizersBuild = {
     cl100k_base: 'node_modules/gpt-tokenizer/cjs/encoding/cl100k_base.js',
   },
   outdir: 'dist/tokenizers',
+  plugins: [ranksAsJson],
+};
+
+/** dist/webview/insights.js: the "Handoff Insights" view's script (issue 21), on the panel's rules (test/component/insightsView.test.ts builds it to a temporary folder). */
+export const insightsWebviewBuild = {
+  bundle: true,
+  platform: 'browser',
+  format: 'iife',
+  target: 'es2022',
+  entryPoints: ['webview/insights.ts'],
+  outfile: 'dist/webview/insights.js',
+  sourcemap: production ? false : 'inline',
+  minify: production,
+  logLevel: node.logLevel,
+  plugins: [webviewZodMini],
 };
 
 const builds = [
@@ -127,6 +212,7 @@ const builds = [
     logLevel: node.logLevel,
     plugins: [webviewZodMini],
   },
+  insightsWebviewBuild,
 ];
 
 /** Copies the codicon stylesheet and font next to the panel script. */

@@ -3,12 +3,16 @@
  * in full and incrementally (after a 1 MB append), each beside `wc -l` on the same file (the
  * floor: it parses nothing); the full read also beside jq extracting the same fields from
  * the same file, the tool a user would pick (issue 19: goal ≤ 1.0×); and the peak RSS of
- * reading a 1 GB transcript (goal: under 150 MB).
+ * reading a 1 GB transcript beside an idle node process (issue 19: goal ≤ 130 MB). The reading
+ * child is built with the product's own esbuild options (esbuild.mjs: minified, zod's English
+ * locale only, the shell parser a separate vendor file required on first use), so it loads
+ * what dist/extension.js and dist/cli.js load; both peaks are each process's own (VmHWM).
  */
 import { execFile, spawn } from 'node:child_process';
 import { appendFileSync, closeSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import * as esbuild from 'esbuild';
 
@@ -44,11 +48,28 @@ export function generateTranscript(file: string, bytes: number, from = 0): numbe
   return i;
 }
 
+/**
+ * Builds ./readTranscript.ts into `outDir` as the product is built (esbuild.mjs's
+ * `extensionBuild` options, and `vendorBuild` for ./vendor/mvdan-sh.js beside it): a child
+ * bundled with esbuild's defaults carried the 3 MB shell parser and zod's 40 locales inline,
+ * ~16 MB of peak RSS the extension and the CLI do not have.
+ */
 async function buildChild(outDir: string): Promise<string> {
+  const root = path.join(__dirname, '..');
+  const { extensionBuild, vendorBuild } = (await import(pathToFileURL(path.join(root, 'esbuild.mjs')).href)) as { extensionBuild: esbuild.BuildOptions; vendorBuild: esbuild.BuildOptions };
   const out = path.join(outDir, 'readTranscript.js');
-  await esbuild.build({ entryPoints: [path.join(__dirname, 'readTranscript.ts')], outfile: out, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning' });
+  await esbuild.build({ ...extensionBuild, absWorkingDir: root, entryPoints: [path.join(__dirname, 'readTranscript.ts')], outfile: out, logLevel: 'warning' });
+  await esbuild.build({ ...vendorBuild, absWorkingDir: root, outdir: path.join(outDir, 'vendor'), logLevel: 'warning' });
   return out;
 }
+
+/**
+ * An idle node process's own peak RSS (MB), read as ./readTranscript.ts `ownPeakRssMb` reads
+ * the child's: VmHWM on Linux (getrusage's maxRSS there holds the bench process's peak,
+ * inherited across fork + exec), maxRSS elsewhere.
+ */
+const PEAK_RSS_JS =
+  "let m;try{m=/^VmHWM:\\s+(\\d+) kB$/m.exec(require('fs').readFileSync('/proc/self/status','utf8'))}catch{}process.stdout.write(JSON.stringify(m?Number(m[1])/1024:process.resourceUsage().maxRSS/1024))";
 
 interface ChildResult {
   ms: number;
@@ -155,8 +176,8 @@ export async function sessionLogRows(log: (s: string) => void): Promise<SessionR
     log(`generating a ${bigMb} MB transcript for the peak-RSS row …`);
     generateTranscript(big, bigMb * 1024 * 1024);
     const bigRead = await readInChild(child, big);
-    const idle = JSON.parse((await run(process.execPath, ['-e', 'process.stdout.write(JSON.stringify(process.resourceUsage().maxRSS / 1024))'])).stdout) as number;
-    rows.push({ name: `session log: peak RSS reading a ${bigMb} MB transcript (vs an idle node process)`, ours: bigRead.maxRssMb, baseline: idle, unit: 'MB', note: `goal < 150 MB: ${bigRead.maxRssMb < 150 ? 'met' : 'NOT met'}; read in ${(bigRead.ms / 1000).toFixed(1)} s` });
+    const idle = JSON.parse((await run(process.execPath, ['-e', PEAK_RSS_JS])).stdout) as number;
+    rows.push({ name: `session log: peak RSS reading a ${bigMb} MB transcript (vs an idle node process)`, ours: bigRead.maxRssMb, baseline: idle, unit: 'MB', note: `goal ≤ 130 MB: ${bigRead.maxRssMb <= 130 ? 'met' : 'NOT met'}; read in ${(bigRead.ms / 1000).toFixed(1)} s` });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -11,6 +11,7 @@ import { OUTPUT_CHANNEL_NAME } from './vscode/constants';
 import { registerEndSession } from './vscode/endSession/registerEndSession';
 import { registerHandoffView } from './vscode/endSession/handoffView';
 import { LanguageModelDrafter } from './vscode/lm/modelDrafter';
+import { registerInsights } from './vscode/insights/registerInsights';
 import { registerHandOverView } from './vscode/panel/registerPanel';
 import { registerSession } from './vscode/session/registerSession';
 import { registerTimeline } from './vscode/timeline/registerTimeline';
@@ -20,10 +21,17 @@ import { workspaceTrusted } from './vscode/workspace/trust';
 /** Called by VS Code on the first command or view of the extension. */
 export function activate(context: vscode.ExtensionContext): void {
   const started = performance.now();
+  // The process's CPU time as well: on a loaded machine the wall time includes waiting for a core.
+  const cpuAtEntry = process.cpuUsage();
   const log = vscode.window.createOutputChannel(OUTPUT_CHANNEL_NAME, { log: true });
   context.subscriptions.push(log);
+  const marks: string[] = [];
+  const mark = (what: string) => marks.push(`${what} ${(performance.now() - started).toFixed(1)}`);
+  mark('log');
   const session = registerSession(context, log);
+  mark('session');
   const timeline = registerTimeline(context, log, session);
+  mark('timeline');
   // After a handoff is written: the timeline shows it, and the panel collects the evidence again.
   const onWritten = () => {
     timeline.refresh();
@@ -32,12 +40,21 @@ export function activate(context: vscode.ExtensionContext): void {
   // "Draft with …" (the editor's language model): one drafter for the panel and the end-of-session command; it sends only on a click.
   const modelDrafter = new LanguageModelDrafter(log);
   context.subscriptions.push(modelDrafter);
+  mark('modelDrafter');
   registerHandoffView(context);
+  mark('handoffView');
   registerEndSession(context, log, session, onWritten, modelDrafter);
+  mark('endSession');
   const handOver = registerHandOverView(context, { log, session, timeline, activatedAt: started, modelDrafter });
+  mark('handOver');
   registerAgents(context, { log, session, extension: context.extension, onWritten });
+  mark('agents');
   registerContinue(context, log, session, (file) => timeline.invalidate(file));
+  mark('continue');
   registerVerify(context, { log, session, timeline });
+  mark('verify');
+  registerInsights(context, log, timeline);
+  mark('insights');
   context.subscriptions.push(
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
       void handOver.reload();
@@ -45,7 +62,10 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
   );
   void session.startRecording();
-  log.info(`activated in ${(performance.now() - started).toFixed(1)} ms (VS Code ${vscode.version}, trusted: ${workspaceTrusted()})`);
+  mark('recording');
+  log.info(`activate() marks (ms since entry): ${marks.join(', ')}`);
+  const cpu = process.cpuUsage(cpuAtEntry);
+  log.info(`activated in ${(performance.now() - started).toFixed(1)} ms (CPU ${((cpu.user + cpu.system) / 1000).toFixed(1)} ms; VS Code ${vscode.version}, trusted: ${workspaceTrusted()})`);
 }
 
 /** Nothing to do: every resource is in context.subscriptions. */

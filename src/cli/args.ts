@@ -48,6 +48,8 @@ export const OPTIONS = {
   'omit-tool': { type: 'string', multiple: true },
   run: { type: 'boolean' },
   timeout: { type: 'string' },
+  since: { type: 'string' },
+  'pending-warn-after': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } satisfies ParseArgsConfig['options'];
@@ -79,6 +81,7 @@ export const COMMAND_OPTIONS: Readonly<Record<string, readonly OptionName[]>> = 
   'export-agents': ['target', 'force', 'json', 'cwd', 'dir'],
   continue: ['agent', 'handoff', 'specialist', 'print', 'no-take', 'session-id', 'cwd', 'dir'],
   verify: ['handoff', 'run', 'timeout', 'session-id', 'json', 'cwd', 'dir'],
+  insights: ['since', 'pending-warn-after', 'max-depth', 'json', 'cwd', 'dir'],
 };
 
 /**

@@ -1,7 +1,8 @@
 /**
  * `specialist-handoff`: the handoff engine in a terminal, for people, agents and CI.
- * This file only dispatches: each subcommand is a file of this folder (handover.ts,
- * draft.ts, prompt.ts, history.ts, recordResult.ts, specialists.ts, mcp.ts, hook.ts, exportAgents.ts), the
+ * This file only dispatches (the executable's entry is bin.ts): each subcommand is a file of this folder, loaded when it runs (handover.ts,
+ * draft.ts, prompt.ts, history.ts, recordResult.ts, specialists.ts, mcp.ts, hook.ts, exportAgents.ts,
+ * insights.ts), the
  * options are in args.ts, the help text in usage.ts, and the CLI's wording of engine
  * errors (flags, not field names) in wording.ts (docs/CLI.md describes every subcommand).
  *
@@ -12,28 +13,49 @@
  * not be written (disk, permissions) — and every failure of `hook`, which never exits 2
  * (Claude Code treats 2 as "block"); `verify` exits 3 when a re-run contradicts the handoff.
  */
-import { foreignOption, parseCommandLine } from './args';
-import { runContinue } from './continue';
-import { runDraft } from './draft';
-import { runExportAgents } from './exportAgents';
-import { runHandover } from './handover';
-import { runHistory } from './history';
-import { runHook } from './hook';
+import { foreignOption, parseCommandLine, type Values } from './args';
 import { EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, gateIo, type CliIo } from './io';
-import { runMcp } from './mcp';
-import { runPrompt } from './prompt';
-import { runRecordResult } from './recordResult';
-import { runSpecialists } from './specialists';
-import { runVerify } from './verify';
 import { COMMAND_LIST, USAGE, VERSION, commandUsage } from './usage';
 import { fail } from './wording';
+import type * as HandoverCommand from './handover';
+import type * as DraftCommand from './draft';
+import type * as SpecialistsCommand from './specialists';
+import type * as PromptCommand from './prompt';
+import type * as HistoryCommand from './history';
+import type * as RecordResultCommand from './recordResult';
+import type * as McpCommand from './mcp';
+import type * as HookCommand from './hook';
+import type * as ExportAgentsCommand from './exportAgents';
+import type * as ContinueCommand from './continue';
+import type * as VerifyCommand from './verify';
+import type * as InsightsCommand from './insights';
 
 export { joinNegativeNumbers } from './args';
-export { formatSummary } from './handover';
 export { EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, type CliIo } from './io';
 export { cliErrorText, escapeControls } from './wording';
 /** Parses `--turn "user: text"` (see `parseTurn` in src/core/handoff/request.ts). */
 export { parseTurn } from '../core/handoff/request';
+
+/**
+ * Each subcommand's module, evaluated only when that command runs (issue 19: `hook` and
+ * `handover` must not pay for the MCP SDK, verify or history; a hook runs under a time limit).
+ */
+/* eslint-disable @typescript-eslint/no-require-imports -- each subcommand's module is required when that command runs */
+const COMMANDS: Readonly<Record<string, () => (values: Values, io: CliIo) => Promise<number>>> = {
+  handover: () => (require('./handover') as typeof HandoverCommand).runHandover,
+  draft: () => (require('./draft') as typeof DraftCommand).runDraft,
+  specialists: () => (require('./specialists') as typeof SpecialistsCommand).runSpecialists,
+  prompt: () => (require('./prompt') as typeof PromptCommand).runPrompt,
+  history: () => (require('./history') as typeof HistoryCommand).runHistory,
+  'record-result': () => (require('./recordResult') as typeof RecordResultCommand).runRecordResult,
+  mcp: () => (require('./mcp') as typeof McpCommand).runMcp,
+  hook: () => (require('./hook') as typeof HookCommand).runHook,
+  'export-agents': () => (require('./exportAgents') as typeof ExportAgentsCommand).runExportAgents,
+  continue: () => (require('./continue') as typeof ContinueCommand).runContinue,
+  verify: () => (require('./verify') as typeof VerifyCommand).runVerify,
+  insights: () => (require('./insights') as typeof InsightsCommand).runInsights,
+};
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /**
  * Runs the CLI with `argv` (without `node` and the script path).
@@ -79,39 +101,27 @@ async function runUngated(argv: readonly string[], io: CliIo): Promise<number> {
   if (foreign) {
     return fail(io, values, foreign, command === 'hook' ? EXIT_FAILURE : EXIT_BAD_INPUT);
   }
+  const load = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (!load) {
+    return fail(io, values, `ERROR: unknown command "${command}" — use ${COMMAND_LIST}`, EXIT_BAD_INPUT);
+  }
   try {
-    switch (command) {
-      case 'handover':
-        return await runHandover(values, io);
-      case 'draft':
-        return await runDraft(values, io);
-      case 'specialists':
-        return await runSpecialists(values, io);
-      case 'prompt':
-        return await runPrompt(values, io);
-      case 'history':
-        return await runHistory(values, io);
-      case 'record-result':
-        return await runRecordResult(values, io);
-      case 'mcp':
-        return await runMcp(values, io);
-      case 'hook':
-        return await runHook(values, io);
-      case 'export-agents':
-        return await runExportAgents(values, io);
-      case 'continue':
-        return await runContinue(values, io);
-      case 'verify':
-        return await runVerify(values, io);
-      default:
-        return fail(io, values, `ERROR: unknown command "${command}" — use ${COMMAND_LIST}`, EXIT_BAD_INPUT);
-    }
+    return await load()(values, io);
   } catch (err) {
     return fail(io, values, `ERROR: ${(err as Error)?.message ?? String(err)}`, EXIT_FAILURE, 'internal');
   }
 }
 
-if (require.main === module) {
+let started = false;
+
+/**
+ * Runs the CLI as the process (`node dist/cli.js …`): the arguments of `process.argv`, the
+ * process's streams, the exit code. Runs once per process (src/cli/bin.ts calls it after
+ * its head start; running this file itself calls it too).
+ */
+export function runProcess(): void {
+  if (started) return;
+  started = true;
   // A closed pipe (`specialist-handoff specialists | head`) ends the output quietly; any
   // other stdout failure (a full disk behind a redirect) is one ERROR line and exit 1.
   const onStdoutError = (err: NodeJS.ErrnoException) => {
@@ -131,5 +141,18 @@ if (require.main === module) {
     cwd: process.cwd(),
   }).then((code) => {
     process.exitCode = process.exitCode || code;
+    // The command has answered: exit once both streams have drained. simple-git keeps a
+    // timer for up to GIT_EXIT_GRACE_MS (5 s) after each git process exits
+    // (src/evidence/git/collectGit.ts), which held every `handover` and `hook` that long.
+    let pending = 2;
+    const drained = () => {
+      if (--pending === 0) process.exit();
+    };
+    process.stdout.write('', drained);
+    process.stderr.write('', drained);
   });
+}
+
+if (require.main === module) {
+  runProcess();
 }

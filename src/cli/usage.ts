@@ -178,6 +178,19 @@ command not found, timed out). With --run the verification is recorded and added
 specialist's briefing, and the receiving prompt and the timeline show it. Without --run
 nothing runs and nothing is written. Exits 3 when something is contradicted.`,
   },
+  insights: {
+    synopsis: `  specialist-handoff insights [--since DATE] [--pending-warn-after DURATION] [--max-depth N]
+      [--json] [--cwd DIR] [--dir FOLDER]`,
+    details: `insights: how the handoffs go, from the handoff files alone: per specialist and overall,
+handoffs written, picked up, pending, accepted, in progress, complete and blocked; those
+waiting too long (not picked up, or accepted and never answered, for longer than
+--pending-warn-after: a number and m, h, d or w, such as 2d, the default, or "off"); the
+median time to pick up and to complete; hand-backs, retries (a handoff handed back in
+progress more than once) and hand-backs with a failing test; chains by length and how many
+reached the depth limit (--max-depth, default 3). --since DATE (2026-11-28, or an ISO time
+with its zone) counts only what was written since. Writes nothing. --json prints the
+Insights object.`,
+  },
 };
 
 /** The commands, as error messages list them: `"handover", "prompt", … or "export-agents"`. */

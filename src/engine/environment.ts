@@ -32,6 +32,8 @@ export interface HandoverEnvironment {
   readonly sessionBaseCommit?: string | null;
   /** `handoff.maxHandoverDepth`: hops before the hop guard asks for a confirmation (default 3). */
   readonly maxHandoverDepth?: number;
+  /** `handoff.pendingWarnAfter` in ms: a handoff of the chain waiting longer for a pick-up or an answer gets a line in the receiving prompt (default 2 days; 0: none; issue 21). */
+  readonly pendingWarnAfterMs?: number;
   /**
    * Who asks: `person` (default: the panel, the palette, the CLI) or `agent` (the language
    * model tool, the MCP server, the chat participant). An agent cannot confirm the hop

@@ -25,6 +25,7 @@ import { HandoffFrontmatterSchema, type HandoffFrontmatter, type HandoffPackage,
 import { overBudgetWarning } from '../core/handoff/summary';
 import type { Specialist } from '../core/specialists/registry';
 import type { TokenCounter } from '../core/handoff/tokens';
+import { memoisedCounter } from '../core/handoff/tokenPieces';
 import { slugifyTopic } from '../core/handoff/topic';
 import { saveSessionLogState } from '../store/sessionLogState';
 import type { SessionLogState } from '../core/session/events';
@@ -140,7 +141,9 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
     for (const note of session?.evidence.notes ?? []) {
       warnings.push(`WARNING: ${note}`);
     }
-    const counter = counterFor(request.tokenizer);
+    // One memo of token counts for this handoff: measuring, fitting and the history count
+    // the same lines again and again (src/core/handoff/tokenPieces.ts; same figures).
+    const counter = memoisedCounter(counterFor(request.tokenizer));
     const sessionId = await sanitizeSessionId(env.sessionId ?? request.session_id ?? randomUUID());
     // The draft of the evidence (issue 15): user requests and commands run, and with `draft` every field left empty.
     const draft = draftFromEvidence(

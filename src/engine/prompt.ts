@@ -29,6 +29,8 @@ import { type HandoverEnvironment } from './handover';
 import { openProject } from './project';
 import { listTimeline } from './timeline';
 import { receivingHandoffsFor } from './priorHandoffs';
+import { chainWaitingLines } from './insights';
+import { DEFAULT_PENDING_WARN_AFTER_MS } from '../core/timeline/waiting';
 
 /** What to build the prompt for: a specialist, a handoff (id, file name or `latest`: the newest handoff, never a result), or both. */
 export interface PromptRequest {
@@ -119,6 +121,8 @@ async function build(req: PromptRequest, env: HandoverEnvironment): Promise<Prom
   const staleness = report ? stalenessLines(report) : [];
   const verification = handoff ? await latestVerification(root, handoff.parsed.frontmatter.id) : undefined;
   const now = (env.now ?? (() => new Date()))();
+  // Issue 21: the handoffs of its chain waiting too long for a pick-up or an answer.
+  const waiting = handoff ? await chainWaitingLines(project, timeline.files, handoff.parsed.frontmatter.root_id, handoff.parsed.frontmatter.id, now.getTime(), env.pendingWarnAfterMs ?? DEFAULT_PENDING_WARN_AFTER_MS) : [];
   const deliverable = path.relative(env.workspaceRoot, path.join(dir, handoffFileName(now, specialist.id))).split(path.sep).join('/');
   const built = buildSpecialistPrompt({
     specialist: { id: specialist.id, label: specialist.label, personaMarker: specialist.personaMarker, mandate: specialist.mandate, returnCondition: specialist.returnCondition },
@@ -134,6 +138,7 @@ async function build(req: PromptRequest, env: HandoverEnvironment): Promise<Prom
     priorHandoffs: prior.text,
     // Issue 18: the latest verification of the handoff picked up, at the top of the prompt.
     ...(verification ? { verification: verificationLine(verification) } : {}),
+    waiting,
     staleness,
     runContext: { timestamp: now.toISOString(), deliverablePath: deliverable },
   });

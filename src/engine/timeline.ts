@@ -6,13 +6,14 @@
  * them read from their frontmatter, and those grouped into chains of hops
  * (docs/ARCHITECTURE.md, "The timeline"; chain links: docs/DESIGN.md, "Chains").
  *
- *   project ─▶ listTimeline (names only) ─▶ newest N ─▶ readTimelineInfo ─▶ groupChains ─▶ Timeline
+ *   project ─▶ listTimeline (names only) ─▶ newest N ─▶ readTimelineInfos ─▶ groupChains ─▶ Timeline
  */
 import { groupChains, type TimelineFile, type TimelineNode, type TimelineSource } from '../core/timeline/chains';
 import type { HandoverError } from '../core/handoff/errors';
 import { timelineVerification, type TimelineVerification } from '../core/receive/verification';
-import { listTimelineFiles, readChainInfo, timelineFolders as timelineFoldersOf, type TimelineEntryInfo } from '../store/handoffs/timelineFiles';
+import { listTimelineFiles, readChainInfo, readChainInfos, timelineFolders as timelineFoldersOf, type TimelineEntryInfo } from '../store/handoffs/timelineFiles';
 import { latestVerifications } from '../store/handoffs/verifications';
+import { listStatusFolders, type StatusFolders } from '../store/handoffs/handoffHeads';
 import { openProject, type Project, type ProjectOptions } from './project';
 
 export type { TimelineEntryInfo } from '../store/handoffs/timelineFiles';
@@ -56,6 +57,29 @@ export function timelineFolders(where: TimelineLocation): Record<TimelineSource,
  */
 export async function readTimelineInfo(file: TimelineFile): Promise<TimelineEntryInfo | undefined> {
   return readChainInfo(file).catch(() => undefined);
+}
+
+/** One listing of a project's `<handoff root>/status/`: which handoffs have status events (`listStatusFolders`). */
+export type TimelineStatusListing = StatusFolders;
+
+/**
+ * Lists `<handoff root>/status/` once, for the {@link readTimelineInfos} calls of one
+ * timeline read (a surface that reads in batches takes it once and drops it when a status
+ * event is created or deleted). Never throws.
+ */
+export function listTimelineStatus(where: TimelineLocation): Promise<TimelineStatusListing> {
+  return listStatusFolders(where.handoffRoot);
+}
+
+/**
+ * Reads the chain links of many timeline files of a project at once (what a surface that
+ * reads a whole folder calls, e.g. the VS Code tree's background batches): one listing of
+ * `<handoff root>/status/` for all of them (`status`, or listed here), then only the status
+ * events of handoffs that have a folder there, a bounded head read per file (`readChainInfos`).
+ * @returns one entry per file, in the order given (undefined: no chain links). Never throws.
+ */
+export async function readTimelineInfos(where: TimelineLocation, files: readonly TimelineFile[], status?: TimelineStatusListing): Promise<(TimelineEntryInfo | undefined)[]> {
+  return readChainInfos(files, where.handoffRoot, status).catch(() => files.map(() => undefined));
 }
 
 /**
@@ -108,8 +132,8 @@ function byNameDescending(a: TimelineFile, b: TimelineFile): number {
 
 /**
  * Assembles the timeline of an opened project: lists the files (with the registry's ids),
- * picks the newest, reads their chain links one file at a time (with the latest
- * verifications, read once: {@link timelineVerifications}), and groups them.
+ * picks the newest, reads their chain links in bulk ({@link readTimelineInfos}, with the
+ * latest verifications, read once: {@link timelineVerifications}), and groups them.
  * @returns the timeline; a file that cannot be read has no chain links. Never throws for a missing folder.
  */
 export async function readTimeline(project: Project, options: TimelineOptions = {}): Promise<Timeline> {
@@ -119,11 +143,13 @@ export async function readTimeline(project: Project, options: TimelineOptions = 
   const info = new Map<string, TimelineEntryInfo>();
   // Verifications are read in bulk, once per timeline read (issue 18; the bench has 10,000 handoffs).
   const verified = await timelineVerifications(project);
-  for (const f of newest) {
-    const i = await readChainInfo(f);
+  // Chain links in bulk too: one listing of status/, one bounded head read per file (issue 19).
+  const infos = await readTimelineInfos(project, newest);
+  newest.forEach((f, k) => {
+    const i = infos[k];
     const v = i && f.source === 'handoff' ? verified.get(i.id) : undefined;
     if (i) info.set(f.key, v ? { ...i, verification: v } : i);
-  }
+  });
   return { files: listing.files, newest, info, chains: groupChains(newest, info, options.order ?? 'newest'), warnings: listing.warnings };
 }
 

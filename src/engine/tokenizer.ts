@@ -6,8 +6,30 @@
  */
 import type { TokenizerName } from '../core/handoff/schema';
 import { tokenCounter, type TokenCounter, type TokenEncoding } from '../core/handoff/tokens';
+import { startWorkerEncoding } from './tokenizerWorker';
 
 const loaded = new Map<TokenizerName, TokenEncoding>();
+
+/** Loads the encoding module in this process (synchronous; the tables are large and only one is needed). */
+function requireEncoding(name: TokenizerName): TokenEncoding {
+  /* eslint-disable @typescript-eslint/no-require-imports -- lazy load: the tables are large and only one is needed */
+  return name === 'cl100k_base'
+    ? (require('gpt-tokenizer/encoding/cl100k_base') as TokenEncoding)
+    : (require('gpt-tokenizer/encoding/o200k_base') as TokenEncoding);
+  /* eslint-enable @typescript-eslint/no-require-imports */
+}
+
+/**
+ * Starts loading `name` on a worker thread now (src/engine/tokenizerWorker.ts), for a
+ * short-lived process that will count tokens after other start-up work (the CLI's
+ * `handover`, `hook`, `draft`): {@link loadEncoding} then returns that encoding, whose
+ * counts are the library's own. Does nothing when the encoding is already loaded.
+ */
+export function preloadEncoding(name: TokenizerName): void {
+  if (!loaded.has(name)) {
+    loaded.set(name, startWorkerEncoding(name, () => requireEncoding(name)));
+  }
+}
 
 /**
  * Returns the encoding for `name`, loading it on the first call.
@@ -16,12 +38,7 @@ const loaded = new Map<TokenizerName, TokenEncoding>();
 export function loadEncoding(name: TokenizerName): TokenEncoding {
   let enc = loaded.get(name);
   if (!enc) {
-    /* eslint-disable @typescript-eslint/no-require-imports -- lazy load: the tables are large and only one is needed */
-    enc =
-      name === 'cl100k_base'
-        ? (require('gpt-tokenizer/encoding/cl100k_base') as TokenEncoding)
-        : (require('gpt-tokenizer/encoding/o200k_base') as TokenEncoding);
-    /* eslint-enable @typescript-eslint/no-require-imports */
+    enc = requireEncoding(name);
     loaded.set(name, enc);
   }
   return enc;

@@ -21,6 +21,7 @@ export const Commands = {
   exportAgents: 'handoff.exportAgents',
   continueIn: 'handoff.continueIn',
   verify: 'handoff.verify',
+  showInsights: 'handoff.showInsights',
 } as const;
 
 /** View container and view ids. */
@@ -28,6 +29,8 @@ export const Views = {
   container: 'handoff',
   handOver: 'handoff.handOver',
   timeline: 'handoff.timeline',
+  /** The "Handoff Insights" webview panel (an editor, issue 21). */
+  insights: 'handoff.insights',
 } as const;
 
 /** Configuration section and keys (`handoff.*`). */
@@ -44,6 +47,7 @@ export const Config = {
   timelineOrder: 'timeline.order',
   continueIn: 'continueIn',
   verifyTimeoutSeconds: 'verify.timeoutSeconds',
+  pendingWarnAfter: 'pendingWarnAfter',
 } as const;
 
 /** workspaceState keys. */

@@ -2,6 +2,8 @@
 
 /** Wraps text in a Markdown code span that survives backticks inside it. */
 export function codeSpan(text: string): string {
+  // Most paths hold no backtick or line break: the span is the text in single backticks (what the general case gives them).
+  if (!/[\r\n`]/.test(text)) return `\`${text}\``;
   const visible = text.replace(/\r/g, '\\r').replace(/\n/g, '\\n');
   const runs = visible.match(/`+/g) ?? [];
   const fence = '`'.repeat(Math.max(0, ...runs.map((r) => r.length)) + 1);

@@ -70,8 +70,13 @@ export function editFrontmatter(text: string, edit: (doc: Document) => void): { 
   }
 }
 
-/** Offsets of the YAML between the fences; undefined without a leading fence; 'unclosed' without a closing one. */
-function locateFrontmatter(text: string): { yamlStart: number; closeStart: number; closeEnd: number } | 'unclosed' | undefined {
+/**
+ * Offsets (UTF-16 code units) of the YAML between the fences of `text`: `yamlStart` after the
+ * opening `---` line (a leading BOM skipped), `closeStart` / `closeEnd` the closing `---` line
+ * (with its `\n`). Fence lines are found by `\n` only, as {@link splitFrontmatter} does.
+ * @returns the offsets; undefined without a leading fence; `'unclosed'` without a closing one
+ */
+export function locateFrontmatter(text: string): { yamlStart: number; closeStart: number; closeEnd: number } | 'unclosed' | undefined {
   const start = text.startsWith('\uFEFF') ? 1 : 0;
   const firstEnd = text.indexOf('\n', start);
   const firstLine = text.slice(start, firstEnd < 0 ? text.length : firstEnd).replace(/\r$/, '');
@@ -85,7 +90,7 @@ function locateFrontmatter(text: string): { yamlStart: number; closeStart: numbe
   while (lineStart <= text.length) {
     const nl = text.indexOf('\n', lineStart);
     const lineEnd = nl < 0 ? text.length : nl;
-    if (/^---[ \t]*\r?$/.test(text.slice(lineStart, lineEnd))) {
+    if (text.startsWith('---', lineStart) && /^---[ \t]*\r?$/.test(text.slice(lineStart, lineEnd))) {
       closeStart = lineStart;
       closeEnd = nl < 0 ? text.length : nl + 1;
       break;
@@ -101,17 +106,49 @@ function locateFrontmatter(text: string): { yamlStart: number; closeStart: numbe
   return { yamlStart, closeStart, closeEnd };
 }
 
+/** Options of every frontmatter rendering (one pair or the whole map): no folding, plain strings where YAML reads them back as strings, no anchors. */
+const YAML_OPTIONS = { lineWidth: 0, defaultStringType: 'PLAIN', aliasDuplicateObjects: false } as const;
+
+/** Most `key: value` renderings remembered: 4,096 (the cache starts over past it). */
+const PAIR_CACHE_ENTRIES = 4096;
+const pairCache = new Map<string, string>();
+
+/** Whether `v` is made only of plain objects, arrays, strings, booleans, null and finite numbers other than -0 (JSON then names it exactly). */
+function jsonExact(v: unknown, depth = 0): boolean {
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
+  if (typeof v === 'number') return Number.isFinite(v) && !Object.is(v, -0);
+  if (depth > 8 || typeof v !== 'object') return false;
+  if (Array.isArray(v)) return v.every((x) => jsonExact(x, depth + 1));
+  if (Object.getPrototypeOf(v) !== Object.prototype) return false;
+  return Object.values(v).every((x) => x !== undefined && jsonExact(x, depth + 1));
+}
+
+/** One top-level `key: value` of the block (with its line feed), remembered by key and JSON value. */
+function renderPair(key: string, value: unknown): string {
+  const render = () => stringify({ [key]: value }, YAML_OPTIONS);
+  if (!jsonExact(value)) return render();
+  const id = `${key}\0${JSON.stringify(value)}`;
+  let text = pairCache.get(id);
+  if (text === undefined) {
+    text = render();
+    if (pairCache.size >= PAIR_CACHE_ENTRIES) pairCache.clear();
+    pairCache.set(id, text);
+  }
+  return text;
+}
+
 /**
  * Renders `data` as a frontmatter block: `---\n<yaml>---\n`. Keys keep insertion order;
  * `undefined` values are left out; strings that YAML would read as another type are quoted.
+ * A top-level block map is its pairs one after another, so each `key: value` is rendered on
+ * its own and remembered (fit-to-budget renders dozens of frontmatters that differ in one
+ * field; issue 19) — the same text as rendering the map at once
+ * (test/unit/core/handoff/frontmatter.test.ts compares both).
  */
 export function renderFrontmatter(data: Record<string, unknown>): string {
-  const clean: Record<string, unknown> = {};
+  let yamlText = '';
   for (const [k, v] of Object.entries(data)) {
-    if (v !== undefined) {
-      clean[k] = v;
-    }
+    if (v !== undefined) yamlText += renderPair(k, v);
   }
-  const yamlText = stringify(clean, { lineWidth: 0, defaultStringType: 'PLAIN', aliasDuplicateObjects: false });
-  return `---\n${yamlText}---\n`;
+  return `---\n${yamlText || stringify({}, YAML_OPTIONS)}---\n`;
 }

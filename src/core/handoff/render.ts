@@ -124,6 +124,10 @@ export function renderTouchedFile(f: TouchedFile): string {
   return `- **${f.status}** ${where}${counts}`;
 }
 
+/** Rendered lines by file entry: fit-to-budget renders the same entries ~30 times (issue 19); entries are never edited in place. */
+const touchedLines = new WeakMap<TouchedFile, string>();
+const touchedLine = (f: TouchedFile): string => touchedLines.get(f) ?? touchedLines.set(f, renderTouchedFile(f)).get(f)!;
+
 function renderCommit(c: Commit): string {
   return `- ${codeSpan(c.sha.slice(0, 10))} ${c.subject.replace(/\s+/g, ' ').trim()} — ${c.author}, ${c.date.slice(0, 10)}`;
 }
@@ -211,6 +215,7 @@ export function handoffFrontmatter(pkg: HandoffPackage, meta: HandoffMeta): Hand
     invisible_stripped: pkg.invisible_stripped,
     touched_files_count: pkg.touched_files.length + pkg.touched_files_omitted,
     tests_run_count: pkg.tests_run.length + pkg.tests_run_omitted,
+    tests_failed_count: pkg.tests_run.filter((t) => t.result === 'failed').length,
     completed_count: pkg.completed.length,
     user_requests_count: pkg.user_requests.length + pkg.user_requests_omitted,
     commands_run_count: pkg.commands_run.length + pkg.commands_run_omitted,
@@ -237,7 +242,7 @@ export function renderHandoff(pkg: HandoffPackage, meta: HandoffMeta, specialist
   }
   if (data.git_operation === null) delete data.git_operation;
   // The drafted fields' counts (issue 15) only when they say something: files without them read as 0, [] and an empty report.
-  for (const key of ['completed_count', 'user_requests_count', 'commands_run_count', 'user_requests_omitted', 'commands_run_omitted'] as const) {
+  for (const key of ['tests_failed_count', 'completed_count', 'user_requests_count', 'commands_run_count', 'user_requests_omitted', 'commands_run_omitted'] as const) {
     if (data[key] === 0) delete data[key];
   }
   if (Array.isArray(data.drafted) && data.drafted.length === 0) delete data.drafted;
@@ -291,7 +296,7 @@ export function renderHandoff(pkg: HandoffPackage, meta: HandoffMeta, specialist
   out.push('', '## Done', '', renderDone(pkg.completed));
 
   out.push('', '## Touched files', '', renderGitHeader(pkg));
-  const files = pkg.touched_files.map(renderTouchedFile);
+  const files = pkg.touched_files.map(touchedLine);
   if (files.length || pkg.touched_files_omitted === 0) {
     out.push('', files.length ? files.join('\n') : NONE);
   } else {
@@ -385,7 +390,6 @@ function renderGitHeader(pkg: HandoffPackage): string {
   const op = pkg.git_operation ? `\n\n**${describeGitOperation(pkg.git_operation)}**` : '';
   return parts.join(' · ') + op;
 }
-
 
 /**
  * The header written when a briefing file is created: who it is for, the topic and the

@@ -308,6 +308,8 @@ export const HandoffFrontmatterSchema = z
     ...SANITIZE_FIELDS,
     touched_files_count: z.number().int().nonnegative(),
     tests_run_count: z.number().int().nonnegative(),
+    // Issue 21: the test runs listed as failed (insights' "tests failing at hand-back"); written when not 0, older files read as 0.
+    tests_failed_count: z.number().int().nonnegative().default(0),
     // Issue 15: the drafted sections' lists are in the body; their counts and the loss report here.
     completed_count: z.number().int().nonnegative().default(0),
     user_requests_count: z.number().int().nonnegative().default(0),

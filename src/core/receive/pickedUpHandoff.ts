@@ -27,8 +27,8 @@ function fenceAfter(open: string | undefined, line: string): string | undefined 
 
 /** A setext heading underline (CommonMark §4.3: `=` or `-` only, indented at most three spaces) — a heading when it follows a paragraph line. */
 const SETEXT = /^( {0,3})([=-]+[ \t]*)$/;
-/** The receiving prompt's own verification label (receiverPrompt.ts) at a line's start: only the prompt may write it. */
-const VERIFICATION_LABEL = /^( {0,3})\*\*Verification:\*\*/;
+/** The receiving prompt's own labels (receiverPrompt.ts: verification, issue 18; waiting, issue 21) at a line's start: only the prompt may write them. */
+const VERIFICATION_LABEL = /^( {0,3})\*\*(Verification|Waiting):\*\*/;
 
 /** One line with its ATX heading (if any) `by` levels deeper, at least level `min`, at most `######`. */
 function demoteLine(line: string, by: number, min = 1): string {
@@ -39,11 +39,11 @@ function demoteLine(line: string, by: number, min = 1): string {
  * A line outside code fences as text from a handoff file shows it inside the prompt: its ATX
  * heading demoted ({@link demoteLine}); a setext underline after a text line escaped (`\===`),
  * so `Receive rules` over `===` is not a level-1 heading; a `**Verification:**` label at its
- * start escaped (`\*\*Verification:\*\*`), so a handoff cannot forge the prompt's verification line.
+ * start escaped (`\*\*Verification:\*\*`, and `**Waiting:**` alike), so a handoff cannot forge the prompt's verification or waiting lines.
  */
 function safeLine(line: string, prev: string | undefined, by: number, min: number): string {
   if (prev !== undefined && prev.trim() !== '' && !ATX.test(prev) && SETEXT.test(line)) return line.replace(SETEXT, '$1\\$2');
-  return demoteLine(line, by, min).replace(VERIFICATION_LABEL, '$1\\*\\*Verification:\\*\\*');
+  return demoteLine(line, by, min).replace(VERIFICATION_LABEL, '$1\\*\\*$2:\\*\\*');
 }
 
 /** Each line of `text` as {@link demoteHeadings} shows it (lines inside fences unchanged). */

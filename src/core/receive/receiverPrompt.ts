@@ -54,6 +54,8 @@ export interface SpecialistPromptInput {
   readonly staleness: readonly string[];
   /** The latest verification of the handoff, as one line (`verificationLine`, issue 18), put right after the introduction; absent when it was never verified. */
   readonly verification?: string;
+  /** Handoffs of the chain waiting too long for a pick-up or an answer, one line each (`waitingPromptLine`, issue 21), put after the verification line; absent or empty: none. */
+  readonly waiting?: readonly string[];
   /** `timestamp`: ISO 8601 time of this run; `deliverablePath`: workspace-relative path the specialist writes its deliverable to. */
   readonly runContext: { readonly timestamp: string; readonly deliverablePath: string };
 }
@@ -76,7 +78,8 @@ function oneLine(text: string): string {
  *
  * 1. `# <persona marker> <label>` and an introduction naming the specialist id and the
  *    handoff picked up (`id` and workspace-relative path), or saying there is none; then,
- *    when the handoff was verified, `**Verification:** <its line>` (issue 18);
+ *    when the handoff was verified, `**Verification:** <its line>` (issue 18); then one
+ *    `**Waiting:** <line>` per handoff of the chain waiting too long (issue 21);
  * 2. `## Mandate` — the specialist's mandate;
  * 3. `## Receive rules` — {@link RECEIVE_RULES} as a list;
  * 4. `## Run Context` — `- run.timestamp: <ISO time>` and `- run.handoff_path: <path>`
@@ -115,6 +118,7 @@ export function buildSpecialistPrompt(input: SpecialistPromptInput): string {
     `# ${specialist.personaMarker} ${specialist.label}`,
     intro,
     ...(input.verification?.trim() ? [`**Verification:** ${oneLine(input.verification)}`] : []),
+    ...(input.waiting ?? []).filter((l) => l.trim()).map((l) => `**Waiting:** ${oneLine(l)}`),
     '## Mandate',
     specialist.mandate.trim() || '_None given._',
     '## Receive rules',

@@ -168,15 +168,17 @@ export const KEEP_ALL: AccumulatorLimits = Object.freeze({ turns: Infinity, test
  * each edited path once (its latest edit). `counts` say how many of each were seen.
  */
 export class SessionAccumulator {
-  private readonly turns: SessionTurn[] = [];
-  private readonly tests: SessionCommand[] = [];
-  private readonly others: SessionCommand[] = [];
-  private readonly edits = new Map<string, SessionFileEdit>();
+  private readonly turns = new NewestKept<SessionTurn>();
+  private readonly tests = new NewestKept<SessionCommand>();
+  private readonly others = new NewestKept<SessionCommand>();
+  /** Each edited path's latest edit and its place in the transcript, least recently edited first. */
+  private readonly edits = new Map<string, { readonly e: SessionFileEdit; readonly seq: number }>();
   private readonly userRequests: SessionUserRequest[] = [];
   /** Non-test commands grouped by text and folder (issue 15). */
   private readonly tally = new CommandTally();
+  /** The next event's place in the transcript (the kept events are returned in this order). */
   private seq = 0;
-  private readonly order = new WeakMap<object, number>();
+  private planSeq = 0;
   /** How many events of each kind were seen in all. */
   readonly counts = { turns: 0, commands: 0, edits: 0, plans: 0 };
   /** User requests seen (issue 15), kept or not. */
@@ -194,11 +196,10 @@ export class SessionAccumulator {
 
   /** Adds one event. */
   add(e: SessionEvent): void {
-    this.order.set(e, this.seq++);
+    const seq = this.seq++;
     if (e.kind === 'turn') {
       this.counts.turns++;
-      this.turns.push(e);
-      if (this.turns.length > this.limits.turns) this.turns.shift();
+      this.turns.push(e, seq, this.limits.turns);
       const request = userRequestText(e);
       if (request) {
         this.requestsSeen++;
@@ -212,19 +213,21 @@ export class SessionAccumulator {
         this.add({ kind: 'file_edit', path: p, tool: 'shell', ...(e.time ? { time: e.time } : {}) });
       }
       this.counts.commands++;
-      const list = this.isTestLike(e) ? this.tests : this.others;
-      list.push(e);
-      if (list === this.others) this.tally.add(e, writes);
-      const cap = list === this.tests ? this.limits.tests : this.limits.others;
-      if (list.length > cap) list.shift();
+      if (this.isTestLike(e)) {
+        this.tests.push(e, seq, this.limits.tests);
+      } else {
+        this.others.push(e, seq, this.limits.others);
+        this.tally.add(e, writes);
+      }
     } else if (e.kind === 'plan') {
       // Each plan call replaces the whole list: the latest snapshot is the plan.
       this.counts.plans++;
       this.plan = e;
+      this.planSeq = seq;
     } else {
       this.counts.edits++;
       this.edits.delete(e.path);
-      this.edits.set(e.path, e);
+      this.edits.set(e.path, { e, seq });
       if (this.edits.size > MAX_KEPT_EDITS) {
         const first = this.edits.keys().next().value as string;
         this.edits.delete(first);
@@ -249,8 +252,34 @@ export class SessionAccumulator {
 
   /** The kept events, in the order they were added. */
   events(): SessionEvent[] {
-    const all: SessionEvent[] = [...this.turns, ...this.tests, ...this.others, ...this.edits.values(), ...(this.plan ? [this.plan] : [])];
-    return all.sort((a, b) => (this.order.get(a) ?? 0) - (this.order.get(b) ?? 0));
+    const all: { readonly e: SessionEvent; readonly seq: number }[] = [...this.turns.entries(), ...this.tests.entries(), ...this.others.entries(), ...this.edits.values()];
+    if (this.plan) all.push({ e: this.plan, seq: this.planSeq });
+    return all.sort((a, b) => a.seq - b.seq).map((x) => x.e);
+  }
+}
+
+/**
+ * The newest events of one kind and their places in the transcript, oldest first. The place
+ * is kept beside the event (not in a WeakMap keyed by every event added: that table grew by
+ * one entry per event until the next full GC, issue 19's peak-RSS row).
+ */
+class NewestKept<T extends SessionEvent> {
+  private readonly items: T[] = [];
+  private readonly seqs: number[] = [];
+
+  /** Adds `e` at place `seq`, dropping the oldest beyond `cap` events. */
+  push(e: T, seq: number, cap: number): void {
+    this.items.push(e);
+    this.seqs.push(seq);
+    if (this.items.length > cap) {
+      this.items.shift();
+      this.seqs.shift();
+    }
+  }
+
+  /** The kept events with their places, oldest first. */
+  entries(): { readonly e: T; readonly seq: number }[] {
+    return this.items.map((e, i) => ({ e, seq: this.seqs[i] }));
   }
 }
 

@@ -10,7 +10,8 @@
 import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { simpleGit, type SimpleGit, type SimpleGitOptions } from 'simple-git';
+import type { SimpleGit, SimpleGitOptions } from 'simple-git';
+import type * as SimpleGitModule from 'simple-git';
 import { emptyGitEvidence, type GitEvidence, type GitProblem } from '../../core/handoff/gitEvidence';
 import { clipText } from '../../core/handoff/render';
 import type { Commit } from '../../core/handoff/schema';
@@ -29,6 +30,9 @@ export const MAX_COMMITS = 50;
 export const MAX_COMMITS_WITHOUT_BASE = 10;
 /** A git process that prints nothing for this long is killed: 120,000 ms. */
 export const GIT_BLOCK_TIMEOUT_MS = 120_000;
+
+/** Once git has exited, how long its output may still take to close before the command counts as done: 5,000 ms. */
+export const GIT_EXIT_GRACE_MS = 5_000;
 
 /** Empty-tree object names, used as "HEAD" in a repository without commits. */
 const EMPTY_TREE: Record<string, string> = {
@@ -107,7 +111,8 @@ export interface ClientOptions {
 /**
  * A simple-git client for `baseDir` with this module's settings: untrimmed output,
  * `core.quotePath=false`, no colour, at most 3 git processes, killed after
- * {@link GIT_BLOCK_TIMEOUT_MS} of silence or when `opts.signal` aborts.
+ * {@link GIT_BLOCK_TIMEOUT_MS} of silence or when `opts.signal` aborts, done when the
+ * output is closed (at most {@link GIT_EXIT_GRACE_MS} after git exits).
  */
 export function gitClient(baseDir: string, opts: ClientOptions): SimpleGit {
   const options: Partial<SimpleGitOptions> = {
@@ -116,6 +121,11 @@ export function gitClient(baseDir: string, opts: ClientOptions): SimpleGit {
     maxConcurrentProcesses: 3,
     trimmed: false,
     timeout: { block: GIT_BLOCK_TIMEOUT_MS },
+    // Done when git's output is closed (all of it read), not 50 ms after git exits (simple-git's
+    // default): on a loaded machine the rest of a large status or numstat was still in the pipe
+    // then, and a handoff listed 1,274 of 2,000 changed files. The exit bound stays, longer, for
+    // a process that leaves the pipe open behind it.
+    completion: { onClose: true, onExit: GIT_EXIT_GRACE_MS },
     config: ['core.quotePath=false', 'color.ui=false'],
   };
   if (opts.signal) {
@@ -124,7 +134,9 @@ export function gitClient(baseDir: string, opts: ClientOptions): SimpleGit {
   if (opts.input) {
     options.input = opts.input;
   }
-  return simpleGit(options);
+  // Required on first use: the bundles load simple-git from its own file (dist/vendor, esbuild.mjs VENDOR).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('simple-git') as typeof SimpleGitModule).simpleGit(options);
 }
 
 /**
@@ -245,24 +257,27 @@ export async function collectGitEvidence(opts: GitEvidenceOptions): Promise<GitE
   let repoRoot: string;
   let objectFormat: string;
   let head: string | null;
+  let gitDir: string | undefined;
   try {
     const probe = gitClient(opts.cwd, opts);
     const [top, verified] = await Promise.all([
-      probe.raw(['rev-parse', '--show-toplevel', '--show-object-format']),
+      // The git folder too, for readGitOperation: one process fewer (each spawn forks this whole process).
+      probe.raw(['rev-parse', '--show-toplevel', '--show-object-format', '--absolute-git-dir']),
       probe.raw(['rev-parse', '-q', '--verify', 'HEAD^{commit}']).catch(() => ''),
     ]);
-    const [root, format] = top.split('\n');
+    const [root, format, dir] = top.split('\n');
     if (!root?.trim()) {
       return emptyGitEvidence('Not a git working tree (a bare repository or the .git folder itself) — touched files and commits were not collected', 'not_repository');
     }
     repoRoot = path.resolve(root.trim());
     objectFormat = format?.trim() || 'sha1';
     head = verified.trim() || null;
+    gitDir = dir?.trim() || undefined;
   } catch (err) {
     return emptyGitEvidence(describeGitFailure(err, opts.cwd), classifyGitFailure(err));
   }
   try {
-    return await collectInRepository(repoRoot, head, objectFormat, opts);
+    return await collectInRepository(repoRoot, head, objectFormat, opts, gitDir);
   } catch (err) {
     const ev = emptyGitEvidence(describeGitFailure(err, opts.cwd), classifyGitFailure(err));
     return { ...ev, repoRoot };
@@ -300,7 +315,7 @@ function settledNote(what: string, r: PromiseSettledResult<unknown>, cwd: string
   }
 }
 
-async function collectInRepository(repoRoot: string, head: string | null, objectFormat: string, opts: GitEvidenceOptions): Promise<GitEvidence> {
+async function collectInRepository(repoRoot: string, head: string | null, objectFormat: string, opts: GitEvidenceOptions, gitDir: string | undefined): Promise<GitEvidence> {
   const git = gitClient(repoRoot, opts);
   const notes: string[] = [];
   const pathspec = await evidencePathspec(repoRoot, opts.handoffRoot, opts.alsoExclude);
@@ -309,7 +324,7 @@ async function collectInRepository(repoRoot: string, head: string | null, object
     notes.push('This repository has no commits yet: changes are shown against an empty tree');
   }
   const maxChars = opts.diffExcerptChars ?? DIFF_EXCERPT_MAX_CHARS;
-  const operation = readGitOperation(repoRoot, opts);
+  const operation = readGitOperation(repoRoot, opts, gitDir);
 
   const status = rawBytes(repoRoot, opts, ['--no-optional-locks', 'status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', ...pathspec]).then((b) =>
     parseStatusV2(splitNulFields(b)),
@@ -326,7 +341,9 @@ async function collectInRepository(repoRoot: string, head: string | null, object
           '--stdin-paths',
           '--no-filters',
         ]);
-        return out.split('\n');
+        const ids = out.split('\n'); // one whole object id (SHA-1 or SHA-256) per path, else hashWorktree hashes in Node
+        if (!ids.slice(0, paths.length).every((id) => /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(id))) throw new Error('git hash-object answered short');
+        return ids;
       },
     ),
   );

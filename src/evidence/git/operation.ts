@@ -37,14 +37,15 @@ function branchName(ref: string | undefined): string | null {
 
 /**
  * The operation in progress in the worktree of `repoRoot`, or null when there is none.
+ * `knownGitDir` (absolute, from an earlier `rev-parse --absolute-git-dir`) saves asking git again.
  * Never throws: a state git cannot describe (a missing commit, an unreadable file) leaves
  * the field it would fill null.
  */
-export async function readGitOperation(repoRoot: string, opts: ClientOptions): Promise<GitOperation | null> {
+export async function readGitOperation(repoRoot: string, opts: ClientOptions, knownGitDir?: string): Promise<GitOperation | null> {
   const git = gitClient(repoRoot, opts);
   let gitDir: string;
   try {
-    gitDir = (await git.raw(['rev-parse', '--absolute-git-dir'])).trim();
+    gitDir = knownGitDir ?? (await git.raw(['rev-parse', '--absolute-git-dir'])).trim();
   } catch {
     return null;
   }

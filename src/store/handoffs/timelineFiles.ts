@@ -9,10 +9,9 @@ import path from 'node:path';
 import { BRIEFINGS_DIR, HANDOFFS_DIR } from '../../core/handoff/naming';
 import { parseTimelineFileName, type ChainInfo, type TimelineFile, type TimelineSource } from '../../core/timeline/chains';
 import { openRegularFile } from '../safeWrite';
-import { readHandoffHead } from './handoffIndex';
-import { withStatusEvents } from './statusEvents';
+import { HEAD_READ_CONCURRENCY, listStatusFolders, mapLimit, readHeadText, withHeadStatusEvents, type StatusFolders } from './handoffHeads';
 import { checkRealPathInside } from '../pathGuard';
-import { parseHandoff, type ParsedHandoff } from '../../core/handoff/parse';
+import { parseHandoffHead, type HandoffHead } from '../../core/handoff/frontmatterHead';
 import { errorText } from '../../core/handoff/errors';
 import type { TimelineVerification } from '../../core/receive/verification';
 
@@ -152,41 +151,53 @@ async function readMirrorCandidate(file: string, ours: ReadonlySet<string>): Pro
 /**
  * Chain links of a timeline entry, and whether it hands work over or back; `verification`:
  * the latest verification of our handoff (issue 18: when it was checked, its counts and its
- * line), absent when it has none or was not looked up (`readTimeline` fills it from one bulk read).
+ * line), absent when it has none or was not looked up (`readTimeline` fills it from one bulk read);
+ * `status_at`: when it took its status (the `at` of the latest status change, events applied;
+ * absent when it has none — issue 21, the timeline's "waiting too long").
  */
-export type TimelineEntryInfo = ChainInfo & { readonly kind: 'handoff' | 'result'; readonly verification?: TimelineVerification };
+export type TimelineEntryInfo = ChainInfo & { readonly kind: 'handoff' | 'result'; readonly verification?: TimelineVerification; readonly status_at?: string };
 
-/** Bytes read first to find a frontmatter's chain links: 16 KiB (ours are about 2 KiB); the full head is read when it does not close within them. */
-export const CHAIN_INFO_READ_BYTES = 16 * 1024;
+/**
+ * The chain links of a head (the timeline's topic: `topic_title`, else the slug), and since
+ * when it has its status.
+ */
+function chainInfoOf(head: HandoffHead): TimelineEntryInfo {
+  const at = head.status_history.at(-1)?.at; // issue 21: since when it has its status (the timeline's "waiting too long")
+  return { id: head.id, root_id: head.root_id, parent_id: head.parent_id, status: head.status, topic: head.topic_title || head.topic, hop: head.hop, kind: head.kind, ...(at ? { status_at: at } : {}) };
+}
 
 /**
  * Reads the chain links of a timeline file from its frontmatter: our handoffs and
  * results, or any other file that carries our frontmatter. Files without one (itervox,
- * Agent Zero) have none. Never throws.
+ * Agent Zero) have none. Reads the file's start only up to the frontmatter's closing `---`
+ * (`readHeadText`, at most 256 KiB) and takes the head fields with the fast reader of
+ * src/core/handoff/frontmatterHead.ts (the `yaml` library for what it does not recognise);
+ * a file whose head fields are missing or invalid has none. Our handoffs' status is their
+ * frontmatter plus their status events (looked up for this file alone; many files:
+ * {@link readChainInfos}). Never throws.
  */
 export async function readChainInfo(file: TimelineFile): Promise<TimelineEntryInfo | undefined> {
-  const fh = await openRegularFile(file.path);
-  if (!fh) return undefined;
-  let text: string;
-  try {
-    const buf = Buffer.alloc(CHAIN_INFO_READ_BYTES);
-    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
-    text = buf.subarray(0, bytesRead).toString('utf8');
-  } catch {
-    return undefined;
-  } finally {
-    await fh.close().catch(() => undefined);
-  }
-  if (!text.startsWith('---')) return undefined;
-  const parsed = parseHandoff(text);
-  let handoff: ParsedHandoff | undefined;
-  if (parsed.ok) {
-    // Our handoffs' status is their frontmatter plus their status events (statusEvents.ts).
-    handoff = file.source === 'handoff' ? await withStatusEvents(file.path, parsed.handoff) : parsed.handoff;
-  } else if (text.length >= CHAIN_INFO_READ_BYTES - 4) {
-    handoff = await readHandoffHead(file.path); // events applied there
-  }
-  if (!handoff) return undefined;
-  const fm = handoff.frontmatter;
-  return { id: fm.id, root_id: fm.root_id, parent_id: fm.parent_id, status: fm.status, topic: fm.topic_title || fm.topic, hop: fm.hop, kind: fm.kind };
+  return chainInfoWith(file, undefined);
+}
+
+/** {@link readChainInfo} with a listing of the handoff root's `status/` ({@link listStatusFolders}; undefined: this file's folder is looked into). */
+async function chainInfoWith(file: TimelineFile, status: StatusFolders | undefined): Promise<TimelineEntryInfo | undefined> {
+  const text = await readHeadText(file.path);
+  if (text === undefined || !text.startsWith('---')) return undefined;
+  let head = parseHandoffHead(text);
+  if (!head) return undefined;
+  if (file.source === 'handoff') head = await withHeadStatusEvents(file.path, head, status).catch(() => head!);
+  return chainInfoOf(head);
+}
+
+/**
+ * Reads the chain links of many timeline files ({@link readChainInfo}) of one handoff root:
+ * one listing of `<handoff root>/status/` for all of them (`status`, when the caller listed
+ * it already for this timeline read: {@link listStatusFolders}), at most
+ * `HEAD_READ_CONCURRENCY` files at once.
+ * @returns one entry per file, in the order given (undefined: no chain links). Never throws.
+ */
+export async function readChainInfos(files: readonly TimelineFile[], handoffRoot: string, listed?: StatusFolders): Promise<(TimelineEntryInfo | undefined)[]> {
+  const status = listed ?? (await listStatusFolders(handoffRoot));
+  return mapLimit(files, HEAD_READ_CONCURRENCY, (f) => chainInfoWith(f, status).catch(() => undefined));
 }

@@ -48,7 +48,17 @@ type DraftAfter = 'initial' | 'redraft' | 'none';
 
 /** The draft, its evidence and estimate, and the preview and hand-over requests of the panel. */
 export class HandOverDraft implements vscode.Disposable {
-  private current: Draft = emptyDraft();
+  /**
+   * The draft, created on first use: `emptyDraft()` is the first run of the draft's zod
+   * schema, which compiles it (10–30 ms in the extension host, issue 19) — not at activation.
+   */
+  private held: Draft | undefined;
+  private get current(): Draft {
+    return (this.held ??= emptyDraft());
+  }
+  private set current(draft: Draft) {
+    this.held = draft;
+  }
   private rev = 0;
   /**
    * Whether collected evidence is drafted on its own: until a handoff is written from this

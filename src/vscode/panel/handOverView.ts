@@ -37,6 +37,8 @@ export class HandOverViewProvider extends DisposableOwner implements vscode.Webv
   private ready = false;
   private queue: HostToWebview[] = [];
   private resolvedOnce = false;
+  /** The webview's saved state of the last resolve, read into the model when the webview says it is ready. */
+  private savedState: unknown;
   private readonly previews = this.register(new PreviewDocuments());
   private readonly model: HandOverDraft;
 
@@ -67,8 +69,9 @@ export class HandOverViewProvider extends DisposableOwner implements vscode.Webv
     this.view = view;
     this.ready = false;
     this.queue = [];
-    // A window reload loses the host's memory but not the webview's state: take the draft from there.
-    this.model.restore(parseSavedDraft(context.state));
+    // A window reload loses the host's memory but not the webview's state: the draft is taken from there when the
+    // webview is ready (parsing it is the draft schema's first run, 10–30 ms: not before the view's first paint).
+    this.savedState = context.state;
     const webviewRoot = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
     const media = vscode.Uri.joinPath(this.extensionUri, 'media');
     view.webview.options = { enableScripts: true, localResourceRoots: [webviewRoot, media] };
@@ -176,6 +179,9 @@ export class HandOverViewProvider extends DisposableOwner implements vscode.Webv
 
   private async onReady(): Promise<void> {
     this.ready = true;
+    const saved = this.savedState;
+    this.savedState = undefined;
+    this.model.restore(parseSavedDraft(saved));
     const state = await this.state();
     const folder = currentFolder();
     const settings = readSettings(folder);

@@ -32,16 +32,19 @@ export class SessionService extends DisposableOwner implements SessionHooks {
       return;
     }
     if (!this.recorder) {
-      const settings = readSettings(folder);
+      // The settings are read when the first event comes, not here: the extension host's
+      // first getConfiguration builds its merged configuration (8–40 ms, issue 19), and
+      // activation starts recording.
+      let ignores: ((fsPath: string) => boolean) | undefined;
       this.recorder = this.register(
         new SessionRecorder(
           this.context.storageUri.fsPath,
           folder,
           this.store,
           this.context.workspaceState,
-          () => readHeadCommit(folder.uri.fsPath, settings.gitPath),
+          () => readHeadCommit(folder.uri.fsPath, readSettings(folder).gitPath),
           this.log,
-          recorderIgnores(projectOptions(folder, settings)),
+          (fsPath) => (ignores ??= recorderIgnores(projectOptions(folder, readSettings(folder))))(fsPath),
         ),
       );
     }

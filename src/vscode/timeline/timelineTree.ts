@@ -24,12 +24,14 @@ import { groupChains, TIMELINE_PAGE_SIZE, type TimelineFile, type TimelineNode, 
 import { errorText } from '../../core/handoff/errors';
 import { readHandoffHead } from '../../engine/handoffFiles';
 import { openProject } from '../../engine/project';
-import { listTimeline, readTimelineInfo, timelineFolders, timelineVerifications, type TimelineEntryInfo, type TimelineLocation } from '../../engine/timeline';
+import { listTimeline, listTimelineStatus, readTimelineInfos, timelineFolders, timelineVerifications, type TimelineEntryInfo, type TimelineLocation, type TimelineStatusListing } from '../../engine/timeline';
 import { Config } from '../constants';
 import { DisposableOwner } from '../lifecycle';
 import { folderHandoffRoot, projectOptions } from '../workspace/environment';
 import { currentFolder } from '../workspace/settings';
-import { appendVerification, verdictIcon, verdictWord, type VerificationShown } from './verdict';
+import { appendVerification, rowVerdict, verdictIcon, verdictWord, type VerificationShown } from './verdict';
+import { appendWaiting, PendingWarnAfterSetting, waitingIcon, waitingWord } from './waitingMark';
+import { nodeWaiting } from '../../core/timeline/waiting';
 
 /** Debounce of watcher-triggered refreshes, in milliseconds. */
 export const TIMELINE_REFRESH_DEBOUNCE_MS = 250;
@@ -98,7 +100,11 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
   private elements = new Map<string, { element: TimelineElement; parent: TimelineElement | undefined }>();
   private roots: TimelineElement[] = [];
   private pages = 1;
+  /** `handoff.pendingWarnAfter`, read once per render (issue 21). */
+  private readonly warnAfter = new PendingWarnAfterSetting();
   private loading: Promise<void> | undefined;
+  /** One listing of the handoff root's status/ per timeline read (issue 19), dropped when a status event is created or deleted. */
+  private statusListing: Promise<TimelineStatusListing> | undefined;
   private generation = 0;
 
   constructor(private readonly log: vscode.LogOutputChannel) {
@@ -108,7 +114,7 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration(`${Config.section}.${Config.directory}`)) {
           this.rewatch();
-        } else if (e.affectsConfiguration(`${Config.section}.${Config.timelineOrder}`)) {
+        } else if (e.affectsConfiguration(`${Config.section}.${Config.timelineOrder}`) || e.affectsConfiguration(`${Config.section}.${Config.pendingWarnAfter}`)) {
           this.refresh();
         }
       }),
@@ -189,6 +195,11 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
     }, TIMELINE_REFRESH_DEBOUNCE_MS);
   }
 
+  /** Starts watching the timeline's folders now, not only on the first render ("Handoff: Show Insights" refreshes on {@link onDidChangeHandoffs}). */
+  watchFiles(): void {
+    this.ensureWatchers();
+  }
+
   /** Watches the three timeline folders (created on the first render, not at activation). */
   private ensureWatchers(): void {
     if (this.watching) return;
@@ -212,6 +223,7 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
     const statusChanged = (uri: vscode.Uri) => {
       const id = uri.path.split('/').slice(-2)[0];
       this.stale.add(`handoff:${id}.md`).add(`handoff:${id}.partial.md`);
+      this.statusListing = undefined; // a handoff may have its first event: list status/ again
       this.scheduleRefresh();
     };
     events.onDidCreate(statusChanged);
@@ -252,6 +264,7 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
       }
       const { project } = opened;
       project.warnings.forEach((w) => this.log.warn(`timeline: ${w}`));
+      this.warnAfter.read(folder, this.log);
       this.specialists = new Map(project.registry.all().map((s) => [s.id, s]));
       const listed = await listTimeline(project, [...this.specialists.keys()]);
       this.verifications = await timelineVerifications(project);
@@ -264,8 +277,9 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
         }
       }
       const unread = listed.files.filter((f) => this.unread(f));
+      this.statusListing = undefined; // one listing of status/ per timeline read (issue 19)
       if (unread.length > 0 && unread.length <= EAGER_CHAIN_INFO_FILES) {
-        const infos = await Promise.all(unread.map((f) => readTimelineInfo(f)));
+        const infos = await readTimelineInfos(project, unread, await this.statusOf(project));
         unread.forEach((f, k) => this.learn(f, infos[k]));
       }
       const known = new Map<string, TimelineEntryInfo>();
@@ -274,7 +288,7 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
       this.elements = new Map();
       const shown = Math.min(chains.length, this.pages * TIMELINE_PAGE_SIZE);
       this.roots = chains.slice(0, shown).map((node) => this.remember({ type: 'entry', node }, undefined));
-      this.loadInfoLater(listed.files);
+      this.loadInfoLater(project, listed.files);
       this.announceNew(listedKeys);
       return shown < chains.length ? [...this.roots, { type: 'more', shown, total: chains.length }] : this.roots;
     } catch (err) {
@@ -333,8 +347,13 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
     return element.type === 'entry' ? this.elements.get(element.node.file.key)?.parent : undefined;
   }
 
-  /** Reads the chain links of files not read yet, newest first, in batches; regroups after each batch. */
-  private loadInfoLater(files: readonly TimelineFile[]): void {
+  /** The listing of status/ of this timeline read, taken on first use ({@link readTimelineInfos} of every batch shares it). */
+  private statusOf(where: TimelineLocation): Promise<TimelineStatusListing> {
+    return (this.statusListing ??= listTimelineStatus(where));
+  }
+
+  /** Reads the chain links of files not read yet, newest first, in batches (one status/ listing for all); regroups after each batch. */
+  private loadInfoLater(where: TimelineLocation, files: readonly TimelineFile[]): void {
     const missing = files.filter((f) => this.unread(f)).sort((a, b) => b.time - a.time);
     if (!missing.length || this.loading) return;
     const generation = ++this.generation;
@@ -342,7 +361,7 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
       let regrouped = Date.now();
       for (let i = 0; i < missing.length; i += CHAIN_INFO_BATCH) {
         const batch = missing.slice(i, i + CHAIN_INFO_BATCH);
-        const infos = await Promise.all(batch.map((f) => readTimelineInfo(f)));
+        const infos = await readTimelineInfos(where, batch, await this.statusOf(where));
         if (generation !== this.generation) return;
         batch.forEach((f, k) => this.learn(f, infos[k]));
         // Regroup at most once a second while reading, and once at the end.
@@ -378,8 +397,11 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
     const topic = info?.topic ?? file.topic;
     const status = file.partial ? 'partial' : info ? (STATUS_LABELS[info.status as keyof typeof STATUS_LABELS] ?? info.status) : undefined;
     const verification = this.verificationOf(file);
-    item.description = [status, verdictWord(verification), topic, relativeTime(file.time), SOURCE_LABELS[file.source]].filter(Boolean).join(' · ');
-    item.iconPath = verdictIcon(verification) ?? new vscode.ThemeIcon(file.partial ? 'warning' : info?.kind === 'result' ? resultIcon(info.status) : (s?.icon ?? 'person'));
+    const waiting = this.waitingOf(element.node);
+    item.description = [status, waitingWord(waiting), verdictWord(verification), topic, relativeTime(file.time), SOURCE_LABELS[file.source]].filter(Boolean).join(' · ');
+    // Precedence (./waitingMark.ts): partial, contradicted, waiting, verified, the specialist's icon.
+    const contradicted = verification && rowVerdict(verification.counts) === 'contradicted';
+    item.iconPath = (file.partial ? undefined : contradicted ? verdictIcon(verification) : waiting ? waitingIcon() : verdictIcon(verification)) ?? new vscode.ThemeIcon(file.partial ? 'warning' : info?.kind === 'result' ? resultIcon(info.status) : (s?.icon ?? 'person'));
     item.resourceUri = vscode.Uri.file(file.path);
     item.contextValue = ['timelineEntry', file.source, file.partial ? 'partial' : 'whole', info?.kind ?? 'unknown'].join('.');
     item.command = { command: 'vscode.open', title: 'Open', arguments: [vscode.Uri.file(file.path)] };
@@ -391,8 +413,13 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
     if (element.type !== 'entry') return item;
     const { file } = element.node;
     const head = file.source === 'handoff' ? await readHandoffHead(file.path) : undefined;
-    item.tooltip = tooltip(file, head, this.specialists.get(file.specialist), this.verificationOf(file));
+    item.tooltip = tooltip(file, head, this.specialists.get(file.specialist), this.verificationOf(file), (md, esc) => appendWaiting(md, this.waitingOf(element.node), this.warnAfter.ms, esc));
     return item;
+  }
+
+  /** Whether an entry waits too long for a pick-up or an answer (issue 21), now. */
+  private waitingOf(node: TimelineNode): ReturnType<typeof nodeWaiting> {
+    return nodeWaiting(node, (key) => this.info.get(key) ?? undefined, Date.now(), this.warnAfter.ms);
   }
 
   /** The latest verification of one of our handoffs (its id is its file name without `.partial` and `.md`). */
@@ -405,7 +432,7 @@ function resultIcon(status: string): string {
   return status === 'complete' ? 'pass' : status === 'blocked' ? 'circle-slash' : 'sync';
 }
 
-function tooltip(file: TimelineFile, head: ParsedHandoff | undefined, s: Specialist | undefined, verification: VerificationShown | undefined): vscode.MarkdownString {
+function tooltip(file: TimelineFile, head: ParsedHandoff | undefined, s: Specialist | undefined, verification: VerificationShown | undefined, more: (md: vscode.MarkdownString, esc: (t: string) => string) => void): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   md.supportThemeIcons = true;
   const esc = (t: string) => t.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (c) => `\\${c}`);
@@ -427,5 +454,6 @@ function tooltip(file: TimelineFile, head: ParsedHandoff | undefined, s: Special
     md.appendMarkdown(`From ${esc(SOURCE_LABELS[file.source])}${file.topic ? ` · ${esc(file.topic)}` : ''}`);
   }
   appendVerification(md, verification, esc);
+  more(md, esc); // issue 21: waiting too long
   return md;
 }

@@ -83,6 +83,7 @@ export async function folderEnvironment(folder: vscode.WorkspaceFolder, session:
     gitBinary: settings.gitPath,
     sessionId: session.sessionId(),
     maxHandoverDepth: settings.maxHandoverDepth,
+    pendingWarnAfterMs: settings.pendingWarnAfterMs,
     userRequestTokens: settings.userRequestTokens,
     interop: settings.interop,
     ...(signal ? { signal } : {}),

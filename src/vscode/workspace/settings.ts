@@ -8,6 +8,7 @@ import { DEFAULT_INCLUDE_RECENT_TURNS, DEFAULT_MAX_CONTEXT_TOKENS, DEFAULT_USER_
 import { TokenizerNameSchema, type TokenizerName } from '../../core/handoff/schema';
 import { SESSION_SOURCES, type SessionSource } from '../../core/session/events';
 import { MAX_VERIFY_TIMEOUT_MS } from '../../engine/verify';
+import { parsePendingWarnAfter } from '../../core/timeline/waiting';
 import { DEFAULT_HANDOFF_DIRECTORY, type InteropMode, type InteropSettings, type SessionLocations } from '../../engine/settings';
 import { Config } from '../constants';
 
@@ -35,6 +36,10 @@ export interface HandoffSettings {
   readonly interop: Required<InteropSettings>;
   /** `handoff.verify.timeoutSeconds`: seconds each command "Handoff: Verify" re-runs may take before it is stopped (default {@link DEFAULT_VERIFY_TIMEOUT_SECONDS}, at most 86,400: the engine's `MAX_VERIFY_TIMEOUT_MS`). */
   readonly verifyTimeoutSeconds: number;
+  /** `handoff.pendingWarnAfter` in ms: how long a handoff may wait for a pick-up or an answer before the timeline and the prompt warn (default 2 days; 0: `off`; issue 21). */
+  readonly pendingWarnAfterMs: number;
+  /** Why `handoff.pendingWarnAfter` was not used (the default is), naming the setting and the fix; undefined when it is valid. */
+  readonly pendingWarnAfterProblem?: string;
 }
 
 /** Default of `handoff.verify.timeoutSeconds`: 600 seconds (10 minutes) per re-run command, the engine's default (docs/DESIGN.md §9 "Verify on receipt"). */
@@ -105,7 +110,14 @@ export function readSettings(folder?: vscode.WorkspaceFolder): HandoffSettings {
     sessionLogLocations: readLocations(cfg.get<unknown>(Config.sessionLogLocations)),
     interop: { itervox: interopMode(cfg.get(InteropConfig.itervox)), agentZero: interopMode(cfg.get(InteropConfig.agentZero)) },
     verifyTimeoutSeconds: Math.min(MAX_VERIFY_TIMEOUT_MS / 1000, positiveInt(cfg.get(Config.verifyTimeoutSeconds), DEFAULT_VERIFY_TIMEOUT_SECONDS, 1)),
+    ...pendingWarnAfter(cfg.get<unknown>(Config.pendingWarnAfter)),
   };
+}
+
+/** `handoff.pendingWarnAfter` read ({@link parsePendingWarnAfter}): the ms, and the problem when a bad value fell back to the default. */
+function pendingWarnAfter(value: unknown): Pick<HandoffSettings, 'pendingWarnAfterMs' | 'pendingWarnAfterProblem'> {
+  const read = parsePendingWarnAfter(value, `"${Config.section}.${Config.pendingWarnAfter}"`);
+  return read.ok ? { pendingWarnAfterMs: read.ms } : { pendingWarnAfterMs: read.ms, pendingWarnAfterProblem: `${read.problem} — ${read.fix}` };
 }
 
 /** The folder a handoff is for: the active editor's folder, else the first folder; undefined when none is open. */

@@ -4,16 +4,21 @@
  * extension and the CLI do not carry and parse it as they load. This builds the CLI, the
  * vendor file and the tokenizers with the options of esbuild.mjs into a temporary folder laid
  * out as dist/ is, and runs the bundled CLI on a real Claude Code transcript whose commands
- * go through the parser: the draft's commands come out as from source. And zod's locales are
- * answered with English alone: a bundled zod still words its messages in English.
+ * go through the parser: the draft's commands come out as from source. The other libraries
+ * loaded on first use (esbuild.mjs VENDOR: secretlint, simple-git, proper-lockfile, stream-json
+ * and stream-chain) are in dist/vendor/ too, not in the bundles; the bundled CLI writes a
+ * handoff through them (git evidence, the briefing's lock, secrets redacted by secretlint's
+ * rules) and reads a Cline task (stream-json). And zod's locales are answered with English
+ * alone: a bundled zod still words its messages in English.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { writeClaudeSession } from '../../helpers/claudeSession';
+import { fakeSecrets } from '../../helpers/fakeSecrets';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../../helpers/repo';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -47,6 +52,52 @@ describe('build: the shell parser in its own file', function () {
     });
     const draft = (JSON.parse(out) as { draft: { commands_run: Array<{ command: string; kind: string; exit_code: number | null }> } }).draft;
     assert.deepEqual(draft.commands_run.map((c) => [c.command, c.kind, c.exit_code]), [['npm run build', 'build', 2]]);
+  });
+
+  it('the bundled CLI writes a handoff through the vendor files (simple-git, proper-lockfile, secretlint) and reads a Cline task (stream-json)', async () => {
+    type Build = esbuild.BuildOptions;
+    const builds = (await import(pathToFileURL(path.join(ROOT, 'esbuild.mjs')).href)) as { cliBuild: Build; vendorBuild: Build; tokenizersBuild: Build; VENDOR: Record<string, string> };
+    const dist = tempDir('handoff-dist-');
+    await Promise.all([
+      esbuild.build({ ...builds.cliBuild, absWorkingDir: ROOT, outfile: path.join(dist, 'cli.js'), logLevel: 'error' }),
+      esbuild.build({ ...builds.vendorBuild, absWorkingDir: ROOT, outdir: path.join(dist, 'vendor'), logLevel: 'error' }),
+      esbuild.build({ ...builds.tokenizersBuild, absWorkingDir: ROOT, outdir: path.join(dist, 'tokenizers'), logLevel: 'error' }),
+    ]);
+    const cliJs = readFileSync(path.join(dist, 'cli.js'), 'utf8');
+    for (const file of new Set(Object.values(builds.VENDOR))) {
+      assert.ok(statSync(path.join(dist, 'vendor', `${file}.js`)).size > 1000, `dist/vendor/${file}.js`);
+      assert.ok(cliJs.includes(`require("./vendor/${file}.js")`), `the CLI requires dist/vendor/${file}.js`);
+    }
+    assert.ok(!cliJs.includes('secretlint-rule-preset-recommend/module'), 'the secretlint rules are not in the CLI bundle');
+
+    const ws = initRepo(tempDir('handoff-vendor-ws-'));
+    write(ws, 'a.txt', 'a\n');
+    commitAll(ws, 'c1');
+    write(ws, 'a.txt', 'a\nb\n');
+    const secrets = fakeSecrets().filter((f) => /GitHub|Slack|npm/i.test(f.format)).slice(0, 3);
+    assert.ok(secrets.length >= 2);
+    const env = { ...process.env, XDG_STATE_HOME: tempDir('handoff-vendor-xdg-'), HOME: tempDir('handoff-vendor-home-') };
+    const run = spawnSync(process.execPath, [path.join(dist, 'cli.js'), 'handover', '--json', '--specialist', 'quality_reviewer', '--topic', 'vendor', '--summary', secrets.map((f) => f.line).join('; ')], { cwd: ws, encoding: 'utf8', env });
+    assert.equal(run.status, 0, run.stderr);
+    assert.doesNotMatch(run.stderr, /secretlint scan failed/, 'secretlint ran from dist/vendor/secretlint-*.js');
+    const result = JSON.parse(run.stdout) as { status: string; handoff_file: string; package: { touched_files: Array<{ path: string }> } };
+    assert.equal(result.status, 'ok');
+    assert.deepEqual(result.package.touched_files.map((f) => f.path), ['a.txt'], 'git evidence through dist/vendor/simple-git.js');
+    const handoff = readFileSync(result.handoff_file, 'utf8');
+    for (const f of secrets) assert.ok(!handoff.includes(f.value), `${f.format} redacted`);
+    assert.match(handoff, /\[REDACTED:/);
+    const briefings = path.join(ws, '.handoff', 'briefings');
+    assert.equal(readdirSync(briefings).length, 1, 'the briefing was written under its lock (dist/vendor/proper-lockfile.js)');
+
+    const task = path.join(tempDir('handoff-vendor-cline-'), 'tasks', '1764590000000');
+    mkdirSync(task, { recursive: true });
+    const messages = [
+      { ts: 1764590000000, type: 'say', say: 'text', text: 'Add a cart total to the checkout page.' },
+      { ts: 1764590001000, type: 'say', say: 'text', text: 'The page renders the line items; I will add the total next.' },
+    ];
+    writeFileSync(path.join(task, 'ui_messages.json'), JSON.stringify(messages));
+    const draft = execFileSync(process.execPath, [path.join(dist, 'cli.js'), 'draft', '--json', '--session-log', path.join(task, 'ui_messages.json')], { cwd: ws, encoding: 'utf8', env });
+    assert.ok(draft.includes('Add a cart total to the checkout page.'), `the Cline task was read through dist/vendor/stream-json.js: ${draft.slice(0, 400)}`);
   });
 
   it('a bundle built with the extension\'s plugins keeps zod\'s English messages and carries no other locale', async () => {

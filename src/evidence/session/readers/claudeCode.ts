@@ -20,7 +20,7 @@
 import { cleanTurnText, outputTail, type SessionCommand, type TranscriptRead } from '../../../core/session/events';
 import { forEachJsonLine } from '../lines';
 import { BashModeCommands } from './claudeBashMode';
-import { accumulator, obj, relativePath, str, textOf, transcriptRead, unreadable, type ReaderOptions } from './common';
+import { PendingCalls, accumulator, obj, relativePath, str, textOf, transcriptRead, unreadable, type ReaderOptions } from './common';
 import { ClaudeTaskList, claudeTodoWritePlan } from './planTools';
 
 const EDIT_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
@@ -54,8 +54,8 @@ interface ToolResult {
 export async function readClaudeCode(file: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
   const acc = accumulator(opts);
   const tasks = new ClaudeTaskList(opts.plan);
-  const pending = new Map<string, PendingUse>();
-  const early = new Map<string, ToolResult>();
+  const pending = new PendingCalls<PendingUse>();
+  const early = new PendingCalls<ToolResult>();
   // `!` bash mode: commands the user ran in the prompt (./claudeBashMode.ts).
   const bashMode = new BashModeCommands((c) => acc.add(c));
 
@@ -120,17 +120,12 @@ export async function readClaudeCode(file: string, opts: ReaderOptions = {}): Pr
             texts.push(b.text);
           } else if (b.type === 'tool_use' && typeof b.id === 'string' && typeof b.name === 'string') {
             const use: PendingUse = { name: b.name, input: obj(b.input) ?? {}, time, cwd, sidechain: d.isSidechain === true };
-            const r = early.get(b.id);
+            const r = early.take(b.id);
             if (r) {
-              early.delete(b.id);
               finish(use, r);
             } else {
               pending.set(b.id, use);
-              if (pending.size > MAX_PENDING) {
-                const [oldId, oldUse] = pending.entries().next().value as [string, PendingUse];
-                pending.delete(oldId);
-                finish(oldUse, undefined);
-              }
+              if (pending.size > MAX_PENDING) finish(pending.shift() as PendingUse, undefined);
             }
           } else if (b.type === 'tool_result' && typeof b.tool_use_id === 'string') {
             const r: ToolResult = {
@@ -141,9 +136,8 @@ export async function readClaudeCode(file: string, opts: ReaderOptions = {}): Pr
               stderr: str(lineResult?.stderr),
               time,
             };
-            const use = pending.get(b.tool_use_id);
+            const use = pending.take(b.tool_use_id);
             if (use) {
-              pending.delete(b.tool_use_id);
               finish(use, r);
             } else if (early.size < MAX_PENDING) {
               early.set(b.tool_use_id, r);

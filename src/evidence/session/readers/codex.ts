@@ -17,7 +17,7 @@
  */
 import { cleanTurnText, outputTail, type SessionCommand, type SessionPlan, type TranscriptRead } from '../../../core/session/events';
 import { forEachJsonLine, parseJsonLine, readFirstLine } from '../lines';
-import { accumulator, obj, relativePath, str, textOf, transcriptRead, unreadable, type ReaderOptions } from './common';
+import { PendingCalls, accumulator, obj, relativePath, str, textOf, transcriptRead, unreadable, type ReaderOptions } from './common';
 import { codexUpdatePlan } from './planTools';
 
 const SHELL_CALLS = new Set(['shell', 'exec_command', 'shell_command', 'container.exec', 'local_shell']);
@@ -79,8 +79,11 @@ export function patchPaths(patch: string): string[] {
 /** Reads one Codex rollout from `opts.fromOffset`. Never throws. */
 export async function readCodex(file: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
   const acc = accumulator(opts);
-  const pending = new Map<string, PendingCall>();
-  const done = new Map<string, SessionCommand>();
+  const pending = new PendingCalls<PendingCall>();
+  // Settled commands whose exit code is still unknown, for an `exec_command_end` that comes
+  // after the output: only those can still change (every settled command was kept here before,
+  // with its output, for the whole read: issue 19).
+  const done = new PendingCalls<SessionCommand>();
   let cwd: string | null = null;
   let sawResponseMessages = false;
   const fallbackTurns: Array<{ role: 'user' | 'assistant'; text: string; time?: string }> = [];
@@ -91,11 +94,12 @@ export async function readCodex(file: string, opts: ReaderOptions = {}): Promise
   };
 
   const settle = (id: string, exit: number | null, text: string | undefined, durationMs: number | null) => {
-    const call = pending.get(id);
+    const call = pending.take(id);
     if (!call) return;
-    pending.delete(id);
     const cmd: SessionCommand = { kind: 'command', command: call.command, cwd: call.cwd, exit_code: exit, ran: true, output_tail: outputTail(text), time: call.time, duration_ms: durationMs };
-    done.set(id, cmd);
+    // The newest call of an id is the one a later exit names; one with its exit known never changes.
+    if (exit === null) done.set(id, cmd);
+    else done.take(id);
     acc.add(cmd);
   };
   const abandon = () => {
@@ -123,6 +127,8 @@ export async function readCodex(file: string, opts: ReaderOptions = {}): Promise
         if (ptype === 'message') {
           const role = p.role === 'assistant' ? 'assistant' : p.role === 'user' ? 'user' : undefined;
           if (role) {
+            // From now on the event_msg copies are never used: stop keeping them.
+            if (!sawResponseMessages) fallbackTurns.length = 0;
             sawResponseMessages = true;
             const text = cleanTurnText(textOf(p.content));
             if (text) acc.add({ kind: 'turn', role, text, ...(time ? { time } : {}) });
@@ -169,10 +175,11 @@ export async function readCodex(file: string, opts: ReaderOptions = {}): Promise
           const id = str(p.call_id);
           const exit = typeof p.exit_code === 'number' ? p.exit_code : null;
           const cmd = id ? done.get(id) : undefined;
-          if (id && pending.has(id)) {
+          if (id && pending.get(id) !== undefined) {
             settle(id, exit, str(p.aggregated_output) ?? str(p.stdout), null);
-          } else if (cmd && cmd.exit_code === null && exit !== null) {
+          } else if (id && cmd && cmd.exit_code === null && exit !== null) {
             (cmd as { exit_code: number | null }).exit_code = exit;
+            done.take(id);
           }
         } else if (ptype === 'turn_aborted') {
           abandon();
@@ -181,7 +188,7 @@ export async function readCodex(file: string, opts: ReaderOptions = {}): Promise
           addPlan(p, time);
         } else if (ptype === 'user_message' || ptype === 'agent_message') {
           const text = cleanTurnText(str(p.message) ?? '');
-          if (text) fallbackTurns.push({ role: ptype === 'user_message' ? 'user' : 'assistant', text, time });
+          if (text && !sawResponseMessages) fallbackTurns.push({ role: ptype === 'user_message' ? 'user' : 'assistant', text, time });
         }
         return true;
       }

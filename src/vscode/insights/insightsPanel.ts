@@ -1,0 +1,180 @@
+/**
+ * "Handoff: Show Insights" (issue 21): a webview panel in the editor area with the figures of
+ * the workspace's handoffs — written, picked up, completed, blocked, pending, the medians,
+ * retries, failing tests at hand-back, the chains, the handoffs waiting too long — and a small
+ * chart per specialist, over the period the user picks (all time, the last 7, 30 or 90 days).
+ *
+ * The engine reads the figures from the files (`readInsights`, src/engine/insights.ts); this
+ * file sends them to the webview as they are, through the zod-typed protocol
+ * (src/core/panel/insightsProtocol.ts: every message checked on arrival and before it is
+ * posted), and never computes a figure itself. It reads them again when the period changes,
+ * when the timeline's folders change (the timeline's own watchers: `onDidChangeHandoffs`),
+ * when a `handoff.*` setting changes, and when the workspace is trusted.
+ *
+ * Security: the panel's CSP and resource roots (insightsHtml.ts). Without a folder, or in an
+ * untrusted workspace, nothing is read: the page says why and offers the next action, as the
+ * other commands do (src/vscode/workspace/trust.ts).
+ */
+import * as vscode from 'vscode';
+import { errorText } from '../../core/handoff/errors';
+import {
+  InsightsToWebviewSchema,
+  parseInsightsMessage,
+  PERIOD_DAYS,
+  type InsightsPeriod,
+  type InsightsShow,
+  type InsightsSpecialist,
+  type InsightsToHost,
+} from '../../core/panel/insightsProtocol';
+import { CHAT_AVATAR, Views } from '../constants';
+import { DisposableOwner } from '../lifecycle';
+import { MANAGE_TRUST_COMMAND, OPEN_FOLDER_COMMAND, workspaceTrusted } from '../workspace/trust';
+import { currentFolder } from '../workspace/settings';
+import { insightsHtml } from './insightsHtml';
+import { readFolderInsights } from './folderInsights';
+
+/** The panel's title (its editor tab). */
+export const INSIGHTS_TITLE = 'Handoff Insights';
+
+/** One day in milliseconds (the periods are whole days before now). */
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The insights panel: at most one, revealed again by the command. */
+export class InsightsPanel extends DisposableOwner {
+  private panel: vscode.WebviewPanel | undefined;
+  private ready = false;
+  private period: InsightsPeriod = 'all';
+  /** Counts the reads: a slower, older read never overwrites a newer one. */
+  private generation = 0;
+  /** Whether the page shows figures of the current period (a refresh then keeps them until the new ones arrive). */
+  private shown = false;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    super();
+    this.register({ dispose: () => this.panel?.dispose() });
+  }
+
+  /** Whether the panel is open (visible or not). */
+  get isOpen(): boolean {
+    return this.panel !== undefined;
+  }
+
+  /** Opens the panel in the active editor group, or reveals it where it is. */
+  show(): void {
+    if (this.panel) {
+      this.panel.reveal(undefined, false);
+      return;
+    }
+    const webviewRoot = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
+    const media = vscode.Uri.joinPath(this.extensionUri, 'media');
+    const panel = vscode.window.createWebviewPanel(Views.insights, INSIGHTS_TITLE, vscode.ViewColumn.Active, {
+      enableScripts: true,
+      localResourceRoots: [webviewRoot, media],
+    });
+    panel.iconPath = { light: vscode.Uri.joinPath(this.extensionUri, CHAT_AVATAR.light), dark: vscode.Uri.joinPath(this.extensionUri, CHAT_AVATAR.dark) };
+    this.panel = panel;
+    this.ready = false;
+    this.shown = false;
+    // Hidden, the webview's page is dropped; shown again it loads anew and says `ready`.
+    panel.webview.html = insightsHtml(panel.webview, webviewRoot, media);
+    const sub = panel.webview.onDidReceiveMessage((raw: unknown) => void this.onMessage(raw));
+    panel.onDidDispose(() => {
+      sub.dispose();
+      if (this.panel === panel) {
+        this.panel = undefined;
+        this.ready = false;
+      }
+    });
+  }
+
+  /** Reads the figures again and shows them, when the panel is open (files, settings or trust changed). */
+  refresh(): void {
+    if (this.panel && this.ready) void this.update();
+  }
+
+  private async onMessage(raw: unknown): Promise<void> {
+    const parsed = parseInsightsMessage(raw);
+    if (!parsed.ok) {
+      this.log.warn(`insights: ignored an invalid message from the Handoff Insights view: ${parsed.error}`);
+      return;
+    }
+    const msg: InsightsToHost = parsed.message;
+    try {
+      switch (msg.type) {
+        case 'ready':
+          this.ready = true;
+          this.shown = false;
+          await this.update();
+          break;
+        case 'setPeriod':
+          if (msg.period !== this.period) {
+            this.period = msg.period;
+            this.shown = false;
+          }
+          await this.update();
+          break;
+        case 'runCommand':
+          await this.runCommand(msg.command);
+          break;
+      }
+    } catch (err) {
+      this.log.error(`insights: ${(err as Error)?.stack ?? String(err)}`);
+      this.post({ type: 'show', status: 'error', period: this.period, insights: null, specialists: [], pending_warn_after: '', message: `Something went wrong: ${(err as Error)?.message ?? String(err)}` });
+    }
+  }
+
+  private async runCommand(command: Extract<InsightsToHost, { type: 'runCommand' }>['command']): Promise<void> {
+    switch (command) {
+      case 'openFolder':
+        await vscode.commands.executeCommand(OPEN_FOLDER_COMMAND);
+        break;
+      case 'manageTrust':
+        await vscode.commands.executeCommand(MANAGE_TRUST_COMMAND);
+        break;
+      case 'showTimeline':
+        await vscode.commands.executeCommand(`${Views.timeline}.focus`);
+        break;
+      case 'openSettings':
+        await vscode.commands.executeCommand('workbench.action.openSettings', 'handoff.pendingWarnAfter');
+        break;
+    }
+  }
+
+  /** Reads the figures of the current period and posts them (or the state that stops it). */
+  private async update(): Promise<void> {
+    const generation = ++this.generation;
+    const period = this.period;
+    const base = { type: 'show' as const, period, insights: null, specialists: [] as InsightsSpecialist[], pending_warn_after: '' };
+    const folder = currentFolder();
+    if (!folder) return this.post({ ...base, status: 'no-folder' });
+    if (!workspaceTrusted()) return this.post({ ...base, status: 'untrusted' });
+    if (!this.shown) this.post({ ...base, status: 'loading' });
+    const now = new Date();
+    const since = period === 'all' ? undefined : new Date(now.getTime() - PERIOD_DAYS[period] * DAY_MS);
+    const read = await readFolderInsights(folder, { now, since });
+    if (generation !== this.generation) return;
+    if (!read.ok) {
+      this.log.warn(`insights: ${errorText(read.error)}`);
+      return this.post({ ...base, status: 'error', message: errorText(read.error) });
+    }
+    read.warnings.forEach((w) => this.log.warn(`insights: ${w}`));
+    this.shown = true;
+    this.post({ ...base, status: 'ready', insights: read.insights, specialists: read.specialists, pending_warn_after: read.pendingWarnAfter });
+  }
+
+  private post(message: InsightsShow): void {
+    const checked = InsightsToWebviewSchema.safeParse(message);
+    if (!checked.success) {
+      const issue = checked.error.issues[0];
+      this.log.error(`insights: refusing to post an invalid ${message.status} message (${issue?.path.join('.')}: ${issue?.message})`);
+      if (message.status !== 'error') {
+        this.post({ type: 'show', status: 'error', period: message.period, insights: null, specialists: [], pending_warn_after: '', message: 'The insights could not be shown (a figure is out of range). Details are in the "Specialist Handoff" output.' });
+      }
+      return;
+    }
+    void this.panel?.webview.postMessage(checked.data);
+  }
+}

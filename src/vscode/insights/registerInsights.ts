@@ -1,0 +1,28 @@
+/**
+ * The insights' part of activation (issue 21): the command "Handoff: Show Insights" (palette
+ * and the timeline's title menu) and the panel's refreshes — when the timeline's folders
+ * change (the timeline's watchers, `onDidChangeHandoffs`), when a `handoff.*` setting or the
+ * workspace folders change, and when the workspace is trusted.
+ */
+import * as vscode from 'vscode';
+import { Commands } from '../constants';
+import type { TimelineTreeProvider } from '../timeline/timelineTree';
+import { InsightsPanel } from './insightsPanel';
+
+/** Registers the command and the refreshes; all disposed with the extension. Nothing is read until the panel opens. */
+export function registerInsights(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, timeline: TimelineTreeProvider): InsightsPanel {
+  const insights = new InsightsPanel(context.extensionUri, log);
+  context.subscriptions.push(
+    insights,
+    vscode.commands.registerCommand(Commands.showInsights, () => {
+      insights.show();
+      // The timeline's watchers tell the panel when files change, even while the tree was never shown.
+      timeline.watchFiles();
+    }),
+    timeline.onDidChangeHandoffs(() => insights.refresh()),
+    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('handoff') && insights.refresh()),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => insights.refresh()),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => insights.refresh()),
+  );
+  return insights;
+}

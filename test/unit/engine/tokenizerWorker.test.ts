@@ -1,0 +1,90 @@
+/**
+ * Issue 19: the CLI loads its tokenizer on a worker thread (src/engine/tokenizerWorker.ts).
+ * Its counts must be the library's own: the worker-backed encoding and the encoding loaded
+ * in this process answer many generated texts — prose, code, CJK, emoji, special-token
+ * strings counted as plain text, long runs, whitespace — identically, through the project's
+ * counting rules (countTokens, tokensWithin) and the raw calls; a worker that cannot load its
+ * module falls back to the process's own encoding.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { countTokens, tokensWithin, type TokenEncoding } from '../../../src/core/handoff/tokens';
+import { loadEncoding } from '../../../src/engine/tokenizer';
+import { encodingModuleFile, startWorkerEncoding } from '../../../src/engine/tokenizerWorker';
+import { seededRandom } from '../../helpers/random';
+import { cleanupTempDirs, tempDir } from '../../helpers/repo';
+
+const PIECES = [
+  'The reviewer checks src/auth.ts for timing-safe comparison. ',
+  'const total = items.reduce((s, i) => s + i.cents, 0);\n',
+  '購物車的總額以分顯示。',
+  '🙂👍🏽 ',
+  '<|endoftext|>',
+  '<|im_start|>user',
+  '\t\t  \n\n',
+  'x'.repeat(300),
+  ' '.repeat(40),
+  'naïve café — “quoted” ',
+  'https://example.com/a/b?c=d&e=f ',
+  '0123456789'.repeat(5),
+];
+
+function texts(n: number): string[] {
+  const rnd = seededRandom(19);
+  const out: string[] = ['', ' ', 'a'];
+  for (let i = 0; i < n; i++) {
+    let t = '';
+    const parts = 1 + Math.floor(rnd() * 12);
+    for (let k = 0; k < parts; k++) t += PIECES[Math.floor(rnd() * PIECES.length)];
+    out.push(t);
+  }
+  return out;
+}
+
+describe('engine: the tokenizer on a worker thread', function () {
+  this.timeout(120_000);
+  after(cleanupTempDirs);
+
+  for (const name of ['o200k_base', 'cl100k_base'] as const) {
+    it(`${name}: counts as the encoding loaded in the process, on 300 generated texts`, () => {
+      const local = loadEncoding(name);
+      const worker = startWorkerEncoding(name, () => assert.fail('the worker loads its encoding'));
+      for (const text of texts(300)) {
+        assert.equal(worker.countTokens(text, { disallowedSpecial: new Set() }), local.countTokens(text, { disallowedSpecial: new Set() }), JSON.stringify(text));
+        assert.deepEqual(countTokens(worker, text), countTokens(local, text), JSON.stringify(text));
+        for (const limit of [0, 5, 50]) {
+          assert.equal(tokensWithin(worker, text, limit), tokensWithin(local, text, limit), `${limit}: ${JSON.stringify(text)}`);
+        }
+      }
+    });
+  }
+
+  it("throws the library's own error where the library throws (a special token not allowed), and keeps answering", () => {
+    const local = loadEncoding('o200k_base');
+    const worker = startWorkerEncoding('o200k_base', () => local);
+    assert.throws(() => local.countTokens('<|endoftext|>'));
+    assert.throws(() => worker.countTokens('<|endoftext|>'));
+    assert.equal(worker.countTokens('hello world'), local.countTokens('hello world'));
+  });
+
+  it('falls back to the encoding loaded in the process when the worker cannot load its module', () => {
+    const broken = path.join(tempDir('handoff-tokenizer-'), 'broken.js');
+    writeFileSync(broken, 'throw new Error("no rank table here");\n');
+    const local = loadEncoding('o200k_base');
+    let fellBack = 0;
+    const worker: TokenEncoding = startWorkerEncoding('o200k_base', () => (fellBack++, local), broken);
+    assert.equal(worker.countTokens('a cart total in cents'), local.countTokens('a cart total in cents'));
+    assert.equal(worker.isWithinTokenLimit('a cart total in cents', 2), false);
+    assert.equal(fellBack, 1, 'loaded once in the process, then used for every call');
+  });
+
+  it("finds the bundle's tokenizers/<name>.js beside dist/cli.js, else the package's module", () => {
+    const dist = tempDir('handoff-dist-');
+    assert.equal(encodingModuleFile('o200k_base', dist), require.resolve('gpt-tokenizer/encoding/o200k_base'));
+    const bundled = path.join(dist, 'tokenizers', 'o200k_base.js');
+    mkdirSync(path.dirname(bundled), { recursive: true });
+    writeFileSync(bundled, '');
+    assert.equal(encodingModuleFile('o200k_base', dist), bundled);
+  });
+});
