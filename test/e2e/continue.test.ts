@@ -25,7 +25,7 @@ import { waitFor, workspaceDir } from '../host/codeServer';
 import { activeHost } from '../host/hosts';
 import { hostPath } from '../host/install';
 import { readAgentRecord, writeRecordingAgent } from '../helpers/recordingAgent';
-import { activityBarItem, notificationToast, screenshot, openWorkbench, waitForQuickInput, type Session } from './workbench';
+import { activityBarItem, notificationToast, screenshot, openWorkbench, runContextMenuItem, waitForQuickInput, type Session } from './workbench';
 
 const SUMMARY = 'Shell syntax stays text: $(touch pwned) `touch pwned2`; echo "x" | tee y';
 
@@ -35,25 +35,11 @@ function timelineRow(page: Page, text: string | RegExp): Locator {
 
 /** Opens "Continue in…" from the handoff's context menu and waits for the picker; resolves to its rows' text. */
 async function openPicker(page: Page): Promise<string[]> {
-  // Nothing left open from before (a quick input, a context menu).
-  await page.keyboard.press('Escape');
   // The timeline redraws its row when the handoff's status changes (taking it up makes it accepted), which closes an
-  // open context menu; and a click on a menu item sometimes leaves the menu open without running it (seen on 1.99 in
-  // CI). So the item is chosen by keyboard (hover focuses it, Enter runs it), and the menu is opened again until the
-  // picker shows.
-  for (let attempt = 1; ; attempt++) {
-    await timelineRow(page, /quality reviewer/i).click({ button: 'right' });
-    try {
-      await page.locator('.context-view .action-label', { hasText: 'Continue in…' }).first().hover({ timeout: 5000 });
-      await page.keyboard.press('Enter');
-      await waitForQuickInput(page, 'Where the receiving specialist continues', 'the Continue in… picker', 10_000);
-      break;
-    } catch (err) {
-      if (attempt >= 4) throw err;
-      await page.keyboard.press('Escape');
-      await page.waitForTimeout(1000);
-    }
-  }
+  // open context menu: runContextMenuItem opens it again until the picker shows.
+  await runContextMenuItem(page, timelineRow(page, /quality reviewer/i), 'Continue in…', () =>
+    waitForQuickInput(page, 'Where the receiving specialist continues', 'the Continue in… picker', 0).then(() => true, () => false),
+  );
   const rows = page.locator('.quick-input-list .monaco-list-row');
   await rows.first().waitFor({ timeout: 10_000 });
   return Promise.all(Array.from({ length: await rows.count() }, (_, i) => rows.nth(i).innerText().then((t) => t.replace(/\s+/g, ' ').trim())));

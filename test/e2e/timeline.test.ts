@@ -15,7 +15,7 @@ import { createDemoRepository } from '../../scripts/demoRepo';
 import { HandoverOkSchema } from '../../src/core/handoff/schema';
 import { handover } from '../../src/engine/handover';
 import { waitFor, workspaceDir } from '../host/codeServer';
-import { activityBarItem, openWorkbench, runCommand, screenshot, typeAndEnter, waitForQuickInput, type Session } from './workbench';
+import { activityBarItem, openWorkbench, runCommand, runContextMenuItem, screenshot, typeAndEnter, waitForQuickInput, type Session } from './workbench';
 
 /** The rows of the timeline tree, top to bottom, as [aria-level, text]. */
 async function timelineRows(page: Page): Promise<Array<[number, string]>> {
@@ -100,12 +100,8 @@ describe('UI: the Handoff timeline', function () {
 
   it('"Mark Partial" from the context menu renames the file and the tree shows it', async () => {
     const { page } = session;
-    await row(page, /^Implementation engineer\s*in progress · token auth/).click({ button: 'right' });
-    // The workbench's menu acts on a hovered item with Enter (a synthetic click on it is not always taken).
-    await page.locator('.context-view .monaco-menu a.action-menu-item', { hasText: 'Mark Partial' }).hover();
-    await page.keyboard.press('Enter');
     const partial = implementerFile.replace(/\.md$/, '.partial.md');
-    await waitFor('the renamed file', 15_000, () => existsSync(partial));
+    await runContextMenuItem(page, row(page, /^Implementation engineer\s*in progress · token auth/), 'Mark Partial', async () => existsSync(partial));
     assert.equal(existsSync(implementerFile), false);
     await row(page, /partial/).waitFor({ timeout: 15_000 });
     const rows = await timelineRows(page);
@@ -117,7 +113,7 @@ describe('UI: the Handoff timeline', function () {
 
   it('hovering an entry shows the rich tooltip: status, hop, summary, tokens and files', async () => {
     const { page } = session;
-    const hover = page.locator('.monaco-hover, .workbench-hover', { hasText: /test runs/ }).first();
+    const hover = page.locator('.monaco-hover, .workbench-hover', { hasText: /hop 1 \(codebase_explorer\)[\s\S]*test runs/ }).first();
     // A hover shows after the pointer rests on the row; one that another UI element took away is tried again (3 times, 8 s each).
     let shown = false;
     for (let attempt = 0; attempt < 3 && !shown; attempt++) {

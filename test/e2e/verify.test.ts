@@ -21,7 +21,7 @@ import { VerificationSchema } from '../../src/core/receive/verification';
 import { handover } from '../../src/engine/handover';
 import { waitFor, workspaceDir } from '../host/codeServer';
 import { RECORDED_TEST, writeClaudeTestRun } from '../helpers/claudeTestRun';
-import { activityBarItem, clearNotifications, handOverFrame, notificationToast, openWorkbench, screenshot, type Session } from './workbench';
+import { activityBarItem, clearNotifications, handOverFrame, notificationToast, openWorkbench, runContextMenuItem, screenshot, type Session } from './workbench';
 
 function row(page: Page, text: string | RegExp): Locator {
   return page.locator('.pane', { has: page.locator('.pane-header', { hasText: /Handoff timeline/i }) }).locator('.monaco-list-row', { hasText: text }).first();
@@ -87,16 +87,7 @@ describe('UI: Handoff: Verify re-runs the recorded test as a task and the timeli
 
     // Consent: a modal listing the recorded command and what it did at handoff.
     const dialog = page.locator('.monaco-dialog-box', { hasText: 'Verify the handoff' });
-    await waitFor('the consent dialog after "Verify…" in the context menu', 60_000, async () => {
-      await page.keyboard.press('Escape');
-      await item.click({ button: 'right' });
-      // The workbench's menu acts on a hovered item with Enter (a synthetic click on it is not always taken).
-      const entry = page.locator('.context-view .monaco-menu a.action-menu-item', { hasText: 'Verify…' });
-      if (!(await entry.waitFor({ timeout: 5000 }).then(() => true, () => false))) return undefined;
-      await entry.hover();
-      await page.keyboard.press('Enter');
-      return dialog.waitFor({ timeout: 8000 }).then(() => true, () => undefined);
-    });
+    await runContextMenuItem(page, item, 'Verify…', () => dialog.isVisible(), { attempts: 6, doneMs: 8000 });
     const asked = (await dialog.innerText()).replace(/\s+/g, ' ');
     assert.match(asked, /Verify the handoff to Quality reviewer \(/, asked);
     assert.match(asked, /npm test — test, in the workspace folder; passed at handoff \(exit code 0\)/, asked);
