@@ -266,7 +266,7 @@ function hostRows(f: HostFigures): ActivationRow[] {
  * @param say progress lines (stderr)
  * @returns the rows, and a {@link SkippedActivation} for each host (or the whole group) that could not be measured here
  */
-export async function activationRows(say: (line: string) => void, runs = 3): Promise<Array<ActivationRow | SkippedActivation>> {
+export async function activationRows(say: (line: string) => void, runs = 5): Promise<Array<ActivationRow | SkippedActivation>> {
   try {
     statSync(CHROMIUM);
   } catch {
@@ -296,7 +296,7 @@ export async function activationRows(say: (line: string) => void, runs = 3): Pro
 }
 
 if (require.main === module) {
-  measureHost((m) => process.stderr.write(`  [${HOST.id}] ${m}\n`), Number(process.env.BENCH_ACTIVATION_RUNS ?? 3))
+  measureHost((m) => process.stderr.write(`  [${HOST.id}] ${m}\n`), Number(process.env.BENCH_ACTIVATION_RUNS ?? 5))
     .then((f) => process.stdout.write(`${FIGURES_PREFIX}${JSON.stringify(f)}\n`))
     .catch((err: unknown) => {
       process.stderr.write(`${(err as Error)?.stack ?? String(err)}\n`);
