@@ -7,7 +7,8 @@
  * period picker asks for the last 30 days and the figures change; a handoff written while
  * the view is open shows up without a click; the pending handoff older than
  * `handoff.pendingWarnAfter` (default 2 days) carries its warning icon in the timeline. Ends
- * with the view in a dark and a light theme (the README's screenshots come from there).
+ * with the view in a dark and a light theme (the README's screenshots come from there), and a
+ * window reload that brings the view back on the period it showed (its serializer).
  */
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
@@ -184,5 +185,24 @@ describe('UI: "Handoff: Show Insights"', function () {
       assert.ok(box, 'the editor area is visible');
       await screenshot(page, name, false, box);
     }
+  });
+
+  it('comes back after a window reload, on the period it showed', async () => {
+    const { page } = session;
+    let frame = await insightsFrame(page);
+    await frame.locator('#period-30d').check();
+    await frame.locator('#range', { hasText: ' to ' }).waitFor({ timeout: 15_000 });
+    await frame.locator('body').evaluate(() => ((globalThis as { marker?: number }).marker = 1));
+    await runCommand(page, 'Developer: Reload Window');
+    await page.locator('.part.editor .tab', { hasText: 'Handoff Insights' }).first().waitFor({ timeout: 60_000 });
+    // A new page (the marker is gone), restored by the extension's serializer, asking for its own period.
+    frame = await waitFor('the Handoff Insights webview after the reload', 60_000, async () => {
+      const f = await insightsFrame(page);
+      return (await f.locator('body').evaluate(() => (globalThis as { marker?: number }).marker === undefined).catch(() => false)) ? f : undefined;
+    });
+    await frame.locator('#figures').waitFor({ timeout: 30_000 });
+    assert.equal(await frame.locator('#period-30d').isChecked(), true);
+    // The last 30 days: the 40-day-old handoff left out, the one written while the view was open counted.
+    await waitFor('the overall row of the last 30 days after the reload', 15_000, async () => ((await tableRows(frame)).at(-1)?.[1] === '5' ? true : undefined));
   });
 });

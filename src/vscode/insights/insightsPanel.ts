@@ -68,12 +68,32 @@ export class InsightsPanel extends DisposableOwner {
       this.panel.reveal(undefined, false);
       return;
     }
+    const panel = vscode.window.createWebviewPanel(Views.insights, INSIGHTS_TITLE, vscode.ViewColumn.Active, this.options());
+    this.adopt(panel);
+  }
+
+  /**
+   * Takes over the panel VS Code restores after a window reload (the serializer registered in
+   * registerInsights.ts). The page keeps its period in the webview's own state and asks for it
+   * again once ready, so nothing of the host's is needed. With a panel already open (the
+   * command ran first), the restored one is closed: there is at most one.
+   */
+  restore(panel: vscode.WebviewPanel): void {
+    if (this.panel) {
+      panel.dispose();
+      return;
+    }
+    panel.webview.options = this.options();
+    this.adopt(panel);
+  }
+
+  private options(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+    return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(this.extensionUri, 'media')] };
+  }
+
+  private adopt(panel: vscode.WebviewPanel): void {
     const webviewRoot = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
     const media = vscode.Uri.joinPath(this.extensionUri, 'media');
-    const panel = vscode.window.createWebviewPanel(Views.insights, INSIGHTS_TITLE, vscode.ViewColumn.Active, {
-      enableScripts: true,
-      localResourceRoots: [webviewRoot, media],
-    });
     panel.iconPath = { light: vscode.Uri.joinPath(this.extensionUri, CHAT_AVATAR.light), dark: vscode.Uri.joinPath(this.extensionUri, CHAT_AVATAR.dark) };
     this.panel = panel;
     this.ready = false;

@@ -2,10 +2,11 @@
  * The insights' part of activation (issue 21): the command "Handoff: Show Insights" (palette
  * and the timeline's title menu) and the panel's refreshes — when the timeline's folders
  * change (the timeline's watchers, `onDidChangeHandoffs`), when a `handoff.*` setting or the
- * workspace folders change, and when the workspace is trusted.
+ * workspace folders change, and when the workspace is trusted; and the panel's serializer, so
+ * a window reload brings the panel back.
  */
 import * as vscode from 'vscode';
-import { Commands } from '../constants';
+import { Commands, Views } from '../constants';
 import type { TimelineTreeProvider } from '../timeline/timelineTree';
 import { InsightsPanel } from './insightsPanel';
 
@@ -18,6 +19,13 @@ export function registerInsights(context: vscode.ExtensionContext, log: vscode.L
       insights.show();
       // The timeline's watchers tell the panel when files change, even while the tree was never shown.
       timeline.watchFiles();
+    }),
+    // A panel open when the window closed or reloaded comes back (activation event `onWebviewPanel:handoff.insights`).
+    vscode.window.registerWebviewPanelSerializer(Views.insights, {
+      deserializeWebviewPanel: async (panel) => {
+        insights.restore(panel);
+        timeline.watchFiles();
+      },
     }),
     timeline.onDidChangeHandoffs(() => insights.refresh()),
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('handoff') && insights.refresh()),
