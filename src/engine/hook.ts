@@ -23,7 +23,7 @@ import { DEFAULT_USER_REQUEST_TOKENS } from '../core/handoff/request';
 import { draftFromEvidence } from './drafting';
 import { collectEvidenceFor, handover, readSessionLog } from './handover';
 import { counterFor } from './tokenizer';
-import { repositoryRootOf, workspaceFolderOf } from './project';
+import { workspaceFolderOf } from './project';
 
 /**
  * What a path names when it exists but is no regular file (links followed): `is a FIFO
@@ -105,7 +105,9 @@ export async function runClaudeHook(rawInput: string, options: ClaudeHookOptions
   // A hook set up for every project (~/.claude/settings.json) also runs in sessions outside
   // any repository — the home folder, /tmp, / — and must not leave a .handoff folder there.
   // Only an explicitly named folder is written to outside git.
-  if (options.folder === undefined && !(await repositoryRootOf(cwd))) {
+  // Whether git answered the folder above: asking git again about its own top level (what
+  // repositoryRootOf did here) answers the same, one process later (issue 19).
+  if (options.folder === undefined && !folder.repository) {
     return { status: 'skipped', because: 'outside-git', event, workspaceRoot: cwd };
   }
   const transcript = path.resolve(input.cwd, input.transcript_path);
