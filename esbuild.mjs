@@ -6,15 +6,16 @@
 // - dist/webview/main.js: the panel script, for the browser (zod/mini only: see webviewZodMini);
 //   dist/webview/insights.js the same for the "Handoff Insights" view.
 // - dist/tokenizers/<encoding>.js: each gpt-tokenizer encoding in its own file, loaded
-//   on first use only (the rank tables are megabytes; activation must not parse them).
+//   on first use only (the rank tables are megabytes; activation must not parse them), its
+//   rank table beside it as <encoding>.ranks.json (ranksAsJson).
 // - dist/vendor/mvdan-sh.js: the shell parser (mvdan-sh, 1.3 MB of GopherJS output), in its
 //   own file for the same reason: src/core/session/shellWords.ts requires it on first use, and
 //   the extension and the CLI no longer carry (and parse) it as they load (issue 19).
 //   dist/webview/codicon.{css,ttf}: the codicon font of @vscode/codicons, copied as is
 //   (the panel's icons; the webview may load fonts only from its own resource roots).
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { relative } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 
@@ -97,18 +98,30 @@ const zodEnglishOnly = {
 /**
  * gpt-tokenizer ships each rank table as a JavaScript array literal of ~200,000 strings
  * (bpeRanks/<name>.js); evaluating that literal was the largest part of loading o200k_base
- * (issue 19). The same table is emitted as one JSON string given to `JSON.parse`, which V8
- * reads several times faster than the equivalent literal. The table is the package's own,
- * read here at build time: test/unit/build/tokenizers.test.ts decodes every rank of the
- * built file and compares it with the package.
+ * (issue 19). The same table is written beside the tokenizer file as `<name>.ranks.json` and
+ * the module reads it with `readFileSync` and `JSON.parse`: V8 reads JSON several times faster
+ * than the equivalent literal, and a table kept out of the script is not scanned twice as
+ * source (a 2.6 MB string literal in the file cost its compile and its first call ~100 ms
+ * of the ~340 ms the encoding took to load; the profile in the commit). The table is the
+ * package's own, read here at build time: test/unit/build/tokenizers.test.ts decodes every
+ * rank of the built file and compares it with the package.
  */
 const ranksAsJson = {
   name: 'ranks-as-json',
   setup(build) {
+    const { outdir: out, absWorkingDir } = build.initialOptions;
+    const outdir = out && resolve(absWorkingDir ?? process.cwd(), out);
     build.onLoad({ filter: /[\\/]gpt-tokenizer[\\/]cjs[\\/]bpeRanks[\\/]\w+\.js$/ }, (args) => {
       const ranks = createRequire(import.meta.url)(args.path).default;
       if (!Array.isArray(ranks)) throw new Error(`${args.path}: the rank table is no longer an array; review esbuild.mjs ranksAsJson`);
-      return { contents: `Object.defineProperty(exports, "__esModule", { value: true });\nexports.default = JSON.parse(${JSON.stringify(JSON.stringify(ranks))});\n`, loader: 'js' };
+      if (!outdir) throw new Error('ranksAsJson writes the rank tables beside the tokenizer files: the build needs an outdir');
+      const file = `${basename(args.path, '.js')}.ranks.json`;
+      mkdirSync(outdir, { recursive: true });
+      writeFileSync(join(outdir, file), JSON.stringify(ranks));
+      return {
+        contents: `Object.defineProperty(exports, "__esModule", { value: true });\nexports.default = JSON.parse(require("node:fs").readFileSync(require("node:path").join(__dirname, ${JSON.stringify(file)}), "utf8"));\n`,
+        loader: 'js',
+      };
     });
   },
 };

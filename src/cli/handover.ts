@@ -10,6 +10,7 @@ import type { HandoverResult } from '../core/handoff/schema';
 import { handoffSummary } from '../core/handoff/summary';
 import { cliSessionLogStatePath, currentCliSessionId, startNewCliSession } from '../engine/cliSession';
 import { handover } from '../engine/handover';
+import { collectEvidenceFor } from '../engine/handoverEvidence';
 import { integer, userRequestTokens, type Values } from './args';
 import { EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, type CliIo } from './io';
 import { cliHandoverWarning, escapeControls, fail, failWith } from './wording';
@@ -84,13 +85,18 @@ export async function runHandover(values: Values, io: CliIo): Promise<number> {
   if (typeof mode === 'object') {
     return fail(io, values, mode.error, EXIT_BAD_INPUT, 'session-log');
   }
+  const where = { workspaceRoot: cwd, handoffDirectory: values.dir };
+  // git runs while the session id is read and the engine checks the request (issue 19: the
+  // first git process no longer waits for them); the engine takes the promise as it takes the
+  // panel's (HandoverEnvironment.evidence), from the same folder and handoff folder it would use.
+  const evidence = collectEvidenceFor(where);
   const result: HandoverResult = await handover(request, {
-    workspaceRoot: cwd,
-    handoffDirectory: values.dir,
+    ...where,
     ...(values['session-id'] === undefined ? { sessionId: await currentCliSessionId(cwd) } : {}),
     ...(typeof maxDepth === 'number' ? { maxHandoverDepth: maxDepth } : {}),
     ...(typeof requestTokens === 'number' ? { userRequestTokens: requestTokens } : {}),
     sessionLog: { mode, statePath: cliSessionLogStatePath(cwd) },
+    evidence,
   });
   if (result.status === 'error') {
     return failWith(io, values, result, result.field === 'io' || result.field === 'internal' ? EXIT_FAILURE : EXIT_BAD_INPUT);

@@ -23,7 +23,7 @@ import { DEFAULT_USER_REQUEST_TOKENS } from '../core/handoff/request';
 import { draftFromEvidence } from './drafting';
 import { collectEvidenceFor, handover, readSessionLog } from './handover';
 import { counterFor } from './tokenizer';
-import { repositoryRootOf, workspaceFolderOf } from './project';
+import { workspaceFolderOf } from './project';
 
 /**
  * What a path names when it exists but is no regular file (links followed): `is a FIFO
@@ -92,12 +92,17 @@ export async function runClaudeHook(rawInput: string, options: ClaudeHookOptions
   }
   const input = parsed.input;
   // The event in words for the hook's line, without a secret a reason might carry (docs/DESIGN.md §7, "Nothing leaked").
-  const event = (await redactSecrets(describeHookEvent(input))).text;
+  // Redacted while git finds the workspace and collects the evidence (issue 19: the first
+  // redaction loads secretlint, ~0.1 s of CPU, which held the first git process back), and
+  // awaited before any outcome: a failure to redact still ends the hook before it writes.
+  const redacted = redactSecrets(describeHookEvent(input)).then((r) => r.text);
+  redacted.catch(() => undefined); // handled where it is awaited
   if (!SAFETY_NET_EVENTS.includes(input.hook_event_name)) {
-    return { status: 'skipped', because: 'event', event };
+    return { status: 'skipped', because: 'event', event: await redacted };
   }
   const folder = await workspaceFolderOf(path.resolve(options.folder ?? input.cwd));
   if (!folder.ok) {
+    await redacted;
     const named = options.folder !== undefined;
     return partsError('cwd', { path: named ? ['cwd'] : ['hook_input', 'cwd'], subject: named ? 'cwd' : "the hook input's cwd", problem: folder.problem });
   }
@@ -105,8 +110,10 @@ export async function runClaudeHook(rawInput: string, options: ClaudeHookOptions
   // A hook set up for every project (~/.claude/settings.json) also runs in sessions outside
   // any repository — the home folder, /tmp, / — and must not leave a .handoff folder there.
   // Only an explicitly named folder is written to outside git.
-  if (options.folder === undefined && !(await repositoryRootOf(cwd))) {
-    return { status: 'skipped', because: 'outside-git', event, workspaceRoot: cwd };
+  // Whether git answered the folder above: asking git again about its own top level (what
+  // repositoryRootOf did here) answers the same, one process later (issue 19).
+  if (options.folder === undefined && !folder.repository) {
+    return { status: 'skipped', because: 'outside-git', event: await redacted, workspaceRoot: cwd };
   }
   const transcript = path.resolve(input.cwd, input.transcript_path);
   // stat never opens the file: a FIFO or a device named here is refused, never read (it would block or never end).
@@ -125,6 +132,7 @@ export async function runClaudeHook(rawInput: string, options: ClaudeHookOptions
   };
   // Git and the transcript are read once: for the draft, the branch as the default topic, and the handoff.
   const [evidence, session] = await Promise.all([collectEvidenceFor(env), readSessionLog(env)]);
+  const event = await redacted;
   // Issue 15: the summary says the hook wrote it, then what the transcript answers; the rest is drafted by the engine (`draft`).
   const counter = counterFor('o200k_base');
   const drafted = draftFromEvidence({ git: evidence, session: session?.evidence, latest: undefined }, { userRequestTokens: DEFAULT_USER_REQUEST_TOKENS, countTokens: (t) => counter.count(t).tokens });

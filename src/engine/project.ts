@@ -99,12 +99,17 @@ export async function openProject(options: ProjectOptions): Promise<ProjectOutco
   }
 }
 
-/** Outcome of {@link workspaceFolderOf}: the workspace folder, or what is wrong with the folder given (`is not a folder: <dir>`, `folder does not exist: <dir>`). */
-export type WorkspaceFolder = { readonly ok: true; readonly path: string } | { readonly ok: false; readonly problem: string };
+/**
+ * Outcome of {@link workspaceFolderOf}: the workspace folder and whether git answered it (its
+ * top level: `repository`), or what is wrong with the folder given (`is not a folder: <dir>`,
+ * `folder does not exist: <dir>`).
+ */
+export type WorkspaceFolder = { readonly ok: true; readonly path: string; readonly repository: boolean } | { readonly ok: false; readonly problem: string };
 
 /**
  * The workspace folder of a directory, found the way git finds its repository: the top
- * level of the git working tree containing `dir` (real path), or `dir` itself outside git.
+ * level of the git working tree containing `dir` (real path, `repository: true`), or `dir`
+ * itself outside git (`repository: false`). One `git rev-parse` process.
  * @param dir absolute path of the folder to start from
  * @returns the folder, or the problem with `dir` (missing, not a folder) for the caller to name. Never throws.
  */
@@ -118,7 +123,8 @@ export async function workspaceFolderOf(dir: string): Promise<WorkspaceFolder> {
   } catch {
     return { ok: false, problem: `folder does not exist: ${dir}` };
   }
-  return { ok: true, path: (await findRepositoryRoot(real)) ?? real };
+  const top = await findRepositoryRoot(real);
+  return { ok: true, path: top ?? real, repository: top !== undefined };
 }
 
 /**

@@ -241,15 +241,48 @@ export async function findRepositoryRoot(dir: string, binary?: string): Promise<
 }
 
 /**
+ * The two answers the evidence starts from, as two `git rev-parse` calls give them
+ * ({@link probeRepositorySeparately}): `--show-toplevel --show-object-format
+ * --absolute-git-dir` (the git folder for readGitOperation) and `-q --verify HEAD^{commit}`
+ * ('' when HEAD has no commit). One process answers both in the common case, a repository
+ * with a commit (each spawn forks this whole process; issue 19): rev-parse prints the three
+ * lines, then the commit. Anything else — an unborn HEAD (rev-parse exits 1 after the three
+ * lines), not a repository, no git — is asked again the two-call way, so every answer and
+ * every error is the one those calls give (test/unit/evidence/git/probe.test.ts compares both).
+ * @returns [the three lines as git prints them, HEAD's commit id or '']
+ * @throws what simple-git throws for the first call (no git, not a repository)
+ */
+export async function probeRepository(cwd: string, opts: ClientOptions): Promise<[string, string]> {
+  const both = await gitClient(cwd, opts)
+    .raw(['rev-parse', '--show-toplevel', '--show-object-format', '--absolute-git-dir', '-q', '--verify', 'HEAD^{commit}'])
+    .catch(() => undefined);
+  const lines = both?.split('\n');
+  if (lines && lines.length === 5 && lines[4] === '' && /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(lines[3]) && lines[0].trim()) {
+    return [`${lines.slice(0, 3).join('\n')}\n`, `${lines[3]}\n`];
+  }
+  return probeRepositorySeparately(cwd, opts);
+}
+
+/** {@link probeRepository}'s answers from two `git rev-parse` processes run together (the reference; every case the one-process form does not answer). */
+export async function probeRepositorySeparately(cwd: string, opts: ClientOptions): Promise<[string, string]> {
+  const probe = gitClient(cwd, opts);
+  return Promise.all([
+    probe.raw(['rev-parse', '--show-toplevel', '--show-object-format', '--absolute-git-dir']),
+    probe.raw(['rev-parse', '-q', '--verify', 'HEAD^{commit}']).catch(() => ''),
+  ]);
+}
+
+/**
  * Collects the git evidence of the folder `opts.cwd`: branch / detached HEAD, HEAD
  * commit, upstream ahead/behind, touched files (status with renames and untracked files,
  * numstat of staged + unstaged changes against HEAD), commits since the base, a diff
  * excerpt of at most 40,000 characters and the diff hash.
  *
- * Cost: after two tiny `rev-parse` calls, git runs in parallel: status; one
+ * Cost: after one tiny `rev-parse` ({@link probeRepository}), git runs in parallel: status; one
  * `diff --raw --numstat` (counts and object ids, no patch text); `diff --patch` read as
  * a stream and killed once the excerpt cap is reached (the diff is never held or even
- * generated whole); the commit log. Worktree files are fingerprinted meanwhile.
+ * generated whole); the commit log (and `rev-list --count` only when the log fills its
+ * cap). Worktree files are fingerprinted meanwhile.
  *
  * @returns evidence; failures (no git, not a repository, cancelled) are `notes`. Never throws.
  */
@@ -259,12 +292,7 @@ export async function collectGitEvidence(opts: GitEvidenceOptions): Promise<GitE
   let head: string | null;
   let gitDir: string | undefined;
   try {
-    const probe = gitClient(opts.cwd, opts);
-    const [top, verified] = await Promise.all([
-      // The git folder too, for readGitOperation: one process fewer (each spawn forks this whole process).
-      probe.raw(['rev-parse', '--show-toplevel', '--show-object-format', '--absolute-git-dir']),
-      probe.raw(['rev-parse', '-q', '--verify', 'HEAD^{commit}']).catch(() => ''),
-    ]);
+    const [top, verified] = await probeRepository(opts.cwd, opts);
     const [root, format, dir] = top.split('\n');
     if (!root?.trim()) {
       return emptyGitEvidence('Not a git working tree (a bare repository or the .git folder itself) — touched files and commits were not collected', 'not_repository');
@@ -427,13 +455,14 @@ async function collectCommits(
   }
   const range = validBase ? `${validBase}..${head}` : head;
   const max = validBase ? MAX_COMMITS : MAX_COMMITS_WITHOUT_BASE;
-  const [log, count] = await Promise.all([
-    // symmetric: false — base..HEAD (commits reachable from HEAD but not from the base);
-    // simple-git's default is base...HEAD, which also lists commits only the base has.
-    validBase ? git.log({ from: validBase, to: head, symmetric: false, maxCount: max }) : git.log({ maxCount: max }),
-    git.raw(['rev-list', '--count', range, '--']),
-  ]);
+  // symmetric: false — base..HEAD (commits reachable from HEAD but not from the base);
+  // simple-git's default is base...HEAD, which also lists commits only the base has.
+  const log = await (validBase ? git.log({ from: validBase, to: head, symmetric: false, maxCount: max }) : git.log({ maxCount: max }));
   const commits: Commit[] = log.all.map((c) => ({ sha: c.hash, subject: c.message, author: c.author_name, date: c.date }));
+  // A log shorter than its cap is the whole range: it is its own count. Only a full log asks
+  // git to count the rest (one git process fewer in the common case — a short session, a young
+  // repository; issue 19).
+  const count = commits.length < max ? String(commits.length) : await git.raw(['rev-list', '--count', range, '--']);
   const parsed = Number.parseInt(count.trim(), 10);
   const total = Number.isNaN(parsed) ? commits.length : parsed;
   return { base: validBase, commits, omitted: Math.max(0, total - commits.length) };
