@@ -14,8 +14,9 @@ import { quoteBlock, renderCommandsRun, renderDone, renderUserRequests } from '.
 import { renderFrontmatter } from './frontmatter';
 import { describeGitOperation } from './gitOperation';
 import { structureSafeProse } from './prose';
+import { touchedList } from './touchedList';
 import { describeSanitizing } from '../safety/redact';
-import type { Commit, Dropped, HandoffFrontmatter, HandoffPackage, HandoffStatus, TestRun, TouchedFile, Turn } from './schema';
+import type { Commit, Dropped, HandoffFrontmatter, HandoffPackage, HandoffStatus, TestRun, Turn } from './schema';
 import type { Specialist } from '../specialists/registry';
 
 /** Section headings of a handoff file, in order (docs/DESIGN.md §5). */
@@ -102,31 +103,7 @@ export function describeReturnCondition(condition: string): string {
   return RETURN_CONDITION_WORDS[condition.trim()] ?? condition.trim();
 }
 
-/**
- * One line for a touched file, e.g. `- **M** \`src/a.ts\` (+3 / −1)`; a submodule names its
- * commits, HEAD's then the worktree's: `- **M** \`lib/sub\` (submodule 1a2b3c4d5e..6f7a8b9c0d)`.
- */
-export function renderTouchedFile(f: TouchedFile): string {
-  const where = f.old_path ? `${codeSpan(f.old_path)} → ${codeSpan(f.path)}` : codeSpan(f.path);
-  let counts: string;
-  if (f.submodule) {
-    const s = f.submodule;
-    counts = ` (submodule ${s.from ? s.from.slice(0, 10) : 'none'}..${s.to ? s.to.slice(0, 10) : 'none'}${s.dirty ? ', with uncommitted changes inside' : ''})`;
-  } else if (f.binary) {
-    counts = ' (binary)';
-  } else if (f.status === '?') {
-    counts = ' (untracked)';
-  } else if (f.added !== null && f.deleted !== null) {
-    counts = ` (+${f.added} / −${f.deleted})`;
-  } else {
-    counts = '';
-  }
-  return `- **${f.status}** ${where}${counts}`;
-}
-
-/** Rendered lines by file entry: fit-to-budget renders the same entries ~30 times (issue 19); entries are never edited in place. */
-const touchedLines = new WeakMap<TouchedFile, string>();
-const touchedLine = (f: TouchedFile): string => touchedLines.get(f) ?? touchedLines.set(f, renderTouchedFile(f)).get(f)!;
+export { renderTouchedFile } from './touchedList';
 
 function renderCommit(c: Commit): string {
   return `- ${codeSpan(c.sha.slice(0, 10))} ${c.subject.replace(/\s+/g, ' ').trim()} — ${c.author}, ${c.date.slice(0, 10)}`;
@@ -296,9 +273,8 @@ export function renderHandoff(pkg: HandoffPackage, meta: HandoffMeta, specialist
   out.push('', '## Done', '', renderDone(pkg.completed));
 
   out.push('', '## Touched files', '', renderGitHeader(pkg));
-  const files = pkg.touched_files.map(touchedLine);
-  if (files.length || pkg.touched_files_omitted === 0) {
-    out.push('', files.length ? files.join('\n') : NONE);
+  if (pkg.touched_files.length || pkg.touched_files_omitted === 0) {
+    out.push('', pkg.touched_files.length ? touchedList(pkg.touched_files) : NONE);
   } else {
     out.push('');
   }

@@ -33,15 +33,25 @@ function safeAfterLineFeed(c: number): boolean {
  */
 export function tokenPieces(text: string): string[] {
   const pieces: string[] = [];
-  let start = 0;
-  for (let nl = text.indexOf('\n'); nl >= 0 && nl + 1 < text.length; nl = text.indexOf('\n', nl + 1)) {
-    if (safeAfterLineFeed(text.charCodeAt(nl + 1))) {
-      pieces.push(text.slice(start, nl + 1));
-      start = nl + 1;
-    }
+  for (let start = 0; start < text.length; ) {
+    const end = pieceEnd(text, start);
+    pieces.push(text.slice(start, end));
+    start = end;
   }
-  if (start < text.length) pieces.push(text.slice(start));
   return pieces;
+}
+
+/**
+ * Where the piece of `text` that starts at `start` ends (exclusive): right after the first
+ * line feed at or past `start` that is followed by a printable ASCII character other than the
+ * space and `/`, else the text's length. Walking `start = pieceEnd(text, start)` visits the
+ * pieces of {@link tokenPieces} one by one, so a count can stop early without cutting the rest.
+ */
+function pieceEnd(text: string, start: number): number {
+  for (let nl = text.indexOf('\n', start); nl >= 0 && nl + 1 < text.length; nl = text.indexOf('\n', nl + 1)) {
+    if (safeAfterLineFeed(text.charCodeAt(nl + 1))) return nl + 1;
+  }
+  return text.length;
 }
 
 /** Most characters of pieces remembered by one {@link memoisedCounter}: 16,000,000 (the memo starts over past it). */
@@ -82,8 +92,10 @@ export function memoisedCounter(base: TokenCounter): TokenCounter {
     count(text: string): TokenCount {
       let tokens = 0;
       let estimated = false;
-      for (const piece of tokenPieces(text)) {
-        const c = countPiece(piece);
+      for (let start = 0; start < text.length; ) {
+        const end = pieceEnd(text, start);
+        const c = countPiece(text.slice(start, end));
+        start = end;
         tokens += c.tokens;
         estimated ||= c.estimated;
       }
@@ -92,7 +104,11 @@ export function memoisedCounter(base: TokenCounter): TokenCounter {
     within(text: string, limit: number): number | false {
       if (limit < 0) return false;
       let tokens = 0;
-      for (const piece of tokenPieces(text)) {
+      // Piece by piece: a text far over the limit is never cut up past the piece that passes it.
+      for (let start = 0; start < text.length; ) {
+        const end = pieceEnd(text, start);
+        const piece = text.slice(start, end);
+        start = end;
         const left = limit - tokens;
         const known = memo.get(piece);
         if (known === undefined && piece.length > CHARS_PER_TOKEN_BOUND * left + 4096) {

@@ -60,8 +60,26 @@ export function displayPath(p: string): string {
   return `"${escaped}"`;
 }
 
-/** Splits NUL-separated git output bytes into decoded fields (see {@link decodeField}). */
+/**
+ * Splits NUL-separated git output bytes into decoded fields (see {@link decodeField}); a
+ * trailing NUL ends the last field (no empty field after it).
+ *
+ * Output that is valid UTF-8 as a whole (nearly always) is decoded once and split as text:
+ * NUL is a one-byte character that no multi-byte sequence contains, so every field of valid
+ * UTF-8 is valid UTF-8 and decodes to the same string (issue 19: one decode instead of
+ * 20,000 for a 10,000-file status). Anything else goes field by field.
+ */
 export function splitNulFields(buf: Buffer): string[] {
+  if (isUtf8(buf)) {
+    const fields = buf.toString('utf8').split('\0');
+    if (fields[fields.length - 1] === '') fields.pop();
+    return fields;
+  }
+  return splitNulFieldsEach(buf);
+}
+
+/** {@link splitNulFields} one field at a time: each field decoded on its own (exported for the differential test). */
+export function splitNulFieldsEach(buf: Buffer): string[] {
   const fields: string[] = [];
   let start = 0;
   for (let i = buf.indexOf(0, start); i >= 0; i = buf.indexOf(0, start)) {
