@@ -154,7 +154,45 @@ const NS = String.raw`[\x21-\x7E\u00A1-\u2027\u202A-\uD7FF\uE000-\uFEFE\uFF00-\u
  * indicator (`-` only before a non-space), no `: ` or final `:` (a mapping), no ` #` (a
  * comment), single spaces only between words, no leading or trailing space.
  */
-const PLAIN = new RegExp(String.raw`^(?:(?![-?:,\[\]{}#&*!|>'"%@\x60])${NS}|-(?=${NS}))(?:(?!:)${NS}|:(?=${NS})| (?=(?!#)${NS}))*$`, 'u');
+export const PLAIN = new RegExp(String.raw`^(?:(?![-?:,\[\]{}#&*!|>'"%@\x60])${NS}|-(?=${NS}))(?:(?!:)${NS}|:(?=${NS})| (?=(?!#)${NS}))*$`, 'u');
+/** Code units ({@link PLAIN}'s first-character indicators) a plain scalar may not start with: `-?:,[]{}#&*!|>'"%@` and the backquote. */
+const INDICATORS: ReadonlySet<number> = new Set([...'-?:,[]{}#&*!|>\'"%@`'].map((c) => c.charCodeAt(0)));
+
+/** Whether a code unit is in {@link NS} and ASCII: `!` to `~`. */
+function isAsciiNs(c: number): boolean {
+  return c >= 0x21 && c <= 0x7e;
+}
+
+/**
+ * {@link PLAIN}'s answer, by a scan of the code units for a text of ASCII only (the regex for
+ * any other: `undefined` here). The same rules, position by position: the first character is
+ * in {@link NS} and no indicator, or `-` before one in NS; then each is in NS and no `:`, or
+ * `:` before one in NS, or a space before one in NS that is no `#`. Compared with the regex on
+ * many texts in test/unit/core/handoff/frontmatterHead.test.ts.
+ */
+export function asciiPlain(text: string): boolean | undefined {
+  const n = text.length;
+  if (n === 0) return false;
+  for (let k = 0; k < n; k++) if (text.charCodeAt(k) >= 0x80) return undefined;
+  const c0 = text.charCodeAt(0);
+  if (!isAsciiNs(c0)) return false;
+  if (INDICATORS.has(c0) && !(c0 === 0x2d && n > 1 && isAsciiNs(text.charCodeAt(1)))) return false;
+  for (let k = 1; k < n; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 0x3a) {
+      if (!(k + 1 < n && isAsciiNs(text.charCodeAt(k + 1)))) return false;
+    } else if (c === 0x20) {
+      if (!(k + 1 < n && isAsciiNs(text.charCodeAt(k + 1)) && text.charCodeAt(k + 1) !== 0x23)) return false;
+    } else if (!isAsciiNs(c)) return false;
+  }
+  return true;
+}
+
+/** Whether `text` is a single-line plain scalar ({@link PLAIN}): the ASCII scan, else the regex. */
+export function isPlain(text: string): boolean {
+  return asciiPlain(text) ?? PLAIN.test(text);
+}
+
 /** What may stand between quotes: a space or {@link NS}. */
 const QUOTED_CHARS = new RegExp(String.raw`^(?: |${NS})*$`, 'u');
 /** Block scalar headers the fast path skips in fields it does not need (no indentation indicator). */
@@ -286,7 +324,7 @@ function parseInline(ctx: Lines, rest: string, col: number, build: boolean): unk
   if ((c === 0x7c || c === 0x3e) && BLOCK_HEADERS.has(rest)) return build ? FAIL : skipBlockScalar(ctx, col);
   if (c === 0x22) return doubleQuoted(rest);
   if (c === 0x27) return singleQuoted(rest);
-  if (!PLAIN.test(rest)) return FAIL;
+  if (!isPlain(rest)) return FAIL;
   return build ? resolvePlain(rest) : true;
 }
 
@@ -342,8 +380,19 @@ function singleQuoted(rest: string): string | Fail {
 /** Plain scalars a core tag resolved (null, booleans, numbers: `null`, `1`, `false` repeat in every file), at most 1,000. */
 const RESOLVED = new Map<string, unknown>();
 
+/**
+ * The first characters a plain scalar that a core tag matches can start with (the tags'
+ * tests, `CORE_TAG_TESTS`: `~`, `n`/`N`ull, `t`/`T`rue, `f`/`F`alse, digits, `+`, `-`, `.`);
+ * a plain scalar starting with any other is a string, without running the tests.
+ */
+const TAG_FIRST = /^[~nNtTfF0-9+\-.]/;
+
+/** The sources of the core tags' tests {@link TAG_FIRST} was read from (a test checks the library still has these: test/unit/core/handoff/frontmatterHead.test.ts). */
+export const CORE_TAG_TESTS: readonly string[] = CORE_TAGS.map((t) => t.test!.source);
+
 /** A plain scalar's value as the library resolves it: the first core tag whose test matches, else the string. */
 function resolvePlain(text: string): unknown {
+  if (text.length > 0 && !TAG_FIRST.test(text)) return text;
   const known = RESOLVED.get(text);
   if (known !== undefined || RESOLVED.has(text)) return known;
   const tag = CORE_TAGS.find((t) => t.test!.test(text));
