@@ -15,7 +15,7 @@ import { locateFrontmatter } from '../../core/handoff/frontmatter';
 import { STATUS_DIR, effectiveStatus } from '../../core/handoff/statusEvents';
 import { NOFOLLOW } from '../safeWrite';
 import { FRONTMATTER_READ_BYTES } from './handoffIndex';
-import { readStatusEvents, statusFolderOf } from './statusEvents';
+import { readStatusEvents, readStatusEventsSync, statusFolderOf } from './statusEvents';
 
 export type { HandoffHead } from '../../core/handoff/frontmatterHead';
 
@@ -161,7 +161,8 @@ export const SLOW_HEAD_READS = 8;
 
 /**
  * Reads the heads' texts of many files and hands each to `each` (index, text or undefined
- * as {@link readHeadText}) as it is read, in order. Files are read with synchronous calls in
+ * as {@link readHeadText}, and whether it was read synchronously — then `each` may read
+ * more the same way) as it is read, in order. Files are read with synchronous calls in
  * runs of at most {@link HEAD_SLICE_MS} (then the event loop gets a turn: `setImmediate`),
  * because a file in the page cache costs a few microseconds that way, where each of the four
  * calls of an asynchronous read costs a round trip through the libuv pool; once
@@ -171,7 +172,7 @@ export const SLOW_HEAD_READS = 8;
  * catch inside). Nothing is kept across calls.
  * @param slowReadMs what a slow read is, in ms (default {@link SLOW_HEAD_READ_MS}; the tests pass -1 to take the pool's path)
  */
-export async function forEachHeadText(files: readonly string[], each: (index: number, text: string | undefined) => void, slowReadMs = SLOW_HEAD_READ_MS): Promise<void> {
+export async function forEachHeadText(files: readonly string[], each: (index: number, text: string | undefined, sync: boolean) => void, slowReadMs = SLOW_HEAD_READ_MS): Promise<void> {
   const buffers = headReadBuffers();
   let slow = 0;
   let k = 0;
@@ -182,14 +183,14 @@ export async function forEachHeadText(files: readonly string[], each: (index: nu
     do {
       const text = readHeadTextSync(files[k], buffers);
       if (performance.now() - now > slowReadMs) slow++;
-      each(k++, text);
+      each(k++, text, true);
       now = performance.now();
     } while (k < files.length && now - sliceStart < HEAD_SLICE_MS && !slowDisk());
     if (k < files.length) await new Promise<void>((resolve) => setImmediate(resolve));
   }
   if (k >= files.length) return;
   const rest = Array.from({ length: files.length - k }, (_, j) => k + j);
-  await mapLimit(rest, HEAD_READ_CONCURRENCY, async (j) => each(j, await readHeadText(files[j])));
+  await mapLimit(rest, HEAD_READ_CONCURRENCY, async (j) => each(j, await readHeadText(files[j]), false));
 }
 
 /**
@@ -210,31 +211,36 @@ export interface ReadHeadsOptions {
   readonly parse?: (index: number, text: string) => boolean;
   /** Whether file `index` gets its status events applied. */
   readonly events?: (index: number) => boolean;
+  /** What a slow read is, in ms ({@link forEachHeadText}; the tests pass -1 to take the pool's path). */
+  readonly slowReadMs?: number;
 }
 
 /**
  * Reads the heads of many files of ONE handoff root (absolute paths, any order) with their
  * status events applied, given the root's listing (`status`: {@link listStatusFolders};
  * undefined: every handoff's folder is looked into): the texts by {@link forEachHeadText},
- * each parsed as it is read (`parseHandoffHead`), then the events of only the handoffs that
- * have a folder in the listing ({@link HEAD_READ_CONCURRENCY} at once).
+ * each parsed as it is read (`parseHandoffHead`), and the events of only the handoffs that
+ * have a folder in the listing, read the same way as the head (synchronously, or after the
+ * reads through the pool, {@link HEAD_READ_CONCURRENCY} at once).
  * @returns one entry per file, in the order given: the head as {@link readHandoffHeadFields}
  *   gives it with the same listing, or undefined. Never throws.
  */
 export async function readHeadsListed(files: readonly string[], status: StatusFolders | undefined, options: ReadHeadsOptions = {}): Promise<(HandoffHead | undefined)[]> {
   const out = new Array<HandoffHead | undefined>(files.length).fill(undefined);
   const withEvents: number[] = [];
-  await forEachHeadText(files, (k, text) => {
+  await forEachHeadText(files, (k, text, sync) => {
     try {
       if (text === undefined || (options.parse && !options.parse(k, text))) return;
       const head = parseHandoffHead(text);
       if (!head) return;
       out[k] = head;
-      if ((!options.events || options.events(k)) && mayHaveStatusEvents(files[k], status)) withEvents.push(k);
+      if ((options.events && !options.events(k)) || !mayHaveStatusEvents(files[k], status)) return;
+      if (!sync) return void withEvents.push(k);
+      out[k] = withHeadStatusEventsSync(files[k], head, status);
     } catch {
-      // a head that cannot be read is none
+      // a head that cannot be read is none; events that cannot be read are none
     }
-  });
+  }, options.slowReadMs);
   await mapLimit(withEvents, HEAD_READ_CONCURRENCY, async (k) => {
     const head = out[k]!;
     out[k] = await withHeadStatusEvents(files[k], head, status).catch(() => head);
@@ -253,6 +259,17 @@ export async function withHeadStatusEvents(file: string, head: HandoffHead, stat
   if (!where) return head;
   if (status?.ids && status.root === where.root && !status.ids.has(where.id)) return head;
   const events = await readStatusEvents(file);
+  if (events.length === 0) return head;
+  const eff = effectiveStatus(head.status, head.status_history, events);
+  return { ...head, status: eff.status, status_history: eff.history };
+}
+
+/** {@link withHeadStatusEvents} with synchronous reads (`readStatusEventsSync`): the same head. Never throws. */
+export function withHeadStatusEventsSync(file: string, head: HandoffHead, status?: StatusFolders): HandoffHead {
+  const where = statusFolderOf(file);
+  if (!where) return head;
+  if (status?.ids && status.root === where.root && !status.ids.has(where.id)) return head;
+  const events = readStatusEventsSync(file);
   if (events.length === 0) return head;
   const eff = effectiveStatus(head.status, head.status_history, events);
   return { ...head, status: eff.status, status_history: eff.history };

@@ -21,6 +21,7 @@ import { openProject } from '../../../src/engine/project';
 import { HEAD_FIRST_READ_BYTES, SLOW_HEAD_READS, forEachHeadText, headReadBuffers, listStatusFolders, readHandoffHeadFields, readHandoffHeads, readHeadText, readHeadTextSync, readHeadsListed } from '../../../src/store/handoffs/handoffHeads';
 import { FRONTMATTER_READ_BYTES, listHandoffFiles, readHandoffHead } from '../../../src/store/handoffs/handoffIndex';
 import { listTimelineFiles, readChainInfo, readChainInfos } from '../../../src/store/handoffs/timelineFiles';
+import { readStatusEvents, readStatusEventsSync } from '../../../src/store/handoffs/statusEvents';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../../helpers/repo';
 
 const at = (minute: number) => new Date(Date.parse('2026-05-26T10:00:00.000Z') + minute * 60_000);
@@ -69,8 +70,11 @@ describe('handoff heads in bulk (src/store/handoffs/handoffHeads.ts)', function 
     assert.ok(files.length > titles.length, 'seven handoffs and the results');
     const heads = await readHandoffHeads(files);
     const listed = await readHeadsListed(files, await listStatusFolders(root));
+    const pooled = await readHeadsListed(files, await listStatusFolders(root), { slowReadMs: -1 });
     for (const [k, file] of files.entries()) {
       assert.deepStrictEqual(listed[k], heads[k], `${path.basename(file)}: the bulk reader of one handoff root reads the same`);
+      assert.deepStrictEqual(pooled[k], heads[k], `${path.basename(file)}: the bulk reader on its thread-pool path reads the same`);
+      assert.deepStrictEqual(readStatusEventsSync(file), await readStatusEvents(file), `${path.basename(file)}: the status events read synchronously`);
       assert.deepStrictEqual(heads[k], await fullHead(file), path.basename(file));
       assert.deepStrictEqual(await readHandoffHeadFields(file), heads[k], 'one file alone reads the same');
     }
@@ -106,6 +110,16 @@ describe('handoff heads in bulk (src/store/handoffs/handoffHeads.ts)', function 
     assert.equal((await readHandoffHeadFields(made[1].handoff_file, listing))?.status, 'blocked');
     assert.deepEqual(await listStatusFolders(path.join(ws, 'nowhere')), { root: path.join(ws, 'nowhere'), ids: new Set() });
     assert.deepEqual([...(listing.ids ?? [])].sort(), readdirSync(path.join(root, STATUS_DIR)).sort());
+
+    // Event files that are not events (too big, a folder, bad JSON, a link): skipped the same way by both readers.
+    const events = path.join(root, STATUS_DIR, made[1].package.id);
+    const [first] = readdirSync(events);
+    writeFileSync(path.join(events, '9999-big.json'), ' '.repeat(5000) + readFileSync(path.join(events, first), 'utf8'));
+    mkdirSync(path.join(events, '9998-folder.json'));
+    writeFileSync(path.join(events, '9997-bad.json'), '{');
+    symlinkSync(path.join(events, first), path.join(events, '9996-link.json'));
+    assert.equal((await readStatusEvents(made[1].handoff_file)).length, 1);
+    assert.deepStrictEqual(readStatusEventsSync(made[1].handoff_file), await readStatusEvents(made[1].handoff_file));
   });
 
   it('reads past the first 8 KiB only while the frontmatter is open, up to 256 KiB; files that are not regular are none', async () => {
