@@ -155,35 +155,43 @@ const NS = String.raw`[\x21-\x7E\u00A1-\u2027\u202A-\uD7FF\uE000-\uFEFE\uFF00-\u
  * comment), single spaces only between words, no leading or trailing space.
  */
 export const PLAIN = new RegExp(String.raw`^(?:(?![-?:,\[\]{}#&*!|>'"%@\x60])${NS}|-(?=${NS}))(?:(?!:)${NS}|:(?=${NS})| (?=(?!#)${NS}))*$`, 'u');
-/** Code units ({@link PLAIN}'s first-character indicators) a plain scalar may not start with: `-?:,[]{}#&*!|>'"%@` and the backquote. */
-const INDICATORS: ReadonlySet<number> = new Set([...'-?:,[]{}#&*!|>\'"%@`'].map((c) => c.charCodeAt(0)));
-
-/** Whether a code unit is in {@link NS} and ASCII: `!` to `~`. */
-function isAsciiNs(c: number): boolean {
-  return c >= 0x21 && c <= 0x7e;
-}
+/** Per ASCII code unit: 1 when it is in {@link NS} (`!` to `~`), 2 more when it is one of {@link PLAIN}'s first-character indicators (`-?:,[]{}#&*!|>'"%@` and the backquote). */
+const ASCII_CLASS: Uint8Array = (() => {
+  const table = new Uint8Array(128);
+  for (let c = 0x21; c <= 0x7e; c++) table[c] = 1;
+  for (const ch of '-?:,[]{}#&*!|>\'"%@`') table[ch.charCodeAt(0)] |= 2;
+  return table;
+})();
 
 /**
- * {@link PLAIN}'s answer, by a scan of the code units for a text of ASCII only (the regex for
- * any other: `undefined` here). The same rules, position by position: the first character is
- * in {@link NS} and no indicator, or `-` before one in NS; then each is in NS and no `:`, or
- * `:` before one in NS, or a space before one in NS that is no `#`. Compared with the regex on
- * many texts in test/unit/core/handoff/frontmatterHead.test.ts.
+ * {@link PLAIN}'s answer, by one scan of the code units, for a text of ASCII only (the regex
+ * for any other: `undefined` here). The same rules, position by position: the first
+ * character is in {@link NS} and no indicator, or `-` before one in NS; then each is in NS
+ * and no `:`, or `:` before one in NS, or a space before one in NS that is no `#`. Compared
+ * with the regex on many texts in test/unit/core/handoff/frontmatterHead.test.ts.
  */
 export function asciiPlain(text: string): boolean | undefined {
   const n = text.length;
   if (n === 0) return false;
-  for (let k = 0; k < n; k++) if (text.charCodeAt(k) >= 0x80) return undefined;
   const c0 = text.charCodeAt(0);
-  if (!isAsciiNs(c0)) return false;
-  if (INDICATORS.has(c0) && !(c0 === 0x2d && n > 1 && isAsciiNs(text.charCodeAt(1)))) return false;
+  if (c0 >= 0x80) return undefined;
+  const k0 = ASCII_CLASS[c0];
+  if (k0 === 0) return false;
+  if (k0 !== 1) {
+    if (c0 !== 0x2d || n === 1) return false;
+    const c1 = text.charCodeAt(1);
+    if (c1 >= 0x80) return undefined;
+    if (ASCII_CLASS[c1] === 0) return false;
+  }
+  // Past a position that fails, the regex fails whatever follows (each position has one way to match), so false is final.
   for (let k = 1; k < n; k++) {
     const c = text.charCodeAt(k);
-    if (c === 0x3a) {
-      if (!(k + 1 < n && isAsciiNs(text.charCodeAt(k + 1)))) return false;
-    } else if (c === 0x20) {
-      if (!(k + 1 < n && isAsciiNs(text.charCodeAt(k + 1)) && text.charCodeAt(k + 1) !== 0x23)) return false;
-    } else if (!isAsciiNs(c)) return false;
+    if (c >= 0x80) return undefined;
+    if (c === 0x3a || c === 0x20) {
+      const next = k + 1 < n ? text.charCodeAt(k + 1) : 0;
+      if (next >= 0x80) return undefined;
+      if (ASCII_CLASS[next] === 0 || (c === 0x20 && next === 0x23)) return false;
+    } else if (ASCII_CLASS[c] === 0) return false;
   }
   return true;
 }
