@@ -6,6 +6,9 @@
  * recognise), and our handoffs' status events applied (docs/DESIGN.md §5 "Status") with ONE
  * listing of `<handoff root>/status/` per bulk read ({@link listStatusFolders}), so only
  * handoffs that have an event folder are looked into — not one `readdir` per handoff.
+ * Bulk reads ({@link readHeadsListed}) use synchronous calls in runs of at most
+ * {@link HEAD_SLICE_MS} ({@link forEachHeadText}): on a warm cache the libuv pool's round
+ * trips cost more than the reads; a slow disk sends the rest through the pool.
  */
 import { close, closeSync, constants as fsConstants, fstat, fstatSync, open, openSync, read, readSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
