@@ -14,7 +14,7 @@ import { parseHandoffFileName } from '../core/handoff/naming';
 import type { TimelineFile } from '../core/timeline/chains';
 import { readTimelineInfos, type TimelineEntryInfo, type TimelineLocation } from './timeline';
 import { listHandoffFiles, type HandoffFileEntry } from '../store/handoffs/handoffIndex';
-import { HEAD_READ_CONCURRENCY, listStatusFolders, mapLimit, readHandoffHeadFields, type HandoffHead } from '../store/handoffs/handoffHeads';
+import { listStatusFolders, readHeadsListed, type HandoffHead } from '../store/handoffs/handoffHeads';
 import type { Project } from './project';
 
 export type { Insights, InsightsFigures, SpecialistInsights, ChainInsights, WaitingHandoff } from '../core/timeline/insights';
@@ -55,12 +55,12 @@ export function insightsEntryOf(head: HandoffHead, partial: boolean): InsightsEn
  * The one function insights read heads through: the store's head reader
  * (src/store/handoffs/handoffHeads.ts — a bounded read of each file's frontmatter) over the
  * files of one handoff root, with ONE listing of its `status/` for the events
- * (`listStatusFolders`), `HEAD_READ_CONCURRENCY` files at once. A file that cannot be read or
+ * (`listStatusFolders`), by `readHeadsListed`. A file that cannot be read or
  * parsed is counted in `unreadable`.
  */
 async function readInsightHeads(handoffRoot: string, files: readonly HandoffFileEntry[]): Promise<{ entries: InsightsEntry[]; unreadable: number }> {
   const status = await listStatusFolders(handoffRoot);
-  const heads = await mapLimit(files, HEAD_READ_CONCURRENCY, (f) => readHandoffHeadFields(f.path, status));
+  const heads = await readHeadsListed(files.map((f) => f.path), status);
   const entries: InsightsEntry[] = [];
   let unreadable = 0;
   heads.forEach((h, i) => {

@@ -154,7 +154,53 @@ const NS = String.raw`[\x21-\x7E\u00A1-\u2027\u202A-\uD7FF\uE000-\uFEFE\uFF00-\u
  * indicator (`-` only before a non-space), no `: ` or final `:` (a mapping), no ` #` (a
  * comment), single spaces only between words, no leading or trailing space.
  */
-const PLAIN = new RegExp(String.raw`^(?:(?![-?:,\[\]{}#&*!|>'"%@\x60])${NS}|-(?=${NS}))(?:(?!:)${NS}|:(?=${NS})| (?=(?!#)${NS}))*$`, 'u');
+export const PLAIN = new RegExp(String.raw`^(?:(?![-?:,\[\]{}#&*!|>'"%@\x60])${NS}|-(?=${NS}))(?:(?!:)${NS}|:(?=${NS})| (?=(?!#)${NS}))*$`, 'u');
+/** Per ASCII code unit: 1 when it is in {@link NS} (`!` to `~`), 2 more when it is one of {@link PLAIN}'s first-character indicators (`-?:,[]{}#&*!|>'"%@` and the backquote). */
+const ASCII_CLASS: Uint8Array = (() => {
+  const table = new Uint8Array(128);
+  for (let c = 0x21; c <= 0x7e; c++) table[c] = 1;
+  for (const ch of '-?:,[]{}#&*!|>\'"%@`') table[ch.charCodeAt(0)] |= 2;
+  return table;
+})();
+
+/**
+ * {@link PLAIN}'s answer, by one scan of the code units, for a text of ASCII only (the regex
+ * for any other: `undefined` here). The same rules, position by position: the first
+ * character is in {@link NS} and no indicator, or `-` before one in NS; then each is in NS
+ * and no `:`, or `:` before one in NS, or a space before one in NS that is no `#`. Compared
+ * with the regex on many texts in test/unit/core/handoff/frontmatterHead.test.ts.
+ */
+export function asciiPlain(text: string): boolean | undefined {
+  const n = text.length;
+  if (n === 0) return false;
+  const c0 = text.charCodeAt(0);
+  if (c0 >= 0x80) return undefined;
+  const k0 = ASCII_CLASS[c0];
+  if (k0 === 0) return false;
+  if (k0 !== 1) {
+    if (c0 !== 0x2d || n === 1) return false;
+    const c1 = text.charCodeAt(1);
+    if (c1 >= 0x80) return undefined;
+    if (ASCII_CLASS[c1] === 0) return false;
+  }
+  // Past a position that fails, the regex fails whatever follows (each position has one way to match), so false is final.
+  for (let k = 1; k < n; k++) {
+    const c = text.charCodeAt(k);
+    if (c >= 0x80) return undefined;
+    if (c === 0x3a || c === 0x20) {
+      const next = k + 1 < n ? text.charCodeAt(k + 1) : 0;
+      if (next >= 0x80) return undefined;
+      if (ASCII_CLASS[next] === 0 || (c === 0x20 && next === 0x23)) return false;
+    } else if (ASCII_CLASS[c] === 0) return false;
+  }
+  return true;
+}
+
+/** Whether `text` is a single-line plain scalar ({@link PLAIN}): the ASCII scan, else the regex. */
+export function isPlain(text: string): boolean {
+  return asciiPlain(text) ?? PLAIN.test(text);
+}
+
 /** What may stand between quotes: a space or {@link NS}. */
 const QUOTED_CHARS = new RegExp(String.raw`^(?: |${NS})*$`, 'u');
 /** Block scalar headers the fast path skips in fields it does not need (no indentation indicator). */
@@ -286,7 +332,7 @@ function parseInline(ctx: Lines, rest: string, col: number, build: boolean): unk
   if ((c === 0x7c || c === 0x3e) && BLOCK_HEADERS.has(rest)) return build ? FAIL : skipBlockScalar(ctx, col);
   if (c === 0x22) return doubleQuoted(rest);
   if (c === 0x27) return singleQuoted(rest);
-  if (!PLAIN.test(rest)) return FAIL;
+  if (!isPlain(rest)) return FAIL;
   return build ? resolvePlain(rest) : true;
 }
 
@@ -342,8 +388,19 @@ function singleQuoted(rest: string): string | Fail {
 /** Plain scalars a core tag resolved (null, booleans, numbers: `null`, `1`, `false` repeat in every file), at most 1,000. */
 const RESOLVED = new Map<string, unknown>();
 
+/**
+ * The first characters a plain scalar that a core tag matches can start with (the tags'
+ * tests, `CORE_TAG_TESTS`: `~`, `n`/`N`ull, `t`/`T`rue, `f`/`F`alse, digits, `+`, `-`, `.`);
+ * a plain scalar starting with any other is a string, without running the tests.
+ */
+const TAG_FIRST = /^[~nNtTfF0-9+\-.]/;
+
+/** The sources of the core tags' tests {@link TAG_FIRST} was read from (a test checks the library still has these: test/unit/core/handoff/frontmatterHead.test.ts). */
+export const CORE_TAG_TESTS: readonly string[] = CORE_TAGS.map((t) => t.test!.source);
+
 /** A plain scalar's value as the library resolves it: the first core tag whose test matches, else the string. */
 function resolvePlain(text: string): unknown {
+  if (text.length > 0 && !TAG_FIRST.test(text)) return text;
   const known = RESOLVED.get(text);
   if (known !== undefined || RESOLVED.has(text)) return known;
   const tag = CORE_TAGS.find((t) => t.test!.test(text));

@@ -168,10 +168,10 @@ export function median(xs: readonly number[]): number | null {
   return Math.round(s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2);
 }
 
-function elapsed(from: string, to: string): number | undefined {
-  const a = Date.parse(from);
+/** ms from `from` (ms since the epoch, finite) to the ISO time `to`, at least 0; undefined when `to` is not a time. */
+function elapsed(from: number, to: string): number | undefined {
   const b = Date.parse(to);
-  return Number.isFinite(a) && Number.isFinite(b) ? Math.max(0, b - a) : undefined;
+  return Number.isFinite(b) ? Math.max(0, b - from) : undefined;
 }
 
 function emptyFigures(): InsightsFigures {
@@ -196,12 +196,18 @@ interface Tally {
 export function computeInsights(all: readonly InsightsEntry[], options: InsightsOptions): Insights {
   const since = options.since;
   const seen = new Set<string>();
-  const entries = all.filter((e) => {
-    if (seen.has(e.id)) return false;
+  // The entries of the period, and each one's `created` in ms (parsed once: the filter, then the medians use it).
+  const entries: InsightsEntry[] = [];
+  const createdMs: number[] = [];
+  for (const e of all) {
+    if (seen.has(e.id)) continue;
     seen.add(e.id);
     const t = Date.parse(e.created);
-    return Number.isFinite(t) && (since === undefined || t >= since);
-  });
+    if (Number.isFinite(t) && (since === undefined || t >= since)) {
+      entries.push(e);
+      createdMs.push(t);
+    }
+  }
   const results = new Map<string, InsightsEntry[]>();
   for (const e of all) {
     if (e.kind !== 'result' || !e.parent_id) continue;
@@ -217,7 +223,7 @@ export function computeInsights(all: readonly InsightsEntry[], options: Insights
     return t;
   };
   const waiting: WaitingHandoff[] = [];
-  for (const e of entries) {
+  for (const [k, e] of entries.entries()) {
     const tallies = [overall, tallyOf(e.specialist)];
     if (e.kind === 'result') {
       for (const t of tallies) {
@@ -227,7 +233,7 @@ export function computeInsights(all: readonly InsightsEntry[], options: Insights
       continue;
     }
     const answers = results.get(e.id) ?? [];
-    const w = waitingOf({ ...e, status_at: e.status_history.at(-1)?.at }, answers.length > 0, options.now, options.pendingWarnAfterMs);
+    const w = waitingOf({ kind: e.kind, created: e.created, status: e.status, status_at: e.status_history.at(-1)?.at, partial: e.partial }, answers.length > 0, options.now, options.pendingWarnAfterMs);
     if (w) waiting.push({ id: e.id, specialist: e.specialist, from: e.from, topic: e.topic, waiting: w.waiting, since: w.since, age_ms: w.age_ms });
     const pick = e.status_history.find((c) => c.from === 'pending' && PICKED_UP.has(c.to));
     const done = e.status_history.find((c) => c.to === 'complete');
@@ -245,9 +251,9 @@ export function computeInsights(all: readonly InsightsEntry[], options: Insights
       if (w?.waiting === 'pickup') f.pending_too_long++;
       if (w?.waiting === 'answer') f.unanswered_too_long++;
       if (retried) f.retries++;
-      const p = pick && elapsed(e.created, pick.at);
+      const p = pick && elapsed(createdMs[k], pick.at);
       if (p !== undefined) t.pickup.push(p);
-      const c = done && elapsed(e.created, done.at);
+      const c = done && elapsed(createdMs[k], done.at);
       if (c !== undefined) t.complete.push(c);
     }
   }

@@ -6,8 +6,11 @@
  * recognise), and our handoffs' status events applied (docs/DESIGN.md §5 "Status") with ONE
  * listing of `<handoff root>/status/` per bulk read ({@link listStatusFolders}), so only
  * handoffs that have an event folder are looked into — not one `readdir` per handoff.
+ * Bulk reads ({@link readHeadsListed}) use synchronous calls in runs of at most
+ * {@link HEAD_SLICE_MS} ({@link forEachHeadText}): on a warm cache the libuv pool's round
+ * trips cost more than the reads; a slow disk sends the rest through the pool.
  */
-import { close, constants as fsConstants, fstat, open, read } from 'node:fs';
+import { close, closeSync, constants as fsConstants, fstat, fstatSync, open, openSync, read, readSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { parseHandoffHead, type HandoffHead } from '../../core/handoff/frontmatterHead';
@@ -15,7 +18,7 @@ import { locateFrontmatter } from '../../core/handoff/frontmatter';
 import { STATUS_DIR, effectiveStatus } from '../../core/handoff/statusEvents';
 import { NOFOLLOW } from '../safeWrite';
 import { FRONTMATTER_READ_BYTES } from './handoffIndex';
-import { readStatusEvents, statusFolderOf } from './statusEvents';
+import { readStatusEvents, readStatusEventsSync, statusFolderOf } from './statusEvents';
 
 export type { HandoffHead } from '../../core/handoff/frontmatterHead';
 
@@ -98,6 +101,156 @@ export function readHeadText(file: string): Promise<string | undefined> {
   });
 }
 
+/** Buffers one bulk read reuses for {@link readHeadTextSync}: the first read's, and the larger one, made when a frontmatter runs past it. */
+export interface HeadReadBuffers {
+  readonly first: Buffer;
+  whole?: Buffer;
+}
+
+/** Fresh buffers for one bulk read (never shared between calls). */
+export function headReadBuffers(): HeadReadBuffers {
+  return { first: Buffer.allocUnsafe(HEAD_FIRST_READ_BYTES) };
+}
+
+/**
+ * {@link readHeadText} with synchronous calls on the calling thread: the same flags, the same
+ * regular-file check (fstat), the same reads at the same positions, so the same text for
+ * every file (test/unit/store/handoffHeads.test.ts compares both). The bytes go through
+ * `buffers` (reused across files: the text is decoded before the next read).
+ * @returns the text read, or undefined as {@link readHeadText}. Never throws.
+ */
+export function readHeadTextSync(file: string, buffers: HeadReadBuffers): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK | NOFOLLOW);
+  } catch {
+    return undefined;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return undefined;
+    let buf = buffers.first;
+    let filled = 0;
+    for (;;) {
+      const n = readSync(fd, buf, filled, buf.length - filled, filled);
+      filled += n;
+      const text = buf.toString('utf8', 0, filled);
+      if (n === 0 || filled !== buf.length || settled(text, false)) return text;
+      if (buf.length >= FRONTMATTER_READ_BYTES) return text;
+      const whole = (buffers.whole ??= Buffer.allocUnsafe(FRONTMATTER_READ_BYTES));
+      buf.copy(whole, 0, 0, filled);
+      buf = whole;
+    }
+  } catch {
+    return undefined;
+  } finally {
+    try {
+      closeSync(fd);
+    } catch {
+      // closed or gone: nothing to give back
+    }
+  }
+}
+
+/** Longest run of synchronous head reads before the event loop gets a turn ({@link forEachHeadText}): 4 ms. */
+export const HEAD_SLICE_MS = 4;
+/** A synchronous head read (open to close) slower than this, 2 ms, is a slow one: a cold cache, a network disk. */
+export const SLOW_HEAD_READ_MS = 2;
+/**
+ * Slow reads after which the rest of a bulk read goes through the thread pool
+ * ({@link readHeadText}): 8, when they are also more than a fifth of the reads so far (one
+ * read in a few hundred is slow on a busy machine only because the thread lost its core).
+ */
+export const SLOW_HEAD_READS = 8;
+
+/**
+ * Reads the heads' texts of many files and hands each to `each` (index, text or undefined
+ * as {@link readHeadText}, and whether it was read synchronously — then `each` may read
+ * more the same way) as it is read, in order. Files are read with synchronous calls in
+ * runs of at most {@link HEAD_SLICE_MS} (then the event loop gets a turn: `setImmediate`),
+ * because a file in the page cache costs a few microseconds that way, where each of the four
+ * calls of an asynchronous read costs a round trip through the libuv pool; once
+ * {@link SLOW_HEAD_READS} reads, and more than a fifth of them, were slower than
+ * {@link SLOW_HEAD_READ_MS} (a cold cache, a network disk: a synchronous read would hold the
+ * event loop) the rest are read through the pool, {@link HEAD_READ_CONCURRENCY} at once. `each` must not throw (it is the caller's:
+ * catch inside). Nothing is kept across calls.
+ * @param slowReadMs what a slow read is, in ms (default {@link SLOW_HEAD_READ_MS}; the tests pass -1 to take the pool's path)
+ */
+export async function forEachHeadText(files: readonly string[], each: (index: number, text: string | undefined, sync: boolean) => void, slowReadMs = SLOW_HEAD_READ_MS): Promise<void> {
+  const buffers = headReadBuffers();
+  let slow = 0;
+  let k = 0;
+  const slowDisk = () => slow >= SLOW_HEAD_READS && slow * 5 > k;
+  while (k < files.length && !slowDisk()) {
+    const sliceStart = performance.now();
+    let now = sliceStart;
+    do {
+      const text = readHeadTextSync(files[k], buffers);
+      if (performance.now() - now > slowReadMs) slow++;
+      each(k++, text, true);
+      now = performance.now();
+    } while (k < files.length && now - sliceStart < HEAD_SLICE_MS && !slowDisk());
+    if (k < files.length) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  if (k >= files.length) return;
+  const rest = Array.from({ length: files.length - k }, (_, j) => k + j);
+  await mapLimit(rest, HEAD_READ_CONCURRENCY, async (j) => each(j, await readHeadText(files[j]), false));
+}
+
+/**
+ * Whether {@link withHeadStatusEvents} could change the head of `file` given `status`: false
+ * only when the listing is of the file's own handoff root and has no folder for its id (the
+ * same test, without building the folder's path), or the file is not in a `handoffs/` folder.
+ */
+function mayHaveStatusEvents(file: string, status: StatusFolders | undefined): boolean {
+  if (!status?.ids) return true;
+  const parent = path.dirname(file);
+  if (path.dirname(parent) !== status.root) return true;
+  return status.ids.has(path.basename(file).replace(/(\.partial)?\.md$/, ''));
+}
+
+/** What {@link readHeadsListed} reads of each file: whether to parse it (`parse`, default: all) and to apply its status events (`events`, default: all). */
+export interface ReadHeadsOptions {
+  /** Whether the text of file `index` is parsed at all (false: its head is undefined). */
+  readonly parse?: (index: number, text: string) => boolean;
+  /** Whether file `index` gets its status events applied. */
+  readonly events?: (index: number) => boolean;
+  /** What a slow read is, in ms ({@link forEachHeadText}; the tests pass -1 to take the pool's path). */
+  readonly slowReadMs?: number;
+}
+
+/**
+ * Reads the heads of many files of ONE handoff root (absolute paths, any order) with their
+ * status events applied, given the root's listing (`status`: {@link listStatusFolders};
+ * undefined: every handoff's folder is looked into): the texts by {@link forEachHeadText},
+ * each parsed as it is read (`parseHandoffHead`), and the events of only the handoffs that
+ * have a folder in the listing, read the same way as the head (synchronously, or after the
+ * reads through the pool, {@link HEAD_READ_CONCURRENCY} at once).
+ * @returns one entry per file, in the order given: the head as {@link readHandoffHeadFields}
+ *   gives it with the same listing, or undefined. Never throws.
+ */
+export async function readHeadsListed(files: readonly string[], status: StatusFolders | undefined, options: ReadHeadsOptions = {}): Promise<(HandoffHead | undefined)[]> {
+  const out = new Array<HandoffHead | undefined>(files.length).fill(undefined);
+  const withEvents: number[] = [];
+  await forEachHeadText(files, (k, text, sync) => {
+    try {
+      if (text === undefined || (options.parse && !options.parse(k, text))) return;
+      const head = parseHandoffHead(text);
+      if (!head) return;
+      out[k] = head;
+      if ((options.events && !options.events(k)) || !mayHaveStatusEvents(files[k], status)) return;
+      if (!sync) return void withEvents.push(k);
+      out[k] = withHeadStatusEventsSync(files[k], head, status);
+    } catch {
+      // a head that cannot be read is none; events that cannot be read are none
+    }
+  }, options.slowReadMs);
+  await mapLimit(withEvents, HEAD_READ_CONCURRENCY, async (k) => {
+    const head = out[k]!;
+    out[k] = await withHeadStatusEvents(files[k], head, status).catch(() => head);
+  });
+  return out;
+}
+
 /**
  * A head with its status events applied ({@link effectiveStatus}): `status` the latest
  * change, `status_history` every change in time order — for our handoffs (files in a
@@ -109,6 +262,17 @@ export async function withHeadStatusEvents(file: string, head: HandoffHead, stat
   if (!where) return head;
   if (status?.ids && status.root === where.root && !status.ids.has(where.id)) return head;
   const events = await readStatusEvents(file);
+  if (events.length === 0) return head;
+  const eff = effectiveStatus(head.status, head.status_history, events);
+  return { ...head, status: eff.status, status_history: eff.history };
+}
+
+/** {@link withHeadStatusEvents} with synchronous reads (`readStatusEventsSync`): the same head. Never throws. */
+export function withHeadStatusEventsSync(file: string, head: HandoffHead, status?: StatusFolders): HandoffHead {
+  const where = statusFolderOf(file);
+  if (!where) return head;
+  if (status?.ids && status.root === where.root && !status.ids.has(where.id)) return head;
+  const events = readStatusEventsSync(file);
   if (events.length === 0) return head;
   const eff = effectiveStatus(head.status, head.status_history, events);
   return { ...head, status: eff.status, status_history: eff.history };

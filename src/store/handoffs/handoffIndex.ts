@@ -31,14 +31,16 @@ export async function listHandoffFiles(dir: string): Promise<HandoffFileEntry[]>
     }
     throw new StoreError(`ERROR: cannot list ${dir}: ${(err as Error).message}`);
   }
+  // Names sorted as strings (code unit order, what comparing the entries' names with < gave), then parsed in that order.
+  names.sort();
   const entries: HandoffFileEntry[] = [];
   for (const name of names) {
     const parsed = parseHandoffFileName(name);
     if (parsed) {
-      entries.push({ ...parsed, name, path: path.join(dir, name) });
+      entries.push({ id: parsed.id, time: parsed.time, specialist: parsed.specialist, partial: parsed.partial, name, path: path.join(dir, name) });
     }
   }
-  return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return entries;
 }
 
 /** Bytes read from the start of a handoff file to find its frontmatter: 256 KiB. */

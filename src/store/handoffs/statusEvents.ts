@@ -6,6 +6,7 @@
  * {@link withStatusEvents}: its frontmatter with the events applied.
  */
 import { randomBytes } from 'node:crypto';
+import { closeSync, constants as fsConstants, fstatSync, openSync, readFileSync, readdirSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { HANDOFFS_DIR } from '../../core/handoff/naming';
@@ -15,7 +16,7 @@ import { STATUS_DIR, effectiveStatus, nextEventDate, parseStatusEvent, renderSta
 import { ensureSanitized } from '../../core/safety/gate';
 import { resolveInside } from '../pathGuard';
 import { ensureRootGitFiles } from './rootGitFiles';
-import { StoreError, createExclusive, ensureDir, openRegularFile, removeStaleLeftovers } from '../safeWrite';
+import { NOFOLLOW, StoreError, createExclusive, ensureDir, openRegularFile, removeStaleLeftovers } from '../safeWrite';
 
 /** Largest status event file read: 4 KiB (ours are about 200 bytes). */
 export const MAX_STATUS_EVENT_BYTES = 4 * 1024;
@@ -58,6 +59,47 @@ export async function readStatusEvents(file: string): Promise<NamedStatusEvent[]
       // unreadable: skipped like a file that is not an event
     } finally {
       await fh.close().catch(() => undefined);
+    }
+  }
+  return out;
+}
+
+/**
+ * {@link readStatusEvents} with synchronous calls (a bulk read on a warm cache:
+ * `forEachHeadText` in handoffHeads.ts): the same listing, order, limits and checks (a
+ * regular file opened without following a link, at most {@link MAX_STATUS_EVENT_BYTES}),
+ * so the same events. Never throws.
+ */
+export function readStatusEventsSync(file: string): NamedStatusEvent[] {
+  const where = statusFolderOf(file);
+  if (!where) return [];
+  let names: string[];
+  try {
+    names = readdirSync(where.dir).filter((n) => n.endsWith('.json')).sort();
+  } catch {
+    return [];
+  }
+  const out: NamedStatusEvent[] = [];
+  for (const name of names.slice(-MAX_STATUS_EVENTS)) {
+    let fd: number;
+    try {
+      fd = openSync(path.join(where.dir, name), fsConstants.O_RDONLY | fsConstants.O_NONBLOCK | NOFOLLOW);
+    } catch {
+      continue;
+    }
+    try {
+      const st = fstatSync(fd);
+      if (!st.isFile() || st.size > MAX_STATUS_EVENT_BYTES) continue;
+      const event = parseStatusEvent(name, readFileSync(fd, 'utf8'), where.id);
+      if (event) out.push({ name, event });
+    } catch {
+      // unreadable: skipped like a file that is not an event
+    } finally {
+      try {
+        closeSync(fd);
+      } catch {
+        // closed or gone
+      }
     }
   }
   return out;

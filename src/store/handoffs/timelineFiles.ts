@@ -9,7 +9,7 @@ import path from 'node:path';
 import { BRIEFINGS_DIR, HANDOFFS_DIR } from '../../core/handoff/naming';
 import { parseTimelineFileName, type ChainInfo, type TimelineFile, type TimelineSource } from '../../core/timeline/chains';
 import { openRegularFile } from '../safeWrite';
-import { HEAD_READ_CONCURRENCY, listStatusFolders, mapLimit, readHeadText, withHeadStatusEvents, type StatusFolders } from './handoffHeads';
+import { listStatusFolders, readHeadText, readHeadsListed, withHeadStatusEvents, type StatusFolders } from './handoffHeads';
 import { checkRealPathInside } from '../pathGuard';
 import { parseHandoffHead, type HandoffHead } from '../../core/handoff/frontmatterHead';
 import { errorText } from '../../core/handoff/errors';
@@ -193,11 +193,17 @@ async function chainInfoWith(file: TimelineFile, status: StatusFolders | undefin
 /**
  * Reads the chain links of many timeline files ({@link readChainInfo}) of one handoff root:
  * one listing of `<handoff root>/status/` for all of them (`status`, when the caller listed
- * it already for this timeline read: {@link listStatusFolders}), at most
- * `HEAD_READ_CONCURRENCY` files at once.
+ * it already for this timeline read: {@link listStatusFolders}), the heads read by
+ * `readHeadsListed` (synchronous reads in runs of at most 4 ms, the thread pool for a slow disk).
  * @returns one entry per file, in the order given (undefined: no chain links). Never throws.
  */
 export async function readChainInfos(files: readonly TimelineFile[], handoffRoot: string, listed?: StatusFolders): Promise<(TimelineEntryInfo | undefined)[]> {
   const status = listed ?? (await listStatusFolders(handoffRoot));
-  return mapLimit(files, HEAD_READ_CONCURRENCY, (f) => chainInfoWith(f, status).catch(() => undefined));
+  // As chainInfoWith, file by file: only texts that start with a fence are parsed, only our handoffs get their events.
+  const heads = await readHeadsListed(
+    files.map((f) => f.path),
+    status,
+    { parse: (_, text) => text.startsWith('---'), events: (k) => files[k].source === 'handoff' },
+  );
+  return heads.map((h) => h && chainInfoOf(h));
 }

@@ -18,9 +18,10 @@ import { markPartial, setHandoffStatus } from '../../../src/engine/handoffFiles'
 import { recordResult } from '../../../src/engine/recordResult';
 import { readTimeline } from '../../../src/engine/timeline';
 import { openProject } from '../../../src/engine/project';
-import { HEAD_FIRST_READ_BYTES, listStatusFolders, readHandoffHeadFields, readHandoffHeads, readHeadText } from '../../../src/store/handoffs/handoffHeads';
+import { HEAD_FIRST_READ_BYTES, SLOW_HEAD_READS, forEachHeadText, headReadBuffers, listStatusFolders, readHandoffHeadFields, readHandoffHeads, readHeadText, readHeadTextSync, readHeadsListed } from '../../../src/store/handoffs/handoffHeads';
 import { FRONTMATTER_READ_BYTES, listHandoffFiles, readHandoffHead } from '../../../src/store/handoffs/handoffIndex';
 import { listTimelineFiles, readChainInfo, readChainInfos } from '../../../src/store/handoffs/timelineFiles';
+import { readStatusEvents, readStatusEventsSync } from '../../../src/store/handoffs/statusEvents';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../../helpers/repo';
 
 const at = (minute: number) => new Date(Date.parse('2026-05-26T10:00:00.000Z') + minute * 60_000);
@@ -68,7 +69,12 @@ describe('handoff heads in bulk (src/store/handoffs/handoffHeads.ts)', function 
     const files = (await listHandoffFiles(path.join(root, 'handoffs'))).map((f) => f.path);
     assert.ok(files.length > titles.length, 'seven handoffs and the results');
     const heads = await readHandoffHeads(files);
+    const listed = await readHeadsListed(files, await listStatusFolders(root));
+    const pooled = await readHeadsListed(files, await listStatusFolders(root), { slowReadMs: -1 });
     for (const [k, file] of files.entries()) {
+      assert.deepStrictEqual(listed[k], heads[k], `${path.basename(file)}: the bulk reader of one handoff root reads the same`);
+      assert.deepStrictEqual(pooled[k], heads[k], `${path.basename(file)}: the bulk reader on its thread-pool path reads the same`);
+      assert.deepStrictEqual(readStatusEventsSync(file), await readStatusEvents(file), `${path.basename(file)}: the status events read synchronously`);
       assert.deepStrictEqual(heads[k], await fullHead(file), path.basename(file));
       assert.deepStrictEqual(await readHandoffHeadFields(file), heads[k], 'one file alone reads the same');
     }
@@ -104,6 +110,16 @@ describe('handoff heads in bulk (src/store/handoffs/handoffHeads.ts)', function 
     assert.equal((await readHandoffHeadFields(made[1].handoff_file, listing))?.status, 'blocked');
     assert.deepEqual(await listStatusFolders(path.join(ws, 'nowhere')), { root: path.join(ws, 'nowhere'), ids: new Set() });
     assert.deepEqual([...(listing.ids ?? [])].sort(), readdirSync(path.join(root, STATUS_DIR)).sort());
+
+    // Event files that are not events (too big, a folder, bad JSON, a link): skipped the same way by both readers.
+    const events = path.join(root, STATUS_DIR, made[1].package.id);
+    const [first] = readdirSync(events);
+    writeFileSync(path.join(events, '9999-big.json'), ' '.repeat(5000) + readFileSync(path.join(events, first), 'utf8'));
+    mkdirSync(path.join(events, '9998-folder.json'));
+    writeFileSync(path.join(events, '9997-bad.json'), '{');
+    symlinkSync(path.join(events, first), path.join(events, '9996-link.json'));
+    assert.equal((await readStatusEvents(made[1].handoff_file)).length, 1);
+    assert.deepStrictEqual(readStatusEventsSync(made[1].handoff_file), await readStatusEvents(made[1].handoff_file));
   });
 
   it('reads past the first 8 KiB only while the frontmatter is open, up to 256 KiB; files that are not regular are none', async () => {
@@ -136,5 +152,24 @@ describe('handoff heads in bulk (src/store/handoffs/handoffHeads.ts)', function 
     assert.equal((await readHeadText(path.join(dir, 'b-over-8k.md')))!.length > HEAD_FIRST_READ_BYTES * 2, true, 'read on to the closing ---');
     assert.equal((await readHeadText(path.join(dir, 'd-over-256k.md')))!.length, FRONTMATTER_READ_BYTES, 'never past 256 KiB');
     assert.equal((await readHeadText(path.join(dir, 'a-small.md')))!, text, 'a small file is read whole in one read');
+
+    // The synchronous reader (bulk reads) gives the same text as the asynchronous one, file by file, with one set of buffers for all.
+    const all = names.map((n) => path.join(dir, n));
+    const buffers = headReadBuffers();
+    for (const [k, file] of all.entries()) assert.deepStrictEqual(readHeadTextSync(file, buffers), await readHeadText(file), names[k]);
+    // The bulk driver, on its synchronous path and (every read counted slow) its thread-pool path after SLOW_HEAD_READS reads: the same texts, in order.
+    const many = Array.from({ length: 3 }, () => all).flat();
+    const want = await Promise.all(many.map((f) => readHeadText(f)));
+    for (const slowReadMs of [undefined, -1]) {
+      const got: Array<[number, string | undefined]> = [];
+      await forEachHeadText(many, (k, t) => got.push([k, t]), slowReadMs);
+      assert.deepStrictEqual(got.sort((a, b) => a[0] - b[0]), want.map((t, k) => [k, t]), `slowReadMs ${slowReadMs}`);
+    }
+    assert.ok(many.length > SLOW_HEAD_READS * 2, 'the pool path reads some of them');
+    // The bulk heads read as one file at a time does, with and without a listing.
+    for (const listing of [undefined, await listStatusFolders(path.join(ws, '.handoff'))]) {
+      const bulk = await readHeadsListed(all, listing);
+      for (const [k, file] of all.entries()) assert.deepStrictEqual(bulk[k], await readHandoffHeadFields(file, listing), names[k]);
+    }
   });
 });

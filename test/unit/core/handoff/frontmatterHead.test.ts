@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { renderFrontmatter } from '../../../../src/core/handoff/frontmatter';
-import { HEAD_KEYS, HandoffHeadSchema, parseHandoffHead, parseHandoffHeadWithYaml, readHead, type HeadReadPath } from '../../../../src/core/handoff/frontmatterHead';
+import { CORE_TAG_TESTS, HEAD_KEYS, HandoffHeadSchema, PLAIN, asciiPlain, isPlain, parseHandoffHead, parseHandoffHeadWithYaml, readHead, type HeadReadPath } from '../../../../src/core/handoff/frontmatterHead';
 import { handoffFrontmatter, renderHandoff } from '../../../../src/core/handoff/render';
 import { META, pkgFrom, reviewer } from '../../../helpers/packages';
 import { seededRandom } from '../../../helpers/random';
@@ -294,5 +294,38 @@ describe('the head reader (fast path) gives the yaml library’s answer', functi
     const withoutDefaults = Object.fromEntries(Object.entries(rich).filter(([k]) => !['kind', 'status_history', 'hop_guard'].includes(k)));
     const read = parseHandoffHead(renderFrontmatter(withoutDefaults));
     assert.deepEqual([read?.kind, read?.status_history, read?.hop_guard], ['handoff', [], null], 'the schema’s defaults');
+  });
+
+  it('the ASCII scan of a plain scalar answers as the PLAIN regex, on every tricky string and 200,000 generated ones', () => {
+    for (const t of TRICKY) assert.equal(isPlain(t), PLAIN.test(t), JSON.stringify(t));
+    const rnd = seededRandom(19);
+    // Characters that matter to the rules (indicators, space, colon, hash, dash, controls, DEL) weighted up, then any ASCII.
+    const pick = ' :#-?,[]{}&*!|>\'"%@`\t\x7fa1.';
+    let scanned = 0;
+    for (let n = 0; n < 200_000; n++) {
+      const len = Math.floor(rnd() * 8);
+      let t = '';
+      for (let k = 0; k < len; k++) t += rnd() < 0.6 ? pick[Math.floor(rnd() * pick.length)] : String.fromCharCode(Math.floor(rnd() * 0x80));
+      const fast = asciiPlain(t);
+      assert.notEqual(fast, undefined, 'ASCII only: the scan answers');
+      assert.equal(fast, PLAIN.test(t), JSON.stringify(t));
+      scanned++;
+    }
+    assert.equal(scanned, 200_000);
+    assert.equal(asciiPlain('日本語'), undefined, 'not ASCII: the regex answers');
+    assert.equal(isPlain('日本語'), true);
+  });
+
+  it('the core tags are the ones the string shortcut was read from (a plain scalar not starting with ~ n N t T f F 0-9 + - . is a string)', () => {
+    assert.deepEqual(CORE_TAG_TESTS, [
+      String.raw`^(?:~|[Nn]ull|NULL)?$`,
+      String.raw`^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$`,
+      String.raw`^0o[0-7]+$`,
+      String.raw`^[-+]?[0-9]+$`,
+      String.raw`^0x[0-9a-fA-F]+$`,
+      String.raw`^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$`,
+      String.raw`^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$`,
+      String.raw`^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$`,
+    ]);
   });
 });
