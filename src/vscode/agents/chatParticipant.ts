@@ -18,7 +18,7 @@ import * as vscode from 'vscode';
 import { STATUS_LABELS } from '../../core/handoff/status';
 import type { SpecialistRegistry } from '../../core/specialists/registry';
 import type { HandoverError } from '../../core/handoff/errors';
-import type { TimelineNode, TimelineSource } from '../../core/timeline/chains';
+import type { TimelineNode } from '../../core/timeline/chains';
 import { buildPrompt } from '../../engine/prompt';
 import { runHandoverTool } from '../../engine/agentTool';
 import { openTimeline } from '../../engine/timeline';
@@ -28,7 +28,7 @@ import { currentFolder, readSettings } from '../workspace/settings';
 import { gatedStream } from './outputGate';
 import { MANAGE_TRUST, MANAGE_TRUST_COMMAND, OPEN_FOLDER_COMMAND, trustedFolder, type Refusal } from '../workspace/trust';
 import { CHAT_AVATAR } from '../constants';
-import { relativeTime } from '../timeline/timelineTree';
+import { relativeTime, SOURCE_LABELS } from '../timeline/timelineItem';
 
 /** The participant's id (package.json `contributes.chatParticipants`). */
 export const CHAT_PARTICIPANT_ID = 'specialist-handoff.handoff';
@@ -59,7 +59,6 @@ export interface HandoffChatResult extends vscode.ChatResult {
   readonly metadata: HandoffChatMetadata;
 }
 
-const SOURCE_LABELS: Record<TimelineSource, string> = { handoff: '', itervox: 'itervox', 'agent-zero': 'Agent Zero' };
 
 
 /** Text (a message, possibly several lines) as Markdown that shows it literally. */

@@ -16,8 +16,7 @@
  * description and the last line of its tooltip (./verdict.ts).
  */
 import * as vscode from 'vscode';
-import { formatCount, plural } from '../../core/handoff/render';
-import type { ParsedHandoff } from '../../core/handoff/parse';
+import { formatCount } from '../../core/handoff/render';
 import { BUILTIN_SPECIALISTS, type Specialist } from '../../core/specialists/registry';
 import { STATUS_LABELS } from '../../core/handoff/status';
 import { groupChains, TIMELINE_PAGE_SIZE, type TimelineFile, type TimelineNode, type TimelineSource } from '../../core/timeline/chains';
@@ -29,7 +28,8 @@ import { Config } from '../constants';
 import { DisposableOwner } from '../lifecycle';
 import { folderHandoffRoot, projectOptions } from '../workspace/environment';
 import { currentFolder } from '../workspace/settings';
-import { appendVerification, rowVerdict, verdictIcon, verdictWord, type VerificationShown } from './verdict';
+import { relativeTime, resultIcon, SOURCE_LABELS, timelineTooltip } from './timelineItem';
+import { rowVerdict, verdictIcon, verdictWord, type VerificationShown } from './verdict';
 import { appendWaiting, PendingWarnAfterSetting, waitingIcon, waitingWord } from './waitingMark';
 import { nodeWaiting } from '../../core/timeline/waiting';
 
@@ -47,23 +47,9 @@ export const REGROUP_INTERVAL_MS = 1000;
  */
 export const EAGER_CHAIN_INFO_FILES = 200;
 
-const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
-
-/** "5 minutes ago", "yesterday", "3 days ago" for a time in ms since the epoch. */
-export function relativeTime(time: number, now = Date.now()): string {
-  const s = Math.round((time - now) / 1000);
-  const abs = Math.abs(s);
-  if (abs < 60) return relative.format(s, 'second');
-  if (abs < 3600) return relative.format(Math.round(s / 60), 'minute');
-  if (abs < 86400) return relative.format(Math.round(s / 3600), 'hour');
-  if (abs < 86400 * 30) return relative.format(Math.round(s / 86400), 'day');
-  return new Date(time).toISOString().slice(0, 10);
-}
-
 /** An element of the tree: a timeline entry (with its hops below it), or the "Show more" row. */
 export type TimelineElement = { readonly type: 'entry'; readonly node: TimelineNode } | { readonly type: 'more'; readonly shown: number; readonly total: number };
 
-const SOURCE_LABELS: Record<TimelineSource, string> = { handoff: '', itervox: 'itervox', 'agent-zero': 'Agent Zero' };
 
 /** TreeDataProvider of the timeline. */
 export class TimelineTreeProvider extends DisposableOwner implements vscode.TreeDataProvider<TimelineElement> {
@@ -413,7 +399,7 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
     if (element.type !== 'entry') return item;
     const { file } = element.node;
     const head = file.source === 'handoff' ? await readHandoffHead(file.path) : undefined;
-    item.tooltip = tooltip(file, head, this.specialists.get(file.specialist), this.verificationOf(file), (md, esc) => appendWaiting(md, this.waitingOf(element.node), this.warnAfter.ms, esc));
+    item.tooltip = timelineTooltip(file, head, this.specialists.get(file.specialist), this.verificationOf(file), (md, esc) => appendWaiting(md, this.waitingOf(element.node), this.warnAfter.ms, esc));
     return item;
   }
 
@@ -426,34 +412,4 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
   private verificationOf(file: TimelineFile): VerificationShown | undefined {
     return file.source === 'handoff' ? this.verifications.get(file.name.replace(/(\.partial)?\.md$/, '')) : undefined;
   }
-}
-
-function resultIcon(status: string): string {
-  return status === 'complete' ? 'pass' : status === 'blocked' ? 'circle-slash' : 'sync';
-}
-
-function tooltip(file: TimelineFile, head: ParsedHandoff | undefined, s: Specialist | undefined, verification: VerificationShown | undefined, more: (md: vscode.MarkdownString, esc: (t: string) => string) => void): vscode.MarkdownString {
-  const md = new vscode.MarkdownString(undefined, true);
-  md.supportThemeIcons = true;
-  const esc = (t: string) => t.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (c) => `\\${c}`);
-  md.appendMarkdown(`**${esc(s?.label ?? file.specialist)}** ${esc(s?.personaMarker ?? '')}${file.partial ? ' — $(warning) partial' : ''}\n\n`);
-  md.appendMarkdown(`${esc(new Date(file.time).toISOString())} · \`${file.name.replace(/`/g, "'")}\`\n\n`);
-  if (head) {
-    const fm = head.frontmatter;
-    md.appendMarkdown(`${fm.kind === 'result' ? 'Result' : 'Handoff'} · **${esc(STATUS_LABELS[fm.status])}** · hop ${fm.hop} (${esc(fm.chain.join(' → '))})\n\n`);
-    // Every status change, branches merged included (status events, docs/DESIGN.md §5 "Status"): the newest 5.
-    if (fm.status_history.length) {
-      md.appendMarkdown(`Status history: ${fm.status_history.slice(-5).map((c) => esc(`${STATUS_LABELS[c.to]} (${c.at})`)).join(' → ')}\n\n`);
-    }
-    const summary = (head.sections.get('Summary') ?? '').trim().replace(/\s+/g, ' ');
-    if (summary && summary !== '_None._') {
-      md.appendMarkdown(`${esc(summary.length > 400 ? `${summary.slice(0, 399)}…` : summary)}\n\n`);
-    }
-    md.appendMarkdown(`${formatCount(fm.estimated_tokens)} / ${formatCount(fm.max_context_tokens)} tokens · ${plural(fm.touched_files_count, 'touched file')} · ${plural(fm.tests_run_count, 'test run')}`);
-  } else if (file.source !== 'handoff') {
-    md.appendMarkdown(`From ${esc(SOURCE_LABELS[file.source])}${file.topic ? ` · ${esc(file.topic)}` : ''}`);
-  }
-  appendVerification(md, verification, esc);
-  more(md, esc); // issue 21: waiting too long
-  return md;
 }
