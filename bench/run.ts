@@ -189,12 +189,13 @@ function sizeRows(): void {
       return NaN;
     }
   };
-  const tokenizer = size('dist/tokenizers/o200k_base.js');
+  // The o200k tokenizer as it loads lazily: its script and its rank table (JSON since the CLI start-up work of issue 19).
+  const tokenizer = size('dist/tokenizers/o200k_base.js') + size('dist/tokenizers/o200k_base.ranks.json');
   for (const [file, goal] of Object.entries(SIZE_GOALS_KB)) {
     const bytes = size(file);
     const met = bytes <= goal * 1024;
     const note = `goal ≤ ${goal} KB: ${met ? 'met' : 'NOT met'}`;
-    rows.push({ name: `${file} size (vs the o200k tokenizer file loaded lazily)`, ours: kb(bytes), baseline: kb(tokenizer), ratio: `${(bytes / tokenizer).toFixed(2)}×`, note });
+    rows.push({ name: `${file} size (vs the o200k tokenizer and its ranks, loaded lazily)`, ours: kb(bytes), baseline: kb(tokenizer), ratio: `${(bytes / tokenizer).toFixed(2)}×`, note });
     console.error(`  ${file}: ${kb(bytes)} (${note})`);
   }
   const ext = size('dist/extension.js');
