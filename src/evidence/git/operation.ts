@@ -10,7 +10,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { GitOperation } from '../../core/handoff/schema';
-import { gitClient, type ClientOptions } from './collectGit';
+import { gitClient, type ClientOptions } from './gitClient';
 
 /** Most bytes read of one state file: 4 KiB (they hold a ref, a number or a message's first lines). */
 const STATE_READ_BYTES = 4096;

@@ -8,7 +8,7 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { TouchedFile } from '../../core/handoff/schema';
-import { gitClient, type ClientOptions } from './collectGit';
+import { gitClient, type ClientOptions } from './gitClient';
 import type { RawEntry } from './gitParse';
 import { mapLimit } from './worktreeHash';
 

@@ -12,7 +12,8 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { MAX_COMMITS, MAX_COMMITS_WITHOUT_BASE, collectGitEvidence, probeRepository, probeRepositorySeparately, type ClientOptions } from '../../../../src/evidence/git/collectGit';
+import { MAX_COMMITS, MAX_COMMITS_WITHOUT_BASE, collectGitEvidence, probeRepository, probeRepositorySeparately } from '../../../../src/evidence/git/collectGit';
+import type { ClientOptions } from '../../../../src/evidence/git/gitClient';
 import { cleanupTempDirs, commitAll, git, initRepo, tempDir, write } from '../../../helpers/repo';
 
 /** The answers of a probe, or its error's message. */

@@ -1,0 +1,105 @@
+/**
+ * The one way this project runs git (docs/ARCHITECTURE.md: simple-git for all git access):
+ * a simple-git client with argument arrays (never a shell string), its unsafe-option guards
+ * left on, bounded in time and in processes, and the notes a failing git becomes
+ * (docs/DESIGN.md §6 "Git": never a crash, a note the user can act on).
+ */
+import type { SimpleGit, SimpleGitOptions } from 'simple-git';
+import type * as SimpleGitModule from 'simple-git';
+import type { GitProblem } from '../../core/handoff/gitEvidence';
+import { clipText } from '../../core/handoff/render';
+
+/** A git process that prints nothing for this long is killed: 120,000 ms. */
+export const GIT_BLOCK_TIMEOUT_MS = 120_000;
+
+/** Once git has exited, how long its output may still take to close before the command counts as done: 5,000 ms. */
+export const GIT_EXIT_GRACE_MS = 5_000;
+
+/** Classifies a failure of git: no executable, no repository, or anything else. */
+export function classifyGitFailure(err: unknown): GitProblem {
+  const text = String((err as { message?: unknown })?.message ?? err);
+  if (/not a git repository/i.test(text)) {
+    return 'not_repository';
+  }
+  if (/ENOENT|spawn .*git|not found|cannot find/i.test(text)) {
+    return 'git_missing';
+  }
+  return 'failed';
+}
+
+/** Classifies a failure of git into a note the user can act on. */
+export function describeGitFailure(err: unknown, cwd: string): string {
+  const text = String((err as { message?: unknown })?.message ?? err);
+  const kind = classifyGitFailure(err);
+  if (kind === 'git_missing') {
+    return 'git is not installed or not on PATH — touched files and commits were not collected; install git (or set "git.path") and hand over again';
+  }
+  if (kind === 'not_repository') {
+    return 'Not a git repository — touched files and commits were not collected; run "git init" in the workspace folder to track its changes';
+  }
+  if (/bad index|index file corrupt|index file smaller than expected|bad signature 0x/i.test(text)) {
+    return 'the repository\'s index (.git/index) is corrupt — touched files were not collected; rebuild it with "rm .git/index && git reset" (your files are kept)';
+  }
+  if (/dubious ownership/i.test(text)) {
+    return `git refuses this repository (dubious ownership): ${cwd} — run "git config --global --add safe.directory ${cwd}" if you trust it`;
+  }
+  if (/abort/i.test(text)) {
+    return 'Collecting git evidence was cancelled';
+  }
+  const lines = text.split('\n').map((l) => l.trim());
+  const line = lines.find((l) => /^(fatal|error):/.test(l)) ?? lines.find((l) => l) ?? text;
+  return clipText(`git failed: ${line.replace(/^(fatal|error):\s*/, '')}`, 400);
+}
+
+/** How {@link gitClient} runs git: the executable (`git.path`), cancellation, and stdin for commands that read it. */
+export interface ClientOptions {
+  readonly binary?: string;
+  readonly signal?: AbortSignal;
+  readonly input?: (commands: readonly string[]) => string | undefined;
+}
+
+/**
+ * A simple-git client for `baseDir` with this module's settings: untrimmed output,
+ * `core.quotePath=false`, no colour, at most 3 git processes, killed after
+ * {@link GIT_BLOCK_TIMEOUT_MS} of silence or when `opts.signal` aborts, done when the
+ * output is closed (at most {@link GIT_EXIT_GRACE_MS} after git exits).
+ */
+export function gitClient(baseDir: string, opts: ClientOptions): SimpleGit {
+  const options: Partial<SimpleGitOptions> = {
+    baseDir,
+    binary: opts.binary ?? 'git',
+    maxConcurrentProcesses: 3,
+    trimmed: false,
+    timeout: { block: GIT_BLOCK_TIMEOUT_MS },
+    // Done when git's output is closed (all of it read), not 50 ms after git exits (simple-git's
+    // default): on a loaded machine the rest of a large status or numstat was still in the pipe
+    // then, and a handoff listed 1,274 of 2,000 changed files. The exit bound stays, longer, for
+    // a process that leaves the pipe open behind it.
+    completion: { onClose: true, onExit: GIT_EXIT_GRACE_MS },
+    config: ['core.quotePath=false', 'color.ui=false'],
+  };
+  if (opts.signal) {
+    options.abort = opts.signal;
+  }
+  if (opts.input) {
+    options.input = opts.input;
+  }
+  // Required on first use: the bundles load simple-git from its own file (dist/vendor, esbuild.mjs VENDOR).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('simple-git') as typeof SimpleGitModule).simpleGit(options);
+}
+
+/**
+ * Runs git and returns its stdout as bytes (simple-git decodes output as UTF-8, which
+ * would turn a file name that is not valid UTF-8 into U+FFFD).
+ */
+export async function rawBytes(repoRoot: string, opts: ClientOptions, args: string[]): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  await gitClient(repoRoot, opts)
+    .outputHandler((_cmd, stdout) => {
+      stdout.on('data', (c: Buffer) => chunks.push(c));
+    })
+    .raw(args);
+  return Buffer.concat(chunks);
+}
+
