@@ -23,19 +23,25 @@ import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../../help
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 
+/** Builds the CLI, the vendor files and the tokenizers with esbuild.mjs's options into a temporary folder laid out as dist/ is. */
+async function buildDist(): Promise<{ dist: string; builds: { VENDOR: Record<string, string> } }> {
+  type Build = esbuild.BuildOptions;
+  const builds = (await import(pathToFileURL(path.join(ROOT, 'esbuild.mjs')).href)) as { cliBuild: Build; vendorBuild: Build; tokenizersBuild: Build; VENDOR: Record<string, string> };
+  const dist = tempDir('handoff-dist-');
+  await Promise.all([
+    esbuild.build({ ...builds.cliBuild, absWorkingDir: ROOT, outfile: path.join(dist, 'cli.js'), logLevel: 'error' }),
+    esbuild.build({ ...builds.vendorBuild, absWorkingDir: ROOT, outdir: path.join(dist, 'vendor'), logLevel: 'error' }),
+    esbuild.build({ ...builds.tokenizersBuild, absWorkingDir: ROOT, outdir: path.join(dist, 'tokenizers'), logLevel: 'error' }),
+  ]);
+  return { dist, builds };
+}
+
 describe('build: the shell parser in its own file', function () {
   this.timeout(180_000);
   after(cleanupTempDirs);
 
   it('dist/cli.js does not carry mvdan-sh, and the bundled CLI parses the transcript\'s commands through dist/vendor/mvdan-sh.js', async () => {
-    type Build = esbuild.BuildOptions;
-    const builds = (await import(pathToFileURL(path.join(ROOT, 'esbuild.mjs')).href)) as { cliBuild: Build; vendorBuild: Build; tokenizersBuild: Build };
-    const dist = tempDir('handoff-dist-');
-    await Promise.all([
-      esbuild.build({ ...builds.cliBuild, absWorkingDir: ROOT, outfile: path.join(dist, 'cli.js'), logLevel: 'error' }),
-      esbuild.build({ ...builds.vendorBuild, absWorkingDir: ROOT, outdir: path.join(dist, 'vendor'), logLevel: 'error' }),
-      esbuild.build({ ...builds.tokenizersBuild, absWorkingDir: ROOT, outdir: path.join(dist, 'tokenizers'), logLevel: 'error' }),
-    ]);
+    const { dist } = await buildDist();
     const cliJs = readFileSync(path.join(dist, 'cli.js'), 'utf8');
     assert.ok(cliJs.includes('./vendor/mvdan-sh.js'), 'the CLI requires the vendor file');
     assert.ok(!cliJs.includes('$packages["mvdan.cc/sh'), 'the GopherJS packages are not in the CLI bundle');
@@ -55,14 +61,7 @@ describe('build: the shell parser in its own file', function () {
   });
 
   it('the bundled CLI writes a handoff through the vendor files (simple-git, proper-lockfile, secretlint) and reads a Cline task (stream-json)', async () => {
-    type Build = esbuild.BuildOptions;
-    const builds = (await import(pathToFileURL(path.join(ROOT, 'esbuild.mjs')).href)) as { cliBuild: Build; vendorBuild: Build; tokenizersBuild: Build; VENDOR: Record<string, string> };
-    const dist = tempDir('handoff-dist-');
-    await Promise.all([
-      esbuild.build({ ...builds.cliBuild, absWorkingDir: ROOT, outfile: path.join(dist, 'cli.js'), logLevel: 'error' }),
-      esbuild.build({ ...builds.vendorBuild, absWorkingDir: ROOT, outdir: path.join(dist, 'vendor'), logLevel: 'error' }),
-      esbuild.build({ ...builds.tokenizersBuild, absWorkingDir: ROOT, outdir: path.join(dist, 'tokenizers'), logLevel: 'error' }),
-    ]);
+    const { dist, builds } = await buildDist();
     const cliJs = readFileSync(path.join(dist, 'cli.js'), 'utf8');
     for (const file of new Set(Object.values(builds.VENDOR))) {
       assert.ok(statSync(path.join(dist, 'vendor', `${file}.js`)).size > 1000, `dist/vendor/${file}.js`);
