@@ -258,21 +258,22 @@ export async function readHeadsListed(files: readonly string[], status: StatusFo
  * without an event folder there is not looked into. Never throws.
  */
 export async function withHeadStatusEvents(file: string, head: HandoffHead, status?: StatusFolders): Promise<HandoffHead> {
-  const where = statusFolderOf(file);
-  if (!where) return head;
-  if (status?.ids && status.root === where.root && !status.ids.has(where.id)) return head;
-  const events = await readStatusEvents(file);
-  if (events.length === 0) return head;
-  const eff = effectiveStatus(head.status, head.status_history, events);
-  return { ...head, status: eff.status, status_history: eff.history };
+  return statusEventsApply(file, status) ? withEvents(head, await readStatusEvents(file)) : head;
 }
 
 /** {@link withHeadStatusEvents} with synchronous reads (`readStatusEventsSync`): the same head. Never throws. */
 export function withHeadStatusEventsSync(file: string, head: HandoffHead, status?: StatusFolders): HandoffHead {
+  return statusEventsApply(file, status) ? withEvents(head, readStatusEventsSync(file)) : head;
+}
+
+/** Whether status events are read for a handoff file: it is in a `handoffs/` folder, and `status` (when it lists that root) has its folder. */
+function statusEventsApply(file: string, status: StatusFolders | undefined): boolean {
   const where = statusFolderOf(file);
-  if (!where) return head;
-  if (status?.ids && status.root === where.root && !status.ids.has(where.id)) return head;
-  const events = readStatusEventsSync(file);
+  return where !== undefined && !(status?.ids && status.root === where.root && !status.ids.has(where.id));
+}
+
+/** The head with its status events applied (docs/DESIGN.md §5 "Status"); the same head without events. */
+function withEvents(head: HandoffHead, events: Parameters<typeof effectiveStatus>[2]): HandoffHead {
   if (events.length === 0) return head;
   const eff = effectiveStatus(head.status, head.status_history, events);
   return { ...head, status: eff.status, status_history: eff.history };
