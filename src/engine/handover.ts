@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { claimsOfPackage } from '../core/receive/claims';
-import { composePackage, fitToBudget, MAX_HOP_DEPTH, measurePackage, type FitResult } from '../core/handoff/compose';
+import { composeUnjudgedPackage, fitToBudget, MAX_HOP_DEPTH, measurePackage, type FitResult } from '../core/handoff/compose';
 import type { GitEvidence } from '../core/handoff/gitEvidence';
 import { renderHistory } from '../core/handoff/history';
 import { BRIEFINGS_DIR, HANDOFFS_DIR, HISTORY_DIR, briefingFileName, handoffId, utcDay } from '../core/handoff/naming';
@@ -150,7 +150,7 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
       { git: evidence, session: session?.evidence, latest: undefined },
       { userRequestTokens: env.userRequestTokens ?? DEFAULT_USER_REQUEST_TOKENS, countTokens: (t) => counter.count(t).tokens, includeRecentTurns: request.include_recent_turns },
     );
-    const composed = composePackage(request, {
+    const composed = composeUnjudgedPackage(request, {
       draft,
       specialist: lookup.specialist,
       topic,

@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { claimsOfPackage } from '../core/receive/claims';
-import { composePackage, fitToBudget, measurePackage } from '../core/handoff/compose';
+import { composeUnjudgedPackage, fitToBudget, measurePackage } from '../core/handoff/compose';
 import { acceptanceCriteria, matchCriteria, RecordResultRequestSchema, type RecordResultRequest } from '../core/receive/handBack';
 import { HANDOFFS_DIR, handoffId } from '../core/handoff/naming';
 import { clipText, renderHandoff, type HandoffMeta } from '../core/handoff/render';
@@ -204,7 +204,7 @@ async function recordUnguarded(input: unknown, env: HandoverEnvironment): Promis
       }
       const topic = slugifyTopic(fm.topic_title || fm.topic);
       const evidence = await collectEvidenceFor({ ...env, baseCommit: fm.head_commit });
-      const composed = composePackage(request.request, {
+      const composed = composeUnjudgedPackage(request.request, {
         specialist,
         topic: topic.ok ? topic : { slug: fm.topic, title: fm.topic_title },
         evidence,

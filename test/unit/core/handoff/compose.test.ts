@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { SUMMARY_TRUNCATED_MARKER, fitToBudget, measurePackage } from '../../../../src/core/handoff/compose';
+import { SUMMARY_TRUNCATED_MARKER, composePackage, composeUnjudgedPackage, fitToBudget, measurePackage } from '../../../../src/core/handoff/compose';
+import { claimsOfPackage } from '../../../../src/core/receive/claims';
 import { capHeadTail, renderHistory } from '../../../../src/core/handoff/history';
 import { renderHandoff } from '../../../../src/core/handoff/render';
 import { parseHandoverRequest, trimRecentTurns } from '../../../../src/core/handoff/request';
@@ -230,5 +231,26 @@ describe('stage-2 history', () => {
     const capped = capHeadTail('z '.repeat(200_000), counter, 1_000);
     assert.ok(counter.count(capped).tokens <= 1_000);
     assert.match(capped, /characters elided/);
+  });
+});
+
+describe('composing without judging the claims (issue 19)', () => {
+  it('is composePackage with claims left to the caller: every other field the same, claims judged by claimsOfPackage equal composePackage’s', () => {
+    const parsed = parseHandoverRequest({
+      specialist: 'quality_reviewer',
+      topic: 'auth',
+      summary: 'All tests pass now. Lint is clean and the build succeeds.',
+      decisions: ['Fixed #42 by checking the header length first.'],
+      completed: ['Make all tests pass'],
+      tests_run: [test(1, 'passed')],
+    });
+    assert.ok(parsed.ok);
+    const ctx = { specialist: reviewer, topic: { slug: 'auth', title: 'Auth' }, evidence: evidence(), sessionId: 'session-1' };
+    const judged = composePackage(parsed.request, ctx);
+    const unjudged = composeUnjudgedPackage(parsed.request, ctx);
+    assert.ok(judged.claims.length >= 2, `the summary states claims: ${JSON.stringify(judged.claims)}`);
+    assert.deepEqual(unjudged.claims, []);
+    assert.deepEqual({ ...unjudged, claims: judged.claims }, judged);
+    assert.deepEqual(claimsOfPackage(unjudged), judged.claims);
   });
 });
