@@ -146,6 +146,32 @@ function draftSummary(evidence: DraftEvidence, done: readonly DraftItem[], open:
   return { text: lines.join('\n'), sources };
 }
 
+/** The plan's drafted items: open ones (in progress first) and completed ones, at most {@link MAX_DRAFTED_PLAN_ITEMS} each, and how many were collapsed. */
+function draftPlan(evidence: DraftEvidence): { next_steps: DraftItem[]; completed: DraftItem[]; collapsed: number } {
+  const plan = evidence.session?.plan;
+  const source = planSource(evidence);
+  const items = plan?.items ?? [];
+  const open = [...planItems(items, 'in_progress', source), ...planItems(items, 'pending', source)];
+  const next_steps = open.slice(0, MAX_DRAFTED_PLAN_ITEMS);
+  const allDone = planItems(items, 'completed', source);
+  const completed = allDone.slice(0, MAX_DRAFTED_PLAN_ITEMS);
+  const cancelled = items.filter((i) => i.status === 'cancelled').length;
+  const collapsed = cancelled + (open.length - next_steps.length) + (allDone.length - completed.length) + (plan?.items_omitted ?? 0);
+  return { next_steps, completed, collapsed };
+}
+
+/**
+ * The drafted summary alone: {@link draftFromEvidence}'s `summary`, without drafting the
+ * rest. It counts no tokens, so a caller that needs only the summary (the Claude Code hook,
+ * src/engine/hook.ts, whose handoff drafts the rest itself) does not wait for the tokenizer
+ * or draft twice (issue 19).
+ * @throws never
+ */
+export function draftSummaryFromEvidence(evidence: DraftEvidence): Draft['summary'] {
+  const { next_steps, completed } = draftPlan(evidence);
+  return draftSummary(evidence, completed, next_steps);
+}
+
 /**
  * Drafts a handoff from the evidence alone (issue 15). Deterministic; pure (the evidence is
  * already collected: src/engine/draft.ts `collectDraftEvidence`).
@@ -168,15 +194,7 @@ function draftSummary(evidence: DraftEvidence, done: readonly DraftItem[], open:
  */
 export function draftFromEvidence(evidence: DraftEvidence, opts: DraftOptions): Draft {
   const session = evidence.session;
-  const plan = session?.plan;
-  const source = planSource(evidence);
-  const items = plan?.items ?? [];
-  const open = [...planItems(items, 'in_progress', source), ...planItems(items, 'pending', source)];
-  const next_steps = open.slice(0, MAX_DRAFTED_PLAN_ITEMS);
-  const allDone = planItems(items, 'completed', source);
-  const completed = allDone.slice(0, MAX_DRAFTED_PLAN_ITEMS);
-  const cancelled = items.filter((i) => i.status === 'cancelled').length;
-  const collapsed = cancelled + (open.length - next_steps.length) + (allDone.length - completed.length) + (plan?.items_omitted ?? 0);
+  const { next_steps, completed, collapsed } = draftPlan(evidence);
 
   const requests = (session?.user_requests ?? []).filter((r) => r.text.trim().length > 0);
   const kept = boundedRequests(requests, Math.max(0, opts.userRequestTokens), opts.countTokens);

@@ -19,10 +19,8 @@ import type { HandoverOk } from '../core/handoff/schema';
 import { redactSecrets } from '../core/safety/redact';
 import { cliSessionLogStatePath } from './cliSession';
 import type { HandoverEnvironment } from './environment';
-import { DEFAULT_USER_REQUEST_TOKENS } from '../core/handoff/request';
-import { draftFromEvidence } from './drafting';
+import { draftSummaryFromEvidence } from './drafting';
 import { collectEvidenceFor, handover, readSessionLog } from './handover';
-import { counterFor } from './tokenizer';
 import { workspaceFolderOf } from './project';
 
 /**
@@ -134,14 +132,14 @@ export async function runClaudeHook(rawInput: string, options: ClaudeHookOptions
   const [evidence, session] = await Promise.all([collectEvidenceFor(env), readSessionLog(env)]);
   const event = await redacted;
   // Issue 15: the summary says the hook wrote it, then what the transcript answers; the rest is drafted by the engine (`draft`).
-  const counter = counterFor('o200k_base');
-  const drafted = draftFromEvidence({ git: evidence, session: session?.evidence, latest: undefined }, { userRequestTokens: DEFAULT_USER_REQUEST_TOKENS, countTokens: (t) => counter.count(t).tokens });
+  // Only the summary is drafted here (it counts no tokens); the handoff drafts the rest itself (`draft: true`).
+  const draftedSummary = draftSummaryFromEvidence({ git: evidence, session: session?.evidence, latest: undefined });
   const request = {
     specialist: options.specialist ?? DEFAULT_HOOK_SPECIALIST,
     topic: options.topic ?? defaultHookTopic(evidence.branch, input.session_id),
-    summary: [hookSummary(input, transcriptFound), drafted.summary.text].filter((s) => s.trim()).join('\n\n'),
+    summary: [hookSummary(input, transcriptFound), draftedSummary.text].filter((s) => s.trim()).join('\n\n'),
     draft: true,
-    ...(drafted.summary.text.trim() ? { drafted: ['summary' as const] } : {}),
+    ...(draftedSummary.text.trim() ? { drafted: ['summary' as const] } : {}),
     handover_reason: hookHandoverReason(input),
     reason_kind: 'end_of_session',
     from: 'claude-code',

@@ -12,7 +12,7 @@ import type { TestRun, Turn } from '../../../src/core/handoff/schema';
 import type { PlanItem } from '../../../src/core/session/events';
 import type { SessionLogEvidence } from '../../../src/evidence/session/collectSessionLog';
 import type { DraftEvidence } from '../../../src/engine/draft';
-import { DEFAULT_COMMANDS_CAP, MAX_DRAFTED_PLAN_ITEMS, draftFromEvidence } from '../../../src/engine/drafting';
+import { DEFAULT_COMMANDS_CAP, MAX_DRAFTED_PLAN_ITEMS, draftFromEvidence, draftSummaryFromEvidence } from '../../../src/engine/drafting';
 import { collectEvidenceFor } from '../../../src/engine/handover';
 import { collectGitEvidence } from '../../../src/evidence/git/collectGit';
 import { counterFor } from '../../../src/engine/tokenizer';
@@ -146,26 +146,22 @@ describe('draftFromEvidence (src/engine/drafting.ts)', function () {
     commitAll(ws, 'Read YAML instead of JSON');
     const git = await collectEvidenceFor({ workspaceRoot: ws });
     assert.equal(git.commits.length, 2);
-    const d = draftFromEvidence(
-      evidence(
-        session({
-          user_requests: [request('Set up the config parser.', 1), request('Now make it read YAML\nand keep the old keys working.', 2)],
-          plan: plan([
-            { text: 'Parse YAML', status: 'completed' },
-            { text: 'Keep the old keys', status: 'in_progress' },
-            { text: 'Write the tests', status: 'pending' },
-          ]),
-          tests_run: [test('npm test', 'failed', 1, '2026-12-01T10:05:00.000Z'), test('npm test', 'passed', 0, '2026-12-01T10:07:00.000Z')],
-          recent_turns: [
-            { role: 'user', text: 'go on' },
-            { role: 'assistant', text: 'The old keys are mapped; the tests are next.', time: '2026-12-01T10:08:00.000Z' },
-          ],
-          transcripts: [{ source: 'claude-code', file: TRANSCRIPT, commands: 2, commands_kept: 2, test_runs: 2, turns: 2, edits: 0, malformed: 0, skipped: 0, invalid_utf8: 0 }],
-        }),
-        git,
-      ),
-      { userRequestTokens: 1500, countTokens },
-    );
+    const draftedSession = () =>
+      session({
+        user_requests: [request('Set up the config parser.', 1), request('Now make it read YAML\nand keep the old keys working.', 2)],
+        plan: plan([
+          { text: 'Parse YAML', status: 'completed' },
+          { text: 'Keep the old keys', status: 'in_progress' },
+          { text: 'Write the tests', status: 'pending' },
+        ]),
+        tests_run: [test('npm test', 'failed', 1, '2026-12-01T10:05:00.000Z'), test('npm test', 'passed', 0, '2026-12-01T10:07:00.000Z')],
+        recent_turns: [
+          { role: 'user', text: 'go on' },
+          { role: 'assistant', text: 'The old keys are mapped; the tests are next.', time: '2026-12-01T10:08:00.000Z' },
+        ],
+        transcripts: [{ source: 'claude-code', file: TRANSCRIPT, commands: 2, commands_kept: 2, test_runs: 2, turns: 2, edits: 0, malformed: 0, skipped: 0, invalid_utf8: 0 }],
+      });
+    const d = draftFromEvidence(evidence(draftedSession(), git), { userRequestTokens: 1500, countTokens });
     const lines = d.summary.text.split('\n');
     assert.deepEqual(lines.map((l) => l.split(':')[0]), ['Asked', 'Done', 'Now']);
     assert.equal(lines[0], 'Asked: "Now make it read YAML and keep the old keys working."');
@@ -183,6 +179,8 @@ describe('draftFromEvidence (src/engine/drafting.ts)', function () {
     assert.deepEqual(d.blockers, [], 'the last test run passed: no blocker, although an earlier one failed');
     assert.deepEqual(d.decisions, []);
     assert.deepEqual(d.failed_approaches, []);
+    // The summary alone (the hook's, issue 19: no tokenizer) is the same summary, sources and all.
+    assert.deepEqual(draftSummaryFromEvidence(evidence(draftedSession(), git)), d.summary);
   });
 
   it('counts the commits since the base commit as done; without one it does not count the whole history', async () => {
