@@ -77,8 +77,16 @@ function planItems(items: readonly PlanItem[], status: PlanItem['status'], sourc
 /**
  * The user requests kept: the newest whose tokens together stay within `bound`, oldest first
  * — the latest always, even when it alone is over the bound.
+ *
+ * Requests whose UTF-8 bytes together are within `bound` are all kept without a count: both
+ * tokenizers (o200k_base, cl100k_base) are byte-level BPE, every token stands for at least one
+ * byte, so n bytes are at most n tokens (test/unit/engine/drafting.test.ts checks it on
+ * varied texts). A short session's requests then never wait for the tokenizer to load (issue 19).
  */
 function boundedRequests<T extends { readonly text: string }>(requests: readonly T[], bound: number, countTokens: (text: string) => number): T[] {
+  let bytes = 0;
+  for (const r of requests) bytes += Buffer.byteLength(r.text, 'utf8');
+  if (bytes <= bound) return requests.slice();
   const kept: T[] = [];
   let spent = 0;
   for (let i = requests.length - 1; i >= 0; i--) {

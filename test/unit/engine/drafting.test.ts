@@ -107,6 +107,49 @@ describe('draftFromEvidence (src/engine/drafting.ts)', function () {
     assert.equal(tighter.left_out.older_requests, 4);
   });
 
+  it('keeps every request without counting when their UTF-8 bytes fit the bound (a token is at least one byte), and otherwise keeps what exact counts keep', () => {
+    const cl100k = counterFor('cl100k_base');
+    // Texts of the kinds users type: prose, code, paths, emoji, CJK, accents, runs of spaces and
+    // of one character, a long run without whitespace, a special-token string, a lone surrogate.
+    const texts = [
+      'Fix the login bug in src/auth/session.ts and run `npm test`.',
+      'const total = items.reduce((n, i) => n + i.price * i.qty, 0); // cents',
+      'Bitte prüfe die Übersetzung — “Größe” und naïve façade, ça va?',
+      '请把结账页面的总价显示为分，并保留旧的 API 格式。',
+      'Ship it 🚀🔥👍🏽 and 👨‍👩‍👧‍👦 emoji test',
+      `spaces:${' '.repeat(300)}end\n\n\n\t\t\t`,
+      'x'.repeat(5000),
+      Array.from({ length: 3000 }, (_, i) => String.fromCharCode(33 + ((i * 7919) % 94))).join(''),
+      'literally <|endoftext|> and <|fim_prefix|> in a message',
+      'half a pair: \ud83d then text',
+    ];
+    for (const t of texts) {
+      const bytes = Buffer.byteLength(t, 'utf8');
+      assert.ok(countTokens(t) <= bytes, `o200k: ${countTokens(t)} tokens > ${bytes} bytes for ${JSON.stringify(t.slice(0, 40))}`);
+      assert.ok(cl100k.count(t).tokens <= bytes, `cl100k: more tokens than bytes for ${JSON.stringify(t.slice(0, 40))}`);
+    }
+    // The same requests kept as by counting each one (the rule above), for bounds around the byte total.
+    const requests = texts.map((t, i) => request(t, i));
+    const totalBytes = texts.reduce((n, t) => n + Buffer.byteLength(t, 'utf8'), 0);
+    const exact = (bound: number) => {
+      const kept: string[] = [];
+      let spent = 0;
+      for (let i = texts.length - 1; i >= 0; i--) {
+        const n = countTokens(texts[i]);
+        if (kept.length > 0 && spent + n > bound) break;
+        kept.unshift(texts[i]);
+        spent += n;
+      }
+      return kept;
+    };
+    for (const bound of [0, 50, 1000, 2000, 3000, totalBytes - 1, totalBytes, totalBytes + 1, 20_000]) {
+      let counted = 0;
+      const d = draftFromEvidence(evidence(session({ user_requests: requests })), { userRequestTokens: bound, countTokens: (t) => (counted++, countTokens(t)) });
+      assert.deepEqual(d.user_requests.map((r) => r.text), exact(bound), `bound ${bound}`);
+      assert.equal(counted === 0, bound >= totalBytes, `bound ${bound}: counted ${counted} times`);
+    }
+  });
+
   it('always keeps the latest request, even alone over the bound and with a bound of 0', () => {
     const long = `Please refactor the whole module: ${'rename every handler and keep the behaviour, '.repeat(60)}`;
     const requests = [request('an older short one', 1), request(long, 2)];
