@@ -136,6 +136,26 @@ export function countTokensMany(encoding: TokenEncoding, texts: readonly string[
 }
 
 /**
+ * An upper bound of {@link countTokens}`(encoding, text).tokens` in every encoding we use,
+ * found without one (no tokenizer to load): the UTF-8 bytes `text` can take, 1 per UTF-16
+ * code unit below U+0080, 2 below U+0800, else 3. o200k_base and cl100k_base are byte-level
+ * byte-pair encodings: each token stands for at least one byte of the UTF-8 it encodes (a
+ * surrogate pair is 4 bytes, counted 6 here; a lone surrogate, also one a 128-character chunk
+ * cuts off, is encoded as U+FFFD, 3 bytes). test/unit/core/handoff/tokens.test.ts checks
+ * it against the counts of both encodings.
+ *
+ * @returns tokens (an upper bound; 0 for the empty text)
+ */
+export function tokenUpperBound(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    n += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+  }
+  return n;
+}
+
+/**
  * Whether `text` fits in `limit` tokens, with the same rules as {@link countTokens}
  * (special-token strings as plain text, long runs chunked), stopping as soon as the
  * count passes the limit — for "fits or not" questions on text that may be far over

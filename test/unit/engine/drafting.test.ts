@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import type { CommandRun } from '../../../src/core/handoff/draftFields';
 import { emptyGitEvidence, type GitEvidence } from '../../../src/core/handoff/gitEvidence';
 import type { TestRun, Turn } from '../../../src/core/handoff/schema';
+import { tokenUpperBound } from '../../../src/core/handoff/tokens';
 import type { PlanItem } from '../../../src/core/session/events';
 import type { SessionLogEvidence } from '../../../src/evidence/session/collectSessionLog';
 import type { DraftEvidence } from '../../../src/engine/draft';
@@ -105,6 +106,20 @@ describe('draftFromEvidence (src/engine/drafting.ts)', function () {
     const tighter = draftFromEvidence(evidence(session({ user_requests: requests })), { userRequestTokens: bound - 1, countTokens });
     assert.deepEqual(tighter.user_requests.map((r) => r.text), [texts[4]]);
     assert.equal(tighter.left_out.older_requests, 4);
+  });
+
+  it('keeps every request without counting when even their upper bound of tokens fits (the hook does not wait for its tokenizer here)', () => {
+    const texts = ['Add a cart total to the checkout page.', 'No — show the total in cents (購物車).', 'And keep the old API format 🙂'];
+    const requests = texts.map((t, i) => request(t, i));
+    const upper = texts.reduce((n, t) => n + tokenUpperBound(t), 0);
+    const d = draftFromEvidence(evidence(session({ user_requests: requests })), { userRequestTokens: upper, countTokens: () => assert.fail('nothing to count') });
+    assert.deepEqual(d.user_requests.map((r) => r.text), texts);
+    assert.equal(d.left_out.older_requests, 0);
+    // Under the upper bound they are counted, and still all fit by their real count.
+    let counted = 0;
+    const e = draftFromEvidence(evidence(session({ user_requests: requests })), { userRequestTokens: upper - 1, countTokens: (t) => (counted++, countTokens(t)) });
+    assert.deepEqual(e.user_requests.map((r) => r.text), texts);
+    assert.equal(counted, texts.length);
   });
 
   it('always keeps the latest request, even alone over the bound and with a bound of 0', () => {
