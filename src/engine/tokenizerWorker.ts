@@ -19,9 +19,11 @@ import type { TokenizerName } from '../core/handoff/schema';
 import type { TokenEncoding } from '../core/handoff/tokens';
 
 /**
- * The worker's code (CommonJS, evaluated): loads the encoding, then answers each request on
- * its port — `{text}` with `countTokens`, `{text, limit}` with `isWithinTokenLimit`, `{texts}`
- * with `countTokens` of each (a batch: one round trip).
+ * The worker's code (CommonJS, evaluated): loads the encoding, counts one short text (a
+ * warm-up: in a small `handover` the main thread's requests then block 20.3 -> 9.6 ms,
+ * medians of 8), then answers each request on its port — `{text}` with `countTokens`,
+ * `{text, limit}` with `isWithinTokenLimit`, `{texts}` with `countTokens` of each (a batch:
+ * one round trip).
  */
 const WORKER_SOURCE = `
 const { workerData } = require('node:worker_threads');
@@ -29,6 +31,9 @@ const { module: file, port, flag } = workerData;
 const state = new Int32Array(flag);
 let enc, failure;
 try { enc = require(file); } catch (err) { failure = String((err && err.message) || err); }
+// The first count compiles the pre-tokenizer's pattern and the counting code: done now, while
+// the main thread is still busy, rather than in its first (blocking) request. Counts are unchanged.
+try { if (enc) enc.countTokens('Warm-up: the first count, once.\\n', { disallowedSpecial: new Set() }); } catch {}
 port.on('message', (req) => {
   let reply;
   if (failure !== undefined) reply = { error: failure };
