@@ -10,6 +10,7 @@
  */
 import type { CommandRun, Draft, DraftItem, LeftOut, Provenance } from '../core/handoff/draftFields';
 import { clipText } from '../core/handoff/render';
+import { tokenUpperBound } from '../core/handoff/tokens';
 import type { TestRun } from '../core/handoff/schema';
 import type { PlanItem } from '../core/session/events';
 import type { DraftEvidence } from './draft';
@@ -76,17 +77,12 @@ function planItems(items: readonly PlanItem[], status: PlanItem['status'], sourc
 
 /**
  * The user requests kept: the newest whose tokens together stay within `bound`, oldest first
- * — the latest always, even when it alone is over the bound.
- *
- * Requests whose UTF-8 bytes together are within `bound` are all kept without a count: both
- * tokenizers (o200k_base, cl100k_base) are byte-level BPE, every token stands for at least one
- * byte, so n bytes are at most n tokens (test/unit/engine/drafting.test.ts checks it on
- * varied texts). A short session's requests then never wait for the tokenizer to load (issue 19).
+ * — the latest always, even when it alone is over the bound. When even the upper bound of
+ * their tokens ({@link tokenUpperBound}) fits, all are kept without counting: the CLI's `hook`
+ * then does not wait here for its tokenizer, still loading on its worker thread (issue 19).
  */
 function boundedRequests<T extends { readonly text: string }>(requests: readonly T[], bound: number, countTokens: (text: string) => number): T[] {
-  let bytes = 0;
-  for (const r of requests) bytes += Buffer.byteLength(r.text, 'utf8');
-  if (bytes <= bound) return requests.slice();
+  if (requests.reduce((n, r) => n + tokenUpperBound(r.text), 0) <= bound) return [...requests];
   const kept: T[] = [];
   let spent = 0;
   for (let i = requests.length - 1; i >= 0; i--) {

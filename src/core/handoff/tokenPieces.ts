@@ -66,7 +66,9 @@ const CHARS_PER_TOKEN_BOUND = 8;
 /**
  * `base` with a memo of piece counts, for the texts of one handoff (prepare, fit-to-budget,
  * history): `count(text)` and `within(text, limit)` return exactly what `base` returns for the
- * whole text, counting each distinct piece ({@link tokenPieces}) once. `within` stops at the
+ * whole text, counting each distinct piece ({@link tokenPieces}) once. `count` asks for the
+ * pieces it does not know all at once (`base.countMany`, when there: one round trip to the
+ * tokenizer's worker thread instead of one per piece, issue 19). `within` stops at the
  * first piece that passes the limit, and asks `base.within` (early exit, nothing remembered)
  * for a piece far longer than the tokens left. Memory: at most {@link MEMO_MAX_CHARS}
  * characters of pieces; let the counter go with the handoff it was made for.
@@ -74,28 +76,32 @@ const CHARS_PER_TOKEN_BOUND = 8;
 export function memoisedCounter(base: TokenCounter): TokenCounter {
   let memo = new Map<string, TokenCount>();
   let chars = 0;
-  const countPiece = (piece: string): TokenCount => {
-    let c = memo.get(piece);
-    if (c === undefined) {
-      c = base.count(piece);
-      if (chars + piece.length > MEMO_MAX_CHARS) {
-        memo = new Map();
-        chars = 0;
-      }
-      memo.set(piece, c);
-      chars += piece.length;
+  const remember = (piece: string, c: TokenCount): TokenCount => {
+    if (chars + piece.length > MEMO_MAX_CHARS) {
+      memo = new Map();
+      chars = 0;
     }
+    memo.set(piece, c);
+    chars += piece.length;
     return c;
   };
+  const countPiece = (piece: string): TokenCount => memo.get(piece) ?? remember(piece, base.count(piece));
   return {
     tokenizer: base.tokenizer,
     count(text: string): TokenCount {
+      const pieces = tokenPieces(text);
+      // Looked up before anything is remembered: remembering may start the memo over.
+      const known = pieces.map((piece) => memo.get(piece));
+      const missing = [...new Set(pieces.filter((_, i) => known[i] === undefined))];
+      const counted = new Map<string, TokenCount>();
+      if (missing.length > 0) {
+        const counts = base.countMany ? base.countMany(missing) : missing.map((piece) => base.count(piece));
+        missing.forEach((piece, i) => counted.set(piece, remember(piece, counts[i])));
+      }
       let tokens = 0;
       let estimated = false;
-      for (let start = 0; start < text.length; ) {
-        const end = pieceEnd(text, start);
-        const c = countPiece(text.slice(start, end));
-        start = end;
+      for (let i = 0; i < pieces.length; i++) {
+        const c = known[i] ?? (counted.get(pieces[i]) as TokenCount);
         tokens += c.tokens;
         estimated ||= c.estimated;
       }

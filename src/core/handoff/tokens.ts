@@ -16,6 +16,13 @@ export interface TokenEncoding {
   countTokens(text: string, options?: { disallowedSpecial?: Set<string> }): number;
   /** The count when it is at most `limit`, else false — stops encoding as soon as the limit is passed. */
   isWithinTokenLimit(text: string, limit: number, options?: { disallowedSpecial?: Set<string> }): number | false;
+  /**
+   * Optional, not in gpt-tokenizer: the counts of several texts at once, in order, each what
+   * `countTokens(text, options)` returns. The encoding on a worker thread
+   * (src/engine/tokenizerWorker.ts) answers a batch in one round trip; without it, callers
+   * count text by text ({@link countTokensMany}).
+   */
+  countTokensBatch?(texts: readonly string[], options?: { disallowedSpecial?: Set<string> }): number[];
 }
 
 /** Loads (once) and returns the encoding for a tokenizer name; provided by the host layer. */
@@ -53,37 +60,99 @@ export const LONG_RUN_PATTERN = `(?<!\\S)\\S{${LONG_RUN_CHARS},}|(?<!\\s)\\s{${L
 const LONG_RUN = new RegExp(LONG_RUN_PATTERN, 'g');
 
 /**
+ * The parts of `text` counted one by one: the whole text when it has no long run; else the
+ * text between long runs, and each long run in {@link RUN_CHUNK_CHARS}-character chunks, in
+ * order (`estimated: true`). No parts for the empty text.
+ */
+function countedParts(text: string): { parts: string[]; estimated: boolean } {
+  if (!text) {
+    return { parts: [], estimated: false };
+  }
+  LONG_RUN.lastIndex = 0;
+  if (!LONG_RUN.test(text)) {
+    return { parts: [text], estimated: false };
+  }
+  LONG_RUN.lastIndex = 0;
+  const parts: string[] = [];
+  let last = 0;
+  for (const m of text.matchAll(LONG_RUN)) {
+    const start = m.index ?? 0;
+    if (start > last) {
+      parts.push(text.slice(last, start));
+    }
+    const run = m[0];
+    for (let i = 0; i < run.length; i += RUN_CHUNK_CHARS) {
+      parts.push(run.slice(i, i + RUN_CHUNK_CHARS));
+    }
+    last = start + run.length;
+  }
+  if (last < text.length) {
+    parts.push(text.slice(last));
+  }
+  return { parts, estimated: true };
+}
+
+/**
  * Counts the tokens of `text` in `encoding`. Never throws on special-token strings;
  * bounded work on pathological input (see module doc).
  *
  * @returns `{tokens, estimated}` — tokens in the encoding's units.
  */
 export function countTokens(encoding: TokenEncoding, text: string): TokenCount {
-  if (!text) {
-    return { tokens: 0, estimated: false };
-  }
-  LONG_RUN.lastIndex = 0;
-  if (!LONG_RUN.test(text)) {
-    return { tokens: encoding.countTokens(text, PLAIN_TEXT), estimated: false };
-  }
-  LONG_RUN.lastIndex = 0;
+  const { parts, estimated } = countedParts(text);
   let tokens = 0;
-  let last = 0;
-  for (const m of text.matchAll(LONG_RUN)) {
-    const start = m.index ?? 0;
-    if (start > last) {
-      tokens += encoding.countTokens(text.slice(last, start), PLAIN_TEXT);
-    }
-    const run = m[0];
-    for (let i = 0; i < run.length; i += RUN_CHUNK_CHARS) {
-      tokens += encoding.countTokens(run.slice(i, i + RUN_CHUNK_CHARS), PLAIN_TEXT);
-    }
-    last = start + run.length;
+  for (const part of parts) {
+    tokens += encoding.countTokens(part, PLAIN_TEXT);
   }
-  if (last < text.length) {
-    tokens += encoding.countTokens(text.slice(last), PLAIN_TEXT);
+  return { tokens, estimated };
+}
+
+/**
+ * {@link countTokens} of each text, in order — the same figures — with every part of every
+ * text counted in one `countTokensBatch` call when the encoding has it (one round trip to
+ * the worker thread instead of one per part: issue 19), else part by part.
+ *
+ * @returns one `{tokens, estimated}` per text (tokens in the encoding's units)
+ * @throws Error when the batch answers another number of counts than it was asked (a broken encoding)
+ */
+export function countTokensMany(encoding: TokenEncoding, texts: readonly string[]): TokenCount[] {
+  if (!encoding.countTokensBatch) {
+    return texts.map((text) => countTokens(encoding, text));
   }
-  return { tokens, estimated: true };
+  const split = texts.map(countedParts);
+  const all = split.flatMap((s) => s.parts);
+  const counts = all.length > 0 ? encoding.countTokensBatch(all, PLAIN_TEXT) : [];
+  if (counts.length !== all.length) {
+    throw new Error(`countTokensBatch returned ${counts.length} counts for ${all.length} texts`);
+  }
+  let k = 0;
+  return split.map(({ parts, estimated }) => {
+    let tokens = 0;
+    for (let i = 0; i < parts.length; i++) {
+      tokens += counts[k++];
+    }
+    return { tokens, estimated };
+  });
+}
+
+/**
+ * An upper bound of {@link countTokens}`(encoding, text).tokens` in every encoding we use,
+ * found without one (no tokenizer to load): the UTF-8 bytes `text` can take, 1 per UTF-16
+ * code unit below U+0080, 2 below U+0800, else 3. o200k_base and cl100k_base are byte-level
+ * byte-pair encodings: each token stands for at least one byte of the UTF-8 it encodes (a
+ * surrogate pair is 4 bytes, counted 6 here; a lone surrogate, also one a 128-character chunk
+ * cuts off, is encoded as U+FFFD, 3 bytes). test/unit/core/handoff/tokens.test.ts checks
+ * it against the counts of both encodings.
+ *
+ * @returns tokens (an upper bound; 0 for the empty text)
+ */
+export function tokenUpperBound(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    n += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+  }
+  return n;
 }
 
 /**
@@ -134,15 +203,23 @@ export function tokensWithin(encoding: TokenEncoding, text: string, limit: numbe
 /**
  * A counter bound to one encoding, so callers pass one object around.
  * `count(text)` returns a {@link TokenCount}; `within(text, limit)` the count when it is
- * at most `limit` tokens, else false (early exit, see {@link tokensWithin}).
+ * at most `limit` tokens, else false (early exit, see {@link tokensWithin}); `countMany(texts)`,
+ * when there, the counts of several texts asked at once.
  */
 export interface TokenCounter {
   readonly tokenizer: TokenizerName;
   count(text: string): TokenCount;
   within(text: string, limit: number): number | false;
+  /** Optional: `count` of each text, in order, asked at once ({@link countTokensMany}). */
+  countMany?(texts: readonly string[]): TokenCount[];
 }
 
-/** Binds {@link countTokens} and {@link tokensWithin} to an encoding. */
+/** Binds {@link countTokens}, {@link tokensWithin} and {@link countTokensMany} to an encoding. */
 export function tokenCounter(tokenizer: TokenizerName, encoding: TokenEncoding): TokenCounter {
-  return { tokenizer, count: (text) => countTokens(encoding, text), within: (text, limit) => tokensWithin(encoding, text, limit) };
+  return {
+    tokenizer,
+    count: (text) => countTokens(encoding, text),
+    within: (text, limit) => tokensWithin(encoding, text, limit),
+    countMany: (texts) => countTokensMany(encoding, texts),
+  };
 }

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import type { CommandRun } from '../../../src/core/handoff/draftFields';
 import { emptyGitEvidence, type GitEvidence } from '../../../src/core/handoff/gitEvidence';
 import type { TestRun, Turn } from '../../../src/core/handoff/schema';
+import { tokenUpperBound } from '../../../src/core/handoff/tokens';
 import type { PlanItem } from '../../../src/core/session/events';
 import type { SessionLogEvidence } from '../../../src/evidence/session/collectSessionLog';
 import type { DraftEvidence } from '../../../src/engine/draft';
@@ -107,7 +108,7 @@ describe('draftFromEvidence (src/engine/drafting.ts)', function () {
     assert.equal(tighter.left_out.older_requests, 4);
   });
 
-  it('keeps every request without counting when their UTF-8 bytes fit the bound (a token is at least one byte), and otherwise keeps what exact counts keep', () => {
+  it('keeps what exact counts keep, for bounds around the upper bound of tokens (a token is at least one byte), counting only below it', () => {
     const cl100k = counterFor('cl100k_base');
     // Texts of the kinds users type: prose, code, paths, emoji, CJK, accents, runs of spaces and
     // of one character, a long run without whitespace, a special-token string, a lone surrogate.
@@ -128,9 +129,9 @@ describe('draftFromEvidence (src/engine/drafting.ts)', function () {
       assert.ok(countTokens(t) <= bytes, `o200k: ${countTokens(t)} tokens > ${bytes} bytes for ${JSON.stringify(t.slice(0, 40))}`);
       assert.ok(cl100k.count(t).tokens <= bytes, `cl100k: more tokens than bytes for ${JSON.stringify(t.slice(0, 40))}`);
     }
-    // The same requests kept as by counting each one (the rule above), for bounds around the byte total.
+    // The same requests kept as by counting each one, for bounds around the upper bound.
     const requests = texts.map((t, i) => request(t, i));
-    const totalBytes = texts.reduce((n, t) => n + Buffer.byteLength(t, 'utf8'), 0);
+    const upper = texts.reduce((n, t) => n + tokenUpperBound(t), 0);
     const exact = (bound: number) => {
       const kept: string[] = [];
       let spent = 0;
@@ -142,12 +143,26 @@ describe('draftFromEvidence (src/engine/drafting.ts)', function () {
       }
       return kept;
     };
-    for (const bound of [0, 50, 1000, 2000, 3000, totalBytes - 1, totalBytes, totalBytes + 1, 20_000]) {
+    for (const bound of [0, 50, 1000, 2000, 3000, upper - 1, upper, upper + 1, 20_000]) {
       let counted = 0;
       const d = draftFromEvidence(evidence(session({ user_requests: requests })), { userRequestTokens: bound, countTokens: (t) => (counted++, countTokens(t)) });
       assert.deepEqual(d.user_requests.map((r) => r.text), exact(bound), `bound ${bound}`);
-      assert.equal(counted === 0, bound >= totalBytes, `bound ${bound}: counted ${counted} times`);
+      assert.equal(counted === 0, bound >= upper, `bound ${bound}: counted ${counted} times`);
     }
+  });
+
+  it('keeps every request without counting when even their upper bound of tokens fits (the hook does not wait for its tokenizer here)', () => {
+    const texts = ['Add a cart total to the checkout page.', 'No — show the total in cents (購物車).', 'And keep the old API format 🙂'];
+    const requests = texts.map((t, i) => request(t, i));
+    const upper = texts.reduce((n, t) => n + tokenUpperBound(t), 0);
+    const d = draftFromEvidence(evidence(session({ user_requests: requests })), { userRequestTokens: upper, countTokens: () => assert.fail('nothing to count') });
+    assert.deepEqual(d.user_requests.map((r) => r.text), texts);
+    assert.equal(d.left_out.older_requests, 0);
+    // Under the upper bound they are counted, and still all fit by their real count.
+    let counted = 0;
+    const e = draftFromEvidence(evidence(session({ user_requests: requests })), { userRequestTokens: upper - 1, countTokens: (t) => (counted++, countTokens(t)) });
+    assert.deepEqual(e.user_requests.map((r) => r.text), texts);
+    assert.equal(counted, texts.length);
   });
 
   it('always keeps the latest request, even alone over the bound and with a bound of 0', () => {

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { countTokens, tokensWithin, type TokenEncoding } from '../../../src/core/handoff/tokens';
+import { countTokens, countTokensMany, tokensWithin, type TokenEncoding } from '../../../src/core/handoff/tokens';
 import { loadEncoding } from '../../../src/engine/tokenizer';
 import { encodingModuleFile, startWorkerEncoding } from '../../../src/engine/tokenizerWorker';
 import { seededRandom } from '../../helpers/random';
@@ -57,6 +57,10 @@ describe('engine: the tokenizer on a worker thread', function () {
           assert.equal(tokensWithin(worker, text, limit), tokensWithin(local, text, limit), `${limit}: ${JSON.stringify(text)}`);
         }
       }
+      // In batches (one round trip each): the same counts as the process's encoding one by one.
+      const all = texts(300);
+      assert.deepEqual(countTokensMany(worker, all), all.map((text) => countTokens(local, text)));
+      assert.deepEqual(worker.countTokensBatch?.(all.slice(0, 40), { disallowedSpecial: new Set() }), all.slice(0, 40).map((text) => local.countTokens(text, { disallowedSpecial: new Set() })));
     });
   }
 
@@ -76,6 +80,7 @@ describe('engine: the tokenizer on a worker thread', function () {
     const worker: TokenEncoding = startWorkerEncoding('o200k_base', () => (fellBack++, local), broken);
     assert.equal(worker.countTokens('a cart total in cents'), local.countTokens('a cart total in cents'));
     assert.equal(worker.isWithinTokenLimit('a cart total in cents', 2), false);
+    assert.deepEqual(worker.countTokensBatch?.(['a cart', 'total in cents']), [local.countTokens('a cart'), local.countTokens('total in cents')]);
     assert.equal(fellBack, 1, 'loaded once in the process, then used for every call');
   });
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { LONG_RUN_CHARS, LONG_RUN_PATTERN, countTokens } from '../../../../src/core/handoff/tokens';
+import { LONG_RUN_CHARS, LONG_RUN_PATTERN, countTokens, tokenCounter, type TokenEncoding } from '../../../../src/core/handoff/tokens';
 import { memoisedCounter, tokenPieces } from '../../../../src/core/handoff/tokenPieces';
 import { counterFor, loadEncoding } from '../../../../src/engine/tokenizer';
 
@@ -81,6 +81,41 @@ describe('token counting by pieces (issue 19)', function () {
       assert.ok(estimated > 20, `only ${estimated} texts were chunked`);
     });
   }
+
+  it('asks for the pieces it does not know in one batch per count, with the same figures as counting piece by piece', () => {
+    const encoding = loadEncoding('o200k_base');
+    let batches = 0;
+    let asked = 0;
+    const batching: TokenEncoding = {
+      countTokens: () => assert.fail('counted in batches only'),
+      isWithinTokenLimit: (text, limit, options) => encoding.isWithinTokenLimit(text, limit, options),
+      countTokensBatch: (parts, options) => (batches++, (asked += parts.length), parts.map((p) => encoding.countTokens(p, options))),
+    };
+    const batched = memoisedCounter(tokenCounter('o200k_base', batching));
+    const pieceByPiece = memoisedCounter(counterFor('o200k_base'));
+    let estimated = 0;
+    for (let seed = 1; seed <= 200; seed++) {
+      const text = generatedText(seed * 13, 80 + (seed % 250));
+      const before = batches;
+      const c = batched.count(text);
+      if (c.estimated) estimated++;
+      assert.deepEqual(c, pieceByPiece.count(text), `seed ${seed}`);
+      assert.deepEqual(c, countTokens(encoding, text), `seed ${seed}, whole`);
+      assert.ok(batches - before <= 1, `seed ${seed}: ${batches - before} batches`);
+      const after = batches;
+      assert.deepEqual(batched.count(text), c, `seed ${seed}, remembered`);
+      assert.equal(batches, after, `seed ${seed}: nothing asked again`);
+    }
+    assert.ok(estimated > 10, `only ${estimated} texts were chunked`);
+    // A text of one repeated piece asks for it once.
+    const b = batches;
+    const a = asked;
+    const fresh = memoisedCounter(tokenCounter('o200k_base', batching));
+    const repeated = 'same line here\n'.repeat(50);
+    assert.deepEqual(fresh.count(repeated), countTokens(encoding, repeated));
+    assert.equal(batches - b, 1);
+    assert.equal(asked - a, 1);
+  });
 
   it('agrees with the plain counter on renderings that differ in a few lines, and on a piece far over the limit', () => {
     const plain = counterFor('o200k_base');

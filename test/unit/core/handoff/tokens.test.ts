@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { countTokens as gptCount } from 'gpt-tokenizer/encoding/o200k_base';
-import { LONG_RUN_CHARS, countTokens, tokensWithin } from '../../../../src/core/handoff/tokens';
+import { LONG_RUN_CHARS, RUN_CHUNK_CHARS, countTokens, countTokensMany, tokenUpperBound, tokensWithin, type TokenEncoding } from '../../../../src/core/handoff/tokens';
 import { counterFor, loadEncoding } from '../../../../src/engine/tokenizer';
 
 describe('token counting', () => {
@@ -86,6 +86,66 @@ describe('token counting', () => {
       if (n > 0) assert.equal(tokensWithin(o200k, text, n - 1), false, 'one over: false');
     }
     assert.equal(tokensWithin(o200k, 'x', -1), false);
+  });
+
+  it('counts many texts at once exactly as one by one, in one batch: prose, special tokens, long runs without whitespace, CJK, emoji', () => {
+    let x = 11;
+    let letters = '';
+    for (let i = 0; i < 3 * RUN_CHUNK_CHARS + 17; i++) {
+      x = (x * 1103515245 + 12345) & 0x7fffffff;
+      letters += String.fromCharCode(97 + (x % 26));
+    }
+    const texts = [
+      'The quick brown fox jumps over the lazy dog.\n'.repeat(20),
+      '',
+      'see <|endoftext|> and <|im_start|> here',
+      `const a=${'x'.repeat(1000)};\n${' '.repeat(600)}end`,
+      letters,
+      `before ${letters} after ${letters}`,
+      '購物車的總額以分顯示'.repeat(40),
+      '🙂'.repeat(200),
+      Buffer.alloc(3000, 7).toString('base64'),
+      'y'.repeat(LONG_RUN_CHARS - 1),
+      'y'.repeat(LONG_RUN_CHARS),
+      '\n'.repeat(LONG_RUN_CHARS + 3),
+      'The quick brown fox jumps over the lazy dog.\n'.repeat(20),
+    ];
+    const batches: number[] = [];
+    const batching: TokenEncoding = {
+      countTokens: () => assert.fail('a batch-capable encoding is asked in batches only'),
+      isWithinTokenLimit: () => assert.fail('not asked'),
+      countTokensBatch: (parts, options) => (batches.push(parts.length), parts.map((p) => o200k.countTokens(p, options))),
+    };
+    const oneByOne = texts.map((t) => countTokens(o200k, t));
+    assert.ok(oneByOne.filter((c) => c.estimated).length >= 5, 'several texts are chunked');
+    assert.deepEqual(countTokensMany(batching, texts), oneByOne);
+    assert.equal(batches.length, 1, 'every part of every text in one batch');
+    // Without countTokensBatch: text by text, the same figures.
+    assert.deepEqual(countTokensMany(o200k, texts), oneByOne);
+    assert.deepEqual(countTokensMany(batching, []), []);
+    assert.deepEqual(countTokensMany(batching, ['', '']), [{ tokens: 0, estimated: false }, { tokens: 0, estimated: false }]);
+    assert.equal(batches.length, 1, 'nothing to count: no batch');
+    assert.throws(() => countTokensMany({ ...batching, countTokensBatch: () => [1] }, ['a b', 'c']), /1 counts for 2 texts/);
+  });
+
+  it('bounds the count from above without a tokenizer (UTF-8 bytes), in both encodings, on texts of every kind', () => {
+    const cl100k = loadEncoding('cl100k_base');
+    const kinds = ['a', ' ', '\n', 'é', 'ß', '日', '語', '🙂', '👩‍💻', '\ud83d', '\ude42', '<|endoftext|>', 'x'.repeat(300), ' '.repeat(300), '\u0301', '\uffff', '\u07ff', '\u0800'];
+    let x = 5;
+    for (let n = 0; n < 300; n++) {
+      let text = '';
+      const parts = 1 + (n % 40);
+      for (let k = 0; k < parts; k++) {
+        x = (x * 1103515245 + 12345) & 0x7fffffff;
+        text += kinds[x % kinds.length].repeat(1 + (x % 7));
+      }
+      for (const enc of [o200k, cl100k]) assert.ok(countTokens(enc, text).tokens <= tokenUpperBound(text), JSON.stringify(text));
+    }
+    // A chunk boundary cutting a surrogate pair: each half is a lone surrogate (U+FFFD, 3 bytes).
+    const cut = `${'x'.repeat(RUN_CHUNK_CHARS - 1)}${'🙂'.repeat(200)}`;
+    for (const enc of [o200k, cl100k]) assert.ok(countTokens(enc, cut).tokens <= tokenUpperBound(cut));
+    assert.equal(tokenUpperBound(''), 0);
+    assert.equal(tokenUpperBound('aé日🙂'), 1 + 2 + 3 + 6);
   });
 
   it('answers false for text far over the limit (a 2 MB text against a 3,000-token budget; its speed is a bench row)', () => {
