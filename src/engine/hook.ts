@@ -89,18 +89,20 @@ export async function runClaudeHook(rawInput: string, options: ClaudeHookOptions
     return handoverError(parsed.message, 'stdin');
   }
   const input = parsed.input;
-  // The event in words for the hook's line, without a secret a reason might carry (docs/DESIGN.md §7, "Nothing leaked").
-  // Redacted while git finds the workspace and collects the evidence (issue 19: the first
-  // redaction loads secretlint, ~0.1 s of CPU, which held the first git process back), and
+  // The event in words for the hook's line, without a secret a reason might carry (docs/DESIGN.md §7, "Nothing leaked"),
   // awaited before any outcome: a failure to redact still ends the hook before it writes.
-  const redacted = redactSecrets(describeHookEvent(input)).then((r) => r.text);
-  redacted.catch(() => undefined); // handled where it is awaited
+  // The first redaction loads secretlint (~0.1 s of the main thread): on the way to a
+  // handoff it starts once git collects the evidence, in the next turn of the event loop, so
+  // that the git processes are already running while it loads (issue 19: started first, it
+  // held back the workspace's git process, and so every git process after it, by ~85 ms).
+  let redacting: Promise<string> | undefined;
+  const redacted = (): Promise<string> => (redacting ??= redactSecrets(describeHookEvent(input)).then((r) => r.text));
   if (!SAFETY_NET_EVENTS.includes(input.hook_event_name)) {
-    return { status: 'skipped', because: 'event', event: await redacted };
+    return { status: 'skipped', because: 'event', event: await redacted() };
   }
   const folder = await workspaceFolderOf(path.resolve(options.folder ?? input.cwd));
   if (!folder.ok) {
-    await redacted;
+    await redacted();
     const named = options.folder !== undefined;
     return partsError('cwd', { path: named ? ['cwd'] : ['hook_input', 'cwd'], subject: named ? 'cwd' : "the hook input's cwd", problem: folder.problem });
   }
@@ -111,7 +113,7 @@ export async function runClaudeHook(rawInput: string, options: ClaudeHookOptions
   // Whether git answered the folder above: asking git again about its own top level (what
   // repositoryRootOf did here) answers the same, one process later (issue 19).
   if (options.folder === undefined && !folder.repository) {
-    return { status: 'skipped', because: 'outside-git', event: await redacted, workspaceRoot: cwd };
+    return { status: 'skipped', because: 'outside-git', event: await redacted(), workspaceRoot: cwd };
   }
   const transcript = path.resolve(input.cwd, input.transcript_path);
   // stat never opens the file: a FIFO or a device named here is refused, never read (it would block or never end).
@@ -129,8 +131,11 @@ export async function runClaudeHook(rawInput: string, options: ClaudeHookOptions
     sessionLog: { mode: transcriptFound ? transcript : 'none', statePath: cliSessionLogStatePath(cwd) },
   };
   // Git and the transcript are read once: for the draft, the branch as the default topic, and the handoff.
-  const [evidence, session] = await Promise.all([collectEvidenceFor(env), readSessionLog(env)]);
-  const event = await redacted;
+  const collecting = Promise.all([collectEvidenceFor(env), readSessionLog(env)]);
+  const redaction = new Promise<void>((resolve) => setImmediate(resolve)).then(redacted);
+  redaction.catch(() => undefined); // awaited below, after the evidence
+  const [evidence, session] = await collecting;
+  const event = await redaction;
   // Issue 15: the summary says the hook wrote it, then what the transcript answers; the rest is drafted by the engine (`draft`).
   // Only the summary is drafted here (it counts no tokens); the handoff drafts the rest itself (`draft: true`).
   const draftedSummary = draftSummaryFromEvidence({ git: evidence, session: session?.evidence, latest: undefined });
