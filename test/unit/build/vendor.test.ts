@@ -8,8 +8,9 @@
  * loaded on first use (esbuild.mjs VENDOR: secretlint, simple-git, proper-lockfile, stream-json
  * and stream-chain) are in dist/vendor/ too, not in the bundles; the bundled CLI writes a
  * handoff through them (git evidence, the briefing's lock, secrets redacted by secretlint's
- * rules) and reads a Cline task (stream-json). And zod's locales are answered with English
- * alone: a bundled zod still words its messages in English.
+ * rules) and reads a Cline task (stream-json). The MCP SDK (with ajv, only it uses) is in
+ * dist/vendor/mcp-sdk.js: the bundled `mcp` command serves from it. And zod's locales are
+ * answered with English alone: a bundled zod still words its messages in English.
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -97,6 +98,46 @@ describe('build: the shell parser in its own file', function () {
     writeFileSync(path.join(task, 'ui_messages.json'), JSON.stringify(messages));
     const draft = execFileSync(process.execPath, [path.join(dist, 'cli.js'), 'draft', '--json', '--session-log', path.join(task, 'ui_messages.json')], { cwd: ws, encoding: 'utf8', env });
     assert.ok(draft.includes('Add a cart total to the checkout page.'), `the Cline task was read through dist/vendor/stream-json.js: ${draft.slice(0, 400)}`);
+  });
+
+  it('dist/cli.js does not carry the MCP SDK (nor ajv), and the bundled `mcp` serves through dist/vendor/mcp-sdk.js', async () => {
+    const { dist } = await buildDist();
+    const cliJs = readFileSync(path.join(dist, 'cli.js'), 'utf8');
+    assert.ok(cliJs.includes('require("./vendor/mcp-sdk.js")'), 'the CLI requires the SDK\'s vendor file');
+    for (const marker of ['Server does not support', 'notifications/initialized', 'tools/list', 'ajv']) assert.ok(!cliJs.includes(marker), `the SDK's or ajv's "${marker}" is not in the CLI bundle`);
+    const sdk = readFileSync(path.join(dist, 'vendor', 'mcp-sdk.js'), 'utf8');
+    assert.ok(!sdk.includes('require("./mcp-sdk.js")'), 'the SDK\'s modules are bundled together, not required from themselves');
+
+    const ws = initRepo(tempDir('handoff-vendor-ws-'));
+    write(ws, 'a.txt', 'a\n');
+    commitAll(ws, 'c1');
+    const requests = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'vendor-test', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      // The call handler's schema is ours (src/mcp/server.ts), run by the SDK's copy of zod.
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'list_specialists', arguments: 'not an object' } },
+      { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'list_specialists', arguments: {} } },
+    ];
+    const run = spawnSync(process.execPath, [path.join(dist, 'cli.js'), 'mcp', '--cwd', ws], {
+      input: requests.map((r) => JSON.stringify(r)).join('\n') + '\n',
+      encoding: 'utf8',
+      env: { ...process.env, XDG_STATE_HOME: tempDir('handoff-vendor-xdg-'), HOME: tempDir('handoff-vendor-home-') },
+      timeout: 60_000,
+    });
+    assert.equal(run.status, 0, run.stderr);
+    const answers = new Map(
+      run.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { id: number; result: { serverInfo?: { name: string }; tools?: Array<{ name: string }>; isError?: boolean; content?: Array<{ text: string }> } })
+        .map((a) => [a.id, a.result]),
+    );
+    assert.equal(answers.get(1)?.serverInfo?.name, 'specialist-handoff');
+    assert.ok(answers.get(2)?.tools?.some((t) => t.name === 'handover_to_specialist'), 'tools/list names the handover tool');
+    assert.equal(answers.get(3)?.isError, true);
+    assert.match(answers.get(3)?.content?.[0].text ?? '', /^ERROR: arguments must be an object of the tool's fields \(got a string\)/);
+    assert.ok(answers.get(4)?.content?.[0].text.includes('"quality_reviewer"'), 'list_specialists answered');
   });
 
   it('a bundle built with the extension\'s plugins keeps zod\'s English messages and carries no other locale', async () => {
