@@ -1,8 +1,10 @@
 // Bundles the extension host code, the CLI, the webview and the tokenizer encodings.
 // - dist/extension.js: cjs for Node, `vscode` external (VS Code provides it).
-// - dist/cli.js: cjs for Node with a shebang (the `specialist-handoff` bin); the MCP SDK of
-//   `specialist-handoff mcp` is in dist/vendor/mcp-sdk.js (VENDOR), required only by that
-//   command, so the others neither evaluate nor compile it.
+// - dist/cli-main.js: the CLI, cjs for Node; the MCP SDK of `specialist-handoff mcp` is in
+//   dist/vendor/mcp-sdk.js (VENDOR), required only by that command, so the others neither
+//   evaluate nor compile it.
+// - dist/cli.js: the `specialist-handoff` bin (a shebang and 2 KB, src/cli/launch.ts): loads
+//   dist/cli-main.js with V8's code cache, so a command does not compile the bundle anew.
 // - dist/webview/main.js: the panel script, for the browser (zod/mini only: see webviewZodMini);
 //   dist/webview/insights.js the same for the "Handoff Insights" view.
 // - dist/tokenizers/<encoding>.js: each gpt-tokenizer encoding in its own file, loaded
@@ -215,8 +217,10 @@ const node = {
 /** dist/extension.js's options (test/unit/build/navigator.test.ts builds them to a temporary folder). */
 export const extensionBuild = { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [tokenizersExternal, vendorExternal, zodEnglishOnly] };
 
-/** dist/cli.js's options (test/unit/build/vendor.test.ts builds them to a temporary folder). */
-export const cliBuild = { ...node, entryPoints: ['src/cli/bin.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [tokenizersExternal, vendorExternal, zodEnglishOnly] };
+/** dist/cli-main.js's options, the whole CLI (test/unit/build/vendor.test.ts builds them to a temporary folder). */
+export const cliBuild = { ...node, entryPoints: ['src/cli/bin.ts'], outfile: 'dist/cli-main.js', plugins: [tokenizersExternal, vendorExternal, zodEnglishOnly] };
+/** dist/cli.js, the executable: loads dist/cli-main.js with V8's code cache (src/cli/launch.ts). */
+export const launcherBuild = { ...node, entryPoints: ['src/cli/launch.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, external: ['./cli-main.js'] };
 /** dist/vendor/*.js: the libraries loaded on first use ({@link VENDOR}), one file each. */
 export const vendorBuild = {
   ...node,
@@ -252,6 +256,7 @@ export const insightsWebviewBuild = {
 const builds = [
   extensionBuild,
   cliBuild,
+  launcherBuild,
   vendorBuild,
   tokenizersBuild,
   {

@@ -20,30 +20,16 @@ import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { writeClaudeSession } from '../../helpers/claudeSession';
 import { fakeSecrets } from '../../helpers/fakeSecrets';
+import { ROOT, buildDist } from '../../helpers/dist';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../../helpers/repo';
-
-const ROOT = path.resolve(__dirname, '..', '..', '..');
-
-/** Builds the CLI, the vendor files and the tokenizers with esbuild.mjs's options into a temporary folder laid out as dist/ is. */
-async function buildDist(): Promise<{ dist: string; builds: { VENDOR: Record<string, string> } }> {
-  type Build = esbuild.BuildOptions;
-  const builds = (await import(pathToFileURL(path.join(ROOT, 'esbuild.mjs')).href)) as { cliBuild: Build; vendorBuild: Build; tokenizersBuild: Build; VENDOR: Record<string, string> };
-  const dist = tempDir('handoff-dist-');
-  await Promise.all([
-    esbuild.build({ ...builds.cliBuild, absWorkingDir: ROOT, outfile: path.join(dist, 'cli.js'), logLevel: 'error' }),
-    esbuild.build({ ...builds.vendorBuild, absWorkingDir: ROOT, outdir: path.join(dist, 'vendor'), logLevel: 'error' }),
-    esbuild.build({ ...builds.tokenizersBuild, absWorkingDir: ROOT, outdir: path.join(dist, 'tokenizers'), logLevel: 'error' }),
-  ]);
-  return { dist, builds };
-}
 
 describe('build: the shell parser in its own file', function () {
   this.timeout(180_000);
   after(cleanupTempDirs);
 
-  it('dist/cli.js does not carry mvdan-sh, and the bundled CLI parses the transcript\'s commands through dist/vendor/mvdan-sh.js', async () => {
+  it('dist/cli-main.js does not carry mvdan-sh, and the bundled CLI parses the transcript\'s commands through dist/vendor/mvdan-sh.js', async () => {
     const { dist } = await buildDist();
-    const cliJs = readFileSync(path.join(dist, 'cli.js'), 'utf8');
+    const cliJs = readFileSync(path.join(dist, 'cli-main.js'), 'utf8');
     assert.ok(cliJs.includes('./vendor/mvdan-sh.js'), 'the CLI requires the vendor file');
     assert.ok(!cliJs.includes('$packages["mvdan.cc/sh'), 'the GopherJS packages are not in the CLI bundle');
     assert.ok(statSync(path.join(dist, 'vendor', 'mvdan-sh.js')).size > 500_000, 'the parser is in the vendor file');
@@ -63,7 +49,7 @@ describe('build: the shell parser in its own file', function () {
 
   it('the bundled CLI writes a handoff through the vendor files (simple-git, proper-lockfile, secretlint) and reads a Cline task (stream-json)', async () => {
     const { dist, builds } = await buildDist();
-    const cliJs = readFileSync(path.join(dist, 'cli.js'), 'utf8');
+    const cliJs = readFileSync(path.join(dist, 'cli-main.js'), 'utf8');
     for (const file of new Set(Object.values(builds.VENDOR))) {
       assert.ok(statSync(path.join(dist, 'vendor', `${file}.js`)).size > 1000, `dist/vendor/${file}.js`);
       assert.ok(cliJs.includes(`require("./vendor/${file}.js")`), `the CLI requires dist/vendor/${file}.js`);
@@ -100,9 +86,9 @@ describe('build: the shell parser in its own file', function () {
     assert.ok(draft.includes('Add a cart total to the checkout page.'), `the Cline task was read through dist/vendor/stream-json.js: ${draft.slice(0, 400)}`);
   });
 
-  it('dist/cli.js does not carry the MCP SDK (nor ajv), and the bundled `mcp` serves through dist/vendor/mcp-sdk.js', async () => {
+  it('dist/cli-main.js does not carry the MCP SDK (nor ajv), and the bundled `mcp` serves through dist/vendor/mcp-sdk.js', async () => {
     const { dist } = await buildDist();
-    const cliJs = readFileSync(path.join(dist, 'cli.js'), 'utf8');
+    const cliJs = readFileSync(path.join(dist, 'cli-main.js'), 'utf8');
     assert.ok(cliJs.includes('require("./vendor/mcp-sdk.js")'), 'the CLI requires the SDK\'s vendor file');
     for (const marker of ['Server does not support', 'notifications/initialized', 'tools/list', 'ajv']) assert.ok(!cliJs.includes(marker), `the SDK's or ajv's "${marker}" is not in the CLI bundle`);
     const sdk = readFileSync(path.join(dist, 'vendor', 'mcp-sdk.js'), 'utf8');
