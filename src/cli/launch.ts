@@ -17,11 +17,13 @@
  *   a directory of ours that nobody else can write (os.tmpdir() is shared); the entry is
  *   written once per bundle, as the first process exits (after its start has compiled what a
  *   command runs), to a temporary name then renamed, so a concurrent process never reads half
- *   a file; entries of other bundles are removed then. `NODE_DISABLE_COMPILE_CACHE=1` turns
+ *   a file; entries older than a week are removed then (other bundles' — another install, an
+ *   older version — are kept meanwhile: two installs in use never evict each other, and one
+ *   in use pays one compile a week at most). `NODE_DISABLE_COMPILE_CACHE=1` turns
  *   it off too. Any failure of the cache only means compiling from source, as before.
  */
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -29,6 +31,8 @@ import { Script } from 'node:vm';
 
 /** The bundle this file loads, beside it. */
 const MAIN = path.join(__dirname, 'cli-main.js');
+/** Age (ms) after which another bundle's cache entry is removed as a new one is written: a week. */
+const STALE_ENTRY_MS = 7 * 24 * 3600 * 1000;
 
 /**
  * The folder of the hand-made code cache for this user, created private if missing, or
@@ -69,7 +73,10 @@ function runWithCodeCache(): void {
         const temporary = path.join(dir, `${name}.${process.pid}.tmp`);
         writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
         renameSync(temporary, path.join(dir, name));
-        for (const other of readdirSync(dir)) if (other !== name && !other.endsWith('.tmp')) rmSync(path.join(dir, other), { force: true });
+        for (const other of readdirSync(dir)) {
+          const file = path.join(dir, other);
+          if (other !== name && Date.now() - statSync(file).mtimeMs > STALE_ENTRY_MS) rmSync(file, { force: true });
+        }
       } catch {
         // the next process compiles from source again
       }

@@ -2,13 +2,13 @@
  * Issue 19: dist/cli.js (src/cli/launch.ts) loads the CLI bundle dist/cli-main.js with V8's code
  * cache. On Node without `module.enableCompileCache` (20), the cache is kept by hand in
  * `<tmpdir>/specialist-handoff-code-cache-<uid>/`: written once per bundle, read back by the
- * next process, never stale (its name is the bundle's hash), refused when broken, private, and
- * off with NODE_DISABLE_COMPILE_CACHE=1. What a command prints never depends on it. (How much it
+ * next process, never stale (its name is the bundle's hash), refused when broken, one per
+ * bundle (week-old ones removed), private, and off with NODE_DISABLE_COMPILE_CACHE=1. What a command prints never depends on it. (How much it
  * saves is the bench's business: the CLI rows.)
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
 import path from 'node:path';
 import { buildDist } from '../../helpers/dist';
@@ -42,7 +42,7 @@ describe('build: dist/cli.js loads the CLI bundle with V8\'s code cache', functi
     assert.equal(cli(tempDir('handoff-launch-'), ['specialists'], { NODE_DISABLE_COMPILE_CACHE: '1' }), direct, 'cache off');
   });
 
-  it('writes one private entry per bundle, reads it back unchanged, and replaces a broken or stale one', function () {
+  it('writes one private entry per bundle, reads it back unchanged, replaces a broken one, and removes week-old ones', function () {
     if (!HAND_MADE) this.skip(); // Node ≥ 22.1: Node's own compile cache
     const tmp = tempDir('handoff-launch-');
     const version = cli(tmp, ['--version']);
@@ -63,11 +63,18 @@ describe('build: dist/cli.js loads the CLI bundle with V8\'s code cache', functi
     assert.equal(cli(tmp, ['--version']), version, 'a broken entry is refused (V8 checks it) and the bundle compiled from source');
     assert.ok(!readFileSync(file).equals(Buffer.alloc(written.length, 7)), 'and the entry is written again');
 
+    // Another bundle (a second install, another version): its own entry, beside this one.
     appendFileSync(path.join(dist, 'cli-main.js'), '\n// another build\n');
     assert.equal(cli(tmp, ['--version']), version);
-    const after = entries(tmp);
-    assert.equal(after.length, 1);
-    assert.notEqual(after[0], entry, 'a changed bundle has its own entry; the old one is removed');
+    const both = entries(tmp);
+    assert.equal(both.length, 2, 'each bundle has its own entry, neither evicts the other');
+    const [other] = both.filter((e) => e !== entry);
+    // An entry untouched for more than a week goes when another is written.
+    const weekAgo = new Date(Date.now() - 8 * 24 * 3600 * 1000);
+    utimesSync(file, weekAgo, weekAgo);
+    rmSync(path.join(cacheDir(tmp), other));
+    assert.equal(cli(tmp, ['--version']), version);
+    assert.deepEqual(entries(tmp), [other], 'the week-old entry is removed as the new one is written');
   });
 
   it('uses no cache when NODE_DISABLE_COMPILE_CACHE=1, nor in a folder others may write', function () {
