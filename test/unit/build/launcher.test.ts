@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
 import path from 'node:path';
-import { buildDist } from '../../helpers/dist';
+import { ROOT, buildDist } from '../../helpers/dist';
 import { cleanupTempDirs, tempDir } from '../../helpers/repo';
 
 const HAND_MADE = typeof (Module as { enableCompileCache?: unknown }).enableCompileCache !== 'function';
@@ -75,6 +75,11 @@ describe('build: dist/cli.js loads the CLI bundle with V8\'s code cache', functi
     rmSync(path.join(cacheDir(tmp), other));
     assert.equal(cli(tmp, ['--version']), version);
     assert.deepEqual(entries(tmp), [other], 'the week-old entry is removed as the new one is written');
+  });
+
+  it('the .vsix ships the launcher and the bundle it loads (the extension runs `dist/cli.js mcp`)', () => {
+    const listed = execFileSync(process.execPath, [path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce'), 'ls', '--no-dependencies'], { cwd: ROOT, encoding: 'utf8' }).split(/\r?\n/);
+    for (const file of ['dist/cli.js', 'dist/cli-main.js']) assert.ok(listed.includes(file), `${file} is packaged`);
   });
 
   it('uses no cache when NODE_DISABLE_COMPILE_CACHE=1, nor in a folder others may write', function () {
