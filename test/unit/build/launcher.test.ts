@@ -7,7 +7,7 @@
  * saves is the bench's business: the CLI rows.)
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
 import path from 'node:path';
@@ -40,6 +40,14 @@ describe('build: dist/cli.js loads the CLI bundle with V8\'s code cache', functi
     assert.equal(cli(tmp, ['specialists']), direct, 'first run (the cache is written)');
     assert.equal(cli(tmp, ['specialists']), direct, 'second run (the cache is read)');
     assert.equal(cli(tempDir('handoff-launch-'), ['specialists'], { NODE_DISABLE_COMPILE_CACHE: '1' }), direct, 'cache off');
+
+    // Node ≥ 22.1's way (this Node may not have it: a stand-in records the call): the cache is
+    // switched on, then the bundle is required and runs the command.
+    const standIn = path.join(tmp, 'enable-compile-cache.js');
+    writeFileSync(standIn, "require('node:module').enableCompileCache = () => { process.stderr.write('enableCompileCache called\\n'); };\n");
+    const run = spawnSync(process.execPath, ['-r', standIn, path.join(dist, 'cli.js'), 'specialists'], { encoding: 'utf8', env: { ...process.env, TMPDIR: tmp } });
+    assert.equal(run.stdout, direct);
+    assert.equal(run.stderr, 'enableCompileCache called\n');
   });
 
   it('writes one private entry per bundle, reads it back unchanged, replaces a broken one, and removes week-old ones', function () {
