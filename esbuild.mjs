@@ -40,7 +40,7 @@ const production = !process.argv.includes('--dev');
  * - proper-lockfile: src/store/fileLock.ts (import() on first lock);
  * - simple-git: src/evidence/git/collectGit.ts gitClient (require on first git command);
  * - the MCP SDK (server, stdio transport, types; with the libraries only it uses: ajv,
- *   ajv-formats, fast-uri, zod-to-json-schema, ~175 KB of the 915 KB dist/cli.js): the
+ *   ajv-formats, fast-uri, zod-to-json-schema, ~175 KB of the CLI bundle's 915 KB): the
  *   `mcp` command only (src/cli/mcp.ts requires src/mcp/server.ts when it runs). Its three
  *   modules share one file, dist/vendor/mcp-sdk.js (see vendorEntries). That file carries
  *   its own copy of zod (the SDK validates with it; src/mcp/server.ts hands it one schema of
