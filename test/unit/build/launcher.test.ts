@@ -86,8 +86,16 @@ describe('build: dist/cli.js loads the CLI bundle with V8\'s code cache', functi
   });
 
   it('the .vsix ships the launcher and the bundle it loads (the extension runs `dist/cli.js mcp`)', () => {
-    const listed = execFileSync(process.execPath, [path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce'), 'ls', '--no-dependencies'], { cwd: ROOT, encoding: 'utf8' }).split(/\r?\n/);
+    // vsce lists the files that exist: the package's manifest and .vscodeignore beside stand-ins of the build's output.
+    const pkg = tempDir('handoff-vsix-');
+    for (const file of ['package.json', '.vscodeignore']) writeFileSync(path.join(pkg, file), readFileSync(path.join(ROOT, file)));
+    for (const file of ['dist/cli.js', 'dist/cli-main.js', 'dist/extension.js', 'src/cli/launch.ts']) {
+      mkdirSync(path.dirname(path.join(pkg, file)), { recursive: true });
+      writeFileSync(path.join(pkg, file), '\n');
+    }
+    const listed = execFileSync(process.execPath, [path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce'), 'ls', '--no-dependencies'], { cwd: pkg, encoding: 'utf8' }).split(/\r?\n/);
     for (const file of ['dist/cli.js', 'dist/cli-main.js']) assert.ok(listed.includes(file), `${file} is packaged`);
+    assert.ok(!listed.includes('src/cli/launch.ts'), 'sources are not');
   });
 
   it('uses no cache when NODE_DISABLE_COMPILE_CACHE=1, nor in a folder others may write', function () {
