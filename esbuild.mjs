@@ -1,8 +1,10 @@
 // Bundles the extension host code, the CLI, the webview and the tokenizer encodings.
 // - dist/extension.js: cjs for Node, `vscode` external (VS Code provides it).
-// - dist/cli.js: cjs for Node with a shebang (the `specialist-handoff` bin), self-contained:
-//   the MCP SDK of `specialist-handoff mcp` is bundled in too (its module is required only by
-//   that command, so the others do not pay for loading it).
+// - dist/cli-main.js: the CLI, cjs for Node; the MCP SDK of `specialist-handoff mcp` is in
+//   dist/vendor/mcp-sdk.js (VENDOR), required only by that command, so the others neither
+//   evaluate nor compile it.
+// - dist/cli.js: the `specialist-handoff` bin (a shebang and 2 KB, src/cli/launch.ts): loads
+//   dist/cli-main.js with V8's code cache, so a command does not compile the bundle anew.
 // - dist/webview/main.js: the panel script, for the browser (zod/mini only: see webviewZodMini);
 //   dist/webview/insights.js the same for the "Handoff Insights" view.
 // - dist/tokenizers/<encoding>.js: each gpt-tokenizer encoding in its own file, loaded
@@ -17,7 +19,7 @@
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { serialize } from 'node:v8';
-import { basename, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 
@@ -38,7 +40,14 @@ const production = !process.argv.includes('--dev');
  *   external there too);
  * - stream-json, stream-chain: src/evidence/session/jsonStream.ts (import() on first read);
  * - proper-lockfile: src/store/fileLock.ts (import() on first lock);
- * - simple-git: src/evidence/git/collectGit.ts gitClient (require on first git command).
+ * - simple-git: src/evidence/git/collectGit.ts gitClient (require on first git command);
+ * - the MCP SDK (server, stdio transport, types; with the libraries only it uses: ajv,
+ *   ajv-formats, fast-uri, zod-to-json-schema, ~175 KB of the CLI bundle's 915 KB): the
+ *   `mcp` command only (src/cli/mcp.ts requires src/mcp/server.ts when it runs). Its three
+ *   modules share one file, dist/vendor/mcp-sdk.js (see vendorEntries). That file carries
+ *   its own copy of zod (the SDK validates with it; src/mcp/server.ts hands it one schema of
+ *   ours, which zod checks by its traits, not by class). Every other command compiled the
+ *   SDK as it loaded: V8 compiled the 755 KB bundle without it in 30-43 ms, with it 39-50 ms.
  */
 export const VENDOR = {
   'mvdan-sh': 'mvdan-sh',
@@ -51,6 +60,9 @@ export const VENDOR = {
   'stream-chain': 'stream-chain',
   'proper-lockfile': 'proper-lockfile',
   'simple-git': 'simple-git',
+  '@modelcontextprotocol/sdk/server/index.js': 'mcp-sdk',
+  '@modelcontextprotocol/sdk/server/stdio.js': 'mcp-sdk',
+  '@modelcontextprotocol/sdk/types.js': 'mcp-sdk',
 };
 const vendorFilter = new RegExp(`^(${Object.keys(VENDOR).map((k) => k.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})$`);
 
@@ -73,7 +85,38 @@ const vendorExternal = {
 const vendorSiblings = {
   name: 'vendor-siblings',
   setup(build) {
-    build.onResolve({ filter: vendorFilter }, (args) => (args.kind === 'entry-point' ? undefined : { path: `./${VENDOR[args.path]}.js`, external: true }));
+    build.onResolve({ filter: vendorFilter }, (args) =>
+      args.kind === 'entry-point' || args.importer === `${VENDOR_ENTRY}${VENDOR[args.path]}` ? undefined : { path: `./${VENDOR[args.path]}.js`, external: true },
+    );
+  },
+};
+
+const VENDOR_ENTRY = 'vendor-entry:';
+
+/**
+ * The entry of each dist/vendor/<file>.js: the library's module itself, or, for a file that
+ * several {@link VENDOR} modules share (the MCP SDK's three), a module re-exporting them all
+ * (`vendor-entry:<file>`, answered by {@link vendorEntries}), so they are bundled once, together.
+ */
+function vendorEntryPoints() {
+  const specs = {};
+  for (const [spec, file] of Object.entries(VENDOR)) (specs[file] ??= []).push(spec);
+  return Object.fromEntries(Object.entries(specs).map(([file, list]) => [file, list.length === 1 ? fileURLToPath(import.meta.resolve(list[0])) : `${VENDOR_ENTRY}${file}`]));
+}
+
+/** Answers `vendor-entry:<file>` with `export * from` each module of VENDOR bundled into that file. */
+const vendorEntries = {
+  name: 'vendor-entries',
+  setup(build) {
+    build.onResolve({ filter: new RegExp(`^${VENDOR_ENTRY}`) }, (args) => ({ path: args.path, namespace: 'vendor-entry' }));
+    build.onLoad({ filter: /.*/, namespace: 'vendor-entry' }, (args) => ({
+      contents: Object.entries(VENDOR)
+        .filter(([, file]) => `${VENDOR_ENTRY}${file}` === args.path)
+        .map(([spec]) => `export * from ${JSON.stringify(spec)};\n`)
+        .join(''),
+      resolveDir: dirname(fileURLToPath(import.meta.url)),
+      loader: 'js',
+    }));
   },
 };
 
@@ -200,14 +243,16 @@ const node = {
 /** dist/extension.js's options (test/unit/build/navigator.test.ts builds them to a temporary folder). */
 export const extensionBuild = { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [tokenizersExternal, vendorExternal, zodEnglishOnly] };
 
-/** dist/cli.js's options (test/unit/build/vendor.test.ts builds them to a temporary folder). */
-export const cliBuild = { ...node, entryPoints: ['src/cli/bin.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [tokenizersExternal, vendorExternal, zodEnglishOnly] };
+/** dist/cli-main.js's options, the whole CLI (test/unit/build/vendor.test.ts builds them to a temporary folder). */
+export const cliBuild = { ...node, entryPoints: ['src/cli/bin.ts'], outfile: 'dist/cli-main.js', plugins: [tokenizersExternal, vendorExternal, zodEnglishOnly] };
+/** dist/cli.js, the executable: loads dist/cli-main.js with V8's code cache (src/cli/launch.ts). */
+export const launcherBuild = { ...node, entryPoints: ['src/cli/launch.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, external: ['./cli-main.js'] };
 /** dist/vendor/*.js: the libraries loaded on first use ({@link VENDOR}), one file each. */
 export const vendorBuild = {
   ...node,
-  entryPoints: Object.fromEntries(Object.entries(VENDOR).map(([spec, file]) => [file, fileURLToPath(import.meta.resolve(spec))])),
+  entryPoints: vendorEntryPoints(),
   outdir: 'dist/vendor',
-  plugins: [vendorSiblings, zodEnglishOnly],
+  plugins: [vendorEntries, vendorSiblings, zodEnglishOnly],
 };
 /** dist/tokenizers/*.js: one file per encoding. */
 export const tokenizersBuild = {
@@ -237,6 +282,7 @@ export const insightsWebviewBuild = {
 const builds = [
   extensionBuild,
   cliBuild,
+  launcherBuild,
   vendorBuild,
   tokenizersBuild,
   {

@@ -1,6 +1,6 @@
 /**
- * The `specialist-handoff` executable (dist/cli.js's entry, esbuild.mjs): before the CLI's
- * modules are even evaluated, a subcommand that counts tokens starts loading its tokenizer
+ * The CLI's entry (dist/cli-main.js, esbuild.mjs; the executable dist/cli.js, src/cli/launch.ts,
+ * loads it with V8's code cache): before the CLI's modules are even evaluated, a subcommand that counts tokens starts loading its tokenizer
  * on a worker thread (src/engine/tokenizerWorker.ts), so the rank tables load while the
  * process evaluates its modules, runs git and reads the transcript (issue 19: a hook runs
  * under a time limit). Then src/cli/main.ts runs the command, as when it is run itself
@@ -11,6 +11,7 @@
  * loaded in the process as before; the counts never depend on the guess.
  */
 import { preloadEncoding } from '../engine/tokenizer';
+import type * as Main from './main';
 
 /** Subcommands that count tokens on their way to the output (handoff, draft, record, history excerpt). */
 const COUNTING = new Set(['handover', 'hook', 'draft', 'record-result', 'history']);
@@ -29,4 +30,4 @@ if (COUNTING.has(argv.find((a) => !a.startsWith('-')) ?? '') && !argv.includes('
   preloadEncoding(tokenizerGuess(argv));
 }
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- evaluated after the head start above, on purpose
-require('./main');
+(require('./main') as typeof Main).runProcess();

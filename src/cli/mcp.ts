@@ -28,7 +28,7 @@ export async function runMcp(values: Values, io: CliIo): Promise<number> {
   const ws = await workspaceAndRoot(values, io);
   if (typeof ws === 'number') return ws;
   const { cwd } = ws;
-  // Loaded lazily so the other commands never pay for the SDK; esbuild bundles it all the same.
+  // Loaded lazily so the other commands never pay for the SDK (in dist/vendor/mcp-sdk.js: esbuild.mjs VENDOR).
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const mcp = require('../mcp/server') as typeof McpServerModule;
   const omitTools = [...new Set(values['omit-tool'] ?? [])];

@@ -13,6 +13,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { formatCount } from '../core/handoff/limits';
 import { MAX_ITEM_CHARS, MAX_LIST_ITEMS, parseTurn } from '../core/handoff/request';
 import { ReasonKindSchema, type HandoverOk } from '../core/handoff/schema';
 import { handover, latestHandoff, type HandoverEnvironment } from './handover';
@@ -27,7 +28,7 @@ export const HANDOVER_TOOL_DESCRIPTION =
   'what you leave out (summary, next steps, done items, blockers) is drafted from the session log: your todo list, the user\'s own requests (carried verbatim) and the commands run. ' +
   'Returns the result object (persona_marker, package, briefing, handoff_file, next_step) or an "ERROR: …" text.';
 
-const text = (max: number, what: string) => z.string({ error: `${what} must be a string` }).max(max, `${what} must be at most ${max.toLocaleString('en')} characters`);
+const text = (max: number, what: string) => z.string({ error: `${what} must be a string` }).max(max, `${what} must be at most ${formatCount(max)} characters`);
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 /**
@@ -40,8 +41,8 @@ const oneLineRef = (max: number, what: string, example: string) =>
 // The limits of the handover request (src/core/handoff/limits.ts, docs/DESIGN.md §4 "Limits"), so the tool refuses what the engine would.
 const list = (what: string) =>
   z
-    .array(z.string({ error: `${what} items must be strings` }).max(MAX_ITEM_CHARS, `items must be at most ${MAX_ITEM_CHARS.toLocaleString('en')} characters`), { error: `${what} must be a list of strings` })
-    .max(MAX_LIST_ITEMS, `${what} must have at most ${MAX_LIST_ITEMS.toLocaleString('en')} items`);
+    .array(z.string({ error: `${what} items must be strings` }).max(MAX_ITEM_CHARS, `items must be at most ${formatCount(MAX_ITEM_CHARS)} characters`), { error: `${what} must be a list of strings` })
+    .max(MAX_LIST_ITEMS, `${what} must have at most ${formatCount(MAX_LIST_ITEMS)} items`);
 
 /**
  * The tool's input (zod; its JSON Schema is {@link handoverToolJsonSchema}). Required:

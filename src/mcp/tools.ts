@@ -19,7 +19,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { RecordResultRequestSchema } from '../core/receive/handBack';
-import { MAX_ITEM_CHARS, MAX_LIST_ITEMS } from '../core/handoff/limits';
+import { MAX_ITEM_CHARS, MAX_LIST_ITEMS, formatCount } from '../core/handoff/limits';
 import { HANDOVER_TOOL_DESCRIPTION, HANDOVER_TOOL_NAME, handoverToolJsonSchema } from '../engine/agentTool';
 import { HISTORY_TOOL_DESCRIPTION, HISTORY_TOOL_NAME, historyToolJsonSchema } from '../engine/historyTool';
 
@@ -104,7 +104,7 @@ export const RecordResultInputSchema = RecordResultRequestSchema.omit({ tests_ru
               z.union([z.string().trim().min(1).max(MAX_ITEM_CHARS), z.number().int().min(1).transform(String)]),
               { error: 'criteria_met must be "all" or a list of criteria: their texts or their 1-based numbers' },
             )
-            .max(MAX_LIST_ITEMS, `criteria_met must have at most ${MAX_LIST_ITEMS.toLocaleString('en')} items`),
+            .max(MAX_LIST_ITEMS, `criteria_met must have at most ${formatCount(MAX_LIST_ITEMS)} items`),
         ],
         { error: 'criteria_met must be "all" or a list of criteria: their texts or their 1-based numbers' },
       )
@@ -201,18 +201,18 @@ export function inputErrorText(error: z.ZodError, allowed: readonly string[]): s
 function plainZodMessage(issue: z.core.$ZodIssue): string | undefined {
   if (!/^(Invalid input|Too big|Too small)/.test(issue.message)) return undefined;
   const words: Record<string, string> = { string: 'text', number: 'a number', boolean: 'true or false', array: 'a list', object: 'an object' };
-  const items = (n: unknown) => `${Number(n).toLocaleString('en')} item${n === 1 ? '' : 's'}`;
+  const items = (n: unknown) => `${formatCount(Number(n))} item${n === 1 ? '' : 's'}`;
   switch (issue.code) {
     case 'invalid_type':
       return `must be ${words[issue.expected] ?? issue.expected}`;
     case 'too_big':
       if (issue.origin === 'array') return `must have at most ${items(issue.maximum)}`;
-      if (issue.origin === 'string') return `must be at most ${Number(issue.maximum).toLocaleString('en')} characters`;
-      return `must be at most ${Number(issue.maximum).toLocaleString('en')}`;
+      if (issue.origin === 'string') return `must be at most ${formatCount(Number(issue.maximum))} characters`;
+      return `must be at most ${formatCount(Number(issue.maximum))}`;
     case 'too_small':
       if (issue.origin === 'array') return `must have at least ${items(issue.minimum)}`;
-      if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? 'must not be empty' : `must be at least ${Number(issue.minimum).toLocaleString('en')} characters`;
-      return issue.inclusive ? `must be at least ${Number(issue.minimum).toLocaleString('en')}` : `must be more than ${Number(issue.minimum).toLocaleString('en')}`;
+      if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? 'must not be empty' : `must be at least ${formatCount(Number(issue.minimum))} characters`;
+      return issue.inclusive ? `must be at least ${formatCount(Number(issue.minimum))}` : `must be more than ${formatCount(Number(issue.minimum))}`;
     default:
       return 'is invalid — see the tool\'s input schema';
   }

@@ -41,7 +41,7 @@ const field = (max: number) =>
     .string({ error: (iss) => (iss.input === undefined ? MISSING : 'must be a string') })
     .trim()
     .min(1, 'is empty')
-    .max(max, `must be at most ${max.toLocaleString('en')} characters`);
+    .max(max, `must be at most ${formatCount(max)} characters`);
 
 /**
  * A label from the hook input (event name, reason, trigger) as one line of visible text:

@@ -10,6 +10,7 @@
  */
 import { briefingClaimsLines, countClaims, renderClaims } from './claimsSection';
 import { codeSpan } from './codeSpan';
+import { formatCount } from './limits';
 import { quoteBlock, renderCommandsRun, renderDone, renderUserRequests } from './draftSections';
 import { renderFrontmatter } from './frontmatter';
 import { describeGitOperation } from './gitOperation';
@@ -52,10 +53,7 @@ const NONE = '_None._';
 
 export { codeSpan };
 
-/** Formats a number with thousands separators (`12,345`), independent of locale. */
-export function formatCount(n: number): string {
-  return n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
+export { formatCount };
 
 /**
  * `text` shortened to at most `max` characters for a message: cut at the last space

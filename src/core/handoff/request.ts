@@ -4,7 +4,7 @@
  * defaults and the same `ERROR:` messages naming the field at fault.
  */
 import { z } from 'zod';
-import { MAX_ITEM_CHARS, MAX_LINE_CHARS, MAX_LIST_ITEMS, MAX_REQUEST_CHARS, MAX_SUMMARY_CHARS } from './limits';
+import { MAX_ITEM_CHARS, MAX_LINE_CHARS, MAX_LIST_ITEMS, MAX_REQUEST_CHARS, MAX_SUMMARY_CHARS, formatCount } from './limits';
 import { composeError, type ErrorParts } from './errors';
 import { CommandRunSchema, DraftedFieldSchema, UserRequestSchema } from './draftFields';
 import { ReasonKindSchema, TestRunSchema, TokenizerNameSchema, TurnSchema, type Turn } from './schema';
@@ -42,13 +42,13 @@ const oneLine = (what: string) =>
   z
     .string()
     .trim()
-    .max(MAX_LINE_CHARS, `must be at most ${MAX_LINE_CHARS.toLocaleString('en')} characters`)
+    .max(MAX_LINE_CHARS, `must be at most ${formatCount(MAX_LINE_CHARS)} characters`)
     .refine((v) => !CONTROL.test(v) && !/[\r\n]/.test(v), `must be one line of text without control characters (${what})`)
     .refine((v) => !INVISIBLE_CHARS.test(v), `must not contain invisible characters (bidi controls, zero-width or tag characters) (${what}) — retype it`);
 
 const listOfText = z
-  .array(z.string().max(MAX_ITEM_CHARS, `items must be at most ${MAX_ITEM_CHARS.toLocaleString('en')} characters`))
-  .max(MAX_LIST_ITEMS, `must have at most ${MAX_LIST_ITEMS.toLocaleString('en')} items`)
+  .array(z.string().max(MAX_ITEM_CHARS, `items must be at most ${formatCount(MAX_ITEM_CHARS)} characters`))
+  .max(MAX_LIST_ITEMS, `must have at most ${formatCount(MAX_LIST_ITEMS)} items`)
   .default([])
   .transform((items) => items.map((s) => s.trim()).filter((s) => s.length > 0));
 
@@ -65,7 +65,7 @@ export const HandoverRequestSchema = z.object({
     .string({ error: 'is required' })
     .max(200, 'must be at most 200 characters')
     .refine((v) => !INVISIBLE_CHARS.test(v), 'must not contain invisible characters (bidi controls, zero-width or tag characters) — retype it'),
-  summary: z.string().max(MAX_SUMMARY_CHARS, `must be at most ${MAX_SUMMARY_CHARS.toLocaleString('en')} characters`).default(''),
+  summary: z.string().max(MAX_SUMMARY_CHARS, `must be at most ${formatCount(MAX_SUMMARY_CHARS)} characters`).default(''),
   decisions: listOfText,
   failed_approaches: listOfText,
   next_steps: listOfText,
@@ -73,11 +73,11 @@ export const HandoverRequestSchema = z.object({
   artifacts: listOfText,
   recent_turns: z
     .array(z.union([TurnSchema, z.string().transform((text) => ({ role: 'assistant' as const, text }))]))
-    .max(MAX_LIST_ITEMS, `must have at most ${MAX_LIST_ITEMS.toLocaleString('en')} turns`)
+    .max(MAX_LIST_ITEMS, `must have at most ${formatCount(MAX_LIST_ITEMS)} turns`)
     // A turn is a list item (docs/DESIGN.md §4 "Limits": each list item 20,000 characters), named by its index.
     .superRefine((turns, ctx) => {
       const i = turns.findIndex((t) => t.text.length > MAX_ITEM_CHARS);
-      if (i >= 0) ctx.addIssue({ code: 'custom', path: [i], message: `items must be at most ${MAX_ITEM_CHARS.toLocaleString('en')} characters` });
+      if (i >= 0) ctx.addIssue({ code: 'custom', path: [i], message: `items must be at most ${formatCount(MAX_ITEM_CHARS)} characters` });
     })
     .default([]),
   tests_run: z.array(TestRunSchema).max(MAX_LIST_ITEMS * 10, 'has too many entries').default([]),
@@ -89,15 +89,15 @@ export const HandoverRequestSchema = z.object({
    */
   user_requests: z
     .array(z.union([UserRequestSchema, z.string().transform((text) => ({ text, time: null, source: 'user' }))]))
-    .max(MAX_LIST_ITEMS, `must have at most ${MAX_LIST_ITEMS.toLocaleString('en')} requests`)
+    .max(MAX_LIST_ITEMS, `must have at most ${formatCount(MAX_LIST_ITEMS)} requests`)
     .superRefine((requests, ctx) => {
       const i = requests.findIndex((r) => r.text.length > MAX_ITEM_CHARS);
-      if (i >= 0) ctx.addIssue({ code: 'custom', path: [i], message: `items must be at most ${MAX_ITEM_CHARS.toLocaleString('en')} characters` });
+      if (i >= 0) ctx.addIssue({ code: 'custom', path: [i], message: `items must be at most ${formatCount(MAX_ITEM_CHARS)} characters` });
     })
     .transform((requests) => requests.filter((r) => r.text.trim().length > 0))
     .optional(),
   /** Commands run that are not test runs (issue 15). Absent: taken from the session log (capped, failures first). */
-  commands_run: z.array(CommandRunSchema).max(MAX_LIST_ITEMS, `must have at most ${MAX_LIST_ITEMS.toLocaleString('en')} entries`).optional(),
+  commands_run: z.array(CommandRunSchema).max(MAX_LIST_ITEMS, `must have at most ${formatCount(MAX_LIST_ITEMS)} entries`).optional(),
   /** The fields the caller passes still as drafted (the panel: not edited by the user); recorded in the handoff's `drafted`. */
   drafted: z.array(DraftedFieldSchema).max(20, 'has too many entries').default([]),
   /**
@@ -107,7 +107,7 @@ export const HandoverRequestSchema = z.object({
    */
   draft: z.boolean().default(false),
   return_condition: oneLine('when the specialist hands back').optional(),
-  handover_reason: z.string().max(MAX_LINE_CHARS * 2, `must be at most ${(MAX_LINE_CHARS * 2).toLocaleString('en')} characters`).default(''),
+  handover_reason: z.string().max(MAX_LINE_CHARS * 2, `must be at most ${formatCount(MAX_LINE_CHARS * 2)} characters`).default(''),
   reason_kind: z._default(ReasonKindSchema, 'end_of_session'),
   from: oneLine('who hands over').pipe(z.string().min(1, 'must not be empty')).default(DEFAULT_FROM),
   max_context_tokens: z
@@ -140,7 +140,7 @@ export const HandoverRequestSchema = z.object({
     ctx.addIssue({
       code: 'custom',
       path: ['summary'],
-      message: `and the other texts add up to ${total.toLocaleString('en')} characters, more than ${MAX_REQUEST_CHARS.toLocaleString('en')} — put long material in a file and list it as an artifact`,
+      message: `and the other texts add up to ${formatCount(total)} characters, more than ${formatCount(MAX_REQUEST_CHARS)} — put long material in a file and list it as an artifact`,
     });
   }
 });

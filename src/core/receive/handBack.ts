@@ -4,15 +4,15 @@
  * `record-result`, and the acceptance criteria a handoff sets.
  */
 import { z } from 'zod';
-import { MAX_ITEM_CHARS, MAX_LIST_ITEMS, MAX_SUMMARY_CHARS } from '../handoff/limits';
+import { MAX_ITEM_CHARS, MAX_LIST_ITEMS, MAX_SUMMARY_CHARS, formatCount } from '../handoff/limits';
 import type { ParsedHandoff } from '../handoff/parse';
 import { SpecialistIdSchema } from '../handoff/ids';
 import { TestRunSchema, TokenizerNameSchema } from '../handoff/schema';
 
-const item = z.string().max(MAX_ITEM_CHARS, `items must be at most ${MAX_ITEM_CHARS.toLocaleString('en')} characters`);
+const item = z.string().max(MAX_ITEM_CHARS, `items must be at most ${formatCount(MAX_ITEM_CHARS)} characters`);
 const list = z
   .array(item)
-  .max(MAX_LIST_ITEMS, `must have at most ${MAX_LIST_ITEMS.toLocaleString('en')} items`)
+  .max(MAX_LIST_ITEMS, `must have at most ${formatCount(MAX_LIST_ITEMS)} items`)
   .default([])
   .transform((xs) => xs.map((x) => x.trim()).filter(Boolean));
 
@@ -30,7 +30,7 @@ const list = z
 export const RecordResultRequestSchema = z.object({
   specialist: SpecialistIdSchema,
   handoffs: z.array(z.string().trim().min(1).max(300)).max(50).default([]),
-  summary: z.string().max(MAX_SUMMARY_CHARS, `must be at most ${MAX_SUMMARY_CHARS.toLocaleString('en')} characters`).default(''),
+  summary: z.string().max(MAX_SUMMARY_CHARS, `must be at most ${formatCount(MAX_SUMMARY_CHARS)} characters`).default(''),
   criteria_met: z.union([z.literal('all'), z.array(z.string().trim().min(1).max(MAX_ITEM_CHARS)).max(MAX_LIST_ITEMS)]).default([]),
   next_steps: list,
   blockers: list,

@@ -13,6 +13,7 @@
  * stripped from the texts people and agents wrote (`invisible.ts`). Pure computation: no
  * I/O and no `vscode`.
  */
+import { formatCount } from '../handoff/limits';
 import type { HandoffPackage } from '../handoff/schema';
 import { stripInvisible } from './invisible';
 import {
@@ -163,8 +164,8 @@ function countKinds(findings: readonly Finding[], into: Record<string, number> =
 
 function capped(text: string, notes: string[]): string {
   if (text.length <= MAX_REDACT_CHARS) return text;
-  notes.push(`a text of ${text.length.toLocaleString('en')} characters was cut to ${MAX_REDACT_CHARS.toLocaleString('en')} before the secret scan`);
-  return `${text.slice(0, MAX_REDACT_CHARS)}\n[… ${(text.length - MAX_REDACT_CHARS).toLocaleString('en')} characters cut before the secret scan …]`;
+  notes.push(`a text of ${formatCount(text.length)} characters was cut to ${formatCount(MAX_REDACT_CHARS)} before the secret scan`);
+  return `${text.slice(0, MAX_REDACT_CHARS)}\n[… ${formatCount(text.length - MAX_REDACT_CHARS)} characters cut before the secret scan …]`;
 }
 
 /**

@@ -8,8 +8,9 @@
  * loaded on first use (esbuild.mjs VENDOR: secretlint, simple-git, proper-lockfile, stream-json
  * and stream-chain) are in dist/vendor/ too, not in the bundles; the bundled CLI writes a
  * handoff through them (git evidence, the briefing's lock, secrets redacted by secretlint's
- * rules) and reads a Cline task (stream-json). And zod's locales are answered with English
- * alone: a bundled zod still words its messages in English.
+ * rules) and reads a Cline task (stream-json). The MCP SDK (with ajv, only it uses) is in
+ * dist/vendor/mcp-sdk.js: the bundled `mcp` command serves from it. And zod's locales are
+ * answered with English alone: a bundled zod still words its messages in English.
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -19,30 +20,16 @@ import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { writeClaudeSession } from '../../helpers/claudeSession';
 import { fakeSecrets } from '../../helpers/fakeSecrets';
+import { ROOT, buildDist } from '../../helpers/dist';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../../helpers/repo';
-
-const ROOT = path.resolve(__dirname, '..', '..', '..');
-
-/** Builds the CLI, the vendor files and the tokenizers with esbuild.mjs's options into a temporary folder laid out as dist/ is. */
-async function buildDist(): Promise<{ dist: string; builds: { VENDOR: Record<string, string> } }> {
-  type Build = esbuild.BuildOptions;
-  const builds = (await import(pathToFileURL(path.join(ROOT, 'esbuild.mjs')).href)) as { cliBuild: Build; vendorBuild: Build; tokenizersBuild: Build; VENDOR: Record<string, string> };
-  const dist = tempDir('handoff-dist-');
-  await Promise.all([
-    esbuild.build({ ...builds.cliBuild, absWorkingDir: ROOT, outfile: path.join(dist, 'cli.js'), logLevel: 'error' }),
-    esbuild.build({ ...builds.vendorBuild, absWorkingDir: ROOT, outdir: path.join(dist, 'vendor'), logLevel: 'error' }),
-    esbuild.build({ ...builds.tokenizersBuild, absWorkingDir: ROOT, outdir: path.join(dist, 'tokenizers'), logLevel: 'error' }),
-  ]);
-  return { dist, builds };
-}
 
 describe('build: the shell parser in its own file', function () {
   this.timeout(180_000);
   after(cleanupTempDirs);
 
-  it('dist/cli.js does not carry mvdan-sh, and the bundled CLI parses the transcript\'s commands through dist/vendor/mvdan-sh.js', async () => {
+  it('dist/cli-main.js does not carry mvdan-sh, and the bundled CLI parses the transcript\'s commands through dist/vendor/mvdan-sh.js', async () => {
     const { dist } = await buildDist();
-    const cliJs = readFileSync(path.join(dist, 'cli.js'), 'utf8');
+    const cliJs = readFileSync(path.join(dist, 'cli-main.js'), 'utf8');
     assert.ok(cliJs.includes('./vendor/mvdan-sh.js'), 'the CLI requires the vendor file');
     assert.ok(!cliJs.includes('$packages["mvdan.cc/sh'), 'the GopherJS packages are not in the CLI bundle');
     assert.ok(statSync(path.join(dist, 'vendor', 'mvdan-sh.js')).size > 500_000, 'the parser is in the vendor file');
@@ -62,7 +49,7 @@ describe('build: the shell parser in its own file', function () {
 
   it('the bundled CLI writes a handoff through the vendor files (simple-git, proper-lockfile, secretlint) and reads a Cline task (stream-json)', async () => {
     const { dist, builds } = await buildDist();
-    const cliJs = readFileSync(path.join(dist, 'cli.js'), 'utf8');
+    const cliJs = readFileSync(path.join(dist, 'cli-main.js'), 'utf8');
     for (const file of new Set(Object.values(builds.VENDOR))) {
       assert.ok(statSync(path.join(dist, 'vendor', `${file}.js`)).size > 1000, `dist/vendor/${file}.js`);
       assert.ok(cliJs.includes(`require("./vendor/${file}.js")`), `the CLI requires dist/vendor/${file}.js`);
@@ -97,6 +84,46 @@ describe('build: the shell parser in its own file', function () {
     writeFileSync(path.join(task, 'ui_messages.json'), JSON.stringify(messages));
     const draft = execFileSync(process.execPath, [path.join(dist, 'cli.js'), 'draft', '--json', '--session-log', path.join(task, 'ui_messages.json')], { cwd: ws, encoding: 'utf8', env });
     assert.ok(draft.includes('Add a cart total to the checkout page.'), `the Cline task was read through dist/vendor/stream-json.js: ${draft.slice(0, 400)}`);
+  });
+
+  it('dist/cli-main.js does not carry the MCP SDK (nor ajv), and the bundled `mcp` serves through dist/vendor/mcp-sdk.js', async () => {
+    const { dist } = await buildDist();
+    const cliJs = readFileSync(path.join(dist, 'cli-main.js'), 'utf8');
+    assert.ok(cliJs.includes('require("./vendor/mcp-sdk.js")'), 'the CLI requires the SDK\'s vendor file');
+    for (const marker of ['Server does not support', 'notifications/initialized', 'tools/list', 'ajv']) assert.ok(!cliJs.includes(marker), `the SDK's or ajv's "${marker}" is not in the CLI bundle`);
+    const sdk = readFileSync(path.join(dist, 'vendor', 'mcp-sdk.js'), 'utf8');
+    assert.ok(!sdk.includes('require("./mcp-sdk.js")'), 'the SDK\'s modules are bundled together, not required from themselves');
+
+    const ws = initRepo(tempDir('handoff-vendor-ws-'));
+    write(ws, 'a.txt', 'a\n');
+    commitAll(ws, 'c1');
+    const requests = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'vendor-test', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      // The call handler's schema is ours (src/mcp/server.ts), run by the SDK's copy of zod.
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'list_specialists', arguments: 'not an object' } },
+      { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'list_specialists', arguments: {} } },
+    ];
+    const run = spawnSync(process.execPath, [path.join(dist, 'cli.js'), 'mcp', '--cwd', ws], {
+      input: requests.map((r) => JSON.stringify(r)).join('\n') + '\n',
+      encoding: 'utf8',
+      env: { ...process.env, XDG_STATE_HOME: tempDir('handoff-vendor-xdg-'), HOME: tempDir('handoff-vendor-home-') },
+      timeout: 60_000,
+    });
+    assert.equal(run.status, 0, run.stderr);
+    const answers = new Map(
+      run.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { id: number; result: { serverInfo?: { name: string }; tools?: Array<{ name: string }>; isError?: boolean; content?: Array<{ text: string }> } })
+        .map((a) => [a.id, a.result]),
+    );
+    assert.equal(answers.get(1)?.serverInfo?.name, 'specialist-handoff');
+    assert.ok(answers.get(2)?.tools?.some((t) => t.name === 'handover_to_specialist'), 'tools/list names the handover tool');
+    assert.equal(answers.get(3)?.isError, true);
+    assert.match(answers.get(3)?.content?.[0].text ?? '', /^ERROR: arguments must be an object of the tool's fields \(got a string\)/);
+    assert.ok(answers.get(4)?.content?.[0].text.includes('"quality_reviewer"'), 'list_specialists answered');
   });
 
   it('a bundle built with the extension\'s plugins keeps zod\'s English messages and carries no other locale', async () => {

@@ -1,0 +1,96 @@
+/**
+ * dist/cli.js, the `specialist-handoff` executable (esbuild.mjs launcherBuild): it only loads
+ * dist/cli-main.js (src/cli/bin.ts, the whole CLI) with V8's code cache, so a command does not
+ * compile the 750 KB bundle, and the functions its start runs, anew each time (issue 19: a
+ * hook runs under a time limit). The bundle must be compiled after the cache is switched on,
+ * hence this separate file.
+ *
+ * - Node ≥ 22.1: Node's own module compile cache (`module.enableCompileCache()`, in
+ *   `NODE_COMPILE_CACHE` or os.tmpdir()/node-compile-cache; Node checks each entry against
+ *   the module's source and its own version, and `NODE_DISABLE_COMPILE_CACHE=1` turns it off).
+ * - Older Node (20, which `engines` allows): the same thing by hand, for this one file. The
+ *   bundle is compiled with `vm.Script` and the code V8 produced for it is kept in
+ *   `<os.tmpdir()>/specialist-handoff-code-cache-<uid>/<sha256 of the source, Node's version and
+ *   architecture>.bin`: a changed bundle or another Node never reads a stale entry (V8 also
+ *   refuses data of another version or other flags: the bundle is then compiled from source
+ *   and the entry written again). The folder is made private (0700) and used only when it is
+ *   a directory of ours that nobody else can write (os.tmpdir() is shared); the entry is
+ *   written once per bundle, as the first process exits (after its start has compiled what a
+ *   command runs), to a temporary name then renamed, so a concurrent process never reads half
+ *   a file; entries older than a week are removed then (other bundles' — another install, an
+ *   older version — are kept meanwhile: two installs in use never evict each other, and one
+ *   in use pays one compile a week at most). `NODE_DISABLE_COMPILE_CACHE=1` turns
+ *   it off too. Any failure of the cache only means compiling from source, as before.
+ */
+import { createHash } from 'node:crypto';
+import { lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import Module, { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Script } from 'node:vm';
+
+/** The bundle this file loads, beside it. */
+const MAIN = path.join(__dirname, 'cli-main.js');
+/** Age (ms) after which another bundle's cache entry is removed as a new one is written: a week. */
+const STALE_ENTRY_MS = 7 * 24 * 3600 * 1000;
+
+/**
+ * The folder of the hand-made code cache for this user, created private if missing, or
+ * `undefined` when it cannot be trusted (not a directory of ours, or writable by others).
+ */
+function codeCacheDir(base = tmpdir()): string | undefined {
+  const uid = process.getuid?.();
+  const dir = path.join(base, `specialist-handoff-code-cache-${uid ?? 'user'}`);
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const st = lstatSync(dir);
+    if (!st.isDirectory()) return undefined;
+    // POSIX: ours and private (Windows' temporary folder is the user's own).
+    if (uid !== undefined && (st.uid !== uid || (st.mode & 0o077) !== 0)) return undefined;
+    return dir;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Compiles and runs dist/cli-main.js with the hand-made code cache (Node without `enableCompileCache`). */
+function runWithCodeCache(): void {
+  const source = readFileSync(MAIN, 'utf8');
+  const dir = process.env.NODE_DISABLE_COMPILE_CACHE ? undefined : codeCacheDir();
+  const name = `${createHash('sha256').update(source).update(`\0${process.version}\0${process.arch}`).digest('hex').slice(0, 40)}.bin`;
+  let cachedData: Buffer | undefined;
+  if (dir) {
+    try {
+      cachedData = readFileSync(path.join(dir, name));
+    } catch {
+      // none yet
+    }
+  }
+  const script = new Script(Module.wrap(source), { filename: MAIN, cachedData });
+  if (dir && (!cachedData || script.cachedDataRejected)) {
+    process.once('exit', () => {
+      try {
+        const temporary = path.join(dir, `${name}.${process.pid}.tmp`);
+        writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
+        renameSync(temporary, path.join(dir, name));
+        for (const other of readdirSync(dir)) {
+          const file = path.join(dir, other);
+          if (other !== name && Date.now() - statSync(file).mtimeMs > STALE_ENTRY_MS) rmSync(file, { force: true });
+        }
+      } catch {
+        // the next process compiles from source again
+      }
+    });
+  }
+  const mainModule = { exports: {} };
+  (script.runInThisContext() as (...args: unknown[]) => void)(mainModule.exports, createRequire(MAIN), mainModule, MAIN, __dirname);
+}
+
+const enableCompileCache = (Module as { enableCompileCache?: () => unknown }).enableCompileCache;
+if (typeof enableCompileCache === 'function') {
+  enableCompileCache();
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- compiled after the cache is on, on purpose
+  require('./cli-main.js');
+} else {
+  runWithCodeCache();
+}

@@ -1,0 +1,114 @@
+/**
+ * Issue 19: dist/cli.js (src/cli/launch.ts) loads the CLI bundle dist/cli-main.js with V8's code
+ * cache. On Node without `module.enableCompileCache` (20), the cache is kept by hand in
+ * `<tmpdir>/specialist-handoff-code-cache-<uid>/`: written once per bundle, read back by the
+ * next process, never stale (its name is the bundle's hash), refused when broken, one per
+ * bundle (week-old ones removed), private, and off with NODE_DISABLE_COMPILE_CACHE=1. What a command prints never depends on it. (How much it
+ * saves is the bench's business: the CLI rows.)
+ */
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import Module from 'node:module';
+import path from 'node:path';
+import { ROOT, buildDist } from '../../helpers/dist';
+import { cleanupTempDirs, tempDir } from '../../helpers/repo';
+
+const HAND_MADE = typeof (Module as { enableCompileCache?: unknown }).enableCompileCache !== 'function';
+
+describe('build: dist/cli.js loads the CLI bundle with V8\'s code cache', function () {
+  this.timeout(180_000);
+  after(cleanupTempDirs);
+
+  let dist = '';
+  before(async () => {
+    dist = (await buildDist()).dist;
+  });
+
+  /** Runs `node dist/cli.js <args>` with its temporary folder in `tmp`. */
+  const cli = (tmp: string, args: string[], env: NodeJS.ProcessEnv = {}) =>
+    execFileSync(process.execPath, [path.join(dist, 'cli.js'), ...args], { encoding: 'utf8', env: { ...process.env, TMPDIR: tmp, TMP: tmp, TEMP: tmp, NODE_DISABLE_COMPILE_CACHE: '', ...env } });
+  const cacheDir = (tmp: string) => path.join(tmp, `specialist-handoff-code-cache-${process.getuid?.() ?? 'user'}`);
+  const entries = (tmp: string) => (existsSync(cacheDir(tmp)) ? readdirSync(cacheDir(tmp)) : []);
+
+  it('runs the CLI as the bundle itself does, with or without the cache', () => {
+    // The hand-made cache compiles the bundle with vm.Script, which has no loader for a native import().
+    assert.doesNotMatch(readFileSync(path.join(dist, 'cli-main.js'), 'utf8'), /\bimport\(/, 'esbuild turned every import() into a require');
+    const tmp = tempDir('handoff-launch-');
+    const direct = execFileSync(process.execPath, [path.join(dist, 'cli-main.js'), 'specialists'], { encoding: 'utf8' });
+    assert.match(direct, /quality_reviewer/);
+    assert.equal(cli(tmp, ['specialists']), direct, 'first run (the cache is written)');
+    assert.equal(cli(tmp, ['specialists']), direct, 'second run (the cache is read)');
+    assert.equal(cli(tempDir('handoff-launch-'), ['specialists'], { NODE_DISABLE_COMPILE_CACHE: '1' }), direct, 'cache off');
+
+    // Node ≥ 22.1's way (this Node may not have it: a stand-in records the call): the cache is
+    // switched on, then the bundle is required and runs the command.
+    const standIn = path.join(tmp, 'enable-compile-cache.js');
+    writeFileSync(standIn, "require('node:module').enableCompileCache = () => { process.stderr.write('enableCompileCache called\\n'); };\n");
+    const run = spawnSync(process.execPath, ['-r', standIn, path.join(dist, 'cli.js'), 'specialists'], { encoding: 'utf8', env: { ...process.env, TMPDIR: tmp } });
+    assert.equal(run.stdout, direct);
+    assert.equal(run.stderr, 'enableCompileCache called\n');
+  });
+
+  it('writes one private entry per bundle, reads it back unchanged, replaces a broken one, and removes week-old ones', function () {
+    if (!HAND_MADE) this.skip(); // Node ≥ 22.1: Node's own compile cache
+    const tmp = tempDir('handoff-launch-');
+    const version = cli(tmp, ['--version']);
+    const [entry, ...more] = entries(tmp);
+    assert.deepEqual(more, []);
+    assert.match(entry, /^[0-9a-f]{40}\.bin$/);
+    assert.equal(statSync(cacheDir(tmp)).mode & 0o777, 0o700, 'the folder is private');
+    const file = path.join(cacheDir(tmp), entry);
+    const written = readFileSync(file);
+    assert.ok(written.length > 10_000, 'V8 code of the bundle');
+    const mtime = statSync(file).mtimeMs;
+
+    assert.equal(cli(tmp, ['--version']), version);
+    assert.equal(statSync(file).mtimeMs, mtime, 'an accepted entry is not written again');
+    assert.deepEqual(readFileSync(file), written);
+
+    writeFileSync(file, Buffer.alloc(written.length, 7));
+    assert.equal(cli(tmp, ['--version']), version, 'a broken entry is refused (V8 checks it) and the bundle compiled from source');
+    assert.ok(!readFileSync(file).equals(Buffer.alloc(written.length, 7)), 'and the entry is written again');
+
+    // Another bundle (a second install, another version): its own entry, beside this one.
+    appendFileSync(path.join(dist, 'cli-main.js'), '\n// another build\n');
+    assert.equal(cli(tmp, ['--version']), version);
+    const both = entries(tmp);
+    assert.equal(both.length, 2, 'each bundle has its own entry, neither evicts the other');
+    const [other] = both.filter((e) => e !== entry);
+    // An entry untouched for more than a week goes when another is written.
+    const weekAgo = new Date(Date.now() - 8 * 24 * 3600 * 1000);
+    utimesSync(file, weekAgo, weekAgo);
+    rmSync(path.join(cacheDir(tmp), other));
+    assert.equal(cli(tmp, ['--version']), version);
+    assert.deepEqual(entries(tmp), [other], 'the week-old entry is removed as the new one is written');
+  });
+
+  it('the .vsix ships the launcher and the bundle it loads (the extension runs `dist/cli.js mcp`)', () => {
+    // vsce lists the files that exist: the package's manifest and .vscodeignore beside stand-ins of the build's output.
+    const pkg = tempDir('handoff-vsix-');
+    for (const file of ['package.json', '.vscodeignore']) writeFileSync(path.join(pkg, file), readFileSync(path.join(ROOT, file)));
+    for (const file of ['dist/cli.js', 'dist/cli-main.js', 'dist/extension.js', 'src/cli/launch.ts']) {
+      mkdirSync(path.dirname(path.join(pkg, file)), { recursive: true });
+      writeFileSync(path.join(pkg, file), '\n');
+    }
+    const listed = execFileSync(process.execPath, [path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce'), 'ls', '--no-dependencies'], { cwd: pkg, encoding: 'utf8' }).split(/\r?\n/);
+    for (const file of ['dist/cli.js', 'dist/cli-main.js']) assert.ok(listed.includes(file), `${file} is packaged`);
+    assert.ok(!listed.includes('src/cli/launch.ts'), 'sources are not');
+  });
+
+  it('uses no cache when NODE_DISABLE_COMPILE_CACHE=1, nor in a folder others may write', function () {
+    if (!HAND_MADE) this.skip();
+    const off = tempDir('handoff-launch-');
+    cli(off, ['--version'], { NODE_DISABLE_COMPILE_CACHE: '1' });
+    assert.ok(!existsSync(cacheDir(off)));
+
+    if (process.platform === 'win32') return;
+    const shared = tempDir('handoff-launch-');
+    mkdirSync(cacheDir(shared));
+    chmodSync(cacheDir(shared), 0o777);
+    assert.match(cli(shared, ['--version']), /\d+\.\d+\.\d+/);
+    assert.deepEqual(entries(shared), [], 'nothing read from or written to a folder others can write');
+  });
+});
