@@ -14,7 +14,7 @@ import { collectEvidenceFor } from '../engine/handoverEvidence';
 import { integer, userRequestTokens, type Values } from './args';
 import { EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, type CliIo } from './io';
 import { cliHandoverWarning, escapeControls, fail, failWith } from './wording';
-import { readSummary, resolveWorkspace, sessionLogMode } from './workspace';
+import { readSummary, resolveWorkspaceFolder, sessionLogMode } from './workspace';
 
 /**
  * The flags as a handover request (field names of `HandoverRequestSchema`,
@@ -60,10 +60,11 @@ function requestOf(values: Values, summary: string, numbers: { maxTokens?: numbe
  * workspace), 2 bad input, 1 the handoff could not be written.
  */
 export async function runHandover(values: Values, io: CliIo): Promise<number> {
-  const cwd = await resolveWorkspace(values, io);
-  if (typeof cwd !== 'string') {
-    return fail(io, values, cwd.error, EXIT_BAD_INPUT, 'cwd');
+  const folder = await resolveWorkspaceFolder(values, io);
+  if ('error' in folder) {
+    return fail(io, values, folder.error, EXIT_BAD_INPUT, 'cwd');
   }
+  const cwd = folder.path;
   const maxTokens = integer(values['max-tokens'], 'max-tokens');
   const recentTurns = integer(values['recent-turns'], 'recent-turns');
   const maxDepth = integer(values['max-depth'], 'max-depth');
@@ -85,7 +86,8 @@ export async function runHandover(values: Values, io: CliIo): Promise<number> {
   if (typeof mode === 'object') {
     return fail(io, values, mode.error, EXIT_BAD_INPUT, 'session-log');
   }
-  const where = { workspaceRoot: cwd, handoffDirectory: values.dir };
+  // git's answers from finding the workspace: the evidence starts from them (one process fewer).
+  const where = { workspaceRoot: cwd, handoffDirectory: values.dir, ...(folder.repository ? { gitProbe: folder.gitProbe } : {}) };
   // git runs while the session id is read and the engine checks the request (issue 19: the
   // first git process no longer waits for them); the engine takes the promise as it takes the
   // panel's (HandoverEnvironment.evidence), from the same folder and handoff folder it would use.

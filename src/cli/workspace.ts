@@ -8,7 +8,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { HandoverEnvironment } from '../engine/environment';
 import { cliSessionLogStatePath, currentCliSessionId } from '../engine/cliSession';
-import { handoffRootOf, workspaceFolderOf } from '../engine/project';
+import { handoffRootOf, workspaceFolderOf, type WorkspaceFolder } from '../engine/project';
 import type { Values } from './args';
 import { EXIT_BAD_INPUT, type CliIo } from './io';
 import { fail, failWith } from './wording';
@@ -20,9 +20,19 @@ import { fail, failWith } from './wording';
  * @returns the absolute folder, or the `ERROR:` naming the flag and the folder
  */
 export async function resolveWorkspace(values: Pick<Values, 'cwd'>, io: CliIo, flag = '--cwd'): Promise<string | { error: string }> {
+  const folder = await resolveWorkspaceFolder(values, io, flag);
+  return 'error' in folder ? folder : folder.path;
+}
+
+/**
+ * {@link resolveWorkspace} with git's first answers about the folder (`gitProbe`, in a git
+ * working tree), for a command that collects its evidence next: pass it on as
+ * `HandoverEnvironment.gitProbe` and git is asked once (issue 19).
+ */
+export async function resolveWorkspaceFolder(values: Pick<Values, 'cwd'>, io: CliIo, flag = '--cwd'): Promise<Extract<WorkspaceFolder, { ok: true }> | { error: string }> {
   const dir = path.resolve(io.cwd, values.cwd ?? '.');
   const folder = await workspaceFolderOf(dir);
-  return folder.ok ? folder.path : { error: `ERROR: ${flag} ${folder.problem}` };
+  return folder.ok ? folder : { error: `ERROR: ${flag} ${folder.problem}` };
 }
 
 /**

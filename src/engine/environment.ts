@@ -4,7 +4,7 @@
  * log and who asks. Every entry point builds one and passes it to the jobs
  * (docs/ARCHITECTURE.md, "The front door").
  */
-import type { GitEvidence } from '../core/handoff/gitEvidence';
+import type { GitEvidence, RepositoryProbe } from '../core/handoff/gitEvidence';
 import type { SessionSource } from '../core/session/events';
 import type { SessionLogEvidence } from '../evidence/session/collectSessionLog';
 import type { SessionLocations } from '../evidence/session/discovery';
@@ -26,6 +26,12 @@ export interface HandoverEnvironment {
   readonly sessionId?: string;
   /** Overrides the base commit (the session recorder's); default the latest handoff's HEAD. */
   readonly baseCommit?: string | null;
+  /**
+   * git's first answers about `workspaceRoot`'s working tree, when finding the workspace
+   * already asked them (src/engine/project.ts `workspaceFolderOf`: the CLI, the hook); the
+   * evidence then starts from them instead of asking again (issue 19). Default: asked.
+   */
+  readonly gitProbe?: RepositoryProbe;
   /** Evidence already collected (the command collects while the user types); default: collect now. */
   readonly evidence?: Promise<GitEvidence> | GitEvidence;
   /** The base commit of the recorded session (HEAD when recording began), used when no earlier handoff gives one. */

@@ -129,6 +129,8 @@ export async function runClaudeHook(rawInput: string, options: ClaudeHookOptions
     handoffDirectory: options.handoffDirectory,
     sessionId: input.session_id,
     sessionLog: { mode: transcriptFound ? transcript : 'none', statePath: cliSessionLogStatePath(cwd) },
+    // git's answers from finding the workspace: the evidence starts from them (one process fewer).
+    ...(folder.repository ? { gitProbe: folder.gitProbe } : {}),
   };
   // Git and the transcript are read once: for the draft, the branch as the default topic, and the handoff.
   const collecting = Promise.all([collectEvidenceFor(env), readSessionLog(env)]);

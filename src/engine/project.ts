@@ -12,7 +12,8 @@ import path from 'node:path';
 import { HANDOFFS_DIR } from '../core/handoff/naming';
 import { handoverError, type HandoverError } from '../core/handoff/errors';
 import { SpecialistRegistry } from '../core/specialists/registry';
-import { findRepositoryRoot } from '../evidence/git/collectGit';
+import type { RepositoryProbe } from '../core/handoff/gitEvidence';
+import { findRepository, findRepositoryRoot } from '../evidence/git/collectGit';
 import { resolveHandoffRoot } from '../store/pathGuard';
 import { loadCustomSpecialists } from '../store/specialists/specialistFiles';
 
@@ -101,15 +102,20 @@ export async function openProject(options: ProjectOptions): Promise<ProjectOutco
 
 /**
  * Outcome of {@link workspaceFolderOf}: the workspace folder and whether git answered it (its
- * top level: `repository`), or what is wrong with the folder given (`is not a folder: <dir>`,
- * `folder does not exist: <dir>`).
+ * top level: `repository`, with git's answers the evidence starts from, `gitProbe`, to pass on
+ * as `HandoverEnvironment.gitProbe`), or what is wrong with the folder given (`is not a folder:
+ * <dir>`, `folder does not exist: <dir>`).
  */
-export type WorkspaceFolder = { readonly ok: true; readonly path: string; readonly repository: boolean } | { readonly ok: false; readonly problem: string };
+export type WorkspaceFolder =
+  | { readonly ok: true; readonly path: string; readonly repository: true; readonly gitProbe: RepositoryProbe }
+  | { readonly ok: true; readonly path: string; readonly repository: false }
+  | { readonly ok: false; readonly problem: string };
 
 /**
  * The workspace folder of a directory, found the way git finds its repository: the top
  * level of the git working tree containing `dir` (real path, `repository: true`), or `dir`
- * itself outside git (`repository: false`). One `git rev-parse` process.
+ * itself outside git (`repository: false`). One `git rev-parse` process, whose answers the
+ * evidence of that folder can start from (`gitProbe`; issue 19).
  * @param dir absolute path of the folder to start from
  * @returns the folder, or the problem with `dir` (missing, not a folder) for the caller to name. Never throws.
  */
@@ -123,8 +129,8 @@ export async function workspaceFolderOf(dir: string): Promise<WorkspaceFolder> {
   } catch {
     return { ok: false, problem: `folder does not exist: ${dir}` };
   }
-  const top = await findRepositoryRoot(real);
-  return { ok: true, path: top ?? real, repository: top !== undefined };
+  const found = await findRepository(real);
+  return found ? { ok: true, path: found.top, repository: true, gitProbe: found.probe } : { ok: true, path: real, repository: false };
 }
 
 /**

@@ -51,6 +51,15 @@ export interface GitEvidence {
  * working tree), `git_missing` (no git executable), `failed` (anything else, e.g. a
  * refused or corrupt repository, a cancelled run).
  */
+/**
+ * What the git evidence starts from, as `git rev-parse` answers it in a folder of the working
+ * tree (src/evidence/git/collectGit.ts `probeRepository`): the lines of `--show-toplevel
+ * --show-object-format --absolute-git-dir`, and HEAD's commit id ('' when HEAD has no commit),
+ * each as git prints them. Asked once when the workspace is found and handed to the
+ * collection of the same working tree, so one process answers both (issue 19).
+ */
+export type RepositoryProbe = readonly [string, string];
+
 export type GitProblem = 'not_repository' | 'git_missing' | 'failed';
 
 /** Evidence for a folder where git could not be asked (no repository, no git, untrusted): empty lists and the reason. */

@@ -11,7 +11,7 @@ import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { SimpleGit } from 'simple-git';
-import { emptyGitEvidence, type GitEvidence } from '../../core/handoff/gitEvidence';
+import { emptyGitEvidence, type GitEvidence, type RepositoryProbe } from '../../core/handoff/gitEvidence';
 import type { Commit } from '../../core/handoff/schema';
 import { applyRecount, displayPath, mergeTouchedFiles, parseNumstatFields, parseRawNumstat, parseStatusV2, splitNulFields } from './gitParse';
 import { readGitOperation } from './operation';
@@ -57,6 +57,11 @@ export interface GitEvidenceOptions {
   readonly diffExcerptChars?: number;
   /** Cancels collection; running git processes are killed. */
   readonly signal?: AbortSignal;
+  /**
+   * `probeRepository`'s answers, already asked in a folder of the same working tree as `cwd`
+   * (when the workspace was found: {@link findRepository}); default: asked now.
+   */
+  readonly probe?: RepositoryProbe;
 }
 
 /** The start of a patch: at most the cap in characters, and whether more followed. */
@@ -138,9 +143,22 @@ async function realPathOf(p: string): Promise<string> {
  * (or when git is missing). Used by the CLI so that, like git, it works from any subfolder.
  */
 export async function findRepositoryRoot(dir: string, binary?: string): Promise<string | undefined> {
+  return (await findRepository(dir, binary))?.top;
+}
+
+/**
+ * {@link findRepositoryRoot} with the answers the evidence starts from ({@link probeRepository},
+ * one `git rev-parse` process in the common case): the top level of the working tree containing
+ * `dir` (`--show-toplevel`, resolved) and the probe to hand to {@link collectGitEvidence} of that
+ * working tree (`GitEvidenceOptions.probe`), so finding the workspace and collecting its evidence
+ * ask git once (issue 19). Undefined outside a working tree (the .git folder, a bare repository),
+ * outside git, or when git is missing.
+ */
+export async function findRepository(dir: string, binary?: string): Promise<{ top: string; probe: RepositoryProbe } | undefined> {
   try {
-    const top = (await gitClient(dir, { binary }).raw(['rev-parse', '--show-toplevel'])).trim();
-    return top ? path.resolve(top) : undefined;
+    const probe = await probeRepository(dir, { binary });
+    const top = probe[0].split('\n')[0].trim();
+    return top ? { top: path.resolve(top), probe } : undefined;
   } catch {
     return undefined;
   }
@@ -198,7 +216,7 @@ export async function collectGitEvidence(opts: GitEvidenceOptions): Promise<GitE
   let head: string | null;
   let gitDir: string | undefined;
   try {
-    const [top, verified] = await probeRepository(opts.cwd, opts);
+    const [top, verified] = opts.probe ?? (await probeRepository(opts.cwd, opts));
     const [root, format, dir] = top.split('\n');
     if (!root?.trim()) {
       return emptyGitEvidence('Not a git working tree (a bare repository or the .git folder itself) — touched files and commits were not collected', 'not_repository');

@@ -5,6 +5,10 @@
  *   made here with git's own commands — a commit, a subfolder, a detached HEAD, an unborn HEAD,
  *   a worktree, a SHA-256 repository, the .git folder itself, a folder outside git, a missing
  *   git — both give the same answers, or fail with the same error.
+ * - Finding the workspace (findRepository) asks the same process, and the evidence started from
+ *   its answers (GitEvidenceOptions.probe) is the evidence that asks git itself, from the top
+ *   level and from a subfolder, with staged, unstaged and untracked changes, a rename and an
+ *   unborn HEAD; outside a working tree it finds nothing, as `rev-parse --show-toplevel` does.
  * - `rev-list --count` runs only when the commit log fills its cap: the commits listed plus
  *   those omitted equal `git rev-list --count` of the range on both sides of each cap (10
  *   without a base commit, 50 with one).
@@ -12,7 +16,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { MAX_COMMITS, MAX_COMMITS_WITHOUT_BASE, collectGitEvidence, probeRepository, probeRepositorySeparately } from '../../../../src/evidence/git/collectGit';
+import { MAX_COMMITS, MAX_COMMITS_WITHOUT_BASE, collectGitEvidence, findRepository, findRepositoryRoot, probeRepository, probeRepositorySeparately } from '../../../../src/evidence/git/collectGit';
 import type { ClientOptions } from '../../../../src/evidence/git/gitClient';
 import { cleanupTempDirs, commitAll, git, initRepo, tempDir, write } from '../../../helpers/repo';
 
@@ -79,6 +83,37 @@ describe('git evidence: one rev-parse process answers as two (differential)', fu
     assert.ok('error' in none);
     const missing = await same(dir, { binary: path.join(outside, 'no-such-git') });
     assert.ok('error' in missing);
+  });
+
+  it('the workspace found by findRepository carries the probe of its top level, and evidence started from it equals evidence that probes', async () => {
+    const dir = initRepo();
+    write(dir, 'src/a.ts', 'a\n');
+    write(dir, 'src/old name.ts', 'old\n');
+    commitAll(dir, 'one');
+    write(dir, 'src/a.ts', 'a changed\n');
+    git(dir, 'mv', 'src/old name.ts', 'src/new name.ts');
+    write(dir, 'src/new.ts', 'untracked\n');
+    write(dir, 'docs/readme.md', 'staged\n');
+    git(dir, 'add', 'docs/readme.md');
+    const unborn = initRepo();
+    write(unborn, 'first.txt', 'not committed yet\n');
+    for (const [repo, from] of [[dir, dir], [dir, path.join(dir, 'src')], [unborn, unborn]] as const) {
+      const found = await findRepository(from);
+      assert.ok(found, from);
+      assert.equal(found.top, path.resolve(git(repo, 'rev-parse', '--show-toplevel').trim()));
+      assert.equal(await findRepositoryRoot(from), found.top);
+      assert.deepEqual(found.probe, await probeRepository(found.top, {}), from);
+      const given = await collectGitEvidence({ cwd: found.top, probe: found.probe });
+      const asked = await collectGitEvidence({ cwd: found.top });
+      assert.deepEqual(given, asked, from);
+      assert.ok(given.touchedFiles.length >= (repo === dir ? 4 : 1), JSON.stringify(given.touchedFiles));
+    }
+    // Outside a working tree: nothing found, as `git rev-parse --show-toplevel` finds nothing there.
+    const outside = tempDir();
+    mkdirSync(path.join(outside, 'plain'));
+    assert.equal(await findRepository(path.join(outside, 'plain')), undefined);
+    assert.equal(await findRepository(path.join(dir, '.git')), undefined);
+    assert.equal(await findRepository(dir, path.join(outside, 'no-such-git')), undefined);
   });
 
   it('commits listed + omitted = git rev-list --count, below, at and above each cap', async () => {
