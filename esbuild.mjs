@@ -67,19 +67,49 @@ export const VENDOR = {
 const vendorFilter = new RegExp(`^(${Object.keys(VENDOR).map((k) => k.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})$`);
 
 /**
+ * The {@link VENDOR} libraries dist/cli-main.js carries itself instead of requiring their
+ * dist/vendor/ file: the ones every handover and hook loads (git, the secret scan, the file
+ * lock). In the CLI bundle they are compiled with it through the launcher's code cache
+ * (src/cli/launch.ts), where their own files were compiled from source by every run (issue 19:
+ * about 45 ms of CPU to load the four, measured with a bare `require`); still evaluated only
+ * when first used. The extension keeps them in dist/vendor/ (activation never loads them).
+ */
+export const CLI_BUNDLED = new Set(['simple-git', '@secretlint/core', '@secretlint/secretlint-rule-preset-recommend', '@secretlint/profiler', 'proper-lockfile']);
+
+/**
  * In the bundles, each {@link VENDOR} library is a small module requiring
  * `./vendor/<file>.js` when it is first loaded: esbuild keeps its lazy loading (import() of
  * it stays a promise of the module, as when the library was bundled in) and its interop
  * (the same named exports and default).
  */
-const vendorExternal = {
-  name: 'vendor-external',
+const vendorExternal = vendorExternalExcept(new Set());
+
+/**
+ * `import("node:…")` of a Node built-in (secretlint's preset loads `node:crypto`, `node:fs`
+ * and `node:path` so) becomes a promise of `require("node:…")`: dist/cli-main.js is compiled
+ * by the launcher with `vm.Script` (src/cli/launch.ts), where a native `import()` has no
+ * loader and fails. The module is the same either way (a built-in's ESM namespace is its CJS
+ * exports plus `default`; esbuild's interop gives both).
+ */
+const builtinDynamicImport = {
+  name: 'builtin-dynamic-import',
   setup(build) {
-    build.onResolve({ filter: vendorFilter }, (args) => ({ path: args.path, namespace: 'vendor' }));
-    build.onLoad({ filter: /.*/, namespace: 'vendor' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(`./vendor/${VENDOR[args.path]}.js`)});`, loader: 'js' }));
-    build.onResolve({ filter: /^\.\/vendor\// }, (args) => (args.namespace === 'vendor' ? { path: args.path, external: true } : undefined));
+    build.onResolve({ filter: /^node:/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, namespace: 'builtin-import' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'builtin-import' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
   },
 };
+
+/** {@link vendorExternal} for every {@link VENDOR} library but those in `bundled`, which the bundle carries itself. */
+function vendorExternalExcept(bundled) {
+  return {
+    name: 'vendor-external',
+    setup(build) {
+      build.onResolve({ filter: vendorFilter }, (args) => (bundled.has(args.path) ? undefined : { path: args.path, namespace: 'vendor' }));
+      build.onLoad({ filter: /.*/, namespace: 'vendor' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(`./vendor/${VENDOR[args.path]}.js`)});`, loader: 'js' }));
+      build.onResolve({ filter: /^\.\/vendor\// }, (args) => (args.namespace === 'vendor' ? { path: args.path, external: true } : undefined));
+    },
+  };
+}
 
 /** Inside dist/vendor/, the other vendor libraries a vendor file imports are required from their own file (one copy each). */
 const vendorSiblings = {
@@ -244,7 +274,7 @@ const node = {
 export const extensionBuild = { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [tokenizersExternal, vendorExternal, zodEnglishOnly] };
 
 /** dist/cli-main.js's options, the whole CLI (test/unit/build/vendor.test.ts builds them to a temporary folder). */
-export const cliBuild = { ...node, entryPoints: ['src/cli/bin.ts'], outfile: 'dist/cli-main.js', plugins: [tokenizersExternal, vendorExternal, zodEnglishOnly] };
+export const cliBuild = { ...node, entryPoints: ['src/cli/bin.ts'], outfile: 'dist/cli-main.js', plugins: [tokenizersExternal, vendorExternalExcept(CLI_BUNDLED), builtinDynamicImport, zodEnglishOnly] };
 /** dist/cli.js, the executable: loads dist/cli-main.js with V8's code cache (src/cli/launch.ts). */
 export const launcherBuild = { ...node, entryPoints: ['src/cli/launch.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, external: ['./cli-main.js'] };
 /** dist/vendor/*.js: the libraries loaded on first use ({@link VENDOR}), one file each. */

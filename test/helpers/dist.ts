@@ -14,11 +14,11 @@ export const ROOT = path.resolve(__dirname, '..', '..');
 /**
  * Builds the CLI (launcher and bundle), the vendor files and the tokenizers into a new
  * temporary folder (removed by `cleanupTempDirs`).
- * @returns the folder, and esbuild.mjs's VENDOR table (module → dist/vendor/<file>.js)
+ * @returns the folder, esbuild.mjs's VENDOR table (module → dist/vendor/<file>.js) and CLI_BUNDLED (the VENDOR modules dist/cli-main.js carries itself)
  */
-export async function buildDist(): Promise<{ dist: string; builds: { VENDOR: Record<string, string> } }> {
+export async function buildDist(): Promise<{ dist: string; builds: { VENDOR: Record<string, string>; CLI_BUNDLED: ReadonlySet<string> } }> {
   type Build = esbuild.BuildOptions;
-  const builds = (await import(pathToFileURL(path.join(ROOT, 'esbuild.mjs')).href)) as { cliBuild: Build; launcherBuild: Build; vendorBuild: Build; tokenizersBuild: Build; VENDOR: Record<string, string> };
+  const builds = (await import(pathToFileURL(path.join(ROOT, 'esbuild.mjs')).href)) as { cliBuild: Build; launcherBuild: Build; vendorBuild: Build; tokenizersBuild: Build; VENDOR: Record<string, string>; CLI_BUNDLED: ReadonlySet<string> };
   const dist = tempDir('handoff-dist-');
   await Promise.all([
     esbuild.build({ ...builds.launcherBuild, absWorkingDir: ROOT, outfile: path.join(dist, 'cli.js'), logLevel: 'error' }),
