@@ -16,7 +16,7 @@ import type { Commit } from '../../core/handoff/schema';
 import { applyRecount, displayPath, mergeTouchedFiles, parseNumstatFields, parseRawNumstat, parseStatusV2, splitNulFields } from './gitParse';
 import { readGitOperation } from './operation';
 import { fillSubmoduleCommits } from './submodules';
-import { diffHash, hashWorktree } from './worktreeHash';
+import { NODE_BLOB_IDS_MAX_FILES, diffHash, gitBlobIds, hashWorktree } from './worktreeHash';
 import { classifyGitFailure, describeGitFailure, gitClient, rawBytes, type ClientOptions } from './gitClient';
 
 /** Diff excerpt cap: 40,000 characters (docs/DESIGN.md §6 "Git"). */
@@ -287,6 +287,8 @@ async function collectInRepository(repoRoot: string, head: string | null, object
       entries.filter((e) => e.xy[1] !== 'D' && !(e.xy[0] === 'D' && e.xy[1] === '.')).map((e) => e.path),
       repoRoot,
       async (paths) => {
+        // A few files: git's ids computed here, one process fewer (the same ids: test/unit/evidence/git/worktreeHash.test.ts).
+        if (paths.length <= NODE_BLOB_IDS_MAX_FILES) return gitBlobIds(paths.map((p) => path.join(repoRoot, p)), objectFormat);
         const input = `${paths.join('\n')}\n`;
         const out = await gitClient(repoRoot, { ...opts, input: (cmds) => (cmds.includes('--stdin-paths') ? input : undefined) }).raw([
           'hash-object',
