@@ -10,8 +10,10 @@
  *   the module's source and its own version, and `NODE_DISABLE_COMPILE_CACHE=1` turns it off).
  * - Older Node (20, which `engines` allows): the same thing by hand, for this one file. The
  *   bundle is compiled with `vm.Script` and the code V8 produced for it is kept in
- *   `<os.tmpdir()>/specialist-handoff-code-cache-<uid>/<sha256 of the source, Node's version and
- *   architecture>.bin`: a changed bundle or another Node never reads a stale entry (V8 also
+ *   `<os.tmpdir()>/specialist-handoff-code-cache-<uid>/<sha256 of the source, Node's version,
+ *   architecture and the bundle's path>.bin` (V8 keeps the file name the code was first compiled
+ *   under: an entry shared by two copies of one bundle gave the second copy's stack traces the
+ *   first's path): a changed bundle or another Node never reads a stale entry (V8 also
  *   refuses data of another version or other flags: the bundle is then compiled from source
  *   and the entry written again). The folder is made private (0700) and used only when it is
  *   a directory of ours that nobody else can write (os.tmpdir() is shared); the entry is
@@ -57,7 +59,7 @@ function codeCacheDir(base = tmpdir()): string | undefined {
 function runWithCodeCache(): void {
   const source = readFileSync(MAIN, 'utf8');
   const dir = process.env.NODE_DISABLE_COMPILE_CACHE ? undefined : codeCacheDir();
-  const name = `${createHash('sha256').update(source).update(`\0${process.version}\0${process.arch}`).digest('hex').slice(0, 40)}.bin`;
+  const name = `${createHash('sha256').update(source).update(`\0${process.version}\0${process.arch}\0${MAIN}`).digest('hex').slice(0, 40)}.bin`;
   let cachedData: Buffer | undefined;
   if (dir) {
     try {

@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
 import path from 'node:path';
 import { ROOT, buildDist } from '../../helpers/dist';
@@ -83,6 +83,16 @@ describe('build: dist/cli.js loads the CLI bundle with V8\'s code cache', functi
     rmSync(path.join(cacheDir(tmp), other));
     assert.equal(cli(tmp, ['--version']), version);
     assert.deepEqual(entries(tmp), [other], 'the week-old entry is removed as the new one is written');
+  });
+
+  it('gives each copy of one bundle its own entry: V8 keeps the path code was first compiled under, for stack traces', function () {
+    if (!HAND_MADE) this.skip(); // Node ≥ 22.1: Node's own compile cache
+    const tmp = tempDir('handoff-launch-copies-');
+    const copy = path.join(tempDir('handoff-launch-copy-'), 'dist');
+    cpSync(dist, copy, { recursive: true });
+    const version = cli(tmp, ['--version']);
+    assert.equal(execFileSync(process.execPath, [path.join(copy, 'cli.js'), '--version'], { encoding: 'utf8', env: { ...process.env, TMPDIR: tmp, TMP: tmp, TEMP: tmp, NODE_DISABLE_COMPILE_CACHE: '' } }), version);
+    assert.equal(entries(tmp).length, 2, 'one entry per copy');
   });
 
   it('the .vsix ships the launcher and the bundle it loads (the extension runs `dist/cli.js mcp`)', () => {
