@@ -38,6 +38,21 @@ export const LOCK_RETRY_MIN_MS = 2;
 export const LOCK_RETRY_MAX_MS = 25;
 
 /**
+ * How long a process lets others try first when it locks a file again right after releasing
+ * it itself: 40 ms, longer than any waiter's longest wait between attempts
+ * ({@link LOCK_RETRY_MAX_MS} × 1.5 jitter = 37.5 ms), so every waiter tries at least once.
+ * proper-lockfile's lock is not fair: a process that changes one handoff's status again and
+ * again took the lock straight back each time, before the other processes' next attempt, and
+ * one of them waited out {@link LOCK_WAIT_MS} and failed (test/reliability/concurrency.test.ts:
+ * three processes changing one status 60 times each). Only a re-lock within this time of the
+ * same process's own release waits; any other lock is taken at once.
+ */
+export const LOCK_YIELD_MS = 40;
+
+/** When this process last released each lock (lock folder path → ms, `Date.now()`), for {@link LOCK_YIELD_MS}; entries are removed once older than that. */
+const releasedAt = new Map<string, number>();
+
+/**
  * The lock of `file`: the folder `.<name>.lock` beside it (proper-lockfile locks with an
  * atomic `mkdir`). Its name starts with a dot and does not end in `.md`, so no reader
  * (handoff or timeline names, the `*.md` file watcher) ever takes it for a handoff or a
@@ -85,7 +100,8 @@ function ignoreSignal(): void {
  * retried only while the lock is held by someone else (`ELOCKED`), for up to
  * {@link LOCK_WAIT_MS}, with waits from {@link LOCK_RETRY_MIN_MS} to
  * {@link LOCK_RETRY_MAX_MS}; a lock older than {@link LOCK_STALE_MS} without a refresh is
- * taken over. proper-lockfile's own `retries` are not used: they retry every error, so a
+ * taken over; a process that locks the file again right after its own release first lets the
+ * others try ({@link LOCK_YIELD_MS}). proper-lockfile's own `retries` are not used: they retry every error, so a
  * read-only or full disk would only be reported after the whole wait.
  *
  * @param fn gets `assertHeld`, to call right before a write: it throws when the lock was
@@ -109,6 +125,12 @@ export async function withFileLock<T>(file: string, fn: (assertHeld: () => void)
       compromised = err;
     },
   };
+  const justReleased = releasedAt.get(lockfilePath);
+  if (justReleased !== undefined) {
+    releasedAt.delete(lockfilePath);
+    const wait = justReleased + LOCK_YIELD_MS - Date.now();
+    if (wait > 0) await sleep(wait);
+  }
   const deadline = Date.now() + LOCK_WAIT_MS;
   let delay = LOCK_RETRY_MIN_MS;
   let release: () => Promise<void>;
@@ -138,5 +160,8 @@ export async function withFileLock<T>(file: string, fn: (assertHeld: () => void)
   } finally {
     // A lock that cannot be removed (the folder turned read-only) goes stale and is taken over.
     await release().catch(() => undefined);
+    const now = Date.now();
+    for (const [lock, at] of releasedAt) if (now - at > LOCK_YIELD_MS) releasedAt.delete(lock);
+    releasedAt.set(lockfilePath, now);
   }
 }
