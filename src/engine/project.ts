@@ -107,7 +107,7 @@ export async function openProject(options: ProjectOptions): Promise<ProjectOutco
  * <dir>`, `folder does not exist: <dir>`).
  */
 export type WorkspaceFolder =
-  | { readonly ok: true; readonly path: string; readonly repository: true; readonly gitProbe: RepositoryProbe }
+  | { readonly ok: true; readonly path: string; readonly repository: true; readonly gitProbe?: RepositoryProbe }
   | { readonly ok: true; readonly path: string; readonly repository: false }
   | { readonly ok: false; readonly problem: string };
 

@@ -143,7 +143,12 @@ async function realPathOf(p: string): Promise<string> {
  * (or when git is missing). Used by the CLI so that, like git, it works from any subfolder.
  */
 export async function findRepositoryRoot(dir: string, binary?: string): Promise<string | undefined> {
-  return (await findRepository(dir, binary))?.top;
+  try {
+    const top = (await gitClient(dir, { binary }).raw(['rev-parse', '--show-toplevel'])).trim();
+    return top ? path.resolve(top) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -151,17 +156,26 @@ export async function findRepositoryRoot(dir: string, binary?: string): Promise<
  * one `git rev-parse` process in the common case): the top level of the working tree containing
  * `dir` (`--show-toplevel`, resolved) and the probe to hand to {@link collectGitEvidence} of that
  * working tree (`GitEvidenceOptions.probe`), so finding the workspace and collecting its evidence
- * ask git once (issue 19). Undefined outside a working tree (the .git folder, a bare repository),
- * outside git, or when git is missing.
+ * ask git once (issue 19). Where the one process does not answer (an unborn HEAD, outside a
+ * working tree, no git), it is {@link findRepositoryRoot}'s answer without a probe (the evidence
+ * then probes itself): two processes there, never the three of {@link probeRepository}'s
+ * fallback. Undefined outside a working tree (the .git folder, a bare repository), outside git,
+ * or when git is missing.
  */
-export async function findRepository(dir: string, binary?: string): Promise<{ top: string; probe: RepositoryProbe } | undefined> {
-  try {
-    const probe = await probeRepository(dir, { binary });
-    const top = probe[0].split('\n')[0].trim();
-    return top ? { top: path.resolve(top), probe } : undefined;
-  } catch {
-    return undefined;
-  }
+export async function findRepository(dir: string, binary?: string): Promise<{ top: string; probe?: RepositoryProbe } | undefined> {
+  const probe = await probeInOneProcess(dir, { binary });
+  if (probe) return { top: path.resolve(probe[0].split('\n')[0].trim()), probe };
+  const top = await findRepositoryRoot(dir, binary);
+  return top === undefined ? undefined : { top };
+}
+
+/** {@link probeRepository}'s answers from its one process, or undefined where that process does not answer them all. */
+async function probeInOneProcess(cwd: string, opts: ClientOptions): Promise<[string, string] | undefined> {
+  const both = await gitClient(cwd, opts)
+    .raw(['rev-parse', '--show-toplevel', '--show-object-format', '--absolute-git-dir', '-q', '--verify', 'HEAD^{commit}'])
+    .catch(() => undefined);
+  const lines = both?.split('\n');
+  return lines && lines.length === 5 && lines[4] === '' && /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(lines[3]) && lines[0].trim() ? [`${lines.slice(0, 3).join('\n')}\n`, `${lines[3]}\n`] : undefined;
 }
 
 /**
@@ -177,14 +191,7 @@ export async function findRepository(dir: string, binary?: string): Promise<{ to
  * @throws what simple-git throws for the first call (no git, not a repository)
  */
 export async function probeRepository(cwd: string, opts: ClientOptions): Promise<[string, string]> {
-  const both = await gitClient(cwd, opts)
-    .raw(['rev-parse', '--show-toplevel', '--show-object-format', '--absolute-git-dir', '-q', '--verify', 'HEAD^{commit}'])
-    .catch(() => undefined);
-  const lines = both?.split('\n');
-  if (lines && lines.length === 5 && lines[4] === '' && /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(lines[3]) && lines[0].trim()) {
-    return [`${lines.slice(0, 3).join('\n')}\n`, `${lines[3]}\n`];
-  }
-  return probeRepositorySeparately(cwd, opts);
+  return (await probeInOneProcess(cwd, opts)) ?? probeRepositorySeparately(cwd, opts);
 }
 
 /** {@link probeRepository}'s answers from two `git rev-parse` processes run together (the reference; every case the one-process form does not answer). */
