@@ -3,7 +3,8 @@
  * loads it with V8's code cache): before the CLI's modules are even evaluated, a subcommand that counts tokens starts loading its tokenizer
  * on a worker thread (src/engine/tokenizerWorker.ts), so the rank tables load while the
  * process evaluates its modules, runs git and reads the transcript (issue 19: a hook runs
- * under a time limit). Then src/cli/main.ts runs the command, as when it is run itself
+ * under a time limit); a subcommand that finds its workspace with git starts that `git
+ * rev-parse` too (`startFindingWorkspace`). Then src/cli/main.ts runs the command, as when it is run itself
  * (`node --require tsx/cjs src/cli/main.ts …`, which only skips this head start).
  *
  * The tokenizer named here is a guess from the command line (`--tokenizer`, else the
@@ -11,23 +12,28 @@
  * loaded in the process as before; the counts never depend on the guess.
  */
 import { preloadEncoding } from '../engine/tokenizer';
+import { startFindingWorkspace } from '../engine/headStart';
+import { tokenizerGuess, workspaceGuess } from './headStart';
 import type * as Main from './main';
 
 /** Subcommands that count tokens on their way to the output (handoff, draft, record, history excerpt). */
 const COUNTING = new Set(['handover', 'hook', 'draft', 'record-result', 'history']);
 
-/** The tokenizer the command line names (`--tokenizer X`, `--tokenizer=X`), else o200k_base; used only to start loading early. */
-export function tokenizerGuess(argv: readonly string[]): 'o200k_base' | 'cl100k_base' {
-  for (let i = 0; i < argv.length; i++) {
-    const value = argv[i] === '--tokenizer' ? argv[i + 1] : argv[i].startsWith('--tokenizer=') ? argv[i].slice('--tokenizer='.length) : undefined;
-    if (value === 'cl100k_base') return 'cl100k_base';
-  }
-  return 'o200k_base';
-}
+/** Subcommands that find their workspace with git first (src/engine/project.ts `workspaceFolderOf`), then collect its evidence. */
+const PROBING = new Set(['handover', 'hook', 'draft']);
 
 const argv = process.argv.slice(2);
-if (COUNTING.has(argv.find((a) => !a.startsWith('-')) ?? '') && !argv.includes('--help') && !argv.includes('-h')) {
+const subcommand = argv.find((a) => !a.startsWith('-')) ?? '';
+const helpOnly = argv.includes('--help') || argv.includes('-h');
+if (COUNTING.has(subcommand) && !helpOnly) {
   preloadEncoding(tokenizerGuess(argv));
 }
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- evaluated after the head start above, on purpose
-(require('./main') as typeof Main).runProcess();
+if (PROBING.has(subcommand) && !helpOnly) {
+  startFindingWorkspace(workspaceGuess(argv));
+}
+// The rest of the CLI is evaluated in the next turn of the event loop: simple-git spawns the
+// probe above in this turn's microtasks, so git runs while the modules load.
+setImmediate(() => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- evaluated after the head start above, on purpose
+  (require('./main') as typeof Main).runProcess();
+});

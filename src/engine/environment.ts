@@ -32,6 +32,12 @@ export interface HandoverEnvironment {
    * evidence then starts from them instead of asking again (issue 19). Default: asked.
    */
   readonly gitProbe?: RepositoryProbe;
+  /**
+   * Called once the evidence's git processes have been asked for, or when collecting ends
+   * without them (src/evidence/git/collectGit.ts `GitEvidenceOptions.onGitStarted`): the hook
+   * starts loading its secret scan then, to run beside git rather than before it (issue 19).
+   */
+  readonly onGitStarted?: () => void;
   /** Evidence already collected (the command collects while the user types); default: collect now. */
   readonly evidence?: Promise<GitEvidence> | GitEvidence;
   /** The base commit of the recorded session (HEAD when recording began), used when no earlier handoff gives one. */

@@ -33,8 +33,9 @@ export async function collectEvidenceFor(env: HandoverEnvironment): Promise<GitE
     const root = rootCheck.ok ? rootCheck.path : undefined;
     const latest = root ? await readLatestHandoff(path.join(root, HANDOFFS_DIR)) : undefined;
     const baseCommit = env.baseCommit !== undefined ? env.baseCommit : (latest?.frontmatter.head_commit ?? env.sessionBaseCommit ?? null);
-    return await collectGitEvidence({ cwd: env.workspaceRoot, handoffRoot: root, alsoExclude: otherToolsHandoffFolders(env.workspaceRoot), baseCommit, binary: env.gitBinary, signal: env.signal, probe: env.gitProbe });
+    return await collectGitEvidence({ cwd: env.workspaceRoot, handoffRoot: root, alsoExclude: otherToolsHandoffFolders(env.workspaceRoot), baseCommit, binary: env.gitBinary, signal: env.signal, probe: env.gitProbe, onGitStarted: env.onGitStarted });
   } catch (err) {
+    env.onGitStarted?.(); // no git process was asked for
     return emptyGitEvidence(`Collecting git evidence failed: ${(err as Error)?.message ?? String(err)}`);
   }
 }

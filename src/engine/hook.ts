@@ -92,9 +92,10 @@ export async function runClaudeHook(rawInput: string, options: ClaudeHookOptions
   // The event in words for the hook's line, without a secret a reason might carry (docs/DESIGN.md §7, "Nothing leaked"),
   // awaited before any outcome: a failure to redact still ends the hook before it writes.
   // The first redaction loads secretlint (~0.1 s of the main thread): on the way to a
-  // handoff it starts once git collects the evidence, in the next turn of the event loop, so
-  // that the git processes are already running while it loads (issue 19: started first, it
-  // held back the workspace's git process, and so every git process after it, by ~85 ms).
+  // handoff it starts once the evidence's git processes have been spawned, so that they run
+  // while it loads (issue 19: started first, it held back the workspace's git process, and so
+  // every git process after it, by ~85 ms; started one turn of the event loop after the
+  // collection, it still ran before status was spawned, which waits for the pathspec's realpath).
   let redacting: Promise<string> | undefined;
   const redacted = (): Promise<string> => (redacting ??= redactSecrets(describeHookEvent(input)).then((r) => r.text));
   if (!SAFETY_NET_EVENTS.includes(input.hook_event_name)) {
@@ -132,9 +133,12 @@ export async function runClaudeHook(rawInput: string, options: ClaudeHookOptions
     // git's answers from finding the workspace: the evidence starts from them (one process fewer).
     ...(folder.repository ? { gitProbe: folder.gitProbe } : {}),
   };
+  let gitStarted!: () => void;
+  const spawned = new Promise<void>((resolve) => (gitStarted = resolve));
   // Git and the transcript are read once: for the draft, the branch as the default topic, and the handoff.
-  const collecting = Promise.all([collectEvidenceFor(env), readSessionLog(env)]);
-  const redaction = new Promise<void>((resolve) => setImmediate(resolve)).then(redacted);
+  const collecting = Promise.all([collectEvidenceFor({ ...env, onGitStarted: gitStarted }), readSessionLog(env)]);
+  // After the microtasks in which simple-git spawns the processes asked for.
+  const redaction = spawned.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(redacted);
   redaction.catch(() => undefined); // awaited below, after the evidence
   const [evidence, session] = await collecting;
   const event = await redaction;

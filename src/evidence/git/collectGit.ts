@@ -7,6 +7,7 @@
  * written (docs/DESIGN.md §6). Only a failing `git status` leaves the file list empty; a failing
  * diff loses the counts, the excerpt or the hash, not the files.
  */
+import { realpathSync } from 'node:fs';
 import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
@@ -62,6 +63,15 @@ export interface GitEvidenceOptions {
    * (when the workspace was found: {@link findRepository}); default: asked now.
    */
   readonly probe?: RepositoryProbe;
+  /**
+   * Called once, as soon as the collection's git processes (status, the numstat diff, the
+   * excerpt, the log) have been asked for — or when the collection ends without them (not a
+   * repository, no git, a failure). A caller with main-thread work of its own starts it then,
+   * so that the work runs while git does instead of delaying git's start (issue 19: the hook
+   * loads secretlint then; started one turn of the event loop after the collection, it ran
+   * before the status process was spawned, since the pathspec's realpath waits a turn).
+   */
+  readonly onGitStarted?: () => void;
 }
 
 /** The start of a patch: at most the cap in characters, and whether more followed. */
@@ -163,10 +173,35 @@ export async function findRepositoryRoot(dir: string, binary?: string): Promise<
  * or when git is missing.
  */
 export async function findRepository(dir: string, binary?: string): Promise<{ top: string; probe?: RepositoryProbe } | undefined> {
-  const probe = await probeInOneProcess(dir, { binary });
+  const early = binary === undefined ? prefetched.get(dir) : undefined;
+  prefetched.delete(dir);
+  const probe = await (early ?? probeInOneProcess(dir, { binary }));
   if (probe) return { top: path.resolve(probe[0].split('\n')[0].trim()), probe };
   const top = await findRepositoryRoot(dir, binary);
   return top === undefined ? undefined : { top };
+}
+
+/** Probes started by {@link prefetchRepository}, by the folder's real path; each is used once. */
+const prefetched = new Map<string, Promise<RepositoryProbe | undefined>>();
+
+/**
+ * Starts {@link findRepository}'s `git rev-parse` for the folder `dir` (git on PATH) now, before
+ * the process needs it: the CLI's entry (src/cli/bin.ts) starts it for the folder a command
+ * will most likely run in, before it evaluates its other modules, so that git answers while
+ * they load (issue 19: ~25 ms of a hook spent waiting for this process). The next
+ * `findRepository` of the same folder, with the default git, takes its answer (once); a
+ * folder asked for otherwise is probed then, as before, and a probe nobody takes only costs
+ * its process. A folder that does not exist starts nothing.
+ * @param dir a folder, absolute or relative to the process's working folder
+ */
+export function prefetchRepository(dir: string): void {
+  let real: string;
+  try {
+    real = realpathSync(path.resolve(dir));
+  } catch {
+    return;
+  }
+  if (!prefetched.has(real)) prefetched.set(real, probeInOneProcess(real, {}).catch(() => undefined));
 }
 
 /** {@link probeRepository}'s answers from its one process, or undefined where that process does not answer them all. */
@@ -218,6 +253,23 @@ export async function probeRepositorySeparately(cwd: string, opts: ClientOptions
  * @returns evidence; failures (no git, not a repository, cancelled) are `notes`. Never throws.
  */
 export async function collectGitEvidence(opts: GitEvidenceOptions): Promise<GitEvidence> {
+  let started = false;
+  const gitStarted = () => {
+    if (!started) {
+      started = true;
+      opts.onGitStarted?.();
+    }
+  };
+  try {
+    return await collectFromProbe({ ...opts, onGitStarted: gitStarted });
+  } finally {
+    // No git process was asked for (no repository, no git, a failure before them): now.
+    gitStarted();
+  }
+}
+
+/** {@link collectGitEvidence}'s work, from the probe on (its caller makes `onGitStarted` run once). */
+async function collectFromProbe(opts: GitEvidenceOptions): Promise<GitEvidence> {
   let repoRoot: string;
   let objectFormat: string;
   let head: string | null;
@@ -308,7 +360,7 @@ async function collectInRepository(repoRoot: string, head: string | null, object
       },
     ),
   );
-  const [statusR, rawR, excerptR, commitsR, contentsR] = await Promise.allSettled([
+  const asked = Promise.allSettled([
     status,
     rawBytes(repoRoot, opts, ['--no-optional-locks', 'diff', '--raw', '--numstat', '-z', '--abbrev=40', '--no-ext-diff', '--no-textconv', against, ...pathspec]).then((b) =>
       parseRawNumstat(splitNulFields(b)),
@@ -317,6 +369,9 @@ async function collectInRepository(repoRoot: string, head: string | null, object
     head ? collectCommits(git, head, opts.baseCommit ?? null, notes) : Promise.resolve({ base: null, commits: [], omitted: 0 }),
     contents,
   ]);
+  // simple-git spawns them in this turn's microtasks, before anything the caller starts now runs.
+  opts.onGitStarted?.();
+  const [statusR, rawR, excerptR, commitsR, contentsR] = await asked;
   if (statusR.status === 'rejected') {
     throw statusR.reason;
   }
