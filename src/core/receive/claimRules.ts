@@ -25,6 +25,14 @@ import type { ClaimKind } from './claimSchema';
  */
 export interface ClaimRule {
   readonly kind: ClaimKind;
+  /**
+   * Words every match of every `state` and `task` pattern contains (a necessary condition: the
+   * patterns' own subjects and verbs). A clause without them is not tried against the patterns:
+   * the same claims, but a pattern is only compiled, on its first use, where it could match
+   * (issue 19: compiling the whole table was most of a small handoff's first claims search, ~20
+   * ms). test/unit/core/receive/claims.test.ts checks every match on real text contains them.
+   */
+  readonly words: RegExp;
   readonly state: readonly RegExp[];
   readonly task: readonly RegExp[];
 }
@@ -41,6 +49,7 @@ const ENV = String.raw`(?:staging|production|prod|preview|npm|pypi|the\s+marketp
 export const CLAIM_RULES: readonly ClaimRule[] = [
   {
     kind: 'tests',
+    words: /test|spec|suite|pass/,
     state: [
       new RegExp(String.raw`\b${TEST_SUBJECT}\b${FILLER}\s+(?:pass(?:es|ed|ing)?|green|succeed(?:s|ed)?)\b`),
       /\bpass(?:es|ed|ing)?\s+all\s+(?:\S+\s+){0,2}?tests?\b/,
@@ -55,6 +64,7 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
   },
   {
     kind: 'lint',
+    words: /lint|ruff|flake8|biome|clippy|rubocop/,
     state: [
       new RegExp(String.raw`${LINT_SUBJECT}${FILLER}(?:\s+(?:comes\s+back|runs?|ran|reports?|check))?\s+${OK}\b`),
       /\bno\s+(?:(?:new|remaining|more|eslint|ruff)\s+)?(?:lint(?:ing)?|eslint|linter)\s+(?:errors?|warnings?|issues?|problems?|violations?|complaints?)\b/,
@@ -65,6 +75,7 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
   },
   {
     kind: 'typecheck',
+    words: /typ|tsc|mypy|pyright/,
     state: [
       new RegExp(String.raw`${TYPE_SUBJECT}${FILLER}\s+${OK}\b`),
       /\bno\s+(?:(?:new|remaining|more)\s+)?(?:type|typing|tsc|typescript|mypy|pyright)\s+(?:errors?|issues?|problems?)\b/,
@@ -75,6 +86,7 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
   },
   {
     kind: 'build',
+    words: /buil|compil|bundle|make/,
     state: [
       new RegExp(String.raw`(?:\b${BUILD_SUBJECT})(?:\s+(?:now|still|again|is|was|has|had|went|comes|came)){0,3}\s+(?:pass(?:es|ed|ing)?|green|succeed(?:s|ed)?|successful|clean|works|ok|fine|through|exits?\s+0|exited\s+0)\b`),
       /\b(?:it|everything|the\s+(?:project|app|code|extension|package|site|repo|library))\s+(?:now\s+|still\s+)?(?:builds|compiles)\b/,
@@ -85,6 +97,7 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
   },
   {
     kind: 'migration',
+    words: /migrat/,
     state: [
       /\bmigrated\s+(?:the\s+)?(?:\S+\s+){0,2}?(?:db|database|schema|tables?|data)\b/,
       /\bmigrations?(?:\s+(?:have|has|were|was|are|is|all|now|been|successfully)){0,4}\s+(?:ran|applied|succeeded|completed?|done|went\s+through|up\s+to\s+date)\b/,
@@ -98,6 +111,7 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
   },
   {
     kind: 'deploy',
+    words: /deploy|shipped|releas|publish|rollout|live/,
     state: [
       new RegExp(String.raw`\b(?:deployed|shipped|released|published)\s+(?:\S+\s+){0,3}?(?:to|on|in)\s+(?:the\s+)?${ENV}\b`),
       /\b(?:deploy(?:ment)?|release|rollout)(?:\s+(?:to\s+\w+|is|was|has|now)){0,3}\s+(?:succeeded|successful|completed?|done|live|finished|went\s+(?:out|through))\b/,
@@ -107,6 +121,7 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
   },
   {
     kind: 'fix',
+    words: /#|gh-/,
     state: [
       /\b(?:fixed|fixes|resolved|resolves|closed|closes)\s+(?:(?:issue|bug|ticket)\s+)?(?:#|gh-)(\d+)\b/,
       /(?:#|gh-)(\d+)\s+(?:is\s+|was\s+|has\s+been\s+|now\s+){0,3}(?:fixed|resolved|closed)\b/,

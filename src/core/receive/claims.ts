@@ -182,10 +182,11 @@ function sentenceClaims(original: string, field: ClaimField): FoundClaim[] {
         if (done) {
           // A done plan item names its task: "Make all tests pass", "Fix lint errors".
           clause = clause.replace(TASK_LEAD, '');
+          if (!rule.words.test(clause)) continue;
           m = stateMatch(clause, rule.state) ?? stateMatch(clause, rule.task);
           if (m && /\b(?:will|won't|going\s+to|if|unless|once|until|when)\b|'ll\b/.test(prefix + clause)) m = undefined;
         } else {
-          if (IMPERATIVE_START.test(clause)) continue;
+          if (!rule.words.test(clause) || IMPERATIVE_START.test(clause)) continue;
           m = stateMatch(clause, rule.state);
           if (m && NOT_A_STATEMENT.test(`${prefix} ${clause}`)) m = undefined;
         }

@@ -6,6 +6,9 @@
  * Claude Code Bash calls (exit code from the tool result), commits as git prints them.
  */
 import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { CLAIM_RULES } from '../../../../src/core/receive/claimRules';
 import { claimsOfPackage, commandMatches, findClaims, judgeClaims, MAX_CLAIM_CHARS, MAX_SENTENCE_CHARS, type ClaimEvidenceSources, type FoundClaim } from '../../../../src/core/receive/claims';
 import { ClaimSchema, countClaims, type Claim } from '../../../../src/core/receive/claimSchema';
 import { resultStatus } from '../../../../src/core/receive/handBackPolicy';
@@ -154,6 +157,35 @@ describe('claims: what is a claim', () => {
       );
     });
   }
+
+  it("each rule's words are in every match of its patterns (the check that lets a clause without them skip the rule), on these cases and the real session logs", () => {
+    // The texts: this table's, the plan items below, and every line of the real session logs, lower-cased as clauses are.
+    const logs = path.resolve(__dirname, '../../../../../shared/fixtures/session-logs');
+    const files: string[] = [];
+    const walk = (dir: string) => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        if (e.isDirectory()) walk(path.join(dir, e.name));
+        else files.push(path.join(dir, e.name));
+      }
+    };
+    walk(logs);
+    assert.ok(files.length >= 10, `the session logs are at ${logs}`);
+    const plan = ['Make all tests pass', 'Fix lint errors', 'Fix type errors', 'Run the migrations', 'Deploy to staging', 'Fix #12', 'Fix the broken build', 'Publish to npm'];
+    const texts = [...cases.map(([t]) => t), ...plan, ...files.flatMap((f) => readFileSync(f, 'utf8').replace(/\\n/g, '\n').split('\n'))].map((t) => t.toLowerCase());
+    for (const rule of CLAIM_RULES) {
+      let matches = 0;
+      for (const pattern of [...rule.state, ...rule.task]) {
+        const all = new RegExp(pattern.source, `${pattern.flags.replace('g', '')}g`);
+        for (const text of texts) {
+          for (const m of text.matchAll(all)) {
+            matches++;
+            assert.ok(rule.words.test(m[0]), `${rule.kind}: ${JSON.stringify(m[0])} (${pattern.source.slice(0, 60)}…) lacks ${rule.words}`);
+          }
+        }
+      }
+      assert.ok(matches > 0, `${rule.kind}: no text here matches its patterns, so nothing was checked`);
+    }
+  });
 
   it('a plan item marked done states its task ("Make all tests pass", "Fix lint errors"); a task that says nothing of the result does not', () => {
     const found = findClaims({ summary: '', decisions: [], completed: ['Make all tests pass', 'Fix lint errors', 'Fix type errors', 'Run the migrations', 'Deploy to staging', 'Fix #12', 'Run npm test', 'Write the docs'], user_requests: [] });
