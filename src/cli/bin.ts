@@ -13,22 +13,18 @@
  */
 import { preloadEncoding } from '../engine/tokenizer';
 import { startFindingWorkspace } from '../engine/headStart';
-import { tokenizerGuess, workspaceGuess } from './headStart';
+import { countsTokens, subcommandOf, tokenizerGuess, workspaceGuess } from './headStart';
 import type * as Main from './main';
-
-/** Subcommands that count tokens on their way to the output (handoff, draft, record, history excerpt). */
-const COUNTING = new Set(['handover', 'hook', 'draft', 'record-result', 'history']);
 
 /** Subcommands that find their workspace with git first (src/engine/project.ts `workspaceFolderOf`), then collect its evidence. */
 const PROBING = new Set(['handover', 'hook', 'draft']);
 
 const argv = process.argv.slice(2);
-const subcommand = argv.find((a) => !a.startsWith('-')) ?? '';
-const helpOnly = argv.includes('--help') || argv.includes('-h');
-if (COUNTING.has(subcommand) && !helpOnly) {
+if (countsTokens(argv)) {
+  // Takes the encoding dist/cli.js started already (src/cli/launch.ts), else starts it now.
   preloadEncoding(tokenizerGuess(argv));
 }
-if (PROBING.has(subcommand) && !helpOnly) {
+if (PROBING.has(subcommandOf(argv)) && !argv.includes('--help') && !argv.includes('-h')) {
   startFindingWorkspace(workspaceGuess(argv));
 }
 // The rest of the CLI is evaluated in the next turn of the event loop: simple-git spawns the

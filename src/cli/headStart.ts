@@ -1,9 +1,22 @@
 /**
- * What the CLI's entry (src/cli/bin.ts) reads off the command line to start work before it
- * loads the rest of the CLI (issue 19): which tokenizer to load on a worker thread, and which
- * folder's `git rev-parse` to start (src/engine/headStart.ts). Both are guesses — the command decides for itself later,
+ * What the CLI's executable (src/cli/launch.ts) and entry (src/cli/bin.ts) read off the command
+ * line to start work before they load the rest of the CLI (issue 19): whether and which
+ * tokenizer to load on a worker thread, and which folder's `git rev-parse` to start (src/engine/headStart.ts). Both are guesses — the command decides for itself later,
  * and a wrong guess only costs the work started. Pure: no I/O, nothing else loaded.
  */
+
+/** Subcommands that count tokens on their way to the output (handoff, draft, record, history excerpt). */
+const COUNTING = new Set(['handover', 'hook', 'draft', 'record-result', 'history']);
+
+/** Whether the command line runs a subcommand that counts tokens ({@link COUNTING}), other than for its --help. */
+export function countsTokens(argv: readonly string[]): boolean {
+  return COUNTING.has(subcommandOf(argv)) && !argv.includes('--help') && !argv.includes('-h');
+}
+
+/** The command line's subcommand: its first word that is not an option ('' without one). */
+export function subcommandOf(argv: readonly string[]): string {
+  return argv.find((a) => !a.startsWith('-')) ?? '';
+}
 
 /** The tokenizer the command line names (`--tokenizer X`, `--tokenizer=X`), else o200k_base; used only to start loading early. */
 export function tokenizerGuess(argv: readonly string[]): 'o200k_base' | 'cl100k_base' {

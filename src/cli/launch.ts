@@ -1,9 +1,12 @@
 /**
- * dist/cli.js, the `specialist-handoff` executable (esbuild.mjs launcherBuild): it only loads
+ * dist/cli.js, the `specialist-handoff` executable (esbuild.mjs launcherBuild): it loads
  * dist/cli-main.js (src/cli/bin.ts, the whole CLI) with V8's code cache, so a command does not
- * compile the 750 KB bundle, and the functions its start runs, anew each time (issue 19: a
+ * compile the 900 KB bundle, and the functions its start runs, anew each time (issue 19: a
  * hook runs under a time limit). The bundle must be compiled after the cache is switched on,
- * hence this separate file.
+ * hence this separate file. Before that, a subcommand that counts tokens starts its tokenizer
+ * on a worker thread (src/engine/tokenizer.ts `startEncodingForLater`, which the bundle takes
+ * over): loading the rank tables is the longest single task of a small `hook` or `handover`,
+ * and reading and compiling the bundle would delay its start by 30–50 ms.
  *
  * - Node ≥ 22.1: Node's own module compile cache (`module.enableCompileCache()`, in
  *   `NODE_COMPILE_CACHE` or os.tmpdir()/node-compile-cache; Node checks each entry against
@@ -30,6 +33,9 @@ import Module, { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Script } from 'node:vm';
+import type { TokenEncoding } from '../core/handoff/tokens';
+import { startEncodingForLater } from '../engine/tokenizer';
+import { countsTokens, tokenizerGuess } from './headStart';
 
 /** The bundle this file loads, beside it. */
 const MAIN = path.join(__dirname, 'cli-main.js');
@@ -57,9 +63,11 @@ function codeCacheDir(base = tmpdir()): string | undefined {
 
 /** Compiles and runs dist/cli-main.js with the hand-made code cache (Node without `enableCompileCache`). */
 function runWithCodeCache(): void {
-  const source = readFileSync(MAIN, 'utf8');
+  // The bytes are hashed as read: hashing the decoded string would encode its 0.9 MB to UTF-8 again.
+  const bytes = readFileSync(MAIN);
+  const source = bytes.toString('utf8');
   const dir = process.env.NODE_DISABLE_COMPILE_CACHE ? undefined : codeCacheDir();
-  const name = `${createHash('sha256').update(source).update(`\0${process.version}\0${process.arch}\0${MAIN}`).digest('hex').slice(0, 40)}.bin`;
+  const name = `${createHash('sha256').update(bytes).update(`\0${process.version}\0${process.arch}\0${MAIN}`).digest('hex').slice(0, 40)}.bin`;
   let cachedData: Buffer | undefined;
   if (dir) {
     try {
@@ -86,6 +94,18 @@ function runWithCodeCache(): void {
   }
   const mainModule = { exports: {} };
   (script.runInThisContext() as (...args: unknown[]) => void)(mainModule.exports, createRequire(MAIN), mainModule, MAIN, __dirname);
+}
+
+// A subcommand that counts tokens starts its tokenizer on a worker thread first of all, before
+// the bundle is read and compiled: the rank tables take longer to load than anything the
+// command does before its first count (issue 19: a hook's main thread waited 10-60 ms for them).
+// The bundle's src/engine/tokenizer.ts takes this encoding over (src/cli/bin.ts).
+const argv = process.argv.slice(2);
+if (countsTokens(argv)) {
+  const name = tokenizerGuess(argv);
+  const file = path.join(__dirname, 'tokenizers', `${name}.js`);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the in-process fallback, the same file
+  startEncodingForLater(name, file, () => require(file) as TokenEncoding);
 }
 
 const enableCompileCache = (Module as { enableCompileCache?: () => unknown }).enableCompileCache;

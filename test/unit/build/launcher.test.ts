@@ -12,7 +12,7 @@ import { appendFileSync, chmodSync, cpSync, existsSync, mkdirSync, readFileSync,
 import Module from 'node:module';
 import path from 'node:path';
 import { ROOT, buildDist } from '../../helpers/dist';
-import { cleanupTempDirs, tempDir } from '../../helpers/repo';
+import { cleanupTempDirs, initRepo, tempDir, write } from '../../helpers/repo';
 
 const HAND_MADE = typeof (Module as { enableCompileCache?: unknown }).enableCompileCache !== 'function';
 
@@ -48,6 +48,41 @@ describe('build: dist/cli.js loads the CLI bundle with V8\'s code cache', functi
     const run = spawnSync(process.execPath, ['-r', standIn, path.join(dist, 'cli.js'), 'specialists'], { encoding: 'utf8', env: { ...process.env, TMPDIR: tmp } });
     assert.equal(run.stdout, direct);
     assert.equal(run.stderr, 'enableCompileCache called\n');
+  });
+
+  it('starts the tokenizer of a counting subcommand itself, before the bundle: one worker, whose counts the handoff carries', function () {
+    this.timeout(60_000);
+    // A preload that records every worker thread started, and from which file.
+    const tmp = tempDir('handoff-launch-');
+    const spy = path.join(tmp, 'spy-workers.js');
+    writeFileSync(
+      spy,
+      "const wt = require('node:worker_threads'); const W = wt.Worker; wt.Worker = class extends W { constructor(...a) { const at = new Error().stack.split('\\n').find((l) => /cli(-main)?\\.js/.test(l)) || ''; process.stderr.write('WORKER ' + (/cli-main\\.js/.test(at) ? 'bundle' : 'launcher') + '\\n'); super(...a); } };\n",
+    );
+    const handover = (entry: string) => {
+      const repo = initRepo();
+      write(repo, 'src/a.ts', 'export const a = 1;\n');
+      const r = spawnSync(process.execPath, ['-r', spy, path.join(dist, entry), 'handover', '--cwd', repo, '--specialist', 'quality_reviewer', '--topic', 't', '--summary', 'Counted once, by the worker the launcher started.', '--session-log', 'none'], {
+        encoding: 'utf8',
+        env: { ...process.env, TMPDIR: tmp, NODE_DISABLE_COMPILE_CACHE: '1' },
+      });
+      assert.equal(r.status, 0, r.stderr);
+      const dir = path.join(repo, '.handoff', 'handoffs');
+      const [file] = readdirSync(dir);
+      const text = readFileSync(path.join(dir, file), 'utf8');
+      // Counted, not estimated: the worker answered (test/unit/engine/tokenizerWorker.test.ts: its counts are the library's).
+      assert.match(text, /^tokens_estimated: false$/m);
+      return { workers: r.stderr.split('\n').filter((l) => l.startsWith('WORKER ')), tokens: Number(/^estimated_tokens: (\d+)$/m.exec(text)?.[1]) };
+    };
+    const launched = handover('cli.js');
+    assert.deepEqual(launched.workers, ['WORKER launcher'], 'the launcher starts it; the bundle takes it over instead of starting another');
+    const direct = handover('cli-main.js');
+    assert.deepEqual(direct.workers, ['WORKER bundle'], 'run without the launcher, the bundle starts its own');
+    assert.ok(launched.tokens > 0 && direct.tokens > 0);
+    // Commands that count nothing start no worker.
+    const specialists = spawnSync(process.execPath, ['-r', spy, path.join(dist, 'cli.js'), 'specialists'], { encoding: 'utf8', env: { ...process.env, TMPDIR: tmp } });
+    assert.equal(specialists.status, 0);
+    assert.doesNotMatch(specialists.stderr, /WORKER/);
   });
 
   it('writes one private entry per bundle, reads it back unchanged, replaces a broken one, and removes week-old ones', function () {
