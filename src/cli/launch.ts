@@ -30,12 +30,13 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
 import type { TokenEncoding } from '../core/handoff/tokens';
 import { startEncodingForLater } from '../engine/tokenizer';
-import { countsTokens, tokenizerGuess } from './headStart';
+import { countsTokens, gcFlags, tokenizerGuess } from './headStart';
 
 /** The bundle this file loads, beside it. */
 const MAIN = path.join(__dirname, 'cli-main.js');
@@ -95,6 +96,10 @@ function runWithCodeCache(): void {
   const mainModule = { exports: {} };
   (script.runInThisContext() as (...args: unknown[]) => void)(mainModule.exports, createRequire(MAIN), mainModule, MAIN, __dirname);
 }
+
+// Before anything is allocated or compiled (V8 reads these flags from here on; the code cache
+// is produced and checked under the same flags each time): see gcFlags.
+for (const flag of gcFlags(availableParallelism())) setFlagsFromString(flag);
 
 // A subcommand that counts tokens starts its tokenizer on a worker thread first of all, before
 // the bundle is read and compiled: the rank tables take longer to load than anything the

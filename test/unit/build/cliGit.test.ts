@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { tokenizerGuess, workspaceGuess } from '../../../src/cli/headStart';
+import { gcFlags, tokenizerGuess, workspaceGuess } from '../../../src/cli/headStart';
 import { buildDist } from '../../helpers/dist';
 import { writeClaudeSession } from '../../helpers/claudeSession';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../../helpers/repo';
@@ -102,5 +102,11 @@ describe('build: the git processes of one CLI run, with the workspace probe star
     assert.equal(workspaceGuess(['handover', '--cwd', 'some/where', '--topic', 't']), 'some/where');
     assert.equal(workspaceGuess(['handover', '--cwd=/abs/path']), '/abs/path');
     assert.equal(workspaceGuess(['handover', '--cwd']), '.');
+  });
+
+  it('turns V8\'s garbage-collection helper threads off on 2 cores or fewer only', () => {
+    assert.deepEqual(gcFlags(1), ['--single-threaded-gc']);
+    assert.deepEqual(gcFlags(2), ['--single-threaded-gc']);
+    assert.deepEqual(gcFlags(4), []);
   });
 });
