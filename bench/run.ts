@@ -19,7 +19,7 @@ import { loadEncoding } from '../src/engine/tokenizer';
 import { collectGitEvidence } from '../src/evidence/git/collectGit';
 import { createBenchRepository } from './repo';
 import { activationRows } from './activation';
-import { CLI_GOAL_RATIO, cliRows } from './cli';
+import { CLI_GOAL_RATIO, CLI_RUNS, cliRows } from './cli';
 import { sessionLogRows } from './sessionLog';
 import { redactionRows } from './redaction';
 import { timelineRows } from './timeline';
@@ -209,7 +209,7 @@ function sizeRows(): void {
 /** The CLI rows (bench/cli.ts): the whole process beside `node -e 0`, with peak RSS; needs dist/ (npm run build). */
 async function cliGroup(): Promise<void> {
   const mb = (x: number) => (Number.isNaN(x) ? 'n/a' : `${(x / 2 ** 20).toFixed(0)} MB`);
-  for (const r of await cliRows((m) => console.error(`  ${m}`), Math.max(RUNS, 7))) {
+  for (const r of await cliRows((m) => console.error(`  ${m}`), Math.max(RUNS, CLI_RUNS))) {
     const note = `goal ≤ ${CLI_GOAL_RATIO}×: ${r.met ? 'met' : 'NOT met'}; peak RSS ${mb(r.oursRss)} vs ${mb(r.baselineRss)}`;
     add(r.name, r.ours, r.baseline, note);
   }
