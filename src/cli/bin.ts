@@ -1,11 +1,13 @@
 /**
  * The CLI's entry (dist/cli-main.js, esbuild.mjs; the executable dist/cli.js, src/cli/launch.ts,
- * loads it with V8's code cache): before the CLI's modules are even evaluated, a subcommand that counts tokens starts loading its tokenizer
- * on a worker thread (src/engine/tokenizerWorker.ts), so the rank tables load while the
- * process evaluates its modules, runs git and reads the transcript (issue 19: a hook runs
- * under a time limit); a subcommand that finds its workspace with git starts that `git
- * rev-parse` too (`startFindingWorkspace`). Then src/cli/main.ts runs the command, as when it is run itself
- * (`node --require tsx/cjs src/cli/main.ts …`, which only skips this head start).
+ * loads it with V8's code cache): before the CLI's modules are even evaluated, a subcommand that
+ * counts tokens has its tokenizer loading on a worker thread (src/engine/tokenizerWorker.ts) —
+ * the one the executable started before it read this bundle, else one started here — so the
+ * rank tables load while the process evaluates its modules, runs git and reads the transcript
+ * (issue 19: a hook runs under a time limit); a subcommand that finds its workspace with git
+ * starts that `git rev-parse` too (`startFindingWorkspace`). Then src/cli/main.ts runs the
+ * command, as when it is run itself (`node --require tsx/cjs src/cli/main.ts …`, which only
+ * skips this head start).
  *
  * The tokenizer named here is a guess from the command line (`--tokenizer`, else the
  * default o200k_base): when the command ends up counting in another one, that one is
