@@ -15,18 +15,15 @@
  */
 import { preloadEncoding } from '../engine/tokenizer';
 import { startFindingWorkspace } from '../engine/headStart';
-import { countsTokens, subcommandOf, tokenizerGuess, workspaceGuess } from './headStart';
+import { countsTokens, findsWorkspace, tokenizerGuess, workspaceGuess } from './headStart';
 import type * as Main from './main';
-
-/** Subcommands that find their workspace with git first (src/engine/project.ts `workspaceFolderOf`), then collect its evidence. */
-const PROBING = new Set(['handover', 'hook', 'draft']);
 
 const argv = process.argv.slice(2);
 if (countsTokens(argv)) {
   // Takes the encoding dist/cli.js started already (src/cli/launch.ts), else starts it now.
   preloadEncoding(tokenizerGuess(argv));
 }
-if (PROBING.has(subcommandOf(argv)) && !argv.includes('--help') && !argv.includes('-h')) {
+if (findsWorkspace(argv)) {
   startFindingWorkspace(workspaceGuess(argv));
 }
 // The rest of the CLI is evaluated in the next turn of the event loop: simple-git spawns the

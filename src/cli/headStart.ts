@@ -8,14 +8,22 @@
 /** Subcommands that count tokens on their way to the output (handoff, draft, record, history excerpt). */
 const COUNTING = new Set(['handover', 'hook', 'draft', 'record-result', 'history']);
 
-/** Whether the command line runs a subcommand that counts tokens ({@link COUNTING}), other than for its --help. */
-export function countsTokens(argv: readonly string[]): boolean {
-  return COUNTING.has(subcommandOf(argv)) && !argv.includes('--help') && !argv.includes('-h');
+/** Subcommands that find their workspace with git first (src/engine/project.ts `workspaceFolderOf`), then collect its evidence. */
+const PROBING = new Set(['handover', 'hook', 'draft']);
+
+/** The subcommand the command line runs for real: its first word that is not an option, '' with --help / -h or none. */
+function runs(argv: readonly string[]): string {
+  return argv.includes('--help') || argv.includes('-h') ? '' : (argv.find((a) => !a.startsWith('-')) ?? '');
 }
 
-/** The command line's subcommand: its first word that is not an option ('' without one). */
-export function subcommandOf(argv: readonly string[]): string {
-  return argv.find((a) => !a.startsWith('-')) ?? '';
+/** Whether the command line runs a subcommand that counts tokens ({@link COUNTING}), other than for its --help. */
+export function countsTokens(argv: readonly string[]): boolean {
+  return COUNTING.has(runs(argv));
+}
+
+/** Whether the command line runs a subcommand that finds its workspace with git ({@link PROBING}), other than for its --help. */
+export function findsWorkspace(argv: readonly string[]): boolean {
+  return PROBING.has(runs(argv));
 }
 
 /** The tokenizer the command line names (`--tokenizer X`, `--tokenizer=X`), else o200k_base; used only to start loading early. */

@@ -13,7 +13,7 @@ import { HANDOFFS_DIR } from '../core/handoff/naming';
 import { handoverError, type HandoverError } from '../core/handoff/errors';
 import { SpecialistRegistry } from '../core/specialists/registry';
 import type { RepositoryProbe } from '../core/handoff/gitEvidence';
-import { findRepository, findRepositoryRoot } from '../evidence/git/collectGit';
+import { findRepository, findRepositoryRoot } from '../evidence/git/repository';
 import { resolveHandoffRoot } from '../store/pathGuard';
 import { loadCustomSpecialists } from '../store/specialists/specialistFiles';
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { SESSION_STATE_FILE } from '../store/sessionLogState';
 import { handoffRootOf, type ProjectOptions } from './project';
 
-export { readHeadCommit } from '../evidence/git/collectGit';
+export { readHeadCommit } from '../evidence/git/repository';
 export { recorderLine, type RecorderRecord } from '../evidence/session/recorderLog';
 export type { SessionLogEvidence } from '../evidence/session/collectSessionLog';
 

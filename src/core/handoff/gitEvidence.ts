@@ -53,7 +53,7 @@ export interface GitEvidence {
  */
 /**
  * What the git evidence starts from, as `git rev-parse` answers it in a folder of the working
- * tree (src/evidence/git/collectGit.ts `probeRepository`): the lines of `--show-toplevel
+ * tree (src/evidence/git/repository.ts `probeRepository`): the lines of `--show-toplevel
  * --show-object-format --absolute-git-dir`, and HEAD's commit id ('' when HEAD has no commit),
  * each as git prints them. Asked once when the workspace is found and handed to the
  * collection of the same working tree, so one process answers both (issue 19).

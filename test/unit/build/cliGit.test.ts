@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { gcFlags, tokenizerGuess, workspaceGuess } from '../../../src/cli/headStart';
+import { countsTokens, findsWorkspace, gcFlags, tokenizerGuess, workspaceGuess } from '../../../src/cli/headStart';
 import { buildDist } from '../../helpers/dist';
 import { writeClaudeSession } from '../../helpers/claudeSession';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../../helpers/repo';
@@ -102,6 +102,9 @@ describe('build: the git processes of one CLI run, with the workspace probe star
     assert.equal(workspaceGuess(['handover', '--cwd', 'some/where', '--topic', 't']), 'some/where');
     assert.equal(workspaceGuess(['handover', '--cwd=/abs/path']), '/abs/path');
     assert.equal(workspaceGuess(['handover', '--cwd']), '.');
+    // What is started at all: counting and probing subcommands, never for --help.
+    assert.deepEqual([countsTokens(['hook']), countsTokens(['record-result']), countsTokens(['specialists']), countsTokens(['hook', '--help'])], [true, true, false, false]);
+    assert.deepEqual([findsWorkspace(['draft']), findsWorkspace(['--cwd', 'x', 'hook']), findsWorkspace(['record-result']), findsWorkspace(['handover', '-h'])], [true, false, false, false]);
   });
 
   it('turns V8\'s garbage-collection helper threads off on 2 cores or fewer only', () => {

@@ -14,7 +14,8 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { collectGitEvidence, findRepository, prefetchRepository } from '../../../../src/evidence/git/collectGit';
+import { collectGitEvidence } from '../../../../src/evidence/git/collectGit';
+import { findRepository, prefetchRepository } from '../../../../src/evidence/git/repository';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../../../helpers/repo';
 
 describe('git evidence: the probe started early, and the signal that git has started (issue 19)', function () {

@@ -17,7 +17,8 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { MAX_COMMITS, MAX_COMMITS_WITHOUT_BASE, collectGitEvidence, findRepository, findRepositoryRoot, probeRepository, probeRepositorySeparately } from '../../../../src/evidence/git/collectGit';
+import { MAX_COMMITS, MAX_COMMITS_WITHOUT_BASE, collectGitEvidence } from '../../../../src/evidence/git/collectGit';
+import { findRepository, findRepositoryRoot, probeRepository, probeRepositorySeparately } from '../../../../src/evidence/git/repository';
 import type { ClientOptions } from '../../../../src/evidence/git/gitClient';
 import { cleanupTempDirs, commitAll, git, initRepo, tempDir, write } from '../../../helpers/repo';
 
