@@ -11,6 +11,7 @@ import { handoffSummary } from '../core/handoff/summary';
 import { cliSessionLogStatePath, currentCliSessionId, startNewCliSession } from '../engine/cliSession';
 import { handover } from '../engine/handover';
 import { collectEvidenceFor } from '../engine/handoverEvidence';
+import { releaseEncodings } from '../engine/tokenizer';
 import { integer, userRequestTokens, type Values } from './args';
 import { EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, type CliIo } from './io';
 import { cliHandoverWarning, escapeControls, fail, failWith } from './wording';
@@ -99,6 +100,8 @@ export async function runHandover(values: Values, io: CliIo): Promise<number> {
     ...(typeof requestTokens === 'number' ? { userRequestTokens: requestTokens } : {}),
     sessionLog: { mode, statePath: cliSessionLogStatePath(cwd) },
     evidence,
+    // The process ends after the handoff: its tokenizer's worker can go as soon as the counting is done.
+    onCountingDone: releaseEncodings,
   });
   if (result.status === 'error') {
     return failWith(io, values, result, result.field === 'io' || result.field === 'internal' ? EXIT_FAILURE : EXIT_BAD_INPUT);

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { MAX_HOOK_INPUT_BYTES, SAFETY_NET_EVENTS } from '../core/agents/claudeHook';
 import { formatCount } from '../core/handoff/render';
 import { runClaudeHook } from '../engine/hook';
+import { releaseEncodings } from '../engine/tokenizer';
 import type { Values } from './args';
 import { EXIT_FAILURE, EXIT_OK, type CliIo } from './io';
 import { cliErrorText, escapeControls, fail, failWith } from './wording';
@@ -48,6 +49,8 @@ export async function runHook(values: Values, io: CliIo): Promise<number> {
     topic: values.topic,
     folder: values.cwd === undefined ? undefined : path.resolve(io.cwd, values.cwd),
     handoffDirectory: values.dir,
+    // The process ends after the hook: its tokenizer's worker can go as soon as the counting is done.
+    onCountingDone: releaseEncodings,
   });
   if (outcome.status === 'error') {
     return outcome.event === undefined

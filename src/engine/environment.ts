@@ -38,6 +38,14 @@ export interface HandoverEnvironment {
    * starts loading its secret scan then, to run beside git rather than before it (issue 19).
    */
   readonly onGitStarted?: () => void;
+  /**
+   * Called once the handoff will count no more tokens: measured, fitted and its history file
+   * written, before the briefing is written. The CLI ends its tokenizer's worker thread then
+   * (src/engine/tokenizer.ts `releaseEncodings`), so the thread's heap is freed while the
+   * files are written rather than as the process exits (issue 19). Not called when the
+   * handover fails before that point.
+   */
+  readonly onCountingDone?: () => void;
   /** Evidence already collected (the command collects while the user types); default: collect now. */
   readonly evidence?: Promise<GitEvidence> | GitEvidence;
   /** The base commit of the recorded session (HEAD when recording began), used when no earlier handoff gives one. */

@@ -308,6 +308,8 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
     }
   }
 
+  // Nothing below counts tokens (the figures are the package's).
+  env.onCountingDone?.();
   const briefingName = await sanitizeFileName(briefingFileName(specialist.id, pkg.topic, created.date));
   let briefing;
   try {

@@ -57,6 +57,8 @@ export interface ClaudeHookOptions {
   readonly folder?: string;
   /** `handoff.directory` (the CLI's `--dir`); default `.handoff`. */
   readonly handoffDirectory?: string;
+  /** Called once the handoff will count no more tokens ({@link HandoverEnvironment.onCountingDone}). */
+  readonly onCountingDone?: () => void;
 }
 
 /**
@@ -131,6 +133,7 @@ export async function runClaudeHook(rawInput: string, options: ClaudeHookOptions
     handoffDirectory: options.handoffDirectory,
     sessionId: input.session_id,
     sessionLog: { mode: transcriptFound ? transcript : 'none', statePath: cliSessionLogStatePath(cwd) },
+    ...(options.onCountingDone ? { onCountingDone: options.onCountingDone } : {}),
     // git's answers from finding the workspace: the evidence starts from them (one process fewer).
     ...(folder.repository ? { gitProbe: folder.gitProbe } : {}),
   };

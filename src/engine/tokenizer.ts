@@ -6,9 +6,9 @@
  */
 import type { TokenizerName } from '../core/handoff/schema';
 import { tokenCounter, type TokenCounter, type TokenEncoding } from '../core/handoff/tokens';
-import { startWorkerEncoding } from './tokenizerWorker';
+import { startWorkerEncoding, type WorkerEncoding } from './tokenizerWorker';
 
-const loaded = new Map<TokenizerName, TokenEncoding>();
+const loaded = new Map<TokenizerName, TokenEncoding | WorkerEncoding>();
 
 /**
  * Where the CLI's executable (src/cli/launch.ts, a bundle of its own) leaves the encoding it
@@ -18,8 +18,8 @@ const loaded = new Map<TokenizerName, TokenEncoding>();
 export const STARTED_ENCODING = Symbol.for('specialist-handoff.startedEncoding');
 
 /** The encoding the executable started for `name`, if it started that one (taken once). */
-function startedEncoding(name: TokenizerName): TokenEncoding | undefined {
-  const holder = globalThis as { [STARTED_ENCODING]?: { name: TokenizerName; encoding: TokenEncoding } };
+function startedEncoding(name: TokenizerName): WorkerEncoding | undefined {
+  const holder = globalThis as { [STARTED_ENCODING]?: { name: TokenizerName; encoding: WorkerEncoding } };
   const started = holder[STARTED_ENCODING];
   if (started?.name !== name) return undefined;
   delete holder[STARTED_ENCODING];
@@ -33,7 +33,7 @@ function startedEncoding(name: TokenizerName): TokenEncoding | undefined {
  * encoding in the process when the worker cannot (the module file beside the executable).
  */
 export function startEncodingForLater(name: TokenizerName, moduleFile: string, fallback: () => TokenEncoding): void {
-  (globalThis as { [STARTED_ENCODING]?: { name: TokenizerName; encoding: TokenEncoding } })[STARTED_ENCODING] = { name, encoding: startWorkerEncoding(name, fallback, moduleFile) };
+  (globalThis as { [STARTED_ENCODING]?: { name: TokenizerName; encoding: WorkerEncoding } })[STARTED_ENCODING] = { name, encoding: startWorkerEncoding(name, fallback, moduleFile) };
 }
 
 /** Loads the encoding module in this process (synchronous; the tables are large and only one is needed). */
@@ -74,4 +74,15 @@ export function loadEncoding(name: TokenizerName): TokenEncoding {
 /** A {@link TokenCounter} for the named encoding (loaded lazily on first use). */
 export function counterFor(name: TokenizerName): TokenCounter {
   return tokenCounter(name, loadEncoding(name));
+}
+
+/**
+ * Ends the worker threads of the encodings loaded on them ({@link preloadEncoding}): the CLI
+ * calls it once its command will count no more tokens (`HandoverEnvironment.onCountingDone`),
+ * so the workers' heaps are freed while the command writes its files, not as the process exits
+ * (src/engine/tokenizerWorker.ts `WorkerEncoding.release`). Encodings loaded in the process
+ * are kept; a later count of a released one loads it in the process (the same counts).
+ */
+export function releaseEncodings(): void {
+  for (const enc of loaded.values()) if ('release' in enc) enc.release();
 }

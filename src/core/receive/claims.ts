@@ -166,10 +166,17 @@ function sentenceClaims(original: string, field: ClaimField): FoundClaim[] {
   if (/\?["'”)\s]*$/.test(sentence) || QUESTION_START.test(bare(sentence))) return [];
   const done = field === 'completed';
   if (!done && IMPERATIVE_START.test(bare(sentence))) return [];
+  // Each clause a rule reads is part of this sentence, lower-cased (phrases and clauses are
+  // pieces of it, trimmed; the marks normalize strips never reach past the first phrase), and
+  // contains the rule's words (./claimRules.ts `words`): a rule whose words the sentence lacks
+  // cannot match, and most sentences lack every rule's (issue 19: a hook's first claims search
+  // spent most of its time splitting such sentences into phrases and clauses, once per rule).
+  const rules = CLAIM_RULES.filter((rule) => rule.words.test(sentence));
+  if (rules.length === 0) return [];
   const found: FoundClaim[] = [];
   const written = phrases(original);
   const read = written.map(normalize);
-  for (const rule of CLAIM_RULES) {
+  for (const rule of rules) {
     let hit: { phrase: number; m: RegExpExecArray } | undefined;
     let before = '';
     for (let i = 0; i < read.length && !hit; before += ` ${read[i]}`, i++) {

@@ -4,10 +4,10 @@
  * in this process answer many generated texts — prose, code, CJK, emoji, special-token
  * strings counted as plain text, long runs, whitespace — identically, through the project's
  * counting rules (countTokens, tokensWithin) and the raw calls; a worker that cannot load its
- * module falls back to the process's own encoding.
+ * module falls back to the process's own encoding, and so does a released one (its thread ended).
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { countTokens, countTokensMany, tokensWithin, type TokenEncoding } from '../../../src/core/handoff/tokens';
 import { loadEncoding } from '../../../src/engine/tokenizer';
@@ -81,6 +81,29 @@ describe('engine: the tokenizer on a worker thread', function () {
     assert.equal(worker.countTokens('a cart total in cents'), local.countTokens('a cart total in cents'));
     assert.equal(worker.isWithinTokenLimit('a cart total in cents', 2), false);
     assert.deepEqual(worker.countTokensBatch?.(['a cart', 'total in cents']), [local.countTokens('a cart'), local.countTokens('total in cents')]);
+    assert.equal(fellBack, 1, 'loaded once in the process, then used for every call');
+  });
+
+  it('release ends the worker thread, and a later count answers from the encoding loaded in the process', async () => {
+    const local = loadEncoding('o200k_base');
+    let fellBack = 0;
+    const worker = startWorkerEncoding('o200k_base', () => (fellBack++, local));
+    const text = 'The reviewer checks src/auth.ts for timing-safe comparison.';
+    assert.equal(worker.countTokens(text), local.countTokens(text));
+    // The process's threads as the kernel lists them (Linux): the worker's own goes.
+    const threads = () => readdirSync('/proc/self/task').length;
+    const before = existsSync('/proc/self/task') ? threads() : undefined;
+    worker.release();
+    worker.release(); // twice is once
+    if (before !== undefined) {
+      const deadline = Date.now() + 10_000;
+      while (threads() >= before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.ok(threads() < before, `the worker's thread ended (${before} threads before, ${threads()} after)`);
+    }
+    assert.equal(fellBack, 0, 'nothing loaded in the process until a count asks');
+    assert.equal(worker.countTokens(text), local.countTokens(text));
+    assert.equal(worker.isWithinTokenLimit(text, 2), false);
+    assert.deepEqual(worker.countTokensBatch?.([text, 'a cart']), [local.countTokens(text), local.countTokens('a cart')]);
     assert.equal(fellBack, 1, 'loaded once in the process, then used for every call');
   });
 
