@@ -15,7 +15,7 @@ import { clipText } from '../handoff/render';
 import type { CommandRun } from '../handoff/draftFields';
 import type { Commit, HandoffPackage, TestRun } from '../handoff/schema';
 import type { Claim, ClaimEvidence, ClaimField, ClaimKind } from './claimSchema';
-import { CLAIM_RULES, IMPERATIVE_START, NEGATION, NOT_A_STATEMENT, QUESTION_START, TASK_LEAD, UNCHECKED_TASK } from './claimRules';
+import { CLAIM_RULES, NEGATION, NOT_A_STATEMENT, QUESTION_START, TASK_LEAD, UNCHECKED_TASK, opensWithImperative } from './claimRules';
 import { failuresAfterLastPass } from './handBackPolicy';
 
 /** Characters of a claim's text kept (the schema's bound, `ClaimSchema.text`): 300, cut at a word. */
@@ -165,7 +165,7 @@ function sentenceClaims(original: string, field: ClaimField): FoundClaim[] {
   // A question is never a claim; an instruction neither, except a plan item marked done.
   if (/\?["'”)\s]*$/.test(sentence) || QUESTION_START.test(bare(sentence))) return [];
   const done = field === 'completed';
-  if (!done && IMPERATIVE_START.test(bare(sentence))) return [];
+  if (!done && opensWithImperative(bare(sentence))) return [];
   // Each clause a rule reads is part of this sentence, lower-cased (phrases and clauses are
   // pieces of it, trimmed; the marks normalize strips never reach past the first phrase), and
   // contains the rule's words (./claimRules.ts `words`): a rule whose words the sentence lacks
@@ -180,7 +180,7 @@ function sentenceClaims(original: string, field: ClaimField): FoundClaim[] {
     let hit: { phrase: number; m: RegExpExecArray } | undefined;
     let before = '';
     for (let i = 0; i < read.length && !hit; before += ` ${read[i]}`, i++) {
-      if (!done && IMPERATIVE_START.test(bare(read[i]))) continue;
+      if (!done && opensWithImperative(bare(read[i]))) continue;
       for (const part of clauses(read[i])) {
         let clause = bare(part.text);
         if (QUESTION_START.test(clause)) continue;
@@ -193,7 +193,7 @@ function sentenceClaims(original: string, field: ClaimField): FoundClaim[] {
           m = stateMatch(clause, rule.state) ?? stateMatch(clause, rule.task);
           if (m && /\b(?:will|won't|going\s+to|if|unless|once|until|when)\b|'ll\b/.test(prefix + clause)) m = undefined;
         } else {
-          if (!rule.words.test(clause) || IMPERATIVE_START.test(clause)) continue;
+          if (!rule.words.test(clause) || opensWithImperative(clause)) continue;
           m = stateMatch(clause, rule.state);
           if (m && NOT_A_STATEMENT.test(`${prefix} ${clause}`)) m = undefined;
         }
