@@ -24,12 +24,21 @@ const SEND_SETTLE_MS = 600;
 /**
  * Types into a toolkit text field or text area (the real input lives in its shadow root),
  * replacing what it holds: since issue 15 a field may arrive drafted from the session.
+ * What it holds is selected in the page (`selectText`, i.e. `input.select()`), not with
+ * Ctrl+A: a webview forwards every keydown to the workbench, whose Select All (Ctrl+A,
+ * `editor.action.selectAll`) answers a focused webview with `execCommand('selectAll')`
+ * a round trip later; on a busy machine that second select-all lands after the first
+ * character typed, and the second character replaces it ("oken auth again").
  */
 async function typeInto(frame: FrameLocator, id: string, text: string): Promise<void> {
   const input = frame.locator(`#${id}`).locator('input, textarea').first();
   await input.click();
-  await input.press('ControlOrMeta+a');
+  await input.selectText();
   await input.pressSequentially(text, { delay: 5 });
+  // Every keystroke reached the field (fails here, naming the field, rather than in the handoff file).
+  await waitFor(`"${text}" in #${id}`, 5_000, async () => (await input.inputValue()) === text).catch(async (err: Error) => {
+    throw new Error(`${err.message} (it holds "${await input.inputValue()}")`);
+  });
 }
 
 async function valueOf(frame: FrameLocator, id: string): Promise<string> {
