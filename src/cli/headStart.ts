@@ -16,6 +16,17 @@ function runs(argv: readonly string[]): string {
   return argv.includes('--help') || argv.includes('-h') ? '' : (argv.find((a) => !a.startsWith('-')) ?? '');
 }
 
+/**
+ * The name under which the executable keeps the code cache of what this command line runs
+ * (src/cli/launch.ts): its subcommand (lower-case letters and `-`, at most 40), else `other`
+ * (none, --help, --version, anything else). Each subcommand compiles other functions of the
+ * bundle, and V8's cache holds those the process that wrote it ran (issue 19).
+ */
+export function cacheNameOf(argv: readonly string[]): string {
+  const command = runs(argv);
+  return /^[a-z][a-z-]{0,39}$/.test(command) ? command : 'other';
+}
+
 /** Whether the command line runs a subcommand that counts tokens ({@link COUNTING}), other than for its --help. */
 export function countsTokens(argv: readonly string[]): boolean {
   return COUNTING.has(runs(argv));

@@ -10,13 +10,17 @@
  *
  * - Node ≥ 22.1: Node's own module compile cache (`module.enableCompileCache()`, in
  *   `NODE_COMPILE_CACHE` or os.tmpdir()/node-compile-cache; Node checks each entry against
- *   the module's source and its own version, and `NODE_DISABLE_COMPILE_CACHE=1` turns it off).
+ *   the module's source and its own version, and `NODE_DISABLE_COMPILE_CACHE=1` turns it off;
+ *   Node keeps one entry per file, so every subcommand shares it).
  * - Older Node (20, which `engines` allows): the same thing by hand, for this one file. The
  *   bundle is compiled with `vm.Script` and the code V8 produced for it is kept in
  *   `<os.tmpdir()>/specialist-handoff-code-cache-<uid>/<sha256 of the source, Node's version,
- *   architecture and the bundle's path>.bin` (V8 keeps the file name the code was first compiled
- *   under: an entry shared by two copies of one bundle gave the second copy's stack traces the
- *   first's path): a changed bundle or another Node never reads a stale entry (V8 also
+ *   architecture and the bundle's path>-<subcommand>.bin` (V8 keeps the file name the code was
+ *   first compiled under: an entry shared by two copies of one bundle gave the second copy's
+ *   stack traces the first's path; and an entry holds the functions its writer ran, so each
+ *   subcommand has its own, src/cli/headStart.ts `cacheNameOf`: a hook that read the entry a
+ *   `handover` wrote compiled the rest of its functions every run, ~6 ms, issue 19): a changed
+ *   bundle or another Node never reads a stale entry (V8 also
  *   refuses data of another version or other flags: the bundle is then compiled from source
  *   and the entry written again). The folder is made private (0700) and used only when it is
  *   a directory of ours that nobody else can write (os.tmpdir() is shared); the entry is
@@ -36,7 +40,7 @@ import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
 import type { TokenEncoding } from '../core/handoff/tokens';
 import { startEncodingForLater } from '../engine/tokenizer';
-import { countsTokens, gcFlags, tokenizerGuess } from './headStart';
+import { cacheNameOf, countsTokens, gcFlags, tokenizerGuess } from './headStart';
 
 /** The bundle this file loads, beside it. */
 const MAIN = path.join(__dirname, 'cli-main.js');
@@ -62,13 +66,16 @@ function codeCacheDir(base = tmpdir()): string | undefined {
   }
 }
 
-/** Compiles and runs dist/cli-main.js with the hand-made code cache (Node without `enableCompileCache`). */
-function runWithCodeCache(): void {
+/**
+ * Compiles and runs dist/cli-main.js with the hand-made code cache (Node without
+ * `enableCompileCache`), the entry of the subcommand `command` ({@link cacheNameOf}).
+ */
+function runWithCodeCache(command: string): void {
   // The bytes are hashed as read: hashing the decoded string would encode its 0.9 MB to UTF-8 again.
   const bytes = readFileSync(MAIN);
   const source = bytes.toString('utf8');
   const dir = process.env.NODE_DISABLE_COMPILE_CACHE ? undefined : codeCacheDir();
-  const name = `${createHash('sha256').update(bytes).update(`\0${process.version}\0${process.arch}\0${MAIN}`).digest('hex').slice(0, 40)}.bin`;
+  const name = `${createHash('sha256').update(bytes).update(`\0${process.version}\0${process.arch}\0${MAIN}`).digest('hex').slice(0, 40)}-${command}.bin`;
   let cachedData: Buffer | undefined;
   if (dir) {
     try {
@@ -119,5 +126,5 @@ if (typeof enableCompileCache === 'function') {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- compiled after the cache is on, on purpose
   require('./cli-main.js');
 } else {
-  runWithCodeCache();
+  runWithCodeCache(cacheNameOf(argv));
 }

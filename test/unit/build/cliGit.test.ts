@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { countsTokens, findsWorkspace, gcFlags, tokenizerGuess, workspaceGuess } from '../../../src/cli/headStart';
+import { cacheNameOf, countsTokens, findsWorkspace, gcFlags, tokenizerGuess, workspaceGuess } from '../../../src/cli/headStart';
 import { buildDist } from '../../helpers/dist';
 import { writeClaudeSession } from '../../helpers/claudeSession';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../../helpers/repo';
@@ -105,6 +105,11 @@ describe('build: the git processes of one CLI run, with the workspace probe star
     // What is started at all: counting and probing subcommands, never for --help.
     assert.deepEqual([countsTokens(['hook']), countsTokens(['record-result']), countsTokens(['specialists']), countsTokens(['hook', '--help'])], [true, true, false, false]);
     assert.deepEqual([findsWorkspace(['draft']), findsWorkspace(['--cwd', 'x', 'hook']), findsWorkspace(['record-result']), findsWorkspace(['handover', '-h'])], [true, false, false, false]);
+    // The code cache's entry (src/cli/launch.ts): one per subcommand, `other` for the rest.
+    assert.deepEqual(
+      [cacheNameOf(['hook']), cacheNameOf(['record-result', '--json']), cacheNameOf([]), cacheNameOf(['--version']), cacheNameOf(['hook', '--help']), cacheNameOf(['../x']), cacheNameOf(['A'.repeat(3)]), cacheNameOf(['a'.repeat(41)])],
+      ['hook', 'record-result', 'other', 'other', 'other', 'other', 'other', 'other'],
+    );
   });
 
   it('turns V8\'s garbage-collection helper threads off on 2 cores or fewer only', () => {

@@ -1,9 +1,9 @@
 /**
  * Issue 19: dist/cli.js (src/cli/launch.ts) loads the CLI bundle dist/cli-main.js with V8's code
  * cache. On Node without `module.enableCompileCache` (20), the cache is kept by hand in
- * `<tmpdir>/specialist-handoff-code-cache-<uid>/`: written once per bundle, read back by the
- * next process, never stale (its name is the bundle's hash), refused when broken, one per
- * bundle (week-old ones removed), private, and off with NODE_DISABLE_COMPILE_CACHE=1. What a command prints never depends on it. (How much it
+ * `<tmpdir>/specialist-handoff-code-cache-<uid>/`: written once per bundle and subcommand, read
+ * back by the next process, never stale (its name is the bundle's hash), refused when broken,
+ * one per bundle and subcommand (week-old ones removed), private, and off with NODE_DISABLE_COMPILE_CACHE=1. What a command prints never depends on it. (How much it
  * saves is the bench's business: the CLI rows.)
  */
 import assert from 'node:assert/strict';
@@ -91,7 +91,7 @@ describe('build: dist/cli.js loads the CLI bundle with V8\'s code cache', functi
     const version = cli(tmp, ['--version']);
     const [entry, ...more] = entries(tmp);
     assert.deepEqual(more, []);
-    assert.match(entry, /^[0-9a-f]{40}\.bin$/);
+    assert.match(entry, /^[0-9a-f]{40}-other\.bin$/, 'named after the bundle and what ran (no subcommand)');
     assert.equal(statSync(cacheDir(tmp)).mode & 0o777, 0o700, 'the folder is private');
     const file = path.join(cacheDir(tmp), entry);
     const written = readFileSync(file);
@@ -118,6 +118,26 @@ describe('build: dist/cli.js loads the CLI bundle with V8\'s code cache', functi
     rmSync(path.join(cacheDir(tmp), other));
     assert.equal(cli(tmp, ['--version']), version);
     assert.deepEqual(entries(tmp), [other], 'the week-old entry is removed as the new one is written');
+  });
+
+  it('gives each subcommand its own entry, holding the functions that subcommand ran', function () {
+    if (!HAND_MADE) this.skip(); // Node ≥ 22.1: Node's own compile cache, one entry per file
+    const tmp = tempDir('handoff-launch-commands-');
+    const version = cli(tmp, ['--version']);
+    const specialists = cli(tmp, ['specialists']);
+    assert.match(specialists, /quality_reviewer/);
+    const names = entries(tmp).map((e) => e.replace(/^[0-9a-f]{40}-/, '')).sort();
+    assert.deepEqual(names, ['other.bin', 'specialists.bin']);
+    const [hashA, hashB] = entries(tmp).map((e) => e.slice(0, 40));
+    assert.equal(hashA, hashB, 'one bundle');
+    // Each is read back by its own subcommand and not written again.
+    const mtimes = entries(tmp).map((e) => statSync(path.join(cacheDir(tmp), e)).mtimeMs);
+    assert.equal(cli(tmp, ['specialists']), specialists);
+    assert.equal(cli(tmp, ['--version']), version);
+    assert.deepEqual(entries(tmp).map((e) => statSync(path.join(cacheDir(tmp), e)).mtimeMs), mtimes);
+    // A subcommand's entry holds more of the bundle than one that only printed the version.
+    const size = (name: string) => statSync(path.join(cacheDir(tmp), entries(tmp).find((e) => e.endsWith(name)) as string)).size;
+    assert.ok(size('-specialists.bin') > size('-other.bin'), `${size('-specialists.bin')} > ${size('-other.bin')} bytes`);
   });
 
   it('gives each copy of one bundle its own entry: V8 keeps the path code was first compiled under, for stack traces', function () {
