@@ -6,7 +6,7 @@
  * one `ERROR:` line, never 2 (Claude Code would block on 2).
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { EXIT_FAILURE, EXIT_OK, runCli } from '../../src/cli/main';
@@ -153,6 +153,28 @@ describe('Claude Code hook (specialist-handoff hook)', function () {
       assert.equal(code, EXIT_FAILURE, `hook ${args.join(' ')}: exit 1, never 2`);
     }
     assert.deepEqual(handoffs(repo), [], 'nothing written');
+  });
+
+  it('reads its input from a non-blocking standard input too: the first read finds nothing yet (EAGAIN), the stream reads what comes', async function () {
+    if (process.platform === 'win32') this.skip(); // O_NONBLOCK on a pipe: POSIX
+    const repo = repoWithWork();
+    const transcript = writeTranscript(tempDir());
+    const input = JSON.stringify({ session_id: SESSION, transcript_path: transcript, cwd: repo, hook_event_name: 'SessionEnd', reason: 'exit' });
+    // Node makes a child's standard streams blocking when it spawns it; a preload that opens
+    // process.stdin (libuv sets the pipe O_NONBLOCK) gives the hook a non-blocking descriptor 0,
+    // and its input arrives only once the hook has started, so its first read finds none.
+    const dir = tempDir('handoff-nonblocking-');
+    const preload = path.join(dir, 'nonblocking-stdin.js');
+    writeFileSync(preload, 'void process.stdin; // opening the pipe makes it O_NONBLOCK\n');
+    const child = spawn(process.execPath, ['--require', preload, ...CLI_FROM_SOURCE, 'hook'], { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: process.env });
+    let err = '';
+    child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    child.stdin?.end(input);
+    assert.equal(await exited, EXIT_OK, err);
+    assert.match(err, /^specialist-handoff hook: SessionEnd \(reason: exit\): safety-net handoff to \[implementation engineer\] written: /);
+    assert.equal(handoffs(repo).length, 1);
   });
 
   it('names the event and the default topic in words', () => {
