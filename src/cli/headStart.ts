@@ -27,6 +27,11 @@ export function cacheNameOf(argv: readonly string[]): string {
   return /^[a-z][a-z-]{0,39}$/.test(command) ? command : 'other';
 }
 
+/** Whether the command line runs the MCP server (`mcp`), which lives as long as its client, not one command. */
+export function isLongLived(argv: readonly string[]): boolean {
+  return runs(argv) === 'mcp';
+}
+
 /** Whether the command line runs a subcommand that counts tokens ({@link COUNTING}), other than for its --help. */
 export function countsTokens(argv: readonly string[]): boolean {
   return COUNTING.has(runs(argv));

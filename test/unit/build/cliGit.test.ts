@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { cacheNameOf, countsTokens, findsWorkspace, gcFlags, tokenizerGuess, workspaceGuess } from '../../../src/cli/headStart';
+import { cacheNameOf, countsTokens, findsWorkspace, gcFlags, isLongLived, tokenizerGuess, workspaceGuess } from '../../../src/cli/headStart';
 import { buildDist } from '../../helpers/dist';
 import { writeClaudeSession } from '../../helpers/claudeSession';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../../helpers/repo';
@@ -110,6 +110,7 @@ describe('build: the git processes of one CLI run, with the workspace probe star
       [cacheNameOf(['hook']), cacheNameOf(['record-result', '--json']), cacheNameOf([]), cacheNameOf(['--version']), cacheNameOf(['hook', '--help']), cacheNameOf(['../x']), cacheNameOf(['A'.repeat(3)]), cacheNameOf(['a'.repeat(41)])],
       ['hook', 'record-result', 'other', 'other', 'other', 'other', 'other', 'other'],
     );
+    assert.deepEqual([isLongLived(['mcp']), isLongLived(['mcp', '--cwd', 'x']), isLongLived(['hook']), isLongLived(['mcp', '--help'])], [true, true, false, false]);
   });
 
   it('turns V8\'s garbage-collection helper threads off on 2 cores or fewer only', () => {

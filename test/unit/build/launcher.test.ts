@@ -150,6 +150,24 @@ describe('build: dist/cli.js loads the CLI bundle with V8\'s code cache', functi
     assert.equal(entries(tmp).length, 2, 'one entry per copy');
   });
 
+  it("turns zod's JIT off for a one-shot command, not for the MCP server", () => {
+    // zod keeps its configuration on globalThis, shared by every copy of zod in the process:
+    // a preload reads it with zod's own config() as the process exits.
+    const tmp = tempDir('handoff-launch-zod-');
+    const probe = path.join(tmp, 'zod-config.js');
+    writeFileSync(probe, `process.on('exit', () => process.stderr.write('JITLESS ' + String(require(${JSON.stringify(require.resolve('zod'))}).config().jitless === true) + '\\n'));\n`);
+    const run = (args: string[], input = '') => spawnSync(process.execPath, ['-r', probe, path.join(dist, 'cli.js'), ...args], { encoding: 'utf8', input, env: { ...process.env, TMPDIR: tmp } });
+    const repo = initRepo();
+    write(repo, 'src/a.ts', 'export const a = 1;\n');
+    const handover = run(['handover', '--cwd', repo, '--specialist', 'quality_reviewer', '--topic', 't', '--summary', 's', '--session-log', 'none']);
+    assert.equal(handover.status, 0, handover.stderr);
+    assert.match(handover.stderr, /^JITLESS true$/m, 'handover');
+    assert.match(run(['specialists']).stderr, /^JITLESS true$/m, 'specialists');
+    const mcp = run(['mcp', '--cwd', repo]);
+    assert.equal(mcp.status, 0, mcp.stderr);
+    assert.match(mcp.stderr, /^JITLESS false$/m, 'the MCP server keeps the JIT');
+  });
+
   it('the .vsix ships the launcher and the bundle it loads (the extension runs `dist/cli.js mcp`)', () => {
     // vsce lists the files that exist: the package's manifest and .vscodeignore beside stand-ins of the build's output.
     const pkg = tempDir('handoff-vsix-');
