@@ -13,9 +13,7 @@
  * not be written (disk, permissions) — and every failure of `hook`, which never exits 2
  * (Claude Code treats 2 as "block"); `verify` exits 3 when a re-run contradicts the handoff.
  */
-import { config as zodConfig } from 'zod';
 import { foreignOption, parseCommandLine, type Values } from './args';
-import { isLongLived } from './headStart';
 import { EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, gateIo, type CliIo } from './io';
 import { COMMAND_LIST, USAGE, VERSION, commandUsage } from './usage';
 import { fail } from './wording';
@@ -124,12 +122,6 @@ let started = false;
 export function runProcess(): void {
   if (started) return;
   started = true;
-  // A command parses each schema once or a few times, then exits: zod's JIT (a parser
-  // generated per object schema with `new Function` on its first parse, which V8 then
-  // compiles, outside the code cache) costs more than it saves there. Hook medians 241 -> 234
-  // and 236 -> 231 ms without it (30 interleaved runs each; issue 19). The MCP server
-  // (`mcp`) lives as long as its client and keeps it.
-  if (!isLongLived(process.argv.slice(2))) zodConfig({ jitless: true });
   // A closed pipe (`specialist-handoff specialists | head`) ends the output quietly; any
   // other stdout failure (a full disk behind a redirect) is one ERROR line and exit 1.
   const onStdoutError = (err: NodeJS.ErrnoException) => {

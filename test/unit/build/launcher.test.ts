@@ -150,22 +150,34 @@ describe('build: dist/cli.js loads the CLI bundle with V8\'s code cache', functi
     assert.equal(entries(tmp).length, 2, 'one entry per copy');
   });
 
-  it("turns zod's JIT off for a one-shot command, not for the MCP server", () => {
+  it("turns zod's JIT off for a one-shot command, before its schemas are built; not for the MCP server", () => {
     // zod keeps its configuration on globalThis, shared by every copy of zod in the process:
-    // a preload reads it with zod's own config() as the process exits.
+    // a preload reads it with zod's own config() as the process exits. zod reads the switch as
+    // each schema is built, so the preload also counts the parsers the JIT generates (each a
+    // `new Function` whose body reads `payload`): switched on after the modules built their
+    // schemas, the config said jitless while a handover still generated three.
     const tmp = tempDir('handoff-launch-zod-');
     const probe = path.join(tmp, 'zod-config.js');
-    writeFileSync(probe, `process.on('exit', () => process.stderr.write('JITLESS ' + String(require(${JSON.stringify(require.resolve('zod'))}).config().jitless === true) + '\\n'));\n`);
+    writeFileSync(
+      probe,
+      [
+        'let parsers = 0;',
+        'const Original = globalThis.Function;',
+        "globalThis.Function = new Proxy(Original, { construct(target, args) { if (/\\bpayload\\b/.test(String(args[args.length - 1]))) parsers++; return Reflect.construct(target, args); } });",
+        `process.on('exit', () => process.stderr.write('JITLESS ' + String(require(${JSON.stringify(require.resolve('zod'))}).config().jitless === true) + ' PARSERS ' + parsers + '\\n'));`,
+        '',
+      ].join('\n'),
+    );
     const run = (args: string[], input = '') => spawnSync(process.execPath, ['-r', probe, path.join(dist, 'cli.js'), ...args], { encoding: 'utf8', input, env: { ...process.env, TMPDIR: tmp } });
     const repo = initRepo();
     write(repo, 'src/a.ts', 'export const a = 1;\n');
     const handover = run(['handover', '--cwd', repo, '--specialist', 'quality_reviewer', '--topic', 't', '--summary', 's', '--session-log', 'none']);
     assert.equal(handover.status, 0, handover.stderr);
-    assert.match(handover.stderr, /^JITLESS true$/m, 'handover');
-    assert.match(run(['specialists']).stderr, /^JITLESS true$/m, 'specialists');
+    assert.match(handover.stderr, /^JITLESS true PARSERS 0$/m, 'handover: jitless, and no parser generated');
+    assert.match(run(['specialists']).stderr, /^JITLESS true PARSERS 0$/m, 'specialists');
     const mcp = run(['mcp', '--cwd', repo]);
     assert.equal(mcp.status, 0, mcp.stderr);
-    assert.match(mcp.stderr, /^JITLESS false$/m, 'the MCP server keeps the JIT');
+    assert.match(mcp.stderr, /^JITLESS false /m, 'the MCP server keeps the JIT');
   });
 
   it('the .vsix ships the launcher and the bundle it loads (the extension runs `dist/cli.js mcp`)', () => {
