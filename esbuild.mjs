@@ -17,6 +17,7 @@
 //   dist/webview/codicon.{css,ttf}: the codicon font of @vscode/codicons, copied as is
 //   (the panel's icons; the webview may load fonts only from its own resource roots).
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { serialize } from 'node:v8';
 import { basename, dirname, join, relative, resolve } from 'node:path';
@@ -225,6 +226,31 @@ exports.default = ranks();
   },
 };
 
+/**
+ * gpt-tokenizer's BytePairEncodingCore counts its rank table with
+ * `Object.keys(bytePairRankDecoder).length`: ~200,000 index strings made only to be counted,
+ * and their allocation and the scavenges that copy them took 12-14 ms of the ~87 ms that
+ * loading o200k_base took (medians of 8 loads on Node 20, 2 cores; the tokenizer's worker is
+ * on the CLI's critical path, issue 19). The table is an array, and `reduce` visits exactly the
+ * elements `Object.keys` lists (it skips holes; the deserialized array has no other own
+ * enumerable keys), so the count is the same without the strings; anything not an array is
+ * counted as before. The build fails when the line is not found once, so that an update of
+ * the package is looked at rather than loaded unpatched: test/unit/build/tokenizers.test.ts
+ * compares the count with the package's and checks that loading lists no table's keys.
+ */
+const rankCountWithoutKeys = {
+  name: 'rank-count-without-keys',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]gpt-tokenizer[\\/]cjs[\\/]BytePairEncodingCore\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      const line = 'this.mergeableBytePairRankCount = Object.keys(bytePairRankDecoder).length;';
+      if (source.split(line).length !== 2) throw new Error(`${args.path}: the rank count line is no longer there once; review esbuild.mjs rankCountWithoutKeys`);
+      const counted = 'this.mergeableBytePairRankCount = Array.isArray(bytePairRankDecoder) ? bytePairRankDecoder.reduce((n) => n + 1, 0) : Object.keys(bytePairRankDecoder).length;';
+      return { contents: source.replace(line, counted), loader: 'js' };
+    });
+  },
+};
+
 const tokenizersExternal = {
   name: 'tokenizers-external',
   setup(build) {
@@ -292,7 +318,7 @@ export const tokenizersBuild = {
     cl100k_base: 'node_modules/gpt-tokenizer/cjs/encoding/cl100k_base.js',
   },
   outdir: 'dist/tokenizers',
-  plugins: [ranksBeside],
+  plugins: [ranksBeside, rankCountWithoutKeys],
 };
 
 /** dist/webview/insights.js: the "Handoff Insights" view's script (issue 21), on the panel's rules (test/component/insightsView.test.ts builds it to a temporary folder). */

@@ -7,6 +7,8 @@
  * built encoding's rank table (every rank: its string or bytes) with the package's, then
  * encodes a mixed text with both — read from the V8 file alone (the JSON gone), and from the
  * JSON when the V8 file is of a format this V8 does not read, damaged, another table or missing.
+ * The built files also count the table without listing its keys (esbuild.mjs
+ * rankCountWithoutKeys): the same count as the package's, and no `Object.keys` of the table.
  */
 import assert from 'node:assert/strict';
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,7 +24,7 @@ const NAMES = ['o200k_base', 'cl100k_base'] as const;
 interface Encoding {
   encode(text: string): number[];
   vocabularySize: number;
-  default: { bytePairEncodingCoreProcessor: { bytePairRankDecoder: unknown[] } };
+  default: { bytePairEncodingCoreProcessor: { bytePairRankDecoder: unknown[]; mergeableBytePairRankCount: number } };
 }
 
 const table = (e: Encoding) => e.default.bytePairEncodingCoreProcessor.bytePairRankDecoder;
@@ -36,6 +38,8 @@ function assertPackageTable(file: string, name: (typeof NAMES)[number], how: str
   assert.equal(built.vocabularySize, pkg.vocabularySize, `${name}, ${how}`);
   assert.ok(table(pkg).length > 100_000, name);
   assert.equal(table(built).length, table(pkg).length, `${name}, ${how}`);
+  const count = (e: Encoding) => e.default.bytePairEncodingCoreProcessor.mergeableBytePairRankCount;
+  assert.equal(count(built), count(pkg), `${name}, ${how}: the table's entry count`);
   for (let rank = 0; rank < table(pkg).length; rank++) {
     const a = JSON.stringify(table(built)[rank]);
     const b = JSON.stringify(table(pkg)[rank]);
@@ -70,6 +74,24 @@ describe('build: the tokenizer files', function () {
       assert.match(readFileSync(path.join(dir, `${name}.js`), 'utf8'), /deserialize\(/, `${name}: the V8 file is read`);
       assertPackageTable(path.join(dir, `${name}.js`), name, 'V8 file');
     }
+  });
+
+  it("count the table's entries without listing its keys (esbuild.mjs rankCountWithoutKeys)", () => {
+    const dir = copy(() => undefined);
+    const keys = Object.keys;
+    const listed: number[] = [];
+    Object.keys = (o: object) => {
+      if (Array.isArray(o) && o.length > 100_000) listed.push(o.length);
+      return keys(o);
+    };
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded while Object.keys is watched
+      for (const name of NAMES) require(path.join(dir, `${name}.js`));
+    } finally {
+      Object.keys = keys;
+    }
+    assert.deepEqual(listed, [], 'Object.keys of a rank table while loading the built files');
+    for (const name of NAMES) assertPackageTable(path.join(dir, `${name}.js`), name, 'counted without keys');
   });
 
   const fallbacks: Array<[string, (file: string) => void]> = [
