@@ -5,8 +5,11 @@
  * strings counted as plain text, long runs, whitespace — identically, through the project's
  * counting rules (countTokens, tokensWithin) and the raw calls; a worker that cannot load its
  * module falls back to the process's own encoding, and so does a released one (its thread ended).
+ * What the worker writes reaches the process's standard error, never its standard output (the
+ * MCP server's protocol, a hook's answer).
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { countTokens, countTokensMany, tokensWithin, type TokenEncoding } from '../../../src/core/handoff/tokens';
@@ -105,6 +108,26 @@ describe('engine: the tokenizer on a worker thread', function () {
     assert.equal(worker.isWithinTokenLimit(text, 2), false);
     assert.deepEqual(worker.countTokensBatch?.([text, 'a cart']), [local.countTokens(text), local.countTokens('a cart')]);
     assert.equal(fellBack, 1, 'loaded once in the process, then used for every call');
+  });
+
+  it("passes what the worker writes on to the process's standard error, none of it to its standard output", () => {
+    const dir = tempDir('handoff-tokenizer-');
+    const noisy = path.join(dir, 'noisy.js');
+    writeFileSync(
+      noisy,
+      `process.stdout.write('WORKER-STDOUT\\n'); process.stderr.write('WORKER-STDERR\\n'); module.exports = require(${JSON.stringify(require.resolve('gpt-tokenizer/encoding/o200k_base'))});\n`,
+    );
+    const script = [
+      `const { startWorkerEncoding } = require(${JSON.stringify(path.resolve(__dirname, '../../../src/engine/tokenizerWorker.ts'))});`,
+      `const worker = startWorkerEncoding('o200k_base', () => { throw new Error('fell back'); }, ${JSON.stringify(noisy)});`,
+      "process.stdout.write('COUNT ' + worker.countTokens('a cart total in cents') + '\\n');",
+      'setTimeout(() => worker.release(), 500);',
+    ].join('\n');
+    const run = spawnSync(process.execPath, ['--require', 'tsx/cjs', '-e', script], { encoding: 'utf8', cwd: path.resolve(__dirname, '../../..') });
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.stdout, `COUNT ${loadEncoding('o200k_base').countTokens('a cart total in cents')}\n`, 'standard output holds only what the process wrote');
+    assert.match(run.stderr, /^WORKER-STDOUT$/m);
+    assert.match(run.stderr, /^WORKER-STDERR$/m);
   });
 
   it("finds the bundle's tokenizers/<name>.js beside dist/cli.js, else the package's module", () => {
