@@ -85,16 +85,7 @@ export function startWorkerEncoding(name: TokenizerName, fallback: () => TokenEn
   const flag = new SharedArrayBuffer(4);
   const state = new Int32Array(flag);
   const { port1, port2 } = new MessageChannel();
-  // The worker's standard streams are passed on here, both to standard error, rather than
-  // piped by Node (`stdout: false`, the default): that piping reads the process's own
-  // `process.stdout` and `process.stderr` first, which sets them up before the thread is
-  // started — the thread started 2-3 ms later (9 starts each, 2 cores; the worker is on a
-  // hook's critical path, issue 19). The worker writes nothing unless something goes wrong (a
-  // warning of Node's), and never onto standard output, which is the MCP server's protocol
-  // and a hook's answer.
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { module: moduleFile, port: port2, flag }, transferList: [port2 as unknown as MessagePort], stdout: true, stderr: true });
-  worker.stdout.on('data', (chunk: Buffer) => process.stderr.write(chunk));
-  worker.stderr.on('data', (chunk: Buffer) => process.stderr.write(chunk));
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { module: moduleFile, port: port2, flag }, transferList: [port2 as unknown as MessagePort] });
   worker.unref();
   port1.unref();
   let local: TokenEncoding | undefined;
