@@ -269,9 +269,11 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
   const handoffsDir = path.join(root, HANDOFFS_DIR);
   try {
     // Check both folders before writing anything, so a briefing folder that cannot be
-    // written does not leave a handoff behind on every retry.
-    await ensureDir(env.workspaceRoot, path.join(root, BRIEFINGS_DIR));
-    await ensureDir(env.workspaceRoot, handoffsDir);
+    // written does not leave a handoff behind on every retry. Side by side (issue 19); a
+    // failure is reported in this order, whichever came first.
+    for (const made of await Promise.allSettled([ensureDir(env.workspaceRoot, path.join(root, BRIEFINGS_DIR)), ensureDir(env.workspaceRoot, handoffsDir)])) {
+      if (made.status === 'rejected') throw made.reason;
+    }
     // What is written must read back: check the frontmatter against its schema first
     // (a parent at hop 2^53, a value no reader accepts), rather than leave an unreadable file.
     const check = HandoffFrontmatterSchema.safeParse(handoffFrontmatter(pkg, provisionalMeta({ root, specialist, pkg }, start, cut)));
@@ -315,8 +317,8 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
   try {
     // One file per section, in the briefing's folder: branches never edit the same briefing file.
     const where = briefingPaths(path.join(root, BRIEFINGS_DIR), briefingName, finalMeta.id);
-    const existed = await briefingExists(where);
-    await ensureDir(env.workspaceRoot, where.folder);
+    // Whether it existed is read from its files, which making its folder does not change: side by side.
+    const [existed] = await Promise.all([briefingExists(where), ensureDir(env.workspaceRoot, where.folder)]);
     const written = await writeBriefingSection(
       env.workspaceRoot,
       where.section,

@@ -60,8 +60,9 @@ export function partialName(name: string): string {
  * The caller writes what belongs with the handoff (history, briefing section), then calls
  * {@link promoteHandoffFile}; a writer that fails or is killed before that leaves the
  * handoff as `.partial.md`, never as a complete-looking `<id>.md`. Stale leftovers of killed
- * writers in `dir` are removed first ({@link removeStaleLeftovers}); the handoff root (the
- * parent of `dir`) gets its `.gitattributes` and `.gitignore` lines (`rootGitFiles.ts`).
+ * writers in `dir` are removed ({@link removeStaleLeftovers}) and the handoff root (the
+ * parent of `dir`) gets its `.gitattributes` and `.gitignore` lines (`rootGitFiles.ts`)
+ * while the first attempt renders, before anything is written.
  *
  * @param render returns the file name (`<id>.md`) and content for a given timestamp (the
  *   content carries the id and time, so it is rendered again for each attempt), both
@@ -75,13 +76,18 @@ export async function stageHandoffFile(
   render: (date: Date) => Promise<{ name: Sanitized; content: Sanitized }>,
 ): Promise<StagedFile> {
   await ensureDir(workspaceRoot, dir);
-  // The handoff root's .gitattributes and .gitignore (best effort: a handoff is never refused for them).
+  // The handoff root's .gitattributes and .gitignore, and what killed writers left in the
+  // folder (best effort both: a handoff is never refused for them; the leftovers are only
+  // ever stale ones, never this write's files). They wait on the file system while the
+  // first attempt renders, and are done before it writes anything (issue 19).
   const root = path.relative(workspaceRoot, path.dirname(dir));
-  if (!root.startsWith('..') && !path.isAbsolute(root)) await ensureRootGitFiles(path.dirname(dir));
-  await removeStaleLeftovers(dir);
+  const housekeeping = Promise.all([
+    !root.startsWith('..') && !path.isAbsolute(root) ? ensureRootGitFiles(path.dirname(dir)) : undefined,
+    removeStaleLeftovers(dir),
+  ]);
   for (let i = 0; i < MAX_NAME_RETRIES; i++) {
     const date = new Date(start.getTime() + i);
-    const rendered = await render(date);
+    const rendered = await render(date).finally(() => (i === 0 ? housekeeping : undefined));
     const name = await sanitizeFileName(rendered.name);
     const content = rendered.content;
     const final = resolveInside(dir, name);

@@ -93,13 +93,11 @@ async function hasAllLines(file: string, wanted: readonly string[]): Promise<boo
  * @returns one problem text per file that could not be written (none when all is well)
  */
 export async function ensureRootGitFiles(handoffRoot: string): Promise<string[]> {
-  const problems: string[] = [];
-  for (const [name, lines] of [
-    ['.gitattributes', ROOT_GITATTRIBUTES],
-    ['.gitignore', ROOT_GITIGNORE],
-  ] as const) {
-    const problem = await addMissingLines(path.join(handoffRoot, name), lines);
-    if (problem) problems.push(problem);
-  }
-  return problems;
+  // Two files, each under its own lock: written side by side (issue 19: a handoff's writes
+  // wait on the file system one after another, and the first handoff of a project writes both).
+  const problems = await Promise.all([
+    addMissingLines(path.join(handoffRoot, '.gitattributes'), ROOT_GITATTRIBUTES),
+    addMissingLines(path.join(handoffRoot, '.gitignore'), ROOT_GITIGNORE),
+  ]);
+  return problems.filter((p): p is string => p !== undefined);
 }
