@@ -9,28 +9,20 @@
  * command, as when it is run itself (`node --require tsx/cjs src/cli/main.ts …`, which only
  * skips this head start).
  *
- * zod's JIT is switched off here, first, for every command but the MCP server (`mcp`, which
- * lives as long as its client): zod decides per schema, as the schema is built, and the CLI's
- * schemas are built as its modules are evaluated — switched off in src/cli/main.ts, after they
- * were, it still generated a parser (`new Function`, compiled by V8 outside the code cache) on
- * the first parse of each object schema a command used (issue 19).
+ * zod's JIT is switched off first of all, for every command but the MCP server (./zodMode.ts,
+ * imported first for its effect: zod reads the switch as each schema is built).
  *
  * The tokenizer named here is a guess from the command line (`--tokenizer`, else the
  * default o200k_base): when the command ends up counting in another one, that one is
  * loaded in the process as before; the counts never depend on the guess.
  */
-import { config as zodConfig } from 'zod';
+import './zodMode';
 import { preloadEncoding } from '../engine/tokenizer';
 import { startFindingWorkspace } from '../engine/headStart';
-import { countsTokens, findsWorkspace, isLongLived, tokenizerGuess, workspaceGuess } from './headStart';
+import { countsTokens, findsWorkspace, tokenizerGuess, workspaceGuess } from './headStart';
 import type * as Main from './main';
 
 const argv = process.argv.slice(2);
-// A command parses each schema once or a few times, then exits: zod's JIT (a parser generated
-// per object schema with `new Function` on its first parse, which V8 then compiles, outside the
-// code cache) costs more than it saves there. zod reads the switch as each schema is built, so
-// it is set before ./main and the schemas it imports are evaluated.
-if (!isLongLived(argv)) zodConfig({ jitless: true });
 if (countsTokens(argv)) {
   // Takes the encoding dist/cli.js started already (src/cli/launch.ts), else starts it now.
   preloadEncoding(tokenizerGuess(argv));

@@ -87,7 +87,10 @@ export async function stageHandoffFile(
   ]);
   for (let i = 0; i < MAX_NAME_RETRIES; i++) {
     const date = new Date(start.getTime() + i);
-    const rendered = await render(date).finally(() => (i === 0 ? housekeeping : undefined));
+    // Awaited even when rendering fails (thrown or rejected), so nothing runs on behind the caller.
+    const rendered = await Promise.resolve()
+      .then(() => render(date))
+      .finally(() => (i === 0 ? housekeeping : undefined));
     const name = await sanitizeFileName(rendered.name);
     const content = rendered.content;
     const final = resolveInside(dir, name);
