@@ -16,8 +16,7 @@
 //   the extension and the CLI no longer carry (and parse) it as they load (issue 19).
 //   dist/webview/codicon.{css,ttf}: the codicon font of @vscode/codicons, copied as is
 //   (the panel's icons; the webview may load fonts only from its own resource roots).
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { serialize } from 'node:v8';
 import { basename, dirname, join, relative, resolve } from 'node:path';
@@ -241,8 +240,8 @@ exports.default = ranks();
 const rankCountWithoutKeys = {
   name: 'rank-count-without-keys',
   setup(build) {
-    build.onLoad({ filter: /[\\/]gpt-tokenizer[\\/]cjs[\\/]BytePairEncodingCore\.js$/ }, async (args) => {
-      const source = await readFile(args.path, 'utf8');
+    build.onLoad({ filter: /[\\/]gpt-tokenizer[\\/]cjs[\\/]BytePairEncodingCore\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
       const line = 'this.mergeableBytePairRankCount = Object.keys(bytePairRankDecoder).length;';
       if (source.split(line).length !== 2) throw new Error(`${args.path}: the rank count line is no longer there once; review esbuild.mjs rankCountWithoutKeys`);
       const counted = 'this.mergeableBytePairRankCount = Array.isArray(bytePairRankDecoder) ? bytePairRankDecoder.reduce((n) => n + 1, 0) : Object.keys(bytePairRankDecoder).length;';
