@@ -3,23 +3,21 @@
 // - dist/cli-main.js: the CLI, cjs for Node; the MCP SDK of `specialist-handoff mcp` is in
 //   dist/vendor/mcp-sdk.js (VENDOR), required only by that command, so the others neither
 //   evaluate nor compile it.
-// - dist/cli.js: the `specialist-handoff` bin (a shebang and 2 KB, src/cli/launch.ts): loads
-//   dist/cli-main.js with V8's code cache, so a command does not compile the bundle anew.
+// - dist/cli.js: the `specialist-handoff` bin (src/cli/launch.ts): switches on Node's module
+//   compile cache where Node has it, then loads dist/cli-main.js.
 // - dist/webview/main.js: the panel script, for the browser (zod/mini only: see webviewZodMini);
 //   dist/webview/insights.js the same for the "Handoff Insights" view.
 // - dist/tokenizers/<encoding>.js: each gpt-tokenizer encoding in its own file, loaded
 //   on first use only (the rank tables are megabytes; activation must not parse them), its
-//   rank table beside it as <encoding>.ranks.v8 (V8's serialization, the fastest to load)
-//   and <encoding>.ranks.json (the fallback for a runtime that cannot read the V8 file; ranksBeside).
+//   rank table beside it as <encoding>.ranks.json (rankTables).
 // - dist/vendor/mvdan-sh.js: the shell parser (mvdan-sh, 1.3 MB of GopherJS output), in its
 //   own file for the same reason: src/core/session/shellWords.ts requires it on first use, and
 //   the extension and the CLI no longer carry (and parse) it as they load (issue 19).
 //   dist/webview/codicon.{css,ttf}: the codicon font of @vscode/codicons, copied as is
 //   (the panel's icons; the webview may load fonts only from its own resource roots).
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { serialize } from 'node:v8';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 
@@ -69,10 +67,8 @@ const vendorFilter = new RegExp(`^(${Object.keys(VENDOR).map((k) => k.replace(/[
 /**
  * The {@link VENDOR} libraries dist/cli-main.js carries itself instead of requiring their
  * dist/vendor/ file: the ones every handover and hook loads (git, the secret scan, the file
- * lock). In the CLI bundle they are compiled with it through the launcher's code cache
- * (src/cli/launch.ts), where their own files were compiled from source by every run (issue 19:
- * about 45 ms of CPU to load the four, measured with a bare `require`); still evaluated only
- * when first used. The extension keeps them in dist/vendor/ (activation never loads them).
+ * lock), so the CLI reads one file for them; still evaluated only when first used. The
+ * extension keeps them in dist/vendor/ (activation never loads them).
  */
 export const CLI_BUNDLED = new Set(['simple-git', '@secretlint/core', '@secretlint/secretlint-rule-preset-recommend', '@secretlint/profiler', 'proper-lockfile']);
 
@@ -83,21 +79,6 @@ export const CLI_BUNDLED = new Set(['simple-git', '@secretlint/core', '@secretli
  * (the same named exports and default).
  */
 const vendorExternal = vendorExternalExcept(new Set());
-
-/**
- * `import("node:…")` of a Node built-in (secretlint's preset loads `node:crypto`, `node:fs`
- * and `node:path` so) becomes a promise of `require("node:…")`: dist/cli-main.js is compiled
- * by the launcher with `vm.Script` (src/cli/launch.ts), where a native `import()` has no
- * loader and fails. The module is the same either way (a built-in's ESM namespace is its CJS
- * exports plus `default`; esbuild's interop gives both).
- */
-const builtinDynamicImport = {
-  name: 'builtin-dynamic-import',
-  setup(build) {
-    build.onResolve({ filter: /^node:/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, namespace: 'builtin-import' } : undefined));
-    build.onLoad({ filter: /.*/, namespace: 'builtin-import' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
-  },
-};
 
 /** {@link vendorExternal} for every {@link VENDOR} library but those in `bundled`, which the bundle carries itself. */
 function vendorExternalExcept(bundled) {
@@ -171,81 +152,25 @@ const zodEnglishOnly = {
 };
 
 /**
- * gpt-tokenizer ships each rank table as a JavaScript array literal of ~200,000 strings
- * (bpeRanks/<name>.js); evaluating that literal was the largest part of loading o200k_base
- * (issue 19). The same table is written beside the tokenizer file twice, and the module reads
- * it from there instead of evaluating the literal:
- * - `<name>.ranks.v8`, the array in V8's serialization format (`v8.serialize`), read with
- *   `v8.deserialize`: the fastest to load. In the CLI's worker thread, on a loaded 2-core
- *   machine, loading o200k_base took 503 -> 367 ms (medians of 8; in isolation, reading the
- *   table takes ~26 ms of CPU instead of JSON.parse's ~77 ms, and gpt-tokenizer's maps are
- *   built from it a little slower, its strings not being interned yet);
- * - `<name>.ranks.json`, read with `readFileSync` and `JSON.parse` (several times faster than
- *   the equivalent literal, which also cost its compile: the profile in the commit of d6af381),
- *   the fallback: V8's format is versioned, and a Node or Electron older than the one that ran
- *   this build may not read it. The module uses the V8 file only when it deserializes to an
- *   array of the table's length whose last entry is the table's; anything else (an error, a
- *   missing file, another table) reads the JSON.
- * The table is the package's own, read here at build time: test/unit/build/tokenizers.test.ts
- * decodes every rank of the built file, through both files, and compares it with the package.
+ * Writes each encoding's rank table beside its tokenizer file as `<name>.ranks.json`, the
+ * package's own table (`gpt-tokenizer/bpeRanks/<name>`) serialized, which
+ * src/engine/tokenizers/bundledEncoding.ts reads. JSON has no holes: the build fails if the
+ * table has one, rather than ship a table that reads back otherwise.
  */
-const ranksBeside = {
-  name: 'ranks-beside',
+const rankTables = {
+  name: 'rank-tables',
   setup(build) {
-    const { outdir: out, absWorkingDir } = build.initialOptions;
-    const outdir = out && resolve(absWorkingDir ?? process.cwd(), out);
-    build.onLoad({ filter: /[\\/]gpt-tokenizer[\\/]cjs[\\/]bpeRanks[\\/]\w+\.js$/ }, (args) => {
-      const ranks = createRequire(import.meta.url)(args.path).default;
-      if (!Array.isArray(ranks) || ranks.length === 0) throw new Error(`${args.path}: the rank table is no longer a non-empty array; review esbuild.mjs ranksBeside`);
-      if (!outdir) throw new Error('ranksBeside writes the rank tables beside the tokenizer files: the build needs an outdir');
-      const name = basename(args.path, '.js');
-      mkdirSync(outdir, { recursive: true });
-      writeFileSync(join(outdir, `${name}.ranks.v8`), serialize(ranks));
-      writeFileSync(join(outdir, `${name}.ranks.json`), JSON.stringify(ranks));
-      const last = JSON.stringify(JSON.stringify(ranks[ranks.length - 1]));
-      return {
-        contents: `Object.defineProperty(exports, "__esModule", { value: true });
-const fs = require("node:fs");
-const file = (ext) => require("node:path").join(__dirname, ${JSON.stringify(name)} + ext);
-/** The table from the V8 file when this Node reads it and it is this table, else from the JSON (see esbuild.mjs ranksBeside). */
-function ranks() {
-  try {
-    const table = require("node:v8").deserialize(fs.readFileSync(file(".ranks.v8")));
-    if (Array.isArray(table) && table.length === ${ranks.length} && JSON.stringify(table[${ranks.length - 1}]) === ${last}) return table;
-  } catch {
-    // An older V8 than the build's, or no V8 file: the JSON below.
-  }
-  return JSON.parse(fs.readFileSync(file(".ranks.json"), "utf8"));
-}
-exports.default = ranks();
-`,
-        loader: 'js',
-      };
-    });
-  },
-};
-
-/**
- * gpt-tokenizer's BytePairEncodingCore counts its rank table with
- * `Object.keys(bytePairRankDecoder).length`: ~200,000 index strings made only to be counted,
- * and their allocation and the scavenges that copy them took 12-14 ms of the ~87 ms that
- * loading o200k_base took (medians of 8 loads on Node 20, 2 cores; the tokenizer's worker is
- * on the CLI's critical path, issue 19). The table is an array, and `reduce` visits exactly the
- * elements `Object.keys` lists (it skips holes; the deserialized array has no other own
- * enumerable keys), so the count is the same without the strings; anything not an array is
- * counted as before. The build fails when the line is not found once, so that an update of
- * the package is looked at rather than loaded unpatched: test/unit/build/tokenizers.test.ts
- * compares the count with the package's and checks that loading lists no table's keys.
- */
-const rankCountWithoutKeys = {
-  name: 'rank-count-without-keys',
-  setup(build) {
-    build.onLoad({ filter: /[\\/]gpt-tokenizer[\\/]cjs[\\/]BytePairEncodingCore\.js$/ }, (args) => {
-      const source = readFileSync(args.path, 'utf8');
-      const line = 'this.mergeableBytePairRankCount = Object.keys(bytePairRankDecoder).length;';
-      if (source.split(line).length !== 2) throw new Error(`${args.path}: the rank count line is no longer there once; review esbuild.mjs rankCountWithoutKeys`);
-      const counted = 'this.mergeableBytePairRankCount = Array.isArray(bytePairRankDecoder) ? bytePairRankDecoder.reduce((n) => n + 1, 0) : Object.keys(bytePairRankDecoder).length;';
-      return { contents: source.replace(line, counted), loader: 'js' };
+    const { outdir: out, absWorkingDir, entryPoints } = build.initialOptions;
+    build.onEnd(() => {
+      if (!out) throw new Error('rankTables writes the rank tables beside the tokenizer files: the build needs an outdir');
+      const outdir = resolve(absWorkingDir ?? process.cwd(), out);
+      for (const name of Object.keys(entryPoints)) {
+        const ranks = createRequire(import.meta.url)(`gpt-tokenizer/bpeRanks/${name}`).default;
+        if (!Array.isArray(ranks) || ranks.length === 0 || Object.keys(ranks).length !== ranks.length) {
+          throw new Error(`gpt-tokenizer/bpeRanks/${name}: the rank table is no longer an array without holes; review esbuild.mjs rankTables`);
+        }
+        writeFileSync(join(outdir, `${name}.ranks.json`), JSON.stringify(ranks));
+      }
     });
   },
 };
@@ -299,8 +224,8 @@ const node = {
 export const extensionBuild = { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [tokenizersExternal, vendorExternal, zodEnglishOnly] };
 
 /** dist/cli-main.js's options, the whole CLI (test/unit/build/vendor.test.ts builds them to a temporary folder). */
-export const cliBuild = { ...node, entryPoints: ['src/cli/bin.ts'], outfile: 'dist/cli-main.js', plugins: [tokenizersExternal, vendorExternalExcept(CLI_BUNDLED), builtinDynamicImport, zodEnglishOnly] };
-/** dist/cli.js, the executable: loads dist/cli-main.js with V8's code cache (src/cli/launch.ts). */
+export const cliBuild = { ...node, entryPoints: ['src/cli/bin.ts'], outfile: 'dist/cli-main.js', plugins: [tokenizersExternal, vendorExternalExcept(CLI_BUNDLED), zodEnglishOnly] };
+/** dist/cli.js, the executable: Node's compile cache on, then dist/cli-main.js (src/cli/launch.ts). */
 export const launcherBuild = { ...node, entryPoints: ['src/cli/launch.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, external: ['./cli-main.js'] };
 /** dist/vendor/*.js: the libraries loaded on first use ({@link VENDOR}), one file each. */
 export const vendorBuild = {
@@ -313,11 +238,11 @@ export const vendorBuild = {
 export const tokenizersBuild = {
   ...node,
   entryPoints: {
-    o200k_base: 'node_modules/gpt-tokenizer/cjs/encoding/o200k_base.js',
-    cl100k_base: 'node_modules/gpt-tokenizer/cjs/encoding/cl100k_base.js',
+    o200k_base: 'src/engine/tokenizers/o200k_base.ts',
+    cl100k_base: 'src/engine/tokenizers/cl100k_base.ts',
   },
   outdir: 'dist/tokenizers',
-  plugins: [ranksBeside, rankCountWithoutKeys],
+  plugins: [rankTables],
 };
 
 /** dist/webview/insights.js: the "Handoff Insights" view's script (issue 21), on the panel's rules (test/component/insightsView.test.ts builds it to a temporary folder). */

@@ -189,9 +189,8 @@ function sizeRows(): void {
       return NaN;
     }
   };
-  // The o200k tokenizer as it loads lazily: its script and its rank table, read from the V8
-  // file (the JSON beside it is read only by a runtime that cannot read that file; esbuild.mjs ranksBeside).
-  const tokenizer = size('dist/tokenizers/o200k_base.js') + size('dist/tokenizers/o200k_base.ranks.v8');
+  // The o200k tokenizer as it loads lazily: its script and its rank table (esbuild.mjs rankTables).
+  const tokenizer = size('dist/tokenizers/o200k_base.js') + size('dist/tokenizers/o200k_base.ranks.json');
   for (const [file, goal] of Object.entries(SIZE_GOALS_KB)) {
     const bytes = size(file);
     const met = bytes <= goal * 1024;

@@ -10,32 +10,6 @@ import { startWorkerEncoding, type WorkerEncoding } from './tokenizerWorker';
 
 const loaded = new Map<TokenizerName, TokenEncoding | WorkerEncoding>();
 
-/**
- * Where the CLI's executable (src/cli/launch.ts, a bundle of its own) leaves the encoding it
- * started loading on a worker thread before it even read the CLI's bundle (issue 19): the
- * bundle's {@link preloadEncoding} and {@link loadEncoding} take it from there, once.
- */
-export const STARTED_ENCODING = Symbol.for('specialist-handoff.startedEncoding');
-
-/** The encoding the executable started for `name`, if it started that one (taken once). */
-function startedEncoding(name: TokenizerName): WorkerEncoding | undefined {
-  const holder = globalThis as { [STARTED_ENCODING]?: { name: TokenizerName; encoding: WorkerEncoding } };
-  const started = holder[STARTED_ENCODING];
-  if (started?.name !== name) return undefined;
-  delete holder[STARTED_ENCODING];
-  return started.encoding;
-}
-
-/**
- * Starts loading `name` on a worker thread now (src/engine/tokenizerWorker.ts) and leaves it
- * where this module, evaluated later in the CLI's bundle, takes it ({@link STARTED_ENCODING}):
- * the executable calls it first thing, before it reads the bundle. `fallback` loads the
- * encoding in the process when the worker cannot (the module file beside the executable).
- */
-export function startEncodingForLater(name: TokenizerName, moduleFile: string, fallback: () => TokenEncoding): void {
-  (globalThis as { [STARTED_ENCODING]?: { name: TokenizerName; encoding: WorkerEncoding } })[STARTED_ENCODING] = { name, encoding: startWorkerEncoding(name, fallback, moduleFile) };
-}
-
 /** Loads the encoding module in this process (synchronous; the tables are large and only one is needed). */
 function requireEncoding(name: TokenizerName): TokenEncoding {
   /* eslint-disable @typescript-eslint/no-require-imports -- lazy load: the tables are large and only one is needed */
@@ -49,12 +23,11 @@ function requireEncoding(name: TokenizerName): TokenEncoding {
  * Starts loading `name` on a worker thread now (src/engine/tokenizerWorker.ts), for a
  * short-lived process that will count tokens after other start-up work (the CLI's
  * `handover`, `hook`, `draft`): {@link loadEncoding} then returns that encoding, whose
- * counts are the library's own. Takes the one the executable started, when it started this
- * one ({@link startEncodingForLater}). Does nothing when the encoding is already loaded.
+ * counts are the library's own. Does nothing when the encoding is already loaded.
  */
 export function preloadEncoding(name: TokenizerName): void {
   if (!loaded.has(name)) {
-    loaded.set(name, startedEncoding(name) ?? startWorkerEncoding(name, () => requireEncoding(name)));
+    loaded.set(name, startWorkerEncoding(name, () => requireEncoding(name)));
   }
 }
 
@@ -65,7 +38,7 @@ export function preloadEncoding(name: TokenizerName): void {
 export function loadEncoding(name: TokenizerName): TokenEncoding {
   let enc = loaded.get(name);
   if (!enc) {
-    enc = startedEncoding(name) ?? requireEncoding(name);
+    enc = requireEncoding(name);
     loaded.set(name, enc);
   }
   return enc;

@@ -1,10 +1,9 @@
 /**
  * Finding the git working tree a folder is in, and the first answers the evidence
  * (./collectGit.ts `collectGitEvidence`) starts from: its top level, object format, git folder
- * and HEAD, asked of one `git rev-parse` process where it answers them all (issue 19), and
- * started ahead of need by the CLI (`prefetchRepository`). Through simple-git, as all git access.
+ * and HEAD, asked of one `git rev-parse` process where it answers them all. Through simple-git,
+ * as all git access.
  */
-import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { RepositoryProbe } from '../../core/handoff/gitEvidence';
 import { gitClient, type ClientOptions } from './gitClient';
@@ -27,42 +26,17 @@ export async function findRepositoryRoot(dir: string, binary?: string): Promise<
  * one `git rev-parse` process in the common case): the top level of the working tree containing
  * `dir` (`--show-toplevel`, resolved) and the probe to hand to ./collectGit.ts `collectGitEvidence` of that
  * working tree (`GitEvidenceOptions.probe`), so finding the workspace and collecting its evidence
- * ask git once (issue 19). Where the one process does not answer (an unborn HEAD, outside a
+ * ask git once. Where the one process does not answer (an unborn HEAD, outside a
  * working tree, no git), it is {@link findRepositoryRoot}'s answer without a probe (the evidence
  * then probes itself): two processes there, never the three of {@link probeRepository}'s
  * fallback. Undefined outside a working tree (the .git folder, a bare repository), outside git,
  * or when git is missing.
  */
 export async function findRepository(dir: string, binary?: string): Promise<{ top: string; probe?: RepositoryProbe } | undefined> {
-  const early = binary === undefined ? prefetched.get(dir) : undefined;
-  prefetched.delete(dir);
-  const probe = await (early ?? probeInOneProcess(dir, { binary }));
+  const probe = await probeInOneProcess(dir, { binary });
   if (probe) return { top: path.resolve(probe[0].split('\n')[0].trim()), probe };
   const top = await findRepositoryRoot(dir, binary);
   return top === undefined ? undefined : { top };
-}
-
-/** Probes started by {@link prefetchRepository}, by the folder's real path; each is used once. */
-const prefetched = new Map<string, Promise<RepositoryProbe | undefined>>();
-
-/**
- * Starts {@link findRepository}'s `git rev-parse` for the folder `dir` (git on PATH) now, before
- * the process needs it: the CLI's entry (src/cli/bin.ts) starts it for the folder a command
- * will most likely run in, before it evaluates its other modules, so that git answers while
- * they load (issue 19: ~25 ms of a hook spent waiting for this process). The next
- * `findRepository` of the same folder, with the default git, takes its answer (once); a
- * folder asked for otherwise is probed then, as before, and a probe nobody takes only costs
- * its process. A folder that does not exist starts nothing.
- * @param dir a folder, absolute or relative to the process's working folder
- */
-export function prefetchRepository(dir: string): void {
-  let real: string;
-  try {
-    real = realpathSync(path.resolve(dir));
-  } catch {
-    return;
-  }
-  if (!prefetched.has(real)) prefetched.set(real, probeInOneProcess(real, {}).catch(() => undefined));
 }
 
 /** {@link probeRepository}'s answers from its one process, or undefined where that process does not answer them all. */
@@ -79,7 +53,7 @@ async function probeInOneProcess(cwd: string, opts: ClientOptions): Promise<[str
  * ({@link probeRepositorySeparately}): `--show-toplevel --show-object-format
  * --absolute-git-dir` (the git folder for readGitOperation) and `-q --verify HEAD^{commit}`
  * ('' when HEAD has no commit). One process answers both in the common case, a repository
- * with a commit (each spawn forks this whole process; issue 19): rev-parse prints the three
+ * with a commit (each spawn forks this whole process): rev-parse prints the three
  * lines, then the commit. Anything else — an unborn HEAD (rev-parse exits 1 after the three
  * lines), not a repository, no git — is asked again the two-call way, so every answer and
  * every error is the one those calls give (test/unit/evidence/git/probe.test.ts compares both).
