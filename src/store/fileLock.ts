@@ -1,56 +1,51 @@
 /**
  * Cross-process file locks of the store (docs/DESIGN.md §5): writers in several processes (two
- * windows, the CLI) are serialized per file with `proper-lockfile` wherever a write
- * depends on what is there — a briefing append and the read-modify-write of a status
- * change ({@link withFileLock}). Locks whose holder stopped refreshing them are taken over
- * after {@link LOCK_STALE_MS}; a lock folder left by a killed writer is removed with the
- * other leftovers (`removeStaleLeftovers`, `safeWrite.ts`).
+ * windows, the CLI, agents) are serialized per file wherever a write depends on what is there —
+ * a briefing append and the read-modify-write of a status change ({@link withFileLock}) — and
+ * served in the order they arrived. The lock itself is `proper-lockfile`'s (an atomic `mkdir`);
+ * the order is a queue of tickets beside it, because the library's lock is not fair: under
+ * contention one writer could take it back again and again while another waited out its time.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readdir, rmdir, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type * as ProperLockfile from 'proper-lockfile';
 import { StoreError, describeFsError } from './safeWrite';
 
 /**
  * Age after which a lock is taken over when its holder stopped refreshing it (it was
- * killed, or its machine slept): 2,000 ms, the smallest `stale` proper-lockfile accepts.
- * A briefing append or status change holds its lock for milliseconds, and a live holder
- * refreshes the lock's mtime every {@link LOCK_UPDATE_MS}, so only a dead holder's lock
- * gets this old; a lock left by a killed writer delays the next one by at most this long.
+ * killed, or its machine slept): 2,000 ms, the smallest `stale` proper-lockfile accepts. A
+ * live holder refreshes the lock's mtime every {@link LOCK_UPDATE_MS}; a waiter in the queue
+ * never takes a lock whose holder's ticket is alive, so this only decides for a holder that
+ * is gone without its ticket telling (killed between releasing its ticket and its lock).
  */
 export const LOCK_STALE_MS = 2000;
 
-/** How often a live holder refreshes its lock's mtime: 1,000 ms (proper-lockfile's rule: at most half of {@link LOCK_STALE_MS}, at least 1 s). */
+/** How often a live holder refreshes its lock's mtime, and a waiter its ticket's: 1,000 ms. */
 export const LOCK_UPDATE_MS = 1000;
 
 /**
- * How long a writer waits for a lock before giving up with an `ERROR:`: 5,000 ms — more
- * than {@link LOCK_STALE_MS} plus one refresh, so a lock abandoned by a killed writer is
- * always taken over within one call, and short enough that the panel answers promptly
- * when a live writer is stuck (a hung network drive).
+ * How long a writer waits while the writer ahead of it does not move: 30,000 ms. Writers hold
+ * a lock for milliseconds; the queue moves as long as each one finishes, however long it is,
+ * so only a writer that is alive but stuck (a hung network drive) makes the ones behind it
+ * give up, with an `ERROR:` naming it.
  */
-export const LOCK_WAIT_MS = 5000;
-
-/** First wait between lock attempts: 2 ms (a holder needs about a millisecond); doubled up to {@link LOCK_RETRY_MAX_MS}, each wait jittered ×0.5–1.5 so waiters do not move in step. */
-export const LOCK_RETRY_MIN_MS = 2;
-
-/** Longest wait between lock attempts: 25 ms, so a freed or stale lock is noticed quickly. */
-export const LOCK_RETRY_MAX_MS = 25;
+export const LOCK_STUCK_MS = 30_000;
 
 /**
- * How long a process lets others try first when it locks a file again right after releasing
- * it itself: 40 ms, longer than any waiter's longest wait between attempts
- * ({@link LOCK_RETRY_MAX_MS} × 1.5 jitter = 37.5 ms), so every waiter tries at least once.
- * proper-lockfile's lock is not fair: a process that changes one handoff's status again and
- * again took the lock straight back each time, before the other processes' next attempt, and
- * one of them waited out {@link LOCK_WAIT_MS} and failed (test/reliability/concurrency.test.ts:
- * three processes changing one status 60 times each). Only a re-lock within this time of the
- * same process's own release waits; any other lock is taken at once.
+ * A ticket not refreshed for this long is taken as its writer's leftover even when a process
+ * of its id is alive (the id reused by another process, or a writer on another machine):
+ * 60,000 ms, far more than a loaded machine delays a live writer's refresh.
  */
-export const LOCK_YIELD_MS = 40;
+export const TICKET_STALE_MS = 60_000;
 
-/** When this process last released each lock (lock folder path → ms, `Date.now()`), for {@link LOCK_YIELD_MS}; entries are removed once older than that. */
-const releasedAt = new Map<string, number>();
+/** First wait between looks at the queue: 2 ms; doubled up to {@link LOCK_RETRY_MAX_MS}, each jittered ×0.5–1.5. */
+export const LOCK_RETRY_MIN_MS = 2;
+
+/** Longest wait between looks at the queue: 25 ms, so a freed lock is noticed quickly. */
+export const LOCK_RETRY_MAX_MS = 25;
 
 /**
  * The lock of `file`: the folder `.<name>.lock` beside it (proper-lockfile locks with an
@@ -61,6 +56,21 @@ const releasedAt = new Map<string, number>();
 export function lockPathFor(file: string): string {
   return path.join(path.dirname(file), `.${path.basename(file)}.lock`);
 }
+
+/** The queue of `file`'s lock: the folder `.<name>.lock-queue` beside it, one ticket file per writer waiting or holding. */
+export function lockQueuePathFor(file: string): string {
+  return `${lockPathFor(file)}-queue`;
+}
+
+/**
+ * A ticket's name: arrival time (ms, fixed width, so names sort by arrival), process id, the
+ * machine (a hash of its host name: a process id means something only there), and a random
+ * part. The file is empty: creating it is all there is to write.
+ */
+const TICKET_NAME = /^(\d{15})-(\d+)-([0-9a-f]{8})-[0-9a-f]{8}$/;
+
+/** This machine in ticket names. */
+const HOST = createHash('sha256').update(hostname()).digest('hex').slice(0, 8);
 
 type LockLibrary = typeof ProperLockfile;
 let lockLibrary: Promise<LockLibrary> | undefined;
@@ -78,9 +88,8 @@ function loadLockLibrary(): Promise<LockLibrary> {
  * Node ignores SIGXFSZ, so such a write just fails and the caller cleans up (a briefing
  * append is truncated back to its size before). But proper-lockfile loads `signal-exit`
  * 3, which listens for SIGXFSZ and, when no other listener is there, re-raises it with
- * its default action: the process (the extension host, the CLI) was killed mid-append,
- * before the truncate-back, and left a torn briefing section cut at the limit (found by
- * test/reliability/diskFailures.test.ts).
+ * its default action: the process was killed mid-append, before the truncate-back, and left
+ * a torn briefing section cut at the limit (test/reliability/diskFailures.test.ts).
  * signal-exit leaves a signal alone when someone else listens, so a listener of ours
  * that does nothing restores Node's behaviour. Not on Windows, which has no SIGXFSZ.
  */
@@ -94,25 +103,102 @@ function ignoreSignal(): void {
   // the failed write reports EFBIG; nothing to do here
 }
 
+/** Whether a process with this id runs on this machine (a process of another user counts). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /**
- * Runs `fn` while holding the cross-process lock of `file` ({@link lockPathFor}), so
- * writers in other windows and the CLI that lock the same file wait for it. Locking is
- * retried only while the lock is held by someone else (`ELOCKED`), for up to
- * {@link LOCK_WAIT_MS}, with waits from {@link LOCK_RETRY_MIN_MS} to
- * {@link LOCK_RETRY_MAX_MS}; a lock older than {@link LOCK_STALE_MS} without a refresh is
- * taken over; a process that locks the file again right after its own release first lets the
- * others try ({@link LOCK_YIELD_MS}). proper-lockfile's own `retries` are not used: they retry every error, so a
- * read-only or full disk would only be reported after the whole wait.
+ * Whether the ticket `name` in `queue` belongs to a writer that is gone: its process is not
+ * running on this machine (the ticket says which machine), or it was not refreshed for
+ * {@link TICKET_STALE_MS}. A ticket that vanished meanwhile counts as gone.
+ */
+async function ticketGone(queue: string, name: string): Promise<boolean> {
+  const parts = TICKET_NAME.exec(name);
+  if (parts?.[3] === HOST && !processAlive(Number(parts[2]))) return true;
+  try {
+    return Date.now() - (await stat(path.join(queue, name))).mtimeMs > TICKET_STALE_MS;
+  } catch {
+    return true;
+  }
+}
+
+/** This process's place in a lock's queue: its ticket, kept fresh until {@link Ticket.leave}. */
+interface Ticket {
+  readonly name: string;
+  /** Writes the ticket again under the same name (it was removed as stale while this process stalled). */
+  renew(): Promise<void>;
+  leave(): Promise<void>;
+}
+
+/** Joins the queue of a lock: a new ticket, refreshed every {@link LOCK_UPDATE_MS}. */
+async function joinQueue(queue: string, file: string): Promise<Ticket> {
+  const name = `${String(Date.now()).padStart(15, '0')}-${process.pid}-${HOST}-${randomBytes(4).toString('hex')}`;
+  const full = path.join(queue, name);
+  const write = async () => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await mkdir(queue, { recursive: true });
+        await writeFile(full, '', { flag: 'wx', mode: 0o644 });
+        return;
+      } catch (err) {
+        // The queue folder was removed by a writer leaving it empty: make it again.
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT' && attempt < 10) continue;
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST') return;
+        throw new StoreError(describeFsError(err, file));
+      }
+    }
+  };
+  await write();
+  const refresh = setInterval(() => {
+    const now = new Date();
+    utimes(full, now, now).catch(() => undefined);
+  }, LOCK_UPDATE_MS);
+  refresh.unref();
+  return {
+    name,
+    renew: write,
+    leave: async () => {
+      clearInterval(refresh);
+      await unlink(full).catch(() => undefined);
+      await rmdir(queue).catch(() => undefined); // only when no other writer waits
+    },
+  };
+}
+
+/** The ticket names in `queue`, oldest first. */
+async function ticketsIn(queue: string): Promise<string[]> {
+  try {
+    return (await readdir(queue)).filter((n) => TICKET_NAME.test(n)).sort();
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Runs `fn` while holding the cross-process lock of `file` ({@link lockPathFor}), so writers
+ * in other windows and the CLI that lock the same file wait for it, and are served in the
+ * order they came: each takes a ticket in the lock's queue ({@link lockQueuePathFor}) and tries
+ * the lock only when no live writer's ticket is ahead of its own. Tickets of writers that are
+ * gone are removed by the writer behind them; a lock older than {@link LOCK_STALE_MS} without a
+ * refresh is taken over. A writer gives up only when the writer ahead of it has not moved for
+ * {@link LOCK_STUCK_MS}.
  *
  * @param fn gets `assertHeld`, to call right before a write: it throws when the lock was
  *   taken over meanwhile (the holder stalled past {@link LOCK_STALE_MS}), so the write is
  *   not made without it
- * @throws StoreError naming `file`: the lock stayed taken for {@link LOCK_WAIT_MS}, or the
- *   folder cannot be written (read-only, permissions …); whatever `fn` throws
+ * @throws StoreError naming `file`: the writer ahead did not move for {@link LOCK_STUCK_MS},
+ *   or the folder cannot be written (read-only, permissions …); whatever `fn` throws
  */
 export async function withFileLock<T>(file: string, fn: (assertHeld: () => void) => Promise<T>): Promise<T> {
   const lockfile = await loadLockLibrary();
   const lockfilePath = lockPathFor(file);
+  const queue = lockQueuePathFor(file);
   let compromised: Error | undefined;
   const options = {
     realpath: false,
@@ -125,31 +211,13 @@ export async function withFileLock<T>(file: string, fn: (assertHeld: () => void)
       compromised = err;
     },
   };
-  const justReleased = releasedAt.get(lockfilePath);
-  if (justReleased !== undefined) {
-    releasedAt.delete(lockfilePath);
-    const wait = justReleased + LOCK_YIELD_MS - Date.now();
-    if (wait > 0) await sleep(wait);
-  }
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  let delay = LOCK_RETRY_MIN_MS;
+  const ticket = await joinQueue(queue, file);
   let release: () => Promise<void>;
-  for (;;) {
-    try {
-      release = await lockfile.lock(file, options);
-      break;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') {
-        throw new StoreError(describeFsError(err, file));
-      }
-      if (Date.now() >= deadline) {
-        throw new StoreError(
-          `ERROR: ${file} is locked by another writer (another window or the CLI) and stayed locked for ${LOCK_WAIT_MS / 1000} s — try again; if no other writer is running, remove the lock folder ${lockfilePath}`,
-        );
-      }
-      await sleep(Math.min(delay * (0.5 + Math.random()), Math.max(1, deadline - Date.now())));
-      delay = Math.min(delay * 2, LOCK_RETRY_MAX_MS);
-    }
+  try {
+    release = await acquireInTurn(lockfile, file, options, queue, ticket);
+  } catch (err) {
+    await ticket.leave();
+    throw err;
   }
   try {
     return await fn(() => {
@@ -160,8 +228,45 @@ export async function withFileLock<T>(file: string, fn: (assertHeld: () => void)
   } finally {
     // A lock that cannot be removed (the folder turned read-only) goes stale and is taken over.
     await release().catch(() => undefined);
-    const now = Date.now();
-    for (const [lock, at] of releasedAt) if (now - at > LOCK_YIELD_MS) releasedAt.delete(lock);
-    releasedAt.set(lockfilePath, now);
+    await ticket.leave();
+  }
+}
+
+/** Waits for `ticket`'s turn in `queue`, then takes the lock; see {@link withFileLock}. */
+async function acquireInTurn(lockfile: LockLibrary, file: string, options: ProperLockfile.LockOptions, queue: string, ticket: Ticket): Promise<() => Promise<void>> {
+  let ahead = '';
+  let movedAt = Date.now();
+  let delay = LOCK_RETRY_MIN_MS;
+  for (;;) {
+    const tickets = await ticketsIn(queue);
+    if (!tickets.includes(ticket.name)) await ticket.renew();
+    const first = tickets.find((n) => n < ticket.name);
+    if (first !== undefined && (await ticketGone(queue, first))) {
+      await unlink(path.join(queue, first)).catch(() => undefined);
+      continue;
+    }
+    // What this writer waits for: the writer ahead, else the lock's holder (which left the queue).
+    const waitingFor = first ?? '(lock)';
+    if (waitingFor !== ahead) {
+      ahead = waitingFor;
+      movedAt = Date.now();
+    }
+    if (first === undefined) {
+      try {
+        return await lockfile.lock(file, options);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') {
+          throw new StoreError(describeFsError(err, file));
+        }
+      }
+    }
+    if (Date.now() - movedAt > LOCK_STUCK_MS) {
+      const pid = TICKET_NAME.exec(first ?? '')?.[2];
+      throw new StoreError(
+        `ERROR: ${file} is held by another writer${pid ? ` (process ${pid})` : ''} that has not finished for ${LOCK_STUCK_MS / 1000} s — nothing was written; try again, and if no other window or CLI is writing, remove the lock folder ${lockPathFor(file)}`,
+      );
+    }
+    await sleep(delay * (0.5 + Math.random()));
+    delay = Math.min(delay * 2, LOCK_RETRY_MAX_MS);
   }
 }

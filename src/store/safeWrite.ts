@@ -73,9 +73,11 @@ function tempPathFor(target: string): string {
   return path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
 }
 
-/** Names of our temporary files (`.<target>.<pid>.<12 hex>.tmp`) and lock folders (`.<name>.md.lock`). */
+/** Names of our temporary files (`.<target>.<pid>.<12 hex>.tmp`), lock folders (`.<name>.md.lock`) and their queues (`fileLock.ts`). */
 const TEMP_NAME = /^\..+\.\d+\.[0-9a-f]{12}\.tmp$/;
 const LOCK_NAME = /^\..+\.md\.lock$/;
+const LOCK_QUEUE_NAME = /^\..+\.md\.lock-queue$/;
+const TICKET_FILE = /^\d{15}-\d+-[0-9a-f]{8}-[0-9a-f]{8}$/;
 
 /**
  * Removes what killed writers left in `dir`: temporary files and empty lock folders whose
@@ -95,8 +97,12 @@ export async function removeStaleLeftovers(dir: string, olderThanMs = STALE_LEFT
   const cutoff = Date.now() - olderThanMs;
   for (const name of names) {
     const isTemp = TEMP_NAME.test(name);
-    if (!isTemp && !LOCK_NAME.test(name)) continue;
     const full = path.join(dir, name);
+    if (LOCK_QUEUE_NAME.test(name)) {
+      removed += await removeStaleTickets(full, cutoff);
+      continue;
+    }
+    if (!isTemp && !LOCK_NAME.test(name)) continue;
     try {
       const st = await lstat(full);
       if (st.mtimeMs >= cutoff) continue;
@@ -110,6 +116,24 @@ export async function removeStaleLeftovers(dir: string, olderThanMs = STALE_LEFT
     } catch {
       // gone meanwhile, or not ours to remove
     }
+  }
+  return removed;
+}
+
+/** Removes the tickets of a lock's queue older than `cutoff`, then the queue folder when it is empty; how many were removed. */
+async function removeStaleTickets(queue: string, cutoff: number): Promise<number> {
+  let removed = 0;
+  try {
+    if (!(await lstat(queue)).isDirectory()) return 0;
+    for (const ticket of await readdir(queue)) {
+      if (!TICKET_FILE.test(ticket)) continue;
+      const st = await lstat(path.join(queue, ticket)).catch(() => undefined);
+      if (st?.isFile() && st.mtimeMs < cutoff && (await unlink(path.join(queue, ticket)).then(() => true, () => false))) removed++;
+    }
+    await rmdir(queue); // only when empty: a writer waiting there keeps it
+    removed++;
+  } catch {
+    // gone meanwhile, not ours, or still in use
   }
   return removed;
 }
