@@ -11,8 +11,8 @@ import { escapeControls, fail, failWith } from './wording';
 import { cliEnvironment, readSummary, resolveWorkspace, sessionLogMode } from './workspace';
 
 /**
- * Runs `record-result`: exit 0 written, 2 bad input, 1 nothing could be written (every
- * entry failed) or the disk failed.
+ * Runs `record-result`: exit 0 written, 2 bad input, 1 when a handoff could not be answered
+ * (its result and status were not written; the others were) or the disk failed.
  */
 export async function runRecordResult(values: Values, io: CliIo): Promise<number> {
   const cwd = await resolveWorkspace(values, io);
@@ -48,5 +48,5 @@ export async function runRecordResult(values: Values, io: CliIo): Promise<number
     io.stdout([...result.summary, ...result.entries.map((e) => `result: ${path.relative(cwd, e.result_file)}`), ...(result.note_file ? [`note: ${path.relative(cwd, result.note_file)}`] : [])].join('\n'));
   }
   result.warnings.forEach((w) => io.stderr(escapeControls(w)));
-  return result.failures.length && !result.entries.length && !result.note_file ? EXIT_FAILURE : EXIT_OK;
+  return result.failures.length ? EXIT_FAILURE : EXIT_OK;
 }

@@ -25,7 +25,7 @@ import type { TestRun } from '../core/handoff/schema';
 import { openPickUp } from '../core/handoff/status';
 import { slugifyTopic } from '../core/handoff/topic';
 import { createExclusive, ensureDir, StoreError } from '../store/safeWrite';
-import { createHandoffFile, setHandoffStatus } from '../store/handoffs/handoffStore';
+import { discardStagedFile, promoteHandoffFile, setHandoffStatus, stageHandoffFile } from '../store/handoffs/handoffStore';
 import { findHandoff, listHandoffFiles, readHandoffHead } from '../store/handoffs/handoffIndex';
 import { resolveInside } from '../store/pathGuard';
 import { collectEvidenceFor, readSessionLog, type HandoverEnvironment } from './handover';
@@ -227,12 +227,20 @@ async function recordUnguarded(input: unknown, env: HandoverEnvironment): Promis
       }
       // The gate (src/core/safety/gate.ts): the file's name and final bytes pass it once more.
       const gate = new GateTally();
-      const created = await createHandoffFile(env.workspaceRoot, dir, now, async (date) => ({ name: await sanitizeFileName(`${meta(date).id}.md`), content: await gate.text(renderHandoff(pkg, meta(date), specialist)) }));
-      warnings.push(...gate.warnings(`the result for ${fm.id}`));
-      const set = await setHandoffStatus(t.file, status, { at: now.toISOString(), session_id: sessionId });
+      // The result and the status it gives go together: the status event names the result,
+      // which is staged as .partial.md, and holds once the result is promoted to its name.
+      const staged = await stageHandoffFile(env.workspaceRoot, dir, now, async (date) => ({ name: await sanitizeFileName(`${meta(date).id}.md`), content: await gate.text(renderHandoff(pkg, meta(date), specialist)) }));
+      const set = await setHandoffStatus(t.file, status, { at: now.toISOString(), session_id: sessionId, result_id: staged.finalName.replace(/\.md$/, '') });
       if (!set.ok) {
-        warnings.push(`WARNING: the result was written but ${fm.id} kept its status: ${errorText(set)}`);
+        await discardStagedFile(staged);
+        failures.push({ handoff: fm.id, message: `${errorText(set)} — no result was written` });
+        continue;
       }
+      const created = await promoteHandoffFile(staged).catch(async (err: unknown) => {
+        await discardStagedFile(staged);
+        throw err;
+      });
+      warnings.push(...gate.warnings(`the result for ${fm.id}`));
       entries.push({ handoff_id: fm.id, handoff_file: t.file, result_file: created.path, status, reasons: policy.reasons });
     } catch (err) {
       failures.push({ handoff: fm.id, message: err instanceof StoreError ? errorText(err) : (err as Error).message });

@@ -169,7 +169,9 @@ async function recordResultTool(args: unknown, ctx: McpServerContext, signal?: A
     ...(outcome.note_file ? [`note: ${rel(outcome.note_file)}`] : []),
     ...outcome.warnings,
   ];
-  return okResult(lines.join('\n'), outcome as unknown as Record<string, unknown>);
+  // A handoff that could not be answered is a failed call, though others may have been (the text lists both).
+  const result = okResult(lines.join('\n'), outcome as unknown as Record<string, unknown>);
+  return outcome.failures.length > 0 ? { ...result, isError: true } : result;
 }
 
 /**

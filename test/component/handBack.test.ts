@@ -13,7 +13,7 @@ import { recordResult } from '../../src/engine/recordResult';
 import { setHandoffStatus } from '../../src/store/handoffs/handoffStore';
 import { readHandoffHead } from '../../src/store/handoffs/handoffIndex';
 import { listTimelineFiles, readChainInfo } from '../../src/store/handoffs/timelineFiles';
-import { EXIT_BAD_INPUT, EXIT_OK } from '../../src/cli/main';
+import { EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK } from '../../src/cli/main';
 import { cli, repoWithWork } from '../helpers/cli';
 import { cleanupTempDirs, commitAll, write } from '../helpers/repo';
 
@@ -368,11 +368,26 @@ describe('CLI: prompt and record-result', function () {
     assert.equal(r.code, EXIT_OK, r.err);
     assert.match(r.out, /^✅ .*_quality_reviewer — complete\nresult: \.handoff\/handoffs\/.*_quality_reviewer\.md$/);
     const blocked = await cli(['record-result', '-s', 'quality_reviewer', '--handoff', 'latest', '--blocker', 'no access', '--json', '--session-log', 'none'], dir);
-    assert.equal(blocked.code, EXIT_OK, blocked.err);
+    assert.equal(blocked.code, EXIT_FAILURE, 'a handoff that could not be answered');
     const json = JSON.parse(blocked.out);
     assert.equal(json.status, 'ok');
     assert.equal(json.failures.length, 1, 'latest is now the result itself');
     assert.match(json.failures[0].message, /is itself a result/);
+  });
+
+  it('a status that cannot be changed is an error (exit 1), and no result is written without it', async () => {
+    const dir = repoWithWork();
+    assert.equal((await cli(['handover', '-s', 'quality_reviewer', '-t', 'auth', '--next', 'Review it'], dir)).code, EXIT_OK);
+    const handoffs = path.join(dir, '.handoff', 'handoffs');
+    const [name] = readdirSync(handoffs);
+    // A file where the handoff's status folder must go: its status event cannot be written.
+    mkdirSync(path.join(dir, '.handoff', 'status'), { recursive: true });
+    writeFileSync(path.join(dir, '.handoff', 'status', name.replace(/\.md$/, '')), 'not a folder\n');
+    const r = await cli(['record-result', '-s', 'quality_reviewer', '--summary', 'Done.', '--met', 'all', '--session-log', 'none'], dir);
+    assert.equal(r.code, EXIT_FAILURE, r.out);
+    assert.match(r.out, /no result was written/);
+    assert.deepEqual(readdirSync(handoffs), [name], 'no result, not even a .partial.md');
+    assert.equal((await readHandoffHead(path.join(handoffs, name)))?.frontmatter.status, 'pending');
   });
 
   it('bad input names the flag', async () => {

@@ -10,7 +10,7 @@
  * with the events by time. Pure.
  */
 import { z } from 'zod';
-import { fileTimestamp } from './naming';
+import { fileTimestamp, parseHandoffFileName } from './naming';
 import { HandoffStatusSchema, type HandoffStatus, type StatusChange } from './schema';
 
 /** Sub-folder of the handoff root holding one folder of status events per handoff id. */
@@ -25,6 +25,17 @@ export const StatusEventSchema = z
     to: HandoffStatusSchema,
     at: z.string().min(1).max(100),
     session_id: z.string().min(1).max(300),
+    /**
+     * The result handoff this change comes with (its id): the change holds only once that
+     * result is written whole as `handoffs/<result_id>.md`. The event is written while the result
+     * is still `.partial.md` and the result's rename completes both, so a writer killed between
+     * the two leaves neither a result without its status nor a status without its result.
+     */
+    result_id: z
+      .string()
+      .max(300)
+      .refine((id) => parseHandoffFileName(`${id}.md`)?.id === id, 'not a handoff id')
+      .optional(),
   })
   .strict();
 /** A status event as stored. */

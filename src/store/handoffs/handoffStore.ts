@@ -143,6 +143,11 @@ export async function promoteHandoffFile(staged: StagedFile): Promise<CreatedFil
   return { path: staged.finalPath, name: staged.finalName, date: staged.date };
 }
 
+/** Removes a staged handoff that will not be promoted (what belongs with it could not be written). Never throws. */
+export async function discardStagedFile(staged: StagedFile): Promise<void> {
+  await unlink(staged.path).catch(() => undefined);
+}
+
 /**
  * Creates a new handoff file in `dir` named from a timestamp, never overwriting: when the
  * name for `start` is taken, the next millisecond is tried (up to {@link MAX_NAME_RETRIES}).
@@ -291,6 +296,16 @@ export const MAX_STATUS_FILE_BYTES = 10 * 1024 * 1024;
 export type SetStatusResult = { ok: true; change: StatusChange | null } | { ok: false; message: string };
 
 /**
+ * A status change to make: when and by which session, and the result it comes with (its id;
+ * the change then holds once that result is promoted to `<id>.md`: `statusEvents.ts`).
+ */
+export interface StatusChangeRequest {
+  readonly at: string;
+  readonly session_id: string;
+  readonly result_id?: string;
+}
+
+/**
  * Sets the status of the handoff file `file` (docs/DESIGN.md §5 "Status"): the change is
  * recorded as its own event file, `status/<id>/<time>_<random>.json`
  * (`statusEvents.ts`), and the handoff file itself is not touched — so two branches that
@@ -301,9 +316,9 @@ export type SetStatusResult = { ok: true; change: StatusChange | null } | { ok: 
  *
  * @returns `{ok:false, message}` (starting with `ERROR:`) when the file is missing, not a
  *   regular file, too big, not a valid handoff, locked for longer than
- *   {@link LOCK_WAIT_MS}, or the event cannot be written — nothing changed then
+ *   {@link LOCK_STUCK_MS}, or the event cannot be written — nothing changed then
  */
-export async function setHandoffStatus(file: string, to: SettableStatus, change: { at: string; session_id: string }): Promise<SetStatusResult> {
+export async function setHandoffStatus(file: string, to: SettableStatus, change: StatusChangeRequest): Promise<SetStatusResult> {
   try {
     // Read-then-write: two processes changing the same handoff must not lose a change.
     return await withFileLock(file, (assertHeld) => setStatusLocked(file, to, change, assertHeld));
@@ -312,7 +327,7 @@ export async function setHandoffStatus(file: string, to: SettableStatus, change:
   }
 }
 
-async function setStatusLocked(file: string, to: SettableStatus, change: { at: string; session_id: string }, assertHeld: () => void): Promise<SetStatusResult> {
+async function setStatusLocked(file: string, to: SettableStatus, change: StatusChangeRequest, assertHeld: () => void): Promise<SetStatusResult> {
   const fh = await openRegularFile(file);
   if (!fh) {
     return { ok: false, message: `ERROR: ${file} is not a handoff file that can be changed (missing, a link or a special file)` };
@@ -342,7 +357,7 @@ async function setStatusLocked(file: string, to: SettableStatus, change: { at: s
   const entry: StatusChange = { from, to, at: change.at, session_id: change.session_id };
   try {
     assertHeld();
-    await writeStatusEvent(file, entry, events.at(-1)?.name);
+    await writeStatusEvent(file, entry, events.at(-1)?.name, new Date(), change.result_id);
   } catch (err) {
     return { ok: false, message: (err as Error).message };
   }

@@ -6,17 +6,17 @@
  * {@link withStatusEvents}: its frontmatter with the events applied.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants as fsConstants, fstatSync, openSync, readFileSync, readdirSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { closeSync, constants as fsConstants, fstatSync, lstatSync, openSync, readFileSync, readdirSync } from 'node:fs';
+import { readdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { HANDOFFS_DIR } from '../../core/handoff/naming';
+import { HANDOFFS_DIR, parseFileTimestamp } from '../../core/handoff/naming';
 import type { ParsedHandoff } from '../../core/handoff/parse';
 import type { StatusChange } from '../../core/handoff/schema';
-import { STATUS_DIR, effectiveStatus, nextEventDate, parseStatusEvent, renderStatusEvent, statusEventFileName, type NamedStatusEvent, type StatusEvent } from '../../core/handoff/statusEvents';
+import { STATUS_DIR, STATUS_EVENT_NAME, effectiveStatus, nextEventDate, parseStatusEvent, renderStatusEvent, statusEventFileName, type NamedStatusEvent, type StatusEvent } from '../../core/handoff/statusEvents';
 import { ensureSanitized } from '../../core/safety/gate';
 import { resolveInside } from '../pathGuard';
 import { ensureRootGitFiles } from './rootGitFiles';
-import { NOFOLLOW, StoreError, createExclusive, ensureDir, openRegularFile, removeStaleLeftovers } from '../safeWrite';
+import { NOFOLLOW, STALE_LEFTOVER_MS, StoreError, createExclusive, ensureDir, openRegularFile, removeStaleLeftovers } from '../safeWrite';
 
 /** Largest status event file read: 4 KiB (ours are about 200 bytes). */
 export const MAX_STATUS_EVENT_BYTES = 4 * 1024;
@@ -34,11 +34,33 @@ export function statusFolderOf(file: string): { root: string; id: string; dir: s
 }
 
 /**
- * The status events of the handoff file `file`, in name order (oldest first). A missing
- * folder is none; files that are not events of this handoff (another name, bad JSON, a
- * link, too big) are skipped. Never throws.
+ * Whether the result a status event comes with is written whole (`handoffs/<result_id>.md`, a
+ * regular file): an event without a result always holds; one whose result is missing or still
+ * `.partial.md` does not hold (yet).
+ */
+function resultHolds(root: string, event: StatusEvent): boolean {
+  if (event.result_id === undefined) return true;
+  const result = resolveInside(root, HANDOFFS_DIR, `${event.result_id}.md`);
+  try {
+    return result.ok && lstatSync(result.path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The status events of the handoff file `file` that hold, in name order (oldest first): an
+ * event that comes with a result holds once the result is written ({@link resultHolds}). A
+ * missing folder is none; files that are not events of this handoff (another name, bad JSON,
+ * a link, too big) are skipped. Never throws.
  */
 export async function readStatusEvents(file: string): Promise<NamedStatusEvent[]> {
+  const where = statusFolderOf(file);
+  return where ? (await readAllStatusEvents(file)).filter((e) => resultHolds(where.root, e.event)) : [];
+}
+
+/** Every status event of `file`, those whose result is not written included ({@link readStatusEvents}). */
+async function readAllStatusEvents(file: string): Promise<NamedStatusEvent[]> {
   const where = statusFolderOf(file);
   if (!where) return [];
   let names: string[];
@@ -67,8 +89,8 @@ export async function readStatusEvents(file: string): Promise<NamedStatusEvent[]
 /**
  * {@link readStatusEvents} with synchronous calls (a bulk read on a warm cache:
  * `forEachHeadText` in handoffHeads.ts): the same listing, order, limits and checks (a
- * regular file opened without following a link, at most {@link MAX_STATUS_EVENT_BYTES}),
- * so the same events. Never throws.
+ * regular file opened without following a link, at most {@link MAX_STATUS_EVENT_BYTES}, its
+ * result written), so the same events. Never throws.
  */
 export function readStatusEventsSync(file: string): NamedStatusEvent[] {
   const where = statusFolderOf(file);
@@ -91,7 +113,7 @@ export function readStatusEventsSync(file: string): NamedStatusEvent[] {
       const st = fstatSync(fd);
       if (!st.isFile() || st.size > MAX_STATUS_EVENT_BYTES) continue;
       const event = parseStatusEvent(name, readFileSync(fd, 'utf8'), where.id);
-      if (event) out.push({ name, event });
+      if (event && resultHolds(where.root, event)) out.push({ name, event });
     } catch {
       // unreadable: skipped like a file that is not an event
     } finally {
@@ -120,19 +142,34 @@ export async function withStatusEvents(file: string, handoff: ParsedHandoff): Pr
 /**
  * Writes one status event for the handoff file `file`: `status/<id>/<time>_<random>.json`,
  * created exclusively (a name taken is retried with another random part). The caller holds
- * the handoff's lock and has read its current status (`change.from`).
+ * the handoff's lock and has read its current status (`change.from`). Events left by a result
+ * that was never written (its writer was killed) are removed once stale.
  *
  * @param latestName the newest event's file name, so the new one sorts after it
+ * @param resultId the result this change comes with: the change holds once `handoffs/<resultId>.md` is written
  * @throws StoreError when the handoff is not in a `handoffs/` folder or the file cannot be written
  */
-export async function writeStatusEvent(file: string, change: StatusChange, latestName: string | undefined, now = new Date()): Promise<string> {
+export async function writeStatusEvent(file: string, change: StatusChange, latestName: string | undefined, now = new Date(), resultId?: string): Promise<string> {
   const where = statusFolderOf(file);
   if (!where) throw new StoreError(`ERROR: ${file} is not in a handoffs/ folder of a handoff root; its status cannot be recorded`);
   await ensureDir(where.root, where.dir);
   await ensureRootGitFiles(where.root);
   await removeStaleLeftovers(where.dir);
+  for (const orphan of (await readAllStatusEvents(file)).filter((e) => !resultHolds(where.root, e.event))) {
+    const at = STATUS_EVENT_NAME.exec(orphan.name)?.[1];
+    const written = at ? parseFileTimestamp(at) : undefined;
+    if (written !== undefined && now.getTime() - written > STALE_LEFTOVER_MS) await unlink(path.join(where.dir, orphan.name)).catch(() => undefined);
+  }
   const date = nextEventDate(change.at, now, latestName);
-  const event: StatusEvent = { schema: 1, handoff_id: where.id, from: change.from, to: change.to, at: change.at, session_id: change.session_id };
+  const event: StatusEvent = {
+    schema: 1,
+    handoff_id: where.id,
+    from: change.from,
+    to: change.to,
+    at: change.at,
+    session_id: change.session_id,
+    ...(resultId === undefined ? {} : { result_id: resultId }),
+  };
   const content = await ensureSanitized(renderStatusEvent(event));
   for (let i = 0; i < 10; i++) {
     const target = path.join(where.dir, statusEventFileName(date, randomBytes(4).toString('hex')));

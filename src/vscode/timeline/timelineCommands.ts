@@ -288,6 +288,10 @@ export class TimelineCommands extends DisposableOwner {
     outcome.warnings.forEach((w) => this.log.warn(w));
     this.timeline.invalidate();
     const first = outcome.entries[0];
+    if (!first && outcome.failures.length > 0) {
+      void vscode.window.showErrorMessage(outcome.failures.map((f) => `${f.handoff}: ${errorText(f.message)}`).join(' '));
+      return outcome;
+    }
     if (first) await this.revealInTree(first.result_file);
     const open = first ? 'Open Result' : undefined;
     const title = first ? `${RESULT_ICONS[first.status]} Result recorded` : 'Session note written';
