@@ -351,7 +351,8 @@ async function setStatusLocked(file: string, to: SettableStatus, change: StatusC
   const events = await readStatusEvents(file);
   const fm = parsed.handoff.frontmatter;
   const from = effectiveStatus(fm.status, fm.status_history, events).status;
-  if (from === to) {
+  // A result is recorded with its status even when the status stays the same: the pair is what a reader checks.
+  if (from === to && change.result_id === undefined) {
     return { ok: true, change: null };
   }
   const entry: StatusChange = { from, to, at: change.at, session_id: change.session_id };
