@@ -39,12 +39,12 @@ const production = !process.argv.includes('--dev');
  * - stream-json, stream-chain: src/evidence/session/jsonStream.ts (import() on first read);
  * - proper-lockfile: src/store/fileLock.ts (import() on first lock);
  * - simple-git: src/evidence/git/collectGit.ts gitClient (require on first git command);
- * - the MCP SDK (server, stdio transport, types; with the libraries only it uses: ajv,
+ * - the MCP SDK (server, stdio line helpers, types; with the libraries only it uses: ajv,
  *   ajv-formats, fast-uri, zod-to-json-schema, ~175 KB of the CLI bundle's 915 KB): the
  *   `mcp` command only (src/cli/mcp.ts requires src/mcp/server.ts when it runs). Its three
  *   modules share one file, dist/vendor/mcp-sdk.js (see vendorEntries). That file carries
- *   its own copy of zod (the SDK validates with it; src/mcp/server.ts hands it one schema of
- *   ours, which zod checks by its traits, not by class). Every other command compiled the
+ *   its own copy of zod (the SDK validates with it; src/mcp/server.ts hands it two schemas
+ *   of ours, which zod checks by its traits, not by class). Every other command compiled the
  *   SDK as it loaded: V8 compiled the 755 KB bundle without it in 30-43 ms, with it 39-50 ms.
  */
 export const VENDOR = {
@@ -59,7 +59,7 @@ export const VENDOR = {
   'proper-lockfile': 'proper-lockfile',
   'simple-git': 'simple-git',
   '@modelcontextprotocol/sdk/server/index.js': 'mcp-sdk',
-  '@modelcontextprotocol/sdk/server/stdio.js': 'mcp-sdk',
+  '@modelcontextprotocol/sdk/shared/stdio.js': 'mcp-sdk',
   '@modelcontextprotocol/sdk/types.js': 'mcp-sdk',
 };
 const vendorFilter = new RegExp(`^(${Object.keys(VENDOR).map((k) => k.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})$`);

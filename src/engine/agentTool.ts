@@ -13,6 +13,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { toolInputErrorText } from '../core/handoff/issues';
 import { formatCount } from '../core/handoff/limits';
 import { MAX_ITEM_CHARS, MAX_LIST_ITEMS, parseTurn } from '../core/handoff/request';
 import { ReasonKindSchema, type HandoverOk } from '../core/handoff/schema';
@@ -41,7 +42,7 @@ const oneLineRef = (max: number, what: string, example: string) =>
 // The limits of the handover request (src/core/handoff/limits.ts, docs/DESIGN.md §4 "Limits"), so the tool refuses what the engine would.
 const list = (what: string) =>
   z
-    .array(z.string({ error: `${what} items must be strings` }).max(MAX_ITEM_CHARS, `items must be at most ${formatCount(MAX_ITEM_CHARS)} characters`), { error: `${what} must be a list of strings` })
+    .array(z.string({ error: 'must be a string' }).max(MAX_ITEM_CHARS, `items must be at most ${formatCount(MAX_ITEM_CHARS)} characters`), { error: `${what} must be a list of strings` })
     .max(MAX_LIST_ITEMS, `${what} must have at most ${formatCount(MAX_LIST_ITEMS)} items`);
 
 /**
@@ -127,24 +128,13 @@ function fail(message: string): ToolOutcome {
   return { ok: false, text: message.startsWith('ERROR:') ? message : `ERROR: ${message}` };
 }
 
-/** Validates the tool's input: the validated input, or the `ERROR:` text naming the field and the fix. */
+/** Validates the tool's input: the validated input, or the `ERROR:` text naming the field and its problem (src/core/handoff/issues.ts). */
 export function parseToolInput(input: unknown): { ok: true; input: HandoverToolInput } | { ok: false; text: string } {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     return { ok: false, text: 'ERROR: the input must be an object with at least specialist_profile and topic' };
   }
   const r = HandoverToolInputSchema.safeParse(input);
-  if (r.success) return { ok: true, input: r.data };
-  const issue = r.error.issues[0];
-  if (issue?.code === 'unrecognized_keys') {
-    const allowed = Object.keys(HandoverToolInputSchema.shape).join(', ');
-    return { ok: false, text: `ERROR: unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')} — the tool takes: ${allowed}` };
-  }
-  if (issue?.code === 'invalid_value' && 'values' in issue) {
-    return { ok: false, text: `ERROR: ${issue.path.join('.')} must be one of: ${(issue.values as unknown[]).join(', ')}` };
-  }
-  const where = issue?.path.map(String).join('.');
-  const message = issue?.message ?? 'is invalid';
-  return { ok: false, text: `ERROR: ${where && !message.startsWith(where) ? `${where} ` : ''}${message}` };
+  return r.success ? { ok: true, input: r.data } : { ok: false, text: toolInputErrorText(r.error, input, Object.keys(HandoverToolInputSchema.shape)) };
 }
 
 /**

@@ -8,6 +8,7 @@
  * lists it once (issue 17's rule, `--omit-tool`).
  */
 import { z } from 'zod';
+import { toolInputErrorText } from '../core/handoff/issues';
 import { formatCount } from '../core/handoff/render';
 import { HANDOVER_TOOL_NAME, resolveProjectRoot, type ToolContext } from './agentTool';
 import { DEFAULT_HISTORY_MAX_TOKENS, MIN_HISTORY_MAX_TOKENS, fullHistory, type FullHistoryOk } from './history';
@@ -98,12 +99,7 @@ export function parseHistoryInput(input: unknown): { ok: true; data: HistoryTool
     return { ok: false, text: 'ERROR: the input must be an object of the tool\'s fields (handoff, max_tokens, project_root), or empty' };
   }
   const r = HistoryToolInputSchema.safeParse(value);
-  if (r.success) return { ok: true, data: r.data };
-  const issue = r.error.issues[0];
-  if (issue?.code === 'unrecognized_keys') {
-    return { ok: false, text: `ERROR: unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')} — the tool takes: ${Object.keys(HistoryToolInputSchema.shape).join(', ')}` };
-  }
-  return { ok: false, text: `ERROR: ${issue?.message ?? 'the input is invalid'}` };
+  return r.success ? { ok: true, data: r.data } : { ok: false, text: toolInputErrorText(r.error, value, Object.keys(HistoryToolInputSchema.shape)) };
 }
 
 /**

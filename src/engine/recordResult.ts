@@ -107,7 +107,7 @@ async function recordUnguarded(input: unknown, env: HandoverEnvironment): Promis
   const parsed = RecordResultRequestSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const parts = issueParts(issue?.path ?? [], issueMessage(issue));
+    const parts = issueParts(issue?.path ?? [], issueMessage(issue, input));
     return fail(composeError(parts), String(issue?.path[0] ?? ''), parts);
   }
   const req: RecordResultRequest = parsed.data;

@@ -13,9 +13,9 @@
  */
 import path from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestParamsSchema, CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { issueProblem, issueSubject } from '../core/handoff/issues';
 import { describeSanitizing, redactSecrets } from '../core/safety/redact';
 import { stripInvisible } from '../core/safety/invisible';
 import { sanitizeOutput, sanitizeValue } from '../core/safety/gate';
@@ -42,6 +42,7 @@ import {
   mcpToolDefinitions,
   parseToolArgs,
 } from './tools';
+import { LineTransport } from './stdioTransport';
 
 export { MCP_TOOL_NAMES } from './tools';
 
@@ -247,27 +248,67 @@ export const MCP_SERVER_INSTRUCTIONS =
   'To hand over: list_specialists, then handover_to_specialist with a curated summary, decisions and a return condition (git and the session log are collected for you). ' +
   'To pick work up: prior_handoffs first (request_full_history when a handoff is not enough: its session, at most 50,000 tokens); when done, record_result to hand back.';
 
-/** The `arguments` of calls that sent something other than an object, by the empty object that stands in for them. */
-const notAnObject = new WeakMap<object, unknown>();
+/** A JSON-RPC error of a request's params (-32602), with its message as the client reads it. */
+class InvalidParamsError extends Error {
+  readonly code = ErrorCode.InvalidParams;
+  constructor(problem: string) {
+    super(`Invalid params: ${problem}`);
+  }
+}
+
+/** The first issue of a request's params in one line: `name must be a string`. */
+function paramsProblem(error: z.core.$ZodError, params: unknown): string {
+  const issue = error.issues[0];
+  const subject = issueSubject(issue);
+  return `${subject ? `${subject} ` : ''}${issueProblem(issue, params)}`;
+}
+
+/** The params of a `tools/call` as the handler reads them. */
+type CallParams = { name: string; arguments?: Record<string, unknown> } & Record<string, unknown>;
 
 /**
- * `tools/call` as the server reads it: the SDK's own schema refuses `arguments` that are
- * not an object with a JSON-RPC error carrying zod's raw issue list, before any tool runs.
- * Here such `arguments` become an empty object that stands in for them ({@link notAnObject}),
- * so the SDK's check passes and the tool answers with its own `ERROR:` text (isError).
+ * `tools/call` as the server reads it. The SDK checks a call's params with its own schema
+ * before any tool runs, and refuses a bad one with zod's raw issue list (-32603 from the
+ * request schema, -32602 from its own check). Here the params pass that check in every case:
+ * - `arguments` that is not an object becomes an empty object that stands in for it
+ *   (`notAnObject`): the tool answers with its own `ERROR:` text (isError);
+ * - other params the SDK's `CallToolRequestParamsSchema` refuses (no `name`, a `name` that is
+ *   not a string) become a stand-in whose problem is in `refused`: the handler answers
+ *   -32602 with one line naming the parameter, what it must be and the tools offered.
  */
-const CallToolRequestLenientSchema = z.looseObject({
-  method: z.literal('tools/call'),
-  params: z.looseObject({
-    name: z.string(),
-    arguments: z.unknown().transform((v) => {
-      if (v === undefined || (typeof v === 'object' && v !== null && !Array.isArray(v))) return v as Record<string, unknown> | undefined;
+function callToolRequestSchema(offered: readonly string[]) {
+  const notAnObject = new WeakMap<object, unknown>();
+  const refused = new WeakMap<object, string>();
+  const schema = z.looseObject({
+    method: z.literal(CallToolRequestSchema.shape.method.value),
+    params: z.unknown().optional().transform((given): CallParams => {
+      // JSON-RPC params are an object when present (the transport refuses others).
+      const { arguments: args, ...rest } = (given ?? {}) as Record<string, unknown>;
+      const argsObject = args === undefined || (typeof args === 'object' && args !== null && !Array.isArray(args));
       const stand: Record<string, unknown> = {};
-      notAnObject.set(stand, v);
-      return stand;
+      if (!argsObject) notAnObject.set(stand, args);
+      const params = { ...rest, ...(args === undefined ? {} : { arguments: argsObject ? args : stand }) };
+      const checked = CallToolRequestParamsSchema.safeParse(params);
+      if (checked.success) return params as CallParams;
+      const name = checked.error.issues[0]?.path[0] === 'name';
+      const problem = paramsProblem(checked.error, params);
+      const standIn: CallParams = { name: '' };
+      refused.set(standIn, name ? `${problem}: the name of the tool to call — the tools are: ${offered.join(', ')}` : problem);
+      return standIn;
     }),
-  }),
-});
+  });
+  /** The call's arguments as the client sent them, or the `-32602` error of its params. */
+  const argumentsOf = (params: CallParams): unknown => {
+    const problem = refused.get(params);
+    if (problem !== undefined) throw new InvalidParamsError(problem);
+    const passed = params.arguments;
+    return passed !== undefined && notAnObject.has(passed) ? notAnObject.get(passed) : passed;
+  };
+  return { schema, argumentsOf };
+}
+
+/** `tools/list` as the server reads it: params the SDK's schema refuses are -32602 naming the parameter, not zod's raw issue list. */
+const ListToolsLenientSchema = z.looseObject({ method: z.literal(ListToolsRequestSchema.shape.method.value), params: z.unknown().optional() });
 
 /**
  * Creates the MCP server (not yet connected): `tools/list` returns
@@ -279,13 +320,27 @@ const CallToolRequestLenientSchema = z.looseObject({
 export function createMcpServer(ctx: McpServerContext, track?: (call: Promise<unknown>) => void): Server {
   const server = new Server({ name: MCP_SERVER_NAME, title: 'Specialist Handoff', version: ctx.version }, { capabilities: { tools: {} }, instructions: MCP_SERVER_INSTRUCTIONS });
   const tools = mcpToolDefinitions().filter((t) => !ctx.omitTools?.includes(t.name));
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
-  server.setRequestHandler(CallToolRequestLenientSchema, async (request, extra) => {
+  /** Logs a request refused for its params (the SDK reports only the errors it meets itself) and passes it on. */
+  const logged = (err: unknown): never => {
+    ctx.log?.(`protocol error: ${(err as Error)?.message ?? String(err)}`);
+    throw err;
+  };
+  server.setRequestHandler(ListToolsLenientSchema, async (request) => {
+    const params = ListToolsRequestSchema.shape.params.safeParse(request.params);
+    if (!params.success) logged(new InvalidParamsError(paramsProblem(params.error, request.params)));
+    return { tools };
+  });
+  const callTool = callToolRequestSchema(tools.map((t) => t.name));
+  server.setRequestHandler(callTool.schema, async (request, extra) => {
+    let args: unknown;
+    try {
+      args = callTool.argumentsOf(request.params);
+    } catch (err) {
+      logged(err);
+    }
     const client = server.getClientVersion()?.name;
     const from = ctx.from ?? (client ? clientName(client) : undefined);
     const started = Date.now();
-    const passed = request.params.arguments;
-    const args = passed !== null && typeof passed === 'object' && notAnObject.has(passed) ? notAnObject.get(passed) : passed;
     const call = callMcpTool(request.params.name, args, { ...ctx, ...(from ? { from } : {}) }, extra.signal);
     track?.(call);
     const result = await call;
@@ -310,8 +365,10 @@ function clientName(name: string): string {
  * Serves MCP over stdio until the client closes standard input (or the transport
  * closes). Tool calls still running when standard input ends are finished and answered
  * first (a piped `tools/call` followed by EOF gets its result; a handoff is never cut
- * off half-written). Standard output carries the protocol only: write diagnostics to
- * stderr.
+ * off half-written). Every line gets an answer as JSON-RPC 2.0 says, and no input ends
+ * the server: a line that is not JSON, a batch, an invalid message or one over 10 MiB
+ * is answered with a JSON-RPC error (src/mcp/stdioTransport.ts) and the next line is read.
+ * Standard output carries the protocol only: write diagnostics to stderr.
  * @returns when the connection has ended
  */
 export async function serveStdio(ctx: McpServerContext, stdin: NodeJS.ReadableStream = process.stdin, stdout: NodeJS.WritableStream = process.stdout): Promise<void> {
@@ -320,17 +377,22 @@ export async function serveStdio(ctx: McpServerContext, stdin: NodeJS.ReadableSt
     const settled = call.catch(() => undefined).finally(() => running.delete(settled));
     running.add(settled);
   });
-  const transport = new StdioServerTransport(stdin as typeof process.stdin, stdout as typeof process.stdout);
+  const transport = new LineTransport(stdin, stdout);
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
   });
   server.onerror = (err) => ctx.log?.(`protocol error: ${err.message}`);
   await server.connect(transport);
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
   const end = () => {
     void (async () => {
-      while (running.size) await Promise.all([...running]);
-      // The answers are written before the transport closes.
-      await new Promise((resolve) => setImmediate(resolve));
+      // A turn of the event loop lets the last lines start their calls; after the calls,
+      // one lets their answers be written before the transport closes.
+      for (;;) {
+        await nextTurn();
+        if (!running.size) break;
+        await Promise.all([...running]);
+      }
       await server.close().catch(() => undefined);
     })();
   };

@@ -19,6 +19,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { RecordResultRequestSchema } from '../core/receive/handBack';
+import { toolInputErrorText } from '../core/handoff/issues';
 import { MAX_ITEM_CHARS, MAX_LIST_ITEMS, formatCount } from '../core/handoff/limits';
 import { HANDOVER_TOOL_DESCRIPTION, HANDOVER_TOOL_NAME, handoverToolJsonSchema } from '../engine/agentTool';
 import { HISTORY_TOOL_DESCRIPTION, HISTORY_TOOL_NAME, historyToolJsonSchema } from '../engine/historyTool';
@@ -177,48 +178,6 @@ export function mcpToolDefinitions(): Tool[] {
 }
 
 /**
- * Turns a zod failure of a tool input into one `ERROR:` line: unknown fields with the
- * fields the tool takes, else the first issue with its field path.
- */
-export function inputErrorText(error: z.ZodError, allowed: readonly string[]): string {
-  const issue = error.issues[0];
-  if (issue?.code === 'unrecognized_keys') {
-    return `ERROR: unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')} — the tool takes: ${allowed.join(', ')}`;
-  }
-  if (issue?.code === 'invalid_value' && 'values' in issue) {
-    return `ERROR: ${issue.path.join('.')} must be one of: ${(issue.values as unknown[]).join(', ')}`;
-  }
-  const where = issue?.path.map(String).join('.') ?? '';
-  const message = (issue && plainZodMessage(issue)) ?? issue?.message ?? 'is invalid';
-  return `ERROR: ${where && !message.startsWith(where) ? `${where} ` : ''}${message}`;
-}
-
-/**
- * zod's own wording ("Invalid input: expected boolean, received string", "Too small:
- * expected number to be >0") in words an agent can act on; undefined for our own messages.
- * Shared schemas (record_result's) leave some fields to zod's defaults.
- */
-function plainZodMessage(issue: z.core.$ZodIssue): string | undefined {
-  if (!/^(Invalid input|Too big|Too small)/.test(issue.message)) return undefined;
-  const words: Record<string, string> = { string: 'text', number: 'a number', boolean: 'true or false', array: 'a list', object: 'an object' };
-  const items = (n: unknown) => `${formatCount(Number(n))} item${n === 1 ? '' : 's'}`;
-  switch (issue.code) {
-    case 'invalid_type':
-      return `must be ${words[issue.expected] ?? issue.expected}`;
-    case 'too_big':
-      if (issue.origin === 'array') return `must have at most ${items(issue.maximum)}`;
-      if (issue.origin === 'string') return `must be at most ${formatCount(Number(issue.maximum))} characters`;
-      return `must be at most ${formatCount(Number(issue.maximum))}`;
-    case 'too_small':
-      if (issue.origin === 'array') return `must have at least ${items(issue.minimum)}`;
-      if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? 'must not be empty' : `must be at least ${formatCount(Number(issue.minimum))} characters`;
-      return issue.inclusive ? `must be at least ${formatCount(Number(issue.minimum))}` : `must be more than ${formatCount(Number(issue.minimum))}`;
-    default:
-      return 'is invalid — see the tool\'s input schema';
-  }
-}
-
-/**
  * The `ERROR:` text for a call whose `arguments` is not an object (a string, a number, a
  * list, null), naming what came; undefined for an object or absent arguments (`{}`).
  */
@@ -228,11 +187,11 @@ export function argumentsNotAnObject(args: unknown): string | undefined {
   return `ERROR: arguments must be an object of the tool's fields (got ${got}) — send them as {"field": value, …}, as the tool's input schema lists them`;
 }
 
-/** Validates a tool's arguments (absent arguments are `{}`). */
+/** Validates a tool's arguments (absent arguments are `{}`); a failure is one `ERROR:` line in the tool's argument names (src/core/handoff/issues.ts). */
 export function parseToolArgs<T extends z.ZodObject>(schema: T, args: unknown): { ok: true; data: z.infer<T> } | { ok: false; text: string } {
   const notObject = argumentsNotAnObject(args);
   if (notObject) return { ok: false, text: notObject };
   const input = args ?? {};
   const r = schema.safeParse(input);
-  return r.success ? { ok: true, data: r.data } : { ok: false, text: inputErrorText(r.error, Object.keys(schema.shape)) };
+  return r.success ? { ok: true, data: r.data } : { ok: false, text: toolInputErrorText(r.error, input, Object.keys(schema.shape)) };
 }

@@ -97,10 +97,12 @@ describe('attacks on the agent entry points', function () {
         timeout: 25_000,
       });
       assert.equal(r.status, 0, r.stderr);
-      // Only protocol messages on stdout: every line parses, and the bad line got no answer there.
-      const answers = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { id: number; result?: CallToolResult; error?: { code: number } });
+      // Only protocol messages on stdout: every line parses, and the bad line is answered as JSON-RPC says (a parse error, id null).
+      const answers = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { id: number | null; result?: CallToolResult; error?: { code: number } });
       const byId = new Map(answers.map((a) => [a.id, a]));
-      assert.deepEqual([...byId.keys()].sort((a, b) => a - b), [0, 1, 2, 3, 4, 5, 6, 7]);
+      assert.equal(answers.length, 9, 'one answer per line but the notification');
+      assert.deepEqual([...byId.keys()].filter((id) => id !== null).sort((a, b) => a - b), [0, 1, 2, 3, 4, 5, 6, 7]);
+      assert.equal(byId.get(null)?.error?.code, -32700, 'the line that is not JSON is a JSON-RPC parse error');
       assert.equal(byId.get(1)?.error?.code, -32601, 'an unknown method is a JSON-RPC "method not found"');
       const refused = new RegExp(`^ERROR: project_root .+ is not a folder of this workspace \\(${ws.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\) — pass one of them, or leave it out$`);
       for (const id of [2, 3, 4, 5]) {
@@ -142,8 +144,8 @@ describe('attacks on the agent entry points', function () {
         [{ criteria_met: [true] }, 'ERROR: criteria_met must be "all" or a list of criteria: their texts or their 1-based numbers'],
         [{ proceed_if_taken: 'yes' }, 'ERROR: proceed_if_taken must be true or false'],
         [{ max_context_tokens: -1 }, 'ERROR: max_context_tokens must be more than 0'],
-        [{ summary: 5 }, 'ERROR: summary must be text'],
-        [{ next_steps: [1] }, 'ERROR: next_steps.0 must be text'],
+        [{ summary: 5 }, 'ERROR: summary must be a string'],
+        [{ next_steps: [1] }, 'ERROR: next_steps.0 must be a string'],
         [{ handoffs: 'latest' }, 'ERROR: handoffs must be a list of handoff ids, file names or "latest"'],
         [{ handoffs: Array(51).fill('latest') }, 'ERROR: handoffs must have at most 50 items'],
         [{ handoffs: ['latest\nERROR: forged'] }, 'ERROR: handoffs.0 must be one line without control characters (a handoff id, file name or "latest")'],

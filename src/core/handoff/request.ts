@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { MAX_ITEM_CHARS, MAX_LINE_CHARS, MAX_LIST_ITEMS, MAX_REQUEST_CHARS, MAX_SUMMARY_CHARS, formatCount } from './limits';
 import { composeError, type ErrorParts } from './errors';
+import { issueProblem } from './issues';
 import { CommandRunSchema, DraftedFieldSchema, UserRequestSchema } from './draftFields';
 import { ReasonKindSchema, TestRunSchema, TokenizerNameSchema, TurnSchema, type Turn } from './schema';
 
@@ -177,15 +178,13 @@ export function issueParts(issuePath: ReadonlyArray<PropertyKey>, message: strin
 }
 
 /**
- * The problem of one zod issue of a request, in the request's words: a value outside a
- * fixed set is `must be one of: a, b` (zod's own says `Invalid option: expected one of "a"|"b"`),
- * any other issue keeps the schema's message.
+ * The problem of one zod issue of a request, in the request's words ({@link issueProblem}):
+ * an absent value `is required`, a value of the wrong type `must be a string`, a value
+ * outside a fixed set `must be one of: a, b`; other issues keep the schema's message.
+ * @param input the whole request the issue is about
  */
-export function issueMessage(issue: z.core.$ZodIssue | undefined): string {
-  if (issue?.code === 'invalid_value' && 'values' in issue) {
-    return `must be one of: ${(issue.values as unknown[]).join(', ')}`;
-  }
-  return issue?.message ?? 'is invalid';
+export function issueMessage(issue: z.core.$ZodIssue | undefined, input: unknown): string {
+  return issueProblem(issue, input);
 }
 
 /**
@@ -199,7 +198,7 @@ export function parseHandoverRequest(input: unknown): RequestParse {
   }
   const issue = r.error.issues[0];
   const field = issue?.path.map(String).join('.') || 'request';
-  const parts = issueParts(issue?.path ?? [], issueMessage(issue));
+  const parts = issueParts(issue?.path ?? [], issueMessage(issue, input));
   return { ok: false, message: composeError(parts), field, parts };
 }
 
