@@ -201,7 +201,7 @@ describe('stress: the CLI as users run it, under load', function () {
         const client = new Client({ name: 'stress-client', version: '1.0.0' });
         await client.connect(transport);
         const pid = transport.pid;
-        let calls: Array<{ isError?: boolean; text: string }> = [];
+        let calls: Array<{ isError?: boolean; text: string }>;
         const cliRuns: Run[] = [];
         try {
           const writers = [0, 1].map(async (w) => {
