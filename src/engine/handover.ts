@@ -29,7 +29,7 @@ import { memoisedCounter } from '../core/handoff/tokenPieces';
 import { slugifyTopic } from '../core/handoff/topic';
 import { saveSessionLogState } from '../store/sessionLogState';
 import type { SessionLogState } from '../core/session/events';
-import { StoreError, createExclusive, ensureDir, removeStaleLeftovers } from '../store/safeWrite';
+import { StoreError, createExclusive, ensureDir } from '../store/safeWrite';
 import { promoteHandoffFile, stageHandoffFile, writeBriefingSection } from '../store/handoffs/handoffStore';
 import { briefingExists, briefingPaths } from '../store/handoffs/briefingFiles';
 import { findHandoff } from '../store/handoffs/handoffIndex';
@@ -302,7 +302,6 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
         throw new StoreError(target.message);
       }
       await ensureDir(env.workspaceRoot, historyDir);
-      await removeStaleLeftovers(historyDir);
       await createExclusive(target.path, await gate.text(renderHistory(original, finalMeta, specialist, counter)));
       historyPath = target.path;
     } catch (err) {

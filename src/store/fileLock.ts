@@ -3,25 +3,16 @@
  * windows, the CLI) are serialized per file with `proper-lockfile` wherever a write
  * depends on what is there — a briefing append and the read-modify-write of a status
  * change ({@link withFileLock}). Locks whose holder stopped refreshing them are taken over
- * after {@link LOCK_STALE_MS}; a lock folder left by a killed writer is removed with the
- * other leftovers (`removeStaleLeftovers`, `safeWrite.ts`).
+ * after {@link LOCK_STALE_MS} (`lockLibrary.ts`); a lock folder left by a killed writer is
+ * removed by the next write or lock in its folder with the other leftovers (`leftovers.ts`).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
-import type * as ProperLockfile from 'proper-lockfile';
+import { withLeftoversSwept } from './leftovers';
+import { loadLockLibrary, lockOptions } from './lockLibrary';
 import { StoreError, describeFsError } from './safeWrite';
 
-/**
- * Age after which a lock is taken over when its holder stopped refreshing it (it was
- * killed, or its machine slept): 2,000 ms, the smallest `stale` proper-lockfile accepts.
- * A briefing append or status change holds its lock for milliseconds, and a live holder
- * refreshes the lock's mtime every {@link LOCK_UPDATE_MS}, so only a dead holder's lock
- * gets this old; a lock left by a killed writer delays the next one by at most this long.
- */
-export const LOCK_STALE_MS = 2000;
-
-/** How often a live holder refreshes its lock's mtime: 1,000 ms (proper-lockfile's rule: at most half of {@link LOCK_STALE_MS}, at least 1 s). */
-export const LOCK_UPDATE_MS = 1000;
+export { LOCK_STALE_MS, LOCK_UPDATE_MS } from './lockLibrary';
 
 /**
  * How long a writer waits for a lock before giving up with an `ERROR:`: 5,000 ms — more
@@ -62,38 +53,6 @@ export function lockPathFor(file: string): string {
   return path.join(path.dirname(file), `.${path.basename(file)}.lock`);
 }
 
-type LockLibrary = typeof ProperLockfile;
-let lockLibrary: Promise<LockLibrary> | undefined;
-
-/** proper-lockfile, loaded on first use (it installs exit handlers; activation should not pay for that). */
-function loadLockLibrary(): Promise<LockLibrary> {
-  return (lockLibrary ??= import('proper-lockfile').then((lib) => {
-    keepSigxfszHarmless();
-    return lib;
-  }));
-}
-
-/**
- * Keeps a write past the file-size limit (`ulimit -f`) an EFBIG error instead of a kill.
- * Node ignores SIGXFSZ, so such a write just fails and the caller cleans up (a briefing
- * append is truncated back to its size before). But proper-lockfile loads `signal-exit`
- * 3, which listens for SIGXFSZ and, when no other listener is there, re-raises it with
- * its default action: the process (the extension host, the CLI) was killed mid-append,
- * before the truncate-back, and left a torn briefing section cut at the limit (found by
- * test/reliability/diskFailures.test.ts).
- * signal-exit leaves a signal alone when someone else listens, so a listener of ours
- * that does nothing restores Node's behaviour. Not on Windows, which has no SIGXFSZ.
- */
-function keepSigxfszHarmless(): void {
-  if (process.platform !== 'win32' && !process.listeners('SIGXFSZ').includes(ignoreSignal)) {
-    process.on('SIGXFSZ', ignoreSignal);
-  }
-}
-
-function ignoreSignal(): void {
-  // the failed write reports EFBIG; nothing to do here
-}
-
 /**
  * Runs `fn` while holding the cross-process lock of `file` ({@link lockPathFor}), so
  * writers in other windows and the CLI that lock the same file wait for it. Locking is
@@ -102,7 +61,8 @@ function ignoreSignal(): void {
  * {@link LOCK_RETRY_MAX_MS}; a lock older than {@link LOCK_STALE_MS} without a refresh is
  * taken over; a process that locks the file again right after its own release first lets the
  * others try ({@link LOCK_YIELD_MS}). proper-lockfile's own `retries` are not used: they retry every error, so a
- * read-only or full disk would only be reported after the whole wait.
+ * read-only or full disk would only be reported after the whole wait. The folder is swept of
+ * stale leftovers meanwhile (`withLeftoversSwept`).
  *
  * @param fn gets `assertHeld`, to call right before a write: it throws when the lock was
  *   taken over meanwhile (the holder stalled past {@link LOCK_STALE_MS}), so the write is
@@ -110,21 +70,17 @@ function ignoreSignal(): void {
  * @throws StoreError naming `file`: the lock stayed taken for {@link LOCK_WAIT_MS}, or the
  *   folder cannot be written (read-only, permissions …); whatever `fn` throws
  */
-export async function withFileLock<T>(file: string, fn: (assertHeld: () => void) => Promise<T>): Promise<T> {
+export function withFileLock<T>(file: string, fn: (assertHeld: () => void) => Promise<T>): Promise<T> {
+  return withLeftoversSwept(path.dirname(file), () => lockAndRun(file, fn));
+}
+
+async function lockAndRun<T>(file: string, fn: (assertHeld: () => void) => Promise<T>): Promise<T> {
   const lockfile = await loadLockLibrary();
   const lockfilePath = lockPathFor(file);
   let compromised: Error | undefined;
-  const options = {
-    realpath: false,
-    lockfilePath,
-    stale: LOCK_STALE_MS,
-    update: LOCK_UPDATE_MS,
-    retries: 0,
-    // The library's default throws from a timer, which would take the extension host down.
-    onCompromised: (err: Error) => {
-      compromised = err;
-    },
-  };
+  const options = lockOptions(lockfilePath, (err) => {
+    compromised = err;
+  });
   const justReleased = releasedAt.get(lockfilePath);
   if (justReleased !== undefined) {
     releasedAt.delete(lockfilePath);

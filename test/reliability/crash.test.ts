@@ -37,7 +37,7 @@ import { BRIEFINGS_DIR, HANDOFFS_DIR, HISTORY_DIR, briefingFileName, handoffId }
 import { parseHandoff } from '../../src/core/handoff/parse';
 import { handover } from '../../src/engine/handover';
 import { LOCK_STALE_MS, LOCK_UPDATE_MS, LOCK_WAIT_MS, lockPathFor } from '../../src/store/fileLock';
-import { removeStaleLeftovers } from '../../src/store/safeWrite';
+import { removeStaleLeftovers } from '../../src/store/leftovers';
 import { seededRandom } from '../helpers/random';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../helpers/repo';
 import { startWriter, type Writer } from './fixtures/children';

@@ -16,7 +16,7 @@ import { STATUS_DIR, effectiveStatus, nextEventDate, parseStatusEvent, renderSta
 import { ensureSanitized } from '../../core/safety/gate';
 import { resolveInside } from '../pathGuard';
 import { ensureRootGitFiles } from './rootGitFiles';
-import { NOFOLLOW, StoreError, createExclusive, ensureDir, openRegularFile, removeStaleLeftovers } from '../safeWrite';
+import { NOFOLLOW, StoreError, createExclusive, ensureDir, openRegularFile } from '../safeWrite';
 
 /** Largest status event file read: 4 KiB (ours are about 200 bytes). */
 export const MAX_STATUS_EVENT_BYTES = 4 * 1024;
@@ -130,7 +130,6 @@ export async function writeStatusEvent(file: string, change: StatusChange, lates
   if (!where) throw new StoreError(`ERROR: ${file} is not in a handoffs/ folder of a handoff root; its status cannot be recorded`);
   await ensureDir(where.root, where.dir);
   await ensureRootGitFiles(where.root);
-  await removeStaleLeftovers(where.dir);
   const date = nextEventDate(change.at, now, latestName);
   const event: StatusEvent = { schema: 1, handoff_id: where.id, from: change.from, to: change.to, at: change.at, session_id: change.session_id };
   const content = await ensureSanitized(renderStatusEvent(event));
