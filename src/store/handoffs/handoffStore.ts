@@ -27,7 +27,7 @@ import { sanitizeFileName, type Sanitized } from '../../core/safety/gate';
 import { withFileLock } from '../fileLock';
 import { resolveInside } from '../pathGuard';
 import { sweepLeftovers } from '../leftovers';
-import { NOFOLLOW, StoreError, createExclusive, describeFsError, ensureDir, gatedContent, openRegularFile } from '../safeWrite';
+import { NOFOLLOW, StoreError, createExclusive, describeFsError, ensureDir, gatedContent, openRegularFile, replaceFileAtomic } from '../safeWrite';
 import { ensureRootGitFiles } from './rootGitFiles';
 import { readStatusEvents, writeStatusEvent } from './statusEvents';
 
@@ -147,6 +147,37 @@ export async function promoteHandoffFile(staged: StagedFile): Promise<CreatedFil
     throw new StoreError(describeFsError(err, staged.finalPath));
   }
   return { path: staged.finalPath, name: staged.finalName, date: staged.date };
+}
+
+/**
+ * Replaces the content of a staged handoff (`<id>.partial.md`, the id reserved by
+ * {@link stageHandoffFile}) atomically, before it is promoted: for a handoff that must not
+ * link a file that could not be written. The file keeps the old content when this fails.
+ *
+ * @throws StoreError naming the path and the cause
+ */
+export async function restageHandoffFile(staged: StagedFile, content: Sanitized): Promise<void> {
+  await replaceFileAtomic(staged.path, content);
+}
+
+/** Removes a staged handoff that is given up (`<id>.partial.md`, whose id it reserved). Never throws. */
+export async function discardStagedHandoff(staged: StagedFile): Promise<void> {
+  await unlink(staged.path).catch(() => undefined);
+}
+
+/**
+ * Removes the briefing section `file` just written for a handoff that did not get its complete
+ * name: the section's link would lead nowhere. Only for a section of this writer's own
+ * reserved id. Never throws.
+ * @returns whether it is gone
+ */
+export async function withdrawBriefingSection(file: string): Promise<boolean> {
+  try {
+    await unlink(file);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT';
+  }
 }
 
 /**
