@@ -45,7 +45,7 @@ let machine: Promise<string> | undefined;
 
 /**
  * This machine's tag, 8 hex: a hash of the host name and, on Linux, the process-id namespace
- * (containers on one host may share a name, never their process ids). A process id in a
+ * (containers on one host may share a host name, not a process-id namespace). A process id in a
  * temporary file's name is checked only when the tag is this one.
  */
 export function machineTag(): Promise<string> {
