@@ -29,8 +29,8 @@ import { memoisedCounter } from '../core/handoff/tokenPieces';
 import { slugifyTopic } from '../core/handoff/topic';
 import { saveSessionLogState } from '../store/sessionLogState';
 import type { SessionLogState } from '../core/session/events';
-import { StoreError, createExclusive, ensureDir, removeStaleLeftovers } from '../store/safeWrite';
-import { promoteHandoffFile, stageHandoffFile, writeBriefingSection } from '../store/handoffs/handoffStore';
+import { StoreError, createExclusive, ensureDir } from '../store/safeWrite';
+import { discardStagedHandoff, promoteHandoffFile, restageHandoffFile, stageHandoffFile, withdrawBriefingSection, writeBriefingSection } from '../store/handoffs/handoffStore';
 import { briefingExists, briefingPaths } from '../store/handoffs/briefingFiles';
 import { findHandoff } from '../store/handoffs/handoffIndex';
 import { resolveInside } from '../store/pathGuard';
@@ -244,6 +244,31 @@ export async function writeHandover(prepared: PreparedHandover, options: WriteOp
   }
 }
 
+/**
+ * Writes the history of a handoff that fit to budget cut, `history/<id>.md`: the uncut
+ * package, created whole or not at all (`createExclusive`); what the gate found in it is
+ * added to `gate` once it is written.
+ * @returns its absolute path, or the problem (`ERROR: …`) when it was not written — a name
+ *   already taken included, since that file is not this handoff's history
+ */
+async function writeHistory(prepared: PreparedHandover, meta: HandoffMeta, original: HandoffPackage, gate: GateTally): Promise<string | { problem: string }> {
+  const historyDir = path.join(prepared.root, HISTORY_DIR);
+  const target = resolveInside(historyDir, `${meta.id}.md`);
+  try {
+    if (!target.ok) throw new StoreError(target.message);
+    await ensureDir(prepared.env.workspaceRoot, historyDir);
+    const tally = new GateTally();
+    const content = await tally.text(renderHistory(original, meta, prepared.specialist, prepared.counter));
+    if (!(await createExclusive(target.path, content))) {
+      return { problem: `ERROR: ${target.path} already exists and is not this handoff's history — it was left as it is` };
+    }
+    gate.add(tally);
+    return target.path;
+  } catch (err) {
+    return { problem: errorText(err as Error) };
+  }
+}
+
 async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions): Promise<HandoverResult> {
   const { env, root, specialist, counter } = prepared;
   const warnings = [...prepared.warnings];
@@ -263,7 +288,8 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
 
   let created;
   let meta: HandoffMeta | undefined;
-  // The gate (src/core/safety/gate.ts): every file's final bytes pass it once more.
+  // The gate (src/core/safety/gate.ts): every file's final bytes pass it once more; each
+  // file's counts are added once that file is written.
   const gate = new GateTally();
   let stageGate = new GateTally();
   const handoffsDir = path.join(root, HANDOFFS_DIR);
@@ -287,27 +313,34 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
       stageGate = new GateTally(); // counted for the attempt that is kept
       return { name: await sanitizeFileName(`${meta.id}.md`), content: await stageGate.text(renderHandoff(pkg, meta, specialist)) };
     });
-    gate.add(stageGate);
   } catch (err) {
     return err instanceof StoreError ? handoverError(err.message, 'io', err.parts) : handoverError(`could not write the handoff: ${(err as Error).message}`, 'io');
   }
-  const finalMeta = meta as HandoffMeta;
+  let finalMeta = meta as HandoffMeta;
 
+  // The handoff links its history only if the history is written whole: when it is not, the
+  // handoff (which matters more) is staged again without the link, and a warning says so.
   let historyPath: string | null = null;
   if (cut && finalMeta.historyFile) {
-    const historyDir = path.join(root, HISTORY_DIR);
-    const target = resolveInside(historyDir, `${finalMeta.id}.md`);
-    try {
-      if (!target.ok) {
-        throw new StoreError(target.message);
+    const history = await writeHistory(prepared, finalMeta, original, gate);
+    if (typeof history === 'string') {
+      historyPath = history;
+      gate.add(stageGate);
+    } else {
+      finalMeta = { ...finalMeta, historyFile: null };
+      pkg = measurePackage(pkg, finalMeta, specialist, counter);
+      const restageGate = new GateTally();
+      try {
+        await restageHandoffFile(created, await restageGate.text(renderHandoff(pkg, finalMeta, specialist)));
+      } catch (err) {
+        await discardStagedHandoff(created);
+        return handoverError(`${errorText(err as Error)} (its history file could not be written either: ${errorText(history.problem)}; nothing was kept)`, 'io');
       }
-      await ensureDir(env.workspaceRoot, historyDir);
-      await removeStaleLeftovers(historyDir);
-      await createExclusive(target.path, await gate.text(renderHistory(original, finalMeta, specialist, counter)));
-      historyPath = target.path;
-    } catch (err) {
-      warnings.push(`WARNING: the handoff was written but its history file was not: ${errorText(err as Error)}`);
+      gate.add(restageGate);
+      warnings.push(`WARNING: the handoff was written without its history file (what fit to budget cut is not kept): ${errorText(history.problem)}`);
     }
+  } else {
+    gate.add(stageGate);
   }
 
   // Nothing below counts tokens (the figures are the package's).
@@ -334,7 +367,12 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
   try {
     handoffFile = (await promoteHandoffFile(created)).path;
   } catch (err) {
-    return handoverError(`${errorText(err as Error)} (the briefing section was written; the handoff was kept as ${created.path}, marked partial)`, 'io');
+    // The section links the handoff's complete name, which it does not have: taken back.
+    const withdrawn = await withdrawBriefingSection(briefing.path);
+    return handoverError(
+      `${errorText(err as Error)} (${withdrawn ? 'its briefing section was taken back' : `its briefing section ${briefing.path} could not be taken back`}; the handoff was kept as ${created.path}, marked partial)`,
+      'io',
+    );
   }
 
   if (prepared.sessionState) {

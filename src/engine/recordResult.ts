@@ -25,6 +25,7 @@ import type { TestRun } from '../core/handoff/schema';
 import { openPickUp } from '../core/handoff/status';
 import { slugifyTopic } from '../core/handoff/topic';
 import { createExclusive, ensureDir, StoreError } from '../store/safeWrite';
+import { ensureRootGitFiles } from '../store/handoffs/rootGitFiles';
 import { discardStagedFile, promoteHandoffFile, setHandoffStatus, stageHandoffFile } from '../store/handoffs/handoffStore';
 import { findHandoff, listHandoffFiles, readHandoffHead } from '../store/handoffs/handoffIndex';
 import { resolveInside } from '../store/pathGuard';
@@ -297,6 +298,8 @@ async function writeSessionNote(
   if (sanitizing) warnings.push(`WARNING: session note: ${sanitizing}`);
   try {
     await ensureDir(workspaceRoot, dir);
+    // The root's .gitignore first, so the note's temporary file is never one git shows (best effort, as for a handoff).
+    await ensureRootGitFiles(root);
     for (let i = 0; i < 1000; i++) {
       const name = await sanitizeFileName(`${handoffId(new Date(now.getTime() + i), specialist)}.md`);
       const target = resolveInside(dir, name);

@@ -2,29 +2,22 @@
  * Cross-process file locks of the store (docs/DESIGN.md §5): writers in several processes (two
  * windows, the CLI, agents) are serialized per file wherever a write depends on what is there —
  * a briefing append and the read-modify-write of a status change ({@link withFileLock}) — and
- * served in the order they arrived. The lock itself is `proper-lockfile`'s (an atomic `mkdir`);
- * the order is a queue of tickets beside it, because the library's lock is not fair: under
- * contention one writer could take it back again and again while another waited out its time.
+ * served in the order they arrived. The lock itself is `proper-lockfile`'s (an atomic `mkdir`,
+ * `lockLibrary.ts`); the order is a queue of tickets beside it, because the library's lock is not
+ * fair: under contention one writer could take it back again and again while another waited out
+ * its time. What killed writers leave (lock folders, tickets) goes with the other leftovers
+ * (`leftovers.ts`).
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rmdir, stat, unlink, utimes, writeFile } from 'node:fs/promises';
-import { hostname } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type * as ProperLockfile from 'proper-lockfile';
+import { TICKET_NAME, machineTag, ticketWriterGone, withLeftoversSwept } from './leftovers';
+import { LOCK_UPDATE_MS, loadLockLibrary, lockOptions } from './lockLibrary';
 import { StoreError, describeFsError } from './safeWrite';
 
-/**
- * Age after which a lock is taken over when its holder stopped refreshing it (it was
- * killed, or its machine slept): 2,000 ms, the smallest `stale` proper-lockfile accepts. A
- * live holder refreshes the lock's mtime every {@link LOCK_UPDATE_MS}; a waiter in the queue
- * never takes a lock whose holder's ticket is alive, so this only decides for a holder that
- * is gone without its ticket telling (killed between releasing its ticket and its lock).
- */
-export const LOCK_STALE_MS = 2000;
-
-/** How often a live holder refreshes its lock's mtime, and a waiter its ticket's: 1,000 ms. */
-export const LOCK_UPDATE_MS = 1000;
+export { LOCK_STALE_MS, LOCK_UPDATE_MS } from './lockLibrary';
 
 /**
  * How long a writer waits while the writer ahead of it does not move: 30,000 ms. Writers hold
@@ -33,13 +26,6 @@ export const LOCK_UPDATE_MS = 1000;
  * give up, with an `ERROR:` naming it.
  */
 export const LOCK_STUCK_MS = 30_000;
-
-/**
- * A ticket not refreshed for this long is taken as its writer's leftover even when a process
- * of its id is alive (the id reused by another process, or a writer on another machine):
- * 60,000 ms, far more than a loaded machine delays a live writer's refresh.
- */
-export const TICKET_STALE_MS = 60_000;
 
 /** First wait between looks at the queue: 2 ms; doubled up to {@link LOCK_RETRY_MAX_MS}, each jittered ×0.5–1.5. */
 export const LOCK_RETRY_MIN_MS = 2;
@@ -62,67 +48,10 @@ export function lockQueuePathFor(file: string): string {
   return `${lockPathFor(file)}-queue`;
 }
 
-/**
- * A ticket's name: arrival time (ms, fixed width, so names sort by arrival), process id, the
- * machine (a hash of its host name: a process id means something only there), and a random
- * part. The file is empty: creating it is all there is to write.
- */
-const TICKET_NAME = /^(\d{15})-(\d+)-([0-9a-f]{8})-[0-9a-f]{8}$/;
-
-/** This machine in ticket names. */
-const HOST = createHash('sha256').update(hostname()).digest('hex').slice(0, 8);
-
-type LockLibrary = typeof ProperLockfile;
-let lockLibrary: Promise<LockLibrary> | undefined;
-
-/** proper-lockfile, loaded on first use (it installs exit handlers; activation should not pay for that). */
-function loadLockLibrary(): Promise<LockLibrary> {
-  return (lockLibrary ??= import('proper-lockfile').then((lib) => {
-    keepSigxfszHarmless();
-    return lib;
-  }));
-}
-
-/**
- * Keeps a write past the file-size limit (`ulimit -f`) an EFBIG error instead of a kill.
- * Node ignores SIGXFSZ, so such a write just fails and the caller cleans up (a briefing
- * append is truncated back to its size before). But proper-lockfile loads `signal-exit`
- * 3, which listens for SIGXFSZ and, when no other listener is there, re-raises it with
- * its default action: the process was killed mid-append, before the truncate-back, and left
- * a torn briefing section cut at the limit (test/reliability/diskFailures.test.ts).
- * signal-exit leaves a signal alone when someone else listens, so a listener of ours
- * that does nothing restores Node's behaviour. Not on Windows, which has no SIGXFSZ.
- */
-function keepSigxfszHarmless(): void {
-  if (process.platform !== 'win32' && !process.listeners('SIGXFSZ').includes(ignoreSignal)) {
-    process.on('SIGXFSZ', ignoreSignal);
-  }
-}
-
-function ignoreSignal(): void {
-  // the failed write reports EFBIG; nothing to do here
-}
-
-/** Whether a process with this id runs on this machine (a process of another user counts). */
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * Whether the ticket `name` in `queue` belongs to a writer that is gone: its process is not
- * running on this machine (the ticket says which machine), or it was not refreshed for
- * {@link TICKET_STALE_MS}. A ticket that vanished meanwhile counts as gone.
- */
+/** Whether the ticket `name` in `queue` belongs to a writer that is gone (`ticketWriterGone`); one that vanished meanwhile is gone. */
 async function ticketGone(queue: string, name: string): Promise<boolean> {
-  const parts = TICKET_NAME.exec(name);
-  if (parts?.[3] === HOST && !processAlive(Number(parts[2]))) return true;
   try {
-    return Date.now() - (await stat(path.join(queue, name))).mtimeMs > TICKET_STALE_MS;
+    return await ticketWriterGone(name, Date.now() - (await stat(path.join(queue, name))).mtimeMs);
   } catch {
     return true;
   }
@@ -138,7 +67,7 @@ interface Ticket {
 
 /** Joins the queue of a lock: a new ticket, refreshed every {@link LOCK_UPDATE_MS}. */
 async function joinQueue(queue: string, file: string): Promise<Ticket> {
-  const name = `${String(Date.now()).padStart(15, '0')}-${process.pid}-${HOST}-${randomBytes(4).toString('hex')}`;
+  const name = `${String(Date.now()).padStart(15, '0')}-${process.pid}-${await machineTag()}-${randomBytes(4).toString('hex')}`;
   const full = path.join(queue, name);
   const write = async () => {
     for (let attempt = 0; ; attempt++) {
@@ -185,9 +114,9 @@ async function ticketsIn(queue: string): Promise<string[]> {
  * in other windows and the CLI that lock the same file wait for it, and are served in the
  * order they came: each takes a ticket in the lock's queue ({@link lockQueuePathFor}) and tries
  * the lock only when no live writer's ticket is ahead of its own. Tickets of writers that are
- * gone are removed by the writer behind them; a lock older than {@link LOCK_STALE_MS} without a
+ * gone are removed by the writer behind them; a lock older than `LOCK_STALE_MS` without a
  * refresh is taken over. A writer gives up only when the writer ahead of it has not moved for
- * {@link LOCK_STUCK_MS}.
+ * {@link LOCK_STUCK_MS}. The folder is swept of stale leftovers meanwhile (`withLeftoversSwept`).
  *
  * @param fn gets `assertHeld`, to call right before a write: it throws when the lock was
  *   taken over meanwhile (the holder stalled past {@link LOCK_STALE_MS}), so the write is
@@ -195,22 +124,17 @@ async function ticketsIn(queue: string): Promise<string[]> {
  * @throws StoreError naming `file`: the writer ahead did not move for {@link LOCK_STUCK_MS},
  *   or the folder cannot be written (read-only, permissions …); whatever `fn` throws
  */
-export async function withFileLock<T>(file: string, fn: (assertHeld: () => void) => Promise<T>): Promise<T> {
+export function withFileLock<T>(file: string, fn: (assertHeld: () => void) => Promise<T>): Promise<T> {
+  return withLeftoversSwept(path.dirname(file), () => lockInTurnAndRun(file, fn));
+}
+
+async function lockInTurnAndRun<T>(file: string, fn: (assertHeld: () => void) => Promise<T>): Promise<T> {
   const lockfile = await loadLockLibrary();
-  const lockfilePath = lockPathFor(file);
   const queue = lockQueuePathFor(file);
   let compromised: Error | undefined;
-  const options = {
-    realpath: false,
-    lockfilePath,
-    stale: LOCK_STALE_MS,
-    update: LOCK_UPDATE_MS,
-    retries: 0,
-    // The library's default throws from a timer, which would take the extension host down.
-    onCompromised: (err: Error) => {
-      compromised = err;
-    },
-  };
+  const options = lockOptions(lockPathFor(file), (err) => {
+    compromised = err;
+  });
   const ticket = await joinQueue(queue, file);
   let release: () => Promise<void>;
   try {
@@ -233,7 +157,7 @@ export async function withFileLock<T>(file: string, fn: (assertHeld: () => void)
 }
 
 /** Waits for `ticket`'s turn in `queue`, then takes the lock; see {@link withFileLock}. */
-async function acquireInTurn(lockfile: LockLibrary, file: string, options: ProperLockfile.LockOptions, queue: string, ticket: Ticket): Promise<() => Promise<void>> {
+async function acquireInTurn(lockfile: typeof ProperLockfile, file: string, options: ProperLockfile.LockOptions, queue: string, ticket: Ticket): Promise<() => Promise<void>> {
   let ahead = '';
   let movedAt = Date.now();
   let delay = LOCK_RETRY_MIN_MS;

@@ -6,18 +6,19 @@
  * - a file is replaced atomically ({@link replaceFileAtomic}): temporary file, then rename;
  * - folders are made one level at a time, after the path guard's symlink check
  *   ({@link ensureDir}, `pathGuard.ts`);
- * - leftovers of a killed writer never break the next one: temporary files (`.*.tmp`) and
- *   lock folders (`.*.md.lock`, `fileLock.ts`) match no reader's name pattern, and both are
- *   removed once older than {@link STALE_LEFTOVER_MS} ({@link removeStaleLeftovers});
+ * - leftovers of an interrupted writer never break the next one: temporary files
+ *   (`.<target>.<pid>-<machine>.<hex>.tmp`) and lock folders (`.<name>.lock`, `fileLock.ts`)
+ *   match no reader's name pattern, and each write sweeps its folder of those whose writer
+ *   is gone (`withLeftoversSwept`, `leftovers.ts`);
  * - files are read only when regular ({@link openRegularFile}: no link, FIFO or device);
  * - every failure is a {@link StoreError} whose message names the path, the cause and the fix.
  */
-import { randomBytes } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
-import { link, lstat, mkdir, open, readdir, rename, rmdir, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { link, mkdir, open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { ensureSanitized, isSafeFileName, type Sanitized } from '../core/safety/gate';
 import type { ErrorParts } from '../core/handoff/errors';
+import { tempPathFor, withLeftoversSwept } from './leftovers';
 import { checkRealPathInside } from './pathGuard';
 
 /** `O_NOFOLLOW` where the platform has it (not on Windows, where symbolic links need privileges); 0 elsewhere. */
@@ -56,88 +57,6 @@ export function describeFsError(err: unknown, target: string): string {
   }
 }
 
-/**
- * Age after which a leftover of a killed writer is removed: 10 minutes (600,000 ms). A
- * temporary file lives for milliseconds and a live lock is refreshed every
- * {@link LOCK_UPDATE_MS}, so anything this old belongs to a writer that is gone; one that
- * was merely paused this long finds its temporary file gone and reports an `ERROR:`
- * (nothing is lost: its target was never touched).
- */
-export const STALE_LEFTOVER_MS = 10 * 60 * 1000;
-
-/**
- * A temporary file beside `target`, named `.<target>.<pid>.<12 hex>.tmp`: hidden, never a
- * handoff name, unique per process and call, and recognised by {@link removeStaleLeftovers}.
- */
-function tempPathFor(target: string): string {
-  return path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-}
-
-/** Names of our temporary files (`.<target>.<pid>.<12 hex>.tmp`), lock folders (`.<name>.md.lock`) and their queues (`fileLock.ts`). */
-const TEMP_NAME = /^\..+\.\d+\.[0-9a-f]{12}\.tmp$/;
-const LOCK_NAME = /^\..+\.md\.lock$/;
-const LOCK_QUEUE_NAME = /^\..+\.md\.lock-queue$/;
-const TICKET_FILE = /^\d{15}-\d+-[0-9a-f]{8}-[0-9a-f]{8}$/;
-
-/**
- * Removes what killed writers left in `dir`: temporary files and empty lock folders whose
- * mtime is older than `olderThanMs` (default {@link STALE_LEFTOVER_MS}). Best effort: it
- * never throws, and it touches nothing whose name is not one of ours.
- *
- * @returns how many leftovers were removed
- */
-export async function removeStaleLeftovers(dir: string, olderThanMs = STALE_LEFTOVER_MS): Promise<number> {
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return 0;
-  }
-  let removed = 0;
-  const cutoff = Date.now() - olderThanMs;
-  for (const name of names) {
-    const isTemp = TEMP_NAME.test(name);
-    const full = path.join(dir, name);
-    if (LOCK_QUEUE_NAME.test(name)) {
-      removed += await removeStaleTickets(full, cutoff);
-      continue;
-    }
-    if (!isTemp && !LOCK_NAME.test(name)) continue;
-    try {
-      const st = await lstat(full);
-      if (st.mtimeMs >= cutoff) continue;
-      if (isTemp && st.isFile()) {
-        await unlink(full);
-        removed++;
-      } else if (!isTemp && st.isDirectory()) {
-        await rmdir(full); // only when empty: proper-lockfile's locks are
-        removed++;
-      }
-    } catch {
-      // gone meanwhile, or not ours to remove
-    }
-  }
-  return removed;
-}
-
-/** Removes the tickets of a lock's queue older than `cutoff`, then the queue folder when it is empty; how many were removed. */
-async function removeStaleTickets(queue: string, cutoff: number): Promise<number> {
-  let removed = 0;
-  try {
-    if (!(await lstat(queue)).isDirectory()) return 0;
-    for (const ticket of await readdir(queue)) {
-      if (!TICKET_FILE.test(ticket)) continue;
-      const st = await lstat(path.join(queue, ticket)).catch(() => undefined);
-      if (st?.isFile() && st.mtimeMs < cutoff && (await unlink(path.join(queue, ticket)).then(() => true, () => false))) removed++;
-    }
-    await rmdir(queue); // only when empty: a writer waiting there keeps it
-    removed++;
-  } catch {
-    // gone meanwhile, not ours, or still in use
-  }
-  return removed;
-}
-
 async function writeAllAndSync(fh: FileHandle, content: string): Promise<void> {
   await fh.writeFile(content, 'utf8');
   await fh.sync();
@@ -149,7 +68,7 @@ async function writeAllAndSync(fh: FileHandle, content: string): Promise<void> {
  * @throws the file system error; the temporary file is removed first
  */
 async function writeSyncedTemp(target: string, content: string): Promise<string> {
-  const tmp = tempPathFor(target);
+  const tmp = await tempPathFor(target);
   let fh: FileHandle | undefined;
   try {
     fh = await open(tmp, 'wx', 0o644);
@@ -183,13 +102,18 @@ export async function gatedContent(target: string, content: Sanitized | string):
  * Creates `target` with `content`, exclusively and completely: via a temporary file and
  * a hard link. Falls back to an exclusive `open(wx)` where hard links are unsupported;
  * there a failed write renames the file to `….partial.md` (never a corrupt complete file).
- * The content and the name pass the gate first ({@link gatedContent}).
+ * The content and the name pass the gate first ({@link gatedContent}); the folder is swept of
+ * stale leftovers meanwhile (`withLeftoversSwept`).
  *
  * @returns true when created, false when the name already exists
  * @throws StoreError for other failures (disk full, permissions, a name that fails the gate …)
  */
 export async function createExclusive(target: string, raw: Sanitized): Promise<boolean> {
   const content = await gatedContent(target, raw);
+  return withLeftoversSwept(path.dirname(target), () => createLinked(target, content));
+}
+
+async function createLinked(target: string, content: Sanitized): Promise<boolean> {
   let tmp: string | undefined;
   try {
     tmp = await writeSyncedTemp(target, content);
@@ -319,18 +243,21 @@ export async function openRegularFile(file: string): Promise<FileHandle | undefi
  * Replaces the content of the regular file `target` atomically: writes a temporary file
  * beside it, syncs it, and renames it over the target, so a reader sees the old or the new
  * content, never a mix, and a crash leaves the old file intact. The content and the name
- * pass the gate first ({@link gatedContent}).
+ * pass the gate first ({@link gatedContent}); the folder is swept of stale leftovers
+ * meanwhile (`withLeftoversSwept`).
  *
  * @throws StoreError naming the path and the cause (the target is left as it was)
  */
 export async function replaceFileAtomic(target: string, raw: Sanitized): Promise<void> {
   const content = await gatedContent(target, raw);
-  let tmp: string | undefined;
-  try {
-    tmp = await writeSyncedTemp(target, content);
-    await rename(tmp, target);
-  } catch (err) {
-    if (tmp) await unlink(tmp).catch(() => undefined);
-    throw new StoreError(describeFsError(err, target));
-  }
+  await withLeftoversSwept(path.dirname(target), async () => {
+    let tmp: string | undefined;
+    try {
+      tmp = await writeSyncedTemp(target, content);
+      await rename(tmp, target);
+    } catch (err) {
+      if (tmp) await unlink(tmp).catch(() => undefined);
+      throw new StoreError(describeFsError(err, target));
+    }
+  });
 }

@@ -11,13 +11,14 @@
  * (`src/core/safety/gate.ts`): invisible characters removed, secrets redacted, and the whole
  * file passes the gate again, so a state file never holds a secret a handoff would not.
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { SessionLogStateSchema, emptySessionLogState, type SessionLogState } from '../core/session/events';
 import { ensureSanitized, sanitizeText, sanitizeTexts, sanitizedJson } from '../core/safety/gate';
 import { stripInvisible } from '../core/safety/invisible';
+import { tempPathFor, withLeftoversSwept } from './leftovers';
 
 /** File name of the state inside its folder. */
 export const SESSION_STATE_FILE = 'session-log-state.json';
@@ -58,21 +59,38 @@ export async function sanitizeSessionLogState(state: SessionLogState): Promise<S
 }
 
 /**
+ * Replaces `file` with `content` through a temporary file and a rename in the same folder
+ * (named and swept like every temporary file of the store, `leftovers.ts`, so one a killed
+ * process left is removed by the next save). Not flushed to disk: the state only saves
+ * reading a transcript again.
+ * @throws the file system error; the temporary file is removed first
+ */
+async function replaceState(file: string, content: string): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const tmp = await tempPathFor(file);
+  await withLeftoversSwept(path.dirname(file), async () => {
+    try {
+      await writeFile(tmp, content, { flag: 'wx' });
+      await rename(tmp, file);
+    } catch (err) {
+      await unlink(tmp).catch(() => undefined);
+      throw err;
+    }
+  });
+}
+
+/**
  * Saves the state atomically (temporary file + rename in the same folder), after the gate:
  * its turns sanitized ({@link sanitizeSessionLogState}) and every string of it checked once
  * more (`sanitizedJson`).
  * @returns undefined, or the reason it could not be saved (the next handoff then reads everything again)
  */
 export async function saveSessionLogState(file: string, state: SessionLogState): Promise<string | undefined> {
-  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
-    await mkdir(path.dirname(file), { recursive: true });
     const safe = await sanitizeSessionLogState(SessionLogStateSchema.parse(state));
-    await writeFile(tmp, await sanitizedJson(safe));
-    await rename(tmp, file);
+    await replaceState(file, await sanitizedJson(safe));
     return undefined;
   } catch (err) {
-    await unlink(tmp).catch(() => undefined);
     return `could not save the session-log state to ${file}: ${(err as Error).message}`;
   }
 }
@@ -101,14 +119,10 @@ export async function cliSessionId(stateDir: string): Promise<string> {
 /** Starts a new CLI session (a handoff ends the current one): saves and returns a new id. Never throws. */
 export async function rotateCliSessionId(stateDir: string): Promise<string> {
   const id = randomUUID();
-  const file = path.join(stateDir, CLI_SESSION_FILE);
-  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
-    await mkdir(stateDir, { recursive: true });
-    await writeFile(tmp, await ensureSanitized(`${id}\n`)); // a UUID: the gate finds nothing
-    await rename(tmp, file);
+    await replaceState(path.join(stateDir, CLI_SESSION_FILE), await ensureSanitized(`${id}\n`)); // a UUID: the gate finds nothing
   } catch {
-    await unlink(tmp).catch(() => undefined);
+    // the next run makes another
   }
   return id;
 }

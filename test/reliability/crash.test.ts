@@ -18,10 +18,17 @@
  * - every write a writer reported before it was killed is there, complete.
  *
  * After all the kills a normal handover succeeds (leftover temporary files and the lock
- * folders of killed writers never block it; a lock goes stale after LOCK_STALE_MS), and the
- * leftovers are all ones `removeStaleLeftovers` recognises and removes. A targeted case
- * kills a writer while it holds the briefing lock: the next handover waits for the lock to
- * go stale, then succeeds, with the briefing intact.
+ * folders of killed writers never block it; a lock goes stale after LOCK_STALE_MS) and removes
+ * every temporary file the killed writers left in the folders it writes; the lock folders
+ * they left are removed once stale (`removeStaleLeftovers`). A targeted case kills a writer
+ * while it holds the briefing lock: the next handover waits for the lock to go stale, then
+ * succeeds, with the briefing intact.
+ *
+ * The real CLI (`node dist/cli-main.js handover`, built from the sources) is killed at random
+ * moments of its writes in a real repository, again and again; one more run then succeeds
+ * and leaves nothing half-written under the handoff root: no temporary file or lock folder,
+ * none in `git status`, every handoff whole (or `.partial.md`), every link to a file that is
+ * there.
  *
  * What the code guarantees about a torn tail: a section is one `O_APPEND` write under the
  * lock, and a write that fails is truncated back. A SIGKILL cannot be caught, so a write the
@@ -30,16 +37,18 @@
  * microseconds per write. This test counts torn sections and fails if it ever sees one.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, watch } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BRIEFINGS_DIR, HANDOFFS_DIR, HISTORY_DIR, briefingFileName, handoffId } from '../../src/core/handoff/naming';
 import { parseHandoff } from '../../src/core/handoff/parse';
 import { handover } from '../../src/engine/handover';
-import { LOCK_STALE_MS, LOCK_UPDATE_MS, LOCK_STUCK_MS, lockPathFor } from '../../src/store/fileLock';
-import { removeStaleLeftovers } from '../../src/store/safeWrite';
+import { LOCK_STALE_MS, LOCK_STUCK_MS, LOCK_UPDATE_MS, lockPathFor } from '../../src/store/fileLock';
+import { removeStaleLeftovers } from '../../src/store/leftovers';
 import { seededRandom } from '../helpers/random';
-import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../helpers/repo';
+import { buildDist } from '../helpers/dist';
+import { cleanupTempDirs, commitAll, git, initRepo, tempDir, write } from '../helpers/repo';
 import { startWriter, type Writer } from './fixtures/children';
 import type { WriterConfig, WriterEvent } from './fixtures/writer';
 
@@ -230,7 +239,7 @@ describe('reliability: crash mid-write (SIGKILL)', function () {
       `    figures: SIGKILLs: ${figures.kills} (${figures.rounds} rounds of an engine and a CLI writer, 1 holding the briefing lock; seed ${SEED}), ` +
         `writes completed before the kills: ${figures.writes}, complete handoffs checked: ${figures.complete}, partial left: ${figures.partial} (each whole; ${figures.partialWithSection} with their briefing section already written), ` +
         `briefing prefix intact after every kill: ${figures.prefixIntact}/${figures.prefixChecks}, torn sections: ${figures.torn}, ` +
-        `leftovers of killed writers: ${figures.temps} temporary files, ${figures.locks} lock folders (none blocked a later writer; ${figures.removed} removed by removeStaleLeftovers at the end), ` +
+        `leftovers of killed writers: ${figures.temps} temporary files, ${figures.locks} lock folders (none blocked a later writer; the temporary files swept by the next handover, ${figures.removed} stale lock folders by the sweep after it), ` +
         `next handover after the kills: ok in ${figures.nextMs} ms, after a killed lock holder: ok in ${figures.staleWaitMs} ms`,
     );
   });
@@ -307,10 +316,17 @@ describe('reliability: crash mid-write (SIGKILL)', function () {
     assert.ok(checkBriefings(briefingsDir, events, historyIds(historyDir)).has(id), 'its section is in the briefing, whole');
     figures.complete = view.complete.size;
 
-    // Everything the killed writers left is a leftover the store recognises (removed once stale).
-    for (const dir of [handoffsDir, ...briefingFolders(briefingsDir), historyDir]) figures.removed += await removeStaleLeftovers(dir, 0);
-    for (const dir of [handoffsDir, ...briefingFolders(briefingsDir), historyDir]) {
-      for (const name of existsSync(dir) ? readdirSync(dir) : []) assert.match(name, /^[^.].*\.md$/, `${dir}: ${name} is not a leftover removeStaleLeftovers recognises`);
+    // That handover swept the folders it writes: no temporary file of a killed writer is left
+    // (their processes are gone). Lock folders carry no process id: a just-killed holder's is
+    // stale only once not refreshed for LOCK_STALE_MS, and then the sweep removes it too.
+    const folders = [root, handoffsDir, ...briefingFolders(briefingsDir), historyDir];
+    for (const dir of folders) {
+      for (const name of existsSync(dir) ? readdirSync(dir) : []) assert.doesNotMatch(name, TEMP_FILE, `${dir}: the killed writer's ${name} was swept by the next handover`);
+    }
+    await sleep(LOCK_STALE_MS + 200);
+    for (const dir of folders) figures.removed += await removeStaleLeftovers(dir);
+    for (const dir of folders.slice(1)) {
+      for (const name of existsSync(dir) ? readdirSync(dir) : []) assert.match(name, /^[^.].*\.md$/, `${dir}: ${name} is not a leftover the sweep recognises`);
     }
   });
 
@@ -352,5 +368,158 @@ describe('reliability: crash mid-write (SIGKILL)', function () {
     const names = readdirSync(path.join(ws, '.handoff', HANDOFFS_DIR));
     assert.equal(names.filter((n) => n.endsWith('.md') && !n.endsWith('.partial.md')).length, 2);
     assert.ok(names.every((n) => !n.endsWith('.partial.md')));
+  });
+});
+
+/** CLI runs killed (SIGKILL) before the last run, at least; more until one left a temporary file or a lock folder. */
+const CLI_KILLS = 20;
+/** Runs started at most to get {@link CLI_KILLS} kills (a run that ends before its kill counts as completed). */
+const CLI_MAX_RUNS = 80;
+/** A run is killed this long at most after its first change in the handoff root (the start of its writes): uniform in [0, this) ms. */
+const CLI_KILL_WINDOW_MS = 150;
+/** Untracked files in the workspace: a 1,000-token handoff cuts their list, so each run writes a history file too. */
+const CLI_TOUCHED = 300;
+/** Longest the kills and the last run take; they must fall on one UTC day, whose briefing folder they all write. */
+const CLI_BUDGET_MS = 5 * 60 * 1000;
+
+/** Every file and folder under `dir`, relative, folders with a trailing `/`. */
+function tree(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of existsSync(dir) ? readdirSync(dir, { withFileTypes: true, recursive: true }) : []) {
+    const rel = path.relative(dir, path.join(entry.parentPath, entry.name));
+    out.push(entry.isDirectory() ? `${rel}/` : rel);
+  }
+  return out.sort();
+}
+
+/** What a run of the real CLI did: its exit code or the signal that ended it, and its output. */
+interface CliProcessRun {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly out: string;
+  readonly err: string;
+}
+
+describe('reliability: the real CLI killed (SIGKILL) at random moments of its writes', function () {
+  this.timeout(CLI_BUDGET_MS + 180_000);
+  const figures = { runs: 0, kills: 0, completed: 0, partialLeft: 0, tempsSeen: 0, locksSeen: 0, lastMs: -1, waitedForDayMs: 0 };
+  let dist = '';
+
+  before(async () => {
+    dist = (await buildDist()).dist;
+  });
+
+  after(() => {
+    cleanupTempDirs();
+    console.log(
+      `    figures: ${figures.runs} runs of node dist/cli-main.js handover, ${figures.kills} killed within ${CLI_KILL_WINDOW_MS} ms of their first write (seed ${SEED}), ${figures.completed} ended first; ` +
+        `left by the kills: ${figures.partialLeft} .partial.md, ${figures.tempsSeen} temporary files, ${figures.locksSeen} lock folders; the last run: ok in ${figures.lastMs} ms, nothing half-written left` +
+        (figures.waitedForDayMs ? ` (waited ${figures.waitedForDayMs} ms for the UTC day to turn first)` : ''),
+    );
+  });
+
+  it(`${CLI_KILLS} runs of \`node dist/cli-main.js handover\` killed at random moments of their writes, then one more: it succeeds, no temporary file or lock folder is left under the handoff root or shown by git status, every handoff is whole or .partial.md, every link leads to a file that is there`, async () => {
+    // The briefing folder is per UTC day: the kills and the last run must write the same one.
+    const toMidnight = 86_400_000 - (Date.now() % 86_400_000);
+    if (toMidnight < CLI_BUDGET_MS) {
+      figures.waitedForDayMs = toMidnight + 1000;
+      await sleep(figures.waitedForDayMs);
+    }
+    const random = seededRandom(SEED);
+    const ws = repo();
+    for (let i = 0; i < CLI_TOUCHED; i++) write(ws, `src/module-${i}/file-${i}.ts`, `export const v${i} = ${i};\n`);
+    const root = path.join(ws, '.handoff');
+    const handoffsDir = path.join(root, HANDOFFS_DIR);
+    // Made before the first run so its first writes (the root's .gitignore among them) can be watched.
+    mkdirSync(handoffsDir, { recursive: true });
+    const home = tempDir('handoff-cli-home-');
+    const env = { ...process.env, HOME: home, XDG_STATE_HOME: path.join(home, 'state') };
+
+    /** Runs the CLI once; with `killWithin`, kills it that many ms after its first change in the handoff root or its handoffs folder. */
+    const runCli = (summary: string, killWithin?: number): Promise<CliProcessRun> => {
+      const args = ['handover', '--specialist', SPECIALIST, '--topic', 'CLI crash', '--summary', summary, '--next', 'Check the handoffs', '--max-tokens', '1000', '--session-log', 'none', '--json', '--cwd', ws];
+      const child = spawn(process.execPath, [path.join(dist, 'cli-main.js'), ...args], { cwd: ws, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stdout.setEncoding('utf8').on('data', (t: string) => (out += t));
+      child.stderr.setEncoding('utf8').on('data', (t: string) => (err += t));
+      const watchers = killWithin === undefined ? [] : [root, handoffsDir].map((dir) => watch(dir));
+      let timer: NodeJS.Timeout | undefined;
+      for (const w of watchers) {
+        w.once('change', () => {
+          timer ??= setTimeout(() => child.kill('SIGKILL'), killWithin);
+        });
+      }
+      return new Promise((resolve) =>
+        child.on('exit', (code, signal) => {
+          clearTimeout(timer);
+          for (const w of watchers) w.close();
+          resolve({ code, signal, out, err });
+        }),
+      );
+    };
+
+    const seenTemps = new Set<string>();
+    const seenLocks = new Set<string>();
+    // Until a kill left a temporary file or a lock folder too: the last run must have one to remove.
+    while (figures.kills < CLI_KILLS || seenTemps.size + seenLocks.size === 0) {
+      assert.ok(
+        figures.runs < CLI_MAX_RUNS,
+        `within ${CLI_MAX_RUNS} runs, ${CLI_KILLS} kills and one that left a temporary file or lock folder (${figures.kills} kills, ${seenTemps.size + seenLocks.size} such leftovers)`,
+      );
+      figures.runs++;
+      const run = await runCli(`Run ${figures.runs}: ${'a crash may come at any moment '.repeat(1 + Math.floor(random() * 40))}`, Math.floor(random() * CLI_KILL_WINDOW_MS));
+      if (run.signal === 'SIGKILL') {
+        figures.kills++;
+      } else {
+        assert.equal(run.code, 0, `a run that was not killed succeeds: ${run.err}`);
+        figures.completed++;
+      }
+      for (const rel of tree(root)) {
+        if (/(^|\/)\.[^/]+\.tmp$/.test(rel)) seenTemps.add(rel);
+        if (/(^|\/)\.[^/]+\.lock\/$/.test(rel)) seenLocks.add(rel);
+      }
+    }
+    figures.tempsSeen = seenTemps.size;
+    figures.locksSeen = seenLocks.size;
+    figures.partialLeft = readdirSync(handoffsDir).filter((n) => n.endsWith('.partial.md')).length;
+
+    // A lock folder carries no process id: a killed holder's is known stale once it went
+    // LOCK_STALE_MS without a refresh. The next run comes after that.
+    await sleep(LOCK_STALE_MS + 200);
+    const started = Date.now();
+    const last = await runCli('The run after the crashes.');
+    figures.lastMs = Date.now() - started;
+    assert.equal(last.code, 0, `the last run succeeds: ${last.err}`);
+    const result = JSON.parse(last.out) as { status: string; handoff_file: string; history_file: string | null; briefing: { path: string } };
+    assert.equal(result.status, 'ok');
+
+    // Nothing half-written stays: no temporary file, no lock folder, anywhere under the handoff root …
+    const left = tree(root).filter((rel) => /(^|\/)\.[^/]+\.(tmp|lock\/)$/.test(rel));
+    assert.deepEqual(left, [], 'no temporary file or lock folder under the handoff root');
+    // … nor where the CLI keeps its session (written by every run: swept by the last).
+    assert.deepEqual(tree(path.join(home, 'state')).filter((rel) => rel.endsWith('.tmp')), [], 'no temporary file in the CLI\'s state folder');
+    // … nor in what git shows.
+    const status = git(ws, 'status', '--porcelain', '--untracked-files=all').split('\n').filter((l) => l.includes('.handoff/'));
+    assert.deepEqual(status.filter((l) => /\.tmp$|\.lock\//.test(l)), [], 'git status lists no temporary file or lock');
+    assert.ok(status.includes('?? .handoff/.gitignore'), 'git sees the handoff root');
+
+    // Every handoff is whole, or .partial.md (whole too: staged through a temporary file), and links only what is there.
+    const names = readdirSync(handoffsDir);
+    assert.ok(names.includes(path.basename(result.handoff_file)), 'the last run\'s handoff is there, complete');
+    for (const name of names) {
+      assert.match(name, /^[^.].*\.md$/, `only handoffs in ${handoffsDir}: ${name}`);
+      const parsed = parseHandoff(readFileSync(path.join(handoffsDir, name), 'utf8'));
+      assert.ok(parsed.ok, `${name} parses: ${parsed.ok ? '' : parsed.message}`);
+      const fm = parsed.handoff.frontmatter;
+      assert.equal(`${fm.id}.md`, name.replace(/\.partial\.md$/, '.md'), `${name}: its id is its name`);
+      assert.ok(parsed.handoff.sections.has('Return condition'), `${name} is whole`);
+      if (name.endsWith('.partial.md')) continue;
+      for (const link of [fm.briefing_file, fm.history_file]) {
+        if (link) assert.ok(existsSync(path.join(root, ...link.split('/'))), `${name} links ${link}, which is there`);
+      }
+    }
+    assert.ok(result.history_file && existsSync(result.history_file), 'the last run wrote its history');
+    assert.ok(existsSync(result.briefing.path), 'and its briefing section');
   });
 });

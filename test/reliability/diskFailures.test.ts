@@ -11,6 +11,10 @@
  *   byte-equal to before (a section cut short by a full disk or the size limit is truncated
  *   back), a handoff whose briefing section failed is kept as `<id>.partial.md` (whole);
  *   where staging the handoff itself fails, nothing at all is written;
+ * - a handoff links only what was written whole: when its history file (what fit to budget
+ *   cut) does not fit, the handoff is written without the link and a WARNING says why; when
+ *   the handoff cannot be staged again without the link either, the handover fails with
+ *   an io ERROR and nothing is kept;
  * - the draft is kept: once the cause is removed (space freed, remounted read-write, the
  *   folder given to the writer, the limit lifted) the same request succeeds.
  *
@@ -25,7 +29,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmdirSync, statSync, statfsSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { BRIEFINGS_DIR, HANDOFFS_DIR, briefingFileName } from '../../src/core/handoff/naming';
+import { BRIEFINGS_DIR, HANDOFFS_DIR, HISTORY_DIR, briefingFileName } from '../../src/core/handoff/naming';
 import { parseHandoff } from '../../src/core/handoff/parse';
 import type { HandoverResult } from '../../src/core/handoff/schema';
 import { handover } from '../../src/engine/handover';
@@ -123,6 +127,33 @@ function repo(tmpfsBytes?: number): { ws: string; root: string } {
   return { ws, root };
 }
 
+/**
+ * Untracked files in `ws` whose list fit to budget cuts from a 1,000-token handoff: the history
+ * (the uncut package) is ~43 KB (11 pages), the handoff ~3 KB and its briefing section ~1 KB
+ * (one page each).
+ */
+const TOUCHED = 600;
+const FIT = { max_context_tokens: 1000, fit_to_budget: true };
+
+function addTouchedFiles(ws: string): void {
+  for (let i = 0; i < TOUCHED; i++) write(ws, `src/module-${i}/a-file-with-a-long-name-${i}.ts`, `export const v${i} = ${i};\n`);
+}
+
+/** The handoff `file` parses whole and links no history: `history_file: null`, no line naming `history/`. */
+function assertNoHistoryLink(file: string): void {
+  const text = readFileSync(file, 'utf8');
+  const parsed = parseHandoff(text);
+  assert.ok(parsed.ok, `${file} parses: ${parsed.ok ? '' : parsed.message}`);
+  assert.equal(parsed.handoff.frontmatter.history_file, null, 'the frontmatter links no history');
+  assert.ok(!text.includes(`${HISTORY_DIR}/`), 'no line names a history file');
+  assert.ok(parsed.handoff.sections.has('Return condition'), 'it is whole');
+}
+
+/** Every name under `root` (the filler aside): none is a temporary file or a lock folder. */
+function assertNoLeftovers(root: string): void {
+  for (const rel of snapshot(root).keys()) assert.doesNotMatch(path.basename(rel), /^\..+\.(tmp|lock)$/, `no temporary file or lock folder left: ${rel}`);
+}
+
 /** Today's briefing folder of a topic (docs/DESIGN.md §5: one file per section, `<handoff id>.md`). */
 function briefingOf(root: string, topicSlug: string): string {
   return path.join(root, BRIEFINGS_DIR, briefingFileName(SPECIALIST, topicSlug, new Date()).replace(/\.md$/, ''));
@@ -217,10 +248,10 @@ describe('reliability: disk full, read-only, permission denied, file-size limit'
     cleanupTempDirs();
     const disk = figures.mountSkipped
       ? `disk full: not run — ${figures.mountSkipped}; disk-full-like failures covered by prlimit --fsize (EFBIG) only`
-      : `disk full: ${figures.diskFull} cases (staging the handoff, the briefing section failing mid-write and leaving nothing, the CLI plain and --json; message names path and cause, draft retried ok)`;
+      : `disk full: ${figures.diskFull} cases (staging the handoff, the briefing section failing mid-write and leaving nothing, the history not fitting with 24, 28 and 32 KiB free and via the CLI (handoff kept without the link, WARNING), nor the handoff without it (io ERROR, nothing kept), the CLI plain and --json; message names path and cause, draft retried ok)`;
     const readOnly = figures.mountSkipped ? 'read-only: not run (no mount)' : `read-only: ${figures.readOnly}`;
     const denied = figures.deniedSkipped ? `permission denied: skipped (${figures.deniedSkipped})` : `permission denied: ${figures.denied} (writer as nobody)`;
-    console.log(`    figures: ${disk}, ${readOnly}, ${denied}, file-size limit: ${figures.sizeLimit} (CLI staging, engine briefing section leaving nothing)`);
+    console.log(`    figures: ${disk}, ${readOnly}, ${denied}, file-size limit: ${figures.sizeLimit} (CLI staging, CLI history past the limit (handoff kept without the link), engine briefing section leaving nothing)`);
   });
 
   describe('disk full (tmpfs)', () => {
@@ -296,6 +327,95 @@ describe('reliability: disk full, read-only, permission denied, file-size limit'
         const section = assertAppendedOnce(briefingBefore, briefing, retry.package.id);
         assert.ok(room >= PAGE && room < section, `the append had ${room} bytes of room for a ${section}-byte section`);
         assert.equal(handoffNames(root).complete.length, 2);
+        figures.diskFull++;
+      } finally {
+        unmount(root);
+      }
+    });
+
+    for (const leaveKiB of [24, 28, 32]) {
+      it(`with ${leaveKiB} KiB free the history file does not fit: the handoff is written without the link to it, a WARNING names the history file and the cause, nothing else left; the same request links its history once space is freed`, async function () {
+        if (noMount) this.skip();
+        const { ws, root } = repo(256 * 1024);
+        try {
+          addTouchedFiles(ws);
+          const request = { specialist: SPECIALIST, topic: 'History full', summary: 'Many touched files, a small budget.', ...FIT };
+          const first = mustBeOk(await handover(request, { workspaceRoot: ws }));
+          assert.ok(first.history_file && statSync(first.history_file).size > 32 * 1024, 'the history is larger than the room left below');
+          assert.ok(statSync(first.handoff_file).size <= PAGE && statSync(first.briefing.path).size <= PAGE, 'the handoff and its briefing section take a page each');
+          const historyBefore = readdirSync(path.join(root, HISTORY_DIR)).sort();
+          fill(root, leaveKiB * 1024);
+
+          const r = mustBeOk(await handover(request, { workspaceRoot: ws }));
+          assert.equal(r.history_file, null, 'the result names no history file');
+          assertNoHistoryLink(r.handoff_file);
+          const warning = r.warnings.find((w) => w.includes('without its history file'));
+          assert.ok(warning, `a WARNING says the history was not written: ${r.warnings.join(' | ')}`);
+          assert.match(warning, new RegExp(`^WARNING: the handoff was written without its history file \\(what fit to budget cut is not kept\\): the disk is full — could not write ${escapeRegExp(path.join(root, HISTORY_DIR, `${r.package.id}.md`))}; free some space and try again$`));
+          assert.deepEqual(readdirSync(path.join(root, HISTORY_DIR)).sort(), historyBefore, 'no history file, whole or part, for the new handoff');
+          assert.deepEqual(handoffNames(root), { complete: [path.basename(first.handoff_file), path.basename(r.handoff_file)].sort(), partial: [] });
+          assert.ok(existsSync(r.briefing.path), 'its briefing section is written');
+          assertNoLeftovers(root);
+
+          unlinkSync(path.join(root, FILLER));
+          const retry = mustBeOk(await handover(request, { workspaceRoot: ws }));
+          assert.equal(retry.history_file, path.join(root, HISTORY_DIR, `${retry.package.id}.md`));
+          assert.ok(existsSync(retry.history_file) && parseHandoff(readFileSync(retry.handoff_file, 'utf8')).ok);
+          assert.ok(readFileSync(retry.handoff_file, 'utf8').includes(`${HISTORY_DIR}/${retry.package.id}.md`), 'the handoff links its history');
+          figures.diskFull++;
+        } finally {
+          unmount(root);
+        }
+      });
+    }
+
+    it('with room for the handoff alone (one page): neither its history nor the handoff without the link fits: io ERROR naming the handoff and the history, nothing written; the same request succeeds once space is freed', async function () {
+      if (noMount) this.skip();
+      const { ws, root } = repo(256 * 1024);
+      try {
+        addTouchedFiles(ws);
+        const request = { specialist: SPECIALIST, topic: 'History full', summary: 'Many touched files, a small budget.', ...FIT };
+        const first = mustBeOk(await handover(request, { workspaceRoot: ws }));
+        fill(root, PAGE);
+        const before = snapshot(root);
+
+        const r = await handover(request, { workspaceRoot: ws });
+        assert.equal(r.status, 'error', 'the handover fails');
+        const message = r.status === 'error' ? r.message : '';
+        assert.equal(r.status === 'error' ? r.field : '', 'io');
+        assert.match(message, new RegExp(`^ERROR: the disk is full — could not write ${escapeRegExp(path.join(root, HANDOFFS_DIR) + path.sep)}\\S+\\.partial\\.md; free some space and try again \\(its history file could not be written either: the disk is full — could not write ${escapeRegExp(path.join(root, HISTORY_DIR) + path.sep)}\\S+\\.md; free some space and try again; nothing was kept\\)$`), message);
+        assert.deepEqual(snapshot(root), before, 'nothing written: no handoff, no partial, no history, no temporary file');
+
+        unlinkSync(path.join(root, FILLER));
+        const retry = mustBeOk(await handover(request, { workspaceRoot: ws }));
+        assert.ok(retry.history_file && existsSync(retry.history_file));
+        assert.deepEqual(handoffNames(root).complete, [path.basename(first.handoff_file), path.basename(retry.handoff_file)].sort());
+        figures.diskFull++;
+      } finally {
+        unmount(root);
+      }
+    });
+
+    it('via the CLI with 28 KiB free and a history that does not fit: exit code 0, the WARNING on stderr, the handoff links no history', async function () {
+      if (noMount) this.skip();
+      const { ws, root } = repo(256 * 1024);
+      try {
+        addTouchedFiles(ws);
+        const args = ['handover', '--specialist', SPECIALIST, '--topic', 'History full CLI', '--summary', 'Many touched files, a small budget.', '--max-tokens', '1000', '--session-log', 'none', '--cwd', ws];
+        const first = await cli([...args, '--json'], ws);
+        assert.equal(first.code, 0, first.err);
+        assert.ok((JSON.parse(first.out) as { history_file: string | null }).history_file, 'the first run wrote a history');
+        fill(root, 28 * 1024);
+
+        const run = await cli([...args, '--json'], ws);
+        assert.equal(run.code, 0, run.err);
+        const result = JSON.parse(run.out) as { status: string; handoff_file: string; history_file: string | null; warnings: string[] };
+        assert.equal(result.status, 'ok');
+        assert.equal(result.history_file, null);
+        assertNoHistoryLink(result.handoff_file);
+        assert.ok(result.warnings.some((w) => /^WARNING: the handoff was written without its history file .*the disk is full — could not write .*history/.test(w)), result.warnings.join(' | '));
+        assert.match(run.err, /WARNING: the handoff was written without its history file/, 'the warning is on stderr too');
+        assertNoLeftovers(root);
         figures.diskFull++;
       } finally {
         unmount(root);
@@ -447,6 +567,34 @@ describe('reliability: disk full, read-only, permission denied, file-size limit'
       assert.equal(retry.code, 0, retry.writer.stderr());
       assert.ok(retry.event.ok && retry.event.kind === 'handover', JSON.stringify(retry.event));
       assertAppendedOnce(briefingBefore, briefing, retry.event.id);
+      figures.sizeLimit++;
+    });
+
+    it('the CLI fitting a handoff whose history is past the limit: exit code 0, a WARNING names the history file and the limit, the handoff links no history and no part of the history is left', async () => {
+      const { ws, root } = repo();
+      addTouchedFiles(ws);
+      const limit = 16 * 1024;
+      const config: WriterConfig = { mode: 'cli', workspace: ws, label: 'cli-history-limited', count: 1, specialist: SPECIALIST, topic: 'History size limit', maxTokens: 1000 };
+      const limited = await runWriter(config, { fileSizeLimitBytes: limit });
+      assert.equal(limited.code, 0, limited.writer.stderr());
+      const event = limited.event;
+      assert.ok(event.ok && event.kind === 'handover', JSON.stringify(event));
+      assert.equal(event.history_file, null);
+      assertNoHistoryLink(event.handoff_file);
+      const history = path.join(root, HISTORY_DIR, `${event.id}.md`);
+      assert.ok(
+        event.warnings.includes(`WARNING: the handoff was written without its history file (what fit to budget cut is not kept): ${history} would grow past the file-size limit of this process (ulimit -f) — raise the limit and try again`),
+        event.warnings.join(' | '),
+      );
+      assert.ok(!existsSync(history), 'no history file, whole or part');
+      assertNoLeftovers(root);
+      assert.deepEqual(handoffNames(root), { complete: [path.basename(event.handoff_file)], partial: [] });
+
+      const retry = await runWriter(config);
+      assert.equal(retry.code, 0, retry.writer.stderr());
+      assert.ok(retry.event.ok && retry.event.kind === 'handover' && retry.event.history_file, JSON.stringify(retry.event));
+      assert.ok(statSync(retry.event.history_file).size > limit, `the history would indeed have been past the limit (${statSync(retry.event.history_file).size} bytes)`);
+      assert.ok(readFileSync(retry.event.handoff_file, 'utf8').includes(`${HISTORY_DIR}/${retry.event.id}.md`), 'without the limit, the handoff links its history');
       figures.sizeLimit++;
     });
 

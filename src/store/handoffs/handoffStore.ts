@@ -18,6 +18,7 @@
 import { constants as fsConstants } from 'node:fs';
 import { lstat, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { HISTORY_DIR } from '../../core/handoff/naming';
 import type { StatusChange } from '../../core/handoff/schema';
 import { parseHandoff } from '../../core/handoff/parse';
 import type { SettableStatus } from '../../core/handoff/status';
@@ -25,7 +26,8 @@ import { effectiveStatus } from '../../core/handoff/statusEvents';
 import { sanitizeFileName, type Sanitized } from '../../core/safety/gate';
 import { withFileLock } from '../fileLock';
 import { resolveInside } from '../pathGuard';
-import { NOFOLLOW, StoreError, createExclusive, describeFsError, ensureDir, gatedContent, openRegularFile, removeStaleLeftovers } from '../safeWrite';
+import { sweepLeftovers } from '../leftovers';
+import { NOFOLLOW, StoreError, createExclusive, describeFsError, ensureDir, gatedContent, openRegularFile, replaceFileAtomic } from '../safeWrite';
 import { ensureRootGitFiles } from './rootGitFiles';
 import { readStatusEvents, writeStatusEvent } from './statusEvents';
 
@@ -59,10 +61,11 @@ export function partialName(name: string): string {
  * name for `start` is taken, the next millisecond is tried (up to {@link MAX_NAME_RETRIES}).
  * The caller writes what belongs with the handoff (history, briefing section), then calls
  * {@link promoteHandoffFile}; a writer that fails or is killed before that leaves the
- * handoff as `.partial.md`, never as a complete-looking `<id>.md`. Stale leftovers of killed
- * writers in `dir` are removed ({@link removeStaleLeftovers}) and the handoff root (the
- * parent of `dir`) gets its `.gitattributes` and `.gitignore` lines (`rootGitFiles.ts`)
- * while the first attempt renders, before anything is written.
+ * handoff as `.partial.md`, never as a complete-looking `<id>.md`. While the first attempt
+ * renders, before anything is written, the handoff root (the parent of `dir`) gets its
+ * `.gitignore` and `.gitattributes` lines (`rootGitFiles.ts`, which sweeps the root too), and
+ * `dir` and the root's `history/` are swept of what interrupted writers left (`sweepLeftovers`,
+ * `leftovers.ts`).
  *
  * @param render returns the file name (`<id>.md`) and content for a given timestamp (the
  *   content carries the id and time, so it is rendered again for each attempt), both
@@ -76,14 +79,17 @@ export async function stageHandoffFile(
   render: (date: Date) => Promise<{ name: Sanitized; content: Sanitized }>,
 ): Promise<StagedFile> {
   await ensureDir(workspaceRoot, dir);
-  // The handoff root's .gitattributes and .gitignore, and what killed writers left in the
-  // folder (best effort both: a handoff is never refused for them; the leftovers are only
-  // ever stale ones, never this write's files). They wait on the file system while the
-  // first attempt renders, and are done before it writes anything (issue 19).
+  // The handoff root's .gitignore and .gitattributes, and what interrupted writers left in
+  // the folders a handoff writes (best effort both: a handoff is never refused for them; the
+  // leftovers removed are only ever those of writers that are gone). They wait on the file
+  // system while the first attempt renders, and are done before it writes anything, so the
+  // .gitignore that hides temporary files is there before the first one is made.
   const root = path.relative(workspaceRoot, path.dirname(dir));
+  const inWorkspace = !root.startsWith('..') && !path.isAbsolute(root);
   const housekeeping = Promise.all([
-    !root.startsWith('..') && !path.isAbsolute(root) ? ensureRootGitFiles(path.dirname(dir)) : undefined,
-    removeStaleLeftovers(dir),
+    inWorkspace ? ensureRootGitFiles(path.dirname(dir)) : undefined,
+    sweepLeftovers(dir),
+    inWorkspace ? sweepLeftovers(path.join(path.dirname(dir), HISTORY_DIR)) : undefined,
   ]);
   for (let i = 0; i < MAX_NAME_RETRIES; i++) {
     const date = new Date(start.getTime() + i);
@@ -149,6 +155,37 @@ export async function discardStagedFile(staged: StagedFile): Promise<void> {
 }
 
 /**
+ * Replaces the content of a staged handoff (`<id>.partial.md`, the id reserved by
+ * {@link stageHandoffFile}) atomically, before it is promoted: for a handoff that must not
+ * link a file that could not be written. The file keeps the old content when this fails.
+ *
+ * @throws StoreError naming the path and the cause
+ */
+export async function restageHandoffFile(staged: StagedFile, content: Sanitized): Promise<void> {
+  await replaceFileAtomic(staged.path, content);
+}
+
+/** Removes a staged handoff that is given up (`<id>.partial.md`, whose id it reserved). Never throws. */
+export async function discardStagedHandoff(staged: StagedFile): Promise<void> {
+  await unlink(staged.path).catch(() => undefined);
+}
+
+/**
+ * Removes the briefing section `file` just written for a handoff that did not get its complete
+ * name: the section's link would lead nowhere. Only for a section of this writer's own
+ * reserved id. Never throws.
+ * @returns whether it is gone
+ */
+export async function withdrawBriefingSection(file: string): Promise<boolean> {
+  try {
+    await unlink(file);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+}
+
+/**
  * Creates a new handoff file in `dir` named from a timestamp, never overwriting: when the
  * name for `start` is taken, the next millisecond is tried (up to {@link MAX_NAME_RETRIES}).
  * It is {@link stageHandoffFile} then {@link promoteHandoffFile}, for a file that has
@@ -197,7 +234,6 @@ export async function appendBriefing(workspaceRoot: string, file: string, rawHea
   const header = await gatedContent(file, rawHeader);
   const section = await gatedContent(file, rawSection);
   await ensureDir(workspaceRoot, path.dirname(file));
-  await removeStaleLeftovers(path.dirname(file));
   return withFileLock(file, async (assertHeld) => {
     let created = false;
     try {
@@ -262,7 +298,6 @@ export async function appendBriefing(workspaceRoot: string, file: string, rawHea
 export async function writeBriefingSection(workspaceRoot: string, file: string, rawHeader: Sanitized, rawSection: Sanitized): Promise<BriefingWrite> {
   const content = await gatedContent(file, `${rawHeader}${rawSection}`);
   await ensureDir(workspaceRoot, path.dirname(file));
-  await removeStaleLeftovers(path.dirname(file));
   // Under the briefing lock like an append ({@link withFileLock}): a writer holding it (a killed one until it
   // goes stale) is waited for, and refused with the lock's own message after the wait.
   return withFileLock(file, async (assertHeld) => {

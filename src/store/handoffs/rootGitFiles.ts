@@ -10,6 +10,7 @@
 import path from 'node:path';
 import { ensureSanitized } from '../../core/safety/gate';
 import { withFileLock } from '../fileLock';
+import { withLeftoversSwept } from '../leftovers';
 import { createExclusive, openRegularFile, replaceFileAtomic } from '../safeWrite';
 
 /**
@@ -26,7 +27,7 @@ export const ROOT_GITATTRIBUTES = [
   'briefings/*/*.md merge=union',
 ];
 
-/** `.gitignore` of the handoff root: what a write leaves for milliseconds (`fileLock.ts` lock folders, `safeWrite.ts` temporary files). */
+/** `.gitignore` of the handoff root: what a write leaves for milliseconds (`fileLock.ts` lock folders, the temporary files named by `leftovers.ts`). */
 export const ROOT_GITIGNORE = ['# Specialist Handoff: what stays local (locks and temporary files of a write in progress)', '.*.lock/', '.*.tmp'];
 
 /** Largest `.gitattributes` / `.gitignore` read to add lines: 1 MiB (a bigger one is left alone). */
@@ -41,6 +42,10 @@ export const MAX_GIT_FILE_BYTES = 1024 * 1024;
 export async function addMissingLines(file: string, wanted: readonly string[]): Promise<string | undefined> {
   // The common case, every line there already: read without the lock, write nothing.
   if (await hasAllLines(file, wanted)) return undefined;
+  return addMissingLinesLocked(file, wanted);
+}
+
+async function addMissingLinesLocked(file: string, wanted: readonly string[]): Promise<string | undefined> {
   try {
     return await withFileLock(file, async (assertHeld) => {
       const fh = await openRegularFile(file);
@@ -88,16 +93,21 @@ async function hasAllLines(file: string, wanted: readonly string[]): Promise<boo
 }
 
 /**
- * Makes sure the handoff root `handoffRoot` has its `.gitattributes` and `.gitignore` lines
- * ({@link ROOT_GITATTRIBUTES}, {@link ROOT_GITIGNORE}). Never throws.
+ * Makes sure the handoff root `handoffRoot` has its `.gitignore` and `.gitattributes` lines
+ * ({@link ROOT_GITIGNORE}, {@link ROOT_GITATTRIBUTES}), and sweeps the root of what
+ * interrupted writers left meanwhile (`withLeftoversSwept`, `leftovers.ts`). `.gitignore` is written first:
+ * it hides the temporary file and lock of every later write, `.gitattributes`' among them.
+ * Never throws.
  * @returns one problem text per file that could not be written (none when all is well)
  */
 export async function ensureRootGitFiles(handoffRoot: string): Promise<string[]> {
-  // Two files, each under its own lock: written side by side (issue 19: a handoff's writes
-  // wait on the file system one after another, and the first handoff of a project writes both).
-  const problems = await Promise.all([
-    addMissingLines(path.join(handoffRoot, '.gitattributes'), ROOT_GITATTRIBUTES),
-    addMissingLines(path.join(handoffRoot, '.gitignore'), ROOT_GITIGNORE),
-  ]);
-  return problems.filter((p): p is string => p !== undefined);
+  const ignore = path.join(handoffRoot, '.gitignore');
+  const attributes = path.join(handoffRoot, '.gitattributes');
+  return withLeftoversSwept(handoffRoot, async () => {
+    // Both read side by side (the common case: nothing to write).
+    const [hasIgnore, hasAttributes] = await Promise.all([hasAllLines(ignore, ROOT_GITIGNORE), hasAllLines(attributes, ROOT_GITATTRIBUTES)]);
+    const problems = [hasIgnore ? undefined : await addMissingLinesLocked(ignore, ROOT_GITIGNORE)];
+    problems.push(hasAttributes ? undefined : await addMissingLinesLocked(attributes, ROOT_GITATTRIBUTES));
+    return problems.filter((p): p is string => p !== undefined);
+  });
 }

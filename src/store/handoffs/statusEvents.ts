@@ -16,7 +16,8 @@ import { STATUS_DIR, STATUS_EVENT_NAME, effectiveStatus, nextEventDate, parseSta
 import { ensureSanitized } from '../../core/safety/gate';
 import { resolveInside } from '../pathGuard';
 import { ensureRootGitFiles } from './rootGitFiles';
-import { NOFOLLOW, STALE_LEFTOVER_MS, StoreError, createExclusive, ensureDir, openRegularFile, removeStaleLeftovers } from '../safeWrite';
+import { NOFOLLOW, StoreError, createExclusive, ensureDir, openRegularFile } from '../safeWrite';
+import { STALE_LEFTOVER_MS } from '../leftovers';
 
 /** Largest status event file read: 4 KiB (ours are about 200 bytes). */
 export const MAX_STATUS_EVENT_BYTES = 4 * 1024;
@@ -154,7 +155,6 @@ export async function writeStatusEvent(file: string, change: StatusChange, lates
   if (!where) throw new StoreError(`ERROR: ${file} is not in a handoffs/ folder of a handoff root; its status cannot be recorded`);
   await ensureDir(where.root, where.dir);
   await ensureRootGitFiles(where.root);
-  await removeStaleLeftovers(where.dir);
   for (const orphan of (await readAllStatusEvents(file)).filter((e) => !resultHolds(where.root, e.event))) {
     const at = STATUS_EVENT_NAME.exec(orphan.name)?.[1];
     const written = at ? parseFileTimestamp(at) : undefined;

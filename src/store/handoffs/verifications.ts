@@ -14,7 +14,7 @@ import { VERIFICATIONS_DIR, parseVerificationFile, renderVerificationFile, type 
 import { ensureSanitized, sanitizeValue } from '../../core/safety/gate';
 import { resolveInside } from '../pathGuard';
 import { ensureRootGitFiles } from './rootGitFiles';
-import { StoreError, createExclusive, ensureDir, openRegularFile, removeStaleLeftovers } from '../safeWrite';
+import { StoreError, createExclusive, ensureDir, openRegularFile } from '../safeWrite';
 
 /** Largest verification file read: 256 KiB (100 rechecks of 2,000-character commands and reasons fit; ours are about 1 KiB). */
 export const MAX_VERIFICATION_BYTES = 256 * 1024;
@@ -141,7 +141,6 @@ export async function writeVerification(root: string, v: Verification, now = new
   if (!dir) throw new StoreError(`ERROR: handoff id "${v.handoff_id.slice(0, 120)}" cannot name a folder under ${path.join(root, VERIFICATIONS_DIR)}; its verification cannot be recorded`);
   await ensureDir(root, dir);
   await ensureRootGitFiles(root);
-  await removeStaleLeftovers(dir);
   const names = await namesIn(dir);
   const date = nextEventDate(v.checked_at, now, names[names.length - 1]);
   const content = await ensureSanitized(renderVerificationFile(fitSchema(await sanitizeValue(v))));

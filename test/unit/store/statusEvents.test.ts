@@ -13,7 +13,7 @@ import { handover } from '../../../src/engine/handover';
 import { promoteHandoffFile, setHandoffStatus, stageHandoffFile } from '../../../src/store/handoffs/handoffStore';
 import { readHandoffHead } from '../../../src/store/handoffs/handoffIndex';
 import { readStatusEvents, readStatusEventsSync } from '../../../src/store/handoffs/statusEvents';
-import { STALE_LEFTOVER_MS } from '../../../src/store/safeWrite';
+import { STALE_LEFTOVER_MS } from '../../../src/store/leftovers';
 import { gatedRender } from '../../helpers/gate';
 import { cleanupTempDirs, initRepo } from '../../helpers/repo';
 
