@@ -30,7 +30,7 @@ import { slugifyTopic } from '../core/handoff/topic';
 import { saveSessionLogState } from '../store/sessionLogState';
 import type { SessionLogState } from '../core/session/events';
 import { StoreError, createExclusive, ensureDir } from '../store/safeWrite';
-import { discardStagedHandoff, promoteHandoffFile, restageHandoffFile, stageHandoffFile, withdrawBriefingSection, writeBriefingSection } from '../store/handoffs/handoffStore';
+import { discardStagedHandoff, promoteHandoffFile, restageHandoffFile, stageHandoffFile, writeBriefingSection } from '../store/handoffs/handoffStore';
 import { briefingExists, briefingPaths } from '../store/handoffs/briefingFiles';
 import { findHandoff } from '../store/handoffs/handoffIndex';
 import { resolveInside } from '../store/pathGuard';
@@ -347,32 +347,27 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
   env.onCountingDone?.();
   const briefingName = await sanitizeFileName(briefingFileName(specialist.id, pkg.topic, created.date));
   let briefing;
+  let handoffFile: string;
   try {
     // One file per section, in the briefing's folder: branches never edit the same briefing file.
     const where = briefingPaths(path.join(root, BRIEFINGS_DIR), briefingName, finalMeta.id);
     // Whether it existed is read from its files, which making its folder does not change: side by side.
     const [existed] = await Promise.all([briefingExists(where), ensureDir(env.workspaceRoot, where.folder)]);
+    // The handoff gets its complete name under the section's lock, right after the section is written.
     const written = await writeBriefingSection(
       env.workspaceRoot,
       where.section,
       await gate.text(renderBriefingHeader(specialist, pkg, utcDay(created.date), 'folder')),
       // The briefing has no budget: it keeps the uncut summary, with the written file's figures.
       await gate.text(renderBriefingSection({ ...pkg, summary: original.summary }, finalMeta, specialist, posixRelative(where.folder, created.finalPath))),
+      () => promoteHandoffFile(created),
     );
-    briefing = { ...written, existed_before: existed, newly_created: !existed };
+    handoffFile = written.completed.path;
+    briefing = { path: written.path, size_bytes: written.size_bytes, existed_before: existed, newly_created: !existed };
   } catch (err) {
-    return handoverError(`${errorText(err as Error)} (the handoff was kept as ${created.path}, marked partial)`, 'io');
-  }
-  let handoffFile: string;
-  try {
-    handoffFile = (await promoteHandoffFile(created)).path;
-  } catch (err) {
-    // The section links the handoff's complete name, which it does not have: taken back.
-    const withdrawn = await withdrawBriefingSection(briefing.path);
-    return handoverError(
-      `${errorText(err as Error)} (${withdrawn ? 'its briefing section was taken back' : `its briefing section ${briefing.path} could not be taken back`}; the handoff was kept as ${created.path}, marked partial)`,
-      'io',
-    );
+    const withdrawn = (err as { withdrawn?: boolean }).withdrawn;
+    const section = withdrawn === undefined ? '' : withdrawn ? 'its briefing section was taken back; ' : 'its briefing section could not be taken back; ';
+    return handoverError(`${errorText(err as Error)} (${section}the handoff was kept as ${created.path}, marked partial)`, 'io');
   }
 
   if (prepared.sessionState) {

@@ -282,7 +282,7 @@ async function appendToBriefing(workspaceRoot: string, root: string, handoff: Pa
       const target = resolveInside(folder, name);
       if (!target.ok) return { error: new Error(target.message) };
       const section = renderVerificationSection(v, linkTo(folder));
-      await writeBriefingSection(workspaceRoot, target.path, await ensureSanitized(header), await ensureSanitized(section));
+      await writeBriefingSection(workspaceRoot, target.path, await ensureSanitized(header), await ensureSanitized(section), async () => undefined);
       return target.path;
     }
     await appendBriefing(workspaceRoot, briefing, await ensureSanitized(''), await ensureSanitized(renderVerificationSection(v, linkTo(folder))));

@@ -46,6 +46,7 @@ import { parseHandoff } from '../../src/core/handoff/parse';
 import { handover } from '../../src/engine/handover';
 import { LOCK_STALE_MS, LOCK_STUCK_MS, LOCK_UPDATE_MS, lockPathFor } from '../../src/store/fileLock';
 import { removeStaleLeftovers } from '../../src/store/leftovers';
+import { completeInterruptedHandoffs } from '../../src/store/handoffs/interrupted';
 import { seededRandom } from '../helpers/random';
 import { buildDist } from '../helpers/dist';
 import { cleanupTempDirs, commitAll, git, initRepo, tempDir, write } from '../helpers/repo';
@@ -138,7 +139,7 @@ function splitBriefing(text: string, file: string): BriefingParts {
 }
 
 /** Totals over the whole test. */
-const figures = { kills: 0, rounds: 0, writes: 0, complete: 0, partial: 0, partialWithSection: 0, prefixChecks: 0, prefixIntact: 0, torn: 0, temps: 0, locks: 0, removed: 0, nextMs: -1, staleWaitMs: -1 };
+const figures = { kills: 0, rounds: 0, writes: 0, complete: 0, partial: 0, partialWithSection: 0, completed: 0, prefixChecks: 0, prefixIntact: 0, torn: 0, temps: 0, locks: 0, removed: 0, nextMs: -1, staleWaitMs: -1 };
 
 /** What the handoffs folder holds (by id), with the complete ones checked once each. */
 interface HandoffsView {
@@ -237,7 +238,7 @@ describe('reliability: crash mid-write (SIGKILL)', function () {
     cleanupTempDirs();
     console.log(
       `    figures: SIGKILLs: ${figures.kills} (${figures.rounds} rounds of an engine and a CLI writer, 1 holding the briefing lock; seed ${SEED}), ` +
-        `writes completed before the kills: ${figures.writes}, complete handoffs checked: ${figures.complete}, partial left: ${figures.partial} (each whole; ${figures.partialWithSection} with their briefing section already written), ` +
+        `writes completed before the kills: ${figures.writes}, complete handoffs checked: ${figures.complete}, partial left: ${figures.partial} (each whole; ${figures.partialWithSection} with their briefing section already written, completed by the next writer: ${figures.completed}), ` +
         `briefing prefix intact after every kill: ${figures.prefixIntact}/${figures.prefixChecks}, torn sections: ${figures.torn}, ` +
         `leftovers of killed writers: ${figures.temps} temporary files, ${figures.locks} lock folders (none blocked a later writer; the temporary files swept by the next handover, ${figures.removed} stale lock folders by the sweep after it), ` +
         `next handover after the kills: ok in ${figures.nextMs} ms, after a killed lock holder: ok in ${figures.staleWaitMs} ms`,
@@ -328,6 +329,12 @@ describe('reliability: crash mid-write (SIGKILL)', function () {
     for (const dir of folders.slice(1)) {
       for (const name of existsSync(dir) ? readdirSync(dir) : []) assert.match(name, /^[^.].*\.md$/, `${dir}: ${name} is not a leftover the sweep recognises`);
     }
+    // A handoff killed after its briefing section, before its rename, is completed by the next
+    // writer once the killed writer's lock is stale: no section names a handoff that is only partial.
+    figures.completed = (await completeInterruptedHandoffs(root, handoffsDir)).length;
+    const sections = checkBriefings(briefingsDir, events, historyIds(historyDir));
+    const partialWithSection = [...checkHandoffs(handoffsDir, checked).partial].filter((p) => sections.has(p));
+    assert.deepEqual(partialWithSection, [], 'no briefing section names a partial handoff');
   });
 
   it(`a writer killed while it holds the briefing lock: the next handover waits for the lock to go stale (${LOCK_STALE_MS / 1000} s), then succeeds; the briefing intact`, async () => {

@@ -315,8 +315,10 @@ describe('stress: the CLI as users run it, under load', function () {
         }
         const final = await check();
         const leftovers = leftoversUnder(path.join(ws, '.handoff'));
+        const sections = briefingSections(ws);
+        const partialWithSection = final.partial.filter((name) => sections.has(name.replace(/\.partial\.md$/, '')));
         console.log(
-          `    figures: stress kills (${version}, seed ${seed}): SIGKILLs: ${killed} of 40 runs, whole handoffs and results after them: ${after.complete.length}, interrupted ones kept as .partial.md: ${after.partial.length}, half-written under a handoff's name: ${after.broken.length}, results without their status (or status without result): ${after.unpaired.length}; next runs: handover ok, ${answered} answers ok, leftovers after them: ${leftovers.length}`,
+          `    figures: stress kills (${version}, seed ${seed}): SIGKILLs: ${killed} of 40 runs, whole handoffs and results after them: ${after.complete.length}, interrupted ones kept as .partial.md: ${after.partial.length} (with a briefing section after the next runs: ${partialWithSection.length}), half-written under a handoff's name: ${after.broken.length}, results without their status (or status without result): ${after.unpaired.length}; next runs: handover ok, ${answered} answers ok, leftovers after them: ${leftovers.length}`,
         );
         assert.ok(killed >= 20, `at least half the runs were killed mid-way (${killed})`);
         assert.deepEqual(after.broken, [], 'nothing half-written under a handoff name');
@@ -324,6 +326,7 @@ describe('stress: the CLI as users run it, under load', function () {
         assert.deepEqual(final.unpaired, []);
         assert.equal(final.results.length, targets.length, 'every target answered once in the end');
         assert.deepEqual(leftovers, [], 'the next runs removed what the killed ones left');
+        assert.deepEqual(partialWithSection, [], 'no briefing section names a handoff that is only partial');
       });
     });
   }

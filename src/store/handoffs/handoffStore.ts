@@ -16,7 +16,7 @@
  * Reading the handoffs back: `handoffIndex.ts`.
  */
 import { constants as fsConstants } from 'node:fs';
-import { lstat, open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { lstat, open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { HISTORY_DIR } from '../../core/handoff/naming';
 import type { StatusChange } from '../../core/handoff/schema';
@@ -29,6 +29,7 @@ import { resolveInside } from '../pathGuard';
 import { sweepLeftovers } from '../leftovers';
 import { NOFOLLOW, StoreError, createExclusive, describeFsError, ensureDir, gatedContent, openRegularFile, replaceFileAtomic } from '../safeWrite';
 import { ensureRootGitFiles } from './rootGitFiles';
+import { completeInterruptedHandoffs } from './interrupted';
 import { readStatusEvents, writeStatusEvent } from './statusEvents';
 
 /** How many successive milliseconds are tried when a handoff name is taken: 1,000. */
@@ -63,9 +64,10 @@ export function partialName(name: string): string {
  * {@link promoteHandoffFile}; a writer that fails or is killed before that leaves the
  * handoff as `.partial.md`, never as a complete-looking `<id>.md`. While the first attempt
  * renders, before anything is written, the handoff root (the parent of `dir`) gets its
- * `.gitignore` and `.gitattributes` lines (`rootGitFiles.ts`, which sweeps the root too), and
+ * `.gitignore` and `.gitattributes` lines (`rootGitFiles.ts`, which sweeps the root too),
  * `dir` and the root's `history/` are swept of what interrupted writers left (`sweepLeftovers`,
- * `leftovers.ts`).
+ * `leftovers.ts`), and handoffs interrupted after their briefing section was written are
+ * completed (`interrupted.ts`).
  *
  * @param render returns the file name (`<id>.md`) and content for a given timestamp (the
  *   content carries the id and time, so it is rendered again for each attempt), both
@@ -90,6 +92,7 @@ export async function stageHandoffFile(
     inWorkspace ? ensureRootGitFiles(path.dirname(dir)) : undefined,
     sweepLeftovers(dir),
     inWorkspace ? sweepLeftovers(path.join(path.dirname(dir), HISTORY_DIR)) : undefined,
+    inWorkspace ? completeInterruptedHandoffs(path.dirname(dir), dir) : undefined,
   ]);
   for (let i = 0; i < MAX_NAME_RETRIES; i++) {
     const date = new Date(start.getTime() + i);
@@ -168,21 +171,6 @@ export async function restageHandoffFile(staged: StagedFile, content: Sanitized)
 /** Removes a staged handoff that is given up (`<id>.partial.md`, whose id it reserved). Never throws. */
 export async function discardStagedHandoff(staged: StagedFile): Promise<void> {
   await unlink(staged.path).catch(() => undefined);
-}
-
-/**
- * Removes the briefing section `file` just written for a handoff that did not get its complete
- * name: the section's link would lead nowhere. Only for a section of this writer's own
- * reserved id. Never throws.
- * @returns whether it is gone
- */
-export async function withdrawBriefingSection(file: string): Promise<boolean> {
-  try {
-    await unlink(file);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ENOENT';
-  }
 }
 
 /**
@@ -290,12 +278,22 @@ export async function appendBriefing(workspaceRoot: string, file: string, rawHea
  * section, created whole or not at all (temporary file + hard link, {@link createExclusive}),
  * so a full disk or a file-size limit leaves no file and no torn section behind. Never
  * overwrites: the name holds the handoff's id, reserved by {@link stageHandoffFile}. Held
- * under the file's lock, as an append is. Both parts and the file's name pass the gate.
+ * under the file's lock, as an append is, and `complete` (the handoff's rename to its complete
+ * name) runs under it too: a writer killed before that leaves the lock to go stale, and the
+ * next writer completes the handoff (`interrupted.ts`). When `complete` fails, the section,
+ * whose link would lead nowhere, is taken back. Both parts and the file's name pass the gate.
  *
- * @returns the written file, `newly_created` true, `size_bytes` its size in bytes
- * @throws StoreError naming the path and the cause, or that the file already exists
+ * @returns the written file, `newly_created` true, `size_bytes` its size in bytes, and what `complete` returned
+ * @throws StoreError naming the path and the cause, or that the file already exists; what
+ *   `complete` throws, with `withdrawn` telling whether the section was taken back
  */
-export async function writeBriefingSection(workspaceRoot: string, file: string, rawHeader: Sanitized, rawSection: Sanitized): Promise<BriefingWrite> {
+export async function writeBriefingSection<T>(
+  workspaceRoot: string,
+  file: string,
+  rawHeader: Sanitized,
+  rawSection: Sanitized,
+  complete: () => Promise<T>,
+): Promise<BriefingWrite & { completed: T }> {
   const content = await gatedContent(file, `${rawHeader}${rawSection}`);
   await ensureDir(workspaceRoot, path.dirname(file));
   // Under the briefing lock like an append ({@link withFileLock}): a writer holding it (a killed one until it
@@ -305,19 +303,41 @@ export async function writeBriefingSection(workspaceRoot: string, file: string, 
     if (!(await createExclusive(file, content))) {
       throw new StoreError(`ERROR: ${file} already exists — a briefing section is never overwritten; remove the file if it is not a handoff's section and try again`);
     }
-    return { path: file, existed_before: false, newly_created: true, size_bytes: Buffer.byteLength(content, 'utf8') };
+    let completed: T;
+    try {
+      completed = await complete();
+    } catch (err) {
+      const withdrawn = await unlink(file).then(
+        () => true,
+        (e: NodeJS.ErrnoException) => e.code === 'ENOENT',
+      );
+      throw Object.assign(err instanceof StoreError ? err : new StoreError(describeFsError(err, file)), { withdrawn });
+    }
+    return { path: file, existed_before: false, newly_created: true, size_bytes: Buffer.byteLength(content, 'utf8'), completed };
   });
 }
 
 /**
- * Marks a handoff whose writing did not finish (docs/DESIGN.md §5): renames `<id>.md` to
- * `<id>.partial.md`. Returns the new path, or the old one when the rename failed.
+ * Marks a handoff whose writing did not finish (docs/DESIGN.md §5): records a `partial` status
+ * event (so the next writer does not complete it again: `interrupted.ts`), then renames `<id>.md`
+ * to `<id>.partial.md`. Returns the new path, or the old one when the rename failed.
  */
 export async function markPartial(file: string): Promise<string> {
   const target = file.replace(/\.md$/, '.partial.md');
   try {
     // Under the file's lock, so a status change in another process cannot write it back.
-    await withFileLock(file, () => rename(file, target));
+    await withFileLock(file, async () => {
+      const events = await readStatusEvents(file);
+      const text = await readFile(file, 'utf8');
+      const parsed = parseHandoff(text);
+      if (parsed.ok) {
+        const fm = parsed.handoff.frontmatter;
+        const from = effectiveStatus(fm.status, fm.status_history, events).status;
+        const at = new Date().toISOString();
+        if (from !== 'partial') await writeStatusEvent(file, { from, to: 'partial', at, session_id: 'mark-partial' }, events.at(-1)?.name);
+      }
+      await rename(file, target);
+    });
     return target;
   } catch {
     return file;
