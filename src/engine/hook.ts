@@ -108,7 +108,7 @@ export async function runClaudeHook(rawInput: string, options: ClaudeHookOptions
   if (!folder.ok) {
     await redacted();
     const named = options.folder !== undefined;
-    return partsError('cwd', { path: named ? ['cwd'] : ['hook_input', 'cwd'], subject: named ? 'cwd' : "the hook input's cwd", problem: folder.problem });
+    return partsError('cwd', { path: named ? ['cwd'] : ['hook_input', 'cwd'], subject: named ? 'cwd' : "the hook input's cwd", problem: folder.problem, ...(folder.fix ? { fix: folder.fix } : {}) });
   }
   const cwd = folder.path;
   // A hook set up for every project (~/.claude/settings.json) also runs in sessions outside

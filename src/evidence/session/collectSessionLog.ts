@@ -26,7 +26,8 @@ import { readCopilotSession } from './readers/copilot';
 import { readGemini } from './readers/gemini';
 import { readOpenCode } from './readers/opencode';
 import { readSpecStory } from './readers/specstory';
-import type { ReaderOptions } from './readers/common';
+import { cannotRead, type ReaderOptions } from './readers/common';
+import { fsErrorCode } from '../../core/handoff/fsErrors';
 import { openRegularForReading } from './lines';
 import { detectTranscript, formatWords, sourceOfFormat, type DetectedTranscript, type TranscriptFormat } from './detect';
 import { readRecorder, type RecorderRead } from './recorderLog';
@@ -237,6 +238,27 @@ export async function discover(opts: Pick<SessionLogOptions, 'workspaceRoot' | '
 }
 
 /**
+ * Why a transcript named explicitly cannot be read, in words (its path first); undefined when
+ * it does not exist (the caller says so) or can be opened, or is a folder.
+ */
+async function whyNotReadable(p: string): Promise<string | undefined> {
+  let isFolder: boolean;
+  try {
+    isFolder = (await stat(p)).isDirectory();
+  } catch (err) {
+    return fsErrorCode(err) === 'ENOENT' ? undefined : cannotRead(p, err);
+  }
+  if (isFolder) return undefined;
+  try {
+    await (await openRegularForReading(p)).close();
+    return undefined;
+  } catch (err) {
+    // Not a regular file (a FIFO, a device): the error says so, naming the path.
+    return fsErrorCode(err) === undefined ? (err as Error).message : cannotRead(p, err);
+  }
+}
+
+/**
  * Collects the session-log evidence of a workspace. Never throws: unreadable files are
  * notes, and a workspace with no transcript simply has no session-log evidence.
  */
@@ -252,8 +274,8 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
     const detected = await detectTranscript(mode);
     if (!detected) {
       const exists = await stat(mode).catch(() => undefined);
-      // A FIFO, a device or an unreadable file: say why it was not read, in the file system's words.
-      const unreadableWhy = exists && !exists.isDirectory() ? await openRegularForReading(mode).then((fh) => fh.close().then(() => undefined), (err: Error) => err.message) : undefined;
+      // A FIFO, a device, an unreadable file or a link loop: say why it was not read.
+      const unreadableWhy = await whyNotReadable(mode);
       notes.push(
         unreadableWhy
           ? `Session log ${unreadableWhy}`

@@ -51,7 +51,7 @@ describe('git evidence: the probe started early, and the signal that git has sta
       prefetchRepository(folder);
       const found = await findRepository(realpathSync(folder));
       assert.deepEqual(found, expected, folder);
-      // Outside git the one-process probe answers nothing and --show-toplevel is asked, as without it.
+      // Outside git the one-process probe answers nothing and a second rev-parse is asked, as without it.
       assert.equal(calls().length, folder === outside ? 2 : 1, `${folder}: ${calls().join(' | ')}`);
       reset();
       assert.deepEqual(await findRepository(realpathSync(folder)), expected, `${folder}, asked again`);
