@@ -16,6 +16,7 @@ import type { CommandRun, UserRequest } from '../../core/handoff/draftFields';
 import { SESSION_SOURCES, emptySessionLogState, type SessionCommand, type SessionLogState, type SessionSource, type SessionTurn, type TranscriptRead } from '../../core/session/events';
 import type { TestRun, Turn } from '../../core/handoff/schema';
 import { userRequestText } from '../../core/session/requests';
+import { badRecordsNote } from '../../core/session/badRecords';
 import { testRunsFrom } from '../../core/session/testDetection';
 import { readAider, readAiderInputHistory } from './readers/aider';
 import { readClaudeCode } from './readers/claudeCode';
@@ -350,9 +351,12 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
     // still saved below, so the turns it gets later are read from where this read stopped.
     const empty = !r.error && !plan && !commands.length && !newTurns.length && !remembered.length && !summary.edits && !summary.malformed && !summary.skipped && !summary.invalid_utf8;
     if (!empty) transcripts.push(summary);
+    // Lines (or items) that are not valid records were skipped and the rest read: said once per transcript.
+    const bad = badRecordsNote(contentFile, r.stats, resume && prev.offset > 0);
+    if (bad && !r.error) notes.push(`Session log ${bad}`);
     if (r.error) {
       notes.push(`Session log: ${r.error}`);
-    } else if (!resume && r.events.length === 0 && r.stats.lines > 0 && t.format !== 'cline-metadata' && !(t.source === 'recorder' && (r as RecorderRead).session)) {
+    } else if (!bad && !resume && r.events.length === 0 && r.stats.lines > 0 && t.format !== 'cline-metadata' && !(t.source === 'recorder' && (r as RecorderRead).session)) {
       // (The extension's own recording of a session where nothing ran yet is its session_start record alone: understood.)
       // Read from the start and nothing understood: say so rather than report an empty session.
       notes.push(`Session log ${t.file}: nothing in it was understood as ${formatWords(t.format ?? t.source)} (${r.stats.lines} ${r.stats.lines === 1 ? 'line' : 'lines'} read, no turn, command or edit); check the file is the agent's own log`);
