@@ -77,6 +77,16 @@ describe('the CLI on paths that lead nowhere: link loops, dangling links, bare r
     assert.deepEqual(readdirSync(dir).sort(), ['a', 'b', 'self'], 'the links are left as they were');
   });
 
+  it('hook: a transcript_path that is a link loop is named as one (not "not found"), and the safety net is written from git', () => {
+    const ws = repoWithWork();
+    const { self } = loops();
+    const r = run(['hook'], ws, JSON.stringify({ session_id: 's1', transcript_path: self, cwd: ws, hook_event_name: 'SessionEnd', reason: 'exit' }));
+    assert.equal(r.code, 0, r.err);
+    assert.equal(r.lines.length, 1, r.err);
+    assert.ok(r.lines[0].includes(`transcript_path ${self} is ${LINK_LOOP_WORDS}, not a transcript file: not read, git only`), r.lines[0]);
+    assert.equal(readdirSync(path.join(ws, '.handoff', 'handoffs')).length, 1);
+  });
+
   it('a handoff folder that is a link loop: exit 1 naming the link as a link loop and --dir; nothing written; a real folder then works', () => {
     const ws = repoWithWork();
     symlinkSync('.handoff', path.join(ws, '.handoff'));

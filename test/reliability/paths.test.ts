@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { LINK_LOOP_WORDS } from '../../src/core/handoff/fsErrors';
 import { HandoverOkSchema } from '../../src/core/handoff/schema';
+import { resolveProjectRoot } from '../../src/engine/agentTool';
 import { handover } from '../../src/engine/handover';
 import { repoWithWork } from '../helpers/cli';
 import { cleanupTempDirs, git, tempDir } from '../helpers/repo';
@@ -110,6 +111,20 @@ describe('reliability: paths', function () {
       assert.deepEqual(readdirSync(root).sort(), before, 'nothing written');
       refused += 1;
     }
+  });
+
+  it('a project_root (the MCP and agent tools\' argument) that is a link loop is named as one, not as missing', async () => {
+    const dir = tempDir();
+    symlinkSync('loop', path.join(dir, 'loop'));
+    const loop = path.join(dir, 'loop');
+    for (const [given, problem] of [
+      [loop, `${loop} is ${LINK_LOOP_WORDS}`],
+      [path.join(loop, 'project'), `${path.join(loop, 'project')}: ${loop} is ${LINK_LOOP_WORDS}`],
+    ]) {
+      assert.deepEqual(await resolveProjectRoot(given, { defaultRoot: undefined }), { ok: false, text: `ERROR: project_root ${problem} — remove the link, or pass the project folder's real path` });
+      refused += 1;
+    }
+    assert.deepEqual(await resolveProjectRoot(path.join(dir, 'missing'), { defaultRoot: undefined }), { ok: false, text: `ERROR: project_root ${path.join(dir, 'missing')} does not exist` });
   });
 
   it('every file name written is portable: no ":" and no reserved names', async () => {
