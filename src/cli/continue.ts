@@ -11,7 +11,7 @@ import { posixCommandLine, TERMINAL_AGENT_IDS, isTerminalAgentId, type TerminalA
 import { prepareContinue } from '../engine/continue';
 import type { Values } from './args';
 import { EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, type CliIo } from './io';
-import { escapeControls, fail, failWith } from './wording';
+import { escapeControls, exitCodeOf, fail, failWith } from './wording';
 import { cliEnvironment, resolveWorkspace } from './workspace';
 
 /** The environment variable per agent that points at its executable in the CLI (the VS Code settings are `handoff.agents.<id>.path`). */
@@ -59,7 +59,7 @@ export async function runContinue(values: Values, io: CliIo): Promise<number> {
     if (prepared.field === 'handoff' && !prepared.message.includes('--handoff')) {
       return fail(io, values, `ERROR: --handoff: ${prepared.message.replace(/^ERROR: /, '')}`, EXIT_BAD_INPUT, 'handoff');
     }
-    return failWith(io, values, prepared, prepared.field === 'internal' ? EXIT_FAILURE : EXIT_BAD_INPUT);
+    return failWith(io, values, prepared, exitCodeOf(prepared));
   }
   prepared.prompt.warnings.forEach((w) => io.stderr(escapeControls(w)));
   if (values.print) {

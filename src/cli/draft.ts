@@ -12,8 +12,8 @@ import { describeLeftOut } from '../core/handoff/summary';
 import { cliSessionLogStatePath } from '../engine/cliSession';
 import { draftJob } from '../engine/draftJob';
 import { integer, userRequestTokens, type Values } from './args';
-import { EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, type CliIo } from './io';
-import { escapeControls, fail, failWith } from './wording';
+import { EXIT_BAD_INPUT, EXIT_OK, type CliIo } from './io';
+import { escapeControls, exitCodeOf, fail, failWith } from './wording';
 import { resolveWorkspace, sessionLogMode } from './workspace';
 
 /** `[claude-code 2026-12-01T10:00:00Z]`: where an item came from, the file left to --json. */
@@ -48,7 +48,7 @@ export function formatDraft(d: Draft): string {
   return out.join('\n');
 }
 
-/** Runs `draft`: exit 0 printed, 2 bad input, 1 an internal failure. */
+/** Runs `draft`: exit 0 printed, 2 bad input, 1 a folder that cannot be read or an internal failure. */
 export async function runDraft(values: Values, io: CliIo): Promise<number> {
   const cwd = await resolveWorkspace(values, io);
   if (typeof cwd !== 'string') return fail(io, values, cwd.error, EXIT_BAD_INPUT, 'cwd');
@@ -57,14 +57,14 @@ export async function runDraft(values: Values, io: CliIo): Promise<number> {
   for (const v of [recentTurns, bound]) {
     if (v && typeof v === 'object') return fail(io, values, v.error, EXIT_BAD_INPUT);
   }
-  const mode = sessionLogMode(values, io);
+  const mode = await sessionLogMode(values, io);
   if (typeof mode === 'object') return fail(io, values, mode.error, EXIT_BAD_INPUT, 'session-log');
   // The read offsets are read (the draft starts where the last handoff stopped), never saved.
   const result = await draftJob(
     { workspaceRoot: cwd, handoffDirectory: values.dir, sessionLog: { mode, statePath: cliSessionLogStatePath(cwd) }, ...(typeof bound === 'number' ? { userRequestTokens: bound } : {}) },
     { tokenizer: values.tokenizer, ...(typeof recentTurns === 'number' ? { includeRecentTurns: recentTurns } : {}) },
   );
-  if (result.status === 'error') return failWith(io, values, result, result.field === 'internal' ? EXIT_FAILURE : EXIT_BAD_INPUT);
+  if (result.status === 'error') return failWith(io, values, result, exitCodeOf(result));
   io.stdout(values.json ? JSON.stringify(result, null, 2) : formatDraft(result.draft));
   result.warnings.forEach((w) => io.stderr(escapeControls(w)));
   return EXIT_OK;

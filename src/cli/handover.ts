@@ -13,8 +13,8 @@ import { handover } from '../engine/handover';
 import { collectEvidenceFor } from '../engine/handoverEvidence';
 import { releaseEncodings } from '../engine/tokenizer';
 import { integer, userRequestTokens, type Values } from './args';
-import { EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, type CliIo } from './io';
-import { cliHandoverWarning, escapeControls, fail, failWith } from './wording';
+import { EXIT_BAD_INPUT, EXIT_OK, type CliIo } from './io';
+import { cliHandoverWarning, escapeControls, exitCodeOf, fail, failWith } from './wording';
 import { readSummary, resolveWorkspaceFolder, sessionLogMode } from './workspace';
 
 /**
@@ -83,7 +83,7 @@ export async function runHandover(values: Values, io: CliIo): Promise<number> {
     return fail(io, values, summary.error, EXIT_BAD_INPUT, 'summary');
   }
   const request = requestOf(values, summary, { maxTokens: maxTokens as number | undefined, recentTurns: recentTurns as number | undefined });
-  const mode = sessionLogMode(values, io);
+  const mode = await sessionLogMode(values, io);
   if (typeof mode === 'object') {
     return fail(io, values, mode.error, EXIT_BAD_INPUT, 'session-log');
   }
@@ -104,7 +104,7 @@ export async function runHandover(values: Values, io: CliIo): Promise<number> {
     onCountingDone: releaseEncodings,
   });
   if (result.status === 'error') {
-    return failWith(io, values, result, result.field === 'io' || result.field === 'internal' ? EXIT_FAILURE : EXIT_BAD_INPUT);
+    return failWith(io, values, result, exitCodeOf(result));
   }
   // A handoff ends the CLI's session for this workspace; the next command starts another.
   await startNewCliSession(cwd);

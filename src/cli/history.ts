@@ -6,14 +6,14 @@
  */
 import { DEFAULT_HISTORY_MAX_TOKENS, fullHistory } from '../engine/history';
 import { integer, type Values } from './args';
-import { EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, type CliIo } from './io';
-import { escapeControls, fail, failWith } from './wording';
+import { EXIT_BAD_INPUT, EXIT_OK, type CliIo } from './io';
+import { escapeControls, exitCodeOf, fail, failWith } from './wording';
 import { cliEnvironment, resolveWorkspace, sessionLogMode } from './workspace';
 
 /**
  * Runs `history`: exit 0 printed; 2 bad input (--handoff given twice, --max-tokens not a whole
- * number from 1,000 to 50,000, a --session-log that does not exist, no such handoff, no
- * transcript to read again); 1 an internal failure.
+ * number from 1,000 to 50,000, a --session-log that does not exist or cannot be read, no such handoff, no
+ * transcript to read again); 1 a folder that cannot be read or an internal failure.
  */
 export async function runHistory(values: Values, io: CliIo): Promise<number> {
   const cwd = await resolveWorkspace(values, io);
@@ -27,13 +27,13 @@ export async function runHistory(values: Values, io: CliIo): Promise<number> {
   if (typeof maxTokens === 'object') {
     return fail(io, values, `${maxTokens.error} — from 1000 to ${DEFAULT_HISTORY_MAX_TOKENS}, or leave it out`, EXIT_BAD_INPUT, 'max_tokens');
   }
-  const mode = sessionLogMode(values, io);
+  const mode = await sessionLogMode(values, io);
   if (typeof mode !== 'string') {
     return fail(io, values, mode.error, EXIT_BAD_INPUT, 'session-log');
   }
   const result = await fullHistory({ handoff: values.handoff?.[0], maxTokens }, await cliEnvironment(cwd, values, mode));
   if (result.status === 'error') {
-    return failWith(io, values, result, result.field === 'internal' ? EXIT_FAILURE : EXIT_BAD_INPUT);
+    return failWith(io, values, result, exitCodeOf(result));
   }
   io.stdout(values.json ? JSON.stringify(result, null, 2) : result.text.trimEnd());
   result.warnings.forEach((w) => io.stderr(escapeControls(w)));

@@ -4,7 +4,6 @@
  * (src/engine/hook.ts), then prints one line on stderr. Exit 0 written or skipped, 1 on
  * every error — never 2, on which Claude Code would block.
  */
-import { readSync } from 'node:fs';
 import path from 'node:path';
 import { isatty } from 'node:tty';
 import { MAX_HOOK_INPUT_BYTES, SAFETY_NET_EVENTS } from '../core/agents/claudeHook';
@@ -15,60 +14,59 @@ import type { Values } from './args';
 import { EXIT_FAILURE, EXIT_OK, type CliIo } from './io';
 import { cliErrorText, escapeControls, fail, failWith } from './wording';
 
+/**
+ * How long `hook` waits for its input to end on standard input, from the start of the read:
+ * 10,000 ms. Claude Code writes the hook's whole JSON at once and closes the pipe, so the
+ * input ends within milliseconds of the start; a pipe still open after 10 s is one nobody
+ * will close (the command run by hand with a pipe left open, a wrapper that keeps it), and
+ * the hook would otherwise wait forever, holding Claude Code's session end or compaction.
+ */
+export const HOOK_INPUT_TIMEOUT_MS = 10_000;
+
 /** The hook input's size bound in words: what a too-large input is told. */
 function tooLarge(maxBytes: number): { error: string } {
   return { error: `ERROR: the hook input on standard input is larger than ${formatCount(maxBytes)} bytes — pipe in the hook's JSON only` };
 }
 
-/**
- * Reads the rest of standard input through `process.stdin` (a stream), after `chunks` of
- * `size` bytes were read already.
- */
-async function readStdinStream(chunks: Buffer[], size: number, maxBytes: number): Promise<string | { error: string }> {
-  try {
-    for await (const chunk of process.stdin) {
-      const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-      size += buf.length;
-      if (size > maxBytes) return tooLarge(maxBytes);
-      chunks.push(buf);
-    }
-  } catch (err) {
-    return { error: `ERROR: standard input cannot be read: ${(err as Error).message}` };
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/** What a hook whose input did not end in time is told: nothing arrived, or this much without its end. */
+function timedOut(received: number): { error: string } {
+  const seconds = HOOK_INPUT_TIMEOUT_MS / 1000;
+  const what = received === 0 ? `no hook input arrived on standard input within ${seconds} s` : `the hook input on standard input did not end within ${seconds} s (${formatCount(received)} bytes arrived, the pipe was never closed)`;
+  return { error: `ERROR: ${what} — Claude Code pipes the hook's JSON in and closes standard input; run this from a Claude Code hook, or pipe the JSON in: echo '{…}' | specialist-handoff hook (nothing was written)` };
 }
 
 /**
- * Reads the process's standard input whole, refusing a terminal (nothing would ever arrive)
- * and more than `maxBytes`. Read with blocking reads of file descriptor 0 (`readSync`): 0.3 ms
- * for a hook's JSON, where setting up `process.stdin` and its async iterator took ~4.7 ms
- * (issue 19: a hook runs under a time limit). When descriptor 0 will not block (its writer
- * opened it non-blocking: EAGAIN), the stream reads the rest; on Windows a closed pipe reads
- * as the error EOF.
+ * Reads the process's standard input whole through `process.stdin` (the stream: a read that
+ * can be bounded in time, where a blocking read of descriptor 0 cannot), refusing a terminal
+ * (nothing would ever arrive), more than `maxBytes`, and an input that has not ended
+ * {@link HOOK_INPUT_TIMEOUT_MS} after the start.
  */
 async function readProcessStdin(maxBytes: number): Promise<string | { error: string }> {
   if (isatty(0)) {
     return { error: 'ERROR: the hook input must be piped to standard input (it is a terminal) — run this from a Claude Code hook, or pipe the JSON in: echo \'{…}\' | specialist-handoff hook' };
   }
-  const chunks: Buffer[] = [];
-  const buf = Buffer.allocUnsafe(64 * 1024);
-  let size = 0;
-  for (;;) {
-    let n: number;
-    try {
-      n = readSync(0, buf, 0, buf.length, null);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'EOF') break;
-      if (code === 'EAGAIN') return readStdinStream(chunks, size, maxBytes);
-      return { error: `ERROR: standard input cannot be read: ${(err as Error).message}` };
-    }
-    if (n === 0) break;
-    size += n;
-    if (size > maxBytes) return tooLarge(maxBytes);
-    chunks.push(Buffer.from(buf.subarray(0, n)));
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  const stdin = process.stdin;
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (result: string | { error: string }) => {
+      clearTimeout(timer);
+      stdin.off('data', onData).off('end', onEnd).off('error', onError);
+      // What is left unread (a pipe nobody closes, the rest of a too-large input) keeps the process no longer.
+      stdin.destroy();
+      resolve(result);
+    };
+    const onData = (chunk: Buffer | string) => {
+      const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      size += buf.length;
+      if (size > maxBytes) finish(tooLarge(maxBytes));
+      else chunks.push(buf);
+    };
+    const onEnd = () => finish(Buffer.concat(chunks).toString('utf8'));
+    const onError = (err: Error) => finish({ error: `ERROR: standard input cannot be read: ${err.message}` });
+    const timer = setTimeout(() => finish(timedOut(size)), HOOK_INPUT_TIMEOUT_MS);
+    stdin.on('data', onData).on('end', onEnd).on('error', onError);
+  });
 }
 
 /**

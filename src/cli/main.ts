@@ -10,7 +10,8 @@
  *                                             args.ts, their usage: COMMAND_USAGE in usage.ts)
  *
  * Exit codes: 0 success; 2 bad input (the `ERROR:` line on stderr); 1 the handoff could
- * not be written (disk, permissions) — and every failure of `hook`, which never exits 2
+ * not be written (disk, permissions, a handoff folder that is a link loop …) or the handoff
+ * folder could not be read — and every failure of `hook`, which never exits 2
  * (Claude Code treats 2 as "block"); `verify` exits 3 when a re-run contradicts the handoff.
  */
 import { foreignOption, parseCommandLine, type Values } from './args';

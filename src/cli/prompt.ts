@@ -5,11 +5,11 @@
  */
 import { buildPrompt } from '../engine/prompt';
 import type { Values } from './args';
-import { EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, type CliIo } from './io';
-import { escapeControls, fail, failWith } from './wording';
+import { EXIT_BAD_INPUT, EXIT_OK, type CliIo } from './io';
+import { escapeControls, exitCodeOf, fail, failWith } from './wording';
 import { cliEnvironment, resolveWorkspace } from './workspace';
 
-/** Runs `prompt`: exit 0 printed, 2 bad input (one --handoff at most), 1 an internal failure. */
+/** Runs `prompt`: exit 0 printed, 2 bad input (one --handoff at most), 1 a folder that cannot be read (the handoff folder) or an internal failure. */
 export async function runPrompt(values: Values, io: CliIo): Promise<number> {
   const cwd = await resolveWorkspace(values, io);
   if (typeof cwd !== 'string') {
@@ -20,7 +20,7 @@ export async function runPrompt(values: Values, io: CliIo): Promise<number> {
   }
   const result = await buildPrompt({ specialist: values.specialist, handoff: values.handoff?.[0], take: !values['no-take'] }, await cliEnvironment(cwd, values, 'none'));
   if (result.status === 'error') {
-    return failWith(io, values, result, result.field === 'internal' ? EXIT_FAILURE : EXIT_BAD_INPUT);
+    return failWith(io, values, result, exitCodeOf(result));
   }
   io.stdout(values.json ? JSON.stringify(result, null, 2) : result.prompt);
   result.warnings.forEach((w) => io.stderr(escapeControls(w)));

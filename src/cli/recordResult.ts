@@ -7,7 +7,7 @@ import path from 'node:path';
 import { recordResult } from '../engine/recordResult';
 import type { Values } from './args';
 import { EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, type CliIo } from './io';
-import { escapeControls, fail, failWith } from './wording';
+import { escapeControls, exitCodeOf, fail, failWith } from './wording';
 import { cliEnvironment, readSummary, resolveWorkspace, sessionLogMode } from './workspace';
 
 /**
@@ -23,7 +23,7 @@ export async function runRecordResult(values: Values, io: CliIo): Promise<number
   if (typeof summary === 'object') {
     return fail(io, values, summary.error, EXIT_BAD_INPUT, 'summary');
   }
-  const mode = sessionLogMode(values, io);
+  const mode = await sessionLogMode(values, io);
   if (typeof mode === 'object') {
     return fail(io, values, mode.error, EXIT_BAD_INPUT, 'session-log');
   }
@@ -40,7 +40,7 @@ export async function runRecordResult(values: Values, io: CliIo): Promise<number
   };
   const result = await recordResult(request, await cliEnvironment(cwd, values, mode));
   if (result.status === 'error') {
-    return failWith(io, values, result, result.field === 'io' || result.field === 'internal' ? EXIT_FAILURE : EXIT_BAD_INPUT);
+    return failWith(io, values, result, exitCodeOf(result));
   }
   if (values.json) {
     io.stdout(JSON.stringify(result, null, 2));

@@ -10,8 +10,8 @@ import { shownCommand } from '../core/receive/shownCommand';
 import type { Recheck } from '../core/receive/verification';
 import { DEFAULT_VERIFY_TIMEOUT_MS, MAX_VERIFY_TIMEOUT_MS, shellCommandRunner, verifyHandoff } from '../engine/verify';
 import { integer, type Values } from './args';
-import { EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, type CliIo } from './io';
-import { escapeControls, fail, failWith } from './wording';
+import { EXIT_BAD_INPUT, EXIT_OK, type CliIo } from './io';
+import { escapeControls, exitCodeOf, fail, failWith } from './wording';
 import { cliEnvironment, resolveWorkspace } from './workspace';
 
 /** Exit code of `verify` when a recorded result is contradicted by its re-run: 3 (0 when none is; 2 bad input; 1 an I/O or internal failure). */
@@ -59,7 +59,7 @@ export async function runVerify(values: Values, io: CliIo): Promise<number> {
     process.removeListener('SIGINT', onSigint);
   }
   if (result.status === 'error') {
-    return failWith(io, values, result, result.field === 'io' || result.field === 'internal' ? EXIT_FAILURE : EXIT_BAD_INPUT);
+    return failWith(io, values, result, exitCodeOf(result));
   }
   const v = result.verification;
   if (values.json) {

@@ -9,7 +9,7 @@ import { fixFor, type HandoverError } from '../core/handoff/errors';
 import type { HandoffPackage } from '../core/handoff/schema';
 import { overBudgetWarning } from '../core/handoff/summary';
 import type { Values } from './args';
-import type { CliIo } from './io';
+import { EXIT_BAD_INPUT, EXIT_FAILURE, type CliIo } from './io';
 
 /** The flag that sets each request field and setting (the first segment of an error's path). */
 const FIELD_FLAGS: Readonly<Record<string, string>> = {
@@ -113,6 +113,11 @@ export function fail(io: CliIo, values: Partial<Values>, text: string, code: num
   }
   io.stderr(line);
   return code;
+}
+
+/** The exit code of an engine error: 1 when the disk failed (`io`: a folder that cannot be listed or written) or for a bug (`internal`), else 2 (bad input). */
+export function exitCodeOf(error: Pick<HandoverError, 'field'>): number {
+  return error.field === 'io' || error.field === 'internal' ? EXIT_FAILURE : EXIT_BAD_INPUT;
 }
 
 /** Prints an engine error in the CLI's words ({@link cliErrorText}, {@link fail}). */

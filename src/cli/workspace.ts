@@ -5,10 +5,12 @@
  * `--summary` / `--summary-file`).
  */
 import { readFileSync, statSync } from 'node:fs';
+import { fsCause, type FsFailure } from '../core/handoff/fsErrors';
 import path from 'node:path';
 import type { HandoverEnvironment } from '../engine/environment';
 import { cliSessionLogStatePath, currentCliSessionId } from '../engine/cliSession';
 import { handoffRootOf, workspaceFolderOf, type WorkspaceFolder } from '../engine/project';
+import { transcriptAccess } from '../engine/namedTranscript';
 import type { Values } from './args';
 import { EXIT_BAD_INPUT, type CliIo } from './io';
 import { fail, failWith } from './wording';
@@ -32,7 +34,7 @@ export async function resolveWorkspace(values: Pick<Values, 'cwd'>, io: CliIo, f
 export async function resolveWorkspaceFolder(values: Pick<Values, 'cwd'>, io: CliIo, flag = '--cwd'): Promise<Extract<WorkspaceFolder, { ok: true }> | { error: string }> {
   const dir = path.resolve(io.cwd, values.cwd ?? '.');
   const folder = await workspaceFolderOf(dir);
-  return folder.ok ? folder : { error: `ERROR: ${flag} ${folder.problem}` };
+  return folder.ok ? folder : { error: `ERROR: ${flag} ${folder.problem}${folder.fix ? ` — ${folder.fix}` : ''}` };
 }
 
 /**
@@ -51,21 +53,36 @@ export async function workspaceAndRoot(values: Values, io: CliIo): Promise<{ cwd
   return { cwd, root: root.path };
 }
 
-/** `--session-log`: auto (default), none (any case), or the path of an existing transcript (file or Cline task folder). */
-export function sessionLogMode(values: Values, io: CliIo): string | { error: string } {
+/** The fix of a `--session-log` path that cannot be opened, by kind of failure. */
+const SESSION_LOG_FIXES: Readonly<Partial<Record<FsFailure, string>>> = {
+  denied: 'make it readable (fix its permissions) or pass another transcript, "auto" or "none"',
+  'link-loop': 'remove the link or point it at the transcript, or pass another path, "auto" or "none"',
+};
+
+/**
+ * `--session-log`: auto (default), none (any case), or the path of a transcript that can be
+ * opened (file or Cline task folder). A path that does not exist, is a link loop or may not
+ * be read is bad input, like a missing one.
+ */
+export async function sessionLogMode(values: Values, io: CliIo): Promise<string | { error: string }> {
   const raw = values['session-log'] ?? 'auto';
   const word = raw.trim().toLowerCase();
   if (word === 'auto' || word === 'none') {
     return word;
   }
   const file = path.resolve(io.cwd, raw);
-  try {
-    statSync(file);
-  } catch {
-    return { error: `ERROR: --session-log ${raw}: no such file or folder — pass the path of a transcript, "auto" or "none"` };
+  const refused = await transcriptAccess(file);
+  if (refused) {
+    return { error: `ERROR: --session-log ${raw}: ${refused.problem} — ${SESSION_LOG_FIXES[refused.kind] ?? 'pass the path of a transcript, "auto" or "none"'}` };
   }
   return file;
 }
+
+/** The fix of a `--summary-file` that cannot be read, by kind of failure. */
+const SUMMARY_FILE_FIXES: Readonly<Partial<Record<FsFailure, string>>> = {
+  denied: 'make it readable (fix its permissions) or pass another file, or - for standard input',
+  'link-loop': 'remove the link or point it at the summary, or pass another file, or - for standard input',
+};
 
 /** The summary: --summary, or --summary-file (a path, or "-" for standard input); not both. */
 export async function readSummary(values: Values, io: CliIo): Promise<string | { error: string }> {
@@ -88,7 +105,8 @@ export async function readSummary(values: Values, io: CliIo): Promise<string | {
     }
     return readFileSync(target, 'utf8');
   } catch (err) {
-    return { error: `ERROR: --summary-file ${file} cannot be read: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}` };
+    const cause = fsCause(err);
+    return { error: `ERROR: --summary-file ${file} cannot be read: ${cause.kind === 'missing' ? 'no such file' : cause.words} — ${SUMMARY_FILE_FIXES[cause.kind] ?? 'pass a readable file, or - for standard input'}` };
   }
 }
 

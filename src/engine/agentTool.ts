@@ -14,6 +14,7 @@ import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { toolInputErrorText } from '../core/handoff/issues';
+import { fsCause, linkLoopProblem, loopingLink } from '../core/handoff/fsErrors';
 import { formatCount } from '../core/handoff/limits';
 import { MAX_ITEM_CHARS, MAX_LIST_ITEMS, parseTurn } from '../core/handoff/request';
 import { ReasonKindSchema, type HandoverOk } from '../core/handoff/schema';
@@ -154,8 +155,11 @@ export async function resolveProjectRoot(given: string | undefined, ctx: Pick<To
   try {
     real = await realpath(given);
     if (!(await stat(real)).isDirectory()) return { ok: false, text: `ERROR: project_root ${given} is not a folder` };
-  } catch {
-    return { ok: false, text: `ERROR: project_root ${given} does not exist` };
+  } catch (err) {
+    const cause = fsCause(err);
+    if (cause.kind === 'missing') return { ok: false, text: `ERROR: project_root ${given} does not exist` };
+    if (cause.kind === 'link-loop') return { ok: false, text: `ERROR: project_root ${linkLoopProblem(given, await loopingLink(given, realpath))} — remove the link, or pass the project folder's real path` };
+    return { ok: false, text: `ERROR: project_root ${given} cannot be opened: ${cause.words} — pass a project folder you can open` };
   }
   if (ctx.allowedRoots) {
     for (const allowed of ctx.allowedRoots) {

@@ -14,6 +14,7 @@ import type { HandoverEnvironment } from './environment';
 import { sessionSources } from './handoverEvidence';
 import { handoffRootOf } from './project';
 import { counterFor } from './tokenizer';
+import { jobError } from './jobError';
 
 /** What to draft with: the encoding tokens are counted in (default `o200k_base`), the recent turns a handoff would keep (default 5), the commands cap. */
 export interface DraftJobOptions {
@@ -48,6 +49,6 @@ export async function draftJob(env: HandoverEnvironment, options: DraftJobOption
     const notes = [...evidence.git.notes, ...(evidence.session?.notes ?? [])];
     return { status: 'ok', draft, session_sources: evidence.session ? sessionSources(evidence.session, env.workspaceRoot) : [], warnings: notes.map((n) => `WARNING: ${n}`) };
   } catch (err) {
-    return handoverError(`internal error while drafting: ${(err as Error)?.message ?? String(err)}`, 'internal');
+    return jobError(err, 'drafting');
   }
 }

@@ -11,6 +11,7 @@ import { formatCount, plural } from '../core/handoff/render';
 import { handoverError, type HandoverError } from '../core/handoff/schema';
 import { exportSpecialists, type ExportSummary } from '../store/specialists/agentFolders';
 import { openProject } from './project';
+import { jobError } from './jobError';
 
 /** What `--target` accepts: one folder, or `all` (the default). */
 export const EXPORT_TARGET_CHOICES = ['github', 'claude', 'all'] as const;
@@ -88,7 +89,7 @@ export async function exportAgents(request: ExportAgentsRequest, env: ExportAgen
     const specialists = registry.all().filter((s) => s.source === 'builtin' || s.source === 'custom').length;
     return { status: 'ok', targets, specialists, ...summary, warnings: warnings.map((w) => `WARNING: ${w}`) };
   } catch (err) {
-    return handoverError(`internal error while exporting the specialists: ${(err as Error)?.message ?? String(err)}`, 'internal');
+    return jobError(err, 'exporting the specialists');
   }
 }
 

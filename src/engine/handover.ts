@@ -135,6 +135,15 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
       env.evidence ?? collectEvidenceFor(env),
       env.sessionEvidence ? Promise.resolve({ evidence: env.sessionEvidence }) : readSessionLog(env),
     ]);
+    if (evidence.problem === 'no_work_tree') {
+      // A bare repository or a .git folder: a handoff folder there would sit among git's own data.
+      return partsError('project_root', {
+        path: ['project_root'],
+        subject: 'project_root',
+        problem: `${env.workspaceRoot} is a bare git repository or a repository's .git folder: it has no working tree to hand over from, and nothing is written into it`,
+        fix: 'use the working folder of a clone (git clone <repository> <folder>)',
+      });
+    }
     for (const note of evidence.notes) {
       warnings.push(`WARNING: ${note}`);
     }

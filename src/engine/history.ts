@@ -33,6 +33,7 @@ import { findHandoff, listHandoffFiles, readHandoffHead, readNewestHandoff } fro
 import type { HandoverEnvironment } from './environment';
 import { openProject } from './project';
 import { counterFor } from './tokenizer';
+import { jobError } from './jobError';
 
 export { DEFAULT_HISTORY_MAX_TOKENS, MIN_HISTORY_MAX_TOKENS } from '../core/receive/fullHistory';
 
@@ -88,7 +89,7 @@ export async function fullHistory(req: FullHistoryRequest, env: HandoverEnvironm
   try {
     return await run(req, env);
   } catch (err) {
-    return handoverError(`reading the full history failed: ${(err as Error)?.message ?? String(err)}`, 'internal', { code: 'internal' });
+    return jobError(err, 'reading the full history');
   }
 }
 

@@ -15,6 +15,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_HOOK_SPECIALIST, SAFETY_NET_EVENTS, defaultHookTopic, describeHookEvent, hookHandoverReason, hookSummary, parseClaudeHookInput, safetyNetNotes } from '../core/agents/claudeHook';
 import { handoverError, partsError, type HandoverError } from '../core/handoff/errors';
+import { LINK_LOOP_WORDS, fsErrorCode } from '../core/handoff/fsErrors';
 import type { HandoverOk } from '../core/handoff/schema';
 import { redactSecrets } from '../core/safety/redact';
 import { cliSessionLogStatePath } from './cliSession';
@@ -26,15 +27,16 @@ import { workspaceFolderOf } from './project';
 /**
  * What a path names when it exists but is no regular file (links followed): `is a FIFO
  * (named pipe)`, `is a character device`, `is a block device`, `is a socket` or `is a
- * folder`. Only stat is called: a FIFO is never opened, so this never blocks.
+ * folder`, or when it is a link loop (`is a link loop (…)`). Only stat is called: a FIFO is
+ * never opened, so this never blocks.
  * @returns the words, or undefined for a regular file or a path that does not exist
  */
 export function notARegularFile(file: string): string | undefined {
   let st;
   try {
     st = statSync(file);
-  } catch {
-    return undefined;
+  } catch (err) {
+    return fsErrorCode(err) === 'ELOOP' ? `is ${LINK_LOOP_WORDS}` : undefined;
   }
   if (st.isFile()) return undefined;
   if (st.isFIFO()) return 'is a FIFO (named pipe)';
@@ -108,7 +110,7 @@ export async function runClaudeHook(rawInput: string, options: ClaudeHookOptions
   if (!folder.ok) {
     await redacted();
     const named = options.folder !== undefined;
-    return partsError('cwd', { path: named ? ['cwd'] : ['hook_input', 'cwd'], subject: named ? 'cwd' : "the hook input's cwd", problem: folder.problem });
+    return partsError('cwd', { path: named ? ['cwd'] : ['hook_input', 'cwd'], subject: named ? 'cwd' : "the hook input's cwd", problem: folder.problem, ...(folder.fix ? { fix: folder.fix } : {}) });
   }
   const cwd = folder.path;
   // A hook set up for every project (~/.claude/settings.json) also runs in sessions outside

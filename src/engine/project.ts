@@ -7,10 +7,11 @@
  *
  *   workspace folder + settings ─▶ openProject ─▶ Project { handoff root, registry, warnings } ─▶ job
  */
-import { realpathSync, statSync } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { HANDOFFS_DIR } from '../core/handoff/naming';
 import { handoverError, type HandoverError } from '../core/handoff/errors';
+import { fsCause, linkLoopProblem, loopingLink } from '../core/handoff/fsErrors';
 import { SpecialistRegistry } from '../core/specialists/registry';
 import type { RepositoryProbe } from '../core/handoff/gitEvidence';
 import { findRepository, findRepositoryRoot } from '../evidence/git/repository';
@@ -103,34 +104,46 @@ export async function openProject(options: ProjectOptions): Promise<ProjectOutco
 /**
  * Outcome of {@link workspaceFolderOf}: the workspace folder and whether git answered it (its
  * top level: `repository`, with git's answers the evidence starts from, `gitProbe`, to pass on
- * as `HandoverEnvironment.gitProbe`), or what is wrong with the folder given (`is not a folder:
- * <dir>`, `folder does not exist: <dir>`).
+ * as `HandoverEnvironment.gitProbe`), or what is wrong with the folder given and how to fix it
+ * (`problem` starts with or names the folder: `folder does not exist: <dir>`, `<dir> is a link
+ * loop (…)`, `<dir> is a bare git repository …`), for the caller to put after its name for it.
  */
 export type WorkspaceFolder =
   | { readonly ok: true; readonly path: string; readonly repository: true; readonly gitProbe?: RepositoryProbe }
   | { readonly ok: true; readonly path: string; readonly repository: false }
-  | { readonly ok: false; readonly problem: string };
+  | { readonly ok: false; readonly problem: string; readonly fix?: string };
 
 /**
  * The workspace folder of a directory, found the way git finds its repository: the top
  * level of the git working tree containing `dir` (real path, `repository: true`), or `dir`
  * itself outside git (`repository: false`). One `git rev-parse` process, whose answers the
- * evidence of that folder can start from (`gitProbe`; issue 19).
+ * evidence of that folder can start from (`gitProbe`; issue 19). A bare repository and a
+ * repository's git folder are refused: they have no working tree, and a handoff folder made
+ * there would sit among git's own data.
  * @param dir absolute path of the folder to start from
- * @returns the folder, or the problem with `dir` (missing, not a folder) for the caller to name. Never throws.
+ * @returns the folder, or the problem with `dir` (missing, a link loop, unreadable, not a
+ *   folder, no working tree) and its fix, for the caller to name. Never throws.
  */
 export async function workspaceFolderOf(dir: string): Promise<WorkspaceFolder> {
   let real: string;
   try {
-    real = realpathSync(dir);
-    if (!statSync(real).isDirectory()) {
+    real = await realpath(dir);
+    if (!(await stat(real)).isDirectory()) {
       return { ok: false, problem: `is not a folder: ${dir}` };
     }
-  } catch {
-    return { ok: false, problem: `folder does not exist: ${dir}` };
+  } catch (err) {
+    const cause = fsCause(err);
+    if (cause.kind === 'link-loop') return { ok: false, problem: linkLoopProblem(dir, await loopingLink(dir, realpath)), fix: 'remove the link or point it at a real folder' };
+    return { ok: false, problem: cause.kind === 'missing' ? `folder does not exist: ${dir}` : `${dir} cannot be opened: ${cause.words}` };
   }
   const found = await findRepository(real);
-  return found ? { ok: true, path: found.top, repository: true, gitProbe: found.probe } : { ok: true, path: real, repository: false };
+  if (found?.outside === 'bare') {
+    return { ok: false, problem: `${dir} is a bare git repository: it has no working tree to hand over from, and nothing is written into it`, fix: `run it in the working folder of a clone (git clone ${dir} <folder>)` };
+  }
+  if (found?.outside === 'git-dir') {
+    return { ok: false, problem: `${dir} is inside a git repository's own folder (.git): handoffs are never written among git's data`, fix: "run it in the repository's working folder" };
+  }
+  return found?.top !== undefined ? { ok: true, path: found.top, repository: true, gitProbe: found.probe } : { ok: true, path: real, repository: false };
 }
 
 /**

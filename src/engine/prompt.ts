@@ -31,6 +31,7 @@ import { listTimeline } from './timeline';
 import { receivingHandoffsFor } from './priorHandoffs';
 import { chainWaitingLines } from './insights';
 import { DEFAULT_PENDING_WARN_AFTER_MS } from '../core/timeline/waiting';
+import { jobError } from './jobError';
 
 /** What to build the prompt for: a specialist, a handoff (id, file name or `latest`: the newest handoff, never a result), or both. */
 export interface PromptRequest {
@@ -72,7 +73,7 @@ export async function buildPrompt(req: PromptRequest, env: HandoverEnvironment):
   try {
     return await build(req, env);
   } catch (err) {
-    return fail(`internal error while building the prompt: ${(err as Error)?.message ?? String(err)}`, 'internal');
+    return jobError(err, 'building the prompt');
   }
 }
 

@@ -33,6 +33,7 @@ import { collectEvidenceFor, readSessionLog, type HandoverEnvironment } from './
 import { openProject } from './project';
 import { counterFor } from './tokenizer';
 import { sanitizePackageFields, sanitizeSessionId } from './fieldGate';
+import { jobError } from './jobError';
 
 /** Folder of session notes under the handoff root (written when no handoff matches a result). */
 export const NOTES_DIR = 'notes';
@@ -100,7 +101,7 @@ export async function recordResult(input: unknown, env: HandoverEnvironment): Pr
   try {
     return await recordUnguarded(input, env);
   } catch (err) {
-    return fail(`internal error while recording the result: ${(err as Error)?.message ?? String(err)}`, 'internal');
+    return jobError(err, 'recording the result');
   }
 }
 

@@ -34,6 +34,7 @@ import { sanitizeSessionId } from './fieldGate';
 import { openProject } from './project';
 
 import { shellCommandRunner } from './shellCommandRunner';
+import { jobError } from './jobError';
 
 export { createShellCommandRunner, shellCommandRunner } from './shellCommandRunner';
 
@@ -171,7 +172,7 @@ export async function planVerification(req: VerifyPlanRequest, env: HandoverEnvi
     const fm = p.handoff.frontmatter;
     return { status: 'ok', handoff_id: fm.id, handoff_file: p.file, specialist: fm.specialist, rechecks: p.rechecks, warnings: p.warnings };
   } catch (err) {
-    return handoverError(`internal error while planning the verification: ${(err as Error)?.message ?? String(err)}`, 'internal');
+    return jobError(err, 'planning the verification');
   }
 }
 
@@ -194,7 +195,7 @@ export async function verifyHandoff(req: VerifyRequest, env: VerifyEnvironment):
   try {
     return await verify(req, env);
   } catch (err) {
-    return handoverError(`internal error while verifying the handoff: ${(err as Error)?.message ?? String(err)}`, 'internal');
+    return jobError(err, 'verifying the handoff');
   }
 }
 

@@ -4,9 +4,10 @@
  * Refused: `..` segments, absolute paths, drive letters, NUL bytes, names reserved on
  * Windows, and folders that are symbolic links leading out of the workspace.
  */
-import { realpath } from 'node:fs/promises';
+import { lstat, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { composeError, type ErrorParts } from '../core/handoff/errors';
+import { fsCause, fsErrorCode, linkLoopProblem, loopingLink } from '../core/handoff/fsErrors';
 
 /** Default handoff root, relative to the workspace folder (setting `handoff.directory`, docs/DESIGN.md §5). */
 export const DEFAULT_HANDOFF_DIRECTORY = '.handoff';
@@ -132,7 +133,9 @@ export function resolveInside(root: string, ...segments: string[]): PathCheck {
  * Checks that `target` (which may not exist yet) really lies inside `workspaceRoot` once
  * symbolic links are followed: the deepest existing ancestor of `target` is resolved
  * with `realpath` and compared with the real workspace folder. Catches a `.handoff`
- * (or any folder under it) that is a symlink leading out of the workspace.
+ * (or any folder under it) that is a symlink leading out of the workspace, and refuses, naming
+ * the link, a link loop (ELOOP: the link that loops) and a link to a target that does not
+ * exist (writing through it would fail half-way).
  * @param fix what the user should do when a link leads out or a file is in the way; the
  *   default speaks of the handoff folder (`handoff.directory`) — other folders (agent
  *   folders, itervox's and Agent Zero's) pass their own
@@ -147,7 +150,8 @@ export async function checkRealPathInside(workspaceRoot: string, target: string,
   try {
     realRoot = await realpath(workspaceRoot);
   } catch (err) {
-    return { ok: false, message: `ERROR: workspace folder ${workspaceRoot} cannot be read: ${(err as Error).message}` };
+    const why = fsErrorCode(err) === 'ELOOP' ? linkLoopProblem(workspaceRoot, await loopingLink(workspaceRoot, realpath)) : `${workspaceRoot} cannot be read: ${fsCause(err).words}`;
+    return { ok: false, message: `ERROR: workspace folder ${why}` };
   }
   let probe = path.resolve(target);
   const rest: string[] = [];
@@ -167,12 +171,20 @@ export async function checkRealPathInside(workspaceRoot: string, target: string,
       }
       return { ok: true, path: target };
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
+      const code = fsErrorCode(err);
       if (code === 'ENOTDIR') {
         return refuse(undefined, `a file stands where a folder is needed on the way to ${target} (${probe})`, `move it away or point "${HANDOFF_DIRECTORY_SETTING}" elsewhere`);
       }
+      if (code === 'ELOOP') {
+        return refuse(undefined, linkLoopProblem(target, await loopingLink(probe, realpath)), `remove the link or point it at a real folder, or set "${HANDOFF_DIRECTORY_SETTING}" to another folder inside the workspace`);
+      }
       if (code !== 'ENOENT') {
-        return { ok: false, message: `ERROR: cannot check ${probe}: ${(err as Error).message}` };
+        return { ok: false, message: `ERROR: cannot check ${probe}: ${fsCause(err).words}` };
+      }
+      // A link whose target does not exist: writing through it would fail half-way (mkdir finds the link, stat finds nothing).
+      const dangling = await danglingLinkTarget(probe);
+      if (dangling !== undefined) {
+        return refuse(undefined, `${probe} is a link to a missing target: ${dangling} does not exist`, `remove the link or create ${dangling}, or set "${HANDOFF_DIRECTORY_SETTING}" to another folder inside the workspace`);
       }
       const parent = path.dirname(probe);
       if (parent === probe) {
@@ -181,5 +193,15 @@ export async function checkRealPathInside(workspaceRoot: string, target: string,
       rest.push(path.basename(probe));
       probe = parent;
     }
+  }
+}
+
+/** The absolute target of `p` when `p` is a symbolic link (to a target that may not exist); undefined when it is not a link. */
+async function danglingLinkTarget(p: string): Promise<string | undefined> {
+  try {
+    if (!(await lstat(p)).isSymbolicLink()) return undefined;
+    return path.resolve(path.dirname(p), await readlink(p));
+  } catch {
+    return undefined;
   }
 }

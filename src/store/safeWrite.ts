@@ -19,6 +19,7 @@ import path from 'node:path';
 import { ensureSanitized, isSafeFileName, type Sanitized } from '../core/safety/gate';
 import type { ErrorParts } from '../core/handoff/errors';
 import { tempPathFor, withLeftoversSwept } from './leftovers';
+import { LINK_LOOP_WORDS, fsCause } from '../core/handoff/fsErrors';
 import { checkRealPathInside } from './pathGuard';
 
 /** `O_NOFOLLOW` where the platform has it (not on Windows, where symbolic links need privileges); 0 elsewhere. */
@@ -52,8 +53,12 @@ export function describeFsError(err: unknown, target: string): string {
       return `ERROR: disk quota exceeded writing ${target} — free some space in your quota and try again`;
     case 'EFBIG':
       return `ERROR: ${target} would grow past the file-size limit of this process (ulimit -f) — raise the limit and try again`;
+    case 'ELOOP':
+      return `ERROR: could not write ${target}: the way to it goes through ${LINK_LOOP_WORDS} — remove the link or point it at a real folder, and try again`;
+    case 'ENOENT':
+      return `ERROR: could not write ${target}: a folder on the way to it does not exist (removed meanwhile, or a link to a missing target) — check the folder and try again`;
     default:
-      return `ERROR: could not write ${target}: ${e?.message ?? String(err)}`;
+      return `ERROR: could not write ${target}: ${fsCause(err).words}`;
   }
 }
 
@@ -212,7 +217,8 @@ export async function ensureDir(workspaceRoot: string, dir: string, fix?: string
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
         throw new StoreError(describeFsError(err, d));
       }
-      if (!(await stat(d)).isDirectory()) {
+      // Made meanwhile by another writer, or a name that exists without a folder behind it.
+      if (!(await stat(d).catch((e: unknown) => Promise.reject(new StoreError(describeFsError(e, d))))).isDirectory()) {
         throw new StoreError(`ERROR: a file stands where a folder is needed: ${d} — move it away and try again`);
       }
     }

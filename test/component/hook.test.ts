@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { HOOK_INPUT_TIMEOUT_MS } from '../../src/cli/hook';
 import { EXIT_FAILURE, EXIT_OK, runCli } from '../../src/cli/main';
 import { defaultHookTopic, describeHookEvent, parseClaudeHookInput } from '../../src/core/agents/claudeHook';
 import { parseHandoff, type ParsedHandoff } from '../../src/core/handoff/parse';
@@ -155,14 +156,43 @@ describe('Claude Code hook (specialist-handoff hook)', function () {
     assert.deepEqual(handoffs(repo), [], 'nothing written');
   });
 
-  it('reads its input from a non-blocking standard input too: the first read finds nothing yet (EAGAIN), the stream reads what comes', async function () {
+  it('a standard input that is never closed: exit 1 (never 2) once the input has not ended within 10 s, naming what arrived; nothing written', async function () {
+    this.timeout(120_000);
+    const repo = repoWithWork();
+    const input = JSON.stringify({ session_id: SESSION, transcript_path: writeTranscript(tempDir()), cwd: repo, hook_event_name: 'SessionEnd', reason: 'exit' });
+    const fix = "Claude Code pipes the hook's JSON in and closes standard input; run this from a Claude Code hook, or pipe the JSON in: echo '{…}' | specialist-handoff hook (nothing was written)";
+    // Nothing written to the pipe, then half the JSON: the writer keeps its end open in both.
+    for (const [sent, line] of [
+      ['', `ERROR: no hook input arrived on standard input within 10 s — ${fix}`],
+      [input.slice(0, 40), `ERROR: the hook input on standard input did not end within 10 s (40 bytes arrived, the pipe was never closed) — ${fix}`],
+    ] as const) {
+      const started = Date.now();
+      const child = spawn(process.execPath, [...CLI_FROM_SOURCE, 'hook'], { cwd: repo, stdio: ['pipe', 'pipe', 'pipe'], env: process.env });
+      let err = '';
+      child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+      if (sent) child.stdin?.write(sent);
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      const elapsed = Date.now() - started;
+      child.stdin?.destroy();
+      assert.equal(code, EXIT_FAILURE, err);
+      assert.equal(err, `${line}\n`);
+      assert.ok(elapsed >= HOOK_INPUT_TIMEOUT_MS, `waited the whole bound: ${elapsed} ms`);
+      // The bound, plus the start of a CLI compiled from the sources by tsx on a busy machine.
+      assert.ok(elapsed < HOOK_INPUT_TIMEOUT_MS + 30_000, `then gave up: ${elapsed} ms`);
+      assert.deepEqual(handoffs(repo), [], 'nothing written');
+      assert.equal(existsSync(path.join(repo, '.handoff')), false);
+    }
+    assert.equal(HOOK_INPUT_TIMEOUT_MS, 10_000);
+  });
+
+  it('reads an input that arrives after it started, on a non-blocking standard input too', async function () {
     if (process.platform === 'win32') this.skip(); // O_NONBLOCK on a pipe: POSIX
     const repo = repoWithWork();
     const transcript = writeTranscript(tempDir());
     const input = JSON.stringify({ session_id: SESSION, transcript_path: transcript, cwd: repo, hook_event_name: 'SessionEnd', reason: 'exit' });
     // Node makes a child's standard streams blocking when it spawns it; a preload that opens
     // process.stdin (libuv sets the pipe O_NONBLOCK) gives the hook a non-blocking descriptor 0,
-    // and its input arrives only once the hook has started, so its first read finds none.
+    // and its input arrives only once the hook has started and waits for it.
     const dir = tempDir('handoff-nonblocking-');
     const preload = path.join(dir, 'nonblocking-stdin.js');
     writeFileSync(preload, 'void process.stdin; // opening the pipe makes it O_NONBLOCK\n');

@@ -48,8 +48,9 @@ export interface GitEvidence {
 
 /**
  * Why git evidence could not be collected: `not_repository` (the folder is not in a git
- * working tree), `git_missing` (no git executable), `failed` (anything else, e.g. a
- * refused or corrupt repository, a cancelled run).
+ * repository), `no_work_tree` (it is in one that has no working tree there: a bare repository,
+ * or the repository's own .git folder), `git_missing` (no git executable), `failed` (anything
+ * else, e.g. a refused or corrupt repository, a cancelled run).
  */
 /**
  * What the git evidence starts from, as `git rev-parse` answers it in a folder of the working
@@ -60,7 +61,7 @@ export interface GitEvidence {
  */
 export type RepositoryProbe = readonly [string, string];
 
-export type GitProblem = 'not_repository' | 'git_missing' | 'failed';
+export type GitProblem = 'not_repository' | 'no_work_tree' | 'git_missing' | 'failed';
 
 /** Evidence for a folder where git could not be asked (no repository, no git, untrusted): empty lists and the reason. */
 export function emptyGitEvidence(note: string, problem: GitProblem = 'failed'): GitEvidence {

@@ -149,7 +149,7 @@ export const EvidenceViewSchema = z.object({
   branch: z.nullable(z.string()),
   head_commit: z.nullable(z.string()),
   notes: z.array(z.string()),
-  git_problem: z.nullable(z.enum(['not_repository', 'git_missing', 'failed'])),
+  git_problem: z.nullable(z.enum(['not_repository', 'no_work_tree', 'git_missing', 'failed'])),
   latest: z.nullable(ChainViewSchema),
 });
 /** Evidence as listed. */

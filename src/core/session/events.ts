@@ -79,21 +79,38 @@ export function outputTail(output: string | undefined | null): string | undefine
 }
 
 /**
- * What a reader met besides events: `lines` read, `malformed` (not parseable: invalid
- * JSON, a truncated last line), `skipped` (parseable but not understood, or too long to
- * keep: over the line cap), `invalid_utf8` (lines with bytes that are not UTF-8, decoded
- * with U+FFFD).
+ * What a reader met besides events: `lines` read (items, for a JSON document), `malformed`
+ * (not parseable: invalid JSON, a truncated last line; bad records included), `skipped`
+ * (parseable but not understood, or too long to keep: over the line cap), `invalid_utf8`
+ * (lines with bytes that are not UTF-8, decoded with U+FFFD), and `bad_records`.
  */
 export interface ReadStats {
   lines: number;
   malformed: number;
   skipped: number;
   invalid_utf8: number;
+  /**
+   * The complete lines (or items of a JSON document) that are not valid records — not JSON,
+   * not an object, or a record of the wrong shape — skipped and counted in `malformed` too
+   * ({@link countBadRecord}); `first` is the first one's position (1-based, in what was read).
+   * Absent when there is none. An unfinished last line (still being written) is not one.
+   */
+  bad_records?: { count: number; first: number; unit: 'line' | 'item' };
 }
 
 /** Empty statistics. */
 export function emptyStats(): ReadStats {
   return { lines: 0, malformed: 0, skipped: 0, invalid_utf8: 0 };
+}
+
+/**
+ * Counts one line or item that is not a valid record (in `malformed` and `bad_records`).
+ * @param at its position, 1-based, in what was read (a line of the read, an item of the document)
+ */
+export function countBadRecord(stats: ReadStats, at: number, unit: 'line' | 'item'): void {
+  stats.malformed++;
+  const was = stats.bad_records;
+  stats.bad_records = was ? { ...was, count: was.count + 1 } : { count: 1, first: at, unit };
 }
 
 /**

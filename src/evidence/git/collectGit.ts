@@ -17,7 +17,7 @@ import { applyRecount, displayPath, mergeTouchedFiles, parseNumstatFields, parse
 import { readGitOperation } from './operation';
 import { fillSubmoduleCommits } from './submodules';
 import { NODE_BLOB_IDS_MAX_FILES, diffHash, gitBlobIds, hashWorktree } from './worktreeHash';
-import { classifyGitFailure, describeGitFailure, gitClient, rawBytes, type ClientOptions } from './gitClient';
+import { NO_WORK_TREE_NOTE, classifyGitFailure, describeGitFailure, gitClient, rawBytes, type ClientOptions } from './gitClient';
 import { probeRepository } from './repository';
 
 /** Diff excerpt cap: 40,000 characters (docs/DESIGN.md §6 "Git"). */
@@ -188,7 +188,7 @@ async function collectFromProbe(opts: GitEvidenceOptions): Promise<GitEvidence> 
     const [top, verified] = opts.probe ?? (await probeRepository(opts.cwd, opts));
     const [root, format, dir] = top.split('\n');
     if (!root?.trim()) {
-      return emptyGitEvidence('Not a git working tree (a bare repository or the .git folder itself) — touched files and commits were not collected', 'not_repository');
+      return emptyGitEvidence(NO_WORK_TREE_NOTE, 'no_work_tree');
     }
     repoRoot = path.resolve(root.trim());
     objectFormat = format?.trim() || 'sha1';

@@ -15,11 +15,17 @@ export const GIT_BLOCK_TIMEOUT_MS = 120_000;
 /** Once git has exited, how long its output may still take to close before the command counts as done: 5,000 ms. */
 export const GIT_EXIT_GRACE_MS = 5_000;
 
-/** Classifies a failure of git: no executable, no repository, or anything else. */
+/** The note of a folder in a repository but in no working tree (a bare repository, a .git folder). */
+export const NO_WORK_TREE_NOTE = 'Not a git working tree (a bare repository or the .git folder itself) — touched files and commits were not collected';
+
+/** Classifies a failure of git: no executable, no repository, no working tree, or anything else. */
 export function classifyGitFailure(err: unknown): GitProblem {
   const text = String((err as { message?: unknown })?.message ?? err);
   if (/not a git repository/i.test(text)) {
     return 'not_repository';
+  }
+  if (/must be run in a work tree/i.test(text)) {
+    return 'no_work_tree';
   }
   if (/ENOENT|spawn .*git|not found|cannot find/i.test(text)) {
     return 'git_missing';
@@ -36,6 +42,9 @@ export function describeGitFailure(err: unknown, cwd: string): string {
   }
   if (kind === 'not_repository') {
     return 'Not a git repository — touched files and commits were not collected; run "git init" in the workspace folder to track its changes';
+  }
+  if (kind === 'no_work_tree') {
+    return NO_WORK_TREE_NOTE;
   }
   if (/bad index|index file corrupt|index file smaller than expected|bad signature 0x/i.test(text)) {
     return 'the repository\'s index (.git/index) is corrupt — touched files were not collected; rebuild it with "rm .git/index && git reset" (your files are kept)';

@@ -22,21 +22,39 @@ export async function findRepositoryRoot(dir: string, binary?: string): Promise<
 }
 
 /**
+ * Where a folder is when it is inside a git repository but in no working tree: `bare` (a bare
+ * repository, `git init --bare`: it has no working tree at all) or `git-dir` (inside the git
+ * folder of a repository with a working tree, `.git` or one of its folders).
+ */
+export type OutsideWorkTree = 'bare' | 'git-dir';
+
+/**
  * {@link findRepositoryRoot} with the answers the evidence starts from ({@link probeRepository},
  * one `git rev-parse` process in the common case): the top level of the working tree containing
- * `dir` (`--show-toplevel`, resolved) and the probe to hand to ./collectGit.ts `collectGitEvidence` of that
+ * `dir` (resolved) and the probe to hand to ./collectGit.ts `collectGitEvidence` of that
  * working tree (`GitEvidenceOptions.probe`), so finding the workspace and collecting its evidence
  * ask git once. Where the one process does not answer (an unborn HEAD, outside a
- * working tree, no git), it is {@link findRepositoryRoot}'s answer without a probe (the evidence
- * then probes itself): two processes there, never the three of {@link probeRepository}'s
- * fallback. Undefined outside a working tree (the .git folder, a bare repository), outside git,
- * or when git is missing.
+ * working tree, no git), a second `git rev-parse --is-bare-repository --is-inside-git-dir
+ * --show-cdup` says where `dir` is — in a working tree (its top level, without a probe: the
+ * evidence then probes itself), in a bare repository or a git folder, or outside git: two
+ * processes there, never the three of {@link probeRepository}'s fallback.
+ * @param dir a folder's real path
+ * @returns the working tree; `{outside}` in a bare repository or a git folder (no working tree
+ *   to hand over from); undefined outside git, or when git is missing
  */
-export async function findRepository(dir: string, binary?: string): Promise<{ top: string; probe?: RepositoryProbe } | undefined> {
+export async function findRepository(dir: string, binary?: string): Promise<{ top: string; probe?: RepositoryProbe; outside?: undefined } | { top?: undefined; probe?: undefined; outside: OutsideWorkTree } | undefined> {
   const probe = await probeInOneProcess(dir, { binary });
   if (probe) return { top: path.resolve(probe[0].split('\n')[0].trim()), probe };
-  const top = await findRepositoryRoot(dir, binary);
-  return top === undefined ? undefined : { top };
+  let answer: string;
+  try {
+    answer = await gitClient(dir, { binary }).raw(['rev-parse', '--is-bare-repository', '--is-inside-git-dir', '--show-cdup']);
+  } catch {
+    return undefined; // outside git, or no git
+  }
+  const [bare, insideGitDir, cdup = ''] = answer.split('\n');
+  if (bare.trim() === 'true') return { outside: 'bare' };
+  if (insideGitDir.trim() === 'true') return { outside: 'git-dir' };
+  return { top: path.resolve(dir, cdup.trim()) };
 }
 
 /** {@link probeRepository}'s answers from its one process, or undefined where that process does not answer them all. */

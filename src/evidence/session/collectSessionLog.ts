@@ -16,6 +16,7 @@ import type { CommandRun, UserRequest } from '../../core/handoff/draftFields';
 import { SESSION_SOURCES, emptySessionLogState, type SessionCommand, type SessionLogState, type SessionSource, type SessionTurn, type TranscriptRead } from '../../core/session/events';
 import type { TestRun, Turn } from '../../core/handoff/schema';
 import { userRequestText } from '../../core/session/requests';
+import { badRecordsNote } from '../../core/session/badRecords';
 import { testRunsFrom } from '../../core/session/testDetection';
 import { readAider, readAiderInputHistory } from './readers/aider';
 import { readClaudeCode } from './readers/claudeCode';
@@ -26,7 +27,8 @@ import { readCopilotSession } from './readers/copilot';
 import { readGemini } from './readers/gemini';
 import { readOpenCode } from './readers/opencode';
 import { readSpecStory } from './readers/specstory';
-import type { ReaderOptions } from './readers/common';
+import { cannotRead, type ReaderOptions } from './readers/common';
+import { fsErrorCode } from '../../core/handoff/fsErrors';
 import { openRegularForReading } from './lines';
 import { detectTranscript, formatWords, sourceOfFormat, type DetectedTranscript, type TranscriptFormat } from './detect';
 import { readRecorder, type RecorderRead } from './recorderLog';
@@ -237,6 +239,27 @@ export async function discover(opts: Pick<SessionLogOptions, 'workspaceRoot' | '
 }
 
 /**
+ * Why a transcript named explicitly cannot be read, in words (its path first); undefined when
+ * it does not exist (the caller says so) or can be opened, or is a folder.
+ */
+async function whyNotReadable(p: string): Promise<string | undefined> {
+  let isFolder: boolean;
+  try {
+    isFolder = (await stat(p)).isDirectory();
+  } catch (err) {
+    return fsErrorCode(err) === 'ENOENT' ? undefined : cannotRead(p, err);
+  }
+  if (isFolder) return undefined;
+  try {
+    await (await openRegularForReading(p)).close();
+    return undefined;
+  } catch (err) {
+    // Not a regular file (a FIFO, a device): the error says so, naming the path.
+    return fsErrorCode(err) === undefined ? (err as Error).message : cannotRead(p, err);
+  }
+}
+
+/**
  * Collects the session-log evidence of a workspace. Never throws: unreadable files are
  * notes, and a workspace with no transcript simply has no session-log evidence.
  */
@@ -252,8 +275,8 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
     const detected = await detectTranscript(mode);
     if (!detected) {
       const exists = await stat(mode).catch(() => undefined);
-      // A FIFO, a device or an unreadable file: say why it was not read, in the file system's words.
-      const unreadableWhy = exists && !exists.isDirectory() ? await openRegularForReading(mode).then((fh) => fh.close().then(() => undefined), (err: Error) => err.message) : undefined;
+      // A FIFO, a device, an unreadable file or a link loop: say why it was not read.
+      const unreadableWhy = await whyNotReadable(mode);
       notes.push(
         unreadableWhy
           ? `Session log ${unreadableWhy}`
@@ -328,9 +351,12 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
     // still saved below, so the turns it gets later are read from where this read stopped.
     const empty = !r.error && !plan && !commands.length && !newTurns.length && !remembered.length && !summary.edits && !summary.malformed && !summary.skipped && !summary.invalid_utf8;
     if (!empty) transcripts.push(summary);
+    // Lines (or items) that are not valid records were skipped and the rest read: said once per transcript.
+    const bad = badRecordsNote(contentFile, r.stats, resume && prev.offset > 0);
+    if (bad && !r.error) notes.push(`Session log ${bad}`);
     if (r.error) {
       notes.push(`Session log: ${r.error}`);
-    } else if (!resume && r.events.length === 0 && r.stats.lines > 0 && t.format !== 'cline-metadata' && !(t.source === 'recorder' && (r as RecorderRead).session)) {
+    } else if (!bad && !resume && r.events.length === 0 && r.stats.lines > 0 && t.format !== 'cline-metadata' && !(t.source === 'recorder' && (r as RecorderRead).session)) {
       // (The extension's own recording of a session where nothing ran yet is its session_start record alone: understood.)
       // Read from the start and nothing understood: say so rather than report an empty session.
       notes.push(`Session log ${t.file}: nothing in it was understood as ${formatWords(t.format ?? t.source)} (${r.stats.lines} ${r.stats.lines === 1 ? 'line' : 'lines'} read, no turn, command or edit); check the file is the agent's own log`);

@@ -8,7 +8,7 @@
 import { isUtf8 } from 'node:buffer';
 import { constants as fsConstants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { emptyStats, type ReadStats } from '../../core/session/events';
+import { countBadRecord, emptyStats, type ReadStats } from '../../core/session/events';
 
 /** Longest line kept: 16 MiB (a Claude Code line holding a whole file read is a few MB). */
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -16,9 +16,11 @@ export const MAX_LINE_BYTES = 16 * 1024 * 1024;
 /** Bytes read from the file at a time: 256 KiB. */
 const READ_CHUNK_BYTES = 256 * 1024;
 
-/** Where a line starts (byte offset) and whether it is an unterminated last line. */
+/** Where a line starts (byte offset, and its number in this read), and whether it is an unterminated last line. */
 export interface LineInfo {
   readonly offset: number;
+  /** The line's number in this read, from 1 (the file's line number when the read started at 0). */
+  readonly line: number;
   readonly partial: boolean;
   /** The statistics of this read, for the reader to count malformed or skipped lines. */
   readonly stats: ReadStats;
@@ -62,7 +64,7 @@ export async function forEachLine(
     if (text.endsWith('\r')) {
       text = text.slice(0, -1);
     }
-    return onLine(text, { offset: lineStart, partial, stats }) !== false;
+    return onLine(text, { offset: lineStart, line: stats.lines, partial, stats }) !== false;
   };
   const fh = await openRegularForReading(file);
   // One buffer, read into again and again: a stream allocates a fresh chunk for every read
@@ -139,8 +141,9 @@ export function parseJsonLine(line: string): Record<string, unknown> | undefined
 
 /**
  * {@link forEachLine} over a JSON Lines file: calls `onRecord` with each line that is a
- * JSON object. A line that is not one is counted in `stats.malformed` (blank lines are
- * not); an unterminated last line that does not parse yet is left for the next read.
+ * JSON object. A complete line that is not one is a bad record (`countBadRecord`: in
+ * `stats.malformed` and `stats.bad_records`; blank lines are not); an unterminated last
+ * line that does not parse yet is left for the next read.
  * `onRecord` returns nothing; the line is always consumed.
  *
  * @throws the file system error when the file cannot be opened (callers report it)
@@ -150,7 +153,7 @@ export async function forEachJsonLine(file: string, fromOffset: number, onRecord
     const record = parseJsonLine(line);
     if (!record) {
       if (info.partial) return false;
-      if (line.trim()) info.stats.malformed++;
+      if (line.trim()) countBadRecord(info.stats, info.line, 'line');
       return true;
     }
     onRecord(record, info);

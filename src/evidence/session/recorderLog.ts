@@ -13,7 +13,7 @@
  * The recorder writes it in the extension's workspace storage, never in the repository.
  */
 import { z } from 'zod';
-import { OUTPUT_TAIL_CHARS, type TranscriptRead } from '../../core/session/events';
+import { OUTPUT_TAIL_CHARS, countBadRecord, type TranscriptRead } from '../../core/session/events';
 import { forEachLine, parseJsonLine } from './lines';
 import { accumulator, transcriptRead, unreadable, type ReaderOptions } from './readers/common';
 
@@ -72,7 +72,7 @@ export async function readRecorder(file: string, opts: ReaderOptions = {}): Prom
       if (!r?.success) {
         if (info.partial) return false;
         if (line.trim() && d) info.stats.skipped++;
-        else if (line.trim()) info.stats.malformed++;
+        else if (line.trim()) countBadRecord(info.stats, info.line, 'line');
         return true;
       }
       const rec = r.data;

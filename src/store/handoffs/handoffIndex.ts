@@ -4,10 +4,11 @@
  * reference (`latest`, an id or a file name). Reads only regular files (no link, FIFO or
  * device); a file that cannot be read or parsed counts as absent.
  */
-import { readdir } from 'node:fs/promises';
+import { readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { parseHandoffFileName, type HandoffFileName } from '../../core/handoff/naming';
 import { parseHandoff, type ParsedHandoff } from '../../core/handoff/parse';
+import { fsCause, fsCauseAt } from '../../core/handoff/fsErrors';
 import { StoreError, openRegularFile } from '../safeWrite';
 import { withStatusEvents } from './statusEvents';
 
@@ -29,7 +30,9 @@ export async function listHandoffFiles(dir: string): Promise<HandoffFileEntry[]>
     if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') {
       return [];
     }
-    throw new StoreError(`ERROR: cannot list ${dir}: ${(err as Error).message}`);
+    const kind = fsCause(err).kind;
+    const fix = kind === 'link-loop' ? ' — remove the link or point it at a real folder' : kind === 'denied' ? " — fix the folder's permissions" : '';
+    throw new StoreError(`ERROR: cannot list ${dir}: ${await fsCauseAt(err, dir, realpath)}${fix}`);
   }
   // Names sorted as strings (code unit order, what comparing the entries' names with < gave), then parsed in that order.
   names.sort();

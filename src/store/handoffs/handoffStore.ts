@@ -21,6 +21,7 @@ import path from 'node:path';
 import { HISTORY_DIR } from '../../core/handoff/naming';
 import type { StatusChange } from '../../core/handoff/schema';
 import { parseHandoff } from '../../core/handoff/parse';
+import { fsCause } from '../../core/handoff/fsErrors';
 import type { SettableStatus } from '../../core/handoff/status';
 import { effectiveStatus } from '../../core/handoff/statusEvents';
 import { sanitizeFileName, type Sanitized } from '../../core/safety/gate';
@@ -395,7 +396,7 @@ async function setStatusLocked(file: string, to: SettableStatus, change: StatusC
     }
     text = await fh.readFile('utf8');
   } catch (err) {
-    return { ok: false, message: `ERROR: cannot read ${file}: ${(err as Error).message}` };
+    return { ok: false, message: `ERROR: cannot read ${file}: ${fsCause(err).words}` };
   } finally {
     await fh.close().catch(() => undefined);
   }

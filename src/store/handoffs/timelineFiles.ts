@@ -4,7 +4,7 @@
  * `.a0proj/handover/`. Listing needs names only; chain links are read lazily from the
  * start of each file.
  */
-import { readdir } from 'node:fs/promises';
+import { readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { BRIEFINGS_DIR, HANDOFFS_DIR } from '../../core/handoff/naming';
 import { parseTimelineFileName, type ChainInfo, type TimelineFile, type TimelineSource } from '../../core/timeline/chains';
@@ -13,6 +13,7 @@ import { listStatusFolders, readHeadText, readHeadsListed, withHeadStatusEvents,
 import { checkRealPathInside } from '../pathGuard';
 import { parseHandoffHead, type HandoffHead } from '../../core/handoff/frontmatterHead';
 import { errorText } from '../../core/handoff/errors';
+import { fsCauseAt } from '../../core/handoff/fsErrors';
 import type { TimelineVerification } from '../../core/receive/verification';
 
 /** itervox's handoff folder, relative to the workspace (itervox handoff convention). */
@@ -59,7 +60,7 @@ export async function listTimelineFiles(workspaceRoot: string, handoffRoot: stri
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code !== 'ENOENT' && code !== 'ENOTDIR') {
-        warnings.push(`cannot list ${dir}: ${(err as Error).message}`);
+        warnings.push(`cannot list ${dir}: ${await fsCauseAt(err, dir, realpath)}`);
       }
       continue;
     }

@@ -7,7 +7,7 @@
  * What the files say is quoted in handoffs and prompts, so it is cleaned first: invisible
  * characters removed, secrets redacted, each with a warning ({@link sanitizeSpecialist}).
  */
-import { readdir } from 'node:fs/promises';
+import { readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { AGENT_FOLDERS } from '../../core/specialists/agentFiles';
 import { parseAgentFile, sameSpecialist } from '../../core/specialists/agentFileParse';
@@ -18,6 +18,7 @@ import { BUILTIN_SPECIALISTS, parseCustomSpecialist, type Specialist } from '../
 import { openRegularFile } from '../safeWrite';
 import { checkRealPathInside } from '../pathGuard';
 import { errorText } from '../../core/handoff/errors';
+import { fsCauseAt } from '../../core/handoff/fsErrors';
 
 /** Largest custom specialist file read: 256 KiB. */
 export const MAX_SPECIALIST_FILE_BYTES = 256 * 1024;
@@ -67,7 +68,7 @@ async function readSpecialistFile(file: string, rel: string): Promise<{ text: st
       await fh.close();
     }
   } catch (err) {
-    return { warning: `${rel}: cannot be read (${(err as Error).message})` };
+    return { warning: `${rel}: cannot be read (${await fsCauseAt(err, file, realpath)})` };
   }
 }
 
@@ -134,7 +135,7 @@ export async function discoverAgentSpecialists(workspaceRoot: string, known: rea
       names = (await readdir(dir)).filter((n) => n.toLowerCase().endsWith(folder.suffix) && !n.startsWith('.')).sort();
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') warnings.push(`${folder.dir}: cannot be listed (${(err as Error).message})`);
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') warnings.push(`${folder.dir}: cannot be listed (${await fsCauseAt(err, dir, realpath)})`);
       continue;
     }
     if (names.length === 0) continue;

@@ -77,7 +77,7 @@ describe('build: the git processes of one CLI run', function () {
     assert.deepEqual(shape(a).filter((l) => l.startsWith('- ')), ['- **M** `src/a.ts` (+1 / −1)', '- **?** `src/b.ts` (untracked)']);
   });
 
-  it('a hook outside git starts 2 (the probe, then --show-toplevel) and writes nothing; handover --cwd probes the folder named', () => {
+  it('a hook outside git starts 2 (the probe, then where the folder is) and writes nothing; handover --cwd probes the folder named', () => {
     const outside = tempDir();
     const r = run(outside, ['hook'], hookInput(outside, path.join(outside, 'missing.jsonl')));
     assert.equal(r.status, 0, r.stderr);

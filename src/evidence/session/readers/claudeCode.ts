@@ -17,7 +17,7 @@
  * - `!` bash mode (`<bash-input>` with its `<bash-stdout>` / `<bash-stderr>`) is a command the
  *   user ran, exit code unknown (./claudeBashMode.ts).
  */
-import { cleanTurnText, outputTail, type SessionCommand, type TranscriptRead } from '../../../core/session/events';
+import { cleanTurnText, countBadRecord, outputTail, type SessionCommand, type TranscriptRead } from '../../../core/session/events';
 import { forEachJsonLine } from '../lines';
 import { BashModeCommands } from './claudeBashMode';
 import { PendingCalls, accumulator, obj, relativePath, str, textOf, transcriptRead, unreadable, type ReaderOptions } from './common';
@@ -102,7 +102,8 @@ export async function readClaudeCode(file: string, opts: ReaderOptions = {}): Pr
       }
       const message = obj(d.message);
       if (!message) {
-        info.stats.skipped++;
+        // A user or assistant record without its message: the wrong shape, not a record type to skip.
+        countBadRecord(info.stats, info.line, 'line');
         return true;
       }
       const role = type === 'assistant' ? 'assistant' : 'user';

@@ -17,7 +17,7 @@
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { cleanTurnText, emptyStats, outputTail, type SessionCommand, type SessionSource, type TranscriptRead } from '../../../core/session/events';
+import { cleanTurnText, countBadRecord, emptyStats, outputTail, type SessionCommand, type SessionSource, type TranscriptRead } from '../../../core/session/events';
 import { forEachJsonArrayItem } from '../jsonStream';
 import { openRegularForReading } from '../lines';
 import { accumulator, obj, relativePath, str, transcriptRead, unreadable, type ReaderOptions } from './common';
@@ -51,7 +51,7 @@ export async function readClineTask(taskDir: string, opts: ReaderOptions & { sou
       stats.lines++;
       const m = obj(item);
       if (!m) {
-        stats.malformed++;
+        countBadRecord(stats, stats.lines, 'item');
         return;
       }
       const kind = str(m.say) ?? str(m.ask);

@@ -15,7 +15,7 @@
  *   `event_msg` copy is used only when a file has no response items), without injected
  *   environment context.
  */
-import { cleanTurnText, outputTail, type SessionCommand, type SessionPlan, type TranscriptRead } from '../../../core/session/events';
+import { cleanTurnText, countBadRecord, outputTail, type SessionCommand, type SessionPlan, type TranscriptRead } from '../../../core/session/events';
 import { forEachJsonLine, parseJsonLine, readFirstLine } from '../lines';
 import { PendingCalls, accumulator, obj, relativePath, str, textOf, transcriptRead, unreadable, type ReaderOptions } from './common';
 import { codexUpdatePlan } from './planTools';
@@ -28,6 +28,9 @@ interface PendingCall {
   readonly cwd: string | null;
   readonly time?: string;
 }
+
+/** The record types of a rollout (`{timestamp, type, payload}`), each with a `payload` object. */
+const ROLLOUT_TYPES: ReadonlySet<string> = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
 
 /** The command line of a shell call's arguments: `command` as an array or a string, or `cmd`. */
 export function codexCommand(args: Record<string, unknown>): string | undefined {
@@ -115,7 +118,9 @@ export async function readCodex(file: string, opts: ReaderOptions = {}): Promise
       const p = obj(d.payload);
       const type = str(d.type);
       if (!p || !type) {
-        info.stats.skipped++;
+        // A rollout record without its payload object is the wrong shape; other lines (older rollouts' `record_type`) are skipped.
+        if (type && ROLLOUT_TYPES.has(type)) countBadRecord(info.stats, info.line, 'line');
+        else info.stats.skipped++;
         return true;
       }
       if (type === 'session_meta' || type === 'turn_context') {

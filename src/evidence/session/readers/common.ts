@@ -2,7 +2,9 @@
  * Shared pieces of the transcript readers: options, the result builder, path
  * relativisation and the test-likeness rule for bounded retention.
  */
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { fsCause, fsCauseAt, fsErrorCode, type FsFailure } from '../../../core/handoff/fsErrors';
 import { KEEP_ALL, SessionAccumulator, emptyStats, type ReadStats, type SessionCommand, type SessionPlan, type SessionSource, type TranscriptRead } from '../../../core/session/events';
 import { parseTestSummary, testRunner } from '../../../core/session/testDetection';
 
@@ -41,12 +43,28 @@ export function transcriptRead(source: SessionSource, file: string, acc: Session
   return { source, file, events: acc.events(), stats, end_offset: endOffset, seen: { ...acc.counts, requests: acc.requestsSeen, other_commands: acc.otherCommandsSeen }, user_requests: acc.requests(), command_groups: acc.commandGroups() };
 }
 
-/** The result for a file that could not be read: no events, one malformed "line", the reason in `error`. */
-export function unreadable(source: SessionSource, file: string, err: unknown): TranscriptRead & { error: string } {
-  const code = (err as NodeJS.ErrnoException)?.code;
-  const error = code === 'ENOENT' ? `${file} does not exist` : `${file} cannot be read: ${(err as Error)?.message ?? String(err)}`;
-  return { source, file, events: [], stats: { ...emptyStats(), malformed: 1 }, end_offset: 0, error };
+/** The result for a file that could not be read: no events, one malformed "line", the reason ({@link cannotRead}) in `error`. */
+export async function unreadable(source: SessionSource, file: string, err: unknown): Promise<TranscriptRead & { error: string }> {
+  return { source, file, events: [], stats: { ...emptyStats(), malformed: 1 }, end_offset: 0, error: await cannotRead(file, err) };
 }
+
+/**
+ * Why a transcript could not be read, in words, its path first (src/core/handoff/fsErrors.ts:
+ * never a raw error code; a link loop names the link), saying it was skipped and, where the
+ * user can act, how to have it read. An error without a code (not a regular file) keeps its words.
+ */
+export async function cannotRead(file: string, err: unknown): Promise<string> {
+  if (fsErrorCode(err) === undefined) return `${file} cannot be read: ${(err as Error)?.message ?? String(err)}`;
+  const cause = fsCause(err);
+  if (cause.kind === 'missing') return `${file} does not exist`;
+  return `${file} cannot be read: ${await fsCauseAt(err, file, realpath)} — it was skipped${READ_FIXES[cause.kind] ?? ''}`;
+}
+
+/** What the user can do about a transcript that could not be read, by kind of failure. */
+const READ_FIXES: Partial<Record<FsFailure, string>> = {
+  denied: ' (make it readable to have it read)',
+  'link-loop': ' (remove the link or point it at the transcript to have it read)',
+};
 
 /** A path as the user thinks of it: relative to `base` (the session's or the workspace's folder) when inside it. */
 export function relativePath(p: string, base: string | undefined): string {

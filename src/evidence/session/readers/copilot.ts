@@ -13,7 +13,7 @@
  * `manage_todo_list` invocation (`toolSpecificData.kind: "todoList"`) is a plan snapshot (./planTools.ts).
  */
 import { fileURLToPath } from 'node:url';
-import { cleanTurnText, emptyStats, outputTail, type ReadStats, type TranscriptRead } from '../../../core/session/events';
+import { cleanTurnText, countBadRecord, emptyStats, outputTail, type ReadStats, type TranscriptRead } from '../../../core/session/events';
 import { forEachJsonArrayItem } from '../jsonStream';
 import { forEachJsonLine, readFirstLine } from '../lines';
 import { accumulator, obj, relativePath, str, transcriptRead, unreadable, type ReaderOptions } from './common';
@@ -158,7 +158,7 @@ export async function readCopilotSession(file: string, opts: ReaderOptions = {})
         stats.lines++;
         const req = obj(item);
         if (req) lastTs = Math.max(lastTs, addRequest(acc, req, opts, stats));
-        else stats.malformed++;
+        else countBadRecord(stats, stats.lines, 'item');
       });
     } catch (err) {
       if (stats.lines === 0) throw err;

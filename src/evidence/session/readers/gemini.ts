@@ -25,7 +25,7 @@
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { cleanTurnText, emptyStats, type ReadStats, type SessionAccumulator, type TranscriptRead } from '../../../core/session/events';
+import { cleanTurnText, countBadRecord, emptyStats, type ReadStats, type SessionAccumulator, type TranscriptRead } from '../../../core/session/events';
 import { forEachJsonArrayItem } from '../jsonStream';
 import { forEachJsonLine, openRegularForReading, parseJsonLine } from '../lines';
 import { addGeminiCall, functionResponseText, type GeminiCall } from './geminiTools';
@@ -243,7 +243,7 @@ async function streamItems(file: string, at: readonly string[], stats: ReadStats
       stats.lines++;
       const o = obj(item);
       if (o) onItem(o);
-      else stats.malformed++;
+      else countBadRecord(stats, stats.lines, 'item');
     });
   } catch (err) {
     if (stats.lines === 0) throw err;

@@ -19,7 +19,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { emptyStats, type ReadStats, type TranscriptRead } from '../../../core/session/events';
+import { countBadRecord, emptyStats, type ReadStats, type TranscriptRead } from '../../../core/session/events';
 import { MAX_LINE_BYTES, openRegularForReading } from '../lines';
 import { accumulator, obj, str, transcriptRead, unreadable, type ReaderOptions } from './common';
 import { isOpenCodeDbRef, readOpenCodeDb } from './opencodeDb';
@@ -52,9 +52,15 @@ export async function readStorageJson(file: string, stats: ReadStats): Promise<R
       stats.skipped++;
       return undefined;
     }
-    const v: unknown = JSON.parse(await fh.readFile('utf8'));
+    const text = await fh.readFile('utf8');
+    let v: unknown;
+    try {
+      v = JSON.parse(text);
+    } catch {
+      v = undefined;
+    }
     const o = obj(v);
-    if (!o) stats.malformed++;
+    if (!o) countBadRecord(stats, stats.lines, 'item');
     return o;
   } catch {
     stats.malformed++;

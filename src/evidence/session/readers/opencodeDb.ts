@@ -13,7 +13,7 @@
  * cannot be read and the read says so in `error`, naming the fix.
  */
 import path from 'node:path';
-import { emptyStats, type TranscriptRead } from '../../../core/session/events';
+import { countBadRecord, emptyStats, type TranscriptRead } from '../../../core/session/events';
 import { accumulator, obj, str, transcriptRead, unreadable, type ReaderOptions } from './common';
 import { OpenCodeEvents } from './opencodeEvents';
 
@@ -122,7 +122,7 @@ export async function readOpenCodeDb(ref: string, opts: ReaderOptions = {}): Pro
         const m = obj(r);
         const msg = parse(m?.data);
         if (!m || !msg) {
-          stats.malformed++;
+          countBadRecord(stats, stats.lines, 'item');
           continue;
         }
         const parts: Array<Record<string, unknown>> = [];
@@ -130,7 +130,7 @@ export async function readOpenCodeDb(ref: string, opts: ReaderOptions = {}): Pro
           stats.lines++;
           const part = parse(obj(pr)?.data);
           if (part) parts.push({ id: obj(pr)?.id, ...part });
-          else stats.malformed++;
+          else countBadRecord(stats, stats.lines, 'item');
         }
         events.message({ id: m.id, ...msg }, parts, stats);
       }

@@ -111,11 +111,15 @@ describe('git evidence: one rev-parse process answers as two (differential)', fu
       assert.deepEqual(given, asked, from);
       assert.ok(given.touchedFiles.length >= (repo === dir ? 4 : 1), JSON.stringify(given.touchedFiles));
     }
-    // Outside a working tree: nothing found, as `git rev-parse --show-toplevel` finds nothing there.
+    // Outside git: nothing found. In a repository without a working tree (its .git folder, a
+    // bare repository): where it is, so that nothing is written there.
     const outside = tempDir();
     mkdirSync(path.join(outside, 'plain'));
     assert.equal(await findRepository(path.join(outside, 'plain')), undefined);
-    assert.equal(await findRepository(path.join(dir, '.git')), undefined);
+    assert.deepEqual(await findRepository(path.join(dir, '.git')), { outside: 'git-dir' });
+    assert.deepEqual(await findRepository(path.join(dir, '.git', 'refs')), { outside: 'git-dir' });
+    git(outside, 'init', '-q', '--bare', 'bare.git');
+    assert.deepEqual(await findRepository(path.join(outside, 'bare.git')), { outside: 'bare' });
     assert.equal(await findRepository(dir, path.join(outside, 'no-such-git')), undefined);
   });
 

@@ -1,0 +1,26 @@
+/**
+ * The note a transcript read leaves when some of its lines (or items) were not valid records:
+ * one per transcript, counting them, so that what was dropped is never dropped without a word
+ * (the rest of the file is read as usual).
+ */
+import { formatCount } from '../handoff/limits';
+import type { ReadStats } from './events';
+
+/**
+ * `<file>: 3 of 1,204 lines are not valid JSON records and were skipped (first at line 17)`;
+ * for a JSON document its items (`… 2 of 40 items are not valid records …`); for a read that
+ * resumed after the previous one, the lines it read (`3 of the 120 lines new since the
+ * previous read …, first at line 17 of them`).
+ * @param resumed whether the read started after the start of the file (positions then count from there)
+ * @returns undefined when every line or item was a record
+ */
+export function badRecordsNote(file: string, stats: Pick<ReadStats, 'lines' | 'bad_records'>, resumed: boolean): string | undefined {
+  const bad = stats.bad_records;
+  if (!bad) return undefined;
+  const unit = bad.unit === 'line' ? 'line' : 'item';
+  const units = `${unit}s`;
+  const of = resumed ? `of the ${formatCount(stats.lines)} ${stats.lines === 1 ? unit : units} new since the previous read` : `of ${formatCount(stats.lines)} ${stats.lines === 1 ? unit : units}`;
+  const what = bad.unit === 'line' ? (bad.count === 1 ? 'is not a valid JSON record and was' : 'are not valid JSON records and were') : bad.count === 1 ? 'is not a valid record and was' : 'are not valid records and were';
+  const where = bad.count === 1 ? `${unit} ${formatCount(bad.first)}` : `first at ${unit} ${formatCount(bad.first)}`;
+  return `${file}: ${formatCount(bad.count)} ${of} ${what} skipped (${where}${resumed ? ' of them' : ''})`;
+}
