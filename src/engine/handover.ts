@@ -372,7 +372,7 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
       () => promoteHandoffFile(created),
     );
     handoffFile = written.completed.path;
-    briefing = { path: written.path, size_bytes: written.size_bytes, existed_before: existed, newly_created: !existed };
+    briefing = { path: written.path, existed_before: existed, newly_created: !existed, size_bytes: written.size_bytes };
   } catch (err) {
     const withdrawn = (err as { withdrawn?: boolean }).withdrawn;
     const section = withdrawn === undefined ? '' : withdrawn ? 'its briefing section was taken back; ' : 'its briefing section could not be taken back; ';
