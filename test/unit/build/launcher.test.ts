@@ -9,7 +9,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, buildDist } from '../../helpers/dist';
-import { cleanupTempDirs, tempDir } from '../../helpers/repo';
+import { cleanupTempDirs, initRepo, tempDir, write } from '../../helpers/repo';
 
 describe("build: dist/cli.js loads the CLI bundle with Node's compile cache", function () {
   this.timeout(180_000);
@@ -51,6 +51,30 @@ describe("build: dist/cli.js loads the CLI bundle with Node's compile cache", fu
       const text = readFileSync(path.join(dist, file), 'utf8');
       assert.doesNotMatch(text, /setFlagsFromString|single-threaded-gc/, file);
     }
+  });
+
+  it('a counting subcommand starts its tokenizer on one worker thread, whose counts the handoff carries; other subcommands start none', function () {
+    this.timeout(60_000);
+    // A preload that records every worker thread started.
+    const tmp = tempDir('handoff-launch-');
+    const spy = path.join(tmp, 'spy-workers.js');
+    writeFileSync(
+      spy,
+      "const wt = require('node:worker_threads'); const W = wt.Worker; wt.Worker = class extends W { constructor(...a) { process.stderr.write('WORKER\\n'); super(...a); } };\n",
+    );
+    const repo = initRepo();
+    write(repo, 'src/a.ts', 'export const a = 1;\n');
+    const run = (args: string[]) => spawnSync(process.execPath, ['-r', spy, path.join(dist, 'cli.js'), ...args], { encoding: 'utf8', env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: '1' } });
+    const r = run(['handover', '--cwd', repo, '--specialist', 'quality_reviewer', '--topic', 't', '--summary', 'Counted by the worker.', '--session-log', 'none']);
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual(r.stderr.split('\n').filter((l) => l.startsWith('WORKER')), ['WORKER'], 'one worker');
+    const dir = path.join(repo, '.handoff', 'handoffs');
+    const text = readFileSync(path.join(dir, readdirSync(dir)[0]), 'utf8');
+    assert.match(text, /^tokens_estimated: false$/m, 'counted, not estimated');
+    const none = run(['specialists']);
+    assert.equal(none.status, 0, none.stderr);
+    assert.doesNotMatch(none.stderr, /WORKER/);
+    assert.doesNotMatch(run(['handover', '--help']).stderr, /WORKER/);
   });
 
   it('the .vsix ships the launcher and the bundle it loads (the extension runs `dist/cli.js mcp`)', () => {
