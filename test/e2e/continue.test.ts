@@ -1,14 +1,16 @@
 /**
  * UI test of "Continue in …" in the real workbench: a handoff written before the window
  * opens (its summary full of shell syntax), the specialists exported as custom agents, and
- * recording executables named `claude` and `codex` (test/helpers/recordingAgent.ts) named by
- * the settings `handoff.agents.<id>.path` — machine-overridable settings, which 1.139 passes
+ * recording executables named as every agent's CLI but Aider's (`claude`, `codex`, `gemini`,
+ * `copilot`, `qwen`, `opencode`, `amp`, `kiro-cli`, `droid`, `goose`, and Cursor's `cursor`;
+ * test/helpers/recordingAgent.ts), and a recording `xdg-open`, named by the settings
+ * `handoff.agents.<id>.path` — machine-overridable settings, which 1.139 passes
  * to the UI session's remote extension host only from `Machine/settings.json`
  * (test/host/codeServer.ts writes them there) — and first on the server's PATH. From the
- * handoff's context menu in the timeline the picker lists what this machine has; "Claude
- * Code" and "Codex CLI" each start a terminal whose process is that executable, receiving
- * exactly the receiving prompt as one argument, in the workspace folder, with no shell
- * reading it; "Copilot Chat" (where VS Code has it: 1.139 builds it in) opens a new chat
+ * handoff's context menu in the timeline the picker lists what this machine has and names
+ * Aider as not found; "Claude Code", "Codex CLI" and "Qwen Code" each start a terminal whose
+ * process is that executable, receiving exactly the receiving prompt as one argument, in the
+ * workspace folder, with no shell reading it; "Cursor" hands its prompt link to xdg-open; "Copilot Chat" (where VS Code has it: 1.139 builds it in) opens a new chat
  * holding the prompt, not sent, and where it is absent is not offered (1.99: Copy prompt).
  */
 import assert from 'node:assert/strict';
@@ -24,6 +26,7 @@ import { buildPrompt } from '../../src/engine/prompt';
 import { waitFor, workspaceDir } from '../host/codeServer';
 import { activeHost } from '../host/hosts';
 import { hostPath } from '../host/install';
+import { AGENT_EXECUTABLES, AGENT_IDS, CURSOR_LINK_MAX_CHARS, CURSOR_PROMPT_LINK } from '../../src/core/agents/continueAgents';
 import { readAgentRecord, writeRecordingAgent } from '../helpers/recordingAgent';
 import { activityBarItem, notificationToast, screenshot, openWorkbench, runContextMenuItem, waitForQuickInput, type Session } from './workbench';
 
@@ -96,14 +99,19 @@ describe('UI: Continue in …', function () {
     assert.equal((await exportAgents({ target: 'github' }, { workspaceRoot: folder })).status, 'ok');
     pendingPrompt = await promptNow(folder, handed.package.id);
     bin = mkdtempSync(path.join(tmpdir(), 'agents-'));
-    writeRecordingAgent(bin, 'claude', path.join(bin, 'claude.json'));
-    writeRecordingAgent(bin, 'codex', path.join(bin, 'codex.json'));
+    const settings: Record<string, string> = {};
+    for (const id of AGENT_IDS.filter((a) => a !== 'aider')) {
+      const spec = AGENT_EXECUTABLES[id];
+      writeRecordingAgent(bin, spec.executable, path.join(bin, `${spec.executable}.json`));
+      settings[spec.setting] = path.join(bin, spec.executable);
+    }
+    writeRecordingAgent(bin, 'xdg-open', path.join(bin, 'xdg-open.json'));
     session = await openWorkbench(
       folder,
       {
         name: 'continue',
         env: { PATH: `${bin}${path.delimiter}${hostPath()}` },
-        settings: { 'handoff.agents.claude.path': path.join(bin, 'claude'), 'handoff.agents.codex.path': path.join(bin, 'codex') },
+        settings,
       },
       { width: 1400, height: 900 },
     );
@@ -129,28 +137,29 @@ describe('UI: Continue in …', function () {
     const handOver = page.locator('.pane-header', { hasText: /^\s*Hand Over\s*$/i }).first();
     if ((await handOver.getAttribute('aria-expanded')) === 'true') await handOver.click();
     const rows = await openPicker(page);
-    const labels = ['Copilot Chat', 'Claude Code', 'Codex CLI', 'Gemini CLI', 'Aider', 'Copy prompt'].filter((l) => rows.some((r) => r.includes(l)));
-    assert.deepEqual(labels, [...(hasChat ? ['Copilot Chat'] : []), 'Claude Code', 'Codex CLI', 'Copy prompt'], rows.join(' | '));
-    await waitForQuickInput(page, 'not found on this machine: Gemini CLI, Aider', 'the agents not found');
+    const all = ['Copilot Chat', 'Cursor', 'Claude Code', 'Codex CLI', 'Gemini CLI', 'Aider', 'GitHub Copilot CLI', 'Qwen Code', 'OpenCode', 'Amp', 'Kiro CLI', 'Factory Droid', 'Goose', 'Copy prompt'];
+    // Each row's label is its first words after the icon: "Claude Code A terminal in …".
+    const labels = rows.map((r) => all.find((l) => r.startsWith(l)) ?? r);
+    assert.deepEqual(labels, [...(hasChat ? ['Copilot Chat'] : []), ...all.filter((l) => l !== 'Copilot Chat' && l !== 'Aider')], rows.join(' | '));
+    await waitForQuickInput(page, 'not found on this machine: Aider)', 'Aider named as not found');
     await screenshot(page, 'continue-picker');
     await page.keyboard.press('Escape');
   });
 
-  for (const [agent, label] of [
-    ['claude', 'Claude Code'],
-    ['codex', 'Codex CLI'],
+  for (const [agent, label, argvOf] of [
+    ['claude', 'Claude Code', (p: string) => ['--', p]],
+    ['codex', 'Codex CLI', (p: string) => ['--', p]],
+    ['qwen', 'Qwen Code', (p: string) => [`--prompt-interactive=${p}`]],
   ] as const) {
     it(`"${label}" starts a terminal whose process, ${agent}, receives exactly the prompt in the workspace folder`, async () => {
       const { page } = session;
       await choose(page, label);
       const seen = await waitFor(`${agent} to record its arguments`, 30_000, () => readAgentRecord(path.join(bin, `${agent}.json`)));
-      assert.equal(seen.argv.length, 2, JSON.stringify(seen.argv.slice(0, 3)));
-      assert.equal(seen.argv[0], '--');
       // The prompt the engine builds for this handoff: the first agent's was built while it was pending (taking it up
-      // comes after); by the second, the first had taken it up (accepted).
+      // comes after); by the later ones, the first had taken it up (accepted).
       const expected = agent === 'claude' ? pendingPrompt : await promptNow(folder, handoffId);
-      assert.equal(timeless(seen.argv[1]), timeless(expected), 'the agent received exactly the receiving prompt');
-      assert.ok(seen.argv[1].includes(SUMMARY), 'the shell syntax arrived as text');
+      assert.deepEqual(seen.argv.map(timeless), argvOf(timeless(expected)), 'the agent received exactly the receiving prompt');
+      assert.ok(seen.argv.at(-1)!.includes(SUMMARY), 'the shell syntax arrived as text');
       assert.equal(seen.stdinIsTTY, true, 'the agent is the terminal\'s process');
       assert.equal(realpathSync(seen.cwd), realpathSync(folder));
       for (const f of ['pwned', 'pwned2', 'y']) assert.equal(existsSync(path.join(folder, f)), false, `no shell ran the prompt (${f})`);
@@ -158,10 +167,27 @@ describe('UI: Continue in …', function () {
     });
   }
 
+  it('"Cursor" hands its prompt link to xdg-open: the prompt, or a pointer to it on the clipboard', async () => {
+    const { page } = session;
+    await choose(page, 'Cursor');
+    const seen = await waitFor('xdg-open to record the link', 30_000, () => readAgentRecord(path.join(bin, 'xdg-open.json')));
+    assert.equal(seen.argv.length, 1);
+    assert.ok(seen.argv[0].startsWith(CURSOR_PROMPT_LINK), seen.argv[0].slice(0, 80));
+    const prompt = await promptNow(folder, handoffId);
+    const text = new URL(seen.argv[0]).searchParams.get('text') ?? '';
+    if (CURSOR_PROMPT_LINK.length + encodeURIComponent(prompt).length <= CURSOR_LINK_MAX_CHARS) {
+      assert.equal(timeless(text), timeless(prompt));
+    } else {
+      assert.match(text, /^Pick up handoff \S+ as \[quality reviewer\]: its receiving prompt .* is on the clipboard/);
+      await notificationToast(page, 'it is on the clipboard').waitFor({ timeout: 30_000 });
+    }
+    assert.equal(readAgentRecord(path.join(bin, 'cursor.json')), undefined, 'the link opens Cursor; its command is not started');
+  });
+
   it(hasChat ? '"Copilot Chat" opens a new chat holding the prompt, not sent, in the custom agent' : 'without Copilot Chat, "Copy prompt" puts the prompt on the clipboard and says so', async () => {
     const { page } = session;
     const rows = await choose(page, hasChat ? 'Copilot Chat' : 'Copy prompt');
-    assert.ok(rows[0].includes('Codex CLI'), `the last choice comes first: ${rows.join(' | ')}`);
+    assert.ok(rows[0].includes('Cursor'), `the last choice comes first: ${rows.join(' | ')}`);
     if (!hasChat) {
       await notificationToast(page, 'is on the clipboard: paste it into the receiving agent').waitFor({ timeout: 30_000 });
       return;
