@@ -133,6 +133,23 @@ describe('Continue in … (extension host)', function () {
       assert.equal(r.fellBackToClipboard, true);
       assert.equal(await vscode.env.clipboard.readText(), r.prompt);
     }
+    // A prompt whose link would pass 8,000 characters: on the clipboard, the link pointing to it.
+    const long = (await vscode.commands.executeCommand('handoff.endSession', {
+      specialist: 'quality_reviewer',
+      topic: 'Continue long',
+      summary: 'A long summary, sentence after sentence, # headings & pluses + and questions? '.repeat(120),
+      next_steps: ['Review the diff'],
+      max_context_tokens: 100_000,
+    })) as HandoverResult;
+    assert.equal(long?.status, 'ok', long?.status === 'error' ? long.message : 'no result');
+    if (long.status !== 'ok') return;
+    rmSync(record, { force: true });
+    const pointed = (await vscode.commands.executeCommand('handoff.continueIn', { agent: 'cursor', handoff: long.handoff_file })) as ContinueResult | undefined;
+    assert.ok(pointed?.url);
+    assert.equal(pointed.fellBackToClipboard, true);
+    assert.equal(await vscode.env.clipboard.readText(), pointed.prompt, 'the whole prompt is on the clipboard');
+    const seenLong: AgentRecord = await waitFor('xdg-open to record the second link', 30_000, () => readAgentRecord(record));
+    assert.match(new URL(seenLong.argv[0]).searchParams.get('text') ?? '', /^Pick up handoff \S+ as \[quality reviewer\]: its receiving prompt \([\d,]+ characters, longer than a Cursor link holds\) is on the clipboard — paste it here in place of this line, then send\.$/);
     rmSync(path.join(bin, 'cursor'), { force: true });
     rmSync(path.join(bin, 'xdg-open'), { force: true });
   });
