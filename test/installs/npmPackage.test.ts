@@ -21,7 +21,7 @@ import { ltsNode } from '../helpers/nodeLts';
 import { cleanupTempDirs, commitAll, filesUnder, initRepo, tempDir, write } from '../helpers/repo';
 
 const MANIFEST = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; bin: Record<string, string> };
-/** Files npm puts in every tarball whatever `files` says, and the changelog we list. */
+/** Files npm puts in every tarball whatever .npmignore says, and the changelog it keeps. */
 const ALWAYS = ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'];
 /** Scripts npm runs when a package is installed. */
 const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare'];
