@@ -16,7 +16,8 @@
  *   environment context.
  */
 import { cleanTurnText, countBadRecord, outputTail, type SessionCommand, type SessionPlan, type TranscriptRead } from '../../../core/session/events';
-import { forEachJsonLine, parseJsonLine, readFirstLine } from '../lines';
+import { firstRecordHead } from '../jsonLinesFormat';
+import { forEachJsonLine } from '../lines';
 import { PendingCalls, accumulator, obj, relativePath, str, textOf, transcriptRead, unreadable, type ReaderOptions } from './common';
 import { codexUpdatePlan } from './planTools';
 
@@ -210,9 +211,9 @@ export async function readCodex(file: string, opts: ReaderOptions = {}): Promise
   }
 }
 
-/** The `cwd` of a rollout's first `session_meta` record (its first line only), or undefined. */
+/** The `cwd` of a rollout's first `session_meta` record (its first line, of any length: the fields before its cut), or undefined. */
 export async function codexSessionCwd(file: string): Promise<string | undefined> {
-  const d = parseJsonLine((await readFirstLine(file)) ?? '');
-  const p = obj(d?.payload);
-  return d?.type === 'session_meta' && p ? str(p.cwd) : undefined;
+  const head = await firstRecordHead(file);
+  const cwd = head?.values.get('type') === 'session_meta' ? head.values.get('payload.cwd') : undefined;
+  return typeof cwd === 'string' ? cwd : undefined;
 }
