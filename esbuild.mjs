@@ -57,6 +57,7 @@ export const VENDOR = {
   'stream-json': 'stream-json',
   'stream-json/streamers/stream-array.js': 'stream-json-stream-array',
   'stream-json/filters/pick.js': 'stream-json-pick',
+  'stream-json/streamers/stream-values.js': 'stream-json-stream-values',
   'stream-json/core/parser.js': 'stream-json-tokenizer',
   'stream-chain': 'stream-chain',
   'proper-lockfile': 'proper-lockfile',

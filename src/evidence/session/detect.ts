@@ -21,7 +21,8 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { SessionSource } from '../../core/session/events';
-import { formatOfJsonLinesText, sniffJsonLines } from './jsonLinesFormat';
+import { formatOfJsonLinesText, recordHeadOfPrefix, sniffJsonLines } from './jsonLinesFormat';
+import { isOpenCodeExport } from './readers/opencodeExport';
 import { openRegularForReading } from './lines';
 import { looksLikeGemini } from './readers/gemini';
 import { looksLikeOpenCode } from './readers/opencode';
@@ -41,6 +42,7 @@ export type TranscriptFormat =
   | 'cline-task'
   | 'cline-api'
   | 'cline-metadata'
+  | 'opencode-export'
   | 'specstory';
 
 /**
@@ -135,10 +137,15 @@ export function sourceOfFormat(format: TranscriptFormat | SessionSource, file: s
     case 'cline-api':
     case 'cline-metadata':
       return clineFamily(file);
+    case 'opencode-export':
+      return 'opencode';
     default:
       return format as SessionSource;
   }
 }
+
+/** The agents whose logs are read, in words, for a note on a file that is none of them. */
+export const READ_AGENTS = 'Claude Code, Codex CLI, Gemini CLI, OpenCode, Aider, Cline / Roo / Kilo Code, SpecStory, Copilot Chat';
 
 /** The words for a format in notes. */
 const FORMAT_WORDS: Record<TranscriptFormat, string> = {
@@ -151,6 +158,7 @@ const FORMAT_WORDS: Record<TranscriptFormat, string> = {
   'cline-task': 'a Cline ui_messages.json',
   'cline-api': 'a Cline api_conversation_history.json',
   'cline-metadata': 'a Cline task_metadata.json',
+  'opencode-export': 'an OpenCode export',
   specstory: 'a SpecStory export',
 };
 
@@ -190,8 +198,11 @@ export async function detectTranscript(p: string): Promise<DetectedTranscript | 
   } catch {
     return undefined;
   }
+  const startsObject = head.replace(/^\uFEFF/, '').trimStart().startsWith('{');
+  // An `opencode export` document (its `info` a session, whatever the file's name), before the storage files it resembles.
+  const exported = startsObject && isOpenCodeExport((await recordHeadOfPrefix(head.replace(/^\uFEFF/, '').trimStart())) ?? { keys: new Set(), values: new Map() });
   // JSON Lines whose head decides nothing (bookkeeping records, a first record longer than the head): read on, record by record.
-  const format = formatOfHead(head, path.basename(full)) ?? (head.replace(/^\uFEFF/, '').trimStart().startsWith('{') ? await sniffJsonLines(full).catch(() => undefined) : undefined);
+  const format = exported ? 'opencode-export' : (formatOfHead(head, path.basename(full)) ?? (startsObject ? await sniffJsonLines(full).catch(() => undefined) : undefined));
   if (!format) return undefined;
   const source = sourceOfFormat(format, full);
   if (format === 'cline-task' || format === 'cline-api' || format === 'cline-metadata') {
