@@ -18,14 +18,18 @@ import { accumulator, relativePath, transcriptRead, unreadable, type ReaderOptio
 const RUN_QUESTION = /^Run shell commands?\? .*?:\s*(\w+)?\s*$/;
 const SESSION_START = /^# aider chat started at (.+?)\s*$/;
 
-/** Chat-mode commands whose text is a message to the model (Aider docs "In-chat commands"): `/ask`, `/code`, `/architect`, `/context`. */
-const MESSAGE_COMMANDS = new Set(['ask', 'code', 'architect', 'context']);
+/**
+ * In-chat commands whose text is the user's request (Aider docs "In-chat commands"): `/ask`,
+ * `/code`, `/architect`, `/context` send it to the model; `/copy-context TEXT` puts it under the
+ * copied context as the instruction for a web chat (aider `commands.py` `cmd_copy_context`).
+ */
+const MESSAGE_COMMANDS = new Set(['ask', 'code', 'architect', 'context', 'copy-context']);
 
 /**
  * What a user line starting with an Aider in-chat command means (Aider docs "In-chat commands"):
  * `/run CMD`, `/test CMD` and `!CMD` run a shell command; `/ask TEXT` (and `/code`, `/architect`,
- * `/context`) carry a message to the model; every other `/cmd` (`/add a.py b.py`,
- * `/copy-context`, `/drop`, `/undo`, …) is an instruction to Aider, never a user turn.
+ * `/context`, `/copy-context`) carry the user's request; every other `/cmd` (`/add a.py b.py`,
+ * `/copy-context` alone, `/drop`, `/undo`, …) is an instruction to Aider, never a user turn.
  * @returns undefined when the text is not a command
  */
 export function slashCommand(text: string): { run?: string; message?: string } | undefined {

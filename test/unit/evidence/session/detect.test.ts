@@ -115,6 +115,10 @@ describe('session logs by content (issue 16)', function () {
     assert.deepEqual(found.transcripts.map((t) => [t.source, path.basename(t.file), t.turns]), [['aider', 'notes-from-friday.md', 4]]);
     assert.deepEqual(slashCommand('/add a.py b.py'), {});
     assert.deepEqual(slashCommand('/copy-context'), {});
+    // The text after /copy-context, /ask, /code is the user's request (aider's cmd_copy_context puts it under the copied context).
+    assert.deepEqual(slashCommand('/copy-context is the gemini handling missing parameters?'), { message: 'is the gemini handling missing parameters?' });
+    assert.deepEqual(slashCommand('/ask does parse_date accept time zones?\nand offsets?'), { message: 'does parse_date accept time zones?\nand offsets?' });
+    assert.deepEqual(slashCommand('/code add a --verbose flag'), { message: 'add a --verbose flag' });
     assert.deepEqual(slashCommand('!make lint'), { run: 'make lint' });
     assert.equal(slashCommand('fix /usr/lib paths'), undefined);
   });
