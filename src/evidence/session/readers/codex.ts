@@ -16,6 +16,7 @@
  *   environment context.
  */
 import { cleanTurnText, countBadRecord, outputTail, type SessionCommand, type SessionPlan, type TranscriptRead } from '../../../core/session/events';
+import path from 'node:path';
 import { firstRecordHead } from '../jsonLinesFormat';
 import { forEachJsonLine } from '../lines';
 import { PendingCalls, accumulator, obj, relativePath, str, textOf, transcriptRead, unreadable, type ReaderOptions } from './common';
@@ -28,6 +29,8 @@ interface PendingCall {
   readonly command: string;
   readonly cwd: string | null;
   readonly time?: string;
+  /** The files of an `apply_patch` run through the shell tool, and the folder they are relative to: edits, not a command. */
+  readonly patch?: { readonly files: readonly string[]; readonly dir: string | null };
 }
 
 /** The record types of a rollout (`{timestamp, type, payload}`), each with a `payload` object. */
@@ -71,6 +74,31 @@ export function codexOutput(raw: unknown): { exit: number | null; text: string; 
   return { exit, text, durationMs };
 }
 
+/** The program names Codex runs a patch with (codex-rs `apply-patch`: `apply_patch` and its alias `applypatch`). */
+const PATCH_PROGRAM = '(?:apply_patch|applypatch)';
+const PATCH_ARGV0 = new RegExp(`^${PATCH_PROGRAM}$`);
+/** `[cd DIR &&] apply_patch <<'EOF'` … `EOF`: the heredoc form the shell tool runs (codex-rs `maybe_parse_apply_patch`). */
+const PATCH_HEREDOC = new RegExp(`^\\s*(?:cd\\s+('[^']*'|"[^"]*"|[^\\s&;]+)\\s*&&\\s*)?${PATCH_PROGRAM}\\s*<<-?\\s*(['"]?)([\\w-]+)\\2[ \\t]*\\r?\\n([\\s\\S]*?)\\r?\\n\\3\\s*$`);
+/** `apply_patch '*** Begin Patch …'`: the patch as one quoted argument. */
+const PATCH_ARGUMENT = new RegExp(`^\\s*${PATCH_PROGRAM}\\s+(['"])([\\s\\S]*)\\1\\s*$`);
+
+/**
+ * The patch of a shell call that runs `apply_patch` (older rollouts and the VS Code extension edit
+ * this way, not with the apply_patch tool): `["apply_patch", PATCH]`, `["bash", "-lc",
+ * "apply_patch <<'PATCH' … PATCH"]` (optionally after `cd DIR &&`), or the same as one command
+ * string. Undefined for any other command.
+ */
+export function shellPatch(args: Record<string, unknown>): { patch: string; dir?: string } | undefined {
+  const c = args.command ?? args.cmd;
+  if (Array.isArray(c) && c.length === 2 && PATCH_ARGV0.test(String(c[0]))) return { patch: String(c[1]) };
+  const script = codexCommand(args);
+  if (!script || !script.includes('*** Begin Patch')) return undefined;
+  const heredoc = PATCH_HEREDOC.exec(script);
+  if (heredoc) return { patch: heredoc[4], ...(heredoc[1] ? { dir: heredoc[1].replace(/^(['"])(.*)\1$/, '$2') } : {}) };
+  const quoted = PATCH_ARGUMENT.exec(script);
+  return quoted ? { patch: quoted[2] } : undefined;
+}
+
 /** Paths an `apply_patch` input touches: Add / Update / Delete File lines and Move to targets. */
 export function patchPaths(patch: string): string[] {
   const paths: string[] = [];
@@ -100,6 +128,16 @@ export async function readCodex(file: string, opts: ReaderOptions = {}): Promise
   const settle = (id: string, exit: number | null, text: string | undefined, durationMs: number | null) => {
     const call = pending.take(id);
     if (!call) return;
+    if (call.patch) {
+      // A patch run through the shell: its files are edits when it applied (not a failed exit), never a command.
+      if (exit !== null && exit !== 0) return;
+      const dir = call.patch.dir;
+      for (const f of call.patch.files) {
+        const full = dir && path.isAbsolute(dir) ? path.resolve(dir, f) : f;
+        acc.add({ kind: 'file_edit', path: relativePath(full, call.cwd ?? opts.workspaceRoot), tool: 'apply_patch', time: call.time });
+      }
+      return;
+    }
     const cmd: SessionCommand = { kind: 'command', command: call.command, cwd: call.cwd, exit_code: exit, ran: true, output_tail: outputTail(text), time: call.time, duration_ms: durationMs };
     // The newest call of an id is the one a later exit names; one with its exit known never changes.
     if (exit === null) done.set(id, cmd);
@@ -108,6 +146,7 @@ export async function readCodex(file: string, opts: ReaderOptions = {}): Promise
   };
   const abandon = () => {
     for (const call of pending.values()) {
+      if (call.patch) continue;
       acc.add({ kind: 'command', command: call.command, cwd: call.cwd, exit_code: null, ran: false, time: call.time });
     }
     pending.clear();
@@ -158,8 +197,11 @@ export async function readCodex(file: string, opts: ReaderOptions = {}): Promise
             }
           } else if (SHELL_CALLS.has(name) && id) {
             const command = codexCommand(args);
+            const sp = shellPatch(args);
+            const callCwd = str(args.workdir) ?? str(args.working_directory) ?? cwd;
             if (command) {
-              pending.set(id, { command, cwd: str(args.workdir) ?? str(args.working_directory) ?? cwd, time });
+              const patch = sp ? { files: patchPaths(sp.patch), dir: sp.dir ? (callCwd ? path.resolve(callCwd, sp.dir) : sp.dir) : callCwd } : undefined;
+              pending.set(id, { command, cwd: callCwd, time, ...(patch ? { patch } : {}) });
               if (pending.size > MAX_PENDING) abandon();
             }
           }
