@@ -111,7 +111,7 @@ const RESULT_MARK: Record<TestRun['result'], string> = { passed: '✅ passed', f
 
 /** One line for a test run: result, command, exit code (or that the result was read from the output), its folder (when not the workspace's), counts and source; read back by `parseTestsRun` (draftSections.ts). */
 export function renderTestRun(t: TestRun): string {
-  const details: string[] = [t.exit_code === null ? (t.basis === 'output' ? 'no exit code: result read from the output' : 'exit code unknown') : `exit ${t.exit_code}`];
+  const details: string[] = [t.exit_code === null ? (t.basis === 'output' ? 'no exit code: result read from the output' : t.basis === 'claim' ? "no exit code: the agent's claim" : 'exit code unknown') : `exit ${t.exit_code}`];
   if (t.cwd && t.cwd !== '.') details.push(`in ${codeSpan(t.cwd)}`);
   if (t.counts) {
     const parts = (['passed', 'failed', 'skipped'] as const)

@@ -55,6 +55,11 @@ export interface SessionCommand {
   readonly output_tail?: string;
   readonly time?: string;
   readonly duration_ms?: number | null;
+  /**
+   * The result the agent's own words state for this run, where the log has no exit code and no
+   * output (./claimedResult.ts): a test run's result on the basis of the agent's claim.
+   */
+  readonly claimed?: 'passed' | 'failed';
 }
 
 /** A file an agent tool wrote or edited (path relative to the workspace when inside it). */

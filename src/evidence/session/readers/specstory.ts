@@ -12,6 +12,8 @@
  */
 import { cleanTurnText, type SessionCommand, type TranscriptRead } from '../../../core/session/events';
 import { forEachLine } from '../lines';
+import { claimedTestResult } from '../../../core/session/claimedResult';
+import { testRunner } from '../../../core/session/testDetection';
 import { accumulator, relativePath, transcriptRead, unreadable, type ReaderOptions } from './common';
 import { specStoryTool } from './specstoryTools';
 
@@ -38,12 +40,20 @@ export async function readSpecStory(file: string, opts: ReaderOptions = {}): Pro
   let inThink = false;
   let tool: { type: string; name: string; lines: string[] } | undefined;
   let time: string | undefined;
-  /** A command whose block shows no output: the line after the block may say the user skipped it (the Cursor extension's blocks carry no status). */
-  let held: SessionCommand | undefined;
-  const release = (line?: string) => {
+  /**
+   * A command whose block shows no output, and the agent's words after it (up to its next tool
+   * use or the user's turn): their first line may say the user skipped it (the Cursor extension's
+   * blocks carry no status); for a test run, they may be all that says how it ended (its claim).
+   */
+  let held: { command: SessionCommand; words: string[] } | undefined;
+  const release = () => {
     if (!held) return;
-    acc.add(line !== undefined && SKIPPED.test(line) ? { ...held, ran: false } : held);
+    const { command, words } = held;
     held = undefined;
+    const said = words.join('\n').trim();
+    if (SKIPPED.test(said)) return acc.add({ ...command, ran: false });
+    const claimed = testRunner(command.command) && command.exit_code === null ? claimedTestResult(said) : undefined;
+    acc.add(claimed ? { ...command, claimed } : command);
   };
 
   const flushTurn = () => {
@@ -60,7 +70,7 @@ export async function readSpecStory(file: string, opts: ReaderOptions = {}): Pro
     for (const p of r.edits) acc.add({ kind: 'file_edit', path: relativePath(p.replace(/^\.\//, ''), opts.workspaceRoot), tool: tool.name, ...at });
     if (r.command) {
       const c: SessionCommand = { kind: 'command', command: r.command.text, exit_code: r.command.exit, ran: r.command.ran, ...(r.command.output ? { output_tail: r.command.output } : {}), ...at };
-      if (c.ran && !c.output_tail) held = c;
+      if (c.ran && !c.output_tail) held = { command: c, words: [] };
       else acc.add(c);
     }
     if (r.plan && !sidechain) acc.add(r.plan);
@@ -79,7 +89,7 @@ export async function readSpecStory(file: string, opts: ReaderOptions = {}): Pro
       if (h) {
         // A heading ends a block never closed (a cut export): what it holds is read.
         flushTool();
-        release();
+        if (h[1] === 'User') release();
         flushTurn();
         role = h[1] === 'User' ? 'user' : 'assistant';
         sidechain = /^\s*-\s*sidechain\b/.test(h[2]);
@@ -87,9 +97,9 @@ export async function readSpecStory(file: string, opts: ReaderOptions = {}): Pro
         inThink = false;
         return true;
       }
-      if (line.trim() && !line.startsWith('<!--')) release(line);
       const start = TOOL_START.exec(line);
       if (start) {
+        release();
         tool = { type: start[1], name: start[2], lines: [line] };
         if (line.includes('</tool-use>')) flushTool();
         return true;
@@ -100,6 +110,7 @@ export async function readSpecStory(file: string, opts: ReaderOptions = {}): Pro
         return true;
       }
       if (line.startsWith('<!--')) return true;
+      if (held && line.trim() && line.trim() !== '---' && !sidechain) held.words.push(line);
       if (role) text.push(line);
       return true;
     });
