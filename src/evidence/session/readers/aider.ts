@@ -52,6 +52,8 @@ export async function readAider(file: string, opts: ReaderOptions = {}): Promise
   let proposed: string[] = [];
   let running: SessionCommand | undefined;
   let runningOutput: string[] = [];
+  /** The text of the last `/ask`-like command, which Aider writes again as the next input. */
+  let echoOf: string | undefined;
 
   const flushTurn = () => {
     if ((mode === 'user' || mode === 'assistant') && buf.length) {
@@ -66,7 +68,10 @@ export async function readAider(file: string, opts: ReaderOptions = {}): Promise
         runningOutput = [];
       }
       const said = slash ? slash.message : cleaned;
-      if (said) {
+      // Aider writes the text of `/ask X` (`/code`, `/architect` …) again as the next input line: one request.
+      const echo = mode === 'user' && !slash && said !== undefined && said === echoOf;
+      echoOf = slash?.message;
+      if (said && !echo) {
         const turn: SessionTurn = { kind: 'turn', role: mode as 'user' | 'assistant', text: said, ...(time ? { time } : {}) };
         acc.add(turn);
       }
@@ -143,9 +148,11 @@ export async function readAider(file: string, opts: ReaderOptions = {}): Promise
         flushRun();
         mode = 'assistant';
       }
-      if (mode === 'user' && line.trim()) {
+      if (mode === 'user') {
+        // A blank line ends what the user typed (a blank line inside a multi-line input is written as `#### `).
         flushTurn();
-        mode = 'assistant';
+        mode = line.trim() ? 'assistant' : 'none';
+        if (!line.trim()) return true;
       }
       buf.push(line);
       return true;

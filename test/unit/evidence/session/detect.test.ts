@@ -5,7 +5,7 @@ import { trimRecentTurns } from '../../../../src/core/handoff/request';
 import { collectSessionLog, readAsFormat, readByContent } from '../../../../src/evidence/session/collectSessionLog';
 import { detectTranscript, formatOfHead, readHead, type TranscriptFormat } from '../../../../src/evidence/session/detect';
 import { findClineTasks } from '../../../../src/evidence/session/discovery';
-import { slashCommand } from '../../../../src/evidence/session/readers/aider';
+import { readAider, slashCommand } from '../../../../src/evidence/session/readers/aider';
 import { HandoverOkSchema } from '../../../../src/core/handoff/schema';
 import { handover } from '../../../../src/engine/handover';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../../../helpers/repo';
@@ -121,6 +121,24 @@ describe('session logs by content (issue 16)', function () {
     assert.deepEqual(slashCommand('/code add a --verbose flag'), { message: 'add a --verbose flag' });
     assert.deepEqual(slashCommand('!make lint'), { run: 'make lint' });
     assert.equal(slashCommand('fix /usr/lib paths'), undefined);
+  });
+
+  it('Aider writes the text of /ask and /code again as the next input line: one request each; a blank line ends an input', async () => {
+    const file = path.join(tempDir(), '.aider.chat.history.md');
+    writeFileSync(file, [
+      '# aider chat started at 2026-03-06 09:00:00', '',
+      '#### /ask can we make the terminal scroll down?  ', '',
+      '#### can we make the terminal scroll down?  ', '',
+      'Yes: add a scroll after sending.', '',
+      '#### /code add the scroll  ', '',
+      '#### add the scroll  ', '',
+      'plugin/send.lua', '```lua', '<<<<<<< SEARCH', 'a', '=======', 'b', '>>>>>>> REPLACE', '```', '',
+      '> Applied edit to plugin/send.lua  ', '',
+      '#### /copy-context is the gemini handling missing parameters?  ', '',
+    ].join('\n'));
+    const r = await readAider(file);
+    assert.deepEqual(r.user_requests?.map((q) => q.text), ['can we make the terminal scroll down?', 'add the scroll', 'is the gemini handling missing parameters?']);
+    assert.deepEqual(r.events.filter((e) => e.kind === 'file_edit').map((e) => e.kind === 'file_edit' && e.path), ['plugin/send.lua']);
   });
 
   it('says so when nothing in a file is understood, or it is no transcript at all', async () => {
