@@ -10,6 +10,8 @@
  *   run when answered no; `/run`, `/test` and `!` typed by the user ran. Aider records no exit
  *   codes: the runner's printed summary gives the result (src/core/session/testDetection.ts).
  * - Other in-chat commands (`/add a.py`, `/copy-context`, …) are not user turns ({@link slashCommand}).
+ * - In architect mode the architect's reply is written again as `#### ` lines, the editor model's
+ *   input: not the user's words, so no user turn.
  */
 import { cleanTurnText, outputTail, type SessionCommand, type SessionTurn, type TranscriptRead } from '../../../core/session/events';
 import { forEachLine } from '../lines';
@@ -43,6 +45,9 @@ export function slashCommand(text: string): { run?: string; message?: string } |
   return {};
 }
 
+/** Text with every run of white space as one space, trimmed. */
+const squashed = (t: string) => t.replace(/\s+/g, ' ').trim();
+
 /** Reads one Aider chat history from `opts.fromOffset`. Never throws. */
 export async function readAider(file: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
   const acc = accumulator(opts);
@@ -54,6 +59,8 @@ export async function readAider(file: string, opts: ReaderOptions = {}): Promise
   let runningOutput: string[] = [];
   /** The text of the last `/ask`-like command, which Aider writes again as the next input. */
   let echoOf: string | undefined;
+  /** The model's last reply, white space squashed: in architect mode it comes back as the editor's input. */
+  let lastReply: string | undefined;
 
   const flushTurn = () => {
     if ((mode === 'user' || mode === 'assistant') && buf.length) {
@@ -71,7 +78,10 @@ export async function readAider(file: string, opts: ReaderOptions = {}): Promise
       // Aider writes the text of `/ask X` (`/code`, `/architect` …) again as the next input line: one request.
       const echo = mode === 'user' && !slash && said !== undefined && said === echoOf;
       echoOf = slash?.message;
-      if (said && !echo) {
+      // In architect mode Aider writes the architect's reply again as `#### ` lines: the editor's input, not the user's words.
+      const handOff = mode === 'user' && !slash && said !== undefined && lastReply !== undefined && squashed(said) === lastReply;
+      if (mode === 'assistant' && said) lastReply = squashed(said);
+      if (said && !echo && !handOff) {
         const turn: SessionTurn = { kind: 'turn', role: mode as 'user' | 'assistant', text: said, ...(time ? { time } : {}) };
         acc.add(turn);
       }

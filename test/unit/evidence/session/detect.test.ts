@@ -123,7 +123,7 @@ describe('session logs by content (issue 16)', function () {
     assert.equal(slashCommand('fix /usr/lib paths'), undefined);
   });
 
-  it('Aider writes the text of /ask and /code again as the next input line: one request each; a blank line ends an input', async () => {
+  it('Aider writes the text of /ask and /code again as the next input line, and the architect\'s reply as the editor\'s input: one request each; a blank line ends an input', async () => {
     const file = path.join(tempDir(), '.aider.chat.history.md');
     writeFileSync(file, [
       '# aider chat started at 2026-03-06 09:00:00', '',
@@ -135,10 +135,18 @@ describe('session logs by content (issue 16)', function () {
       'plugin/send.lua', '```lua', '<<<<<<< SEARCH', 'a', '=======', 'b', '>>>>>>> REPLACE', '```', '',
       '> Applied edit to plugin/send.lua  ', '',
       '#### /copy-context is the gemini handling missing parameters?  ', '',
+      // Architect mode: the architect's reply comes back as the editor's `#### ` input.
+      '#### /architect add a km/h readout  ', '',
+      '#### add a km/h readout  ', '',
+      'Here are the instructions for your editor engineer.', '', '1. Add `SpeedKmh` to car.gd.', '',
+      '> Tokens: 1k sent, 100 received.  ', '',
+      '#### Here are the instructions for your editor engineer.  ', '####   ', '#### 1. Add `SpeedKmh` to car.gd.  ', '',
+      'car.gd', '```', '<<<<<<< SEARCH', 'a', '=======', 'b', '>>>>>>> REPLACE', '```', '',
+      '> Applied edit to car.gd  ', '',
     ].join('\n'));
     const r = await readAider(file);
-    assert.deepEqual(r.user_requests?.map((q) => q.text), ['can we make the terminal scroll down?', 'add the scroll', 'is the gemini handling missing parameters?']);
-    assert.deepEqual(r.events.filter((e) => e.kind === 'file_edit').map((e) => e.kind === 'file_edit' && e.path), ['plugin/send.lua']);
+    assert.deepEqual(r.user_requests?.map((q) => q.text), ['can we make the terminal scroll down?', 'add the scroll', 'is the gemini handling missing parameters?', 'add a km/h readout']);
+    assert.deepEqual(r.events.filter((e) => e.kind === 'file_edit').map((e) => e.kind === 'file_edit' && e.path), ['plugin/send.lua', 'car.gd']);
   });
 
   it('says so when nothing in a file is understood, or it is no transcript at all', async () => {
