@@ -28,6 +28,7 @@ export const SNIFF_MAX_RECORDS = 2000;
 export const SNIFF_MAX_BYTES = 32 * 1024 * 1024;
 
 const CODEX_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
+const CODEX_BARE_CALLS = new Set(['function_call', 'function_call_output', 'local_shell_call', 'custom_tool_call', 'custom_tool_call_output']);
 /** Claude Code record types that carry `sessionId` or `uuid`. */
 const CLAUDE_TYPES = new Set(['user', 'assistant', 'summary', 'system', 'queue-operation', 'last-prompt', 'file-history-snapshot', 'progress', 'result', 'attachment', 'custom-title', 'ai-title', 'tag', 'mode', 'permission-mode', 'worktree-state']);
 
@@ -41,6 +42,8 @@ export function formatOfRecord(r: RecordHead): JsonLinesFormat | 'bookkeeping' |
   const t = typeof type === 'string' ? type : undefined;
   if (r.values.get('v') === 1 && t === 'session_start') return 'recorder';
   if (t && CODEX_TYPES.has(t) && r.keys.has('payload')) return 'codex';
+  // Codex rollouts without envelopes: the state marker after their header, bare function calls.
+  if (r.values.get('record_type') === 'state' || (t && CODEX_BARE_CALLS.has(t) && r.keys.has('call_id'))) return 'codex';
   if (r.values.get('kind') === 0 && r.keys.has('v')) return 'copilot';
   if (r.keys.has('requests') && (r.keys.has('requesterUsername') || r.keys.has('version') || r.keys.has('sessionId'))) return 'copilot';
   if (r.keys.has('files_in_context')) return 'cline-metadata';

@@ -3,7 +3,9 @@
  * line (`{timestamp, type, payload}`): `session_meta` (with the session's `cwd`),
  * `response_item` (messages, function calls and their outputs, custom tool calls such as
  * `apply_patch`), `event_msg` (user / agent messages, `exec_command_end`, `turn_aborted`).
- * Read as a stream from a byte offset.
+ * Read as a stream from a byte offset. Rollouts of older Codex versions have no envelope: a header line
+ * `{id, timestamp, instructions, cwd?}`, `{"record_type": "state"}` markers and the bare response
+ * items, read the same way.
  *
  * - Shell calls (`shell`, `exec_command`, `local_shell_call`, `shell_command`) become
  *   commands. The exit code comes from the output's metadata, an "Exit code: N" or
@@ -32,6 +34,12 @@ interface PendingCall {
   /** The files of an `apply_patch` run through the shell tool, and the folder they are relative to: edits, not a command. */
   readonly patch?: { readonly files: readonly string[]; readonly dir: string | null };
 }
+
+/**
+ * Response items as rollouts written before records had their `{timestamp, type, payload}`
+ * envelope hold them: bare, one a line, after a header line and `{"record_type": "state"}` markers.
+ */
+const BARE_ITEM_TYPES: ReadonlySet<string> = new Set(['message', 'function_call', 'function_call_output', 'local_shell_call', 'local_shell_call_output', 'custom_tool_call', 'custom_tool_call_output', 'reasoning', 'web_search_call']);
 
 /** The record types of a rollout (`{timestamp, type, payload}`), each with a `payload` object. */
 const ROLLOUT_TYPES: ReadonlySet<string> = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
@@ -117,6 +125,7 @@ export async function readCodex(file: string, opts: ReaderOptions = {}): Promise
   // with its output, for the whole read: issue 19).
   const done = new PendingCalls<SessionCommand>();
   let cwd: string | null = null;
+  let headerTime: string | undefined;
   let sawResponseMessages = false;
   const fallbackTurns: Array<{ role: 'user' | 'assistant'; text: string; time?: string }> = [];
   let plan: SessionPlan | undefined;
@@ -154,13 +163,28 @@ export async function readCodex(file: string, opts: ReaderOptions = {}): Promise
 
   try {
     const { endOffset, stats } = await forEachJsonLine(file, opts.fromOffset ?? 0, (d, info) => {
-      const time = str(d.timestamp);
-      const p = obj(d.payload);
-      const type = str(d.type);
+      let time = str(d.timestamp);
+      let p = obj(d.payload);
+      let type = str(d.type);
+      if (!p && type && BARE_ITEM_TYPES.has(type)) {
+        // A rollout written before records had their envelope: the response item itself, timed by the header.
+        p = d;
+        type = 'response_item';
+        time = time ?? headerTime;
+      }
       if (!p || !type) {
-        // A rollout record without its payload object is the wrong shape; other lines (older rollouts' `record_type`) are skipped.
-        if (type && ROLLOUT_TYPES.has(type)) countBadRecord(info.stats, info.line, 'line');
-        else info.stats.skipped++;
+        if (type && ROLLOUT_TYPES.has(type)) {
+          // A rollout record without its payload object is the wrong shape.
+          countBadRecord(info.stats, info.line, 'line');
+        } else if (d.record_type !== undefined) {
+          // The older rollouts' state marker: nothing to read.
+        } else if (!type && info.line === 1 && (opts.fromOffset ?? 0) === 0 && str(d.id) && time) {
+          // The older rollouts' header `{id, timestamp, instructions, cwd?, git?}`.
+          cwd = str(d.cwd) ?? cwd;
+          headerTime = time;
+        } else {
+          info.stats.skipped++;
+        }
         return true;
       }
       if (type === 'session_meta' || type === 'turn_context') {
@@ -175,7 +199,10 @@ export async function readCodex(file: string, opts: ReaderOptions = {}): Promise
             // From now on the event_msg copies are never used: stop keeping them.
             if (!sawResponseMessages) fallbackTurns.length = 0;
             sawResponseMessages = true;
-            const text = cleanTurnText(textOf(p.content));
+            const raw = textOf(p.content);
+            // Rollouts without a cwd in their header name it in the injected environment context.
+            if (!cwd && role === 'user') cwd = /<environment_context>[\s\S]*?<cwd>([^<]+)<\/cwd>/.exec(raw)?.[1]?.trim() ?? cwd;
+            const text = cleanTurnText(raw);
             if (text) acc.add({ kind: 'turn', role, text, ...(time ? { time } : {}) });
           }
         } else if (ptype === 'function_call' || ptype === 'local_shell_call') {
@@ -253,9 +280,13 @@ export async function readCodex(file: string, opts: ReaderOptions = {}): Promise
   }
 }
 
-/** The `cwd` of a rollout's first `session_meta` record (its first line, of any length: the fields before its cut), or undefined. */
+/**
+ * The `cwd` of a rollout's first record (its first line, of any length: the fields before its
+ * cut): a `session_meta` payload's, or the header's of a rollout without envelopes; else undefined.
+ */
 export async function codexSessionCwd(file: string): Promise<string | undefined> {
   const head = await firstRecordHead(file);
-  const cwd = head?.values.get('type') === 'session_meta' ? head.values.get('payload.cwd') : undefined;
+  const type = head?.values.get('type');
+  const cwd = type === 'session_meta' ? head?.values.get('payload.cwd') : type === undefined && head?.keys.has('id') ? head.values.get('cwd') : undefined;
   return typeof cwd === 'string' ? cwd : undefined;
 }

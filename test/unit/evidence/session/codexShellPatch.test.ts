@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import type { SessionCommand, SessionFileEdit } from '../../../../src/core/session/events';
+import { detectTranscript } from '../../../../src/evidence/session/detect';
 import { readCodex, shellPatch } from '../../../../src/evidence/session/readers/codex';
 import { cleanupTempDirs, tempDir, write } from '../../../helpers/repo';
 
@@ -48,5 +49,30 @@ describe('Codex: apply_patch run through the shell tool', () => {
     const r = await readCodex(path.join(dir, 'rollout.jsonl'));
     assert.deepEqual(r.events.filter((e): e is SessionFileEdit => e.kind === 'file_edit').map((e) => e.path).sort(), ['docs/notes.md', 'packages/web/index.html', 'src/app.ts']);
     assert.deepEqual(r.events.filter((e): e is SessionCommand => e.kind === 'command').map((c) => c.command), ['npm test']);
+  });
+
+  it('a rollout without envelopes (header, record_type markers, bare items): detected, its commands, patch edits and turns read', async () => {
+    const dir = tempDir();
+    const lines = [
+      { id: 'c27a914d', timestamp: '2025-08-20T13:20:47.060Z', instructions: null, git: { branch: 'main' } },
+      { record_type: 'state' },
+      { type: 'message', id: null, role: 'user', content: [{ type: 'input_text', text: '<environment_context>\n  <cwd>/home/u/repo</cwd>\n</environment_context>' }] },
+      { type: 'message', id: null, role: 'user', content: [{ type: 'input_text', text: 'fix the parser and run the tests' }] },
+      { record_type: 'state' },
+      { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'opaque' },
+      { type: 'function_call', id: 'fc_1', name: 'shell', arguments: JSON.stringify({ command: ['bash', '-lc', `applypatch <<'PATCH'\n${PATCH}\nPATCH`], workdir: '/home/u/repo' }), call_id: 'call_1' },
+      { type: 'function_call_output', call_id: 'call_1', output: JSON.stringify({ output: 'Done!', metadata: { exit_code: 0, duration_seconds: 0.1 } }) },
+      { type: 'function_call', id: 'fc_2', name: 'shell', arguments: JSON.stringify({ command: ['bash', '-lc', 'pytest -q'], workdir: '/home/u/repo' }), call_id: 'call_2' },
+      { type: 'function_call_output', call_id: 'call_2', output: JSON.stringify({ output: '1 failed, 3 passed', metadata: { exit_code: 1, duration_seconds: 1.2 } }) },
+      { type: 'message', id: 'msg_1', role: 'assistant', content: [{ type: 'output_text', text: 'One test still fails.' }] },
+    ];
+    write(dir, 'rollout-2025-08-20.jsonl', `${lines.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const file = path.join(dir, 'rollout-2025-08-20.jsonl');
+    assert.equal((await detectTranscript(file))?.format, 'codex');
+    const r = await readCodex(file);
+    assert.equal(r.stats.skipped, 0);
+    assert.deepEqual(r.events.filter((e): e is SessionFileEdit => e.kind === 'file_edit').map((e) => e.path).sort(), ['docs/notes.md', 'src/app.ts']);
+    assert.deepEqual(r.events.filter((e): e is SessionCommand => e.kind === 'command').map((c) => [c.command, c.exit_code, c.time]), [['pytest -q', 1, '2025-08-20T13:20:47.060Z']]);
+    assert.deepEqual(r.user_requests?.map((q) => q.text), ['fix the parser and run the tests']);
   });
 });
