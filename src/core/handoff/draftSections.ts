@@ -176,7 +176,7 @@ export function parseCommandsRun(section: string): CommandRun[] {
 const TEST_MARK_RESULT: Record<string, TestRun['result']> = { '✅ passed': 'passed', '❌ failed': 'failed', '❔ unknown': 'unknown' };
 
 const TEST_LINE =
-  /^- (✅ passed|❌ failed|❔ unknown) (`+)(.*?)\2 \((?:exit (-?\d+)|(exit code unknown)|(no exit code: result read from the output))(?:; in (`+)(.*?)\7)?(?:; ×\d+(?:, \d+ failed)?)?(?:; ((?:\d+ (?:passed|failed|skipped))(?:, \d+ (?:passed|failed|skipped))*))?; source: (.+?)\)$/u;
+  /^- (✅ passed|❌ failed|❔ unknown) (`+)(.*?)\2 \((?:exit (-?\d+)|(exit code unknown)|(no exit code: result read from the output)|(no exit code: the agent's claim))(?:; in (`+)(.*?)\8)?(?:; ×\d+(?:, \d+ failed)?)?(?:; ((?:\d+ (?:passed|failed|skipped))(?:, \d+ (?:passed|failed|skipped))*))?; source: (.+?)\)$/u;
 
 /**
  * The test runs of a "Tests run" section (the inverse of `renderTestRun` in render.ts): command,
@@ -190,18 +190,18 @@ export function parseTestsRun(section: string): TestRun[] {
     const m = TEST_LINE.exec(line.trimEnd());
     if (!m) continue;
     const counts: NonNullable<TestRun['counts']> = {};
-    for (const part of m[9]?.split(', ') ?? []) {
+    for (const part of m[10]?.split(', ') ?? []) {
       const [n, k] = part.split(' ');
       counts[k as 'passed' | 'failed' | 'skipped'] = Number(n);
     }
     out.push({
       command: unCode(m[2], m[3]),
-      cwd: m[7] !== undefined ? unCode(m[7], m[8]) : null,
+      cwd: m[8] !== undefined ? unCode(m[8], m[9]) : null,
       exit_code: m[4] !== undefined ? Number(m[4]) : null,
       result: TEST_MARK_RESULT[m[1]],
-      ...(m[6] !== undefined ? { basis: 'output' as const } : m[4] !== undefined ? { basis: 'exit code' as const } : {}),
-      ...(m[9] !== undefined ? { counts } : {}),
-      source: m[10],
+      ...(m[6] !== undefined ? { basis: 'output' as const } : m[7] !== undefined ? { basis: 'claim' as const } : m[4] !== undefined ? { basis: 'exit code' as const } : {}),
+      ...(m[10] !== undefined ? { counts } : {}),
+      source: m[11],
       started_at: null,
       duration_ms: null,
     });

@@ -112,11 +112,12 @@ const RESULT_MARK: Record<TestRun['result'], string> = { passed: '✅ passed', f
 
 /**
  * One line for a test run: result, command, exit code (or that the result was read from the
- * output), its folder (when not the workspace's), how many runs of it a grouped line stands for
- * (`×5, 2 failed`), counts and source; read back by `parseTestsRun` (draftSections.ts).
+ * output, or is the agent's claim), its folder (when not the workspace's), how many runs of it a
+ * grouped line stands for (`×5, 2 failed`), counts and source; read back by `parseTestsRun`
+ * (draftSections.ts).
  */
 export function renderTestRun(t: TestRun, group?: { runs: number; failed: number }): string {
-  const details: string[] = [t.exit_code === null ? (t.basis === 'output' ? 'no exit code: result read from the output' : 'exit code unknown') : `exit ${t.exit_code}`];
+  const details: string[] = [t.exit_code === null ? (t.basis === 'output' ? 'no exit code: result read from the output' : t.basis === 'claim' ? "no exit code: the agent's claim" : 'exit code unknown') : `exit ${t.exit_code}`];
   if (t.cwd && t.cwd !== '.') details.push(`in ${codeSpan(t.cwd)}`);
   if (group && group.runs > 1) details.push(`×${group.runs}${group.failed ? `, ${group.failed} failed` : ''}`);
   if (t.counts) {
