@@ -22,8 +22,9 @@ const OWN = path.resolve(__dirname, '..', 'fixtures', 'real');
  * ../shared/fixtures/real-corpus, where the shared copy lives.
  */
 const CORPORA = [
-  { name: '../shared/fixtures/real-logs', facts: path.join(SHARED, 'real-logs', 'facts.json'), logs: path.join(SHARED, 'real-logs') },
-  { name: 'test/fixtures/real', facts: path.join(OWN, 'facts.json'), logs: existsSync(path.join(OWN, 'claude-code')) ? OWN : path.join(SHARED, 'real-corpus') },
+  { name: '../shared/fixtures/real-logs', facts: path.join(SHARED, 'real-logs', 'facts.json'), logs: path.join(SHARED, 'real-logs'), required: true },
+  // Its logs are third-party files this repository may not commit: present where they were fetched, or once shared.
+  { name: 'test/fixtures/real', facts: path.join(OWN, 'facts.json'), logs: existsSync(path.join(OWN, 'claude-code')) ? OWN : path.join(SHARED, 'real-corpus'), required: false },
 ];
 
 /** The logs of a corpus folder: each file, except a Cline-family task folder's files (the folder is the log). */
@@ -52,7 +53,9 @@ describe('real logs: every fact a person reads is in the written handoff, none f
     describe(corpus.name, () => {
       it('is there, with its facts and its logs', () => {
         assert.ok(existsSync(corpus.facts), `${corpus.facts} is missing`);
-        assert.ok(existsSync(corpus.logs), `the logs of ${corpus.name} are missing: put them in ${corpus.logs} (SOURCES.md beside ${corpus.facts} names each one's repository, path and commit)`);
+        const where = `put them in ${corpus.logs} (SOURCES.md beside ${corpus.facts} names each one's repository, path and commit)`;
+        if (corpus.required) assert.ok(existsSync(corpus.logs), `the logs of ${corpus.name} are missing: ${where}`);
+        else if (!existsSync(corpus.logs)) console.log(`    NOT CHECKED: the logs of ${corpus.name} are not on this machine — ${where}`);
       });
       if (!existsSync(corpus.facts) || !existsSync(corpus.logs)) return;
       const facts: LogFacts[] = loadFacts(corpus.facts);
