@@ -36,7 +36,9 @@ const production = !process.argv.includes('--dev');
  *   profiler is a singleton core marks with and we switch off: the core file requires the
  *   profiler file, so there is one copy (vendorBuild marks the other vendor libraries
  *   external there too);
- * - stream-json, stream-chain: src/evidence/session/jsonStream.ts (import() on first read);
+ * - stream-json, stream-chain: src/evidence/session/jsonStream.ts (import() on first read),
+ *   its bare tokenizer: src/evidence/session/jsonLinesFormat.ts (import() on the first record
+ *   longer than detection keeps);
  * - proper-lockfile: src/store/fileLock.ts (import() on first lock);
  * - simple-git: src/evidence/git/collectGit.ts gitClient (require on first git command);
  * - the MCP SDK (server, stdio line helpers, types; with the libraries only it uses: ajv,
@@ -55,6 +57,8 @@ export const VENDOR = {
   'stream-json': 'stream-json',
   'stream-json/streamers/stream-array.js': 'stream-json-stream-array',
   'stream-json/filters/pick.js': 'stream-json-pick',
+  'stream-json/streamers/stream-values.js': 'stream-json-stream-values',
+  'stream-json/core/parser.js': 'stream-json-tokenizer',
   'stream-chain': 'stream-chain',
   'proper-lockfile': 'proper-lockfile',
   'simple-git': 'simple-git',

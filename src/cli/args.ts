@@ -4,6 +4,7 @@
  * kept as values (docs/CLI.md lists the flags of each subcommand).
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { BUDGET_PRESET_NAMES } from '../core/handoff/limits';
 import { clipText } from '../core/handoff/render';
 
 /** Every option of every subcommand: its type, whether it repeats, its short form. */
@@ -25,6 +26,7 @@ export const OPTIONS = {
   'reason-kind': { type: 'string' },
   from: { type: 'string' },
   'max-tokens': { type: 'string' },
+  budget: { type: 'string' },
   'recent-turns': { type: 'string' },
   tokenizer: { type: 'string' },
   dir: { type: 'string' },
@@ -68,7 +70,7 @@ export const GLOBAL_OPTIONS: readonly OptionName[] = ['help', 'version'];
 export const COMMAND_OPTIONS: Readonly<Record<string, readonly OptionName[]>> = {
   handover: [
     'specialist', 'topic', 'summary', 'summary-file', 'decision', 'failed', 'next', 'blocker', 'artifact', 'turn', 'return-condition',
-    'reason', 'reason-kind', 'from', 'max-tokens', 'recent-turns', 'tokenizer', 'dir', 'no-fit', 'parent', 'max-depth', 'confirm-hop',
+    'reason', 'reason-kind', 'from', 'max-tokens', 'budget', 'recent-turns', 'tokenizer', 'dir', 'no-fit', 'parent', 'max-depth', 'confirm-hop',
     'session-id', 'session-log', 'json', 'cwd', 'done', 'draft', 'user-request-tokens',
   ],
   draft: ['session-log', 'recent-turns', 'tokenizer', 'user-request-tokens', 'json', 'cwd', 'dir'],
@@ -203,4 +205,18 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
       : (message.split('\n')[0] ?? '').replace(/\. To specify a positional argument.*$/, '').replace(/\.$/, '');
     return { ok: false, message: `ERROR: ${first} — run "specialist-handoff --help" for the options`, args };
   }
+}
+
+/**
+ * `--budget`: a preset (`small`, `default`, `large`) or a whole number of tokens, as
+ * `--max-tokens` takes it; never both.
+ * @returns the preset's name, the number, undefined when not given, or the `ERROR:` to print
+ */
+export function budgetOption(values: Values): string | number | undefined | { error: string } {
+  const given = values.budget;
+  if (given === undefined) return undefined;
+  if (values['max-tokens'] !== undefined) return { error: 'ERROR: --budget and --max-tokens are both given — give one: a preset (small, default, large) or a number of tokens' };
+  if ((BUDGET_PRESET_NAMES as readonly string[]).includes(given.trim().toLowerCase())) return given.trim().toLowerCase();
+  const n = integer(given, 'budget');
+  return typeof n === 'number' && n > 0 ? n : { error: `ERROR: --budget must be small, default, large or a whole number of tokens above 0 (got ${quoted(given)})` };
 }

@@ -12,7 +12,7 @@ import { cliSessionLogStatePath, currentCliSessionId, startNewCliSession } from 
 import { handover } from '../engine/handover';
 import { collectEvidenceFor } from '../engine/handoverEvidence';
 import { releaseEncodings } from '../engine/tokenizer';
-import { integer, userRequestTokens, type Values } from './args';
+import { budgetOption, integer, userRequestTokens, type Values } from './args';
 import { EXIT_BAD_INPUT, EXIT_OK, type CliIo } from './io';
 import { cliHandoverWarning, escapeControls, exitCodeOf, fail, failWith } from './wording';
 import { readSummary, resolveWorkspaceFolder, sessionLogMode } from './workspace';
@@ -21,7 +21,7 @@ import { readSummary, resolveWorkspaceFolder, sessionLogMode } from './workspace
  * The flags as a handover request (field names of `HandoverRequestSchema`,
  * src/core/handoff/request.ts); flags not given are left out, so the engine's defaults apply.
  */
-function requestOf(values: Values, summary: string, numbers: { maxTokens?: number; recentTurns?: number }): Record<string, unknown> {
+function requestOf(values: Values, summary: string, numbers: { maxTokens?: number; recentTurns?: number; preset?: string }): Record<string, unknown> {
   const request: Record<string, unknown> = {
     specialist: values.specialist,
     topic: values.topic,
@@ -40,6 +40,7 @@ function requestOf(values: Values, summary: string, numbers: { maxTokens?: numbe
     reason_kind: values['reason-kind'],
     from: values.from,
     max_context_tokens: numbers.maxTokens,
+    budget: numbers.preset,
     include_recent_turns: numbers.recentTurns,
     tokenizer: values.tokenizer,
     fit_to_budget: !values['no-fit'],
@@ -66,7 +67,11 @@ export async function runHandover(values: Values, io: CliIo): Promise<number> {
     return fail(io, values, folder.error, EXIT_BAD_INPUT, 'cwd');
   }
   const cwd = folder.path;
-  const maxTokens = integer(values['max-tokens'], 'max-tokens');
+  const budget = budgetOption(values);
+  if (typeof budget === 'object' && budget !== null) {
+    return fail(io, values, budget.error, EXIT_BAD_INPUT, 'budget');
+  }
+  const maxTokens = typeof budget === 'number' ? budget : integer(values['max-tokens'], 'max-tokens');
   const recentTurns = integer(values['recent-turns'], 'recent-turns');
   const maxDepth = integer(values['max-depth'], 'max-depth');
   const requestTokens = userRequestTokens(values);
@@ -82,7 +87,7 @@ export async function runHandover(values: Values, io: CliIo): Promise<number> {
   if (typeof summary === 'object') {
     return fail(io, values, summary.error, EXIT_BAD_INPUT, 'summary');
   }
-  const request = requestOf(values, summary, { maxTokens: maxTokens as number | undefined, recentTurns: recentTurns as number | undefined });
+  const request = requestOf(values, summary, { maxTokens: maxTokens as number | undefined, recentTurns: recentTurns as number | undefined, preset: typeof budget === 'string' ? budget : undefined });
   const mode = await sessionLogMode(values, io);
   if (typeof mode === 'object') {
     return fail(io, values, mode.error, EXIT_BAD_INPUT, 'session-log');

@@ -26,7 +26,7 @@ export const COMMAND_USAGE: Readonly<Record<string, CommandUsage>> = {
       [--decision TEXT]… [--failed TEXT]… [--next TEXT]… [--blocker TEXT]… [--artifact TEXT]…
       [--turn "ROLE: TEXT"]… [--return-condition TEXT] [--reason TEXT] [--reason-kind KIND]
       [--from NAME] [--parent REF|none] [--max-depth N] [--confirm-hop] [--session-id ID]
-      [--session-log WHERE] [--max-tokens N] [--recent-turns N] [--tokenizer NAME] [--no-fit]
+      [--session-log WHERE] [--budget small|default|large|N | --max-tokens N] [--recent-turns N] [--tokenizer NAME] [--no-fit]
       [--done TEXT]… [--draft] [--user-request-tokens N] [--json] [--cwd DIR] [--dir FOLDER]`,
     details: `handover options:
   -s, --specialist ID        who receives the work (see "specialist-handoff specialists")
@@ -50,7 +50,9 @@ export const COMMAND_USAGE: Readonly<Record<string, CommandUsage>> = {
       --reason-kind KIND     capability_boundary | specialization | escalation |
                              load_balancing | end_of_session
       --from NAME            who hands over (default: developer)
-      --max-tokens N         token budget of the handoff (default 3000)
+      --budget B             token budget of the handoff's body: small (1,000), default (3,000),
+                             large (8,000) or a number of tokens
+      --max-tokens N         token budget of the handoff's body as a number (default 3000)
       --recent-turns N       recent turns kept (default 5)
       --tokenizer NAME       o200k_base (default) | cl100k_base
       --dir FOLDER           handoff folder inside the workspace (default .handoff)

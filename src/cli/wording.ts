@@ -29,6 +29,7 @@ const FIELD_FLAGS: Readonly<Record<string, string>> = {
   reason_kind: '--reason-kind',
   from: '--from',
   max_context_tokens: '--max-tokens',
+  budget: '--budget',
   max_tokens: '--max-tokens',
   include_recent_turns: '--recent-turns',
   tokenizer: '--tokenizer',

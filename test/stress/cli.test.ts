@@ -45,6 +45,8 @@ interface Run {
   readonly signal: NodeJS.Signals | null;
   readonly stdout: string;
   readonly stderr: string;
+  /** Wall-clock milliseconds from spawn to exit. */
+  readonly ms: number;
 }
 
 /** A V8 or Node fatal error, or a signal the process did not ask for. */
@@ -55,6 +57,7 @@ function crashed(r: Run, killed = false): boolean {
 /** Runs `node dist/cli.js …`; `killAfterMs` sends SIGKILL after that long (if it still runs). */
 function runCli(node: string, dist: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; input?: string; killAfterMs?: number }): Promise<Run> {
   return new Promise((resolve, reject) => {
+    const started = performance.now();
     const child = spawn(node, [path.join(dist, 'cli.js'), ...args], { cwd: opts.cwd, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
@@ -64,7 +67,7 @@ function runCli(node: string, dist: string, args: string[], opts: { cwd: string;
     const timer = opts.killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), opts.killAfterMs);
     child.on('close', (code, signal) => {
       if (timer) clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
+      resolve({ code, signal, stdout, stderr, ms: performance.now() - started });
     });
     child.stdin.on('error', () => undefined); // killed before it read its input
     child.stdin.end(opts.input ?? '');
@@ -278,10 +281,19 @@ describe('stress: the CLI as users run it, under load', function () {
           assert.equal(r.status, 'ok', r.status === 'error' ? r.message : '');
           targets.push(r.status === 'ok' ? r.package.id : '');
         }
+        // Kill moments spread over a whole run, measured here: from start-up to the last write.
+        const handoverArgs = (topic: string) => ['handover', '--draft', '--session-log', codex, '--specialist', 'quality_reviewer', '--topic', topic];
+        const resultArgs = (target: string, summary: string) => ['record-result', '--specialist', 'implementation_engineer', '--handoff', target, '--met', 'all', '--summary', summary, '--session-log', 'none'];
+        const whole = await runCli(node, dist, handoverArgs('Measured run'), { cwd: ws, env: envFor() });
+        assert.equal(whole.code, 0, whole.stderr);
+        const spare = await handover({ specialist: 'implementation_engineer', topic: 'Measured target', summary: 'To be answered.' }, { workspaceRoot: ws, sessionLog: { mode: 'none' } });
+        assert.equal(spare.status, 'ok');
+        const wholeResult = await runCli(node, dist, resultArgs(spare.status === 'ok' ? spare.package.id : '', 'Measured result.'), { cwd: ws, env: envFor() });
+        assert.equal(wholeResult.code, 0, wholeResult.stderr);
         let killed = 0;
         for (let i = 0; i < 20; i++) {
-          const h = await runCli(node, dist, ['handover', '--draft', '--session-log', codex, '--specialist', 'quality_reviewer', '--topic', `Killed ${i}`], { cwd: ws, env: envFor(), killAfterMs: 50 + rnd() * 1500 });
-          const r = await runCli(node, dist, ['record-result', '--specialist', 'implementation_engineer', '--handoff', targets[i], '--met', 'all', '--summary', `Killed result ${i}.`, '--session-log', 'none'], { cwd: ws, env: envFor(), killAfterMs: 50 + rnd() * 1200 });
+          const h = await runCli(node, dist, handoverArgs(`Killed ${i}`), { cwd: ws, env: envFor(), killAfterMs: whole.ms * (0.3 + rnd() * 0.8) });
+          const r = await runCli(node, dist, resultArgs(targets[i], `Killed result ${i}.`), { cwd: ws, env: envFor(), killAfterMs: wholeResult.ms * (0.3 + rnd() * 0.8) });
           for (const run of [h, r]) {
             if (run.signal === 'SIGKILL') killed++;
             else assert.equal(run.code, 0, run.stderr);
@@ -289,7 +301,7 @@ describe('stress: the CLI as users run it, under load', function () {
         }
         const check = async () => {
           const { complete, partial, broken } = handoffsOf(ws);
-          const results = complete.filter((h) => h.kind === 'result');
+          const results = complete.filter((h) => h.kind === 'result' && targets.includes(h.parent ?? ''));
           const unpaired: string[] = [];
           for (const t of targets) {
             const file = complete.find((h) => h.id === t)?.file;
@@ -318,7 +330,7 @@ describe('stress: the CLI as users run it, under load', function () {
         const sections = briefingSections(ws);
         const partialWithSection = final.partial.filter((name) => sections.has(name.replace(/\.partial\.md$/, '')));
         console.log(
-          `    figures: stress kills (${version}, seed ${seed}): SIGKILLs: ${killed} of 40 runs, whole handoffs and results after them: ${after.complete.length}, interrupted ones kept as .partial.md: ${after.partial.length} (with a briefing section after the next runs: ${partialWithSection.length}), half-written under a handoff's name: ${after.broken.length}, results without their status (or status without result): ${after.unpaired.length}; next runs: handover ok, ${answered} answers ok, leftovers after them: ${leftovers.length}`,
+          `    figures: stress kills (${version}, seed ${seed}): a whole handover ${Math.round(whole.ms)} ms, record-result ${Math.round(wholeResult.ms)} ms; SIGKILLs: ${killed} of 40 runs, whole handoffs and results after them: ${after.complete.length}, interrupted ones kept as .partial.md: ${after.partial.length} (with a briefing section after the next runs: ${partialWithSection.length}), half-written under a handoff's name: ${after.broken.length}, results without their status (or status without result): ${after.unpaired.length}; next runs: handover ok, ${answered} answers ok, leftovers after them: ${leftovers.length}`,
         );
         assert.ok(killed >= 20, `at least half the runs were killed mid-way (${killed})`);
         assert.deepEqual(after.broken, [], 'nothing half-written under a handoff name');

@@ -1,21 +1,15 @@
 /**
- * Package composition and the budget policy (docs/DESIGN.md §4): a validated request plus the
- * collected evidence become a {@link HandoffPackage}; its size is the token count of the
- * rendered handoff file; over budget, {@link fitToBudget} trims in the fixed order
- * recent turns (oldest first) → diff excerpt → touched-file list → tests (failures kept)
- * → commands run (oldest successes first) → summary ("[truncated]") → user requests
- * (oldest first, never the latest: issue 15), cutting only as much as needed and recording
- * each cut in the drop manifest. Header fields, specialist, topic and return condition are never cut.
+ * Package composition (docs/DESIGN.md §4): a validated request plus the collected evidence
+ * become a {@link HandoffPackage}; its size is the token count of the rendered handoff file,
+ * and over budget it is compressed, then cut, by ./fit.ts.
  */
 import { claimsOfPackage } from '../receive/claims';
 import type { Draft } from './draftFields';
 import { mergeDraft } from './drafted';
 import type { GitEvidence } from './gitEvidence';
-import { renderHandoff, type HandoffMeta } from './render';
 import { DEFAULT_FROM, DEFAULT_RETURN_CONDITION, trimRecentTurns, type HandoverRequest } from './request';
-import type { AcceptanceCheck, Dropped, HandoffFrontmatter, HandoffPackage, SessionEdit, SessionSourceSummary, TestRun, Turn } from './schema';
+import type { AcceptanceCheck, HandoffFrontmatter, HandoffPackage, SessionEdit, SessionSourceSummary, TestRun, Turn } from './schema';
 import type { Specialist } from '../specialists/registry';
-import type { TokenCounter } from './tokens';
 
 /** Default of `handoff.maxHandoverDepth`: 3 hops (Agent Zero `max_handover_depth = 3`). */
 export const DEFAULT_MAX_HANDOVER_DEPTH = 3;
@@ -59,9 +53,6 @@ export function visitWithoutProgress(visits: readonly ChainVisit[], now: { diff_
   if (!now.diff_hash) return undefined;
   return visits.find((v) => v.diff_hash === now.diff_hash && v.head_commit === now.head_commit);
 }
-
-/** Marker appended to a summary that fit-to-budget shortened (docs/DESIGN.md §4). */
-export const SUMMARY_TRUNCATED_MARKER = ' [truncated]';
 
 /** Inputs of {@link composePackage} besides the request. */
 export interface ComposeContext {
@@ -190,154 +181,4 @@ function composeFields(req: HandoverRequest, ctx: ComposeContext): HandoffPackag
   };
 }
 
-/**
- * Counts the tokens of the rendered handoff file for `pkg` under `meta`, then writes the
- * figure into the package (`estimated_tokens`, `tokens_estimated`, `oversize_warning`).
- * Iterates until the figure it writes equals the figure it counts (at most 3 rounds).
- */
-export function measurePackage(pkg: HandoffPackage, meta: HandoffMeta, specialist: Specialist, counter: TokenCounter): HandoffPackage {
-  let current = pkg;
-  for (let i = 0; i < 3; i++) {
-    const c = counter.count(renderHandoff(current, meta, specialist));
-    const next = {
-      ...current,
-      estimated_tokens: c.tokens,
-      tokens_estimated: c.estimated,
-      oversize_warning: c.tokens > current.max_context_tokens,
-    };
-    if (c.tokens === current.estimated_tokens && c.estimated === current.tokens_estimated) {
-      return next;
-    }
-    current = next;
-  }
-  return current;
-}
-
-/** What {@link fitToBudget} did: the trimmed package, whether it fits now, and the full pre-fit package. */
-export interface FitResult {
-  readonly pkg: HandoffPackage;
-  readonly fits: boolean;
-  readonly original: HandoffPackage;
-}
-
-/** Largest k in [0, n] with ok(k) true, assuming ok is monotone (true then false); -1 when ok(0) is false. */
-function largestFitting(n: number, ok: (k: number) => boolean): number {
-  if (ok(n)) {
-    return n;
-  }
-  if (!ok(0)) {
-    return -1;
-  }
-  let lo = 0;
-  let hi = n; // ok(lo) true, ok(hi) false
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >> 1;
-    if (ok(mid)) {
-      lo = mid;
-    } else {
-      hi = mid;
-    }
-  }
-  return lo;
-}
-
-/**
- * Trims `pkg` until its rendered handoff fits `max_context_tokens`, in the docs/DESIGN.md §4
- * order, each stage cutting the least that makes the package fit (or everything the
- * stage may cut, then the next stage). Appends one drop-manifest entry per stage used.
- *
- * @param meta identity the file will be written under; `historyFile` should be set to
- *   the path the cut material will be kept at, so the count includes that line
- * @returns the fitted package (measured), `fits: false` with `oversize_warning: true`
- *   when even the fully trimmed package is over budget, and the untouched original
- */
-export function fitToBudget(pkg: HandoffPackage, meta: HandoffMeta, specialist: Specialist, counter: TokenCounter): FitResult {
-  const budget = pkg.max_context_tokens;
-  const original = pkg;
-  const originalTokens = counter.count(renderHandoff(pkg, meta, specialist)).tokens;
-  // Candidates are measured as they will be written: with the stage's drop-manifest entry
-  // (its token figure bounded above by the whole package's count) and `estimated_tokens`
-  // at the budget's width, so the final file never grows past what was measured.
-  const asWritten = (p: HandoffPackage, pending?: Omit<Dropped, 'tokens'>): string => {
-    const dropped = pending && pending.count > 0 ? [...p.dropped, { ...pending, tokens: originalTokens }] : p.dropped;
-    return renderHandoff({ ...p, dropped, estimated_tokens: budget, oversize_warning: false }, meta, specialist);
-  };
-  const measure = (p: HandoffPackage): number => counter.count(asWritten(p)).tokens;
-  // Most candidates of the search are far over budget: stop counting once past it.
-  const fits = (p: HandoffPackage, pending?: Omit<Dropped, 'tokens'>) => counter.within(asWritten(p, pending), budget) !== false;
-  let cur: HandoffPackage = { ...pkg, dropped: [...pkg.dropped] };
-  if (fits(cur)) {
-    return { pkg: measurePackage(cur, meta, specialist, counter), fits: true, original };
-  }
-  const record = (before: HandoffPackage, after: HandoffPackage, section: Dropped['section'], count: number): HandoffPackage => {
-    if (count <= 0) {
-      return before;
-    }
-    const saved = Math.max(0, measure(before) - measure(after));
-    return { ...after, dropped: [...before.dropped, { section, count, tokens: saved }] };
-  };
-  /** Runs one stage: `make(k)` keeps k of n items; keeps the largest k that fits (0 when none does). */
-  const stage = (section: Dropped['section'], n: number, make: (k: number) => HandoffPackage) => {
-    const keep = largestFitting(n, (k) => fits(make(k), { section, count: n - k }));
-    const kept = keep < 0 ? 0 : keep;
-    cur = record(cur, make(kept), section, n - kept);
-  };
-
-  // 1. Recent turns, oldest first.
-  {
-    const turns = cur.recent_turns;
-    const base = cur;
-    stage('recent_turns', turns.length, (k) => ({ ...base, recent_turns: turns.slice(turns.length - k) }));
-  }
-  // 2. Diff excerpt, from its end, by whole lines.
-  if (cur.diff_excerpt !== null && !fits(cur)) {
-    const lines = cur.diff_excerpt.split('\n');
-    const base = cur;
-    stage('diff_excerpt', lines.length, (k) =>
-      k === 0
-        ? { ...base, diff_excerpt: null, diff_excerpt_truncated: false }
-        : k === lines.length
-          ? base
-          : { ...base, diff_excerpt: lines.slice(0, k).join('\n'), diff_excerpt_truncated: true },
-    );
-  }
-  // 3. Touched-file list, collapsed to "… and N more".
-  if (cur.touched_files.length > 0 && !fits(cur)) {
-    const files = cur.touched_files;
-    const base = cur;
-    stage('touched_files', files.length, (k) => ({ ...base, touched_files: files.slice(0, k), touched_files_omitted: base.touched_files_omitted + files.length - k }));
-  }
-  // 4. Tests, keeping failures: drop non-failing runs, oldest first.
-  if (cur.tests_run.some((t) => t.result !== 'failed') && !fits(cur)) {
-    const tests = cur.tests_run;
-    const droppable = tests.map((t, i) => (t.result !== 'failed' ? i : -1)).filter((i) => i >= 0);
-    const base = cur;
-    stage('tests_run', droppable.length, (kept) => {
-      const gone = new Set(droppable.slice(0, droppable.length - kept));
-      return { ...base, tests_run: tests.filter((_, i) => !gone.has(i)), tests_run_omitted: base.tests_run_omitted + gone.size };
-    });
-  }
-  // 5. Commands run, from the end of the list (failures first, then newest: old successes go first).
-  if (cur.commands_run.length > 0 && !fits(cur)) {
-    const commands = cur.commands_run;
-    const base = cur;
-    stage('commands_run', commands.length, (k) => ({ ...base, commands_run: commands.slice(0, k), commands_run_omitted: base.commands_run_omitted + commands.length - k }));
-  }
-  // 6. Summary, with an explicit "[truncated]".
-  if (cur.summary.length > 0 && !fits(cur)) {
-    const summary = cur.summary;
-    const base = cur;
-    stage('summary', summary.length, (k) =>
-      k >= summary.length ? base : { ...base, summary: k === 0 ? SUMMARY_TRUNCATED_MARKER.trim() : summary.slice(0, k).trimEnd() + SUMMARY_TRUNCATED_MARKER },
-    );
-  }
-  // 7. User requests, last and oldest first; the latest is never cut (issue 15).
-  if (cur.user_requests.length > 1 && !fits(cur)) {
-    const requests = cur.user_requests;
-    const base = cur;
-    const cuttable = requests.length - 1;
-    stage('user_requests', cuttable, (k) => ({ ...base, user_requests: requests.slice(cuttable - k), user_requests_omitted: base.user_requests_omitted + cuttable - k }));
-  }
-  const measured = measurePackage(cur, meta, specialist, counter);
-  return { pkg: measured, fits: !measured.oversize_warning, original };
-}
+export { FLOOR_FOLDERS, SUMMARY_TRUNCATED_MARKER, fitToBudget, measurePackage, type FitResult } from './fit';

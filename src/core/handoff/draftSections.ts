@@ -39,10 +39,16 @@ function unquote(lines: readonly string[]): string {
   return lines.map((l) => l.replace(/^> ?/, '')).join('\n');
 }
 
-/** The note of a fit-to-budget cut of `section`, or ''. */
+/** The note of a fit-to-budget cut of `section`, or '' (also when it only shortened items). */
 function cutNote(dropped: readonly Dropped[], section: Dropped['section']): { count: number; text: string } {
   const d = dropped.find((x) => x.section === section);
-  return d ? { count: d.count, text: ` (${count(d.count)} cut to fit the token budget, ${count(d.tokens)} token${d.tokens === 1 ? '' : 's'})` } : { count: 0, text: '' };
+  return d && d.count > 0 ? { count: d.count, text: ` (${count(d.count)} cut to fit the token budget, ${count(d.tokens)} token${d.tokens === 1 ? '' : 's'})` } : { count: 0, text: '' };
+}
+
+/** The note of items fit-to-budget shortened in `section` (`what` names them: "requests shown as their first line"), or ''. */
+function shortenedNote(dropped: readonly Dropped[], section: Dropped['section'], one: string, many: string): string {
+  const n = dropped.find((x) => x.section === section)?.shortened ?? 0;
+  return n > 0 ? `\n\n_${count(n)} ${n === 1 ? one : many} to fit the token budget._` : '';
 }
 
 /** The "Done" section's body: one bullet per completed item, or `_None._`. */
@@ -78,7 +84,7 @@ export function renderUserRequests(requests: readonly UserRequest[], omitted: nu
   if (omitted > 0) {
     blocks.push(`_${count(omitted)} older request${omitted === 1 ? ' is' : 's are'} not carried${cut.text}._`);
   }
-  return blocks.join('\n\n');
+  return blocks.join('\n\n') + shortenedNote(dropped, 'user_requests', 'request shortened (an older one to its first line, the latest to its head)', 'requests shortened (older ones to their first line, the latest to its head)');
 }
 
 /** The requests of a "User requests" section (the inverse of {@link renderUserRequests}; texts trimmed, line breaks as LF). */
@@ -119,21 +125,23 @@ export function failuresFirst(commands: readonly CommandRun[]): CommandRun[] {
  * repeated, its kind, source and the latest run's time, e.g.
  * ``- ❌ `npm run build` (exit 2; in `packages/api`; ×3, 2 failed; build; source: claude-code; last at 2026-12-01T10:00:00Z)``.
  */
-export function renderCommandRun(c: CommandRun): string {
+export function renderCommandRun(c: CommandRun, compact = false): string {
   const details = [c.exit_code === null ? 'exit code unknown' : `exit ${c.exit_code}`];
-  if (c.cwd) details.push(`in ${codeSpan(c.cwd)}`);
+  if (c.cwd && !(compact && c.cwd === '.')) details.push(`in ${codeSpan(c.cwd)}`);
   // One run: its mark says whether it failed. Repeated: how many runs, how many of them failed.
   if (c.count > 1) details.push(`×${c.count}${c.failed_count > 0 ? `, ${c.failed_count} failed` : ''}`);
-  details.push(c.kind, `source: ${flat(c.source)}`);
-  if (c.last_at) details.push(`last at ${flat(c.last_at).replace(/\s+/g, '_')}`);
+  details.push(c.kind);
+  // Compact (fit-to-budget's shortest form): without the workspace folder, the source and the time.
+  if (!compact) details.push(`source: ${flat(c.source)}`);
+  if (c.last_at && !compact) details.push(`last at ${flat(c.last_at).replace(/\s+/g, '_')}`);
   return `- ${COMMAND_MARK[c.result]} ${codeSpan(c.command)} (${details.join('; ')})`;
 }
 
-/** The "Commands run" section's body: one line per command, failures first, then "… and N more". */
-export function renderCommandsRun(commands: readonly CommandRun[], omitted: number, dropped: readonly Dropped[]): string {
-  const lines = failuresFirst(commands).map(renderCommandRun);
+/** The "Commands run" section's body: one line per command (`compact`: {@link renderCommandRun}'s shortest form), failures first, then "… and N more". */
+export function renderCommandsRun(commands: readonly CommandRun[], omitted: number, dropped: readonly Dropped[], compact = false): string {
+  const lines = failuresFirst(commands).map((c) => renderCommandRun(c, compact));
   if (omitted > 0) lines.push(`- … and ${count(omitted)} more${cutNote(dropped, 'commands_run').text}`);
-  return lines.length ? lines.join('\n') : NONE;
+  return lines.length ? lines.join('\n') + shortenedNote(dropped, 'commands_run', 'command shown as its first line', 'commands shown as their first line') : NONE;
 }
 
 function unCode(fence: string, inner: string): string {
@@ -142,7 +150,7 @@ function unCode(fence: string, inner: string): string {
 }
 
 const COMMAND_LINE =
-  /^- (✅|❌|❔) (`+)(.*?)\2 \((?:exit (-?\d+)|exit code unknown)(?:; in (`+)(.*?)\5)?(?:; ×(\d+)(?:, (\d+) failed)?)?; (build|install|migration|deploy|git|other); source: (.+?)(?:; last at (\S+))?\)$/u;
+  /^- (✅|❌|❔) (`+)(.*?)\2 \((?:exit (-?\d+)|exit code unknown)(?:; in (`+)(.*?)\5)?(?:; ×(\d+)(?:, (\d+) failed)?)?; (build|install|migration|deploy|git|other)(?:; source: (.+?))?(?:; last at (\S+))?\)$/u;
 
 /** The commands of a "Commands run" section (the inverse of {@link renderCommandRun}); other lines are skipped. */
 export function parseCommandsRun(section: string): CommandRun[] {
@@ -158,7 +166,7 @@ export function parseCommandsRun(section: string): CommandRun[] {
       result: MARK_RESULT[m[1]],
       count: m[7] !== undefined ? Number(m[7]) : 1,
       failed_count: m[8] !== undefined ? Number(m[8]) : m[7] === undefined && m[1] === '❌' ? 1 : 0,
-      source: m[10],
+      source: m[10] ?? 'user',
       last_at: m[11] ?? null,
     });
   }
@@ -168,7 +176,7 @@ export function parseCommandsRun(section: string): CommandRun[] {
 const TEST_MARK_RESULT: Record<string, TestRun['result']> = { '✅ passed': 'passed', '❌ failed': 'failed', '❔ unknown': 'unknown' };
 
 const TEST_LINE =
-  /^- (✅ passed|❌ failed|❔ unknown) (`+)(.*?)\2 \((?:exit (-?\d+)|(exit code unknown)|(no exit code: result read from the output))(?:; in (`+)(.*?)\7)?(?:; ((?:\d+ (?:passed|failed|skipped))(?:, \d+ (?:passed|failed|skipped))*))?; source: (.+?)\)$/u;
+  /^- (✅ passed|❌ failed|❔ unknown) (`+)(.*?)\2 \((?:exit (-?\d+)|(exit code unknown)|(no exit code: result read from the output)|(no exit code: the agent's claim))(?:; in (`+)(.*?)\8)?(?:; ×\d+(?:, \d+ failed)?)?(?:; ((?:\d+ (?:passed|failed|skipped))(?:, \d+ (?:passed|failed|skipped))*))?; source: (.+?)\)$/u;
 
 /**
  * The test runs of a "Tests run" section (the inverse of `renderTestRun` in render.ts): command,
@@ -182,18 +190,18 @@ export function parseTestsRun(section: string): TestRun[] {
     const m = TEST_LINE.exec(line.trimEnd());
     if (!m) continue;
     const counts: NonNullable<TestRun['counts']> = {};
-    for (const part of m[9]?.split(', ') ?? []) {
+    for (const part of m[10]?.split(', ') ?? []) {
       const [n, k] = part.split(' ');
       counts[k as 'passed' | 'failed' | 'skipped'] = Number(n);
     }
     out.push({
       command: unCode(m[2], m[3]),
-      cwd: m[7] !== undefined ? unCode(m[7], m[8]) : null,
+      cwd: m[8] !== undefined ? unCode(m[8], m[9]) : null,
       exit_code: m[4] !== undefined ? Number(m[4]) : null,
       result: TEST_MARK_RESULT[m[1]],
-      ...(m[6] !== undefined ? { basis: 'output' as const } : m[4] !== undefined ? { basis: 'exit code' as const } : {}),
-      ...(m[9] !== undefined ? { counts } : {}),
-      source: m[10],
+      ...(m[6] !== undefined ? { basis: 'output' as const } : m[7] !== undefined ? { basis: 'claim' as const } : m[4] !== undefined ? { basis: 'exit code' as const } : {}),
+      ...(m[10] !== undefined ? { counts } : {}),
+      source: m[11],
       started_at: null,
       duration_ms: null,
     });

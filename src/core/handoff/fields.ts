@@ -81,9 +81,10 @@ export const TestRunSchema = z.object({
   result: z.enum(['passed', 'failed', 'unknown']),
   /**
    * What `result` rests on: `exit code` (the command's exit code or the log's own failure flag),
-   * `output` (no exit code exists: the runner's printed summary, issue 16); absent when unknown.
+   * `output` (no exit code exists: the runner's printed summary, issue 16), `claim` (neither exists:
+   * only the agent's words say how it ended; no evidence); absent when unknown.
    */
-  basis: z.optional(z.enum(['exit code', 'output'])),
+  basis: z.optional(z.enum(['exit code', 'output', 'claim'])),
   counts: z.optional(TestCountsSchema),
   source: z._default(z.string().check(z.minLength(1)), 'user'),
   started_at: z._default(z.nullable(z.string()), null),
@@ -128,19 +129,22 @@ export const HopGuardSchema = z.object({
 /** A hop-guard finding. */
 export type HopGuard = z.infer<typeof HopGuardSchema>;
 
-/** Sections fit-to-budget may cut, in the order it cuts them (docs/DESIGN.md §4). */
+/** Sections fit-to-budget may shorten or cut (docs/DESIGN.md §4). */
 export const DroppableSectionSchema = z.enum(['recent_turns', 'diff_excerpt', 'touched_files', 'tests_run', 'commands_run', 'summary', 'user_requests']);
-/** A section name fit-to-budget may cut. */
+/** A section name fit-to-budget may shorten or cut. */
 export type DroppableSection = z.infer<typeof DroppableSectionSchema>;
 
 /**
- * One entry of the drop manifest: which `section` was cut, how many items (`count`:
- * turns, diff lines, files, tests, command entries, summary characters or user requests) and
- * how many `tokens` that saved.
+ * One entry of the drop manifest: which `section` fit-to-budget shortened or cut, how many
+ * items it cut (`count`: turns, diff lines, files, tests, command entries, summary characters
+ * or user requests), how many it kept in a shorter form (`shortened`: a request or command to
+ * its first line, a turn or the latest request to its head, files as paths or in folders with
+ * counts, test runs grouped by command) and how many `tokens` that saved in all.
  */
 export const DroppedSchema = z.object({
   section: DroppableSectionSchema,
   count: nonNegativeInt(),
+  shortened: z.optional(nonNegativeInt()),
   tokens: nonNegativeInt(),
 });
 /** A drop-manifest entry. */

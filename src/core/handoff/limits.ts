@@ -24,3 +24,15 @@ export const MAX_REQUEST_CHARS = 1_000_000;
 export function formatCount(n: number): string {
   return n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
+
+/**
+ * Budget presets for people and agents (`--budget small|default|large`, the panel, the agent
+ * tools), in tokens of a handoff's body: small fits the floor of every section (docs/DESIGN.md
+ * §4 "Fit to budget"), default is `handoff.maxContextTokens`' default, large keeps most of a long
+ * session whole.
+ */
+export const BUDGET_PRESETS = { small: 1_000, default: 3_000, large: 8_000 } as const;
+/** A budget preset's name. */
+export type BudgetPreset = keyof typeof BUDGET_PRESETS;
+/** The preset names, in size order. */
+export const BUDGET_PRESET_NAMES = Object.keys(BUDGET_PRESETS) as BudgetPreset[];

@@ -15,7 +15,8 @@ import { quoteBlock, renderCommandsRun, renderDone, renderUserRequests } from '.
 import { renderFrontmatter } from './frontmatter';
 import { describeGitOperation } from './gitOperation';
 import { structureSafeProse } from './prose';
-import { touchedList } from './touchedList';
+import { renderTouchedFiles } from './touchedList';
+import { groupTestRuns } from './testRuns';
 import { describeSanitizing } from '../safety/redact';
 import type { Commit, Dropped, HandoffFrontmatter, HandoffPackage, HandoffStatus, TestRun, Turn } from './schema';
 import type { Specialist } from '../specialists/registry';
@@ -109,10 +110,16 @@ function renderCommit(c: Commit): string {
 
 const RESULT_MARK: Record<TestRun['result'], string> = { passed: '✅ passed', failed: '❌ failed', unknown: '❔ unknown' };
 
-/** One line for a test run: result, command, exit code (or that the result was read from the output), its folder (when not the workspace's), counts and source; read back by `parseTestsRun` (draftSections.ts). */
-export function renderTestRun(t: TestRun): string {
-  const details: string[] = [t.exit_code === null ? (t.basis === 'output' ? 'no exit code: result read from the output' : 'exit code unknown') : `exit ${t.exit_code}`];
+/**
+ * One line for a test run: result, command, exit code (or that the result was read from the
+ * output, or is the agent's claim), its folder (when not the workspace's), how many runs of it a
+ * grouped line stands for (`×5, 2 failed`), counts and source; read back by `parseTestsRun`
+ * (draftSections.ts).
+ */
+export function renderTestRun(t: TestRun, group?: { runs: number; failed: number }): string {
+  const details: string[] = [t.exit_code === null ? (t.basis === 'output' ? 'no exit code: result read from the output' : t.basis === 'claim' ? "no exit code: the agent's claim" : 'exit code unknown') : `exit ${t.exit_code}`];
   if (t.cwd && t.cwd !== '.') details.push(`in ${codeSpan(t.cwd)}`);
+  if (group && group.runs > 1) details.push(`×${group.runs}${group.failed ? `, ${group.failed} failed` : ''}`);
   if (t.counts) {
     const parts = (['passed', 'failed', 'skipped'] as const)
       .filter((k) => t.counts?.[k] !== undefined)
@@ -136,7 +143,7 @@ const quote = quoteBlock;
 /** The note under a section fit-to-budget cut: `_3 older turns were cut to fit the token budget (120 tokens)._`, the noun and verb in the right number (`one` for 1, `many` else). */
 function droppedNote(dropped: readonly Dropped[], section: Dropped['section'], one: string, many: string): string {
   const d = dropped.find((x) => x.section === section);
-  return d ? `\n\n_${plural(d.count, one, many)} cut to fit the token budget (${plural(d.tokens, 'token')})._` : '';
+  return d && d.count > 0 ? `\n\n_${plural(d.count, one, many)} cut to fit the token budget (${plural(d.tokens, 'token')})._` : '';
 }
 
 function diffFence(diff: string): string {
@@ -210,6 +217,11 @@ export function handoffFrontmatter(pkg: HandoffPackage, meta: HandoffMeta): Hand
  * specialist's mandate, then the ten sections of docs/DESIGN.md §5 in order.
  */
 export function renderHandoff(pkg: HandoffPackage, meta: HandoffMeta, specialist: Specialist): string {
+  return `${renderHandoffFrontmatter(pkg, meta)}${renderHandoffBody(pkg, meta, specialist)}`;
+}
+
+/** The handoff file's YAML frontmatter block, with its closing `---` line (see {@link renderHandoff}). */
+function renderHandoffFrontmatter(pkg: HandoffPackage, meta: HandoffMeta): string {
   const data: Record<string, unknown> = { ...handoffFrontmatter(pkg, meta) };
   // Written only when they say something: a new handoff has no status history yet.
   for (const key of ['status_history', 'acceptance'] as const) {
@@ -223,8 +235,16 @@ export function renderHandoff(pkg: HandoffPackage, meta: HandoffMeta, specialist
   if (Array.isArray(data.drafted) && data.drafted.length === 0) delete data.drafted;
   if (Object.values(pkg.left_out).every((n) => n === 0)) delete data.left_out;
   if (pkg.claims.length === 0) delete data.claims; // read back as zeros (issue 18)
-  const fm = renderFrontmatter(data);
-  const out: string[] = [fm];
+  return `${renderFrontmatter(data)}\n`;
+}
+
+/**
+ * The handoff file's Markdown body, after its frontmatter: the heading with the persona marker
+ * and the specialist's mandate, then the sections. It is what the receiving prompt carries, and
+ * what the token budget counts (`max_context_tokens`; the frontmatter is metadata for tools).
+ */
+export function renderHandoffBody(pkg: HandoffPackage, meta: HandoffMeta, specialist: Specialist): string {
+  const out: string[] = [];
   const title = pkg.topic_title.replace(/\s+/g, ' ');
   const sanitized = sanitizingLine(pkg);
   if (pkg.kind === 'result') {
@@ -270,22 +290,7 @@ export function renderHandoff(pkg: HandoffPackage, meta: HandoffMeta, specialist
   out.push('', '## Failed approaches', '', bulletList(pkg.failed_approaches));
   out.push('', '## Done', '', renderDone(pkg.completed));
 
-  out.push('', '## Touched files', '', renderGitHeader(pkg));
-  if (pkg.touched_files.length || pkg.touched_files_omitted === 0) {
-    out.push('', pkg.touched_files.length ? touchedList(pkg.touched_files) : NONE);
-  } else {
-    out.push('');
-  }
-  const filesCut = pkg.dropped.find((d) => d.section === 'touched_files')?.count ?? 0;
-  const filesLeftOut = pkg.touched_files_omitted;
-  if (filesLeftOut > 0) {
-    out.push(
-      `- … and ${formatCount(filesLeftOut)} more${filesCut > 0 ? ` (${formatCount(filesCut)} cut to fit the token budget${pkg.touched_files_omitted > filesCut ? ', the rest left out by collection' : ''})` : ''}`,
-    );
-  }
-  if (pkg.session_edits.length) {
-    out.push('', `Also edited in the session (not changed against HEAD now, or outside the repository): ${pkg.session_edits.map((e) => `${codeSpan(e.path)} (${e.source})`).join(', ')}`);
-  }
+  out.push('', '## Touched files', '', renderGitHeader(pkg), '', renderTouchedFiles(pkg));
   out.push('', `### Commits ${pkg.base_commit ? `since ${codeSpan(pkg.base_commit.slice(0, 10))}` : '(latest; no base commit yet)'}`, '');
   out.push(pkg.commits.length ? pkg.commits.map(renderCommit).join('\n') : NONE);
   if (pkg.commits_omitted > 0) {
@@ -303,10 +308,13 @@ export function renderHandoff(pkg: HandoffPackage, meta: HandoffMeta, specialist
     out.push('', `_Diff excerpt: ${plural(diffCut.count, 'line')} cut to fit the token budget (${plural(diffCut.tokens, 'token')})._`);
   }
 
-  const tests = pkg.tests_run.map(renderTestRun);
+  const tests = pkg.tests_run_form === 'grouped' ? groupTestRuns(pkg.tests_run).map((g) => renderTestRun(g.latest, g)) : pkg.tests_run.map((t) => renderTestRun(t));
   out.push('', '## Tests run', '', tests.length ? tests.join('\n') : pkg.session_sources.length ? 'No test runs in the session log.' : 'No test runs recorded (no session log was found).');
   if (pkg.tests_run_omitted > 0) {
     out.push(`- … and ${formatCount(pkg.tests_run_omitted)} more (passing runs cut to fit the token budget)`);
+  }
+  if (pkg.tests_run_form === 'grouped' && tests.length < pkg.tests_run.length) {
+    out.push('', `_${formatCount(pkg.tests_run.length)} test runs listed as ${plural(tests.length, 'line')}, one per command, to fit the token budget._`);
   }
   if (pkg.session_sources.length) {
     const src = pkg.session_sources.map(
@@ -317,11 +325,12 @@ export function renderHandoff(pkg: HandoffPackage, meta: HandoffMeta, specialist
     out.push('', `_Session log read: ${src.join('; ')}._`);
   }
 
-  out.push('', '## Commands run', '', renderCommandsRun(pkg.commands_run, pkg.commands_run_omitted, pkg.dropped));
+  out.push('', '## Commands run', '', renderCommandsRun(pkg.commands_run, pkg.commands_run_omitted, pkg.dropped, pkg.commands_run_form === 'compact'));
   out.push('', '## Next steps', '', numberedList(pkg.next_steps));
   out.push('', '## Blockers', '', bulletList(pkg.blockers));
   const turns = pkg.recent_turns.map(renderTurn);
-  out.push('', '## Recent turns', '', (turns.length ? turns.join('\n\n') : NONE) + droppedNote(pkg.dropped, 'recent_turns', 'older turn was', 'older turns were'));
+  const turnsShortened = pkg.dropped.find((d) => d.section === 'recent_turns')?.shortened ? '\n\n_The last turn is shown as its head to fit the token budget._' : '';
+  out.push('', '## Recent turns', '', (turns.length ? turns.join('\n\n') : NONE) + droppedNote(pkg.dropped, 'recent_turns', 'older turn was', 'older turns were') + turnsShortened);
   out.push('', '## Artifacts', '', bulletList(pkg.artifacts.map((a) => codeSpan(a))));
   out.push('', '## Return condition', '', describeReturnCondition(pkg.return_condition));
   if (meta.historyFile) {

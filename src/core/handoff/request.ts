@@ -4,7 +4,7 @@
  * defaults and the same `ERROR:` messages naming the field at fault.
  */
 import { z } from 'zod';
-import { MAX_ITEM_CHARS, MAX_LINE_CHARS, MAX_LIST_ITEMS, MAX_REQUEST_CHARS, MAX_SUMMARY_CHARS, formatCount } from './limits';
+import { BUDGET_PRESETS, BUDGET_PRESET_NAMES, MAX_ITEM_CHARS, MAX_LINE_CHARS, MAX_LIST_ITEMS, MAX_REQUEST_CHARS, MAX_SUMMARY_CHARS, formatCount } from './limits';
 import { composeError, type ErrorParts } from './errors';
 import { issueProblem } from './issues';
 import { CommandRunSchema, DraftedFieldSchema, UserRequestSchema } from './draftFields';
@@ -123,6 +123,8 @@ export const HandoverRequestSchema = z.object({
     .int('must be a whole number')
     .nonnegative('must be 0 or more')
     .default(DEFAULT_INCLUDE_RECENT_TURNS),
+  /** A budget preset instead of `max_context_tokens` (`small` 1,000, `default` 3,000, `large` 8,000 tokens); not both. */
+  budget: z.enum(BUDGET_PRESET_NAMES, { error: `must be one of: ${BUDGET_PRESET_NAMES.join(', ')}` }).optional(),
   tokenizer: TokenizerNameSchema.default('o200k_base'),
   fit_to_budget: z.boolean().default(true),
   session_id: oneLine('session id').pipe(z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters')).optional(),
@@ -194,7 +196,13 @@ export function issueMessage(issue: z.core.$ZodIssue | undefined, input: unknown
 export function parseHandoverRequest(input: unknown): RequestParse {
   const r = HandoverRequestSchema.safeParse(input);
   if (r.success) {
-    return { ok: true, request: r.data };
+    if (r.data.budget === undefined) return { ok: true, request: r.data };
+    // A preset stands for a number: never both, so neither silently wins.
+    if ((input as { max_context_tokens?: unknown }).max_context_tokens !== undefined) {
+      const parts = { path: ['budget'], subject: 'budget', problem: `and max_context_tokens are both given`, fix: `give one of them: a preset (${BUDGET_PRESET_NAMES.join(', ')}) or a number of tokens` };
+      return { ok: false, message: composeError(parts), field: 'budget', parts };
+    }
+    return { ok: true, request: { ...r.data, max_context_tokens: BUDGET_PRESETS[r.data.budget] } };
   }
   const issue = r.error.issues[0];
   const field = issue?.path.map(String).join('.') || 'request';

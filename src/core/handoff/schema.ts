@@ -225,6 +225,8 @@ export const HandoffPackageSchema = z.object({
   user_requests: z.array(UserRequestSchema).default([]),
   /** Commands run that are not test runs, failures first (the "Commands run" section; issue 15). */
   commands_run: z.array(CommandRunSchema).default([]),
+  /** `compact`: fit-to-budget lists each command without its source, time and the workspace folder; absent: in full. */
+  commands_run_form: z.literal('compact').optional(),
   /**
    * The statements of the summary, decisions, done items and user requests about the state of
    * the work, each with its verdict against the recorded evidence (issue 18, docs/DESIGN.md §4
@@ -234,8 +236,15 @@ export const HandoffPackageSchema = z.object({
   ...DRAFT_FIELDS,
   touched_files: z.array(TouchedFileSchema),
   touched_files_omitted: z.number().int().nonnegative(),
+  /**
+   * How fit-to-budget has the touched files and the session's other edits listed: `paths` (no
+   * line counts), `folders` (rolled up into folders with counts); absent: in full.
+   */
+  touched_files_form: z.enum(['paths', 'folders']).optional(),
   tests_run: z.array(TestRunSchema),
   tests_run_omitted: z.number().int().nonnegative(),
+  /** `grouped`: fit-to-budget lists the runs of one command in one folder as one line (the latest run, how many, how many failed); absent: one line per run. */
+  tests_run_form: z.literal('grouped').optional(),
   session_sources: z.array(SessionSourceSummarySchema),
   session_edits: z.array(SessionEditSchema),
   commits: z.array(CommitSchema),

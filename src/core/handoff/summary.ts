@@ -33,10 +33,15 @@ const CUT_UNITS: Readonly<Record<string, readonly [string, string]>> = {
   user_requests: ['older request', 'older requests'],
 };
 
-/** What fit-to-budget cut, in words: "2 turns, 120 diff lines". */
+/** What fit-to-budget cut and shortened, in words: "2 turns, 120 diff lines, 12 user requests shortened". */
 export function describeCuts(dropped: HandoffPackage['dropped']): string {
   const unit: Record<string, string> = { recent_turns: 'turns', diff_excerpt: 'diff lines', touched_files: 'files', tests_run: 'passing tests', commands_run: 'commands run', summary: 'summary characters', user_requests: 'older user requests' };
-  return dropped.map((d) => `${formatCount(d.count)} ${unit[d.section] ?? d.section}`).join(', ');
+  return dropped
+    .flatMap((d) => [
+      ...(d.count > 0 ? [`${formatCount(d.count)} ${unit[d.section] ?? d.section}`] : []),
+      ...(d.shortened ? [`${formatCount(d.shortened)} ${unit[d.section]?.replace(/^(older |passing |summary )/, '') ?? d.section} shortened`] : []),
+    ])
+    .join(', ');
 }
 
 /**
@@ -109,7 +114,8 @@ function terminalLines(result: HandoverOk, rel: (f: string) => string): string[]
   }
   for (const d of p.dropped) {
     const [one, many] = CUT_UNITS[d.section] ?? ['', ''];
-    lines.push(`  cut       ${d.section.replace(/_/g, ' ')}: ${one ? plural(d.count, one, many) : formatCount(d.count)} (${plural(d.tokens, 'token')})`);
+    const what = [d.count > 0 ? `${one ? plural(d.count, one, many) : formatCount(d.count)} cut` : '', d.shortened ? `${formatCount(d.shortened)} shortened` : ''].filter(Boolean).join(', ');
+    lines.push(`  fit       ${d.section.replace(/_/g, ' ')}: ${what} (${plural(d.tokens, 'token')})`);
   }
   const leftOut = describeLeftOut(p.left_out);
   if (leftOut) lines.push(`  left out  ${leftOut} (the session log holds them; the handoff does not)`);

@@ -4,7 +4,12 @@
  * it, ~30 times per handoff (issue 19).
  */
 import { codeSpan } from './codeSpan';
-import type { TouchedFile } from './schema';
+import { FLOOR_FOLDERS } from './fitLimits';
+import { formatCount } from './limits';
+import { rollUpPaths } from './rollup';
+import type { HandoffPackage, TouchedFile } from './schema';
+
+const NONE = '_None._';
 
 /**
  * One line for a touched file, e.g. `- **M** \`src/a.ts\` (+3 / −1)`; a submodule names its
@@ -61,3 +66,56 @@ export function touchedList(files: readonly TouchedFile[]): string {
   return text;
 }
 
+
+/** Entries the session's other edits are rolled up into when the touched files are shortened. */
+const SHORTENED_EDIT_ENTRIES = 8;
+
+/** A path as a code span, with the old path of a rename: `` `a` → `b` ``. */
+function pathLine(f: Pick<TouchedFile, 'path' | 'old_path' | 'status'>): string {
+  return `- **${f.status}** ${f.old_path ? `${codeSpan(f.old_path)} → ${codeSpan(f.path)}` : codeSpan(f.path)}`;
+}
+
+/** `M 30, A 7`: counts by status. */
+function statusCounts(statuses: Readonly<Record<string, number>>): string {
+  return Object.entries(statuses)
+    .map(([s, n]) => `${s} ${formatCount(n)}`)
+    .join(', ');
+}
+
+/**
+ * The list of the "Touched files" section, in the form fit-to-budget left it in
+ * (`touched_files_form`, ./fit.ts): every file with its line counts; every file as its path;
+ * or, past {@link FLOOR_FOLDERS} paths, the paths rolled up into folders with counts — the
+ * session's other edits too. Then what evidence collection left out, and a note when the list
+ * was shortened.
+ */
+export function renderTouchedFiles(pkg: Pick<HandoffPackage, 'touched_files' | 'touched_files_omitted' | 'touched_files_form' | 'session_edits'>): string {
+  const out: string[] = [];
+  const files = pkg.touched_files;
+  const form = pkg.touched_files_form;
+  if (form === 'folders') {
+    const rolled = rollUpPaths(files, FLOOR_FOLDERS);
+    out.push(rolled.length ? rolled.map((e) => (e.count === 1 ? pathLine(files.find((f) => f.path === e.path) ?? { path: e.path, old_path: null, status: Object.keys(e.statuses)[0] as TouchedFile['status'] }) : `- ${codeSpan(e.path)} — ${formatCount(e.count)} files (${statusCounts(e.statuses)})`)).join('\n') : NONE);
+  } else if (form === 'paths') {
+    out.push(files.length ? files.map(pathLine).join('\n') : NONE);
+  } else if (files.length || pkg.touched_files_omitted === 0) {
+    out.push(files.length ? touchedList(files) : NONE);
+  }
+  if (pkg.touched_files_omitted > 0) {
+    out.push(`- … and ${formatCount(pkg.touched_files_omitted)} more (left out by collection)`);
+  }
+  const edits = pkg.session_edits;
+  if (edits.length) {
+    // Shortened, the session's other edits are rolled up into a few folders: git's own changes come first.
+    const listed = form
+      ? rollUpPaths(
+          edits.map((e) => ({ path: e.path, status: e.source })),
+          SHORTENED_EDIT_ENTRIES,
+        ).map((e) => (e.count === 1 ? codeSpan(e.path) : `${codeSpan(e.path)} (${formatCount(e.count)})`))
+      : edits.map((e) => `${codeSpan(e.path)} (${e.source})`);
+    out.push('', `Also edited in the session (not changed against HEAD now, or outside the repository): ${listed.join(', ')}`);
+  }
+  if (form === 'paths' && files.length) out.push('', '_Listed as paths only to fit the token budget; `git diff --stat` gives their line counts._');
+  if (form === 'folders') out.push('', `_${formatCount(files.length + edits.length)} paths rolled up into folders to fit the token budget; \`git status\` lists every one._`);
+  return out.join('\n');
+}

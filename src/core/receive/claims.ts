@@ -276,7 +276,8 @@ export function commandMatches(kind: ClaimKind, c: Pick<CommandRun, 'command' | 
 }
 
 function testEvidence(t: TestRun): ClaimEvidence {
-  return { command: t.command, cwd: t.cwd, result: t.result, exit_code: t.exit_code, basis: t.basis ?? 'exit code', at: t.started_at, source: t.source };
+  // Runs resting on the agent's claim are no evidence (failuresAfterLastPass leaves them out): only these two bases reach here.
+  return { command: t.command, cwd: t.cwd, result: t.result, exit_code: t.exit_code, basis: t.basis === 'output' ? 'output' : 'exit code', at: t.started_at, source: t.source };
 }
 
 function commandEvidence(c: CommandRun): ClaimEvidence {

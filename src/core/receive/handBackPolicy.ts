@@ -43,8 +43,13 @@ function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-/** The failing test runs that block `complete`: every `failed` run after the last `passed` one (all failures when none passed). */
-export function failuresAfterLastPass(tests: readonly TestRun[]): { failures: TestRun[]; lastPass: TestRun | undefined } {
+/**
+ * The failing test runs that block `complete`: every `failed` run after the last `passed` one (all
+ * failures when none passed). A result resting on the agent's claim alone (`basis: 'claim'`) is no
+ * recorded result: neither a pass nor a failure here.
+ */
+export function failuresAfterLastPass(all: readonly TestRun[]): { failures: TestRun[]; lastPass: TestRun | undefined } {
+  const tests = all.filter((t) => t.basis !== 'claim');
   let last = -1;
   for (let i = tests.length - 1; i >= 0; i--) {
     if (tests[i].result === 'passed') {

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { shellWrites as shellWordsWrites } from './shellWords';
 import { CommandTally, type CommandGroup } from './commands';
 import { userRequestText } from './requests';
+import { carryDoneSteps } from './planMerge';
 
 /** Where a fact came from; shown beside every test result. */
 export type SessionSource = 'recorder' | 'claude-code' | 'codex' | 'aider' | 'cline' | 'roo' | 'kilo' | 'specstory' | 'copilot' | 'gemini' | 'opencode';
@@ -54,6 +55,11 @@ export interface SessionCommand {
   readonly output_tail?: string;
   readonly time?: string;
   readonly duration_ms?: number | null;
+  /**
+   * The result the agent's own words state for this run, where the log has no exit code and no
+   * output (./claimedResult.ts): a test run's result on the basis of the agent's claim.
+   */
+  readonly claimed?: 'passed' | 'failed';
 }
 
 /** A file an agent tool wrote or edited (path relative to the workspace when inside it). */
@@ -237,9 +243,9 @@ export class SessionAccumulator {
         this.tally.add(e, writes);
       }
     } else if (e.kind === 'plan') {
-      // Each plan call replaces the whole list: the latest snapshot is the plan.
+      // Each plan call replaces the whole list, but a step done stays done unless reopened (./planMerge.ts).
       this.counts.plans++;
-      this.plan = e;
+      this.plan = carryDoneSteps(this.plan, e);
       this.planSeq = seq;
     } else {
       this.counts.edits++;
@@ -381,7 +387,6 @@ export interface SessionPlan {
   readonly time?: string;
 }
 
-/** Items kept of one plan snapshot (in the tool's order): 200, far above any real todo list. */
-export const MAX_PLAN_ITEMS = 200;
+export { MAX_PLAN_ITEMS } from './planMerge';
 /** Characters kept of one plan item's text (and of Codex's explanation): 2,000. */
 export const MAX_PLAN_ITEM_CHARS = 2000;

@@ -265,8 +265,8 @@ export function resultFromOutput(output: string | undefined): 'passed' | 'failed
  * Turns session commands into test runs: those that ran and either invoke a known test
  * runner or printed a recognised test summary. Result: exit 0 → passed, another exit code
  * (or the log saying the command failed) → failed (`basis: 'exit code'`); with no exit code,
- * what the runner printed ({@link resultFromOutput}, `basis: 'output'`); otherwise unknown
- * (no basis).
+ * what the runner printed ({@link resultFromOutput}, `basis: 'output'`); with neither, what the
+ * agent's words state (`claimed`, `basis: 'claim'`); otherwise unknown (no basis).
  *
  * @param source the reader the commands came from, kept on each entry
  */
@@ -286,13 +286,15 @@ export function testRunsFrom(commands: readonly SessionCommand[], source: Sessio
     const counts = summary?.counts && Object.values(summary.counts).every((n) => n === undefined || (Number.isSafeInteger(n) && n >= 0)) ? summary.counts : undefined;
     const duration = typeof c.duration_ms === 'number' && Number.isFinite(c.duration_ms) && c.duration_ms >= 0 ? c.duration_ms : null;
     const fromOutput = exit === null && !c.failed ? resultFromOutput(c.output_tail) : undefined;
-    const result: TestRun['result'] = exit === 0 ? 'passed' : exit !== null || c.failed ? 'failed' : (fromOutput ?? 'unknown');
+    // Only the agent's words say how it ended: that result, on the basis of its claim.
+    const claimed = exit === null && !c.failed && !fromOutput && !c.output_tail?.trim() ? c.claimed : undefined;
+    const result: TestRun['result'] = exit === 0 ? 'passed' : exit !== null || c.failed ? 'failed' : (fromOutput ?? claimed ?? 'unknown');
     const run = TestRunSchema.safeParse({
       command: c.command,
       cwd: c.cwd ?? null,
       exit_code: exit,
       result,
-      ...(exit !== null || c.failed ? { basis: 'exit code' } : fromOutput ? { basis: 'output' } : {}),
+      ...(exit !== null || c.failed ? { basis: 'exit code' } : fromOutput ? { basis: 'output' } : claimed ? { basis: 'claim' } : {}),
       ...(counts ? { counts } : {}),
       source,
       started_at: c.time ?? null,

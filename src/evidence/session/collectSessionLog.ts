@@ -26,11 +26,12 @@ import { readCodex } from './readers/codex';
 import { readCopilotSession } from './readers/copilot';
 import { readGemini } from './readers/gemini';
 import { readOpenCode } from './readers/opencode';
+import { readOpenCodeExport } from './readers/opencodeExport';
 import { readSpecStory } from './readers/specstory';
 import { cannotRead, type ReaderOptions } from './readers/common';
 import { fsErrorCode } from '../../core/handoff/fsErrors';
 import { openRegularForReading } from './lines';
-import { detectTranscript, formatWords, sourceOfFormat, type DetectedTranscript, type TranscriptFormat } from './detect';
+import { READ_AGENTS, detectTranscript, formatWords, sourceOfFormat, type DetectedTranscript, type TranscriptFormat } from './detect';
 import { readRecorder, type RecorderRead } from './recorderLog';
 import {
   defaultLocations,
@@ -161,6 +162,8 @@ export function reader(t: FoundTranscript): Reader {
       return readAider;
     case 'cline-api':
       return (f, o) => readClineApiHistory(f, { ...o, source: t.source });
+    case 'opencode-export':
+      return readOpenCodeExport;
     case 'cline-metadata':
       // Holds no conversation (the detection note says so): nothing to read.
       return async (f) => ({ source: t.source, file: f, events: [], stats: { lines: 0, malformed: 0, skipped: 0, invalid_utf8: 0 }, end_offset: 0 });
@@ -281,7 +284,7 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
         unreadableWhy
           ? `Session log ${unreadableWhy}`
           : exists
-          ? `Session log ${mode}: nothing in it is a transcript format this extension reads (Claude Code, Codex CLI, Aider, Cline / Roo / Kilo Code, SpecStory, Copilot Chat); give the agent's own log file or task folder`
+          ? `Session log ${mode}: nothing in it is a transcript format this extension reads (${READ_AGENTS}); give the agent's own log file or task folder`
           : `Session log ${mode} was not found; give the path of an agent's log file or task folder`,
       );
     } else {

@@ -21,6 +21,8 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { SessionSource } from '../../core/session/events';
+import { formatOfJsonLinesText, recordHeadOfPrefix, sniffJsonLines } from './jsonLinesFormat';
+import { isOpenCodeExport } from './readers/opencodeExport';
 import { openRegularForReading } from './lines';
 import { looksLikeGemini } from './readers/gemini';
 import { looksLikeOpenCode } from './readers/opencode';
@@ -40,6 +42,7 @@ export type TranscriptFormat =
   | 'cline-task'
   | 'cline-api'
   | 'cline-metadata'
+  | 'opencode-export'
   | 'specstory';
 
 /**
@@ -94,46 +97,25 @@ export async function readHead(file: string, n = DETECT_HEAD_BYTES): Promise<str
   }
 }
 
-/** The first line of `head` parsed as a JSON object, when it is one (a JSON Lines file). */
-function firstJsonLine(head: string): Record<string, unknown> | undefined {
-  const nl = head.indexOf('\n');
-  if (nl < 0 && head.length >= DETECT_HEAD_BYTES) return undefined;
-  try {
-    const v: unknown = JSON.parse(nl < 0 ? head : head.slice(0, nl));
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-const CLAUDE_TYPES = new Set(['user', 'assistant', 'summary', 'system', 'queue-operation', 'last-prompt', 'file-history-snapshot', 'progress', 'result']);
-const CODEX_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
-
 /**
  * The format of a file's first bytes, or undefined when none is recognised. Pure.
+ * JSON Lines are decided by their records in order (./jsonLinesFormat.ts), not by the first line
+ * alone; a file whose head decides nothing may still be JSON Lines whose records are longer than
+ * the head ({@link detectTranscript} then reads on).
  * @param head the first ≤ 64 KiB of the file as UTF-8
  * @param fileName the base name, used only where the content is the same for two formats
  */
 export function formatOfHead(head: string, fileName = ''): TranscriptFormat | SessionSource | undefined {
   const text = head.replace(/^\uFEFF/, '');
   const trimmed = text.trimStart();
-  const first = firstJsonLine(trimmed);
-  if (first) {
-    const type = typeof first.type === 'string' ? first.type : undefined;
-    if (first.v === 1 && type === 'session_start') return 'recorder';
-    if (type && CODEX_TYPES.has(type) && 'payload' in first) return 'codex';
-    if (first.kind === 0 && first.v !== undefined) return 'copilot';
-    if (Array.isArray(first.requests) || (/^\{\s*"(?:version|requesterUsername|sessionId)"/.test(trimmed) && /"requests"\s*:/.test(trimmed))) return 'copilot';
-    if (Array.isArray(first.files_in_context)) return 'cline-metadata';
-    const message = first.message && typeof first.message === 'object' ? (first.message as Record<string, unknown>) : undefined;
-    if ((type && CLAUDE_TYPES.has(type) && ('sessionId' in first || 'uuid' in first)) || 'parentUuid' in first || ((type === 'user' || type === 'assistant') && typeof message?.role === 'string')) return 'claude-code';
-  }
+  const jsonl = trimmed.startsWith('{') ? formatOfJsonLinesText(trimmed) : undefined;
+  if (jsonl) return jsonl;
   for (const s of EXTRA_SNIFFERS) {
     if (s.looksLike(text, fileName)) return s.source;
   }
   if (trimmed.startsWith('{')) {
     if (/^\{\s*"files_in_context"\s*:/.test(trimmed)) return 'cline-metadata';
-    if (/"requests"\s*:\s*\[/.test(trimmed) && /"(?:requesterUsername|responderUsername|version)"\s*:/.test(trimmed)) return 'copilot';
+    if (/"requests"\s*:\s*\[/.test(trimmed) && /"(?:requesterUsername|responderUsername|version|sessionId)"\s*:/.test(trimmed)) return 'copilot';
   }
   if (trimmed.startsWith('[')) {
     if (/^\[\s*\{\s*"ts"\s*:\s*\d+\s*,\s*"type"\s*:\s*"(?:say|ask)"/.test(trimmed) || /^\[\s*\{[^{}]*"type"\s*:\s*"(?:say|ask)"[^{}]*"(?:say|ask)"\s*:/.test(trimmed)) return 'cline-task';
@@ -155,10 +137,15 @@ export function sourceOfFormat(format: TranscriptFormat | SessionSource, file: s
     case 'cline-api':
     case 'cline-metadata':
       return clineFamily(file);
+    case 'opencode-export':
+      return 'opencode';
     default:
       return format as SessionSource;
   }
 }
+
+/** The agents whose logs are read, in words, for a note on a file that is none of them. */
+export const READ_AGENTS = 'Claude Code, Codex CLI, Gemini CLI, OpenCode, Aider, Cline / Roo / Kilo Code, SpecStory, Copilot Chat';
 
 /** The words for a format in notes. */
 const FORMAT_WORDS: Record<TranscriptFormat, string> = {
@@ -171,6 +158,7 @@ const FORMAT_WORDS: Record<TranscriptFormat, string> = {
   'cline-task': 'a Cline ui_messages.json',
   'cline-api': 'a Cline api_conversation_history.json',
   'cline-metadata': 'a Cline task_metadata.json',
+  'opencode-export': 'an OpenCode export',
   specstory: 'a SpecStory export',
 };
 
@@ -210,7 +198,11 @@ export async function detectTranscript(p: string): Promise<DetectedTranscript | 
   } catch {
     return undefined;
   }
-  const format = formatOfHead(head, path.basename(full));
+  const startsObject = head.replace(/^\uFEFF/, '').trimStart().startsWith('{');
+  // An `opencode export` document (its `info` a session, whatever the file's name), before the storage files it resembles.
+  const exported = startsObject && isOpenCodeExport((await recordHeadOfPrefix(head.replace(/^\uFEFF/, '').trimStart())) ?? { keys: new Set(), values: new Map() });
+  // JSON Lines whose head decides nothing (bookkeeping records, a first record longer than the head): read on, record by record.
+  const format = exported ? 'opencode-export' : (formatOfHead(head, path.basename(full)) ?? (startsObject ? await sniffJsonLines(full).catch(() => undefined) : undefined));
   if (!format) return undefined;
   const source = sourceOfFormat(format, full);
   if (format === 'cline-task' || format === 'cline-api' || format === 'cline-metadata') {

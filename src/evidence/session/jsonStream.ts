@@ -42,3 +42,33 @@ export async function forEachJsonArrayItem(file: string, path: readonly string[]
   });
   return n;
 }
+
+/**
+ * The value at `path` of a JSON file's top-level object (`['info']`: its `info`), streamed: the
+ * parse stops once that value is read, and memory holds that value only.
+ *
+ * @returns the value, or undefined when the file has none there
+ * @throws when the file cannot be read or is not valid JSON up to that value
+ */
+export async function readJsonValueAt(file: string, path: readonly string[]): Promise<unknown> {
+  const [{ parser }, { streamValues }, { pick }, { chain }] = await Promise.all([
+    import('stream-json'),
+    import('stream-json/streamers/stream-values.js'),
+    import('stream-json/filters/pick.js'),
+    import('stream-chain'),
+  ]);
+  const fh = await openRegularForReading(file);
+  const pipeline = chain([fh.createReadStream({ highWaterMark: 64 * 1024 }), parser(), pick({ filter: path.join('.') }), streamValues()] as Parameters<typeof chain>[0]);
+  return new Promise<unknown>((resolve, reject) => {
+    let found = false;
+    pipeline.on('data', (d: { value: unknown }) => {
+      if (found) return;
+      found = true;
+      pipeline.destroy();
+      void fh.close().catch(() => undefined);
+      resolve(d.value);
+    });
+    pipeline.on('end', () => resolve(undefined));
+    pipeline.on('error', (err: Error) => (found ? undefined : reject(err)));
+  });
+}

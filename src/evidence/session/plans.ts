@@ -6,6 +6,7 @@
  */
 import type { Provenance } from '../../core/handoff/draftFields';
 import type { PlanItem, SessionEvent, SessionLogState, SessionPlan, SessionSource } from '../../core/session/events';
+import { carryDoneSteps } from '../../core/session/planMerge';
 
 /** A plan snapshot as the session-log state keeps it per file (`FileStateSchema.plan`). */
 export type RememberedPlan = NonNullable<SessionLogState['files'][string]['plan']>;
@@ -23,11 +24,13 @@ export interface EvidencePlan {
 /**
  * A transcript's plan after a read: its newest `plan` event, else — when the read skipped what
  * was read before (`resumed`: from an offset, or items not newer than the previous read) — the
- * plan remembered from the previous read.
+ * plan remembered from the previous read. After a resumed read the newest snapshot keeps the
+ * remembered plan's done steps it no longer names (core/session/planMerge.ts).
  */
 export function planAfterRead(events: readonly SessionEvent[], remembered: RememberedPlan | undefined, resumed: boolean): RememberedPlan | undefined {
   let latest: SessionPlan | undefined;
   for (const e of events) if (e.kind === 'plan') latest = e;
+  if (latest && resumed && remembered) latest = carryDoneSteps({ kind: 'plan', ...remembered }, latest);
   if (latest) {
     return {
       tool: latest.tool,

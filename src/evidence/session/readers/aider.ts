@@ -10,6 +10,8 @@
  *   run when answered no; `/run`, `/test` and `!` typed by the user ran. Aider records no exit
  *   codes: the runner's printed summary gives the result (src/core/session/testDetection.ts).
  * - Other in-chat commands (`/add a.py`, `/copy-context`, …) are not user turns ({@link slashCommand}).
+ * - In architect mode the architect's reply is written again as `#### ` lines, the editor model's
+ *   input: not the user's words, so no user turn.
  */
 import { cleanTurnText, outputTail, type SessionCommand, type SessionTurn, type TranscriptRead } from '../../../core/session/events';
 import { forEachLine } from '../lines';
@@ -18,14 +20,18 @@ import { accumulator, relativePath, transcriptRead, unreadable, type ReaderOptio
 const RUN_QUESTION = /^Run shell commands?\? .*?:\s*(\w+)?\s*$/;
 const SESSION_START = /^# aider chat started at (.+?)\s*$/;
 
-/** Chat-mode commands whose text is a message to the model (Aider docs "In-chat commands"): `/ask`, `/code`, `/architect`, `/context`. */
-const MESSAGE_COMMANDS = new Set(['ask', 'code', 'architect', 'context']);
+/**
+ * In-chat commands whose text is the user's request (Aider docs "In-chat commands"): `/ask`,
+ * `/code`, `/architect`, `/context` send it to the model; `/copy-context TEXT` puts it under the
+ * copied context as the instruction for a web chat (aider `commands.py` `cmd_copy_context`).
+ */
+const MESSAGE_COMMANDS = new Set(['ask', 'code', 'architect', 'context', 'copy-context']);
 
 /**
  * What a user line starting with an Aider in-chat command means (Aider docs "In-chat commands"):
  * `/run CMD`, `/test CMD` and `!CMD` run a shell command; `/ask TEXT` (and `/code`, `/architect`,
- * `/context`) carry a message to the model; every other `/cmd` (`/add a.py b.py`,
- * `/copy-context`, `/drop`, `/undo`, …) is an instruction to Aider, never a user turn.
+ * `/context`, `/copy-context`) carry the user's request; every other `/cmd` (`/add a.py b.py`,
+ * `/copy-context` alone, `/drop`, `/undo`, …) is an instruction to Aider, never a user turn.
  * @returns undefined when the text is not a command
  */
 export function slashCommand(text: string): { run?: string; message?: string } | undefined {
@@ -39,6 +45,9 @@ export function slashCommand(text: string): { run?: string; message?: string } |
   return {};
 }
 
+/** Text with every run of white space as one space, trimmed. */
+const squashed = (t: string) => t.replace(/\s+/g, ' ').trim();
+
 /** Reads one Aider chat history from `opts.fromOffset`. Never throws. */
 export async function readAider(file: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
   const acc = accumulator(opts);
@@ -48,6 +57,10 @@ export async function readAider(file: string, opts: ReaderOptions = {}): Promise
   let proposed: string[] = [];
   let running: SessionCommand | undefined;
   let runningOutput: string[] = [];
+  /** The text of the last `/ask`-like command, which Aider writes again as the next input. */
+  let echoOf: string | undefined;
+  /** The model's last reply, white space squashed: in architect mode it comes back as the editor's input. */
+  let lastReply: string | undefined;
 
   const flushTurn = () => {
     if ((mode === 'user' || mode === 'assistant') && buf.length) {
@@ -62,7 +75,13 @@ export async function readAider(file: string, opts: ReaderOptions = {}): Promise
         runningOutput = [];
       }
       const said = slash ? slash.message : cleaned;
-      if (said) {
+      // Aider writes the text of `/ask X` (`/code`, `/architect` …) again as the next input line: one request.
+      const echo = mode === 'user' && !slash && said !== undefined && said === echoOf;
+      echoOf = slash?.message;
+      // In architect mode Aider writes the architect's reply again as `#### ` lines: the editor's input, not the user's words.
+      const handOff = mode === 'user' && !slash && said !== undefined && lastReply !== undefined && squashed(said) === lastReply;
+      if (mode === 'assistant' && said) lastReply = squashed(said);
+      if (said && !echo && !handOff) {
         const turn: SessionTurn = { kind: 'turn', role: mode as 'user' | 'assistant', text: said, ...(time ? { time } : {}) };
         acc.add(turn);
       }
@@ -139,9 +158,11 @@ export async function readAider(file: string, opts: ReaderOptions = {}): Promise
         flushRun();
         mode = 'assistant';
       }
-      if (mode === 'user' && line.trim()) {
+      if (mode === 'user') {
+        // A blank line ends what the user typed (a blank line inside a multi-line input is written as `#### `).
         flushTurn();
-        mode = 'assistant';
+        mode = line.trim() ? 'assistant' : 'none';
+        if (!line.trim()) return true;
       }
       buf.push(line);
       return true;

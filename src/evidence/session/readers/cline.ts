@@ -6,7 +6,8 @@
  *
  * - The first `text` is the user's task; later `text` and `completion_result` are the
  *   assistant's; `user_feedback` is the user's.
- * - `command` is a command; the `command_output` chunks after it are its output. A
+ * - `command` is a command (without the `REQ_APP` marker Cline appends when it asks for
+ *   approval); the `command_output` chunks after it are its output. A
  *   command asked for but never followed by output or an approval did not run. Cline
  *   records no exit code: it stays unknown (the output's own test summary still counts).
  * - `tool` elements with `editedExistingFile`, `newFileCreated`, `fileDeleted` or
@@ -66,7 +67,8 @@ export async function readClineTask(taskDir: string, opts: ReaderOptions & { sou
       }
       if (kind === 'command') {
         flush();
-        current = { cmd: { kind: 'command', command: text.trim(), exit_code: null, ran: false, ...(time ? { time } : {}) }, output: [], approved: m.type === 'say', ts };
+        // Cline appends `REQ_APP` (its COMMAND_REQ_APP_STRING) to a command that asks for approval: a marker, not the command's text.
+        current = { cmd: { kind: 'command', command: text.trim().replace(/REQ_APP$/, '').trimEnd(), exit_code: null, ran: false, ...(time ? { time } : {}) }, output: [], approved: m.type === 'say', ts };
         return;
       }
       if (kind !== 'api_req_started' && kind !== 'reasoning' && kind !== 'checkpoint_created' && kind !== 'task_progress') {

@@ -3,7 +3,9 @@
  * line (`{timestamp, type, payload}`): `session_meta` (with the session's `cwd`),
  * `response_item` (messages, function calls and their outputs, custom tool calls such as
  * `apply_patch`), `event_msg` (user / agent messages, `exec_command_end`, `turn_aborted`).
- * Read as a stream from a byte offset.
+ * Read as a stream from a byte offset. Rollouts of older Codex versions have no envelope: a header line
+ * `{id, timestamp, instructions, cwd?}`, `{"record_type": "state"}` markers and the bare response
+ * items, read the same way.
  *
  * - Shell calls (`shell`, `exec_command`, `local_shell_call`, `shell_command`) become
  *   commands. The exit code comes from the output's metadata, an "Exit code: N" or
@@ -16,7 +18,9 @@
  *   environment context.
  */
 import { cleanTurnText, countBadRecord, outputTail, type SessionCommand, type SessionPlan, type TranscriptRead } from '../../../core/session/events';
-import { forEachJsonLine, parseJsonLine, readFirstLine } from '../lines';
+import path from 'node:path';
+import { firstRecordHead } from '../jsonLinesFormat';
+import { forEachJsonLine } from '../lines';
 import { PendingCalls, accumulator, obj, relativePath, str, textOf, transcriptRead, unreadable, type ReaderOptions } from './common';
 import { codexUpdatePlan } from './planTools';
 
@@ -27,7 +31,15 @@ interface PendingCall {
   readonly command: string;
   readonly cwd: string | null;
   readonly time?: string;
+  /** The files of an `apply_patch` run through the shell tool, and the folder they are relative to: edits, not a command. */
+  readonly patch?: { readonly files: readonly string[]; readonly dir: string | null };
 }
+
+/**
+ * Response items as rollouts written before records had their `{timestamp, type, payload}`
+ * envelope hold them: bare, one a line, after a header line and `{"record_type": "state"}` markers.
+ */
+const BARE_ITEM_TYPES: ReadonlySet<string> = new Set(['message', 'function_call', 'function_call_output', 'local_shell_call', 'local_shell_call_output', 'custom_tool_call', 'custom_tool_call_output', 'reasoning', 'web_search_call']);
 
 /** The record types of a rollout (`{timestamp, type, payload}`), each with a `payload` object. */
 const ROLLOUT_TYPES: ReadonlySet<string> = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
@@ -70,6 +82,31 @@ export function codexOutput(raw: unknown): { exit: number | null; text: string; 
   return { exit, text, durationMs };
 }
 
+/** The program names Codex runs a patch with (codex-rs `apply-patch`: `apply_patch` and its alias `applypatch`). */
+const PATCH_PROGRAM = '(?:apply_patch|applypatch)';
+const PATCH_ARGV0 = new RegExp(`^${PATCH_PROGRAM}$`);
+/** `[cd DIR &&] apply_patch <<'EOF'` … `EOF`: the heredoc form the shell tool runs (codex-rs `maybe_parse_apply_patch`). */
+const PATCH_HEREDOC = new RegExp(`^\\s*(?:cd\\s+('[^']*'|"[^"]*"|[^\\s&;]+)\\s*&&\\s*)?${PATCH_PROGRAM}\\s*<<-?\\s*(['"]?)([\\w-]+)\\2[ \\t]*\\r?\\n([\\s\\S]*?)\\r?\\n\\3\\s*$`);
+/** `apply_patch '*** Begin Patch …'`: the patch as one quoted argument. */
+const PATCH_ARGUMENT = new RegExp(`^\\s*${PATCH_PROGRAM}\\s+(['"])([\\s\\S]*)\\1\\s*$`);
+
+/**
+ * The patch of a shell call that runs `apply_patch` (older rollouts and the VS Code extension edit
+ * this way, not with the apply_patch tool): `["apply_patch", PATCH]`, `["bash", "-lc",
+ * "apply_patch <<'PATCH' … PATCH"]` (optionally after `cd DIR &&`), or the same as one command
+ * string. Undefined for any other command.
+ */
+export function shellPatch(args: Record<string, unknown>): { patch: string; dir?: string } | undefined {
+  const c = args.command ?? args.cmd;
+  if (Array.isArray(c) && c.length === 2 && PATCH_ARGV0.test(String(c[0]))) return { patch: String(c[1]) };
+  const script = codexCommand(args);
+  if (!script || !script.includes('*** Begin Patch')) return undefined;
+  const heredoc = PATCH_HEREDOC.exec(script);
+  if (heredoc) return { patch: heredoc[4], ...(heredoc[1] ? { dir: heredoc[1].replace(/^(['"])(.*)\1$/, '$2') } : {}) };
+  const quoted = PATCH_ARGUMENT.exec(script);
+  return quoted ? { patch: quoted[2] } : undefined;
+}
+
 /** Paths an `apply_patch` input touches: Add / Update / Delete File lines and Move to targets. */
 export function patchPaths(patch: string): string[] {
   const paths: string[] = [];
@@ -88,6 +125,7 @@ export async function readCodex(file: string, opts: ReaderOptions = {}): Promise
   // with its output, for the whole read: issue 19).
   const done = new PendingCalls<SessionCommand>();
   let cwd: string | null = null;
+  let headerTime: string | undefined;
   let sawResponseMessages = false;
   const fallbackTurns: Array<{ role: 'user' | 'assistant'; text: string; time?: string }> = [];
   let plan: SessionPlan | undefined;
@@ -99,6 +137,16 @@ export async function readCodex(file: string, opts: ReaderOptions = {}): Promise
   const settle = (id: string, exit: number | null, text: string | undefined, durationMs: number | null) => {
     const call = pending.take(id);
     if (!call) return;
+    if (call.patch) {
+      // A patch run through the shell: its files are edits when it applied (not a failed exit), never a command.
+      if (exit !== null && exit !== 0) return;
+      const dir = call.patch.dir;
+      for (const f of call.patch.files) {
+        const full = dir && path.isAbsolute(dir) ? path.resolve(dir, f) : f;
+        acc.add({ kind: 'file_edit', path: relativePath(full, call.cwd ?? opts.workspaceRoot), tool: 'apply_patch', time: call.time });
+      }
+      return;
+    }
     const cmd: SessionCommand = { kind: 'command', command: call.command, cwd: call.cwd, exit_code: exit, ran: true, output_tail: outputTail(text), time: call.time, duration_ms: durationMs };
     // The newest call of an id is the one a later exit names; one with its exit known never changes.
     if (exit === null) done.set(id, cmd);
@@ -107,6 +155,7 @@ export async function readCodex(file: string, opts: ReaderOptions = {}): Promise
   };
   const abandon = () => {
     for (const call of pending.values()) {
+      if (call.patch) continue;
       acc.add({ kind: 'command', command: call.command, cwd: call.cwd, exit_code: null, ran: false, time: call.time });
     }
     pending.clear();
@@ -114,13 +163,28 @@ export async function readCodex(file: string, opts: ReaderOptions = {}): Promise
 
   try {
     const { endOffset, stats } = await forEachJsonLine(file, opts.fromOffset ?? 0, (d, info) => {
-      const time = str(d.timestamp);
-      const p = obj(d.payload);
-      const type = str(d.type);
+      let time = str(d.timestamp);
+      let p = obj(d.payload);
+      let type = str(d.type);
+      if (!p && type && BARE_ITEM_TYPES.has(type)) {
+        // A rollout written before records had their envelope: the response item itself, timed by the header.
+        p = d;
+        type = 'response_item';
+        time = time ?? headerTime;
+      }
       if (!p || !type) {
-        // A rollout record without its payload object is the wrong shape; other lines (older rollouts' `record_type`) are skipped.
-        if (type && ROLLOUT_TYPES.has(type)) countBadRecord(info.stats, info.line, 'line');
-        else info.stats.skipped++;
+        if (type && ROLLOUT_TYPES.has(type)) {
+          // A rollout record without its payload object is the wrong shape.
+          countBadRecord(info.stats, info.line, 'line');
+        } else if (d.record_type !== undefined) {
+          // The older rollouts' state marker: nothing to read.
+        } else if (!type && info.line === 1 && (opts.fromOffset ?? 0) === 0 && str(d.id) && time) {
+          // The older rollouts' header `{id, timestamp, instructions, cwd?, git?}`.
+          cwd = str(d.cwd) ?? cwd;
+          headerTime = time;
+        } else {
+          info.stats.skipped++;
+        }
         return true;
       }
       if (type === 'session_meta' || type === 'turn_context') {
@@ -135,7 +199,10 @@ export async function readCodex(file: string, opts: ReaderOptions = {}): Promise
             // From now on the event_msg copies are never used: stop keeping them.
             if (!sawResponseMessages) fallbackTurns.length = 0;
             sawResponseMessages = true;
-            const text = cleanTurnText(textOf(p.content));
+            const raw = textOf(p.content);
+            // Rollouts without a cwd in their header name it in the injected environment context.
+            if (!cwd && role === 'user') cwd = /<environment_context>[\s\S]*?<cwd>([^<]+)<\/cwd>/.exec(raw)?.[1]?.trim() ?? cwd;
+            const text = cleanTurnText(raw);
             if (text) acc.add({ kind: 'turn', role, text, ...(time ? { time } : {}) });
           }
         } else if (ptype === 'function_call' || ptype === 'local_shell_call') {
@@ -157,8 +224,11 @@ export async function readCodex(file: string, opts: ReaderOptions = {}): Promise
             }
           } else if (SHELL_CALLS.has(name) && id) {
             const command = codexCommand(args);
+            const sp = shellPatch(args);
+            const callCwd = str(args.workdir) ?? str(args.working_directory) ?? cwd;
             if (command) {
-              pending.set(id, { command, cwd: str(args.workdir) ?? str(args.working_directory) ?? cwd, time });
+              const patch = sp ? { files: patchPaths(sp.patch), dir: sp.dir ? (callCwd ? path.resolve(callCwd, sp.dir) : sp.dir) : callCwd } : undefined;
+              pending.set(id, { command, cwd: callCwd, time, ...(patch ? { patch } : {}) });
               if (pending.size > MAX_PENDING) abandon();
             }
           }
@@ -210,9 +280,13 @@ export async function readCodex(file: string, opts: ReaderOptions = {}): Promise
   }
 }
 
-/** The `cwd` of a rollout's first `session_meta` record (its first line only), or undefined. */
+/**
+ * The `cwd` of a rollout's first record (its first line, of any length: the fields before its
+ * cut): a `session_meta` payload's, or the header's of a rollout without envelopes; else undefined.
+ */
 export async function codexSessionCwd(file: string): Promise<string | undefined> {
-  const d = parseJsonLine((await readFirstLine(file)) ?? '');
-  const p = obj(d?.payload);
-  return d?.type === 'session_meta' && p ? str(p.cwd) : undefined;
+  const head = await firstRecordHead(file);
+  const type = head?.values.get('type');
+  const cwd = type === 'session_meta' ? head?.values.get('payload.cwd') : type === undefined && head?.keys.has('id') ? head.values.get('cwd') : undefined;
+  return typeof cwd === 'string' ? cwd : undefined;
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { SUMMARY_TRUNCATED_MARKER, composePackage, composeUnjudgedPackage, fitToBudget, measurePackage } from '../../../../src/core/handoff/compose';
 import { claimsOfPackage } from '../../../../src/core/receive/claims';
 import { capHeadTail, renderHistory } from '../../../../src/core/handoff/history';
-import { renderHandoff } from '../../../../src/core/handoff/render';
+import { renderHandoff, renderHandoffBody } from '../../../../src/core/handoff/render';
 import { parseHandoverRequest, trimRecentTurns } from '../../../../src/core/handoff/request';
 import type { HandoffPackage, TestRun } from '../../../../src/core/handoff/schema';
 import { counterFor } from '../../../../src/engine/tokenizer';
@@ -63,11 +63,29 @@ describe('request validation', () => {
   });
 });
 
-describe('budget policy and fit-to-budget', () => {
-  it('under budget: nothing is cut and no warning', () => {
+describe('budget policy and fit-to-budget: compress first, then cut', () => {
+  const bodyTokens = (p: HandoffPackage, meta = META) => counter.count(renderHandoffBody(p, meta, reviewer)).tokens;
+  /** A long session's package: every kind of fact, each long. */
+  const longSession = () =>
+    pkgFrom(
+      {
+        summary: 'Ported the parser and the writer; the reader still drops tabs. '.repeat(40),
+        recent_turns: turns(5),
+        tests_run: [...Array.from({ length: 12 }, (_, i) => test(i % 3, i === 11 ? 'failed' : 'passed')), test(7, 'passed')],
+        user_requests: Array.from({ length: 20 }, (_, i) => ({ text: `Request ${i}: ${'please port the module and keep the API. '.repeat(i === 19 ? 60 : 8)}\nsecond line ${i}`, time: null, source: 'codex' })),
+        commands_run: Array.from({ length: 12 }, (_, i) => ({ command: `git commit -m "step ${i}" <<'EOF'\n${'body line\n'.repeat(10)}EOF`, cwd: '.', kind: 'git' as const, exit_code: 0, result: 'succeeded' as const, count: 1, failed_count: 0, source: 'codex', last_at: '2026-01-01T00:00:00Z' })),
+        next_steps: ['Fix the tab handling', 'Review the writer'],
+        decisions: ['Keep the API stable'],
+        return_condition: 'When the review is done',
+      },
+      evidence({ diffExcerpt: diff(300), touchedFiles: files(120) }),
+    );
+
+  it('under budget: nothing is shortened or cut and no warning; the budget counts the body, not the frontmatter', () => {
     const pkg = measurePackage(pkgFrom({ summary: 'short' }), META, reviewer, counter);
     assert.equal(pkg.oversize_warning, false);
-    assert.equal(pkg.estimated_tokens, tokensOf(pkg));
+    assert.equal(pkg.estimated_tokens, bodyTokens(pkg));
+    assert.ok(tokensOf(pkg) > pkg.estimated_tokens + 200, 'the frontmatter is not counted');
     const fit = fitToBudget(pkg, META, reviewer, counter);
     assert.equal(fit.fits, true);
     assert.deepEqual(fit.pkg.dropped, []);
@@ -77,100 +95,93 @@ describe('budget policy and fit-to-budget', () => {
     const pkg = measurePackage(pkgFrom({ summary: 'word '.repeat(4000) }), META, reviewer, counter);
     assert.equal(pkg.oversize_warning, true);
     assert.ok(pkg.estimated_tokens > 3000);
-    assert.equal(pkg.estimated_tokens, tokensOf(pkg));
+    assert.equal(pkg.estimated_tokens, bodyTokens(pkg));
   });
 
-  it('cuts recent turns first, oldest first, and only as many as needed', () => {
-    const base = pkgFrom({ recent_turns: turns(5), max_context_tokens: 1 }, evidence());
-    const budget = tokensOf({ ...base, recent_turns: base.recent_turns.slice(2) }, metaH) + 60;
-    const fit = fitToBudget({ ...base, max_context_tokens: budget }, metaH, reviewer, counter);
-    assert.equal(fit.fits, true);
-    assert.deepEqual(fit.pkg.recent_turns.map((t) => t.text.slice(0, 7)), ['Turn 2:', 'Turn 3:', 'Turn 4:']);
-    assert.equal(fit.pkg.dropped.length, 1);
-    assert.equal(fit.pkg.dropped[0].section, 'recent_turns');
-    assert.equal(fit.pkg.dropped[0].count, 2);
-    assert.ok(fit.pkg.dropped[0].tokens > 100);
-    assert.ok(fit.pkg.estimated_tokens <= budget);
-  });
+  for (const budget of [1000, 3000, 8000]) {
+    it(`a long session at ${budget.toLocaleString('en')} tokens: every kind of fact survives, shortened before anything is cut`, () => {
+      const base = longSession();
+      const input = { ...base, max_context_tokens: budget };
+      const fit = fitToBudget(input, metaH, reviewer, counter);
+      assert.equal(fit.fits, true, `${fit.pkg.estimated_tokens} tokens`);
+      assert.ok(fit.pkg.estimated_tokens <= budget);
+      assert.equal(fit.pkg.estimated_tokens, bodyTokens(fit.pkg, metaH));
+      const text = renderHandoff(fit.pkg, metaH, reviewer);
+      // The summary: never empty, the drafted one's head.
+      assert.ok(fit.pkg.summary.startsWith('Ported the parser'), fit.pkg.summary.slice(0, 80));
+      // Every changed path, as itself or in its folder with a count.
+      const listed = text.slice(text.indexOf('## Touched files'), text.indexOf('## Tests run'));
+      for (const f of base.touched_files) assert.ok(listed.includes(f.path) || /`src\/(\S*\/)?` — [\d,]+ files/.test(listed), f.path);
+      assert.doesNotMatch(listed, /… and \d+ more/);
+      // The latest request, its head at least; the older ones counted.
+      assert.ok(text.includes('Request 19: please port the module'), 'the latest request');
+      assert.match(text, /older requests? (?:is|are) not carried|Request 18/);
+      // Every test command with its outcome, the failure first.
+      const tests = text.slice(text.indexOf('## Tests run'), text.indexOf('## Commands run'));
+      for (const t of base.tests_run) assert.ok(tests.includes(t.command), t.command);
+      if (fit.pkg.tests_run_form === 'grouped') assert.ok(tests.indexOf('❌ failed') < tests.indexOf('✅ passed'), 'failures first');
+      // The open plan items and the decisions, whole.
+      assert.deepEqual(fit.pkg.next_steps, base.next_steps);
+      assert.deepEqual(fit.pkg.decisions, base.decisions);
+      // Every command's first line.
+      for (const c of base.commands_run) assert.ok(text.includes(c.command.split('\n')[0]), c.command.split('\n')[0]);
+      // The last assistant message, its head at least.
+      assert.ok(text.includes('Turn 3: discussion'), 'the last assistant turn');
+      // The manifest says what was shortened; nothing above the floor was cut.
+      for (const d of fit.pkg.dropped) assert.ok(d.count > 0 || (d.shortened ?? 0) > 0, JSON.stringify(d));
+      assert.equal(fit.pkg.commands_run_omitted, 0, 'no command cut');
+      assert.equal(fit.pkg.tests_run_omitted, 0, 'no test run cut');
+      assert.equal(fit.original, input, 'the original is untouched');
+    });
+  }
 
-  it('then the diff excerpt (by lines from its end), before any touched file', () => {
-    const base = pkgFrom({ recent_turns: turns(2) }, evidence({ diffExcerpt: diff(400), touchedFiles: files(30) }));
-    const noTurns = { ...base, recent_turns: [] };
-    const budget = tokensOf({ ...noTurns, diff_excerpt: diff(100).replace(/\n$/, ''), diff_excerpt_truncated: true }, metaH) + 60;
-    const fit = fitToBudget({ ...base, max_context_tokens: budget }, metaH, reviewer, counter);
-    assert.equal(fit.fits, true);
-    assert.deepEqual(fit.pkg.dropped.map((d) => d.section), ['recent_turns', 'diff_excerpt']);
-    assert.equal(fit.pkg.touched_files.length, 30);
-    const keptLines = fit.pkg.diff_excerpt?.split('\n').length ?? 0;
-    assert.ok(keptLines > 50 && keptLines < 401, `kept ${keptLines}`);
-    assert.equal(fit.pkg.dropped[1].count, 401 - keptLines);
-    assert.equal(fit.pkg.diff_excerpt_truncated, true);
-  });
-
-  it('then collapses the touched-file list to "… and N more"', () => {
-    const base = pkgFrom({}, evidence({ diffExcerpt: diff(50), touchedFiles: files(200), touchedFilesOmitted: 7 }));
-    const budget = tokensOf({ ...base, diff_excerpt: null, touched_files: base.touched_files.slice(0, 40), touched_files_omitted: 167 }, metaH) + 80;
-    const fit = fitToBudget({ ...base, max_context_tokens: budget }, metaH, reviewer, counter);
-    assert.equal(fit.fits, true);
-    assert.deepEqual(fit.pkg.dropped.map((d) => d.section), ['diff_excerpt', 'touched_files']);
-    assert.equal(fit.pkg.diff_excerpt, null);
-    const kept = fit.pkg.touched_files.length;
-    assert.ok(kept >= 40 && kept < 200, `kept ${kept}`);
-    assert.equal(fit.pkg.touched_files_omitted, 7 + 200 - kept);
-    assert.equal(fit.pkg.dropped[1].count, 200 - kept);
-    assert.match(renderHandoff(fit.pkg, metaH, reviewer), new RegExp(`… and ${7 + 200 - kept} more \\(${200 - kept} cut to fit the token budget`));
-  });
-
-  it('then tests, keeping every failure', () => {
-    const tests = Array.from({ length: 60 }, (_, i) => test(i, i % 10 === 0 ? 'failed' : 'passed'));
-    const base = { ...pkgFrom({ tests_run: tests }, evidence({ touchedFiles: [] })) };
-    const failures = tests.filter((t) => t.result === 'failed');
-    const budget = tokensOf({ ...base, tests_run: failures, tests_run_omitted: 54 }, metaH) + 60;
-    const fit = fitToBudget({ ...base, max_context_tokens: budget }, metaH, reviewer, counter);
-    assert.equal(fit.fits, true);
-    assert.deepEqual(fit.pkg.dropped.map((d) => d.section), ['tests_run']);
-    for (const f of failures) {
-      assert.ok(fit.pkg.tests_run.some((t) => t.command === f.command), `failure ${f.command} kept`);
+  it('grows back in order: a roomier budget keeps more of each kind, and the file always fits', () => {
+    const base = longSession();
+    const sizes = [1000, 2000, 3000, 5000, 8000, 20000].map((budget) => fitToBudget({ ...base, max_context_tokens: budget }, metaH, reviewer, counter).pkg);
+    for (let i = 1; i < sizes.length; i++) {
+      const [a, b] = [sizes[i - 1], sizes[i]];
+      assert.ok(b.summary.length >= a.summary.length, 'the summary');
+      assert.ok(b.user_requests.length >= a.user_requests.length, 'the requests');
+      assert.ok((b.diff_excerpt?.length ?? 0) >= (a.diff_excerpt?.length ?? 0), 'the diff excerpt');
     }
-    assert.equal(fit.pkg.tests_run.length + fit.pkg.tests_run_omitted, 60);
-    assert.equal(fit.pkg.dropped[0].count, fit.pkg.tests_run_omitted);
+    for (const p of sizes) assert.ok(p.estimated_tokens <= p.max_context_tokens, `${p.estimated_tokens} <= ${p.max_context_tokens}`);
+    assert.deepEqual(sizes.at(-1)?.dropped, [], 'at 20,000 tokens nothing is shortened');
   });
 
-  it('then the summary, marked [truncated]', () => {
+  it('rolls more than 40 changed paths up into folders with counts, never "… and N more" alone', () => {
+    // 2,000 files in 50 folders of 40, the first 3 at the top level.
+    const many = files(2000).map((f, i) => ({ ...f, path: i < 3 ? `top-${i}.ts` : `src/mod-${i % 50}/file-${i}.ts` }));
+    const base = pkgFrom({}, evidence({ touchedFiles: many, diffExcerpt: diff(50) }));
+    const fit = fitToBudget({ ...base, max_context_tokens: 1000 }, metaH, reviewer, counter);
+    assert.equal(fit.fits, true, `${fit.pkg.estimated_tokens}`);
+    assert.equal(fit.pkg.touched_files_form, 'folders');
+    const text = renderHandoff(fit.pkg, metaH, reviewer);
+    const counts = [...text.matchAll(/— ([\d,]+) files \(/g)].reduce((n, m) => n + Number(m[1].replace(/,/g, '')), 0);
+    const singles = (text.slice(text.indexOf('## Touched files'), text.indexOf('### Commits')).match(/^- \*\*[A-Z?]\*\* `/gm) ?? []).length;
+    assert.equal(counts + singles, 2000, 'every path counted');
+    assert.equal(fit.pkg.touched_files.length, 2000, 'the package keeps every file');
+    assert.deepEqual(fit.pkg.dropped.find((d) => d.section === 'touched_files'), { section: 'touched_files', count: 0, shortened: 2000, tokens: fit.pkg.dropped.find((d) => d.section === 'touched_files')?.tokens });
+  });
+
+  it('the summary is shortened, never replaced: its head stays, marked [truncated]', () => {
     const summary = 'Sentence about the work. '.repeat(400);
-    const base = pkgFrom({ summary }, evidence());
-    const budget = tokensOf({ ...base, summary: summary.slice(0, 2000) }, metaH) + 60;
-    const fit = fitToBudget({ ...base, max_context_tokens: budget }, metaH, reviewer, counter);
+    const fit = fitToBudget({ ...pkgFrom({ summary }, evidence()), max_context_tokens: 900 }, metaH, reviewer, counter);
     assert.equal(fit.fits, true);
-    assert.deepEqual(fit.pkg.dropped.map((d) => d.section), ['summary']);
+    assert.ok(fit.pkg.summary.startsWith('Sentence about the work.'));
     assert.ok(fit.pkg.summary.endsWith(SUMMARY_TRUNCATED_MARKER));
-    assert.ok(fit.pkg.summary.length < summary.length);
-    assert.equal(fit.pkg.dropped[0].count, summary.trim().length - (fit.pkg.summary.length - SUMMARY_TRUNCATED_MARKER.length));
+    assert.equal(fit.pkg.dropped.find((d) => d.section === 'summary')?.count, summary.trim().length - (fit.pkg.summary.length - SUMMARY_TRUNCATED_MARKER.length));
   });
 
-  it('uses the fixed order across all five sections and never cuts header fields, decisions or next steps', () => {
-    const base = pkgFrom(
-      {
-        summary: 'Long summary. '.repeat(300),
-        recent_turns: turns(5),
-        tests_run: [test(1, 'passed'), test(2, 'failed')],
-        decisions: ['Keep the API stable'],
-        next_steps: ['Review the auth module'],
-        return_condition: 'When the review is done',
-      },
-      evidence({ diffExcerpt: diff(300), touchedFiles: files(100) }),
-    );
-    const fit = fitToBudget({ ...base, max_context_tokens: 700 }, metaH, reviewer, counter);
-    assert.deepEqual(fit.pkg.dropped.map((d) => d.section), ['recent_turns', 'diff_excerpt', 'touched_files', 'tests_run', 'summary']);
+  it('below the floor it cuts, least useful first, and never the header fields, decisions or next steps', () => {
+    const base = longSession();
+    const fit = fitToBudget({ ...base, max_context_tokens: 500 }, metaH, reviewer, counter);
     assert.equal(fit.pkg.specialist, 'quality_reviewer');
-    assert.equal(fit.pkg.topic, 'auth');
     assert.equal(fit.pkg.return_condition, 'When the review is done');
     assert.deepEqual(fit.pkg.decisions, [{ id: 'D1', text: 'Keep the API stable' }]);
-    assert.deepEqual(fit.pkg.next_steps, ['Review the auth module']);
-    assert.deepEqual(fit.pkg.tests_run.map((t) => t.result), ['failed']);
-    assert.equal(fit.fits, fit.pkg.estimated_tokens <= 700);
-    assert.equal(fit.original, fit.original);
-    assert.equal(fit.original.recent_turns.length, 5, 'the original is untouched');
+    assert.deepEqual(fit.pkg.next_steps, base.next_steps);
+    assert.deepEqual(fit.pkg.tests_run.filter((t) => t.result === 'failed').length, 1, 'failures stay');
+    assert.ok(fit.pkg.summary.length > 0 && fit.pkg.user_requests.length === 1);
+    assert.equal(fit.fits, fit.pkg.estimated_tokens <= 500);
   });
 
   it('still over budget after every cut: oversize_warning stays true', () => {
@@ -181,12 +192,13 @@ describe('budget policy and fit-to-budget', () => {
     assert.ok(fit.pkg.estimated_tokens > 300);
   });
 
-  it('the drop manifest is rendered in the frontmatter', () => {
-    const base = pkgFrom({ recent_turns: turns(5) });
-    const fit = fitToBudget({ ...base, max_context_tokens: tokensOf(base) - 200 }, metaH, reviewer, counter);
+  it('the drop manifest is rendered in the frontmatter, and each section says what was shortened and cut', () => {
+    const base = longSession();
+    const fit = fitToBudget({ ...base, max_context_tokens: 1500 }, metaH, reviewer, counter);
     const text = renderHandoff(fit.pkg, metaH, reviewer);
-    assert.match(text, /dropped:\n {2}- section: recent_turns\n {4}count: \d+\n {4}tokens: \d+/);
-    assert.match(text, /older turns were cut to fit the token budget/);
+    assert.match(text, /dropped:\n {2}- section: \w+\n {4}count: \d+\n( {4}shortened: \d+\n)? {4}tokens: \d+/);
+    assert.match(text, /shown as their first line to fit the token budget/);
+    assert.match(text, /to fit the token budget/);
   });
 });
 

@@ -149,28 +149,36 @@ describe('fit to budget with drafted sections', () => {
   const counter = counterFor('o200k_base');
   const many = (n: number): UserRequest[] => Array.from({ length: n }, (_, i) => ({ text: `Request number ${i}: ${'please keep every detail of this instruction verbatim '.repeat(6)}`, time: null, source: 'claude-code' }));
 
-  it('cuts commands before the summary and user requests last, oldest first, never the latest, and says so in the drop manifest', () => {
-    const requests = many(12);
+  it('shortens commands and older requests before cutting any: the latest whole, older ones newest first as their first line, and says so', () => {
+    const requests = many(12).map((r) => ({ ...r, text: `${r.text}\nA second line with more detail.` }));
     const commands = Array.from({ length: 20 }, (_, i) => ({ ...COMMANDS[1], command: `npm run task-${i} --with-a-long-flag-name` }));
-    const base = withDrafted({ summary: 'A summary of the work. '.repeat(40), user_requests: requests, commands_run: commands, max_context_tokens: 700 });
+    const base = withDrafted({ summary: 'A summary of the work. '.repeat(40), user_requests: requests, commands_run: commands, max_context_tokens: 1500 });
     const fit = fitToBudget(base, META, reviewer, counter);
-    const sections = fit.pkg.dropped.map((d) => d.section);
-    assert.ok(sections.includes('commands_run'), sections.join(', '));
-    assert.ok(sections.includes('user_requests'), sections.join(', '));
-    assert.ok(sections.indexOf('commands_run') < sections.indexOf('summary') && sections.indexOf('summary') < sections.indexOf('user_requests'), `order: ${sections.join(', ')}`);
-    assert.equal(fit.pkg.user_requests.at(-1)?.text, requests.at(-1)?.text, 'the latest request is kept');
-    const cut = fit.pkg.dropped.find((d) => d.section === 'user_requests')!;
-    assert.equal(fit.pkg.user_requests.length, 12 - cut.count);
-    assert.deepEqual(fit.pkg.user_requests, requests.slice(cut.count), 'the oldest were cut');
+    assert.equal(fit.fits, true, `${fit.pkg.estimated_tokens}`);
+    assert.equal(fit.pkg.commands_run.length, 20, 'every command, in its shortest form');
+    assert.equal(fit.pkg.commands_run_form, 'compact');
+    assert.equal(fit.pkg.user_requests.at(-1)?.text, requests.at(-1)?.text, 'the latest request whole');
+    // The older requests shown are the newest ones, each whole or as its first line.
+    const shown = fit.pkg.user_requests.slice(0, -1);
+    const older = requests.slice(requests.length - 1 - shown.length, -1);
+    shown.forEach((r, i) => assert.ok(r.text === older[i].text || r.text === `${older[i].text.split('\n')[0]} …` || (r.text.endsWith(' …') && older[i].text.startsWith(r.text.slice(0, -2))), r.text));
+    assert.ok(shown.length > 0, 'some older requests are shown');
+    const cut = fit.pkg.dropped.find((d) => d.section === 'user_requests') ?? { count: 0, shortened: 0 };
     assert.equal(fit.pkg.user_requests_omitted, cut.count);
-    assert.match(renderHandoff(fit.pkg, META, reviewer), new RegExp(`_${cut.count} older requests are not carried \\(${cut.count} cut to fit the token budget, \\d+ tokens\\)\\._`));
+    assert.ok(cut.count > 0 || (cut.shortened ?? 0) > 0, 'shortened or cut');
+    assert.equal(fit.pkg.user_requests.length, 12 - cut.count);
+    const text = renderHandoff(fit.pkg, META, reviewer);
+    if (cut.count > 0) assert.match(text, new RegExp(`_${cut.count} older requests? (?:is|are) not carried \\(${cut.count} cut to fit the token budget, \\d+ tokens\\)\\._`));
+    if (cut.shortened) assert.match(text, new RegExp(`_${cut.shortened} requests? shortened`));
+    assert.match(text, /_20 commands shown as their first line to fit the token budget\._/);
   });
 
-  it('never cuts the only request, even when the package stays over budget', () => {
+  it('never cuts the only request: a long one keeps its head, marked with how much was left out', () => {
     const [only] = many(1);
     const fit = fitToBudget(withDrafted({ user_requests: [{ ...only, text: only.text.repeat(20) }], max_context_tokens: 300 }), META, reviewer, counter);
-    assert.equal(fit.fits, false);
+    assert.match(fit.pkg.user_requests[0].text, / … \[[\d,]+ more characters\]$/);
     assert.equal(fit.pkg.user_requests.length, 1);
-    assert.ok(!fit.pkg.dropped.some((d) => d.section === 'user_requests'));
+    assert.ok(fit.pkg.user_requests[0].text.startsWith('Request number 0: please keep every detail'));
+    assert.equal(fit.pkg.dropped.find((d) => d.section === 'user_requests')?.count ?? 0, 0, 'none cut');
   });
 });

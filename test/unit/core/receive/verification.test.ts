@@ -148,7 +148,7 @@ describe('the "Tests run" lines read back (parseTestsRun, the inverse of renderT
   ].map((r) => TestRunSchema.parse(r));
 
   it('every line renderTestRun writes is read back to the same run (its time and duration are not in the line)', () => {
-    const section = runs.map(renderTestRun).join('\n');
+    const section = runs.map((t) => renderTestRun(t)).join('\n');
     assert.deepEqual(parseTestsRun(section), runs);
     assert.equal(renderTestRun(runs[1]), '- ❌ failed `npx vitest run --reporter=dot` (exit 1; in `packages/api`; source: codex)');
   });

@@ -5,7 +5,7 @@ import { trimRecentTurns } from '../../../../src/core/handoff/request';
 import { collectSessionLog, readAsFormat, readByContent } from '../../../../src/evidence/session/collectSessionLog';
 import { detectTranscript, formatOfHead, readHead, type TranscriptFormat } from '../../../../src/evidence/session/detect';
 import { findClineTasks } from '../../../../src/evidence/session/discovery';
-import { slashCommand } from '../../../../src/evidence/session/readers/aider';
+import { readAider, slashCommand } from '../../../../src/evidence/session/readers/aider';
 import { HandoverOkSchema } from '../../../../src/core/handoff/schema';
 import { handover } from '../../../../src/engine/handover';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../../../helpers/repo';
@@ -115,8 +115,38 @@ describe('session logs by content (issue 16)', function () {
     assert.deepEqual(found.transcripts.map((t) => [t.source, path.basename(t.file), t.turns]), [['aider', 'notes-from-friday.md', 4]]);
     assert.deepEqual(slashCommand('/add a.py b.py'), {});
     assert.deepEqual(slashCommand('/copy-context'), {});
+    // The text after /copy-context, /ask, /code is the user's request (aider's cmd_copy_context puts it under the copied context).
+    assert.deepEqual(slashCommand('/copy-context is the gemini handling missing parameters?'), { message: 'is the gemini handling missing parameters?' });
+    assert.deepEqual(slashCommand('/ask does parse_date accept time zones?\nand offsets?'), { message: 'does parse_date accept time zones?\nand offsets?' });
+    assert.deepEqual(slashCommand('/code add a --verbose flag'), { message: 'add a --verbose flag' });
     assert.deepEqual(slashCommand('!make lint'), { run: 'make lint' });
     assert.equal(slashCommand('fix /usr/lib paths'), undefined);
+  });
+
+  it('Aider writes the text of /ask and /code again as the next input line, and the architect\'s reply as the editor\'s input: one request each; a blank line ends an input', async () => {
+    const file = path.join(tempDir(), '.aider.chat.history.md');
+    writeFileSync(file, [
+      '# aider chat started at 2026-03-06 09:00:00', '',
+      '#### /ask can we make the terminal scroll down?  ', '',
+      '#### can we make the terminal scroll down?  ', '',
+      'Yes: add a scroll after sending.', '',
+      '#### /code add the scroll  ', '',
+      '#### add the scroll  ', '',
+      'plugin/send.lua', '```lua', '<<<<<<< SEARCH', 'a', '=======', 'b', '>>>>>>> REPLACE', '```', '',
+      '> Applied edit to plugin/send.lua  ', '',
+      '#### /copy-context is the gemini handling missing parameters?  ', '',
+      // Architect mode: the architect's reply comes back as the editor's `#### ` input.
+      '#### /architect add a km/h readout  ', '',
+      '#### add a km/h readout  ', '',
+      'Here are the instructions for your editor engineer.', '', '1. Add `SpeedKmh` to car.gd.', '',
+      '> Tokens: 1k sent, 100 received.  ', '',
+      '#### Here are the instructions for your editor engineer.  ', '####   ', '#### 1. Add `SpeedKmh` to car.gd.  ', '',
+      'car.gd', '```', '<<<<<<< SEARCH', 'a', '=======', 'b', '>>>>>>> REPLACE', '```', '',
+      '> Applied edit to car.gd  ', '',
+    ].join('\n'));
+    const r = await readAider(file);
+    assert.deepEqual(r.user_requests?.map((q) => q.text), ['can we make the terminal scroll down?', 'add the scroll', 'is the gemini handling missing parameters?', 'add a km/h readout']);
+    assert.deepEqual(r.events.filter((e) => e.kind === 'file_edit').map((e) => e.kind === 'file_edit' && e.path), ['plugin/send.lua', 'car.gd']);
   });
 
   it('says so when nothing in a file is understood, or it is no transcript at all', async () => {
@@ -129,7 +159,7 @@ describe('session logs by content (issue 16)', function () {
     writeFileSync(text, '# Todo\n\n- buy milk\n');
     const none = await collectSessionLog({ workspaceRoot: ws, mode: text });
     assert.deepEqual(none.transcripts, []);
-    assert.ok(none.notes.some((n) => n.includes('nothing in it is a transcript format this extension reads')), none.notes.join('\n'));
+    assert.ok(none.notes.some((n) => n.includes('nothing in it is a transcript format this extension reads') && /Claude Code, Codex CLI, Gemini CLI, OpenCode, Aider, Cline \/ Roo \/ Kilo Code, SpecStory, Copilot Chat/.test(n)), none.notes.join('\n'));
   });
 
   it('session sources report commands seen and kept', async () => {

@@ -293,10 +293,14 @@ describe('the agent\'s plan: SessionLogEvidence.plan', function () {
     assert.deepEqual(second.recent_turns.map((t) => t.text), ['All 12 tests pass; updating the snapshot.'], 'only the new line was read');
     assert.deepEqual(second.plan, first.plan);
 
-    // A new TodoWrite in the next lines replaces it.
+    // A new TodoWrite in the next lines replaces it; the steps done before that it no longer lists stay done, the in-progress one it drops is gone.
     appendFileSync(file, `${JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_todo9', name: 'TodoWrite', input: { todos: [{ content: 'Update the checkout snapshot', status: 'completed', activeForm: 'Updating' }] } }] }, timestamp: '2026-03-02T10:06:00.000Z', isSidechain: false })}\n`);
     const third = await collectSessionLog({ workspaceRoot: ws, mode: file, state: second.next_state });
-    assert.deepEqual(third.plan?.items, [{ text: 'Update the checkout snapshot', status: 'completed' }]);
+    assert.deepEqual(third.plan?.items, [
+      { text: 'Read the checkout page', status: 'completed' },
+      { text: 'Add the cart total', status: 'completed' },
+      { text: 'Update the checkout snapshot', status: 'completed' },
+    ]);
     assert.equal(third.plan?.provenance.time, '2026-03-02T10:06:00.000Z');
   });
 

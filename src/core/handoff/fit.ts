@@ -1,0 +1,354 @@
+/**
+ * Fit to budget (docs/DESIGN.md §4): a package over its token budget is first compressed, then
+ * cut only where even the compressed package does not fit, so a receiver gets every kind of
+ * fact, each shorter, rather than some sections whole and others gone.
+ *
+ * 1. The floor: every section in its shortest form that still carries its facts — the summary's
+ *    head, every changed path (as paths, or rolled up into folders with counts past
+ *    {@link FLOOR_FOLDERS} files), the latest user request (a long one as its head) with the
+ *    older ones counted, every test command with its outcome (runs of one command on one line,
+ *    failures first), the open plan items (never shortened), every command's first line, the
+ *    last assistant message's head; no recent turns but that one, no diff excerpt.
+ * 2. Over the floor, sections grow back toward what they hold, in the order that helps a
+ *    receiver most ({@link fitToBudget}); each step keeps the most that still fits.
+ * 3. Only when the floor itself does not fit are items cut: the last turn, passing tests, the
+ *    newest commands, then the summary and the latest request shorter still.
+ * The drop manifest records per section how many items were cut and how many shortened.
+ */
+import { renderHandoffBody, type HandoffMeta } from './render';
+import type { Dropped, HandoffPackage, Turn } from './schema';
+import { groupTestRuns } from './testRuns';
+import { FLOOR_FOLDERS, FLOOR_LATEST_REQUEST_CHARS, FLOOR_SUMMARY_CHARS, FLOOR_TURN_CHARS, LINE_CHARS, MIN_LATEST_REQUEST_CHARS, MIN_SUMMARY_CHARS, MIN_TURN_CHARS, SHORTENED_MARKER, SUMMARY_TRUNCATED_MARKER } from './fitLimits';
+
+export { FLOOR_FOLDERS, SHORTENED_MARKER, SUMMARY_TRUNCATED_MARKER } from './fitLimits';
+import type { UserRequest } from './draftFields';
+import type { Specialist } from '../specialists/registry';
+import type { TokenCounter } from './tokens';
+
+/** What {@link fitToBudget} did: the fitted package, whether it fits now, and the full pre-fit package. */
+export interface FitResult {
+  readonly pkg: HandoffPackage;
+  readonly fits: boolean;
+  readonly original: HandoffPackage;
+}
+
+/** `text` cut to at most `max` characters at a word where one is near, marked `marker`; unchanged when it fits. */
+export function headOf(text: string, max: number, marker = SHORTENED_MARKER): string {
+  const t = text.trim();
+  if (t.length <= max) return t;
+  const head = t.slice(0, Math.max(1, max));
+  const space = head.search(/\s\S*$/);
+  return `${(space >= max / 2 ? head.slice(0, space) : head).trimEnd()}${marker}`;
+}
+
+/** The first non-empty line of `text`, at most `max` characters, marked when anything was left out. */
+export function firstLineOf(text: string, max = LINE_CHARS): string {
+  const t = text.trim();
+  const line = t.split(/\r\n|\r|\n/)[0];
+  if (line.length === t.length && line.length <= max) return t;
+  return `${headOf(line, max, '').trimEnd()}${SHORTENED_MARKER}`;
+}
+
+/** The summary with at most `chars` of its characters, or whole; never empty when it was not. */
+function summaryAt(summary: string, chars: number): string {
+  return chars >= summary.length ? summary : headOf(summary, Math.max(1, chars), SUMMARY_TRUNCATED_MARKER);
+}
+
+/** The last assistant turn (else the last turn), its text at most `chars` long. */
+function lastTurnAt(turns: readonly Turn[], chars: number): Turn[] {
+  const i = turns.map((t) => t.role).lastIndexOf('assistant');
+  const last = turns[i >= 0 ? i : turns.length - 1];
+  return last ? [{ ...last, text: chars >= last.text.length ? last.text : headOf(last.text, chars) }] : [];
+}
+
+/** The latest request with at most `chars` of its text, marked with how many characters were left out. */
+function latestAt(request: UserRequest, chars: number): UserRequest {
+  if (chars >= request.text.trim().length) return request;
+  const head = headOf(request.text, chars, '');
+  return { ...request, text: `${head}${SHORTENED_MARKER} [${request.text.trim().length - head.length} more characters]` };
+}
+
+/** Largest k in [lo, hi] with ok(k), assuming ok is true then false as k grows; lo - 1 when ok(lo) is false. */
+function largestFitting(lo: number, hi: number, ok: (k: number) => boolean): number {
+  if (ok(hi)) return hi;
+  if (!ok(lo)) return lo - 1;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (ok(mid)) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The package at its floor (see the module's comment). */
+function floorOf(p: HandoffPackage): HandoffPackage {
+  const requests = p.user_requests;
+  const latest = requests.at(-1);
+  return {
+    ...p,
+    summary: summaryAt(p.summary, FLOOR_SUMMARY_CHARS),
+    touched_files_form: p.touched_files.length + p.session_edits.length === 0 ? undefined : p.touched_files.length + p.session_edits.length > FLOOR_FOLDERS ? 'folders' : 'paths',
+    tests_run_form: 'grouped',
+    user_requests: latest ? [latestAt(latest, FLOOR_LATEST_REQUEST_CHARS)] : [],
+    user_requests_omitted: p.user_requests_omitted + Math.max(0, requests.length - 1),
+    commands_run: p.commands_run.map((c) => ({ ...c, command: firstLineOf(c.command) })),
+    commands_run_form: p.commands_run.length ? 'compact' : undefined,
+    recent_turns: lastTurnAt(p.recent_turns, FLOOR_TURN_CHARS),
+    diff_excerpt: null,
+    diff_excerpt_truncated: false,
+  };
+}
+
+/**
+ * Fits `pkg` to `max_context_tokens`: compress to the floor, grow back in order, cut below the
+ * floor only when needed (see the module's comment). Records the drop manifest.
+ *
+ * @param meta identity the file will be written under; `historyFile` should be set to the path
+ *   the full package will be kept at, so the count includes the body's line naming it
+ * @returns the fitted package (measured), `fits: false` with `oversize_warning: true` when even
+ *   the package cut below its floor is over budget, and the untouched original
+ */
+export function fitToBudget(pkg: HandoffPackage, meta: HandoffMeta, specialist: Specialist, counter: TokenCounter): FitResult {
+  const budget = pkg.max_context_tokens;
+  const original = pkg;
+  // Candidates are measured as they will be written: the body's notes of what was shortened and
+  // cut at least as long as the real ones (every section that differs from the original, figures
+  // at their widest), so the final body never grows past what was measured.
+  const asWritten = (p: HandoffPackage): string => renderHandoffBody({ ...p, dropped: placeholderManifest(original, p) }, meta, specialist);
+  const fits = (p: HandoffPackage) => counter.within(asWritten(p), budget) !== false;
+  if (counter.within(renderHandoffBody(pkg, meta, specialist), budget) !== false) {
+    return { pkg: measurePackage(pkg, meta, specialist, counter), fits: true, original };
+  }
+  let cur = floorOf(pkg);
+  if (fits(cur)) {
+    cur = growBack(cur, original, fits);
+  } else {
+    cur = cutBelowFloor(cur, original, fits);
+  }
+  const fitted = { ...cur, dropped: [...pkg.dropped, ...manifestOf(original, cur, meta, specialist, counter)] };
+  const measured = measurePackage(fitted, meta, specialist, counter);
+  return { pkg: measured, fits: !measured.oversize_warning, original };
+}
+
+/** Grows the floor package back toward `full`, section by section in the order that helps a receiver most. */
+function growBack(floor: HandoffPackage, full: HandoffPackage, fits: (p: HandoffPackage) => boolean): HandoffPackage {
+  let cur = floor;
+  /** Keeps the largest k in [0, n] for which `make(k)` fits (k = 0 is the current package). */
+  const grow = (n: number, make: (k: number) => HandoffPackage) => {
+    if (n <= 0) return;
+    const k = largestFitting(0, n, (i) => i === 0 || fits(make(i)));
+    if (k > 0) cur = make(k);
+  };
+  // 1. The summary, character by character up to whole.
+  {
+    const base = cur;
+    const from = base.summary.length;
+    grow(Math.max(0, full.summary.length - from), (k) => ({ ...base, summary: summaryAt(full.summary, from + k) }));
+  }
+  // 2. The latest request whole.
+  const latest = full.user_requests.at(-1);
+  let olderLines = 0;
+  if (latest && cur.user_requests.at(-1)?.text !== latest.text) {
+    const base = cur;
+    const from = FLOOR_LATEST_REQUEST_CHARS;
+    grow(latest.text.length - from, (k) => ({ ...base, user_requests: [...base.user_requests.slice(0, -1), latestAt(latest, from + k)] }));
+  }
+  // 3. The touched files: rolled up → paths → with their line counts.
+  if (cur.touched_files_form) {
+    const base = cur;
+    const forms: Array<HandoffPackage['touched_files_form']> = base.touched_files_form === 'folders' ? ['folders', 'paths', undefined] : ['paths', undefined];
+    grow(forms.length - 1, (k) => ({ ...base, touched_files_form: forms[k] }));
+  }
+  // 4. The test runs one per line.
+  if (cur.tests_run_form) {
+    const base = cur;
+    grow(1, () => ({ ...base, tests_run_form: undefined }));
+  }
+  // 5. The last assistant message whole.
+  {
+    const base = cur;
+    const whole = lastTurnAt(full.recent_turns, Number.MAX_SAFE_INTEGER);
+    if (whole.length && whole[0].text !== base.recent_turns[0]?.text) grow(1, () => ({ ...base, recent_turns: whole }));
+  }
+  // 6. The older requests as their first lines, newest first; (8.) then whole, newest first.
+  const older = full.user_requests.slice(0, -1);
+  /** `from` with the newest `lines` older requests shown, the newest `whole` of them whole, the others as their first line. */
+  const withOlder = (from: HandoffPackage, lines: number, whole: number): HandoffPackage => {
+    const shown = older.slice(older.length - lines).map((r, i, all) => (i >= all.length - whole ? r : { ...r, text: firstLineOf(r.text) }));
+    return { ...from, user_requests: [...shown, from.user_requests[from.user_requests.length - 1]], user_requests_omitted: full.user_requests_omitted + older.length - lines };
+  };
+  if (older.length && latest) {
+    const base = cur;
+    grow(older.length, (k) => withOlder(base, k, 0));
+    olderLines = older.length - (cur.user_requests_omitted - full.user_requests_omitted);
+  }
+  // 7. The commands run with their source and time, then whole, in their order (failures first).
+  if (cur.commands_run_form) {
+    const base = cur;
+    grow(1, () => ({ ...base, commands_run_form: undefined }));
+  }
+  {
+    const base = cur;
+    grow(full.commands_run.length, (k) => ({ ...base, commands_run: full.commands_run.map((c, i) => (i < k ? c : base.commands_run[i])) }));
+  }
+  // 8. The older requests shown, whole.
+  if (olderLines > 0) {
+    const base = cur;
+    grow(olderLines, (k) => withOlder(base, olderLines, k));
+  }
+  // 9. More recent turns, newest first.
+  if (full.recent_turns.length > cur.recent_turns.length) {
+    const base = cur;
+    const turns = full.recent_turns;
+    // The newest k turns, and the last assistant message (step 5) among them wherever it is.
+    const kept = base.recent_turns[0];
+    const at = kept ? turns.map((t) => t.text).lastIndexOf(kept.text) : -1;
+    grow(turns.length, (k) => (k === 0 ? base : { ...base, recent_turns: turns.filter((t, i) => i >= turns.length - k || (i === at && kept.text === t.text)) }));
+  }
+  // 10. The diff excerpt, file by file from its start (a file's diff whole or not at all).
+  if (full.diff_excerpt !== null) {
+    const base = cur;
+    const files = full.diff_excerpt.split(/(?=^diff --git )/m);
+    grow(files.length, (k) =>
+      k >= files.length ? { ...base, diff_excerpt: full.diff_excerpt, diff_excerpt_truncated: full.diff_excerpt_truncated } : { ...base, diff_excerpt: files.slice(0, k).join('').replace(/\n$/, ''), diff_excerpt_truncated: true },
+    );
+  }
+  return cur;
+}
+
+/** Cuts below the floor until the package fits, least useful first; what cannot be cut stays (the package is then over budget). */
+function cutBelowFloor(floor: HandoffPackage, full: HandoffPackage, fits: (p: HandoffPackage) => boolean): HandoffPackage {
+  let cur = floor;
+  /** Keeps the most of n items (k) for which `make(k)` fits; 0 when none does. */
+  const keep = (n: number, make: (k: number) => HandoffPackage) => {
+    const k = largestFitting(0, n, (i) => fits(make(i)));
+    cur = make(Math.max(0, k));
+    return fits(cur);
+  };
+  const steps: Array<() => boolean> = [
+    // The summary shorter, never empty.
+    () => {
+      const base = cur;
+      const from = MIN_SUMMARY_CHARS;
+      return keep(Math.max(0, FLOOR_SUMMARY_CHARS - from), (k) => ({ ...base, summary: summaryAt(full.summary, from + k) }));
+    },
+    // The latest request shorter.
+    () => {
+      const base = cur;
+      const latest = full.user_requests.at(-1);
+      if (!latest) return fits(cur);
+      return keep(Math.max(0, FLOOR_LATEST_REQUEST_CHARS - MIN_LATEST_REQUEST_CHARS), (k) => ({ ...base, user_requests: [latestAt(latest, MIN_LATEST_REQUEST_CHARS + k)] }));
+    },
+    // The last turn shorter, then gone.
+    () => {
+      const base = cur;
+      return keep(Math.max(0, FLOOR_TURN_CHARS - MIN_TURN_CHARS) + 1, (k) => ({ ...base, recent_turns: k === 0 ? [] : lastTurnAt(full.recent_turns, MIN_TURN_CHARS + k - 1) }));
+    },
+    // Commands run from the end of the list (failures stay longest).
+    () => {
+      const base = cur;
+      return keep(base.commands_run.length, (k) => ({ ...base, commands_run: base.commands_run.slice(0, k), commands_run_omitted: base.commands_run_omitted + base.commands_run.length - k }));
+    },
+    // Passing test runs, oldest first (failures stay).
+    () => {
+      const base = cur;
+      const passing = base.tests_run.map((t, i) => (t.result !== 'failed' ? i : -1)).filter((i) => i >= 0);
+      return keep(passing.length, (k) => {
+        const gone = new Set(passing.slice(0, passing.length - k));
+        return { ...base, tests_run: base.tests_run.filter((_, i) => !gone.has(i)), tests_run_omitted: base.tests_run_omitted + gone.size };
+      });
+    },
+  ];
+  for (const step of steps) {
+    if (fits(cur) || step()) break;
+  }
+  return cur;
+}
+
+/**
+ * Counts the tokens of the handoff's body for `pkg` under `meta` (`renderHandoffBody`: what the
+ * budget counts), then writes the figure into the package (`estimated_tokens`,
+ * `tokens_estimated`, `oversize_warning`).
+ */
+export function measurePackage(pkg: HandoffPackage, meta: HandoffMeta, specialist: Specialist, counter: TokenCounter): HandoffPackage {
+  const c = counter.count(renderHandoffBody(pkg, meta, specialist));
+  return { ...pkg, estimated_tokens: c.tokens, tokens_estimated: c.estimated, oversize_warning: c.tokens > pkg.max_context_tokens };
+}
+
+/** The sections of the package the manifest speaks of, and whether `p` holds them as `o` does. */
+const SECTIONS: ReadonlyArray<[Dropped['section'], (o: HandoffPackage, p: HandoffPackage) => boolean]> = [
+  ['summary', (o, p) => o.summary === p.summary],
+  ['user_requests', (o, p) => o.user_requests === p.user_requests],
+  ['touched_files', (o, p) => p.touched_files_form === o.touched_files_form],
+  ['tests_run', (o, p) => o.tests_run === p.tests_run && p.tests_run_form === o.tests_run_form],
+  ['commands_run', (o, p) => o.commands_run === p.commands_run && p.commands_run_form === o.commands_run_form],
+  ['recent_turns', (o, p) => o.recent_turns === p.recent_turns],
+  ['diff_excerpt', (o, p) => o.diff_excerpt === p.diff_excerpt],
+];
+
+/** A manifest at least as long as the real one will be for `p`: an entry at the widest figures for every section that differs from `o`. */
+function placeholderManifest(o: HandoffPackage, p: HandoffPackage): Dropped[] {
+  const wide = 9_999_999;
+  return [...o.dropped, ...SECTIONS.filter(([, same]) => !same(o, p)).map(([section]) => ({ section, count: wide, shortened: wide, tokens: wide }))];
+}
+
+/** The sections of `p` restored to `o`'s, one section at a time. */
+function restored(o: HandoffPackage, p: HandoffPackage, section: Dropped['section']): HandoffPackage {
+  switch (section) {
+    case 'summary':
+      return { ...p, summary: o.summary };
+    case 'user_requests':
+      return { ...p, user_requests: o.user_requests, user_requests_omitted: o.user_requests_omitted };
+    case 'touched_files':
+      return { ...p, touched_files_form: o.touched_files_form };
+    case 'tests_run':
+      return { ...p, tests_run: o.tests_run, tests_run_omitted: o.tests_run_omitted, tests_run_form: o.tests_run_form };
+    case 'commands_run':
+      return { ...p, commands_run: o.commands_run, commands_run_omitted: o.commands_run_omitted, commands_run_form: o.commands_run_form };
+    case 'recent_turns':
+      return { ...p, recent_turns: o.recent_turns };
+    case 'diff_excerpt':
+      return { ...p, diff_excerpt: o.diff_excerpt, diff_excerpt_truncated: o.diff_excerpt_truncated };
+  }
+}
+
+/** How many items of a section `p` cut and shortened against `o`. */
+function changes(o: HandoffPackage, p: HandoffPackage, section: Dropped['section']): { count: number; shortened: number } {
+  const texts = (xs: ReadonlyArray<{ text: string }>) => new Set(xs.map((x) => x.text));
+  switch (section) {
+    case 'summary':
+      return { count: Math.max(0, o.summary.length - p.summary.replace(SUMMARY_TRUNCATED_MARKER, '').length), shortened: 0 };
+    case 'user_requests': {
+      const kept = texts(o.user_requests);
+      return { count: p.user_requests_omitted - o.user_requests_omitted, shortened: p.user_requests.filter((r) => !kept.has(r.text)).length };
+    }
+    case 'touched_files':
+      return { count: 0, shortened: p.touched_files_form ? p.touched_files.length + p.session_edits.length : 0 };
+    case 'tests_run':
+      return { count: p.tests_run_omitted - o.tests_run_omitted, shortened: p.tests_run_form ? p.tests_run.length - groupTestRuns(p.tests_run).length : 0 };
+    case 'commands_run': {
+      const kept = new Set(o.commands_run.map((c) => c.command));
+      return { count: p.commands_run_omitted - o.commands_run_omitted, shortened: p.commands_run_form ? p.commands_run.length : p.commands_run.filter((c) => !kept.has(c.command)).length };
+    }
+    case 'recent_turns': {
+      const kept = texts(o.recent_turns);
+      return { count: o.recent_turns.length - p.recent_turns.length, shortened: p.recent_turns.filter((t) => !kept.has(t.text)).length };
+    }
+    case 'diff_excerpt':
+      return { count: (o.diff_excerpt?.split('\n').length ?? 0) - (p.diff_excerpt?.split('\n').length ?? 0), shortened: 0 };
+  }
+}
+
+/** The drop manifest of the fitted package `p` against the original `o`: per section what was cut and shortened, and the tokens that saved. */
+function manifestOf(o: HandoffPackage, p: HandoffPackage, meta: HandoffMeta, specialist: Specialist, counter: TokenCounter): Dropped[] {
+  const tokens = (x: HandoffPackage) => counter.count(renderHandoffBody({ ...x, dropped: [] }, meta, specialist)).tokens;
+  const now = tokens(p);
+  const out: Dropped[] = [];
+  for (const [section, same] of SECTIONS) {
+    if (same(o, p)) continue;
+    const { count, shortened } = changes(o, p, section);
+    if (count <= 0 && shortened <= 0) continue;
+    out.push({ section, count: Math.max(0, count), ...(shortened > 0 ? { shortened } : {}), tokens: Math.max(0, tokens(restored(o, p, section)) - now) });
+  }
+  return out;
+}
