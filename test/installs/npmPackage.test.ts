@@ -32,6 +32,8 @@ function loadedFiles(unpacked: string, bin: string): string[] {
   const visit = (rel: string) => {
     if (seen.has(rel)) return;
     seen.add(rel);
+    // A file the bundles require but the tarball lacks stays in the list: the comparison names it.
+    if (!existsSync(path.join(unpacked, rel))) return;
     const text = readFileSync(path.join(unpacked, rel), 'utf8');
     for (const m of text.matchAll(/require\("(\.\.?\/[^"]+)"\)/g)) visit(path.posix.normalize(path.posix.join(path.posix.dirname(rel), m[1])));
     // src/engine/tokenizers/bundledEncoding.ts reads <name>.ranks.json beside <name>.js.
