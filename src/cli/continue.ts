@@ -1,26 +1,27 @@
 /**
- * `specialist-handoff continue --agent claude|codex|gemini|aider [--handoff REF]`: starts
- * the agent in the workspace folder with the receiving specialist's prompt as its first
- * message (src/engine/continue.ts builds the command), its standard streams the terminal's;
- * or, with `--print`, prints that command quoted for a POSIX shell. The agent is spawned
- * with an argv array: no shell ever reads the prompt.
+ * `specialist-handoff continue --agent <agent> [--handoff REF]`: starts the terminal agent in
+ * the workspace folder with the receiving specialist's prompt as its first message
+ * (src/engine/continue.ts builds the command), its standard streams the terminal's; or, with
+ * `--print`, prints that command quoted for a POSIX shell. The agent is spawned with an argv
+ * array: no shell ever reads the prompt. `--agent cursor` prints Cursor's prompt link, which
+ * opens Cursor's chat with the prompt (there is no process to start).
  */
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
-import { posixCommandLine, TERMINAL_AGENT_IDS, isTerminalAgentId, type TerminalAgentId } from '../core/agents/continueAgents';
-import { prepareContinue } from '../engine/continue';
+import { AGENT_IDS, posixCommandLine, TERMINAL_AGENT_IDS, isTerminalAgentId, type AgentId } from '../core/agents/continueAgents';
+import { prepareContinue, prepareCursorLink } from '../engine/continue';
 import type { Values } from './args';
 import { EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, type CliIo } from './io';
 import { escapeControls, exitCodeOf, fail, failWith } from './wording';
 import { cliEnvironment, resolveWorkspace } from './workspace';
 
 /** The environment variable per agent that points at its executable in the CLI (the VS Code settings are `handoff.agents.<id>.path`). */
-export const AGENT_PATH_VARIABLES: Readonly<Record<TerminalAgentId, string>> = {
-  claude: 'SPECIALIST_HANDOFF_CLAUDE',
-  codex: 'SPECIALIST_HANDOFF_CODEX',
-  gemini: 'SPECIALIST_HANDOFF_GEMINI',
-  aider: 'SPECIALIST_HANDOFF_AIDER',
-};
+export const AGENT_PATH_VARIABLES: Readonly<Record<AgentId, string>> = Object.fromEntries(
+  AGENT_IDS.map((id) => [id, `SPECIALIST_HANDOFF_${id.toUpperCase().replace(/-/g, '_')}`]),
+) as Record<AgentId, string>;
+
+/** The `--agent` values: the terminal agents, then Cursor. */
+export const CONTINUE_AGENT_CHOICES: readonly string[] = [...TERMINAL_AGENT_IDS, 'cursor'];
 
 /**
  * Runs `continue`: exit 2 on bad input (no or unknown `--agent`, the agent not found, no
@@ -29,11 +30,11 @@ export const AGENT_PATH_VARIABLES: Readonly<Record<TerminalAgentId, string>> = {
  */
 export async function runContinue(values: Values, io: CliIo): Promise<number> {
   const agent = values.agent;
-  const choices = TERMINAL_AGENT_IDS.join(', ');
+  const choices = CONTINUE_AGENT_CHOICES.join(', ');
   if (agent === undefined) {
-    return fail(io, values, `ERROR: --agent is required — pass --agent ${TERMINAL_AGENT_IDS.join('|')}`, EXIT_BAD_INPUT, 'agent');
+    return fail(io, values, `ERROR: --agent is required — pass --agent ${CONTINUE_AGENT_CHOICES.join('|')}`, EXIT_BAD_INPUT, 'agent');
   }
-  if (!isTerminalAgentId(agent)) {
+  if (agent !== 'cursor' && !isTerminalAgentId(agent)) {
     return fail(io, values, `ERROR: --agent "${agent}" is not an agent this command starts — pass one of ${choices}`, EXIT_BAD_INPUT, 'agent');
   }
   if ((values.handoff?.length ?? 0) > 1) {
@@ -43,6 +44,7 @@ export async function runContinue(values: Values, io: CliIo): Promise<number> {
   if (typeof cwd !== 'string') {
     return fail(io, values, cwd.error, EXIT_BAD_INPUT, 'cwd');
   }
+  if (agent === 'cursor') return openCursorLink(values, io, cwd);
   const env = process.env;
   const prepared = await prepareContinue(
     { agent, specialist: values.specialist, handoff: values.handoff?.[0], take: !values['no-take'] && !values.print },
@@ -77,5 +79,46 @@ export async function runContinue(values: Values, io: CliIo): Promise<number> {
     child.once('exit', (code, signal) => {
       resolve(code ?? (signal ? 128 + (constants.signals[signal] ?? 0) : EXIT_FAILURE));
     });
+  });
+}
+
+/**
+ * `--agent cursor`: Cursor's prompt link, handed to the platform's link opener (xdg-open, open)
+ * as its one argument; with `--print`, or where no opener is found, printed on standard output.
+ * A prompt longer than a link holds is refused (exit 2), naming the command that prints it.
+ */
+async function openCursorLink(values: Values, io: CliIo, cwd: string): Promise<number> {
+  const env = process.env;
+  const prepared = await prepareCursorLink(
+    { specialist: values.specialist, handoff: values.handoff?.[0], take: !values['no-take'] && !values.print },
+    await cliEnvironment(cwd, values, 'none'),
+    { pathEnv: env.PATH ?? env.Path, platform: process.platform, pathExt: env.PATHEXT },
+  );
+  if (prepared.status === 'error') {
+    if (prepared.field === 'handoff' && !prepared.message.includes('--handoff')) {
+      return fail(io, values, `ERROR: --handoff: ${prepared.message.replace(/^ERROR: /, '')}`, EXIT_BAD_INPUT, 'handoff');
+    }
+    return failWith(io, values, prepared, exitCodeOf(prepared));
+  }
+  prepared.prompt.warnings.forEach((w) => io.stderr(escapeControls(w)));
+  if (!prepared.whole) {
+    const ref = prepared.prompt.handoff_id ? ` --handoff ${prepared.prompt.handoff_id}` : ` --specialist ${prepared.prompt.specialist}`;
+    return fail(io, values, `ERROR: --agent cursor: the receiving prompt is ${prepared.prompt.prompt.length.toLocaleString('en-US')} characters, more than a Cursor link holds — print it with specialist-handoff prompt${ref} --no-take and paste it into Cursor's chat`, EXIT_BAD_INPUT, 'agent');
+  }
+  const what = prepared.prompt.handoff_id ?? prepared.prompt.specialist;
+  if (values.print || !prepared.opener) {
+    io.stdout(prepared.url);
+    if (!values.print) io.stderr(`No program that opens links was found on PATH: open this link to continue ${what} in Cursor (its chat opens with the prompt, not sent)`);
+    return EXIT_OK;
+  }
+  const opener = prepared.opener;
+  io.stderr(`Continuing ${what} in Cursor: ${opener.executable} opens its prompt link (the chat opens with the prompt, not sent)`);
+  return new Promise<number>((resolve) => {
+    const child = spawn(opener.executable, opener.argv, { cwd, stdio: ['ignore', 'inherit', 'inherit'], shell: false });
+    child.once('error', (err) => {
+      io.stderr(`ERROR: could not start ${opener.executable}: ${escapeControls(err.message)}`);
+      resolve(EXIT_FAILURE);
+    });
+    child.once('exit', (code, signal) => resolve(code ?? (signal ? 128 + (constants.signals[signal] ?? 0) : EXIT_FAILURE)));
   });
 }

@@ -1,17 +1,21 @@
 /**
  * `specialist-handoff hook`: the command of Claude Code's `SessionEnd` and `PreCompact`
- * hooks. Reads the hook's JSON from standard input and runs the hook job
- * (src/engine/hook.ts), then prints one line on stderr. Exit 0 written or skipped, 1 on
- * every error — never 2, on which Claude Code would block.
+ * hooks, and of the session-start hooks of Claude Code, Codex CLI, Gemini CLI, VS Code and
+ * Cline. Reads the hook's JSON from standard input; a session-start event is answered with
+ * the workspace's pending handoffs (./sessionStart.ts), any other event runs the safety-net
+ * job (src/engine/hook.ts). Prints one line on stderr. Exit 0 written, answered or skipped,
+ * 1 on every error — never 2, on which Claude Code would block.
  */
 import path from 'node:path';
 import { isatty } from 'node:tty';
 import { MAX_HOOK_INPUT_BYTES, SAFETY_NET_EVENTS } from '../core/agents/claudeHook';
+import { readSessionStartInput } from '../core/agents/sessionStart';
 import { formatCount } from '../core/handoff/render';
 import { runClaudeHook } from '../engine/hook';
 import { releaseEncodings } from '../engine/tokenizer';
 import type { Values } from './args';
 import { EXIT_FAILURE, EXIT_OK, type CliIo } from './io';
+import { answerSessionStart, sessionStartFailed } from './sessionStart';
 import { cliErrorText, escapeControls, fail, failWith } from './wording';
 
 /**
@@ -70,7 +74,8 @@ async function readProcessStdin(maxBytes: number): Promise<string | { error: str
 }
 
 /**
- * Runs `hook`: --specialist (default implementation_engineer), --topic (default the
+ * Runs `hook`: on a session-start event, the pending handoffs' context (--cwd, --dir);
+ * else the safety net: --specialist (default implementation_engineer), --topic (default the
  * branch or `session <short id>`), --cwd (a folder to write to, even outside git), --dir.
  */
 export async function runHook(values: Values, io: CliIo): Promise<number> {
@@ -78,6 +83,9 @@ export async function runHook(values: Values, io: CliIo): Promise<number> {
   if (typeof raw !== 'string') {
     return fail(io, values, raw.error, EXIT_FAILURE, 'stdin');
   }
+  const start = readSessionStartInput(raw);
+  if (start && !start.ok) return sessionStartFailed(io, start.dialect, start.message);
+  if (start) return answerSessionStart(start.input, values, io);
   const outcome = await runClaudeHook(raw, {
     specialist: values.specialist,
     topic: values.topic,

@@ -145,9 +145,13 @@ input (session_id, transcript_path, cwd, hook_event_name, reason or trigger) and
 safety-net handoff from git and the session transcript, to --specialist (default
 implementation_engineer) on --topic (default: the git branch, else "session <id>"). Outside
 a git repository it writes nothing unless --cwd names the folder. Other events are skipped
-(the line names them); a FIFO or device as transcript_path is not read. Prints one line on
-standard error; exits 0 when written or skipped and 1 on any error, never 2, so the hook
-never blocks Claude Code.`,
+(the line names them); a FIFO or device as transcript_path is not read. On a session start
+(SessionStart of Claude Code, Codex CLI, Gemini CLI or VS Code; Cline's TaskStart and
+TaskResume) it prints the agent's JSON with the workspace's pending handoffs: the newest
+one's receiving prompt when it fits in 10,000 characters, else a short list with the
+command that takes each; it marks nothing picked up and writes nothing. Prints one line on
+standard error; exits 0 when written, answered or skipped and 1 on any error (0 for Cline,
+which stops the task otherwise), never 2, so the hook never blocks the agent.`,
   },
   'export-agents': {
     synopsis: '  specialist-handoff export-agents [--target github|claude|all] [--force] [--json] [--cwd DIR] [--dir FOLDER]',
@@ -158,15 +162,21 @@ them too; --target picks one folder (default: all). A file whose text differs fr
 (edited by someone) is kept and reported as skipped unless --force.`,
   },
   continue: {
-    synopsis: `  specialist-handoff continue --agent claude|codex|gemini|aider [--handoff REF] [--specialist ID]
-      [--print] [--no-take] [--session-id ID] [--cwd DIR] [--dir FOLDER]`,
+    synopsis: `  specialist-handoff continue --agent AGENT [--handoff REF] [--specialist ID]
+      [--print] [--no-take] [--session-id ID] [--cwd DIR] [--dir FOLDER]
+      AGENT: claude|codex|gemini|aider|copilot-cli|qwen|opencode|amp|kiro|droid|goose|cursor`,
     details: `continue: starts an agent in this terminal, in the workspace folder, with the receiving
-prompt (what "prompt" prints) as its first message: claude and codex get it as their prompt
-argument, gemini as --prompt-interactive, aider as --message (aider answers it and exits).
+prompt (what "prompt" prints) as its first message: claude, codex and droid get it as their
+prompt argument, gemini and qwen as --prompt-interactive, copilot-cli (GitHub Copilot CLI's
+copilot) as --interactive, opencode as --prompt, kiro as kiro-cli chat's first question, goose
+as goose run --text --interactive; aider (--message) and amp (--execute) answer it and exit.
 The agent is run directly, never through a shell. It is found on PATH, or at the path in
-SPECIALIST_HANDOFF_CLAUDE, _CODEX, _GEMINI or _AIDER. Default: the newest handoff (to
---specialist when given), marked "accepted" unless --no-take. --print prints the command
-instead, quoted for a POSIX shell, and marks nothing accepted. Exits with the agent's exit code.`,
+SPECIALIST_HANDOFF_<AGENT> (SPECIALIST_HANDOFF_CLAUDE, …_COPILOT_CLI, …). cursor opens Cursor's
+chat with the prompt through its prompt link, handed to xdg-open (open on macOS); --print, or
+no such program on PATH, prints the link instead; a prompt longer than a link holds is refused.
+Default: the newest handoff (to --specialist when given), marked "accepted" unless --no-take.
+--print prints the command instead, quoted for a POSIX shell, and marks nothing accepted.
+Exits with the agent's exit code.`,
   },
   verify: {
     synopsis: `  specialist-handoff verify [--handoff REF] [--run] [--timeout SECONDS] [--session-id ID]

@@ -1,8 +1,10 @@
 /**
- * `specialist-handoff continue` as a real process: test executables named `claude` and
- * `codex` first on PATH record their argv, standard input and working folder; each must
- * receive exactly the receiving prompt, as one argument, in the workspace folder — and
- * the command `--print` shows must do the same when a POSIX shell runs it.
+ * `specialist-handoff continue` as a real process: test executables named as each agent's CLI
+ * (`claude`, `codex`, `copilot`, `qwen`, `opencode`, `amp`, `kiro-cli`, `droid`, `goose` …)
+ * first on PATH record their argv, standard input and working folder; each must receive
+ * exactly the receiving prompt, as one argument in the form its CLI documents, in the
+ * workspace folder — and the command `--print` shows must do the same when a POSIX shell runs
+ * it. Cursor: a test `xdg-open` receives Cursor's prompt link, which reads back the prompt.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -10,6 +12,7 @@ import { mkdirSync, realpathSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { EXIT_BAD_INPUT, EXIT_OK } from '../../src/cli/main';
 import { readHandoffHead } from '../../src/store/handoffs/handoffIndex';
+import { TERMINAL_AGENTS, type TerminalAgentId } from '../../src/core/agents/continueAgents';
 import { cli, CLI_FROM_SOURCE, repoWithWork } from '../helpers/cli';
 import { cleanupTempDirs, tempDir } from '../helpers/repo';
 import { readAgentRecord, writeRecordingAgent } from '../helpers/recordingAgent';
@@ -41,20 +44,35 @@ describe('CLI continue', function () {
     return { repo, bin, prompt: p.out };
   }
 
-  for (const agent of ['claude', 'codex'] as const) {
-    it(`--agent ${agent} starts ${agent} from PATH with exactly the prompt as one argument, in the workspace folder`, async () => {
+  /** Each agent's argv for `prompt`, as its CLI documents (src/core/agents/continueAgents.ts). */
+  const ARGV: Record<TerminalAgentId, (p: string) => string[]> = {
+    claude: (p) => ['--', p],
+    codex: (p) => ['--', p],
+    gemini: (p) => [`--prompt-interactive=${p}`],
+    aider: (p) => [`--message=${p}`],
+    'copilot-cli': (p) => [`--interactive=${p}`],
+    qwen: (p) => [`--prompt-interactive=${p}`],
+    opencode: (p) => [`--prompt=${p}`],
+    amp: (p) => [`--execute=${p}`],
+    kiro: (p) => ['chat', '--', p],
+    droid: (p) => ['--', p],
+    goose: (p) => ['run', '--interactive', `--text=${p}`],
+  };
+
+  for (const agent of Object.keys(ARGV) as TerminalAgentId[]) {
+    const exe = TERMINAL_AGENTS[agent].executable;
+    it(`--agent ${agent} starts ${exe} from PATH with exactly the prompt as one argument, in the workspace folder`, async () => {
       const { repo, bin, prompt } = await setup();
-      const record = path.join(bin, `${agent}.json`);
-      writeRecordingAgent(bin, agent, record);
+      const record = path.join(bin, `${exe}.json`);
+      writeRecordingAgent(bin, exe, record);
       // Run from a subfolder: the workspace is the repository's top level.
       const r = run(['continue', '--agent', agent], path.join(repo, 'sub'), [bin]);
       assert.equal(r.code, EXIT_OK, r.err);
       const seen = readAgentRecord(record);
-      assert.ok(seen, `${agent} ran`);
-      assert.equal(seen.argv.length, 2);
-      assert.equal(seen.argv[0], '--');
-      assert.equal(withoutRunTime(seen.argv[1]), withoutRunTime(prompt));
-      assert.match(seen.argv[1], /Check \$\(touch pwned\) and `touch pwned2`; don't "quote" me \| tee x/);
+      assert.ok(seen, `${exe} ran`);
+      const expected = ARGV[agent](withoutRunTime(prompt));
+      assert.deepEqual(seen.argv.map(withoutRunTime), expected);
+      assert.match(seen.argv.at(-1)!, /Check \$\(touch pwned\) and `touch pwned2`; don't "quote" me \| tee x/);
       assert.equal(seen.stdin, '');
       assert.equal(realpathSync(seen.cwd), realpathSync(repo));
       for (const f of ['pwned', 'pwned2', 'x']) {
@@ -70,6 +88,33 @@ describe('CLI continue', function () {
       assert.deepEqual(head?.frontmatter.status_history.map((c) => `${c.from} → ${c.to}`), ['pending → accepted']);
     });
   }
+
+  it("--agent cursor hands Cursor's prompt link to xdg-open, which reads back exactly the prompt; --print prints it; too long a prompt is refused", async () => {
+    const { repo, bin, prompt } = await setup();
+    const record = path.join(bin, 'xdg-open.json');
+    writeRecordingAgent(bin, 'xdg-open', record);
+    const printed = run(['continue', '--agent', 'cursor', '--print'], repo, [bin]);
+    assert.equal(printed.code, EXIT_OK, printed.err);
+    assert.equal(readAgentRecord(record), undefined, '--print opens nothing');
+    const printedUrl = printed.out.trim();
+    assert.equal(withoutRunTime(new URL(printedUrl).searchParams.get('text')!), withoutRunTime(prompt));
+    const r = run(['continue', '--agent', 'cursor'], repo, [bin]);
+    assert.equal(r.code, EXIT_OK, r.err);
+    const seen = readAgentRecord(record);
+    assert.ok(seen, 'xdg-open ran');
+    assert.equal(seen.argv.length, 1);
+    assert.ok(seen.argv[0].startsWith('cursor://anysphere.cursor-deeplink/prompt?text='), seen.argv[0].slice(0, 80));
+    assert.equal(withoutRunTime(new URL(seen.argv[0]).searchParams.get('text')!), withoutRunTime(prompt), 'the link carries exactly the prompt');
+    assert.match(r.err, /Continuing .*_quality_reviewer in Cursor: .*xdg-open opens its prompt link/);
+    const head = await readHandoffHead(JSON.parse((await cli(['prompt', '--json', '--no-take'], repo)).out).handoff_file);
+    assert.equal(head?.frontmatter.status, 'accepted');
+    // A prompt longer than a link holds.
+    const long = await cli(['handover', '-s', 'quality_reviewer', '-t', 'Long one', '--max-tokens', '100000', '--summary', 'A long summary, sentence after sentence. '.repeat(300), '--parent', 'none'], repo);
+    assert.equal(long.code, EXIT_OK, long.err);
+    const refused = run(['continue', '--agent', 'cursor'], repo, [bin]);
+    assert.equal(refused.code, EXIT_BAD_INPUT);
+    assert.match(refused.err, /^ERROR: --agent cursor: the receiving prompt is [\d,]+ characters, more than a Cursor link holds — print it with specialist-handoff prompt --handoff \S+_quality_reviewer --no-take and paste it into Cursor's chat\n$/);
+  });
 
   it('--print prints the command quoted for a POSIX shell, and sh running it gives the agent the same argv', async () => {
     const { repo, bin, prompt } = await setup();
@@ -93,8 +138,8 @@ describe('CLI continue', function () {
     const { repo, bin } = await setup();
     const empty = tempDir('no-agents-');
     const cases: Array<[string[], string, RegExp]> = [
-      [['continue'], repo, /^ERROR: --agent is required — pass --agent claude\|codex\|gemini\|aider$/],
-      [['continue', '--agent', 'copilot'], repo, /^ERROR: --agent "copilot" is not an agent this command starts — pass one of claude, codex, gemini, aider$/],
+      [['continue'], repo, /^ERROR: --agent is required — pass --agent claude\|codex\|gemini\|aider\|copilot-cli\|qwen\|opencode\|amp\|kiro\|droid\|goose\|cursor$/],
+      [['continue', '--agent', 'copilot'], repo, /^ERROR: --agent "copilot" is not an agent this command starts — pass one of claude, codex, gemini, aider, copilot-cli, qwen, opencode, amp, kiro, droid, goose, cursor$/],
       [['continue', '--agent', 'gemini'], repo, /^ERROR: --agent gemini: was not found: no executable "gemini" on PATH — install it, put it on PATH, or set SPECIALIST_HANDOFF_GEMINI to the path of its executable$/],
       [['continue', '--agent', 'claude', '--handoff', 'nosuch'], repo, /^ERROR: --handoff: handoff "nosuch" not found in .* — pass a handoff id, its file name, or "latest"$/],
       [['continue', '--agent', 'claude', '--handoff', 'a', '--handoff', 'b'], repo, /^ERROR: --handoff given more than once/],

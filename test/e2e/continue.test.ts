@@ -1,15 +1,19 @@
 /**
  * UI test of "Continue in …" in the real workbench: a handoff written before the window
  * opens (its summary full of shell syntax), the specialists exported as custom agents, and
- * recording executables named `claude` and `codex` (test/helpers/recordingAgent.ts) named by
- * the settings `handoff.agents.<id>.path` — machine-overridable settings, which 1.139 passes
- * to the UI session's remote extension host only from `Machine/settings.json`
- * (test/host/codeServer.ts writes them there) — and first on the server's PATH. From the
- * handoff's context menu in the timeline the picker lists what this machine has; "Claude
- * Code" and "Codex CLI" each start a terminal whose process is that executable, receiving
- * exactly the receiving prompt as one argument, in the workspace folder, with no shell
- * reading it; "Copilot Chat" (where VS Code has it: 1.139 builds it in) opens a new chat
- * holding the prompt, not sent, and where it is absent is not offered (1.99: Copy prompt).
+ * recording executables named as every agent's CLI but Aider's (`claude`, `codex`, `gemini`,
+ * `copilot`, `qwen`, `opencode`, `amp`, `kiro-cli`, `droid`, `goose`, and Cursor's `cursor`;
+ * test/helpers/recordingAgent.ts), named by the settings `handoff.agents.<id>.path` —
+ * machine-overridable settings, which 1.139 passes to the UI session's remote extension host
+ * only from `Machine/settings.json` (test/host/codeServer.ts writes them there) — and first on
+ * the server's PATH. From the handoff's context menu in the timeline the picker lists what this
+ * machine has and names Aider as not found; "Claude Code", "Codex CLI" and "Qwen Code" each
+ * start a terminal whose process is that executable, receiving exactly the receiving prompt as
+ * one argument, in the workspace folder, with no shell reading it; "Copilot Chat" (where VS
+ * Code has it: 1.139 builds it in) opens a new chat holding the prompt, not sent, and where it
+ * is absent is not offered (1.99: Copy prompt). Cursor's link is opened by the link opener on
+ * the extension host's PATH, which in the UI session is the login shell's, not a test's: it is
+ * tested in the extension host (test/integration/continue.test.ts).
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, realpathSync } from 'node:fs';
@@ -24,6 +28,7 @@ import { buildPrompt } from '../../src/engine/prompt';
 import { waitFor, workspaceDir } from '../host/codeServer';
 import { activeHost } from '../host/hosts';
 import { hostPath } from '../host/install';
+import { AGENT_EXECUTABLES, AGENT_IDS } from '../../src/core/agents/continueAgents';
 import { readAgentRecord, writeRecordingAgent } from '../helpers/recordingAgent';
 import { activityBarItem, notificationToast, screenshot, openWorkbench, runContextMenuItem, waitForQuickInput, type Session } from './workbench';
 
@@ -96,14 +101,18 @@ describe('UI: Continue in …', function () {
     assert.equal((await exportAgents({ target: 'github' }, { workspaceRoot: folder })).status, 'ok');
     pendingPrompt = await promptNow(folder, handed.package.id);
     bin = mkdtempSync(path.join(tmpdir(), 'agents-'));
-    writeRecordingAgent(bin, 'claude', path.join(bin, 'claude.json'));
-    writeRecordingAgent(bin, 'codex', path.join(bin, 'codex.json'));
+    const settings: Record<string, string> = {};
+    for (const id of AGENT_IDS.filter((a) => a !== 'aider')) {
+      const spec = AGENT_EXECUTABLES[id];
+      writeRecordingAgent(bin, spec.executable, path.join(bin, `${spec.executable}.json`));
+      settings[spec.setting] = path.join(bin, spec.executable);
+    }
     session = await openWorkbench(
       folder,
       {
         name: 'continue',
         env: { PATH: `${bin}${path.delimiter}${hostPath()}` },
-        settings: { 'handoff.agents.claude.path': path.join(bin, 'claude'), 'handoff.agents.codex.path': path.join(bin, 'codex') },
+        settings,
       },
       { width: 1400, height: 900 },
     );
@@ -129,28 +138,42 @@ describe('UI: Continue in …', function () {
     const handOver = page.locator('.pane-header', { hasText: /^\s*Hand Over\s*$/i }).first();
     if ((await handOver.getAttribute('aria-expanded')) === 'true') await handOver.click();
     const rows = await openPicker(page);
-    const labels = ['Copilot Chat', 'Claude Code', 'Codex CLI', 'Gemini CLI', 'Aider', 'Copy prompt'].filter((l) => rows.some((r) => r.includes(l)));
-    assert.deepEqual(labels, [...(hasChat ? ['Copilot Chat'] : []), 'Claude Code', 'Codex CLI', 'Copy prompt'], rows.join(' | '));
-    await waitForQuickInput(page, 'not found on this machine: Gemini CLI, Aider', 'the agents not found');
+    const all = ['Copilot Chat', 'Cursor', 'Claude Code', 'Codex CLI', 'Gemini CLI', 'Aider', 'GitHub Copilot CLI', 'Qwen Code', 'OpenCode', 'Amp', 'Kiro CLI', 'Factory Droid', 'Goose', 'Copy prompt'];
+    const expected = [...(hasChat ? ['Copilot Chat'] : []), ...all.filter((l) => l !== 'Copilot Chat' && l !== 'Aider')];
+    // The list draws only the rows in view: those come in the expected order ("Claude Code A terminal in …" starts with its label) …
+    const labels = rows.map((r) => all.find((l) => r.startsWith(l)) ?? r);
+    assert.deepEqual(labels, expected.slice(0, labels.length), rows.join(' | '));
+    await waitForQuickInput(page, 'not found on this machine: Aider)', 'Aider named as not found');
+    // … and each one is a row of the picker: typed into its filter, it shows.
+    const filter = page.locator('.quick-input-widget input.input');
+    for (const label of expected) {
+      await filter.fill(label);
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().waitFor({ state: 'visible', timeout: 5000 }).catch(() => {
+        throw new Error(`the picker has no row "${label}"`);
+      });
+    }
+    await filter.fill('Aider');
+    await page.waitForTimeout(300);
+    assert.equal(await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Aider' }).count(), 0, 'Aider, not found here, is not offered');
+    await filter.fill('');
     await screenshot(page, 'continue-picker');
     await page.keyboard.press('Escape');
   });
 
-  for (const [agent, label] of [
-    ['claude', 'Claude Code'],
-    ['codex', 'Codex CLI'],
+  for (const [agent, label, argvOf] of [
+    ['claude', 'Claude Code', (p: string) => ['--', p]],
+    ['codex', 'Codex CLI', (p: string) => ['--', p]],
+    ['qwen', 'Qwen Code', (p: string) => [`--prompt-interactive=${p}`]],
   ] as const) {
     it(`"${label}" starts a terminal whose process, ${agent}, receives exactly the prompt in the workspace folder`, async () => {
       const { page } = session;
       await choose(page, label);
       const seen = await waitFor(`${agent} to record its arguments`, 30_000, () => readAgentRecord(path.join(bin, `${agent}.json`)));
-      assert.equal(seen.argv.length, 2, JSON.stringify(seen.argv.slice(0, 3)));
-      assert.equal(seen.argv[0], '--');
       // The prompt the engine builds for this handoff: the first agent's was built while it was pending (taking it up
-      // comes after); by the second, the first had taken it up (accepted).
+      // comes after); by the later ones, the first had taken it up (accepted).
       const expected = agent === 'claude' ? pendingPrompt : await promptNow(folder, handoffId);
-      assert.equal(timeless(seen.argv[1]), timeless(expected), 'the agent received exactly the receiving prompt');
-      assert.ok(seen.argv[1].includes(SUMMARY), 'the shell syntax arrived as text');
+      assert.deepEqual(seen.argv.map(timeless), argvOf(timeless(expected)), 'the agent received exactly the receiving prompt');
+      assert.ok(seen.argv.at(-1)!.includes(SUMMARY), 'the shell syntax arrived as text');
       assert.equal(seen.stdinIsTTY, true, 'the agent is the terminal\'s process');
       assert.equal(realpathSync(seen.cwd), realpathSync(folder));
       for (const f of ['pwned', 'pwned2', 'y']) assert.equal(existsSync(path.join(folder, f)), false, `no shell ran the prompt (${f})`);
@@ -161,7 +184,7 @@ describe('UI: Continue in …', function () {
   it(hasChat ? '"Copilot Chat" opens a new chat holding the prompt, not sent, in the custom agent' : 'without Copilot Chat, "Copy prompt" puts the prompt on the clipboard and says so', async () => {
     const { page } = session;
     const rows = await choose(page, hasChat ? 'Copilot Chat' : 'Copy prompt');
-    assert.ok(rows[0].includes('Codex CLI'), `the last choice comes first: ${rows.join(' | ')}`);
+    assert.ok(rows[0].includes('Qwen Code'), `the last choice comes first: ${rows.join(' | ')}`);
     if (!hasChat) {
       await notificationToast(page, 'is on the clipboard: paste it into the receiving agent').waitFor({ timeout: 30_000 });
       return;

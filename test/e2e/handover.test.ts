@@ -2,15 +2,20 @@
  * UI tests in the real workbench: the Handoff activity-bar icon, both views, the
  * end-of-session command driven through the command palette, its quick pick and input
  * boxes, and the timeline listing the result. The workspace is a git repository with
- * real changes (the demo repository).
+ * real changes (the demo repository). The extension under test is the packaged .vsix as a
+ * user installs it (`code-server --install-extension`, test/host/codeServer.ts): the first
+ * test checks that the running copy is that installed folder, holding exactly what
+ * `vsce ls` lists, and not a development path.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { createDemoRepository } from '../../scripts/demoRepo';
 import { parseHandoff, parseTouchedFiles } from '../../src/core/handoff/parse';
-import { workspaceDir } from '../host/codeServer';
-import { rawGitView } from '../helpers/repo';
+import { extensionHostLogs, waitFor, workspaceDir } from '../host/codeServer';
+import { REPO_ROOT } from '../host/install';
+import { filesUnder, rawGitView } from '../helpers/repo';
 import { activityBarItem, clearNotifications, handOverFrame, notificationToast, openWorkbench, runCommand, screenshot, typeAndEnter, waitForQuickInput, type Session } from './workbench';
 
 describe('UI: hand over from the workbench', function () {
@@ -33,6 +38,27 @@ describe('UI: hand over from the workbench', function () {
 
   after(async () => {
     await session?.close(failed);
+  });
+
+  it('runs the extension installed from the packaged .vsix: its folder holds what vsce ls lists, and the copy running is that folder', async () => {
+    const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
+    const installed = path.join(path.dirname(session.server.userDataDir), 'extensions', `${manifest.publisher}.${manifest.name}-${manifest.version}`);
+    assert.ok(existsSync(installed), `code-server installed the .vsix into ${installed}`);
+    // vsce stores the README and changelog in lower case and the licence as LICENSE.txt.
+    const asPackaged = (f: string) => ({ 'README.md': 'readme.md', 'CHANGELOG.md': 'changelog.md', LICENSE: 'LICENSE.txt' } as Record<string, string>)[f] ?? f;
+    const listed = execFileSync(path.join(REPO_ROOT, 'node_modules', '.bin', 'vsce'), ['ls', '--no-dependencies'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim().split('\n').map(asPackaged).sort();
+    // What the install adds beside the package's files: VS Code's own record of the package.
+    const files = filesUnder(installed).map((f) => path.relative(installed, f.file).split(path.sep).join('/')).filter((f) => f !== '.vsixmanifest').sort();
+    assert.deepEqual(files, listed, 'the installed folder holds exactly the packaged files');
+    const line = await waitFor('the extension to say which copy runs', 60_000, () =>
+      extensionHostLogs(session.server.userDataDir)
+        .flatMap((f) => readFileSync(f, 'utf8').split('\n'))
+        .find((l) => l.includes('Specialist Handoff') && l.includes(' running from ')),
+    );
+    const running = /running from (.+) \((installed|development|test)\)$/.exec(line);
+    assert.ok(running, line);
+    assert.equal(running[2], 'installed', 'VS Code runs it as an installed extension (ExtensionMode.Production)');
+    assert.equal(realpathSync(running[1]), realpathSync(installed), 'the copy running is the installed folder, not the repository');
   });
 
   it('the Handoff icon opens the container with the "Hand over" view and the timeline', async () => {

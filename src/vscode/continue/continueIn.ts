@@ -2,16 +2,19 @@
  * "Continue in …" (`handoff.continueIn`): after a handoff, and on every handoff of the
  * timeline, start the receiving specialist where the user works next — a new Copilot Chat
  * holding the prompt (not sent; in the specialist's exported custom agent when there is
- * one), Claude Code, Codex CLI, Gemini CLI or Aider in an integrated terminal of the
- * workspace folder (the agent's executable is the terminal's process and the prompt one of
- * its arguments: no shell reads it), or the clipboard. Only the agents this machine has are
- * offered (PATH, or the settings `handoff.agents.<id>.path`). The choice is remembered per
- * workspace; the setting `handoff.continueIn` names a default that skips the picker.
+ * one), Cursor's chat (its prompt link), a terminal agent — Claude Code, Codex CLI, Gemini CLI,
+ * Aider, GitHub Copilot CLI, Qwen Code, OpenCode, Amp, Kiro CLI, Factory Droid, Goose — in an
+ * integrated terminal of the workspace folder (the agent's executable is the terminal's
+ * process and the prompt one of its arguments: no shell reads it), or the clipboard. Only the
+ * agents this machine has are offered (PATH, or the settings `handoff.agents.<id>.path`;
+ * Cursor also when this is Cursor). The choice is remembered per workspace; the setting
+ * `handoff.continueIn` names a default that skips the picker.
  */
+import { spawn } from 'node:child_process';
 import * as vscode from 'vscode';
 import { errorText } from '../../core/handoff/errors';
-import { CONTINUE_TARGETS, isContinueTarget, isTerminalAgentId, TARGET_LABELS, TERMINAL_AGENT_IDS, TERMINAL_AGENTS, type ContinueTarget, type TerminalAgentId } from '../../core/agents/continueAgents';
-import { customAgentFor, findAgents, prepareContinue, type AgentLookup, type FoundAgent } from '../../engine/continue';
+import { AGENT_EXECUTABLES, AGENT_IDS, CONTINUE_TARGETS, isContinueTarget, isTerminalAgentId, TARGET_LABELS, TERMINAL_AGENT_IDS, TERMINAL_AGENTS, type ContinueTarget, type TerminalAgentId } from '../../core/agents/continueAgents';
+import { customAgentFor, findAgents, prepareContinue, prepareCursorLink, type AgentLookup, type FoundAgent } from '../../engine/continue';
 import { isHandoffFile } from '../../engine/handoffFiles';
 import { buildPrompt } from '../../engine/prompt';
 import { Commands, Config, StorageKeys } from '../constants';
@@ -34,6 +37,9 @@ export interface ContinueResult {
   readonly cwd?: string;
   /** For Copilot Chat: the custom agent selected by name. */
   readonly mode?: string;
+  /** For Cursor: its prompt link, and the program that opened it (absent: opened by this editor, being Cursor). */
+  readonly url?: string;
+  readonly opener?: string;
   /** The target was not there, so the prompt was copied instead. */
   readonly fellBackToClipboard?: boolean;
 }
@@ -81,7 +87,7 @@ export class ContinueIn extends DisposableOwner {
       pathEnv: process.env.PATH ?? process.env.Path,
       platform: process.platform,
       pathExt: process.env.PATHEXT,
-      paths: Object.fromEntries(TERMINAL_AGENT_IDS.map((id) => [id, config.get<string>(`agents.${id}.path`)])),
+      paths: Object.fromEntries(AGENT_IDS.map((id) => [id, config.get<string>(AGENT_EXECUTABLES[id].setting.replace(/^handoff\./, ''))])),
     };
     const asked = arg && !(arg instanceof vscode.Uri) && !('type' in arg) ? arg.agent : undefined;
     if (asked !== undefined && !isContinueTarget(asked)) {
@@ -93,6 +99,7 @@ export class ContinueIn extends DisposableOwner {
     await this.state.update(StorageKeys.continueIn, target);
     const env = await folderEnvironment(folder, this.session, { settings });
     if (isTerminalAgentId(target)) return this.inTerminal(target, handoff, env, lookup, folder);
+    if (target === 'cursor') return this.inCursor(handoff, env, lookup);
     const prompt = await buildPrompt({ handoff }, env);
     if (prompt.status === 'error') {
       void vscode.window.showErrorMessage(errorText(prompt));
@@ -116,11 +123,12 @@ export class ContinueIn extends DisposableOwner {
   /** The target to continue in: the setting's default when that agent is here, else the picker (the last choice of this workspace first). */
   private async choose(lookup: AgentLookup, preferred: string | undefined): Promise<ContinueTarget | undefined> {
     const [chat, agents] = await Promise.all([copilotChatAvailable(), findAgents(lookup)]);
-    const here: ContinueTarget[] = [...(chat ? (['copilot'] as const) : []), ...agents.map((a) => a.id), 'copy'];
+    const inCursor = vscode.env.uriScheme === 'cursor';
+    const here: ContinueTarget[] = [...(chat ? (['copilot'] as const) : []), ...(inCursor && !agents.some((a) => a.id === 'cursor') ? (['cursor'] as const) : []), ...agents.map((a) => a.id), 'copy'];
     if (isContinueTarget(preferred) && here.includes(preferred)) return preferred;
     const last = this.state.get<string>(StorageKeys.continueIn);
     const ordered = isContinueTarget(last) && here.includes(last) ? [last, ...here.filter((t) => t !== last)] : here;
-    const missing = TERMINAL_AGENT_IDS.filter((id) => !agents.some((a) => a.id === id)).map((id) => TERMINAL_AGENTS[id].label);
+    const missing = AGENT_IDS.filter((id) => !here.includes(id)).map((id) => AGENT_EXECUTABLES[id].label);
     const items: TargetItem[] = ordered.map((t) => ({ target: t, label: `${ICONS[t]} ${TARGET_LABELS[t]}`, description: t === last ? 'last used here' : undefined, detail: detailOf(t, agents) }));
     const pick = await vscode.window.showQuickPick(items, {
       title: 'Continue in…',
@@ -150,25 +158,66 @@ export class ContinueIn extends DisposableOwner {
     terminal.show();
     this.log.info(`continue: ${prepared.agent.executable} (${prepared.argv.length} arguments, prompt ${prepared.prompt.prompt.length} characters) in ${prepared.cwd}`);
     if (spec.exitsAfterFirstMessage) {
-      void vscode.window.showInformationMessage(`${spec.label} answers the prompt and exits (aider's --message); run aider again in the workspace to keep going.`);
+      void vscode.window.showInformationMessage(`${spec.label} answers the prompt and exits (its CLI takes a first message only so); run ${spec.executable} again in the workspace to keep going.`);
     }
     return { target: agent, prompt: prepared.prompt.prompt, executable: prepared.agent.executable, argv: prepared.argv, cwd: prepared.cwd };
+  }
+
+  /**
+   * Continues in Cursor's chat through its prompt link: opened by this editor when it is Cursor,
+   * else by the platform's link opener (xdg-open, open) started with the link as its one argument.
+   * A prompt longer than a link holds goes to the clipboard and the link asks to paste it; with no
+   * opener, the prompt is copied and the link shown.
+   */
+  private async inCursor(handoff: string | undefined, env: Awaited<ReturnType<typeof folderEnvironment>>, lookup: AgentLookup): Promise<ContinueResult | undefined> {
+    const prepared = await prepareCursorLink({ handoff }, env, lookup);
+    if (prepared.status === 'error') {
+      void vscode.window.showErrorMessage(errorText(prepared));
+      return undefined;
+    }
+    prepared.prompt.warnings.forEach((w) => this.log.warn(w));
+    if (prepared.prompt.taken && prepared.prompt.handoff_file) this.onTaken(prepared.prompt.handoff_file);
+    const prompt = prepared.prompt.prompt;
+    const base = { target: 'cursor' as const, prompt, url: prepared.url, ...(prepared.whole ? {} : { fellBackToClipboard: true }) };
+    if (!prepared.whole) await vscode.env.clipboard.writeText(prompt);
+    const pasteNote = prepared.whole ? '' : ' The prompt is longer than a Cursor link holds: it is on the clipboard — paste it into the chat.';
+    if (vscode.env.uriScheme === 'cursor') {
+      // This editor is Cursor: it handles its own link as the desktop would hand it over.
+      await vscode.env.openExternal(vscode.Uri.parse(prepared.url));
+      void vscode.window.showInformationMessage(`Opened Cursor's chat with the prompt for ${prepared.prompt.persona_marker}; review it and send.${pasteNote}`);
+      return base;
+    }
+    const opener = prepared.opener;
+    if (!opener) {
+      await vscode.env.clipboard.writeText(prompt);
+      void vscode.window.showInformationMessage(`No program that opens links was found here: the prompt for ${prepared.prompt.persona_marker} is on the clipboard — paste it into Cursor's chat.`);
+      return { ...base, fellBackToClipboard: true };
+    }
+    // The link goes to the opener as one argument, exactly as built: no shell, and no re-encoding of it as a URI.
+    const child = spawn(opener.executable, opener.argv, { cwd: env.workspaceRoot, stdio: 'ignore', shell: false, detached: true });
+    child.once('error', (err) => {
+      this.log.error(`continue in Cursor: could not start ${opener.executable}: ${err.message}`);
+      void vscode.window.showErrorMessage(`Could not start ${opener.executable} to open Cursor's link: ${err.message}`);
+    });
+    child.unref();
+    this.log.info(`continue: ${opener.executable} opens Cursor's prompt link (${prepared.url.length} characters)`);
+    void vscode.window.showInformationMessage(`Opening Cursor's chat with the prompt for ${prepared.prompt.persona_marker}; review it and send.${pasteNote}`);
+    return { ...base, opener: opener.executable };
   }
 }
 
 /** Each target's codicon in the picker. */
 const ICONS: Readonly<Record<ContinueTarget, string>> = {
   copilot: '$(copilot)',
-  claude: '$(terminal)',
-  codex: '$(terminal)',
-  gemini: '$(terminal)',
-  aider: '$(terminal)',
+  cursor: '$(link-external)',
+  ...(Object.fromEntries(TERMINAL_AGENT_IDS.map((id) => [id, '$(terminal)'])) as Record<TerminalAgentId, string>),
   copy: '$(copy)',
 };
 
 function detailOf(target: ContinueTarget, agents: readonly FoundAgent[]): string {
   if (target === 'copilot') return 'A new chat with the prompt filled in, not sent — in the specialist\'s custom agent when exported';
   if (target === 'copy') return 'The prompt on the clipboard, to paste into any agent';
+  if (target === 'cursor') return `Cursor's chat with the prompt filled in, not sent (its prompt link${agents.some((a) => a.id === 'cursor') ? '' : '; this editor is Cursor'})`;
   const found = agents.find((a) => a.id === target);
   return `A terminal in the workspace folder running ${found?.executable ?? TERMINAL_AGENTS[target].executable} with the prompt as its first message`;
 }

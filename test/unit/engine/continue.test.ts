@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { customAgentFor, findAgents, locateAgent, prepareContinue } from '../../../src/engine/continue';
+import { customAgentFor, findAgents, locateAgent, prepareContinue, prepareCursorLink } from '../../../src/engine/continue';
 import { exportAgents } from '../../../src/engine/exportAgents';
 import { readHandoffHead } from '../../../src/engine/handoffFiles';
 import { cli, repoWithWork } from '../../helpers/cli';
@@ -76,6 +76,33 @@ describe('engine: continue', function () {
     assert.equal(ok.prompt.taken, true);
     assert.equal((await readHandoffHead(handoffFile))?.frontmatter.status, 'accepted');
     assert.match(ok.prompt.prompt, /Check \$\(whoami\) and `id`/);
+  });
+
+  it("finds Cursor by its cursor command and the new terminal agents by theirs; Cursor's link names the opener on PATH, or none", async () => {
+    const bin = tempDir();
+    for (const name of ['cursor', 'copilot', 'kiro-cli', 'goose']) writeRecordingAgent(bin, name, path.join(bin, `${name}.json`));
+    const lookup = { pathEnv: bin, platform: 'linux' };
+    assert.deepEqual((await findAgents(lookup)).map((a) => [a.id, path.basename(a.executable)]), [
+      ['cursor', 'cursor'],
+      ['copilot-cli', 'copilot'],
+      ['kiro', 'kiro-cli'],
+      ['goose', 'goose'],
+    ]);
+    const repo = repoWithWork();
+    assert.equal((await cli(['handover', '-s', 'quality_reviewer', '-t', 'Cursor link', '--summary', 'Ampersands & pluses + hashes # and ?', '--json'], repo)).code, 0);
+    const env = { workspaceRoot: repo, sessionLog: { mode: 'none' } };
+    const noOpener = await prepareCursorLink({ take: false }, env, lookup);
+    assert.equal(noOpener.status, 'ok');
+    if (noOpener.status !== 'ok') return;
+    assert.equal(noOpener.opener, null, 'no xdg-open on this PATH');
+    assert.equal(noOpener.whole, true);
+    assert.equal(new URL(noOpener.url).searchParams.get('text'), noOpener.prompt.prompt);
+    writeRecordingAgent(bin, 'xdg-open', path.join(bin, 'xdg-open.json'));
+    const withOpener = await prepareCursorLink({ take: false }, env, lookup);
+    assert.ok(withOpener.status === 'ok' && withOpener.opener);
+    assert.deepEqual(withOpener.opener, { executable: path.join(bin, 'xdg-open'), argv: [withOpener.url] });
+    const mac = await prepareCursorLink({ take: false }, env, { pathEnv: bin, platform: 'darwin' });
+    assert.ok(mac.status === 'ok' && mac.opener === null, 'macOS opens links with open, not on this PATH');
   });
 
   it("names the specialist's exported custom agent for Copilot Chat, and nothing before the export", async () => {
