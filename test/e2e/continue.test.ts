@@ -130,7 +130,9 @@ describe('UI: Continue in …', function () {
     if ((await handOver.getAttribute('aria-expanded')) === 'true') await handOver.click();
     const rows = await openPicker(page);
     const labels = ['Copilot Chat', 'Claude Code', 'Codex CLI', 'Gemini CLI', 'Aider', 'Copy prompt'].filter((l) => rows.some((r) => r.includes(l)));
-    assert.deepEqual(labels, [...(hasChat ? ['Copilot Chat'] : []), 'Claude Code', 'Codex CLI', 'Copy prompt'], rows.join(' | '));
+    // No chat model is signed in here: Copilot Chat could only ask to set one up, so it comes after the others and says why.
+    assert.deepEqual(labels, ['Claude Code', 'Codex CLI', 'Copy prompt', ...(hasChat ? ['Copilot Chat'] : [])], rows.join(' | '));
+    if (hasChat) assert.match(rows.at(-1) ?? '', /no chat model signed in/, rows.join(' | '));
     await waitForQuickInput(page, 'not found on this machine: Gemini CLI, Aider', 'the agents not found');
     await screenshot(page, 'continue-picker');
     await page.keyboard.press('Escape');
@@ -167,6 +169,7 @@ describe('UI: Continue in …', function () {
       return;
     }
     await notificationToast(page, 'Opened a new chat in the custom agent "Quality reviewer"').waitFor({ timeout: 30_000 });
+    assert.match(await notificationToast(page, 'Opened a new chat').innerText(), /not sent/);
     // The input's visible lines, top to bottom, wrapped lines joined back: the beginning of the prompt, character for character.
     const input = page.locator('.interactive-input-part .monaco-editor .view-lines').first();
     const visible = async () =>
