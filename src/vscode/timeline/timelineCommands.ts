@@ -20,6 +20,7 @@ import { Commands, Views } from '../constants';
 import { DisposableOwner } from '../lifecycle';
 import { folderEnvironment, type SessionHooks } from '../workspace/environment';
 import { trustedHandoffRoot, warnRefusal } from '../workspace/trust';
+import { offerPickUp } from './pickUp';
 import type { TimelineElement, TimelineTreeProvider } from './timelineTree';
 
 /** The file a command acts on: a timeline element (context menu), a URI, or nothing (the active editor's file). */
@@ -209,24 +210,25 @@ export class TimelineCommands extends DisposableOwner {
         return undefined;
       }
     }
+    // Copying or an unsent chat does not take the handoff up: the receiver does (offerPickUp).
     const result = await vscode.window.withProgress({ location: { viewId: Views.timeline }, title: 'Building the prompt' }, () =>
-      buildPrompt({ handoff }, ctx.env),
+      buildPrompt({ handoff, take: false }, ctx.env),
     );
     if (result.status === 'error') {
       void vscode.window.showErrorMessage(errorText(result));
       return undefined;
     }
     result.warnings.forEach((w) => this.log.warn(w));
-    if (result.taken && result.handoff_file) this.timeline.invalidate(result.handoff_file);
-    const what = `the prompt for ${result.persona_marker}${result.handoff_id ? ` (${result.handoff_id})` : ''}`;
+    const what = `The prompt for ${result.persona_marker}${result.handoff_id ? ` (${result.handoff_id})` : ''}`;
     const stale = result.stale ? ' The workspace changed since the handoff: see its Staleness section.' : '';
+    const given = { pending: result.pending ? result.handoff_file : null, session: this.session, log: this.log, onTaken: (file: string) => this.timeline.invalidate(file) };
     if (mode === 'chat' && (await chatAvailable())) {
       await vscode.commands.executeCommand('workbench.action.chat.open', { query: result.prompt, isPartialQuery: true });
-      void vscode.window.showInformationMessage(`Opened a chat with ${what}; review it and send.${stale}`);
+      void offerPickUp({ ...given, message: `${what} is in a new chat, not sent: review it and send.${stale}` });
       return result.prompt;
     }
     await vscode.env.clipboard.writeText(result.prompt);
-    void vscode.window.showInformationMessage(`${mode === 'chat' ? 'No chat is available here, so ' : ''}${what} is on the clipboard: paste it into the receiving agent.${stale}`);
+    void offerPickUp({ ...given, message: `${mode === 'chat' ? 'No chat is available here, so t' : 'T'}${what.slice(1)} is on the clipboard: paste it into the receiving agent.${stale}` });
     return result.prompt;
   }
 
