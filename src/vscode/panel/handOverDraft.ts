@@ -70,6 +70,8 @@ export class HandOverDraft implements vscode.Disposable {
   private evidenceReady: DraftEvidence | undefined;
   private estimateTimer: NodeJS.Timeout | undefined;
   private estimateSeq = 0;
+  /** The handoffs written from this panel, by id: the files the banner's actions may act on. */
+  private readonly written = new Map<string, string>();
 
   constructor(private readonly deps: DraftHostDeps) {}
 
@@ -94,6 +96,11 @@ export class HandOverDraft implements vscode.Disposable {
   update(draft: Draft, revision: number): void {
     this.current = draft;
     this.rev = revision;
+  }
+
+  /** The file of the handoff `id` this panel wrote, or undefined (not one of its own). */
+  writtenFile(id: string): string | undefined {
+    return this.written.get(id);
   }
 
   /** Forgets the evidence (trust granted, folder changed): the next load collects it again. */
@@ -322,6 +329,7 @@ export class HandOverDraft implements vscode.Disposable {
       return;
     }
     this.deps.log.info(`handoff written from the panel: ${result.handoff_file}`);
+    this.written.set(result.package.id, result.handoff_file);
     result.warnings.forEach((w) => this.deps.log.warn(w));
     await this.deps.session.ended();
     this.current = emptyDraft();
@@ -330,6 +338,7 @@ export class HandOverDraft implements vscode.Disposable {
     this.deps.post({
       type: 'handedOver',
       persona_marker: result.persona_marker,
+      handoff_id: result.package.id,
       handoff_file: vscode.workspace.asRelativePath(result.handoff_file),
       tokens: result.package.estimated_tokens,
       budget: result.package.max_context_tokens,
