@@ -20,6 +20,7 @@ import { Commands, Views } from '../constants';
 import { DisposableOwner } from '../lifecycle';
 import { folderEnvironment, type SessionHooks } from '../workspace/environment';
 import { trustedHandoffRoot, warnRefusal } from '../workspace/trust';
+import { BRIEFING_SCHEME, BriefingDocuments } from './briefingView';
 import { offerPickUp } from './pickUp';
 import type { TimelineElement, TimelineTreeProvider } from './timelineTree';
 
@@ -34,6 +35,7 @@ const REFUSALS = warnRefusal({
 
 /** Registers and runs the timeline and receiving-side commands. */
 export class TimelineCommands extends DisposableOwner {
+  private readonly briefings = this.register(new BriefingDocuments());
   constructor(
     private readonly log: vscode.LogOutputChannel,
     private readonly session: SessionHooks,
@@ -41,6 +43,7 @@ export class TimelineCommands extends DisposableOwner {
     private readonly treeView: vscode.TreeView<TimelineElement>,
   ) {
     super();
+    this.register(vscode.workspace.registerTextDocumentContentProvider(BRIEFING_SCHEME, this.briefings));
     const reg = (id: string, run: (arg?: unknown) => unknown) =>
       this.register(
         vscode.commands.registerCommand(id, async (arg?: unknown) => {
@@ -109,7 +112,8 @@ export class TimelineCommands extends DisposableOwner {
     const f = this.fileOf(target);
     if (f?.source === 'agent-zero') {
       // Agent Zero's files are briefings themselves.
-      await vscode.window.showTextDocument(vscode.Uri.file(f.path));
+      const bytes = await vscode.workspace.fs.readFile(vscode.Uri.file(f.path));
+      await this.briefings.show(path.basename(f.path, '.md'), new TextDecoder().decode(bytes));
       return;
     }
     const ctx = await this.ourHandoff(target, 'Open the briefing of which handoff?');
@@ -119,8 +123,12 @@ export class TimelineCommands extends DisposableOwner {
       void vscode.window.showInformationMessage(`${path.basename(ctx.file)} has no briefing file${head?.frontmatter.kind === 'result' ? ' (results are not appended to briefings)' : ''}.`);
       return;
     }
-    // A briefing folder holds one file per section: show them together, in name order.
-    await vscode.window.showTextDocument(text ? await vscode.workspace.openTextDocument({ language: 'markdown', content: text }) : await vscode.workspace.openTextDocument(vscode.Uri.file(briefing)));
+    // A briefing folder holds one file per section: shown together, in name order, read-only beside what is open.
+    if (text === undefined) {
+      void vscode.window.showErrorMessage(`The briefing of ${path.basename(ctx.file)} cannot be read: ${vscode.workspace.asRelativePath(briefing)}.`);
+      return;
+    }
+    await this.briefings.show(path.basename(briefing, '.md'), text);
   }
 
   private async reveal(target: Target): Promise<void> {
