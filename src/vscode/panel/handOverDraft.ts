@@ -13,6 +13,7 @@ import { errorText } from '../../core/handoff/errors';
 import { collectDraftEvidence, draftEnvironment, evidenceView, previewHandoff, sessionDraft, type DraftEvidence } from '../../engine/draft';
 import { prepareHandover, previewFit, writeHandover, type HandoverEnvironment } from '../../engine/handover';
 import { Views } from '../constants';
+import { askOverBudget } from '../endSession/confirm';
 import { showHandoffSummary } from '../endSession/summaryDialog';
 import { currentFolder, readSettings } from '../workspace/settings';
 import { folderEnvironment, type SessionHooks } from '../workspace/environment';
@@ -320,7 +321,18 @@ export class HandOverDraft implements vscode.Disposable {
       this.deps.post({ type: 'response', id, ok: false, message: panelErrorText(prepared) });
       return;
     }
-    const result = await vscode.window.withProgress({ location: { viewId: Views.handOver }, title: 'Writing the handoff' }, () => writeHandover(prepared.prepared));
+    // Over budget, the panel asks as the end-of-session command does, unless "Fit to budget" already said so.
+    let fit = this.current.fit;
+    if (prepared.prepared.pkg.oversize_warning && !fit) {
+      const choice = await askOverBudget(prepared.prepared, 'Hand Over');
+      if (!choice) {
+        this.deps.post({ type: 'response', id, ok: true });
+        this.deps.post({ type: 'banner', kind: 'info', message: 'Not handed over: the draft is over the budget. Fit it, shorten it, or hand over without fitting.' });
+        return;
+      }
+      fit = choice === 'fit';
+    }
+    const result = await vscode.window.withProgress({ location: { viewId: Views.handOver }, title: 'Writing the handoff' }, () => writeHandover(prepared.prepared, { fit }));
     if (result.status === 'error') {
       this.deps.log.error(result.message);
       // The draft stays: the user fixes the cause and hands over again.
