@@ -251,7 +251,7 @@ describe('UI: the panel and the commands as a new user meets them', function () 
     assert.deepEqual(panelRows, ['Fit to budget and hand over', 'Hand over without fitting'], panelRows.join(' | '));
     await screenshot(page, 'trial-panel-over-budget-asks');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Hand over without fitting' }).first().click();
-    const banner = frame.locator('#banner .note.success');
+    const banner = frame.locator('#banner .note.success', { hasText: 'Handed over to [codebase explorer]' });
     await banner.waitFor({ timeout: 60_000 });
     const written = /\(([\d,]+) \/ 3,000 tokens\)/.exec(await banner.innerText());
     assert.ok(written && Number(written[1].replace(/,/g, '')) > 3000, await banner.innerText());
