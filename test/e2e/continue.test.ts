@@ -129,7 +129,8 @@ describe('UI: Continue in …', function () {
     const handOver = page.locator('.pane-header', { hasText: /^\s*Hand Over\s*$/i }).first();
     if ((await handOver.getAttribute('aria-expanded')) === 'true') await handOver.click();
     const rows = await openPicker(page);
-    const labels = ['Copilot Chat', 'Claude Code', 'Codex CLI', 'Gemini CLI', 'Aider', 'Copy prompt'].filter((l) => rows.some((r) => r.includes(l)));
+    // In the picker's order.
+    const labels = rows.map((r) => ['Copilot Chat', 'Claude Code', 'Codex CLI', 'Gemini CLI', 'Aider', 'Copy prompt'].find((l) => r.includes(l))).filter((l) => l !== undefined);
     // No chat model is signed in here: Copilot Chat could only ask to set one up, so it comes after the others and says why.
     assert.deepEqual(labels, ['Claude Code', 'Codex CLI', 'Copy prompt', ...(hasChat ? ['Copilot Chat'] : [])], rows.join(' | '));
     if (hasChat) assert.match(rows.at(-1) ?? '', /no chat model signed in/, rows.join(' | '));
