@@ -114,8 +114,8 @@ export function onHostMessage(m: HostToWebview): void {
       save();
       render();
       renderBanner('success', `Handed over to ${m.persona_marker}: ${m.handoff_file} (${fmt(m.tokens)} / ${fmt(m.budget)} tokens).`, [
-        h(Tags.button, { id: 'copy-prompt', appearance: 'secondary', title: 'The prompt the receiving agent needs: mandate, receive rules, staleness and prior handoffs', onClick: () => send({ type: 'runCommand', command: 'copyPrompt' }) }, 'Copy Prompt for Specialist'),
-        h(Tags.button, { id: 'open-in-chat', appearance: 'secondary', onClick: () => send({ type: 'runCommand', command: 'openInChat' }) }, 'Open in Chat'),
+        h(Tags.button, { id: 'copy-prompt', appearance: 'secondary', title: 'The prompt the receiving agent needs: mandate, receive rules, staleness and prior handoffs', onClick: () => send({ type: 'runCommand', command: 'copyPrompt', handoff: m.handoff_id }) }, 'Copy Prompt for Specialist'),
+        h(Tags.button, { id: 'open-in-chat', appearance: 'secondary', onClick: () => send({ type: 'runCommand', command: 'openInChat', handoff: m.handoff_id }) }, 'Open in Chat'),
       ], true);
       break;
     case 'banner':

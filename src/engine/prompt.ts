@@ -51,6 +51,8 @@ export type PromptOutcome =
       handoff_id: string | null;
       handoff_file: string | null;
       taken: boolean;
+      /** The handoff picked up is still `pending` after this call (built with `take: false`, or not taken). */
+      pending: boolean;
       stale: boolean;
       warnings: string[];
       /** Secrets replaced by `[REDACTED:<kind>]` in the prompt, per kind (`{}` when none). */
@@ -168,6 +170,7 @@ async function build(req: PromptRequest, env: HandoverEnvironment): Promise<Prom
     handoff_id: handoff?.parsed.frontmatter.id ?? null,
     handoff_file: handoff?.file ?? null,
     taken,
+    pending: !taken && handoff?.parsed.frontmatter.status === 'pending',
     stale: report ? !isUpToDate(report) : false,
     warnings,
     redactions: redacted.found,

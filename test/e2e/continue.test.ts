@@ -139,7 +139,8 @@ describe('UI: Continue in …', function () {
     if ((await handOver.getAttribute('aria-expanded')) === 'true') await handOver.click();
     const rows = await openPicker(page);
     const all = ['Copilot Chat', 'Cursor', 'Claude Code', 'Codex CLI', 'Gemini CLI', 'Aider', 'GitHub Copilot CLI', 'Qwen Code', 'OpenCode', 'Amp', 'Kiro CLI', 'Factory Droid', 'Goose', 'Copy prompt'];
-    const expected = [...(hasChat ? ['Copilot Chat'] : []), ...all.filter((l) => l !== 'Copilot Chat' && l !== 'Aider')];
+    // No chat model is signed in here: Copilot Chat could only ask to set one up, so it comes after the others and says why.
+    const expected = [...all.filter((l) => l !== 'Copilot Chat' && l !== 'Aider'), ...(hasChat ? ['Copilot Chat'] : [])];
     // The list draws only the rows in view: those come in the expected order ("Claude Code A terminal in …" starts with its label) …
     const labels = rows.map((r) => all.find((l) => r.startsWith(l)) ?? r);
     assert.deepEqual(labels, expected.slice(0, labels.length), rows.join(' | '));
@@ -152,6 +153,7 @@ describe('UI: Continue in …', function () {
         throw new Error(`the picker has no row "${label}"`);
       });
     }
+    if (hasChat) assert.match((await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Copilot Chat' }).first().innerText()) ?? '', /no chat model signed in/);
     await filter.fill('Aider');
     await page.waitForTimeout(300);
     assert.equal(await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Aider' }).count(), 0, 'Aider, not found here, is not offered');
@@ -190,6 +192,7 @@ describe('UI: Continue in …', function () {
       return;
     }
     await notificationToast(page, 'Opened a new chat in the custom agent "Quality reviewer"').waitFor({ timeout: 30_000 });
+    assert.match(await notificationToast(page, 'Opened a new chat').innerText(), /not sent/);
     // The input's visible lines, top to bottom, wrapped lines joined back: the beginning of the prompt, character for character.
     const input = page.locator('.interactive-input-part .monaco-editor .view-lines').first();
     const visible = async () =>

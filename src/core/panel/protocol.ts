@@ -64,8 +64,12 @@ export const VerifyMessageSchema = z.strictObject({ type: z.literal('verify'), h
 
 /** Commands the panel may ask the host to run: only these. */
 export const PanelCommandSchema = z.enum(['endSession', 'manageTrust', 'openFolder', 'openSettings', 'openHandoffFolder', 'initRepository', 'openGitSettings', 'copyPrompt', 'openInChat']);
-/** Run one of the commands the panel offers. */
-export const RunCommandMessageSchema = z.strictObject({ type: z.literal('runCommand'), command: PanelCommandSchema });
+/**
+ * Run one of the commands the panel offers; `handoff` (the id a `handedOver` named) makes the
+ * receiving commands act on that handoff, not on whichever is newest by then. The host acts
+ * only on handoffs this panel wrote.
+ */
+export const RunCommandMessageSchema = z.strictObject({ type: z.literal('runCommand'), command: PanelCommandSchema, handoff: z.optional(z.string().check(z.minLength(1), z.maxLength(300))) });
 
 /** Open the handoff this draft would write, rendered, in a preview editor. */
 export const PreviewRequestSchema = z.strictObject({ type: z.literal('request'), id: natural(), method: z.literal('preview'), draft: DraftSchema, revision: natural() });
@@ -193,6 +197,8 @@ export type EstimateNotification = z.infer<typeof EstimateNotificationSchema>;
 export const HandedOverNotificationSchema = z.strictObject({
   type: z.literal('handedOver'),
   persona_marker: z.string(),
+  /** The handoff's id: the banner's actions name it, so they act on this handoff. */
+  handoff_id: z.string().check(z.minLength(1), z.maxLength(300)),
   handoff_file: z.string(),
   tokens: z.number().check(z.int()),
   budget: z.number().check(z.int()),

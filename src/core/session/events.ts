@@ -10,6 +10,7 @@ import { shellWrites as shellWordsWrites } from './shellWords';
 import { CommandTally, type CommandGroup } from './commands';
 import { userRequestText } from './requests';
 import { carryDoneSteps } from './planMerge';
+import { holdsReceivingPrompt, isChatNotice, withoutReceivingPrompt } from '../receive/ownPrompt';
 
 /** Where a fact came from; shown beside every test result. */
 export type SessionSource = 'recorder' | 'claude-code' | 'codex' | 'aider' | 'cline' | 'roo' | 'kilo' | 'specstory' | 'copilot' | 'gemini' | 'opencode';
@@ -156,6 +157,18 @@ export function cleanTurnText(text: string): string | undefined {
   return cleaned;
 }
 
+/**
+ * A turn as its author wrote it: a user turn without our own receiving prompt (the user's words
+ * above it, if any), nothing for a chat's own notice in the assistant's place
+ * (../receive/ownPrompt.ts) — neither is the user's request nor the agent's words.
+ */
+function authored(t: SessionTurn): SessionTurn | undefined {
+  if (t.role === 'assistant') return isChatNotice(t.text) ? undefined : t;
+  if (!holdsReceivingPrompt(t.text)) return t;
+  const text = withoutReceivingPrompt(t.text);
+  return text ? { ...t, text } : undefined;
+}
+
 /** Turns kept per transcript (the newest): 100, well above any recent-turn setting. */
 export const MAX_KEPT_TURNS = 100;
 /** Test runs kept per transcript (the newest): 1,000. */
@@ -218,7 +231,9 @@ export class SessionAccumulator {
   ) {}
 
   /** Adds one event. */
-  add(e: SessionEvent): void {
+  add(event: SessionEvent): void {
+    const e = event.kind === 'turn' ? authored(event) : event;
+    if (!e) return;
     const seq = this.seq++;
     if (e.kind === 'turn') {
       this.counts.turns++;

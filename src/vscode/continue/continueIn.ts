@@ -21,6 +21,8 @@ import { Commands, Config, StorageKeys } from '../constants';
 import { DisposableOwner } from '../lifecycle';
 import { folderEnvironment, type SessionHooks } from '../workspace/environment';
 import { trustedHandoffRoot, warnRefusal } from '../workspace/trust';
+import { availableChatModels } from '../lm/chatModels';
+import { offerPickUp } from '../timeline/pickUp';
 import { copilotChatAvailable, openNewChat } from './copilotChat';
 
 /** What the command is given: a timeline element, a handoff's URI, `{ agent, handoff }` (other commands, tests), or nothing. */
@@ -100,36 +102,46 @@ export class ContinueIn extends DisposableOwner {
     const env = await folderEnvironment(folder, this.session, { settings });
     if (isTerminalAgentId(target)) return this.inTerminal(target, handoff, env, lookup, folder);
     if (target === 'cursor') return this.inCursor(handoff, env, lookup);
-    const prompt = await buildPrompt({ handoff }, env);
+    // A chat holding the prompt unsent, or the clipboard, has not taken the handoff up: the receiver does (offerPickUp).
+    const prompt = await buildPrompt({ handoff, take: false }, env);
     if (prompt.status === 'error') {
       void vscode.window.showErrorMessage(errorText(prompt));
       return undefined;
     }
     prompt.warnings.forEach((w) => this.log.warn(w));
-    if (prompt.taken && prompt.handoff_file) this.onTaken(prompt.handoff_file);
     const what = `the prompt for ${prompt.persona_marker}${prompt.handoff_id ? ` (${prompt.handoff_id})` : ''}`;
+    const given = { pending: prompt.pending ? prompt.handoff_file : null, session: this.session, log: this.log, onTaken: this.onTaken };
     if (target === 'copilot' && (await copilotChatAvailable())) {
       const agent = await customAgentFor(env.workspaceRoot, prompt.specialist);
       await openNewChat(prompt.prompt, agent?.name);
-      void vscode.window.showInformationMessage(`Opened a new chat${agent ? ` in the custom agent "${agent.name}"` : ''} with ${what}; review it and send.`);
+      void offerPickUp({ ...given, message: `Opened a new chat${agent ? ` in the custom agent "${agent.name}"` : ''} with ${what}, not sent: review it and send.` });
       return { target, prompt: prompt.prompt, ...(agent ? { mode: agent.name } : {}) };
     }
     await vscode.env.clipboard.writeText(prompt.prompt);
     const why = target === 'copilot' ? `Copilot Chat is not available in this VS Code (${vscode.version}), so ` : '';
-    void vscode.window.showInformationMessage(`${why}${what} is on the clipboard: paste it into the receiving agent.`);
+    const said = `${why}${what} is on the clipboard: paste it into the receiving agent.`;
+    void offerPickUp({ ...given, message: said[0].toUpperCase() + said.slice(1) });
     return { target, prompt: prompt.prompt, ...(target === 'copilot' ? { fellBackToClipboard: true } : {}) };
   }
 
   /** The target to continue in: the setting's default when that agent is here, else the picker (the last choice of this workspace first). */
   private async choose(lookup: AgentLookup, preferred: string | undefined): Promise<ContinueTarget | undefined> {
-    const [chat, agents] = await Promise.all([copilotChatAvailable(), findAgents(lookup)]);
+    const [chat, agents, models] = await Promise.all([copilotChatAvailable(), findAgents(lookup), availableChatModels()]);
+    // Without a chat model the chat can only ask the user to set one up: offered after the others, saying so.
+    const noModel = chat && !models.ok;
     const inCursor = vscode.env.uriScheme === 'cursor';
-    const here: ContinueTarget[] = [...(chat ? (['copilot'] as const) : []), ...(inCursor && !agents.some((a) => a.id === 'cursor') ? (['cursor'] as const) : []), ...agents.map((a) => a.id), 'copy'];
+    const others: ContinueTarget[] = [...(inCursor && !agents.some((a) => a.id === 'cursor') ? (['cursor'] as const) : []), ...agents.map((a) => a.id), 'copy'];
+    const here: ContinueTarget[] = chat ? (noModel ? [...others, 'copilot'] : ['copilot', ...others]) : others;
     if (isContinueTarget(preferred) && here.includes(preferred)) return preferred;
     const last = this.state.get<string>(StorageKeys.continueIn);
-    const ordered = isContinueTarget(last) && here.includes(last) ? [last, ...here.filter((t) => t !== last)] : here;
+    const ordered = isContinueTarget(last) && here.includes(last) && !(noModel && last === 'copilot') ? [last, ...here.filter((t) => t !== last)] : here;
     const missing = AGENT_IDS.filter((id) => !here.includes(id)).map((id) => AGENT_EXECUTABLES[id].label);
-    const items: TargetItem[] = ordered.map((t) => ({ target: t, label: `${ICONS[t]} ${TARGET_LABELS[t]}`, description: t === last ? 'last used here' : undefined, detail: detailOf(t, agents) }));
+    const items: TargetItem[] = ordered.map((t) => ({
+      target: t,
+      label: `${ICONS[t]} ${TARGET_LABELS[t]}`,
+      description: t === 'copilot' && noModel ? 'no chat model signed in' : t === last ? 'last used here' : undefined,
+      detail: t === 'copilot' && noModel ? 'No chat model is available: the chat will ask you to set up GitHub Copilot before it can answer' : detailOf(t, agents),
+    }));
     const pick = await vscode.window.showQuickPick(items, {
       title: 'Continue in…',
       placeHolder: missing.length ? `Where the receiving specialist continues (not found on this machine: ${missing.join(', ')})` : 'Where the receiving specialist continues',

@@ -30,6 +30,38 @@ function fileDescription(f: TouchedFile): string {
   return [f.status, counts, f.old_path ? `from ${f.old_path}` : ''].filter(Boolean).join('  ');
 }
 
+/** The estimate as the confirmation words it: `3,199 / 3,000 tokens`, `(estimate)` when long runs were chunked. */
+function tokensOf(p: PreparedHandover): string {
+  return `${formatCount(p.pkg.estimated_tokens)}${p.pkg.tokens_estimated ? ' (estimate)' : ''} / ${formatCount(p.pkg.max_context_tokens)} tokens`;
+}
+
+/** The two choices over budget — fit and hand over (what it cuts), or hand over as it is — as every surface asks them. */
+function overBudgetItems(p: PreparedHandover): ConfirmItem[] {
+  const fit = previewFit(p);
+  return [
+    {
+      label: '$(fold) Fit to budget and hand over',
+      description: `${formatCount(fit.pkg.estimated_tokens)} / ${formatCount(p.pkg.max_context_tokens)} tokens${fit.fits ? '' : ' — still over'}`,
+      detail: fit.pkg.dropped.length ? `Cuts ${describeCuts(fit.pkg.dropped)}; the cut text is kept in .handoff/history/.` : undefined,
+      choice: 'fit',
+    },
+    { label: '$(warning) Hand over without fitting', description: `${tokensOf(p)} — over budget`, choice: 'over' },
+  ];
+}
+
+/**
+ * Over budget, the question the end-of-session command asks in its last step, asked alone (the
+ * panel's Hand Over): fit to budget and hand over, or hand over without fitting. Resolves to
+ * the choice, or undefined when the user cancels (Escape: nothing is written).
+ */
+export async function askOverBudget(p: PreparedHandover, title: string): Promise<'fit' | 'over' | undefined> {
+  const r = await pickOne<ConfirmItem>(
+    { title: `${title}: ${p.specialist.personaMarker} — ${tokensOf(p)}` },
+    { items: overBudgetItems(p), placeholder: `Over the budget by ${formatCount(p.pkg.estimated_tokens - p.pkg.max_context_tokens)} tokens: fit it, or hand over as it is (Escape writes nothing)`, accept: (i) => i.choice !== undefined },
+  );
+  return r === BACK || r === undefined || r.choice === 'write' ? undefined : r.choice;
+}
+
 /**
  * The confirmation step: the choices (hand over; over budget: fit and hand over, or not),
  * what the session log holds that the handoff does not carry (issue 15, shown when the
@@ -38,19 +70,12 @@ function fileDescription(f: TouchedFile): string {
  */
 export async function confirmHandover(p: PreparedHandover, draft: SessionDraft | undefined, frame: StepFrame): Promise<Choice | undefined> {
   const pkg = p.pkg;
-  const tokens = `${formatCount(pkg.estimated_tokens)}${pkg.tokens_estimated ? ' (estimate)' : ''} / ${formatCount(pkg.max_context_tokens)} tokens`;
+  const tokens = tokensOf(p);
   const items: ConfirmItem[] = [];
   if (!pkg.oversize_warning) {
     items.push({ label: `$(check) Hand over to ${p.specialist.label}`, description: tokens, choice: 'write' });
   } else {
-    const fit = previewFit(p);
-    items.push({
-      label: '$(fold) Fit to budget and hand over',
-      description: `${formatCount(fit.pkg.estimated_tokens)} / ${formatCount(pkg.max_context_tokens)} tokens${fit.fits ? '' : ' — still over'}`,
-      detail: fit.pkg.dropped.length ? `Cuts ${describeCuts(fit.pkg.dropped)}; the cut text is kept in .handoff/history/.` : undefined,
-      choice: 'fit',
-    });
-    items.push({ label: '$(warning) Hand over without fitting', description: `${tokens} — over budget`, choice: 'over' });
+    items.push(...overBudgetItems(p));
   }
   // The loss report (issue 15): what the session log holds that this handoff does not carry.
   const leftOut = draft && describeLeftOut(pkg.left_out);

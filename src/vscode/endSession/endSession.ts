@@ -37,7 +37,7 @@ import { awaitDraft, draftSources, draftWithModelOnce, pickDrafted } from './ses
 import { confirmHandover } from './confirm';
 import { showHandoffSummary } from './summaryDialog';
 import { DisposableOwner } from '../lifecycle';
-import { BACK, DRAFT_WITH_MODEL, askList, askText, pickOne, type StepFrame } from './quickInput';
+import { BACK, DRAFT_WITH_MODEL, askList, askText, LINE_BREAK_MARK, pickOne, type StepFrame } from './quickInput';
 import type { EndSessionModelDrafter } from '../panel/modelDraftPort';
 import type { DraftEvidence } from '../../engine/draft';
 import { readSettings, type HandoffSettings } from '../workspace/settings';
@@ -273,6 +273,7 @@ export class EndSessionCommand extends DisposableOwner {
               prompt: 'Topic: a short phrase naming the work (it becomes part of the briefing file name).',
               placeholder: 'e.g. token auth for the todo API',
               value: a.topic,
+              required: 'A topic is required: type a short phrase such as "token auth".',
               validate: (v) => {
                 if (!v.trim()) {
                   return undefined;
@@ -288,13 +289,7 @@ export class EndSessionCommand extends DisposableOwner {
               },
             },
           );
-          if (typeof r === 'string') {
-            if (!r.trim()) {
-              void vscode.window.showWarningMessage('A topic is required: type a short phrase such as "token auth".');
-              continue;
-            }
-            a.topic = r;
-          }
+          if (typeof r === 'string') a.topic = r;
           break;
         case 3:
           if (!waited) {
@@ -307,9 +302,10 @@ export class EndSessionCommand extends DisposableOwner {
             model = described?.state === 'available' ? (described.model ?? 'the language model') : undefined;
           }
           r = await askText(f, {
-            prompt: a.draft && a.summary ? 'Summary: drafted from the session — edit it, or press Enter to keep it.' : 'Summary: what happened in this session (optional).',
+            prompt: `${a.draft && a.summary ? 'Summary: drafted from the session — edit it, or press Enter to keep it.' : 'Summary: what happened in this session (optional).'} ${LINE_BREAK_MARK} marks a line break.`,
             placeholder: 'What was done, what state the work is in',
             value: a.summary,
+            multiline: true,
             draftWith: model ? `Draft with ${model}… (summary, decisions, failed approaches, next steps; you review them before anything is written)` : undefined,
           });
           if (r === DRAFT_WITH_MODEL) {

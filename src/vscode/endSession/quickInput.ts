@@ -15,8 +15,9 @@ export type StepResult<T> = T | typeof BACK | undefined;
 /** Title and position shown on every step. */
 export interface StepFrame {
   readonly title: string;
-  readonly step: number;
-  readonly totalSteps: number;
+  /** The step's number and the number of steps; absent for a question asked alone. */
+  readonly step?: number;
+  readonly totalSteps?: number;
 }
 
 function frame<T extends vscode.QuickPick<vscode.QuickPickItem> | vscode.InputBox>(input: T, f: StepFrame): T {
@@ -24,7 +25,7 @@ function frame<T extends vscode.QuickPick<vscode.QuickPickItem> | vscode.InputBo
   input.step = f.step;
   input.totalSteps = f.totalSteps;
   input.ignoreFocusOut = true;
-  input.buttons = f.step > 1 ? [vscode.QuickInputButtons.Back] : [];
+  input.buttons = (f.step ?? 1) > 1 ? [vscode.QuickInputButtons.Back] : [];
   return input;
 }
 
@@ -89,6 +90,23 @@ export interface TextOptions {
   readonly validate?: (value: string) => string | vscode.InputBoxValidationMessage | undefined;
   /** A "Draft with …" button in the title bar (its tooltip names the model); pressing it resolves to {@link DRAFT_WITH_MODEL}. */
   readonly draftWith?: string;
+  /** The box's own error when Enter is pressed on an empty value (the box stays open); absent, empty is accepted. */
+  readonly required?: string;
+  /** The value may hold line breaks: shown as {@link LINE_BREAK_MARK} in the one-line box, and given back as line breaks. */
+  readonly multiline?: boolean;
+}
+
+/** How a line break shows in a one-line input box. */
+export const LINE_BREAK_MARK = '⏎';
+
+/** `text` on one line: each line break as ` ⏎ `. */
+export function markLineBreaks(text: string): string {
+  return text.replace(/\r\n?|\n/g, ` ${LINE_BREAK_MARK} `);
+}
+
+/** The line breaks back from {@link markLineBreaks} (a ⏎ typed with or without spaces around it). */
+export function unmarkLineBreaks(text: string): string {
+  return text.replace(new RegExp(` ?${LINE_BREAK_MARK} ?`, 'g'), '\n');
 }
 
 /** Shows an input box and resolves to the accepted text, {@link BACK}, {@link DRAFT_WITH_MODEL}, or undefined. */
@@ -98,7 +116,7 @@ export function askText(f: StepFrame, o: TextOptions): Promise<StepResult<string
   if (model) box.buttons = [...box.buttons, model];
   box.prompt = o.prompt;
   box.placeholder = o.placeholder;
-  box.value = o.value ?? '';
+  box.value = o.multiline ? markLineBreaks(o.value ?? '') : (o.value ?? '');
   const check = () => {
     box.validationMessage = o.validate?.(box.value);
   };
@@ -107,13 +125,13 @@ export function askText(f: StepFrame, o: TextOptions): Promise<StepResult<string
     box.onDidTriggerButton((b) => b === model && done(DRAFT_WITH_MODEL));
     box.onDidChangeValue(check);
     box.onDidAccept(() => {
-      const msg = o.validate?.(box.value);
+      const msg = o.required !== undefined && !box.value.trim() ? { message: o.required, severity: vscode.InputBoxValidationSeverity.Error } : o.validate?.(box.value);
       const blocking = typeof msg === 'string' || (msg !== undefined && msg.severity === vscode.InputBoxValidationSeverity.Error);
       if (blocking) {
         box.validationMessage = msg;
         return;
       }
-      done(box.value);
+      done(o.multiline ? unmarkLineBreaks(box.value) : box.value);
     });
   });
 }

@@ -63,6 +63,7 @@ export async function showHandoffSummary(r: HandoverOk, _interactive: boolean, l
   void Promise.resolve(picked).then(async (pick) => {
     const uri = vscode.Uri.file(r.handoff_file);
     if (pick === a.continueIn) await vscode.commands.executeCommand(Commands.continueIn, uri);
-    else if (pick === a.openBriefing) await vscode.window.showTextDocument(vscode.Uri.file(r.briefing.path), { preview: false });
+    // The timeline's command: one behaviour for both (read-only, rendered, beside the handoff's preview).
+    else if (pick === a.openBriefing) await vscode.commands.executeCommand(Commands.timelineOpenBriefing, uri);
   }).catch((err: unknown) => log?.error(`summary action: ${(err as Error)?.message ?? String(err)}`));
 }

@@ -13,6 +13,7 @@ import { errorText } from '../../core/handoff/errors';
 import { collectDraftEvidence, draftEnvironment, evidenceView, previewHandoff, sessionDraft, type DraftEvidence } from '../../engine/draft';
 import { prepareHandover, previewFit, writeHandover, type HandoverEnvironment } from '../../engine/handover';
 import { Views } from '../constants';
+import { askOverBudget } from '../endSession/confirm';
 import { showHandoffSummary } from '../endSession/summaryDialog';
 import { currentFolder, readSettings } from '../workspace/settings';
 import { folderEnvironment, type SessionHooks } from '../workspace/environment';
@@ -70,6 +71,8 @@ export class HandOverDraft implements vscode.Disposable {
   private evidenceReady: DraftEvidence | undefined;
   private estimateTimer: NodeJS.Timeout | undefined;
   private estimateSeq = 0;
+  /** The handoffs written from this panel, by id: the files the banner's actions may act on. */
+  private readonly written = new Map<string, string>();
 
   constructor(private readonly deps: DraftHostDeps) {}
 
@@ -94,6 +97,11 @@ export class HandOverDraft implements vscode.Disposable {
   update(draft: Draft, revision: number): void {
     this.current = draft;
     this.rev = revision;
+  }
+
+  /** The file of the handoff `id` this panel wrote, or undefined (not one of its own). */
+  writtenFile(id: string): string | undefined {
+    return this.written.get(id);
   }
 
   /** Forgets the evidence (trust granted, folder changed): the next load collects it again. */
@@ -313,7 +321,18 @@ export class HandOverDraft implements vscode.Disposable {
       this.deps.post({ type: 'response', id, ok: false, message: panelErrorText(prepared) });
       return;
     }
-    const result = await vscode.window.withProgress({ location: { viewId: Views.handOver }, title: 'Writing the handoff' }, () => writeHandover(prepared.prepared));
+    // Over budget, the panel asks as the end-of-session command does, unless "Fit to budget" already said so.
+    let fit = this.current.fit;
+    if (prepared.prepared.pkg.oversize_warning && !fit) {
+      const choice = await askOverBudget(prepared.prepared, 'Hand Over');
+      if (!choice) {
+        this.deps.post({ type: 'response', id, ok: true });
+        this.deps.post({ type: 'banner', kind: 'info', message: 'Not handed over: the draft is over the budget. Fit it, shorten it, or hand over without fitting.' });
+        return;
+      }
+      fit = choice === 'fit';
+    }
+    const result = await vscode.window.withProgress({ location: { viewId: Views.handOver }, title: 'Writing the handoff' }, () => writeHandover(prepared.prepared, { fit }));
     if (result.status === 'error') {
       this.deps.log.error(result.message);
       // The draft stays: the user fixes the cause and hands over again.
@@ -322,6 +341,7 @@ export class HandOverDraft implements vscode.Disposable {
       return;
     }
     this.deps.log.info(`handoff written from the panel: ${result.handoff_file}`);
+    this.written.set(result.package.id, result.handoff_file);
     result.warnings.forEach((w) => this.deps.log.warn(w));
     await this.deps.session.ended();
     this.current = emptyDraft();
@@ -330,6 +350,7 @@ export class HandOverDraft implements vscode.Disposable {
     this.deps.post({
       type: 'handedOver',
       persona_marker: result.persona_marker,
+      handoff_id: result.package.id,
       handoff_file: vscode.workspace.asRelativePath(result.handoff_file),
       tokens: result.package.estimated_tokens,
       budget: result.package.max_context_tokens,

@@ -159,9 +159,16 @@ export class HandOverViewProvider extends DisposableOwner implements vscode.Webv
           // The host asks the user's consent (a modal) before any recorded command re-runs.
           await vscode.commands.executeCommand(Commands.verify, { handoff: msg.handoff });
           break;
-        case 'runCommand':
-          await runPanelCommand(msg.command, () => this.invalidateEvidence());
+        case 'runCommand': {
+          // The banner's actions name the handoff they act on: only one this panel wrote.
+          const file = msg.handoff === undefined ? undefined : this.model.writtenFile(msg.handoff);
+          if (msg.handoff !== undefined && !file) {
+            this.log.warn(`panel: ignored ${msg.command} for handoff "${msg.handoff.slice(0, 100)}": not written from this panel`);
+            break;
+          }
+          await runPanelCommand(msg.command, () => this.invalidateEvidence(), file);
           break;
+        }
         case 'request':
           this.model.update(msg.draft, msg.revision);
           if (msg.method === 'preview') {

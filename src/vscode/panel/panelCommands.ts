@@ -14,8 +14,10 @@ export type PanelCommand = Extract<WebviewToHost, { type: 'runCommand' }>['comma
 /**
  * Runs the command a webview button asks for.
  * @param evidenceChanged called after `git init` (VS Code's built-in Git extension), so the evidence is collected again
+ * @param handoff the handoff file the receiving commands (copy the prompt, open in chat) act on; absent, the newest
  */
-export async function runPanelCommand(command: PanelCommand, evidenceChanged: () => void): Promise<void> {
+export async function runPanelCommand(command: PanelCommand, evidenceChanged: () => void, handoff?: string): Promise<void> {
+  const target = handoff === undefined ? [] : [vscode.Uri.file(handoff)];
   switch (command) {
     case 'endSession':
       await vscode.commands.executeCommand(Commands.endSession);
@@ -37,10 +39,10 @@ export async function runPanelCommand(command: PanelCommand, evidenceChanged: ()
       evidenceChanged();
       break;
     case 'copyPrompt':
-      await vscode.commands.executeCommand(Commands.copyPrompt);
+      await vscode.commands.executeCommand(Commands.copyPrompt, ...target);
       break;
     case 'openInChat':
-      await vscode.commands.executeCommand(Commands.openInChat);
+      await vscode.commands.executeCommand(Commands.openInChat, ...target);
       break;
     case 'openGitSettings':
       await vscode.commands.executeCommand('workbench.action.openSettings', 'git.path');

@@ -20,6 +20,8 @@ import { Commands, Views } from '../constants';
 import { DisposableOwner } from '../lifecycle';
 import { folderEnvironment, type SessionHooks } from '../workspace/environment';
 import { trustedHandoffRoot, warnRefusal } from '../workspace/trust';
+import { BRIEFING_SCHEME, BriefingDocuments } from './briefingView';
+import { offerPickUp } from './pickUp';
 import type { TimelineElement, TimelineTreeProvider } from './timelineTree';
 
 /** The file a command acts on: a timeline element (context menu), a URI, or nothing (the active editor's file). */
@@ -33,6 +35,7 @@ const REFUSALS = warnRefusal({
 
 /** Registers and runs the timeline and receiving-side commands. */
 export class TimelineCommands extends DisposableOwner {
+  private readonly briefings = this.register(new BriefingDocuments());
   constructor(
     private readonly log: vscode.LogOutputChannel,
     private readonly session: SessionHooks,
@@ -40,6 +43,7 @@ export class TimelineCommands extends DisposableOwner {
     private readonly treeView: vscode.TreeView<TimelineElement>,
   ) {
     super();
+    this.register(vscode.workspace.registerTextDocumentContentProvider(BRIEFING_SCHEME, this.briefings));
     const reg = (id: string, run: (arg?: unknown) => unknown) =>
       this.register(
         vscode.commands.registerCommand(id, async (arg?: unknown) => {
@@ -108,7 +112,8 @@ export class TimelineCommands extends DisposableOwner {
     const f = this.fileOf(target);
     if (f?.source === 'agent-zero') {
       // Agent Zero's files are briefings themselves.
-      await vscode.window.showTextDocument(vscode.Uri.file(f.path));
+      const bytes = await vscode.workspace.fs.readFile(vscode.Uri.file(f.path));
+      await this.briefings.show(path.basename(f.path, '.md'), new TextDecoder().decode(bytes));
       return;
     }
     const ctx = await this.ourHandoff(target, 'Open the briefing of which handoff?');
@@ -118,8 +123,12 @@ export class TimelineCommands extends DisposableOwner {
       void vscode.window.showInformationMessage(`${path.basename(ctx.file)} has no briefing file${head?.frontmatter.kind === 'result' ? ' (results are not appended to briefings)' : ''}.`);
       return;
     }
-    // A briefing folder holds one file per section: show them together, in name order.
-    await vscode.window.showTextDocument(text ? await vscode.workspace.openTextDocument({ language: 'markdown', content: text }) : await vscode.workspace.openTextDocument(vscode.Uri.file(briefing)));
+    // A briefing folder holds one file per section: shown together, in name order, read-only beside what is open.
+    if (text === undefined) {
+      void vscode.window.showErrorMessage(`The briefing of ${path.basename(ctx.file)} cannot be read: ${vscode.workspace.asRelativePath(briefing)}.`);
+      return;
+    }
+    await this.briefings.show(path.basename(briefing, '.md'), text);
   }
 
   private async reveal(target: Target): Promise<void> {
@@ -209,24 +218,25 @@ export class TimelineCommands extends DisposableOwner {
         return undefined;
       }
     }
+    // Copying or an unsent chat does not take the handoff up: the receiver does (offerPickUp).
     const result = await vscode.window.withProgress({ location: { viewId: Views.timeline }, title: 'Building the prompt' }, () =>
-      buildPrompt({ handoff }, ctx.env),
+      buildPrompt({ handoff, take: false }, ctx.env),
     );
     if (result.status === 'error') {
       void vscode.window.showErrorMessage(errorText(result));
       return undefined;
     }
     result.warnings.forEach((w) => this.log.warn(w));
-    if (result.taken && result.handoff_file) this.timeline.invalidate(result.handoff_file);
-    const what = `the prompt for ${result.persona_marker}${result.handoff_id ? ` (${result.handoff_id})` : ''}`;
+    const what = `The prompt for ${result.persona_marker}${result.handoff_id ? ` (${result.handoff_id})` : ''}`;
     const stale = result.stale ? ' The workspace changed since the handoff: see its Staleness section.' : '';
+    const given = { pending: result.pending ? result.handoff_file : null, session: this.session, log: this.log, onTaken: (file: string) => this.timeline.invalidate(file) };
     if (mode === 'chat' && (await chatAvailable())) {
       await vscode.commands.executeCommand('workbench.action.chat.open', { query: result.prompt, isPartialQuery: true });
-      void vscode.window.showInformationMessage(`Opened a chat with ${what}; review it and send.${stale}`);
+      void offerPickUp({ ...given, message: `${what} is in a new chat, not sent: review it and send.${stale}` });
       return result.prompt;
     }
     await vscode.env.clipboard.writeText(result.prompt);
-    void vscode.window.showInformationMessage(`${mode === 'chat' ? 'No chat is available here, so ' : ''}${what} is on the clipboard: paste it into the receiving agent.${stale}`);
+    void offerPickUp({ ...given, message: `${mode === 'chat' ? 'No chat is available here, so t' : 'T'}${what.slice(1)} is on the clipboard: paste it into the receiving agent.${stale}` });
     return result.prompt;
   }
 

@@ -146,7 +146,8 @@ export async function readClaudeCode(file: string, opts: ReaderOptions = {}): Pr
           }
         }
       }
-      if (texts.length && d.isMeta !== true && d.isSidechain !== true) {
+      // `isApiErrorMessage`: the CLI's own notice in the assistant's place (login, credit, API errors), not the agent's words.
+      if (texts.length && d.isMeta !== true && d.isSidechain !== true && d.isApiErrorMessage !== true) {
         const text = cleanTurnText(texts.join('\n\n'));
         // A compaction summary is written in the user's role; a turn, never the user's request.
         if (text) acc.add({ kind: 'turn', role, text, ...(time ? { time } : {}), ...(d.isCompactSummary === true ? { injected: true } : {}) });

@@ -7,7 +7,7 @@
  * `requests` part of the log is replayed.
  *
  * Each request: the user's `message.text` is a user turn; the `response` parts' Markdown
- * `value`s form the assistant turn; a `toolInvocationSerialized` part with terminal data
+ * `value`s form the assistant turn (not when VS Code's chat setup answered: `agent.id` `setup.*`); a `toolInvocationSerialized` part with terminal data
  * is a command (its `commandLine`, exit code from `terminalCommandState`, output from
  * `terminalCommandOutput`; not confirmed → did not run); `textEditGroup` parts are edits; a
  * `manage_todo_list` invocation (`toolSpecificData.kind: "todoList"`) is a plan snapshot (./planTools.ts).
@@ -90,7 +90,9 @@ function addRequest(acc: SessionAccumulator, req: Record<string, unknown>, opts:
       if (p) acc.add({ kind: 'file_edit', path: relativePath(p, opts.workspaceRoot), tool: 'copilot', ...(time ? { time } : {}) });
     }
   }
-  const replyText = cleanTurnText(reply.join(''));
+  // VS Code's chat setup answers in the model's place until Copilot is signed in (agents `setup.chat`, `setup.agent`, …): its notice is not the agent's words.
+  const setup = str(obj(req.agent)?.id)?.startsWith('setup.') === true;
+  const replyText = setup ? undefined : cleanTurnText(reply.join(''));
   if (replyText) acc.add({ kind: 'turn', role: 'assistant', text: replyText, ...(time ? { time } : {}) });
   if (!userText && !replyText && parts.length === 0) stats.skipped++;
   return ts;

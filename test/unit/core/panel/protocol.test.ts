@@ -67,6 +67,7 @@ const FROM_WEBVIEW: Array<{ name: string; valid: unknown; invalid: Array<[string
     invalid: [
       ['a command outside the list', { type: 'runCommand', command: 'workbench.action.terminal.sendSequence' }],
       ['no command', { type: 'runCommand' }],
+      ['an empty handoff', { type: 'runCommand', command: 'copyPrompt', handoff: '' }],
     ],
   },
   {
@@ -130,8 +131,11 @@ const FROM_HOST: Array<{ name: string; valid: unknown; invalid: Array<[string, u
   },
   {
     name: 'handedOver',
-    valid: { type: 'handedOver', persona_marker: '[hacker]', handoff_file: '.handoff/handoffs/x.md', tokens: 900, budget: 3000, revision: 4 },
-    invalid: [['no revision', { type: 'handedOver', persona_marker: '[hacker]', handoff_file: 'x', tokens: 900, budget: 3000 }]],
+    valid: { type: 'handedOver', persona_marker: '[hacker]', handoff_id: '2026-12-01T10-00-00.000Z_hacker', handoff_file: '.handoff/handoffs/x.md', tokens: 900, budget: 3000, revision: 4 },
+    invalid: [
+      ['no revision', { type: 'handedOver', persona_marker: '[hacker]', handoff_id: 'h', handoff_file: 'x', tokens: 900, budget: 3000 }],
+      ['no handoff id', { type: 'handedOver', persona_marker: '[hacker]', handoff_file: 'x', tokens: 900, budget: 3000, revision: 4 }],
+    ],
   },
   {
     name: 'draft',
