@@ -11,9 +11,11 @@
  * `handover` with a budget that cuts (test/helpers/secretPlacement.ts).
  */
 import assert from 'node:assert/strict';
-import { writeClaudeSession, type SessionStep } from '../helpers/claudeTranscript';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { runClaudeHook } from '../../src/engine/hook';
 import { recordResult } from '../../src/engine/recordResult';
+import { callMcpTool } from '../../src/mcp/server';
+import { writeClaudeSession, type SessionStep } from '../helpers/claudeTranscript';
 import { randomString } from '../helpers/fakeSecrets';
 import { cleanupTempDirs, git, tempDir, write } from '../helpers/repo';
 import { changedRepository, handOverWith, pieces, writtenFiles } from '../helpers/secretPlacement';
@@ -212,6 +214,20 @@ describe('a secret found in one channel is redacted in every other (real reposit
     assert.ok(files.some((f) => f.text.includes('chk-hook')), 'the transcript reached the safety net');
     for (const f of files) assert.deepEqual(pieces(`${f.file}\n${f.text}`, [KEY]), [], f.file);
     assert.deepEqual(pieces(JSON.stringify(outcome), [KEY]), [], 'the outcome shows none of it');
+  });
+
+  it('MCP prior_handoffs: a key a handoff file assigns is redacted in the topics it lists too (a file edited by hand or by another agent)', async () => {
+    const repo = changedRepository();
+    const written = await handOverWith(repo, { summary: 'Review the cart totals.' }, [{ user: 'Review it.' }]);
+    assert.equal(written.status, 'ok');
+    if (written.status !== 'ok') return;
+    const edited = readFileSync(written.handoff_file, 'utf8').replace('topic_title: Cart totals', `topic_title: rotate ${KEY}`).replace('Review the cart totals.', `Review the cart totals; api_token = "${KEY}" leaked.`);
+    assert.ok(edited.includes(`rotate ${KEY}`) && edited.includes(`api_token = "${KEY}"`));
+    writeFileSync(written.handoff_file, edited);
+    const result = await callMcpTool('prior_handoffs', {}, { version: 'test', defaultRoot: repo, allowedRoots: [repo], environment: (r) => ({ workspaceRoot: r, sessionLog: { mode: 'none' } }) });
+    const shown = JSON.stringify(result);
+    assert.ok(shown.includes('rotate [REDACTED:secret-assignment]'), `the topic is listed, redacted: ${shown.slice(0, 400)}`);
+    assert.deepEqual(pieces(shown, [KEY]), [], 'the tool result shows none of it');
   });
 
   it('leaves a plain word found once as a secret where it is only a word', async () => {
