@@ -13,6 +13,7 @@ import { GateTally, sanitizeText } from '../../../../src/core/safety/gate';
 import { redactKnownInPackage, sanitizePackage } from '../../../../src/core/safety/packageGate';
 import { collectValues, isRecurringValue, recurrences } from '../../../../src/core/safety/recurrence';
 import { redactKnown, redactSecrets, redactTexts } from '../../../../src/core/safety/redact';
+import { randomString } from '../../../helpers/fakeSecrets';
 import { pkgFrom } from '../../../helpers/packages';
 
 const KEY = 'Zq8xT4mB2nR7vK9pL3wY6sD1fH5jC0gE';
@@ -58,6 +59,9 @@ describe('a secret found once is redacted wherever it recurs', () => {
     assert.equal(url.texts[1], 'PGPASS is [REDACTED:postgresql-connection] here');
     const cli = await redactTexts(['curl -u deploy_bot:Xy7pQ2vR9sLm4Kt8 https://x.example.com', 'retry with Xy7pQ2vR9sLm4Kt8; ask deploy_bot']);
     assert.equal(cli.texts[1], 'retry with [REDACTED:cli-credential]; ask deploy_bot', 'the password, not the user name');
+    const hex = '2dee9f58aa05cf87b11fd50a36beae595676b66b';
+    const oauth = await redactTexts([`git clone https://${hex}:x-oauth-basic@github.com/acme/app.git`, `token ${hex}; the password is always x-oauth-basic`]);
+    assert.equal(oauth.texts[1], 'token [REDACTED:github-token]; the password is always x-oauth-basic', 'a token given as the user, not the fixed literal');
     const bearer = await redactTexts(['Authorization: Bearer abcDEF123ghiJKL456mnoPQR789', 'token abcDEF123ghiJKL456mnoPQR789 expired']);
     assert.equal(bearer.texts[1], 'token [REDACTED:authorization-header] expired');
     const body = ['MIIEowIBAAKCAQEAwwdrqkWK6WurXd6FL5dxrMTCLmLEZc+yWTC0YjtaNCQTmi+0', 'rz4Nh1zpYd8YNB0PQ+urKOwAHLVG1jknrgxylsEnFIJQAqZDQTpx5Tut/KuQhapp', 'kQ3fJ2vC8w=='];
@@ -83,6 +87,31 @@ describe('a secret found once is redacted wherever it recurs', () => {
     const into = new Map<string, string>();
     collectValues(`k="${KEY}" p=Kubernetes`, [{ start: 2, end: 36, kind: 'secret-assignment', priority: 1 }, { start: 39, end: 49, kind: 'secret-assignment', priority: 1 }], into);
     assert.deepEqual([...into], [[KEY, 'secret-assignment']], 'quotes taken off, the plain word not remembered');
+  });
+});
+
+describe('finding known values in a text', () => {
+  it('finds values that end or start with a symbol, and values with a space inside, as tokens of their own', () => {
+    const known = new Map([
+      ['dGhpcyBpcyBhIHNlY3JldA==', 'secret-assignment'],
+      ['-----x9Qz7Lm2', 'secret-assignment'],
+      ['Summer of 69!', 'secret-assignment'],
+    ]);
+    const text = 'a dGhpcyBpcyBhIHNlY3JldA== b "-----x9Qz7Lm2" c Summer of 69! d xdGhpcyBpcyBhIHNlY3JldA==';
+    assert.equal(redactKnown([text], known).texts[0], 'a [REDACTED:secret-assignment] b "[REDACTED:secret-assignment]" c [REDACTED:secret-assignment] d xdGhpcyBpcyBhIHNlY3JldA==');
+  });
+
+  it('finds thousands of values that share their start (JWTs under one header) in one pass over the text, heads and tails too', () => {
+    const header = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9';
+    const jwts = Array.from({ length: 8000 }, (_, i) => `${header}.${Buffer.from(JSON.stringify({ sub: `u${i}` })).toString('base64url')}.${randomString(i, 43)}`);
+    const known = new Map(jwts.map((j) => [j, 'jwt']));
+    const text = jwts.map((j) => `token ${j} cut ${j.slice(0, 60)}… tail …${j.slice(-20)}`).join('\n');
+    const started = Date.now();
+    const found = recurrences(text, known);
+    const ms = Date.now() - started;
+    assert.equal(found.length, 3 * jwts.length, 'every whole value, every head and every tail');
+    // One pass over the text: not one per value, nor one per value sharing a start.
+    assert.ok(ms < 10_000, `${ms} ms for ${text.length} characters and ${jwts.length} values`);
   });
 });
 
