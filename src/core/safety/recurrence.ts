@@ -64,8 +64,11 @@ function isAlnum(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 }
 
-/** A cut: an ellipsis (`…`, `...`) or a `[… N more characters …]` note (the head before it may end in spaces, and before a note in a line break). */
-const CUT = /…|\.\.\.|\[…/g;
+/**
+ * A cut: an ellipsis (`…`, `...`), a `[… N more characters …]` note or fit-to-budget's
+ * ` [truncated]` (the head before it may end in spaces, and before a note in a line break).
+ */
+const CUT = /…|\.\.\.|\[…|\[truncated\]/g;
 /** An ellipsis a tail may follow (then spaces or tabs at most). */
 const ELLIPSIS = /(?:…|\.\.\.)[ \t]*/g;
 
@@ -168,7 +171,7 @@ export function recurrences(text: string, known: KnownSecrets): Finding[] {
   let after = 0;
   for (const m of text.matchAll(CUT)) {
     let cut = m.index;
-    while (cut > after && (text[cut - 1] === ' ' || text[cut - 1] === '\t' || (m[0] === '[…' && isSpace(text.charCodeAt(cut - 1))))) cut--;
+    while (cut > after && (text[cut - 1] === ' ' || text[cut - 1] === '\t' || (m[0] !== '…' && m[0] !== '...' && isSpace(text.charCodeAt(cut - 1))))) cut--;
     let from = cut;
     while (from > after && cut - from < MAX_RECURRING_CHARS && !isSpace(text.charCodeAt(from - 1))) from--;
     after = m.index + m[0].length;

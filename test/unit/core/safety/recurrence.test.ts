@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { clipText } from '../../../../src/core/handoff/render';
-import { headOf } from '../../../../src/core/handoff/fit';
+import { headOf, SUMMARY_TRUNCATED_MARKER } from '../../../../src/core/handoff/fit';
 import { boundRequest } from '../../../../src/core/session/requests';
 import { GateTally, sanitizeText } from '../../../../src/core/safety/gate';
 import { redactKnownInPackage, sanitizePackage } from '../../../../src/core/safety/packageGate';
@@ -119,13 +119,16 @@ describe('the head or tail of a known value that a cut leaves', () => {
   const known = new Map([[KEY, 'secret-assignment']]);
   const noneLeft = (text: string) => assert.deepEqual(leaked(redactKnown([text], known).texts[0], KEY), [], text);
 
-  it('is redacted behind every cutter of this project: clipText, fit-to-budget, a bounded request', () => {
+  it('is redacted behind every cutter of this project: clipText, fit-to-budget (a head, a summary), a bounded request', () => {
     const clipped = clipText(`deploy ${KEY} now`, 30);
     assert.ok(clipped.endsWith('…') && leaked(clipped, KEY).length > 0, `the cut leaves a head: ${clipped}`);
     noneLeft(clipped);
     const fitted = headOf(`x ${KEY}`, 20);
     assert.ok(leaked(fitted, KEY).length > 0, fitted);
     noneLeft(fitted);
+    const summary = headOf(`x ${KEY}`, 20, SUMMARY_TRUNCATED_MARKER);
+    assert.ok(summary.endsWith(' [truncated]') && leaked(summary, KEY).length > 0, summary);
+    noneLeft(summary);
     const bounded = boundRequest(`${'word '.repeat(390)}${KEY}${KEY}`);
     assert.match(bounded, /more characters left out\]$/);
     noneLeft(bounded);
