@@ -15,7 +15,8 @@ import { renderHandoff, type HandoffMeta } from '../src/core/handoff/render';
 import { parseHandoverRequest } from '../src/core/handoff/request';
 import type { HandoffPackage } from '../src/core/handoff/schema';
 import { countTokens } from '../src/core/handoff/tokens';
-import { redactSecrets, sanitizePackage } from '../src/core/safety/redact';
+import { sanitizePackage } from '../src/core/safety/packageGate';
+import { redactSecrets } from '../src/core/safety/redact';
 import { SpecialistRegistry } from '../src/core/specialists/registry';
 import { loadEncoding } from '../src/engine/tokenizer';
 

@@ -1,33 +1,42 @@
 /**
- * The gate by field (docs/DESIGN.md §7 "The gate"): `sanitizePackage` (`src/core/safety/redact.ts`)
+ * The gate by field (docs/DESIGN.md §7 "The gate"): `sanitizePackage` (`src/core/safety/packageGate.ts`)
  * cleans the free texts of a package; this cleans the short fields it leaves alone — the
  * topic (before it is slugged: a slugged, lowercased token no longer looks like one), `from`,
  * `to`, the session id, the branch and its upstream, the operation in progress (its refs and
  * subject), the touched-file paths and the transcripts' names. Secrets become `[REDACTED:<kind>]` and are counted in `redactions`;
  * control and invisible characters in paths are shown as `\u{…}` escapes (kept readable and
  * distinct, never raw), counted in the returned `escaped`.
+ *
+ * One set of known secrets runs through a job (`src/core/safety/recurrence.ts`): each pass
+ * takes the secrets found before it (`known`) and returns them with its own (`secrets`), so a
+ * value found in any field or text is redacted in every other one ({@link gatePackage}).
  */
 import type { HandoverRequest } from '../core/handoff/request';
 import type { HandoffPackage } from '../core/handoff/schema';
+import { slugifyTopic } from '../core/handoff/topic';
 import { neutralizeInvisible } from '../core/safety/gate';
-import { addCounts, redactTexts } from '../core/safety/redact';
+import { redactKnownInPackage, sanitizePackage } from '../core/safety/packageGate';
+import type { KnownSecrets } from '../core/safety/recurrence';
+import { addCounts, redactKnown, redactTexts } from '../core/safety/redact';
 
 /**
  * The request with its one-line fields that reach names and headers (`topic`, `from`,
- * `session_id`) redacted, and what was found (kind → count). Never throws.
+ * `session_id`) redacted, what was found (kind → count) and the secrets known and found
+ * (value → kind; `known`: found before). Never throws.
  */
-export async function sanitizeRequestFields(request: HandoverRequest): Promise<{ request: HandoverRequest; found: Record<string, number> }> {
-  const r = await redactTexts([request.topic, request.from, request.session_id ?? '']);
+export async function sanitizeRequestFields(request: HandoverRequest, known?: KnownSecrets): Promise<{ request: HandoverRequest; found: Record<string, number>; secrets: Map<string, string> }> {
+  const r = await redactTexts([request.topic, request.from, request.session_id ?? ''], { known });
   const [topic, from, sessionId] = r.texts;
   return {
     request: { ...request, topic, from, session_id: request.session_id === undefined ? undefined : sessionId },
     found: r.found,
+    secrets: r.secrets,
   };
 }
 
-/** A session id given by a surface (the CLI's, the hook's, VS Code's), redacted and without control characters. */
-export async function sanitizeSessionId(id: string): Promise<string> {
-  const r = await redactTexts([id]);
+/** A session id given by a surface (the CLI's, the hook's, VS Code's), redacted (and every secret in `known`) and without control characters. */
+export async function sanitizeSessionId(id: string, known?: KnownSecrets): Promise<string> {
+  const r = await redactTexts([id], { known });
   return neutralizeInvisible(r.texts[0], 'strip').text || id.replace(/[^A-Za-z0-9._:-]/g, '') || 'session';
 }
 
@@ -36,10 +45,12 @@ export async function sanitizeSessionId(id: string): Promise<string> {
  * id, topic title, touched-file paths, transcripts' names, the sources and times of user
  * requests and commands run) and paths' control and invisible
  * characters escaped. `redactions` adds what was found, so the frontmatter counts it.
+ * `known`: the secrets found before (the package's texts), redacted in these fields too.
  *
- * @returns the package, the secrets found (kind → count) and how many characters were escaped in paths
+ * @returns the package, the secrets found (kind → count), the secrets known and found (value →
+ *   kind) and how many characters were escaped in paths
  */
-export async function sanitizePackageFields(pkg: HandoffPackage): Promise<{ pkg: HandoffPackage; found: Record<string, number>; escaped: number }> {
+export async function sanitizePackageFields(pkg: HandoffPackage, known?: KnownSecrets): Promise<{ pkg: HandoffPackage; found: Record<string, number>; escaped: number; secrets: Map<string, string> }> {
   const texts: string[] = [];
   const slot = (s: string): number => texts.push(s) - 1;
   const opt = (s: string | null | undefined): number => (s ? slot(s) : -1);
@@ -59,7 +70,7 @@ export async function sanitizePackageFields(pkg: HandoffPackage): Promise<{ pkg:
     requests: pkg.user_requests.map((u) => [slot(u.source), opt(u.time)] as const),
     commands: pkg.commands_run.map((c) => [slot(c.source), opt(c.last_at)] as const),
   };
-  const r = await redactTexts(texts);
+  const r = await redactTexts(texts, { known });
   let escaped = 0;
   const path = (i: number): string => {
     const n = neutralizeInvisible(r.texts[i], 'escape');
@@ -87,5 +98,57 @@ export async function sanitizePackageFields(pkg: HandoffPackage): Promise<{ pkg:
     commands_run: pkg.commands_run.map((c, i) => ({ ...c, source: line(idx.commands[i][0]) || 'user', last_at: idx.commands[i][1] < 0 ? c.last_at : line(idx.commands[i][1]) || null })),
     redactions: addCounts(pkg.redactions ?? {}, r.found),
   };
-  return { pkg: out, found: r.found, escaped };
+  return { pkg: out, found: r.found, escaped, secrets: r.secrets };
+}
+
+/** What {@link gatePackage} did. */
+export interface GatedPackage {
+  /** The package, every text and field redacted; its topic slugged again when its title lost a secret. */
+  readonly pkg: HandoffPackage;
+  /** The request with its topic, `from` and session id redacted of every secret the package held. */
+  readonly request: HandoverRequest;
+  /** Secrets redacted in the package (kind → count). */
+  readonly found: Record<string, number>;
+  /** Invisible characters removed from the package's texts. */
+  readonly invisible: number;
+  /** Control and invisible characters escaped in paths and the branch name. */
+  readonly escaped: number;
+  /** Notes of the secret scan. */
+  readonly notes: string[];
+  /** The secrets known and found (value → kind), for the job's warnings and files. Never printed or written. */
+  readonly secrets: Map<string, string>;
+}
+
+/**
+ * The whole gate of a package (docs/DESIGN.md §7 "Nothing leaked"): its free texts
+ * (`sanitizePackage`), then its short fields knowing what the texts held, then the texts again
+ * for what only the fields showed (the rules are not run twice), and the request's fields
+ * (scanned before the package existed) for all of it. A topic that lost a secret this way is
+ * slugged again, so no file name keeps it. `known`: what the request's fields held. Never throws.
+ */
+export async function gatePackage(pkg: HandoffPackage, request: HandoverRequest, known: KnownSecrets): Promise<GatedPackage> {
+  const texts = await sanitizePackage(pkg, known);
+  const fields = await sanitizePackageFields(texts.pkg, texts.report.secrets);
+  let out = fields.pkg;
+  let found = addCounts(texts.report.found, fields.found);
+  if (fields.secrets.size > texts.report.secrets.size) {
+    const again = redactKnownInPackage(out, fields.secrets);
+    out = again.pkg;
+    found = addCounts(found, again.found);
+  }
+  const [topic, from, sessionId] = redactKnown([request.topic, request.from, request.session_id ?? ''], fields.secrets).texts;
+  if (out.topic_title !== pkg.topic_title) {
+    // The old slug may hold the secret, lowercased: never kept.
+    const slug = slugifyTopic(out.topic_title);
+    out = { ...out, topic: slug.ok ? slug.slug : 'redacted' };
+  }
+  return {
+    pkg: out,
+    request: { ...request, topic, from, session_id: request.session_id === undefined ? undefined : sessionId },
+    found,
+    invisible: texts.report.invisible,
+    escaped: fields.escaped,
+    notes: texts.report.notes,
+    secrets: fields.secrets,
+  };
 }

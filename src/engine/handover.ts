@@ -17,7 +17,8 @@ import type { GitEvidence } from '../core/handoff/gitEvidence';
 import { renderHistory } from '../core/handoff/history';
 import { BRIEFINGS_DIR, HANDOFFS_DIR, HISTORY_DIR, briefingFileName, handoffId, utcDay } from '../core/handoff/naming';
 import { handoffFrontmatter, plural, renderBriefingHeader, renderBriefingSection, renderHandoff, type HandoffMeta } from '../core/handoff/render';
-import { addCounts, describeSanitizing, redactTexts, sanitizePackage } from '../core/safety/redact';
+import { addCounts, describeSanitizing, redactTexts } from '../core/safety/redact';
+import type { KnownSecrets } from '../core/safety/recurrence';
 import { GateTally, sanitizeFileName } from '../core/safety/gate';
 import { DEFAULT_USER_REQUEST_TOKENS, parseHandoverRequest, type HandoverRequest } from '../core/handoff/request';
 import { errorText, handoverError, partsError, type HandoverError } from '../core/handoff/errors';
@@ -38,7 +39,7 @@ import { writeInteropMirrors } from '../store/interop/mirrors';
 import { counterFor } from './tokenizer';
 import type { HandoverEnvironment } from './environment';
 import { agentLoopGuard } from './loopGuard';
-import { sanitizePackageFields, sanitizeRequestFields, sanitizeSessionId } from './fieldGate';
+import { gatePackage, sanitizeRequestFields, sanitizeSessionId } from './fieldGate';
 import { openProject } from './project';
 import { draftFromEvidence } from './drafting';
 import { collectEvidenceFor, readSessionLog, sessionSources } from './handoverEvidence';
@@ -63,6 +64,8 @@ export interface PreparedHandover {
   readonly parent?: HandoffFrontmatter;
   /** The session-log state to save once the handoff is written. */
   readonly sessionState?: { readonly path: string; readonly state: SessionLogState };
+  /** The secrets found while preparing (value → kind): redacted wherever they recur in the files written. Never printed or written. */
+  readonly secrets: KnownSecrets;
 }
 
 /** Outcome of {@link prepareHandover}: the prepared handoff, or the error (src/core/handoff/errors.ts). */
@@ -153,7 +156,7 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
     // One memo of token counts for this handoff: measuring, fitting and the history count
     // the same lines again and again (src/core/handoff/tokenPieces.ts; same figures).
     const counter = memoisedCounter(counterFor(request.tokenizer));
-    const sessionId = await sanitizeSessionId(env.sessionId ?? request.session_id ?? randomUUID());
+    const sessionId = await sanitizeSessionId(env.sessionId ?? request.session_id ?? randomUUID(), fields.secrets);
     // The draft of the evidence (issue 15): user requests and commands run, and with `draft` every field left empty.
     const draft = draftFromEvidence(
       { git: evidence, session: session?.evidence, latest: undefined },
@@ -184,26 +187,24 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
       }
     }
     // Nothing leaked (docs/DESIGN.md §7): invisible characters out of what the user and other
-    // agents wrote, secrets out of every text, before anything is measured or written.
-    const sanitized = await sanitizePackage(composed);
-    for (const note of sanitized.report.notes) {
+    // agents wrote, secrets out of every text and short field (branch, paths, from, session id),
+    // before anything is measured or written; a secret found in one is redacted in all.
+    const gated = await gatePackage(composed, request, fields.secrets);
+    for (const note of gated.notes) {
       warnings.push(`WARNING: ${note}`);
     }
-    // …and out of the short fields (branch, paths, from, session id), counted with the rest.
-    const fielded = await sanitizePackageFields(sanitized.pkg);
-    const fieldFound = addCounts(fields.found, fielded.found);
-    const safePkg = { ...fielded.pkg, redactions: addCounts(fielded.pkg.redactions, fields.found) };
+    const safePkg = { ...gated.pkg, redactions: addCounts(gated.pkg.redactions, fields.found) };
     // The claims quote the texts: judged again on the sanitized ones (issue 18).
     safePkg.claims = claimsOfPackage(safePkg);
-    const sanitizing = describeSanitizing(addCounts(sanitized.report.found, fieldFound), sanitized.report.invisible);
+    const sanitizing = describeSanitizing(addCounts(gated.found, fields.found), gated.invisible);
     if (sanitizing) {
       warnings.push(`WARNING: ${sanitizing}`);
     }
-    if (fielded.escaped > 0) {
-      warnings.push(`WARNING: ${fielded.escaped} control or invisible character${fielded.escaped === 1 ? '' : 's'} in file paths or the branch name ${fielded.escaped === 1 ? 'is' : 'are'} shown as \\u{…} escapes`);
+    if (gated.escaped > 0) {
+      warnings.push(`WARNING: ${gated.escaped} control or invisible character${gated.escaped === 1 ? '' : 's'} in file paths or the branch name ${gated.escaped === 1 ? 'is' : 'are'} shown as \\u{…} escapes`);
     }
     // Warnings repeat evidence notes (git and session-log messages): no secrets in them either.
-    const safeWarnings = await redactTexts(warnings);
+    const safeWarnings = await redactTexts(warnings, { known: gated.secrets });
     warnings.splice(0, warnings.length, ...safeWarnings.texts);
     const now = (env.now ?? (() => new Date()))();
     const pkg = measurePackage(safePkg, provisionalMeta({ root, specialist: lookup.specialist, pkg: safePkg }, now, false), lookup.specialist, counter);
@@ -215,7 +216,8 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
       return partsError('hop_guard', { subject: 'hop guard:', problem: why, fix: 'confirm the handoff to proceed (hop_guard_confirmed), or hand over to someone else' }, 'refused');
     }
     const sessionState = session && env.sessionLog?.statePath ? { path: env.sessionLog.statePath, state: session.evidence.next_state } : undefined;
-    return { status: 'prepared', prepared: { env, request, root, specialist: lookup.specialist, evidence, pkg, counter, warnings, parent, sessionState } };
+    const prepared = { env, request: gated.request, root, specialist: lookup.specialist, evidence, pkg, counter, warnings, parent, sessionState, secrets: safeWarnings.secrets };
+    return { status: 'prepared', prepared };
   } catch (err) {
     return handoverError(`internal error while preparing the handoff: ${(err as Error)?.message ?? String(err)}`, 'internal');
   }
@@ -266,7 +268,7 @@ async function writeHistory(prepared: PreparedHandover, meta: HandoffMeta, origi
   try {
     if (!target.ok) throw new StoreError(target.message);
     await ensureDir(prepared.env.workspaceRoot, historyDir);
-    const tally = new GateTally();
+    const tally = new GateTally(gate.secrets);
     const content = await tally.text(renderHistory(original, meta, prepared.specialist, prepared.counter));
     if (!(await createExclusive(target.path, content))) {
       return { problem: `ERROR: ${target.path} already exists and is not this handoff's history — it was left as it is` };
@@ -299,8 +301,9 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
   let meta: HandoffMeta | undefined;
   // The gate (src/core/safety/gate.ts): every file's final bytes pass it once more; each
   // file's counts are added once that file is written.
-  const gate = new GateTally();
-  let stageGate = new GateTally();
+  // One set of known secrets through every file of the handoff (src/core/safety/recurrence.ts).
+  const gate = new GateTally(prepared.secrets);
+  let stageGate = new GateTally(gate.secrets);
   const handoffsDir = path.join(root, HANDOFFS_DIR);
   try {
     // Check both folders before writing anything, so a briefing folder that cannot be
@@ -319,8 +322,8 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
     // Staged as <id>.partial.md until the briefing section is written (see writeHandover).
     created = await stageHandoffFile(env.workspaceRoot, handoffsDir, start, async (date) => {
       meta = provisionalMeta({ root, specialist, pkg }, date, cut);
-      stageGate = new GateTally(); // counted for the attempt that is kept
-      return { name: await sanitizeFileName(`${meta.id}.md`), content: await stageGate.text(renderHandoff(pkg, meta, specialist)) };
+      stageGate = new GateTally(gate.secrets); // counted for the attempt that is kept
+      return { name: await sanitizeFileName(`${meta.id}.md`, gate.secrets), content: await stageGate.text(renderHandoff(pkg, meta, specialist)) };
     });
   } catch (err) {
     return err instanceof StoreError ? handoverError(err.message, 'io', err.parts) : handoverError(`could not write the handoff: ${(err as Error).message}`, 'io');
@@ -331,6 +334,7 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
   // handoff (which matters more) is staged again without the link, and a warning says so.
   let historyPath: string | null = null;
   if (cut && finalMeta.historyFile) {
+    gate.know(stageGate.secrets);
     const history = await writeHistory(prepared, finalMeta, original, gate);
     if (typeof history === 'string') {
       historyPath = history;
@@ -338,7 +342,7 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
     } else {
       finalMeta = { ...finalMeta, historyFile: null };
       pkg = measurePackage(pkg, finalMeta, specialist, counter);
-      const restageGate = new GateTally();
+      const restageGate = new GateTally(gate.secrets);
       try {
         await restageHandoffFile(created, await restageGate.text(renderHandoff(pkg, finalMeta, specialist)));
       } catch (err) {
@@ -354,7 +358,7 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
 
   // Nothing below counts tokens (the figures are the package's).
   env.onCountingDone?.();
-  const briefingName = await sanitizeFileName(briefingFileName(specialist.id, pkg.topic, created.date));
+  const briefingName = await sanitizeFileName(briefingFileName(specialist.id, pkg.topic, created.date), gate.secrets);
   let briefing;
   let handoffFile: string;
   try {

@@ -156,7 +156,7 @@ async function run(req: FullHistoryRequest, env: HandoverEnvironment): Promise<F
     // Handed over again with nothing done in between: the session is behind the handoff before.
     warnings.push(`WARNING: the transcripts hold no turn or command between handoff ${previous.id} (${previous.created}) and this one — the session before it is the history of ${previous.id} (CLI: history --handoff ${previous.id})`);
   }
-  const gated = await sanitizeText(rendered.text, 'strip');
+  const gated = await sanitizeText(rendered.text, 'strip', clean.secrets);
   return {
     status: 'ok',
     handoff_id: fm.id,
@@ -303,7 +303,7 @@ function window(events: readonly SessionEvent[], from: string | null, to: string
  * the invisible characters are stripped so none can split a secret): before the cap, so the
  * cap counts and cuts redacted text only.
  */
-async function gateItems(items: readonly HistoryItem[]): Promise<{ items: HistoryItem[]; found: Record<string, number>; invisible: number; notes: string[] }> {
+async function gateItems(items: readonly HistoryItem[]): Promise<{ items: HistoryItem[]; found: Record<string, number>; invisible: number; notes: string[]; secrets: Map<string, string> }> {
   const texts: string[] = [];
   let invisible = 0;
   const put = (t: string) => {
@@ -329,5 +329,5 @@ async function gateItems(items: readonly HistoryItem[]): Promise<{ items: Histor
     const cwd = next();
     return { ...it, command, ...(it.output ? { output } : {}), cwd: it.cwd ? cwd : null };
   });
-  return { items: out, found: r.found, invisible: invisible + r.invisible, notes: r.notes };
+  return { items: out, found: r.found, invisible: invisible + r.invisible, notes: r.notes, secrets: r.secrets };
 }

@@ -17,11 +17,11 @@ import { DEFAULT_HOOK_SPECIALIST, SAFETY_NET_EVENTS, defaultHookTopic, describeH
 import { handoverError, partsError, type HandoverError } from '../core/handoff/errors';
 import { LINK_LOOP_WORDS, fsErrorCode } from '../core/handoff/fsErrors';
 import type { HandoverOk } from '../core/handoff/schema';
-import { redactSecrets } from '../core/safety/redact';
+import { redactKnown, redactSecrets } from '../core/safety/redact';
 import { cliSessionLogStatePath } from './cliSession';
 import type { HandoverEnvironment } from './environment';
 import { draftSummaryFromEvidence } from './drafting';
-import { collectEvidenceFor, handover, readSessionLog } from './handover';
+import { collectEvidenceFor, prepareHandover, readSessionLog, writeHandover } from './handover';
 import { workspaceFolderOf } from './project';
 
 /**
@@ -162,9 +162,15 @@ export async function runClaudeHook(rawInput: string, options: ClaudeHookOptions
     from: 'claude-code',
     session_id: input.session_id,
   };
-  const result = await handover(request, { ...env, evidence, ...(session ? { sessionEvidence: session.evidence } : {}) });
+  const prepared = await prepareHandover(request, { ...env, evidence, ...(session ? { sessionEvidence: session.evidence } : {}) });
+  if (prepared.status === 'error') {
+    return { ...prepared, event };
+  }
+  const result = await writeHandover(prepared.prepared);
+  // The event's line is the job's too: a secret the handoff found is redacted in it.
+  const said = redactKnown([event], prepared.prepared.secrets).texts[0];
   if (result.status === 'error') {
-    return { ...result, event };
+    return { ...result, event: said };
   }
   const p = result.package;
   const notes = safetyNetNotes(
@@ -172,5 +178,5 @@ export async function runClaudeHook(rawInput: string, options: ClaudeHookOptions
     transcriptFound,
     refused && `${input.transcript_path} ${refused}`,
   );
-  return { status: 'written', event, workspaceRoot: cwd, result, notes };
+  return { status: 'written', event: said, workspaceRoot: cwd, result, notes };
 }

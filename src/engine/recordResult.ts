@@ -17,7 +17,7 @@ import { clipText, renderHandoff, type HandoffMeta } from '../core/handoff/rende
 import type { ParsedHandoff } from '../core/handoff/parse';
 import { composeError, errorText, handoverError, type ErrorParts, type HandoverError } from '../core/handoff/errors';
 import { issueMessage, issueParts, parseHandoverRequest } from '../core/handoff/request';
-import { addCounts, describeSanitizing, redactSecrets, sanitizePackage } from '../core/safety/redact';
+import { describeSanitizing, redactSecrets, redactTexts } from '../core/safety/redact';
 import { stripInvisible } from '../core/safety/invisible';
 import { GateTally, sanitizeFileName, sanitizeText } from '../core/safety/gate';
 import { resultStatus, resultSummaryLines, type ResultStatus } from '../core/receive/handBackPolicy';
@@ -32,7 +32,7 @@ import { resolveInside } from '../store/pathGuard';
 import { collectEvidenceFor, readSessionLog, type HandoverEnvironment } from './handover';
 import { openProject } from './project';
 import { counterFor } from './tokenizer';
-import { sanitizePackageFields, sanitizeSessionId } from './fieldGate';
+import { gatePackage, sanitizeSessionId } from './fieldGate';
 import { jobError } from './jobError';
 
 /** Folder of session notes under the handoff root (written when no handoff matches a result). */
@@ -105,6 +105,23 @@ export async function recordResult(input: unknown, env: HandoverEnvironment): Pr
   }
 }
 
+/**
+ * The outcome with every secret the job found redacted from its own words too: warnings,
+ * summary lines, failure messages and the policy's reasons quote the request (blockers, test
+ * commands, criteria).
+ */
+async function redactOutcome(out: Extract<RecordResultOutcome, { status: 'ok' }>, known: Map<string, string>): Promise<RecordResultOutcome> {
+  const texts = [...out.warnings, ...out.summary, ...out.failures.map((f) => f.message), ...out.entries.flatMap((e) => e.reasons)];
+  const r = await redactTexts(texts, { known });
+  let i = 0;
+  const next = (): string => r.texts[i++];
+  const warnings = out.warnings.map(next);
+  const summary = out.summary.map(next);
+  const failures = out.failures.map((f) => ({ ...f, message: next() }));
+  const entries = out.entries.map((e) => ({ ...e, reasons: e.reasons.map(next) }));
+  return { ...out, warnings, summary, failures, entries };
+}
+
 async function recordUnguarded(input: unknown, env: HandoverEnvironment): Promise<RecordResultOutcome> {
   const parsed = RecordResultRequestSchema.safeParse(input);
   if (!parsed.success) {
@@ -128,6 +145,8 @@ async function recordUnguarded(input: unknown, env: HandoverEnvironment): Promis
   const dir = path.join(root, HANDOFFS_DIR);
   const now = (env.now ?? (() => new Date()))();
   const sessionId = await sanitizeSessionId(env.sessionId ?? randomUUID());
+  // One set of known secrets through the whole job: every result, file and line of the outcome.
+  const known = new Map<string, string>();
 
   // Which handoffs are answered.
   const failures: Array<{ handoff: string; message: string }> = [];
@@ -149,7 +168,7 @@ async function recordUnguarded(input: unknown, env: HandoverEnvironment): Promis
 
   // Nothing matches: a session note only, nothing else changes (hand-back policy).
   if (targets.length === 0) {
-    const note = await writeSessionNote(env.workspaceRoot, root, now, specialist.id, sessionId, req, failures, warnings);
+    const note = await writeSessionNote(env.workspaceRoot, root, now, specialist.id, sessionId, req, failures, warnings, known);
     if (typeof note !== 'string') {
       return note;
     }
@@ -157,7 +176,7 @@ async function recordUnguarded(input: unknown, env: HandoverEnvironment): Promis
       `No open handoff to ${specialist.personaMarker} matched: nothing was marked; a session note was written.`,
       ...resultSummaryLines([], failures.map((f) => ({ label: f.handoff, message: f.message }))),
     ];
-    return { status: 'ok', entries: [], failures, note_file: note, summary, warnings };
+    return redactOutcome({ status: 'ok', entries: [], failures, note_file: note, summary, warnings }, known);
   }
 
   // Another session took one of them up and never answered it: ask first.
@@ -217,21 +236,23 @@ async function recordUnguarded(input: unknown, env: HandoverEnvironment): Promis
       });
       const meta = (date: Date): HandoffMeta => ({ id: handoffId(date, specialist.id), created: date.toISOString(), status, briefingFile: null, historyFile: null });
       // Nothing leaked (docs/DESIGN.md §7): the result's texts lose invisible characters and secrets.
-      const sanitized = await sanitizePackage(composed);
-      for (const note of sanitized.report.notes) warnings.push(`WARNING: ${note}`);
-      const fielded = await sanitizePackageFields(sanitized.pkg); // branch, paths, from, session id
-      const sanitizing = describeSanitizing(addCounts(sanitized.report.found, fielded.found), sanitized.report.invisible);
+      // Every text and short field (branch, paths, from, session id); a secret found in one is redacted in all.
+      const gated = await gatePackage(composed, request.request, known);
+      gated.secrets.forEach((kind, value) => known.set(value, kind));
+      for (const note of gated.notes) warnings.push(`WARNING: ${note}`);
+      const sanitizing = describeSanitizing(gated.found, gated.invisible);
       if (sanitizing) warnings.push(`WARNING: ${fm.id}: ${sanitizing}`);
       // The claims quote the texts: judged again on the sanitized ones (issue 18).
-      let pkg = measurePackage({ ...fielded.pkg, claims: claimsOfPackage(fielded.pkg) }, meta(now), specialist, counter);
+      let pkg = measurePackage({ ...gated.pkg, claims: claimsOfPackage(gated.pkg) }, meta(now), specialist, counter);
       if (pkg.oversize_warning) {
         pkg = fitToBudget(pkg, meta(now), specialist, counter).pkg;
       }
       // The gate (src/core/safety/gate.ts): the file's name and final bytes pass it once more.
-      const gate = new GateTally();
+      const gate = new GateTally(known);
       // The result and the status it gives go together: the status event names the result,
       // which is staged as .partial.md, and holds once the result is promoted to its name.
-      const staged = await stageHandoffFile(env.workspaceRoot, dir, now, async (date) => ({ name: await sanitizeFileName(`${meta(date).id}.md`), content: await gate.text(renderHandoff(pkg, meta(date), specialist)) }));
+      const staged = await stageHandoffFile(env.workspaceRoot, dir, now, async (date) => ({ name: await sanitizeFileName(`${meta(date).id}.md`, known), content: await gate.text(renderHandoff(pkg, meta(date), specialist)) }));
+      gate.secrets.forEach((kind, value) => known.set(value, kind));
       const set = await setHandoffStatus(t.file, status, { at: now.toISOString(), session_id: sessionId, result_id: staged.finalName.replace(/\.md$/, '') });
       if (!set.ok) {
         await discardStagedFile(staged);
@@ -252,7 +273,7 @@ async function recordUnguarded(input: unknown, env: HandoverEnvironment): Promis
     entries.map((e) => ({ label: e.handoff_id, status: e.status })),
     failures.map((f) => ({ label: f.handoff, message: f.message })),
   );
-  return { status: 'ok', entries, failures, note_file: null, summary, warnings };
+  return redactOutcome({ status: 'ok', entries, failures, note_file: null, summary, warnings }, known);
 }
 
 /**
@@ -268,6 +289,7 @@ async function writeSessionNote(
   req: RecordResultRequest,
   failures: ReadonlyArray<{ handoff: string; message: string }>,
   warnings: string[],
+  known: Map<string, string>,
 ): Promise<string | RecordResultOutcome> {
   const dir = path.join(root, NOTES_DIR);
   const list = (xs: readonly string[]) => (xs.length ? xs.map((x) => `- ${x.replace(/\n/g, ' ')}`).join('\n') : '_None._');
@@ -292,8 +314,9 @@ async function writeSessionNote(
   ].join('\n');
   // Nothing leaked (docs/DESIGN.md §7): the note is text headed for a file like any handoff.
   const stripped = stripInvisible(raw);
-  const redacted = await redactSecrets(stripped.text);
-  const text = (await sanitizeText(redacted.text)).text; // the gate's final check (src/core/safety/gate.ts)
+  const redacted = await redactSecrets(stripped.text, { known });
+  redacted.secrets.forEach((kind, value) => known.set(value, kind));
+  const text = (await sanitizeText(redacted.text, 'escape', known)).text; // the gate's final check (src/core/safety/gate.ts)
   for (const n of redacted.notes) warnings.push(`WARNING: ${n}`);
   const sanitizing = describeSanitizing(redacted.found, stripped.removed);
   if (sanitizing) warnings.push(`WARNING: session note: ${sanitizing}`);

@@ -16,7 +16,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestParamsSchema, CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { issueProblem, issueSubject } from '../core/handoff/issues';
-import { describeSanitizing, redactSecrets } from '../core/safety/redact';
+import { describeSanitizing, redactKnown, redactSecrets } from '../core/safety/redact';
 import { stripInvisible } from '../core/safety/invisible';
 import { sanitizeOutput, sanitizeValue } from '../core/safety/gate';
 import type { HandoverOk } from '../core/handoff/schema';
@@ -119,7 +119,8 @@ async function priorHandoffs(args: unknown, ctx: McpServerContext, signal?: Abor
   const sanitizing = describeSanitizing(redacted.found, visible.removed);
   if (sanitizing) warnings.push(`WARNING: prior handoffs: ${sanitizing}`);
 
-  const clean = (t: string | null | undefined) => (t === null || t === undefined ? null : stripInvisible(t).text);
+  // A topic repeats what the block may say: a secret found there is redacted in the topics too.
+  const clean = (t: string | null | undefined) => (t === null || t === undefined ? null : redactKnown([stripInvisible(t).text], redacted.secrets).texts[0]);
   const entries = [];
   for (const f of timeline.newest) {
     const info = timeline.info.get(f.key);

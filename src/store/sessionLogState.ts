@@ -53,7 +53,7 @@ export async function sanitizeSessionLogState(state: SessionLogState): Promise<S
   for (const [key, f] of entries) {
     const turns = f.turns.map((t) => ({ ...t, text: safe.texts[i++] }));
     const requests = f.user_requests?.map((t) => ({ ...t, text: safe.texts[i++] }));
-    files[(await sanitizeText(key)).text] = { ...f, turns, ...(requests ? { user_requests: requests } : {}) };
+    files[(await sanitizeText(key, 'escape', safe.secrets)).text] = { ...f, turns, ...(requests ? { user_requests: requests } : {}) };
   }
   return { ...state, files };
 }

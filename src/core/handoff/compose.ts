@@ -174,7 +174,7 @@ function composeFields(req: HandoverRequest, ctx: ComposeContext): HandoffPackag
     tokenizer: req.tokenizer,
     dropped: [],
     oversize_warning: false,
-    // Filled by sanitizePackage (src/core/safety/redact.ts) before the package is measured and written.
+    // Filled by sanitizePackage (src/core/safety/packageGate.ts) before the package is measured and written.
     redactions: {},
     invisible_stripped: 0,
     evidence_notes: [...ev.notes],

@@ -12,8 +12,9 @@
  * this module produced (remembered in a bounded registry) and sanitizes anything else —
  * a cast cannot bypass the gate. Pure computation: no I/O.
  */
-import { redactSecrets, redactTexts } from './redact';
+import { redactKnown, redactSecrets, redactTexts } from './redact';
 import { stripInvisible } from './invisible';
+import { recurrences, type KnownSecrets } from './recurrence';
 
 declare const SANITIZED: unique symbol;
 
@@ -40,6 +41,8 @@ export interface GateResult {
   /** Invisible or control characters escaped (or stripped), in code points. */
   readonly invisible: number;
   readonly notes: string[];
+  /** The secrets known and found (value → kind), for the job's later texts. Never printed or written. */
+  readonly secrets: Map<string, string>;
 }
 
 /** Most texts remembered as produced by the gate: 512. */
@@ -116,7 +119,7 @@ const FRONTMATTER_LINE = /^(\s*(?:-\s+)?(?:[A-Za-z0-9_.-]+:(?:\s+|$))?)(.*)$/;
  * Invisible and control characters are removed there first (a `\u{…}` escape is not
  * valid in a double-quoted YAML string, and a zero-width character must not split a token).
  */
-async function sanitizeFrontmatter(block: string): Promise<{ text: string; found: Record<string, number>; invisible: number; notes: string[] }> {
+async function sanitizeFrontmatter(block: string, known: KnownSecrets): Promise<{ text: string; found: Record<string, number>; invisible: number; notes: string[]; secrets: Map<string, string> }> {
   const lines = block.split('\n').map((l) => FRONTMATTER_LINE.exec(l) ?? ['', '', l]);
   // Keys are scanned too, alone (a line of a block scalar may look like a key).
   let invisible = 0;
@@ -125,7 +128,7 @@ async function sanitizeFrontmatter(block: string): Promise<{ text: string; found
     invisible += x.removed;
     return x.text;
   };
-  const r = await redactTexts([...lines.map((m) => visible(m[2])), ...lines.map((m) => visible(m[1]))]);
+  const r = await redactTexts([...lines.map((m) => visible(m[2])), ...lines.map((m) => visible(m[1]))], { known });
   const text = lines
     .map((m, i) => {
       let value = r.texts[i];
@@ -133,7 +136,7 @@ async function sanitizeFrontmatter(block: string): Promise<{ text: string; found
       return r.texts[lines.length + i] + value;
     })
     .join('\n');
-  return { text, found: r.found, invisible, notes: r.notes };
+  return { text, found: r.found, invisible, notes: r.notes, secrets: r.secrets };
 }
 
 const total = (found: Record<string, number>): number => Object.values(found).reduce((x, y) => x + y, 0);
@@ -141,30 +144,42 @@ const total = (found: Record<string, number>): number => Object.values(found).re
 /**
  * The gate for a text: secrets replaced by `[REDACTED:<kind>]`, then invisible and control
  * characters escaped or stripped ({@link InvisibleMode}). A file's YAML frontmatter is
- * scanned value by value ({@link sanitizeFrontmatter}), the rest as one text. Never throws
- * (`redactSecrets` never does). Idempotent: a sanitized text passes unchanged.
+ * scanned value by value ({@link sanitizeFrontmatter}), the rest as one text; a secret found
+ * in either is redacted in both, and so is every secret in `known` (found earlier in the same
+ * job). Never throws (`redactSecrets` never does). Idempotent: a sanitized text passes unchanged.
  */
-export async function sanitizeText(text: string, mode: InvisibleMode = 'escape'): Promise<GateResult> {
-  if (mode === 'escape' && isSanitized(text)) return { text, found: {}, invisible: 0, notes: [] };
+export async function sanitizeText(text: string, mode: InvisibleMode = 'escape', known?: KnownSecrets): Promise<GateResult> {
+  if (mode === 'escape' && isSanitized(text) && !(known && recurrences(text, known).length > 0)) return { text, found: {}, invisible: 0, notes: [], secrets: new Map(known ?? []) };
   const fm = FRONTMATTER.exec(text);
-  const head = fm ? await sanitizeFrontmatter(fm[1]) : undefined;
   const body = fm ? text.slice(fm[0].length) : text;
-  let r = await redactSecrets(mode === 'strip' ? stripInvisible(body).text : body);
-  let n = neutralizeInvisible(r.text, mode);
+  let r = await redactSecrets(mode === 'strip' ? stripInvisible(body).text : body, { known });
+  const head = fm ? await sanitizeFrontmatter(fm[1], r.secrets) : undefined;
+  let secrets = head?.secrets ?? r.secrets;
+  let bodyText = r.text;
+  const bodyFound = { ...r.found };
+  if (head && head.secrets.size > r.secrets.size) {
+    // A secret found in the frontmatter is redacted in the body too.
+    const again = redactKnown([bodyText], head.secrets);
+    bodyText = again.texts[0];
+    for (const [k, c] of Object.entries(again.found)) bodyFound[k] = (bodyFound[k] ?? 0) + c;
+  }
+  let n = neutralizeInvisible(bodyText, mode);
+  let found = bodyFound;
   if (mode === 'escape' && n.count > 0) {
     // A zero-width character can split a token: scan the text without them too, and keep the
     // stripped text when that finds more (a secret found beats an escape kept).
     const stripped = stripInvisible(body);
-    const again = await redactSecrets(stripped.text);
-    if (total(again.found) > total(r.found)) {
+    const again = await redactSecrets(stripped.text, { known: secrets });
+    if (total(again.found) > total(found)) {
       r = again;
+      secrets = again.secrets;
+      found = { ...again.found };
       n = { text: again.text, count: stripped.removed };
     }
   }
-  const found = { ...r.found };
   for (const [k, c] of Object.entries(head?.found ?? {})) found[k] = (found[k] ?? 0) + c;
   const joined = head ? `---\n${head.text}\n---${n.text}` : n.text;
-  return { text: remember(joined), found, invisible: n.count + (head?.invisible ?? 0), notes: [...(head?.notes ?? []), ...r.notes.filter((x) => !head?.notes.includes(x))] };
+  return { text: remember(joined), found, invisible: n.count + (head?.invisible ?? 0), notes: [...(head?.notes ?? []), ...r.notes.filter((x) => !head?.notes.includes(x))], secrets };
 }
 
 /**
@@ -210,16 +225,16 @@ export async function sanitizedJson(value: unknown): Promise<Sanitized> {
   return remember(JSON.stringify(await sanitizeValue(value)));
 }
 
-/** {@link sanitizeText} for many texts at once (one batched scan, `redactTexts`); counts over all. */
-export async function sanitizeTexts(texts: readonly string[], mode: InvisibleMode = 'escape'): Promise<{ texts: Sanitized[]; found: Record<string, number>; invisible: number; notes: string[] }> {
-  const r = await redactTexts(texts);
+/** {@link sanitizeText} for many texts at once (one batched scan, `redactTexts`; `known` as there); counts over all. */
+export async function sanitizeTexts(texts: readonly string[], mode: InvisibleMode = 'escape', known?: KnownSecrets): Promise<{ texts: Sanitized[]; found: Record<string, number>; invisible: number; notes: string[]; secrets: Map<string, string> }> {
+  const r = await redactTexts(texts, { known });
   let invisible = 0;
   const out = r.texts.map((t) => {
     const n = neutralizeInvisible(t, mode);
     invisible += n.count;
     return remember(n.text);
   });
-  return { texts: out, found: r.found, invisible, notes: r.notes };
+  return { texts: out, found: r.found, invisible, notes: r.notes, secrets: r.secrets };
 }
 
 /**
@@ -234,11 +249,12 @@ export async function ensureSanitized(text: string): Promise<Sanitized> {
  * The gate for a file name (one path segment built from user text: a topic slug, a
  * specialist id, a briefing name): secrets become `redacted-<kind>` (no brackets in a
  * name), invisible and control characters are removed. Apply it to the text before it is
- * slugged or lowercased too — a slugged token no longer looks like one.
+ * slugged or lowercased too — a slugged token no longer looks like one. `known`: secrets found
+ * earlier in the same job, redacted here too.
  */
-export async function sanitizeFileName(name: string): Promise<Sanitized> {
-  if (isSanitized(name)) return name;
-  const r = await redactSecrets(name);
+export async function sanitizeFileName(name: string, known?: KnownSecrets): Promise<Sanitized> {
+  if (isSanitized(name) && !(known && recurrences(name, known).length > 0)) return name;
+  const r = await redactSecrets(name, { known });
   const text = stripInvisible(r.text).text.replace(/\[REDACTED:([a-z0-9-]+)\]/g, 'redacted-$1');
   return remember(text);
 }
@@ -250,7 +266,9 @@ export async function isSafeFileName(name: string): Promise<boolean> {
 
 /**
  * Counts of what a writer's gate passes found after the package was already sanitized,
- * and the one `WARNING:` text saying so (undefined when nothing was found).
+ * and the one `WARNING:` text saying so (undefined when nothing was found). The secrets a
+ * job knows are carried from one file to the next: given at the start (the package's), and
+ * added to by every pass.
  */
 export class GateTally {
   /** Secrets found per kind by the final pass. */
@@ -259,18 +277,31 @@ export class GateTally {
   invisible = 0;
   /** Notes of the secret scan. */
   readonly notes: string[] = [];
+  /** The secrets known (value → kind): the job's, and those the passes found. Never printed or written. */
+  readonly secrets: Map<string, string>;
+
+  constructor(known?: KnownSecrets) {
+    this.secrets = new Map(known ?? []);
+  }
 
   /** Passes `text` through the gate, counting what it finds. */
   async text(text: string): Promise<Sanitized> {
-    const r = await sanitizeText(text);
+    const r = await sanitizeText(text, 'escape', this.secrets);
+    this.know(r.secrets);
     for (const [k, n] of Object.entries(r.found)) this.found[k] = (this.found[k] ?? 0) + n;
     this.invisible += r.invisible;
     for (const n of r.notes) if (!this.notes.includes(n)) this.notes.push(n);
     return r.text;
   }
 
-  /** Adds the counts of `other` to these. */
+  /** Adds `secrets` (value → kind) to those known, without counting anything. */
+  know(secrets: KnownSecrets): void {
+    for (const [v, k] of secrets) if (!this.secrets.has(v)) this.secrets.set(v, k);
+  }
+
+  /** Adds the counts of `other` to these, and what it knows. */
   add(other: GateTally): void {
+    this.know(other.secrets);
     for (const [k, n] of Object.entries(other.found)) this.found[k] = (this.found[k] ?? 0) + n;
     this.invisible += other.invisible;
     for (const n of other.notes) if (!this.notes.includes(n)) this.notes.push(n);

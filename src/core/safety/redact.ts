@@ -1,6 +1,6 @@
 /**
- * "Nothing leaked" (docs/DESIGN.md §7): the redaction of texts and of handoff packages — every
- * text headed for a handoff, a briefing, a history file or a prompt.
+ * "Nothing leaked" (docs/DESIGN.md §7): the redaction of texts — every text headed for a
+ * handoff, a briefing, a history file or a prompt (a whole package: `packageGate.ts`).
  *
  * A text is scanned in bounded chunks by two sets of rules: secretlint's recommended
  * preset (`secretlintRules.ts`) and our own rules for what that preset has no rule for:
@@ -9,13 +9,11 @@
  * (`Authorization` headers, command-line credentials, URL passwords in any scheme, secret
  * query parameters, XML, SQL, `.netrc` and `.pgpass` lines, keys named in prose) and `providerRules.ts` (every AI provider's key format and the
  * other providers' formats secretlint lacks). Overlapping findings are merged and each is replaced by
- * `[REDACTED:<kind>]` (kinds: `secretKinds.ts`). A package also has invisible Unicode
- * stripped from the texts people and agents wrote (`invisible.ts`). Pure computation: no
- * I/O and no `vscode`.
+ * `[REDACTED:<kind>]` (kinds: `secretKinds.ts`). A value found once is redacted wherever it
+ * recurs, in the same text, in the other texts of a batch and, through `known`, in the texts
+ * of the same job scanned later (`recurrence.ts`). Pure computation: no I/O and no `vscode`.
  */
 import { formatCount } from '../handoff/limits';
-import type { HandoffPackage } from '../handoff/schema';
-import { stripInvisible } from './invisible';
 import {
   findAuthorizationHeaders,
   findCliCredentials,
@@ -28,6 +26,7 @@ import {
 } from './contextRules';
 import { findGcpKeyIds, findJwts, findPemBlocks, findSecretAssignments } from './ownSecretRules';
 import { findProviderTokens } from './providerRules';
+import { collectValues, recurrences, type KnownSecrets } from './recurrence';
 import { redactionMarker, type Finding } from './secretKinds';
 import { secretlintFindings, type SecretlintRuleEntry } from './secretlintRules';
 
@@ -39,6 +38,12 @@ export interface RedactOptions {
    * to prove a crashing rule never breaks a handoff.
    */
   readonly extraRules?: readonly SecretlintRuleEntry[];
+  /**
+   * Secrets found by earlier scans of the same job (value → kind: `secrets` of their results):
+   * every occurrence of each is redacted here too (`recurrence.ts`), so a key found in one
+   * field of a handoff is redacted in all of them.
+   */
+  readonly known?: KnownSecrets;
 }
 
 /** Characters scanned at a time: 65,536. Larger texts are scanned in overlapping chunks. */
@@ -63,6 +68,8 @@ export interface RedactionResult {
   readonly text: string;
   readonly found: Record<string, number>;
   readonly notes: string[];
+  /** The secrets known and found (value → kind), to pass on as `known` to the scans of the job's other texts. Never printed or written. */
+  readonly secrets: Map<string, string>;
 }
 
 /** Yields to the event loop between chunks, so a long scan never blocks the host for long. */
@@ -177,29 +184,39 @@ function capped(text: string, notes: string[]): string {
  * {@link MAX_REDACT_CHARS} are cut (with a marker and a note), never passed on unscanned.
  * Measured (test/unit/core/safety/redact.test.ts): a 40,000-character diff in tens of milliseconds.
  *
+ * Every occurrence of a value found (or of one in `options.known`) is redacted too, and the
+ * head of one a cut ends (`recurrence.ts`).
+ *
  * Never throws: when secretlint cannot load or a rule crashes, our own rules still apply
  * and `notes` says what happened.
  *
- * @returns the redacted text, `found` (kind → count; `{}` when nothing was found) and notes
+ * @returns the redacted text, `found` (kind → count; `{}` when nothing was found), notes and
+ *   `secrets` (the known values and those found here)
  */
 export async function redactSecrets(text: string, options: RedactOptions = {}): Promise<RedactionResult> {
   const notes: string[] = [];
+  const secrets = new Map(options.known ?? []);
   try {
-    if (!text) return { text, found: {}, notes };
+    if (!text) return { text, found: {}, notes, secrets };
     const input = capped(text, notes);
     const findings = await findSecrets(input, notes, options);
-    return { text: applyFindings(input, findings), found: countKinds(findings), notes };
+    collectValues(input, findings, secrets);
+    const all = mergeFindings([...findings, ...recurrences(input, secrets)]);
+    return { text: applyFindings(input, all), found: countKinds(all), notes, secrets };
   } catch (err) {
     notes.push(`the secret scan failed (${(err as Error)?.message ?? String(err)}); the text was left as it was`);
-    return { text, found: {}, notes };
+    const known = redactKnown([text], secrets);
+    return { text: known.texts[0], found: known.found, notes, secrets };
   }
 }
 
-/** What {@link redactTexts} did: the texts in the same order, counts over all of them, notes. */
+/** What {@link redactTexts} did: the texts in the same order, counts over all of them, notes, the secrets known and found. */
 export interface BatchRedactionResult {
   readonly texts: string[];
   readonly found: Record<string, number>;
   readonly notes: string[];
+  /** See {@link RedactionResult.secrets}. */
+  readonly secrets: Map<string, string>;
 }
 
 /** Separator between the texts of a batch: a NUL between line breaks, which no rule matches across. */
@@ -210,16 +227,21 @@ const BATCH_SEPARATOR = '\n\u0000\n';
  * (up to {@link REDACT_CHUNK_CHARS}) and scanned in one pass, so a package costs a few
  * scans rather than one per line; a finding is never allowed to reach across two texts.
  * Texts that are a JSON object are scanned alone (so the GCP service-account rule sees
- * the whole document). Never throws (see {@link redactSecrets}).
+ * the whole document). A value found in any of the texts (or in `options.known`) is redacted
+ * wherever it occurs in all of them (`recurrence.ts`). Never throws (see {@link redactSecrets}).
  */
 export async function redactTexts(texts: readonly string[], options: RedactOptions = {}): Promise<BatchRedactionResult> {
   const out = [...texts];
   const found: Record<string, number> = {};
   const notes: string[] = [];
-  const merge = (r: RedactionResult) => {
-    for (const [k, n] of Object.entries(r.found)) found[k] = (found[k] ?? 0) + n;
-    for (const n of r.notes) if (!notes.includes(n)) notes.push(n);
+  const secrets = new Map(options.known ?? []);
+  const addNotes = (ns: readonly string[]) => {
+    for (const n of ns) if (!notes.includes(n)) notes.push(n);
   };
+  // 1. The rules' findings, text by text (small texts scanned together); 2. every value found
+  // in any of them, and every known one, wherever it occurs in all of them; 3. the markers.
+  const perText: Array<Finding[] | undefined> = texts.map(() => undefined);
+  const scanned = [...texts];
   let group: number[] = [];
   let groupChars = 0;
   const flush = async () => {
@@ -227,14 +249,14 @@ export async function redactTexts(texts: readonly string[], options: RedactOptio
     const members = group;
     group = [];
     groupChars = 0;
-    if (members.length === 1) {
-      const r = await redactSecrets(texts[members[0]], options);
-      out[members[0]] = r.text;
-      merge(r);
-      return;
-    }
     const batchNotes: string[] = [];
     try {
+      if (members.length === 1) {
+        const i = members[0];
+        scanned[i] = capped(texts[i], batchNotes);
+        perText[i] = await findSecrets(scanned[i], batchNotes, options);
+        return;
+      }
       const starts: number[] = [];
       let joined = '';
       for (const i of members) {
@@ -243,23 +265,19 @@ export async function redactTexts(texts: readonly string[], options: RedactOptio
         joined += texts[i];
       }
       const findings = await findSecrets(joined, batchNotes, options);
-      const perText: Finding[][] = members.map(() => []);
+      for (const i of members) perText[i] = [];
       for (const f of findings) {
-        members.forEach((_, j) => {
+        members.forEach((i, j) => {
           const s = starts[j];
-          const e = s + texts[members[j]].length;
           const start = Math.max(f.start, s);
-          const end = Math.min(f.end, e);
-          if (end > start) perText[j].push({ ...f, start: start - s, end: end - s });
+          const end = Math.min(f.end, s + texts[i].length);
+          if (end > start) perText[i]?.push({ ...f, start: start - s, end: end - s });
         });
       }
-      members.forEach((i, j) => {
-        out[i] = applyFindings(texts[i], perText[j]);
-        countKinds(perText[j], found);
-      });
-      for (const n of batchNotes) if (!notes.includes(n)) notes.push(n);
     } catch (err) {
-      notes.push(`the secret scan failed (${(err as Error)?.message ?? String(err)}); the texts were left as they were`);
+      batchNotes.push(`the secret scan failed (${(err as Error)?.message ?? String(err)}); ${members.length === 1 ? 'the text was' : 'the texts were'} left as ${members.length === 1 ? 'it was' : 'they were'}`);
+    } finally {
+      addNotes(batchNotes);
     }
   };
   for (let i = 0; i < texts.length; i++) {
@@ -277,7 +295,30 @@ export async function redactTexts(texts: readonly string[], options: RedactOptio
     groupChars += t.length + BATCH_SEPARATOR.length;
   }
   await flush();
-  return { texts: out, found, notes };
+  perText.forEach((f, i) => f && collectValues(scanned[i], f, secrets));
+  perText.forEach((f, i) => {
+    if (!scanned[i] || (!f && secrets.size === 0)) return; // empty, or its scan failed with nothing known: as it was
+    const all = mergeFindings([...(f ?? []), ...recurrences(scanned[i], secrets)]);
+    out[i] = applyFindings(scanned[i], all);
+    countKinds(all, found);
+  });
+  return { texts: out, found, notes, secrets };
+}
+
+/**
+ * Redacts only the occurrences of values already known (and the heads a cut ends), without
+ * running the rules: for texts scanned before a later scan of the same job found more
+ * (`recurrence.ts`). Linear in the texts for each value. Never throws.
+ */
+export function redactKnown(texts: readonly string[], known: KnownSecrets): { texts: string[]; found: Record<string, number> } {
+  const found: Record<string, number> = {};
+  if (known.size === 0) return { texts: [...texts], found };
+  const out = texts.map((t) => {
+    const f = mergeFindings(recurrences(t, known));
+    countKinds(f, found);
+    return applyFindings(t, f);
+  });
+  return { texts: out, found };
 }
 
 /** Adds counts of `b` into a copy of `a` (kind → count). */
@@ -290,109 +331,6 @@ export function addCounts(a: Readonly<Record<string, number>>, b: Readonly<Recor
 /** Total findings of a `redactions` record. */
 export function totalRedactions(found: Readonly<Record<string, number>>): number {
   return Object.values(found).reduce((n, c) => n + c, 0);
-}
-
-/** What {@link sanitizePackage} did, besides the package it returns. */
-export interface SanitizeReport {
-  /** Secrets redacted by this call, per kind. */
-  readonly found: Record<string, number>;
-  /** Invisible characters removed by this call. */
-  readonly invisible: number;
-  /** Notes from the secret scan (a rule that crashed …). */
-  readonly notes: string[];
-}
-
-/**
- * Makes a package safe to write: strips invisible Unicode from every free text (what the
- * user and other agents wrote: summary, decisions, failed approaches, next steps, blockers,
- * artifacts, handover reason, return condition, recent turns, test command lines, commit
- * subjects and authors, session edits, and the drafted lists of issue 15 — completed items,
- * user requests, commands run and their folders) and redacts secrets in those and in the diff
- * excerpt, the acceptance criteria and the evidence notes. The diff excerpt keeps its
- * invisible characters (it is evidence of what is in the repository — a bidi attack in
- * the code must stay visible to the reviewer) but not its secrets.
- *
- * `redactions` and `invisible_stripped` of the returned package add this call's counts
- * to what the package already recorded. Never throws.
- */
-export async function sanitizePackage(pkg: HandoffPackage): Promise<{ pkg: HandoffPackage; report: SanitizeReport }> {
-  let invisible = 0;
-  const strip = (s: string): string => {
-    const r = stripInvisible(s);
-    invisible += r.removed;
-    return r.text;
-  };
-  // 1. Invisible characters, in the texts people and agents wrote.
-  const stripped: HandoffPackage = {
-    ...pkg,
-    summary: strip(pkg.summary),
-    decisions: pkg.decisions.map((d) => ({ ...d, text: strip(d.text) })),
-    failed_approaches: pkg.failed_approaches.map(strip),
-    next_steps: pkg.next_steps.map(strip),
-    blockers: pkg.blockers.map(strip),
-    artifacts: pkg.artifacts.map(strip),
-    handover_reason: strip(pkg.handover_reason),
-    return_condition: strip(pkg.return_condition),
-    recent_turns: pkg.recent_turns.map((t) => ({ ...t, text: strip(t.text) })),
-    tests_run: pkg.tests_run.map((t) => ({ ...t, command: strip(t.command) })),
-    commits: pkg.commits.map((c) => ({ ...c, subject: strip(c.subject), author: strip(c.author) })),
-    session_edits: pkg.session_edits.map((e) => ({ ...e, path: strip(e.path) })),
-    acceptance: pkg.acceptance.map((a) => ({ ...a, criterion: strip(a.criterion) })),
-    completed: pkg.completed.map(strip),
-    user_requests: pkg.user_requests.map((u) => ({ ...u, text: strip(u.text) })),
-    commands_run: pkg.commands_run.map((c) => ({ ...c, command: strip(c.command), cwd: c.cwd === null ? null : strip(c.cwd) })),
-  };
-  // 2. Secrets: every text in one batch (the summary and the diff alone, they are large).
-  const texts: string[] = [];
-  const slot = (s: string): number => texts.push(s) - 1;
-  const p = stripped;
-  const idx = {
-    summary: slot(p.summary),
-    diff: p.diff_excerpt === null ? -1 : slot(p.diff_excerpt),
-    handover_reason: slot(p.handover_reason),
-    return_condition: slot(p.return_condition),
-    decisions: p.decisions.map((d) => slot(d.text)),
-    failed_approaches: p.failed_approaches.map(slot),
-    next_steps: p.next_steps.map(slot),
-    blockers: p.blockers.map(slot),
-    artifacts: p.artifacts.map(slot),
-    turns: p.recent_turns.map((t) => slot(t.text)),
-    tests: p.tests_run.map((t) => slot(t.command)),
-    commits: p.commits.map((c) => [slot(c.subject), slot(c.author)] as const),
-    edits: p.session_edits.map((e) => slot(e.path)),
-    acceptance: p.acceptance.map((a) => slot(a.criterion)),
-    notes: p.evidence_notes.map(slot),
-    completed: p.completed.map(slot),
-    requests: p.user_requests.map((u) => slot(u.text)),
-    commands: p.commands_run.map((c) => [slot(c.command), c.cwd === null ? -1 : slot(c.cwd)] as const),
-  };
-  const r = await redactTexts(texts);
-  const t = r.texts;
-  // A value that must stay non-empty (schema: min(1)) keeps its marker, which is never empty.
-  const out: HandoffPackage = {
-    ...p,
-    summary: t[idx.summary],
-    diff_excerpt: idx.diff < 0 ? null : t[idx.diff],
-    handover_reason: t[idx.handover_reason],
-    return_condition: t[idx.return_condition],
-    decisions: p.decisions.map((d, i) => ({ ...d, text: t[idx.decisions[i]] })),
-    failed_approaches: idx.failed_approaches.map((i) => t[i]),
-    next_steps: idx.next_steps.map((i) => t[i]),
-    blockers: idx.blockers.map((i) => t[i]),
-    artifacts: idx.artifacts.map((i) => t[i]),
-    recent_turns: p.recent_turns.map((turn, i) => ({ ...turn, text: t[idx.turns[i]] })),
-    tests_run: p.tests_run.map((run, i) => ({ ...run, command: t[idx.tests[i]] })),
-    commits: p.commits.map((c, i) => ({ ...c, subject: t[idx.commits[i][0]], author: t[idx.commits[i][1]] })),
-    session_edits: p.session_edits.map((e, i) => ({ ...e, path: t[idx.edits[i]] })),
-    acceptance: p.acceptance.map((a, i) => ({ ...a, criterion: t[idx.acceptance[i]] })),
-    evidence_notes: idx.notes.map((i) => t[i]),
-    completed: idx.completed.map((i) => t[i]),
-    user_requests: p.user_requests.map((u, i) => ({ ...u, text: t[idx.requests[i]] })),
-    commands_run: p.commands_run.map((c, i) => ({ ...c, command: t[idx.commands[i][0]], cwd: idx.commands[i][1] < 0 ? null : t[idx.commands[i][1]] })),
-    redactions: addCounts(pkg.redactions ?? {}, r.found),
-    invisible_stripped: (pkg.invisible_stripped ?? 0) + invisible,
-  };
-  return { pkg: out, report: { found: r.found, invisible, notes: r.notes } };
 }
 
 /**

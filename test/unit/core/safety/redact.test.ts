@@ -12,8 +12,8 @@ import {
   describeSanitizing,
   redactSecrets,
   redactTexts,
-  sanitizePackage,
 } from '../../../../src/core/safety/redact';
+import { sanitizePackage } from '../../../../src/core/safety/packageGate';
 import { SECRET_KINDS, kindForMessageId } from '../../../../src/core/safety/secretKinds';
 import { isSecretKey } from '../../../../src/core/safety/ownSecretRules';
 import { stripInvisible } from '../../../../src/core/safety/invisible';
