@@ -8,17 +8,18 @@
  *    {@link FLOOR_FOLDERS} files), the latest user request (a long one as its head) with the
  *    older ones counted, every test command with its outcome (runs of one command on one line,
  *    failures first), the open plan items (never shortened), every command's first line, the
- *    last assistant message's head; no recent turns but that one, no diff excerpt.
+ *    last assistant message's head, the head of the agent's compaction summary; no recent turns
+ *    but that one, no diff excerpt.
  * 2. Over the floor, sections grow back toward what they hold, in the order that helps a
  *    receiver most ({@link fitToBudget}); each step keeps the most that still fits.
- * 3. Only when the floor itself does not fit are items cut: the last turn, passing tests, the
- *    newest commands, then the summary and the latest request shorter still.
+ * 3. Only when the floor itself does not fit are items cut: the agent's compaction summary, the
+ *    summary and the latest request shorter still, the last turn, the newest commands, passing tests.
  * The drop manifest records per section how many items were cut and how many shortened.
  */
 import { renderHandoffBody, type HandoffMeta } from './render';
-import type { Dropped, HandoffPackage, Turn } from './schema';
+import type { Compaction, Dropped, HandoffPackage, Turn } from './schema';
 import { groupTestRuns } from './testRuns';
-import { FLOOR_FOLDERS, FLOOR_LATEST_REQUEST_CHARS, FLOOR_SUMMARY_CHARS, FLOOR_TURN_CHARS, LINE_CHARS, MIN_LATEST_REQUEST_CHARS, MIN_SUMMARY_CHARS, MIN_TURN_CHARS, SHORTENED_MARKER, SUMMARY_TRUNCATED_MARKER } from './fitLimits';
+import { FLOOR_COMPACTION_CHARS, FLOOR_FOLDERS, FLOOR_LATEST_REQUEST_CHARS, FLOOR_SUMMARY_CHARS, FLOOR_TURN_CHARS, LINE_CHARS, MIN_LATEST_REQUEST_CHARS, MIN_SUMMARY_CHARS, MIN_TURN_CHARS, SHORTENED_MARKER, SUMMARY_TRUNCATED_MARKER } from './fitLimits';
 
 export { FLOOR_FOLDERS, SHORTENED_MARKER, SUMMARY_TRUNCATED_MARKER } from './fitLimits';
 import type { UserRequest } from './draftFields';
@@ -61,6 +62,12 @@ function lastTurnAt(turns: readonly Turn[], chars: number): Turn[] {
   return last ? [{ ...last, text: chars >= last.text.length ? last.text : headOf(last.text, chars) }] : [];
 }
 
+/** The agent's compaction summary with at most `chars` of its text (none at 0), or whole. */
+function compactionAt(c: Compaction | null, chars: number): Compaction | null {
+  if (!c || chars >= c.text.length) return c;
+  return { ...c, text: chars <= 0 ? '' : headOf(c.text, chars) };
+}
+
 /** The latest request with at most `chars` of its text, marked with how many characters were left out. */
 function latestAt(request: UserRequest, chars: number): UserRequest {
   if (chars >= request.text.trim().length) return request;
@@ -94,6 +101,7 @@ function floorOf(p: HandoffPackage): HandoffPackage {
     commands_run: p.commands_run.map((c) => ({ ...c, command: firstLineOf(c.command) })),
     commands_run_form: p.commands_run.length ? 'compact' : undefined,
     recent_turns: lastTurnAt(p.recent_turns, FLOOR_TURN_CHARS),
+    compaction: compactionAt(p.compaction, FLOOR_COMPACTION_CHARS),
     diff_excerpt: null,
     diff_excerpt_truncated: false,
   };
@@ -170,6 +178,12 @@ function growBack(floor: HandoffPackage, full: HandoffPackage, fits: (p: Handoff
     const whole = lastTurnAt(full.recent_turns, Number.MAX_SAFE_INTEGER);
     if (whole.length && whole[0].text !== base.recent_turns[0]?.text) grow(1, () => ({ ...base, recent_turns: whole }));
   }
+  // 5b. The agent's compaction summary whole.
+  if (full.compaction && cur.compaction && cur.compaction.text !== full.compaction.text) {
+    const base = cur;
+    const from = FLOOR_COMPACTION_CHARS;
+    grow(full.compaction.text.length - from, (k) => ({ ...base, compaction: compactionAt(full.compaction, from + k) }));
+  }
   // 6. The older requests as their first lines, newest first; (8.) then whole, newest first.
   const older = full.user_requests.slice(0, -1);
   /** `from` with the newest `lines` older requests shown, the newest `whole` of them whole, the others as their first line. */
@@ -226,6 +240,12 @@ function cutBelowFloor(floor: HandoffPackage, full: HandoffPackage, fits: (p: Ha
     return fits(cur);
   };
   const steps: Array<() => boolean> = [
+    // The agent's compaction summary shorter, then gone (the section still says it compacted).
+    () => {
+      const base = cur;
+      if (!full.compaction) return fits(cur);
+      return keep(FLOOR_COMPACTION_CHARS, (k) => ({ ...base, compaction: compactionAt(full.compaction, k) }));
+    },
     // The summary shorter, never empty.
     () => {
       const base = cur;
@@ -283,6 +303,7 @@ const SECTIONS: ReadonlyArray<[Dropped['section'], (o: HandoffPackage, p: Handof
   ['tests_run', (o, p) => o.tests_run === p.tests_run && p.tests_run_form === o.tests_run_form],
   ['commands_run', (o, p) => o.commands_run === p.commands_run && p.commands_run_form === o.commands_run_form],
   ['recent_turns', (o, p) => o.recent_turns === p.recent_turns],
+  ['compaction', (o, p) => o.compaction === p.compaction],
   ['diff_excerpt', (o, p) => o.diff_excerpt === p.diff_excerpt],
 ];
 
@@ -307,6 +328,8 @@ function restored(o: HandoffPackage, p: HandoffPackage, section: Dropped['sectio
       return { ...p, commands_run: o.commands_run, commands_run_omitted: o.commands_run_omitted, commands_run_form: o.commands_run_form };
     case 'recent_turns':
       return { ...p, recent_turns: o.recent_turns };
+    case 'compaction':
+      return { ...p, compaction: o.compaction };
     case 'diff_excerpt':
       return { ...p, diff_excerpt: o.diff_excerpt, diff_excerpt_truncated: o.diff_excerpt_truncated };
   }
@@ -334,6 +357,8 @@ function changes(o: HandoffPackage, p: HandoffPackage, section: Dropped['section
       const kept = texts(o.recent_turns);
       return { count: o.recent_turns.length - p.recent_turns.length, shortened: p.recent_turns.filter((t) => !kept.has(t.text)).length };
     }
+    case 'compaction':
+      return { count: Math.max(0, (o.compaction?.text.length ?? 0) - (p.compaction?.text.replace(SHORTENED_MARKER, '').length ?? 0)), shortened: 0 };
     case 'diff_excerpt':
       return { count: (o.diff_excerpt?.split('\n').length ?? 0) - (p.diff_excerpt?.split('\n').length ?? 0), shortened: 0 };
   }

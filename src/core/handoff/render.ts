@@ -5,11 +5,14 @@
  * A handoff file is YAML frontmatter then these sections, always present and in this
  * order: Summary, Claims (./claimsSection.ts), User requests, Decisions, Failed approaches, Done, Touched files, Tests
  * run, Commands run, Next steps, Blockers, Recent turns, Artifacts, Return condition. Empty
- * sections say `_None._` so the structure is the same for every reader. The drafted
+ * sections say `_None._` so the structure is the same for every reader. Two more appear only
+ * when they have something: Acceptance (a result) and Compaction summary, before Recent turns
+ * (./compactionSection.ts). The drafted
  * sections (issue 15) are rendered by ./draftSections.ts.
  */
 import { briefingClaimsLines, countClaims, renderClaims } from './claimsSection';
 import { codeSpan } from './codeSpan';
+import { renderCompaction } from './compactionSection';
 import { formatCount } from './limits';
 import { quoteBlock, renderCommandsRun, renderDone, renderUserRequests } from './draftSections';
 import { renderFrontmatter } from './frontmatter';
@@ -328,6 +331,8 @@ export function renderHandoffBody(pkg: HandoffPackage, meta: HandoffMeta, specia
   out.push('', '## Commands run', '', renderCommandsRun(pkg.commands_run, pkg.commands_run_omitted, pkg.dropped, pkg.commands_run_form === 'compact'));
   out.push('', '## Next steps', '', numberedList(pkg.next_steps));
   out.push('', '## Blockers', '', bulletList(pkg.blockers));
+  // Only when the session compacted: the agent's summary of what came before the recent turns.
+  out.push(...renderCompaction(pkg));
   const turns = pkg.recent_turns.map(renderTurn);
   const turnsShortened = pkg.dropped.find((d) => d.section === 'recent_turns')?.shortened ? '\n\n_The last turn is shown as its head to fit the token budget._' : '';
   out.push('', '## Recent turns', '', (turns.length ? turns.join('\n\n') : NONE) + droppedNote(pkg.dropped, 'recent_turns', 'older turn was', 'older turns were') + turnsShortened);

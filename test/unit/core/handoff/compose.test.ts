@@ -202,6 +202,53 @@ describe('budget policy and fit-to-budget: compress first, then cut', () => {
   });
 });
 
+describe('the agent’s compaction summary: its own section, marked the agent’s, cut first', () => {
+  const summaryText = `Primary Request and Intent: port the parser.\nPending Tasks: ${'fix the tab handling in the reader and review the writer. '.repeat(40)}`;
+  const compacted = (budget: number) =>
+    fitToBudget(
+      {
+        ...pkgFrom({ summary: 'Ported the parser.', user_requests: [{ text: 'Port the parser to Rust.', time: null, source: 'claude-code' }], next_steps: ['Fix the tab handling'] }),
+        compaction: { source: 'claude-code', file: 'session.jsonl', time: '2026-05-02T10:00:08Z', trigger: 'auto', count: 2, text: summaryText },
+        max_context_tokens: budget,
+      },
+      metaH,
+      reviewer,
+      counter,
+    );
+
+  it('renders the summary quoted under "Compaction summary", before the recent turns, saying whose words they are and how many compactions there were', () => {
+    const fit = compacted(20_000);
+    const text = renderHandoff(fit.pkg, metaH, reviewer);
+    const section = /## Compaction summary\n\n([\s\S]*?)\n## Recent turns/.exec(text)?.[1] ?? '';
+    assert.match(section, /^_The agent's own summary from when claude-code compacted the conversation \(auto, 2026-05-02T10:00:08Z\) in `session\.jsonl`; the latest of 2 compactions: the agent's words, not a request of the user\./);
+    assert.ok(section.includes('> Primary Request and Intent: port the parser.'), section.slice(0, 400));
+    assert.ok(!/## User requests[\s\S]*Primary Request and Intent[\s\S]*## Decisions/.test(text), 'never among the user requests');
+  });
+
+  it('a compaction the transcript keeps no summary of says so', () => {
+    const pkg = { ...pkgFrom({}), compaction: { source: 'codex', file: null, time: null, trigger: null, count: 1, text: '' } };
+    assert.match(renderHandoff(pkg, META, reviewer), /## Compaction summary\n\n_The agent's own summary from when codex compacted the conversation: [^\n]*\n\n_The transcript keeps no readable summary of it/);
+  });
+
+  it('no section when the session did not compact', () => {
+    assert.ok(!renderHandoff(pkgFrom({}), META, reviewer).includes('## Compaction summary'));
+  });
+
+  it('over budget it is the first thing shortened below the floor, and the manifest counts its characters; the facts stay', () => {
+    const roomy = compacted(2_000);
+    assert.equal(roomy.pkg.compaction?.text, summaryText, 'whole when it fits');
+    const tight = compacted(600);
+    assert.equal(tight.fits, true);
+    const kept = tight.pkg.compaction?.text ?? '';
+    assert.ok(kept.length < summaryText.length, `${kept.length} characters kept`);
+    const cut = tight.pkg.dropped.find((d) => d.section === 'compaction');
+    assert.equal(cut?.count, summaryText.length - kept.replace(' …', '').length);
+    assert.equal(tight.pkg.summary, 'Ported the parser.', 'the summary is not shortened before it');
+    assert.deepEqual(tight.pkg.next_steps, ['Fix the tab handling']);
+    assert.match(renderHandoff(tight.pkg, metaH, reviewer), /characters? of the agent's summary (was|were) cut to fit the token budget/);
+  });
+});
+
 describe('stage-2 history', () => {
   it('keeps the uncut package', () => {
     const base = pkgFrom({ recent_turns: turns(5) }, evidence({ diffExcerpt: diff(50) }));
