@@ -35,7 +35,7 @@ export function renderMeter(): void {
   children.push(lossReport());
   if (over && e) {
     // Each unit in the singular; an "s" is added for any count but 1.
-    const unit: Record<string, string> = { recent_turns: 'turn', diff_excerpt: 'diff line', touched_files: 'file', tests_run: 'passing test', summary: 'summary character', compaction: 'compaction summary character' };
+    const unit: Record<string, string> = { recent_turns: 'turn', diff_excerpt: 'diff line', touched_files: 'file', tests_run: 'passing test', summary: 'summary character', compaction: 'compaction summary character', completed: 'done item' };
     const cuts = e.cuts.map((c) => `${fmt(c.count)} ${unit[c.section] ? `${unit[c.section]}${c.count === 1 ? '' : 's'}` : c.section}`).join(', ');
     children.push(
       h(

@@ -7,13 +7,15 @@
  *    head, every changed path (as paths, or rolled up into folders with counts past
  *    {@link FLOOR_FOLDERS} files), the latest user request (a long one as its head) with the
  *    older ones counted, every test command with its outcome (runs of one command on one line,
- *    failures first), the open plan items (never shortened), every command's first line, the
+ *    failures first), the open plan items (never shortened), every command's and every done
+ *    item's first line, the
  *    last assistant message's head, the head of the agent's compaction summary; no recent turns
  *    but that one, no diff excerpt.
  * 2. Over the floor, sections grow back toward what they hold, in the order that helps a
  *    receiver most ({@link fitToBudget}); each step keeps the most that still fits.
  * 3. Only when the floor itself does not fit are items cut: the agent's compaction summary, the
- *    summary and the latest request shorter still, the last turn, the newest commands, passing tests.
+ *    touched files rolled up into folders (every path still counted), the oldest done items, the summary and the latest request shorter still, the last turn, the
+ *    newest commands, passing tests.
  * The drop manifest records per section how many items were cut and how many shortened.
  */
 import { renderHandoffBody, type HandoffMeta } from './render';
@@ -100,6 +102,7 @@ function floorOf(p: HandoffPackage): HandoffPackage {
     user_requests_omitted: p.user_requests_omitted + Math.max(0, requests.length - 1),
     commands_run: p.commands_run.map((c) => ({ ...c, command: firstLineOf(c.command) })),
     commands_run_form: p.commands_run.length ? 'compact' : undefined,
+    completed: p.completed.map((t) => firstLineOf(t)),
     recent_turns: lastTurnAt(p.recent_turns, FLOOR_TURN_CHARS),
     compaction: compactionAt(p.compaction, FLOOR_COMPACTION_CHARS),
     diff_excerpt: null,
@@ -205,6 +208,11 @@ function growBack(floor: HandoffPackage, full: HandoffPackage, fits: (p: Handoff
     const base = cur;
     grow(full.commands_run.length, (k) => ({ ...base, commands_run: full.commands_run.map((c, i) => (i < k ? c : base.commands_run[i])) }));
   }
+  // 7b. The done items whole.
+  {
+    const base = cur;
+    grow(full.completed.length, (k) => ({ ...base, completed: full.completed.map((t, i) => (i < k ? t : base.completed[i])) }));
+  }
   // 8. The older requests shown, whole.
   if (olderLines > 0) {
     const base = cur;
@@ -245,6 +253,18 @@ function cutBelowFloor(floor: HandoffPackage, full: HandoffPackage, fits: (p: Ha
       const base = cur;
       if (!full.compaction) return fits(cur);
       return keep(FLOOR_COMPACTION_CHARS, (k) => ({ ...base, compaction: compactionAt(full.compaction, k) }));
+    },
+    // The touched files rolled up into folders with counts, the session's other edits into a few: every path still counted.
+    () => {
+      const base = cur;
+      if (base.touched_files_form !== 'paths') return fits(cur);
+      cur = { ...base, touched_files_form: 'folders' };
+      return fits(cur);
+    },
+    // The oldest done items (the newest stay longest).
+    () => {
+      const base = cur;
+      return keep(base.completed.length, (k) => ({ ...base, completed: base.completed.slice(base.completed.length - k) }));
     },
     // The summary shorter, never empty.
     () => {
@@ -304,6 +324,7 @@ const SECTIONS: ReadonlyArray<[Dropped['section'], (o: HandoffPackage, p: Handof
   ['commands_run', (o, p) => o.commands_run === p.commands_run && p.commands_run_form === o.commands_run_form],
   ['recent_turns', (o, p) => o.recent_turns === p.recent_turns],
   ['compaction', (o, p) => o.compaction === p.compaction],
+  ['completed', (o, p) => o.completed === p.completed],
   ['diff_excerpt', (o, p) => o.diff_excerpt === p.diff_excerpt],
 ];
 
@@ -330,6 +351,8 @@ function restored(o: HandoffPackage, p: HandoffPackage, section: Dropped['sectio
       return { ...p, recent_turns: o.recent_turns };
     case 'compaction':
       return { ...p, compaction: o.compaction };
+    case 'completed':
+      return { ...p, completed: o.completed };
     case 'diff_excerpt':
       return { ...p, diff_excerpt: o.diff_excerpt, diff_excerpt_truncated: o.diff_excerpt_truncated };
   }
@@ -356,6 +379,10 @@ function changes(o: HandoffPackage, p: HandoffPackage, section: Dropped['section
     case 'recent_turns': {
       const kept = texts(o.recent_turns);
       return { count: o.recent_turns.length - p.recent_turns.length, shortened: p.recent_turns.filter((t) => !kept.has(t.text)).length };
+    }
+    case 'completed': {
+      const kept = new Set(o.completed);
+      return { count: o.completed.length - p.completed.length, shortened: p.completed.filter((t) => !kept.has(t)).length };
     }
     case 'compaction':
       return { count: Math.max(0, (o.compaction?.text.length ?? 0) - (p.compaction?.text.replace(SHORTENED_MARKER, '').length ?? 0)), shortened: 0 };

@@ -184,6 +184,21 @@ describe('budget policy and fit-to-budget: compress first, then cut', () => {
     assert.equal(fit.fits, fit.pkg.estimated_tokens <= 500);
   });
 
+  it('below the floor the touched files are rolled up into folders first (every path still counted), then the oldest done items are cut, the newest kept', () => {
+    const completed = Array.from({ length: 40 }, (_, i) => `Ported module ${i} of the parser and its tests, keeping the API stable\nwith a second line`);
+    const base = pkgFrom({ completed, user_requests: [{ text: 'Port the parser.', time: null, source: 'codex' }], next_steps: ['Review the writer'] }, evidence({ touchedFiles: files(30) }));
+    const fit = fitToBudget({ ...base, session_edits: Array.from({ length: 12 }, (_, i) => ({ path: `/elsewhere/lib/part-${i % 3}/f${i}.ts`, tool: 'Edit', source: 'codex' })), max_context_tokens: 1000 }, metaH, reviewer, counter);
+    assert.equal(fit.fits, true, `${fit.pkg.estimated_tokens} tokens`);
+    assert.equal(fit.pkg.touched_files_form, 'folders');
+    const text = renderHandoff(fit.pkg, metaH, reviewer);
+    assert.match(text, /Also edited in the session \(not changed against HEAD now, or outside the repository\): `\/elsewhere\/lib\/part-\d\/` \(4\)/);
+    const done = fit.pkg.dropped.find((d) => d.section === 'completed');
+    assert.ok(done && done.count > 0 && done.count < 40, JSON.stringify(done));
+    assert.deepEqual(fit.pkg.completed, completed.slice(40 - fit.pkg.completed.length).map((t) => `${t.split('\n')[0]} …`), 'the newest kept, each as its first line');
+    assert.match(text, new RegExp(`_${done.count} older done items were cut to fit the token budget`));
+    assert.deepEqual(fit.pkg.next_steps, ['Review the writer']);
+  });
+
   it('still over budget after every cut: oversize_warning stays true', () => {
     const base = pkgFrom({ decisions: Array.from({ length: 200 }, (_, i) => `Decision number ${i} that cannot be cut`) });
     const fit = fitToBudget({ ...base, max_context_tokens: 300 }, metaH, reviewer, counter);
