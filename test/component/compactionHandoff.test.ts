@@ -72,7 +72,7 @@ describe('a compacted session handed over: the facts of the whole log and the ag
       const touched = sections.get('Touched files') ?? '';
       for (const f of ['src/cli.ts', 'src/parse.ts']) assert.ok(touched.includes(f), f);
       const compaction = sections.get('Compaction summary') ?? '';
-      assert.match(compaction, /^_The agent's own summary from when claude-code compacted the conversation \(manual, [^)]+\) in `[^`]+`; the latest of 2 compactions: the agent's words, not a request of the user\./);
+      assert.match(compaction, /^_The agent's own summary when claude-code compacted the conversation \(manual, [^)]+\); the latest of 2: its words, not the user's\./);
       assert.match(compaction, /> This session is being continued/);
       if (budget === 8_000) {
         assert.ok(compaction.includes(PENDING), 'whole at a roomy budget');

@@ -125,7 +125,8 @@ export function fitToBudget(pkg: HandoffPackage, meta: HandoffMeta, specialist: 
   // Candidates are measured as they will be written: the body's notes of what was shortened and
   // cut at least as long as the real ones (every section that differs from the original, figures
   // at their widest), so the final body never grows past what was measured.
-  const asWritten = (p: HandoffPackage): string => renderHandoffBody({ ...p, dropped: placeholderManifest(original, p) }, meta, specialist);
+  const wide = widestFigure(original, counter.count(renderHandoffBody(original, meta, specialist)).tokens);
+  const asWritten = (p: HandoffPackage): string => renderHandoffBody({ ...p, dropped: placeholderManifest(original, p, wide) }, meta, specialist);
   const fits = (p: HandoffPackage) => counter.within(asWritten(p), budget) !== false;
   if (counter.within(renderHandoffBody(pkg, meta, specialist), budget) !== false) {
     return { pkg: measurePackage(pkg, meta, specialist, counter), fits: true, original };
@@ -289,13 +290,17 @@ function cutBelowFloor(floor: HandoffPackage, full: HandoffPackage, fits: (p: Ha
       const base = cur;
       return keep(base.commands_run.length, (k) => ({ ...base, commands_run: base.commands_run.slice(0, k), commands_run_omitted: base.commands_run_omitted + base.commands_run.length - k }));
     },
-    // Passing test runs, oldest first (failures stay).
+    // Commands whose every run passed, oldest first, with all their runs (listed one line per
+    // command, a command that ever failed keeps its line and its count of runs).
     () => {
       const base = cur;
-      const passing = base.tests_run.map((t, i) => (t.result !== 'failed' ? i : -1)).filter((i) => i >= 0);
+      const key = (t: HandoffPackage['tests_run'][number]) => `${t.cwd ?? ''}\0${t.command}`;
+      const everFailed = new Set(base.tests_run.filter((t) => t.result === 'failed').map(key));
+      const passing = [...new Set(base.tests_run.map(key))].filter((k) => !everFailed.has(k));
       return keep(passing.length, (k) => {
         const gone = new Set(passing.slice(0, passing.length - k));
-        return { ...base, tests_run: base.tests_run.filter((_, i) => !gone.has(i)), tests_run_omitted: base.tests_run_omitted + gone.size };
+        const kept = base.tests_run.filter((t) => !gone.has(key(t)));
+        return { ...base, tests_run: kept, tests_run_omitted: base.tests_run_omitted + base.tests_run.length - kept.length };
       });
     },
   ];
@@ -328,10 +333,37 @@ const SECTIONS: ReadonlyArray<[Dropped['section'], (o: HandoffPackage, p: Handof
   ['diff_excerpt', (o, p) => o.diff_excerpt === p.diff_excerpt],
 ];
 
-/** A manifest at least as long as the real one will be for `p`: an entry at the widest figures for every section that differs from `o`. */
-function placeholderManifest(o: HandoffPackage, p: HandoffPackage): Dropped[] {
-  const wide = 9_999_999;
-  return [...o.dropped, ...SECTIONS.filter(([, same]) => !same(o, p)).map(([section]) => ({ section, count: wide, shortened: wide, tokens: wide }))];
+/**
+ * The widest figure a manifest of `o` can hold, as a number of its width: no count exceeds the
+ * largest of its sections (characters of the summary or the compaction summary, files, runs,
+ * commands, requests, turns, done items, diff lines) and no saving exceeds `tokens`, the body's
+ * whole count. A number is counted by its digits (groups of three, with the separators), so a
+ * figure of this width is counted at least as long as any real one.
+ */
+function widestFigure(o: HandoffPackage, tokens: number): number {
+  const most = Math.max(
+    tokens,
+    o.summary.length,
+    o.compaction?.text.length ?? 0,
+    o.touched_files.length + o.session_edits.length,
+    o.tests_run.length + o.tests_run_omitted,
+    o.commands_run.length + o.commands_run_omitted,
+    o.user_requests.length + o.user_requests_omitted,
+    o.recent_turns.length,
+    o.completed.length,
+    o.diff_excerpt?.split('\n').length ?? 0,
+  );
+  return 10 ** String(Math.max(1, most)).length - 1;
+}
+
+/** A manifest at least as long as the real one will be for `p`: its entries, their tokens figure at its widest. */
+function placeholderManifest(o: HandoffPackage, p: HandoffPackage, wide: number): Dropped[] {
+  // What was cut and shortened is counted as the real manifest counts it (cheap); only the tokens saved, which take a count of their own, are at their widest.
+  const entries = SECTIONS.filter(([, same]) => !same(o, p)).flatMap(([section]): Dropped[] => {
+    const { count, shortened } = changes(o, p, section);
+    return count > 0 || shortened > 0 ? [{ section, count: Math.max(0, count), ...(shortened > 0 ? { shortened } : {}), tokens: wide }] : [];
+  });
+  return [...o.dropped, ...entries];
 }
 
 /** The sections of `p` restored to `o`'s, one section at a time. */

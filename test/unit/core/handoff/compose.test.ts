@@ -199,6 +199,19 @@ describe('budget policy and fit-to-budget: compress first, then cut', () => {
     assert.deepEqual(fit.pkg.next_steps, ['Review the writer']);
   });
 
+  it('last of all it cuts the commands whose every test run passed, whole; a command that ever failed keeps its line and its count of runs', () => {
+    const run = (command: string, result: TestRun['result'], i: number): TestRun => ({ command, cwd: null, exit_code: result === 'failed' ? 1 : 0, result, source: 'claude-code', started_at: `2026-01-01T00:${String(i).padStart(2, '0')}:00Z`, duration_ms: null });
+    const flaky = Array.from({ length: 40 }, (_, i) => run('npm test', i % 4 === 1 ? 'failed' : 'passed', i));
+    const green = Array.from({ length: 30 }, (_, i) => run(`npx vitest run packages/pkg-${i}/src/very/long/path/to/a/suite/that/takes/room`, 'passed', i));
+    const base = pkgFrom({ tests_run: [...flaky, ...green], decisions: Array.from({ length: 12 }, (_, i) => `Decision ${i} that stays whole whatever the budget says`) });
+    const fit = fitToBudget({ ...base, max_context_tokens: 700 }, metaH, reviewer, counter);
+    assert.deepEqual(fit.pkg.tests_run.filter((t) => t.command === 'npm test').length, 40, 'every run of the command that failed is still counted');
+    const kept = new Set(fit.pkg.tests_run.map((t) => t.command));
+    assert.ok(kept.size < 31, 'some always-passing commands were cut');
+    assert.equal(fit.pkg.tests_run_omitted, 70 - fit.pkg.tests_run.length, 'counted by their runs');
+    assert.match(renderHandoff(fit.pkg, metaH, reviewer), /`npm test` \(exit 0; ×40, 10 failed/);
+  });
+
   it('still over budget after every cut: oversize_warning stays true', () => {
     const base = pkgFrom({ decisions: Array.from({ length: 200 }, (_, i) => `Decision number ${i} that cannot be cut`) });
     const fit = fitToBudget({ ...base, max_context_tokens: 300 }, metaH, reviewer, counter);
@@ -235,14 +248,14 @@ describe('the agent’s compaction summary: its own section, marked the agent’
     const fit = compacted(20_000);
     const text = renderHandoff(fit.pkg, metaH, reviewer);
     const section = /## Compaction summary\n\n([\s\S]*?)\n## Recent turns/.exec(text)?.[1] ?? '';
-    assert.match(section, /^_The agent's own summary from when claude-code compacted the conversation \(auto, 2026-05-02T10:00:08Z\) in `session\.jsonl`; the latest of 2 compactions: the agent's words, not a request of the user\./);
+    assert.match(section, /^_The agent's own summary when claude-code compacted the conversation \(auto, 2026-05-02T10:00:08Z\); the latest of 2: its words, not the user's\. The other sections are read from the whole log\._/);
     assert.ok(section.includes('> Primary Request and Intent: port the parser.'), section.slice(0, 400));
     assert.ok(!/## User requests[\s\S]*Primary Request and Intent[\s\S]*## Decisions/.test(text), 'never among the user requests');
   });
 
   it('a compaction the transcript keeps no summary of says so', () => {
     const pkg = { ...pkgFrom({}), compaction: { source: 'codex', file: null, time: null, trigger: null, count: 1, text: '' } };
-    assert.match(renderHandoff(pkg, META, reviewer), /## Compaction summary\n\n_The agent's own summary from when codex compacted the conversation: [^\n]*\n\n_The transcript keeps no readable summary of it/);
+    assert.match(renderHandoff(pkg, META, reviewer), /## Compaction summary\n\n_The agent's own summary when codex compacted the conversation: [^\n]*\n\n_The transcript keeps no readable summary of it/);
   });
 
   it('no section when the session did not compact', () => {
