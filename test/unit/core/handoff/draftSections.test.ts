@@ -155,6 +155,14 @@ describe('mergeDraft: what a handoff takes from its draft', () => {
     assert.equal(given.user_requests_omitted, 0);
     assert.deepEqual(given.drafted, ['blockers', 'completed'], 'what the caller said is still drafted, plus what the draft filled');
   });
+
+  it('a list the caller gives still as drafted (the panel, not edited) keeps the draft’s counts of the older requests and the commands beyond the cap', () => {
+    const asDrafted = mergeDraft(req({ user_requests: REQUESTS.map((r) => r.text), commands_run: COMMANDS, drafted: ['user_requests', 'commands_run'] }), draft());
+    assert.equal(asDrafted.user_requests_omitted, 2);
+    assert.equal(asDrafted.commands_run_omitted, 4);
+    const edited = mergeDraft(req({ user_requests: ['only this'], commands_run: [], drafted: [] }), draft());
+    assert.deepEqual([edited.user_requests_omitted, edited.commands_run_omitted], [0, 0], 'an edited list is the caller’s own');
+  });
 });
 
 describe('fit to budget with drafted sections', () => {
