@@ -25,9 +25,9 @@ export function renderBudgetChoice(): void {
   const budget = model.draft.budget;
   const setting = model.settings.maxContextTokens;
   const options: Array<[string, string]> = [
-    ['small', `Small — ${fmt(BUDGET_PRESETS.small)} tokens`],
-    ['default', `Default — ${fmt(setting)} tokens (handoff.maxContextTokens)`],
-    ['large', `Large — ${fmt(BUDGET_PRESETS.large)} tokens`],
+    ['small', `Small (${fmt(BUDGET_PRESETS.small)})`],
+    ['default', `Default (${fmt(setting)})`],
+    ['large', `Large (${fmt(BUDGET_PRESETS.large)})`],
     ['custom', 'Custom…'],
   ];
   const chosen = choiceOf(budget);
@@ -36,7 +36,7 @@ export function renderBudgetChoice(): void {
     {
       id: 'budget',
       'aria-label': 'Token budget of the handoff',
-      title: 'Small keeps every kind of fact, each short; large keeps most of a long session whole.',
+      title: `Tokens of the handoff: small keeps every kind of fact, each short; default is the setting handoff.maxContextTokens (${fmt(setting)}); large keeps most of a long session whole.`,
       onChange: (e) => {
         const v = valueOf(e);
         // Custom starts from the tokens of the choice it replaces.
@@ -78,7 +78,7 @@ export function renderBudgetChoice(): void {
       : null;
   replaceChildren(
     box,
-    h('div', { class: 'row' }, h('label', { for: 'budget', class: 'label' }, 'Budget'), dropdown, custom, custom ? h('span', { class: 'muted' }, 'tokens') : null),
+    h('div', { class: 'row' }, h('label', { for: 'budget', class: 'label' }, 'Budget (tokens)'), dropdown, custom),
     custom ? h('p', { id: 'budget-problem', class: 'bad', role: 'alert' }) : null,
   );
 }
