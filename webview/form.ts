@@ -2,7 +2,7 @@
  * The panel's page: the empty state (no folder, or an untrusted workspace) or the form —
  * the specialist picker with its card, topic, the drafted-from-the-session bar, summary, the
  * five lists, the user's requests and the commands run (issue 15), return condition,
- * reason and its kind, the chain offer, the evidence, and at the foot the token meter,
+ * reason and its kind, the chain offer, the evidence, and at the foot the budget choice and the token meter,
  * the hop guard and the Preview / Hand over buttons.
  */
 import { DRAFT_LISTS, type Draft } from '../src/core/panel/draft';
@@ -12,6 +12,7 @@ import { h, icon, replaceChildren } from './dom';
 import { afterEdit, draftedMark, renderDraftBar, renderReadOnlyList, renderReadOnlySection } from './drafted';
 import { renderEvidence } from './evidence';
 import { renderList, renderListSection } from './lists';
+import { renderBudgetChoice } from './budget';
 import { renderMeter } from './meter';
 import { model, send, specialistById, update } from './model';
 import { Tags } from './toolkit';
@@ -142,6 +143,7 @@ function renderForm(): void {
     h(
       'footer',
       { class: 'footer' },
+      h('div', { id: 'budget-choice' }),
       h('section', { id: 'meter', 'aria-live': 'polite' }),
       h('div', { id: 'hop-guard' }),
       h(
@@ -162,6 +164,7 @@ function renderForm(): void {
   renderDraftBar();
   renderReturnPlaceholder();
   renderEvidence();
+  renderBudgetChoice();
   renderMeter();
   app.setAttribute('aria-busy', 'false');
 }

@@ -107,7 +107,7 @@ export function onHostMessage(m: HostToWebview): void {
     case 'handedOver':
       // The outcome is shown where the user is looking (the banner, scrolled to and focused);
       // the meter waits for the host's estimate of the new empty draft (issue 17).
-      model.draft = emptyDraft();
+      model.draft = { ...emptyDraft(), budget: model.draft.budget };
       model.revision = Math.max(model.revision, m.revision);
       model.estimate = null;
       model.session = null;

@@ -4,7 +4,8 @@
  * and when over it what fit-to-budget would cut, with the button that accepts it; and
  * below it the hop guard's warning with its confirmation (`#hop-guard`).
  */
-import { describeLeftOut, lossReportText } from '../src/core/panel/lossReport';
+import { budgetTokens } from '../src/core/panel/draft';
+import { describeFit, describeLeftOut, lossReportText } from '../src/core/panel/lossReport';
 import { fmt, h, icon, replaceChildren } from './dom';
 import { checkbox } from './controls';
 import { model, update } from './model';
@@ -19,7 +20,7 @@ export function renderMeter(): void {
   const box = document.getElementById('meter');
   if (!box) return;
   const e = model.estimate;
-  const budget = e?.budget ?? model.settings.maxContextTokens;
+  const budget = e?.budget ?? budgetTokens(model.draft.budget, model.settings.maxContextTokens);
   const tokens = e?.tokens ?? 0;
   const pct = Math.min(100, Math.round((tokens / budget) * 100));
   const over = !!e?.over;
@@ -33,19 +34,17 @@ export function renderMeter(): void {
   ];
   children.push(lossReport());
   if (over && e) {
-    // Each unit in the singular; an "s" is added for any count but 1.
-    const unit: Record<string, string> = { recent_turns: 'turn', diff_excerpt: 'diff line', touched_files: 'file', tests_run: 'passing test', summary: 'summary character' };
-    const cuts = e.cuts.map((c) => `${fmt(c.count)} ${unit[c.section] ? `${unit[c.section]}${c.count === 1 ? '' : 's'}` : c.section}`).join(', ');
+    const cuts = describeFit(e.cuts);
     children.push(
       h(
         'div',
         { class: 'note error', role: 'alert' },
         h('p', {}, `Over the budget by ${fmt(tokens - budget)} token${tokens - budget === 1 ? '' : 's'}.`),
         cuts
-          ? h('p', {}, `Fit to budget would cut ${cuts}${e.fitted_tokens !== null ? `, leaving ${fmt(e.fitted_tokens)} tokens` : ''}; the cut text is kept in the history file.`)
-          : h('p', {}, 'Nothing can be cut: shorten the decisions or next steps, or raise the budget.'),
+          ? h('p', { id: 'fit-cuts' }, `Fit to budget ${cuts}${e.fitted_tokens !== null ? `, leaving ${fmt(e.fitted_tokens)} tokens` : ''}; the full text is kept in the history file.`)
+          : h('p', {}, 'Nothing can be cut: shorten the decisions or next steps, or choose a larger budget.'),
         cuts && e.fitted_tokens !== null && e.fitted_tokens > budget
-          ? h('p', { id: 'still-over' }, `Even cut, it stays ${fmt(e.fitted_tokens - budget)} tokens over: shorten the decisions, next steps or blockers, or raise handoff.maxContextTokens.`)
+          ? h('p', { id: 'still-over' }, `Even cut, it stays ${fmt(e.fitted_tokens - budget)} tokens over: shorten the decisions, next steps or blockers, or choose a larger budget.`)
           : null,
         model.draft.fit
           ? h('p', {}, icon('check'), ' Fit to budget is on: the handoff will be cut as shown. ', h(Tags.button, { appearance: 'secondary', id: 'unfit', onClick: () => { update({ fit: false }); renderMeter(); } }, 'Undo'))

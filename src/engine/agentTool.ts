@@ -15,8 +15,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { toolInputErrorText } from '../core/handoff/issues';
 import { fsCause, linkLoopProblem, loopingLink } from '../core/handoff/fsErrors';
-import { formatCount } from '../core/handoff/limits';
-import { MAX_ITEM_CHARS, MAX_LIST_ITEMS, parseTurn } from '../core/handoff/request';
+import { BUDGET_PRESETS, formatCount } from '../core/handoff/limits';
+import { BudgetPresetSchema, MAX_ITEM_CHARS, MAX_LIST_ITEMS, parseTurn } from '../core/handoff/request';
 import { ReasonKindSchema, type HandoverOk } from '../core/handoff/schema';
 import { handover, latestHandoff, type HandoverEnvironment } from './handover';
 
@@ -50,7 +50,8 @@ const list = (what: string) =>
  * The tool's input (zod; its JSON Schema is {@link handoverToolJsonSchema}). Required:
  * `specialist_profile` and `topic`. `project_root`, when given, must be an absolute path
  * of the workspace (it defaults to the workspace folder). Budgets are in tokens
- * (`max_context_tokens`, default 3000) and turns (`include_recent_turns`, default 5).
+ * (`max_context_tokens`, default 3000, or the preset `budget`: small, default, large — never
+ * both, as the request refuses) and turns (`include_recent_turns`, default 5).
  * `parent`: the handoff this one continues (id, file name, `latest` or `none`); default
  * `latest` while that handoff is still open (pending, accepted or in progress), so an
  * agent's next handoff is a hop of the chain it received and the loop guard sees it.
@@ -76,6 +77,9 @@ export const HandoverToolInputSchema = z
     // The bound first (as in HandoverRequestSchema): 1e300 is "too large", not "not a whole number".
     max_context_tokens: z.number({ error: 'max_context_tokens must be a number' }).max(10_000_000, 'max_context_tokens must be at most 10,000,000').int('max_context_tokens must be a whole number').positive('max_context_tokens must be positive').optional()
       .describe('Token budget of the handoff (default 3000); over it, the handoff is fitted and a WARNING line says so.'),
+    budget: BudgetPresetSchema.optional().describe(
+      `A budget preset instead of max_context_tokens (not both): small (${formatCount(BUDGET_PRESETS.small)} tokens: every kind of fact, each short), default (${formatCount(BUDGET_PRESETS.default)}) or large (${formatCount(BUDGET_PRESETS.large)}: most of a long session whole).`,
+    ),
     include_recent_turns: z.number({ error: 'include_recent_turns must be a number' }).max(1000, 'include_recent_turns must be at most 1,000').int('include_recent_turns must be a whole number').min(0, 'include_recent_turns must be 0 or more').optional()
       .describe('How many recent turns to keep (default 5).'),
     parent: oneLineRef(300, 'parent', 'a handoff id, "latest" or "none"').optional().describe('The handoff this one continues: its id, "latest" or "none". Default: the latest handoff while it is still open.'),
@@ -201,6 +205,8 @@ export async function runHandoverTool(input: unknown, ctx: ToolContext): Promise
       handover_reason: a.handover_reason ?? '',
       ...(a.reason_kind ? { reason_kind: a.reason_kind } : {}),
       ...(a.max_context_tokens !== undefined ? { max_context_tokens: a.max_context_tokens } : {}),
+      // The request turns the preset into tokens, and refuses it beside max_context_tokens.
+      ...(a.budget !== undefined ? { budget: a.budget } : {}),
       ...(a.include_recent_turns !== undefined ? { include_recent_turns: a.include_recent_turns } : {}),
       ...(await parentFor(a.parent, env)),
       ...(ctx.tokenizerFor?.(root.root) ? { tokenizer: ctx.tokenizerFor(root.root) } : {}),

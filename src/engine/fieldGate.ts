@@ -43,7 +43,7 @@ export async function sanitizeSessionId(id: string, known?: KnownSecrets): Promi
 /**
  * The package with its remaining fields redacted (branch, upstream, `from`, `to`, session
  * id, topic title, touched-file paths, transcripts' names, the sources and times of user
- * requests and commands run) and paths' control and invisible
+ * requests and commands run, the compaction's source, transcript and time) and paths' control and invisible
  * characters escaped. `redactions` adds what was found, so the frontmatter counts it.
  * `known`: the secrets found before (the package's texts), redacted in these fields too.
  *
@@ -63,6 +63,7 @@ export async function sanitizePackageFields(pkg: HandoffPackage, known?: KnownSe
     title: slot(pkg.topic_title),
     files: pkg.touched_files.map((f) => [slot(f.path), opt(f.old_path)] as const),
     sources: pkg.session_sources.map((s) => slot(s.file)),
+    compaction: pkg.compaction ? ([slot(pkg.compaction.source), opt(pkg.compaction.file), opt(pkg.compaction.time)] as const) : undefined,
     opRef: opt(pkg.git_operation?.ref),
     opBranch: opt(pkg.git_operation?.branch),
     opSubject: opt(pkg.git_operation?.subject),
@@ -88,6 +89,12 @@ export async function sanitizePackageFields(pkg: HandoffPackage, known?: KnownSe
     topic_title: line(idx.title),
     touched_files: pkg.touched_files.map((f, i) => ({ ...f, path: path(idx.files[i][0]), old_path: idx.files[i][1] < 0 ? f.old_path : path(idx.files[i][1]) })),
     session_sources: pkg.session_sources.map((s, i) => ({ ...s, file: path(idx.sources[i]) })),
+    compaction: pkg.compaction && idx.compaction ? {
+      ...pkg.compaction,
+      source: line(idx.compaction[0]) || 'session-log',
+      file: idx.compaction[1] < 0 ? null : path(idx.compaction[1]),
+      time: idx.compaction[2] < 0 ? null : line(idx.compaction[2]) || null,
+    } : null,
     git_operation: pkg.git_operation && {
       ...pkg.git_operation,
       ref: idx.opRef < 0 ? pkg.git_operation.ref : path(idx.opRef),

@@ -42,7 +42,7 @@ import { agentLoopGuard } from './loopGuard';
 import { gatePackage, sanitizeRequestFields, sanitizeSessionId } from './fieldGate';
 import { openProject } from './project';
 import { draftFromEvidence } from './drafting';
-import { collectEvidenceFor, readSessionLog, sessionSources } from './handoverEvidence';
+import { collectEvidenceFor, displayFile, readSessionLog, sessionSources } from './handoverEvidence';
 
 export type { HandoverEnvironment } from './environment';
 export { collectEvidenceFor, latestHandoff, readSessionLog } from './handoverEvidence';
@@ -175,6 +175,7 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
         recent_turns: session.evidence.recent_turns,
         file_edits: session.evidence.file_edits,
         sources: sessionSources(session.evidence, env.workspaceRoot),
+        ...(session.evidence.compaction ? { compaction: { ...session.evidence.compaction, file: session.evidence.compaction.file && displayFile(session.evidence.compaction.file, env.workspaceRoot) } } : {}),
       },
     });
     if (env.caller === 'agent') {

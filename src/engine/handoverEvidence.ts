@@ -41,7 +41,7 @@ export async function collectEvidenceFor(env: HandoverEnvironment): Promise<GitE
 }
 
 /** A transcript's name for the handoff: workspace-relative inside it, else `~/…` or the file name, never a full home path. */
-function displayFile(file: string, workspaceRoot: string): string {
+export function displayFile(file: string, workspaceRoot: string): string {
   const rel = path.relative(workspaceRoot, file);
   if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) return rel.split(path.sep).join('/');
   const home = homedir();

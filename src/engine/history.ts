@@ -281,6 +281,10 @@ function window(events: readonly SessionEvent[], from: string | null, to: string
     if (!(at > lo) || (!Number.isNaN(hi) && at > hi)) continue;
     if (e.kind === 'turn') {
       out.push({ kind: 'turn', role: turnRole(e), text: e.text, ...(e.time ? { time: e.time } : {}), source });
+    } else if (e.kind === 'compaction') {
+      // The agent's words where it compacted the conversation: shown as the agent's tool's, never the user's.
+      const what = `[The agent compacted the conversation here${e.trigger ? ` (${e.trigger})` : ''}${e.text ? '; its summary:]' : '; the transcript keeps no summary of it.]'}`;
+      out.push({ kind: 'turn', role: 'system', text: e.text ? `${what}\n\n${e.text}` : what, ...(e.time ? { time: e.time } : {}), source });
     } else if (e.kind === 'command') {
       out.push({
         kind: 'command',

@@ -144,6 +144,19 @@ export class GeminiChatWriter {
     if (last) this.push({ ...last, tokens: { input: 100, output: 20, cached: 0, thoughts: 0, tool: 0, total: 120 } });
   }
 
+  /**
+   * Compression (`chatCompressionService.ts`) then `updateMessagesFromHistory`: the history becomes
+   * the summary turn in the user's role, the model's "Got it." reply (two new messages) and the
+   * newest `keep` messages under their ids, written in one `$set`; the lines before stay.
+   */
+  compress(summary: string, keep: number, timestamp: string): void {
+    const kept = this.messages.slice(this.messages.length - keep);
+    const snapshot: MessageRecord = { id: `msg-${++this.n}`, timestamp, type: 'user', content: [{ text: summary }] };
+    const reply: MessageRecord = { id: `msg-${++this.n}`, timestamp, type: 'gemini', content: [{ text: 'Got it. Thanks for the additional context!' }] };
+    this.messages.splice(0, this.messages.length, snapshot, reply, ...kept);
+    this.append({ $set: { messages: this.messages, lastUpdated: timestamp } });
+  }
+
   /** `updateMessagesFromHistory`: every message again in one `$set`. */
   setAllMessages(lastUpdated: string): void {
     this.append({ $set: { messages: this.messages, lastUpdated } });

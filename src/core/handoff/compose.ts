@@ -8,7 +8,7 @@ import type { Draft } from './draftFields';
 import { mergeDraft } from './drafted';
 import type { GitEvidence } from './gitEvidence';
 import { DEFAULT_FROM, DEFAULT_RETURN_CONDITION, trimRecentTurns, type HandoverRequest } from './request';
-import type { AcceptanceCheck, HandoffFrontmatter, HandoffPackage, SessionEdit, SessionSourceSummary, TestRun, Turn } from './schema';
+import type { AcceptanceCheck, Compaction, HandoffFrontmatter, HandoffPackage, SessionEdit, SessionSourceSummary, TestRun, Turn } from './schema';
 import type { Specialist } from '../specialists/registry';
 
 /** Default of `handoff.maxHandoverDepth`: 3 hops (Agent Zero `max_handover_depth = 3`). */
@@ -82,6 +82,8 @@ export interface ComposeContext {
     readonly recent_turns: readonly Turn[];
     readonly file_edits: readonly SessionEdit[];
     readonly sources: readonly SessionSourceSummary[];
+    /** The agent's latest compaction summary, when the session compacted. */
+    readonly compaction?: Compaction;
   };
 }
 
@@ -131,6 +133,7 @@ function composeFields(req: HandoverRequest, ctx: ComposeContext): HandoffPackag
     blockers: drafted.blockers,
     artifacts: req.artifacts,
     completed: drafted.completed,
+    compaction: ctx.session?.compaction ? { ...ctx.session.compaction } : null,
     user_requests: drafted.user_requests,
     commands_run: drafted.commands_run,
     claims: [],

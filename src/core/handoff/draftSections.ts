@@ -122,12 +122,13 @@ export function failuresFirst(commands: readonly CommandRun[]): CommandRun[] {
 /**
  * One line for a command run: its mark (✅ succeeded, ❌ failed, ❔ unknown), the command, the
  * latest exit code (or `exit code unknown`), the folder, `×count` with the failed runs when
- * repeated, its kind, source and the latest run's time, e.g.
+ * repeated, its kind, source and the latest run's time (compact: without the workspace folder or
+ * `sharedCwd`, the folder said once under the list, the source and the time), e.g.
  * ``- ❌ `npm run build` (exit 2; in `packages/api`; ×3, 2 failed; build; source: claude-code; last at 2026-12-01T10:00:00Z)``.
  */
-export function renderCommandRun(c: CommandRun, compact = false): string {
+export function renderCommandRun(c: CommandRun, compact = false, sharedCwd?: string): string {
   const details = [c.exit_code === null ? 'exit code unknown' : `exit ${c.exit_code}`];
-  if (c.cwd && !(compact && c.cwd === '.')) details.push(`in ${codeSpan(c.cwd)}`);
+  if (c.cwd && !(compact && (c.cwd === '.' || c.cwd === sharedCwd))) details.push(`in ${codeSpan(c.cwd)}`);
   // One run: its mark says whether it failed. Repeated: how many runs, how many of them failed.
   if (c.count > 1) details.push(`×${c.count}${c.failed_count > 0 ? `, ${c.failed_count} failed` : ''}`);
   details.push(c.kind);
@@ -139,9 +140,13 @@ export function renderCommandRun(c: CommandRun, compact = false): string {
 
 /** The "Commands run" section's body: one line per command (`compact`: {@link renderCommandRun}'s shortest form), failures first, then "… and N more". */
 export function renderCommandsRun(commands: readonly CommandRun[], omitted: number, dropped: readonly Dropped[], compact = false): string {
-  const lines = failuresFirst(commands).map((c) => renderCommandRun(c, compact));
+  // Compact, a folder other than the workspace that every command ran in is said once, under the list.
+  const folder = commands[0]?.cwd;
+  const shared = compact && commands.length > 1 && folder && folder !== '.' && commands.every((c) => c.cwd === folder) ? folder : undefined;
+  const lines = failuresFirst(commands).map((c) => renderCommandRun(c, compact, shared));
   if (omitted > 0) lines.push(`- … and ${count(omitted)} more${cutNote(dropped, 'commands_run').text}`);
-  return lines.length ? lines.join('\n') + shortenedNote(dropped, 'commands_run', 'command shown as its first line', 'commands shown as their first line') : NONE;
+  const where = shared ? `\n\n_All run in ${codeSpan(shared)}._` : '';
+  return lines.length ? lines.join('\n') + where + shortenedNote(dropped, 'commands_run', 'command shown as its first line', 'commands shown as their first line') : NONE;
 }
 
 function unCode(fence: string, inner: string): string {
@@ -152,15 +157,24 @@ function unCode(fence: string, inner: string): string {
 const COMMAND_LINE =
   /^- (✅|❌|❔) (`+)(.*?)\2 \((?:exit (-?\d+)|exit code unknown)(?:; in (`+)(.*?)\5)?(?:; ×(\d+)(?:, (\d+) failed)?)?; (build|install|migration|deploy|git|other)(?:; source: (.+?))?(?:; last at (\S+))?\)$/u;
 
-/** The commands of a "Commands run" section (the inverse of {@link renderCommandRun}); other lines are skipped. */
+/** The note a compact list ends with when every command ran in one folder other than the workspace. */
+const SHARED_FOLDER_NOTE = /^_All run in (`+)(.*?)\1\._$/;
+
+/**
+ * The commands of a "Commands run" section (the inverse of {@link renderCommandsRun}); other lines
+ * are skipped. A line without a folder takes the folder of the list's "All run in" note, if any.
+ */
 export function parseCommandsRun(section: string): CommandRun[] {
   const out: CommandRun[] = [];
-  for (const line of section.split('\n')) {
+  const lines = section.split('\n');
+  const note = lines.map((l) => SHARED_FOLDER_NOTE.exec(l.trim())).find((m) => m);
+  const shared = note ? unCode(note[1], note[2]) : null;
+  for (const line of lines) {
     const m = COMMAND_LINE.exec(line.trimEnd());
     if (!m) continue;
     out.push({
       command: unCode(m[2], m[3]),
-      cwd: m[5] !== undefined ? unCode(m[5], m[6]) : null,
+      cwd: m[5] !== undefined ? unCode(m[5], m[6]) : shared,
       kind: m[9] as CommandRun['kind'],
       exit_code: m[4] !== undefined ? Number(m[4]) : null,
       result: MARK_RESULT[m[1]],

@@ -10,6 +10,8 @@
  *   the hook, the agent tools) and leaves the field empty.
  * - `drafted` names every field whose content is the draft's, plus those the caller says are
  *   still as drafted (the panel's untouched fields), so a receiver knows what no person reviewed.
+ *   A list the caller gives still as drafted keeps the draft's count of what it leaves out (the
+ *   older requests, the commands beyond the cap), so the handoff numbers and counts them alike.
  */
 import { DraftedFieldSchema, type CommandRun, type Draft, type DraftItem, type DraftedField, type LeftOut, type UserRequest } from './draftFields';
 import type { HandoverRequest } from './request';
@@ -72,6 +74,8 @@ export function mergeDraft(req: HandoverRequest, draft: Draft | undefined): Draf
   let user_requests_omitted = 0;
   if (req.user_requests !== undefined || !draft) {
     user_requests = (req.user_requests ?? []).map((r) => ({ ...r }));
+    // The caller's list still as drafted (the panel's, not edited): the requests older than it are the draft's to count.
+    if (draft && req.drafted.includes('user_requests')) user_requests_omitted = draft.left_out.older_requests;
   } else {
     user_requests = draft.user_requests.map((r) => ({ text: r.text, time: r.time, source: r.source }));
     user_requests_omitted = draft.left_out.older_requests;
@@ -81,6 +85,7 @@ export function mergeDraft(req: HandoverRequest, draft: Draft | undefined): Draf
   let commands_run_omitted = 0;
   if (req.commands_run !== undefined || !draft) {
     commands_run = (req.commands_run ?? []).map((c) => ({ ...c }));
+    if (draft && req.drafted.includes('commands_run')) commands_run_omitted = draft.commands_run_omitted;
   } else {
     commands_run = draft.commands_run.map((c) => ({ ...c }));
     commands_run_omitted = draft.commands_run_omitted;

@@ -130,14 +130,14 @@ export const HopGuardSchema = z.object({
 export type HopGuard = z.infer<typeof HopGuardSchema>;
 
 /** Sections fit-to-budget may shorten or cut (docs/DESIGN.md §4). */
-export const DroppableSectionSchema = z.enum(['recent_turns', 'diff_excerpt', 'touched_files', 'tests_run', 'commands_run', 'summary', 'user_requests']);
+export const DroppableSectionSchema = z.enum(['recent_turns', 'diff_excerpt', 'touched_files', 'tests_run', 'commands_run', 'summary', 'user_requests', 'compaction', 'completed']);
 /** A section name fit-to-budget may shorten or cut. */
 export type DroppableSection = z.infer<typeof DroppableSectionSchema>;
 
 /**
  * One entry of the drop manifest: which `section` fit-to-budget shortened or cut, how many
- * items it cut (`count`: turns, diff lines, files, tests, command entries, summary characters
- * or user requests), how many it kept in a shorter form (`shortened`: a request or command to
+ * items it cut (`count`: turns, diff lines, files, tests, command entries, summary characters,
+ * user requests, characters of the agent's compaction summary or done items), how many it kept in a shorter form (`shortened`: a request or command to
  * its first line, a turn or the latest request to its head, files as paths or in folders with
  * counts, test runs grouped by command) and how many `tokens` that saved in all.
  */

@@ -7,18 +7,21 @@
  *    head, every changed path (as paths, or rolled up into folders with counts past
  *    {@link FLOOR_FOLDERS} files), the latest user request (a long one as its head) with the
  *    older ones counted, every test command with its outcome (runs of one command on one line,
- *    failures first), the open plan items (never shortened), every command's first line, the
- *    last assistant message's head; no recent turns but that one, no diff excerpt.
+ *    failures first), the open plan items (never shortened), every command's and every done
+ *    item's first line, the
+ *    last assistant message's head, the head of the agent's compaction summary; no recent turns
+ *    but that one, no diff excerpt.
  * 2. Over the floor, sections grow back toward what they hold, in the order that helps a
  *    receiver most ({@link fitToBudget}); each step keeps the most that still fits.
- * 3. Only when the floor itself does not fit are items cut: the last turn, passing tests, the
- *    newest commands, then the summary and the latest request shorter still.
+ * 3. Only when the floor itself does not fit are items cut: the agent's compaction summary, the
+ *    touched files rolled up into folders (every path still counted), the oldest done items, the summary and the latest request shorter still, the last turn, the
+ *    newest commands, passing tests.
  * The drop manifest records per section how many items were cut and how many shortened.
  */
 import { renderHandoffBody, type HandoffMeta } from './render';
-import type { Dropped, HandoffPackage, Turn } from './schema';
+import type { Compaction, Dropped, HandoffPackage, Turn } from './schema';
 import { groupTestRuns } from './testRuns';
-import { FLOOR_FOLDERS, FLOOR_LATEST_REQUEST_CHARS, FLOOR_SUMMARY_CHARS, FLOOR_TURN_CHARS, LINE_CHARS, MIN_LATEST_REQUEST_CHARS, MIN_SUMMARY_CHARS, MIN_TURN_CHARS, SHORTENED_MARKER, SUMMARY_TRUNCATED_MARKER } from './fitLimits';
+import { FLOOR_COMPACTION_CHARS, FLOOR_FOLDERS, FLOOR_LATEST_REQUEST_CHARS, FLOOR_SUMMARY_CHARS, FLOOR_TURN_CHARS, LINE_CHARS, MIN_LATEST_REQUEST_CHARS, MIN_SUMMARY_CHARS, MIN_TURN_CHARS, SHORTENED_MARKER, SUMMARY_TRUNCATED_MARKER } from './fitLimits';
 
 export { FLOOR_FOLDERS, SHORTENED_MARKER, SUMMARY_TRUNCATED_MARKER } from './fitLimits';
 import type { UserRequest } from './draftFields';
@@ -61,6 +64,12 @@ function lastTurnAt(turns: readonly Turn[], chars: number): Turn[] {
   return last ? [{ ...last, text: chars >= last.text.length ? last.text : headOf(last.text, chars) }] : [];
 }
 
+/** The agent's compaction summary with at most `chars` of its text (none at 0), or whole. */
+function compactionAt(c: Compaction | null, chars: number): Compaction | null {
+  if (!c || chars >= c.text.length) return c;
+  return { ...c, text: chars <= 0 ? '' : headOf(c.text, chars) };
+}
+
 /** The latest request with at most `chars` of its text, marked with how many characters were left out. */
 function latestAt(request: UserRequest, chars: number): UserRequest {
   if (chars >= request.text.trim().length) return request;
@@ -93,7 +102,9 @@ function floorOf(p: HandoffPackage): HandoffPackage {
     user_requests_omitted: p.user_requests_omitted + Math.max(0, requests.length - 1),
     commands_run: p.commands_run.map((c) => ({ ...c, command: firstLineOf(c.command) })),
     commands_run_form: p.commands_run.length ? 'compact' : undefined,
+    completed: p.completed.map((t) => firstLineOf(t)),
     recent_turns: lastTurnAt(p.recent_turns, FLOOR_TURN_CHARS),
+    compaction: compactionAt(p.compaction, FLOOR_COMPACTION_CHARS),
     diff_excerpt: null,
     diff_excerpt_truncated: false,
   };
@@ -114,7 +125,8 @@ export function fitToBudget(pkg: HandoffPackage, meta: HandoffMeta, specialist: 
   // Candidates are measured as they will be written: the body's notes of what was shortened and
   // cut at least as long as the real ones (every section that differs from the original, figures
   // at their widest), so the final body never grows past what was measured.
-  const asWritten = (p: HandoffPackage): string => renderHandoffBody({ ...p, dropped: placeholderManifest(original, p) }, meta, specialist);
+  const wide = widestFigure(original, counter.count(renderHandoffBody(original, meta, specialist)).tokens);
+  const asWritten = (p: HandoffPackage): string => renderHandoffBody({ ...p, dropped: placeholderManifest(original, p, wide) }, meta, specialist);
   const fits = (p: HandoffPackage) => counter.within(asWritten(p), budget) !== false;
   if (counter.within(renderHandoffBody(pkg, meta, specialist), budget) !== false) {
     return { pkg: measurePackage(pkg, meta, specialist, counter), fits: true, original };
@@ -170,6 +182,12 @@ function growBack(floor: HandoffPackage, full: HandoffPackage, fits: (p: Handoff
     const whole = lastTurnAt(full.recent_turns, Number.MAX_SAFE_INTEGER);
     if (whole.length && whole[0].text !== base.recent_turns[0]?.text) grow(1, () => ({ ...base, recent_turns: whole }));
   }
+  // 5b. The agent's compaction summary whole.
+  if (full.compaction && cur.compaction && cur.compaction.text !== full.compaction.text) {
+    const base = cur;
+    const from = FLOOR_COMPACTION_CHARS;
+    grow(full.compaction.text.length - from, (k) => ({ ...base, compaction: compactionAt(full.compaction, from + k) }));
+  }
   // 6. The older requests as their first lines, newest first; (8.) then whole, newest first.
   const older = full.user_requests.slice(0, -1);
   /** `from` with the newest `lines` older requests shown, the newest `whole` of them whole, the others as their first line. */
@@ -190,6 +208,11 @@ function growBack(floor: HandoffPackage, full: HandoffPackage, fits: (p: Handoff
   {
     const base = cur;
     grow(full.commands_run.length, (k) => ({ ...base, commands_run: full.commands_run.map((c, i) => (i < k ? c : base.commands_run[i])) }));
+  }
+  // 7b. The done items whole.
+  {
+    const base = cur;
+    grow(full.completed.length, (k) => ({ ...base, completed: full.completed.map((t, i) => (i < k ? t : base.completed[i])) }));
   }
   // 8. The older requests shown, whole.
   if (olderLines > 0) {
@@ -226,6 +249,24 @@ function cutBelowFloor(floor: HandoffPackage, full: HandoffPackage, fits: (p: Ha
     return fits(cur);
   };
   const steps: Array<() => boolean> = [
+    // The agent's compaction summary shorter, then gone (the section still says it compacted).
+    () => {
+      const base = cur;
+      if (!full.compaction) return fits(cur);
+      return keep(FLOOR_COMPACTION_CHARS, (k) => ({ ...base, compaction: compactionAt(full.compaction, k) }));
+    },
+    // The touched files rolled up into folders with counts, the session's other edits into a few: every path still counted.
+    () => {
+      const base = cur;
+      if (base.touched_files_form !== 'paths') return fits(cur);
+      cur = { ...base, touched_files_form: 'folders' };
+      return fits(cur);
+    },
+    // The oldest done items (the newest stay longest).
+    () => {
+      const base = cur;
+      return keep(base.completed.length, (k) => ({ ...base, completed: base.completed.slice(base.completed.length - k) }));
+    },
     // The summary shorter, never empty.
     () => {
       const base = cur;
@@ -249,13 +290,17 @@ function cutBelowFloor(floor: HandoffPackage, full: HandoffPackage, fits: (p: Ha
       const base = cur;
       return keep(base.commands_run.length, (k) => ({ ...base, commands_run: base.commands_run.slice(0, k), commands_run_omitted: base.commands_run_omitted + base.commands_run.length - k }));
     },
-    // Passing test runs, oldest first (failures stay).
+    // Commands whose every run passed, oldest first, with all their runs (listed one line per
+    // command, a command that ever failed keeps its line and its count of runs).
     () => {
       const base = cur;
-      const passing = base.tests_run.map((t, i) => (t.result !== 'failed' ? i : -1)).filter((i) => i >= 0);
+      const key = (t: HandoffPackage['tests_run'][number]) => `${t.cwd ?? ''}\0${t.command}`;
+      const everFailed = new Set(base.tests_run.filter((t) => t.result === 'failed').map(key));
+      const passing = [...new Set(base.tests_run.map(key))].filter((k) => !everFailed.has(k));
       return keep(passing.length, (k) => {
         const gone = new Set(passing.slice(0, passing.length - k));
-        return { ...base, tests_run: base.tests_run.filter((_, i) => !gone.has(i)), tests_run_omitted: base.tests_run_omitted + gone.size };
+        const kept = base.tests_run.filter((t) => !gone.has(key(t)));
+        return { ...base, tests_run: kept, tests_run_omitted: base.tests_run_omitted + base.tests_run.length - kept.length };
       });
     },
   ];
@@ -283,13 +328,42 @@ const SECTIONS: ReadonlyArray<[Dropped['section'], (o: HandoffPackage, p: Handof
   ['tests_run', (o, p) => o.tests_run === p.tests_run && p.tests_run_form === o.tests_run_form],
   ['commands_run', (o, p) => o.commands_run === p.commands_run && p.commands_run_form === o.commands_run_form],
   ['recent_turns', (o, p) => o.recent_turns === p.recent_turns],
+  ['compaction', (o, p) => o.compaction === p.compaction],
+  ['completed', (o, p) => o.completed === p.completed],
   ['diff_excerpt', (o, p) => o.diff_excerpt === p.diff_excerpt],
 ];
 
-/** A manifest at least as long as the real one will be for `p`: an entry at the widest figures for every section that differs from `o`. */
-function placeholderManifest(o: HandoffPackage, p: HandoffPackage): Dropped[] {
-  const wide = 9_999_999;
-  return [...o.dropped, ...SECTIONS.filter(([, same]) => !same(o, p)).map(([section]) => ({ section, count: wide, shortened: wide, tokens: wide }))];
+/**
+ * The widest figure a manifest of `o` can hold, as a number of its width: no count exceeds the
+ * largest of its sections (characters of the summary or the compaction summary, files, runs,
+ * commands, requests, turns, done items, diff lines) and no saving exceeds `tokens`, the body's
+ * whole count. A number is counted by its digits (groups of three, with the separators), so a
+ * figure of this width is counted at least as long as any real one.
+ */
+function widestFigure(o: HandoffPackage, tokens: number): number {
+  const most = Math.max(
+    tokens,
+    o.summary.length,
+    o.compaction?.text.length ?? 0,
+    o.touched_files.length + o.session_edits.length,
+    o.tests_run.length + o.tests_run_omitted,
+    o.commands_run.length + o.commands_run_omitted,
+    o.user_requests.length + o.user_requests_omitted,
+    o.recent_turns.length,
+    o.completed.length,
+    o.diff_excerpt?.split('\n').length ?? 0,
+  );
+  return 10 ** String(Math.max(1, most)).length - 1;
+}
+
+/** A manifest at least as long as the real one will be for `p`: its entries, their tokens figure at its widest. */
+function placeholderManifest(o: HandoffPackage, p: HandoffPackage, wide: number): Dropped[] {
+  // What was cut and shortened is counted as the real manifest counts it (cheap); only the tokens saved, which take a count of their own, are at their widest.
+  const entries = SECTIONS.filter(([, same]) => !same(o, p)).flatMap(([section]): Dropped[] => {
+    const { count, shortened } = changes(o, p, section);
+    return count > 0 || shortened > 0 ? [{ section, count: Math.max(0, count), ...(shortened > 0 ? { shortened } : {}), tokens: wide }] : [];
+  });
+  return [...o.dropped, ...entries];
 }
 
 /** The sections of `p` restored to `o`'s, one section at a time. */
@@ -307,6 +381,10 @@ function restored(o: HandoffPackage, p: HandoffPackage, section: Dropped['sectio
       return { ...p, commands_run: o.commands_run, commands_run_omitted: o.commands_run_omitted, commands_run_form: o.commands_run_form };
     case 'recent_turns':
       return { ...p, recent_turns: o.recent_turns };
+    case 'compaction':
+      return { ...p, compaction: o.compaction };
+    case 'completed':
+      return { ...p, completed: o.completed };
     case 'diff_excerpt':
       return { ...p, diff_excerpt: o.diff_excerpt, diff_excerpt_truncated: o.diff_excerpt_truncated };
   }
@@ -334,6 +412,12 @@ function changes(o: HandoffPackage, p: HandoffPackage, section: Dropped['section
       const kept = texts(o.recent_turns);
       return { count: o.recent_turns.length - p.recent_turns.length, shortened: p.recent_turns.filter((t) => !kept.has(t.text)).length };
     }
+    case 'completed': {
+      const kept = new Set(o.completed);
+      return { count: o.completed.length - p.completed.length, shortened: p.completed.filter((t) => !kept.has(t)).length };
+    }
+    case 'compaction':
+      return { count: Math.max(0, (o.compaction?.text.length ?? 0) - (p.compaction?.text.replace(SHORTENED_MARKER, '').length ?? 0)), shortened: 0 };
     case 'diff_excerpt':
       return { count: (o.diff_excerpt?.split('\n').length ?? 0) - (p.diff_excerpt?.split('\n').length ?? 0), shortened: 0 };
   }

@@ -10,6 +10,8 @@ export const SHORTENED_MARKER = ' …';
 export const FLOOR_SUMMARY_CHARS = 300;
 export const FLOOR_LATEST_REQUEST_CHARS = 400;
 export const FLOOR_TURN_CHARS = 300;
+/** Characters of the agent's compaction summary kept at the floor (cut below it first: it is the agent's words, not a fact of the log). */
+export const FLOOR_COMPACTION_CHARS = 300;
 /** Characters of one line: a command's or an older request's first line. */
 export const LINE_CHARS = 120;
 /** Folders a rolled-up list of paths has at most at the floor; past this many changed files they are rolled up. */

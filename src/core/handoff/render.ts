@@ -5,11 +5,14 @@
  * A handoff file is YAML frontmatter then these sections, always present and in this
  * order: Summary, Claims (./claimsSection.ts), User requests, Decisions, Failed approaches, Done, Touched files, Tests
  * run, Commands run, Next steps, Blockers, Recent turns, Artifacts, Return condition. Empty
- * sections say `_None._` so the structure is the same for every reader. The drafted
+ * sections say `_None._` so the structure is the same for every reader. Two more appear only
+ * when they have something: Acceptance (a result) and Compaction summary, before Recent turns
+ * (./compactionSection.ts). The drafted
  * sections (issue 15) are rendered by ./draftSections.ts.
  */
 import { briefingClaimsLines, countClaims, renderClaims } from './claimsSection';
 import { codeSpan } from './codeSpan';
+import { renderCompaction } from './compactionSection';
 import { formatCount } from './limits';
 import { quoteBlock, renderCommandsRun, renderDone, renderUserRequests } from './draftSections';
 import { renderFrontmatter } from './frontmatter';
@@ -288,7 +291,9 @@ export function renderHandoffBody(pkg: HandoffPackage, meta: HandoffMeta, specia
   const decisions = pkg.decisions.map((d) => `**${d.id}** ${d.text.trim()}${d.superseded_by ? ` _(superseded by ${d.superseded_by})_` : ''}`);
   out.push('', '## Decisions', '', bulletList(decisions));
   out.push('', '## Failed approaches', '', bulletList(pkg.failed_approaches));
-  out.push('', '## Done', '', renderDone(pkg.completed));
+  const doneShortened = pkg.dropped.find((d) => d.section === 'completed')?.shortened ? '\n\n_Done items shown as their first line to fit the token budget._' : '';
+  const doneCut = droppedNote(pkg.dropped, 'completed', 'older done item was', 'older done items were');
+  out.push('', '## Done', '', `${pkg.completed.length || !doneCut ? renderDone(pkg.completed) : ''}${doneCut}${doneShortened}`.trimStart());
 
   out.push('', '## Touched files', '', renderGitHeader(pkg), '', renderTouchedFiles(pkg));
   out.push('', `### Commits ${pkg.base_commit ? `since ${codeSpan(pkg.base_commit.slice(0, 10))}` : '(latest; no base commit yet)'}`, '');
@@ -316,7 +321,10 @@ export function renderHandoffBody(pkg: HandoffPackage, meta: HandoffMeta, specia
   if (pkg.tests_run_form === 'grouped' && tests.length < pkg.tests_run.length) {
     out.push('', `_${formatCount(pkg.tests_run.length)} test runs listed as ${plural(tests.length, 'line')}, one per command, to fit the token budget._`);
   }
-  if (pkg.session_sources.length) {
+  if (pkg.session_sources.length && pkg.tests_run_form === 'grouped') {
+    // Fit to its floor: the transcripts by name; their figures stay in the frontmatter's session_sources.
+    out.push('', `_Session log read: ${pkg.session_sources.map((s) => `${s.source} ${codeSpan(s.file)}`).join('; ')}._`);
+  } else if (pkg.session_sources.length) {
     const src = pkg.session_sources.map(
       (s) =>
         `${s.source} ${codeSpan(s.file)} (${plural(s.commands, 'command')}${s.commands_kept !== undefined && s.commands_kept !== s.commands ? ` seen, ${formatCount(s.commands_kept)} kept` : ''}, ${plural(s.test_runs, 'test run')}, ${plural(s.turns, 'turn')}, ${plural(s.edits, 'edit')}` +
@@ -328,6 +336,8 @@ export function renderHandoffBody(pkg: HandoffPackage, meta: HandoffMeta, specia
   out.push('', '## Commands run', '', renderCommandsRun(pkg.commands_run, pkg.commands_run_omitted, pkg.dropped, pkg.commands_run_form === 'compact'));
   out.push('', '## Next steps', '', numberedList(pkg.next_steps));
   out.push('', '## Blockers', '', bulletList(pkg.blockers));
+  // Only when the session compacted: the agent's summary of what came before the recent turns.
+  out.push(...renderCompaction(pkg));
   const turns = pkg.recent_turns.map(renderTurn);
   const turnsShortened = pkg.dropped.find((d) => d.section === 'recent_turns')?.shortened ? '\n\n_The last turn is shown as its head to fit the token budget._' : '';
   out.push('', '## Recent turns', '', (turns.length ? turns.join('\n\n') : NONE) + droppedNote(pkg.dropped, 'recent_turns', 'older turn was', 'older turns were') + turnsShortened);

@@ -28,6 +28,12 @@ export const DEFAULT_USER_REQUEST_TOKENS = 1500;
 export const DEFAULT_FROM = 'developer';
 
 
+/**
+ * A budget preset's name (`small`, `default`, `large`: {@link BUDGET_PRESETS}), the one schema of
+ * the request's `budget` and the agent tools' `budget` argument.
+ */
+export const BudgetPresetSchema = z.enum(BUDGET_PRESET_NAMES, { error: `must be one of: ${BUDGET_PRESET_NAMES.join(', ')}` });
+
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f\u2028\u2029]/;
 
@@ -124,7 +130,7 @@ export const HandoverRequestSchema = z.object({
     .nonnegative('must be 0 or more')
     .default(DEFAULT_INCLUDE_RECENT_TURNS),
   /** A budget preset instead of `max_context_tokens` (`small` 1,000, `default` 3,000, `large` 8,000 tokens); not both. */
-  budget: z.enum(BUDGET_PRESET_NAMES, { error: `must be one of: ${BUDGET_PRESET_NAMES.join(', ')}` }).optional(),
+  budget: BudgetPresetSchema.optional(),
   tokenizer: TokenizerNameSchema.default('o200k_base'),
   fit_to_budget: z.boolean().default(true),
   session_id: oneLine('session id').pipe(z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters')).optional(),

@@ -79,6 +79,24 @@ export const SessionEditSchema = z.object({ path: z.string(), tool: z.string(), 
 /** A session-log edit. */
 export type SessionEdit = z.infer<typeof SessionEditSchema>;
 
+/**
+ * The agent's own summary from when it compacted its conversation (docs/DESIGN.md §6
+ * "Compaction"): the latest compaction of the transcripts read — `source` and `file` the
+ * transcript, `time` and `trigger` (`manual`, `auto`) where the format says, `count` the
+ * compactions read — and `text`, the summary as the agent wrote it (empty when the format keeps
+ * none). Evidence in the agent's words: never a user request.
+ */
+export const CompactionSchema = z.object({
+  source: z.string(),
+  file: z.string().nullable(),
+  time: z.string().nullable(),
+  trigger: z.enum(['manual', 'auto']).nullable(),
+  count: z.number().int().positive(),
+  text: z.string(),
+});
+/** The agent's compaction summary. */
+export type Compaction = z.infer<typeof CompactionSchema>;
+
 
 /** A decision with its stable id (`D1`, `D2` …); `superseded_by` names a later decision id. */
 export const DecisionSchema = z.object({
@@ -221,6 +239,8 @@ export const HandoffPackageSchema = z.object({
   artifacts: z.array(z.string()),
   /** The plan items done (the "Done" section; issue 15). */
   completed: z.array(z.string()).default([]),
+  /** The agent's latest compaction summary, when the session compacted (the "Compaction summary" section); packages made before it read as null. */
+  compaction: CompactionSchema.nullable().default(null),
   /** The user's own requests of the session, verbatim, oldest first (the "User requests" section; issue 15). */
   user_requests: z.array(UserRequestSchema).default([]),
   /** Commands run that are not test runs, failures first (the "Commands run" section; issue 15). */

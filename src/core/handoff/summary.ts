@@ -31,11 +31,13 @@ const CUT_UNITS: Readonly<Record<string, readonly [string, string]>> = {
   commands_run: ['command entry', 'command entries'],
   summary: ['character', 'characters'],
   user_requests: ['older request', 'older requests'],
+  compaction: ['character', 'characters'],
+  completed: ['done item', 'done items'],
 };
 
 /** What fit-to-budget cut and shortened, in words: "2 turns, 120 diff lines, 12 user requests shortened". */
 export function describeCuts(dropped: HandoffPackage['dropped']): string {
-  const unit: Record<string, string> = { recent_turns: 'turns', diff_excerpt: 'diff lines', touched_files: 'files', tests_run: 'passing tests', commands_run: 'commands run', summary: 'summary characters', user_requests: 'older user requests' };
+  const unit: Record<string, string> = { recent_turns: 'turns', diff_excerpt: 'diff lines', touched_files: 'files', tests_run: 'passing tests', commands_run: 'commands run', summary: 'summary characters', user_requests: 'older user requests', compaction: 'characters of the agent\'s compaction summary', completed: 'done items' };
   return dropped
     .flatMap((d) => [
       ...(d.count > 0 ? [`${formatCount(d.count)} ${unit[d.section] ?? d.section}`] : []),

@@ -5,7 +5,7 @@
  * Its schemas use zod's mini build: the webview bundles this file (docs/ARCHITECTURE.md).
  */
 import * as z from 'zod/mini';
-import { MAX_ITEM_CHARS, MAX_LIST_ITEMS, MAX_SUMMARY_CHARS } from '../handoff/limits';
+import { BUDGET_PRESETS, BUDGET_PRESET_NAMES, MAX_ITEM_CHARS, MAX_LIST_ITEMS, MAX_SUMMARY_CHARS, type BudgetPreset } from '../handoff/limits';
 import { ReasonKindSchema, type TestRun } from '../handoff/fields';
 import { CommandRunSchema, DraftedFieldSchema, UserRequestSchema } from '../handoff/draftFields';
 
@@ -33,12 +33,42 @@ export type Exclusions = z.infer<typeof ExclusionsSchema>;
 const PanelUserRequestSchema = z.extend(UserRequestSchema, { text: z.string().check(z.minLength(1), z.maxLength(MAX_ITEM_CHARS)) });
 /** A command run as the panel keeps it: the command bounded like a list item, the folder like a path. */
 const PanelCommandRunSchema = z.extend(CommandRunSchema, { command: z.string().check(z.minLength(1), z.maxLength(MAX_ITEM_CHARS)), cwd: z._default(z.nullable(text(4096)), null) });
+/** Most tokens a custom budget may name: the request's own bound of `max_context_tokens`. */
+export const MAX_BUDGET_TOKENS = 10_000_000;
+
+/**
+ * The panel's token budget: a preset name, or a custom whole number of tokens (1 to
+ * {@link MAX_BUDGET_TOKENS}). `default` is the setting `handoff.maxContextTokens` (3,000 unless
+ * changed); `small` and `large` are the presets every surface shares ({@link BUDGET_PRESETS}).
+ */
+export const PanelBudgetSchema = z.union([z.enum(BUDGET_PRESET_NAMES), z.number().check(z.int(), z.positive(), z.maximum(MAX_BUDGET_TOKENS))]);
+/** A budget choice of the panel. */
+export type PanelBudget = BudgetPreset | number;
+
+/** The tokens a budget choice stands for; `default` is the setting's `maxContextTokens`. */
+export function budgetTokens(budget: PanelBudget, maxContextTokens: number): number {
+  if (typeof budget === 'number') return budget;
+  return budget === 'default' ? maxContextTokens : BUDGET_PRESETS[budget];
+}
+
+/**
+ * A custom budget as typed: a whole number of tokens (thousands separators allowed), from 1 to
+ * {@link MAX_BUDGET_TOKENS}; undefined when the text is not one.
+ */
+export function parseBudgetTokens(text: string): number | undefined {
+  const t = text.trim().replace(/[,_\s]/g, '');
+  if (!/^\d{1,8}$/.test(t)) return undefined;
+  const n = Number(t);
+  return n >= 1 && n <= MAX_BUDGET_TOKENS ? n : undefined;
+}
+
 /** The drafted-field names, each at most once. */
 const fieldSet = z._default(bounded(DraftedFieldSchema, 8), []);
 
 /**
  * The panel's draft. Text fields are bounded like the request they become; `fit` says
- * the user accepted fit-to-budget; `continue_chain` continues the latest handoff's chain;
+ * the user accepted fit-to-budget; `budget` is the token budget chosen beside the meter
+ * ({@link PanelBudgetSchema}); `continue_chain` continues the latest handoff's chain;
  * `hop_guard_confirmed` is the explicit confirmation the hop guard asks for.
  *
  * Issue 15: `completed` (the "Done" list), `user_requests` and `commands_run` come from the
@@ -64,6 +94,7 @@ export const DraftSchema = z.object({
   reason_kind: z._default(ReasonKindSchema, 'end_of_session'),
   continue_chain: z._default(z.boolean(), false),
   fit: z._default(z.boolean(), false),
+  budget: z._default(PanelBudgetSchema, 'default'),
   hop_guard_confirmed: z._default(z.boolean(), false),
   excluded: z._default(ExclusionsSchema, { files: [], tests: [], commits: [], turns: [] }),
 });
@@ -165,7 +196,8 @@ export function toggle<T>(values: readonly T[], value: T, excluded: boolean): T[
 
 /**
  * The handover request a draft asks for (list items trimmed and empty ones dropped by
- * the request schema). Budget and tokenizer come from the settings. `drafted` lists the
+ * the request schema). The budget is the draft's choice ({@link budgetTokens}: `default` is the
+ * setting), the tokenizer the setting's. `drafted` lists the
  * fields still as drafted that hold something (issue 15: the handoff's `drafted`); the user
  * requests and commands run go only once the panel drafted or the user edited them (absent,
  * the engine reads them from the session log itself).
@@ -191,7 +223,7 @@ export function draftToRequest(
     ...(d.return_condition.trim() ? { return_condition: d.return_condition } : {}),
     handover_reason: d.handover_reason,
     reason_kind: d.reason_kind,
-    max_context_tokens: settings.maxContextTokens,
+    max_context_tokens: budgetTokens(d.budget, settings.maxContextTokens),
     include_recent_turns: settings.includeRecentTurns,
     tokenizer: settings.tokenizer,
     fit_to_budget: d.fit,

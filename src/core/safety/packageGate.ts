@@ -47,6 +47,7 @@ function packageTexts(p: HandoffPackage): { texts: string[]; rebuild: (t: readon
     acceptance: p.acceptance.map((a) => slot(a.criterion)),
     notes: p.evidence_notes.map(slot),
     completed: p.completed.map(slot),
+    compaction: p.compaction ? slot(p.compaction.text) : -1,
     requests: p.user_requests.map((u) => slot(u.text)),
     commands: p.commands_run.map((c) => [slot(c.command), c.cwd === null ? -1 : slot(c.cwd)] as const),
   };
@@ -69,6 +70,7 @@ function packageTexts(p: HandoffPackage): { texts: string[]; rebuild: (t: readon
     acceptance: p.acceptance.map((a, i) => ({ ...a, criterion: t[idx.acceptance[i]] })),
     evidence_notes: idx.notes.map((i) => t[i]),
     completed: idx.completed.map((i) => t[i]),
+    compaction: p.compaction && { ...p.compaction, text: t[idx.compaction] },
     user_requests: p.user_requests.map((u, i) => ({ ...u, text: t[idx.requests[i]] })),
     commands_run: p.commands_run.map((c, i) => ({ ...c, command: t[idx.commands[i][0]], cwd: idx.commands[i][1] < 0 ? null : t[idx.commands[i][1]] })),
   });
@@ -113,6 +115,7 @@ export async function sanitizePackage(pkg: HandoffPackage, known?: KnownSecrets)
     session_edits: pkg.session_edits.map((e) => ({ ...e, path: strip(e.path) })),
     acceptance: pkg.acceptance.map((a) => ({ ...a, criterion: strip(a.criterion) })),
     completed: pkg.completed.map(strip),
+    compaction: pkg.compaction && { ...pkg.compaction, text: strip(pkg.compaction.text) },
     user_requests: pkg.user_requests.map((u) => ({ ...u, text: strip(u.text) })),
     commands_run: pkg.commands_run.map((c) => ({ ...c, command: strip(c.command), cwd: c.cwd === null ? null : strip(c.cwd) })),
   };

@@ -17,15 +17,23 @@
  */
 import type { CommandKind } from '../handoff/draftFields';
 import type { SessionCommand } from './events';
-import { shellWrites } from './shellWords';
+import { shellWrites, simpleCommands } from './shellWords';
 
 /** A command's kind, or `read_only` (left out of `commands_run`). */
 export type CommandClass = CommandKind | 'read_only';
 
-/** Splits a command line into its simple commands (on `&&`, `||`, `;`, `|`, a background `&`, newlines; not `2>&1`). */
+/** Characters after which a separator may be text, not a separator: quotes, escapes, substitutions, heredocs, comments. */
+const QUOTING = /['"\\`#]|\$\(|<</;
+
+/**
+ * Splits a command line into its simple commands (on `&&`, `||`, `;`, `|`, a background `&`,
+ * newlines; not `2>&1`). A line that quotes, escapes or substitutes is split by the shell parser
+ * (./shellWords.ts `simpleCommands`: `rg "a|b" src` is one command, a heredoc body none); a plain
+ * one, and one the parser refuses, by the separators themselves (the parser costs milliseconds).
+ */
 function segments(command: string): string[] {
-  return command
-    .split(/&&|\|\||[;|\n]|\s&(?=\s|$)/)
+  const parsed = QUOTING.test(command) && /[|;&\n]/.test(command) ? simpleCommands(command) : undefined;
+  return (parsed ?? command.split(/&&|\|\||[;|\n]|\s&(?=\s|$)/))
     .map((s) => s.trim().replace(/^[({]+\s*/, '').replace(/\s*[)}]+$/, ''))
     .filter(Boolean);
 }
@@ -107,6 +115,8 @@ const RULES: Array<[RegExp, CommandKind | 'read_only' | 'neutral']> = [
     'read_only',
   ],
   [/^(?:node|python[\d.]*|deno|bun|ruby|go|cargo|rustc|java|dotnet|tsc|npm|pnpm|yarn|pip[\d.]*|docker|kubectl|terraform)\s+(?:--version|-v|-V|version)\s*$/, 'read_only'],
+  // A syntax check only parses: `node --check f.js`, `python -m py_compile f.py`, `bash -n f.sh`, `ruby -c f.rb`, `php -l f.php`.
+  [/^(?:node\s+(?:--check|-c)|python[\d.]*\s+-m\s+py_compile|(?:ba|z|da)?sh\s+-n|ruby\s+-c|php\s+-l)\s/, 'read_only'],
 ];
 
 /** Priority of the kinds when a line runs several: the most consequential names the line. */

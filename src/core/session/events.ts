@@ -71,8 +71,24 @@ export interface SessionFileEdit {
   readonly time?: string;
 }
 
+/**
+ * The agent compacted its conversation (Claude Code's `compact_boundary` and `isCompactSummary`
+ * records, a Codex `compacted` record, Gemini CLI's `<state_snapshot>` turn, Copilot Chat's
+ * summarized history): the log before it stays on disk and is read as usual; this carries the
+ * agent's own summary of it — the agent's words, never a user request nor a turn.
+ * - `text`: the summary as the agent wrote it; empty when the format keeps none (a Codex
+ *   compaction done by the server, whose summary is encrypted).
+ * - `trigger`: `manual` (the user's `/compact`, `/compress`) or `auto`, where the format says.
+ */
+export interface SessionCompaction {
+  readonly kind: 'compaction';
+  readonly text: string;
+  readonly trigger?: 'manual' | 'auto';
+  readonly time?: string;
+}
+
 /** One normalized session-log event. */
-export type SessionEvent = SessionTurn | SessionCommand | SessionFileEdit | SessionPlan;
+export type SessionEvent = SessionTurn | SessionCommand | SessionFileEdit | SessionPlan | SessionCompaction;
 
 /** Characters of a command's output kept for parsing its summary: the last 4,000. */
 export const OUTPUT_TAIL_CHARS = 4000;
@@ -135,7 +151,7 @@ export interface TranscriptRead {
   /** Why the file could not be read, when it could not. */
   readonly error?: string;
   /** How many events of each kind the reader saw (kept or not: the accumulator keeps a bounded number). */
-  readonly seen?: { readonly turns: number; readonly commands: number; readonly edits: number; readonly requests?: number; readonly other_commands?: number };
+  readonly seen?: { readonly turns: number; readonly commands: number; readonly edits: number; readonly requests?: number; readonly other_commands?: number; readonly compactions?: number };
   /** The user's own requests (issue 15), the newest {@link MAX_KEPT_USER_REQUESTS_PER_TRANSCRIPT}, oldest first. */
   readonly user_requests?: readonly SessionUserRequest[];
   /** The non-test, non-read-only commands that ran, grouped by text and folder (issue 15, ./commands.ts). */
@@ -216,11 +232,13 @@ export class SessionAccumulator {
   private seq = 0;
   private planSeq = 0;
   /** How many events of each kind were seen in all. */
-  readonly counts = { turns: 0, commands: 0, edits: 0, plans: 0 };
+  readonly counts = { turns: 0, commands: 0, edits: 0, plans: 0, compactions: 0 };
   /** User requests seen (issue 15), kept or not. */
   requestsSeen = 0;
   /** The latest plan snapshot seen. */
   private plan: SessionPlan | undefined;
+  /** The newest compactions seen (as many as turns are kept: every one is counted; the log before each is read as usual). */
+  private readonly compactions = new NewestKept<SessionCompaction>();
 
   /**
    * @param isTestLike decides which commands are kept as test candidates (see core/testDetection)
@@ -257,6 +275,9 @@ export class SessionAccumulator {
         this.others.push(e, seq, this.limits.others);
         this.tally.add(e, writes);
       }
+    } else if (e.kind === 'compaction') {
+      this.counts.compactions++;
+      this.compactions.push(e, seq, this.limits.turns);
     } else if (e.kind === 'plan') {
       // Each plan call replaces the whole list, but a step done stays done unless reopened (./planMerge.ts).
       this.counts.plans++;
@@ -290,7 +311,7 @@ export class SessionAccumulator {
 
   /** The kept events, in the order they were added. */
   events(): SessionEvent[] {
-    const all: { readonly e: SessionEvent; readonly seq: number }[] = [...this.turns.entries(), ...this.tests.entries(), ...this.others.entries(), ...this.edits.values()];
+    const all: { readonly e: SessionEvent; readonly seq: number }[] = [...this.turns.entries(), ...this.tests.entries(), ...this.others.entries(), ...this.compactions.entries(), ...this.edits.values()];
     if (this.plan) all.push({ e: this.plan, seq: this.planSeq });
     return all.sort((a, b) => a.seq - b.seq).map((x) => x.e);
   }

@@ -66,6 +66,28 @@ export function parseShell(command: string): Node | undefined {
 }
 
 /**
+ * The simple commands of a command line as they appear in it (`a | b && c` → `a`, `b`, `c`),
+ * found in its syntax tree: the separators inside quotes, heredoc bodies and comments are text,
+ * not separators (`rg "a|b" src` is one command). Commands inside `$(…)` and subshells count too;
+ * redirections are not part of a command's text. Undefined when the line does not parse as
+ * shell or is longer than {@link MAX_PARSED_CHARS}: the caller then splits it another way.
+ */
+export function simpleCommands(command: string): string[] | undefined {
+  if (command.length > MAX_PARSED_CHARS) return undefined;
+  const tree = parseShell(command);
+  if (!tree) return undefined;
+  const src = Buffer.from(command, 'utf8');
+  const out: string[] = [];
+  sh().Walk(tree, (node) => {
+    if (node && sh().NodeType(node) === 'CallExpr' && (node as CallExpr).Args.length) {
+      out.push(src.subarray(node.Pos().Offset(), node.End().Offset()).toString('utf8'));
+    }
+    return true;
+  });
+  return out;
+}
+
+/**
  * Files a shell command line writes: redirection targets (`> f`, `>> f`, `>| f`, `&> f`,
  * `2> f`) and `tee` arguments — literal paths only: not `/dev/…`, file descriptors
  * (`2>&1`), variables or globs. A heredoc body (`<<'EOF' … EOF`) and quoted text are data,

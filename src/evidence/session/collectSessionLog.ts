@@ -13,8 +13,8 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import type { CommandRun, UserRequest } from '../../core/handoff/draftFields';
-import { SESSION_SOURCES, emptySessionLogState, type SessionCommand, type SessionLogState, type SessionSource, type SessionTurn, type TranscriptRead } from '../../core/session/events';
-import type { TestRun, Turn } from '../../core/handoff/schema';
+import { SESSION_SOURCES, emptySessionLogState, type SessionCommand, type SessionCompaction, type SessionLogState, type SessionSource, type SessionTurn, type TranscriptRead } from '../../core/session/events';
+import type { Compaction, TestRun, Turn } from '../../core/handoff/schema';
 import { userRequestText } from '../../core/session/requests';
 import { badRecordsNote } from '../../core/session/badRecords';
 import { testRunsFrom } from '../../core/session/testDetection';
@@ -121,6 +121,11 @@ export interface SessionLogEvidence {
   readonly commands_seen?: number;
   /** Turns seen in all transcripts (kept or not), for the loss report. */
   readonly turns_seen?: number;
+  /**
+   * The agent's latest compaction in what was read (the newest by time, else of the newest
+   * transcript), its summary in the agent's words; `count` the compactions of all transcripts.
+   */
+  readonly compaction?: Compaction;
 }
 
 export { MAX_KEPT_USER_REQUESTS } from './requestsAndCommands';
@@ -303,6 +308,8 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
   let recorderSession: SessionLogEvidence['recorder_session'];
   const asked = new RequestsAndCommands(opts.workspaceRoot);
   const plans: PlanCandidate[] = [];
+  let compaction: { readonly c: Compaction; readonly mtime: number } | undefined;
+  let compactions = 0;
 
   for (const t of found) {
     const contentFile = (t.source === 'cline' || t.source === 'roo' || t.source === 'kilo') && t.format !== 'cline-api' ? await clineUiFile(t.file) : t.file;
@@ -334,6 +341,11 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
     }
     const rememberedRequests = asked.add(t, r, resume ? (prev.user_requests ?? []) : [], t.mtimeMs || st?.mtimeMs || 0);
     // The plan: the newest snapshot read now, else (only new lines or items read) the one remembered.
+    const compacted = r.events.filter((e): e is SessionCompaction => e.kind === 'compaction').pop();
+    compactions += Math.max(r.seen?.compactions ?? 0, compacted ? 1 : 0);
+    if (compacted && !r.error && newerCompaction(compacted, t.mtimeMs, compaction)) {
+      compaction = { c: { source: t.source, file: t.file, time: compacted.time ?? null, trigger: compacted.trigger ?? null, count: 1, text: compacted.text }, mtime: t.mtimeMs };
+    }
     const plan = planAfterRead(r.events, prev?.plan, resumed);
     if (plan && !r.error) plans.push({ plan, source: t.source, file: t.file, mtimeMs: t.mtimeMs });
     const summary: TranscriptSummary = {
@@ -391,7 +403,15 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
     ...(recorderSession ? { recorder_session: recorderSession } : {}),
     ...asked.result(),
     ...(plan ? { plan } : {}),
+    ...(compaction ? { compaction: { ...compaction.c, count: Math.max(1, compactions) } } : {}),
   };
+}
+
+/** Whether a transcript's compaction is newer than the one found so far: by time where both have one, else by the transcript's age. */
+function newerCompaction(c: SessionCompaction, mtime: number, than: { readonly c: Compaction; readonly mtime: number } | undefined): boolean {
+  if (!than) return true;
+  if (c.time && than.c.time) return c.time > than.c.time;
+  return mtime > than.mtime;
 }
 
 /**

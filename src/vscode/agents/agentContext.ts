@@ -51,7 +51,8 @@ export function folderForRoot(root: string): vscode.WorkspaceFolder | undefined 
 /**
  * Request defaults from the settings of the folder a handoff is for (`max_context_tokens`
  * from `handoff.maxContextTokens`, `include_recent_turns` from `handoff.includeRecentTurns`),
- * under what the caller passed: a field the caller set is kept. Non-objects pass through
+ * under what the caller passed: a field the caller set is kept, and a budget preset (`budget`)
+ * stands for `max_context_tokens`, so the setting is not added beside it. Non-objects pass through
  * (the tool's validation reports them).
  */
 export function withSettingsDefaults(input: unknown, folder: vscode.WorkspaceFolder | undefined): unknown {
@@ -59,7 +60,7 @@ export function withSettingsDefaults(input: unknown, folder: vscode.WorkspaceFol
   const settings = readSettings(folder);
   const given = input as Record<string, unknown>;
   return {
-    ...(given.max_context_tokens === undefined ? { max_context_tokens: settings.maxContextTokens } : {}),
+    ...(given.max_context_tokens === undefined && given.budget === undefined ? { max_context_tokens: settings.maxContextTokens } : {}),
     ...(given.include_recent_turns === undefined ? { include_recent_turns: settings.includeRecentTurns } : {}),
     ...given,
   };

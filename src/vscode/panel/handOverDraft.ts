@@ -6,7 +6,7 @@
  * The view (handOverView.ts) passes messages in and posts what this says.
  */
 import * as vscode from 'vscode';
-import { draftToRequest, emptyDraft, newerDraft, type Draft, type RevisedDraft } from '../../core/panel/draft';
+import { budgetTokens, draftToRequest, emptyDraft, newerDraft, type Draft, type RevisedDraft } from '../../core/panel/draft';
 import { draftedFields } from '../../core/panel/prefill';
 import type { HostToWebview } from '../../core/panel/protocol';
 import { errorText } from '../../core/handoff/errors';
@@ -269,7 +269,7 @@ export class HandOverDraft implements vscode.Disposable {
     const d = this.current;
     const problem = !d.specialist ? 'Pick a specialist.' : !d.topic.trim() ? 'Type a topic.' : null;
     if (prepared.status === 'error') {
-      this.deps.post({ type: 'estimate', tokens: 0, budget: settings.maxContextTokens, estimated: false, over: false, cuts: [], fitted_tokens: null, hop: 1, hop_guard: null, problem: errorText(prepared) });
+      this.deps.post({ type: 'estimate', tokens: 0, budget: budgetTokens(d.budget, settings.maxContextTokens), estimated: false, over: false, cuts: [], fitted_tokens: null, hop: 1, hop_guard: null, problem: errorText(prepared) });
       return;
     }
     const pkg = prepared.prepared.pkg;
@@ -344,7 +344,8 @@ export class HandOverDraft implements vscode.Disposable {
     this.written.set(result.package.id, result.handoff_file);
     result.warnings.forEach((w) => this.deps.log.warn(w));
     await this.deps.session.ended();
-    this.current = emptyDraft();
+    // A new draft; the budget chosen stays, as a setting would.
+    this.current = { ...emptyDraft(), budget: this.current.budget };
     this.rev += 1;
     this.deps.post({ type: 'response', id, ok: true });
     this.deps.post({

@@ -50,6 +50,10 @@ describe('package.json contributions for agents', () => {
     for (const field of ['specialist_profile', 'topic', 'summary', 'recent_turns', 'decisions', 'artifacts', 'return_condition', 'handover_reason', 'project_root', 'max_context_tokens', 'include_recent_turns']) {
       assert.ok(field in schema.properties, `Agent Zero's argument ${field} is in the schema`);
     }
+    // The budget presets, as the request and the CLI's --budget take them.
+    assert.deepEqual((schema.properties.budget as { enum: string[] }).enum, ['small', 'default', 'large']);
+    assert.equal(parseToolInput({ specialist_profile: 'quality_reviewer', topic: 't', budget: 'small' }).ok, true);
+    assert.equal(parseToolInput({ specialist_profile: 'quality_reviewer', topic: 't', budget: 1000 }).ok, false);
   });
 
   it(`contributes ${HISTORY_TOOL_NAME} once, with the generated input schema and the engine's description (issue 18)`, () => {

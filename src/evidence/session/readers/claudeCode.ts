@@ -12,8 +12,11 @@
  * - `TodoWrite` uses that were not refused become plan snapshots, and so does each `TaskCreate` /
  *   `TaskUpdate` that did not fail (the list they build, ./planTools.ts).
  * - Text blocks become turns; `isMeta` lines, sidechain (sub-agent) turns, system
- *   reminders and tool output never do. A compaction summary (`isCompactSummary`) is a turn
- *   marked `injected`: never a user request (core/session/requests.ts).
+ *   reminders and tool output never do.
+ * - A compaction — a `system` record of subtype `compact_boundary` (`compactMetadata.trigger`
+ *   `manual` or `auto`), then the user-role record marked `isCompactSummary` holding the agent's
+ *   summary — is one compaction event: the agent's words, never a turn or a user request. The
+ *   lines before it stay in the file and are read like the rest.
  * - `!` bash mode (`<bash-input>` with its `<bash-stdout>` / `<bash-stderr>`) is a command the
  *   user ran, exit code unknown (./claudeBashMode.ts).
  */
@@ -58,6 +61,13 @@ export async function readClaudeCode(file: string, opts: ReaderOptions = {}): Pr
   const early = new PendingCalls<ToolResult>();
   // `!` bash mode: commands the user ran in the prompt (./claudeBashMode.ts).
   const bashMode = new BashModeCommands((c) => acc.add(c));
+  // A compact_boundary waiting for its summary record (the next user record marked isCompactSummary).
+  let boundary: { readonly trigger?: 'manual' | 'auto'; readonly time?: string } | undefined;
+  const compacted = (text: string, time: string | undefined): void => {
+    const at = boundary?.time ?? time;
+    acc.add({ kind: 'compaction', text, ...(boundary?.trigger ? { trigger: boundary.trigger } : {}), ...(at ? { time: at } : {}) });
+    boundary = undefined;
+  };
 
   const finish = (use: PendingUse, r: ToolResult | undefined): void => {
     const base = use.cwd ?? opts.workspaceRoot;
@@ -96,6 +106,12 @@ export async function readClaudeCode(file: string, opts: ReaderOptions = {}): Pr
       const type = str(d.type);
       const time = str(d.timestamp);
       const cwd = str(d.cwd);
+      if (type === 'system' && d.subtype === 'compact_boundary' && d.isSidechain !== true) {
+        if (boundary) compacted('', undefined);
+        const trigger = obj(d.compactMetadata)?.trigger;
+        boundary = { ...(trigger === 'manual' || trigger === 'auto' ? { trigger } : {}), ...(time ? { time } : {}) };
+        return true;
+      }
       if (type !== 'user' && type !== 'assistant') {
         if (!type || !QUIET_TYPES.has(type)) info.stats.skipped++;
         return true;
@@ -146,14 +162,18 @@ export async function readClaudeCode(file: string, opts: ReaderOptions = {}): Pr
           }
         }
       }
-      // `isApiErrorMessage`: the CLI's own notice in the assistant's place (login, credit, API errors), not the agent's words.
-      if (texts.length && d.isMeta !== true && d.isSidechain !== true && d.isApiErrorMessage !== true) {
+      if (d.isCompactSummary === true && d.isSidechain !== true) {
+        // Written in the user's role, it is the agent's summary of the conversation so far.
+        compacted(cleanTurnText(texts.join('\n\n')) ?? '', time);
+        // `isApiErrorMessage`: the CLI's own notice in the assistant's place (login, credit, API errors), not the agent's words.
+      } else if (texts.length && d.isMeta !== true && d.isSidechain !== true && d.isApiErrorMessage !== true) {
         const text = cleanTurnText(texts.join('\n\n'));
-        // A compaction summary is written in the user's role; a turn, never the user's request.
-        if (text) acc.add({ kind: 'turn', role, text, ...(time ? { time } : {}), ...(d.isCompactSummary === true ? { injected: true } : {}) });
+        if (text) acc.add({ kind: 'turn', role, text, ...(time ? { time } : {}) });
       }
       return true;
     });
+    // A boundary whose summary record is not (yet) in the file: the compaction, without its summary.
+    if (boundary) compacted('', undefined);
     // Tool uses that never got a result: no evidence they ran.
     for (const use of pending.values()) finish(use, undefined);
     bashMode.flush();

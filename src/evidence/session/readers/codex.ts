@@ -16,6 +16,10 @@
  * - User and assistant messages become turns (the `response_item` copy; the duplicate
  *   `event_msg` copy is used only when a file has no response items), without injected
  *   environment context.
+ * - A `compacted` record (`{message, replacement_history?}`, codex-rs `CompactedItem`) is a
+ *   compaction: `message` is the agent's summary after Codex's own prefix line, empty when the
+ *   server compacted (its summary is encrypted in `replacement_history`, which is not read: the
+ *   lines before the record are the session's own). The records before it are read as usual.
  */
 import { cleanTurnText, countBadRecord, outputTail, type SessionCommand, type SessionPlan, type TranscriptRead } from '../../../core/session/events';
 import path from 'node:path';
@@ -267,7 +271,11 @@ export async function readCodex(file: string, opts: ReaderOptions = {}): Promise
         }
         return true;
       }
-      if (type !== 'compacted') info.stats.skipped++;
+      if (type === 'compacted') {
+        acc.add({ kind: 'compaction', text: compactionSummary(str(p.message) ?? ''), ...(time ? { time } : {}) });
+      } else {
+        info.stats.skipped++;
+      }
       return true;
     });
     abandon();
@@ -278,6 +286,17 @@ export async function readCodex(file: string, opts: ReaderOptions = {}): Promise
   } catch (err) {
     return unreadable('codex', file, err);
   }
+}
+
+/**
+ * Codex's line before the summary it carries over a compaction (codex-rs `SUMMARY_PREFIX`:
+ * "Another language model started to solve this problem and produced a summary …"): not the summary.
+ */
+const SUMMARY_PREFIX_LINE = /^Another language model started to solve this problem and produced a summary\b[^\n]*(?:\n|$)/;
+
+/** The agent's summary in a `compacted` record's message, without Codex's prefix line. */
+function compactionSummary(message: string): string {
+  return message.replace(SUMMARY_PREFIX_LINE, '').trim();
 }
 
 /**

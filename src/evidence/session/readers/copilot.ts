@@ -11,6 +11,10 @@
  * is a command (its `commandLine`, exit code from `terminalCommandState`, output from
  * `terminalCommandOutput`; not confirmed → did not run); `textEditGroup` parts are edits; a
  * `manage_todo_list` invocation (`toolSpecificData.kind: "todoList"`) is a plan snapshot (./planTools.ts).
+ * When Copilot summarized the conversation to fit its context (agent mode's summarization or
+ * `/compact`), the request's `result.metadata.summary` (`{toolCallRoundId, text}`,
+ * vscode-copilot-chat `IResultMetadata`) holds its summary: a compaction event, the agent's
+ * words. The requests before it stay in the session and are read as usual.
  */
 import { fileURLToPath } from 'node:url';
 import { cleanTurnText, countBadRecord, emptyStats, outputTail, type ReadStats, type TranscriptRead } from '../../../core/session/events';
@@ -94,6 +98,8 @@ function addRequest(acc: SessionAccumulator, req: Record<string, unknown>, opts:
   const setup = str(obj(req.agent)?.id)?.startsWith('setup.') === true;
   const replyText = setup ? undefined : cleanTurnText(reply.join(''));
   if (replyText) acc.add({ kind: 'turn', role: 'assistant', text: replyText, ...(time ? { time } : {}) });
+  const summary = str(obj(obj(obj(req.result)?.metadata)?.summary)?.text)?.trim();
+  if (summary) acc.add({ kind: 'compaction', text: summary, ...(time ? { time } : {}) });
   if (!userText && !replyText && parts.length === 0) stats.skipped++;
   return ts;
 }

@@ -22,6 +22,13 @@
  * → file edits (see ./geminiTools.ts). Incremental reads resume after the byte offset (JSON Lines)
  * and skip items not newer than `sinceTime` (all timed shapes), so a message appended again is not
  * counted twice.
+ *
+ * Compression (`/compress`, or automatic; `services/chatCompressionService.ts`) replaces the model's
+ * history by a user-role turn holding the model's `<state_snapshot>` and the reply "Got it. Thanks
+ * for the additional context!", then the newest turns. A recording keeps every message before it
+ * (`$set.messages` repeats the kept ones under their ids, read once) and a checkpoint saved after
+ * it starts with those two turns: the snapshot is a compaction event — the agent's summary, not a
+ * request — and the reply no turn.
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -43,6 +50,10 @@ const FINISHED = new Set(['success', 'error', 'cancelled']);
 /** The start-up context the CLI sends as the first user message (`utils/environmentContext.ts`), and the model's reply. */
 const STARTUP_CONTEXT = /^(?:<session_context>\s*)?This is the Gemini CLI\. We are setting up the context for our chat\./;
 const STARTUP_REPLY = /^Got it\. Thanks for the context!?$/;
+/** The turn compression writes in the user's role: the model's state snapshot (after its scratchpad, when kept). */
+const STATE_SNAPSHOT = /^(?:<scratchpad>[\s\S]*?<\/scratchpad>\s*)?(<state_snapshot>[\s\S]*?(?:<\/state_snapshot>|$))/;
+/** The model's reply compression writes after the snapshot. */
+const COMPRESSION_REPLY = /^Got it\. Thanks for the additional context!?$/;
 /** A slash command (`/chat save x`, `/memory add …`): an instruction to the CLI, not a request. */
 const SLASH_COMMAND = /^\/[a-z][\w:-]*(?:\s|$)/i;
 
@@ -115,8 +126,13 @@ function turnText(role: 'user' | 'assistant', raw: string): string | undefined {
   const text = cleanTurnText(raw);
   if (!text) return undefined;
   if (role === 'user' && (STARTUP_CONTEXT.test(text) || SLASH_COMMAND.test(text))) return undefined;
-  if (role === 'assistant' && STARTUP_REPLY.test(text)) return undefined;
+  if (role === 'assistant' && (STARTUP_REPLY.test(text) || COMPRESSION_REPLY.test(text))) return undefined;
   return text;
+}
+
+/** The state snapshot a user-role text holds when it is compression's summary turn, else undefined. */
+function stateSnapshot(raw: string): string | undefined {
+  return STATE_SNAPSHOT.exec(raw.trim())?.[1];
 }
 
 function remember(set: Set<string>, id: string): void {
@@ -156,7 +172,13 @@ class ChatMessages {
     }
     const time = str(m.timestamp);
     const old = this.isOld(ms(time));
-    if (type === 'user' || type === 'gemini') {
+    const snapshot = type === 'user' ? stateSnapshot(partsText(m.content)) : undefined;
+    if (snapshot !== undefined) {
+      if (!this.turnIds.has(id) && !old) {
+        remember(this.turnIds, id);
+        this.acc.add({ kind: 'compaction', text: snapshot, ...(time ? { time } : {}) });
+      }
+    } else if (type === 'user' || type === 'gemini') {
       const role = type === 'user' ? 'user' : 'assistant';
       const text = this.turnIds.has(id) || old ? undefined : turnText(role, partsText(m.content));
       if (text) {
@@ -222,8 +244,11 @@ class CheckpointHistory {
       }
     }
     if (!responded) {
-      const text = turnText(role, partsText(parts.filter((p) => p && !p.functionCall)));
-      if (text) this.acc.add({ kind: 'turn', role, text });
+      const raw = partsText(parts.filter((p) => p && !p.functionCall));
+      const snapshot = role === 'user' ? stateSnapshot(raw) : undefined;
+      const text = snapshot === undefined ? turnText(role, raw) : undefined;
+      if (snapshot !== undefined) this.acc.add({ kind: 'compaction', text: snapshot });
+      else if (text) this.acc.add({ kind: 'turn', role, text });
     }
   }
 

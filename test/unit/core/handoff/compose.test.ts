@@ -184,6 +184,34 @@ describe('budget policy and fit-to-budget: compress first, then cut', () => {
     assert.equal(fit.fits, fit.pkg.estimated_tokens <= 500);
   });
 
+  it('below the floor the touched files are rolled up into folders first (every path still counted), then the oldest done items are cut, the newest kept', () => {
+    const completed = Array.from({ length: 40 }, (_, i) => `Ported module ${i} of the parser and its tests, keeping the API stable\nwith a second line`);
+    const base = pkgFrom({ completed, user_requests: [{ text: 'Port the parser.', time: null, source: 'codex' }], next_steps: ['Review the writer'] }, evidence({ touchedFiles: files(30) }));
+    const fit = fitToBudget({ ...base, session_edits: Array.from({ length: 12 }, (_, i) => ({ path: `/elsewhere/lib/part-${i % 3}/f${i}.ts`, tool: 'Edit', source: 'codex' })), max_context_tokens: 1000 }, metaH, reviewer, counter);
+    assert.equal(fit.fits, true, `${fit.pkg.estimated_tokens} tokens`);
+    assert.equal(fit.pkg.touched_files_form, 'folders');
+    const text = renderHandoff(fit.pkg, metaH, reviewer);
+    assert.match(text, /Also edited in the session \(not changed against HEAD now, or outside the repository\): `\/elsewhere\/lib\/part-\d\/` \(4\)/);
+    const done = fit.pkg.dropped.find((d) => d.section === 'completed');
+    assert.ok(done && done.count > 0 && done.count < 40, JSON.stringify(done));
+    assert.deepEqual(fit.pkg.completed, completed.slice(40 - fit.pkg.completed.length).map((t) => `${t.split('\n')[0]} …`), 'the newest kept, each as its first line');
+    assert.match(text, new RegExp(`_${done.count} older done items were cut to fit the token budget`));
+    assert.deepEqual(fit.pkg.next_steps, ['Review the writer']);
+  });
+
+  it('last of all it cuts the commands whose every test run passed, whole; a command that ever failed keeps its line and its count of runs', () => {
+    const run = (command: string, result: TestRun['result'], i: number): TestRun => ({ command, cwd: null, exit_code: result === 'failed' ? 1 : 0, result, source: 'claude-code', started_at: `2026-01-01T00:${String(i).padStart(2, '0')}:00Z`, duration_ms: null });
+    const flaky = Array.from({ length: 40 }, (_, i) => run('npm test', i % 4 === 1 ? 'failed' : 'passed', i));
+    const green = Array.from({ length: 30 }, (_, i) => run(`npx vitest run packages/pkg-${i}/src/very/long/path/to/a/suite/that/takes/room`, 'passed', i));
+    const base = pkgFrom({ tests_run: [...flaky, ...green], decisions: Array.from({ length: 12 }, (_, i) => `Decision ${i} that stays whole whatever the budget says`) });
+    const fit = fitToBudget({ ...base, max_context_tokens: 700 }, metaH, reviewer, counter);
+    assert.deepEqual(fit.pkg.tests_run.filter((t) => t.command === 'npm test').length, 40, 'every run of the command that failed is still counted');
+    const kept = new Set(fit.pkg.tests_run.map((t) => t.command));
+    assert.ok(kept.size < 31, 'some always-passing commands were cut');
+    assert.equal(fit.pkg.tests_run_omitted, 70 - fit.pkg.tests_run.length, 'counted by their runs');
+    assert.match(renderHandoff(fit.pkg, metaH, reviewer), /`npm test` \(exit 0; ×40, 10 failed/);
+  });
+
   it('still over budget after every cut: oversize_warning stays true', () => {
     const base = pkgFrom({ decisions: Array.from({ length: 200 }, (_, i) => `Decision number ${i} that cannot be cut`) });
     const fit = fitToBudget({ ...base, max_context_tokens: 300 }, metaH, reviewer, counter);
@@ -199,6 +227,53 @@ describe('budget policy and fit-to-budget: compress first, then cut', () => {
     assert.match(text, /dropped:\n {2}- section: \w+\n {4}count: \d+\n( {4}shortened: \d+\n)? {4}tokens: \d+/);
     assert.match(text, /shown as their first line to fit the token budget/);
     assert.match(text, /to fit the token budget/);
+  });
+});
+
+describe('the agent’s compaction summary: its own section, marked the agent’s, cut first', () => {
+  const summaryText = `Primary Request and Intent: port the parser.\nPending Tasks: ${'fix the tab handling in the reader and review the writer. '.repeat(40)}`;
+  const compacted = (budget: number) =>
+    fitToBudget(
+      {
+        ...pkgFrom({ summary: 'Ported the parser.', user_requests: [{ text: 'Port the parser to Rust.', time: null, source: 'claude-code' }], next_steps: ['Fix the tab handling'] }),
+        compaction: { source: 'claude-code', file: 'session.jsonl', time: '2026-05-02T10:00:08Z', trigger: 'auto', count: 2, text: summaryText },
+        max_context_tokens: budget,
+      },
+      metaH,
+      reviewer,
+      counter,
+    );
+
+  it('renders the summary quoted under "Compaction summary", before the recent turns, saying whose words they are and how many compactions there were', () => {
+    const fit = compacted(20_000);
+    const text = renderHandoff(fit.pkg, metaH, reviewer);
+    const section = /## Compaction summary\n\n([\s\S]*?)\n## Recent turns/.exec(text)?.[1] ?? '';
+    assert.match(section, /^_The agent's own summary when claude-code compacted the conversation \(auto, 2026-05-02T10:00:08Z\); the latest of 2: its words, not the user's\. The other sections are read from the whole log\._/);
+    assert.ok(section.includes('> Primary Request and Intent: port the parser.'), section.slice(0, 400));
+    assert.ok(!/## User requests[\s\S]*Primary Request and Intent[\s\S]*## Decisions/.test(text), 'never among the user requests');
+  });
+
+  it('a compaction the transcript keeps no summary of says so', () => {
+    const pkg = { ...pkgFrom({}), compaction: { source: 'codex', file: null, time: null, trigger: null, count: 1, text: '' } };
+    assert.match(renderHandoff(pkg, META, reviewer), /## Compaction summary\n\n_The agent's own summary when codex compacted the conversation: [^\n]*\n\n_The transcript keeps no readable summary of it/);
+  });
+
+  it('no section when the session did not compact', () => {
+    assert.ok(!renderHandoff(pkgFrom({}), META, reviewer).includes('## Compaction summary'));
+  });
+
+  it('over budget it is the first thing shortened below the floor, and the manifest counts its characters; the facts stay', () => {
+    const roomy = compacted(2_000);
+    assert.equal(roomy.pkg.compaction?.text, summaryText, 'whole when it fits');
+    const tight = compacted(600);
+    assert.equal(tight.fits, true);
+    const kept = tight.pkg.compaction?.text ?? '';
+    assert.ok(kept.length < summaryText.length, `${kept.length} characters kept`);
+    const cut = tight.pkg.dropped.find((d) => d.section === 'compaction');
+    assert.equal(cut?.count, summaryText.length - kept.replace(' …', '').length);
+    assert.equal(tight.pkg.summary, 'Ported the parser.', 'the summary is not shortened before it');
+    assert.deepEqual(tight.pkg.next_steps, ['Fix the tab handling']);
+    assert.match(renderHandoff(tight.pkg, metaH, reviewer), /characters? of the agent's summary (was|were) cut to fit the token budget/);
   });
 });
 

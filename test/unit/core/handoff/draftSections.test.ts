@@ -68,6 +68,18 @@ describe('drafted sections: Done, User requests, Commands run', () => {
     assert.match(sections.get('Commands run')!, /^- … and 4 more$/m);
   });
 
+  it('compact, a folder every command ran in is said once under the list, and read back onto each command (verify re-runs builds there)', () => {
+    const inFolder = (command: string) => ({ command, cwd: '/srv/app', kind: 'build' as const, exit_code: 0, result: 'succeeded' as const, count: 1, failed_count: 0, source: 'codex', last_at: null });
+    const commands = [inFolder('make'), inFolder('npm run build')];
+    const text = renderCommandsRun(commands, 0, [], true);
+    assert.equal(text, '- ✅ `make` (exit 0; build)\n- ✅ `npm run build` (exit 0; build)\n\n_All run in `/srv/app`._');
+    assert.deepEqual(parseCommandsRun(text).map((c) => [c.command, c.cwd]), [['make', '/srv/app'], ['npm run build', '/srv/app']]);
+    // Folders that differ stay on their lines, and a line that names its own folder keeps it.
+    const mixed = renderCommandsRun([inFolder('make'), { ...inFolder('npm ci'), cwd: 'web' }], 0, [], true);
+    assert.ok(!mixed.includes('All run in'));
+    assert.deepEqual(parseCommandsRun(mixed).map((c) => c.cwd), ['/srv/app', 'web']);
+  });
+
   it('a request cannot add a heading, a section or a fence to the file, nor break a line with a lone CR', () => {
     const hostile = ['## Injected section', '# Title', '```', '~~~', '---', 'text\r## After a lone CR', '<!-- hide the rest', '> nested quote'].join('\n');
     const text = renderHandoff(withDrafted({ user_requests: [{ text: hostile, time: null, source: 'user' }] }), META, reviewer);
@@ -142,6 +154,14 @@ describe('mergeDraft: what a handoff takes from its draft', () => {
     assert.deepEqual(given.commands_run, []);
     assert.equal(given.user_requests_omitted, 0);
     assert.deepEqual(given.drafted, ['blockers', 'completed'], 'what the caller said is still drafted, plus what the draft filled');
+  });
+
+  it('a list the caller gives still as drafted (the panel, not edited) keeps the draft’s counts of the older requests and the commands beyond the cap', () => {
+    const asDrafted = mergeDraft(req({ user_requests: REQUESTS.map((r) => r.text), commands_run: COMMANDS, drafted: ['user_requests', 'commands_run'] }), draft());
+    assert.equal(asDrafted.user_requests_omitted, 2);
+    assert.equal(asDrafted.commands_run_omitted, 4);
+    const edited = mergeDraft(req({ user_requests: ['only this'], commands_run: [], drafted: [] }), draft());
+    assert.deepEqual([edited.user_requests_omitted, edited.commands_run_omitted], [0, 0], 'an edited list is the caller’s own');
   });
 });
 

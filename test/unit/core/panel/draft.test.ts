@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import {
   addItem,
+  budgetTokens,
   draftToRequest,
   editItem,
   emptyDraft,
   isDraftEmpty,
   moveItem,
   newerDraft,
+  parseBudgetTokens,
   parseSavedDraft,
   removeItem,
   testKey,
@@ -45,6 +47,7 @@ describe('panel draft model', () => {
       reason_kind: 'end_of_session',
       continue_chain: false,
       fit: false,
+      budget: 'default',
       hop_guard_confirmed: false,
       excluded: { files: [], tests: [], commits: [], turns: [] },
     });
@@ -120,6 +123,26 @@ describe('panel draft model', () => {
     assert.equal(parsed.fit_to_budget, true);
     assert.equal(parsed.hop_guard_confirmed, true);
     assert.equal(parsed.reason_kind, 'specialization');
+  });
+
+  it('asks for the budget chosen: default is the setting, small and large the shared presets, a number itself', () => {
+    const tokens = (budget: Draft['budget'], setting = 5000) => HandoverRequestSchema.parse(draftToRequest(draft({ specialist: 'hacker', topic: 't', budget }), { ...SETTINGS, maxContextTokens: setting })).max_context_tokens;
+    assert.equal(tokens('default'), 5000);
+    assert.equal(tokens('small'), 1000);
+    assert.equal(tokens('large'), 8000);
+    assert.equal(tokens(4321), 4321);
+    assert.equal(budgetTokens('default', 3000), 3000);
+    // A draft saved before the choice existed keeps the setting.
+    assert.equal(DraftSchema.parse({}).budget, 'default');
+  });
+
+  it('takes a custom budget only as a whole number of tokens from 1 to 10,000,000', () => {
+    assert.equal(parseBudgetTokens('4000'), 4000);
+    assert.equal(parseBudgetTokens(' 12,000 '), 12_000);
+    assert.equal(parseBudgetTokens('10000000'), 10_000_000);
+    for (const bad of ['', '0', '-5', '1.5', '2e3', 'abc', '10000001', '123456789']) assert.equal(parseBudgetTokens(bad), undefined, bad);
+    for (const bad of [0, -1, 1.5, 10_000_001, 'huge', null]) assert.equal(DraftSchema.safeParse({ budget: bad }).success, false, String(bad));
+    for (const good of ['small', 'default', 'large', 1, 10_000_000]) assert.equal(DraftSchema.safeParse({ budget: good }).success, true, String(good));
   });
 
   it('continues the latest chain only when asked and when there is one', () => {

@@ -47,6 +47,22 @@ const FROM_WEBVIEW: Array<{ name: string; valid: unknown; invalid: Array<[string
       ['an unknown reason kind', { type: 'draftChanged', draft: { ...draft, reason_kind: 'boredom' }, revision: 1 }],
     ],
   },
+  {
+    name: 'draftChanged (a budget chosen beside the meter)',
+    valid: { type: 'draftChanged', draft: { ...draft, budget: 'small' }, revision: 5 },
+    invalid: [
+      ['a preset that does not exist', { type: 'draftChanged', draft: { ...draft, budget: 'huge' }, revision: 1 }],
+      ['a budget of no tokens', { type: 'draftChanged', draft: { ...draft, budget: 0 }, revision: 1 }],
+      ['a fraction of a token', { type: 'draftChanged', draft: { ...draft, budget: 2.5 }, revision: 1 }],
+      ['more than the request takes', { type: 'draftChanged', draft: { ...draft, budget: 10_000_001 }, revision: 1 }],
+      ['a number as text', { type: 'draftChanged', draft: { ...draft, budget: '4000' }, revision: 1 }],
+    ],
+  },
+  {
+    name: 'handOver (a custom budget)',
+    valid: { type: 'request', id: 9, method: 'handOver', draft: { ...draft, budget: 4000 }, revision: 6 },
+    invalid: [['a negative budget', { type: 'request', id: 9, method: 'handOver', draft: { ...draft, budget: -4000 }, revision: 6 }]],
+  },
   { name: 'refreshEvidence', valid: { type: 'refreshEvidence' }, invalid: [['an extra field', { type: 'refreshEvidence', force: true }]] },
   { name: 'redraft', valid: { type: 'redraft' }, invalid: [['an extra field', { type: 'redraft', replace: true }]] },
   { name: 'draftWithModel', valid: { type: 'draftWithModel' }, invalid: [['a prompt of its own', { type: 'draftWithModel', prompt: 'ignore the evidence' }]] },

@@ -110,6 +110,25 @@ const CASES: Array<[string, CommandClass]> = [
   ['git -C /work/wt/requests commit -qm "x"', 'git'],
   ['git checkout src/a.ts', 'other'],
   ['git add src/a.ts', 'other'],
+  // Separators inside quotes, heredocs and loops are text, not separators: real command lines of
+  // the real corpora (real-logs codex/rtchess, cline/agentlogs-add-cline-plugin-task, codex/agentlogs-images,
+  // specstory getspecstory-2026-02-20, getspecstory-2026-01-28, claude-code/claude-reliability-python-to-rust-port).
+  ['rg "playerSide|aiSide|difficulty" *.js', 'read_only'],
+  ['rg \'"role":"assistant"\' exported-session.jsonl | head', 'read_only'],
+  ['rg "Prompt #1:" -n -C 2 prompt_history.md | head', 'read_only'],
+  ['node --check index.js', 'read_only'],
+  ["cat /Users/user/.cline/data/tasks/1770913324799/api_conversation_history.json | jq '.[0:4] | .[] | {role, content_types: [.content[]?.type], model: .modelInfo?.modelId, metrics: .metrics}' 2>/dev/null", 'read_only'],
+  ['rg -n "Agent Usage|Claude Code|Codex CLI|OpenCode" -S packages', 'read_only'],
+  ['rg -n "^#|^##|Attribution Map|Exchange Record|Flow A|Flow B|Flow C|Pros And Cons" docs/git-provenance/RECOMMENDATIONS.md && wc -l docs/git-provenance/RECOMMENDATIONS.md', 'read_only'],
+  ['for f in docs/git-provenance/standards/*.md; do echo "===== $f ====="; cat "$f"; echo; done', 'read_only'],
+  ['ls -la /Users/user/Source/SpecStory/getspecstory/.github/workflows/ 2>/dev/null || echo "Not found"; ls -la /Users/user/Source/SpecStory/getspecstory/ | head -20', 'read_only'],
+  ['find /tmp/tmpqwh7888i -type f \\( -name "*.rs" -o -name "Cargo.toml" -o -name "Justfile" -o -name ".gitignore" \\) | head -20', 'read_only'],
+  // …and what such a line runs still counts: a commit whose heredoc message holds "|" and ";", a write in quotes.
+  ['git add -A && git commit -m "$(cat <<\'EOF\'\nPort the parser | keep the API; drop Python\n\nCo-Authored-By: Claude Opus 4.5 <noreply@anthropic.com>\nEOF\n)"', 'git'],
+  ['cd "C:\\Users\\user\\Documents\\Cline\\MCP\\vscode-commands-server"; npm install', 'install'],
+  ['rg "a|b" src && npm run build', 'build'],
+  ['echo "a;b" > out.txt', 'other'],
+  ["python - <<'PY'\nimport shutil\nshutil.copy('a.py', 'b.py') # a | b; c\nPY", 'other'],
 ];
 
 describe('commands run beside tests: classification and grouping (issue 15)', () => {

@@ -34,6 +34,6 @@ describe('session events', () => {
     assert.equal(commands.filter((c) => c.kind === 'command' && c.command === 'npm test').length, 100);
     assert.equal(commands.length, 100 + MAX_KEPT_OTHER_COMMANDS);
     assert.equal(events.filter((e) => e.kind === 'file_edit').length, 10);
-    assert.deepEqual(acc.counts, { turns: 10_000, commands: 10_000, edits: 10_000, plans: 0 });
+    assert.deepEqual(acc.counts, { turns: 10_000, commands: 10_000, edits: 10_000, plans: 0, compactions: 0 });
   });
 });

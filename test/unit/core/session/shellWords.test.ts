@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { parseShell, shellWrites } from '../../../../src/core/session/shellWords';
+import { parseShell, shellWrites, simpleCommands } from '../../../../src/core/session/shellWords';
 import { SessionAccumulator } from '../../../../src/core/session/events';
 
 describe('shell words (mvdan-sh): files a command line writes', () => {
@@ -49,5 +49,19 @@ describe('shell words (mvdan-sh): files a command line writes', () => {
     const acc = new SessionAccumulator(() => false);
     acc.add({ kind: 'command', command: "python - <<'PY'\nif n>5: pass\nPY", exit_code: 0, ran: true });
     assert.deepEqual(acc.events().filter((e) => e.kind === 'file_edit'), []);
+  });
+});
+
+describe('shell words (mvdan-sh): the simple commands of a line', () => {
+  it('splits where the shell does, never inside quotes, a heredoc body or a comment; redirections are not part of a command', () => {
+    assert.deepEqual(simpleCommands('rg "a|b" src | wc -l && echo "x; y" > out.txt'), ['rg "a|b" src', 'wc -l', 'echo "x; y"']);
+    assert.deepEqual(simpleCommands("python - <<'PY'\nprint('a | b; c && d')\nPY"), ['python -']);
+    assert.deepEqual(simpleCommands('ls # a | b'), ['ls']);
+    assert.deepEqual(simpleCommands('git commit -m "$(cat <<\'EOF\'\nfix: a | b\nEOF\n)"'), ['git commit -m "$(cat <<\'EOF\'\nfix: a | b\nEOF\n)"', 'cat']);
+    assert.deepEqual(simpleCommands('(cd "a b" && make) || true'), ['cd "a b"', 'make', 'true']);
+  });
+
+  it('gives nothing for a line that is not shell, so the caller splits it another way', () => {
+    assert.equal(simpleCommands('echo "unterminated | quote'), undefined);
   });
 });

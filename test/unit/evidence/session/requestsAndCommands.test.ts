@@ -101,7 +101,7 @@ describe('session log: user requests and commands run beside tests (issue 15)', 
     assert.deepEqual(e.tests_run.map((t) => t.command), ['npm test']);
   });
 
-  it('Claude Code: hook feedback and the compaction summary are recent turns of the system, not the user', async () => {
+  it('Claude Code: hook feedback is a recent turn of the system, not the user; the compaction summary is no turn but the agent’s compaction', async () => {
     // A handoff's Recent turns would otherwise show the Stop hook's stderr as "**user**", as if typed.
     const file = path.join(tempDir(), 'session.jsonl');
     let n = 0;
@@ -119,12 +119,17 @@ describe('session log: user requests and commands run beside tests (issue 15)', 
     assert.deepEqual(
       e.recent_turns.map((t) => [t.role, t.text.split('\n')[0]]),
       [
-        ['system', 'This session is being continued from a previous conversation that ran out of context.'],
         ['user', 'Add a --verbose flag to the CLI.'],
         ['assistant', 'Added it.'],
         ['system', 'Stop hook feedback:'],
       ],
     );
+    assert.deepEqual(e.compaction && { source: e.compaction.source, count: e.compaction.count, text: e.compaction.text.split('\n')[0] }, {
+      source: 'claude-code',
+      count: 1,
+      text: 'This session is being continued from a previous conversation that ran out of context.',
+    });
+    assert.deepEqual(requests(e), ['Add a --verbose flag to the CLI.']);
   });
 
   it('Codex CLI: environment context, AGENTS.md, an aborted turn and the compacted history are not requests', async () => {
