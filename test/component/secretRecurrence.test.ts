@@ -166,7 +166,7 @@ describe('a secret found in one channel is redacted in every other (real reposit
     // request hard, at whatever length fits. Cut before redaction, the token it fell in would
     // keep a head no rule knows and no other occurrence names.
     const tokens = Array.from({ length: 20 }, (_, i) => `ghp_${randomString(100 + i, 36)}`);
-    for (const budget of [600, 800]) {
+    for (const budget of [500, 600]) {
       const repo = changedRepository();
       const result = await handOverWith(repo, { summary: 'chk-fit the tokens the user pasted were revoked', max_context_tokens: budget }, [{ user: `revoke these: ${tokens.join(',')}` }]);
       assert.equal(result.status, 'ok');
