@@ -164,14 +164,14 @@ describe('CLI: draft and handover --draft', function () {
     assert.match(tokenizer.err, /^ERROR: --tokenizer must be one of: o200k_base, cl100k_base \(got "foo"\)/);
   });
 
-  it('says what fitting a tight budget shortened and cut in each section (characters of the summary, turns, requests)', async () => {
+  it('says what fitting a tight budget shortened and cut in each section (characters of the summary, turns, requests, done items)', async () => {
     const { ws, transcript } = workspace();
     const r = await cli(['handover', '-s', 'hacker', '-t', 'tight', '--draft', '--session-log', transcript, '--max-tokens', '300'], ws);
     assert.equal(r.code, 0, r.err);
     const fits = r.out.split('\n').filter((l) => l.startsWith('  fit '));
     assert.ok(fits.length > 0, r.out);
     for (const line of fits) {
-      assert.match(line, /^ {2}fit {7}[a-z ]+: (?:[\d,]+ (?:turns?|lines?|files?|passing tests?|command entr(?:y|ies)|characters?|older requests?) cut)?(?:, )?(?:[\d,]+ shortened)? \([\d,]+ tokens?\)$/);
+      assert.match(line, /^ {2}fit {7}[a-z ]+: (?:[\d,]+ (?:turns?|lines?|files?|passing tests?|command entr(?:y|ies)|characters?|older requests?|done items?) cut)?(?:, )?(?:[\d,]+ shortened)? \([\d,]+ tokens?\)$/);
     }
     assert.ok(fits.some((l) => /^ {2}fit {7}summary: [\d,]+ characters? cut /.test(l)), fits.join('\n'));
   });
