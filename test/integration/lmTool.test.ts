@@ -150,6 +150,18 @@ describe('agents in the VS Code extension host: language model tool and @handoff
     assert.match(readFileSync(r.briefing.path, 'utf8'), /The hero section needs a designer/);
   });
 
+  it('a budget preset stands for max_context_tokens, and the setting is not added beside it; both given is an ERROR text', async () => {
+    const seed: Record<string, unknown> = { ...seedArguments(workspaceRoot()) };
+    delete seed.max_context_tokens;
+    const small = resultText(await vscode.lm.invokeTool(TOOL, { input: { ...seed, topic: 'small budget', budget: 'small', parent: 'none' }, toolInvocationToken: undefined }, none));
+    assert.ok(!small.startsWith('ERROR:'), small);
+    const r = parseResult(small);
+    assert.equal(r.package.max_context_tokens, 1000);
+    assert.ok(r.package.estimated_tokens <= 1000, `${r.package.estimated_tokens} tokens`);
+    const both = resultText(await vscode.lm.invokeTool(TOOL, { input: { ...seed, topic: 'both', budget: 'large', max_context_tokens: 2000 }, toolInvocationToken: undefined }, none));
+    assert.match(both, /^ERROR: budget and max_context_tokens are both given/);
+  });
+
   it('an unknown profile returns the ERROR text and writes nothing', async () => {
     const before = handoffFiles();
     const result = await vscode.lm.invokeTool(TOOL, { input: { ...seedArguments(workspaceRoot()), specialist_profile: 'frontend_desiner' }, toolInvocationToken: undefined }, none);
