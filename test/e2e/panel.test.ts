@@ -6,7 +6,7 @@
  * screenshots come from there).
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { createDemoRepository } from '../../scripts/demoRepo';
@@ -323,6 +323,9 @@ describe('UI: the "Hand Over to Specialist" panel', function () {
   it('hop guard: continuing the chain back to the same specialist needs "Hand over anyway", and the handoff records it', async () => {
     const { page } = session;
     const frame = handOverFrame(page);
+    // Back to the default budget: over budget, Hand Over would ask whether to fit first.
+    rmSync(path.join(folder, '.vscode', 'settings.json'), { force: true });
+    await frame.locator('#token-count:not(.over)', { hasText: '/ 3,000 tokens' }).waitFor({ timeout: 30_000 });
     await pickSpecialist(frame, 'Security & data engineer');
     await typeInto(frame, 'topic', 'token auth again');
     await frame.locator('#chain vscode-checkbox', { hasText: 'Continue the chain of the latest handoff (to Security & data engineer, hop 1)' }).click();
