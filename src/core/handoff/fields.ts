@@ -81,7 +81,7 @@ export const TestRunSchema = z.object({
   result: z.enum(['passed', 'failed', 'unknown']),
   /**
    * What `result` rests on: `exit code` (the command's exit code or the log's own failure flag),
-   * `output` (no exit code exists: the runner's printed summary, issue 16), `claim` (neither exists:
+   * `output` (no exit code exists: the runner's printed summary), `claim` (neither exists:
    * only the agent's words say how it ended; no evidence); absent when unknown.
    */
   basis: z.optional(z.enum(['exit code', 'output', 'claim'])),
