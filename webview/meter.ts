@@ -21,10 +21,12 @@ export function renderMeter(): void {
   if (!box) return;
   const e = model.estimate;
   const budget = e?.budget ?? budgetTokens(model.draft.budget, model.settings.maxContextTokens);
-  const tokens = e?.tokens ?? 0;
+  // Fit to budget on: the meter counts what will be written, the fitted handoff.
+  const fitted = !!e?.over && model.draft.fit && e?.fitted_tokens !== null && e?.fitted_tokens !== undefined;
+  const tokens = (fitted ? e?.fitted_tokens : e?.tokens) ?? 0;
   const pct = Math.min(100, Math.round((tokens / budget) * 100));
-  const over = !!e?.over;
-  const label = e ? `${fmt(tokens)}${e.estimated ? ' (estimate)' : ''} / ${fmt(budget)} tokens` : `counting… / ${fmt(budget)} tokens`;
+  const over = fitted ? tokens > budget : !!e?.over;
+  const label = e ? `${fmt(tokens)}${e.estimated ? ' (estimate)' : ''}${fitted ? ' fitted' : ''} / ${fmt(budget)} tokens` : `counting… / ${fmt(budget)} tokens`;
   // Set through the CSSOM: the CSP allows no inline style attributes.
   const fill = h('div', { class: 'fill' });
   fill.style.width = `${pct}%`;
@@ -33,13 +35,17 @@ export function renderMeter(): void {
     h('div', { class: `bar ${over ? 'over' : ''}`, role: 'meter', 'aria-label': 'Estimated tokens against the budget', 'aria-valuemin': 0, 'aria-valuemax': budget, 'aria-valuenow': tokens, 'aria-valuetext': label }, fill),
   ];
   children.push(lossReport());
-  if (over && e) {
-    const cuts = describeFit(e.cuts);
+  const cuts = e?.over ? describeFit(e.cuts) : '';
+  const unfit = () => h(Tags.button, { appearance: 'secondary', id: 'unfit', onClick: () => { update({ fit: false }); renderMeter(); } }, "Don't Fit");
+  if (fitted && !over) {
+    children.push(h('p', { id: 'fit-note', class: 'muted' }, icon('check'), ` Fitted to the budget: ${cuts || 'shortened'}; the full text is kept in the history file. `, unfit()));
+  } else if (over && e) {
+    const whole = e.tokens;
     children.push(
       h(
         'div',
         { class: 'note error', role: 'alert' },
-        h('p', {}, `Over the budget by ${fmt(tokens - budget)} token${tokens - budget === 1 ? '' : 's'}.`),
+        h('p', {}, `Over the budget by ${fmt(whole - budget)} token${whole - budget === 1 ? '' : 's'}.`),
         cuts
           ? h('p', { id: 'fit-cuts' }, `Fit to budget ${cuts}${e.fitted_tokens !== null ? `, leaving ${fmt(e.fitted_tokens)} tokens` : ''}; the full text is kept in the history file.`)
           : h('p', {}, 'Nothing can be cut: shorten the decisions or next steps, or choose a larger budget.'),
@@ -47,9 +53,9 @@ export function renderMeter(): void {
           ? h('p', { id: 'still-over' }, `Even cut, it stays ${fmt(e.fitted_tokens - budget)} tokens over: shorten the decisions, next steps or blockers, or choose a larger budget.`)
           : null,
         model.draft.fit
-          ? h('p', {}, icon('check'), ' Fit to budget is on: the handoff will be cut as shown. ', h(Tags.button, { appearance: 'secondary', id: 'unfit', onClick: () => { update({ fit: false }); renderMeter(); } }, 'Undo'))
+          ? h('p', {}, icon('check'), ' Fit to budget is on: the handoff will be cut as shown. ', unfit())
           : cuts
-            ? h(Tags.button, { id: 'fit', onClick: () => { update({ fit: true }); renderMeter(); } }, 'Fit to budget')
+            ? h(Tags.button, { id: 'fit', onClick: () => { update({ fit: true }); renderMeter(); } }, 'Fit to Budget')
             : null,
       ),
     );

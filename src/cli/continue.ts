@@ -86,11 +86,12 @@ export async function runContinue(values: Values, io: CliIo): Promise<number> {
  * `--agent cursor`: Cursor's prompt link, handed to the platform's link opener (xdg-open, open)
  * as its one argument; with `--print`, or where no opener is found, printed on standard output.
  * A prompt longer than a link holds is refused (exit 2), naming the command that prints it.
+ * The handoff stays pending: the link fills Cursor's chat in but does not send it.
  */
 async function openCursorLink(values: Values, io: CliIo, cwd: string): Promise<number> {
   const env = process.env;
   const prepared = await prepareCursorLink(
-    { specialist: values.specialist, handoff: values.handoff?.[0], take: !values['no-take'] && !values.print },
+    { specialist: values.specialist, handoff: values.handoff?.[0], take: false },
     await cliEnvironment(cwd, values, 'none'),
     { pathEnv: env.PATH ?? env.Path, platform: process.platform, pathExt: env.PATHEXT },
   );

@@ -174,7 +174,8 @@ The agent is run directly, never through a shell. It is found on PATH, or at the
 SPECIALIST_HANDOFF_<AGENT> (SPECIALIST_HANDOFF_CLAUDE, …_COPILOT_CLI, …). cursor opens Cursor's
 chat with the prompt through its prompt link, handed to xdg-open (open on macOS); --print, or
 no such program on PATH, prints the link instead; a prompt longer than a link holds is refused.
-Default: the newest handoff (to --specialist when given), marked "accepted" unless --no-take.
+Default: the newest handoff (to --specialist when given), marked "accepted" unless --no-take
+(cursor never marks it: the chat opens with the prompt, not sent).
 --print prints the command instead, quoted for a POSIX shell, and marks nothing accepted.
 Exits with the agent's exit code.`,
   },

@@ -107,7 +107,7 @@ describe('CLI continue', function () {
     assert.equal(withoutRunTime(new URL(seen.argv[0]).searchParams.get('text')!), withoutRunTime(prompt), 'the link carries exactly the prompt');
     assert.match(r.err, /Continuing .*_quality_reviewer in Cursor: .*xdg-open opens its prompt link/);
     const head = await readHandoffHead(JSON.parse((await cli(['prompt', '--json', '--no-take'], repo)).out).handoff_file);
-    assert.equal(head?.frontmatter.status, 'accepted');
+    assert.equal(head?.frontmatter.status, 'pending', "the link fills Cursor's chat in without sending it: nobody took the handoff yet");
     // A prompt longer than a link holds.
     const long = await cli(['handover', '-s', 'quality_reviewer', '-t', 'Long one', '--max-tokens', '100000', '--summary', 'A long summary, sentence after sentence. '.repeat(300), '--parent', 'none'], repo);
     assert.equal(long.code, EXIT_OK, long.err);

@@ -117,29 +117,38 @@ describe('UI: the panel on a long session — its loss report, a small budget, t
     await topic.click();
     await topic.pressSequentially('token auth hardening', { delay: 5 });
 
-    // The default budget is the setting's; the loss report names what the session log holds and the handoff does not.
+    // The draft opens within the setting's 3,000 tokens: over it as drafted, it arrives with Fit
+    // to budget on, the meter counting the fitted handoff; the loss report names what the
+    // session log holds and the handoff does not.
     const count = frame.locator('#token-count');
-    await waitFor('the meter against the default 3,000 tokens', 30_000, async () => /^[\d,]+ \/ 3,000 tokens$/.test((await count.innerText()).trim()));
+    await waitFor('the fitted draft against the default 3,000 tokens', 30_000, async () => /^[\d,]+ fitted \/ 3,000 tokens$/.test((await count.innerText()).trim()));
+    assert.ok(Number((await count.innerText()).replace(/[^\d/]/g, '').split('/')[0]) <= 3000, await count.innerText());
+    assert.equal(await frame.locator('#token-count.over').count(), 0, 'no error colour on arrival');
+    assert.equal(await frame.locator('#meter .note.error').count(), 0, 'no over-budget error on arrival');
+    assert.match((await frame.locator('#fit-note').innerText()).trim(), /^Fitted to the budget: .*cuts .*older requests.*; the full text is kept in the history file\.\s*Don't Fit$/s);
     const report = frame.locator('#loss-report');
     await report.waitFor({ timeout: 15_000 });
-    assert.match(await report.innerText(), /Not carried from the session log: [\d,]+ older requests?, .*[\d,]+ turns?; fit to budget (?:cuts nothing|would cut more \(below\))\./);
+    assert.match(await report.innerText(), /Not carried from the session log: [\d,]+ older requests?, .*[\d,]+ turns?; fit to budget would cut more \(below\)\./);
     await page.waitForTimeout(500);
     await sidebarShot(page, 'panel-long-session-default');
 
-    // The small budget, chosen beside the meter: counted against 1,000 tokens, and what fitting it shortens and cuts.
+    // The small budget, chosen beside the meter: still fitted, against 1,000 tokens, and what fitting it shortens and cuts.
     await frame.locator('#budget').click();
     await frame.locator('#budget vscode-option', { hasText: 'Small (1,000)' }).first().click();
-    await waitFor('the meter against 1,000 tokens', 30_000, async () => /^[\d,]+ \/ 1,000 tokens$/.test((await count.innerText()).trim()));
-    const note = frame.locator('#meter .note.error');
-    await note.filter({ hasText: /Over the budget by [\d,]+ tokens?/ }).waitFor({ timeout: 15_000 });
-    const fit = await frame.locator('#fit-cuts').innerText();
-    assert.match(fit, /^Fit to budget shortens .*paths \(rolled up or without line counts\).*; cuts .*older requests.*, leaving [\d,]+ tokens; the full text is kept in the history file\.$/);
-    assert.match(await report.innerText(), /fit to budget would cut more \(below\)\./);
-    assert.equal(await frame.locator('#still-over').count(), 0, 'fitting reaches the budget');
+    await waitFor('the fitted draft against 1,000 tokens', 30_000, async () => /^[\d,]+ fitted \/ 1,000 tokens$/.test((await count.innerText()).trim()));
+    const fit = (await frame.locator('#fit-note').innerText()).trim();
+    assert.match(fit, /^Fitted to the budget: shortens .*paths \(rolled up or without line counts\).*; cuts .*older requests.*; the full text is kept in the history file\./);
+    assert.equal(await frame.locator('#token-count.over').count(), 0, 'fitting reaches the budget');
     await page.waitForTimeout(500);
     await sidebarShot(page, 'panel-long-session-small');
 
+    // Switched off, the draft is over the budget again, and Fit to Budget offers the same cuts.
+    await frame.locator('#unfit').click();
+    await frame.locator('#meter .note.error').filter({ hasText: /Over the budget by [\d,]+ tokens?/ }).waitFor({ timeout: 15_000 });
+    assert.match(await frame.locator('#fit-cuts').innerText(), /^Fit to budget shortens .*; cuts .*older requests.*, leaving [\d,]+ tokens; the full text is kept in the history file\.$/);
+    assert.equal(await frame.locator('#still-over').count(), 0, 'fitting reaches the budget');
     await frame.locator('#fit').click();
+    await frame.locator('#fit-note').waitFor({ timeout: 15_000 });
     await page.waitForTimeout(SEND_SETTLE_MS);
     await frame.locator('#hand-over').click();
     await notificationToast(page, 'Handed over to [quality reviewer]').waitFor({ timeout: 60_000 });

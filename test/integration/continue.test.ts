@@ -16,6 +16,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { CURSOR_LINK_MAX_CHARS, CURSOR_PROMPT_LINK, type TerminalAgentId } from '../../src/core/agents/continueAgents';
 import type { HandoverResult } from '../../src/core/handoff/schema';
+import { readHandoffHead } from '../../src/store/handoffs/handoffIndex';
 import type { ContinueResult } from '../../src/vscode/continue/continueIn';
 import { readAgentRecord, writeRecordingAgent, type AgentRecord } from '../helpers/recordingAgent';
 
@@ -150,6 +151,7 @@ describe('Continue in … (extension host)', function () {
     assert.equal(await vscode.env.clipboard.readText(), pointed.prompt, 'the whole prompt is on the clipboard');
     const seenLong: AgentRecord = await waitFor('xdg-open to record the second link', 30_000, () => readAgentRecord(record));
     assert.match(new URL(seenLong.argv[0]).searchParams.get('text') ?? '', /^Pick up handoff \S+ as \[quality reviewer\]: its receiving prompt \([\d,]+ characters, longer than a Cursor link holds\) is on the clipboard — paste it here in place of this line, then send\.$/);
+    assert.equal((await readHandoffHead(long.handoff_file))?.frontmatter.status, 'pending', "the link fills Cursor's chat in without sending it: nobody took the handoff yet");
     rmSync(path.join(bin, 'cursor'), { force: true });
     rmSync(path.join(bin, 'xdg-open'), { force: true });
   });

@@ -212,13 +212,15 @@ export const BannerNotificationSchema = z.strictObject({ type: z.literal('banner
  * Host → webview: the session's draft from the evidence (issue 15; `src/engine/drafting.ts`),
  * sent after the evidence is collected and after a `redraft`; `drafted` names the fields it
  * has something for; `redraft` says the user asked for it (the panel then says which fields
- * it re-filled and which edited ones it left). Nothing is written: only "Hand over" writes.
+ * it re-filled and which edited ones it left); `fit` that the draft as filled would be over its
+ * budget, so the panel switches Fit to budget on with it. Nothing is written: only "Hand over" writes.
  */
 export const DraftNotificationSchema = z.strictObject({
   type: z.literal('draft'),
   draft: SessionDraftSchema,
   drafted: z.array(DraftedFieldSchema),
   redraft: z._default(z.boolean(), false),
+  fit: z._default(z.boolean(), false),
 });
 /** A session draft as sent. */
 export type DraftNotification = z.infer<typeof DraftNotificationSchema>;

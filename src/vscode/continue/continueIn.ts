@@ -182,7 +182,8 @@ export class ContinueIn extends DisposableOwner {
    * opener, the prompt is copied and the link shown.
    */
   private async inCursor(handoff: string | undefined, env: Awaited<ReturnType<typeof folderEnvironment>>, lookup: AgentLookup): Promise<ContinueResult | undefined> {
-    const prepared = await prepareCursorLink({ handoff }, env, lookup);
+    // Not taken: the link fills Cursor's chat in, the user sends it.
+    const prepared = await prepareCursorLink({ handoff, take: false }, env, lookup);
     if (prepared.status === 'error') {
       void vscode.window.showErrorMessage(errorText(prepared));
       return undefined;

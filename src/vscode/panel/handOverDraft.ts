@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import { budgetTokens, draftToRequest, emptyDraft, newerDraft, type Draft, type RevisedDraft } from '../../core/panel/draft';
-import { draftedFields } from '../../core/panel/prefill';
+import { draftedFields, prefill } from '../../core/panel/prefill';
 import type { HostToWebview } from '../../core/panel/protocol';
 import { errorText } from '../../core/handoff/errors';
 import { collectDraftEvidence, draftEnvironment, evidenceView, previewHandoff, sessionDraft, type DraftEvidence } from '../../engine/draft';
@@ -24,6 +24,17 @@ import type { PreviewDocuments } from './previewDocuments';
 
 /** Debounce of estimate recomputation after a draft change, in milliseconds. */
 export const ESTIMATE_DEBOUNCE_MS = 150;
+
+/**
+ * What an estimate assumes of a draft not yet complete: a specialist and a topic (the mandate's
+ * size is close for every specialist), and the hop guard confirmed, so the meter and the
+ * guard's warning show together.
+ */
+const ESTIMATE_STAND_INS = (request: Record<string, unknown>) => ({
+  specialist: (request.specialist as string) || 'hacker',
+  topic: (request.topic as string) || 'untitled',
+  hop_guard_confirmed: true,
+});
 
 /** Thrown inside the evidence step when there is no trusted folder: the panel shows its state, not an error. */
 const NO_TRUSTED_FOLDER = 'no trusted folder';
@@ -177,16 +188,30 @@ export class HandOverDraft implements vscode.Disposable {
     this.deps.modelDrafter?.cancel();
   }
 
-  /** Posts the session's draft from `collected` (issue 15); a failure is logged and the panel simply stays undrafted. */
-  private postDraft(collected: DraftEvidence, redraft: boolean): void {
+  /**
+   * Posts the session's draft from `collected`; a failure is logged and the panel simply stays
+   * undrafted. A draft that would be over its budget as drafted arrives with Fit to budget on,
+   * so the panel opens on a handoff that fits; the user may switch it off.
+   */
+  private async postDraft(collected: DraftEvidence, redraft: boolean): Promise<void> {
     try {
       const settings = readSettings(currentFolder());
       const draft = sessionDraft(collected, settings);
-      this.deps.post({ type: 'draft', draft, drafted: draftedFields(draft), redraft });
+      const fit = !this.current.fit && (await this.overBudgetAsDrafted(collected, prefill(this.current, draft).draft));
+      this.deps.post({ type: 'draft', draft, drafted: draftedFields(draft), redraft, fit });
     } catch (err) {
       this.deps.log.error(`panel: drafting from the session failed: ${(err as Error)?.stack ?? String(err)}`);
       if (redraft) this.deps.post({ type: 'banner', kind: 'error', message: `Drafting from the session failed: ${(err as Error)?.message ?? String(err)}. Details are in the "Specialist Handoff" output.` });
     }
+  }
+
+  /** Whether `form` with `collected` would be written over its budget (unfitted). */
+  private async overBudgetAsDrafted(collected: DraftEvidence, form: Draft): Promise<boolean> {
+    const ctx = await this.environment();
+    if (!ctx) return false;
+    const request = draftToRequest(form, readSettings(ctx.folder), collected.latest?.file_ref);
+    const prepared = await prepareHandover({ ...request, ...ESTIMATE_STAND_INS(request), fit_to_budget: false }, draftEnvironment(ctx.env, collected, form.excluded));
+    return prepared.status === 'prepared' && prepared.prepared.pkg.oversize_warning;
   }
 
   /** The folder's engine environment; undefined without a trusted folder. */
@@ -218,7 +243,7 @@ export class HandOverDraft implements vscode.Disposable {
       const collected = await vscode.window.withProgress({ location: { viewId: Views.handOver }, title: 'Collecting evidence' }, () => collectDraftEvidence(ctx.env));
       this.evidenceReady = collected;
       this.deps.post({ type: 'evidence', status: 'ready', evidence: evidenceView(collected) });
-      if (after === 'redraft' || (after === 'initial' && this.autoDraft)) this.postDraft(collected, after === 'redraft');
+      if (after === 'redraft' || (after === 'initial' && this.autoDraft)) await this.postDraft(collected, after === 'redraft');
       return collected;
     });
     this.evidence = started;
@@ -261,8 +286,7 @@ export class HandOverDraft implements vscode.Disposable {
       return;
     }
     const settings = readSettings(currentFolder());
-    // Estimate as if confirmed, so the meter and the guard's warning show together.
-    const prepared = await prepareHandover({ ...built.request, specialist: (built.request.specialist as string) || 'hacker', topic: (built.request.topic as string) || 'untitled', hop_guard_confirmed: true }, built.env);
+    const prepared = await prepareHandover({ ...built.request, ...ESTIMATE_STAND_INS(built.request) }, built.env);
     if (seq !== this.estimateSeq) {
       return;
     }
