@@ -94,6 +94,8 @@ export const DraftSchema = z.object({
   reason_kind: z._default(ReasonKindSchema, 'end_of_session'),
   continue_chain: z._default(z.boolean(), false),
   fit: z._default(z.boolean(), false),
+  /** Whether the user chose `fit` (Fit to Budget, Don't Fit): a draft over its budget then no longer switches it on. */
+  fit_chosen: z._default(z.boolean(), false),
   budget: z._default(PanelBudgetSchema, 'default'),
   hop_guard_confirmed: z._default(z.boolean(), false),
   excluded: z._default(ExclusionsSchema, { files: [], tests: [], commits: [], turns: [] }),
