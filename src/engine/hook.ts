@@ -98,7 +98,7 @@ export async function runClaudeHook(rawInput: string, options: ClaudeHookOptions
   // The first redaction loads secretlint and compiles its rules (6-10 ms of the main thread on
   // an idle machine, several times that on a loaded one): on the way to a
   // handoff it starts once the evidence's git processes have been spawned, so that they run
-  // while it loads (issue 19: started first, it held back the workspace's git process, and so
+  // while it loads (started first, it held back the workspace's git process, and so
   // every git process after it, by ~85 ms; started one turn of the event loop after the
   // collection, it still ran before status was spawned, which waits for the pathspec's realpath).
   let redacting: Promise<string> | undefined;
@@ -117,7 +117,7 @@ export async function runClaudeHook(rawInput: string, options: ClaudeHookOptions
   // any repository — the home folder, /tmp, / — and must not leave a .handoff folder there.
   // Only an explicitly named folder is written to outside git.
   // Whether git answered the folder above: asking git again about its own top level (what
-  // repositoryRootOf did here) answers the same, one process later (issue 19).
+  // repositoryRootOf did here) answers the same, one process later.
   if (options.folder === undefined && !folder.repository) {
     return { status: 'skipped', because: 'outside-git', event: await redacted(), workspaceRoot: cwd };
   }

@@ -110,7 +110,7 @@ export function countTokens(encoding: TokenEncoding, text: string): TokenCount {
 /**
  * {@link countTokens} of each text, in order — the same figures — with every part of every
  * text counted in one `countTokensBatch` call when the encoding has it (one round trip to
- * the worker thread instead of one per part: issue 19), else part by part.
+ * the worker thread instead of one per part), else part by part.
  *
  * @returns one `{tokens, estimated}` per text (tokens in the encoding's units)
  * @throws Error when the batch answers another number of counts than it was asked (a broken encoding)
