@@ -12,7 +12,7 @@ import { cliEnvironment, workspaceAndRoot } from './workspace';
 
 /**
  * Runs `mcp`: a call's `project_root` may name the workspace of --cwd only. The server
- * module (and the MCP SDK, about 100 ms to load) is loaded only here. Tool calls use the
+ * module (and the MCP SDK, large to load) is loaded only here. Tool calls use the
  * CLI's environment: its session id and session-log state, the session log found
  * automatically; a handoff starts a new CLI session, as `handover` does. Console output
  * is sent to stderr while serving: stdout is the protocol. Nothing is printed at start

@@ -103,7 +103,7 @@ export function composePackage(req: HandoverRequest, ctx: ComposeContext): Hando
  * {@link composePackage} without judging the claims (`claims: []`), for a caller that
  * sanitizes the package and then judges them on the sanitized texts (src/engine/handover.ts,
  * src/engine/recordResult.ts): finding and judging claims is a pass of the claim rules over
- * every sentence (about 15 ms of a CLI hook's critical path), and judged before
+ * every sentence (a large part of a CLI hook's critical path), and judged before
  * sanitizing they were always thrown away.
  */
 export function composeUnjudgedPackage(req: HandoverRequest, ctx: ComposeContext): HandoffPackage {
