@@ -41,6 +41,8 @@ const production = !process.argv.includes('--dev');
  *   longer than detection keeps);
  * - proper-lockfile: src/store/fileLock.ts (import() on first lock);
  * - simple-git: src/evidence/git/collectGit.ts gitClient (require on first git command);
+ * - yaml: src/core/handoff/yamlLibrary.ts (require on the first frontmatter read or written;
+ *   112 KB of dist/extension.js);
  * - the MCP SDK (server, stdio line helpers, types; with the libraries only it uses: ajv,
  *   ajv-formats, fast-uri, zod-to-json-schema, ~175 KB of the CLI bundle's 915 KB): the
  *   `mcp` command only (src/cli/mcp.ts requires src/mcp/server.ts when it runs). Its three
@@ -62,6 +64,7 @@ export const VENDOR = {
   'stream-chain': 'stream-chain',
   'proper-lockfile': 'proper-lockfile',
   'simple-git': 'simple-git',
+  yaml: 'yaml',
   '@modelcontextprotocol/sdk/server/index.js': 'mcp-sdk',
   '@modelcontextprotocol/sdk/shared/stdio.js': 'mcp-sdk',
   '@modelcontextprotocol/sdk/types.js': 'mcp-sdk',
@@ -71,10 +74,10 @@ const vendorFilter = new RegExp(`^(${Object.keys(VENDOR).map((k) => k.replace(/[
 /**
  * The {@link VENDOR} libraries dist/cli-main.js carries itself instead of requiring their
  * dist/vendor/ file: the ones every handover and hook loads (git, the secret scan, the file
- * lock), so the CLI reads one file for them; still evaluated only when first used. The
- * extension keeps them in dist/vendor/ (activation never loads them).
+ * lock, the frontmatter's YAML), so the CLI reads one file for them; still evaluated only when
+ * first used. The extension keeps them in dist/vendor/ (activation never loads them).
  */
-export const CLI_BUNDLED = new Set(['simple-git', '@secretlint/core', '@secretlint/secretlint-rule-preset-recommend', '@secretlint/profiler', 'proper-lockfile']);
+export const CLI_BUNDLED = new Set(['simple-git', '@secretlint/core', '@secretlint/secretlint-rule-preset-recommend', '@secretlint/profiler', 'proper-lockfile', 'yaml']);
 
 /**
  * In the bundles, each {@link VENDOR} library is a small module requiring
