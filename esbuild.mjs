@@ -4,7 +4,8 @@
 //   dist/vendor/mcp-sdk.js (VENDOR), required only by that command, so the others neither
 //   evaluate nor compile it.
 // - dist/cli.js: the `specialist-handoff` bin (src/cli/launch.ts): switches on Node's module
-//   compile cache where Node has it, then loads dist/cli-main.js.
+//   compile cache where Node has it, starts the tokenizer's worker thread for a command that
+//   counts tokens, then loads dist/cli-main.js.
 // - dist/webview/main.js: the panel script, for the browser (zod/mini only: see webviewZodMini);
 //   dist/webview/insights.js the same for the "Handoff Insights" view.
 // - dist/tokenizers/<encoding>.js: each gpt-tokenizer encoding in its own file, loaded
@@ -232,8 +233,8 @@ export const extensionBuild = { ...node, entryPoints: ['src/extension.ts'], outf
 
 /** dist/cli-main.js's options, the whole CLI (test/unit/build/vendor.test.ts builds them to a temporary folder). */
 export const cliBuild = { ...node, entryPoints: ['src/cli/bin.ts'], outfile: 'dist/cli-main.js', plugins: [tokenizersExternal, vendorExternalExcept(CLI_BUNDLED), zodEnglishOnly] };
-/** dist/cli.js, the executable: Node's compile cache on, then dist/cli-main.js (src/cli/launch.ts). */
-export const launcherBuild = { ...node, entryPoints: ['src/cli/launch.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, external: ['./cli-main.js'] };
+/** dist/cli.js, the executable: Node's compile cache on, the tokenizer's worker started, then dist/cli-main.js (src/cli/launch.ts). */
+export const launcherBuild = { ...node, entryPoints: ['src/cli/launch.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, external: ['./cli-main.js'], plugins: [tokenizersExternal] };
 /** dist/vendor/*.js: the libraries loaded on first use ({@link VENDOR}), one file each. */
 export const vendorBuild = {
   ...node,
