@@ -4,7 +4,8 @@
 //   dist/vendor/mcp-sdk.js (VENDOR), required only by that command, so the others neither
 //   evaluate nor compile it.
 // - dist/cli.js: the `specialist-handoff` bin (src/cli/launch.ts): switches on Node's module
-//   compile cache where Node has it, then loads dist/cli-main.js.
+//   compile cache where Node has it, starts the tokenizer's worker thread for a command that
+//   counts tokens, then loads dist/cli-main.js.
 // - dist/webview/main.js: the panel script, for the browser (zod/mini only: see webviewZodMini);
 //   dist/webview/insights.js the same for the "Handoff Insights" view.
 // - dist/tokenizers/<encoding>.js: each gpt-tokenizer encoding in its own file, loaded
@@ -41,6 +42,8 @@ const production = !process.argv.includes('--dev');
  *   longer than detection keeps);
  * - proper-lockfile: src/store/fileLock.ts (import() on first lock);
  * - simple-git: src/evidence/git/collectGit.ts gitClient (require on first git command);
+ * - yaml: src/core/handoff/yamlLibrary.ts (require on the first frontmatter read or written;
+ *   112 KB of dist/extension.js);
  * - the MCP SDK (server, stdio line helpers, types; with the libraries only it uses: ajv,
  *   ajv-formats, fast-uri, zod-to-json-schema, ~175 KB of the CLI bundle's 915 KB): the
  *   `mcp` command only (src/cli/mcp.ts requires src/mcp/server.ts when it runs). Its three
@@ -62,6 +65,7 @@ export const VENDOR = {
   'stream-chain': 'stream-chain',
   'proper-lockfile': 'proper-lockfile',
   'simple-git': 'simple-git',
+  yaml: 'yaml',
   '@modelcontextprotocol/sdk/server/index.js': 'mcp-sdk',
   '@modelcontextprotocol/sdk/shared/stdio.js': 'mcp-sdk',
   '@modelcontextprotocol/sdk/types.js': 'mcp-sdk',
@@ -71,10 +75,10 @@ const vendorFilter = new RegExp(`^(${Object.keys(VENDOR).map((k) => k.replace(/[
 /**
  * The {@link VENDOR} libraries dist/cli-main.js carries itself instead of requiring their
  * dist/vendor/ file: the ones every handover and hook loads (git, the secret scan, the file
- * lock), so the CLI reads one file for them; still evaluated only when first used. The
- * extension keeps them in dist/vendor/ (activation never loads them).
+ * lock, the frontmatter's YAML), so the CLI reads one file for them; still evaluated only when
+ * first used. The extension keeps them in dist/vendor/ (activation never loads them).
  */
-export const CLI_BUNDLED = new Set(['simple-git', '@secretlint/core', '@secretlint/secretlint-rule-preset-recommend', '@secretlint/profiler', 'proper-lockfile']);
+export const CLI_BUNDLED = new Set(['simple-git', '@secretlint/core', '@secretlint/secretlint-rule-preset-recommend', '@secretlint/profiler', 'proper-lockfile', 'yaml']);
 
 /**
  * In the bundles, each {@link VENDOR} library is a small module requiring
@@ -229,8 +233,8 @@ export const extensionBuild = { ...node, entryPoints: ['src/extension.ts'], outf
 
 /** dist/cli-main.js's options, the whole CLI (test/unit/build/vendor.test.ts builds them to a temporary folder). */
 export const cliBuild = { ...node, entryPoints: ['src/cli/bin.ts'], outfile: 'dist/cli-main.js', plugins: [tokenizersExternal, vendorExternalExcept(CLI_BUNDLED), zodEnglishOnly] };
-/** dist/cli.js, the executable: Node's compile cache on, then dist/cli-main.js (src/cli/launch.ts). */
-export const launcherBuild = { ...node, entryPoints: ['src/cli/launch.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, external: ['./cli-main.js'] };
+/** dist/cli.js, the executable: Node's compile cache on, the tokenizer's worker started, then dist/cli-main.js (src/cli/launch.ts). */
+export const launcherBuild = { ...node, entryPoints: ['src/cli/launch.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, external: ['./cli-main.js'], plugins: [tokenizersExternal] };
 /** dist/vendor/*.js: the libraries loaded on first use ({@link VENDOR}), one file each. */
 export const vendorBuild = {
   ...node,

@@ -1,19 +1,25 @@
 /**
- * The CLI bundle's entry (dist/cli-main.js, which the executable dist/cli.js loads: src/cli/launch.ts).
- * A subcommand that counts tokens starts loading its tokenizer on a worker thread before the
- * rest of the CLI is loaded, so the rank tables load while the command loads its modules, runs
- * git and reads the transcript (src/engine/tokenizerWorker.ts). The tokenizer named here is read
- * off the command line; when the command counts in another, that one loads in the process.
+ * The CLI bundle's entry (dist/cli-main.js). The executable dist/cli.js (src/cli/launch.ts)
+ * starts the tokenizer's worker thread, then loads this bundle and calls {@link main} with it,
+ * so the rank tables load while Node reads and compiles the bundle, evaluates its modules, runs
+ * git and reads the transcript (src/engine/tokenizerWorker.ts). Run itself (`node
+ * dist/cli-main.js …`), the bundle starts the worker first the same way.
  */
-import { preloadEncoding } from '../engine/tokenizer';
+import { adoptEncoding, startEncodingWorker, type PreloadedEncoding } from '../engine/tokenizer';
+import { countingTokenizer } from './counting';
 import type * as Main from './main';
 
-/** Subcommands that count tokens on their way to the output. */
-const COUNTING = new Set(['handover', 'hook', 'draft', 'record-result', 'history']);
-
-const argv = process.argv.slice(2);
-if (COUNTING.has(argv.find((a) => !a.startsWith('-')) ?? '') && !argv.includes('--help') && !argv.includes('-h')) {
-  preloadEncoding(argv.some((a) => /^(--tokenizer=)?cl100k_base$/.test(a)) ? 'cl100k_base' : 'o200k_base');
+/**
+ * Runs the CLI as the process: `preloaded` (the launcher's worker, when the command counts
+ * tokens) is the encoding its counts use; then the CLI's modules load and the command runs.
+ */
+export function main(preloaded?: PreloadedEncoding): void {
+  if (preloaded) adoptEncoding(preloaded);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded after the worker started, on purpose
+  (require('./main') as typeof Main).runProcess();
 }
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded after the worker started, on purpose
-(require('./main') as typeof Main).runProcess();
+
+if (require.main === module) {
+  const name = countingTokenizer(process.argv.slice(2));
+  main(name === undefined ? undefined : startEncodingWorker(name));
+}

@@ -19,16 +19,33 @@ function requireEncoding(name: TokenizerName): TokenEncoding {
   /* eslint-enable @typescript-eslint/no-require-imports */
 }
 
+/** An encoding loading on a worker thread ({@link startEncodingWorker}), with its name. */
+export interface PreloadedEncoding {
+  readonly name: TokenizerName;
+  readonly encoding: WorkerEncoding;
+}
+
 /**
  * Starts loading `name` on a worker thread now (src/engine/tokenizerWorker.ts), for a
- * short-lived process that will count tokens after other start-up work (the CLI's
- * `handover`, `hook`, `draft`): {@link loadEncoding} then returns that encoding, whose
- * counts are the library's own. Does nothing when the encoding is already loaded.
+ * short-lived process that will count tokens after other start-up work (the CLI's `handover`,
+ * `hook`, `draft`). The CLI's launcher starts it before it loads the CLI bundle, which then
+ * {@link adoptEncoding}s it; should the worker fail, the encoding loads in the process.
  */
+export function startEncodingWorker(name: TokenizerName): PreloadedEncoding {
+  return { name, encoding: startWorkerEncoding(name, () => requireEncoding(name)) };
+}
+
+/**
+ * Makes `preloaded` the encoding {@link loadEncoding} returns for its name (its counts are the
+ * library's own). Does nothing when that encoding is already loaded.
+ */
+export function adoptEncoding(preloaded: PreloadedEncoding): void {
+  if (!loaded.has(preloaded.name)) loaded.set(preloaded.name, preloaded.encoding);
+}
+
+/** {@link startEncodingWorker} and {@link adoptEncoding} at once: `name` starts loading on a worker thread now, unless it is loaded. */
 export function preloadEncoding(name: TokenizerName): void {
-  if (!loaded.has(name)) {
-    loaded.set(name, startWorkerEncoding(name, () => requireEncoding(name)));
-  }
+  if (!loaded.has(name)) adoptEncoding(startEncodingWorker(name));
 }
 
 /**

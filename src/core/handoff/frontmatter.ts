@@ -3,7 +3,8 @@
  * with the `yaml` library (YAML 1.2 core schema: no implicit dates, so strings such as
  * `2026-05-26` stay strings and round-trip unchanged).
  */
-import { parseDocument, stringify, type Document } from 'yaml';
+import type { Document } from 'yaml';
+import { yaml } from './yamlLibrary';
 
 /** Outcome of splitting a file into frontmatter data and body. Never throws. */
 export type FrontmatterSplit =
@@ -30,7 +31,7 @@ export function splitFrontmatter(text: string): FrontmatterSplit {
   const yamlText = text.slice(fence.yamlStart, fence.closeStart);
   const body = text.slice(fence.closeEnd);
   try {
-    const doc = parseDocument(yamlText, { prettyErrors: false, uniqueKeys: true });
+    const doc = yaml().parseDocument(yamlText, { prettyErrors: false, uniqueKeys: true });
     if (doc.errors.length > 0) {
       const err = doc.errors[0];
       const line = err.linePos?.[0]?.line;
@@ -58,7 +59,7 @@ export function editFrontmatter(text: string, edit: (doc: Document) => void): { 
     return { ok: false, message: fence === undefined ? 'no frontmatter to edit' : 'frontmatter is not closed' };
   }
   try {
-    const doc = parseDocument(text.slice(fence.yamlStart, fence.closeStart), { prettyErrors: false, uniqueKeys: true });
+    const doc = yaml().parseDocument(text.slice(fence.yamlStart, fence.closeStart), { prettyErrors: false, uniqueKeys: true });
     if (doc.errors.length > 0) {
       return { ok: false, message: `frontmatter is not valid YAML: ${doc.errors[0].message.split('\n')[0]}` };
     }
@@ -125,7 +126,7 @@ function jsonExact(v: unknown, depth = 0): boolean {
 
 /** One top-level `key: value` of the block (with its line feed), remembered by key and JSON value. */
 function renderPair(key: string, value: unknown): string {
-  const render = () => stringify({ [key]: value }, YAML_OPTIONS);
+  const render = () => yaml().stringify({ [key]: value }, YAML_OPTIONS);
   if (!jsonExact(value)) return render();
   const id = `${key}\0${JSON.stringify(value)}`;
   let text = pairCache.get(id);
@@ -150,5 +151,5 @@ export function renderFrontmatter(data: Record<string, unknown>): string {
   for (const [k, v] of Object.entries(data)) {
     if (v !== undefined) yamlText += renderPair(k, v);
   }
-  return `---\n${yamlText || stringify({}, YAML_OPTIONS)}---\n`;
+  return `---\n${yamlText || yaml().stringify({}, YAML_OPTIONS)}---\n`;
 }

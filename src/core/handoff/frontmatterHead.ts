@@ -16,10 +16,11 @@
  * refused as the full parse refuses it. test/unit/core/frontmatterHead.test.ts runs both on
  * many frontmatters and asserts equal results. Pure: no I/O. Never throws.
  */
-import { Schema, isScalar, type ScalarTag } from 'yaml';
+import type { ScalarTag } from 'yaml';
 import type { z } from 'zod';
 import { locateFrontmatter, splitFrontmatter } from './frontmatter';
 import { HandoffFrontmatterSchema } from './schema';
+import { yaml } from './yamlLibrary';
 
 /**
  * The head's fields, validated exactly as `HandoffFrontmatterSchema` validates them (same
@@ -100,8 +101,13 @@ export function parseHandoffHeadWithYaml(text: string): HandoffHead | undefined 
 const FAIL: unique symbol = Symbol('not recognised');
 type Fail = typeof FAIL;
 
-/** The `yaml` library's default scalar tags of its YAML 1.2 core schema (what `parseDocument` resolves plain scalars with), in its order. */
-const CORE_TAGS: readonly ScalarTag[] = (new Schema({}).tags as ScalarTag[]).filter((t) => t.default === true && t.test !== undefined);
+let coreTags: readonly ScalarTag[] | undefined;
+
+/** The `yaml` library's default scalar tags of its YAML 1.2 core schema (what `parseDocument` resolves plain scalars with), in its order; read on first use (the library loads then). */
+function coreScalarTags(): readonly ScalarTag[] {
+  coreTags ??= (new (yaml().Schema)({}).tags as ScalarTag[]).filter((t) => t.default === true && t.test !== undefined);
+  return coreTags;
+}
 
 /** Longest mapping key the fast path takes: 200 characters (YAML limits implicit keys to 1,024). */
 const MAX_KEY = 200;
@@ -390,25 +396,27 @@ const RESOLVED = new Map<string, unknown>();
 
 /**
  * The first characters a plain scalar that a core tag matches can start with (the tags'
- * tests, `CORE_TAG_TESTS`: `~`, `n`/`N`ull, `t`/`T`rue, `f`/`F`alse, digits, `+`, `-`, `.`);
+ * tests, `coreTagTests()`: `~`, `n`/`N`ull, `t`/`T`rue, `f`/`F`alse, digits, `+`, `-`, `.`);
  * a plain scalar starting with any other is a string, without running the tests.
  */
 const TAG_FIRST = /^[~nNtTfF0-9+\-.]/;
 
 /** The sources of the core tags' tests {@link TAG_FIRST} was read from (a test checks the library still has these: test/unit/core/handoff/frontmatterHead.test.ts). */
-export const CORE_TAG_TESTS: readonly string[] = CORE_TAGS.map((t) => t.test!.source);
+export function coreTagTests(): readonly string[] {
+  return coreScalarTags().map((t) => t.test!.source);
+}
 
 /** A plain scalar's value as the library resolves it: the first core tag whose test matches, else the string. */
 function resolvePlain(text: string): unknown {
   if (text.length > 0 && !TAG_FIRST.test(text)) return text;
   const known = RESOLVED.get(text);
   if (known !== undefined || RESOLVED.has(text)) return known;
-  const tag = CORE_TAGS.find((t) => t.test!.test(text));
+  const tag = coreScalarTags().find((t) => t.test!.test(text));
   if (!tag) return text;
   let failed = false;
   const resolved = tag.resolve(text, () => (failed = true), {});
   if (failed) return FAIL;
-  const value = isScalar(resolved) ? resolved.value : resolved;
+  const value = yaml().isScalar(resolved) ? resolved.value : resolved;
   if (value !== null && typeof value === 'object') return value; // not a primitive: not shared
   if (RESOLVED.size >= 1000) RESOLVED.clear();
   RESOLVED.set(text, value);

@@ -4,9 +4,10 @@
  * (`{from, to, at, session_id}`), so the previous status is never lost. Everything else in
  * the file, frontmatter formatting included, stays byte for byte.
  */
-import { isSeq, type Document } from 'yaml';
+import type { Document } from 'yaml';
 import { editFrontmatter } from './frontmatter';
 import { parseHandoff } from './parse';
+import { yaml } from './yamlLibrary';
 import type { HandoffStatus, StatusChange } from './schema';
 
 /** Statuses a person (timeline "Set Status") or a pick-up ("accepted") may set: docs/DESIGN.md §5 minus pending and partial. */
@@ -49,7 +50,7 @@ export function changeStatus(text: string, to: SettableStatus, change: { at: str
     doc.set('status', to);
     const history = doc.get('status_history', true);
     const node = doc.createNode({ ...entry });
-    if (isSeq(history)) {
+    if (yaml().isSeq(history)) {
       history.add(node);
     } else {
       doc.set('status_history', doc.createNode([entry]));

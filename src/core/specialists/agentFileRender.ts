@@ -5,7 +5,7 @@
  * format. Formats, folders and the body layout: `agentFiles.ts`. Pure: no I/O (the store
  * writes the files).
  */
-import { stringify } from 'yaml';
+import { yaml } from '../handoff/yamlLibrary';
 import { AGENT_BODY_HEADINGS, AGENT_MARKER_PREFIX, type AgentHandoff, type AgentTarget } from './agentFiles';
 import { SpecialistRegistry, type Specialist } from './registry';
 
@@ -60,7 +60,7 @@ export function handoffEntriesFor(specialist: Specialist, registry: SpecialistRe
 
 /** Frontmatter as the agents' readers parse it most reliably: every string double-quoted on one line (JSON escapes). */
 function frontmatter(data: Record<string, unknown>): string {
-  return `---\n${stringify(data, { defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', doubleQuotedAsJSON: true, lineWidth: 0 })}---\n`;
+  return `---\n${yaml().stringify(data, { defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', doubleQuotedAsJSON: true, lineWidth: 0 })}---\n`;
 }
 
 /** The body both formats share: marker, who you are, mandate, return condition, how to receive and hand over, instructions. */

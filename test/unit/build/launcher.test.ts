@@ -1,12 +1,12 @@
 /**
  * dist/cli.js (src/cli/launch.ts) switches on Node's module compile cache where the running Node
- * has it, then loads the CLI bundle dist/cli-main.js: what a command prints never depends on it,
+ * has it, starts a counting command's tokenizer worker, then loads the CLI bundle dist/cli-main.js: what a command prints never depends on it,
  * and nothing in the built CLI changes V8's flags at run time (Node documents that doing so
  * "may result in unpredictable behavior, including crashes and data loss").
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, buildDist } from '../../helpers/dist';
 import { cleanupTempDirs, initRepo, tempDir, write } from '../../helpers/repo';
@@ -53,24 +53,30 @@ describe("build: dist/cli.js loads the CLI bundle with Node's compile cache", fu
     }
   });
 
-  it('a counting subcommand starts its tokenizer on one worker thread, whose counts the handoff carries; other subcommands start none', function () {
+  it('a counting subcommand starts its tokenizer on one worker thread before the bundle loads, whose counts the handoff carries; other subcommands start none', function () {
     this.timeout(60_000);
     // A preload that records every worker thread started.
     const tmp = tempDir('handoff-launch-');
     const spy = path.join(tmp, 'spy-workers.js');
     writeFileSync(
       spy,
-      "const wt = require('node:worker_threads'); const W = wt.Worker; wt.Worker = class extends W { constructor(...a) { process.stderr.write('WORKER\\n'); super(...a); } };\n",
+      "const wt = require('node:worker_threads'); const W = wt.Worker; wt.Worker = class extends W { constructor(...a) { process.stderr.write('WORKER, bundle loaded: ' + Object.keys(require.cache).some((f) => f.endsWith('cli-main.js')) + '\\n'); super(...a); } };\n",
     );
     const repo = initRepo();
     write(repo, 'src/a.ts', 'export const a = 1;\n');
-    const run = (args: string[]) => spawnSync(process.execPath, ['-r', spy, path.join(dist, 'cli.js'), ...args], { encoding: 'utf8', env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: '1' } });
-    const r = run(['handover', '--cwd', repo, '--specialist', 'quality_reviewer', '--topic', 't', '--summary', 'Counted by the worker.', '--session-log', 'none']);
-    assert.equal(r.status, 0, r.stderr);
-    assert.deepEqual(r.stderr.split('\n').filter((l) => l.startsWith('WORKER')), ['WORKER'], 'one worker');
+    const run = (args: string[], entry = 'cli.js') => spawnSync(process.execPath, ['-r', spy, path.join(dist, entry), ...args], { encoding: 'utf8', env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: '1' } });
+    // The launcher starts the worker and hands it to the bundle; the bundle run itself starts its own.
     const dir = path.join(repo, '.handoff', 'handoffs');
-    const text = readFileSync(path.join(dir, readdirSync(dir)[0]), 'utf8');
-    assert.match(text, /^tokens_estimated: false$/m, 'counted, not estimated');
+    for (const entry of ['cli.js', 'cli-main.js']) {
+      const before = new Set(existsSync(dir) ? readdirSync(dir) : []);
+      const r = run(['handover', '--cwd', repo, '--specialist', 'quality_reviewer', '--topic', entry, '--summary', 'Counted by the worker.', '--session-log', 'none'], entry);
+      assert.equal(r.status, 0, r.stderr);
+      // From the launcher, before the bundle is read and compiled.
+      assert.deepEqual(r.stderr.split('\n').filter((l) => l.startsWith('WORKER')), [`WORKER, bundle loaded: ${entry === 'cli-main.js'}`], `one worker (${entry})`);
+      const file = readdirSync(dir).find((f) => !before.has(f));
+      assert.ok(file, `the handoff of ${entry}`);
+      assert.match(readFileSync(path.join(dir, file), 'utf8'), /^tokens_estimated: false$/m, `counted, not estimated (${entry})`);
+    }
     const none = run(['specialists']);
     assert.equal(none.status, 0, none.stderr);
     assert.doesNotMatch(none.stderr, /WORKER/);

@@ -5,11 +5,12 @@
  * vendor file and the tokenizers with the options of esbuild.mjs into a temporary folder laid
  * out as dist/ is, and runs the bundled CLI on a real Claude Code transcript whose commands
  * go through the parser: the draft's commands come out as from source. The other libraries
- * loaded on first use (esbuild.mjs VENDOR: secretlint, simple-git, proper-lockfile, stream-json
- * and stream-chain) are in dist/vendor/ too, not in the bundles; the bundled CLI writes a
- * handoff through them (git evidence, the briefing's lock, secrets redacted by secretlint's
- * rules) and reads a Cline task (stream-json). The MCP SDK (with ajv, only it uses) is in
- * dist/vendor/mcp-sdk.js: the bundled `mcp` command serves from it. And zod's locales are
+ * loaded on first use (esbuild.mjs VENDOR: secretlint, simple-git, proper-lockfile, yaml,
+ * stream-json and stream-chain) are in dist/vendor/ too, not in the extension's bundle; the
+ * bundled CLI writes a handoff through them (git evidence, the briefing's lock, secrets
+ * redacted by secretlint's rules, the frontmatter) and reads a Cline task (stream-json). The
+ * MCP SDK (with ajv, only it uses) is in dist/vendor/mcp-sdk.js: the bundled `mcp` command
+ * serves from it. And zod's locales are
  * answered with English alone: a bundled zod still words its messages in English.
  */
 import assert from 'node:assert/strict';
@@ -18,6 +19,7 @@ import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'n
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
+import type * as Yaml from 'yaml';
 import { writeClaudeSession } from '../../helpers/claudeSession';
 import { fakeSecrets } from '../../helpers/fakeSecrets';
 import { ROOT, buildDist } from '../../helpers/dist';
@@ -51,7 +53,7 @@ describe('build: the shell parser in its own file', function () {
     const { dist, builds } = await buildDist();
     const cliJs = readFileSync(path.join(dist, 'cli-main.js'), 'utf8');
     const bundledFiles = new Set([...builds.CLI_BUNDLED].map((spec) => builds.VENDOR[spec]));
-    assert.deepEqual([...bundledFiles].sort(), ['proper-lockfile', 'secretlint-core', 'secretlint-preset-recommend', 'secretlint-profiler', 'simple-git']);
+    assert.deepEqual([...bundledFiles].sort(), ['proper-lockfile', 'secretlint-core', 'secretlint-preset-recommend', 'secretlint-profiler', 'simple-git', 'yaml']);
     for (const file of new Set(Object.values(builds.VENDOR))) {
       assert.ok(statSync(path.join(dist, 'vendor', `${file}.js`)).size > 1000, `dist/vendor/${file}.js (the extension's)`);
       // The CLI carries what every handover and hook loads (compiled through its code cache), and requires the rest.
@@ -127,6 +129,19 @@ describe('build: the shell parser in its own file', function () {
     assert.equal(answers.get(3)?.isError, true);
     assert.match(answers.get(3)?.content?.[0].text ?? '', /^ERROR: arguments must be an object of the tool's fields \(got a string\)/);
     assert.ok(answers.get(4)?.content?.[0].text.includes('"quality_reviewer"'), 'list_specialists answered');
+  });
+
+  it('dist/extension.js does not carry yaml: it requires dist/vendor/yaml.js, which reads and writes frontmatter as the library does', async () => {
+    const { extensionBuild } = (await import(pathToFileURL(path.join(ROOT, 'esbuild.mjs')).href)) as { extensionBuild: esbuild.BuildOptions };
+    const outfile = path.join(tempDir('handoff-ext-'), 'extension.js');
+    await esbuild.build({ ...extensionBuild, absWorkingDir: ROOT, outfile, logLevel: 'error' });
+    const extJs = readFileSync(outfile, 'utf8');
+    assert.ok(extJs.includes('require("./vendor/yaml.js")'), 'the extension requires the vendor file');
+    assert.ok(!extJs.includes('Implicit keys need to be on a single line'), 'yaml\'s parser is not in the extension bundle');
+    const { dist } = await buildDist();
+    const yaml = (await import(pathToFileURL(path.join(dist, 'vendor', 'yaml.js')).href)) as typeof Yaml;
+    assert.equal(yaml.stringify({ status: 'pending', id: '2026-05-26' }, { lineWidth: 0, defaultStringType: 'PLAIN' }), 'status: pending\nid: 2026-05-26\n');
+    assert.deepEqual(yaml.parseDocument('a: [1, "x"]\n').toJS(), { a: [1, 'x'] });
   });
 
   it('a bundle built with the extension\'s plugins keeps zod\'s English messages and carries no other locale', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { renderFrontmatter } from '../../../../src/core/handoff/frontmatter';
-import { CORE_TAG_TESTS, HEAD_KEYS, HandoffHeadSchema, PLAIN, asciiPlain, isPlain, parseHandoffHead, parseHandoffHeadWithYaml, readHead, type HeadReadPath } from '../../../../src/core/handoff/frontmatterHead';
+import { HEAD_KEYS, HandoffHeadSchema, PLAIN, asciiPlain, coreTagTests, isPlain, parseHandoffHead, parseHandoffHeadWithYaml, readHead, type HeadReadPath } from '../../../../src/core/handoff/frontmatterHead';
 import { handoffFrontmatter, renderHandoff } from '../../../../src/core/handoff/render';
 import { META, pkgFrom, reviewer } from '../../../helpers/packages';
 import { seededRandom } from '../../../helpers/random';
@@ -317,7 +317,7 @@ describe('the head reader (fast path) gives the yaml library’s answer', functi
   });
 
   it('the core tags are the ones the string shortcut was read from (a plain scalar not starting with ~ n N t T f F 0-9 + - . is a string)', () => {
-    assert.deepEqual(CORE_TAG_TESTS, [
+    assert.deepEqual(coreTagTests(), [
       String.raw`^(?:~|[Nn]ull|NULL)?$`,
       String.raw`^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$`,
       String.raw`^0o[0-7]+$`,
