@@ -1,8 +1,8 @@
 /**
  * A gpt-tokenizer encoding loaded on a worker thread, so a short-lived process (the CLI's
  * `handover`, `hook`, `draft`) does its other start-up work — evaluating its modules, running
- * git, reading the transcript — while the rank tables load (the o200k_base file is 2.6 MB and
- * building its maps is the largest single cost of a small `handover`: issue 19).
+ * git, reading the transcript — while the rank tables load (reading them and building their
+ * maps is the largest single cost of a small `handover`).
  *
  * The counts are the library's own: the worker calls the same encoding's `countTokens` and
  * `isWithinTokenLimit` with the same options; the caller blocks on `Atomics.wait` until the
@@ -20,8 +20,7 @@ import type { TokenEncoding } from '../core/handoff/tokens';
 
 /**
  * The worker's code (CommonJS, evaluated): loads the encoding, counts one short text (a
- * warm-up: in a small `handover` the main thread's requests then block 20.3 -> 9.6 ms,
- * medians of 8), then answers each request on its port — `{text}` with `countTokens`,
+ * warm-up, so the main thread's first requests block less), then answers each request on its port — `{text}` with `countTokens`,
  * `{text, limit}` with `isWithinTokenLimit`, `{texts}` with `countTokens` of each (a batch:
  * one round trip).
  */
@@ -66,8 +65,8 @@ const WAIT_LIMIT_MS = 30_000;
 export interface WorkerEncoding extends TokenEncoding {
   /**
    * Ends the worker thread now: a process that will count no more tokens frees the worker's
-   * heap (the rank tables' maps, ~30 MB) while it finishes its work, instead of as it exits,
-   * when Node ends every worker and waits for it (issue 19: 7 ms of a hook's exit). A later
+   * heap (the rank tables' maps) while it finishes its work, instead of as it exits,
+   * when Node ends every worker and waits for it. A later
    * call still answers, from the encoding loaded in the process (`fallback`): the same counts.
    */
   release(): void;
