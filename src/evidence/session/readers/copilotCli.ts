@@ -17,7 +17,8 @@
  * with (`<shellId: N completed with exit code M>`, `<exited with exit code M>`); a call refused
  * (`error.code` `denied`) did not run. `create` / `edit` / `str_replace_editor` `{path}` and
  * `apply_patch` (its argument the patch text, `*** Add File: …`) are edits when they succeed;
- * `update_todo` `{todos}` (a Markdown checklist) is a plan. Deltas, reasoning and other ephemeral
+ * the todo list the agent keeps with its `sql` tool (./copilotCliTodos.ts) is the plan, as is an
+ * `update_todo` `{todos}` Markdown checklist. Deltas, reasoning and other ephemeral
  * events carry nothing of their own. Read as a stream from a byte offset.
  *
  * The older single-document sessions, `~/.copilot/history-session-state/<session>.json`
@@ -30,6 +31,7 @@ import { forEachJsonArrayItem } from '../jsonStream';
 import { forEachJsonLine } from '../lines';
 import { patchPaths } from './codex';
 import { PendingCalls, accumulator, obj, relativePath, str, textOf, transcriptRead, unreadable, type ReaderOptions } from './common';
+import { CopilotCliTodos } from './copilotCliTodos';
 import { checklistPlan } from './planTools';
 
 /** Copilot CLI's shell tools. */
@@ -75,7 +77,7 @@ interface CallEnd {
 }
 
 /** Adds the events of one finished call. */
-function addCall(acc: SessionAccumulator, call: CliCall, end: CallEnd, cwd: string | undefined, opts: ReaderOptions): void {
+function addCall(acc: SessionAccumulator, call: CliCall, end: CallEnd, cwd: string | undefined, opts: ReaderOptions, todos: CopilotCliTodos): void {
   const time = end.time ?? call.time;
   const at = time ? { time } : {};
   const args = typeof call.args === 'object' ? call.args : {};
@@ -106,6 +108,9 @@ function addCall(acc: SessionAccumulator, call: CliCall, end: CallEnd, cwd: stri
   } else if (call.name === 'update_todo') {
     const plan = checklistPlan('update_todo', args.todos, time);
     if (plan) acc.add(plan);
+  } else if (call.name === 'sql') {
+    const plan = todos.apply(args.query, time);
+    if (plan) acc.add(plan);
   }
 }
 
@@ -113,6 +118,7 @@ function addCall(acc: SessionAccumulator, call: CliCall, end: CallEnd, cwd: stri
 export async function readCopilotCli(file: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
   const acc = accumulator(opts);
   const pending = new PendingCalls<CliCall>();
+  const todos = new CopilotCliTodos(opts.plan);
   let cwd: string | undefined;
   try {
     const { endOffset, stats } = await forEachJsonLine(file, opts.fromOffset ?? 0, (r) => {
@@ -146,7 +152,7 @@ export async function readCopilotCli(file: string, opts: ReaderOptions = {}): Pr
         const result = obj(data.result);
         const error = obj(data.error);
         const text = str(result?.content) ?? str(result?.detailedContent) ?? str(error?.message);
-        addCall(acc, call, { ok: data.success === true, denied: error?.code === 'denied', text, ...at }, cwd, opts);
+        addCall(acc, call, { ok: data.success === true, denied: error?.code === 'denied', text, ...at }, cwd, opts, todos);
       }
       while (pending.size > MAX_PENDING) pending.shift();
     });
@@ -160,6 +166,7 @@ export async function readCopilotCli(file: string, opts: ReaderOptions = {}): Pr
 export async function readCopilotCliHistory(file: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
   const acc = accumulator(opts);
   const pending = new PendingCalls<CliCall>();
+  const todos = new CopilotCliTodos(opts.plan);
   const stats = emptyStats();
   try {
     await forEachJsonArrayItem(file, ['chatMessages'], (item) => {
@@ -173,7 +180,7 @@ export async function readCopilotCliHistory(file: string, opts: ReaderOptions = 
       if (role === 'tool') {
         const call = pending.take(str(m.tool_call_id) ?? '');
         const text = textOf(m.content);
-        if (call) addCall(acc, call, { ok: !/^(?:Error|Failed)\b/.test(text), denied: /\b(?:denied|rejected)\b/i.test(text.slice(0, 200)) && copilotCliExitCode(text) === null, text }, undefined, opts);
+        if (call) addCall(acc, call, { ok: !/^(?:Error|Failed)\b/.test(text), denied: /\b(?:denied|rejected)\b/i.test(text.slice(0, 200)) && copilotCliExitCode(text) === null, text }, undefined, opts, todos);
         return;
       }
       const text = role === 'user' || role === 'assistant' ? cleanTurnText(textOf(m.content)) : undefined;

@@ -14,6 +14,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { readByContent } from '../../../../src/evidence/session/collectSessionLog';
 import { detectTranscript } from '../../../../src/evidence/session/detect';
+import { readCopilotCli } from '../../../../src/evidence/session/readers/copilotCli';
 import type { SessionCommand, SessionEvent, SessionFileEdit, SessionPlan } from '../../../../src/core/session/events';
 import { cleanupTempDirs, tempDir, write } from '../../../helpers/repo';
 
@@ -76,6 +77,27 @@ describe('Copilot CLI, Qwen Code and Factory Droid sessions, read by content', (
       'assistant: Running the tests first.',
       'assistant: The delay is capped at 8 seconds; the tests pass.',
     ]);
+  });
+
+  it('Copilot CLI: the todo list the agent keeps with its sql tool (INSERT OR REPLACE rows, UPDATE … WHERE id = / IN, ON CONFLICT, DELETE), resumed from the remembered plan', async () => {
+    const sql = (id: string, query: string, s: number) => [start(id, 'sql', { description: 'Track todos', query }, s), ev('tool.execution_complete', { toolCallId: id, success: true, result: { content: '1 row(s) updated.' } }, s)];
+    const file = path.join(dir, 'todos.jsonl');
+    write(dir, 'todos.jsonl', jsonl([
+      ...sql('q1', "INSERT OR REPLACE INTO todos (id, title, description, status) VALUES ('copy-fixture', 'Copying benchmark fixture', 'Copy the fixture; keep edits under outputs.', 'pending'), ('write-handoff', 'Writing the team''s handoff', 'Write .agents/scratchpad/handoff.md', 'pending'), ('validate', 'Validating output', 'Check the files', 'pending');", 1),
+      ...sql('q2', "UPDATE todos SET status = 'done' WHERE id = 'copy-fixture'; UPDATE todos SET status = 'in_progress' WHERE id = 'write-handoff';", 2),
+      ...sql('q3', "INSERT INTO todos (id, title, description, status) VALUES ('docs', 'Update docs', 'd', 'in_progress') ON CONFLICT(id) DO UPDATE SET status='in_progress', updated_at=CURRENT_TIMESTAMP;", 3),
+      ...sql('q4', "UPDATE todos SET status = 'done' WHERE id IN ('write-handoff', 'docs');\nDELETE FROM todos WHERE id = 'validate';", 4),
+      ...sql('q5', 'SELECT id, status FROM todos;', 5),
+      ...sql('q6', "CREATE TABLE notes (id TEXT); INSERT INTO notes (id) VALUES ('x');", 6),
+    ]));
+    const r = await readByContent(file);
+    assert.deepEqual(plans(r?.read.events ?? []), [['completed:Copying benchmark fixture', "completed:Writing the team's handoff", 'completed:Update docs']]);
+    // A read of new lines only: the UPDATE names an item of the plan remembered from the previous read.
+    const more = path.join(dir, 'todos-more.jsonl');
+    write(dir, 'todos-more.jsonl', jsonl(sql('q7', "UPDATE todos SET status = 'pending' WHERE id = 'docs';", 7)));
+    const previous = (r?.read.events ?? []).find((e): e is SessionPlan => e.kind === 'plan');
+    const resumed = await readCopilotCli(more, { plan: previous });
+    assert.deepEqual(plans(resumed.events), [['completed:Copying benchmark fixture', "completed:Writing the team's handoff", 'pending:Update docs']]);
   });
 
   it('Copilot CLI: an older history-session-state document (chatMessages) is read by content', async () => {
