@@ -26,6 +26,7 @@
  * Completions messages: `user` / `assistant` text, `assistant.tool_calls` `[{id, function: {name,
  * arguments}}]` answered by `tool` messages `{tool_call_id, content}` ({@link readCopilotCliHistory}).
  */
+import { stat } from 'node:fs/promises';
 import { cleanTurnText, emptyStats, outputTail, type SessionAccumulator, type TranscriptRead } from '../../../core/session/events';
 import { forEachJsonArrayItem } from '../jsonStream';
 import { forEachJsonLine } from '../lines';
@@ -162,13 +163,20 @@ export async function readCopilotCli(file: string, opts: ReaderOptions = {}): Pr
   }
 }
 
-/** Reads one older `history-session-state/<session>.json` document (its `chatMessages`). Never throws. */
+/**
+ * Reads one older `history-session-state/<session>.json` document (its `chatMessages`, which carry
+ * no times). Its `end_offset` is the file's size: a document not grown since the previous read
+ * has nothing new. Never throws.
+ */
 export async function readCopilotCliHistory(file: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
   const acc = accumulator(opts);
   const pending = new PendingCalls<CliCall>();
   const todos = new CopilotCliTodos(opts.plan);
   const stats = emptyStats();
+  let size = 0;
   try {
+    size = (await stat(file)).size;
+    if (opts.fromOffset && opts.fromOffset >= size) return transcriptRead('copilot-cli', file, acc, stats, size);
     await forEachJsonArrayItem(file, ['chatMessages'], (item) => {
       stats.lines++;
       const m = obj(item);
@@ -193,9 +201,9 @@ export async function readCopilotCliHistory(file: string, opts: ReaderOptions = 
         if (id && name) pending.set(id, { name, args: argumentsOf(fn?.arguments) });
       }
     });
-    return transcriptRead('copilot-cli', file, acc, stats, 0);
+    return transcriptRead('copilot-cli', file, acc, stats, size);
   } catch (err) {
-    if (stats.lines > 0) return transcriptRead('copilot-cli', file, acc, { ...stats, malformed: stats.malformed + 1 }, 0);
+    if (stats.lines > 0) return transcriptRead('copilot-cli', file, acc, { ...stats, malformed: stats.malformed + 1 }, size);
     return unreadable('copilot-cli', file, err);
   }
 }

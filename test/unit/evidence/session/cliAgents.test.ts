@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { readByContent } from '../../../../src/evidence/session/collectSessionLog';
 import { detectTranscript } from '../../../../src/evidence/session/detect';
-import { readCopilotCli } from '../../../../src/evidence/session/readers/copilotCli';
+import { readCopilotCli, readCopilotCliHistory } from '../../../../src/evidence/session/readers/copilotCli';
 import type { SessionCommand, SessionEvent, SessionFileEdit, SessionPlan } from '../../../../src/core/session/events';
 import { cleanupTempDirs, tempDir, write } from '../../../helpers/repo';
 
@@ -118,6 +118,9 @@ describe('Copilot CLI, Qwen Code and Factory Droid sessions, read by content', (
     assert.equal(r?.detected.source, 'copilot-cli');
     assert.deepEqual(commands(r?.read.events ?? []), [['npm test', 0, true, false]]);
     assert.deepEqual(r?.read.user_requests?.map((u) => u.text), ['run the unit tests']);
+    // Read again from where the first read ended, unchanged: nothing new, the run not counted twice.
+    const again = await readCopilotCliHistory(file, { fromOffset: r?.read.end_offset });
+    assert.deepEqual(again.events, []);
   });
 
   /** A Qwen Code chat record (`ChatRecord`). */
