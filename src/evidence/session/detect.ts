@@ -21,7 +21,7 @@
  *   timestamp}`; its older `history-session-state` documents `{sessionId, startTime, chatMessages}`.
  * - Qwen Code chat recording (JSON Lines): Claude Code's `uuid` / `sessionId` keys around model-API
  *   Content (`role: "model"`, `parts`), `tool_result` and `systemPayload` records.
- * - Factory Droid session (JSON Lines): `{type: "session_start", id, cwd}`, then `{type: "message", message}`.
+ * - Factory Droid session (JSON Lines): its header `{type: "session_start", id, cwd}`, then `{type: "message", message}`.
  */
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';

@@ -65,8 +65,8 @@ export function formatOfRecord(r: RecordHead): JsonLinesFormat | 'bookkeeping' |
   if (r.keys.has('files_in_context')) return 'cline-metadata';
   // Copilot CLI events: `{type: "session.start" | "user.message" | "tool.execution_complete" | …, data, id, timestamp, parentId}`.
   if (t && COPILOT_CLI_TYPE.test(t) && r.keys.has('data') && !r.keys.has('payload')) return 'copilot-cli';
-  // Factory Droid: a `session_start` header `{id, title, cwd, …}`, then `{type: "message", id, message: {role, content}}`.
-  if ((t === 'session_start' && r.keys.has('id') && !r.keys.has('payload')) || (t === 'message' && r.keys.has('message') && r.values.has('message.role') && !r.keys.has('sessionId'))) return 'droid';
+  // Factory Droid: its `session_start` header `{id, title, cwd, …}` decides (Pi's sessions, unread here, have `{type: "message", message}` records too).
+  if (t === 'session_start' && r.keys.has('id') && !r.keys.has('payload')) return 'droid';
   // Qwen Code chat records carry Claude Code's `uuid` / `parentUuid` / `sessionId`, but their message is model-API Content (`role: "model"`, `parts`).
   if (isQwenRecord(r, t)) return 'qwen';
   if (r.keys.has('parentUuid') || ((t === 'user' || t === 'assistant') && r.keys.has('message'))) return 'claude-code';

@@ -161,6 +161,17 @@ describe('Copilot CLI, Qwen Code and Factory Droid sessions, read by content', (
     assert.equal((await detectTranscript(file))?.source, 'claude-code');
   });
 
+  it('a Pi session (a `session` header, then `message` records like Droid\'s) is no Droid session: no format read here', async () => {
+    // The shape of tomjnsn/agentlogs fixtures/pi/crud.jsonl (Pi coding agent, real output).
+    write(dir, 'pi.jsonl', jsonl([
+      { type: 'session', version: 3, id: '1fa031b8', timestamp: T(0), cwd: '/w/app' },
+      { type: 'model_change', id: 'b177d79b', parentId: null, timestamp: T(0), provider: 'anthropic', modelId: 'claude-opus-4-5' },
+      { type: 'message', id: '1ff734df', parentId: 'b177d79b', timestamp: T(1), message: { role: 'user', content: [{ type: 'text', text: 'create JOKE.md' }], timestamp: 1770156137185 } },
+      { type: 'message', id: '9aa506c9', parentId: '1ff734df', timestamp: T(2), message: { role: 'toolResult', toolCallId: 't1', toolName: 'write', content: [{ type: 'text', text: 'Successfully wrote 134 bytes to JOKE.md' }], isError: false } },
+    ]));
+    assert.equal(await detectTranscript(path.join(dir, 'pi.jsonl')), undefined);
+  });
+
   /** A Droid message record. */
   const droid = (id: string, role: 'user' | 'assistant', content: unknown[], s: number) => ({ type: 'message', id, timestamp: T(s), message: { role, content } });
   const use = (id: string, name: string, input: object) => ({ type: 'tool_use', id, name, input });
