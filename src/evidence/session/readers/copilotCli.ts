@@ -37,8 +37,8 @@ import { checklistPlan } from './planTools';
 
 /** Copilot CLI's shell tools. */
 const SHELL_TOOLS = new Set(['bash', 'powershell']);
-/** Tools that write the file named by `arguments.path` (`str_replace_editor` of the first releases, `view` excepted). */
-const PATH_EDIT_TOOLS = new Set(['create', 'edit', 'str_replace_editor', 'write']);
+/** Tools that write the file named by `arguments.path` (`str_replace_editor` of the first releases, its `view` command excepted). */
+const PATH_EDIT_TOOLS = new Set(['create', 'edit', 'str_replace_editor']);
 /** Calls waiting for their completion: 2,000 at most. */
 const MAX_PENDING = 2000;
 /** The line the shell tool ends its result with. */
@@ -127,7 +127,7 @@ export async function readCopilotCli(file: string, opts: ReaderOptions = {}): Pr
       const data = obj(r.data) ?? {};
       const time = str(r.timestamp);
       const at = time ? { time } : {};
-      if (type === 'session.start' || type === 'session.resume') {
+      if (type === 'session.start') {
         cwd = str(obj(data.context)?.cwd) ?? cwd;
       } else if (type === 'user.message') {
         // A message with a source (a skill's instructions) was put there by the CLI, not typed.
