@@ -38,14 +38,15 @@ const COPILOT_CLI_TYPE = /^(?:session|user|assistant|tool|subagent|hook|skill|sy
 /**
  * Whether a record is Qwen Code's: a `tool_result` or a `system` record with its `systemPayload`,
  * or a user / assistant record whose message has the model API's roles without Claude Code's
- * `isSidechain` / `userType` keys (its `content` is Claude's, Qwen's is `parts`).
+ * `userType` and `isSidechain` keys (its `content` is Claude's, Qwen's is `parts`).
  */
 function isQwenRecord(r: RecordHead, t: string | undefined): boolean {
   if (!r.keys.has('sessionId') || !(r.keys.has('uuid') || r.keys.has('parentUuid'))) return false;
   if (t === 'tool_result' || (t === 'system' && r.keys.has('systemPayload'))) return true;
   const role = r.values.get('message.role');
   if (role === 'model') return true;
-  return (t === 'user' || t === 'assistant') && role === 'user' && !r.keys.has('isSidechain') && !r.keys.has('userType') && !r.values.has('message.content');
+  // Qwen's own sub-agent records carry `isSidechain` with their `agentId`; Claude Code's carry `userType` beside it.
+  return (t === 'user' || t === 'assistant') && role === 'user' && !r.keys.has('userType') && (!r.keys.has('isSidechain') || r.keys.has('agentId')) && !r.values.has('message.content');
 }
 
 /**

@@ -12,7 +12,8 @@
  * `{callId, status: success|error|cancelled, resultDisplay}` says how a call ended.
  *
  * Events: `user` text without a subtype (a typed message; `mid_turn_user_message` too) is a user
- * turn, slash commands and injected notifications are not; `assistant` text without thoughts is
+ * turn, slash commands, injected notifications and a sub-agent's records (`isSidechain`: its
+ * prompt, its words) are not; `assistant` text without thoughts is
  * the agent's turn; each `functionCall` is matched with its `tool_result` by id: the shell tool
  * `run_shell_command` is a command, `write_file` / `edit` (`replace`) are edits, `todo_write` a plan
  * (the shapes Gemini CLI's tools share, ./geminiTools.ts). A `system` record of subtype
@@ -85,11 +86,13 @@ export async function readQwen(file: string, opts: ReaderOptions = {}): Promise<
       const at = time ? { time } : {};
       const parts = obj(r.message)?.parts;
       const root = opts.workspaceRoot ?? str(r.cwd);
-      if (type === 'user' && TYPED.has(subtype)) {
+      // A sub-agent's records (`isSidechain`): its user-role text is the lead agent's prompt, its words not the session's; its tool calls ran.
+      const sidechain = r.isSidechain === true;
+      if (type === 'user' && TYPED.has(subtype) && !sidechain) {
         const text = cleanTurnText(partsText(parts));
         if (text && !SLASH_COMMAND.test(text)) acc.add({ kind: 'turn', role: 'user', text, ...at });
       } else if (type === 'assistant') {
-        const text = cleanTurnText(partsText(parts));
+        const text = sidechain ? undefined : cleanTurnText(partsText(parts));
         if (text) acc.add({ kind: 'turn', role: 'assistant', text, ...at });
         for (const p of Array.isArray(parts) ? parts : []) {
           const fc = obj(obj(p)?.functionCall);

@@ -144,11 +144,16 @@ describe('Copilot CLI, Qwen Code and Factory Droid sessions, read by content', (
       qwen('u2', 't4', 'user', { subtype: 'slash_command', message: { role: 'user', parts: [{ text: '/compress' }] }, systemPayload: { phase: 'invocation', rawCommand: '/compress' } }, 10),
       qwen('c5', 'u2', 'system', { subtype: 'chat_compression', systemPayload: { info: { originalTokenCount: 9000, newTokenCount: 900 }, compressedHistory: [{ role: 'user', parts: [{ text: '<state_snapshot>The parser accepts tabs; one test fails.</state_snapshot>' }] }, { role: 'model', parts: [{ text: 'Got it. Thanks for the additional context!' }] }] } }, 11),
       qwen('u3', 'c5', 'user', { message: { role: 'user', parts: [{ text: 'now fix the failing test' }] } }, 12),
+      // A sub-agent's records: its prompt is the lead agent's, not the user's; its run counts.
+      qwen('x1', 'u3', 'user', { isSidechain: true, agentId: 'explore-7f3c', agentName: 'Explore', message: { role: 'user', parts: [{ text: 'Find the failing test and report its name' }] } }, 13),
+      qwen('x2', 'x1', 'assistant', { isSidechain: true, agentId: 'explore-7f3c', message: { role: 'model', parts: [{ text: 'Looking.' }, call('c6', 'run_shell_command', { command: 'npm test -- --listTests' })] } }, 14),
+      qwen('x3', 'x2', 'tool_result', { isSidechain: true, agentId: 'explore-7f3c', message: { role: 'user', parts: [response('c6', 'run_shell_command', 'Command: npm test -- --listTests\nDirectory: (root)\nOutput: parse.test.ts\nError: (none)\nExit Code: 0')] }, toolCallResult: { callId: 'c6', status: 'success' } }, 15),
     ]));
     const r = await readByContent(file, { workspaceRoot: '/w/app' });
     assert.equal(r?.detected.source, 'qwen');
     const events = r?.read.events ?? [];
-    assert.deepEqual(commands(events), [['npm test', 1, true, false], ['rm -rf dist', null, false, false]]);
+    assert.deepEqual(commands(events), [['npm test', 1, true, false], ['rm -rf dist', null, false, false], ['npm test -- --listTests', 0, true, false]]);
+    assert.ok(!events.some((e) => e.kind === 'turn' && e.text === 'Looking.'), "the sub-agent's words are not the session's");
     assert.deepEqual(edits(events), ['src/parse.ts']);
     assert.deepEqual(plans(events), [['completed:Accept tabs', 'in_progress:Fix the failing test']]);
     assert.deepEqual(r?.read.user_requests?.map((u) => u.text), ['Make the parser accept tabs and run the tests', 'now fix the failing test']);
@@ -159,6 +164,9 @@ describe('Copilot CLI, Qwen Code and Factory Droid sessions, read by content', (
     const file = path.join(dir, 'claude.jsonl');
     write(dir, 'claude.jsonl', jsonl([{ parentUuid: null, isSidechain: false, userType: 'external', cwd: '/w', sessionId: 's', version: '2.1.3', type: 'user', message: { role: 'user', content: [{ type: 'text', text: 'hi' }] }, uuid: 'u1', timestamp: T(0) }]));
     assert.equal((await detectTranscript(file))?.source, 'claude-code');
+    // And a Qwen Code chat whose first message record is its sub-agent's (`isSidechain` with its `agentId`) is Qwen's.
+    write(dir, 'qwen-sub.jsonl', jsonl([qwen('x1', null, 'user', { isSidechain: true, agentId: 'explore-7f3c', message: { role: 'user', parts: [{ text: 'find it' }] } }, 0)]));
+    assert.equal((await detectTranscript(path.join(dir, 'qwen-sub.jsonl')))?.source, 'qwen');
   });
 
   it('a Pi session (a `session` header, then `message` records like Droid\'s) is no Droid session: no format read here', async () => {
