@@ -6,10 +6,11 @@
  *
  * - `session.start` — `data.context.cwd`, the session's folder;
  * - `user.message` — `data.content` the user's text (`transformedContent` is what the model got,
- *   with the date and reminders added); a message with a `data.source` (a skill's context,
- *   `"skill-<name>"`) was injected by the CLI, not typed;
+ *   with the date and reminders added); a message with a `data.source` (a skill's context
+ *   `"skill-<name>"`, `"instruction-discovery"`) was injected by the CLI, not typed;
  * - `assistant.message` — `data.content` the agent's words, `data.toolRequests` `[{toolCallId,
- *   name, arguments}]`;
+ *   name, arguments}]`; a sub-agent's events carry `data.parentToolCallId` (the `task` call that
+ *   started it): its words are not the session's, its tool calls count;
  * - `tool.execution_start` `{toolCallId, toolName, arguments}` and `tool.execution_complete`
  *   `{toolCallId, success, result: {content, detailedContent}, error: {message, code}}`.
  *
@@ -127,14 +128,16 @@ export async function readCopilotCli(file: string, opts: ReaderOptions = {}): Pr
       const data = obj(r.data) ?? {};
       const time = str(r.timestamp);
       const at = time ? { time } : {};
+      const subagent = typeof data.parentToolCallId === 'string';
       if (type === 'session.start') {
         cwd = str(obj(data.context)?.cwd) ?? cwd;
       } else if (type === 'user.message') {
-        // A message with a source (a skill's instructions) was put there by the CLI, not typed.
-        const text = data.source === undefined || data.source === 'user' ? cleanTurnText(str(data.content) ?? '') : undefined;
+        // A message with a source (a skill's instructions, instruction files) was put there by the CLI, not typed; a sub-agent's is the lead agent's prompt.
+        const text = (data.source === undefined || data.source === 'user') && !subagent ? cleanTurnText(str(data.content) ?? '') : undefined;
         if (text) acc.add({ kind: 'turn', role: 'user', text, ...at });
       } else if (type === 'assistant.message') {
-        const text = cleanTurnText(str(data.content) ?? '');
+        // A sub-agent's words (`parentToolCallId`: the task call that started it) are not the session's; its tool calls ran.
+        const text = subagent ? undefined : cleanTurnText(str(data.content) ?? '');
         if (text) acc.add({ kind: 'turn', role: 'assistant', text, ...at });
         for (const raw of Array.isArray(data.toolRequests) ? data.toolRequests : []) {
           const req = obj(raw);

@@ -58,6 +58,11 @@ describe('Copilot CLI, Qwen Code and Factory Droid sessions, read by content', (
       ev('tool.execution_complete', { toolCallId: 'c6', success: true, result: { content: 'TODO list updated' } }, 10),
       start('c7', 'bash', { command: 'pytest tests/test_retry.py', description: 'Run tests' }, 11),
       ev('tool.execution_complete', { toolCallId: 'c7', success: true, result: { content: '3 passed in 0.08s\n<exited with exit code 0>' } }, 12),
+      // A sub-agent started by the task tool: its words carry the task call's id; its run counts.
+      ev('subagent.started', { toolCallId: 'c8', agentName: 'explore', agentDisplayName: 'Explore', agentDescription: 'Find callers' }, 12),
+      ev('assistant.message', { messageId: 'm3', content: 'Searching for callers of next_delay.', toolRequests: [{ toolCallId: 'c9', name: 'bash', arguments: { command: 'grep -rn next_delay src' } }], parentToolCallId: 'c8' }, 12),
+      { ...start('c9', 'bash', { command: 'grep -rn next_delay src' }, 12), data: { toolCallId: 'c9', toolName: 'bash', arguments: { command: 'grep -rn next_delay src' }, parentToolCallId: 'c8' } },
+      shellDone('c9', 'src/retry.py:3:def next_delay(attempt):', 0, 12),
       ev('assistant.message', { messageId: 'm2', content: 'The delay is capped at 8 seconds; the tests pass.', toolRequests: [] }, 13),
       { type: 'result', timestamp: T(14), sessionId: 's1', exitCode: 0 },
     ]));
@@ -68,6 +73,7 @@ describe('Copilot CLI, Qwen Code and Factory Droid sessions, read by content', (
       ['pytest tests/test_retry.py', 1, true, false],
       ['rm -rf build', null, false, false],
       ['pytest tests/test_retry.py', 0, true, false],
+      ['grep -rn next_delay src', 0, true, false],
     ]);
     assert.deepEqual(edits(events), ['src/retry.py', 'NOTES.md']);
     assert.deepEqual(plans(events), [['completed:Fix the delay', 'pending:Update the docs']]);
