@@ -1,6 +1,6 @@
 // Flat ESLint config: typescript-eslint recommended rules, `import type`, no `any`, and the
 // layer map of docs/ARCHITECTURE.md ("What may import what"), enforced with ESLint's own
-// rules — no plugin:
+// rules, and no import cycles (eslint-plugin-import-x's no-cycle):
 // - `no-restricted-imports` `paths` keep the `vscode` package in src/vscode and
 //   src/extension.ts, and Node I/O modules out of src/core;
 // - `no-restricted-imports` `patterns` (one regex per forbidden target) stop static
@@ -12,6 +12,7 @@
 // folder (optionally through `src/`). That is exact because no folder inside a layer is
 // named after a layer, and because a path with a detour (`panel/../../store`) is refused.
 import js from '@eslint/js';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 const MAP = 'docs/ARCHITECTURE.md#what-may-import-what';
@@ -114,6 +115,17 @@ export default tseslint.config(
   layer(['src/cli/**/*.ts', 'src/mcp/**/*.ts'], layers.entryPoint),
   layer(['src/vscode/**/*.ts', 'src/extension.ts'], layers.entryPoint, []),
   layer(['webview/**/*.ts'], layers.webview),
+  {
+    // No import cycles in the product's code: a cycle makes module order matter and rooms leak into each other.
+    files: ['src/**/*.ts', 'webview/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json', '.node'] })],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
   {
     files: ['test/unit/**/*.ts', 'test/component/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [noVscode] }] },

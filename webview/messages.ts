@@ -95,8 +95,8 @@ export function onHostMessage(m: HostToWebview): void {
       break;
     case 'draft':
       applyDraft(m.draft, m.redraft ? 'Redrafted from the session' : null);
-      // Over its budget as drafted: the draft opens fitted, not as an error to fix first.
-      if (m.fit && !model.draft.fit) replaceDraft({ ...model.draft, fit: true }, model.session ?? m.draft);
+      // Over its budget as drafted: the draft opens fitted, not as an error to fix first (unless the user chose).
+      if (m.fit && !model.draft.fit && !model.draft.fit_chosen) replaceDraft({ ...model.draft, fit: true }, model.session ?? m.draft);
       renderMeter();
       break;
     case 'modelDraft':

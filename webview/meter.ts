@@ -36,7 +36,7 @@ export function renderMeter(): void {
   ];
   children.push(lossReport());
   const cuts = e?.over ? describeFit(e.cuts) : '';
-  const unfit = () => h(Tags.button, { appearance: 'secondary', id: 'unfit', onClick: () => { update({ fit: false }); renderMeter(); } }, "Don't Fit");
+  const unfit = () => h(Tags.button, { appearance: 'secondary', id: 'unfit', onClick: () => { update({ fit: false, fit_chosen: true }); renderMeter(); } }, "Don't Fit");
   if (fitted && !over) {
     children.push(h('p', { id: 'fit-note', class: 'muted' }, icon('check'), ` Fitted to the budget: ${cuts || 'shortened'}; the full text is kept in the history file. `, unfit()));
   } else if (over && e) {
@@ -55,7 +55,7 @@ export function renderMeter(): void {
         model.draft.fit
           ? h('p', {}, icon('check'), ' Fit to budget is on: the handoff will be cut as shown. ', unfit())
           : cuts
-            ? h(Tags.button, { id: 'fit', onClick: () => { update({ fit: true }); renderMeter(); } }, 'Fit to Budget')
+            ? h(Tags.button, { id: 'fit', onClick: () => { update({ fit: true, fit_chosen: true }); renderMeter(); } }, 'Fit to Budget')
             : null,
       ),
     );

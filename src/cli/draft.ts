@@ -1,6 +1,6 @@
 /**
  * `specialist-handoff draft`: prints what a handoff of this workspace would be drafted with
- * now (src/engine/draftJob.ts, issue 15) — the summary, the next steps (the one in progress
+ * now (src/engine/draftJob.ts) — the summary, the next steps (the one in progress
  * marked), what is done, the blockers, the user's requests verbatim, the commands run and
  * what the session log holds that a handoff would not carry — each item with its source.
  * Writes nothing: no handoff, no briefing, no read offsets. `--json` prints the draft object.

@@ -31,7 +31,7 @@ function requestOf(values: Values, summary: string, numbers: { maxTokens?: numbe
     next_steps: values.next ?? [],
     blockers: values.blocker ?? [],
     completed: values.done ?? [],
-    // --draft (issue 15): every field not given here is drafted from the session log and git.
+    // --draft: every field not given here is drafted from the session log and git.
     draft: values.draft === true,
     artifacts: values.artifact ?? [],
     recent_turns: (values.turn ?? []).map(parseTurn),
@@ -94,7 +94,7 @@ export async function runHandover(values: Values, io: CliIo): Promise<number> {
   }
   // git's answers from finding the workspace: the evidence starts from them (one process fewer).
   const where = { workspaceRoot: cwd, handoffDirectory: values.dir, ...(folder.repository ? { gitProbe: folder.gitProbe } : {}) };
-  // git runs while the session id is read and the engine checks the request (issue 19: the
+  // git runs while the session id is read and the engine checks the request (the
   // first git process no longer waits for them); the engine takes the promise as it takes the
   // panel's (HandoverEnvironment.evidence), from the same folder and handoff folder it would use.
   const evidence = collectEvidenceFor(where);

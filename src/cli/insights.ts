@@ -1,6 +1,6 @@
 /**
- * `specialist-handoff insights`: how the handoffs of the project go (issue 21,
- * src/engine/insights.ts) — per specialist and overall, over all time or since a date — as a
+ * `specialist-handoff insights`: how the handoffs of the project go
+ * (src/engine/insights.ts) — per specialist and overall, over all time or since a date — as a
  * table, or the Insights object with --json (src/core/timeline/insights.ts). Reads the handoff
  * files only; writes nothing.
  */

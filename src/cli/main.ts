@@ -38,7 +38,7 @@ export { cliErrorText, escapeControls } from './wording';
 export { parseTurn } from '../core/handoff/request';
 
 /**
- * Each subcommand's module, evaluated only when that command runs (issue 19: `hook` and
+ * Each subcommand's module, evaluated only when that command runs (`hook` and
  * `handover` must not pay for the MCP SDK, verify or history; a hook runs under a time limit).
  */
 /* eslint-disable @typescript-eslint/no-require-imports -- each subcommand's module is required when that command runs */

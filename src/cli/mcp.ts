@@ -12,15 +12,15 @@ import { cliEnvironment, workspaceAndRoot } from './workspace';
 
 /**
  * Runs `mcp`: a call's `project_root` may name the workspace of --cwd only. The server
- * module (and the MCP SDK, about 100 ms to load) is loaded only here. Tool calls use the
+ * module (and the MCP SDK, large to load) is loaded only here. Tool calls use the
  * CLI's environment: its session id and session-log state, the session log found
  * automatically; a handoff starts a new CLI session, as `handover` does. Console output
  * is sent to stderr while serving: stdout is the protocol. Nothing is printed at start
- * and nothing for a call that succeeds: VS Code logs an MCP server's stderr as warnings
- * (issue 17), so stderr carries only failed calls and protocol errors. `--omit-tool NAME`
+ * and nothing for a call that succeeds: VS Code logs an MCP server's stderr as warnings,
+ * so stderr carries only failed calls and protocol errors. `--omit-tool NAME`
  * (repeatable) leaves a tool out of `tools/list` and refuses calls to it: VS Code's MCP
  * server definition omits `handover_to_specialist`, which the extension already offers the
- * chat as its language model tool (issue 17: the tool listed once). An unknown NAME is
+ * chat as its language model tool (the tool listed once). An unknown NAME is
  * bad input naming the tools.
  */
 export async function runMcp(values: Values, io: CliIo): Promise<number> {

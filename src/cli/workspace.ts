@@ -29,7 +29,7 @@ export async function resolveWorkspace(values: Pick<Values, 'cwd'>, io: CliIo, f
 /**
  * {@link resolveWorkspace} with git's first answers about the folder (`gitProbe`, in a git
  * working tree), for a command that collects its evidence next: pass it on as
- * `HandoverEnvironment.gitProbe` and git is asked once (issue 19).
+ * `HandoverEnvironment.gitProbe` and git is asked once.
  */
 export async function resolveWorkspaceFolder(values: Pick<Values, 'cwd'>, io: CliIo, flag = '--cwd'): Promise<Extract<WorkspaceFolder, { ok: true }> | { error: string }> {
   const dir = path.resolve(io.cwd, values.cwd ?? '.');

@@ -7,7 +7,7 @@
  * (next_steps, blockers, failed_approaches, completed, reason_kind, parent). The evidence — git and
  * the session log — is collected by the engine, never taken from the model; every field the
  * caller leaves out or empty (summary, next steps, done items, blockers …) is drafted from
- * that evidence (issue 15, src/engine/drafting.ts), and a field the caller gives is never replaced. Every outcome
+ * that evidence (src/engine/drafting.ts), and a field the caller gives is never replaced. Every outcome
  * is a value: the docs/DESIGN.md §4 result object, or an `ERROR: …` text; nothing throws.
  */
 import { realpath, stat } from 'node:fs/promises';

@@ -98,7 +98,7 @@ export function previewHandoff(prepared: PreparedHandover, fit: boolean, now = n
 }
 
 /**
- * The session's draft of the panel and the end-of-session command (issue 15): every field
+ * The session's draft of the panel and the end-of-session command: every field
  * the evidence answers, with its source, from {@link draftFromEvidence} — user requests
  * bounded by `handoff.userRequestTokens` (tokens, counted in the handoff's encoding
  * `handoff.tokenizer`; default {@link DEFAULT_USER_REQUEST_TOKENS}), the loss report's turns

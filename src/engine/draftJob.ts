@@ -1,5 +1,5 @@
 /**
- * The draft job (issue 15): what a handoff of the workspace would be drafted with now — git
+ * The draft job: what a handoff of the workspace would be drafted with now — git
  * and the session log collected once, drafted by `draftFromEvidence` (src/engine/drafting.ts)
  * — without writing anything: no handoff, no briefing, no session-log read offsets. The CLI's
  * `specialist-handoff draft` prints it; every other surface drafts inside its handoff.

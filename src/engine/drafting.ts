@@ -1,5 +1,5 @@
 /**
- * The draft of a handoff from evidence alone (issue 15, docs/DESIGN.md §8): what the session
+ * The draft of a handoff from evidence alone (docs/DESIGN.md §8): what the session
  * log and git already answer, each item with its source, for a person (the panel, the
  * end-of-session command) or a caller (`--draft`, the hook, the agent tools) to take as it
  * is or edit. Deterministic: the same evidence and options give the same draft — no clock,
@@ -79,7 +79,7 @@ function planItems(items: readonly PlanItem[], status: PlanItem['status'], sourc
  * The user requests kept: the newest whose tokens together stay within `bound`, oldest first
  * — the latest always, even when it alone is over the bound. When even the upper bound of
  * their tokens ({@link tokenUpperBound}) fits, all are kept without counting: the CLI's `hook`
- * then does not wait here for its tokenizer, still loading on its worker thread (issue 19).
+ * then does not wait here for its tokenizer, still loading on its worker thread.
  */
 function boundedRequests<T extends { readonly text: string }>(requests: readonly T[], bound: number, countTokens: (text: string) => number): T[] {
   if (requests.reduce((n, r) => n + tokenUpperBound(r.text), 0) <= bound) return [...requests];
@@ -168,7 +168,7 @@ function draftPlan(evidence: DraftEvidence): { next_steps: DraftItem[]; complete
  * The drafted summary alone: {@link draftFromEvidence}'s `summary`, without drafting the
  * rest. It counts no tokens, so a caller that needs only the summary (the Claude Code hook,
  * src/engine/hook.ts, whose handoff drafts the rest itself) does not wait for the tokenizer
- * or draft twice (issue 19).
+ * or draft twice.
  * @throws never
  */
 export function draftSummaryFromEvidence(evidence: DraftEvidence): Draft['summary'] {
@@ -177,7 +177,7 @@ export function draftSummaryFromEvidence(evidence: DraftEvidence): Draft['summar
 }
 
 /**
- * Drafts a handoff from the evidence alone (issue 15). Deterministic; pure (the evidence is
+ * Drafts a handoff from the evidence alone. Deterministic; pure (the evidence is
  * already collected: src/engine/draft.ts `collectDraftEvidence`).
  *
  * - `next_steps`: the plan's in-progress items (marked `in_progress: true`), then its pending

@@ -29,20 +29,20 @@ export interface HandoverEnvironment {
   /**
    * git's first answers about `workspaceRoot`'s working tree, when finding the workspace
    * already asked them (src/engine/project.ts `workspaceFolderOf`: the CLI, the hook); the
-   * evidence then starts from them instead of asking again (issue 19). Default: asked.
+   * evidence then starts from them instead of asking again. Default: asked.
    */
   readonly gitProbe?: RepositoryProbe;
   /**
    * Called once the evidence's git processes have been asked for, or when collecting ends
    * without them (src/evidence/git/collectGit.ts `GitEvidenceOptions.onGitStarted`): the hook
-   * starts loading its secret scan then, to run beside git rather than before it (issue 19).
+   * starts loading its secret scan then, to run beside git rather than before it.
    */
   readonly onGitStarted?: () => void;
   /**
    * Called once the handoff will count no more tokens: measured, fitted and its history file
    * written, before the briefing is written. The CLI ends its tokenizer's worker thread then
    * (src/engine/tokenizer.ts `releaseEncodings`), so the thread's heap is freed while the
-   * files are written rather than as the process exits (issue 19). Not called when the
+   * files are written rather than as the process exits. Not called when the
    * handover fails before that point.
    */
   readonly onCountingDone?: () => void;
@@ -52,7 +52,7 @@ export interface HandoverEnvironment {
   readonly sessionBaseCommit?: string | null;
   /** `handoff.maxHandoverDepth`: hops before the hop guard asks for a confirmation (default 3). */
   readonly maxHandoverDepth?: number;
-  /** `handoff.pendingWarnAfter` in ms: a handoff of the chain waiting longer for a pick-up or an answer gets a line in the receiving prompt (default 2 days; 0: none; issue 21). */
+  /** `handoff.pendingWarnAfter` in ms: a handoff of the chain waiting longer for a pick-up or an answer gets a line in the receiving prompt (default 2 days; 0: none). */
   readonly pendingWarnAfterMs?: number;
   /**
    * Who asks: `person` (default: the panel, the palette, the CLI) or `agent` (the language

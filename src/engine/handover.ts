@@ -157,7 +157,7 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
     // the same lines again and again (src/core/handoff/tokenPieces.ts; same figures).
     const counter = memoisedCounter(counterFor(request.tokenizer));
     const sessionId = await sanitizeSessionId(env.sessionId ?? request.session_id ?? randomUUID(), fields.secrets);
-    // The draft of the evidence (issue 15): user requests and commands run, and with `draft` every field left empty.
+    // The draft of the evidence: user requests and commands run, and with `draft` every field left empty.
     const draft = draftFromEvidence(
       { git: evidence, session: session?.evidence, latest: undefined },
       { userRequestTokens: env.userRequestTokens ?? DEFAULT_USER_REQUEST_TOKENS, countTokens: (t) => counter.count(t).tokens, includeRecentTurns: request.include_recent_turns },
@@ -195,7 +195,7 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
       warnings.push(`WARNING: ${note}`);
     }
     const safePkg = { ...gated.pkg, redactions: addCounts(gated.pkg.redactions, fields.found) };
-    // The claims quote the texts: judged again on the sanitized ones (issue 18).
+    // The claims quote the texts: judged again on the sanitized ones.
     safePkg.claims = claimsOfPackage(safePkg);
     const sanitizing = describeSanitizing(addCounts(gated.found, fields.found), gated.invisible);
     if (sanitizing) {
@@ -308,7 +308,7 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
   const handoffsDir = path.join(root, HANDOFFS_DIR);
   try {
     // Check both folders before writing anything, so a briefing folder that cannot be
-    // written does not leave a handoff behind on every retry. Side by side (issue 19); a
+    // written does not leave a handoff behind on every retry. Side by side; a
     // failure is reported in this order, whichever came first.
     for (const made of await Promise.allSettled([ensureDir(env.workspaceRoot, path.join(root, BRIEFINGS_DIR)), ensureDir(env.workspaceRoot, handoffsDir)])) {
       if (made.status === 'rejected') throw made.reason;

@@ -1,5 +1,5 @@
 /**
- * `request_full_history` (issue 18, "The full history, on request"): the session behind a
+ * `request_full_history` ("The full history, on request"): the session behind a
  * handoff, read again from its transcripts and capped at 50,000 tokens — for the MCP tool,
  * the language model tool and `specialist-handoff history`.
  *

@@ -1,11 +1,11 @@
 /**
- * The agent tool `request_full_history` (issue 18; Agent Zero's stage 2): its name, the
+ * The agent tool `request_full_history` (Agent Zero's stage 2): its name, the
  * description the model reads, its input schema (zod, advertised as `z.toJSONSchema` of it:
  * the MCP server's `tools/list` and package.json's `languageModelTools` entry carry the same
  * JSON Schema) and the run of one call through {@link fullHistory}. Read-only: it writes nothing.
  * Offered by the MCP server (src/mcp/server.ts) and the language model tool
  * (src/vscode/agents/historyTool.ts); VS Code's MCP server definition omits it, so the chat
- * lists it once (issue 17's rule, `--omit-tool`).
+ * lists it once (`--omit-tool`).
  */
 import { z } from 'zod';
 import { toolInputErrorText } from '../core/handoff/issues';
@@ -19,7 +19,7 @@ export const HISTORY_TOOL_NAME = 'request_full_history';
 /**
  * The tools the extension offers VS Code's chat as language model tools (`#handover`,
  * `#fullHistory`): VS Code's MCP server definition starts the server with `--omit-tool` for
- * each, so the chat lists every tool once (issue 17).
+ * each, so the chat lists every tool once.
  */
 export const LANGUAGE_MODEL_TOOL_NAMES: readonly string[] = Object.freeze([HANDOVER_TOOL_NAME, HISTORY_TOOL_NAME]);
 

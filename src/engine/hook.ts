@@ -95,12 +95,11 @@ export async function runClaudeHook(rawInput: string, options: ClaudeHookOptions
   const input = parsed.input;
   // The event in words for the hook's line, without a secret a reason might carry (docs/DESIGN.md §7, "Nothing leaked"),
   // awaited before any outcome: a failure to redact still ends the hook before it writes.
-  // The first redaction loads secretlint and compiles its rules (6-10 ms of the main thread on
-  // an idle machine, several times that on a loaded one): on the way to a
-  // handoff it starts once the evidence's git processes have been spawned, so that they run
-  // while it loads (issue 19: started first, it held back the workspace's git process, and so
-  // every git process after it, by ~85 ms; started one turn of the event loop after the
-  // collection, it still ran before status was spawned, which waits for the pathspec's realpath).
+  // The first redaction loads secretlint and compiles its rules on the main thread: on the way
+  // to a handoff it starts once the evidence's git processes have been spawned, so that they run
+  // while it loads (started first, it held back the workspace's git process and every one after
+  // it; one turn of the event loop after the collection is still before status is spawned,
+  // which waits for the pathspec's realpath).
   let redacting: Promise<string> | undefined;
   const redacted = (): Promise<string> => (redacting ??= redactSecrets(describeHookEvent(input)).then((r) => r.text));
   if (!SAFETY_NET_EVENTS.includes(input.hook_event_name)) {
@@ -117,7 +116,7 @@ export async function runClaudeHook(rawInput: string, options: ClaudeHookOptions
   // any repository — the home folder, /tmp, / — and must not leave a .handoff folder there.
   // Only an explicitly named folder is written to outside git.
   // Whether git answered the folder above: asking git again about its own top level (what
-  // repositoryRootOf did here) answers the same, one process later (issue 19).
+  // repositoryRootOf did here) answers the same, one process later.
   if (options.folder === undefined && !folder.repository) {
     return { status: 'skipped', because: 'outside-git', event: await redacted(), workspaceRoot: cwd };
   }

@@ -1,5 +1,5 @@
 /**
- * Handoff insights of a project (issue 21, docs/DESIGN.md §5 "Insights"), for every surface
+ * Handoff insights of a project (docs/DESIGN.md §5 "Insights"), for every surface
  * that shows them — `specialist-handoff insights`, "Handoff: Show Insights": the handoff files
  * of `<handoff root>/handoffs/` listed by name, the frontmatter of each read through the store
  * (its status events applied), and the figures made by `computeInsights`
@@ -95,7 +95,7 @@ export async function readInsights(project: Project, options: ReadInsightsOption
 export const CHAIN_WAITING_FILES = 200;
 
 /**
- * The receiving prompt's `**Waiting:**` lines (issue 21, `waitingPromptLine`): the handoffs of
+ * The receiving prompt's `**Waiting:**` lines (`waitingPromptLine`): the handoffs of
  * the chain `rootId` waiting too long for a pick-up or an answer at `now` — the picked-up one
  * (`pickedUpId`) first, then the others oldest first. Reads the chain links of our files since
  * the chain's first handoff (by the time in their names; at most {@link CHAIN_WAITING_FILES},

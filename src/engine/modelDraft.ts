@@ -1,5 +1,5 @@
 /**
- * "Draft with …" (issue 15): the editor's language model drafts the summary, decisions,
+ * "Draft with …": the editor's language model drafts the summary, decisions,
  * failed approaches and next steps from the redacted evidence, on the user's click only. The
  * model comes through a port ({@link ChatModelPort}) so the engine never imports `vscode`: the
  * VS Code adapter (src/vscode/lm/) wraps `vscode.lm`'s `LanguageModelChat`, the tests a

@@ -1,5 +1,5 @@
 /**
- * The request "Draft with …" sends to the editor's language model (issue 15): the draft's
+ * The request "Draft with …" sends to the editor's language model: the draft's
  * evidence, redacted by the gate every written byte passes (`sanitizeTexts`,
  * src/core/safety/gate.ts; docs/DESIGN.md §7), laid out as short sections and bounded in
  * tokens, then the instructions asking for the strict JSON answer that `modelDraft.ts` parses.

@@ -3,7 +3,7 @@
  * builds it with `priorHandoffsBlock` (src/core/timeline/priorHandoffs.ts): each file read
  * only as far as it could be shown, its exact size taken from the open file. Two forms:
  * every file as written ({@link priorHandoffsFor}, the MCP tool `prior_handoffs`), and the
- * receiving prompt's ({@link receivingHandoffsFor}, issue 18): the handoff picked up in
+ * receiving prompt's ({@link receivingHandoffsFor}): the handoff picked up in
  * full without its frontmatter, and the others of ours as digests. Entries that are not
  * readable regular files (a FIFO, a device, a symbolic link, which may lead out of the
  * workspace) are skipped with a warning, and a handoff of ours whose frontmatter does not
@@ -192,7 +192,7 @@ export interface ReceivingHandoffsOptions {
 }
 
 /**
- * The handoffs of the receiving prompt (issue 18, "A compact receiving prompt"; docs/DESIGN.md
+ * The handoffs of the receiving prompt ("A compact receiving prompt"; docs/DESIGN.md
  * §5 "Prior handoffs context"), within one budget (30 KB by default):
  *
  * - the handoff picked up, always kept: its body in full, without the frontmatter

@@ -117,7 +117,7 @@ export type WorkspaceFolder =
  * The workspace folder of a directory, found the way git finds its repository: the top
  * level of the git working tree containing `dir` (real path, `repository: true`), or `dir`
  * itself outside git (`repository: false`). One `git rev-parse` process, whose answers the
- * evidence of that folder can start from (`gitProbe`; issue 19). A bare repository and a
+ * evidence of that folder can start from (`gitProbe`). A bare repository and a
  * repository's git folder are refused: they have no working tree, and a handoff folder made
  * there would sit among git's own data.
  * @param dir absolute path of the folder to start from

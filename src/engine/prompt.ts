@@ -4,7 +4,7 @@
  * rules, the run context, the staleness report (what changed in the workspace since the
  * handoff), the handoff itself without its frontmatter, and the `## Prior Agent Handoffs`
  * block (docs/DESIGN.md §5: every other timeline file, ours as digests, 30 KB budget with the
- * handoff picked up, oldest dropped first; issue 18). Picking a pending handoff up marks it `accepted`
+ * handoff picked up, oldest dropped first). Picking a pending handoff up marks it `accepted`
  * by this session (so a later result from another session can say it was taken).
  * Never throws.
  */

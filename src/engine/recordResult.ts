@@ -242,7 +242,7 @@ async function recordUnguarded(input: unknown, env: HandoverEnvironment): Promis
       for (const note of gated.notes) warnings.push(`WARNING: ${note}`);
       const sanitizing = describeSanitizing(gated.found, gated.invisible);
       if (sanitizing) warnings.push(`WARNING: ${fm.id}: ${sanitizing}`);
-      // The claims quote the texts: judged again on the sanitized ones (issue 18).
+      // The claims quote the texts: judged again on the sanitized ones.
       let pkg = measurePackage({ ...gated.pkg, claims: claimsOfPackage(gated.pkg) }, meta(now), specialist, counter);
       if (pkg.oversize_warning) {
         pkg = fitToBudget(pkg, meta(now), specialist, counter).pkg;

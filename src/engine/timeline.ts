@@ -141,9 +141,9 @@ export async function readTimeline(project: Project, options: TimelineOptions = 
   const sorted = [...listing.files].sort(options.newestBy === 'name' ? byNameDescending : byTimeDescending);
   const newest = options.newest === undefined ? sorted : sorted.slice(0, Math.max(0, options.newest));
   const info = new Map<string, TimelineEntryInfo>();
-  // Verifications are read in bulk, once per timeline read (issue 18; the bench has 10,000 handoffs).
+  // Verifications are read in bulk, once per timeline read (the bench has 10,000 handoffs).
   const verified = await timelineVerifications(project);
-  // Chain links in bulk too: one listing of status/, one bounded head read per file (issue 19).
+  // Chain links in bulk too: one listing of status/, one bounded head read per file.
   const infos = await readTimelineInfos(project, newest);
   newest.forEach((f, k) => {
     const i = infos[k];

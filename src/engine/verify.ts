@@ -1,5 +1,5 @@
 /**
- * "Handoff: Verify" and `specialist-handoff verify` (issue 18, docs/DESIGN.md §9 "Verify on
+ * "Handoff: Verify" and `specialist-handoff verify` (docs/DESIGN.md §9 "Verify on
  * receipt"): a handoff's staleness report (as the receiving prompt has it) plus each recorded
  * test and build command re-run — only with the user's consent (`run`) — and judged against
  * what the handoff recorded: verified, contradicted or unverifiable

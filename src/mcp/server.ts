@@ -346,7 +346,7 @@ export function createMcpServer(ctx: McpServerContext, track?: (call: Promise<un
     track?.(call);
     const result = await call;
     const first = result.content[0];
-    // Only failed calls: VS Code logs an MCP server's stderr as warnings (issue 17).
+    // Only failed calls: VS Code logs an MCP server's stderr as warnings.
     if (result.isError) {
       const summary = first && first.type === 'text' ? first.text.split('\n')[0] : 'error';
       ctx.log?.(`${request.params.name}: ${summary} (${Date.now() - started} ms)`);

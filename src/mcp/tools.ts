@@ -14,7 +14,7 @@
  *   entries with their chain links;
  * - `record_result`: the receiving specialist hands back;
  * - `request_full_history`: the session behind a handoff, read again from its transcripts,
- *   redacted, at most 50,000 tokens (src/engine/historyTool.ts; issue 18).
+ *   redacted, at most 50,000 tokens (src/engine/historyTool.ts).
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';

@@ -29,7 +29,7 @@ export const Views = {
   container: 'handoff',
   handOver: 'handoff.handOver',
   timeline: 'handoff.timeline',
-  /** The "Handoff Insights" webview panel (an editor, issue 21). */
+  /** The "Handoff Insights" webview panel (an editor). */
   insights: 'handoff.insights',
 } as const;
 

@@ -290,14 +290,21 @@ describe('UI: the "Hand Over to Specialist" panel', function () {
     }
   });
 
-  it('over budget: the meter turns to the error colour, Fit to budget shows the cuts, and the handoff is cut to fit', async () => {
+  it('over budget: a redraft comes back fitted; Don\'t Fit turns the meter to the error colour, Fit to Budget shows the cuts, and the handoff is cut to fit', async () => {
     const { page } = session;
     const frame = handOverFrame(page);
     // A workspace setting the panel picks up at once (the panel's Default budget). The budget counts the body
     // alone: this draft is about 880 tokens, its diff excerpt most of them.
     mkdirSync(path.join(folder, '.vscode'), { recursive: true });
     writeFileSync(path.join(folder, '.vscode', 'settings.json'), JSON.stringify({ 'handoff.maxContextTokens': 600 }));
-    await frame.locator('#token-count.over', { hasText: '/ 600 tokens' }).waitFor({ timeout: 30_000 });
+    await frame.locator('#token-count', { hasText: '/ 600 tokens' }).waitFor({ timeout: 30_000 });
+    // Drafted again from the session, the draft over its budget comes back fitted: the meter counts the fitted handoff.
+    await frame.locator('#redraft').click();
+    await frame.locator('#token-count:not(.over)', { hasText: /^[\d,]+ fitted \/ 600 tokens$/ }).waitFor({ timeout: 30_000 });
+    assert.match((await frame.locator('#fit-note').innerText()).trim(), /^Fitted to the budget: .*; the full text is kept in the history file\.\s*Don't Fit$/s);
+    // Don't Fit: over the budget, in the error colour, with what Fit to Budget would cut.
+    await frame.locator('#unfit').click();
+    await frame.locator('#token-count.over', { hasText: '/ 600 tokens' }).waitFor({ timeout: 10_000 });
     const note = frame.locator('#meter .note.error');
     await note.filter({ hasText: /Over the budget by [\d,]+ tokens/ }).waitFor({ timeout: 10_000 });
     assert.match(await note.innerText(), /Fit to budget (?:shortens|cuts) .*leaving [\d,]+ tokens/);
@@ -305,7 +312,7 @@ describe('UI: the "Hand Over to Specialist" panel', function () {
     await page.waitForTimeout(500);
     await sidebarShot(page, 'panel-over-budget');
     await frame.locator('#fit').click();
-    await frame.locator('#meter', { hasText: 'Fit to budget is on' }).waitFor({ timeout: 10_000 });
+    await frame.locator('#fit-note').waitFor({ timeout: 10_000 });
     await frame.locator('#hand-over').click();
     const toast = notificationToast(page, 'Handed over to [security & data engineer]');
     await toast.waitFor({ timeout: 30_000 });

@@ -43,7 +43,7 @@ export interface McpFolder {
  *
  * `omitTools` are the MCP tools the extension offers the chat itself (its language model
  * tool `handover_to_specialist`): each server is started with `--omit-tool <name>` so
- * VS Code's tool list holds each tool once (issue 17); the CLI's own `mcp` keeps them all.
+ * VS Code's tool list holds each tool once; the CLI's own `mcp` keeps them all.
  *
  * @param opts `execPath` of the extension host, the extension's folder, the folders, the extension's version and the tools to omit (default none)
  */

@@ -1,5 +1,5 @@
 /**
- * The handoff file's **Claims** section (issue 18, docs/DESIGN.md §5), right after the Summary:
+ * The handoff file's **Claims** section (docs/DESIGN.md §5), right after the Summary:
  * each statement the handoff makes about the state of the work with its verdict and the
  * evidence it rests on (src/core/receive/claims.ts finds and judges them), and the briefing's
  * one-line count. Pure: rendering only.

@@ -91,7 +91,7 @@ export interface ComposeContext {
  * Builds the package from a request and the evidence. Pure; token figures are zero
  * until {@link measurePackage} or {@link fitToBudget} fills them. `claims` are found in the
  * summary, decisions, done items and user requests and judged against the test runs, commands
- * run and commits (src/core/receive/claims.ts `claimsOfPackage`, issue 18); a caller that
+ * run and commits (src/core/receive/claims.ts `claimsOfPackage`); a caller that
  * sanitizes the package judges them again on the sanitized texts.
  */
 export function composePackage(req: HandoverRequest, ctx: ComposeContext): HandoffPackage {
@@ -103,7 +103,7 @@ export function composePackage(req: HandoverRequest, ctx: ComposeContext): Hando
  * {@link composePackage} without judging the claims (`claims: []`), for a caller that
  * sanitizes the package and then judges them on the sanitized texts (src/engine/handover.ts,
  * src/engine/recordResult.ts): finding and judging claims is a pass of the claim rules over
- * every sentence (issue 19: about 15 ms of a CLI hook's critical path), and judged before
+ * every sentence (a large part of a CLI hook's critical path), and judged before
  * sanitizing they were always thrown away.
  */
 export function composeUnjudgedPackage(req: HandoverRequest, ctx: ComposeContext): HandoffPackage {

@@ -1,5 +1,5 @@
 /**
- * The drafted fields of a handoff (issue 15, docs/DESIGN.md §4): what the session log and git
+ * The drafted fields of a handoff (docs/DESIGN.md §4): what the session log and git
  * already answer — the agent's plan (done and open items), the user's own requests verbatim,
  * the commands run beside tests, a summary from evidence alone — each item with where it came
  * from, so the user sees the source and edits before anything is written.
@@ -38,7 +38,7 @@ export const UserRequestSchema = z.object({
 export type UserRequest = z.infer<typeof UserRequestSchema>;
 
 /**
- * What a non-test command does, by its first words (issue 15): `build`, `install`
+ * What a non-test command does, by its first words: `build`, `install`
  * (package managers), `migration` (database migrations), `deploy`, `git` (operations that
  * change history: commit, merge, rebase, reset, cherry-pick, revert, push, tag, stash), `other`.
  */
@@ -47,7 +47,7 @@ export const CommandKindSchema = z.enum(['build', 'install', 'migration', 'deplo
 export type CommandKind = z.infer<typeof CommandKindSchema>;
 
 /**
- * A command run that is not a test run (issue 15; test runs stay in `tests_run`), repeated runs
+ * A command run that is not a test run (test runs stay in `tests_run`), repeated runs
  * of the same command in the same folder counted once: `exit_code` and `result` of the latest
  * run (`unknown` when the log cannot tell: never guessed), `count` runs in all, `failed_count`
  * of them failed, `last_at` the latest run's ISO time.
@@ -67,7 +67,7 @@ export const CommandRunSchema = z.object({
 export type CommandRun = z.infer<typeof CommandRunSchema>;
 
 /**
- * The loss report (issue 15): what the session log holds that the handoff does not carry,
+ * The loss report: what the session log holds that the handoff does not carry,
  * as counts — `older_requests` (user requests beyond the token bound), `commands_beyond_cap`
  * (commands not listed), `collapsed_todos` (plan items not carried), `turns` (turns of the
  * session not in `recent_turns`). What fit-to-budget cut is the drop manifest (`dropped`).
@@ -96,7 +96,7 @@ export const DraftedFieldSchema = z.enum(['summary', 'decisions', 'failed_approa
 export type DraftedField = z.infer<typeof DraftedFieldSchema>;
 
 /**
- * A draft of a handoff from evidence alone (issue 15), deterministic: the same evidence gives
+ * A draft of a handoff from evidence alone, deterministic: the same evidence gives
  * the same draft. `summary.text` is short (what was asked, what was done, where it stands);
  * `next_steps` are the in-progress plan item, then the pending ones, in plan order;
  * `completed` the done items; `user_requests` oldest first within the token bound (the latest

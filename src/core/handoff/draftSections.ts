@@ -1,5 +1,5 @@
 /**
- * The handoff file's drafted sections (issue 15, docs/DESIGN.md §5): **Done** (the plan items
+ * The handoff file's drafted sections (docs/DESIGN.md §5): **Done** (the plan items
  * completed), **User requests** (the user's own messages, verbatim) and **Commands run** (the
  * commands that are not test runs) — rendered here for `render.ts`, and read back for tests
  * and other readers (the inverse of each renderer).

@@ -1,5 +1,5 @@
 /**
- * What a handoff takes from its draft (issue 15, docs/DESIGN.md §8): the request's own fields
+ * What a handoff takes from its draft (docs/DESIGN.md §8): the request's own fields
  * where the caller gave them, the draft's where it did not — never the other way round.
  *
  * - The evidence lists, `user_requests` and `commands_run`, come from the draft whenever the

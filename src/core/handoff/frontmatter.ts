@@ -142,7 +142,7 @@ function renderPair(key: string, value: unknown): string {
  * `undefined` values are left out; strings that YAML would read as another type are quoted.
  * A top-level block map is its pairs one after another, so each `key: value` is rendered on
  * its own and remembered (fit-to-budget renders dozens of frontmatters that differ in one
- * field; issue 19) — the same text as rendering the map at once
+ * field) — the same text as rendering the map at once
  * (test/unit/core/handoff/frontmatter.test.ts compares both).
  */
 export function renderFrontmatter(data: Record<string, unknown>): string {

@@ -39,12 +39,12 @@ export const HandoffHeadSchema = HandoffFrontmatterSchema.pick({
   root_id: true,
   parent_id: true,
   hop: true,
-  chain: true, // issue 21: the chain's depth for the insights (the larger of hop and its length)
+  chain: true, // the chain's depth for the insights (the larger of hop and its length)
   hop_guard: true,
   topic: true,
   topic_title: true,
   tests_run_count: true,
-  tests_failed_count: true, // issue 21: tests failing at hand-back
+  tests_failed_count: true, // tests failing at hand-back
 }).strip();
 
 /** A handoff's head: the fields of {@link HandoffHeadSchema} as its frontmatter says them (status events not applied). */

@@ -57,7 +57,7 @@ export interface GitEvidence {
  * tree (src/evidence/git/repository.ts `probeRepository`): the lines of `--show-toplevel
  * --show-object-format --absolute-git-dir`, and HEAD's commit id ('' when HEAD has no commit),
  * each as git prints them. Asked once when the workspace is found and handed to the
- * collection of the same working tree, so one process answers both (issue 19).
+ * collection of the same working tree, so one process answers both.
  */
 export type RepositoryProbe = readonly [string, string];
 

@@ -17,8 +17,8 @@ export const MAX_REQUEST_CHARS = 1_000_000;
 /**
  * A whole number with thousands separators (`12,345`), independent of locale: for integers
  * the same text as `n.toLocaleString('en')`, without ICU. A process's first `toLocaleString`
- * loads ICU's number formatting (about 18 ms on Node 20), and the schemas word their limits
- * as they load (issue 19: the CLI paid it before any work). Fractions are not grouped right
+ * loads ICU's number formatting (slow to start), and the schemas word their limits
+ * as they load (the CLI paid it before any work). Fractions are not grouped right
  * (`1234.5678` → `1,234.5,678`): pass counts.
  */
 export function formatCount(n: number): string {

@@ -1,7 +1,7 @@
 /**
  * Free text written into a handoff or briefing as prose (the summary, the reason for a
  * handoff): whoever wrote it — the user, a drafted summary, a language model's answer — it
- * cannot change the file's structure (issue 15 attack pass). `parse.ts` splits a body at
+ * cannot change the file's structure. `parse.ts` splits a body at
  * `## ` lines outside code fences, and Markdown viewers (CommonMark) read a lone CR as a line
  * break, `---`/`===` under a line as a setext heading and an unclosed fence as running to the
  * end of the document.

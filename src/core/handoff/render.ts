@@ -8,7 +8,7 @@
  * sections say `_None._` so the structure is the same for every reader. Two more appear only
  * when they have something: Acceptance (a result) and Compaction summary, before Recent turns
  * (./compactionSection.ts). The drafted
- * sections (issue 15) are rendered by ./draftSections.ts.
+ * sections are rendered by ./draftSections.ts.
  */
 import { briefingClaimsLines, countClaims, renderClaims } from './claimsSection';
 import { codeSpan } from './codeSpan';
@@ -231,13 +231,13 @@ function renderHandoffFrontmatter(pkg: HandoffPackage, meta: HandoffMeta): strin
     if (Array.isArray(data[key]) && (data[key] as unknown[]).length === 0) delete data[key];
   }
   if (data.git_operation === null) delete data.git_operation;
-  // The drafted fields' counts (issue 15) only when they say something: files without them read as 0, [] and an empty report.
+  // The drafted fields' counts only when they say something: files without them read as 0, [] and an empty report.
   for (const key of ['tests_failed_count', 'completed_count', 'user_requests_count', 'commands_run_count', 'user_requests_omitted', 'commands_run_omitted'] as const) {
     if (data[key] === 0) delete data[key];
   }
   if (Array.isArray(data.drafted) && data.drafted.length === 0) delete data.drafted;
   if (Object.values(pkg.left_out).every((n) => n === 0)) delete data.left_out;
-  if (pkg.claims.length === 0) delete data.claims; // read back as zeros (issue 18)
+  if (pkg.claims.length === 0) delete data.claims; // read back as zeros
   return `${renderFrontmatter(data)}\n`;
 }
 

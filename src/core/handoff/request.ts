@@ -20,7 +20,7 @@ export const DEFAULT_INCLUDE_RECENT_TURNS = 5;
 export const DEFAULT_RETURN_CONDITION = 'user_request';
 /**
  * Default of `handoff.userRequestTokens`: the user's requests kept in a handoff, newest first,
- * within 1,500 tokens (issue 15; Codex keeps up to 20,000 tokens of the user's messages after
+ * within 1,500 tokens (Codex keeps up to 20,000 tokens of the user's messages after
  * compaction — a handoff's whole default budget is 3,000). The latest request is always kept.
  */
 export const DEFAULT_USER_REQUEST_TOKENS = 1500;
@@ -88,10 +88,10 @@ export const HandoverRequestSchema = z.object({
     })
     .default([]),
   tests_run: z.array(TestRunSchema).max(MAX_LIST_ITEMS * 10, 'has too many entries').default([]),
-  /** Plan items done (issue 15); with `draft`, an empty list is drafted from the session's plan. */
+  /** Plan items done; with `draft`, an empty list is drafted from the session's plan. */
   completed: listOfText,
   /**
-   * The user's requests, oldest first: strings or `{text, time?, source?}` (issue 15). Absent:
+   * The user's requests, oldest first: strings or `{text, time?, source?}`. Absent:
    * taken from the session log (the newest within `handoff.userRequestTokens`, the latest always).
    */
   user_requests: z
@@ -103,7 +103,7 @@ export const HandoverRequestSchema = z.object({
     })
     .transform((requests) => requests.filter((r) => r.text.trim().length > 0))
     .optional(),
-  /** Commands run that are not test runs (issue 15). Absent: taken from the session log (capped, failures first). */
+  /** Commands run that are not test runs. Absent: taken from the session log (capped, failures first). */
   commands_run: z.array(CommandRunSchema).max(MAX_LIST_ITEMS, `must have at most ${formatCount(MAX_LIST_ITEMS)} entries`).optional(),
   /** The fields the caller passes still as drafted (the panel: not edited by the user); recorded in the handoff's `drafted`. */
   drafted: z.array(DraftedFieldSchema).max(20, 'has too many entries').default([]),
@@ -218,7 +218,7 @@ export function parseHandoverRequest(input: unknown): RequestParse {
 
 /**
  * Keeps `n` of the turns, oldest first (docs/DESIGN.md §4: trimmed to `include_recent_turns`,
- * newest kept), fairly between roles (issue 16): when the turns have more than one `role`, each
+ * newest kept), fairly between roles: when the turns have more than one `role`, each
  * role keeps its newest `max(1, floor(n / roles))` turns (fewer if it has fewer), and the rest of
  * the `n` are the newest others — so the user's one request is not pushed out by five assistant
  * messages. Items without a `role` are kept newest first.

@@ -61,7 +61,7 @@ export type TokenizerName = z.infer<typeof TokenizerNameSchema>;
 export const SessionSourceSummarySchema = z.object({
   source: z.string(),
   file: z.string(),
-  /** Commands seen in the transcript (issue 16: reported beside those kept). */
+  /** Commands seen in the transcript (reported beside those kept). */
   commands: z.number().int().nonnegative(),
   /** Commands kept for the handoff (bounded: docs/DESIGN.md §6); absent in handoffs written before it was recorded. */
   commands_kept: z.number().int().nonnegative().optional(),
@@ -192,7 +192,7 @@ const SANITIZE_FIELDS = {
 const NO_LEFT_OUT = () => ({ older_requests: 0, commands_beyond_cap: 0, collapsed_todos: 0, turns: 0 });
 
 /**
- * Drafting facts shared by the package and the frontmatter (issue 15, docs/DESIGN.md §8):
+ * Drafting facts shared by the package and the frontmatter (docs/DESIGN.md §8):
  * `user_requests_omitted` — the user's requests of the session not carried (older than the
  * token bound, or cut to fit); `commands_run_omitted` — command entries beyond the cap or cut
  * to fit; `left_out` — the loss report (counts of what the session log holds that the
@@ -237,19 +237,19 @@ export const HandoffPackageSchema = z.object({
   next_steps: z.array(z.string()),
   blockers: z.array(z.string()),
   artifacts: z.array(z.string()),
-  /** The plan items done (the "Done" section; issue 15). */
+  /** The plan items done (the "Done" section). */
   completed: z.array(z.string()).default([]),
   /** The agent's latest compaction summary, when the session compacted (the "Compaction summary" section); packages made before it read as null. */
   compaction: CompactionSchema.nullable().default(null),
-  /** The user's own requests of the session, verbatim, oldest first (the "User requests" section; issue 15). */
+  /** The user's own requests of the session, verbatim, oldest first (the "User requests" section). */
   user_requests: z.array(UserRequestSchema).default([]),
-  /** Commands run that are not test runs, failures first (the "Commands run" section; issue 15). */
+  /** Commands run that are not test runs, failures first (the "Commands run" section). */
   commands_run: z.array(CommandRunSchema).default([]),
   /** `compact`: fit-to-budget lists each command without its source, time and the workspace folder; absent: in full. */
   commands_run_form: z.literal('compact').optional(),
   /**
    * The statements of the summary, decisions, done items and user requests about the state of
-   * the work, each with its verdict against the recorded evidence (issue 18, docs/DESIGN.md §4
+   * the work, each with its verdict against the recorded evidence (docs/DESIGN.md §4
    * "Claims"; src/core/receive/claims.ts). Packages made before claims read as `[]`.
    */
   claims: z.array(ClaimSchema).default([]),

@@ -47,7 +47,7 @@ export function describeCuts(dropped: HandoffPackage['dropped']): string {
 }
 
 /**
- * The loss report in words (issue 15): what the session log holds that the handoff does not
+ * The loss report in words: what the session log holds that the handoff does not
  * carry, e.g. "3 older user requests, 5 command runs beyond the cap, 1 plan item collapsed
  * (cancelled or beyond the list), 30 turns not in the recent turns"; '' when nothing was left out.
  */

@@ -1,5 +1,5 @@
 /**
- * Counting the same text once (issue 19): fit-to-budget and the history cap ask for the
+ * Counting the same text once: fit-to-budget and the history cap ask for the
  * tokens of dozens of renderings of one handoff that differ in a few lines (a frontmatter
  * figure, how many touched files are kept). {@link memoisedCounter} cuts each text into
  * pieces at places where cutting cannot change the count, counts each piece once, and adds
@@ -68,7 +68,7 @@ const CHARS_PER_TOKEN_BOUND = 8;
  * history): `count(text)` and `within(text, limit)` return exactly what `base` returns for the
  * whole text, counting each distinct piece ({@link tokenPieces}) once. `count` asks for the
  * pieces it does not know all at once (`base.countMany`, when there: one round trip to the
- * tokenizer's worker thread instead of one per piece, issue 19). `within` stops at the
+ * tokenizer's worker thread instead of one per piece). `within` stops at the
  * first piece that passes the limit, and asks `base.within` (early exit, nothing remembered)
  * for a piece far longer than the tokens left. Memory: at most {@link MEMO_MAX_CHARS}
  * characters of pieces; let the counter go with the handoff it was made for.

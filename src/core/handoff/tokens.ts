@@ -36,9 +36,8 @@ export interface TokenCount {
 
 /**
  * Runs longer than this many characters without a whitespace/non-whitespace change are
- * chunked. Measured in o200k_base: one run of 1,999 CJK characters takes ~20 ms and
- * 50,000 'x' take 1.5 s (quadratic), while 256-character runs cost ~0.7 ms at most.
- * Ordinary words, identifiers and URLs are far shorter and stay exact; CJK prose
+ * chunked: the encoder's merge step is quadratic in the length of a run, so one long run
+ * (a CJK paragraph, a pasted blob) would cost seconds, while short runs stay cheap. Ordinary words, identifiers and URLs are far shorter and stay exact; CJK prose
  * (written without spaces) is chunked, off by at most a token per chunk.
  */
 export const LONG_RUN_CHARS = 256;
@@ -53,8 +52,7 @@ const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
  * `\S{256,}|\s{256,}` (a match of that pattern always starts where a run starts, since the
  * previous match ended where its run ended), but the lookbehinds refuse every start inside a
  * run at once, where the plain pattern re-scanned the rest of the run from each character
- * (8 ms → 3.6 ms on a 150,000-character handoff; test/unit/core/handoff/tokenPieces.test.ts
- * compares both).
+ * (test/unit/core/handoff/tokenPieces.test.ts compares both).
  */
 export const LONG_RUN_PATTERN = `(?<!\\S)\\S{${LONG_RUN_CHARS},}|(?<!\\s)\\s{${LONG_RUN_CHARS},}`;
 const LONG_RUN = new RegExp(LONG_RUN_PATTERN, 'g');
@@ -110,7 +108,7 @@ export function countTokens(encoding: TokenEncoding, text: string): TokenCount {
 /**
  * {@link countTokens} of each text, in order — the same figures — with every part of every
  * text counted in one `countTokensBatch` call when the encoding has it (one round trip to
- * the worker thread instead of one per part: issue 19), else part by part.
+ * the worker thread instead of one per part), else part by part.
  *
  * @returns one `{tokens, estimated}` per text (tokens in the encoding's units)
  * @throws Error when the batch answers another number of counts than it was asked (a broken encoding)

@@ -1,7 +1,7 @@
 /**
  * The touched-file lines of a handoff (docs/DESIGN.md §5 "Touched files"), rendered once per
  * entry and joined once per list: fit-to-budget renders the same list, or a first part of
- * it, ~30 times per handoff (issue 19).
+ * it, ~30 times per handoff.
  */
 import { codeSpan } from './codeSpan';
 import { FLOOR_FOLDERS } from './fitLimits';
@@ -33,14 +33,14 @@ export function renderTouchedFile(f: TouchedFile): string {
   return `- **${f.status}** ${where}${counts}`;
 }
 
-/** Rendered lines by file entry: fit-to-budget renders the same entries ~30 times (issue 19); entries are never edited in place. */
+/** Rendered lines by file entry: fit-to-budget renders the same entries ~30 times; entries are never edited in place. */
 const touchedLines = new WeakMap<TouchedFile, string>();
 const touchedLine = (f: TouchedFile): string => touchedLines.get(f) ?? touchedLines.set(f, renderTouchedFile(f)).get(f)!;
 
 /**
  * The longest touched-file list rendered lately: its entries, their lines joined by line
  * feeds, and where each line ends in that text. Fit-to-budget renders the same list, or a
- * first part of it, ~30 times (issue 19: the join was 1.6 ms of a 4 ms rendering).
+ * first part of it, many times over; joining the lines was most of each rendering.
  */
 let lastList: { entries: readonly TouchedFile[]; text: string; ends: number[] } | undefined;
 

@@ -29,7 +29,7 @@ export const ExclusionsSchema = z.object({
 /** Left-out evidence. */
 export type Exclusions = z.infer<typeof ExclusionsSchema>;
 
-/** A user request as the panel keeps it: the request's text bounded like a list item (issue 15). */
+/** A user request as the panel keeps it: the request's text bounded like a list item. */
 const PanelUserRequestSchema = z.extend(UserRequestSchema, { text: z.string().check(z.minLength(1), z.maxLength(MAX_ITEM_CHARS)) });
 /** A command run as the panel keeps it: the command bounded like a list item, the folder like a path. */
 const PanelCommandRunSchema = z.extend(CommandRunSchema, { command: z.string().check(z.minLength(1), z.maxLength(MAX_ITEM_CHARS)), cwd: z._default(z.nullable(text(4096)), null) });
@@ -94,6 +94,8 @@ export const DraftSchema = z.object({
   reason_kind: z._default(ReasonKindSchema, 'end_of_session'),
   continue_chain: z._default(z.boolean(), false),
   fit: z._default(z.boolean(), false),
+  /** Whether the user chose `fit` (Fit to Budget, Don't Fit): a draft over its budget then no longer switches it on. */
+  fit_chosen: z._default(z.boolean(), false),
   budget: z._default(PanelBudgetSchema, 'default'),
   hop_guard_confirmed: z._default(z.boolean(), false),
   excluded: z._default(ExclusionsSchema, { files: [], tests: [], commits: [], turns: [] }),
@@ -131,7 +133,7 @@ export function newerDraft(webview: RevisedDraft | undefined, host: RevisedDraft
   return webview && webview.revision >= host.revision ? webview : host;
 }
 
-/** The list fields of a draft, edited as lists in the panel ("Done" first: what the session did, issue 15). */
+/** The list fields of a draft, edited as lists in the panel ("Done" first: what the session did). */
 export const DRAFT_LISTS = ['completed', 'decisions', 'failed_approaches', 'next_steps', 'blockers'] as const;
 /** One of the list fields. */
 export type DraftList = (typeof DRAFT_LISTS)[number];
@@ -198,7 +200,7 @@ export function toggle<T>(values: readonly T[], value: T, excluded: boolean): T[
  * The handover request a draft asks for (list items trimmed and empty ones dropped by
  * the request schema). The budget is the draft's choice ({@link budgetTokens}: `default` is the
  * setting), the tokenizer the setting's. `drafted` lists the
- * fields still as drafted that hold something (issue 15: the handoff's `drafted`); the user
+ * fields still as drafted that hold something (the handoff's `drafted`); the user
  * requests and commands run go only once the panel drafted or the user edited them (absent,
  * the engine reads them from the session log itself).
  */

@@ -1,5 +1,5 @@
 /**
- * The typed protocol between the "Handoff Insights" webview (issue 21) and the extension
+ * The typed protocol between the "Handoff Insights" webview and the extension
  * host, on the rules of the panel's protocol (./protocol.ts): every message is validated on
  * arrival with these zod/mini schemas, both ways; the webview never computes a figure, it
  * shows the `Insights` object the engine made (`readInsights`, src/engine/insights.ts; its

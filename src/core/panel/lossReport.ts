@@ -1,5 +1,5 @@
 /**
- * The loss report in words (issue 15): what the session log holds that the handoff does not
+ * The loss report in words: what the session log holds that the handoff does not
  * carry — older requests, commands beyond the cap, collapsed todos, turns (the counts of
  * `LeftOut`, src/core/handoff/draftFields.ts). The panel shows it beside the token meter, the
  * end-of-session command in its confirmation step. Pure, for the webview bundle too.

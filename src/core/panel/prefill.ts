@@ -1,5 +1,5 @@
 /**
- * The panel's form filled from the session's draft (issue 15): which fields the draft may
+ * The panel's form filled from the session's draft: which fields the draft may
  * fill, what a user's edit changes, and where each drafted item came from, as the panel
  * shows it on hover. Pure: the webview applies a draft the host sends (so an edit typed
  * meanwhile is never lost), and the tests run these functions in Node.
@@ -13,7 +13,7 @@ import { draftItemText } from '../handoff/drafted';
 import type { CommandRun, Draft as SessionDraft, DraftedField, Provenance } from '../handoff/draftFields';
 import type { Draft } from './draft';
 
-/** Every field a session draft fills, in the panel's order (docs/DESIGN.md §4, issue 15). */
+/** Every field a session draft fills, in the panel's order (docs/DESIGN.md §4). */
 export const DRAFTED_FIELDS: readonly DraftedField[] = ['summary', 'completed', 'decisions', 'failed_approaches', 'next_steps', 'blockers', 'user_requests', 'commands_run'];
 
 /** The words the panel uses for each drafted field (the loss report and the redraft banner). */

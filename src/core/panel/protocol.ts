@@ -6,14 +6,14 @@
  * carries zod's mini build without its locales (docs/ARCHITECTURE.md, the webview layer).
  *
  * - Webview → host **commands** (fire and forget): `ready` (the handshake: the host holds
- *   its posts until it arrives), `draftChanged`, `refreshEvidence`, `runCommand`, and for
- *   issue 15 `redraft` (collect the evidence again and draft from it), `draftWithModel` /
- *   `cancelModelDraft` (the language-model draft: sent only on the user's click), and for
- *   issue 18 `verify` (run "Handoff: Verify" on the latest handoff; the host asks consent).
+ *   its posts until it arrives), `draftChanged`, `refreshEvidence`, `runCommand`,
+ *   `redraft` (collect the evidence again and draft from it), `draftWithModel` /
+ *   `cancelModelDraft` (the language-model draft: sent only on the user's click), and
+ *   `verify` (run "Handoff: Verify" on the latest handoff; the host asks consent).
  * - Webview → host **requests**, answered by a `response` with the same `id`:
  *   `preview` and `handOver`.
  * - Host → webview **notifications**: `init`, `state`, `evidence`, `estimate`,
- *   `handedOver`, `banner`, `draft` (the session's draft, issue 15), `modelDraft` (the
+ *   `handedOver`, `banner`, `draft` (the session's draft), `modelDraft` (the
  *   language-model draft's progress and result), and the `response`s.
  *
  * Kept free of the registry, YAML and the full zod so the webview bundle stays small.
@@ -44,19 +44,19 @@ export const DraftChangedMessageSchema = z.strictObject({ type: z.literal('draft
 export const RefreshEvidenceMessageSchema = z.strictObject({ type: z.literal('refreshEvidence') });
 
 /**
- * "Redraft": collect the evidence again and send a new `draft` (issue 15). The webview
+ * "Redraft": collect the evidence again and send a new `draft`. The webview
  * re-fills the fields still as drafted and the empty ones, and asks before replacing edited ones.
  */
 export const RedraftMessageSchema = z.strictObject({ type: z.literal('redraft') });
 
-/** "Draft with …": ask the editor's language model for a draft (issue 15). Only ever sent on the user's click. */
+/** "Draft with …": ask the editor's language model for a draft. Only ever sent on the user's click. */
 export const DraftWithModelMessageSchema = z.strictObject({ type: z.literal('draftWithModel') });
 
 /** Cancel the language-model draft under way. */
 export const CancelModelDraftMessageSchema = z.strictObject({ type: z.literal('cancelModelDraft') });
 
 /**
- * "Verify…" beside the latest handoff (issue 18): run "Handoff: Verify" on the handoff of
+ * "Verify…" beside the latest handoff: run "Handoff: Verify" on the handoff of
  * that id (the `latest` of the evidence). The host asks the user's consent before any
  * recorded command re-runs; the webview never runs anything.
  */
@@ -187,7 +187,7 @@ export const EstimateNotificationSchema = z.strictObject({
   hop: positive(),
   hop_guard: z.nullable(HopGuardSchema),
   problem: z.nullable(z.string()),
-  /** The loss report of the package as estimated (issue 15): what the session log holds that it does not carry. */
+  /** The loss report of the package as estimated: what the session log holds that it does not carry. */
   left_out: z.optional(LeftOutSchema),
 });
 /** A token estimate. */
@@ -209,7 +209,7 @@ export const HandedOverNotificationSchema = z.strictObject({
 export const BannerNotificationSchema = z.strictObject({ type: z.literal('banner'), kind: z.enum(['error', 'warning', 'info']), message: z.string() });
 
 /**
- * Host → webview: the session's draft from the evidence (issue 15; `src/engine/drafting.ts`),
+ * Host → webview: the session's draft from the evidence (`src/engine/drafting.ts`),
  * sent after the evidence is collected and after a `redraft`; `drafted` names the fields it
  * has something for; `redraft` says the user asked for it (the panel then says which fields
  * it re-filled and which edited ones it left); `fit` that the draft as filled would be over its
@@ -229,7 +229,7 @@ export type DraftNotification = z.infer<typeof DraftNotificationSchema>;
 export const ModelDraftFieldsSchema = z.pick(SessionDraftSchema, { summary: true, decisions: true, failed_approaches: true, next_steps: true });
 
 /**
- * Host → webview: the language-model draft ("Draft with …", issue 15): `available` (a model
+ * Host → webview: the language-model draft ("Draft with …"): `available` (a model
  * can be asked: `model` names it, no request sent), `unavailable` (`message` says why),
  * `running`, `done` (with `fields` and the token cost `input_tokens` / `output_tokens`),
  * `cancelled` or `failed` (`message`).

@@ -1,5 +1,5 @@
 /**
- * What the panel keeps in its webview state beside the draft (issue 15): the session's draft
+ * What the panel keeps in its webview state beside the draft: the session's draft
  * last applied, so the drafted items' sources and the loss report survive hiding, moving and
  * reloading the view. Read back with the same schema the host's `draft` message uses.
  */

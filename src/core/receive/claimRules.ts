@@ -1,5 +1,5 @@
 /**
- * The rule table of claims (issue 18, docs/DESIGN.md §4 "Claims"): what words state, per kind,
+ * The rule table of claims (docs/DESIGN.md §4 "Claims"): what words state, per kind,
  * that the work is in a good state — "all tests pass", "lint is clean", "no type errors", "it
  * builds", "migrated the db", "deployed to staging", "fixed #123" — and the guards that keep
  * requests, questions, negations, conditions and intentions ("make all tests pass", "can you
@@ -29,7 +29,7 @@ export interface ClaimRule {
    * Words every match of every `state` and `task` pattern contains (a necessary condition: the
    * patterns' own subjects and verbs). A clause without them is not tried against the patterns:
    * the same claims, but a pattern is only compiled, on its first use, where it could match
-   * (issue 19: compiling the whole table was most of a small handoff's first claims search, ~20
+   * (compiling the whole table was most of a small handoff's first claims search, ~20
    * ms). test/unit/core/receive/claims.test.ts checks every match on real text contains them.
    */
   readonly words: RegExp;
@@ -160,8 +160,8 @@ const IMPERATIVE_VERB =
  * Whether a lower-cased clause opens with an instruction: one {@link INSTRUCTION_LEAD} at
  * most, then an {@link IMPERATIVE_VERB}. None of the lead words is a verb, so reading past a
  * lead never hides a verb that opens the clause: the same answers as one pattern with the
- * lead as an optional group, which V8 took 5–7 ms to run the first time in a process (the
- * optional group before the verbs' alternation; issue 19: a hook's claims search paid it).
+ * lead as an optional group, which is slow to run the first time in a process (the
+ * optional group before the verbs' alternation).
  */
 export function opensWithImperative(clause: string): boolean {
   return IMPERATIVE_VERB.test(clause.replace(INSTRUCTION_LEAD, ''));

@@ -1,5 +1,5 @@
 /**
- * Claims a handoff makes about the state of the work (issue 18, docs/DESIGN.md §4 "Claims"):
+ * Claims a handoff makes about the state of the work (docs/DESIGN.md §4 "Claims"):
  * statements in the summary, decisions, done items and the user's own words — "all tests
  * pass", "lint is clean", "it builds", "migrated", "deployed", "fixed #123" — and the verdict
  * the recorded evidence gives each. The rule table that finds them and the judge are in

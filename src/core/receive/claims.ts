@@ -1,5 +1,5 @@
 /**
- * Claims and their evidence (issue 18, docs/DESIGN.md §4 "Claims"): the statements a handoff
+ * Claims and their evidence (docs/DESIGN.md §4 "Claims"): the statements a handoff
  * makes about the state of the work — in its summary, decisions, done items and the user's own
  * requests — found by the rule table of ./claimRules.ts, then judged against what the session
  * recorded: `backed` (by which run or commit, and on what basis), `contradicted` (the latest
@@ -169,7 +169,7 @@ function sentenceClaims(original: string, field: ClaimField): FoundClaim[] {
   // Each clause a rule reads is part of this sentence, lower-cased (phrases and clauses are
   // pieces of it, trimmed; the marks normalize strips never reach past the first phrase), and
   // contains the rule's words (./claimRules.ts `words`): a rule whose words the sentence lacks
-  // cannot match, and most sentences lack every rule's (issue 19: a hook's first claims search
+  // cannot match, and most sentences lack every rule's (a hook's first claims search
   // spent most of its time splitting such sentences into phrases and clauses, once per rule).
   const rules = CLAIM_RULES.filter((rule) => rule.words.test(sentence));
   if (rules.length === 0) return [];

@@ -1,5 +1,5 @@
 /**
- * The full history behind a handoff (issue 18, "The full history, on request" — Agent Zero's
+ * The full history behind a handoff ("The full history, on request" — Agent Zero's
  * stage 2, `request_full_history`): the session's turns, commands and their results, rendered
  * as Markdown and capped at a token budget (default {@link DEFAULT_HISTORY_MAX_TOKENS}).
  *
@@ -21,7 +21,7 @@ import { codeSpan } from '../handoff/codeSpan';
 import { formatCount, plural } from '../handoff/render';
 import type { TokenCounter } from '../handoff/tokens';
 
-/** Tokens a full history is capped at by default and at most: 50,000 (Agent Zero's stage-2 cap, issue 18). */
+/** Tokens a full history is capped at by default and at most: 50,000 (Agent Zero's stage-2 cap). */
 export const DEFAULT_HISTORY_MAX_TOKENS = 50_000;
 /** The smallest cap a caller may ask for: 1,000 tokens (room for the header, the first and the latest turns). */
 export const MIN_HISTORY_MAX_TOKENS = 1_000;

@@ -1,5 +1,5 @@
 /**
- * The handoff being picked up, as the receiving prompt carries it (issue 18, "A compact
+ * The handoff being picked up, as the receiving prompt carries it ("A compact
  * receiving prompt"; docs/DESIGN.md §5 "Receiving side"): its body in full — the human
  * sections, every one of docs/DESIGN.md §5 "Handoff files" — without the YAML frontmatter,
  * nested under one `## ` heading of the prompt, cut only when it is bigger than the room the
@@ -27,7 +27,7 @@ function fenceAfter(open: string | undefined, line: string): string | undefined 
 
 /** A setext heading underline (CommonMark §4.3: `=` or `-` only, indented at most three spaces) — a heading when it follows a paragraph line. */
 const SETEXT = /^( {0,3})([=-]+[ \t]*)$/;
-/** The receiving prompt's own labels (receiverPrompt.ts: verification, issue 18; waiting, issue 21) at a line's start: only the prompt may write them. */
+/** The receiving prompt's own labels (receiverPrompt.ts: verification; waiting) at a line's start: only the prompt may write them. */
 const VERIFICATION_LABEL = /^( {0,3})\*\*(Verification|Waiting):\*\*/;
 
 /** One line with its ATX heading (if any) `by` levels deeper, at least level `min`, at most `######`. */

@@ -39,7 +39,7 @@ export interface SpecialistPromptInput {
   /**
    * The handoff picked up: its id, its workspace-relative path and its return condition, and
    * `body`: the handoff itself as `pickedUpHandoffText` shapes it (./pickedUpHandoff.ts: one
-   * `## ` heading, its human sections `###` under it, no frontmatter; issue 18), absent when
+   * `## ` heading, its human sections `###` under it, no frontmatter), absent when
    * its file could not be read; null when the user called the specialist directly.
    */
   readonly handoff: {
@@ -52,9 +52,9 @@ export interface SpecialistPromptInput {
   readonly priorHandoffs: string;
   /** What changed since the handoff was written, one finding per line; empty = the handoff matches the workspace. */
   readonly staleness: readonly string[];
-  /** The latest verification of the handoff, as one line (`verificationLine`, issue 18), put right after the introduction; absent when it was never verified. */
+  /** The latest verification of the handoff, as one line (`verificationLine`), put right after the introduction; absent when it was never verified. */
   readonly verification?: string;
-  /** Handoffs of the chain waiting too long for a pick-up or an answer, one line each (`waitingPromptLine`, issue 21), put after the verification line; absent or empty: none. */
+  /** Handoffs of the chain waiting too long for a pick-up or an answer, one line each (`waitingPromptLine`), put after the verification line; absent or empty: none. */
   readonly waiting?: readonly string[];
   /** `timestamp`: ISO 8601 time of this run; `deliverablePath`: workspace-relative path the specialist writes its deliverable to. */
   readonly runContext: { readonly timestamp: string; readonly deliverablePath: string };
@@ -78,15 +78,15 @@ function oneLine(text: string): string {
  *
  * 1. `# <persona marker> <label>` and an introduction naming the specialist id and the
  *    handoff picked up (`id` and workspace-relative path), or saying there is none; then,
- *    when the handoff was verified, `**Verification:** <its line>` (issue 18); then one
- *    `**Waiting:** <line>` per handoff of the chain waiting too long (issue 21);
+ *    when the handoff was verified, `**Verification:** <its line>`; then one
+ *    `**Waiting:** <line>` per handoff of the chain waiting too long;
  * 2. `## Mandate` — the specialist's mandate;
  * 3. `## Receive rules` — {@link RECEIVE_RULES} as a list;
  * 4. `## Run Context` — `- run.timestamp: <ISO time>` and `- run.handoff_path: <path>`
  *    (spelling of the itervox handoff convention);
  * 5. `## Staleness` — the staleness lines as a list, or a line saying the handoff matches
  *    the workspace (or that there is no handoff to compare); then the handoff's `body` as
- *    given (issue 18: `## Handoff to <label>: <topic>` and its sections — User requests,
+ *    given (`## Handoff to <label>: <topic>` and its sections — User requests,
  *    Done, Commands run among them — as `###`), when there is one;
  * 6. `## Return condition` — the handoff's return condition, else the specialist's
  *    default, with known codes in words (`user_request`, see `describeReturnCondition`);

@@ -1,6 +1,6 @@
 /**
- * A recorded command as the user is shown it before consenting to re-run it (issue 18,
- * docs/DESIGN.md §9 "Verify on receipt"): exactly the characters the shell will get, none
+ * A recorded command as the user is shown it before consenting to re-run it
+ * (docs/DESIGN.md §9 "Verify on receipt"): exactly the characters the shell will get, none
  * hidden. A handoff file can be edited by hand or by another agent, so its "Tests run" line
  * may hold a line break (a second command), bidi controls that reorder what a terminal shows
  * (Trojan Source, CVE-2021-42574) or Unicode tag characters (invisible text). Pure.

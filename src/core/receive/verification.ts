@@ -1,5 +1,5 @@
 /**
- * A verification on receipt (issue 18, docs/DESIGN.md §5 "Verify on receipt"): the staleness
+ * A verification on receipt (docs/DESIGN.md §5 "Verify on receipt"): the staleness
  * report of a handoff plus each recorded test and build command re-run (only with the user's
  * consent) and judged against what the handoff recorded. Stored as one event file per
  * verification (src/store/handoffs/verifications.ts, like the status events), appended to the
@@ -226,7 +226,7 @@ function oneLine(text: string): string {
 export const VERIFICATION_LINE_ITEMS = 3;
 
 /**
- * One line saying what a verification found (issue 18's wording): `Checked at <checked_at>:`,
+ * One line saying what a verification found: `Checked at <checked_at>:`,
  * the non-zero counts in the order verified, contradicted, unverifiable, not run, then the
  * contradicted commands (else the unverifiable ones) with why, at most
  * {@link VERIFICATION_LINE_ITEMS}, e.g. "Checked at 2026-12-01T10:00:00.000Z: 2 verified, 1

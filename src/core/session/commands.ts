@@ -1,5 +1,5 @@
 /**
- * The commands a session ran beside its tests (issue 15, docs/DESIGN.md §6 "Commands run"): what
+ * The commands a session ran beside its tests (docs/DESIGN.md §6 "Commands run"): what
  * each does, by its first words — `build`, `install`, `migration`, `deploy`, `git` (operations
  * that change history), `other` — and repeated runs of one command in one folder counted once,
  * with the latest run's exit code. Pure: no I/O.

@@ -32,7 +32,7 @@ export interface SessionTurn {
   readonly injected?: boolean;
 }
 
-/** One of the user's own messages (issue 15): its text verbatim and bounded (./requests.ts), and its time when the format records one. */
+/** One of the user's own messages: its text verbatim and bounded (./requests.ts), and its time when the format records one. */
 export interface SessionUserRequest {
   readonly text: string;
   readonly time?: string;
@@ -152,9 +152,9 @@ export interface TranscriptRead {
   readonly error?: string;
   /** How many events of each kind the reader saw (kept or not: the accumulator keeps a bounded number). */
   readonly seen?: { readonly turns: number; readonly commands: number; readonly edits: number; readonly requests?: number; readonly other_commands?: number; readonly compactions?: number };
-  /** The user's own requests (issue 15), the newest {@link MAX_KEPT_USER_REQUESTS_PER_TRANSCRIPT}, oldest first. */
+  /** The user's own requests, the newest {@link MAX_KEPT_USER_REQUESTS_PER_TRANSCRIPT}, oldest first. */
   readonly user_requests?: readonly SessionUserRequest[];
-  /** The non-test, non-read-only commands that ran, grouped by text and folder (issue 15, ./commands.ts). */
+  /** The non-test, non-read-only commands that ran, grouped by text and folder (./commands.ts). */
   readonly command_groups?: readonly CommandGroup[];
 }
 
@@ -200,7 +200,7 @@ export const MAX_KEPT_USER_REQUESTS_PER_TRANSCRIPT = 200;
  * How many events of each kind a {@link SessionAccumulator} keeps (the newest): turns
  * ({@link MAX_KEPT_TURNS}), test-like commands ({@link MAX_KEPT_TEST_COMMANDS}) and other
  * commands ({@link MAX_KEPT_OTHER_COMMANDS}) by default. {@link KEEP_ALL} keeps every one:
- * the full history of a handoff (issue 18, src/engine/history.ts) reads a transcript whole.
+ * the full history of a handoff (src/engine/history.ts) reads a transcript whole.
  */
 export interface AccumulatorLimits {
   readonly turns: number;
@@ -211,7 +211,7 @@ export interface AccumulatorLimits {
 /** The bounds of a handoff's evidence (docs/DESIGN.md §6): 100 turns, 1,000 test runs, 50 other commands. */
 export const BOUNDED: AccumulatorLimits = Object.freeze({ turns: MAX_KEPT_TURNS, tests: MAX_KEPT_TEST_COMMANDS, others: MAX_KEPT_OTHER_COMMANDS });
 
-/** No bound: every turn and command of what is read (the full history, issue 18; memory grows with the transcript). */
+/** No bound: every turn and command of what is read (the full history; memory grows with the transcript). */
 export const KEEP_ALL: AccumulatorLimits = Object.freeze({ turns: Infinity, tests: Infinity, others: Infinity });
 
 /**
@@ -226,14 +226,14 @@ export class SessionAccumulator {
   /** Each edited path's latest edit and its place in the transcript, least recently edited first. */
   private readonly edits = new Map<string, { readonly e: SessionFileEdit; readonly seq: number }>();
   private readonly userRequests: SessionUserRequest[] = [];
-  /** Non-test commands grouped by text and folder (issue 15). */
+  /** Non-test commands grouped by text and folder. */
   private readonly tally = new CommandTally();
   /** The next event's place in the transcript (the kept events are returned in this order). */
   private seq = 0;
   private planSeq = 0;
   /** How many events of each kind were seen in all. */
   readonly counts = { turns: 0, commands: 0, edits: 0, plans: 0, compactions: 0 };
-  /** User requests seen (issue 15), kept or not. */
+  /** User requests seen, kept or not. */
   requestsSeen = 0;
   /** The latest plan snapshot seen. */
   private plan: SessionPlan | undefined;
@@ -294,17 +294,17 @@ export class SessionAccumulator {
     }
   }
 
-  /** The user's own requests (issue 15), the newest kept, oldest first. */
+  /** The user's own requests, the newest kept, oldest first. */
   requests(): SessionUserRequest[] {
     return [...this.userRequests];
   }
 
-  /** Runs of non-test commands of a listed kind seen (issue 15; read-only and rejected ones not counted). */
+  /** Runs of non-test commands of a listed kind seen (read-only and rejected ones not counted). */
   get otherCommandsSeen(): number {
     return this.tally.seen;
   }
 
-  /** The non-test commands that ran, grouped (issue 15): see ./commands.ts. */
+  /** The non-test commands that ran, grouped: see ./commands.ts. */
   commandGroups(): CommandGroup[] {
     return this.tally.list();
   }
@@ -320,7 +320,7 @@ export class SessionAccumulator {
 /**
  * The newest events of one kind and their places in the transcript, oldest first. The place
  * is kept beside the event (not in a WeakMap keyed by every event added: that table grew by
- * one entry per event until the next full GC, issue 19's peak-RSS row).
+ * one entry per event until the next full GC).
  */
 class NewestKept<T extends SessionEvent> {
   private readonly items: T[] = [];
@@ -363,13 +363,13 @@ export const FileStateSchema = z.object({
   head_bytes: z.number().int().nonnegative().default(0),
   turns: z.array(TurnMemorySchema).default([]),
   /**
-   * The newest user requests of the previous read (issue 15; at most REMEMBERED_USER_REQUESTS in
+   * The newest user requests of the previous read (at most REMEMBERED_USER_REQUESTS in
    * collectSessionLog), so a later handoff still has the latest request when no new one came.
    * Optional (absent reads as none), so a state saved before it parses and literal states stay valid.
    */
   user_requests: z.array(z.object({ text: z.string(), time: z.string().optional() })).optional(),
   /**
-   * The latest plan snapshot read of the file (issue 15), so a read of only new lines still
+   * The latest plan snapshot read of the file, so a read of only new lines still
    * knows the plan; absent when the file had none (state files written before it parse as such).
    */
   plan: PlanMemorySchema.optional(),
@@ -392,7 +392,7 @@ export function emptySessionLogState(): SessionLogState {
 export const shellWrites = shellWordsWrites;
 
 /**
- * How an agent's todo / plan tool marks an item (issue 15): `pending` (Claude Code, Gemini,
+ * How an agent's todo / plan tool marks an item: `pending` (Claude Code, Gemini,
  * Codex `pending`, Roo/Kilo `[ ]`, Copilot `not-started`), `in_progress` (`in_progress`,
  * `[-]`, Copilot `in-progress`), `completed` (`completed`, `[x]`), `cancelled` (Gemini CLI).
  */
@@ -407,7 +407,7 @@ export interface PlanItem {
 }
 
 /**
- * A snapshot of an agent's todo list or plan, as one call of its plan tool left it (issue 15):
+ * A snapshot of an agent's todo list or plan, as one call of its plan tool left it:
  * Claude Code `TodoWrite` (or its task tools `TaskCreate` / `TaskUpdate`, one item a call), Codex `update_plan`, Roo / Kilo Code `update_todo_list`, Cline's
  * `task_progress` checklist, Copilot's todo tool, Gemini CLI `write_todos`, OpenCode
  * `todowrite`. Each call replaces the whole list, so the latest snapshot is the plan.

@@ -1,5 +1,5 @@
 /**
- * The user's own requests among a session's user-role turns (issue 15, docs/DESIGN.md §6 "User
+ * The user's own requests among a session's user-role turns (docs/DESIGN.md §6 "User
  * requests"): what the person typed, verbatim, and not what an agent put in the user's role —
  * hook feedback, slash commands, compaction summaries, environment and instruction injections,
  * background-task notifications. A very long message (a pasted log) keeps its head.

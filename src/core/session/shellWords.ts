@@ -1,6 +1,6 @@
 /**
  * What a shell command line writes, read from its parsed syntax tree — never from the text of a
- * heredoc body or a quoted string (issue 16: `python - <<'PY' … if n>5:` gave a file `5:`).
+ * heredoc body or a quoted string (`python - <<'PY' … if n>5:` gave a file `5:`).
  * The parser is `mvdan-sh`, the JavaScript build of mvdan.cc/sh (POSIX / Bash syntax, heredocs,
  * quoting and `$(…)` parsed as bash does): pure JavaScript and synchronous.
  */

@@ -1,7 +1,7 @@
 /**
  * Which commands are test runs, and what their summary lines say (docs/DESIGN.md §6 "Tests run").
  * The exit code decides the result; parsed counts only add detail. Where the log has no exit
- * code, the runner's printed summary decides, marked `basis: 'output'` (issue 16); a command
+ * code, the runner's printed summary decides, marked `basis: 'output'`; a command
  * whose result neither tells stays `unknown` — never guessed as passed.
  */
 import { TestRunSchema, type TestRun } from '../handoff/schema';

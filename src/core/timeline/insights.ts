@@ -1,5 +1,5 @@
 /**
- * Handoff insights (issue 21, docs/DESIGN.md §5 "Insights"): how the handoffs of a project go,
+ * Handoff insights (docs/DESIGN.md §5 "Insights"): how the handoffs of a project go,
  * figured from the handoff files alone — their frontmatter, with the status events applied
  * (§5 "Status") — per receiving specialist and overall, over a period.
  *

@@ -1,5 +1,5 @@
 /**
- * The digest of a prior handoff in the receiving prompt (issue 18, "A compact receiving
+ * The digest of a prior handoff in the receiving prompt ("A compact receiving
  * prompt"; docs/DESIGN.md §5 "Prior handoffs context"): what the next specialist needs from an
  * earlier hop — who handed to whom, its status now, its summary, decisions and failed
  * approaches — and a link to the file for the rest. Its machine metadata (hashes, git

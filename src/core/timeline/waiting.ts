@@ -1,5 +1,5 @@
 /**
- * "Pending too long" (issue 21, docs/DESIGN.md §5 "Insights"): a handoff not picked up after
+ * "Pending too long" (docs/DESIGN.md §5 "Insights"): a handoff not picked up after
  * `handoff.pendingWarnAfter`, or accepted and never answered after that long, is shown with a
  * warning in the timeline and a line in the receiving prompt of its chain. The setting's
  * form, its reading, the verdict and its wording live here, once, for every surface.
@@ -9,7 +9,7 @@
 import type { HandoffStatus } from '../handoff/schema';
 import type { TimelineNode } from './chains';
 
-/** `handoff.pendingWarnAfter`'s default: `2d` (issue 21). */
+/** `handoff.pendingWarnAfter`'s default: `2d`. */
 export const DEFAULT_PENDING_WARN_AFTER = '2d';
 /** {@link DEFAULT_PENDING_WARN_AFTER} in ms: 2 days. */
 export const DEFAULT_PENDING_WARN_AFTER_MS = 2 * 24 * 60 * 60 * 1000;

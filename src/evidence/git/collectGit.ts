@@ -67,7 +67,7 @@ export interface GitEvidenceOptions {
    * Called once, as soon as the collection's git processes (status, the numstat diff, the
    * excerpt, the log) have been asked for — or when the collection ends without them (not a
    * repository, no git, a failure). A caller with main-thread work of its own starts it then,
-   * so that the work runs while git does instead of delaying git's start (issue 19: the hook
+   * so that the work runs while git does instead of delaying git's start (the hook
    * loads secretlint then; started one turn of the event loop after the collection, it ran
    * before the status process was spawned, since the pathspec's realpath waits a turn).
    */
@@ -359,7 +359,7 @@ async function collectCommits(
   const commits: Commit[] = log.all.map((c) => ({ sha: c.hash, subject: c.message, author: c.author_name, date: c.date }));
   // A log shorter than its cap is the whole range: it is its own count. Only a full log asks
   // git to count the rest (one git process fewer in the common case — a short session, a young
-  // repository; issue 19).
+  // repository).
   const count = commits.length < max ? String(commits.length) : await git.raw(['rev-list', '--count', range, '--']);
   const parsed = Number.parseInt(count.trim(), 10);
   const total = Number.isNaN(parsed) ? commits.length : parsed;

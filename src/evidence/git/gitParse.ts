@@ -66,7 +66,7 @@ export function displayPath(p: string): string {
  *
  * Output that is valid UTF-8 as a whole (nearly always) is decoded once and split as text:
  * NUL is a one-byte character that no multi-byte sequence contains, so every field of valid
- * UTF-8 is valid UTF-8 and decodes to the same string (issue 19: one decode instead of
+ * UTF-8 is valid UTF-8 and decodes to the same string (one decode instead of
  * 20,000 for a 10,000-file status). Anything else goes field by field.
  */
 export function splitNulFields(buf: Buffer): string[] {

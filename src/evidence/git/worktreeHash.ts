@@ -111,8 +111,8 @@ export async function hashRegularFile(file: string): Promise<string> {
 /**
  * At most this many files (32) are given their git object ids in Node ({@link gitBlobIds})
  * rather than by a `git hash-object` process: for a few files, reading them here costs less
- * than starting git (issue 19: a process is ~15 ms of fork, exec and wait on this 2-core
- * machine); for thousands, one git process reading them is faster.
+ * than starting git (fork, exec and wait); for thousands, one git process reading them is
+ * faster.
  */
 export const NODE_BLOB_IDS_MAX_FILES = 32;
 

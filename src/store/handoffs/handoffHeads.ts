@@ -1,5 +1,5 @@
 /**
- * Heads of handoff files, read in bulk (issue 19: chain links of 10,000 files; issue 21: the
+ * Heads of handoff files, read in bulk (chain links of 10,000 files; the
  * insights' figures): a bounded read of each file's start, only up to its frontmatter's
  * closing `---` ({@link readHeadText}), the head fields taken by the fast reader of
  * src/core/handoff/frontmatterHead.ts (the `yaml` library for anything it does not

@@ -151,10 +151,10 @@ async function readMirrorCandidate(file: string, ours: ReadonlySet<string>): Pro
 
 /**
  * Chain links of a timeline entry, and whether it hands work over or back; `verification`:
- * the latest verification of our handoff (issue 18: when it was checked, its counts and its
+ * the latest verification of our handoff (when it was checked, its counts and its
  * line), absent when it has none or was not looked up (`readTimeline` fills it from one bulk read);
  * `status_at`: when it took its status (the `at` of the latest status change, events applied;
- * absent when it has none — issue 21, the timeline's "waiting too long").
+ * absent when it has none; the timeline's "waiting too long").
  */
 export type TimelineEntryInfo = ChainInfo & { readonly kind: 'handoff' | 'result'; readonly verification?: TimelineVerification; readonly status_at?: string };
 
@@ -163,7 +163,7 @@ export type TimelineEntryInfo = ChainInfo & { readonly kind: 'handoff' | 'result
  * when it has its status.
  */
 function chainInfoOf(head: HandoffHead): TimelineEntryInfo {
-  const at = head.status_history.at(-1)?.at; // issue 21: since when it has its status (the timeline's "waiting too long")
+  const at = head.status_history.at(-1)?.at; // since when it has its status (the timeline's "waiting too long")
   return { id: head.id, root_id: head.root_id, parent_id: head.parent_id, status: head.status, topic: head.topic_title || head.topic, hop: head.hop, kind: head.kind, ...(at ? { status_at: at } : {}) };
 }
 

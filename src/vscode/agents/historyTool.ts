@@ -1,5 +1,5 @@
 /**
- * The language model tool `request_full_history` (`#fullHistory` in the chat; issue 18):
+ * The language model tool `request_full_history` (`#fullHistory` in the chat):
  * registered with `vscode.lm.registerTool` where VS Code has it, like `#handover`
  * (./lmTool.ts). Read-only, so VS Code asks no confirmation: it runs the engine's tool
  * (`runHistoryTool`, src/engine/historyTool.ts) on the workspace folder's settings and session

@@ -8,8 +8,7 @@
  * VS Code nothing is registered (one line in the output channel says so). No definition
  * is offered in an untrusted workspace. The server omits `handover_to_specialist` and
  * `request_full_history` (`LANGUAGE_MODEL_TOOL_NAMES`): the extension offers them to the chat
- * as its language model tools (lmTool.ts, historyTool.ts), and VS Code would list each twice
- * (issue 17).
+ * as its language model tools (lmTool.ts, historyTool.ts), and VS Code would list each twice.
  */
 import * as vscode from 'vscode';
 import { mcpServerSpecs } from '../../core/agents/mcpServerDefinition';

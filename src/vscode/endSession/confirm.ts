@@ -64,7 +64,7 @@ export async function askOverBudget(p: PreparedHandover, title: string): Promise
 
 /**
  * The confirmation step: the choices (hand over; over budget: fit and hand over, or not),
- * what the session log holds that the handoff does not carry (issue 15, shown when the
+ * what the session log holds that the handoff does not carry (shown when the
  * session was drafted), the touched files and the notes. Resolves to how to write, or
  * undefined to cancel (Escape writes nothing).
  */
@@ -77,7 +77,7 @@ export async function confirmHandover(p: PreparedHandover, draft: SessionDraft |
   } else {
     items.push(...overBudgetItems(p));
   }
-  // The loss report (issue 15): what the session log holds that this handoff does not carry.
+  // The loss report: what the session log holds that this handoff does not carry.
   const leftOut = draft && describeLeftOut(pkg.left_out);
   if (draft) {
     items.push({ label: 'From the session log', kind: vscode.QuickPickItemKind.Separator });

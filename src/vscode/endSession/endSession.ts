@@ -2,7 +2,7 @@
  * "Handoff: End Session and Hand Over…" — the end-of-session handoff with no panel.
  *
  * Interactive: a quick pick of specialists, then input boxes for topic, summary,
- * decisions, next steps and blockers, prefilled from the session's draft (issue 15: the
+ * decisions, next steps and blockers, prefilled from the session's draft (the
  * panel's draft, ./sessionDraft.ts); git and the session log are read meanwhile (window
  * progress, then a cancellable notification if it is still running); a confirmation
  * step shows the touched files, the token estimate against the budget (and what
@@ -95,7 +95,7 @@ export class EndSessionCommand extends DisposableOwner {
     private readonly session: SessionHooks,
     private readonly onWritten: () => void,
     private readonly workspaceState: vscode.Memento,
-    /** "Draft with …" (issue 15, src/vscode/lm): asked only when the user presses the summary step's button. */
+    /** "Draft with …" (src/vscode/lm): asked only when the user presses the summary step's button. */
     private readonly modelDrafter?: EndSessionModelDrafter,
   ) {
     super();
@@ -293,7 +293,7 @@ export class EndSessionCommand extends DisposableOwner {
           break;
         case 3:
           if (!waited) {
-            // Once: the session's draft fills the fields (issue 15); going back never refills them.
+            // Once: the session's draft fills the fields; going back never refills them.
             waited = true;
             a.draft = await awaitDraft(drafted);
             if (a.draft) Object.assign(a, draftedAnswers(a.draft));
@@ -367,7 +367,7 @@ export class EndSessionCommand extends DisposableOwner {
         section = group;
       }
       // The label names the specialist once (its persona marker and id repeat it); the mandate's
-      // head fits the detail line, where a first sentence was cut off (issue 17).
+      // head fits the detail line, where a first sentence was cut off.
       items.push({ label: `$(${s.icon}) ${s.label}`, detail: mandateHeadline(s.mandate), specialist: s });
     }
     const active = items.find((i) => i.specialist?.id === lastId);

@@ -4,7 +4,7 @@
  * opens on them. Since VS Code 1.10x the built-in preview draws frontmatter as a table by
  * default (setting `markdown.preview.frontMatter`, microsoft/vscode#316147), so the preview of
  * the file itself opened on some fifty rows of machine metadata (ids, hashes, budget) before
- * the handoff's title (issue 17: "its Markdown preview, not the raw frontmatter"). The user's
+ * the handoff's title ("its Markdown preview, not the raw frontmatter"). The user's
  * setting is left alone; the file itself is one click away (the preview's "Open Source").
  *
  * A document's URI path is the handoff file's absolute path; its text is read when VS Code

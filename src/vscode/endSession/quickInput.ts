@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 
 /** Returned when the user pressed the Back button. */
 export const BACK = Symbol('back');
-/** Returned when the user pressed a step's "Draft with …" button (issue 15). */
+/** Returned when the user pressed a step's "Draft with …" button. */
 export const DRAFT_WITH_MODEL = Symbol('draftWithModel');
 /** A step's outcome: a value, {@link BACK}, or undefined (cancelled). */
 export type StepResult<T> = T | typeof BACK | undefined;
@@ -150,7 +150,7 @@ export async function askList(f: StepFrame, noun: string, items: string[], place
     const r = await askText(
       f,
       {
-        // VS Code adds "(Press 'Enter' to confirm …)" to every prompt: ours does not say it again (issue 17).
+        // VS Code adds "(Press 'Enter' to confirm …)" to every prompt: ours does not say it again.
         prompt: `${added} One ${noun} at a time; an empty entry goes on to the next step.`,
         placeholder,
       },

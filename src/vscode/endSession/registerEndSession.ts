@@ -11,7 +11,7 @@ import { EndSessionCommand } from './endSession';
 /**
  * Registers the command; disposed with the extension.
  * @param onWritten called after a handoff was written (refreshes the timeline and the panel's evidence)
- * @param modelDrafter "Draft with …" in the summary step (issue 15, src/vscode/lm); absent, the step has no such button
+ * @param modelDrafter "Draft with …" in the summary step (src/vscode/lm); absent, the step has no such button
  */
 export function registerEndSession(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, session: SessionHooks, onWritten: () => void, modelDrafter?: EndSessionModelDrafter): void {
   const endSession = new EndSessionCommand(log, session, onWritten, context.workspaceState, modelDrafter);

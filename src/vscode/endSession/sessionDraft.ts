@@ -1,5 +1,5 @@
 /**
- * The end-of-session command's draft (issue 15): the same session draft as the panel's
+ * The end-of-session command's draft: the same session draft as the panel's
  * (src/engine/draft.ts `sessionDraft`), waited for before the summary step, prefilling the
  * summary, decisions, next steps and blockers; the drafted list items offered with their
  * sources to untick; which fields are still as drafted when the user confirms; and the loss
@@ -19,7 +19,7 @@ const QUIET_WAIT_MS = 150;
 /**
  * Waits for the session draft: silently for {@link QUIET_WAIT_MS}, then with a cancellable
  * notification. Resolves to undefined when cancelled or when drafting failed (the steps then
- * start empty, as before issue 15).
+ * start empty).
  */
 export async function awaitDraft(draft: Promise<SessionDraft | undefined>): Promise<SessionDraft | undefined> {
   const quick = await Promise.race([draft, new Promise<'pending'>((r) => setTimeout(() => r('pending'), QUIET_WAIT_MS))]);
@@ -69,7 +69,7 @@ export function draftSources(d: SessionDraft, f: 'decisions' | 'next_steps' | 'b
 }
 
 /**
- * "Draft with …" in the end-of-session command (issue 15): asks the language model once
+ * "Draft with …" in the end-of-session command: asks the language model once
  * (cancellable from the progress notification) and resolves to `current` with the model's
  * summary, decisions, failed approaches and next steps, its token cost shown and logged; or
  * undefined, with a warning saying why, when it was cancelled, refused or had no model.

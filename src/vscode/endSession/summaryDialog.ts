@@ -14,7 +14,7 @@ import { handoffViewUri } from './handoffView';
 
 /**
  * The notification's actions, in order. Two: with four, VS Code squeezed the toast's
- * "Source: Specialist Handoff" label to "S…" beside them (issue 17; microsoft/vscode#136989).
+ * "Source: Specialist Handoff" label to "S…" beside them (microsoft/vscode#136989).
  * Nothing is lost: the handoff's preview is open already, and "Continue in…" offers Copy prompt.
  */
 export const SUMMARY_ACTIONS = { continueIn: 'Continue in…', openBriefing: 'Open Briefing' } as const;

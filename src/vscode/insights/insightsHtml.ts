@@ -1,5 +1,5 @@
 /**
- * The HTML of the "Handoff Insights" webview (issue 21), on the panel's rules
+ * The HTML of the "Handoff Insights" webview, on the panel's rules
  * (src/vscode/panel/panelHtml.ts): CSP `default-src 'none'`, the script by a nonce from
  * crypto.randomBytes, styles and fonts only from the webview's cspSource (no inline style:
  * the charts are SVG coloured by classes of media/insights.css), and the resources only from

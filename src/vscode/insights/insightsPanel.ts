@@ -1,5 +1,5 @@
 /**
- * "Handoff: Show Insights" (issue 21): a webview panel in the editor area with the figures of
+ * "Handoff: Show Insights": a webview panel in the editor area with the figures of
  * the workspace's handoffs — written, picked up, completed, blocked, pending, the medians,
  * retries, failing tests at hand-back, the chains, the handoffs waiting too long — and a small
  * chart per specialist, over the period the user picks (all time, the last 7, 30 or 90 days).

@@ -1,5 +1,5 @@
 /**
- * The insights' part of activation (issue 21): the command "Handoff: Show Insights" (palette
+ * The insights' part of activation: the command "Handoff: Show Insights" (palette
  * and the timeline's title menu) and the panel's refreshes — when the timeline's folders
  * change (the timeline's watchers, `onDidChangeHandoffs`), when a `handoff.*` setting or the
  * workspace folders change, and when the workspace is trusted; and the panel's serializer, so

@@ -1,5 +1,5 @@
 /**
- * The editor's chat models for "Draft with …" (issue 15), over `vscode.lm`: which models
+ * The editor's chat models for "Draft with …", over `vscode.lm`: which models
  * VS Code offers (`vscode.lm.selectChatModels`, feature-detected: VS Code 1.99 has the API but
  * usually no model without a chat provider such as GitHub Copilot), and one model as the
  * engine's port (`ChatModelPort`, src/engine/modelDraft.ts): its token count and one request

@@ -1,5 +1,5 @@
 /**
- * "Draft with …" in VS Code (issue 15): the action behind the panel's button and the
+ * "Draft with …" in VS Code: the action behind the panel's button and the
  * end-of-session command's choice. On the user's click only, it lists the editor's chat
  * models, lets the user pick one when there are several, sends the redacted evidence through
  * the engine (`draftWithModel`, src/engine/modelDraft.ts) under a cancellable progress

@@ -191,13 +191,13 @@ export class HandOverDraft implements vscode.Disposable {
   /**
    * Posts the session's draft from `collected`; a failure is logged and the panel simply stays
    * undrafted. A draft that would be over its budget as drafted arrives with Fit to budget on,
-   * so the panel opens on a handoff that fits; the user may switch it off.
+   * so the panel opens on a handoff that fits, unless the user already chose Fit to Budget or Don't Fit.
    */
   private async postDraft(collected: DraftEvidence, redraft: boolean): Promise<void> {
     try {
       const settings = readSettings(currentFolder());
       const draft = sessionDraft(collected, settings);
-      const fit = !this.current.fit && (await this.overBudgetAsDrafted(collected, prefill(this.current, draft).draft));
+      const fit = !this.current.fit && !this.current.fit_chosen && (await this.overBudgetAsDrafted(collected, prefill(this.current, draft).draft));
       this.deps.post({ type: 'draft', draft, drafted: draftedFields(draft), redraft, fit });
     } catch (err) {
       this.deps.log.error(`panel: drafting from the session failed: ${(err as Error)?.stack ?? String(err)}`);

@@ -33,7 +33,7 @@ export class SessionService extends DisposableOwner implements SessionHooks {
     }
     if (!this.recorder) {
       // The settings are read when the first event comes, not here: the extension host's
-      // first getConfiguration builds its merged configuration (8–40 ms, issue 19), and
+      // first getConfiguration builds its merged configuration (slow), and
       // activation starts recording.
       let ignores: ((fsPath: string) => boolean) | undefined;
       this.recorder = this.register(

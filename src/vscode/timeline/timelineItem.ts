@@ -60,6 +60,6 @@ export function timelineTooltip(file: TimelineFile, head: ParsedHandoff | undefi
     md.appendMarkdown(`From ${esc(SOURCE_LABELS[file.source])}${file.topic ? ` · ${esc(file.topic)}` : ''}`);
   }
   appendVerification(md, verification, esc);
-  more(md, esc); // issue 21: waiting too long
+  more(md, esc); // waiting too long
   return md;
 }

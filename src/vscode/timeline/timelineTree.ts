@@ -12,7 +12,7 @@
  * reveal survive a refresh; a file that appears while the view is shown (a handoff
  * written here or elsewhere, a chain continued) is announced by `onDidAddEntry` once it
  * is placed in its chain, so the view can reveal and select it. A handoff's latest
- * verification (issue 18, read in bulk once per render) sets its row's icon, a word in its
+ * verification (read in bulk once per render) sets its row's icon, a word in its
  * description and the last line of its tooltip (./verdict.ts).
  */
 import * as vscode from 'vscode';
@@ -81,15 +81,15 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
    */
   private readonly stale = new Set<string>();
   private specialists = new Map<string, Specialist>(BUILTIN_SPECIALISTS.map((s) => [s.id, s]));
-  /** The latest verification of each verified handoff, by id (issue 18): read in bulk once per render. */
+  /** The latest verification of each verified handoff, by id: read in bulk once per render. */
   private verifications: ReadonlyMap<string, VerificationShown> = new Map();
   private elements = new Map<string, { element: TimelineElement; parent: TimelineElement | undefined }>();
   private roots: TimelineElement[] = [];
   private pages = 1;
-  /** `handoff.pendingWarnAfter`, read once per render (issue 21). */
+  /** `handoff.pendingWarnAfter`, read once per render. */
   private readonly warnAfter = new PendingWarnAfterSetting();
   private loading: Promise<void> | undefined;
-  /** One listing of the handoff root's status/ per timeline read (issue 19), dropped when a status event is created or deleted. */
+  /** One listing of the handoff root's status/ per timeline read, dropped when a status event is created or deleted. */
   private statusListing: Promise<TimelineStatusListing> | undefined;
   private generation = 0;
 
@@ -215,7 +215,7 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
     events.onDidCreate(statusChanged);
     events.onDidDelete(statusChanged);
     this.watchers.push(events);
-    // A verification is an event file too, verifications/<handoff id>/<time>_<random>.json (issue 18): re-read them all on the next render.
+    // A verification is an event file too, verifications/<handoff id>/<time>_<random>.json: re-read them all on the next render.
     const verified = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(ctx.handoffRoot), 'verifications/*/*.json'));
     verified.onDidCreate(() => this.scheduleRefresh());
     verified.onDidDelete(() => this.scheduleRefresh());
@@ -263,7 +263,7 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
         }
       }
       const unread = listed.files.filter((f) => this.unread(f));
-      this.statusListing = undefined; // one listing of status/ per timeline read (issue 19)
+      this.statusListing = undefined; // one listing of status/ per timeline read
       if (unread.length > 0 && unread.length <= EAGER_CHAIN_INFO_FILES) {
         const infos = await readTimelineInfos(project, unread, await this.statusOf(project));
         unread.forEach((f, k) => this.learn(f, infos[k]));
@@ -403,7 +403,7 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
     return item;
   }
 
-  /** Whether an entry waits too long for a pick-up or an answer (issue 21), now. */
+  /** Whether an entry waits too long for a pick-up or an answer, now. */
   private waitingOf(node: TimelineNode): ReturnType<typeof nodeWaiting> {
     return nodeWaiting(node, (key) => this.info.get(key) ?? undefined, Date.now(), this.warnAfter.ms);
   }

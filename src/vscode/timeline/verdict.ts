@@ -1,5 +1,5 @@
 /**
- * How the timeline shows a handoff's latest verification (issue 18, docs/DESIGN.md §9
+ * How the timeline shows a handoff's latest verification (docs/DESIGN.md §9
  * "Verify on receipt"), from the engine timeline's `verification` (when, counts, line):
  * the row's icon — the error icon in the error colour when a recorded result is
  * contradicted, the pass icon in the test-passed colour when every recheck was verified,

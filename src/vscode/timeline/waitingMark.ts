@@ -1,10 +1,10 @@
 /**
- * How the timeline shows a handoff waiting too long (issue 21, docs/DESIGN.md §5 "Insights"):
+ * How the timeline shows a handoff waiting too long (docs/DESIGN.md §5 "Insights"):
  * not picked up after `handoff.pendingWarnAfter`, or accepted and never answered (no result
  * below it, no further status) after that long. The row gets the `warning` codicon in the
  * list warning colour, a word in its description ("waiting 3 days", so it is read out, not
  * only seen) and a line in its tooltip saying since when. Precedence of the row's icon: a
- * partial file's warning, then a contradicted verification (issue 18), then waiting, then a
+ * partial file's warning, then a contradicted verification, then waiting, then a
  * verified one, then the specialist's own icon — a wrong claim outranks a late answer, a late
  * answer outranks good news. Whether a row waits is `nodeWaiting` (src/core/timeline/waiting.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * The words of "Handoff: Verify" (issue 18): the consent confirmation that lists the
+ * The words of "Handoff: Verify": the consent confirmation that lists the
  * recorded commands it would re-run, the progress message, and the result notification.
  * Pure wording over the engine's plan and outcome shapes; the dialogs are in verifyCommand.ts.
  */

@@ -1,6 +1,6 @@
 /**
- * The VS Code side of "Handoff: Verify" re-running a recorded command (issue 18,
- * docs/DESIGN.md §9 "Verify on receipt"): each command is a VS Code task — a
+ * The VS Code side of "Handoff: Verify" re-running a recorded command
+ * (docs/DESIGN.md §9 "Verify on receipt"): each command is a VS Code task — a
  * `ShellExecution` of the command line in the recorded folder, run by the user's shell in a
  * terminal of its own, so the user sees its output — and its exit code is the one
  * `tasks.onDidEndTaskProcess` reports. It implements the engine's `CommandRunner` port

@@ -1,5 +1,5 @@
 /**
- * "Handoff: Verify" (issue 18, docs/DESIGN.md §9 "Verify on receipt"), from the palette, a
+ * "Handoff: Verify" (docs/DESIGN.md §9 "Verify on receipt"), from the palette, a
  * timeline item's context menu or the Hand Over panel: the staleness report of a handoff and
  * each of its recorded test and build commands re-run — only after the user consented in a
  * modal confirmation listing them ("Verify Without Running" reports staleness alone), never in

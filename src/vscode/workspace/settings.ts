@@ -36,7 +36,7 @@ export interface HandoffSettings {
   readonly interop: Required<InteropSettings>;
   /** `handoff.verify.timeoutSeconds`: seconds each command "Handoff: Verify" re-runs may take before it is stopped (default {@link DEFAULT_VERIFY_TIMEOUT_SECONDS}, at most 86,400: the engine's `MAX_VERIFY_TIMEOUT_MS`). */
   readonly verifyTimeoutSeconds: number;
-  /** `handoff.pendingWarnAfter` in ms: how long a handoff may wait for a pick-up or an answer before the timeline and the prompt warn (default 2 days; 0: `off`; issue 21). */
+  /** `handoff.pendingWarnAfter` in ms: how long a handoff may wait for a pick-up or an answer before the timeline and the prompt warn (default 2 days; 0: `off`). */
   readonly pendingWarnAfterMs: number;
   /** Why `handoff.pendingWarnAfter` was not used (the default is), naming the setting and the fix; undefined when it is valid. */
   readonly pendingWarnAfterProblem?: string;
