@@ -268,9 +268,13 @@ export function openCodeTodoWritePlan(input: Record<string, unknown>, time?: str
   return planOf('todowrite', objectItems(input.todos, ['content']), { time });
 }
 
-/** Qwen Code `todo_write` args (`{todos: [{id, content, status}]}`, QwenLM/qwen-code `tools/todoWrite.ts`) as a plan. */
-export function qwenTodoWritePlan(args: Record<string, unknown>, time?: string): SessionPlan | undefined {
-  return planOf('todo_write', objectItems(args.todos, ['content', 'description']), { time });
+/**
+ * A Qwen Code todo list as a plan: `todo_write`'s `todos` argument, or the whole list its task tools
+ * (`task_create`, `task_update`, …) display after each call (`resultDisplay: {type: "todo_list",
+ * todos: [{id, content, status}]}`, QwenLM/qwen-code `tools/task-update.ts`).
+ */
+export function qwenTodoListPlan(tool: string, todos: unknown, time?: string): SessionPlan | undefined {
+  return planOf(tool, objectItems(todos, ['content', 'description']), { time });
 }
 
 /** A Factory Droid todo line: `1. [completed] text` (`[in_progress]`, `[pending]`, or a checkbox). */

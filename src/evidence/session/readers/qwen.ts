@@ -15,8 +15,10 @@
  * turn, slash commands, injected notifications and a sub-agent's records (`isSidechain`: its
  * prompt, its words) are not; `assistant` text without thoughts is
  * the agent's turn; each `functionCall` is matched with its `tool_result` by id: the shell tool
- * `run_shell_command` is a command, `write_file` / `edit` (`replace`) are edits, `todo_write` a plan
- * (the shapes Gemini CLI's tools share, ./geminiTools.ts). A `system` record of subtype
+ * `run_shell_command` is a command, `write_file` / `edit` (`replace`) are edits (the shapes Gemini
+ * CLI's tools share, ./geminiTools.ts); the todo list — `todo_write`'s argument, or the whole list
+ * the task tools (`task_create`, `task_update`, …) display, `resultDisplay: {type: "todo_list"}` —
+ * is the plan. A `system` record of subtype
  * `chat_compression` holds the compressed history; its first user-role text is the summary: a
  * compaction event, the agent's words. Read as a stream from a byte offset.
  */
@@ -24,7 +26,7 @@ import { cleanTurnText, type SessionAccumulator, type TranscriptRead } from '../
 import { forEachJsonLine } from '../lines';
 import { PendingCalls, accumulator, obj, str, transcriptRead, unreadable, type ReaderOptions } from './common';
 import { addGeminiCall, functionResponseText } from './geminiTools';
-import { qwenTodoWritePlan } from './planTools';
+import { qwenTodoListPlan } from './planTools';
 
 /** Calls waiting for their results: 2,000 at most. */
 const MAX_PENDING = 2000;
@@ -56,8 +58,9 @@ function geminiName(name: string): string {
 
 /** Adds a finished call's events. */
 function addCall(acc: SessionAccumulator, call: QwenCall, status: string, parts: unknown, display: unknown, workspaceRoot: string | undefined): void {
-  if (call.name === 'todo_write') {
-    const plan = status === 'success' ? qwenTodoWritePlan(call.args, call.time) : undefined;
+  const list = obj(display)?.type === 'todo_list' ? obj(display)?.todos : call.name === 'todo_write' ? call.args.todos : undefined;
+  if (list !== undefined) {
+    const plan = status === 'success' ? qwenTodoListPlan(call.name, list, call.time) : undefined;
     if (plan) acc.add(plan);
     return;
   }

@@ -150,6 +150,9 @@ describe('Copilot CLI, Qwen Code and Factory Droid sessions, read by content', (
       qwen('u2', 't4', 'user', { subtype: 'slash_command', message: { role: 'user', parts: [{ text: '/compress' }] }, systemPayload: { phase: 'invocation', rawCommand: '/compress' } }, 10),
       qwen('c5', 'u2', 'system', { subtype: 'chat_compression', systemPayload: { info: { originalTokenCount: 9000, newTokenCount: 900 }, compressedHistory: [{ role: 'user', parts: [{ text: '<state_snapshot>The parser accepts tabs; one test fails.</state_snapshot>' }] }, { role: 'model', parts: [{ text: 'Got it. Thanks for the additional context!' }] }] } }, 11),
       qwen('u3', 'c5', 'user', { message: { role: 'user', parts: [{ text: 'now fix the failing test' }] } }, 12),
+      // The task tools that replace todo_write: each call displays the whole list.
+      qwen('a5', 'u3', 'assistant', { message: { role: 'model', parts: [call('c7', 'task_update', { taskId: '2', status: 'completed' })] } }, 12),
+      qwen('t5', 'a5', 'tool_result', { message: { role: 'user', parts: [response('c7', 'task_update', 'Task updated successfully.')] }, toolCallResult: { callId: 'c7', status: 'success', resultDisplay: { type: 'todo_list', todos: [{ id: '1', content: 'Accept tabs', status: 'completed' }, { id: '2', content: 'Fix the failing test', status: 'completed' }, { id: '3', content: 'Update the changelog', status: 'pending' }] } } }, 12),
       // A sub-agent's records: its prompt is the lead agent's, not the user's; its run counts.
       qwen('x1', 'u3', 'user', { isSidechain: true, agentId: 'explore-7f3c', agentName: 'Explore', message: { role: 'user', parts: [{ text: 'Find the failing test and report its name' }] } }, 13),
       qwen('x2', 'x1', 'assistant', { isSidechain: true, agentId: 'explore-7f3c', message: { role: 'model', parts: [{ text: 'Looking.' }, call('c6', 'run_shell_command', { command: 'npm test -- --listTests' })] } }, 14),
@@ -161,7 +164,7 @@ describe('Copilot CLI, Qwen Code and Factory Droid sessions, read by content', (
     assert.deepEqual(commands(events), [['npm test', 1, true, false], ['rm -rf dist', null, false, false], ['npm test -- --listTests', 0, true, false]]);
     assert.ok(!events.some((e) => e.kind === 'turn' && e.text === 'Looking.'), "the sub-agent's words are not the session's");
     assert.deepEqual(edits(events), ['src/parse.ts']);
-    assert.deepEqual(plans(events), [['completed:Accept tabs', 'in_progress:Fix the failing test']]);
+    assert.deepEqual(plans(events), [['completed:Accept tabs', 'completed:Fix the failing test', 'pending:Update the changelog']]);
     assert.deepEqual(r?.read.user_requests?.map((u) => u.text), ['Make the parser accept tabs and run the tests', 'now fix the failing test']);
     assert.deepEqual(events.filter((e) => e.kind === 'compaction').map((e) => (e as { text: string }).text), ['<state_snapshot>The parser accepts tabs; one test fails.</state_snapshot>']);
   });
