@@ -147,7 +147,10 @@ describe('Copilot CLI, Qwen Code and Factory Droid sessions, read by content', (
       qwen('t3', 'a3', 'tool_result', { message: { role: 'user', parts: [response('c3', 'todo_write', 'Todos have been modified successfully.')] }, toolCallResult: { callId: 'c3', status: 'success' } }, 7),
       qwen('a4', 't3', 'assistant', { message: { role: 'model', parts: [call('c4', 'run_shell_command', { command: 'rm -rf dist' })] } }, 8),
       qwen('t4', 'a4', 'tool_result', { message: { role: 'user', parts: [{ functionResponse: { id: 'c4', name: 'run_shell_command', response: { error: '[Operation Cancelled] Reason: User cancelled the operation.' } } }] }, toolCallResult: { callId: 'c4', status: 'cancelled' } }, 9),
-      qwen('u2', 't4', 'user', { subtype: 'slash_command', message: { role: 'user', parts: [{ text: '/compress' }] }, systemPayload: { phase: 'invocation', rawCommand: '/compress' } }, 10),
+      // A run that exits non-zero: the response is an `error` and the call's status `error`, its exit code in the text.
+      qwen('a6', 't4', 'assistant', { message: { role: 'model', parts: [call('c8', 'run_shell_command', { command: 'make test' })] } }, 9),
+      qwen('t6', 'a6', 'tool_result', { message: { role: 'user', parts: [{ functionResponse: { id: 'c8', name: 'run_shell_command', response: { error: 'Command: make test\nDirectory: (root)\nOutput: FAIL\nError: (none)\nExit Code: 2\nSignal: (none)\nProcess Group PGID: 4242' } } }] }, toolCallResult: { callId: 'c8', status: 'error' } }, 9),
+      qwen('u2', 't6', 'user', { subtype: 'slash_command', message: { role: 'user', parts: [{ text: '/compress' }] }, systemPayload: { phase: 'invocation', rawCommand: '/compress' } }, 10),
       qwen('c5', 'u2', 'system', { subtype: 'chat_compression', systemPayload: { info: { originalTokenCount: 9000, newTokenCount: 900 }, compressedHistory: [{ role: 'user', parts: [{ text: '<state_snapshot>The parser accepts tabs; one test fails.</state_snapshot>' }] }, { role: 'model', parts: [{ text: 'Got it. Thanks for the additional context!' }] }] } }, 11),
       qwen('u3', 'c5', 'user', { message: { role: 'user', parts: [{ text: 'now fix the failing test' }] } }, 12),
       // The task tools that replace todo_write: each call displays the whole list.
@@ -161,7 +164,7 @@ describe('Copilot CLI, Qwen Code and Factory Droid sessions, read by content', (
     const r = await readByContent(file, { workspaceRoot: '/w/app' });
     assert.equal(r?.detected.source, 'qwen');
     const events = r?.read.events ?? [];
-    assert.deepEqual(commands(events), [['npm test', 1, true, false], ['rm -rf dist', null, false, false], ['npm test -- --listTests', 0, true, false]]);
+    assert.deepEqual(commands(events), [['npm test', 1, true, false], ['rm -rf dist', null, false, false], ['make test', 2, true, false], ['npm test -- --listTests', 0, true, false]]);
     assert.ok(!events.some((e) => e.kind === 'turn' && e.text === 'Looking.'), "the sub-agent's words are not the session's");
     assert.deepEqual(edits(events), ['src/parse.ts']);
     assert.deepEqual(plans(events), [['completed:Accept tabs', 'completed:Fix the failing test', 'pending:Update the changelog']]);
