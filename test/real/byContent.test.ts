@@ -28,6 +28,9 @@ const SOURCE_OF_FOLDER: Record<string, readonly string[]> = {
   gemini: ['gemini'],
   opencode: ['opencode'],
   copilot: ['copilot'],
+  'copilot-cli': ['copilot-cli'],
+  qwen: ['qwen'],
+  droid: ['droid'],
 };
 
 describe('real logs are read by content with their agent\'s format, whatever their name', function () {

@@ -13,10 +13,10 @@ import { carryDoneSteps } from './planMerge';
 import { holdsReceivingPrompt, isChatNotice, withoutReceivingPrompt } from '../receive/ownPrompt';
 
 /** Where a fact came from; shown beside every test result. */
-export type SessionSource = 'recorder' | 'claude-code' | 'codex' | 'aider' | 'cline' | 'roo' | 'kilo' | 'specstory' | 'copilot' | 'gemini' | 'opencode';
+export type SessionSource = 'recorder' | 'claude-code' | 'codex' | 'aider' | 'cline' | 'roo' | 'kilo' | 'specstory' | 'copilot' | 'gemini' | 'opencode' | 'copilot-cli' | 'qwen' | 'droid';
 
 /** All readers, in the order their evidence is listed. */
-export const SESSION_SOURCES: readonly SessionSource[] = ['recorder', 'claude-code', 'codex', 'aider', 'cline', 'roo', 'kilo', 'specstory', 'copilot', 'gemini', 'opencode'];
+export const SESSION_SOURCES: readonly SessionSource[] = ['recorder', 'claude-code', 'codex', 'aider', 'cline', 'roo', 'kilo', 'specstory', 'copilot', 'gemini', 'opencode', 'copilot-cli', 'qwen', 'droid'];
 
 /** Something a person or an agent said. Tool output and system reminders are never turns. */
 export interface SessionTurn {

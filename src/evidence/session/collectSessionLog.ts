@@ -24,6 +24,9 @@ import { clineUiFile, readClineTask } from './readers/cline';
 import { readClineApiHistory } from './readers/clineApi';
 import { readCodex } from './readers/codex';
 import { readCopilotSession } from './readers/copilot';
+import { readCopilotCli, readCopilotCliHistory } from './readers/copilotCli';
+import { readDroid } from './readers/droid';
+import { readQwen } from './readers/qwen';
 import { readGemini } from './readers/gemini';
 import { readOpenCode } from './readers/opencode';
 import { readOpenCodeExport } from './readers/opencodeExport';
@@ -45,6 +48,7 @@ import {
   type SessionLocations,
 } from './discovery';
 import { findGemini, findOpenCode } from './discoveryGeminiOpenCode';
+import { findCopilotCli, findDroid, findQwen } from './discoveryCliAgents';
 import { RequestsAndCommands, shownCwd } from './requestsAndCommands';
 import { newestPlan, planAfterRead, type EvidencePlan, type PlanCandidate } from './plans';
 
@@ -169,6 +173,8 @@ export function reader(t: FoundTranscript): Reader {
       return (f, o) => readClineApiHistory(f, { ...o, source: t.source });
     case 'opencode-export':
       return readOpenCodeExport;
+    case 'copilot-cli-history':
+      return readCopilotCliHistory;
     case 'cline-metadata':
       // Holds no conversation (the detection note says so): nothing to read.
       return async (f) => ({ source: t.source, file: f, events: [], stats: { lines: 0, malformed: 0, skipped: 0, invalid_utf8: 0 }, end_offset: 0 });
@@ -194,6 +200,12 @@ export function reader(t: FoundTranscript): Reader {
       return readGemini;
     case 'opencode':
       return readOpenCode;
+    case 'copilot-cli':
+      return (f, o) => (f.endsWith('.json') ? readCopilotCliHistory(f, o) : readCopilotCli(f, o));
+    case 'qwen':
+      return readQwen;
+    case 'droid':
+      return readDroid;
     default:
       return async (f) => ({ source: t.source, file: f, events: [], stats: { lines: 0, malformed: 0, skipped: 0, invalid_utf8: 0 }, end_offset: 0, error: `${f}: no reader for ${t.source}` });
   }
@@ -243,6 +255,9 @@ export async function discover(opts: Pick<SessionLogOptions, 'workspaceRoot' | '
   if (enabled.has('copilot')) finders.push(findCopilot(loc.copilot, ws));
   if (enabled.has('gemini')) finders.push(findGemini(loc.gemini, ws));
   if (enabled.has('opencode')) finders.push(findOpenCode(loc.opencode, ws));
+  if (enabled.has('copilot-cli')) finders.push(findCopilotCli(loc['copilot-cli'], ws));
+  if (enabled.has('qwen')) finders.push(findQwen(loc.qwen, ws));
+  if (enabled.has('droid')) finders.push(findDroid(loc.droid, ws));
   return (await Promise.all(finders.map((f) => f.catch(() => [])))).flat();
 }
 

@@ -48,7 +48,9 @@ function vscodeUserDir(home: string): string {
  * task format under its own extension id) under VS Code's global storage, Copilot
  * Chat under VS Code's workspace storage (the folder of this workspace is found by its
  * `workspace.json`), Gemini CLI `~/.gemini` (`$GEMINI_CLI_HOME/.gemini`), OpenCode
- * `~/.local/share/opencode` (`$XDG_DATA_HOME/opencode`); see ./discoveryGeminiOpenCode.ts.
+ * `~/.local/share/opencode` (`$XDG_DATA_HOME/opencode`); see ./discoveryGeminiOpenCode.ts. GitHub
+ * Copilot CLI `~/.copilot` (`$COPILOT_HOME`), Qwen Code `~/.qwen` (`$QWEN_RUNTIME_DIR`), Factory
+ * Droid `~/.factory/sessions`; see ./discoveryCliAgents.ts.
  */
 export function defaultLocations(workspaceRoot: string, home = homedir()): Required<SessionLocations> {
   const user = vscodeUserDir(home);
@@ -63,6 +65,9 @@ export function defaultLocations(workspaceRoot: string, home = homedir()): Requi
     copilot: path.join(user, 'workspaceStorage'),
     gemini: path.join(process.env.GEMINI_CLI_HOME ?? home, '.gemini'),
     opencode: path.join(process.env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'opencode'),
+    'copilot-cli': process.env.COPILOT_HOME ?? path.join(home, '.copilot'),
+    qwen: process.env.QWEN_RUNTIME_DIR ?? path.join(home, '.qwen'),
+    droid: path.join(home, '.factory', 'sessions'),
   };
 }
 

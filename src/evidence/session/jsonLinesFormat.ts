@@ -18,7 +18,7 @@ export interface RecordHead {
 }
 
 /** A JSON Lines format this extension reads. */
-export type JsonLinesFormat = 'claude-code' | 'codex' | 'recorder' | 'copilot' | 'cline-metadata';
+export type JsonLinesFormat = 'claude-code' | 'codex' | 'recorder' | 'copilot' | 'cline-metadata' | 'copilot-cli' | 'qwen' | 'droid';
 
 /** Bytes of one record kept to classify it: 64 KiB. */
 export const RECORD_PREFIX_BYTES = 64 * 1024;
@@ -31,6 +31,23 @@ const CODEX_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn
 const CODEX_BARE_CALLS = new Set(['function_call', 'function_call_output', 'local_shell_call', 'custom_tool_call', 'custom_tool_call_output']);
 /** Claude Code record types that carry `sessionId` or `uuid`. */
 const CLAUDE_TYPES = new Set(['user', 'assistant', 'summary', 'system', 'queue-operation', 'last-prompt', 'file-history-snapshot', 'progress', 'result', 'attachment', 'custom-title', 'ai-title', 'tag', 'mode', 'permission-mode', 'worktree-state']);
+
+/** A Copilot CLI event type: a dotted name (`session.start`, `assistant.turn_start`, `tool.execution_complete`). */
+const COPILOT_CLI_TYPE = /^(?:session|user|assistant|tool|subagent|hook|skill|system|abort|pending_messages|external_tool|permission|elicitation|command)\.[a-z_.]+$/;
+
+/**
+ * Whether a record is Qwen Code's: a `tool_result` or a `system` record with its `systemPayload`,
+ * or a user / assistant record whose message has the model API's roles without Claude Code's
+ * `userType` and `isSidechain` keys (its `content` is Claude's, Qwen's is `parts`).
+ */
+function isQwenRecord(r: RecordHead, t: string | undefined): boolean {
+  if (!r.keys.has('sessionId') || !(r.keys.has('uuid') || r.keys.has('parentUuid'))) return false;
+  if (t === 'tool_result' || (t === 'system' && r.keys.has('systemPayload'))) return true;
+  const role = r.values.get('message.role');
+  if (role === 'model') return true;
+  // Qwen's own sub-agent records carry `isSidechain` with their `agentId`; Claude Code's carry `userType` beside it.
+  return (t === 'user' || t === 'assistant') && role === 'user' && !r.keys.has('userType') && (!r.keys.has('isSidechain') || r.keys.has('agentId')) && !r.values.has('message.content');
+}
 
 /**
  * The format one record decides, `bookkeeping` for a Claude Code record that holds no message (a
@@ -47,6 +64,12 @@ export function formatOfRecord(r: RecordHead): JsonLinesFormat | 'bookkeeping' |
   if (r.values.get('kind') === 0 && r.keys.has('v')) return 'copilot';
   if (r.keys.has('requests') && (r.keys.has('requesterUsername') || r.keys.has('version') || r.keys.has('sessionId'))) return 'copilot';
   if (r.keys.has('files_in_context')) return 'cline-metadata';
+  // Copilot CLI events: `{type: "session.start" | "user.message" | "tool.execution_complete" | …, data, id, timestamp, parentId}`.
+  if (t && COPILOT_CLI_TYPE.test(t) && r.keys.has('data') && !r.keys.has('payload')) return 'copilot-cli';
+  // Factory Droid: its `session_start` header `{id, title, cwd, …}` decides (Pi's sessions, unread here, have `{type: "message", message}` records too).
+  if (t === 'session_start' && r.keys.has('id') && !r.keys.has('payload')) return 'droid';
+  // Qwen Code chat records carry Claude Code's `uuid` / `parentUuid` / `sessionId`, but their message is model-API Content (`role: "model"`, `parts`).
+  if (isQwenRecord(r, t)) return 'qwen';
   if (r.keys.has('parentUuid') || ((t === 'user' || t === 'assistant') && r.keys.has('message'))) return 'claude-code';
   if (t && CLAUDE_TYPES.has(t) && (r.keys.has('sessionId') || r.keys.has('uuid'))) return 'claude-code';
   if ((t === 'file-history-snapshot' && (r.keys.has('messageId') || r.keys.has('snapshot'))) || (t === 'summary' && r.keys.has('leafUuid'))) return 'bookkeeping';

@@ -67,6 +67,9 @@ const LOCATION_KEYS: Record<string, keyof SessionLocations> = {
   copilot: 'copilot',
   gemini: 'gemini',
   opencode: 'opencode',
+  copilotCli: 'copilot-cli',
+  qwen: 'qwen',
+  droid: 'droid',
 };
 
 function readLocations(value: unknown): SessionLocations {

@@ -267,3 +267,30 @@ export function geminiWriteTodosPlan(args: Record<string, unknown>, time?: strin
 export function openCodeTodoWritePlan(input: Record<string, unknown>, time?: string): SessionPlan | undefined {
   return planOf('todowrite', objectItems(input.todos, ['content']), { time });
 }
+
+/**
+ * A Qwen Code todo list as a plan: `todo_write`'s `todos` argument, or the whole list its task tools
+ * (`task_create`, `task_update`, …) display after each call (`resultDisplay: {type: "todo_list",
+ * todos: [{id, content, status}]}`, QwenLM/qwen-code `tools/task-update.ts`).
+ */
+export function qwenTodoListPlan(tool: string, todos: unknown, time?: string): SessionPlan | undefined {
+  return planOf(tool, objectItems(todos, ['content', 'description']), { time });
+}
+
+/** A Factory Droid todo line: `1. [completed] text` (`[in_progress]`, `[pending]`, or a checkbox). */
+const DROID_TODO = /^\s*(?:[-*+]\s*|\d+[.)]\s*)?\[\s*([a-zA-Z_ -]*|[xX~-]?)\s*\]\s+(.+?)\s*$/;
+
+/**
+ * Factory Droid `TodoWrite` input as a plan: `todos` a text of numbered lines `N. [status] text`
+ * (status `pending` / `in_progress` / `completed`), or a list of `{content, status}` objects.
+ */
+export function droidTodoWritePlan(input: Record<string, unknown>, time?: string): SessionPlan | undefined {
+  if (Array.isArray(input.todos)) return planOf('TodoWrite', objectItems(input.todos, ['content', 'description', 'text']), { time });
+  if (typeof input.todos !== 'string') return undefined;
+  const items: Array<{ text: string; status: PlanItemStatus }> = [];
+  for (const line of input.todos.split(/\r?\n/)) {
+    const m = DROID_TODO.exec(line);
+    if (m) items.push({ text: m[2], status: m[1].trim() === '' ? 'pending' : planStatus(m[1]) });
+  }
+  return planOf('TodoWrite', items, { time });
+}
