@@ -4,6 +4,7 @@
  * and when over it what fit-to-budget would cut, with the button that accepts it; and
  * below it the hop guard's warning with its confirmation (`#hop-guard`).
  */
+import { clearBanner } from './banner';
 import { budgetTokens } from '../src/core/panel/draft';
 import { describeFit, describeLeftOut, lossReportText } from '../src/core/panel/lossReport';
 import { fmt, h, icon, replaceChildren } from './dom';
@@ -11,10 +12,17 @@ import { checkbox } from './controls';
 import { model, update } from './model';
 import { Tags } from './toolkit';
 
+/** Whether the over-budget detail (what fitting cuts) is open: kept across the meter's rebuilds, closed until asked for. */
+let overDetailOpen = false;
+
 /**
- * Fills `#meter` from the model's estimate, then the hop guard. Until an estimate came (the
- * panel opened, a handoff was just written) it reads "counting… / <budget> tokens", never
- * 0: the meter always means the handoff this draft would write, evidence included.
+ * Fills `#meter` from the model's estimate, then the hop guard: one line (the count, the
+ * budget choice beside it in `#budget-choice`, the bar as a thin strip along the footer's top
+ * edge), then the loss report on one line, and when over the budget one line that says by how
+ * much with "Fit to budget" and a disclosure button for what fitting cuts. The footer
+ * stays in sight while the form scrolls, so it keeps to these few lines. Until an estimate came
+ * (the panel opened, a handoff was just written) the count reads "counting… / <budget> tokens",
+ * never 0: the meter always means the handoff this draft would write, evidence included.
  */
 export function renderMeter(): void {
   const box = document.getElementById('meter');
@@ -29,52 +37,80 @@ export function renderMeter(): void {
   const fill = h('div', { class: 'fill' });
   fill.style.width = `${pct}%`;
   const children: Array<HTMLElement | null> = [
-    h('div', { class: 'meter-head' }, h('span', { class: 'label' }, 'Token budget'), h('span', { id: 'token-count', class: over ? 'over' : '' }, label)),
     h('div', { class: `bar ${over ? 'over' : ''}`, role: 'meter', 'aria-label': 'Estimated tokens against the budget', 'aria-valuemin': 0, 'aria-valuemax': budget, 'aria-valuenow': tokens, 'aria-valuetext': label }, fill),
+    h('span', { id: 'token-count', class: over ? 'over' : '' }, label),
   ];
-  children.push(lossReport());
-  if (over && e) {
-    const cuts = describeFit(e.cuts);
-    children.push(
-      h(
-        'div',
-        { class: 'note error', role: 'alert' },
-        h('p', {}, `Over the budget by ${fmt(tokens - budget)} token${tokens - budget === 1 ? '' : 's'}.`),
-        cuts
-          ? h('p', { id: 'fit-cuts' }, `Fit to budget ${cuts}${e.fitted_tokens !== null ? `, leaving ${fmt(e.fitted_tokens)} tokens` : ''}; the full text is kept in the history file.`)
-          : h('p', {}, 'Nothing can be cut: shorten the decisions or next steps, or choose a larger budget.'),
-        cuts && e.fitted_tokens !== null && e.fitted_tokens > budget
-          ? h('p', { id: 'still-over' }, `Even cut, it stays ${fmt(e.fitted_tokens - budget)} tokens over: shorten the decisions, next steps or blockers, or choose a larger budget.`)
-          : null,
-        model.draft.fit
-          ? h('p', {}, icon('check'), ' Fit to budget is on: the handoff will be cut as shown. ', h(Tags.button, { appearance: 'secondary', id: 'unfit', onClick: () => { update({ fit: false }); renderMeter(); } }, 'Undo'))
-          : cuts
-            ? h(Tags.button, { id: 'fit', onClick: () => { update({ fit: true }); renderMeter(); } }, 'Fit to budget')
-            : null,
-      ),
-    );
-  }
-  if (e?.problem) {
-    children.push(h('p', { class: 'muted', id: 'problem' }, e.problem));
-  }
-  replaceChildren(box, ...children);
+  const count = document.getElementById('meter-count');
+  const notes = document.getElementById('meter-notes');
+  if (count) replaceChildren(count, ...children);
+  if (notes) replaceChildren(notes, lossReport(), over && e ? overBudget(e, tokens, budget) : null, e?.problem ? h('p', { class: 'muted', id: 'problem' }, e.problem) : null);
   renderHopGuard();
 }
 
 /**
- * The loss report (`#loss-report`), one compact line: the counts of what the session log
- * holds that the handoff leaves out (older requests, commands beyond the cap, plan items not
- * carried, turns not in the recent turns), from the estimate's package, else the session's
- * draft; beside it what fit-to-budget would cut (in the note below when over budget). Null
- * before any session draft or estimate says anything, and when nothing is left out and the
- * draft is within budget: the footer stays short, so the view keeps room for the form and
- * the outcome banner (issue 17; "everything is carried" said nothing the meter does not).
+ * The over-budget note: one line (by how much, "Fit to budget" or that it is on with "Undo",
+ * and the disclosure button), the detail below it hidden until the user opens it.
+ */
+function overBudget(e: NonNullable<typeof model.estimate>, tokens: number, budget: number): HTMLElement {
+  const cuts = describeFit(e.cuts);
+  const by = tokens - budget;
+  const action = model.draft.fit
+    ? h('span', { id: 'fit-on' }, icon('check'), ' Fit to budget is on ', h(Tags.button, { appearance: 'secondary', id: 'unfit', onClick: () => { update({ fit: false }); renderMeter(); } }, 'Undo'))
+    : cuts
+      ? h(Tags.button, { id: 'fit', title: 'Cut the handoff to the budget as the details say; the full text is kept in the history file', onClick: () => { update({ fit: true }); renderMeter(); } }, 'Fit to budget')
+      : null;
+  const detail = h(
+    'div',
+    { id: 'over-details', hidden: !overDetailOpen },
+    cuts
+      ? h('p', { id: 'fit-cuts' }, `Fit to budget ${cuts}${e.fitted_tokens !== null ? `, leaving ${fmt(e.fitted_tokens)} tokens` : ''}; the full text is kept in the history file.`)
+      : h('p', {}, 'Nothing can be cut: shorten the decisions or next steps, or choose a larger budget.'),
+    cuts && e.fitted_tokens !== null && e.fitted_tokens > budget
+      ? h('p', { id: 'still-over' }, `Even cut, it stays ${fmt(e.fitted_tokens - budget)} tokens over: shorten the decisions, next steps or blockers, or choose a larger budget.`)
+      : null,
+    model.draft.fit ? h('p', {}, 'The handoff will be cut as shown.') : null,
+  );
+  // A disclosure button (not <details>: a closed one hides its text from the page's own text, which tests and readers of innerText use).
+  const toggle = h(
+    Tags.button,
+    {
+      id: 'over-toggle',
+      appearance: 'icon',
+      'aria-expanded': overDetailOpen ? 'true' : 'false',
+      'aria-controls': 'over-details',
+      'aria-label': 'What fitting to the budget cuts',
+      title: overDetailOpen ? 'Hide what fitting cuts' : 'Show what fitting cuts',
+      onClick: () => {
+        overDetailOpen = !overDetailOpen;
+        renderMeter();
+        document.getElementById('over-toggle')?.focus();
+      },
+    },
+    icon(overDetailOpen ? 'chevron-up' : 'chevron-down'),
+  );
+  return h(
+    'div',
+    { class: 'note error over-note', role: 'alert' },
+    h('div', { class: 'over-line' }, h('p', { class: 'grow' }, `Over the budget by ${fmt(by)} token${by === 1 ? '' : 's'}.`), action, toggle),
+    detail,
+  );
+}
+
+/**
+ * The loss report (`#loss-report`), one line: the counts of what the session log holds that
+ * the handoff leaves out (older requests, commands beyond the cap, plan items not carried,
+ * turns not in the recent turns), from the estimate's package, else the session's draft. Null
+ * when nothing is left out (over budget, the note says what fitting cuts): the footer stays
+ * short, so the view keeps room for the form.
  */
 function lossReport(): HTMLElement | null {
   const left = model.estimate?.left_out ?? model.session?.left_out;
   if (!left) return null;
-  if (!describeLeftOut(left) && !model.estimate?.over) return null;
-  return h('p', { id: 'loss-report', class: 'loss muted' }, icon('archive'), ' ', lossReportText(left, !!model.estimate?.over));
+  // Nothing left out: no line (over budget, the note below says what fitting cuts).
+  if (!describeLeftOut(left)) return null;
+  const text = lossReportText(left, !!model.estimate?.over);
+  // One line, cut with an ellipsis; the whole sentence on hover and on keyboard focus.
+  return h('p', { id: 'loss-report', class: 'loss muted', tabindex: 0, title: text }, icon('archive'), ' ', text);
 }
 
 /** Fills `#hop-guard`: why the guard stops this hop (depth, cycle) and the "Hand over anyway" checkbox; empty when it does not. */
@@ -82,6 +118,7 @@ function renderHopGuard(): void {
   const box = document.getElementById('hop-guard');
   if (!box) return;
   const g = model.estimate?.hop_guard;
+  if (!g || model.draft.hop_guard_confirmed) clearBanner('hop-guard');
   if (!g) {
     replaceChildren(box);
     return;
@@ -93,7 +130,10 @@ function renderHopGuard(): void {
       'div',
       { class: 'note warning', role: 'alert' },
       h('p', {}, icon('warning'), ` Hop guard: ${why}.`),
-      checkbox('Hand over anyway (the handoff records this confirmation)', model.draft.hop_guard_confirmed, (c) => update({ hop_guard_confirmed: c })),
+      checkbox('Hand over anyway (the handoff records this confirmation)', model.draft.hop_guard_confirmed, (c) => {
+        update({ hop_guard_confirmed: c });
+        if (c) clearBanner('hop-guard');
+      }),
     ),
   );
 }
