@@ -7,7 +7,7 @@
  */
 import type { DraftedField } from '../src/core/panel/protocol';
 import { FIELD_TITLES, itemSources } from '../src/core/panel/prefill';
-import { h, icon, replaceChildren } from './dom';
+import { h, icon, localTime, replaceChildren } from './dom';
 import { model, send, update } from './model';
 import { Tags } from './toolkit';
 
@@ -25,7 +25,7 @@ export function sourceTip(label: string, sources: string): HTMLElement {
 /** The "Drafted" mark of field `f` (`#drafted-<f>`), or null when the field is the user's. */
 export function draftedMark(f: DraftedField): HTMLElement | null {
   if (!model.draft.drafted.includes(f)) return null;
-  const sources = f === 'summary' ? itemSources(model.draft, model.session, f)[0] : '';
+  const sources = f === 'summary' ? itemSources(model.draft, model.session, f, localTime)[0] : '';
   return h(
     'span',
     { class: 'drafted', id: `drafted-${f}` },
@@ -143,7 +143,7 @@ export function renderReadOnlySection(f: 'user_requests' | 'commands_run'): HTML
 export function renderReadOnlyList(f: 'user_requests' | 'commands_run'): void {
   const ul = document.getElementById(`list-${f}`);
   if (!ul) return;
-  const sources = itemSources(model.draft, model.session, f);
+  const sources = itemSources(model.draft, model.session, f, localTime);
   const noun = f === 'user_requests' ? 'request' : 'command';
   const remove = (i: number) =>
     h(Tags.button, {

@@ -142,6 +142,10 @@ describe('UI: the Hand Over panel as a new user first sees it (1400×900)', func
     const drafting = statuses.findIndex((s) => s.includes('Drafting from the session'));
     const drafted = statuses.findIndex((s) => /fields? drafted from the session/.test(s));
     assert.ok(drafting >= 0 && drafted > drafting, `the panel said it was drafting before the draft came: ${JSON.stringify(statuses)}`);
+    // Where the summary came from, with its time in the user's own zone and words, not raw UTC.
+    const source = (await frame.locator('#drafted-summary .tip').textContent()) ?? '';
+    assert.match(source, /claude-code/, source);
+    assert.doesNotMatch(source, /UTC|\d{4}-\d\d-\d\dT/, source);
     await frame.locator('#token-count', { hasText: /^[\d,]+ .*\/ [\d,]+ tokens$/ }).waitFor({ timeout: 30_000 });
     await page.waitForTimeout(500);
     const place = await placeOf(frame, '#summary');
