@@ -25,17 +25,17 @@ export function setBusy(busy: boolean): void {
 export function request(method: 'preview' | 'handOver'): void {
   if (model.busy) return;
   if (method === 'handOver' && !model.draft.specialist) {
-    renderBanner('warning', 'Pick a specialist first.');
+    renderBanner('warning', 'Pick a specialist first.', { cause: 'specialist' });
     document.getElementById('specialist')?.focus();
     return;
   }
   if (method === 'handOver' && !model.draft.topic.trim()) {
-    renderBanner('warning', 'Type a topic first: it names the work and the briefing file.');
+    renderBanner('warning', 'Type a topic first: it names the work and the briefing file.', { cause: 'topic' });
     document.getElementById('topic')?.focus();
     return;
   }
   if (method === 'handOver' && model.estimate?.hop_guard && !model.draft.hop_guard_confirmed) {
-    renderBanner('warning', 'The hop guard asks for a confirmation: tick "Hand over anyway", or pick another specialist.');
+    renderBanner('warning', 'The hop guard asks for a confirmation: tick "Hand over anyway", or pick another specialist.', { cause: 'hop-guard' });
     document.querySelector<HTMLElement>('#hop-guard vscode-checkbox')?.focus();
     return;
   }

@@ -78,7 +78,7 @@ export function renderBudgetChoice(): void {
       : null;
   replaceChildren(
     box,
-    h('div', { class: 'row' }, h('label', { for: 'budget', class: 'label' }, 'Budget (tokens)'), dropdown, custom),
+    h('div', { class: 'row' }, h('label', { for: 'budget', class: 'label sr-only' }, 'Budget'), dropdown, custom),
     custom ? h('p', { id: 'budget-problem', class: 'bad', role: 'alert' }) : null,
   );
 }

@@ -43,3 +43,11 @@ export function replaceChildren(el: Element, ...children: Array<Node | string | 
 export function fmt(n: number): string {
   return n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
+
+const whenFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** An ISO 8601 time as the user reads it, in their time zone and language ("Dec 5, 2026, 2:03 PM"); the text itself when it does not parse. */
+export function localTime(iso: string): string {
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? iso : whenFormat.format(new Date(t));
+}

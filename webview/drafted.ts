@@ -7,7 +7,7 @@
  */
 import type { DraftedField } from '../src/core/panel/protocol';
 import { FIELD_TITLES, itemSources } from '../src/core/panel/prefill';
-import { h, icon, replaceChildren } from './dom';
+import { h, icon, localTime, replaceChildren } from './dom';
 import { model, send, update } from './model';
 import { Tags } from './toolkit';
 
@@ -25,7 +25,7 @@ export function sourceTip(label: string, sources: string): HTMLElement {
 /** The "Drafted" mark of field `f` (`#drafted-<f>`), or null when the field is the user's. */
 export function draftedMark(f: DraftedField): HTMLElement | null {
   if (!model.draft.drafted.includes(f)) return null;
-  const sources = f === 'summary' ? itemSources(model.draft, model.session, f)[0] : '';
+  const sources = f === 'summary' ? itemSources(model.draft, model.session, f, localTime)[0] : '';
   return h(
     'span',
     { class: 'drafted', id: `drafted-${f}` },
@@ -62,20 +62,27 @@ export function renderDraftBar(): void {
   const n = model.draft.drafted.length;
   const m = model.modelDraft;
   const running = m?.state === 'running';
-  const status =
-    n > 0
+  const busy = drafting();
+  const status = busy
+    ? 'Drafting from the session (git and the agents\u2019 logs)…'
+    : n > 0
       ? `${n} field${n === 1 ? '' : 's'} drafted from the session: edit any to make it yours.`
       : model.session
         ? 'Nothing drafted is left: every field is yours.'
         : 'Redraft fills the fields from the session (the agent\u2019s plan, your requests, the commands run).';
   const modelLabel = m?.state === 'available' && m.model ? `Draft with ${m.model}` : 'Draft with model';
-  const modelTitle =
-    m?.state === 'unavailable'
+  // Usable only once the host named a model: before that, or without one, clicking would do nothing.
+  const modelReady = !!m && m.state !== 'unavailable';
+  const modelTitle = !m
+    ? 'Looking for a language model in this editor…'
+    : m.state === 'unavailable'
       ? (m.message ?? 'No language model is available in this editor.')
       : 'Ask the editor\u2019s language model for the summary, decisions, failed approaches and next steps; you see the result and its token cost before anything is written.';
+  box.setAttribute('aria-busy', busy ? 'true' : 'false');
+  document.getElementById('summary')?.setAttribute('placeholder', busy ? 'Drafting from the session…' : SUMMARY_PLACEHOLDER);
   replaceChildren(
     box,
-    h('p', { class: 'muted', id: 'draft-status', role: 'status' }, icon('sparkle'), ' ', status),
+    h('p', { class: 'muted', id: 'draft-status', role: 'status' }, busy ? h(Tags.progress, { class: 'small', 'aria-hidden': 'true' }) : icon('sparkle'), ' ', status),
     h(
       'div',
       { class: 'row' },
@@ -84,13 +91,25 @@ export function renderDraftBar(): void {
         ? h(Tags.button, { id: 'cancel-model-draft', appearance: 'secondary', onClick: () => send({ type: 'cancelModelDraft' }) }, 'Cancel')
         : h(
             Tags.button,
-            { id: 'draft-with-model', appearance: 'secondary', title: modelTitle, 'aria-label': `${modelLabel} (the editor\u2019s language model)…`, 'aria-disabled': m?.state === 'unavailable' ? 'true' : undefined, onClick: () => send({ type: 'draftWithModel' }) },
+            { id: 'draft-with-model', appearance: 'secondary', title: modelTitle, 'aria-label': `${modelLabel} (the editor\u2019s language model)…`, disabled: !modelReady, onClick: () => modelReady && send({ type: 'draftWithModel' }) },
             h('span', { slot: 'start', class: 'codicon codicon-sparkle', 'aria-hidden': 'true' }),
             `${modelLabel}…`,
           ),
     ),
-    m && m.state !== 'available' ? h('p', { class: 'muted', id: 'model-draft-state' }, modelDraftText(m)) : null,
+    // One line, cut with an ellipsis (the whole text on hover, and in the disabled button's tooltip).
+    m && m.state !== 'available' ? h('p', { class: 'muted one-line', id: 'model-draft-state', title: modelDraftText(m) }, modelDraftText(m)) : null,
   );
+}
+
+/** The summary's placeholder when nothing is being drafted. */
+export const SUMMARY_PLACEHOLDER = 'What happened in this session, and where the work stands';
+
+/**
+ * Whether the session's draft is still on its way: no draft applied yet (none saved from before
+ * either) while the evidence it is drafted from is being collected or has not come.
+ */
+export function drafting(): boolean {
+  return model.draftExpected && model.session === null && model.draft.drafted.length === 0 && (model.loading || (model.evidence === null && model.evidenceError === null));
 }
 
 /** The language-model draft's state in words (with its token cost when done). */
@@ -124,7 +143,7 @@ export function renderReadOnlySection(f: 'user_requests' | 'commands_run'): HTML
 export function renderReadOnlyList(f: 'user_requests' | 'commands_run'): void {
   const ul = document.getElementById(`list-${f}`);
   if (!ul) return;
-  const sources = itemSources(model.draft, model.session, f);
+  const sources = itemSources(model.draft, model.session, f, localTime);
   const noun = f === 'user_requests' ? 'request' : 'command';
   const remove = (i: number) =>
     h(Tags.button, {

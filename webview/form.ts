@@ -7,12 +7,14 @@
  */
 import { DRAFT_LISTS, type Draft } from '../src/core/panel/draft';
 import { request } from './actions';
+import { clearBanner } from './banner';
 import { textField, valueOf } from './controls';
 import { h, icon, replaceChildren } from './dom';
-import { afterEdit, draftedMark, renderDraftBar, renderReadOnlyList, renderReadOnlySection } from './drafted';
+import { afterEdit, draftedMark, drafting, renderDraftBar, renderReadOnlyList, renderReadOnlySection, SUMMARY_PLACEHOLDER } from './drafted';
 import { renderEvidence } from './evidence';
 import { renderList, renderListSection } from './lists';
 import { renderBudgetChoice } from './budget';
+import { watchFooter } from './focusView';
 import { renderMeter } from './meter';
 import { model, send, specialistById, update } from './model';
 import { Tags } from './toolkit';
@@ -80,6 +82,7 @@ function renderSpecialistPicker(): HTMLElement {
       'aria-label': 'Specialist',
       onChange: (e) => {
         update({ specialist: valueOf(e) });
+        if (model.draft.specialist) clearBanner('specialist');
         replaceChildren(document.getElementById('specialist-card') as HTMLElement, renderSpecialistCard());
         renderReturnPlaceholder();
       },
@@ -115,7 +118,7 @@ function renderForm(): void {
       rows: 5,
       resize: 'vertical',
       class: 'wide',
-      placeholder: 'What happened in this session, and where the work stands',
+      placeholder: drafting() ? 'Drafting from the session…' : SUMMARY_PLACEHOLDER,
       'aria-label': 'Summary',
       onInput: (e) => {
         update({ summary: valueOf(e) });
@@ -128,7 +131,10 @@ function renderForm(): void {
     app,
     h('div', { id: 'banner' }),
     renderSpecialistPicker(),
-    h('section', { class: 'field' }, textField('topic', 'Topic', d.topic, 'e.g. token auth for the todo API', (v) => update({ topic: v }))),
+    h('section', { class: 'field' }, textField('topic', 'Topic', d.topic, 'e.g. token auth for the todo API', (v) => {
+      update({ topic: v });
+      if (v.trim()) clearBanner('topic');
+    })),
     h('section', { id: 'draft-bar', class: 'field draft-bar', 'aria-label': 'Drafted from the session' }),
     h('section', { class: 'field' }, h('div', { class: 'mark-row', id: 'mark-summary' }, draftedMark('summary')), summary),
     ...DRAFT_LISTS.map(renderListSection),
@@ -143,8 +149,12 @@ function renderForm(): void {
     h(
       'footer',
       { class: 'footer' },
-      h('div', { id: 'budget-choice' }),
-      h('section', { id: 'meter', 'aria-live': 'polite' }),
+      h(
+        'section',
+        { id: 'meter', 'aria-label': 'Token budget' },
+        h('div', { class: 'meter-line' }, h('div', { id: 'meter-count', 'aria-live': 'polite' }), h('div', { id: 'budget-choice' })),
+        h('div', { id: 'meter-notes', 'aria-live': 'polite' }),
+      ),
       h('div', { id: 'hop-guard' }),
       h(
         'div',
@@ -152,8 +162,9 @@ function renderForm(): void {
         h(Tags.button, { id: 'preview', appearance: 'secondary', title: 'Open the handoff this draft would write', onClick: () => request('preview') }, h('span', { slot: 'start', class: 'codicon codicon-open-preview', 'aria-hidden': 'true' }), 'Preview'),
         h(
           Tags.button,
-          { id: 'hand-over', appearance: 'primary', title: 'Hand Over to Specialist (Ctrl+Enter, ⌘+Enter on macOS)', 'aria-keyshortcuts': 'Control+Enter Meta+Enter', onClick: () => request('handOver') },
-          'Hand Over to Specialist',
+          // "Hand Over" beside Preview on one line at the default side-bar width; its name and tooltip say to whom.
+          { id: 'hand-over', appearance: 'primary', title: 'Hand Over to Specialist (Ctrl+Enter, ⌘+Enter on macOS)', 'aria-label': 'Hand Over to Specialist', 'aria-keyshortcuts': 'Control+Enter Meta+Enter', onClick: () => request('handOver') },
+          'Hand Over',
         ),
       ),
     ),
@@ -166,6 +177,7 @@ function renderForm(): void {
   renderEvidence();
   renderBudgetChoice();
   renderMeter();
+  watchFooter(app.querySelector('.footer'));
   app.setAttribute('aria-busy', 'false');
 }
 
@@ -173,6 +185,7 @@ function renderForm(): void {
 export function render(): void {
   if (!model.state.hasFolder || !model.state.trusted) {
     replaceChildren(app, renderEmptyState());
+    watchFooter(null);
     app.setAttribute('aria-busy', 'false');
     return;
   }

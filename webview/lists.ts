@@ -8,7 +8,7 @@ import { addItem, editItem, moveItem, removeItem, type Draft, type DraftList } f
 import { itemSources } from '../src/core/panel/prefill';
 import { valueOf } from './controls';
 import { afterEdit, draftedMark, renderDraftBar, sourceTip } from './drafted';
-import { h, icon, replaceChildren } from './dom';
+import { h, icon, localTime, replaceChildren } from './dom';
 import { model, update } from './model';
 import { Tags } from './toolkit';
 
@@ -28,7 +28,7 @@ export function renderList(key: DraftList, focus?: { index: number; add?: boolea
   const meta = LIST_LABELS[key];
   const ul = document.getElementById(`list-${key}`) as HTMLElement;
   const items = model.draft[key];
-  const sources = itemSources(model.draft, model.session, key);
+  const sources = itemSources(model.draft, model.session, key, localTime);
   const rows = items.map((text, i) => {
     const field = h(Tags.textField, {
       value: text,

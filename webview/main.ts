@@ -11,11 +11,13 @@
  */
 import { HostToWebviewSchema } from '../src/core/panel/protocol';
 import { request } from './actions';
+import { followFocus } from './focusView';
 import { onHostMessage } from './messages';
 import { flush, hasPendingDraft, model, send } from './model';
 import { registerComponents } from './toolkit';
 
 registerComponents();
+followFocus();
 
 window.addEventListener('message', (event: MessageEvent) => {
   const parsed = HostToWebviewSchema.safeParse(event.data);

@@ -10,7 +10,7 @@ import { emptySessionDraft, FIELD_TITLES, prefill } from '../src/core/panel/pref
 import type { DraftedField, HostToWebview, SessionDraft } from '../src/core/panel/protocol';
 import { setBusy } from './actions';
 import { renderBanner } from './banner';
-import { fmt, h } from './dom';
+import { fmt, h, icon } from './dom';
 import { renderDraftBar, renderMark, renderReadOnlyList } from './drafted';
 import { renderEvidence } from './evidence';
 import { render } from './form';
@@ -58,9 +58,9 @@ function applyDraft(session: SessionDraft, announce: string | null, only?: reado
     renderBanner('info', filled);
     return;
   }
-  renderBanner('info', `${filled} Left as you edited them: ${names(r.kept)}.`, [
-    h(Tags.button, { id: 'replace-edited', appearance: 'secondary', onClick: () => applyDraft(session, 'Replaced with the draft', only, true) }, 'Replace my edits too'),
-  ]);
+  renderBanner('info', `${filled} Left as you edited them: ${names(r.kept)}.`, {
+    actions: [h(Tags.button, { id: 'replace-edited', appearance: 'secondary', onClick: () => applyDraft(session, 'Replaced with the draft', only, true) }, 'Replace my edits too')],
+  });
 }
 
 /** Applies one message from the host to the model and the page. */
@@ -88,6 +88,7 @@ export function onHostMessage(m: HostToWebview): void {
       model.evidenceError = m.status === 'error' ? (m.message ?? 'Collecting the evidence failed.') : null;
       if (m.evidence) model.evidence = m.evidence;
       renderEvidence();
+      renderDraftBar();
       break;
     case 'estimate':
       model.estimate = m;
@@ -113,12 +114,18 @@ export function onHostMessage(m: HostToWebview): void {
       model.revision = Math.max(model.revision, m.revision);
       model.estimate = null;
       model.session = null;
+      model.draftExpected = false;
       save();
       render();
-      renderBanner('success', `Handed over to ${m.persona_marker}: ${m.handoff_file} (${fmt(m.tokens)} / ${fmt(m.budget)} tokens).`, [
-        h(Tags.button, { id: 'copy-prompt', appearance: 'secondary', title: 'The prompt the receiving agent needs: mandate, receive rules, staleness and prior handoffs', onClick: () => send({ type: 'runCommand', command: 'copyPrompt', handoff: m.handoff_id }) }, 'Copy Prompt for Specialist'),
-        h(Tags.button, { id: 'open-in-chat', appearance: 'secondary', onClick: () => send({ type: 'runCommand', command: 'openInChat', handoff: m.handoff_id }) }, 'Open in Chat'),
-      ], true);
+      renderBanner('success', `Handed over to ${m.persona_marker}: ${m.handoff_file} (${fmt(m.tokens)} / ${fmt(m.budget)} tokens).`, {
+        // Each handoff is a new file in Source Control: the banner says that is meant.
+        detail: m.handoff_root ? h('p', { class: 'muted', id: 'commit-hint' }, icon('source-control'), ` Commit ${m.handoff_root}/ with your work: the next session and your team read the handoffs from there.`) : undefined,
+        actions: [
+          h(Tags.button, { id: 'copy-prompt', appearance: 'secondary', title: 'The prompt the receiving agent needs: mandate, receive rules, staleness and prior handoffs', onClick: () => send({ type: 'runCommand', command: 'copyPrompt', handoff: m.handoff_id }) }, 'Copy Prompt for Specialist'),
+          h(Tags.button, { id: 'open-in-chat', appearance: 'secondary', onClick: () => send({ type: 'runCommand', command: 'openInChat', handoff: m.handoff_id }) }, 'Open in Chat'),
+        ],
+        reveal: true,
+      });
       break;
     case 'banner':
       renderBanner(m.kind, m.message);

@@ -31,6 +31,8 @@ export interface Model {
   session: SessionDraft | null;
   /** The language-model draft's last state ("Draft with …"), or null before the host said anything. */
   modelDraft: ModelDraftNotification | null;
+  /** Whether the host will send the session's draft when the evidence is in (not after a handoff: the new draft starts empty). */
+  draftExpected: boolean;
 }
 
 // What this view saved before it was hidden, moved or reloaded (validated: it may be from an older version).
@@ -51,6 +53,7 @@ export const model: Model = {
   busy: false,
   session: parseSavedSession(state) ?? null,
   modelDraft: null,
+  draftExpected: true,
 };
 
 let sendTimer: ReturnType<typeof setTimeout> | undefined;

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { toolInputErrorText } from '../core/handoff/issues';
-import { formatCount } from '../core/handoff/render';
+import { formatCount, plural } from '../core/handoff/render';
 import { HANDOVER_TOOL_NAME, resolveProjectRoot, type ToolContext } from './agentTool';
 import { DEFAULT_HISTORY_MAX_TOKENS, MIN_HISTORY_MAX_TOKENS, fullHistory, type FullHistoryOk } from './history';
 
@@ -81,11 +81,11 @@ export function historyToolJsonSchema(): Record<string, unknown> {
 export function historyToolText(r: FullHistoryOk): string {
   const e = r.elided;
   const left = [
-    e.outputs ? `output of ${formatCount(e.outputs)} commands dropped` : '',
-    e.turns || e.commands ? `${formatCount(e.turns)} turns and ${formatCount(e.commands)} commands elided` : '',
-    e.cut_turns ? `${formatCount(e.cut_turns)} turns cut` : '',
+    e.outputs ? `output of ${plural(e.outputs, 'command')} dropped` : '',
+    e.turns || e.commands ? `${plural(e.turns, 'turn')} and ${plural(e.commands, 'command')} elided` : '',
+    e.cut_turns ? `${plural(e.cut_turns, 'turn')} cut` : '',
   ].filter(Boolean);
-  const figures = `(${formatCount(r.tokens)} of at most ${formatCount(r.max_tokens)} tokens; ${formatCount(r.total.turns)} turns, ${formatCount(r.total.commands)} commands${left.length ? `; ${left.join(', ')}` : ''})`;
+  const figures = `(${formatCount(r.tokens)} of at most ${formatCount(r.max_tokens)} tokens; ${plural(r.total.turns, 'turn')}, ${plural(r.total.commands, 'command')}${left.length ? `; ${left.join(', ')}` : ''})`;
   return [r.text.trimEnd(), '', figures, ...r.warnings].join('\n');
 }
 

@@ -50,6 +50,12 @@ export const Config = {
   pendingWarnAfter: 'pendingWarnAfter',
 } as const;
 
+/** Context keys the extension sets (package.json's `when` clauses read them). */
+export const ContextKeys = {
+  /** True once the timeline's tree provider is registered: the view shows from then on, never VS Code's "no data provider". */
+  timelineReady: 'handoff.timelineReady',
+} as const;
+
 /** workspaceState keys. */
 export const StorageKeys = {
   sessionId: 'handoff.sessionId',

@@ -138,7 +138,10 @@ describe('UI: the panel arrives drafted from the session (issue 15)', function (
     await tip.focus();
     const tooltip = tip.locator('.tip');
     await tooltip.waitFor({ state: 'visible', timeout: 5000 });
-    assert.match(await tooltip.innerText(), new RegExp(`claude-code · ${path.basename(transcript).replace('.', '\\.')} · \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC`));
+    // The time in the user's own zone and words (the browser's locale: "Dec 5, 2026, 2:03 PM"), not raw UTC.
+    const source = await tooltip.innerText();
+    assert.match(source, new RegExp(`^claude-code · ${path.basename(transcript).replace('.', '\\.')} · .*\\b${new Date().getFullYear()}\\b.*\\d:\\d\\d`), source);
+    assert.doesNotMatch(source, /UTC|\d{4}-\d\d-\d\dT/, source);
     await page.waitForTimeout(500);
     await sidebarShot(page, 'panel-drafted');
 

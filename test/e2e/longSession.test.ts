@@ -145,6 +145,7 @@ describe('UI: the panel on a long session — its loss report, a small budget, t
     // Switched off, the draft is over the budget again, and Fit to Budget offers the same cuts.
     await frame.locator('#unfit').click();
     await frame.locator('#meter .note.error').filter({ hasText: /Over the budget by [\d,]+ tokens?/ }).waitFor({ timeout: 15_000 });
+    await frame.locator('#over-toggle').click();
     assert.match(await frame.locator('#fit-cuts').innerText(), /^Fit to budget shortens .*; cuts .*older requests.*, leaving [\d,]+ tokens; the full text is kept in the history file\.$/);
     assert.equal(await frame.locator('#still-over').count(), 0, 'fitting reaches the budget');
     await frame.locator('#fit').click();

@@ -37,11 +37,23 @@ const CUT_UNITS: Readonly<Record<string, readonly [string, string]>> = {
 
 /** What fit-to-budget cut and shortened, in words: "2 turns, 120 diff lines, 12 user requests shortened". */
 export function describeCuts(dropped: HandoffPackage['dropped']): string {
-  const unit: Record<string, string> = { recent_turns: 'turns', diff_excerpt: 'diff lines', touched_files: 'files', tests_run: 'passing tests', commands_run: 'commands run', summary: 'summary characters', user_requests: 'older user requests', compaction: 'characters of the agent\'s compaction summary', completed: 'done items' };
+  // Each section's unit, one and many; the shortened ones drop the qualifier ("older", "passing", "summary").
+  const unit: Record<HandoffPackage['dropped'][number]['section'], readonly [string, string]> = {
+    recent_turns: ['turn', 'turns'],
+    diff_excerpt: ['diff line', 'diff lines'],
+    touched_files: ['file', 'files'],
+    tests_run: ['passing test', 'passing tests'],
+    commands_run: ['command run', 'commands run'],
+    summary: ['summary character', 'summary characters'],
+    user_requests: ['older user request', 'older user requests'],
+    compaction: ['character of the agent\'s compaction summary', 'characters of the agent\'s compaction summary'],
+    completed: ['done item', 'done items'],
+  };
+  const words = (n: number, section: HandoffPackage['dropped'][number]['section']) => `${formatCount(n)} ${unit[section][n === 1 ? 0 : 1]}`;
   return dropped
     .flatMap((d) => [
-      ...(d.count > 0 ? [`${formatCount(d.count)} ${unit[d.section] ?? d.section}`] : []),
-      ...(d.shortened ? [`${formatCount(d.shortened)} ${unit[d.section]?.replace(/^(older |passing |summary )/, '') ?? d.section} shortened`] : []),
+      ...(d.count > 0 ? [words(d.count, d.section)] : []),
+      ...(d.shortened ? [`${words(d.shortened, d.section).replace(/ (older|passing|summary) /, ' ')} shortened`] : []),
     ])
     .join(', ');
 }

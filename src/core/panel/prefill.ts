@@ -141,27 +141,31 @@ export function shortTime(iso: string): string {
   return Number.isNaN(t) ? iso : `${new Date(t).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
-/** Where a drafted item came from, in one line: `claude-code · 3f2a.jsonl · 2026-12-01 14:02 UTC`. */
-export function describeSource(p: Pick<Provenance, 'reader'> & Partial<Pick<Provenance, 'file' | 'time'>>): string {
-  return [p.reader, p.file ? baseName(p.file) : null, p.time ? shortTime(p.time) : null].filter(Boolean).join(' · ');
+/**
+ * Where a drafted item came from, in one line: `claude-code · 3f2a.jsonl · 2026-12-01 14:02 UTC`.
+ * @param time how a time is shown: {@link shortTime} (UTC, the same everywhere) unless the surface
+ *   formats it for its user (the panel and the editor's commands: local time)
+ */
+export function describeSource(p: Pick<Provenance, 'reader'> & Partial<Pick<Provenance, 'file' | 'time'>>, time: (iso: string) => string = shortTime): string {
+  return [p.reader, p.file ? baseName(p.file) : null, p.time ? time(p.time) : null].filter(Boolean).join(' · ');
 }
 
 /**
  * The sources of each item of a drafted field, in the form's order (one entry per item; the
- * summary's sources in one entry). Empty for a field that is not drafted any more: its items
- * are the user's now.
+ * summary's sources in one entry), times shown by `time` (see {@link describeSource}). Empty for
+ * a field that is not drafted any more: its items are the user's now.
  */
-export function itemSources(form: Draft, session: SessionDraft | null, f: DraftedField): string[] {
+export function itemSources(form: Draft, session: SessionDraft | null, f: DraftedField, time: (iso: string) => string = shortTime): string[] {
   if (!session || !form.drafted.includes(f)) return [];
   switch (f) {
     case 'summary':
-      return [session.summary.sources.map(describeSource).join('; ')];
+      return [session.summary.sources.map((p) => describeSource(p, time)).join('; ')];
     case 'user_requests':
-      return session.user_requests.map((r) => describeSource({ reader: r.source, file: r.file, time: r.time }));
+      return session.user_requests.map((r) => describeSource({ reader: r.source, file: r.file, time: r.time }, time));
     case 'commands_run':
-      return session.commands_run.map((c: CommandRun) => [describeSource({ reader: c.source, time: c.last_at }), c.cwd ? `in ${c.cwd}` : null].filter(Boolean).join(' · '));
+      return session.commands_run.map((c: CommandRun) => [describeSource({ reader: c.source, time: c.last_at }, time), c.cwd ? `in ${c.cwd}` : null].filter(Boolean).join(' · '));
     default:
-      return session[f].map((i) => describeSource(i.source));
+      return session[f].map((i) => describeSource(i.source, time));
   }
 }
 

@@ -174,7 +174,7 @@ export const EvidenceNotificationSchema = z.strictObject({
  * Host → webview: the token estimate of the draft as it would be written: `tokens` against
  * `budget` (tokens in `tokenizer`), `estimated` when long runs were chunked, and when over
  * budget what fit-to-budget would cut (`cuts`) and how many tokens are left after it;
- * `problem` is the first input error (e.g. no specialist yet); `hop_guard` the warning.
+ * `problem` is why the draft cannot be estimated (the engine's error); `hop_guard` the warning.
  */
 export const EstimateNotificationSchema = z.strictObject({
   type: z.literal('estimate'),
@@ -200,6 +200,8 @@ export const HandedOverNotificationSchema = z.strictObject({
   /** The handoff's id: the banner's actions name it, so they act on this handoff. */
   handoff_id: z.string().check(z.minLength(1), z.maxLength(300)),
   handoff_file: z.string(),
+  /** The handoff folder relative to the workspace (`.handoff`), when it is inside it: the banner says it is meant to be committed. */
+  handoff_root: z.optional(z.string().check(z.maxLength(1000))),
   tokens: z.number().check(z.int()),
   budget: z.number().check(z.int()),
   revision: natural(),

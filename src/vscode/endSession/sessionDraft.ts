@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import type { Draft as SessionDraft } from '../../core/handoff/draftFields';
 import { describeSource, emptySessionDraft } from '../../core/panel/prefill';
+import { localTime } from '../timeline/timelineItem';
 import { formatCount } from '../../core/handoff/render';
 import type { EndSessionModelDrafter } from '../panel/modelDraftPort';
 import type { DraftEvidence } from '../../engine/draft';
@@ -65,7 +66,7 @@ export function pickDrafted(f: StepFrame, noun: string, items: readonly string[]
 
 /** The sources of a drafted list's items, in one line each. */
 export function draftSources(d: SessionDraft, f: 'decisions' | 'next_steps' | 'blockers'): string[] {
-  return d[f].map((i) => describeSource(i.source));
+  return d[f].map((i) => describeSource(i.source, localTime));
 }
 
 /**

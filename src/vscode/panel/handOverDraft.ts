@@ -5,6 +5,7 @@
  * token counting runs here, not in the webview), the preview and the hand-over itself.
  * The view (handOverView.ts) passes messages in and posts what this says.
  */
+import path from 'node:path';
 import * as vscode from 'vscode';
 import { budgetTokens, draftToRequest, emptyDraft, newerDraft, type Draft, type RevisedDraft } from '../../core/panel/draft';
 import { draftedFields, prefill } from '../../core/panel/prefill';
@@ -291,7 +292,6 @@ export class HandOverDraft implements vscode.Disposable {
       return;
     }
     const d = this.current;
-    const problem = !d.specialist ? 'Pick a specialist.' : !d.topic.trim() ? 'Type a topic.' : null;
     if (prepared.status === 'error') {
       this.deps.post({ type: 'estimate', tokens: 0, budget: budgetTokens(d.budget, settings.maxContextTokens), estimated: false, over: false, cuts: [], fitted_tokens: null, hop: 1, hop_guard: null, problem: errorText(prepared) });
       return;
@@ -308,7 +308,8 @@ export class HandOverDraft implements vscode.Disposable {
       fitted_tokens: fit ? fit.pkg.estimated_tokens : null,
       hop: pkg.hop,
       hop_guard: pkg.hop_guard ? { ...pkg.hop_guard, confirmed: d.hop_guard_confirmed } : null,
-      problem,
+      // A missing specialist or topic is not the meter's to say: the form shows the empty field, and Hand Over says what is missing.
+      problem: null,
       left_out: pkg.left_out,
     });
   }
@@ -372,8 +373,11 @@ export class HandOverDraft implements vscode.Disposable {
     this.current = { ...emptyDraft(), budget: this.current.budget };
     this.rev += 1;
     this.deps.post({ type: 'response', id, ok: true });
+    // Handoffs live in <root>/handoffs/: the root, when inside the workspace, is what the banner asks to commit.
+    const root = vscode.workspace.asRelativePath(path.dirname(path.dirname(result.handoff_file)), false);
     this.deps.post({
       type: 'handedOver',
+      handoff_root: path.isAbsolute(root) ? undefined : root,
       persona_marker: result.persona_marker,
       handoff_id: result.package.id,
       handoff_file: vscode.workspace.asRelativePath(result.handoff_file),

@@ -3,7 +3,7 @@
  * those of the receiving side (timelineCommands.ts), "Refresh" and "Open Handoff Folder".
  */
 import * as vscode from 'vscode';
-import { Commands, Views } from '../constants';
+import { Commands, ContextKeys, Views } from '../constants';
 import { folderHandoffRoot, type SessionHooks } from '../workspace/environment';
 import { currentFolder } from '../workspace/settings';
 import { TimelineCommands } from './timelineCommands';
@@ -17,6 +17,9 @@ import { TimelineTreeProvider } from './timelineTree';
 export function registerTimeline(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, session: SessionHooks): TimelineTreeProvider {
   const timeline = new TimelineTreeProvider(log);
   const treeView = vscode.window.createTreeView(Views.timeline, { treeDataProvider: timeline, showCollapseAll: true });
+  // The view is contributed with `when: handoff.timelineReady`: until its provider is here it is not shown at all,
+  // where VS Code would show "There is no data provider registered…" while the extension host starts.
+  void vscode.commands.executeCommand('setContext', ContextKeys.timelineReady, true);
   context.subscriptions.push(
     timeline,
     treeView,

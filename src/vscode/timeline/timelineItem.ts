@@ -24,7 +24,15 @@ export function relativeTime(time: number, now = Date.now()): string {
   if (abs < 3600) return relative.format(Math.round(s / 60), 'minute');
   if (abs < 86400) return relative.format(Math.round(s / 3600), 'hour');
   if (abs < 86400 * 30) return relative.format(Math.round(s / 86400), 'day');
-  return new Date(time).toISOString().slice(0, 10);
+  return new Date(time).toLocaleDateString(undefined, { dateStyle: 'medium' });
+}
+
+const whenFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** A time (ms since the epoch, or an ISO 8601 string) as a person reads it, in the local time zone: "Dec 5, 2026, 2:03 PM". The text itself when it is not a time. */
+export function localTime(time: number | string): string {
+  const date = new Date(time);
+  return Number.isNaN(date.getTime()) ? String(time) : whenFormat.format(date);
 }
 
 /** The codicon of a result's row by its status: complete, blocked, or still going. */
@@ -43,13 +51,13 @@ export function timelineTooltip(file: TimelineFile, head: ParsedHandoff | undefi
   md.supportThemeIcons = true;
   const esc = (t: string) => t.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (c) => `\\${c}`);
   md.appendMarkdown(`**${esc(s?.label ?? file.specialist)}** ${esc(s?.personaMarker ?? '')}${file.partial ? ' — $(warning) partial' : ''}\n\n`);
-  md.appendMarkdown(`${esc(new Date(file.time).toISOString())} · \`${file.name.replace(/`/g, "'")}\`\n\n`);
+  md.appendMarkdown(`${esc(localTime(file.time))} · \`${file.name.replace(/`/g, "'")}\`\n\n`);
   if (head) {
     const fm = head.frontmatter;
     md.appendMarkdown(`${fm.kind === 'result' ? 'Result' : 'Handoff'} · **${esc(STATUS_LABELS[fm.status])}** · hop ${fm.hop} (${esc(fm.chain.join(' → '))})\n\n`);
     // Every status change, branches merged included (status events, docs/DESIGN.md §5 "Status"): the newest 5.
     if (fm.status_history.length) {
-      md.appendMarkdown(`Status history: ${fm.status_history.slice(-5).map((c) => esc(`${STATUS_LABELS[c.to]} (${c.at})`)).join(' → ')}\n\n`);
+      md.appendMarkdown(`Status history: ${fm.status_history.slice(-5).map((c) => esc(`${STATUS_LABELS[c.to]} (${localTime(c.at)})`)).join(' → ')}\n\n`);
     }
     const summary = (head.sections.get('Summary') ?? '').trim().replace(/\s+/g, ' ');
     if (summary && summary !== '_None._') {

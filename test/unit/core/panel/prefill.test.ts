@@ -94,6 +94,8 @@ describe('panel prefill (the form filled from the session draft, issue 15)', () 
     assert.deepEqual(itemSources(d, s, 'next_steps'), ['claude-code · 3f2a9c.jsonl · 2026-12-01 14:05 UTC', 'claude-code · 3f2a9c.jsonl · 2026-12-01 14:05 UTC']);
     assert.deepEqual(itemSources(d, s, 'summary'), ['claude-code · 3f2a9c.jsonl · 2026-12-01 14:01 UTC; git']);
     assert.deepEqual(itemSources(d, s, 'commands_run'), ['claude-code · 2026-12-01 14:03 UTC · in /work/todo']);
+    // The panel shows times in the user's own zone: it passes its formatter.
+    assert.deepEqual(itemSources(d, s, 'commands_run', (iso) => `local(${iso})`), [`claude-code · local(${s.commands_run[0].last_at}) · in /work/todo`]);
     assert.deepEqual(itemSources(markEdited(d, ['next_steps']), s, 'next_steps'), []);
     assert.equal(describeSource({ reader: 'recorder', file: 'C:\\logs\\session.jsonl', time: null }), 'recorder · session.jsonl');
     assert.equal(shortTime('not a time'), 'not a time');
