@@ -46,7 +46,7 @@ export function renderMeter(): void {
   const count = document.getElementById('meter-count');
   const notes = document.getElementById('meter-notes');
   if (count) replaceChildren(count, ...children);
-  const note = e && fitted && !over ? fitNote(e) : e && over ? overBudget(e, e.tokens, budget) : null;
+  const note = e && fitted && !over ? fitNote(e) : e && over ? overBudget(e, tokens, budget) : null;
   if (notes) replaceChildren(notes, lossReport(), note, e?.problem ? h('p', { class: 'muted', id: 'problem' }, e.problem) : null);
   renderHopGuard();
 }
