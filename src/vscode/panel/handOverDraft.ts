@@ -190,19 +190,20 @@ export class HandOverDraft implements vscode.Disposable {
   }
 
   /**
-   * Posts the session's draft from `collected`; a failure is logged and the panel simply stays
-   * undrafted. A draft that would be over its budget as drafted arrives with Fit to budget on,
-   * so the panel opens on a handoff that fits, unless the user already chose Fit to Budget or Don't Fit.
+   * The session's draft from `collected`, as its message; a failure is logged and the panel
+   * simply stays undrafted (a redraft says so). A draft that would be over its budget as drafted
+   * arrives with Fit to budget on, so the panel opens on a handoff that fits, unless the user
+   * already chose Fit to Budget or Don't Fit.
    */
-  private async postDraft(collected: DraftEvidence, redraft: boolean): Promise<void> {
+  private async draftMessage(collected: DraftEvidence, redraft: boolean): Promise<HostToWebview | undefined> {
     try {
       const settings = readSettings(currentFolder());
       const draft = sessionDraft(collected, settings);
       const fit = !this.current.fit && !this.current.fit_chosen && (await this.overBudgetAsDrafted(collected, prefill(this.current, draft).draft));
-      this.deps.post({ type: 'draft', draft, drafted: draftedFields(draft), redraft, fit });
+      return { type: 'draft', draft, drafted: draftedFields(draft), redraft, fit };
     } catch (err) {
       this.deps.log.error(`panel: drafting from the session failed: ${(err as Error)?.stack ?? String(err)}`);
-      if (redraft) this.deps.post({ type: 'banner', kind: 'error', message: `Drafting from the session failed: ${(err as Error)?.message ?? String(err)}. Details are in the "Specialist Handoff" output.` });
+      return redraft ? { type: 'banner', kind: 'error', message: `Drafting from the session failed: ${(err as Error)?.message ?? String(err)}. Details are in the "Specialist Handoff" output.` } : undefined;
     }
   }
 
@@ -241,10 +242,15 @@ export class HandOverDraft implements vscode.Disposable {
         throw new Error(NO_TRUSTED_FOLDER);
       }
       this.deps.post({ type: 'evidence', status: 'loading', evidence: null });
-      const collected = await vscode.window.withProgress({ location: { viewId: Views.handOver }, title: 'Collecting evidence' }, () => collectDraftEvidence(ctx.env));
+      // The evidence and its draft arrive together: the panel says it is drafting until then.
+      const drafts = after === 'redraft' || (after === 'initial' && this.autoDraft);
+      const { collected, message } = await vscode.window.withProgress({ location: { viewId: Views.handOver }, title: 'Collecting evidence' }, async () => {
+        const evidence = await collectDraftEvidence(ctx.env);
+        return { collected: evidence, message: drafts ? await this.draftMessage(evidence, after === 'redraft') : undefined };
+      });
       this.evidenceReady = collected;
       this.deps.post({ type: 'evidence', status: 'ready', evidence: evidenceView(collected) });
-      if (after === 'redraft' || (after === 'initial' && this.autoDraft)) await this.postDraft(collected, after === 'redraft');
+      if (message) this.deps.post(message);
       return collected;
     });
     this.evidence = started;
