@@ -1,5 +1,5 @@
 /**
- * The drafted parts of the panel (issue 15): the "Drafted" mark of each field still as the
+ * The drafted parts of the panel: the "Drafted" mark of each field still as the
  * session's draft left it (visible text, and the same in words for screen readers), the
  * source of each drafted item (a tooltip shown on hover and on keyboard focus), the bar with
  * "Redraft" and "Draft with …", and the read-only lists of the user's requests and the

@@ -1,7 +1,7 @@
 /**
  * The panel's page: the empty state (no folder, or an untrusted workspace) or the form —
  * the specialist picker with its card, topic, the drafted-from-the-session bar, summary, the
- * five lists, the user's requests and the commands run (issue 15), return condition,
+ * five lists, the user's requests and the commands run, return condition,
  * reason and its kind, the chain offer, the evidence, and at the foot the budget choice and the token meter,
  * the hop guard and the Preview / Hand over buttons.
  */

@@ -1,5 +1,5 @@
 /**
- * The "Handoff Insights" webview (issue 21): shows the figures the engine read from the
+ * The "Handoff Insights" webview: shows the figures the engine read from the
  * handoff files, as the host sends them (src/core/panel/insightsProtocol.ts, zod/mini,
  * validated on arrival; an invalid message is dropped). The page: insightsPage.ts; the
  * charts: insightsChart.ts. It keeps the period in the webview state, so a reload of the

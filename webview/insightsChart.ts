@@ -1,5 +1,5 @@
 /**
- * The small chart of one specialist in the insights view (issue 21): an SVG bar chart we
+ * The small chart of one specialist in the insights view: an SVG bar chart we
  * render ourselves (no charting library, no remote code), one bar per figure — written,
  * picked up, completed, blocked, still pending — drawn from the engine's figures as they are.
  *

@@ -1,5 +1,5 @@
 /**
- * The page of the insights view (issue 21): the period picker, then — for the state the
+ * The page of the insights view: the period picker, then — for the state the
  * host sent — the figures (overall tiles, the handoffs waiting too long, one chart per
  * specialist, the table of every figure, the chains), an empty state, or the no-folder /
  * untrusted / error page. It renders the engine's `Insights` exactly as received: nothing

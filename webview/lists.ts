@@ -2,7 +2,7 @@
  * The list sections of the form (done, decisions, failed approaches, next steps, blockers):
  * one row per item, edited in place, moved with the arrow buttons or Alt+Up / Alt+Down,
  * removed with the bin; a field below adds an item on Enter. A list still as the session
- * drafted it carries the "Drafted" mark, and each of its items its source (issue 15).
+ * drafted it carries the "Drafted" mark, and each of its items its source.
  */
 import { addItem, editItem, moveItem, removeItem, type Draft, type DraftList } from '../src/core/panel/draft';
 import { itemSources } from '../src/core/panel/prefill';

@@ -2,7 +2,7 @@
  * What the panel does with each message from the host (already validated against the
  * protocol): `init` starts over (the newer draft wins), `state` switches between the empty
  * state and the form, `evidence` and `estimate` refill their sections, `draft` and a done
- * `modelDraft` fill the fields not edited (issue 15), `handedOver` clears the draft and
+ * `modelDraft` fill the fields not edited, `handedOver` clears the draft and
  * offers the next steps, `banner` and `response` show what happened.
  */
 import { emptyDraft, newerDraft } from '../src/core/panel/draft';
@@ -109,7 +109,7 @@ export function onHostMessage(m: HostToWebview): void {
       break;
     case 'handedOver':
       // The outcome is shown where the user is looking (the banner, scrolled to and focused);
-      // the meter waits for the host's estimate of the new empty draft (issue 17).
+      // the meter waits for the host's estimate of the new empty draft.
       model.draft = { ...emptyDraft(), budget: model.draft.budget };
       model.revision = Math.max(model.revision, m.revision);
       model.estimate = null;

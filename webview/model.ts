@@ -27,7 +27,7 @@ export interface Model {
   loading: boolean;
   estimate: EstimateNotification | null;
   busy: boolean;
-  /** The session's draft last applied (issue 15): the drafted items' sources and the loss report. */
+  /** The session's draft last applied: the drafted items' sources and the loss report. */
   session: SessionDraft | null;
   /** The language-model draft's last state ("Draft with …"), or null before the host said anything. */
   modelDraft: ModelDraftNotification | null;

@@ -77,7 +77,7 @@ export interface SessionLogOptions {
 export interface TranscriptSummary {
   readonly source: SessionSource;
   readonly file: string;
-  /** Commands the reader saw in what it read (issue 16: not only those kept). */
+  /** Commands the reader saw in what it read (not only those kept). */
   readonly commands: number;
   /** Commands kept (test runs up to 1,000 and the newest 50 others, docs/DESIGN.md §6). */
   readonly commands_kept: number;
@@ -107,19 +107,19 @@ export interface SessionLogEvidence {
   /** The recorder's session (id and base commit), when a recorder file was read. */
   readonly recorder_session?: { session_id: string; base_commit: string | null };
   /**
-   * The agent's plan (issue 15): the latest plan snapshot of the newest transcript that has
+   * The agent's plan: the latest plan snapshot of the newest transcript that has
    * one, with the reader, file and time it came from; absent when no transcript has a plan.
    */
   readonly plan?: EvidencePlan;
   /**
-   * The user's own messages (issue 15), oldest first, verbatim: typed requests and corrections
+   * The user's own messages, oldest first, verbatim: typed requests and corrections
    * only (no tool results, hook feedback, slash commands, system reminders; pasted logs cut to
    * a bound), the newest {@link MAX_KEPT_USER_REQUESTS} across transcripts, each with its file.
    */
   readonly user_requests?: ReadonlyArray<UserRequest & { readonly file: string | null }>;
   /** User requests seen in all (kept or not), for the loss report. */
   readonly user_requests_seen?: number;
-  /** Commands that are not test runs (issue 15), grouped by command and folder, failures first, then newest. */
+  /** Commands that are not test runs, grouped by command and folder, failures first, then newest. */
   readonly commands_run?: readonly CommandRun[];
   /** Non-test commands seen in all (kept or not), for the loss report. */
   readonly commands_seen?: number;
@@ -376,7 +376,7 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
       invalid_utf8: r.stats.invalid_utf8,
       ...(r.error ? { error: r.error } : {}),
     };
-    // An empty session is not a source (issue 17: VS Code 1.139 writes an empty Copilot chat
+    // An empty session is not a source (VS Code 1.139 writes an empty Copilot chat
     // session at every start): nothing read, nothing remembered, nothing wrong. Its state is
     // still saved below, so the turns it gets later are read from where this read stopped.
     const empty = !r.error && !plan && !commands.length && !newTurns.length && !remembered.length && !summary.edits && !summary.malformed && !summary.skipped && !summary.invalid_utf8;
@@ -408,7 +408,7 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
   tests.sort((a, b) => (a.started_at ?? '').localeCompare(b.started_at ?? ''));
   const plan = newestPlan(plans);
   return {
-    // The folder as the Commands run section shows it (relative to the workspace): verify re-runs it there (issue 18).
+    // The folder as the Commands run section shows it (relative to the workspace): verify re-runs it there.
     tests_run: tests.map((t) => (t.cwd ? { ...t, cwd: shownCwd(t.cwd, opts.workspaceRoot) } : t)),
     recent_turns: (turnsOf?.turns ?? []).map((t) => ({ role: turnRole(t), text: t.text, ...(t.time ? { time: t.time } : {}) })),
     file_edits: [...edits.values()],

@@ -1,6 +1,6 @@
 /**
  * Which transcript format a path holds, decided by its CONTENT — the first bytes and keys —
- * never by its file name (issue 16: a Cline `ui_messages.json` given as the log path failed
+ * never by its file name (a Cline `ui_messages.json` given as the log path failed
  * with ENOTDIR, an `api_conversation_history.json` was read as Claude Code with 0 events, an
  * Aider history under another name was read as SpecStory with 0 turns). A Cline / Roo / Kilo
  * task folder or any file of it is accepted.

@@ -24,7 +24,7 @@ export interface FoundTranscript {
   readonly mtimeMs: number;
   /** The format found by content (src/evidence/session/detect.ts), when it was detected rather than discovered. */
   readonly format?: TranscriptFormat | SessionSource;
-  /** A sub-agent's transcript: its user-role messages are the lead agent's prompts, never the user's requests (issue 15). */
+  /** A sub-agent's transcript: its user-role messages are the lead agent's prompts, never the user's requests. */
   readonly subagent?: boolean;
 }
 
@@ -214,7 +214,7 @@ export async function findCopilot(location: string, workspaceRoot: string): Prom
     if (m !== undefined) sessions.push({ source: 'copilot', file: full, mtimeMs: m });
   }
   // The newest session that holds something: VS Code 1.139 writes an empty chat session at
-  // every start (issue 17), which would otherwise hide the one the user worked in. An
+  // every start, which would otherwise hide the one the user worked in. An
   // unreadable one is kept, so its error is reported.
   sessions.sort((a, b) => b.mtimeMs - a.mtimeMs);
   for (const found of sessions.slice(0, MAX_COPILOT_SESSIONS_SCANNED)) {

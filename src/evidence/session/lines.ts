@@ -68,7 +68,7 @@ export async function forEachLine(
   };
   const fh = await openRegularForReading(file);
   // One buffer, read into again and again: a stream allocates a fresh chunk for every read
-  // (external memory the GC frees late: ~5 MB at the peak of a 1 GB read, issue 19). Every
+  // (external memory the GC frees late, at the peak of a long read). Every
   // use of a chunk's bytes below is synchronous or a copy (`Buffer.from(rest)`).
   const chunk = Buffer.allocUnsafeSlow(READ_CHUNK_BYTES);
   try {

@@ -1,5 +1,5 @@
 /**
- * The agent's plan in the session-log evidence (issue 15): each transcript's latest plan
+ * The agent's plan in the session-log evidence: each transcript's latest plan
  * snapshot (its readers' `plan` events, ./readers/planTools.ts), remembered per file in the
  * session-log state so that a read of only the new lines still knows the plan, and the one plan
  * the handoff drafts from — the latest snapshot of the newest transcript that has one.

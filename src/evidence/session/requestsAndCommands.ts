@@ -1,6 +1,6 @@
 /**
  * The user's requests and the commands run beside tests, across every transcript of a
- * handoff (issue 15, docs/DESIGN.md §6 "User requests" and "Commands run"): what
+ * handoff (docs/DESIGN.md §6 "User requests" and "Commands run"): what
  * collectSessionLog.ts adds to the session-log evidence as `user_requests`,
  * `user_requests_seen`, `commands_run`, `commands_seen` and `turns_seen`.
  *

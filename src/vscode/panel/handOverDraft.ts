@@ -63,7 +63,7 @@ type DraftAfter = 'initial' | 'redraft' | 'none';
 export class HandOverDraft implements vscode.Disposable {
   /**
    * The draft, created on first use: `emptyDraft()` is the first run of the draft's zod
-   * schema, which compiles it (10–30 ms in the extension host, issue 19) — not at activation.
+   * schema, which compiles it (slow in the extension host) — not at activation.
    */
   private held: Draft | undefined;
   private get current(): Draft {
@@ -125,7 +125,7 @@ export class HandOverDraft implements vscode.Disposable {
   /**
    * Evidence is stale (files changed, a handoff was written): collect it again if the view
    * is open, and estimate again from it — the meter always counts the draft with the
-   * evidence shown (after a handoff: the new empty draft, never a bare 0; issue 17).
+   * evidence shown (after a handoff: the new empty draft, never a bare 0).
    */
   invalidateEvidence(): void {
     this.forgetEvidence();
@@ -151,7 +151,7 @@ export class HandOverDraft implements vscode.Disposable {
   }
 
   /**
-   * "Redraft" (issue 15): collects the evidence again and sends the session's draft from it,
+   * "Redraft": collects the evidence again and sends the session's draft from it,
    * marked as asked for (the webview re-fills the fields not edited and says so). Writes nothing.
    */
   async redraft(): Promise<void> {

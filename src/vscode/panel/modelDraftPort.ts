@@ -1,5 +1,5 @@
 /**
- * Where the "Draft with …" action (issue 15, helper "lm": src/vscode/lm/**) plugs into the
+ * Where the "Draft with …" action (helper "lm": src/vscode/lm/**) plugs into the
  * panel. The panel only forwards the user's click and the cancel, and posts what the
  * drafter reports; it never asks a model on its own (opening the panel sends no request).
  * Without a drafter the panel answers `unavailable`.
@@ -31,7 +31,7 @@ export interface PanelModelDrafter {
 export type ModelDraftFields = z.infer<typeof ModelDraftFieldsSchema>;
 
 /**
- * What the end-of-session command needs of the drafter (issue 15): `describe` as above, and
+ * What the end-of-session command needs of the drafter: `describe` as above, and
  * `draft`, which asks the model once (on the user's click) and resolves to the fields
  * (`status: 'ok'`), another status (cancelled, refused: nothing to fill; `message` may say
  * why), or undefined when no model was there to ask (nothing sent).

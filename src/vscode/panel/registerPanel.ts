@@ -20,7 +20,7 @@ export interface PanelDeps {
   readonly timeline: TimelineTreeProvider;
   /** `performance.now()` at activate() entry (the first resolve logs the time since). */
   readonly activatedAt: number;
-  /** "Draft with …" (issue 15, src/vscode/lm); absent, the panel's action says it is not available. */
+  /** "Draft with …" (src/vscode/lm); absent, the panel's action says it is not available. */
   readonly modelDrafter?: PanelModelDrafter;
 }
 

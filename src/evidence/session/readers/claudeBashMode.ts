@@ -2,7 +2,7 @@
  * Claude Code's bash mode (`!` before a command in the prompt): the user runs a shell command
  * themselves, and the transcript records it in the user's role — `<bash-input>CMD</bash-input>`,
  * then `<bash-stdout>…</bash-stdout><bash-stderr>…</bash-stderr>` in the same record or the next
- * one. These are commands the session ran (issue 15), never the user's requests
+ * one. These are commands the session ran, never the user's requests
  * (core/session/requests.ts). Claude Code records no exit code for them: it stays unknown.
  */
 import { outputTail, type SessionCommand } from '../../../core/session/events';

@@ -126,7 +126,7 @@ export async function readCodex(file: string, opts: ReaderOptions = {}): Promise
   const pending = new PendingCalls<PendingCall>();
   // Settled commands whose exit code is still unknown, for an `exec_command_end` that comes
   // after the output: only those can still change (every settled command was kept here before,
-  // with its output, for the whole read: issue 19).
+  // with its output, for the whole read).
   const done = new PendingCalls<SessionCommand>();
   let cwd: string | null = null;
   let headerTime: string | undefined;

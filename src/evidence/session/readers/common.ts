@@ -22,7 +22,7 @@ export interface ReaderOptions {
    */
   readonly plan?: SessionPlan;
   /**
-   * Keep every turn and command read (issue 18: the full history of a handoff,
+   * Keep every turn and command read (the full history of a handoff,
    * src/engine/history.ts), not the newest bounded numbers a handoff's evidence keeps.
    */
   readonly keepAll?: boolean;
@@ -104,8 +104,8 @@ export function obj(v: unknown): Record<string, unknown> | undefined {
  * what a Map does for the readers' pending calls, with the same order and semantics (setting a
  * key that is there replaces its value in place). A Map whose entries come and go reallocates
  * its hash table every few calls, and once the Map has lived through a GC each new table is
- * allocated in V8's old space: garbage that only a full GC frees (issue 19: about 13 MB per
- * 200 MB Claude Code transcript, part of the peak RSS of reading one). These lists are short
+ * allocated in V8's old space: garbage that only a full GC frees (part of the peak RSS of
+ * reading a long transcript). These lists are short
  * (a call's result is usually the next line), so a search from the newest end is cheap.
  */
 export class PendingCalls<V> {

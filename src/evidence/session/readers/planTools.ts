@@ -1,5 +1,5 @@
 /**
- * The agents' todo / plan tools as {@link SessionPlan} snapshots (issue 15): one parser per tool,
+ * The agents' todo / plan tools as {@link SessionPlan} snapshots: one parser per tool,
  * each reading the tool's arguments as the agent's own source defines them. The readers call
  * these where they meet the tool call; every call replaces the whole list (the accumulator keeps
  * the latest), so each parser returns the full list the call left.
