@@ -47,6 +47,7 @@ describe('panel draft model', () => {
       reason_kind: 'end_of_session',
       continue_chain: false,
       fit: false,
+      fit_chosen: false,
       budget: 'default',
       hop_guard_confirmed: false,
       excluded: { files: [], tests: [], commits: [], turns: [] },
