@@ -13,9 +13,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { countTokens } from '../src/core/handoff/tokens';
-import { handover } from '../src/engine/handover';
-import { buildPrompt } from '../src/engine/prompt';
-import { loadEncoding } from '../src/engine/tokenizer';
+import { handover } from '../src/engine/handover/handover';
+import { buildPrompt } from '../src/engine/receive/prompt';
+import { loadEncoding } from '../src/engine/tokenizers/tokenizer';
 import { ENV } from './repo';
 
 /** Tokens of mandate, rules and run context the goal allows beyond twice the handoff (issue 18). */

@@ -18,7 +18,7 @@ import { countTokens } from '../src/core/handoff/tokens';
 import { sanitizePackage } from '../src/core/safety/packageGate';
 import { redactSecrets } from '../src/core/safety/redact';
 import { SpecialistRegistry } from '../src/core/specialists/registry';
-import { loadEncoding } from '../src/engine/tokenizer';
+import { loadEncoding } from '../src/engine/tokenizers/tokenizer';
 
 /** One measured figure: ours (redaction) and the baseline (token counting), in milliseconds. */
 export interface RedactionRow {

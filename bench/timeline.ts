@@ -21,13 +21,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { handoffId } from '../src/core/handoff/naming';
 import { groupChains, TIMELINE_PAGE_SIZE } from '../src/core/timeline/chains';
-import { handover } from '../src/engine/handover';
+import { handover } from '../src/engine/handover/handover';
 import { countRechecks, judgeRecheck } from '../src/core/receive/verification';
 import { listTimelineFiles, readChainInfos } from '../src/store/handoffs/timelineFiles';
 import { latestVerifications, writeVerification } from '../src/store/handoffs/verifications';
 import { setHandoffStatus } from '../src/store/handoffs/handoffStore';
-import { readInsights } from '../src/engine/insights';
-import { openProject } from '../src/engine/project';
+import { readInsights } from '../src/engine/timeline/insights';
+import { openProject } from '../src/engine/project/project';
 
 /** One measured figure: ours and the baseline, in milliseconds, and a note (the goal, where the row has one). */
 export interface TimelineRow {

@@ -2,10 +2,10 @@
  * The CLI bundle's entry (dist/cli-main.js). The executable dist/cli.js (src/cli/launch.ts)
  * starts the tokenizer's worker thread, then loads this bundle and calls {@link main} with it,
  * so the rank tables load while Node reads and compiles the bundle, evaluates its modules, runs
- * git and reads the transcript (src/engine/tokenizerWorker.ts). Run itself (`node
+ * git and reads the transcript (src/engine/tokenizers/tokenizerWorker.ts). Run itself (`node
  * dist/cli-main.js …`), the bundle starts the worker first the same way.
  */
-import { adoptEncoding, startEncodingWorker, type PreloadedEncoding } from '../engine/tokenizer';
+import { adoptEncoding, startEncodingWorker, type PreloadedEncoding } from '../engine/tokenizers/tokenizer';
 import { countingTokenizer } from './counting';
 import type * as Main from './main';
 

@@ -1,7 +1,7 @@
 /**
  * `specialist-handoff continue --agent <agent> [--handoff REF]`: starts the terminal agent in
  * the workspace folder with the receiving specialist's prompt as its first message
- * (src/engine/continue.ts builds the command), its standard streams the terminal's; or, with
+ * (src/engine/receive/continue.ts builds the command), its standard streams the terminal's; or, with
  * `--print`, prints that command quoted for a POSIX shell. The agent is spawned with an argv
  * array: no shell ever reads the prompt. `--agent cursor` prints Cursor's prompt link, which
  * opens Cursor's chat with the prompt (there is no process to start).
@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { AGENT_IDS, posixCommandLine, TERMINAL_AGENT_IDS, isTerminalAgentId, type AgentId } from '../core/agents/continueAgents';
-import { prepareContinue, prepareCursorLink } from '../engine/continue';
+import { prepareContinue, prepareCursorLink } from '../engine/receive/continue';
 import type { Values } from './args';
 import { EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, type CliIo } from './io';
 import { escapeControls, exitCodeOf, fail, failWith } from './wording';

@@ -1,6 +1,6 @@
 /**
  * Which tokenizer a command line will count in, read before the CLI is loaded, so its worker
- * thread can start first (src/cli/launch.ts, src/cli/bin.ts; src/engine/tokenizerWorker.ts).
+ * thread can start first (src/cli/launch.ts, src/cli/bin.ts; src/engine/tokenizers/tokenizerWorker.ts).
  * The tokenizer named here is read off the command line; when the command counts in another
  * (a project setting), that one loads in the process when first used.
  */

@@ -1,6 +1,6 @@
 /**
  * `specialist-handoff draft`: prints what a handoff of this workspace would be drafted with
- * now (src/engine/draftJob.ts) — the summary, the next steps (the one in progress
+ * now (src/engine/draft/draftJob.ts) — the summary, the next steps (the one in progress
  * marked), what is done, the blockers, the user's requests verbatim, the commands run and
  * what the session log holds that a handoff would not carry — each item with its source.
  * Writes nothing: no handoff, no briefing, no read offsets. `--json` prints the draft object.
@@ -9,8 +9,8 @@ import type { Draft, Provenance } from '../core/handoff/draftFields';
 import { draftItemText } from '../core/handoff/drafted';
 import { renderCommandRun } from '../core/handoff/draftSections';
 import { describeLeftOut } from '../core/handoff/summary';
-import { cliSessionLogStatePath } from '../engine/cliSession';
-import { draftJob } from '../engine/draftJob';
+import { cliSessionLogStatePath } from '../engine/project/cliSession';
+import { draftJob } from '../engine/draft/draftJob';
 import { integer, userRequestTokens, type Values } from './args';
 import { EXIT_BAD_INPUT, EXIT_OK, type CliIo } from './io';
 import { escapeControls, exitCodeOf, fail, failWith } from './wording';

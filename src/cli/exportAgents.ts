@@ -1,8 +1,8 @@
 /**
  * `specialist-handoff export-agents`: the specialists written to the agent folders of
- * VS Code (`.github/agents/`) and Claude Code (`.claude/agents/`), src/engine/exportAgents.ts.
+ * VS Code (`.github/agents/`) and Claude Code (`.claude/agents/`), src/engine/agents/exportAgents.ts.
  */
-import { exportAgents, exportAgentsExitCode, formatExportSummary } from '../engine/exportAgents';
+import { exportAgents, exportAgentsExitCode, formatExportSummary } from '../engine/agents/exportAgents';
 import type { Values } from './args';
 import { EXIT_BAD_INPUT, type CliIo } from './io';
 import { fail, failWith } from './wording';

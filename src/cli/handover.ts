@@ -1,6 +1,6 @@
 /**
  * `specialist-handoff handover`: hands the work over to a specialist — the flags become a
- * handover request, the engine writes the handoff (src/engine/handover.ts), and the
+ * handover request, the engine writes the handoff (src/engine/handover/handover.ts), and the
  * one-screen summary (or the result object with --json) is printed.
  */
 import path from 'node:path';
@@ -8,10 +8,10 @@ import { MAX_HOP_DEPTH } from '../core/handoff/compose';
 import { parseTurn } from '../core/handoff/request';
 import type { HandoverResult } from '../core/handoff/schema';
 import { handoffSummary } from '../core/handoff/summary';
-import { cliSessionLogStatePath, currentCliSessionId, startNewCliSession } from '../engine/cliSession';
-import { handover } from '../engine/handover';
-import { collectEvidenceFor } from '../engine/handoverEvidence';
-import { releaseEncodings } from '../engine/tokenizer';
+import { cliSessionLogStatePath, currentCliSessionId, startNewCliSession } from '../engine/project/cliSession';
+import { handover } from '../engine/handover/handover';
+import { collectEvidenceFor } from '../engine/handover/handoverEvidence';
+import { releaseEncodings } from '../engine/tokenizers/tokenizer';
 import { budgetOption, integer, userRequestTokens, type Values } from './args';
 import { EXIT_BAD_INPUT, EXIT_OK, type CliIo } from './io';
 import { cliHandoverWarning, escapeControls, exitCodeOf, fail, failWith } from './wording';

@@ -1,10 +1,10 @@
 /**
- * `specialist-handoff history`: the session behind a handoff (src/engine/history.ts,
+ * `specialist-handoff history`: the session behind a handoff (src/engine/timeline/history.ts,
  * `request_full_history`) — its turns, commands and results read again from its
  * transcripts, redacted, at most 50,000 tokens — printed as Markdown, or the result object
  * with --json.
  */
-import { DEFAULT_HISTORY_MAX_TOKENS, fullHistory } from '../engine/history';
+import { DEFAULT_HISTORY_MAX_TOKENS, fullHistory } from '../engine/timeline/history';
 import { integer, type Values } from './args';
 import { EXIT_BAD_INPUT, EXIT_OK, type CliIo } from './io';
 import { escapeControls, exitCodeOf, fail, failWith } from './wording';

@@ -3,7 +3,7 @@
  * hooks, and of the session-start hooks of Claude Code, Codex CLI, Gemini CLI, VS Code and
  * Cline. Reads the hook's JSON from standard input; a session-start event is answered with
  * the workspace's pending handoffs (./sessionStart.ts), any other event runs the safety-net
- * job (src/engine/hook.ts). Prints one line on stderr. Exit 0 written, answered or skipped,
+ * job (src/engine/agents/hook.ts). Prints one line on stderr. Exit 0 written, answered or skipped,
  * 1 on every error — never 2, on which Claude Code would block.
  */
 import path from 'node:path';
@@ -11,8 +11,8 @@ import { isatty } from 'node:tty';
 import { MAX_HOOK_INPUT_BYTES, SAFETY_NET_EVENTS } from '../core/agents/claudeHook';
 import { readSessionStartInput } from '../core/agents/sessionStart';
 import { formatCount } from '../core/handoff/render';
-import { runClaudeHook } from '../engine/hook';
-import { releaseEncodings } from '../engine/tokenizer';
+import { runClaudeHook } from '../engine/agents/hook';
+import { releaseEncodings } from '../engine/tokenizers/tokenizer';
 import type { Values } from './args';
 import { EXIT_FAILURE, EXIT_OK, type CliIo } from './io';
 import { answerSessionStart, sessionStartFailed } from './sessionStart';

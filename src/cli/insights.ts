@@ -1,14 +1,14 @@
 /**
  * `specialist-handoff insights`: how the handoffs of the project go
- * (src/engine/insights.ts) — per specialist and overall, over all time or since a date — as a
+ * (src/engine/timeline/insights.ts) — per specialist and overall, over all time or since a date — as a
  * table, or the Insights object with --json (src/core/timeline/insights.ts). Reads the handoff
  * files only; writes nothing.
  */
 import { DEFAULT_MAX_HANDOVER_DEPTH, MAX_HOP_DEPTH } from '../core/handoff/compose';
 import type { Insights, InsightsFigures } from '../core/timeline/insights';
 import { ageInWords, parsePendingWarnAfter, shortDuration, utcMinute, waitingLine } from '../core/timeline/waiting';
-import { readInsights } from '../engine/insights';
-import { openProject } from '../engine/project';
+import { readInsights } from '../engine/timeline/insights';
+import { openProject } from '../engine/project/project';
 import { integer, type Values } from './args';
 import { EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, type CliIo } from './io';
 import { escapeControls, fail, failWith } from './wording';

@@ -7,7 +7,7 @@
  * load while the bundle is read, compiled and evaluated.
  */
 import Module from 'node:module';
-import { startEncodingWorker } from '../engine/tokenizer';
+import { startEncodingWorker } from '../engine/tokenizers/tokenizer';
 import type * as Bin from './bin';
 import { countingTokenizer } from './counting';
 

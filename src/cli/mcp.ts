@@ -3,7 +3,7 @@
  * for the workspace of --cwd until the client closes standard input.
  */
 import type * as McpServerModule from '../mcp/server';
-import { startNewCliSession } from '../engine/cliSession';
+import { startNewCliSession } from '../engine/project/cliSession';
 import type { Values } from './args';
 import { EXIT_BAD_INPUT, EXIT_OK, type CliIo } from './io';
 import { VERSION } from './usage';

@@ -1,9 +1,9 @@
 /**
  * `specialist-handoff prompt`: what the receiving agent needs to pick a handoff up
- * (src/engine/prompt.ts) — the specialist's mandate, receive rules, run context,
+ * (src/engine/receive/prompt.ts) — the specialist's mandate, receive rules, run context,
  * staleness and the prior handoffs — printed, or the result object with --json.
  */
-import { buildPrompt } from '../engine/prompt';
+import { buildPrompt } from '../engine/receive/prompt';
 import type { Values } from './args';
 import { EXIT_BAD_INPUT, EXIT_OK, type CliIo } from './io';
 import { escapeControls, exitCodeOf, fail, failWith } from './wording';

@@ -1,10 +1,10 @@
 /**
  * `specialist-handoff record-result`: the receiving specialist hands back
- * (src/engine/recordResult.ts) — a result entry per handoff answered, with the status the
+ * (src/engine/receive/recordResult.ts) — a result entry per handoff answered, with the status the
  * hand-back policy gives, or a session note when none is open.
  */
 import path from 'node:path';
-import { recordResult } from '../engine/recordResult';
+import { recordResult } from '../engine/receive/recordResult';
 import type { Values } from './args';
 import { EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, type CliIo } from './io';
 import { escapeControls, exitCodeOf, fail, failWith } from './wording';

@@ -1,7 +1,7 @@
 /**
  * `specialist-handoff hook` on a session-start event (Claude Code, Codex CLI, Gemini CLI and
  * VS Code `SessionStart`; Cline `TaskStart` / `TaskResume`): prints the agent's JSON with the
- * context of the workspace's pending handoffs (src/engine/sessionStart.ts) on standard output
+ * context of the workspace's pending handoffs (src/engine/agents/sessionStart.ts) on standard output
  * and one line on standard error. Marks nothing picked up and writes nothing.
  * Exit codes: 0 answered (with or without context); 1 on an error for the agents that take it
  * as a non-blocking failure. Cline blocks the task on any exit but 0, so for Cline an error is
@@ -10,7 +10,7 @@
 import path from 'node:path';
 import { sessionStartOutput, type SessionStartInput } from '../core/agents/sessionStart';
 import { formatCount } from '../core/handoff/render';
-import { sessionStartJob } from '../engine/sessionStart';
+import { sessionStartJob } from '../engine/agents/sessionStart';
 import type { Values } from './args';
 import { EXIT_FAILURE, EXIT_OK, type CliIo } from './io';
 import { cliErrorText, escapeControls } from './wording';

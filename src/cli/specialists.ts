@@ -4,7 +4,7 @@
  * as JSON (`describeSpecialist`, src/core/specialists/registry.ts).
  */
 import { describeSpecialist } from '../core/specialists/registry';
-import { openProject } from '../engine/project';
+import { openProject } from '../engine/project/project';
 import type { Values } from './args';
 import { EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, type CliIo } from './io';
 import { fail, failWith } from './wording';

@@ -1,5 +1,5 @@
 /**
- * `specialist-handoff verify`: verify a handoff on receipt (src/engine/verify.ts, docs/DESIGN.md
+ * `specialist-handoff verify`: verify a handoff on receipt (src/engine/receive/verify.ts, docs/DESIGN.md
  * §9 "Verify on receipt") — what changed since it was written, and, with `--run` (the user's
  * consent), each recorded test and build command re-run in its folder through the shell and
  * judged against what the handoff recorded. Without `--run` nothing runs and nothing is
@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { shownCommand } from '../core/receive/shownCommand';
 import type { Recheck } from '../core/receive/verification';
-import { DEFAULT_VERIFY_TIMEOUT_MS, MAX_VERIFY_TIMEOUT_MS, shellCommandRunner, verifyHandoff } from '../engine/verify';
+import { DEFAULT_VERIFY_TIMEOUT_MS, MAX_VERIFY_TIMEOUT_MS, shellCommandRunner, verifyHandoff } from '../engine/receive/verify';
 import { integer, type Values } from './args';
 import { EXIT_BAD_INPUT, EXIT_OK, type CliIo } from './io';
 import { escapeControls, exitCodeOf, fail, failWith } from './wording';

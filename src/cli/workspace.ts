@@ -7,10 +7,10 @@
 import { readFileSync, statSync } from 'node:fs';
 import { fsCause, type FsFailure } from '../core/handoff/fsErrors';
 import path from 'node:path';
-import type { HandoverEnvironment } from '../engine/environment';
-import { cliSessionLogStatePath, currentCliSessionId } from '../engine/cliSession';
-import { handoffRootOf, workspaceFolderOf, type WorkspaceFolder } from '../engine/project';
-import { transcriptAccess } from '../engine/namedTranscript';
+import type { HandoverEnvironment } from '../engine/project/environment';
+import { cliSessionLogStatePath, currentCliSessionId } from '../engine/project/cliSession';
+import { handoffRootOf, workspaceFolderOf, type WorkspaceFolder } from '../engine/project/project';
+import { transcriptAccess } from '../engine/project/namedTranscript';
 import type { Values } from './args';
 import { EXIT_BAD_INPUT, type CliIo } from './io';
 import { fail, failWith } from './wording';

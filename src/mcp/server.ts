@@ -22,13 +22,13 @@ import { sanitizeOutput, sanitizeValue } from '../core/safety/gate';
 import type { HandoverOk } from '../core/handoff/schema';
 import { describeSpecialist } from '../core/specialists/registry';
 import { PRIOR_HANDOFFS_BUDGET_BYTES } from '../core/timeline/chains';
-import type { HandoverEnvironment } from '../engine/environment';
-import { openProject, type Project } from '../engine/project';
-import { priorHandoffsFor } from '../engine/prompt';
-import { recordResult } from '../engine/recordResult';
-import { readTimeline } from '../engine/timeline';
-import { HANDOVER_TOOL_NAME, resolveProjectRoot, runHandoverTool, type ToolContext } from '../engine/agentTool';
-import { HISTORY_TOOL_NAME, runHistoryTool } from '../engine/historyTool';
+import type { HandoverEnvironment } from '../engine/project/environment';
+import { openProject, type Project } from '../engine/project/project';
+import { priorHandoffsFor } from '../engine/receive/prompt';
+import { recordResult } from '../engine/receive/recordResult';
+import { readTimeline } from '../engine/timeline/timeline';
+import { HANDOVER_TOOL_NAME, resolveProjectRoot, runHandoverTool, type ToolContext } from '../engine/agents/agentTool';
+import { HISTORY_TOOL_NAME, runHistoryTool } from '../engine/timeline/historyTool';
 import {
   DEFAULT_PRIOR_ENTRIES,
   LIST_SPECIALISTS_TOOL_NAME,

@@ -5,7 +5,7 @@
  * arguments with our own `ERROR: …` wording (the SDK's would answer "MCP error -32602:
  * Input validation error …").
  *
- * - `handover_to_specialist`: the engine's tool (src/engine/agentTool.ts, Agent Zero's
+ * - `handover_to_specialist`: the engine's tool (src/engine/agents/agentTool.ts, Agent Zero's
  *   signature; the evidence comes from git and the session log, never from the model);
  * - `list_specialists`: the registry (built-ins, then the workspace's custom ones in
  *   `.handoff/specialists/`, then the agents discovered in `.github/agents/`,
@@ -14,15 +14,15 @@
  *   entries with their chain links;
  * - `record_result`: the receiving specialist hands back;
  * - `request_full_history`: the session behind a handoff, read again from its transcripts,
- *   redacted, at most 50,000 tokens (src/engine/historyTool.ts).
+ *   redacted, at most 50,000 tokens (src/engine/timeline/historyTool.ts).
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { RecordResultRequestSchema } from '../core/receive/handBack';
 import { toolInputErrorText } from '../core/handoff/issues';
 import { MAX_ITEM_CHARS, MAX_LIST_ITEMS, formatCount } from '../core/handoff/limits';
-import { HANDOVER_TOOL_DESCRIPTION, HANDOVER_TOOL_NAME, handoverToolJsonSchema } from '../engine/agentTool';
-import { HISTORY_TOOL_DESCRIPTION, HISTORY_TOOL_NAME, historyToolJsonSchema } from '../engine/historyTool';
+import { HANDOVER_TOOL_DESCRIPTION, HANDOVER_TOOL_NAME, handoverToolJsonSchema } from '../engine/agents/agentTool';
+import { HISTORY_TOOL_DESCRIPTION, HISTORY_TOOL_NAME, historyToolJsonSchema } from '../engine/timeline/historyTool';
 
 /** Name of the tool listing the specialists. */
 export const LIST_SPECIALISTS_TOOL_NAME = 'list_specialists';

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { cpSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { HandoverOkSchema, type HandoffPackage } from '../../src/core/handoff/schema';
-import { handover } from '../../src/engine/handover';
+import { handover } from '../../src/engine/handover/handover';
 import { cli, repoWithWork } from '../helpers/cli';
 import { cleanupTempDirs, commitAll, git, tempDir, write } from '../helpers/repo';
 

@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseTestsRun, parseUserRequests } from '../../src/core/handoff/draftSections';
 import { parseHandoff } from '../../src/core/handoff/parse';
-import { handover } from '../../src/engine/handover';
+import { handover } from '../../src/engine/handover/handover';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../helpers/repo';
 
 const at = (s: number) => new Date(Date.UTC(2026, 4, 2, 10, 0, s)).toISOString();

@@ -13,8 +13,8 @@ import { renderHistory } from '../../src/core/handoff/history';
 import { BRIEFINGS_DIR, HISTORY_DIR, briefingFileName, handoffId } from '../../src/core/handoff/naming';
 import { renderHandoff, type HandoffMeta } from '../../src/core/handoff/render';
 import type { HandoffPackage } from '../../src/core/handoff/schema';
-import { prepareHandover, writeHandover } from '../../src/engine/handover';
-import { counterFor } from '../../src/engine/tokenizer';
+import { prepareHandover, writeHandover } from '../../src/engine/handover/handover';
+import { counterFor } from '../../src/engine/tokenizers/tokenizer';
 import { createBenchRepository } from '../../bench/repo';
 import { cleanupTempDirs, tempDir } from '../helpers/repo';
 

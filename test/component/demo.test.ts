@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseHandoff, parseTouchedFiles } from '../../src/core/handoff/parse';
-import { handover } from '../../src/engine/handover';
+import { handover } from '../../src/engine/handover/handover';
 import { createDemoRepository } from '../../scripts/demoRepo';
 import { cleanupTempDirs, rawGitView, tempDir } from '../helpers/repo';
 

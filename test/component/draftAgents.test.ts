@@ -1,8 +1,8 @@
 /**
  * The agents' ways in draft what their caller did not give (issue 15): the tool
- * `handover_to_specialist` (the LM tool's and the MCP server's engine, src/engine/agentTool.ts),
+ * `handover_to_specialist` (the LM tool's and the MCP server's engine, src/engine/agents/agentTool.ts),
  * the real MCP server over stdio finding the Claude Code transcript on its own, and the
- * Claude Code hook (src/engine/hook.ts) — on real temporary git repositories with a real
+ * Claude Code hook (src/engine/agents/hook.ts) — on real temporary git repositories with a real
  * Claude Code transcript. A field the caller gives is never replaced.
  */
 import assert from 'node:assert/strict';
@@ -15,8 +15,8 @@ import { parseUserRequests } from '../../src/core/handoff/draftSections';
 import { parseHandoff } from '../../src/core/handoff/parse';
 import { HandoverOkSchema } from '../../src/core/handoff/schema';
 import { claudeProjectDirName } from '../../src/evidence/session/discovery';
-import { runHandoverTool } from '../../src/engine/agentTool';
-import { runClaudeHook } from '../../src/engine/hook';
+import { runHandoverTool } from '../../src/engine/agents/agentTool';
+import { runClaudeHook } from '../../src/engine/agents/hook';
 import { CLI_FROM_SOURCE } from '../helpers/cli';
 import { SESSION_REQUESTS, writeClaudeSession } from '../helpers/claudeSession';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../helpers/repo';

@@ -4,8 +4,8 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFil
 import path from 'node:path';
 import { parseHandoff, parseTouchedFiles } from '../../src/core/handoff/parse';
 import { HandoverOkSchema, type HandoverOk, type HandoverResult } from '../../src/core/handoff/schema';
-import { handover } from '../../src/engine/handover';
-import { readBriefing } from '../../src/engine/handoffFiles';
+import { handover } from '../../src/engine/handover/handover';
+import { readBriefing } from '../../src/engine/handover/handoffFiles';
 import { cleanupTempDirs, commitAll, git, initRepo, rawGitView, tempDir, write } from '../helpers/repo';
 
 function ok(r: HandoverResult): HandoverOk {

@@ -20,7 +20,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { claudeProjectDirName } from '../../src/evidence/session/discovery';
-import type { FullHistoryOk } from '../../src/engine/history';
+import type { FullHistoryOk } from '../../src/engine/timeline/history';
 import { CLI_FROM_SOURCE } from '../helpers/cli';
 import { appendLaterWork, plantedSecrets, writeLongTranscript, type LongTranscript } from '../helpers/longTranscript';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../helpers/repo';

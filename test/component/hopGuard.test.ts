@@ -4,7 +4,7 @@ import { DEFAULT_MAX_HANDOVER_DEPTH, hopGuard } from '../../src/core/handoff/com
 import { parseHandoff } from '../../src/core/handoff/parse';
 import { HandoverOkSchema, type HandoffFrontmatter } from '../../src/core/handoff/schema';
 import { EXIT_BAD_INPUT, EXIT_OK } from '../../src/cli/main';
-import { handover } from '../../src/engine/handover';
+import { handover } from '../../src/engine/handover/handover';
 import { cli, repoWithWork } from '../helpers/cli';
 import { cleanupTempDirs } from '../helpers/repo';
 

@@ -9,11 +9,11 @@
 import assert from 'node:assert/strict';
 import { InsightsSchema, type Insights } from '../../src/core/timeline/insights';
 import { HandoverOkSchema, type TestRun } from '../../src/core/handoff/schema';
-import { handover } from '../../src/engine/handover';
-import { readInsights } from '../../src/engine/insights';
-import { openProject, type Project } from '../../src/engine/project';
-import { buildPrompt } from '../../src/engine/prompt';
-import { recordResult } from '../../src/engine/recordResult';
+import { handover } from '../../src/engine/handover/handover';
+import { readInsights } from '../../src/engine/timeline/insights';
+import { openProject, type Project } from '../../src/engine/project/project';
+import { buildPrompt } from '../../src/engine/receive/prompt';
+import { recordResult } from '../../src/engine/receive/recordResult';
 import { setHandoffStatus } from '../../src/store/handoffs/handoffStore';
 import { formatInsights } from '../../src/cli/insights';
 import { EXIT_BAD_INPUT, EXIT_OK } from '../../src/cli/main';

@@ -16,11 +16,11 @@ import {
   type Waiting,
 } from '../../src/core/timeline/waiting';
 import { HandoverOkSchema } from '../../src/core/handoff/schema';
-import { handover } from '../../src/engine/handover';
-import { openProject } from '../../src/engine/project';
-import { buildPrompt } from '../../src/engine/prompt';
-import { recordResult } from '../../src/engine/recordResult';
-import { listTimeline, readTimelineInfos, type TimelineEntryInfo } from '../../src/engine/timeline';
+import { handover } from '../../src/engine/handover/handover';
+import { openProject } from '../../src/engine/project/project';
+import { buildPrompt } from '../../src/engine/receive/prompt';
+import { recordResult } from '../../src/engine/receive/recordResult';
+import { listTimeline, readTimelineInfos, type TimelineEntryInfo } from '../../src/engine/timeline/timeline';
 import { setHandoffStatus } from '../../src/store/handoffs/handoffStore';
 import { repoWithWork } from '../helpers/cli';
 import { cleanupTempDirs } from '../helpers/repo';

@@ -13,7 +13,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { handover } from '../../src/engine/handover';
+import { handover } from '../../src/engine/handover/handover';
 import { missingKinds } from '../helpers/factKinds';
 import { cleanupTempDirs, commitAll, git, initRepo, tempDir, write } from '../helpers/repo';
 

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { gateToolResult, callMcpTool, type McpServerContext } from '../../src/mcp/server';
-import { handover } from '../../src/engine/handover';
+import { handover } from '../../src/engine/handover/handover';
 import { randomString } from '../helpers/fakeSecrets';
 import { cli } from '../helpers/cli';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../helpers/repo';

@@ -12,8 +12,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseUserRequests } from '../../src/core/handoff/draftSections';
 import { parseHandoff } from '../../src/core/handoff/parse';
-import { handover } from '../../src/engine/handover';
-import { buildPrompt } from '../../src/engine/prompt';
+import { handover } from '../../src/engine/handover/handover';
+import { buildPrompt } from '../../src/engine/receive/prompt';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../helpers/repo';
 
 const REQUEST = 'Make the cart total show cents and keep the API format.';

@@ -12,8 +12,8 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { runClaudeHook } from '../../src/engine/hook';
-import { recordResult } from '../../src/engine/recordResult';
+import { runClaudeHook } from '../../src/engine/agents/hook';
+import { recordResult } from '../../src/engine/receive/recordResult';
 import { callMcpTool } from '../../src/mcp/server';
 import { writeClaudeSession, type SessionStep } from '../helpers/claudeTranscript';
 import { randomString } from '../helpers/fakeSecrets';

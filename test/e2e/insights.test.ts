@@ -16,8 +16,8 @@ import path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { createDemoRepository } from '../../scripts/demoRepo';
 import { HandoverOkSchema } from '../../src/core/handoff/schema';
-import { setHandoffStatus } from '../../src/engine/handoffFiles';
-import { handover } from '../../src/engine/handover';
+import { setHandoffStatus } from '../../src/engine/handover/handoffFiles';
+import { handover } from '../../src/engine/handover/handover';
 import { waitFor, workspaceDir } from '../host/codeServer';
 import { activityBarItem, openWorkbench, runCommand, screenshot, type Session } from './workbench';
 

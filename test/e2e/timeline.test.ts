@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { createDemoRepository } from '../../scripts/demoRepo';
 import { HandoverOkSchema } from '../../src/core/handoff/schema';
-import { handover } from '../../src/engine/handover';
+import { handover } from '../../src/engine/handover/handover';
 import { waitFor, workspaceDir } from '../host/codeServer';
 import { activityBarItem, openWorkbench, runCommand, runContextMenuItem, screenshot, typeAndEnter, waitForQuickInput, type Session } from './workbench';
 

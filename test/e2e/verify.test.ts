@@ -18,7 +18,7 @@ import { createDemoRepository } from '../../scripts/demoRepo';
 import { parseHandoff } from '../../src/core/handoff/parse';
 import { HandoverOkSchema } from '../../src/core/handoff/schema';
 import { VerificationSchema } from '../../src/core/receive/verification';
-import { handover } from '../../src/engine/handover';
+import { handover } from '../../src/engine/handover/handover';
 import { waitFor, workspaceDir } from '../host/codeServer';
 import { RECORDED_TEST, writeClaudeTestRun } from '../helpers/claudeTestRun';
 import { activityBarItem, clearNotifications, handOverFrame, notificationToast, openWorkbench, runContextMenuItem, screenshot, type Session } from './workbench';

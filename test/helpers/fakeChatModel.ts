@@ -1,10 +1,10 @@
 /**
- * A deterministic chat model for the tests of "Draft with …" (src/engine/modelDraft.ts): it
+ * A deterministic chat model for the tests of "Draft with …" (src/engine/draft/modelDraft.ts): it
  * implements the engine's `ChatModelPort`, answers a fixed text, records every request it gets
  * and counts tokens as one per four characters (its own tokenizer, as a real model has one).
  * The host tests' test extension (test/integration/chatModelExtension) answers the same way.
  */
-import type { ChatModelPort } from '../../src/engine/modelDraft';
+import type { ChatModelPort } from '../../src/engine/draft/modelDraft';
 
 /** A fake model and what it saw. */
 export interface FakeChatModel extends ChatModelPort {

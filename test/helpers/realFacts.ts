@@ -20,7 +20,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { parseCommandsRun, parseDone, parseTestsRun, parseUserRequests } from '../../src/core/handoff/draftSections';
 import { parseHandoff } from '../../src/core/handoff/parse';
-import { handover } from '../../src/engine/handover';
+import { handover } from '../../src/engine/handover/handover';
 import { commitAll, initRepo, tempDir, write } from './repo';
 
 /** One log's facts (the shape of ../shared/fixtures/real-logs/facts.json). */

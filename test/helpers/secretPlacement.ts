@@ -8,7 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { handover } from '../../src/engine/handover';
+import { handover } from '../../src/engine/handover/handover';
 import type { HandoverResult } from '../../src/core/handoff/schema';
 import { writeClaudeSession, type SessionStep } from './claudeTranscript';
 import { commitAll, filesUnder, GIT_ENV, initRepo, tempDir, write } from './repo';

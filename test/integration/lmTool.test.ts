@@ -11,11 +11,11 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { parseHandoff } from '../../src/core/handoff/parse';
 import { HandoverOkSchema, type HandoverOk } from '../../src/core/handoff/schema';
-import { handoverToolJsonSchema } from '../../src/engine/agentTool';
+import { handoverToolJsonSchema } from '../../src/engine/agents/agentTool';
 import type { AgentDeps } from '../../src/vscode/agents/agentContext';
 import { CHAT_PARTICIPANT_ID, createChatHandler, type HandoffChatResult } from '../../src/vscode/agents/chatParticipant';
 import { HandoverLanguageModelTool } from '../../src/vscode/agents/lmTool';
-import { historyToolJsonSchema } from '../../src/engine/historyTool';
+import { historyToolJsonSchema } from '../../src/engine/timeline/historyTool';
 import { FullHistoryLanguageModelTool } from '../../src/vscode/agents/historyTool';
 import { MCP_PROVIDER_ID, registerMcpServerDefinitions } from '../../src/vscode/agents/mcpServerDefinitionProvider';
 

@@ -16,7 +16,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { collectDraftEvidence } from '../../src/engine/draft';
+import { collectDraftEvidence } from '../../src/engine/draft/draftSession';
 import { NO_MODEL_MESSAGE, type LmApi } from '../../src/vscode/lm/chatModels';
 import { LanguageModelDrafter, type ModelDraftState } from '../../src/vscode/lm/modelDrafter';
 import { FIXED_MODEL_ANSWER, fakeTokenCount } from '../helpers/fakeChatModel';

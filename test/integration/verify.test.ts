@@ -15,7 +15,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { parseHandoff } from '../../src/core/handoff/parse';
 import type { HandoverResult } from '../../src/core/handoff/schema';
-import type { VerifyOutcome } from '../../src/engine/verify';
+import type { VerifyOutcome } from '../../src/engine/receive/verify';
 import { TimelineTreeProvider } from '../../src/vscode/timeline/timelineTree';
 import { VERIFY_TASK_TYPE } from '../../src/vscode/verify/taskRunner';
 import { RECORDED_TEST, writeClaudeTestRun } from '../helpers/claudeTestRun';

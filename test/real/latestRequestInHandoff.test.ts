@@ -15,7 +15,7 @@ import { MIN_LATEST_REQUEST_CHARS } from '../../src/core/handoff/fitLimits';
 import { parseHandoff } from '../../src/core/handoff/parse';
 import { redactTexts } from '../../src/core/safety/redact';
 import { stripInvisible } from '../../src/core/safety/invisible';
-import { handover } from '../../src/engine/handover';
+import { handover } from '../../src/engine/handover/handover';
 import { FIXTURES, expectedLatest, logFiles, normalized } from '../helpers/latestRequest';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../helpers/repo';
 

@@ -14,7 +14,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { handover } from '../../src/engine/handover';
+import { handover } from '../../src/engine/handover/handover';
 import { collectSessionLog } from '../../src/evidence/session/collectSessionLog';
 import { missingKinds, type Expected } from '../helpers/factKinds';
 import { expectedLatest, logFiles, normalized } from '../helpers/latestRequest';

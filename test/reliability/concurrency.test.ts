@@ -15,7 +15,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { briefingFileName, handoffId } from '../../src/core/handoff/naming';
 import { parseHandoff } from '../../src/core/handoff/parse';
-import { handover } from '../../src/engine/handover';
+import { handover } from '../../src/engine/handover/handover';
 import { LOCK_STUCK_MS } from '../../src/store/fileLock';
 import { listHandoffFiles, readHandoffHead } from '../../src/store/handoffs/handoffIndex';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../helpers/repo';

@@ -43,7 +43,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BRIEFINGS_DIR, HANDOFFS_DIR, HISTORY_DIR, briefingFileName, handoffId } from '../../src/core/handoff/naming';
 import { parseHandoff } from '../../src/core/handoff/parse';
-import { handover } from '../../src/engine/handover';
+import { handover } from '../../src/engine/handover/handover';
 import { LOCK_STALE_MS, LOCK_STUCK_MS, LOCK_UPDATE_MS, lockPathFor } from '../../src/store/fileLock';
 import { removeStaleLeftovers } from '../../src/store/leftovers';
 import { completeInterruptedHandoffs } from '../../src/store/handoffs/interrupted';

@@ -32,7 +32,7 @@ import path from 'node:path';
 import { BRIEFINGS_DIR, HANDOFFS_DIR, HISTORY_DIR, briefingFileName } from '../../src/core/handoff/naming';
 import { parseHandoff } from '../../src/core/handoff/parse';
 import type { HandoverResult } from '../../src/core/handoff/schema';
-import { handover } from '../../src/engine/handover';
+import { handover } from '../../src/engine/handover/handover';
 import { cli } from '../helpers/cli';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../helpers/repo';
 import { startWriter, type Writer, type WriterOptions } from './fixtures/children';

@@ -16,7 +16,7 @@ import { crc32 } from 'node:zlib';
 import { runCli } from '../../src/cli/main';
 import { parseHandoff } from '../../src/core/handoff/parse';
 import type { HandoverResult } from '../../src/core/handoff/schema';
-import { handover } from '../../src/engine/handover';
+import { handover } from '../../src/engine/handover/handover';
 import { randomString } from '../helpers/fakeSecrets';
 import { cleanupTempDirs, commitAll, git, initRepo, tempDir, write } from '../helpers/repo';
 

@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { HandoverOkSchema } from '../../src/core/handoff/schema';
-import { handover } from '../../src/engine/handover';
-import { buildPrompt } from '../../src/engine/prompt';
+import { handover } from '../../src/engine/handover/handover';
+import { buildPrompt } from '../../src/engine/receive/prompt';
 import { cleanupTempDirs, commitAll, initRepo, write } from '../helpers/repo';
 
 const OPTION_NAMES = ['--output=pwned.txt', '-rf', '--upload-pack=touch pwned-upload', '--exec=touch pwned-exec', '-c core.pager=touch pwned-pager', '--', '-'];

@@ -10,8 +10,8 @@ import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { LINK_LOOP_WORDS } from '../../src/core/handoff/fsErrors';
 import { HandoverOkSchema } from '../../src/core/handoff/schema';
-import { resolveProjectRoot } from '../../src/engine/agentTool';
-import { handover } from '../../src/engine/handover';
+import { resolveProjectRoot } from '../../src/engine/agents/agentTool';
+import { handover } from '../../src/engine/handover/handover';
 import { repoWithWork } from '../helpers/cli';
 import { cleanupTempDirs, git, tempDir } from '../helpers/repo';
 

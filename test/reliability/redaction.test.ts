@@ -17,8 +17,8 @@ import { INVISIBLE_PATTERN } from '../../src/core/safety/invisible';
 import { SECRET_KINDS } from '../../src/core/safety/secretKinds';
 import { parseHandoff } from '../../src/core/handoff/parse';
 import { HandoverOkSchema, type HandoverResult } from '../../src/core/handoff/schema';
-import { handover } from '../../src/engine/handover';
-import { buildPrompt } from '../../src/engine/prompt';
+import { handover } from '../../src/engine/handover/handover';
+import { buildPrompt } from '../../src/engine/receive/prompt';
 import { fakeSecrets, formatCount, type FakeSecret } from '../helpers/fakeSecrets';
 import { cleanupTempDirs, commitAll, filesUnder, initRepo, tempDir, write } from '../helpers/repo';
 

@@ -17,7 +17,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { redactSecrets } from '../../src/core/safety/redact';
 import { HandoverOkSchema, type HandoverResult } from '../../src/core/handoff/schema';
-import { handover } from '../../src/engine/handover';
+import { handover } from '../../src/engine/handover/handover';
 import { cleanupTempDirs, commitAll, filesUnder, initRepo, tempDir, write } from '../helpers/repo';
 import { SYNTAXES, corpusKeys, leakedRuns, secretCorpus, type CorpusCase } from '../helpers/secretCorpus';
 import { base62, bech32, crc32 } from '../helpers/secretCorpus/alphabet';

@@ -21,7 +21,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { parseHandoff } from '../../src/core/handoff/parse';
 import { readStatusEvents } from '../../src/store/handoffs/statusEvents';
-import { handover } from '../../src/engine/handover';
+import { handover } from '../../src/engine/handover/handover';
 import { buildDist } from '../helpers/dist';
 import { cliNodes } from '../helpers/nodeLts';
 import { alive } from '../helpers/process';

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import { errorText, warningText } from '../../core/handoff/errors';
 import { Commands } from '../constants';
 import { AGENT_TARGETS, folderForTarget, type AgentTarget } from '../../core/specialists/agentFiles';
-import { exportAgents, formatExportSummary, type ExportAgentsOk, type ExportAgentsResult } from '../../engine/exportAgents';
+import { exportAgents, formatExportSummary, type ExportAgentsOk, type ExportAgentsResult } from '../../engine/agents/exportAgents';
 import { projectOptions } from '../workspace/environment';
 import { trustedFolder, warnRefusal } from '../workspace/trust';
 

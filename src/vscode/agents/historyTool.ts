@@ -2,14 +2,14 @@
  * The language model tool `request_full_history` (`#fullHistory` in the chat):
  * registered with `vscode.lm.registerTool` where VS Code has it, like `#handover`
  * (./lmTool.ts). Read-only, so VS Code asks no confirmation: it runs the engine's tool
- * (`runHistoryTool`, src/engine/historyTool.ts) on the workspace folder's settings and session
+ * (`runHistoryTool`, src/engine/timeline/historyTool.ts) on the workspace folder's settings and session
  * log, and returns the history (at most 50,000 tokens, secrets redacted) or an `ERROR: …`
  * text, through the output gate (./outputGate.ts). It never throws to VS Code. Untrusted
  * workspaces are refused before any transcript is read. VS Code's MCP server definition omits
  * the MCP tool of the same name, so the chat lists it once.
  */
 import * as vscode from 'vscode';
-import { HISTORY_TOOL_NAME, runHistoryTool } from '../../engine/historyTool';
+import { HISTORY_TOOL_NAME, runHistoryTool } from '../../engine/timeline/historyTool';
 import { UNTRUSTED_ERROR, abortOn, diskFolders, folderForRoot, isTrusted, type AgentDeps } from './agentContext';
 import { gatedToolResult } from './outputGate';
 import { folderEnvironment } from '../workspace/environment';

@@ -11,8 +11,8 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { BRIEFINGS_DIR, HANDOFFS_DIR } from '../../core/handoff/naming';
 import { BUILTIN_SPECIALISTS } from '../../core/specialists/registry';
-import { HANDOVER_TOOL_NAME, parseToolInput, runHandoverTool, type HandoverToolInput } from '../../engine/agentTool';
-import { DEFAULT_HANDOFF_DIRECTORY } from '../../engine/settings';
+import { HANDOVER_TOOL_NAME, parseToolInput, runHandoverTool, type HandoverToolInput } from '../../engine/agents/agentTool';
+import { DEFAULT_HANDOFF_DIRECTORY } from '../../engine/project/settings';
 import {
   CANCELLED_ERROR,
   UNTRUSTED_ERROR,

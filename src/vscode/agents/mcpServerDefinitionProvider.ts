@@ -12,7 +12,7 @@
  */
 import * as vscode from 'vscode';
 import { mcpServerSpecs } from '../../core/agents/mcpServerDefinition';
-import { LANGUAGE_MODEL_TOOL_NAMES } from '../../engine/historyTool';
+import { LANGUAGE_MODEL_TOOL_NAMES } from '../../engine/timeline/historyTool';
 import { diskFolders, isTrusted, type AgentDeps } from './agentContext';
 
 /** The provider id (package.json `contributes.mcpServerDefinitionProviders`). */

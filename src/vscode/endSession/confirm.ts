@@ -8,7 +8,7 @@ import { warningText } from '../../core/handoff/errors';
 import { formatCount } from '../../core/handoff/render';
 import type { TouchedFile } from '../../core/handoff/schema';
 import { describeCuts, describeLeftOut } from '../../core/handoff/summary';
-import { previewFit, type PreparedHandover } from '../../engine/handover';
+import { previewFit, type PreparedHandover } from '../../engine/handover/handover';
 import { BACK, pickOne, type StepFrame } from './quickInput';
 
 /** How the user chose to write: as it is, fitted to the budget, or over it. */

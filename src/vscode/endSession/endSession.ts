@@ -29,8 +29,8 @@ import {
   prepareHandover,
   writeHandover,
   type HandoverEnvironment,
-} from '../../engine/handover';
-import { collectDraftEvidence, draftEnvironment, sessionDraft } from '../../engine/draft';
+} from '../../engine/handover/handover';
+import { collectDraftEvidence, draftEnvironment, sessionDraft } from '../../engine/draft/draftSession';
 import { StorageKeys } from '../constants';
 import { draftedAnswers, stillDrafted } from '../../core/panel/prefill';
 import { awaitDraft, draftSources, draftWithModelOnce, pickDrafted } from './sessionDraft';
@@ -39,7 +39,7 @@ import { showHandoffSummary } from './summaryDialog';
 import { DisposableOwner } from '../lifecycle';
 import { BACK, DRAFT_WITH_MODEL, askList, askText, LINE_BREAK_MARK, pickOne, type StepFrame } from './quickInput';
 import type { EndSessionModelDrafter } from '../panel/modelDraftPort';
-import type { DraftEvidence } from '../../engine/draft';
+import type { DraftEvidence } from '../../engine/draft/draftSession';
 import { readSettings, type HandoffSettings } from '../workspace/settings';
 import { folderEnvironment, folderSpecialists, type SessionHooks } from '../workspace/environment';
 import { trustedFolder, warnRefusal } from '../workspace/trust';

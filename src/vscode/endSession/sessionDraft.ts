@@ -1,6 +1,6 @@
 /**
  * The end-of-session command's draft: the same session draft as the panel's
- * (src/engine/draft.ts `sessionDraft`), waited for before the summary step, prefilling the
+ * (src/engine/draft/draftSession.ts `sessionDraft`), waited for before the summary step, prefilling the
  * summary, decisions, next steps and blockers; the drafted list items offered with their
  * sources to untick; which fields are still as drafted when the user confirms; and the loss
  * report of the confirmation step.
@@ -11,7 +11,7 @@ import { describeSource, emptySessionDraft } from '../../core/panel/prefill';
 import { localTime } from '../timeline/timelineItem';
 import { formatCount } from '../../core/handoff/render';
 import type { EndSessionModelDrafter } from '../panel/modelDraftPort';
-import type { DraftEvidence } from '../../engine/draft';
+import type { DraftEvidence } from '../../engine/draft/draftSession';
 import { BACK, type StepFrame, type StepResult } from './quickInput';
 
 /** How long the summary step waits silently for the draft before it shows a cancellable progress, in ms. */

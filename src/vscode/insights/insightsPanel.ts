@@ -4,7 +4,7 @@
  * retries, failing tests at hand-back, the chains, the handoffs waiting too long — and a small
  * chart per specialist, over the period the user picks (all time, the last 7, 30 or 90 days).
  *
- * The engine reads the figures from the files (`readInsights`, src/engine/insights.ts); this
+ * The engine reads the figures from the files (`readInsights`, src/engine/timeline/insights.ts); this
  * file sends them to the webview as they are, through the zod-typed protocol
  * (src/core/panel/insightsProtocol.ts: every message checked on arrival and before it is
  * posted), and never computes a figure itself. It reads them again when the period changes,

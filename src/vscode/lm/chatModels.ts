@@ -2,13 +2,13 @@
  * The editor's chat models for "Draft with …", over `vscode.lm`: which models
  * VS Code offers (`vscode.lm.selectChatModels`, feature-detected: VS Code 1.99 has the API but
  * usually no model without a chat provider such as GitHub Copilot), and one model as the
- * engine's port (`ChatModelPort`, src/engine/modelDraft.ts): its token count and one request
+ * engine's port (`ChatModelPort`, src/engine/draft/modelDraft.ts): its token count and one request
  * of one user message, its AbortSignal turned into a CancellationToken.
  *
  * Selecting models sends no request: only `send` does.
  */
 import * as vscode from 'vscode';
-import type { ChatModelPort } from '../../engine/modelDraft';
+import type { ChatModelPort } from '../../engine/draft/modelDraft';
 
 /** What the action says when VS Code offers no chat model (1.99 without a provider, or no sign-in). */
 export const NO_MODEL_MESSAGE = 'No language model is available in this VS Code: install or sign in to a chat model provider (e.g. GitHub Copilot)';

@@ -2,7 +2,7 @@
  * "Draft with …" in VS Code: the action behind the panel's button and the
  * end-of-session command's choice. On the user's click only, it lists the editor's chat
  * models, lets the user pick one when there are several, sends the redacted evidence through
- * the engine (`draftWithModel`, src/engine/modelDraft.ts) under a cancellable progress
+ * the engine (`draftWithModel`, src/engine/draft/modelDraft.ts) under a cancellable progress
  * notification, and reports each state — running, done (the fields and their token cost),
  * cancelled, failed — to whoever shows it. It writes nothing: the fields go back to the
  * panel (or the command), which shows them as drafted by the model for the user to edit or
@@ -12,9 +12,9 @@
  * the end-of-session command never sends a request.
  */
 import * as vscode from 'vscode';
-import type { DraftEvidence } from '../../engine/draft';
-import { draftWithModel, type ModelDraftFields, type ModelDraftResult } from '../../engine/modelDraft';
-import { MODEL_DRAFT_EVIDENCE_TOKENS } from '../../engine/modelPrompt';
+import type { DraftEvidence } from '../../engine/draft/draftSession';
+import { draftWithModel, type ModelDraftFields, type ModelDraftResult } from '../../engine/draft/modelDraft';
+import { MODEL_DRAFT_EVIDENCE_TOKENS } from '../../engine/draft/modelPrompt';
 import { DisposableOwner } from '../lifecycle';
 import { availableChatModels, chatModelPort, lmApi, type LmApi } from './chatModels';
 

@@ -11,8 +11,8 @@ import { budgetTokens, draftToRequest, emptyDraft, newerDraft, type Draft, type 
 import { draftedFields, prefill } from '../../core/panel/prefill';
 import type { HostToWebview } from '../../core/panel/protocol';
 import { errorText } from '../../core/handoff/errors';
-import { collectDraftEvidence, draftEnvironment, evidenceView, previewHandoff, sessionDraft, type DraftEvidence } from '../../engine/draft';
-import { prepareHandover, previewFit, writeHandover, type HandoverEnvironment } from '../../engine/handover';
+import { collectDraftEvidence, draftEnvironment, evidenceView, previewHandoff, sessionDraft, type DraftEvidence } from '../../engine/draft/draftSession';
+import { prepareHandover, previewFit, writeHandover, type HandoverEnvironment } from '../../engine/handover/handover';
 import { Views } from '../constants';
 import { askOverBudget } from '../endSession/confirm';
 import { showHandoffSummary } from '../endSession/summaryDialog';

@@ -6,7 +6,7 @@
  */
 import type { ModelDraftFieldsSchema, ModelDraftNotification } from '../../core/panel/protocol';
 import type * as z from 'zod/mini';
-import type { DraftEvidence } from '../../engine/draft';
+import type { DraftEvidence } from '../../engine/draft/draftSession';
 
 /** Posts one state of the language-model draft to the webview. */
 export type PostModelDraft = (message: Omit<ModelDraftNotification, 'type'>) => void;

@@ -1,7 +1,7 @@
 /**
  * The extension's own session recorder (docs/DESIGN.md §6 "Session log", the recorder):
  * while a trusted workspace is open it appends JSONL records (format: `recorderLine` of
- * src/engine/session.ts) to
+ * src/engine/project/session.ts) to
  * `<workspace storage>/sessions/<session id>.jsonl` — terminal commands through shell
  * integration (command line, cwd, exit code, times, the end of the output), task
  * processes (name, source, exit code, times), saved files, and a `session_start` record
@@ -15,7 +15,7 @@ import { appendFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { OUTPUT_TAIL_CHARS } from '../../core/session/events';
-import { recorderLine, type RecorderRecord } from '../../engine/session';
+import { recorderLine, type RecorderRecord } from '../../engine/project/session';
 import { DisposableOwner } from '../lifecycle';
 import { workspaceTrusted } from '../workspace/trust';
 import type { SessionStore } from './sessionIdStore';

@@ -6,8 +6,8 @@
  */
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { readHeadCommit, recorderIgnores, sessionStatePath } from '../../engine/session';
-import type { SessionLocations } from '../../engine/settings';
+import { readHeadCommit, recorderIgnores, sessionStatePath } from '../../engine/project/session';
+import type { SessionLocations } from '../../engine/project/settings';
 import { DisposableOwner } from '../lifecycle';
 import { SessionRecorder } from './sessionRecorder';
 import { SessionStore } from './sessionIdStore';

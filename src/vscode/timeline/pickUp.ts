@@ -7,7 +7,7 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { errorText } from '../../core/handoff/errors';
-import { setHandoffStatus } from '../../engine/handoffFiles';
+import { setHandoffStatus } from '../../engine/handover/handoffFiles';
 import type { SessionHooks } from '../workspace/environment';
 
 /** The notification's action that marks the handoff picked up. */

@@ -21,9 +21,9 @@ import { BUILTIN_SPECIALISTS, type Specialist } from '../../core/specialists/reg
 import { STATUS_LABELS } from '../../core/handoff/status';
 import { groupChains, TIMELINE_PAGE_SIZE, type TimelineFile, type TimelineNode, type TimelineSource } from '../../core/timeline/chains';
 import { errorText } from '../../core/handoff/errors';
-import { readHandoffHead } from '../../engine/handoffFiles';
-import { openProject } from '../../engine/project';
-import { listTimeline, listTimelineStatus, readTimelineInfos, timelineFolders, timelineVerifications, type TimelineEntryInfo, type TimelineLocation, type TimelineStatusListing } from '../../engine/timeline';
+import { readHandoffHead } from '../../engine/handover/handoffFiles';
+import { openProject } from '../../engine/project/project';
+import { listTimeline, listTimelineStatus, readTimelineInfos, timelineFolders, timelineVerifications, type TimelineEntryInfo, type TimelineLocation, type TimelineStatusListing } from '../../engine/timeline/timeline';
 import { Config } from '../constants';
 import { DisposableOwner } from '../lifecycle';
 import { folderHandoffRoot, projectOptions } from '../workspace/environment';

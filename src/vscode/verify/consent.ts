@@ -7,7 +7,7 @@ import path from 'node:path';
 import { shownCommand } from '../../core/receive/shownCommand';
 import type { RecheckCounts } from '../../core/receive/verification';
 
-/** One recorded command as the confirmation lists it (the engine's `PlannedRecheck`, src/engine/verify.ts). */
+/** One recorded command as the confirmation lists it (the engine's `PlannedRecheck`, src/engine/receive/verify.ts). */
 export interface ListedRecheck {
   readonly kind: 'test' | 'build';
   readonly command: string;

@@ -5,7 +5,7 @@
  * terminal of its own, so the user sees its output — and its exit code is the one
  * `tasks.onDidEndTaskProcess` reports. It implements the engine's `CommandRunner` port
  * (src/core/receive/verification.ts); the CLI's runner spawns a shell instead
- * (src/engine/verify.ts).
+ * (src/engine/receive/verify.ts).
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';

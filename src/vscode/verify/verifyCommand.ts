@@ -5,7 +5,7 @@
  * modal confirmation listing them ("Verify Without Running" reports staleness alone), never in
  * an untrusted workspace, each as a VS Code task in its recorded folder (taskRunner.ts) with
  * the timeout of `handoff.verify.timeoutSeconds`, under a cancellable progress notification.
- * The engine (src/engine/verify.ts) judges, stores the verification and appends it to the
+ * The engine (src/engine/receive/verify.ts) judges, stores the verification and appends it to the
  * briefing; the result is a notification (not modal) with "Open Briefing".
  *
  * Callers other than the menus (another extension, the tests) may pass
@@ -15,8 +15,8 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { errorText } from '../../core/handoff/errors';
-import { isHandoffFile, listHandoffs } from '../../engine/handoffFiles';
-import { planVerification, verifyHandoff, type VerifyOutcome } from '../../engine/verify';
+import { isHandoffFile, listHandoffs } from '../../engine/handover/handoffFiles';
+import { planVerification, verifyHandoff, type VerifyOutcome } from '../../engine/receive/verify';
 import { Commands } from '../constants';
 import type { TimelineElement, TimelineTreeProvider } from '../timeline/timelineTree';
 import { folderEnvironment, folderSpecialists, type SessionHooks } from '../workspace/environment';

@@ -9,8 +9,8 @@
 import type * as vscode from 'vscode';
 import type { HandoverError } from '../../core/handoff/schema';
 import type { SpecialistRegistry } from '../../core/specialists/registry';
-import { collectEvidenceFor, type HandoverEnvironment } from '../../engine/handover';
-import { handoffRootOf, loadRegistry, type ProjectOptions } from '../../engine/project';
+import { collectEvidenceFor, type HandoverEnvironment } from '../../engine/handover/handover';
+import { handoffRootOf, loadRegistry, type ProjectOptions } from '../../engine/project/project';
 import { readSettings, type HandoffSettings } from './settings';
 
 /** What the commands need of the recorded session: its id, the session-log environment, and the end of the session. */

@@ -7,9 +7,9 @@ import { DEFAULT_MAX_HANDOVER_DEPTH, MAX_HOP_DEPTH } from '../../core/handoff/co
 import { DEFAULT_INCLUDE_RECENT_TURNS, DEFAULT_MAX_CONTEXT_TOKENS, DEFAULT_USER_REQUEST_TOKENS } from '../../core/handoff/request';
 import { TokenizerNameSchema, type TokenizerName } from '../../core/handoff/schema';
 import { SESSION_SOURCES, type SessionSource } from '../../core/session/events';
-import { MAX_VERIFY_TIMEOUT_MS } from '../../engine/verify';
+import { MAX_VERIFY_TIMEOUT_MS } from '../../engine/receive/verify';
 import { parsePendingWarnAfter } from '../../core/timeline/waiting';
-import { DEFAULT_HANDOFF_DIRECTORY, type InteropMode, type InteropSettings, type SessionLocations } from '../../engine/settings';
+import { DEFAULT_HANDOFF_DIRECTORY, type InteropMode, type InteropSettings, type SessionLocations } from '../../engine/project/settings';
 import { Config } from '../constants';
 
 /** The extension's settings for one workspace folder, with defaults applied. */

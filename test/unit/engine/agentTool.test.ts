@@ -1,5 +1,5 @@
 /**
- * `handover_to_specialist` (src/engine/agentTool.ts): Agent Zero's signature validated, the
+ * `handover_to_specialist` (src/engine/agents/agentTool.ts): Agent Zero's signature validated, the
  * evidence collected by the engine, the result object returned, every failure an
  * `ERROR:` text; and the loop guard of agent calls — a hop past the depth limit and a
  * return to a visited specialist with the code unchanged are refused, a return after
@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseHandoff } from '../../../src/core/handoff/parse';
 import { HandoverOkSchema } from '../../../src/core/handoff/schema';
-import { HANDOVER_TOOL_NAME, handoverToolJsonSchema, parseToolInput, runHandoverTool, type ToolContext } from '../../../src/engine/agentTool';
+import { HANDOVER_TOOL_NAME, handoverToolJsonSchema, parseToolInput, runHandoverTool, type ToolContext } from '../../../src/engine/agents/agentTool';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../../helpers/repo';
 import { seedArguments } from '../../helpers/toolSeed';
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { customAgentFor, findAgents, locateAgent, prepareContinue, prepareCursorLink } from '../../../src/engine/continue';
-import { exportAgents } from '../../../src/engine/exportAgents';
-import { readHandoffHead } from '../../../src/engine/handoffFiles';
+import { customAgentFor, findAgents, locateAgent, prepareContinue, prepareCursorLink } from '../../../src/engine/receive/continue';
+import { exportAgents } from '../../../src/engine/agents/exportAgents';
+import { readHandoffHead } from '../../../src/engine/handover/handoffFiles';
 import { cli, repoWithWork } from '../../helpers/cli';
 import { cleanupTempDirs, tempDir } from '../../helpers/repo';
 import { writeRecordingAgent } from '../../helpers/recordingAgent';

@@ -1,17 +1,17 @@
 /**
- * Issue 19: `HandoverEnvironment.onCountingDone` (src/engine/handover.ts) is called once, when
+ * Issue 19: `HandoverEnvironment.onCountingDone` (src/engine/handover/handover.ts) is called once, when
  * the handoff will count no more tokens — after the package is measured and fitted and its
  * history file written, before the briefing is written — so the CLI can end its tokenizer's
  * worker thread while the files are written. A real git repository, a handoff cut to its budget
- * (it has a history file), and the CLI's own release (src/engine/tokenizer.ts `releaseEncodings`)
+ * (it has a history file), and the CLI's own release (src/engine/tokenizers/tokenizer.ts `releaseEncodings`)
  * on a worker-backed encoding: the handoff is the same as one written without the callback.
  */
 import assert from 'node:assert/strict';
 import { cpSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { BRIEFINGS_DIR, HANDOFFS_DIR, HISTORY_DIR } from '../../../src/core/handoff/naming';
-import { handover } from '../../../src/engine/handover';
-import { preloadEncoding, releaseEncodings } from '../../../src/engine/tokenizer';
+import { handover } from '../../../src/engine/handover/handover';
+import { preloadEncoding, releaseEncodings } from '../../../src/engine/tokenizers/tokenizer';
 import { cleanupTempDirs, commitAll, filesUnder, initRepo, tempDir, write } from '../../helpers/repo';
 
 /** The files under `dir` (relative, `/`-separated, sorted; test/helpers/repo.ts `filesUnder`), or none when it does not exist. */

@@ -1,6 +1,6 @@
 /**
  * The handoff files of a project as the timeline's commands see them
- * (src/engine/handoffFiles.ts): which files are ours, the open ones a result can answer,
+ * (src/engine/handover/handoffFiles.ts): which files are ours, the open ones a result can answer,
  * a handoff's briefing, its status and the partial mark. Real handoffs written by the
  * engine in temporary git repositories.
  */
@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { HandoverOk } from '../../../src/core/handoff/schema';
-import { briefingOf, isHandoffFile, listHandoffs, markPartial, openHandoffs, readHandoffHead, setHandoffStatus } from '../../../src/engine/handoffFiles';
-import { handover } from '../../../src/engine/handover';
+import { briefingOf, isHandoffFile, listHandoffs, markPartial, openHandoffs, readHandoffHead, setHandoffStatus } from '../../../src/engine/handover/handoffFiles';
+import { handover } from '../../../src/engine/handover/handover';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../../helpers/repo';
 
 async function written(ws: string, specialist: string, topic: string): Promise<HandoverOk> {
@@ -18,7 +18,7 @@ async function written(ws: string, specialist: string, topic: string): Promise<H
   return r as HandoverOk;
 }
 
-describe('handoff files (src/engine/handoffFiles.ts)', function () {
+describe('handoff files (src/engine/handover/handoffFiles.ts)', function () {
   this.timeout(30_000);
   after(cleanupTempDirs);
 

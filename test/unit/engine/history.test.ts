@@ -1,5 +1,5 @@
 /**
- * The engine's full history (src/engine/history.ts, issue 18) where a handoff's session cannot
+ * The engine's full history (src/engine/timeline/history.ts, issue 18) where a handoff's session cannot
  * be read again: written without a session log, its transcript named only by file name and
  * not where the session log setting looks, its transcript deleted — each an error value with
  * the field and a fix, never a throw; found again through the setting (a path); and a
@@ -8,8 +8,8 @@
  */
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
-import { handover } from '../../../src/engine/handover';
-import { fullHistory } from '../../../src/engine/history';
+import { handover } from '../../../src/engine/handover/handover';
+import { fullHistory } from '../../../src/engine/timeline/history';
 import { writeClaudeSession } from '../../helpers/claudeSession';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../../helpers/repo';
 

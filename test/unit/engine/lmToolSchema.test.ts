@@ -7,8 +7,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { HANDOVER_TOOL_DESCRIPTION, HANDOVER_TOOL_NAME, handoverToolJsonSchema, parseToolInput } from '../../../src/engine/agentTool';
-import { HISTORY_TOOL_DESCRIPTION, HISTORY_TOOL_NAME, historyToolJsonSchema, parseHistoryInput } from '../../../src/engine/historyTool';
+import { HANDOVER_TOOL_DESCRIPTION, HANDOVER_TOOL_NAME, handoverToolJsonSchema, parseToolInput } from '../../../src/engine/agents/agentTool';
+import { HISTORY_TOOL_DESCRIPTION, HISTORY_TOOL_NAME, historyToolJsonSchema, parseHistoryInput } from '../../../src/engine/timeline/historyTool';
 
 interface Contributes {
   languageModelTools?: Array<Record<string, unknown>>;

@@ -1,15 +1,15 @@
 /**
- * "Draft with …" in the engine (src/engine/modelDraft.ts, src/engine/modelPrompt.ts): the
+ * "Draft with …" in the engine (src/engine/draft/modelDraft.ts, src/engine/draft/modelPrompt.ts): the
  * request is built from the redacted evidence of a real git repository and a Claude Code
  * transcript written in its published JSONL format, sent once to a deterministic fake model
  * (test/helpers/fakeChatModel.ts), and its answer parsed all or nothing.
  */
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { collectDraftEvidence, type DraftEvidence } from '../../../src/engine/draft';
-import { draftWithModel, parseModelAnswer, type ModelDraft } from '../../../src/engine/modelDraft';
-import { buildModelPrompt, MODEL_DRAFT_EVIDENCE_TOKENS } from '../../../src/engine/modelPrompt';
-import { counterFor } from '../../../src/engine/tokenizer';
+import { collectDraftEvidence, type DraftEvidence } from '../../../src/engine/draft/draftSession';
+import { draftWithModel, parseModelAnswer, type ModelDraft } from '../../../src/engine/draft/modelDraft';
+import { buildModelPrompt, MODEL_DRAFT_EVIDENCE_TOKENS } from '../../../src/engine/draft/modelPrompt';
+import { counterFor } from '../../../src/engine/tokenizers/tokenizer';
 import { FIXED_MODEL_ANSWER, fakeChatModel, fakeTokenCount } from '../../helpers/fakeChatModel';
 import { fakeSecrets } from '../../helpers/fakeSecrets';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../../helpers/repo';
@@ -47,7 +47,7 @@ async function evidenceOf(turns = 2): Promise<DraftEvidence> {
   return collectDraftEvidence({ workspaceRoot: ws, sessionLog: { mode: transcript, sources: ['claude-code'] } });
 }
 
-describe('Draft with the language model (src/engine/modelDraft.ts)', function () {
+describe('Draft with the language model (src/engine/draft/modelDraft.ts)', function () {
   this.timeout(60_000);
   after(cleanupTempDirs);
 

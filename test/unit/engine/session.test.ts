@@ -1,12 +1,12 @@
 /**
- * What the extension's recorded session needs of the engine (src/engine/session.ts): where
+ * What the extension's recorded session needs of the engine (src/engine/project/session.ts): where
  * the session-log offsets are kept, and which saved files the recorder leaves out.
  */
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { recorderIgnores, recorderLine, sessionStatePath } from '../../../src/engine/session';
+import { recorderIgnores, recorderLine, sessionStatePath } from '../../../src/engine/project/session';
 
-describe('the recorded session (src/engine/session.ts)', () => {
+describe('the recorded session (src/engine/project/session.ts)', () => {
   const ws = path.resolve('/tmp/project');
 
   it('keeps the session-log offsets in the workspace storage', () => {

@@ -1,5 +1,5 @@
 /**
- * Issue 19: the CLI loads its tokenizer on a worker thread (src/engine/tokenizerWorker.ts).
+ * Issue 19: the CLI loads its tokenizer on a worker thread (src/engine/tokenizers/tokenizerWorker.ts).
  * Its counts must be the library's own: the worker-backed encoding and the encoding loaded
  * in this process answer many generated texts — prose, code, CJK, emoji, special-token
  * strings counted as plain text, long runs, whitespace — identically, through the project's
@@ -13,8 +13,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { countTokens, countTokensMany, tokensWithin, type TokenEncoding } from '../../../src/core/handoff/tokens';
-import { loadEncoding } from '../../../src/engine/tokenizer';
-import { encodingModuleFile, startWorkerEncoding } from '../../../src/engine/tokenizerWorker';
+import { loadEncoding } from '../../../src/engine/tokenizers/tokenizer';
+import { encodingModuleFile, startWorkerEncoding } from '../../../src/engine/tokenizers/tokenizerWorker';
 import { seededRandom } from '../../helpers/random';
 import { cleanupTempDirs, tempDir } from '../../helpers/repo';
 
@@ -121,7 +121,7 @@ describe('engine: the tokenizer on a worker thread', function () {
     );
     // The script ends without releasing the worker.
     const script = [
-      `const { startWorkerEncoding } = require(${JSON.stringify(path.resolve(__dirname, '../../../src/engine/tokenizerWorker.ts'))});`,
+      `const { startWorkerEncoding } = require(${JSON.stringify(path.resolve(__dirname, '../../../src/engine/tokenizers/tokenizerWorker.ts'))});`,
       `const worker = startWorkerEncoding('o200k_base', () => { throw new Error('fell back'); }, ${JSON.stringify(noisy)});`,
       "process.stdout.write('COUNT ' + worker.countTokens('a cart total in cents') + '\\n');",
       'setTimeout(() => undefined, 500);',

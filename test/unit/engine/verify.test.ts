@@ -1,5 +1,5 @@
 /**
- * The engine side of verify on receipt (src/engine/verify.ts, src/engine/shellCommandRunner.ts):
+ * The engine side of verify on receipt (src/engine/receive/verify.ts, src/engine/receive/shellCommandRunner.ts):
  * the shell runner on real processes (exit codes, a signal's 128 + n, a cancel stopping the
  * process group, a shell that cannot start), and planVerification / verifyHandoff on real
  * repositories: the plan lists what would run and checks folders, errors come back as values.
@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { alive } from '../../helpers/process';
-import { handover } from '../../../src/engine/handover';
-import { createShellCommandRunner, planVerification, shellCommandRunner, verifyHandoff } from '../../../src/engine/verify';
+import { handover } from '../../../src/engine/handover/handover';
+import { createShellCommandRunner, planVerification, shellCommandRunner, verifyHandoff } from '../../../src/engine/receive/verify';
 import { latestVerification } from '../../../src/store/handoffs/verifications';
 import { writeClaudeTranscript } from '../../helpers/claudeTranscript';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../../helpers/repo';

@@ -24,8 +24,8 @@ interface Plant {
 
 const PLANTS: Record<string, Plant> = {
   coreImportsStore: { folder: 'src/core', text: "import '../store/handoffs/handoffStore';\n", rule: 'core is pure' },
-  coreImportsEngine: { folder: 'src/core/handoff', text: "export { handover } from '../../engine/handover';\n", rule: 'core is pure' },
-  coreRequiresEngine: { folder: 'src/core', text: "export const engine: unknown = import('../engine/handover');\n", rule: 'core is pure' },
+  coreImportsEngine: { folder: 'src/core/handoff', text: "export { handover } from '../../engine/handover/handover';\n", rule: 'core is pure' },
+  coreRequiresEngine: { folder: 'src/core', text: "export const engine: unknown = import('../engine/handover/handover');\n", rule: 'core is pure' },
   coreImportsWebview: { folder: 'src/core/panel', text: "import '../../../webview/main';\n", rule: 'webview is browser code' },
   coreReadsDisk: { folder: 'src/core', text: "import 'node:fs';\n", rule: 'core is pure' },
   vscodeImportsStore: { folder: 'src/vscode', text: "import type { HandoffStore } from '../store/handoffs/handoffStore';\nexport type Store = HandoffStore;\n", rule: 'entry points go through the engine' },
@@ -37,14 +37,14 @@ const PLANTS: Record<string, Plant> = {
   storeImportsEvidence: { folder: 'src/store', text: "import './../evidence/git/collectGit';\n", rule: 'evidence and store import core only' },
   engineImportsEntryPoint: { folder: 'src/engine', text: "import '../mcp/server';\n", rule: 'the engine is the front door' },
   engineImportsVscode: { folder: 'src/engine', text: "import 'vscode';\n", rule: 'vscode only in the VS Code adapter' },
-  webviewImportsEngine: { folder: 'webview', text: "import '../src/engine/handover';\n", rule: 'webview imports only the panel protocol' },
+  webviewImportsEngine: { folder: 'webview', text: "import '../src/engine/handover/handover';\n", rule: 'webview imports only the panel protocol' },
   webviewImportsCore: { folder: 'webview', text: "import '../src/core/handoff/schema';\n", rule: 'webview imports only the panel protocol' },
-  webviewDetour: { folder: 'webview', text: "import '../src/core/panel/../../engine/handover';\n", rule: 'paths without detours' },
+  webviewDetour: { folder: 'webview', text: "import '../src/core/panel/../../engine/handover/handover';\n", rule: 'paths without detours' },
   cleanCore: { folder: 'src/core/handoff', text: "import './limits';\nimport '../panel/protocol';\n" },
   cleanEngine: { folder: 'src/engine', text: "import '../core/handoff/compose';\nimport '../store/pathGuard';\nimport '../evidence/git/collectGit';\n" },
   cleanEvidence: { folder: 'src/evidence/session', text: "import '../../core/session/events';\nimport '../git/gitParse';\n" },
-  cleanVscode: { folder: 'src/vscode/panel', text: "import 'vscode';\nimport '../../engine/handover';\nimport '../../core/panel/protocol';\n" },
-  cleanCli: { folder: 'src/cli', text: "import '../engine/handover';\nimport '../mcp/server';\n" },
+  cleanVscode: { folder: 'src/vscode/panel', text: "import 'vscode';\nimport '../../engine/handover/handover';\nimport '../../core/panel/protocol';\n" },
+  cleanCli: { folder: 'src/cli', text: "import '../engine/handover/handover';\nimport '../mcp/server';\n" },
   cleanWebview: { folder: 'webview', text: "import '../src/core/panel/protocol';\nimport '../src/core/panel/draft';\nimport '../src/core/handoff/limits';\nimport '../src/core/handoff/ids';\nimport './dom';\n" },
 };
 

@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync
 import path from 'node:path';
 import { parseTimelineFileName } from '../../../src/core/timeline/chains';
 import { HandoverOkSchema, type HandoverOk, type HandoverResult } from '../../../src/core/handoff/schema';
-import { handover, type HandoverEnvironment } from '../../../src/engine/handover';
-import { priorHandoffsFor } from '../../../src/engine/prompt';
+import { handover, type HandoverEnvironment } from '../../../src/engine/handover/handover';
+import { priorHandoffsFor } from '../../../src/engine/receive/prompt';
 import { GITIGNORE_COMMENT, ITERVOX_GITIGNORE_BLOCK, ITERVOX_GITIGNORE_EXCEPTIONS, itervoxGitignorePatch } from '../../../src/store/interop/mirrors';
 import { listTimelineFiles, onlyMirrorsOurHandoffs } from '../../../src/store/handoffs/timelineFiles';
 import { cleanupTempDirs, commitAll, initRepo, write } from '../../helpers/repo';

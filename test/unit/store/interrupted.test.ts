@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { handover } from '../../../src/engine/handover';
+import { handover } from '../../../src/engine/handover/handover';
 import { markPartial } from '../../../src/store/handoffs/handoffStore';
 import { completeInterruptedHandoffs } from '../../../src/store/handoffs/interrupted';
 import { readHandoffHead } from '../../../src/store/handoffs/handoffIndex';

@@ -9,7 +9,7 @@ import { existsSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSyn
 import path from 'node:path';
 import { HANDOFFS_DIR, handoffId } from '../../../src/core/handoff/naming';
 import { STATUS_DIR, statusEventFileName } from '../../../src/core/handoff/statusEvents';
-import { handover } from '../../../src/engine/handover';
+import { handover } from '../../../src/engine/handover/handover';
 import { promoteHandoffFile, setHandoffStatus, stageHandoffFile } from '../../../src/store/handoffs/handoffStore';
 import { readHandoffHead } from '../../../src/store/handoffs/handoffIndex';
 import { readStatusEvents, readStatusEventsSync } from '../../../src/store/handoffs/statusEvents';

@@ -5,7 +5,7 @@ import { capHeadTail, renderHistory } from '../../../../src/core/handoff/history
 import { renderHandoff, renderHandoffBody } from '../../../../src/core/handoff/render';
 import { parseHandoverRequest, trimRecentTurns } from '../../../../src/core/handoff/request';
 import type { HandoffPackage, TestRun } from '../../../../src/core/handoff/schema';
-import { counterFor } from '../../../../src/engine/tokenizer';
+import { counterFor } from '../../../../src/engine/tokenizers/tokenizer';
 import { META, evidence, files, pkgFrom, reviewer } from '../../../helpers/packages';
 
 const counter = counterFor('o200k_base');

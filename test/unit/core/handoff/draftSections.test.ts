@@ -14,7 +14,7 @@ import { parseHandoff, splitSections } from '../../../../src/core/handoff/parse'
 import { HANDOFF_SECTIONS, renderHandoff } from '../../../../src/core/handoff/render';
 import { parseHandoverRequest } from '../../../../src/core/handoff/request';
 import { HandoffFrontmatterSchema, HandoffPackageSchema, type HandoffPackage } from '../../../../src/core/handoff/schema';
-import { counterFor } from '../../../../src/engine/tokenizer';
+import { counterFor } from '../../../../src/engine/tokenizers/tokenizer';
 import { META, pkgFrom, reviewer } from '../../../helpers/packages';
 
 const REQUESTS: UserRequest[] = [

@@ -12,7 +12,7 @@ import type * as RequestModule from '../../../../src/core/handoff/request';
 const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 
 /** Modules that word a limit in a schema as they load. */
-const WORDING_AT_LOAD = ['src/core/handoff/request.ts', 'src/core/receive/handBack.ts', 'src/core/agents/claudeHook.ts', 'src/engine/agentTool.ts', 'src/mcp/tools.ts'];
+const WORDING_AT_LOAD = ['src/core/handoff/request.ts', 'src/core/receive/handBack.ts', 'src/core/agents/claudeHook.ts', 'src/engine/agents/agentTool.ts', 'src/mcp/tools.ts'];
 
 describe('formatCount: limits worded without ICU', () => {
   it('writes every whole number as toLocaleString("en") does', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { LONG_RUN_CHARS, LONG_RUN_PATTERN, countTokens, tokenCounter, type TokenEncoding } from '../../../../src/core/handoff/tokens';
 import { memoisedCounter, tokenPieces } from '../../../../src/core/handoff/tokenPieces';
-import { counterFor, loadEncoding } from '../../../../src/engine/tokenizer';
+import { counterFor, loadEncoding } from '../../../../src/engine/tokenizers/tokenizer';
 
 /** A deterministic generator (linear congruential), so a failure names a seed that reproduces it. */
 function rng(seed: number): () => number {

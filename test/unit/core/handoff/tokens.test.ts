@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { countTokens as gptCount } from 'gpt-tokenizer/encoding/o200k_base';
 import { LONG_RUN_CHARS, RUN_CHUNK_CHARS, countTokens, countTokensMany, tokenUpperBound, tokensWithin, type TokenEncoding } from '../../../../src/core/handoff/tokens';
-import { counterFor, loadEncoding } from '../../../../src/engine/tokenizer';
+import { counterFor, loadEncoding } from '../../../../src/engine/tokenizers/tokenizer';
 
 describe('token counting', () => {
   const o200k = loadEncoding('o200k_base');

@@ -10,7 +10,7 @@ const FILE = '/home/dev/.claude/projects/-work-todo/3f2a9c.jsonl';
 const at = (min: number) => `2026-12-01T14:${String(min).padStart(2, '0')}:00.000Z`;
 const src = (min: number) => ({ reader: 'claude-code', file: FILE, time: at(min) });
 
-/** A session draft as src/engine/drafting.ts returns it, parsed with the shared schema. */
+/** A session draft as src/engine/draft/evidenceDraft.ts returns it, parsed with the shared schema. */
 function sessionDraft(over: Partial<SessionDraft> = {}): SessionDraft {
   return SessionDraftSchema.parse({
     summary: { text: 'Asked: add token auth. Done: the middleware. Open: review.', sources: [src(1), { reader: 'git', file: null, time: null }] },

@@ -230,7 +230,7 @@ describe('claims: what is a claim', () => {
   });
 
   it('a claim quotes its phrase whole: a `;` inside parentheses or a code span does not end it, and "0 failed" is no negation', () => {
-    // The Now line that `handover --draft` writes from a Claude Code session (src/engine/drafting.ts).
+    // The Now line that `handover --draft` writes from a Claude Code session (src/engine/draft/evidenceDraft.ts).
     const drafted = 'Now: last test run `npm test` passed (exit 0; 0 failed, 1 passed); the agent\'s last message: "All tests pass and lint is clean."';
     assert.deepEqual(
       inSummary(drafted).map((c) => [c.kind, c.text]),

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { cutAtWords, renderFullHistory, type HistoryItem } from '../../../../src/core/receive/fullHistory';
-import { counterFor } from '../../../../src/engine/tokenizer';
+import { counterFor } from '../../../../src/engine/tokenizers/tokenizer';
 import { REAL_CLAUDE_TRANSCRIPT } from '../../../helpers/longTranscript';
 
 const counter = counterFor('o200k_base');

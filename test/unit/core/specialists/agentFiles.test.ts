@@ -20,8 +20,8 @@ import {
   sameSpecialist,
 } from '../../../../src/core/specialists/agentFileParse';
 import { BUILTIN_SPECIALIST_IDS, SpecialistRegistry, type Specialist } from '../../../../src/core/specialists/registry';
-import { exportAgents, exportAgentsExitCode, formatExportSummary } from '../../../../src/engine/exportAgents';
-import { loadRegistry } from '../../../../src/engine/project';
+import { exportAgents, exportAgentsExitCode, formatExportSummary } from '../../../../src/engine/agents/exportAgents';
+import { loadRegistry } from '../../../../src/engine/project/project';
 import { exportSpecialists } from '../../../../src/store/specialists/agentFolders';
 import { MAX_SPECIALIST_FILE_BYTES, discoverAgentSpecialists, loadCustomSpecialists } from '../../../../src/store/specialists/specialistFiles';
 import { cli } from '../../../helpers/cli';

@@ -14,7 +14,7 @@ import {
   stalenessLines,
   type StalenessReport,
 } from '../../../../src/core/receive/stalenessReport';
-import { handover } from '../../../../src/engine/handover';
+import { handover } from '../../../../src/engine/handover/handover';
 import { collectStaleness } from '../../../../src/evidence/git/stalenessFacts';
 import { cleanupTempDirs, commitAll, git, initRepo, tempDir, write } from '../../../helpers/repo';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseHandoff } from '../../../../src/core/handoff/parse';
 import { HandoverOkSchema } from '../../../../src/core/handoff/schema';
-import { handover } from '../../../../src/engine/handover';
+import { handover } from '../../../../src/engine/handover/handover';
 import { claudeProjectDirName } from '../../../../src/evidence/session/discovery';
 import { collectSessionLog } from '../../../../src/evidence/session/collectSessionLog';
 import { loadSessionLogState, saveSessionLogState } from '../../../../src/store/sessionLogState';

@@ -7,7 +7,7 @@ import { detectTranscript, formatOfHead, readHead, type TranscriptFormat } from 
 import { findClineTasks } from '../../../../src/evidence/session/discovery';
 import { readAider, slashCommand } from '../../../../src/evidence/session/readers/aider';
 import { HandoverOkSchema } from '../../../../src/core/handoff/schema';
-import { handover } from '../../../../src/engine/handover';
+import { handover } from '../../../../src/engine/handover/handover';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../../../helpers/repo';
 
 const FIX = path.join(__dirname, '..', '..', '..', 'fixtures', 'session-logs');
