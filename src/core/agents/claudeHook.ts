@@ -1,17 +1,4 @@
-/**
- * The Claude Code hook of `specialist-handoff hook`: the JSON Claude Code pipes to a
- * command hook on standard input, and the safety-net handoff written from it.
- *
- * Claude Code's hook input (Claude Code hooks reference): every event carries
- * `session_id`, `transcript_path` (the session's JSONL transcript), `cwd` and
- * `hook_event_name`; `SessionEnd` adds `reason` (`clear`, `logout`,
- * `prompt_input_exit`, `other` …) and `PreCompact` adds `trigger` (`manual` | `auto`)
- * and `custom_instructions`. Other fields (`permission_mode` …) are accepted and ignored,
- * so a newer Claude Code that sends more does not break the hook.
- *
- * Pure: no I/O. Reading git and the transcript is the engine's job (src/engine/hook.ts),
- * reading standard input the CLI's (src/cli/hook.ts).
- */
+// Claude Code's hook input and the safety-net handoff written from it. Pure: git, the transcript and stdin are read by the engine and the CLI.
 import path from 'node:path';
 import { z } from 'zod';
 import { clipText, formatCount } from '../handoff/render';
@@ -20,17 +7,11 @@ import { stripInvisible } from '../safety/invisible';
 /** Session ids this project records (the CLI's session-state rule): 1–200 of `A–Z a–z 0–9 . _ : -`. */
 export const HOOK_SESSION_ID_PATTERN = /^[A-Za-z0-9._:-]{1,200}$/;
 
-/** Most bytes of hook input read from standard input: 1 MiB (Claude Code sends well under 1 KB). */
 export const MAX_HOOK_INPUT_BYTES = 1024 * 1024;
 
-/**
- * The hook events a safety net is written for (Claude Code hooks reference: `SessionEnd`
- * when a session ends, `PreCompact` before its conversation is compacted; docs/AGENTS.md).
- * Any other event (`Stop`, `PostToolUse` …) is skipped and said so.
- */
+/** Events a safety net is written for; any other is skipped and said so. */
 export const SAFETY_NET_EVENTS: readonly string[] = Object.freeze(['SessionEnd', 'PreCompact']);
 
-/** Specialist a safety net hands to when none is named: the work is simply continued. */
 export const DEFAULT_HOOK_SPECIALIST = 'implementation_engineer';
 
 const MISSING = 'is missing';
@@ -43,24 +24,12 @@ const field = (max: number) =>
     .min(1, 'is empty')
     .max(max, `must be at most ${formatCount(max)} characters`);
 
-/**
- * A label from the hook input (event name, reason, trigger) as one line of visible text:
- * they end up in the handoff's reason and summary and in the stderr line, so line breaks
- * and control characters become one space and invisible characters go (docs/DESIGN.md §7) —
- * cleaned rather than refused, so an odd value never costs the safety net.
- */
+/** Labels land in one-line text (reason, summary, stderr): cleaned rather than refused, so an odd value never costs the safety net. */
 function hookLabel(value: string): string {
   return stripInvisible(value).text.replace(/\s+/g, ' ').trim();
 }
 
-/**
- * Claude Code's hook input, as `specialist-handoff hook` needs it (zod). Required:
- * `session_id` (matching {@link HOOK_SESSION_ID_PATTERN}), `transcript_path` and `cwd`
- * (paths; `cwd` absolute), `hook_event_name` (any event; documented for `SessionEnd` and
- * `PreCompact`). Optional: `reason` (SessionEnd), `trigger` and `custom_instructions`
- * (PreCompact). The event name, reason and trigger come out as one line of visible text
- * ({@link hookLabel}). Unknown fields pass through unchecked.
- */
+/** `SessionEnd` adds `reason`, `PreCompact` adds `trigger` and `custom_instructions`; unknown fields pass, so a newer Claude Code does not break the hook. */
 export const ClaudeHookInputSchema = z
   .object({
     session_id: field(200).regex(HOOK_SESSION_ID_PATTERN, 'must be 1–200 characters of letters, digits, ".", "_", ":" or "-"'),
@@ -73,16 +42,11 @@ export const ClaudeHookInputSchema = z
   })
   .loose();
 
-/** Claude Code's hook input after validation. */
 export type ClaudeHookInput = z.infer<typeof ClaudeHookInputSchema>;
 
 const FIX = 'run this from a Claude Code hook (SessionEnd or PreCompact), which pipes its JSON input in';
 
-/**
- * Parses the text Claude Code wrote on standard input.
- * @returns the validated input, or an `ERROR: …` line naming the problem (empty input,
- *   not JSON, not an object, a missing or malformed field) and the fix
- */
+/** @returns the input, or an `ERROR: …` line naming the problem and the fix. */
 export function parseClaudeHookInput(text: string): { ok: true; input: ClaudeHookInput } | { ok: false; message: string } {
   if (!text.trim()) {
     return { ok: false, message: `ERROR: no hook input on standard input — ${FIX}` };
@@ -115,24 +79,15 @@ export function describeHookEvent(input: Pick<ClaudeHookInput, 'hook_event_name'
   return `${input.hook_event_name}${detail ? ` (${detail})` : ''}`;
 }
 
-/** First 8 characters of a session id, for topics and messages ("session 3f2a9c1b"). */
 export function shortSessionId(sessionId: string): string {
   return sessionId.slice(0, 8);
 }
 
-/**
- * The topic of a safety-net handoff when none is given: the git branch (the work usually
- * lives on it, so each day's safety nets of a branch share one briefing), else
- * `session <short id>` (detached HEAD, no repository).
- */
+/** The branch, so a branch's safety nets share one briefing; else `session <short id>`. */
 export function defaultHookTopic(branch: string | null, sessionId: string): string {
   return branch?.trim() ? branch.trim() : `session ${shortSessionId(sessionId)}`;
 }
 
-/**
- * The summary of a safety-net handoff: who wrote it (the hook, not an agent), on which
- * event and why, and where its evidence comes from.
- */
 export function hookSummary(input: Pick<ClaudeHookInput, 'hook_event_name' | 'reason' | 'trigger' | 'session_id'>, transcriptRead: boolean): string {
   const when =
     input.hook_event_name === 'SessionEnd'
@@ -147,18 +102,11 @@ export function hookSummary(input: Pick<ClaudeHookInput, 'hook_event_name' | 're
   ].join(' ');
 }
 
-/** Why the work was handed over, for the briefing: `Claude Code SessionEnd hook (reason: clear)`. */
 export function hookHandoverReason(input: Pick<ClaudeHookInput, 'hook_event_name' | 'reason' | 'trigger'>): string {
   return `Safety net written by the Claude Code ${describeHookEvent(input)} hook`;
 }
 
-/**
- * What a written safety net holds, for the hook's one line: `2 files, 0 test runs, 0 turns`,
- * then `transcript not found: git only` when the transcript was missing (or, with `refused`,
- * `transcript_path /dev/zero is a character device, not a transcript file: not read, git only`)
- * and the number of warnings when there were any.
- * @param refused what the transcript path is when it was refused (`/dev/zero is a character device`)
- */
+/** The hook's one-line tally: `2 files, 0 test runs, 0 turns`, then the transcript note and any warnings; `refused` says what the refused transcript path is. */
 export function safetyNetNotes(
   counts: { readonly files: number; readonly testRuns: number; readonly turns: number; readonly warnings: number },
   transcriptFound: boolean,

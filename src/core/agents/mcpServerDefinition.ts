@@ -1,52 +1,28 @@
-/**
- * The MCP server definitions the extension offers VS Code (1.101+: an MCP server
- * definition provider): one stdio server per workspace folder, running the bundled CLI's
- * `mcp` subcommand with the extension host's own Node.js. Pure: the adapter in
- * `src/vscode/agents/mcpServerDefinitionProvider.ts` turns each spec into a `vscode.McpStdioServerDefinition`.
- */
+// MCP server definitions for VS Code: one stdio server per workspace folder, the bundled CLI's `mcp` run by the extension host's Node.js.
 import path from 'node:path';
 
-/** Label of the server in VS Code's MCP server list (one folder open). */
+/** The label when one folder is open. */
 export const MCP_SERVER_LABEL = 'Specialist Handoff';
 
-/** A stdio MCP server definition, as plain data. */
 export interface McpServerSpec {
-  /** Name shown in VS Code's MCP server list; unique among the specs returned together. */
+  /** Unique among the specs returned together. */
   readonly label: string;
-  /** The executable: the extension host's `process.execPath`. */
   readonly command: string;
   /** `<extension>/dist/cli.js mcp --cwd <folder>`, then `--omit-tool <name>` for each omitted tool. */
   readonly args: readonly string[];
-  /**
-   * `ELECTRON_RUN_AS_NODE=1`: in desktop VS Code `process.execPath` is the Electron binary,
-   * which runs as plain Node.js only with it; under Node.js (code-server, remote hosts) it is ignored.
-   */
+  /** `ELECTRON_RUN_AS_NODE=1`: desktop VS Code's `execPath` is Electron, which runs as plain Node.js only with it. */
   readonly env: Readonly<Record<string, string>>;
-  /** The folder the server works on (also its working directory). */
   readonly cwd: string;
-  /** The extension's version: VS Code asks the server for its tools again when it changes. */
+  /** VS Code asks the server for its tools again when it changes. */
   readonly version: string;
 }
 
-/** A workspace folder, as the builder needs it. */
 export interface McpFolder {
-  /** The folder's name (VS Code's `WorkspaceFolder.name`). */
   readonly name: string;
-  /** Absolute path of the folder. */
   readonly path: string;
 }
 
-/**
- * The stdio server definitions for the open folders, in folder order: one folder gives
- * one server labelled {@link MCP_SERVER_LABEL}; several give `Specialist Handoff: <name>`
- * each (a repeated name gets ` (2)`, ` (3)` …). No folder: none.
- *
- * `omitTools` are the MCP tools the extension offers the chat itself (its language model
- * tool `handover_to_specialist`): each server is started with `--omit-tool <name>` so
- * VS Code's tool list holds each tool once; the CLI's own `mcp` keeps them all.
- *
- * @param opts `execPath` of the extension host, the extension's folder, the folders, the extension's version and the tools to omit (default none)
- */
+/** `omitTools`, which the extension offers the chat itself, become `--omit-tool` so VS Code lists each tool once. */
 export function mcpServerSpecs(opts: {
   readonly execPath: string;
   readonly extensionPath: string;

@@ -1,65 +1,39 @@
-/**
- * The session-start answer of `specialist-handoff hook`: an agent starting a session in a
- * workspace learns of the handoffs there that wait to be picked up. Pure: the hook inputs
- * of the agents' session-start events, the text added to the new session's context, and
- * the JSON each agent reads back. Finding the workspace, reading the handoffs and building
- * the receiving prompt is the engine's (src/engine/sessionStart.ts); standard input and
- * output the CLI's (src/cli/hook.ts).
- *
- * The agents whose hooks offer a session-start event that adds context (docs/AGENTS.md,
- * "The next session picks the handoff up"), from their own documentation and source:
- * - Claude Code `SessionStart` (hooks reference; `source`: `startup`, `resume`, `clear`,
- *   `compact`): `hookSpecificOutput.additionalContext` on standard output. Claude Code 2.1
- *   keeps an `additionalContext` of up to 10,000 characters (string length) in the context
- *   and saves a longer one to a file, putting a preview in its place.
- * - Codex CLI `SessionStart` (codex-rs/hooks: `startup`, `resume`, `clear`, `compact`), Gemini
- *   CLI `SessionStart` (docs/hooks/reference.md: `startup`, `resume`, `clear`) and VS Code's
- *   agent hooks `SessionStart` (Preview; `source` `new`; it also runs the hooks of
- *   `.claude/settings.json`): the same input fields (`hook_event_name`, `cwd`, `session_id`,
- *   `source`) and the same output. Codex refuses keys it does not know in that output, so it
- *   holds nothing else.
- * - Cline `TaskStart` and `TaskResume` (hook reference: an executable named after the event
- *   in `.clinerules/hooks/`): input `hookName` and `workspaceRoots`; output
- *   `{"cancel": false, "contextModification": "…"}`. Cline blocks the task when a hook exits
- *   with anything but 0, so this answer always exits 0 for Cline.
- */
+// Session-start hook answer: the handoffs waiting to be picked up, added to a starting agent's context. Pure.
+// Claude Code, Codex CLI, Gemini CLI and VS Code send `SessionStart` (`hook_event_name`, `cwd`, `session_id`, `source`);
+// Cline sends `TaskStart`/`TaskResume` (`hookName`, `workspaceRoots`) and blocks the task on a non-zero exit, so Cline always gets exit 0.
 import path from 'node:path';
 import { z } from 'zod';
 import { clipText, formatCount } from '../handoff/render';
 import { stripInvisible } from '../safety/invisible';
 import { ageInWords } from '../timeline/waiting';
 
-/** Most characters (UTF-16 code units, JavaScript string length) of context a session-start answer adds: Claude Code's bound, the tightest of the agents'. */
+/** UTF-16 units: Claude Code's bound (it saves longer context to a file, leaving a preview), the tightest of the agents'. */
 export const SESSION_START_CONTEXT_LIMIT = 10_000;
 
-/** How an agent's session-start hook speaks: Claude Code's shape (also Codex CLI, Gemini CLI, VS Code), or Cline's. */
 export type HookDialect = 'claude' | 'cline';
 
-/** The session-start event of a hook input, read by {@link readSessionStartInput}. */
 export interface SessionStartInput {
   readonly dialect: HookDialect;
-  /** The event in words, one line of visible text: `SessionStart (startup)`, `TaskResume`. */
+  /** One line of visible text: `SessionStart (startup)`, `TaskResume`. */
   readonly event: string;
-  /** The session's folder (absolute) as the input names it; absent when the agent sends none (then the hook's working folder). */
+  /** Absent when the agent sends none (then the hook's working folder is used). */
   readonly cwd?: string;
-  /** Whether the event starts a session (false for a Cline event other than TaskStart and TaskResume: nothing to answer). */
+  /** False for a Cline event other than TaskStart and TaskResume: nothing to answer. */
   readonly startsSession: boolean;
 }
 
-/** Outcome of {@link readSessionStartInput}: a session-start input, an input of another event (`undefined`: the safety net reads it), or what is wrong with a session-start input. */
+/** `undefined` for an input of another event, which the safety-net hook reads. */
 export type SessionStartRead = { readonly ok: true; readonly input: SessionStartInput } | { readonly ok: false; readonly dialect: HookDialect; readonly message: string } | undefined;
 
-/** Cline's task events that start or resume work, where context helps. */
 const CLINE_START_EVENTS: readonly string[] = ['TaskStart', 'TaskResume'];
 
-/** A label from the input as one line of visible text (event names, sources). */
 function label(value: string): string {
   return clipText(stripInvisible(value).text.replace(/\s+/g, ' ').trim(), 100);
 }
 
 const optionalText = z.string().max(4096).optional().catch(undefined);
 
-/** Claude Code's shape; VS Code sends `hookEventName` in some versions, hence both. */
+/** VS Code sends `hookEventName` in some versions, hence both. */
 const ClaudeShapeSchema = z
   .object({
     hook_event_name: optionalText,
@@ -77,7 +51,6 @@ const ClineShapeSchema = z
   })
   .loose();
 
-/** The folder an input names: absent, or an absolute path. */
 function folderOf(value: unknown, name: string, dialect: HookDialect): { ok: true; cwd?: string } | { ok: false; dialect: HookDialect; message: string } {
   if (value === undefined || value === null) return { ok: true };
   if (typeof value !== 'string' || !value.trim()) {
@@ -89,15 +62,7 @@ function folderOf(value: unknown, name: string, dialect: HookDialect): { ok: tru
   return { ok: true, cwd: value };
 }
 
-/**
- * Reads the hook input as a session-start event: Claude Code's shape with
- * `hook_event_name` (or `hookEventName`) `SessionStart`, or Cline's (`hookName` with
- * `clineVersion` or `workspaceRoots`), any Cline event (only `TaskStart` and `TaskResume`
- * start a session).
- * @param text the hook input as read from standard input
- * @returns the input; `undefined` when it is not JSON of one of these shapes (the safety-net
- *   hook reads it and words its own errors); or an error naming the field at fault
- */
+/** `undefined` when the input is neither shape (Claude's `SessionStart`, or Cline's), so the safety-net hook words its own errors. */
 export function readSessionStartInput(text: string): SessionStartRead {
   let json: unknown;
   try {
@@ -124,24 +89,22 @@ export function readSessionStartInput(text: string): SessionStartRead {
   return { ok: true, input: { dialect: 'claude', event: `SessionStart${source ? ` (${source})` : ''}`, ...(folder.cwd ? { cwd: folder.cwd } : {}), startsSession: true } };
 }
 
-/** A handoff waiting to be picked up, as the answer names it. */
 export interface PendingHandoff {
   readonly id: string;
-  /** Who handed over (the frontmatter's `from`: `developer`, `claude-code`, a specialist …). */
+  /** The frontmatter's `from`: `developer`, `claude-code`, a specialist … */
   readonly from: string;
-  /** Who receives it, in words: `Quality reviewer [quality reviewer]`. */
+  /** In words: `Quality reviewer [quality reviewer]`. */
   readonly to: string;
   readonly topic: string;
-  /** When it was written, ms since the epoch. */
+  /** ms since the epoch. */
   readonly created: number;
 }
 
-/** The command that takes a handoff up: prints its receiving prompt and marks it accepted. */
+/** Prints the handoff's receiving prompt and marks it accepted. */
 export function takeCommand(id: string): string {
   return `specialist-handoff prompt --handoff ${id}`;
 }
 
-/** One line of visible text from a handoff's own words (its topic, who handed over). */
 function oneLine(text: string, max: number): string {
   return clipText(stripInvisible(text).text.replace(/\s+/g, ' ').trim(), max);
 }
@@ -155,35 +118,24 @@ function describe(h: PendingHandoff, now: number): string {
   return `${oneLine(h.from, 80)} → ${oneLine(h.to, 120)} · "${oneLine(h.topic, 160)}" · ${ago(h.created, now)}`;
 }
 
-/** What {@link sessionStartContext} is given: the pending handoffs, newest first, and the newest one's receiving prompt. */
 export interface SessionStartFacts {
   readonly pending: readonly PendingHandoff[];
-  /** The receiving prompt of `pending[0]` (built without taking it), or undefined when it could not be built. */
+  /** Receiving prompt of `pending[0]` (built without taking it); undefined when it could not be built. */
   readonly prompt: string | undefined;
-  /** The folder of the handoff files, relative to the workspace, for a handoff the answer does not name: `.handoff/handoffs`. */
+  /** Relative to the workspace (`.handoff/handoffs`), named for handoffs the list leaves out. */
   readonly folder: string;
-  /** The clock, ms since the epoch. */
   readonly now: number;
-  /** Most characters of the answer; default {@link SESSION_START_CONTEXT_LIMIT}. */
   readonly limit?: number;
 }
 
-/** The context a session-start answer adds: the newest pending handoff's receiving prompt (`prompt`), or the short list of them (`list`). */
 export interface SessionStartContext {
   readonly text: string;
   readonly form: 'prompt' | 'list';
-  /** How many pending handoffs the answer names with their command (the `prompt` form: 1). */
+  /** Pending handoffs named with their command (1 in the `prompt` form). */
   readonly listed: number;
 }
 
-/**
- * The text added to a new session's context: when the newest pending handoff's receiving
- * prompt fits within `limit` characters with its heading, that heading (who → whom, topic,
- * age, that nothing is marked picked up, how to take it) and the prompt; else a short list
- * of the pending handoffs, newest first, each with how to take it, cut to the limit with a
- * line saying how many more there are (the first one is always listed).
- * @returns the context, or undefined when nothing is pending
- */
+/** The newest handoff's receiving prompt when it fits in `limit`, else a list of pending handoffs cut to fit; undefined when none is pending. */
 export function sessionStartContext(facts: SessionStartFacts): SessionStartContext | undefined {
   const { pending, prompt, now, folder } = facts;
   const limit = facts.limit ?? SESSION_START_CONTEXT_LIMIT;
@@ -232,11 +184,7 @@ export function sessionStartContext(facts: SessionStartFacts): SessionStartConte
   return { text: `${[...head, ...lines].join('\n')}\n`, form: 'list', listed };
 }
 
-/**
- * The JSON an agent reads on standard output: Claude Code's shape
- * (`{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"…"}}`, or
- * `{}` with nothing to add) or Cline's (`{"cancel":false,"contextModification":"…"}`).
- */
+/** Claude's `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"…"}}` (or `{}`; Codex refuses unknown keys), or Cline's `{"cancel":false,"contextModification":"…"}`. */
 export function sessionStartOutput(dialect: HookDialect, context: string | undefined): string {
   if (dialect === 'cline') return JSON.stringify({ cancel: false, ...(context ? { contextModification: context } : {}) });
   return JSON.stringify(context ? { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context } } : {});

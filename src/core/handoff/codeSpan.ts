@@ -1,6 +1,5 @@
-/** Markdown code spans (CommonMark §6.1), shared by the renderers of src/core/handoff. Pure. */
 
-/** Wraps text in a Markdown code span that survives backticks inside it. */
+/** A Markdown code span (CommonMark §6.1) that survives backticks inside the text. */
 export function codeSpan(text: string): string {
   // Most paths hold no backtick or line break: the span is the text in single backticks (what the general case gives them).
   if (!/[\r\n`]/.test(text)) return `\`${text}\``;

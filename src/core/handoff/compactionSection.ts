@@ -1,18 +1,11 @@
-/**
- * The "Compaction summary" section of a handoff (docs/DESIGN.md §5): present only when the
- * session's agent compacted its conversation. It quotes the agent's own summary, says whose
- * words they are, and says that the other sections are read from the whole log, before the
- * compaction too. Pure.
- */
+// The "Compaction summary" section: the agent's own summary, quoted and marked as its words; the other sections read the whole log.
 import { codeSpan } from './codeSpan';
 import { quoteBlock } from './draftSections';
 import { formatCount } from './limits';
 import type { Dropped, HandoffPackage } from './schema';
 
-/** The section's heading. */
 export const COMPACTION_HEADING = 'Compaction summary';
 
-/** The section's lines (heading included), or none when the session did not compact. */
 export function renderCompaction(pkg: Pick<HandoffPackage, 'compaction' | 'dropped' | 'session_sources'>): string[] {
   const c = pkg.compaction;
   if (!c) return [];

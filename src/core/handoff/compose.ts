@@ -1,8 +1,4 @@
-/**
- * Package composition (docs/DESIGN.md §4): a validated request plus the collected evidence
- * become a {@link HandoffPackage}; its size is the token count of the rendered handoff file,
- * and over budget it is compressed, then cut, by ./fit.ts.
- */
+// Composes a validated request and the evidence into a package; over budget, ./fit.ts compresses and cuts it.
 import { claimsOfPackage } from '../receive/claims';
 import type { Draft } from './draftFields';
 import { mergeDraft } from './drafted';
@@ -11,101 +7,65 @@ import { DEFAULT_FROM, DEFAULT_RETURN_CONDITION, trimRecentTurns, type HandoverR
 import type { AcceptanceCheck, Compaction, HandoffFrontmatter, HandoffPackage, SessionEdit, SessionSourceSummary, TestRun, Turn } from './schema';
 import type { Specialist } from '../specialists/registry';
 
-/** Default of `handoff.maxHandoverDepth`: 3 hops (Agent Zero `max_handover_depth = 3`). */
+/** Agent Zero's `max_handover_depth`. */
 export const DEFAULT_MAX_HANDOVER_DEPTH = 3;
-/** Highest hop limit accepted (setting and CLI): 100 hops; a deeper chain is a loop, not a plan. */
+/** A deeper chain is a loop, not a plan. */
 export const MAX_HOP_DEPTH = 100;
 
-/**
- * The hop guard: a handoff that would be hop `parent.hop + 1` beyond `maxDepth`, or that
- * goes back to a specialist already in the parent's chain, needs an explicit confirmation.
- * @returns the finding (with `confirmed`), or null when the hop is fine
- */
+/** Past `maxDepth`, or back to a specialist already in the chain: needs an explicit confirmation. Null when the hop is fine. */
 export function hopGuard(parent: HandoffFrontmatter | undefined, specialist: string, maxDepth: number, confirmed: boolean): HandoffPackage['hop_guard'] {
   if (!parent) {
     return null;
   }
   const reasons: Array<'depth' | 'cycle'> = [];
-  // The parent's own fields are cross-checked: an edited file with a short chain or a low
-  // hop number must not switch the guard off.
+  // Cross-checked, so an edited file with a short chain or a low hop cannot switch the guard off.
   if (Math.max(parent.hop, parent.chain.length) + 1 > maxDepth) reasons.push('depth');
   if (parent.chain.includes(specialist) || parent.specialist === specialist || parent.to === specialist) reasons.push('cycle');
   return reasons.length ? { reasons, max_depth: maxDepth, confirmed } : null;
 }
 
-/** An earlier handoff of a chain to a specialist: its id and the worktree it described. */
 export interface ChainVisit {
   readonly id: string;
-  /** sha256 of the working-tree diff against HEAD when it was written (docs/DESIGN.md §4), or null. */
+  /** sha256 of the working-tree diff against HEAD when it was written, or null. */
   readonly diff_hash: string | null;
   readonly head_commit: string | null;
 }
 
-/**
- * The progress guard for agent calls (Agent Zero's loop guard, made progress-aware): a
- * chain that returns to a specialist it already visited while the code is exactly as it
- * was then (same HEAD and same `diff_hash`) is going round in circles.
- * @param visits the chain's earlier handoffs to that specialist
- * @returns the earlier visit with the same worktree, or undefined when there was progress
- *   (or the worktree state is unknown: no diff hash)
- */
+/** Returning to a visited specialist with the same HEAD and `diff_hash` is going round in circles; undefined when there was progress or no diff hash. */
 export function visitWithoutProgress(visits: readonly ChainVisit[], now: { diff_hash: string | null; head_commit: string | null }): ChainVisit | undefined {
   if (!now.diff_hash) return undefined;
   return visits.find((v) => v.diff_hash === now.diff_hash && v.head_commit === now.head_commit);
 }
 
-/** Inputs of {@link composePackage} besides the request. */
 export interface ComposeContext {
   readonly specialist: Specialist;
   readonly topic: { slug: string; title: string };
   readonly evidence: GitEvidence;
   readonly sessionId: string;
-  /** The handoff this one continues, when it is a hop in an existing chain. */
   readonly parent?: HandoffFrontmatter;
-  /** Most hops a chain may take before the hop guard warns (`handoff.maxHandoverDepth`, default 3). */
+  /** `handoff.maxHandoverDepth`. */
   readonly maxHandoverDepth?: number;
-  /**
-   * A result (hand-back) instead of a handoff: written by `specialist` (the receiver of
-   * `parent`) back to `to`, with the acceptance checks; not a new hop of the chain for the
-   * hop guard (the chain stays the parent's).
-   */
+  /** A hand-back from the receiver of `parent` to `to`; not a new hop for the hop guard. */
   readonly result?: { readonly to: string; readonly acceptance: readonly AcceptanceCheck[] };
-  /**
-   * The draft of the evidence (src/engine/drafting.ts): user requests and commands run when
-   * the request has none, the prose fields the request leaves empty when it asks for a draft
-   * (`draft: true`), and the loss report (./drafted.ts `mergeDraft`).
-   */
+  /** Fills the user requests and commands run the request lacks, and empty prose fields when it asks for a draft. */
   readonly draft?: Draft;
-  /** Session-log evidence: test runs, turns (used when the request brings none), edits and sources. */
+  /** Turns are used when the request brings none. */
   readonly session?: {
     readonly tests_run: readonly TestRun[];
     readonly recent_turns: readonly Turn[];
     readonly file_edits: readonly SessionEdit[];
     readonly sources: readonly SessionSourceSummary[];
-    /** The agent's latest compaction summary, when the session compacted. */
     readonly compaction?: Compaction;
   };
 }
 
-/**
- * Builds the package from a request and the evidence. Pure; token figures are zero
- * until {@link measurePackage} or {@link fitToBudget} fills them. `claims` are found in the
- * summary, decisions, done items and user requests and judged against the test runs, commands
- * run and commits (src/core/receive/claims.ts `claimsOfPackage`); a caller that
- * sanitizes the package judges them again on the sanitized texts.
- */
+/** Pure; token figures stay zero until {@link measurePackage} or {@link fitToBudget}. */
 export function composePackage(req: HandoverRequest, ctx: ComposeContext): HandoffPackage {
   const pkg = composeFields(req, ctx);
   return { ...pkg, claims: claimsOfPackage(pkg) };
 }
 
-/**
- * {@link composePackage} without judging the claims (`claims: []`), for a caller that
- * sanitizes the package and then judges them on the sanitized texts (src/engine/handover.ts,
- * src/engine/recordResult.ts): finding and judging claims is a pass of the claim rules over
- * every sentence (a large part of a CLI hook's critical path), and judged before
- * sanitizing they were always thrown away.
- */
+/** For a caller that sanitizes the package first: claims judged before sanitizing would be thrown away. */
 export function composeUnjudgedPackage(req: HandoverRequest, ctx: ComposeContext): HandoffPackage {
   return composeFields(req, ctx);
 }

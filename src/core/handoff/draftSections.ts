@@ -1,14 +1,5 @@
-/**
- * The handoff file's drafted sections (docs/DESIGN.md §5): **Done** (the plan items
- * completed), **User requests** (the user's own messages, verbatim) and **Commands run** (the
- * commands that are not test runs) — rendered here for `render.ts`, and read back for tests
- * and other readers (the inverse of each renderer).
- *
- * User requests are quoted text: every line of a request starts with `>` (any line break —
- * CR, LF or CRLF — starts a new quoted line), so a request holding `## Heading`, a code fence
- * or a `---` line stays inside its quote and cannot add a section or break the file's
- * structure, exactly as the recent turns are quoted.
- */
+// The drafted sections of the handoff file (Done, User requests, Commands run), rendered and read back. Every line of a user
+// request is quoted with `>`, so a request holding `## Heading`, a fence or `---` cannot add a section or break the file.
 import { codeSpan } from './codeSpan';
 import type { CommandRun, UserRequest } from './draftFields';
 import type { Dropped, TestRun } from './fields';
@@ -34,7 +25,6 @@ export function quoteBlock(text: string): string {
     .join('\n');
 }
 
-/** The text of a block quote written by {@link quoteBlock} (lines without `>` are not part of it). */
 function unquote(lines: readonly string[]): string {
   return lines.map((l) => l.replace(/^> ?/, '')).join('\n');
 }
@@ -45,18 +35,16 @@ function cutNote(dropped: readonly Dropped[], section: Dropped['section']): { co
   return d && d.count > 0 ? { count: d.count, text: ` (${count(d.count)} cut to fit the token budget, ${count(d.tokens)} token${d.tokens === 1 ? '' : 's'})` } : { count: 0, text: '' };
 }
 
-/** The note of items fit-to-budget shortened in `section` (`what` names them: "requests shown as their first line"), or ''. */
+/** The note of items fit-to-budget shortened in `section`, or ''. */
 function shortenedNote(dropped: readonly Dropped[], section: Dropped['section'], one: string, many: string): string {
   const n = dropped.find((x) => x.section === section)?.shortened ?? 0;
   return n > 0 ? `\n\n_${count(n)} ${n === 1 ? one : many} to fit the token budget._` : '';
 }
 
-/** The "Done" section's body: one bullet per completed item, or `_None._`. */
 export function renderDone(items: readonly string[]): string {
   return items.length ? items.map((t) => `- ${t.trim().replace(/\r\n|\r|\n/g, '\n  ')}`).join('\n') : NONE;
 }
 
-/** The items of a "Done" section (the inverse of {@link renderDone}). */
 export function parseDone(section: string): string[] {
   const items: string[] = [];
   for (const line of section.split('\n')) {
@@ -68,12 +56,7 @@ export function parseDone(section: string): string[] {
 
 const REQUEST_HEADER = /^\*\*Request (\d+)(, the latest)?\*\* \((.+?)(?:, (\S+))?\):$/;
 
-/**
- * The "User requests" section's body: each request as `**Request N** (source, time):` and its
- * text quoted ({@link quoteBlock}), oldest first, the last marked `the latest`; then how many
- * older requests are not carried (`omitted`, of which fit-to-budget cut those in `dropped`).
- * Numbering counts the requests not carried, so the latest's number is how many the handoff knows of.
- */
+/** Oldest first, the last marked `the latest`; numbering counts the requests not carried, so the latest's number is how many the handoff knows of. */
 export function renderUserRequests(requests: readonly UserRequest[], omitted: number, dropped: readonly Dropped[]): string {
   if (!requests.length) return NONE;
   const blocks = requests.map((r, i) => {
@@ -87,7 +70,7 @@ export function renderUserRequests(requests: readonly UserRequest[], omitted: nu
   return blocks.join('\n\n') + shortenedNote(dropped, 'user_requests', 'request shortened (an older one to its first line, the latest to its head)', 'requests shortened (older ones to their first line, the latest to its head)');
 }
 
-/** The requests of a "User requests" section (the inverse of {@link renderUserRequests}; texts trimmed, line breaks as LF). */
+/** Texts trimmed, line breaks as LF. */
 export function parseUserRequests(section: string): UserRequest[] {
   const out: UserRequest[] = [];
   let quoted: string[] | undefined;
@@ -114,17 +97,14 @@ export function parseUserRequests(section: string): UserRequest[] {
 const COMMAND_MARK: Record<CommandRun['result'], string> = { succeeded: '✅', failed: '❌', unknown: '❔' };
 const MARK_RESULT: Record<string, CommandRun['result']> = { '✅': 'succeeded', '❌': 'failed', '❔': 'unknown' };
 
-/** Commands in the order the section lists them: failures first, else as given (stable). */
+/** Failures first, else as given (stable). */
 export function failuresFirst(commands: readonly CommandRun[]): CommandRun[] {
   return [...commands.filter((c) => c.result === 'failed'), ...commands.filter((c) => c.result !== 'failed')];
 }
 
 /**
- * One line for a command run: its mark (✅ succeeded, ❌ failed, ❔ unknown), the command, the
- * latest exit code (or `exit code unknown`), the folder, `×count` with the failed runs when
- * repeated, its kind, source and the latest run's time (compact: without the workspace folder or
- * `sharedCwd`, the folder said once under the list, the source and the time), e.g.
- * ``- ❌ `npm run build` (exit 2; in `packages/api`; ×3, 2 failed; build; source: claude-code; last at 2026-12-01T10:00:00Z)``.
+ * ``- ❌ `npm run build` (exit 2; in `packages/api`; ×3, 2 failed; build; source: claude-code; last at 2026-12-01T10:00:00Z)``;
+ * `compact` drops the workspace folder or `sharedCwd`, the source and the time.
  */
 export function renderCommandRun(c: CommandRun, compact = false, sharedCwd?: string): string {
   const details = [c.exit_code === null ? 'exit code unknown' : `exit ${c.exit_code}`];
@@ -132,13 +112,12 @@ export function renderCommandRun(c: CommandRun, compact = false, sharedCwd?: str
   // One run: its mark says whether it failed. Repeated: how many runs, how many of them failed.
   if (c.count > 1) details.push(`×${c.count}${c.failed_count > 0 ? `, ${c.failed_count} failed` : ''}`);
   details.push(c.kind);
-  // Compact (fit-to-budget's shortest form): without the workspace folder, the source and the time.
   if (!compact) details.push(`source: ${flat(c.source)}`);
   if (c.last_at && !compact) details.push(`last at ${flat(c.last_at).replace(/\s+/g, '_')}`);
   return `- ${COMMAND_MARK[c.result]} ${codeSpan(c.command)} (${details.join('; ')})`;
 }
 
-/** The "Commands run" section's body: one line per command (`compact`: {@link renderCommandRun}'s shortest form), failures first, then "… and N more". */
+/** Failures first, then "… and N more". */
 export function renderCommandsRun(commands: readonly CommandRun[], omitted: number, dropped: readonly Dropped[], compact = false): string {
   // Compact, a folder other than the workspace that every command ran in is said once, under the list.
   const folder = commands[0]?.cwd;
@@ -157,13 +136,9 @@ function unCode(fence: string, inner: string): string {
 const COMMAND_LINE =
   /^- (✅|❌|❔) (`+)(.*?)\2 \((?:exit (-?\d+)|exit code unknown)(?:; in (`+)(.*?)\5)?(?:; ×(\d+)(?:, (\d+) failed)?)?; (build|install|migration|deploy|git|other)(?:; source: (.+?))?(?:; last at (\S+))?\)$/u;
 
-/** The note a compact list ends with when every command ran in one folder other than the workspace. */
 const SHARED_FOLDER_NOTE = /^_All run in (`+)(.*?)\1\._$/;
 
-/**
- * The commands of a "Commands run" section (the inverse of {@link renderCommandsRun}); other lines
- * are skipped. A line without a folder takes the folder of the list's "All run in" note, if any.
- */
+/** Lines without a folder take the folder of the list's "All run in" note. */
 export function parseCommandsRun(section: string): CommandRun[] {
   const out: CommandRun[] = [];
   const lines = section.split('\n');
@@ -192,12 +167,7 @@ const TEST_MARK_RESULT: Record<string, TestRun['result']> = { '✅ passed': 'pas
 const TEST_LINE =
   /^- (✅ passed|❌ failed|❔ unknown) (`+)(.*?)\2 \((?:exit (-?\d+)|(exit code unknown)|(no exit code: result read from the output)|(no exit code: the agent's claim))(?:; in (`+)(.*?)\8)?(?:; ×\d+(?:, \d+ failed)?)?(?:; ((?:\d+ (?:passed|failed|skipped))(?:, \d+ (?:passed|failed|skipped))*))?; source: (.+?)\)$/u;
 
-/**
- * The test runs of a "Tests run" section (the inverse of `renderTestRun` in render.ts): command,
- * folder (null when the line names none: the workspace folder), exit code, result, its basis,
- * counts and source; `started_at` and `duration_ms` are not in the line (null). Other lines
- * (the "… and N more" line, notes) are skipped.
- */
+/** The inverse of `renderTestRun` in render.ts; `started_at` and `duration_ms` are not in the line (null). */
 export function parseTestsRun(section: string): TestRun[] {
   const out: TestRun[] = [];
   for (const line of section.split('\n')) {

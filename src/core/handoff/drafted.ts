@@ -1,22 +1,11 @@
 /**
- * What a handoff takes from its draft (docs/DESIGN.md §8): the request's own fields
- * where the caller gave them, the draft's where it did not — never the other way round.
- *
- * - The evidence lists, `user_requests` and `commands_run`, come from the draft whenever the
- *   request leaves them out (absent, not empty), like tests run: the latest user request is in
- *   every handoff whatever `include_recent_turns` says.
- * - The prose fields — summary, decisions, failed approaches, next steps, blockers, completed —
- *   come from the draft only when the request asks for it (`draft: true`: the CLI's `--draft`,
- *   the hook, the agent tools) and leaves the field empty.
- * - `drafted` names every field whose content is the draft's, plus those the caller says are
- *   still as drafted (the panel's untouched fields), so a receiver knows what no person reviewed.
- *   A list the caller gives still as drafted keeps the draft's count of what it leaves out (the
- *   older requests, the commands beyond the cap), so the handoff numbers and counts them alike.
+ * What a handoff takes from its draft: the request's fields where given, the draft's where not, never the other way round.
+ * `user_requests` and `commands_run` come from the draft whenever the request leaves them out (absent, not empty); the prose
+ * fields only with `draft: true` and when empty. `drafted` names every field whose content no person reviewed.
  */
 import { DraftedFieldSchema, type CommandRun, type Draft, type DraftItem, type DraftedField, type LeftOut, type UserRequest } from './draftFields';
 import type { HandoverRequest } from './request';
 
-/** The drafted parts of a package (field names of `HandoffPackageSchema`). */
 export interface DraftedParts {
   readonly summary: string;
   readonly decisions: string[];
@@ -35,20 +24,14 @@ export interface DraftedParts {
 /** Marks the plan item the agent was on, in a next step's text: `(in progress) ` before it. */
 export const IN_PROGRESS_MARK = '(in progress) ';
 
-/** A drafted item as the package's text: its text, the in-progress item marked with {@link IN_PROGRESS_MARK}. */
 export function draftItemText(item: DraftItem): string {
   return item.in_progress ? `${IN_PROGRESS_MARK}${item.text}` : item.text;
 }
 
-/** An empty loss report. */
 export function noLeftOut(): LeftOut {
   return { older_requests: 0, commands_beyond_cap: 0, collapsed_todos: 0, turns: 0 };
 }
 
-/**
- * The drafted parts of a package: `req`'s fields, completed from `draft` as described above.
- * Pure. Without a draft (no evidence was drafted), the request's fields as they are.
- */
 export function mergeDraft(req: HandoverRequest, draft: Draft | undefined): DraftedParts {
   const drafted = new Set<DraftedField>(req.drafted);
   const fill = draft && req.draft;

@@ -1,22 +1,7 @@
 /**
- * Fit to budget (docs/DESIGN.md §4): a package over its token budget is first compressed, then
- * cut only where even the compressed package does not fit, so a receiver gets every kind of
- * fact, each shorter, rather than some sections whole and others gone.
- *
- * 1. The floor: every section in its shortest form that still carries its facts — the summary's
- *    head, every changed path (as paths, or rolled up into folders with counts past
- *    {@link FLOOR_FOLDERS} files), the latest user request (a long one as its head) with the
- *    older ones counted, every test command with its outcome (runs of one command on one line,
- *    failures first), the open plan items (never shortened), every command's and every done
- *    item's first line, the
- *    last assistant message's head, the head of the agent's compaction summary; no recent turns
- *    but that one, no diff excerpt.
- * 2. Over the floor, sections grow back toward what they hold, in the order that helps a
- *    receiver most ({@link fitToBudget}); each step keeps the most that still fits.
- * 3. Only when the floor itself does not fit are items cut: the agent's compaction summary, the
- *    touched files rolled up into folders (every path still counted), the oldest done items, the summary and the latest request shorter still, the last turn, the
- *    newest commands, passing tests.
- * The drop manifest records per section how many items were cut and how many shortened.
+ * Fit to budget: compress every section to its floor (the shortest form that still carries its facts), grow sections back in
+ * the order that helps a receiver most, and cut items only when the floor itself does not fit, so a receiver gets every kind
+ * of fact, each shorter, rather than some sections whole and others gone. The drop manifest records what was cut and shortened.
  */
 import { renderHandoffBody, type HandoffMeta } from './render';
 import type { Compaction, Dropped, HandoffPackage, Turn } from './schema';
@@ -28,7 +13,6 @@ import type { UserRequest } from './draftFields';
 import type { Specialist } from '../specialists/registry';
 import type { TokenCounter } from './tokens';
 
-/** What {@link fitToBudget} did: the fitted package, whether it fits now, and the full pre-fit package. */
 export interface FitResult {
   readonly pkg: HandoffPackage;
   readonly fits: boolean;
@@ -52,7 +36,7 @@ export function firstLineOf(text: string, max = LINE_CHARS): string {
   return `${headOf(line, max, '').trimEnd()}${SHORTENED_MARKER}`;
 }
 
-/** The summary with at most `chars` of its characters, or whole; never empty when it was not. */
+/** Never empty when it was not. */
 function summaryAt(summary: string, chars: number): string {
   return chars >= summary.length ? summary : headOf(summary, Math.max(1, chars), SUMMARY_TRUNCATED_MARKER);
 }
@@ -64,7 +48,6 @@ function lastTurnAt(turns: readonly Turn[], chars: number): Turn[] {
   return last ? [{ ...last, text: chars >= last.text.length ? last.text : headOf(last.text, chars) }] : [];
 }
 
-/** The agent's compaction summary with at most `chars` of its text (none at 0), or whole. */
 function compactionAt(c: Compaction | null, chars: number): Compaction | null {
   if (!c || chars >= c.text.length) return c;
   return { ...c, text: chars <= 0 ? '' : headOf(c.text, chars) };
@@ -89,7 +72,7 @@ function largestFitting(lo: number, hi: number, ok: (k: number) => boolean): num
   return lo;
 }
 
-/** The package at its floor (see the module's comment). */
+/** Every section in its shortest form that still carries its facts. */
 function floorOf(p: HandoffPackage): HandoffPackage {
   const requests = p.user_requests;
   const latest = requests.at(-1);
@@ -111,20 +94,13 @@ function floorOf(p: HandoffPackage): HandoffPackage {
 }
 
 /**
- * Fits `pkg` to `max_context_tokens`: compress to the floor, grow back in order, cut below the
- * floor only when needed (see the module's comment). Records the drop manifest.
- *
- * @param meta identity the file will be written under; `historyFile` should be set to the path
- *   the full package will be kept at, so the count includes the body's line naming it
- * @returns the fitted package (measured), `fits: false` with `oversize_warning: true` when even
- *   the package cut below its floor is over budget, and the untouched original
+ * `meta.historyFile` should name where the full package is kept, so the count includes the body's line naming it.
+ * `fits: false` (with `oversize_warning`) when even the package cut below its floor is over budget.
  */
 export function fitToBudget(pkg: HandoffPackage, meta: HandoffMeta, specialist: Specialist, counter: TokenCounter): FitResult {
   const budget = pkg.max_context_tokens;
   const original = pkg;
-  // Candidates are measured as they will be written: the body's notes of what was shortened and
-  // cut at least as long as the real ones (every section that differs from the original, figures
-  // at their widest), so the final body never grows past what was measured.
+  // Measured as written, the notes of what was cut at their widest, so the final body never grows past what was measured.
   const wide = widestFigure(original, counter.count(renderHandoffBody(original, meta, specialist)).tokens);
   const asWritten = (p: HandoffPackage): string => renderHandoffBody({ ...p, dropped: placeholderManifest(original, p, wide) }, meta, specialist);
   const fits = (p: HandoffPackage) => counter.within(asWritten(p), budget) !== false;
@@ -145,7 +121,7 @@ export function fitToBudget(pkg: HandoffPackage, meta: HandoffMeta, specialist: 
 /** Grows the floor package back toward `full`, section by section in the order that helps a receiver most. */
 function growBack(floor: HandoffPackage, full: HandoffPackage, fits: (p: HandoffPackage) => boolean): HandoffPackage {
   let cur = floor;
-  /** Keeps the largest k in [0, n] for which `make(k)` fits (k = 0 is the current package). */
+  /** Keeps the largest k in [0, n] for which `make(k)` fits (k = 0: the current package). */
   const grow = (n: number, make: (k: number) => HandoffPackage) => {
     if (n <= 0) return;
     const k = largestFitting(0, n, (i) => i === 0 || fits(make(i)));
@@ -190,7 +166,6 @@ function growBack(floor: HandoffPackage, full: HandoffPackage, fits: (p: Handoff
   }
   // 6. The older requests as their first lines, newest first; (8.) then whole, newest first.
   const older = full.user_requests.slice(0, -1);
-  /** `from` with the newest `lines` older requests shown, the newest `whole` of them whole, the others as their first line. */
   const withOlder = (from: HandoffPackage, lines: number, whole: number): HandoffPackage => {
     const shown = older.slice(older.length - lines).map((r, i, all) => (i >= all.length - whole ? r : { ...r, text: firstLineOf(r.text) }));
     return { ...from, user_requests: [...shown, from.user_requests[from.user_requests.length - 1]], user_requests_omitted: full.user_requests_omitted + older.length - lines };
@@ -223,7 +198,6 @@ function growBack(floor: HandoffPackage, full: HandoffPackage, fits: (p: Handoff
   if (full.recent_turns.length > cur.recent_turns.length) {
     const base = cur;
     const turns = full.recent_turns;
-    // The newest k turns, and the last assistant message (step 5) among them wherever it is.
     const kept = base.recent_turns[0];
     const at = kept ? turns.map((t) => t.text).lastIndexOf(kept.text) : -1;
     grow(turns.length, (k) => (k === 0 ? base : { ...base, recent_turns: turns.filter((t, i) => i >= turns.length - k || (i === at && kept.text === t.text)) }));
@@ -242,7 +216,6 @@ function growBack(floor: HandoffPackage, full: HandoffPackage, fits: (p: Handoff
 /** Cuts below the floor until the package fits, least useful first; what cannot be cut stays (the package is then over budget). */
 function cutBelowFloor(floor: HandoffPackage, full: HandoffPackage, fits: (p: HandoffPackage) => boolean): HandoffPackage {
   let cur = floor;
-  /** Keeps the most of n items (k) for which `make(k)` fits; 0 when none does. */
   const keep = (n: number, make: (k: number) => HandoffPackage) => {
     const k = largestFitting(0, n, (i) => fits(make(i)));
     cur = make(Math.max(0, k));
@@ -290,8 +263,7 @@ function cutBelowFloor(floor: HandoffPackage, full: HandoffPackage, fits: (p: Ha
       const base = cur;
       return keep(base.commands_run.length, (k) => ({ ...base, commands_run: base.commands_run.slice(0, k), commands_run_omitted: base.commands_run_omitted + base.commands_run.length - k }));
     },
-    // Commands whose every run passed, oldest first, with all their runs (listed one line per
-    // command, a command that ever failed keeps its line and its count of runs).
+    // Test commands whose every run passed, oldest first; a command that ever failed keeps its line.
     () => {
       const base = cur;
       const key = (t: HandoffPackage['tests_run'][number]) => `${t.cwd ?? ''}\0${t.command}`;
@@ -310,11 +282,7 @@ function cutBelowFloor(floor: HandoffPackage, full: HandoffPackage, fits: (p: Ha
   return cur;
 }
 
-/**
- * Counts the tokens of the handoff's body for `pkg` under `meta` (`renderHandoffBody`: what the
- * budget counts), then writes the figure into the package (`estimated_tokens`,
- * `tokens_estimated`, `oversize_warning`).
- */
+/** Counts the body's tokens (what the budget counts) into `estimated_tokens`, `tokens_estimated` and `oversize_warning`. */
 export function measurePackage(pkg: HandoffPackage, meta: HandoffMeta, specialist: Specialist, counter: TokenCounter): HandoffPackage {
   const c = counter.count(renderHandoffBody(pkg, meta, specialist));
   return { ...pkg, estimated_tokens: c.tokens, tokens_estimated: c.estimated, oversize_warning: c.tokens > pkg.max_context_tokens };
@@ -333,13 +301,7 @@ const SECTIONS: ReadonlyArray<[Dropped['section'], (o: HandoffPackage, p: Handof
   ['diff_excerpt', (o, p) => o.diff_excerpt === p.diff_excerpt],
 ];
 
-/**
- * The widest figure a manifest of `o` can hold, as a number of its width: no count exceeds the
- * largest of its sections (characters of the summary or the compaction summary, files, runs,
- * commands, requests, turns, done items, diff lines) and no saving exceeds `tokens`, the body's
- * whole count. A number is counted by its digits (groups of three, with the separators), so a
- * figure of this width is counted at least as long as any real one.
- */
+/** A figure at least as wide as any in a manifest of `o`: no count exceeds its largest section, no saving exceeds `tokens`. */
 function widestFigure(o: HandoffPackage, tokens: number): number {
   const most = Math.max(
     tokens,
@@ -366,7 +328,6 @@ function placeholderManifest(o: HandoffPackage, p: HandoffPackage, wide: number)
   return [...o.dropped, ...entries];
 }
 
-/** The sections of `p` restored to `o`'s, one section at a time. */
 function restored(o: HandoffPackage, p: HandoffPackage, section: Dropped['section']): HandoffPackage {
   switch (section) {
     case 'summary':
@@ -390,7 +351,6 @@ function restored(o: HandoffPackage, p: HandoffPackage, section: Dropped['sectio
   }
 }
 
-/** How many items of a section `p` cut and shortened against `o`. */
 function changes(o: HandoffPackage, p: HandoffPackage, section: Dropped['section']): { count: number; shortened: number } {
   const texts = (xs: ReadonlyArray<{ text: string }>) => new Set(xs.map((x) => x.text));
   switch (section) {

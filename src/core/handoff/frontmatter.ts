@@ -1,25 +1,12 @@
-/**
- * YAML frontmatter (`---` fenced YAML at the top of a Markdown file), read and written
- * with the `yaml` library (YAML 1.2 core schema: no implicit dates, so strings such as
- * `2026-05-26` stay strings and round-trip unchanged).
- */
+// YAML frontmatter via the `yaml` library's 1.2 core schema: no implicit dates, so `2026-05-26` stays a string and round-trips.
 import type { Document } from 'yaml';
 import { yaml } from './yamlLibrary';
 
-/** Outcome of splitting a file into frontmatter data and body. Never throws. */
 export type FrontmatterSplit =
   | { ok: true; data: unknown; body: string; hasFrontmatter: boolean }
   | { ok: false; message: string };
 
-/**
- * Splits `text` into its YAML frontmatter (parsed) and the Markdown body after it.
- * A file without a leading `---` line has `data: undefined` and the whole text as body.
- * Fence lines are found by `\n` only — never by Unicode line or paragraph separators
- * (U+2028, U+2029), which a value inside the YAML may contain.
- *
- * @returns `{ok:false, message}` when the fence is not closed or the YAML is invalid
- *   (including alias bombs); the message says which and how to fix it. Never throws.
- */
+/** Fences are found by `\n` only, never U+2028/U+2029, which a YAML value may hold. `{ok:false}` when unclosed or invalid (alias bombs included). Never throws. */
 export function splitFrontmatter(text: string): FrontmatterSplit {
   const fence = locateFrontmatter(text);
   if (fence === undefined) {
@@ -46,13 +33,7 @@ export function splitFrontmatter(text: string): FrontmatterSplit {
   }
 }
 
-/**
- * Edits the YAML frontmatter of `text` in place with the `yaml` Document API (keys,
- * order, comments and formatting of everything not edited are kept) and returns the new
- * text; the body's bytes are unchanged.
- *
- * @returns `{ok:false, message}` when there is no frontmatter or it is invalid YAML. Never throws.
- */
+/** Edits in place with the Document API, so keys, order and comments not edited are kept and the body's bytes are unchanged. Never throws. */
 export function editFrontmatter(text: string, edit: (doc: Document) => void): { ok: true; text: string } | { ok: false; message: string } {
   const fence = locateFrontmatter(text);
   if (fence === undefined || fence === 'unclosed') {
@@ -71,12 +52,7 @@ export function editFrontmatter(text: string, edit: (doc: Document) => void): { 
   }
 }
 
-/**
- * Offsets (UTF-16 code units) of the YAML between the fences of `text`: `yamlStart` after the
- * opening `---` line (a leading BOM skipped), `closeStart` / `closeEnd` the closing `---` line
- * (with its `\n`). Fence lines are found by `\n` only, as {@link splitFrontmatter} does.
- * @returns the offsets; undefined without a leading fence; `'unclosed'` without a closing one
- */
+/** UTF-16 offsets: `yamlStart` after the opening fence (a BOM skipped), `closeStart`/`closeEnd` the closing `---` line; undefined without an opening fence. */
 export function locateFrontmatter(text: string): { yamlStart: number; closeStart: number; closeEnd: number } | 'unclosed' | undefined {
   const start = text.startsWith('\uFEFF') ? 1 : 0;
   const firstEnd = text.indexOf('\n', start);
@@ -110,7 +86,7 @@ export function locateFrontmatter(text: string): { yamlStart: number; closeStart
 /** Options of every frontmatter rendering (one pair or the whole map): no folding, plain strings where YAML reads them back as strings, no anchors. */
 const YAML_OPTIONS = { lineWidth: 0, defaultStringType: 'PLAIN', aliasDuplicateObjects: false } as const;
 
-/** Most `key: value` renderings remembered: 4,096 (the cache starts over past it). */
+/** The cache starts over past it. */
 const PAIR_CACHE_ENTRIES = 4096;
 const pairCache = new Map<string, string>();
 
@@ -138,14 +114,7 @@ function renderPair(key: string, value: unknown): string {
   return text;
 }
 
-/**
- * Renders `data` as a frontmatter block: `---\n<yaml>---\n`. Keys keep insertion order;
- * `undefined` values are left out; strings that YAML would read as another type are quoted.
- * A top-level block map is its pairs one after another, so each `key: value` is rendered on
- * its own and remembered (fit-to-budget renders dozens of frontmatters that differ in one
- * field) — the same text as rendering the map at once
- * (test/unit/core/handoff/frontmatter.test.ts compares both).
- */
+/** `---\n<yaml>---\n`, insertion order, `undefined` left out. Pairs are rendered one by one and remembered: fit-to-budget renders dozens of frontmatters that differ in one field. */
 export function renderFrontmatter(data: Record<string, unknown>): string {
   let yamlText = '';
   for (const [k, v] of Object.entries(data)) {

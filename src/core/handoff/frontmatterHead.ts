@@ -1,20 +1,7 @@
 /**
- * The head of a handoff: the few frontmatter fields the timeline's chain links and the
- * insights' figures need (docs/DESIGN.md §5), read without a full YAML parse when the
- * frontmatter is in the plain block form our renderer writes (`renderFrontmatter` in
- * `frontmatter.ts`: the `yaml` library's `stringify`, `lineWidth: 0`, plain strings where
- * they can be). Anything else — a line the fast path does not recognise anywhere in the
- * frontmatter (comments, blank lines, tabs, CRLF, a BOM, flow collections other than `[]` /
- * `{}`, anchors, aliases, tags, quoted forms with escapes other than `\\` and `\"`, block
- * scalars in a needed field, duplicate keys, multi-line plain scalars …) — is read by the
- * `yaml` library ({@link splitFrontmatter}), so the answer is always the library's.
- *
- * The fast path never resolves a scalar's type itself: plain scalars of the needed fields go
- * through the `yaml` library's own YAML 1.2 core-schema tags (`Schema.tags`: their `test`
- * and `resolve`), the same ones `parseDocument` uses. The fields are then validated by
- * {@link HandoffHeadSchema} (picked from `HandoffFrontmatterSchema`), so an invalid value is
- * refused as the full parse refuses it. test/unit/core/frontmatterHead.test.ts runs both on
- * many frontmatters and asserts equal results. Pure: no I/O. Never throws.
+ * Reads a handoff's head (the fields the timeline and insights need) without a full YAML parse when the frontmatter is in the
+ * plain block form `renderFrontmatter` writes; anything else goes to the `yaml` library, so the answer is always the library's.
+ * Plain scalars resolve through the library's own core-schema tags, then {@link HandoffHeadSchema} validates. Pure.
  */
 import type { ScalarTag } from 'yaml';
 import type { z } from 'zod';
@@ -22,11 +9,7 @@ import { locateFrontmatter, splitFrontmatter } from './frontmatter';
 import { HandoffFrontmatterSchema } from './schema';
 import { yaml } from './yamlLibrary';
 
-/**
- * The head's fields, validated exactly as `HandoffFrontmatterSchema` validates them (same
- * defaults: `kind` `handoff`, `status_history` `[]`, `hop_guard` null); other keys are dropped.
- * `schema` is kept so a file that is not ours (no `schema: 1`) is refused as before.
- */
+/** Validated as `HandoffFrontmatterSchema` does; `schema` is kept so a file that is not ours is refused. */
 export const HandoffHeadSchema = HandoffFrontmatterSchema.pick({
   schema: true,
   id: true,
@@ -48,30 +31,20 @@ export const HandoffHeadSchema = HandoffFrontmatterSchema.pick({
   tests_failed_count: true, // tests failing at hand-back
 }).strip();
 
-/** A handoff's head: the fields of {@link HandoffHeadSchema} as its frontmatter says them (status events not applied). */
+/** As the frontmatter says it (status events not applied). */
 export type HandoffHead = z.infer<typeof HandoffHeadSchema>;
 
-/** The top-level keys {@link parseHandoffHead} builds values for (the others are only checked to be well-formed). */
+/** Keys the fast path builds values for; the others are only checked to be well-formed. */
 export const HEAD_KEYS: ReadonlySet<string> = new Set(Object.keys(HandoffHeadSchema.shape));
 
-/** How a head was read: `fast` (the block-form reader) or `yaml` (the library's full parse). */
 export type HeadReadPath = 'fast' | 'yaml';
 
-/**
- * Reads the head of a handoff file from its start (at least up to the frontmatter's closing
- * `---` line): the fast path where every line of the frontmatter is in the recognised block
- * form, else the `yaml` library ({@link parseHandoffHeadWithYaml}).
- * @returns the validated head, or undefined when the file has no frontmatter, it is not
- *   closed, not valid YAML, or a head field is missing or invalid. Never throws.
- */
+/** @returns undefined when there is no closed, valid frontmatter or a head field is missing or invalid. Never throws. */
 export function parseHandoffHead(text: string): HandoffHead | undefined {
   return readHead(text).head;
 }
 
-/**
- * {@link parseHandoffHead}, also saying which path answered (for the differential test and
- * the bench's note).
- */
+/** Also says which path answered. */
 export function readHead(text: string): { head: HandoffHead | undefined; path: HeadReadPath } {
   const fence = text.charCodeAt(0) === 0xfeff ? undefined : locateFrontmatter(text);
   if (fence === undefined || fence === 'unclosed') {
@@ -85,11 +58,7 @@ export function readHead(text: string): { head: HandoffHead | undefined; path: H
   return { head: parsed.success ? parsed.data : undefined, path: 'fast' };
 }
 
-/**
- * The reference reading of a head: the whole frontmatter parsed by the `yaml` library
- * ({@link splitFrontmatter}, as `parseHandoff` does), then {@link HandoffHeadSchema}.
- * @returns the head, or undefined as {@link parseHandoffHead}. Never throws.
- */
+/** The reference reading: the whole frontmatter parsed by the `yaml` library. Never throws. */
 export function parseHandoffHeadWithYaml(text: string): HandoffHead | undefined {
   const split = splitFrontmatter(text);
   if (!split.ok || !split.hasFrontmatter) return undefined;
@@ -97,27 +66,22 @@ export function parseHandoffHeadWithYaml(text: string): HandoffHead | undefined 
   return parsed.success ? parsed.data : undefined;
 }
 
-/** Marks a frontmatter the fast path does not recognise: the library reads it. */
+/** A frontmatter the fast path does not recognise: the library reads it. */
 const FAIL: unique symbol = Symbol('not recognised');
 type Fail = typeof FAIL;
 
 let coreTags: readonly ScalarTag[] | undefined;
 
-/** The `yaml` library's default scalar tags of its YAML 1.2 core schema (what `parseDocument` resolves plain scalars with), in its order; read on first use (the library loads then). */
+/** The library's default core-schema scalar tags, in its order; read on first use (the library loads then). */
 function coreScalarTags(): readonly ScalarTag[] {
   coreTags ??= (new (yaml().Schema)({}).tags as ScalarTag[]).filter((t) => t.default === true && t.test !== undefined);
   return coreTags;
 }
 
-/** Longest mapping key the fast path takes: 200 characters (YAML limits implicit keys to 1,024). */
+/** Longest key the fast path takes (YAML allows 1,024). */
 const MAX_KEY = 200;
 
-/**
- * Where the key of a `key:` / `key: value` line ends (the index of its `:`), or -1 when the
- * line is not one the fast path takes: a key of a lower-case ASCII letter, then letters,
- * digits, `_` or `-` (ours, and redaction kinds), at most {@link MAX_KEY}, then `:` and the
- * end of the line or one space and a value. Also sets {@link keyHash} (FNV-1a of the key, 30 bits).
- */
+/** Index of the `:` ending a key (a lower-case ASCII letter, then `[a-z0-9_-]`), or -1; also sets {@link keyHash} (FNV-1a, 30 bits). */
 function keyEnd(text: string): number {
   const c0 = text.charCodeAt(0);
   if (!(c0 >= 0x61 && c0 <= 0x7a)) return -1;
@@ -136,32 +100,23 @@ function keyEnd(text: string): number {
   return -1;
 }
 
-/** The hash {@link keyEnd} computed of the last key it took. */
+/** The hash of the last key {@link keyEnd} took. */
 let keyHash = 0;
 
-/** FNV-1a of a key, 30 bits, as {@link keyEnd} computes it. */
 function hashOf(key: string): number {
   let h = 0x811c9dc5;
   for (let k = 0; k < key.length; k++) h = Math.imul(h ^ key.charCodeAt(k), 0x01000193);
   return h & 0x3fffffff;
 }
 
-/** Keys the core schema would resolve as something other than a string (`null`, `true`, `false`: the only lower-case words its tags match), by hash (a key with one of these hashes goes to the library). */
+/** `null`, `true`, `false`: the only lower-case keys the core schema resolves to non-strings; such keys go to the library. */
 const NOT_STRING_HASHES: ReadonlySet<number> = new Set(['null', 'true', 'false'].map(hashOf));
 
-/**
- * One non-space character the fast path takes in a scalar: printable (YAML 1.2 §5.1) minus
- * what it does not try to reason about — controls, tab, NEL, NBSP, U+2028/2029, BOM,
- * non-characters and lone surrogates.
- */
+/** A non-space scalar character: YAML 1.2 printable minus controls, tab, NEL, NBSP, U+2028/2029, BOM, non-characters, lone surrogates. */
 const NS = String.raw`[\x21-\x7E\u00A1-\u2027\u202A-\uD7FF\uE000-\uFEFE\uFF00-\uFFFD\u{10000}-\u{10FFFF}]`;
-/**
- * A single-line plain scalar in block context (YAML 1.2 §7.3.3): not starting with an
- * indicator (`-` only before a non-space), no `: ` or final `:` (a mapping), no ` #` (a
- * comment), single spaces only between words, no leading or trailing space.
- */
+/** A single-line plain scalar in block context (YAML 1.2 §7.3.3): no leading indicator, no `: ` or ` #`, single inner spaces only. */
 export const PLAIN = new RegExp(String.raw`^(?:(?![-?:,\[\]{}#&*!|>'"%@\x60])${NS}|-(?=${NS}))(?:(?!:)${NS}|:(?=${NS})| (?=(?!#)${NS}))*$`, 'u');
-/** Per ASCII code unit: 1 when it is in {@link NS} (`!` to `~`), 2 more when it is one of {@link PLAIN}'s first-character indicators (`-?:,[]{}#&*!|>'"%@` and the backquote). */
+/** Per ASCII unit: 1 when in {@link NS}, 2 more when one of {@link PLAIN}'s leading indicators. */
 const ASCII_CLASS: Uint8Array = (() => {
   const table = new Uint8Array(128);
   for (let c = 0x21; c <= 0x7e; c++) table[c] = 1;
@@ -169,13 +124,7 @@ const ASCII_CLASS: Uint8Array = (() => {
   return table;
 })();
 
-/**
- * {@link PLAIN}'s answer, by one scan of the code units, for a text of ASCII only (the regex
- * for any other: `undefined` here). The same rules, position by position: the first
- * character is in {@link NS} and no indicator, or `-` before one in NS; then each is in NS
- * and no `:`, or `:` before one in NS, or a space before one in NS that is no `#`. Compared
- * with the regex on many texts in test/unit/core/handoff/frontmatterHead.test.ts.
- */
+/** {@link PLAIN}'s answer by one scan when the text is ASCII; undefined otherwise (use the regex). */
 export function asciiPlain(text: string): boolean | undefined {
   const n = text.length;
   if (n === 0) return false;
@@ -202,35 +151,24 @@ export function asciiPlain(text: string): boolean | undefined {
   return true;
 }
 
-/** Whether `text` is a single-line plain scalar ({@link PLAIN}): the ASCII scan, else the regex. */
 export function isPlain(text: string): boolean {
   return asciiPlain(text) ?? PLAIN.test(text);
 }
 
-/** What may stand between quotes: a space or {@link NS}. */
 const QUOTED_CHARS = new RegExp(String.raw`^(?: |${NS})*$`, 'u');
 /** Block scalar headers the fast path skips in fields it does not need (no indentation indicator). */
 const BLOCK_HEADERS: ReadonlySet<string> = new Set(['|', '|-', '|+', '>', '>-', '>+']);
 
-/** The head keys by hash ({@link hashOf}). */
 const HEAD_KEY_HASHES: ReadonlyMap<number, string> = new Map([...HEAD_KEYS].map((k) => [hashOf(k), k]));
-/** Whether the fast path can tell the head keys apart by hash (two sharing one: every head is read by the library). */
+/** False when two head keys share a hash: then every head is read by the library. */
 export const FAST_PATH_USABLE = HEAD_KEY_HASHES.size === HEAD_KEYS.size;
 
 interface Lines {
   readonly lines: readonly string[];
-  /** Index of the next line to read. */
   i: number;
 }
 
-/**
- * Reads a frontmatter's YAML (between the fences) when every line is in the block form:
- * a top-level mapping at column 0 of keys ({@link keyEnd}) whose values are single-line
- * scalars (plain, `"…"`, `'…'`), `[]`, `{}`, block scalars (skipped, in fields not needed) or
- * nested block mappings and sequences indented below them.
- * @returns the needed fields ({@link HEAD_KEYS}) that are present, with the library's
- *   values, or FAIL for anything else (the library reads it then)
- */
+/** The head keys present, with the library's values, or FAIL when any line is outside the block form. */
 function parseBlockFrontmatter(yamlText: string): Record<string, unknown> | Fail {
   const lines = yamlText.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
@@ -246,12 +184,7 @@ function indentOf(line: string): number {
   return n;
 }
 
-/**
- * A block mapping at column `col`. `build`: whether its values are built (else only checked),
- * or the keys whose values are built, by hash (the top level: {@link HEAD_KEY_HASHES}); `first` is the rest of a `- key: value`
- * line (a mapping inside a sequence item).
- * @returns the mapping (only built keys), `true` when nothing is built, or FAIL
- */
+/** `build`: build the values, only check them, or build the keys given by hash; `first`: the rest of a `- key: value` line. */
 function parseMap(ctx: Lines, col: number, build: boolean | ReadonlyMap<number, string>, first: string | undefined): Record<string, unknown> | true | Fail {
   const out: Record<string, unknown> = {};
   // Keys seen, by hash: two keys with one hash read as a duplicate, so the library decides (never a wrong answer).
@@ -302,7 +235,6 @@ function parseNested(ctx: Lines, col: number, build: boolean): unknown {
   return null;
 }
 
-/** A block sequence at column `col` (`- item` lines). */
 function parseSeq(ctx: Lines, col: number, build: boolean): unknown[] | true | Fail {
   const out: unknown[] = [];
   while (ctx.i < ctx.lines.length) {
@@ -342,10 +274,7 @@ function parseInline(ctx: Lines, rest: string, col: number, build: boolean): unk
   return build ? resolvePlain(rest) : true;
 }
 
-/**
- * Skips a block scalar's content (a field not needed): the first line indented exactly two
- * columns deeper than its key, then lines at least that deep or empty.
- */
+/** A skipped block scalar: the first line exactly two columns deeper than the key, then lines at least that deep or empty. */
 function skipBlockScalar(ctx: Lines, col: number): true | Fail {
   const depth = col + 2;
   const first = ctx.lines[ctx.i];
@@ -394,14 +323,10 @@ function singleQuoted(rest: string): string | Fail {
 /** Plain scalars a core tag resolved (null, booleans, numbers: `null`, `1`, `false` repeat in every file), at most 1,000. */
 const RESOLVED = new Map<string, unknown>();
 
-/**
- * The first characters a plain scalar that a core tag matches can start with (the tags'
- * tests, `coreTagTests()`: `~`, `n`/`N`ull, `t`/`T`rue, `f`/`F`alse, digits, `+`, `-`, `.`);
- * a plain scalar starting with any other is a string, without running the tests.
- */
+/** The first characters of a plain scalar a core tag can match; any other start is a string, without running the tests. */
 const TAG_FIRST = /^[~nNtTfF0-9+\-.]/;
 
-/** The sources of the core tags' tests {@link TAG_FIRST} was read from (a test checks the library still has these: test/unit/core/handoff/frontmatterHead.test.ts). */
+/** The tests {@link TAG_FIRST} was read from, to check the library still has them. */
 export function coreTagTests(): readonly string[] {
   return coreScalarTags().map((t) => t.test!.source);
 }

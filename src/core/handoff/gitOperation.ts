@@ -1,7 +1,4 @@
-/**
- * A git operation in progress (docs/DESIGN.md §6), in the words of the handoff's git header.
- * Pure.
- */
+// A git operation in progress, in the words of the handoff's git header. Pure.
 import { codeSpan } from './codeSpan';
 import type { GitOperation } from './schema';
 
@@ -14,7 +11,6 @@ const NAMES: Record<GitOperation['kind'], string> = {
   bisect: 'Bisect',
 };
 
-/** A commit id to 10 hex digits, with its branch or tag in parentheses when known. */
 function commitWords(commit: string | null, ref: string | null): string {
   if (!commit) return ref ? codeSpan(ref) : 'an unknown commit';
   return `${commit.slice(0, 10)}${ref ? ` (${codeSpan(ref)})` : ''}`;
@@ -25,14 +21,7 @@ function stepWords(op: GitOperation, noun: string): string {
   return `, ${noun} ${op.step}${op.total !== null ? `/${op.total}` : ''}`;
 }
 
-/**
- * One line saying which operation is in progress and with what, e.g.
- * `Rebase in progress: rebasing \`topic\` onto 1a2b3c4d5e (\`main\`), step 2/5`,
- * `Merge in progress: merging 1a2b3c4d5e (\`feature\`)`,
- * `Cherry-pick in progress: picking 1a2b3c4d5e "Fix the parser"`,
- * `Bisect in progress: started from \`main\`; first bad commit so far 1a2b3c4d5e`.
- * Commit ids are shown to 10 hex digits; the line ends with what to run to finish or abort.
- */
+/** e.g. `Rebase in progress: rebasing \`topic\` onto 1a2b3c4d5e (\`main\`), step 2/5`, then how to continue or abort. */
 export function describeGitOperation(op: GitOperation): string {
   const head = `${NAMES[op.kind]} in progress`;
   const subject = op.subject ? ` "${op.subject.replace(/\s+/g, ' ').trim()}"` : '';

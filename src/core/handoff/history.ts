@@ -1,20 +1,12 @@
-/**
- * Stage-2 history (docs/DESIGN.md §4): when fit-to-budget cuts anything, the uncut package goes
- * to `history/<id>.md` so nothing is lost, capped at 50,000 tokens by keeping the head
- * and the tail with an elision marker between them.
- */
+// When fit-to-budget cuts anything, the uncut package goes to `history/<id>.md`, capped by keeping its head and tail.
 import { formatCount, renderHandoff, type HandoffMeta } from './render';
 import type { HandoffPackage } from './schema';
 import type { Specialist } from '../specialists/registry';
 import type { TokenCounter } from './tokens';
 
-/** Cap of a history file: 50,000 tokens (Agent Zero `request_full_history` stage-2 cap). */
+/** Agent Zero's `request_full_history` stage-2 cap. */
 export const HISTORY_MAX_TOKENS = 50_000;
 
-/**
- * Renders the uncut package as the history file's text, capped at `maxTokens`.
- * The head keeps 2/3 of the budget and the tail 1/3, cut at line boundaries.
- */
 export function renderHistory(
   original: HandoffPackage,
   meta: HandoffMeta,
@@ -42,7 +34,6 @@ function headWithin(line: string, counter: TokenCounter, budget: number): string
   return /[\ud800-\udbff]$/.test(line.slice(0, lo)) ? line.slice(0, lo - 1) : line.slice(0, lo);
 }
 
-/** The longest end of `line` within `budget` tokens (see {@link headWithin}). */
 function tailWithin(line: string, counter: TokenCounter, budget: number): string {
   let lo = 0;
   let hi = line.length;
@@ -55,7 +46,7 @@ function tailWithin(line: string, counter: TokenCounter, budget: number): string
   return /^[\udc00-\udfff]/.test(tail) ? tail.slice(1) : tail;
 }
 
-/** A kept piece of the text: its text, how many whole lines it holds, and whether (and by how many characters) it holds part of one more. */
+/** `partChars`: characters of the one extra line it holds part of (`cut`). */
 interface Piece {
   readonly text: string;
   readonly whole: number;
@@ -63,11 +54,7 @@ interface Piece {
   readonly partChars: number;
 }
 
-/**
- * The start of `text` within `budget` tokens: whole lines while they fit, then as much of
- * the first line that does not fit as the rest of the budget holds. Line counts are per
- * line, so the work is one pass over what is kept plus a bisection of one line.
- */
+/** Whole lines while they fit, then as much of the next as the budget holds: one pass plus a bisection of one line. */
 function takeHead(lines: readonly string[], counter: TokenCounter, budget: number): Piece {
   const out: string[] = [];
   let used = 0;
@@ -87,7 +74,6 @@ function takeHead(lines: readonly string[], counter: TokenCounter, budget: numbe
   return { text: out.join('\n'), whole: out.length, cut: false, partChars: 0 };
 }
 
-/** The end of `text` within `budget` tokens, mirror of {@link takeHead}. */
 function takeTail(lines: readonly string[], counter: TokenCounter, budget: number): Piece {
   const out: string[] = [];
   let used = 0;
@@ -106,14 +92,8 @@ function takeTail(lines: readonly string[], counter: TokenCounter, budget: numbe
 }
 
 /**
- * Keeps the head and tail of `text` so its token count is at most `maxTokens`: the head
- * gets 2/3 of the tokens and the tail 1/3, counted across the text — whole lines while they
- * fit; a line longer than a quarter of its share is cut inside (a summary written as one
- * long line keeps its first and last tens of thousands of tokens, not nothing). Between
- * them one line says what was left out: `[… 1,234 lines elided to stay within 50,000 tokens …]`,
- * or `[… 123,456 characters elided …]` when a line was cut.
- * Text within the cap is returned unchanged. The result is checked with the counter and the
- * budget lowered until it fits (token counts of pieces do not add up exactly).
+ * Head 2/3 of the tokens, tail 1/3, with a line saying what was elided between them; a line longer than a quarter of its share is
+ * cut inside, so one long summary line keeps its ends. Piece counts do not add up exactly, so the budget is lowered until it fits.
  */
 export function capHeadTail(text: string, counter: TokenCounter, maxTokens: number): string {
   if (counter.within(text, maxTokens) !== false) {

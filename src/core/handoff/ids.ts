@@ -1,13 +1,8 @@
-/**
- * Identifier rules shared by schemas, the registry and the webview (kept dependency-free
- * so the webview bundle does not pull in the registry's YAML and distance code).
- */
+// Kept dependency-free so the webview bundle does not pull in the registry.
 import { z } from 'zod';
 
-/** Specialist ids: `^[a-z0-9][a-z0-9_-]{0,63}$` (docs/DESIGN.md §3). */
 export const SPECIALIST_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
-/** zod schema for a specialist id; the message names the rule and an example. */
 export const SpecialistIdSchema = z
   .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') })
   .regex(

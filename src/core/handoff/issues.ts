@@ -1,18 +1,10 @@
-/**
- * The words of a zod issue of an input — a handover request, a hand-back request, an agent
- * tool's arguments — in one place, so every surface says the same thing about the same
- * mistake: an absent value "is required", a value of the wrong type "must be a string" (or
- * the schema's own words for that type), a value outside a set "must be one of: …", and
- * zod's own English ("Invalid input: expected boolean, received string") in words an agent
- * or a user can act on.
- */
+// The words of a zod issue in one place, so every surface says the same thing about the same mistake, in words a person or agent can act on.
 import type { z } from 'zod';
 import { formatCount } from './limits';
 
-/** The problem of a value that is absent where the input needs one. */
 export const REQUIRED_PROBLEM = 'is required';
 
-/** A JSON type as a problem names it ("must be a string"); zod's `expected` of an `invalid_type` issue is the key. */
+/** Keyed by zod's `expected` of an `invalid_type` issue. */
 const TYPE_WORDS: Readonly<Record<string, string>> = {
   string: 'a string',
   number: 'a number',
@@ -25,7 +17,6 @@ const TYPE_WORDS: Readonly<Record<string, string>> = {
   null: 'null',
 };
 
-/** The value at `path` inside `input`; undefined where the path leads nowhere. */
 function valueAt(input: unknown, path: ReadonlyArray<PropertyKey>): unknown {
   let value = input;
   for (const key of path) {
@@ -35,12 +26,10 @@ function valueAt(input: unknown, path: ReadonlyArray<PropertyKey>): unknown {
   return value;
 }
 
-/** Whether a message is zod's own English rather than the schema's words. */
 function isZodWording(message: string): boolean {
   return /^(Invalid|Too big|Too small|Unrecognized)\b/.test(message);
 }
 
-/** zod's own wording of an issue in plain words (the schema left the message to zod). */
 function plainWording(issue: z.core.$ZodIssue): string {
   const items = (n: unknown) => `${formatCount(Number(n))} item${Number(n) === 1 ? '' : 's'}`;
   switch (issue.code) {
@@ -65,16 +54,8 @@ export function issueSubject(issue: z.core.$ZodIssue | undefined): string {
 }
 
 /**
- * The problem of one zod issue, without its subject (`must be a string`, not
- * `specialist_profile must be a string`):
- * - a value absent where one is needed: `is required`;
- * - a value of the wrong type: the schema's words for it, or `must be <type>` where the
- *   schema has none (zod gives a type check one message for an absent and a wrong value,
- *   so a schema's "is required" only ever describes the absent one);
- * - a value outside a fixed set: `must be one of: a, b`;
- * - zod's own English: plain words (`must be true or false`, `must have at most 50 items`);
- * - anything else: the schema's message, without the subject when it starts with it.
- * @param input the whole input the issue is about (the issue's path leads into it)
+ * Without its subject. An absent value `is required` (zod gives one message for absent and wrong types, so a schema's
+ * "is required" only describes the absent one); a value outside a set `must be one of: a, b`; zod's own English in plain words.
  */
 export function issueProblem(issue: z.core.$ZodIssue | undefined, input: unknown): string {
   if (!issue) return 'is invalid';
@@ -90,12 +71,7 @@ export function issueProblem(issue: z.core.$ZodIssue | undefined, input: unknown
   return isZodWording(own) ? plainWording(issue) : own;
 }
 
-/**
- * One `ERROR:` line for the first issue of an agent tool's arguments: unknown fields with
- * the fields the tool takes, else the field's path and its problem ({@link issueProblem}).
- * @param input the arguments as the tool received them
- * @param allowed the tool's fields, in the order its input schema lists them
- */
+/** Unknown fields name the fields the tool takes; `allowed` in its input schema's order. */
 export function toolInputErrorText(error: z.ZodError, input: unknown, allowed: readonly string[]): string {
   const issue = error.issues[0];
   if (issue?.code === 'unrecognized_keys') {

@@ -1,22 +1,13 @@
-/**
- * File names of the handoff root (docs/DESIGN.md §5):
- * - `handoffs/<ISO 8601 UTC with milliseconds, ':' → '-'>_<specialist>.md`, e.g.
- *   `2026-05-26T14-30-45.123Z_quality_reviewer.md`; lexicographic order is chronological.
- *   Names without milliseconds (`2026-05-26T14-30-45Z_researcher.md`, as itervox writes
- *   them) and `.partial.md` names are read too.
- * - `briefings/<specialist with '_' → '-'>-<topic>-<YYYY-MM-DD>.md`.
- * - `history/<handoff id>.md`.
- * No name contains ':' so they are valid on Windows, macOS and Linux.
- */
+// File names of the handoff root; none contains ':', so they are valid on Windows, macOS and Linux.
+// `handoffs/<ISO 8601 UTC, ':' → '-'>_<specialist>.md` sorts chronologically (itervox's names without ms and `.partial.md` read too);
+// `briefings/<specialist, '_' → '-'>-<topic>-<YYYY-MM-DD>.md`; `history/<handoff id>.md`.
 import { SPECIALIST_ID_PATTERN } from '../specialists/registry';
 
-/** Sub-folder of the handoff root holding one file per handoff. */
 export const HANDOFFS_DIR = 'handoffs';
-/** Sub-folder holding the append-only briefings. */
+/** Append-only. */
 export const BRIEFINGS_DIR = 'briefings';
-/** Sub-folder holding stage-2 histories (what fit-to-budget cut). */
+/** What fit-to-budget cut. */
 export const HISTORY_DIR = 'history';
-/** Sub-folder holding custom specialist definitions. */
 export const SPECIALISTS_DIR = 'specialists';
 
 /** `2026-05-26T14:30:45.123Z` → `2026-05-26T14-30-45.123Z` (file-name-safe, sorts chronologically). */
@@ -24,17 +15,15 @@ export function fileTimestamp(date: Date): string {
   return date.toISOString().replace(/:/g, '-');
 }
 
-/** The id (file-name stem) of a handoff created at `date` for `specialist`. */
 export function handoffId(date: Date, specialist: string): string {
   return `${fileTimestamp(date)}_${specialist}`;
 }
 
-/** The file name of a handoff: `<id>.md`. */
 export function handoffFileName(date: Date, specialist: string): string {
   return `${handoffId(date, specialist)}.md`;
 }
 
-/** What a handoff file name says: its id, creation time (ms since epoch), specialist and whether it is partial. */
+/** `time`: ms since the epoch. */
 export interface HandoffFileName {
   readonly id: string;
   readonly time: number;
@@ -42,14 +31,9 @@ export interface HandoffFileName {
   readonly partial: boolean;
 }
 
-/** A file-name timestamp: ISO 8601 UTC with ':' → '-', fraction of a second optional (1–9 digits). */
 const FILE_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2})-(\d{2})-(\d{2})(?:\.(\d{1,9}))?Z$/;
 
-/**
- * Milliseconds since the epoch (UTC) for a calendar date and time, or undefined when
- * the fields do not name a real instant (month 13, 30 February, hour 24, second 60).
- * Unlike `Date.parse`, nothing rolls over into the next day or month.
- */
+/** Undefined for a date that is not real (30 February, hour 24); unlike `Date.parse`, nothing rolls over. */
 export function strictUtc(y: number, mo: number, d: number, h = 0, mi = 0, s = 0, ms = 0): number | undefined {
   if (mo < 1 || mo > 12 || h > 23 || mi > 59 || s > 59) {
     return undefined;
@@ -59,14 +43,7 @@ export function strictUtc(y: number, mo: number, d: number, h = 0, mi = 0, s = 0
   return back.getUTCFullYear() === y && back.getUTCMonth() === mo - 1 && back.getUTCDate() === d ? t : undefined;
 }
 
-/**
- * Parses a file-name timestamp such as `2026-05-26T14-30-45.123Z` or
- * `2026-05-26T14-30-45Z` (docs/DESIGN.md §5; the itervox convention writes the second form).
- * Digits past milliseconds are ignored (truncated, not rounded).
- *
- * @returns milliseconds since the epoch (UTC), or undefined when the text is not such a
- *   timestamp or names no real instant (e.g. `2026-02-30T…`).
- */
+/** With or without milliseconds (digits past them truncated); undefined when not such a timestamp or no real instant. */
 export function parseFileTimestamp(stamp: string): number | undefined {
   const m = FILE_TIMESTAMP.exec(stamp);
   if (!m) {
@@ -79,10 +56,7 @@ export function parseFileTimestamp(stamp: string): number | undefined {
 
 const NAME = /^(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d{1,9})?Z)_(.+?)(\.partial)?\.md$/;
 
-/**
- * Parses a handoff file name (with or without milliseconds, `.partial.md` too).
- * @returns undefined for names that are not handoff files (temp files, other Markdown).
- */
+/** Undefined for names that are not handoff files (temp files, other Markdown). */
 export function parseHandoffFileName(name: string): HandoffFileName | undefined {
   const m = NAME.exec(name);
   if (!m || !SPECIALIST_ID_PATTERN.test(m[2])) {
@@ -95,12 +69,10 @@ export function parseHandoffFileName(name: string): HandoffFileName | undefined 
   return { id: `${m[1]}_${m[2]}`, time, specialist: m[2], partial: m[3] !== undefined };
 }
 
-/** UTC calendar day `YYYY-MM-DD` of a date. */
 export function utcDay(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
 
-/** Briefing file name for a specialist, topic slug and day (docs/DESIGN.md §5). */
 export function briefingFileName(specialist: string, topicSlug: string, date: Date): string {
   return `${specialist.replace(/_/g, '-')}-${topicSlug}-${utcDay(date)}.md`;
 }

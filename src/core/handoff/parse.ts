@@ -1,8 +1,4 @@
-/**
- * Parsing of handoff files (docs/DESIGN.md §5): the frontmatter, validated, and the body split into
- * its `## ` sections; the touched-file lines read back into entries. The inverse of
- * `render.ts`. Pure: no I/O. Never throws.
- */
+// Reads handoff files back: the frontmatter validated, the body split into its `## ` sections. The inverse of render.ts. Never throws.
 import { splitFrontmatter } from './frontmatter';
 import { HandoffFrontmatterSchema, type HandoffFrontmatter, type TouchedFile } from './schema';
 
@@ -14,10 +10,7 @@ function unCodeSpan(fence: string, inner: string): string {
 const TOUCHED_LINE =
   /^- \*\*([AMDRCU?])\*\* (`+)(.*?)\2(?: → (`+)(.*?)\4)?(?: \((?:\+(\d+) \/ −(\d+)|(binary)|untracked|submodule ([0-9a-f]{4,64}|none)\.\.([0-9a-f]{4,64}|none)(, with uncommitted changes inside)?)\))?$/;
 
-/**
- * Reads the touched-file lines of a handoff's "Touched files" section back into
- * entries (the inverse of `renderTouchedFile` in `render.ts`); other lines are skipped.
- */
+/** Other lines are skipped. */
 export function parseTouchedFiles(section: string): TouchedFile[] {
   const files: TouchedFile[] = [];
   for (const line of section.split('\n')) {
@@ -40,23 +33,15 @@ export function parseTouchedFiles(section: string): TouchedFile[] {
   return files;
 }
 
-/** A parsed handoff file: validated frontmatter, the body, and the body split by `## ` section. */
 export interface ParsedHandoff {
   readonly frontmatter: HandoffFrontmatter;
   readonly body: string;
   readonly sections: ReadonlyMap<string, string>;
 }
 
-/** Outcome of parsing a handoff file. Never throws. */
 export type HandoffParse = { ok: true; handoff: ParsedHandoff } | { ok: false; message: string };
 
-/**
- * Parses a handoff file written by `renderHandoff` (`render.ts`): the frontmatter is validated
- * with {@link HandoffFrontmatterSchema} (unknown keys kept) and the body is split into
- * its `## ` sections.
- *
- * @returns `{ok:false, message}` naming the field at fault for malformed files.
- */
+/** `{ok:false, message}` names the field at fault; unknown frontmatter keys are kept. */
 export function parseHandoff(text: string): HandoffParse {
   const split = splitFrontmatter(text);
   if (!split.ok) {

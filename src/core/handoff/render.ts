@@ -1,14 +1,7 @@
 /**
- * Markdown rendering of handoff files and briefing sections (docs/DESIGN.md §5); `parse.ts` reads
- * them back.
- *
- * A handoff file is YAML frontmatter then these sections, always present and in this
- * order: Summary, Claims (./claimsSection.ts), User requests, Decisions, Failed approaches, Done, Touched files, Tests
- * run, Commands run, Next steps, Blockers, Recent turns, Artifacts, Return condition. Empty
- * sections say `_None._` so the structure is the same for every reader. Two more appear only
- * when they have something: Acceptance (a result) and Compaction summary, before Recent turns
- * (./compactionSection.ts). The drafted
- * sections are rendered by ./draftSections.ts.
+ * Markdown of handoff files and briefing sections; parse.ts reads them back. The {@link HANDOFF_SECTIONS} are always present,
+ * in order, an empty one saying `_None._`, so every reader sees the same structure; Acceptance (a result) and Compaction
+ * summary appear only when they have something.
  */
 import { briefingClaimsLines, countClaims, renderClaims } from './claimsSection';
 import { codeSpan } from './codeSpan';
@@ -24,7 +17,7 @@ import { describeSanitizing } from '../safety/redact';
 import type { Commit, Dropped, HandoffFrontmatter, HandoffPackage, HandoffStatus, TestRun, Turn } from './schema';
 import type { Specialist } from '../specialists/registry';
 
-/** Section headings of a handoff file, in order (docs/DESIGN.md §5). */
+/** In order. */
 export const HANDOFF_SECTIONS = [
   'Summary',
   'Claims',
@@ -42,14 +35,14 @@ export const HANDOFF_SECTIONS = [
   'Return condition',
 ] as const;
 
-/** Identity of a written handoff: file-name stem `id`, ISO `created` time, status and file links. */
+/** `id`: the file-name stem. */
 export interface HandoffMeta {
   readonly id: string;
   readonly created: string;
   readonly status: HandoffStatus;
-  /** Handoff-root-relative path of the briefing file, e.g. `briefings/quality-reviewer-x-2026-11-30.md`. */
+  /** Relative to the handoff root, e.g. `briefings/quality-reviewer-x-2026-11-30.md`. */
   readonly briefingFile: string | null;
-  /** Handoff-root-relative path of the stage-2 history file, when something was cut. */
+  /** Relative to the handoff root; set when something was cut. */
   readonly historyFile: string | null;
 }
 
@@ -59,11 +52,7 @@ export { codeSpan };
 
 export { formatCount };
 
-/**
- * `text` shortened to at most `max` characters for a message: cut at the last space
- * within the limit (never mid-word, unless one word is longer than half of it), with `…`
- * marking the cut. Text that fits is returned as it is.
- */
+/** Cut at the last space within `max` (mid-word only for a word over half of it), marked `…`. */
 export function clipText(text: string, max: number): string {
   const chars = [...text];
   if (chars.length <= max) return text;
@@ -72,7 +61,6 @@ export function clipText(text: string, max: number): string {
   return `${(space >= max / 2 ? head.slice(0, space) : head).trimEnd()}…`;
 }
 
-/** "1 touched file", "3 touched files": a count with its noun in the right number. */
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
@@ -95,12 +83,11 @@ function indentContinuation(text: string): string {
   return text.trim().replace(/\r\n|\r|\n/g, '\n  ');
 }
 
-/** Return conditions that are codes rather than prose, in words (the code kept in brackets). */
+/** Return conditions that are codes rather than prose, in words (the code kept in parentheses). */
 const RETURN_CONDITION_WORDS: Record<string, string> = {
   user_request: 'Hand back when the user asks for it (`user_request`).',
 };
 
-/** The return condition as a reader should see it: prose as written, known codes in words. */
 export function describeReturnCondition(condition: string): string {
   return RETURN_CONDITION_WORDS[condition.trim()] ?? condition.trim();
 }
@@ -113,12 +100,7 @@ function renderCommit(c: Commit): string {
 
 const RESULT_MARK: Record<TestRun['result'], string> = { passed: '✅ passed', failed: '❌ failed', unknown: '❔ unknown' };
 
-/**
- * One line for a test run: result, command, exit code (or that the result was read from the
- * output, or is the agent's claim), its folder (when not the workspace's), how many runs of it a
- * grouped line stands for (`×5, 2 failed`), counts and source; read back by `parseTestsRun`
- * (draftSections.ts).
- */
+/** Read back by `parseTestsRun` (draftSections.ts); `group`: the runs a grouped line stands for. */
 export function renderTestRun(t: TestRun, group?: { runs: number; failed: number }): string {
   const details: string[] = [t.exit_code === null ? (t.basis === 'output' ? 'no exit code: result read from the output' : t.basis === 'claim' ? "no exit code: the agent's claim" : 'exit code unknown') : `exit ${t.exit_code}`];
   if (t.cwd && t.cwd !== '.') details.push(`in ${codeSpan(t.cwd)}`);
@@ -143,7 +125,7 @@ function renderTurn(t: Turn): string {
 /** A turn's text quoted (every line, a lone CR too, starts with `>`: it cannot add a heading). */
 const quote = quoteBlock;
 
-/** The note under a section fit-to-budget cut: `_3 older turns were cut to fit the token budget (120 tokens)._`, the noun and verb in the right number (`one` for 1, `many` else). */
+/** `_3 older turns were cut to fit the token budget (120 tokens)._` */
 function droppedNote(dropped: readonly Dropped[], section: Dropped['section'], one: string, many: string): string {
   const d = dropped.find((x) => x.section === section);
   return d && d.count > 0 ? `\n\n_${plural(d.count, one, many)} cut to fit the token budget (${plural(d.tokens, 'token')})._` : '';
@@ -155,7 +137,6 @@ function diffFence(diff: string): string {
   return '`'.repeat(Math.max(3, ...runs.map((r) => r.trim().length + 1)));
 }
 
-/** Builds the handoff file's frontmatter object from a package and its identity. */
 export function handoffFrontmatter(pkg: HandoffPackage, meta: HandoffMeta): HandoffFrontmatter {
   const root = pkg.correlation_id ?? meta.id;
   return {
@@ -215,15 +196,10 @@ export function handoffFrontmatter(pkg: HandoffPackage, meta: HandoffMeta): Hand
   };
 }
 
-/**
- * Renders the whole handoff file: frontmatter, a heading with the persona marker and the
- * specialist's mandate, then the ten sections of docs/DESIGN.md §5 in order.
- */
 export function renderHandoff(pkg: HandoffPackage, meta: HandoffMeta, specialist: Specialist): string {
   return `${renderHandoffFrontmatter(pkg, meta)}${renderHandoffBody(pkg, meta, specialist)}`;
 }
 
-/** The handoff file's YAML frontmatter block, with its closing `---` line (see {@link renderHandoff}). */
 function renderHandoffFrontmatter(pkg: HandoffPackage, meta: HandoffMeta): string {
   const data: Record<string, unknown> = { ...handoffFrontmatter(pkg, meta) };
   // Written only when they say something: a new handoff has no status history yet.
@@ -241,11 +217,7 @@ function renderHandoffFrontmatter(pkg: HandoffPackage, meta: HandoffMeta): strin
   return `${renderFrontmatter(data)}\n`;
 }
 
-/**
- * The handoff file's Markdown body, after its frontmatter: the heading with the persona marker
- * and the specialist's mandate, then the sections. It is what the receiving prompt carries, and
- * what the token budget counts (`max_context_tokens`; the frontmatter is metadata for tools).
- */
+/** What the receiving prompt carries and what the token budget counts; the frontmatter is metadata for tools. */
 export function renderHandoffBody(pkg: HandoffPackage, meta: HandoffMeta, specialist: Specialist): string {
   const out: string[] = [];
   const title = pkg.topic_title.replace(/\s+/g, ' ');
@@ -349,12 +321,7 @@ export function renderHandoffBody(pkg: HandoffPackage, meta: HandoffMeta, specia
   return `${out.join('\n')}\n`;
 }
 
-/**
- * The "nothing leaked" warning shown under a handoff's title (and in its briefing section)
- * when secrets were redacted or invisible characters removed, e.g.
- * `> 🔒 3 secrets redacted (github-token ×2, jwt ×1); 5 invisible characters removed from text other agents wrote`.
- * @returns the line, or undefined when nothing was redacted or stripped
- */
+/** `> 🔒 3 secrets redacted (github-token ×2, jwt ×1); 5 invisible characters removed …`; undefined when nothing was. */
 export function sanitizingLine(pkg: Pick<HandoffPackage, 'redactions' | 'invisible_stripped'>): string | undefined {
   const text = describeSanitizing(pkg.redactions ?? {}, pkg.invisible_stripped ?? 0);
   return text ? `> 🔒 ${text}` : undefined;
@@ -384,12 +351,7 @@ function renderGitHeader(pkg: HandoffPackage): string {
   return parts.join(' · ') + op;
 }
 
-/**
- * The header written when a briefing file is created: who it is for, the topic and the
- * day. `file` (Agent Zero's briefings): later handoffs append sections to the same file;
- * `folder` (ours, docs/DESIGN.md §5 "Briefings"): each handoff's section is a file of its
- * own, starting with this header.
- */
+/** `file` (Agent Zero's layout): later handoffs append to it; `folder` (ours): each handoff's section is a file of its own under this header. */
 export function renderBriefingHeader(specialist: Specialist, pkg: HandoffPackage, day: string, layout: 'file' | 'folder' = 'file'): string {
   return (
     `# Briefing for ${specialist.label} ${specialist.personaMarker}: ${pkg.topic_title.replace(/\s+/g, ' ')} (${day})\n\n` +
@@ -400,12 +362,7 @@ export function renderBriefingHeader(specialist: Specialist, pkg: HandoffPackage
   );
 }
 
-/**
- * One briefing section for a handoff: time, from → to, reason, summary, decisions,
- * next steps, blockers, a line of evidence figures and the link to the handoff file.
- *
- * @param handoffLink path of the handoff file relative to the briefing file's folder
- */
+/** `handoffLink`: relative to the briefing file's folder. */
 export function renderBriefingSection(pkg: HandoffPackage, meta: HandoffMeta, specialist: Specialist, handoffLink: string): string {
   const lines: string[] = [];
   lines.push('', `## ${meta.created} — ${pkg.from} → ${specialist.personaMarker}`, '');

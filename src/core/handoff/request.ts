@@ -1,8 +1,4 @@
-/**
- * What a caller asks for when handing over (CLI flags, the command palette's inputs,
- * later the panel and agents): validated with zod so every entry point gets the same
- * defaults and the same `ERROR:` messages naming the field at fault.
- */
+// A handover request, validated once so every entry point gets the same defaults and the same `ERROR:` messages naming the field.
 import { z } from 'zod';
 import { BUDGET_PRESETS, BUDGET_PRESET_NAMES, MAX_ITEM_CHARS, MAX_LINE_CHARS, MAX_LIST_ITEMS, MAX_REQUEST_CHARS, MAX_SUMMARY_CHARS, formatCount } from './limits';
 import { composeError, type ErrorParts } from './errors';
@@ -12,39 +8,25 @@ import { ReasonKindSchema, TestRunSchema, TokenizerNameSchema, TurnSchema, type 
 
 export { MAX_ITEM_CHARS, MAX_LINE_CHARS, MAX_LIST_ITEMS, MAX_REQUEST_CHARS, MAX_SUMMARY_CHARS } from './limits';
 
-/** Default token budget of a handoff package: 3,000 tokens (Agent Zero `handover_to_specialist` default). */
+/** Tokens; Agent Zero's `handover_to_specialist` default. */
 export const DEFAULT_MAX_CONTEXT_TOKENS = 3000;
-/** Default number of recent turns kept, newest first (Agent Zero `handover_to_specialist` default). */
+/** The newest are kept; Agent Zero's default. */
 export const DEFAULT_INCLUDE_RECENT_TURNS = 5;
-/** Default return condition when neither the caller nor the specialist gives one (docs/DESIGN.md §4). */
 export const DEFAULT_RETURN_CONDITION = 'user_request';
-/**
- * Default of `handoff.userRequestTokens`: the user's requests kept in a handoff, newest first,
- * within 1,500 tokens (Codex keeps up to 20,000 tokens of the user's messages after
- * compaction — a handoff's whole default budget is 3,000). The latest request is always kept.
- */
+/** Tokens of the user's requests kept, newest first; the latest is always kept. */
 export const DEFAULT_USER_REQUEST_TOKENS = 1500;
-/** Who hands over when the caller does not say. */
 export const DEFAULT_FROM = 'developer';
 
 
-/**
- * A budget preset's name (`small`, `default`, `large`: {@link BUDGET_PRESETS}), the one schema of
- * the request's `budget` and the agent tools' `budget` argument.
- */
+/** The request's `budget` and the agent tools' `budget` argument. */
 export const BudgetPresetSchema = z.enum(BUDGET_PRESET_NAMES, { error: `must be one of: ${BUDGET_PRESET_NAMES.join(', ')}` });
 
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f\u2028\u2029]/;
 
-/**
- * Invisible characters that can reorder or hide text (bidi controls, zero-width
- * characters, Unicode tag characters — docs/DESIGN.md §7): refused in one-line fields, which end
- * up in file names, headings and frontmatter.
- */
+/** Bidi controls, zero-width and tag characters: refused in one-line fields, which end up in file names, headings and frontmatter. */
 export const INVISIBLE_CHARS = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u{e0000}-\u{e007f}]/u;
 
-/** One-line text: trimmed, at most MAX_LINE_CHARS, no control characters, line breaks or invisible characters. */
 const oneLine = (what: string) =>
   z
     .string()
@@ -59,13 +41,7 @@ const listOfText = z
   .default([])
   .transform((items) => items.map((s) => s.trim()).filter((s) => s.length > 0));
 
-/**
- * A handover request. Required: `specialist` (registry id) and `topic` (free text, slugged).
- * Lists default to empty; `recent_turns` accepts `{role, text}` objects or plain strings
- * (taken as the assistant's words). Budgets: `max_context_tokens` > 0 (tokens),
- * `include_recent_turns` ≥ 0 (turns). `fit_to_budget` (default true) trims the package
- * in docs/DESIGN.md §4 order when it is over budget. `parent` continues an existing chain.
- */
+/** `recent_turns` strings are the assistant's words; `fit_to_budget` trims in docs/DESIGN.md §4 order; `parent` continues a chain. */
 export const HandoverRequestSchema = z.object({
   specialist: z.string({ error: 'is required' }).trim().min(1, 'is required').max(200, 'must be at most 200 characters'),
   topic: z
@@ -81,19 +57,16 @@ export const HandoverRequestSchema = z.object({
   recent_turns: z
     .array(z.union([TurnSchema, z.string().transform((text) => ({ role: 'assistant' as const, text }))]))
     .max(MAX_LIST_ITEMS, `must have at most ${formatCount(MAX_LIST_ITEMS)} turns`)
-    // A turn is a list item (docs/DESIGN.md §4 "Limits": each list item 20,000 characters), named by its index.
+    // A turn is bounded like a list item, named by its index.
     .superRefine((turns, ctx) => {
       const i = turns.findIndex((t) => t.text.length > MAX_ITEM_CHARS);
       if (i >= 0) ctx.addIssue({ code: 'custom', path: [i], message: `items must be at most ${formatCount(MAX_ITEM_CHARS)} characters` });
     })
     .default([]),
   tests_run: z.array(TestRunSchema).max(MAX_LIST_ITEMS * 10, 'has too many entries').default([]),
-  /** Plan items done; with `draft`, an empty list is drafted from the session's plan. */
+  /** With `draft`, an empty list is drafted from the session's plan. */
   completed: listOfText,
-  /**
-   * The user's requests, oldest first: strings or `{text, time?, source?}`. Absent:
-   * taken from the session log (the newest within `handoff.userRequestTokens`, the latest always).
-   */
+  /** Oldest first. Absent: taken from the session log (the newest within `handoff.userRequestTokens`, the latest always). */
   user_requests: z
     .array(z.union([UserRequestSchema, z.string().transform((text) => ({ text, time: null, source: 'user' }))]))
     .max(MAX_LIST_ITEMS, `must have at most ${formatCount(MAX_LIST_ITEMS)} requests`)
@@ -103,15 +76,11 @@ export const HandoverRequestSchema = z.object({
     })
     .transform((requests) => requests.filter((r) => r.text.trim().length > 0))
     .optional(),
-  /** Commands run that are not test runs. Absent: taken from the session log (capped, failures first). */
+  /** Not test runs. Absent: taken from the session log (capped, failures first). */
   commands_run: z.array(CommandRunSchema).max(MAX_LIST_ITEMS, `must have at most ${formatCount(MAX_LIST_ITEMS)} entries`).optional(),
-  /** The fields the caller passes still as drafted (the panel: not edited by the user); recorded in the handoff's `drafted`. */
+  /** Fields the caller passes still as drafted (in the panel: not edited by the user). */
   drafted: z.array(DraftedFieldSchema).max(20, 'has too many entries').default([]),
-  /**
-   * Fill every draftable field the caller left empty (summary, decisions, failed approaches,
-   * next steps, blockers, completed) from the draft of the evidence (src/engine/drafting.ts):
-   * the CLI's `--draft`, the hook, the agent tools. A field given is never replaced.
-   */
+  /** Fill each draftable field left empty from the evidence's draft (src/engine/drafting.ts); a field given is never replaced. */
   draft: z.boolean().default(false),
   return_condition: oneLine('when the specialist hands back').optional(),
   handover_reason: z.string().max(MAX_LINE_CHARS * 2, `must be at most ${formatCount(MAX_LINE_CHARS * 2)} characters`).default(''),
@@ -129,14 +98,14 @@ export const HandoverRequestSchema = z.object({
     .int('must be a whole number')
     .nonnegative('must be 0 or more')
     .default(DEFAULT_INCLUDE_RECENT_TURNS),
-  /** A budget preset instead of `max_context_tokens` (`small` 1,000, `default` 3,000, `large` 8,000 tokens); not both. */
+  /** A preset instead of `max_context_tokens`; not both. */
   budget: BudgetPresetSchema.optional(),
   tokenizer: TokenizerNameSchema.default('o200k_base'),
   fit_to_budget: z.boolean().default(true),
   session_id: oneLine('session id').pipe(z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters')).optional(),
   /** The user's explicit "hand over anyway" when the hop guard warns (recorded in the handoff). */
   hop_guard_confirmed: z.boolean().default(false),
-  /** The handoff this one continues (its id, its file name, or `latest`): sets parent_id, root_id, hop and chain. */
+  /** Its id, file name or `latest`: sets parent_id, root_id, hop and chain. */
   parent: z.string().trim().min(1).max(300, 'must be at most 300 characters').optional(),
 }).superRefine((r, ctx) => {
   const total =
@@ -155,27 +124,16 @@ export const HandoverRequestSchema = z.object({
 });
 
 
-/** A request as callers write it (optional fields may be left out). */
 export type HandoverRequestInput = z.input<typeof HandoverRequestSchema>;
-/** A validated request with defaults applied. */
 export type HandoverRequest = z.output<typeof HandoverRequestSchema>;
 
-/**
- * Outcome of validating a request: the request, or an `ERROR:` message naming the field,
- * with its parts (path, subject, problem: src/core/handoff/errors.ts) so that each surface
- * can name the field its own way.
- */
+/** The error carries its parts, so each surface can name the field its own way. */
 export type RequestParse = { ok: true; request: HandoverRequest } | { ok: false; message: string; field: string; parts: ErrorParts };
 
-/** How the request schemas' length messages for an item of a text list begin: "decisions.0 items must be at most …". */
+/** How a list item's length message begins: "decisions.0 items must be at most …". */
 const ITEM_MESSAGE_START = 'items ';
 
-/**
- * The parts of the message of one zod issue of a request: the issue's path, the subject
- * (the dotted path; an item of a text list is `"<list>.<n> items"`, as its length message
- * reads) and the problem after it.
- * @param message the issue's message as the schema words it
- */
+/** An item of a text list gets the subject `"<list>.<n> items"`, as its length message reads. */
 export function issueParts(issuePath: ReadonlyArray<PropertyKey>, message: string): ErrorParts & { readonly path: Array<string | number> } {
   const pathOf = issuePath.map((p) => (typeof p === 'number' ? p : String(p)));
   const dotted = pathOf.map(String).join('.') || 'request';
@@ -185,20 +143,11 @@ export function issueParts(issuePath: ReadonlyArray<PropertyKey>, message: strin
     : { path: pathOf, subject: dotted, problem: message };
 }
 
-/**
- * The problem of one zod issue of a request, in the request's words ({@link issueProblem}):
- * an absent value `is required`, a value of the wrong type `must be a string`, a value
- * outside a fixed set `must be one of: a, b`; other issues keep the schema's message.
- * @param input the whole request the issue is about
- */
+/** In the request's words: `is required`, `must be a string`, `must be one of: a, b`; other issues keep the schema's message. */
 export function issueMessage(issue: z.core.$ZodIssue | undefined, input: unknown): string {
   return issueProblem(issue, input);
 }
 
-/**
- * Validates a request from any entry point.
- * @returns `{ok:false, message:"ERROR: max_context_tokens must be positive", field, parts}` style errors.
- */
 export function parseHandoverRequest(input: unknown): RequestParse {
   const r = HandoverRequestSchema.safeParse(input);
   if (r.success) {
@@ -217,11 +166,8 @@ export function parseHandoverRequest(input: unknown): RequestParse {
 }
 
 /**
- * Keeps `n` of the turns, oldest first (docs/DESIGN.md §4: trimmed to `include_recent_turns`,
- * newest kept), fairly between roles: when the turns have more than one `role`, each
- * role keeps its newest `max(1, floor(n / roles))` turns (fewer if it has fewer), and the rest of
- * the `n` are the newest others — so the user's one request is not pushed out by five assistant
- * messages. Items without a `role` are kept newest first.
+ * Keeps the newest `n` turns, oldest first, fairly between roles: each role keeps its newest `max(1, floor(n / roles))`,
+ * so the user's one request is not pushed out by five assistant messages.
  */
 export function trimRecentTurns<T>(turns: readonly T[], n: number): T[] {
   if (n <= 0) {
@@ -248,11 +194,7 @@ export function trimRecentTurns<T>(turns: readonly T[], n: number): T[] {
   return [...keep].sort((a, b) => a - b).map((i) => turns[i]);
 }
 
-/**
- * Parses a turn given as one string, `"ROLE: text"` (roles `user`, `assistant`, `system`,
- * `tool`, any case): the CLI's `--turn` and the tool's `recent_turns` strings. A string
- * without a known role prefix is the assistant's words, whole.
- */
+/** `"ROLE: text"` (user, assistant, system, tool, any case); without a known prefix, the assistant's words whole. */
 export function parseTurn(raw: string): Turn {
   const m = /^\s*(user|assistant|system|tool)\s*:\s*([\s\S]*)$/i.exec(raw);
   if (m) {

@@ -1,35 +1,23 @@
-/**
- * A long list of paths rolled up into folders with counts, so that every changed path is still
- * accounted for when the list itself does not fit the budget: `src/components/ — 37 files
- * (M 30, A 7)` rather than "… and N more". Pure.
- */
+// Rolls a long path list up into folders with counts (`src/components/ — 37 files (M 30, A 7)`), so every changed path is still accounted for. Pure.
 
-/** A path and its one-letter git status (`M`, `A`, `?` …). */
 export interface StatusPath {
   readonly path: string;
   readonly status: string;
 }
 
-/** One entry of a rolled-up list: a path on its own (`count` 1), or a folder (ending in `/`) with how many paths it holds, by status. */
+/** A path alone (`count` 1), or a folder ending in `/`. */
 export interface RolledUp {
   readonly path: string;
   readonly count: number;
-  /** Paths by status, in first-seen order (`{ M: 30, A: 7 }`). */
   readonly statuses: Readonly<Record<string, number>>;
 }
 
-/** The folder of `path` at `depth` levels (`src/a/b.ts` at 1 → `src/`), or undefined when the path has no folder that deep. */
 function folderAt(path: string, depth: number): string | undefined {
   const parts = path.split('/');
   return parts.length - 1 >= depth ? `${parts.slice(0, depth).join('/')}/` : undefined;
 }
 
-/**
- * Rolls `paths` up into at most `maxEntries` entries where possible: paths are grouped by their
- * folders at the deepest level that gives no more than `maxEntries` entries (a path in a folder
- * less deep stays on its own); paths at the top level beyond that are grouped as `./`. Entries
- * keep the order in which their first path came.
- */
+/** Groups by folders at the deepest level giving at most `maxEntries` entries, else the top level's own files as `./`; first-seen order. */
 export function rollUpPaths(paths: readonly StatusPath[], maxEntries: number): RolledUp[] {
   const single = paths.map((p) => ({ path: p.path, count: 1, statuses: { [p.status]: 1 } }));
   if (paths.length <= maxEntries) return single;
@@ -43,7 +31,6 @@ export function rollUpPaths(paths: readonly StatusPath[], maxEntries: number): R
   return top;
 }
 
-/** Groups by `keyOf`; a group of one path is that path itself. */
 function group(paths: readonly StatusPath[], keyOf: (p: StatusPath) => string): RolledUp[] {
   const byKey = new Map<string, { path: string; first: string; count: number; statuses: Record<string, number> }>();
   for (const p of paths) {

@@ -1,8 +1,5 @@
-/**
- * zod schemas of the handoff package (docs/DESIGN.md §4), its frontmatter (docs/DESIGN.md §5) and the
- * result object every entry point returns (CLI `--json`, the VS Code commands, tests).
- * Field names are snake_case because they are written to files and read by other agents.
- */
+// zod schemas of the handoff package, its frontmatter and the result every entry point returns.
+// snake_case: the fields are written to files other agents read.
 import { z } from 'zod';
 import { CommandRunSchema, DraftedFieldSchema, LeftOutSchema, UserRequestSchema } from './draftFields';
 import type { HandoverError } from './errors';
@@ -18,7 +15,6 @@ import {
   TurnSchema,
 } from './fields';
 
-// The leaf pieces are defined once in fields.ts (zod/mini: the panel carries them too).
 export {
   CommitSchema,
   DroppableSectionSchema,
@@ -41,29 +37,19 @@ export {
   type Turn,
 } from './fields';
 
-/**
- * Topic slugs (docs/DESIGN.md §4): 1–64 characters of lower-case letters of any script,
- * their combining marks, digits and `-`, starting with a letter or digit, no ASCII capital
- * (`auth-refresh`, `рефакторинг`, `日本語のトピック`). Every slug written before Unicode letters
- * were kept (`^[a-z0-9][a-z0-9-]{0,63}$`) still matches. `slugifyTopic` also bounds it to 120 bytes.
- */
+/** Lower-case letters of any script, their marks, digits and `-` (`auth-refresh`, `рефакторинг`); `slugifyTopic` also bounds it to 120 bytes. */
 export const TOPIC_SLUG_PATTERN = /^(?!.*[A-Z])[\p{L}\p{N}][\p{L}\p{M}\p{N}-]{0,63}$/u;
 
-/** Token encodings the budget can be counted in (setting `handoff.tokenizer`). */
 export const TokenizerNameSchema = z.enum(['o200k_base', 'cl100k_base']);
-/** A token encoding name: `o200k_base` (GPT-4o family, the default) or `cl100k_base` (GPT-4 / 3.5). */
+/** `o200k_base` (GPT-4o family, the default) or `cl100k_base` (GPT-4 / 3.5). */
 export type TokenizerName = z.infer<typeof TokenizerNameSchema>;
 
-/**
- * Where session-log facts came from: one entry per transcript read (the recorder, Claude
- * Code, Codex …), with the file's name and what it contributed to this handoff.
- */
+/** One entry per transcript read, with what it contributed to this handoff. */
 export const SessionSourceSummarySchema = z.object({
   source: z.string(),
   file: z.string(),
-  /** Commands seen in the transcript (reported beside those kept). */
+  /** Seen in the transcript, reported beside those kept. */
   commands: z.number().int().nonnegative(),
-  /** Commands kept for the handoff (bounded: docs/DESIGN.md §6); absent in handoffs written before it was recorded. */
   commands_kept: z.number().int().nonnegative().optional(),
   test_runs: z.number().int().nonnegative(),
   turns: z.number().int().nonnegative(),
@@ -71,21 +57,12 @@ export const SessionSourceSummarySchema = z.object({
   malformed: z.number().int().nonnegative(),
   skipped: z.number().int().nonnegative(),
 });
-/** A session-source summary. */
 export type SessionSourceSummary = z.infer<typeof SessionSourceSummarySchema>;
 
-/** A file an agent edited or the user saved, per the session log. */
 export const SessionEditSchema = z.object({ path: z.string(), tool: z.string(), source: z.string() });
-/** A session-log edit. */
 export type SessionEdit = z.infer<typeof SessionEditSchema>;
 
-/**
- * The agent's own summary from when it compacted its conversation (docs/DESIGN.md §6
- * "Compaction"): the latest compaction of the transcripts read — `source` and `file` the
- * transcript, `time` and `trigger` (`manual`, `auto`) where the format says, `count` the
- * compactions read — and `text`, the summary as the agent wrote it (empty when the format keeps
- * none). Evidence in the agent's words: never a user request.
- */
+/** The agent's latest compaction summary: evidence in the agent's words, never a user request; `text` is empty when the format keeps none. */
 export const CompactionSchema = z.object({
   source: z.string(),
   file: z.string().nullable(),
@@ -94,7 +71,6 @@ export const CompactionSchema = z.object({
   count: z.number().int().positive(),
   text: z.string(),
 });
-/** The agent's compaction summary. */
 export type Compaction = z.infer<typeof CompactionSchema>;
 
 
@@ -104,51 +80,31 @@ export const DecisionSchema = z.object({
   text: z.string().min(1),
   superseded_by: z.string().optional(),
 });
-/** A decision entry. */
 export type Decision = z.infer<typeof DecisionSchema>;
 
-/** Handoff lifecycle status (docs/DESIGN.md §5). */
 export const HandoffStatusSchema = z.enum(['pending', 'accepted', 'in_progress', 'complete', 'blocked', 'partial']);
-/** A handoff status. */
 export type HandoffStatus = z.infer<typeof HandoffStatusSchema>;
 
-/**
- * Whether a timeline entry hands work over (`handoff`) or hands it back (`result`: the
- * receiving specialist's answer to a handoff, linked by parent_id).
- */
+/** `result`: the receiving specialist's answer to a handoff, linked by parent_id. */
 export const EntryKindSchema = z.enum(['handoff', 'result']);
-/** An entry kind. */
 export type EntryKind = z.infer<typeof EntryKindSchema>;
 
-/** One acceptance criterion of a result and whether it was met (docs/DESIGN.md §5 "Results and session notes"). */
 export const AcceptanceCheckSchema = z.object({ criterion: z.string().trim().min(1), met: z.boolean() }).strict();
-/** An acceptance check. */
 export type AcceptanceCheck = z.infer<typeof AcceptanceCheckSchema>;
 
-/**
- * One status change of a handoff file (the one in-place change allowed): the status it
- * left (`from`), the one it took (`to`), when (ISO time) and by which session.
- */
+/** The one in-place change a handoff file allows. */
 export const StatusChangeSchema = z.object({
   from: HandoffStatusSchema,
   to: HandoffStatusSchema,
   at: z.string().min(1),
   session_id: z.string().min(1),
 });
-/** A status change. */
 export type StatusChange = z.infer<typeof StatusChangeSchema>;
 
 /**
- * A git operation left in progress in the worktree (docs/DESIGN.md §6), read from git's own
- * state files: `merge` (`MERGE_HEAD`), `rebase` (`rebase-merge/` or `rebase-apply/`), `am`
- * (`rebase-apply/applying`), `cherry-pick` (`CHERRY_PICK_HEAD`), `revert` (`REVERT_HEAD`) or
- * `bisect` (`BISECT_START`).
- * - `commit`: what the operation works with — the commit being merged, picked or reverted,
- *   the commit a rebase goes onto, the first bad commit bisect knows; null when git keeps none.
- * - `ref`: that commit's branch or tag name when one points at it (a merge's from `MERGE_MSG`).
- * - `branch`: the branch being rebased, or where bisect started; null when none.
- * - `step` / `total`: the rebase or am step (`msgnum`/`end`, `next`/`last`); null otherwise.
- * - `subject`: first line of the picked or reverted commit's message; null otherwise.
+ * A git operation left in progress, from git's state files (`MERGE_HEAD`, `rebase-merge/`, `rebase-apply/`, `CHERRY_PICK_HEAD`,
+ * `REVERT_HEAD`, `BISECT_START`). `commit`: the commit merged, picked or reverted, the one a rebase goes onto, or bisect's first bad;
+ * `ref`: a name pointing at it; `branch`: the branch rebased or where bisect started; `step`/`total`: rebase or am progress.
  */
 export const GitOperationSchema = z.object({
   kind: z.enum(['merge', 'rebase', 'am', 'cherry-pick', 'revert', 'bisect']),
@@ -159,7 +115,6 @@ export const GitOperationSchema = z.object({
   total: z.number().int().nonnegative().nullable().default(null),
   subject: z.string().max(500).nullable().default(null),
 });
-/** A git operation in progress. */
 export type GitOperation = z.infer<typeof GitOperationSchema>;
 
 /** Git facts shared by the package and the frontmatter. */
@@ -172,33 +127,19 @@ const GIT_FIELDS = {
   ahead: z.number().int().nonnegative().nullable(),
   behind: z.number().int().nonnegative().nullable(),
   diff_hash: z.string().nullable(),
-  /** The operation in progress when the handoff was written (null: none; files written before it existed read as none). */
+  /** The operation in progress when the handoff was written; null: none. */
   git_operation: GitOperationSchema.nullable().default(null),
 };
 
-/**
- * What "nothing leaked" (docs/DESIGN.md §7, src/core/safety/redact.ts) did, shared by the package and the
- * frontmatter: `redactions` counts the secrets replaced by `[REDACTED:<kind>]`, per kind
- * (`{}` when none; files written before it existed read as `{}`); `invisible_stripped`
- * counts the invisible characters (bidi controls, zero-width, tag characters) removed from
- * text other agents wrote (default 0).
- */
+/** `redactions`: secrets replaced by `[REDACTED:<kind>]`, per kind; `invisible_stripped`: invisible characters removed from text other agents wrote. */
 const SANITIZE_FIELDS = {
   redactions: z.record(z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/), z.number().int().nonnegative()).default({}),
   invisible_stripped: z.number().int().nonnegative().default(0),
 };
 
-/** An empty loss report (files written before it existed read as this). */
 const NO_LEFT_OUT = () => ({ older_requests: 0, commands_beyond_cap: 0, collapsed_todos: 0, turns: 0 });
 
-/**
- * Drafting facts shared by the package and the frontmatter (docs/DESIGN.md §8):
- * `user_requests_omitted` — the user's requests of the session not carried (older than the
- * token bound, or cut to fit); `commands_run_omitted` — command entries beyond the cap or cut
- * to fit; `left_out` — the loss report (counts of what the session log holds that the
- * handoff does not carry); `drafted` — the fields still as drafted from evidence, which no
- * person edited or typed. Files written before drafting read as zero, an empty report and `[]`.
- */
+/** `*_omitted`: requests and commands not carried; `left_out`: the loss report; `drafted`: fields still as drafted from evidence, which no person edited. */
 const DRAFT_FIELDS = {
   user_requests_omitted: z.number().int().nonnegative().default(0),
   commands_run_omitted: z.number().int().nonnegative().default(0),
@@ -206,7 +147,6 @@ const DRAFT_FIELDS = {
   drafted: z.array(DraftedFieldSchema).default([]),
 };
 
-/** Budget facts shared by the package and the frontmatter (tokens in the named encoding). */
 const BUDGET_FIELDS = {
   max_context_tokens: z.number().int().positive(),
   estimated_tokens: z.number().int().nonnegative(),
@@ -216,12 +156,7 @@ const BUDGET_FIELDS = {
   oversize_warning: z.boolean(),
 };
 
-/**
- * The handoff package (docs/DESIGN.md §4): everything the receiving specialist gets, before it
- * is rendered to Markdown. Lists are in display order; `*_omitted` count what evidence
- * collection left out ("… and N more"); `evidence_notes` say what could not be collected
- * (e.g. "not a git repository").
- */
+/** Everything the receiving specialist gets, before rendering; `*_omitted` count what evidence collection left out ("… and N more"). */
 export const HandoffPackageSchema = z.object({
   kind: EntryKindSchema.default('handoff'),
   specialist: SpecialistIdSchema,
@@ -237,33 +172,24 @@ export const HandoffPackageSchema = z.object({
   next_steps: z.array(z.string()),
   blockers: z.array(z.string()),
   artifacts: z.array(z.string()),
-  /** The plan items done (the "Done" section). */
   completed: z.array(z.string()).default([]),
-  /** The agent's latest compaction summary, when the session compacted (the "Compaction summary" section); packages made before it read as null. */
   compaction: CompactionSchema.nullable().default(null),
-  /** The user's own requests of the session, verbatim, oldest first (the "User requests" section). */
+  /** Verbatim, oldest first. */
   user_requests: z.array(UserRequestSchema).default([]),
-  /** Commands run that are not test runs, failures first (the "Commands run" section). */
+  /** Not test runs; failures first. */
   commands_run: z.array(CommandRunSchema).default([]),
-  /** `compact`: fit-to-budget lists each command without its source, time and the workspace folder; absent: in full. */
+  /** `compact`: fit-to-budget dropped each command's source, time and folder. */
   commands_run_form: z.literal('compact').optional(),
-  /**
-   * The statements of the summary, decisions, done items and user requests about the state of
-   * the work, each with its verdict against the recorded evidence (docs/DESIGN.md §4
-   * "Claims"; src/core/receive/claims.ts). Packages made before claims read as `[]`.
-   */
+  /** Statements about the state of the work, each with its verdict against the recorded evidence (src/core/receive/claims.ts). */
   claims: z.array(ClaimSchema).default([]),
   ...DRAFT_FIELDS,
   touched_files: z.array(TouchedFileSchema),
   touched_files_omitted: z.number().int().nonnegative(),
-  /**
-   * How fit-to-budget has the touched files and the session's other edits listed: `paths` (no
-   * line counts), `folders` (rolled up into folders with counts); absent: in full.
-   */
+  /** Fit-to-budget's form: `paths` (no line counts) or `folders` (rolled up with counts); absent: in full. */
   touched_files_form: z.enum(['paths', 'folders']).optional(),
   tests_run: z.array(TestRunSchema),
   tests_run_omitted: z.number().int().nonnegative(),
-  /** `grouped`: fit-to-budget lists the runs of one command in one folder as one line (the latest run, how many, how many failed); absent: one line per run. */
+  /** `grouped`: fit-to-budget lists the runs of one command in one folder as one line. */
   tests_run_form: z.literal('grouped').optional(),
   session_sources: z.array(SessionSourceSummarySchema),
   session_edits: z.array(SessionEditSchema),
@@ -286,23 +212,12 @@ export const HandoffPackageSchema = z.object({
   ...SANITIZE_FIELDS,
   evidence_notes: z.array(z.string()),
 });
-/** A composed handoff package. */
 export type HandoffPackage = z.infer<typeof HandoffPackageSchema>;
 
-/**
- * The YAML frontmatter of a handoff file (docs/DESIGN.md §5): the package's scalar fields plus
- * `id`, `created`, `from`, `to` and `status`, the chain links (`parent_id`, `root_id` =
- * `correlation_id`), the drop manifest and a few counts. `schema` is the format version.
- * Unknown keys written by other tools are kept (`.loose()`), so a round trip loses nothing.
- */
-/**
- * Handoff ids and the chain links that repeat them (`root_id`, `parent_id`,
- * `correlation_id`): 1–200 characters of letters, digits and `._:-` — what our file-name
- * stems are made of. Anything else in a file read back is refused, so an edited file
- * cannot smuggle a path or Markdown into the next handoff.
- */
+/** Letters, digits and `._:-`, like our file-name stems: a file read back cannot smuggle a path or Markdown into the next handoff. */
 export const HandoffIdSchema = z.string().regex(/^[A-Za-z0-9._:-]{1,200}$/, 'must be a handoff id (letters, digits and ._:- only)');
 
+/** The package's scalar fields plus id, created, status, chain links and counts; `.loose()` keeps other tools' keys through a round trip. */
 export const HandoffFrontmatterSchema = z
   .object({
     schema: z.literal(1),
@@ -328,7 +243,7 @@ export const HandoffFrontmatterSchema = z
     hop_guard: z.nullable(HopGuardSchema).default(null),
     session_id: z.string().min(1),
     ...GIT_FIELDS,
-    // Written since schema 1.1; older files read as "not known".
+    // May be absent: read as "not known".
     detached: GIT_FIELDS.detached.default(false),
     upstream: GIT_FIELDS.upstream.default(null),
     ahead: GIT_FIELDS.ahead.default(null),
@@ -337,13 +252,13 @@ export const HandoffFrontmatterSchema = z
     ...SANITIZE_FIELDS,
     touched_files_count: z.number().int().nonnegative(),
     tests_run_count: z.number().int().nonnegative(),
-    // Issue 21: the test runs listed as failed (insights' "tests failing at hand-back"); written when not 0, older files read as 0.
+    // The test runs listed as failed; written when not 0.
     tests_failed_count: z.number().int().nonnegative().default(0),
-    // Issue 15: the drafted sections' lists are in the body; their counts and the loss report here.
+    // The drafted sections' lists are in the body; their counts here.
     completed_count: z.number().int().nonnegative().default(0),
     user_requests_count: z.number().int().nonnegative().default(0),
     commands_run_count: z.number().int().nonnegative().default(0),
-    // Issue 18: the claims are listed in the body's Claims section; their counts by verdict here (files written before read as zeros).
+    // The claims are listed in the body; their counts by verdict here.
     claims: z._default(ClaimCountsSchema, () => ({ backed: 0, contradicted: 0, no_evidence: 0 })),
     ...DRAFT_FIELDS,
     session_sources: z.array(SessionSourceSummarySchema).default([]),
@@ -351,7 +266,6 @@ export const HandoffFrontmatterSchema = z
     history_file: z.string().nullable(),
   })
   .loose();
-/** Parsed handoff frontmatter. */
 export type HandoffFrontmatter = z.infer<typeof HandoffFrontmatterSchema>;
 
 /** Briefing-file facts in a result: absolute `path`, whether it existed, its size in bytes after the append. */
@@ -362,12 +276,7 @@ export const BriefingInfoSchema = z.object({
   size_bytes: z.number().int().nonnegative(),
 });
 
-/**
- * The result of a handoff (docs/DESIGN.md §4). Success carries the persona marker, the package
- * (with `briefing_file`, token figures and `oversize_warning`), the briefing facts, the
- * absolute handoff file path, the history file (when something was cut) and a
- * one-line `next_step`. `warnings` holds `WARNING:` lines (over budget, evidence gaps).
- */
+/** `warnings` holds `WARNING:` lines (over budget, evidence gaps); `history_file` is set when something was cut. */
 export const HandoverOkSchema = z.object({
   status: z.literal('ok'),
   persona_marker: z.string(),
@@ -381,21 +290,12 @@ export const HandoverOkSchema = z.object({
   history_file: z.string().nullable(),
   next_step: z.string(),
   warnings: z.array(z.string()),
-  /**
-   * Files outside the handoff root this handoff wrote or appended to, as absolute paths
-   * (docs/AGENTS.md, itervox and Agent Zero): the itervox copy `.itervox/handoff/<id>.md`, the Agent Zero briefing
-   * `.a0proj/handover/<specialist>-<topic>-<date>.md`, and `.gitignore` when itervox's
-   * exceptions were appended to it. Absent when there were none.
-   */
+  /** Absolute paths outside the handoff root this handoff wrote or appended to (the itervox and Agent Zero copies, `.gitignore`); absent when none. */
   mirrors: z.array(z.string()).optional(),
 });
-/** A successful handoff result. */
 export type HandoverOk = z.infer<typeof HandoverOkSchema>;
 
-/**
- * A failed handoff: `message` always starts with `ERROR:` and names the field or path at
- * fault; `code`, `problem` and `fix` as described in src/core/handoff/errors.ts.
- */
+/** `message` starts with `ERROR:` and names the field or path at fault (./errors.ts). */
 export const HandoverErrorSchema = z.object({
   status: z.literal('error'),
   message: z.string().startsWith('ERROR:'),

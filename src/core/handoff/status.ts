@@ -1,21 +1,14 @@
-/**
- * Status changes of a handoff file — the one in-place change a handoff allows (docs/DESIGN.md §5):
- * `status` takes the new value and the change is appended to `status_history`
- * (`{from, to, at, session_id}`), so the previous status is never lost. Everything else in
- * the file, frontmatter formatting included, stays byte for byte.
- */
+// The one in-place change a handoff file allows: `status` takes the new value and the change is appended to `status_history`; the rest stays byte for byte.
 import type { Document } from 'yaml';
 import { editFrontmatter } from './frontmatter';
 import { parseHandoff } from './parse';
 import { yaml } from './yamlLibrary';
 import type { HandoffStatus, StatusChange } from './schema';
 
-/** Statuses a person (timeline "Set Status") or a pick-up ("accepted") may set: docs/DESIGN.md §5 minus pending and partial. */
+/** What a person or a pick-up may set: all but pending and partial. */
 export const SETTABLE_STATUSES = ['accepted', 'in_progress', 'complete', 'blocked'] as const;
-/** A settable status. */
 export type SettableStatus = (typeof SETTABLE_STATUSES)[number];
 
-/** Labels of statuses as the timeline shows them. */
 export const STATUS_LABELS: Record<HandoffStatus, string> = {
   pending: 'pending',
   accepted: 'accepted',
@@ -25,17 +18,9 @@ export const STATUS_LABELS: Record<HandoffStatus, string> = {
   partial: 'partial',
 };
 
-/** Outcome of {@link changeStatus}. */
 export type StatusChangeResult = { ok: true; text: string; change: StatusChange | null } | { ok: false; message: string };
 
-/**
- * Sets the status of the handoff file `text` to `to`, recording the change.
- *
- * @param change when (ISO time) and by which session
- * @returns the new text and the change (null when the status already was `to`: the text
- *   is returned unchanged), or `{ok:false}` when the file is not a valid handoff (the
- *   message says why; nothing to write)
- */
+/** `change: null` when the status already was `to` (text unchanged); `{ok:false}` when the file is not a valid handoff. */
 export function changeStatus(text: string, to: SettableStatus, change: { at: string; session_id: string }): StatusChangeResult {
   const parsed = parseHandoff(text);
   if (!parsed.ok) {
@@ -66,11 +51,7 @@ export function changeStatus(text: string, to: SettableStatus, change: { at: str
   return { ok: true, text: edited.text, change: entry };
 }
 
-/**
- * The session that took a handoff up and has not handed anything back: the latest change
- * to `accepted` or `in_progress`, when the handoff is still in that status.
- * @returns that change, or undefined
- */
+/** The latest change to `accepted` or `in_progress` while the handoff is still there: a session took it up and has not handed back. */
 export function openPickUp(status: HandoffStatus, history: readonly StatusChange[]): StatusChange | undefined {
   if (status !== 'accepted' && status !== 'in_progress') {
     return undefined;

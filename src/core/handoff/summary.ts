@@ -1,11 +1,4 @@
-/**
- * The one-screen summary of a written handoff, for every surface that shows one: the CLI
- * prints it after `handover` (the `terminal` layout), VS Code shows it in the modal after
- * "Hand over" (the `dialog` layout). Both say who receives the work, on which topic, the
- * touched files, the tokens against the budget, what was cut, where the files are and the
- * next step; each layout keeps the words its surface has always shown. Pure: the caller
- * says how a path is shown (relative to its workspace).
- */
+// The one-screen summary of a written handoff: the CLI's `terminal` layout and VS Code's `dialog` layout. Pure.
 import { terminalClaimsText } from './claimsSection';
 import { formatCount, plural } from './render';
 import type { HandoffPackage, HandoverOk, TouchedFile } from './schema';
@@ -19,10 +12,7 @@ export function statusCounts(files: readonly TouchedFile[]): string {
   return [...counts.entries()].map(([k, v]) => `${k} ${v}`).join(', ');
 }
 
-/**
- * What one `dropped[].count` counts, per section (compose.ts's fit stages): singular and
- * plural, so the terminal's `cut` line says "summary: 422 characters", not a bare 422.
- */
+/** Units of `dropped[].count` per section, so the terminal says "summary: 422 characters", not a bare 422. */
 const CUT_UNITS: Readonly<Record<string, readonly [string, string]>> = {
   recent_turns: ['turn', 'turns'],
   diff_excerpt: ['line', 'lines'],
@@ -58,11 +48,7 @@ export function describeCuts(dropped: HandoffPackage['dropped']): string {
     .join(', ');
 }
 
-/**
- * The loss report in words: what the session log holds that the handoff does not
- * carry, e.g. "3 older user requests, 5 command runs beyond the cap, 1 plan item collapsed
- * (cancelled or beyond the list), 30 turns not in the recent turns"; '' when nothing was left out.
- */
+/** The loss report in words ("3 older user requests, 30 turns not in the recent turns"); '' when nothing was left out. */
 export function describeLeftOut(leftOut: HandoffPackage['left_out']): string {
   return [
     leftOut.older_requests ? plural(leftOut.older_requests, 'older user request') : '',
@@ -86,24 +72,13 @@ export function tokensText(p: Pick<HandoffPackage, 'estimated_tokens' | 'tokens_
   return `${formatCount(p.estimated_tokens)}${p.tokens_estimated ? ' (estimate)' : ''} / ${formatCount(p.max_context_tokens)} (${p.tokenizer})`;
 }
 
-/** How {@link handoffSummary} renders. */
 export interface SummaryOptions {
-  /** How a file is shown, from its absolute path: relative to the workspace (the CLI: to `--cwd`; VS Code: `asRelativePath`). */
+  /** Relative to the workspace (the CLI: to `--cwd`; VS Code: `asRelativePath`). */
   readonly relativePath: (absolutePath: string) => string;
-  /**
-   * `terminal`: a heading line "Handed over to …", aligned rows (handoff, briefing with
-   * its size, history, files, commits, tokens, claims, upstream, one row per cut) and "Next:"
-   * (the CLI). `dialog`: "Label: value" rows (specialist, topic, files, tests, tokens,
-   * cuts, handoff, briefing), the warnings, a blank line and "Next:" (VS Code's modal,
-   * whose title already says who received the work).
-   */
+  /** `terminal`: the CLI's aligned rows; `dialog`: "Label: value" rows for VS Code's modal, whose title already names the receiver. */
   readonly layout: 'terminal' | 'dialog';
 }
 
-/**
- * The summary of a written handoff, one line per fact, joined with `\n`.
- * @param result the engine's successful result
- */
 export function handoffSummary(result: HandoverOk, options: SummaryOptions): string {
   return (options.layout === 'terminal' ? terminalLines : dialogLines)(result, options.relativePath).join('\n');
 }
@@ -159,14 +134,7 @@ function dialogLines(result: HandoverOk, rel: (f: string) => string): string[] {
   return lines;
 }
 
-/**
- * The warning of a handoff still over its budget when written: its tokens, the budget and
- * the encoding, and what to do — shorten it (when it was fitted) or fit it, or raise the
- * budget.
- * @param fitted whether fit-to-budget ran (and could not cut enough)
- * @param budget how the caller names the budget it can raise: the request field
- *   `max_context_tokens` by default; the CLI says `--max-tokens`
- */
+/** `fitted`: fit-to-budget ran and could not cut enough; `budget`: how the caller names the budget to raise (the CLI: `--max-tokens`). */
 export function overBudgetWarning(p: Pick<HandoffPackage, 'estimated_tokens' | 'max_context_tokens' | 'tokenizer'>, fitted: boolean, budget = 'max_context_tokens'): string {
   return (
     `WARNING: the handoff is ${plural(p.estimated_tokens, 'token')}, over the ${formatCount(p.max_context_tokens)}-token budget (${p.tokenizer})` +

@@ -1,14 +1,13 @@
 /** Test runs as fit-to-budget's `grouped` form lists them (./fit.ts, ./render.ts). Pure. */
 import type { TestRun } from './schema';
 
-/** One line of the grouped form: a command in a folder, its latest run, how many runs and how many of them failed. */
 export interface TestRunGroup {
   readonly latest: TestRun;
   readonly runs: number;
   readonly failed: number;
 }
 
-/** The runs of each command in each folder as one group, in the order the commands came; failing ones (by their latest run) first. */
+/** In the order the commands came, failing ones (by their latest run) first. */
 export function groupTestRuns(tests: readonly TestRun[]): TestRunGroup[] {
   const groups = new Map<string, TestRunGroup>();
   for (const t of tests) {

@@ -1,36 +1,15 @@
-/**
- * Counting the same text once: fit-to-budget and the history cap ask for the
- * tokens of dozens of renderings of one handoff that differ in a few lines (a frontmatter
- * figure, how many touched files are kept). {@link memoisedCounter} cuts each text into
- * pieces at places where cutting cannot change the count, counts each piece once, and adds
- * the remembered counts up — the same figures as counting every text whole.
- *
- * Where a cut is safe ({@link tokenPieces}): right after a line feed that is followed by a
- * printable ASCII character other than the space and `/`. In the pre-tokenizers of both
- * encodings we use (gpt-tokenizer's `O200K_TOKEN_SPLIT_REGEX` and `CL100K_TOKEN_SPLIT_REGEX`,
- * the published tiktoken patterns) a pre-token holding a line feed is either whitespace only
- * (it ends before the next non-whitespace character) or punctuation followed by
- * `[\r\n/]*` / `[\r\n]*` (it ends before anything else); no alternative starts with a line
- * feed and continues into a letter, digit or mark. So the pre-tokens of `a + b` are those of
- * `a` then those of `b`, and byte-pair encoding works within a pre-token. The long-run
- * chunking of ./tokens.ts (runs of whitespace or of non-whitespace) never crosses such a cut
- * either: the line feed ends a whitespace run, the next character starts another run.
- * test/unit/core/handoff/tokenPieces.test.ts checks the sum against whole counts on many
- * generated texts in both encodings.
- */
+// Counts each piece of a text once: fit-to-budget asks for dozens of renderings of one handoff that differ in a few lines.
+// A cut right after a line feed followed by printable ASCII other than space and `/` keeps counts additive: in both encodings'
+// pre-tokenizers a pre-token holding a line feed is whitespace only or punctuation then `[\r\n/]*`, so none continues past
+// such a cut, and the long-run chunking of ./tokens.ts never crosses it either.
 import type { TokenCount, TokenCounter } from './tokens';
 
-/** Whether a cut right before the character code `c` (which follows a line feed) keeps token counts additive. */
 function safeAfterLineFeed(c: number): boolean {
   // '!'..'~' without '/': printable, not whitespace, not a character a pre-token may take after line feeds.
   return c >= 0x21 && c <= 0x7e && c !== 0x2f;
 }
 
-/**
- * `text` cut into pieces whose token counts add up to the count of `text` (see the module
- * doc): each piece ends with a line feed followed, in `text`, by a printable ASCII character
- * other than the space and `/` — except the last piece. The pieces joined give `text`.
- */
+/** Pieces whose counts add up to the count of `text`; joined, they give `text`. */
 export function tokenPieces(text: string): string[] {
   const pieces: string[] = [];
   for (let start = 0; start < text.length; ) {
@@ -41,12 +20,7 @@ export function tokenPieces(text: string): string[] {
   return pieces;
 }
 
-/**
- * Where the piece of `text` that starts at `start` ends (exclusive): right after the first
- * line feed at or past `start` that is followed by a printable ASCII character other than the
- * space and `/`, else the text's length. Walking `start = pieceEnd(text, start)` visits the
- * pieces of {@link tokenPieces} one by one, so a count can stop early without cutting the rest.
- */
+/** End (exclusive) of the piece starting at `start`, so a count can walk the pieces and stop early. */
 function pieceEnd(text: string, start: number): number {
   for (let nl = text.indexOf('\n', start); nl >= 0 && nl + 1 < text.length; nl = text.indexOf('\n', nl + 1)) {
     if (safeAfterLineFeed(text.charCodeAt(nl + 1))) return nl + 1;
@@ -54,25 +28,13 @@ function pieceEnd(text: string, start: number): number {
   return text.length;
 }
 
-/** Most characters of pieces remembered by one {@link memoisedCounter}: 16,000,000 (the memo starts over past it). */
+/** The memo starts over past it. */
 export const MEMO_MAX_CHARS = 16_000_000;
 
-/**
- * A piece much longer than what is left of a limit is asked "fits or not" without a full
- * count (and not remembered): more than this many characters per token left, plus 4,096.
- */
+/** Past this many characters per token left (plus 4,096), a piece is asked "fits or not" without a full count. */
 const CHARS_PER_TOKEN_BOUND = 8;
 
-/**
- * `base` with a memo of piece counts, for the texts of one handoff (prepare, fit-to-budget,
- * history): `count(text)` and `within(text, limit)` return exactly what `base` returns for the
- * whole text, counting each distinct piece ({@link tokenPieces}) once. `count` asks for the
- * pieces it does not know all at once (`base.countMany`, when there: one round trip to the
- * tokenizer's worker thread instead of one per piece). `within` stops at the
- * first piece that passes the limit, and asks `base.within` (early exit, nothing remembered)
- * for a piece far longer than the tokens left. Memory: at most {@link MEMO_MAX_CHARS}
- * characters of pieces; let the counter go with the handoff it was made for.
- */
+/** Exactly `base`'s figures, each distinct piece counted once (the missing ones in one `countMany`); let it go with the handoff it was made for. */
 export function memoisedCounter(base: TokenCounter): TokenCounter {
   let memo = new Map<string, TokenCount>();
   let chars = 0;

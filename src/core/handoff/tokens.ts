@@ -1,67 +1,39 @@
 /**
- * Token counting for the budget (docs/DESIGN.md §4), over a gpt-tokenizer encoding.
- *
- * Two rules the raw tokenizer does not give us:
- * - text containing special-token strings such as `<|endoftext|>` is counted as plain
- *   text (gpt-tokenizer throws on them by default);
- * - byte-pair encoding is quadratic in the length of one pre-token, so a very long run
- *   without whitespace (minified code, base64) or of whitespace alone could stall the
- *   editor. Such runs are counted in fixed-size chunks: the work stays linear and the
- *   count becomes an estimate (`estimated: true`), off by at most a token per chunk.
+ * Token counting over a gpt-tokenizer encoding. Special-token strings such as `<|endoftext|>` count as plain text (the raw
+ * tokenizer throws on them), and runs over {@link LONG_RUN_CHARS} are counted in chunks: byte-pair encoding is quadratic in a
+ * pre-token's length, so chunking keeps the work linear at the cost of an estimate (at most a token off per chunk).
  */
 import type { TokenizerName } from './schema';
 
-/** The subset of a gpt-tokenizer encoding module this project uses. */
 export interface TokenEncoding {
   countTokens(text: string, options?: { disallowedSpecial?: Set<string> }): number;
-  /** The count when it is at most `limit`, else false — stops encoding as soon as the limit is passed. */
+  /** Stops encoding as soon as the limit is passed. */
   isWithinTokenLimit(text: string, limit: number, options?: { disallowedSpecial?: Set<string> }): number | false;
-  /**
-   * Optional, not in gpt-tokenizer: the counts of several texts at once, in order, each what
-   * `countTokens(text, options)` returns. The encoding on a worker thread
-   * (src/engine/tokenizerWorker.ts) answers a batch in one round trip; without it, callers
-   * count text by text ({@link countTokensMany}).
-   */
+  /** Not in gpt-tokenizer: several counts in one round trip to the worker thread. */
   countTokensBatch?(texts: readonly string[], options?: { disallowedSpecial?: Set<string> }): number[];
 }
 
-/** Loads (once) and returns the encoding for a tokenizer name; provided by the host layer. */
+/** Loads once; provided by the host layer. */
 export type EncodingLoader = (name: TokenizerName) => TokenEncoding;
 
-/** A token count; `estimated` is true when long runs were counted in chunks. */
+/** `estimated`: long runs were counted in chunks. */
 export interface TokenCount {
   readonly tokens: number;
   readonly estimated: boolean;
 }
 
-/**
- * Runs longer than this many characters without a whitespace/non-whitespace change are
- * chunked: the encoder's merge step is quadratic in the length of a run, so one long run
- * (a CJK paragraph, a pasted blob) would cost seconds, while short runs stay cheap. Ordinary words, identifiers and URLs are far shorter and stay exact; CJK prose
- * (written without spaces) is chunked, off by at most a token per chunk.
- */
+/** Words, identifiers and URLs stay exact; CJK prose, written without spaces, is chunked. */
 export const LONG_RUN_CHARS = 256;
 
-/** Chunk size, in characters, for counting a long run. */
 export const RUN_CHUNK_CHARS = 128;
 
 // Treat every special-token string as ordinary text.
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
-/**
- * Long runs, each matched from its first character: the same matches, scanned left to right, as
- * `\S{256,}|\s{256,}` (a match of that pattern always starts where a run starts, since the
- * previous match ended where its run ended), but the lookbehinds refuse every start inside a
- * run at once, where the plain pattern re-scanned the rest of the run from each character
- * (test/unit/core/handoff/tokenPieces.test.ts compares both).
- */
+/** `\S{256,}|\s{256,}`, but the lookbehinds refuse every start inside a run at once instead of re-scanning the run from each character. */
 export const LONG_RUN_PATTERN = `(?<!\\S)\\S{${LONG_RUN_CHARS},}|(?<!\\s)\\s{${LONG_RUN_CHARS},}`;
 const LONG_RUN = new RegExp(LONG_RUN_PATTERN, 'g');
 
-/**
- * The parts of `text` counted one by one: the whole text when it has no long run; else the
- * text between long runs, and each long run in {@link RUN_CHUNK_CHARS}-character chunks, in
- * order (`estimated: true`). No parts for the empty text.
- */
+/** The whole text, or the text between long runs and each run in chunks (then `estimated`). */
 function countedParts(text: string): { parts: string[]; estimated: boolean } {
   if (!text) {
     return { parts: [], estimated: false };
@@ -90,12 +62,6 @@ function countedParts(text: string): { parts: string[]; estimated: boolean } {
   return { parts, estimated: true };
 }
 
-/**
- * Counts the tokens of `text` in `encoding`. Never throws on special-token strings;
- * bounded work on pathological input (see module doc).
- *
- * @returns `{tokens, estimated}` — tokens in the encoding's units.
- */
 export function countTokens(encoding: TokenEncoding, text: string): TokenCount {
   const { parts, estimated } = countedParts(text);
   let tokens = 0;
@@ -105,14 +71,7 @@ export function countTokens(encoding: TokenEncoding, text: string): TokenCount {
   return { tokens, estimated };
 }
 
-/**
- * {@link countTokens} of each text, in order — the same figures — with every part of every
- * text counted in one `countTokensBatch` call when the encoding has it (one round trip to
- * the worker thread instead of one per part), else part by part.
- *
- * @returns one `{tokens, estimated}` per text (tokens in the encoding's units)
- * @throws Error when the batch answers another number of counts than it was asked (a broken encoding)
- */
+/** One batch call when the encoding has it; throws an Error when the batch answers another number of counts (a broken encoding). */
 export function countTokensMany(encoding: TokenEncoding, texts: readonly string[]): TokenCount[] {
   if (!encoding.countTokensBatch) {
     return texts.map((text) => countTokens(encoding, text));
@@ -134,15 +93,8 @@ export function countTokensMany(encoding: TokenEncoding, texts: readonly string[
 }
 
 /**
- * An upper bound of {@link countTokens}`(encoding, text).tokens` in every encoding we use,
- * found without one (no tokenizer to load): the UTF-8 bytes `text` can take, 1 per UTF-16
- * code unit below U+0080, 2 below U+0800, else 3. o200k_base and cl100k_base are byte-level
- * byte-pair encodings: each token stands for at least one byte of the UTF-8 it encodes (a
- * surrogate pair is 4 bytes, counted 6 here; a lone surrogate, also one a 128-character chunk
- * cuts off, is encoded as U+FFFD, 3 bytes). test/unit/core/handoff/tokens.test.ts checks
- * it against the counts of both encodings.
- *
- * @returns tokens (an upper bound; 0 for the empty text)
+ * An upper bound of the count in every encoding we use, without loading one: UTF-8 bytes, since each token of a byte-level BPE
+ * covers at least one byte (a surrogate pair counts 6; a lone surrogate encodes as U+FFFD, 3 bytes).
  */
 export function tokenUpperBound(text: string): number {
   let n = 0;
@@ -153,14 +105,7 @@ export function tokenUpperBound(text: string): number {
   return n;
 }
 
-/**
- * Whether `text` fits in `limit` tokens, with the same rules as {@link countTokens}
- * (special-token strings as plain text, long runs chunked), stopping as soon as the
- * count passes the limit — for "fits or not" questions on text that may be far over
- * budget (gpt-tokenizer `isWithinTokenLimit`).
- *
- * @returns the count (tokens) when it is at most `limit`, else false
- */
+/** The count when at most `limit`, else false, stopping as soon as the limit is passed: for text that may be far over budget. */
 export function tokensWithin(encoding: TokenEncoding, text: string, limit: number): number | false {
   if (limit < 0) {
     return false;
@@ -198,21 +143,14 @@ export function tokensWithin(encoding: TokenEncoding, text: string, limit: numbe
   return tokens;
 }
 
-/**
- * A counter bound to one encoding, so callers pass one object around.
- * `count(text)` returns a {@link TokenCount}; `within(text, limit)` the count when it is
- * at most `limit` tokens, else false (early exit, see {@link tokensWithin}); `countMany(texts)`,
- * when there, the counts of several texts asked at once.
- */
+/** Bound to one encoding, so callers pass one object around. */
 export interface TokenCounter {
   readonly tokenizer: TokenizerName;
   count(text: string): TokenCount;
   within(text: string, limit: number): number | false;
-  /** Optional: `count` of each text, in order, asked at once ({@link countTokensMany}). */
   countMany?(texts: readonly string[]): TokenCount[];
 }
 
-/** Binds {@link countTokens}, {@link tokensWithin} and {@link countTokensMany} to an encoding. */
 export function tokenCounter(tokenizer: TokenizerName, encoding: TokenEncoding): TokenCounter {
   return {
     tokenizer,

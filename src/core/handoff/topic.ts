@@ -1,28 +1,17 @@
-/**
- * Topic slugs (docs/DESIGN.md §4): the `topic` of a handoff is a file-name-safe slug of at
- * most 64 characters and 120 bytes ({@link TOPIC_SLUG_PATTERN}), derived from free text
- * when the user types a phrase. A topic in any script gets a slug of its own.
- */
+// Topic slugs: file-name-safe, at most 64 characters and 120 bytes, derived from the user's phrase in any script.
 import { composeError, type ErrorParts } from './errors';
 import { TOPIC_SLUG_PATTERN } from './schema';
 
-/** Maximum slug length in characters (docs/DESIGN.md §4). */
 export const MAX_TOPIC_SLUG_CHARS = 64;
 
-/** Outcome of turning a user's topic into a slug. `fallback` says the text had no letter or digit to keep (the slug is `topic-<hash>`). */
+/** `fallback`: the text had no letter or digit to keep (the slug is `topic-<hash>`). */
 export type TopicSlugResult =
   | { ok: true; slug: string; title: string; fallback: boolean }
   | { ok: false; message: string; parts?: ErrorParts };
 
-/** The parts of "topic is required" (src/core/handoff/errors.ts): a surface names the field its own way. */
 const TOPIC_REQUIRED: ErrorParts = { path: ['topic'], subject: 'topic', problem: 'is required', fix: 'give a short phrase such as "auth refactor"' };
 
-/**
- * Recognises topics that look like a file path rather than a phrase: a `..` segment,
- * a leading `/`, `\` or `~`, a drive letter (`C:`), or a NUL or other control character.
- * Such topics are refused instead of slugged, so an attempt to write outside the
- * handoff folder is visible to the user rather than silently rewritten.
- */
+/** Path-like topics (`..`, a leading `/`, `\` or `~`, `C:`, control characters) are refused, not slugged, so an attempt to write outside the handoff folder is visible. */
 export function looksLikePath(text: string): boolean {
   return (
     /(^|[\\/])\.\.([\\/]|$)/.test(text) ||
@@ -36,13 +25,10 @@ export function looksLikePath(text: string): boolean {
 /** Most UTF-8 bytes of a slug: 120, so `<specialist>-<slug>-<YYYY-MM-DD>.md` stays under the 255-byte file-name limit of Linux and macOS (Windows counts 255 UTF-16 units, fewer). */
 export const MAX_TOPIC_SLUG_BYTES = 120;
 
-/** Hex digits of the title hash a slug carries when it had to be cut or had nothing to keep: 10 (40 bits). */
+/** Hex digits (40 bits) of the title hash a slug carries when it was cut or had nothing to keep. */
 export const TOPIC_HASH_HEX = 10;
 
-/**
- * 64-bit FNV-1a of the UTF-8 bytes of `text`, as 16 hex digits. Pure, the same on every
- * platform; used only to tell titles apart in slugs, never for security.
- */
+/** 64-bit FNV-1a of the UTF-8 bytes, 16 hex digits: tells titles apart in slugs, never for security. */
 export function titleHash(text: string): string {
   let h = 0xcbf29ce484222325n;
   for (const b of new TextEncoder().encode(text)) {
@@ -57,16 +43,12 @@ const MARK = /\p{M}/u;
 const LATIN = /\p{Script=Latin}/u;
 const ASCII_ALNUM = /[A-Za-z0-9]/;
 
-/**
- * Whether a character (NFC) is kept as itself in a slug: a letter or digit of a script other
- * than Latin whose compatibility decomposition has no ASCII letter or digit (`日`, `р`, `ー`
- * but not `ß`, `²` or a fullwidth `Ａ`, which keep the ASCII rule so Latin slugs never change).
- */
+/** Letters and digits of non-Latin scripts with no ASCII in their NFKD (`日`, `р`; not `ß`, `²`, `Ａ`), so Latin slugs never change. */
 function keptAsIs(ch: string): boolean {
   return LETTER_OR_NUMBER.test(ch) && !LATIN.test(ch) && !ASCII_ALNUM.test(ch.normalize('NFKD'));
 }
 
-/** The ASCII rule of every slug written before Unicode letters were kept: NFKD, accents dropped, lower case, other runs → `-`. */
+/** NFKD, accents dropped, lower case, other runs → `-`: the rule Latin slugs keep, so existing briefings keep their names. */
 function asciiPart(text: string): string {
   return text
     .normalize('NFKD')
@@ -75,7 +57,6 @@ function asciiPart(text: string): string {
     .replace(/[^a-z0-9]+/g, '-');
 }
 
-/** UTF-8 length of `text` in bytes. */
 function utf8Bytes(text: string): number {
   return new TextEncoder().encode(text).length;
 }
@@ -102,27 +83,10 @@ function cutSlug(slug: string, maxChars: number, maxBytes: number): string {
 }
 
 /**
- * Derives a topic slug from free text (docs/DESIGN.md §4), safe as part of a file name on
- * Windows, macOS and Linux:
- * - Latin letters and digits follow the rule every earlier slug was made with, so
- *   existing briefings keep their names: Unicode-normalised (NFKD) with diacritics removed,
- *   lower-cased, every other run turned into one `-`, trimmed of `-`
- *   (`Auth: refresh tokens (v2)` → `auth-refresh-tokens-v2`); one longer than 64 characters
- *   is cut at a word boundary where possible and ends with `-` and {@link TOPIC_HASH_HEX}
- *   hex digits of the title's hash, so two long titles sharing a start do not collide;
- * - letters and digits of other scripts are kept, lower-cased, with their combining marks,
- *   and the slug is NFC (`Рефакторинг` → `рефакторинг`, `日本語のトピック` → `日本語のトピック`):
- *   no path separator, no character Windows reserves (`<>:"/\|?*`), no dot, no control
- *   character, so no reserved device name (`CON`, `NUL`) can be formed;
- * - a slug with such letters that is longer than 64 characters or
- *   {@link MAX_TOPIC_SLUG_BYTES} bytes is cut and ends with `-` and {@link TOPIC_HASH_HEX}
- *   hex digits of the title's hash, so two long titles sharing a start do not collide;
- * - text with nothing to keep (only emoji or punctuation) becomes `topic-<hash>`
- *   (`fallback: true`), a different slug for every different title.
- *
- * @param text the user's topic
- * @returns `{ok:false}` for empty text or text that looks like a path (`../../x`,
- *   `/etc/passwd`, `C:\x`); otherwise the slug, the one-line title and `fallback`.
+ * Latin letters and digits follow the ASCII rule (`Auth: refresh tokens (v2)` → `auth-refresh-tokens-v2`); other scripts keep
+ * their letters and marks, NFC (`日本語のトピック`), with no separator, reserved character, dot or control, so no device name
+ * (`CON`) can form. A long slug is cut and ends with `-<hash>` so long titles sharing a start do not collide; text with nothing
+ * to keep becomes `topic-<hash>`. `{ok:false}` for empty or path-like text.
  */
 export function slugifyTopic(text: string | undefined): TopicSlugResult {
   // The title goes into headings and frontmatter: line breaks and other control characters become spaces.

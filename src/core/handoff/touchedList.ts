@@ -1,8 +1,4 @@
-/**
- * The touched-file lines of a handoff (docs/DESIGN.md §5 "Touched files"), rendered once per
- * entry and joined once per list: fit-to-budget renders the same list, or a first part of
- * it, ~30 times per handoff.
- */
+// The touched-file lines of a handoff, rendered once per entry and joined once per list: fit-to-budget renders the same list many times.
 import { codeSpan } from './codeSpan';
 import { FLOOR_FOLDERS } from './fitLimits';
 import { formatCount } from './limits';
@@ -11,10 +7,7 @@ import type { HandoffPackage, TouchedFile } from './schema';
 
 const NONE = '_None._';
 
-/**
- * One line for a touched file, e.g. `- **M** \`src/a.ts\` (+3 / −1)`; a submodule names its
- * commits, HEAD's then the worktree's: `- **M** \`lib/sub\` (submodule 1a2b3c4d5e..6f7a8b9c0d)`.
- */
+/** `- **M** \`src/a.ts\` (+3 / −1)`; a submodule names HEAD's commit, then the worktree's. */
 export function renderTouchedFile(f: TouchedFile): string {
   const where = f.old_path ? `${codeSpan(f.old_path)} → ${codeSpan(f.path)}` : codeSpan(f.path);
   let counts: string;
@@ -33,21 +26,14 @@ export function renderTouchedFile(f: TouchedFile): string {
   return `- **${f.status}** ${where}${counts}`;
 }
 
-/** Rendered lines by file entry: fit-to-budget renders the same entries ~30 times; entries are never edited in place. */
+/** Entries are never edited in place, so a line can be kept by entry. */
 const touchedLines = new WeakMap<TouchedFile, string>();
 const touchedLine = (f: TouchedFile): string => touchedLines.get(f) ?? touchedLines.set(f, renderTouchedFile(f)).get(f)!;
 
-/**
- * The longest touched-file list rendered lately: its entries, their lines joined by line
- * feeds, and where each line ends in that text. Fit-to-budget renders the same list, or a
- * first part of it, many times over; joining the lines was most of each rendering.
- */
+/** The longest list rendered lately, with where each line ends, so a first part of it is a slice. */
 let lastList: { entries: readonly TouchedFile[]; text: string; ends: number[] } | undefined;
 
-/**
- * `files.map(touchedLine).join('\n')`, taken from {@link lastList} when `files` holds the
- * same entries (===) as its first `files.length` ones: the same text, cut where that line ends.
- */
+/** The same text as `files.map(touchedLine).join('\n')`. */
 export function touchedList(files: readonly TouchedFile[]): string {
   const last = lastList;
   if (last && files.length <= last.entries.length && files.every((f, i) => f === last.entries[i])) {
@@ -72,25 +58,17 @@ const SHORTENED_EDIT_ENTRIES = 8;
 /** …and when they are rolled up into folders (the shortest form). */
 const FOLDER_EDIT_ENTRIES = 3;
 
-/** A path as a code span, with the old path of a rename: `` `a` → `b` ``. */
 function pathLine(f: Pick<TouchedFile, 'path' | 'old_path' | 'status'>): string {
   return `- **${f.status}** ${f.old_path ? `${codeSpan(f.old_path)} → ${codeSpan(f.path)}` : codeSpan(f.path)}`;
 }
 
-/** `M 30, A 7`: counts by status. */
 function statusCounts(statuses: Readonly<Record<string, number>>): string {
   return Object.entries(statuses)
     .map(([s, n]) => `${s} ${formatCount(n)}`)
     .join(', ');
 }
 
-/**
- * The list of the "Touched files" section, in the form fit-to-budget left it in
- * (`touched_files_form`, ./fit.ts): every file with its line counts; every file as its path;
- * or, past {@link FLOOR_FOLDERS} paths, the paths rolled up into folders with counts — the
- * session's other edits too. Then what evidence collection left out, and a note when the list
- * was shortened.
- */
+/** In the form fit-to-budget left it in (`touched_files_form`): with line counts, as paths, or rolled up into folders past {@link FLOOR_FOLDERS}. */
 export function renderTouchedFiles(pkg: Pick<HandoffPackage, 'touched_files' | 'touched_files_omitted' | 'touched_files_form' | 'session_edits'>): string {
   const out: string[] = [];
   const files = pkg.touched_files;

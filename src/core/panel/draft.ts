@@ -1,24 +1,14 @@
-/**
- * The draft of the "Hand over" panel: what the user has typed and chosen, as plain data.
- * The webview keeps it in its state (so hiding and reloading lose nothing) and sends it
- * to the host, which holds the same model and builds the handoff request from it.
- * Its schemas use zod's mini build: the webview bundles this file (docs/ARCHITECTURE.md).
- */
+// The "Hand over" panel's draft as plain data, kept in the webview state and mirrored by the host. zod/mini: the webview bundles this file.
 import * as z from 'zod/mini';
 import { BUDGET_PRESETS, BUDGET_PRESET_NAMES, MAX_ITEM_CHARS, MAX_LIST_ITEMS, MAX_SUMMARY_CHARS, type BudgetPreset } from '../handoff/limits';
 import { ReasonKindSchema, type TestRun } from '../handoff/fields';
 import { CommandRunSchema, DraftedFieldSchema, UserRequestSchema } from '../handoff/draftFields';
 
-/** Text of at most `max` characters. */
 const text = (max: number) => z.string().check(z.maxLength(max));
-/** A list of at most `max` values. */
 const bounded = <T extends z.ZodMiniType>(of: T, max: number) => z.array(of).check(z.maxLength(max));
 const list = bounded(text(MAX_ITEM_CHARS), MAX_LIST_ITEMS);
 
-/**
- * Which evidence items the user left out of the package: touched files by path, tests by
- * {@link testKey}, commits by sha, recent turns by their index in the evidence.
- */
+/** Left-out evidence: files by path, tests by {@link testKey}, commits by sha, turns by index. */
 export const ExclusionsSchema = z.object({
   // Bounds: a path (4,096 characters, Linux PATH_MAX), a test key (source, time and a command of at most 20,000), a sha (64).
   files: z._default(bounded(text(4096), 100_000), []),
@@ -26,35 +16,23 @@ export const ExclusionsSchema = z.object({
   commits: z._default(bounded(text(64), 100_000), []),
   turns: z._default(bounded(z.number().check(z.int(), z.nonnegative()), 10_000), []),
 });
-/** Left-out evidence. */
 export type Exclusions = z.infer<typeof ExclusionsSchema>;
 
-/** A user request as the panel keeps it: the request's text bounded like a list item. */
 const PanelUserRequestSchema = z.extend(UserRequestSchema, { text: z.string().check(z.minLength(1), z.maxLength(MAX_ITEM_CHARS)) });
-/** A command run as the panel keeps it: the command bounded like a list item, the folder like a path. */
 const PanelCommandRunSchema = z.extend(CommandRunSchema, { command: z.string().check(z.minLength(1), z.maxLength(MAX_ITEM_CHARS)), cwd: z._default(z.nullable(text(4096)), null) });
-/** Most tokens a custom budget may name: the request's own bound of `max_context_tokens`. */
+/** The request's own bound of `max_context_tokens`. */
 export const MAX_BUDGET_TOKENS = 10_000_000;
 
-/**
- * The panel's token budget: a preset name, or a custom whole number of tokens (1 to
- * {@link MAX_BUDGET_TOKENS}). `default` is the setting `handoff.maxContextTokens` (3,000 unless
- * changed); `small` and `large` are the presets every surface shares ({@link BUDGET_PRESETS}).
- */
+/** A preset name or a whole number of tokens; `default` is the setting `handoff.maxContextTokens`. */
 export const PanelBudgetSchema = z.union([z.enum(BUDGET_PRESET_NAMES), z.number().check(z.int(), z.positive(), z.maximum(MAX_BUDGET_TOKENS))]);
-/** A budget choice of the panel. */
 export type PanelBudget = BudgetPreset | number;
 
-/** The tokens a budget choice stands for; `default` is the setting's `maxContextTokens`. */
 export function budgetTokens(budget: PanelBudget, maxContextTokens: number): number {
   if (typeof budget === 'number') return budget;
   return budget === 'default' ? maxContextTokens : BUDGET_PRESETS[budget];
 }
 
-/**
- * A custom budget as typed: a whole number of tokens (thousands separators allowed), from 1 to
- * {@link MAX_BUDGET_TOKENS}; undefined when the text is not one.
- */
+/** Thousands separators allowed; undefined unless a whole number from 1 to {@link MAX_BUDGET_TOKENS}. */
 export function parseBudgetTokens(text: string): number | undefined {
   const t = text.trim().replace(/[,_\s]/g, '');
   if (!/^\d{1,8}$/.test(t)) return undefined;
@@ -62,19 +40,11 @@ export function parseBudgetTokens(text: string): number | undefined {
   return n >= 1 && n <= MAX_BUDGET_TOKENS ? n : undefined;
 }
 
-/** The drafted-field names, each at most once. */
 const fieldSet = z._default(bounded(DraftedFieldSchema, 8), []);
 
 /**
- * The panel's draft. Text fields are bounded like the request they become; `fit` says
- * the user accepted fit-to-budget; `budget` is the token budget chosen beside the meter
- * ({@link PanelBudgetSchema}); `continue_chain` continues the latest handoff's chain;
- * `hop_guard_confirmed` is the explicit confirmation the hop guard asks for.
- *
- * Issue 15: `completed` (the "Done" list), `user_requests` and `commands_run` come from the
- * session's draft; `drafted` names the fields whose value is still the draft's (marked in the
- * panel, listed in the handoff's `drafted`), `edited` the ones the user changed (a redraft
- * leaves them as they are unless the user says to replace them; see ./prefill.ts).
+ * `drafted` names the fields still holding the session draft's value; `edited` those the user changed, which a
+ * redraft leaves alone unless the user says to replace them (./prefill.ts).
  */
 export const DraftSchema = z.object({
   specialist: z._default(text(200), ''),
@@ -100,50 +70,35 @@ export const DraftSchema = z.object({
   hop_guard_confirmed: z._default(z.boolean(), false),
   excluded: z._default(ExclusionsSchema, { files: [], tests: [], commits: [], turns: [] }),
 });
-/** A draft. */
 export type Draft = z.infer<typeof DraftSchema>;
 
-/**
- * A draft with its revision: a counter the webview raises on every edit (and the host
- * raises when it clears the draft after a handoff). Kept in the webview state and sent
- * with every draft, so after hiding, moving or reloading the view the newer copy wins.
- */
+/** `revision` rises on every edit (and when the host clears the draft), so after hiding or reloading the view the newer copy wins. */
 export const RevisedDraftSchema = z.object({
   draft: DraftSchema,
   revision: z.number().check(z.int(), z.nonnegative()),
 });
-/** A draft and its revision. */
 export type RevisedDraft = z.infer<typeof RevisedDraftSchema>;
 
-/**
- * Reads what the webview saved with `setState` (possibly by an older version of the
- * extension, or nothing): the draft and revision, or undefined when it is not one.
- */
+/** What the webview saved with `setState`, maybe by an older version; undefined when it is not a draft. */
 export function parseSavedDraft(raw: unknown): RevisedDraft | undefined {
   const r = RevisedDraftSchema.safeParse(raw);
   return r.success ? r.data : undefined;
 }
 
-/**
- * The newer of the webview's and the host's copy of the draft: the higher revision; on a
- * tie the webview's (it is written synchronously on every keystroke, the host's only
- * after the send debounce).
- */
+/** The higher revision; on a tie the webview's, written on every keystroke while the host's waits for the send debounce. */
 export function newerDraft(webview: RevisedDraft | undefined, host: RevisedDraft): RevisedDraft {
   return webview && webview.revision >= host.revision ? webview : host;
 }
 
-/** The list fields of a draft, edited as lists in the panel ("Done" first: what the session did). */
+/** "Done" first: what the session did. */
 export const DRAFT_LISTS = ['completed', 'decisions', 'failed_approaches', 'next_steps', 'blockers'] as const;
-/** One of the list fields. */
 export type DraftList = (typeof DRAFT_LISTS)[number];
 
-/** A new, empty draft. */
 export function emptyDraft(): Draft {
   return DraftSchema.parse({});
 }
 
-/** Whether a draft holds anything the user typed or chose (an empty one need not be kept). */
+/** An empty draft need not be kept. */
 export function isDraftEmpty(d: Draft): boolean {
   return (
     !d.specialist &&
@@ -157,23 +112,19 @@ export function isDraftEmpty(d: Draft): boolean {
   );
 }
 
-/** Adds `text` (trimmed; ignored when empty) at the end of a list. */
 export function addItem(items: readonly string[], text: string): string[] {
   const t = text.trim();
   return t ? [...items, t] : [...items];
 }
 
-/** Removes the item at `index` (no-op when out of range). */
 export function removeItem(items: readonly string[], index: number): string[] {
   return items.filter((_, i) => i !== index);
 }
 
-/** Replaces the item at `index`. */
 export function editItem(items: readonly string[], index: number, text: string): string[] {
   return items.map((x, i) => (i === index ? text : x));
 }
 
-/** Moves the item at `index` by `delta` (−1 up, +1 down), clamped to the list. */
 export function moveItem(items: readonly string[], index: number, delta: number): string[] {
   const to = Math.max(0, Math.min(items.length - 1, index + delta));
   if (index < 0 || index >= items.length || to === index) {
@@ -185,25 +136,16 @@ export function moveItem(items: readonly string[], index: number, delta: number)
   return out;
 }
 
-/** Stable key of a test run for exclusions: its source, start time and command. */
 export function testKey(t: Pick<TestRun, 'source' | 'started_at' | 'command'>): string {
   return `${t.source}|${t.started_at ?? ''}|${t.command}`;
 }
 
-/** Toggles membership of `value` in an exclusion list. */
 export function toggle<T>(values: readonly T[], value: T, excluded: boolean): T[] {
   const rest = values.filter((v) => v !== value);
   return excluded ? [...rest, value] : rest;
 }
 
-/**
- * The handover request a draft asks for (list items trimmed and empty ones dropped by
- * the request schema). The budget is the draft's choice ({@link budgetTokens}: `default` is the
- * setting), the tokenizer the setting's. `drafted` lists the
- * fields still as drafted that hold something (the handoff's `drafted`); the user
- * requests and commands run go only once the panel drafted or the user edited them (absent,
- * the engine reads them from the session log itself).
- */
+/** User requests and commands run go only once drafted or edited; absent, the engine reads them from the session log. */
 export function draftToRequest(
   d: Draft,
   settings: { maxContextTokens: number; includeRecentTurns: number; tokenizer: string },
@@ -218,7 +160,6 @@ export function draftToRequest(
     next_steps: d.next_steps,
     blockers: d.blockers,
     completed: d.completed,
-    // Absent, the engine takes them from the session log; the panel's lists once drafted or edited.
     ...(d.drafted.includes('user_requests') || d.edited.includes('user_requests') ? { user_requests: d.user_requests } : {}),
     ...(d.drafted.includes('commands_run') || d.edited.includes('commands_run') ? { commands_run: d.commands_run } : {}),
     drafted: d.drafted.filter((f) => (f === 'summary' ? d.summary.trim() !== '' : d[f].length > 0)),

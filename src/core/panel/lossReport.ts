@@ -1,19 +1,10 @@
-/**
- * The loss report in words: what the session log holds that the handoff does not
- * carry — older requests, commands beyond the cap, collapsed todos, turns (the counts of
- * `LeftOut`, src/core/handoff/draftFields.ts). The panel shows it beside the token meter, the
- * end-of-session command in its confirmation step. Pure, for the webview bundle too.
- */
+// The loss report in words: what the session log holds that the handoff does not carry. Pure, for the webview bundle too.
 import type { LeftOut } from '../handoff/draftFields';
 import type { Dropped } from '../handoff/fields';
 
-/** `1234` → `1,234`. */
 const fmt = (n: number) => n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
-/**
- * The counts that are not zero, in one phrase (`3 older requests, 12 turns`); undefined when
- * the handoff carries everything the session log holds.
- */
+/** `3 older requests, 12 turns`; undefined when the handoff carries everything. */
 export function describeLeftOut(l: LeftOut): string | undefined {
   const parts = [
     [l.older_requests, 'older request', 'older requests'],
@@ -25,17 +16,14 @@ export function describeLeftOut(l: LeftOut): string | undefined {
   return said.length ? said.join(', ') : undefined;
 }
 
-/**
- * The whole report in one sentence: what is not carried, then what fit-to-budget does
- * (`over`: it would cut more, said where the cuts are listed).
- */
+/** `over`: fit-to-budget would cut more, listed where the cuts are. */
 export function lossReportText(l: LeftOut, over: boolean): string {
   const left = describeLeftOut(l);
   const cuts = over ? 'fit to budget would cut more (below)' : 'fit to budget cuts nothing';
   return left ? `Not carried from the session log: ${left}; ${cuts}.` : `Everything the session log holds is carried; ${cuts}.`;
 }
 
-/** What one entry of the drop manifest counts, per section: [cut (one, many), shortened (one, many)]. */
+/** Per section: [cut one, cut many, shortened one, shortened many]. */
 const FIT_UNITS: Readonly<Record<Dropped['section'], readonly [string, string, string, string]>> = {
   summary: ['summary character', 'summary characters', 'summary', 'summaries'],
   user_requests: ['older request', 'older requests', 'request', 'requests'],
@@ -48,11 +36,7 @@ const FIT_UNITS: Readonly<Record<Dropped['section'], readonly [string, string, s
   completed: ['done item', 'done items', 'done item', 'done items'],
 };
 
-/**
- * What fit-to-budget shortens and what it cuts, in words, from its drop manifest: "shortens
- * 2,000 paths (rolled up or without line counts), 12 commands; cuts 40 older requests, 4 turns".
- * Undefined when it does neither.
- */
+/** "shortens 2,000 paths (rolled up or without line counts), 12 commands; cuts 40 older requests, 4 turns"; undefined when neither. */
 export function describeFit(dropped: readonly Dropped[]): string | undefined {
   const words = (n: number, one: string, many: string) => `${fmt(n)} ${n === 1 ? one : many}`;
   const shortened = dropped.filter((d) => (d.shortened ?? 0) > 0).map((d) => words(d.shortened ?? 0, FIT_UNITS[d.section][2], FIT_UNITS[d.section][3]));

@@ -1,22 +1,13 @@
-/**
- * The panel's form filled from the session's draft: which fields the draft may
- * fill, what a user's edit changes, and where each drafted item came from, as the panel
- * shows it on hover. Pure: the webview applies a draft the host sends (so an edit typed
- * meanwhile is never lost), and the tests run these functions in Node.
- *
- * The rule of a (re)draft: a field is filled when it still holds the draft's value
- * (`drafted`), or when it is empty and the user never edited it. A field the user edited
- * keeps the user's text; a redraft reports it as `kept` so the panel can ask before
- * replacing it ("Replace my edits too" runs the same draft with `replaceEdited`).
- */
+// Fills the panel's form from the session's draft; the webview applies it, so an edit typed meanwhile is never lost. A field is filled when it
+// still holds the draft's value, or is empty and never edited; an edited field keeps the user's text and is reported `kept`.
 import { draftItemText } from '../handoff/drafted';
 import type { CommandRun, Draft as SessionDraft, DraftedField, Provenance } from '../handoff/draftFields';
 import type { Draft } from './draft';
 
-/** Every field a session draft fills, in the panel's order (docs/DESIGN.md §4). */
+/** In the panel's order. */
 export const DRAFTED_FIELDS: readonly DraftedField[] = ['summary', 'completed', 'decisions', 'failed_approaches', 'next_steps', 'blockers', 'user_requests', 'commands_run'];
 
-/** The words the panel uses for each drafted field (the loss report and the redraft banner). */
+/** The loss report's and the redraft banner's words for each field. */
 export const FIELD_TITLES: Record<DraftedField, string> = {
   summary: 'Summary',
   completed: 'Done',
@@ -28,7 +19,6 @@ export const FIELD_TITLES: Record<DraftedField, string> = {
   commands_run: 'Commands run',
 };
 
-/** The value a session draft gives a field of the form. */
 function draftValue(s: SessionDraft, f: DraftedField): Draft[DraftedField] {
   switch (f) {
     case 'summary':
@@ -42,12 +32,11 @@ function draftValue(s: SessionDraft, f: DraftedField): Draft[DraftedField] {
   }
 }
 
-/** Whether a field's value is empty (a blank summary, an empty list). */
 function isEmpty(v: Draft[DraftedField]): boolean {
   return typeof v === 'string' ? v.trim() === '' : v.length === 0;
 }
 
-/** A session draft with nothing in it: the base of a language model's draft when the session gave none. */
+/** The base of a language model's draft when the session gave none. */
 export function emptySessionDraft(): SessionDraft {
   return {
     summary: { text: '', sources: [] },
@@ -63,33 +52,22 @@ export function emptySessionDraft(): SessionDraft {
   };
 }
 
-/** The fields a session draft has something for. */
 export function draftedFields(s: SessionDraft): DraftedField[] {
   return DRAFTED_FIELDS.filter((f) => !isEmpty(draftValue(s, f)));
 }
 
-/** Whether a (re)draft may fill field `f` of `form` without asking. */
 export function mayFill(form: Draft, f: DraftedField): boolean {
   return form.drafted.includes(f) || (isEmpty(form[f]) && !form.edited.includes(f));
 }
 
-/** What applying a session draft did. */
 export interface PrefillResult {
-  /** The form with the draft applied. */
   readonly draft: Draft;
-  /** Fields now holding the draft's value (and marked drafted). */
   readonly filled: DraftedField[];
   /** Edited fields the draft would change, left as the user wrote them. */
   readonly kept: DraftedField[];
 }
 
-/**
- * Applies a session draft to the form: each field the rule allows takes the draft's value
- * and is marked drafted when the value holds something (an empty drafted value clears the
- * mark). With `replaceEdited` the user's edited fields are replaced too (the user asked).
- * Fields outside the session draft (specialist, topic, return condition …) never change;
- * with `only`, neither do the drafted fields not named (a language model drafts four).
- */
+/** `replaceEdited` replaces edited fields too; with `only`, fields not named never change (a language model drafts four). */
 export function prefill(form: Draft, session: SessionDraft, opts: { replaceEdited?: boolean; only?: readonly DraftedField[] } = {}): PrefillResult {
   const next: Draft = { ...form, drafted: [...form.drafted], edited: [...form.edited] };
   const filled: DraftedField[] = [];
@@ -113,10 +91,7 @@ export function prefill(form: Draft, session: SessionDraft, opts: { replaceEdite
   return { draft: next, filled, kept };
 }
 
-/**
- * The form after the user changed `fields`: they are no longer drafted and count as edited
- * (a redraft asks before replacing them). Other keys are ignored.
- */
+/** The changed fields count as edited, so a redraft asks before replacing them. */
 export function markEdited(form: Draft, fields: readonly string[]): Draft {
   const changed = DRAFTED_FIELDS.filter((f) => fields.includes(f));
   if (changed.length === 0) return form;
@@ -127,34 +102,22 @@ export function markEdited(form: Draft, fields: readonly string[]): Draft {
   };
 }
 
-/** The last part of a path (either separator), e.g. the transcript's file name. */
 export function baseName(file: string): string {
   return file.split(/[\\/]/).filter(Boolean).pop() ?? file;
 }
 
-/**
- * An ISO 8601 time as the panel shows it, in UTC to the minute (`2026-12-01 14:02 UTC`); the
- * text as it is when it does not parse.
- */
+/** UTC to the minute (`2026-12-01 14:02 UTC`); the text unchanged when it does not parse. */
 export function shortTime(iso: string): string {
   const t = Date.parse(iso);
   return Number.isNaN(t) ? iso : `${new Date(t).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
-/**
- * Where a drafted item came from, in one line: `claude-code · 3f2a.jsonl · 2026-12-01 14:02 UTC`.
- * @param time how a time is shown: {@link shortTime} (UTC, the same everywhere) unless the surface
- *   formats it for its user (the panel and the editor's commands: local time)
- */
+/** `claude-code · 3f2a.jsonl · 2026-12-01 14:02 UTC`; surfaces that show local time pass their own `time`. */
 export function describeSource(p: Pick<Provenance, 'reader'> & Partial<Pick<Provenance, 'file' | 'time'>>, time: (iso: string) => string = shortTime): string {
   return [p.reader, p.file ? baseName(p.file) : null, p.time ? time(p.time) : null].filter(Boolean).join(' · ');
 }
 
-/**
- * The sources of each item of a drafted field, in the form's order (one entry per item; the
- * summary's sources in one entry), times shown by `time` (see {@link describeSource}). Empty for
- * a field that is not drafted any more: its items are the user's now.
- */
+/** One entry per item (the summary's in one); empty once the field is no longer drafted: its items are the user's. */
 export function itemSources(form: Draft, session: SessionDraft | null, f: DraftedField, time: (iso: string) => string = shortTime): string[] {
   if (!session || !form.drafted.includes(f)) return [];
   switch (f) {
@@ -169,7 +132,6 @@ export function itemSources(form: Draft, session: SessionDraft | null, f: Drafte
   }
 }
 
-/** The answers of the end-of-session command's steps (summary, decisions, next steps, blockers). */
 export interface SessionAnswers {
   summary: string;
   decisions: string[];
@@ -179,7 +141,6 @@ export interface SessionAnswers {
   failedApproaches?: string[];
 }
 
-/** The values a session draft gives the four fields the command asks for. */
 export function draftedAnswers(d: SessionDraft): SessionAnswers {
   return {
     summary: d.summary.text.trim(),
@@ -190,10 +151,7 @@ export function draftedAnswers(d: SessionDraft): SessionAnswers {
   };
 }
 
-/**
- * The fields still as drafted when the user confirms: those whose answer equals the draft's
- * (and holds something); Done, User requests and Commands run are not asked, so they stay drafted.
- */
+/** Done, User requests and Commands run are not asked, so they stay drafted when they hold something. */
 export function stillDrafted(d: SessionDraft, a: SessionAnswers): DraftedField[] {
   const v = draftedAnswers(d);
   const same = (x: readonly string[], y: readonly string[]) => x.length > 0 && JSON.stringify(x) === JSON.stringify(y);

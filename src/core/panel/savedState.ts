@@ -1,17 +1,10 @@
-/**
- * What the panel keeps in its webview state beside the draft: the session's draft
- * last applied, so the drafted items' sources and the loss report survive hiding, moving and
- * reloading the view. Read back with the same schema the host's `draft` message uses.
- */
+// The session draft the panel keeps in its webview state, so the drafted items' sources and the loss report survive a reload.
 import * as z from 'zod/mini';
 import { DraftSchema as SessionDraftSchema, type Draft as SessionDraft } from '../handoff/draftFields';
 
 const SavedSessionSchema = z.object({ session: SessionDraftSchema });
 
-/**
- * The session draft in what the webview saved with `setState` (possibly by an older version
- * of the extension, or nothing): the draft, or undefined when there is none or it is not one.
- */
+/** Undefined when nothing, or no session draft, was saved. */
 export function parseSavedSession(raw: unknown): SessionDraft | undefined {
   const r = SavedSessionSchema.safeParse(raw);
   return r.success ? r.data.session : undefined;
