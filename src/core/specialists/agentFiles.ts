@@ -1,7 +1,7 @@
 import { SPECIALIST_ID_PATTERN, type SpecialistSource } from './registry';
 
 /**
- * VS Code / Copilot custom agents (`.github/agents/*.agent.md`; formerly chat modes, `*.chatmode.md`): frontmatter `name`,
+ * VS Code / Copilot custom agents (`.github/agents/*.agent.md`, and chat modes, `*.chatmode.md`): frontmatter `name`,
  * `description`, `tools`, `model`, `handoffs` (`{label, agent, prompt, send}` buttons), body = instructions. Claude Code
  * subagents (`.claude/agents/*.md`): `name` (lowercase and hyphens), `description` (when to delegate), `tools`
  * (comma-separated), `model`, body = system prompt.
