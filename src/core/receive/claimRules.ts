@@ -1,37 +1,14 @@
 /**
- * The rule table of claims (docs/DESIGN.md §4 "Claims"): what words state, per kind,
- * that the work is in a good state — "all tests pass", "lint is clean", "no type errors", "it
- * builds", "migrated the db", "deployed to staging", "fixed #123" — and the guards that keep
- * requests, questions, negations, conditions and intentions ("make all tests pass", "can you
- * fix lint?", "tests don't pass yet", "I will run the build") from ever reading as one.
- * Pure: no I/O. ./claims.ts applies the table to a handoff's fields and judges what it finds.
- *
- * Sources of the rules: the phrasings agents and people write in real session logs
- * (../shared/fixtures/session-logs: Cline's "All 41 tests passed.", SpecStory's "I'm
- * migrating this…", the pyrycode ticket's unchecked `- [ ] make test … clean`), the runners'
- * own summary lines (mocha `41 passing`, jest `Tests: 41 passed, 0 failed`), and GitHub's
- * closing keywords for issue references ("Linking a pull request to an issue": fix, fixes,
- * fixed, close, closes, closed, resolve, resolves, resolved + `#N`).
- * Only claims of success are claims: a statement of failure ("lint still fails") asks the
- * receiver to trust nothing, so it is left to the evidence sections.
+ * What words state that the work is in a good state ("all tests pass", "deployed to staging", "fixed #123"), and the guards
+ * that keep requests, questions, negations, conditions and intentions from reading as one. Only success is a claim: a
+ * statement of failure asks the receiver to trust nothing. Issue references follow GitHub's closing keywords.
  */
 import type { ClaimKind } from './claimSchema';
 
-/**
- * One row of the table: the `kind`, the `state` patterns (a statement that the work is in that
- * state, valid in any field) and the `task` patterns (a plan item's wording of the task —
- * "Fix lint errors", "Run the migrations" — valid only in `completed`, where the plan marks
- * the task done). Patterns run on one lower-cased clause; for `fix`, group 1 is the issue number.
- */
+/** `state`: a statement valid in any field; `task`: a plan item's wording ("Fix lint errors"), valid only in `completed`. Patterns run on one lower-cased clause; for `fix`, group 1 is the issue number. */
 export interface ClaimRule {
   readonly kind: ClaimKind;
-  /**
-   * Words every match of every `state` and `task` pattern contains (a necessary condition: the
-   * patterns' own subjects and verbs). A clause without them is not tried against the patterns:
-   * the same claims, but a pattern is only compiled, on its first use, where it could match
-   * (compiling the whole table was most of a small handoff's first claims search, ~20
-   * ms). test/unit/core/receive/claims.test.ts checks every match on real text contains them.
-   */
+  /** Words every match contains: a clause without them is not tried, so a pattern is compiled only where it could match. */
   readonly words: RegExp;
   readonly state: readonly RegExp[];
   readonly task: readonly RegExp[];
@@ -45,7 +22,7 @@ const BUILD_SUBJECT = String.raw`(?:(?:the|a|our|production|prod|release|dev|doc
 const OK = String.raw`(?:clean(?:ly)?|pass(?:es|ed|ing)?|green|happy|ok|succeed(?:s|ed)?|exits?\s+0|exited\s+0)`;
 const ENV = String.raw`(?:staging|production|prod|preview|npm|pypi|the\s+marketplace|marketplace|vercel|netlify|fly\.io|heroku|kubernetes|k8s|the\s+cluster|live|\w+\s+(?:environment|server|cluster))`;
 
-/** The rule table, one row per kind, in the order claims are looked for. */
+/** One row per kind, in the order claims are looked for. */
 export const CLAIM_RULES: readonly ClaimRule[] = [
   {
     kind: 'tests',
@@ -130,51 +107,31 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
   },
 ];
 
-/**
- * Words that make a sentence (up to and including the clause a claim is in) a request, a
- * condition or an intention, never a statement that something is done: requests ("please",
- * "can you", "make sure", "need to", "should"), the draft summary's quote of the user's
- * request (`Asked: "…"`, src/engine/drafting.ts), conditions ("if", "once", "unless",
- * "until", "when", "before"), the future and plans ("will", "'ll", "going to", "let me",
- * "next"), and infinitives of purpose ("to make", "so that", "to pass").
- */
+/** A request, condition or intention up to the claim's clause ("please", "if", "will", `Asked: "…"`, "to make"): never a statement that it is done. */
 export const NOT_A_STATEMENT =
   /\b(?:please|pls|can\s+you|could\s+you|would\s+you|will\s+you|i\s+want|i'd\s+like|i\s+would\s+like|we\s+need|i\s+need|you\s+need|needs?\s+to|should|must|have\s+to|has\s+to|ought\s+to|make\s+sure|ensure|so\s+that|in\s+order\s+to|until|try(?:ing)?\s+to|let's|let\s+me|let\s+us|will|won't|going\s+to|gonna|about\s+to|plan(?:ning)?\s+to|intend\s+to|wants?\s+to|expects?\s+to|supposed\s+to|hopefully|hope|would|might|may|if|unless|once|whether|when|before|to\s+make|to\s+get|to\s+pass|to\s+be\s+(?:clean|green)|asked|next|todo|goal)\b|'ll\b|['’]d\s+like\b/;
 
-/** Words that, within the claim's own clause (outside the matched words), say it does not hold. */
+/** Within the claim's own clause, outside the matched words. */
 export const NEGATION =
   /\b(?:not|no|never|none|neither|nor|without|cannot|fail\w*|broken|break\w*|red|flaky|except|almost|mostly|nearly|partially|some|most)\b|n['’]t\b/;
 
-/** Words that may open an instruction before its verb ("please run …", "ok, fix …", "so make …"), read past by {@link opensWithImperative}. */
+/** Read past by {@link opensWithImperative}: "please run …", "ok, fix …". */
 const INSTRUCTION_LEAD = /^(?:please\s+|ok(?:ay)?,?\s+|now,?\s+|then,?\s+|also,?\s+|and\s+|so\s+)/;
 
-/**
- * Base-form verbs that make a sentence an instruction when they open it ("make all tests
- * pass", "fix lint", "run the build", "get the tests green"). The kinds' own nouns
- * ("Build passes", "Lint is clean", "Deploy succeeded") are left out: they open statements.
- */
+/** The kinds' own nouns ("Build passes", "Lint is clean") are left out: they open statements. */
 const IMPERATIVE_VERB =
   /^(?:make|fix|get|run|rerun|re-run|try|check|verify|confirm|add|update|keep|see|do|write|implement|create|remove|refactor|debug|help|investigate|look|find|set|change|use|start|continue|finish|resolve|address|rebuild|rewrite|ensure|show|tell|explain|review|handle|move|rename|apply|push|commit|merge|open|close|bump|upgrade|install)\b(?!\s*:)/;
 
-/**
- * Whether a lower-cased clause opens with an instruction: one {@link INSTRUCTION_LEAD} at
- * most, then an {@link IMPERATIVE_VERB}. None of the lead words is a verb, so reading past a
- * lead never hides a verb that opens the clause: the same answers as one pattern with the
- * lead as an optional group, which is slow to run the first time in a process (the
- * optional group before the verbs' alternation).
- */
+/** One lead at most, then a verb: two tests, not one pattern with an optional lead, which is slow on first run. No lead word is a verb, so the answers are the same. */
 export function opensWithImperative(clause: string): boolean {
   return IMPERATIVE_VERB.test(clause.replace(INSTRUCTION_LEAD, ''));
 }
 
-/**
- * Questions: a sentence ending in `?`, or opening with an auxiliary or a question word
- * ("Is lint clean", "Did the tests pass", "Why does the build fail").
- */
+/** A question's opening ("Is lint clean", "Did the tests pass"). */
 export const QUESTION_START = /^(?:can|could|would|will|shall|should|do|does|did|is|are|was|were|have|has|had|why|how|what|when|where|which|who|whether|any)\b/;
 
-/** A plan item's task verbs, removed from the start of a completed item before its state is read ("Make all tests pass" → "all tests pass"). */
+/** Removed from a completed item before its state is read ("Make all tests pass" → "all tests pass"). */
 export const TASK_LEAD = /^(?:make\s+sure\s+(?:that\s+)?|ensure\s+(?:that\s+)?|verify\s+(?:that\s+)?|confirm\s+(?:that\s+)?|check\s+that\s+|get|make)\s+/;
 
-/** A Markdown task-list item left unchecked (`- [ ] …`): a criterion still open, never a claim. */
+/** An unchecked task-list item (`- [ ] …`) is a criterion still open, never a claim. */
 export const UNCHECKED_TASK = /^\s*(?:[-*+]|\d+[.)])\s+\[\s\]/;

@@ -1,15 +1,7 @@
 /**
- * Claims and their evidence (docs/DESIGN.md §4 "Claims"): the statements a handoff
- * makes about the state of the work — in its summary, decisions, done items and the user's own
- * requests — found by the rule table of ./claimRules.ts, then judged against what the session
- * recorded: `backed` (by which run or commit, and on what basis), `contradicted` (the latest
- * matching run failed) or `no_evidence` (claimed, nothing recorded matches).
- *
- *   {summary, decisions, completed, user_requests} ─▶ findClaims ─▶ FoundClaim[]
- *   FoundClaim[] + {tests_run, commands_run, commits} ─▶ judgeClaims ─▶ Claim[] (./claimSchema.ts)
- *
- * Pure: no I/O, no clock. The package's `claims` are filled by {@link claimsOfPackage}
- * (src/core/handoff/compose.ts, and again on the sanitized texts in src/engine).
+ * Claims a handoff's words make about the state of the work, found by ./claimRules.ts and judged against what the session
+ * recorded: `findClaims` on the summary, decisions, done items and user requests, then `judgeClaims` against the test
+ * runs, commands run and commits.
  */
 import { clipText } from '../handoff/render';
 import type { CommandRun } from '../handoff/draftFields';
@@ -18,30 +10,22 @@ import type { Claim, ClaimEvidence, ClaimField, ClaimKind } from './claimSchema'
 import { CLAIM_RULES, NEGATION, NOT_A_STATEMENT, QUESTION_START, TASK_LEAD, UNCHECKED_TASK, opensWithImperative } from './claimRules';
 import { failuresAfterLastPass } from './handBackPolicy';
 
-/** Characters of a claim's text kept (the schema's bound, `ClaimSchema.text`): 300, cut at a word. */
+/** The schema's bound; cut at a word. */
 export const MAX_CLAIM_CHARS = 300;
-/** Claims kept per handoff: 100 (the first found, in field order); the Claims section lists at most {@link MAX_CLAIMS_LISTED}. */
 export const MAX_CLAIMS = 100;
-/**
- * Characters of one sentence the rules read: its first 2,000 (the bound of a user request,
- * src/core/session/requests.ts). A statement of the work's state is short; a longer run
- * without a sentence end is a pasted log or code, and reading it whole would cost time for nothing.
- */
+/** A statement of the work's state is short; a longer run without a sentence end is a pasted log or code. */
 export const MAX_SENTENCE_CHARS = 2_000;
-/** Claims listed one by one in the handoff's Claims section: 20, contradicted first; the rest are counted. */
+/** Contradicted first; the rest are counted. */
 export const MAX_CLAIMS_LISTED = 20;
 
-/** A claim found in the handoff's words, before it is judged: its kind, text, field and, for `fix`, the issue number. */
 export interface FoundClaim {
   readonly kind: ClaimKind;
-  /** The sentence that makes the claim, on one line, at most {@link MAX_CLAIM_CHARS} characters. */
   readonly text: string;
   readonly field: ClaimField;
   /** For `fix`: the issue number named (`123` for "fixed #123"). */
   readonly issue?: string;
 }
 
-/** The handoff fields claims are looked for in (`user_requests`: the texts of the user's requests). */
 export interface ClaimSources {
   readonly summary: string;
   readonly decisions: readonly string[];
@@ -49,19 +33,17 @@ export interface ClaimSources {
   readonly user_requests: readonly string[];
 }
 
-/** The recorded evidence claims are judged against (the package's lists, chronological as recorded). */
 export interface ClaimEvidenceSources {
   readonly tests_run: readonly TestRun[];
   readonly commands_run: readonly CommandRun[];
   readonly commits: readonly Commit[];
 }
 
-/** Text on one line: whitespace runs as one space, trimmed. */
 function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-/** `text` within {@link MAX_CLAIM_CHARS} UTF-16 code units (the schema counts those), cut at a word with `…`. */
+/** Within {@link MAX_CLAIM_CHARS} UTF-16 code units (the schema counts those). */
 function clipClaim(text: string): string {
   let max = MAX_CLAIM_CHARS;
   let out = clipText(text, max);
@@ -69,11 +51,7 @@ function clipClaim(text: string): string {
   return out;
 }
 
-/**
- * The sentences of a text: its lines (Markdown list items and headings are lines), each split
- * after `.`, `!` or `?` followed by a space. An unchecked task-list line (`- [ ] …`) is left
- * out whole: it is an open criterion (./claimRules.ts `UNCHECKED_TASK`).
- */
+/** Lines split after `.`, `!` or `?`; an unchecked task-list line is an open criterion and left out. */
 function sentences(text: string): string[] {
   const out: string[] = [];
   for (const line of text.split(/\r\n|\r|\n/)) {
@@ -83,10 +61,8 @@ function sentences(text: string): string[] {
   return out;
 }
 
-/** A Markdown list or quote mark at the start of a line (`- `, `1. `, `> `, `- [x] `): not part of the claim's words. */
 const LIST_MARK = /^(?:(?:[-*+>]|\d+[.)])\s+){1,4}(?:\[[xX ]\]\s+)?/;
 
-/** A sentence's words as the rules read them: lower-cased, curly apostrophes straight, list and quote marks off the start. */
 function normalize(sentence: string): string {
   return sentence
     .toLowerCase()
@@ -95,7 +71,6 @@ function normalize(sentence: string): string {
     .replace(/^[-*+>#\s]+/, '');
 }
 
-/** Clauses of a normalized phrase with their start offsets: split at `, and`, ` and `, `, but`, `, so`, `, while`. */
 function clauses(sentence: string): Array<{ text: string; start: number }> {
   const out: Array<{ text: string; start: number }> = [];
   const re = /,\s+(?:and|but|so|while)\s+|\s+and\s+(?=\w)/g;
@@ -108,24 +83,18 @@ function clauses(sentence: string): Array<{ text: string; start: number }> {
   return out;
 }
 
-/** A clause's text with quotes, brackets and emphasis marks off its start and end. */
 function bare(clause: string): string {
   return clause.replace(/^[\s"'“”(*_]+|[\s"'“”)*_.!,]+$/g, '');
 }
 
-/** A runner's zero tally of failures ("0 failed", "0 failing", "0 failures"): read past by the negation test. */
+/** A runner's tally ("0 failed"), read past by the negation test. */
 const ZERO_FAILURES = /(?<![\d.,])\b0\s+(?:failed|failing|failures?)\b/g;
 
-/**
- * Whether the words of a clause state the kind's success (see ./claimRules.ts): the first
- * state pattern (or, in `completed`, task pattern) that matches with no negation outside the
- * matched words. Returns the match, or undefined.
- */
+/** The first pattern that matches with no negation outside the matched words. */
 function stateMatch(clause: string, patterns: readonly RegExp[]): RegExpExecArray | undefined {
   for (const re of patterns) {
     const m = re.exec(clause);
     if (!m) continue;
-    // A zero count ("0 failed", "0 failing") is a runner's tally, not a negation.
     const rest = (clause.slice(0, m.index) + ' ' + clause.slice(m.index + m[0].length)).replace(ZERO_FAILURES, ' ');
     if (NEGATION.test(rest)) continue;
     return m;
@@ -133,12 +102,7 @@ function stateMatch(clause: string, patterns: readonly RegExp[]): RegExpExecArra
   return undefined;
 }
 
-/**
- * The phrases of a sentence as written: split after `;` and `: ` (a label and what it
- * introduces — "the agent's last message: "…"" — are two phrases), but not inside
- * parentheses or a code span: "`npm test` passed (exit 0; 12 passed)" is one phrase, so its
- * quote keeps its closing parenthesis. A claim quotes its phrase.
- */
+/** Split after `;` and `: `, but not inside parentheses or a code span, so a quoted phrase keeps its closing parenthesis. */
 function phrases(sentence: string): string[] {
   const out: string[] = [];
   let depth = 0;
@@ -159,18 +123,13 @@ function phrases(sentence: string): string[] {
   return out.map((p) => p.replace(/^\s+/, '')).filter((p) => p.trim());
 }
 
-/** The claims of one sentence of `field`, in rule-table order (one per kind), each quoting the phrase that makes it. */
 function sentenceClaims(original: string, field: ClaimField): FoundClaim[] {
   const sentence = normalize(original);
   // A question is never a claim; an instruction neither, except a plan item marked done.
   if (/\?["'”)\s]*$/.test(sentence) || QUESTION_START.test(bare(sentence))) return [];
   const done = field === 'completed';
   if (!done && opensWithImperative(bare(sentence))) return [];
-  // Each clause a rule reads is part of this sentence, lower-cased (phrases and clauses are
-  // pieces of it, trimmed; the marks normalize strips never reach past the first phrase), and
-  // contains the rule's words (./claimRules.ts `words`): a rule whose words the sentence lacks
-  // cannot match, and most sentences lack every rule's (a hook's first claims search
-  // spent most of its time splitting such sentences into phrases and clauses, once per rule).
+  // Only rules whose words the sentence has can match, and most sentences have none: skip splitting those into clauses.
   const rules = CLAIM_RULES.filter((rule) => rule.words.test(sentence));
   if (rules.length === 0) return [];
   const found: FoundClaim[] = [];
@@ -211,14 +170,7 @@ function sentenceClaims(original: string, field: ClaimField): FoundClaim[] {
   return found;
 }
 
-/**
- * Finds the claims of a handoff's words (the rule table of ./claimRules.ts): sentence by
- * sentence, in the order summary, decisions, completed, user requests; the same kind and
- * text once (the first field wins); at most {@link MAX_CLAIMS}. Requests, questions,
- * negations, conditions and the future are never claims; in `completed` (plan items the agent
- * marked done) the task's own wording is ("Fix lint errors" states lint is clean).
- * @returns the claims found, unjudged; never throws
- */
+/** Sentence by sentence in field order; a kind and text once (the first field wins); at most {@link MAX_CLAIMS}. Never throws. */
 export function findClaims(sources: ClaimSources): FoundClaim[] {
   const fields: Array<[ClaimField, readonly string[]]> = [
     ['summary', [sources.summary]],
@@ -244,19 +196,14 @@ export function findClaims(sources: ClaimSources): FoundClaim[] {
   return out;
 }
 
-/** Lint commands, by their first words anywhere in the line: eslint, ruff, flake8, pylint, biome lint/check, stylelint, golangci-lint, `cargo clippy`, `go vet`, rubocop, and `lint` scripts of npm/pnpm/yarn/bun (their documented command lines). */
+/** By their first words anywhere in the line, as each linter documents its command line. */
 const LINT_COMMAND = /(?:^|[\s;&|(/])(?:eslint|ruff(?:\s+check)?|flake8|pylint|biome\s+(?:lint|check|ci)|stylelint|golangci-lint|rubocop|cargo\s+(?:\+\S+\s+)?clippy|go\s+vet)(?=\s|$)|\b(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?lint(?:[:\w-]*)?(?=\s|$)/;
-/** Type-check commands: `tsc` / `vue-tsc` (any run: a tsc build type-checks too), mypy, pyright, `cargo check`, and `typecheck` / `type-check` / `check-types` / `tsc` scripts. */
+/** Any `tsc` run counts: a tsc build type-checks too. */
 const TYPECHECK_COMMAND = /(?:^|[\s;&|(/])(?:tsc|vue-tsc|mypy|pyright|cargo\s+(?:\+\S+\s+)?check)(?=\s|$)|\b(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?(?:typecheck|type-check|check-types|types|tsc)(?:[:\w-]*)?(?=\s|$)/;
-/** Type-check-only commands, which are not builds though src/core/session/commands.ts classes them `build`: `tsc --noEmit`, `cargo check` and the type-check scripts. */
+/** Not builds, though src/core/session/commands.ts classes them `build`. */
 const TYPECHECK_ONLY = /(?:^|[\s;&|(/])(?:vue-)?tsc\b[^;&|]*--noemit\b|(?:^|[\s;&|(/])cargo\s+(?:\+\S+\s+)?check(?=\s|$)|\b(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?(?:typecheck|type-check|check-types|types|tsc)(?:[:\w-]*)?(?=\s|$)/i;
 
-/**
- * Whether a recorded command is evidence for a claim of `kind`: `lint` and `typecheck` by the
- * command line (entries of kind `build` or `other`: an install of eslint is not a lint run),
- * `build` = kind `build` minus type-check-only and lint commands, `migration` and `deploy` by
- * kind (src/core/session/commands.ts).
- */
+/** `lint` and `typecheck` by the command line (of kind `build` or `other`: installing eslint is no lint run); `build` without those; the rest by kind. */
 export function commandMatches(kind: ClaimKind, c: Pick<CommandRun, 'command' | 'kind'>): boolean {
   const line = c.command;
   const checkable = c.kind === 'build' || c.kind === 'other';
@@ -284,12 +231,7 @@ function commandEvidence(c: CommandRun): ClaimEvidence {
   return { command: c.command, cwd: c.cwd, result: c.result, exit_code: c.exit_code, basis: 'exit code', at: c.last_at, source: c.source };
 }
 
-/**
- * The verdict of a tests claim, by the hand-back policy's test rule (./handBackPolicy.ts
- * `failuresAfterLastPass`, docs/DESIGN.md §5 "Hand-back policy"): a run that failed after the
- * last passing one (or with none passing) contradicts, the latest such failure its evidence;
- * else the last passing run backs it; runs with an unknown result only: no evidence.
- */
+/** By the hand-back test rule: a failure after the last pass contradicts; else the last pass backs it. */
 function judgeTests(tests: readonly TestRun[]): Pick<Claim, 'verdict' | 'evidence'> {
   const { failures, lastPass } = failuresAfterLastPass(tests);
   const failed = failures.at(-1);
@@ -297,12 +239,7 @@ function judgeTests(tests: readonly TestRun[]): Pick<Claim, 'verdict' | 'evidenc
   return lastPass ? { verdict: 'backed', evidence: testEvidence(lastPass) } : { verdict: 'no_evidence', evidence: null };
 }
 
-/**
- * The verdict of a command claim: the matching entries with a known result; the latest by
- * `last_at` decides (each entry already carries its latest run's result). When an entry has
- * no time the order cannot be told: a failing entry then contradicts (a failure after the
- * success cannot be ruled out: never guessed). None: no evidence.
- */
+/** The latest by `last_at` decides; without times, a failing entry contradicts (a failure after the success cannot be ruled out). */
 function judgeCommands(kind: ClaimKind, commands: readonly CommandRun[]): Pick<Claim, 'verdict' | 'evidence'> {
   const matching = commands.filter((c) => c.result !== 'unknown' && commandMatches(kind, c));
   if (!matching.length) return { verdict: 'no_evidence', evidence: null };
@@ -313,11 +250,7 @@ function judgeCommands(kind: ClaimKind, commands: readonly CommandRun[]): Pick<C
   return { verdict: latest.result === 'failed' ? 'contradicted' : 'backed', evidence: commandEvidence(latest) };
 }
 
-/**
- * The verdict of a fix claim: a commit whose subject names the issue (`#123` or `GH-123`, as
- * GitHub links them) backs it, the newest such commit its evidence; none: no evidence. A
- * commit cannot fail, so a fix is never contradicted.
- */
+/** A commit naming the issue (`#123`, `GH-123`) backs it; a commit cannot fail, so a fix is never contradicted. */
 function judgeFix(issue: string | undefined, commits: readonly Commit[]): Pick<Claim, 'verdict' | 'evidence'> {
   const names = issue ? new RegExp(String.raw`(?:#|\bgh-)${issue}(?!\d)`, 'i') : undefined;
   const commit = names ? commits.find((c) => names.test(c.subject)) : undefined;
@@ -329,12 +262,6 @@ function judgeFix(issue: string | undefined, commits: readonly Commit[]): Pick<C
   };
 }
 
-/**
- * Judges each claim against the recorded evidence: `tests` by the test runs (the hand-back
- * policy's rule), `lint` / `typecheck` / `build` / `migration` / `deploy` by the commands run
- * ({@link commandMatches}), `fix` by the commits. Pure; the claims keep their order.
- * @returns one {@link Claim} per found claim (./claimSchema.ts); never throws
- */
 export function judgeClaims(found: readonly FoundClaim[], evidence: ClaimEvidenceSources): Claim[] {
   return found.map((f) => {
     const judged = f.kind === 'tests' ? judgeTests(evidence.tests_run) : f.kind === 'fix' ? judgeFix(f.issue, evidence.commits) : judgeCommands(f.kind, evidence.commands_run);
@@ -342,11 +269,7 @@ export function judgeClaims(found: readonly FoundClaim[], evidence: ClaimEvidenc
   });
 }
 
-/**
- * The claims of a package: found in its summary, decisions, done items and user requests,
- * judged against its test runs, commands run and commits. Call it on the package as it will
- * be written (after sanitizing: the claims quote its texts).
- */
+/** Call it on the package as it will be written: the claims quote its sanitized texts. */
 export function claimsOfPackage(pkg: Pick<HandoffPackage, 'summary' | 'decisions' | 'completed' | 'user_requests' | 'tests_run' | 'commands_run' | 'commits'>): Claim[] {
   const found = findClaims({ summary: pkg.summary, decisions: pkg.decisions.map((d) => d.text), completed: pkg.completed, user_requests: pkg.user_requests.map((u) => u.text) });
   return judgeClaims(found, pkg);

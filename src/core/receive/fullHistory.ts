@@ -1,48 +1,26 @@
 /**
- * The full history behind a handoff ("The full history, on request" — Agent Zero's
- * stage 2, `request_full_history`): the session's turns, commands and their results, rendered
- * as Markdown and capped at a token budget (default {@link DEFAULT_HISTORY_MAX_TOKENS}).
- *
- * The cap, in order (docs/DESIGN.md §5 "History"):
- * 1. tool output is dropped first — the output of the oldest commands first, so the latest
- *    results stay longest; a command keeps its line, its folder and how it ended;
- * 2. then the middle is elided: whole turns and commands only (never a turn cut mid-word),
- *    the first and the latest turns always kept, the head taking up to a third of what is
- *    left and the tail the rest; each elided run is one marker line naming how many turns and
- *    commands it left out, their numbers and times;
- * 3. only a first or latest turn that alone exceeds its share is cut — in its middle, at
- *    whitespace, with a marker naming the characters left out.
- *
- * Pure: the items come in already redacted (the engine passes them through the gate,
- * src/core/safety/gate.ts); tokens are counted with the caller's {@link TokenCounter}
- * (gpt-tokenizer, src/engine/tokenizer.ts).
+ * The full history behind a handoff (Agent Zero's stage 2), capped at a token budget: tool output goes first, oldest first;
+ * then whole turns and commands in the middle, the first and latest turns kept; only then is a turn too big alone cut.
  */
 import { codeSpan } from '../handoff/codeSpan';
 import { formatCount, plural } from '../handoff/render';
 import type { TokenCounter } from '../handoff/tokens';
 
-/** Tokens a full history is capped at by default and at most: 50,000 (Agent Zero's stage-2 cap). */
+/** Agent Zero's stage-2 cap, also the most a caller may ask for. */
 export const DEFAULT_HISTORY_MAX_TOKENS = 50_000;
-/** The smallest cap a caller may ask for: 1,000 tokens (room for the header, the first and the latest turns). */
+/** Room for the header and the first and latest turns. */
 export const MIN_HISTORY_MAX_TOKENS = 1_000;
 
-/** A turn of the session: what the user or the agent said (`system`: user-role text the agent's tool injected). */
+/** `system`: user-role text the agent's tool injected. */
 export interface HistoryTurn {
   readonly kind: 'turn';
   readonly role: 'user' | 'assistant' | 'system' | 'tool';
   readonly text: string;
-  /** ISO 8601, when the transcript records it. */
   readonly time?: string;
-  /** The reader it came from (`claude-code`, `codex` …). */
   readonly source: string;
 }
 
-/**
- * A command the session ran and its result: `exit_code` (null: the format does not say),
- * `failed` (the format says it failed without a code), `ran` (false: rejected or
- * interrupted), `output` (its end as the reader keeps it: at most 4,000 characters,
- * `OUTPUT_TAIL_CHARS` in src/core/session/events.ts).
- */
+/** `exit_code` null: the format does not say; `failed`: it says so without a code; `ran` false: rejected or interrupted. */
 export interface HistoryCommand {
   readonly kind: 'command';
   readonly command: string;
@@ -55,15 +33,9 @@ export interface HistoryCommand {
   readonly source: string;
 }
 
-/** One item of the history, in session order. */
 export type HistoryItem = HistoryTurn | HistoryCommand;
 
-/**
- * What the cap left out: `turns` and `commands` elided whole (in the middle), `outputs` —
- * commands kept whose output was dropped — with `output_chars` (characters), and `cut_turns`
- * — first or latest turns cut in their middle because one alone exceeded the budget, with
- * `cut_chars` (characters).
- */
+/** `outputs`: commands kept without their output; `cut_turns`: first or latest turns cut in their middle. */
 export interface HistoryElided {
   readonly turns: number;
   readonly commands: number;
@@ -73,18 +45,17 @@ export interface HistoryElided {
   readonly cut_chars: number;
 }
 
-/** What to render: the handoff's id, the window (`from`: ISO time or null for the transcripts' start; `to`: the handoff's `created`), the transcripts' names and the items. */
+/** `from` null: the transcripts' start; `to`: the handoff's `created`. */
 export interface HistoryInput {
   readonly handoff_id: string;
   readonly from: string | null;
   readonly to: string;
   readonly sources: readonly string[];
   readonly items: readonly HistoryItem[];
-  /** The handoff's own `history/<id>.md` (the uncut package, when fit-to-budget cut something), named in the header; null: none. */
+  /** Named in the header: the uncut package, when fit-to-budget cut something. */
   readonly package_history_file?: string | null;
 }
 
-/** The rendered history: its Markdown, its tokens (≤ the cap), whether the count is an estimate, the totals and what was left out. */
 export interface RenderedHistory {
   readonly text: string;
   readonly tokens: number;
@@ -95,7 +66,6 @@ export interface RenderedHistory {
 
 interface Block {
   readonly item: HistoryItem;
-  /** 1-based number among the items of its kind. */
   readonly n: number;
   readonly full: string;
   readonly bare: string;
@@ -103,7 +73,7 @@ interface Block {
   readonly bareTokens: number;
 }
 
-/** A fence for `text`: three backticks, or one more than its longest run (CommonMark §4.5). */
+/** One more backtick than the longest run in `text` (CommonMark §4.5). */
 function fence(text: string): string {
   const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length));
   return '`'.repeat(Math.max(3, longest + 1));
@@ -114,25 +84,16 @@ function fenced(text: string, info = ''): string {
   return `${f}${info}\n${text.replace(/\n+$/, '')}\n${f}`;
 }
 
-/** How a command ended, in words. */
 function ending(c: HistoryCommand): string {
   if (!c.ran) return 'did not run (rejected or interrupted)';
   if (c.exit_code !== null) return `exit ${c.exit_code}`;
   return c.failed ? 'failed' : 'exit code not recorded';
 }
 
-/**
- * A line of a turn that reads like the history's own structure: a turn or command heading
- * (`### Turn 12 · user · …`), the title (`# Full history behind handoff …`) or an elision
- * marker (`[… 3 turns and …`) — at a line's start, indented at most three spaces (CommonMark §4.2).
- */
+/** A line posing as the history's own structure: a turn or command heading, the title, or an elision marker. */
 const FORGED_STRUCTURE = /^( {0,3})(#{1,6}[ \t]+(?:(?:Turn|Command) [\d,]+ ·|Full history behind handoff)|\[… )/gm;
 
-/**
- * A turn's text as the history shows it: whole, but a line forging the history's structure
- * ({@link FORGED_STRUCTURE}) escaped with a backslash, so an agent's message (or text it
- * quotes from a page or a tool) cannot pose as a user turn or hide turns behind a fake marker.
- */
+/** Escapes such lines, so an agent's message cannot pose as a user turn or hide turns behind a fake marker. */
 export function safeTurnText(text: string): string {
   return text.replace(FORGED_STRUCTURE, '$1\\$2');
 }
@@ -141,7 +102,6 @@ function heading(parts: ReadonlyArray<string | undefined>): string {
   return `### ${parts.filter(Boolean).join(' · ')}`;
 }
 
-/** A block's text: a turn whole; a command with its output (`withOutput`) or with a note that the output was left out. */
 function blockText(item: HistoryItem, n: number, withOutput: boolean, body?: string): string {
   if (item.kind === 'turn') return `${heading([`Turn ${formatCount(n)}`, item.role, item.time, item.source])}\n\n${body ?? item.text}`;
   // The folder is a paragraph of its own: text on the closing fence's line would keep the
@@ -161,7 +121,6 @@ function anchors(items: readonly HistoryItem[]): [number, number] {
   return [first, last];
 }
 
-/** The marker of one elided run of blocks: counts, numbers and times of what it leaves out. */
 function marker(run: readonly Block[], maxTokens: number): string {
   const turns = run.filter((b) => b.item.kind === 'turn');
   const commands = run.filter((b) => b.item.kind === 'command');
@@ -173,11 +132,7 @@ function marker(run: readonly Block[], maxTokens: number): string {
   return `[… ${what} elided here (${numbers}${when}) to stay within ${formatCount(maxTokens)} tokens …]`;
 }
 
-/**
- * `text` cut in its middle to at most `budget` tokens: the head (two thirds) and the tail
- * (one third), each ending or starting at whitespace, with a marker naming the characters
- * left out. Text that fits is returned as it is.
- */
+/** Cut in its middle at whitespace (two thirds head, one third tail), with a marker naming the characters left out. */
 export function cutAtWords(text: string, budget: number, counter: TokenCounter): { text: string; cut: number } {
   if (counter.within(text, budget) !== false) return { text, cut: 0 };
   const note = (n: number) => `\n\n[… ${plural(n, 'character')} of this turn left out to stay within the budget …]\n\n`;
@@ -207,7 +162,6 @@ export function cutAtWords(text: string, budget: number, counter: TokenCounter):
   return { text: `${head}${note(cut)}${tail}`, cut };
 }
 
-/** The header: what the history is, its window and sources, and what the cap left out. */
 function header(input: HistoryInput, total: RenderedHistory['total'], elided: HistoryElided, maxTokens: number): string {
   const from = input.from ? `the handoff before it (${input.from})` : 'the start of its transcripts';
   const lines = [
@@ -224,7 +178,6 @@ function header(input: HistoryInput, total: RenderedHistory['total'], elided: Hi
   return lines.join('\n');
 }
 
-/** Renders the kept blocks with a marker for each elided run. */
 function assemble(head: string, blocks: readonly Block[], keep: readonly boolean[], withOutput: readonly boolean[], bodies: ReadonlyMap<number, string>, maxTokens: number): string {
   const parts = [head];
   let run: Block[] = [];
@@ -245,12 +198,7 @@ function assemble(head: string, blocks: readonly Block[], keep: readonly boolean
   return `${parts.join('\n\n')}\n`;
 }
 
-/**
- * Renders `input` as the full history, capped at `maxTokens` tokens of `counter` (see the
- * module comment for the order of the cap); each turn's text through {@link safeTurnText}
- * first. Never throws.
- * @param opts.maxTokens the cap in tokens ({@link MIN_HISTORY_MAX_TOKENS} to {@link DEFAULT_HISTORY_MAX_TOKENS}; the engine checks the range)
- */
+/** Items come in already redacted; turns pass {@link safeTurnText}. The engine checks the range of `maxTokens`. Never throws. */
 export function renderFullHistory(input: HistoryInput, opts: { readonly maxTokens: number; readonly counter: TokenCounter }): RenderedHistory {
   const { maxTokens, counter } = opts;
   input = { ...input, items: input.items.map((item) => (item.kind === 'turn' ? { ...item, text: safeTurnText(item.text) } : item)) };
@@ -275,7 +223,6 @@ export function renderFullHistory(input: HistoryInput, opts: { readonly maxToken
   }
 }
 
-/** Which blocks to keep, with or without output, and which anchor turns to cut, for `budget` tokens. */
 function planCap(input: HistoryInput, blocks: readonly Block[], total: RenderedHistory['total'], budget: number, counter: TokenCounter) {
   const keep = blocks.map(() => true);
   const withOutput = blocks.map(() => true);

@@ -1,8 +1,4 @@
-/**
- * Handing back (docs/DESIGN.md §5 receiving side): what a receiving specialist records when it
- * answers a handoff — the request of "Handoff: Record Result" and the CLI's
- * `record-result`, and the acceptance criteria a handoff sets.
- */
+/** What a receiving specialist records when it answers a handoff, and the acceptance criteria a handoff sets. */
 import { z } from 'zod';
 import { MAX_ITEM_CHARS, MAX_LIST_ITEMS, MAX_SUMMARY_CHARS, formatCount } from '../handoff/limits';
 import type { ParsedHandoff } from '../handoff/parse';
@@ -17,15 +13,8 @@ const list = z
   .transform((xs) => xs.map((x) => x.trim()).filter(Boolean));
 
 /**
- * A hand-back ("Record Result"):
- * - `specialist`: the receiving specialist who writes the result;
- * - `handoffs`: the handoffs answered (ids, file names or `latest`); empty: every open
- *   handoff addressed to `specialist` (pending, accepted or in progress, not answered yet);
- * - `criteria_met`: the acceptance criteria met — their texts, their 1-based numbers as
- *   listed by {@link acceptanceCriteria}, or `all`;
- * - `proceed_if_taken`: record even when another session took the handoff up and never
- *   recorded a result (the caller has asked the user).
- * Budget and tokenizer as for a handoff (3,000 tokens, o200k_base).
+ * `handoffs` empty: every open handoff to `specialist`. `criteria_met`: texts, 1-based numbers from
+ * {@link acceptanceCriteria}, or `all`. `proceed_if_taken`: record even when another session took the handoff up.
  */
 export const RecordResultRequestSchema = z.object({
   specialist: SpecialistIdSchema,
@@ -39,13 +28,9 @@ export const RecordResultRequestSchema = z.object({
   max_context_tokens: z.number().int().positive().max(10_000_000).default(3000),
   tokenizer: TokenizerNameSchema.default('o200k_base'),
 });
-/** A hand-back request as parsed. */
 export type RecordResultRequest = z.infer<typeof RecordResultRequestSchema>;
 
-/**
- * The acceptance criteria a handoff sets, in order: its next steps (each is work to do),
- * then its return condition (when to hand back). Duplicates are listed once.
- */
+/** Its next steps, then its return condition; duplicates once. */
 export function acceptanceCriteria(handoff: ParsedHandoff): string[] {
   const steps = (handoff.sections.get('Next steps') ?? '')
     .split('\n')
@@ -55,11 +40,7 @@ export function acceptanceCriteria(handoff: ParsedHandoff): string[] {
   return [...new Set(all)];
 }
 
-/**
- * Which criteria are met by the request's `criteria_met`: `all`, exact texts (trimmed,
- * case-insensitive) or 1-based numbers.
- * @returns one check per criterion, and the entries of `criteria_met` that matched none
- */
+/** @returns one check per criterion, and the entries of `criteria_met` that matched none (texts match case-insensitively) */
 export function matchCriteria(criteria: readonly string[], met: RecordResultRequest['criteria_met']): { checks: Array<{ criterion: string; met: boolean }>; unknown: string[] } {
   // "all" also counts inside a list (["all"]): agents send lists where the CLI sends --met all.
   if (met === 'all' || met.some((m) => m.trim().toLowerCase() === 'all')) {

@@ -1,35 +1,23 @@
-/**
- * The hand-back status policy: which status a handoff is recorded with when a
- * specialist hands back, and the one-screen summary shown before the user confirms.
- *
- * The policy table follows the hand-back status policy (docs/DESIGN.md §5 "Hand-back policy": complete /
- * in_progress / blocked / session note only) with docs/DESIGN.md §5's test rule: a handoff
- * cannot be recorded `complete` while a recorded test failed after the last passing run.
- *
- * Pure: no I/O.
- */
+/** Which status a hand-back records on a handoff, and the one-screen summary shown before the user confirms. */
 import { codeSpan, formatCount, plural } from '../handoff/render';
 import type { TestRun } from '../handoff/schema';
 
 export { AcceptanceCheckSchema, type AcceptanceCheck } from '../handoff/schema';
 import type { AcceptanceCheck } from '../handoff/schema';
 
-/** A status a hand-back can record on a handoff (a subset of docs/DESIGN.md §5's handoff statuses). */
+/** The handoff statuses a hand-back can record. */
 export type ResultStatus = 'complete' | 'in_progress' | 'blocked';
 
-/** Inputs of {@link resultStatus}. */
 export interface ResultStatusInput {
-  /** Whether the session maps reliably to a handoff it can hand back. */
+  /** Whether the session maps reliably to a handoff. */
   readonly matched: boolean;
-  /** The acceptance criteria checked, in display order. */
   readonly criteria: readonly AcceptanceCheck[];
-  /** The recorded test runs, chronological (oldest first); the order is trusted, not re-sorted. */
+  /** Oldest first; the order is trusted, not re-sorted. */
   readonly tests: readonly TestRun[];
-  /** External blockers; blank entries are ignored. */
+  /** Blank entries are ignored. */
   readonly blockers: readonly string[];
 }
 
-/** Outcome of {@link resultStatus}: the status to record (or `note_only`) and the reasons in words. */
 export interface ResultStatusDecision {
   readonly status: ResultStatus | 'note_only';
   readonly reasons: string[];
@@ -38,16 +26,11 @@ export interface ResultStatusDecision {
 /** Most failing runs named one by one in the reasons; the rest are counted. */
 export const MAX_FAILURES_NAMED = 5;
 
-/** Text on one line: line breaks and runs of spaces become one space. */
 function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-/**
- * The failing test runs that block `complete`: every `failed` run after the last `passed` one (all
- * failures when none passed). A result resting on the agent's claim alone (`basis: 'claim'`) is no
- * recorded result: neither a pass nor a failure here.
- */
+/** Every `failed` run after the last `passed` one (all when none passed); a result resting on the agent's claim counts as neither. */
 export function failuresAfterLastPass(all: readonly TestRun[]): { failures: TestRun[]; lastPass: TestRun | undefined } {
   const tests = all.filter((t) => t.basis !== 'claim');
   let last = -1;
@@ -80,27 +63,9 @@ function testReasons(tests: readonly TestRun[]): { blocking: string[]; info: str
 }
 
 /**
- * The hand-back status policy, first matching row wins:
- *
- * | local state | status |
- * |---|---|
- * | `matched` false: no handoff maps reliably to this session | `note_only` — write a session note only; no handoff status changes |
- * | at least one non-blank blocker | `blocked` |
- * | at least one criterion, every criterion met, and no test `failed` after the last `passed` run | `complete` |
- * | anything else (work started, criteria open or missing, or a failing test) | `in_progress` |
- *
- * Tests are read in the order given (oldest first). Every `failed` run after the last
- * `passed` run blocks `complete`; failures with no passing run at all block it too; a
- * failure followed by a pass does not; `unknown` results neither pass nor fail. No test
- * runs at all do not block `complete` (nothing failed).
- *
- * Source: docs/DESIGN.md §5 "Hand-back policy" (hand-back status policy) for the four rows; docs/DESIGN.md §5 for the
- * test rule.
- *
- * @returns the status and `reasons`: sentences the user can act on, e.g. "Acceptance
- *   criterion not met: …", "Test `npm test` failed at … after the last passing run …".
- *   `blocked` lists the blockers first, then what else keeps the work from complete.
- *   Never throws.
+ * First matching row wins: not `matched` → `note_only` (no status changes); a blocker → `blocked`; every criterion met
+ * (at least one) and no test failed after the last pass → `complete`; else `in_progress`. No test runs at all do not
+ * block `complete`. `reasons` are sentences the user can act on. Never throws.
  */
 export function resultStatus(input: ResultStatusInput): ResultStatusDecision {
   if (!input.matched) {
@@ -140,23 +105,12 @@ export function resultStatus(input: ResultStatusInput): ResultStatusDecision {
   return { status: 'in_progress', reasons: [...criteriaReasons, ...tests.blocking, ...tests.info] };
 }
 
-/** Icon of each recorded status in the summary (the hand-back status policy's output format, docs/DESIGN.md §5 "Hand-back policy"). */
+/** Icons of the statuses in the summary. */
 export const RESULT_ICONS: Readonly<Record<ResultStatus, string>> = Object.freeze({ complete: '✅', in_progress: '🟡', blocked: '🚫' });
 
-/** Icon of the line that introduces the issues of a hand-back. */
 export const ISSUES_ICON = '⚠️';
 
-/**
- * The one-screen summary of a hand-back, as lines (no line ends):
- * one `<icon> <label> — <status>` line per entry (e.g. `✅ Auth refresh — complete`,
- * `🟡 … — in_progress`, `🚫 … — blocked`), then, when there are failures, a line
- * `⚠️ N issue(s):` (`1 issue:`, `2 issues:`) and one `- <label>: <message>` per failure.
- * Labels and messages are put on one line (line breaks become spaces). Format after the
- * hand-back status policy's output (docs/DESIGN.md §5 "Hand-back policy").
- *
- * @param entries what was recorded, in display order
- * @param failures what could not be recorded and why, in display order
- */
+/** `✅ Auth refresh — complete` per entry, then `⚠️ 2 issues:` and `- <label>: <message>` per failure, each on one line. */
 export function resultSummaryLines(
   entries: ReadonlyArray<{ label: string; status: ResultStatus }>,
   failures: ReadonlyArray<{ label: string; message: string }>,

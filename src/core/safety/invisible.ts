@@ -1,23 +1,6 @@
 /**
- * Invisible-Unicode stripping (docs/DESIGN.md §7 "Nothing leaked"): bidi controls,
- * zero-width characters, Unicode tag characters and control characters are removed from
- * text other agents wrote ({@link stripInvisible}). Pure: no I/O.
- */
-
-/**
- * Invisible characters removed from text other agents wrote (docs/DESIGN.md §7): bidi controls
- * (U+202A–U+202E embeddings and overrides, U+2066–U+2069 isolates, U+200E/U+200F marks,
- * U+061C Arabic letter mark), zero-width characters (U+200B space, U+200C non-joiner,
- * U+200D joiner, U+2060 word joiner, U+FEFF byte-order mark / zero-width no-break space,
- * wherever it stands) and Unicode tag characters (U+E0000–U+E007F, the "ASCII smuggling"
- * block). Kept: U+200D between two emoji (👨‍👩‍👧, 👩🏽‍💻, ❤️‍🔥), and the tag sequences of the
- * three RGI subdivision flags (🏴󠁧󠁢󠁥󠁮󠁧󠁿 England, 🏴󠁧󠁢󠁳󠁣󠁴󠁿 Scotland, 🏴󠁧󠁢󠁷󠁬󠁳󠁿 Wales).
- * Not removed: U+200C / U+200D inside Persian or Indic words (they go too — a deliberate
- * trade-off: invisible text from another agent is a channel for hidden instructions).
- * Also removed: control characters other than tab, line feed and carriage return (C0,
- * DEL, C1) — an ESC sequence in a committed handoff or an agent's summary would otherwise
- * reach a terminal through `prompt` (clear the screen, retitle the window) and a NUL byte
- * the model's context.
+ * Removed from other agents' text as a channel for hidden instructions: bidi controls, zero-width and tag characters, and
+ * control characters but tab, LF and CR (an ESC would reach a terminal). Kept: ZWJ between emoji, subdivision-flag tags.
  */
 // eslint-disable-next-line no-control-regex
 export const INVISIBLE_PATTERN = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u200b-\u200d\u2060\ufeff\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|[\u{e0000}-\u{e007f}]+/gu;
@@ -45,10 +28,7 @@ function zwjBetweenEmoji(text: string, offset: number): boolean {
   return before !== undefined && EMOJI_BEFORE_ZWJ.test(before.cp) && after !== undefined && EMOJI_AFTER_ZWJ.test(String.fromCodePoint(after));
 }
 
-/**
- * Removes invisible Unicode ({@link INVISIBLE_PATTERN}) from `text`.
- * @returns the cleaned text and how many characters (code points) were removed
- */
+/** @returns the cleaned text and how many code points were removed */
 export function stripInvisible(text: string): { text: string; removed: number } {
   let removed = 0;
   if (!text) return { text, removed };

@@ -1,32 +1,18 @@
-/**
- * The gate of a handoff package (docs/DESIGN.md §7 "Nothing leaked"): every free text of it
- * stripped of invisible Unicode and, in one batch, of secrets (`redactTexts`, `redact.ts`) —
- * a secret found in one text is redacted in all of them, and in those the job scans later
- * (`recurrence.ts`). Pure: no I/O.
- */
+/** Strips invisible Unicode from a handoff package and redacts its secrets, all texts in one batch. */
 import type { HandoffPackage } from '../handoff/schema';
 import { stripInvisible } from './invisible';
 import type { KnownSecrets } from './recurrence';
 import { addCounts, redactKnown, redactTexts } from './redact';
 
-/** What {@link sanitizePackage} did, besides the package it returns. */
 export interface SanitizeReport {
-  /** Secrets redacted by this call, per kind. */
   readonly found: Record<string, number>;
-  /** Invisible characters removed by this call. */
   readonly invisible: number;
-  /** Notes from the secret scan (a rule that crashed …). */
   readonly notes: string[];
-  /** The secrets known and found (value → kind), for the scans of the handoff's other fields and files. Never printed or written. */
+  /** value → kind, for scanning the handoff's other fields and files. Never printed or written. */
   readonly secrets: Map<string, string>;
 }
 
-/**
- * The free texts of a package in one fixed order, and the package rebuilt from texts in that
- * order: the summary, the diff excerpt, the reasons, every list item, turn, test command,
- * commit subject and author, session edit, acceptance criterion, evidence note, drafted item,
- * user request, command and its folder.
- */
+/** The package's free texts in a fixed order, and the package rebuilt from texts in that order. */
 function packageTexts(p: HandoffPackage): { texts: string[]; rebuild: (t: readonly string[]) => HandoffPackage } {
   const texts: string[] = [];
   const slot = (s: string): number => texts.push(s) - 1;
@@ -78,18 +64,8 @@ function packageTexts(p: HandoffPackage): { texts: string[]; rebuild: (t: readon
 }
 
 /**
- * Makes a package safe to write: strips invisible Unicode from every free text (what the
- * user and other agents wrote: summary, decisions, failed approaches, next steps, blockers,
- * artifacts, handover reason, return condition, recent turns, test command lines, commit
- * subjects and authors, session edits, and the drafted lists — completed items, user
- * requests, commands run and their folders) and redacts secrets in those and in the diff
- * excerpt, the acceptance criteria and the evidence notes. The diff excerpt keeps its
- * invisible characters (it is evidence of what is in the repository — a bidi attack in
- * the code must stay visible to the reviewer) but not its secrets.
- *
- * `known`: secrets the job found before (the request's fields), redacted wherever they occur
- * here too. `redactions` and `invisible_stripped` of the returned package add this call's
- * counts to what the package already recorded. Never throws.
+ * Redacts every free text, and strips invisible Unicode from all but the diff excerpt, where a bidi attack in the code
+ * must stay visible to the reviewer. The counts add to those the package recorded. Never throws.
  */
 export async function sanitizePackage(pkg: HandoffPackage, known?: KnownSecrets): Promise<{ pkg: HandoffPackage; report: SanitizeReport }> {
   let invisible = 0;
@@ -98,7 +74,6 @@ export async function sanitizePackage(pkg: HandoffPackage, known?: KnownSecrets)
     invisible += r.removed;
     return r.text;
   };
-  // 1. Invisible characters, in the texts people and agents wrote.
   const stripped: HandoffPackage = {
     ...pkg,
     summary: strip(pkg.summary),
@@ -119,7 +94,7 @@ export async function sanitizePackage(pkg: HandoffPackage, known?: KnownSecrets)
     user_requests: pkg.user_requests.map((u) => ({ ...u, text: strip(u.text) })),
     commands_run: pkg.commands_run.map((c) => ({ ...c, command: strip(c.command), cwd: c.cwd === null ? null : strip(c.cwd) })),
   };
-  // 2. Secrets: every text in one batch (the summary and the diff alone, they are large).
+  // One batch, so a secret found in one text is redacted in all of them.
   const { texts, rebuild } = packageTexts(stripped);
   const r = await redactTexts(texts, { known });
   const out: HandoffPackage = {
@@ -130,12 +105,7 @@ export async function sanitizePackage(pkg: HandoffPackage, known?: KnownSecrets)
   return { pkg: out, report: { found: r.found, invisible, notes: r.notes, secrets: r.secrets } };
 }
 
-/**
- * The package's free texts with every occurrence of a known secret redacted, the rules not run
- * again: for a package sanitized before a later scan of the same job (its short fields) found
- * more. `redactions` adds what was redacted. Never throws.
- * @returns the package and the secrets redacted (kind → count)
- */
+/** Redacts the known secrets again without the rules, for a package sanitized before a later scan of the job found more. Never throws. */
 export function redactKnownInPackage(pkg: HandoffPackage, known: KnownSecrets): { pkg: HandoffPackage; found: Record<string, number> } {
   const { texts, rebuild } = packageTexts(pkg);
   const r = redactKnown(texts, known);

@@ -1,38 +1,20 @@
-/**
- * Our provider-token rules (docs/DESIGN.md §7 "Nothing leaked"): the published key formats
- * secretlint preset-recommend 13 has no rule for — above all every AI provider's, the most
- * likely secrets in an AI-coding session — and the formats its rules cut short (a Slack
- * `xapp-` token's long tail). Each entry names the provider's published format; all run as
- * ONE combined regular expression (one pass per chunk), each alternative a fixed prefix and
- * bounded quantifiers over a single character class, so matching is linear. Pure: no I/O.
- *
- * The evaluation that chose these (recall, false positives, speed against gitleaks 8.28 and
- * secretlint 13 on a corpus generated from the formats) is in the issue-14 commit message.
- */
+/** Key formats secretlint's preset lacks (above all AI providers') or cuts short; every alternative is bounded, so the one combined regex stays linear. */
 import type { Finding } from './secretKinds';
 
-/** One provider format: the kind it is redacted as and its pattern (a regex source, no flags). */
 export interface ProviderFormat {
-  /** `[REDACTED:<kind>]` name; a kind listed in `SECRET_KINDS` (`secretKinds.ts`). */
+  /** `[REDACTED:<kind>]` name; must be listed in `SECRET_KINDS`. */
   readonly kind: string;
-  /** The provider's published format, in words. */
   readonly format: string;
-  /** The token's pattern, anchored by the combined pattern's token boundaries. */
   readonly pattern: string;
 }
 
 const B64URL = '[A-Za-z0-9_-]';
 const HEX = '[a-f0-9]';
-/** The tail of GitLab's routable tokens: `.` + a two-digit version + base36 (e.g. `.01` + 7–9 characters). */
+/** GitLab's routable-token tail: `.` + a two-digit version + base36. */
 const ROUTABLE = '(?:\\.[0-9a-z]{6,16})?';
 
-/**
- * The formats, most specific first (the combined pattern takes the first alternative that
- * matches at a position). Sources: each provider's documentation of its key format, checked
- * against gitleaks' rule for it where the documentation gives no length.
- */
+/** Most specific first: the combined pattern takes the first alternative that matches at a position. */
 export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
-  // AI providers.
   { kind: 'anthropic-admin-key', format: 'Anthropic Admin API key: sk-ant-admin01- + 93 base64url + AA', pattern: `sk-ant-admin\\d{2}-${B64URL}{80,120}AA` },
   { kind: 'anthropic-api-key', format: 'Anthropic API key: sk-ant-api03- (and later versions) + base64url, any length secretlint does not take', pattern: `sk-ant-(?:api|oat|sid)\\d{2}-${B64URL}{32,200}` },
   { kind: 'openrouter-api-key', format: 'OpenRouter API key: sk-or-v1- + 64 hex', pattern: `sk-or-v1-${HEX}{64}` },
@@ -48,7 +30,7 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { kind: 'together-api-key', format: 'Together AI API key (new format): tgp_v1_ + base64url', pattern: `tgp_v1_${B64URL}{40,64}` },
   { kind: 'fireworks-api-key', format: 'Fireworks AI API key: fw_ + 24 or more alphanumerics', pattern: 'fw_[A-Za-z0-9]{24,48}' },
   { kind: 'groq-api-key', format: 'Groq API key: gsk_ + 52 alphanumerics', pattern: 'gsk_[A-Za-z0-9]{52}' },
-  // GitLab's token prefixes (GitLab docs "Token overview": prefixes of each token type).
+  // GitLab token prefixes, from GitLab's "Token overview".
   {
     kind: 'gitlab-other-token',
     format: 'GitLab tokens: deploy gldt-, runner glrt-, SCIM glsoat-, feature-flag glffct-, feed glft-, CI/CD job glcbt-, incoming-mail glimt-, agent glagent-, OAuth app secret gloas-, pipeline trigger glptt-, runner registration GR1348941; routable tokens end in `.` + version + base36',
@@ -56,7 +38,6 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   },
   { kind: 'gitlab-token', format: 'GitLab personal access token: glpat- + 20 or more base64url (a routable one: + `.` + version + base36)', pattern: `glpat-${B64URL}{20,64}${ROUTABLE}` },
   { kind: 'twilio-api-key', format: 'Twilio API key SID: SK + 32 hex', pattern: 'SK[0-9a-fA-F]{32}' },
-  // Cloud and developer platforms.
   { kind: 'azure-ad-client-secret', format: 'Microsoft Entra ID (Azure AD) client secret: 3 characters, a digit, Q~, 31–34 characters', pattern: '[A-Za-z0-9_~.]{3}\\dQ~[A-Za-z0-9_~.-]{31,34}' },
   { kind: 'digitalocean-token', format: 'DigitalOcean personal access, OAuth and refresh tokens: dop_v1_, doo_v1_, dor_v1_ + 64 hex', pattern: `do[opr]_v1_${HEX}{64}` },
   { kind: 'pypi-token', format: 'PyPI API token: pypi- + the macaroon base64url starting AgEIcHlwaS5vcmc ("pypi.org")', pattern: `pypi-AgEIcHlwaS5vcmc${B64URL}{50,1000}` },
@@ -64,31 +45,22 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { kind: '1password-secret-key', format: '1Password account Secret Key: A3- + 6 + 6 (or 11) + 4 groups of 5 (uppercase and digits)', pattern: 'A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}' },
   { kind: 'age-secret-key', format: 'age secret key: AGE-SECRET-KEY-1 + 58 bech32 characters', pattern: 'AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}' },
   { kind: 'sentry-token', format: 'Sentry organisation auth token sntrys_ + base64 JSON + _ + 43; user auth token sntryu_ + 64 hex', pattern: `(?:sntrys_eyJ[A-Za-z0-9+/=_]{30,1000}|sntryu_${HEX}{64})` },
-  // Formats secretlint cuts short: a Slack app-level token's tail is 64 hex, longer than its rule takes.
+  // Slack app-level tokens: secretlint's rule stops before the 64-hex tail.
   { kind: 'slack-token', format: 'Slack tokens whole: xapp-<digit>-<app id>-<digits>-<hex>, xox[abposr]-<body>', pattern: '(?:xapp-\\d-[A-Z0-9]{8,16}-\\d{8,20}-[a-f0-9]{32,128}|xox[abposr]-[A-Za-z0-9-]{10,250})' },
 ];
 
-/**
- * Characters that continue a token: a match must not start inside a longer word or a
- * base64 run (`=` may precede it: `?key=AIza…`), nor end inside one.
- */
+/** A match must not start or end inside a longer word or base64 run (`=` may precede it: `?key=AIza…`). */
 const BEFORE_TOKEN = 'A-Za-z0-9_+/-';
 
-/**
- * All formats as one pattern: `(?<![token char])(?:(f1)|(f2)|…)(?![token char])`; the
- * capture group that matched says which format. Linear: each alternative begins with a
- * literal prefix (or, for the Azure client secret, a bounded class run), so a position
- * fails after a few characters.
- */
+/** The index of the capture group that matched says which format. */
 export const PROVIDER_PATTERN = new RegExp(`(?<![${BEFORE_TOKEN}])(?:${PROVIDER_FORMATS.map((f) => `(${f.pattern})`).join('|')})(?![A-Za-z0-9_~+/=-])`, 'g');
 
-/** Whether a token is a run of one character or an obvious placeholder (`xai-xxxx…`, `AIzaEXAMPLE…`). */
 function isFake(token: string): boolean {
   const body = token.replace(/^[A-Za-z]{1,8}[-_]/, '');
   return /(.)\1{11}/.test(body) || /EXAMPLE|example|your[-_]?key|XXXXXXXX/i.test(body);
 }
 
-/** Finds provider tokens (see {@link PROVIDER_FORMATS}); each finding is the whole token, priority 2. */
+/** Each finding is the whole token, priority 2. */
 export function findProviderTokens(text: string): Finding[] {
   const out: Finding[] = [];
   PROVIDER_PATTERN.lastIndex = 0;

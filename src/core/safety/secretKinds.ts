@@ -1,40 +1,20 @@
-/**
- * The kinds of secret that redaction names (docs/DESIGN.md §7 "Nothing leaked"): each kind's
- * `[REDACTED:<kind>]` name, what it is, and the rule that finds it — a rule of secretlint's
- * recommended preset (`secretlintRules.ts`) or one of our own (`ownSecretRules.ts`) — and
- * the {@link Finding} every rule reports. Pure data and string functions.
- */
-
-/** Where a kind's rule comes from. */
+/** The kinds of secret redaction names in `[REDACTED:<kind>]`, and the rule that finds each. */
 export type SecretRuleSource = 'secretlint' | 'handoff';
 
-/** One kind of secret: its `[REDACTED:<kind>]` name, what it is, and the rule that finds it. */
 export interface SecretKind {
-  /** Short stable name written in `[REDACTED:<kind>]` and in the frontmatter's `redactions`. */
+  /** Stable: written in `[REDACTED:<kind>]` and in the frontmatter's `redactions`. */
   readonly kind: string;
-  /** What it is, in words. */
   readonly label: string;
-  /**
-   * `secretlint`: a rule of secretlint preset-recommend 13; `handoff`: one of ours
-   * (`ownSecretRules.ts`, `contextRules.ts`, `providerRules.ts`). A secretlint kind may be
-   * found by one of ours as well (`openai-api-key`, `anthropic-api-key`, `gitlab-token`,
-   * `groq-api-key`, `huggingface-token`, `slack-token` whole): the kind is the same.
-   */
+  /** `handoff`: one of our rules. Ours may also find a secretlint kind (`slack-token` whole): the kind is the same. */
   readonly source: SecretRuleSource;
-  /** The rule id (secretlint package id, or ours) and the message ids it reports under. */
+  /** The rule id (secretlint package id, or ours). */
   readonly rule: string;
   readonly messageIds: readonly string[];
 }
 
 const SL = (rule: string) => `@secretlint/secretlint-rule-${rule}`;
 
-/**
- * Every kind of secret we redact, with its source. The secretlint kinds are named after
- * the rule's message id (rule set: secretlint preset-recommend 13); the `handoff` kinds are
- * our own rules: `jwt`, `secret-assignment`, `high-entropy-secret` (`ownSecretRules.ts`),
- * `authorization-header`, `cli-credential`, `url-credential`, `url-query-secret`
- * (`contextRules.ts`) and one kind per provider format (`PROVIDER_FORMATS`, `providerRules.ts`).
- */
+/** The secretlint kinds are named after the rule's message id. */
 export const SECRET_KINDS: readonly SecretKind[] = [
   { kind: 'aws-access-key-id', label: 'AWS access key id (AKIA…, ASIA…)', source: 'secretlint', rule: SL('aws'), messageIds: ['AWSAccessKeyID'] },
   { kind: 'aws-secret-access-key', label: 'AWS secret access key (after an aws_secret_access_key key)', source: 'secretlint', rule: SL('aws'), messageIds: ['AWSSecretAccessKey'] },
@@ -126,10 +106,7 @@ export const SECRET_KINDS: readonly SecretKind[] = [
 
 const KIND_BY_MESSAGE_ID = new Map(SECRET_KINDS.flatMap((k) => k.messageIds.map((m) => [m, k.kind] as const)));
 
-/**
- * The kind for a secretlint message id: the {@link SECRET_KINDS} entry, else (a rule added
- * by a later secretlint) the message id in kebab case, e.g. `FOO_BAR_TOKEN` → `foo-bar-token`.
- */
+/** Unknown ids (a rule added by a later secretlint) become kebab case: `FOO_BAR_TOKEN` → `foo-bar-token`. */
 export function kindForMessageId(messageId: string): string {
   return (
     KIND_BY_MESSAGE_ID.get(messageId) ??
@@ -142,15 +119,13 @@ export function kindForMessageId(messageId: string): string {
   );
 }
 
-/** The replacement written for a secret of `kind`: `[REDACTED:<kind>]`. */
 export function redactionMarker(kind: string): string {
   return `[REDACTED:${kind}]`;
 }
 
 /**
- * A secret found in a text: `[start, end)` in UTF-16 code units, its kind, and how specific
- * the rule is (0 a secretlint token rule, 1 secretlint's URL-credentials rule, 2 ours):
- * where findings overlap, the most specific names the merged one.
+ * `[start, end)` in UTF-16 code units. `priority`: 0 a secretlint token rule, 1 secretlint's
+ * URL-credentials rule, 2 ours; where findings overlap, the lowest names the merged one.
  */
 export interface Finding {
   start: number;

@@ -1,19 +1,7 @@
-/**
- * The note a transcript read leaves when some of its lines (or items) were not valid records:
- * one per transcript, counting them, so that what was dropped is never dropped without a word
- * (the rest of the file is read as usual).
- */
 import { formatCount } from '../handoff/limits';
 import type { ReadStats } from './events';
 
-/**
- * `<file>: 3 of 1,204 lines are not valid JSON records and were skipped (first at line 17)`;
- * for a JSON document its items (`… 2 of 40 items are not valid records …`); for a read that
- * resumed after the previous one, the lines it read (`3 of the 120 lines new since the
- * previous read …, first at line 17 of them`).
- * @param resumed whether the read started after the start of the file (positions then count from there)
- * @returns undefined when every line or item was a record
- */
+/** `<file>: 3 of 1,204 lines are not valid JSON records and were skipped (first at line 17)`; with `resumed`, positions count from the read's start. */
 export function badRecordsNote(file: string, stats: Pick<ReadStats, 'lines' | 'bad_records'>, resumed: boolean): string | undefined {
   const bad = stats.bad_records;
   if (!bad) return undefined;

@@ -1,26 +1,13 @@
-/**
- * A test run's result as the agent's own words state it, for a run whose log holds neither an
- * exit code nor the runner's output (SpecStory blocks of the Cursor extension, a Cline command
- * with no output): "All tests pass now." after the run. Such a result is shown with its basis,
- * the agent's claim — never as an exit code — and is no evidence for a claim (src/core/receive/claims.ts).
- * Success statements are found by the claim rules (src/core/receive/claimRules.ts); failures by
- * the plain statements below (a condition or a plan — "if the tests fail" — states none). Pure.
- */
+/** A test run's result as the agent's words state it, for logs with neither exit code nor output; never evidence for a claim. */
 import { findClaims } from '../receive/claims';
 import { NOT_A_STATEMENT } from '../receive/claimRules';
 
 /** Words before a failure that say there is none ("no tests fail", "none of the tests failed"). */
 const NONE_FAILED = /\b(?:no|not|none|never|zero|without)\b|n['’]t\b/;
 
-/** "3 tests fail", "the tests are still failing", "2 failed", "test suite fails": a failure stated. */
 const FAILED = /\b(?:\d+\s+(?:tests?\s+|specs?\s+)?fail(?:s|ed|ing|ures?)\b|(?:tests?|specs?|suite)\s+(?:are\s+|is\s+)?(?:still\s+)?(?:fail(?:s|ed|ing)?|broken|red)\b)/i;
 
-/**
- * The result the agent's words state for the test run before them: `failed` when a failure is
- * stated (not negated: "no tests fail" states none), else `passed` when a tests-pass claim is
- * found, else undefined.
- * @param text the agent's words after the run, up to its next tool use or the user's next turn
- */
+/** `failed` when a failure is stated and not negated, else `passed` on a tests-pass claim. `text`: the agent's words after the run. */
 export function claimedTestResult(text: string): 'passed' | 'failed' | undefined {
   for (const sentence of text.split(/(?<=[.!?])\s+|\r?\n/)) {
     const m = FAILED.exec(sentence);

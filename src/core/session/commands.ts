@@ -1,36 +1,13 @@
-/**
- * The commands a session ran beside its tests (docs/DESIGN.md §6 "Commands run"): what
- * each does, by its first words — `build`, `install`, `migration`, `deploy`, `git` (operations
- * that change history), `other` — and repeated runs of one command in one folder counted once,
- * with the latest run's exit code. Pure: no I/O.
- *
- * Read-only commands (`ls`, `cat`, `grep`, `sed -n`, `git status` / `diff` / `log`, `gh issue
- * view` …) are left out: they say nothing about what was built, installed or changed, and a
- * session runs hundreds of them. They are not counted in `commands_seen` either, so the loss
- * report counts only commands that could have been listed. Test runs (./testDetection.ts) are
- * never here: they are `tests_run`.
- *
- * The rules follow each tool's documented command line (npm, pnpm, yarn, bun, pip, poetry, uv,
- * cargo, go, Maven, Gradle, make, Docker, dotnet; Prisma, Alembic, Rails, Knex, Django, Sequelize,
- * Flyway, Drizzle, TypeORM, Laravel, Ecto, EF Core; Vercel, Netlify, Fly.io, kubectl, Terraform,
- * Helm, Serverless, CDK, SAM, Pulumi, Firebase, gcloud, Wrangler, vsce; git).
- */
+/** The non-test commands a session ran, by kind; read-only ones are left out and not counted, as they say nothing about what changed. */
 import type { CommandKind } from '../handoff/draftFields';
 import type { SessionCommand } from './events';
 import { shellWrites, simpleCommands } from './shellWords';
 
-/** A command's kind, or `read_only` (left out of `commands_run`). */
 export type CommandClass = CommandKind | 'read_only';
 
-/** Characters after which a separator may be text, not a separator: quotes, escapes, substitutions, heredocs, comments. */
 const QUOTING = /['"\\`#]|\$\(|<</;
 
-/**
- * Splits a command line into its simple commands (on `&&`, `||`, `;`, `|`, a background `&`,
- * newlines; not `2>&1`). A line that quotes, escapes or substitutes is split by the shell parser
- * (./shellWords.ts `simpleCommands`: `rg "a|b" src` is one command, a heredoc body none); a plain
- * one, and one the parser refuses, by the separators themselves (the parser costs milliseconds).
- */
+/** A line that quotes or substitutes is split by the shell parser (`rg "a|b" src` is one command); others, more cheaply, by separators. */
 function segments(command: string): string[] {
   const parsed = QUOTING.test(command) && /[|;&\n]/.test(command) ? simpleCommands(command) : undefined;
   return (parsed ?? command.split(/&&|\|\||[;|\n]|\s&(?=\s|$)/))
@@ -38,13 +15,7 @@ function segments(command: string): string[] {
     .filter(Boolean);
 }
 
-/**
- * Wrappers removed before the first word is read: env assignments (`CI=1`), `sudo`, `time`,
- * `env`, `nohup`, `command`, `exec`; package runners that run a tool (`npx`, `pnpm exec` /
- * `dlx`, `yarn dlx` / `exec`, `bunx`, `bun x`, `uv run`, `poetry run`, `pipenv run`, `bundle
- * exec`, `python -m` for modules named after their tool); a path before the program
- * (`./node_modules/.bin/tsc`, `/usr/bin/make`).
- */
+/** Strips what comes before the program: env assignments, `sudo`, package runners (`npx`, `uv run`, …), a path. */
 function bare(segment: string): string {
   let s = segment;
   for (let i = 0; i < 8; i++) {
@@ -63,7 +34,7 @@ function bare(segment: string): string {
 
 const SCRIPT = String.raw`(?:npm|pnpm|yarn|bun)\s+(?:run(?:-script)?\s+)?`;
 
-/** [pattern on a bare segment, kind]: the first match wins. */
+/** The first match wins. */
 const RULES: Array<[RegExp, CommandKind | 'read_only' | 'neutral']> = [
   [/^(?:cd|pushd|popd|set|export|source|\.|true|:)(?:\s|$)/, 'neutral'],
   // Migrations before builds and scripts: `npm run migrate`, `prisma migrate dev`.
@@ -77,7 +48,6 @@ const RULES: Array<[RegExp, CommandKind | 'read_only' | 'neutral']> = [
   [/^drizzle-kit\s+(?:migrate|push|generate)\b/, 'migration'],
   [/^(?:goose|dbmate|migrate)\s+(?:\S+\s+)*(?:up|down|migrate|redo)\b/, 'migration'],
   [/^(?:php\s+artisan\s+migrate|mix\s+ecto\.(?:migrate|rollback)|dotnet\s+ef\s+(?:database\s+update|migrations\s+add)|diesel\s+migration|sqlx\s+migrate|supabase\s+(?:db\s+(?:push|reset)|migration))\b/, 'migration'],
-  // Deploys and publishes.
   [new RegExp(String.raw`^${SCRIPT}(?:deploy|release|publish)[\w:.-]*`), 'deploy'],
   [/^vercel(?:\s+(?:deploy|--prod|-p|promote)\b|\s*$)/, 'deploy'],
   [/^(?:netlify|fly|flyctl|serverless|sls|cdk|sam|firebase|eb|wrangler|railway|render)\s+(?:\S+\s+)*?(?:deploy|publish|up)\b/, 'deploy'],
@@ -87,13 +57,11 @@ const RULES: Array<[RegExp, CommandKind | 'read_only' | 'neutral']> = [
   [/^pulumi\s+(?:up|destroy)\b/, 'deploy'],
   [/^gcloud\s+(?:\S+\s+)*deploy\b|^az\s+(?:\S+\s+)*deploy\b|^heroku\s+(?:container:release|releases:rollback)\b|^ansible-playbook\b/, 'deploy'],
   [/^(?:docker|podman)\s+push\b|^(?:npm|pnpm|yarn)\s+publish\b|^cargo\s+publish\b|^twine\s+upload\b|^gh\s+release\s+create\b|^gem\s+push\b|^(?:vsce|ovsx)\s+publish\b/, 'deploy'],
-  // Installs (package managers).
   [/^(?:npm|pnpm|yarn|bun)\s+(?:install|i|add|ci|remove|rm|uninstall|un|update|upgrade|up|link)\b|^yarn\s*$/, 'install'],
   [/^(?:pip[\d.]*|uv\s+pip|pipx|pipenv|conda|mamba)\s+(?:install|uninstall|sync)\b|^uv\s+(?:add|remove|sync|lock)\b|^poetry\s+(?:add|remove|install|update|lock)\b|^pdm\s+(?:add|install|sync)\b/, 'install'],
   [/^cargo\s+(?:add|remove|install|update)\b|^go\s+(?:get|mod\s+(?:tidy|download|vendor))\b/, 'install'],
   [/^(?:gem\s+install|bundle(?:\s+(?:install|add|update))?\s*$|bundle\s+(?:install|add|update)\b|composer\s+(?:install|require|update|remove)|mix\s+deps\.get|dotnet\s+(?:add\s+\S+\s+package|restore)|deno\s+(?:install|add)|swift\s+package\s+resolve)\b/, 'install'],
   [/^(?:apt|apt-get|dnf|yum|zypper|brew|port|choco|winget|scoop)\s+(?:-\S+\s+)*(?:install|remove|purge|upgrade|update|reinstall)\b|^apk\s+(?:add|del)\b|^pacman\s+-S/, 'install'],
-  // Builds.
   [new RegExp(String.raw`^${SCRIPT}(?:build|compile|bundle|package|dist|typecheck|tsc)[\w:.-]*`), 'build'],
   [/^(?:tsc|esbuild|webpack|rollup|tsup|swc|babel|parcel\s+build|vite\s+build|next\s+build|nuxt\s+(?:build|generate)|ng\s+build|astro\s+build|turbo\s+(?:run\s+)?build|nx\s+(?:run\s+\S*:)?build)\b/, 'build'],
   [/^(?:make|gmake|cmake|ninja|meson|bazel\s+build|buck2?\s+build|scons|msbuild|xcodebuild)\b/, 'build'],
@@ -119,16 +87,10 @@ const RULES: Array<[RegExp, CommandKind | 'read_only' | 'neutral']> = [
   [/^(?:node\s+(?:--check|-c)|python[\d.]*\s+-m\s+py_compile|(?:ba|z|da)?sh\s+-n|ruby\s+-c|php\s+-l)\s/, 'read_only'],
 ];
 
-/** Priority of the kinds when a line runs several: the most consequential names the line. */
+/** When a line runs several, the most consequential kind names it. */
 const PRIORITY: readonly CommandClass[] = ['deploy', 'migration', 'build', 'install', 'git', 'other', 'read_only'];
 
-/**
- * What a command line does (see the file's comment): each simple command of the line is read by
- * its first words after wrappers; the line takes the most consequential kind among them
- * (deploy, migration, build, install, git, other). `read_only` when every part only reads and
- * nothing is written by a redirection (`echo x > f` is `other`).
- * @param writes the files the line writes, when the caller already parsed them (./shellWords.ts `shellWrites`)
- */
+/** `read_only` only when every part reads and nothing is redirected to a file (`echo x > f` is `other`). */
 export function classifyCommand(command: string, writes?: readonly string[]): CommandClass {
   let best: CommandClass | undefined;
   for (const seg of segments(command)) {
@@ -144,18 +106,13 @@ export function classifyCommand(command: string, writes?: readonly string[]): Co
   return best;
 }
 
-/** How a run ended: exit 0 `succeeded`, another exit code (or the log saying it failed) `failed`, else `unknown` — never guessed. */
 export function commandResult(c: Pick<SessionCommand, 'exit_code' | 'failed'>): 'succeeded' | 'failed' | 'unknown' {
   const exit = typeof c.exit_code === 'number' && Number.isSafeInteger(c.exit_code) ? c.exit_code : null;
   if (exit === 0) return 'succeeded';
   return exit !== null || c.failed ? 'failed' : 'unknown';
 }
 
-/**
- * Repeated runs of one command (same text, same folder) in one transcript: the latest run's
- * `exit_code` and `result`, `count` runs, `failed_count` of them failed, `last_at` the latest
- * run's time (null when the format records none), `seq` its order in the transcript.
- */
+/** Runs of one command (same text and folder): the latest run's `exit_code`, `result` and time (`last_at`, null if unrecorded). */
 export interface CommandGroup {
   readonly command: string;
   readonly cwd: string | null;
@@ -168,17 +125,12 @@ export interface CommandGroup {
   seq: number;
 }
 
-/** Distinct commands (text + folder) kept per transcript: 500; beyond that the least recently run is dropped (still counted in `seen`). */
+/** Beyond this, the least recently run group is dropped (still counted in `seen`). */
 export const MAX_COMMAND_GROUPS = 500;
 
-/** Characters of one command line kept (the line limit of src/core/handoff/limits.ts `MAX_LINE_CHARS`, 2,000): a longer one is cut, ending "…". */
 export const MAX_COMMAND_CHARS = 2_000;
 
-/**
- * `command` cut to at most {@link MAX_COMMAND_CHARS} characters (code points), "…" the last;
- * shorter ones as they are. The cut is at the last whitespace when there is one, so a secret
- * (one word) is never left half there for the redactor to miss; a single longer word is cut hard.
- */
+/** Cut at the last whitespace, so a secret (one word) is never left half there for the redactor to miss. */
 function clipCommand(command: string): string {
   if (command.length <= MAX_COMMAND_CHARS) return command;
   const chars = [...command];
@@ -188,20 +140,11 @@ function clipCommand(command: string): string {
   return `${space > 0 ? head.slice(0, space) : head}…`;
 }
 
-/**
- * Groups a transcript's non-test commands in bounded memory (at most {@link MAX_COMMAND_GROUPS}
- * groups): commands that ran and are not read-only. `seen` counts those runs, kept or not.
- */
 export class CommandTally {
   private readonly groups = new Map<string, CommandGroup>();
   private seq = 0;
-  /** Runs of listed kinds seen (read-only, rejected and test commands are not counted). */
   seen = 0;
 
-  /**
-   * Adds one command that is not a test run; read-only ones and those that did not run are left out.
-   * @param writes the files it writes, when already parsed (saves a second parse)
-   */
   add(c: SessionCommand, writes?: readonly string[]): void {
     if (!c.ran || !c.command.trim()) return;
     const kind = classifyCommand(c.command, writes);
@@ -223,7 +166,6 @@ export class CommandTally {
     if (this.groups.size > MAX_COMMAND_GROUPS) this.groups.delete(this.groups.keys().next().value as string);
   }
 
-  /** The groups, in the order of their latest run. */
   list(): CommandGroup[] {
     return [...this.groups.values()].map((g) => ({ ...g }));
   }

@@ -1,33 +1,20 @@
-/**
- * What a shell command line writes, read from its parsed syntax tree — never from the text of a
- * heredoc body or a quoted string (`python - <<'PY' … if n>5:` gave a file `5:`).
- * The parser is `mvdan-sh`, the JavaScript build of mvdan.cc/sh (POSIX / Bash syntax, heredocs,
- * quoting and `$(…)` parsed as bash does): pure JavaScript and synchronous.
- */
+/** What a shell command writes, read from its syntax tree, never from a heredoc body or a quoted string. */
 import type { CallExpr, Node, Parser, Redirect, Word, syntax } from 'mvdan-sh';
 
 type Syntax = typeof syntax;
 let loaded: Syntax | undefined;
 
-/**
- * The parser's module, loaded on first use: it is 1.5 MB of JavaScript (Go compiled by
- * GopherJS) and costs about half a second to load, which a CLI start or a log without a
- * single redirection should not pay.
- */
+/** Loaded on first use: a large GopherJS build that a CLI start or a log without redirections should not pay for. */
 function sh(): Syntax {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   loaded ??= (require('mvdan-sh') as { syntax: Syntax }).syntax;
   return loaded;
 }
 
-/** Redirection operators that write a file (bash manual §3.6): `>`, `>>`, `>|`, `&>`, `&>>`, `>&` (with a file name). */
+/** Redirections that write a file (bash manual §3.6). */
 const WRITE_OP = /^(?:&>>|&>|>>|>\||>&|>)/;
 
-/**
- * The literal value of a word, or undefined when it depends on the shell's state
- * (a variable, `$(…)`, a glob, `~`): such a target is not a file name we can report.
- * Quotes are removed as the shell removes them; a backslash escapes the next character.
- */
+/** Undefined when the word depends on shell state (a variable, `$(…)`, a glob, `~`): no file name we can report. */
 export function literalWord(word: Word): string | undefined {
   let out = '';
   for (const part of word.Parts) {
@@ -52,10 +39,9 @@ export function literalWord(word: Word): string | undefined {
 
 let parser: Parser | undefined;
 
-/** Longest command line parsed: 65,536 characters (a longer one, a huge heredoc, is not searched for writes). */
+/** A longer line (a huge heredoc) is not searched. */
 export const MAX_PARSED_CHARS = 65_536;
 
-/** Parses a command line; undefined when it is not valid shell (then nothing is read from it). */
 export function parseShell(command: string): Node | undefined {
   try {
     parser ??= sh().NewParser();
@@ -65,13 +51,7 @@ export function parseShell(command: string): Node | undefined {
   }
 }
 
-/**
- * The simple commands of a command line as they appear in it (`a | b && c` → `a`, `b`, `c`),
- * found in its syntax tree: the separators inside quotes, heredoc bodies and comments are text,
- * not separators (`rg "a|b" src` is one command). Commands inside `$(…)` and subshells count too;
- * redirections are not part of a command's text. Undefined when the line does not parse as
- * shell or is longer than {@link MAX_PARSED_CHARS}: the caller then splits it another way.
- */
+/** Simple commands as written (`a | b && c` → `a`, `b`, `c`; `rg "a|b" src` is one), `$(…)` included; undefined when unparsed. */
 export function simpleCommands(command: string): string[] | undefined {
   if (command.length > MAX_PARSED_CHARS) return undefined;
   const tree = parseShell(command);
@@ -87,15 +67,9 @@ export function simpleCommands(command: string): string[] | undefined {
   return out;
 }
 
-/**
- * Files a shell command line writes: redirection targets (`> f`, `>> f`, `>| f`, `&> f`,
- * `2> f`) and `tee` arguments — literal paths only: not `/dev/…`, file descriptors
- * (`2>&1`), variables or globs. A heredoc body (`<<'EOF' … EOF`) and quoted text are data,
- * never redirections. A line that does not parse as shell writes nothing we can name.
- */
+/** Redirection targets and `tee` arguments: literal paths only, no `/dev/…`, descriptors, variables or globs. */
 export function shellWrites(command: string): string[] {
-  // Nothing is written without a ">" or a "tee": skip the parse (it costs milliseconds: the
-  // parser is Go compiled to JavaScript). Descriptor copies and /dev/null writes are not files.
+  // Skip the parse when nothing can be written: the parser is Go compiled to JavaScript, and slow.
   const rest = command.replace(/\d*>>?\s*\/dev\/null\b|\d*>&\s*(?:\d+|-)(?![\w./-])|&>\s*\/dev\/null\b/g, '');
   if ((!rest.includes('>') && !rest.includes('tee')) || command.length > MAX_PARSED_CHARS) return [];
   const tree = parseShell(command);

@@ -1,23 +1,15 @@
-/**
- * Which commands are test runs, and what their summary lines say (docs/DESIGN.md §6 "Tests run").
- * The exit code decides the result; parsed counts only add detail. Where the log has no exit
- * code, the runner's printed summary decides, marked `basis: 'output'`; a command
- * whose result neither tells stays `unknown` — never guessed as passed.
- */
+/** Which commands are test runs. The exit code decides the result; without one the runner's summary (`basis: 'output'`); else `unknown`, never guessed. */
 import { TestRunSchema, type TestRun } from '../handoff/schema';
 import type { SessionCommand, SessionSource } from './events';
 
-/** Counts parsed from a test runner's summary. */
 export interface TestCounts {
   passed?: number;
   failed?: number;
   skipped?: number;
 }
 
-/** Prefixes that run another command: env assignments, `time`, `sudo`, package runners. */
 const WRAPPERS = /^(?:(?:[A-Za-z_][A-Za-z0-9_]*=\S*|time|sudo|env|nice|command|exec|xvfb-run|npx(?:\s+--?\S+)*|bunx|pnpx|pnpm\s+(?:exec|dlx)|yarn\s+(?:exec|dlx)|uv\s+run|poetry\s+run|pipenv\s+run|hatch\s+run|pdm\s+run|bundle\s+exec|dotenv\s+--)\s+)+/;
 
-/** [pattern on a normalized command segment, runner label]. First match wins. */
 const RUNNERS: Array<[RegExp, string]> = [
   [/^npm\s+(?:test|t|tst)\b/, 'npm test'],
   [/^npm\s+(?:run|run-script)\s+(test[\w:.-]*)/, 'npm run test'],
@@ -42,7 +34,6 @@ const RUNNERS: Array<[RegExp, string]> = [
   [/^(?:swift\s+test|mix\s+test|flutter\s+test|dart\s+test|sbt\s+test|zig\s+build\s+test|stack\s+test|cabal\s+test)\b/, 'test runner'],
 ];
 
-/** Splits a shell command line into its simple commands (on `&&`, `||`, `;`, `|`, newlines). */
 function segments(command: string): string[] {
   return command
     .split(/&&|\|\||[;|\n]/)
@@ -50,11 +41,7 @@ function segments(command: string): string[] {
     .filter(Boolean);
 }
 
-/**
- * The test runner a command line invokes, or undefined when it runs no tests.
- * Looks at every simple command of the line (`cd app && npm test` is a test run) after
- * removing env assignments and wrappers (`CI=1 npx --yes vitest run`).
- */
+/** Any simple command of the line counts (`cd app && npm test`), after env assignments and wrappers. */
 export function testRunner(command: string): string | undefined {
   for (const seg of segments(command)) {
     const bare = seg.replace(WRAPPERS, '').replace(/^(?:\S*\/)?(?=(?:jest|vitest|mocha|pytest|phpunit|pest|rspec)\b)/, '');
@@ -82,7 +69,6 @@ function lastMatch(text: string, re: RegExp): RegExpExecArray | undefined {
   return last;
 }
 
-/** Reads "3 passed, 1 failed, 2 skipped"-style lists (any order, any separators). */
 function wordCounts(list: string, words: Record<keyof TestCounts, RegExp>): TestCounts | undefined {
   const out: TestCounts = {};
   let any = false;
@@ -194,7 +180,7 @@ const PARSERS: Parser[] = [
   },
 ];
 
-/** Loose summaries: used for counts of known test commands, never to decide that a command was a test. */
+/** Loose: they add counts to known test commands, never decide that a command was a test. */
 const GENERIC_PARSERS: Parser[] = [
   // Generic: "12 tests passed, 1 failed" / "3 passed, 0 failed"
   (t) => {
@@ -203,11 +189,7 @@ const GENERIC_PARSERS: Parser[] = [
   },
 ];
 
-/**
- * Counts from the summary line of a test run's output, or undefined when none is
- * recognised. `specific` is true when a known runner's summary format matched (strong
- * enough to call a command a test run on its own), false for the loose "N passed" form.
- */
+/** `specific`: a known runner's format matched, strong enough to call a command a test run on its own. */
 export function parseTestSummary(output: string | undefined): { counts: TestCounts; specific: boolean } | undefined {
   if (!output) {
     return undefined;
@@ -226,18 +208,11 @@ export function parseTestSummary(output: string | undefined): { counts: TestCoun
   return undefined;
 }
 
-/** Counts from the summary line of a test run's output, or undefined when none is recognised. */
 export function parseTestCounts(output: string | undefined): TestCounts | undefined {
   return parseTestSummary(output)?.counts;
 }
 
-/**
- * Failure lines test runners and npm print besides their counts (each runner's own output):
- * jest `Test Suites: 1 failed`, vitest `Test Files  1 failed`, cargo `test result: FAILED.` /
- * `error: test failed` / `error: could not compile`, go test's final `FAIL` line, pytest
- * `ERROR collecting` / `Interrupted: 1 error`, npm ≤6 `npm ERR! Test failed.` and npm ≥7
- * `npm ERR! code …` / npm ≥9 `npm error code …` / `npm error command failed`.
- */
+/** Failure lines runners and npm print besides their counts. */
 const FAILURE_LINES = [
   /^Test Suites:.*\b[1-9]\d* failed\b/m,
   /^\s*Test Files\s+[1-9]\d* failed\b/m,
@@ -248,12 +223,7 @@ const FAILURE_LINES = [
   /^npm (?:ERR!|error) (?:Test failed|code (?!0\b)\S+|command failed|Lifecycle script .* failed)/m,
 ];
 
-/**
- * The result a test run's own output states, for logs with no exit code (Aider, Cline,
- * SpecStory): `failed` when its summary counts a failure or a runner's failure line is
- * printed ({@link FAILURE_LINES}); `passed` when a summary counts passes and no failure;
- * undefined when the output says neither (then the result stays unknown).
- */
+/** For logs with no exit code: `failed` on a counted failure or a failure line, `passed` on counted passes, else undefined. */
 export function resultFromOutput(output: string | undefined): 'passed' | 'failed' | undefined {
   if (!output) return undefined;
   const counts = parseTestSummary(output)?.counts;
@@ -261,15 +231,7 @@ export function resultFromOutput(output: string | undefined): 'passed' | 'failed
   return (counts?.passed ?? 0) > 0 ? 'passed' : undefined;
 }
 
-/**
- * Turns session commands into test runs: those that ran and either invoke a known test
- * runner or printed a recognised test summary. Result: exit 0 → passed, another exit code
- * (or the log saying the command failed) → failed (`basis: 'exit code'`); with no exit code,
- * what the runner printed ({@link resultFromOutput}, `basis: 'output'`); with neither, what the
- * agent's words state (`claimed`, `basis: 'claim'`); otherwise unknown (no basis).
- *
- * @param source the reader the commands came from, kept on each entry
- */
+/** Commands that ran and invoke a known runner or printed a known summary; result from the exit code, else the output, else the agent's claim. */
 export function testRunsFrom(commands: readonly SessionCommand[], source: SessionSource): TestRun[] {
   const runs: TestRun[] = [];
   for (const c of commands) {
@@ -280,13 +242,11 @@ export function testRunsFrom(commands: readonly SessionCommand[], source: Sessio
     if (!testRunner(c.command) && !summary?.specific) {
       continue;
     }
-    // Logs are other programs' output: a value out of its range (exit code 2.5, a negative
-    // duration, a count past 2^53) is taken as unknown rather than trusted.
+    // Logs are other programs' output: an out-of-range value is taken as unknown, not trusted.
     const exit = typeof c.exit_code === 'number' && Number.isSafeInteger(c.exit_code) ? c.exit_code : null;
     const counts = summary?.counts && Object.values(summary.counts).every((n) => n === undefined || (Number.isSafeInteger(n) && n >= 0)) ? summary.counts : undefined;
     const duration = typeof c.duration_ms === 'number' && Number.isFinite(c.duration_ms) && c.duration_ms >= 0 ? c.duration_ms : null;
     const fromOutput = exit === null && !c.failed ? resultFromOutput(c.output_tail) : undefined;
-    // Only the agent's words say how it ended: that result, on the basis of its claim.
     const claimed = exit === null && !c.failed && !fromOutput && !c.output_tail?.trim() ? c.claimed : undefined;
     const result: TestRun['result'] = exit === 0 ? 'passed' : exit !== null || c.failed ? 'failed' : (fromOutput ?? claimed ?? 'unknown');
     const run = TestRunSchema.safeParse({

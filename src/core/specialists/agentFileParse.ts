@@ -1,14 +1,13 @@
 /**
- * Parsing agent files — VS Code / GitHub Copilot custom agents and chat modes, Claude Code
- * subagents, ours or other tools' — into specialists (docs/DESIGN.md §3), with the mapping given in
- * `agentFiles.ts`. Pure: no I/O (the store reads the files). Never throws.
+ * Agent files, ours or other tools', parsed into specialists. id = file-name stem; label = VS Code `name`, for Claude our
+ * marker's label (else one made from `name`); mandate = `description`, else the body's first paragraph; return condition
+ * = the `## Return condition` section; instructions = our `## Instructions` section, or another tool's whole body.
  */
 import { z } from 'zod';
 import { splitFrontmatter } from '../handoff/frontmatter';
 import { AGENT_BODY_HEADINGS, AGENT_FOLDERS, AGENT_MARKER_PREFIX, normaliseAgentId, type AgentFolder, type AgentFormat, type AgentHandoff } from './agentFiles';
 import { BUILTIN_SPECIALISTS, isVisibleText, labelFromId, type Specialist } from './registry';
 
-/** Our marker comment, whole (its JSON in group 1), and what that JSON may carry. */
 const MARKER = /^<!-- specialist-handoff (\{.*\}) -->$/;
 const MarkerSchema = z.object({
   id: z.string().optional(),
@@ -16,19 +15,12 @@ const MarkerSchema = z.object({
   icon: z.string().regex(/^[a-z0-9-]+$/).optional(),
 });
 
-/** A `handoffs:` entry read from a VS Code agent, with `target`: the specialist id its `agent` names, or null when none does. */
+/** `target`: the specialist id its `agent` names, or null. */
 export interface ParsedAgentHandoff extends AgentHandoff {
   readonly target: string | null;
 }
 
-/**
- * A specialist read from an agent file, and what else the file says:
- * - `handoffs`: its VS Code `handoffs:` entries (none for Claude files);
- * - `tools`, `model`: as the file gives them (informational: handoffs do not restrict tools);
- * - `generated`: the body carries our marker (we wrote it, maybe edited since);
- * - `notes`: problems that did not stop the file from loading (a malformed `handoffs:`
- *   list, a marker that does not parse), each naming the file and the fix.
- */
+/** `tools` and `model` are informational; `generated`: the body carries our marker; `notes`: problems that did not stop loading. */
 export interface ParsedAgent {
   readonly specialist: Specialist;
   readonly handoffs: readonly ParsedAgentHandoff[];
@@ -38,14 +30,13 @@ export interface ParsedAgent {
   readonly notes: readonly string[];
 }
 
-/** Outcome of parsing one agent file: the agent, or a message naming the file, the problem and the fix. */
 export type AgentParse = { ok: true; agent: ParsedAgent } | { ok: false; message: string };
 
-/** Longest label read from a file: 80 characters (as in `.handoff/specialists/`). */
+/** As in `.handoff/specialists/`. */
 export const MAX_AGENT_LABEL_CHARS = 80;
-/** Longest description read from an agent file: 4,000 characters (Claude descriptions carry examples; ours are a paragraph). */
+/** Claude descriptions carry examples. */
 export const MAX_AGENT_DESCRIPTION_CHARS = 4000;
-/** Longest mandate taken from a body's first paragraph: 2,000 characters (longer ones are cut with "…"; the whole body stays the instructions). */
+/** Longer ones are cut with "…"; the whole body stays the instructions. */
 export const MAX_BODY_MANDATE_CHARS = 2000;
 
 const textOrNull = z.string().nullish();
@@ -69,7 +60,6 @@ const HandoffsSchema = z.array(
     .loose(),
 );
 
-/** The stem of an agent file name: `x.agent.md` → `x`, `x.chatmode.md` → `x`, `x.md` → `x`. */
 function stemOf(fileName: string): string {
   return fileName.replace(/(\.agent|\.chatmode)?\.md$/i, '');
 }
@@ -87,7 +77,7 @@ function modelOf(value: unknown): string | string[] | undefined {
   return undefined;
 }
 
-/** Our marker comment on the first non-empty line of the body, if any. */
+/** On the first non-empty line of the body. */
 function readMarker(body: string, rel: string, notes: string[]): z.infer<typeof MarkerSchema> | undefined {
   const first = body.split('\n').find((l) => l.trim() !== '')?.trim();
   if (!first?.startsWith(AGENT_MARKER_PREFIX)) return undefined;
@@ -102,18 +92,16 @@ function readMarker(body: string, rel: string, notes: string[]): z.infer<typeof 
   return undefined;
 }
 
-/** Index of the line `heading` (exactly) at or after `from`, or -1. */
 function headingAt(lines: readonly string[], heading: string, from = 0): number {
   for (let i = from; i < lines.length; i++) if (lines[i].trimEnd() === heading) return i;
   return -1;
 }
 
-/** Lines between two indexes, joined and trimmed. */
 function between(lines: readonly string[], start: number, end: number): string {
   return lines.slice(start, end < 0 ? lines.length : end).join('\n').trim();
 }
 
-/** First paragraph of a body that is prose (no comment, heading, list or fence), cut to {@link MAX_BODY_MANDATE_CHARS}. */
+/** Prose only: no comment, heading, list or fence. */
 function firstParagraph(body: string): string | undefined {
   for (const block of body.replace(/<!--[\s\S]*?-->/g, '').split(/\n\s*\n/)) {
     const text = block.trim();
@@ -134,17 +122,7 @@ function resolveAgentName(agent: string, known: readonly Pick<Specialist, 'id' |
   return known.find((s) => s.id === normal)?.id ?? null;
 }
 
-/**
- * Parses an agent file of any supported format into a specialist (see the module comment
- * of `agentFiles.ts` for the mapping). Never throws.
- *
- * @param format which folder the file came from
- * @param fileName the bare file name, e.g. `quality_reviewer.agent.md` (gives the id)
- * @param text the whole file, UTF-8
- * @param relativePath workspace-relative POSIX path, kept on the specialist and used in messages
- * @param known specialists `handoffs.agent` names are resolved against (default: the built-ins)
- * @returns the agent, or `{ok:false, message}` naming the file, the field at fault and the fix
- */
+/** @returns the agent, or `{ok:false, message}` naming the file, the field at fault and the fix; never throws */
 export function parseAgentFile(
   format: AgentFormat,
   fileName: string,
@@ -248,26 +226,16 @@ export function parseAgentFile(
   return { ok: true, agent: { specialist, handoffs, tools: toolsOf(fm.tools), model: modelOf(fm.model), generated, notes } };
 }
 
-/**
- * Parses a VS Code / GitHub Copilot custom agent (`.github/agents/*.agent.md`) or chat
- * mode (`.github/chatmodes/*.chatmode.md`, chosen by the file name). See {@link parseAgentFile}.
- */
+/** Agent or chat mode, by the file name. */
 export function parseGitHubAgent(fileName: string, text: string, relativePath: string, known?: readonly Pick<Specialist, 'id' | 'label'>[]): AgentParse {
   return parseAgentFile(/\.chatmode\.md$/i.test(fileName) ? 'github-chatmode' : 'github-agent', fileName, text, relativePath, known);
 }
 
-/** Parses a Claude Code subagent (`.claude/agents/*.md`). See {@link parseAgentFile}. */
 export function parseClaudeAgent(fileName: string, text: string, relativePath: string): AgentParse {
   return parseAgentFile('claude-agent', fileName, text, relativePath);
 }
 
-/**
- * Whether two specialists say the same: id, label, persona marker, mandate, return
- * condition and instructions (trimmed) — not where they came from, nor the icon (files
- * without our marker get their folder's default icon, so one agent kept in both
- * `.github/agents` and `.claude/agents` would otherwise differ). A discovered file that
- * says the same as the specialist it repeats is skipped silently.
- */
+/** Ignores the source and the icon (files without our marker get their folder's default), so an agent kept in both folders matches itself. */
 export function sameSpecialist(a: Specialist, b: Specialist): boolean {
   return (
     a.id === b.id &&

@@ -1,21 +1,8 @@
-/**
- * Rendering our specialist registry as other tools' agent files (docs/DESIGN.md §3): VS Code /
- * GitHub Copilot custom agents (`.github/agents/<id>.agent.md`) and Claude Code subagents
- * (`.claude/agents/<id>.md`), with the hand-over buttons (`handoffs:`) of the VS Code
- * format. Formats, folders and the body layout: `agentFiles.ts`. Pure: no I/O (the store
- * writes the files).
- */
 import { yaml } from '../handoff/yamlLibrary';
 import { AGENT_BODY_HEADINGS, AGENT_MARKER_PREFIX, type AgentHandoff, type AgentTarget } from './agentFiles';
 import { SpecialistRegistry, type Specialist } from './registry';
 
-/**
- * Whom each built-in specialist usually hands the work to — the `handoffs:` buttons of its
- * VS Code agent and the list in its instructions. This project's own table, following the
- * usual order of work: requirements → design → implementation → test and review → release.
- * A specialist missing from it (a custom one) hands back to the orchestrator
- * ({@link DEFAULT_HANDOFF_TARGETS}).
- */
+/** Whom each built-in usually hands to, in the usual order of work; other specialists hand back to the orchestrator. */
 export const HANDOFF_TARGETS: Readonly<Record<string, readonly string[]>> = Object.freeze({
   a0_software_orchestrator: ['requirements_analyst', 'solution_architect', 'implementation_engineer', 'quality_reviewer'],
   requirements_analyst: ['solution_architect', 'implementation_engineer'],
@@ -31,19 +18,15 @@ export const HANDOFF_TARGETS: Readonly<Record<string, readonly string[]>> = Obje
   frontend_designer: ['quality_reviewer', 'implementation_engineer'],
 });
 
-/** Whom a specialist without an entry in {@link HANDOFF_TARGETS} hands to: the orchestrator, who picks the next step. */
 export const DEFAULT_HANDOFF_TARGETS: readonly string[] = Object.freeze(['a0_software_orchestrator']);
 
-/** The specialists `specialist` usually hands to, in table order: only ids the registry knows, never itself. */
+/** Only ids the registry knows, never itself. */
 export function handoffTargetsFor(specialist: Specialist, registry: SpecialistRegistry): Specialist[] {
   const ids = HANDOFF_TARGETS[specialist.id] ?? DEFAULT_HANDOFF_TARGETS;
   return ids.filter((id) => id !== specialist.id).flatMap((id) => registry.get(id) ?? []);
 }
 
-/**
- * The prompt of a hand-over button: the receiving agent first records the handoff with the
- * `handover_to_specialist` tool (or the CLI), then continues from its next steps.
- */
+/** The receiving agent first records the handoff, then continues from its next steps. */
 export function handoffPrompt(target: Specialist): string {
   return (
     `Take this work over as the ${target.label} ${target.personaMarker}. First record the handover: call the handover_to_specialist tool with ` +
@@ -53,7 +36,6 @@ export function handoffPrompt(target: Specialist): string {
   );
 }
 
-/** The `handoffs:` entries of a specialist's VS Code agent: one per {@link handoffTargetsFor} target, label "Hand over to <Label>", `send: false`. */
 export function handoffEntriesFor(specialist: Specialist, registry: SpecialistRegistry): AgentHandoff[] {
   return handoffTargetsFor(specialist, registry).map((t) => ({ label: `Hand over to ${t.label}`, agent: t.label, prompt: handoffPrompt(t), send: false }));
 }
@@ -63,7 +45,7 @@ function frontmatter(data: Record<string, unknown>): string {
   return `---\n${yaml().stringify(data, { defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', doubleQuotedAsJSON: true, lineWidth: 0 })}---\n`;
 }
 
-/** The body both formats share: marker, who you are, mandate, return condition, how to receive and hand over, instructions. */
+/** The body both formats share. */
 function renderBody(specialist: Specialist, registry: SpecialistRegistry): string {
   const meta = JSON.stringify({ id: specialist.id, label: specialist.label, icon: specialist.icon }).replace(/</g, '\\u003c').replace(/>/g, '\\u003e');
   const targets = handoffTargetsFor(specialist, registry);
@@ -95,15 +77,7 @@ function renderBody(specialist: Specialist, registry: SpecialistRegistry): strin
   return `${lines.join('\n')}\n`;
 }
 
-/**
- * Renders a specialist as a VS Code / GitHub Copilot custom agent,
- * `.github/agents/<id>.agent.md`: frontmatter `name` (the label: the name other agents'
- * `handoffs` use), `description` (the mandate) and `handoffs` ({@link handoffEntriesFor});
- * no `tools` or `model`, so the agent keeps the user's tools and model. The body is shared
- * with {@link renderClaudeAgent}.
- *
- * @param registry resolves the hand-over targets (their labels and persona markers)
- */
+/** No `tools` or `model`, so the agent keeps the user's; `name` is the label other agents' `handoffs` use. */
 export function renderGitHubAgent(specialist: Specialist, registry: SpecialistRegistry = new SpecialistRegistry()): string {
   const handoffs = handoffEntriesFor(specialist, registry);
   const data: Record<string, unknown> = { name: specialist.label, description: specialist.mandate.trim() };
@@ -111,19 +85,11 @@ export function renderGitHubAgent(specialist: Specialist, registry: SpecialistRe
   return frontmatter(data) + renderBody(specialist, registry);
 }
 
-/**
- * Renders a specialist as a Claude Code subagent, `.claude/agents/<id>.md`: frontmatter
- * `name` (the id with `_` → `-`: Claude names are lowercase letters, digits and hyphens)
- * and `description` (the mandate: Claude delegates by it); no `tools` or `model` (all
- * tools, the session's model). The label travels in the body's marker comment.
- *
- * @param registry resolves the hand-over targets listed in the body
- */
+/** `name` is the id with hyphens (Claude names are lowercase letters, digits and hyphens); the label travels in the marker. */
 export function renderClaudeAgent(specialist: Specialist, registry: SpecialistRegistry = new SpecialistRegistry()): string {
   return frontmatter({ name: specialist.id.replace(/_/g, '-'), description: specialist.mandate.trim() }) + renderBody(specialist, registry);
 }
 
-/** Renders a specialist for an export target ({@link renderGitHubAgent} or {@link renderClaudeAgent}). */
 export function renderAgentFile(target: AgentTarget, specialist: Specialist, registry: SpecialistRegistry): string {
   return target === 'github' ? renderGitHubAgent(specialist, registry) : renderClaudeAgent(specialist, registry);
 }

@@ -1,11 +1,4 @@
-/**
- * Specialist registry (docs/DESIGN.md §3): the built-in specialists, custom specialists parsed
- * from `.handoff/specialists/<id>.md`, and the allow-list lookup that turns an unknown
- * id into an error naming the closest known ids.
- *
- * Pure: no I/O. Reading the custom files from disk is the store's job
- * (`src/store/specialists/specialistFiles.ts`); this module only parses their text.
- */
+/** Built-in and custom specialists, and the allow-list lookup that names the closest ids for an unknown one. */
 import { distance } from 'fastest-levenshtein';
 import { z } from 'zod';
 import { composeError, type ErrorParts } from '../handoff/errors';
@@ -14,32 +7,12 @@ import { SpecialistIdSchema } from '../handoff/ids';
 
 export { SPECIALIST_ID_PATTERN, SpecialistIdSchema } from '../handoff/ids';
 
-/**
- * Where a specialist definition came from, in order of precedence (docs/DESIGN.md §3):
- * - `builtin`: this module's twelve specialists;
- * - `custom`: `<handoff root>/specialists/<id>.md`;
- * - `github-agent`: discovered, read-only, from `.github/agents/*.agent.md` or
- *   `.github/chatmodes/*.chatmode.md` (VS Code / GitHub Copilot custom agents);
- * - `claude-agent`: discovered, read-only, from `.claude/agents/*.md` (Claude Code subagents).
- * An id already defined by an earlier source is never redefined by a later one.
- */
+/** In order of precedence: an id defined by an earlier source is never redefined by a later one. */
 export const SPECIALIST_SOURCES = ['builtin', 'custom', 'github-agent', 'claude-agent'] as const;
 
-/** Where a specialist definition came from: one of {@link SPECIALIST_SOURCES}. */
 export type SpecialistSource = (typeof SPECIALIST_SOURCES)[number];
 
-/**
- * One specialist the user can hand over to.
- * - `id`: allow-listed snake_case id, e.g. `quality_reviewer`.
- * - `label`: human label, e.g. "Quality reviewer".
- * - `personaMarker`: the marker the receiving agent introduces itself with, e.g. `[quality reviewer]`.
- * - `icon`: a codicon name without `$()`, e.g. `checklist`.
- * - `mandate`: one paragraph saying what this specialist does and does not do.
- * - `returnCondition`: the default condition under which the specialist hands back.
- * - `source`: where the definition came from ({@link SPECIALIST_SOURCES}).
- * - `instructions`: extra instructions (custom and discovered specialists: the Markdown body of their file).
- * - `file`: for custom and discovered specialists, the workspace-relative POSIX path of their definition.
- */
+/** `personaMarker`: how the receiving agent introduces itself (`[quality reviewer]`); `icon`: a codicon name; `file`: workspace-relative POSIX path. */
 export interface Specialist {
   readonly id: string;
   readonly label: string;
@@ -56,11 +29,7 @@ function builtin(id: string, label: string, icon: string, mandate: string, retur
   return { id, label, personaMarker: `[${label.toLowerCase()}]`, icon, mandate, returnCondition, source: 'builtin' };
 }
 
-/**
- * The twelve built-in specialists, in the order the pickers show them. The eleven ids
- * of Agent Zero's `handover_to_specialist` allow-list plus `frontend_designer`
- * (docs/DESIGN.md §3); labels, mandates and return conditions are this project's own.
- */
+/** Agent Zero's `handover_to_specialist` allow-list plus `frontend_designer`, in picker order. */
 export const BUILTIN_SPECIALISTS: readonly Specialist[] = Object.freeze([
   builtin(
     'a0_software_orchestrator',
@@ -148,26 +117,17 @@ export const BUILTIN_SPECIALISTS: readonly Specialist[] = Object.freeze([
   ),
 ]);
 
-/** Ids of the built-in specialists, in picker order. */
 export const BUILTIN_SPECIALIST_IDS: readonly string[] = BUILTIN_SPECIALISTS.map((s) => s.id);
 
-/** Frontmatter accepted in `.handoff/specialists/<id>.md` (docs/DESIGN.md §3). */
-// Also C1 controls, U+061C, the word joiner and invisible operators (U+2060–U+2064) and the
-// Unicode tag characters (U+E0000–U+E007F: "ASCII smuggling", text a model reads but a
-// person does not see) — the same set the redaction strips from what other agents write.
+// Control, bidi, zero-width and tag characters (text a model reads but a person does not see), as redaction strips them from other agents' text.
 // eslint-disable-next-line no-control-regex
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060-\u2064\u2066-\u2069\ufeff\u{e0000}-\u{e007f}]/u;
 
-/**
- * Whether `text` is free of control, bidi, zero-width and tag characters (docs/DESIGN.md §7). Line
- * breaks (`\n`) are allowed only when `multiline` is true. The rule every specialist label,
- * description and return condition read from a file must pass.
- */
+/** The rule every label, description and return condition read from a file must pass; `\n` only when `multiline`. */
 export function isVisibleText(text: string, multiline = false): boolean {
   return !UNPRINTABLE.test(multiline ? text.replace(/\n/g, ' ') : text);
 }
 
-/** Optional text of at most `max` characters; line breaks allowed, control, bidi and zero-width characters not. */
 function visibleText(max: number) {
   return z
     .string()
@@ -195,7 +155,6 @@ const CustomSpecialistFrontmatterSchema = z.object({
   return_condition: visibleText(2000),
 });
 
-/** Outcome of parsing one custom specialist file: the specialist, or a message naming the problem and the fix. */
 export type CustomSpecialistParse = { ok: true; specialist: Specialist } | { ok: false; message: string };
 
 /** A label made from an id when a file gives none: `data_migrator` → "Data migrator". */
@@ -204,16 +163,7 @@ export function labelFromId(id: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/**
- * Parses the text of a custom specialist file `.handoff/specialists/<id>.md`: YAML
- * frontmatter (`id`, `label`, `description`, `icon`, `return_condition`) and a Markdown
- * body of instructions. The file name's stem must equal the `id`.
- *
- * @param fileName the file's name, e.g. `data_migrator.md` (used to check the id and in messages)
- * @param text the whole file as UTF-8 text
- * @param relativePath the workspace-relative path, kept on the specialist for display
- * @returns the specialist, or `{ok:false, message}` that names the file, the field at fault and the fix. Never throws.
- */
+/** `.handoff/specialists/<id>.md`: frontmatter `id`, `label`, `description`, `icon`, `return_condition`; body = instructions; the stem must equal `id`. Never throws. */
 export function parseCustomSpecialist(fileName: string, text: string, relativePath: string): CustomSpecialistParse {
   const split = splitFrontmatter(text);
   if (!split.ok) {
@@ -264,18 +214,11 @@ export type SpecialistLookup = { ok: true; specialist: Specialist } | { ok: fals
 /** The parts of "specialist is required" (src/core/handoff/errors.ts): a surface names the field its own way. */
 const SPECIALIST_REQUIRED: ErrorParts = { path: ['specialist'], subject: 'specialist', problem: 'is required', fix: 'pass one of the ids from `specialist-handoff specialists`' };
 
-/**
- * The allow-list of specialists a handoff may target: built-ins first, then custom ones.
- * Lookups of unknown ids fail with a message naming the closest known ids (Levenshtein
- * distance via `fastest-levenshtein`, plus substring matches).
- */
+/** Built-ins first, then custom ones; an unknown id fails naming the closest known ids. */
 export class SpecialistRegistry {
   private readonly byId = new Map<string, Specialist>();
 
-  /**
-   * @param custom custom specialists (already parsed); ids that repeat a built-in or an
-   *   earlier custom id are ignored (the parser already refuses built-in ids).
-   */
+  /** Ids repeating a built-in or an earlier custom id are ignored. */
   constructor(custom: readonly Specialist[] = []) {
     for (const s of [...BUILTIN_SPECIALISTS, ...custom]) {
       if (!this.byId.has(s.id)) {
@@ -284,20 +227,15 @@ export class SpecialistRegistry {
     }
   }
 
-  /** Every specialist, built-ins first, in picker order. */
   all(): Specialist[] {
     return [...this.byId.values()];
   }
 
-  /** The specialist with this exact id, or undefined. */
   get(id: string): Specialist | undefined {
     return this.byId.get(id);
   }
 
-  /**
-   * Up to `max` known ids closest to `query`: substring matches first, then by edit
-   * distance (at most half the query's length, minimum 3).
-   */
+  /** Substring matches first, then by edit distance (at most half the query's length, minimum 3). */
   closest(query: string, max = 3): string[] {
     const q = query.trim().toLowerCase().replace(/[\s-]+/g, '_');
     const limit = Math.max(3, Math.floor(q.length / 2));
@@ -312,10 +250,7 @@ export class SpecialistRegistry {
       .map((x) => x.id);
   }
 
-  /**
-   * Looks up an id from user or agent input (trimmed). Unknown or malformed ids give
-   * `ERROR: unknown specialist "x" — did you mean: a, b?` plus how to list them.
-   */
+  /** Unknown ids give `ERROR: unknown specialist "x" — did you mean: a, b?`. */
   lookup(rawId: string | undefined): SpecialistLookup {
     const id = (rawId ?? '').trim();
     if (!id) {

@@ -1,40 +1,17 @@
-/**
- * The handoff timeline (docs/DESIGN.md §5, "Interop"): the handoff files of this extension and
- * of two other tools, read by file name, grouped into chains of hops, and concatenated
- * into the *Prior handoffs context* a receiving specialist reads first.
- *
- * Pure: no I/O. Listing the folders and reading the files is the store's job; this
- * module only parses names, nests chains and builds text.
- */
+/** The handoff timeline: our handoff files and two other tools', read by file name and grouped into chains of hops. */
 import { parseFileTimestamp, parseHandoffFileName, strictUtc } from '../handoff/naming';
 
 export { parseFileTimestamp } from '../handoff/naming';
 
-/**
- * Where a timeline file lives:
- * - `handoff`: this extension's `<handoff.directory>/handoffs/` (docs/DESIGN.md §5);
- * - `itervox`: itervox's `.itervox/handoff/` (itervox handoff convention);
- * - `agent-zero`: Agent Zero's `.a0proj/handover/` briefing files (Agent Zero
- *   `handover_to_specialist` briefing naming).
- */
+/** `handoff`: our `<handoff.directory>/handoffs/`; `itervox`: `.itervox/handoff/`; `agent-zero`: Agent Zero's `.a0proj/handover/` briefings. */
 export type TimelineSource = 'handoff' | 'itervox' | 'agent-zero';
 
-/** Every timeline source, in the order the timeline lists their folders. */
+/** In the order the timeline lists their folders. */
 export const TIMELINE_SOURCES: readonly TimelineSource[] = Object.freeze(['handoff', 'itervox', 'agent-zero']);
 
 /**
- * One file of the timeline, as its name describes it (no file content is read).
- * - `key`: `${source}:${name}`, stable across reloads; the id of tree items and the key
- *   of {@link groupChains}'s info map.
- * - `name`: the file name (no folder), e.g. `2026-05-26T14-30-45.123Z_quality_reviewer.md`.
- * - `path`: whatever path the caller passed (absolute or workspace-relative), kept as is.
- * - `time`: creation time from the name, in milliseconds since the epoch (UTC). Agent
- *   Zero names carry only a day, so their time is that UTC day at 00:00.
- * - `specialist`: the specialist (our files), profile (itervox) or resolved specialist
- *   id (Agent Zero).
- * - `topic`: the topic slug (Agent Zero names only), else null.
- * - `partial`: the writer failed or was cancelled (`….partial.md`, docs/DESIGN.md §5 and the
- *   itervox convention); always false for Agent Zero briefings.
+ * Described by its name alone. `key` is `${source}:${name}`, stable across reloads; `time` is ms since the epoch (an Agent
+ * Zero name carries only a day: 00:00 UTC); `topic` only for Agent Zero; `partial`: the writer failed or was cancelled.
  */
 export interface TimelineFile {
   readonly key: string;
@@ -47,23 +24,14 @@ export interface TimelineFile {
   readonly partial: boolean;
 }
 
-/**
- * itervox profile names: 1–64 characters of `[A-Za-z0-9_-]` (itervox handoff
- * convention, which leaves profile names to the user; this is the widest set we accept).
- */
+/** The widest set we accept: the itervox convention leaves profile names to the user. */
 export const ITERVOX_PROFILE_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** `<timestamp>_<profile>[.partial].md`; the timestamp is checked by {@link parseFileTimestamp}. */
 const ITERVOX_NAME = /^(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d{1,9})?Z)_([A-Za-z0-9_-]{1,64})(\.partial)?\.md$/;
 /** `<stem>-<YYYY-MM-DD>.md` (Agent Zero briefing naming). */
 const AGENT_ZERO_NAME = /^(.+)-(\d{4})-(\d{2})-(\d{2})\.md$/;
-/**
- * Resolves the specialist and topic of an Agent Zero briefing stem
- * (`<specialist with _→->-<topic>`): the longest known id, written with `_` → `-`, that
- * prefixes the stem followed by `-` or the end wins and is returned in its own spelling
- * (`quality-reviewer-x` → `quality_reviewer`); ties go to the id listed first. Without a
- * known prefix, the first dash-separated token is the specialist.
- */
+/** The longest known id (written with `-`) prefixing the stem wins; without one, the first dash-separated token is the specialist. */
 function resolveAgentZeroStem(stem: string, knownSpecialists: readonly string[]): { specialist: string; topic: string | null } | undefined {
   let best: string | undefined;
   let bestLength = -1;
@@ -85,24 +53,8 @@ function resolveAgentZeroStem(stem: string, knownSpecialists: readonly string[])
 }
 
 /**
- * Reads what a timeline file's name says.
- *
- * - `handoff`: `<ISO 8601 UTC, ':' → '-', milliseconds optional>_<specialist>[.partial].md`
- *   (docs/DESIGN.md §5, via {@link parseHandoffFileName}); the specialist must match the
- *   specialist id pattern `^[a-z0-9][a-z0-9_-]{0,63}$` (docs/DESIGN.md §3).
- * - `itervox`: the same timestamp, then `_<profile>[.partial].md` with the profile
- *   matching {@link ITERVOX_PROFILE_PATTERN} (itervox handoff convention).
- * - `agent-zero`: `<specialist with _→->-<topic slug>-<YYYY-MM-DD>.md` (Agent Zero
- *   briefing naming); the specialist is the longest id of `knownSpecialists` (with
- *   `_` → `-`) prefixing the name, else the first dash-separated token; `time` is that
- *   UTC day at 00:00; `topic` is the part between specialist and day (null if empty).
- *
- * Timestamps and days must name a real instant (`2026-02-30` is refused, not rolled over).
- *
- * @param source which folder the file was listed in
- * @param name the bare file name
- * @param path the file's path, returned unchanged in `path`
- * @param knownSpecialists specialist ids (snake_case) used to split Agent Zero names
+ * `handoff`: `<ISO 8601 UTC, ':' → '-'>_<specialist>[.partial].md`; `itervox`: the same with a profile; `agent-zero`:
+ * `<specialist with _ → ->-<topic>-<YYYY-MM-DD>.md`. Dates must be real (`2026-02-30` is refused, not rolled over).
  * @returns undefined for names that are not timeline files (temp files, READMEs, …)
  */
 export function parseTimelineFileName(
@@ -113,7 +65,6 @@ export function parseTimelineFileName(
 ): TimelineFile | undefined {
   const key = `${source}:${name}`;
   if (source === 'handoff') {
-    // The name's timestamp is checked strictly there (no rolled-over dates).
     const parsed = parseHandoffFileName(name);
     if (!parsed) {
       return undefined;
@@ -140,12 +91,7 @@ export function parseTimelineFileName(
   return { key, source, name, path, time, specialist: who.specialist, topic: who.topic, partial: false };
 }
 
-/**
- * The chain links a handoff file declares in its frontmatter (docs/DESIGN.md §4): its own `id`,
- * the chain's `root_id` (= `correlation_id`), the `parent_id` it answers or continues
- * (null for the first hop), its `status`, `topic` and `hop` number (1-based; null when
- * the file does not say). Files of other tools have no such links.
- */
+/** From a handoff file's frontmatter (`root_id` is the `correlation_id`; `hop` is 1-based); other tools' files have none. */
 export interface ChainInfo {
   readonly id: string;
   readonly root_id: string;
@@ -162,31 +108,15 @@ export interface TimelineNode {
   readonly children: TimelineNode[];
 }
 
-/** Orders files by time, then by key, in one direction; a total order so results are deterministic. */
+/** A total order, so results are deterministic. */
 function compareFiles(a: TimelineFile, b: TimelineFile): number {
   return a.time - b.time || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 }
 
 /**
- * Nests timeline files into chains of hops (docs/DESIGN.md §4: `parent_id` links).
- *
- * Each file goes under the file whose `info.id` equals its `info.parent_id`. A file is
- * a root when it has no info, no `parent_id`, names itself, or names an id no file has.
- * Malformed data is tolerated: when several files claim the same id, the oldest (then
- * the smallest key) is the one children attach to; a cycle of parent links is broken at
- * its oldest file, which becomes a root. Every input entry appears exactly once.
- *
- * Order: for `'newest'`, roots by the latest time anywhere in their chain, newest
- * first, and children by their own time, newest first; for `'oldest'`, roots by the
- * first time in their chain, oldest first, and children oldest first. Ties are broken
- * by key in the same direction.
- *
- * Runs in O(n log n) time and O(n) memory, without recursion (a chain may be
- * thousands of hops deep).
- *
- * @param files the timeline files, any order
- * @param info chain links by {@link TimelineFile.key}
- * @param order `'newest'` or `'oldest'` first
+ * Nests files under the file whose `info.id` is their `parent_id`. Malformed data is tolerated: of several files claiming
+ * one id the oldest wins, and a cycle is broken at its oldest file. Roots are ordered by their chain's latest (`newest`) or
+ * first (`oldest`) time. No recursion: a chain may be thousands of hops deep.
  */
 export function groupChains(
   files: readonly TimelineFile[],
@@ -280,7 +210,7 @@ export function groupChains(
   return roots.map((i) => nodes[i]);
 }
 
-// The prior-handoffs block lives in priorHandoffs.ts; re-exported here, where it was first defined.
+// Re-exported for callers that import the prior-handoffs block from here.
 export {
   NO_PRIOR_HANDOFFS,
   PARTIAL_LABEL,
@@ -294,5 +224,5 @@ export {
   type PriorHandoffsFile,
 } from './priorHandoffs';
 
-/** Chains the timeline tree shows before "Show more": 200 (a page it renders at once, whatever the folder holds). */
+/** A page the tree renders at once, whatever the folder holds. */
 export const TIMELINE_PAGE_SIZE = 200;

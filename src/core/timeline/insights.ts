@@ -1,12 +1,4 @@
-/**
- * Handoff insights (docs/DESIGN.md §5 "Insights"): how the handoffs of a project go,
- * figured from the handoff files alone — their frontmatter, with the status events applied
- * (§5 "Status") — per receiving specialist and overall, over a period.
- *
- * Pure: the store reads the heads ({@link InsightsEntry}), this module counts. The zod schema
- * {@link InsightsSchema} is the contract every surface shows as is (the CLI's `insights
- * --json`, the "Handoff: Show Insights" webview); no surface computes a figure itself.
- */
+/** Handoff insights, figured from the handoff files' frontmatter alone; {@link InsightsSchema} is what every surface shows as is. */
 import { z } from 'zod';
 import type { HandoffStatus, StatusChange } from '../handoff/schema';
 import { waitingOf } from './waiting';
@@ -17,21 +9,10 @@ const count = z.number().int().nonnegative();
 const ms = z.number().int().nonnegative().nullable();
 
 /**
- * The figures of one specialist, or of all (`overall`). Counts are of entries of the period
- * (created at or after `period.since`); statuses are as they are now.
- * - `written`: handoffs (`kind: handoff`) written; `partial`: of those, whose writing did not finish or that were marked partial.
- * - `picked_up`: of those, ever picked up: a status change out of `pending` to `accepted`,
- *   `in_progress`, `complete` or `blocked` (a result's hand-back counts).
- * - `pending` / `accepted` / `in_progress` / `completed` / `blocked`: their status now.
- * - `pending_too_long`: pending for longer than `pending_warn_after_ms` since `created`;
- *   `unanswered_too_long`: accepted (no further status) and no result answers it, for longer
- *   than that since it was accepted ({@link waitingOf}).
- * - `median_pickup_ms` / `median_complete_ms`: median time in ms from `created` to the first
- *   pick-up / the first change to `complete`, over the handoffs that have one (null: none).
- * - `handbacks`: results (`kind: result`) written by the specialist; `retries`: handoffs to the
- *   specialist answered by more than one result that came back `in_progress`;
- *   `tests_failing_at_handback`: results that recorded at least one failing test run
- *   (`tests_failed_count` of their frontmatter).
+ * Counts of the period's entries, statuses as they are now. `picked_up`: ever moved from `pending` to `accepted`,
+ * `in_progress`, `complete` or `blocked`; `*_too_long`: see {@link waitingOf}; medians in ms from `created` to the first
+ * pick-up / completion (null: none); `handbacks`: results written by the specialist; `retries`: handoffs answered by more
+ * than one `in_progress` result; `tests_failing_at_handback`: results that recorded a failing test run.
  */
 export const InsightsFiguresSchema = z.object({
   written: count,
@@ -50,22 +31,15 @@ export const InsightsFiguresSchema = z.object({
   retries: count,
   tests_failing_at_handback: count,
 });
-/** The figures of one specialist, or of all. */
 export type InsightsFigures = z.infer<typeof InsightsFiguresSchema>;
 
-/** The figures of one specialist: `specialist` is the id the handoffs went to (a result counts for the specialist who wrote it). */
+/** A result counts for the specialist who wrote it. */
 export const SpecialistInsightsSchema = InsightsFiguresSchema.extend({ specialist: z.string().min(1) });
-/** The figures of one specialist. */
 export type SpecialistInsights = z.infer<typeof SpecialistInsightsSchema>;
 
 /**
- * The chains of the period (entries grouped by `root_id`): `total`; `by_length` — how many
- * chains have `hops` handoffs (`kind: handoff` entries; results are not hops, §4 "The hop
- * guard"), shortest first; `reached_depth_limit` — chains whose deepest handoff is at
- * `max_depth` or deeper (its depth: the larger of `hop` and the chain's length, as the guard
- * reads it), so a further hop needs a confirmation; `past_depth_limit` — chains with a handoff
- * written past the limit on a confirmation (`hop_guard.reasons` holds `depth`); `max_depth` —
- * `handoff.maxHandoverDepth` the figures were made with (default 3).
+ * Chains by `root_id`. `by_length`: chains per number of handoffs (results are not hops); `reached_depth_limit`: a further
+ * hop needs a confirmation; `past_depth_limit`: a handoff was written past the limit on a confirmation.
  */
 export const ChainInsightsSchema = z.object({
   total: count,
@@ -74,14 +48,9 @@ export const ChainInsightsSchema = z.object({
   past_depth_limit: count,
   max_depth: z.number().int().positive(),
 });
-/** The chain figures. */
 export type ChainInsights = z.infer<typeof ChainInsightsSchema>;
 
-/**
- * One handoff waiting too long: `waiting` is `pickup` (still pending) or `answer` (accepted,
- * never answered); `since` the ISO time it has waited since (`created`, or when it was
- * accepted); `age_ms` how long until `generated_at`.
- */
+/** `since`: when it started waiting (`created`, or when accepted); `age_ms` until `generated_at`. */
 export const WaitingHandoffSchema = z.object({
   id: z.string().min(1),
   specialist: z.string().min(1),
@@ -91,20 +60,12 @@ export const WaitingHandoffSchema = z.object({
   since: z.string().min(1),
   age_ms: count,
 });
-/** One handoff waiting too long. */
 export type WaitingHandoff = z.infer<typeof WaitingHandoffSchema>;
 
-/** Most waiting handoffs listed, oldest first ({@link Insights}`.waiting`); the rest are counted in `waiting_omitted`. */
+/** Oldest first; the rest are counted in `waiting_omitted`. */
 export const MAX_WAITING_LISTED = 100;
 
-/**
- * The insights of a project (schema 1):
- * - `period`: `since` (ISO time, null: all) and `until` (= `generated_at`); `generated_at` the ISO time figured at;
- * - `pending_warn_after_ms`: `handoff.pendingWarnAfter` in ms (0: no warnings);
- * - `overall`, `specialists` (by id, sorted), `chains`;
- * - `waiting`: the handoffs waiting too long, oldest first, at most {@link MAX_WAITING_LISTED}; `waiting_omitted` the others;
- * - `files_read`: handoff files whose frontmatter was read; `files_unreadable`: those that could not be read or parsed (not counted).
- */
+/** `pending_warn_after_ms` 0: no warnings; `files_unreadable` are not counted. */
 export const InsightsSchema = z.object({
   schema: z.literal(1),
   period: z.object({ since: z.string().nullable(), until: z.string() }),
@@ -118,15 +79,9 @@ export const InsightsSchema = z.object({
   files_read: count,
   files_unreadable: count,
 });
-/** The insights of a project. */
 export type Insights = z.infer<typeof InsightsSchema>;
 
-/**
- * What insights need of one timeline entry of ours: its frontmatter's scalars, with the status
- * events applied (`status`, `status_history`), and whether its file is `partial`.
- * `depth`: the larger of `hop` and the chain's length; `hop_guard_depth`: its `hop_guard`
- * names `depth`; `tests_failed_count`: failing test runs it recorded (results; 0 when absent).
- */
+/** Frontmatter scalars with the status events applied; `depth` is the larger of `hop` and the chain's length. */
 export interface InsightsEntry {
   readonly id: string;
   readonly kind: 'handoff' | 'result';
@@ -144,7 +99,7 @@ export interface InsightsEntry {
   readonly partial: boolean;
 }
 
-/** How {@link computeInsights} figures: `now` (ms since the epoch), `since` (ms, undefined: all), the warning age in ms (0: none), the depth limit. */
+/** `now` in ms since the epoch; `since` undefined: all time. */
 export interface InsightsOptions {
   readonly now: number;
   readonly since?: number;
@@ -160,7 +115,7 @@ export function writtenStatus(e: Pick<InsightsEntry, 'status' | 'status_history'
   return e.status_history[0]?.from ?? e.status;
 }
 
-/** The median of `xs` in whole ms (the mean of the two middle ones, rounded, for an even count); null for none. */
+/** In whole ms, the mean of the two middle ones rounded for an even count. */
 export function median(xs: readonly number[]): number | null {
   if (xs.length === 0) return null;
   const s = [...xs].sort((a, b) => a - b);
@@ -168,7 +123,6 @@ export function median(xs: readonly number[]): number | null {
   return Math.round(s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2);
 }
 
-/** ms from `from` (ms since the epoch, finite) to the ISO time `to`, at least 0; undefined when `to` is not a time. */
 function elapsed(from: number, to: string): number | undefined {
   const b = Date.parse(to);
   return Number.isFinite(b) ? Math.max(0, b - from) : undefined;
@@ -188,11 +142,7 @@ interface Tally {
   complete: number[];
 }
 
-/**
- * Figures the insights of a project from its entries (any order; ids unique — a repeated id
- * counts once, the first). Entries created before `options.since`, or whose `created` is not a
- * time, are outside the period. Pure.
- */
+/** A repeated id counts once; entries whose `created` is before `since`, or no time, are outside the period. */
 export function computeInsights(all: readonly InsightsEntry[], options: InsightsOptions): Insights {
   const since = options.since;
   const seen = new Set<string>();
@@ -275,7 +225,6 @@ export function computeInsights(all: readonly InsightsEntry[], options: Insights
   };
 }
 
-/** The chain figures of the period's entries ({@link ChainInsightsSchema}). */
 function chainInsights(entries: readonly InsightsEntry[], maxDepth: number): ChainInsights {
   const chains = new Map<string, { hops: number; depth: number; past: boolean }>();
   for (const e of entries) {

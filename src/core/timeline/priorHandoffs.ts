@@ -1,28 +1,16 @@
-/**
- * The *Prior handoffs context* (docs/DESIGN.md §5, after the itervox handoff convention): every
- * timeline file under `## Prior Agent Handoffs` within a byte budget, each file's share
- * capped so one huge file cannot push out the others, the handoff being picked up always
- * kept, and every cut saying the file's exact size. Pure: the engine reads the files
- * (src/engine/priorHandoffs.ts).
- */
+/** The *Prior handoffs context* (after the itervox convention): the timeline's files within a byte budget, so one huge file cannot push out the others. */
 import { formatCount, plural } from '../handoff/render';
 
-/** Budget of the prior-handoffs block: 30 KB = 30,720 bytes of UTF-8 (itervox handoff convention, docs/DESIGN.md §5). */
+/** 30 KB of UTF-8, the itervox handoff convention. */
 export const PRIOR_HANDOFFS_BUDGET_BYTES = 30 * 1024;
 
-/** Heading of the prior-handoffs block (itervox handoff convention, docs/DESIGN.md §5). */
 export const PRIOR_HANDOFFS_HEADING = '## Prior Agent Handoffs';
 
-/** Label appended to the heading of a partial file (our wording; the itervox convention marks partials the same way). */
 export const PARTIAL_LABEL = '(partial — the previous agent stopped before finishing it)';
 
-/** Body of the block when there is nothing to show. */
 export const NO_PRIOR_HANDOFFS = '_No prior handoffs: no earlier handoff files were found._';
 
-/**
- * Size of a string encoded as UTF-8, in bytes, without allocating. A lone surrogate
- * counts 3 bytes (it encodes as U+FFFD, as `TextEncoder` does).
- */
+/** UTF-8 bytes without allocating; a lone surrogate counts 3 (it encodes as U+FFFD). */
 export function utf8Length(text: string): number {
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
@@ -41,11 +29,7 @@ export function utf8Length(text: string): number {
   return bytes;
 }
 
-/**
- * The longest prefix of `text` whose UTF-8 encoding is at most `maxBytes` bytes, cut
- * between code points (never inside a surrogate pair), so the result encodes to valid
- * UTF-8. `maxBytes` ≤ 0 gives `''`.
- */
+/** The longest prefix of at most `maxBytes` UTF-8 bytes, cut between code points. */
 export function cutUtf8(text: string, maxBytes: number): string {
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
@@ -63,75 +47,44 @@ export function cutUtf8(text: string, maxBytes: number): string {
   return text;
 }
 
-/** A budget in words, as the markers name it: "30 KB" for whole kibibytes, else "30,000 bytes". */
+/** "30 KB" for whole kibibytes, else "30,000 bytes". */
 export function budgetWords(bytes: number): string {
   return bytes > 0 && bytes % 1024 === 0 ? `${formatCount(bytes / 1024)} KB` : plural(bytes, 'byte');
 }
 
-/** The marker line under the heading when older files were dropped, e.g. `[12 earlier handoffs dropped to fit the 30 KB budget]`. */
 export function droppedMarker(dropped: number, budgetBytes: number): string {
   return `[${plural(dropped, 'earlier handoff')} dropped to fit the ${budgetWords(budgetBytes)} budget]`;
 }
 
-/** Most of the budget one file may take in the first pass: a quarter (7,680 bytes of 30 KB); what is left over goes to the files cut, newest first. */
+/** Most of the budget one file may take in the first pass; what is left over then goes to the cut files, newest first. */
 export const FILE_SHARE = 1 / 4;
-/** Most of the budget the handoff being picked up may take in the first pass: a half. */
 export const PINNED_SHARE = 1 / 2;
 
-/** One timeline file for {@link priorHandoffsBlock}. */
 export interface PriorHandoffsFile {
-  /** Bare file name, shown as the `###` heading. */
   readonly name: string;
-  /** The file's text, or its start when only that was read. */
+  /** Or its start, when only that was read. */
   readonly text: string;
-  /** A `.partial.md` file: labelled partial. */
   readonly partial: boolean;
-  /** The file's exact size in bytes on disk, when `text` may be only its start; default: the bytes of `text`. */
+  /** Exact size in bytes on disk, when `text` may be only its start. */
   readonly size?: number;
   /** The handoff being picked up: never dropped, and it gets the larger share. */
   readonly pinned?: boolean;
-  /** A line shown under the heading, e.g. that its frontmatter could not be read. */
   readonly note?: string;
 }
 
-/** What {@link priorHandoffsBlock} built: the Markdown, how many files it shows (in full or cut) and how many it dropped. */
 export interface PriorHandoffsBlock {
   readonly text: string;
   readonly included: number;
   readonly dropped: number;
-  /** True when a file shown was cut to fit. */
   readonly truncated: boolean;
 }
 
 /**
- * Builds the block. Layout, `\n` line ends, blocks separated by one blank line:
- * ```
- * ## Prior Agent Handoffs
- *
- * [N earlier handoffs dropped to fit the 30 KB budget]   ← only when N > 0
- *
- * ### <name>                                              ← partial: `### <name> (partial — …)`
- *
- * <text, trailing whitespace removed>
- * ```
- * and one final `\n`; files sorted by name (chronological), compared by UTF-16 code unit.
- *
- * Budget: the whole returned text is at most `budgetBytes` bytes of UTF-8 (default
- * {@link PRIOR_HANDOFFS_BUDGET_BYTES}, 30 KB, the itervox handoff convention). Files are
- * taken newest first — the pinned one (the handoff being picked up) before all — each
- * whole when it fits its share ({@link FILE_SHARE}, {@link PINNED_SHARE} for the pinned) and
- * what is left; a file bigger than its share is cut to it, so one 50 MB file costs a
- * quarter of the budget, not all of it. The first file that fits neither way ends the
- * list: it and the older ones are dropped (the pinned one never is) and counted in the
- * marker. Room left over then extends the cut files, pinned first, newest next. A cut
- * file ends with `[… truncated: showing the first X of <size> bytes of this handoff to fit
- * the 30 KB budget]`, `size` being the file's exact size. Text is cut between code points
- * (valid UTF-8). A budget too small for even the heading gives the heading cut to the
- * budget. Never throws.
- *
- * @param droppedBefore older files the caller already left out without reading them; added to `dropped`. Default 0.
- * @param namedBudgetBytes the budget the markers name, in bytes, when the block has only part
- *   of it (the receiving prompt: what the handoff picked up leaves of the 30 KB); default `budgetBytes`.
+ * `## Prior Agent Handoffs`, a dropped marker if any, then `### <name>` and the text of each file, oldest first: at most
+ * `budgetBytes` of UTF-8. Files are taken newest first, the pinned one before all, each whole if it fits its share and what
+ * is left, else cut to its share; the first that fits neither way ends the list, and it and the older ones are dropped
+ * (never the pinned one). Leftover room then extends the cut files. Never throws.
+ * @param namedBudgetBytes the budget the markers name, when the block has only part of it
  */
 export function priorHandoffsBlock(
   files: ReadonlyArray<PriorHandoffsFile>,

@@ -1,40 +1,21 @@
-/**
- * "Pending too long" (docs/DESIGN.md §5 "Insights"): a handoff not picked up after
- * `handoff.pendingWarnAfter`, or accepted and never answered after that long, is shown with a
- * warning in the timeline and a line in the receiving prompt of its chain. The setting's
- * form, its reading, the verdict and its wording live here, once, for every surface.
- *
- * Pure: no I/O, no clock (the caller passes `now`).
- */
+/** "Pending too long": a handoff not picked up, or accepted and never answered, after `handoff.pendingWarnAfter`. The caller passes `now`. */
 import type { HandoffStatus } from '../handoff/schema';
 import type { TimelineNode } from './chains';
 
-/** `handoff.pendingWarnAfter`'s default: `2d`. */
 export const DEFAULT_PENDING_WARN_AFTER = '2d';
-/** {@link DEFAULT_PENDING_WARN_AFTER} in ms: 2 days. */
 export const DEFAULT_PENDING_WARN_AFTER_MS = 2 * 24 * 60 * 60 * 1000;
-/** Longest warning age accepted: 365 days (a year-old pending handoff is worth a warning). */
+/** A year-old pending handoff is still worth a warning. */
 export const MAX_PENDING_WARN_AFTER_MS = 365 * 24 * 60 * 60 * 1000;
 
 const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
-/**
- * The form of `handoff.pendingWarnAfter`: a whole number and a unit — `m` (minutes), `h`
- * (hours), `d` (days), `w` (weeks), e.g. `2d`, `36h`, `90m` (spaces and the unit's full name
- * are accepted: `2 days`) — or `off` (no warning). The same pattern is in package.json, so the
- * Settings editor flags a bad value as it is typed.
- */
+/** `2d`, `36h`, `90m`, `2 days` or `off`. The same pattern is in package.json, so the Settings editor flags a bad value as it is typed. */
 export const PENDING_WARN_AFTER_PATTERN = /^\s*(?:off|(\d{1,6})\s*(m|min|mins|minutes?|h|hours?|d|days?|w|weeks?))\s*$/i;
 
-/** A read `handoff.pendingWarnAfter`: the age in ms (0: `off`), or the problem and its fix, worded with `name` (the setting or the CLI flag). */
+/** `ms` 0 is `off`; a bad value carries the default `ms`, the problem and its fix. */
 export type PendingWarnAfter = { ok: true; ms: number } | { ok: false; ms: number; problem: string; fix: string };
 
-/**
- * Reads a `handoff.pendingWarnAfter` value ({@link PENDING_WARN_AFTER_PATTERN}). Undefined,
- * null or an empty string is the default (2 days). A bad value falls back to the default and
- * says why: `problem` names `name` and the value, `fix` the form expected.
- * @param name how the surface names the setting: `handoff.pendingWarnAfter` (VS Code), `--pending-warn-after` (CLI)
- */
+/** Undefined, null or `''` is the default; a bad value falls back to it and says why. `name`: how the surface names the setting (or CLI flag). */
 export function parsePendingWarnAfter(value: unknown, name = 'handoff.pendingWarnAfter'): PendingWarnAfter {
   if (value === undefined || value === null || value === '') return { ok: true, ms: DEFAULT_PENDING_WARN_AFTER_MS };
   const fix = `give ${name} a whole number and a unit — m (minutes), h (hours), d (days) or w (weeks), such as "2d" or "36h" — or "off"; the default, ${DEFAULT_PENDING_WARN_AFTER}, is used meanwhile`;
@@ -49,11 +30,7 @@ export function parsePendingWarnAfter(value: unknown, name = 'handoff.pendingWar
   return { ok: true, ms: total };
 }
 
-/**
- * What {@link waitingOf} reads of a handoff: its kind, `created` (ISO), current status (its
- * status events applied), `status_at` — the ISO time of its latest status change (undefined:
- * none) — and whether its file is partial.
- */
+/** `status` with its status events applied; `status_at`: the ISO time of its latest status change. */
 export interface WaitingInput {
   readonly kind: 'handoff' | 'result';
   readonly created: string;
@@ -62,20 +39,14 @@ export interface WaitingInput {
   readonly partial?: boolean;
 }
 
-/** A handoff waiting too long: for a pick-up (`pickup`, still pending) or an answer (`answer`, accepted and never answered); `since` ISO, `age_ms` until now. */
+/** `pickup`: still pending; `answer`: accepted and never answered. */
 export interface Waiting {
   readonly waiting: 'pickup' | 'answer';
   readonly since: string;
   readonly age_ms: number;
 }
 
-/**
- * Whether a handoff waits too long (docs/DESIGN.md §5 "Insights"): `pending` for longer than
- * `warnAfterMs` since `created`, or `accepted` — its latest change — with no result answering
- * it (`answered`) for longer than that since it was accepted. Results, partial files and
- * other statuses never wait; `warnAfterMs` 0 (`off`) never warns.
- * @param now ms since the epoch
- */
+/** Results, partial files and other statuses never wait; `warnAfterMs` 0 never warns. `now` in ms since the epoch. */
 export function waitingOf(h: WaitingInput, answered: boolean, now: number, warnAfterMs: number): Waiting | undefined {
   if (warnAfterMs <= 0 || h.kind !== 'handoff' || h.partial) return undefined;
   let since: string | undefined;
@@ -87,10 +58,7 @@ export function waitingOf(h: WaitingInput, answered: boolean, now: number, warnA
   return { waiting: h.status === 'pending' ? 'pickup' : 'answer', since: new Date(t).toISOString(), age_ms: now - t };
 }
 
-/**
- * An age in words, in its largest whole unit: `3 days`, `1 day`, `5 hours`, `12 minutes`
- * (under a minute: `less than a minute`). Weeks are said as days.
- */
+/** In its largest whole unit (`3 days`, `5 hours`); weeks are said as days. */
 export function ageInWords(ms: number): string {
   const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
   if (ms >= UNIT_MS.d) return plural(Math.floor(ms / UNIT_MS.d), 'day');
@@ -104,20 +72,14 @@ export function utcMinute(iso: string): string {
   return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 }
 
-/**
- * The warning in words, for the timeline's tooltip and the receiving prompt: "pending since
- * 2026-11-28 09:00 UTC (3 days), not picked up" or "accepted since … (3 days), never answered".
- */
+/** "pending since 2026-11-28 09:00 UTC (3 days), not picked up", for the timeline's tooltip and the receiving prompt. */
 export function waitingLine(w: Waiting): string {
   return w.waiting === 'pickup'
     ? `pending since ${utcMinute(w.since)} (${ageInWords(w.age_ms)}), not picked up`
     : `accepted since ${utcMinute(w.since)} (${ageInWords(w.age_ms)}), never answered`;
 }
 
-/**
- * A duration in short form for tables: `<1 min`, `45 min`, `2 h 5 min`, `3 d 4 h` (two units
- * at most, the larger first); null is `—` (no figure).
- */
+/** `<1 min`, `45 min`, `2 h 5 min`, `3 d 4 h`; null is `—`. */
 export function shortDuration(ms: number | null): string {
   if (ms === null) return '—';
   const min = Math.floor(ms / UNIT_MS.m);
@@ -128,20 +90,14 @@ export function shortDuration(ms: number | null): string {
   return h % 24 ? `${Math.floor(h / 24)} d ${h % 24} h` : `${Math.floor(h / 24)} d`;
 }
 
-/** What {@link nodeWaiting} needs of a timeline entry's chain links: its kind, status and `status_at` (the timeline's `TimelineEntryInfo`). */
+/** What {@link nodeWaiting} needs of the timeline's `TimelineEntryInfo`. */
 export interface WaitingInfo {
   readonly kind: 'handoff' | 'result';
   readonly status: string;
   readonly status_at?: string;
 }
 
-/**
- * Whether the timeline entry of `node` waits too long ({@link waitingOf}): one of our handoffs
- * (`kind: handoff`, not partial) whose chain links were read, pending since its file's time or
- * accepted since its latest status change, with no result among the hops below it.
- * @param infoOf the chain links read so far, by file key (undefined: not read yet — it does not wait)
- * @param now ms since the epoch; `warnAfterMs` 0: never
- */
+/** Only our handoffs whose chain links were read; answered when a result is among the hops below. `infoOf` undefined: not read yet. */
 export function nodeWaiting(node: TimelineNode, infoOf: (key: string) => WaitingInfo | undefined, now: number, warnAfterMs: number): Waiting | undefined {
   const { file } = node;
   const info = infoOf(file.key);
@@ -151,12 +107,7 @@ export function nodeWaiting(node: TimelineNode, infoOf: (key: string) => Waiting
   return waitingOf({ kind: info.kind, created: new Date(file.time).toISOString(), status: info.status, ...(at ? { status_at: at } : {}), partial: file.partial }, answered, now, warnAfterMs);
 }
 
-/**
- * The receiving prompt's line for a handoff of the chain waiting too long (after `**Waiting:**`):
- * for the handoff picked up, "this handoff was pending since 2026-11-28 09:00 UTC (3 days)
- * before you picked it up" (or "… accepted since … (3 days) by another session and never
- * answered"); for another, "`<id>` to <specialist>: pending since … (3 days), not picked up".
- */
+/** The receiving prompt's `**Waiting:**` line, worded for the handoff picked up or another of its chain. */
 export function waitingPromptLine(w: Waiting, entry: { readonly id: string; readonly specialist: string }, pickedUp: boolean): string {
   if (pickedUp) {
     return w.waiting === 'pickup'
