@@ -1,18 +1,5 @@
-/**
- * Safe file writes of the store (docs/DESIGN.md §5), for handoffs, briefings, mirrors and agent files:
- * - a file is created exclusively, complete or not at all ({@link createExclusive}): the
- *   content is written and flushed to a temporary file in the same folder, then hard-linked
- *   to its name (`link` fails if the name exists, so nothing is ever overwritten);
- * - a file is replaced atomically ({@link replaceFileAtomic}): temporary file, then rename;
- * - folders are made one level at a time, after the path guard's symlink check
- *   ({@link ensureDir}, `pathGuard.ts`);
- * - leftovers of an interrupted writer never break the next one: temporary files
- *   (`.<target>.<pid>-<machine>.<hex>.tmp`) and lock folders (`.<name>.lock`, `fileLock.ts`)
- *   match no reader's name pattern, and each write sweeps its folder of those whose writer
- *   is gone (`withLeftoversSwept`, `leftovers.ts`);
- * - files are read only when regular ({@link openRegularFile}: no link, FIFO or device);
- * - every failure is a {@link StoreError} whose message names the path, the cause and the fix.
- */
+// Safe writes (docs/DESIGN.md §5): new files complete or not at all (temporary file, then a hard link, which never
+// overwrites), replacements atomic (temporary file, then rename). Every failure is a StoreError naming path, cause and fix.
 import { constants as fsConstants } from 'node:fs';
 import { link, mkdir, open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
@@ -22,12 +9,11 @@ import { tempPathFor, withLeftoversSwept } from './leftovers';
 import { LINK_LOOP_WORDS, fsCause } from '../core/handoff/fsErrors';
 import { checkRealPathInside } from './pathGuard';
 
-/** `O_NOFOLLOW` where the platform has it (not on Windows, where symbolic links need privileges); 0 elsewhere. */
+/** 0 on Windows, where symbolic links need privileges anyway. */
 export const NOFOLLOW = fsConstants.O_NOFOLLOW ?? 0;
 
-/** Error with a user-facing message (starts with `ERROR:`) that names the path and the cause. */
 export class StoreError extends Error {
-  /** The message's parts, when the check that failed knows them (src/core/handoff/errors.ts): a surface words the fix its own way. */
+  /** When the failed check knows them (src/core/handoff/errors.ts), so a surface can word the fix its own way. */
   readonly parts?: ErrorParts;
   constructor(message: string, parts?: ErrorParts) {
     super(message.startsWith('ERROR:') ? message : `ERROR: ${message}`);
@@ -36,7 +22,6 @@ export class StoreError extends Error {
   }
 }
 
-/** Turns a Node file-system error into words: which path, what went wrong, what to do. */
 export function describeFsError(err: unknown, target: string): string {
   const e = err as NodeJS.ErrnoException;
   switch (e?.code) {
@@ -67,11 +52,7 @@ async function writeAllAndSync(fh: FileHandle, content: string): Promise<void> {
   await fh.sync();
 }
 
-/**
- * Writes `content` to a new temporary file beside `target` and flushes it to disk.
- * @returns the temporary file's path (the caller links or renames it, then removes it)
- * @throws the file system error; the temporary file is removed first
- */
+/** On error the temporary file is removed before the error is rethrown. */
 async function writeSyncedTemp(target: string, content: string): Promise<string> {
   const tmp = await tempPathFor(target);
   let fh: FileHandle | undefined;
@@ -87,15 +68,7 @@ async function writeSyncedTemp(target: string, content: string): Promise<string>
   }
 }
 
-/**
- * The gate at the store (docs/DESIGN.md §7 "The gate"): `content` passes the one sanitizer
- * (`ensureSanitized`, `src/core/safety/gate.ts`: free when the engine already gated it, a
- * full pass when a raw string was cast), and the file's name must be one the file-name gate
- * leaves unchanged (no secret, no invisible or control character).
- *
- * @returns the bytes to write
- * @throws StoreError when the name carries a secret or an invisible character
- */
+/** The gate at the store (docs/DESIGN.md §7). @throws StoreError when the file name carries a secret or an invisible character */
 export async function gatedContent(target: string, content: Sanitized | string): Promise<Sanitized> {
   if (!(await isSafeFileName(path.basename(target)))) {
     throw new StoreError(`ERROR: refusing to write a file whose name carries a secret or an invisible character (${JSON.stringify(path.basename(target)).slice(0, 80)}) — the name must pass the gate first`);
@@ -104,14 +77,9 @@ export async function gatedContent(target: string, content: Sanitized | string):
 }
 
 /**
- * Creates `target` with `content`, exclusively and completely: via a temporary file and
- * a hard link. Falls back to an exclusive `open(wx)` where hard links are unsupported;
- * there a failed write renames the file to `….partial.md` (never a corrupt complete file).
- * The content and the name pass the gate first ({@link gatedContent}); the folder is swept of
- * stale leftovers meanwhile (`withLeftoversSwept`).
- *
- * @returns true when created, false when the name already exists
- * @throws StoreError for other failures (disk full, permissions, a name that fails the gate …)
+ * Without hard links falls back to `open(wx)`, where a failed write renames the file to `….partial.md`.
+ * Returns false when the name already exists.
+ * @throws StoreError otherwise
  */
 export async function createExclusive(target: string, raw: Sanitized): Promise<boolean> {
   const content = await gatedContent(target, raw);
@@ -169,12 +137,8 @@ async function createWithOpenWx(target: string, content: Sanitized): Promise<boo
 }
 
 /**
- * Makes a folder (and its missing parents) inside the workspace, after the symlink check.
- * Folders are made one level at a time rather than with `mkdir -p` semantics: Node's
- * recursive mkdir never returns on some pseudo file systems (procfs), and a file that
- * stands where a folder is needed gets a message that says so.
- *
- * @param fix the fix a path-check message names (see `checkRealPathInside`); default: the handoff folder's
+ * Inside the workspace, after the symlink check; one level at a time because Node's recursive mkdir
+ * never returns on some pseudo file systems (procfs).
  * @throws StoreError naming the path and the cause
  */
 export async function ensureDir(workspaceRoot: string, dir: string, fix?: string): Promise<void> {
@@ -217,7 +181,7 @@ export async function ensureDir(workspaceRoot: string, dir: string, fix?: string
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
         throw new StoreError(describeFsError(err, d));
       }
-      // Made meanwhile by another writer, or a name that exists without a folder behind it.
+      // Made meanwhile by another writer, or a name that exists but is not a folder.
       if (!(await stat(d).catch((e: unknown) => Promise.reject(new StoreError(describeFsError(e, d))))).isDirectory()) {
         throw new StoreError(`ERROR: a file stands where a folder is needed: ${d} — move it away and try again`);
       }
@@ -229,7 +193,7 @@ export async function ensureDir(workspaceRoot: string, dir: string, fix?: string
   }
 }
 
-/** Opens a file for reading only if it is a regular file (not a FIFO, device or folder); undefined otherwise. */
+/** Undefined unless a regular file. */
 export async function openRegularFile(file: string): Promise<FileHandle | undefined> {
   let fh: FileHandle | undefined;
   try {
@@ -245,15 +209,7 @@ export async function openRegularFile(file: string): Promise<FileHandle | undefi
   return undefined;
 }
 
-/**
- * Replaces the content of the regular file `target` atomically: writes a temporary file
- * beside it, syncs it, and renames it over the target, so a reader sees the old or the new
- * content, never a mix, and a crash leaves the old file intact. The content and the name
- * pass the gate first ({@link gatedContent}); the folder is swept of stale leftovers
- * meanwhile (`withLeftoversSwept`).
- *
- * @throws StoreError naming the path and the cause (the target is left as it was)
- */
+/** A reader sees the old or the new content, never a mix. @throws StoreError, the target left as it was */
 export async function replaceFileAtomic(target: string, raw: Sanitized): Promise<void> {
   const content = await gatedContent(target, raw);
   await withLeftoversSwept(path.dirname(target), async () => {

@@ -1,12 +1,6 @@
-/**
- * Git evidence (docs/DESIGN.md §6), collected through simple-git with argument arrays (never a
- * shell string), simple-git's unsafe-option guards left on, and `--no-optional-locks`
- * so collecting never takes the index lock a user's own git command may need.
- *
- * Never throws: every failure becomes a note in the evidence, and the handoff is still
- * written (docs/DESIGN.md §6). Only a failing `git status` leaves the file list empty; a failing
- * diff loses the counts, the excerpt or the hash, not the files.
- */
+// Git evidence (docs/DESIGN.md §6) through simple-git with argument arrays, its unsafe-option guards on, and
+// `--no-optional-locks` so collecting never takes the index lock a user's git command may need. Never throws:
+// failures become notes; only a failing `git status` leaves the file list empty.
 import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
@@ -20,67 +14,49 @@ import { NODE_BLOB_IDS_MAX_FILES, diffHash, gitBlobIds, hashWorktree } from './w
 import { NO_WORK_TREE_NOTE, classifyGitFailure, describeGitFailure, gitClient, rawBytes, type ClientOptions } from './gitClient';
 import { probeRepository } from './repository';
 
-/** Diff excerpt cap: 40,000 characters (docs/DESIGN.md §6 "Git"). */
+/** docs/DESIGN.md §6 "Git". */
 export const DIFF_EXCERPT_MAX_CHARS = 40_000;
-/** Touched files kept by collection before "… and N more": 2,000 files. */
 export const MAX_TOUCHED_FILES = 2_000;
-/** Commits listed since the base before "… and N more": 50. */
 export const MAX_COMMITS = 50;
-/** Commits listed when no base commit is known yet: the latest 10. */
+/** Without a known base commit. */
 export const MAX_COMMITS_WITHOUT_BASE = 10;
 
-/** Empty-tree object names, used as "HEAD" in a repository without commits. */
+/** Stands in for HEAD in a repository without commits. */
 const EMPTY_TREE: Record<string, string> = {
   sha1: '4b825dc642cb6eb9a060e54bf8d69288fbee4904',
   sha256: '6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321',
 };
 
-/** Options of {@link collectGitEvidence}. */
 export interface GitEvidenceOptions {
-  /** Folder to collect for (the workspace folder); git finds the repository above it. */
+  /** The workspace folder; git finds the repository above it. */
   readonly cwd: string;
-  /** Absolute handoff root; its files are never reported as touched (docs/DESIGN.md §6). */
+  /** Its files are never reported as touched. */
   readonly handoffRoot?: string;
-  /**
-   * More absolute folders that only ever hold handoff files and are excluded like the
-   * handoff root: the other tools' folders our handoffs are copied into (itervox's
-   * `.itervox/handoff`, Agent Zero's `.a0proj/handover`), so a handoff never reports the
-   * previous one's copies as touched files, and its diff hash does not change with them.
-   */
+  /** Other tools' folders our handoffs are copied into, excluded like the handoff root so the copies never count as touched. */
   readonly alsoExclude?: readonly string[];
-  /** Commit the session started from (previous handoff's HEAD); null or absent when unknown. */
+  /** The previous handoff's HEAD; null or absent when unknown. */
   readonly baseCommit?: string | null;
-  /** git executable, e.g. from VS Code's `git.path`; default `git` on PATH. */
+  /** e.g. VS Code's `git.path`; default `git` on PATH. */
   readonly binary?: string;
-  /** Cap of the touched-file list (default {@link MAX_TOUCHED_FILES}). */
   readonly maxFiles?: number;
-  /** Cap of the diff excerpt in characters (default {@link DIFF_EXCERPT_MAX_CHARS}). */
   readonly diffExcerptChars?: number;
-  /** Cancels collection; running git processes are killed. */
+  /** Kills running git processes. */
   readonly signal?: AbortSignal;
-  /**
-   * `probeRepository`'s answers, already asked in a folder of the same working tree as `cwd`
-   * (when the workspace was found: ./repository.ts `findRepository`); default: asked now.
-   */
+  /** `probeRepository`'s answers from a folder of the same working tree; default: asked now. */
   readonly probe?: RepositoryProbe;
   /**
-   * Called once, as soon as the collection's git processes (status, the numstat diff, the
-   * excerpt, the log) have been asked for — or when the collection ends without them (not a
-   * repository, no git, a failure). A caller with main-thread work of its own starts it then,
-   * so that the work runs while git does instead of delaying git's start (the hook
-   * loads secretlint then; started one turn of the event loop after the collection, it ran
-   * before the status process was spawned, since the pathspec's realpath waits a turn).
+   * Called once, as soon as the git processes are asked for (or when collection ends without them), so a caller's
+   * own main-thread work runs while git does instead of delaying git's start.
    */
   readonly onGitStarted?: () => void;
 }
 
-/** The start of a patch: at most the cap in characters, and whether more followed. */
 export interface DiffExcerpt {
   readonly excerpt: string;
   readonly truncated: boolean;
 }
 
-/** Cuts collected patch text to `maxChars`, at a line end when one is in the second half. */
+/** Cut at a line end when one is in the second half. */
 export function cutExcerpt(text: string, maxChars: number, more: boolean): DiffExcerpt {
   if (text.length <= maxChars && !more) {
     return { excerpt: text, truncated: false };
@@ -93,11 +69,7 @@ export function cutExcerpt(text: string, maxChars: number, more: boolean): DiffE
   return { excerpt, truncated: true };
 }
 
-/**
- * Runs `git diff --patch <against>` and keeps only its first `maxChars` characters: the
- * output is read as it streams and the process is killed as soon as the cap is passed,
- * so neither the time nor the memory depends on the size of the whole diff.
- */
+/** The process is killed once the cap is passed, so neither time nor memory depends on the whole diff's size. */
 export async function readDiffExcerpt(repoRoot: string, against: string, pathspec: readonly string[], opts: ClientOptions, maxChars: number): Promise<DiffExcerpt> {
   const controller = new AbortController();
   const cancel = () => controller.abort();
@@ -130,7 +102,7 @@ export async function readDiffExcerpt(repoRoot: string, against: string, pathspe
   return cutExcerpt(text, maxChars, capped);
 }
 
-/** The real path of `p`, resolving symbolic links on the part that exists (the rest appended). */
+/** Resolves symbolic links on the part that exists, the rest appended. */
 async function realPathOf(p: string): Promise<string> {
   const rest: string[] = [];
   let probe = path.resolve(p);
@@ -149,18 +121,9 @@ async function realPathOf(p: string): Promise<string> {
 }
 
 /**
- * Collects the git evidence of the folder `opts.cwd`: branch / detached HEAD, HEAD
- * commit, upstream ahead/behind, touched files (status with renames and untracked files,
- * numstat of staged + unstaged changes against HEAD), commits since the base, a diff
- * excerpt of at most 40,000 characters and the diff hash.
- *
- * Cost: after one tiny `rev-parse` ({@link probeRepository}), git runs in parallel: status; one
- * `diff --raw --numstat` (counts and object ids, no patch text); `diff --patch` read as
- * a stream and killed once the excerpt cap is reached (the diff is never held or even
- * generated whole); the commit log (and `rev-list --count` only when the log fills its
- * cap). Worktree files are fingerprinted meanwhile.
- *
- * @returns evidence; failures (no git, not a repository, cancelled) are `notes`. Never throws.
+ * Branch, HEAD, upstream, touched files, commits since the base, a diff excerpt and the diff hash. After one small
+ * `rev-parse`, status, `diff --raw --numstat`, the streamed excerpt and the log run in parallel.
+ * @returns failures (no git, not a repository, cancelled) as `notes`. Never throws.
  */
 export async function collectGitEvidence(opts: GitEvidenceOptions): Promise<GitEvidence> {
   let started = false;
@@ -173,12 +136,11 @@ export async function collectGitEvidence(opts: GitEvidenceOptions): Promise<GitE
   try {
     return await collectFromProbe({ ...opts, onGitStarted: gitStarted });
   } finally {
-    // No git process was asked for (no repository, no git, a failure before them): now.
+    // No git process was asked for: call it now.
     gitStarted();
   }
 }
 
-/** {@link collectGitEvidence}'s work, from the probe on (its caller makes `onGitStarted` run once). */
 async function collectFromProbe(opts: GitEvidenceOptions): Promise<GitEvidence> {
   let repoRoot: string;
   let objectFormat: string;
@@ -205,21 +167,16 @@ async function collectFromProbe(opts: GitEvidenceOptions): Promise<GitEvidence> 
   }
 }
 
-/**
- * The pathspec (`--` first) of a whole repository minus the handoff root and the
- * `alsoExclude` folders (absolute), compared by real paths; folders outside the
- * repository are ignored.
- */
+/** The whole repository minus the handoff root and `alsoExclude`, compared by real paths; folders outside are ignored. */
 export async function evidencePathspec(repoRoot: string, handoffRoot: string | undefined, alsoExclude: readonly string[] = []): Promise<string[]> {
   const pathspec = ['--', ':/'];
   const realRepo = await realPathOf(repoRoot);
-  // Folders that do not exist exclude nothing: leaving them out keeps git's per-path work as it was.
+  // Absent folders exclude nothing; leaving them out spares git per-path work.
   const present = (await Promise.all(alsoExclude.map(async (f) => ((await lstat(f).then(() => true, () => false)) ? f : undefined)))).filter((f): f is string => f !== undefined);
   for (const folder of [handoffRoot, ...present]) {
     if (!folder) continue;
-    // Both the folder as named and its real path: a workspace opened through a symbolic
-    // link, or a .handoff that is a link to a folder elsewhere in the repository (the
-    // link itself is then a file to git), is still excluded.
+    // Both the named and the real path: a workspace opened through a link, or a .handoff linking elsewhere in the
+    // repository, is still excluded.
     const realWorkspaceSide = path.join(await realPathOf(path.dirname(folder)), path.basename(folder));
     for (const candidate of new Set([path.relative(realRepo, realWorkspaceSide), path.relative(realRepo, await realPathOf(folder))])) {
       if (candidate && !candidate.startsWith('..') && !path.isAbsolute(candidate)) {
@@ -250,13 +207,13 @@ async function collectInRepository(repoRoot: string, head: string | null, object
   const status = rawBytes(repoRoot, opts, ['--no-optional-locks', 'status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', ...pathspec]).then((b) =>
     parseStatusV2(splitNulFields(b)),
   );
-  // Every file that differs from HEAD and still exists in the worktree, fingerprinted while git diffs.
+  // Files that differ from HEAD and still exist, fingerprinted while git diffs.
   const contents = status.then(({ entries }) =>
     hashWorktree(
       entries.filter((e) => e.xy[1] !== 'D' && !(e.xy[0] === 'D' && e.xy[1] === '.')).map((e) => e.path),
       repoRoot,
       async (paths) => {
-        // A few files: git's ids computed here, one process fewer (the same ids: test/unit/evidence/git/worktreeHash.test.ts).
+        // A few files: git's ids computed here, one process fewer.
         if (paths.length <= NODE_BLOB_IDS_MAX_FILES) return gitBlobIds(paths.map((p) => path.join(repoRoot, p)), objectFormat);
         const input = `${paths.join('\n')}\n`;
         const out = await gitClient(repoRoot, { ...opts, input: (cmds) => (cmds.includes('--stdin-paths') ? input : undefined) }).raw([
@@ -264,7 +221,7 @@ async function collectInRepository(repoRoot: string, head: string | null, object
           '--stdin-paths',
           '--no-filters',
         ]);
-        const ids = out.split('\n'); // one whole object id (SHA-1 or SHA-256) per path, else hashWorktree hashes in Node
+        const ids = out.split('\n'); // one object id per path, else hashWorktree hashes in Node
         if (!ids.slice(0, paths.length).every((id) => /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(id))) throw new Error('git hash-object answered short');
         return ids;
       },
@@ -294,7 +251,7 @@ async function collectInRepository(repoRoot: string, head: string | null, object
   let files = merged.files;
   const recount = merged.recount.filter((p) => p === displayPath(p));
   if (recount.length) {
-    // Numstat paired these paths into a rename that status does not show: count them one by one.
+    // Numstat paired these into a rename that status does not show: count them one by one.
     const again = await rawBytes(repoRoot, opts, ['--no-optional-locks', 'diff', '--numstat', '-z', '--no-renames', against, '--', ...recount.map((p) => `:(top,literal)${p}`)])
       .then((b) => parseNumstatFields(splitNulFields(b)))
       .catch(() => []);
@@ -353,13 +310,10 @@ async function collectCommits(
   }
   const range = validBase ? `${validBase}..${head}` : head;
   const max = validBase ? MAX_COMMITS : MAX_COMMITS_WITHOUT_BASE;
-  // symmetric: false — base..HEAD (commits reachable from HEAD but not from the base);
-  // simple-git's default is base...HEAD, which also lists commits only the base has.
+  // base..HEAD; simple-git's default base...HEAD also lists commits only the base has.
   const log = await (validBase ? git.log({ from: validBase, to: head, symmetric: false, maxCount: max }) : git.log({ maxCount: max }));
   const commits: Commit[] = log.all.map((c) => ({ sha: c.hash, subject: c.message, author: c.author_name, date: c.date }));
-  // A log shorter than its cap is the whole range: it is its own count. Only a full log asks
-  // git to count the rest (one git process fewer in the common case — a short session, a young
-  // repository).
+  // A log shorter than its cap is the whole range, so only a full log needs `rev-list --count`.
   const count = commits.length < max ? String(commits.length) : await git.raw(['rev-list', '--count', range, '--']);
   const parsed = Number.parseInt(count.trim(), 10);
   const total = Number.isNaN(parsed) ? commits.length : parsed;

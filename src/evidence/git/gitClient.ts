@@ -1,24 +1,19 @@
-/**
- * The one way this project runs git (docs/ARCHITECTURE.md: simple-git for all git access):
- * a simple-git client with argument arrays (never a shell string), its unsafe-option guards
- * left on, bounded in time and in processes, and the notes a failing git becomes
- * (docs/DESIGN.md §6 "Git": never a crash, a note the user can act on).
- */
+// The one way this project runs git: simple-git with argument arrays, its unsafe-option guards on, bounded in time
+// and processes; a failing git becomes a note the user can act on (docs/DESIGN.md §6).
 import type { SimpleGit, SimpleGitOptions } from 'simple-git';
 import type * as SimpleGitModule from 'simple-git';
 import type { GitProblem } from '../../core/handoff/gitEvidence';
 import { clipText } from '../../core/handoff/render';
 
-/** A git process that prints nothing for this long is killed: 120,000 ms. */
+/** Killed after this long without output. */
 export const GIT_BLOCK_TIMEOUT_MS = 120_000;
 
-/** Once git has exited, how long its output may still take to close before the command counts as done: 5,000 ms. */
+/** After git exits, how long its output may take to close. */
 export const GIT_EXIT_GRACE_MS = 5_000;
 
-/** The note of a folder in a repository but in no working tree (a bare repository, a .git folder). */
+/** A bare repository or a .git folder. */
 export const NO_WORK_TREE_NOTE = 'Not a git working tree (a bare repository or the .git folder itself) — touched files and commits were not collected';
 
-/** Classifies a failure of git: no executable, no repository, no working tree, or anything else. */
 export function classifyGitFailure(err: unknown): GitProblem {
   const text = String((err as { message?: unknown })?.message ?? err);
   if (/not a git repository/i.test(text)) {
@@ -33,7 +28,6 @@ export function classifyGitFailure(err: unknown): GitProblem {
   return 'failed';
 }
 
-/** Classifies a failure of git into a note the user can act on. */
 export function describeGitFailure(err: unknown, cwd: string): string {
   const text = String((err as { message?: unknown })?.message ?? err);
   const kind = classifyGitFailure(err);
@@ -60,19 +54,14 @@ export function describeGitFailure(err: unknown, cwd: string): string {
   return clipText(`git failed: ${line.replace(/^(fatal|error):\s*/, '')}`, 400);
 }
 
-/** How {@link gitClient} runs git: the executable (`git.path`), cancellation, and stdin for commands that read it. */
+/** `input`: stdin for the commands that read it. */
 export interface ClientOptions {
   readonly binary?: string;
   readonly signal?: AbortSignal;
   readonly input?: (commands: readonly string[]) => string | undefined;
 }
 
-/**
- * A simple-git client for `baseDir` with this module's settings: untrimmed output,
- * `core.quotePath=false`, no colour, at most 3 git processes, killed after
- * {@link GIT_BLOCK_TIMEOUT_MS} of silence or when `opts.signal` aborts, done when the
- * output is closed (at most {@link GIT_EXIT_GRACE_MS} after git exits).
- */
+/** Untrimmed output, `core.quotePath=false`, no colour, at most 3 git processes. */
 export function gitClient(baseDir: string, opts: ClientOptions): SimpleGit {
   const options: Partial<SimpleGitOptions> = {
     baseDir,
@@ -80,10 +69,8 @@ export function gitClient(baseDir: string, opts: ClientOptions): SimpleGit {
     maxConcurrentProcesses: 3,
     trimmed: false,
     timeout: { block: GIT_BLOCK_TIMEOUT_MS },
-    // Done when git's output is closed (all of it read), not 50 ms after git exits (simple-git's
-    // default): on a loaded machine the rest of a large status or numstat was still in the pipe
-    // then, and a handoff listed 1,274 of 2,000 changed files. The exit bound stays, longer, for
-    // a process that leaves the pipe open behind it.
+    // Done when the output is closed, not shortly after exit (simple-git's default), which could cut a large status
+    // short; the exit bound stays for a process that leaves the pipe open.
     completion: { onClose: true, onExit: GIT_EXIT_GRACE_MS },
     config: ['core.quotePath=false', 'color.ui=false'],
   };
@@ -93,15 +80,12 @@ export function gitClient(baseDir: string, opts: ClientOptions): SimpleGit {
   if (opts.input) {
     options.input = opts.input;
   }
-  // Required on first use: the bundles load simple-git from its own file (dist/vendor, esbuild.mjs VENDOR).
+    // Required on first use: the bundles load simple-git from its own file (dist/vendor).
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return (require('simple-git') as typeof SimpleGitModule).simpleGit(options);
 }
 
-/**
- * Runs git and returns its stdout as bytes (simple-git decodes output as UTF-8, which
- * would turn a file name that is not valid UTF-8 into U+FFFD).
- */
+/** As bytes: simple-git's UTF-8 decoding would turn a name that is not valid UTF-8 into U+FFFD. */
 export async function rawBytes(repoRoot: string, opts: ClientOptions, args: string[]): Promise<Buffer> {
   const chunks: Buffer[] = [];
   await gitClient(repoRoot, opts)

@@ -1,28 +1,14 @@
-/**
- * Parsers of git's machine-readable output (`status --porcelain=v2 -z`,
- * `diff --raw --numstat -z`) and the merge of the two into touched files.
- *
- * Why these are parsed here rather than with simple-git's `status()` / `diffSummary()`:
- * `status()` parses porcelain v1 and trims each entry (a path with a leading or trailing
- * space comes back changed) and `diffSummary()` refuses `-z`, without which git quotes
- * non-ASCII paths and abbreviates renames as `{a => b}`. simple-git still runs every
- * git process.
- *
- * Paths are read from raw bytes: valid UTF-8 is kept as the user sees it; a name that is
- * not valid UTF-8 is shown the way `git status` quotes it (`"bad\351name"`).
- */
+// Parsers of `status --porcelain=v2 -z` and `diff --raw --numstat -z`. Not simple-git's `status()` / `diffSummary()`:
+// `status()` reads porcelain v1 and trims paths, and `diffSummary()` refuses `-z`, without which git quotes non-ASCII
+// paths and abbreviates renames as `{a => b}`. A name that is not valid UTF-8 is shown as `git status` quotes it.
 import { isUtf8 } from 'node:buffer';
 import type { FileStatus, TouchedFile } from '../../core/handoff/schema';
 
-/** First code point of the private-use range that stands for undecodable bytes while parsing. */
+/** Private-use code points stand for undecodable bytes while parsing. */
 const BYTE_MARK = 0xe000;
 const BYTE_MARKS = /[\ue000-\ue0ff]/;
 
-/**
- * Decodes one NUL-separated field of git output. Valid UTF-8 decodes as usual; each byte
- * of an invalid sequence becomes a private-use marker, turned into git's octal escape by
- * {@link displayPath} once the field is parsed.
- */
+/** Each byte of an invalid UTF-8 sequence becomes a private-use marker, escaped later by {@link displayPath}. */
 export function decodeField(buf: Buffer): string {
   if (isUtf8(buf)) {
     return buf.toString('utf8');
@@ -43,7 +29,7 @@ export function decodeField(buf: Buffer): string {
   return out;
 }
 
-/** A decoded path as the user sees it: unchanged, or git-quoted when it held bytes that are not UTF-8. */
+/** Git-quoted (`"bad\351name"`) when it held bytes that are not UTF-8. */
 export function displayPath(p: string): string {
   if (!BYTE_MARKS.test(p)) {
     return p;
@@ -61,13 +47,8 @@ export function displayPath(p: string): string {
 }
 
 /**
- * Splits NUL-separated git output bytes into decoded fields (see {@link decodeField}); a
- * trailing NUL ends the last field (no empty field after it).
- *
- * Output that is valid UTF-8 as a whole (nearly always) is decoded once and split as text:
- * NUL is a one-byte character that no multi-byte sequence contains, so every field of valid
- * UTF-8 is valid UTF-8 and decodes to the same string (one decode instead of
- * 20,000 for a 10,000-file status). Anything else goes field by field.
+ * A trailing NUL ends the last field. Output valid as a whole is decoded once and split as text: no multi-byte
+ * sequence contains NUL, so each field decodes the same.
  */
 export function splitNulFields(buf: Buffer): string[] {
   if (isUtf8(buf)) {
@@ -78,7 +59,6 @@ export function splitNulFields(buf: Buffer): string[] {
   return splitNulFieldsEach(buf);
 }
 
-/** {@link splitNulFields} one field at a time: each field decoded on its own (exported for the differential test). */
 export function splitNulFieldsEach(buf: Buffer): string[] {
   const fields: string[] = [];
   let start = 0;
@@ -92,7 +72,6 @@ export function splitNulFieldsEach(buf: Buffer): string[] {
   return fields;
 }
 
-/** Parsed `# branch.*` headers of `git status --porcelain=v2 --branch`. */
 export interface BranchHeaders {
   oid: string | null;
   head: string | null;
@@ -102,24 +81,22 @@ export interface BranchHeaders {
   behind: number | null;
 }
 
-/** One status entry of porcelain v2, before merging with numstat. */
 export interface StatusEntry {
   readonly kind: '1' | '2' | 'u' | '?';
   readonly xy: string;
   readonly path: string;
   readonly origPath: string | null;
-  /** Octal mode of the worktree file (`100644`, `100755`, `120000` symlink, `160000` submodule, `000000` gone); null for untracked files. */
+  /** `100644`, `100755`, `120000` symlink, `160000` submodule, `000000` gone; null when untracked. */
   readonly worktreeMode: string | null;
-  /** git's `<sub>` field: `N...` for a file, `S<c><m><u>` for a submodule (commit changed, tracked changes, untracked files); null for untracked files. */
+  /** `N...` for a file, `S<c><m><u>` for a submodule (commit changed, tracked changes, untracked); null when untracked. */
   readonly sub: string | null;
 }
 
-/** The n-th (0-based) space-separated field of a record's header. */
 function field(rec: string, n: number): string | null {
   return rec.split(' ', n + 1)[n] ?? null;
 }
 
-/** The text after the first `n` space-separated fields (the path, which may itself contain spaces). */
+/** The path after `n` fields; it may contain spaces. */
 function afterFields(rec: string, n: number): string {
   let idx = 0;
   for (let k = 0; k < n; k++) {
@@ -131,11 +108,7 @@ function afterFields(rec: string, n: number): string {
   return rec.slice(idx);
 }
 
-/**
- * Parses `git status --porcelain=v2 -z --branch` fields (NUL-separated records; a rename
- * or copy record is followed by one more field holding the original path). Ignored (`!`)
- * entries are skipped. Paths are exactly as git wrote them (see {@link decodeField}).
- */
+/** A rename or copy record is followed by one more field, the original path; ignored (`!`) entries are skipped. */
 export function parseStatusV2(fields: readonly string[]): { branch: BranchHeaders; entries: StatusEntry[] } {
   const branch: BranchHeaders = { oid: null, head: null, detached: false, upstream: null, ahead: null, behind: null };
   const entries: StatusEntry[] = [];
@@ -178,7 +151,6 @@ export function parseStatusV2(fields: readonly string[]): { branch: BranchHeader
   return { branch, entries };
 }
 
-/** The handoff status letter of a porcelain v2 entry (see {@link FileStatus}). */
 export function statusLetter(e: StatusEntry): FileStatus {
   if (e.kind === '?') {
     return '?';
@@ -193,7 +165,7 @@ export function statusLetter(e: StatusEntry): FileStatus {
     }
     return x === 'C' || y === 'C' ? 'C' : 'R';
   }
-  // `.A`: a file added with intent (`git add -N`): in the index as an empty placeholder, new against HEAD.
+  // `.A`: added with intent (`git add -N`), an empty placeholder in the index, new against HEAD.
   if (x === 'A' || (x === '.' && y === 'A')) {
     return 'A';
   }
@@ -203,19 +175,18 @@ export function statusLetter(e: StatusEntry): FileStatus {
   return 'M';
 }
 
-/** One record of `git diff --raw -z --abbrev=40`. */
 export interface RawEntry {
   readonly srcMode: string;
   readonly dstMode: string;
   readonly srcOid: string;
   readonly dstOid: string;
-  /** Status letter without its score: A, C, D, M, R, T, U, X. */
+  /** Without its score. */
   readonly status: string;
   readonly path: string;
   readonly origPath: string | null;
 }
 
-/** Line counts of one numstat record; null counts for binary files. */
+/** Null counts for binary files. */
 export interface NumstatEntry {
   readonly path: string;
   readonly origPath: string | null;
@@ -225,11 +196,9 @@ export interface NumstatEntry {
 }
 
 /**
- * Parses `git diff --raw --numstat -z` fields: raw records first (`:mode mode oid oid
- * status`, then one path, or two for renames and copies), consumed exactly so a file
- * name that looks like a numstat record is never mistaken for one; then numstat records
- * (`added\tdeleted\tpath`, or for a rename `added\tdeleted\t` followed by the old and the
- * new path; binary files have `-\t-`).
+ * Raw records first (`:mode mode oid oid status`, then one path, or two for renames and copies), consumed exactly so
+ * a file name that looks like numstat is never taken for one; then numstat (`added\tdeleted\tpath`, for a rename
+ * `added\tdeleted\t` then old and new path; binary `-\t-`).
  */
 export function parseRawNumstat(fields: readonly string[]): { raw: RawEntry[]; numstat: NumstatEntry[] } {
   const raw: RawEntry[] = [];
@@ -244,7 +213,6 @@ export function parseRawNumstat(fields: readonly string[]): { raw: RawEntry[]; n
   return { raw, numstat: parseNumstatFields(fields.slice(i)) };
 }
 
-/** Parses numstat `-z` fields (see {@link parseRawNumstat}). */
 export function parseNumstatFields(fields: readonly string[]): NumstatEntry[] {
   const result: NumstatEntry[] = [];
   for (let i = 0; i < fields.length; i++) {
@@ -268,26 +236,20 @@ export function parseNumstatFields(fields: readonly string[]): NumstatEntry[] {
   return result;
 }
 
-/** Parses `git diff --numstat -z` output given as one string. */
 export function parseNumstatZ(out: string): NumstatEntry[] {
   return parseNumstatFields(out.split('\0'));
 }
 
-/** Touched files, and the paths whose counts the rename-aware numstat could not give. */
 export interface MergedFiles {
   readonly files: TouchedFile[];
-  /** Paths (as in `files`) to count again with `--no-renames`. */
+  /** Paths to count again with `--no-renames`. */
   readonly recount: string[];
 }
 
 /**
- * Merges status entries with numstat counts into touched files, in status order. Status
- * compares the index with HEAD and the worktree with the index; numstat compares the
- * worktree with HEAD, and its rename detection can pair files differently. Counts are
- * taken only from a numstat record of the same shape (a rename with the same original
- * path, or a plain record of the same path); entries whose path numstat folded into a
- * different rename are returned in `recount`. A rename staged and then deleted in the
- * worktree is reported as the deletion of the original path, as the worktree shows it.
+ * In status order. Numstat compares the worktree with HEAD and may pair renames differently from status, so counts
+ * come only from a numstat record of the same shape; the rest are returned in `recount`. A rename staged then deleted
+ * in the worktree is the deletion of the original path.
  */
 export function mergeTouchedFiles(entries: readonly StatusEntry[], numstat: readonly NumstatEntry[]): MergedFiles {
   const plain = new Map<string, NumstatEntry>();
@@ -323,7 +285,7 @@ export function mergeTouchedFiles(entries: readonly StatusEntry[], numstat: read
       recount.push(path);
     }
     if (e.sub?.startsWith('S')) {
-      // A gitlink: numstat counts its commit change as one line; the commits are filled in by the collector.
+      // A gitlink: numstat counts its commit change as one line; the collector fills in the commits.
       return { path, status, old_path: oldPath, added: null, deleted: null, binary: false, xy: e.xy, submodule: { from: null, to: null, dirty: e.sub[2] === 'M' || e.sub[3] === 'U' } };
     }
     return { path, status, old_path: oldPath, added: n ? n.added : null, deleted: n ? n.deleted : null, binary: n ? n.binary : false, xy: e.xy };
@@ -331,7 +293,6 @@ export function mergeTouchedFiles(entries: readonly StatusEntry[], numstat: read
   return { files, recount };
 }
 
-/** Fills counts of `files` from a `--no-renames` numstat of the paths in `recount`. */
 export function applyRecount(files: readonly TouchedFile[], recount: readonly NumstatEntry[]): TouchedFile[] {
   const byPath = new Map(recount.map((n) => [n.path, n]));
   return files.map((f) => {

@@ -1,21 +1,13 @@
-/**
- * Which git operation is left in progress in a worktree — a merge, rebase, am, cherry-pick,
- * revert or bisect — and what it works with (docs/DESIGN.md §6). `git status --porcelain`
- * lists the conflicts but not the operation; git's own long `git status` reads the same
- * state files read here (wt-status.c: `MERGE_HEAD`, `rebase-merge/`, `rebase-apply/`,
- * `CHERRY_PICK_HEAD`, `REVERT_HEAD`, `BISECT_START`). Their folder comes from git itself
- * (`rev-parse --absolute-git-dir`, the worktree's own git dir in a linked worktree), and
- * every commit id is resolved through simple-git; the files are only read, never written.
- */
+// The git operation left in progress (merge, rebase, am, cherry-pick, revert, bisect; docs/DESIGN.md §6), read from
+// the state files git's long `git status` reads (wt-status.c), which porcelain status does not report. Read only.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { GitOperation } from '../../core/handoff/schema';
 import { gitClient, type ClientOptions } from './gitClient';
 
-/** Most bytes read of one state file: 4 KiB (they hold a ref, a number or a message's first lines). */
+/** They hold a ref, a number or a message's first lines. */
 const STATE_READ_BYTES = 4096;
 
-/** The text of a state file in the git dir, trimmed; undefined when it is missing or unreadable. */
 async function state(gitDir: string, name: string): Promise<string | undefined> {
   try {
     const text = await readFile(path.join(gitDir, name), { encoding: 'utf8', flag: 'r' });
@@ -36,10 +28,8 @@ function branchName(ref: string | undefined): string | null {
 }
 
 /**
- * The operation in progress in the worktree of `repoRoot`, or null when there is none.
- * `knownGitDir` (absolute, from an earlier `rev-parse --absolute-git-dir`) saves asking git again.
- * Never throws: a state git cannot describe (a missing commit, an unreadable file) leaves
- * the field it would fill null.
+ * Null when there is none. `knownGitDir` (from `rev-parse --absolute-git-dir`) saves asking git again.
+ * Never throws: what git cannot describe leaves its field null.
  */
 export async function readGitOperation(repoRoot: string, opts: ClientOptions, knownGitDir?: string): Promise<GitOperation | null> {
   const git = gitClient(repoRoot, opts);

@@ -1,17 +1,9 @@
-/**
- * Finding the git working tree a folder is in, and the first answers the evidence
- * (./collectGit.ts `collectGitEvidence`) starts from: its top level, object format, git folder
- * and HEAD, asked of one `git rev-parse` process where it answers them all. Through simple-git,
- * as all git access.
- */
+// Finds the git working tree of a folder and the first answers the evidence starts from, from one `git rev-parse`.
 import path from 'node:path';
 import type { RepositoryProbe } from '../../core/handoff/gitEvidence';
 import { gitClient, type ClientOptions } from './gitClient';
 
-/**
- * The top level of the git working tree containing `dir`, or undefined outside one
- * (or when git is missing). Used by the CLI so that, like git, it works from any subfolder.
- */
+/** Undefined outside a working tree or without git; lets the CLI, like git, work from any subfolder. */
 export async function findRepositoryRoot(dir: string, binary?: string): Promise<string | undefined> {
   try {
     const top = (await gitClient(dir, { binary }).raw(['rev-parse', '--show-toplevel'])).trim();
@@ -21,26 +13,15 @@ export async function findRepositoryRoot(dir: string, binary?: string): Promise<
   }
 }
 
-/**
- * Where a folder is when it is inside a git repository but in no working tree: `bare` (a bare
- * repository, `git init --bare`: it has no working tree at all) or `git-dir` (inside the git
- * folder of a repository with a working tree, `.git` or one of its folders).
- */
+/** `bare`: a bare repository; `git-dir`: inside the `.git` folder of a repository with a working tree. */
 export type OutsideWorkTree = 'bare' | 'git-dir';
 
 /**
- * {@link findRepositoryRoot} with the answers the evidence starts from ({@link probeRepository},
- * one `git rev-parse` process in the common case): the top level of the working tree containing
- * `dir` (resolved) and the probe to hand to ./collectGit.ts `collectGitEvidence` of that
- * working tree (`GitEvidenceOptions.probe`), so finding the workspace and collecting its evidence
- * ask git once. Where the one process does not answer (an unborn HEAD, outside a
- * working tree, no git), a second `git rev-parse --is-bare-repository --is-inside-git-dir
- * --show-cdup` says where `dir` is — in a working tree (its top level, without a probe: the
- * evidence then probes itself), in a bare repository or a git folder, or outside git: two
- * processes there, never the three of {@link probeRepository}'s fallback.
+ * {@link findRepositoryRoot} plus the probe to hand to `collectGitEvidence`, so finding the workspace and collecting its
+ * evidence ask git once. Where that process does not answer (unborn HEAD, outside a working tree, no git), a second
+ * `rev-parse` says where `dir` is.
  * @param dir a folder's real path
- * @returns the working tree; `{outside}` in a bare repository or a git folder (no working tree
- *   to hand over from); undefined outside git, or when git is missing
+ * @returns `{outside}` in a bare repository or a git folder; undefined outside git or without git
  */
 export async function findRepository(dir: string, binary?: string): Promise<{ top: string; probe?: RepositoryProbe; outside?: undefined } | { top?: undefined; probe?: undefined; outside: OutsideWorkTree } | undefined> {
   const probe = await probeInOneProcess(dir, { binary });
@@ -57,7 +38,7 @@ export async function findRepository(dir: string, binary?: string): Promise<{ to
   return { top: path.resolve(dir, cdup.trim()) };
 }
 
-/** {@link probeRepository}'s answers from its one process, or undefined where that process does not answer them all. */
+/** Undefined where the one process does not answer everything. */
 async function probeInOneProcess(cwd: string, opts: ClientOptions): Promise<[string, string] | undefined> {
   const both = await gitClient(cwd, opts)
     .raw(['rev-parse', '--show-toplevel', '--show-object-format', '--absolute-git-dir', '-q', '--verify', 'HEAD^{commit}'])
@@ -67,22 +48,15 @@ async function probeInOneProcess(cwd: string, opts: ClientOptions): Promise<[str
 }
 
 /**
- * The two answers the evidence starts from, as two `git rev-parse` calls give them
- * ({@link probeRepositorySeparately}): `--show-toplevel --show-object-format
- * --absolute-git-dir` (the git folder for readGitOperation) and `-q --verify HEAD^{commit}`
- * ('' when HEAD has no commit). One process answers both in the common case, a repository
- * with a commit (each spawn forks this whole process): rev-parse prints the three
- * lines, then the commit. Anything else — an unborn HEAD (rev-parse exits 1 after the three
- * lines), not a repository, no git — is asked again the two-call way, so every answer and
- * every error is the one those calls give (test/unit/evidence/git/probe.test.ts compares both).
- * @returns [the three lines as git prints them, HEAD's commit id or '']
+ * `[toplevel, object format and git dir lines; HEAD's commit or '']`. One process answers both in the common case (each
+ * spawn forks this whole process); anything else is asked the two-call way, so every answer and error is the same.
  * @throws what simple-git throws for the first call (no git, not a repository)
  */
 export async function probeRepository(cwd: string, opts: ClientOptions): Promise<[string, string]> {
   return (await probeInOneProcess(cwd, opts)) ?? probeRepositorySeparately(cwd, opts);
 }
 
-/** {@link probeRepository}'s answers from two `git rev-parse` processes run together (the reference; every case the one-process form does not answer). */
+/** The reference form, for every case the one-process form does not answer. */
 export async function probeRepositorySeparately(cwd: string, opts: ClientOptions): Promise<[string, string]> {
   const probe = gitClient(cwd, opts);
   return Promise.all([
@@ -91,7 +65,7 @@ export async function probeRepositorySeparately(cwd: string, opts: ClientOptions
   ]);
 }
 
-/** HEAD of the repository around `dir`, or null (no repository, no commits, no git). Never throws. */
+/** Null without a repository, commits or git. Never throws. */
 export async function readHeadCommit(dir: string, binary?: string): Promise<string | null> {
   try {
     const out = await gitClient(dir, { binary }).raw(['rev-parse', '-q', '--verify', 'HEAD^{commit}']);

@@ -1,14 +1,6 @@
-/**
- * Collects what changed in the workspace since a handoff was written (docs/DESIGN.md §5
- * "Receiving side"): commits `head_commit..HEAD`, files whose state against the head
- * commit differs from the handoff's touched-file list, paths it names that are gone,
- * and whether the working tree's diff hash still matches its `diff_hash`.
- *
- * git runs through simple-git with argument arrays (docs/DESIGN.md §6); commit ids read from the
- * handoff are verified with `rev-parse --verify --end-of-options` before any other use,
- * and paths are only ever checked on disk, inside the repository. Never throws: every
- * failure becomes a note in the report.
- */
+// What changed since a handoff was written (docs/DESIGN.md §5 "Receiving side"): new commits, files whose state differs
+// from its touched-file list, named paths now gone, and whether the diff hash still matches. Commit ids from the
+// handoff are verified before any other use; paths are only checked on disk inside the repository. Never throws.
 import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { parseTouchedFiles, type ParsedHandoff } from '../../core/handoff/parse';
@@ -20,61 +12,33 @@ import { displayPath, parseRawNumstat, splitNulFields } from './gitParse';
 import { fillSubmoduleCommits } from './submodules';
 import { mapLimit } from './worktreeHash';
 
-/** Commits and changed files listed before "… and N more" (option `maxItems`): 50. */
 export const STALENESS_MAX_ITEMS = 50;
 
-/** Paths checked on disk at once. */
 const STAT_CONCURRENCY = 32;
 
-/** Options of {@link collectStaleness}. */
 export interface StalenessOptions {
-  /** The workspace folder (absolute); git finds the repository above it. */
   readonly cwd: string;
-  /** The handoff picked up, from `parseHandoff`. */
   readonly handoff: ParsedHandoff;
-  /** git executable, e.g. from VS Code's `git.path`; default `git` on PATH. */
   readonly binary?: string;
-  /** Cancels the check; running git processes are killed and the report says so. */
+  /** Kills running git processes; the report says so. */
   readonly signal?: AbortSignal;
-  /** Cap of `commitsSince` and `changedSince` (default {@link STALENESS_MAX_ITEMS}). */
   readonly maxItems?: number;
   /**
-   * The working tree's diff hash now, when the caller has it (e.g. from evidence it
-   * collected anyway); null = unknown. Absent: computed here with `collectGitEvidence`,
-   * the same way the handoff's was, when the handoff records one and its head commit is
-   * in this repository (the hash covers the commit it compares against).
+   * Null = unknown. Absent: computed here the same way the handoff's was, when the handoff records one and its head
+   * commit is in this repository (the hash covers the commit it compares against).
    */
   readonly currentDiffHash?: string | null;
-  /**
-   * The handoff root (absolute, as the engine resolved it from the `handoff.directory`
-   * setting), or undefined when there is none to leave out: its files are never reported
-   * as changed and are left out of the diff hash, as when the handoff was written.
-   */
+  /** Its files are never reported as changed and are left out of the diff hash, as when the handoff was written. */
   readonly handoffRoot: string | undefined;
-  /**
-   * More folders (absolute) left out the same way: the other tools' handoff folders, which
-   * the handoff's evidence left out too. Default: none.
-   */
+  /** The other tools' handoff folders, left out the same way. */
   readonly alsoExclude?: readonly string[];
 }
 
-/** A commit id as a handoff may record it: 4 to 64 hex digits. */
 const COMMIT_ID = /^[0-9a-fA-F]{4,64}$/;
 
 /**
- * Compares a handoff with the workspace now (docs/DESIGN.md §5 receiving side).
- *
- * Runs, after locating the repository and verifying the handoff's head commit: the
- * commit log `head_commit..HEAD` and its count; `git diff --raw --numstat -z -M
- * <head_commit>` (committed since, staged and unstaged) and `ls-files --others
- * --exclude-standard` (untracked), both without the handoff root; the diff hash (unless
- * given); an `lstat` of every path the handoff names that existed when it was written.
- *
- * When the head commit is null, malformed or not in this repository (rewritten history,
- * another clone, a shallow clone), or `cwd` is not in a repository, a note says so and
- * the missing paths are still checked (relative to `cwd` outside a repository).
- *
- * @returns the report; never throws.
+ * When the head commit is null, malformed or not in this repository (rewritten history, another or a shallow clone),
+ * or `cwd` is not in a repository, a note says so and the missing paths are still checked. Never throws.
  */
 export async function collectStaleness(opts: StalenessOptions): Promise<StalenessReport> {
   const headCommit = opts.handoff?.frontmatter?.head_commit ?? null;
@@ -159,7 +123,7 @@ async function collect(opts: StalenessOptions, headCommit: string | null): Promi
     missingPaths(repoRoot, expected),
     headSha && currentHead ? commitsSince(git, headSha, currentHead, max) : Promise.resolve({ commits: [] as Commit[], omitted: 0, notes: [] as string[] }),
     headSha ? filesAgainst(repoRoot, client, headSha, pathspec) : Promise.resolve([] as TouchedFile[]),
-    // The hash covers the commit compared against: only comparable when that is the handoff's head commit (or none on both sides).
+    // The hash covers the commit compared against: comparable only when that is the handoff's head commit (or none on both sides).
     opts.currentDiffHash !== undefined || !recorded || (headSha === null && (headCommit !== null || currentHead !== null))
       ? Promise.resolve(opts.currentDiffHash ?? null)
       : collectGitEvidence({ cwd: opts.cwd, handoffRoot, alsoExclude, binary: opts.binary, signal: opts.signal, diffExcerptChars: 0, maxFiles: 0 }).then((ev) => ev.diffHash),
@@ -205,10 +169,7 @@ async function collect(opts: StalenessOptions, headCommit: string | null): Promi
   };
 }
 
-/**
- * Commits of `base..head`, newest first (at most `max`), with the count of the rest; adds
- * a note when HEAD does not contain the base (another branch, a reset, rewritten history).
- */
+/** Newest first, with the count of the rest; a note when HEAD does not contain the base (another branch, a reset). */
 async function commitsSince(
   git: ReturnType<typeof gitClient>,
   base: string,
@@ -217,7 +178,7 @@ async function commitsSince(
 ): Promise<{ commits: Commit[]; omitted: number; notes: string[] }> {
   const notes: string[] = [];
   const [log, count, behind] = await Promise.all([
-    // symmetric: false — base..HEAD; simple-git's default base...HEAD would also list commits only the base has.
+    // base..HEAD; simple-git's default base...HEAD would also list commits only the base has.
     max > 0 ? git.log({ from: base, to: head, symmetric: false, maxCount: max }) : Promise.resolve({ all: [] }),
     git.raw(['rev-list', '--count', `${base}..${head}`, '--']),
     git.raw(['rev-list', '--count', `${head}..${base}`, '--']),
@@ -235,14 +196,7 @@ async function commitsSince(
 
 const STATUS_OF: Record<string, FileStatus> = { A: 'A', C: 'C', D: 'D', M: 'M', R: 'R', T: 'M', U: 'U' };
 
-/**
- * Every file that differs from `base` now, as touched files against `base`: tracked
- * changes (committed since, staged, unstaged) from one `diff --raw --numstat -z -M`, then
- * untracked files from `ls-files --others --exclude-standard -z`. Renames are the new
- * path with status `R`; a type change is `M`; a submodule carries its commits (`from` the
- * base's, `to` the one checked out now) instead of line counts; names that are not valid UTF-8 are shown
- * as git quotes them.
- */
+/** Tracked changes and untracked files against `base`; a type change is `M`, a submodule carries its commits instead of counts. */
 async function filesAgainst(repoRoot: string, client: ClientOptions, base: string, pathspec: readonly string[]): Promise<TouchedFile[]> {
   const [diff, untracked] = await Promise.all([
     rawBytes(repoRoot, client, ['--no-optional-locks', 'diff', '--raw', '--numstat', '-z', '-M', '--abbrev=40', '--no-ext-diff', '--no-textconv', base, ...pathspec]),
@@ -273,10 +227,8 @@ async function filesAgainst(repoRoot: string, client: ClientOptions, base: strin
 }
 
 /**
- * The paths of `rels` (relative, `/`-separated, already free of `..` escapes) that do not
- * exist under `root`, checked with `lstat` (a dangling symbolic link still exists).
- * A path whose folder leads outside `root` through a symbolic link is not checked, and
- * neither is one `lstat` cannot answer for (e.g. permission denied); notes count both.
+ * `lstat`, so a dangling link still exists. A path leading outside `root` through a link is not checked, nor one
+ * `lstat` cannot answer; notes count both.
  */
 async function missingPaths(root: string, rels: readonly string[]): Promise<{ missing: string[]; notes: string[] }> {
   const notes: string[] = [];

@@ -1,10 +1,5 @@
-/**
- * The commits of changed submodules (docs/DESIGN.md §6): a submodule is a gitlink (mode
- * 160000) that git's status and numstat show like a file changed by one line. The commit
- * the compared tree records comes from `git diff --raw` (its source object id); the commit
- * the submodule's worktree is at now from `rev-parse HEAD` inside it — `diff --raw`
- * prints zeros for the worktree side of a gitlink. Through simple-git, like all git access.
- */
+// Commits of changed submodules (docs/DESIGN.md §6). The recorded commit comes from `git diff --raw`; the checked-out
+// one from `rev-parse HEAD` inside the submodule, since `diff --raw` prints zeros for a gitlink's worktree side.
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { TouchedFile } from '../../core/handoff/schema';
@@ -12,16 +7,12 @@ import { gitClient, type ClientOptions } from './gitClient';
 import type { RawEntry } from './gitParse';
 import { mapLimit } from './worktreeHash';
 
-/** Submodules whose worktree commit is asked for; the rest keep the recorded side only: 50. */
+/** The rest keep the recorded side only. */
 export const MAX_SUBMODULES_ASKED = 50;
 
 const ZERO = /^0+$/;
 
-/**
- * The commit the submodule at `dir` has checked out, or null when it is not checked out
- * (an uninitialised submodule is an empty folder: git would answer for the superproject,
- * so the answer counts only when the submodule is its own top level).
- */
+/** Null when not checked out: an uninitialised submodule is an empty folder where git answers for the superproject. */
 async function submoduleHead(dir: string, opts: ClientOptions): Promise<string | null> {
   try {
     const [top, head] = (await gitClient(dir, opts).raw(['rev-parse', '--show-toplevel', '--verify', '-q', 'HEAD^{commit}'])).split('\n').map((l) => l.trim());
@@ -34,12 +25,9 @@ async function submoduleHead(dir: string, opts: ClientOptions): Promise<string |
 }
 
 /**
- * `files` with the commits of each submodule filled in: `from` the commit the compared
- * tree records (`raw` source id, null for a submodule added since), `to` the commit
- * checked out in its worktree now (null when removed or not checked out). Entries are
- * matched by path; files that are not submodules are returned as they are. Never throws.
- *
- * @param raw the `git diff --raw -z --abbrev=40 <against>` entries of the same comparison
+ * `from`: the commit the compared tree records (null if added since); `to`: the one checked out now (null if removed
+ * or not checked out). Never throws.
+ * @param raw the `git diff --raw` entries of the same comparison
  */
 export async function fillSubmoduleCommits(repoRoot: string, files: readonly TouchedFile[], raw: readonly RawEntry[], opts: ClientOptions): Promise<TouchedFile[]> {
   const subs = files.filter((f) => f.submodule);

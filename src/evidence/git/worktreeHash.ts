@@ -1,23 +1,15 @@
-/**
- * The diff hash (docs/DESIGN.md §4 `diff_hash`, used by the progress-aware hop guard) and the
- * content hashes of worktree files it is made of.
- */
+// The diff hash (docs/DESIGN.md §4 `diff_hash`, for the progress-aware hop guard) and the worktree fingerprints it is made of.
 import { createHash } from 'node:crypto';
 import { constants as fsConstants, lstatSync, type Stats } from 'node:fs';
 import { lstat, open, readlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { RawEntry } from './gitParse';
 
-/** Files examined at once while fingerprinting the worktree. */
 const CONCURRENCY = 64;
-/**
- * Files larger than this (64 MiB) are fingerprinted by size, modification time and
- * inode instead of read: hashing a 20 GB disk image at every handoff would dwarf the
- * cost of asking git, and any write to it still changes its modification time.
- */
+/** Larger files are fingerprinted by size, mtime and inode instead of read: any write still changes the mtime. */
 export const HASH_CONTENT_MAX_BYTES = 64 * 1024 * 1024;
 
-/** What a worktree path is, from `lstat` (never following links or opening special files). */
+/** From `lstat`: never following links or opening special files. */
 export type WorktreeKind =
   | { kind: 'file'; size: number; mtimeMs: number; ino: number }
   | { kind: 'link' }
@@ -33,7 +25,7 @@ function kindOf(st: Stats): WorktreeKind {
   return { kind: 'special', type };
 }
 
-/** `lstat`s a path; never throws. */
+/** Never throws. */
 export async function classifyPath(file: string): Promise<WorktreeKind> {
   try {
     return kindOf(await lstat(file));
@@ -42,15 +34,9 @@ export async function classifyPath(file: string): Promise<WorktreeKind> {
   }
 }
 
-/** Paths `lstat`ed synchronously per slice before yielding to the event loop. */
 const LSTAT_SLICE = 256;
 
-/**
- * `lstat`s many paths. Synchronous calls in slices of {@link LSTAT_SLICE}, yielding to
- * the event loop between slices: for thousands of files this is several times faster
- * than one promise per file through libuv's four-thread pool, and no slice blocks for
- * more than about a millisecond.
- */
+/** Synchronous `lstat`s in slices, yielding between them: far faster than one promise per file through libuv's pool. */
 export async function classifyPaths(files: readonly string[]): Promise<WorktreeKind[]> {
   const out: WorktreeKind[] = [];
   for (let i = 0; i < files.length; i += LSTAT_SLICE) {
@@ -68,7 +54,6 @@ export async function classifyPaths(files: readonly string[]): Promise<WorktreeK
   return out;
 }
 
-/** Runs `fn` over `items`, at most `limit` at a time, keeping order. */
 export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
@@ -82,10 +67,7 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
   return out;
 }
 
-/**
- * sha256 (hex) of a regular file's bytes, read only if it still is a regular file when
- * opened (O_NONBLOCK, so a FIFO put in its place cannot block). Never throws.
- */
+/** sha256 (hex), read only if still a regular file when opened (O_NONBLOCK: a FIFO put in its place cannot block). Never throws. */
 export async function hashRegularFile(file: string): Promise<string> {
   const h = createHash('sha256');
   let fh;
@@ -108,22 +90,13 @@ export async function hashRegularFile(file: string): Promise<string> {
   return h.digest('hex');
 }
 
-/**
- * At most this many files (32) are given their git object ids in Node ({@link gitBlobIds})
- * rather than by a `git hash-object` process: for a few files, reading them here costs less
- * than starting git (fork, exec and wait); for thousands, one git process reading them is
- * faster.
- */
+/** Up to this many files get their ids in Node ({@link gitBlobIds}): cheaper than starting `git hash-object`; for more, git is faster. */
 export const NODE_BLOB_IDS_MAX_FILES = 32;
 
 /**
- * The ids git gives the files' bytes as blobs — what `git hash-object --no-filters` prints,
- * one per file, in order: the SHA-1 (or, for `objectFormat` `sha256`, SHA-256) of
- * `blob <size in bytes>\0` and the bytes (git's object format, Documentation/gitformat-loose
- * and hash-object's own description). Each file is opened without following a FIFO into a
- * block (O_NONBLOCK) and read only while it is a regular file.
- * @throws when a file cannot be read or is not a regular file (git hash-object fails too; the
- *   caller falls back as it does for git)
+ * What `git hash-object --no-filters` prints, in order: SHA-1 (SHA-256 for `objectFormat` `sha256`) of
+ * `blob <size>\0` and the bytes.
+ * @throws when a file cannot be read or is not regular (as git would; the caller falls back the same way)
  */
 export async function gitBlobIds(files: readonly string[], objectFormat: string): Promise<string[]> {
   const algorithm = objectFormat === 'sha256' ? 'sha256' : 'sha1';
@@ -141,14 +114,8 @@ export async function gitBlobIds(files: readonly string[], objectFormat: string)
 }
 
 /**
- * Fingerprints of the worktree side of changed and untracked files, as `[path, hash]`
- * pairs sorted by path. Every path is `lstat`ed first; regular files up to
- * {@link HASH_CONTENT_MAX_BYTES} are hashed by `hashObjects` (one `git hash-object
- * --stdin-paths` process for all of them) or, when it fails, in Node; larger files by
- * size + mtime + inode; symbolic links by their target; folders, FIFOs, sockets and
- * devices by their kind — nothing that could block is ever read.
- *
- * @param hashObjects hashes many regular files at once, returning one id per path in order, or throws
+ * `[path, hash]` pairs sorted by path: regular files by `hashObjects` (falling back to Node), larger ones by size,
+ * mtime and inode, links by target, anything else by its kind. Nothing that could block is ever read.
  */
 export async function hashWorktree(
   paths: readonly string[],
@@ -204,14 +171,9 @@ export async function hashWorktree(
 }
 
 /**
- * The diff hash (docs/DESIGN.md §4 `diff_hash`): sha256 over the commit compared against, each
- * change of git's raw diff against it (status, paths, the HEAD side's mode and object
- * id, the worktree side's mode) and the fingerprint of every changed or untracked file
- * as it is in the worktree. Two working trees get the same hash exactly when their
- * changes against HEAD are the same — staged or not — as hashing the patch would say,
- * without generating the whole patch.
- *
- * @param contents `[path, fingerprint]` pairs from {@link hashWorktree}
+ * sha256 over the commit compared against, each raw diff change (status, paths, HEAD side's mode and id, worktree
+ * side's mode) and every changed file's worktree fingerprint: equal exactly when the changes against HEAD are equal,
+ * staged or not, without generating the patch.
  */
 export function diffHash(against: string, raw: readonly RawEntry[], contents: ReadonlyArray<[string, string]>): string {
   const h = createHash('sha256');

@@ -1,25 +1,17 @@
-/**
- * Whether a transcript the user named (the CLI's `--session-log PATH`) can be opened at all:
- * a name that does not exist, leads into a link loop or may not be read is bad input, said
- * before anything is read or written. What it holds is the readers' business (./detect.ts).
- */
+// Whether a transcript the user named (`--session-log PATH`) can be opened at all, said before anything is read or written.
 import { constants as fsConstants } from 'node:fs';
 import { open, opendir, realpath, stat } from 'node:fs/promises';
 import { fsCause, fsCauseAt, type FsFailure } from '../../core/handoff/fsErrors';
 
-/** Why a named transcript cannot be opened: the kind (for the surface's fix) and the cause in words, without the path. */
+/** `problem` is the cause in words, without the path; `kind` picks the surface's fix. */
 export interface TranscriptAccessProblem {
   readonly kind: FsFailure;
-  /** `no such file or folder`, `permission denied`, `it is a link loop (…)`, `/x/logs is a link loop (…)` … */
   readonly problem: string;
 }
 
 /**
- * Checks that a transcript named explicitly can be opened: a file is opened for reading
- * (non-blocking, so a FIFO never blocks, and closed unread), a folder (a Cline task folder)
- * opened for listing. A FIFO or a device opens: the reader refuses it with its own note.
- * @param file absolute path; an OpenCode database session (`…/opencode.db#ses_…`) is checked as its database file
- * @returns the problem, or undefined when it opens. Never throws.
+ * Opens a file non-blocking and closes it unread, or lists a folder; a FIFO or device opens (the reader refuses it).
+ * An OpenCode database session (`…/opencode.db#ses_…`) is checked as its database file. Never throws.
  */
 export async function transcriptAccess(file: string): Promise<TranscriptAccessProblem | undefined> {
   const target = file.replace(/(opencode\.db)#ses_[\w-]+$/, '$1');

@@ -1,15 +1,6 @@
-/**
- * The session-log half of the evidence (docs/DESIGN.md §6): finds the transcripts of the open
- * workspace, reads what is new in each since the previous handoff, and turns it into
- * tests run (with their source), recent turns (from the newest transcript, tool noise
- * left out) and agent file edits.
- *
- * Incremental: `state` holds, per file, the byte offset (or, for JSON documents, the
- * newest item time) read at the previous handoff plus a fingerprint of the file's first
- * 4 KiB; a file that shrank or whose start changed is read again from the start. So the
- * cost of a handoff grows with new work, not with history. The caller saves `nextState`
- * once the handoff is written.
- */
+// The session-log half of the evidence (docs/DESIGN.md §6): finds the workspace's transcripts and reads what is new
+// since the previous handoff into test runs, recent turns and file edits. Incremental: `state` holds per file the
+// offset (or newest item time) read and a fingerprint of its start, so a handoff's cost grows with new work, not history.
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import type { CommandRun, UserRequest } from '../../core/handoff/draftFields';
@@ -52,34 +43,28 @@ import { findCopilotCli, findDroid, findQwen } from './discoveryCliAgents';
 import { RequestsAndCommands, shownCwd } from './requestsAndCommands';
 import { newestPlan, planAfterRead, type EvidencePlan, type PlanCandidate } from './plans';
 
-/** Turns remembered per transcript between handoffs: 20. */
 export const REMEMBERED_TURNS = 20;
 
-/** Options of {@link collectSessionLog}. */
 export interface SessionLogOptions {
-  /** Absolute workspace folder. */
   readonly workspaceRoot: string;
   /** `auto` (find transcripts), `none`, or the path of one transcript (file or Cline task folder). */
   readonly mode?: string;
-  /** Readers to use; default all. */
+  /** Default all. */
   readonly sources?: readonly SessionSource[];
-  /** Location overrides per reader. */
   readonly locations?: SessionLocations;
-  /** The extension recorder's file for the current session, when recording. */
   readonly recorderFile?: string;
-  /** What was read at the previous handoff. */
   readonly state?: SessionLogState;
-  /** Home folder (tests). */
+  /** Default: the user's home folder. */
   readonly home?: string;
 }
 
-/** Per-transcript figures shown in the handoff, so the user sees where facts came from. */
+/** Shown in the handoff, so the user sees where facts came from. */
 export interface TranscriptSummary {
   readonly source: SessionSource;
   readonly file: string;
-  /** Commands the reader saw in what it read (not only those kept). */
+  /** Commands the reader saw, not only those kept. */
   readonly commands: number;
-  /** Commands kept (test runs up to 1,000 and the newest 50 others, docs/DESIGN.md §6). */
+  /** Test runs up to 1,000 and the newest 50 others (docs/DESIGN.md §6). */
   readonly commands_kept: number;
   readonly test_runs: number;
   readonly turns: number;
@@ -90,61 +75,41 @@ export interface TranscriptSummary {
   readonly error?: string;
 }
 
-/** The session-log evidence of a handoff. */
 export interface SessionLogEvidence {
-  /** Test runs from every transcript and the recorder, oldest first. */
+  /** Oldest first. */
   readonly tests_run: TestRun[];
-  /** Turns of the newest transcript (new ones, else those remembered from the previous read), oldest first. */
+  /** Of the newest transcript (new ones, else those remembered), oldest first. */
   readonly recent_turns: Turn[];
-  /** Files agents edited or the user saved, once each (newest edit), with the reader that saw it. */
+  /** Once each (newest edit). */
   readonly file_edits: Array<{ path: string; tool: string; source: SessionSource }>;
-  /** Transcripts read, without empty ones (no command, turn, edit or problem read, no turn remembered). */
+  /** Empty ones (nothing read or remembered, no problem) left out. */
   readonly transcripts: TranscriptSummary[];
-  /** What could not be read, in words. */
   readonly notes: string[];
-  /** The state to save once the handoff is written. */
+  /** To save once the handoff is written. */
   readonly next_state: SessionLogState;
-  /** The recorder's session (id and base commit), when a recorder file was read. */
   readonly recorder_session?: { session_id: string; base_commit: string | null };
-  /**
-   * The agent's plan: the latest plan snapshot of the newest transcript that has
-   * one, with the reader, file and time it came from; absent when no transcript has a plan.
-   */
+  /** The latest plan snapshot of the newest transcript that has one. */
   readonly plan?: EvidencePlan;
-  /**
-   * The user's own messages, oldest first, verbatim: typed requests and corrections
-   * only (no tool results, hook feedback, slash commands, system reminders; pasted logs cut to
-   * a bound), the newest {@link MAX_KEPT_USER_REQUESTS} across transcripts, each with its file.
-   */
+  /** Typed requests and corrections only, verbatim, oldest first: the newest {@link MAX_KEPT_USER_REQUESTS} across transcripts. */
   readonly user_requests?: ReadonlyArray<UserRequest & { readonly file: string | null }>;
-  /** User requests seen in all (kept or not), for the loss report. */
+  /** Kept or not, for the loss report (as are the other `_seen` counts). */
   readonly user_requests_seen?: number;
-  /** Commands that are not test runs, grouped by command and folder, failures first, then newest. */
+  /** Non-test commands grouped by command and folder, failures first, then newest. */
   readonly commands_run?: readonly CommandRun[];
-  /** Non-test commands seen in all (kept or not), for the loss report. */
   readonly commands_seen?: number;
-  /** Turns seen in all transcripts (kept or not), for the loss report. */
   readonly turns_seen?: number;
-  /**
-   * The agent's latest compaction in what was read (the newest by time, else of the newest
-   * transcript), its summary in the agent's words; `count` the compactions of all transcripts.
-   */
+  /** The latest compaction (by time, else of the newest transcript), its summary in the agent's words; `count` over all transcripts. */
   readonly compaction?: Compaction;
 }
 
 export { MAX_KEPT_USER_REQUESTS } from './requestsAndCommands';
 
-/**
- * Sources whose files are rewritten, start included, as they grow (a Gemini CLI legacy chat's
- * `lastUpdated`, an OpenCode session's `time.updated`): their items carry absolute times, so what
- * is not newer than the previous read's newest is skipped even when the start changed.
- */
+/** Rewritten whole as they grow, but their items carry absolute times, so resuming by time works even when the start changed. */
 const RESUMED_BY_TIME: ReadonlySet<SessionSource> = new Set(['gemini', 'opencode']);
 
-/** Bytes of a file's start fingerprinted to notice a rewrite: 4 KiB. */
 const HEAD_BYTES = 4096;
 
-/** sha1 (hex) of a file's first `n` bytes: a rewritten file gets a different fingerprint. */
+/** sha1 (hex) of the first `n` bytes: a rewritten file gets a different fingerprint. */
 async function headFingerprint(file: string, n: number): Promise<string> {
   let fh;
   try {
@@ -159,10 +124,10 @@ async function headFingerprint(file: string, n: number): Promise<string> {
   }
 }
 
-/** A transcript reader: a file (or task folder) and the reader options to what it read. Never throws. */
+/** Never throws. */
 export type Reader = (file: string, opts: ReaderOptions) => Promise<TranscriptRead>;
 
-/** Reads the right way for a transcript: by the format found in its content, else by its reader; JSONL / Markdown from an offset, JSON documents whole. */
+/** By the format found in the content, else by the source; JSONL / Markdown from an offset, JSON documents whole. */
 export function reader(t: FoundTranscript): Reader {
   switch (t.format) {
     case 'aider-input':
@@ -211,11 +176,7 @@ export function reader(t: FoundTranscript): Reader {
   }
 }
 
-/**
- * Reads one transcript with the reader of the format found in its content (./detect.ts): a
- * file under any name, or a Cline / Roo / Kilo task folder or any of its files.
- * @returns undefined when the path holds no transcript this extension reads
- */
+/** Any file name, or a Cline / Roo / Kilo task folder or one of its files; undefined when it holds no transcript we read. */
 export async function readByContent(p: string, opts: { workspaceRoot?: string } = {}): Promise<{ detected: DetectedTranscript; read: TranscriptRead } | undefined> {
   const detected = await detectTranscript(p);
   if (!detected) return undefined;
@@ -223,23 +184,17 @@ export async function readByContent(p: string, opts: { workspaceRoot?: string } 
   return { detected, read };
 }
 
-/** Reads a file as the given format (found by {@link formatOfHead}), whatever its name. */
+/** Whatever the file's name. */
 export async function readAsFormat(file: string, format: TranscriptFormat | SessionSource, opts: { workspaceRoot?: string } = {}): Promise<TranscriptRead> {
   return reader({ source: sourceOfFormat(format, file), format, file, mtimeMs: 0 })(file, { workspaceRoot: opts.workspaceRoot });
 }
 
-/**
- * Detects the format of an explicitly named transcript from its content (see ./detect.ts).
- * @returns the reader, or undefined when the path holds no transcript this extension reads
- */
+/** Undefined when the path holds no transcript this extension reads. */
 export async function detectSource(p: string): Promise<SessionSource | undefined> {
   return (await detectTranscript(p))?.source;
 }
 
-/**
- * The workspace's transcripts as `auto` finds them (docs/DESIGN.md §6, the table of readers and
- * locations): each enabled reader's finder with the location overrides; a finder that fails finds none.
- */
+/** What `auto` finds (docs/DESIGN.md §6): each enabled reader's finder with the location overrides; a failing finder finds none. */
 export async function discover(opts: Pick<SessionLogOptions, 'workspaceRoot' | 'sources' | 'locations' | 'home'>): Promise<FoundTranscript[]> {
   const enabled = new Set(opts.sources ?? SESSION_SOURCES);
   const loc = { ...defaultLocations(opts.workspaceRoot, opts.home), ...opts.locations };
@@ -261,10 +216,7 @@ export async function discover(opts: Pick<SessionLogOptions, 'workspaceRoot' | '
   return (await Promise.all(finders.map((f) => f.catch(() => [])))).flat();
 }
 
-/**
- * Why a transcript named explicitly cannot be read, in words (its path first); undefined when
- * it does not exist (the caller says so) or can be opened, or is a folder.
- */
+/** Undefined when it does not exist (the caller says so), can be opened, or is a folder. */
 async function whyNotReadable(p: string): Promise<string | undefined> {
   let isFolder: boolean;
   try {
@@ -277,15 +229,12 @@ async function whyNotReadable(p: string): Promise<string | undefined> {
     await (await openRegularForReading(p)).close();
     return undefined;
   } catch (err) {
-    // Not a regular file (a FIFO, a device): the error says so, naming the path.
+      // Not a regular file (a FIFO, a device): the error says so, naming the path.
     return fsErrorCode(err) === undefined ? (err as Error).message : cannotRead(p, err);
   }
 }
 
-/**
- * Collects the session-log evidence of a workspace. Never throws: unreadable files are
- * notes, and a workspace with no transcript simply has no session-log evidence.
- */
+/** Never throws: unreadable files are notes. */
 export async function collectSessionLog(opts: SessionLogOptions): Promise<SessionLogEvidence> {
   const state = opts.state ?? emptySessionLogState();
   const next: SessionLogState = { version: 1, files: { ...state.files } };
@@ -355,12 +304,12 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
       turnsOf = { mtime: t.mtimeMs, turns: remembered };
     }
     const rememberedRequests = asked.add(t, r, resume ? (prev.user_requests ?? []) : [], t.mtimeMs || st?.mtimeMs || 0);
-    // The plan: the newest snapshot read now, else (only new lines or items read) the one remembered.
     const compacted = r.events.filter((e): e is SessionCompaction => e.kind === 'compaction').pop();
     compactions += Math.max(r.seen?.compactions ?? 0, compacted ? 1 : 0);
     if (compacted && !r.error && newerCompaction(compacted, t.mtimeMs, compaction)) {
       compaction = { c: { source: t.source, file: t.file, time: compacted.time ?? null, trigger: compacted.trigger ?? null, count: 1, text: compacted.text }, mtime: t.mtimeMs };
     }
+    // The newest snapshot read now, else (only new lines or items read) the one remembered.
     const plan = planAfterRead(r.events, prev?.plan, resumed);
     if (plan && !r.error) plans.push({ plan, source: t.source, file: t.file, mtimeMs: t.mtimeMs });
     const summary: TranscriptSummary = {
@@ -376,19 +325,17 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
       invalid_utf8: r.stats.invalid_utf8,
       ...(r.error ? { error: r.error } : {}),
     };
-    // An empty session is not a source (VS Code 1.139 writes an empty Copilot chat
-    // session at every start): nothing read, nothing remembered, nothing wrong. Its state is
-    // still saved below, so the turns it gets later are read from where this read stopped.
+    // An empty session is not a source (VS Code writes an empty Copilot chat session at every start); its state is
+    // still saved, so what it gets later is read from here.
     const empty = !r.error && !plan && !commands.length && !newTurns.length && !remembered.length && !summary.edits && !summary.malformed && !summary.skipped && !summary.invalid_utf8;
     if (!empty) transcripts.push(summary);
-    // Lines (or items) that are not valid records were skipped and the rest read: said once per transcript.
     const bad = badRecordsNote(contentFile, r.stats, resume && prev.offset > 0);
     if (bad && !r.error) notes.push(`Session log ${bad}`);
     if (r.error) {
       notes.push(`Session log: ${r.error}`);
     } else if (!bad && !resume && r.events.length === 0 && r.stats.lines > 0 && t.format !== 'cline-metadata' && !(t.source === 'recorder' && (r as RecorderRead).session)) {
-      // (The extension's own recording of a session where nothing ran yet is its session_start record alone: understood.)
-      // Read from the start and nothing understood: say so rather than report an empty session.
+      // Read from the start and nothing understood: say so rather than report an empty session. (A recording whose
+      // only record is session_start was understood.)
       notes.push(`Session log ${t.file}: nothing in it was understood as ${formatWords(t.format ?? t.source)} (${r.stats.lines} ${r.stats.lines === 1 ? 'line' : 'lines'} read, no turn, command or edit); check the file is the agent's own log`);
     }
     if (!r.error) {
@@ -408,7 +355,7 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
   tests.sort((a, b) => (a.started_at ?? '').localeCompare(b.started_at ?? ''));
   const plan = newestPlan(plans);
   return {
-    // The folder as the Commands run section shows it (relative to the workspace): verify re-runs it there.
+    // Relative to the workspace, as the Commands run section shows it: verify re-runs it there.
     tests_run: tests.map((t) => (t.cwd ? { ...t, cwd: shownCwd(t.cwd, opts.workspaceRoot) } : t)),
     recent_turns: (turnsOf?.turns ?? []).map((t) => ({ role: turnRole(t), text: t.text, ...(t.time ? { time: t.time } : {}) })),
     file_edits: [...edits.values()],
@@ -422,7 +369,7 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
   };
 }
 
-/** Whether a transcript's compaction is newer than the one found so far: by time where both have one, else by the transcript's age. */
+/** By time where both have one, else by the transcript's age. */
 function newerCompaction(c: SessionCompaction, mtime: number, than: { readonly c: Compaction; readonly mtime: number } | undefined): boolean {
   if (!than) return true;
   if (c.time && than.c.time) return c.time > than.c.time;
@@ -430,10 +377,8 @@ function newerCompaction(c: SessionCompaction, mtime: number, than: { readonly c
 }
 
 /**
- * The role a recent turn is shown with: `system` for user-role text the agent wrote (hook
- * feedback, the compaction summary, injected context: what ../../core/session/requests.ts
- * does not count as typed), so a handoff's Recent turns never shows it as the user's words.
- * A slash command the user typed (`/review 12`) stays the user's.
+ * `system` for user-role text the agent wrote (hook feedback, compaction summary, injected context), so Recent turns
+ * never shows it as the user's words; a slash command the user typed stays the user's.
  */
 export function turnRole(t: Pick<SessionTurn, 'role' | 'text' | 'injected'>): Turn['role'] {
   if (t.role !== 'user' || userRequestText(t) !== undefined || (!t.injected && t.text.trimStart().startsWith('/'))) return t.role;

@@ -1,8 +1,5 @@
-/**
- * Where each agent keeps its transcripts, and which one belongs to the open workspace.
- * Every location can be overridden (setting `handoff.sessionLog.locations`, or the
- * options below); otherwise the agent's default folder under the user's home is used.
- */
+// Where each agent keeps its transcripts, and which belong to the open workspace. Every location can be overridden
+// (`handoff.sessionLog.locations`); otherwise the agent's default folder is used.
 import { readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
@@ -14,44 +11,32 @@ import { clineTaskCwd } from './readers/cline';
 import { codexSessionCwd } from './readers/codex';
 import { readCopilotSession } from './readers/copilot';
 
-/** Folders to look in, per reader (absolute). Unset ones use the defaults of {@link defaultLocations}. */
+/** Absolute; unset ones use {@link defaultLocations}. */
 export type SessionLocations = Partial<Record<Exclude<SessionSource, 'recorder'>, string>>;
 
-/** One transcript found for the workspace: which reader, which file (or task folder), and when it last changed. */
 export interface FoundTranscript {
   readonly source: SessionSource;
   readonly file: string;
   readonly mtimeMs: number;
-  /** The format found by content (src/evidence/session/detect.ts), when it was detected rather than discovered. */
+  /** Set when detected by content rather than discovered. */
   readonly format?: TranscriptFormat | SessionSource;
   /** A sub-agent's transcript: its user-role messages are the lead agent's prompts, never the user's requests. */
   readonly subagent?: boolean;
 }
 
-/** Most Codex rollout files examined (newest first) to find the workspace's: 300. */
+/** Newest first, to find the workspace's. */
 export const MAX_CODEX_FILES_SCANNED = 300;
-/** Most Cline / Roo task folders examined (newest first): 100. */
 export const MAX_TASKS_SCANNED = 100;
-/** Most Copilot chat sessions examined (newest first) to skip empty ones: 20. */
+/** Newest first, to skip empty ones. */
 export const MAX_COPILOT_SESSIONS_SCANNED = 20;
 
-/** The VS Code user folder of this platform (`…/Code/User`). */
 function vscodeUserDir(home: string): string {
   if (process.platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Code', 'User');
   if (process.platform === 'win32') return path.join(process.env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Code', 'User');
   return path.join(process.env.XDG_CONFIG_HOME ?? path.join(home, '.config'), 'Code', 'User');
 }
 
-/**
- * Default locations: Claude Code `~/.claude/projects`, Codex `~/.codex/sessions`, Aider and
- * SpecStory inside the workspace, Cline, Roo Code and Kilo Code (`kilocode.kilo-code`, the Cline
- * task format under its own extension id) under VS Code's global storage, Copilot
- * Chat under VS Code's workspace storage (the folder of this workspace is found by its
- * `workspace.json`), Gemini CLI `~/.gemini` (`$GEMINI_CLI_HOME/.gemini`), OpenCode
- * `~/.local/share/opencode` (`$XDG_DATA_HOME/opencode`); see ./discoveryGeminiOpenCode.ts. GitHub
- * Copilot CLI `~/.copilot` (`$COPILOT_HOME`), Qwen Code `~/.qwen` (`$QWEN_RUNTIME_DIR`), Factory
- * Droid `~/.factory/sessions`; see ./discoveryCliAgents.ts.
- */
+/** Each agent's default folder, honouring its own environment variables; Aider and SpecStory live in the workspace. */
 export function defaultLocations(workspaceRoot: string, home = homedir()): Required<SessionLocations> {
   const user = vscodeUserDir(home);
   return {
@@ -71,7 +56,7 @@ export function defaultLocations(workspaceRoot: string, home = homedir()): Requi
   };
 }
 
-/** Claude Code's project folder name for a workspace: the path with `/`, `\`, `:` and `.` turned into `-`. */
+/** The path with `/`, `\`, `:` and `.` turned into `-`. */
 export function claudeProjectDirName(workspaceRoot: string): string {
   return path.resolve(workspaceRoot).replace(/[\\/:.]/g, '-');
 }
@@ -98,7 +83,7 @@ function samePath(a: string | undefined, b: string): boolean {
   return process.platform === 'win32' || process.platform === 'darwin' ? norm(a).toLowerCase() === norm(b).toLowerCase() : norm(a) === norm(b);
 }
 
-/** The newest Claude Code session of the workspace and that session's sub-agent transcripts. */
+/** The newest session and its sub-agent transcripts. */
 export async function findClaudeCode(projectsDir: string, workspaceRoot: string): Promise<FoundTranscript[]> {
   const dir = path.join(projectsDir, claudeProjectDirName(workspaceRoot));
   const files = (await list(dir)).filter((f) => f.endsWith('.jsonl'));
@@ -118,7 +103,7 @@ export async function findClaudeCode(projectsDir: string, workspaceRoot: string)
   return [newest, ...subs];
 }
 
-/** The newest Codex rollout whose session `cwd` is the workspace (newest day folders first). */
+/** The newest rollout whose session `cwd` is the workspace (newest day folders first). */
 export async function findCodex(sessionsDir: string, workspaceRoot: string): Promise<FoundTranscript[]> {
   let scanned = 0;
   const desc = (xs: string[]) => xs.sort().reverse();
@@ -139,10 +124,7 @@ export async function findCodex(sessionsDir: string, workspaceRoot: string): Pro
   return [];
 }
 
-/**
- * Aider's chat history in the workspace (the location may also name the file itself, under any
- * name: `--chat-history-file` allows one), else its input history.
- */
+/** The chat history (the location may name the file itself: `--chat-history-file` allows any name), else the input history. */
 export async function findAider(location: string): Promise<FoundTranscript[]> {
   const named = await stat(location).catch(() => undefined);
   if (named?.isFile()) return [{ source: 'aider', file: location, mtimeMs: named.mtimeMs }];
@@ -154,10 +136,7 @@ export async function findAider(location: string): Promise<FoundTranscript[]> {
   return [];
 }
 
-/**
- * The newest Cline / Roo / Kilo task folder that ran in the workspace: the folder named by its
- * `api_conversation_history.json`, or by its `ui_messages.json` when that is the only file.
- */
+/** The newest task folder that ran in the workspace. */
 export async function findClineTasks(tasksDir: string, workspaceRoot: string, source: 'cline' | 'roo' | 'kilo'): Promise<FoundTranscript[]> {
   const tasks = (await list(tasksDir)).sort((a, b) => Number(b) - Number(a) || (a < b ? 1 : -1)).slice(0, MAX_TASKS_SCANNED);
   for (const t of tasks) {
@@ -171,7 +150,6 @@ export async function findClineTasks(tasksDir: string, workspaceRoot: string, so
   return [];
 }
 
-/** The newest SpecStory export in `.specstory/history`. */
 export async function findSpecStory(historyDir: string): Promise<FoundTranscript[]> {
   let newest: FoundTranscript | undefined;
   for (const f of (await list(historyDir)).filter((x) => x.endsWith('.md'))) {
@@ -183,10 +161,8 @@ export async function findSpecStory(historyDir: string): Promise<FoundTranscript
 }
 
 /**
- * The newest Copilot Chat session of the workspace that holds a request (empty ones, as VS Code
- * 1.139 writes at start, are skipped; at most {@link MAX_COPILOT_SESSIONS_SCANNED}). `location` is either a
- * `chatSessions` folder (the extension knows its own workspace storage) or VS Code's
- * `workspaceStorage` folder, searched for the entry whose `workspace.json` names the workspace.
+ * The newest session that holds something. `location` is a `chatSessions` folder, or VS Code's `workspaceStorage`,
+ * searched for the entry whose `workspace.json` names the workspace.
  */
 export async function findCopilot(location: string, workspaceRoot: string): Promise<FoundTranscript[]> {
   let sessionsDir: string | undefined;
@@ -213,9 +189,8 @@ export async function findCopilot(location: string, workspaceRoot: string): Prom
     const m = await mtime(full);
     if (m !== undefined) sessions.push({ source: 'copilot', file: full, mtimeMs: m });
   }
-  // The newest session that holds something: VS Code 1.139 writes an empty chat session at
-  // every start, which would otherwise hide the one the user worked in. An
-  // unreadable one is kept, so its error is reported.
+  // VS Code writes an empty chat session at every start, which would hide the one the user worked in.
+  // An unreadable one is kept, so its error is reported.
   sessions.sort((a, b) => b.mtimeMs - a.mtimeMs);
   for (const found of sessions.slice(0, MAX_COPILOT_SESSIONS_SCANNED)) {
     const r = await readCopilotSession(found.file);

@@ -1,19 +1,5 @@
-/**
- * Which GitHub Copilot CLI, Qwen Code and Factory Droid sessions belong to the open workspace
- * (docs/DESIGN.md §6, "Session log"). Each keeps its sessions under the user's home:
- *
- * - Copilot CLI, under `~/.copilot` (`$COPILOT_HOME`): `session-state/<session>/events.jsonl`
- *   (earlier `session-state/<session>.jsonl`), whose first event, `session.start`, names the
- *   session's folder (`data.context.cwd`, and `gitRoot` when in a repository). The newest session
- *   run in the workspace is taken. The older `history-session-state/*.json` documents name no
- *   folder: they are read when given by path.
- * - Qwen Code, under `~/.qwen` (`$QWEN_RUNTIME_DIR`): `projects/<project>/chats/<session>.jsonl`,
- *   `<project>` the workspace path with every character but letters and digits turned into `-`
- *   (lower-cased first on Windows). The newest chat is taken.
- * - Factory Droid, `~/.factory/sessions`: `<project>/<session>.jsonl` (earlier straight under
- *   `sessions/`), whose `session_start` header names the session's folder (`cwd`). The newest
- *   session run in the workspace is taken.
- */
+// Which GitHub Copilot CLI, Qwen Code and Factory Droid sessions belong to the open workspace (docs/DESIGN.md §6);
+// the layouts under the user's home are on each finder.
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FoundTranscript } from './discovery';
@@ -22,9 +8,8 @@ import { copilotCliCwd } from './readers/copilotCli';
 import { droidSessionCwd } from './readers/droid';
 import { obj, str } from './readers/common';
 
-/** Most session files examined (newest first) for one that ran in the workspace: 300. */
+/** Newest first, looking for one that ran in the workspace. */
 export const MAX_CLI_SESSIONS_SCANNED = 300;
-/** Bytes of a session's first line read to find its folder: 256 KiB. */
 const FIRST_LINE_BYTES = 256 * 1024;
 
 async function list(dir: string): Promise<Array<{ name: string; dir: boolean }>> {
@@ -50,7 +35,6 @@ function samePath(a: string | undefined, b: string): boolean {
   return process.platform === 'win32' || process.platform === 'darwin' ? norm(a).toLowerCase() === norm(b).toLowerCase() : norm(a) === norm(b);
 }
 
-/** The files, newest first, at most {@link MAX_CLI_SESSIONS_SCANNED}. */
 async function newestFirst(files: string[]): Promise<Array<{ file: string; m: number }>> {
   const out: Array<{ file: string; m: number }> = [];
   for (const file of files) {
@@ -60,12 +44,14 @@ async function newestFirst(files: string[]): Promise<Array<{ file: string; m: nu
   return out.sort((a, b) => b.m - a.m).slice(0, MAX_CLI_SESSIONS_SCANNED);
 }
 
-/** The first record of a JSON Lines file, or undefined. */
 async function firstRecord(file: string): Promise<Record<string, unknown> | undefined> {
   return parseJsonLine((await readFirstLine(file, FIRST_LINE_BYTES)) ?? '');
 }
 
-/** The newest Copilot CLI event log whose session ran in the workspace, under `copilotDir` (`~/.copilot`). */
+/**
+ * `session-state/<session>/events.jsonl` (or `session-state/<session>.jsonl`) whose first event, `session.start`, names
+ * the folder (`data.context.cwd`, `gitRoot`). The older `history-session-state/*.json` name none: read only when given.
+ */
 export async function findCopilotCli(copilotDir: string, workspaceRoot: string): Promise<FoundTranscript[]> {
   const stateDir = path.join(copilotDir, 'session-state');
   const files: string[] = [];
@@ -82,7 +68,7 @@ export async function findCopilotCli(copilotDir: string, workspaceRoot: string):
   return [];
 }
 
-/** The `cwd` and `git_root` a session folder's `workspace.yaml` names (its top-level scalar keys). */
+/** Top-level scalar keys `cwd` and `git_root` of the session folder's `workspace.yaml`. */
 async function workspaceYamlFolders(sessionDir: string): Promise<string[]> {
   let text: string;
   try {
@@ -96,13 +82,13 @@ async function workspaceYamlFolders(sessionDir: string): Promise<string[]> {
   return out;
 }
 
-/** Qwen Code's project folder name for a workspace (`sanitizeCwd`). */
+/** Qwen's `sanitizeCwd`: every character but letters and digits turned into `-` (lower-cased first on Windows). */
 export function qwenProjectDirName(workspaceRoot: string): string {
   const root = path.resolve(workspaceRoot);
   return (process.platform === 'win32' ? root.toLowerCase() : root).replace(/[^a-zA-Z0-9]/g, '-');
 }
 
-/** The newest Qwen Code chat of the workspace, under `qwenDir` (`~/.qwen`). */
+/** `projects/<project>/chats/<session>.jsonl`: the newest chat. */
 export async function findQwen(qwenDir: string, workspaceRoot: string): Promise<FoundTranscript[]> {
   const chats = path.join(qwenDir, 'projects', qwenProjectDirName(workspaceRoot), 'chats');
   const files = (await list(chats)).filter((e) => !e.dir && e.name.endsWith('.jsonl')).map((e) => path.join(chats, e.name));
@@ -110,7 +96,7 @@ export async function findQwen(qwenDir: string, workspaceRoot: string): Promise<
   return newest ? [{ source: 'qwen', file: newest.file, mtimeMs: newest.m }] : [];
 }
 
-/** The newest Factory Droid session run in the workspace, under `sessionsDir` (`~/.factory/sessions`). */
+/** `<project>/<session>.jsonl` or straight under `sessions/`; the `session_start` header names the folder (`cwd`). */
 export async function findDroid(sessionsDir: string, workspaceRoot: string): Promise<FoundTranscript[]> {
   const files: string[] = [];
   for (const e of await list(sessionsDir)) {

@@ -1,21 +1,5 @@
-/**
- * Which Gemini CLI and OpenCode transcripts belong to the open workspace (docs/DESIGN.md §6,
- * "Session log"). Both keep their logs under the user's home, per project:
- *
- * - Gemini CLI: `~/.gemini/tmp/<project>/` (`$GEMINI_CLI_HOME/.gemini` when set; gemini-cli
- *   `packages/core/src/utils/paths.ts` `homedir`), where `<project>` is the sha256 (hex) of the
- *   project root (`getProjectHash`), or since the project registry the slug that
- *   `~/.gemini/projects.json` (`{projects: {<root>: <slug>}}`) maps the root to, the folder
- *   holding a `.project_root` file naming the root (`config/projectRegistry.ts`, `config/storage.ts`).
- *   The newest chat recording `chats/session-*.json[l]` is taken with its sub-agents'
- *   recordings (`chats/<sessionId>/*.jsonl`); without recordings (older CLIs), the newest
- *   `/chat save` checkpoint; without either, `logs.json` (the user's prompts).
- * - OpenCode, under `~/.local/share/opencode` (`$XDG_DATA_HOME/opencode`): the sessions of
- *   `opencode.db` (1.2+) and of `storage/session/<projectID>/<sessionID>.json` (earlier; the
- *   projects whose `worktree` holds the workspace, and `global`) whose `directory` is the
- *   workspace or inside it. The newest (by `time.updated`) top-level session is taken with its
- *   sub-agent sessions (`parentID`).
- */
+// Which Gemini CLI and OpenCode transcripts belong to the open workspace (docs/DESIGN.md §6). Both keep their logs
+// per project under the user's home; the layouts are on findGemini and findOpenCode.
 import { createHash } from 'node:crypto';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -26,12 +10,12 @@ import { readStorageJson } from './readers/opencode';
 import { OPENCODE_DB, nodeSqlite, openCodeDbRef, openCodeDbSessions } from './readers/opencodeDb';
 import { obj, str } from './readers/common';
 
-/** Most folders of `~/.gemini/tmp` examined for a `.project_root` naming the workspace: 500. */
+/** Folders of `~/.gemini/tmp` examined for a `.project_root` naming the workspace. */
 export const MAX_GEMINI_PROJECTS_SCANNED = 500;
-/** Most OpenCode session files examined per project (newest first): 500. */
+/** Per project, newest first. */
 export const MAX_OPENCODE_SESSIONS_SCANNED = 500;
 
-/** Gemini CLI's project hash: sha256 (hex) of the project root path (`getProjectHash`). */
+/** sha256 (hex) of the project root path (gemini-cli `getProjectHash`). */
 export function geminiProjectHash(projectRoot: string): string {
   return createHash('sha256').update(projectRoot).digest('hex');
 }
@@ -57,7 +41,6 @@ function norm(p: string): string {
   return process.platform === 'win32' || process.platform === 'darwin' ? r.toLowerCase() : r;
 }
 
-/** Whether `p` is `root` or inside it. */
 function within(p: string | undefined, root: string): boolean {
   if (!p) return false;
   const rel = path.relative(norm(root), norm(p));
@@ -74,7 +57,7 @@ async function newest(dir: string, match: (name: string) => boolean): Promise<Fo
   return best;
 }
 
-/** The `~/.gemini/tmp` folders that may hold the workspace's logs: by hash, by registry slug, by `.project_root`. */
+/** By hash, by the slug `projects.json` (`{projects: {<root>: <slug>}}`) maps the root to, or by a `.project_root` naming it. */
 async function geminiProjectDirs(geminiDir: string, workspaceRoot: string): Promise<string[]> {
   const tmp = path.join(geminiDir, 'tmp');
   const root = path.resolve(workspaceRoot);
@@ -91,9 +74,8 @@ async function geminiProjectDirs(geminiDir: string, workspaceRoot: string): Prom
 }
 
 /**
- * The workspace's Gemini CLI transcripts under `geminiDir` (`~/.gemini`): the newest chat
- * recording plus its sub-agents', else the newest checkpoint, else `logs.json`. None when the
- * folder or the project is missing.
+ * Under `~/.gemini/tmp/<project>/`: the newest chat recording `chats/session-*.json[l]` with its sub-agents'
+ * (`chats/<sessionId>/*.jsonl`), else the newest `/chat save` checkpoint, else `logs.json` (the user's prompts).
  */
 export async function findGemini(geminiDir: string, workspaceRoot: string): Promise<FoundTranscript[]> {
   const dirs = await geminiProjectDirs(geminiDir, workspaceRoot);
@@ -121,11 +103,9 @@ export async function findGemini(geminiDir: string, workspaceRoot: string): Prom
 }
 
 /**
- * The workspace's OpenCode session under `dataDir` (`~/.local/share/opencode`; its `storage/`
- * folder also works) and its sub-agent sessions, from the SQLite database `opencode.db`
- * (OpenCode 1.2+) and the JSON `storage/` (earlier versions; sessions since migrated are taken
- * from the database). Where this Node cannot read the database (no `node:sqlite`), the database
- * itself is returned so that its read says why. None when no session ran in the workspace.
+ * The newest top-level session whose `directory` is in the workspace, with its sub-agent sessions (`parentID`), from
+ * `opencode.db` and the JSON `storage/session/<projectID>/<sessionID>.json` (migrated sessions come from the database).
+ * Without `node:sqlite` the database itself is returned, so that its read says why.
  */
 export async function findOpenCode(dataDir: string, workspaceRoot: string): Promise<FoundTranscript[]> {
   const inStorage = path.basename(dataDir) === 'storage';
@@ -154,7 +134,7 @@ export async function findOpenCode(dataDir: string, workspaceRoot: string): Prom
   return [...unread, { source: main.source, file: main.file, mtimeMs: main.mtimeMs }, ...children.map(({ source, file, mtimeMs }) => ({ source, file, mtimeMs, subagent: true }))];
 }
 
-/** The JSON storage's sessions run in the workspace: projects whose worktree holds it, and `global`. */
+/** Projects whose `worktree` (or a sandbox) holds the workspace, and `global`. */
 async function jsonStorageSessions(storageDir: string, workspaceRoot: string): Promise<Array<FoundTranscript & { id: string; parent?: string; updated: number }>> {
   const projects = new Set<string>(['global']);
   for (const f of (await list(path.join(storageDir, 'project'))).filter((x) => x.endsWith('.json'))) {

@@ -1,30 +1,21 @@
-/**
- * The format of a JSON Lines transcript from its records, not from its first line alone: agents
- * write bookkeeping records first (Claude Code 2.x opens with `file-history-snapshot`, `summary`,
- * `queue-operation`, `last-prompt` …) and a first record can be far longer than any fixed head (a
- * pasted prompt, a Codex `session_meta` holding the instructions). Records are looked at in order
- * until one decides; each is classified from at most {@link RECORD_PREFIX_BYTES} of it — a longer
- * one by the keys and values written before the cut, read with stream-json's tokenizer — so
- * memory stays bounded whatever the record's length.
- */
+// The format of a JSON Lines transcript from its records in order, not its first line: agents write bookkeeping
+// records first, and a first record can be far longer than any fixed head. Each record is classified from at most
+// RECORD_PREFIX_BYTES (a longer one by the keys and values before the cut), so memory stays bounded.
 import { TextDecoder } from 'node:util';
 import type { Token } from 'stream-json/core/parser.js' with { 'resolution-mode': 'import' };
 import { openRegularForReading } from './lines';
 
-/** What classification knows of one record: its top-level keys and the scalars at depth 1 and 2 (`payload.cwd`), by dotted path. */
+/** Top-level keys, and scalars at depth 1 and 2 by dotted path (`payload.cwd`). */
 export interface RecordHead {
   readonly keys: ReadonlySet<string>;
   readonly values: ReadonlyMap<string, string | number | boolean | null>;
 }
 
-/** A JSON Lines format this extension reads. */
 export type JsonLinesFormat = 'claude-code' | 'codex' | 'recorder' | 'copilot' | 'cline-metadata' | 'copilot-cli' | 'qwen' | 'droid';
 
-/** Bytes of one record kept to classify it: 64 KiB. */
 export const RECORD_PREFIX_BYTES = 64 * 1024;
-/** Records looked at before a file is said to be in no format read here: 2,000. */
+/** Records, then bytes, looked at before a file is said to be in no format read here. */
 export const SNIFF_MAX_RECORDS = 2000;
-/** Bytes of a file looked at, likewise: 32 MiB. */
 export const SNIFF_MAX_BYTES = 32 * 1024 * 1024;
 
 const CODEX_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
@@ -32,14 +23,10 @@ const CODEX_BARE_CALLS = new Set(['function_call', 'function_call_output', 'loca
 /** Claude Code record types that carry `sessionId` or `uuid`. */
 const CLAUDE_TYPES = new Set(['user', 'assistant', 'summary', 'system', 'queue-operation', 'last-prompt', 'file-history-snapshot', 'progress', 'result', 'attachment', 'custom-title', 'ai-title', 'tag', 'mode', 'permission-mode', 'worktree-state']);
 
-/** A Copilot CLI event type: a dotted name (`session.start`, `assistant.turn_start`, `tool.execution_complete`). */
+/** A dotted name: `session.start`, `assistant.turn_start`, `tool.execution_complete`. */
 const COPILOT_CLI_TYPE = /^(?:session|user|assistant|tool|subagent|hook|skill|system|abort|pending_messages|external_tool|permission|elicitation|command)\.[a-z_.]+$/;
 
-/**
- * Whether a record is Qwen Code's: a `tool_result` or a `system` record with its `systemPayload`,
- * or a user / assistant record whose message has the model API's roles without Claude Code's
- * `userType` and `isSidechain` keys (its `content` is Claude's, Qwen's is `parts`).
- */
+/** Qwen Code: `tool_result`, `system` with `systemPayload`, or a user / assistant record without Claude Code's `userType` (Qwen's message has `parts`, not `content`). */
 function isQwenRecord(r: RecordHead, t: string | undefined): boolean {
   if (!r.keys.has('sessionId') || !(r.keys.has('uuid') || r.keys.has('parentUuid'))) return false;
   if (t === 'tool_result' || (t === 'system' && r.keys.has('systemPayload'))) return true;
@@ -49,11 +36,7 @@ function isQwenRecord(r: RecordHead, t: string | undefined): boolean {
   return (t === 'user' || t === 'assistant') && role === 'user' && !r.keys.has('userType') && (!r.keys.has('isSidechain') || r.keys.has('agentId')) && !r.values.has('message.content');
 }
 
-/**
- * The format one record decides, `bookkeeping` for a Claude Code record that holds no message (a
- * `file-history-snapshot` with its `messageId` / `snapshot`, a `summary` with its `leafUuid`):
- * Claude Code unless a later record says otherwise. Undefined when the record decides nothing.
- */
+/** `bookkeeping`: a Claude Code record without a message (`file-history-snapshot`, `summary`), Claude Code unless a later record says otherwise. */
 export function formatOfRecord(r: RecordHead): JsonLinesFormat | 'bookkeeping' | undefined {
   const type = r.values.get('type');
   const t = typeof type === 'string' ? type : undefined;
@@ -64,11 +47,11 @@ export function formatOfRecord(r: RecordHead): JsonLinesFormat | 'bookkeeping' |
   if (r.values.get('kind') === 0 && r.keys.has('v')) return 'copilot';
   if (r.keys.has('requests') && (r.keys.has('requesterUsername') || r.keys.has('version') || r.keys.has('sessionId'))) return 'copilot';
   if (r.keys.has('files_in_context')) return 'cline-metadata';
-  // Copilot CLI events: `{type: "session.start" | "user.message" | "tool.execution_complete" | …, data, id, timestamp, parentId}`.
+  // Copilot CLI events: `{type: "session.start" | "user.message" | …, data, id, timestamp, parentId}`.
   if (t && COPILOT_CLI_TYPE.test(t) && r.keys.has('data') && !r.keys.has('payload')) return 'copilot-cli';
-  // Factory Droid: its `session_start` header `{id, title, cwd, …}` decides (Pi's sessions, unread here, have `{type: "message", message}` records too).
+  // Factory Droid's `session_start` header `{id, title, cwd, …}` decides (Pi's sessions, not read here, have `{type: "message"}` records too).
   if (t === 'session_start' && r.keys.has('id') && !r.keys.has('payload')) return 'droid';
-  // Qwen Code chat records carry Claude Code's `uuid` / `parentUuid` / `sessionId`, but their message is model-API Content (`role: "model"`, `parts`).
+  // Qwen Code records carry Claude Code's `uuid` / `parentUuid` / `sessionId` around model-API Content (`role: "model"`, `parts`).
   if (isQwenRecord(r, t)) return 'qwen';
   if (r.keys.has('parentUuid') || ((t === 'user' || t === 'assistant') && r.keys.has('message'))) return 'claude-code';
   if (t && CLAUDE_TYPES.has(t) && (r.keys.has('sessionId') || r.keys.has('uuid'))) return 'claude-code';
@@ -76,7 +59,6 @@ export function formatOfRecord(r: RecordHead): JsonLinesFormat | 'bookkeeping' |
   return undefined;
 }
 
-/** The {@link RecordHead} of a parsed record. */
 export function recordHeadOf(o: Record<string, unknown>): RecordHead {
   const values = new Map<string, string | number | boolean | null>();
   for (const [k, v] of Object.entries(o)) {
@@ -86,10 +68,7 @@ export function recordHeadOf(o: Record<string, unknown>): RecordHead {
   return { keys: new Set(Object.keys(o)), values };
 }
 
-/**
- * The {@link RecordHead} of the start of a record cut short (its keys and scalars before the cut),
- * read with stream-json's tokenizer; undefined when the text is not the start of a JSON object.
- */
+/** Keys and scalars before the cut, via stream-json's tokenizer; undefined when not the start of a JSON object. */
 export async function recordHeadOfPrefix(prefix: string): Promise<RecordHead | undefined> {
   const { jsonParser } = await import('stream-json/core/parser.js');
   const keys = new Set<string>();
@@ -102,7 +81,7 @@ export async function recordHeadOfPrefix(prefix: string): Promise<RecordHead | u
     key = undefined;
   };
   try {
-    // The bare tokenizer, called once on the text: the tokens it could read, the cut lexeme left pending.
+    // The bare tokenizer, called once: the tokens it could read, the cut lexeme left pending.
     const out = jsonParser()(prefix);
     const tokens: readonly Token[] = typeof out === 'object' && out !== null && Array.isArray((out as { values?: unknown }).values) ? (out as { values: Token[] }).values : [];
     for (const tok of tokens) {
@@ -148,11 +127,7 @@ export async function recordHeadOfPrefix(prefix: string): Promise<RecordHead | u
   return started ? { keys, values } : undefined;
 }
 
-/**
- * The format of JSON Lines text that is complete (a file's head): its lines in order until a
- * record decides. A line that is not a JSON object ends the search (not JSON Lines), except the
- * last line, which the head may have cut.
- */
+/** For complete text (a file's head): a line that is not a JSON object ends the search, except the last, which may be cut. */
 export function formatOfJsonLinesText(text: string): JsonLinesFormat | undefined {
   const lines = text.split('\n');
   let bookkeeping = false;
@@ -174,9 +149,7 @@ export function formatOfJsonLinesText(text: string): JsonLinesFormat | undefined
 }
 
 /**
- * The format of a JSON Lines file from its records (see the module comment): read in chunks from
- * the start, each record classified from its first {@link RECORD_PREFIX_BYTES}, until one decides
- * or {@link SNIFF_MAX_RECORDS} records or {@link SNIFF_MAX_BYTES} were looked at.
+ * Reads on from the start until a record decides or the record / byte limit is reached.
  * @returns undefined when no record decides, or a line is not the start of a JSON object
  * @throws the open error (missing file, not a regular file)
  */
@@ -190,7 +163,6 @@ export async function sniffJsonLines(file: string): Promise<JsonLinesFormat | un
   let records = 0;
   let position = 0;
   let bookkeeping = false;
-  /** Classifies one line (its kept start): a verdict, 'stop' when the file is not JSON Lines, undefined to go on. */
   const classify = async (): Promise<JsonLinesFormat | 'stop' | undefined> => {
     const text = decoder.decode(Buffer.concat(parts)).trim();
     parts = [];
@@ -253,11 +225,7 @@ export async function sniffJsonLines(file: string): Promise<JsonLinesFormat | un
   }
 }
 
-/**
- * The {@link RecordHead} of a file's first record, read from at most {@link RECORD_PREFIX_BYTES}
- * of it, so a first record of any length gives the fields written before its cut. Undefined when
- * the file cannot be read or does not start with a JSON object.
- */
+/** From at most {@link RECORD_PREFIX_BYTES}, so any first record gives the fields before its cut; undefined when unreadable or not an object. */
 export async function firstRecordHead(file: string): Promise<RecordHead | undefined> {
   let fh;
   try {

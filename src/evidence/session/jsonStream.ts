@@ -1,16 +1,9 @@
-/**
- * Streaming reads of JSON documents that are one big array (Cline's `ui_messages.json`,
- * a Copilot Chat session's `requests`), with `stream-json`: one element at a time, in
- * memory bounded by the largest element, never a whole-file parse.
- */
+// Streaming reads of JSON documents that are one big array (Cline's `ui_messages.json`, a Copilot Chat session's
+// `requests`): one element at a time, memory bounded by the largest element.
 import { openRegularForReading } from './lines';
 
 /**
- * Calls `onItem` for each element of the array at `path` in a JSON file (`[]` = the top
- * level is the array; `['requests']` = the top-level object's `requests`).
- *
- * `onItem` returns false to stop reading (the rest of the file is not parsed).
- *
+ * The array at `path` (`[]`: the top level; `['requests']`: the top-level object's `requests`); `onItem` returns false to stop.
  * @returns how many elements were read
  * @throws when the file cannot be read or is not valid JSON (after the elements read so far)
  */
@@ -44,10 +37,7 @@ export async function forEachJsonArrayItem(file: string, path: readonly string[]
 }
 
 /**
- * The value at `path` of a JSON file's top-level object (`['info']`: its `info`), streamed: the
- * parse stops once that value is read, and memory holds that value only.
- *
- * @returns the value, or undefined when the file has none there
+ * Streamed: the parse stops once the value at `path` is read. Undefined when there is none.
  * @throws when the file cannot be read or is not valid JSON up to that value
  */
 export async function readJsonValueAt(file: string, path: readonly string[]): Promise<unknown> {

@@ -1,44 +1,34 @@
-/**
- * Streaming line reading for session logs: from a byte offset, in bounded memory, never
- * a whole-file read. A line longer than the cap is skipped without being held (counted
- * in `stats.skipped`); bytes that are not UTF-8 are decoded as U+FFFD (counted in
- * `stats.invalid_utf8`); a last line without its newline is offered as `partial` and,
- * when the reader cannot use it, left for the next read.
- */
+// Streaming line reading from a byte offset in bounded memory. Lines over the cap are skipped without being held;
+// a last line without its newline is offered as `partial` and, if the reader cannot use it, left for the next read.
 import { isUtf8 } from 'node:buffer';
 import { constants as fsConstants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { countBadRecord, emptyStats, type ReadStats } from '../../core/session/events';
 
-/** Longest line kept: 16 MiB (a Claude Code line holding a whole file read is a few MB). */
+/** A Claude Code line holding a whole file read is a few MB. */
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;
 
-/** Bytes read from the file at a time: 256 KiB. */
 const READ_CHUNK_BYTES = 256 * 1024;
 
-/** Where a line starts (byte offset, and its number in this read), and whether it is an unterminated last line. */
 export interface LineInfo {
   readonly offset: number;
-  /** The line's number in this read, from 1 (the file's line number when the read started at 0). */
+  /** From 1 in this read (the file's line number when the read started at 0). */
   readonly line: number;
   readonly partial: boolean;
-  /** The statistics of this read, for the reader to count malformed or skipped lines. */
+  /** For the reader to count malformed or skipped lines. */
   readonly stats: ReadStats;
 }
 
-/** What {@link forEachLine} read: where to resume next time, and the statistics. */
 export interface LinesRead {
-  /** Byte offset after the last line used (before an unusable partial last line). */
+  /** After the last line used (before an unusable partial last line): where to resume. */
   readonly endOffset: number;
   readonly stats: ReadStats;
 }
 
 /**
- * Calls `onLine` for every line of `file` from byte `fromOffset` on.
- * `onLine` returns false for a partial last line it could not use (e.g. half a JSON
- * object still being written): that line is then counted as malformed and not consumed.
- *
- * @throws the file system error when the file cannot be opened (callers report it)
+ * `onLine` returns false for a partial last line it could not use (half a JSON object still being written): it is
+ * then counted as malformed and not consumed. Invalid UTF-8 is decoded as U+FFFD and counted.
+ * @throws the file system error when the file cannot be opened
  */
 export async function forEachLine(
   file: string,
@@ -67,9 +57,8 @@ export async function forEachLine(
     return onLine(text, { offset: lineStart, line: stats.lines, partial, stats }) !== false;
   };
   const fh = await openRegularForReading(file);
-  // One buffer, read into again and again: a stream allocates a fresh chunk for every read
-  // (external memory the GC frees late, at the peak of a long read). Every
-  // use of a chunk's bytes below is synchronous or a copy (`Buffer.from(rest)`).
+  // One buffer read into again and again: a stream allocates a chunk per read, memory the GC frees late.
+  // Every use of its bytes below is synchronous or a copy.
   const chunk = Buffer.allocUnsafeSlow(READ_CHUNK_BYTES);
   try {
     for (;;) {
@@ -126,7 +115,7 @@ export async function forEachLine(
   return { endOffset, stats };
 }
 
-/** Parses one JSON line; undefined when it is not a JSON object (counted by the caller). */
+/** Undefined when not a JSON object (counted by the caller). */
 export function parseJsonLine(line: string): Record<string, unknown> | undefined {
   if (!line.trim()) {
     return undefined;
@@ -140,13 +129,9 @@ export function parseJsonLine(line: string): Record<string, unknown> | undefined
 }
 
 /**
- * {@link forEachLine} over a JSON Lines file: calls `onRecord` with each line that is a
- * JSON object. A complete line that is not one is a bad record (`countBadRecord`: in
- * `stats.malformed` and `stats.bad_records`; blank lines are not); an unterminated last
- * line that does not parse yet is left for the next read.
- * `onRecord` returns nothing; the line is always consumed.
- *
- * @throws the file system error when the file cannot be opened (callers report it)
+ * A complete line that is not a JSON object is a bad record (blank lines are not); an unterminated last line that
+ * does not parse yet is left for the next read.
+ * @throws the file system error when the file cannot be opened
  */
 export async function forEachJsonLine(file: string, fromOffset: number, onRecord: (record: Record<string, unknown>, info: LineInfo) => void): Promise<LinesRead> {
   return forEachLine(file, fromOffset, (line, info) => {
@@ -161,7 +146,7 @@ export async function forEachJsonLine(file: string, fromOffset: number, onRecord
   });
 }
 
-/** The first line of a file (at most `maxBytes` read), or undefined when it cannot be read. */
+/** Undefined when it cannot be read. */
 export async function readFirstLine(file: string, maxBytes = 256 * 1024): Promise<string | undefined> {
   let fh;
   try {
@@ -178,10 +163,9 @@ export async function readFirstLine(file: string, maxBytes = 256 * 1024): Promis
 }
 
 /**
- * Opens a file for reading only when it is a regular file: a FIFO, a device (a link to
- * `/dev/zero` committed into a repository) or a socket would block or never end, so it
- * is refused. Opened non-blocking, so even the open cannot hang on a FIFO.
- * @throws an Error saying the file is not a regular file (callers count it as skipped), or the open error
+ * Refuses anything but a regular file: a FIFO, a device (a link to `/dev/zero` committed into a repository) or a
+ * socket would block or never end. Opened non-blocking, so even the open cannot hang.
+ * @throws when not a regular file (callers count it as skipped), or the open error
  */
 export async function openRegularForReading(file: string): Promise<FileHandle> {
   const fh = await open(file, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);

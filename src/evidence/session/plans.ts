@@ -1,31 +1,23 @@
-/**
- * The agent's plan in the session-log evidence: each transcript's latest plan
- * snapshot (its readers' `plan` events, ./readers/planTools.ts), remembered per file in the
- * session-log state so that a read of only the new lines still knows the plan, and the one plan
- * the handoff drafts from — the latest snapshot of the newest transcript that has one.
- */
+// The agent's plan in the evidence: each transcript's latest snapshot, remembered per file so that a read of only
+// the new lines still knows it, and the one plan the handoff drafts from.
 import type { Provenance } from '../../core/handoff/draftFields';
 import type { PlanItem, SessionEvent, SessionLogState, SessionPlan, SessionSource } from '../../core/session/events';
 import { carryDoneSteps } from '../../core/session/planMerge';
 
-/** A plan snapshot as the session-log state keeps it per file (`FileStateSchema.plan`). */
 export type RememberedPlan = NonNullable<SessionLogState['files'][string]['plan']>;
 
-/** The plan of `SessionLogEvidence`: items in the tool's order, the tool, Codex's explanation, where it came from. */
 export interface EvidencePlan {
   readonly items: readonly PlanItem[];
   readonly tool: string;
   readonly explanation?: string;
-  /** Items of the snapshot beyond the 200 kept (`MAX_PLAN_ITEMS`), for the loss report; absent when none. */
+  /** Items beyond the `MAX_PLAN_ITEMS` kept, for the loss report. */
   readonly items_omitted?: number;
   readonly provenance: Provenance;
 }
 
 /**
- * A transcript's plan after a read: its newest `plan` event, else — when the read skipped what
- * was read before (`resumed`: from an offset, or items not newer than the previous read) — the
- * plan remembered from the previous read. After a resumed read the newest snapshot keeps the
- * remembered plan's done steps it no longer names (core/session/planMerge.ts).
+ * The newest `plan` event, else, after a resumed read (from an offset, or by time), the remembered plan. A resumed
+ * read's newest snapshot keeps the remembered done steps it no longer names.
  */
 export function planAfterRead(events: readonly SessionEvent[], remembered: RememberedPlan | undefined, resumed: boolean): RememberedPlan | undefined {
   let latest: SessionPlan | undefined;
@@ -43,20 +35,15 @@ export function planAfterRead(events: readonly SessionEvent[], remembered: Remem
   return resumed ? remembered : undefined;
 }
 
-/** One transcript's plan, as a candidate for the handoff's. */
 export interface PlanCandidate {
   readonly plan: RememberedPlan;
   readonly source: SessionSource;
   readonly file: string;
-  /** The transcript's modification time (ms since epoch), used when the plan has no time. */
+  /** Used when the plan has no time. */
   readonly mtimeMs: number;
 }
 
-/**
- * The handoff's plan: the candidate whose snapshot is newest — by the plan call's time, else the
- * transcript's modification time; on a tie the later candidate (discovery order) — with its
- * provenance (reader, file, time). Undefined when no transcript has a plan.
- */
+/** The newest snapshot by plan time, else transcript mtime; on a tie the later candidate. */
 export function newestPlan(candidates: readonly PlanCandidate[]): EvidencePlan | undefined {
   let best: PlanCandidate | undefined;
   let bestAt = -Infinity;

@@ -1,23 +1,11 @@
-/**
- * The file format of the extension's own session recorder (docs/DESIGN.md §6 "Session log (a)"),
- * and its reader. One JSON record per line, each with `v: 1` and a `type`:
- *
- * - `session_start` — `session_id`, `base_commit` (HEAD when recording began, or null),
- *   `time`;
- * - `command` — a terminal command (through shell integration) or a task process:
- *   `origin` (`terminal` | `task`), `command`, `cwd`, `exit_code` (null when unknown),
- *   `started_at`, `duration_ms`, `output_tail` (the end of the output, bounded), and for
- *   tasks `task` (`name`, `source`);
- * - `save` — a saved file, workspace-relative `path`, `time`.
- *
- * The recorder writes it in the extension's workspace storage, never in the repository.
- */
+// The extension's own session recorder (docs/DESIGN.md §6): JSON Lines of `{v: 1, type}` records, `session_start`,
+// `command` (a terminal command via shell integration, or a task process) and `save`, as the schemas below define.
+// Written in the extension's workspace storage, never in the repository.
 import { z } from 'zod';
 import { OUTPUT_TAIL_CHARS, countBadRecord, type TranscriptRead } from '../../core/session/events';
 import { forEachLine, parseJsonLine } from './lines';
 import { accumulator, transcriptRead, unreadable, type ReaderOptions } from './readers/common';
 
-/** A `session_start` record. */
 export const RecorderSessionStartSchema = z.object({
   v: z.literal(1),
   type: z.literal('session_start'),
@@ -26,7 +14,6 @@ export const RecorderSessionStartSchema = z.object({
   time: z.string(),
 });
 
-/** A `command` record. */
 export const RecorderCommandSchema = z.object({
   v: z.literal(1),
   type: z.literal('command'),
@@ -40,7 +27,7 @@ export const RecorderCommandSchema = z.object({
   task: z.object({ name: z.string(), source: z.string() }).optional(),
 });
 
-/** A `save` record. */
+/** A saved file; `path` is workspace-relative. */
 export const RecorderSaveSchema = z.object({
   v: z.literal(1),
   type: z.literal('save'),
@@ -48,20 +35,17 @@ export const RecorderSaveSchema = z.object({
   time: z.string(),
 });
 
-/** Any recorder record. */
 export const RecorderRecordSchema = z.discriminatedUnion('type', [RecorderSessionStartSchema, RecorderCommandSchema, RecorderSaveSchema]);
-/** A recorder record. */
 export type RecorderRecord = z.infer<typeof RecorderRecordSchema>;
 
-/** One line of the recorder file for a record (validated first). */
+/** Validated first. */
 export function recorderLine(record: RecorderRecord): string {
   return `${JSON.stringify(RecorderRecordSchema.parse(record))}\n`;
 }
 
-/** The recorder's events, plus the session it recorded (id and base commit) when the file says. */
 export type RecorderRead = TranscriptRead & { session?: { session_id: string; base_commit: string | null } };
 
-/** Reads a recorder file from `opts.fromOffset`. Never throws. */
+/** From `opts.fromOffset`. Never throws. */
 export async function readRecorder(file: string, opts: ReaderOptions = {}): Promise<RecorderRead> {
   const acc = accumulator(opts);
   let session: RecorderRead['session'];
@@ -100,7 +84,7 @@ export async function readRecorder(file: string, opts: ReaderOptions = {}): Prom
   }
 }
 
-/** The session a recorder file starts with (its first `session_start` record), read from the file's start. */
+/** From the file's first `session_start` record. */
 export async function recorderSession(file: string): Promise<RecorderRead['session']> {
   const r = await readRecorder(file);
   return r.session;

@@ -1,31 +1,21 @@
-/**
- * The user's requests and the commands run beside tests, across every transcript of a
- * handoff (docs/DESIGN.md §6 "User requests" and "Commands run"): what
- * collectSessionLog.ts adds to the session-log evidence as `user_requests`,
- * `user_requests_seen`, `commands_run`, `commands_seen` and `turns_seen`.
- *
- * Each reader's accumulator keeps a transcript's newest user requests (core/session/requests.ts
- * decides what is the user typing) and groups its non-test commands (core/session/commands.ts);
- * this file merges them: requests oldest first, the newest {@link MAX_KEPT_USER_REQUESTS} kept;
- * commands grouped by text and folder, failures first, then newest.
- */
+// The user's requests and the non-test commands across every transcript of a handoff (docs/DESIGN.md §6): requests
+// oldest first, the newest MAX_KEPT_USER_REQUESTS kept; commands grouped by text and folder, failures first, then newest.
 import path from 'node:path';
 import type { CommandRun, UserRequest } from '../../core/handoff/draftFields';
 import type { CommandGroup } from '../../core/session/commands';
 import type { SessionSource, SessionUserRequest, TranscriptRead } from '../../core/session/events';
 
-/** User requests kept across transcripts (the newest): 200, well above any token bound's need. */
+/** Well above any token bound's need. */
 export const MAX_KEPT_USER_REQUESTS = 200;
 
-/** User requests remembered per transcript between handoffs (the newest): 5, so the latest request survives a handoff with no new message. */
+/** Per transcript, so the latest request survives a handoff with no new message. */
 export const REMEMBERED_USER_REQUESTS = 5;
 
-/** A user request as the evidence carries it: its reader (`source`), time and transcript file. */
 export type UserRequestEvidence = UserRequest & { readonly file: string | null };
 
 interface Kept {
   readonly request: UserRequestEvidence;
-  /** When it was said (ms), for ordering across transcripts. */
+  /** ms, for ordering across transcripts. */
   readonly at: number;
   readonly order: number;
 }
@@ -36,7 +26,7 @@ interface Grouped {
   order: number;
 }
 
-/** Folder as shown: relative to the workspace (`.` for the workspace itself, POSIX separators) when inside it, else as recorded. */
+/** Relative to the workspace (`.` for itself, POSIX separators) when inside it, else as recorded. */
 export function shownCwd(cwd: string | null, root: string | undefined): string | null {
   if (!cwd || !root || !path.isAbsolute(cwd)) return cwd;
   const rel = path.relative(root, cwd);
@@ -44,11 +34,7 @@ export function shownCwd(cwd: string | null, root: string | undefined): string |
   return !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : cwd;
 }
 
-/**
- * Collects the user requests and commands of each transcript read for one handoff.
- * Bounded: at most {@link MAX_KEPT_USER_REQUESTS} requests plus one transcript's worth, and the
- * command groups each reader kept (core/session/commands.ts `MAX_COMMAND_GROUPS` per transcript).
- */
+/** Bounded: at most {@link MAX_KEPT_USER_REQUESTS} requests plus one transcript's worth, and each reader's command groups. */
 export class RequestsAndCommands {
   private requests: Kept[] = [];
   private readonly groups = new Map<string, Grouped>();
@@ -60,13 +46,10 @@ export class RequestsAndCommands {
   constructor(private readonly workspaceRoot: string | undefined) {}
 
   /**
-   * Adds what one transcript read: its new user requests, else (when it brought none) those
-   * remembered from the previous read of the same file. A sub-agent's transcript adds its
-   * commands and turns, never requests (its user-role messages are the lead agent's prompts).
-   * @param t the transcript: its reader (`source`), file and whether it is a sub-agent's
-   * @param remembered the previous read's requests of this file (FileStateSchema `user_requests`), when it was resumed
-   * @param mtimeMs the file's modification time, the time of requests whose format records none
-   * @returns the requests to remember for this file in the next state (the newest {@link REMEMBERED_USER_REQUESTS})
+   * Its new user requests, else those remembered from the previous read of the file. A sub-agent's transcript adds
+   * commands and turns, never requests: its user-role messages are the lead agent's prompts.
+   * @param mtimeMs the time of requests whose format records none
+   * @returns the requests to remember for this file (the newest {@link REMEMBERED_USER_REQUESTS})
    */
   add(t: { readonly source: SessionSource; readonly file: string; readonly subagent?: boolean }, r: TranscriptRead, remembered: readonly SessionUserRequest[], mtimeMs: number): SessionUserRequest[] {
     const { source, file } = t;
@@ -115,7 +98,6 @@ export class RequestsAndCommands {
     return [...this.requests].sort((a, b) => a.at - b.at || a.order - b.order);
   }
 
-  /** The user requests (oldest first, the newest {@link MAX_KEPT_USER_REQUESTS}), the commands run (failures first, then newest), and what was seen. */
   result(): { user_requests: UserRequestEvidence[]; user_requests_seen: number; commands_run: CommandRun[]; commands_seen: number; turns_seen: number } {
     const runs = [...this.groups.values()].sort((a, b) => {
       const fa = a.run.result === 'failed' ? 0 : 1;

@@ -1,30 +1,17 @@
-/**
- * Where a briefing lives and how it is read back (docs/DESIGN.md §5 "Briefings"): one
- * folder per specialist, topic and day, `briefings/<specialist with '_' → '-'>-<topic>-<day>/`,
- * holding one file per handoff, `<handoff id>.md` (the briefing's header, then that
- * handoff's section). Read in name order (time order), the files make the briefing. Each
- * branch adds files of its own, so `git merge` and `git rebase` never have to combine
- * two sides' sections inside one file — git's union merge would interleave them (it
- * splits a conflict at identical lines such as `**Next steps:**`, see
- * test/component/gitMerge.test.ts). A briefing written before this layout,
- * `briefings/<name>.md`, is read first, as it was.
- */
+// Briefings on disk (docs/DESIGN.md §5): `briefings/<specialist with '_' → '-'>-<topic>-<day>/<handoff id>.md`, one file
+// per handoff (header, then section), read in name order: git's union merge would interleave two sides' sections in
+// one file. A single-file briefing `briefings/<name>.md` is read first.
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { BRIEFINGS_DIR } from '../../core/handoff/naming';
 import { resolveInside } from '../pathGuard';
 import { StoreError, openRegularFile } from '../safeWrite';
 
-/** Largest briefing file read back: 10 MiB. */
 export const MAX_BRIEFING_READ_BYTES = 10 * 1024 * 1024;
-/** Most section files read for one briefing: 2,000 (the newest). */
+/** The newest. */
 export const MAX_BRIEFING_SECTIONS = 2000;
 
-/**
- * The briefing of `briefingName` (`<specialist>-<topic>-<day>.md`) in `briefingsDir`: its
- * folder, the file of one handoff's section in it, and the single file of the older layout.
- * @throws StoreError when a name does not pass the path guard
- */
+/** `legacy`: the single-file briefing. @throws StoreError when a name does not pass the path guard */
 export function briefingPaths(briefingsDir: string, briefingName: string, handoffId: string): { folder: string; section: string; legacy: string } {
   const stem = briefingName.replace(/\.md$/, '');
   const folder = resolveInside(briefingsDir, stem);
@@ -36,7 +23,7 @@ export function briefingPaths(briefingsDir: string, briefingName: string, handof
   return { folder: folder.path, section: section.path, legacy: legacy.path };
 }
 
-/** Whether a briefing has anything yet: its folder holds a section file, or the older single file exists. Never throws. */
+/** Never throws. */
 export async function briefingExists(paths: { folder: string; legacy: string }): Promise<boolean> {
   const inFolder = await readdir(paths.folder).catch(() => [] as string[]);
   if (inFolder.some((n) => n.endsWith('.md') && !n.startsWith('.'))) return true;
@@ -59,14 +46,7 @@ async function readText(file: string): Promise<string | undefined> {
   }
 }
 
-/**
- * The whole briefing as one Markdown text: the older single file (when there is one), then
- * the folder's section files in name order — the first one whole (header and section),
- * the others from their section on (the header of each file is the same). Files that are
- * not regular files, or too big, are skipped. Never throws.
- * @param briefingFile a section file (`briefings/<name>/<id>.md`) or an older single file (`briefings/<name>.md`), absolute
- * @returns the text, or undefined when there is nothing to read
- */
+/** The single file if any, then the section files, each after the first from its section on. Undefined when empty. Never throws. */
 export async function readBriefing(briefingFile: string): Promise<string | undefined> {
   const parent = path.dirname(briefingFile);
   // briefings/<name>/<id>.md: the folder is its parent; briefings/<name>.md: the folder is its namesake.

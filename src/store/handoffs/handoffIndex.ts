@@ -1,9 +1,4 @@
-/**
- * The handoff index (docs/DESIGN.md §5): the handoff files of a folder by name, their frontmatter
- * read from the start of each file, the latest complete one, and a handoff found by
- * reference (`latest`, an id or a file name). Reads only regular files (no link, FIFO or
- * device); a file that cannot be read or parsed counts as absent.
- */
+// The handoff index (docs/DESIGN.md §5). A file that cannot be read or parsed counts as absent.
 import { readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { parseHandoffFileName, type HandoffFileName } from '../../core/handoff/naming';
@@ -12,16 +7,12 @@ import { fsCause, fsCauseAt } from '../../core/handoff/fsErrors';
 import { StoreError, openRegularFile } from '../safeWrite';
 import { withStatusEvents } from './statusEvents';
 
-/** A handoff file found in a folder: its parsed name and absolute path. */
 export interface HandoffFileEntry extends HandoffFileName {
   readonly path: string;
   readonly name: string;
 }
 
-/**
- * Lists the handoff files of a folder (by name only, no content read), oldest first.
- * A missing folder is an empty list; names that are not handoff files are skipped.
- */
+/** By name only, oldest first; a missing folder is an empty list. */
 export async function listHandoffFiles(dir: string): Promise<HandoffFileEntry[]> {
   let names: string[];
   try {
@@ -34,7 +25,7 @@ export async function listHandoffFiles(dir: string): Promise<HandoffFileEntry[]>
     const fix = kind === 'link-loop' ? ' — remove the link or point it at a real folder' : kind === 'denied' ? " — fix the folder's permissions" : '';
     throw new StoreError(`ERROR: cannot list ${dir}: ${await fsCauseAt(err, dir, realpath)}${fix}`);
   }
-  // Names sorted as strings (code unit order, what comparing the entries' names with < gave), then parsed in that order.
+  // Code-unit order, then parsed in that order.
   names.sort();
   const entries: HandoffFileEntry[] = [];
   for (const name of names) {
@@ -46,15 +37,9 @@ export async function listHandoffFiles(dir: string): Promise<HandoffFileEntry[]>
   return entries;
 }
 
-/** Bytes read from the start of a handoff file to find its frontmatter: 256 KiB. */
 export const FRONTMATTER_READ_BYTES = 256 * 1024;
 
-/**
- * Reads and parses the start of a handoff file (at most {@link FRONTMATTER_READ_BYTES}),
- * with its status events applied (`status` and `status_history` as the events say,
- * `statusEvents.ts`; docs/DESIGN.md §5 "Status").
- * @returns the parsed handoff, or undefined when the file is unreadable or malformed
- */
+/** With its status events applied; undefined when unreadable or malformed. */
 export async function readHandoffHead(file: string): Promise<ParsedHandoff | undefined> {
   const fh = await openRegularFile(file);
   if (!fh) {
@@ -72,18 +57,12 @@ export async function readHandoffHead(file: string): Promise<ParsedHandoff | und
   }
 }
 
-/**
- * The newest complete (non-partial) handoff in `dir` whose frontmatter parses, read
- * newest first and giving up after 20 unreadable files.
- */
+/** Newest complete handoff whose frontmatter parses; gives up after 20 unreadable files. */
 export async function readLatestHandoff(dir: string): Promise<ParsedHandoff | undefined> {
   return (await readLatestHandoffFile(dir))?.handoff;
 }
 
-/**
- * The newest complete handoff in `dir` whose frontmatter parses, with its file (read
- * newest first, giving up after 20 unreadable files) — the one meaning of "latest".
- */
+/** {@link readLatestHandoff} with its file: the one meaning of "latest". */
 export async function readLatestHandoffFile(dir: string, listed?: readonly HandoffFileEntry[]): Promise<{ file: string; handoff: ParsedHandoff } | undefined> {
   const files = (listed ?? (await listHandoffFiles(dir).catch(() => []))).filter((f) => !f.partial).reverse();
   for (const f of files.slice(0, 20)) {
@@ -95,12 +74,7 @@ export async function readLatestHandoffFile(dir: string, listed?: readonly Hando
   return undefined;
 }
 
-/**
- * The newest complete handoff of `dir` to pick up or verify: `kind: handoff` (a result hands
- * work back, there is nothing to take up), addressed to `specialist` when one is given; the
- * newest `candidates` files (default 50) are read.
- * @throws StoreError when `dir` cannot be listed (a missing folder is no handoff)
- */
+/** Newest complete `kind: handoff` (a result hands work back), to `specialist` if given. @throws StoreError when `dir` cannot be listed */
 export async function readNewestHandoff(dir: string, specialist?: string, candidates = 50): Promise<{ file: string; handoff: ParsedHandoff } | undefined> {
   const files = (await listHandoffFiles(dir)).filter((f) => !f.partial && (!specialist || f.specialist === specialist)).reverse();
   for (const f of files.slice(0, candidates)) {
@@ -110,21 +84,13 @@ export async function readNewestHandoff(dir: string, specialist?: string, candid
   return undefined;
 }
 
-/** Outcome of {@link findHandoff}: the parsed handoff and its file, or a message naming what was looked for. */
 export type FindHandoff = { ok: true; file: string; handoff: ParsedHandoff } | { ok: false; message: string };
 
-/**
- * Finds a handoff in `dir` by reference: `latest` (the newest complete one), an id
- * (`2026-05-26T14-30-45.123Z_quality_reviewer`) or a file name (with `.md` or `.partial.md`).
- * @param noun what the caller calls the handoff it looks for, at the start of the error
- *   message: `parent handoff` (the default: `--parent` / `parent` of a new handoff) or
- *   `handoff` (the prompt's and the hand-back's `--handoff`)
- */
+/** `ref`: `latest`, an id (`2026-05-26T14-30-45.123Z_quality_reviewer`) or a file name. */
 export async function findHandoff(dir: string, ref: string, noun = 'parent handoff'): Promise<FindHandoff> {
   const files = await listHandoffFiles(dir).catch(() => []);
   let match: HandoffFileEntry | undefined;
   if (ref === 'latest') {
-    // The same "latest" as readLatestHandoff: the newest complete file that parses.
     const latest = await readLatestHandoffFile(dir, files);
     if (latest) {
       return { ok: true, file: latest.file, handoff: latest.handoff };

@@ -1,12 +1,5 @@
-/**
- * Handoffs whose writer was killed after their briefing section was written and before the
- * rename to `<id>.md` that completes them (docs/DESIGN.md §5 "Leftovers"). Everything of such a
- * handoff is written whole — the handoff under `<id>.partial.md`, its history, its section — so
- * the next writer completes it: the briefing section then no longer names a handoff that is only
- * partial. A writer renames its handoff while it holds its section's lock (`writeBriefingSection`),
- * so a section whose lock can be taken belongs to a writer that finished or is gone; a handoff a
- * person marked partial (a `partial` status event) stays partial.
- */
+// Completes handoffs whose writer was killed between writing the briefing section and the rename to `<id>.md`
+// (docs/DESIGN.md §5). The writer renames under the section's lock, so a free lock means it finished or is gone.
 import { lstat, readdir, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { loadLockLibrary, lockOptions } from '../lockLibrary';
@@ -23,13 +16,7 @@ async function isFile(file: string): Promise<boolean> {
   );
 }
 
-/**
- * Completes the interrupted handoffs of `handoffsDir` (the `handoffs/` folder of the handoff
- * root `root`): each `<id>.partial.md` whose briefing section is written, whose section lock is
- * free (or stale: its holder is gone) and that no person marked partial is renamed to `<id>.md`.
- * Best effort: never throws.
- * @returns the complete names given
- */
+/** Unless a person marked it partial. Never throws; returns the names given. */
 export async function completeInterruptedHandoffs(root: string, handoffsDir: string): Promise<string[]> {
   const partials = (await readdir(handoffsDir).catch(() => [] as string[])).filter((n) => PARTIAL.test(n));
   const completed: string[] = [];

@@ -1,12 +1,5 @@
-/**
- * The two git files of the handoff root (docs/DESIGN.md §5 "Git"): `.gitattributes`, so the
- * files that are only ever added to merge with git's built-in union driver (no merge driver
- * to install), and `.gitignore`, so what a write leaves for a moment (lock folders,
- * temporary files) is never committed. Written when a handoff, result or status event is
- * written; only missing lines are added, after what is there, so a user's own lines stay
- * as they are. Their patterns are relative to the handoff root, so a renamed root
- * (`handoff.directory`) keeps them right.
- */
+// The handoff root's git files (docs/DESIGN.md §5 "Git"): `.gitattributes` so add-only files merge with git's union
+// driver, `.gitignore` so a write's locks and temporary files are never committed. Only missing lines are added.
 import path from 'node:path';
 import { ensureSanitized } from '../../core/safety/gate';
 import { withFileLock } from '../fileLock';
@@ -14,12 +7,8 @@ import { withLeftoversSwept } from '../leftovers';
 import { createExclusive, openRegularFile, replaceFileAtomic } from '../safeWrite';
 
 /**
- * `.gitattributes` of the handoff root: union merge for the briefings — the section files of
- * a briefing folder (`briefings/<name>/<id>.md`, added once, so union only matters if two
- * branches ever wrote the same one) and the single-file briefings of the older layout
- * (`briefings/<name>.md`, appended to by older versions; union keeps both sides' lines,
- * though it can interleave sections that share lines, which is why new sections are files
- * of their own). Status events (`status/<id>/*.json`) need nothing: each is a new file.
+ * Union merge for briefing section files and single-file briefings (`briefings/<name>.md`), whose
+ * union can interleave sections sharing lines. Status events need nothing: each is a new file.
  */
 export const ROOT_GITATTRIBUTES = [
   '# Specialist Handoff: files only ever added to merge without a conflict (git\'s built-in union driver)',
@@ -27,17 +16,15 @@ export const ROOT_GITATTRIBUTES = [
   'briefings/*/*.md merge=union',
 ];
 
-/** `.gitignore` of the handoff root: what a write leaves for milliseconds (`fileLock.ts` lock folders, the temporary files named by `leftovers.ts`). */
 export const ROOT_GITIGNORE = ['# Specialist Handoff: what stays local (locks and temporary files of a write in progress)', '.*.lock/', '.*.tmp'];
 
-/** Largest `.gitattributes` / `.gitignore` read to add lines: 1 MiB (a bigger one is left alone). */
+/** A bigger one is left alone. */
 export const MAX_GIT_FILE_BYTES = 1024 * 1024;
 
 /**
- * Adds the lines of `wanted` missing from `file` (created when absent), under the file's
- * lock. Lines already there (compared trimmed) are not repeated; a comment line is added
- * only together with a rule that is missing.
- * @returns a problem (`ERROR: …` text) when the file is not a regular file, too big or cannot be written; undefined when done
+ * Adds the lines of `wanted` missing from `file` (created when absent), under its lock; a comment
+ * line is added only together with a missing rule.
+ * @returns an `ERROR: …` text when the file is not regular, too big or cannot be written
  */
 export async function addMissingLines(file: string, wanted: readonly string[]): Promise<string | undefined> {
   // The common case, every line there already: read without the lock, write nothing.
@@ -77,7 +64,7 @@ async function addMissingLinesLocked(file: string, wanted: readonly string[]): P
   }
 }
 
-/** Whether the regular file `file` (at most {@link MAX_GIT_FILE_BYTES}) has every rule line of `wanted`. Never throws. */
+/** Never throws. */
 async function hasAllLines(file: string, wanted: readonly string[]): Promise<boolean> {
   const fh = await openRegularFile(file).catch(() => undefined);
   if (!fh) return false;
@@ -93,18 +80,14 @@ async function hasAllLines(file: string, wanted: readonly string[]): Promise<boo
 }
 
 /**
- * Makes sure the handoff root `handoffRoot` has its `.gitignore` and `.gitattributes` lines
- * ({@link ROOT_GITIGNORE}, {@link ROOT_GITATTRIBUTES}), and sweeps the root of what
- * interrupted writers left meanwhile (`withLeftoversSwept`, `leftovers.ts`). `.gitignore` is written first:
- * it hides the temporary file and lock of every later write, `.gitattributes`' among them.
- * Never throws.
- * @returns one problem text per file that could not be written (none when all is well)
+ * Also sweeps the root of leftovers. `.gitignore` goes first: it hides the temporary file and lock
+ * of every later write, `.gitattributes`' included. Never throws.
+ * @returns one problem text per file that could not be written
  */
 export async function ensureRootGitFiles(handoffRoot: string): Promise<string[]> {
   const ignore = path.join(handoffRoot, '.gitignore');
   const attributes = path.join(handoffRoot, '.gitattributes');
   return withLeftoversSwept(handoffRoot, async () => {
-    // Both read side by side (the common case: nothing to write).
     const [hasIgnore, hasAttributes] = await Promise.all([hasAllLines(ignore, ROOT_GITIGNORE), hasAllLines(attributes, ROOT_GITATTRIBUTES)]);
     const problems = [hasIgnore ? undefined : await addMissingLinesLocked(ignore, ROOT_GITIGNORE)];
     problems.push(hasAttributes ? undefined : await addMissingLinesLocked(attributes, ROOT_GITATTRIBUTES));

@@ -1,10 +1,5 @@
-/**
- * The status events of our handoffs on disk (docs/DESIGN.md §5 "Status"; the format:
- * `src/core/handoff/statusEvents.ts`): `<handoff root>/status/<handoff id>/<time>_<8 hex>.json`,
- * one file per change, created exclusively and never edited, so two branches' changes of
- * the same handoff merge without a conflict. Readers see a handoff's status through
- * {@link withStatusEvents}: its frontmatter with the events applied.
- */
+// Status events on disk (docs/DESIGN.md §5): `<handoff root>/status/<handoff id>/<time>_<8 hex>.json`, one file per
+// change, created exclusively and never edited, so branches changing the same handoff merge without a conflict.
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants as fsConstants, fstatSync, lstatSync, openSync, readFileSync, readdirSync } from 'node:fs';
 import { readdir, unlink } from 'node:fs/promises';
@@ -19,12 +14,12 @@ import { ensureRootGitFiles } from './rootGitFiles';
 import { NOFOLLOW, StoreError, createExclusive, ensureDir, openRegularFile } from '../safeWrite';
 import { STALE_LEFTOVER_MS } from '../leftovers';
 
-/** Largest status event file read: 4 KiB (ours are about 200 bytes). */
+/** Ours are a few hundred bytes. */
 export const MAX_STATUS_EVENT_BYTES = 4 * 1024;
-/** Most events read for one handoff: the newest 1,000 by name (a handoff changes status a few times). */
+/** The newest by name; a handoff changes status a few times. */
 export const MAX_STATUS_EVENTS = 1000;
 
-/** Where the events of a handoff file live: its handoff root, id and event folder; undefined for a file outside a `handoffs/` folder (another tool's). */
+/** Undefined for a file outside a `handoffs/` folder (another tool's). */
 export function statusFolderOf(file: string): { root: string; id: string; dir: string } | undefined {
   const parent = path.dirname(file);
   if (path.basename(parent) !== HANDOFFS_DIR) return undefined;
@@ -34,11 +29,7 @@ export function statusFolderOf(file: string): { root: string; id: string; dir: s
   return dir.ok ? { root, id, dir: dir.path } : undefined;
 }
 
-/**
- * Whether the result a status event comes with is written whole (`handoffs/<result_id>.md`, a
- * regular file): an event without a result always holds; one whose result is missing or still
- * `.partial.md` does not hold (yet).
- */
+/** An event that comes with a result holds only once `handoffs/<result_id>.md` is a regular file. */
 function resultHolds(root: string, event: StatusEvent): boolean {
   if (event.result_id === undefined) return true;
   const result = resolveInside(root, HANDOFFS_DIR, `${event.result_id}.md`);
@@ -49,18 +40,13 @@ function resultHolds(root: string, event: StatusEvent): boolean {
   }
 }
 
-/**
- * The status events of the handoff file `file` that hold, in name order (oldest first): an
- * event that comes with a result holds once the result is written ({@link resultHolds}). A
- * missing folder is none; files that are not events of this handoff (another name, bad JSON,
- * a link, too big) are skipped. Never throws.
- */
+/** Oldest first; only events that hold. Files that are not events of this handoff are skipped. Never throws. */
 export async function readStatusEvents(file: string): Promise<NamedStatusEvent[]> {
   const where = statusFolderOf(file);
   return where ? (await readAllStatusEvents(file)).filter((e) => resultHolds(where.root, e.event)) : [];
 }
 
-/** Every status event of `file`, those whose result is not written included ({@link readStatusEvents}). */
+/** Including events whose result is not written. */
 async function readAllStatusEvents(file: string): Promise<NamedStatusEvent[]> {
   const where = statusFolderOf(file);
   if (!where) return [];
@@ -79,7 +65,7 @@ async function readAllStatusEvents(file: string): Promise<NamedStatusEvent[]> {
       const event = parseStatusEvent(name, await fh.readFile('utf8'), where.id);
       if (event) out.push({ name, event });
     } catch {
-      // unreadable: skipped like a file that is not an event
+          // unreadable: skipped like a file that is not an event
     } finally {
       await fh.close().catch(() => undefined);
     }
@@ -87,12 +73,7 @@ async function readAllStatusEvents(file: string): Promise<NamedStatusEvent[]> {
   return out;
 }
 
-/**
- * {@link readStatusEvents} with synchronous calls (a bulk read on a warm cache:
- * `forEachHeadText` in handoffHeads.ts): the same listing, order, limits and checks (a
- * regular file opened without following a link, at most {@link MAX_STATUS_EVENT_BYTES}, its
- * result written), so the same events. Never throws.
- */
+/** {@link readStatusEvents} with synchronous calls, for bulk reads: the same checks, so the same events. Never throws. */
 export function readStatusEventsSync(file: string): NamedStatusEvent[] {
   const where = statusFolderOf(file);
   if (!where) return [];
@@ -128,10 +109,7 @@ export function readStatusEventsSync(file: string): NamedStatusEvent[] {
   return out;
 }
 
-/**
- * A parsed handoff with its status events applied ({@link effectiveStatus}): `status` the
- * latest change, `status_history` every change in time order. Unchanged when it has none.
- */
+/** Unchanged when there are no events. */
 export async function withStatusEvents(file: string, handoff: ParsedHandoff): Promise<ParsedHandoff> {
   const events = await readStatusEvents(file);
   if (events.length === 0) return handoff;
@@ -141,14 +119,9 @@ export async function withStatusEvents(file: string, handoff: ParsedHandoff): Pr
 }
 
 /**
- * Writes one status event for the handoff file `file`: `status/<id>/<time>_<random>.json`,
- * created exclusively (a name taken is retried with another random part). The caller holds
- * the handoff's lock and has read its current status (`change.from`). Events left by a result
- * that was never written (its writer was killed) are removed once stale.
- *
- * @param latestName the newest event's file name, so the new one sorts after it
- * @param resultId the result this change comes with: the change holds once `handoffs/<resultId>.md` is written
- * @throws StoreError when the handoff is not in a `handoffs/` folder or the file cannot be written
+ * The caller holds the handoff's lock and has read the current status. Stale events of results never written are removed.
+ * @param latestName so the new name sorts after it
+ * @param resultId the change holds once `handoffs/<resultId>.md` is written
  */
 export async function writeStatusEvent(file: string, change: StatusChange, latestName: string | undefined, now = new Date(), resultId?: string): Promise<string> {
   const where = statusFolderOf(file);

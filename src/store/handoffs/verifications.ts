@@ -1,11 +1,5 @@
-/**
- * The verifications of our handoffs on disk (docs/DESIGN.md §9 "Verify on receipt"; the
- * format: `src/core/receive/verification.ts`): `<handoff root>/verifications/<handoff id>/<time>_<8 hex>.json`,
- * one file per verification, created exclusively and never edited — like the status events
- * (src/store/handoffs/statusEvents.ts), so two branches' verifications of the same handoff
- * merge without a conflict. The latest (in name order: the time, then the random part) is
- * what the timeline and the receiving prompt show.
- */
+// Verifications on disk (docs/DESIGN.md §9): `<handoff root>/verifications/<handoff id>/<time>_<8 hex>.json`, never
+// edited, like status events. The latest in name order is what the timeline and the receiving prompt show.
 import { randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -16,20 +10,18 @@ import { resolveInside } from '../pathGuard';
 import { ensureRootGitFiles } from './rootGitFiles';
 import { StoreError, createExclusive, ensureDir, openRegularFile } from '../safeWrite';
 
-/** Largest verification file read: 256 KiB (100 rechecks of 2,000-character commands and reasons fit; ours are about 1 KiB). */
+/** Room for 100 rechecks of 2,000-character texts; ours are about 1 KiB. */
 export const MAX_VERIFICATION_BYTES = 256 * 1024;
-/** Most verification files read for one handoff: the newest 1,000 by name. */
+/** The newest by name. */
 export const MAX_VERIFICATIONS = 1000;
-/** Verified handoffs whose latest verification {@link latestVerifications} reads at once. */
 const READ_CONCURRENCY = 16;
 
-/** The folder of handoff `id`'s verifications under the handoff root `root` (absolute), or undefined when the id does not pass the path guard. */
+/** Undefined when the id does not pass the path guard. */
 function folderOf(root: string, id: string): string | undefined {
   const dir = resolveInside(root, VERIFICATIONS_DIR, id);
   return dir.ok ? dir.path : undefined;
 }
 
-/** The verification files' names in `dir` (`<time>_<8 hex>.json`), in name order; none for a missing folder. */
 async function namesIn(dir: string): Promise<string[]> {
   try {
     return (await readdir(dir)).filter((n) => STATUS_EVENT_NAME.test(n)).sort();
@@ -38,7 +30,7 @@ async function namesIn(dir: string): Promise<string[]> {
   }
 }
 
-/** Reads one verification file, or undefined when it is not one of handoff `id` (bad JSON, a link, too big). */
+/** Undefined when not a verification of handoff `id` (bad JSON, a link, too big). */
 async function readOne(dir: string, name: string, id: string): Promise<Verification | undefined> {
   const fh = await openRegularFile(path.join(dir, name)).catch(() => undefined);
   if (!fh) return undefined;
@@ -52,11 +44,7 @@ async function readOne(dir: string, name: string, id: string): Promise<Verificat
   }
 }
 
-/**
- * Every verification of handoff `id` under the handoff root `root`, oldest first (name
- * order), at most the newest {@link MAX_VERIFICATIONS}. A missing folder is none; files that
- * are not verifications of this handoff are skipped. Never throws.
- */
+/** Oldest first, at most the newest {@link MAX_VERIFICATIONS}. Never throws. */
 export async function readVerifications(root: string, id: string): Promise<Verification[]> {
   const dir = folderOf(root, id);
   if (!dir) return [];
@@ -68,7 +56,6 @@ export async function readVerifications(root: string, id: string): Promise<Verif
   return out;
 }
 
-/** The newest readable verification in `dir` for `id`: the last name that parses. */
 async function newestIn(dir: string, id: string): Promise<Verification | undefined> {
   const names = await namesIn(dir);
   for (let i = names.length - 1; i >= 0 && i >= names.length - MAX_VERIFICATIONS; i--) {
@@ -78,18 +65,13 @@ async function newestIn(dir: string, id: string): Promise<Verification | undefin
   return undefined;
 }
 
-/** The latest verification of handoff `id` (the newest file that parses), or undefined when it has none. Never throws. */
+/** The newest file that parses. Never throws. */
 export async function latestVerification(root: string, id: string): Promise<Verification | undefined> {
   const dir = folderOf(root, id);
   return dir ? newestIn(dir, id) : undefined;
 }
 
-/**
- * The latest verification of every verified handoff under the handoff root `root`, by
- * handoff id: `verifications/` is listed once, then only the folders of handoffs that were
- * verified (the timeline reads this once per read, never per handoff: 10,000 handoffs
- * with no verification cost one `readdir`). A missing folder is an empty map. Never throws.
- */
+/** By handoff id; `verifications/` is listed once, so unverified handoffs cost nothing. Never throws. */
 export async function latestVerifications(root: string): Promise<Map<string, Verification>> {
   const out = new Map<string, Verification>();
   const base = path.join(root, VERIFICATIONS_DIR);
@@ -110,12 +92,12 @@ export async function latestVerifications(root: string): Promise<Map<string, Ver
   return out;
 }
 
-/** `text` cut to `max` characters (code points kept whole), ending in `…` when cut. */
+/** Code points kept whole; ends in `…` when cut. */
 function clip(text: string, max: number): string {
   return text.length <= max ? text : `${Array.from(text.slice(0, max - 1)).join('').replace(/[\ud800-\udbff]$/, '')}…`;
 }
 
-/** `v` with its texts cut to the lengths {@link VerificationSchema} allows (an escaped invisible character is 8 characters long). */
+/** Cut to the lengths {@link VerificationSchema} allows (an escaped invisible character is 8 characters long). */
 function fitSchema(v: Verification): Verification {
   return {
     ...v,
@@ -125,15 +107,8 @@ function fitSchema(v: Verification): Verification {
 }
 
 /**
- * Writes one verification: `verifications/<handoff id>/<time>_<random>.json`, named after
- * its `checked_at` (moved past the newest already there, so name order stays time order),
- * created exclusively (a name taken is retried with another random part), through the gate
- * (each text through the gate first, `sanitizeValue`: the gate run over the JSON text would
- * write an invisible character as `\u{202e}`, an escape JSON does not have, and the file would
- * never be read back; texts then cut to the schema's lengths).
- *
- * @param root the handoff root (absolute)
- * @returns the absolute path written
+ * Named after `checked_at`, moved past the newest so name order stays time order. Each text is gated on its own:
+ * gating the JSON text would write `\u{202e}`, which JSON cannot read back.
  * @throws StoreError when the id does not pass the path guard or the file cannot be written
  */
 export async function writeVerification(root: string, v: Verification, now = new Date()): Promise<string> {

@@ -1,24 +1,6 @@
-/**
- * Copies of a handoff in the folders of the tools we interoperate with (docs/DESIGN.md §5
- * "Interop"), written after our own files are safe:
- *
- * - **itervox** — when `.itervox/` exists: the handoff file, byte for byte, as
- *   `.itervox/handoff/<ISO 8601 UTC, ':' → '-'>_<profile>.md` (itervox's handoff naming;
- *   the profile is our specialist id, which itervox's profile names allow). The name is our
- *   handoff's own file name (`<id>.md`), so the timeline knows the copy and lists the
- *   handoff once (`listTimelineFiles`). When the root `.gitignore` ignores `.itervox/`,
- *   the lines that make its agents and handoffs committable are appended, once, and only
- *   those two folders: everything else in `.itervox/` stays ignored ({@link ITERVOX_GITIGNORE_BLOCK}).
- * - **Agent Zero** — when `.a0proj/` exists: the handoff's briefing section appended to
- *   `.a0proj/handover/<specialist with _→->-<topic>-<YYYY-MM-DD>.md` (Agent Zero's
- *   `handover_to_specialist` briefing naming, the same name as ours), append-only and
- *   locked across processes like our own briefing (`appendBriefing`).
- *
- * Each is governed by a setting (`handoff.interop.itervox`, `handoff.interop.agentZero`):
- * `auto` (write when the folder exists; the default) or `off`. A copy never overwrites a
- * file, and a failure is a `WARNING:` — never an error of the handoff, whose files are
- * already written.
- */
+// Copies for the tools we interoperate with (docs/DESIGN.md §5 "Interop"), made after our files are written and
+// only when the tool's folder exists: itervox gets the handoff as `.itervox/handoff/<id>.md`, Agent Zero the
+// briefing section appended in `.a0proj/handover/`. A failure is only a `WARNING:`.
 import { constants as fsConstants } from 'node:fs';
 import { lstat, open, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
@@ -30,59 +12,34 @@ import { AGENT_ZERO_HANDOFF_DIR, ITERVOX_HANDOFF_DIR } from '../handoffs/timelin
 import { errorText } from '../../core/handoff/errors';
 import { ensureSanitized, sanitizeFileName, type Sanitized } from '../../core/safety/gate';
 
-/** `auto`: write into the tool's folder when it exists (default); `off`: never. */
+/** `auto`: write when the tool's folder exists. */
 export type InteropMode = 'auto' | 'off';
 
-/** The interop settings (`handoff.interop.itervox`, `handoff.interop.agentZero`); absent means `auto`. */
+/** Absent means `auto`. */
 export interface InteropSettings {
   readonly itervox?: InteropMode;
   readonly agentZero?: InteropMode;
 }
 
-/**
- * itervox's own `.gitignore` exceptions (itervox handoff convention, "Git policy"): the
- * folder re-included, then its agent profiles and handoffs. `itervox init` writes them;
- * when they already follow the last line that ignores the folder, we leave them as they are.
- */
+/** itervox's own `.gitignore` exceptions, as `itervox init` writes them; left alone when present. */
 export const ITERVOX_GITIGNORE_EXCEPTIONS: readonly string[] = Object.freeze(['!.itervox/', '!.itervox/agents/', '!.itervox/agents/**', '!.itervox/handoff/', '!.itervox/handoff/**']);
 
-/**
- * The block we append: itervox's exceptions with `.itervox/*` right after `!.itervox/`, so
- * only `agents/` and `handoff/` become committable — `!.itervox/` alone would un-ignore
- * everything in the folder (itervox's runtime state and logs too). The order is the rule:
- * a later line wins in `.gitignore`, so the block is always appended whole, never in part.
- */
+/** `.itervox/*` right after `!.itervox/`, so only `agents/` and `handoff/` become committable; a later line wins, so it is appended whole. */
 export const ITERVOX_GITIGNORE_BLOCK: readonly string[] = Object.freeze(['!.itervox/', '.itervox/*', '!.itervox/agents/', '!.itervox/agents/**', '!.itervox/handoff/', '!.itervox/handoff/**']);
 
-/** The comment written above the appended block, so a reader of `.gitignore` knows why it is there. */
 export const GITIGNORE_COMMENT = '# itervox handoffs are committable (added by Specialist Handoff)';
 
-/**
- * A `.gitignore` line (trailing blanks removed) that ignores `.itervox/` or its handoff
- * folder: `.itervox`, `/.itervox/`, `**\/.itervox/`, `.itervox/*`, `.itervox/**`,
- * `.itervox/handoff/` …
- */
+/** A line ignoring `.itervox/` or its handoff folder: `.itervox`, `/.itervox/`, `**\/.itervox/`, `.itervox/*`, `.itervox/handoff/` … */
 const IGNORES_ITERVOX = /^(?:\*\*\/|\/)?\.itervox(?:\/handoff)?(?:\/|\/\*|\/\*\*)?$/;
 
-/** Largest `.gitignore` read: 1 MiB. */
 export const MAX_GITIGNORE_BYTES = 1024 * 1024;
-/** Largest handoff copied to itervox: 10 MiB (a handoff is a few KiB). */
 export const MAX_MIRRORED_HANDOFF_BYTES = 10 * 1024 * 1024;
 
-/** What {@link itervoxGitignorePatch} decided: nothing to do, or the text to append and the lines it adds. */
 export type GitignorePatch = { readonly status: 'not-ignored' | 'complete' } | { readonly status: 'append'; readonly addition: string; readonly added: readonly string[] };
 
 /**
- * Decides what to append to a root `.gitignore` so itervox's handoff folder is committable.
- * Nothing when no line ignores `.itervox/` (`not-ignored`), or when, after the last line
- * that ignores it, our block ({@link ITERVOX_GITIGNORE_BLOCK}) or itervox's own exceptions
- * ({@link ITERVOX_GITIGNORE_EXCEPTIONS}) are all there (`complete`). Otherwise the whole
- * block, under {@link GITIGNORE_COMMENT}, with the file's line ending (CRLF kept), preceded
- * by a line break when the file does not end with one. Other lines are never touched. The
- * `.itervox/*` line of a block of ours is not taken for a line that ignores the folder, so
- * a second run finds the block complete.
- *
- * @param text the whole `.gitignore`
+ * Nothing when no line ignores `.itervox/`, or our block or itervox's exceptions follow the last one that does;
+ * else our whole block in the file's line ending. Our block's `.itervox/*` does not count, so a rerun finds it complete.
  */
 export function itervoxGitignorePatch(text: string): GitignorePatch {
   const lines = text.split(/\r?\n/).map((l) => l.replace(/[ \t]+$/, ''));
@@ -107,7 +64,7 @@ export function itervoxGitignorePatch(text: string): GitignorePatch {
   return { status: 'append', addition: `${lead}${[GITIGNORE_COMMENT, ...added].join(eol)}${eol}`, added };
 }
 
-/** Whether `p` is a folder (following links: the path guard checks where they lead when writing). */
+/** Follows links: the path guard checks where they lead when writing. */
 async function isFolder(p: string): Promise<boolean> {
   try {
     return (await stat(p)).isDirectory();
@@ -116,7 +73,7 @@ async function isFolder(p: string): Promise<boolean> {
   }
 }
 
-/** Reads a regular file of at most `max` bytes; undefined when absent. @throws StoreError when it is not a regular file or too large */
+/** Undefined when absent. @throws StoreError when not a regular file or too large */
 async function readSmall(file: string, max: number, rel: string): Promise<string | undefined> {
   try {
     const st = await lstat(file);
@@ -135,14 +92,7 @@ async function readSmall(file: string, max: number, rel: string): Promise<string
   }
 }
 
-/**
- * Appends the missing itervox exceptions to `<workspace>/.gitignore` ({@link itervoxGitignorePatch})
- * with one `O_APPEND` write: existing bytes are never rewritten. No `.gitignore`, or one that
- * does not ignore `.itervox/`, is left alone.
- *
- * @returns the exceptions added (empty when nothing changed)
- * @throws StoreError naming the file and the cause (a link, too large, unwritable)
- */
+/** One `O_APPEND` write, so existing bytes are never rewritten; returns the lines added. @throws StoreError naming the file and the cause */
 export async function patchGitignoreForItervox(workspaceRoot: string): Promise<readonly string[]> {
   const file = path.join(workspaceRoot, '.gitignore');
   const text = await readSmall(file, MAX_GITIGNORE_BYTES, '.gitignore');
@@ -162,48 +112,30 @@ export async function patchGitignoreForItervox(workspaceRoot: string): Promise<r
   return patch.added;
 }
 
-/**
- * A written handoff, as the copies need it: the complete handoff file, the briefing's
- * file name, header and section (rendered for a briefing in a given folder, so its link
- * to the handoff is relative to that folder).
- */
+/** The briefing section is rendered per folder, so its link to the handoff is relative to that folder. */
 export interface MirrorRequest {
-  /** Absolute workspace folder. */
   readonly workspaceRoot: string;
-  /** The interop settings; absent: both `auto`. */
   readonly settings?: InteropSettings;
-  /** Absolute path of the complete handoff file `<handoff root>/handoffs/<id>.md`. */
   readonly handoffFile: string;
-  /** The briefing file name, `<specialist with _→->-<topic>-<YYYY-MM-DD>.md`, through the file-name gate. */
+  /** `<specialist with _→->-<topic>-<YYYY-MM-DD>.md`, through the file-name gate. */
   readonly briefingName: Sanitized;
-  /** The briefing's header, written when the file is created (through the gate, `src/core/safety/gate.ts`). */
   readonly briefingHeader: Sanitized;
-  /** The handoff's briefing section for a briefing in the absolute folder `briefingDir`, through the gate. */
   readonly briefingSection: (briefingDir: string) => Promise<Sanitized>;
 }
 
-/**
- * What the copies did: `mirrors` — absolute paths of the files outside the handoff root
- * written or appended to (the itervox copy, the Agent Zero briefing, `.gitignore` when
- * exceptions were appended); `warnings` — one `WARNING:` per copy that failed.
- */
+/** `mirrors`: absolute paths written outside the handoff root (`.gitignore` included when patched). */
 export interface MirrorResult {
   readonly mirrors: string[];
   readonly warnings: string[];
 }
 
-/** What one copy did: the paths written, and a problem that came after them (the copy is there; `.gitignore` is not patched). */
+/** `problem`: what failed after the copy was written (the copy is there). */
 interface MirrorStep {
   readonly written: string[];
   readonly problem?: string;
 }
 
-/**
- * Copies the handoff file to `.itervox/handoff/<id>.md`, then patches `.gitignore`.
- * @returns the paths written (none when `.itervox/` does not exist), and why `.gitignore`
- *   was not patched when that failed after the copy was written
- * @throws StoreError when the copy itself was not written
- */
+/** @throws StoreError when the copy itself was not written; a `.gitignore` failure after it is the step's `problem` */
 async function mirrorItervox(req: MirrorRequest): Promise<MirrorStep> {
   if (!(await isFolder(path.join(req.workspaceRoot, '.itervox')))) return { written: [] };
   const name = path.basename(req.handoffFile);
@@ -225,8 +157,7 @@ async function mirrorItervox(req: MirrorRequest): Promise<MirrorStep> {
   } else if ((await readSmall(target.path, MAX_MIRRORED_HANDOFF_BYTES, rel).catch(() => undefined)) !== content) {
     throw new StoreError(`${rel} already exists and was kept — the handoff is in ${path.relative(req.workspaceRoot, req.handoffFile).split(path.sep).join('/')} only`);
   }
-  // The copy is on disk now: a .gitignore that cannot be patched (a link, a FIFO, too
-  // large, read-only) must not make the result say the copy was not written.
+  // The copy is on disk: a .gitignore that cannot be patched must not say the copy failed.
   try {
     if ((await patchGitignoreForItervox(req.workspaceRoot)).length > 0) {
       written.push(path.join(req.workspaceRoot, '.gitignore'));
@@ -238,7 +169,6 @@ async function mirrorItervox(req: MirrorRequest): Promise<MirrorStep> {
   return { written };
 }
 
-/** Appends the briefing section to `.a0proj/handover/<briefing name>`. @returns its path, or none when `.a0proj/` does not exist */
 async function mirrorAgentZero(req: MirrorRequest): Promise<MirrorStep> {
   if (!(await isFolder(path.join(req.workspaceRoot, '.a0proj')))) return { written: [] };
   const dir = path.join(req.workspaceRoot, AGENT_ZERO_HANDOFF_DIR);
@@ -250,13 +180,7 @@ async function mirrorAgentZero(req: MirrorRequest): Promise<MirrorStep> {
   return { written: [target.path] };
 }
 
-/**
- * Writes the copies the settings allow (itervox, then Agent Zero), each only when its
- * tool's folder exists in the workspace. Call it once the handoff and its briefing are
- * written: a copy that fails is a warning, and our own files stay as they are.
- *
- * @returns the files written and the warnings; never throws
- */
+/** Call once the handoff and its briefing are written: a failed copy is only a warning. Never throws. */
 export async function writeInteropMirrors(req: MirrorRequest): Promise<MirrorResult> {
   const mirrors: string[] = [];
   const warnings: string[] = [];

@@ -1,17 +1,5 @@
-/**
- * Writes the specialist registry into other tools' agent folders (docs/DESIGN.md §3):
- * `.github/agents/<id>.agent.md` (VS Code / GitHub Copilot custom agents) and
- * `.claude/agents/<id>.md` (Claude Code subagents), rendered by `src/core/specialists/agentFileRender.ts`.
- *
- * Nothing is ever overwritten silently: a new file is created exclusively (temporary file
- * + hard link, `createExclusive`); a file that already holds exactly our text is left
- * alone; a file whose text differs (edited by hand, or written by someone else) is kept
- * and reported as skipped unless `force`, which replaces it atomically (`replaceFileAtomic`:
- * a reader sees the old or the new file, never a mix). Every path passes the path guard
- * (`resolveInside`, and `ensureDir`'s symbolic-link check). Every name and text passes the
- * gate (`src/core/safety/gate.ts`): a secret or a hidden character in a custom specialist's
- * text never reaches another tool's folder.
- */
+// Exports the specialist registry into other tools' agent folders (docs/DESIGN.md §3): `.github/agents/<id>.agent.md`
+// and `.claude/agents/<id>.md`. A file whose text differs from ours is kept and reported unless `force`.
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { AGENT_TARGETS, agentFileName, folderForTarget, type AgentTarget } from '../../core/specialists/agentFiles';
@@ -21,28 +9,20 @@ import { sanitizeFileName, sanitizeText } from '../../core/safety/gate';
 import { createExclusive, ensureDir, openRegularFile, replaceFileAtomic } from '../safeWrite';
 import { resolveInside } from '../pathGuard';
 
-/** Options of {@link exportSpecialists}. */
 export interface ExportOptions {
-  /** Folders to write (default both: `github`, `claude`). */
+  /** Default: both. */
   readonly targets?: readonly AgentTarget[];
-  /** Replace files whose text differs from ours (default false: they are kept and reported as skipped). */
+  /** Replace files whose text differs from ours (default: keep them, reported as skipped). */
   readonly force?: boolean;
 }
 
-/** A file not written, and why (workspace-relative POSIX path). */
+/** `file` is a workspace-relative POSIX path. */
 export interface SkippedFile {
   readonly file: string;
   readonly reason: string;
 }
 
-/**
- * What an export did, each a workspace-relative POSIX path:
- * - `written`: created, or replaced with `force`;
- * - `unchanged`: already held exactly our text;
- * - `skipped`: kept as they are (their text differs and `force` was not given, or they are
- *   not regular files), with the reason and the fix;
- * - `failed`: could not be written (disk full, permissions, a path that leads out), with the `ERROR:` message.
- */
+/** Workspace-relative POSIX paths; `skipped` and `failed` carry the reason and the fix. */
 export interface ExportSummary {
   readonly written: string[];
   readonly unchanged: string[];
@@ -50,17 +30,17 @@ export interface ExportSummary {
   readonly failed: SkippedFile[];
 }
 
-/** Largest existing agent file compared with ours: 1 MiB (ours are a few KiB; a bigger one is not ours and is skipped). */
+/** Ours are a few KiB; a bigger one is not ours and is skipped. */
 export const MAX_COMPARED_AGENT_FILE_BYTES = 1024 * 1024;
 
-/** The specialists an export writes: built-in and `.handoff/specialists` ones — never those discovered in the agent folders themselves. */
+/** Built-in and `.handoff/specialists` ones, never those discovered in the agent folders themselves. */
 export function exportableSpecialists(registry: SpecialistRegistry): Specialist[] {
   return registry.all().filter((s) => s.source === 'builtin' || s.source === 'custom');
 }
 
 type Existing = { kind: 'absent' } | { kind: 'file'; text: string } | { kind: 'other'; what: string };
 
-/** What stands at `file` now: nothing, a regular file (its text), or something else (link, folder, FIFO, too large). */
+/** `other`: a link, folder, FIFO, or too large. */
 async function existing(file: string): Promise<Existing> {
   let st;
   try {
@@ -81,14 +61,7 @@ async function existing(file: string): Promise<Existing> {
   }
 }
 
-/**
- * Exports the registry's built-in and custom specialists ({@link exportableSpecialists})
- * to the agent folders of `options.targets`, creating the folders when needed.
- *
- * @param workspaceRoot absolute workspace folder
- * @param registry the registry (also resolves the hand-over targets of each file)
- * @returns the summary; never throws — a failure is an entry of `failed`
- */
+/** Creates the folders when needed. Never throws: a failure is an entry of `failed`. */
 export async function exportSpecialists(workspaceRoot: string, registry: SpecialistRegistry, options: ExportOptions = {}): Promise<ExportSummary> {
   const summary: ExportSummary = { written: [], unchanged: [], skipped: [], failed: [] };
   const targets = AGENT_TARGETS.filter((t) => (options.targets ?? AGENT_TARGETS).includes(t));

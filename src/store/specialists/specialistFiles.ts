@@ -1,12 +1,5 @@
-/**
- * Reads custom specialists from `<handoff root>/specialists/*.md` and discovers, read-only,
- * the agents of other tools: `.github/agents/*.agent.md`, `.github/chatmodes/*.chatmode.md`
- * and `.claude/agents/*.md` (docs/DESIGN.md §3). Precedence: built-in > `.handoff/specialists`
- * > discovered (in {@link AGENT_FOLDERS} order); an id already known is never redefined.
- * Files that do not parse are reported as warnings (naming the file and the fix), never fatal.
- * What the files say is quoted in handoffs and prompts, so it is cleaned first: invisible
- * characters removed, secrets redacted, each with a warning ({@link sanitizeSpecialist}).
- */
+// Custom specialists from `<handoff root>/specialists/*.md` and agents discovered read-only in other tools' folders
+// (docs/DESIGN.md §3). Precedence: built-in > custom > discovered. What they say is quoted in prompts, so it is cleaned.
 import { readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { AGENT_FOLDERS } from '../../core/specialists/agentFiles';
@@ -20,30 +13,21 @@ import { checkRealPathInside } from '../pathGuard';
 import { errorText } from '../../core/handoff/errors';
 import { fsCauseAt } from '../../core/handoff/fsErrors';
 
-/** Largest custom specialist file read: 256 KiB. */
 export const MAX_SPECIALIST_FILE_BYTES = 256 * 1024;
-/** Most custom specialist files read from one folder: 200. */
+/** Per folder. */
 export const MAX_SPECIALIST_FILES = 200;
 
-/** Custom specialists found, and one warning per file that was skipped. */
 export interface CustomSpecialists {
   readonly specialists: Specialist[];
   readonly warnings: string[];
 }
 
-/** Options of {@link loadCustomSpecialists}. */
 export interface LoadSpecialistsOptions {
-  /** Also discover the agents of other tools' folders (default true). */
+  /** Default true. */
   readonly discover?: boolean;
 }
 
-/**
- * Loads the custom specialists of a handoff root, then the agents discovered in the
- * workspace ({@link discoverAgentSpecialists}), in precedence order.
- * @param handoffRoot absolute handoff root
- * @param workspaceRoot absolute workspace folder, for workspace-relative paths in messages
- * @returns the specialists (custom first, then discovered) and one warning per file skipped. Never throws.
- */
+/** Custom specialists first, then discovered agents, with one warning per file skipped. Never throws. */
 export async function loadCustomSpecialists(handoffRoot: string, workspaceRoot: string, options: LoadSpecialistsOptions = {}): Promise<CustomSpecialists> {
   const own = await loadHandoffSpecialists(handoffRoot, workspaceRoot);
   if (options.discover === false) return own;
@@ -51,7 +35,6 @@ export async function loadCustomSpecialists(handoffRoot: string, workspaceRoot: 
   return { specialists: [...own.specialists, ...discovered.specialists], warnings: [...own.warnings, ...discovered.warnings] };
 }
 
-/** Reads one specialist file: its text, or a warning (not a regular file, too large, unreadable). */
 async function readSpecialistFile(file: string, rel: string): Promise<{ text: string } | { warning: string }> {
   try {
     const fh = await openRegularFile(file);
@@ -72,13 +55,7 @@ async function readSpecialistFile(file: string, rel: string): Promise<{ text: st
   }
 }
 
-/**
- * What a specialist file says, made safe to quote (docs/DESIGN.md §7): its mandate, return
- * condition and instructions reach handoffs, briefings, prompts and `list_specialists`, so
- * invisible characters (bidi, zero-width, tag and control characters) are removed and
- * secrets redacted, with a warning naming the file and the fix. The label is not touched:
- * files whose label is not visible text are refused by the parsers.
- */
+/** What it says reaches handoffs and prompts: invisible characters removed, secrets redacted, with a warning (docs/DESIGN.md §7). */
 async function sanitizeSpecialist(s: Specialist, warnings: string[]): Promise<Specialist> {
   const stripped = [s.mandate, s.returnCondition, s.instructions ?? ''].map((t) => stripInvisible(t));
   const redacted = await redactTexts(stripped.map((r) => r.text));
@@ -99,30 +76,17 @@ async function sanitizeSpecialist(s: Specialist, warnings: string[]): Promise<Sp
   return { ...s, mandate, returnCondition, instructions: s.instructions === undefined ? undefined : instructions };
 }
 
-/** Workspace-relative POSIX path, for messages and `Specialist.file`. */
 function posixRelative(workspaceRoot: string, file: string): string {
   return path.relative(workspaceRoot, file).split(path.sep).join('/');
 }
 
-/** Where an already-known specialist comes from, for a message. */
 function whereDefined(s: Specialist): string {
   return s.source === 'builtin' ? 'a built-in specialist' : `already defined in ${s.file ?? s.source}`;
 }
 
 /**
- * Discovers specialists, read-only, from the agent folders of other tools
- * ({@link AGENT_FOLDERS}: `.github/agents/*.agent.md`, `.github/chatmodes/*.chatmode.md`,
- * `.claude/agents/*.md`), mapped as `parseAgentFile` describes. At most
- * {@link MAX_SPECIALIST_FILES} files per folder and {@link MAX_SPECIALIST_FILE_BYTES} per file
- * are read; a folder that is a symbolic link leading out of the workspace is not read.
- *
- * A file whose id is already known (`known`, or an earlier discovered file) is skipped:
- * silently when it says the same (`sameSpecialist`: what `export-agents` writes for that
- * specialist), else with a warning naming the file and the fix.
- *
- * @param workspaceRoot absolute workspace folder
- * @param known specialists that take precedence (built-ins, then `.handoff/specialists`)
- * @returns the discovered specialists (`source` `github-agent` or `claude-agent`) and the warnings. Never throws.
+ * A folder linking out of the workspace is not read. A file whose id is already known is skipped: silently when it
+ * says the same (what `export-agents` writes), else with a warning.
  */
 export async function discoverAgentSpecialists(workspaceRoot: string, known: readonly Specialist[]): Promise<CustomSpecialists> {
   const byId = new Map(known.map((s) => [s.id, s]));
@@ -182,7 +146,6 @@ export async function discoverAgentSpecialists(workspaceRoot: string, known: rea
   return { specialists, warnings };
 }
 
-/** Loads `<handoff root>/specialists/*.md` (see {@link loadCustomSpecialists}). */
 async function loadHandoffSpecialists(handoffRoot: string, workspaceRoot: string): Promise<CustomSpecialists> {
   const dir = path.join(handoffRoot, SPECIALISTS_DIR);
   let names: string[];

@@ -1,18 +1,7 @@
-/**
- * Aider chat history: `.aider.chat.history.md` in the workspace (Markdown, appended to as
- * the chat goes on), with `.aider.input.history` beside it. Read as a stream of lines
- * from a byte offset.
- *
- * - `#### ` lines are the user's words (consecutive ones form one turn); text outside
- *   `#### ` and `> ` lines is the assistant's (edit blocks shortened to a marker).
- * - `> ` lines are Aider's console: "Applied edit to PATH" is a file edit; a command it
- *   proposes ("> CMD" then "> Run shell command? … : y") ran when answered yes and did not
- *   run when answered no; `/run`, `/test` and `!` typed by the user ran. Aider records no exit
- *   codes: the runner's printed summary gives the result (src/core/session/testDetection.ts).
- * - Other in-chat commands (`/add a.py`, `/copy-context`, …) are not user turns ({@link slashCommand}).
- * - In architect mode the architect's reply is written again as `#### ` lines, the editor model's
- *   input: not the user's words, so no user turn.
- */
+// Aider's `.aider.chat.history.md` (Markdown, appended to), read as lines from a byte offset:
+// - `#### ` lines are the user's words (consecutive ones one turn); other text is the assistant's (edit blocks shortened)
+// - `> ` lines are Aider's console: "Applied edit to PATH" is an edit; a proposed command ("> CMD" then "> Run shell
+//   command? … : y") ran when answered yes; `/run`, `/test`, `!` ran. No exit codes: the printed summary gives the result.
 import { cleanTurnText, outputTail, type SessionCommand, type SessionTurn, type TranscriptRead } from '../../../core/session/events';
 import { forEachLine } from '../lines';
 import { accumulator, relativePath, transcriptRead, unreadable, type ReaderOptions } from './common';
@@ -20,19 +9,12 @@ import { accumulator, relativePath, transcriptRead, unreadable, type ReaderOptio
 const RUN_QUESTION = /^Run shell commands?\? .*?:\s*(\w+)?\s*$/;
 const SESSION_START = /^# aider chat started at (.+?)\s*$/;
 
-/**
- * In-chat commands whose text is the user's request (Aider docs "In-chat commands"): `/ask`,
- * `/code`, `/architect`, `/context` send it to the model; `/copy-context TEXT` puts it under the
- * copied context as the instruction for a web chat (aider `commands.py` `cmd_copy_context`).
- */
+/** `/ask`, `/code`, `/architect`, `/context` send their text to the model; `/copy-context TEXT` is a web chat's instruction. */
 const MESSAGE_COMMANDS = new Set(['ask', 'code', 'architect', 'context', 'copy-context']);
 
 /**
- * What a user line starting with an Aider in-chat command means (Aider docs "In-chat commands"):
- * `/run CMD`, `/test CMD` and `!CMD` run a shell command; `/ask TEXT` (and `/code`, `/architect`,
- * `/context`, `/copy-context`) carry the user's request; every other `/cmd` (`/add a.py b.py`,
- * `/copy-context` alone, `/drop`, `/undo`, …) is an instruction to Aider, never a user turn.
- * @returns undefined when the text is not a command
+ * `/run CMD`, `/test CMD`, `!CMD` run a command; the message commands carry the request; any other `/cmd` (`/add a.py`,
+ * `/drop`, `/undo`, …) is an instruction to Aider, never a user turn. Undefined when not a command.
  */
 export function slashCommand(text: string): { run?: string; message?: string } | undefined {
   const bang = /^!\s*([\s\S]+)$/.exec(text);
@@ -45,10 +27,9 @@ export function slashCommand(text: string): { run?: string; message?: string } |
   return {};
 }
 
-/** Text with every run of white space as one space, trimmed. */
 const squashed = (t: string) => t.replace(/\s+/g, ' ').trim();
 
-/** Reads one Aider chat history from `opts.fromOffset`. Never throws. */
+/** From `opts.fromOffset`. Never throws. */
 export async function readAider(file: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
   const acc = accumulator(opts);
   let mode: 'none' | 'user' | 'assistant' | 'console' = 'none';
@@ -57,9 +38,9 @@ export async function readAider(file: string, opts: ReaderOptions = {}): Promise
   let proposed: string[] = [];
   let running: SessionCommand | undefined;
   let runningOutput: string[] = [];
-  /** The text of the last `/ask`-like command, which Aider writes again as the next input. */
+  /** Aider writes a `/ask`-like command's text again as the next input. */
   let echoOf: string | undefined;
-  /** The model's last reply, white space squashed: in architect mode it comes back as the editor's input. */
+  /** In architect mode the model's reply comes back as the editor's input (white space squashed). */
   let lastReply: string | undefined;
 
   const flushTurn = () => {
@@ -78,7 +59,7 @@ export async function readAider(file: string, opts: ReaderOptions = {}): Promise
       // Aider writes the text of `/ask X` (`/code`, `/architect` …) again as the next input line: one request.
       const echo = mode === 'user' && !slash && said !== undefined && said === echoOf;
       echoOf = slash?.message;
-      // In architect mode Aider writes the architect's reply again as `#### ` lines: the editor's input, not the user's words.
+      // In architect mode the architect's reply comes again as `#### ` lines: the editor's input, not the user's words.
       const handOff = mode === 'user' && !slash && said !== undefined && lastReply !== undefined && squashed(said) === lastReply;
       if (mode === 'assistant' && said) lastReply = squashed(said);
       if (said && !echo && !handOff) {
@@ -133,8 +114,7 @@ export async function readAider(file: string, opts: ReaderOptions = {}): Promise
           acc.add({ kind: 'file_edit', path: relativePath(edit[1], opts.workspaceRoot), tool: 'aider', ...(time ? { time } : {}) });
         } else if (answer) {
           const yes = /^y/i.test(answer[1] ?? 'y');
-          // The proposal is the line just before the question: among proposals, or (after a
-          // command that ran) the last line taken for that command's output.
+          // The proposal is the line before the question: among proposals, or (after a command that ran) its last output line.
           const cmd = proposed.pop() ?? (running ? runningOutput.pop() : undefined);
           flushRun();
           if (cmd) {
@@ -176,11 +156,8 @@ export async function readAider(file: string, opts: ReaderOptions = {}): Promise
 }
 
 /**
- * Aider's input history (`.aider.input.history`): every line the user typed, as entries
- * `# <time>` followed by `+<line>` lines. Entries become user turns with their time;
- * `/run` and `/test` entries are commands (ran, exit code unknown); answers to Aider's
- * yes/no questions and other slash commands are left out. Used when the chat history is
- * not there.
+ * `.aider.input.history`, used when the chat history is not there: entries `# <time>` then `+<line>` lines. `/run` and
+ * `/test` entries are commands (exit code unknown); yes/no answers and other slash commands are left out.
  */
 export async function readAiderInputHistory(file: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
   const acc = accumulator(opts);

@@ -1,23 +1,18 @@
-/**
- * Claude Code's bash mode (`!` before a command in the prompt): the user runs a shell command
- * themselves, and the transcript records it in the user's role — `<bash-input>CMD</bash-input>`,
- * then `<bash-stdout>…</bash-stdout><bash-stderr>…</bash-stderr>` in the same record or the next
- * one. These are commands the session ran, never the user's requests
- * (core/session/requests.ts). Claude Code records no exit code for them: it stays unknown.
- */
+// Claude Code's bash mode (`!CMD` in the prompt): recorded in the user's role as `<bash-input>CMD</bash-input>`, then
+// `<bash-stdout>…</bash-stdout><bash-stderr>…</bash-stderr>` in the same or the next record. A command the session ran
+// (never a user request), exit code unknown.
 import { outputTail, type SessionCommand } from '../../../core/session/events';
 
 const INPUT = /<bash-input>([\s\S]*?)<\/bash-input>/;
 const STDOUT = /<bash-stdout>([\s\S]*?)<\/bash-stdout>/;
 const STDERR = /<bash-stderr>([\s\S]*?)<\/bash-stderr>/;
 
-/** Pairs each `<bash-input>` with the output that follows it and hands the command on. */
 export class BashModeCommands {
   private pending: { command: string; time?: string; cwd?: string } | undefined;
 
   constructor(private readonly emit: (c: SessionCommand) => void) {}
 
-  /** Reads one user record's text (a main-session record: a sub-agent has no bash mode). */
+  /** A main-session user record's text: a sub-agent has no bash mode. */
   line(text: string, time: string | undefined, cwd: string | undefined): void {
     if (!text.includes('<bash-')) return;
     const input = INPUT.exec(text);
@@ -31,7 +26,7 @@ export class BashModeCommands {
     if ((out || err) && this.pending) this.flush([out?.[1], err?.[1]].filter((s) => s && s.trim()).join('\n'));
   }
 
-  /** Hands on the command waiting for its output (at the end of the file, or before the next one). */
+  /** At the end of the file, or before the next command. */
   flush(output?: string): void {
     if (!this.pending) return;
     const { command, time, cwd } = this.pending;

@@ -1,25 +1,7 @@
-/**
- * Claude Code transcripts: `~/.claude/projects/<workspace path, '/' and '.' → '-'>/<session>.jsonl`
- * and the sub-agent files under `<session>/subagents/`. One JSON object per line:
- * `user` / `assistant` messages whose content holds text, `tool_use` and `tool_result`
- * blocks; other line types (queue operations, attachments, titles, summaries) carry no
- * events. Read as a stream from a byte offset.
- *
- * - Bash tool uses become commands. The tool result says how they ended: `is_error: false`
- *   means exit 0 (Claude Code reports a non-zero exit as an error result), an error result
- *   carries "Exit code N" when it gives one; a rejected or interrupted call did not run.
- * - Write, Edit, MultiEdit and NotebookEdit uses that did not fail become file edits.
- * - `TodoWrite` uses that were not refused become plan snapshots, and so does each `TaskCreate` /
- *   `TaskUpdate` that did not fail (the list they build, ./planTools.ts).
- * - Text blocks become turns; `isMeta` lines, sidechain (sub-agent) turns, system
- *   reminders and tool output never do.
- * - A compaction — a `system` record of subtype `compact_boundary` (`compactMetadata.trigger`
- *   `manual` or `auto`), then the user-role record marked `isCompactSummary` holding the agent's
- *   summary — is one compaction event: the agent's words, never a turn or a user request. The
- *   lines before it stay in the file and are read like the rest.
- * - `!` bash mode (`<bash-input>` with its `<bash-stdout>` / `<bash-stderr>`) is a command the
- *   user ran, exit code unknown (./claudeBashMode.ts).
- */
+// Claude Code `~/.claude/projects/<workspace path, '/' and '.' → '-'>/<session>.jsonl` (sub-agents under
+// `<session>/subagents/`): `user` / `assistant` records whose content holds text, `tool_use` and `tool_result` blocks.
+// A Bash result with `is_error: false` means exit 0 (a non-zero exit is an error result, "Exit code N"). A compaction
+// is a `system` `compact_boundary` record (`compactMetadata.trigger`) then a user-role `isCompactSummary` record.
 import { cleanTurnText, countBadRecord, outputTail, type SessionCommand, type TranscriptRead } from '../../../core/session/events';
 import { forEachJsonLine } from '../lines';
 import { BashModeCommands } from './claudeBashMode';
@@ -28,11 +10,9 @@ import { ClaudeTaskList, claudeTodoWritePlan } from './planTools';
 
 const EDIT_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 const SHELL_TOOLS = new Set(['Bash', 'BashOutput']);
-/** Claude Code's plan tools: `TodoWrite` (the whole list) and the task tools of 2.1.16+ (one item each). */
+/** `TodoWrite` replaces the whole list; the task tools of 2.1.16+ change one item each. */
 const PLAN_TOOLS = new Set(['TodoWrite', 'TaskCreate', 'TaskUpdate']);
-/** Line types that carry no session event. */
 const QUIET_TYPES = new Set(['queue-operation', 'attachment', 'ai-title', 'last-prompt', 'summary', 'system', 'file-history-snapshot', 'progress', 'custom-title', 'tag']);
-/** Pending tool uses kept while waiting for their results: 2,000. */
 const MAX_PENDING = 2000;
 const REJECTED = /doesn't want to proceed|tool use was rejected|\[Request interrupted by user|user rejected|Permission to use \w+ (?:has been )?denied/i;
 
@@ -53,13 +33,12 @@ interface ToolResult {
   readonly time?: string;
 }
 
-/** Reads one Claude Code transcript from `opts.fromOffset`. Never throws. */
+/** From `opts.fromOffset`. Never throws. */
 export async function readClaudeCode(file: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
   const acc = accumulator(opts);
   const tasks = new ClaudeTaskList(opts.plan);
   const pending = new PendingCalls<PendingUse>();
   const early = new PendingCalls<ToolResult>();
-  // `!` bash mode: commands the user ran in the prompt (./claudeBashMode.ts).
   const bashMode = new BashModeCommands((c) => acc.add(c));
   // A compact_boundary waiting for its summary record (the next user record marked isCompactSummary).
   let boundary: { readonly trigger?: 'manual' | 'auto'; readonly time?: string } | undefined;
@@ -72,8 +51,7 @@ export async function readClaudeCode(file: string, opts: ReaderOptions = {}): Pr
   const finish = (use: PendingUse, r: ToolResult | undefined): void => {
     const base = use.cwd ?? opts.workspaceRoot;
     if (PLAN_TOOLS.has(use.name)) {
-      // The session's own todo list: TodoWrite replaces it, a task tool changes one item; a
-      // sub-agent's calls (sidechain lines) are not the session's plan, a refused call changes nothing.
+      // A sub-agent's calls (sidechain lines) are not the session's plan; a refused call changes nothing.
       if (use.sidechain || (r && (r.isError || REJECTED.test(r.text)))) return;
       const plan = use.name === 'TodoWrite' ? claudeTodoWritePlan(use.input, use.time) : tasks.apply(use.name, use.input, r?.text, use.time);
       if (plan && use.name === 'TodoWrite') tasks.reset(plan);
@@ -165,7 +143,7 @@ export async function readClaudeCode(file: string, opts: ReaderOptions = {}): Pr
       if (d.isCompactSummary === true && d.isSidechain !== true) {
         // Written in the user's role, it is the agent's summary of the conversation so far.
         compacted(cleanTurnText(texts.join('\n\n')) ?? '', time);
-        // `isApiErrorMessage`: the CLI's own notice in the assistant's place (login, credit, API errors), not the agent's words.
+        // `isApiErrorMessage`: the CLI's own notice in the assistant's place (login, credit, API errors).
       } else if (texts.length && d.isMeta !== true && d.isSidechain !== true && d.isApiErrorMessage !== true) {
         const text = cleanTurnText(texts.join('\n\n'));
         if (text) acc.add({ kind: 'turn', role, text, ...(time ? { time } : {}) });
@@ -183,7 +161,7 @@ export async function readClaudeCode(file: string, opts: ReaderOptions = {}): Pr
   }
 }
 
-/** "Exit code 2" in an error result → 2; undefined when the result gives none. */
+/** Null when the error result gives no exit code. */
 function numberFromExit(text: string): number | null {
   const m = /\bexit(?:ed with)? code:? (\d+)/i.exec(text);
   return m ? Number(m[1]) : null;

@@ -1,21 +1,7 @@
-/**
- * Cline and Roo Code task folders (`…/globalStorage/saoudrizwan.claude-dev/tasks/<id>/`,
- * `…/rooveterinaryinc.roo-cline/tasks/<id>/`): `ui_messages.json` is the conversation as
- * the user saw it, one JSON array streamed element by element. Each element has a time
- * (`ts`, ms), a `type` (`say` / `ask`) and a kind (`say` or `ask` field) with `text`.
- *
- * - The first `text` is the user's task; later `text` and `completion_result` are the
- *   assistant's; `user_feedback` is the user's.
- * - `command` is a command (without the `REQ_APP` marker Cline appends when it asks for
- *   approval); the `command_output` chunks after it are its output. A
- *   command asked for but never followed by output or an approval did not run. Cline
- *   records no exit code: it stays unknown (the output's own test summary still counts).
- * - `tool` elements with `editedExistingFile`, `newFileCreated`, `fileDeleted` or
- *   `appliedDiff` are file edits.
- * - Plans (./planTools.ts): Cline's `task_progress` checklist, Roo / Kilo Code's `updateTodoList`
- *   tool ask and the user's `user_edit_todos`.
- * The file is not append-only (Cline rewrites it), so incremental reads use `sinceTime`.
- */
+// Cline / Roo / Kilo task folders (`…/globalStorage/<extension id>/tasks/<id>/`): `ui_messages.json`, an array of
+// `{ts (ms), type: say|ask, say|ask: kind, text}`. The first `text` is the user's task, later `text` and
+// `completion_result` the assistant's, `user_feedback` the user's; `command` then its `command_output` chunks (no exit
+// code); `tool` elements with an edit tool are edits. Cline rewrites the file, so incremental reads use `sinceTime`.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { cleanTurnText, countBadRecord, emptyStats, outputTail, type SessionCommand, type SessionSource, type TranscriptRead } from '../../../core/session/events';
@@ -26,12 +12,12 @@ import { checklistPlan, rooUiPlan } from './planTools';
 
 const EDIT_TOOLS = new Set(['editedExistingFile', 'newFileCreated', 'fileDeleted', 'appliedDiff', 'insertContent', 'searchAndReplace']);
 
-/** The `ui_messages.json` of a task: `p` itself when it names a file (by content, any name), else inside the folder `p`. */
+/** `p` itself when it names a file (any name), else the one inside the folder `p`. */
 export async function clineUiFile(p: string): Promise<string> {
   return (await stat(p).catch(() => undefined))?.isFile() ? p : path.join(p, 'ui_messages.json');
 }
 
-/** Reads one Cline (or Roo Code, Kilo Code) task: its folder or its `ui_messages.json` (any name). Never throws. */
+/** Its folder or its `ui_messages.json` (any name). Never throws. */
 export async function readClineTask(taskDir: string, opts: ReaderOptions & { source?: SessionSource } = {}): Promise<TranscriptRead> {
   const source = opts.source ?? 'cline';
   const file = await clineUiFile(taskDir);
@@ -67,7 +53,7 @@ export async function readClineTask(taskDir: string, opts: ReaderOptions & { sou
       }
       if (kind === 'command') {
         flush();
-        // Cline appends `REQ_APP` (its COMMAND_REQ_APP_STRING) to a command that asks for approval: a marker, not the command's text.
+        // Cline appends `REQ_APP` to a command that asks for approval: a marker, not the command's text.
         current = { cmd: { kind: 'command', command: text.trim().replace(/REQ_APP$/, '').trimEnd(), exit_code: null, ran: false, ...(time ? { time } : {}) }, output: [], approved: m.type === 'say', ts };
         return;
       }
@@ -108,14 +94,9 @@ export async function readClineTask(taskDir: string, opts: ReaderOptions & { sou
 
 const CWD = /Current (?:Working )?Directory \(([^)\\]+(?:\\.[^)\\]*)*)\)/;
 
-/** Elements of `ui_messages.json` examined for the working directory: 2,000. */
 export const MAX_CWD_ITEMS = 2000;
 
-/**
- * The working directory a task's `ui_messages.json` names: the "Current Working Directory
- * (PATH)" of an `api_req_started` request, or else a tool element whose absolute `content`
- * ends with its workspace-relative `path` (Cline's `readFile` / `listFilesTopLevel` elements).
- */
+/** The "Current Working Directory (PATH)" of an `api_req_started`, else a tool element whose absolute `content` ends with its `path`. */
 export async function clineUiCwd(uiFile: string): Promise<string | undefined> {
   let cwd: string | undefined;
   try {
@@ -152,11 +133,7 @@ export async function clineUiCwd(uiFile: string): Promise<string | undefined> {
   return cwd;
 }
 
-/**
- * The workspace folder a Cline task ran in: the "Current Working Directory (PATH)" its
- * first API request carried, read from the start of `api_conversation_history.json`; when
- * the folder has only `ui_messages.json`, the directory that file names ({@link clineUiCwd}).
- */
+/** The "Current Working Directory (PATH)" at the start of `api_conversation_history.json`, else {@link clineUiCwd}. */
 export async function clineTaskCwd(taskDir: string): Promise<string | undefined> {
   let fh;
   try {

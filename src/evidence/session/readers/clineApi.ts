@@ -1,20 +1,7 @@
-/**
- * A Cline / Roo / Kilo `api_conversation_history.json` read by itself (when the task's
- * `ui_messages.json` is not beside it): the conversation as sent to the model, a JSON array
- * of Anthropic Messages `{role, content}` streamed element by element.
- *
- * - The first user message's `<task>…</task>` is the user's turn; a later `<feedback>…</feedback>`
- *   (or `<user_message>`) block is the user's too. `<environment_details>` is noise.
- * - Assistant `text` blocks are the assistant's turns; `attempt_completion`'s `result` too.
- * - Tools are native `tool_use` blocks (Cline ≥ 3.x) or XML in the text (`<execute_command>
- *   <command>…</command>`, older Cline): `execute_command` is a command, `write_to_file` /
- *   `replace_in_file` (`absolutePath` or `path`) an edit. The command's result is the next user
- *   message's `[execute_command for '…'] Result:` text (its output; "The user denied this
- *   operation" → did not run). No exit code is recorded: it stays unknown.
- * - Plans (./planTools.ts): `update_todo_list`'s `todos` (Roo, Kilo) and any tool's
- *   `task_progress` (Cline), native or XML (`<update_todo_list><todos>…`, `<task_progress>…`).
- * The file has no times, so it is read whole each time (`sinceTime` ignored).
- */
+// A Cline / Roo / Kilo `api_conversation_history.json` read by itself: Anthropic Messages `{role, content}`. The user's
+// words are in `<task>`, `<feedback>` or `<user_message>`; tools are `tool_use` blocks or XML in the text
+// (`<execute_command><command>…</command>`), a command's result the next user message's `[execute_command for '…']
+// Result:` ("The user denied this operation": did not run). No times, so it is read whole each time.
 import { cleanTurnText, emptyStats, outputTail, type SessionCommand, type SessionSource, type TranscriptRead } from '../../../core/session/events';
 import { forEachJsonArrayItem } from '../jsonStream';
 import { accumulator, obj, relativePath, str, transcriptRead, unreadable, type ReaderOptions } from './common';
@@ -24,7 +11,7 @@ const EDIT_TOOLS = new Set(['write_to_file', 'replace_in_file', 'apply_diff', 'i
 const XML_TOOL = /<(execute_command|write_to_file|replace_in_file|attempt_completion)>([\s\S]*?)<\/\1>/g;
 const XML_ARG = (name: string) => new RegExp(`<${name}>([\\s\\S]*?)</${name}>`);
 
-/** Reads one Cline API conversation history. Never throws. */
+/** Never throws. */
 export async function readClineApiHistory(file: string, opts: ReaderOptions & { source?: SessionSource } = {}): Promise<TranscriptRead> {
   const source = opts.source ?? 'cline';
   const acc = accumulator(opts);
@@ -75,8 +62,7 @@ export async function readClineApiHistory(file: string, opts: ReaderOptions & { 
           if (b?.type === 'tool_result') results.push(typeof b.content === 'string' ? b.content : '');
           else if (/^\[execute_command for /.test(text)) results.push(text);
           else {
-            // The user's words are tagged; untagged text is Cline's own (reminders, tool notes),
-            // except a first message given as a plain string.
+            // The user's words are tagged; untagged text is Cline's own, except a first message given as a plain string.
             const said = /<(task|feedback|user_message)>([\s\S]*?)<\/\1>/.exec(text)?.[2] ?? (index === 0 && typeof m.content === 'string' ? text : undefined);
             const cleaned = said !== undefined ? cleanTurnText(said) : undefined;
             if (cleaned) acc.add({ kind: 'turn', role: 'user', text: cleaned });

@@ -1,26 +1,8 @@
-/**
- * Codex CLI rollouts: `~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`, one JSON record per
- * line (`{timestamp, type, payload}`): `session_meta` (with the session's `cwd`),
- * `response_item` (messages, function calls and their outputs, custom tool calls such as
- * `apply_patch`), `event_msg` (user / agent messages, `exec_command_end`, `turn_aborted`).
- * Read as a stream from a byte offset. Rollouts of older Codex versions have no envelope: a header line
- * `{id, timestamp, instructions, cwd?}`, `{"record_type": "state"}` markers and the bare response
- * items, read the same way.
- *
- * - Shell calls (`shell`, `exec_command`, `local_shell_call`, `shell_command`) become
- *   commands. The exit code comes from the output's metadata, an "Exit code: N" or
- *   "Process exited with code N" line, or an `exec_command_end` event; otherwise it is
- *   unknown. A call with no output before the turn was aborted, or at all, did not run.
- * - `apply_patch` adds, updates, deletes and moves become file edits.
- * - `update_plan` calls (and the `plan_update` event they emit) become plan snapshots (./planTools.ts).
- * - User and assistant messages become turns (the `response_item` copy; the duplicate
- *   `event_msg` copy is used only when a file has no response items), without injected
- *   environment context.
- * - A `compacted` record (`{message, replacement_history?}`, codex-rs `CompactedItem`) is a
- *   compaction: `message` is the agent's summary after Codex's own prefix line, empty when the
- *   server compacted (its summary is encrypted in `replacement_history`, which is not read: the
- *   lines before the record are the session's own). The records before it are read as usual.
- */
+// Codex CLI rollouts (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`): `{timestamp, type, payload}` records of type
+// `session_meta` (`cwd`), `turn_context`, `response_item` (messages, function calls and outputs, custom tool calls such
+// as `apply_patch`), `event_msg` (user / agent messages, `exec_command_end`, `turn_aborted`, `plan_update`), `compacted`.
+// Older rollouts have no envelope: a header `{id, timestamp, instructions, cwd?}`, `{record_type: "state"}` markers and
+// bare response items. Turns come from `response_item` messages; the `event_msg` copies only when a file has none.
 import { cleanTurnText, countBadRecord, outputTail, type SessionCommand, type SessionPlan, type TranscriptRead } from '../../../core/session/events';
 import path from 'node:path';
 import { firstRecordHead } from '../jsonLinesFormat';
@@ -35,20 +17,16 @@ interface PendingCall {
   readonly command: string;
   readonly cwd: string | null;
   readonly time?: string;
-  /** The files of an `apply_patch` run through the shell tool, and the folder they are relative to: edits, not a command. */
+  /** An `apply_patch` run through the shell tool: edits, not a command. */
   readonly patch?: { readonly files: readonly string[]; readonly dir: string | null };
 }
 
-/**
- * Response items as rollouts written before records had their `{timestamp, type, payload}`
- * envelope hold them: bare, one a line, after a header line and `{"record_type": "state"}` markers.
- */
+/** Response items as older rollouts hold them: bare, without the envelope. */
 const BARE_ITEM_TYPES: ReadonlySet<string> = new Set(['message', 'function_call', 'function_call_output', 'local_shell_call', 'local_shell_call_output', 'custom_tool_call', 'custom_tool_call_output', 'reasoning', 'web_search_call']);
 
-/** The record types of a rollout (`{timestamp, type, payload}`), each with a `payload` object. */
 const ROLLOUT_TYPES: ReadonlySet<string> = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
 
-/** The command line of a shell call's arguments: `command` as an array or a string, or `cmd`. */
+/** `command` as an array or a string, or `cmd`. */
 export function codexCommand(args: Record<string, unknown>): string | undefined {
   const c = args.command ?? args.cmd;
   if (Array.isArray(c)) {
@@ -62,7 +40,7 @@ export function codexCommand(args: Record<string, unknown>): string | undefined 
   return typeof c === 'string' ? c : undefined;
 }
 
-/** Exit code and text of a function call output (JSON with metadata, or text with an exit line). */
+/** From the output's JSON metadata, else an "Exit code: N" / "Process exited with code N" line. */
 export function codexOutput(raw: unknown): { exit: number | null; text: string; durationMs: number | null } {
   let text = typeof raw === 'string' ? raw : textOf(raw);
   let exit: number | null = null;
@@ -86,19 +64,16 @@ export function codexOutput(raw: unknown): { exit: number | null; text: string; 
   return { exit, text, durationMs };
 }
 
-/** The program names Codex runs a patch with (codex-rs `apply-patch`: `apply_patch` and its alias `applypatch`). */
+/** codex-rs `apply-patch`: `apply_patch` and its alias `applypatch`. */
 const PATCH_PROGRAM = '(?:apply_patch|applypatch)';
 const PATCH_ARGV0 = new RegExp(`^${PATCH_PROGRAM}$`);
-/** `[cd DIR &&] apply_patch <<'EOF'` … `EOF`: the heredoc form the shell tool runs (codex-rs `maybe_parse_apply_patch`). */
+/** `[cd DIR &&] apply_patch <<'EOF'` … `EOF`, the heredoc form the shell tool runs (codex-rs `maybe_parse_apply_patch`). */
 const PATCH_HEREDOC = new RegExp(`^\\s*(?:cd\\s+('[^']*'|"[^"]*"|[^\\s&;]+)\\s*&&\\s*)?${PATCH_PROGRAM}\\s*<<-?\\s*(['"]?)([\\w-]+)\\2[ \\t]*\\r?\\n([\\s\\S]*?)\\r?\\n\\3\\s*$`);
-/** `apply_patch '*** Begin Patch …'`: the patch as one quoted argument. */
 const PATCH_ARGUMENT = new RegExp(`^\\s*${PATCH_PROGRAM}\\s+(['"])([\\s\\S]*)\\1\\s*$`);
 
 /**
- * The patch of a shell call that runs `apply_patch` (older rollouts and the VS Code extension edit
- * this way, not with the apply_patch tool): `["apply_patch", PATCH]`, `["bash", "-lc",
- * "apply_patch <<'PATCH' … PATCH"]` (optionally after `cd DIR &&`), or the same as one command
- * string. Undefined for any other command.
+ * A shell call running `apply_patch` (older rollouts and the VS Code extension edit this way): `["apply_patch", PATCH]`,
+ * `["bash", "-lc", "apply_patch <<'PATCH' … PATCH"]` (optionally after `cd DIR &&`), or one command string.
  */
 export function shellPatch(args: Record<string, unknown>): { patch: string; dir?: string } | undefined {
   const c = args.command ?? args.cmd;
@@ -111,7 +86,7 @@ export function shellPatch(args: Record<string, unknown>): { patch: string; dir?
   return quoted ? { patch: quoted[2] } : undefined;
 }
 
-/** Paths an `apply_patch` input touches: Add / Update / Delete File lines and Move to targets. */
+/** Add / Update / Delete File lines and Move to targets. */
 export function patchPaths(patch: string): string[] {
   const paths: string[] = [];
   for (const m of patch.matchAll(/^\*\*\* (?:(?:Add|Update|Delete) File|Move to): (.+?)\s*$/gm)) {
@@ -120,13 +95,11 @@ export function patchPaths(patch: string): string[] {
   return paths;
 }
 
-/** Reads one Codex rollout from `opts.fromOffset`. Never throws. */
+/** From `opts.fromOffset`. Never throws. */
 export async function readCodex(file: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
   const acc = accumulator(opts);
   const pending = new PendingCalls<PendingCall>();
-  // Settled commands whose exit code is still unknown, for an `exec_command_end` that comes
-  // after the output: only those can still change (every settled command was kept here before,
-  // with its output, for the whole read).
+  // Settled commands whose exit code is unknown, for an `exec_command_end` that comes after the output.
   const done = new PendingCalls<SessionCommand>();
   let cwd: string | null = null;
   let headerTime: string | undefined;
@@ -142,7 +115,7 @@ export async function readCodex(file: string, opts: ReaderOptions = {}): Promise
     const call = pending.take(id);
     if (!call) return;
     if (call.patch) {
-      // A patch run through the shell: its files are edits when it applied (not a failed exit), never a command.
+      // A patch run through the shell: its files are edits when it applied, never a command.
       if (exit !== null && exit !== 0) return;
       const dir = call.patch.dir;
       for (const f of call.patch.files) {
@@ -171,7 +144,7 @@ export async function readCodex(file: string, opts: ReaderOptions = {}): Promise
       let p = obj(d.payload);
       let type = str(d.type);
       if (!p && type && BARE_ITEM_TYPES.has(type)) {
-        // A rollout written before records had their envelope: the response item itself, timed by the header.
+        // An older rollout: the response item itself, timed by the header.
         p = d;
         type = 'response_item';
         time = time ?? headerTime;
@@ -271,6 +244,7 @@ export async function readCodex(file: string, opts: ReaderOptions = {}): Promise
         }
         return true;
       }
+      // `{message, replacement_history?}`: a server compaction's summary is encrypted in `replacement_history`, not read.
       if (type === 'compacted') {
         acc.add({ kind: 'compaction', text: compactionSummary(str(p.message) ?? ''), ...(time ? { time } : {}) });
       } else {
@@ -288,21 +262,14 @@ export async function readCodex(file: string, opts: ReaderOptions = {}): Promise
   }
 }
 
-/**
- * Codex's line before the summary it carries over a compaction (codex-rs `SUMMARY_PREFIX`:
- * "Another language model started to solve this problem and produced a summary …"): not the summary.
- */
+/** codex-rs `SUMMARY_PREFIX` ("Another language model started to solve this problem and produced a summary …"): not the summary. */
 const SUMMARY_PREFIX_LINE = /^Another language model started to solve this problem and produced a summary\b[^\n]*(?:\n|$)/;
 
-/** The agent's summary in a `compacted` record's message, without Codex's prefix line. */
 function compactionSummary(message: string): string {
   return message.replace(SUMMARY_PREFIX_LINE, '').trim();
 }
 
-/**
- * The `cwd` of a rollout's first record (its first line, of any length: the fields before its
- * cut): a `session_meta` payload's, or the header's of a rollout without envelopes; else undefined.
- */
+/** A `session_meta` payload's `cwd`, or an older header's; the first record may be of any length. */
 export async function codexSessionCwd(file: string): Promise<string | undefined> {
   const head = await firstRecordHead(file);
   const type = head?.values.get('type');

@@ -1,21 +1,7 @@
-/**
- * GitHub Copilot Chat sessions kept by VS Code in the workspace's storage folder:
- * `workspaceStorage/<hash>/chatSessions/<session>.json` (one JSON object; its `requests`
- * array is streamed element by element) and, since VS Code 1.109, `<session>.jsonl` (an
- * append-only mutation log: `{kind:0, v}` the initial session, then `kind:1` set, `kind:2`
- * push (optionally truncating first), `kind:3` delete at a key path `k`). Only the
- * `requests` part of the log is replayed.
- *
- * Each request: the user's `message.text` is a user turn; the `response` parts' Markdown
- * `value`s form the assistant turn (not when VS Code's chat setup answered: `agent.id` `setup.*`); a `toolInvocationSerialized` part with terminal data
- * is a command (its `commandLine`, exit code from `terminalCommandState`, output from
- * `terminalCommandOutput`; not confirmed → did not run); `textEditGroup` parts are edits; a
- * `manage_todo_list` invocation (`toolSpecificData.kind: "todoList"`) is a plan snapshot (./planTools.ts).
- * When Copilot summarized the conversation to fit its context (agent mode's summarization or
- * `/compact`), the request's `result.metadata.summary` (`{toolCallRoundId, text}`,
- * vscode-copilot-chat `IResultMetadata`) holds its summary: a compaction event, the agent's
- * words. The requests before it stay in the session and are read as usual.
- */
+// Copilot Chat sessions in VS Code's `workspaceStorage/<hash>/chatSessions/`: `<session>.json` (`requests` streamed)
+// or `<session>.jsonl`, a mutation log (`{kind: 0, v}` the session, then `kind` 1 set, 2 push (optionally truncating),
+// 3 delete, at key path `k`) of which only `requests` is replayed. Per request: `message.text`, the `response` parts,
+// `toolInvocationSerialized` (terminal commands, todo lists), `textEditGroup` edits, `result.metadata.summary` a compaction.
 import { fileURLToPath } from 'node:url';
 import { cleanTurnText, countBadRecord, emptyStats, outputTail, type ReadStats, type TranscriptRead } from '../../../core/session/events';
 import { forEachJsonArrayItem } from '../jsonStream';
@@ -44,7 +30,7 @@ function markdownText(part: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
-/** Adds the events of one serialized request. */
+/** Commands come from terminal data (`terminalCommandState` exit code; not confirmed: did not run). */
 function addRequest(acc: SessionAccumulator, req: Record<string, unknown>, opts: ReaderOptions, stats: ReadStats): number {
   const ts = typeof req.timestamp === 'number' ? req.timestamp : 0;
   if (opts.sinceTime !== undefined && ts <= opts.sinceTime) {
@@ -94,7 +80,7 @@ function addRequest(acc: SessionAccumulator, req: Record<string, unknown>, opts:
       if (p) acc.add({ kind: 'file_edit', path: relativePath(p, opts.workspaceRoot), tool: 'copilot', ...(time ? { time } : {}) });
     }
   }
-  // VS Code's chat setup answers in the model's place until Copilot is signed in (agents `setup.chat`, `setup.agent`, …): its notice is not the agent's words.
+  // VS Code's chat setup answers in the model's place until Copilot is signed in (`setup.*` agents): not the agent's words.
   const setup = str(obj(req.agent)?.id)?.startsWith('setup.') === true;
   const replyText = setup ? undefined : cleanTurnText(reply.join(''));
   if (replyText) acc.add({ kind: 'turn', role: 'assistant', text: replyText, ...(time ? { time } : {}) });
@@ -104,7 +90,6 @@ function addRequest(acc: SessionAccumulator, req: Record<string, unknown>, opts:
   return ts;
 }
 
-/** Applies one mutation-log entry to the replayed `requests` array. */
 function applyMutation(requests: unknown[], entry: Record<string, unknown>): unknown[] {
   const k = Array.isArray(entry.k) ? entry.k : [];
   if (entry.kind === 0) {
@@ -142,7 +127,7 @@ function applyMutation(requests: unknown[], entry: Record<string, unknown>): unk
   return requests;
 }
 
-/** Reads one Copilot Chat session file (the `.json` document or the `.jsonl` mutation log, told apart by content). Never throws. */
+/** The `.json` document or the `.jsonl` log, told apart by content. Never throws. */
 export async function readCopilotSession(file: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
   const acc = accumulator(opts);
   let lastTs = 0;

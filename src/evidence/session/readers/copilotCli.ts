@@ -1,32 +1,4 @@
-/**
- * GitHub Copilot CLI sessions: `~/.copilot/session-state/<session>/events.jsonl` (`$COPILOT_HOME`
- * for `~/.copilot`; earlier builds wrote `session-state/<session>.jsonl`), and the same events as
- * `copilot -p … --output-format json` prints them. One event a line, `{type, data, id, timestamp,
- * parentId, ephemeral?}` (the Copilot SDK's `SessionEvent`):
- *
- * - `session.start` — `data.context.cwd`, the session's folder;
- * - `user.message` — `data.content` the user's text (`transformedContent` is what the model got,
- *   with the date and reminders added); a message with a `data.source` (a skill's context
- *   `"skill-<name>"`, `"instruction-discovery"`) was injected by the CLI, not typed;
- * - `assistant.message` — `data.content` the agent's words, `data.toolRequests` `[{toolCallId,
- *   name, arguments}]`; a sub-agent's events carry `data.parentToolCallId` (the `task` call that
- *   started it): its words are not the session's, its tool calls count;
- * - `tool.execution_start` `{toolCallId, toolName, arguments}` and `tool.execution_complete`
- *   `{toolCallId, success, result: {content, detailedContent}, error: {message, code}}`.
- *
- * Tools: `bash` / `powershell` `{command}` are commands, their exit code the one the result ends
- * with (`<shellId: N completed with exit code M>`, `<exited with exit code M>`); a call refused
- * (`error.code` `denied`) did not run. `create` / `edit` / `str_replace_editor` `{path}` and
- * `apply_patch` (its argument the patch text, `*** Add File: …`) are edits when they succeed;
- * the todo list the agent keeps with its `sql` tool (./copilotCliTodos.ts) is the plan, as is an
- * `update_todo` `{todos}` Markdown checklist. Deltas, reasoning and other ephemeral
- * events carry nothing of their own. Read as a stream from a byte offset.
- *
- * The older single-document sessions, `~/.copilot/history-session-state/<session>.json`
- * `{sessionId, startTime, chatMessages: […], timeline: […]}`, hold the conversation as Chat
- * Completions messages: `user` / `assistant` text, `assistant.tool_calls` `[{id, function: {name,
- * arguments}}]` answered by `tool` messages `{tool_call_id, content}` ({@link readCopilotCliHistory}).
- */
+// GitHub Copilot CLI sessions: the event log (readCopilotCli) and the older single documents (readCopilotCliHistory).
 import { stat } from 'node:fs/promises';
 import { cleanTurnText, emptyStats, outputTail, type SessionAccumulator, type TranscriptRead } from '../../../core/session/events';
 import { forEachJsonArrayItem } from '../jsonStream';
@@ -36,13 +8,11 @@ import { PendingCalls, accumulator, obj, relativePath, str, textOf, transcriptRe
 import { CopilotCliTodos } from './copilotCliTodos';
 import { checklistPlan } from './planTools';
 
-/** Copilot CLI's shell tools. */
 const SHELL_TOOLS = new Set(['bash', 'powershell']);
-/** Tools that write the file named by `arguments.path` (`str_replace_editor` of the first releases, its `view` command excepted). */
+/** Write `arguments.path` (`str_replace_editor`'s `view` command excepted). */
 const PATH_EDIT_TOOLS = new Set(['create', 'edit', 'str_replace_editor']);
-/** Calls waiting for their completion: 2,000 at most. */
 const MAX_PENDING = 2000;
-/** The line the shell tool ends its result with. */
+/** `<shellId: N completed with exit code M>` or `<exited with exit code M>`. */
 const EXIT_LINE = /<(?:shellId: [^<>]*? completed|exited) with exit code (-?\d+)>\s*$/;
 
 interface CliCall {
@@ -51,7 +21,7 @@ interface CliCall {
   readonly time?: string;
 }
 
-/** A call's arguments: an object, a JSON string of one, or (apply_patch) the raw text. */
+/** An object, a JSON string of one, or (apply_patch) the raw text. */
 function argumentsOf(raw: unknown): Record<string, unknown> | string | undefined {
   if (typeof raw === 'string') {
     try {
@@ -64,13 +34,11 @@ function argumentsOf(raw: unknown): Record<string, unknown> | string | undefined
   return obj(raw);
 }
 
-/** The exit code a shell result ends with, or null. */
 export function copilotCliExitCode(text: string | undefined): number | null {
   const m = text ? EXIT_LINE.exec(text) : null;
   return m ? Number(m[1]) : null;
 }
 
-/** How a call ended, as both file shapes give it. */
 interface CallEnd {
   readonly ok: boolean;
   readonly denied: boolean;
@@ -78,7 +46,6 @@ interface CallEnd {
   readonly time?: string;
 }
 
-/** Adds the events of one finished call. */
 function addCall(acc: SessionAccumulator, call: CliCall, end: CallEnd, cwd: string | undefined, opts: ReaderOptions, todos: CopilotCliTodos): void {
   const time = end.time ?? call.time;
   const at = time ? { time } : {};
@@ -116,7 +83,17 @@ function addCall(acc: SessionAccumulator, call: CliCall, end: CallEnd, cwd: stri
   }
 }
 
-/** Reads one Copilot CLI event log from `opts.fromOffset`. Never throws. */
+/**
+ * `session-state/<session>/events.jsonl` (or `<session>.jsonl`), also `copilot -p … --output-format json`, from
+ * `opts.fromOffset`: `{type, data, id, timestamp, parentId, ephemeral?}` per line (the SDK's `SessionEvent`):
+ * - `session.start`: `data.context.cwd`
+ * - `user.message`: `data.content` (`transformedContent` is what the model got); one with `data.source` was injected
+ * - `assistant.message`: `data.content`, `data.toolRequests: [{toolCallId, name, arguments}]`; `data.parentToolCallId` marks a sub-agent
+ * - `tool.execution_start` `{toolCallId, toolName, arguments}`, `tool.execution_complete` `{toolCallId, success, result: {content, detailedContent}, error: {message, code}}`
+ * Tools: `bash` / `powershell` `{command}` (exit code in the result's last line; `error.code: denied` did not run),
+ * `create` / `edit` / `str_replace_editor` `{path}` and `apply_patch` edits, `sql` todos and `update_todo` the plan.
+ * Never throws.
+ */
 export async function readCopilotCli(file: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
   const acc = accumulator(opts);
   const pending = new PendingCalls<CliCall>();
@@ -132,11 +109,11 @@ export async function readCopilotCli(file: string, opts: ReaderOptions = {}): Pr
       if (type === 'session.start') {
         cwd = str(obj(data.context)?.cwd) ?? cwd;
       } else if (type === 'user.message') {
-        // A message with a source (a skill's instructions, instruction files) was put there by the CLI, not typed; a sub-agent's is the lead agent's prompt.
+        // One with a source (a skill's instructions, instruction files) was put there by the CLI; a sub-agent's is the lead agent's prompt.
         const text = (data.source === undefined || data.source === 'user') && !subagent ? cleanTurnText(str(data.content) ?? '') : undefined;
         if (text) acc.add({ kind: 'turn', role: 'user', text, ...at });
       } else if (type === 'assistant.message') {
-        // A sub-agent's words (`parentToolCallId`: the task call that started it) are not the session's; its tool calls ran.
+        // A sub-agent's words are not the session's; its tool calls ran.
         const text = subagent ? undefined : cleanTurnText(str(data.content) ?? '');
         if (text) acc.add({ kind: 'turn', role: 'assistant', text, ...at });
         for (const raw of Array.isArray(data.toolRequests) ? data.toolRequests : []) {
@@ -167,9 +144,9 @@ export async function readCopilotCli(file: string, opts: ReaderOptions = {}): Pr
 }
 
 /**
- * Reads one older `history-session-state/<session>.json` document (its `chatMessages`, which carry
- * no times). Its `end_offset` is the file's size: a document not grown since the previous read
- * has nothing new. Never throws.
+ * The older `history-session-state/<session>.json` `{sessionId, startTime, chatMessages, timeline}`: Chat Completions
+ * messages, `assistant.tool_calls: [{id, function: {name, arguments}}]` answered by `tool` `{tool_call_id, content}`.
+ * No times, so `end_offset` is the size: a document not grown has nothing new. Never throws.
  */
 export async function readCopilotCliHistory(file: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
   const acc = accumulator(opts);
@@ -211,7 +188,7 @@ export async function readCopilotCliHistory(file: string, opts: ReaderOptions = 
   }
 }
 
-/** The folder a Copilot CLI event log's `session.start` names, or undefined. */
+/** From its `session.start`. */
 export function copilotCliCwd(firstRecord: Record<string, unknown> | undefined): string | undefined {
   return firstRecord?.type === 'session.start' ? str(obj(obj(firstRecord.data)?.context)?.cwd) : undefined;
 }

@@ -1,24 +1,14 @@
-/**
- * GitHub Copilot CLI's todo list: the agent keeps it in the session's SQLite database through its
- * `sql` tool, a table `todos (id, title, description, status)` with `status` `pending` /
- * `in_progress` / `done` / `blocked`. The real sessions show three statement shapes, which are all
- * read here (anything else on the table, or any other table, changes nothing):
- *
- * - `INSERT [OR REPLACE | OR IGNORE] INTO todos (columns) VALUES (…), (…) [ON CONFLICT(id) DO UPDATE SET …]`
- *   — each row added, or put in place of the row with its id;
- * - `UPDATE todos SET status = '…'[, title = '…'] WHERE id = '…' | id IN ('…', …)`;
- * - `DELETE FROM todos WHERE id = '…' | id IN (…)`.
- *
- * The list starts from the plan remembered from the previous read, so a read of new lines only
- * still knows the items they change.
- */
+// Copilot CLI's todo list, kept through its `sql` tool in a table `todos (id, title, description, status)`, status
+// `pending` / `in_progress` / `done` / `blocked`. Read statements: `INSERT [OR REPLACE | OR IGNORE] INTO todos (…)
+// VALUES (…), … [ON CONFLICT(id) DO UPDATE SET …]`, `UPDATE todos SET status = '…'[, title = '…'] WHERE id = '…' | id IN
+// (…)`, `DELETE FROM todos WHERE …`; anything else changes nothing. The list starts from the remembered plan.
 import type { PlanItemStatus, SessionPlan } from '../../../core/session/events';
 import { planOf, planStatus } from './planTools';
 
-/** A value of the statement: a quoted string (`''` an escaped quote), or a bare word or number. */
+/** A quoted string (`''` an escaped quote), or a bare word or number. */
 const VALUE = /'((?:[^']|'')*)'|([^\s,()']+)/y;
 
-/** The statement split at `;` outside quoted strings. */
+/** Split at `;` outside quoted strings. */
 function statements(sql: string): string[] {
   const out: string[] = [];
   let from = 0;
@@ -34,7 +24,7 @@ function statements(sql: string): string[] {
   return out.map((s) => s.trim()).filter(Boolean);
 }
 
-/** The parenthesised tuples of values starting at `text` (`(a, 'b'), (c, 'd')`), until anything else. */
+/** `(a, 'b'), (c, 'd')` from the start of `text`, until anything else. */
 function tuples(text: string): string[][] {
   const rows: string[][] = [];
   let i = 0;
@@ -66,7 +56,7 @@ function tuples(text: string): string[][] {
   }
 }
 
-/** The ids a `WHERE id = 'x'` or `WHERE id IN ('x', 'y')` names; undefined for any other condition. */
+/** Undefined for any condition other than `id = 'x'` or `id IN ('x', 'y')`. */
 function whereIds(where: string): string[] | undefined {
   const one = /^id\s*=\s*'((?:[^']|'')*)'\s*$/i.exec(where);
   if (one) return [one[1].replace(/''/g, "'")];
@@ -74,7 +64,6 @@ function whereIds(where: string): string[] | undefined {
   return many ? tuples(many[1])[0] : undefined;
 }
 
-/** Copilot CLI's todo list as the `sql` tool's statements leave it. */
 export class CopilotCliTodos {
   private readonly items = new Map<string, { text: string; status: PlanItemStatus }>();
 
@@ -82,7 +71,7 @@ export class CopilotCliTodos {
     previous?.items.forEach((it, i) => this.items.set(it.id ?? String(i + 1), { text: it.text, status: it.status }));
   }
 
-  /** Applies one `sql` call's query; the list after it when it changed the `todos` table, else undefined. */
+  /** The list after one `sql` call's query, or undefined when it did not change `todos`. */
   apply(query: unknown, time?: string): SessionPlan | undefined {
     if (typeof query !== 'string' || !/\btodos\b/i.test(query)) return undefined;
     let changed = false;

@@ -1,37 +1,19 @@
-/**
- * Factory Droid sessions: `~/.factory/sessions/<project>/<session>.jsonl`, `<project>` the
- * session's folder with its separators turned into `-` (earlier builds wrote the files straight
- * under `sessions/`), each beside a `<session>.settings.json`. Droid's CLI is not open source;
- * the shapes below are those its session files hold (and its hooks' `transcriptPath` names):
- *
- * - a header `{type: "session_start", id, title, sessionTitle?, owner?, version, cwd}`;
- * - `{type: "message", id, timestamp, parentId?, message: {role: user|assistant, content}}`, the
- *   content Anthropic Messages blocks: `text`, `thinking`, `tool_use {id, name, input}` in the
- *   agent's messages, `tool_result {tool_use_id, content, is_error?}` in the user-role ones;
- * - `{type: "todo_state", timestamp, todos}`, the todo list as it stands.
- *
- * Tools: `Execute {command}` is a command — its exit code the one its result states
- * (`[Process exited with code N]`, `exit code: N`, `Exit code N`), else unknown, failed when the
- * result is an error, not run when refused; `Create` / `Edit` / `MultiEdit {file_path}` and
- * `ApplyPatch` (a patch, `*** Update File: …`) are edits when they did not fail; `TodoWrite
- * {todos}` (numbered `[status]` lines) and `todo_state` are plans. User text is a turn unless it
- * is only tool results or system reminders. Read as a stream from a byte offset.
- */
+// Factory Droid `~/.factory/sessions/<project>/<session>.jsonl` (or straight under `sessions/`); the CLI is closed
+// source, so these are the shapes its files hold: a header `{type: "session_start", id, title, version, cwd}`;
+// `{type: "message", id, timestamp, message: {role, content}}` with Anthropic blocks (`tool_use {id, name, input}`,
+// `tool_result {tool_use_id, content, is_error?}`); `{type: "todo_state", timestamp, todos}`.
 import { cleanTurnText, outputTail, type SessionAccumulator, type TranscriptRead } from '../../../core/session/events';
 import { forEachJsonLine } from '../lines';
 import { patchPaths } from './codex';
 import { PendingCalls, accumulator, obj, relativePath, str, textOf, transcriptRead, unreadable, type ReaderOptions } from './common';
 import { droidTodoWritePlan } from './planTools';
 
-/** Droid's tools that write the file named by `input.file_path`. */
+/** They take `input.file_path`. */
 const PATH_EDIT_TOOLS = new Set(['Create', 'Edit', 'MultiEdit']);
-/** Calls waiting for their results: 2,000 at most. */
 const MAX_PENDING = 2000;
-/** The exit code a command result states. */
+/** `[Process exited with code N]`, `exit code: N`, `Exit code N`. */
 const EXIT = /(?:\[Process exited with code|\bexit(?:ed with)? code:?|\bExit code:?)\s*(-?\d+)/i;
-/** A call the user refused or cut short: it did not run. */
 const REFUSED = /\b(?:user (?:rejected|denied|cancelled|canceled)|rejected by (?:the )?user|cancelled by (?:the )?user|permission denied by user|tool execution was cancelled)\b/i;
-/** The wrapper Droid may put around the text the user typed. */
 const USER_QUERY = /^<user_query>\s*([\s\S]*?)\s*<\/user_query>$/;
 
 interface DroidCall {
@@ -40,13 +22,11 @@ interface DroidCall {
   readonly time?: string;
 }
 
-/** The exit code a Droid command result states, or null. */
 export function droidExitCode(text: string): number | null {
   const m = EXIT.exec(text);
   return m ? Number(m[1]) : null;
 }
 
-/** Adds the events of one finished call. */
 function addCall(acc: SessionAccumulator, call: DroidCall, result: { text: string; isError: boolean; time?: string }, cwd: string | undefined, opts: ReaderOptions): void {
   const time = result.time ?? call.time;
   const at = time ? { time } : {};
@@ -81,7 +61,7 @@ function addCall(acc: SessionAccumulator, call: DroidCall, result: { text: strin
   }
 }
 
-/** Reads one Droid session from `opts.fromOffset`. Never throws. */
+/** From `opts.fromOffset`. Never throws. */
 export async function readDroid(file: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
   const acc = accumulator(opts);
   const pending = new PendingCalls<DroidCall>();
@@ -128,7 +108,6 @@ export async function readDroid(file: string, opts: ReaderOptions = {}): Promise
   }
 }
 
-/** The folder a Droid session's `session_start` header names, or undefined. */
 export function droidSessionCwd(firstRecord: Record<string, unknown> | undefined): string | undefined {
   return firstRecord?.type === 'session_start' ? str(firstRecord.cwd) : undefined;
 }

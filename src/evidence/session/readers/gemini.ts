@@ -1,35 +1,8 @@
-/**
- * Gemini CLI session logs, kept per project under `~/.gemini/tmp/<project>/` (google-gemini/gemini-cli
- * `packages/core/src/config/storage.ts`; `<project>` is the sha256 of the project root, or since
- * the project registry `~/.gemini/projects.json` a short slug). Four shapes, told apart by content:
- *
- * - **chat recording, JSON Lines** (`chats/session-<time>-<id>.jsonl`, `services/chatRecordingService.ts`
- *   and `chatRecordingTypes.ts`): a first line `{sessionId, projectHash, startTime, …}`, then one
- *   message record per line `{id, timestamp, type: user|gemini|info|error|warning, content, toolCalls?}`
- *   — a message is appended again, whole, each time it changes (its tool calls finish, its tokens
- *   arrive) — plus `{$set: {…}}` metadata updates (which may carry `messages` again) and `{$rewindTo}`.
- *   Read as a stream from a byte offset; each message id and tool call id counts once.
- * - **chat recording, legacy JSON** (`chats/session-*.json`): one object `{sessionId, projectHash,
- *   startTime, lastUpdated, messages: […]}`, rewritten whole; `messages` is streamed element by element.
- * - **checkpoint** (`/chat save <tag>` → `checkpoint-<tag>.json`, `core/logger.ts`): `{history: Content[]}`
- *   (older: a bare `Content[]`), the model's history `{role: user|model, parts: [{text} |
- *   {functionCall} | {functionResponse}]}`, streamed element by element. It has no times.
- * - **`logs.json`** (`core/logger.ts`): `[{sessionId, messageId, timestamp, type: "user", message}]`,
- *   every prompt the user typed in the project; only user turns.
- *
- * Events: `user` / `gemini` text → turns (without the CLI's injected start-up context, thoughts and
- * slash commands); `run_shell_command` → commands with their exit codes, `write_file` / `replace`
- * → file edits (see ./geminiTools.ts). Incremental reads resume after the byte offset (JSON Lines)
- * and skip items not newer than `sinceTime` (all timed shapes), so a message appended again is not
- * counted twice.
- *
- * Compression (`/compress`, or automatic; `services/chatCompressionService.ts`) replaces the model's
- * history by a user-role turn holding the model's `<state_snapshot>` and the reply "Got it. Thanks
- * for the additional context!", then the newest turns. A recording keeps every message before it
- * (`$set.messages` repeats the kept ones under their ids, read once) and a checkpoint saved after
- * it starts with those two turns: the snapshot is a compaction event — the agent's summary, not a
- * request — and the reply no turn.
- */
+// Gemini CLI session logs under `~/.gemini/tmp/<project>/` (gemini-cli `config/storage.ts`), four shapes told apart by
+// content (GeminiShape). Incremental reads resume after the byte offset (JSON Lines) and skip items not newer than
+// `sinceTime`, so a message appended again is not counted twice. Compression replaces the history by a user-role
+// `<state_snapshot>` turn and the reply "Got it. Thanks for the additional context!": the snapshot is a compaction
+// event (the agent's summary, not a request), the reply no turn.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { cleanTurnText, countBadRecord, emptyStats, type ReadStats, type SessionAccumulator, type TranscriptRead } from '../../../core/session/events';
@@ -38,30 +11,32 @@ import { forEachJsonLine, openRegularForReading, parseJsonLine } from '../lines'
 import { addGeminiCall, functionResponseText, type GeminiCall } from './geminiTools';
 import { accumulator, obj, str, transcriptRead, unreadable, type ReaderOptions } from './common';
 
-/** The four Gemini CLI file shapes this reader understands. */
+/**
+ * - `chat-jsonl` (`chats/session-<time>-<id>.jsonl`): `{sessionId, projectHash, startTime, …}`, then messages
+ *   `{id, timestamp, type: user|gemini|info|error|warning, content, toolCalls?}`, each appended again whole when it
+ *   changes, plus `{$set: {…}}` updates (may repeat `messages`) and `{$rewindTo}`
+ * - `chat-json` (`chats/session-*.json`): `{sessionId, projectHash, startTime, lastUpdated, messages: […]}`, rewritten whole
+ * - `checkpoint` (`/chat save <tag>` → `checkpoint-<tag>.json`): `{history: Content[]}` or a bare `Content[]`,
+ *   `{role: user|model, parts: [{text} | {functionCall} | {functionResponse}]}`; no times
+ * - `logs` (`logs.json`): `[{sessionId, messageId, timestamp, type: "user", message}]`, the user's prompts only
+ */
 export type GeminiShape = 'chat-jsonl' | 'chat-json' | 'checkpoint' | 'logs';
 
-/** Bytes of a file's start used to tell its shape: 64 KiB. */
 export const GEMINI_HEAD_BYTES = 64 * 1024;
-/** Message and tool-call ids remembered to count each once: the newest 50,000 of each. */
+/** Message and tool-call ids remembered to count each once (the newest of each). */
 const MAX_IDS = 50_000;
-/** Statuses of a finished tool call in a recording (`scheduler/types.ts` `Status`). */
+/** `scheduler/types.ts` `Status`. */
 const FINISHED = new Set(['success', 'error', 'cancelled']);
 /** The start-up context the CLI sends as the first user message (`utils/environmentContext.ts`), and the model's reply. */
 const STARTUP_CONTEXT = /^(?:<session_context>\s*)?This is the Gemini CLI\. We are setting up the context for our chat\./;
 const STARTUP_REPLY = /^Got it\. Thanks for the context!?$/;
-/** The turn compression writes in the user's role: the model's state snapshot (after its scratchpad, when kept). */
+/** Compression's user-role turn: the model's state snapshot (after its scratchpad, when kept). */
 const STATE_SNAPSHOT = /^(?:<scratchpad>[\s\S]*?<\/scratchpad>\s*)?(<state_snapshot>[\s\S]*?(?:<\/state_snapshot>|$))/;
-/** The model's reply compression writes after the snapshot. */
 const COMPRESSION_REPLY = /^Got it\. Thanks for the additional context!?$/;
-/** A slash command (`/chat save x`, `/memory add …`): an instruction to the CLI, not a request. */
+/** `/chat save x`, `/memory add …`: an instruction to the CLI, not a request. */
 const SLASH_COMMAND = /^\/[a-z][\w:-]*(?:\s|$)/i;
 
-/**
- * The Gemini CLI shape of a file from its first bytes (`head`, possibly cut mid-line) and,
- * only for an empty array, its name (`logs.json`, `checkpoint-*.json`).
- * @returns undefined when the content is none of the four shapes
- */
+/** The name is used only for an empty array (`logs.json`, `checkpoint-*.json`). Undefined for none of the four shapes. */
 export function geminiShapeOf(head: string, fileName = ''): GeminiShape | undefined {
   const t = head.replace(/^\uFEFF/, '').trimStart();
   if (t.startsWith('{')) {
@@ -85,18 +60,11 @@ export function geminiShapeOf(head: string, fileName = ''): GeminiShape | undefi
   return undefined;
 }
 
-/**
- * Whether a file is a Gemini CLI chat recording, checkpoint or `logs.json`, from its first
- * bytes (up to {@link GEMINI_HEAD_BYTES}) and its base name (a tie-breaker for an empty array).
- */
 export function looksLikeGemini(head: string, fileName: string): boolean {
   return geminiShapeOf(head, fileName) !== undefined;
 }
 
-/**
- * The first `n` bytes (default {@link GEMINI_HEAD_BYTES}) of a regular file as UTF-8, for sniffing.
- * @throws the open error (missing file, not a regular file)
- */
+/** @throws the open error (missing file, not a regular file) */
 export async function readFileHead(file: string, n = GEMINI_HEAD_BYTES): Promise<string> {
   const fh = await openRegularForReading(file);
   try {
@@ -108,7 +76,7 @@ export async function readFileHead(file: string, n = GEMINI_HEAD_BYTES): Promise
   }
 }
 
-/** Text of a `PartListUnion`: a string, a part, or parts; thoughts left out. */
+/** A string, a part, or parts; thoughts left out. */
 function partsText(content: unknown): string {
   if (typeof content === 'string') return content;
   const parts = Array.isArray(content) ? content : content && typeof content === 'object' ? [content] : [];
@@ -121,7 +89,7 @@ function partsText(content: unknown): string {
     .join('');
 }
 
-/** A turn's text, or undefined for the start-up context, its acknowledgement and slash commands. */
+/** Undefined for the start-up context, its acknowledgement and slash commands. */
 function turnText(role: 'user' | 'assistant', raw: string): string | undefined {
   const text = cleanTurnText(raw);
   if (!text) return undefined;
@@ -130,7 +98,6 @@ function turnText(role: 'user' | 'assistant', raw: string): string | undefined {
   return text;
 }
 
-/** The state snapshot a user-role text holds when it is compression's summary turn, else undefined. */
 function stateSnapshot(raw: string): string | undefined {
   return STATE_SNAPSHOT.exec(raw.trim())?.[1];
 }
@@ -140,16 +107,15 @@ function remember(set: Set<string>, id: string): void {
   if (set.size > MAX_IDS) set.delete(set.values().next().value as string);
 }
 
-/** Milliseconds since epoch of an ISO time, or NaN. */
 function ms(time: string | undefined): number {
   return time ? Date.parse(time) : Number.NaN;
 }
 
-/** Chat-recording messages (both JSON shapes): each message id's turn and each tool call once. */
+/** Both JSON shapes: each message id's turn and each tool call counted once. */
 class ChatMessages {
   private readonly turnIds = new Set<string>();
   private readonly callIds = new Set<string>();
-  /** The newest message or tool-call time seen (ms since epoch), 0 when none. */
+  /** ms since epoch; 0 when none. */
   lastTime = 0;
 
   constructor(
@@ -210,7 +176,7 @@ class ChatMessages {
   }
 }
 
-/** A checkpoint's model history: calls matched to their responses by id, else by name in order. */
+/** Calls matched to their responses by id, else by name in order. */
 class CheckpointHistory {
   private readonly pending = new Map<string, { name: string; args: Record<string, unknown> }>();
   private seq = 0;
@@ -261,7 +227,7 @@ class CheckpointHistory {
   }
 }
 
-/** Streams one JSON array (at `at`) into `onItem`; a file cut short keeps what was read, counted as one malformed item. */
+/** A file cut short keeps what was read, counted as one malformed item. */
 async function streamItems(file: string, at: readonly string[], stats: ReadStats, onItem: (o: Record<string, unknown>) => void): Promise<void> {
   try {
     await forEachJsonArrayItem(file, at, (item) => {
@@ -276,11 +242,7 @@ async function streamItems(file: string, at: readonly string[], stats: ReadStats
   }
 }
 
-/**
- * Reads one Gemini CLI file — a chat recording (`.jsonl` or legacy `.json`), a checkpoint or
- * `logs.json` — telling the shape from its content. Never throws: a missing or unreadable file,
- * or one in none of the shapes, gives no events and says why in `error`.
- */
+/** Never throws: a missing or unreadable file, or one in none of the shapes, says why in `error`. */
 export async function readGemini(file: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
   const acc = accumulator(opts);
   const since = opts.sinceTime ?? -Infinity;

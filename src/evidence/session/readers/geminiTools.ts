@@ -1,43 +1,27 @@
-/**
- * Gemini CLI tool calls as session events: what `run_shell_command`, `write_file` and
- * `replace` leave in a chat recording or a checkpoint, per the tools' own source
- * (google-gemini/gemini-cli `packages/core/src/tools/shell.ts`, `tools/definitions/base-declarations.ts`,
- * `core/coreToolScheduler.ts` `convertToFunctionResponse` / `createErrorResponse`).
- *
- * The shell tool hands the model one text (its `llmContent`), stored as the function
- * response `{output: text}` (or `{error: message}` when the call failed). Two shapes exist:
- * - up to 2025: `Command: …`, `Directory: …`, `Output:` (or `Stdout:` / `Stderr:`), `Error: …`,
- *   `Exit Code: N | (none)`, `Signal: …`, `Background PIDs: …`, `Process Group PGID: …`, one per line;
- * - since: `Output: …`, then `Error:`, `Exit Code: N` (only when not 0), `Signal:` … only when
- *   they apply — so an `Output:` text with no `Exit Code`, `Error` or `Signal` line exited 0.
- * A call cancelled by the user (status `cancelled`, "cancelled by user") is no result: did not run.
- */
+// Gemini CLI tool calls (gemini-cli `tools/shell.ts`, `coreToolScheduler.ts`). The shell tool's text is stored as the
+// function response `{output}` (`{error}` when the call failed), in one of two shapes: older, one line each of `Command:`,
+// `Directory:`, `Output:` (or `Stdout:` / `Stderr:`), `Error:`, `Exit Code: N | (none)`, `Signal:` …; newer, `Output: …`
+// then `Error:`, `Exit Code: N`, `Signal:` only when they apply, so no such line means exit 0.
 import type { SessionAccumulator, SessionCommand } from '../../../core/session/events';
 import { outputTail } from '../../../core/session/events';
 import { obj, relativePath, str } from './common';
 import { geminiWriteTodosPlan } from './planTools';
 
-/** Gemini CLI's shell tool name (`SHELL_TOOL_NAME`). */
 export const GEMINI_SHELL_TOOL = 'run_shell_command';
-/** Gemini CLI's todo tool (`WRITE_TODOS_TOOL_NAME`): its successful calls are plan snapshots (./planTools.ts). */
+/** Successful calls are plan snapshots. */
 export const GEMINI_TODOS_TOOL = 'write_todos';
-/** Gemini CLI tools that write files, by name (`WRITE_FILE_TOOL_NAME`, `EDIT_TOOL_NAME`); both take `file_path`. */
+/** Both take `file_path`. */
 export const GEMINI_EDIT_TOOLS: ReadonlySet<string> = new Set(['write_file', 'replace']);
 
-/** How one call ended, as the reader needs it. */
 export interface GeminiCallEnd {
-  /** `success`, `error`, `cancelled` (a recording's `status`); checkpoints: `success` or `error` from the response. */
+  /** A recording's `status` (`success`, `error`, `cancelled`); checkpoints: `success` or `error` from the response. */
   readonly status: string;
-  /** The function response's `output` (or `error`) text. */
   readonly text?: string;
   /** The recording's `resultDisplay` when it is text (the shell's raw output). */
   readonly display?: string;
 }
 
-/**
- * Exit code and run status of a shell call from its end.
- * @returns `ran` false for a cancelled or refused call; `exit` null when the text gives none
- */
+/** `ran` false for a cancelled or refused call; `exit` null when the text gives none. */
 export function geminiShellEnd(end: GeminiCallEnd): { ran: boolean; exit: number | null; failed: boolean; output?: string } {
   const text = end.text ?? '';
   const output = end.display ?? outputPart(text);
@@ -62,14 +46,14 @@ export function geminiShellEnd(end: GeminiCallEnd): { ran: boolean; exit: number
   return { ran: true, exit, failed: end.status === 'error' && exit === null, output };
 }
 
-/** The command's own output inside the shell tool's text (after `Output:` / `Stdout:`, before the trailing fields). */
+/** After `Output:` / `Stdout:`, before the trailing fields. */
 function outputPart(text: string): string | undefined {
   const m = /^(?:Output|Stdout): ?([\s\S]*?)(?=^(?:Stderr|Error|Exit Code|Signal|Background PIDs|Process Group PGID): |(?![\s\S]))/m.exec(text);
   const out = m ? m[1].replace(/\n$/, '') : text;
   return out && out !== '(empty)' ? out : undefined;
 }
 
-/** The function response of a call: its `output` or `error` text. */
+/** Its `output` or `error` text. */
 export function functionResponseText(parts: unknown): { text?: string; isError: boolean } {
   for (const p of Array.isArray(parts) ? parts : [parts]) {
     const fr = obj(obj(p)?.functionResponse);
@@ -84,7 +68,6 @@ export function functionResponseText(parts: unknown): { text?: string; isError: 
   return { isError: false };
 }
 
-/** One finished tool call, whatever the file it came from. */
 export interface GeminiCall {
   readonly name: string;
   readonly args: Record<string, unknown>;
@@ -92,11 +75,7 @@ export interface GeminiCall {
   readonly time?: string;
 }
 
-/**
- * Adds the events of one finished call: a command for the shell tool, a file edit for a
- * successful `write_file` / `replace`, a plan for a successful `write_todos`. Other tools
- * (`read_file`, searches) add nothing.
- */
+/** A command for the shell tool; an edit or a plan for a successful write or `write_todos`; other tools add nothing. */
 export function addGeminiCall(acc: SessionAccumulator, call: GeminiCall, workspaceRoot: string | undefined): void {
   const time = call.time ? { time: call.time } : {};
   if (call.name === GEMINI_SHELL_TOOL) {

@@ -1,22 +1,4 @@
-/**
- * OpenCode sessions in its JSON file storage, `~/.local/share/opencode/storage/`
- * (`$XDG_DATA_HOME/opencode/storage`), used up to OpenCode 1.1 (1.2 moved to `opencode.db`:
- * ./opencodeDb.ts). anomalyco/opencode, formerly sst/opencode: `packages/opencode/src/storage/storage.ts`,
- * the layout `storage/json-migration.ts` reads:
- *
- * - `project/<projectID>.json` — `{id, worktree, vcs, time}` (the id is the repository's first
- *   root commit, or `global` outside git);
- * - `session/<projectID>/<sessionID>.json` — `{id: "ses_…", projectID, directory, parentID?, title,
- *   time: {created, updated}}` (`parentID`: a sub-agent session started by the `task` tool);
- * - `message/<sessionID>/<messageID>.json` — `{id: "msg_…", sessionID, role: user|assistant,
- *   time: {created, completed?}, path?: {cwd, root}, summary?}`;
- * - `part/<messageID>/<partID>.json` — `{id: "prt_…", messageID, sessionID, type, …}`.
- *
- * The events of messages and parts are in ./opencodeEvents.ts. IDs sort in creation order, so
- * files are read in name order, one at a time, each capped at {@link MAX_LINE_BYTES} (a larger
- * one is skipped and counted). Incremental reads use `sinceTime` (message `time.created`, tool
- * `time.end`), since every file is rewritten as it grows.
- */
+// OpenCode sessions in its JSON file storage (up to 1.1; 1.2+ keeps them in `opencode.db`, ./opencodeDb.ts).
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { countBadRecord, emptyStats, type ReadStats, type TranscriptRead } from '../../../core/session/events';
@@ -25,11 +7,7 @@ import { accumulator, obj, str, transcriptRead, unreadable, type ReaderOptions }
 import { isOpenCodeDbRef, readOpenCodeDb } from './opencodeDb';
 import { OpenCodeEvents } from './opencodeEvents';
 
-/**
- * Whether a file is an OpenCode storage session, message or part file, from its first bytes
- * (`head`) — ids carry their kind as a prefix (`ses_`, `msg_`, `prt_`). `fileName` is unused
- * beyond the `.json` ending every storage file has.
- */
+/** Ids carry their kind as a prefix (`ses_`, `msg_`, `prt_`); every storage file ends in `.json`. */
 export function looksLikeOpenCode(head: string, fileName: string): boolean {
   if (!fileName.endsWith('.json') || !head.trimStart().startsWith('{')) return false;
   const id = /"id"\s*:\s*"(ses|msg|prt)_[A-Za-z0-9]+"/.exec(head)?.[1];
@@ -39,10 +17,7 @@ export function looksLikeOpenCode(head: string, fileName: string): boolean {
   return false;
 }
 
-/**
- * One storage JSON file as an object, read whole only when at most {@link MAX_LINE_BYTES}.
- * @returns undefined (counted in `stats`) for a file too large, unreadable or not a JSON object
- */
+/** Read whole only when at most {@link MAX_LINE_BYTES}; undefined (counted in `stats`) when too large, unreadable or not an object. */
 export async function readStorageJson(file: string, stats: ReadStats): Promise<Record<string, unknown> | undefined> {
   stats.lines++;
   let fh;
@@ -70,7 +45,7 @@ export async function readStorageJson(file: string, stats: ReadStats): Promise<R
   }
 }
 
-/** The `.json` files of a storage folder in name (= creation) order; none when it is missing. */
+/** Name order is creation order. */
 async function jsonFiles(dir: string): Promise<string[]> {
   try {
     return (await readdir(dir)).filter((f) => f.endsWith('.json')).sort();
@@ -79,19 +54,13 @@ async function jsonFiles(dir: string): Promise<string[]> {
   }
 }
 
-/** Where a storage file sits: the storage folder and the session it belongs to. */
 export interface OpenCodeSessionRef {
   readonly storage: string;
   readonly sessionID: string;
-  /** The session file, when known. */
   readonly sessionFile?: string;
 }
 
-/**
- * The storage folder and session of a session, message or part file, from its path
- * (`<storage>/session/<projectID>/<id>.json`, `<storage>/message/<sessionID>/<id>.json`,
- * `<storage>/part/<messageID>/<id>.json`) and, for a part, its `sessionID` field.
- */
+/** From the path and, for a part, its `sessionID` field. */
 export async function openCodeSessionOf(file: string): Promise<OpenCodeSessionRef | undefined> {
   const abs = path.resolve(file);
   const kind = path.basename(path.dirname(path.dirname(abs)));
@@ -106,10 +75,14 @@ export async function openCodeSessionOf(file: string): Promise<OpenCodeSessionRe
 }
 
 /**
- * Reads one OpenCode session: `file` is its session file in the JSON storage (a message or part
- * file of the session also works), or OpenCode 1.2+'s `opencode.db` (`opencode.db#<sessionID>`
- * names one session; see ./opencodeDb.ts). Never throws: a session with no message folder is an
- * error in `error`; unreadable or oversized files are counted in `stats`.
+ * `file`: the session file (or one of its message or part files), or `opencode.db#<sessionID>`. The storage
+ * `~/.local/share/opencode/storage/`, IDs sorting in creation order:
+ * - `project/<projectID>.json` `{id, worktree, vcs, time}`; `session/<projectID>/<sessionID>.json` `{id: "ses_…",
+ *   projectID, directory, parentID?, title, time: {created, updated}}` (`parentID`: a `task` sub-agent)
+ * - `message/<sessionID>/<messageID>.json` `{id: "msg_…", sessionID, role, time: {created, completed?}, path?, summary?}`
+ * - `part/<messageID>/<partID>.json` `{id: "prt_…", messageID, sessionID, type, …}`
+ * Every file is rewritten as it grows, so incremental reads go by `sinceTime`. Never throws: a session with no
+ * message folder says so in `error`.
  */
 export async function readOpenCode(file: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
   if (isOpenCodeDbRef(file)) return readOpenCodeDb(file, opts);

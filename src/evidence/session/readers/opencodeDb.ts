@@ -1,26 +1,14 @@
-/**
- * OpenCode 1.2 and later keep every session in one SQLite database, `opencode.db` beside the
- * old `storage/` folder (`~/.local/share/opencode/opencode.db`, WAL journal; anomalyco/opencode
- * `packages/opencode/src/session/session.sql.ts`): tables `session` (`id`, `project_id`,
- * `parent_id`, `directory`, `time_created`, `time_updated`, `time_archived` …), `message`
- * (`id`, `session_id`, `time_created`, `data`: the message JSON without its ids) and `part`
- * (`id`, `message_id`, `session_id`, `data`: the part JSON without its ids) — the JSON shapes of
- * the file storage, so the events are the same (./opencodeEvents.ts).
- *
- * Read-only, with Node's own `node:sqlite` (Node 22.13 and later; VS Code's extension host has
- * it): SQLite reads pages on demand and rows are iterated, so memory stays bounded by one
- * message and its parts. Where the running Node has no `node:sqlite` (Node 20), the database
- * cannot be read and the read says so in `error`, naming the fix.
- */
+// OpenCode 1.2+'s SQLite `opencode.db` (`session/session.sql.ts`): tables `session` (`id`, `parent_id`, `directory`,
+// `time_updated`, `time_archived` …), `message` and `part` (`id`, `session_id`, `data`: the file storage's JSON without
+// its ids), so the events are the same. Read-only with `node:sqlite` (Node 22.13+, as in VS Code), rows iterated, so
+// memory stays bounded by one message; without it the read says so in `error`, naming the fix.
 import path from 'node:path';
 import { countBadRecord, emptyStats, type TranscriptRead } from '../../../core/session/events';
 import { accumulator, obj, str, transcriptRead, unreadable, type ReaderOptions } from './common';
 import { OpenCodeEvents } from './opencodeEvents';
 
-/** OpenCode's database file name. */
 export const OPENCODE_DB = 'opencode.db';
 
-/** The part of `node:sqlite` used here. */
 interface Statement {
   all(...params: unknown[]): unknown[];
   iterate?(...params: unknown[]): IterableIterator<unknown>;
@@ -33,7 +21,7 @@ interface SqliteModule {
   DatabaseSync: new (file: string, options?: { readOnly?: boolean }) => Database;
 }
 
-/** Node's `node:sqlite`, or undefined when this Node has none (before 22.13). */
+/** Undefined before Node 22.13. */
 export function nodeSqlite(): SqliteModule | undefined {
   try {
     const get = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule;
@@ -43,17 +31,15 @@ export function nodeSqlite(): SqliteModule | undefined {
   }
 }
 
-/** Whether `ref` names OpenCode's database (`…/opencode.db`) or one session in it (`…/opencode.db#ses_…`). */
+/** `…/opencode.db` or `…/opencode.db#ses_…`. */
 export function isOpenCodeDbRef(ref: string): boolean {
   return /(?:^|[\\/])opencode\.db(?:#ses_[\w-]+)?$/.test(ref);
 }
 
-/** `opencode.db#<sessionID>` for one session of the database. */
 export function openCodeDbRef(dbFile: string, sessionID: string): string {
   return `${dbFile}#${sessionID}`;
 }
 
-/** One session row, as discovery needs it. */
 export interface OpenCodeDbSession {
   readonly id: string;
   readonly parentID?: string;
@@ -65,7 +51,7 @@ function rows(st: Statement, ...params: unknown[]): Iterable<unknown> {
   return st.iterate ? st.iterate(...params) : st.all(...params);
 }
 
-/** Opens the database read-only, runs `use`, closes it. @throws when `node:sqlite` is missing or the file cannot be opened */
+/** @throws when `node:sqlite` is missing or the file cannot be opened */
 export function withOpenCodeDb<T>(dbFile: string, use: (db: Database) => T): T {
   const sqlite = nodeSqlite();
   if (!sqlite) throw new Error(`this Node (${process.version}) has no node:sqlite; OpenCode 1.2+ sessions in ${path.basename(dbFile)} are read with Node 22.13 or later (VS Code's own, or the CLI run with a newer node)`);
@@ -77,7 +63,7 @@ export function withOpenCodeDb<T>(dbFile: string, use: (db: Database) => T): T {
   }
 }
 
-/** The sessions not archived, newest first (at most `limit`). @throws as {@link withOpenCodeDb} */
+/** Not archived, newest first. @throws as {@link withOpenCodeDb} */
 export function openCodeDbSessions(dbFile: string, limit = 2000): OpenCodeDbSession[] {
   return withOpenCodeDb(dbFile, (db) => {
     const out: OpenCodeDbSession[] = [];
@@ -99,10 +85,7 @@ function parse(data: unknown): Record<string, unknown> | undefined {
   }
 }
 
-/**
- * Reads one session of OpenCode's database: `ref` is `…/opencode.db#<sessionID>`, or the
- * database alone (then its newest session in `opts.workspaceRoot`). Never throws.
- */
+/** `ref`: `…/opencode.db#<sessionID>`, or the database alone (its newest session in `opts.workspaceRoot`). Never throws. */
 export async function readOpenCodeDb(ref: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
   const [dbFile, wanted] = ref.split('#');
   const stats = emptyStats();

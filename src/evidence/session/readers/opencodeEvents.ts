@@ -1,23 +1,16 @@
-/**
- * OpenCode messages and parts as session events, whichever storage they came from (the JSON
- * files of ./opencode.ts or the SQLite database of ./opencodeDb.ts). Shapes: anomalyco/opencode
- * `packages/opencode/src/session/message-v2.ts` (parts `text`, `tool` with `state`, `patch`),
- * `tool/bash.ts` (`metadata: {output, exit, description}`; `<bash_metadata>` notes an abort),
- * `tool/edit.ts`, `tool/write.ts` (`input.filePath`), `tool/apply_patch.ts` (`input.patchText`),
- * `tool/todo.ts` (`todowrite`'s `input.todos`: a plan snapshot, ./planTools.ts).
- */
+// OpenCode messages and parts as session events, from the JSON storage or the database alike (`session/message-v2.ts`:
+// parts `text`, `tool` with `state`, `patch`; `tool/bash.ts` `metadata: {output, exit}`, `todowrite`'s `input.todos`).
 import path from 'node:path';
 import { cleanTurnText, outputTail, type ReadStats, type SessionAccumulator } from '../../../core/session/events';
 import { patchPaths } from './codex';
 import { accumulator, obj, relativePath, str } from './common';
 import { openCodeTodoWritePlan } from './planTools';
 
-/** OpenCode tools that edit one file named by `input.filePath`. */
+/** They edit the file `input.filePath`. */
 const FILE_TOOLS = new Set(['edit', 'write', 'multiedit']);
-/** OpenCode tools that apply a patch in `input.patchText` (`*** Update File: …` lines). */
+/** They apply the patch in `input.patchText`. */
 const PATCH_TOOLS = new Set(['apply_patch', 'patch']);
 
-/** Adds the events of one finished tool part. */
 function addTool(acc: SessionAccumulator, part: Record<string, unknown>, cwd: string | undefined, time: string | undefined, workspaceRoot: string | undefined): void {
   const tool = str(part.tool) ?? '';
   const state = obj(part.state) ?? {};
@@ -30,7 +23,7 @@ function addTool(acc: SessionAccumulator, part: Record<string, unknown>, cwd: st
     const command = str(input.command);
     if (!command) return;
     const output = str(meta.output) ?? str(state.output);
-    // `<bash_metadata>` notes a command the user aborted (tool/bash.ts): no result.
+    // `<bash_metadata>` notes a command the user aborted: no result.
     const aborted = !done || /<bash_metadata>[\s\S]*User aborted the command/.test(output ?? '');
     acc.add({
       kind: 'command',
@@ -54,19 +47,14 @@ function addTool(acc: SessionAccumulator, part: Record<string, unknown>, cwd: st
   }
 }
 
-/** Epoch milliseconds of a `time` field's member, or NaN. */
 function timeOf(o: Record<string, unknown> | undefined, key: string): number {
   const t = obj(o?.time)?.[key];
   return typeof t === 'number' ? t : Number.NaN;
 }
 
-/**
- * The events of an OpenCode session, one message (with its parts, in order) at a time —
- * the same for the JSON file storage and the SQLite database (./opencodeDb.ts).
- */
 export class OpenCodeEvents {
   readonly acc: SessionAccumulator = accumulator();
-  /** The newest message creation or tool end seen (ms since epoch), 0 when none. */
+  /** The newest message creation or tool end (ms since epoch), 0 when none. */
   lastTime = 0;
 
   constructor(
@@ -80,7 +68,7 @@ export class OpenCodeEvents {
     return !(Number.isFinite(t) && t <= this.since);
   }
 
-  /** Adds one message (`{role, time, path?, summary?}`) and its parts; a message of another role is counted as skipped. */
+  /** A message `{role, time, path?, summary?}` and its parts; another role is counted as skipped. */
   message(msg: Record<string, unknown>, parts: ReadonlyArray<Record<string, unknown>>, stats: ReadStats): void {
     const role = msg.role === 'user' ? 'user' : msg.role === 'assistant' ? 'assistant' : undefined;
     if (!role) {

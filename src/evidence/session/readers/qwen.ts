@@ -1,38 +1,17 @@
-/**
- * Qwen Code sessions (QwenLM/qwen-code, a fork of Gemini CLI): `~/.qwen/projects/<project>/chats/
- * <session>.jsonl`, where `<project>` is the project root with every character but letters and
- * digits turned into `-` (lower-cased first on Windows; `config/storage.ts` `getProjectDir`,
- * `utils/paths.ts` `sanitizeCwd`), under `$QWEN_RUNTIME_DIR` instead of `~/.qwen` when set.
- *
- * One record a line (`services/chatRecordingService.ts` `ChatRecord`): `{uuid, parentUuid,
- * sessionId, timestamp, type: user|assistant|tool_result|system, subtype?, cwd, version,
- * gitBranch?, message?: Content, toolCallResult?, systemPayload?}`, where `message` is the model
- * API's `{role: user|model, parts: [{text, thought?} | {functionCall: {id, name, args}} |
- * {functionResponse: {id, name, response: {output} | {error}}}]}` and `toolCallResult`
- * `{callId, status: success|error|cancelled, resultDisplay}` says how a call ended.
- *
- * Events: `user` text without a subtype (a typed message; `mid_turn_user_message` too) is a user
- * turn, slash commands, injected notifications and a sub-agent's records (`isSidechain`: its
- * prompt, its words) are not; `assistant` text without thoughts is
- * the agent's turn; each `functionCall` is matched with its `tool_result` by id: the shell tool
- * `run_shell_command` is a command, `write_file` / `edit` (`replace`) are edits (the shapes Gemini
- * CLI's tools share, ./geminiTools.ts); the todo list — `todo_write`'s argument, or the whole list
- * the task tools (`task_create`, `task_update`, …) display, `resultDisplay: {type: "todo_list"}` —
- * is the plan. A `system` record of subtype
- * `chat_compression` holds the compressed history; its first user-role text is the summary: a
- * compaction event, the agent's words. Read as a stream from a byte offset.
- */
+// Qwen Code (a Gemini CLI fork) `~/.qwen/projects/<project>/chats/<session>.jsonl`, records (`ChatRecord`) `{uuid,
+// parentUuid, sessionId, timestamp, type: user|assistant|tool_result|system, subtype?, cwd, message?: Content,
+// toolCallResult?: {callId, status, resultDisplay}, systemPayload?}`, `message` being `{role: user|model, parts: [{text,
+// thought?} | {functionCall: {id, name, args}} | {functionResponse: {id, name, response}}]}`. Tools as Gemini CLI's.
 import { cleanTurnText, type SessionAccumulator, type TranscriptRead } from '../../../core/session/events';
 import { forEachJsonLine } from '../lines';
 import { PendingCalls, accumulator, obj, str, transcriptRead, unreadable, type ReaderOptions } from './common';
 import { addGeminiCall, functionResponseText } from './geminiTools';
 import { qwenTodoListPlan } from './planTools';
 
-/** Calls waiting for their results: 2,000 at most. */
 const MAX_PENDING = 2000;
 /** User-record subtypes the user typed. */
 const TYPED = new Set([undefined, 'mid_turn_user_message']);
-/** A slash command (`/compress`, `/chat save x`): an instruction to the CLI, not a request. */
+/** `/compress`, `/chat save x`: an instruction to the CLI, not a request. */
 const SLASH_COMMAND = /^\/[a-z][\w:-]*(?:\s|$)/i;
 
 interface QwenCall {
@@ -41,7 +20,7 @@ interface QwenCall {
   readonly time?: string;
 }
 
-/** Text of a Content's parts, thoughts left out. */
+/** Thoughts left out. */
 function partsText(parts: unknown): string {
   return (Array.isArray(parts) ? parts : [])
     .map((p) => {
@@ -51,12 +30,11 @@ function partsText(parts: unknown): string {
     .join('');
 }
 
-/** Gemini CLI's name for a Qwen Code tool, where Qwen renamed it. */
 function geminiName(name: string): string {
   return name === 'edit' ? 'replace' : name;
 }
 
-/** Adds a finished call's events. */
+/** The todo list (`todo_write`'s argument, or what the task tools display, `resultDisplay: {type: "todo_list"}`) is the plan. */
 function addCall(acc: SessionAccumulator, call: QwenCall, status: string, parts: unknown, display: unknown, workspaceRoot: string | undefined): void {
   const list = obj(display)?.type === 'todo_list' ? obj(display)?.todos : call.name === 'todo_write' ? call.args.todos : undefined;
   if (list !== undefined) {
@@ -68,7 +46,7 @@ function addCall(acc: SessionAccumulator, call: QwenCall, status: string, parts:
   addGeminiCall(acc, { name: geminiName(call.name), args: call.args, end: { status, text: response.text, display: typeof display === 'string' ? display : undefined }, time: call.time }, workspaceRoot);
 }
 
-/** The summary a `chat_compression` record's compressed history starts with. */
+/** A `chat_compression` record's compressed history starts with the summary, in the user's role. */
 function compressionSummary(payload: Record<string, unknown> | undefined): string | undefined {
   for (const c of Array.isArray(payload?.compressedHistory) ? payload.compressedHistory : []) {
     const o = obj(c);
@@ -77,7 +55,7 @@ function compressionSummary(payload: Record<string, unknown> | undefined): strin
   return undefined;
 }
 
-/** Reads one Qwen Code chat recording from `opts.fromOffset`. Never throws. */
+/** From `opts.fromOffset`. Never throws. */
 export async function readQwen(file: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
   const acc = accumulator(opts);
   const pending = new PendingCalls<QwenCall>();
@@ -89,7 +67,7 @@ export async function readQwen(file: string, opts: ReaderOptions = {}): Promise<
       const at = time ? { time } : {};
       const parts = obj(r.message)?.parts;
       const root = opts.workspaceRoot ?? str(r.cwd);
-      // A sub-agent's records (`isSidechain`): its user-role text is the lead agent's prompt, its words not the session's; its tool calls ran.
+      // A sub-agent's (`isSidechain`) user-role text is the lead agent's prompt, its words not the session's; its tool calls ran.
       const sidechain = r.isSidechain === true;
       if (type === 'user' && TYPED.has(subtype) && !sidechain) {
         const text = cleanTurnText(partsText(parts));

@@ -1,14 +1,7 @@
 /**
- * SpecStory exports: `.specstory/history/<time>-<title>.md` in the workspace, written by the
- * SpecStory extension (Cursor, VS Code Copilot) and CLI (Claude Code, Codex CLI, Cursor CLI,
- * Gemini CLI, Copilot CLI …). Markdown, read line by line from a byte offset.
- *
- * - `_**User (…)**_` and `_**Agent (…)**_` / `_**Assistant**_` headings start turns (a
- *   `- sidechain` heading is a sub-agent's: its tools count, its words are no turn); the text
- *   under them, without `<think>` blocks, tool-use blocks and `---` rules, is the turn.
- * - Tool-use blocks (`<tool-use data-tool-type=… data-tool-name=…>` … `</tool-use>`, the v2.1
- *   `<details>` on the same line or the next) are read by ./specstoryTools.ts: commands with
- *   the exit code their output states (else unknown), refused ones not run; edits; the task list.
+ * SpecStory exports `.specstory/history/<time>-<title>.md` (its extension and CLI, for many agents), read as lines
+ * from a byte offset. `_**User (…)**_` and `_**Agent (…)**_` / `_**Assistant**_` headings start turns (`- sidechain`:
+ * a sub-agent's, its tools count, its words are no turn); `<tool-use …>` blocks are read by ./specstoryTools.ts.
  */
 import { cleanTurnText, type SessionCommand, type TranscriptRead } from '../../../core/session/events';
 import { forEachLine } from '../lines';
@@ -22,7 +15,7 @@ const HEADING = /^_\*\*(User|Agent|Assistant|Cursor)\b([^*]*)\*\*_\s*$/;
 const SKIPPED = /^The user (?:has |have )?(?:skipped|rejected|declined|cancell?ed|chose not to run|did not (?:run|approve))\b/i;
 const TOOL_START = /^<tool-use\b[^>]*\bdata-tool-type="([^"]*)"[^>]*\bdata-tool-name="([^"]*)"/;
 
-/** The time of a heading: `(2026-01-28 13:10:31Z)`, `(model 2026-01-28 13:10:31Z)`, `(2025-04-28 18:53Z)`, a `-0700` offset; undefined when none. */
+/** `(2026-01-28 13:10:31Z)`, `(model 2026-01-28 13:10:31Z)`, `(2025-04-28 18:53Z)`, or a `-0700` offset. */
 function headingTime(rest: string): string | undefined {
   const t = /(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2})(?::(\d{2}))?(Z|[+-]\d{2}:?\d{2})\)?\s*$/.exec(rest.replace(/\)\s*$/, ''));
   if (!t) return undefined;
@@ -31,7 +24,7 @@ function headingTime(rest: string): string | undefined {
   return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
 }
 
-/** Reads one SpecStory export from `opts.fromOffset`. Never throws. */
+/** From `opts.fromOffset`. Never throws. */
 export async function readSpecStory(file: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
   const acc = accumulator(opts);
   let role: 'user' | 'assistant' | undefined;
@@ -41,9 +34,8 @@ export async function readSpecStory(file: string, opts: ReaderOptions = {}): Pro
   let tool: { type: string; name: string; lines: string[] } | undefined;
   let time: string | undefined;
   /**
-   * A command whose block shows no output, and the agent's words after it (up to its next tool
-   * use or the user's turn): their first line may say the user skipped it (the Cursor extension's
-   * blocks carry no status); for a test run, they may be all that says how it ended (its claim).
+   * A command whose block shows no output, and the agent's words after it: they may say the user skipped it (the
+   * Cursor extension's blocks carry no status), or be all that says how a test run ended (its claim).
    */
   let held: { command: SessionCommand; words: string[] } | undefined;
   const release = () => {

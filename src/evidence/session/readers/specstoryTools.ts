@@ -1,31 +1,8 @@
-/**
- * One tool-use block of a SpecStory export, as its generators write it (specstoryai/getspecstory
- * `specstory-cli/pkg/session/markdown.go` `renderToolInfo`, Markdown v2.1.0, and each provider's
- * `markdown_tools.go`; the Cursor extension's older v2.0 blocks):
- *
- *     <tool-use data-tool-type="shell" data-tool-name="Bash"><details>
- *     <summary>Tool use: **Bash**</summary>
- *     Run all tests                              ← the description (Claude Code)
- *
- *     `go test ./...`                             ← the command (a ```bash fence when multi-line)
- *
- *     ```text
- *     ok  github.com/…                            ← the result (Claude Code: "Exit code N" first on failure)
- *     ```
- *     </details></tool-use>
- *
- * Codex CLI puts a one-line command in the summary (`Tool use: **exec_command** \`cmd\``) and its
- * output's "Process exited with code N"; the Cursor extension writes `Run command: CMD` / `Edit
- * file: PATH` in the summary, the command again in a ```bash fence, then the output. Edits: Claude
- * Code's results ("File created successfully at: PATH", "The file PATH has been updated"), Codex's
- * `**Update: \`PATH\`**` lines, raw patch headers, a generic input list's `file_path`. Plans: the
- * "**Agent task list:**" checklist (`- [X]` done, `- [⚡]` in progress, `- [ ]` open). A block
- * the user refused or skipped did not run and edited nothing.
- */
+// One tool-use block of a SpecStory export, as specstory-cli (`pkg/session/markdown.go` `renderToolInfo`, Markdown
+// v2.1.0) and the Cursor extension's older v2.0 blocks write it. A block the user refused or skipped did not run.
 import { outputTail, type PlanItemStatus, type SessionPlan } from '../../../core/session/events';
 import { planOf } from './planTools';
 
-/** What one block says happened. */
 export interface SpecStoryTool {
   readonly command?: { readonly text: string; readonly ran: boolean; readonly exit: number | null; readonly output?: string };
   readonly edits: readonly string[];
@@ -36,7 +13,6 @@ const REFUSED = /The user doesn't want to (?:proceed with this tool use|take thi
 const SHELL_NAMES = /bash|shell|terminal|command|exec/i;
 const WRITE_NAMES = /^(?:Write|Edit|MultiEdit|NotebookEdit|apply_patch|edit_file|search_replace|write|edit|replace|create_file|write_file|str_replace\w*|multi_edit|insert_edit_into_file)$/;
 
-/** The fenced blocks of a text in order: their info string and content. */
 function fences(text: string): Array<{ lang: string; body: string; start: number }> {
   const out: Array<{ lang: string; body: string; start: number }> = [];
   const re = /^(`{3,}|~{3,})([^\n`]*)\n([\s\S]*?)^\1[ \t]*$/gm;
@@ -44,7 +20,7 @@ function fences(text: string): Array<{ lang: string; body: string; start: number
   return out;
 }
 
-/** The exit code an output states: Claude Code's "Exit code N" first line, Codex's "Process exited with code N" / "Exit code: N" line. */
+/** Claude Code's "Exit code N" first line, Codex's "Process exited with code N" / "Exit code: N" line. */
 function exitOf(output: string): number | null {
   const first = /^\s*Exit code:? (-?\d+)\s*$/m.exec(output.split('\n', 1)[0] ?? '');
   if (first) return Number(first[1]);
@@ -54,7 +30,7 @@ function exitOf(output: string): number | null {
 
 const CHECK = /^\s*[-*]\s*\[(X|x| |⚡|-|~)\]\s*(?:(?:🔥|🌡️|🌡|❄️|❄)\s*)?(.+?)\s*$/u;
 
-/** The "**Agent task list:**" checklist of a block (Claude Code TodoWrite, Codex update_plan), as a plan. */
+/** `- [X]` done, `- [⚡]` in progress, `- [ ]` open (Claude Code TodoWrite, Codex update_plan). */
 function taskList(body: string, tool: string, time?: string): SessionPlan | undefined {
   const at = body.indexOf('**Agent task list:**');
   if (at < 0) return undefined;
@@ -70,7 +46,7 @@ function taskList(body: string, tool: string, time?: string): SessionPlan | unde
   return planOf(tool, items, { time });
 }
 
-/** The paths a write block names as written. */
+/** Claude Code's results ("File created successfully at: PATH"), Codex's `**Update: \`PATH\`**`, patch headers, `file_path`. */
 function writtenPaths(summary: string, body: string): string[] {
   const out: string[] = [];
   const add = (p: string | undefined) => {
@@ -86,16 +62,26 @@ function writtenPaths(summary: string, body: string): string[] {
 }
 
 /**
- * Reads one block.
- * @param type the block's `data-tool-type`; @param name its `data-tool-name`
- * @param text the block's lines, joined
+ * `type` and `name` are the block's `data-tool-type` and `data-tool-name`; `text` its lines:
+ *
+ *     <tool-use data-tool-type="shell" data-tool-name="Bash"><details>
+ *     <summary>Tool use: **Bash**</summary>
+ *     Run all tests                 ← description (Claude Code)
+ *     `go test ./...`               ← the command (a ```bash fence when multi-line)
+ *     ```text
+ *     ok  github.com/…              ← the result ("Exit code N" first on failure)
+ *     ```
+ *     </details></tool-use>
+ *
+ * Codex puts a one-line command in the summary (`Tool use: **exec_command** \`cmd\``); Cursor writes `Run command: CMD`
+ * / `Edit file: PATH` there, then the command in a ```bash fence, then the output.
  */
 export function specStoryTool(type: string, name: string, text: string, time?: string): SpecStoryTool {
   const summaryMatch = /<summary>([\s\S]*?)<\/summary>/.exec(text);
   const summary = summaryMatch?.[1] ?? '';
   const afterSummary = summaryMatch ? text.slice((summaryMatch.index ?? 0) + summaryMatch[0].length) : text.replace(/^<tool-use[^>]*>/, '');
   const body = afterSummary.replace(/<\/details>\s*<\/tool-use>\s*$/, '').replace(/<\/details>\s*$/, '').replace(/<\/tool-use>\s*$/, '');
-  // Refused, skipped or interrupted: said in the summary, a result fence or a status line, never in the agent's own description.
+  // Refused, skipped or interrupted: said in the summary, a result fence or a status line, never the agent's description.
   const refused = REFUSED.test(summary) || fences(body).some((f) => REFUSED.test(f.body)) || /^Status: \*\*(?:cancell?ed|rejected|skipped)\*\*/im.test(body) || /^\s*Cancell?ed\s*$/.test(body);
   const plan = taskList(body, name, time);
   if (plan) return { edits: [], plan };
@@ -106,7 +92,7 @@ export function specStoryTool(type: string, name: string, text: string, time?: s
   let command = /Run command:\s*([\s\S]+?)\s*$/.exec(summary)?.[1] ?? /Tool use: \*\*[^*]+\*\*\s+`([^`\n]+)`\s*$/.exec(summary)?.[1];
   let rest = blocks;
   if (!command) {
-    // Claude Code: a line that is the command in backticks, before the first fence; else a ```bash fence.
+    // Claude Code: the command in backticks before the first fence; else a ```bash fence.
     const beforeFence = body.slice(0, blocks[0]?.start ?? body.length);
     command = /^`([^`\n]+)`\s*$/m.exec(beforeFence)?.[1];
     if (!command && blocks[0] && /^(?:bash|sh|shell|zsh|console|powershell|ps1)?$/.test(blocks[0].lang)) {
