@@ -80,7 +80,7 @@ export const HandoverRequestSchema = z.object({
   commands_run: z.array(CommandRunSchema).max(MAX_LIST_ITEMS, `must have at most ${formatCount(MAX_LIST_ITEMS)} entries`).optional(),
   /** Fields the caller passes still as drafted (in the panel: not edited by the user). */
   drafted: z.array(DraftedFieldSchema).max(20, 'has too many entries').default([]),
-  /** Fill each draftable field left empty from the evidence's draft (src/engine/drafting.ts); a field given is never replaced. */
+  /** Fill each draftable field left empty from the evidence's draft (src/engine/draft/evidenceDraft.ts); a field given is never replaced. */
   draft: z.boolean().default(false),
   return_condition: oneLine('when the specialist hands back').optional(),
   handover_reason: z.string().max(MAX_LINE_CHARS * 2, `must be at most ${formatCount(MAX_LINE_CHARS * 2)} characters`).default(''),

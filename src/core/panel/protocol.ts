@@ -168,7 +168,7 @@ export const DraftNotificationSchema = z.strictObject({
 });
 export type DraftNotification = z.infer<typeof DraftNotificationSchema>;
 
-/** The fields a language model drafts (src/engine/modelDraft.ts). */
+/** The fields a language model drafts (src/engine/draft/modelDraft.ts). */
 export const ModelDraftFieldsSchema = z.pick(SessionDraftSchema, { summary: true, decisions: true, failed_approaches: true, next_steps: true });
 
 /** `available`: `model` names it, nothing sent yet; `unavailable`/`failed`: `message` says why; `done`: `fields` and the token cost. */
