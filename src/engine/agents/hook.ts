@@ -12,7 +12,7 @@ import { draftSummaryFromEvidence } from '../draft/evidenceDraft';
 import { collectEvidenceFor, prepareHandover, readSessionLog, writeHandover } from '../handover/handover';
 import { workspaceFolderOf } from '../project/project';
 
-/** Why an existing path is no regular file, else undefined. Only stats it: a FIFO is never opened, so this never blocks. */
+/** Why a path is no regular file (or is a link loop), else undefined. Only stats it: a FIFO is never opened, so this never blocks. */
 export function notARegularFile(file: string): string | undefined {
   let st;
   try {
