@@ -1,9 +1,4 @@
-/**
- * The draft job: what a handoff of the workspace would be drafted with now — git
- * and the session log collected once, drafted by `draftFromEvidence` (src/engine/draft/evidenceDraft.ts)
- * — without writing anything: no handoff, no briefing, no session-log read offsets. The CLI's
- * `specialist-handoff draft` prints it; every other surface drafts inside its handoff.
- */
+/** What a handoff would be drafted with now, writing nothing (no handoff, briefing or session-log offsets). */
 import { fieldError, handoverError, type HandoverError } from '../../core/handoff/errors';
 import type { Draft } from '../../core/handoff/draftFields';
 import { DEFAULT_INCLUDE_RECENT_TURNS, DEFAULT_USER_REQUEST_TOKENS } from '../../core/handoff/request';
@@ -16,22 +11,15 @@ import { handoffRootOf } from '../project/project';
 import { counterFor } from '../tokenizers/tokenizer';
 import { jobError } from '../project/jobError';
 
-/** What to draft with: the encoding tokens are counted in (default `o200k_base`), the recent turns a handoff would keep (default 5), the commands cap. */
 export interface DraftJobOptions {
   readonly tokenizer?: TokenizerName | string;
   readonly includeRecentTurns?: number;
   readonly commandsCap?: number;
 }
 
-/** Outcome of {@link draftJob}: the draft, the transcripts it read (named as a handoff names them) and `WARNING:` lines, or the error. */
 export type DraftJobOutcome = { status: 'ok'; draft: Draft; session_sources: SessionSourceSummary[]; warnings: string[] } | HandoverError;
 
-/**
- * Drafts a handoff of `env`'s workspace from evidence alone, writing nothing. The user-request
- * bound is `env.userRequestTokens` (default 1,500 tokens). Never throws.
- * @returns `{status: "error", field}` for a bad handoff folder (`handoff.directory`), tokenizer
- *   (`tokenizer`) or recent-turn count (`include_recent_turns`)
- */
+/** Never throws: a bad handoff folder, tokenizer, turn count or request bound is an error naming the field. */
 export async function draftJob(env: HandoverEnvironment, options: DraftJobOptions = {}): Promise<DraftJobOutcome> {
   try {
     const root = handoffRootOf(env);

@@ -1,9 +1,3 @@
-/**
- * The loop guards of agent calls: an agent cannot confirm the hop guard, so for it the
- * engine decides whether a hop may go ahead (docs/DESIGN.md, "The hop guard"; Agent
- * Zero's `max_handover_depth = 3`). Used by `prepareHandover`
- * (src/engine/handover/handover.ts) when `env.caller === 'agent'`.
- */
 import { visitWithoutProgress } from '../../core/handoff/compose';
 import { handoverError, type HandoverError } from '../../core/handoff/errors';
 import type { HandoffFrontmatter, HandoffPackage } from '../../core/handoff/schema';
@@ -11,14 +5,9 @@ import type { Specialist } from '../../core/specialists/registry';
 import { chainVisits, openVisits } from '../../store/handoffs/chainVisits';
 
 /**
- * The loop guard of agent calls (see `caller` of `HandoverEnvironment`, src/engine/project/environment.ts): refuses a hop
- * past the depth limit, and a return to a specialist the chain already visited with the
- * code unchanged since (docs/DESIGN.md §4, `diff_hash`; Agent Zero's `max_handover_depth = 3`).
- * Whatever the parent — none (`parent: "none"`), or a handoff of another chain — it also
- * refuses handing the same topic to a specialist that still has it open with the code
- * unchanged: otherwise two agents could bounce the work between them by starting a new
- * chain on every call, and the chain-based checks would never see a loop.
- * @returns the refusal, or undefined when the hop may go ahead
+ * For agents, which cannot confirm the hop guard: refuses a hop past the depth limit, or back to a visited
+ * specialist with the code unchanged. Whatever the parent, it also refuses the same topic to a specialist that
+ * still has it open with the code unchanged, or agents could bounce work by starting a new chain each call.
  */
 export async function agentLoopGuard(composed: HandoffPackage, parent: HandoffFrontmatter | undefined, specialist: Specialist, root: string): Promise<HandoverError | undefined> {
   const g = composed.hop_guard;

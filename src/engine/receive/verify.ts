@@ -1,16 +1,6 @@
 /**
- * "Handoff: Verify" and `specialist-handoff verify` (docs/DESIGN.md §9 "Verify on
- * receipt"): a handoff's staleness report (as the receiving prompt has it) plus each recorded
- * test and build command re-run — only with the user's consent (`run`) — and judged against
- * what the handoff recorded: verified, contradicted or unverifiable
- * (src/core/receive/verification.ts `judgeRecheck`). A verification that ran is stored as
- * its own file (src/store/handoffs/verifications.ts) and appended to the specialist's
- * briefing; the timeline and the receiving prompt show its line.
- *
- *   handoff ─▶ planVerification (Tests run + Commands run of kind build, folders checked)
- *          ─▶ verifyHandoff: staleness ─▶ runner (shell / VS Code task) ─▶ judge ─▶ store + briefing
- *
- * Never throws: errors are values (src/core/handoff/errors.ts).
+ * "Verify on receipt": a handoff's staleness report plus each recorded test and build command re-run, only with the
+ * user's consent (`run`), and judged against what was recorded. A verification that ran is stored and added to the briefing.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
@@ -38,20 +28,13 @@ import { jobError } from '../project/jobError';
 
 export { createShellCommandRunner, shellCommandRunner } from './shellCommandRunner';
 
-/** Per-command timeout of a re-run: 600,000 ms (10 minutes; VS Code's `handoff.verify.timeoutSeconds` default 600). */
+/** ms; VS Code's `handoff.verify.timeoutSeconds` defaults to the same. */
 export const DEFAULT_VERIFY_TIMEOUT_MS = 600_000;
-/** Longest per-command timeout accepted: 86,400,000 ms (a day). */
 export const MAX_VERIFY_TIMEOUT_MS = 86_400_000;
-/** Rechecks of one verification at most: 100 (`VerificationSchema`); the rest are named in a warning. */
+/** The rest are named in a warning. */
 export const MAX_RECHECKS = 100;
 
-/**
- * One recorded command as it would be re-run. `cwd`: the absolute folder it runs in (the
- * recorded folder resolved against the workspace; the workspace folder when none was
- * recorded); `recordedCwd`: the folder as the handoff recorded it (null: the workspace's);
- * `recorded`: its outcome at handoff; `missing`: why it cannot run here (the folder is gone,
- * or it is outside the workspace), absent when it can.
- */
+/** `recordedCwd` null: the workspace's; `missing`: why it cannot run here, absent when it can. */
 export interface PlannedRecheck {
   kind: 'test' | 'build';
   command: string;
@@ -61,32 +44,26 @@ export interface PlannedRecheck {
   missing?: string;
 }
 
-/** What to verify: a handoff id, its file name or `latest` (default: the newest handoff, never a result — like `prompt`). */
+/** Default: the newest handoff, never a result. */
 export interface VerifyPlanRequest {
   handoff?: string;
 }
 
-/** The plan of a verification: the handoff, its specialist, the commands to re-run in order (tests, then builds), and warnings. */
 export type VerificationPlan = { status: 'ok'; handoff_id: string; handoff_file: string; specialist: string; rechecks: PlannedRecheck[]; warnings: string[] } | HandoverError;
 
-/** A verification to run: `run` is the user's consent to re-run the commands; `timeoutMs` per command (default {@link DEFAULT_VERIFY_TIMEOUT_MS}). */
+/** `run` is the user's consent to re-run the commands. */
 export interface VerifyRequest {
   handoff?: string;
   run: boolean;
   timeoutMs?: number;
 }
 
-/**
- * Outcome of {@link verifyHandoff}: the verification and its line; `verification_file` and
- * `briefing_file` the files written (absolute), both null when nothing ran (`run` false:
- * nothing is recorded) — `briefing_file` null too when the handoff names no briefing or it
- * could not be written (a warning says why).
- */
+/** The file paths are null when nothing was recorded; `briefing_file` also when it could not be written (a warning says why). */
 export type VerifyOutcome =
   | { status: 'ok'; verification: Verification; line: string; handoff_id: string; handoff_file: string; briefing_file: string | null; verification_file: string | null; warnings: string[] }
   | HandoverError;
 
-/** What {@link verifyHandoff} needs besides the environment: the runner (default: {@link shellCommandRunner}) and a progress callback, called before each command with the count done so far. */
+/** `onProgress` is called before each command with the count done so far. */
 export type VerifyEnvironment = HandoverEnvironment & { runner?: CommandRunner; onProgress?: (done: number, total: number, command: string) => void };
 
 interface Planned {
@@ -97,7 +74,6 @@ interface Planned {
   readonly warnings: string[];
 }
 
-/** Where a recorded folder is now: the absolute folder, or why it cannot be used. */
 async function resolveFolder(workspaceRoot: string, recorded: string | null): Promise<{ cwd: string; missing?: string }> {
   const cwd = recorded === null || recorded === '.' ? workspaceRoot : path.resolve(workspaceRoot, recorded);
   const rel = path.relative(workspaceRoot, cwd);
@@ -147,7 +123,7 @@ async function plan(req: VerifyPlanRequest, env: HandoverEnvironment): Promise<P
   const rechecks: PlannedRecheck[] = [];
   for (const r of recorded.slice(0, MAX_RECHECKS)) {
     const hidden = invisibleInCommand(r.command);
-    // Never run what the user cannot see: a hand-edited or merged handoff may hide a command (docs/DESIGN.md §9).
+    // Never run what the user cannot see: a hand-edited or merged handoff may hide a command.
     const where = hidden.length
       ? { cwd: path.resolve(env.workspaceRoot, r.recordedCwd ?? '.'), missing: `the recorded command holds invisible characters (${hidden.join(' ')}) and is not re-run — check the handoff's ${r.kind === 'test' ? 'Tests run' : 'Commands run'} section, run it yourself if it is what you mean` }
       : await resolveFolder(env.workspaceRoot, r.recordedCwd);
@@ -156,15 +132,7 @@ async function plan(req: VerifyPlanRequest, env: HandoverEnvironment): Promise<P
   return { root, file: found.file, handoff, rechecks, warnings };
 }
 
-/**
- * Plans a verification: finds the handoff (`handoff`: id, file name or `latest`; default the
- * newest handoff, never a result), reads the commands to re-run from its "Tests run" section
- * (`parseTestsRun`: the latest run of each command in each folder) and its "Commands run"
- * section (`parseCommandsRun`, kind `build`), and checks each recorded folder exists inside
- * the workspace. Runs nothing, writes nothing: what a consent dialog lists.
- * @returns the plan, or the error: `handoff` (not found, `not_found`), `project_root` /
- *   `handoff.directory` (the project cannot be opened), `internal`. Never throws.
- */
+/** Runs and writes nothing: what a consent dialog lists. Never throws. */
 export async function planVerification(req: VerifyPlanRequest, env: HandoverEnvironment): Promise<VerificationPlan> {
   try {
     const p = await plan(req, env);
@@ -177,19 +145,8 @@ export async function planVerification(req: VerifyPlanRequest, env: HandoverEnvi
 }
 
 /**
- * Verifies a handoff (see the file's comment): the staleness report first (before anything
- * runs and changes the workspace), then — when `run` — each planned command through the
- * runner in its folder, one at a time, each stopped after `timeoutMs` (ms); a folder that is
- * gone, a command not found (exit code 127) or a timeout is unverifiable with the reason;
- * `env.signal` cancels (the running command is stopped, the rest are not run). When `run`,
- * the verification is written (`verifications/<id>/…json`) and its section appended to the
- * handoff's briefing (a new file of the briefing's folder, `<handoff id>.verification-<time>_<hex>.md`,
- * or an append to a briefing of the older single-file layout): nothing already there is
- * rewritten. Without `run` nothing runs and nothing is written (every recheck `not_run`);
- * nor when it was cancelled before any command ran (a warning says so).
- * @returns the outcome, or the error: `timeoutMs` (not a whole number of ms from 1 to a day),
- *   those of {@link planVerification}, `io` (the verification file could not be written).
- *   A briefing that cannot be written is a warning. Never throws.
+ * Staleness first, before anything runs and changes the workspace; then, with `run`, each command in its folder,
+ * one at a time. Nothing is recorded without `run`, or when cancelled before any command ran. Never throws.
  */
 export async function verifyHandoff(req: VerifyRequest, env: VerifyEnvironment): Promise<VerifyOutcome> {
   try {
@@ -259,13 +216,7 @@ async function verify(req: VerifyRequest, env: VerifyEnvironment): Promise<Verif
   return { status: 'ok', verification, line, handoff_id: verification.handoff_id, handoff_file: p.file, briefing_file: briefingFile, verification_file: verificationFile, warnings };
 }
 
-/**
- * Adds the verification's section to the handoff's briefing (docs/DESIGN.md §5 "Briefings").
- * Ours (`briefings/<name>/<id>.md`): a new file beside the handoff's section, named so it
- * sorts right after it (`<id>.verification-<time>_<8 hex>.md`), starting with the same header;
- * a briefing of the older layout (`briefings/<name>.md`): one append.
- * @returns the file written, undefined when the handoff names no briefing (a result), or the error
- */
+/** A new file beside the handoff's section, sorting right after it, or one append to a single-file briefing; undefined when no briefing is named. */
 async function appendToBriefing(workspaceRoot: string, root: string, handoff: ParsedHandoff, v: Verification): Promise<string | undefined | { error: Error }> {
   const named = handoff.frontmatter.briefing_file;
   if (!named) return undefined;
