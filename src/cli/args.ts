@@ -1,7 +1,7 @@
 /** The `specialist-handoff` command line: one strict `util.parseArgs` table for every subcommand. */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { BUDGET_PRESET_NAMES } from '../core/handoff/limits';
-import { clipText } from '../core/handoff/render';
+import { clipText } from '../core/handoff/text';
 
 export const OPTIONS = {
   specialist: { type: 'string', short: 's' },

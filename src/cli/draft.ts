@@ -1,5 +1,5 @@
 /** `specialist-handoff draft`: prints what a handoff would be drafted with now. Writes nothing. */
-import type { Draft, Provenance } from '../core/handoff/draftFields';
+import type { SessionDraft, Provenance } from '../core/handoff/draftFields';
 import { draftItemText } from '../core/handoff/drafted';
 import { renderCommandRun } from '../core/handoff/draftSections';
 import { describeLeftOut } from '../core/handoff/summary';
@@ -15,7 +15,7 @@ function from(p: Provenance): string {
   return `[${p.reader}${p.time ? ` ${p.time}` : ''}]`;
 }
 
-export function formatDraft(d: Draft): string {
+export function formatDraft(d: SessionDraft): string {
   const block = (title: string, lines: string[]) => [`${title}:`, ...(lines.length ? lines : ['  (none)'])];
   const quoted = (text: string) => text.trim().split(/\r\n|\r|\n/).map((l) => `    > ${l}`);
   const out = [

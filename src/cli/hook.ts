@@ -7,7 +7,7 @@ import path from 'node:path';
 import { isatty } from 'node:tty';
 import { MAX_HOOK_INPUT_BYTES, SAFETY_NET_EVENTS } from '../core/agents/claudeHook';
 import { readSessionStartInput } from '../core/agents/sessionStart';
-import { formatCount } from '../core/handoff/render';
+import { formatCount } from '../core/handoff/limits';
 import { runClaudeHook } from '../engine/agents/hook';
 import { releaseEncodings } from '../engine/tokenizers/tokenizer';
 import type { Values } from './args';

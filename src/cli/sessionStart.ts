@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { sessionStartOutput, type SessionStartInput } from '../core/agents/sessionStart';
-import { formatCount } from '../core/handoff/render';
+import { formatCount } from '../core/handoff/limits';
 import { sessionStartJob } from '../engine/agents/sessionStart';
 import type { Values } from './args';
 import { EXIT_FAILURE, EXIT_OK, type CliIo } from './io';

@@ -2,7 +2,7 @@
  * How the CLI words engine errors: it names the flag (`--max-tokens`, `--decision #1`) where the
  * engine names a request field or setting, looked up by field, never parsed from the message.
  */
-import { fixFor, type HandoverError } from '../core/handoff/errors';
+import { fixFor, type JobError } from '../core/handoff/errors';
 import type { HandoffPackage } from '../core/handoff/schema';
 import { overBudgetWarning } from '../core/handoff/summary';
 import type { Values } from './args';
@@ -69,7 +69,7 @@ export function flagOf(path: ReadonlyArray<string | number>): string | undefined
 }
 
 /** `ERROR: <flag> <problem> — <fix>` when the error has parts, else the engine's message. */
-export function cliErrorText(error: HandoverError): string {
+export function cliErrorText(error: JobError): string {
   if (error.problem === undefined) return error.message;
   const subject = (error.path && flagOf(error.path)) ?? error.subject;
   const fix = (error.setting !== undefined && Object.hasOwn(SETTING_FLAGS, error.setting) ? fixFor(error, SETTING_FLAGS) : undefined) ?? lookup(FIELD_FIXES, error.field) ?? error.fix;
@@ -101,10 +101,10 @@ export function fail(io: CliIo, values: Partial<Values>, text: string, code: num
 }
 
 /** 1 for a disk (`io`) or internal failure, else 2. */
-export function exitCodeOf(error: Pick<HandoverError, 'field'>): number {
+export function exitCodeOf(error: Pick<JobError, 'field'>): number {
   return error.field === 'io' || error.field === 'internal' ? EXIT_FAILURE : EXIT_BAD_INPUT;
 }
 
-export function failWith(io: CliIo, values: Partial<Values>, error: HandoverError, code: number): number {
+export function failWith(io: CliIo, values: Partial<Values>, error: JobError, code: number): number {
   return fail(io, values, cliErrorText(error), code, error.field);
 }

@@ -2,7 +2,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { fsCause, type FsFailure } from '../core/handoff/fsErrors';
 import path from 'node:path';
-import type { HandoverEnvironment } from '../engine/project/environment';
+import type { JobContext } from '../engine/project/jobContext';
 import { cliSessionLogStatePath, currentCliSessionId } from '../engine/project/cliSession';
 import { handoffRootOf, workspaceFolderOf, type WorkspaceFolder } from '../engine/project/project';
 import { transcriptAccess } from '../engine/project/namedTranscript';
@@ -91,7 +91,7 @@ export async function readSummary(values: Values, io: CliIo): Promise<string | {
 }
 
 /** The engine environment of the CLI's session: `--session-id`, else the CLI's current one. */
-export async function cliEnvironment(cwd: string, values: Values, mode: string): Promise<HandoverEnvironment> {
+export async function cliEnvironment(cwd: string, values: Values, mode: string): Promise<JobContext> {
   return {
     workspaceRoot: cwd,
     handoffDirectory: values.dir,

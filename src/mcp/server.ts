@@ -14,7 +14,7 @@ import { sanitizeOutput, sanitizeValue } from '../core/safety/gate';
 import type { HandoverOk } from '../core/handoff/schema';
 import { describeSpecialist } from '../core/specialists/registry';
 import { PRIOR_HANDOFFS_BUDGET_BYTES } from '../core/timeline/chains';
-import type { HandoverEnvironment } from '../engine/project/environment';
+import type { JobContext } from '../engine/project/jobContext';
 import { openProject, type Project } from '../engine/project/project';
 import { priorHandoffsFor } from '../engine/receive/prompt';
 import { recordResult } from '../engine/receive/recordResult';
@@ -59,7 +59,7 @@ function okResult(text: string, structured: Record<string, unknown>): CallToolRe
   return { content: [{ type: 'text', text }], structuredContent: structured };
 }
 
-async function environmentFor(ctx: McpServerContext, root: string, signal?: AbortSignal): Promise<HandoverEnvironment> {
+async function environmentFor(ctx: McpServerContext, root: string, signal?: AbortSignal): Promise<JobContext> {
   const env = await ctx.environment(root);
   return signal ? { ...env, signal } : env;
 }
@@ -68,7 +68,7 @@ async function projectOf(
   projectRoot: string | undefined,
   ctx: McpServerContext,
   signal?: AbortSignal,
-): Promise<{ ok: true; env: HandoverEnvironment; project: Project } | { ok: false; result: CallToolResult }> {
+): Promise<{ ok: true; env: JobContext; project: Project } | { ok: false; result: CallToolResult }> {
   const root = await resolveProjectRoot(projectRoot, ctx);
   if (!root.ok) return { ok: false, result: errorResult(root.text) };
   const env = await environmentFor(ctx, root.root, signal);

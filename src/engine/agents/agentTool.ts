@@ -10,7 +10,7 @@ import { fsCause, linkLoopProblem, loopingLink } from '../../core/handoff/fsErro
 import { BUDGET_PRESETS, formatCount } from '../../core/handoff/limits';
 import { BudgetPresetSchema, MAX_ITEM_CHARS, MAX_LIST_ITEMS, parseTurn } from '../../core/handoff/request';
 import { ReasonKindSchema, type HandoverOk } from '../../core/handoff/schema';
-import { handover, latestHandoff, type HandoverEnvironment } from '../handover/handover';
+import { handover, latestHandoff, type JobContext } from '../handover/handover';
 
 export const HANDOVER_TOOL_NAME = 'handover_to_specialist';
 
@@ -79,7 +79,7 @@ export interface ToolContext {
   readonly from?: string;
   readonly tokenizerFor?: (root: string) => string | undefined;
   /** `caller` is set to `agent` by the tool. */
-  readonly environment: (root: string) => HandoverEnvironment | Promise<HandoverEnvironment>;
+  readonly environment: (root: string) => JobContext | Promise<JobContext>;
 }
 
 export type ToolOutcome = { readonly ok: true; readonly result: HandoverOk; readonly text: string } | { readonly ok: false; readonly text: string };
@@ -174,7 +174,7 @@ export async function runHandoverTool(input: unknown, ctx: ToolContext): Promise
 
 const OPEN_STATUSES = new Set(['pending', 'accepted', 'in_progress']);
 
-async function parentFor(given: string | undefined, env: HandoverEnvironment): Promise<{ parent?: string }> {
+async function parentFor(given: string | undefined, env: JobContext): Promise<{ parent?: string }> {
   if (given === 'none') return {};
   if (given !== undefined) return { parent: given };
   const latest = await latestHandoff(env);

@@ -1,11 +1,12 @@
 /** `export-agents` and its command: writes the workspace's specialists into `.github/agents/` and `.claude/agents/`. */
 import path from 'node:path';
+import { runJob } from '../project/jobError';
 import { AGENT_TARGETS, type AgentTarget } from '../../core/specialists/agentFiles';
-import { formatCount, plural } from '../../core/handoff/render';
-import { handoverError, type HandoverError } from '../../core/handoff/schema';
+import { formatCount } from '../../core/handoff/limits';
+import { plural } from '../../core/handoff/text';
+import { jobError, type JobError } from '../../core/handoff/schema';
 import { exportSpecialists, type ExportSummary } from '../../store/specialists/agentFolders';
 import { openProject } from '../project/project';
-import { jobError } from '../project/jobError';
 
 export const EXPORT_TARGET_CHOICES = ['github', 'claude', 'all'] as const;
 
@@ -28,7 +29,7 @@ export type ExportAgentsOk = ExportSummary & {
   readonly warnings: string[];
 };
 
-export type ExportAgentsResult = ExportAgentsOk | HandoverError;
+export type ExportAgentsResult = ExportAgentsOk | JobError;
 
 function targetsOf(target: ExportAgentsRequest['target']): AgentTarget[] | undefined {
   if (target === undefined) return [...AGENT_TARGETS];
@@ -40,13 +41,13 @@ function targetsOf(target: ExportAgentsRequest['target']): AgentTarget[] | undef
 
 /** See `exportSpecialists` for what is written, kept or replaced. Never throws. */
 export async function exportAgents(request: ExportAgentsRequest, env: ExportAgentsEnvironment): Promise<ExportAgentsResult> {
-  try {
+  return runJob('exporting the specialists', async () => {
     if (!env.workspaceRoot || !path.isAbsolute(env.workspaceRoot)) {
-      return handoverError(`project_root must be an absolute path (got "${env.workspaceRoot ?? ''}")`, 'project_root');
+      return jobError(`project_root must be an absolute path (got "${env.workspaceRoot ?? ''}")`, 'project_root');
     }
     const targets = targetsOf(request.target);
     if (!targets) {
-      return handoverError(`unknown export target "${String(request.target).slice(0, 40)}" — use --target github (.github/agents), claude (.claude/agents) or all`, 'target');
+      return jobError(`unknown export target "${String(request.target).slice(0, 40)}" — use --target github (.github/agents), claude (.claude/agents) or all`, 'target');
     }
     const opened = await openProject(env);
     if (!opened.ok) {
@@ -63,9 +64,7 @@ export async function exportAgents(request: ExportAgentsRequest, env: ExportAgen
     const { warnings } = reopened.project;
     const specialists = registry.all().filter((s) => s.source === 'builtin' || s.source === 'custom').length;
     return { status: 'ok', targets, specialists, ...summary, warnings: warnings.map((w) => `WARNING: ${w}`) };
-  } catch (err) {
-    return jobError(err, 'exporting the specialists');
-  }
+  });
 }
 
 /** 2 for bad input, 1 for an internal error or a file not written, else 0 (files kept because they differ are no failure). */

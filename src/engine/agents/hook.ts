@@ -2,12 +2,12 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_HOOK_SPECIALIST, SAFETY_NET_EVENTS, defaultHookTopic, describeHookEvent, hookHandoverReason, hookSummary, parseClaudeHookInput, safetyNetNotes } from '../../core/agents/claudeHook';
-import { handoverError, partsError, type HandoverError } from '../../core/handoff/errors';
+import { jobError, partsError, type JobError } from '../../core/handoff/errors';
 import { LINK_LOOP_WORDS, fsErrorCode } from '../../core/handoff/fsErrors';
 import type { HandoverOk } from '../../core/handoff/schema';
 import { redactKnown, redactSecrets } from '../../core/safety/redact';
 import { cliSessionLogStatePath } from '../project/cliSession';
-import type { HandoverEnvironment } from '../project/environment';
+import type { JobContext } from '../project/jobContext';
 import { draftSummaryFromEvidence } from '../draft/evidenceDraft';
 import { collectEvidenceFor, prepareHandover, readSessionLog, writeHandover } from '../handover/handover';
 import { workspaceFolderOf } from '../project/project';
@@ -46,13 +46,13 @@ export type ClaudeHookOutcome =
   | { readonly status: 'written'; readonly event: string; readonly workspaceRoot: string; readonly result: HandoverOk; readonly notes: readonly string[] }
   | { readonly status: 'skipped'; readonly because: 'outside-git'; readonly event: string; readonly workspaceRoot: string }
   | { readonly status: 'skipped'; readonly because: 'event'; readonly event: string }
-  | (HandoverError & { readonly event?: string });
+  | (JobError & { readonly event?: string });
 
 /** Reads git and the transcript (git only when it is missing). Never throws for bad input or a failed handoff. */
 export async function runClaudeHook(rawInput: string, options: ClaudeHookOptions = {}): Promise<ClaudeHookOutcome> {
   const parsed = parseClaudeHookInput(rawInput);
   if (!parsed.ok) {
-    return handoverError(parsed.message, 'stdin');
+    return jobError(parsed.message, 'stdin');
   }
   const input = parsed.input;
   // The event in words, redacted before any outcome: a redaction failure ends the hook before it writes.
@@ -82,7 +82,7 @@ export async function runClaudeHook(rawInput: string, options: ClaudeHookOptions
   } catch {
     transcriptFound = false;
   }
-  const env: HandoverEnvironment = {
+  const env: JobContext = {
     workspaceRoot: cwd,
     handoffDirectory: options.handoffDirectory,
     sessionId: input.session_id,

@@ -1,12 +1,12 @@
 /** What a new agent session should know of the handoffs waiting in its workspace. Reads only. */
 import path from 'node:path';
-import { partsError, type HandoverError } from '../../core/handoff/errors';
+import { runJob } from '../project/jobError';
+import { partsError, type JobError } from '../../core/handoff/errors';
 import { sanitizeTexts } from '../../core/safety/gate';
 import { sessionStartContext, SESSION_START_CONTEXT_LIMIT, type PendingHandoff, type SessionStartContext } from '../../core/agents/sessionStart';
 import { listHandoffFiles } from '../../store/handoffs/handoffIndex';
 import { listStatusFolders, readHeadsListed } from '../../store/handoffs/handoffHeads';
-import type { HandoverEnvironment } from '../project/environment';
-import { jobError } from '../project/jobError';
+import type { JobContext } from '../project/jobContext';
 import { openProject, workspaceFolderOf } from '../project/project';
 import { buildPrompt } from '../receive/prompt';
 
@@ -23,15 +23,11 @@ export interface SessionStartRequest {
 export type SessionStartOutcome =
   | { readonly status: 'context'; readonly workspaceRoot: string; readonly context: SessionStartContext; readonly pending: number; readonly newestId: string; readonly warnings: readonly string[] }
   | { readonly status: 'none'; readonly workspaceRoot: string }
-  | HandoverError;
+  | JobError;
 
 /** The newest pending handoff's prompt (built with `take: false`, so nothing is marked picked up), or a list of them. Never throws. */
 export async function sessionStartJob(req: SessionStartRequest): Promise<SessionStartOutcome> {
-  try {
-    return await run(req);
-  } catch (err) {
-    return jobError(err, 'answering the session start');
-  }
+  return runJob('answering the session start', () => run(req));
 }
 
 async function run(req: SessionStartRequest): Promise<SessionStartOutcome> {
@@ -40,7 +36,7 @@ async function run(req: SessionStartRequest): Promise<SessionStartOutcome> {
     return partsError('cwd', { path: ['cwd'], subject: 'the session folder', problem: folder.problem, ...(folder.fix ? { fix: folder.fix } : {}) });
   }
   const workspaceRoot = folder.path;
-  const env: HandoverEnvironment = { workspaceRoot, handoffDirectory: req.handoffDirectory, ...(req.now ? { now: req.now } : {}) };
+  const env: JobContext = { workspaceRoot, handoffDirectory: req.handoffDirectory, ...(req.now ? { now: req.now } : {}) };
   const opened = await openProject(env);
   if (!opened.ok) return opened.error;
   const project = opened.project;

@@ -7,13 +7,13 @@ import { handoffId } from '../../core/handoff/naming';
 import { renderHandoff } from '../../core/handoff/render';
 import type { HandoffFrontmatter } from '../../core/handoff/schema';
 import { emptySessionLogState } from '../../core/session/events';
-import type { Draft as SessionDraft } from '../../core/handoff/draftFields';
+import type { SessionDraft } from '../../core/handoff/draftFields';
 import { DEFAULT_USER_REQUEST_TOKENS } from '../../core/handoff/request';
 import type { TokenizerName } from '../../core/handoff/schema';
 import type { SessionLogEvidence } from '../../evidence/session/collectSessionLog';
 import { draftFromEvidence } from './evidenceDraft';
 import { counterFor } from '../tokenizers/tokenizer';
-import { collectEvidenceFor, latestHandoff, previewFit, readSessionLog, type HandoverEnvironment, type PreparedHandover } from '../handover/handover';
+import { collectEvidenceFor, latestHandoff, previewFit, readSessionLog, type JobContext, type PreparedHandover } from '../handover/handover';
 
 /** The evidence of a draft, collected once and reused while the user types. */
 export interface DraftEvidence {
@@ -24,7 +24,7 @@ export interface DraftEvidence {
 }
 
 /** Git comes from `env.evidence` when the caller started it; git and session-log problems are notes, never rejections. */
-export async function collectDraftEvidence(env: HandoverEnvironment): Promise<DraftEvidence> {
+export async function collectDraftEvidence(env: JobContext): Promise<DraftEvidence> {
   const [git, session, latest] = await Promise.all([env.evidence ?? collectEvidenceFor(env), readSessionLog(env).then((r) => r?.evidence), latestHandoff(env)]);
   return { git, session, latest };
 }
@@ -34,7 +34,7 @@ function emptySessionEvidence(): SessionLogEvidence {
 }
 
 /** `env` with the collected evidence minus the user's exclusions, so the engine neither collects again nor includes them. */
-export function draftEnvironment(env: HandoverEnvironment, evidence: DraftEvidence, excluded: Exclusions): HandoverEnvironment {
+export function draftEnvironment(env: JobContext, evidence: DraftEvidence, excluded: Exclusions): JobContext {
   const files = new Set(excluded.files);
   const commits = new Set(excluded.commits);
   const tests = new Set(excluded.tests);

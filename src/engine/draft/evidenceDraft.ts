@@ -1,6 +1,6 @@
 /** A handoff's draft from evidence alone, each item with its source. Deterministic: no clock, no randomness, no model. */
-import type { CommandRun, Draft, DraftItem, LeftOut, Provenance } from '../../core/handoff/draftFields';
-import { clipText } from '../../core/handoff/render';
+import type { CommandRun, SessionDraft, DraftItem, LeftOut, Provenance } from '../../core/handoff/draftFields';
+import { clipText } from '../../core/handoff/text';
 import { tokenUpperBound } from '../../core/handoff/tokens';
 import type { TestRun } from '../../core/handoff/schema';
 import type { PlanItem } from '../../core/session/events';
@@ -73,7 +73,7 @@ function boundedRequests<T extends { readonly text: string }>(requests: readonly
 }
 
 /** Asked, Done, Now: lines without evidence are left out; no evidence gives an empty text. */
-function draftSummary(evidence: DraftEvidence, done: readonly DraftItem[], open: readonly DraftItem[]): Draft['summary'] {
+function draftSummary(evidence: DraftEvidence, done: readonly DraftItem[], open: readonly DraftItem[]): SessionDraft['summary'] {
   const session = evidence.session;
   const lines: string[] = [];
   const sources: Provenance[] = [];
@@ -135,7 +135,7 @@ function draftPlan(evidence: DraftEvidence): { next_steps: DraftItem[]; complete
 }
 
 /** Only the summary: it counts no tokens, so the hook need not wait for the tokenizer. Never throws. */
-export function draftSummaryFromEvidence(evidence: DraftEvidence): Draft['summary'] {
+export function draftSummaryFromEvidence(evidence: DraftEvidence): SessionDraft['summary'] {
   const { next_steps, completed } = draftPlan(evidence);
   return draftSummary(evidence, completed, next_steps);
 }
@@ -146,7 +146,7 @@ export function draftSummaryFromEvidence(evidence: DraftEvidence): Draft['summar
  * - `commands_run`: the first `commandsCap` (failures first); `left_out.commands_beyond_cap` counts the runs not listed.
  * - `blockers`: the last test run when it failed; `decisions`, `failed_approaches`: none (evidence cannot say them).
  */
-export function draftFromEvidence(evidence: DraftEvidence, opts: DraftOptions): Draft {
+export function draftFromEvidence(evidence: DraftEvidence, opts: DraftOptions): SessionDraft {
   const session = evidence.session;
   const { next_steps, completed, collapsed } = draftPlan(evidence);
 

@@ -3,8 +3,8 @@
  * click only. The model comes through a port so the engine never imports `vscode`; nothing here writes a file.
  */
 import { z } from 'zod';
-import type { Draft, DraftItem, Provenance } from '../../core/handoff/draftFields';
-import { composeError, type HandoverError } from '../../core/handoff/errors';
+import type { SessionDraft, DraftItem, Provenance } from '../../core/handoff/draftFields';
+import { composeError, type JobError } from '../../core/handoff/errors';
 import { sanitizeTexts } from '../../core/safety/gate';
 import type { DraftEvidence } from './draftSession';
 import { buildModelPrompt, describeLeftOut, MODEL_DRAFT_EVIDENCE_TOKENS, type PromptSection } from './modelPrompt';
@@ -20,7 +20,7 @@ export interface ChatModelPort {
   send(prompt: string, signal: AbortSignal): Promise<string>;
 }
 
-export type ModelDraftFields = Pick<Draft, 'summary' | 'decisions' | 'failed_approaches' | 'next_steps'>;
+export type ModelDraftFields = Pick<SessionDraft, 'summary' | 'decisions' | 'failed_approaches' | 'next_steps'>;
 
 export interface ModelDraft {
   readonly status: 'ok';
@@ -42,7 +42,7 @@ export interface ModelDraftCancelled {
   readonly input_tokens: number;
 }
 
-export type ModelDraftResult = ModelDraft | ModelDraftCancelled | HandoverError;
+export type ModelDraftResult = ModelDraft | ModelDraftCancelled | JobError;
 
 export const MODEL_DRAFT_MAX_ITEMS = 10;
 
@@ -59,7 +59,7 @@ export const ModelAnswerSchema = z.object({
 });
 export type ModelAnswer = z.infer<typeof ModelAnswerSchema>;
 
-function modelError(problem: string, fix: string, code: HandoverError['code'] = 'refused'): HandoverError {
+function modelError(problem: string, fix: string, code: JobError['code'] = 'refused'): JobError {
   return { status: 'error', message: composeError({ subject: 'Draft with the language model:', problem, fix }), field: 'model', code, subject: 'Draft with the language model:', problem, fix };
 }
 

@@ -4,17 +4,19 @@
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { runJob } from '../project/jobError';
 import { claimsOfPackage } from '../../core/receive/claims';
 import { composeUnjudgedPackage, fitToBudget, MAX_HOP_DEPTH, measurePackage, type FitResult } from '../../core/handoff/compose';
 import type { GitEvidence } from '../../core/handoff/gitEvidence';
 import { renderHistory } from '../../core/handoff/history';
 import { BRIEFINGS_DIR, HANDOFFS_DIR, HISTORY_DIR, briefingFileName, handoffId, utcDay } from '../../core/handoff/naming';
-import { handoffFrontmatter, plural, renderBriefingHeader, renderBriefingSection, renderHandoff, type HandoffMeta } from '../../core/handoff/render';
+import { handoffFrontmatter, renderBriefingHeader, renderBriefingSection, renderHandoff, type HandoffMeta } from '../../core/handoff/render';
+import { plural } from '../../core/handoff/text';
 import { addCounts, describeSanitizing, redactTexts } from '../../core/safety/redact';
 import type { KnownSecrets } from '../../core/safety/recurrence';
 import { GateTally, sanitizeFileName } from '../../core/safety/gate';
 import { DEFAULT_USER_REQUEST_TOKENS, parseHandoverRequest, type HandoverRequest } from '../../core/handoff/request';
-import { errorText, handoverError, partsError, type HandoverError } from '../../core/handoff/errors';
+import { errorText, jobError, partsError, type JobError } from '../../core/handoff/errors';
 import { HandoffFrontmatterSchema, type HandoffFrontmatter, type HandoffPackage, type HandoverResult } from '../../core/handoff/schema';
 import { overBudgetWarning } from '../../core/handoff/summary';
 import type { Specialist } from '../../core/specialists/registry';
@@ -30,19 +32,19 @@ import { findHandoff } from '../../store/handoffs/handoffIndex';
 import { resolveInside } from '../../store/pathGuard';
 import { writeInteropMirrors } from '../../store/interop/mirrors';
 import { counterFor } from '../tokenizers/tokenizer';
-import type { HandoverEnvironment } from '../project/environment';
+import type { JobContext } from '../project/jobContext';
 import { agentLoopGuard } from './loopGuard';
 import { gatePackage, sanitizeRequestFields, sanitizeSessionId } from './fieldGate';
 import { openProject } from '../project/project';
 import { draftFromEvidence } from '../draft/evidenceDraft';
 import { collectEvidenceFor, displayFile, readSessionLog, sessionSources } from './handoverEvidence';
 
-export type { HandoverEnvironment } from '../project/environment';
+export type { JobContext } from '../project/jobContext';
 export { collectEvidenceFor, latestHandoff, readSessionLog } from './handoverEvidence';
 
 /** Everything decided before writing: the caller may show the estimate and a fit preview. */
 export interface PreparedHandover {
-  readonly env: HandoverEnvironment;
+  readonly env: JobContext;
   readonly request: HandoverRequest;
   readonly root: string;
   readonly specialist: Specialist;
@@ -57,7 +59,7 @@ export interface PreparedHandover {
   readonly secrets: KnownSecrets;
 }
 
-export type PrepareResult = { status: 'prepared'; prepared: PreparedHandover } | HandoverError;
+export type PrepareResult = { status: 'prepared'; prepared: PreparedHandover } | JobError;
 
 function posixRelative(from: string, to: string): string {
   return path.relative(from, to).split(path.sep).join('/');
@@ -76,17 +78,17 @@ function provisionalMeta(p: { root: string; specialist: Specialist; pkg: Handoff
 }
 
 /** Never throws: every failure is `{status:"error", message:"ERROR: …", field}`. */
-export async function prepareHandover(input: unknown, env: HandoverEnvironment): Promise<PrepareResult> {
-  try {
+export async function prepareHandover(input: unknown, env: JobContext): Promise<PrepareResult> {
+  return runJob('preparing the handoff', async () => {
     if (!env.workspaceRoot || !path.isAbsolute(env.workspaceRoot)) {
-      return handoverError(`project_root must be an absolute path (got "${env.workspaceRoot ?? ''}")`, 'project_root');
+      return jobError(`project_root must be an absolute path (got "${env.workspaceRoot ?? ''}")`, 'project_root');
     }
     const parsed = parseHandoverRequest(input);
     if (!parsed.ok) {
-      return handoverError(parsed.message, parsed.field, parsed.parts);
+      return jobError(parsed.message, parsed.field, parsed.parts);
     }
     if (env.maxHandoverDepth !== undefined && !(Number.isInteger(env.maxHandoverDepth) && env.maxHandoverDepth >= 1 && env.maxHandoverDepth <= MAX_HOP_DEPTH)) {
-      return handoverError(`maxHandoverDepth must be a whole number of hops from 1 to ${MAX_HOP_DEPTH} (got ${String(env.maxHandoverDepth)})`, 'maxHandoverDepth');
+      return jobError(`maxHandoverDepth must be a whole number of hops from 1 to ${MAX_HOP_DEPTH} (got ${String(env.maxHandoverDepth)})`, 'maxHandoverDepth');
     }
     // The topic is redacted before it is slugged: a slugged token no longer looks like a secret.
     const fields = await sanitizeRequestFields(parsed.request);
@@ -100,11 +102,11 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
     const warnings = opened.project.warnings.map((w) => `WARNING: ${w}`);
     const lookup = registry.lookup(request.specialist);
     if (!lookup.ok) {
-      return handoverError(lookup.message, 'specialist', lookup.parts);
+      return jobError(lookup.message, 'specialist', lookup.parts);
     }
     const topic = slugifyTopic(request.topic);
     if (!topic.ok) {
-      return handoverError(topic.message, 'topic', topic.parts);
+      return jobError(topic.message, 'topic', topic.parts);
     }
     if (topic.fallback) {
       warnings.push(`WARNING: topic "${topic.title}" has no letters or digits; its files use the slug "${topic.slug}"`);
@@ -113,7 +115,7 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
     if (request.parent) {
       const found = await findHandoff(path.join(root, HANDOFFS_DIR), request.parent);
       if (!found.ok) {
-        return handoverError(found.message, 'parent');
+        return jobError(found.message, 'parent');
       }
       parent = found.handoff.frontmatter;
     }
@@ -199,9 +201,7 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
     const sessionState = session && env.sessionLog?.statePath ? { path: env.sessionLog.statePath, state: session.evidence.next_state } : undefined;
     const prepared = { env, request: gated.request, root, specialist: lookup.specialist, evidence, pkg, counter, warnings, parent, sessionState, secrets: safeWarnings.secrets };
     return { status: 'prepared', prepared };
-  } catch (err) {
-    return handoverError(`internal error while preparing the handoff: ${(err as Error)?.message ?? String(err)}`, 'internal');
-  }
+  });
 }
 
 /** What fit-to-budget would cut, without writing anything. */
@@ -221,11 +221,7 @@ export interface WriteOptions {
  * write never leaves a complete-looking handoff without its briefing. Never throws.
  */
 export async function writeHandover(prepared: PreparedHandover, options: WriteOptions = {}): Promise<HandoverResult> {
-  try {
-    return await writeUnguarded(prepared, options);
-  } catch (err) {
-    return handoverError(`internal error while writing the handoff: ${(err as Error)?.message ?? String(err)}`, 'internal');
-  }
+  return runJob('writing the handoff', () => writeUnguarded(prepared, options));
 }
 
 /** Created whole or not at all; a taken name is a problem, since that file is not this handoff's history. */
@@ -279,7 +275,7 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
     const check = HandoffFrontmatterSchema.safeParse(handoffFrontmatter(pkg, provisionalMeta({ root, specialist, pkg }, start, cut)));
     if (!check.success) {
       const issue = check.error.issues[0];
-      return handoverError(`the handoff would not read back: frontmatter field "${issue?.path.join('.')}" ${issue?.message ?? 'is invalid'} — nothing was written`, 'internal');
+      return jobError(`the handoff would not read back: frontmatter field "${issue?.path.join('.')}" ${issue?.message ?? 'is invalid'} — nothing was written`, 'internal');
     }
     created = await stageHandoffFile(env.workspaceRoot, handoffsDir, start, async (date) => {
       meta = provisionalMeta({ root, specialist, pkg }, date, cut);
@@ -287,7 +283,7 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
       return { name: await sanitizeFileName(`${meta.id}.md`, gate.secrets), content: await stageGate.text(renderHandoff(pkg, meta, specialist)) };
     });
   } catch (err) {
-    return err instanceof StoreError ? handoverError(err.message, 'io', err.parts) : handoverError(`could not write the handoff: ${(err as Error).message}`, 'io');
+    return err instanceof StoreError ? jobError(err.message, 'io', err.parts) : jobError(`could not write the handoff: ${(err as Error).message}`, 'io');
   }
   let finalMeta = meta as HandoffMeta;
 
@@ -307,7 +303,7 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
         await restageHandoffFile(created, await restageGate.text(renderHandoff(pkg, finalMeta, specialist)));
       } catch (err) {
         await discardStagedHandoff(created);
-        return handoverError(`${errorText(err as Error)} (its history file could not be written either: ${errorText(history.problem)}; nothing was kept)`, 'io');
+        return jobError(`${errorText(err as Error)} (its history file could not be written either: ${errorText(history.problem)}; nothing was kept)`, 'io');
       }
       gate.add(restageGate);
       warnings.push(`WARNING: the handoff was written without its history file (what fit to budget cut is not kept): ${errorText(history.problem)}`);
@@ -340,7 +336,7 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
   } catch (err) {
     const withdrawn = (err as { withdrawn?: boolean }).withdrawn;
     const section = withdrawn === undefined ? '' : withdrawn ? 'its briefing section was taken back; ' : 'its briefing section could not be taken back; ';
-    return handoverError(`${errorText(err as Error)} (${section}the handoff was kept as ${created.path}, marked partial)`, 'io');
+    return jobError(`${errorText(err as Error)} (${section}the handoff was kept as ${created.path}, marked partial)`, 'io');
   }
 
   if (prepared.sessionState) {
@@ -372,7 +368,7 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
 }
 
 /** Prepares and writes in one call. Never throws. */
-export async function handover(input: unknown, env: HandoverEnvironment): Promise<HandoverResult> {
+export async function handover(input: unknown, env: JobContext): Promise<HandoverResult> {
   const prepared = await prepareHandover(input, env);
   if (prepared.status === 'error') {
     return prepared;

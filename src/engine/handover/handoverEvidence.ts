@@ -10,11 +10,11 @@ import { collectSessionLog, type SessionLogEvidence } from '../../evidence/sessi
 import { loadSessionLogState } from '../../store/sessionLogState';
 import { readLatestHandoff, readLatestHandoffFile } from '../../store/handoffs/handoffIndex';
 import { otherToolsHandoffFolders } from '../../store/handoffs/timelineFiles';
-import type { HandoverEnvironment } from '../project/environment';
+import type { JobContext } from '../project/jobContext';
 import { handoffRootOf } from '../project/project';
 
 /** The base commit is the latest handoff's HEAD unless `env.baseCommit` says otherwise. */
-export async function collectEvidenceFor(env: HandoverEnvironment): Promise<GitEvidence> {
+export async function collectEvidenceFor(env: JobContext): Promise<GitEvidence> {
   try {
     const rootCheck = handoffRootOf(env);
     const root = rootCheck.ok ? rootCheck.path : undefined;
@@ -37,7 +37,7 @@ export function displayFile(file: string, workspaceRoot: string): string {
   return path.basename(file);
 }
 
-export async function readSessionLog(env: HandoverEnvironment): Promise<{ evidence: SessionLogEvidence } | undefined> {
+export async function readSessionLog(env: JobContext): Promise<{ evidence: SessionLogEvidence } | undefined> {
   const cfg = env.sessionLog;
   if (!cfg || cfg.mode === 'none') {
     return undefined;
@@ -83,7 +83,7 @@ export function sessionSources(evidence: SessionLogEvidence, workspaceRoot: stri
 }
 
 /** Undefined when there is none or the handoff folder setting is invalid. */
-export async function latestHandoff(env: Pick<HandoverEnvironment, 'workspaceRoot' | 'handoffDirectory'>): Promise<(HandoffFrontmatter & { readonly file_ref: string }) | undefined> {
+export async function latestHandoff(env: Pick<JobContext, 'workspaceRoot' | 'handoffDirectory'>): Promise<(HandoffFrontmatter & { readonly file_ref: string }) | undefined> {
   const root = handoffRootOf(env);
   if (!root.ok) {
     return undefined;

@@ -1,7 +1,8 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { HANDOFFS_DIR } from '../../core/handoff/naming';
-import { handoverError, type HandoverError } from '../../core/handoff/errors';
+import { jobError, type JobError } from '../../core/handoff/errors';
+import { errorOfException } from './jobError';
 import { fsCause, linkLoopProblem, loopingLink } from '../../core/handoff/fsErrors';
 import { SpecialistRegistry } from '../../core/specialists/registry';
 import type { RepositoryProbe } from '../../core/handoff/gitEvidence';
@@ -23,15 +24,15 @@ export interface Project {
   readonly warnings: readonly string[];
 }
 
-export type ProjectOutcome = { readonly ok: true; readonly project: Project } | { readonly ok: false; readonly error: HandoverError };
+export type ProjectOutcome = { readonly ok: true; readonly project: Project } | { readonly ok: false; readonly error: JobError };
 
 /** Resolves only the handoff root, without loading the registry. */
-export function handoffRootOf(options: ProjectOptions): { ok: true; path: string } | { ok: false; error: HandoverError } {
+export function handoffRootOf(options: ProjectOptions): { ok: true; path: string } | { ok: false; error: JobError } {
   if (!options.workspaceRoot || !path.isAbsolute(options.workspaceRoot)) {
-    return { ok: false, error: handoverError(`project_root must be an absolute path (got "${options.workspaceRoot ?? ''}")`, 'project_root') };
+    return { ok: false, error: jobError(`project_root must be an absolute path (got "${options.workspaceRoot ?? ''}")`, 'project_root') };
   }
   const root = resolveHandoffRoot(options.workspaceRoot, options.handoffDirectory);
-  return root.ok ? root : { ok: false, error: handoverError(root.message, 'handoff.directory', { code: 'bad_setting', ...root.parts }) };
+  return root.ok ? root : { ok: false, error: jobError(root.message, 'handoff.directory', { code: 'bad_setting', ...root.parts }) };
 }
 
 /** Built-ins, then `<root>/specialists/`, then discovered agents; an id is taken by the first that defines it. */
@@ -61,7 +62,7 @@ export async function openProject(options: ProjectOptions): Promise<ProjectOutco
     const { registry, warnings } = await loadRegistry(root.path, options.workspaceRoot);
     return { ok: true, project: { workspaceRoot: options.workspaceRoot, handoffRoot: root.path, handoffsDir: path.join(root.path, HANDOFFS_DIR), registry, warnings } };
   } catch (err) {
-    return { ok: false, error: handoverError(`internal error while reading the specialists: ${(err as Error)?.message ?? String(err)}`, 'internal') };
+    return { ok: false, error: errorOfException(err, 'reading the specialists') };
   }
 }
 

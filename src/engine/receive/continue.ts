@@ -5,11 +5,12 @@
 import { constants } from 'node:fs';
 import { access, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { partsError, type HandoverError } from '../../core/handoff/errors';
+import { runJob } from '../project/jobError';
+import { partsError, type JobError } from '../../core/handoff/errors';
 import { AGENT_EXECUTABLES, AGENT_IDS, agentCommand, CURSOR_AGENT, cursorPromptLink, linkOpener, TERMINAL_AGENTS, type AgentId, type TerminalAgentId } from '../../core/agents/continueAgents';
 import { agentFileName, folderForTarget } from '../../core/specialists/agentFiles';
 import { parseGitHubAgent } from '../../core/specialists/agentFileParse';
-import type { HandoverEnvironment } from '../project/environment';
+import type { JobContext } from '../project/jobContext';
 import { buildPrompt, type PromptOutcome, type PromptRequest } from './prompt';
 
 export interface AgentLookup {
@@ -27,7 +28,7 @@ export interface FoundAgent {
   readonly via: 'setting' | 'PATH';
 }
 
-export type AgentLocation = { ok: true; agent: FoundAgent } | { ok: false; error: HandoverError };
+export type AgentLocation = { ok: true; agent: FoundAgent } | { ok: false; error: JobError };
 
 /** Without a shell: `.cmd` and `.bat` are run by cmd.exe, which parses their arguments. */
 const WINDOWS_DIRECT = new Set(['.exe', '.com']);
@@ -124,11 +125,11 @@ export type ContinueOutcome =
       cwd: string;
       prompt: PromptOk;
     }
-  | HandoverError;
+  | JobError;
 
 /** The agent is located first, so a missing agent changes nothing; the prompt marks a pending handoff accepted unless `take: false`. */
-export async function prepareContinue(req: ContinueRequest, env: HandoverEnvironment, lookup: AgentLookup): Promise<ContinueOutcome> {
-  try {
+export async function prepareContinue(req: ContinueRequest, env: JobContext, lookup: AgentLookup): Promise<ContinueOutcome> {
+  return runJob('preparing the agent', async () => {
     const located = await locateAgent(req.agent, lookup);
     if (!located.ok) return located.error;
     const prompt = await buildPrompt(req, env);
@@ -138,16 +139,14 @@ export async function prepareContinue(req: ContinueRequest, env: HandoverEnviron
       return partsError('agent', { path: ['agent'], subject: TERMINAL_AGENTS[req.agent].label, problem: `cannot take this prompt: ${command.error}`, fix: 'copy the prompt instead and paste it into the agent' }, 'refused');
     }
     return { status: 'ok', agent: located.agent, argv: command.argv, stdin: command.stdin, cwd: path.resolve(env.workspaceRoot), prompt };
-  } catch (err) {
-    return partsError('internal', { problem: `internal error while preparing the agent: ${(err as Error)?.message ?? String(err)}` }, 'internal');
-  }
+  });
 }
 
-export type CursorLinkOutcome = { status: 'ok'; url: string; whole: boolean; prompt: PromptOk; opener: { executable: string; argv: string[] } | null } | HandoverError;
+export type CursorLinkOutcome = { status: 'ok'; url: string; whole: boolean; prompt: PromptOk; opener: { executable: string; argv: string[] } | null } | JobError;
 
 /** The prompt in Cursor's link when it fits, else a link asking to paste it from the clipboard (`whole: false`). Never throws. */
-export async function prepareCursorLink(req: PromptRequest, env: HandoverEnvironment, lookup: AgentLookup): Promise<CursorLinkOutcome> {
-  try {
+export async function prepareCursorLink(req: PromptRequest, env: JobContext, lookup: AgentLookup): Promise<CursorLinkOutcome> {
+  return runJob('preparing the Cursor link', async () => {
     const prompt = await buildPrompt(req, env);
     if (prompt.status === 'error') return prompt;
     const what = prompt.handoff_id ? `handoff ${prompt.handoff_id}` : `the ${prompt.specialist} briefing`;
@@ -159,7 +158,5 @@ export async function prepareCursorLink(req: PromptRequest, env: HandoverEnviron
     const opener = linkOpener(lookup.platform);
     const executable = opener && (await findExecutable(opener.executable, lookup));
     return { status: 'ok', url: link.url, whole: link.whole, prompt, opener: opener && executable ? { executable, argv: opener.argv(link.url) } : null };
-  } catch (err) {
-    return partsError('internal', { problem: `internal error while preparing the Cursor link: ${(err as Error)?.message ?? String(err)}` }, 'internal');
-  }
+  });
 }

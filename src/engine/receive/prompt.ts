@@ -4,7 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { errorText, handoverError, type ErrorParts, type HandoverError } from '../../core/handoff/errors';
+import { runJob } from '../project/jobError';
+import { errorText, jobError, type ErrorParts, type JobError } from '../../core/handoff/errors';
 import { HANDOFFS_DIR, handoffFileName } from '../../core/handoff/naming';
 import { buildSpecialistPrompt } from '../../core/receive/receiverPrompt';
 import { describeSanitizing } from '../../core/safety/redact';
@@ -19,13 +20,12 @@ import { setHandoffStatus } from '../../store/handoffs/handoffStore';
 import { latestVerification } from '../../store/handoffs/verifications';
 import { verificationLine } from '../../core/receive/verification';
 import { otherToolsHandoffFolders } from '../../store/handoffs/timelineFiles';
-import { type HandoverEnvironment } from '../handover/handover';
+import { type JobContext } from '../handover/handover';
 import { openProject } from '../project/project';
 import { listTimeline } from '../timeline/timeline';
 import { receivingHandoffsFor } from './priorHandoffs';
 import { chainWaitingLines } from '../timeline/insights';
 import { DEFAULT_PENDING_WARN_AFTER_MS } from '../../core/timeline/waiting';
-import { jobError } from '../project/jobError';
 
 /** `handoff`: an id, a file name or `latest` (the newest handoff, never a result). */
 export interface PromptRequest {
@@ -52,25 +52,21 @@ export type PromptOutcome =
       /** Invisible characters removed from the prompt (prior handoffs and commit subjects are text other agents wrote). */
       invisible_stripped: number;
     }
-  | HandoverError;
+  | JobError;
 
 function fail(message: string, field?: string, parts?: ErrorParts): PromptOutcome {
-  return handoverError(message, field, parts);
+  return jobError(message, field, parts);
 }
 
 // Re-exported for the surfaces that import it from here.
 export { priorHandoffsFor } from './priorHandoffs';
 
 
-export async function buildPrompt(req: PromptRequest, env: HandoverEnvironment): Promise<PromptOutcome> {
-  try {
-    return await build(req, env);
-  } catch (err) {
-    return jobError(err, 'building the prompt');
-  }
+export async function buildPrompt(req: PromptRequest, env: JobContext): Promise<PromptOutcome> {
+  return runJob('building the prompt', () => build(req, env));
 }
 
-async function build(req: PromptRequest, env: HandoverEnvironment): Promise<PromptOutcome> {
+async function build(req: PromptRequest, env: JobContext): Promise<PromptOutcome> {
   const opened = await openProject(env);
   if (!opened.ok) return opened.error;
   const project = opened.project;

@@ -4,13 +4,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { runJob } from '../project/jobError';
 import { claimsOfPackage } from '../../core/receive/claims';
 import { composeUnjudgedPackage, fitToBudget, measurePackage } from '../../core/handoff/compose';
 import { acceptanceCriteria, matchCriteria, RecordResultRequestSchema, type RecordResultRequest } from '../../core/receive/handBack';
 import { HANDOFFS_DIR, handoffId } from '../../core/handoff/naming';
-import { clipText, renderHandoff, type HandoffMeta } from '../../core/handoff/render';
+import { renderHandoff, type HandoffMeta } from '../../core/handoff/render';
+import { clipText } from '../../core/handoff/text';
 import type { ParsedHandoff } from '../../core/handoff/parse';
-import { composeError, errorText, handoverError, type ErrorParts, type HandoverError } from '../../core/handoff/errors';
+import { composeError, errorText, jobError, type ErrorParts, type JobError } from '../../core/handoff/errors';
 import { issueMessage, issueParts, parseHandoverRequest } from '../../core/handoff/request';
 import { describeSanitizing, redactSecrets, redactTexts } from '../../core/safety/redact';
 import { stripInvisible } from '../../core/safety/invisible';
@@ -24,11 +26,10 @@ import { ensureRootGitFiles } from '../../store/handoffs/rootGitFiles';
 import { discardStagedFile, promoteHandoffFile, setHandoffStatus, stageHandoffFile } from '../../store/handoffs/handoffStore';
 import { findHandoff, listHandoffFiles, readHandoffHead } from '../../store/handoffs/handoffIndex';
 import { resolveInside } from '../../store/pathGuard';
-import { collectEvidenceFor, readSessionLog, type HandoverEnvironment } from '../handover/handover';
+import { collectEvidenceFor, readSessionLog, type JobContext } from '../handover/handover';
 import { openProject } from '../project/project';
 import { counterFor } from '../tokenizers/tokenizer';
 import { gatePackage, sanitizeSessionId } from '../handover/fieldGate';
-import { jobError } from '../project/jobError';
 
 export const NOTES_DIR = 'notes';
 
@@ -51,10 +52,10 @@ export type RecordResultOutcome =
       summary: string[];
       warnings: string[];
     }
-  | HandoverError;
+  | JobError;
 
 function fail(message: string, field?: string, parts?: ErrorParts): RecordResultOutcome {
-  return handoverError(message, field, parts);
+  return jobError(message, field, parts);
 }
 
 /** Not partial, not results, still open and not completed or blocked by a result; newest 500 files read. */
@@ -79,12 +80,8 @@ async function openHandoffsFor(dir: string, specialist: string): Promise<Array<{
 }
 
 /** `env.sessionId` is the session recording the result. */
-export async function recordResult(input: unknown, env: HandoverEnvironment): Promise<RecordResultOutcome> {
-  try {
-    return await recordUnguarded(input, env);
-  } catch (err) {
-    return jobError(err, 'recording the result');
-  }
+export async function recordResult(input: unknown, env: JobContext): Promise<RecordResultOutcome> {
+  return runJob('recording the result', () => recordUnguarded(input, env));
 }
 
 /** Redacts the job's own words too: warnings, summary lines and reasons quote the request. */
@@ -100,7 +97,7 @@ async function redactOutcome(out: Extract<RecordResultOutcome, { status: 'ok' }>
   return { ...out, warnings, summary, failures, entries };
 }
 
-async function recordUnguarded(input: unknown, env: HandoverEnvironment): Promise<RecordResultOutcome> {
+async function recordUnguarded(input: unknown, env: JobContext): Promise<RecordResultOutcome> {
   const parsed = RecordResultRequestSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -5,8 +5,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { runJob } from '../project/jobError';
 import { parseCommandsRun, parseTestsRun } from '../../core/handoff/draftSections';
-import { errorText, fieldError, handoverError, type HandoverError } from '../../core/handoff/errors';
+import { errorText, fieldError, jobError, type JobError } from '../../core/handoff/errors';
 import { BRIEFINGS_DIR, HANDOFFS_DIR, fileTimestamp } from '../../core/handoff/naming';
 import type { ParsedHandoff } from '../../core/handoff/parse';
 import { isUpToDate, stalenessLines } from '../../core/receive/stalenessReport';
@@ -19,12 +20,11 @@ import { appendBriefing, writeBriefingSection } from '../../store/handoffs/hando
 import { otherToolsHandoffFolders } from '../../store/handoffs/timelineFiles';
 import { writeVerification } from '../../store/handoffs/verifications';
 import { checkRealPathInside, resolveInside } from '../../store/pathGuard';
-import type { HandoverEnvironment } from '../project/environment';
+import type { JobContext } from '../project/jobContext';
 import { sanitizeSessionId } from '../handover/fieldGate';
 import { openProject } from '../project/project';
 
 import { shellCommandRunner } from './shellCommandRunner';
-import { jobError } from '../project/jobError';
 
 export { createShellCommandRunner, shellCommandRunner } from './shellCommandRunner';
 
@@ -49,7 +49,7 @@ export interface VerifyPlanRequest {
   handoff?: string;
 }
 
-export type VerificationPlan = { status: 'ok'; handoff_id: string; handoff_file: string; specialist: string; rechecks: PlannedRecheck[]; warnings: string[] } | HandoverError;
+export type VerificationPlan = { status: 'ok'; handoff_id: string; handoff_file: string; specialist: string; rechecks: PlannedRecheck[]; warnings: string[] } | JobError;
 
 /** `run` is the user's consent to re-run the commands. */
 export interface VerifyRequest {
@@ -61,10 +61,10 @@ export interface VerifyRequest {
 /** The file paths are null when nothing was recorded; `briefing_file` also when it could not be written (a warning says why). */
 export type VerifyOutcome =
   | { status: 'ok'; verification: Verification; line: string; handoff_id: string; handoff_file: string; briefing_file: string | null; verification_file: string | null; warnings: string[] }
-  | HandoverError;
+  | JobError;
 
 /** `onProgress` is called before each command with the count done so far. */
-export type VerifyEnvironment = HandoverEnvironment & { runner?: CommandRunner; onProgress?: (done: number, total: number, command: string) => void };
+export type VerifyEnvironment = JobContext & { runner?: CommandRunner; onProgress?: (done: number, total: number, command: string) => void };
 
 interface Planned {
   readonly root: string;
@@ -87,7 +87,7 @@ async function resolveFolder(workspaceRoot: string, recorded: string | null): Pr
   return inside.ok ? { cwd } : { cwd, missing: `the folder ${recorded} leads out of the workspace (a link)` };
 }
 
-async function plan(req: VerifyPlanRequest, env: HandoverEnvironment): Promise<Planned | HandoverError> {
+async function plan(req: VerifyPlanRequest, env: JobContext): Promise<Planned | JobError> {
   const opened = await openProject(env);
   if (!opened.ok) return opened.error;
   const root = opened.project.handoffRoot;
@@ -96,11 +96,11 @@ async function plan(req: VerifyPlanRequest, env: HandoverEnvironment): Promise<P
   let found: { file: string; handoff: ParsedHandoff } | undefined;
   if (req.handoff && req.handoff !== 'latest') {
     const f = await findHandoff(dir, req.handoff, 'handoff');
-    if (!f.ok) return handoverError(f.message, 'handoff', { code: 'not_found' });
+    if (!f.ok) return jobError(f.message, 'handoff', { code: 'not_found' });
     found = f;
   } else {
     found = await readNewestHandoff(dir).catch(() => undefined);
-    if (!found) return handoverError(`there is no handoff to verify in ${dir} (a result is verified only when named) — hand over first, or name the handoff to verify`, 'handoff', { code: 'not_found' });
+    if (!found) return jobError(`there is no handoff to verify in ${dir} (a result is verified only when named) — hand over first, or name the handoff to verify`, 'handoff', { code: 'not_found' });
   }
   const { handoff } = found;
   // Tests: the latest run of each command in each folder (the section lists them oldest first).
@@ -133,15 +133,13 @@ async function plan(req: VerifyPlanRequest, env: HandoverEnvironment): Promise<P
 }
 
 /** Runs and writes nothing: what a consent dialog lists. Never throws. */
-export async function planVerification(req: VerifyPlanRequest, env: HandoverEnvironment): Promise<VerificationPlan> {
-  try {
+export async function planVerification(req: VerifyPlanRequest, env: JobContext): Promise<VerificationPlan> {
+  return runJob('planning the verification', async () => {
     const p = await plan(req, env);
     if ('status' in p) return p;
     const fm = p.handoff.frontmatter;
     return { status: 'ok', handoff_id: fm.id, handoff_file: p.file, specialist: fm.specialist, rechecks: p.rechecks, warnings: p.warnings };
-  } catch (err) {
-    return jobError(err, 'planning the verification');
-  }
+  });
 }
 
 /**
@@ -149,11 +147,7 @@ export async function planVerification(req: VerifyPlanRequest, env: HandoverEnvi
  * one at a time. Nothing is recorded without `run`, or when cancelled before any command ran. Never throws.
  */
 export async function verifyHandoff(req: VerifyRequest, env: VerifyEnvironment): Promise<VerifyOutcome> {
-  try {
-    return await verify(req, env);
-  } catch (err) {
-    return jobError(err, 'verifying the handoff');
-  }
+  return runJob('verifying the handoff', () => verify(req, env));
 }
 
 async function verify(req: VerifyRequest, env: VerifyEnvironment): Promise<VerifyOutcome> {
@@ -207,7 +201,7 @@ async function verify(req: VerifyRequest, env: VerifyEnvironment): Promise<Verif
     try {
       verificationFile = await writeVerification(root, verification, clock());
     } catch (err) {
-      return handoverError(`the verification could not be recorded: ${errorText(err as Error)}`, 'io', { code: 'io' });
+      return jobError(`the verification could not be recorded: ${errorText(err as Error)}`, 'io', { code: 'io' });
     }
     const written = await appendToBriefing(env.workspaceRoot, root, handoff, verification);
     if (typeof written === 'string') briefingFile = written;

@@ -6,9 +6,10 @@
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { fieldError, handoverError, partsError, type HandoverError } from '../../core/handoff/errors';
+import { runJob } from '../project/jobError';
+import { fieldError, jobError, partsError, type JobError } from '../../core/handoff/errors';
 import type { ParsedHandoff } from '../../core/handoff/parse';
-import { formatCount } from '../../core/handoff/render';
+import { formatCount } from '../../core/handoff/limits';
 import type { SessionSourceSummary } from '../../core/handoff/schema';
 import { DEFAULT_HISTORY_MAX_TOKENS, MIN_HISTORY_MAX_TOKENS, renderFullHistory, type HistoryElided, type HistoryItem } from '../../core/receive/fullHistory';
 import { sanitizeText, sanitizeTexts } from '../../core/safety/gate';
@@ -18,10 +19,9 @@ import { discover, reader, turnRole } from '../../evidence/session/collectSessio
 import { detectTranscript } from '../../evidence/session/detect';
 import type { FoundTranscript } from '../../evidence/session/discovery';
 import { findHandoff, listHandoffFiles, readHandoffHead, readNewestHandoff } from '../../store/handoffs/handoffIndex';
-import type { HandoverEnvironment } from '../project/environment';
+import type { JobContext } from '../project/jobContext';
 import { openProject } from '../project/project';
 import { counterFor } from '../tokenizers/tokenizer';
-import { jobError } from '../project/jobError';
 
 export { DEFAULT_HISTORY_MAX_TOKENS, MIN_HISTORY_MAX_TOKENS } from '../../core/receive/fullHistory';
 
@@ -51,20 +51,16 @@ export interface FullHistoryOk {
   readonly warnings: string[];
 }
 
-export type FullHistoryOutcome = FullHistoryOk | HandoverError;
+export type FullHistoryOutcome = FullHistoryOk | JobError;
 
 const PREVIOUS_SCANNED = 200;
 
 /** Never throws; errors name `max_tokens`, `handoff`, `session_sources` (no transcript found again) or `handoff.directory`. */
-export async function fullHistory(req: FullHistoryRequest, env: HandoverEnvironment): Promise<FullHistoryOutcome> {
-  try {
-    return await run(req, env);
-  } catch (err) {
-    return jobError(err, 'reading the full history');
-  }
+export async function fullHistory(req: FullHistoryRequest, env: JobContext): Promise<FullHistoryOutcome> {
+  return runJob('reading the full history', () => run(req, env));
 }
 
-async function run(req: FullHistoryRequest, env: HandoverEnvironment): Promise<FullHistoryOutcome> {
+async function run(req: FullHistoryRequest, env: JobContext): Promise<FullHistoryOutcome> {
   const maxTokens = req.maxTokens ?? DEFAULT_HISTORY_MAX_TOKENS;
   if (!Number.isInteger(maxTokens) || maxTokens < MIN_HISTORY_MAX_TOKENS || maxTokens > DEFAULT_HISTORY_MAX_TOKENS) {
     const range = `${formatCount(MIN_HISTORY_MAX_TOKENS)} to ${formatCount(DEFAULT_HISTORY_MAX_TOKENS)}`;
@@ -148,14 +144,14 @@ async function run(req: FullHistoryRequest, env: HandoverEnvironment): Promise<F
   };
 }
 
-async function pickHandoff(dir: string, ref: string | undefined): Promise<{ file: string; parsed: ParsedHandoff } | HandoverError> {
+async function pickHandoff(dir: string, ref: string | undefined): Promise<{ file: string; parsed: ParsedHandoff } | JobError> {
   if (ref && ref !== 'latest') {
     const found = await findHandoff(dir, ref, 'handoff');
-    return found.ok ? { file: found.file, parsed: found.handoff } : handoverError(found.message, 'handoff', { code: 'not_found' });
+    return found.ok ? { file: found.file, parsed: found.handoff } : jobError(found.message, 'handoff', { code: 'not_found' });
   }
   const newest = await readNewestHandoff(dir, undefined, PREVIOUS_SCANNED);
   if (newest) return { file: newest.file, parsed: newest.handoff };
-  return handoverError(`there is no handoff in ${dir} yet — hand over first, or name a handoff`, 'handoff', { code: 'not_found', subject: `there is no handoff in ${dir}`, problem: 'yet', fix: 'hand over first, or name a handoff' });
+  return jobError(`there is no handoff in ${dir} yet — hand over first, or name a handoff`, 'handoff', { code: 'not_found', subject: `there is no handoff in ${dir}`, problem: 'yet', fix: 'hand over first, or name a handoff' });
 }
 
 /** Where the session behind this handoff began: the previous file whose HEAD is `baseCommit`. */
@@ -183,7 +179,7 @@ async function exists(p: string): Promise<boolean> {
  * `~/…` under home, absolute as is, relative under the workspace; a bare file name (outside both) among the transcripts
  * the session log setting finds now. Read with the reader its content shows, else the named source's.
  */
-export async function locateTranscripts(named: readonly SessionSourceSummary[], env: HandoverEnvironment): Promise<{ found: Located[]; warnings: string[] }> {
+export async function locateTranscripts(named: readonly SessionSourceSummary[], env: JobContext): Promise<{ found: Located[]; warnings: string[] }> {
   const found: Located[] = [];
   const warnings: string[] = [];
   let candidates: FoundTranscript[] | undefined;

@@ -1,7 +1,8 @@
 /** The agent tool `request_full_history`. Read-only. */
 import { z } from 'zod';
 import { toolInputErrorText } from '../../core/handoff/issues';
-import { formatCount, plural } from '../../core/handoff/render';
+import { formatCount } from '../../core/handoff/limits';
+import { plural } from '../../core/handoff/text';
 import { HANDOVER_TOOL_NAME, resolveProjectRoot, type ToolContext } from '../agents/agentTool';
 import { DEFAULT_HISTORY_MAX_TOKENS, MIN_HISTORY_MAX_TOKENS, fullHistory, type FullHistoryOk } from './history';
 

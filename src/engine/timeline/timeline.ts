@@ -1,6 +1,6 @@
 /** A project's timeline, assembled once for every surface: the files of our, itervox's and Agent Zero's folders, grouped into chains. */
 import { groupChains, type TimelineFile, type TimelineNode, type TimelineSource } from '../../core/timeline/chains';
-import type { HandoverError } from '../../core/handoff/errors';
+import type { JobError } from '../../core/handoff/errors';
 import { timelineVerification, type TimelineVerification } from '../../core/receive/verification';
 import { listTimelineFiles, readChainInfo, readChainInfos, timelineFolders as timelineFoldersOf, type TimelineEntryInfo } from '../../store/handoffs/timelineFiles';
 import { latestVerifications } from '../../store/handoffs/verifications';
@@ -104,7 +104,7 @@ export async function readTimeline(project: Project, options: TimelineOptions = 
 export async function openTimeline(
   options: ProjectOptions,
   timelineOptions: TimelineOptions = {},
-): Promise<{ readonly ok: true; readonly project: Project; readonly timeline: Timeline } | { readonly ok: false; readonly error: HandoverError }> {
+): Promise<{ readonly ok: true; readonly project: Project; readonly timeline: Timeline } | { readonly ok: false; readonly error: JobError }> {
   const opened = await openProject(options);
   if (!opened.ok) return opened;
   return { ok: true, project: opened.project, timeline: await readTimeline(opened.project, timelineOptions) };

@@ -7,7 +7,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { STATUS_LABELS } from '../../core/handoff/status';
 import type { SpecialistRegistry } from '../../core/specialists/registry';
-import type { HandoverError } from '../../core/handoff/errors';
+import type { JobError } from '../../core/handoff/errors';
 import type { TimelineNode } from '../../core/timeline/chains';
 import { buildPrompt } from '../../engine/receive/prompt';
 import { runHandoverTool } from '../../engine/agents/agentTool';
@@ -169,7 +169,7 @@ async function registryOf(folder: vscode.WorkspaceFolder, stream: vscode.ChatRes
   return { root: project.root, registry: project.registry };
 }
 
-function sayProjectError(stream: vscode.ChatResponseStream, error: HandoverError): void {
+function sayProjectError(stream: vscode.ChatResponseStream, error: JobError): void {
   stream.markdown(text(error.message));
   stream.button({ command: 'workbench.action.openSettings', arguments: ['handoff.directory'], title: 'Open Settings' });
 }

@@ -1,8 +1,8 @@
 /** The end-of-session handoff's last step, before anything is written. */
 import * as vscode from 'vscode';
-import type { Draft as SessionDraft } from '../../core/handoff/draftFields';
+import type { SessionDraft } from '../../core/handoff/draftFields';
 import { warningText } from '../../core/handoff/errors';
-import { formatCount } from '../../core/handoff/render';
+import { formatCount } from '../../core/handoff/limits';
 import type { TouchedFile } from '../../core/handoff/schema';
 import { describeCuts, describeLeftOut } from '../../core/handoff/summary';
 import { previewFit, type PreparedHandover } from '../../engine/handover/handover';

@@ -6,9 +6,9 @@
 import * as vscode from 'vscode';
 import { errorText } from '../../core/handoff/errors';
 import type { GitEvidence } from '../../core/handoff/gitEvidence';
-import { plural } from '../../core/handoff/render';
+import { plural } from '../../core/handoff/text';
 import { DEFAULT_INCLUDE_RECENT_TURNS } from '../../core/handoff/request';
-import type { Draft as SessionDraft } from '../../core/handoff/draftFields';
+import type { SessionDraft } from '../../core/handoff/draftFields';
 import type { HandoverResult } from '../../core/handoff/schema';
 import type { Specialist, SpecialistRegistry, SpecialistSource } from '../../core/specialists/registry';
 import { slugifyTopic } from '../../core/handoff/topic';
@@ -18,7 +18,7 @@ import {
   collectEvidenceFor,
   prepareHandover,
   writeHandover,
-  type HandoverEnvironment,
+  type JobContext,
 } from '../../engine/handover/handover';
 import { collectDraftEvidence, draftEnvironment, sessionDraft } from '../../engine/draft/draftSession';
 import { StorageKeys } from '../constants';
@@ -129,7 +129,7 @@ export class EndSessionCommand extends DisposableOwner {
     };
   }
 
-  private async runWithArgs(args: unknown, settings: HandoffSettings, env: HandoverEnvironment): Promise<HandoverResult> {
+  private async runWithArgs(args: unknown, settings: HandoffSettings, env: JobContext): Promise<HandoverResult> {
     const input = typeof args === 'object' && args !== null ? { ...this.requestDefaults(settings), ...(args as Record<string, unknown>) } : args;
     const prepared = await prepareHandover(input, env);
     if (prepared.status === 'error') {
@@ -142,7 +142,7 @@ export class EndSessionCommand extends DisposableOwner {
     return result;
   }
 
-  private async runInteractive(folder: vscode.WorkspaceFolder, settings: HandoffSettings, env: HandoverEnvironment, abort: AbortController): Promise<HandoverResult | undefined> {
+  private async runInteractive(folder: vscode.WorkspaceFolder, settings: HandoffSettings, env: JobContext, abort: AbortController): Promise<HandoverResult | undefined> {
     const project = await folderSpecialists(folder, settings);
     if (!project.ok) {
       const open = 'Open Settings';

@@ -1,9 +1,9 @@
 /** The end-of-session command's draft: the panel's session draft, prefilling the steps. */
 import * as vscode from 'vscode';
-import type { Draft as SessionDraft } from '../../core/handoff/draftFields';
+import type { SessionDraft } from '../../core/handoff/draftFields';
 import { describeSource, emptySessionDraft } from '../../core/panel/prefill';
 import { localTime } from '../timeline/timelineItem';
-import { formatCount } from '../../core/handoff/render';
+import { formatCount } from '../../core/handoff/limits';
 import type { EndSessionModelDrafter } from '../panel/modelDraftPort';
 import type { DraftEvidence } from '../../engine/draft/draftSession';
 import { BACK, type StepFrame, type StepResult } from './quickInput';

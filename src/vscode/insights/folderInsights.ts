@@ -1,6 +1,6 @@
 /** The insights of a workspace folder for the insights panel; no figure is made here. */
 import * as vscode from 'vscode';
-import type { HandoverError } from '../../core/handoff/schema';
+import type { JobError } from '../../core/handoff/schema';
 import type { InsightsSpecialist, InsightsView } from '../../core/panel/insightsProtocol';
 import { DEFAULT_PENDING_WARN_AFTER } from '../../core/timeline/waiting';
 import { readInsights } from '../../engine/timeline/insights';
@@ -11,7 +11,7 @@ import { readSettings } from '../workspace/settings';
 
 export type FolderInsights =
   | { ok: true; insights: InsightsView; specialists: InsightsSpecialist[]; pendingWarnAfter: string; warnings: string[] }
-  | { ok: false; error: HandoverError };
+  | { ok: false; error: JobError };
 
 /** `since` undefined: all time. A bad `handoff.pendingWarnAfter` is a warning, and its default is used. */
 export async function readFolderInsights(folder: vscode.WorkspaceFolder, options: { now: Date; since?: Date }): Promise<FolderInsights> {

@@ -9,7 +9,7 @@ import { draftedFields, prefill } from '../../core/panel/prefill';
 import type { HostToWebview } from '../../core/panel/protocol';
 import { errorText } from '../../core/handoff/errors';
 import { collectDraftEvidence, draftEnvironment, evidenceView, previewHandoff, sessionDraft, type DraftEvidence } from '../../engine/draft/draftSession';
-import { prepareHandover, previewFit, writeHandover, type HandoverEnvironment } from '../../engine/handover/handover';
+import { prepareHandover, previewFit, writeHandover, type JobContext } from '../../engine/handover/handover';
 import { Views } from '../constants';
 import { askOverBudget } from '../endSession/confirm';
 import { showHandoffSummary } from '../endSession/summaryDialog';
@@ -181,7 +181,7 @@ export class HandOverDraft implements vscode.Disposable {
   }
 
   /** Undefined without a trusted folder. */
-  private async environment(): Promise<{ env: HandoverEnvironment; folder: vscode.WorkspaceFolder } | undefined> {
+  private async environment(): Promise<{ env: JobContext; folder: vscode.WorkspaceFolder } | undefined> {
     const folder = await trustedFolder();
     if (!folder) {
       return undefined;
@@ -233,7 +233,7 @@ export class HandOverDraft implements vscode.Disposable {
   }
 
   /** The evidence minus what the user left out. */
-  private async draftEnvironment(): Promise<{ env: HandoverEnvironment; request: Record<string, unknown> } | undefined> {
+  private async draftEnvironment(): Promise<{ env: JobContext; request: Record<string, unknown> } | undefined> {
     const ctx = await this.environment();
     const collected = this.evidenceReady ?? (await this.loadEvidence());
     if (!ctx || !collected) {

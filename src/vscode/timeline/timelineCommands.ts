@@ -5,7 +5,7 @@ import { errorText } from '../../core/handoff/errors';
 import { acceptanceCriteria } from '../../core/receive/handBack';
 import { RESULT_ICONS } from '../../core/receive/handBackPolicy';
 import { STATUS_LABELS, type SettableStatus } from '../../core/handoff/status';
-import type { HandoverEnvironment } from '../../engine/handover/handover';
+import type { JobContext } from '../../engine/handover/handover';
 import { briefingOf, isHandoffFile, listHandoffs, markPartial, openHandoffs, readHandoffHead, setHandoffStatus } from '../../engine/handover/handoffFiles';
 import { buildPrompt } from '../../engine/receive/prompt';
 import { recordResult } from '../../engine/receive/recordResult';
@@ -59,7 +59,7 @@ export class TimelineCommands extends DisposableOwner {
   }
 
   /** Undefined, after telling the user, without a trusted folder or a valid root. */
-  private async environment(): Promise<{ env: HandoverEnvironment; root: string } | undefined> {
+  private async environment(): Promise<{ env: JobContext; root: string } | undefined> {
     const where = await trustedHandoffRoot(REFUSALS);
     if (!where) return undefined;
     const { folder, settings, root } = where;
@@ -89,7 +89,7 @@ export class TimelineCommands extends DisposableOwner {
     return pick?.file;
   }
 
-  private async ourHandoff(target: Target, placeHolder: string): Promise<{ file: string; root: string; env: HandoverEnvironment } | undefined> {
+  private async ourHandoff(target: Target, placeHolder: string): Promise<{ file: string; root: string; env: JobContext } | undefined> {
     const ctx = await this.environment();
     if (!ctx) return undefined;
     const from = this.fileOf(target);

@@ -1,7 +1,8 @@
 /** A timeline row's description, icon and rich tooltip besides its label (./timelineTree.ts). */
 import * as vscode from 'vscode';
 import type { ParsedHandoff } from '../../core/handoff/parse';
-import { formatCount, plural } from '../../core/handoff/render';
+import { formatCount } from '../../core/handoff/limits';
+import { plural } from '../../core/handoff/text';
 import { STATUS_LABELS } from '../../core/handoff/status';
 import type { Specialist } from '../../core/specialists/registry';
 import type { TimelineFile, TimelineSource } from '../../core/timeline/chains';

@@ -1,15 +1,15 @@
 /** The engine's options and environment for a workspace folder, built one way for every entry point. */
 import type * as vscode from 'vscode';
-import type { HandoverError } from '../../core/handoff/schema';
+import type { JobError } from '../../core/handoff/schema';
 import type { SpecialistRegistry } from '../../core/specialists/registry';
-import { collectEvidenceFor, type HandoverEnvironment } from '../../engine/handover/handover';
+import { collectEvidenceFor, type JobContext } from '../../engine/handover/handover';
 import { handoffRootOf, loadRegistry, type ProjectOptions } from '../../engine/project/project';
 import { readSettings, type HandoffSettings } from './settings';
 
 export interface SessionHooks {
   sessionId(): string;
   /** Session-log settings and the recorded base commit for a handoff of `folder`. */
-  environment(folder: vscode.WorkspaceFolder, settings: HandoffSettings): Promise<Pick<HandoverEnvironment, 'sessionLog' | 'sessionBaseCommit'>>;
+  environment(folder: vscode.WorkspaceFolder, settings: HandoffSettings): Promise<Pick<JobContext, 'sessionLog' | 'sessionBaseCommit'>>;
   /** A handoff was written: the session ends and the next one starts. */
   ended(): Promise<void>;
 }
@@ -19,7 +19,7 @@ export function projectOptions(folder: vscode.WorkspaceFolder, settings: Handoff
 }
 
 /** Root, or the error naming the `handoff.directory` setting. */
-export function folderHandoffRoot(folder: vscode.WorkspaceFolder, settings?: HandoffSettings): { ok: true; path: string } | { ok: false; error: HandoverError } {
+export function folderHandoffRoot(folder: vscode.WorkspaceFolder, settings?: HandoffSettings): { ok: true; path: string } | { ok: false; error: JobError } {
   return handoffRootOf(projectOptions(folder, settings));
 }
 
@@ -27,7 +27,7 @@ export function folderHandoffRoot(folder: vscode.WorkspaceFolder, settings?: Han
 export async function folderSpecialists(
   folder: vscode.WorkspaceFolder,
   settings?: HandoffSettings,
-): Promise<{ ok: true; root: string; registry: SpecialistRegistry; warnings: string[] } | { ok: false; error: HandoverError }> {
+): Promise<{ ok: true; root: string; registry: SpecialistRegistry; warnings: string[] } | { ok: false; error: JobError }> {
   const root = folderHandoffRoot(folder, settings);
   if (!root.ok) return root;
   const { registry, warnings } = await loadRegistry(root.path, folder.uri.fsPath);
@@ -50,10 +50,10 @@ class Cancelled extends Error {
   }
 }
 
-export async function folderEnvironment(folder: vscode.WorkspaceFolder, session: SessionHooks, options: EnvironmentOptions = {}): Promise<HandoverEnvironment> {
+export async function folderEnvironment(folder: vscode.WorkspaceFolder, session: SessionHooks, options: EnvironmentOptions = {}): Promise<JobContext> {
   const settings = options.settings ?? readSettings(folder);
   const { signal } = options;
-  const env: HandoverEnvironment = {
+  const env: JobContext = {
     workspaceRoot: folder.uri.fsPath,
     handoffDirectory: settings.directory,
     gitBinary: settings.gitPath,

@@ -5,7 +5,7 @@ import type { SessionLocations } from '../../evidence/session/discovery';
 import type { InteropSettings } from '../../store/interop/mirrors';
 
 /** Where and how a handoff runs. Only `workspaceRoot` is required. */
-export interface HandoverEnvironment {
+export interface JobContext {
   readonly workspaceRoot: string;
   readonly handoffDirectory?: string;
   readonly now?: () => Date;
