@@ -77,14 +77,18 @@ export async function runHandover(values: Values, io: CliIo): Promise<number> {
   if (typeof summary === 'object') {
     return fail(io, values, summary.error, EXIT_BAD_INPUT, 'summary');
   }
-  const request = requestOf(values, summary, { maxTokens: maxTokens as number | undefined, recentTurns: recentTurns as number | undefined, preset: typeof budget === 'string' ? budget : undefined });
+  const request = requestOf(values, summary, {
+    maxTokens: maxTokens as number | undefined,
+    recentTurns: recentTurns as number | undefined,
+    preset: typeof budget === 'string' ? budget : undefined,
+  });
   const mode = await sessionLogMode(values, io);
   if (typeof mode === 'object') {
     return fail(io, values, mode.error, EXIT_BAD_INPUT, 'session-log');
   }
-    // git's answers from finding the workspace: the evidence starts from them.
+  // git's answers from finding the workspace: the evidence starts from them.
   const where = { workspaceRoot: cwd, handoffDirectory: values.dir, ...(folder.repository ? { gitProbe: folder.gitProbe } : {}) };
-    // Evidence collection runs while the engine reads the session id and checks the request.
+  // Evidence collection runs while the engine reads the session id and checks the request.
   const evidence = collectEvidenceFor(where);
   const result: HandoverResult = await handover(request, {
     ...where,

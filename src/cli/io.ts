@@ -10,7 +10,7 @@ export const EXIT_BAD_INPUT = 2;
 export interface CliIo {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
-/** Used when `--cwd` is not given. */
+  /** Used when `--cwd` is not given. */
   readonly cwd: string;
   /** Reads standard input whole (at most `maxBytes`); `{error}` for a terminal, too large or unreadable. */
   readonly readStdin?: (maxBytes: number) => Promise<string | { error: string }>;

@@ -2,7 +2,6 @@
 
 export const VERSION = '0.1.0';
 
-
 /** One subcommand's synopsis lines and description; `<subcommand> --help` prints only this. */
 export interface CommandUsage {
   readonly synopsis: string;
@@ -211,10 +210,14 @@ export function commandUsage(command: string): string | undefined {
 export const USAGE = `specialist-handoff — hand an AI-coding session over to the next specialist
 
 Usage:
-${Object.values(COMMAND_USAGE).map((u) => u.synopsis).join('\n')}
+${Object.values(COMMAND_USAGE)
+  .map((u) => u.synopsis)
+  .join('\n')}
   specialist-handoff <command> --help    (that command's usage only)
   specialist-handoff --help | --version
 
-${Object.values(COMMAND_USAGE).map((u) => u.details).join('\n\n')}
+${Object.values(COMMAND_USAGE)
+  .map((u) => u.details)
+  .join('\n\n')}
 
 ${EXIT_CODES}`;

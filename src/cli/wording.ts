@@ -72,12 +72,19 @@ export function flagOf(path: ReadonlyArray<string | number>): string | undefined
 export function cliErrorText(error: JobError): string {
   if (error.problem === undefined) return error.message;
   const subject = (error.path && flagOf(error.path)) ?? error.subject;
-  const fix = (error.setting !== undefined && Object.hasOwn(SETTING_FLAGS, error.setting) ? fixFor(error, SETTING_FLAGS) : undefined) ?? lookup(FIELD_FIXES, error.field) ?? error.fix;
+  const fix =
+    (error.setting !== undefined && Object.hasOwn(SETTING_FLAGS, error.setting) ? fixFor(error, SETTING_FLAGS) : undefined) ??
+    lookup(FIELD_FIXES, error.field) ??
+    error.fix;
   return `ERROR: ${subject ? `${subject} ` : ''}${error.problem}${fix ? ` — ${fix}` : ''}`;
 }
 
 /** The over-budget warning names `--max-tokens`; every other warning is the engine's. */
-export function cliHandoverWarning(warning: string, pkg: Pick<HandoffPackage, 'estimated_tokens' | 'max_context_tokens' | 'tokenizer'>, fitted: boolean): string {
+export function cliHandoverWarning(
+  warning: string,
+  pkg: Pick<HandoffPackage, 'estimated_tokens' | 'max_context_tokens' | 'tokenizer'>,
+  fitted: boolean,
+): string {
   return warning === overBudgetWarning(pkg, fitted) ? overBudgetWarning(pkg, fitted, '--max-tokens') : warning;
 }
 

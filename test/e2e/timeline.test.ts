@@ -29,7 +29,10 @@ async function timelineRows(page: Page): Promise<Array<[number, string]>> {
 }
 
 function row(page: Page, text: string | RegExp): Locator {
-  return page.locator('.pane', { has: page.locator('.pane-header', { hasText: /Handoff timeline/i }) }).locator('.monaco-list-row', { hasText: text }).first();
+  return page
+    .locator('.pane', { has: page.locator('.pane-header', { hasText: /Handoff timeline/i }) })
+    .locator('.monaco-list-row', { hasText: text })
+    .first();
 }
 
 describe('UI: the Handoff timeline', function () {
@@ -42,9 +45,17 @@ describe('UI: the Handoff timeline', function () {
     folder = path.join(workspaceDir('timeline'), 'todo-api');
     createDemoRepository(folder);
     const t0 = Date.now() - 60 * 60_000;
-    HandoverOkSchema.parse(await handover({ specialist: 'codebase_explorer', topic: 'token auth', summary: 'Mapped the auth code.' }, { workspaceRoot: folder, now: () => new Date(t0) }));
+    HandoverOkSchema.parse(
+      await handover(
+        { specialist: 'codebase_explorer', topic: 'token auth', summary: 'Mapped the auth code.' },
+        { workspaceRoot: folder, now: () => new Date(t0) },
+      ),
+    );
     const second = HandoverOkSchema.parse(
-      await handover({ specialist: 'implementation_engineer', topic: 'token auth', parent: 'latest', next_steps: ['Implement the middleware'] }, { workspaceRoot: folder, now: () => new Date(t0 + 10 * 60_000) }),
+      await handover(
+        { specialist: 'implementation_engineer', topic: 'token auth', parent: 'latest', next_steps: ['Implement the middleware'] },
+        { workspaceRoot: folder, now: () => new Date(t0 + 10 * 60_000) },
+      ),
     );
     implementerFile = second.handoff_file;
     session = await openWorkbench(folder, { name: 'timeline' }, { width: 1400, height: 1000 });
@@ -106,7 +117,10 @@ describe('UI: the Handoff timeline', function () {
     await row(page, /partial/).waitFor({ timeout: 15_000 });
     const rows = await timelineRows(page);
     assert.equal(rows.length, 3, JSON.stringify(rows));
-    assert.ok(rows.some(([, t]) => /^Implementation engineer\s*partial · token auth · .*(ago|now)$/.test(t)), JSON.stringify(rows));
+    assert.ok(
+      rows.some(([, t]) => /^Implementation engineer\s*partial · token auth · .*(ago|now)$/.test(t)),
+      JSON.stringify(rows),
+    );
     assert.equal(readdirSync(path.dirname(partial)).filter((f) => f.endsWith('.partial.md')).length, 1);
     await screenshot(page, 'timeline-partial');
   });
@@ -119,8 +133,14 @@ describe('UI: the Handoff timeline', function () {
     for (let attempt = 0; attempt < 3 && !shown; attempt++) {
       await page.mouse.move(0, 0);
       await page.keyboard.press('Escape');
-      await row(page, /^Codebase explorer/).locator('.label-name').first().hover();
-      shown = await hover.waitFor({ state: 'visible', timeout: 8_000 }).then(() => true, () => false);
+      await row(page, /^Codebase explorer/)
+        .locator('.label-name')
+        .first()
+        .hover();
+      shown = await hover.waitFor({ state: 'visible', timeout: 8_000 }).then(
+        () => true,
+        () => false,
+      );
     }
     if (!shown) throw new Error('timed out after 3 tries of 8 s waiting for the rich tooltip (resolveTreeItem) of the "Codebase explorer" row');
     const text = (await hover.innerText()).replace(/\s+/g, ' ');
@@ -134,10 +154,21 @@ describe('UI: the Handoff timeline', function () {
 
   it('a handoff that continues a chain while the window is open is revealed and selected under its parent', async () => {
     const { page } = session;
-    const root = HandoverOkSchema.parse(await handover({ specialist: 'security_data_engineer', topic: 'secrets audit', summary: 'Audited the config.' }, { workspaceRoot: folder }));
+    const root = HandoverOkSchema.parse(
+      await handover({ specialist: 'security_data_engineer', topic: 'secrets audit', summary: 'Audited the config.' }, { workspaceRoot: folder }),
+    );
     await row(page, /^Security/).waitFor({ timeout: 20_000 });
-    await waitFor('the new root row placed (no longer regrouping)', 15_000, async () => (await timelineRows(page)).filter(([, t]) => /^Security/.test(t)).length === 1);
-    HandoverOkSchema.parse(await handover({ specialist: 'quality_reviewer', topic: 'secrets audit', parent: root.package.id, summary: 'Review the audit.' }, { workspaceRoot: folder }));
+    await waitFor(
+      'the new root row placed (no longer regrouping)',
+      15_000,
+      async () => (await timelineRows(page)).filter(([, t]) => /^Security/.test(t)).length === 1,
+    );
+    HandoverOkSchema.parse(
+      await handover(
+        { specialist: 'quality_reviewer', topic: 'secrets audit', parent: root.package.id, summary: 'Review the audit.' },
+        { workspaceRoot: folder },
+      ),
+    );
     const reviewer = row(page, /^Quality reviewer/);
     await reviewer.waitFor({ state: 'visible', timeout: 20_000 }).catch(async () => {
       throw new Error(`timed out after 20 s waiting for the new "Quality reviewer" entry to be shown; rows: ${JSON.stringify(await timelineRows(page))}`);

@@ -77,7 +77,10 @@ export function previewHandoff(prepared: PreparedHandover, fit: boolean, now = n
 }
 
 /** The panel's draft, user requests bounded by `userRequestTokens` (in the handoff's encoding). Writes nothing. */
-export function sessionDraft(evidence: DraftEvidence, settings: { readonly userRequestTokens?: number; readonly tokenizer: TokenizerName; readonly includeRecentTurns?: number }): SessionDraft {
+export function sessionDraft(
+  evidence: DraftEvidence,
+  settings: { readonly userRequestTokens?: number; readonly tokenizer: TokenizerName; readonly includeRecentTurns?: number },
+): SessionDraft {
   const counter = counterFor(settings.tokenizer);
   return draftFromEvidence(evidence, {
     userRequestTokens: settings.userRequestTokens ?? DEFAULT_USER_REQUEST_TOKENS,

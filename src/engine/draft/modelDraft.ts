@@ -60,13 +60,24 @@ export const ModelAnswerSchema = z.object({
 export type ModelAnswer = z.infer<typeof ModelAnswerSchema>;
 
 function modelError(problem: string, fix: string, code: JobError['code'] = 'refused'): JobError {
-  return { status: 'error', message: composeError({ subject: 'Draft with the language model:', problem, fix }), field: 'model', code, subject: 'Draft with the language model:', problem, fix };
+  return {
+    status: 'error',
+    message: composeError({ subject: 'Draft with the language model:', problem, fix }),
+    field: 'model',
+    code,
+    subject: 'Draft with the language model:',
+    problem,
+    fix,
+  };
 }
 
 /** A JSON object, bare or alone in a Markdown fence. All or nothing: never some of the fields. */
 export function parseModelAnswer(answer: string): { ok: true; answer: ModelAnswer } | { ok: false; problem: string } {
   if (answer.length > MODEL_DRAFT_MAX_ANSWER_CHARS) {
-    return { ok: false, problem: `the answer is ${answer.length} characters long, over the ${MODEL_DRAFT_MAX_ANSWER_CHARS} expected of the JSON object asked for` };
+    return {
+      ok: false,
+      problem: `the answer is ${answer.length} characters long, over the ${MODEL_DRAFT_MAX_ANSWER_CHARS} expected of the JSON object asked for`,
+    };
   }
   let text = answer.trim();
   const fence = /^```[a-zA-Z]*\s*\n([\s\S]*?)\n?```$/.exec(text);
@@ -92,7 +103,12 @@ export function parseModelAnswer(answer: string): { ok: true; answer: ModelAnswe
  * Sends exactly one request, only when called, after the prompt is gated and counted; the answer is parsed whole
  * and gated again. Refused (`field: "model"`) over `maxInputTokens` or when the answer is unusable. Never rejects.
  */
-export async function draftWithModel(evidence: DraftEvidence, model: ChatModelPort, signal: AbortSignal, opts: { bound?: number; now?: () => Date } = {}): Promise<ModelDraftResult> {
+export async function draftWithModel(
+  evidence: DraftEvidence,
+  model: ChatModelPort,
+  signal: AbortSignal,
+  opts: { bound?: number; now?: () => Date } = {},
+): Promise<ModelDraftResult> {
   const prompt = await buildModelPrompt(evidence, counterFor('o200k_base'), opts.bound ?? MODEL_DRAFT_EVIDENCE_TOKENS);
   if (signal.aborted) return { status: 'cancelled', sent: false, input_tokens: 0 };
   let inputTokens: number;
@@ -102,7 +118,10 @@ export async function draftWithModel(evidence: DraftEvidence, model: ChatModelPo
     return modelError(`${model.name} could not count the request's tokens (${(err as Error)?.message ?? String(err)})`, 'try again, or pick another model');
   }
   if (model.maxInputTokens !== undefined && inputTokens > model.maxInputTokens) {
-    return modelError(`the request is ${inputTokens} tokens, over the ${model.maxInputTokens} that ${model.name} accepts`, 'pick a model with a larger context window');
+    return modelError(
+      `the request is ${inputTokens} tokens, over the ${model.maxInputTokens} that ${model.name} accepts`,
+      'pick a model with a larger context window',
+    );
   }
   if (signal.aborted) return { status: 'cancelled', sent: false, input_tokens: 0 };
   let answer: string;
@@ -110,12 +129,18 @@ export async function draftWithModel(evidence: DraftEvidence, model: ChatModelPo
     answer = await model.send(prompt.text, signal);
   } catch (err) {
     if (signal.aborted) return { status: 'cancelled', sent: true, input_tokens: inputTokens };
-    return modelError(`${model.name} did not answer (${(err as Error)?.message ?? String(err)})`, 'try again, sign in to the model provider, or pick another model');
+    return modelError(
+      `${model.name} did not answer (${(err as Error)?.message ?? String(err)})`,
+      'try again, sign in to the model provider, or pick another model',
+    );
   }
   if (signal.aborted) return { status: 'cancelled', sent: true, input_tokens: inputTokens };
   // A port that resolves with something other than text is a failed answer, not a crash.
   if (typeof answer !== 'string') {
-    return modelError(`${model.name} gave an answer that cannot be used: it is not text (${answer === null ? 'null' : typeof answer})`, 'no field was changed; try again or fill the fields by hand');
+    return modelError(
+      `${model.name} gave an answer that cannot be used: it is not text (${answer === null ? 'null' : typeof answer})`,
+      'no field was changed; try again or fill the fields by hand',
+    );
   }
   const parsed = parseModelAnswer(answer);
   if (!parsed.ok) {
@@ -126,11 +151,18 @@ export async function draftWithModel(evidence: DraftEvidence, model: ChatModelPo
   const gated = (await sanitizeTexts([a.summary, ...a.decisions, ...a.failed_approaches, ...a.next_steps], 'strip')).texts;
   // Only invisible characters passes `min(1)` but is blank once stripped, and would empty the user's summary.
   if (!gated[0].trim()) {
-    return modelError(`${model.name} gave an answer that cannot be used: its summary is empty once invisible characters are removed`, 'no field was changed; try again or fill the fields by hand');
+    return modelError(
+      `${model.name} gave an answer that cannot be used: its summary is empty once invisible characters are removed`,
+      'no field was changed; try again or fill the fields by hand',
+    );
   }
   const source: Provenance = { reader: `model:${model.vendor}/${model.id}`, file: null, time: (opts.now?.() ?? new Date()).toISOString() };
   let k = 1;
-  const items = (n: number): DraftItem[] => gated.slice(k, (k += n)).filter((text) => text.trim() !== '').map((text) => ({ text, source }));
+  const items = (n: number): DraftItem[] =>
+    gated
+      .slice(k, (k += n))
+      .filter((text) => text.trim() !== '')
+      .map((text) => ({ text, source }));
   const fields: ModelDraftFields = {
     summary: { text: gated[0], sources: [source] },
     decisions: items(a.decisions.length),

@@ -25,7 +25,10 @@ export function listHandoffs(handoffRoot: string): Promise<HandoffFileEntry[]> {
 /** Whole handoffs (not results) among the newest `limit` files that are pending, accepted or in progress; newest first. */
 export async function openHandoffs(handoffRoot: string, limit = 100): Promise<Array<{ file: HandoffFileEntry; head: ParsedHandoff }>> {
   const open: Array<{ file: HandoffFileEntry; head: ParsedHandoff }> = [];
-  for (const file of (await listHandoffs(handoffRoot)).filter((f) => !f.partial).reverse().slice(0, limit)) {
+  for (const file of (await listHandoffs(handoffRoot))
+    .filter((f) => !f.partial)
+    .reverse()
+    .slice(0, limit)) {
     const head = await readHandoffHead(file.path);
     if (head && head.frontmatter.kind === 'handoff' && OPEN_STATUSES.has(head.frontmatter.status)) open.push({ file, head });
   }
@@ -36,7 +39,10 @@ export async function openHandoffs(handoffRoot: string, limit = 100): Promise<Ar
  * `briefing_file` is resolved under the handoff root by the path guard (no `..`, nothing outside); `briefing` is
  * undefined when unreadable, unnamed (results name none) or refused; `text` is the whole briefing.
  */
-export async function briefingOf(handoffRoot: string, file: string): Promise<{ head: ParsedHandoff | undefined; briefing: string | undefined; text: string | undefined }> {
+export async function briefingOf(
+  handoffRoot: string,
+  file: string,
+): Promise<{ head: ParsedHandoff | undefined; briefing: string | undefined; text: string | undefined }> {
   const head = await readHandoffHead(file);
   const named = head?.frontmatter.briefing_file;
   const resolved = named ? resolveInside(handoffRoot, ...named.split('/')) : undefined;

@@ -144,7 +144,11 @@ export async function prepareHandover(input: unknown, env: JobContext): Promise<
     // The draft of the evidence: user requests and commands run, and with `draft` every field left empty.
     const draft = draftFromEvidence(
       { git: evidence, session: session?.evidence, latest: undefined },
-      { userRequestTokens: env.userRequestTokens ?? DEFAULT_USER_REQUEST_TOKENS, countTokens: (t) => counter.count(t).tokens, includeRecentTurns: request.include_recent_turns },
+      {
+        userRequestTokens: env.userRequestTokens ?? DEFAULT_USER_REQUEST_TOKENS,
+        countTokens: (t) => counter.count(t).tokens,
+        includeRecentTurns: request.include_recent_turns,
+      },
     );
     const composed = composeUnjudgedPackage(request, {
       draft,
@@ -159,7 +163,14 @@ export async function prepareHandover(input: unknown, env: JobContext): Promise<
         recent_turns: session.evidence.recent_turns,
         file_edits: session.evidence.file_edits,
         sources: sessionSources(session.evidence, env.workspaceRoot),
-        ...(session.evidence.compaction ? { compaction: { ...session.evidence.compaction, file: session.evidence.compaction.file && displayFile(session.evidence.compaction.file, env.workspaceRoot) } } : {}),
+        ...(session.evidence.compaction
+          ? {
+              compaction: {
+                ...session.evidence.compaction,
+                file: session.evidence.compaction.file && displayFile(session.evidence.compaction.file, env.workspaceRoot),
+              },
+            }
+          : {}),
       },
     });
     if (env.caller === 'agent') {
@@ -184,7 +195,9 @@ export async function prepareHandover(input: unknown, env: JobContext): Promise<
       warnings.push(`WARNING: ${sanitizing}`);
     }
     if (gated.escaped > 0) {
-      warnings.push(`WARNING: ${gated.escaped} control or invisible character${gated.escaped === 1 ? '' : 's'} in file paths or the branch name ${gated.escaped === 1 ? 'is' : 'are'} shown as \\u{…} escapes`);
+      warnings.push(
+        `WARNING: ${gated.escaped} control or invisible character${gated.escaped === 1 ? '' : 's'} in file paths or the branch name ${gated.escaped === 1 ? 'is' : 'are'} shown as \\u{…} escapes`,
+      );
     }
     // Warnings repeat evidence notes (git and session-log messages): no secrets in them either.
     const safeWarnings = await redactTexts(warnings, { known: gated.secrets });
@@ -194,12 +207,32 @@ export async function prepareHandover(input: unknown, env: JobContext): Promise<
     if (composed.hop_guard && !composed.hop_guard.confirmed) {
       const g = composed.hop_guard;
       const why = g.reasons
-        .map((r) => (r === 'depth' ? `hop ${composed.hop} would exceed the limit of ${plural(g.max_depth, 'hop')}` : `${lookup.specialist.id} is already in this chain (${composed.chain.slice(0, -1).join(' → ')})`))
+        .map((r) =>
+          r === 'depth'
+            ? `hop ${composed.hop} would exceed the limit of ${plural(g.max_depth, 'hop')}`
+            : `${lookup.specialist.id} is already in this chain (${composed.chain.slice(0, -1).join(' → ')})`,
+        )
         .join(' and ');
-      return partsError('hop_guard', { subject: 'hop guard:', problem: why, fix: 'confirm the handoff to proceed (hop_guard_confirmed), or hand over to someone else' }, 'refused');
+      return partsError(
+        'hop_guard',
+        { subject: 'hop guard:', problem: why, fix: 'confirm the handoff to proceed (hop_guard_confirmed), or hand over to someone else' },
+        'refused',
+      );
     }
     const sessionState = session && env.sessionLog?.statePath ? { path: env.sessionLog.statePath, state: session.evidence.next_state } : undefined;
-    const prepared = { env, request: gated.request, root, specialist: lookup.specialist, evidence, pkg, counter, warnings, parent, sessionState, secrets: safeWarnings.secrets };
+    const prepared = {
+      env,
+      request: gated.request,
+      root,
+      specialist: lookup.specialist,
+      evidence,
+      pkg,
+      counter,
+      warnings,
+      parent,
+      sessionState,
+      secrets: safeWarnings.secrets,
+    };
     return { status: 'prepared', prepared };
   });
 }
@@ -275,7 +308,10 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
     const check = HandoffFrontmatterSchema.safeParse(handoffFrontmatter(pkg, provisionalMeta({ root, specialist, pkg }, start, cut)));
     if (!check.success) {
       const issue = check.error.issues[0];
-      return jobError(`the handoff would not read back: frontmatter field "${issue?.path.join('.')}" ${issue?.message ?? 'is invalid'} — nothing was written`, 'internal');
+      return jobError(
+        `the handoff would not read back: frontmatter field "${issue?.path.join('.')}" ${issue?.message ?? 'is invalid'} — nothing was written`,
+        'internal',
+      );
     }
     created = await stageHandoffFile(env.workspaceRoot, handoffsDir, start, async (date) => {
       meta = provisionalMeta({ root, specialist, pkg }, date, cut);

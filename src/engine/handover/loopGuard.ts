@@ -9,7 +9,12 @@ import { chainVisits, openVisits } from '../../store/handoffs/chainVisits';
  * specialist with the code unchanged. Whatever the parent, it also refuses the same topic to a specialist that
  * still has it open with the code unchanged, or agents could bounce work by starting a new chain each call.
  */
-export async function agentLoopGuard(composed: HandoffPackage, parent: HandoffFrontmatter | undefined, specialist: Specialist, root: string): Promise<JobError | undefined> {
+export async function agentLoopGuard(
+  composed: HandoffPackage,
+  parent: HandoffFrontmatter | undefined,
+  specialist: Specialist,
+  root: string,
+): Promise<JobError | undefined> {
   const g = composed.hop_guard;
   if (!g || !parent) return duplicateGuard(composed, specialist, root);
   if (g.reasons.includes('depth')) {

@@ -42,7 +42,10 @@ export function insightsEntryOf(head: HandoffHead, partial: boolean): InsightsEn
 /** One listing of `status/` for all files; a file that cannot be read or parsed is counted in `unreadable`. */
 async function readInsightHeads(handoffRoot: string, files: readonly HandoffFileEntry[]): Promise<{ entries: InsightsEntry[]; unreadable: number }> {
   const status = await listStatusFolders(handoffRoot);
-  const heads = await readHeadsListed(files.map((f) => f.path), status);
+  const heads = await readHeadsListed(
+    files.map((f) => f.path),
+    status,
+  );
   const entries: InsightsEntry[] = [];
   let unreadable = 0;
   heads.forEach((h, i) => {
@@ -72,7 +75,14 @@ export async function readInsights(project: Project, options: ReadInsightsOption
 export const CHAIN_WAITING_FILES = 200;
 
 /** The chain's handoffs waiting too long at `now`: the picked-up one first, then oldest first; none when `warnAfterMs` is 0. Never throws. */
-export async function chainWaitingLines(where: TimelineLocation, files: readonly TimelineFile[], rootId: string, pickedUpId: string, now: number, warnAfterMs: number): Promise<string[]> {
+export async function chainWaitingLines(
+  where: TimelineLocation,
+  files: readonly TimelineFile[],
+  rootId: string,
+  pickedUpId: string,
+  now: number,
+  warnAfterMs: number,
+): Promise<string[]> {
   if (warnAfterMs <= 0) return [];
   const from = parseHandoffFileName(`${rootId}.md`)?.time ?? 0;
   const ours = files.filter((f) => f.source === 'handoff' && f.time >= from).slice(-CHAIN_WAITING_FILES);
@@ -85,8 +95,24 @@ export async function chainWaitingLines(where: TimelineLocation, files: readonly
   const answered = new Set(chain.filter((c) => c.info.kind === 'result').map((c) => c.info.parent_id));
   const lines: Array<{ first: boolean; time: number; line: string }> = [];
   for (const { file, info } of chain) {
-    const w = waitingOf({ kind: info.kind, created: new Date(file.time).toISOString(), status: info.status, ...(info.status_at ? { status_at: info.status_at } : {}), partial: file.partial }, answered.has(info.id), now, warnAfterMs);
-    if (w) lines.push({ first: info.id === pickedUpId, time: file.time, line: waitingPromptLine(w, { id: info.id, specialist: file.specialist }, info.id === pickedUpId) });
+    const w = waitingOf(
+      {
+        kind: info.kind,
+        created: new Date(file.time).toISOString(),
+        status: info.status,
+        ...(info.status_at ? { status_at: info.status_at } : {}),
+        partial: file.partial,
+      },
+      answered.has(info.id),
+      now,
+      warnAfterMs,
+    );
+    if (w)
+      lines.push({
+        first: info.id === pickedUpId,
+        time: file.time,
+        line: waitingPromptLine(w, { id: info.id, specialist: file.specialist }, info.id === pickedUpId),
+      });
   }
   return lines.sort((a, b) => Number(b.first) - Number(a.first) || a.time - b.time).map((l) => l.line);
 }

@@ -20,7 +20,10 @@ export class FullHistoryLanguageModelTool implements vscode.LanguageModelTool<Re
   }
 
   /** Never throws: a failure comes back as `ERROR:` text. */
-  async invoke(options: vscode.LanguageModelToolInvocationOptions<Record<string, unknown>>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+  async invoke(
+    options: vscode.LanguageModelToolInvocationOptions<Record<string, unknown>>,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.LanguageModelToolResult> {
     let text: string;
     try {
       text = await this.run(options.input, token);

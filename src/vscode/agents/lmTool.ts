@@ -32,7 +32,6 @@ function folderOf(input: unknown): vscode.WorkspaceFolder | undefined {
   return folderForRoot(typeof given === 'string' ? given : '');
 }
 
-
 /** Custom specialists (read when the tool runs) show their id. */
 function who(id: string): string {
   return BUILTIN_SPECIALISTS.find((s) => s.id === id)?.personaMarker ?? id;
@@ -75,7 +74,10 @@ export class HandoverLanguageModelTool implements vscode.LanguageModelTool<Recor
   }
 
   /** Never throws: a failure comes back as `ERROR:` text. */
-  async invoke(options: vscode.LanguageModelToolInvocationOptions<Record<string, unknown>>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+  async invoke(
+    options: vscode.LanguageModelToolInvocationOptions<Record<string, unknown>>,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.LanguageModelToolResult> {
     let text: string;
     try {
       text = await this.run(options.input, token);
@@ -114,7 +116,9 @@ export class HandoverLanguageModelTool implements vscode.LanguageModelTool<Recor
         this.deps.log.warn(`${HANDOVER_TOOL_NAME}: ${text}`);
         return text;
       }
-      this.deps.log.info(`${HANDOVER_TOOL_NAME}: handoff written by an agent: ${outcome.result.handoff_file} (${outcome.result.package.estimated_tokens}/${outcome.result.package.max_context_tokens} tokens)`);
+      this.deps.log.info(
+        `${HANDOVER_TOOL_NAME}: handoff written by an agent: ${outcome.result.handoff_file} (${outcome.result.package.estimated_tokens}/${outcome.result.package.max_context_tokens} tokens)`,
+      );
       outcome.result.warnings.forEach((w) => this.deps.log.warn(w));
       await this.deps.session.ended();
       this.deps.onWritten();

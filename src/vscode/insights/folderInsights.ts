@@ -10,8 +10,7 @@ import { projectOptions } from '../workspace/environment';
 import { readSettings } from '../workspace/settings';
 
 export type FolderInsights =
-  | { ok: true; insights: InsightsView; specialists: InsightsSpecialist[]; pendingWarnAfter: string; warnings: string[] }
-  | { ok: false; error: JobError };
+  { ok: true; insights: InsightsView; specialists: InsightsSpecialist[]; pendingWarnAfter: string; warnings: string[] } | { ok: false; error: JobError };
 
 /** `since` undefined: all time. A bad `handoff.pendingWarnAfter` is a warning, and its default is used. */
 export async function readFolderInsights(folder: vscode.WorkspaceFolder, options: { now: Date; since?: Date }): Promise<FolderInsights> {
@@ -29,5 +28,11 @@ export async function readFolderInsights(folder: vscode.WorkspaceFolder, options
     maxDepth: settings.maxHandoverDepth,
   });
   const specialists = project.registry.all().map((s) => ({ id: s.id, label: s.label, icon: s.icon }));
-  return { ok: true, insights, specialists, pendingWarnAfter: typeof raw === 'string' && !settings.pendingWarnAfterProblem ? raw.trim().slice(0, 100) : DEFAULT_PENDING_WARN_AFTER, warnings };
+  return {
+    ok: true,
+    insights,
+    specialists,
+    pendingWarnAfter: typeof raw === 'string' && !settings.pendingWarnAfterProblem ? raw.trim().slice(0, 100) : DEFAULT_PENDING_WARN_AFTER,
+    warnings,
+  };
 }

@@ -20,5 +20,8 @@ export type ModelDraftFields = z.infer<typeof ModelDraftFieldsSchema>;
 export interface EndSessionModelDrafter {
   describe(): Promise<Omit<ModelDraftNotification, 'type'>>;
   cancel(): void;
-  draft(evidence: DraftEvidence, post?: PostModelDraft): Promise<{ status: 'ok'; fields: ModelDraftFields; input_tokens: number; output_tokens: number } | { status: string; message?: string } | undefined>;
+  draft(
+    evidence: DraftEvidence,
+    post?: PostModelDraft,
+  ): Promise<{ status: 'ok'; fields: ModelDraftFields; input_tokens: number; output_tokens: number } | { status: string; message?: string } | undefined>;
 }

@@ -20,7 +20,9 @@ export function registerTimeline(context: vscode.ExtensionContext, log: vscode.L
     // Reveal a new entry, its parent expanded, only while the view is shown (reveal would open the side bar).
     timeline.onDidAddEntry((element) => {
       if (!treeView.visible) return;
-      treeView.reveal(element, { select: true, focus: false, expand: true }).then(undefined, (err: unknown) => log.warn(`timeline: could not reveal the new entry: ${(err as Error)?.message ?? String(err)}`));
+      treeView
+        .reveal(element, { select: true, focus: false, expand: true })
+        .then(undefined, (err: unknown) => log.warn(`timeline: could not reveal the new entry: ${(err as Error)?.message ?? String(err)}`));
     }),
   );
   return timeline;

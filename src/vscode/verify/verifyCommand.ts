@@ -23,7 +23,8 @@ export interface VerifyArgs {
 
 const REFUSALS = warnRefusal({
   noFolder: 'Open a folder first: Verify checks a handoff of a workspace folder.',
-  untrusted: 'Verify runs git and re-runs the commands a handoff recorded, so it works only in a trusted workspace. Trust this workspace to verify its handoffs.',
+  untrusted:
+    'Verify runs git and re-runs the commands a handoff recorded, so it works only in a trusted workspace. Trust this workspace to verify its handoffs.',
 });
 
 export const OPEN_BRIEFING = 'Open Briefing';
@@ -62,7 +63,10 @@ async function specialistLabel(folder: vscode.WorkspaceFolder, id: string): Prom
 }
 
 /** Undefined when nothing was verified; an engine error is returned after it was shown. */
-export async function runVerify(arg: unknown, deps: { log: vscode.LogOutputChannel; session: SessionHooks; timeline: TimelineTreeProvider }): Promise<VerifyOutcome | undefined> {
+export async function runVerify(
+  arg: unknown,
+  deps: { log: vscode.LogOutputChannel; session: SessionHooks; timeline: TimelineTreeProvider },
+): Promise<VerifyOutcome | undefined> {
   const where = await trustedHandoffRoot(REFUSALS);
   if (!where) return undefined;
   const { folder, settings, root } = where;
@@ -127,7 +131,9 @@ export async function runVerify(arg: unknown, deps: { log: vscode.LogOutputChann
   deps.log.info(`verify: ${name}: ${outcome.line} (${outcome.verification_file})`);
   deps.timeline.invalidate(outcome.handoff_file);
   const message = `${name}: ${outcome.line}`;
-  const shown = isBadNews(outcome.verification.counts) ? vscode.window.showWarningMessage(message, OPEN_BRIEFING) : vscode.window.showInformationMessage(message, OPEN_BRIEFING);
+  const shown = isBadNews(outcome.verification.counts)
+    ? vscode.window.showWarningMessage(message, OPEN_BRIEFING)
+    : vscode.window.showInformationMessage(message, OPEN_BRIEFING);
   // Not awaited: the notification stays until the user closes it; the command is done.
   void shown.then((pick) => {
     if (pick === OPEN_BRIEFING) void vscode.commands.executeCommand(Commands.timelineOpenBriefing, vscode.Uri.file(outcome.handoff_file));
@@ -135,7 +141,10 @@ export async function runVerify(arg: unknown, deps: { log: vscode.LogOutputChann
   return outcome;
 }
 
-export function registerVerify(context: vscode.ExtensionContext, deps: { log: vscode.LogOutputChannel; session: SessionHooks; timeline: TimelineTreeProvider }): void {
+export function registerVerify(
+  context: vscode.ExtensionContext,
+  deps: { log: vscode.LogOutputChannel; session: SessionHooks; timeline: TimelineTreeProvider },
+): void {
   context.subscriptions.push(
     vscode.commands.registerCommand(Commands.verify, async (arg?: unknown) => {
       try {
