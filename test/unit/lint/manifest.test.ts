@@ -173,6 +173,6 @@ describe('manifest: wording, primary actions, icons and the chat avatar', () => 
         for (const bg of backgrounds[kind]) assert.ok(contrast(c, bg) >= 7, `${CHAT_AVATAR[kind]}: ${c} on ${bg} is ${contrast(c, bg).toFixed(1)}:1`);
     }
     const source = readFileSync(path.join(REPO_ROOT, 'src', 'vscode', 'agents', 'chatParticipant.ts'), 'utf8');
-    assert.match(source, /iconPath = \{ light: [^}]*CHAT_AVATAR\.light[^}]*dark: [^}]*CHAT_AVATAR\.dark/, 'the participant uses both files');
+    assert.match(source, /iconPath = \{\s*light: [^}]*CHAT_AVATAR\.light[^}]*dark: [^}]*CHAT_AVATAR\.dark/, 'the participant uses both files');
   });
 });
