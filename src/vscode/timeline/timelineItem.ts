@@ -1,31 +1,15 @@
 /**
- * What a row of the "Handoff Timeline" tree shows besides its label (./timelineTree.ts): the
- * relative time in its description, a result's icon, the source's name and the rich tooltip
- * read on hover.
+ * What a row of the "Handoff Timeline" tree shows besides its text (./rowText.ts): a result's
+ * icon and the rich tooltip read on hover.
  */
 import * as vscode from 'vscode';
 import type { ParsedHandoff } from '../../core/handoff/parse';
 import { formatCount, plural } from '../../core/handoff/render';
 import { STATUS_LABELS } from '../../core/handoff/status';
 import type { Specialist } from '../../core/specialists/registry';
-import type { TimelineFile, TimelineSource } from '../../core/timeline/chains';
+import type { TimelineFile } from '../../core/timeline/chains';
+import { SOURCE_LABELS } from './rowText';
 import { appendVerification, type VerificationShown } from './verdict';
-
-/** The source's name in a row's description and tooltip (ours has none). */
-export const SOURCE_LABELS: Record<TimelineSource, string> = { handoff: '', itervox: 'itervox', 'agent-zero': 'Agent Zero' };
-
-const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
-
-/** "5 minutes ago", "yesterday", "3 days ago" for a time in ms since the epoch. */
-export function relativeTime(time: number, now = Date.now()): string {
-  const s = Math.round((time - now) / 1000);
-  const abs = Math.abs(s);
-  if (abs < 60) return relative.format(s, 'second');
-  if (abs < 3600) return relative.format(Math.round(s / 60), 'minute');
-  if (abs < 86400) return relative.format(Math.round(s / 3600), 'hour');
-  if (abs < 86400 * 30) return relative.format(Math.round(s / 86400), 'day');
-  return new Date(time).toLocaleDateString(undefined, { dateStyle: 'medium' });
-}
 
 const whenFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -41,8 +25,8 @@ export function resultIcon(status: string): string {
 }
 
 /**
- * A row's rich tooltip (resolveTreeItem's): specialist, time and file, kind, status, hop and
- * chain, the newest 5 status changes, the summary (up to 400 characters), tokens, touched files
+ * A row's rich tooltip (resolveTreeItem's): specialist, time and file, the whole topic, kind,
+ * status, hop and chain, the newest 5 status changes, the summary (up to 400 characters), tokens, touched files
  * and test runs, the latest verification (./verdict.ts), then what `more` appends (the waiting
  * mark, ./waitingMark.ts). Every text from the file is escaped for Markdown.
  */
@@ -54,6 +38,8 @@ export function timelineTooltip(file: TimelineFile, head: ParsedHandoff | undefi
   md.appendMarkdown(`${esc(localTime(file.time))} · \`${file.name.replace(/`/g, "'")}\`\n\n`);
   if (head) {
     const fm = head.frontmatter;
+    const topic = (fm.topic_title || fm.topic).replace(/\s+/g, ' ').trim();
+    if (topic) md.appendMarkdown(`${esc(topic)}\n\n`);
     md.appendMarkdown(`${fm.kind === 'result' ? 'Result' : 'Handoff'} · **${esc(STATUS_LABELS[fm.status])}** · hop ${fm.hop} (${esc(fm.chain.join(' → '))})\n\n`);
     // Every status change, branches merged included (status events, docs/DESIGN.md §5 "Status"): the newest 5.
     if (fm.status_history.length) {
