@@ -80,7 +80,10 @@ function referenceExtension(dir: string): string {
       2,
     ),
   );
-  writeFileSync(path.join(dir, 'media', 'icon.svg'), '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><circle cx="12" cy="12" r="8" fill="currentColor"/></svg>\n');
+  writeFileSync(
+    path.join(dir, 'media', 'icon.svg'),
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><circle cx="12" cy="12" r="8" fill="currentColor"/></svg>\n',
+  );
   writeFileSync(path.join(dir, 'README.md'), '# Bench reference\n');
   writeFileSync(path.join(dir, 'LICENSE'), 'MIT\n');
   writeFileSync(
@@ -106,7 +109,10 @@ exports.deactivate = () => {};
 `,
   );
   const vsix = path.join(dir, 'bench-reference.vsix');
-  execFileSync(path.join(REPO_ROOT, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '-o', vsix], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  execFileSync(path.join(REPO_ROOT, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '-o', vsix], {
+    cwd: dir,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   return vsix;
 }
 
@@ -132,16 +138,28 @@ function readTimes(file: string | undefined): { activate: number; resolve: numbe
   const r = /view resolved ([\d.]+) ms after activate\(\) entry/.exec(text);
   // Our finer marks (src/extension.ts), printed with the figures: where the time went.
   const cpu = /activated in [\d.]+ ms \(CPU ([\d.]+) ms/.exec(text);
-  const marks = [cpu ? `CPU ${cpu[1]} ms` : undefined, ...(text.match(/(?:activate\(\) marks|after activate\(\)[^\n]*marks)[^\n]*/g) ?? [])].filter(Boolean).join('; ');
+  const marks = [cpu ? `CPU ${cpu[1]} ms` : undefined, ...(text.match(/(?:activate\(\) marks|after activate\(\)[^\n]*marks)[^\n]*/g) ?? [])]
+    .filter(Boolean)
+    .join('; ');
   return a && r ? { activate: Number(a[1]), resolve: Number(r[1]), cpu: cpu ? Number(cpu[1]) : undefined, marks } : undefined;
 }
 
-async function reloadAndRead(page: Page, userDataDir: string, extensionId: string, previous: string | undefined): Promise<{ activate: number; resolve: number; cpu?: number; marks?: string }> {
+async function reloadAndRead(
+  page: Page,
+  userDataDir: string,
+  extensionId: string,
+  previous: string | undefined,
+): Promise<{ activate: number; resolve: number; cpu?: number; marks?: string }> {
   await page.reload({ waitUntil: 'domcontentloaded' });
-  return waitFor(`${extensionId} to log its activation and first view resolve after a reload`, 90_000, () => {
-    const file = newestLog(userDataDir, extensionId);
-    return file && file !== previous ? readTimes(file) : undefined;
-  }, 300);
+  return waitFor(
+    `${extensionId} to log its activation and first view resolve after a reload`,
+    90_000,
+    () => {
+      const file = newestLog(userDataDir, extensionId);
+      return file && file !== previous ? readTimes(file) : undefined;
+    },
+    300,
+  );
 }
 
 function median(xs: number[]): number {
@@ -181,7 +199,9 @@ async function measureHost(say: (line: string) => void, runs: number): Promise<H
         if (!(await shown())) throw new Error(`the "${label}" view container did not open after 5 clicks`);
         await page.waitForTimeout(1500);
         const t = await reloadAndRead(page, server.userDataDir, extensionId, newestLog(server.userDataDir, extensionId));
-        say(`VS Code ${vscodeVersion()}, ${label}: activate ${t.activate} ms, first view resolve ${t.resolve} ms after activate() entry${t.marks ? ` (${t.marks})` : ''}`);
+        say(
+          `VS Code ${vscodeVersion()}, ${label}: activate ${t.activate} ms, first view resolve ${t.resolve} ms after activate() entry${t.marks ? ` (${t.marks})` : ''}`,
+        );
         return { activate: t.activate, resolve: t.resolve, cpu: t.cpu };
       };
       const figures: HostFigures = { vscode: vscodeVersion(), ours: [], reference: [] };
@@ -270,7 +290,12 @@ export async function activationRows(say: (line: string) => void, runs = 5): Pro
   try {
     statSync(CHROMIUM);
   } catch {
-    return [{ name: 'activation in the real host', skipped: `Chromium is missing at ${CHROMIUM}: run "sudo bash scripts/system-packages.sh" to measure activation in the real host` }];
+    return [
+      {
+        name: 'activation in the real host',
+        skipped: `Chromium is missing at ${CHROMIUM}: run "sudo bash scripts/system-packages.sh" to measure activation in the real host`,
+      },
+    ];
   }
   try {
     statSync(path.join(REPO_ROOT, 'specialist-handoff.vsix'));
@@ -280,7 +305,10 @@ export async function activationRows(say: (line: string) => void, runs = 5): Pro
   const out: Array<ActivationRow | SkippedActivation> = [];
   for (const host of selectedHosts()) {
     if (host.id !== 'minimum' && !installed(host)) {
-      out.push({ name: `activation, VS Code ${host.vscode}`, skipped: `host "${host.id}" is not installed: HANDOFF_HOSTS=${host.id} npx tsx test/host/install.ts` });
+      out.push({
+        name: `activation, VS Code ${host.vscode}`,
+        skipped: `host "${host.id}" is not installed: HANDOFF_HOSTS=${host.id} npx tsx test/host/install.ts`,
+      });
       continue;
     }
     if (!installed(host)) say(`installing code-server ${host.codeServer} (VS Code ${host.vscode}), first run only …`);

@@ -56,7 +56,11 @@ export interface CliRow {
  * is read from inside the process as it exits (a `-r` preload reading `/proc/self/status`
  * VmHWM on `exit`), so it is the process's own high-water mark, not the bench's.
  */
-function runNode(node: string, args: readonly string[], opts: { cwd: string; env: NodeJS.ProcessEnv; stdin?: string; preload: string; rssFile: string }): Promise<Figure> {
+function runNode(
+  node: string,
+  args: readonly string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; stdin?: string; preload: string; rssFile: string },
+): Promise<Figure> {
   return new Promise((resolve, reject) => {
     rmSync(opts.rssFile, { force: true });
     const started = process.hrtime.bigint();
@@ -110,7 +114,11 @@ function createSmallRepository(dir: string): void {
  * fills the OS file cache and Node's compile cache).
  * @param nodes the Node binaries with their versions (`v24.…`) and whether the goal applies there
  */
-export async function cliRows(log: (m: string) => void, runs: number, nodes: ReadonlyArray<{ bin: string; version: string; goal: boolean }>): Promise<CliRow[]> {
+export async function cliRows(
+  log: (m: string) => void,
+  runs: number,
+  nodes: ReadonlyArray<{ bin: string; version: string; goal: boolean }>,
+): Promise<CliRow[]> {
   const cli = path.resolve(__dirname, '..', 'dist', 'cli.js');
   const root = path.join(tmpdir(), `handoff-bench-cli-${process.pid}`);
   rmSync(root, { recursive: true, force: true });
@@ -130,13 +138,29 @@ export async function cliRows(log: (m: string) => void, runs: number, nodes: Rea
   const freshEnv = (): NodeJS.ProcessEnv => {
     const home = path.join(root, `home${n++}`);
     mkdirSync(home, { recursive: true });
-    const env: NodeJS.ProcessEnv = { ...ENV, HOME: home, XDG_STATE_HOME: path.join(home, '.local', 'state'), XDG_CONFIG_HOME: path.join(home, '.config'), XDG_DATA_HOME: path.join(home, '.local', 'share') };
+    const env: NodeJS.ProcessEnv = {
+      ...ENV,
+      HOME: home,
+      XDG_STATE_HOME: path.join(home, '.local', 'state'),
+      XDG_CONFIG_HOME: path.join(home, '.config'),
+      XDG_DATA_HOME: path.join(home, '.local', 'share'),
+    };
     for (const k of ['CODEX_HOME', 'GEMINI_CLI_HOME', 'CLAUDE_CONFIG_DIR']) delete env[k];
     return env;
   };
-  const hookInput = JSON.stringify({ session_id: '7d2a4c1e-5b6f-4e8a-9c3d-1f2e3a4b5c6d', transcript_path: transcript, cwd: repo, permission_mode: 'default', hook_event_name: 'SessionEnd', reason: 'exit' });
+  const hookInput = JSON.stringify({
+    session_id: '7d2a4c1e-5b6f-4e8a-9c3d-1f2e3a4b5c6d',
+    transcript_path: transcript,
+    cwd: repo,
+    permission_mode: 'default',
+    hook_event_name: 'SessionEnd',
+    reason: 'exit',
+  });
   const commands = (version: string): Array<{ name: string; args: string[]; stdin?: string }> => [
-    { name: `CLI \`handover\` on a small repository, whole process, vs bare \`node -e 0\` (Node ${version})`, args: [cli, 'handover', '--specialist', 'quality_reviewer', '--topic', 't', '--summary', 's'] },
+    {
+      name: `CLI \`handover\` on a small repository, whole process, vs bare \`node -e 0\` (Node ${version})`,
+      args: [cli, 'handover', '--specialist', 'quality_reviewer', '--topic', 't', '--summary', 's'],
+    },
     { name: `CLI \`hook\` (SessionEnd, small transcript), whole process, vs bare \`node -e 0\` (Node ${version})`, args: [cli, 'hook'], stdin: hookInput },
   ];
   const out: CliRow[] = [];
@@ -172,7 +196,9 @@ export async function cliRows(log: (m: string) => void, runs: number, nodes: Rea
           baselineRss: Math.max(...b.map((f) => f.rssBytes)),
           met: node.goal ? ms <= CLI_GOAL_RATIO * baseline : undefined,
         };
-        log(`${c.name}: ${row.ours.toFixed(0)} ms vs ${row.baseline.toFixed(0)} ms, peak RSS ${(row.oursRss / 2 ** 20).toFixed(0)} MB vs ${(row.baselineRss / 2 ** 20).toFixed(0)} MB`);
+        log(
+          `${c.name}: ${row.ours.toFixed(0)} ms vs ${row.baseline.toFixed(0)} ms, peak RSS ${(row.oursRss / 2 ** 20).toFixed(0)} MB vs ${(row.baselineRss / 2 ** 20).toFixed(0)} MB`,
+        );
         out.push(row);
       }
     }

@@ -114,18 +114,32 @@ export async function promptChainFigures(dir: string): Promise<PromptChainFigure
     git(dir, 'commit', '-q', '-m', `Step ${i + 1}: ${hop.summary.split(':')[0]}`);
     write(dir, 'src/auth/session.ts', `export function check(a: string, b: string): boolean {\n  // hop ${i + 1}\n  return a === b;\n}\n`);
     const r = await handover(
-      { ...hop, decisions: [...hop.decisions], failed_approaches: [...hop.failed_approaches], next_steps: [...hop.next_steps], topic: 'timing-safe token check', ...(i > 0 ? { parent: 'latest' } : {}), ...(i >= 3 ? { hop_guard_confirmed: true } : {}) },
+      {
+        ...hop,
+        decisions: [...hop.decisions],
+        failed_approaches: [...hop.failed_approaches],
+        next_steps: [...hop.next_steps],
+        topic: 'timing-safe token check',
+        ...(i > 0 ? { parent: 'latest' } : {}),
+        ...(i >= 3 ? { hop_guard_confirmed: true } : {}),
+      },
       { workspaceRoot: dir, now: () => new Date(t0 + i * 600_000), sessionId: `bench-session-${i + 1}`, sessionLog: { mode: 'none' } },
     );
     if (r.status !== 'ok') throw new Error(r.message);
     files.push(r.handoff_file);
     // The next specialist picks it up (a status event: accepted), as `specialist-handoff prompt` does.
     if (i < HOPS.length - 1) {
-      const taken = await buildPrompt({ handoff: 'latest' }, { workspaceRoot: dir, now: () => new Date(t0 + i * 600_000 + 60_000), sessionId: `bench-session-${i + 2}`, sessionLog: { mode: 'none' } });
+      const taken = await buildPrompt(
+        { handoff: 'latest' },
+        { workspaceRoot: dir, now: () => new Date(t0 + i * 600_000 + 60_000), sessionId: `bench-session-${i + 2}`, sessionLog: { mode: 'none' } },
+      );
       if (taken.status !== 'ok' || !taken.taken) throw new Error(taken.status === 'ok' ? 'the handoff was not taken' : taken.message);
     }
   }
-  const built = await buildPrompt({ handoff: 'latest', take: false }, { workspaceRoot: dir, now: () => new Date(t0 + 60 * 60_000), sessionLog: { mode: 'none' } });
+  const built = await buildPrompt(
+    { handoff: 'latest', take: false },
+    { workspaceRoot: dir, now: () => new Date(t0 + 60 * 60_000), sessionLog: { mode: 'none' } },
+  );
   if (built.status !== 'ok') throw new Error(built.message);
   const o200k = loadEncoding('o200k_base');
   const handoffTokens = countTokens(o200k, readFileSync(files[files.length - 1], 'utf8')).tokens;

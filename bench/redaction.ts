@@ -78,21 +78,47 @@ function benchPackage(targetTokens: number, count: (text: string) => number): { 
     const parsed = parseHandoverRequest({
       specialist: 'quality_reviewer',
       topic: 'Session refresh',
-      summary: Array.from({ length: scale }, (_, i) => `Step ${i}: moved the token refresh into the session middleware; the store now keeps the expiry per user and retries twice. `).join(''),
-      decisions: Array.from({ length: Math.ceil(scale / 2) }, (_, i) => `Decision ${i}: keep refresh tokens server-side; rotate on every use (RFC 6819 §5.2.2.3).`),
-      next_steps: ['Review src/auth/session.ts for timing-safe comparison', 'Add tests for expired refresh tokens', `Rotate the leaked key sk-ant-api03-${noise(7, 93, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_')}AA`],
+      summary: Array.from(
+        { length: scale },
+        (_, i) => `Step ${i}: moved the token refresh into the session middleware; the store now keeps the expiry per user and retries twice. `,
+      ).join(''),
+      decisions: Array.from(
+        { length: Math.ceil(scale / 2) },
+        (_, i) => `Decision ${i}: keep refresh tokens server-side; rotate on every use (RFC 6819 §5.2.2.3).`,
+      ),
+      next_steps: [
+        'Review src/auth/session.ts for timing-safe comparison',
+        'Add tests for expired refresh tokens',
+        `Rotate the leaked key sk-ant-api03-${noise(7, 93, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_')}AA`,
+      ],
       failed_approaches: ['Caching the token in localStorage (XSS exposure)'],
       recent_turns: Array.from({ length: 5 }, (_, i) => ({
         role: i % 2 === 0 ? 'user' : 'assistant',
-        text: `Turn ${i}: ${i === 2 ? `export GITHUB_TOKEN=ghp_${noise(3, 36)} and run the tests; ` : ''}the refresh path works; the failing test was the clock skew. `.repeat(Math.ceil(scale / 4)),
+        text: `Turn ${i}: ${i === 2 ? `export GITHUB_TOKEN=ghp_${noise(3, 36)} and run the tests; ` : ''}the refresh path works; the failing test was the clock skew. `.repeat(
+          Math.ceil(scale / 4),
+        ),
       })),
       tests_run: [{ command: 'npm test -- --grep session', result: 'passed', exit_code: 0 }],
       max_context_tokens: 100_000,
       include_recent_turns: 5,
     });
     if (!parsed.ok) throw new Error(parsed.message);
-    const ev = { ...emptyGitEvidence('x'), notes: [], repoRoot: '/repo', branch: 'main', headCommit: 'a'.repeat(40), diffHash: 'f'.repeat(64), problem: null, diffExcerpt: diffOf(600 * scale, 40) };
-    const pkg = composePackage(parsed.request, { specialist, topic: { slug: 'session-refresh', title: 'Session refresh' }, evidence: ev, sessionId: 'session-bench' });
+    const ev = {
+      ...emptyGitEvidence('x'),
+      notes: [],
+      repoRoot: '/repo',
+      branch: 'main',
+      headCommit: 'a'.repeat(40),
+      diffHash: 'f'.repeat(64),
+      problem: null,
+      diffExcerpt: diffOf(600 * scale, 40),
+    };
+    const pkg = composePackage(parsed.request, {
+      specialist,
+      topic: { slug: 'session-refresh', title: 'Session refresh' },
+      evidence: ev,
+      sessionId: 'session-bench',
+    });
     return { pkg, rendered: renderHandoff(pkg, META, specialist) };
   };
   let scale = 1;
@@ -114,15 +140,30 @@ export async function redactionRows(
   const { pkg, rendered } = benchPackage(3_000, count);
   const tokens = count(rendered);
   await redactSecrets('warm up: secretlint loads once');
-  const r1 = await compare(() => sanitizePackage(pkg), () => count(rendered), 15);
+  const r1 = await compare(
+    () => sanitizePackage(pkg),
+    () => count(rendered),
+    15,
+  );
   const ratio = r1.ours / r1.baseline;
-  say(`redacting a ${tokens.toLocaleString('en')}-token package: ${ratio.toFixed(1)}× counting its tokens (goal ≤ ${REDACTION_GOAL_RATIO}×): ${ratio <= REDACTION_GOAL_RATIO ? 'met' : 'NOT met'}`);
+  say(
+    `redacting a ${tokens.toLocaleString('en')}-token package: ${ratio.toFixed(1)}× counting its tokens (goal ≤ ${REDACTION_GOAL_RATIO}×): ${ratio <= REDACTION_GOAL_RATIO ? 'met' : 'NOT met'}`,
+  );
 
   const diff = diffOf(1024 * 1024, 200);
-  const r2 = await compare(() => redactSecrets(diff), () => count(diff), 5);
+  const r2 = await compare(
+    () => redactSecrets(diff),
+    () => count(diff),
+    5,
+  );
   say(`redacting a 1 MB diff excerpt: ${r2.ours.toFixed(0)} ms (${(r2.ours / r2.baseline).toFixed(1)}× counting its tokens)`);
   return [
-    { name: `redaction: ${tokens.toLocaleString('en')}-token package (sanitizePackage vs counting its tokens)`, ours: r1.ours, baseline: r1.baseline, note: `goal ≤ ${REDACTION_GOAL_RATIO}×: ${ratio <= REDACTION_GOAL_RATIO ? 'met' : 'NOT met'}` },
+    {
+      name: `redaction: ${tokens.toLocaleString('en')}-token package (sanitizePackage vs counting its tokens)`,
+      ours: r1.ours,
+      baseline: r1.baseline,
+      note: `goal ≤ ${REDACTION_GOAL_RATIO}×: ${ratio <= REDACTION_GOAL_RATIO ? 'met' : 'NOT met'}`,
+    },
     { name: 'redaction: 1 MB diff excerpt (redactSecrets vs counting its tokens)', ours: r2.ours, baseline: r2.baseline },
   ];
 }
@@ -146,6 +187,7 @@ if (require.main === module) {
     return { ours: median(a), baseline: median(b) };
   };
   void redactionRows((l) => console.log(l), compare).then((rows) => {
-    for (const r of rows) console.log(`${r.name}: ${r.ours.toFixed(1)} ms vs ${r.baseline.toFixed(1)} ms = ${(r.ours / r.baseline).toFixed(1)}×${r.note ? ` (${r.note})` : ''}`);
+    for (const r of rows)
+      console.log(`${r.name}: ${r.ours.toFixed(1)} ms vs ${r.baseline.toFixed(1)} ms = ${(r.ours / r.baseline).toFixed(1)}×${r.note ? ` (${r.note})` : ''}`);
   });
 }

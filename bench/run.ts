@@ -94,7 +94,9 @@ function pseudoRandomLetters(n: number, seed = 12345): string {
 
 async function tokenRows(): Promise<void> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { Tiktoken } = require('js-tiktoken/lite') as { Tiktoken: new (ranks: unknown) => { encode(text: string, allowed: string[], disallowed: string[]): number[] } };
+  const { Tiktoken } = require('js-tiktoken/lite') as {
+    Tiktoken: new (ranks: unknown) => { encode(text: string, allowed: string[], disallowed: string[]): number[] };
+  };
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const ranks = require('js-tiktoken/ranks/o200k_base');
   const tiktoken = new Tiktoken(ranks.default ?? ranks);
@@ -104,16 +106,28 @@ async function tokenRows(): Promise<void> {
   const words = 'The reviewer checks src/auth.ts for timing-safe comparison, header parsing and missing tests. ';
   let pkg = '';
   while (countTokens(o200k, pkg).tokens < 3000) pkg += words;
-  const r1 = await compare(() => countTokens(o200k, pkg), () => jsCount(pkg), 25);
+  const r1 = await compare(
+    () => countTokens(o200k, pkg),
+    () => jsCount(pkg),
+    25,
+  );
   add('tokens: 3,000-token package (gpt-tokenizer vs js-tiktoken)', r1.ours, r1.baseline);
 
   const diffLine = (i: number) => `+  const value${i} = await compute(${i}, { retries: 3 }); // keep in sync with api.ts\n`;
   let diff = '';
   for (let i = 0; diff.length < 1024 * 1024; i++) diff += diffLine(i);
-  const r2 = await compare(() => countTokens(o200k, diff), () => jsCount(diff), 5);
+  const r2 = await compare(
+    () => countTokens(o200k, diff),
+    () => jsCount(diff),
+    5,
+  );
   add('tokens: 1 MB diff excerpt (gpt-tokenizer vs js-tiktoken)', r2.ours, r2.baseline);
   // Fits-or-not (what fit-to-budget asks again and again) stops once past the budget.
-  const rw = await compare(() => tokensWithin(o200k, diff, 3000), () => countTokens(o200k, diff), 5);
+  const rw = await compare(
+    () => tokensWithin(o200k, diff, 3000),
+    () => countTokens(o200k, diff),
+    5,
+  );
   add('tokens: does the 1 MB diff fit 3,000 tokens? (early exit vs our full count)', rw.ours, rw.baseline);
 
   // js-tiktoken (and gpt-tokenizer unbounded) are quadratic on one long run: 20,000
@@ -123,7 +137,11 @@ async function tokenRows(): Promise<void> {
   // line would measure the cache. Lines are generated before timing starts.
   const lines = Array.from({ length: 8 }, (_, i) => pseudoRandomLetters(200_000, 1000 + i));
   let n = 0;
-  const r3 = await compare(() => countTokens(o200k, lines[n++ % lines.length]), () => jsCount(lines[n % lines.length].slice(0, 5_000)), 3);
+  const r3 = await compare(
+    () => countTokens(o200k, lines[n++ % lines.length]),
+    () => jsCount(lines[n % lines.length].slice(0, 5_000)),
+    3,
+  );
   add('tokens: 200,000-char line, no whitespace (ours, bounded)', r3.ours, r3.baseline, 'baseline: js-tiktoken on a 5,000-char prefix only');
   console.error(`  200,000-char line counted in ${ms(r3.ours)} (goal < 1 s): ${r3.ours < 1000 ? 'met' : 'NOT met'}`);
 }
@@ -171,7 +189,13 @@ async function promptRows(): Promise<void> {
     const f = await promptChainFigures(dir);
     const tokens = (x: number) => `${x.toLocaleString('en')} tokens`;
     const verdict = `goal ≤ 2 × handoff + ${PROMPT_MANDATE_TOKENS} = ${tokens(f.goalTokens)}: ${f.met ? 'met' : 'NOT met'}`;
-    rows.push({ name: 'receiving prompt, chain of 5 handoffs (prompt vs the picked-up handoff, o200k_base)', ours: tokens(f.promptTokens), baseline: tokens(f.handoffTokens), ratio: `${(f.promptTokens / f.handoffTokens).toFixed(2)}×`, note: verdict });
+    rows.push({
+      name: 'receiving prompt, chain of 5 handoffs (prompt vs the picked-up handoff, o200k_base)',
+      ours: tokens(f.promptTokens),
+      baseline: tokens(f.handoffTokens),
+      ratio: `${(f.promptTokens / f.handoffTokens).toFixed(2)}×`,
+      note: verdict,
+    });
     console.error(`  receiving prompt, chain of 5 handoffs: ${tokens(f.promptTokens)} for a ${tokens(f.handoffTokens)} handoff (${verdict})`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -196,7 +220,13 @@ function sizeRows(): void {
     const bytes = size(file);
     const met = bytes <= goal * 1024;
     const note = `goal ≤ ${goal} KB: ${met ? 'met' : 'NOT met'}`;
-    rows.push({ name: `${file} size (vs the o200k tokenizer and its ranks, loaded lazily)`, ours: kb(bytes), baseline: kb(tokenizer), ratio: `${(bytes / tokenizer).toFixed(2)}×`, note });
+    rows.push({
+      name: `${file} size (vs the o200k tokenizer and its ranks, loaded lazily)`,
+      ours: kb(bytes),
+      baseline: kb(tokenizer),
+      ratio: `${(bytes / tokenizer).toFixed(2)}×`,
+      note,
+    });
     console.error(`  ${file}: ${kb(bytes)} (${note})`);
   }
   const ext = size('dist/extension.js');

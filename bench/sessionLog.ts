@@ -22,13 +22,49 @@ const run = promisify(execFile);
 function exchange(i: number): string {
   const t = new Date(Date.UTC(2026, 0, 1, 0, 0, i % 86400)).toISOString();
   const out = `line of output ${i} `.repeat(80);
-  return [
-    JSON.stringify({ type: 'user', message: { role: 'user', content: `Please run the tests for module ${i} and fix what fails.` }, timestamp: t, cwd: '/ws' }),
-    JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: `Running the tests for module ${i}.` }, { type: 'tool_use', id: `b${i}`, name: 'Bash', input: { command: i % 10 === 0 ? 'npm test' : `grep -rn "module${i}" src` } }] }, timestamp: t }),
-    JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `b${i}`, content: `${out}\nTests:       ${i % 3} failed, 40 passed, 42 total`, is_error: i % 3 !== 0 }] }, toolUseResult: { stdout: out, stderr: '', interrupted: false }, timestamp: t }),
-    JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id: `e${i}`, name: 'Edit', input: { file_path: `/ws/src/module${i % 500}.ts`, old_string: 'a', new_string: 'b' } }] }, timestamp: t }),
-    JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `e${i}`, content: 'updated', is_error: false }] }, timestamp: t }),
-  ].join('\n') + '\n';
+  return (
+    [
+      JSON.stringify({
+        type: 'user',
+        message: { role: 'user', content: `Please run the tests for module ${i} and fix what fails.` },
+        timestamp: t,
+        cwd: '/ws',
+      }),
+      JSON.stringify({
+        type: 'assistant',
+        message: {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: `Running the tests for module ${i}.` },
+            { type: 'tool_use', id: `b${i}`, name: 'Bash', input: { command: i % 10 === 0 ? 'npm test' : `grep -rn "module${i}" src` } },
+          ],
+        },
+        timestamp: t,
+      }),
+      JSON.stringify({
+        type: 'user',
+        message: {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: `b${i}`, content: `${out}\nTests:       ${i % 3} failed, 40 passed, 42 total`, is_error: i % 3 !== 0 }],
+        },
+        toolUseResult: { stdout: out, stderr: '', interrupted: false },
+        timestamp: t,
+      }),
+      JSON.stringify({
+        type: 'assistant',
+        message: {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: `e${i}`, name: 'Edit', input: { file_path: `/ws/src/module${i % 500}.ts`, old_string: 'a', new_string: 'b' } }],
+        },
+        timestamp: t,
+      }),
+      JSON.stringify({
+        type: 'user',
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `e${i}`, content: 'updated', is_error: false }] },
+        timestamp: t,
+      }),
+    ].join('\n') + '\n'
+  );
 }
 
 /** Writes a transcript of at least `bytes` bytes; returns the exchanges written. */
@@ -56,7 +92,10 @@ export function generateTranscript(file: string, bytes: number, from = 0): numbe
  */
 async function buildChild(outDir: string): Promise<string> {
   const root = path.join(__dirname, '..');
-  const { extensionBuild, vendorBuild } = (await import(pathToFileURL(path.join(root, 'esbuild.mjs')).href)) as { extensionBuild: esbuild.BuildOptions; vendorBuild: esbuild.BuildOptions };
+  const { extensionBuild, vendorBuild } = (await import(pathToFileURL(path.join(root, 'esbuild.mjs')).href)) as {
+    extensionBuild: esbuild.BuildOptions;
+    vendorBuild: esbuild.BuildOptions;
+  };
   const out = path.join(outDir, 'readTranscript.js');
   await esbuild.build({ ...extensionBuild, absWorkingDir: root, entryPoints: [path.join(__dirname, 'readTranscript.ts')], outfile: out, logLevel: 'warning' });
   await esbuild.build({ ...vendorBuild, absWorkingDir: root, outdir: path.join(outDir, 'vendor'), logLevel: 'warning' });
@@ -147,7 +186,13 @@ export async function sessionLogRows(log: (s: string) => void): Promise<SessionR
     }
     const f = full[0];
     const oursFull = median(full.map((x) => x.ms));
-    rows.push({ name: `session log: ${mb} MB Claude Code transcript, full read (vs wc -l, the floor)`, ours: oursFull, baseline: median(wcFull), unit: 'ms', note: `${f.lines.toLocaleString('en')} lines, ${f.events.toLocaleString('en')} events kept` });
+    rows.push({
+      name: `session log: ${mb} MB Claude Code transcript, full read (vs wc -l, the floor)`,
+      ours: oursFull,
+      baseline: median(wcFull),
+      unit: 'ms',
+      note: `${f.lines.toLocaleString('en')} lines, ${f.events.toLocaleString('en')} events kept`,
+    });
     const jq: number[] = [];
     for (let k = 0; k < 3; k++) {
       const ms = await jqExtract(file);
@@ -156,7 +201,13 @@ export async function sessionLogRows(log: (s: string) => void): Promise<SessionR
     }
     if (jq.length) {
       const ratio = oursFull / median(jq);
-      rows.push({ name: `session log: ${mb} MB Claude Code transcript, full read (vs jq extracting the same fields)`, ours: oursFull, baseline: median(jq), unit: 'ms', note: `goal ≤ 1.0×: ${ratio <= 1 ? 'met' : 'NOT met'}` });
+      rows.push({
+        name: `session log: ${mb} MB Claude Code transcript, full read (vs jq extracting the same fields)`,
+        ours: oursFull,
+        baseline: median(jq),
+        unit: 'ms',
+        note: `goal ≤ 1.0×: ${ratio <= 1 ? 'met' : 'NOT met'}`,
+      });
     } else {
       log('jq is not installed: the jq row is left out (apt install jq)');
     }
@@ -168,7 +219,13 @@ export async function sessionLogRows(log: (s: string) => void): Promise<SessionR
       inc.push(await readInChild(child, file, size));
       wcInc.push(await wcLines(file));
     }
-    rows.push({ name: 'session log: incremental read after a 1 MB append (vs wc -l of the whole file)', ours: median(inc.map((x) => x.ms)), baseline: median(wcInc), unit: 'ms', note: `${inc[0].lines.toLocaleString('en')} new lines` });
+    rows.push({
+      name: 'session log: incremental read after a 1 MB append (vs wc -l of the whole file)',
+      ours: median(inc.map((x) => x.ms)),
+      baseline: median(wcInc),
+      unit: 'ms',
+      note: `${inc[0].lines.toLocaleString('en')} new lines`,
+    });
     rmSync(file, { force: true });
 
     const bigMb = Number(process.env.BENCH_BIG_TRANSCRIPT_MB ?? 1024);
@@ -177,7 +234,13 @@ export async function sessionLogRows(log: (s: string) => void): Promise<SessionR
     generateTranscript(big, bigMb * 1024 * 1024);
     const bigRead = await readInChild(child, big);
     const idle = JSON.parse((await run(process.execPath, ['-e', PEAK_RSS_JS])).stdout) as number;
-    rows.push({ name: `session log: peak RSS reading a ${bigMb} MB transcript (vs an idle node process)`, ours: bigRead.maxRssMb, baseline: idle, unit: 'MB', note: `goal ≤ 130 MB: ${bigRead.maxRssMb <= 130 ? 'met' : 'NOT met'}; read in ${(bigRead.ms / 1000).toFixed(1)} s` });
+    rows.push({
+      name: `session log: peak RSS reading a ${bigMb} MB transcript (vs an idle node process)`,
+      ours: bigRead.maxRssMb,
+      baseline: idle,
+      unit: 'MB',
+      note: `goal ≤ 130 MB: ${bigRead.maxRssMb <= 130 ? 'met' : 'NOT met'}; read in ${(bigRead.ms / 1000).toFixed(1)} s`,
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -53,7 +53,10 @@ export async function timelineRows(
   rmSync(ws, { recursive: true, force: true });
   mkdirSync(ws, { recursive: true });
   try {
-    const r = await handover({ specialist: 'quality_reviewer', topic: 'bench', summary: 'A handoff of ordinary size.', next_steps: ['one', 'two'] }, { workspaceRoot: ws });
+    const r = await handover(
+      { specialist: 'quality_reviewer', topic: 'bench', summary: 'A handoff of ordinary size.', next_steps: ['one', 'two'] },
+      { workspaceRoot: ws },
+    );
     if (r.status !== 'ok') throw new Error(r.message);
     const template = readFileSync(r.handoff_file, 'utf8');
     const dir = path.dirname(r.handoff_file);
@@ -120,16 +123,41 @@ export async function timelineRows(
     );
     let verified = 0;
     for (let i = 0; i < files.length; i += 100) {
-      const rechecks = [judgeRecheck({ kind: 'test', command: 'npm test', cwd: null, recorded: { result: 'ok', exit_code: 0, at: null }, now: { exit_code: i % 200 ? 0 : 1, timed_out: false, duration_ms: 900 } })];
+      const rechecks = [
+        judgeRecheck({
+          kind: 'test',
+          command: 'npm test',
+          cwd: null,
+          recorded: { result: 'ok', exit_code: 0, at: null },
+          now: { exit_code: i % 200 ? 0 : 1, timed_out: false, duration_ms: 900 },
+        }),
+      ];
       const id = files[i].name.replace(/\.md$/, '');
-      await writeVerification(handoffRoot, { schema: 1, handoff_id: id, checked_at: new Date(t0 + i * 60_000 + 30_000).toISOString(), session_id: 'bench', ran: true, stale: false, staleness: [], rechecks, counts: countRechecks(rechecks) });
+      await writeVerification(handoffRoot, {
+        schema: 1,
+        handoff_id: id,
+        checked_at: new Date(t0 + i * 60_000 + 30_000).toISOString(),
+        session_id: 'bench',
+        ran: true,
+        stale: false,
+        staleness: [],
+        rechecks,
+        counts: countRechecks(rechecks),
+      });
       verified++;
     }
     const found = await latestVerifications(handoffRoot);
     if (found.size !== verified) throw new Error(`latestVerifications found ${found.size} of ${verified}`);
-    const verifications = await compare(() => latestVerifications(handoffRoot), () => readdir(dir));
+    const verifications = await compare(
+      () => latestVerifications(handoffRoot),
+      () => readdir(dir),
+    );
     return [
-      { name: `timeline: first page (${TIMELINE_PAGE_SIZE} chains) of ${count.toLocaleString('en')} handoff files, names only (vs readdir of the folder)`, ours: first.ours, baseline: first.baseline },
+      {
+        name: `timeline: first page (${TIMELINE_PAGE_SIZE} chains) of ${count.toLocaleString('en')} handoff files, names only (vs readdir of the folder)`,
+        ours: first.ours,
+        baseline: first.baseline,
+      },
       {
         name: `timeline: chain links of all ${count.toLocaleString('en')} files, read in the background (vs reading every file whole)`,
         ours: links.ours,
@@ -142,7 +170,11 @@ export async function timelineRows(
         baseline: insights.baseline,
         note: `goal ≤ ${CHAIN_LINKS_GOAL}× (the chain links' budget): ${insights.ours / insights.baseline <= CHAIN_LINKS_GOAL ? 'met' : 'NOT met'}`,
       },
-      { name: `timeline: latest verifications of ${count.toLocaleString('en')} handoffs, ${verified.toLocaleString('en')} verified, read once (vs readdir of the handoffs folder)`, ours: verifications.ours, baseline: verifications.baseline },
+      {
+        name: `timeline: latest verifications of ${count.toLocaleString('en')} handoffs, ${verified.toLocaleString('en')} verified, read once (vs readdir of the handoffs folder)`,
+        ours: verifications.ours,
+        baseline: verifications.baseline,
+      },
     ];
   } finally {
     rmSync(ws, { recursive: true, force: true });

@@ -118,7 +118,28 @@ const CLI_CASES: [string, string[], string?][] = [
   ['draft', ['draft', '--json']],
   ['draft codex', ['draft', '--session-log', CODEX_LOG]],
   ['handover drafted', ['handover', '-s', 'quality_reviewer', '-t', 'Cart total in cents', '--draft', '--session-id', 'compare-1', '--json']],
-  ['handover fields', ['handover', '-s', 'test_debug_engineer', '-t', 'Cart tests', '--summary', 'Cents shown; key AKIAIOSFODNN7EXAMPLE in a fixture.', '--decision', 'Keep cents', '--next', 'Add tests', '--blocker', 'None', '--session-id', 'compare-2', '--budget', 'small']],
+  [
+    'handover fields',
+    [
+      'handover',
+      '-s',
+      'test_debug_engineer',
+      '-t',
+      'Cart tests',
+      '--summary',
+      'Cents shown; key AKIAIOSFODNN7EXAMPLE in a fixture.',
+      '--decision',
+      'Keep cents',
+      '--next',
+      'Add tests',
+      '--blocker',
+      'None',
+      '--session-id',
+      'compare-2',
+      '--budget',
+      'small',
+    ],
+  ],
   ['hook SessionStart', ['hook'], hookEvent('SessionStart')],
   ['handover unknown specialist', ['handover', '-s', 'nobody', '-t', 'x', '--session-id', 'compare-3']],
   ['handover no topic', ['handover', '-s', 'quality_reviewer', '--session-id', 'compare-3']],
@@ -127,7 +148,10 @@ const CLI_CASES: [string, string[], string?][] = [
   ['prompt text no take', ['prompt', '--no-take', '--handoff', 'latest']],
   ['history', ['history', '--json']],
   ['verify', ['verify', '--session-id', 'compare-5', '--json']],
-  ['record-result', ['record-result', '-s', 'quality_reviewer', '--summary', 'Reviewed the cents change.', '--met', 'all', '--session-id', 'compare-6', '--json']],
+  [
+    'record-result',
+    ['record-result', '-s', 'quality_reviewer', '--summary', 'Reviewed the cents change.', '--met', 'all', '--session-id', 'compare-6', '--json'],
+  ],
   ['insights', ['insights', '--json']],
   ['insights text', ['insights']],
   ['continue print', ['continue', '--agent', 'claude', '--print', '--no-take', '--session-id', 'compare-7']],
@@ -140,7 +164,13 @@ const CLI_CASES: [string, string[], string?][] = [
 ];
 
 async function mcpCases(env: NodeJS.ProcessEnv, seen: Map<string, string>): Promise<Outcome[]> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [path.join(APP, 'dist/cli.js'), 'mcp', '--cwd', WS], env: env as Record<string, string>, cwd: WS, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [path.join(APP, 'dist/cli.js'), 'mcp', '--cwd', WS],
+    env: env as Record<string, string>,
+    cwd: WS,
+    stderr: 'pipe',
+  });
   const client = new Client({ name: 'compare', version: '1.0.0' });
   await client.connect(transport);
   const out: Outcome[] = [];
@@ -148,7 +178,15 @@ async function mcpCases(env: NodeJS.ProcessEnv, seen: Map<string, string>): Prom
   record('tools', await client.listTools());
   const calls: [string, Record<string, unknown>][] = [
     ['prior_handoffs', {}],
-    ['handover_to_specialist', { specialist_profile: 'security_data_engineer', topic: 'Check the fixture key', summary: 'A fixture holds an AWS-looking key.', next_steps: ['Rotate it'] }],
+    [
+      'handover_to_specialist',
+      {
+        specialist_profile: 'security_data_engineer',
+        topic: 'Check the fixture key',
+        summary: 'A fixture holds an AWS-looking key.',
+        next_steps: ['Rotate it'],
+      },
+    ],
     ['handover_to_specialist', { specialist_profile: 'nobody', topic: 'x' }],
     ['request_full_history', {}],
     ['record_result', { specialist: 'security_data_engineer', summary: 'Looked at it.', criteria_met: 'all' }],
@@ -188,9 +226,12 @@ async function runSide(checkout: string): Promise<Outcome[]> {
   const out: Outcome[] = [];
   for (const [name, args, input] of CLI_CASES) out.push({ name: `cli ${name}`, text: maskRandom(cli(env, args, input), seen) });
   out.push(...(await mcpCases(env, seen)));
-  for (const rel of filesUnder(WS, (r) => r === '.git')) out.push({ name: `file ${maskRandom(rel, seen)}`, text: maskRandom(readFileSync(path.join(WS, rel), 'utf8'), seen) });
+  for (const rel of filesUnder(WS, (r) => r === '.git'))
+    out.push({ name: `file ${maskRandom(rel, seen)}`, text: maskRandom(readFileSync(path.join(WS, rel), 'utf8'), seen) });
   const state = path.join(HOME, '.local/state');
-  if (existsSync(state)) for (const rel of filesUnder(state, () => false)) out.push({ name: `state ${maskRandom(rel, seen)}`, text: maskRandom(readFileSync(path.join(state, rel), 'utf8'), seen) });
+  if (existsSync(state))
+    for (const rel of filesUnder(state, () => false))
+      out.push({ name: `state ${maskRandom(rel, seen)}`, text: maskRandom(readFileSync(path.join(state, rel), 'utf8'), seen) });
   return out;
 }
 
@@ -199,7 +240,12 @@ async function main(): Promise<void> {
   if (!oldCheckout || !newCheckout) throw new Error('Usage: tsx scripts/compareOutputs.ts OLD_CHECKOUT NEW_CHECKOUT');
   const before = await runSide(oldCheckout);
   const after = await runSide(newCheckout);
-  if (process.env.COMPARE_SHOW) for (const [side, outcomes] of [['old', before], ['new', after]] as const) writeFileSync(`/tmp/compare-${side}.txt`, outcomes.map((o) => `=== ${o.name}\n${o.text}`).join('\n'));
+  if (process.env.COMPARE_SHOW)
+    for (const [side, outcomes] of [
+      ['old', before],
+      ['new', after],
+    ] as const)
+      writeFileSync(`/tmp/compare-${side}.txt`, outcomes.map((o) => `=== ${o.name}\n${o.text}`).join('\n'));
   const names = [...new Set([...before.map((o) => o.name), ...after.map((o) => o.name)])];
   let differing = 0;
   for (const name of names) {

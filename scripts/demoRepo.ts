@@ -52,9 +52,17 @@ export function createDemoRepository(dir: string): DemoRepository {
 
   put(dir, 'README.md', '# todo-api\n\nA small HTTP service for todo lists.\n');
   put(dir, 'package.json', '{\n  "name": "todo-api",\n  "version": "1.0.0",\n  "scripts": { "test": "node --test" }\n}\n');
-  put(dir, 'src/server.ts', "import { createServer } from 'node:http';\nimport { formatTodo } from './util/format';\n\nexport const server = createServer((req, res) => {\n  res.end(formatTodo({ title: 'hello', done: false }));\n});\n");
-  put(dir, 'src/util/format.ts', "export interface Todo { title: string; done: boolean }\n\nexport function formatTodo(t: Todo): string {\n  return `${t.done ? '[x]' : '[ ]'} ${t.title}`;\n}\n");
-  put(dir, 'src/legacy/session.js', "// Old cookie sessions, replaced by tokens.\nmodule.exports = function session() {\n  return null;\n};\n");
+  put(
+    dir,
+    'src/server.ts',
+    "import { createServer } from 'node:http';\nimport { formatTodo } from './util/format';\n\nexport const server = createServer((req, res) => {\n  res.end(formatTodo({ title: 'hello', done: false }));\n});\n",
+  );
+  put(
+    dir,
+    'src/util/format.ts',
+    "export interface Todo { title: string; done: boolean }\n\nexport function formatTodo(t: Todo): string {\n  return `${t.done ? '[x]' : '[ ]'} ${t.title}`;\n}\n",
+  );
+  put(dir, 'src/legacy/session.js', '// Old cookie sessions, replaced by tokens.\nmodule.exports = function session() {\n  return null;\n};\n');
   put(dir, 'assets/logo.png', binary(1));
   git(dir, 'add', '-A');
   git(dir, 'commit', '-q', '-m', 'Initial todo service');
@@ -63,7 +71,11 @@ export function createDemoRepository(dir: string): DemoRepository {
   git(dir, 'add', '-A');
   git(dir, 'commit', '-q', '-m', 'Add a test for formatTodo');
 
-  put(dir, 'src/server.ts', "import { createServer } from 'node:http';\nimport { formatTodo } from './util/format';\n\nconst PORT = Number(process.env.PORT ?? 3000);\n\nexport const server = createServer((req, res) => {\n  res.end(formatTodo({ title: 'hello', done: false }));\n});\n\nserver.listen(PORT);\n");
+  put(
+    dir,
+    'src/server.ts',
+    "import { createServer } from 'node:http';\nimport { formatTodo } from './util/format';\n\nconst PORT = Number(process.env.PORT ?? 3000);\n\nexport const server = createServer((req, res) => {\n  res.end(formatTodo({ title: 'hello', done: false }));\n});\n\nserver.listen(PORT);\n",
+  );
   git(dir, 'add', '-A');
   git(dir, 'commit', '-q', '-m', 'Listen on $PORT');
 
@@ -72,8 +84,16 @@ export function createDemoRepository(dir: string): DemoRepository {
   git(dir, 'mv', 'src/util/format.ts', 'src/lib/format.ts'); // staged rename across folders
   rmSync(path.join(dir, 'src/legacy/session.js')); // unstaged deletion
   put(dir, 'assets/logo.png', binary(7)); // changed binary file
-  put(dir, 'src/server.ts', "import { createServer } from 'node:http';\nimport { formatTodo } from './lib/format';\nimport { requireToken } from './auth';\n\nconst PORT = Number(process.env.PORT ?? 3000);\n\nexport const server = createServer((req, res) => {\n  if (!requireToken(req)) {\n    res.statusCode = 401;\n    return res.end('unauthorised');\n  }\n  res.end(formatTodo({ title: 'hello', done: false }));\n});\n\nserver.listen(PORT);\n"); // unstaged edits
-  put(dir, 'src/auth.ts', "import type { IncomingMessage } from 'node:http';\n\nexport function requireToken(req: IncomingMessage): boolean {\n  return (req.headers.authorization ?? '').startsWith('Bearer ');\n}\n");
+  put(
+    dir,
+    'src/server.ts',
+    "import { createServer } from 'node:http';\nimport { formatTodo } from './lib/format';\nimport { requireToken } from './auth';\n\nconst PORT = Number(process.env.PORT ?? 3000);\n\nexport const server = createServer((req, res) => {\n  if (!requireToken(req)) {\n    res.statusCode = 401;\n    return res.end('unauthorised');\n  }\n  res.end(formatTodo({ title: 'hello', done: false }));\n});\n\nserver.listen(PORT);\n",
+  ); // unstaged edits
+  put(
+    dir,
+    'src/auth.ts',
+    "import type { IncomingMessage } from 'node:http';\n\nexport function requireToken(req: IncomingMessage): boolean {\n  return (req.headers.authorization ?? '').startsWith('Bearer ');\n}\n",
+  );
   git(dir, 'add', 'src/auth.ts'); // staged new file
   put(dir, 'docs/design notes – über.md', '# Design notes\n\n- Tokens instead of cookie sessions.\n'); // untracked, space + non-ASCII
   return { dir, commits: 3 };

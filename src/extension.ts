@@ -65,10 +65,19 @@ export function activate(context: vscode.ExtensionContext): void {
   mark('recording');
   log.info(`activate() marks (ms since entry): ${marks.join(', ')}`);
   // Which copy runs: the installed package, or a development path (what an issue report needs first).
-  const mode = context.extensionMode === vscode.ExtensionMode.Production ? 'installed' : context.extensionMode === vscode.ExtensionMode.Development ? 'development' : 'test';
-  log.info(`Specialist Handoff ${String((context.extension.packageJSON as { version?: unknown }).version)} running from ${context.extensionUri.fsPath} (${mode})`);
+  const mode =
+    context.extensionMode === vscode.ExtensionMode.Production
+      ? 'installed'
+      : context.extensionMode === vscode.ExtensionMode.Development
+        ? 'development'
+        : 'test';
+  log.info(
+    `Specialist Handoff ${String((context.extension.packageJSON as { version?: unknown }).version)} running from ${context.extensionUri.fsPath} (${mode})`,
+  );
   const cpu = process.cpuUsage(cpuAtEntry);
-  log.info(`activated in ${(performance.now() - started).toFixed(1)} ms (CPU ${((cpu.user + cpu.system) / 1000).toFixed(1)} ms; VS Code ${vscode.version}, trusted: ${workspaceTrusted()})`);
+  log.info(
+    `activated in ${(performance.now() - started).toFixed(1)} ms (CPU ${((cpu.user + cpu.system) / 1000).toFixed(1)} ms; VS Code ${vscode.version}, trusted: ${workspaceTrusted()})`,
+  );
 }
 
 /** Nothing to do: every resource is in context.subscriptions. */

@@ -47,8 +47,19 @@ export function renderBanner(kind: 'error' | 'warning' | 'info' | 'success', mes
   shownCause = cause;
   const note = h(
     'div',
-    { class: `note ${kind}`, role: kind === 'error' ? 'alert' : 'status', 'aria-live': kind === 'error' ? 'assertive' : 'polite', tabindex: reveal ? -1 : undefined },
-    h('div', { class: 'grow' }, h('p', {}, icon(kind === 'error' ? 'error' : kind === 'success' ? 'pass' : 'info'), ' ', message), detail ?? null, actions.length ? h('div', { class: 'row' }, ...actions) : null),
+    {
+      class: `note ${kind}`,
+      role: kind === 'error' ? 'alert' : 'status',
+      'aria-live': kind === 'error' ? 'assertive' : 'polite',
+      tabindex: reveal ? -1 : undefined,
+    },
+    h(
+      'div',
+      { class: 'grow' },
+      h('p', {}, icon(kind === 'error' ? 'error' : kind === 'success' ? 'pass' : 'info'), ' ', message),
+      detail ?? null,
+      actions.length ? h('div', { class: 'row' }, ...actions) : null,
+    ),
     h(Tags.button, { appearance: 'icon', 'aria-label': 'Dismiss', onClick: () => clear(box) }, icon('close')),
   );
   replaceChildren(box, note);

@@ -52,29 +52,26 @@ export function renderBudgetChoice(): void {
   queueMicrotask(() => ((dropdown as HTMLInputElement).value = chosen));
   const custom =
     typeof budget === 'number'
-      ? h(
-          Tags.textField,
-          {
-            id: 'budget-tokens',
-            value: String(budget),
-            size: 9,
-            'aria-label': 'Custom budget in tokens',
-            onInput: (e) => {
-              const n = parseBudgetTokens(valueOf(e));
-              const field = e.target as HTMLElement;
-              const problem = document.getElementById('budget-problem');
-              if (n === undefined) {
-                field.setAttribute('aria-invalid', 'true');
-                if (problem) problem.textContent = 'A whole number of tokens, from 1 to 10,000,000.';
-                return;
-              }
-              field.removeAttribute('aria-invalid');
-              if (problem) problem.textContent = '';
-              update({ budget: n });
-              renderMeter();
-            },
+      ? h(Tags.textField, {
+          id: 'budget-tokens',
+          value: String(budget),
+          size: 9,
+          'aria-label': 'Custom budget in tokens',
+          onInput: (e) => {
+            const n = parseBudgetTokens(valueOf(e));
+            const field = e.target as HTMLElement;
+            const problem = document.getElementById('budget-problem');
+            if (n === undefined) {
+              field.setAttribute('aria-invalid', 'true');
+              if (problem) problem.textContent = 'A whole number of tokens, from 1 to 10,000,000.';
+              return;
+            }
+            field.removeAttribute('aria-invalid');
+            if (problem) problem.textContent = '';
+            update({ budget: n });
+            renderMeter();
           },
-        )
+        })
       : null;
   replaceChildren(
     box,

@@ -19,7 +19,12 @@ let tipSeq = 0;
  */
 export function sourceTip(label: string, sources: string): HTMLElement {
   const id = `source-tip-${++tipSeq}`;
-  return h('span', { class: 'source', tabindex: 0, role: 'img', 'aria-label': `${label}: ${sources}`, 'aria-describedby': id }, icon('info'), h('span', { class: 'tip', role: 'tooltip', id }, sources));
+  return h(
+    'span',
+    { class: 'source', tabindex: 0, role: 'img', 'aria-label': `${label}: ${sources}`, 'aria-describedby': id },
+    icon('info'),
+    h('span', { class: 'tip', role: 'tooltip', id }, sources),
+  );
 }
 
 /** The "Drafted" mark of field `f` (`#drafted-<f>`), or null when the field is the user's. */
@@ -47,7 +52,10 @@ export function renderMark(f: DraftedField): void {
  */
 export function afterEdit(f: DraftedField): void {
   renderMark(f);
-  document.getElementById(`list-${f}`)?.querySelectorAll('.source').forEach((el) => el.remove());
+  document
+    .getElementById(`list-${f}`)
+    ?.querySelectorAll('.source')
+    .forEach((el) => el.remove());
   renderDraftBar();
 }
 
@@ -82,16 +90,39 @@ export function renderDraftBar(): void {
   document.getElementById('summary')?.setAttribute('placeholder', busy ? 'Drafting from the session…' : SUMMARY_PLACEHOLDER);
   replaceChildren(
     box,
-    h('p', { class: 'muted', id: 'draft-status', role: 'status' }, busy ? h(Tags.progress, { class: 'small', 'aria-hidden': 'true' }) : icon('sparkle'), ' ', status),
+    h(
+      'p',
+      { class: 'muted', id: 'draft-status', role: 'status' },
+      busy ? h(Tags.progress, { class: 'small', 'aria-hidden': 'true' }) : icon('sparkle'),
+      ' ',
+      status,
+    ),
     h(
       'div',
       { class: 'row' },
-      h(Tags.button, { id: 'redraft', appearance: 'secondary', title: 'Collect the evidence again and re-fill the fields you have not edited', onClick: () => send({ type: 'redraft' }) }, h('span', { slot: 'start', class: 'codicon codicon-refresh', 'aria-hidden': 'true' }), 'Redraft'),
+      h(
+        Tags.button,
+        {
+          id: 'redraft',
+          appearance: 'secondary',
+          title: 'Collect the evidence again and re-fill the fields you have not edited',
+          onClick: () => send({ type: 'redraft' }),
+        },
+        h('span', { slot: 'start', class: 'codicon codicon-refresh', 'aria-hidden': 'true' }),
+        'Redraft',
+      ),
       running
         ? h(Tags.button, { id: 'cancel-model-draft', appearance: 'secondary', onClick: () => send({ type: 'cancelModelDraft' }) }, 'Cancel')
         : h(
             Tags.button,
-            { id: 'draft-with-model', appearance: 'secondary', title: modelTitle, 'aria-label': `${modelLabel} (the editor\u2019s language model)…`, disabled: !modelReady, onClick: () => modelReady && send({ type: 'draftWithModel' }) },
+            {
+              id: 'draft-with-model',
+              appearance: 'secondary',
+              title: modelTitle,
+              'aria-label': `${modelLabel} (the editor\u2019s language model)…`,
+              disabled: !modelReady,
+              onClick: () => modelReady && send({ type: 'draftWithModel' }),
+            },
             h('span', { slot: 'start', class: 'codicon codicon-sparkle', 'aria-hidden': 'true' }),
             `${modelLabel}…`,
           ),
@@ -109,7 +140,12 @@ export const SUMMARY_PLACEHOLDER = 'What happened in this session, and where the
  * either) while the evidence it is drafted from is being collected or has not come.
  */
 export function drafting(): boolean {
-  return model.draftExpected && model.session === null && model.draft.drafted.length === 0 && (model.loading || (model.evidence === null && model.evidenceError === null));
+  return (
+    model.draftExpected &&
+    model.session === null &&
+    model.draft.drafted.length === 0 &&
+    (model.loading || (model.evidence === null && model.evidenceError === null))
+  );
 }
 
 /** The language-model draft's state in words (with its token cost when done). */
@@ -134,7 +170,14 @@ export function renderReadOnlySection(f: 'user_requests' | 'commands_run'): HTML
   return h(
     'section',
     { class: 'field', 'aria-labelledby': `title-${f}` },
-    h('div', { class: 'label', id: `title-${f}` }, FIELD_TITLES[f], ' ', h('span', { class: 'count', id: `count-${f}` }), h('span', { id: `mark-${f}` }, draftedMark(f))),
+    h(
+      'div',
+      { class: 'label', id: `title-${f}` },
+      FIELD_TITLES[f],
+      ' ',
+      h('span', { class: 'count', id: `count-${f}` }),
+      h('span', { id: `mark-${f}` }, draftedMark(f)),
+    ),
     h('ul', { id: `list-${f}`, class: 'items readonly', 'aria-label': FIELD_TITLES[f] }),
   );
 }
@@ -146,28 +189,44 @@ export function renderReadOnlyList(f: 'user_requests' | 'commands_run'): void {
   const sources = itemSources(model.draft, model.session, f, localTime);
   const noun = f === 'user_requests' ? 'request' : 'command';
   const remove = (i: number) =>
-    h(Tags.button, {
-      appearance: 'icon',
-      'aria-label': `Leave ${noun} ${i + 1} out`,
-      title: `Leave ${noun} ${i + 1} out of the handoff`,
-      onClick: () => {
-        if (f === 'user_requests') update({ user_requests: model.draft.user_requests.filter((_, k) => k !== i) });
-        else update({ commands_run: model.draft.commands_run.filter((_, k) => k !== i) });
-        renderReadOnlyList(f);
-        renderMark(f);
-        renderDraftBar();
+    h(
+      Tags.button,
+      {
+        appearance: 'icon',
+        'aria-label': `Leave ${noun} ${i + 1} out`,
+        title: `Leave ${noun} ${i + 1} out of the handoff`,
+        onClick: () => {
+          if (f === 'user_requests') update({ user_requests: model.draft.user_requests.filter((_, k) => k !== i) });
+          else update({ commands_run: model.draft.commands_run.filter((_, k) => k !== i) });
+          renderReadOnlyList(f);
+          renderMark(f);
+          renderDraftBar();
+        },
       },
-    }, icon('close'));
+      icon('close'),
+    );
   const rows =
     f === 'user_requests'
       ? model.draft.user_requests.map((r, i) => {
           const text = r.text.replace(/\s+/g, ' ');
-          return h('li', { class: 'item' }, sources[i] ? sourceTip(`Source of request ${i + 1}`, sources[i]) : null, h('span', { class: 'grow quote', title: r.text.slice(0, 2000) }, text.length > 240 ? `${text.slice(0, 239)}…` : text), remove(i));
+          return h(
+            'li',
+            { class: 'item' },
+            sources[i] ? sourceTip(`Source of request ${i + 1}`, sources[i]) : null,
+            h('span', { class: 'grow quote', title: r.text.slice(0, 2000) }, text.length > 240 ? `${text.slice(0, 239)}…` : text),
+            remove(i),
+          );
         })
       : model.draft.commands_run.map((c, i) => {
           const mark = c.result === 'succeeded' ? icon('pass', 'ok') : c.result === 'failed' ? icon('error', 'bad') : icon('question');
           const detail = [c.exit_code === null ? 'exit ?' : `exit ${c.exit_code}`, c.count > 1 ? `${c.count}×` : '', c.kind].filter(Boolean).join(' · ');
-          return h('li', { class: 'item' }, sources[i] ? sourceTip(`Source of command ${i + 1}`, sources[i]) : null, h('span', { class: 'grow' }, mark, ' ', h('span', { class: 'mono' }, c.command), h('span', { class: 'muted' }, `  ${detail}`)), remove(i));
+          return h(
+            'li',
+            { class: 'item' },
+            sources[i] ? sourceTip(`Source of command ${i + 1}`, sources[i]) : null,
+            h('span', { class: 'grow' }, mark, ' ', h('span', { class: 'mono' }, c.command), h('span', { class: 'muted' }, `  ${detail}`)),
+            remove(i),
+          );
         });
   replaceChildren(ul, ...rows);
   const count = document.getElementById(`count-${f}`);

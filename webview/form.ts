@@ -72,7 +72,14 @@ function renderSpecialistPicker(): HTMLElement {
     // Where a non-built-in specialist comes from: the project's own file, or another tool's agent folder.
     const origin: Record<string, string> = { custom: 'custom', 'github-agent': '.github/agents', 'claude-agent': '.claude/agents' };
     const label = s.source === 'builtin' ? s.label : `${s.label} (${origin[s.source] ?? s.source})`;
-    options.push(h(Tags.option, { value: s.id, title: s.mandate, selected: s.id === model.draft.specialist }, h('span', { slot: 'start', class: `codicon codicon-${s.icon}`, 'aria-hidden': 'true' }), label));
+    options.push(
+      h(
+        Tags.option,
+        { value: s.id, title: s.mandate, selected: s.id === model.draft.specialist },
+        h('span', { slot: 'start', class: `codicon codicon-${s.icon}`, 'aria-hidden': 'true' }),
+        label,
+      ),
+    );
   }
   const dropdown = h(
     Tags.dropdown,
@@ -91,7 +98,13 @@ function renderSpecialistPicker(): HTMLElement {
   );
   // The toolkit's dropdown reads its value from the selected option once upgraded.
   queueMicrotask(() => ((dropdown as HTMLInputElement).value = model.draft.specialist));
-  return h('section', { class: 'field' }, h('label', { for: 'specialist', class: 'label' }, 'Specialist'), dropdown, h('div', { id: 'specialist-card' }, renderSpecialistCard()));
+  return h(
+    'section',
+    { class: 'field' },
+    h('label', { for: 'specialist', class: 'label' }, 'Specialist'),
+    dropdown,
+    h('div', { id: 'specialist-card' }, renderSpecialistCard()),
+  );
 }
 
 /** The return condition's placeholder: the chosen specialist's own, or the question. */
@@ -131,17 +144,30 @@ function renderForm(): void {
     app,
     h('div', { id: 'banner' }),
     renderSpecialistPicker(),
-    h('section', { class: 'field' }, textField('topic', 'Topic', d.topic, 'e.g. token auth for the todo API', (v) => {
-      update({ topic: v });
-      if (v.trim()) clearBanner('topic');
-    })),
+    h(
+      'section',
+      { class: 'field' },
+      textField('topic', 'Topic', d.topic, 'e.g. token auth for the todo API', (v) => {
+        update({ topic: v });
+        if (v.trim()) clearBanner('topic');
+      }),
+    ),
     h('section', { id: 'draft-bar', class: 'field draft-bar', 'aria-label': 'Drafted from the session' }),
     h('section', { class: 'field' }, h('div', { class: 'mark-row', id: 'mark-summary' }, draftedMark('summary')), summary),
     ...DRAFT_LISTS.map(renderListSection),
     renderReadOnlySection('user_requests'),
     renderReadOnlySection('commands_run'),
-    h('section', { class: 'field' }, textField('return-condition', 'Return condition', d.return_condition, 'When should the specialist hand back?', (v) => update({ return_condition: v }))),
-    h('section', { class: 'field' }, textField('reason', 'Why hand over', d.handover_reason, 'e.g. the change needs an independent review', (v) => update({ handover_reason: v })), h('div', { class: 'row' }, h('label', { for: 'reason-kind' }, 'Kind'), reason)),
+    h(
+      'section',
+      { class: 'field' },
+      textField('return-condition', 'Return condition', d.return_condition, 'When should the specialist hand back?', (v) => update({ return_condition: v })),
+    ),
+    h(
+      'section',
+      { class: 'field' },
+      textField('reason', 'Why hand over', d.handover_reason, 'e.g. the change needs an independent review', (v) => update({ handover_reason: v })),
+      h('div', { class: 'row' }, h('label', { for: 'reason-kind' }, 'Kind'), reason),
+    ),
     h('div', { id: 'chain', class: 'field' }),
     h(Tags.divider, {}),
     h('section', { id: 'evidence', class: 'field', 'aria-labelledby': 'evidence-title' }),
@@ -159,11 +185,23 @@ function renderForm(): void {
       h(
         'div',
         { class: 'actions' },
-        h(Tags.button, { id: 'preview', appearance: 'secondary', title: 'Open the handoff this draft would write', onClick: () => request('preview') }, h('span', { slot: 'start', class: 'codicon codicon-open-preview', 'aria-hidden': 'true' }), 'Preview'),
+        h(
+          Tags.button,
+          { id: 'preview', appearance: 'secondary', title: 'Open the handoff this draft would write', onClick: () => request('preview') },
+          h('span', { slot: 'start', class: 'codicon codicon-open-preview', 'aria-hidden': 'true' }),
+          'Preview',
+        ),
         h(
           Tags.button,
           // "Hand Over" beside Preview on one line at the default side-bar width; its name and tooltip say to whom.
-          { id: 'hand-over', appearance: 'primary', title: 'Hand Over to Specialist (Ctrl+Enter, ⌘+Enter on macOS)', 'aria-label': 'Hand Over to Specialist', 'aria-keyshortcuts': 'Control+Enter Meta+Enter', onClick: () => request('handOver') },
+          {
+            id: 'hand-over',
+            appearance: 'primary',
+            title: 'Hand Over to Specialist (Ctrl+Enter, ⌘+Enter on macOS)',
+            'aria-label': 'Hand Over to Specialist',
+            'aria-keyshortcuts': 'Control+Enter Meta+Enter',
+            onClick: () => request('handOver'),
+          },
           'Hand Over',
         ),
       ),

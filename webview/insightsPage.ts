@@ -109,7 +109,12 @@ function renderState(show: InsightsShow, send: Send): HTMLElement {
       h('button', { id: 'manage-trust', type: 'button', onClick: () => send({ type: 'runCommand', command: 'manageTrust' }) }, 'Manage Workspace Trust'),
     );
   }
-  return h('section', { class: 'empty', role: 'alert' }, h('h2', {}, 'The insights could not be read'), h('p', { id: 'error' }, show.message ?? 'See the "Specialist Handoff" output.'));
+  return h(
+    'section',
+    { class: 'empty', role: 'alert' },
+    h('h2', {}, 'The insights could not be read'),
+    h('p', { id: 'error' }, show.message ?? 'See the "Specialist Handoff" output.'),
+  );
 }
 
 /** The overall tiles: the five counts and the two medians, each a term and its value. */
@@ -123,7 +128,11 @@ function renderOverall(f: InsightsFigures): HTMLElement {
     ['Median time to pick up', formatDuration(f.median_pickup_ms), 'median_pickup'],
     ['Median time to complete', formatDuration(f.median_complete_ms), 'median_complete'],
   ];
-  return h('dl', { class: 'tiles', id: 'overall' }, ...tiles.map(([term, value, key]) => h('div', { class: 'tile', 'data-figure': key }, h('dt', {}, term), h('dd', {}, value))));
+  return h(
+    'dl',
+    { class: 'tiles', id: 'overall' },
+    ...tiles.map(([term, value, key]) => h('div', { class: 'tile', 'data-figure': key }, h('dt', {}, term), h('dd', {}, value))),
+  );
 }
 
 /** The handoffs waiting longer than the setting, each with its warning in words. */
@@ -157,7 +166,12 @@ function renderWaiting(view: InsightsView, label: (id: string) => string, settin
 function renderTable(view: InsightsView, label: (id: string) => string): HTMLElement {
   const head = h('tr', {}, h('th', { scope: 'col' }, 'Specialist'), ...COLUMNS.map(([title]) => h('th', { scope: 'col' }, title)));
   const row = (name: string, f: InsightsFigures, id?: string) =>
-    h('tr', id ? { 'data-specialist': id } : {}, h('th', { scope: 'row' }, name), ...COLUMNS.map(([, key, kind]) => h('td', { 'data-figure': key }, cell(f[key], kind))));
+    h(
+      'tr',
+      id ? { 'data-specialist': id } : {},
+      h('th', { scope: 'row' }, name),
+      ...COLUMNS.map(([, key, kind]) => h('td', { 'data-figure': key }, cell(f[key], kind))),
+    );
   return h(
     'div',
     { class: 'table-wrap', role: 'region', 'aria-labelledby': 'figures-caption', tabindex: 0 },

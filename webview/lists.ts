@@ -57,14 +57,24 @@ export function renderList(key: DraftList, focus?: { index: number; add?: boolea
       meta.numbered ? h('span', { class: 'num', 'aria-hidden': 'true' }, `${i + 1}.`) : null,
       sources[i] ? sourceTip(`Source of ${meta.noun} ${i + 1}`, sources[i]) : null,
       field,
-      button('arrow-up', `Move ${meta.noun} ${i + 1} up`, () => {
-        update({ [key]: moveItem(model.draft[key], i, -1) } as Partial<Draft>);
-        renderList(key, { index: Math.max(0, i - 1) });
-      }, i === 0),
-      button('arrow-down', `Move ${meta.noun} ${i + 1} down`, () => {
-        update({ [key]: moveItem(model.draft[key], i, 1) } as Partial<Draft>);
-        renderList(key, { index: Math.min(items.length - 1, i + 1) });
-      }, i === items.length - 1),
+      button(
+        'arrow-up',
+        `Move ${meta.noun} ${i + 1} up`,
+        () => {
+          update({ [key]: moveItem(model.draft[key], i, -1) } as Partial<Draft>);
+          renderList(key, { index: Math.max(0, i - 1) });
+        },
+        i === 0,
+      ),
+      button(
+        'arrow-down',
+        `Move ${meta.noun} ${i + 1} down`,
+        () => {
+          update({ [key]: moveItem(model.draft[key], i, 1) } as Partial<Draft>);
+          renderList(key, { index: Math.min(items.length - 1, i + 1) });
+        },
+        i === items.length - 1,
+      ),
       button('trash', `Remove ${meta.noun} ${i + 1}`, () => {
         update({ [key]: removeItem(model.draft[key], i) } as Partial<Draft>);
         renderList(key, { index: Math.min(i, items.length - 2), add: items.length === 1 });
@@ -78,7 +88,8 @@ export function renderList(key: DraftList, focus?: { index: number; add?: boolea
   if (mark) replaceChildren(mark, draftedMark(key));
   renderDraftBar();
   if (focus) {
-    const target = focus.add || focus.index < 0 ? document.getElementById(`add-${key}`) : (ul.querySelector(`[data-index="${focus.index}"]`) as HTMLElement | null);
+    const target =
+      focus.add || focus.index < 0 ? document.getElementById(`add-${key}`) : (ul.querySelector(`[data-index="${focus.index}"]`) as HTMLElement | null);
     setTimeout(() => target?.focus(), 0);
   }
 }

@@ -59,7 +59,13 @@ function applyDraft(session: SessionDraft, announce: string | null, only?: reado
     return;
   }
   renderBanner('info', `${filled} Left as you edited them: ${names(r.kept)}.`, {
-    actions: [h(Tags.button, { id: 'replace-edited', appearance: 'secondary', onClick: () => applyDraft(session, 'Replaced with the draft', only, true) }, 'Replace my edits too')],
+    actions: [
+      h(
+        Tags.button,
+        { id: 'replace-edited', appearance: 'secondary', onClick: () => applyDraft(session, 'Replaced with the draft', only, true) },
+        'Replace my edits too',
+      ),
+    ],
   });
 }
 
@@ -71,7 +77,10 @@ export function onHostMessage(m: HostToWebview): void {
       model.settings = m.settings;
       model.state = m.state;
       // Hidden, moved or reloaded: the newer copy of the draft wins (ours is written on every keystroke).
-      ({ draft: model.draft, revision: model.revision } = newerDraft({ draft: model.draft, revision: model.revision }, { draft: m.draft, revision: m.revision }));
+      ({ draft: model.draft, revision: model.revision } = newerDraft(
+        { draft: model.draft, revision: model.revision },
+        { draft: m.draft, revision: m.revision },
+      ));
       save();
       render();
       flush();
@@ -103,7 +112,12 @@ export function onHostMessage(m: HostToWebview): void {
     case 'modelDraft':
       model.modelDraft = m;
       if (m.state === 'done' && m.fields) {
-        applyDraft({ ...(model.session ?? emptySessionDraft()), ...m.fields }, `Drafted by ${m.model ?? 'the language model'}`, ['summary', 'decisions', 'failed_approaches', 'next_steps']);
+        applyDraft({ ...(model.session ?? emptySessionDraft()), ...m.fields }, `Drafted by ${m.model ?? 'the language model'}`, [
+          'summary',
+          'decisions',
+          'failed_approaches',
+          'next_steps',
+        ]);
       }
       renderDraftBar();
       break;
@@ -119,10 +133,30 @@ export function onHostMessage(m: HostToWebview): void {
       render();
       renderBanner('success', `Handed over to ${m.persona_marker}: ${m.handoff_file} (${fmt(m.tokens)} / ${fmt(m.budget)} tokens).`, {
         // Each handoff is a new file in Source Control: the banner says that is meant.
-        detail: m.handoff_root ? h('p', { class: 'muted', id: 'commit-hint' }, icon('source-control'), ` Commit ${m.handoff_root}/ with your work: the next session and your team read the handoffs from there.`) : undefined,
+        detail: m.handoff_root
+          ? h(
+              'p',
+              { class: 'muted', id: 'commit-hint' },
+              icon('source-control'),
+              ` Commit ${m.handoff_root}/ with your work: the next session and your team read the handoffs from there.`,
+            )
+          : undefined,
         actions: [
-          h(Tags.button, { id: 'copy-prompt', appearance: 'secondary', title: 'The prompt the receiving agent needs: mandate, receive rules, staleness and prior handoffs', onClick: () => send({ type: 'runCommand', command: 'copyPrompt', handoff: m.handoff_id }) }, 'Copy Prompt for Specialist'),
-          h(Tags.button, { id: 'open-in-chat', appearance: 'secondary', onClick: () => send({ type: 'runCommand', command: 'openInChat', handoff: m.handoff_id }) }, 'Open in Chat'),
+          h(
+            Tags.button,
+            {
+              id: 'copy-prompt',
+              appearance: 'secondary',
+              title: 'The prompt the receiving agent needs: mandate, receive rules, staleness and prior handoffs',
+              onClick: () => send({ type: 'runCommand', command: 'copyPrompt', handoff: m.handoff_id }),
+            },
+            'Copy Prompt for Specialist',
+          ),
+          h(
+            Tags.button,
+            { id: 'open-in-chat', appearance: 'secondary', onClick: () => send({ type: 'runCommand', command: 'openInChat', handoff: m.handoff_id }) },
+            'Open in Chat',
+          ),
         ],
         reveal: true,
       });

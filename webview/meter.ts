@@ -40,7 +40,19 @@ export function renderMeter(): void {
   const fill = h('div', { class: 'fill' });
   fill.style.width = `${pct}%`;
   const children: Array<HTMLElement | null> = [
-    h('div', { class: `bar ${over ? 'over' : ''}`, role: 'meter', 'aria-label': 'Estimated tokens against the budget', 'aria-valuemin': 0, 'aria-valuemax': budget, 'aria-valuenow': tokens, 'aria-valuetext': label }, fill),
+    h(
+      'div',
+      {
+        class: `bar ${over ? 'over' : ''}`,
+        role: 'meter',
+        'aria-label': 'Estimated tokens against the budget',
+        'aria-valuemin': 0,
+        'aria-valuemax': budget,
+        'aria-valuenow': tokens,
+        'aria-valuetext': label,
+      },
+      fill,
+    ),
     h('span', { id: 'token-count', class: over ? 'over' : '' }, label),
   ];
   const count = document.getElementById('meter-count');
@@ -53,7 +65,19 @@ export function renderMeter(): void {
 
 /** Switches Fit to budget off: the user's choice, kept across redrafts. */
 function unfitButton(): HTMLElement {
-  return h(Tags.button, { appearance: 'secondary', id: 'unfit', title: 'Hand over the whole draft, over the budget', onClick: () => { update({ fit: false, fit_chosen: true }); renderMeter(); } }, "Don't Fit");
+  return h(
+    Tags.button,
+    {
+      appearance: 'secondary',
+      id: 'unfit',
+      title: 'Hand over the whole draft, over the budget',
+      onClick: () => {
+        update({ fit: false, fit_chosen: true });
+        renderMeter();
+      },
+    },
+    "Don't Fit",
+  );
 }
 
 /**
@@ -62,7 +86,12 @@ function unfitButton(): HTMLElement {
  */
 function fitNote(e: NonNullable<typeof model.estimate>): HTMLElement {
   const text = `Fitted to the budget: ${describeFit(e.cuts) ?? 'shortened'}; the full text is kept in the history file.`;
-  return h('div', { id: 'fit-note', class: 'over-line' }, h('p', { class: 'grow loss muted one-line', tabindex: 0, title: text }, icon('check'), ' ', text), unfitButton());
+  return h(
+    'div',
+    { id: 'fit-note', class: 'over-line' },
+    h('p', { class: 'grow loss muted one-line', tabindex: 0, title: text }, icon('check'), ' ', text),
+    unfitButton(),
+  );
 }
 
 /**
@@ -75,16 +104,35 @@ function overBudget(e: NonNullable<typeof model.estimate>, tokens: number, budge
   const action = model.draft.fit
     ? h('span', { id: 'fit-on' }, icon('check'), ' Fit to budget is on ', unfitButton())
     : cuts
-      ? h(Tags.button, { id: 'fit', title: 'Cut the handoff to the budget as the details say; the full text is kept in the history file', onClick: () => { update({ fit: true, fit_chosen: true }); renderMeter(); } }, 'Fit to Budget')
+      ? h(
+          Tags.button,
+          {
+            id: 'fit',
+            title: 'Cut the handoff to the budget as the details say; the full text is kept in the history file',
+            onClick: () => {
+              update({ fit: true, fit_chosen: true });
+              renderMeter();
+            },
+          },
+          'Fit to Budget',
+        )
       : null;
   const detail = h(
     'div',
     { id: 'over-details', hidden: !overDetailOpen },
     cuts
-      ? h('p', { id: 'fit-cuts' }, `Fit to budget ${cuts}${e.fitted_tokens !== null ? `, leaving ${fmt(e.fitted_tokens)} tokens` : ''}; the full text is kept in the history file.`)
+      ? h(
+          'p',
+          { id: 'fit-cuts' },
+          `Fit to budget ${cuts}${e.fitted_tokens !== null ? `, leaving ${fmt(e.fitted_tokens)} tokens` : ''}; the full text is kept in the history file.`,
+        )
       : h('p', {}, 'Nothing can be cut: shorten the decisions or next steps, or choose a larger budget.'),
     cuts && e.fitted_tokens !== null && e.fitted_tokens > budget
-      ? h('p', { id: 'still-over' }, `Even cut, it stays ${fmt(e.fitted_tokens - budget)} tokens over: shorten the decisions, next steps or blockers, or choose a larger budget.`)
+      ? h(
+          'p',
+          { id: 'still-over' },
+          `Even cut, it stays ${fmt(e.fitted_tokens - budget)} tokens over: shorten the decisions, next steps or blockers, or choose a larger budget.`,
+        )
       : null,
     model.draft.fit ? h('p', {}, 'The handoff will be cut as shown.') : null,
   );
@@ -141,7 +189,13 @@ function renderHopGuard(): void {
     replaceChildren(box);
     return;
   }
-  const why = g.reasons.map((r) => (r === 'depth' ? `this would be hop ${model.estimate?.hop}, beyond the limit of ${g.max_depth}` : 'the chain would return to a specialist it already visited')).join(' and ');
+  const why = g.reasons
+    .map((r) =>
+      r === 'depth'
+        ? `this would be hop ${model.estimate?.hop}, beyond the limit of ${g.max_depth}`
+        : 'the chain would return to a specialist it already visited',
+    )
+    .join(' and ');
   replaceChildren(
     box,
     h(

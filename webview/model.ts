@@ -7,7 +7,15 @@
 import { emptyDraft, parseSavedDraft, type Draft } from '../src/core/panel/draft';
 import { markEdited } from '../src/core/panel/prefill';
 import { parseSavedSession } from '../src/core/panel/savedState';
-import type { EstimateNotification, EvidenceView, ModelDraftNotification, PanelState, SessionDraft, SpecialistView, WebviewToHost } from '../src/core/panel/protocol';
+import type {
+  EstimateNotification,
+  EvidenceView,
+  ModelDraftNotification,
+  PanelState,
+  SessionDraft,
+  SpecialistView,
+  WebviewToHost,
+} from '../src/core/panel/protocol';
 
 const vscode = acquireVsCodeApi();
 

@@ -69,14 +69,56 @@ export const GLOBAL_OPTIONS: readonly OptionName[] = ['help', 'version'];
  */
 export const COMMAND_OPTIONS: Readonly<Record<string, readonly OptionName[]>> = {
   handover: [
-    'specialist', 'topic', 'summary', 'summary-file', 'decision', 'failed', 'next', 'blocker', 'artifact', 'turn', 'return-condition',
-    'reason', 'reason-kind', 'from', 'max-tokens', 'budget', 'recent-turns', 'tokenizer', 'dir', 'no-fit', 'parent', 'max-depth', 'confirm-hop',
-    'session-id', 'session-log', 'json', 'cwd', 'done', 'draft', 'user-request-tokens',
+    'specialist',
+    'topic',
+    'summary',
+    'summary-file',
+    'decision',
+    'failed',
+    'next',
+    'blocker',
+    'artifact',
+    'turn',
+    'return-condition',
+    'reason',
+    'reason-kind',
+    'from',
+    'max-tokens',
+    'budget',
+    'recent-turns',
+    'tokenizer',
+    'dir',
+    'no-fit',
+    'parent',
+    'max-depth',
+    'confirm-hop',
+    'session-id',
+    'session-log',
+    'json',
+    'cwd',
+    'done',
+    'draft',
+    'user-request-tokens',
   ],
   draft: ['session-log', 'recent-turns', 'tokenizer', 'user-request-tokens', 'json', 'cwd', 'dir'],
   prompt: ['specialist', 'handoff', 'no-take', 'session-id', 'json', 'cwd', 'dir'],
   history: ['handoff', 'max-tokens', 'session-log', 'json', 'cwd', 'dir'],
-  'record-result': ['specialist', 'handoff', 'summary', 'summary-file', 'met', 'next', 'blocker', 'proceed-if-taken', 'session-log', 'tokenizer', 'session-id', 'json', 'cwd', 'dir'],
+  'record-result': [
+    'specialist',
+    'handoff',
+    'summary',
+    'summary-file',
+    'met',
+    'next',
+    'blocker',
+    'proceed-if-taken',
+    'session-log',
+    'tokenizer',
+    'session-id',
+    'json',
+    'cwd',
+    'dir',
+  ],
   specialists: ['json', 'cwd', 'dir'],
   mcp: ['cwd', 'dir', 'omit-tool'],
   hook: ['specialist', 'topic', 'cwd', 'dir'],
@@ -215,8 +257,11 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
 export function budgetOption(values: Values): string | number | undefined | { error: string } {
   const given = values.budget;
   if (given === undefined) return undefined;
-  if (values['max-tokens'] !== undefined) return { error: 'ERROR: --budget and --max-tokens are both given — give one: a preset (small, default, large) or a number of tokens' };
+  if (values['max-tokens'] !== undefined)
+    return { error: 'ERROR: --budget and --max-tokens are both given — give one: a preset (small, default, large) or a number of tokens' };
   if ((BUDGET_PRESET_NAMES as readonly string[]).includes(given.trim().toLowerCase())) return given.trim().toLowerCase();
   const n = integer(given, 'budget');
-  return typeof n === 'number' && n > 0 ? n : { error: `ERROR: --budget must be small, default, large or a whole number of tokens above 0 (got ${quoted(given)})` };
+  return typeof n === 'number' && n > 0
+    ? n
+    : { error: `ERROR: --budget must be small, default, large or a whole number of tokens above 0 (got ${quoted(given)})` };
 }

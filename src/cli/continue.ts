@@ -53,10 +53,22 @@ export async function runContinue(values: Values, io: CliIo): Promise<number> {
   );
   if (prepared.status === 'error') {
     if (prepared.field === 'agent' && prepared.code === 'not_found') {
-      return fail(io, values, `ERROR: --agent ${agent}: ${prepared.problem} — install it, put it on PATH, or set ${AGENT_PATH_VARIABLES[agent]} to the path of its executable`, EXIT_BAD_INPUT, 'agent');
+      return fail(
+        io,
+        values,
+        `ERROR: --agent ${agent}: ${prepared.problem} — install it, put it on PATH, or set ${AGENT_PATH_VARIABLES[agent]} to the path of its executable`,
+        EXIT_BAD_INPUT,
+        'agent',
+      );
     }
     if (prepared.field === 'agent' && prepared.code === 'bad_setting') {
-      return fail(io, values, `ERROR: ${AGENT_PATH_VARIABLES[agent]} ${prepared.problem} — set it to the absolute path of the executable, or unset it to search PATH`, EXIT_BAD_INPUT, 'agent');
+      return fail(
+        io,
+        values,
+        `ERROR: ${AGENT_PATH_VARIABLES[agent]} ${prepared.problem} — set it to the absolute path of the executable, or unset it to search PATH`,
+        EXIT_BAD_INPUT,
+        'agent',
+      );
     }
     if (prepared.field === 'handoff' && !prepared.message.includes('--handoff')) {
       return fail(io, values, `ERROR: --handoff: ${prepared.message.replace(/^ERROR: /, '')}`, EXIT_BAD_INPUT, 'handoff');
@@ -70,7 +82,11 @@ export async function runContinue(values: Values, io: CliIo): Promise<number> {
   }
   io.stderr(`Continuing ${prepared.prompt.handoff_id ?? prepared.prompt.specialist} in ${agent} (${prepared.agent.executable}) in ${prepared.cwd}`);
   return new Promise<number>((resolve) => {
-    const child = spawn(prepared.agent.executable, prepared.argv, { cwd: prepared.cwd, stdio: [prepared.stdin === null ? 'inherit' : 'pipe', 'inherit', 'inherit'], shell: false });
+    const child = spawn(prepared.agent.executable, prepared.argv, {
+      cwd: prepared.cwd,
+      stdio: [prepared.stdin === null ? 'inherit' : 'pipe', 'inherit', 'inherit'],
+      shell: false,
+    });
     if (prepared.stdin !== null) child.stdin?.end(prepared.stdin);
     child.once('error', (err) => {
       io.stderr(`ERROR: could not start ${prepared.agent.executable}: ${escapeControls(err.message)}`);
@@ -104,12 +120,19 @@ async function openCursorLink(values: Values, io: CliIo, cwd: string): Promise<n
   prepared.prompt.warnings.forEach((w) => io.stderr(escapeControls(w)));
   if (!prepared.whole) {
     const ref = prepared.prompt.handoff_id ? ` --handoff ${prepared.prompt.handoff_id}` : ` --specialist ${prepared.prompt.specialist}`;
-    return fail(io, values, `ERROR: --agent cursor: the receiving prompt is ${prepared.prompt.prompt.length.toLocaleString('en-US')} characters, more than a Cursor link holds — print it with specialist-handoff prompt${ref} --no-take and paste it into Cursor's chat`, EXIT_BAD_INPUT, 'agent');
+    return fail(
+      io,
+      values,
+      `ERROR: --agent cursor: the receiving prompt is ${prepared.prompt.prompt.length.toLocaleString('en-US')} characters, more than a Cursor link holds — print it with specialist-handoff prompt${ref} --no-take and paste it into Cursor's chat`,
+      EXIT_BAD_INPUT,
+      'agent',
+    );
   }
   const what = prepared.prompt.handoff_id ?? prepared.prompt.specialist;
   if (values.print || !prepared.opener) {
     io.stdout(prepared.url);
-    if (!values.print) io.stderr(`No program that opens links was found on PATH: open this link to continue ${what} in Cursor (its chat opens with the prompt, not sent)`);
+    if (!values.print)
+      io.stderr(`No program that opens links was found on PATH: open this link to continue ${what} in Cursor (its chat opens with the prompt, not sent)`);
     return EXIT_OK;
   }
   const opener = prepared.opener;

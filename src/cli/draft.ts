@@ -24,24 +24,43 @@ function from(p: Provenance): string {
 /** The draft as the terminal shows it: one heading per field, `(none)` for an empty one. */
 export function formatDraft(d: Draft): string {
   const block = (title: string, lines: string[]) => [`${title}:`, ...(lines.length ? lines : ['  (none)'])];
-  const quoted = (text: string) => text.trim().split(/\r\n|\r|\n/).map((l) => `    > ${l}`);
+  const quoted = (text: string) =>
+    text
+      .trim()
+      .split(/\r\n|\r|\n/)
+      .map((l) => `    > ${l}`);
   const out = [
     'Draft from the session log and git (nothing was written; "handover --draft" writes a handoff with it):',
     '',
     ...block('Summary', d.summary.text ? d.summary.text.split('\n').map((l) => `  ${l}`) : []),
     '',
-    ...block('Next steps', d.next_steps.map((s, i) => `  ${i + 1}. ${draftItemText(s)} ${from(s.source)}`)),
+    ...block(
+      'Next steps',
+      d.next_steps.map((s, i) => `  ${i + 1}. ${draftItemText(s)} ${from(s.source)}`),
+    ),
     '',
-    ...block('Done', d.completed.map((s) => `  - ${s.text} ${from(s.source)}`)),
+    ...block(
+      'Done',
+      d.completed.map((s) => `  - ${s.text} ${from(s.source)}`),
+    ),
     '',
-    ...block('Blockers', d.blockers.map((s) => `  - ${s.text} ${from(s.source)}`)),
+    ...block(
+      'Blockers',
+      d.blockers.map((s) => `  - ${s.text} ${from(s.source)}`),
+    ),
     '',
     ...block(
       `User requests (${d.user_requests.length} carried${d.left_out.older_requests ? `, ${d.left_out.older_requests} older not carried` : ''})`,
-      d.user_requests.flatMap((r, i) => [`  ${i + 1}${i === d.user_requests.length - 1 ? ' (latest)' : ''} ${from({ reader: r.source, file: r.file, time: r.time })}`, ...quoted(r.text)]),
+      d.user_requests.flatMap((r, i) => [
+        `  ${i + 1}${i === d.user_requests.length - 1 ? ' (latest)' : ''} ${from({ reader: r.source, file: r.file, time: r.time })}`,
+        ...quoted(r.text),
+      ]),
     ),
     '',
-    ...block(`Commands run (${d.commands_run.length} listed${d.commands_run_omitted ? `, ${d.commands_run_omitted} more` : ''})`, d.commands_run.map((c) => `  ${renderCommandRun(c)}`)),
+    ...block(
+      `Commands run (${d.commands_run.length} listed${d.commands_run_omitted ? `, ${d.commands_run_omitted} more` : ''})`,
+      d.commands_run.map((c) => `  ${renderCommandRun(c)}`),
+    ),
   ];
   const leftOut = describeLeftOut(d.left_out);
   if (leftOut) out.push('', `Left out: ${leftOut}.`);
@@ -61,7 +80,12 @@ export async function runDraft(values: Values, io: CliIo): Promise<number> {
   if (typeof mode === 'object') return fail(io, values, mode.error, EXIT_BAD_INPUT, 'session-log');
   // The read offsets are read (the draft starts where the last handoff stopped), never saved.
   const result = await draftJob(
-    { workspaceRoot: cwd, handoffDirectory: values.dir, sessionLog: { mode, statePath: cliSessionLogStatePath(cwd) }, ...(typeof bound === 'number' ? { userRequestTokens: bound } : {}) },
+    {
+      workspaceRoot: cwd,
+      handoffDirectory: values.dir,
+      sessionLog: { mode, statePath: cliSessionLogStatePath(cwd) },
+      ...(typeof bound === 'number' ? { userRequestTokens: bound } : {}),
+    },
     { tokenizer: values.tokenizer, ...(typeof recentTurns === 'number' ? { includeRecentTurns: recentTurns } : {}) },
   );
   if (result.status === 'error') return failWith(io, values, result, exitCodeOf(result));

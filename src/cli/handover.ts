@@ -87,7 +87,11 @@ export async function runHandover(values: Values, io: CliIo): Promise<number> {
   if (typeof summary === 'object') {
     return fail(io, values, summary.error, EXIT_BAD_INPUT, 'summary');
   }
-  const request = requestOf(values, summary, { maxTokens: maxTokens as number | undefined, recentTurns: recentTurns as number | undefined, preset: typeof budget === 'string' ? budget : undefined });
+  const request = requestOf(values, summary, {
+    maxTokens: maxTokens as number | undefined,
+    recentTurns: recentTurns as number | undefined,
+    preset: typeof budget === 'string' ? budget : undefined,
+  });
   const mode = await sessionLogMode(values, io);
   if (typeof mode === 'object') {
     return fail(io, values, mode.error, EXIT_BAD_INPUT, 'session-log');

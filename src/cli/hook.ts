@@ -35,8 +35,13 @@ function tooLarge(maxBytes: number): { error: string } {
 /** What a hook whose input did not end in time is told: nothing arrived, or this much without its end. */
 function timedOut(received: number): { error: string } {
   const seconds = HOOK_INPUT_TIMEOUT_MS / 1000;
-  const what = received === 0 ? `no hook input arrived on standard input within ${seconds} s` : `the hook input on standard input did not end within ${seconds} s (${formatCount(received)} bytes arrived, the pipe was never closed)`;
-  return { error: `ERROR: ${what} — Claude Code pipes the hook's JSON in and closes standard input; run this from a Claude Code hook, or pipe the JSON in: echo '{…}' | specialist-handoff hook (nothing was written)` };
+  const what =
+    received === 0
+      ? `no hook input arrived on standard input within ${seconds} s`
+      : `the hook input on standard input did not end within ${seconds} s (${formatCount(received)} bytes arrived, the pipe was never closed)`;
+  return {
+    error: `ERROR: ${what} — Claude Code pipes the hook's JSON in and closes standard input; run this from a Claude Code hook, or pipe the JSON in: echo '{…}' | specialist-handoff hook (nothing was written)`,
+  };
 }
 
 /**
@@ -47,7 +52,10 @@ function timedOut(received: number): { error: string } {
  */
 async function readProcessStdin(maxBytes: number): Promise<string | { error: string }> {
   if (isatty(0)) {
-    return { error: 'ERROR: the hook input must be piped to standard input (it is a terminal) — run this from a Claude Code hook, or pipe the JSON in: echo \'{…}\' | specialist-handoff hook' };
+    return {
+      error:
+        "ERROR: the hook input must be piped to standard input (it is a terminal) — run this from a Claude Code hook, or pipe the JSON in: echo '{…}' | specialist-handoff hook",
+    };
   }
   const stdin = process.stdin;
   return new Promise((resolve) => {
@@ -100,15 +108,27 @@ export async function runHook(values: Values, io: CliIo): Promise<number> {
       : fail(io, values, `${cliErrorText(outcome)} (Claude Code ${outcome.event} hook; nothing was written)`, EXIT_FAILURE, outcome.field);
   }
   if (outcome.status === 'skipped' && outcome.because === 'event') {
-    io.stderr(escapeControls(`specialist-handoff hook: ${outcome.event}: skipped, nothing written — the hook writes a safety net on ${SAFETY_NET_EVENTS.join(' and ')} only; remove this event from the hook's settings`));
+    io.stderr(
+      escapeControls(
+        `specialist-handoff hook: ${outcome.event}: skipped, nothing written — the hook writes a safety net on ${SAFETY_NET_EVENTS.join(' and ')} only; remove this event from the hook's settings`,
+      ),
+    );
     return EXIT_OK;
   }
   const cwd = outcome.workspaceRoot;
   if (outcome.status === 'skipped') {
-    io.stderr(escapeControls(`specialist-handoff hook: ${outcome.event}: nothing written — ${cwd} is not in a git repository (the safety net writes only into git projects; pass --cwd ${cwd} to write one there anyway)`));
+    io.stderr(
+      escapeControls(
+        `specialist-handoff hook: ${outcome.event}: nothing written — ${cwd} is not in a git repository (the safety net writes only into git projects; pass --cwd ${cwd} to write one there anyway)`,
+      ),
+    );
     return EXIT_OK;
   }
   const rel = path.relative(cwd, outcome.result.handoff_file).split(path.sep).join('/');
-  io.stderr(escapeControls(`specialist-handoff hook: ${outcome.event}: safety-net handoff to ${outcome.result.persona_marker} written: ${rel} (${outcome.notes.join(', ')})`));
+  io.stderr(
+    escapeControls(
+      `specialist-handoff hook: ${outcome.event}: safety-net handoff to ${outcome.result.persona_marker} written: ${rel} (${outcome.notes.join(', ')})`,
+    ),
+  );
   return EXIT_OK;
 }

@@ -27,7 +27,9 @@ export function sinceFlag(value: string | undefined, now: Date): Date | undefine
   const ms = day ? Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3])) : time ? Date.parse(v) : NaN;
   const real = Number.isFinite(ms) && (!day || new Date(ms).toISOString().startsWith(v));
   if (!real) {
-    return { error: `ERROR: --since must be a date such as 2026-11-28 (UTC) or an ISO 8601 time with its zone such as 2026-11-28T09:00Z (got ${JSON.stringify(v.slice(0, 60))})` };
+    return {
+      error: `ERROR: --since must be a date such as 2026-11-28 (UTC) or an ISO 8601 time with its zone such as 2026-11-28T09:00Z (got ${JSON.stringify(v.slice(0, 60))})`,
+    };
   }
   if (ms > now.getTime()) return { error: `ERROR: --since ${v} is in the future: nothing would be counted — give a date up to today, or leave it out for all` };
   return new Date(ms);
@@ -61,21 +63,37 @@ export function formatInsights(i: Insights): string {
     lines.push(`No handoff${i.period.since ? ' in this period' : ' yet'}.`);
     return lines.join('\n');
   }
-  const rows = [['specialist', ...COLUMNS.map(([h]) => h)], ...i.specialists.map((s) => [s.specialist, ...COLUMNS.map(([, f]) => f(s))]), ['all', ...COLUMNS.map(([, f]) => f(i.overall))]];
+  const rows = [
+    ['specialist', ...COLUMNS.map(([h]) => h)],
+    ...i.specialists.map((s) => [s.specialist, ...COLUMNS.map(([, f]) => f(s))]),
+    ['all', ...COLUMNS.map(([, f]) => f(i.overall))],
+  ];
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   for (const [n, r] of rows.entries()) {
-    lines.push(r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ').trimEnd());
+    lines.push(
+      r
+        .map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c])))
+        .join('  ')
+        .trimEnd(),
+    );
     if (n === 0 || n === rows.length - 2) lines.push(widths.map((w) => '-'.repeat(w)).join('  '));
   }
   const c = i.chains;
   const lengths = c.by_length.map((b) => `${b.chains} of ${b.hops} ${b.hops === 1 ? 'hop' : 'hops'}`).join(', ');
-  lines.push('', `Chains: ${c.total}${lengths ? ` (${lengths})` : ''}; ${c.reached_depth_limit} reached the depth limit of ${c.max_depth} hops, ${c.past_depth_limit} went past it on a confirmation.`);
+  lines.push(
+    '',
+    `Chains: ${c.total}${lengths ? ` (${lengths})` : ''}; ${c.reached_depth_limit} reached the depth limit of ${c.max_depth} hops, ${c.past_depth_limit} went past it on a confirmation.`,
+  );
   if (i.waiting.length) {
     lines.push('', 'Waiting too long:');
     for (const w of i.waiting) lines.push(`- ${w.id} (to ${w.specialist}, from ${w.from}, ${w.topic}): ${waitingLine(w)}`);
     if (i.waiting_omitted) lines.push(`- … and ${i.waiting_omitted} more`);
   }
-  if (i.files_unreadable) lines.push('', `${i.files_unreadable} handoff ${i.files_unreadable === 1 ? 'file' : 'files'} could not be read and ${i.files_unreadable === 1 ? 'is' : 'are'} not counted.`);
+  if (i.files_unreadable)
+    lines.push(
+      '',
+      `${i.files_unreadable} handoff ${i.files_unreadable === 1 ? 'file' : 'files'} could not be read and ${i.files_unreadable === 1 ? 'is' : 'are'} not counted.`,
+    );
   return lines.join('\n');
 }
 
@@ -94,11 +112,22 @@ export async function runInsights(values: Values, io: CliIo, now = new Date()): 
   const maxDepth = integer(values['max-depth'], 'max-depth');
   if (typeof maxDepth === 'object') return fail(io, values, `${maxDepth.error} — from 1 to ${MAX_HOP_DEPTH} hops`, EXIT_BAD_INPUT, 'max-depth');
   if (maxDepth !== undefined && (maxDepth < 1 || maxDepth > MAX_HOP_DEPTH)) {
-    return fail(io, values, `ERROR: --max-depth must be from 1 to ${MAX_HOP_DEPTH} hops (got ${maxDepth}); the default is ${DEFAULT_MAX_HANDOVER_DEPTH}`, EXIT_BAD_INPUT, 'max-depth');
+    return fail(
+      io,
+      values,
+      `ERROR: --max-depth must be from 1 to ${MAX_HOP_DEPTH} hops (got ${maxDepth}); the default is ${DEFAULT_MAX_HANDOVER_DEPTH}`,
+      EXIT_BAD_INPUT,
+      'max-depth',
+    );
   }
   const opened = await openProject({ workspaceRoot: cwd, handoffDirectory: values.dir });
   if (!opened.ok) return failWith(io, values, opened.error, opened.error.field === 'internal' ? EXIT_FAILURE : EXIT_BAD_INPUT);
-  const insights = await readInsights(opened.project, { ...(since ? { since } : {}), now, pendingWarnAfterMs: warn.ms, ...(maxDepth !== undefined ? { maxDepth } : {}) });
+  const insights = await readInsights(opened.project, {
+    ...(since ? { since } : {}),
+    now,
+    pendingWarnAfterMs: warn.ms,
+    ...(maxDepth !== undefined ? { maxDepth } : {}),
+  });
   io.stdout(values.json ? JSON.stringify(insights, null, 2) : escapeControls(formatInsights(insights)));
   return EXIT_OK;
 }

@@ -96,7 +96,12 @@ async function runUngated(argv: readonly string[], io: CliIo): Promise<number> {
     return fail(io, values, `ERROR: no command given — use ${COMMAND_LIST} (usage above)`, EXIT_BAD_INPUT);
   }
   if (positionals.length > 1) {
-    return fail(io, values, `ERROR: unexpected argument "${positionals[1]}" — quote text that contains spaces, e.g. --summary "two words"`, command === 'hook' ? EXIT_FAILURE : EXIT_BAD_INPUT);
+    return fail(
+      io,
+      values,
+      `ERROR: unexpected argument "${positionals[1]}" — quote text that contains spaces, e.g. --summary "two words"`,
+      command === 'hook' ? EXIT_FAILURE : EXIT_BAD_INPUT,
+    );
   }
   const foreign = foreignOption(command, values);
   if (foreign) {

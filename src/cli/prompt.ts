@@ -18,7 +18,10 @@ export async function runPrompt(values: Values, io: CliIo): Promise<number> {
   if ((values.handoff?.length ?? 0) > 1) {
     return fail(io, values, 'ERROR: --handoff given more than once — prompt picks up one handoff', EXIT_BAD_INPUT, 'handoff');
   }
-  const result = await buildPrompt({ specialist: values.specialist, handoff: values.handoff?.[0], take: !values['no-take'] }, await cliEnvironment(cwd, values, 'none'));
+  const result = await buildPrompt(
+    { specialist: values.specialist, handoff: values.handoff?.[0], take: !values['no-take'] },
+    await cliEnvironment(cwd, values, 'none'),
+  );
   if (result.status === 'error') {
     return failWith(io, values, result, exitCodeOf(result));
   }

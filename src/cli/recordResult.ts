@@ -45,7 +45,13 @@ export async function runRecordResult(values: Values, io: CliIo): Promise<number
   if (values.json) {
     io.stdout(JSON.stringify(result, null, 2));
   } else {
-    io.stdout([...result.summary, ...result.entries.map((e) => `result: ${path.relative(cwd, e.result_file)}`), ...(result.note_file ? [`note: ${path.relative(cwd, result.note_file)}`] : [])].join('\n'));
+    io.stdout(
+      [
+        ...result.summary,
+        ...result.entries.map((e) => `result: ${path.relative(cwd, e.result_file)}`),
+        ...(result.note_file ? [`note: ${path.relative(cwd, result.note_file)}`] : []),
+      ].join('\n'),
+    );
   }
   result.warnings.forEach((w) => io.stderr(escapeControls(w)));
   return result.failures.length ? EXIT_FAILURE : EXIT_OK;

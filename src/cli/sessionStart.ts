@@ -30,7 +30,11 @@ export async function answerSessionStart(input: SessionStartInput, values: Value
   const prefix = `specialist-handoff hook: ${input.event}`;
   if (!input.startsSession) {
     io.stdout(sessionStartOutput(input.dialect, undefined));
-    io.stderr(escapeControls(`${prefix}: nothing to add — the hook answers TaskStart and TaskResume with the pending handoffs, and writes a safety net on Claude Code's SessionEnd and PreCompact; remove this event from the hook's settings`));
+    io.stderr(
+      escapeControls(
+        `${prefix}: nothing to add — the hook answers TaskStart and TaskResume with the pending handoffs, and writes a safety net on Claude Code's SessionEnd and PreCompact; remove this event from the hook's settings`,
+      ),
+    );
     return EXIT_OK;
   }
   const folder = path.resolve(io.cwd, values.cwd ?? input.cwd ?? '.');

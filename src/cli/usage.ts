@@ -6,7 +6,6 @@
 /** The CLI's version (the package version). */
 export const VERSION = '0.1.0';
 
-
 /**
  * One subcommand's usage: its synopsis lines (indented under "Usage:") and what it does,
  * with its options. `specialist-handoff <subcommand> --help` prints only this.
@@ -223,10 +222,14 @@ export function commandUsage(command: string): string | undefined {
 export const USAGE = `specialist-handoff — hand an AI-coding session over to the next specialist
 
 Usage:
-${Object.values(COMMAND_USAGE).map((u) => u.synopsis).join('\n')}
+${Object.values(COMMAND_USAGE)
+  .map((u) => u.synopsis)
+  .join('\n')}
   specialist-handoff <command> --help    (that command's usage only)
   specialist-handoff --help | --version
 
-${Object.values(COMMAND_USAGE).map((u) => u.details).join('\n\n')}
+${Object.values(COMMAND_USAGE)
+  .map((u) => u.details)
+  .join('\n\n')}
 
 ${EXIT_CODES}`;

@@ -17,14 +17,22 @@ import { cliEnvironment, resolveWorkspace } from './workspace';
 /** Exit code of `verify` when a recorded result is contradicted by its re-run: 3 (0 when none is; 2 bad input; 1 an I/O or internal failure). */
 export const EXIT_CONTRADICTED = 3;
 
-const MARK: Record<Recheck['verdict'], string> = { verified: '✅ verified', contradicted: '❌ contradicted', unverifiable: '❔ unverifiable', not_run: '⏸️ not run' };
+const MARK: Record<Recheck['verdict'], string> = {
+  verified: '✅ verified',
+  contradicted: '❌ contradicted',
+  unverifiable: '❔ unverifiable',
+  not_run: '⏸️ not run',
+};
 
 /** `--timeout SECONDS`: a whole number of seconds from 1 to 86,400 (a day); default 600. */
 function timeoutMs(values: Values): number | { error: string } {
   const n = integer(values.timeout, 'timeout');
   if (n === undefined) return DEFAULT_VERIFY_TIMEOUT_MS;
   if (typeof n === 'object') return n;
-  if (n < 1 || n * 1000 > MAX_VERIFY_TIMEOUT_MS) return { error: `ERROR: --timeout must be from 1 to ${MAX_VERIFY_TIMEOUT_MS / 1000} seconds (got ${n}) — give the seconds each command may run, e.g. --timeout 600` };
+  if (n < 1 || n * 1000 > MAX_VERIFY_TIMEOUT_MS)
+    return {
+      error: `ERROR: --timeout must be from 1 to ${MAX_VERIFY_TIMEOUT_MS / 1000} seconds (got ${n}) — give the seconds each command may run, e.g. --timeout 600`,
+    };
   return n * 1000;
 }
 
@@ -36,7 +44,8 @@ function timeoutMs(values: Values): number | { error: string } {
 export async function runVerify(values: Values, io: CliIo): Promise<number> {
   const cwd = await resolveWorkspace(values, io);
   if (typeof cwd !== 'string') return fail(io, values, cwd.error, EXIT_BAD_INPUT, 'cwd');
-  if ((values.handoff?.length ?? 0) > 1) return fail(io, values, 'ERROR: --handoff given more than once — verify checks one handoff', EXIT_BAD_INPUT, 'handoff');
+  if ((values.handoff?.length ?? 0) > 1)
+    return fail(io, values, 'ERROR: --handoff given more than once — verify checks one handoff', EXIT_BAD_INPUT, 'handoff');
   const timeout = timeoutMs(values);
   if (typeof timeout === 'object') return fail(io, values, timeout.error, EXIT_BAD_INPUT, 'timeout');
   const run = values.run === true;
@@ -67,11 +76,15 @@ export async function runVerify(values: Values, io: CliIo): Promise<number> {
   } else {
     const rel = (p: string) => path.relative(cwd, p).split(path.sep).join('/');
     const lines = [`Verification of ${v.handoff_id} (${rel(result.handoff_file)})`, result.line];
-    for (const r of v.rechecks) lines.push(`  ${MARK[r.verdict]}: ${shownCommand(r.command)} (${r.kind}${r.cwd && r.cwd !== '.' ? ` in ${shownCommand(r.cwd)}` : ''}) — ${r.reason}`);
+    for (const r of v.rechecks)
+      lines.push(`  ${MARK[r.verdict]}: ${shownCommand(r.command)} (${r.kind}${r.cwd && r.cwd !== '.' ? ` in ${shownCommand(r.cwd)}` : ''}) — ${r.reason}`);
     if (v.staleness.length) lines.push('Staleness:', ...v.staleness.map((s) => `  - ${s}`));
     else lines.push('Staleness: the handoff matches the workspace.');
     const runnable = v.rechecks.filter((r) => r.verdict === 'not_run').length;
-    if (!run && runnable) lines.push(`Nothing was run: add --run to re-run ${runnable === 1 ? 'this command' : `these ${runnable} commands`} (each stopped after ${timeout / 1000} s; --timeout SECONDS).`);
+    if (!run && runnable)
+      lines.push(
+        `Nothing was run: add --run to re-run ${runnable === 1 ? 'this command' : `these ${runnable} commands`} (each stopped after ${timeout / 1000} s; --timeout SECONDS).`,
+      );
     if (result.verification_file) lines.push(`recorded: ${rel(result.verification_file)}`);
     if (result.briefing_file) lines.push(`briefing: ${rel(result.briefing_file)}`);
     io.stdout(escapeControls(lines.join('\n')));

@@ -82,7 +82,10 @@ export function cliErrorText(error: HandoverError): string {
   if (error.problem === undefined) return error.message;
   const subject = (error.path && flagOf(error.path)) ?? error.subject;
   // A fix that names a setting is reworded with its flag; else the CLI's fix for the field, else the engine's.
-  const fix = (error.setting !== undefined && Object.hasOwn(SETTING_FLAGS, error.setting) ? fixFor(error, SETTING_FLAGS) : undefined) ?? lookup(FIELD_FIXES, error.field) ?? error.fix;
+  const fix =
+    (error.setting !== undefined && Object.hasOwn(SETTING_FLAGS, error.setting) ? fixFor(error, SETTING_FLAGS) : undefined) ??
+    lookup(FIELD_FIXES, error.field) ??
+    error.fix;
   return `ERROR: ${subject ? `${subject} ` : ''}${error.problem}${fix ? ` — ${fix}` : ''}`;
 }
 
@@ -92,7 +95,11 @@ export function cliErrorText(error: HandoverError): string {
  * @param pkg the written package (its tokens, budget and encoding)
  * @param fitted whether fit-to-budget ran (`--no-fit` not given)
  */
-export function cliHandoverWarning(warning: string, pkg: Pick<HandoffPackage, 'estimated_tokens' | 'max_context_tokens' | 'tokenizer'>, fitted: boolean): string {
+export function cliHandoverWarning(
+  warning: string,
+  pkg: Pick<HandoffPackage, 'estimated_tokens' | 'max_context_tokens' | 'tokenizer'>,
+  fitted: boolean,
+): string {
   return warning === overBudgetWarning(pkg, fitted) ? overBudgetWarning(pkg, fitted, '--max-tokens') : warning;
 }
 

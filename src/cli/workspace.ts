@@ -31,7 +31,11 @@ export async function resolveWorkspace(values: Pick<Values, 'cwd'>, io: CliIo, f
  * working tree), for a command that collects its evidence next: pass it on as
  * `HandoverEnvironment.gitProbe` and git is asked once.
  */
-export async function resolveWorkspaceFolder(values: Pick<Values, 'cwd'>, io: CliIo, flag = '--cwd'): Promise<Extract<WorkspaceFolder, { ok: true }> | { error: string }> {
+export async function resolveWorkspaceFolder(
+  values: Pick<Values, 'cwd'>,
+  io: CliIo,
+  flag = '--cwd',
+): Promise<Extract<WorkspaceFolder, { ok: true }> | { error: string }> {
   const dir = path.resolve(io.cwd, values.cwd ?? '.');
   const folder = await workspaceFolderOf(dir);
   return folder.ok ? folder : { error: `ERROR: ${flag} ${folder.problem}${folder.fix ? ` — ${folder.fix}` : ''}` };
@@ -73,7 +77,9 @@ export async function sessionLogMode(values: Values, io: CliIo): Promise<string 
   const file = path.resolve(io.cwd, raw);
   const refused = await transcriptAccess(file);
   if (refused) {
-    return { error: `ERROR: --session-log ${raw}: ${refused.problem} — ${SESSION_LOG_FIXES[refused.kind] ?? 'pass the path of a transcript, "auto" or "none"'}` };
+    return {
+      error: `ERROR: --session-log ${raw}: ${refused.problem} — ${SESSION_LOG_FIXES[refused.kind] ?? 'pass the path of a transcript, "auto" or "none"'}`,
+    };
   }
   return file;
 }
@@ -106,7 +112,9 @@ export async function readSummary(values: Values, io: CliIo): Promise<string | {
     return readFileSync(target, 'utf8');
   } catch (err) {
     const cause = fsCause(err);
-    return { error: `ERROR: --summary-file ${file} cannot be read: ${cause.kind === 'missing' ? 'no such file' : cause.words} — ${SUMMARY_FILE_FIXES[cause.kind] ?? 'pass a readable file, or - for standard input'}` };
+    return {
+      error: `ERROR: --summary-file ${file} cannot be read: ${cause.kind === 'missing' ? 'no such file' : cause.words} — ${SUMMARY_FILE_FIXES[cause.kind] ?? 'pass a readable file, or - for standard input'}`,
+    };
   }
 }
 

@@ -282,21 +282,24 @@ function callToolRequestSchema(offered: readonly string[]) {
   const refused = new WeakMap<object, string>();
   const schema = z.looseObject({
     method: z.literal(CallToolRequestSchema.shape.method.value),
-    params: z.unknown().optional().transform((given): CallParams => {
-      // JSON-RPC params are an object when present (the transport refuses others).
-      const { arguments: args, ...rest } = (given ?? {}) as Record<string, unknown>;
-      const argsObject = args === undefined || (typeof args === 'object' && args !== null && !Array.isArray(args));
-      const stand: Record<string, unknown> = {};
-      if (!argsObject) notAnObject.set(stand, args);
-      const params = { ...rest, ...(args === undefined ? {} : { arguments: argsObject ? args : stand }) };
-      const checked = CallToolRequestParamsSchema.safeParse(params);
-      if (checked.success) return params as CallParams;
-      const name = checked.error.issues[0]?.path[0] === 'name';
-      const problem = paramsProblem(checked.error, params);
-      const standIn: CallParams = { name: '' };
-      refused.set(standIn, name ? `${problem}: the name of the tool to call — the tools are: ${offered.join(', ')}` : problem);
-      return standIn;
-    }),
+    params: z
+      .unknown()
+      .optional()
+      .transform((given): CallParams => {
+        // JSON-RPC params are an object when present (the transport refuses others).
+        const { arguments: args, ...rest } = (given ?? {}) as Record<string, unknown>;
+        const argsObject = args === undefined || (typeof args === 'object' && args !== null && !Array.isArray(args));
+        const stand: Record<string, unknown> = {};
+        if (!argsObject) notAnObject.set(stand, args);
+        const params = { ...rest, ...(args === undefined ? {} : { arguments: argsObject ? args : stand }) };
+        const checked = CallToolRequestParamsSchema.safeParse(params);
+        if (checked.success) return params as CallParams;
+        const name = checked.error.issues[0]?.path[0] === 'name';
+        const problem = paramsProblem(checked.error, params);
+        const standIn: CallParams = { name: '' };
+        refused.set(standIn, name ? `${problem}: the name of the tool to call — the tools are: ${offered.join(', ')}` : problem);
+        return standIn;
+      }),
   });
   /** The call's arguments as the client sent them, or the `-32602` error of its params. */
   const argumentsOf = (params: CallParams): unknown => {
@@ -319,7 +322,10 @@ const ListToolsLenientSchema = z.looseObject({ method: z.literal(ListToolsReques
  * @param track receives each running tool call (so a caller can wait for them before closing)
  */
 export function createMcpServer(ctx: McpServerContext, track?: (call: Promise<unknown>) => void): Server {
-  const server = new Server({ name: MCP_SERVER_NAME, title: 'Specialist Handoff', version: ctx.version }, { capabilities: { tools: {} }, instructions: MCP_SERVER_INSTRUCTIONS });
+  const server = new Server(
+    { name: MCP_SERVER_NAME, title: 'Specialist Handoff', version: ctx.version },
+    { capabilities: { tools: {} }, instructions: MCP_SERVER_INSTRUCTIONS },
+  );
   const tools = mcpToolDefinitions().filter((t) => !ctx.omitTools?.includes(t.name));
   /** Logs a request refused for its params (the SDK reports only the errors it meets itself) and passes it on. */
   const logged = (err: unknown): never => {
@@ -359,7 +365,12 @@ export function createMcpServer(ctx: McpServerContext, track?: (call: Promise<un
 /** A client name fit for a handoff's `from` (one line, at most 100 characters). */
 function clientName(name: string): string {
   // eslint-disable-next-line no-control-regex
-  return name.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, 100) || 'agent';
+  return (
+    name
+      .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+      .trim()
+      .slice(0, 100) || 'agent'
+  );
 }
 
 /**
@@ -372,7 +383,11 @@ function clientName(name: string): string {
  * Standard output carries the protocol only: write diagnostics to stderr.
  * @returns when the connection has ended
  */
-export async function serveStdio(ctx: McpServerContext, stdin: NodeJS.ReadableStream = process.stdin, stdout: NodeJS.WritableStream = process.stdout): Promise<void> {
+export async function serveStdio(
+  ctx: McpServerContext,
+  stdin: NodeJS.ReadableStream = process.stdin,
+  stdout: NodeJS.WritableStream = process.stdout,
+): Promise<void> {
   const running = new Set<Promise<unknown>>();
   const server = createMcpServer(ctx, (call) => {
     const settled = call.catch(() => undefined).finally(() => running.delete(settled));

@@ -63,13 +63,19 @@ export function refusalOf(value: unknown): Refusal {
   if (m.jsonrpc !== '2.0') return invalid(`"jsonrpc" must be "2.0"${'jsonrpc' in m ? `, not ${kindOf(m.jsonrpc)}` : ''}`, id);
   if ('id' in m && !validId) return invalid(`"id" must be a string or an integer, not ${kindOf(m.id)}`);
   if (!('method' in m)) {
-    if ('result' in m || 'error' in m) return invalid('a response needs a string or integer "id" and either "result" (an object) or "error" (with an integer "code" and a string "message"), not both');
+    if ('result' in m || 'error' in m)
+      return invalid(
+        'a response needs a string or integer "id" and either "result" (an object) or "error" (with an integer "code" and a string "message"), not both',
+      );
     return invalid('a request needs a "method" (a string)');
   }
   if (typeof m.method !== 'string') return invalid(`"method" must be a string, not ${kindOf(m.method)}`, id);
   const unknown = Object.keys(m).filter((k) => !REQUEST_MEMBERS.has(k));
   if (unknown.length) {
-    return invalid(`unknown member${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => JSON.stringify(k.slice(0, 80))).join(', ')} — a request has "jsonrpc", "id", "method" and "params"`, id);
+    return invalid(
+      `unknown member${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => JSON.stringify(k.slice(0, 80))).join(', ')} — a request has "jsonrpc", "id", "method" and "params"`,
+      id,
+    );
   }
   if ('params' in m && (m.params === null || typeof m.params !== 'object')) return invalid(`"params" must be an object, not ${kindOf(m.params)}`, id);
   // The message's structure is a request's (or a notification's): what is left is in its params.
@@ -207,7 +213,11 @@ export class LineTransport implements Transport {
     try {
       value = JSON.parse(line);
     } catch (err) {
-      this.refuse({ id: null, code: ErrorCode.ParseError, message: `Parse error: the line is not valid JSON (${String((err as Error).message).slice(0, 200)})` });
+      this.refuse({
+        id: null,
+        code: ErrorCode.ParseError,
+        message: `Parse error: the line is not valid JSON (${String((err as Error).message).slice(0, 200)})`,
+      });
       return;
     }
     const message = JSONRPCMessageSchema.safeParse(value);

@@ -32,7 +32,13 @@ export const PRIOR_HANDOFFS_TOOL_NAME = 'prior_handoffs';
 export const RECORD_RESULT_TOOL_NAME = 'record_result';
 
 /** Every tool the server offers, in the order `tools/list` returns them. */
-export const MCP_TOOL_NAMES: readonly string[] = Object.freeze([HANDOVER_TOOL_NAME, LIST_SPECIALISTS_TOOL_NAME, PRIOR_HANDOFFS_TOOL_NAME, RECORD_RESULT_TOOL_NAME, HISTORY_TOOL_NAME]);
+export const MCP_TOOL_NAMES: readonly string[] = Object.freeze([
+  HANDOVER_TOOL_NAME,
+  LIST_SPECIALISTS_TOOL_NAME,
+  PRIOR_HANDOFFS_TOOL_NAME,
+  RECORD_RESULT_TOOL_NAME,
+  HISTORY_TOOL_NAME,
+]);
 
 /** Timeline entries `prior_handoffs` lists by default (newest first). */
 export const DEFAULT_PRIOR_ENTRIES = 50;
@@ -101,21 +107,22 @@ export const RecordResultInputSchema = RecordResultRequestSchema.omit({ tests_ru
         [
           z.literal('all'),
           z
-            .array(
-              z.union([z.string().trim().min(1).max(MAX_ITEM_CHARS), z.number().int().min(1).transform(String)]),
-              { error: 'criteria_met must be "all" or a list of criteria: their texts or their 1-based numbers' },
-            )
+            .array(z.union([z.string().trim().min(1).max(MAX_ITEM_CHARS), z.number().int().min(1).transform(String)]), {
+              error: 'criteria_met must be "all" or a list of criteria: their texts or their 1-based numbers',
+            })
             .max(MAX_LIST_ITEMS, `criteria_met must have at most ${formatCount(MAX_LIST_ITEMS)} items`),
         ],
         { error: 'criteria_met must be "all" or a list of criteria: their texts or their 1-based numbers' },
       )
       .optional()
       .describe(
-      'The acceptance criteria you met (the handoff\'s next steps, then its return condition): their texts, their 1-based numbers, or "all". The result is complete only when all are met and no recorded test failed after the last passing run.',
-    ),
+        'The acceptance criteria you met (the handoff\'s next steps, then its return condition): their texts, their 1-based numbers, or "all". The result is complete only when all are met and no recorded test failed after the last passing run.',
+      ),
     next_steps: RecordResultRequestSchema.shape.next_steps.describe('What is left to do, in order.'),
     blockers: RecordResultRequestSchema.shape.blockers.describe('What blocks the work; any blocker makes the result "blocked".'),
-    proceed_if_taken: RecordResultRequestSchema.shape.proceed_if_taken.describe('Record even though another session took the handoff up and never answered it (ask the user first).'),
+    proceed_if_taken: RecordResultRequestSchema.shape.proceed_if_taken.describe(
+      'Record even though another session took the handoff up and never answered it (ask the user first).',
+    ),
     max_context_tokens: RecordResultRequestSchema.shape.max_context_tokens.describe('Token budget of the result entry (default 3000).'),
     tokenizer: RecordResultRequestSchema.shape.tokenizer.describe('o200k_base (default) or cl100k_base.'),
     project_root: projectRoot,
@@ -147,7 +154,7 @@ export function mcpToolDefinitions(): Tool[] {
       name: LIST_SPECIALISTS_TOOL_NAME,
       title: 'List specialists',
       description:
-        'Lists the specialists work can be handed over to: built-ins first, then the project\'s custom ones (.handoff/specialists/), then the agents found in .github/agents/, .github/chatmodes/ and .claude/agents/. Each has its id (pass it as specialist_profile), label, persona marker, mandate (what it does and does not do), default return condition and source.',
+        "Lists the specialists work can be handed over to: built-ins first, then the project's custom ones (.handoff/specialists/), then the agents found in .github/agents/, .github/chatmodes/ and .claude/agents/. Each has its id (pass it as specialist_profile), label, persona marker, mandate (what it does and does not do), default return condition and source.",
       inputSchema: inputJsonSchema(ListSpecialistsInputSchema),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -155,7 +162,7 @@ export function mcpToolDefinitions(): Tool[] {
       name: PRIOR_HANDOFFS_TOOL_NAME,
       title: 'Prior handoffs',
       description:
-        'Returns the project\'s prior handoffs as one Markdown block headed "## Prior Agent Handoffs": every handoff and result file of the timeline (this project\'s, itervox\'s and Agent Zero\'s), oldest first, at most 30 KB — older ones are dropped first with a marker saying how many. Read it before starting work so nothing is explored twice. The structured result also lists the newest entries with their chain links (id, parent_id, root_id, status, hop).',
+        "Returns the project's prior handoffs as one Markdown block headed \"## Prior Agent Handoffs\": every handoff and result file of the timeline (this project's, itervox's and Agent Zero's), oldest first, at most 30 KB — older ones are dropped first with a marker saying how many. Read it before starting work so nothing is explored twice. The structured result also lists the newest entries with their chain links (id, parent_id, root_id, status, hop).",
       inputSchema: inputJsonSchema(PriorHandoffsInputSchema),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },

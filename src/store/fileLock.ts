@@ -123,7 +123,13 @@ async function lockInTurnAndRun<T>(file: string, fn: (assertHeld: () => void) =>
   }
 }
 
-async function acquireInTurn(lockfile: typeof ProperLockfile, file: string, options: ProperLockfile.LockOptions, queue: string, ticket: Ticket): Promise<() => Promise<void>> {
+async function acquireInTurn(
+  lockfile: typeof ProperLockfile,
+  file: string,
+  options: ProperLockfile.LockOptions,
+  queue: string,
+  ticket: Ticket,
+): Promise<() => Promise<void>> {
   let ahead = '';
   let movedAt = Date.now();
   let delay = LOCK_RETRY_MIN_MS;

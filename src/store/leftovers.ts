@@ -71,9 +71,23 @@ async function removeStaleTickets(queue: string): Promise<number> {
     if (!TICKET_NAME.test(name)) continue;
     const full = path.join(queue, name);
     const st = await lstat(full).catch(() => undefined);
-    if (st?.isFile() && (await ticketWriterGone(name, Date.now() - st.mtimeMs)) && (await unlink(full).then(() => true, () => false))) removed++;
+    if (
+      st?.isFile() &&
+      (await ticketWriterGone(name, Date.now() - st.mtimeMs)) &&
+      (await unlink(full).then(
+        () => true,
+        () => false,
+      ))
+    )
+      removed++;
   }
-  if (await rmdir(queue).then(() => true, () => false)) removed++;
+  if (
+    await rmdir(queue).then(
+      () => true,
+      () => false,
+    )
+  )
+    removed++;
   return removed;
 }
 
@@ -90,7 +104,13 @@ export async function removeStaleLeftovers(dir: string, olderThanMs = STALE_LEFT
     names.map(async (name) => {
       const lock = LOCK_NAME.exec(name);
       const full = path.join(dir, name);
-      if (QUEUE_NAME.test(name)) return (await lstat(full).then((st) => st.isDirectory(), () => false)) && (await removeStaleTickets(full)) > 0;
+      if (QUEUE_NAME.test(name))
+        return (
+          (await lstat(full).then(
+            (st) => st.isDirectory(),
+            () => false,
+          )) && (await removeStaleTickets(full)) > 0
+        );
       if (!lock && !TEMP_NAME.test(name)) return false;
       try {
         const st = await lstat(full);

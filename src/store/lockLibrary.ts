@@ -43,7 +43,10 @@ export function lockOptions(lockfilePath: string, onCompromised: (err: Error) =>
 export async function removeStaleLock(file: string, lockfilePath: string): Promise<boolean> {
   try {
     const lib = await loadLockLibrary();
-    const release = await lib.lock(file, lockOptions(lockfilePath, () => undefined));
+    const release = await lib.lock(
+      file,
+      lockOptions(lockfilePath, () => undefined),
+    );
     await release();
     return true;
   } catch {

@@ -50,7 +50,13 @@ function isInside(parent: string, child: string): boolean {
 export function resolveHandoffRoot(workspaceRoot: string, directory: string | undefined): PathCheck {
   const dir = (directory ?? '').trim() || DEFAULT_HANDOFF_DIRECTORY;
   const refuse = (problem: string): PathCheck => {
-    const parts: ErrorParts = { path: [HANDOFF_DIRECTORY_SETTING], subject: HANDOFF_DIRECTORY_SETTING, problem, fix: HANDOFF_DIRECTORY_FIX, setting: HANDOFF_DIRECTORY_SETTING };
+    const parts: ErrorParts = {
+      path: [HANDOFF_DIRECTORY_SETTING],
+      subject: HANDOFF_DIRECTORY_SETTING,
+      problem,
+      fix: HANDOFF_DIRECTORY_FIX,
+      setting: HANDOFF_DIRECTORY_SETTING,
+    };
     return { ok: false, message: composeError(parts), parts };
   };
   if (dir.includes('\0')) {
@@ -80,7 +86,7 @@ export function resolveHandoffRoot(workspaceRoot: string, directory: string | un
       return refuse(`"${dir}": segment "${seg}" ${reason}`);
     }
   }
-// Writing into git's own folder corrupts the repository.
+  // Writing into git's own folder corrupts the repository.
   const rel = path.relative(ws, root).split(path.sep);
   if (rel.some((seg) => seg.toLowerCase() === '.git')) {
     return refuse(`"${dir}" is inside .git, git's own folder`);
@@ -110,14 +116,22 @@ export function resolveInside(root: string, ...segments: string[]): PathCheck {
 export async function checkRealPathInside(workspaceRoot: string, target: string, fix?: string): Promise<PathCheck> {
   // With the default fix the parts name the setting, so a surface can name its own (the CLI's --dir).
   const refuse = (subject: string | undefined, problem: string, defaultFix: string): PathCheck => {
-    const parts: ErrorParts = { ...(subject ? { subject } : {}), problem, fix: fix ?? defaultFix, ...(fix === undefined ? { setting: HANDOFF_DIRECTORY_SETTING } : {}) };
+    const parts: ErrorParts = {
+      ...(subject ? { subject } : {}),
+      problem,
+      fix: fix ?? defaultFix,
+      ...(fix === undefined ? { setting: HANDOFF_DIRECTORY_SETTING } : {}),
+    };
     return { ok: false, message: composeError(parts), parts };
   };
   let realRoot: string;
   try {
     realRoot = await realpath(workspaceRoot);
   } catch (err) {
-    const why = fsErrorCode(err) === 'ELOOP' ? linkLoopProblem(workspaceRoot, await loopingLink(workspaceRoot, realpath)) : `${workspaceRoot} cannot be read: ${fsCause(err).words}`;
+    const why =
+      fsErrorCode(err) === 'ELOOP'
+        ? linkLoopProblem(workspaceRoot, await loopingLink(workspaceRoot, realpath))
+        : `${workspaceRoot} cannot be read: ${fsCause(err).words}`;
     return { ok: false, message: `ERROR: workspace folder ${why}` };
   }
   let probe = path.resolve(target);
@@ -127,10 +141,19 @@ export async function checkRealPathInside(workspaceRoot: string, target: string,
       const real = await realpath(probe);
       const full = path.join(real, ...rest.reverse());
       if (!isInside(realRoot, full)) {
-        return refuse(target, `resolves to ${full}, outside the workspace (a symbolic link leads out)`, `remove the link or point "${HANDOFF_DIRECTORY_SETTING}" at a real folder inside the workspace`);
+        return refuse(
+          target,
+          `resolves to ${full}, outside the workspace (a symbolic link leads out)`,
+          `remove the link or point "${HANDOFF_DIRECTORY_SETTING}" at a real folder inside the workspace`,
+        );
       }
       // A link into .git (refs, hooks …) would corrupt the repository.
-      if (path.relative(realRoot, full).split(path.sep).some((seg) => seg.toLowerCase() === '.git')) {
+      if (
+        path
+          .relative(realRoot, full)
+          .split(path.sep)
+          .some((seg) => seg.toLowerCase() === '.git')
+      ) {
         return {
           ok: false,
           message: `ERROR: ${target} resolves to ${full}, inside a .git folder (a symbolic link leads there) — handoffs must never be written into git's own data; remove the link`,
@@ -140,10 +163,18 @@ export async function checkRealPathInside(workspaceRoot: string, target: string,
     } catch (err) {
       const code = fsErrorCode(err);
       if (code === 'ENOTDIR') {
-        return refuse(undefined, `a file stands where a folder is needed on the way to ${target} (${probe})`, `move it away or point "${HANDOFF_DIRECTORY_SETTING}" elsewhere`);
+        return refuse(
+          undefined,
+          `a file stands where a folder is needed on the way to ${target} (${probe})`,
+          `move it away or point "${HANDOFF_DIRECTORY_SETTING}" elsewhere`,
+        );
       }
       if (code === 'ELOOP') {
-        return refuse(undefined, linkLoopProblem(target, await loopingLink(probe, realpath)), `remove the link or point it at a real folder, or set "${HANDOFF_DIRECTORY_SETTING}" to another folder inside the workspace`);
+        return refuse(
+          undefined,
+          linkLoopProblem(target, await loopingLink(probe, realpath)),
+          `remove the link or point it at a real folder, or set "${HANDOFF_DIRECTORY_SETTING}" to another folder inside the workspace`,
+        );
       }
       if (code !== 'ENOENT') {
         return { ok: false, message: `ERROR: cannot check ${probe}: ${fsCause(err).words}` };
@@ -151,7 +182,11 @@ export async function checkRealPathInside(workspaceRoot: string, target: string,
       // A dangling link: mkdir finds the link, stat finds nothing.
       const dangling = await danglingLinkTarget(probe);
       if (dangling !== undefined) {
-        return refuse(undefined, `${probe} is a link to a missing target: ${dangling} does not exist`, `remove the link or create ${dangling}, or set "${HANDOFF_DIRECTORY_SETTING}" to another folder inside the workspace`);
+        return refuse(
+          undefined,
+          `${probe} is a link to a missing target: ${dangling} does not exist`,
+          `remove the link or create ${dangling}, or set "${HANDOFF_DIRECTORY_SETTING}" to another folder inside the workspace`,
+        );
       }
       const parent = path.dirname(probe);
       if (parent === probe) {

@@ -71,7 +71,9 @@ async function writeSyncedTemp(target: string, content: string): Promise<string>
 /** The gate at the store (docs/DESIGN.md §7). @throws StoreError when the file name carries a secret or an invisible character */
 export async function gatedContent(target: string, content: Sanitized | string): Promise<Sanitized> {
   if (!(await isSafeFileName(path.basename(target)))) {
-    throw new StoreError(`ERROR: refusing to write a file whose name carries a secret or an invisible character (${JSON.stringify(path.basename(target)).slice(0, 80)}) — the name must pass the gate first`);
+    throw new StoreError(
+      `ERROR: refusing to write a file whose name carries a secret or an invisible character (${JSON.stringify(path.basename(target)).slice(0, 80)}) — the name must pass the gate first`,
+    );
   }
   return ensureSanitized(content);
 }

@@ -78,7 +78,12 @@ describe('attacks on the agent entry points', function () {
       symlinkSync(other, link);
       const call = (id: number, name: string, args: unknown) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
       const lines = [
-        JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 0,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+        }),
         JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
         'this line is not JSON',
         JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'no/such/method' }),
@@ -98,20 +103,31 @@ describe('attacks on the agent entry points', function () {
       });
       assert.equal(r.status, 0, r.stderr);
       // Only protocol messages on stdout: every line parses, and the bad line is answered as JSON-RPC says (a parse error, id null).
-      const answers = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { id: number | null; result?: CallToolResult; error?: { code: number } });
+      const answers = r.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { id: number | null; result?: CallToolResult; error?: { code: number } });
       const byId = new Map(answers.map((a) => [a.id, a]));
       assert.equal(answers.length, 9, 'one answer per line but the notification');
-      assert.deepEqual([...byId.keys()].filter((id) => id !== null).sort((a, b) => a - b), [0, 1, 2, 3, 4, 5, 6, 7]);
+      assert.deepEqual(
+        [...byId.keys()].filter((id) => id !== null).sort((a, b) => a - b),
+        [0, 1, 2, 3, 4, 5, 6, 7],
+      );
       assert.equal(byId.get(null)?.error?.code, -32700, 'the line that is not JSON is a JSON-RPC parse error');
       assert.equal(byId.get(1)?.error?.code, -32601, 'an unknown method is a JSON-RPC "method not found"');
-      const refused = new RegExp(`^ERROR: project_root .+ is not a folder of this workspace \\(${ws.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\) — pass one of them, or leave it out$`);
+      const refused = new RegExp(
+        `^ERROR: project_root .+ is not a folder of this workspace \\(${ws.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\) — pass one of them, or leave it out$`,
+      );
       for (const id of [2, 3, 4, 5]) {
         const res = byId.get(id)?.result as CallToolResult;
         assert.equal(res.isError, true, `call ${id}`);
         assert.match(text(res), refused, `call ${id}`);
       }
-      assert.equal(text(byId.get(6)?.result as CallToolResult), 'ERROR: project_root must be one line without control characters (such as an absolute folder path)');
-      assert.notEqual(byId.get(7)?.result?.isError, true, 'the server\'s own project is fine');
+      assert.equal(
+        text(byId.get(6)?.result as CallToolResult),
+        'ERROR: project_root must be one line without control characters (such as an absolute folder path)',
+      );
+      assert.notEqual(byId.get(7)?.result?.isError, true, "the server's own project is fine");
       assert.ok(!existsSync(path.join(other, '.handoff')), 'nothing written into the other repository');
       assert.equal(handoffFiles(ws).length, 1);
       assert.match(r.stderr, /protocol error: .*not valid JSON/, 'the malformed line is logged on stderr');
@@ -174,7 +190,9 @@ describe('attacks on the agent entry points', function () {
       assert.equal(again.ok, false);
       assert.match(
         again.text,
-        new RegExp(`^ERROR: progress guard: ${first.result.package.id} already hands "ping-pong" to implementation_engineer, is still open, and the code is exactly as it was then \\(same HEAD, same diff hash [0-9a-f]{12}\\) — let implementation_engineer pick that one up, make progress first, or hand over to a different specialist$`),
+        new RegExp(
+          `^ERROR: progress guard: ${first.result.package.id} already hands "ping-pong" to implementation_engineer, is still open, and the code is exactly as it was then \\(same HEAD, same diff hash [0-9a-f]{12}\\) — let implementation_engineer pick that one up, make progress first, or hand over to a different specialist$`,
+        ),
       );
       const otherTopic = await call(ws, 'implementation_engineer', { parent: 'none', topic: 'something else' });
       assert.ok(otherTopic.ok, otherTopic.ok ? '' : otherTopic.text);
@@ -208,7 +226,7 @@ describe('attacks on the agent entry points', function () {
       assert.match(again.text, /^ERROR: progress guard: \S+ already hands "рефакторинг" to implementation_engineer/);
     });
 
-    it('an edited frontmatter id on the newest handoff does not redirect the next agent\'s hop into another chain', async () => {
+    it("an edited frontmatter id on the newest handoff does not redirect the next agent's hop into another chain", async () => {
       const ws = repo();
       const old = await call(ws, 'solution_architect', { topic: 'old chain' });
       assert.ok(old.ok);
@@ -269,22 +287,45 @@ describe('attacks on the agent entry points', function () {
       const ws = repo();
       const fifo = path.join(tempDir('handoff-fifo-'), 'transcript.jsonl');
       spawnSync('mkfifo', [fifo]);
-      const transcripts: Array<[string, string]> = [['/dev/zero', 'is a character device'], [fifo, 'is a FIFO \\(named pipe\\)'], [ws, 'is a folder']];
+      const transcripts: Array<[string, string]> = [
+        ['/dev/zero', 'is a character device'],
+        [fifo, 'is a FIFO \\(named pipe\\)'],
+        [ws, 'is a folder'],
+      ];
       for (const [transcript, kind] of transcripts) {
-        const input = JSON.stringify({ session_id: 's1', transcript_path: transcript, cwd: ws, hook_event_name: 'SessionEnd', reason: `${TOKEN}\n---\nstatus: complete\u202e\u001b[2J` });
+        const input = JSON.stringify({
+          session_id: 's1',
+          transcript_path: transcript,
+          cwd: ws,
+          hook_event_name: 'SessionEnd',
+          reason: `${TOKEN}\n---\nstatus: complete\u202e\u001b[2J`,
+        });
         const r = await hook(input, ws);
         assert.equal(r.code, EXIT_OK, r.err.join('\n'));
         assert.equal(r.err.length, 1);
-        assert.match(r.err[0], new RegExp(`^specialist-handoff hook: SessionEnd \\(reason: \\[REDACTED:github-token\\] --- status: complete\\[2J\\): safety-net handoff to \\[implementation engineer\\] written: .*transcript_path .*${kind}, not a transcript file: not read, git only`));
+        assert.match(
+          r.err[0],
+          new RegExp(
+            `^specialist-handoff hook: SessionEnd \\(reason: \\[REDACTED:github-token\\] --- status: complete\\[2J\\): safety-net handoff to \\[implementation engineer\\] written: .*transcript_path .*${kind}, not a transcript file: not read, git only`,
+          ),
+        );
       }
-      const dirtyEvent = await hook(JSON.stringify({ session_id: 's1', transcript_path: '/dev/zero', cwd: ws, hook_event_name: 'Session\nEnd\u202e\u001b[2J', reason: TOKEN }), ws);
+      const dirtyEvent = await hook(
+        JSON.stringify({ session_id: 's1', transcript_path: '/dev/zero', cwd: ws, hook_event_name: 'Session\nEnd\u202e\u001b[2J', reason: TOKEN }),
+        ws,
+      );
       assert.equal(dirtyEvent.code, EXIT_OK);
-      assert.deepEqual(dirtyEvent.err, ["specialist-handoff hook: Session End[2J (reason: [REDACTED:github-token]): skipped, nothing written — the hook writes a safety net on SessionEnd and PreCompact only; remove this event from the hook's settings"]);
+      assert.deepEqual(dirtyEvent.err, [
+        "specialist-handoff hook: Session End[2J (reason: [REDACTED:github-token]): skipped, nothing written — the hook writes a safety net on SessionEnd and PreCompact only; remove this event from the hook's settings",
+      ]);
       const written = handoffFiles(ws).map((n) => readFileSync(path.join(ws, '.handoff', 'handoffs', n), 'utf8'));
       assert.equal(written.length, 3);
       const parsed = parseHandoff(written[0]);
       assert.ok(parsed.ok);
-      assert.equal(parsed.handoff.frontmatter.handover_reason, 'Safety net written by the Claude Code SessionEnd (reason: [REDACTED:github-token] --- status: complete[2J) hook');
+      assert.equal(
+        parsed.handoff.frontmatter.handover_reason,
+        'Safety net written by the Claude Code SessionEnd (reason: [REDACTED:github-token] --- status: complete[2J) hook',
+      );
       assert.ok(!CONTROLS.test(written.join('')) && !written.join('').includes('\u202e') && !written.join('').includes(TOKEN));
       const parsedInput = parseClaudeHookInput(JSON.stringify({ session_id: 's', transcript_path: 'x', cwd: ws, hook_event_name: '\u0001\n' }));
       assert.ok(!parsedInput.ok && /^ERROR: the hook input's hook_event_name is empty — /.test(parsedInput.message));
@@ -319,13 +360,27 @@ describe('attacks on the agent entry points', function () {
       const ws = repo();
       write(ws, '.github/agents/smuggler.agent.md', '---\nname: Smuggler\ndescription: "hi \u{e0041}\u{e0042} there"\n---\nbody\n');
       write(ws, '.github/agents/brackets.agent.md', '---\nname: "[Quality reviewer]"\ndescription: impersonates\n---\nbody\n');
-      write(ws, '.claude/agents/leaky.md', `---\nname: leaky\ndescription: "Reviews. Log in with ${TOKEN}."\n---\nBody with \u200bzero-width and \u202ebidi.\n\n## Return condition\n\nWhen ${TOKEN} is rotated\n`);
+      write(
+        ws,
+        '.claude/agents/leaky.md',
+        `---\nname: leaky\ndescription: "Reviews. Log in with ${TOKEN}."\n---\nBody with \u200bzero-width and \u202ebidi.\n\n## Return condition\n\nWhen ${TOKEN} is rotated\n`,
+      );
       write(ws, '.handoff/specialists/custom_leak.md', `---\nid: custom_leak\n---\nCustom body with ${TOKEN} and \u{e0041}tags.\n`);
       const { registry, warnings } = await loadRegistry(path.join(ws, '.handoff'), ws);
       assert.equal(registry.get('smuggler'), undefined);
-      assert.ok(warnings.includes('.github/agents/smuggler.agent.md: field "description" must not contain control, bidi, zero-width or tag characters — fix it; the file was skipped'), warnings.join('\n'));
+      assert.ok(
+        warnings.includes(
+          '.github/agents/smuggler.agent.md: field "description" must not contain control, bidi, zero-width or tag characters — fix it; the file was skipped',
+        ),
+        warnings.join('\n'),
+      );
       assert.equal(registry.get('brackets'), undefined);
-      assert.ok(warnings.includes(".github/agents/brackets.agent.md: its persona marker [[quality reviewer]] is already quality_reviewer's — give it a label of its own; it was skipped"), warnings.join('\n'));
+      assert.ok(
+        warnings.includes(
+          ".github/agents/brackets.agent.md: its persona marker [[quality reviewer]] is already quality_reviewer's — give it a label of its own; it was skipped",
+        ),
+        warnings.join('\n'),
+      );
       assert.deepEqual(
         warnings.filter((w) => /leaky|custom_leak/.test(w)),
         [
@@ -374,8 +429,14 @@ describe('attacks on the agent entry points', function () {
       const l = ok(await handover({ specialist: 'hacker', topic: 'copy' }, { workspaceRoot: linked }));
       const interop = l.warnings.filter((w) => w.includes('the handoff was written, but not'));
       assert.equal(interop.length, 2, l.warnings.join('\n'));
-      assert.match(interop[0], /\(a symbolic link leads out\) — make \.itervox\/handoff a real folder inside the workspace \(remove the link or the file in the way\) \(to stop these copies/);
-      assert.match(interop[1], /\(a symbolic link leads out\) — make \.a0proj\/handover a real folder inside the workspace \(remove the link or the file in the way\) \(to stop these copies/);
+      assert.match(
+        interop[0],
+        /\(a symbolic link leads out\) — make \.itervox\/handoff a real folder inside the workspace \(remove the link or the file in the way\) \(to stop these copies/,
+      );
+      assert.match(
+        interop[1],
+        /\(a symbolic link leads out\) — make \.a0proj\/handover a real folder inside the workspace \(remove the link or the file in the way\) \(to stop these copies/,
+      );
       assert.ok(!interop.some((w) => w.includes('handoff.directory')));
       assert.deepEqual(readdirSync(outside), [], 'nothing written through the links');
     });
@@ -404,7 +465,10 @@ describe('attacks on the agent entry points', function () {
         assert.ok(r.status === 'ok');
         if (r.status !== 'ok') return;
         assert.equal(r.written.length, 0);
-        assert.match(r.failed[0].reason, /— make \.github\/agents a real folder inside the workspace \(remove the link or the file in the way\), then export again$/);
+        assert.match(
+          r.failed[0].reason,
+          /— make \.github\/agents a real folder inside the workspace \(remove the link or the file in the way\), then export again$/,
+        );
       }
       assert.deepEqual(readdirSync(outside), []);
     });

@@ -19,7 +19,12 @@ const REAL_LOGS = path.resolve(__dirname, '..', '..', '..', 'shared', 'fixtures'
 
 /** Runs `handover --json` of the real CLI in `cwd` with `--session-log log`; the result, its warnings and the handoff's text. */
 function handover(cwd: string, log: string) {
-  const r = spawnSync(process.execPath, [...CLI_FROM_SOURCE, 'handover', '-s', 'hacker', '-t', 'x', '--session-log', log, '--json'], { cwd, encoding: 'utf8', env: process.env, timeout: 60_000 });
+  const r = spawnSync(process.execPath, [...CLI_FROM_SOURCE, 'handover', '-s', 'hacker', '-t', 'x', '--session-log', log, '--json'], {
+    cwd,
+    encoding: 'utf8',
+    env: process.env,
+    timeout: 60_000,
+  });
   assert.equal(r.status, 0, r.stderr);
   const result = HandoverOkSchema.parse(JSON.parse(r.stdout));
   return { result, stderr: r.stderr.trimEnd().split('\n').filter(Boolean), handoff: readFileSync(result.handoff_file, 'utf8') };
@@ -44,7 +49,10 @@ function isBadLinesWarning(line: string): boolean {
 /** `lines` with `inserted` put before the line numbered by each key (1-based, in the result). */
 function withLines(lines: readonly string[], inserted: Readonly<Record<number, string>>): string[] {
   const out = [...lines];
-  for (const at of Object.keys(inserted).map(Number).sort((a, b) => a - b)) out.splice(at - 1, 0, inserted[at]);
+  for (const at of Object.keys(inserted)
+    .map(Number)
+    .sort((a, b) => a - b))
+    out.splice(at - 1, 0, inserted[at]);
   return out;
 }
 
@@ -85,7 +93,9 @@ describe('transcript lines that are not valid records: skipped, counted once, th
     const more = withLines(lines.slice(-3), { 2: '{"type":"user",' });
     appendFileSync(copy, `${more.join('\n')}\n`);
     const next = handover(ws, copy);
-    assert.deepEqual(next.stderr.filter(isBadLinesWarning), [`WARNING: Session log ${copy}: 1 of the 4 lines new since the previous read is not a valid JSON record and was skipped (line 2 of them)`]);
+    assert.deepEqual(next.stderr.filter(isBadLinesWarning), [
+      `WARNING: Session log ${copy}: 1 of the 4 lines new since the previous read is not a valid JSON record and was skipped (line 2 of them)`,
+    ]);
 
     // A last line the agent is still writing (no newline yet) is no bad line: it is read once complete.
     appendFileSync(copy, '{"parentUuid":"p","type":"user","message":{"role":"user","content":"still bei');
@@ -97,12 +107,17 @@ describe('transcript lines that are not valid records: skipped, counted once, th
     const original = path.join(REAL_LOGS, 'codex', 'agentlogs-joke-crud-exec-0.89.0.jsonl');
     const lines = readFileSync(original, 'utf8').trimEnd().split('\n');
     const copy = path.join(tempDir('handoff-bad-lines-'), 'rollout.jsonl');
-    writeFileSync(copy, `${withLines(lines, { 5: lines[4].slice(0, 40), 12: '{"timestamp":"2026-01-25T10:32:01.000Z","type":"response_item"}' }).join('\n')}\n`);
+    writeFileSync(
+      copy,
+      `${withLines(lines, { 5: lines[4].slice(0, 40), 12: '{"timestamp":"2026-01-25T10:32:01.000Z","type":"response_item"}' }).join('\n')}\n`,
+    );
     const clean = handover(repoWithWork(), original);
     const bad = handover(repoWithWork(), copy);
-    assert.deepEqual(bad.stderr.filter(isBadLinesWarning), [`WARNING: Session log ${copy}: 2 of ${lines.length + 2} lines are not valid JSON records and were skipped (first at line 5)`]);
+    assert.deepEqual(bad.stderr.filter(isBadLinesWarning), [
+      `WARNING: Session log ${copy}: 2 of ${lines.length + 2} lines are not valid JSON records and were skipped (first at line 5)`,
+    ]);
     assert.deepEqual(facts(bad.result), facts(clean.result));
-    assert.ok(facts(bad.result).commands.length > 0, 'the rollout\'s commands were read');
+    assert.ok(facts(bad.result).commands.length > 0, "the rollout's commands were read");
   });
 
   it('a Cline task whose ui_messages.json holds an item that is not a record: one WARNING counting items, the task read as without it', () => {
@@ -117,7 +132,9 @@ describe('transcript lines that are not valid records: skipped, counted once, th
     const clean = handover(repoWithWork(), task);
     const bad = handover(repoWithWork(), copy);
     const file = path.join(copy, 'ui_messages.json');
-    assert.deepEqual(bad.stderr.filter(isBadLinesWarning), [`WARNING: Session log ${file}: 1 of ${items + 1} items is not a valid record and was skipped (item ${items})`]);
+    assert.deepEqual(bad.stderr.filter(isBadLinesWarning), [
+      `WARNING: Session log ${file}: 1 of ${items + 1} items is not a valid record and was skipped (item ${items})`,
+    ]);
     assert.deepEqual(facts(bad.result), facts(clean.result));
   });
 });

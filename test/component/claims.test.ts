@@ -17,14 +17,37 @@ import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../helpers
 
 /** A Claude Code transcript: the user's request, `npm test` passing, `npm run lint` exit 0, `npm test` failing, the agent's last word. */
 function transcript(dir: string, cwd: string): string {
-  const base = { parentUuid: null, isSidechain: false, userType: 'external', cwd, sessionId: '5c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f', version: '2.0.14', gitBranch: 'main' };
+  const base = {
+    parentUuid: null,
+    isSidechain: false,
+    userType: 'external',
+    cwd,
+    sessionId: '5c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f',
+    version: '2.0.14',
+    gitBranch: 'main',
+  };
   let n = 0;
   const at = () => `2026-12-01T11:${String(n++).padStart(2, '0')}:00.000Z`;
-  const user = (content: unknown, extra: Record<string, unknown> = {}) => ({ ...base, type: 'user', message: { role: 'user', content }, uuid: `u${n}`, timestamp: at(), ...extra });
-  const assistant = (content: unknown[]) => ({ ...base, type: 'assistant', message: { id: `msg_${n}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content, stop_reason: null }, uuid: `a${n}`, timestamp: at() });
+  const user = (content: unknown, extra: Record<string, unknown> = {}) => ({
+    ...base,
+    type: 'user',
+    message: { role: 'user', content },
+    uuid: `u${n}`,
+    timestamp: at(),
+    ...extra,
+  });
+  const assistant = (content: unknown[]) => ({
+    ...base,
+    type: 'assistant',
+    message: { id: `msg_${n}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content, stop_reason: null },
+    uuid: `a${n}`,
+    timestamp: at(),
+  });
   const bash = (id: string, command: string, error: boolean, output: string) => [
     assistant([{ type: 'tool_use', id, name: 'Bash', input: { command, description: command } }]),
-    user([{ type: 'tool_result', tool_use_id: id, content: error ? `Error: ${output}` : output, is_error: error }], { toolUseResult: { stdout: output, stderr: '', interrupted: false } }),
+    user([{ type: 'tool_result', tool_use_id: id, content: error ? `Error: ${output}` : output, is_error: error }], {
+      toolUseResult: { stdout: output, stderr: '', interrupted: false },
+    }),
   ];
   const lines = [
     user('Make all tests pass and fix lint, please. Can you also check the build?'),
@@ -81,7 +104,10 @@ describe('CLI: claims and their evidence', function () {
     assert.ok(file.ok, file.ok ? '' : file.message);
     assert.deepEqual(file.handoff.frontmatter.claims, { backed: 2, contradicted: 1, no_evidence: 0 });
     const section = file.handoff.sections.get('Claims') ?? '';
-    assert.match(section, /^- ❌ \*\*contradicted\*\* · tests: “.*All tests pass and lint is clean\..*” \(summary\) — `npm test` failed \(exit 1; .*source: claude-code\)$/m);
+    assert.match(
+      section,
+      /^- ❌ \*\*contradicted\*\* · tests: “.*All tests pass and lint is clean\..*” \(summary\) — `npm test` failed \(exit 1; .*source: claude-code\)$/m,
+    );
     assert.match(section, /^- ✅ \*\*backed\*\* · lint: “.*” \(summary\) — `npm run lint` succeeded \(exit 0; .*source: claude-code\)$/m);
     assert.match(section, /^- ✅ \*\*backed\*\* · fix: “Fixed #12” \(done\) — commit `[0-9a-f]{10}` Fix the cents rounding \(#12\) \(\d{4}-\d\d-\d\d\)$/m);
     const keys = [...file.handoff.sections.keys()];
@@ -94,9 +120,16 @@ describe('CLI: claims and their evidence', function () {
     const log = transcript(tempDir('handoff-claims-log-'), ws);
     const r = await cli(['handover', '-s', 'quality_reviewer', '-t', 'cart', '--draft', '--session-log', log], ws);
     assert.equal(r.code, 0, r.err);
-    assert.match(r.out, /^ {2}claims {4}1 contradicted, 1 backed — contradicted: tests “.*All tests pass and lint is clean\..*” \(see Claims in the handoff\)$/m);
+    assert.match(
+      r.out,
+      /^ {2}claims {4}1 contradicted, 1 backed — contradicted: tests “.*All tests pass and lint is clean\..*” \(see Claims in the handoff\)$/m,
+    );
     const lines = r.out.split('\n');
-    assert.equal(lines.findIndex((l) => l.startsWith('  claims ')), lines.findIndex((l) => l.startsWith('  tokens ')) + 1, 'right under the tokens row');
+    assert.equal(
+      lines.findIndex((l) => l.startsWith('  claims ')),
+      lines.findIndex((l) => l.startsWith('  tokens ')) + 1,
+      'right under the tokens row',
+    );
     const none = await cli(['handover', '-s', 'quality_reviewer', '-t', 'cart', '--session-log', 'none', '--summary', 'Reworked the cart.'], ws);
     assert.equal(none.code, 0, none.err);
     assert.doesNotMatch(none.out, /^ {2}claims /m, 'no row without claims');
@@ -104,7 +137,10 @@ describe('CLI: claims and their evidence', function () {
 
   it('the same words with no session log: claimed, no evidence', async () => {
     const ws = repo();
-    const r = await cli(['handover', '-s', 'quality_reviewer', '-t', 'cart', '--json', '--session-log', 'none', '--summary', 'All tests pass and lint is clean.'], ws);
+    const r = await cli(
+      ['handover', '-s', 'quality_reviewer', '-t', 'cart', '--json', '--session-log', 'none', '--summary', 'All tests pass and lint is clean.'],
+      ws,
+    );
     assert.equal(r.code, 0, r.err);
     const p = HandoverOkSchema.parse(JSON.parse(r.out)).package;
     assert.deepEqual(
@@ -117,6 +153,9 @@ describe('CLI: claims and their evidence', function () {
     const file = parseHandoff(readFileSync(HandoverOkSchema.parse(JSON.parse(r.out)).handoff_file, 'utf8'));
     assert.ok(file.ok);
     assert.deepEqual(file.handoff.frontmatter.claims, { backed: 0, contradicted: 0, no_evidence: 2 });
-    assert.match(file.handoff.sections.get('Claims') ?? '', /^- ❔ \*\*claimed, no evidence\*\* · tests: “All tests pass and lint is clean\.” \(summary\) — no test run with a result was recorded$/m);
+    assert.match(
+      file.handoff.sections.get('Claims') ?? '',
+      /^- ❔ \*\*claimed, no evidence\*\* · tests: “All tests pass and lint is clean\.” \(summary\) — no test run with a result was recorded$/m,
+    );
   });
 });

@@ -22,12 +22,34 @@ describe('CLI', function () {
       assert.match(r.out, new RegExp(`^${id} `, 'm'));
     }
     const json = await cli(['specialists', '--json'], repoWithWork());
-    assert.deepEqual(JSON.parse(json.out).map((s: { id: string }) => s.id), [...BUILTIN_SPECIALIST_IDS]);
+    assert.deepEqual(
+      JSON.parse(json.out).map((s: { id: string }) => s.id),
+      [...BUILTIN_SPECIALIST_IDS],
+    );
   });
 
   it('handover writes the files and prints the summary (exit 0)', async () => {
     const dir = repoWithWork();
-    const r = await cli(['handover', '--specialist', 'quality_reviewer', '--topic', 'Auth review', '--summary', 'S', '--decision', 'D one', '--decision', 'D two', '--next', 'N', '--blocker', 'B'], dir);
+    const r = await cli(
+      [
+        'handover',
+        '--specialist',
+        'quality_reviewer',
+        '--topic',
+        'Auth review',
+        '--summary',
+        'S',
+        '--decision',
+        'D one',
+        '--decision',
+        'D two',
+        '--next',
+        'N',
+        '--blocker',
+        'B',
+      ],
+      dir,
+    );
     assert.equal(r.code, EXIT_OK, r.err);
     assert.match(r.out, /^Handed over to \[quality reviewer\]/);
     assert.match(r.out, /handoff {3}\.handoff\/handoffs\/.+_quality_reviewer\.md/);
@@ -41,7 +63,10 @@ describe('CLI', function () {
     assert.equal(r.code, EXIT_OK, r.err);
     const result = HandoverOkSchema.parse(JSON.parse(r.out));
     assert.equal(result.persona_marker, '[hacker]');
-    assert.deepEqual(result.package.recent_turns, [{ role: 'user', text: 'try it' }, { role: 'assistant', text: 'done' }]);
+    assert.deepEqual(result.package.recent_turns, [
+      { role: 'user', text: 'try it' },
+      { role: 'assistant', text: 'done' },
+    ]);
     assert.ok(existsSync(result.handoff_file));
   });
 
@@ -57,7 +82,10 @@ describe('CLI', function () {
       [['handover', '-s', 'hacker', '-t', 't', '--max-tokens', '-5'], /^ERROR: --max-tokens must be positive/],
       [['handover', '-s', 'hacker', '-t', 't', '--recent-turns', '-1'], /^ERROR: --recent-turns must be 0 or more/],
       [['handover', '-s', 'hacker', '-t', 't', '--tokenizer', 'gpt2'], /^ERROR: --tokenizer must be one of/],
-      [['handover', '-s', 'hacker', '-t', 't', '--dir', '../x'], /^ERROR: --dir "\.\.\/x" leads outside the workspace — pass --dir with a folder inside the workspace/],
+      [
+        ['handover', '-s', 'hacker', '-t', 't', '--dir', '../x'],
+        /^ERROR: --dir "\.\.\/x" leads outside the workspace — pass --dir with a folder inside the workspace/,
+      ],
       [['handover', '-s', 'hacker', '-t', 't', '--parent', 'nope'], /^ERROR: parent handoff "nope" not found/],
       [['handover', '--bogus'], /^ERROR: Unknown option '--bogus' — run "specialist-handoff --help"/],
       [['handover', '-s', 'hacker', '--topic', '--json'], /^ERROR: --topic needs a value; to pass one that starts with "-", write --topic=-value/],
@@ -81,7 +109,11 @@ describe('CLI', function () {
 
   it('--json prints the error object on stdout too', async () => {
     const dir = repoWithWork();
-    for (const args of [['handover', '--json', '--bogus'], ['handover', '--json', '-s', 'nope', '-t', 't'], ['handover', '--json', '-s', 'hacker', '-t', 't', '--max-tokens', 'x']]) {
+    for (const args of [
+      ['handover', '--json', '--bogus'],
+      ['handover', '--json', '-s', 'nope', '-t', 't'],
+      ['handover', '--json', '-s', 'hacker', '-t', 't', '--max-tokens', 'x'],
+    ]) {
       const r = await cli(args, dir);
       assert.equal(r.code, EXIT_BAD_INPUT);
       const obj = JSON.parse(r.out);
@@ -105,13 +137,17 @@ describe('CLI', function () {
     const dir = repoWithWork();
     const first = HandoverOkSchema.parse(JSON.parse((await cli(['handover', '-s', 'codebase_explorer', '-t', 'chain', '--json'], dir)).out));
     assert.equal(first.package.correlation_id, first.package.id, 'a new chain is rooted at itself');
-    const second = HandoverOkSchema.parse(JSON.parse((await cli(['handover', '-s', 'implementation_engineer', '-t', 'chain', '--parent', 'latest', '--json'], dir)).out));
+    const second = HandoverOkSchema.parse(
+      JSON.parse((await cli(['handover', '-s', 'implementation_engineer', '-t', 'chain', '--parent', 'latest', '--json'], dir)).out),
+    );
     assert.equal(second.package.parent_id, first.package.id);
     assert.equal(second.package.correlation_id, first.package.id);
     assert.equal(second.package.hop, 2);
     assert.deepEqual(second.package.chain, ['codebase_explorer', 'implementation_engineer']);
     assert.equal(second.package.from, 'codebase_explorer');
-    const third = HandoverOkSchema.parse(JSON.parse((await cli(['handover', '-s', 'quality_reviewer', '-t', 'chain', '--parent', path.basename(second.handoff_file), '--json'], dir)).out));
+    const third = HandoverOkSchema.parse(
+      JSON.parse((await cli(['handover', '-s', 'quality_reviewer', '-t', 'chain', '--parent', path.basename(second.handoff_file), '--json'], dir)).out),
+    );
     assert.equal(third.package.hop, 3);
     const fm = parseHandoff(readFileSync(third.handoff_file, 'utf8'));
     assert.ok(fm.ok && fm.handoff.frontmatter.root_id === first.package.id && fm.handoff.frontmatter.parent_id === second.package.id);
@@ -143,7 +179,14 @@ describe('CLI', function () {
     const good = run(['handover', '-s', 'hacker', '-t', 't', '--json']);
     assert.equal(good.status, 0, good.stderr);
     assert.equal(JSON.parse(good.stdout).status, 'ok');
-    const piped = spawnSync('bash', ['-c', `"${process.execPath}" --require "${require.resolve('tsx/cjs')}" "${path.join(REPO_ROOT, 'src', 'cli', 'main.ts')}" specialists --json | head -c 10 >/dev/null; echo "exit=\${PIPESTATUS[0]}"`], { cwd: dir, encoding: 'utf8' });
+    const piped = spawnSync(
+      'bash',
+      [
+        '-c',
+        `"${process.execPath}" --require "${require.resolve('tsx/cjs')}" "${path.join(REPO_ROOT, 'src', 'cli', 'main.ts')}" specialists --json | head -c 10 >/dev/null; echo "exit=\${PIPESTATUS[0]}"`,
+      ],
+      { cwd: dir, encoding: 'utf8' },
+    );
     assert.match(piped.stdout, /exit=0/, 'a closed pipe ends quietly');
     assert.doesNotMatch(piped.stderr, /EPIPE|at /, piped.stderr);
     const help = run(['--help']);

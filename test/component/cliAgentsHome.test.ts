@@ -20,27 +20,92 @@ describe('the CLI finds Copilot CLI, Qwen Code and Droid sessions under HOME', f
   this.timeout(120_000);
   after(cleanupTempDirs);
 
-  it('handover with the default session log: the three agents\' test runs, from their own folders', () => {
+  it("handover with the default session log: the three agents' test runs, from their own folders", () => {
     const ws = realpathSync(repoWithWork());
     const home = realpathSync(tempDir('handoff-cli-agents-home-'));
-    write(home, '.copilot/session-state/7c1e/events.jsonl', jsonl([
-      { type: 'session.start', data: { sessionId: '7c1e', version: 1, producer: 'copilot-agent', copilotVersion: '1.0.63', startTime: '2026-06-18T20:00:00Z', context: { cwd: ws } }, id: 'e1', timestamp: '2026-06-18T20:00:00Z', parentId: null },
-      { type: 'user.message', data: { content: 'run the unit tests', attachments: [] }, id: 'e2', timestamp: '2026-06-18T20:00:01Z', parentId: 'e1' },
-      { type: 'tool.execution_start', data: { toolCallId: 'c1', toolName: 'bash', arguments: { command: 'npm test', description: 'tests' } }, id: 'e3', timestamp: '2026-06-18T20:00:02Z', parentId: 'e2' },
-      { type: 'tool.execution_complete', data: { toolCallId: 'c1', success: true, result: { content: 'Tests: 1 failed, 2 passed, 3 total\n<shellId: 0 completed with exit code 1>' } }, id: 'e4', timestamp: '2026-06-18T20:00:03Z', parentId: 'e3' },
-    ]));
-    const q = (uuid: string, type: string, extra: object) => ({ uuid, parentUuid: null, sessionId: 'q1', timestamp: '2026-06-18T20:01:00Z', type, cwd: ws, version: '0.15.0', ...extra });
-    write(home, `.qwen/projects/${qwenProjectDirName(ws)}/chats/q1.jsonl`, jsonl([
-      q('u1', 'user', { message: { role: 'user', parts: [{ text: 'run cargo test' }] } }),
-      q('a1', 'assistant', { message: { role: 'model', parts: [{ functionCall: { id: 'f1', name: 'run_shell_command', args: { command: 'cargo test' } } }] } }),
-      q('t1', 'tool_result', { message: { role: 'user', parts: [{ functionResponse: { id: 'f1', name: 'run_shell_command', response: { output: 'Command: cargo test\nDirectory: (root)\nOutput: test result: ok. 4 passed; 0 failed\nError: (none)\nExit Code: 0' } } }] }, toolCallResult: { callId: 'f1', status: 'success' } }),
-    ]));
-    write(home, `.factory/sessions/${ws.replace(/[\\/:]/g, '-')}/d1.jsonl`, jsonl([
-      { type: 'session_start', id: 'd1', title: 'tests', owner: 'user', version: 2, cwd: ws },
-      { type: 'message', id: 'm1', timestamp: '2026-06-18T20:02:00Z', message: { role: 'user', content: [{ type: 'text', text: 'run pytest' }] } },
-      { type: 'message', id: 'm2', timestamp: '2026-06-18T20:02:01Z', message: { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Execute', input: { command: 'pytest -q' } }] } },
-      { type: 'message', id: 'm3', timestamp: '2026-06-18T20:02:02Z', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: '5 passed in 0.2s\n\n[Process exited with code 0]' }] } },
-    ]));
+    write(
+      home,
+      '.copilot/session-state/7c1e/events.jsonl',
+      jsonl([
+        {
+          type: 'session.start',
+          data: { sessionId: '7c1e', version: 1, producer: 'copilot-agent', copilotVersion: '1.0.63', startTime: '2026-06-18T20:00:00Z', context: { cwd: ws } },
+          id: 'e1',
+          timestamp: '2026-06-18T20:00:00Z',
+          parentId: null,
+        },
+        { type: 'user.message', data: { content: 'run the unit tests', attachments: [] }, id: 'e2', timestamp: '2026-06-18T20:00:01Z', parentId: 'e1' },
+        {
+          type: 'tool.execution_start',
+          data: { toolCallId: 'c1', toolName: 'bash', arguments: { command: 'npm test', description: 'tests' } },
+          id: 'e3',
+          timestamp: '2026-06-18T20:00:02Z',
+          parentId: 'e2',
+        },
+        {
+          type: 'tool.execution_complete',
+          data: { toolCallId: 'c1', success: true, result: { content: 'Tests: 1 failed, 2 passed, 3 total\n<shellId: 0 completed with exit code 1>' } },
+          id: 'e4',
+          timestamp: '2026-06-18T20:00:03Z',
+          parentId: 'e3',
+        },
+      ]),
+    );
+    const q = (uuid: string, type: string, extra: object) => ({
+      uuid,
+      parentUuid: null,
+      sessionId: 'q1',
+      timestamp: '2026-06-18T20:01:00Z',
+      type,
+      cwd: ws,
+      version: '0.15.0',
+      ...extra,
+    });
+    write(
+      home,
+      `.qwen/projects/${qwenProjectDirName(ws)}/chats/q1.jsonl`,
+      jsonl([
+        q('u1', 'user', { message: { role: 'user', parts: [{ text: 'run cargo test' }] } }),
+        q('a1', 'assistant', {
+          message: { role: 'model', parts: [{ functionCall: { id: 'f1', name: 'run_shell_command', args: { command: 'cargo test' } } }] },
+        }),
+        q('t1', 'tool_result', {
+          message: {
+            role: 'user',
+            parts: [
+              {
+                functionResponse: {
+                  id: 'f1',
+                  name: 'run_shell_command',
+                  response: { output: 'Command: cargo test\nDirectory: (root)\nOutput: test result: ok. 4 passed; 0 failed\nError: (none)\nExit Code: 0' },
+                },
+              },
+            ],
+          },
+          toolCallResult: { callId: 'f1', status: 'success' },
+        }),
+      ]),
+    );
+    write(
+      home,
+      `.factory/sessions/${ws.replace(/[\\/:]/g, '-')}/d1.jsonl`,
+      jsonl([
+        { type: 'session_start', id: 'd1', title: 'tests', owner: 'user', version: 2, cwd: ws },
+        { type: 'message', id: 'm1', timestamp: '2026-06-18T20:02:00Z', message: { role: 'user', content: [{ type: 'text', text: 'run pytest' }] } },
+        {
+          type: 'message',
+          id: 'm2',
+          timestamp: '2026-06-18T20:02:01Z',
+          message: { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Execute', input: { command: 'pytest -q' } }] },
+        },
+        {
+          type: 'message',
+          id: 'm3',
+          timestamp: '2026-06-18T20:02:02Z',
+          message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: '5 passed in 0.2s\n\n[Process exited with code 0]' }] },
+        },
+      ]),
+    );
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
       HOME: home,
@@ -51,7 +116,12 @@ describe('the CLI finds Copilot CLI, Qwen Code and Droid sessions under HOME', f
       GIT_CONFIG_NOSYSTEM: '1',
       GIT_CONFIG_GLOBAL: '/dev/null',
     };
-    const r = spawnSync(process.execPath, [...CLI_FROM_SOURCE, 'handover', '-s', 'hacker', '-t', 'tests', '--json'], { cwd: ws, env, encoding: 'utf8', timeout: 100_000 });
+    const r = spawnSync(process.execPath, [...CLI_FROM_SOURCE, 'handover', '-s', 'hacker', '-t', 'tests', '--json'], {
+      cwd: ws,
+      env,
+      encoding: 'utf8',
+      timeout: 100_000,
+    });
     assert.equal(r.status, 0, r.stderr);
     const ok = HandoverOkSchema.parse(JSON.parse(r.stdout));
     assert.deepEqual(ok.package.tests_run.map((t) => [t.source, t.command, t.result, t.exit_code]).sort(), [

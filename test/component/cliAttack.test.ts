@@ -32,7 +32,11 @@ describe('CLI number flags given hostile values', function () {
   it('draft and handover with --user-request-tokens past the range: one ERROR line naming the flag, exit 2, nothing written', () => {
     const dir = repoWithWork();
     for (const args of [['draft'], ['handover', '-s', 'hacker', '-t', 'x', '--draft']]) {
-      const r = spawnSync(process.execPath, [...CLI_FROM_SOURCE, ...args, '--session-log', 'none', '--user-request-tokens', HUGE], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+      const r = spawnSync(process.execPath, [...CLI_FROM_SOURCE, ...args, '--session-log', 'none', '--user-request-tokens', HUGE], {
+        cwd: dir,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
       assert.equal(r.status, 2, `${args[0]}: ${r.stderr}`);
       assert.match(r.stderr, /^ERROR: --user-request-tokens is too large to be a number .* — give a whole number with fewer digits\n$/);
       assert.doesNotMatch(r.stderr, /userRequestTokens|Infinity/);

@@ -58,9 +58,15 @@ describe('the CLI on paths that lead nowhere: link loops, dangling links, bare r
       [['--session-log', self], `ERROR: --session-log ${self}: it is ${LINK_LOOP_WORDS} — ${loopFix}`],
       // A file named through a folder that is a loop: the loop is the folder, and it is named.
       [['--session-log', path.join(a, 'session.jsonl')], `ERROR: --session-log ${path.join(a, 'session.jsonl')}: ${a} is ${LINK_LOOP_WORDS} — ${loopFix}`],
-      [['--summary-file', self], `ERROR: --summary-file ${self} cannot be read: ${LINK_LOOP_WORDS} — remove the link or point it at the summary, or pass another file, or - for standard input`],
+      [
+        ['--summary-file', self],
+        `ERROR: --summary-file ${self} cannot be read: ${LINK_LOOP_WORDS} — remove the link or point it at the summary, or pass another file, or - for standard input`,
+      ],
       [['--cwd', a], `ERROR: --cwd ${a} is ${LINK_LOOP_WORDS} — remove the link or point it at a real folder`],
-      [['--cwd', path.join(self, 'sub')], `ERROR: --cwd ${path.join(self, 'sub')}: ${self} is ${LINK_LOOP_WORDS} — remove the link or point it at a real folder`],
+      [
+        ['--cwd', path.join(self, 'sub')],
+        `ERROR: --cwd ${path.join(self, 'sub')}: ${self} is ${LINK_LOOP_WORDS} — remove the link or point it at a real folder`,
+      ],
     ];
     for (const [args, line] of cases) {
       const r = run([...HANDOVER, ...args], ws);
@@ -94,13 +100,19 @@ describe('the CLI on paths that lead nowhere: link loops, dangling links, bare r
     const r = run([...HANDOVER, '--session-log', 'none'], ws);
     assert.equal(r.code, 1, r.err);
     const link = path.join(ws, '.handoff');
-    assert.deepEqual(r.lines, [`ERROR: ${path.join(link, 'briefings')}: ${link} is ${LINK_LOOP_WORDS} — remove the link or point it at a real folder, or pass --dir with another folder inside the workspace`]);
+    assert.deepEqual(r.lines, [
+      `ERROR: ${path.join(link, 'briefings')}: ${link} is ${LINK_LOOP_WORDS} — remove the link or point it at a real folder, or pass --dir with another folder inside the workspace`,
+    ]);
     assert.deepEqual(tree(ws), before, 'nothing written');
     // The reading commands name it too (a folder that cannot be read: exit 1), never as a missing folder.
     for (const command of [['prompt'], ['history']]) {
       const r = run(command, ws);
       assert.equal(r.code, 1, `${command[0]}: ${r.err}`);
-      assert.deepEqual(r.lines, [`ERROR: cannot list ${path.join(link, 'handoffs')}: ${link} is ${LINK_LOOP_WORDS} — remove the link or point it at a real folder`], command[0]);
+      assert.deepEqual(
+        r.lines,
+        [`ERROR: cannot list ${path.join(link, 'handoffs')}: ${link} is ${LINK_LOOP_WORDS} — remove the link or point it at a real folder`],
+        command[0],
+      );
     }
     // The fix the message names: another --dir.
     const other = run([...HANDOVER, '--session-log', 'none', '--dir', 'handoffs-here'], ws);
@@ -116,14 +128,18 @@ describe('the CLI on paths that lead nowhere: link loops, dangling links, bare r
     const r = run([...HANDOVER, '--session-log', 'none'], ws);
     assert.equal(r.code, 1, r.err);
     const link = path.join(ws, '.handoff');
-    assert.deepEqual(r.lines, [`ERROR: ${link} is a link to a missing target: ${target} does not exist — remove the link or create ${target}, or pass --dir with another folder inside the workspace`]);
+    assert.deepEqual(r.lines, [
+      `ERROR: ${link} is a link to a missing target: ${target} does not exist — remove the link or create ${target}, or pass --dir with another folder inside the workspace`,
+    ]);
     assert.doesNotMatch(r.err, /ENOENT|handoff\.directory/);
     assert.deepEqual(tree(ws), before, 'nothing written, the target not created');
     // --dir naming a dangling link: the same words.
     symlinkSync(path.join(ws, 'nowhere'), path.join(ws, 'dangling'));
     const viaDir = run([...HANDOVER, '--session-log', 'none', '--dir', 'dangling/inner'], ws);
     assert.equal(viaDir.code, 1, viaDir.err);
-    assert.deepEqual(viaDir.lines, [`ERROR: ${path.join(ws, 'dangling')} is a link to a missing target: ${path.join(ws, 'nowhere')} does not exist — remove the link or create ${path.join(ws, 'nowhere')}, or pass --dir with another folder inside the workspace`]);
+    assert.deepEqual(viaDir.lines, [
+      `ERROR: ${path.join(ws, 'dangling')} is a link to a missing target: ${path.join(ws, 'nowhere')} does not exist — remove the link or create ${path.join(ws, 'nowhere')}, or pass --dir with another folder inside the workspace`,
+    ]);
     assert.equal(existsSync(path.join(ws, 'nowhere')), false);
     // The fix the message names: create the target. The same command then writes through the link.
     mkdirSync(target);
@@ -141,7 +157,8 @@ describe('the CLI on paths that lead nowhere: link loops, dangling links, bare r
     const bareBefore = tree(bare);
     const gitBefore = tree(gitDir);
     const bareLine = `ERROR: --cwd ${bare} is a bare git repository: it has no working tree to hand over from, and nothing is written into it — run it in the working folder of a clone (git clone ${bare} <folder>)`;
-    const gitDirLine = (dir: string) => `ERROR: --cwd ${dir} is inside a git repository's own folder (.git): handoffs are never written among git's data — run it in the repository's working folder`;
+    const gitDirLine = (dir: string) =>
+      `ERROR: --cwd ${dir} is inside a git repository's own folder (.git): handoffs are never written among git's data — run it in the repository's working folder`;
 
     const inBare = run([...HANDOVER, '--session-log', 'none'], bare);
     assert.equal(inBare.code, 2, inBare.err);
@@ -160,16 +177,25 @@ describe('the CLI on paths that lead nowhere: link loops, dangling links, bare r
       assert.deepEqual(r.lines, [bareLine], command[0]);
     }
     // The hook, from the hook input's folder or --cwd: exit 1, never 2, and nothing written.
-    const input = (cwd: string) => JSON.stringify({ session_id: 's1', transcript_path: path.join(cwd, 'none.jsonl'), cwd, hook_event_name: 'SessionEnd', reason: 'exit' });
+    const input = (cwd: string) =>
+      JSON.stringify({ session_id: 's1', transcript_path: path.join(cwd, 'none.jsonl'), cwd, hook_event_name: 'SessionEnd', reason: 'exit' });
     const hook = run(['hook'], parent, input(bare));
     assert.equal(hook.code, 1, hook.err);
-    assert.deepEqual(hook.lines, [`ERROR: the hook input's cwd ${bare} is a bare git repository: it has no working tree to hand over from, and nothing is written into it — run it in the working folder of a clone (git clone ${bare} <folder>)`]);
+    assert.deepEqual(hook.lines, [
+      `ERROR: the hook input's cwd ${bare} is a bare git repository: it has no working tree to hand over from, and nothing is written into it — run it in the working folder of a clone (git clone ${bare} <folder>)`,
+    ]);
     const hookCwd = run(['hook', '--cwd', gitDir], parent, input(ws));
     assert.equal(hookCwd.code, 1, hookCwd.err);
-    assert.deepEqual(hookCwd.lines, [`ERROR: --cwd ${gitDir} is inside a git repository's own folder (.git): handoffs are never written among git's data — run it in the repository's working folder`]);
+    assert.deepEqual(hookCwd.lines, [
+      `ERROR: --cwd ${gitDir} is inside a git repository's own folder (.git): handoffs are never written among git's data — run it in the repository's working folder`,
+    ]);
 
     assert.deepEqual(tree(bare), bareBefore, 'nothing written into the bare repository');
-    assert.deepEqual(tree(gitDir).filter((p) => !/^(index|logs|FETCH_HEAD|ORIG_HEAD)/.test(p)), gitBefore.filter((p) => !/^(index|logs|FETCH_HEAD|ORIG_HEAD)/.test(p)), 'nothing written into .git');
+    assert.deepEqual(
+      tree(gitDir).filter((p) => !/^(index|logs|FETCH_HEAD|ORIG_HEAD)/.test(p)),
+      gitBefore.filter((p) => !/^(index|logs|FETCH_HEAD|ORIG_HEAD)/.test(p)),
+      'nothing written into .git',
+    );
     assert.equal(existsSync(path.join(gitDir, '.handoff')), false);
     // The fix the message names: a clone's working folder.
     assert.equal(spawnSync('git', ['clone', '-q', bare, 'work'], { cwd: parent, env: GIT_ENV }).status, 0);

@@ -58,7 +58,10 @@ describe('the CLI as a terminal user meets it', function () {
     const r = run(['handover', '-s', 'hacker', '-t', 'x', '--session-log', 'none'], dir);
     assert.equal(r.code, 1, r.err);
     assert.equal(r.lines.length, 1, r.err);
-    assert.match(r.lines[0], /^ERROR: .*resolves to .*outside the workspace \(a symbolic link leads out\) — remove the link or point --dir at a real folder inside the workspace$/);
+    assert.match(
+      r.lines[0],
+      /^ERROR: .*resolves to .*outside the workspace \(a symbolic link leads out\) — remove the link or point --dir at a real folder inside the workspace$/,
+    );
     assert.doesNotMatch(r.err, /handoff\.directory/);
     assert.deepEqual(readdirSync(outside), [], 'nothing written through the link');
 
@@ -70,7 +73,7 @@ describe('the CLI as a terminal user meets it', function () {
     assert.doesNotMatch(inTheWay.err, /handoff\.directory/);
   });
 
-  it('<subcommand> --help prints that subcommand\'s usage only, naming every option it takes (--dir and --cwd included)', () => {
+  it("<subcommand> --help prints that subcommand's usage only, naming every option it takes (--dir and --cwd included)", () => {
     const dir = repoWithWork();
     for (const [command, options] of Object.entries(COMMAND_OPTIONS)) {
       const r = run([command, '--help'], dir);
@@ -87,10 +90,16 @@ describe('the CLI as a terminal user meets it', function () {
     const viaHelp = run(['help', 'prompt'], dir);
     assert.equal(viaHelp.out, run(['prompt', '--help'], dir).out);
     const all = run(['--help'], dir);
-    assert.ok(Object.keys(COMMAND_OPTIONS).every((c) => all.out.includes(`specialist-handoff ${c} `)), 'the full usage lists every subcommand');
+    assert.ok(
+      Object.keys(COMMAND_OPTIONS).every((c) => all.out.includes(`specialist-handoff ${c} `)),
+      'the full usage lists every subcommand',
+    );
     // Every option of the table belongs to some subcommand (or is --help / --version).
     const used = new Set(Object.values(COMMAND_OPTIONS).flat());
-    assert.deepEqual(Object.keys(OPTIONS).filter((o) => !used.has(o as keyof typeof OPTIONS)), ['help', 'version']);
+    assert.deepEqual(
+      Object.keys(OPTIONS).filter((o) => !used.has(o as keyof typeof OPTIONS)),
+      ['help', 'version'],
+    );
   });
 
   it('a one-value flag given twice is an error naming it and both values, not a silent last-wins', () => {
@@ -140,7 +149,12 @@ describe('the CLI as a terminal user meets it', function () {
       [
         JSON.stringify({ type: 'user', message: { role: 'user', content: 'fix the login' }, timestamp: '2026-03-01T10:00:00Z', cwd: dir }),
         'this line is not JSON',
-        JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'Fixed.' }] }, timestamp: '2026-03-01T10:01:00Z', cwd: dir }),
+        JSON.stringify({
+          type: 'assistant',
+          message: { role: 'assistant', content: [{ type: 'text', text: 'Fixed.' }] },
+          timestamp: '2026-03-01T10:01:00Z',
+          cwd: dir,
+        }),
       ].join('\n') + '\n',
     );
     const first = run(['handover', '-s', 'hacker', '-t', 'x', '--session-log', log, '--json'], dir);
@@ -158,7 +172,10 @@ describe('the CLI as a terminal user meets it', function () {
       .concat(sourceStrings(path.join(REPO_ROOT, 'webview')))
       .map((s) => ({ ...s, text: s.text.replace(/\$\{[^}]*\}/g, '') }))
       .filter((s) => /[a-z]\(s\)/.test(s.text) && !/https?\(s\)/.test(s.text));
-    assert.deepEqual(left.map((s) => `${path.relative(REPO_ROOT, s.file)}: ${s.text}`), []);
+    assert.deepEqual(
+      left.map((s) => `${path.relative(REPO_ROOT, s.file)}: ${s.text}`),
+      [],
+    );
   });
 
   it('a quoted text in a warning is cut at a word, with "…"', () => {
@@ -193,7 +210,10 @@ describe('the CLI as a terminal user meets it', function () {
   it('a --turn longer than a list item may be (20,000 characters) is refused, naming the turn', () => {
     const dir = repoWithWork();
     // 100,000 characters: Linux passes at most 128 KiB in one argument.
-    const r = run(['handover', '-s', 'hacker', '-t', 'x', '--turn', 'user: short', '--turn', `assistant: ${'x'.repeat(100_000)}`, '--session-log', 'none'], dir);
+    const r = run(
+      ['handover', '-s', 'hacker', '-t', 'x', '--turn', 'user: short', '--turn', `assistant: ${'x'.repeat(100_000)}`, '--session-log', 'none'],
+      dir,
+    );
     assert.equal(r.code, 2);
     assert.deepEqual(r.lines, ['ERROR: --turn #2 must be at most 20,000 characters']);
     assert.deepEqual(handoffsIn(dir), []);
@@ -203,14 +223,19 @@ describe('the CLI as a terminal user meets it', function () {
     const dir = repoWithWork();
     const stop = run(['hook'], dir, JSON.stringify({ session_id: 's1', transcript_path: '/nowhere.jsonl', cwd: dir, hook_event_name: 'Stop' }));
     assert.equal(stop.code, 0, stop.err);
-    assert.deepEqual(stop.lines, ["specialist-handoff hook: Stop: skipped, nothing written — the hook writes a safety net on SessionEnd and PreCompact only; remove this event from the hook's settings"]);
+    assert.deepEqual(stop.lines, [
+      "specialist-handoff hook: Stop: skipped, nothing written — the hook writes a safety net on SessionEnd and PreCompact only; remove this event from the hook's settings",
+    ]);
     assert.deepEqual(handoffsIn(dir), []);
 
     const fifoDir = tempDir('handoff-fifo-');
     const fifo = path.join(fifoDir, 'transcript.jsonl');
     spawnSync('mkfifo', [fifo]);
     mkdirSync(path.join(fifoDir, 'x'));
-    for (const [transcript, kind] of [[fifo, 'is a FIFO (named pipe)'], ['/dev/null', 'is a character device']]) {
+    for (const [transcript, kind] of [
+      [fifo, 'is a FIFO (named pipe)'],
+      ['/dev/null', 'is a character device'],
+    ]) {
       const r = run(['hook'], dir, JSON.stringify({ session_id: 's1', transcript_path: transcript, cwd: dir, hook_event_name: 'PreCompact', trigger: 'auto' }));
       assert.equal(r.code, 0, r.err);
       assert.equal(r.lines.length, 1);

@@ -17,8 +17,40 @@ import { cleanupTempDirs, commitAll, git, tempDir, write } from '../helpers/repo
 
 /** The package fields that come from git. */
 function gitFacts(p: HandoffPackage): unknown {
-  const { base_commit, head_commit, branch, detached, upstream, ahead, behind, diff_hash, git_operation, touched_files, touched_files_omitted, commits, commits_omitted, diff_excerpt, diff_excerpt_truncated } = p;
-  return { base_commit, head_commit, branch, detached, upstream, ahead, behind, diff_hash, git_operation, touched_files, touched_files_omitted, commits, commits_omitted, diff_excerpt, diff_excerpt_truncated };
+  const {
+    base_commit,
+    head_commit,
+    branch,
+    detached,
+    upstream,
+    ahead,
+    behind,
+    diff_hash,
+    git_operation,
+    touched_files,
+    touched_files_omitted,
+    commits,
+    commits_omitted,
+    diff_excerpt,
+    diff_excerpt_truncated,
+  } = p;
+  return {
+    base_commit,
+    head_commit,
+    branch,
+    detached,
+    upstream,
+    ahead,
+    behind,
+    diff_hash,
+    git_operation,
+    touched_files,
+    touched_files_omitted,
+    commits,
+    commits_omitted,
+    diff_excerpt,
+    diff_excerpt_truncated,
+  };
 }
 
 /** The CLI's handoff and the engine's, each written from the same `.handoff` history (saved and put back between them). */

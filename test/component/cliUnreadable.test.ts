@@ -22,7 +22,9 @@ function nobody(): { uid: number; gid: number; group: string } {
     .split('\n')
     .map((l) => l.split(':'))
     .find((f) => f[0] === 'nobody');
-  const groups = readFileSync('/etc/group', 'utf8').split('\n').map((l) => l.split(':'));
+  const groups = readFileSync('/etc/group', 'utf8')
+    .split('\n')
+    .map((l) => l.split(':'));
   const group = groups.find((f) => f[0] === 'nogroup') ?? groups.find((f) => f[0] === 'nobody');
   assert.ok(user && group, 'the tests run as root need the user nobody and its group (nogroup or nobody)');
   return { uid: Number(user[2]), gid: Number(group[2]), group: group[0] };
@@ -115,7 +117,11 @@ describe('the CLI on transcripts that may not be read', function () {
     const fixed = run(['handover', '-s', 'hacker', '-t', 'x', '--session-log', transcript, '--json'], ws, home);
     assert.equal(fixed.code, 0, fixed.err);
     const result = JSON.parse(fixed.out) as { package: { tests_run: Array<{ command: string; result: string }> } };
-    assert.deepEqual(result.package.tests_run.map((t) => [t.command, t.result]), [['npm test', 'passed']], 'the transcript was read: its test run');
+    assert.deepEqual(
+      result.package.tests_run.map((t) => [t.command, t.result]),
+      [['npm test', 'passed']],
+      'the transcript was read: its test run',
+    );
   });
 
   it('a transcript found by discovery that may not be read is a WARNING in words, and the handoff is still written', () => {

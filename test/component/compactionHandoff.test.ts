@@ -27,7 +27,10 @@ function transcript(ws: string): string {
   ];
   const compaction = (trigger: string, summary: string) => [
     { type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', compactMetadata: { trigger, preTokens: 150_000 }, ...base() },
-    user(`This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:\n${summary}`, { isCompactSummary: true, isVisibleInTranscriptOnly: true }),
+    user(`This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:\n${summary}`, {
+      isCompactSummary: true,
+      isVisibleInTranscriptOnly: true,
+    }),
   ];
   const records = [
     user('Add a --verbose flag to the CLI.'),
@@ -37,7 +40,10 @@ function transcript(ws: string): string {
     user('Fix the failing test.'),
     ...tool('t2', 'Bash', { command: 'npm test' }, { is_error: false, content: '12 passing' }),
     ...tool('e2', 'Edit', { file_path: `${ws}/src/parse.ts`, old_string: 'x', new_string: 'y' }, { is_error: false, content: 'The file has been updated.' }),
-    ...compaction('manual', `Summary:\n1. Primary Request: a --verbose flag, tests fixed.\n${'Current Work: the flag works and the tests pass. '.repeat(40)}\n${PENDING}`),
+    ...compaction(
+      'manual',
+      `Summary:\n1. Primary Request: a --verbose flag, tests fixed.\n${'Current Work: the flag works and the tests pass. '.repeat(40)}\n${PENDING}`,
+    ),
     user('Now document the flag.'),
     assistant([{ type: 'text', text: 'I will document it next.' }]),
   ];
@@ -58,7 +64,10 @@ describe('a compacted session handed over: the facts of the whole log and the ag
       commitAll(ws, 'initial');
       write(ws, 'src/cli.ts', 'b\n');
       write(ws, 'src/parse.ts', 'y\n');
-      const r = await handover({ specialist: 'implementation_engineer', topic: 'verbose flag', draft: true, max_context_tokens: budget }, { workspaceRoot: ws, sessionLog: { mode: transcript(ws) } });
+      const r = await handover(
+        { specialist: 'implementation_engineer', topic: 'verbose flag', draft: true, max_context_tokens: budget },
+        { workspaceRoot: ws, sessionLog: { mode: transcript(ws) } },
+      );
       assert.equal(r.status, 'ok', r.status === 'error' ? r.message : '');
       if (r.status !== 'ok') return;
       const text = readFileSync(r.handoff_file, 'utf8');
@@ -68,11 +77,20 @@ describe('a compacted session handed over: the facts of the whole log and the ag
       assert.ok(r.package.estimated_tokens <= budget, `${r.package.estimated_tokens} tokens`);
       assert.equal(parseUserRequests(sections.get('User requests') ?? '').at(-1)?.text, 'Now document the flag.');
       assert.ok(!(sections.get('User requests') ?? '').includes('being continued'), 'the summary is no request');
-      assert.deepEqual(parseTestsRun(sections.get('Tests run') ?? '').map((t) => t.result).sort(), ['failed', 'passed'], 'the runs before each compaction');
+      assert.deepEqual(
+        parseTestsRun(sections.get('Tests run') ?? '')
+          .map((t) => t.result)
+          .sort(),
+        ['failed', 'passed'],
+        'the runs before each compaction',
+      );
       const touched = sections.get('Touched files') ?? '';
       for (const f of ['src/cli.ts', 'src/parse.ts']) assert.ok(touched.includes(f), f);
       const compaction = sections.get('Compaction summary') ?? '';
-      assert.match(compaction, /^_The agent's own summary when claude-code compacted the conversation \(manual, [^)]+\); the latest of 2: its words, not the user's\./);
+      assert.match(
+        compaction,
+        /^_The agent's own summary when claude-code compacted the conversation \(manual, [^)]+\); the latest of 2: its words, not the user's\./,
+      );
       assert.match(compaction, /> This session is being continued/);
       if (budget === 8_000) {
         assert.ok(compaction.includes(PENDING), 'whole at a roomy budget');

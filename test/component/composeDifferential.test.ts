@@ -36,7 +36,7 @@ function unmeasured(pkg: HandoffPackage): HandoffPackage {
   return { ...pkg, estimated_tokens: 0, tokens_estimated: false, oversize_warning: false };
 }
 
-describe('compose + write with the token memo gives the plain counter\'s bytes (2,000 changed files)', function () {
+describe("compose + write with the token memo gives the plain counter's bytes (2,000 changed files)", function () {
   this.timeout(300_000);
   let repo: string;
   before(() => {
@@ -57,8 +57,19 @@ describe('compose + write with the token memo gives the plain counter\'s bytes (
         summary: 'The reviewer checks src/auth.ts for timing-safe comparison.\n\n  Indented, /slashed and 日本語 lines.\n'.repeat(60),
         recent_turns: Array.from({ length: 6 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', text: `turn ${i}\n- item\n/${'path/'.repeat(i)}` })),
         include_recent_turns: 6,
-        tests_run: Array.from({ length: 8 }, (_, i) => ({ command: `npm test -- part${i}`, result: i % 3 ? 'passed' : 'failed', exit_code: i % 3 ? 0 : 1, source: 'agent' })),
-        commands_run: Array.from({ length: 12 }, (_, i) => ({ command: `npm run step${i}`, kind: 'build', result: 'succeeded', exit_code: 0, source: 'agent' })),
+        tests_run: Array.from({ length: 8 }, (_, i) => ({
+          command: `npm test -- part${i}`,
+          result: i % 3 ? 'passed' : 'failed',
+          exit_code: i % 3 ? 0 : 1,
+          source: 'agent',
+        })),
+        commands_run: Array.from({ length: 12 }, (_, i) => ({
+          command: `npm run step${i}`,
+          kind: 'build',
+          result: 'succeeded',
+          exit_code: 0,
+          source: 'agent',
+        })),
         user_requests: Array.from({ length: 5 }, (_, i) => `request ${i}: ${'please review this part '.repeat(i + 3)}`),
       },
     ],
@@ -66,7 +77,10 @@ describe('compose + write with the token memo gives the plain counter\'s bytes (
 
   for (const [what, extra] of requests) {
     it(what, async () => {
-      const prepared = await prepareHandover({ specialist: 'quality_reviewer', topic: 'differential', ...extra }, { workspaceRoot: repo, now: () => NOW, sessionId: 'session-fixed' });
+      const prepared = await prepareHandover(
+        { specialist: 'quality_reviewer', topic: 'differential', ...extra },
+        { workspaceRoot: repo, now: () => NOW, sessionId: 'session-fixed' },
+      );
       if (prepared.status !== 'prepared') assert.fail(prepared.message);
       const p = prepared.prepared;
       const plain = counterFor(p.request.tokenizer);

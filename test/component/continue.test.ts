@@ -23,7 +23,12 @@ function withoutRunTime(prompt: string): string {
 }
 
 function run(args: string[], cwd: string, pathDirs: string[]): { code: number | null; out: string; err: string } {
-  const r = spawnSync(process.execPath, [...CLI_FROM_SOURCE, ...args], { cwd, input: '', encoding: 'utf8', env: { ...process.env, PATH: [...pathDirs, process.env.PATH].join(':') } });
+  const r = spawnSync(process.execPath, [...CLI_FROM_SOURCE, ...args], {
+    cwd,
+    input: '',
+    encoding: 'utf8',
+    env: { ...process.env, PATH: [...pathDirs, process.env.PATH].join(':') },
+  });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -85,7 +90,10 @@ describe('CLI continue', function () {
       // Issue 18: the prompt carries the handoff picked up without its frontmatter (so no status line of it); its status events say it was taken.
       const head = await readHandoffHead(JSON.parse(again.out).handoff_file);
       assert.equal(head?.frontmatter.status, 'accepted');
-      assert.deepEqual(head?.frontmatter.status_history.map((c) => `${c.from} → ${c.to}`), ['pending → accepted']);
+      assert.deepEqual(
+        head?.frontmatter.status_history.map((c) => `${c.from} → ${c.to}`),
+        ['pending → accepted'],
+      );
     });
   }
 
@@ -109,11 +117,29 @@ describe('CLI continue', function () {
     const head = await readHandoffHead(JSON.parse((await cli(['prompt', '--json', '--no-take'], repo)).out).handoff_file);
     assert.equal(head?.frontmatter.status, 'pending', "the link fills Cursor's chat in without sending it: nobody took the handoff yet");
     // A prompt longer than a link holds.
-    const long = await cli(['handover', '-s', 'quality_reviewer', '-t', 'Long one', '--max-tokens', '100000', '--summary', 'A long summary, sentence after sentence. '.repeat(300), '--parent', 'none'], repo);
+    const long = await cli(
+      [
+        'handover',
+        '-s',
+        'quality_reviewer',
+        '-t',
+        'Long one',
+        '--max-tokens',
+        '100000',
+        '--summary',
+        'A long summary, sentence after sentence. '.repeat(300),
+        '--parent',
+        'none',
+      ],
+      repo,
+    );
     assert.equal(long.code, EXIT_OK, long.err);
     const refused = run(['continue', '--agent', 'cursor'], repo, [bin]);
     assert.equal(refused.code, EXIT_BAD_INPUT);
-    assert.match(refused.err, /^ERROR: --agent cursor: the receiving prompt is [\d,]+ characters, more than a Cursor link holds — print it with specialist-handoff prompt --handoff \S+_quality_reviewer --no-take and paste it into Cursor's chat\n$/);
+    assert.match(
+      refused.err,
+      /^ERROR: --agent cursor: the receiving prompt is [\d,]+ characters, more than a Cursor link holds — print it with specialist-handoff prompt --handoff \S+_quality_reviewer --no-take and paste it into Cursor's chat\n$/,
+    );
   });
 
   it('--print prints the command quoted for a POSIX shell, and sh running it gives the agent the same argv', async () => {
@@ -138,10 +164,26 @@ describe('CLI continue', function () {
     const { repo, bin } = await setup();
     const empty = tempDir('no-agents-');
     const cases: Array<[string[], string, RegExp]> = [
-      [['continue'], repo, /^ERROR: --agent is required — pass --agent claude\|codex\|gemini\|aider\|copilot-cli\|qwen\|opencode\|amp\|kiro\|droid\|goose\|cursor$/],
-      [['continue', '--agent', 'copilot'], repo, /^ERROR: --agent "copilot" is not an agent this command starts — pass one of claude, codex, gemini, aider, copilot-cli, qwen, opencode, amp, kiro, droid, goose, cursor$/],
-      [['continue', '--agent', 'gemini'], repo, /^ERROR: --agent gemini: was not found: no executable "gemini" on PATH — install it, put it on PATH, or set SPECIALIST_HANDOFF_GEMINI to the path of its executable$/],
-      [['continue', '--agent', 'claude', '--handoff', 'nosuch'], repo, /^ERROR: --handoff: handoff "nosuch" not found in .* — pass a handoff id, its file name, or "latest"$/],
+      [
+        ['continue'],
+        repo,
+        /^ERROR: --agent is required — pass --agent claude\|codex\|gemini\|aider\|copilot-cli\|qwen\|opencode\|amp\|kiro\|droid\|goose\|cursor$/,
+      ],
+      [
+        ['continue', '--agent', 'copilot'],
+        repo,
+        /^ERROR: --agent "copilot" is not an agent this command starts — pass one of claude, codex, gemini, aider, copilot-cli, qwen, opencode, amp, kiro, droid, goose, cursor$/,
+      ],
+      [
+        ['continue', '--agent', 'gemini'],
+        repo,
+        /^ERROR: --agent gemini: was not found: no executable "gemini" on PATH — install it, put it on PATH, or set SPECIALIST_HANDOFF_GEMINI to the path of its executable$/,
+      ],
+      [
+        ['continue', '--agent', 'claude', '--handoff', 'nosuch'],
+        repo,
+        /^ERROR: --handoff: handoff "nosuch" not found in .* — pass a handoff id, its file name, or "latest"$/,
+      ],
       [['continue', '--agent', 'claude', '--handoff', 'a', '--handoff', 'b'], repo, /^ERROR: --handoff given more than once/],
       [['continue', '--agent', 'claude'], repoWithWork(), /^ERROR: there is no handoff yet to pick up — name a specialist \(--specialist\)/],
     ];
@@ -164,9 +206,16 @@ describe('CLI continue', function () {
     const missing = run(['continue', '--agent', 'codex'], repo, [empty]);
     assert.equal(missing.code, EXIT_BAD_INPUT);
     assert.match(missing.err, /^ERROR: --agent codex: was not found/);
-    const viaVariable = spawnSync(process.execPath, [...CLI_FROM_SOURCE, 'continue', '--agent', 'codex', '--print'], { cwd: repo, encoding: 'utf8', env: { ...process.env, SPECIALIST_HANDOFF_CODEX: 'codex' } });
+    const viaVariable = spawnSync(process.execPath, [...CLI_FROM_SOURCE, 'continue', '--agent', 'codex', '--print'], {
+      cwd: repo,
+      encoding: 'utf8',
+      env: { ...process.env, SPECIALIST_HANDOFF_CODEX: 'codex' },
+    });
     assert.equal(viaVariable.status, EXIT_BAD_INPUT);
-    assert.match(viaVariable.stderr, /^ERROR: SPECIALIST_HANDOFF_CODEX "codex" is not an executable file \(the path must be absolute\) — set it to the absolute path/);
+    assert.match(
+      viaVariable.stderr,
+      /^ERROR: SPECIALIST_HANDOFF_CODEX "codex" is not an executable file \(the path must be absolute\) — set it to the absolute path/,
+    );
     rmSync(bin, { recursive: true, force: true });
   });
 });

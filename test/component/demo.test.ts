@@ -19,8 +19,14 @@ describe('the demo repository', function () {
     for (const kind of ['R.', '.D', 'A.', '.M', '??']) {
       assert.ok(xy.has(kind), `demo has a ${kind} entry: ${[...xy].join(' ')}`);
     }
-    assert.ok(git.some((g) => g.added === null && g.xy === '.M'), 'a changed binary file');
-    assert.ok(git.some((g) => /\s/.test(g.path) && /[^ -~]/.test(g.path)), 'a path with a space and non-ASCII');
+    assert.ok(
+      git.some((g) => g.added === null && g.xy === '.M'),
+      'a changed binary file',
+    );
+    assert.ok(
+      git.some((g) => /\s/.test(g.path) && /[^ -~]/.test(g.path)),
+      'a path with a space and non-ASCII',
+    );
 
     const r = await handover({ specialist: 'quality_reviewer', topic: 'Token auth' }, { workspaceRoot: dir });
     assert.equal(r.status, 'ok', r.status === 'error' ? r.message : '');

@@ -71,20 +71,36 @@ describe('CLI: draft and handover --draft', function () {
         ['Keep the old API format', false],
       ],
     );
-    assert.deepEqual(draft.completed.map((s) => s.text), ['Read the checkout page', 'Show cents']);
+    assert.deepEqual(
+      draft.completed.map((s) => s.text),
+      ['Read the checkout page', 'Show cents'],
+    );
     assert.deepEqual(draft.next_steps[0].source, { reader: 'claude-code', file: transcript, time: draft.next_steps[0].source.time });
-    assert.match(draft.summary.text, /^Done: 2 plan items completed \(Read the checkout page; Show cents\); the latest commits, no base commit yet \(/m, 'no handoff yet, no upstream: the commits are named, not counted as done');
+    assert.match(
+      draft.summary.text,
+      /^Done: 2 plan items completed \(Read the checkout page; Show cents\); the latest commits, no base commit yet \(/m,
+      'no handoff yet, no upstream: the commits are named, not counted as done',
+    );
     assert.match(draft.summary.text, /last test run `npm test` passed \(exit 0; 12 passed\)/);
     assert.match(draft.summary.text, /in progress: Add the cart total, 2 pending/);
     assert.match(draft.summary.text, /the agent's last message: "The total shows cents now; the old API format is next\."/);
     assert.deepEqual(draft.blockers, [], 'the last test run passed');
     // The user's typed requests verbatim (the slash command and the Stop hook's feedback left out), oldest first.
-    assert.deepEqual(draft.user_requests.map((u) => [u.text, u.source, u.file]), SESSION_REQUESTS.map((t) => [t, 'claude-code', transcript]));
+    assert.deepEqual(
+      draft.user_requests.map((u) => [u.text, u.source, u.file]),
+      SESSION_REQUESTS.map((t) => [t, 'claude-code', transcript]),
+    );
     assert.match(draft.summary.text, /^Asked: "No — show the total in cents, and keep the old total format for the API\."$/m);
     // The build beside the tests, with its exit code; the test run is not listed twice.
-    assert.deepEqual(draft.commands_run.map((c) => [c.command, c.kind, c.exit_code, c.result, c.count]), [['npm run build', 'build', 2, 'failed', 1]]);
+    assert.deepEqual(
+      draft.commands_run.map((c) => [c.command, c.kind, c.exit_code, c.result, c.count]),
+      [['npm run build', 'build', 2, 'failed', 1]],
+    );
     assert.equal(draft.left_out.older_requests, 0);
-    assert.deepEqual(out.session_sources.map((s: { source: string }) => s.source), ['claude-code']);
+    assert.deepEqual(
+      out.session_sources.map((s: { source: string }) => s.source),
+      ['claude-code'],
+    );
     assert.deepEqual(snapshot(ws), before, 'the workspace is unchanged');
     assert.equal(existsSync(path.join(ws, '.handoff')), false, 'no handoff root');
     assert.deepEqual(readdirSync(xdg), [], 'no read offsets saved in the state folder');
@@ -102,15 +118,37 @@ describe('CLI: draft and handover --draft', function () {
 
   it('handover --draft fills every field not given from the draft, marks them drafted, and writes the Done and Next steps sections', async () => {
     const { ws, transcript } = workspace();
-    const r = await cli(['handover', '-s', 'quality_reviewer', '-t', 'cart total', '--draft', '--json', '--session-log', transcript, '--decision', 'Totals are integers of cents'], ws);
+    const r = await cli(
+      [
+        'handover',
+        '-s',
+        'quality_reviewer',
+        '-t',
+        'cart total',
+        '--draft',
+        '--json',
+        '--session-log',
+        transcript,
+        '--decision',
+        'Totals are integers of cents',
+      ],
+      ws,
+    );
     assert.equal(r.code, 0, r.err);
     const result = HandoverOkSchema.parse(JSON.parse(r.out));
     const p = result.package;
     assert.deepEqual(p.next_steps, ['(in progress) Add the cart total', 'Run the tests', 'Keep the old API format']);
     assert.deepEqual(p.completed, ['Read the checkout page', 'Show cents']);
-    assert.deepEqual(p.decisions.map((d) => d.text), ['Totals are integers of cents'], 'the decision given is kept');
+    assert.deepEqual(
+      p.decisions.map((d) => d.text),
+      ['Totals are integers of cents'],
+      'the decision given is kept',
+    );
     assert.match(p.summary, /^Done: 2 plan items completed/m);
-    assert.ok(['summary', 'next_steps', 'completed'].every((f) => (p.drafted as string[]).includes(f)), `drafted: ${p.drafted.join(', ')}`);
+    assert.ok(
+      ['summary', 'next_steps', 'completed'].every((f) => (p.drafted as string[]).includes(f)),
+      `drafted: ${p.drafted.join(', ')}`,
+    );
     assert.ok(!(p.drafted as string[]).includes('decisions'));
     assert.ok('left_out' in p && typeof p.left_out.turns === 'number', 'left_out is in --json');
     const file = parseHandoff(readFileSync(result.handoff_file, 'utf8'));
@@ -123,9 +161,26 @@ describe('CLI: draft and handover --draft', function () {
     const prompt = await cli(['prompt', '--no-take'], ws);
     assert.equal(prompt.code, 0, prompt.err);
     const headings = [...prompt.out.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
-    assert.deepEqual(headings.slice(0, headings.indexOf('Return condition') + 1), ['Mandate', 'Receive rules', 'Run Context', 'Staleness', 'Handoff to Quality reviewer: cart total', 'Return condition']);
+    assert.deepEqual(headings.slice(0, headings.indexOf('Return condition') + 1), [
+      'Mandate',
+      'Receive rules',
+      'Run Context',
+      'Staleness',
+      'Handoff to Quality reviewer: cart total',
+      'Return condition',
+    ]);
     const inHandoff = [...prompt.out.slice(prompt.out.indexOf('## Handoff to')).matchAll(/^### (.+)$/gm)].map((m) => m[1]);
-    assert.deepEqual(inHandoff.slice(0, 9), ['Summary', 'Claims', 'User requests', 'Decisions', 'Failed approaches', 'Done', 'Touched files', 'Tests run', 'Commands run']);
+    assert.deepEqual(inHandoff.slice(0, 9), [
+      'Summary',
+      'Claims',
+      'User requests',
+      'Decisions',
+      'Failed approaches',
+      'Done',
+      'Touched files',
+      'Tests run',
+      'Commands run',
+    ]);
     assert.match(prompt.out, /^### Done\n\n- Read the checkout page\n- Show cents\n/m);
     assert.match(prompt.out, /^### Commands run\n\n- ❌ `npm run build` \(exit 2;/m);
     assert.ok(prompt.out.includes(`> ${SESSION_REQUESTS[1]}`), 'the latest request, quoted');
@@ -133,7 +188,26 @@ describe('CLI: draft and handover --draft', function () {
 
   it('handover --draft never replaces a field given on the command line; without --draft nothing prose is drafted', async () => {
     const { ws, transcript } = workspace();
-    const given = await cli(['handover', '-s', 'hacker', '-t', 'given', '--draft', '--json', '--session-log', transcript, '--summary', 'My own summary.', '--next', 'My step', '--done', 'My done item'], ws);
+    const given = await cli(
+      [
+        'handover',
+        '-s',
+        'hacker',
+        '-t',
+        'given',
+        '--draft',
+        '--json',
+        '--session-log',
+        transcript,
+        '--summary',
+        'My own summary.',
+        '--next',
+        'My step',
+        '--done',
+        'My done item',
+      ],
+      ws,
+    );
     assert.equal(given.code, 0, given.err);
     const g = HandoverOkSchema.parse(JSON.parse(given.out)).package;
     assert.equal(g.summary, 'My own summary.');
@@ -171,19 +245,31 @@ describe('CLI: draft and handover --draft', function () {
     const fits = r.out.split('\n').filter((l) => l.startsWith('  fit '));
     assert.ok(fits.length > 0, r.out);
     for (const line of fits) {
-      assert.match(line, /^ {2}fit {7}[a-z ]+: (?:[\d,]+ (?:turns?|lines?|files?|passing tests?|command entr(?:y|ies)|characters?|older requests?|done items?) cut)?(?:, )?(?:[\d,]+ shortened)? \([\d,]+ tokens?\)$/);
+      assert.match(
+        line,
+        /^ {2}fit {7}[a-z ]+: (?:[\d,]+ (?:turns?|lines?|files?|passing tests?|command entr(?:y|ies)|characters?|older requests?|done items?) cut)?(?:, )?(?:[\d,]+ shortened)? \([\d,]+ tokens?\)$/,
+      );
     }
-    assert.ok(fits.some((l) => /^ {2}fit {7}summary: [\d,]+ characters? cut /.test(l)), fits.join('\n'));
+    assert.ok(
+      fits.some((l) => /^ {2}fit {7}summary: [\d,]+ characters? cut /.test(l)),
+      fits.join('\n'),
+    );
   });
 
   it('carries the typed requests verbatim, the latest always, whatever --recent-turns says', async () => {
     const { ws, transcript } = workspace();
-    const r = await cli(['handover', '-s', 'hacker', '-t', 'requests', '--json', '--session-log', transcript, '--recent-turns', '0', '--user-request-tokens', '0'], ws);
+    const r = await cli(
+      ['handover', '-s', 'hacker', '-t', 'requests', '--json', '--session-log', transcript, '--recent-turns', '0', '--user-request-tokens', '0'],
+      ws,
+    );
     assert.equal(r.code, 0, r.err);
     const result = HandoverOkSchema.parse(JSON.parse(r.out));
     assert.deepEqual(result.package.recent_turns, []);
     const file = parseHandoff(readFileSync(result.handoff_file, 'utf8'));
     assert.ok(file.ok);
-    assert.deepEqual(parseUserRequests(file.handoff.sections.get('User requests')!).map((u) => u.text), [SESSION_REQUESTS[1]]);
+    assert.deepEqual(
+      parseUserRequests(file.handoff.sections.get('User requests')!).map((u) => u.text),
+      [SESSION_REQUESTS[1]],
+    );
   });
 });

@@ -53,12 +53,28 @@ describe('agents draft what they did not give: the tool, the MCP server, the Cla
     const p = bare.result.package;
     assert.deepEqual(p.next_steps, OPEN_STEPS);
     assert.deepEqual(p.completed, ['Read the checkout page', 'Show cents']);
-    assert.deepEqual(p.user_requests.map((u) => u.text), [...SESSION_REQUESTS]);
-    assert.deepEqual(p.commands_run.map((c) => [c.command, c.exit_code]), [['npm run build', 2]]);
+    assert.deepEqual(
+      p.user_requests.map((u) => u.text),
+      [...SESSION_REQUESTS],
+    );
+    assert.deepEqual(
+      p.commands_run.map((c) => [c.command, c.exit_code]),
+      [['npm run build', 2]],
+    );
     assert.match(p.summary, /^Asked: "No — show the total in cents/);
     assert.deepEqual(p.drafted, ['summary', 'next_steps', 'completed', 'user_requests', 'commands_run']);
 
-    const given = await runHandoverTool({ specialist_profile: 'test_debug_engineer', topic: 'cart tests', parent: 'none', summary: 'The agent’s own summary.', next_steps: ['Fix the cents rounding'], completed: ['Wrote the total'] }, ctx);
+    const given = await runHandoverTool(
+      {
+        specialist_profile: 'test_debug_engineer',
+        topic: 'cart tests',
+        parent: 'none',
+        summary: 'The agent’s own summary.',
+        next_steps: ['Fix the cents rounding'],
+        completed: ['Wrote the total'],
+      },
+      ctx,
+    );
     assert.ok(given.ok, given.text);
     const g = given.result.package;
     assert.equal(g.summary, 'The agent’s own summary.');
@@ -73,18 +89,34 @@ describe('agents draft what they did not give: the tool, the MCP server, the Cla
     const projects = path.join(claudeHome, 'projects', claudeProjectDirName(ws));
     mkdirSync(projects, { recursive: true });
     writeClaudeSession(projects, ws);
-    const env = { ...Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined)), CLAUDE_CONFIG_DIR: claudeHome, HOME: tempDir('handoff-draft-agents-home-') };
-    const transport = new StdioClientTransport({ command: process.execPath, args: [...CLI_FROM_SOURCE, 'mcp', '--cwd', ws], cwd: REPO_ROOT, env, stderr: 'pipe' });
+    const env = {
+      ...Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined)),
+      CLAUDE_CONFIG_DIR: claudeHome,
+      HOME: tempDir('handoff-draft-agents-home-'),
+    };
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [...CLI_FROM_SOURCE, 'mcp', '--cwd', ws],
+      cwd: REPO_ROOT,
+      env,
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'draft-test-client', version: '1.0.0' });
     await client.connect(transport);
     try {
-      const r = (await client.callTool({ name: 'handover_to_specialist', arguments: { specialist_profile: 'implementation_engineer', topic: 'cart total', decisions: ['Cents as integers'] } })) as CallToolResult;
+      const r = (await client.callTool({
+        name: 'handover_to_specialist',
+        arguments: { specialist_profile: 'implementation_engineer', topic: 'cart total', decisions: ['Cents as integers'] },
+      })) as CallToolResult;
       assert.ok(!r.isError, JSON.stringify(r.content));
       const first = r.content[0];
       assert.ok(first?.type === 'text');
       const result = HandoverOkSchema.parse(JSON.parse(first.text.split('\nWARNING:')[0]));
       assert.deepEqual(result.package.next_steps, OPEN_STEPS);
-      assert.deepEqual(result.package.decisions.map((d) => d.text), ['Cents as integers']);
+      assert.deepEqual(
+        result.package.decisions.map((d) => d.text),
+        ['Cents as integers'],
+      );
       const file = parseHandoff(readFileSync(result.handoff_file, 'utf8'));
       assert.ok(file.ok);
       assert.equal(parseUserRequests(file.handoff.sections.get('User requests')!).at(-1)?.text, SESSION_REQUESTS[1]);
@@ -96,7 +128,13 @@ describe('agents draft what they did not give: the tool, the MCP server, the Cla
   it('the Claude Code hook writes a safety net whose summary says so, then drafts the rest from the transcript', async () => {
     const ws = repo();
     const transcript = writeClaudeSession(tempDir('handoff-draft-agents-hook-'), ws);
-    const input = { session_id: '7d2a4c1e-5b6f-4e8a-9c3d-1f2e3a4b5c6d', transcript_path: transcript, cwd: ws, hook_event_name: 'SessionEnd', reason: 'prompt_input_exit' };
+    const input = {
+      session_id: '7d2a4c1e-5b6f-4e8a-9c3d-1f2e3a4b5c6d',
+      transcript_path: transcript,
+      cwd: ws,
+      hook_event_name: 'SessionEnd',
+      reason: 'prompt_input_exit',
+    };
     const out = await runClaudeHook(JSON.stringify(input));
     assert.equal(out.status, 'written', JSON.stringify(out));
     if (out.status !== 'written') return;
@@ -105,7 +143,13 @@ describe('agents draft what they did not give: the tool, the MCP server, the Cla
     assert.match(p.summary, /\n\nAsked: "No — show the total in cents[^\n]*\nDone: 2 plan items completed/);
     assert.deepEqual(p.next_steps, OPEN_STEPS);
     assert.deepEqual(p.completed, ['Read the checkout page', 'Show cents']);
-    assert.deepEqual(p.user_requests.map((u) => u.text), [...SESSION_REQUESTS]);
-    assert.ok(['summary', 'next_steps', 'completed', 'user_requests'].every((f) => (p.drafted as string[]).includes(f)), p.drafted.join(', '));
+    assert.deepEqual(
+      p.user_requests.map((u) => u.text),
+      [...SESSION_REQUESTS],
+    );
+    assert.ok(
+      ['summary', 'next_steps', 'completed', 'user_requests'].every((f) => (p.drafted as string[]).includes(f)),
+      p.drafted.join(', '),
+    );
   });
 });

@@ -34,7 +34,14 @@ describe('handoff engine (real repositories, real files)', function () {
     const dir = repoWithWork();
     const r = ok(
       await handover(
-        { specialist: 'quality_reviewer', topic: 'Auth review', summary: 'Done the work.', decisions: ['Use JWT', 'Keep sessions short'], next_steps: ['Review a.ts'], blockers: ['No issuer'] },
+        {
+          specialist: 'quality_reviewer',
+          topic: 'Auth review',
+          summary: 'Done the work.',
+          decisions: ['Use JWT', 'Keep sessions short'],
+          next_steps: ['Review a.ts'],
+          blockers: ['No issuer'],
+        },
         { workspaceRoot: dir },
       ),
     );
@@ -42,7 +49,10 @@ describe('handoff engine (real repositories, real files)', function () {
     assert.ok(r.handoff_file.startsWith(path.join(dir, '.handoff', 'handoffs') + path.sep));
     assert.match(path.basename(r.handoff_file), /^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}\.\d{3}Z_quality_reviewer\.md$/);
     // One file per section in the briefing's folder (issue 20: branches merge without a conflict).
-    assert.equal(r.briefing.path, path.join(dir, '.handoff', 'briefings', `quality-reviewer-auth-review-${r.package.created.slice(0, 10)}`, `${r.package.id}.md`));
+    assert.equal(
+      r.briefing.path,
+      path.join(dir, '.handoff', 'briefings', `quality-reviewer-auth-review-${r.package.created.slice(0, 10)}`, `${r.package.id}.md`),
+    );
     assert.equal(r.package.briefing_file, r.briefing.path);
     assert.deepEqual({ existed: r.briefing.existed_before, created: r.briefing.newly_created }, { existed: false, created: true });
     assert.equal(r.briefing.size_bytes, readFileSync(r.briefing.path).length);
@@ -93,7 +103,10 @@ describe('handoff engine (real repositories, real files)', function () {
     assert.deepEqual(after.subarray(0, before.length), before);
     assert.match(after.toString('utf8'), new RegExp(`\\[${second.package.id}\\]`));
     assert.equal(second.package.base_commit, first.package.head_commit);
-    assert.deepEqual(second.package.commits.map((c) => c.subject), ['more work']);
+    assert.deepEqual(
+      second.package.commits.map((c) => c.subject),
+      ['more work'],
+    );
     assert.equal(readdirSync(path.join(dir, '.handoff', 'handoffs')).length, 2);
     assert.ok(!second.package.touched_files.some((f) => f.path.startsWith('.handoff/')), 'the handoff root is never a touched file');
   });
@@ -101,7 +114,10 @@ describe('handoff engine (real repositories, real files)', function () {
   it('two handoffs in the same millisecond get two files', async () => {
     const dir = repoWithWork();
     const now = () => new Date('2026-05-26T14:30:45.123Z');
-    const [a, b] = await Promise.all([handover({ specialist: 'hacker', topic: 't' }, { workspaceRoot: dir, now }), handover({ specialist: 'hacker', topic: 't' }, { workspaceRoot: dir, now })]);
+    const [a, b] = await Promise.all([
+      handover({ specialist: 'hacker', topic: 't' }, { workspaceRoot: dir, now }),
+      handover({ specialist: 'hacker', topic: 't' }, { workspaceRoot: dir, now }),
+    ]);
     const names = [ok(a), ok(b)].map((r) => path.basename(r.handoff_file)).sort();
     assert.deepEqual(names, ['2026-05-26T14-30-45.123Z_hacker.md', '2026-05-26T14-30-45.124Z_hacker.md']);
     for (const r of [ok(a), ok(b)]) {
@@ -180,7 +196,11 @@ describe('handoff engine (real repositories, real files)', function () {
 
   it('uses custom specialists from .handoff/specialists', async () => {
     const dir = repoWithWork();
-    write(dir, '.handoff/specialists/data_migrator.md', '---\nid: data_migrator\nlabel: Data migrator\ndescription: Moves data safely.\n---\nAlways write a rollback.\n');
+    write(
+      dir,
+      '.handoff/specialists/data_migrator.md',
+      '---\nid: data_migrator\nlabel: Data migrator\ndescription: Moves data safely.\n---\nAlways write a rollback.\n',
+    );
     const r = ok(await handover({ specialist: 'data_migrator', topic: 'schema v2' }, { workspaceRoot: dir }));
     assert.equal(r.persona_marker, '[data migrator]');
     assert.match(readFileSync(r.handoff_file, 'utf8'), /Always write a rollback\./);
@@ -281,7 +301,10 @@ describe('handoff engine (real repositories, real files)', function () {
       [{ specialist: 'hacker', topic: 't', from: 'a\nb' }, /^ERROR: from must be one line/],
       [{ specialist: 'hacker', topic: 't', session_id: '  ' }, /^ERROR: session_id must not be empty/],
       [{ specialist: 'hacker', topic: 't', max_context_tokens: 1e22 }, /^ERROR: max_context_tokens must be at most 10,000,000/],
-      [{ specialist: 'hacker', topic: 't', summary: 's'.repeat(150_000), next_steps: Array.from({ length: 50 }, () => 'n'.repeat(19_000)) }, /add up to [\d,]+ characters, more than 1,000,000/],
+      [
+        { specialist: 'hacker', topic: 't', summary: 's'.repeat(150_000), next_steps: Array.from({ length: 50 }, () => 'n'.repeat(19_000)) },
+        /add up to [\d,]+ characters, more than 1,000,000/,
+      ],
     ];
     for (const [req, re] of cases) {
       const r = await handover(req, { workspaceRoot: dir });

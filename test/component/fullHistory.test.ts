@@ -62,13 +62,28 @@ describe('request_full_history on a handoff written from a long real transcript 
     commitAll(ws, 'relay skeleton');
     write(ws, 'internal/relay/ws_conn.go', 'package relay\n\n// WSConn adapts a websocket connection.\n');
     const claude = tempDir('handoff-history-claude-');
-    env = { ...(Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined))), CLAUDE_CONFIG_DIR: claude };
+    env = { ...Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined)), CLAUDE_CONFIG_DIR: claude };
     transcript = writeLongTranscript(path.join(claude, 'projects', claudeProjectDirName(ws)), { cwd: ws, copies: COPIES, endBefore: new Date() });
-    const h = run(['handover', '--specialist', 'quality_reviewer', '--topic', 'wsconn review', '--summary', 'Spec for the WSConn adapter written.', '--session-log', 'auto', '--json']);
+    const h = run([
+      'handover',
+      '--specialist',
+      'quality_reviewer',
+      '--topic',
+      'wsconn review',
+      '--summary',
+      'Spec for the WSConn adapter written.',
+      '--session-log',
+      'auto',
+      '--json',
+    ]);
     assert.equal(h.code, 0, h.err);
     const written = JSON.parse(h.out) as { package: { created: string; session_sources: Array<{ file: string }> } };
     created = written.package.created;
-    assert.deepEqual(written.package.session_sources.map((s) => s.file), [path.basename(transcript.file)], 'the handoff names the transcript (outside the workspace and home: by its file name)');
+    assert.deepEqual(
+      written.package.session_sources.map((s) => s.file),
+      [path.basename(transcript.file)],
+      'the handoff names the transcript (outside the workspace and home: by its file name)',
+    );
     // The session goes on after the handoff: none of that belongs to its history.
     laterEnds = appendLaterWork(transcript, ws, new Date(Date.parse(created)), 2000);
   });
@@ -84,7 +99,9 @@ describe('request_full_history on a handoff written from a long real transcript 
     assert.equal(r.code, 0, r.err);
     const h = JSON.parse(r.out) as FullHistoryOk;
     cliResult = h;
-    console.log(`      [history] ${transcript.lines.toLocaleString('en')} lines → ${h.tokens.toLocaleString('en')} tokens (${h.total.turns} turns, ${h.total.commands} commands; elided ${h.elided.turns} turns, ${h.elided.commands} commands, ${h.elided.outputs} outputs) in ${ms} ms`);
+    console.log(
+      `      [history] ${transcript.lines.toLocaleString('en')} lines → ${h.tokens.toLocaleString('en')} tokens (${h.total.turns} turns, ${h.total.commands} commands; elided ${h.elided.turns} turns, ${h.elided.commands} commands, ${h.elided.outputs} outputs) in ${ms} ms`,
+    );
     assert.equal(h.status, 'ok');
     assert.equal(h.max_tokens, 50_000);
     const counted = countTokens(h.text);
@@ -97,7 +114,11 @@ describe('request_full_history on a handoff written from a long real transcript 
     assert.equal(blockAfter(h.text, `### Turn ${h.total.turns.toLocaleString('en')} · assistant · ${transcript.latest.time} · claude-code`), expectedLatest());
     assert.ok(h.text.trimEnd().endsWith(expectedLatest()), 'the latest turn ends the history');
     // The marker says what it left out, and its counts are the result's.
-    const markers = [...h.text.matchAll(/^\[… ([\d,]+) turns and ([\d,]+) commands elided here \(turns ([\d,]+)–([\d,]+), commands ([\d,]+)–([\d,]+), from (\S+) to (\S+)\) to stay within 50,000 tokens …\]$/gm)];
+    const markers = [
+      ...h.text.matchAll(
+        /^\[… ([\d,]+) turns and ([\d,]+) commands elided here \(turns ([\d,]+)–([\d,]+), commands ([\d,]+)–([\d,]+), from (\S+) to (\S+)\) to stay within 50,000 tokens …\]$/gm,
+      ),
+    ];
     assert.equal(markers.length, 1, 'one elided run, in the middle');
     const [, turns, commands, t1, t2] = markers[0].map((x) => x.replace(/,/g, ''));
     assert.equal(Number(turns), h.elided.turns);
@@ -141,7 +162,13 @@ describe('request_full_history on a handoff written from a long real transcript 
   });
 
   it('the MCP server process answers request_full_history with the same history, redacted', async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [...CLI_FROM_SOURCE, 'mcp', '--cwd', ws], cwd: REPO_ROOT, env, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [...CLI_FROM_SOURCE, 'mcp', '--cwd', ws],
+      cwd: REPO_ROOT,
+      env,
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'history-test-client', version: '1.0.0' });
     await client.connect(transport);
     try {
@@ -154,7 +181,10 @@ describe('request_full_history on a handoff written from a long real transcript 
       assert.ok(countTokens(structured.text) <= 50_000);
       const first = result.content[0];
       assert.ok(first?.type === 'text' && first.text.startsWith(`# Full history behind handoff ${structured.handoff_id}`));
-      assert.match(first.text, /\([\d,]+ of at most 50,000 tokens; [\d,]+ turns, [\d,]+ commands; output of [\d,]+ commands dropped, [\d,]+ turns and [\d,]+ commands elided\)/);
+      assert.match(
+        first.text,
+        /\([\d,]+ of at most 50,000 tokens; [\d,]+ turns, [\d,]+ commands; output of [\d,]+ commands dropped, [\d,]+ turns and [\d,]+ commands elided\)/,
+      );
       const all = JSON.stringify(result);
       for (const s of Object.values(secrets)) assert.ok(!all.includes(s), 'a planted key leaked over MCP');
       const bad = (await client.callTool({ name: 'request_full_history', arguments: { max_tokens: 60_000 } })) as CallToolResult;
@@ -169,7 +199,18 @@ describe('request_full_history on a handoff written from a long real transcript 
     // The second handoff comes after the later work (its times end 2 s after the first handoff).
     while (Date.now() <= laterEnds.getTime()) await new Promise((r) => setTimeout(r, 100));
     commitAll(ws, 'WSConn adapter');
-    const h = run(['handover', '--specialist', 'implementation_engineer', '--topic', 'wsconn build', '--summary', 'Build it.', '--session-log', 'auto', '--json']);
+    const h = run([
+      'handover',
+      '--specialist',
+      'implementation_engineer',
+      '--topic',
+      'wsconn build',
+      '--summary',
+      'Build it.',
+      '--session-log',
+      'auto',
+      '--json',
+    ]);
     assert.equal(h.code, 0, h.err);
     const second = JSON.parse(h.out) as { package: { id: string; created: string; base_commit: string | null } };
     const r = run(['history', '--handoff', second.package.id, '--json']);

@@ -43,7 +43,12 @@ async function repoWithMainHandoff(): Promise<{ dir: string; h0: HandoverOk }> {
   const dir = initRepo();
   write(dir, 'src/auth.ts', 'export const auth = 0;\n');
   commitAll(dir, 'initial');
-  const h0 = ok(await handover({ specialist: SPECIALIST, topic: 'Auth', summary: 'main: plan the login', next_steps: ['Build the login form'] }, { workspaceRoot: dir, now: at(0), sessionId: 'main' }));
+  const h0 = ok(
+    await handover(
+      { specialist: SPECIALIST, topic: 'Auth', summary: 'main: plan the login', next_steps: ['Build the login form'] },
+      { workspaceRoot: dir, now: at(0), sessionId: 'main' },
+    ),
+  );
   commitAll(dir, 'handoff on main');
   return { dir, h0 };
 }
@@ -59,16 +64,55 @@ async function branchWork(dir: string, branch: 'left' | 'right', h0: HandoverOk,
   write(dir, `src/${branch}.ts`, `export const ${branch} = 1;\n`);
   commitAll(dir, `${branch}: code`);
   const env = (minute: number) => ({ workspaceRoot: dir, now: at(minute), sessionId: branch });
-  const h1 = ok(await handover({ specialist: SPECIALIST, topic: 'Auth', parent: h0.package.id, summary: `${branch}: form built`, hop_guard_confirmed: true, next_steps: ['Add the tests'] }, env(minutes[0])));
-  const h2 = ok(await handover({ specialist: SPECIALIST, topic: 'Auth', parent: h1.package.id, summary: `${branch}: tests added`, hop_guard_confirmed: true, next_steps: ['Add the tests'] }, env(minutes[1])));
-  const h3 = ok(await handover({ specialist: SPECIALIST, topic: 'Auth', parent: h0.package.id, summary: `${branch}: a second try`, hop_guard_confirmed: true, next_steps: ['Add the tests'] }, env(minutes[2])));
+  const h1 = ok(
+    await handover(
+      {
+        specialist: SPECIALIST,
+        topic: 'Auth',
+        parent: h0.package.id,
+        summary: `${branch}: form built`,
+        hop_guard_confirmed: true,
+        next_steps: ['Add the tests'],
+      },
+      env(minutes[0]),
+    ),
+  );
+  const h2 = ok(
+    await handover(
+      {
+        specialist: SPECIALIST,
+        topic: 'Auth',
+        parent: h1.package.id,
+        summary: `${branch}: tests added`,
+        hop_guard_confirmed: true,
+        next_steps: ['Add the tests'],
+      },
+      env(minutes[1]),
+    ),
+  );
+  const h3 = ok(
+    await handover(
+      {
+        specialist: SPECIALIST,
+        topic: 'Auth',
+        parent: h0.package.id,
+        summary: `${branch}: a second try`,
+        hop_guard_confirmed: true,
+        next_steps: ['Add the tests'],
+      },
+      env(minutes[2]),
+    ),
+  );
   if (branch === 'left') {
     const taken = await buildPrompt({ handoff: h0.package.id }, env(statusMinute - 0.5));
     assert.ok(taken.status === 'ok' && taken.taken, 'the pick-up marks h0 accepted');
     const r = await recordResult({ specialist: SPECIALIST, handoffs: [h0.package.id], summary: 'left: done', criteria_met: 'all' }, env(statusMinute));
     assert.ok(r.status === 'ok' && r.entries[0].status === 'complete', JSON.stringify(r));
   } else {
-    const r = await recordResult({ specialist: SPECIALIST, handoffs: [h0.package.id], summary: 'right: stuck', blockers: ['No issuer key'] }, env(statusMinute));
+    const r = await recordResult(
+      { specialist: SPECIALIST, handoffs: [h0.package.id], summary: 'right: stuck', blockers: ['No issuer key'] },
+      env(statusMinute),
+    );
     assert.ok(r.status === 'ok' && r.entries[0].status === 'blocked', JSON.stringify(r));
   }
   commitAll(dir, `${branch}: handoffs`);
@@ -120,7 +164,8 @@ async function checkCombined(dir: string, h0: HandoverOk, left: BranchWork, righ
     assert.equal((part.match(/^\*\*Handoff:\*\* \[/gm) ?? []).length, 1, 'one handoff link per section');
     assert.match(part, new RegExp(`\\*\\*Handoff:\\*\\* \\[${ids[i]}\\]\\([^)]+\\)\\n+$`), `section ${i + 1} ends with its own handoff link`);
   });
-  for (const [, text] of [...left.sections, ...right.sections]) assert.ok(whole.includes(text.slice(text.indexOf('\n## '))), 'each branch section is contiguous in the briefing');
+  for (const [, text] of [...left.sections, ...right.sections])
+    assert.ok(whole.includes(text.slice(text.indexOf('\n## '))), 'each branch section is contiguous in the briefing');
 
   // Timeline: every handoff and result once, in the one chain rooted at h0, under the right parent.
   const opened = await openTimeline({ workspaceRoot: dir });
@@ -129,9 +174,15 @@ async function checkCombined(dir: string, h0: HandoverOk, left: BranchWork, righ
   flatten(opened.timeline.chains, null, flat);
   const seen = new Map<string, number>();
   for (const n of flat) seen.set(n.id, (seen.get(n.id) ?? 0) + 1);
-  assert.ok([...seen.values()].every((v) => v === 1), `no duplicate: ${JSON.stringify([...seen])}`);
+  assert.ok(
+    [...seen.values()].every((v) => v === 1),
+    `no duplicate: ${JSON.stringify([...seen])}`,
+  );
   assert.equal(flat.length, 1 + 6 + 2, 'h0, six handoffs, two results');
-  assert.ok(flat.every((n) => n.root === h0.package.id), 'one chain, rooted at the handoff on main');
+  assert.ok(
+    flat.every((n) => n.root === h0.package.id),
+    'one chain, rooted at the handoff on main',
+  );
   const parentOf = new Map(flat.map((n) => [n.id, n.parent]));
   for (const b of [left, right]) {
     assert.equal(parentOf.get(b.ids[0]), h0.package.id);
@@ -150,10 +201,17 @@ async function checkCombined(dir: string, h0: HandoverOk, left: BranchWork, righ
       ['pending', 'blocked', 'right', at(8)().toISOString()],
     ],
   );
-  assert.equal(opened.timeline.info.get(opened.timeline.files.find((f) => f.name === path.basename(h0.handoff_file))!.key)?.status, 'blocked', 'the timeline shows the latest status');
+  assert.equal(
+    opened.timeline.info.get(opened.timeline.files.find((f) => f.name === path.basename(h0.handoff_file))!.key)?.status,
+    'blocked',
+    'the timeline shows the latest status',
+  );
 
   // Guards: an agent continuing a sibling (hop 3 of 3) on the same topic is not refused for the other branch's handoffs.
-  const next = await handover({ specialist: SPECIALIST, topic: 'Auth', parent: left.ids[0], summary: 'after the merge', next_steps: ['Ship'] }, { workspaceRoot: dir, now: at(30), sessionId: 'after', caller: 'agent' });
+  const next = await handover(
+    { specialist: SPECIALIST, topic: 'Auth', parent: left.ids[0], summary: 'after the merge', next_steps: ['Ship'] },
+    { workspaceRoot: dir, now: at(30), sessionId: 'after', caller: 'agent' },
+  );
   assert.equal(next.status, 'ok', next.status === 'error' ? next.message : '');
 }
 
@@ -183,7 +241,7 @@ describe('handoffs on branches: git merge and rebase without a conflict (real gi
     assert.ok(existsSync(path.join(custom, 'notes', 'team', '.gitignore')));
   });
 
-  it('why one file per section: git\'s union merge interleaves two sections appended to one file', async () => {
+  it("why one file per section: git's union merge interleaves two sections appended to one file", async () => {
     // The layout before: one briefing file, each handoff appending a section. Both sides
     // append a section with the same structure (same headings, the same "Next steps" line);
     // git's union driver splits the conflict at those shared lines and interleaves them.
@@ -200,7 +258,10 @@ describe('handoffs on branches: git merge and rebase without a conflict (real gi
     commitAll(dir, 'other');
     git(dir, 'merge', '-q', '--no-edit', 'side');
     const merged = readFileSync(file, 'utf8');
-    assert.ok(!merged.includes(section('other', 'Add the tests')) || !merged.includes(section('side', 'Add the tests')), 'union merge does not keep both sections whole');
+    assert.ok(
+      !merged.includes(section('other', 'Add the tests')) || !merged.includes(section('side', 'Add the tests')),
+      'union merge does not keep both sections whole',
+    );
   });
 
   it('two branches, three handoffs and sections each plus a status change of the same handoff: git merge, no conflict, nothing lost', async () => {
@@ -234,19 +295,34 @@ describe('handoffs on branches: git merge and rebase without a conflict (real gi
     writeFileSync(legacyBriefing, readFileSync(h0.briefing.path, 'utf8').replace('## ', '## OLD '));
     const before = await readHandoffHead(h0.handoff_file);
     assert.equal(before?.frontmatter.status, 'in_progress');
-    assert.deepEqual(before?.frontmatter.status_history.map((s) => s.to), ['in_progress']);
+    assert.deepEqual(
+      before?.frontmatter.status_history.map((s) => s.to),
+      ['in_progress'],
+    );
     // The older history is read: the pick-up by "old" counts, so this session has to proceed over it.
-    const r = await recordResult({ specialist: SPECIALIST, handoffs: [h0.package.id], summary: 'done', criteria_met: 'all', proceed_if_taken: true }, { workspaceRoot: dir, now: at(2), sessionId: 'new' });
+    const r = await recordResult(
+      { specialist: SPECIALIST, handoffs: [h0.package.id], summary: 'done', criteria_met: 'all', proceed_if_taken: true },
+      { workspaceRoot: dir, now: at(2), sessionId: 'new' },
+    );
     assert.ok(r.status === 'ok' && r.entries[0].status === 'complete', JSON.stringify(r));
     assert.equal(readFileSync(h0.handoff_file, 'utf8'), text, 'the handoff file is not edited any more');
     const after = await readHandoffHead(h0.handoff_file);
     assert.equal(after?.frontmatter.status, 'complete');
-    assert.deepEqual(after?.frontmatter.status_history.map((s) => [s.from, s.to, s.session_id]), [['pending', 'in_progress', 'old'], ['in_progress', 'complete', 'new']]);
+    assert.deepEqual(
+      after?.frontmatter.status_history.map((s) => [s.from, s.to, s.session_id]),
+      [
+        ['pending', 'in_progress', 'old'],
+        ['in_progress', 'complete', 'new'],
+      ],
+    );
     // The single file first, then the folder's sections.
     const later = ok(await handover({ specialist: SPECIALIST, topic: 'Auth', summary: 'later the same day' }, { workspaceRoot: dir, now: at(3) }));
     const whole = await readBriefing(legacyBriefing);
     assert.ok(whole?.startsWith(readFileSync(legacyBriefing, 'utf8')));
-    assert.deepEqual(whole?.match(/^## .*$/gm)?.map((l) => l.slice(0, 7)), ['## OLD ', '## 2026', '## 2026']);
+    assert.deepEqual(
+      whole?.match(/^## .*$/gm)?.map((l) => l.slice(0, 7)),
+      ['## OLD ', '## 2026', '## 2026'],
+    );
     assert.ok(whole?.includes('later the same day'));
     assert.equal(later.briefing.existed_before, true);
   });

@@ -21,7 +21,12 @@ const T0 = Date.parse('2026-11-30T10:00:00.000Z');
 const at = (min: number) => () => new Date(T0 + min * 60_000);
 
 async function handoffTo(dir: string, specialist: string, extra: Record<string, unknown> = {}, minute = 0) {
-  return HandoverOkSchema.parse(await handover({ specialist, topic: 'token auth', summary: 'Did the work.', next_steps: ['Review the middleware', 'Add a test'], ...extra }, { workspaceRoot: dir, now: at(minute), sessionId: 'session-a' }));
+  return HandoverOkSchema.parse(
+    await handover(
+      { specialist, topic: 'token auth', summary: 'Did the work.', next_steps: ['Review the middleware', 'Add a test'], ...extra },
+      { workspaceRoot: dir, now: at(minute), sessionId: 'session-a' },
+    ),
+  );
 }
 
 function read(file: string) {
@@ -59,8 +64,15 @@ describe('status changes (events beside the handoff; the handoff file is not edi
     // Issue 20: each change is its own event file, status/<id>/<time>_<random>.json; the handoff stays byte for byte.
     assert.equal(after, before, 'the handoff file is byte for byte the same');
     const events = readdirSync(path.join(dir, '.handoff', 'status', h.package.id));
-    assert.deepEqual(events.map((e) => e.replace(/_[0-9a-f]{8}\.json$/, '')), ['2026-11-30T11-00-00.000Z', '2026-11-30T12-00-00.000Z']);
-    assert.deepEqual(readdirSync(path.dirname(h.handoff_file)).filter((f) => f.endsWith('.tmp')), [], 'no temporary file left');
+    assert.deepEqual(
+      events.map((e) => e.replace(/_[0-9a-f]{8}\.json$/, '')),
+      ['2026-11-30T11-00-00.000Z', '2026-11-30T12-00-00.000Z'],
+    );
+    assert.deepEqual(
+      readdirSync(path.dirname(h.handoff_file)).filter((f) => f.endsWith('.tmp')),
+      [],
+      'no temporary file left',
+    );
   });
 
   it('setting the same status again changes nothing; broken files are refused untouched', async () => {
@@ -93,7 +105,10 @@ describe('hand back: record result', function () {
     const criteria = acceptanceCriteria(read(h.handoff_file));
     assert.deepEqual(criteria.slice(0, 2), ['Review the middleware', 'Add a test']);
     assert.equal(criteria.length, 3);
-    assert.deepEqual(matchCriteria(criteria, ['1', 'add a TEST', 'nonsense']).checks.map((c) => c.met), [true, true, false]);
+    assert.deepEqual(
+      matchCriteria(criteria, ['1', 'add a TEST', 'nonsense']).checks.map((c) => c.met),
+      [true, true, false],
+    );
     assert.deepEqual(matchCriteria(criteria, ['1', 'nonsense']).unknown, ['nonsense']);
     assert.ok(matchCriteria(criteria, 'all').checks.every((c) => c.met));
     // Agents send lists: ["all"] is "all" too, and no "unknown criterion" warning.
@@ -103,7 +118,10 @@ describe('hand back: record result', function () {
   it('writes the result entry linked to the handoff (hop + 1, same root), and sets the handoff complete', async () => {
     const dir = repoWithWork();
     const h = await handoffTo(dir, 'quality_reviewer');
-    const r = await recordResult({ specialist: 'quality_reviewer', summary: 'Reviewed; no findings.', criteria_met: 'all' }, { workspaceRoot: dir, now: at(5), sessionId: 'session-b' });
+    const r = await recordResult(
+      { specialist: 'quality_reviewer', summary: 'Reviewed; no findings.', criteria_met: 'all' },
+      { workspaceRoot: dir, now: at(5), sessionId: 'session-b' },
+    );
     assert.equal(r.status, 'ok');
     assert.ok(r.status === 'ok');
     assert.equal(r.entries.length, 1);
@@ -132,7 +150,15 @@ describe('hand back: record result', function () {
   });
 
   it('the status policy: open criteria → in progress; a blocker → blocked; a test failed after the last pass → not complete', async () => {
-    const run = (result: TestRun['result'], minute: number): TestRun => ({ command: 'npm test', result, exit_code: result === 'passed' ? 0 : 1, source: 'recorder', started_at: new Date(T0 + minute * 60_000).toISOString(), summary: null } as unknown as TestRun);
+    const run = (result: TestRun['result'], minute: number): TestRun =>
+      ({
+        command: 'npm test',
+        result,
+        exit_code: result === 'passed' ? 0 : 1,
+        source: 'recorder',
+        started_at: new Date(T0 + minute * 60_000).toISOString(),
+        summary: null,
+      }) as unknown as TestRun;
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ criteria_met: ['1'] }, 'in_progress'],
       [{ criteria_met: 'all', blockers: ['No staging credentials'] }, 'blocked'],
@@ -142,7 +168,10 @@ describe('hand back: record result', function () {
     for (const [extra, expected] of cases) {
       const dir = repoWithWork();
       await handoffTo(dir, 'test_debug_engineer');
-      const r = await recordResult({ specialist: 'test_debug_engineer', summary: 's', ...extra }, { workspaceRoot: dir, now: at(5), sessionId: 'x', sessionLog: { mode: 'none' } });
+      const r = await recordResult(
+        { specialist: 'test_debug_engineer', summary: 's', ...extra },
+        { workspaceRoot: dir, now: at(5), sessionId: 'x', sessionLog: { mode: 'none' } },
+      );
       assert.ok(r.status === 'ok', JSON.stringify(r));
       assert.equal(r.entries[0]?.status, expected, JSON.stringify(extra));
       if (expected !== 'complete') assert.ok(r.entries[0].reasons.length > 0, 'the reasons say why');
@@ -152,14 +181,23 @@ describe('hand back: record result', function () {
   it('a result "in progress" leaves the handoff open: the next hand-back of the same work finds it and can complete it', async () => {
     const dir = repoWithWork();
     await handoffTo(dir, 'test_debug_engineer');
-    const first = await recordResult({ specialist: 'test_debug_engineer', summary: 'Half done.', criteria_met: ['1'] }, { workspaceRoot: dir, now: at(5), sessionId: 'x', sessionLog: { mode: 'none' } });
+    const first = await recordResult(
+      { specialist: 'test_debug_engineer', summary: 'Half done.', criteria_met: ['1'] },
+      { workspaceRoot: dir, now: at(5), sessionId: 'x', sessionLog: { mode: 'none' } },
+    );
     assert.ok(first.status === 'ok' && first.entries[0]?.status === 'in_progress', JSON.stringify(first));
-    const second = await recordResult({ specialist: 'test_debug_engineer', summary: 'All done.', criteria_met: 'all' }, { workspaceRoot: dir, now: at(6), sessionId: 'x', sessionLog: { mode: 'none' } });
+    const second = await recordResult(
+      { specialist: 'test_debug_engineer', summary: 'All done.', criteria_met: 'all' },
+      { workspaceRoot: dir, now: at(6), sessionId: 'x', sessionLog: { mode: 'none' } },
+    );
     assert.ok(second.status === 'ok', JSON.stringify(second));
     assert.equal(second.note_file, null, 'not a session note: the open handoff was found');
     assert.equal(second.entries[0]?.status, 'complete');
     // Completed now: a third hand-back finds nothing open and writes a note only.
-    const third = await recordResult({ specialist: 'test_debug_engineer', summary: 'Again?' }, { workspaceRoot: dir, now: at(7), sessionId: 'x', sessionLog: { mode: 'none' } });
+    const third = await recordResult(
+      { specialist: 'test_debug_engineer', summary: 'Again?' },
+      { workspaceRoot: dir, now: at(7), sessionId: 'x', sessionLog: { mode: 'none' } },
+    );
     assert.ok(third.status === 'ok' && third.entries.length === 0 && third.note_file !== null, JSON.stringify(third));
   });
 
@@ -171,7 +209,10 @@ describe('hand back: record result', function () {
     const args = ['record-result', '--specialist', 'implementation_engineer', '--summary', 'Done.', '--met', 'all'];
     const refused = await cli(args, dir);
     assert.equal(refused.code, EXIT_BAD_INPUT, refused.err);
-    assert.match(refused.err, /taken up by another session \(session-other, .*\) that never recorded a result — record yours anyway with --proceed-if-taken, or leave it to that session/);
+    assert.match(
+      refused.err,
+      /taken up by another session \(session-other, .*\) that never recorded a result — record yours anyway with --proceed-if-taken, or leave it to that session/,
+    );
     assert.doesNotMatch(refused.err, /proceed_if_taken/, 'the CLI names its flag, not the request field');
     assert.equal(readdirSync(path.dirname(h.handoff_file)).length, 1, 'nothing written');
     const ok = await cli([...args, '--proceed-if-taken'], dir);
@@ -185,12 +226,18 @@ describe('hand back: record result', function () {
     const taken = await buildPrompt({ handoff: h.package.id }, { workspaceRoot: dir, sessionId: 'session-other', now: at(1) });
     assert.ok(taken.status === 'ok' && taken.taken);
     assert.equal((await readWithStatus(h.handoff_file)).frontmatter.status, 'accepted');
-    const refused = await recordResult({ specialist: 'implementation_engineer', criteria_met: 'all' }, { workspaceRoot: dir, sessionId: 'session-mine', now: at(2) });
+    const refused = await recordResult(
+      { specialist: 'implementation_engineer', criteria_met: 'all' },
+      { workspaceRoot: dir, sessionId: 'session-mine', now: at(2) },
+    );
     assert.ok(refused.status === 'error');
     assert.equal(refused.field, 'taken');
     assert.match(refused.message, /was taken up by another session \(session-other, .*\) that never recorded a result/);
     assert.equal(readdirSync(path.dirname(h.handoff_file)).length, 1, 'nothing written');
-    const ok = await recordResult({ specialist: 'implementation_engineer', criteria_met: 'all', proceed_if_taken: true }, { workspaceRoot: dir, sessionId: 'session-mine', now: at(3) });
+    const ok = await recordResult(
+      { specialist: 'implementation_engineer', criteria_met: 'all', proceed_if_taken: true },
+      { workspaceRoot: dir, sessionId: 'session-mine', now: at(3) },
+    );
     assert.ok(ok.status === 'ok' && ok.entries.length === 1);
     // The same session that took it can answer it without being asked.
     const dir2 = repoWithWork();
@@ -204,7 +251,10 @@ describe('hand back: record result', function () {
     const dir = repoWithWork();
     const h = await handoffTo(dir, 'quality_reviewer');
     const before = readFileSync(h.handoff_file, 'utf8');
-    const r = await recordResult({ specialist: 'solution_architect', summary: 'Sketched the design.', next_steps: ['Write it up'] }, { workspaceRoot: dir, now: at(3), sessionId: 's' });
+    const r = await recordResult(
+      { specialist: 'solution_architect', summary: 'Sketched the design.', next_steps: ['Write it up'] },
+      { workspaceRoot: dir, now: at(3), sessionId: 's' },
+    );
     assert.ok(r.status === 'ok');
     assert.equal(r.entries.length, 0);
     assert.ok(r.note_file && r.note_file.includes(`${path.sep}notes${path.sep}`));
@@ -216,7 +266,9 @@ describe('hand back: record result', function () {
   it('two handoffs and a result group into one chain of three entries, nested in order', async () => {
     const dir = repoWithWork();
     const first = await handoffTo(dir, 'codebase_explorer', {}, 0);
-    const second = HandoverOkSchema.parse(await handover({ specialist: 'implementation_engineer', topic: 'token auth', parent: 'latest' }, { workspaceRoot: dir, now: at(10) }));
+    const second = HandoverOkSchema.parse(
+      await handover({ specialist: 'implementation_engineer', topic: 'token auth', parent: 'latest' }, { workspaceRoot: dir, now: at(10) }),
+    );
     const r = await recordResult({ specialist: 'implementation_engineer', criteria_met: 'all' }, { workspaceRoot: dir, now: at(20), sessionId: 'x' });
     assert.ok(r.status === 'ok' && r.entries.length === 1);
     const { files } = await listTimelineFiles(dir, path.join(dir, '.handoff'), []);
@@ -261,7 +313,10 @@ describe('prompt for the receiving specialist', function () {
   it('`--handoff latest` picks the newest handoff, never a newer result, and refuses when there is only a result', async () => {
     const dir = repoWithWork();
     const h = await handoffTo(dir, 'quality_reviewer');
-    const r = await recordResult({ specialist: 'quality_reviewer', summary: 'Reviewed; no findings.', criteria_met: 'all' }, { workspaceRoot: dir, now: at(5), sessionId: 'session-b' });
+    const r = await recordResult(
+      { specialist: 'quality_reviewer', summary: 'Reviewed; no findings.', criteria_met: 'all' },
+      { workspaceRoot: dir, now: at(5), sessionId: 'session-b' },
+    );
     assert.ok(r.status === 'ok');
     // The result is the newest entry of the folder: it is what "latest" used to pick.
     const names = readdirSync(path.join(dir, '.handoff', 'handoffs')).sort();
@@ -278,7 +333,10 @@ describe('prompt for the receiving specialist', function () {
     const first = readdirSync(path.join(only, '.handoff', 'handoffs'))[0];
     rmSync(path.join(only, '.handoff', 'handoffs', first));
     mkdirSync(path.join(only, '.handoff', 'handoffs'), { recursive: true });
-    writeFileSync(path.join(only, '.handoff', 'handoffs', names[names.length - 1]), readFileSync(path.join(dir, '.handoff', 'handoffs', names[names.length - 1])));
+    writeFileSync(
+      path.join(only, '.handoff', 'handoffs', names[names.length - 1]),
+      readFileSync(path.join(dir, '.handoff', 'handoffs', names[names.length - 1])),
+    );
     const none = await buildPrompt({ handoff: 'latest', take: false }, { workspaceRoot: only, now: at(6) });
     assert.ok(none.status === 'error');
     assert.match(none.message, /^ERROR: there is no handoff to pick up in .* \(results are not picked up\)/);
@@ -346,11 +404,14 @@ describe('prompt for the receiving specialist', function () {
     assert.match(p.prompt, /### 2026-05-26T14-58-12Z_implementer\.partial\.md \(partial/);
     assert.match(p.prompt, /### frontend-designer-landing-page-2026-06-05\.md\n\n# Briefing/);
     const { files } = await listTimelineFiles(dir, path.join(dir, '.handoff'), ['frontend_designer']);
-    assert.deepEqual(files.map((f) => [f.source, f.specialist, f.partial]), [
-      ['itervox', 'researcher', false],
-      ['itervox', 'implementer', true],
-      ['agent-zero', 'frontend_designer', false],
-    ]);
+    assert.deepEqual(
+      files.map((f) => [f.source, f.specialist, f.partial]),
+      [
+        ['itervox', 'researcher', false],
+        ['itervox', 'implementer', true],
+        ['agent-zero', 'frontend_designer', false],
+      ],
+    );
   });
 });
 
@@ -367,7 +428,10 @@ describe('CLI: prompt and record-result', function () {
     const r = await cli(['record-result', '-s', 'quality_reviewer', '--summary', 'Done.', '--met', 'all', '--session-log', 'none'], dir);
     assert.equal(r.code, EXIT_OK, r.err);
     assert.match(r.out, /^✅ .*_quality_reviewer — complete\nresult: \.handoff\/handoffs\/.*_quality_reviewer\.md$/);
-    const blocked = await cli(['record-result', '-s', 'quality_reviewer', '--handoff', 'latest', '--blocker', 'no access', '--json', '--session-log', 'none'], dir);
+    const blocked = await cli(
+      ['record-result', '-s', 'quality_reviewer', '--handoff', 'latest', '--blocker', 'no access', '--json', '--session-log', 'none'],
+      dir,
+    );
     assert.equal(blocked.code, EXIT_FAILURE, 'a handoff that could not be answered');
     const json = JSON.parse(blocked.out);
     assert.equal(json.status, 'ok');

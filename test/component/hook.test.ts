@@ -22,8 +22,19 @@ const SESSION = '3f2a9c1b-0d4e-4b8a-9c61-5e7f00112233';
 /** One Bash tool call and its result in Claude Code's transcript shape. */
 function bash(id: string, command: string, failed: boolean, time: string): string[] {
   return [
-    JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id, name: 'Bash', input: { command } }] }, timestamp: time }),
-    JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: failed ? 'Exit code 1\n1 failing' : '12 passing', is_error: failed }] }, timestamp: time }),
+    JSON.stringify({
+      type: 'assistant',
+      message: { role: 'assistant', content: [{ type: 'tool_use', id, name: 'Bash', input: { command } }] },
+      timestamp: time,
+    }),
+    JSON.stringify({
+      type: 'user',
+      message: {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: id, content: failed ? 'Exit code 1\n1 failing' : '12 passing', is_error: failed }],
+      },
+      timestamp: time,
+    }),
   ];
 }
 
@@ -34,7 +45,11 @@ function writeTranscript(dir: string): string {
     JSON.stringify({ type: 'user', message: { role: 'user', content: 'please fix the failing login test' }, timestamp: '2026-03-01T10:00:00Z' }),
     ...bash('t1', 'npm test', true, '2026-03-01T10:01:00Z'),
     ...bash('t2', 'npx mocha test/login.test.ts', false, '2026-03-01T10:05:00Z'),
-    JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'The token check is fixed; the login test passes.' }] }, timestamp: '2026-03-01T10:06:00Z' }),
+    JSON.stringify({
+      type: 'assistant',
+      message: { role: 'assistant', content: [{ type: 'text', text: 'The token check is fixed; the login test passes.' }] },
+      timestamp: '2026-03-01T10:06:00Z',
+    }),
   ];
   writeFileSync(file, `${lines.join('\n')}\n`);
   return file;
@@ -74,7 +89,14 @@ describe('Claude Code hook (specialist-handoff hook)', function () {
   it('SessionEnd: writes a safety-net handoff to the implementation engineer from git and the transcript', () => {
     const repo = repoWithWork();
     const transcript = writeTranscript(tempDir());
-    const input = { session_id: SESSION, transcript_path: transcript, cwd: repo, hook_event_name: 'SessionEnd', reason: 'prompt_input_exit', permission_mode: 'default' };
+    const input = {
+      session_id: SESSION,
+      transcript_path: transcript,
+      cwd: repo,
+      hook_event_name: 'SessionEnd',
+      reason: 'prompt_input_exit',
+      permission_mode: 'default',
+    };
     const r = hook(JSON.stringify(input));
     assert.equal(r.code, EXIT_OK, r.err);
     assert.equal(r.out, '', 'stdout stays empty');
@@ -94,7 +116,10 @@ describe('Claude Code hook (specialist-handoff hook)', function () {
     assert.equal(fm.reason_kind, 'end_of_session');
     assert.equal(fm.from, 'claude-code');
     assert.equal(fm.tests_run_count, 2);
-    assert.deepEqual(fm.session_sources?.map((s) => [s.source, s.file, s.test_runs, s.turns]), [['claude-code', path.basename(transcript), 2, 2]]);
+    assert.deepEqual(
+      fm.session_sources?.map((s) => [s.source, s.file, s.test_runs, s.turns]),
+      [['claude-code', path.basename(transcript), 2, 2]],
+    );
     const summary = h.sections.get('Summary') ?? '';
     assert.match(summary, /^Written automatically by the Claude Code SessionEnd \(reason: prompt_input_exit\) hook when the session ended/);
     assert.ok(summary.includes(SESSION));
@@ -111,14 +136,27 @@ describe('Claude Code hook (specialist-handoff hook)', function () {
   it('PreCompact with --specialist and --topic, from a subfolder; a missing transcript leaves git only', () => {
     const repo = repoWithWork();
     mkdirSync(path.join(repo, 'src', 'deep'));
-    const input = { session_id: SESSION, transcript_path: path.join(tempDir(), 'gone.jsonl'), cwd: path.join(repo, 'src', 'deep'), hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: '' };
+    const input = {
+      session_id: SESSION,
+      transcript_path: path.join(tempDir(), 'gone.jsonl'),
+      cwd: path.join(repo, 'src', 'deep'),
+      hook_event_name: 'PreCompact',
+      trigger: 'auto',
+      custom_instructions: '',
+    };
     const r = hook(JSON.stringify(input), ['--specialist', 'quality_reviewer', '--topic', 'Login fix']);
     assert.equal(r.code, EXIT_OK, r.err);
-    assert.match(r.err, /^specialist-handoff hook: PreCompact \(trigger: auto\): safety-net handoff to \[quality reviewer\] written: \.handoff\/handoffs\/\S+_quality_reviewer\.md \(2 files, 0 test runs, 0 turns, transcript not found: git only\)\n$/);
+    assert.match(
+      r.err,
+      /^specialist-handoff hook: PreCompact \(trigger: auto\): safety-net handoff to \[quality reviewer\] written: \.handoff\/handoffs\/\S+_quality_reviewer\.md \(2 files, 0 test runs, 0 turns, transcript not found: git only\)\n$/,
+    );
     const [h] = handoffs(repo);
     assert.equal(h.frontmatter.specialist, 'quality_reviewer');
     assert.equal(h.frontmatter.topic, 'login-fix');
-    assert.match(h.sections.get('Summary') ?? '', /PreCompact \(trigger: auto\) hook before the conversation was compacted .* git only \(the session transcript could not be read\)/);
+    assert.match(
+      h.sections.get('Summary') ?? '',
+      /PreCompact \(trigger: auto\) hook before the conversation was compacted .* git only \(the session transcript could not be read\)/,
+    );
   });
 
   it('bad standard input: exit 1 with one ERROR line naming the problem, nothing written', async () => {
@@ -126,7 +164,10 @@ describe('Claude Code hook (specialist-handoff hook)', function () {
     // With a line break in it, as `echo` sends it: the parser quotes the input, the message stays one line.
     const spawned = hook('this is not json\n');
     assert.equal(spawned.code, EXIT_FAILURE);
-    assert.match(spawned.err, /^ERROR: the hook input on standard input is not JSON \(.+\) — run this from a Claude Code hook \(SessionEnd or PreCompact\), which pipes its JSON input in\n$/);
+    assert.match(
+      spawned.err,
+      /^ERROR: the hook input on standard input is not JSON \(.+\) — run this from a Claude Code hook \(SessionEnd or PreCompact\), which pipes its JSON input in\n$/,
+    );
 
     const good = { session_id: SESSION, transcript_path: '/nowhere.jsonl', cwd: repo, hook_event_name: 'SessionEnd', reason: 'clear' };
     const cases: Array<[string, RegExp, string[]?]> = [
@@ -138,7 +179,11 @@ describe('Claude Code hook (specialist-handoff hook)', function () {
       [JSON.stringify({ ...good, cwd: 'relative/dir' }), /^ERROR: the hook input's cwd must be an absolute path — /],
       [JSON.stringify({ ...good, session_id: '../../etc' }), /^ERROR: the hook input's session_id must be 1–200 characters of letters, digits/],
       [JSON.stringify({ ...good, cwd: path.join(repo, 'missing') }), /^ERROR: the hook input's cwd folder does not exist: /],
-      [JSON.stringify(good), /^ERROR: unknown specialist "implementation_enginer" — did you mean: implementation_engineer\? \(Claude Code SessionEnd \(reason: clear\) hook; nothing was written\)$/, ['--specialist', 'implementation_enginer']],
+      [
+        JSON.stringify(good),
+        /^ERROR: unknown specialist "implementation_enginer" — did you mean: implementation_engineer\? \(Claude Code SessionEnd \(reason: clear\) hook; nothing was written\)$/,
+        ['--specialist', 'implementation_enginer'],
+      ],
     ];
     for (const [stdin, expected, args] of cases) {
       const out: string[] = [];
@@ -150,7 +195,12 @@ describe('Claude Code hook (specialist-handoff hook)', function () {
       assert.deepEqual(out, []);
     }
     for (const args of [['--bogus'], ['extra words']]) {
-      const code = await runCli(['hook', ...args], { stdout: () => undefined, stderr: () => undefined, cwd: repo, readStdin: async () => JSON.stringify(good) });
+      const code = await runCli(['hook', ...args], {
+        stdout: () => undefined,
+        stderr: () => undefined,
+        cwd: repo,
+        readStdin: async () => JSON.stringify(good),
+      });
       assert.equal(code, EXIT_FAILURE, `hook ${args.join(' ')}: exit 1, never 2`);
     }
     assert.deepEqual(handoffs(repo), [], 'nothing written');
@@ -159,8 +209,15 @@ describe('Claude Code hook (specialist-handoff hook)', function () {
   it('a standard input that is never closed: exit 1 (never 2) once the input has not ended within 10 s, naming what arrived; nothing written', async function () {
     this.timeout(120_000);
     const repo = repoWithWork();
-    const input = JSON.stringify({ session_id: SESSION, transcript_path: writeTranscript(tempDir()), cwd: repo, hook_event_name: 'SessionEnd', reason: 'exit' });
-    const fix = "Claude Code pipes the hook's JSON in and closes standard input; run this from a Claude Code hook, or pipe the JSON in: echo '{…}' | specialist-handoff hook (nothing was written)";
+    const input = JSON.stringify({
+      session_id: SESSION,
+      transcript_path: writeTranscript(tempDir()),
+      cwd: repo,
+      hook_event_name: 'SessionEnd',
+      reason: 'exit',
+    });
+    const fix =
+      "Claude Code pipes the hook's JSON in and closes standard input; run this from a Claude Code hook, or pipe the JSON in: echo '{…}' | specialist-handoff hook (nothing was written)";
     // Nothing written to the pipe, then half the JSON: the writer keeps its end open in both.
     for (const [sent, line] of [
       ['', `ERROR: no hook input arrived on standard input within 10 s — ${fix}`],
@@ -196,7 +253,11 @@ describe('Claude Code hook (specialist-handoff hook)', function () {
     const dir = tempDir('handoff-nonblocking-');
     const preload = path.join(dir, 'nonblocking-stdin.js');
     writeFileSync(preload, 'void process.stdin; // opening the pipe makes it O_NONBLOCK\n');
-    const child = spawn(process.execPath, ['--require', preload, ...CLI_FROM_SOURCE, 'hook'], { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: process.env });
+    const child = spawn(process.execPath, ['--require', preload, ...CLI_FROM_SOURCE, 'hook'], {
+      cwd: REPO_ROOT,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: process.env,
+    });
     let err = '';
     child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
@@ -213,7 +274,9 @@ describe('Claude Code hook (specialist-handoff hook)', function () {
     assert.equal(describeHookEvent({ hook_event_name: 'Stop' }), 'Stop');
     assert.equal(defaultHookTopic('feature/login', SESSION), 'feature/login');
     assert.equal(defaultHookTopic(null, SESSION), 'session 3f2a9c1b');
-    const parsed = parseClaudeHookInput(JSON.stringify({ session_id: SESSION, transcript_path: 't.jsonl', cwd: '/w', hook_event_name: 'SessionEnd', newer_field: { x: 1 } }));
+    const parsed = parseClaudeHookInput(
+      JSON.stringify({ session_id: SESSION, transcript_path: 't.jsonl', cwd: '/w', hook_event_name: 'SessionEnd', newer_field: { x: 1 } }),
+    );
     assert.ok(parsed.ok, 'unknown fields of a newer Claude Code are accepted');
   });
 });

@@ -48,13 +48,21 @@ describe('hop guard', function () {
     const refused = await handover({ specialist: 'quality_reviewer', topic: 'deep', parent: 'latest' }, { workspaceRoot: dir, maxHandoverDepth: 2 });
     assert.ok(refused.status === 'error');
     assert.match(refused.message, /hop 3 would exceed the limit of 2 hops/);
-    const r = HandoverOkSchema.parse(await handover({ specialist: 'quality_reviewer', topic: 'deep', parent: 'latest', hop_guard_confirmed: true }, { workspaceRoot: dir, maxHandoverDepth: 2 }));
+    const r = HandoverOkSchema.parse(
+      await handover(
+        { specialist: 'quality_reviewer', topic: 'deep', parent: 'latest', hop_guard_confirmed: true },
+        { workspaceRoot: dir, maxHandoverDepth: 2 },
+      ),
+    );
     assert.deepEqual(r.package.hop_guard, { reasons: ['depth'], max_depth: 2, confirmed: true });
     const text = readFileSync(r.handoff_file, 'utf8');
     const parsed = parseHandoff(text);
     assert.ok(parsed.ok);
     assert.deepEqual(parsed.handoff.frontmatter.hop_guard, { reasons: ['depth'], max_depth: 2, confirmed: true });
-    assert.match(text, /> ⚠️ Hop guard: hop 3 is deeper than the limit of 2 \(chain: codebase_explorer → implementation_engineer → quality_reviewer\); handed over anyway after an explicit confirmation\./);
+    assert.match(
+      text,
+      /> ⚠️ Hop guard: hop 3 is deeper than the limit of 2 \(chain: codebase_explorer → implementation_engineer → quality_reviewer\); handed over anyway after an explicit confirmation\./,
+    );
   });
 
   it('a handoff without a guard finding records hop_guard: null, and older files without the field still read', async () => {

@@ -62,7 +62,8 @@ describe('hostile input', function () {
   });
 
   it('test runs with values out of range (exit 2.5, duration -5, a count past 2^53) keep only what is valid', () => {
-    const cmd = (over: Partial<SessionCommand>): SessionCommand => ({ command: 'npm test', cwd: null, exit_code: 0, ran: true, failed: false, output_tail: '', time: null, duration_ms: null, ...over }) as SessionCommand;
+    const cmd = (over: Partial<SessionCommand>): SessionCommand =>
+      ({ command: 'npm test', cwd: null, exit_code: 0, ran: true, failed: false, output_tail: '', time: null, duration_ms: null, ...over }) as SessionCommand;
     const [a, b, c] = testRunsFrom(
       [cmd({ exit_code: 2.5 }), cmd({ duration_ms: -5 }), cmd({ output_tail: 'Tests: 1 failed, 99999999999999999999 passed, 100 total' })],
       'copilot',

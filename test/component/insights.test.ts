@@ -38,15 +38,27 @@ interface History {
   readonly ids: Record<'A1' | 'B1' | 'B2' | 'B3' | 'B4' | 'C1' | 'D1', string>;
 }
 
-async function handoffAt(dir: string, minute: number, specialist: string, topic: string, extra: Record<string, unknown> = {}): Promise<{ id: string; file: string }> {
+async function handoffAt(
+  dir: string,
+  minute: number,
+  specialist: string,
+  topic: string,
+  extra: Record<string, unknown> = {},
+): Promise<{ id: string; file: string }> {
   const r = HandoverOkSchema.parse(
-    await handover({ specialist, topic, summary: `Work on ${topic}.`, next_steps: ['Do the next part'], ...extra }, { workspaceRoot: dir, now: () => at(minute), sessionId: `s-${minute}` }),
+    await handover(
+      { specialist, topic, summary: `Work on ${topic}.`, next_steps: ['Do the next part'], ...extra },
+      { workspaceRoot: dir, now: () => at(minute), sessionId: `s-${minute}` },
+    ),
   );
   return { id: r.package.id, file: r.handoff_file };
 }
 
 async function handBack(dir: string, minute: number, specialist: string, handoffId: string, extra: Record<string, unknown>): Promise<void> {
-  const r = await recordResult({ specialist, handoffs: [handoffId], summary: 'Handing back.', proceed_if_taken: true, ...extra }, { workspaceRoot: dir, now: () => at(minute), sessionId: `r-${minute}` });
+  const r = await recordResult(
+    { specialist, handoffs: [handoffId], summary: 'Handing back.', proceed_if_taken: true, ...extra },
+    { workspaceRoot: dir, now: () => at(minute), sessionId: `r-${minute}` },
+  );
   assert.equal(r.status, 'ok', JSON.stringify(r));
   assert.ok(r.status === 'ok' && r.entries.length === 1, JSON.stringify(r));
 }
@@ -99,9 +111,21 @@ async function writeHistory(): Promise<History> {
 }
 
 const zero = {
-  written: 0, picked_up: 0, pending: 0, accepted: 0, in_progress: 0, completed: 0, blocked: 0, partial: 0,
-  pending_too_long: 0, unanswered_too_long: 0, median_pickup_ms: null, median_complete_ms: null,
-  handbacks: 0, retries: 0, tests_failing_at_handback: 0,
+  written: 0,
+  picked_up: 0,
+  pending: 0,
+  accepted: 0,
+  in_progress: 0,
+  completed: 0,
+  blocked: 0,
+  partial: 0,
+  pending_too_long: 0,
+  unanswered_too_long: 0,
+  median_pickup_ms: null,
+  median_complete_ms: null,
+  handbacks: 0,
+  retries: 0,
+  tests_failing_at_handback: 0,
 };
 
 describe('insights of a generated history (issue 21)', function () {
@@ -147,14 +171,35 @@ describe('insights of a generated history (issue 21)', function () {
     assert.deepEqual(all.specialists, [
       { specialist: 'codebase_explorer', ...zero, written: 1, picked_up: 1, completed: 1, median_pickup_ms: 30 * MIN, median_complete_ms: 50 * MIN },
       { specialist: 'implementation_engineer', ...zero, written: 2, picked_up: 2, accepted: 1, blocked: 1, median_pickup_ms: 1460 * MIN, handbacks: 1 },
-      { specialist: 'quality_reviewer', ...zero, written: 2, picked_up: 1, pending: 1, completed: 1, median_pickup_ms: 60 * MIN, median_complete_ms: 240 * MIN, handbacks: 3, retries: 1, tests_failing_at_handback: 1 },
+      {
+        specialist: 'quality_reviewer',
+        ...zero,
+        written: 2,
+        picked_up: 1,
+        pending: 1,
+        completed: 1,
+        median_pickup_ms: 60 * MIN,
+        median_complete_ms: 240 * MIN,
+        handbacks: 3,
+        retries: 1,
+        tests_failing_at_handback: 1,
+      },
       { specialist: 'security_data_engineer', ...zero, written: 1, pending: 1, pending_too_long: 1 },
       { specialist: 'test_debug_engineer', ...zero, written: 1, picked_up: 1, accepted: 1, unanswered_too_long: 1, median_pickup_ms: 40 * MIN },
     ]);
   });
 
   it('counts the chains by length and the one that reached, and went past, the depth limit', () => {
-    assert.deepEqual(all.chains, { total: 4, by_length: [{ hops: 1, chains: 3 }, { hops: 4, chains: 1 }], reached_depth_limit: 1, past_depth_limit: 1, max_depth: 3 });
+    assert.deepEqual(all.chains, {
+      total: 4,
+      by_length: [
+        { hops: 1, chains: 3 },
+        { hops: 4, chains: 1 },
+      ],
+      reached_depth_limit: 1,
+      past_depth_limit: 1,
+      max_depth: 3,
+    });
     // A limit of 5 hops: chain B (4 hops) has not reached it.
     return readInsights(h.project, { now: at(NOW), pendingWarnAfterMs: WARN_2_DAYS, maxDepth: 5 }).then((i) => {
       assert.equal(i.chains.reached_depth_limit, 0);
@@ -164,8 +209,24 @@ describe('insights of a generated history (issue 21)', function () {
 
   it('lists the handoffs waiting too long, oldest first, with since when', () => {
     assert.deepEqual(all.waiting, [
-      { id: h.ids.B3, specialist: 'test_debug_engineer', from: 'implementation_engineer', topic: 'billing', waiting: 'answer', since: iso(DAY + 160), age_ms: (NOW - DAY - 160) * MIN },
-      { id: h.ids.B4, specialist: 'security_data_engineer', from: 'test_debug_engineer', topic: 'billing', waiting: 'pickup', since: iso(DAY + 180), age_ms: (NOW - DAY - 180) * MIN },
+      {
+        id: h.ids.B3,
+        specialist: 'test_debug_engineer',
+        from: 'implementation_engineer',
+        topic: 'billing',
+        waiting: 'answer',
+        since: iso(DAY + 160),
+        age_ms: (NOW - DAY - 160) * MIN,
+      },
+      {
+        id: h.ids.B4,
+        specialist: 'security_data_engineer',
+        from: 'test_debug_engineer',
+        topic: 'billing',
+        waiting: 'pickup',
+        since: iso(DAY + 180),
+        age_ms: (NOW - DAY - 180) * MIN,
+      },
     ]);
     assert.equal(all.waiting_omitted, 0);
   });
@@ -174,7 +235,20 @@ describe('insights of a generated history (issue 21)', function () {
     const i = await readInsights(h.project, { since: at(DAY), now: at(NOW), pendingWarnAfterMs: WARN_2_DAYS });
     assert.deepEqual(i.period, { since: iso(DAY), until: iso(NOW) });
     assert.equal(i.files_read, 7, 'chain A and its results are older');
-    assert.deepEqual(i.overall, { ...zero, written: 6, picked_up: 4, pending: 2, accepted: 2, completed: 1, blocked: 1, pending_too_long: 1, unanswered_too_long: 1, median_pickup_ms: 70 * MIN, median_complete_ms: 50 * MIN, handbacks: 1 });
+    assert.deepEqual(i.overall, {
+      ...zero,
+      written: 6,
+      picked_up: 4,
+      pending: 2,
+      accepted: 2,
+      completed: 1,
+      blocked: 1,
+      pending_too_long: 1,
+      unanswered_too_long: 1,
+      median_pickup_ms: 70 * MIN,
+      median_complete_ms: 50 * MIN,
+      handbacks: 1,
+    });
     assert.equal(i.chains.total, 3);
   });
 
@@ -183,14 +257,21 @@ describe('insights of a generated history (issue 21)', function () {
     assert.equal(off.overall.pending_too_long + off.overall.unanswered_too_long, 0);
     assert.deepEqual(off.waiting, []);
     const hour = await readInsights(h.project, { now: at(NOW), pendingWarnAfterMs: 30 * MIN });
-    assert.deepEqual(hour.waiting.map((w) => w.id), [h.ids.B3, h.ids.B4, h.ids.C1, h.ids.D1]);
+    assert.deepEqual(
+      hour.waiting.map((w) => w.id),
+      [h.ids.B3, h.ids.B4, h.ids.C1, h.ids.D1],
+    );
   });
 
   it('CLI: "insights --json" prints the Insights object readInsights gives at the same instant', async () => {
     const r = await cli(['insights', '--json', '--since', '2026-11-21'], h.dir);
     assert.equal(r.code, EXIT_OK, r.err);
     const printed = InsightsSchema.parse(JSON.parse(r.out));
-    const expected = await readInsights(h.project, { since: new Date('2026-11-21T00:00:00.000Z'), now: new Date(printed.generated_at), pendingWarnAfterMs: WARN_2_DAYS });
+    const expected = await readInsights(h.project, {
+      since: new Date('2026-11-21T00:00:00.000Z'),
+      now: new Date(printed.generated_at),
+      pendingWarnAfterMs: WARN_2_DAYS,
+    });
     assert.deepEqual(printed, expected);
     assert.equal(printed.overall.written, 6);
   });
@@ -199,14 +280,43 @@ describe('insights of a generated history (issue 21)', function () {
     const lines = formatInsights(all).split('\n');
     assert.equal(lines[0], 'Handoff insights, all handoffs, until 2026-11-30 09:00 UTC (warning after 2 days waiting; times are medians)');
     const header = lines[2].split(/\s{2,}/);
-    assert.deepEqual(header, ['specialist', 'written', 'picked up', 'pending', 'accepted', 'in progress', 'complete', 'blocked', 'waiting too long', 'to pick up', 'to complete', 'hand-backs', 'retries', 'failing tests']);
+    assert.deepEqual(header, [
+      'specialist',
+      'written',
+      'picked up',
+      'pending',
+      'accepted',
+      'in progress',
+      'complete',
+      'blocked',
+      'waiting too long',
+      'to pick up',
+      'to complete',
+      'hand-backs',
+      'retries',
+      'failing tests',
+    ]);
     const row = (name: string) => lines.find((l) => l.startsWith(`${name} `))?.split(/\s{2,}/);
     assert.deepEqual(row('quality_reviewer'), ['quality_reviewer', '2', '1', '1', '0', '0', '1', '0', '0', '1 h', '4 h', '3', '1', '1']);
-    assert.deepEqual(row('implementation_engineer'), ['implementation_engineer', '2', '2', '0', '1', '0', '0', '1', '0', '1 d', '—', '1', '0', '0'], 'the median of 100 and 2,820 minutes: 1,460 minutes, 1 day and 20 minutes, shown in days and hours');
+    assert.deepEqual(
+      row('implementation_engineer'),
+      ['implementation_engineer', '2', '2', '0', '1', '0', '0', '1', '0', '1 d', '—', '1', '0', '0'],
+      'the median of 100 and 2,820 minutes: 1,460 minutes, 1 day and 20 minutes, shown in days and hours',
+    );
     assert.deepEqual(row('all'), ['all', '7', '5', '2', '2', '0', '2', '1', '2', '1 h', '2 h 25 min', '4', '1', '1']);
     assert.ok(lines.includes('Chains: 4 (3 of 1 hop, 1 of 4 hops); 1 reached the depth limit of 3 hops, 1 went past it on a confirmation.'), lines.join('\n'));
-    assert.ok(lines.includes(`- ${h.ids.B3} (to test_debug_engineer, from implementation_engineer, billing): accepted since 2026-11-21 11:40 UTC (8 days), never answered`), lines.join('\n'));
-    assert.ok(lines.includes(`- ${h.ids.B4} (to security_data_engineer, from test_debug_engineer, billing): pending since 2026-11-21 12:00 UTC (8 days), not picked up`), lines.join('\n'));
+    assert.ok(
+      lines.includes(
+        `- ${h.ids.B3} (to test_debug_engineer, from implementation_engineer, billing): accepted since 2026-11-21 11:40 UTC (8 days), never answered`,
+      ),
+      lines.join('\n'),
+    );
+    assert.ok(
+      lines.includes(
+        `- ${h.ids.B4} (to security_data_engineer, from test_debug_engineer, billing): pending since 2026-11-21 12:00 UTC (8 days), not picked up`,
+      ),
+      lines.join('\n'),
+    );
   });
 
   it('CLI: bad flags name the flag and the fix, exit 2, and print nothing else', async () => {
@@ -214,7 +324,10 @@ describe('insights of a generated history (issue 21)', function () {
       [['--since', 'last week'], /^ERROR: --since must be a date such as 2026-11-28 \(UTC\) or an ISO 8601 time with its zone/],
       [['--since', '2026-02-30'], /^ERROR: --since must be a date/],
       [['--since', '2999-01-01'], /^ERROR: --since 2999-01-01 is in the future/],
-      [['--pending-warn-after', 'soon'], /^ERROR: --pending-warn-after is "soon", which is not a duration — give --pending-warn-after a whole number and a unit/],
+      [
+        ['--pending-warn-after', 'soon'],
+        /^ERROR: --pending-warn-after is "soon", which is not a duration — give --pending-warn-after a whole number and a unit/,
+      ],
       [['--pending-warn-after', '0h'], /^ERROR: --pending-warn-after is "0h": a warning after no time at all/],
       [['--max-depth', '0'], /^ERROR: --max-depth must be from 1 to 100 hops \(got 0\)/],
       [['--summary', 'x'], /^ERROR: --summary is not an option of "insights"/],

@@ -71,7 +71,11 @@ window.__violations = [];
         'text/html',
       ],
     };
-    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+    });
     page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     page.on('console', (m) => m.type() === 'error' && violations.push(m.text()));
     await page.route(`${ORIGIN}/**`, (route) => {
@@ -112,20 +116,44 @@ window.__violations = [];
     const header = await page.locator('#figures thead th').allInnerTexts();
     assert.equal(header[0], 'Specialist');
     assert.equal(await page.locator('#figures thead th[scope="col"]').count(), header.length);
-    const rows = await page.locator('#figures tbody tr, #figures tfoot tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => (c as unknown as { innerText: string }).innerText)));
+    const rows = await page
+      .locator('#figures tbody tr, #figures tfoot tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => (c as unknown as { innerText: string }).innerText)));
     assert.deepEqual(rows, [
       ['Implementation engineer', '4', '3', '1', '1', '1', '0', '1', '1', '0', '2 h', '30 h', '3', '1', '1'],
       ['Quality reviewer', '3', '2', '1', '0', '1', '1', '0', '0', '0', '45 min', '—', '1', '0', '0'],
       ['Overall', '7', '5', '2', '1', '2', '1', '1', '1', '0', '1.5 h', '26 h', '4', '1', '1'],
     ]);
-    assert.deepEqual(header, ['Specialist', 'Written', 'Picked up', 'Completed', 'Blocked', 'Pending', 'Accepted', 'In progress', 'Pending too long', 'Unanswered too long', 'Median time to pick up', 'Median time to complete', 'Hand-backs', 'Retries', 'Tests failing at hand-back']);
+    assert.deepEqual(header, [
+      'Specialist',
+      'Written',
+      'Picked up',
+      'Completed',
+      'Blocked',
+      'Pending',
+      'Accepted',
+      'In progress',
+      'Pending too long',
+      'Unanswered too long',
+      'Median time to pick up',
+      'Median time to complete',
+      'Hand-backs',
+      'Retries',
+      'Tests failing at hand-back',
+    ]);
     assert.equal(await page.locator('#figures tbody th[scope="row"]').count(), 2);
     const waiting = await page.locator('#waiting li').allTextContents();
     assert.equal(waiting.length, 1);
-    assert.match(waiting[0], /Warning: Implementation engineer — not picked up for 3\.5 days \(since 2026-11-28 09:00 UTC\) · token-auth · 2026-11-28T09-00-00Z_implementation_engineer/);
+    assert.match(
+      waiting[0],
+      /Warning: Implementation engineer — not picked up for 3\.5 days \(since 2026-11-28 09:00 UTC\) · token-auth · 2026-11-28T09-00-00Z_implementation_engineer/,
+    );
     assert.equal(await page.locator('#waiting li .codicon-warning[aria-hidden="true"]').count(), 1);
     const chains = await page.locator('#chains tbody tr').evaluateAll((trs) => trs.map((tr) => (tr as unknown as { innerText: string }).innerText.split('\t')));
-    assert.deepEqual(chains, [['1', '1'], ['3', '1']]);
+    assert.deepEqual(chains, [
+      ['1', '1'],
+      ['3', '1'],
+    ]);
     assert.equal(await page.locator('#chains caption').innerText(), '2 chains by length');
     assert.match(await page.locator('#depth-limit').innerText(), /^1 reached the depth limit \(handoff\.maxHandoverDepth: 3 hops\); 0 went past it/);
     assert.match(await page.locator('#range').innerText(), /^All time, up to 2026-12-01 20:00 UTC · 11 handoff files read$/);
@@ -139,12 +167,28 @@ window.__violations = [];
     assert.equal(await charts.nth(1).getAttribute('aria-label'), 'Quality reviewer: 3 written, 2 picked up, 1 completed, 0 blocked, 1 still pending');
     assert.deepEqual(await charts.nth(0).locator('.chart-value').allTextContents(), ['4', '3', '1', '1', '1']);
     // Bars in proportion: 4 of 4 fills the track, 3 of 4 three quarters (rounded to whole units).
-    const widths = await charts.nth(0).locator('rect.chart-bar').evaluateAll((rs) => rs.map((r) => Number(r.getAttribute('width'))));
+    const widths = await charts
+      .nth(0)
+      .locator('rect.chart-bar')
+      .evaluateAll((rs) => rs.map((r) => Number(r.getAttribute('width'))));
     const track = Number(await charts.nth(0).locator('rect.chart-track').first().getAttribute('width'));
     assert.deepEqual(widths, [track, Math.round((3 / 4) * track), Math.round(track / 4), Math.round(track / 4), Math.round(track / 4)]);
     // Themed by class: the bars take the theme's chart colour, the labels its foreground (the CSS loaded under the CSP).
-    assert.equal(await charts.nth(0).locator('rect.bar-written').evaluate((r) => (globalThis as unknown as Recorded).getComputedStyle(r).fill), 'rgb(55, 148, 255)');
-    assert.equal(await charts.nth(0).locator('text.chart-label').first().evaluate((r) => (globalThis as unknown as Recorded).getComputedStyle(r).fill), 'rgb(204, 204, 204)');
+    assert.equal(
+      await charts
+        .nth(0)
+        .locator('rect.bar-written')
+        .evaluate((r) => (globalThis as unknown as Recorded).getComputedStyle(r).fill),
+      'rgb(55, 148, 255)',
+    );
+    assert.equal(
+      await charts
+        .nth(0)
+        .locator('text.chart-label')
+        .first()
+        .evaluate((r) => (globalThis as unknown as Recorded).getComputedStyle(r).fill),
+      'rgb(204, 204, 204)',
+    );
     assert.equal(await page.locator('[style]').count(), 0, 'no inline style attribute anywhere');
   });
 
@@ -157,7 +201,10 @@ window.__violations = [];
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
     const sent = (await posts()).slice(1);
-    assert.deepEqual(sent, [{ type: 'setPeriod', period: '7d' }, { type: 'setPeriod', period: '30d' }]);
+    assert.deepEqual(sent, [
+      { type: 'setPeriod', period: '7d' },
+      { type: 'setPeriod', period: '30d' },
+    ]);
     for (const m of sent) assert.ok(InsightsToHostSchema.safeParse(m).success, 'every message the page sends is valid for the host');
     // The host answers 7 days late (stale: dropped), then 30 days: the focus stays on the picker.
     await post(show({ period: '7d', status: 'loading', insights: null }));
@@ -170,8 +217,34 @@ window.__violations = [];
   });
 
   it('an empty period says there are no handoffs yet and offers the timeline', async () => {
-    const zero = { ...SAMPLE.overall, written: 0, picked_up: 0, pending: 0, accepted: 0, in_progress: 0, completed: 0, blocked: 0, pending_too_long: 0, handbacks: 0, retries: 0, tests_failing_at_handback: 0, median_pickup_ms: null, median_complete_ms: null };
-    await post(show({ insights: { ...SAMPLE, overall: zero, specialists: [], waiting: [], chains: { total: 0, by_length: [], reached_depth_limit: 0, past_depth_limit: 0, max_depth: 3 }, files_read: 0 } }));
+    const zero = {
+      ...SAMPLE.overall,
+      written: 0,
+      picked_up: 0,
+      pending: 0,
+      accepted: 0,
+      in_progress: 0,
+      completed: 0,
+      blocked: 0,
+      pending_too_long: 0,
+      handbacks: 0,
+      retries: 0,
+      tests_failing_at_handback: 0,
+      median_pickup_ms: null,
+      median_complete_ms: null,
+    };
+    await post(
+      show({
+        insights: {
+          ...SAMPLE,
+          overall: zero,
+          specialists: [],
+          waiting: [],
+          chains: { total: 0, by_length: [], reached_depth_limit: 0, past_depth_limit: 0, max_depth: 3 },
+          files_read: 0,
+        },
+      }),
+    );
     await page.locator('#empty h2', { hasText: 'No handoffs yet' }).waitFor();
     assert.match(await page.locator('#empty').innerText(), /No handoffs yet in this workspace/);
     assert.equal(await page.locator('#figures').count(), 0);
@@ -194,7 +267,12 @@ window.__violations = [];
   it('drops a message that does not match the protocol, and nothing broke the CSP', async () => {
     await post(show());
     await page.locator('#figures').waitFor();
-    await page.evaluate(() => (globalThis as unknown as Recorded).postMessage({ type: 'show', status: 'ready', period: 'all', insights: { written: -1 }, specialists: [], pending_warn_after: '2d' }, '*'));
+    await page.evaluate(() =>
+      (globalThis as unknown as Recorded).postMessage(
+        { type: 'show', status: 'ready', period: 'all', insights: { written: -1 }, specialists: [], pending_warn_after: '2d' },
+        '*',
+      ),
+    );
     await page.waitForTimeout(100);
     assert.equal(await page.locator('#figures').count(), 1, 'the invalid message changed nothing');
     assert.deepEqual(await page.evaluate(() => (globalThis as unknown as Recorded).__violations), []);

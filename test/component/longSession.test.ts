@@ -54,7 +54,11 @@ const STATE_CHANGING = [
 ];
 
 const TEST_COMMANDS = Array.from({ length: 20 }, (_, k) => `npx vitest run packages/pkg-${k}/src`);
-const PLAN = Array.from({ length: 10 }, (_, k) => ({ content: `Step ${k + 1}: port module group ${k + 1} to the new parser`, status: k < 4 ? 'completed' : k === 4 ? 'in_progress' : 'pending', activeForm: `Porting group ${k + 1}` }));
+const PLAN = Array.from({ length: 10 }, (_, k) => ({
+  content: `Step ${k + 1}: port module group ${k + 1} to the new parser`,
+  status: k < 4 ? 'completed' : k === 4 ? 'in_progress' : 'pending',
+  activeForm: `Porting group ${k + 1}`,
+}));
 const PASTE = `Here is the failing output, please fix it:\n${Array.from({ length: 60 }, (_, k) => `  at parse (packages/pkg-${k % FOLDERS}/src/module-${k}.ts:${k + 1}:7) TypeError: cannot read 'tab'`).join('\n')}`;
 
 /** The transcript, in Claude Code's record shapes, and what a person reads in it. */
@@ -75,21 +79,44 @@ function transcript(ws: string): { file: string; tests: Array<{ cmd: RegExp; res
     const last = r === REQUESTS - 1;
     records.push(user(last ? PASTE : `Request ${r + 1}: port module ${r} of packages/pkg-${r % FOLDERS} and keep its API stable.`));
     if (last) break;
-    records.push(...call('Edit', { file_path: `${ws}/packages/pkg-${r % FOLDERS}/src/module-${r}.ts`, old_string: `${r}`, new_string: `${r + 1}` }, { is_error: false, content: 'The file has been updated.' }));
+    records.push(
+      ...call(
+        'Edit',
+        { file_path: `${ws}/packages/pkg-${r % FOLDERS}/src/module-${r}.ts`, old_string: `${r}`, new_string: `${r + 1}` },
+        { is_error: false, content: 'The file has been updated.' },
+      ),
+    );
     // Read-only: a search with "|" inside its quotes, and a pipeline.
     records.push(...call('Bash', { command: `rg "parse|tab|CRLF" packages/pkg-${r % FOLDERS} | head -20` }, { is_error: false, content: 'module.ts: parse' }));
     records.push(...call('Bash', { command: `git status --short | wc -l` }, { is_error: false, content: '12' }));
     // Tests: one or two runs a request, failing when the request number is a multiple of 3.
     for (const k of r % 2 ? [r % 20] : [r % 20, (r + 7) % 20]) {
       const failed = (r + k) % 3 === 0;
-      records.push(...call('Bash', { command: TEST_COMMANDS[k] }, failed ? { is_error: true, content: 'Exit code 1\n Tests  1 failed | 11 passed (12)' } : { is_error: false, content: ' Tests  12 passed (12)' }));
+      records.push(
+        ...call(
+          'Bash',
+          { command: TEST_COMMANDS[k] },
+          failed ? { is_error: true, content: 'Exit code 1\n Tests  1 failed | 11 passed (12)' } : { is_error: false, content: ' Tests  12 passed (12)' },
+        ),
+      );
       tests.push({ cmd: new RegExp(`^${TEST_COMMANDS[k].replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`), result: failed ? 'failed' : 'passed' });
     }
     records.push(...call('Bash', { command: STATE_CHANGING[r % STATE_CHANGING.length] }, { is_error: false, content: 'done' }));
     if (r === 120) records.push(...call('TodoWrite', { todos: PLAN }, { is_error: false, content: 'Todos have been modified successfully.' }));
     if (r === 100) {
-      records.push({ type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', compactMetadata: { trigger: 'auto', preTokens: 160_000 }, ...base() });
-      records.push(user('This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:\nSummary: modules 0–100 ported; vitest red in pkg-3.', { isCompactSummary: true, isVisibleInTranscriptOnly: true }));
+      records.push({
+        type: 'system',
+        subtype: 'compact_boundary',
+        content: 'Conversation compacted',
+        compactMetadata: { trigger: 'auto', preTokens: 160_000 },
+        ...base(),
+      });
+      records.push(
+        user(
+          'This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:\nSummary: modules 0–100 ported; vitest red in pkg-3.',
+          { isCompactSummary: true, isVisibleInTranscriptOnly: true },
+        ),
+      );
     }
     records.push(assistant([{ type: 'text', text: `Ported module ${r}; ${r % 3 ? 'tests pass' : 'one test still fails'}.` }]));
   }
@@ -106,7 +133,10 @@ describe('a 200-request session over 2,000 changed files, at 3,000 tokens', func
     const { ws, changed } = changedRepository();
     assert.equal(changed.length, 2_000, 'git reports 2,000 changed files');
     const log = transcript(ws);
-    const r = await handover({ specialist: 'implementation_engineer', topic: 'parser port', draft: true, max_context_tokens: BUDGET }, { workspaceRoot: ws, sessionLog: { mode: log.file } });
+    const r = await handover(
+      { specialist: 'implementation_engineer', topic: 'parser port', draft: true, max_context_tokens: BUDGET },
+      { workspaceRoot: ws, sessionLog: { mode: log.file } },
+    );
     assert.equal(r.status, 'ok', r.status === 'error' ? r.message : '');
     if (r.status !== 'ok') return;
     assert.ok(r.package.estimated_tokens <= BUDGET, `${r.package.estimated_tokens} tokens`);
@@ -125,7 +155,10 @@ describe('a 200-request session over 2,000 changed files, at 3,000 tokens', func
     // Read-only commands are no commands run; the user's 200 requests are counted, the summary the agent's.
     assert.ok(!/`rg "parse\|tab/.test(text) && !/`git status --short/.test(text), 'read-only commands are left out');
     assert.equal(r.package.user_requests_omitted + r.package.user_requests.length, REQUESTS);
-    assert.match(text, /## Compaction summary\n\n_(?:The agent's own summary when claude-code compacted the conversation \(auto, |claude-code compacted the conversation \(auto, [^)]+\); the agent's summary \([\d,]+ characters\) was cut to fit)/);
+    assert.match(
+      text,
+      /## Compaction summary\n\n_(?:The agent's own summary when claude-code compacted the conversation \(auto, |claude-code compacted the conversation \(auto, [^)]+\); the agent's summary \([\d,]+ characters\) was cut to fit)/,
+    );
     for (const section of ['tests_run', 'commands_run', 'touched_files'] as const) {
       assert.equal(r.package.dropped.find((d) => d.section === section)?.count ?? 0, 0, `${section} cut`);
     }

@@ -81,7 +81,10 @@ describe('MCP server (stdio, SDK client)', function () {
 
   it('lists the five tools with their input schemas', async () => {
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name), [...MCP_TOOL_NAMES]);
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      [...MCP_TOOL_NAMES],
+    );
     // Issue 18 adds request_full_history.
     assert.deepEqual(MCP_TOOL_NAMES, ['handover_to_specialist', 'list_specialists', 'prior_handoffs', 'record_result', 'request_full_history']);
     const byName = new Map<string, Tool>(tools.map((t) => [t.name, t]));
@@ -92,7 +95,16 @@ describe('MCP server (stdio, SDK client)', function () {
     }
     const handover = byName.get('handover_to_specialist')!;
     assert.deepEqual([...(handover.inputSchema.required ?? [])].sort(), ['specialist_profile', 'topic']);
-    for (const k of ['summary', 'recent_turns', 'decisions', 'artifacts', 'return_condition', 'handover_reason', 'max_context_tokens', 'include_recent_turns']) {
+    for (const k of [
+      'summary',
+      'recent_turns',
+      'decisions',
+      'artifacts',
+      'return_condition',
+      'handover_reason',
+      'max_context_tokens',
+      'include_recent_turns',
+    ]) {
       assert.ok(k in handover.inputSchema.properties!, k);
     }
     const record = byName.get('record_result')!;
@@ -106,7 +118,7 @@ describe('MCP server (stdio, SDK client)', function () {
     assert.equal(byName.get('list_specialists')!.annotations?.readOnlyHint, true);
   });
 
-  it('handover_to_specialist with the seed\'s example arguments returns the result object of runHandoverTool', async () => {
+  it("handover_to_specialist with the seed's example arguments returns the result object of runHandoverTool", async () => {
     const result = (await client.callTool({ name: 'handover_to_specialist', arguments: seedArguments(repo) })) as CallToolResult;
     assert.notEqual(result.isError, true, text(result));
     handed = HandoverOkSchema.parse(result.structuredContent);
@@ -118,15 +130,22 @@ describe('MCP server (stdio, SDK client)', function () {
     assert.ok(existsSync(handed.handoff_file), handed.handoff_file);
     assert.ok(existsSync(handed.briefing.path), handed.briefing.path);
     assert.ok(handed.handoff_file.startsWith(path.join(repo, '.handoff', 'handoffs')));
-    assert.deepEqual(handed.package.touched_files.map((f) => [f.path, f.status]).sort(), [['src/hero.css', '?'], ['src/hero.tsx', 'M']]);
+    assert.deepEqual(handed.package.touched_files.map((f) => [f.path, f.status]).sort(), [
+      ['src/hero.css', '?'],
+      ['src/hero.tsx', 'M'],
+    ]);
     const parsed = parseHandoff(readFileSync(handed.handoff_file, 'utf8'));
     assert.ok(parsed.ok);
-    assert.equal(parsed.handoff.frontmatter.from, 'mcp-test-client', 'from: the client\'s name from the handshake');
+    assert.equal(parsed.handoff.frontmatter.from, 'mcp-test-client', "from: the client's name from the handshake");
     assert.equal(parsed.handoff.frontmatter.return_condition, 'When the hero has a design the user approved');
 
     // The same call in this process, on a twin repository: the same result object.
     const twin = repoWithHero();
-    const local = await runHandoverTool(seedArguments(twin), { defaultRoot: twin, from: 'mcp-test-client', environment: (root) => ({ workspaceRoot: root, sessionLog: { mode: 'none' } }) });
+    const local = await runHandoverTool(seedArguments(twin), {
+      defaultRoot: twin,
+      from: 'mcp-test-client',
+      environment: (root) => ({ workspaceRoot: root, sessionLog: { mode: 'none' } }),
+    });
     assert.ok(local.ok, local.ok ? '' : local.text);
     assert.deepEqual(keyPaths(handed), keyPaths(local.result));
     const stable = (r: HandoverOk) => ({
@@ -177,7 +196,10 @@ describe('MCP server (stdio, SDK client)', function () {
     for (const s of BUILTIN_SPECIALISTS) {
       const got = listed.find((x) => x.id === s.id);
       assert.ok(got, s.id);
-      assert.deepEqual([got.label, got.persona_marker, got.mandate, got.return_condition, got.source], [s.label, s.personaMarker, s.mandate, s.returnCondition, 'builtin']);
+      assert.deepEqual(
+        [got.label, got.persona_marker, got.mandate, got.return_condition, got.source],
+        [s.label, s.personaMarker, s.mandate, s.returnCondition, 'builtin'],
+      );
     }
   });
 
@@ -193,11 +215,20 @@ describe('MCP server (stdio, SDK client)', function () {
     assert.equal(structured.budget_bytes, 30 * 1024);
     assert.ok(structured.included >= 1);
     assert.deepEqual(
-      { name: structured.entries[0].name, kind: structured.entries[0].kind, id: structured.entries[0].id, status: structured.entries[0].status, specialist: structured.entries[0].specialist },
+      {
+        name: structured.entries[0].name,
+        kind: structured.entries[0].kind,
+        id: structured.entries[0].id,
+        status: structured.entries[0].status,
+        specialist: structured.entries[0].specialist,
+      },
       { name, kind: 'handoff', id: handed.package.id, status: 'pending', specialist: 'frontend_designer' },
     );
 
-    const back = (await client.callTool({ name: 'record_result', arguments: { specialist: 'frontend_designer', summary: 'Hero approved by the user.', criteria_met: 'all' } })) as CallToolResult;
+    const back = (await client.callTool({
+      name: 'record_result',
+      arguments: { specialist: 'frontend_designer', summary: 'Hero approved by the user.', criteria_met: 'all' },
+    })) as CallToolResult;
     assert.notEqual(back.isError, true, text(back));
     const outcome = back.structuredContent as { entries: Array<{ handoff_id: string; result_file: string; status: string }>; note_file: string | null };
     assert.equal(outcome.entries.length, 1);
@@ -211,7 +242,7 @@ describe('MCP server (stdio, SDK client)', function () {
     assert.equal(answered?.frontmatter.status, 'complete');
 
     const after = (await client.callTool({ name: 'prior_handoffs', arguments: { max_entries: 1 } })) as CallToolResult;
-    const newest = (after.structuredContent as { entries: Array<Record<string, unknown>>; entries_omitted: number });
+    const newest = after.structuredContent as { entries: Array<Record<string, unknown>>; entries_omitted: number };
     assert.equal(newest.entries.length, 1);
     assert.equal(newest.entries[0].kind, 'result');
     assert.equal(newest.entries[0].parent_id, handed.package.id);
@@ -227,7 +258,12 @@ describe('MCP server (stdio, SDK client)', function () {
     const messages = [
       { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'piped', version: '1' } } },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
-      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'handover_to_specialist', arguments: { specialist_profile: 'hacker', topic: 'piped call' } } },
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'handover_to_specialist', arguments: { specialist_profile: 'hacker', topic: 'piped call' } },
+      },
     ];
     const r = spawnSync(process.execPath, [...CLI_FROM_SOURCE, 'mcp', '--cwd', dir], {
       cwd: REPO_ROOT,
@@ -238,8 +274,14 @@ describe('MCP server (stdio, SDK client)', function () {
     });
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stderr, '', 'nothing on stderr when the server starts and its calls succeed (VS Code logs MCP stderr as warnings)');
-    const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { id: number; result: CallToolResult });
-    assert.deepEqual(lines.map((l) => l.id), [1, 2]);
+    const lines = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: number; result: CallToolResult });
+    assert.deepEqual(
+      lines.map((l) => l.id),
+      [1, 2],
+    );
     const handed = HandoverOkSchema.parse(lines[1].result.structuredContent);
     assert.ok(existsSync(handed.handoff_file));
     const parsed = parseHandoff(readFileSync(handed.handoff_file, 'utf8'));

@@ -37,7 +37,8 @@ describe('MCP server: budget presets of handover_to_specialist', function () {
     repo = initRepo();
     write(repo, 'README.md', '# app\n');
     commitAll(repo, 'initial');
-    for (const folder of FOLDERS) for (let i = 0; i < 100; i++) write(repo, `${folder}/module-${String(i).padStart(3, '0')}.ts`, `export const m${i} = ${i};\n`);
+    for (const folder of FOLDERS)
+      for (let i = 0; i < 100; i++) write(repo, `${folder}/module-${String(i).padStart(3, '0')}.ts`, `export const m${i} = ${i};\n`);
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [...CLI_FROM_SOURCE, 'mcp', '--cwd', repo],
@@ -54,7 +55,11 @@ describe('MCP server: budget presets of handover_to_specialist', function () {
     cleanupTempDirs();
   });
 
-  const call = async (args: Record<string, unknown>) => (await client.callTool({ name: 'handover_to_specialist', arguments: { specialist_profile: 'quality_reviewer', parent: 'none', ...args } })) as CallToolResult;
+  const call = async (args: Record<string, unknown>) =>
+    (await client.callTool({
+      name: 'handover_to_specialist',
+      arguments: { specialist_profile: 'quality_reviewer', parent: 'none', ...args },
+    })) as CallToolResult;
 
   it('lists budget as an enum of the presets beside max_context_tokens', async () => {
     const { tools } = await client.listTools();
@@ -78,7 +83,10 @@ describe('MCP server: budget presets of handover_to_specialist', function () {
     assert.equal(parsed.handoff.frontmatter.max_context_tokens, BUDGET_PRESETS.small);
     const touched = parsed.handoff.sections.get('Touched files') ?? '';
     for (const folder of FOLDERS) assert.ok(touched.includes(`- \`${folder}/\` — 100 files (? 100)`), `${folder} rolled up with its count:\n${touched}`);
-    assert.ok(ok.package.dropped.some((d) => d.section === 'touched_files' && (d.shortened ?? 0) === 300), JSON.stringify(ok.package.dropped));
+    assert.ok(
+      ok.package.dropped.some((d) => d.section === 'touched_files' && (d.shortened ?? 0) === 300),
+      JSON.stringify(ok.package.dropped),
+    );
   });
 
   it('budget "large" hands over with 8,000 tokens', async () => {
@@ -92,7 +100,10 @@ describe('MCP server: budget presets of handover_to_specialist', function () {
   it('refuses a preset beside max_context_tokens, and a name that is no preset, as isError naming the arguments', async () => {
     const both = await call({ topic: 'both', budget: 'small', max_context_tokens: 2000 });
     assert.equal(both.isError, true);
-    assert.match(text(both), /^ERROR: budget and max_context_tokens are both given — give one of them: a preset \(small, default, large\) or a number of tokens/);
+    assert.match(
+      text(both),
+      /^ERROR: budget and max_context_tokens are both given — give one of them: a preset \(small, default, large\) or a number of tokens/,
+    );
     const unknown = await call({ topic: 'unknown', budget: 'huge' });
     assert.equal(unknown.isError, true);
     assert.equal(text(unknown), 'ERROR: budget must be one of: small, default, large');

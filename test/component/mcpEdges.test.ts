@@ -31,7 +31,12 @@ describe('MCP server: malformed calls get tool errors in our words', function ()
 
   before(async () => {
     repo = repoWithWork();
-    const server = createMcpServer({ version: '0.0.0', defaultRoot: repo, allowedRoots: [repo], environment: (root) => ({ workspaceRoot: root, sessionLog: { mode: 'none' } }) });
+    const server = createMcpServer({
+      version: '0.0.0',
+      defaultRoot: repo,
+      allowedRoots: [repo],
+      environment: (root) => ({ workspaceRoot: root, sessionLog: { mode: 'none' } }),
+    });
     const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     client = new Client({ name: 'edge-test-client', version: '1.0.0' });
@@ -76,10 +81,19 @@ describe('MCP server: malformed calls get tool errors in our words', function ()
       assert.equal(text(r), `ERROR: ${field}.1 items must be at most ${MAX_ITEM_CHARS.toLocaleString('en')} characters`);
     }
     assert.equal(existsSync(path.join(repo, '.handoff', 'handoffs')), false, 'nothing written');
-    const ok = await call('handover_to_specialist', { specialist_profile: 'quality_reviewer', topic: 'limits', recent_turns: [`user: ${'y'.repeat(MAX_ITEM_CHARS - 6)}`], include_recent_turns: 1, max_context_tokens: 100_000 });
+    const ok = await call('handover_to_specialist', {
+      specialist_profile: 'quality_reviewer',
+      topic: 'limits',
+      recent_turns: [`user: ${'y'.repeat(MAX_ITEM_CHARS - 6)}`],
+      include_recent_turns: 1,
+      max_context_tokens: 100_000,
+    });
     assert.equal(ok.isError, undefined, text(ok));
     const turns = (ok.structuredContent as { package: { recent_turns: Array<{ role: string; text: string }> } }).package.recent_turns;
-    assert.deepEqual(turns.map((t) => [t.role, t.text.length]), [['user', MAX_ITEM_CHARS - 6]]);
+    assert.deepEqual(
+      turns.map((t) => [t.role, t.text.length]),
+      [['user', MAX_ITEM_CHARS - 6]],
+    );
   });
 
   it('record_result refuses a criteria_met item over the limit the same way', async () => {

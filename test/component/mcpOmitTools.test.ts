@@ -52,7 +52,13 @@ describe('MCP server: tools the VS Code definition omits', function () {
 
   it("started as VS Code's definition says, it lists every tool but the language model tools', and refuses a call to those", async () => {
     // The omitted tools are the ones src/vscode/agents/mcpServerDefinitionProvider.ts passes (issue 18 adds request_full_history).
-    const [spec] = mcpServerSpecs({ execPath: process.execPath, extensionPath: '/ext', folders: [{ name: 'repo', path: repo }], version: '0.1.0', omitTools: LANGUAGE_MODEL_TOOL_NAMES });
+    const [spec] = mcpServerSpecs({
+      execPath: process.execPath,
+      extensionPath: '/ext',
+      folders: [{ name: 'repo', path: repo }],
+      version: '0.1.0',
+      omitTools: LANGUAGE_MODEL_TOOL_NAMES,
+    });
     assert.equal(spec.args[0], path.join('/ext', 'dist', 'cli.js'));
     assert.deepEqual(spec.args.slice(1), ['mcp', '--cwd', repo, '--omit-tool', 'handover_to_specialist', '--omit-tool', 'request_full_history']);
     const client = await connect(spec.args.slice(1));
@@ -66,7 +72,10 @@ describe('MCP server: tools the VS Code definition omits', function () {
     assert.equal(refused.isError, true);
     const first = refused.content[0];
     assert.ok(first?.type === 'text');
-    assert.match(first.text, /^ERROR: handover_to_specialist is not offered by this server \(started with --omit-tool handover_to_specialist;.*\) — the tools here are: list_specialists, prior_handoffs, record_result$/);
+    assert.match(
+      first.text,
+      /^ERROR: handover_to_specialist is not offered by this server \(started with --omit-tool handover_to_specialist;.*\) — the tools here are: list_specialists, prior_handoffs, record_result$/,
+    );
     const history = (await client.callTool({ name: HISTORY_TOOL_NAME, arguments: {} })) as CallToolResult;
     assert.equal(history.isError, true);
     assert.ok(history.content[0]?.type === 'text' && history.content[0].text.startsWith('ERROR: request_full_history is not offered by this server'));
@@ -78,7 +87,10 @@ describe('MCP server: tools the VS Code definition omits', function () {
     const client = await connect(['mcp', '--cwd', repo]);
     clients.push(client);
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name), [...MCP_TOOL_NAMES]);
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      [...MCP_TOOL_NAMES],
+    );
     assert.ok(MCP_TOOL_NAMES.includes(HANDOVER_TOOL_NAME));
   });
 
@@ -86,6 +98,9 @@ describe('MCP server: tools the VS Code definition omits', function () {
     const r = await cli(['mcp', '--cwd', repo, '--omit-tool', 'handover', '--omit-tool', 'record_result'], repo);
     assert.equal(r.code, 2);
     assert.equal(r.out, '');
-    assert.equal(r.err, 'ERROR: --omit-tool "handover" names no tool of this server — pass one of handover_to_specialist, list_specialists, prior_handoffs, record_result, request_full_history');
+    assert.equal(
+      r.err,
+      'ERROR: --omit-tool "handover" names no tool of this server — pass one of handover_to_specialist, list_specialists, prior_handoffs, record_result, request_full_history',
+    );
   });
 });

@@ -79,7 +79,9 @@ class RawServer {
       const i = this.replies.findIndex(match);
       if (i >= 0) return this.replies.splice(i, 1)[0];
       if (Date.now() > deadline || this.closed) {
-        assert.fail(`no reply for ${what} (exit ${this.child.exitCode}); replies not taken: ${JSON.stringify(this.replies).slice(0, 2000)}\nstderr: ${this.stderr}`);
+        assert.fail(
+          `no reply for ${what} (exit ${this.child.exitCode}); replies not taken: ${JSON.stringify(this.replies).slice(0, 2000)}\nstderr: ${this.stderr}`,
+        );
       }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, 200);
@@ -103,7 +105,12 @@ class RawServer {
 
   /** The MCP handshake. */
   async initialize(): Promise<void> {
-    await this.send({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw-client', version: '1' } } });
+    await this.send({
+      jsonrpc: '2.0',
+      id: 'init',
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw-client', version: '1' } },
+    });
     assert.ok((await this.answer('init')).result, 'initialize is answered');
     await this.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   }
@@ -113,7 +120,11 @@ class RawServer {
     await this.send({ jsonrpc: '2.0', id: `${tag}-list`, method: 'tools/list' });
     await this.send({ jsonrpc: '2.0', id: `${tag}-call`, method: 'tools/call', params: { name: 'list_specialists', arguments: {} } });
     const list = await this.answer(`${tag}-list`);
-    assert.deepEqual((list.result?.tools as Tool[] | undefined)?.map((t) => t.name), [...MCP_TOOL_NAMES], `tools/list after ${tag}`);
+    assert.deepEqual(
+      (list.result?.tools as Tool[] | undefined)?.map((t) => t.name),
+      [...MCP_TOOL_NAMES],
+      `tools/list after ${tag}`,
+    );
     const call = (await this.answer(`${tag}-call`)).result as CallToolResult | undefined;
     assert.ok(call && call.isError !== true, `tools/call after ${tag}: ${JSON.stringify(call)}`);
     assert.ok(((call.structuredContent as { specialists: unknown[] }).specialists ?? []).length >= 5, `list_specialists after ${tag}`);
@@ -160,24 +171,102 @@ describe('MCP server over stdio: every bad line gets a JSON-RPC error and the se
     const cases: Array<[string, string, Reply['id'], number, string | RegExp]> = [
       ['a line cut short', '{"jsonrpc":"2.0","id":"cut","method":"tools/list"', null, -32700, /^Parse error: the line is not valid JSON \(.+\)$/],
       ['a line of words', 'hello server', null, -32700, /^Parse error: the line is not valid JSON \(.+\)$/],
-      ['a batch', `[${line({ jsonrpc: '2.0', id: 'b1', method: 'tools/list' })},${line({ jsonrpc: '2.0', id: 'b2', method: 'tools/call', params: { name: 'list_specialists' } })}]`, null, -32600, BATCH],
+      [
+        'a batch',
+        `[${line({ jsonrpc: '2.0', id: 'b1', method: 'tools/list' })},${line({ jsonrpc: '2.0', id: 'b2', method: 'tools/call', params: { name: 'list_specialists' } })}]`,
+        null,
+        -32600,
+        BATCH,
+      ],
       ['an empty batch', '[]', null, -32600, BATCH],
-      ['an object as id', line({ jsonrpc: '2.0', id: { n: 1 }, method: 'tools/list' }), null, -32600, 'Invalid Request: "id" must be a string or an integer, not an object'],
-      ['a boolean as id', line({ jsonrpc: '2.0', id: true, method: 'tools/list' }), null, -32600, 'Invalid Request: "id" must be a string or an integer, not a boolean (true)'],
+      [
+        'an object as id',
+        line({ jsonrpc: '2.0', id: { n: 1 }, method: 'tools/list' }),
+        null,
+        -32600,
+        'Invalid Request: "id" must be a string or an integer, not an object',
+      ],
+      [
+        'a boolean as id',
+        line({ jsonrpc: '2.0', id: true, method: 'tools/list' }),
+        null,
+        -32600,
+        'Invalid Request: "id" must be a string or an integer, not a boolean (true)',
+      ],
       ['null as id', line({ jsonrpc: '2.0', id: null, method: 'tools/list' }), null, -32600, 'Invalid Request: "id" must be a string or an integer, not null'],
-      ['a fraction as id', line({ jsonrpc: '2.0', id: 1.5, method: 'tools/list' }), null, -32600, 'Invalid Request: "id" must be a string or an integer, not a number (1.5)'],
+      [
+        'a fraction as id',
+        line({ jsonrpc: '2.0', id: 1.5, method: 'tools/list' }),
+        null,
+        -32600,
+        'Invalid Request: "id" must be a string or an integer, not a number (1.5)',
+      ],
       ['a number as the message', '42', null, -32600, 'Invalid Request: a message must be a JSON object, not a number (42)'],
-      ['another JSON-RPC version', line({ jsonrpc: '1.0', id: 'v1', method: 'tools/list' }), 'v1', -32600, 'Invalid Request: "jsonrpc" must be "2.0", not a string ("1.0")'],
+      [
+        'another JSON-RPC version',
+        line({ jsonrpc: '1.0', id: 'v1', method: 'tools/list' }),
+        'v1',
+        -32600,
+        'Invalid Request: "jsonrpc" must be "2.0", not a string ("1.0")',
+      ],
       ['no jsonrpc', line({ id: 'v2', method: 'tools/list' }), 'v2', -32600, 'Invalid Request: "jsonrpc" must be "2.0"'],
       ['a number as method', line({ jsonrpc: '2.0', id: 'm1', method: 5 }), 'm1', -32600, 'Invalid Request: "method" must be a string, not a number (5)'],
-      ['an unknown member', line({ jsonrpc: '2.0', id: 'u1', method: 'tools/list', extra: 1 }), 'u1', -32600, 'Invalid Request: unknown member "extra" — a request has "jsonrpc", "id", "method" and "params"'],
-      ['a string as params of a notification', line({ jsonrpc: '2.0', method: 'notifications/initialized', params: 'x' }), null, -32600, 'Invalid Request: "params" must be an object, not a string ("x")'],
-      ['a malformed response (its id is not echoed)', line({ jsonrpc: '2.0', id: 'r1', result: 5 }), null, -32600, 'Invalid Request: a response needs a string or integer "id" and either "result" (an object) or "error" (with an integer "code" and a string "message"), not both'],
-      ['params as a list', line({ jsonrpc: '2.0', id: 'l1', method: 'tools/list', params: [1] }), 'l1', -32602, 'Invalid params: "params" must be an object of named parameters, not a list'],
-      ['a number as a tool name', line({ jsonrpc: '2.0', id: 'n1', method: 'tools/call', params: { name: 42, arguments: {} } }), 'n1', -32602, `Invalid params: name must be a string: the name of the tool to call — the tools are: ${TOOLS}`],
-      ['a call without a tool name', line({ jsonrpc: '2.0', id: 'n2', method: 'tools/call', params: { arguments: {} } }), 'n2', -32602, `Invalid params: name is required: the name of the tool to call — the tools are: ${TOOLS}`],
-      ['a call without params', line({ jsonrpc: '2.0', id: 'n3', method: 'tools/call' }), 'n3', -32602, `Invalid params: name is required: the name of the tool to call — the tools are: ${TOOLS}`],
-      ['a number as the tools/list cursor', line({ jsonrpc: '2.0', id: 'c1', method: 'tools/list', params: { cursor: 5 } }), 'c1', -32602, 'Invalid params: cursor must be a string'],
+      [
+        'an unknown member',
+        line({ jsonrpc: '2.0', id: 'u1', method: 'tools/list', extra: 1 }),
+        'u1',
+        -32600,
+        'Invalid Request: unknown member "extra" — a request has "jsonrpc", "id", "method" and "params"',
+      ],
+      [
+        'a string as params of a notification',
+        line({ jsonrpc: '2.0', method: 'notifications/initialized', params: 'x' }),
+        null,
+        -32600,
+        'Invalid Request: "params" must be an object, not a string ("x")',
+      ],
+      [
+        'a malformed response (its id is not echoed)',
+        line({ jsonrpc: '2.0', id: 'r1', result: 5 }),
+        null,
+        -32600,
+        'Invalid Request: a response needs a string or integer "id" and either "result" (an object) or "error" (with an integer "code" and a string "message"), not both',
+      ],
+      [
+        'params as a list',
+        line({ jsonrpc: '2.0', id: 'l1', method: 'tools/list', params: [1] }),
+        'l1',
+        -32602,
+        'Invalid params: "params" must be an object of named parameters, not a list',
+      ],
+      [
+        'a number as a tool name',
+        line({ jsonrpc: '2.0', id: 'n1', method: 'tools/call', params: { name: 42, arguments: {} } }),
+        'n1',
+        -32602,
+        `Invalid params: name must be a string: the name of the tool to call — the tools are: ${TOOLS}`,
+      ],
+      [
+        'a call without a tool name',
+        line({ jsonrpc: '2.0', id: 'n2', method: 'tools/call', params: { arguments: {} } }),
+        'n2',
+        -32602,
+        `Invalid params: name is required: the name of the tool to call — the tools are: ${TOOLS}`,
+      ],
+      [
+        'a call without params',
+        line({ jsonrpc: '2.0', id: 'n3', method: 'tools/call' }),
+        'n3',
+        -32602,
+        `Invalid params: name is required: the name of the tool to call — the tools are: ${TOOLS}`,
+      ],
+      [
+        'a number as the tools/list cursor',
+        line({ jsonrpc: '2.0', id: 'c1', method: 'tools/list', params: { cursor: 5 } }),
+        'c1',
+        -32602,
+        'Invalid params: cursor must be a string',
+      ],
       ['an unknown method (the SDK answers it)', line({ jsonrpc: '2.0', id: 'x1', method: 'tools/nope' }), 'x1', -32601, 'Method not found'],
     ];
     for (const [i, [what, raw, id, code, message]] of cases.entries()) {
@@ -192,7 +281,7 @@ describe('MCP server over stdio: every bad line gets a JSON-RPC error and the se
     // Blank lines carry no message: nothing answers them, and the server reads on.
     await server.write('\n  \r\n\n');
     await server.stillServes('after-blank');
-    assert.deepEqual(server.untaken(), [], 'one reply per line: the batch\'s requests never ran, blank lines got none');
+    assert.deepEqual(server.untaken(), [], "one reply per line: the batch's requests never ran, blank lines got none");
     assert.match(server.stderr, /^specialist-handoff mcp: protocol error: Parse error: /m, 'each bad line is one diagnostic line on stderr');
     assert.match(server.stderr, /^specialist-handoff mcp: protocol error: Invalid params: name must be a string: /m, 'so is a call refused for its params');
   });
@@ -207,7 +296,9 @@ describe('MCP server over stdio: every bad line gets a JSON-RPC error and the se
     let n = 0;
     let checked = 0;
     for (const tool of tools) {
-      for (const [arg, schema] of Object.entries(tool.inputSchema.properties ?? {}) as Array<[string, { type?: string; items?: { type?: string }; anyOf?: unknown }]>) {
+      for (const [arg, schema] of Object.entries(tool.inputSchema.properties ?? {}) as Array<
+        [string, { type?: string; items?: { type?: string }; anyOf?: unknown }]
+      >) {
         const wrong: Array<[unknown, string]> = [];
         if (schema.anyOf) wrong.push([true, arg]);
         else if (schema.type === 'string') wrong.push([42, arg]);
@@ -234,7 +325,11 @@ describe('MCP server over stdio: every bad line gets a JSON-RPC error and the se
       ['handover_to_specialist', { specialist_profile: 'quality_reviewer', topic: null }, 'ERROR: topic must be a string'],
       ['handover_to_specialist', { specialist_profile: 'quality_reviewer', topic: 't', decisions: [42] }, 'ERROR: decisions.0 must be a string'],
       ['handover_to_specialist', { specialist_profile: 'quality_reviewer', topic: 't', decisions: 'one' }, 'ERROR: decisions must be a list of strings'],
-      ['handover_to_specialist', { specialist_profile: 'quality_reviewer', topic: 't', max_context_tokens: '12' }, 'ERROR: max_context_tokens must be a number'],
+      [
+        'handover_to_specialist',
+        { specialist_profile: 'quality_reviewer', topic: 't', max_context_tokens: '12' },
+        'ERROR: max_context_tokens must be a number',
+      ],
       ['handover_to_specialist', { topic: 't' }, 'ERROR: specialist_profile is required'],
       ['record_result', { specialist: 42 }, 'ERROR: specialist must be a string'],
       ['record_result', { specialist: 'quality_reviewer', proceed_if_taken: 'yes' }, 'ERROR: proceed_if_taken must be true or false'],
@@ -263,7 +358,12 @@ describe('MCP server over stdio: a line over 10 MiB', function () {
     const server = new RawServer(repo);
     await server.initialize();
     // A valid tools/call, were it read: its project_root alone is 11 MiB.
-    const huge = line({ jsonrpc: '2.0', id: 'huge', method: 'tools/call', params: { name: 'list_specialists', arguments: { project_root: 'x'.repeat(11 * 1024 * 1024) } } });
+    const huge = line({
+      jsonrpc: '2.0',
+      id: 'huge',
+      method: 'tools/call',
+      params: { name: 'list_specialists', arguments: { project_root: 'x'.repeat(11 * 1024 * 1024) } },
+    });
     const before = line({ jsonrpc: '2.0', id: 'before', method: 'tools/call', params: { name: 'list_specialists', arguments: {} } });
     const after = line({ jsonrpc: '2.0', id: 'after', method: 'tools/call', params: { name: 'list_specialists', arguments: {} } });
     await server.write(`${before}\n${huge}\n${after}\n`);
@@ -272,7 +372,10 @@ describe('MCP server over stdio: a line over 10 MiB', function () {
     assert.deepEqual(refused, {
       jsonrpc: '2.0',
       id: null,
-      error: { code: -32600, message: 'Invalid Request: the message is larger than the limit of 10,485,760 bytes and was discarded — send each message as one line within the limit' },
+      error: {
+        code: -32600,
+        message: 'Invalid Request: the message is larger than the limit of 10,485,760 bytes and was discarded — send each message as one line within the limit',
+      },
     });
     for (const id of ['before', 'after']) {
       const result = (await server.answer(id)).result as unknown as CallToolResult;
@@ -284,7 +387,9 @@ describe('MCP server over stdio: a line over 10 MiB', function () {
 
     // A handover still running when standard input ends is answered, then the server exits 0;
     // a last line without a line break is a message too.
-    await server.write(`${line({ jsonrpc: '2.0', id: 'last-call', method: 'tools/call', params: { name: 'handover_to_specialist', arguments: { specialist_profile: 'quality_reviewer', topic: 'after the huge line' } } })}\n`);
+    await server.write(
+      `${line({ jsonrpc: '2.0', id: 'last-call', method: 'tools/call', params: { name: 'handover_to_specialist', arguments: { specialist_profile: 'quality_reviewer', topic: 'after the huge line' } } })}\n`,
+    );
     await server.write(line({ jsonrpc: '2.0', id: 'tail', method: 'tools/list' }));
     server.child.stdin.end();
     assert.equal(await server.exited, 0, server.stderr);
@@ -292,7 +397,10 @@ describe('MCP server over stdio: a line over 10 MiB', function () {
     assert.ok(handed && handed.isError !== true, JSON.stringify(handed));
     const file = (handed.structuredContent as { handoff_file: string }).handoff_file;
     assert.ok(existsSync(file), file);
-    assert.deepEqual(readdirSync(path.join(repo, '.handoff', 'handoffs')).filter((f) => f.endsWith('.md')), [path.basename(file)]);
+    assert.deepEqual(
+      readdirSync(path.join(repo, '.handoff', 'handoffs')).filter((f) => f.endsWith('.md')),
+      [path.basename(file)],
+    );
     assert.ok((await server.answer('tail')).result?.tools, 'the last line, without a line break, is answered');
     assert.deepEqual(server.untaken(), [], 'the oversized call never ran: one reply per message');
   });

@@ -51,7 +51,12 @@ describe('the output gate (CLI and MCP)', function () {
 
   it('MCP prior_handoffs returns no secret and no control character, in its text and its structured content', async () => {
     const ws = await repoWithEditedHandoff();
-    const ctx: McpServerContext = { version: 'test', defaultRoot: ws, allowedRoots: [ws], environment: (r) => ({ workspaceRoot: r, sessionLog: { mode: 'none' } }) };
+    const ctx: McpServerContext = {
+      version: 'test',
+      defaultRoot: ws,
+      allowedRoots: [ws],
+      environment: (r) => ({ workspaceRoot: r, sessionLog: { mode: 'none' } }),
+    };
     const r = await callMcpTool('prior_handoffs', {}, ctx);
     assert.ok(!r.isError, JSON.stringify(r.content));
     assertClean('MCP result', JSON.stringify(r));

@@ -37,7 +37,12 @@ function copilotRequest(text: string, reply: string, agentId: string, at: number
     message: { text, parts: [{ kind: 'text', text, range: { start: 0, endExclusive: text.length } }] },
     variableData: { variables: [] },
     response: [{ value: reply, supportThemeIcons: false, supportHtml: false }],
-    agent: { extensionId: { value: agentId.startsWith('setup.') ? 'vscode.chat' : 'GitHub.copilot-chat' }, id: agentId, name: agentId.startsWith('setup.') ? 'GitHub Copilot' : 'copilot', isDefault: true },
+    agent: {
+      extensionId: { value: agentId.startsWith('setup.') ? 'vscode.chat' : 'GitHub.copilot-chat' },
+      id: agentId,
+      name: agentId.startsWith('setup.') ? 'GitHub Copilot' : 'copilot',
+      isDefault: true,
+    },
     timestamp: at,
   };
 }
@@ -52,16 +57,42 @@ const copilotSession = (prompt: string) => ({
 });
 
 function claudeLines(prompt: string, cwd: string): string {
-  const base = { parentUuid: null, isSidechain: false, userType: 'external', cwd, sessionId: '5c1d2e3f-0000-4000-8000-000000000002', version: '2.0.14', gitBranch: 'main' };
+  const base = {
+    parentUuid: null,
+    isSidechain: false,
+    userType: 'external',
+    cwd,
+    sessionId: '5c1d2e3f-0000-4000-8000-000000000002',
+    version: '2.0.14',
+    gitBranch: 'main',
+  };
   const at = (s: number) => new Date(T0 + s * 1000).toISOString();
   const user = (content: string, s: number) => ({ ...base, type: 'user', message: { role: 'user', content }, uuid: `u${s}`, timestamp: at(s) });
-  const assistant = (text: string, s: number, extra: object = {}) => ({ ...base, type: 'assistant', message: { id: `msg_${s}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text }], stop_reason: 'end_turn' }, uuid: `a${s}`, timestamp: at(s), ...extra });
+  const assistant = (text: string, s: number, extra: object = {}) => ({
+    ...base,
+    type: 'assistant',
+    message: { id: `msg_${s}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text }], stop_reason: 'end_turn' },
+    uuid: `a${s}`,
+    timestamp: at(s),
+    ...extra,
+  });
   return [
     user(REQUEST, 1),
     assistant(AGENT_SAID, 5),
     user(prompt, 60),
     // Claude Code writes its own notice as an assistant record, model "<synthetic>", marked isApiErrorMessage.
-    { ...assistant(CLAUDE_NOTICE, 61), message: { id: 'msg_61', type: 'message', role: 'assistant', model: '<synthetic>', content: [{ type: 'text', text: CLAUDE_NOTICE }], stop_reason: 'stop_sequence' }, isApiErrorMessage: true },
+    {
+      ...assistant(CLAUDE_NOTICE, 61),
+      message: {
+        id: 'msg_61',
+        type: 'message',
+        role: 'assistant',
+        model: '<synthetic>',
+        content: [{ type: 'text', text: CLAUDE_NOTICE }],
+        stop_reason: 'stop_sequence',
+      },
+      isApiErrorMessage: true,
+    },
   ]
     .map((l) => JSON.stringify(l))
     .join('\n');
@@ -69,9 +100,17 @@ function claudeLines(prompt: string, cwd: string): string {
 
 function codexLines(prompt: string, cwd: string): string {
   const at = (s: number) => new Date(T0 + s * 1000).toISOString();
-  const message = (role: string, text: string, s: number) => ({ timestamp: at(s), type: 'response_item', payload: { type: 'message', role, content: [{ type: role === 'user' ? 'input_text' : 'output_text', text }] } });
+  const message = (role: string, text: string, s: number) => ({
+    timestamp: at(s),
+    type: 'response_item',
+    payload: { type: 'message', role, content: [{ type: role === 'user' ? 'input_text' : 'output_text', text }] },
+  });
   return [
-    { timestamp: at(0), type: 'session_meta', payload: { id: '7e8f9a0b-0000-4000-8000-000000000003', timestamp: at(0), cwd, originator: 'codex_cli_rs', cli_version: '0.89.0' } },
+    {
+      timestamp: at(0),
+      type: 'session_meta',
+      payload: { id: '7e8f9a0b-0000-4000-8000-000000000003', timestamp: at(0), cwd, originator: 'codex_cli_rs', cli_version: '0.89.0' },
+    },
     message('user', REQUEST, 1),
     message('assistant', AGENT_SAID, 5),
     message('user', `Please pick this up.\n\n${prompt}`, 60),
@@ -94,7 +133,10 @@ describe('our receiving prompt and a chat’s sign-in notice are never the reque
   for (const [name, fileName, render, typedAbove] of formats) {
     it(name, async () => {
       const ws = repo();
-      const first = await handover({ specialist: 'implementation_engineer', topic: 'cart cents', summary: 'First handoff.' }, { workspaceRoot: ws, sessionLog: { mode: 'off' } });
+      const first = await handover(
+        { specialist: 'implementation_engineer', topic: 'cart cents', summary: 'First handoff.' },
+        { workspaceRoot: ws, sessionLog: { mode: 'off' } },
+      );
       assert.equal(first.status, 'ok', first.status === 'error' ? first.message : '');
       const built = await buildPrompt({ handoff: 'latest', take: false }, { workspaceRoot: ws });
       assert.equal(built.status, 'ok', built.status === 'error' ? built.message : '');
@@ -102,7 +144,10 @@ describe('our receiving prompt and a chat’s sign-in notice are never the reque
       const transcript = path.join(tempDir('handoff-own-prompt-t-'), fileName);
       writeFileSync(transcript, render(built.prompt, ws));
 
-      const next = await handover({ specialist: 'quality_reviewer', topic: 'review cents', draft: true }, { workspaceRoot: ws, sessionLog: { mode: transcript } });
+      const next = await handover(
+        { specialist: 'quality_reviewer', topic: 'review cents', draft: true },
+        { workspaceRoot: ws, sessionLog: { mode: transcript } },
+      );
       assert.equal(next.status, 'ok', next.status === 'error' ? next.message : '');
       if (next.status !== 'ok') return;
       const pkg = next.package;
@@ -121,7 +166,10 @@ describe('our receiving prompt and a chat’s sign-in notice are never the reque
       const written = parseHandoff(readFileSync(next.handoff_file, 'utf8'));
       assert.ok(written.ok);
       if (!written.ok) return;
-      assert.deepEqual(parseUserRequests(written.handoff.sections.get('User requests') ?? '').map((u) => u.text), pkg.user_requests.map((u) => u.text));
+      assert.deepEqual(
+        parseUserRequests(written.handoff.sections.get('User requests') ?? '').map((u) => u.text),
+        pkg.user_requests.map((u) => u.text),
+      );
       const file = readFileSync(next.handoff_file, 'utf8');
       assert.ok(!file.includes(COPILOT_NOTICE) && !file.includes(CLAUDE_NOTICE), 'the notice is nowhere in the handoff');
       const intro = built.prompt.split('\n').find((l) => l.startsWith('You are the ')) ?? '';

@@ -38,7 +38,9 @@ describe('the compact receiving prompt (issue 18)', function () {
   it('a chain of 5 handoffs: the prompt is at most 2 × the handoff + 600 tokens, the handoff in full once, the others as digests', async () => {
     const dir = tempDir('handoff-prompt-chain-');
     const f = await promptChainFigures(dir);
-    console.log(`    figures: prompt ${f.promptTokens} tokens for a ${f.handoffTokens}-token handoff (${(f.promptTokens / f.handoffTokens).toFixed(2)}×; goal ≤ ${f.goalTokens})`);
+    console.log(
+      `    figures: prompt ${f.promptTokens} tokens for a ${f.handoffTokens}-token handoff (${(f.promptTokens / f.handoffTokens).toFixed(2)}×; goal ≤ ${f.goalTokens})`,
+    );
     assert.equal(f.goalTokens, promptGoalTokens(f.handoffTokens));
     assert.equal(f.goalTokens, 2 * f.handoffTokens + 600);
     assert.ok(f.met && f.promptTokens <= f.goalTokens, `${f.promptTokens} > ${f.goalTokens}`);
@@ -55,7 +57,10 @@ describe('the compact receiving prompt (issue 18)', function () {
     assert.ok(prompt.includes(body.handoff.sections.get('Summary')!));
     assert.ok(prompt.includes('```diff\n'), 'its diff excerpt');
     const entries = priorEntries(prompt);
-    assert.deepEqual([...entries.keys()], f.files.slice(0, 4).map((file) => path.basename(file)));
+    assert.deepEqual(
+      [...entries.keys()],
+      f.files.slice(0, 4).map((file) => path.basename(file)),
+    );
     assert.ok(!entries.has(picked));
 
     for (const file of f.files.slice(0, 4)) {
@@ -68,7 +73,14 @@ describe('the compact receiving prompt (issue 18)', function () {
       assert.equal(fm.status, 'pending');
       assert.equal(
         entry.split('\n\n')[0],
-        [`- id: \`${fm.id}\``, `- from → to: ${fm.from} → ${fm.to}`, '- status: accepted', `- created: ${fm.created}`, `- topic: ${fm.topic_title}`, `- file (for the rest): \`${link}\``].join('\n'),
+        [
+          `- id: \`${fm.id}\``,
+          `- from → to: ${fm.from} → ${fm.to}`,
+          '- status: accepted',
+          `- created: ${fm.created}`,
+          `- topic: ${fm.topic_title}`,
+          `- file (for the rest): \`${link}\``,
+        ].join('\n'),
       );
       assert.ok(existsSync(path.join(dir, link)), 'the link leads to the file');
       assert.ok(entry.includes(`#### Summary\n\n${parsed.handoff.sections.get('Summary')}`));
@@ -96,14 +108,29 @@ describe('the compact receiving prompt (issue 18)', function () {
     const T0 = Date.parse('2026-11-30T10:00:00.000Z');
     const at = (min: number) => () => new Date(T0 + min * 60_000);
     const first = HandoverOkSchema.parse(
-      await handover({ specialist: 'quality_reviewer', topic: 'token auth', summary: 'Wrote the middleware.', failed_approaches: ['A regex for the header'], next_steps: ['Review it'] }, { workspaceRoot: dir, now: at(0), sessionId: 'a', sessionLog: { mode: 'none' } }),
+      await handover(
+        {
+          specialist: 'quality_reviewer',
+          topic: 'token auth',
+          summary: 'Wrote the middleware.',
+          failed_approaches: ['A regex for the header'],
+          next_steps: ['Review it'],
+        },
+        { workspaceRoot: dir, now: at(0), sessionId: 'a', sessionLog: { mode: 'none' } },
+      ),
     );
     const taken = await buildPrompt({ handoff: first.package.id }, { workspaceRoot: dir, now: at(1), sessionId: 'b' });
     assert.ok(taken.status === 'ok' && taken.taken);
-    const result = await recordResult({ specialist: 'quality_reviewer', summary: 'Reviewed; one finding.', criteria_met: 'all' }, { workspaceRoot: dir, now: at(5), sessionId: 'b', sessionLog: { mode: 'none' } });
+    const result = await recordResult(
+      { specialist: 'quality_reviewer', summary: 'Reviewed; one finding.', criteria_met: 'all' },
+      { workspaceRoot: dir, now: at(5), sessionId: 'b', sessionLog: { mode: 'none' } },
+    );
     assert.ok(result.status === 'ok', JSON.stringify(result).slice(0, 300));
     const next = HandoverOkSchema.parse(
-      await handover({ specialist: 'implementation_engineer', topic: 'token auth', summary: 'Fix the finding.', parent: first.package.id }, { workspaceRoot: dir, now: at(10), sessionId: 'b', sessionLog: { mode: 'none' } }),
+      await handover(
+        { specialist: 'implementation_engineer', topic: 'token auth', summary: 'Fix the finding.', parent: first.package.id },
+        { workspaceRoot: dir, now: at(10), sessionId: 'b', sessionLog: { mode: 'none' } },
+      ),
     );
     const p = await buildPrompt({ handoff: next.package.id, take: false }, { workspaceRoot: dir, now: at(11) });
     assert.ok(p.status === 'ok', p.status === 'error' ? p.message : '');

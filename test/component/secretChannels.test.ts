@@ -44,7 +44,19 @@ const FORMATS: readonly Format[] = [
   { name: 'a URL with credentials', line: `postgres://deploy:${PASSWORD}@db.internal.example.com:5432/app`, values: [PASSWORD] },
 ];
 
-const CHANNELS = ['summary', 'decision', 'next step', 'user turn', 'assistant turn', 'command run', 'test command', 'file path', 'branch', 'topic', 'commit subject'] as const;
+const CHANNELS = [
+  'summary',
+  'decision',
+  'next step',
+  'user turn',
+  'assistant turn',
+  'command run',
+  'test command',
+  'file path',
+  'branch',
+  'topic',
+  'commit subject',
+] as const;
 type Channel = (typeof CHANNELS)[number];
 
 /**
@@ -93,7 +105,8 @@ function place(repo: string, channel: Channel, tag: string, line: string): Place
       break;
     case 'file path': {
       const rel = `${tag}/${line}`;
-      if (path.posix.normalize(rel) !== rel || rel.split('/').some((c) => Buffer.byteLength(c) > 255)) return { request, steps, impossible: 'no file system holds that path as it is' };
+      if (path.posix.normalize(rel) !== rel || rel.split('/').some((c) => Buffer.byteLength(c) > 255))
+        return { request, steps, impossible: 'no file system holds that path as it is' };
       write(repo, rel, 'x\n');
       break;
     }
@@ -149,7 +162,11 @@ describe('every channel of a handoff passes the same gate (real repositories and
           );
           for (const f of files) {
             const leaked = pieces(`${f.file}\n${f.text}`, format.values);
-            assert.deepEqual(leaked, [], `${f.file} shows ${leaked.length} piece(s) of the secret placed in the ${channel}:\n${leaked.map((p) => f.text.split('\n').find((l) => l.includes(p)) ?? f.file).join('\n')}`);
+            assert.deepEqual(
+              leaked,
+              [],
+              `${f.file} shows ${leaked.length} piece(s) of the secret placed in the ${channel}:\n${leaked.map((p) => f.text.split('\n').find((l) => l.includes(p)) ?? f.file).join('\n')}`,
+            );
           }
           assert.deepEqual(shown, [], 'the result shows none of it either');
         });

@@ -22,7 +22,19 @@ import { changedRepository, handOverWith, pieces, writtenFiles } from '../helper
 
 const KEY = 'Zq8xT4mB2nR7vK9pL3wY6sD1fH5jC0gE';
 
-const CHANNELS = ['summary', 'decision', 'next step', 'user turn', 'assistant turn', 'command run', 'test command', 'file path', 'branch', 'topic', 'commit subject'] as const;
+const CHANNELS = [
+  'summary',
+  'decision',
+  'next step',
+  'user turn',
+  'assistant turn',
+  'command run',
+  'test command',
+  'file path',
+  'branch',
+  'topic',
+  'commit subject',
+] as const;
 type Channel = (typeof CHANNELS)[number];
 
 /** The key as an assignment, in the form each channel can hold. */
@@ -105,11 +117,22 @@ function put(repo: string, h: Handover, channel: Channel, tag: string, text: str
 /** Every file written and the result, checked for the tags placed and for no piece of `values`. */
 function assertNothingOf(values: readonly string[], repo: string, result: unknown, tags: readonly string[]): void {
   const files = writtenFiles(repo);
-  assert.ok(files.some((f) => f.file.startsWith('history/')), 'the budget cut something, so the history file was written too');
-  for (const tag of tags) assert.ok(files.some((f) => f.text.includes(tag) || f.file.includes(tag)), `${tag} reached the handoff's files`);
+  assert.ok(
+    files.some((f) => f.file.startsWith('history/')),
+    'the budget cut something, so the history file was written too',
+  );
+  for (const tag of tags)
+    assert.ok(
+      files.some((f) => f.text.includes(tag) || f.file.includes(tag)),
+      `${tag} reached the handoff's files`,
+    );
   for (const f of files) {
     const leaked = pieces(`${f.file}\n${f.text}`, values);
-    assert.deepEqual(leaked, [], `${f.file} shows ${leaked.length} piece(s) of the secret:\n${leaked.map((p) => f.text.split('\n').find((l) => l.includes(p)) ?? f.file).join('\n')}`);
+    assert.deepEqual(
+      leaked,
+      [],
+      `${f.file} shows ${leaked.length} piece(s) of the secret:\n${leaked.map((p) => f.text.split('\n').find((l) => l.includes(p)) ?? f.file).join('\n')}`,
+    );
   }
   assert.deepEqual(pieces(JSON.stringify(result), values), [], 'the result shows none of it either');
 }
@@ -131,17 +154,28 @@ describe('a secret found in one channel is redacted in every other (real reposit
       const result = await handOverWith(repo, h.request, h.steps);
       assert.equal(result.status, 'ok', result.status === 'error' ? result.message : '');
       assertNothingOf([KEY], repo, result, tags);
-      if (result.status === 'ok') assert.ok((result.package.redactions['secret-assignment'] ?? 0) >= CHANNELS.length, `every occurrence counted: ${JSON.stringify(result.package.redactions)}`);
+      if (result.status === 'ok')
+        assert.ok(
+          (result.package.redactions['secret-assignment'] ?? 0) >= CHANNELS.length,
+          `every occurrence counted: ${JSON.stringify(result.package.redactions)}`,
+        );
     });
   }
 
   it("redacts it in what the files quote from outside the package: a custom specialist's own file", async () => {
     const repo = changedRepository();
-    write(repo, '.handoff/specialists/key_rotator.md', `---\nid: key_rotator\nlabel: Key rotator\ndescription: Rotates ${KEY} and its kin.\n---\nchk-specialist Never print ${KEY} again.\n`);
+    write(
+      repo,
+      '.handoff/specialists/key_rotator.md',
+      `---\nid: key_rotator\nlabel: Key rotator\ndescription: Rotates ${KEY} and its kin.\n---\nchk-specialist Never print ${KEY} again.\n`,
+    );
     const result = await handOverWith(repo, { specialist: 'key_rotator', summary: `chk-summary api_token = "${KEY}" leaked` }, [{ user: 'Rotate the key.' }]);
     assert.equal(result.status, 'ok', result.status === 'error' ? result.message : '');
     const files = writtenFiles(repo).filter((f) => !f.file.startsWith('specialists/'));
-    assert.ok(files.some((f) => f.text.includes('Rotates [REDACTED:secret-assignment] and its kin')), 'the description is quoted, redacted');
+    assert.ok(
+      files.some((f) => f.text.includes('Rotates [REDACTED:secret-assignment] and its kin')),
+      'the description is quoted, redacted',
+    );
     for (const f of files) assert.deepEqual(pieces(`${f.file}\n${f.text}`, [KEY]), [], f.file);
     assert.deepEqual(pieces(JSON.stringify(result), [KEY]), [], 'the result shows none of it either');
   });
@@ -168,10 +202,16 @@ describe('a secret found in one channel is redacted in every other (real reposit
     const tokens = Array.from({ length: 20 }, (_, i) => `ghp_${randomString(100 + i, 36)}`);
     for (const budget of [500, 600]) {
       const repo = changedRepository();
-      const result = await handOverWith(repo, { summary: 'chk-fit the tokens the user pasted were revoked', max_context_tokens: budget }, [{ user: `revoke these: ${tokens.join(',')}` }]);
+      const result = await handOverWith(repo, { summary: 'chk-fit the tokens the user pasted were revoked', max_context_tokens: budget }, [
+        { user: `revoke these: ${tokens.join(',')}` },
+      ]);
       assert.equal(result.status, 'ok');
       const handoff = writtenFiles(repo).find((f) => f.file.startsWith('handoffs/'));
-      assert.match(handoff?.text ?? '', /revoke these: \[REDACTED:github-token\],.* … \[\d+ more characters\]/, `budget ${budget}: the latest request was shortened`);
+      assert.match(
+        handoff?.text ?? '',
+        /revoke these: \[REDACTED:github-token\],.* … \[\d+ more characters\]/,
+        `budget ${budget}: the latest request was shortened`,
+      );
       assertNothingOf(tokens, repo, result, ['chk-fit']);
     }
   });
@@ -191,13 +231,19 @@ describe('a secret found in one channel is redacted in every other (real reposit
     assert.equal(result.status, 'ok', result.status === 'error' ? result.message : '');
     if (result.status !== 'ok') return;
     assert.equal(result.entries.length, 1);
-    assert.ok(result.warnings.some((w) => w.includes('is not an acceptance criterion')) && result.entries[0].reasons.some((r) => r.includes('npm test -- --grep')), 'the outcome quotes the criterion and the test command');
+    assert.ok(
+      result.warnings.some((w) => w.includes('is not an acceptance criterion')) && result.entries[0].reasons.some((r) => r.includes('npm test -- --grep')),
+      'the outcome quotes the criterion and the test command',
+    );
     // No open handoff left for this specialist: a session note only.
     const noted = await recordResult({ specialist: 'security_data_engineer', ...answer, summary: `chk-note rotated: api_token = "${KEY}"` }, env);
     assert.equal(noted.status, 'ok');
     assert.ok(noted.status === 'ok' && noted.note_file);
     const files = writtenFiles(repo);
-    assert.ok(files.some((f) => f.file.startsWith('notes/') && f.text.includes('chk-note')) && files.some((f) => f.text.includes('chk-result')), 'the result and the note were written');
+    assert.ok(
+      files.some((f) => f.file.startsWith('notes/') && f.text.includes('chk-note')) && files.some((f) => f.text.includes('chk-result')),
+      'the result and the note were written',
+    );
     for (const f of files) assert.deepEqual(pieces(`${f.file}\n${f.text}`, [KEY]), [], f.file);
     assert.deepEqual(pieces(JSON.stringify([result, noted]), [KEY]), [], 'the outcomes show none of it');
   });
@@ -205,13 +251,22 @@ describe('a secret found in one channel is redacted in every other (real reposit
   it('the Claude Code hook: a key the transcript assigns is redacted in the event line, its reason, and the safety net', async () => {
     const repo = changedRepository();
     const transcript = writeClaudeSession(tempDir('secret-hook-'), repo, [{ user: `chk-hook my config has api_token = "${KEY}"` }, { assistant: 'Noted.' }]);
-    const input = { session_id: '0b7e4c1a-2d3f-4e5a-8b6c-7d8e9f0a1b2c', transcript_path: transcript, cwd: repo, hook_event_name: 'SessionEnd', reason: `exit after ${KEY}` };
+    const input = {
+      session_id: '0b7e4c1a-2d3f-4e5a-8b6c-7d8e9f0a1b2c',
+      transcript_path: transcript,
+      cwd: repo,
+      hook_event_name: 'SessionEnd',
+      reason: `exit after ${KEY}`,
+    };
     const outcome = await runClaudeHook(JSON.stringify(input));
     assert.equal(outcome.status, 'written', JSON.stringify(outcome).slice(0, 300));
     if (outcome.status !== 'written') return;
     assert.equal(outcome.event, 'SessionEnd (reason: exit after [REDACTED:secret-assignment])');
     const files = writtenFiles(repo);
-    assert.ok(files.some((f) => f.text.includes('chk-hook')), 'the transcript reached the safety net');
+    assert.ok(
+      files.some((f) => f.text.includes('chk-hook')),
+      'the transcript reached the safety net',
+    );
     for (const f of files) assert.deepEqual(pieces(`${f.file}\n${f.text}`, [KEY]), [], f.file);
     assert.deepEqual(pieces(JSON.stringify(outcome), [KEY]), [], 'the outcome shows none of it');
   });
@@ -221,10 +276,16 @@ describe('a secret found in one channel is redacted in every other (real reposit
     const written = await handOverWith(repo, { summary: 'Review the cart totals.' }, [{ user: 'Review it.' }]);
     assert.equal(written.status, 'ok');
     if (written.status !== 'ok') return;
-    const edited = readFileSync(written.handoff_file, 'utf8').replace('topic_title: Cart totals', `topic_title: rotate ${KEY}`).replace('Review the cart totals.', `Review the cart totals; api_token = "${KEY}" leaked.`);
+    const edited = readFileSync(written.handoff_file, 'utf8')
+      .replace('topic_title: Cart totals', `topic_title: rotate ${KEY}`)
+      .replace('Review the cart totals.', `Review the cart totals; api_token = "${KEY}" leaked.`);
     assert.ok(edited.includes(`rotate ${KEY}`) && edited.includes(`api_token = "${KEY}"`));
     writeFileSync(written.handoff_file, edited);
-    const result = await callMcpTool('prior_handoffs', {}, { version: 'test', defaultRoot: repo, allowedRoots: [repo], environment: (r) => ({ workspaceRoot: r, sessionLog: { mode: 'none' } }) });
+    const result = await callMcpTool(
+      'prior_handoffs',
+      {},
+      { version: 'test', defaultRoot: repo, allowedRoots: [repo], environment: (r) => ({ workspaceRoot: r, sessionLog: { mode: 'none' } }) },
+    );
     const shown = JSON.stringify(result);
     assert.ok(shown.includes('rotate [REDACTED:secret-assignment]'), `the topic is listed, redacted: ${shown.slice(0, 400)}`);
     assert.deepEqual(pieces(shown, [KEY]), [], 'the tool result shows none of it');
@@ -232,7 +293,11 @@ describe('a secret found in one channel is redacted in every other (real reposit
 
   it('leaves a plain word found once as a secret where it is only a word', async () => {
     const repo = changedRepository();
-    const result = await handOverWith(repo, { summary: 'chk-plain set password = "thisismypassword" for the demo', decisions: ['thisismypassword is too weak for production'] }, [{ user: 'Finish the cart.' }]);
+    const result = await handOverWith(
+      repo,
+      { summary: 'chk-plain set password = "thisismypassword" for the demo', decisions: ['thisismypassword is too weak for production'] },
+      [{ user: 'Finish the cart.' }],
+    );
     assert.equal(result.status, 'ok');
     const handoff = writtenFiles(repo).find((f) => f.file.startsWith('handoffs/'));
     assert.ok(handoff?.text.includes('password = "[REDACTED:secret-assignment]"'), 'redacted where it is assigned');

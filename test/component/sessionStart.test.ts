@@ -16,7 +16,12 @@ import { cleanupTempDirs, filesUnder, tempDir } from '../helpers/repo';
 
 /** Runs the real CLI (`hook` + args) in `cwd` with `input` piped in. */
 function hook(input: unknown, cwd: string, args: string[] = []) {
-  const r = spawnSync(process.execPath, [...CLI_FROM_SOURCE, 'hook', ...args], { cwd, input: typeof input === 'string' ? input : JSON.stringify(input), encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, [...CLI_FROM_SOURCE, 'hook', ...args], {
+    cwd,
+    input: typeof input === 'string' ? input : JSON.stringify(input),
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -45,7 +50,7 @@ describe('hook: a session start gets the pending handoffs', function () {
   this.timeout(120_000);
   after(cleanupTempDirs);
 
-  it('Claude Code SessionStart (startup, resume, clear, compact): the newest pending handoff\'s prompt, nothing marked picked up', async () => {
+  it("Claude Code SessionStart (startup, resume, clear, compact): the newest pending handoff's prompt, nothing marked picked up", async () => {
     const repo = repoWithWork();
     const older = await handOver(repo, 'solution_architect', 'Storage layout', 'An older handoff.');
     const id = await handOver(repo, 'quality_reviewer', 'Auth refactor', 'The token check is rewritten; review it.', ['--parent', 'none']);
@@ -53,16 +58,36 @@ describe('hook: a session start gets the pending handoffs', function () {
     const expected = await cli(['prompt', '--handoff', id, '--no-take'], repo);
     assert.equal(expected.code, 0, expected.err);
     for (const source of ['startup', 'resume', 'clear', 'compact']) {
-      const r = hook({ session_id: '3f2a9c1b-0d4e-4b8a-9c61-5e7f00112233', transcript_path: path.join(tempDir(), 's.jsonl'), cwd: repo, hook_event_name: 'SessionStart', source, model: 'claude-sonnet' }, repo);
+      const r = hook(
+        {
+          session_id: '3f2a9c1b-0d4e-4b8a-9c61-5e7f00112233',
+          transcript_path: path.join(tempDir(), 's.jsonl'),
+          cwd: repo,
+          hook_event_name: 'SessionStart',
+          source,
+          model: 'claude-sonnet',
+        },
+        repo,
+      );
       assert.equal(r.code, EXIT_OK, r.err);
       const context = contextOf(r.out);
       assert.ok(context.length <= SESSION_START_CONTEXT_LIMIT, `${context.length}`);
       const [heading, prompt] = context.split('\n---\n\n');
-      assert.match(heading, new RegExp(`^# Specialist Handoff: a handoff waits to be picked up\\n\\ndeveloper → Quality reviewer \\[quality reviewer\\] · "Auth refactor" · less than a minute ago \\(handoff ${id}\\)\\. Its receiving prompt follows\\. It is not marked picked up: to take it, run \`specialist-handoff prompt --handoff ${id}\``));
+      assert.match(
+        heading,
+        new RegExp(
+          `^# Specialist Handoff: a handoff waits to be picked up\\n\\ndeveloper → Quality reviewer \\[quality reviewer\\] · "Auth refactor" · less than a minute ago \\(handoff ${id}\\)\\. Its receiving prompt follows\\. It is not marked picked up: to take it, run \`specialist-handoff prompt --handoff ${id}\``,
+        ),
+      );
       assert.match(heading, /1 older handoff waits too \(files in \.handoff\/handoffs\/\)\.\n$/);
       assert.equal(withoutRunTime(prompt.trimEnd()), withoutRunTime(expected.out.trimEnd()), 'the prompt `prompt --no-take` prints');
       assert.ok(prompt.includes('The token check is rewritten; review it.'));
-      assert.match(r.err, new RegExp(`^specialist-handoff hook: SessionStart \\(${source}\\): the receiving prompt of ${id} added \\([\\d,]+ characters\\); nothing marked picked up\\n$`));
+      assert.match(
+        r.err,
+        new RegExp(
+          `^specialist-handoff hook: SessionStart \\(${source}\\): the receiving prompt of ${id} added \\([\\d,]+ characters\\); nothing marked picked up\\n$`,
+        ),
+      );
     }
     assert.deepEqual(filesUnder(path.join(repo, '.handoff')), before, 'nothing under .handoff changed: the handoff is still pending');
     // Taking it is the prompt command's: then the older one is the one a new session hears of.
@@ -87,17 +112,28 @@ describe('hook: a session start gets the pending handoffs', function () {
     assert.ok(context.length <= SESSION_START_CONTEXT_LIMIT);
     const lines = context.trimEnd().split('\n');
     assert.equal(lines[0], '# Specialist Handoff: 2 handoffs wait to be picked up');
-    assert.match(lines[2], /^The newest one's receiving prompt \([\d,]+ characters\) is longer than a session start may add \(10,000\)\. None is marked picked up\./);
+    assert.match(
+      lines[2],
+      /^The newest one's receiving prompt \([\d,]+ characters\) is longer than a session start may add \(10,000\)\. None is marked picked up\./,
+    );
     assert.equal(lines[4], `- developer → Quality reviewer [quality reviewer] · "Long review" · less than a minute ago — \`${takeCommand(id)}\``);
     assert.equal(lines[5], `- developer → Implementation engineer [implementation engineer] · "Cache" · less than a minute ago — \`${takeCommand(first)}\``);
     assert.match(r.err, /: 2 pending handoffs listed \([\d,]+ characters; the newest one's prompt did not fit\); nothing marked picked up\n$/);
   });
 
-  it('Codex CLI, Gemini CLI and VS Code inputs get the same answer; VS Code without cwd is answered for the hook\'s folder', async () => {
+  it("Codex CLI, Gemini CLI and VS Code inputs get the same answer; VS Code without cwd is answered for the hook's folder", async () => {
     const repo = repoWithWork();
     const id = await handOver(repo, 'test_debug_engineer', 'Flaky test', 'The login test fails one run in five.');
     const inputs = [
-      { session_id: '019d036d-c7fa-72d2-b6fd-78878bfe34e4', transcript_path: null, cwd: repo, hook_event_name: 'SessionStart', model: 'gpt-5-codex', permission_mode: 'default', source: 'startup' },
+      {
+        session_id: '019d036d-c7fa-72d2-b6fd-78878bfe34e4',
+        transcript_path: null,
+        cwd: repo,
+        hook_event_name: 'SessionStart',
+        model: 'gpt-5-codex',
+        permission_mode: 'default',
+        source: 'startup',
+      },
       { session_id: 'g1', transcript_path: '/g/chat.json', cwd: repo, hook_event_name: 'SessionStart', timestamp: '2026-12-01T12:00:00Z', source: 'resume' },
       { timestamp: '2026-12-01T12:00:00.000Z', hook_event_name: 'SessionStart', session_id: 'v1', source: 'new' },
     ];
@@ -130,7 +166,7 @@ describe('hook: a session start gets the pending handoffs', function () {
     assert.match(missing.err, /^ERROR: .*folder does not exist: .*gone.* \(TaskStart; nothing was added or marked\)\n$/);
   });
 
-  it('Claude Code\'s shape with a folder that is not there: exit 1 (Claude Code goes on), one ERROR line, nothing on standard output', () => {
+  it("Claude Code's shape with a folder that is not there: exit 1 (Claude Code goes on), one ERROR line, nothing on standard output", () => {
     const repo = repoWithWork();
     const r = hook({ session_id: 's', transcript_path: '/t', cwd: path.join(repo, 'gone'), hook_event_name: 'SessionStart', source: 'startup' }, repo);
     assert.equal(r.code, EXIT_FAILURE);
@@ -141,7 +177,7 @@ describe('hook: a session start gets the pending handoffs', function () {
     assert.match(relative.err, /^ERROR: the hook input's cwd must be an absolute path \(got "not\/absolute"\)/);
   });
 
-  it('--cwd names the workspace over the input\'s folder; outside git the folder itself is the workspace', async () => {
+  it("--cwd names the workspace over the input's folder; outside git the folder itself is the workspace", async () => {
     const repo = repoWithWork();
     const id = await handOver(repo, 'quality_reviewer', 'Elsewhere', 'From --cwd.');
     const r = hook({ hook_event_name: 'SessionStart', cwd: tempDir(), source: 'startup' }, repo, ['--cwd', repo]);

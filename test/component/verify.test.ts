@@ -38,7 +38,7 @@ function packageJson(test: string, build = 'process.exit(0)'): string {
 /** A repository with a committed package.json and a handoff written from a transcript of `runs` (through the CLI). */
 async function repoWithHandoff(runs: (repo: string) => BashRun[], files: Record<string, string> = {}): Promise<{ repo: string; handoff: string; id: string }> {
   const repo = initRepo();
-  write(repo, 'package.json', packageJson('console.log(\'3 passing\')'));
+  write(repo, 'package.json', packageJson("console.log('3 passing')"));
   for (const [rel, text] of Object.entries(files)) write(repo, rel, text);
   commitAll(repo, 'cart: first version');
   const transcript = writeClaudeTranscript(tempDir(), repo, 'Add the cart total and make the tests pass.', runs(repo));
@@ -48,7 +48,6 @@ async function repoWithHandoff(runs: (repo: string) => BashRun[], files: Record<
   return { repo, handoff: written.handoff_file, id: written.package.id };
 }
 
-
 describe('verify on receipt (specialist-handoff verify, real repositories)', function () {
   this.timeout(120_000);
   after(cleanupTempDirs);
@@ -57,16 +56,27 @@ describe('verify on receipt (specialist-handoff verify, real repositories)', fun
     const { repo, handoff, id } = await repoWithHandoff((r) => [{ command: 'npm test', cwd: r, exitCode: 0, output: '> cart@1.0.0 test\n\n3 passing' }]);
     const tests = parseHandoff(readFileSync(handoff, 'utf8'));
     assert.ok(tests.ok);
-    assert.match(tests.handoff.sections.get('Tests run') ?? '', /^- ✅ passed `npm test` \(exit 0; 3 passed, 0 failed; source: claude-code\)$/m, 'the handoff records the passing run');
+    assert.match(
+      tests.handoff.sections.get('Tests run') ?? '',
+      /^- ✅ passed `npm test` \(exit 0; 3 passed, 0 failed; source: claude-code\)$/m,
+      'the handoff records the passing run',
+    );
     const briefingFile = path.join(path.dirname(path.dirname(handoff)), ...(tests.handoff.frontmatter.briefing_file ?? '').split('/'));
     const sectionBefore = readFileSync(briefingFile);
     const briefingBefore = await readBriefing(briefingFile);
     assert.ok(briefingBefore);
 
-    write(repo, 'package.json', packageJson('console.error(\'1 failing\'); process.exit(1)'));
+    write(repo, 'package.json', packageJson("console.error('1 failing'); process.exit(1)"));
     const r = spawnCli(['verify', '--run', '--json'], repo);
     assert.equal(r.code, EXIT_CONTRADICTED, `exit ${r.code}: ${r.err}`);
-    const out = JSON.parse(r.out) as { status: string; line: string; verification: unknown; verification_file: string; briefing_file: string; handoff_id: string };
+    const out = JSON.parse(r.out) as {
+      status: string;
+      line: string;
+      verification: unknown;
+      verification_file: string;
+      briefing_file: string;
+      handoff_id: string;
+    };
     assert.equal(out.status, 'ok');
     assert.equal(out.handoff_id, id);
     const v = VerificationSchema.parse(out.verification);
@@ -75,18 +85,24 @@ describe('verify on receipt (specialist-handoff verify, real repositories)', fun
     assert.equal(v.rechecks.length, 1);
     const [test] = v.rechecks;
     assert.deepEqual([test.kind, test.command, test.cwd, test.recorded.result, test.recorded.exit_code], ['test', 'npm test', null, 'ok', 0]);
-    assert.equal(test.now?.exit_code, 1, 'npm passes the script\'s exit code 1 on');
+    assert.equal(test.now?.exit_code, 1, "npm passes the script's exit code 1 on");
     assert.equal(test.now?.timed_out, false);
     assert.equal(test.verdict, 'contradicted');
     assert.equal(test.reason, 'passed at handoff (exit code 0), fails now (exit code 1)');
     assert.equal(v.stale, true, 'package.json changed since the handoff');
-    assert.ok(v.staleness.some((l) => l.includes('package.json')), v.staleness.join('\n'));
+    assert.ok(
+      v.staleness.some((l) => l.includes('package.json')),
+      v.staleness.join('\n'),
+    );
     assert.equal(out.line, `Checked at ${v.checked_at}: 1 contradicted: \`npm test\` passed at handoff, fails now; the workspace changed since the handoff`);
     assert.match(r.err, /^verify: \[1\/1\] running npm test$/m);
 
     // Stored: one file of its own, read back as the latest.
     const stored = readVerifications(path.join(repo, '.handoff'), id);
-    assert.deepEqual((await stored).map((x) => x.checked_at), [v.checked_at]);
+    assert.deepEqual(
+      (await stored).map((x) => x.checked_at),
+      [v.checked_at],
+    );
     assert.ok(out.verification_file.startsWith(path.join(repo, '.handoff', 'verifications', id) + path.sep));
     assert.deepEqual(VerificationSchema.parse(JSON.parse(readFileSync(out.verification_file, 'utf8'))), v);
 
@@ -120,7 +136,7 @@ describe('verify on receipt (specialist-handoff verify, real repositories)', fun
       { command: 'npm test', cwd: r, exitCode: 0, output: '3 passing' },
       { command: 'npm run build', cwd: r, exitCode: 0, output: 'built' },
     ]);
-    write(repo, 'package.json', packageJson('require(\'fs\').writeFileSync(\'ran-test\', \'\')', 'require(\'fs\').writeFileSync(\'ran-build\', \'\')'));
+    write(repo, 'package.json', packageJson("require('fs').writeFileSync('ran-test', '')", "require('fs').writeFileSync('ran-build', '')"));
     const r = await cli(['verify'], repo);
     assert.equal(r.code, EXIT_OK, r.err);
     assert.match(r.out, /^Checked at \S+: 2 not run \(not re-run: staleness only\); the workspace changed since the handoff$/m);
@@ -145,7 +161,11 @@ describe('verify on receipt (specialist-handoff verify, real repositories)', fun
       { 'packages/api/package.json': packageJson('process.exit(0)') },
     );
     const h = readFileSync(readdirSync(path.join(repo, '.handoff', 'handoffs')).map((n) => path.join(repo, '.handoff', 'handoffs', n))[0], 'utf8');
-    assert.match(h, /^- ✅ passed `npm test` \(exit 0; in `packages\/api`; 2 passed, 0 failed; source: claude-code\)$/m, 'the folder is recorded, relative to the workspace');
+    assert.match(
+      h,
+      /^- ✅ passed `npm test` \(exit 0; in `packages\/api`; 2 passed, 0 failed; source: claude-code\)$/m,
+      'the folder is recorded, relative to the workspace',
+    );
     rmSync(path.join(repo, 'packages'), { recursive: true });
     const r = await cli(['verify', '--run', '--json', '--timeout', '60'], repo);
     assert.equal(r.code, EXIT_OK, r.err);
@@ -160,13 +180,20 @@ describe('verify on receipt (specialist-handoff verify, real repositories)', fun
     assert.equal(phpunit?.reason, 'passed at handoff (exit code 0); the command is not found here now (exit code 127)');
     assert.equal(by('npm test', null)?.verdict, 'verified');
     assert.deepEqual(v.counts, { verified: 1, contradicted: 0, unverifiable: 2, not_run: 0 });
-    assert.match((JSON.parse(r.out) as { line: string }).line, /: 1 verified, 2 unverifiable: `npm test` passed at handoff; cannot be re-run here: the folder packages\/api is gone; `\.\/vendor\/bin\/phpunit` passed at handoff; the command is not found here now/);
+    assert.match(
+      (JSON.parse(r.out) as { line: string }).line,
+      /: 1 verified, 2 unverifiable: `npm test` passed at handoff; cannot be re-run here: the folder packages\/api is gone; `\.\/vendor\/bin\/phpunit` passed at handoff; the command is not found here now/,
+    );
   });
 
   it('a command past --timeout is stopped with its whole process group (a child ignoring SIGTERM too) and is unverifiable', async () => {
     const { repo } = await repoWithHandoff((r) => [{ command: 'npm test', cwd: r, exitCode: 0, output: '3 passing' }]);
     // The test now starts a shell that ignores SIGTERM and sleeps, writes its pid, and waits for it.
-    write(repo, 'hang.js', "const { spawn } = require('child_process');\nconst c = spawn('sh', ['-c', 'trap \"\" TERM; sleep 60'], { stdio: 'ignore' });\nrequire('fs').writeFileSync('child.pid', String(c.pid));\nsetInterval(() => {}, 1000);\n");
+    write(
+      repo,
+      'hang.js',
+      "const { spawn } = require('child_process');\nconst c = spawn('sh', ['-c', 'trap \"\" TERM; sleep 60'], { stdio: 'ignore' });\nrequire('fs').writeFileSync('child.pid', String(c.pid));\nsetInterval(() => {}, 1000);\n",
+    );
     write(repo, 'package.json', `${JSON.stringify({ name: 'cart', version: '1.0.0', private: true, scripts: { test: 'node hang.js' } }, null, 2)}\n`);
     const started = Date.now();
     const r = spawnCli(['verify', '--run', '--json', '--timeout', '2'], repo);

@@ -35,7 +35,11 @@ const TAGS = '\u{e0068}\u{e0069}';
 /** A repository whose handoff records `npm test` passing, then has `lines` added to its Tests run section by hand. */
 async function editedHandoff(lines: string[]): Promise<{ repo: string; id: string }> {
   const repo = initRepo();
-  write(repo, 'package.json', `${JSON.stringify({ name: 'cart', version: '1.0.0', private: true, scripts: { test: 'node -e "process.exit(0)"' } }, null, 2)}\n`);
+  write(
+    repo,
+    'package.json',
+    `${JSON.stringify({ name: 'cart', version: '1.0.0', private: true, scripts: { test: 'node -e "process.exit(0)"' } }, null, 2)}\n`,
+  );
   commitAll(repo, 'cart: first version');
   const transcript = writeClaudeTranscript(tempDir(), repo, 'Make the tests pass.', [{ command: 'npm test', cwd: repo, exitCode: 0, output: '3 passing' }]);
   const r = await cli(['handover', '-s', 'quality_reviewer', '-t', 'cart', '--summary', 'All tests pass.', '--session-log', transcript, '--json'], repo);
@@ -69,7 +73,12 @@ describe('verify on a hand-edited handoff with hostile commands (real CLI proces
     assert.ok(dry.out.includes('npm test \\u{e0068}\\u{e0069}&& touch ran-tags'), `tag characters shown as escapes:\n${dry.out}`);
     assert.ok(dry.out.includes(`npm test${' '.repeat(200)}&& touch ran-tail`), 'the spaces are kept as they will run');
     assert.match(dry.out, /unverifiable: npm test\\u\{202e\}.*holds invisible characters/);
-    assert.ok(dry.out.includes('unverifiable: npm test (test in pk\\u{202e}g) — passed at handoff (exit code 0); cannot be re-run here: the folder pk\\u{202e}g is gone'), dry.out);
+    assert.ok(
+      dry.out.includes(
+        'unverifiable: npm test (test in pk\\u{202e}g) — passed at handoff (exit code 0); cannot be re-run here: the folder pk\\u{202e}g is gone',
+      ),
+      dry.out,
+    );
     assert.match(dry.out, /unverifiable: npm test \\u\{e0068\}.*holds invisible characters/);
 
     const run = spawnCli(['verify', '--run', '--json', '--timeout', '60'], repo);

@@ -29,7 +29,20 @@ function writeTranscript(projectsDir: string, workspace: string): void {
   const base = { parentUuid: null, isSidechain: false, userType: 'external', cwd: workspace, sessionId, version: '2.1.152', gitBranch: 'main' };
   const lines = [
     { ...base, type: 'user', message: { role: 'user', content: REQUEST }, uuid: 'u0', timestamp: at(0) },
-    { ...base, type: 'assistant', message: { model: 'claude-opus-4-7', id: 'msg_30', type: 'message', role: 'assistant', content: [{ type: 'text', text: AGENT_SAID }], stop_reason: 'end_turn' }, uuid: 'a30', timestamp: at(30) },
+    {
+      ...base,
+      type: 'assistant',
+      message: {
+        model: 'claude-opus-4-7',
+        id: 'msg_30',
+        type: 'message',
+        role: 'assistant',
+        content: [{ type: 'text', text: AGENT_SAID }],
+        stop_reason: 'end_turn',
+      },
+      uuid: 'a30',
+      timestamp: at(30),
+    },
   ];
   const dir = path.join(projectsDir, claudeProjectDirName(workspace));
   mkdirSync(dir, { recursive: true });
@@ -46,7 +59,11 @@ function recordFromStart(): void {
   type Seen = { noDataProvider: string[]; timelineDrawn: boolean };
   type El = { textContent: string | null; classList: { contains(c: string): boolean } };
   type Doc = { querySelectorAll(selector: string): ArrayLike<El> & Iterable<El> };
-  const g = globalThis as unknown as { __seen?: Seen; document: Doc; MutationObserver: new (callback: () => void) => { observe(target: Doc, options: object): void } };
+  const g = globalThis as unknown as {
+    __seen?: Seen;
+    document: Doc;
+    MutationObserver: new (callback: () => void) => { observe(target: Doc, options: object): void };
+  };
   const document = g.document;
   const seen: Seen = { noDataProvider: [], timelineDrawn: false };
   g.__seen = seen;
@@ -56,19 +73,28 @@ function recordFromStart(): void {
       const text = m.textContent ?? '';
       if (/no data provider registered/i.test(text) && !m.classList.contains('hide')) seen.noDataProvider.push(text);
     }
-    if (!seen.timelineDrawn) seen.timelineDrawn = [...document.querySelectorAll('.pane-header')].some((h) => /Handoff Timeline/i.test(h.textContent ?? '') && h.classList.contains('expanded'));
+    if (!seen.timelineDrawn)
+      seen.timelineDrawn = [...document.querySelectorAll('.pane-header')].some(
+        (h) => /Handoff Timeline/i.test(h.textContent ?? '') && h.classList.contains('expanded'),
+      );
   }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['class'] });
 }
 
 /** Where an element of the panel is against the view and the footer (CSS pixels of the webview). */
-async function placeOf(frame: FrameLocator, selector: string): Promise<{ top: number; bottom: number; footerTop: number; footerHeight: number; viewHeight: number }> {
-  return frame.locator(selector).first().evaluate((el) => {
-    const doc = el.ownerDocument;
-    const r = el.getBoundingClientRect();
-    const footer = doc.querySelector('.footer')?.getBoundingClientRect();
-    const viewHeight = doc.defaultView?.innerHeight ?? 0;
-    return { top: r.top, bottom: r.bottom, footerTop: footer?.top ?? viewHeight, footerHeight: footer?.height ?? 0, viewHeight };
-  });
+async function placeOf(
+  frame: FrameLocator,
+  selector: string,
+): Promise<{ top: number; bottom: number; footerTop: number; footerHeight: number; viewHeight: number }> {
+  return frame
+    .locator(selector)
+    .first()
+    .evaluate((el) => {
+      const doc = el.ownerDocument;
+      const r = el.getBoundingClientRect();
+      const footer = doc.querySelector('.footer')?.getBoundingClientRect();
+      const viewHeight = doc.defaultView?.innerHeight ?? 0;
+      return { top: r.top, bottom: r.bottom, footerTop: footer?.top ?? viewHeight, footerHeight: footer?.height ?? 0, viewHeight };
+    });
 }
 
 /** In sight: below the top of the view and clear of the footer. */
@@ -89,7 +115,14 @@ async function ensureTopic(frame: FrameLocator): Promise<void> {
 /** The first webview frame of the page holding `selector` (the Markdown preview's content, for one). */
 async function frameWith(page: Page, selector: string, what: string) {
   return waitFor(what, 60_000, async () => {
-    for (const f of page.frames()) if (await f.locator(selector).count().catch(() => 0)) return f;
+    for (const f of page.frames())
+      if (
+        await f
+          .locator(selector)
+          .count()
+          .catch(() => 0)
+      )
+        return f;
     return undefined;
   });
 }
@@ -165,7 +198,7 @@ describe('UI: the Hand Over panel as a new user first sees it (1400×900)', func
     assert.equal(await frame.locator('#model-draft-state').innerText(), why, 'the reason is also in the panel, in words');
   });
 
-  it('the specialist picker\'s list opens whole, over the footer', async () => {
+  it("the specialist picker's list opens whole, over the footer", async () => {
     const { page } = session;
     const frame = handOverFrame(page);
     await frame.locator('#specialist').click();
@@ -176,7 +209,13 @@ describe('UI: the Hand Over panel as a new user first sees it (1400×900)', func
         const doc = el.ownerDocument;
         const r = el.getBoundingClientRect();
         const hit = doc.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-        return { text: (el.textContent ?? '').trim(), top: r.top, bottom: r.bottom, height: doc.defaultView?.innerHeight ?? 0, onTop: !!hit && (hit === el || el.contains(hit)) };
+        return {
+          text: (el.textContent ?? '').trim(),
+          top: r.top,
+          bottom: r.bottom,
+          height: doc.defaultView?.innerHeight ?? 0,
+          onTop: !!hit && (hit === el || el.contains(hit)),
+        };
       }),
     );
     assert.ok(shown.length >= 8, `the built-in specialists are listed: ${JSON.stringify(shown)}`);
@@ -194,7 +233,9 @@ describe('UI: the Hand Over panel as a new user first sees it (1400×900)', func
     await frame.locator('body').evaluate((b) => b.ownerDocument.scrollingElement?.scrollTo(0, b.ownerDocument.scrollingElement.scrollHeight));
     await frame.locator('#hand-over').click();
     await frame.locator('#banner', { hasText: 'Type a topic first' }).waitFor({ timeout: 10_000 });
-    await waitFor('the focus on Topic', 5_000, async () => ((await frame.locator('#topic').evaluate((el) => el.ownerDocument.activeElement === el)) ? true : undefined));
+    await waitFor('the focus on Topic', 5_000, async () =>
+      (await frame.locator('#topic').evaluate((el) => el.ownerDocument.activeElement === el)) ? true : undefined,
+    );
     const topic = await waitFor('Topic in sight', 5_000, async () => {
       const p = await placeOf(frame, '#topic');
       return inSight(p) ? p : undefined;
@@ -254,7 +295,10 @@ describe('UI: the Hand Over panel as a new user first sees it (1400×900)', func
     await frame.locator('#fit-on').waitFor({ timeout: 30_000 });
     await frame.locator('#token-count.over', { hasText: /^[\d,]+ fitted \/ 300 tokens$/ }).waitFor({ timeout: 10_000 });
     const fittedCount = Number((await frame.locator('#token-count').innerText()).split(' ')[0].replace(/,/g, ''));
-    assert.match(await frame.locator('#meter .note.error').innerText(), new RegExp(`Over the budget by ${(fittedCount - 300).toLocaleString('en-US')} tokens?\\.`));
+    assert.match(
+      await frame.locator('#meter .note.error').innerText(),
+      new RegExp(`Over the budget by ${(fittedCount - 300).toLocaleString('en-US')} tokens?\\.`),
+    );
     const fittedLine = await placeOf(frame, '#summary');
     assert.ok(fittedLine.footerHeight <= fittedLine.viewHeight / 3, `fitted, the footer stays compact: ${JSON.stringify(fittedLine)}`);
     await screenshot(page, 'arrival-fitted');
@@ -288,7 +332,10 @@ describe('UI: the Hand Over panel as a new user first sees it (1400×900)', func
     assert.ok(!/schema_version|^---$/m.test(text), `no frontmatter in the preview: ${text.slice(0, 400)}`);
     assert.match(text, /Summary/);
     const tabs = await page.locator('.part.editor .tab').allInnerTexts();
-    assert.ok(tabs.some((t) => /Preview Handoff to Quality reviewer/.test(t)), `a Markdown preview tab: ${JSON.stringify(tabs)}`);
+    assert.ok(
+      tabs.some((t) => /Preview Handoff to Quality reviewer/.test(t)),
+      `a Markdown preview tab: ${JSON.stringify(tabs)}`,
+    );
     await screenshot(page, 'arrival-preview-rendered');
     await runCommand(page, 'View: Close All Editors');
   });
@@ -299,7 +346,10 @@ describe('UI: the Hand Over panel as a new user first sees it (1400×900)', func
     await frame.locator('#hand-over').click();
     // Over the budget, Hand Over asks first (as the end-of-session command does): fit.
     const asked = await Promise.race([
-      frame.locator('#banner .note.success').waitFor({ timeout: 60_000 }).then(() => false),
+      frame
+        .locator('#banner .note.success')
+        .waitFor({ timeout: 60_000 })
+        .then(() => false),
       waitForQuickInput(page, 'Fit to budget and hand over', 'the over-budget question', 60_000).then(() => true),
     ]);
     if (asked) await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Fit to budget and hand over' }).first().click();
@@ -318,7 +368,10 @@ describe('UI: the Hand Over panel as a new user first sees it (1400×900)', func
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     const frame = handOverFrame(page);
     await frame.locator('#specialist').waitFor({ timeout: 60_000 });
-    const timelineRow = page.locator('.pane', { has: page.locator('.pane-header', { hasText: /Handoff timeline/i }) }).locator('.monaco-list-row', { hasText: /^token auth\s*pending · Quality reviewer · / }).first();
+    const timelineRow = page
+      .locator('.pane', { has: page.locator('.pane-header', { hasText: /Handoff timeline/i }) })
+      .locator('.monaco-list-row', { hasText: /^token auth\s*pending · Quality reviewer · / })
+      .first();
     await timelineRow.waitFor({ timeout: 60_000 });
     const seen = await page.evaluate(() => (globalThis as unknown as { __seen?: { noDataProvider: string[]; timelineDrawn: boolean } }).__seen);
     assert.ok(seen, 'the reloaded workbench recorded from its start');

@@ -38,7 +38,10 @@ const SUMMARY = 'Shell syntax stays text: $(touch pwned) `touch pwned2`; echo "x
 const REVIEWER_ROW = /^token auth\s*(pending|accepted) · Quality reviewer · /;
 
 function timelineRow(page: Page, text: string | RegExp): Locator {
-  return page.locator('.pane', { has: page.locator('.pane-header', { hasText: /Handoff timeline/i }) }).locator('.monaco-list-row', { hasText: text }).first();
+  return page
+    .locator('.pane', { has: page.locator('.pane-header', { hasText: /Handoff timeline/i }) })
+    .locator('.monaco-list-row', { hasText: text })
+    .first();
 }
 
 /** Opens "Continue in…" from the handoff's context menu and waits for the picker; resolves to its rows' text. */
@@ -46,11 +49,21 @@ async function openPicker(page: Page): Promise<string[]> {
   // The timeline redraws its row when the handoff's status changes (taking it up makes it accepted), which closes an
   // open context menu: runContextMenuItem opens it again until the picker shows.
   await runContextMenuItem(page, timelineRow(page, REVIEWER_ROW), 'Continue in…', () =>
-    waitForQuickInput(page, 'Where the receiving specialist continues', 'the Continue in… picker', 0).then(() => true, () => false),
+    waitForQuickInput(page, 'Where the receiving specialist continues', 'the Continue in… picker', 0).then(
+      () => true,
+      () => false,
+    ),
   );
   const rows = page.locator('.quick-input-list .monaco-list-row');
   await rows.first().waitFor({ timeout: 10_000 });
-  return Promise.all(Array.from({ length: await rows.count() }, (_, i) => rows.nth(i).innerText().then((t) => t.replace(/\s+/g, ' ').trim())));
+  return Promise.all(
+    Array.from({ length: await rows.count() }, (_, i) =>
+      rows
+        .nth(i)
+        .innerText()
+        .then((t) => t.replace(/\s+/g, ' ').trim()),
+    ),
+  );
 }
 
 /**
@@ -99,7 +112,9 @@ describe('UI: Continue in …', function () {
   before(async () => {
     folder = path.join(workspaceDir('continue'), 'todo-api');
     createDemoRepository(folder);
-    const handed = HandoverOkSchema.parse(await handover({ specialist: 'quality_reviewer', topic: 'token auth', summary: SUMMARY, next_steps: ['Review the diff'] }, { workspaceRoot: folder }));
+    const handed = HandoverOkSchema.parse(
+      await handover({ specialist: 'quality_reviewer', topic: 'token auth', summary: SUMMARY, next_steps: ['Review the diff'] }, { workspaceRoot: folder }),
+    );
     handoffId = handed.package.id;
     assert.equal((await exportAgents({ target: 'github' }, { workspaceRoot: folder })).status, 'ok');
     pendingPrompt = await promptNow(folder, handed.package.id);
@@ -141,7 +156,22 @@ describe('UI: Continue in …', function () {
     const handOver = page.locator('.pane-header', { hasText: /^\s*Hand Over\s*$/i }).first();
     if ((await handOver.getAttribute('aria-expanded')) === 'true') await handOver.click();
     const rows = await openPicker(page);
-    const all = ['Copilot Chat', 'Cursor', 'Claude Code', 'Codex CLI', 'Gemini CLI', 'Aider', 'GitHub Copilot CLI', 'Qwen Code', 'OpenCode', 'Amp', 'Kiro CLI', 'Factory Droid', 'Goose', 'Copy prompt'];
+    const all = [
+      'Copilot Chat',
+      'Cursor',
+      'Claude Code',
+      'Codex CLI',
+      'Gemini CLI',
+      'Aider',
+      'GitHub Copilot CLI',
+      'Qwen Code',
+      'OpenCode',
+      'Amp',
+      'Kiro CLI',
+      'Factory Droid',
+      'Goose',
+      'Copy prompt',
+    ];
     // No chat model is signed in here: Copilot Chat could only ask to set one up, so it comes after the others and says why.
     const expected = [...all.filter((l) => l !== 'Copilot Chat' && l !== 'Aider'), ...(hasChat ? ['Copilot Chat'] : [])];
     // The list draws only the rows in view: those come in the expected order ("Claude Code A terminal in …" starts with its label) …
@@ -152,11 +182,19 @@ describe('UI: Continue in …', function () {
     const filter = page.locator('.quick-input-widget input.input');
     for (const label of expected) {
       await filter.fill(label);
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().waitFor({ state: 'visible', timeout: 5000 }).catch(() => {
-        throw new Error(`the picker has no row "${label}"`);
-      });
+      await page
+        .locator('.quick-input-list .monaco-list-row', { hasText: label })
+        .first()
+        .waitFor({ state: 'visible', timeout: 5000 })
+        .catch(() => {
+          throw new Error(`the picker has no row "${label}"`);
+        });
     }
-    if (hasChat) assert.match((await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Copilot Chat' }).first().innerText()) ?? '', /no chat model signed in/);
+    if (hasChat)
+      assert.match(
+        (await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Copilot Chat' }).first().innerText()) ?? '',
+        /no chat model signed in/,
+      );
     await filter.fill('Aider');
     await page.waitForTimeout(300);
     assert.equal(await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Aider' }).count(), 0, 'Aider, not found here, is not offered');
@@ -179,47 +217,56 @@ describe('UI: Continue in …', function () {
       const expected = agent === 'claude' ? pendingPrompt : await promptNow(folder, handoffId);
       assert.deepEqual(seen.argv.map(timeless), argvOf(timeless(expected)), 'the agent received exactly the receiving prompt');
       assert.ok(seen.argv.at(-1)!.includes(SUMMARY), 'the shell syntax arrived as text');
-      assert.equal(seen.stdinIsTTY, true, 'the agent is the terminal\'s process');
+      assert.equal(seen.stdinIsTTY, true, "the agent is the terminal's process");
       assert.equal(realpathSync(seen.cwd), realpathSync(folder));
       for (const f of ['pwned', 'pwned2', 'y']) assert.equal(existsSync(path.join(folder, f)), false, `no shell ran the prompt (${f})`);
       // (The recording agent exits at once with 0, and VS Code then closes its terminal: its terminal-ness is stdinIsTTY above.)
     });
   }
 
-  it(hasChat ? '"Copilot Chat" opens a new chat holding the prompt, not sent, in the custom agent' : 'without Copilot Chat, "Copy prompt" puts the prompt on the clipboard and says so', async () => {
-    const { page } = session;
-    const rows = await choose(page, hasChat ? 'Copilot Chat' : 'Copy prompt');
-    assert.ok(rows[0].includes('Qwen Code'), `the last choice comes first: ${rows.join(' | ')}`);
-    if (!hasChat) {
-      await notificationToast(page, 'is on the clipboard: paste it into the receiving agent').waitFor({ timeout: 30_000 });
-      return;
-    }
-    await notificationToast(page, 'Opened a new chat in the custom agent "Quality reviewer"').waitFor({ timeout: 30_000 });
-    assert.match(await notificationToast(page, 'Opened a new chat').innerText(), /not sent/);
-    // The input's visible lines, top to bottom, wrapped lines joined back: the beginning of the prompt, character for character.
-    const input = page.locator('.interactive-input-part .monaco-editor .view-lines').first();
-    const visible = async () =>
-      (
-        await input
-          .evaluate((el) =>
-            [...el.querySelectorAll('.view-line')]
-              .map((l) => l as unknown as { style: { top: string }; textContent: string | null })
-              .sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top))
-              .map((l) => l.textContent ?? '')
-              .join(''),
-          )
-          .catch(() => '')
-      ).replace(/\u00a0/g, ' ');
-    const shown = await waitFor('the chat input to hold the prompt', 30_000, async () => ((await visible()).startsWith('# [quality reviewer] Quality reviewer') ? visible() : undefined));
-    const prompt = (await promptNow(folder, handoffId)).replace(/\n/g, '');
-    assert.ok(shown.length > 200, `the input shows a good part of the prompt: ${shown}`);
-    assert.ok(prompt.startsWith(shown), `the chat input holds the prompt:\n${shown}\n---\n${prompt.slice(0, shown.length)}`);
-    assert.ok(shown.includes(`picking up handoff \`${handoffId}\``));
-    const agentPicked = await page.locator('.interactive-input-part').evaluate((part) =>
-      [...part.querySelectorAll('*')].some((e) => !e.closest('.view-lines') && e.children.length === 0 && e.textContent?.trim() === 'Quality reviewer'),
-    );
-    assert.ok(agentPicked, 'the chat input shows the custom agent "Quality reviewer" picked');
-    assert.equal(await page.locator('.interactive-item-container.interactive-request').count(), 0, 'nothing was sent');
-    await screenshot(page, 'continue-copilot-chat');
-  });
+  it(
+    hasChat
+      ? '"Copilot Chat" opens a new chat holding the prompt, not sent, in the custom agent'
+      : 'without Copilot Chat, "Copy prompt" puts the prompt on the clipboard and says so',
+    async () => {
+      const { page } = session;
+      const rows = await choose(page, hasChat ? 'Copilot Chat' : 'Copy prompt');
+      assert.ok(rows[0].includes('Qwen Code'), `the last choice comes first: ${rows.join(' | ')}`);
+      if (!hasChat) {
+        await notificationToast(page, 'is on the clipboard: paste it into the receiving agent').waitFor({ timeout: 30_000 });
+        return;
+      }
+      await notificationToast(page, 'Opened a new chat in the custom agent "Quality reviewer"').waitFor({ timeout: 30_000 });
+      assert.match(await notificationToast(page, 'Opened a new chat').innerText(), /not sent/);
+      // The input's visible lines, top to bottom, wrapped lines joined back: the beginning of the prompt, character for character.
+      const input = page.locator('.interactive-input-part .monaco-editor .view-lines').first();
+      const visible = async () =>
+        (
+          await input
+            .evaluate((el) =>
+              [...el.querySelectorAll('.view-line')]
+                .map((l) => l as unknown as { style: { top: string }; textContent: string | null })
+                .sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top))
+                .map((l) => l.textContent ?? '')
+                .join(''),
+            )
+            .catch(() => '')
+        ).replace(/\u00a0/g, ' ');
+      const shown = await waitFor('the chat input to hold the prompt', 30_000, async () =>
+        (await visible()).startsWith('# [quality reviewer] Quality reviewer') ? visible() : undefined,
+      );
+      const prompt = (await promptNow(folder, handoffId)).replace(/\n/g, '');
+      assert.ok(shown.length > 200, `the input shows a good part of the prompt: ${shown}`);
+      assert.ok(prompt.startsWith(shown), `the chat input holds the prompt:\n${shown}\n---\n${prompt.slice(0, shown.length)}`);
+      assert.ok(shown.includes(`picking up handoff \`${handoffId}\``));
+      const agentPicked = await page
+        .locator('.interactive-input-part')
+        .evaluate((part) =>
+          [...part.querySelectorAll('*')].some((e) => !e.closest('.view-lines') && e.children.length === 0 && e.textContent?.trim() === 'Quality reviewer'),
+        );
+      assert.ok(agentPicked, 'the chat input shows the custom agent "Quality reviewer" picked');
+      assert.equal(await page.locator('.interactive-item-container.interactive-request').count(), 0, 'nothing was sent');
+      await screenshot(page, 'continue-copilot-chat');
+    },
+  );
 });

@@ -43,8 +43,21 @@ function writeTranscript(projectsDir: string, workspace: string): string {
   const base = { isSidechain: false, userType: 'external', cwd: workspace, sessionId, version: '2.1.152', gitBranch: 'main' };
   let n = 0;
   const uuid = () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`;
-  const user = (content: unknown, s: number, extra: object = {}) => ({ ...base, type: 'user', message: { role: 'user', content }, uuid: uuid(), timestamp: at(s), ...extra });
-  const assistant = (content: unknown[], s: number) => ({ ...base, type: 'assistant', message: { model: 'claude-opus-4-7', id: `msg_${n}`, type: 'message', role: 'assistant', content, stop_reason: 'tool_use' }, uuid: uuid(), timestamp: at(s) });
+  const user = (content: unknown, s: number, extra: object = {}) => ({
+    ...base,
+    type: 'user',
+    message: { role: 'user', content },
+    uuid: uuid(),
+    timestamp: at(s),
+    ...extra,
+  });
+  const assistant = (content: unknown[], s: number) => ({
+    ...base,
+    type: 'assistant',
+    message: { model: 'claude-opus-4-7', id: `msg_${n}`, type: 'message', role: 'assistant', content, stop_reason: 'tool_use' },
+    uuid: uuid(),
+    timestamp: at(s),
+  });
   const todos = [
     { content: DONE, status: 'completed', activeForm: 'Adding the auth middleware' },
     { content: IN_PROGRESS, status: 'in_progress', activeForm: 'Writing the token endpoint tests' },
@@ -52,10 +65,31 @@ function writeTranscript(projectsDir: string, workspace: string): string {
   ];
   const lines = [
     user(REQUEST, 0),
-    assistant([{ type: 'text', text: 'I will plan the work first.' }, { type: 'tool_use', id: 'toolu_01', name: 'TodoWrite', input: { todos } }], 5),
-    user([{ type: 'tool_result', tool_use_id: 'toolu_01', content: 'Todos have been modified successfully. Ensure that you continue to use the todo list to track your progress.' }], 6, { toolUseResult: { oldTodos: [], newTodos: todos } }),
-    assistant([{ type: 'tool_use', id: 'toolu_02', name: 'Bash', input: { command: 'npm install express-bearer-token', description: 'Install the token parser' } }], 20),
-    user([{ type: 'tool_result', tool_use_id: 'toolu_02', content: 'added 1 package in 2s', is_error: false }], 24, { toolUseResult: { stdout: 'added 1 package in 2s', stderr: '', interrupted: false } }),
+    assistant(
+      [
+        { type: 'text', text: 'I will plan the work first.' },
+        { type: 'tool_use', id: 'toolu_01', name: 'TodoWrite', input: { todos } },
+      ],
+      5,
+    ),
+    user(
+      [
+        {
+          type: 'tool_result',
+          tool_use_id: 'toolu_01',
+          content: 'Todos have been modified successfully. Ensure that you continue to use the todo list to track your progress.',
+        },
+      ],
+      6,
+      { toolUseResult: { oldTodos: [], newTodos: todos } },
+    ),
+    assistant(
+      [{ type: 'tool_use', id: 'toolu_02', name: 'Bash', input: { command: 'npm install express-bearer-token', description: 'Install the token parser' } }],
+      20,
+    ),
+    user([{ type: 'tool_result', tool_use_id: 'toolu_02', content: 'added 1 package in 2s', is_error: false }], 24, {
+      toolUseResult: { stdout: 'added 1 package in 2s', stderr: '', interrupted: false },
+    }),
     user(CORRECTION, 60),
     assistant([{ type: 'text', text: 'Switched to opaque tokens; the middleware is done and the endpoint tests are next.' }], 70),
   ];
@@ -90,7 +124,15 @@ describe('UI: the panel arrives drafted from the session (issue 15)', function (
     // Claude Code's config folder for this server only (CLAUDE_CONFIG_DIR, as Claude Code reads it).
     const claudeConfig = mkdtempSync(path.join(root, 'claude-'));
     transcript = writeTranscript(path.join(claudeConfig, 'projects'), folder);
-    session = await openWorkbench(folder, { name: 'drafted', env: { CLAUDE_CONFIG_DIR: claudeConfig }, settings: { 'workbench.colorTheme': 'Default Dark Modern', 'handoff.includeRecentTurns': 2 } }, { width: 1400, height: 1500 });
+    session = await openWorkbench(
+      folder,
+      {
+        name: 'drafted',
+        env: { CLAUDE_CONFIG_DIR: claudeConfig },
+        settings: { 'workbench.colorTheme': 'Default Dark Modern', 'handoff.includeRecentTurns': 2 },
+      },
+      { width: 1400, height: 1500 },
+    );
   });
 
   afterEach(async function () {
@@ -109,7 +151,10 @@ describe('UI: the panel arrives drafted from the session (issue 15)', function (
     await activityBarItem(page).click();
     const frame = handOverFrame(page);
     await frame.locator('#specialist').waitFor({ timeout: 30_000 });
-    await page.locator('.pane-header', { hasText: /Handoff timeline/i }).first().click();
+    await page
+      .locator('.pane-header', { hasText: /Handoff timeline/i })
+      .first()
+      .click();
 
     // Drafted and marked: the summary, Done, Next steps (in plan order, the one in progress
     // first and marked), the user's requests verbatim, the install among the commands run.
@@ -126,12 +171,14 @@ describe('UI: the panel arrives drafted from the session (issue 15)', function (
     const done = await frame.locator('#list-completed li input').evaluateAll((els) => els.map((e) => (e as { value: string }).value));
     assert.deepEqual(done, [DONE]);
     const requests = await frame.locator('#list-user_requests li .quote').allInnerTexts();
-    assert.deepEqual(requests, [REQUEST, CORRECTION], 'the user\'s requests, verbatim, oldest first');
+    assert.deepEqual(requests, [REQUEST, CORRECTION], "the user's requests, verbatim, oldest first");
     assert.match(await frame.locator('#list-commands_run').innerText(), /npm install express-bearer-token/);
     assert.match(await frame.locator('#draft-status').innerText(), /drafted from the session/);
     await frame.locator('#draft-with-model').waitFor({ timeout: 5000 });
     // The loss report beside the meter: two recent turns are kept (handoff.includeRecentTurns), the older ones are not carried.
-    await frame.locator('#loss-report', { hasText: /Not carried from the session log: .*\d+ turns?; fit to budget cuts nothing\./ }).waitFor({ timeout: 15_000 });
+    await frame
+      .locator('#loss-report', { hasText: /Not carried from the session log: .*\d+ turns?; fit to budget cuts nothing\./ })
+      .waitFor({ timeout: 15_000 });
 
     // The source of a drafted item, reached by the keyboard: the tooltip shows on focus.
     const tip = frame.locator('#list-next_steps li').first().locator('.source');
@@ -140,7 +187,11 @@ describe('UI: the panel arrives drafted from the session (issue 15)', function (
     await tooltip.waitFor({ state: 'visible', timeout: 5000 });
     // The time in the user's own zone and words (the browser's locale: "Dec 5, 2026, 2:03 PM"), not raw UTC.
     const source = await tooltip.innerText();
-    assert.match(source, new RegExp(`^claude-code · ${path.basename(transcript).replace('.', '\\.')} · .*\\b${new Date().getFullYear()}\\b.*\\d:\\d\\d`), source);
+    assert.match(
+      source,
+      new RegExp(`^claude-code · ${path.basename(transcript).replace('.', '\\.')} · .*\\b${new Date().getFullYear()}\\b.*\\d:\\d\\d`),
+      source,
+    );
     assert.doesNotMatch(source, /UTC|\d{4}-\d\d-\d\dT/, source);
     await page.waitForTimeout(500);
     await sidebarShot(page, 'panel-drafted');
@@ -177,6 +228,10 @@ describe('UI: the panel arrives drafted from the session (issue 15)', function (
     assert.match(sections.get('User requests') ?? '', new RegExp(CORRECTION));
     assert.match(sections.get('Commands run') ?? '', /npm install express-bearer-token/);
     const drafted = (frontmatter as { drafted?: string[] }).drafted;
-    assert.deepEqual([...(drafted ?? [])].sort(), ['commands_run', 'completed', 'next_steps', 'user_requests'], 'drafted lists the fields not edited (the summary was)');
+    assert.deepEqual(
+      [...(drafted ?? [])].sort(),
+      ['commands_run', 'completed', 'next_steps', 'user_requests'],
+      'drafted lists the fields not edited (the summary was)',
+    );
   });
 });

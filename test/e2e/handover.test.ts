@@ -16,7 +16,18 @@ import { parseHandoff, parseTouchedFiles } from '../../src/core/handoff/parse';
 import { extensionHostLogs, waitFor, workspaceDir } from '../host/codeServer';
 import { REPO_ROOT } from '../host/install';
 import { filesUnder, rawGitView } from '../helpers/repo';
-import { activityBarItem, clearNotifications, handOverFrame, notificationToast, openWorkbench, runCommand, screenshot, typeAndEnter, waitForQuickInput, type Session } from './workbench';
+import {
+  activityBarItem,
+  clearNotifications,
+  handOverFrame,
+  notificationToast,
+  openWorkbench,
+  runCommand,
+  screenshot,
+  typeAndEnter,
+  waitForQuickInput,
+  type Session,
+} from './workbench';
 
 describe('UI: hand over from the workbench', function () {
   let session: Session;
@@ -45,10 +56,18 @@ describe('UI: hand over from the workbench', function () {
     const installed = path.join(path.dirname(session.server.userDataDir), 'extensions', `${manifest.publisher}.${manifest.name}-${manifest.version}`);
     assert.ok(existsSync(installed), `code-server installed the .vsix into ${installed}`);
     // vsce stores the README and changelog in lower case and the licence as LICENSE.txt.
-    const asPackaged = (f: string) => ({ 'README.md': 'readme.md', 'CHANGELOG.md': 'changelog.md', LICENSE: 'LICENSE.txt' } as Record<string, string>)[f] ?? f;
-    const listed = execFileSync(path.join(REPO_ROOT, 'node_modules', '.bin', 'vsce'), ['ls', '--no-dependencies'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim().split('\n').map(asPackaged).sort();
+    const asPackaged = (f: string) =>
+      (({ 'README.md': 'readme.md', 'CHANGELOG.md': 'changelog.md', LICENSE: 'LICENSE.txt' }) as Record<string, string>)[f] ?? f;
+    const listed = execFileSync(path.join(REPO_ROOT, 'node_modules', '.bin', 'vsce'), ['ls', '--no-dependencies'], { cwd: REPO_ROOT, encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .map(asPackaged)
+      .sort();
     // What the install adds beside the package's files: VS Code's own record of the package.
-    const files = filesUnder(installed).map((f) => path.relative(installed, f.file).split(path.sep).join('/')).filter((f) => f !== '.vsixmanifest').sort();
+    const files = filesUnder(installed)
+      .map((f) => path.relative(installed, f.file).split(path.sep).join('/'))
+      .filter((f) => f !== '.vsixmanifest')
+      .sort();
     assert.deepEqual(files, listed, 'the installed folder holds exactly the packaged files');
     const line = await waitFor('the extension to say which copy runs', 60_000, () =>
       extensionHostLogs(session.server.userDataDir)
@@ -64,8 +83,14 @@ describe('UI: hand over from the workbench', function () {
   it('the Handoff icon opens the container with the "Hand over" view and the timeline', async () => {
     const { page } = session;
     await activityBarItem(page).click();
-    await page.locator('.pane-header', { hasText: /Hand over/i }).first().waitFor({ timeout: 20_000 });
-    await page.locator('.pane-header', { hasText: /Handoff timeline/i }).first().waitFor({ timeout: 20_000 });
+    await page
+      .locator('.pane-header', { hasText: /Hand over/i })
+      .first()
+      .waitFor({ timeout: 20_000 });
+    await page
+      .locator('.pane-header', { hasText: /Handoff timeline/i })
+      .first()
+      .waitFor({ timeout: 20_000 });
     await handOverFrame(page).locator('#specialist').waitFor({ timeout: 30_000 });
     const welcome = page.locator('.welcome-view-content', { hasText: 'No handoffs yet' }).first();
     await welcome.waitFor({ timeout: 20_000 });
@@ -75,9 +100,16 @@ describe('UI: hand over from the workbench', function () {
     // Issue 17: the headers as drawn (1.139 capitalizes every word of a view header: "Hand Over to Specialist" read "… To …").
     const headers = (await page.locator('.pane-header .title').allInnerTexts()).map((t) => t.trim());
     for (const name of ['Hand Over', 'Handoff Timeline']) {
-      assert.ok(headers.some((h) => h.toLowerCase() === name.toLowerCase()), `a "${name}" header: ${JSON.stringify(headers)}`);
+      assert.ok(
+        headers.some((h) => h.toLowerCase() === name.toLowerCase()),
+        `a "${name}" header: ${JSON.stringify(headers)}`,
+      );
     }
-    assert.deepEqual(headers.filter((h) => /^hand over|^handoff timeline/i.test(h) && h !== h.toUpperCase() && !['Hand Over', 'Handoff Timeline'].includes(h)), [], 'the headers read as named');
+    assert.deepEqual(
+      headers.filter((h) => /^hand over|^handoff timeline/i.test(h) && h !== h.toUpperCase() && !['Hand Over', 'Handoff Timeline'].includes(h)),
+      [],
+      'the headers read as named',
+    );
     await screenshot(page, 'sidebar-empty');
   });
 
@@ -91,13 +123,15 @@ describe('UI: hand over from the workbench', function () {
     // Issue 17: a row names the specialist once (no persona marker, no raw id) and its text fits.
     const reviewer = (await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Quality reviewer' }).first().innerText()).replace(/\s+/g, ' ');
     assert.doesNotMatch(reviewer, /\[quality reviewer\]|quality_reviewer/, `the row repeats the marker or the id: ${reviewer}`);
-    const cut = await page.locator('.quick-input-list .monaco-list-row').evaluateAll((rows) =>
-      rows.flatMap((r) =>
-        [...r.querySelectorAll('*')]
-          .filter((e) => e.scrollWidth > e.clientWidth + 1 && ['hidden', 'clip'].includes(e.ownerDocument.defaultView?.getComputedStyle(e).overflowX ?? ''))
-          .map((e) => e.textContent ?? ''),
-      ),
-    );
+    const cut = await page
+      .locator('.quick-input-list .monaco-list-row')
+      .evaluateAll((rows) =>
+        rows.flatMap((r) =>
+          [...r.querySelectorAll('*')]
+            .filter((e) => e.scrollWidth > e.clientWidth + 1 && ['hidden', 'clip'].includes(e.ownerDocument.defaultView?.getComputedStyle(e).overflowX ?? ''))
+            .map((e) => e.textContent ?? ''),
+        ),
+      );
     assert.deepEqual(cut, [], 'no text of a specialist row is cut off');
     await typeAndEnter(page, 'quality reviewer');
     await waitForQuickInput(page, 'Topic:', 'the topic input box');
@@ -140,7 +174,11 @@ describe('UI: hand over from the workbench', function () {
       })),
     );
     console.log(`    notification row: ${row.map((e) => `${e.text} ${e.width}px/${e.scroll}px`).join(' | ')}`);
-    assert.deepEqual(row.filter((e) => e.cut).map((e) => e.text), [], 'every label of the notification shows whole');
+    assert.deepEqual(
+      row.filter((e) => e.cut).map((e) => e.text),
+      [],
+      'every label of the notification shows whole',
+    );
     await page
       .locator('.tabs-container .tab', { hasText: /Preview.*_quality_reviewer\.md/ })
       .first()
@@ -160,8 +198,12 @@ describe('UI: hand over from the workbench', function () {
         throw new Error("timed out after 30 s waiting for the handoff's Markdown preview to draw its Summary heading");
       });
     // Issue 17: the human sections, not the frontmatter (1.139 draws frontmatter as a table of ~50 rows by default).
-    assert.equal(await previewFrame.locator('td, th', { hasText: /^(correlation_id|diff_hash|session_id)$/ }).count(), 0, 'the preview shows no frontmatter table');
-    assert.equal(await previewFrame.locator('h1').count() > 0, true, "the preview shows the handoff's title");
+    assert.equal(
+      await previewFrame.locator('td, th', { hasText: /^(correlation_id|diff_hash|session_id)$/ }).count(),
+      0,
+      'the preview shows no frontmatter table',
+    );
+    assert.equal((await previewFrame.locator('h1').count()) > 0, true, "the preview shows the handoff's title");
     await screenshot(page, 'handoff-summary');
     await clearNotifications(page);
 
@@ -182,7 +224,10 @@ describe('UI: hand over from the workbench', function () {
     );
     const briefings = readdirSync(path.join(folder, '.handoff', 'briefings'));
     // One briefing folder per specialist, topic and day, one file per section (docs/DESIGN.md §5).
-    assert.deepEqual(briefings.filter((b) => !b.startsWith('.')), [`quality-reviewer-ui-handover-check-${parsed.handoff.frontmatter.created.slice(0, 10)}`]);
+    assert.deepEqual(
+      briefings.filter((b) => !b.startsWith('.')),
+      [`quality-reviewer-ui-handover-check-${parsed.handoff.frontmatter.created.slice(0, 10)}`],
+    );
     assert.deepEqual(readdirSync(path.join(folder, '.handoff', 'briefings', briefings.filter((b) => !b.startsWith('.'))[0])), [files[0]]);
     await page.locator('.tab', { hasText: files[0] }).first().waitFor({ timeout: 15_000 });
   });
@@ -190,10 +235,15 @@ describe('UI: hand over from the workbench', function () {
   it('the timeline lists the new handoff', async () => {
     const { page } = session;
     // The topic is the label; the status, then the specialist, start the description.
-    const row = page.locator('.pane', { has: page.locator('.pane-header', { hasText: /Handoff timeline/i }) }).locator('.monaco-list-row', { hasText: /^UI handover check\s*pending · Quality reviewer · (now|\d+ seconds? ago)$/ });
-    await row.first().waitFor({ timeout: 20_000 }).catch(() => {
-      throw new Error('timed out after 20 s waiting for the "Quality reviewer" row in the Handoff timeline');
-    });
+    const row = page
+      .locator('.pane', { has: page.locator('.pane-header', { hasText: /Handoff timeline/i }) })
+      .locator('.monaco-list-row', { hasText: /^UI handover check\s*pending · Quality reviewer · (now|\d+ seconds? ago)$/ });
+    await row
+      .first()
+      .waitFor({ timeout: 20_000 })
+      .catch(() => {
+        throw new Error('timed out after 20 s waiting for the "Quality reviewer" row in the Handoff timeline');
+      });
     await screenshot(page, 'timeline-one-handoff');
   });
 

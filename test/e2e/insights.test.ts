@@ -28,7 +28,13 @@ const DAY = 24 * HOUR;
 async function insightsFrame(page: Page): Promise<Frame> {
   return waitFor('the Handoff Insights webview', 60_000, async () => {
     for (const frame of page.frames()) {
-      if (await frame.locator('#insights-body').count().catch(() => 0)) return frame;
+      if (
+        await frame
+          .locator('#insights-body')
+          .count()
+          .catch(() => 0)
+      )
+        return frame;
     }
     return undefined;
   });
@@ -52,11 +58,16 @@ async function switchTheme(page: Page, label: string, workbenchClass: string): P
     return (await input.isVisible()) && (await input.evaluate((el) => el === el.ownerDocument.activeElement)) ? true : undefined;
   });
   await page.keyboard.type('Preferences: Color Theme');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: /^\s*Preferences: Color Theme(?!s)/ }).first().click({ timeout: 15_000 });
+  await page
+    .locator('.quick-input-list .monaco-list-row', { hasText: /^\s*Preferences: Color Theme(?!s)/ })
+    .first()
+    .click({ timeout: 15_000 });
   await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Dark Modern' }).first().waitFor({ timeout: 15_000 });
   await page.keyboard.type(label);
   const row = page.locator('.quick-input-list .monaco-list-row.focused').first();
-  await waitFor(`the "${label}" row focused in the theme picker`, 15_000, async () => ((await row.innerText().catch(() => '')).trim().startsWith(label) ? true : undefined));
+  await waitFor(`the "${label}" row focused in the theme picker`, 15_000, async () =>
+    (await row.innerText().catch(() => '')).trim().startsWith(label) ? true : undefined,
+  );
   await page.keyboard.press('Enter');
   await waitFor(`the workbench in the "${label}" theme`, 60_000, async () => (await page.locator(`.monaco-workbench.${workbenchClass}`).count()) > 0);
 }
@@ -69,7 +80,9 @@ describe('UI: "Handoff: Show Insights"', function () {
 
   /** Writes a handoff to `specialist` created `ago` ms before now; then its status changes, each `ago` ms before now. */
   async function write(specialist: string, topic: string, ago: number, changes: Array<['accepted' | 'complete', number]> = []): Promise<string> {
-    const out = HandoverOkSchema.parse(await handover({ specialist, topic, summary: `Work on ${topic}.` }, { workspaceRoot: folder, now: () => new Date(now - ago) }));
+    const out = HandoverOkSchema.parse(
+      await handover({ specialist, topic, summary: `Work on ${topic}.` }, { workspaceRoot: folder, now: () => new Date(now - ago) }),
+    );
     for (const [to, at] of changes) {
       const set = await setHandoffStatus(out.handoff_file, to, { at: new Date(now - at).toISOString(), session_id: 'insights-test' });
       assert.ok(set.ok, `status ${to} set on ${out.handoff_file}`);
@@ -82,10 +95,16 @@ describe('UI: "Handoff: Show Insights"', function () {
     createDemoRepository(folder);
     now = Date.now();
     await write('codebase_explorer', 'map the auth code', 5 * DAY);
-    await write('implementation_engineer', 'token middleware', 30 * HOUR, [['accepted', 29 * HOUR], ['complete', 20 * HOUR]]);
+    await write('implementation_engineer', 'token middleware', 30 * HOUR, [
+      ['accepted', 29 * HOUR],
+      ['complete', 20 * HOUR],
+    ]);
     await write('quality_reviewer', 'review the middleware', 4 * DAY, [['accepted', 3 * DAY]]);
     await write('quality_reviewer', 'review the tests', 2 * HOUR);
-    await write('implementation_engineer', 'first prototype', 40 * DAY, [['accepted', 39 * DAY], ['complete', 38 * DAY]]);
+    await write('implementation_engineer', 'first prototype', 40 * DAY, [
+      ['accepted', 39 * DAY],
+      ['complete', 38 * DAY],
+    ]);
     assert.equal(readdirSync(path.join(folder, '.handoff', 'handoffs')).filter((f) => f.endsWith('.md')).length, 5);
     session = await openWorkbench(folder, { name: 'insights' }, { width: 1400, height: 1000 });
   });
@@ -101,7 +120,7 @@ describe('UI: "Handoff: Show Insights"', function () {
     await session?.close(failed);
   });
 
-  it('opens from the palette in the editor area and shows the figures of the workspace\'s handoff files', async () => {
+  it("opens from the palette in the editor area and shows the figures of the workspace's handoff files", async () => {
     const { page } = session;
     await runCommand(page, 'Handoff: Show Insights');
     await page.locator('.part.editor .tab', { hasText: 'Handoff Insights' }).first().waitFor({ timeout: 30_000 });
@@ -122,8 +141,17 @@ describe('UI: "Handoff: Show Insights"', function () {
     assert.match(waiting[0], /Codebase explorer — not picked up for 5 days/);
     assert.match(waiting[1], /Quality reviewer — accepted, not answered for 3 days/);
     assert.equal(await frame.locator('svg.chart[role="img"]').count(), 3);
-    assert.equal(await frame.locator('svg.chart').nth(1).getAttribute('aria-label'), 'Implementation engineer: 2 written, 2 picked up, 2 completed, 0 blocked, 0 still pending');
-    assert.deepEqual(await frame.locator('#chains tbody tr').allInnerTexts().then((r) => r.map((t) => t.replace(/\s+/g, ' ').trim())), ['1 5']);
+    assert.equal(
+      await frame.locator('svg.chart').nth(1).getAttribute('aria-label'),
+      'Implementation engineer: 2 written, 2 picked up, 2 completed, 0 blocked, 0 still pending',
+    );
+    assert.deepEqual(
+      await frame
+        .locator('#chains tbody tr')
+        .allInnerTexts()
+        .then((r) => r.map((t) => t.replace(/\s+/g, ' ').trim())),
+      ['1 5'],
+    );
   });
 
   it('the period picker asks the host for the last 30 days, by keyboard, and the figures follow', async () => {
@@ -134,11 +162,19 @@ describe('UI: "Handoff: Show Insights"', function () {
     await page.keyboard.press('ArrowRight');
     // The 40-day-old handoff is left out: 4 written, the medians of the others.
     const expected = ['Overall', '4', '2', '1', '0', '2', '1', '0', '1', '1', '12.5 h', '10 h', '0', '0', '0'];
-    await waitFor('the figures of the last 30 days', 15_000, async () => (await frame.locator('#period-30d').isChecked()) && (await frame.locator('#range', { hasText: ' to ' }).count()) > 0 ? true : undefined);
-    await waitFor('the overall row of the last 30 days', 15_000, async () => (JSON.stringify((await tableRows(frame)).at(-1)) === JSON.stringify(expected) ? true : undefined)).catch(async (err) => {
+    await waitFor('the figures of the last 30 days', 15_000, async () =>
+      (await frame.locator('#period-30d').isChecked()) && (await frame.locator('#range', { hasText: ' to ' }).count()) > 0 ? true : undefined,
+    );
+    await waitFor('the overall row of the last 30 days', 15_000, async () =>
+      JSON.stringify((await tableRows(frame)).at(-1)) === JSON.stringify(expected) ? true : undefined,
+    ).catch(async (err) => {
       assert.deepEqual((await tableRows(frame)).at(-1), expected, String(err));
     });
-    assert.equal(await frame.locator('#period-30d').evaluate((el) => el === (el.ownerDocument as unknown as { activeElement: unknown }).activeElement), true, 'the focus stays on the picker');
+    assert.equal(
+      await frame.locator('#period-30d').evaluate((el) => el === (el.ownerDocument as unknown as { activeElement: unknown }).activeElement),
+      true,
+      'the focus stays on the picker',
+    );
   });
 
   it('a handoff written while the view is open shows up by itself', async () => {
@@ -157,11 +193,25 @@ describe('UI: "Handoff: Show Insights"', function () {
     // The topic is the label (clipped past 17 characters); the status and its waiting words, then the specialist, start the description.
     await row(/^map the auth code\s*pending · waiting 5 days · Codebase explorer · 5 days ago$/).waitFor({ timeout: 30_000 });
     // Pending for 5 days, and accepted 3 days ago without an answer: both past the 2 days of the setting's default.
-    await row(/^map the auth code\s*pending · waiting 5 days · /).locator('.codicon-warning').waitFor({ timeout: 15_000 });
-    await row(/^review the…\s*accepted · waiting 3 days · Quality reviewer · 4 days ago$/).locator('.codicon-warning').waitFor({ timeout: 15_000 });
+    await row(/^map the auth code\s*pending · waiting 5 days · /)
+      .locator('.codicon-warning')
+      .waitFor({ timeout: 15_000 });
+    await row(/^review the…\s*accepted · waiting 3 days · Quality reviewer · 4 days ago$/)
+      .locator('.codicon-warning')
+      .waitFor({ timeout: 15_000 });
     // Pending for two hours, and completed: no warning.
-    assert.equal(await row(/^review the tests\s*pending · Quality reviewer · 2 hours ago$/).locator('.codicon-warning').count(), 0);
-    assert.equal(await row(/^token middleware\s*complete · Implementation engineer · yesterday$/).locator('.codicon-warning').count(), 0);
+    assert.equal(
+      await row(/^review the tests\s*pending · Quality reviewer · 2 hours ago$/)
+        .locator('.codicon-warning')
+        .count(),
+      0,
+    );
+    assert.equal(
+      await row(/^token middleware\s*complete · Implementation engineer · yesterday$/)
+        .locator('.codicon-warning')
+        .count(),
+      0,
+    );
     await screenshot(page, 'insights-timeline-warning');
   });
 
@@ -199,11 +249,18 @@ describe('UI: "Handoff: Show Insights"', function () {
     // A new page (the marker is gone), restored by the extension's serializer, asking for its own period.
     frame = await waitFor('the Handoff Insights webview after the reload', 60_000, async () => {
       const f = await insightsFrame(page);
-      return (await f.locator('body').evaluate(() => (globalThis as { marker?: number }).marker === undefined).catch(() => false)) ? f : undefined;
+      return (await f
+        .locator('body')
+        .evaluate(() => (globalThis as { marker?: number }).marker === undefined)
+        .catch(() => false))
+        ? f
+        : undefined;
     });
     await frame.locator('#figures').waitFor({ timeout: 30_000 });
     assert.equal(await frame.locator('#period-30d').isChecked(), true);
     // The last 30 days: the 40-day-old handoff left out, the one written while the view was open counted.
-    await waitFor('the overall row of the last 30 days after the reload', 15_000, async () => ((await tableRows(frame)).at(-1)?.[1] === '5' ? true : undefined));
+    await waitFor('the overall row of the last 30 days after the reload', 15_000, async () =>
+      (await tableRows(frame)).at(-1)?.[1] === '5' ? true : undefined,
+    );
   });
 });

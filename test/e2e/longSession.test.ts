@@ -36,9 +36,22 @@ function writeTranscript(projectsDir: string, workspace: string): void {
   const t0 = Date.now() - 60 * 60_000;
   let n = 0;
   let tool = 0;
-  const base = () => ({ isSidechain: false, userType: 'external', cwd: workspace, sessionId, version: '2.1.152', gitBranch: 'main', uuid: `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`, timestamp: new Date(t0 + n * 5000).toISOString() });
+  const base = () => ({
+    isSidechain: false,
+    userType: 'external',
+    cwd: workspace,
+    sessionId,
+    version: '2.1.152',
+    gitBranch: 'main',
+    uuid: `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`,
+    timestamp: new Date(t0 + n * 5000).toISOString(),
+  });
   const user = (content: unknown, extra: object = {}) => ({ ...base(), type: 'user', message: { role: 'user', content }, ...extra });
-  const assistant = (content: unknown[]) => ({ ...base(), type: 'assistant', message: { model: 'claude-opus-4-7', id: `msg_${n}`, type: 'message', role: 'assistant', content, stop_reason: 'tool_use' } });
+  const assistant = (content: unknown[]) => ({
+    ...base(),
+    type: 'assistant',
+    message: { model: 'claude-opus-4-7', id: `msg_${n}`, type: 'message', role: 'assistant', content, stop_reason: 'tool_use' },
+  });
   const call = (name: string, input: object, result: { is_error: boolean; content: string }) => {
     const id = `toolu_${String(++tool).padStart(4, '0')}`;
     return [assistant([{ type: 'tool_use', id, name, input }]), user([{ type: 'tool_result', tool_use_id: id, ...result }])];
@@ -51,14 +64,39 @@ function writeTranscript(projectsDir: string, workspace: string): void {
   const lines: unknown[] = [];
   for (let r = 0; r < REQUESTS; r++) {
     lines.push(user(`Request ${r + 1}: harden the token auth of route ${r} and keep the API as it is; ${'explain what changed and why. '.repeat(12)}`));
-    lines.push(...call('Edit', { file_path: `${workspace}/src/routes/route-${r}.js`, old_string: 'a', new_string: 'b' }, { is_error: false, content: 'The file has been updated.' }));
+    lines.push(
+      ...call(
+        'Edit',
+        { file_path: `${workspace}/src/routes/route-${r}.js`, old_string: 'a', new_string: 'b' },
+        { is_error: false, content: 'The file has been updated.' },
+      ),
+    );
     lines.push(...call('Bash', { command: `rg "token|bearer" src/routes/route-${r}.js | head` }, { is_error: false, content: 'route.js: token' }));
-    lines.push(...call('Bash', { command: 'npm test' }, r % 4 === 1 ? { is_error: true, content: 'Exit code 1\nTests: 1 failed, 9 passed, 10 total' } : { is_error: false, content: 'Tests: 10 passed, 10 total' }));
+    lines.push(
+      ...call(
+        'Bash',
+        { command: 'npm test' },
+        r % 4 === 1
+          ? { is_error: true, content: 'Exit code 1\nTests: 1 failed, 9 passed, 10 total' }
+          : { is_error: false, content: 'Tests: 10 passed, 10 total' },
+      ),
+    );
     lines.push(...call('Bash', { command: [COMMIT, 'npm install express-bearer-token', 'npm run build'][r % 3] }, { is_error: false, content: 'done' }));
     if (r === 5) lines.push(...call('TodoWrite', { todos }, { is_error: false, content: 'Todos have been modified successfully.' }));
     if (r === 20) {
-      lines.push({ ...base(), type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', compactMetadata: { trigger: 'auto', preTokens: 158_000 } });
-      lines.push(user('This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:\nSummary: routes 0–20 hardened; one flaky test in the token endpoint; pending: document the token format.', { isCompactSummary: true, isVisibleInTranscriptOnly: true }));
+      lines.push({
+        ...base(),
+        type: 'system',
+        subtype: 'compact_boundary',
+        content: 'Conversation compacted',
+        compactMetadata: { trigger: 'auto', preTokens: 158_000 },
+      });
+      lines.push(
+        user(
+          'This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:\nSummary: routes 0–20 hardened; one flaky test in the token endpoint; pending: document the token format.',
+          { isCompactSummary: true, isVisibleInTranscriptOnly: true },
+        ),
+      );
     }
     lines.push(assistant([{ type: 'text', text: `Route ${r} hardened; ${r % 4 === 1 ? 'one test fails' : 'the tests pass'}.` }]));
   }
@@ -90,7 +128,11 @@ describe('UI: the panel on a long session — its loss report, a small budget, t
     }
     const claudeConfig = mkdtempSync(path.join(root, 'claude-'));
     writeTranscript(path.join(claudeConfig, 'projects'), folder);
-    session = await openWorkbench(folder, { name: 'long-session', env: { CLAUDE_CONFIG_DIR: claudeConfig }, settings: { 'workbench.colorTheme': 'Default Dark Modern' } }, { width: 1400, height: 1500 });
+    session = await openWorkbench(
+      folder,
+      { name: 'long-session', env: { CLAUDE_CONFIG_DIR: claudeConfig }, settings: { 'workbench.colorTheme': 'Default Dark Modern' } },
+      { width: 1400, height: 1500 },
+    );
   });
 
   afterEach(async function () {
@@ -109,7 +151,10 @@ describe('UI: the panel on a long session — its loss report, a small budget, t
     await activityBarItem(page).click();
     const frame = handOverFrame(page);
     await frame.locator('#specialist').waitFor({ timeout: 30_000 });
-    await page.locator('.pane-header', { hasText: /Handoff timeline/i }).first().click();
+    await page
+      .locator('.pane-header', { hasText: /Handoff timeline/i })
+      .first()
+      .click();
     await frame.locator('#drafted-summary').waitFor({ timeout: 60_000 });
     await frame.locator('#specialist').click();
     await frame.locator('#specialist vscode-option', { hasText: 'Quality reviewer' }).first().click();
@@ -121,14 +166,22 @@ describe('UI: the panel on a long session — its loss report, a small budget, t
     // to budget on, the meter counting the fitted handoff; the loss report names what the
     // session log holds and the handoff does not.
     const count = frame.locator('#token-count');
-    await waitFor('the fitted draft against the default 3,000 tokens', 30_000, async () => /^[\d,]+ fitted \/ 3,000 tokens$/.test((await count.innerText()).trim()));
+    await waitFor('the fitted draft against the default 3,000 tokens', 30_000, async () =>
+      /^[\d,]+ fitted \/ 3,000 tokens$/.test((await count.innerText()).trim()),
+    );
     assert.ok(Number((await count.innerText()).replace(/[^\d/]/g, '').split('/')[0]) <= 3000, await count.innerText());
     assert.equal(await frame.locator('#token-count.over').count(), 0, 'no error colour on arrival');
     assert.equal(await frame.locator('#meter .note.error').count(), 0, 'no over-budget error on arrival');
-    assert.match((await frame.locator('#fit-note').innerText()).trim(), /^Fitted to the budget: .*cuts .*older requests.*; the full text is kept in the history file\.\s*Don't Fit$/s);
+    assert.match(
+      (await frame.locator('#fit-note').innerText()).trim(),
+      /^Fitted to the budget: .*cuts .*older requests.*; the full text is kept in the history file\.\s*Don't Fit$/s,
+    );
     const report = frame.locator('#loss-report');
     await report.waitFor({ timeout: 15_000 });
-    assert.match(await report.innerText(), /Not carried from the session log: [\d,]+ older requests?, .*[\d,]+ turns?; fit to budget would cut more \(below\)\./);
+    assert.match(
+      await report.innerText(),
+      /Not carried from the session log: [\d,]+ older requests?, .*[\d,]+ turns?; fit to budget would cut more \(below\)\./,
+    );
     await page.waitForTimeout(500);
     await sidebarShot(page, 'panel-long-session-default');
 
@@ -137,16 +190,25 @@ describe('UI: the panel on a long session — its loss report, a small budget, t
     await frame.locator('#budget vscode-option', { hasText: 'Small (1,000)' }).first().click();
     await waitFor('the fitted draft against 1,000 tokens', 30_000, async () => /^[\d,]+ fitted \/ 1,000 tokens$/.test((await count.innerText()).trim()));
     const fit = (await frame.locator('#fit-note').innerText()).trim();
-    assert.match(fit, /^Fitted to the budget: shortens .*paths \(rolled up or without line counts\).*; cuts .*older requests.*; the full text is kept in the history file\./);
+    assert.match(
+      fit,
+      /^Fitted to the budget: shortens .*paths \(rolled up or without line counts\).*; cuts .*older requests.*; the full text is kept in the history file\./,
+    );
     assert.equal(await frame.locator('#token-count.over').count(), 0, 'fitting reaches the budget');
     await page.waitForTimeout(500);
     await sidebarShot(page, 'panel-long-session-small');
 
     // Switched off, the draft is over the budget again, and Fit to Budget offers the same cuts.
     await frame.locator('#unfit').click();
-    await frame.locator('#meter .note.error').filter({ hasText: /Over the budget by [\d,]+ tokens?/ }).waitFor({ timeout: 15_000 });
+    await frame
+      .locator('#meter .note.error')
+      .filter({ hasText: /Over the budget by [\d,]+ tokens?/ })
+      .waitFor({ timeout: 15_000 });
     await frame.locator('#over-toggle').click();
-    assert.match(await frame.locator('#fit-cuts').innerText(), /^Fit to budget shortens .*; cuts .*older requests.*, leaving [\d,]+ tokens; the full text is kept in the history file\.$/);
+    assert.match(
+      await frame.locator('#fit-cuts').innerText(),
+      /^Fit to budget shortens .*; cuts .*older requests.*, leaving [\d,]+ tokens; the full text is kept in the history file\.$/,
+    );
     assert.equal(await frame.locator('#still-over').count(), 0, 'fitting reaches the budget');
     await frame.locator('#fit').click();
     await frame.locator('#fit-note').waitFor({ timeout: 15_000 });
@@ -168,11 +230,15 @@ describe('UI: the panel on a long session — its loss report, a small budget, t
     assert.match(touched, /^- `src\/generated\/` — 30 files \(\? 30\)$/m);
     assert.match(touched, /^- `test\/generated\/` — 30 files \(\? 30\)$/m);
     assert.match(sections.get('Tests run') ?? '', /`npm test` \(exit \d; ×40, 10 failed/);
-    for (const c of ['git add -A && git commit -m "$(cat <<\'EOF\' …', 'npm install express-bearer-token', 'npm run build']) assert.ok((sections.get('Commands run') ?? '').includes(c), c);
+    for (const c of ["git add -A && git commit -m \"$(cat <<'EOF' …", 'npm install express-bearer-token', 'npm run build'])
+      assert.ok((sections.get('Commands run') ?? '').includes(c), c);
     assert.ok(!(sections.get('Commands run') ?? '').includes('rg "token'), 'a read-only search is no command run');
     assert.match(sections.get('Next steps') ?? '', new RegExp(OPEN_TODO));
     assert.match(sections.get('User requests') ?? '', /\*\*Request 40, the latest\*\*/);
-    assert.match(sections.get('Compaction summary') ?? '', /^_(?:The agent's own summary when claude-code compacted the conversation \(auto, |claude-code compacted the conversation \(auto, [^)]+\); the agent's summary \([\d,]+ characters\) was cut to fit)/);
+    assert.match(
+      sections.get('Compaction summary') ?? '',
+      /^_(?:The agent's own summary when claude-code compacted the conversation \(auto, |claude-code compacted the conversation \(auto, [^)]+\); the agent's summary \([\d,]+ characters\) was cut to fit)/,
+    );
 
     // The choice stays for the next handoff of the window; a custom number of tokens is counted against as typed.
     await waitFor('the meter of the new draft against 1,000 tokens', 30_000, async () => /\/ 1,000 tokens$/.test((await count.innerText()).trim()));

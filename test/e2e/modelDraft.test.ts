@@ -28,7 +28,12 @@ const answer = JSON.parse(FIXED_MODEL_ANSWER) as { summary: string; decisions: s
 const NO_MODEL = 'No language model is available in this VS Code: install or sign in to a chat model provider (e.g. GitHub Copilot)';
 
 function requestsIn(file: string): string[] {
-  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as string) : [];
+  return existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as string)
+    : [];
 }
 
 describe('UI: Draft with the language model', function () {
@@ -44,11 +49,15 @@ describe('UI: Draft with the language model', function () {
       `\n# aider chat started at 2026-03-01 10:00:00\n\n> aider --model gpt-4o  \n\n#### Add a /health endpoint to the todo API  \n\nI will add GET /health to \`src/server.ts\`.\n\n#### Deploy it with the token ${secret} once the tests pass  \n\nI will run the tests first.\n`,
     );
     requestsFile = path.join(path.dirname(folder), 'model-requests.jsonl');
-    session = await openWorkbench(folder, {
-      name: 'model-draft',
-      extraVsix: [chatModelExtensionVsix()],
-      env: { HANDOFF_TEST_MODEL_ANSWER: FIXED_MODEL_ANSWER, HANDOFF_TEST_MODEL_REQUESTS: requestsFile },
-    }, { width: 1400, height: 1000 });
+    session = await openWorkbench(
+      folder,
+      {
+        name: 'model-draft',
+        extraVsix: [chatModelExtensionVsix()],
+        env: { HANDOFF_TEST_MODEL_ANSWER: FIXED_MODEL_ANSWER, HANDOFF_TEST_MODEL_REQUESTS: requestsFile },
+      },
+      { width: 1400, height: 1000 },
+    );
   });
 
   afterEach(async function () {
@@ -62,37 +71,50 @@ describe('UI: Draft with the language model', function () {
     await session?.close(failed);
   });
 
-  it(HOST.id === 'current' ? 'sends nothing on opening; the click sends the redacted evidence once and fills the panel with its token cost' : 'says that no language model is available (VS Code 1.99)', async () => {
-    const { page } = session;
-    await activityBarItem(page).click();
-    const frame = handOverFrame(page);
-    await frame.locator('#specialist').waitFor({ timeout: 30_000 });
-    const button = frame.locator('#draft-with-model');
-    if (HOST.id !== 'current') {
-      await button.waitFor({ timeout: 30_000 });
-      await waitFor('the button to say why no model is available', 15_000, async () => (await button.getAttribute('title')) === NO_MODEL);
-      await button.click({ force: true });
-      await frame.locator('#model-draft-state', { hasText: NO_MODEL }).waitFor({ timeout: 15_000 });
-      await screenshot(page, 'panel-model-draft-unavailable');
-      return;
-    }
-    await frame.locator('#draft-with-model', { hasText: 'Draft with Handoff Test Model' }).waitFor({ timeout: 30_000 });
-    // The panel is open, drafted from the session and labelled with the model: still no request.
-    await page.waitForTimeout(2000);
-    assert.deepEqual(requestsIn(requestsFile), [], 'the model received nothing before the click');
+  it(
+    HOST.id === 'current'
+      ? 'sends nothing on opening; the click sends the redacted evidence once and fills the panel with its token cost'
+      : 'says that no language model is available (VS Code 1.99)',
+    async () => {
+      const { page } = session;
+      await activityBarItem(page).click();
+      const frame = handOverFrame(page);
+      await frame.locator('#specialist').waitFor({ timeout: 30_000 });
+      const button = frame.locator('#draft-with-model');
+      if (HOST.id !== 'current') {
+        await button.waitFor({ timeout: 30_000 });
+        await waitFor('the button to say why no model is available', 15_000, async () => (await button.getAttribute('title')) === NO_MODEL);
+        await button.click({ force: true });
+        await frame.locator('#model-draft-state', { hasText: NO_MODEL }).waitFor({ timeout: 15_000 });
+        await screenshot(page, 'panel-model-draft-unavailable');
+        return;
+      }
+      await frame.locator('#draft-with-model', { hasText: 'Draft with Handoff Test Model' }).waitFor({ timeout: 30_000 });
+      // The panel is open, drafted from the session and labelled with the model: still no request.
+      await page.waitForTimeout(2000);
+      assert.deepEqual(requestsIn(requestsFile), [], 'the model received nothing before the click');
 
-    await button.click();
-    await frame.locator('#model-draft-state', { hasText: /Drafted by Handoff Test Model \(\d+ tokens sent, \d+ received\)/ }).waitFor({ timeout: 30_000 });
-    const requests = requestsIn(requestsFile);
-    assert.equal(requests.length, 1, 'one request on the click');
-    assert.ok(!requests[0].includes(secret), 'the planted secret never reaches the model');
-    assert.match(requests[0], /## Latest user request\n- Deploy it with the token \[REDACTED:github-token\] once the tests pass/);
-    await waitFor('the summary drafted by the model', 10_000, async () => (await frame.locator('#summary').locator('textarea').first().inputValue()) === answer.summary);
-    // Each list item is a text field (webview/lists.ts): the model's items are their values.
-    const items = (key: string) => frame.locator(`#list-${key} li`).locator('input, textarea').evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value));
-    assert.deepEqual(await items('decisions'), answer.decisions);
-    assert.deepEqual(await items('failed_approaches'), answer.failed_approaches);
-    assert.deepEqual(await items('next_steps'), answer.next_steps);
-    await screenshot(page, 'panel-model-draft');
-  });
+      await button.click();
+      await frame.locator('#model-draft-state', { hasText: /Drafted by Handoff Test Model \(\d+ tokens sent, \d+ received\)/ }).waitFor({ timeout: 30_000 });
+      const requests = requestsIn(requestsFile);
+      assert.equal(requests.length, 1, 'one request on the click');
+      assert.ok(!requests[0].includes(secret), 'the planted secret never reaches the model');
+      assert.match(requests[0], /## Latest user request\n- Deploy it with the token \[REDACTED:github-token\] once the tests pass/);
+      await waitFor(
+        'the summary drafted by the model',
+        10_000,
+        async () => (await frame.locator('#summary').locator('textarea').first().inputValue()) === answer.summary,
+      );
+      // Each list item is a text field (webview/lists.ts): the model's items are their values.
+      const items = (key: string) =>
+        frame
+          .locator(`#list-${key} li`)
+          .locator('input, textarea')
+          .evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value));
+      assert.deepEqual(await items('decisions'), answer.decisions);
+      assert.deepEqual(await items('failed_approaches'), answer.failed_approaches);
+      assert.deepEqual(await items('next_steps'), answer.next_steps);
+      await screenshot(page, 'panel-model-draft');
+    },
+  );
 });

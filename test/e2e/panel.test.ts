@@ -86,12 +86,17 @@ async function switchTheme(session: Session, label: string, workbenchClass: stri
   await page.keyboard.press('F1');
   await page.locator('.quick-input-widget input.input').waitFor({ state: 'visible', timeout: 10_000 });
   await page.keyboard.type('Preferences: Color Theme');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: /^\s*Preferences: Color Theme(?!s)/ }).first().click({ timeout: 15_000 });
+  await page
+    .locator('.quick-input-list .monaco-list-row', { hasText: /^\s*Preferences: Color Theme(?!s)/ })
+    .first()
+    .click({ timeout: 15_000 });
   await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Dark Modern' }).first().waitFor({ timeout: 15_000 });
   await page.keyboard.type(label);
   // The picker's label (1.139: "Light Modern", "Dark High Contrast"), the focused row exactly that theme.
   const row = page.locator('.quick-input-list .monaco-list-row.focused').first();
-  await waitFor(`the "${label}" row focused in the theme picker`, 15_000, async () => ((await row.innerText().catch(() => '')).trim().startsWith(label) ? true : undefined));
+  await waitFor(`the "${label}" row focused in the theme picker`, 15_000, async () =>
+    (await row.innerText().catch(() => '')).trim().startsWith(label) ? true : undefined,
+  );
   await page.keyboard.press('Enter');
   await waitFor(`the workbench in the "${label}" theme`, 60_000, async () => (await page.locator(`.monaco-workbench.${workbenchClass}`).count()) > 0);
 }
@@ -161,7 +166,10 @@ describe('UI: the "Hand Over to Specialist" panel', function () {
     // Hide the view mid-draft (show the Explorer), then show it again: a new webview document.
     await frame.locator('body').evaluate(() => ((globalThis as { marker?: number }).marker = 1));
     await page.keyboard.press('Control+Shift+E');
-    await page.locator('.pane-header', { hasText: /Folders|todo-api/i }).first().waitFor({ timeout: 15_000 });
+    await page
+      .locator('.pane-header', { hasText: /Folders|todo-api/i })
+      .first()
+      .waitFor({ timeout: 15_000 });
     await page.waitForTimeout(500);
     await activityBarItem(page).click();
     await frame.locator('#specialist').waitFor({ timeout: 30_000 });
@@ -218,7 +226,13 @@ describe('UI: the "Hand Over to Specialist" panel', function () {
       const height = doc.defaultView?.innerHeight ?? 0;
       const r = el.getBoundingClientRect();
       const footer = doc.querySelector('.footer')?.getBoundingClientRect();
-      return { top: r.top, bottom: r.bottom, limit: Math.min(height, footer?.top ?? height), live: el.getAttribute('aria-live') ?? el.getAttribute('role'), focusable: el.getAttribute('tabindex') === '-1' };
+      return {
+        top: r.top,
+        bottom: r.bottom,
+        limit: Math.min(height, footer?.top ?? height),
+        live: el.getAttribute('aria-live') ?? el.getAttribute('role'),
+        focusable: el.getAttribute('tabindex') === '-1',
+      };
     });
     assert.ok(place.top >= 0 && place.bottom <= place.limit, `the success banner is in sight: ${JSON.stringify(place)}`);
     assert.ok(place.live === 'polite' || place.live === 'status', `the banner is announced: ${JSON.stringify(place)}`);
@@ -226,7 +240,7 @@ describe('UI: the "Hand Over to Specialist" panel', function () {
     assert.ok(place.focusable, 'the banner can take the focus from the button that went away');
     const meter = await tokenCount(frame);
     assert.notEqual(meter, '0 / 3,000 tokens', 'the meter does not read 0 on a draft that still has its evidence');
-    await waitFor('the empty draft\'s token count again', 15_000, async () => /^[1-9][\d,]* .*\/ 3,000 tokens$/.test(await tokenCount(frame)));
+    await waitFor("the empty draft's token count again", 15_000, async () => /^[1-9][\d,]* .*\/ 3,000 tokens$/.test(await tokenCount(frame)));
     await screenshot(page, 'panel-handed-over');
     await page.setViewportSize({ width: 1400, height: 1000 });
   });
@@ -237,18 +251,42 @@ describe('UI: the "Hand Over to Specialist" panel', function () {
     await frame.locator('#specialist').focus();
     const seen: Array<{ id: string; name: string }> = [];
     for (let i = 0; i < 80; i++) {
-      const focused = await frame.locator(':focus').first().evaluate((el) => ({
-        id: el.id,
-        name: el.getAttribute('aria-label') ?? (el.textContent ?? '').trim(),
-      }));
+      const focused = await frame
+        .locator(':focus')
+        .first()
+        .evaluate((el) => ({
+          id: el.id,
+          name: el.getAttribute('aria-label') ?? (el.textContent ?? '').trim(),
+        }));
       seen.push(focused);
       if (focused.id === 'hand-over') break;
       await page.keyboard.press('Tab');
     }
-    const order = ['specialist', 'topic', 'summary', 'add-decisions', 'add-failed_approaches', 'add-next_steps', 'add-blockers', 'return-condition', 'reason', 'reason-kind', 'refresh-evidence', 'preview', 'hand-over'];
+    const order = [
+      'specialist',
+      'topic',
+      'summary',
+      'add-decisions',
+      'add-failed_approaches',
+      'add-next_steps',
+      'add-blockers',
+      'return-condition',
+      'reason',
+      'reason-kind',
+      'refresh-evidence',
+      'preview',
+      'hand-over',
+    ];
     const at = order.map((id) => seen.findIndex((f) => f.id === id));
-    assert.ok(at.every((i) => i >= 0), `every control was reached by Tab: ${JSON.stringify(order.filter((_, k) => at[k] < 0))} missing from ${JSON.stringify(seen.map((f) => f.id))}`);
-    assert.deepEqual([...at].sort((a, b) => a - b), at, 'Tab follows the reading order');
+    assert.ok(
+      at.every((i) => i >= 0),
+      `every control was reached by Tab: ${JSON.stringify(order.filter((_, k) => at[k] < 0))} missing from ${JSON.stringify(seen.map((f) => f.id))}`,
+    );
+    assert.deepEqual(
+      [...at].sort((a, b) => a - b),
+      at,
+      'Tab follows the reading order',
+    );
     const unnamed = seen.filter((f) => !f.name);
     assert.deepEqual(unnamed, [], 'every focusable control has a name');
   });
@@ -258,7 +296,10 @@ describe('UI: the "Hand Over to Specialist" panel', function () {
     const frame = handOverFrame(page);
     // Room for the whole panel: a tall window, the timeline collapsed.
     await page.setViewportSize({ width: 1400, height: 1500 });
-    await page.locator('.pane-header', { hasText: /Handoff timeline/i }).first().click();
+    await page
+      .locator('.pane-header', { hasText: /Handoff timeline/i })
+      .first()
+      .click();
     await pickSpecialist(frame, 'Security & data engineer');
     await typeInto(frame, 'topic', 'token auth');
     await typeInto(frame, 'summary', SUMMARY);
@@ -284,13 +325,16 @@ describe('UI: the "Hand Over to Specialist" panel', function () {
       assert.equal(await frame.locator('#list-decisions li').count(), 2);
       await frame.locator('#evidence summary', { hasText: 'Touched files' }).waitFor({ timeout: 30_000 });
       await frame.locator('#token-count', { hasText: /^[1-9][\d,]* \/ 3,000 tokens$/ }).waitFor({ timeout: 15_000 });
-      await page.locator('.pane-header', { hasText: /Handoff timeline/i }).first().waitFor({ timeout: 15_000 });
+      await page
+        .locator('.pane-header', { hasText: /Handoff timeline/i })
+        .first()
+        .waitFor({ timeout: 15_000 });
       await page.waitForTimeout(800);
       await sidebarShot(page, name);
     }
   });
 
-  it('over budget: a redraft comes back fitted; Don\'t Fit turns the meter to the error colour, Fit to Budget shows the cuts, and the handoff is cut to fit', async () => {
+  it("over budget: a redraft comes back fitted; Don't Fit turns the meter to the error colour, Fit to Budget shows the cuts, and the handoff is cut to fit", async () => {
     const { page } = session;
     const frame = handOverFrame(page);
     // A workspace setting the panel picks up at once (the panel's Default budget). The budget counts the body

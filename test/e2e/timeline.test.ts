@@ -40,7 +40,14 @@ interface DomElement {
   readonly scrollWidth: number;
   readonly clientWidth: number;
   readonly ownerDocument: {
-    readonly defaultView: { getComputedStyle(e: DomElement): { readonly overflowX: string; readonly textOverflow: string; readonly paddingRight: string; readonly borderRightWidth: string } } | null;
+    readonly defaultView: {
+      getComputedStyle(e: DomElement): {
+        readonly overflowX: string;
+        readonly textOverflow: string;
+        readonly paddingRight: string;
+        readonly borderRightWidth: string;
+      };
+    } | null;
     createTreeWalker(root: DomElement, show: number): { nextNode(): DomText | null };
     createElement(tag: string): DomElement & { textContent: string | null; remove(): void };
     createRange(): { setStart(n: DomElement, o: number): void; setEnd(n: DomText, o: number): void; getBoundingClientRect(): { readonly right: number } };
@@ -62,7 +69,12 @@ async function timelineRows(page: Page): Promise<ShownRow[]> {
   for (let i = 0; i < (await rows.count()); i++) {
     const row = rows.nth(i);
     const text = async (css: string) => ((await row.locator(css).count()) ? (await row.locator(css).first().innerText()).replace(/\s+/g, ' ').trim() : '');
-    out.push({ level: Number(await row.getAttribute('aria-level')), label: await text('.label-name'), description: await text('.label-description'), aria: (await row.getAttribute('aria-label')) ?? '' });
+    out.push({
+      level: Number(await row.getAttribute('aria-level')),
+      label: await text('.label-name'),
+      description: await text('.label-description'),
+      aria: (await row.getAttribute('aria-label')) ?? '',
+    });
   }
   return out;
 }
@@ -83,9 +95,17 @@ describe('UI: the Handoff timeline', function () {
     folder = path.join(workspaceDir('timeline'), 'todo-api');
     createDemoRepository(folder);
     const t0 = Date.now() - 60 * 60_000;
-    HandoverOkSchema.parse(await handover({ specialist: 'codebase_explorer', topic: 'token auth', summary: 'Mapped the auth code.' }, { workspaceRoot: folder, now: () => new Date(t0) }));
+    HandoverOkSchema.parse(
+      await handover(
+        { specialist: 'codebase_explorer', topic: 'token auth', summary: 'Mapped the auth code.' },
+        { workspaceRoot: folder, now: () => new Date(t0) },
+      ),
+    );
     const second = HandoverOkSchema.parse(
-      await handover({ specialist: 'implementation_engineer', topic: 'token auth', parent: 'latest', next_steps: ['Implement the middleware'] }, { workspaceRoot: folder, now: () => new Date(t0 + 10 * 60_000) }),
+      await handover(
+        { specialist: 'implementation_engineer', topic: 'token auth', parent: 'latest', next_steps: ['Implement the middleware'] },
+        { workspaceRoot: folder, now: () => new Date(t0 + 10 * 60_000) },
+      ),
     );
     implementerFile = second.handoff_file;
     session = await openWorkbench(folder, { name: 'timeline' }, { width: 1400, height: 900 });
@@ -173,8 +193,14 @@ describe('UI: the Handoff timeline', function () {
     for (let attempt = 0; attempt < 3 && !shown; attempt++) {
       await page.mouse.move(0, 0);
       await page.keyboard.press('Escape');
-      await row(page, /^token auth\s*pending · Codebase explorer/).locator('.label-name').first().hover();
-      shown = await hover.waitFor({ state: 'visible', timeout: 8_000 }).then(() => true, () => false);
+      await row(page, /^token auth\s*pending · Codebase explorer/)
+        .locator('.label-name')
+        .first()
+        .hover();
+      shown = await hover.waitFor({ state: 'visible', timeout: 8_000 }).then(
+        () => true,
+        () => false,
+      );
     }
     if (!shown) throw new Error('timed out after 3 tries of 8 s waiting for the rich tooltip (resolveTreeItem) of the "Codebase explorer" row');
     const text = (await hover.innerText()).replace(/\s+/g, ' ');
@@ -188,11 +214,22 @@ describe('UI: the Handoff timeline', function () {
 
   it('a handoff that continues a chain while the window is open is revealed and selected under its parent', async () => {
     const { page } = session;
-    const root = HandoverOkSchema.parse(await handover({ specialist: 'security_data_engineer', topic: 'secrets audit', summary: 'Audited the config.' }, { workspaceRoot: folder }));
+    const root = HandoverOkSchema.parse(
+      await handover({ specialist: 'security_data_engineer', topic: 'secrets audit', summary: 'Audited the config.' }, { workspaceRoot: folder }),
+    );
     const security = /^secrets audit\s*pending · Security & data engineer · /;
     await row(page, security).waitFor({ timeout: 20_000 });
-    await waitFor('the new root row placed (no longer regrouping)', 15_000, async () => (await timelineRows(page)).filter((r) => r.description.includes('Security & data engineer')).length === 1);
-    const next = HandoverOkSchema.parse(await handover({ specialist: 'quality_reviewer', topic: 'secrets audit', parent: root.package.id, summary: 'Review the audit.' }, { workspaceRoot: folder }));
+    await waitFor(
+      'the new root row placed (no longer regrouping)',
+      15_000,
+      async () => (await timelineRows(page)).filter((r) => r.description.includes('Security & data engineer')).length === 1,
+    );
+    const next = HandoverOkSchema.parse(
+      await handover(
+        { specialist: 'quality_reviewer', topic: 'secrets audit', parent: root.package.id, summary: 'Review the audit.' },
+        { workspaceRoot: folder },
+      ),
+    );
     reviewerId = next.package.id;
     const reviewer = row(page, /^secrets audit\s*pending · Quality reviewer · /);
     await reviewer.waitFor({ state: 'visible', timeout: 20_000 }).catch(async () => {
@@ -201,7 +238,10 @@ describe('UI: the Handoff timeline', function () {
     await waitFor('the new entry selected', 15_000, async () => (await reviewer.getAttribute('aria-selected')) === 'true');
     const rows = await timelineRows(page);
     const at = rows.findIndex((r) => /^pending · Quality reviewer · /.test(r.description));
-    assert.ok(at > 0 && /^pending · Security & data engineer · /.test(rows[at - 1].description) && rows[at].level === rows[at - 1].level + 1, `nested right under its parent: ${JSON.stringify(rows)}`);
+    assert.ok(
+      at > 0 && /^pending · Security & data engineer · /.test(rows[at - 1].description) && rows[at].level === rows[at - 1].level + 1,
+      `nested right under its parent: ${JSON.stringify(rows)}`,
+    );
     assert.equal(rows[at].label, 'secrets audit', JSON.stringify(rows));
     assert.match(rows[at].aria, /^Handoff to Quality reviewer, topic: secrets audit, status: pending, /, JSON.stringify(rows));
     await screenshot(page, 'timeline-revealed');
@@ -213,7 +253,9 @@ describe('UI: the Handoff timeline', function () {
     const topic = 'Refactor authentication middleware for the v2 token services';
     assert.equal(topic.length, 60);
     // Three deep (security → reviewer → release auditor): the deepest indent leaves the least room; in progress: the longest status word.
-    const deep = HandoverOkSchema.parse(await handover({ specialist: 'release_auditor', topic, parent: reviewerId, summary: 'Keys next.' }, { workspaceRoot: folder }));
+    const deep = HandoverOkSchema.parse(
+      await handover({ specialist: 'release_auditor', topic, parent: reviewerId, summary: 'Keys next.' }, { workspaceRoot: folder }),
+    );
     const set = await setHandoffStatus(deep.handoff_file, 'in_progress', { at: new Date().toISOString(), session_id: 'timeline-test' });
     assert.ok(set.ok, JSON.stringify(set));
     const label = clipText(topic, ROW_TOPIC_MAX);
@@ -225,9 +267,15 @@ describe('UI: the Handoff timeline', function () {
     const shown = (await timelineRows(page)).find((r) => r.label === label);
     assert.ok(shown, 'the row is listed');
     assert.equal(shown.level, 3, JSON.stringify(shown));
-    assert.equal(shown.aria.startsWith(`Handoff to Release auditor, topic: ${topic}, status: in progress, `), true, `the whole topic is read out: ${shown.aria}`);
+    assert.equal(
+      shown.aria.startsWith(`Handoff to Release auditor, topic: ${topic}, status: in progress, `),
+      true,
+      `the whole topic is read out: ${shown.aria}`,
+    );
     // As a user scans the list: another row selected (a selected row's inline actions cover its end), the pointer away.
-    await row(page, /^secrets audit\s*pending · Quality reviewer · /).locator('.label-name').click();
+    await row(page, /^secrets audit\s*pending · Quality reviewer · /)
+      .locator('.label-name')
+      .click();
     await page.mouse.move(0, 0);
     await waitFor('the long-topic row not selected', 10_000, async () => ((await long.getAttribute('aria-selected')) !== 'true' ? true : undefined));
     // Measured in the DOM: the right edge of the label, and of "in progress" with room for the ellipsis that ends cut text, lie inside every box that clips the row.
@@ -270,7 +318,8 @@ describe('UI: the Handoff timeline', function () {
       for (let p: DomElement | null = description; p && p !== el.parentElement; p = p.parentElement) {
         // Text is cut at the content edge (a cut one ends with the ellipsis there), inside the padding and border.
         const style = doc.defaultView?.getComputedStyle(p);
-        if (style && style.overflowX !== 'visible') clip = Math.min(clip, p.getBoundingClientRect().right - parseFloat(style.paddingRight) - parseFloat(style.borderRightWidth));
+        if (style && style.overflowX !== 'visible')
+          clip = Math.min(clip, p.getBoundingClientRect().right - parseFloat(style.paddingRight) - parseFloat(style.borderRightWidth));
       }
       const sidebar = el.closest('.part.sidebar');
       if (sidebar) clip = Math.min(clip, sidebar.getBoundingClientRect().right);

@@ -22,7 +22,19 @@ import { buildPrompt } from '../../src/engine/receive/prompt';
 import { handover } from '../../src/engine/handover/handover';
 import { waitFor, workspaceDir } from '../host/codeServer';
 import type { FrameLocator } from 'playwright-core';
-import { activityBarItem, clearNotifications, handOverFrame, notificationToast, openWorkbench, runCommand, runContextMenuItem, screenshot, typeAndEnter, waitForQuickInput, type Session } from './workbench';
+import {
+  activityBarItem,
+  clearNotifications,
+  handOverFrame,
+  notificationToast,
+  openWorkbench,
+  runCommand,
+  runContextMenuItem,
+  screenshot,
+  typeAndEnter,
+  waitForQuickInput,
+  type Session,
+} from './workbench';
 
 const REQUEST = 'Add bearer-token auth to the todo API and keep the old routes working.';
 const AGENT_SAID = 'The middleware checks the bearer token; the old routes still answer.';
@@ -39,7 +51,14 @@ function writeTranscript(projectsDir: string, workspace: string, prompt: string)
   const at = (s: number) => new Date(t0 + s * 1000).toISOString();
   const base = { parentUuid: null, isSidechain: false, userType: 'external', cwd: workspace, sessionId, version: '2.1.152', gitBranch: 'main' };
   const user = (content: string, s: number) => ({ ...base, type: 'user', message: { role: 'user', content }, uuid: `u${s}`, timestamp: at(s) });
-  const assistant = (text: string, s: number, model = 'claude-opus-4-7', extra: object = {}) => ({ ...base, type: 'assistant', message: { model, id: `msg_${s}`, type: 'message', role: 'assistant', content: [{ type: 'text', text }], stop_reason: 'end_turn' }, uuid: `a${s}`, timestamp: at(s), ...extra });
+  const assistant = (text: string, s: number, model = 'claude-opus-4-7', extra: object = {}) => ({
+    ...base,
+    type: 'assistant',
+    message: { model, id: `msg_${s}`, type: 'message', role: 'assistant', content: [{ type: 'text', text }], stop_reason: 'end_turn' },
+    uuid: `a${s}`,
+    timestamp: at(s),
+    ...extra,
+  });
   const lines = [user(REQUEST, 0), assistant(AGENT_SAID, 30), user(prompt, 120), assistant(NOTICE, 121, '<synthetic>', { isApiErrorMessage: true })];
   const dir = path.join(projectsDir, claudeProjectDirName(workspace));
   mkdirSync(dir, { recursive: true });
@@ -57,7 +76,13 @@ async function statusOf(file: string): Promise<string> {
 async function insightsFrame(page: Page): Promise<Frame> {
   return waitFor('the Handoff Insights webview', 60_000, async () => {
     for (const frame of page.frames()) {
-      if (await frame.locator('#insights-body').count().catch(() => 0)) return frame;
+      if (
+        await frame
+          .locator('#insights-body')
+          .count()
+          .catch(() => 0)
+      )
+        return frame;
     }
     return undefined;
   });
@@ -65,7 +90,11 @@ async function insightsFrame(page: Page): Promise<Frame> {
 
 /** The Overall row's "Picked up" figure (the table's third column). */
 async function pickedUp(frame: Frame): Promise<string> {
-  return frame.locator('#figures tfoot tr td, #figures tfoot tr th').nth(2).innerText().then((t) => t.trim());
+  return frame
+    .locator('#figures tfoot tr td, #figures tfoot tr th')
+    .nth(2)
+    .innerText()
+    .then((t) => t.trim());
 }
 
 /** Types into a toolkit text field (its input lives in the shadow root), replacing what it holds. */
@@ -86,7 +115,13 @@ async function pickSpecialist(frame: FrameLocator, label: string): Promise<void>
 /** Opens the Handoff container and waits for the panel's form. */
 async function openPanel(page: Page): Promise<FrameLocator> {
   const frame = handOverFrame(page);
-  if (!(await frame.locator('#specialist').isVisible().catch(() => false))) await activityBarItem(page).click();
+  if (
+    !(await frame
+      .locator('#specialist')
+      .isVisible()
+      .catch(() => false))
+  )
+    await activityBarItem(page).click();
   await frame.locator('#specialist').waitFor({ timeout: 60_000 });
   return frame;
 }
@@ -103,9 +138,13 @@ async function notificationAction(page: Page, text: string | RegExp, action: str
 
 /** The labels of the editor tabs, in each group, left to right. */
 async function tabGroups(page: Page): Promise<string[][]> {
-  return page.locator('.part.editor .editor-group-container').evaluateAll((groups) =>
-    groups.map((g) => [...g.querySelectorAll('.tab')].map((t) => ((t as unknown as { getAttribute(n: string): string | null }).getAttribute('aria-label') ?? '').trim())),
-  );
+  return page
+    .locator('.part.editor .editor-group-container')
+    .evaluateAll((groups) =>
+      groups.map((g) =>
+        [...g.querySelectorAll('.tab')].map((t) => ((t as unknown as { getAttribute(n: string): string | null }).getAttribute('aria-label') ?? '').trim()),
+      ),
+    );
 }
 
 describe('UI: the panel and the commands as a new user meets them', function () {
@@ -117,7 +156,12 @@ describe('UI: the panel and the commands as a new user meets them', function () 
   before(async () => {
     folder = path.join(workspaceDir('trial'), 'todo-api');
     createDemoRepository(folder);
-    const handed = HandoverOkSchema.parse(await handover({ specialist: 'quality_reviewer', topic: 'token auth', summary: 'Token auth is in place.', next_steps: ['Review the diff'] }, { workspaceRoot: folder }));
+    const handed = HandoverOkSchema.parse(
+      await handover(
+        { specialist: 'quality_reviewer', topic: 'token auth', summary: 'Token auth is in place.', next_steps: ['Review the diff'] },
+        { workspaceRoot: folder },
+      ),
+    );
     first = handed.handoff_file;
     const built = await buildPrompt({ handoff: 'latest', take: false }, { workspaceRoot: folder });
     assert.equal(built.status, 'ok');
@@ -137,7 +181,7 @@ describe('UI: the panel and the commands as a new user meets them', function () 
     await session?.close(failed);
   });
 
-  it('the panel arrives drafted from the transcript: the request and the agent\'s words, never our prompt or the CLI\'s notice', async () => {
+  it("the panel arrives drafted from the transcript: the request and the agent's words, never our prompt or the CLI's notice", async () => {
     const { page } = session;
     const frame = await openPanel(page);
     const summary = frame.locator('#summary textarea').first();
@@ -162,7 +206,11 @@ describe('UI: the panel and the commands as a new user meets them', function () 
     await runCommand(page, 'Handoff: Copy Prompt for Specialist');
     const toast = notificationToast(page, 'is on the clipboard: paste it into the receiving agent');
     await toast.waitFor({ timeout: 30_000 });
-    assert.match(await toast.locator('.notification-list-item-message').innerText(), /^The prompt for \[quality reviewer\]/, 'the notification starts with a capital');
+    assert.match(
+      await toast.locator('.notification-list-item-message').innerText(),
+      /^The prompt for \[quality reviewer\]/,
+      'the notification starts with a capital',
+    );
     await screenshot(page, 'trial-copied-prompt-still-pending');
     assert.equal(await statusOf(first), 'pending', 'copying the prompt takes nothing up');
     await page.waitForTimeout(1000);
@@ -187,7 +235,9 @@ describe('UI: the panel and the commands as a new user meets them', function () 
     assert.ok(named, await banner.innerText());
     const fromPanel = path.join(folder, named[1]);
     // A later handoff, written elsewhere (the palette, the CLI, another window), is now the newest.
-    const later = HandoverOkSchema.parse(await handover({ specialist: 'release_auditor', topic: 'token docs', summary: 'Docs next.' }, { workspaceRoot: folder }));
+    const later = HandoverOkSchema.parse(
+      await handover({ specialist: 'release_auditor', topic: 'token docs', summary: 'Docs next.' }, { workspaceRoot: folder }),
+    );
     await frame.locator('#copy-prompt').click();
     const toast = notificationToast(page, 'is on the clipboard');
     await toast.waitFor({ timeout: 30_000 });
@@ -202,18 +252,30 @@ describe('UI: the panel and the commands as a new user meets them', function () 
   it('"Open Briefing" from the notification and from the timeline opens one read-only preview beside the handoff', async () => {
     const { page } = session;
     // The panel's handoff above opened its preview; its notification offers "Open Briefing".
-    await waitFor('the handoff preview open', 30_000, async () => ((await tabGroups(page)).flat().some((t) => /^Preview .*solution_architect/.test(t)) ? true : undefined));
+    await waitFor('the handoff preview open', 30_000, async () =>
+      (await tabGroups(page)).flat().some((t) => /^Preview .*solution_architect/.test(t)) ? true : undefined,
+    );
     await notificationAction(page, /Handed over to \[solution architect\]/, 'Open Briefing');
     const both = await waitFor('the briefing beside the handoff preview', 30_000, async () => {
       const groups = await tabGroups(page);
       return groups.length >= 2 && groups.some((g) => g.some((t) => /^Preview Briefing /.test(t))) ? groups : undefined;
     });
-    assert.ok(both.some((g) => g.some((t) => /^Preview .*solution_architect/.test(t))), `the handoff preview stays open: ${JSON.stringify(both)}`);
+    assert.ok(
+      both.some((g) => g.some((t) => /^Preview .*solution_architect/.test(t))),
+      `the handoff preview stays open: ${JSON.stringify(both)}`,
+    );
     assert.ok(!both.flat().some((t) => /Untitled/.test(t)), `no unsaved buffer: ${JSON.stringify(both)}`);
     // Both previews drawn before the picture: the briefing's title and the handoff's.
     for (const title of ['Briefing for Solution architect', 'Handoff to Solution architect']) {
       await waitFor(`the preview showing "${title}"`, 30_000, async () => {
-        for (const f of page.frames()) if (await f.locator('h1', { hasText: title }).count().catch(() => 0)) return true;
+        for (const f of page.frames())
+          if (
+            await f
+              .locator('h1', { hasText: title })
+              .count()
+              .catch(() => 0)
+          )
+            return true;
         return undefined;
       });
     }
@@ -223,7 +285,10 @@ describe('UI: the panel and the commands as a new user meets them', function () 
     await page.waitForTimeout(500);
     assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'closing the briefing asks nothing');
     // From the timeline's context menu: the same.
-    const row = page.locator('.pane', { has: page.locator('.pane-header', { hasText: /Handoff timeline/i }) }).locator('.monaco-list-row', { hasText: /^token storage\s*pending · Solution architect · / }).first();
+    const row = page
+      .locator('.pane', { has: page.locator('.pane-header', { hasText: /Handoff timeline/i }) })
+      .locator('.monaco-list-row', { hasText: /^token storage\s*pending · Solution architect · / })
+      .first();
     await row.waitFor({ timeout: 30_000 });
     await runContextMenuItem(page, row, 'Open Briefing', async () => (await tabGroups(page)).flat().some((t) => /^Preview Briefing /.test(t)));
     assert.equal(await page.locator('.monaco-dialog-box').count(), 0);
@@ -241,12 +306,21 @@ describe('UI: the panel and the commands as a new user meets them', function () 
     const frame = await openPanel(page);
     await pickSpecialist(frame, 'Codebase explorer');
     await typeInto(frame, 'topic', 'token map');
-    await frame.locator('#summary textarea').first().fill(`${'The token path goes through the middleware, the store and the routes. '.repeat(300)}`);
+    await frame
+      .locator('#summary textarea')
+      .first()
+      .fill(`${'The token path goes through the middleware, the store and the routes. '.repeat(300)}`);
     await frame.locator('#token-count.over').waitFor({ timeout: 30_000 });
     await frame.locator('#hand-over').click();
     await waitForQuickInput(page, 'Hand over without fitting', 'the over-budget question');
     // Each row's label (its description, the tokens, follows it).
-    const rowsOf = async () => (await page.locator('.quick-input-list .monaco-list-row').allInnerTexts()).map((r) => r.replace(/\s+/g, ' ').replace(/\s*[\d,]+ \/ [\d,]+ tokens.*$/, '').trim());
+    const rowsOf = async () =>
+      (await page.locator('.quick-input-list .monaco-list-row').allInnerTexts()).map((r) =>
+        r
+          .replace(/\s+/g, ' ')
+          .replace(/\s*[\d,]+ \/ [\d,]+ tokens.*$/, '')
+          .trim(),
+      );
     const panelRows = await rowsOf();
     assert.deepEqual(panelRows, ['Fit to budget and hand over', 'Hand over without fitting'], panelRows.join(' | '));
     await screenshot(page, 'trial-panel-over-budget-asks');
@@ -273,7 +347,7 @@ describe('UI: the panel and the commands as a new user meets them', function () 
     await page.keyboard.press('Escape');
   });
 
-  it('End Session: an empty topic is the input box\'s own message, and a multi-line summary keeps its line breaks', async () => {
+  it("End Session: an empty topic is the input box's own message, and a multi-line summary keeps its line breaks", async () => {
     const { page } = session;
     await clearNotifications(page);
     await runCommand(page, 'Handoff: End Session and Hand Over');
@@ -281,7 +355,7 @@ describe('UI: the panel and the commands as a new user meets them', function () 
     await typeAndEnter(page, 'test & debug engineer');
     await waitForQuickInput(page, 'Topic:', 'the topic input box');
     await typeAndEnter(page, '');
-    await waitForQuickInput(page, 'A topic is required', 'the input box\'s own validation message');
+    await waitForQuickInput(page, 'A topic is required', "the input box's own validation message");
     assert.equal(await page.locator('.notification-toast').count(), 0, 'no toast');
     await screenshot(page, 'trial-end-session-topic-required');
     await typeAndEnter(page, 'token tests');

@@ -21,10 +21,22 @@ import { VerificationSchema } from '../../src/core/receive/verification';
 import { handover } from '../../src/engine/handover/handover';
 import { waitFor, workspaceDir } from '../host/codeServer';
 import { RECORDED_TEST, writeClaudeTestRun } from '../helpers/claudeTestRun';
-import { activityBarItem, clearNotifications, handOverFrame, notificationToast, openWorkbench, runContextMenuItem, screenshot, type Session } from './workbench';
+import {
+  activityBarItem,
+  clearNotifications,
+  handOverFrame,
+  notificationToast,
+  openWorkbench,
+  runContextMenuItem,
+  screenshot,
+  type Session,
+} from './workbench';
 
 function row(page: Page, text: string | RegExp): Locator {
-  return page.locator('.pane', { has: page.locator('.pane-header', { hasText: /Handoff timeline/i }) }).locator('.monaco-list-row', { hasText: text }).first();
+  return page
+    .locator('.pane', { has: page.locator('.pane-header', { hasText: /Handoff timeline/i }) })
+    .locator('.monaco-list-row', { hasText: text })
+    .first();
 }
 
 /** Screenshot of the side bar and the panel below it (the task's terminal). */
@@ -160,7 +172,18 @@ describe('UI: Handoff: Verify re-runs the recorded test as a task and the timeli
     const frame = handOverFrame(page);
     const button = frame.locator('#verify-latest');
     await button.waitFor({ state: 'attached', timeout: 60_000 }).catch(async (err: unknown) => {
-      throw new Error(`no #verify-latest in the panel; #chain holds: ${await frame.locator('#chain').innerHTML().catch(() => '(no #chain)')}; #evidence says: ${(await frame.locator('#evidence').innerText().catch(() => '(no #evidence)')).slice(0, 600)}`, { cause: err });
+      throw new Error(
+        `no #verify-latest in the panel; #chain holds: ${await frame
+          .locator('#chain')
+          .innerHTML()
+          .catch(() => '(no #chain)')}; #evidence says: ${(
+          await frame
+            .locator('#evidence')
+            .innerText()
+            .catch(() => '(no #evidence)')
+        ).slice(0, 600)}`,
+        { cause: err },
+      );
     });
     await button.scrollIntoViewIfNeeded();
     await button.click();

@@ -34,12 +34,17 @@ export async function openWorkbench(folder: string, options: Omit<ServerOptions,
     browser = await launchBrowser(viewport);
     const page = browser.page;
     await page.goto(`${server.url}/?folder=${encodeURIComponent(folder)}`, { waitUntil: 'domcontentloaded' });
-    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 }).catch(() => {
-      throw new Error('timed out after 60 s waiting for the workbench (.monaco-workbench)');
-    });
-    await activityBarItem(page).waitFor({ timeout: 60_000 }).catch(() => {
-      throw new Error('timed out after 60 s waiting for the "Handoff" activity-bar icon: the extension did not contribute its view container');
-    });
+    await page
+      .locator('.monaco-workbench')
+      .waitFor({ timeout: 60_000 })
+      .catch(() => {
+        throw new Error('timed out after 60 s waiting for the workbench (.monaco-workbench)');
+      });
+    await activityBarItem(page)
+      .waitFor({ timeout: 60_000 })
+      .catch(() => {
+        throw new Error('timed out after 60 s waiting for the "Handoff" activity-bar icon: the extension did not contribute its view container');
+      });
     const b = browser;
     return {
       server,
@@ -102,7 +107,11 @@ export async function waitForQuickInput(page: Page, text: string | RegExp, what:
   const deadline = Date.now() + ms;
   for (;;) {
     if (await widget.isVisible()) {
-      const placeholder = (await page.locator('.quick-input-widget input.input').getAttribute('placeholder').catch(() => '')) ?? '';
+      const placeholder =
+        (await page
+          .locator('.quick-input-widget input.input')
+          .getAttribute('placeholder')
+          .catch(() => '')) ?? '';
       const all = `${await widget.innerText().catch(() => '')}\n${placeholder}`;
       if (typeof text === 'string' ? all.includes(text) : text.test(all)) {
         return;
@@ -144,7 +153,11 @@ export function notificationToast(page: Page, text: string | RegExp): Locator {
 /** Clears every notification ("Notifications: Clear All Notifications"), so later ones are not hidden behind it. */
 export async function clearNotifications(page: Page): Promise<void> {
   await runCommand(page, 'Clear All Notifications');
-  await page.locator('.notification-toast').first().waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+  await page
+    .locator('.notification-toast')
+    .first()
+    .waitFor({ state: 'hidden', timeout: 10_000 })
+    .catch(() => undefined);
 }
 
 /**
@@ -155,7 +168,13 @@ export async function clearNotifications(page: Page): Promise<void> {
  * chosen by keyboard (hover focuses it, Enter runs it) and the menu is opened again,
  * `attempts` times in all, until `done`. Throws the last attempt's error, naming `label`.
  */
-export async function runContextMenuItem(page: Page, target: Locator, label: string, done: () => Promise<boolean>, { attempts = 4, doneMs = 10_000 } = {}): Promise<void> {
+export async function runContextMenuItem(
+  page: Page,
+  target: Locator,
+  label: string,
+  done: () => Promise<boolean>,
+  { attempts = 4, doneMs = 10_000 } = {},
+): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     // Nothing left open from before (a quick input, a context menu, a hover).
     await page.keyboard.press('Escape');

@@ -35,11 +35,31 @@ export function writeClaudeSession(dir: string, cwd: string, sessionId = '7d2a4c
   const base = { parentUuid: null, isSidechain: false, userType: 'external', cwd, sessionId, version: '2.0.14', gitBranch: 'main' };
   let n = 0;
   const at = () => `2026-12-01T10:${String(n++).padStart(2, '0')}:00.000Z`;
-  const user = (content: unknown, extra: Record<string, unknown> = {}) => ({ ...base, type: 'user', message: { role: 'user', content }, uuid: `u${n}`, timestamp: at(), ...extra });
-  const assistant = (content: unknown[]) => ({ ...base, type: 'assistant', message: { id: `msg_${n}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content, stop_reason: null }, uuid: `a${n}`, timestamp: at() });
+  const user = (content: unknown, extra: Record<string, unknown> = {}) => ({
+    ...base,
+    type: 'user',
+    message: { role: 'user', content },
+    uuid: `u${n}`,
+    timestamp: at(),
+    ...extra,
+  });
+  const assistant = (content: unknown[]) => ({
+    ...base,
+    type: 'assistant',
+    message: { id: `msg_${n}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content, stop_reason: null },
+    uuid: `a${n}`,
+    timestamp: at(),
+  });
   const todo = (id: string, todos: ReadonlyArray<{ content: string; status: string }>) => [
     assistant([{ type: 'tool_use', id, name: 'TodoWrite', input: { todos: todos.map((t) => ({ ...t, activeForm: t.content })) } }]),
-    user([{ tool_use_id: id, type: 'tool_result', content: 'Todos have been modified successfully. Ensure that you continue to use the todo list to track your progress. Please proceed with the current tasks if applicable' }]),
+    user([
+      {
+        tool_use_id: id,
+        type: 'tool_result',
+        content:
+          'Todos have been modified successfully. Ensure that you continue to use the todo list to track your progress. Please proceed with the current tasks if applicable',
+      },
+    ]),
   ];
   const bash = (id: string, command: string, result: { error: boolean; output: string }) => [
     assistant([{ type: 'tool_use', id, name: 'Bash', input: { command, description: command } }]),
@@ -55,7 +75,10 @@ export function writeClaudeSession(dir: string, cwd: string, sessionId = '7d2a4c
       { content: 'Run the tests', status: 'pending' },
     ]),
     assistant([{ type: 'text', text: 'The page renders the line items; I will add the total next.' }]),
-    ...bash('toolu_build1', 'npm run build', { error: true, output: 'Exit code 2\nsrc/checkout.ts(12,7): error TS2322: Type string is not assignable to type number.' }),
+    ...bash('toolu_build1', 'npm run build', {
+      error: true,
+      output: 'Exit code 2\nsrc/checkout.ts(12,7): error TS2322: Type string is not assignable to type number.',
+    }),
     user('<command-name>/compact</command-name>\n<command-message>compact</command-message>\n<command-args></command-args>', { isMeta: true }),
     user(SESSION_REQUESTS[1]),
     ...todo('toolu_todo2', SESSION_PLAN),

@@ -35,7 +35,14 @@ export function writeClaudeTestRun(projectsDir: string, workspace: string, sessi
     {
       ...base,
       type: 'assistant',
-      message: { model: 'claude-opus-4-7', id: 'msg_01', type: 'message', role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_test1', name: 'Bash', input: { command: RECORDED_TEST, description: 'Run the tests' } }], stop_reason: 'tool_use' },
+      message: {
+        model: 'claude-opus-4-7',
+        id: 'msg_01',
+        type: 'message',
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'toolu_test1', name: 'Bash', input: { command: RECORDED_TEST, description: 'Run the tests' } }],
+        stop_reason: 'tool_use',
+      },
       uuid: uuid(),
       timestamp: at(30),
     },
@@ -50,7 +57,14 @@ export function writeClaudeTestRun(projectsDir: string, workspace: string, sessi
     {
       ...base,
       type: 'assistant',
-      message: { model: 'claude-opus-4-7', id: 'msg_02', type: 'message', role: 'assistant', content: [{ type: 'text', text: 'formatTodo marks done items; all tests pass.' }], stop_reason: 'end_turn' },
+      message: {
+        model: 'claude-opus-4-7',
+        id: 'msg_02',
+        type: 'message',
+        role: 'assistant',
+        content: [{ type: 'text', text: 'formatTodo marks done items; all tests pass.' }],
+        stop_reason: 'end_turn',
+      },
       uuid: uuid(),
       timestamp: at(40),
     },

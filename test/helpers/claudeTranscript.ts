@@ -23,14 +23,22 @@ export interface BashRun {
 type Json = Record<string, unknown>;
 
 function templates(): { request: Json; toolUse: Json; toolResult: Json; reply: Json } {
-  const lines = readFileSync(CLAUDE_TEMPLATE, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Json);
+  const lines = readFileSync(CLAUDE_TEMPLATE, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Json);
   const content = (l: Json) => (l.message as Json | undefined)?.content;
   const request = lines.find((l) => l.type === 'user' && typeof content(l) === 'string');
-  const toolUse = lines.find((l) => l.type === 'assistant' && Array.isArray(content(l)) && (content(l) as Json[]).some((b) => b.type === 'tool_use' && b.name === 'Bash'));
+  const toolUse = lines.find(
+    (l) => l.type === 'assistant' && Array.isArray(content(l)) && (content(l) as Json[]).some((b) => b.type === 'tool_use' && b.name === 'Bash'),
+  );
   const use = toolUse && (content(toolUse) as Json[]).find((b) => b.type === 'tool_use');
   const toolResult = lines.find((l) => l.type === 'user' && Array.isArray(content(l)) && (content(l) as Json[]).some((b) => b.tool_use_id === use?.id));
-  const reply = lines.find((l) => l.type === 'assistant' && Array.isArray(content(l)) && (content(l) as Json[]).length === 1 && (content(l) as Json[])[0].type === 'text');
-  if (!request || !toolUse || !toolResult || !reply) throw new Error(`${CLAUDE_TEMPLATE}: no typed request, Bash call and its result, and assistant text to copy`);
+  const reply = lines.find(
+    (l) => l.type === 'assistant' && Array.isArray(content(l)) && (content(l) as Json[]).length === 1 && (content(l) as Json[])[0].type === 'text',
+  );
+  if (!request || !toolUse || !toolResult || !reply)
+    throw new Error(`${CLAUDE_TEMPLATE}: no typed request, Bash call and its result, and assistant text to copy`);
   return { request, toolUse, toolResult, reply };
 }
 
@@ -38,7 +46,13 @@ function templates(): { request: Json; toolUse: Json; toolResult: Json; reply: J
  * Writes `<session id>.jsonl` into `dir`: the user's `request` typed in `cwd`, then each run
  * of `runs` a minute apart from 2026-12-01T10:00Z, and returns its path.
  */
-export function writeClaudeTranscript(dir: string, cwd: string, request: string, runs: readonly BashRun[], sessionId = '5e0c2f7a-3b1d-4c8e-9a6f-2d4b6c8e0a1f'): string {
+export function writeClaudeTranscript(
+  dir: string,
+  cwd: string,
+  request: string,
+  runs: readonly BashRun[],
+  sessionId = '5e0c2f7a-3b1d-4c8e-9a6f-2d4b6c8e0a1f',
+): string {
   const t = templates();
   const at = (minute: number) => `2026-12-01T10:${String(minute).padStart(2, '0')}:00.000Z`;
   const clone = (x: Json): Json => JSON.parse(JSON.stringify(x)) as Json;
@@ -55,11 +69,15 @@ export function writeClaudeTranscript(dir: string, cwd: string, request: string,
   runs.forEach((run, i) => {
     const id = `toolu_verify${String(i + 1).padStart(4, '0')}`;
     const use = clone(t.toolUse);
-    (use.message as Json).content = [{ type: 'tool_use', id, name: 'Bash', input: { command: run.command, description: `Run ${run.command}` }, caller: { type: 'direct' } }];
+    (use.message as Json).content = [
+      { type: 'tool_use', id, name: 'Bash', input: { command: run.command, description: `Run ${run.command}` }, caller: { type: 'direct' } },
+    ];
     push(use, run.cwd, i + 1);
     const result = clone(t.toolResult);
     const failed = run.exitCode !== 0;
-    (result.message as Json).content = [{ tool_use_id: id, type: 'tool_result', content: failed ? `Error: Exit code ${run.exitCode}\n${run.output}` : run.output, is_error: failed }];
+    (result.message as Json).content = [
+      { tool_use_id: id, type: 'tool_result', content: failed ? `Error: Exit code ${run.exitCode}\n${run.output}` : run.output, is_error: failed },
+    ];
     result.toolUseResult = { stdout: run.output, stderr: '', interrupted: false, isImage: false, noOutputExpected: false };
     result.sourceToolAssistantUUID = out[out.length - 1].uuid;
     push(result, run.cwd, i + 1);
@@ -104,11 +122,15 @@ export function writeClaudeSession(dir: string, cwd: string, steps: readonly Ses
     }
     const id = `toolu_session${String(i + 1).padStart(4, '0')}`;
     const use = clone(t.toolUse);
-    (use.message as Json).content = [{ type: 'tool_use', id, name: 'Bash', input: { command: step.command, description: 'Run a command' }, caller: { type: 'direct' } }];
+    (use.message as Json).content = [
+      { type: 'tool_use', id, name: 'Bash', input: { command: step.command, description: 'Run a command' }, caller: { type: 'direct' } },
+    ];
     push(use, step.cwd, i);
     const result = clone(t.toolResult);
     const failed = step.exitCode !== 0;
-    (result.message as Json).content = [{ tool_use_id: id, type: 'tool_result', content: failed ? `Error: Exit code ${step.exitCode}\n${step.output}` : step.output, is_error: failed }];
+    (result.message as Json).content = [
+      { tool_use_id: id, type: 'tool_result', content: failed ? `Error: Exit code ${step.exitCode}\n${step.output}` : step.output, is_error: failed },
+    ];
     result.toolUseResult = { stdout: step.output, stderr: '', interrupted: false, isImage: false, noOutputExpected: false };
     result.sourceToolAssistantUUID = out[out.length - 1].uuid;
     push(result, step.cwd, i);

@@ -70,7 +70,9 @@ export function claudeBinary(): string {
   if (!existsSync(bin)) throw new Error(`Claude Code is not installed at ${bin} — run npm ci`);
   const head = readFileSync(bin).subarray(0, 200).toString('latin1');
   if (head.includes('claude native binary not installed')) {
-    throw new Error(`${bin} is the package's placeholder: its postinstall did not run — run npm ci (package.json's allowScripts allows @anthropic-ai/claude-code)`);
+    throw new Error(
+      `${bin} is the package's placeholder: its postinstall did not run — run npm ci (package.json's allowScripts allows @anthropic-ai/claude-code)`,
+    );
   }
   return bin;
 }

@@ -18,7 +18,14 @@ export const ROOT = path.resolve(__dirname, '..', '..');
  */
 export async function buildDist(): Promise<{ dist: string; builds: { VENDOR: Record<string, string>; CLI_BUNDLED: ReadonlySet<string> } }> {
   type Build = esbuild.BuildOptions;
-  const builds = (await import(pathToFileURL(path.join(ROOT, 'esbuild.mjs')).href)) as { cliBuild: Build; launcherBuild: Build; vendorBuild: Build; tokenizersBuild: Build; VENDOR: Record<string, string>; CLI_BUNDLED: ReadonlySet<string> };
+  const builds = (await import(pathToFileURL(path.join(ROOT, 'esbuild.mjs')).href)) as {
+    cliBuild: Build;
+    launcherBuild: Build;
+    vendorBuild: Build;
+    tokenizersBuild: Build;
+    VENDOR: Record<string, string>;
+    CLI_BUNDLED: ReadonlySet<string>;
+  };
   const dist = tempDir('handoff-dist-');
   await Promise.all([
     esbuild.build({ ...builds.launcherBuild, absWorkingDir: ROOT, outfile: path.join(dist, 'cli.js'), logLevel: 'error' }),

@@ -76,14 +76,17 @@ export function missingKinds(text: string, expected: Expected): string[] {
     if (!paths.has(p) && !folder) missing.push(`git-changed path ${p}`);
   }
   for (const [folder, count] of folders) {
-    const under = expected.gitPaths.filter((p) => p.startsWith(folder) && ![...folders.keys()].some((f) => f !== folder && f.startsWith(folder) && p.startsWith(f))).length;
+    const under = expected.gitPaths.filter(
+      (p) => p.startsWith(folder) && ![...folders.keys()].some((f) => f !== folder && f.startsWith(folder) && p.startsWith(f)),
+    ).length;
     if (under !== count) missing.push(`folder ${folder} says ${count} files, git has ${under} there`);
   }
 
   const latest = parseUserRequests(section('User requests')).at(-1)?.text ?? '';
   const head = squash(latest.replace(/ … \[[\d,]+ more characters\]$/, ''));
   const want = squash(expected.request);
-  if (!(head.includes(want) || (head.length >= 100 && want.startsWith(head)))) missing.push(`the latest request ${JSON.stringify(expected.request.slice(0, 80))} (carried: ${JSON.stringify(latest.slice(0, 80))})`);
+  if (!(head.includes(want) || (head.length >= 100 && want.startsWith(head))))
+    missing.push(`the latest request ${JSON.stringify(expected.request.slice(0, 80))} (carried: ${JSON.stringify(latest.slice(0, 80))})`);
 
   const slots = testSlots(section('Tests run'));
   for (const t of expected.tests) {
@@ -101,7 +104,9 @@ export function missingKinds(text: string, expected: Expected): string[] {
 
   const commands = parseCommandsRun(section('Commands run')).map((c) => squash(c.command));
   // A fact is part of its line (a facts file names a command by its start); a long command is its first line, marked " …".
-  for (const c of expected.commands) if (!commands.some((line) => line.includes(squash(c)) || (line.endsWith(' …') && squash(c).startsWith(line.slice(0, -2))))) missing.push(`command ${JSON.stringify(c.slice(0, 80))}`);
+  for (const c of expected.commands)
+    if (!commands.some((line) => line.includes(squash(c)) || (line.endsWith(' …') && squash(c).startsWith(line.slice(0, -2)))))
+      missing.push(`command ${JSON.stringify(c.slice(0, 80))}`);
   if (/^- … and [\d,]+ more \([\d,]+ cut to fit/m.test(section('Commands run'))) missing.push('commands cut to fit');
   return missing;
 }

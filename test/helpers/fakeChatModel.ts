@@ -31,7 +31,9 @@ export function fakeTokenCount(text: string): number {
  * A fake model answering `answer` (a text, or a function of the prompt). `hang` makes `send`
  * wait until its signal aborts (then it rejects, as a cancelled request does).
  */
-export function fakeChatModel(opts: { answer?: string | ((prompt: string) => string); hang?: boolean; fail?: string; maxInputTokens?: number; name?: string } = {}): FakeChatModel {
+export function fakeChatModel(
+  opts: { answer?: string | ((prompt: string) => string); hang?: boolean; fail?: string; maxInputTokens?: number; name?: string } = {},
+): FakeChatModel {
   const requests: string[] = [];
   const counted: string[] = [];
   return {

@@ -58,7 +58,15 @@ export function legacyShellText(command: string, stdout: string, exitCode: numbe
 }
 
 /** A finished tool call as the scheduler records it: the function response holds the tool's text. */
-export function toolCall(id: string, name: string, args: Record<string, unknown>, status: ToolCallRecord['status'], text: string, timestamp: string, display?: unknown): ToolCallRecord {
+export function toolCall(
+  id: string,
+  name: string,
+  args: Record<string, unknown>,
+  status: ToolCallRecord['status'],
+  text: string,
+  timestamp: string,
+  display?: unknown,
+): ToolCallRecord {
   const response = status === 'success' ? { output: text } : { error: text };
   return {
     id,

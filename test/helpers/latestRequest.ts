@@ -42,18 +42,27 @@ function aiderChat(file: string): string {
       turns[turns.length - 1].push(text.replace(/\s+$/, ''));
       prev = Number(n);
     });
-  return turns.map((t) => t.join('\n')).filter((t) => !t.startsWith('/')).at(-1) as string;
+  return turns
+    .map((t) => t.join('\n'))
+    .filter((t) => !t.startsWith('/'))
+    .at(-1) as string;
 }
 
 /** The last entry of an Aider input history (`# time`, then `+line`s) that is not an answer to a yes/no question. */
 function aiderInput(file: string): string {
-  const entries = run('awk', ['/^# [0-9][0-9][0-9][0-9]-/{n++; next} /^\\+/{sub(/^\\+/, ""); e[n] = e[n] $0 "\\n"} END{for (i = 1; i <= n; i++) printf "%s\\x1e", e[i]}', file]).split('\x1e');
+  const entries = run('awk', [
+    '/^# [0-9][0-9][0-9][0-9]-/{n++; next} /^\\+/{sub(/^\\+/, ""); e[n] = e[n] $0 "\\n"} END{for (i = 1; i <= n; i++) printf "%s\\x1e", e[i]}',
+    file,
+  ]).split('\x1e');
   return entries.filter((e) => e.trim() && !/^(y|yes|n|no|s|skip|d|a|all)$/i.test(e.trim()) && !e.startsWith('/')).at(-1) as string;
 }
 
 /** The text of the last `_**User …**_` section of a SpecStory file (up to its `---`). */
 function specstory(file: string): string {
-  return run('awk', ['/^_\\*\\*User/{buf = ""; inside = 1; next} /^---$/{if (inside) last = buf; inside = 0; next} inside{buf = buf $0 "\\n"} END{printf "%s", last}', file]);
+  return run('awk', [
+    '/^_\\*\\*User/{buf = ""; inside = 1; next} /^---$/{if (inside) last = buf; inside = 0; next} inside{buf = buf $0 "\\n"} END{printf "%s", last}',
+    file,
+  ]);
 }
 
 export function expectedLatest(rel: string): string {

@@ -16,7 +16,17 @@ import path from 'node:path';
 import { fakeSecrets } from './fakeSecrets';
 
 /** The real transcript the long one is made of. */
-export const REAL_CLAUDE_TRANSCRIPT = path.resolve(__dirname, '..', '..', '..', 'shared', 'fixtures', 'session-logs', 'claude-code', 'pyrycode-clean-trimmed.jsonl');
+export const REAL_CLAUDE_TRANSCRIPT = path.resolve(
+  __dirname,
+  '..',
+  '..',
+  '..',
+  'shared',
+  'fixtures',
+  'session-logs',
+  'claude-code',
+  'pyrycode-clean-trimmed.jsonl',
+);
 
 /** The planted secrets (real formats) and what each is redacted as. */
 export function plantedSecrets(): { aws: string; github: string; oauth: string } {
@@ -55,7 +65,15 @@ function realLines(): Line[] {
 }
 
 /** The copies of the real lines starting at `startMs`, and the time just after the last. */
-function copiesOf(lines: readonly Line[], copies: number, startMs: number, cwd: string, sessionId: string, tag: string, withinMs?: number): { out: Line[]; endMs: number } {
+function copiesOf(
+  lines: readonly Line[],
+  copies: number,
+  startMs: number,
+  cwd: string,
+  sessionId: string,
+  tag: string,
+  withinMs?: number,
+): { out: Line[]; endMs: number } {
   const times = lines.map((l) => (typeof l.timestamp === 'string' ? Date.parse(l.timestamp) : NaN)).filter((t) => !Number.isNaN(t));
   const t0 = Math.min(...times);
   const real = Math.max(...times) - t0 + 60_000;
@@ -89,7 +107,10 @@ function copiesOf(lines: readonly Line[], copies: number, startMs: number, cwd: 
 }
 
 const isTextTurn = (l: Line, role: 'user' | 'assistant') =>
-  l.type === role && (role === 'user' ? typeof l.message?.content === 'string' : Array.isArray(l.message?.content) && (l.message.content as Array<{ type?: string }>).some((b) => b.type === 'text'));
+  l.type === role &&
+  (role === 'user'
+    ? typeof l.message?.content === 'string'
+    : Array.isArray(l.message?.content) && (l.message.content as Array<{ type?: string }>).some((b) => b.type === 'text'));
 
 /**
  * Writes the long transcript into `dir` as `<session id>.jsonl` (Claude Code's file name):

@@ -23,7 +23,13 @@ function writeJson(file: string, value: unknown): void {
 
 /** `project/<id>.json`. */
 export function writeProject(storage: string, id: string, worktree: string, updated = 1772445600000): void {
-  writeJson(path.join(storage, 'project', `${id}.json`), { id, worktree, vcs: id === 'global' ? undefined : 'git', time: { created: updated, updated }, sandboxes: [] });
+  writeJson(path.join(storage, 'project', `${id}.json`), {
+    id,
+    worktree,
+    vcs: id === 'global' ? undefined : 'git',
+    time: { created: updated, updated },
+    sandboxes: [],
+  });
 }
 
 /** A part to write: its type and fields, without the ids. */
@@ -43,7 +49,14 @@ export function bashPart(command: string, exit: number, output: string, start: n
     type: 'tool',
     callID: `toolu_${start}`,
     tool: 'bash',
-    state: { status: 'completed', input: { command, description: 'Runs a command' }, output, title: 'Runs a command', metadata: { output, exit, description: 'Runs a command' }, time: { start, end: start + 900 } },
+    state: {
+      status: 'completed',
+      input: { command, description: 'Runs a command' },
+      output,
+      title: 'Runs a command',
+      metadata: { output, exit, description: 'Runs a command' },
+      time: { start, end: start + 900 },
+    },
   };
 }
 
@@ -54,7 +67,12 @@ export function errorToolPart(tool: string, input: Record<string, unknown>, erro
 
 /** A completed file tool part (`edit`, `write`, `apply_patch` …). */
 export function fileToolPart(tool: string, input: Record<string, unknown>, start: number): PartDraft {
-  return { type: 'tool', callID: `toolu_${start}`, tool, state: { status: 'completed', input, output: '', title: tool, metadata: {}, time: { start, end: start + 50 } } };
+  return {
+    type: 'tool',
+    callID: `toolu_${start}`,
+    tool,
+    state: { status: 'completed', input, output: '', title: tool, metadata: {}, time: { start, end: start + 50 } },
+  };
 }
 
 /** Writes one session with its messages and parts; returns the session file. */
@@ -82,7 +100,16 @@ export function writeSession(
     const extra =
       m.role === 'user'
         ? { agent: 'build', model: { providerID: 'anthropic', modelID: 'claude-sonnet-4' } }
-        : { parentID: 'msg_parent', modelID: 'claude-sonnet-4', providerID: 'anthropic', mode: 'build', path: { cwd: s.directory, root: s.directory }, cost: 0.01, tokens: { input: 10, output: 5, reasoning: 0, cache: { read: 0, write: 0 } }, ...(m.summary ? { summary: true } : {}) };
+        : {
+            parentID: 'msg_parent',
+            modelID: 'claude-sonnet-4',
+            providerID: 'anthropic',
+            mode: 'build',
+            path: { cwd: s.directory, root: s.directory },
+            cost: 0.01,
+            tokens: { input: 10, output: 5, reasoning: 0, cache: { read: 0, write: 0 } },
+            ...(m.summary ? { summary: true } : {}),
+          };
     writeJson(path.join(storage, 'message', id, `${msgID}.json`), { ...base, ...extra });
     for (const p of m.parts) {
       const partID = ocId('prt');
@@ -119,19 +146,42 @@ export function writeOpenCodeDb(
   sessions: Array<{ id: string; projectID: string; directory: string; parentID?: string; updated: number; messages: MessageDraft[] }>,
 ): void {
   const sql: string[] = [OPENCODE_SCHEMA];
-  for (const p of projects) sql.push(`INSERT INTO project (id, worktree, vcs, time_created, time_updated, sandboxes) VALUES (${q(p.id)}, ${q(p.worktree)}, 'git', 1, 1, '[]');`);
+  for (const p of projects)
+    sql.push(`INSERT INTO project (id, worktree, vcs, time_created, time_updated, sandboxes) VALUES (${q(p.id)}, ${q(p.worktree)}, 'git', 1, 1, '[]');`);
   for (const s of sessions) {
-    sql.push(`INSERT INTO session (id, project_id, parent_id, slug, directory, title, version, time_created, time_updated) VALUES (${q(s.id)}, ${q(s.projectID)}, ${q(s.parentID)}, 'calm-heron', ${q(s.directory)}, 'Session', '1.17.3', ${s.messages[0]?.created ?? s.updated}, ${s.updated});`);
+    sql.push(
+      `INSERT INTO session (id, project_id, parent_id, slug, directory, title, version, time_created, time_updated) VALUES (${q(s.id)}, ${q(s.projectID)}, ${q(s.parentID)}, 'calm-heron', ${q(s.directory)}, 'Session', '1.17.3', ${s.messages[0]?.created ?? s.updated}, ${s.updated});`,
+    );
     for (const m of s.messages) {
       const msgID = ocId('msg');
-      const data = m.role === 'user' ? { role: 'user', time: { created: m.created }, agent: 'build', model: { providerID: 'anthropic', modelID: 'claude-sonnet-4' } } : { role: 'assistant', time: { created: m.created, completed: m.created + 5000 }, parentID: 'msg_parent', modelID: 'claude-sonnet-4', providerID: 'anthropic', mode: 'build', path: { cwd: s.directory, root: s.directory }, cost: 0, tokens: { input: 1, output: 1, reasoning: 0, cache: { read: 0, write: 0 } }, ...(m.summary ? { summary: true } : {}) };
-      sql.push(`INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES (${q(msgID)}, ${q(s.id)}, ${m.created}, ${m.created}, ${q(JSON.stringify(data))});`);
-      for (const p of m.parts) sql.push(`INSERT INTO part (id, message_id, session_id, time_created, time_updated, data) VALUES (${q(ocId('prt'))}, ${q(msgID)}, ${q(s.id)}, ${m.created}, ${m.created}, ${q(JSON.stringify(p))});`);
+      const data =
+        m.role === 'user'
+          ? { role: 'user', time: { created: m.created }, agent: 'build', model: { providerID: 'anthropic', modelID: 'claude-sonnet-4' } }
+          : {
+              role: 'assistant',
+              time: { created: m.created, completed: m.created + 5000 },
+              parentID: 'msg_parent',
+              modelID: 'claude-sonnet-4',
+              providerID: 'anthropic',
+              mode: 'build',
+              path: { cwd: s.directory, root: s.directory },
+              cost: 0,
+              tokens: { input: 1, output: 1, reasoning: 0, cache: { read: 0, write: 0 } },
+              ...(m.summary ? { summary: true } : {}),
+            };
+      sql.push(
+        `INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES (${q(msgID)}, ${q(s.id)}, ${m.created}, ${m.created}, ${q(JSON.stringify(data))});`,
+      );
+      for (const p of m.parts)
+        sql.push(
+          `INSERT INTO part (id, message_id, session_id, time_created, time_updated, data) VALUES (${q(ocId('prt'))}, ${q(msgID)}, ${q(s.id)}, ${m.created}, ${m.created}, ${q(JSON.stringify(p))});`,
+        );
     }
   }
   mkdirSync(path.dirname(file), { recursive: true });
   const text = sql.join('\n');
-  const sqlite = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule?.('node:sqlite') as { DatabaseSync: new (f: string) => { exec(s: string): void; close(): void } } | undefined;
+  const sqlite = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule?.('node:sqlite') as
+    { DatabaseSync: new (f: string) => { exec(s: string): void; close(): void } } | undefined;
   if (sqlite) {
     const db = new sqlite.DatabaseSync(file);
     db.exec(text);
@@ -163,7 +213,20 @@ export function openCodeDbSessionsFor(ws: string, t0: number): Parameters<typeof
         },
       ],
     },
-    { id: 'ses_child0000001', projectID: 'p1', directory: ws, parentID: 'ses_main00000001', updated: t0 + 4000, messages: [{ role: 'assistant', created: t0 + 150, parts: [bashPart('npx vitest run src/tokens.test.ts', 0, ' Tests  3 passed (3)', t0 + 160)] }] },
-    { id: 'ses_other0000001', projectID: 'p2', directory: '/elsewhere', updated: t0 + 9000, messages: [{ role: 'user', created: t0, parts: [{ type: 'text', text: 'elsewhere' }] }] },
+    {
+      id: 'ses_child0000001',
+      projectID: 'p1',
+      directory: ws,
+      parentID: 'ses_main00000001',
+      updated: t0 + 4000,
+      messages: [{ role: 'assistant', created: t0 + 150, parts: [bashPart('npx vitest run src/tokens.test.ts', 0, ' Tests  3 passed (3)', t0 + 160)] }],
+    },
+    {
+      id: 'ses_other0000001',
+      projectID: 'p2',
+      directory: '/elsewhere',
+      updated: t0 + 9000,
+      messages: [{ role: 'user', created: t0, parts: [{ type: 'text', text: 'elsewhere' }] }],
+    },
   ];
 }

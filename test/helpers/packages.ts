@@ -24,12 +24,29 @@ export const META: HandoffMeta = {
 
 /** `n` touched files named src/file-<i>.ts, modified with i added lines. */
 export function files(n: number): TouchedFile[] {
-  return Array.from({ length: n }, (_, i) => ({ path: `src/file-${i}.ts`, status: 'M' as const, old_path: null, added: i, deleted: 1, binary: false, xy: '.M' }));
+  return Array.from({ length: n }, (_, i) => ({
+    path: `src/file-${i}.ts`,
+    status: 'M' as const,
+    old_path: null,
+    added: i,
+    deleted: 1,
+    binary: false,
+    xy: '.M',
+  }));
 }
 
 /** Evidence with the given overrides on an empty base. */
 export function evidence(over: Partial<GitEvidence> = {}): GitEvidence {
-  return { ...emptyGitEvidence('x'), notes: [], repoRoot: '/repo', branch: 'main', headCommit: 'a'.repeat(40), diffHash: 'f'.repeat(64), problem: null, ...over };
+  return {
+    ...emptyGitEvidence('x'),
+    notes: [],
+    repoRoot: '/repo',
+    branch: 'main',
+    headCommit: 'a'.repeat(40),
+    diffHash: 'f'.repeat(64),
+    problem: null,
+    ...over,
+  };
 }
 
 /** Composes a package for the quality reviewer from a partial request and evidence. */

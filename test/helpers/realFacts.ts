@@ -116,7 +116,10 @@ function checkOne(facts: LogFacts, text: string): Omit<FactsCheck, 'inHistory'> 
 
   const requests = parseUserRequests(section('User requests'));
   const latest = requests.at(-1)?.text ?? '';
-  fact(squash(latest).includes(squash(facts.request)), `the latest request holds ${JSON.stringify(facts.request)} (it is ${JSON.stringify(latest.slice(0, 160))})`);
+  fact(
+    squash(latest).includes(squash(facts.request)),
+    `the latest request holds ${JSON.stringify(facts.request)} (it is ${JSON.stringify(latest.slice(0, 160))})`,
+  );
 
   const runs = parseTestsRun(section('Tests run'));
   const used = new Set<number>();
@@ -144,15 +147,24 @@ function checkOne(facts: LogFacts, text: string): Omit<FactsCheck, 'inHistory'> 
   if (omittedTests && facts.tests.length > 0) missing.push(`(${omittedTests[1]} passing test runs cut to fit the budget)`);
 
   const commands = parseCommandsRun(section('Commands run'));
-  for (const c of facts.commands ?? []) fact(commands.some((r) => squash(r.command).includes(squash(c))), `command ${JSON.stringify(c)} in Commands run`);
+  for (const c of facts.commands ?? [])
+    fact(
+      commands.some((r) => squash(r.command).includes(squash(c))),
+      `command ${JSON.stringify(c)} in Commands run`,
+    );
   for (const n of facts.notRun ?? []) {
     for (const r of runs) if (r.command.includes(n)) falses.push(`${JSON.stringify(r.command)} shown as a test run; it never ran`);
     for (const r of commands) if (r.command.includes(n)) falses.push(`${JSON.stringify(r.command)} shown as run; it never ran`);
   }
 
   const touched = touchedPaths(section('Touched files'));
-  for (const e of facts.edits ?? []) fact(touched.some((p) => samePath(p, e)), `edit ${e} in Touched files`);
-  for (const b of facts.badEdits ?? []) if (touched.some((p) => samePath(p, b))) falses.push(`${JSON.stringify(b)} shown as edited; the session did not edit it`);
+  for (const e of facts.edits ?? [])
+    fact(
+      touched.some((p) => samePath(p, e)),
+      `edit ${e} in Touched files`,
+    );
+  for (const b of facts.badEdits ?? [])
+    if (touched.some((p) => samePath(p, b))) falses.push(`${JSON.stringify(b)} shown as edited; the session did not edit it`);
 
   const done = parseDone(section('Done')).map(squash);
   const next = section('Next steps')
@@ -186,7 +198,10 @@ export async function handoffTextOf(log: string): Promise<WrittenHandoff> {
   const ws = initRepo(tempDir('handoff-real-facts-'));
   write(ws, 'README.md', '# app\n');
   commitAll(ws, 'initial');
-  const r = await handover({ specialist: 'implementation_engineer', topic: `facts of ${path.basename(log)}`, draft: true }, { workspaceRoot: ws, sessionLog: { mode: log } });
+  const r = await handover(
+    { specialist: 'implementation_engineer', topic: `facts of ${path.basename(log)}`, draft: true },
+    { workspaceRoot: ws, sessionLog: { mode: log } },
+  );
   if (r.status !== 'ok') throw new Error(r.message);
   return { handoff: readFileSync(r.handoff_file, 'utf8'), ...(r.history_file ? { history: readFileSync(r.history_file, 'utf8') } : {}) };
 }

@@ -37,7 +37,11 @@ export function gitTakesBranch(repo: string, name: string): boolean {
 /** A repository with a first commit and a 600-line change to a tracked file: its diff excerpt alone is over a 2,500-token budget. */
 export function changedRepository(): string {
   const repo = initRepo(tempDir('secret-channels-'));
-  const steps = (op: string) => Array.from({ length: 600 }, (_, i) => `export const step${i} = (cart: Cart) => cart.items.filter((item) => item.quantity ${op} ${i}).length; // keep ${i}\n`).join('');
+  const steps = (op: string) =>
+    Array.from(
+      { length: 600 },
+      (_, i) => `export const step${i} = (cart: Cart) => cart.items.filter((item) => item.quantity ${op} ${i}).length; // keep ${i}\n`,
+    ).join('');
   write(repo, 'README.md', '# cart\n');
   write(repo, 'src/steps.ts', steps('>'));
   commitAll(repo, 'cart: first version');
@@ -57,5 +61,8 @@ export function writtenFiles(repo: string): Array<{ file: string; text: string }
  */
 export async function handOverWith(repo: string, request: Record<string, unknown>, steps: readonly SessionStep[]): Promise<HandoverResult> {
   const transcript = writeClaudeSession(tempDir('secret-channels-log-'), repo, steps);
-  return handover({ specialist: 'quality_reviewer', topic: 'Cart totals', draft: true, max_context_tokens: 2_500, fit_to_budget: true, ...request }, { workspaceRoot: repo, sessionLog: { mode: transcript } });
+  return handover(
+    { specialist: 'quality_reviewer', topic: 'Cart totals', draft: true, max_context_tokens: 2_500, fit_to_budget: true, ...request },
+    { workspaceRoot: repo, sessionLog: { mode: transcript } },
+  );
 }

@@ -15,6 +15,9 @@ export const CHAT_MODEL_EXTENSION = path.join(REPO_ROOT, 'test', 'integration', 
 export function chatModelExtensionVsix(): string {
   mkdirSync(path.join(REPO_ROOT, 'out'), { recursive: true });
   const vsix = path.join(REPO_ROOT, 'out', 'handoff-test-chat-model.vsix');
-  execFileSync(path.join(REPO_ROOT, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '-o', vsix], { cwd: CHAT_MODEL_EXTENSION, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(path.join(REPO_ROOT, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '-o', vsix], {
+    cwd: CHAT_MODEL_EXTENSION,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   return vsix;
 }

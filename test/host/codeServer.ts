@@ -72,7 +72,11 @@ function ownMachineSettings(): string[] {
     contributes: { configuration: { properties: Record<string, { scope?: string }> } | Array<{ properties: Record<string, { scope?: string }> }> };
   };
   const sections = [manifest.contributes.configuration].flat();
-  return sections.flatMap((s) => Object.entries(s.properties).filter(([, p]) => p.scope === 'machine' || p.scope === 'machine-overridable').map(([k]) => k));
+  return sections.flatMap((s) =>
+    Object.entries(s.properties)
+      .filter(([, p]) => p.scope === 'machine' || p.scope === 'machine-overridable')
+      .map(([k]) => k),
+  );
 }
 
 /**

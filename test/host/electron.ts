@@ -25,6 +25,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  process.stderr.write(`test:electron failed: ${err instanceof Error ? err.message : String(err)}\n` + 'It downloads VS Code from update.code.visualstudio.com; without internet use `npm test`, which runs the same suite in code-server.\n');
+  process.stderr.write(
+    `test:electron failed: ${err instanceof Error ? err.message : String(err)}\n` +
+      'It downloads VS Code from update.code.visualstudio.com; without internet use `npm test`, which runs the same suite in code-server.\n',
+  );
   process.exitCode = 1;
 });

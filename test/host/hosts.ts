@@ -46,7 +46,10 @@ export function selectedHosts(value = process.env[HOSTS_VARIABLE]): HostSpec[] {
   if (raw === '' || raw === 'all') {
     return [...HOSTS];
   }
-  const names = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const n of names) {
     if (!HOSTS.some((h) => h.id === n)) {
       throw new Error(`${HOSTS_VARIABLE}=${value}: unknown host "${n}" — use minimum, current, all, or a comma list of minimum,current`);

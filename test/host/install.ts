@@ -54,13 +54,22 @@ function log(msg: string): void {
 
 function sh(cmd: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; logFile?: string }): string {
   try {
-    return execFileSync(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
+    return execFileSync(cmd, args, {
+      cwd: opts.cwd,
+      env: opts.env ?? process.env,
+      encoding: 'utf8',
+      maxBuffer: 256 * 1024 * 1024,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string; message: string };
     if (opts.logFile) {
       writeFileSync(opts.logFile, `${e.stdout ?? ''}\n${e.stderr ?? ''}`);
     }
-    throw new Error(`${cmd} ${args.join(' ')} failed${opts.logFile ? ` (log: ${opts.logFile})` : ''}: ${(e.stderr ?? e.message).split('\n').slice(-15).join('\n')}`, { cause: err });
+    throw new Error(
+      `${cmd} ${args.join(' ')} failed${opts.logFile ? ` (log: ${opts.logFile})` : ''}: ${(e.stderr ?? e.message).split('\n').slice(-15).join('\n')}`,
+      { cause: err },
+    );
   }
 }
 
@@ -205,7 +214,11 @@ export function ensureCodeServer(): void {
   installHostNode(env);
   seedRipgrep(tmp, env);
   writeFileSync(path.join(cs, 'package.json'), JSON.stringify({ name: 'handoff-test-host', private: true }, null, 2));
-  sh('npm', ['install', '--foreground-scripts', '--no-save', `code-server@${CODE_SERVER_VERSION}`], { cwd: cs, env, logFile: path.join(HOST_CACHE, 'install.log') });
+  sh('npm', ['install', '--foreground-scripts', '--no-save', `code-server@${CODE_SERVER_VERSION}`], {
+    cwd: cs,
+    env,
+    logFile: path.join(HOST_CACHE, 'install.log'),
+  });
   if (!existsSync(CODE_SERVER_BIN)) {
     throw new Error(`code-server was not installed at ${CODE_SERVER_BIN} — see ${path.join(HOST_CACHE, 'install.log')}`);
   }

@@ -130,10 +130,14 @@ export async function runIntegration(): Promise<Stats> {
     clearTimeout(timer);
     if (code === -1) {
       await browser.page.screenshot({ path: path.join(RESULTS, 'integration-timeout.png') }).catch(() => undefined);
-      throw new Error(`timed out after ${INTEGRATION_TIMEOUT_MS} ms waiting for codeAutomationExit (the test run did not finish); screenshot: test-results/integration-timeout.png`);
+      throw new Error(
+        `timed out after ${INTEGRATION_TIMEOUT_MS} ms waiting for codeAutomationExit (the test run did not finish); screenshot: test-results/integration-timeout.png`,
+      );
     }
     log(`integration: codeAutomationExit(${code}) after ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-    const stats: Stats = await waitFor(`${resultsFile} from the extension host`, 5000, () => (existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')) : undefined));
+    const stats: Stats = await waitFor(`${resultsFile} from the extension host`, 5000, () =>
+      existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')) : undefined,
+    );
     ok = code === 0 && stats.failures === 0;
     if (code !== 0 && stats.failures === 0) {
       stats.failures = 1;

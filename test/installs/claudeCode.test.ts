@@ -37,7 +37,11 @@ function documentedHooks(): { hooks: Record<string, unknown> } {
 function documentedMcpAdd(): string[] {
   const line = AGENTS_MD.split('\n').find((l) => l.startsWith('claude mcp add specialist-handoff -- '));
   assert.ok(line, 'docs/AGENTS.md gives the claude mcp add command');
-  return line.replace(/\s+#.*$/, '').trim().split(/\s+/).slice(1);
+  return line
+    .replace(/\s+#.*$/, '')
+    .trim()
+    .split(/\s+/)
+    .slice(1);
 }
 
 /** What Claude Code reports when it skips settings entries (seen with a malformed entry below). */
@@ -106,11 +110,15 @@ describe('Claude Code CLI with the documented MCP command and hooks', function (
     assert.match(r.out, /Not logged in/, 'no sign-in: the session stops before the model, after the hooks');
   });
 
-  it('a session start gets the pending handoff\'s prompt as context; the handoff stays pending; the session end writes the safety net', async () => {
+  it("a session start gets the pending handoff's prompt as context; the handoff stays pending; the session end writes the safety net", async () => {
     const repo = repository();
     mkdirSync(path.join(repo, '.claude'));
     writeFileSync(path.join(repo, '.claude', 'settings.json'), JSON.stringify(documentedHooks(), null, 2));
-    const handed = spawnSync('specialist-handoff', ['handover', '--specialist', 'quality_reviewer', '--topic', 'Login fix', '--summary', 'The login check is fixed; review src/login.ts.', '--json'], { cwd: repo, env, encoding: 'utf8' });
+    const handed = spawnSync(
+      'specialist-handoff',
+      ['handover', '--specialist', 'quality_reviewer', '--topic', 'Login fix', '--summary', 'The login check is fixed; review src/login.ts.', '--json'],
+      { cwd: repo, env, encoding: 'utf8' },
+    );
     assert.equal(handed.status, 0, handed.stderr);
     const file = (JSON.parse(handed.stdout) as { handoff_file: string }).handoff_file;
     const id = path.basename(file, '.md');
@@ -119,8 +127,22 @@ describe('Claude Code CLI with the documented MCP command and hooks', function (
     assert.match(r.out, /Not logged in/, r.err);
     // The session's transcript, where Claude Code keeps it: what it added to the context.
     const projects = path.join(home, '.claude', 'projects');
-    const transcripts = readdirSync(projects, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.jsonl')).map((f) => path.join(projects, f));
-    const records = transcripts.flatMap((f) => readFileSync(f, 'utf8').trim().split('\n').map((l) => ({ file: f, record: JSON.parse(l) as { sessionId?: string; cwd?: string; attachment?: { type: string; hookName?: string; content?: unknown; stdout?: string; exitCode?: number } } })));
+    const transcripts = readdirSync(projects, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.jsonl'))
+      .map((f) => path.join(projects, f));
+    const records = transcripts.flatMap((f) =>
+      readFileSync(f, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => ({
+          file: f,
+          record: JSON.parse(l) as {
+            sessionId?: string;
+            cwd?: string;
+            attachment?: { type: string; hookName?: string; content?: unknown; stdout?: string; exitCode?: number };
+          },
+        })),
+    );
     const mine = records.filter((x) => x.record.cwd === repo);
     const ran = mine.find((x) => x.record.attachment?.type === 'hook_success' && x.record.attachment.hookName === 'SessionStart:startup');
     assert.ok(ran, `Claude Code ran the SessionStart hook: ${mine.map((x) => x.record.attachment?.type).join(', ')}`);
@@ -129,7 +151,12 @@ describe('Claude Code CLI with the documented MCP command and hooks', function (
     assert.ok(added, 'Claude Code added the answer to the context');
     const [context] = added.record.attachment!.content as string[];
     assert.ok(context.length <= SESSION_START_CONTEXT_LIMIT, `${context.length}`);
-    assert.match(context, new RegExp(`^# Specialist Handoff: a handoff waits to be picked up\\n\\ndeveloper → Quality reviewer \\[quality reviewer\\] · "Login fix" · .* \\(handoff ${id}\\)`));
+    assert.match(
+      context,
+      new RegExp(
+        `^# Specialist Handoff: a handoff waits to be picked up\\n\\ndeveloper → Quality reviewer \\[quality reviewer\\] · "Login fix" · .* \\(handoff ${id}\\)`,
+      ),
+    );
     assert.ok(context.includes(takeCommand(id)));
     assert.ok(context.includes('The login check is fixed; review src/login.ts.'), 'the receiving prompt carries the handoff');
 

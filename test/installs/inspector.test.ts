@@ -21,7 +21,12 @@ import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../helpers
 const TOOLS = ['handover_to_specialist', 'list_specialists', 'prior_handoffs', 'record_result', 'request_full_history'];
 
 interface InspectorResult {
-  readonly result?: { tools?: Array<{ name: string; inputSchema: { type: string } }>; content?: Array<{ type: string; text: string }>; structuredContent?: Record<string, unknown>; isError?: boolean };
+  readonly result?: {
+    tools?: Array<{ name: string; inputSchema: { type: string } }>;
+    content?: Array<{ type: string; text: string }>;
+    structuredContent?: Record<string, unknown>;
+    isError?: boolean;
+  };
   readonly error?: unknown;
 }
 
@@ -34,7 +39,12 @@ describe('MCP Inspector CLI against `specialist-handoff mcp`', function () {
 
   /** `inspector --cli --format json <node> <cli.js> mcp --cwd <repo> <args>`: its exit code and parsed output. */
   const inspect = (args: string[]): { code: number | null; json: InspectorResult; err: string } => {
-    const r = spawnSync(node, [...launcher, '--format', 'json', process.execPath, cli, 'mcp', '--cwd', repo, ...args], { cwd: repo, env, encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync(node, [...launcher, '--format', 'json', process.execPath, cli, 'mcp', '--cwd', repo, ...args], {
+      cwd: repo,
+      env,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     let json: InspectorResult;
     try {
       json = JSON.parse(r.stdout) as InspectorResult;
@@ -43,7 +53,8 @@ describe('MCP Inspector CLI against `specialist-handoff mcp`', function () {
     }
     return { code: r.status, json, err: r.stderr };
   };
-  const call = (tool: string, args: Record<string, unknown> = {}) => inspect(['--method', 'tools/call', '--tool-name', tool, '--tool-args-json', JSON.stringify(args)]);
+  const call = (tool: string, args: Record<string, unknown> = {}) =>
+    inspect(['--method', 'tools/call', '--tool-name', tool, '--tool-args-json', JSON.stringify(args)]);
   const text = (r: { json: InspectorResult }) => (r.json.result?.content ?? []).map((c) => c.text).join('\n');
 
   before(async () => {
@@ -68,7 +79,10 @@ describe('MCP Inspector CLI against `specialist-handoff mcp`', function () {
     const r = inspect(['--method', 'tools/list']);
     assert.equal(r.code, 0, r.err);
     const tools = r.json.result?.tools ?? [];
-    assert.deepEqual(tools.map((t) => t.name), TOOLS);
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      TOOLS,
+    );
     for (const t of tools) assert.equal(t.inputSchema.type, 'object', t.name);
   });
 
@@ -81,7 +95,13 @@ describe('MCP Inspector CLI against `specialist-handoff mcp`', function () {
   });
 
   it('tools/call handover_to_specialist: writes the handoff and the briefing, with the touched file from git and the session from the transcript', () => {
-    const r = call('handover_to_specialist', { specialist_profile: 'quality_reviewer', topic: 'Cart total', summary: 'The cart total sums the items.', next_steps: ['Review src/cart.ts'], decisions: ['Totals in cents'] });
+    const r = call('handover_to_specialist', {
+      specialist_profile: 'quality_reviewer',
+      topic: 'Cart total',
+      summary: 'The cart total sums the items.',
+      next_steps: ['Review src/cart.ts'],
+      decisions: ['Totals in cents'],
+    });
     assert.equal(r.code, 0, r.err);
     assert.notEqual(r.json.result?.isError, true, text(r));
     const result = JSON.parse(text(r)) as { status: string; handoff_file: string; briefing: { path: string }; persona_marker: string };
@@ -93,7 +113,11 @@ describe('MCP Inspector CLI against `specialist-handoff mcp`', function () {
     assert.equal(parsed.handoff.frontmatter.specialist, 'quality_reviewer');
     assert.equal(parsed.handoff.frontmatter.status, 'pending');
     assert.ok((parsed.handoff.sections.get('Touched files') ?? '').includes('`src/cart.ts`'));
-    assert.deepEqual(parsed.handoff.frontmatter.session_sources.map((s) => s.source), ['claude-code'], 'the transcript was read');
+    assert.deepEqual(
+      parsed.handoff.frontmatter.session_sources.map((s) => s.source),
+      ['claude-code'],
+      'the transcript was read',
+    );
     assert.ok(readFileSync(result.briefing.path, 'utf8').includes('The cart total sums the items.'));
   });
 

@@ -53,8 +53,20 @@ describe('npm package: packed, installed offline into a clean prefix, run from t
 
   before(() => {
     const out = tempDir('handoff-pack-');
-    const packEnv = clientEnv(tempDir('handoff-pack-home-'), { PATH: process.env.PATH, npm_config_cache: process.env.npm_config_cache ?? path.join(process.env.HOME ?? out, '.npm') });
-    const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', out], { cwd: ROOT, env: packEnv, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 300_000, stdio: ['ignore', 'pipe', 'pipe'] })) as Array<{ filename: string }>;
+    const packEnv = clientEnv(tempDir('handoff-pack-home-'), {
+      PATH: process.env.PATH,
+      npm_config_cache: process.env.npm_config_cache ?? path.join(process.env.HOME ?? out, '.npm'),
+    });
+    const packed = JSON.parse(
+      execFileSync('npm', ['pack', '--json', '--pack-destination', out], {
+        cwd: ROOT,
+        env: packEnv,
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+        timeout: 300_000,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    ) as Array<{ filename: string }>;
     tarball = path.join(out, path.basename(packed[0].filename));
     unpacked = tempDir('handoff-unpacked-');
     execFileSync('tar', ['xzf', tarball, '-C', unpacked, '--strip-components=1']);
@@ -73,18 +85,41 @@ describe('npm package: packed, installed offline into a clean prefix, run from t
     for (const key of ['dependencies', 'optionalDependencies', 'peerDependencies', 'bundleDependencies', 'bundledDependencies']) {
       assert.equal(manifest[key], undefined, `${key}: the bundles carry every library`);
     }
-    assert.deepEqual(INSTALL_SCRIPTS.filter((s) => manifest.scripts?.[s] !== undefined), [], 'no script runs at install');
+    assert.deepEqual(
+      INSTALL_SCRIPTS.filter((s) => manifest.scripts?.[s] !== undefined),
+      [],
+      'no script runs at install',
+    );
   });
 
   /** `npm install -g` of `tgz` into `into` with no network: --offline, an empty cache, an unreachable registry, no user npmrc. */
   const installOffline = (tgz: string, into: string) => {
     const userconfig = path.join(tempDir('handoff-npmrc-'), 'npmrc');
     writeFileSync(userconfig, '');
-    return spawnSync('npm', ['install', '-g', '--prefix', into, '--offline', '--cache', tempDir('handoff-empty-cache-'), '--registry', `${CLOSED_PROXY}/`, '--no-audit', '--no-fund', '--userconfig', userconfig, tgz], {
-      env: { ...env, PATH: process.env.PATH },
-      encoding: 'utf8',
-      timeout: 300_000,
-    });
+    return spawnSync(
+      'npm',
+      [
+        'install',
+        '-g',
+        '--prefix',
+        into,
+        '--offline',
+        '--cache',
+        tempDir('handoff-empty-cache-'),
+        '--registry',
+        `${CLOSED_PROXY}/`,
+        '--no-audit',
+        '--no-fund',
+        '--userconfig',
+        userconfig,
+        tgz,
+      ],
+      {
+        env: { ...env, PATH: process.env.PATH },
+        encoding: 'utf8',
+        timeout: 300_000,
+      },
+    );
   };
 
   it('installs with no network: --offline, an empty cache, an unreachable registry', () => {
@@ -99,7 +134,12 @@ describe('npm package: packed, installed offline into a clean prefix, run from t
   it('the same install of a package with one dependency fails: nothing could have been fetched', () => {
     const pkg = tempDir('handoff-dependent-');
     writeFileSync(path.join(pkg, 'package.json'), JSON.stringify({ name: 'handoff-dependent-probe', version: '1.0.0', dependencies: { 'left-pad': '1.3.0' } }));
-    const packed = execFileSync('npm', ['pack', '--json', '--pack-destination', pkg], { cwd: pkg, env: { ...env, PATH: process.env.PATH }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const packed = execFileSync('npm', ['pack', '--json', '--pack-destination', pkg], {
+      cwd: pkg,
+      env: { ...env, PATH: process.env.PATH },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const tgz = path.join(pkg, (JSON.parse(packed) as Array<{ filename: string }>)[0].filename);
     const r = installOffline(tgz, tempDir('handoff-probe-prefix-'));
     assert.notEqual(r.status, 0, 'an install that needs the registry cannot succeed here');
@@ -112,40 +152,69 @@ describe('npm package: packed, installed offline into a clean prefix, run from t
     assert.equal(execFileSync(ltsNode(), [installedCli, '--version'], { env, encoding: 'utf8' }).trim(), MANIFEST.version);
   });
 
-  it('handover, then hook on a session start (the pending handoff\'s prompt) and a session end (the safety net)', () => {
+  it("handover, then hook on a session start (the pending handoff's prompt) and a session end (the safety net)", () => {
     const repo = initRepo(tempDir('handoff-installed-repo-'));
     write(repo, 'src/a.ts', 'export const a = 1;\n');
     commitAll(repo, 'a');
     write(repo, 'src/a.ts', 'export const a = 2;\n');
-    const h = spawnSync(bin, ['handover', '--specialist', 'quality_reviewer', '--topic', 'Installed check', '--summary', 'Written by the installed CLI.', '--json'], { cwd: repo, env, encoding: 'utf8' });
+    const h = spawnSync(
+      bin,
+      ['handover', '--specialist', 'quality_reviewer', '--topic', 'Installed check', '--summary', 'Written by the installed CLI.', '--json'],
+      { cwd: repo, env, encoding: 'utf8' },
+    );
     assert.equal(h.status, 0, h.stderr);
     const file = (JSON.parse(h.stdout) as { handoff_file: string }).handoff_file;
     const parsed = parseHandoff(readFileSync(file, 'utf8'));
     assert.ok(parsed.ok);
     assert.ok((parsed.handoff.sections.get('Touched files') ?? '').includes('`src/a.ts`'));
 
-    const start = spawnSync(bin, ['hook'], { cwd: repo, env, encoding: 'utf8', input: JSON.stringify({ session_id: 's1', transcript_path: '/nowhere.jsonl', cwd: repo, hook_event_name: 'SessionStart', source: 'startup' }) });
+    const start = spawnSync(bin, ['hook'], {
+      cwd: repo,
+      env,
+      encoding: 'utf8',
+      input: JSON.stringify({ session_id: 's1', transcript_path: '/nowhere.jsonl', cwd: repo, hook_event_name: 'SessionStart', source: 'startup' }),
+    });
     assert.equal(start.status, 0, start.stderr);
     const context = (JSON.parse(start.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
     assert.ok(context.includes(`(handoff ${path.basename(file, '.md')})`) && context.includes('Written by the installed CLI.'));
 
     const transcripts = tempDir('handoff-installed-transcripts-');
     mkdirSync(transcripts, { recursive: true });
-    const end = spawnSync(bin, ['hook'], { cwd: repo, env, encoding: 'utf8', input: JSON.stringify({ session_id: 's1', transcript_path: path.join(transcripts, 's1.jsonl'), cwd: repo, hook_event_name: 'SessionEnd', reason: 'other' }) });
+    const end = spawnSync(bin, ['hook'], {
+      cwd: repo,
+      env,
+      encoding: 'utf8',
+      input: JSON.stringify({
+        session_id: 's1',
+        transcript_path: path.join(transcripts, 's1.jsonl'),
+        cwd: repo,
+        hook_event_name: 'SessionEnd',
+        reason: 'other',
+      }),
+    });
     assert.equal(end.status, 0, end.stderr);
     assert.match(end.stderr, /^specialist-handoff hook: SessionEnd \(reason: other\): safety-net handoff to \[implementation engineer\] written: /);
   });
 
-  it('mcp: the MCP SDK\'s client lists the tools and calls one', async () => {
+  it("mcp: the MCP SDK's client lists the tools and calls one", async () => {
     const repo = initRepo(tempDir('handoff-installed-mcp-'));
     write(repo, 'a.txt', 'a\n');
     commitAll(repo, 'a');
-    const transport = new StdioClientTransport({ command: bin, args: ['mcp', '--cwd', repo], cwd: repo, env: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined)), stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: bin,
+      args: ['mcp', '--cwd', repo],
+      cwd: repo,
+      env: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined)),
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'installed-package-test', version: '1.0.0' });
     await client.connect(transport);
     try {
       const { tools } = await client.listTools();
-      assert.deepEqual(tools.map((t) => t.name), ['handover_to_specialist', 'list_specialists', 'prior_handoffs', 'record_result', 'request_full_history']);
+      assert.deepEqual(
+        tools.map((t) => t.name),
+        ['handover_to_specialist', 'list_specialists', 'prior_handoffs', 'record_result', 'request_full_history'],
+      );
       const listed = (await client.callTool({ name: 'list_specialists', arguments: {} })) as CallToolResult;
       assert.notEqual(listed.isError, true);
       assert.ok(JSON.stringify(listed.content).includes('quality_reviewer'));

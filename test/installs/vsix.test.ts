@@ -16,7 +16,28 @@ import { ROOT } from '../helpers/clients';
 import { cleanupTempDirs, tempDir } from '../helpers/repo';
 
 /** The categories the VS Code Marketplace offers (Extension Manifest reference, `categories`). */
-const MARKETPLACE_CATEGORIES = ['AI', 'Azure', 'Chat', 'Data Science', 'Debuggers', 'Education', 'Extension Packs', 'Formatters', 'Keymaps', 'Language Packs', 'Linters', 'Machine Learning', 'Notebooks', 'Programming Languages', 'SCM Providers', 'Snippets', 'Testing', 'Themes', 'Visualization', 'Other'];
+const MARKETPLACE_CATEGORIES = [
+  'AI',
+  'Azure',
+  'Chat',
+  'Data Science',
+  'Debuggers',
+  'Education',
+  'Extension Packs',
+  'Formatters',
+  'Keymaps',
+  'Language Packs',
+  'Linters',
+  'Machine Learning',
+  'Notebooks',
+  'Programming Languages',
+  'SCM Providers',
+  'Snippets',
+  'Testing',
+  'Themes',
+  'Visualization',
+  'Other',
+];
 
 interface Manifest {
   publisher: string;
@@ -98,9 +119,18 @@ describe('the .vsix: what vsce ships, and a manifest ready for Open VSX', functi
     const entries = execFileSync('zipinfo', ['-1', out], { encoding: 'utf8' }).trim().split('\n').sort();
     const own = entries.filter((e) => !e.startsWith('extension/'));
     assert.deepEqual(own, ['[Content_Types].xml', 'extension.vsixmanifest']);
-    assert.deepEqual(entries.filter((e) => e.startsWith('extension/')).map((e) => e.slice('extension/'.length)).sort(), listed.map(vsixName).sort());
+    assert.deepEqual(
+      entries
+        .filter((e) => e.startsWith('extension/'))
+        .map((e) => e.slice('extension/'.length))
+        .sort(),
+      listed.map(vsixName).sort(),
+    );
     const vsixManifest = execFileSync('unzip', ['-p', out, 'extension.vsixmanifest'], { encoding: 'utf8' });
-    assert.match(vsixManifest, new RegExp(`<Identity Language="en-US" Id="${manifest.name}" Version="${manifest.version.replace(/\./g, '\\.')}" Publisher="${manifest.publisher}"`));
+    assert.match(
+      vsixManifest,
+      new RegExp(`<Identity Language="en-US" Id="${manifest.name}" Version="${manifest.version.replace(/\./g, '\\.')}" Publisher="${manifest.publisher}"`),
+    );
     assert.match(vsixManifest, /<License>extension\/LICENSE\.txt<\/License>/);
   });
 

@@ -130,7 +130,10 @@ describe('Continue in … (extension host)', function () {
       assert.equal(r.fellBackToClipboard, undefined);
       assert.equal(await vscode.env.clipboard.readText(), 'before', 'nothing copied');
     } else {
-      assert.match(text ?? '', /^Pick up handoff \S+ as \[quality reviewer\]: its receiving prompt \([\d,]+ characters, longer than a Cursor link holds\) is on the clipboard/);
+      assert.match(
+        text ?? '',
+        /^Pick up handoff \S+ as \[quality reviewer\]: its receiving prompt \([\d,]+ characters, longer than a Cursor link holds\) is on the clipboard/,
+      );
       assert.equal(r.fellBackToClipboard, true);
       assert.equal(await vscode.env.clipboard.readText(), r.prompt);
     }
@@ -150,8 +153,15 @@ describe('Continue in … (extension host)', function () {
     assert.equal(pointed.fellBackToClipboard, true);
     assert.equal(await vscode.env.clipboard.readText(), pointed.prompt, 'the whole prompt is on the clipboard');
     const seenLong: AgentRecord = await waitFor('xdg-open to record the second link', 30_000, () => readAgentRecord(record));
-    assert.match(new URL(seenLong.argv[0]).searchParams.get('text') ?? '', /^Pick up handoff \S+ as \[quality reviewer\]: its receiving prompt \([\d,]+ characters, longer than a Cursor link holds\) is on the clipboard — paste it here in place of this line, then send\.$/);
-    assert.equal((await readHandoffHead(long.handoff_file))?.frontmatter.status, 'pending', "the link fills Cursor's chat in without sending it: nobody took the handoff yet");
+    assert.match(
+      new URL(seenLong.argv[0]).searchParams.get('text') ?? '',
+      /^Pick up handoff \S+ as \[quality reviewer\]: its receiving prompt \([\d,]+ characters, longer than a Cursor link holds\) is on the clipboard — paste it here in place of this line, then send\.$/,
+    );
+    assert.equal(
+      (await readHandoffHead(long.handoff_file))?.frontmatter.status,
+      'pending',
+      "the link fills Cursor's chat in without sending it: nobody took the handoff yet",
+    );
     rmSync(path.join(bin, 'cursor'), { force: true });
     rmSync(path.join(bin, 'xdg-open'), { force: true });
   });

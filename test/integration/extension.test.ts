@@ -63,7 +63,10 @@ describe('Specialist Handoff in the VS Code extension host', () => {
 
   it('contributes its view container, both views, its commands and its settings', async () => {
     const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON;
-    assert.deepEqual(pkg.contributes.viewsContainers.activitybar.map((c: { id: string; title: string }) => [c.id, c.title]), [['handoff', 'Handoff']]);
+    assert.deepEqual(
+      pkg.contributes.viewsContainers.activitybar.map((c: { id: string; title: string }) => [c.id, c.title]),
+      [['handoff', 'Handoff']],
+    );
     assert.deepEqual(
       pkg.contributes.views.handoff.map((v: { id: string; name: string; type?: string }) => [v.id, v.name, v.type ?? 'tree']),
       // Issue 17: one wording in title case ("Hand over" / "Handoff timeline" before), and read the same when
@@ -74,7 +77,14 @@ describe('Specialist Handoff in the VS Code extension host', () => {
       ],
     );
     const commands = await vscode.commands.getCommands(true);
-    for (const id of ['handoff.endSession', 'handoff.refreshTimeline', 'handoff.openHandoffFolder', 'handoff.timeline.focus', 'handoff.handOver.focus', 'workbench.view.extension.handoff']) {
+    for (const id of [
+      'handoff.endSession',
+      'handoff.refreshTimeline',
+      'handoff.openHandoffFolder',
+      'handoff.timeline.focus',
+      'handoff.handOver.focus',
+      'workbench.view.extension.handoff',
+    ]) {
       assert.ok(commands.includes(id), `command ${id} is registered`);
     }
     for (const c of pkg.contributes.commands) {
@@ -117,9 +127,15 @@ describe('Specialist Handoff in the VS Code extension host', () => {
     assert.match(readFileSync(result.briefing.path, 'utf8'), /Written by the integration test\./);
     // The handoff opens rendered, in the Markdown preview (issue 17: not its raw frontmatter).
     const name = path.basename(result.handoff_file);
-    const previewed = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.includes('markdown.preview') && t.label.includes(name));
+    const previewed = () =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .some((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.includes('markdown.preview') && t.label.includes(name));
     for (let i = 0; i < 50 && !previewed(); i++) await new Promise((r) => setTimeout(r, 100));
-    assert.ok(previewed(), `the handoff's Markdown preview was opened (tabs: ${vscode.window.tabGroups.all.flatMap((g) => g.tabs.map((t) => t.label)).join(', ')})`);
+    assert.ok(
+      previewed(),
+      `the handoff's Markdown preview was opened (tabs: ${vscode.window.tabGroups.all.flatMap((g) => g.tabs.map((t) => t.label)).join(', ')})`,
+    );
   });
 
   it('bad arguments give an ERROR and write nothing more', async () => {

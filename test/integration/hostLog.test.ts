@@ -40,8 +40,15 @@ describe('the extension-host log stays clean', () => {
     await vscode.commands.executeCommand('handoff.refreshTimeline');
     await new Promise((r) => setTimeout(r, 2500));
     const lines = extensionHostLogLines(logs);
-    assert.ok(lines.some((l) => l.includes('specialist-handoff.specialist-handoff')), `the extension host log names the extension (${lines.length} lines read)`);
-    assert.deepEqual(lines.filter((l) => /navigator is now a global|PendingMigrationError/.test(l)), [], 'no read of the navigator global');
+    assert.ok(
+      lines.some((l) => l.includes('specialist-handoff.specialist-handoff')),
+      `the extension host log names the extension (${lines.length} lines read)`,
+    );
+    assert.deepEqual(
+      lines.filter((l) => /navigator is now a global|PendingMigrationError/.test(l)),
+      [],
+      'no read of the navigator global',
+    );
     assert.deepEqual(
       lines.filter((l) => /Accessing a resource scoped configuration without providing a resource/.test(l) && /specialist-handoff|'handoff\./.test(l)),
       [],

@@ -83,7 +83,10 @@ class RecordingStream implements vscode.ChatResponseStream {
     this.parts.push({ kind: 'part', value: String(part) });
   }
   get markdownText(): string {
-    return this.parts.filter((p) => p.kind === 'markdown').map((p) => p.value).join('');
+    return this.parts
+      .filter((p) => p.kind === 'markdown')
+      .map((p) => p.value)
+      .join('');
   }
   of(kind: string): string[] {
     return this.parts.filter((p) => p.kind === kind).map((p) => p.value);
@@ -153,18 +156,26 @@ describe('agents in the VS Code extension host: language model tool and @handoff
   it('a budget preset stands for max_context_tokens, and the setting is not added beside it; both given is an ERROR text', async () => {
     const seed: Record<string, unknown> = { ...seedArguments(workspaceRoot()) };
     delete seed.max_context_tokens;
-    const small = resultText(await vscode.lm.invokeTool(TOOL, { input: { ...seed, topic: 'small budget', budget: 'small', parent: 'none' }, toolInvocationToken: undefined }, none));
+    const small = resultText(
+      await vscode.lm.invokeTool(TOOL, { input: { ...seed, topic: 'small budget', budget: 'small', parent: 'none' }, toolInvocationToken: undefined }, none),
+    );
     assert.ok(!small.startsWith('ERROR:'), small);
     const r = parseResult(small);
     assert.equal(r.package.max_context_tokens, 1000);
     assert.ok(r.package.estimated_tokens <= 1000, `${r.package.estimated_tokens} tokens`);
-    const both = resultText(await vscode.lm.invokeTool(TOOL, { input: { ...seed, topic: 'both', budget: 'large', max_context_tokens: 2000 }, toolInvocationToken: undefined }, none));
+    const both = resultText(
+      await vscode.lm.invokeTool(TOOL, { input: { ...seed, topic: 'both', budget: 'large', max_context_tokens: 2000 }, toolInvocationToken: undefined }, none),
+    );
     assert.match(both, /^ERROR: budget and max_context_tokens are both given/);
   });
 
   it('an unknown profile returns the ERROR text and writes nothing', async () => {
     const before = handoffFiles();
-    const result = await vscode.lm.invokeTool(TOOL, { input: { ...seedArguments(workspaceRoot()), specialist_profile: 'frontend_desiner' }, toolInvocationToken: undefined }, none);
+    const result = await vscode.lm.invokeTool(
+      TOOL,
+      { input: { ...seedArguments(workspaceRoot()), specialist_profile: 'frontend_desiner' }, toolInvocationToken: undefined },
+      none,
+    );
     const text = resultText(result);
     assert.match(text, /^ERROR: unknown specialist "frontend_desiner" — did you mean: frontend_designer/);
     assert.deepEqual(handoffFiles(), before);
@@ -178,7 +189,10 @@ describe('agents in the VS Code extension host: language model tool and @handoff
     assert.equal(resultText(small), 'ERROR: max_tokens must be at least 1,000');
     const latest = resultText(await vscode.lm.invokeTool('request_full_history', { input: {}, toolInvocationToken: undefined }, none));
     // The handoffs of this workspace were written with or without a session log: a history, or the error naming why there is none.
-    assert.match(latest, /^(# Full history behind handoff \S+\n|ERROR: (handoff \S+ names no transcript|the transcripts of handoff \S+ .* cannot be found or read again))/);
+    assert.match(
+      latest,
+      /^(# Full history behind handoff \S+\n|ERROR: (handoff \S+ names no transcript|the transcripts of handoff \S+ .* cannot be found or read again))/,
+    );
     trusted = false;
     try {
       const refused = await new FullHistoryLanguageModelTool(deps).invoke({ input: {}, toolInvocationToken: undefined }, none);
@@ -189,9 +203,17 @@ describe('agents in the VS Code extension host: language model tool and @handoff
   });
 
   it('a relative project_root and unknown fields are ERROR texts too, never exceptions', async () => {
-    const relative = await vscode.lm.invokeTool(TOOL, { input: { ...seedArguments(workspaceRoot()), project_root: 'todo-api' }, toolInvocationToken: undefined }, none);
+    const relative = await vscode.lm.invokeTool(
+      TOOL,
+      { input: { ...seedArguments(workspaceRoot()), project_root: 'todo-api' }, toolInvocationToken: undefined },
+      none,
+    );
     assert.match(resultText(relative), /^ERROR: project_root must be absolute/);
-    const extra = await vscode.lm.invokeTool(TOOL, { input: { specialist_profile: 'quality_reviewer', topic: 'x', colour: 'blue' }, toolInvocationToken: undefined }, none);
+    const extra = await vscode.lm.invokeTool(
+      TOOL,
+      { input: { specialist_profile: 'quality_reviewer', topic: 'x', colour: 'blue' }, toolInvocationToken: undefined },
+      none,
+    );
     assert.match(resultText(extra), /^ERROR: unknown field colour/);
   });
 
@@ -234,18 +256,26 @@ describe('agents in the VS Code extension host: language model tool and @handoff
   });
 
   it('contributes the @handoff chat participant with /handover, /timeline and /prompt, and activation registered it without error', () => {
-    const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { chatParticipants: Array<{ id: string; name: string; commands: Array<{ name: string }> }> } };
+    const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as {
+      contributes: { chatParticipants: Array<{ id: string; name: string; commands: Array<{ name: string }> }> };
+    };
     const p = pkg.contributes.chatParticipants.find((c) => c.id === CHAT_PARTICIPANT_ID);
     assert.ok(p);
     assert.equal(p.name, 'handoff');
-    assert.deepEqual(p.commands.map((c) => c.name), ['handover', 'timeline', 'prompt']);
+    assert.deepEqual(
+      p.commands.map((c) => c.name),
+      ['handover', 'timeline', 'prompt'],
+    );
     assert.equal(typeof vscode.chat.createChatParticipant, 'function', 'this VS Code has chat participants');
     assert.equal(vscode.extensions.getExtension(EXTENSION_ID)!.isActive, true);
   });
 
   it('the MCP server definition provider is declared, and registered only where VS Code has the API (1.101+), saying so once otherwise', () => {
     const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { mcpServerDefinitionProviders: Array<{ id: string }> } };
-    assert.deepEqual(pkg.contributes.mcpServerDefinitionProviders.map((p) => p.id), [MCP_PROVIDER_ID]);
+    assert.deepEqual(
+      pkg.contributes.mcpServerDefinitionProviders.map((p) => p.id),
+      [MCP_PROVIDER_ID],
+    );
     const hasApi = typeof (vscode.lm as unknown as { registerMcpServerDefinitionProvider?: unknown }).registerMcpServerDefinitionProvider === 'function';
     if (hasApi) return; // the extension registered it at activation; a second registration of the id would clash
     const lines: string[] = [];
@@ -253,12 +283,16 @@ describe('agents in the VS Code extension host: language model tool and @handoff
     const registered = registerMcpServerDefinitions({ ...deps, log: capture });
     assert.deepEqual(registered, []);
     assert.equal(lines.length, 1);
-    assert.match(lines[0], /^MCP server definition not registered: VS Code 1\.\d+\.\d+ has no vscode\.lm\.registerMcpServerDefinitionProvider \(VS Code 1\.101\+\)/);
+    assert.match(
+      lines[0],
+      /^MCP server definition not registered: VS Code 1\.\d+\.\d+ has no vscode\.lm\.registerMcpServerDefinitionProvider \(VS Code 1\.101\+\)/,
+    );
   });
 
   describe('@handoff', () => {
     const handler = () => createChatHandler(deps);
-    const request = (command: string | undefined, prompt: string) => ({ command, prompt, references: [], toolReferences: [], toolInvocationToken: undefined, model: undefined }) as unknown as vscode.ChatRequest;
+    const request = (command: string | undefined, prompt: string) =>
+      ({ command, prompt, references: [], toolReferences: [], toolInvocationToken: undefined, model: undefined }) as unknown as vscode.ChatRequest;
     const history = [
       { prompt: 'The API is done; who designs the landing page?', command: undefined, participant: CHAT_PARTICIPANT_ID, references: [], toolReferences: [] },
       { response: [new vscode.ChatResponseMarkdownPart('A frontend designer should take the hero section.')], result: {}, participant: CHAT_PARTICIPANT_ID },
@@ -267,7 +301,12 @@ describe('agents in the VS Code extension host: language model tool and @handoff
     it('/handover <specialist> <topic> hands over with the chat as recent turns and streams the marker, the links and the next step', async () => {
       const stream = new RecordingStream();
       const before = written;
-      const result = (await handler()(request('handover', 'test_debug_engineer hero layout check\nThe hero markup is in; check it renders.'), { history }, stream, none)) as HandoffChatResult;
+      const result = (await handler()(
+        request('handover', 'test_debug_engineer hero layout check\nThe hero markup is in; check it renders.'),
+        { history },
+        stream,
+        none,
+      )) as HandoffChatResult;
       assert.equal(result.metadata.ok, true, stream.markdownText);
       assert.match(stream.markdownText, /\*\*\\\[test & debug engineer\\\]\*\* takes over/);
       const anchors = stream.of('anchor');
@@ -319,7 +358,9 @@ describe('agents in the VS Code extension host: language model tool and @handoff
       assert.match(md, /The prompt for \*\*\\\[frontend designer\\\]\*\*/);
       assert.match(md, /```+markdown\n[\s\S]*\[frontend designer\][\s\S]*## Prior Agent Handoffs[\s\S]*\n```+\n/);
       assert.deepEqual(stream.of('button'), ['handoff.copyPrompt']);
-      const file = handoffFiles().filter((f) => f.endsWith('_frontend_designer.md')).at(-1)!;
+      const file = handoffFiles()
+        .filter((f) => f.endsWith('_frontend_designer.md'))
+        .at(-1)!;
       const parsed = parseHandoff(readFileSync(path.join(workspaceRoot(), '.handoff', 'handoffs', file), 'utf8'));
       assert.ok(parsed.ok);
       assert.equal(parsed.handoff.frontmatter.status, 'pending', 'viewing the prompt does not take the handoff');

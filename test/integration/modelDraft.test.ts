@@ -35,9 +35,30 @@ function workspaceRoot(): string {
 function transcript(ws: string): string {
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'handoff-lm-')), 'session.jsonl');
   const lines = [
-    { type: 'user', message: { role: 'user', content: 'Add a /health endpoint to the todo API.' }, timestamp: '2026-03-01T10:00:00.000Z', cwd: ws, sessionId: 's1', uuid: 'u1' },
-    { type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'Added GET /health in src/server.ts.' }] }, timestamp: '2026-03-01T10:00:05.000Z', cwd: ws, sessionId: 's1', uuid: 'a1' },
-    { type: 'user', message: { role: 'user', content: `Deploy it with the token ${secret} once the tests pass.` }, timestamp: '2026-03-01T10:01:00.000Z', cwd: ws, sessionId: 's1', uuid: 'u2' },
+    {
+      type: 'user',
+      message: { role: 'user', content: 'Add a /health endpoint to the todo API.' },
+      timestamp: '2026-03-01T10:00:00.000Z',
+      cwd: ws,
+      sessionId: 's1',
+      uuid: 'u1',
+    },
+    {
+      type: 'assistant',
+      message: { role: 'assistant', content: [{ type: 'text', text: 'Added GET /health in src/server.ts.' }] },
+      timestamp: '2026-03-01T10:00:05.000Z',
+      cwd: ws,
+      sessionId: 's1',
+      uuid: 'a1',
+    },
+    {
+      type: 'user',
+      message: { role: 'user', content: `Deploy it with the token ${secret} once the tests pass.` },
+      timestamp: '2026-03-01T10:01:00.000Z',
+      cwd: ws,
+      sessionId: 's1',
+      uuid: 'u2',
+    },
   ];
   writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
   return file;
@@ -63,7 +84,9 @@ describe('Draft with the language model (src/vscode/lm)', function () {
     assert.ok(ext, `the test extension ${TEST_EXTENSION} is loaded beside Specialist Handoff (test/host/run.ts)`);
     await ext.activate();
     enabled = (await vscode.commands.executeCommand<boolean>('handoffTestModel.enable', FIXED_MODEL_ANSWER)) === true;
-    console.log(`[model draft] VS Code ${vscode.version}: test chat model ${enabled ? 'registered' : 'not registrable (no vscode.lm.registerLanguageModelChatProvider)'}`);
+    console.log(
+      `[model draft] VS Code ${vscode.version}: test chat model ${enabled ? 'registered' : 'not registrable (no vscode.lm.registerLanguageModelChatProvider)'}`,
+    );
   });
 
   after(async () => {
@@ -101,18 +124,33 @@ describe('Draft with the language model (src/vscode/lm)', function () {
     assert.match(sent, /## Latest user request\n- Deploy it with the token \[REDACTED:github-token\] once the tests pass\./);
     assert.match(sent, /src\/server\.ts/);
     assert.equal(result?.status, 'ok', JSON.stringify(result));
-    assert.deepEqual(states.map((s) => s.state), ['running', 'done']);
+    assert.deepEqual(
+      states.map((s) => s.state),
+      ['running', 'done'],
+    );
     const done = states[1];
     const answer = JSON.parse(FIXED_MODEL_ANSWER) as { summary: string; decisions: string[]; failed_approaches: string[]; next_steps: string[] };
     assert.equal(done.model, 'Handoff Test Model');
     assert.equal(done.fields?.summary.text, answer.summary);
-    assert.deepEqual(done.fields?.decisions.map((d) => d.text), answer.decisions);
-    assert.deepEqual(done.fields?.failed_approaches.map((d) => d.text), answer.failed_approaches);
-    assert.deepEqual(done.fields?.next_steps.map((d) => d.text), answer.next_steps);
+    assert.deepEqual(
+      done.fields?.decisions.map((d) => d.text),
+      answer.decisions,
+    );
+    assert.deepEqual(
+      done.fields?.failed_approaches.map((d) => d.text),
+      answer.failed_approaches,
+    );
+    assert.deepEqual(
+      done.fields?.next_steps.map((d) => d.text),
+      answer.next_steps,
+    );
     assert.equal(done.fields?.decisions[0].source.reader, 'model:handoff-test/handoff-test-draft');
     assert.equal(done.input_tokens, fakeTokenCount(sent), 'input tokens counted by the model before sending');
     assert.equal(done.output_tokens, fakeTokenCount(FIXED_MODEL_ANSWER));
-    assert.match(done.message ?? '', /^Drafted by Handoff Test Model: \d+ tokens sent, \d+ received\. Redacted before sending: github-token ×\d+\. Review the fields: nothing is written until you hand over\.$/);
+    assert.match(
+      done.message ?? '',
+      /^Drafted by Handoff Test Model: \d+ tokens sent, \d+ received\. Redacted before sending: github-token ×\d+\. Review the fields: nothing is written until you hand over\.$/,
+    );
     assert.ok(selects.length >= 2, 'the action listed the models through vscode.lm.selectChatModels');
   });
 
@@ -120,7 +158,11 @@ describe('Draft with the language model (src/vscode/lm)', function () {
     if (enabled) await vscode.commands.executeCommand('handoffTestModel.disable');
     try {
       const models = await vscode.lm.selectChatModels();
-      assert.deepEqual(models.map((m) => m.id), [], 'this host offers no chat model of its own');
+      assert.deepEqual(
+        models.map((m) => m.id),
+        [],
+        'this host offers no chat model of its own',
+      );
       const drafter = new LanguageModelDrafter(log, countingLm);
       const before = selects.length;
       assert.deepEqual(await drafter.describe(), { state: 'unavailable', message: NO_MODEL_MESSAGE });

@@ -17,7 +17,13 @@ function workspaceFolder(): vscode.WorkspaceFolder {
 /** Runs a shell task and resolves with its exit code, or fails after 60 s saying which task did not end. */
 async function runTask(name: string, commandLine: string): Promise<number | undefined> {
   const folder = workspaceFolder();
-  const task = new vscode.Task({ type: 'shell', label: name }, folder, name, 'handoff-test', new vscode.ShellExecution(commandLine, { cwd: folder.uri.fsPath }));
+  const task = new vscode.Task(
+    { type: 'shell', label: name },
+    folder,
+    name,
+    'handoff-test',
+    new vscode.ShellExecution(commandLine, { cwd: folder.uri.fsPath }),
+  );
   task.presentationOptions = { reveal: vscode.TaskRevealKind.Never, focus: false };
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`task "${name}" did not end within 60 s`)), 60_000);
@@ -52,7 +58,10 @@ describe('session recorder in the VS Code extension host', () => {
     const passExit = await runTask('passing tests', 'node --test recorded-tests/ok.test.js');
     assert.equal(failExit, 1);
     assert.equal(passExit, 0);
-    const result = (await vscode.commands.executeCommand('handoff.endSession', { specialist: 'test_debug_engineer', topic: 'recorded task tests' })) as HandoverResult;
+    const result = (await vscode.commands.executeCommand('handoff.endSession', {
+      specialist: 'test_debug_engineer',
+      topic: 'recorded task tests',
+    })) as HandoverResult;
     assert.equal(result.status, 'ok', result.status === 'error' ? result.message : '');
     if (result.status !== 'ok') return;
     const recorded = result.package.tests_run.filter((t) => t.source === 'recorder').map((t) => [t.command, t.result, t.exit_code]);
@@ -90,7 +99,10 @@ describe('session recorder in the VS Code extension host', () => {
     integration.executeCommand('node --test recorded-tests/ok.test.js');
     assert.equal(await ended, 0);
     await new Promise((r) => setTimeout(r, 500));
-    const result = (await vscode.commands.executeCommand('handoff.endSession', { specialist: 'quality_reviewer', topic: 'recorded terminal tests' })) as HandoverResult;
+    const result = (await vscode.commands.executeCommand('handoff.endSession', {
+      specialist: 'quality_reviewer',
+      topic: 'recorded terminal tests',
+    })) as HandoverResult;
     assert.equal(result.status, 'ok', result.status === 'error' ? result.message : '');
     if (result.status !== 'ok') return;
     const run = result.package.tests_run.find((t) => t.source === 'recorder' && t.command === 'node --test recorded-tests/ok.test.js');

@@ -27,12 +27,16 @@ function workspaceRoot(): string {
 }
 
 /** The verify tasks whose processes started and ended while `during` ran. */
-async function watchTasks<T>(during: () => Promise<T>): Promise<{ result: T; started: vscode.Task[]; ended: Array<{ task: vscode.Task; exitCode: number | undefined }> }> {
+async function watchTasks<T>(
+  during: () => Promise<T>,
+): Promise<{ result: T; started: vscode.Task[]; ended: Array<{ task: vscode.Task; exitCode: number | undefined }> }> {
   const started: vscode.Task[] = [];
   const ended: Array<{ task: vscode.Task; exitCode: number | undefined }> = [];
   const subs = [
     vscode.tasks.onDidStartTaskProcess((e) => e.execution.task.definition.type === VERIFY_TASK_TYPE && started.push(e.execution.task)),
-    vscode.tasks.onDidEndTaskProcess((e) => e.execution.task.definition.type === VERIFY_TASK_TYPE && ended.push({ task: e.execution.task, exitCode: e.exitCode })),
+    vscode.tasks.onDidEndTaskProcess(
+      (e) => e.execution.task.definition.type === VERIFY_TASK_TYPE && ended.push({ task: e.execution.task, exitCode: e.exitCode }),
+    ),
   ];
   try {
     return { result: await during(), started, ended };
@@ -98,7 +102,9 @@ describe('Handoff: Verify (extension host)', function () {
   });
 
   it('"Verify Without Running" runs nothing: the recorded test is counted not run', async () => {
-    const { result, started } = await watchTasks(async () => (await vscode.commands.executeCommand('handoff.verify', { handoff, run: false })) as VerifyOutcome | undefined);
+    const { result, started } = await watchTasks(
+      async () => (await vscode.commands.executeCommand('handoff.verify', { handoff, run: false })) as VerifyOutcome | undefined,
+    );
     const v = ok(result).verification;
     assert.equal(started.length, 0, 'no task started');
     assert.equal(v.ran, false);
@@ -109,7 +115,9 @@ describe('Handoff: Verify (extension host)', function () {
   });
 
   it('with consent, runs the recorded `npm test` as a task in the workspace folder: exit code 1, contradicted, stored and in the briefing', async () => {
-    const { result, started, ended } = await watchTasks(async () => (await vscode.commands.executeCommand('handoff.verify', { handoff, run: true })) as VerifyOutcome | undefined);
+    const { result, started, ended } = await watchTasks(
+      async () => (await vscode.commands.executeCommand('handoff.verify', { handoff, run: true })) as VerifyOutcome | undefined,
+    );
     const outcome = ok(result);
     const task = started.find((t) => (t.execution as vscode.ShellExecution | undefined)?.commandLine === RECORDED_TEST);
     assert.ok(task, `a task ran \`${RECORDED_TEST}\`: ${JSON.stringify(started.map((t) => t.name))}`);
@@ -145,10 +153,18 @@ describe('Handoff: Verify (extension host)', function () {
       // The topic is the label; the status, the verdict word, then the specialist start the description; a screen reader reads them in words.
       assert.equal(item.label, 'Verify check');
       assert.match(String(item.description), /^pending · contradicted · Quality reviewer · (now|\d+ (seconds?|minutes?) ago)$/, String(item.description));
-      assert.match(item.accessibilityInformation?.label ?? '', /^Handoff to Quality reviewer, topic: Verify check, status: pending, contradicted, (now|\d+ (seconds?|minutes?) ago)$/, item.accessibilityInformation?.label);
+      assert.match(
+        item.accessibilityInformation?.label ?? '',
+        /^Handoff to Quality reviewer, topic: Verify check, status: pending, contradicted, (now|\d+ (seconds?|minutes?) ago)$/,
+        item.accessibilityInformation?.label,
+      );
       const resolved = await tree.resolveTreeItem(item, element);
       const tooltip = (resolved.tooltip as vscode.MarkdownString).value;
-      assert.match(tooltip, /\*\*Quality reviewer\*\*[^\n]*\n\n[^\n]*\n\nVerify check\n\nHandoff · \*\*pending\*\*/, `the whole topic in the tooltip: ${tooltip}`);
+      assert.match(
+        tooltip,
+        /\*\*Quality reviewer\*\*[^\n]*\n\n[^\n]*\n\nVerify check\n\nHandoff · \*\*pending\*\*/,
+        `the whole topic in the tooltip: ${tooltip}`,
+      );
       assert.match(tooltip, /\$\(error\) Checked at/, tooltip);
       assert.match(tooltip, /contradicted/);
       assert.match(tooltip, /`npm test`/, 'the command as code');

@@ -19,7 +19,9 @@ function folder(): vscode.WorkspaceFolder {
 }
 
 /** The tasks that start and the exit codes their processes end with, while `during` runs. */
-async function watchTasks<T>(during: () => Promise<T>): Promise<{ result: T; started: vscode.Task[]; ended: Array<{ task: vscode.Task; exitCode: number | undefined }> }> {
+async function watchTasks<T>(
+  during: () => Promise<T>,
+): Promise<{ result: T; started: vscode.Task[]; ended: Array<{ task: vscode.Task; exitCode: number | undefined }> }> {
   const started: vscode.Task[] = [];
   const ended: Array<{ task: vscode.Task; exitCode: number | undefined }> = [];
   const subs = [
@@ -80,7 +82,10 @@ describe('Verify: recorded commands run as VS Code tasks (extension host)', func
 
   it('terminates the command when the verification is cancelled', async () => {
     const stop = new AbortController();
-    const running = new TaskCommandRunner(folder(), log, stop.signal).run({ command: 'node -e "setTimeout(() => {}, 120000)"', cwd: dir, kind: 'test' }, { timeoutMs: 600_000 });
+    const running = new TaskCommandRunner(folder(), log, stop.signal).run(
+      { command: 'node -e "setTimeout(() => {}, 120000)"', cwd: dir, kind: 'test' },
+      { timeoutMs: 600_000 },
+    );
     const sub = vscode.tasks.onDidStartTaskProcess((e) => e.execution.task.definition.type === VERIFY_TASK_TYPE && stop.abort());
     const r = await running;
     sub.dispose();

@@ -107,7 +107,10 @@ describe('VS Code reads the MCP server definition and the exported custom agents
       if (!customAgents) {
         assert.equal(hasMcpApi && Number(vscode.version.split('.')[1]) >= 106, false, `VS Code ${vscode.version} should read .agent.md as a custom agent`);
         await new Promise((r) => setTimeout(r, 2000));
-        assert.deepEqual(vscode.languages.getDiagnostics(reviewer.uri).map((d) => d.message), []);
+        assert.deepEqual(
+          vscode.languages.getDiagnostics(reviewer.uri).map((d) => d.message),
+          [],
+        );
         return;
       }
       // The probe: the exported quality reviewer under another name, with one more handoff, to an agent nobody exported.
@@ -135,7 +138,10 @@ describe('VS Code reads the MCP server definition and the exported custom agents
           assert.ok(unknown.message.includes(s.label), `VS Code knows the exported agent "${s.label}": ${unknown.message}`);
         }
         // The exported handoffs in the same file (to Implementation engineer, Release auditor): nothing else reported.
-        assert.deepEqual(vscode.languages.getDiagnostics(probe.uri).map((d) => d.message), [unknown.message]);
+        assert.deepEqual(
+          vscode.languages.getDiagnostics(probe.uri).map((d) => d.message),
+          [unknown.message],
+        );
         const reported: string[] = [];
         for (const s of BUILTIN_SPECIALISTS) {
           const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(dir, `${s.id}.agent.md`)));

@@ -33,7 +33,7 @@ const SOURCE_OF_FOLDER: Record<string, readonly string[]> = {
   droid: ['droid'],
 };
 
-describe('real logs are read by content with their agent\'s format, whatever their name', function () {
+describe("real logs are read by content with their agent's format, whatever their name", function () {
   this.timeout(60_000);
   after(cleanupTempDirs);
 

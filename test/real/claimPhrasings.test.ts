@@ -44,7 +44,12 @@ async function transcripts(): Promise<Transcript[]> {
     const key = JSON.stringify(turns.map((t) => t.text));
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push({ rel: path.relative(FIXTURES, p), turns, commands: r.read.events.filter((e): e is SessionCommand => e.kind === 'command'), source: r.read.source });
+    out.push({
+      rel: path.relative(FIXTURES, p),
+      turns,
+      commands: r.read.events.filter((e): e is SessionCommand => e.kind === 'command'),
+      source: r.read.source,
+    });
   }
   return out;
 }
@@ -89,7 +94,9 @@ describe('claims on real phrasings (../shared/fixtures/session-logs, read in pla
   });
 
   it("no user turn is a claim of success, in any field (requests, questions, a ticket's open criteria)", () => {
-    const found = all.flatMap((t) => t.turns.filter((u) => u.role === 'user').flatMap((u) => claimsIn(u.text).map((c) => `${t.rel} (${c.as}): ${c.kind} “${c.text}”`)));
+    const found = all.flatMap((t) =>
+      t.turns.filter((u) => u.role === 'user').flatMap((u) => claimsIn(u.text).map((c) => `${t.rel} (${c.as}): ${c.kind} “${c.text}”`)),
+    );
     assert.deepEqual(found, []);
   });
 
@@ -123,10 +130,23 @@ describe('claims on real phrasings (../shared/fixtures/session-logs, read in pla
     assert.ok(cline);
     const last = cline.turns.filter((t) => t.role === 'assistant').at(-2);
     assert.ok(last);
-    const claims = judgeClaims(findClaims({ summary: last.text, decisions: [], completed: [], user_requests: [] }), { tests_run: testRunsFrom(cline.commands, cline.source), commands_run: [], commits: [] });
+    const claims = judgeClaims(findClaims({ summary: last.text, decisions: [], completed: [], user_requests: [] }), {
+      tests_run: testRunsFrom(cline.commands, cline.source),
+      commands_run: [],
+      commits: [],
+    });
     assert.deepEqual(
       claims.map((c) => [c.text, c.verdict, c.evidence?.command, c.evidence?.result, c.evidence?.basis, c.evidence?.exit_code]),
-      [['All 41 tests passed.', 'backed', 'cd /workspaces/Online-Card-Architecture/golden_tests && dotnet run --configuration Release', 'passed', 'output', null]],
+      [
+        [
+          'All 41 tests passed.',
+          'backed',
+          'cd /workspaces/Online-Card-Architecture/golden_tests && dotnet run --configuration Release',
+          'passed',
+          'output',
+          null,
+        ],
+      ],
     );
   });
 });

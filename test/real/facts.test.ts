@@ -24,7 +24,12 @@ const OWN = path.resolve(__dirname, '..', 'fixtures', 'real');
 const CORPORA = [
   { name: '../shared/fixtures/real-logs', facts: path.join(SHARED, 'real-logs', 'facts.json'), logs: path.join(SHARED, 'real-logs'), required: true },
   // Its logs are third-party files this repository may not commit: present where they were fetched, or once shared.
-  { name: 'test/fixtures/real', facts: path.join(OWN, 'facts.json'), logs: existsSync(path.join(OWN, 'claude-code')) ? OWN : path.join(SHARED, 'real-corpus'), required: false },
+  {
+    name: 'test/fixtures/real',
+    facts: path.join(OWN, 'facts.json'),
+    logs: existsSync(path.join(OWN, 'claude-code')) ? OWN : path.join(SHARED, 'real-corpus'),
+    required: false,
+  },
 ];
 
 /** The logs of a corpus folder: each file, except a Cline-family task folder's files (the folder is the log). */
@@ -44,9 +49,19 @@ describe('real logs: every fact a person reads is in the written handoff, none f
   after(() => {
     cleanupTempDirs();
     const rows = [...tally.entries()].sort(([a], [b]) => a.localeCompare(b));
-    const all = rows.reduce((s, [, t]) => ({ carried: s.carried + t.carried, total: s.total + t.total, falses: s.falses + t.falses, logs: s.logs + t.logs, inHistory: s.inHistory + t.inHistory }), { carried: 0, total: 0, falses: 0, logs: 0, inHistory: 0 });
+    const all = rows.reduce(
+      (s, [, t]) => ({
+        carried: s.carried + t.carried,
+        total: s.total + t.total,
+        falses: s.falses + t.falses,
+        logs: s.logs + t.logs,
+        inHistory: s.inHistory + t.inHistory,
+      }),
+      { carried: 0, total: 0, falses: 0, logs: 0, inHistory: 0 },
+    );
     console.log('\n  agent        logs  facts carried N/M, false K  (of N, in the history file of what was cut to fit)');
-    for (const [agent, t] of [...rows, ['all', all] as const]) console.log(`  ${agent.padEnd(12)} ${String(t.logs).padStart(4)}  facts carried ${t.carried}/${t.total}, false ${t.falses}  (${t.inHistory})`);
+    for (const [agent, t] of [...rows, ['all', all] as const])
+      console.log(`  ${agent.padEnd(12)} ${String(t.logs).padStart(4)}  facts carried ${t.carried}/${t.total}, false ${t.falses}  (${t.inHistory})`);
   });
 
   for (const corpus of CORPORA) {
@@ -71,7 +86,13 @@ describe('real logs: every fact a person reads is in the written handoff, none f
           const check: FactsCheck = checkFacts(f, await handoffTextOf(log));
           const agent = f.file.split('/')[0];
           const t = tally.get(agent) ?? { carried: 0, total: 0, falses: 0, logs: 0, inHistory: 0 };
-          tally.set(agent, { carried: t.carried + check.carried, total: t.total + check.total, falses: t.falses + check.falses.length, logs: t.logs + 1, inHistory: t.inHistory + check.inHistory });
+          tally.set(agent, {
+            carried: t.carried + check.carried,
+            total: t.total + check.total,
+            falses: t.falses + check.falses.length,
+            logs: t.logs + 1,
+            inHistory: t.inHistory + check.inHistory,
+          });
           assert.deepEqual({ missing: check.missing, falses: check.falses }, { missing: [], falses: [] }, `${check.carried}/${check.total} carried`);
         });
       }

@@ -22,7 +22,11 @@ const FIXTURES = path.resolve(__dirname, '..', '..', '..', 'shared', 'fixtures',
 
 type Cmd = [command: string, exit: number | null, ran: boolean];
 const commands = (r: TranscriptRead): Cmd[] => r.events.filter((e): e is SessionCommand => e.kind === 'command').map((c) => [c.command, c.exit_code, c.ran]);
-const edits = (r: TranscriptRead) => r.events.filter((e): e is SessionFileEdit => e.kind === 'file_edit').map((e) => e.path).sort();
+const edits = (r: TranscriptRead) =>
+  r.events
+    .filter((e): e is SessionFileEdit => e.kind === 'file_edit')
+    .map((e) => e.path)
+    .sort();
 const turns = (r: TranscriptRead) => r.events.filter((e): e is SessionTurn => e.kind === 'turn');
 
 interface Expected {
@@ -96,7 +100,7 @@ const EXPECTED: Record<string, Expected> = {
     ],
     edits: ['test.txt'],
     lastTurns: [
-      ['user', 'Can you read what\'s in it?'],
+      ['user', "Can you read what's in it?"],
       ['assistant', "The file contains 'Hello World' - exactly as you wanted to keep it."],
       ['user', 'Delete the file'],
     ],
@@ -127,7 +131,18 @@ const EXPECTED: Record<string, Expected> = {
       ['mkdir results', null, false],
       ['mkdir frontend', null, false],
     ],
-    edits: ['.aidar.json', 'README.md', 'frontend/README.md', 'frontend/display.ts', 'frontend/index.html', 'frontend/ui.ts', 'scripts/generate_data.py', 'src/dataset.py', 'src/model.py', 'src/train.py'],
+    edits: [
+      '.aidar.json',
+      'README.md',
+      'frontend/README.md',
+      'frontend/display.ts',
+      'frontend/index.html',
+      'frontend/ui.ts',
+      'scripts/generate_data.py',
+      'src/dataset.py',
+      'src/model.py',
+      'src/train.py',
+    ],
     lastTurns: [
       ['user', 'write a README file in the root project directory describing the summary of the project'],
       ['assistant', 'To create a README file in the root project directory summarizing the project'],
@@ -203,13 +218,19 @@ describe('real session logs (../shared/fixtures/session-logs, read in place)', (
       assert.equal(last.length, exp.lastTurns.length, 'number of turns');
       last.forEach((t, i) => {
         assert.equal(t.role, exp.lastTurns[i][0], `turn ${i} role`);
-        assert.ok(t.text.startsWith(exp.lastTurns[i][1]), `turn ${i}: expected to start with ${JSON.stringify(exp.lastTurns[i][1])}, got ${JSON.stringify(t.text.slice(0, 120))}`);
+        assert.ok(
+          t.text.startsWith(exp.lastTurns[i][1]),
+          `turn ${i}: expected to start with ${JSON.stringify(exp.lastTurns[i][1])}, got ${JSON.stringify(t.text.slice(0, 120))}`,
+        );
         assert.doesNotMatch(t.text, /<system-reminder>|tool_result|<environment_context>/, 'no tool noise in turns');
       });
       assert.equal(r.stats.malformed, 0, 'no malformed lines');
       assert.equal(r.stats.skipped, exp.skipped ?? 0, 'skipped lines');
       if (exp.tests) {
-        const runs = testRunsFrom(r.events.filter((e): e is SessionCommand => e.kind === 'command'), r.source);
+        const runs = testRunsFrom(
+          r.events.filter((e): e is SessionCommand => e.kind === 'command'),
+          r.source,
+        );
         assert.deepEqual(
           runs.map((t) => [t.command, t.result, ...(t.counts ? [t.counts] : [])]),
           exp.tests,
@@ -295,15 +316,22 @@ describe('real session logs read by content, whatever the file name (issue 16)',
   });
 
   it('a Cline api_conversation_history.json alone gives the same commands, edits and test result as the task', async () => {
-    const api = await readAsFormat(path.join(FIXTURES, 'cline/gmfstu-task-1769053680585/api_conversation_history.json'), 'cline-api', { workspaceRoot: '/workspaces/Online-Card-Architecture' });
+    const api = await readAsFormat(path.join(FIXTURES, 'cline/gmfstu-task-1769053680585/api_conversation_history.json'), 'cline-api', {
+      workspaceRoot: '/workspaces/Online-Card-Architecture',
+    });
     const exp = EXPECTED['cline/gmfstu-task-1769053680585'];
     assert.deepEqual(commands(api), exp.commands);
     // Its message 1 writes EditCardSystem.cs, a step the trimmed ui_messages.json no longer holds (SOURCES.md).
     assert.deepEqual(edits(api), [...exp.edits, 'EditCardSystem.cs'].sort());
-    const runs = testRunsFrom(api.events.filter((e): e is SessionCommand => e.kind === 'command'), api.source);
-    assert.deepEqual(runs.map((t) => [t.command, t.result, t.basis, t.counts]), [[exp.commands[1][0], 'passed', 'output', { passed: 41, failed: 0 }]]);
+    const runs = testRunsFrom(
+      api.events.filter((e): e is SessionCommand => e.kind === 'command'),
+      api.source,
+    );
+    assert.deepEqual(
+      runs.map((t) => [t.command, t.result, t.basis, t.counts]),
+      [[exp.commands[1][0], 'passed', 'output', { passed: 41, failed: 0 }]],
+    );
     assert.equal(turns(api)[0].role, 'user');
     assert.ok(turns(api)[0].text.startsWith('You have been given a Dockerized codebase'));
   });
 });
-

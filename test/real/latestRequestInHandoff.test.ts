@@ -44,7 +44,10 @@ describe('real session logs: the latest user request is in the written handoff',
         ['defaults', {}],
         ['no recent turns, a budget too small to keep everything', { include_recent_turns: 0, max_context_tokens: 400 }],
       ] as const) {
-        const r = await handover({ specialist: 'implementation_engineer', topic: `latest ${label}`, ...request }, { workspaceRoot: ws, sessionLog: { mode: path.join(FIXTURES, rel) } });
+        const r = await handover(
+          { specialist: 'implementation_engineer', topic: `latest ${label}`, ...request },
+          { workspaceRoot: ws, sessionLog: { mode: path.join(FIXTURES, rel) } },
+        );
         assert.equal(r.status, 'ok', r.status === 'error' ? r.message : '');
         if (r.status !== 'ok') return;
         const parsed = parseHandoff(readFileSync(r.handoff_file, 'utf8'));
@@ -65,7 +68,10 @@ describe('real session logs: the latest user request is in the written handoff',
         if ('max_context_tokens' in request) {
           assert.equal(r.package.recent_turns.length, 0, `${label}: no recent turns`);
           // A short session may fit even this budget; otherwise fit-to-budget says what it shortened or cut.
-          assert.ok(r.package.dropped.length > 0 || r.package.estimated_tokens <= request.max_context_tokens, `${label}: over budget (${r.package.estimated_tokens} tokens) and nothing reported cut`);
+          assert.ok(
+            r.package.dropped.length > 0 || r.package.estimated_tokens <= request.max_context_tokens,
+            `${label}: over budget (${r.package.estimated_tokens} tokens) and nothing reported cut`,
+          );
         }
       }
     });

@@ -48,7 +48,8 @@ function logs(): Log[] {
   const out: Log[] = [];
   const facts = (corpus: string, dir: string) => {
     if (!existsSync(path.join(dir, 'facts.json'))) return;
-    for (const f of loadFacts(path.join(dir, 'facts.json'))) if (existsSync(path.join(dir, f.file))) out.push({ corpus, file: f.file, path: path.join(dir, f.file), facts: f });
+    for (const f of loadFacts(path.join(dir, 'facts.json')))
+      if (existsSync(path.join(dir, f.file))) out.push({ corpus, file: f.file, path: path.join(dir, f.file), facts: f });
   };
   facts('real-logs', path.join(SHARED, 'real-logs'));
   facts('test/fixtures/real', existsSync(path.join(OWN, 'claude-code')) ? OWN : path.join(SHARED, 'real-corpus'));
@@ -73,9 +74,7 @@ function repoChanging(paths: readonly string[]): { ws: string; changed: string[]
   write(ws, 'README.md', '# app\n');
   commitAll(ws, 'initial');
   for (const p of paths) write(ws, p, `changed: ${p}\n`);
-  const changed = git(ws, 'ls-files', '--others', '--modified', '--exclude-standard')
-    .split('\n')
-    .filter(Boolean);
+  const changed = git(ws, 'ls-files', '--others', '--modified', '--exclude-standard').split('\n').filter(Boolean);
   return { ws, changed };
 }
 
@@ -106,7 +105,10 @@ describe('long real sessions: every kind of fact in the written handoff at 1,000
   });
 
   it('the shared corpus has long sessions to check', () => {
-    assert.ok(long.some((l) => l.startsWith('real-logs/')), `no log of ../shared/fixtures/real-logs is long: ${long.join(', ')}`);
+    assert.ok(
+      long.some((l) => l.startsWith('real-logs/')),
+      `no log of ../shared/fixtures/real-logs is long: ${long.join(', ')}`,
+    );
   });
 
   for (const log of all) {
@@ -115,7 +117,10 @@ describe('long real sessions: every kind of fact in the written handoff at 1,000
       const edits = (log.facts?.edits ?? []).filter((e) => !path.isAbsolute(e) && !e.includes('..') && !/^[A-Za-z]:/.test(e));
       for (const budget of isLong ? BUDGETS : BUDGETS.filter((b) => b > 1_000)) {
         const { ws, changed } = repoChanging(isLong ? [...edits, ...EXTRA] : edits);
-        const r = await handover({ specialist: 'implementation_engineer', topic: `long ${path.basename(log.file)}`, draft: true, max_context_tokens: budget }, { workspaceRoot: ws, sessionLog: { mode: log.path } });
+        const r = await handover(
+          { specialist: 'implementation_engineer', topic: `long ${path.basename(log.file)}`, draft: true, max_context_tokens: budget },
+          { workspaceRoot: ws, sessionLog: { mode: log.path } },
+        );
         assert.equal(r.status, 'ok', r.status === 'error' ? r.message : '');
         if (r.status !== 'ok') return;
         const text = readFileSync(r.handoff_file, 'utf8');

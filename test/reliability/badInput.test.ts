@@ -53,7 +53,10 @@ describe('reliability: bad input never crashes', function () {
     };
     for (const [name, content] of Object.entries(bad)) writeFileSync(path.join(handoffs, name), content);
     // A 50 MB file that starts like a handoff and never closes its frontmatter.
-    writeFileSync(path.join(handoffs, '2030-01-01T00-00-05.000Z_hacker.md'), Buffer.concat([Buffer.from('---\nschema: 1\n'), Buffer.alloc(50 * 1024 * 1024, 'a')]));
+    writeFileSync(
+      path.join(handoffs, '2030-01-01T00-00-05.000Z_hacker.md'),
+      Buffer.concat([Buffer.from('---\nschema: 1\n'), Buffer.alloc(50 * 1024 * 1024, 'a')]),
+    );
     mkdirSync(path.join(handoffs, '2030-01-01T00-00-06.000Z_hacker.md'));
     execFileSync('mkfifo', [path.join(handoffs, '2030-01-01T00-00-07.000Z_hacker.md')]);
 
@@ -72,10 +75,16 @@ describe('reliability: bad input never crashes', function () {
     assert.ok(prompt.status === 'ok' && prompt.handoff_id === good.package.id, JSON.stringify(prompt).slice(0, 300));
     const next = ok(await handover({ specialist: 'implementation_engineer', topic: 'next', parent: 'latest' }, { workspaceRoot: dir }));
     assert.equal(next.package.parent_id, good.package.id);
-    const named = await handover({ specialist: 'implementation_engineer', topic: 'next', parent: '2030-01-01T00-00-01.000Z_hacker.md' }, { workspaceRoot: dir });
+    const named = await handover(
+      { specialist: 'implementation_engineer', topic: 'next', parent: '2030-01-01T00-00-01.000Z_hacker.md' },
+      { workspaceRoot: dir },
+    );
     assert.ok(named.status === 'error');
     assert.match(named.message, /^ERROR: parent handoff .*2030-01-01T00-00-01\.000Z_hacker\.md cannot be parsed — fix its frontmatter or pick another parent/);
-    const result = await recordResult({ specialist: 'hacker', handoffs: ['2030-01-01T00-00-02.000Z_hacker.md'] }, { workspaceRoot: dir, sessionLog: { mode: 'none' } });
+    const result = await recordResult(
+      { specialist: 'hacker', handoffs: ['2030-01-01T00-00-02.000Z_hacker.md'] },
+      { workspaceRoot: dir, sessionLog: { mode: 'none' } },
+    );
     assert.ok(result.status === 'ok' && result.failures.length === 1, JSON.stringify(result).slice(0, 300));
     assert.match(result.failures[0].message, /cannot be parsed/);
     handled += 2;
@@ -118,7 +127,10 @@ describe('reliability: bad input never crashes', function () {
       // the conflict is the point
     }
     const r = ok(await handover({ specialist: 'hacker', topic: 'merge' }, { workspaceRoot: dir, sessionLog: { mode: 'none' } }));
-    assert.deepEqual(r.package.touched_files.map((f) => [f.path, f.status]), [['a.txt', 'U']]);
+    assert.deepEqual(
+      r.package.touched_files.map((f) => [f.path, f.status]),
+      [['a.txt', 'U']],
+    );
     assert.match(readFileSync(r.handoff_file, 'utf8'), /> ⚠️ 1 file has unresolved merge conflicts/);
   });
 

@@ -104,10 +104,18 @@ describe('reliability: concurrent writers', function () {
     const byBriefing = new Map<string, HandoverEvent[]>();
     for (const e of events) byBriefing.set(path.dirname(e.briefing), [...(byBriefing.get(path.dirname(e.briefing)) ?? []), e]);
     const briefingsDir = path.join(ws, '.handoff', 'briefings');
-    assert.deepEqual(readdirSync(briefingsDir).sort(), [...byBriefing.keys()].map((f) => path.basename(f)).sort(), 'only the briefings written, no temporary file or lock left');
+    assert.deepEqual(
+      readdirSync(briefingsDir).sort(),
+      [...byBriefing.keys()].map((f) => path.basename(f)).sort(),
+      'only the briefings written, no temporary file or lock left',
+    );
     let intact = 0;
     for (const [folder, list] of byBriefing) {
-      assert.deepEqual(readdirSync(folder).sort(), list.map((e) => path.basename(e.briefing)).sort(), `${folder}: one file per write, no temporary file or lock left`);
+      assert.deepEqual(
+        readdirSync(folder).sort(),
+        list.map((e) => path.basename(e.briefing)).sort(),
+        `${folder}: one file per write, no temporary file or lock left`,
+      );
       const headers = new Set(list.map((e) => e.header));
       assert.equal(headers.size, 1, 'every writer rendered the same header');
       for (const e of list) {
@@ -142,7 +150,9 @@ describe('reliability: concurrent writers', function () {
     const r = await handover({ specialist: 'implementation_engineer', topic: 'status race', summary: 'One handoff, many hands.' }, { workspaceRoot: ws });
     assert.equal(r.status, 'ok', r.status === 'error' ? r.message : '');
     const file = r.status === 'ok' ? r.handoff_file : '';
-    const writers = ['a', 'bb', 'ccc'].map((label) => startWriter({ mode: 'status', workspace: ws, label, count: STATUS_CHANGES, statusFile: file, waitForGo: true }));
+    const writers = ['a', 'bb', 'ccc'].map((label) =>
+      startWriter({ mode: 'status', workspace: ws, label, count: STATUS_CHANGES, statusFile: file, waitForGo: true }),
+    );
     await runTogether(writers);
     const changed = writers.flatMap((w) => w.events).filter((e) => e.ok && e.kind === 'status' && e.changed).length;
     // Issue 20: each change is an event file beside the handoff; read with the handoff's head.
@@ -156,7 +166,11 @@ describe('reliability: concurrent writers', function () {
     }
     assert.equal(parsed.frontmatter.status, history[history.length - 1].to);
     assert.deepEqual(readdirSync(path.dirname(file)), [path.basename(file)], 'no temporary file or lock left');
-    assert.equal(readdirSync(path.join(ws, '.handoff', 'status', path.basename(file, '.md'))).filter((n) => n.endsWith('.json')).length, changed, 'one event file per change');
+    assert.equal(
+      readdirSync(path.join(ws, '.handoff', 'status', path.basename(file, '.md'))).filter((n) => n.endsWith('.json')).length,
+      changed,
+      'one event file per change',
+    );
     figures.statusProcesses = writers.length;
     figures.statusChanges = changed;
     figures.statusKept = history.length;
@@ -169,7 +183,13 @@ describe('reliability: concurrent writers', function () {
     const first = await handover({ specialist: 'implementation_engineer', topic: 'Locked out', summary: 'First.' }, { workspaceRoot: ws, now: () => now });
     assert.equal(first.status, 'ok', first.status === 'error' ? first.message : '');
     // One file per section (issue 20): the second handover's section file, named by its id (the first took `now`, so now + 1 ms).
-    const briefing = path.join(ws, '.handoff', 'briefings', briefingFileName('implementation_engineer', 'locked-out', now).replace(/\.md$/, ''), `${handoffId(new Date(now.getTime() + 1), 'implementation_engineer')}.md`);
+    const briefing = path.join(
+      ws,
+      '.handoff',
+      'briefings',
+      briefingFileName('implementation_engineer', 'locked-out', now).replace(/\.md$/, ''),
+      `${handoffId(new Date(now.getTime() + 1), 'implementation_engineer')}.md`,
+    );
     const before = readdirSync(path.dirname(briefing)).filter((n) => !n.startsWith('.'));
     const holder = startWriter({ mode: 'hold-lock', workspace: ws, label: 'holder', count: 1, briefing });
     try {
@@ -184,7 +204,11 @@ describe('reliability: concurrent writers', function () {
       assert.match(message, /held by another writer .*has not finished for/);
       assert.match(message, /\.partial\.md, marked partial\)$/);
       assert.ok(waited >= LOCK_STUCK_MS - 100, `waited ${waited} ms before giving up`);
-      assert.deepEqual(readdirSync(path.dirname(briefing)).filter((n) => !n.startsWith('.')), before, 'the briefing is untouched: no section file written');
+      assert.deepEqual(
+        readdirSync(path.dirname(briefing)).filter((n) => !n.startsWith('.')),
+        before,
+        'the briefing is untouched: no section file written',
+      );
       const names = readdirSync(path.join(ws, '.handoff', 'handoffs')).sort();
       assert.equal(names.length, 2);
       assert.ok(names.some((n) => n.endsWith('.partial.md')) && names.some((n) => !n.endsWith('.partial.md')));

@@ -74,7 +74,6 @@ const WHOLE_SECTION = /^\n## (\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z) — [
 const TEMP_FILE = /^\..+\.tmp$/;
 const LOCK_FOLDER = /^\..+\.md\.lock(-queue)?$/;
 
-
 function repo(): string {
   const dir = initRepo(tempDir('handoff-crash-'));
   write(dir, 'src/a.ts', 'export const a = 1;\n');
@@ -87,7 +86,9 @@ function repo(): string {
 /** The briefing folders in `dir` (one per specialist, topic and day; issue 20). */
 function briefingFolders(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory() && !d.name.startsWith('.')).map((d) => path.join(dir, d.name));
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && !d.name.startsWith('.'))
+    .map((d) => path.join(dir, d.name));
 }
 
 /** Bytes of every briefing section file (`*.md` in each briefing folder of `dir`), by path. */
@@ -139,7 +140,23 @@ function splitBriefing(text: string, file: string): BriefingParts {
 }
 
 /** Totals over the whole test. */
-const figures = { kills: 0, rounds: 0, writes: 0, complete: 0, partial: 0, partialWithSection: 0, completed: 0, prefixChecks: 0, prefixIntact: 0, torn: 0, temps: 0, locks: 0, removed: 0, nextMs: -1, staleWaitMs: -1 };
+const figures = {
+  kills: 0,
+  rounds: 0,
+  writes: 0,
+  complete: 0,
+  partial: 0,
+  partialWithSection: 0,
+  completed: 0,
+  prefixChecks: 0,
+  prefixIntact: 0,
+  torn: 0,
+  temps: 0,
+  locks: 0,
+  removed: 0,
+  nextMs: -1,
+  staleWaitMs: -1,
+};
 
 /** What the handoffs folder holds (by id), with the complete ones checked once each. */
 interface HandoffsView {
@@ -279,7 +296,10 @@ describe('reliability: crash mid-write (SIGKILL)', function () {
       figures.rounds++;
 
       const view = checkHandoffs(handoffsDir, checked);
-      assert.ok(view.partial.size - partialBefore <= writers.length, `round ${round}: at most one .partial.md per killed writer (${view.partial.size - partialBefore} new)`);
+      assert.ok(
+        view.partial.size - partialBefore <= writers.length,
+        `round ${round}: at most one .partial.md per killed writer (${view.partial.size - partialBefore} new)`,
+      );
       partialBefore = view.partial.size;
       for (const e of done) {
         assert.ok(view.complete.has(e.id), `${e.id} was reported written before the kill: it is there, complete`);
@@ -322,7 +342,8 @@ describe('reliability: crash mid-write (SIGKILL)', function () {
     // stale only once not refreshed for LOCK_STALE_MS, and then the sweep removes it too.
     const folders = [root, handoffsDir, ...briefingFolders(briefingsDir), historyDir];
     for (const dir of folders) {
-      for (const name of existsSync(dir) ? readdirSync(dir) : []) assert.doesNotMatch(name, TEMP_FILE, `${dir}: the killed writer's ${name} was swept by the next handover`);
+      for (const name of existsSync(dir) ? readdirSync(dir) : [])
+        assert.doesNotMatch(name, TEMP_FILE, `${dir}: the killed writer's ${name} was swept by the next handover`);
     }
     await sleep(LOCK_STALE_MS + 200);
     for (const dir of folders) figures.removed += await removeStaleLeftovers(dir);
@@ -444,7 +465,24 @@ describe('reliability: the real CLI killed (SIGKILL) at random moments of its wr
 
     /** Runs the CLI once; with `killWithin`, kills it that many ms after its first change in the handoff root or its handoffs folder. */
     const runCli = (summary: string, killWithin?: number): Promise<CliProcessRun> => {
-      const args = ['handover', '--specialist', SPECIALIST, '--topic', 'CLI crash', '--summary', summary, '--next', 'Check the handoffs', '--max-tokens', '1000', '--session-log', 'none', '--json', '--cwd', ws];
+      const args = [
+        'handover',
+        '--specialist',
+        SPECIALIST,
+        '--topic',
+        'CLI crash',
+        '--summary',
+        summary,
+        '--next',
+        'Check the handoffs',
+        '--max-tokens',
+        '1000',
+        '--session-log',
+        'none',
+        '--json',
+        '--cwd',
+        ws,
+      ];
       const child = spawn(process.execPath, [path.join(dist, 'cli-main.js'), ...args], { cwd: ws, env, stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       let err = '';
@@ -475,7 +513,10 @@ describe('reliability: the real CLI killed (SIGKILL) at random moments of its wr
         `within ${CLI_MAX_RUNS} runs, ${CLI_KILLS} kills and one that left a temporary file or lock folder (${figures.kills} kills, ${seenTemps.size + seenLocks.size} such leftovers)`,
       );
       figures.runs++;
-      const run = await runCli(`Run ${figures.runs}: ${'a crash may come at any moment '.repeat(1 + Math.floor(random() * 40))}`, Math.floor(random() * CLI_KILL_WINDOW_MS));
+      const run = await runCli(
+        `Run ${figures.runs}: ${'a crash may come at any moment '.repeat(1 + Math.floor(random() * 40))}`,
+        Math.floor(random() * CLI_KILL_WINDOW_MS),
+      );
       if (run.signal === 'SIGKILL') {
         figures.kills++;
       } else {
@@ -505,15 +546,25 @@ describe('reliability: the real CLI killed (SIGKILL) at random moments of its wr
     const left = tree(root).filter((rel) => /(^|\/)\.[^/]+\.(tmp|lock\/)$/.test(rel));
     assert.deepEqual(left, [], 'no temporary file or lock folder under the handoff root');
     // … nor where the CLI keeps its session (written by every run: swept by the last).
-    assert.deepEqual(tree(path.join(home, 'state')).filter((rel) => rel.endsWith('.tmp')), [], 'no temporary file in the CLI\'s state folder');
+    assert.deepEqual(
+      tree(path.join(home, 'state')).filter((rel) => rel.endsWith('.tmp')),
+      [],
+      "no temporary file in the CLI's state folder",
+    );
     // … nor in what git shows.
-    const status = git(ws, 'status', '--porcelain', '--untracked-files=all').split('\n').filter((l) => l.includes('.handoff/'));
-    assert.deepEqual(status.filter((l) => /\.tmp$|\.lock\//.test(l)), [], 'git status lists no temporary file or lock');
+    const status = git(ws, 'status', '--porcelain', '--untracked-files=all')
+      .split('\n')
+      .filter((l) => l.includes('.handoff/'));
+    assert.deepEqual(
+      status.filter((l) => /\.tmp$|\.lock\//.test(l)),
+      [],
+      'git status lists no temporary file or lock',
+    );
     assert.ok(status.includes('?? .handoff/.gitignore'), 'git sees the handoff root');
 
     // Every handoff is whole, or .partial.md (whole too: staged through a temporary file), and links only what is there.
     const names = readdirSync(handoffsDir);
-    assert.ok(names.includes(path.basename(result.handoff_file)), 'the last run\'s handoff is there, complete');
+    assert.ok(names.includes(path.basename(result.handoff_file)), "the last run's handoff is there, complete");
     for (const name of names) {
       assert.match(name, /^[^.].*\.md$/, `only handoffs in ${handoffsDir}: ${name}`);
       const parsed = parseHandoff(readFileSync(path.join(handoffsDir, name), 'utf8'));

@@ -161,7 +161,11 @@ function briefingOf(root: string, topicSlug: string): string {
 
 /** The section files of a briefing folder, by name, with their bytes. */
 function sections(folder: string): Map<string, Buffer> {
-  return new Map(readdirSync(folder).sort().map((name) => [name, readFileSync(path.join(folder, name))]));
+  return new Map(
+    readdirSync(folder)
+      .sort()
+      .map((name) => [name, readFileSync(path.join(folder, name))]),
+  );
 }
 
 function mustBeOk(r: HandoverResult): Extract<HandoverResult, { status: 'ok' }> {
@@ -193,7 +197,11 @@ function assertAppendedOnce(before: Map<string, Buffer>, folder: string, id: str
   for (const [name, bytes] of before) {
     assert.ok(after.get(name)?.equals(bytes), `the section ${name} kept its bytes`);
   }
-  assert.deepEqual([...after.keys()].filter((n) => !before.has(n)), [`${id}.md`], 'one new section file, named for its handoff');
+  assert.deepEqual(
+    [...after.keys()].filter((n) => !before.has(n)),
+    [`${id}.md`],
+    'one new section file, named for its handoff',
+  );
   const added = (after.get(`${id}.md`) as Buffer).toString('utf8');
   assert.equal(added.match(/^## \S+ — /gm)?.length, 1, 'one whole section');
   assert.ok(added.endsWith(')\n') && added.includes(`**Handoff:** [${id}]`), 'it ends with the link to its handoff');
@@ -251,7 +259,9 @@ describe('reliability: disk full, read-only, permission denied, file-size limit'
       : `disk full: ${figures.diskFull} cases (staging the handoff, the briefing section failing mid-write and leaving nothing, the history not fitting with 24, 28 and 32 KiB free and via the CLI (handoff kept without the link, WARNING), nor the handoff without it (io ERROR, nothing kept), the CLI plain and --json; message names path and cause, draft retried ok)`;
     const readOnly = figures.mountSkipped ? 'read-only: not run (no mount)' : `read-only: ${figures.readOnly}`;
     const denied = figures.deniedSkipped ? `permission denied: skipped (${figures.deniedSkipped})` : `permission denied: ${figures.denied} (writer as nobody)`;
-    console.log(`    figures: ${disk}, ${readOnly}, ${denied}, file-size limit: ${figures.sizeLimit} (CLI staging, CLI history past the limit (handoff kept without the link), engine briefing section leaving nothing)`);
+    console.log(
+      `    figures: ${disk}, ${readOnly}, ${denied}, file-size limit: ${figures.sizeLimit} (CLI staging, CLI history past the limit (handoff kept without the link), engine briefing section leaving nothing)`,
+    );
   });
 
   describe('disk full (tmpfs)', () => {
@@ -308,7 +318,11 @@ describe('reliability: disk full, read-only, permission denied, file-size limit'
         const r = await handover(request, { workspaceRoot: ws });
         assert.equal(r.status, 'error');
         const message = r.status === 'error' ? r.message : '';
-        assert.match(message, new RegExp(`^ERROR: the disk is full — could not write ${escapeRegExp(briefing + path.sep)}\\S+\\.md; free some space and try again`), message);
+        assert.match(
+          message,
+          new RegExp(`^ERROR: the disk is full — could not write ${escapeRegExp(briefing + path.sep)}\\S+\\.md; free some space and try again`),
+          message,
+        );
         const { complete, partial } = handoffNames(root);
         assert.equal(complete.length, 1, 'no new complete handoff');
         assert.equal(partial.length, 1, 'the handoff kept as .partial.md (whole)');
@@ -342,7 +356,10 @@ describe('reliability: disk full, read-only, permission denied, file-size limit'
           const request = { specialist: SPECIALIST, topic: 'History full', summary: 'Many touched files, a small budget.', ...FIT };
           const first = mustBeOk(await handover(request, { workspaceRoot: ws }));
           assert.ok(first.history_file && statSync(first.history_file).size > 32 * 1024, 'the history is larger than the room left below');
-          assert.ok(statSync(first.handoff_file).size <= PAGE && statSync(first.briefing.path).size <= PAGE, 'the handoff and its briefing section take a page each');
+          assert.ok(
+            statSync(first.handoff_file).size <= PAGE && statSync(first.briefing.path).size <= PAGE,
+            'the handoff and its briefing section take a page each',
+          );
           const historyBefore = readdirSync(path.join(root, HISTORY_DIR)).sort();
           fill(root, leaveKiB * 1024);
 
@@ -351,7 +368,12 @@ describe('reliability: disk full, read-only, permission denied, file-size limit'
           assertNoHistoryLink(r.handoff_file);
           const warning = r.warnings.find((w) => w.includes('without its history file'));
           assert.ok(warning, `a WARNING says the history was not written: ${r.warnings.join(' | ')}`);
-          assert.match(warning, new RegExp(`^WARNING: the handoff was written without its history file \\(what fit to budget cut is not kept\\): the disk is full — could not write ${escapeRegExp(path.join(root, HISTORY_DIR, `${r.package.id}.md`))}; free some space and try again$`));
+          assert.match(
+            warning,
+            new RegExp(
+              `^WARNING: the handoff was written without its history file \\(what fit to budget cut is not kept\\): the disk is full — could not write ${escapeRegExp(path.join(root, HISTORY_DIR, `${r.package.id}.md`))}; free some space and try again$`,
+            ),
+          );
           assert.deepEqual(readdirSync(path.join(root, HISTORY_DIR)).sort(), historyBefore, 'no history file, whole or part, for the new handoff');
           assert.deepEqual(handoffNames(root), { complete: [path.basename(first.handoff_file), path.basename(r.handoff_file)].sort(), partial: [] });
           assert.ok(existsSync(r.briefing.path), 'its briefing section is written');
@@ -383,7 +405,13 @@ describe('reliability: disk full, read-only, permission denied, file-size limit'
         assert.equal(r.status, 'error', 'the handover fails');
         const message = r.status === 'error' ? r.message : '';
         assert.equal(r.status === 'error' ? r.field : '', 'io');
-        assert.match(message, new RegExp(`^ERROR: the disk is full — could not write ${escapeRegExp(path.join(root, HANDOFFS_DIR) + path.sep)}\\S+\\.partial\\.md; free some space and try again \\(its history file could not be written either: the disk is full — could not write ${escapeRegExp(path.join(root, HISTORY_DIR) + path.sep)}\\S+\\.md; free some space and try again; nothing was kept\\)$`), message);
+        assert.match(
+          message,
+          new RegExp(
+            `^ERROR: the disk is full — could not write ${escapeRegExp(path.join(root, HANDOFFS_DIR) + path.sep)}\\S+\\.partial\\.md; free some space and try again \\(its history file could not be written either: the disk is full — could not write ${escapeRegExp(path.join(root, HISTORY_DIR) + path.sep)}\\S+\\.md; free some space and try again; nothing was kept\\)$`,
+          ),
+          message,
+        );
         assert.deepEqual(snapshot(root), before, 'nothing written: no handoff, no partial, no history, no temporary file');
 
         unlinkSync(path.join(root, FILLER));
@@ -401,7 +429,21 @@ describe('reliability: disk full, read-only, permission denied, file-size limit'
       const { ws, root } = repo(256 * 1024);
       try {
         addTouchedFiles(ws);
-        const args = ['handover', '--specialist', SPECIALIST, '--topic', 'History full CLI', '--summary', 'Many touched files, a small budget.', '--max-tokens', '1000', '--session-log', 'none', '--cwd', ws];
+        const args = [
+          'handover',
+          '--specialist',
+          SPECIALIST,
+          '--topic',
+          'History full CLI',
+          '--summary',
+          'Many touched files, a small budget.',
+          '--max-tokens',
+          '1000',
+          '--session-log',
+          'none',
+          '--cwd',
+          ws,
+        ];
         const first = await cli([...args, '--json'], ws);
         assert.equal(first.code, 0, first.err);
         assert.ok((JSON.parse(first.out) as { history_file: string | null }).history_file, 'the first run wrote a history');
@@ -413,7 +455,10 @@ describe('reliability: disk full, read-only, permission denied, file-size limit'
         assert.equal(result.status, 'ok');
         assert.equal(result.history_file, null);
         assertNoHistoryLink(result.handoff_file);
-        assert.ok(result.warnings.some((w) => /^WARNING: the handoff was written without its history file .*the disk is full — could not write .*history/.test(w)), result.warnings.join(' | '));
+        assert.ok(
+          result.warnings.some((w) => /^WARNING: the handoff was written without its history file .*the disk is full — could not write .*history/.test(w)),
+          result.warnings.join(' | '),
+        );
         assert.match(run.err, /WARNING: the handoff was written without its history file/, 'the warning is on stderr too');
         assertNoLeftovers(root);
         figures.diskFull++;
@@ -426,7 +471,21 @@ describe('reliability: disk full, read-only, permission denied, file-size limit'
       if (noMount) this.skip();
       const { ws, root } = repo(256 * 1024);
       try {
-        const args = ['handover', '--specialist', SPECIALIST, '--topic', 'Disk full CLI', '--summary', 'From a terminal, onto a full disk.', '--next', 'Free some space', '--session-log', 'none', '--cwd', ws];
+        const args = [
+          'handover',
+          '--specialist',
+          SPECIALIST,
+          '--topic',
+          'Disk full CLI',
+          '--summary',
+          'From a terminal, onto a full disk.',
+          '--next',
+          'Free some space',
+          '--session-log',
+          'none',
+          '--cwd',
+          ws,
+        ];
         const first = await cli(args, ws);
         assert.equal(first.code, 0, first.err);
         const briefing = briefingOf(root, 'disk-full-cli');
@@ -492,7 +551,7 @@ describe('reliability: disk full, read-only, permission denied, file-size limit'
     }
   });
 
-  it('permission denied (a writer running as nobody, .handoff owned by root with mode 0755): ERROR naming the path, nothing written; the same request succeeds once the folder is the writer\'s', async function () {
+  it("permission denied (a writer running as nobody, .handoff owned by root with mode 0755): ERROR naming the path, nothing written; the same request succeeds once the folder is the writer's", async function () {
     const group = nobodyGroup();
     const { ws, root } = repo();
     chmodSync(ws, 0o755); // mkdtemp made it 0700: nobody must read the repository
@@ -503,7 +562,21 @@ describe('reliability: disk full, read-only, permission denied, file-size limit'
       problem = 'no group "nogroup" or "nobody" in /etc/group';
     } else {
       try {
-        run('setpriv', ['--reuid=nobody', `--regid=${group}`, '--clear-groups', '--', 'test', '-r', writerFile, '-a', '-r', tsx, '-a', '-r', path.join(ws, 'src', 'a.ts')]);
+        run('setpriv', [
+          '--reuid=nobody',
+          `--regid=${group}`,
+          '--clear-groups',
+          '--',
+          'test',
+          '-r',
+          writerFile,
+          '-a',
+          '-r',
+          tsx,
+          '-a',
+          '-r',
+          path.join(ws, 'src', 'a.ts'),
+        ]);
       } catch {
         problem = `user nobody cannot read ${writerFile}, ${tsx} or the temporary repository`;
       }
@@ -555,11 +628,24 @@ describe('reliability: disk full, read-only, permission denied, file-size limit'
       const before = snapshot(root);
       const briefingBefore = sections(briefing);
       // ~30,000 characters of summary: the handoff is larger than the 16 KiB limit.
-      const config: WriterConfig = { mode: 'cli', workspace: ws, label: 'cli-limited', count: 1, specialist: SPECIALIST, topic: 'Size limit CLI', summaryChars: [30_000, 30_000], maxTokens: 1_000_000 };
+      const config: WriterConfig = {
+        mode: 'cli',
+        workspace: ws,
+        label: 'cli-limited',
+        count: 1,
+        specialist: SPECIALIST,
+        topic: 'Size limit CLI',
+        summaryChars: [30_000, 30_000],
+        maxTokens: 1_000_000,
+      };
       const limited = await runWriter(config, { fileSizeLimitBytes: 16 * 1024 });
       assert.equal(limited.code, 1, 'the writer exits 1 (not killed by SIGXFSZ)');
       const message = failureMessage(limited.event);
-      assert.match(message, /^exit 1: ERROR: .+\.partial\.md would grow past the file-size limit of this process \(ulimit -f\) — raise the limit and try again$/, message);
+      assert.match(
+        message,
+        /^exit 1: ERROR: .+\.partial\.md would grow past the file-size limit of this process \(ulimit -f\) — raise the limit and try again$/,
+        message,
+      );
       assert.ok(message.includes(path.join(root, HANDOFFS_DIR) + path.sep), `names the path: ${message}`);
       assert.deepEqual(snapshot(root), before, 'nothing written');
 
@@ -574,7 +660,15 @@ describe('reliability: disk full, read-only, permission denied, file-size limit'
       const { ws, root } = repo();
       addTouchedFiles(ws);
       const limit = 16 * 1024;
-      const config: WriterConfig = { mode: 'cli', workspace: ws, label: 'cli-history-limited', count: 1, specialist: SPECIALIST, topic: 'History size limit', maxTokens: 1000 };
+      const config: WriterConfig = {
+        mode: 'cli',
+        workspace: ws,
+        label: 'cli-history-limited',
+        count: 1,
+        specialist: SPECIALIST,
+        topic: 'History size limit',
+        maxTokens: 1000,
+      };
       const limited = await runWriter(config, { fileSizeLimitBytes: limit });
       assert.equal(limited.code, 0, limited.writer.stderr());
       const event = limited.event;
@@ -583,7 +677,9 @@ describe('reliability: disk full, read-only, permission denied, file-size limit'
       assertNoHistoryLink(event.handoff_file);
       const history = path.join(root, HISTORY_DIR, `${event.id}.md`);
       assert.ok(
-        event.warnings.includes(`WARNING: the handoff was written without its history file (what fit to budget cut is not kept): ${history} would grow past the file-size limit of this process (ulimit -f) — raise the limit and try again`),
+        event.warnings.includes(
+          `WARNING: the handoff was written without its history file (what fit to budget cut is not kept): ${history} would grow past the file-size limit of this process (ulimit -f) — raise the limit and try again`,
+        ),
         event.warnings.join(' | '),
       );
       assert.ok(!existsSync(history), 'no history file, whole or part');
@@ -593,8 +689,14 @@ describe('reliability: disk full, read-only, permission denied, file-size limit'
       const retry = await runWriter(config);
       assert.equal(retry.code, 0, retry.writer.stderr());
       assert.ok(retry.event.ok && retry.event.kind === 'handover' && retry.event.history_file, JSON.stringify(retry.event));
-      assert.ok(statSync(retry.event.history_file).size > limit, `the history would indeed have been past the limit (${statSync(retry.event.history_file).size} bytes)`);
-      assert.ok(readFileSync(retry.event.handoff_file, 'utf8').includes(`${HISTORY_DIR}/${retry.event.id}.md`), 'without the limit, the handoff links its history');
+      assert.ok(
+        statSync(retry.event.history_file).size > limit,
+        `the history would indeed have been past the limit (${statSync(retry.event.history_file).size} bytes)`,
+      );
+      assert.ok(
+        readFileSync(retry.event.handoff_file, 'utf8').includes(`${HISTORY_DIR}/${retry.event.id}.md`),
+        'without the limit, the handoff links its history',
+      );
       figures.sizeLimit++;
     });
 
@@ -606,11 +708,26 @@ describe('reliability: disk full, read-only, permission denied, file-size limit'
       const limit = 32 * 1024;
       // A 40,000-character summary (multi-byte words, ~45 KB): fit-to-budget cuts the handoff
       // under 4,000 tokens (well under 32 KiB); its briefing section keeps the uncut summary.
-      const config: WriterConfig = { mode: 'engine', workspace: ws, label: 'engine-limited', count: 1, specialist: SPECIALIST, topic: 'Size limit', summaryChars: [40_000, 40_000], maxTokens: 4_000 };
+      const config: WriterConfig = {
+        mode: 'engine',
+        workspace: ws,
+        label: 'engine-limited',
+        count: 1,
+        specialist: SPECIALIST,
+        topic: 'Size limit',
+        summaryChars: [40_000, 40_000],
+        maxTokens: 4_000,
+      };
       const limited = await runWriter(config, { fileSizeLimitBytes: limit });
       assert.equal(limited.code, 1, 'the writer exits 1 (not killed by SIGXFSZ)');
       const message = failureMessage(limited.event);
-      assert.match(message, new RegExp(`^ERROR: ${escapeRegExp(briefing + path.sep)}\\S+\\.md would grow past the file-size limit of this process \\(ulimit -f\\) — raise the limit and try again`), message);
+      assert.match(
+        message,
+        new RegExp(
+          `^ERROR: ${escapeRegExp(briefing + path.sep)}\\S+\\.md would grow past the file-size limit of this process \\(ulimit -f\\) — raise the limit and try again`,
+        ),
+        message,
+      );
       const { complete, partial } = handoffNames(root);
       assert.equal(complete.length, 1);
       assert.equal(partial.length, 1, 'the handoff kept as .partial.md, whole');

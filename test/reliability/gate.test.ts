@@ -71,7 +71,8 @@ function leaks(files: Array<{ rel: string; bytes: Buffer }>, token: string): str
     const text = bytes.toString('utf8').toLowerCase();
     for (const n of needles(token)) {
       if (rel.toLowerCase().includes(n.toLowerCase())) found.push(`file name ${rel}`);
-      if (text.includes(n.toLowerCase())) found.push(`${rel}: …${text.slice(Math.max(0, text.indexOf(n.toLowerCase()) - 60), text.indexOf(n.toLowerCase()) + 20)}…`);
+      if (text.includes(n.toLowerCase()))
+        found.push(`${rel}: …${text.slice(Math.max(0, text.indexOf(n.toLowerCase()) - 60), text.indexOf(n.toLowerCase()) + 20)}…`);
     }
   }
   return found;
@@ -143,7 +144,14 @@ describe('reliability: one gate (by field, file names, state files, outputs)', f
       const ws = repoWith(token);
       const state = path.join(tempDir('handoff-gate-state-'), 'session-log-state.json');
       const r: HandoverResult = await handover(
-        { specialist: 'quality_reviewer', topic: `Rotate ${token} now`, from: `dev ${token}`, session_id: token, decisions: [`Keep ${token} out of git`], summary: 'Deploy key rotation.' },
+        {
+          specialist: 'quality_reviewer',
+          topic: `Rotate ${token} now`,
+          from: `dev ${token}`,
+          session_id: token,
+          decisions: [`Keep ${token} out of git`],
+          summary: 'Deploy key rotation.',
+        },
         { workspaceRoot: ws, sessionLog: { mode: transcriptWith(token), statePath: state } },
       );
       assert.equal(r.status, 'ok', r.status === 'error' ? r.message : '');
@@ -151,7 +159,11 @@ describe('reliability: one gate (by field, file names, state files, outputs)', f
       const stateFile = { rel: 'state/session-log-state.json', bytes: readFileSync(state) };
       assert.ok(JSON.parse(stateFile.bytes.toString('utf8')).version === 1, 'the state file is still valid JSON');
       assertClean(ws, token, [stateFile]);
-      assert.deepEqual(leaks([{ rel: 'result', bytes: Buffer.from(JSON.stringify(r)) }], token).filter((l) => !l.includes('notes-')), [], 'the result object carries no token');
+      assert.deepEqual(
+        leaks([{ rel: 'result', bytes: Buffer.from(JSON.stringify(r)) }], token).filter((l) => !l.includes('notes-')),
+        [],
+        'the result object carries no token',
+      );
     });
 
     it(`engine: ${kind} in the drafted fields — user requests and done items given, plan items, commands run and their folders from the session log — reaches no file`, async () => {
@@ -164,8 +176,27 @@ describe('reliability: one gate (by field, file names, state files, outputs)', f
         notes: [],
         next_state: { version: 1 as const, files: {} },
         user_requests: [{ text: `Use the key ${token} for the deploy`, time: '2026-12-01T09:00:00.000Z', source: 'claude-code' as const, file: '/t.jsonl' }],
-        plan: { items: [{ text: `Rotated ${token}`, status: 'completed' as const }, { text: `Revoke ${token}`, status: 'in_progress' as const }], tool: 'TodoWrite', provenance: { reader: 'claude-code' as const, file: '/t.jsonl', time: null } },
-        commands_run: [{ command: `deploy --token ${token}`, cwd: `infra/${token}`, kind: 'deploy' as const, exit_code: 1, result: 'failed' as const, count: 2, failed_count: 2, source: 'claude-code', last_at: null }],
+        plan: {
+          items: [
+            { text: `Rotated ${token}`, status: 'completed' as const },
+            { text: `Revoke ${token}`, status: 'in_progress' as const },
+          ],
+          tool: 'TodoWrite',
+          provenance: { reader: 'claude-code' as const, file: '/t.jsonl', time: null },
+        },
+        commands_run: [
+          {
+            command: `deploy --token ${token}`,
+            cwd: `infra/${token}`,
+            kind: 'deploy' as const,
+            exit_code: 1,
+            result: 'failed' as const,
+            count: 2,
+            failed_count: 2,
+            source: 'claude-code',
+            last_at: null,
+          },
+        ],
       };
       const r: HandoverResult = await handover(
         {
@@ -179,15 +210,25 @@ describe('reliability: one gate (by field, file names, state files, outputs)', f
       );
       assert.equal(r.status, 'ok', r.status === 'error' ? r.message : '');
       if (r.status !== 'ok') return;
-      assert.ok(r.package.user_requests.length === 2 && r.package.next_steps.length === 1 && r.package.commands_run.length === 1, 'the given requests, and the open plan item and the command from the session log');
+      assert.ok(
+        r.package.user_requests.length === 2 && r.package.next_steps.length === 1 && r.package.commands_run.length === 1,
+        'the given requests, and the open plan item and the command from the session log',
+      );
       assertClean(ws, token, []);
-      assert.deepEqual(leaks([{ rel: 'result', bytes: Buffer.from(JSON.stringify(r)) }], token).filter((l) => !l.includes('notes-')), [], 'the result object carries no token');
+      assert.deepEqual(
+        leaks([{ rel: 'result', bytes: Buffer.from(JSON.stringify(r)) }], token).filter((l) => !l.includes('notes-')),
+        [],
+        'the result object carries no token',
+      );
       // …and nothing the draft job prints either (specialist-handoff draft --json).
       const out: string[] = [];
       const code = await runCli(['draft', '--json', '--session-log', transcriptWith(token)], { stdout: (t) => out.push(t), stderr: () => undefined, cwd: ws });
       assert.equal(code, 0);
       assert.ok(JSON.parse(out.join('\n')).draft.user_requests.length === 1, 'the draft carries the request');
-      assert.deepEqual(leaks([{ rel: 'stdout', bytes: Buffer.from(out.join('\n')) }], token).filter((l) => !l.includes('notes-')), []);
+      assert.deepEqual(
+        leaks([{ rel: 'stdout', bytes: Buffer.from(out.join('\n')) }], token).filter((l) => !l.includes('notes-')),
+        [],
+      );
     });
 
     it(`CLI: ${kind} given with --topic, --from, --session-id, --decision, --session-log and in git reaches no file, no state file, no output`, async () => {
@@ -197,17 +238,44 @@ describe('reliability: one gate (by field, file names, state files, outputs)', f
       const out: string[] = [];
       const err: string[] = [];
       const code = await runCli(
-        ['handover', '-s', 'security_data_engineer', '-t', `Rotate ${token}`, '--from', `dev ${token}`, '--session-id', token, '--decision', `Keep ${token} out of git`, '--session-log', transcriptWith(token), '--json'],
+        [
+          'handover',
+          '-s',
+          'security_data_engineer',
+          '-t',
+          `Rotate ${token}`,
+          '--from',
+          `dev ${token}`,
+          '--session-id',
+          token,
+          '--decision',
+          `Keep ${token} out of git`,
+          '--session-log',
+          transcriptWith(token),
+          '--json',
+        ],
         { stdout: (t) => out.push(t), stderr: (t) => err.push(t), cwd: ws },
       );
       assert.equal(code, 0, err.join('\n'));
       const result = JSON.parse(out.join('\n'));
       assert.equal(result.status, 'ok');
       const stateFiles = filesUnder(xdg);
-      assert.ok(stateFiles.some((f) => f.rel.endsWith('session-log-state.json')), `the CLI saved its state in XDG_STATE_HOME (${stateFiles.map((f) => f.rel).join(', ')})`);
+      assert.ok(
+        stateFiles.some((f) => f.rel.endsWith('session-log-state.json')),
+        `the CLI saved its state in XDG_STATE_HOME (${stateFiles.map((f) => f.rel).join(', ')})`,
+      );
       assertClean(ws, token, stateFiles);
       // The output boundary: stdout and stderr hold no token either (the untracked file's name is reported redacted too).
-      assert.deepEqual(leaks([{ rel: 'stdout', bytes: Buffer.from(out.join('\n')) }, { rel: 'stderr', bytes: Buffer.from(err.join('\n')) }], token), []);
+      assert.deepEqual(
+        leaks(
+          [
+            { rel: 'stdout', bytes: Buffer.from(out.join('\n')) },
+            { rel: 'stderr', bytes: Buffer.from(err.join('\n')) },
+          ],
+          token,
+        ),
+        [],
+      );
     });
   }
 });

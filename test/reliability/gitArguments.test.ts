@@ -29,7 +29,9 @@ describe('reliability: git arguments', function () {
     commitAll(dir, 'c1');
     for (const n of OPTION_NAMES.slice(0, 3)) write(dir, n, 'tracked\nchanged\n');
     for (const n of OPTION_NAMES.slice(3)) write(dir, n, 'untracked\n');
-    const r = HandoverOkSchema.parse(await handover({ specialist: 'hacker', topic: 'options', artifacts: OPTION_NAMES }, { workspaceRoot: dir, sessionLog: { mode: 'none' } }));
+    const r = HandoverOkSchema.parse(
+      await handover({ specialist: 'hacker', topic: 'options', artifacts: OPTION_NAMES }, { workspaceRoot: dir, sessionLog: { mode: 'none' } }),
+    );
     const listed = new Map(r.package.touched_files.map((f) => [f.path, f.status]));
     for (const n of OPTION_NAMES) {
       assert.ok(listed.has(n), `${n} is listed: ${JSON.stringify([...listed])}`);

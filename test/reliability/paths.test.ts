@@ -37,7 +37,21 @@ describe('reliability: paths', function () {
     const dir = repoWithWork();
     const before = allFiles(dir).length;
     const outside = tempDir();
-    for (const directory of ['..', '../x', '/tmp/handoff', 'C:\\handoff', 'c:handoff', 'a\u0000b', 'CON', 'nul.d/x', '.git', '.git/handoff', 'x/../..', '~/handoff', outside]) {
+    for (const directory of [
+      '..',
+      '../x',
+      '/tmp/handoff',
+      'C:\\handoff',
+      'c:handoff',
+      'a\u0000b',
+      'CON',
+      'nul.d/x',
+      '.git',
+      '.git/handoff',
+      'x/../..',
+      '~/handoff',
+      outside,
+    ]) {
       const r = await handover({ specialist: 'hacker', topic: 'x' }, { workspaceRoot: dir, handoffDirectory: directory, sessionLog: { mode: 'none' } });
       assert.equal(r.status, 'error', JSON.stringify(directory));
       assert.ok(r.status === 'error' && /^ERROR: /.test(r.message) && r.field === 'handoff.directory', r.status === 'error' ? r.message : '');
@@ -73,7 +87,7 @@ describe('reliability: paths', function () {
     }
   });
 
-  it('a handoff folder that is a link loop or a link to a missing target is refused in the settings\' words, naming the link (and the target); nothing written', async () => {
+  it("a handoff folder that is a link loop or a link to a missing target is refused in the settings' words, naming the link (and the target); nothing written", async () => {
     const loop = repoWithWork();
     symlinkSync('.handoff', path.join(loop, '.handoff'));
     const loopLink = path.join(loop, '.handoff');
@@ -81,8 +95,14 @@ describe('reliability: paths', function () {
     const target = path.join(dangling, 'kept-elsewhere');
     symlinkSync('kept-elsewhere', path.join(dangling, '.handoff'));
     const expected: Array<[string, string]> = [
-      [loop, `ERROR: ${path.join(loopLink, 'briefings')}: ${loopLink} is ${LINK_LOOP_WORDS} — remove the link or point it at a real folder, or set "handoff.directory" to another folder inside the workspace`],
-      [dangling, `ERROR: ${path.join(dangling, '.handoff')} is a link to a missing target: ${target} does not exist — remove the link or create ${target}, or set "handoff.directory" to another folder inside the workspace`],
+      [
+        loop,
+        `ERROR: ${path.join(loopLink, 'briefings')}: ${loopLink} is ${LINK_LOOP_WORDS} — remove the link or point it at a real folder, or set "handoff.directory" to another folder inside the workspace`,
+      ],
+      [
+        dangling,
+        `ERROR: ${path.join(dangling, '.handoff')} is a link to a missing target: ${target} does not exist — remove the link or create ${target}, or set "handoff.directory" to another folder inside the workspace`,
+      ],
     ];
     for (const [dir, message] of expected) {
       const before = allFiles(dir).length;
@@ -106,14 +126,17 @@ describe('reliability: paths', function () {
       const before = readdirSync(root).sort();
       const r = await handover({ specialist: 'hacker', topic: 'x' }, { workspaceRoot: root, sessionLog: { mode: 'none' } });
       assert.ok(r.status === 'error', JSON.stringify(r).slice(0, 200));
-      assert.equal(r.message, `ERROR: project_root ${root} is a bare git repository or a repository's .git folder: it has no working tree to hand over from, and nothing is written into it — use the working folder of a clone (git clone <repository> <folder>)`);
+      assert.equal(
+        r.message,
+        `ERROR: project_root ${root} is a bare git repository or a repository's .git folder: it has no working tree to hand over from, and nothing is written into it — use the working folder of a clone (git clone <repository> <folder>)`,
+      );
       assert.equal(r.field, 'project_root');
       assert.deepEqual(readdirSync(root).sort(), before, 'nothing written');
       refused += 1;
     }
   });
 
-  it('a project_root (the MCP and agent tools\' argument) that is a link loop is named as one, not as missing', async () => {
+  it("a project_root (the MCP and agent tools' argument) that is a link loop is named as one, not as missing", async () => {
     const dir = tempDir();
     symlinkSync('loop', path.join(dir, 'loop'));
     const loop = path.join(dir, 'loop');
@@ -121,15 +144,23 @@ describe('reliability: paths', function () {
       [loop, `${loop} is ${LINK_LOOP_WORDS}`],
       [path.join(loop, 'project'), `${path.join(loop, 'project')}: ${loop} is ${LINK_LOOP_WORDS}`],
     ]) {
-      assert.deepEqual(await resolveProjectRoot(given, { defaultRoot: undefined }), { ok: false, text: `ERROR: project_root ${problem} — remove the link, or pass the project folder's real path` });
+      assert.deepEqual(await resolveProjectRoot(given, { defaultRoot: undefined }), {
+        ok: false,
+        text: `ERROR: project_root ${problem} — remove the link, or pass the project folder's real path`,
+      });
       refused += 1;
     }
-    assert.deepEqual(await resolveProjectRoot(path.join(dir, 'missing'), { defaultRoot: undefined }), { ok: false, text: `ERROR: project_root ${path.join(dir, 'missing')} does not exist` });
+    assert.deepEqual(await resolveProjectRoot(path.join(dir, 'missing'), { defaultRoot: undefined }), {
+      ok: false,
+      text: `ERROR: project_root ${path.join(dir, 'missing')} does not exist`,
+    });
   });
 
   it('every file name written is portable: no ":" and no reserved names', async () => {
     const dir = repoWithWork();
-    const r = HandoverOkSchema.parse(await handover({ specialist: 'hacker', topic: 'CON: aux / nul? <>|*' }, { workspaceRoot: dir, sessionLog: { mode: 'none' } }));
+    const r = HandoverOkSchema.parse(
+      await handover({ specialist: 'hacker', topic: 'CON: aux / nul? <>|*' }, { workspaceRoot: dir, sessionLog: { mode: 'none' } }),
+    );
     for (const f of allFiles(path.join(dir, '.handoff'))) {
       const name = path.basename(f);
       assert.doesNotMatch(name, /[:<>|*?"\\]/, name);

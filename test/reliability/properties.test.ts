@@ -22,7 +22,34 @@ const anyText = fc.string({ unit: 'binary', maxLength: 60 });
 
 /** Path segments that have led out of folders, or are not allowed in names somewhere. */
 const hostileSegment = fc.oneof(
-  fc.constantFrom('..', '.', '', '...', '.git', '.GIT', '~', 'CON', 'nul', 'com1.md', 'LPT9', 'aux.txt', 'a:b', 'C:', 'c:\\', '\\\\server\\share', '/etc', '\u0000', 'a\u0000b', ' ', '. ', 'x.', 'ok.md', 'handoffs', '%2e%2e', '..\\..'),
+  fc.constantFrom(
+    '..',
+    '.',
+    '',
+    '...',
+    '.git',
+    '.GIT',
+    '~',
+    'CON',
+    'nul',
+    'com1.md',
+    'LPT9',
+    'aux.txt',
+    'a:b',
+    'C:',
+    'c:\\',
+    '\\\\server\\share',
+    '/etc',
+    '\u0000',
+    'a\u0000b',
+    ' ',
+    '. ',
+    'x.',
+    'ok.md',
+    'handoffs',
+    '%2e%2e',
+    '..\\..',
+  ),
   fc.string({ unit: 'binary-ascii', maxLength: 8 }),
 );
 const hostileName = fc.array(hostileSegment, { minLength: 1, maxLength: 6 }).chain((segs) => fc.constantFrom('/', '\\').map((sep) => segs.join(sep)));
@@ -46,7 +73,14 @@ describe('reliability: properties (fast-check)', function () {
   it('the frontmatter reads back exactly as written, for any text in its string fields', () => {
     fc.assert(
       fc.property(anyText, anyText, anyText, anyText, fc.integer({ min: 0, max: 10_000_000 }), (title, returnCondition, reason, from, tokens) => {
-        const pkg = { ...pkgFrom({ topic: 'auth' }), topic_title: title, return_condition: returnCondition || 'r', handover_reason: reason, from: from || 'x', estimated_tokens: tokens };
+        const pkg = {
+          ...pkgFrom({ topic: 'auth' }),
+          topic_title: title,
+          return_condition: returnCondition || 'r',
+          handover_reason: reason,
+          from: from || 'x',
+          estimated_tokens: tokens,
+        };
         // Through UTF-8 bytes, as a file is written and read.
         const text = Buffer.from(renderHandoff(pkg, META, reviewer), 'utf8').toString('utf8');
         const parsed = parseHandoff(text);
@@ -66,7 +100,13 @@ describe('reliability: properties (fast-check)', function () {
           assert.match(r.message, /^ERROR: /);
           return true;
         }
-        const ok = inside(WORKSPACE, r.path) && !path.relative(WORKSPACE, r.path).split(path.sep).some((s) => s.toLowerCase() === '.git') && !r.path.includes('\u0000');
+        const ok =
+          inside(WORKSPACE, r.path) &&
+          !path
+            .relative(WORKSPACE, r.path)
+            .split(path.sep)
+            .some((s) => s.toLowerCase() === '.git') &&
+          !r.path.includes('\u0000');
         if (!ok) escapes += 1;
         return ok;
       }),

@@ -24,7 +24,6 @@ import { cleanupTempDirs, commitAll, filesUnder, initRepo, tempDir, write } from
 
 const FAKES = fakeSecrets();
 
-
 /** The values of `fakes` found in `text` (a value and, for multi-line ones, each long line of it). */
 function leaked(text: string, fakes: readonly FakeSecret[]): string[] {
   const found: string[] = [];
@@ -63,7 +62,15 @@ const tags = (text: string) => [...text].map((c) => String.fromCodePoint(0xe0000
 
 describe('reliability: nothing leaked', function () {
   this.timeout(120_000);
-  const figures = { formats: formatCount(FAKES), kinds: new Set(FAKES.map((x) => x.kind)).size, leaked: 0, redactions: 0, filesChecked: 0, invisible: 0, invisibleLeft: 0 };
+  const figures = {
+    formats: formatCount(FAKES),
+    kinds: new Set(FAKES.map((x) => x.kind)).size,
+    leaked: 0,
+    redactions: 0,
+    filesChecked: 0,
+    invisible: 0,
+    invisibleLeft: 0,
+  };
 
   after(() => {
     cleanupTempDirs();
@@ -96,7 +103,12 @@ describe('reliability: nothing leaked', function () {
     const transcript = path.join(tempDir('handoff-transcript-'), 'session.jsonl');
     writeFileSync(
       transcript,
-      claudeTranscript(`Deploy it. My keys:\n${lines(inTurns)}`, `${inCommand.map((x) => x.line.replace(/\n/g, ' ')).join(' ')} npm test`, `ok\n${lines(inOutput)}`, `Done; I used ${inTurns[0].value}.`),
+      claudeTranscript(
+        `Deploy it. My keys:\n${lines(inTurns)}`,
+        `${inCommand.map((x) => x.line.replace(/\n/g, ' ')).join(' ')} npm test`,
+        `ok\n${lines(inOutput)}`,
+        `Done; I used ${inTurns[0].value}.`,
+      ),
     );
 
     const request = {
@@ -151,10 +163,16 @@ describe('reliability: nothing leaked', function () {
     figures.redactions = total;
     const text = readFileSync(r.handoff_file, 'utf8');
     assert.match(text, new RegExp(`\\n> 🔒 ${total} secrets redacted \\(`));
-    assert.ok(r.warnings.some((w) => /^WARNING: \d+ secrets redacted/.test(w)), r.warnings.join('\n'));
+    assert.ok(
+      r.warnings.some((w) => /^WARNING: \d+ secrets redacted/.test(w)),
+      r.warnings.join('\n'),
+    );
     // The test command from the transcript is listed, with its secrets replaced.
-    assert.ok(parsed.handoff.frontmatter.tests_run_count >= 1, 'the transcript\'s test run is evidence');
-    assert.ok(text.split('\n').some((l) => l.includes('npm test') && l.includes('[REDACTED:')), 'the command line is listed, redacted');
+    assert.ok(parsed.handoff.frontmatter.tests_run_count >= 1, "the transcript's test run is evidence");
+    assert.ok(
+      text.split('\n').some((l) => l.includes('npm test') && l.includes('[REDACTED:')),
+      'the command line is listed, redacted',
+    );
     // Key names and hosts stay readable, so the next specialist knows what to rotate.
     assert.match(text, /API_KEY=\[REDACTED:secret-assignment\]|AWS_SECRET_ACCESS_KEY=\[REDACTED:/);
   });
@@ -205,7 +223,10 @@ describe('reliability: nothing leaked', function () {
     if (prompt.status === 'ok') {
       assert.equal((prompt.prompt.match(INVISIBLE_PATTERN) ?? []).length, 0);
       assert.equal(prompt.invisible_stripped, [...hidden].length);
-      assert.ok(prompt.warnings.some((w) => /invisible characters removed/.test(w)), prompt.warnings.join('\n'));
+      assert.ok(
+        prompt.warnings.some((w) => /invisible characters removed/.test(w)),
+        prompt.warnings.join('\n'),
+      );
       figures.invisible += prompt.invisible_stripped;
     }
   });

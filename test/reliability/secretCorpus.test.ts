@@ -26,7 +26,6 @@ const CORPUS = secretCorpus();
 /** Largest share of look-alikes redaction may touch (docs/DESIGN.md §7 "Nothing leaked"). */
 const MAX_FALSE_POSITIVE_RATE = 0.02;
 
-
 function ok(r: HandoverResult) {
   if (r.status !== 'ok') assert.fail(r.message);
   return HandoverOkSchema.parse(r);
@@ -40,7 +39,7 @@ interface FamilyFigures {
   variants: Set<string>;
 }
 
-describe('reliability: secret corpus from the providers\' published formats', function () {
+describe("reliability: secret corpus from the providers' published formats", function () {
   this.timeout(180_000);
   const families = new Map<string, FamilyFigures>();
   for (const c of CORPUS.cases) {
@@ -49,8 +48,24 @@ describe('reliability: secret corpus from the providers\' published formats', fu
     f.cases += 1;
     families.set(c.key.family, f);
   }
-  const figures = { cases: CORPUS.cases.length, checked: 0, leaked: 0, lookAlikes: CORPUS.lookAlikes.length, lookAlikesChecked: 0, falsePositives: 0, handoffCases: 0, handoffLeaked: 0, propertyRuns: 0, propertyFailure: '', ms: 0 };
-  const report = { leaks: [] as Array<{ family: string; variant: string; syntax: string; run: string; output: string }>, falsePositives: [] as Array<{ kind: string; text: string; output: string }>, handoff: [] as string[] };
+  const figures = {
+    cases: CORPUS.cases.length,
+    checked: 0,
+    leaked: 0,
+    lookAlikes: CORPUS.lookAlikes.length,
+    lookAlikesChecked: 0,
+    falsePositives: 0,
+    handoffCases: 0,
+    handoffLeaked: 0,
+    propertyRuns: 0,
+    propertyFailure: '',
+    ms: 0,
+  };
+  const report = {
+    leaks: [] as Array<{ family: string; variant: string; syntax: string; run: string; output: string }>,
+    falsePositives: [] as Array<{ kind: string; text: string; output: string }>,
+    handoff: [] as string[],
+  };
 
   after(() => {
     cleanupTempDirs();
@@ -80,7 +95,11 @@ describe('reliability: secret corpus from the providers\' published formats', fu
     assert.deepEqual(invisible, [], 'every placement carries a detectable secret');
     // The checksums follow their published definitions (known vectors).
     assert.equal(crc32('123456789').toString(16), 'cbf43926', 'CRC-32/ISO-HDLC check value');
-    assert.equal(base62(crc32('zQWBuTSOoRi4A9spHcVY5ncnsDkxkJ'), 6), '0mLq17', 'GitHub token checksum of the example in "Behind GitHub\'s new authentication token formats"');
+    assert.equal(
+      base62(crc32('zQWBuTSOoRi4A9spHcVY5ncnsDkxkJ'), 6),
+      '0mLq17',
+      'GitHub token checksum of the example in "Behind GitHub\'s new authentication token formats"',
+    );
     assert.equal(bech32('a', Buffer.alloc(0)), 'a12uel5l', 'BIP 173 test vector');
     for (const key of CORPUS.keys.filter((k) => k.family === 'github' && /^gh[pousr]_/.test(k.value))) {
       const body = key.value.slice(4);
@@ -88,7 +107,10 @@ describe('reliability: secret corpus from the providers\' published formats', fu
     }
     assert.ok(CORPUS.lookAlikes.length >= 200, `at least 200 look-alikes (${CORPUS.lookAlikes.length})`);
     // Deterministic: the same seed draws the same corpus.
-    assert.deepEqual(secretCorpus().cases.map((c) => c.text), CORPUS.cases.map((c) => c.text));
+    assert.deepEqual(
+      secretCorpus().cases.map((c) => c.text),
+      CORPUS.cases.map((c) => c.text),
+    );
   });
 
   it('every key in every syntax: redactSecrets leaves no run of it', async () => {
@@ -115,22 +137,24 @@ describe('reliability: secret corpus from the providers\' published formats', fu
   it('property (fast-check): a key of any format, drawn from any seed, in any syntax that carries it, is redacted', async () => {
     const t0 = Date.now();
     let failure = '';
-    await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.nat(), async (seed, pick) => {
-        figures.propertyRuns += 1;
-        const keys = corpusKeys(seed);
-        const key = keys[pick % keys.length];
-        const carriers = SYNTAXES.filter((s) => s.shapes.includes(key.shape));
-        const syntax = carriers[Math.floor(pick / keys.length) % carriers.length];
-        const runs = leakedRuns((await redactSecrets(syntax.render(key))).text, key);
-        if (runs.length > 0 && !failure) failure = `${key.family}/${key.variant} in ${syntax.id} (seed ${seed})`;
-        return runs.length === 0;
-      }),
-      { numRuns: 200, seed: 14, endOnFailure: true },
-    ).catch((err: unknown) => {
-      figures.propertyFailure = failure;
-      throw err;
-    });
+    await fc
+      .assert(
+        fc.asyncProperty(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.nat(), async (seed, pick) => {
+          figures.propertyRuns += 1;
+          const keys = corpusKeys(seed);
+          const key = keys[pick % keys.length];
+          const carriers = SYNTAXES.filter((s) => s.shapes.includes(key.shape));
+          const syntax = carriers[Math.floor(pick / keys.length) % carriers.length];
+          const runs = leakedRuns((await redactSecrets(syntax.render(key))).text, key);
+          if (runs.length > 0 && !failure) failure = `${key.family}/${key.variant} in ${syntax.id} (seed ${seed})`;
+          return runs.length === 0;
+        }),
+        { numRuns: 200, seed: 14, endOnFailure: true },
+      )
+      .catch((err: unknown) => {
+        figures.propertyFailure = failure;
+        throw err;
+      });
     figures.ms += Date.now() - t0;
   });
 
@@ -146,7 +170,10 @@ describe('reliability: secret corpus from the providers\' published formats', fu
     figures.ms += Date.now() - t0;
     const allowed = Math.floor(CORPUS.lookAlikes.length * MAX_FALSE_POSITIVE_RATE);
     const list = report.falsePositives.map((f) => `${f.kind}: ${JSON.stringify(f.text)} → ${JSON.stringify(f.output)}`);
-    assert.ok(figures.falsePositives <= allowed, `${figures.falsePositives} of ${CORPUS.lookAlikes.length} look-alikes touched (at most ${allowed}):\n${list.join('\n')}`);
+    assert.ok(
+      figures.falsePositives <= allowed,
+      `${figures.falsePositives} of ${CORPUS.lookAlikes.length} look-alikes touched (at most ${allowed}):\n${list.join('\n')}`,
+    );
   });
 
   it('a sample written by a real handover (summary, decisions, turns) leaves nothing of any key under the handoff root', async () => {

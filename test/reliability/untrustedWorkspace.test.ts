@@ -59,9 +59,13 @@ describe('UI: untrusted workspace', function () {
 
   it('opens in restricted mode, and the views say why nothing can be handed over', async () => {
     const { page } = session;
-    await page.locator('.statusbar-item', { hasText: /Restricted Mode/i }).first().waitFor({ timeout: 30_000 }).catch(() => {
-      throw new Error('timed out after 30 s waiting for "Restricted Mode" in the status bar: the folder was trusted');
-    });
+    await page
+      .locator('.statusbar-item', { hasText: /Restricted Mode/i })
+      .first()
+      .waitFor({ timeout: 30_000 })
+      .catch(() => {
+        throw new Error('timed out after 30 s waiting for "Restricted Mode" in the status bar: the folder was trusted');
+      });
     await activityBarItem(page).click();
     await handOverFrame(page).locator('#status', { hasText: 'not trusted' }).waitFor({ timeout: 30_000 });
     // The panel's next action is to manage trust; no form, so no draft can be handed over here.
@@ -74,9 +78,13 @@ describe('UI: untrusted workspace', function () {
   it('the end-of-session command refuses: no git process runs and nothing is written', async () => {
     const { page } = session;
     await runCommand(page, 'Handoff: End Session and Hand Over');
-    await page.locator('.notifications-toasts', { hasText: 'only in trusted workspaces' }).first().waitFor({ timeout: 20_000 }).catch(() => {
-      throw new Error('timed out after 20 s waiting for the "only in trusted workspaces" notification');
-    });
+    await page
+      .locator('.notifications-toasts', { hasText: 'only in trusted workspaces' })
+      .first()
+      .waitFor({ timeout: 20_000 })
+      .catch(() => {
+        throw new Error('timed out after 20 s waiting for the "only in trusted workspaces" notification');
+      });
     await screenshot(page, 'untrusted-refused');
     await page.waitForTimeout(1500);
     assert.equal(existsSync(marker), false, 'no git process read the worktree (the fsmonitor hook left no marker)');

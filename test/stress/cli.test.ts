@@ -33,7 +33,9 @@ const REAL_LOGS = path.resolve(__dirname, '..', '..', '..', 'shared', 'fixtures'
 /** The largest transcript of an agent's folder in ../shared/fixtures/real-logs. */
 function largest(agent: string): string {
   const dir = path.join(REAL_LOGS, agent);
-  const files = readdirSync(dir).map((f) => path.join(dir, f)).filter((f) => statSync(f).isFile() && /\.jsonl?$/.test(f));
+  const files = readdirSync(dir)
+    .map((f) => path.join(dir, f))
+    .filter((f) => statSync(f).isFile() && /\.jsonl?$/.test(f));
   files.sort((a, b) => statSync(b).size - statSync(a).size);
   assert.ok(files[0], `a transcript in ${dir}`);
   return files[0];
@@ -51,7 +53,11 @@ interface Run {
 
 /** A V8 or Node fatal error, or a signal the process did not ask for. */
 function crashed(r: Run, killed = false): boolean {
-  return (!killed && r.signal !== null) || (r.code !== null && r.code >= 128) || /Check failed|FATAL ERROR|Segmentation fault|Illegal instruction|Native stack trace/.test(r.stderr);
+  return (
+    (!killed && r.signal !== null) ||
+    (r.code !== null && r.code >= 128) ||
+    /Check failed|FATAL ERROR|Segmentation fault|Illegal instruction|Native stack trace/.test(r.stderr)
+  );
 }
 
 /** Runs `node dist/cli.js …`; `killAfterMs` sends SIGKILL after that long (if it still runs). */
@@ -89,7 +95,11 @@ function leftoversUnder(root: string): string[] {
 }
 
 /** The handoff files of a workspace: complete ones parsed (kind, id, parent), and the names of partial ones. */
-function handoffsOf(ws: string): { complete: Array<{ file: string; kind: string; id: string; parent: string | null; status: string }>; partial: string[]; broken: string[] } {
+function handoffsOf(ws: string): {
+  complete: Array<{ file: string; kind: string; id: string; parent: string | null; status: string }>;
+  partial: string[];
+  broken: string[];
+} {
   const dir = path.join(ws, '.handoff', 'handoffs');
   const complete = [];
   const partial = [];
@@ -99,7 +109,14 @@ function handoffsOf(ws: string): { complete: Array<{ file: string; kind: string;
     else if (name.endsWith('.md')) {
       const parsed = parseHandoff(readFileSync(path.join(dir, name), 'utf8'));
       if (!parsed.ok) broken.push(`${name}: ${parsed.message}`);
-      else complete.push({ file: path.join(dir, name), kind: parsed.handoff.frontmatter.kind, id: parsed.handoff.frontmatter.id, parent: parsed.handoff.frontmatter.parent_id, status: parsed.handoff.frontmatter.status });
+      else
+        complete.push({
+          file: path.join(dir, name),
+          kind: parsed.handoff.frontmatter.kind,
+          id: parsed.handoff.frontmatter.id,
+          parent: parsed.handoff.frontmatter.parent_id,
+          status: parsed.handoff.frontmatter.status,
+        });
     }
   }
   return { complete, partial, broken };
@@ -147,7 +164,15 @@ describe('stress: the CLI as users run it, under load', function () {
   /** An environment of its own: no real agent logs discovered, a CLI state folder of its own. */
   const envFor = (): NodeJS.ProcessEnv => {
     const home = tempDir('handoff-stress-home-');
-    return { ...process.env, HOME: home, XDG_STATE_HOME: path.join(home, 'state'), XDG_CONFIG_HOME: path.join(home, 'config'), XDG_DATA_HOME: path.join(home, 'data'), CLAUDE_CONFIG_DIR: path.join(home, 'claude'), CODEX_HOME: path.join(home, 'codex') };
+    return {
+      ...process.env,
+      HOME: home,
+      XDG_STATE_HOME: path.join(home, 'state'),
+      XDG_CONFIG_HOME: path.join(home, 'config'),
+      XDG_DATA_HOME: path.join(home, 'data'),
+      CLAUDE_CONFIG_DIR: path.join(home, 'claude'),
+      CODEX_HOME: path.join(home, 'codex'),
+    };
   };
 
   const nodes = cliNodes();
@@ -164,8 +189,21 @@ describe('stress: the CLI as users run it, under load', function () {
             [0, 1, 2].map(async (stream) => {
               const env = envFor();
               for (let i = 0; i < 10; i++) {
-                runs.push(await runCli(node, dist, ['handover', '--draft', '--session-log', codex, '--specialist', 'implementation_engineer', '--topic', `Stream ${stream} run ${i}`], { cwd: ws, env }));
-                const input = JSON.stringify({ session_id: `stress-${stream}-${i}`, transcript_path: claude, cwd: ws, hook_event_name: 'SessionEnd', reason: 'exit' });
+                runs.push(
+                  await runCli(
+                    node,
+                    dist,
+                    ['handover', '--draft', '--session-log', codex, '--specialist', 'implementation_engineer', '--topic', `Stream ${stream} run ${i}`],
+                    { cwd: ws, env },
+                  ),
+                );
+                const input = JSON.stringify({
+                  session_id: `stress-${stream}-${i}`,
+                  transcript_path: claude,
+                  cwd: ws,
+                  hook_event_name: 'SessionEnd',
+                  reason: 'exit',
+                });
                 runs.push({ ...(await runCli(node, dist, ['hook'], { cwd: ws, env, input })), hook: true });
               }
             }),
@@ -178,17 +216,34 @@ describe('stress: the CLI as users run it, under load', function () {
         const { complete, partial, broken } = handoffsOf(ws);
         const sections = briefingSections(ws);
         const leftovers = leftoversUnder(path.join(ws, '.handoff'));
-        const untrackedTemps = git(ws, 'status', '--porcelain', '--untracked-files=all').split('\n').filter((l) => /\.tmp$|\.lock/.test(l));
-        const hookMs = runs.filter((r) => r.hook).map((r) => r.ms).sort((a, b) => a - b);
+        const untrackedTemps = git(ws, 'status', '--porcelain', '--untracked-files=all')
+          .split('\n')
+          .filter((l) => /\.tmp$|\.lock/.test(l));
+        const hookMs = runs
+          .filter((r) => r.hook)
+          .map((r) => r.ms)
+          .sort((a, b) => a - b);
         console.log(
           `    figures: stress streams (${version}): ${runs.length} processes, hook wall time median ${Math.round(hookMs[hookMs.length >> 1] ?? 0)} ms, max ${Math.round(hookMs.at(-1) ?? 0)} ms, exit 0: ${runs.length - failed.length}, crashes: ${crashes.length}, handoffs whole: ${complete.length}, partial: ${partial.length}, broken: ${broken.length}, briefing sections: ${complete.filter((h) => sections.has(h.id)).length}/${complete.length}, leftovers: ${leftovers.length}`,
         );
-        assert.deepEqual(crashes.map((r) => r.stderr.slice(0, 500)), [], 'no crash');
-        assert.deepEqual(failed.map((r) => `${r.code}: ${r.stderr.slice(0, 300)}`), [], 'every process exits 0');
+        assert.deepEqual(
+          crashes.map((r) => r.stderr.slice(0, 500)),
+          [],
+          'no crash',
+        );
+        assert.deepEqual(
+          failed.map((r) => `${r.code}: ${r.stderr.slice(0, 300)}`),
+          [],
+          'every process exits 0',
+        );
         assert.equal(complete.length, runs.length, 'one whole handoff per run');
         assert.deepEqual([partial, broken], [[], []]);
         assert.equal(new Set(complete.map((h) => h.id)).size, complete.length, 'distinct ids');
-        assert.deepEqual(complete.filter((h) => !sections.has(h.id)).map((h) => h.id), [], 'each with its briefing section');
+        assert.deepEqual(
+          complete.filter((h) => !sections.has(h.id)).map((h) => h.id),
+          [],
+          'each with its briefing section',
+        );
         assert.deepEqual(leftovers, [], 'nothing left behind');
         assert.deepEqual(untrackedTemps, [], 'git sees no temporary file');
       });
@@ -214,11 +269,20 @@ describe('stress: the CLI as users run it, under load', function () {
           try {
             const writers = [0, 1].map(async (w) => {
               for (let i = 0; i < 4; i++) {
-                cliRuns.push(await runCli(node, dist, ['handover', '--draft', '--session-log', codex, '--specialist', 'quality_reviewer', '--topic', `CLI ${w} ${i}`], { cwd: ws, env: envFor() }));
+                cliRuns.push(
+                  await runCli(node, dist, ['handover', '--draft', '--session-log', codex, '--specialist', 'quality_reviewer', '--topic', `CLI ${w} ${i}`], {
+                    cwd: ws,
+                    env: envFor(),
+                  }),
+                );
               }
             });
             const tools = Array.from({ length: 50 }, (_, i) => {
-              if (i % 10 < 3) return { name: 'handover_to_specialist', arguments: { specialist_profile: 'test_debug_engineer', topic: `MCP call ${i}`, summary: `Handed over by call ${i} of the stress run.` } };
+              if (i % 10 < 3)
+                return {
+                  name: 'handover_to_specialist',
+                  arguments: { specialist_profile: 'test_debug_engineer', topic: `MCP call ${i}`, summary: `Handed over by call ${i} of the stress run.` },
+                };
               if (i % 10 < 6) return { name: 'prior_handoffs', arguments: {} };
               return { name: 'list_specialists', arguments: {} };
             });
@@ -239,8 +303,15 @@ describe('stress: the CLI as users run it, under load', function () {
             `    figures: stress MCP (${version}): ${calls.length} calls answered, errors: ${errors.length}, CLI processes beside it: ${cliRuns.length} (exit 0: ${cliRuns.filter((r) => r.code === 0).length}), handoffs whole: ${complete.length}, partial: ${partial.length}`,
           );
           assert.equal(calls.length, 50);
-          assert.deepEqual(errors.map((c) => c.text.slice(0, 300)), [], `every call succeeds (server stderr: ${serverStderr.slice(0, 500)})`);
-          assert.deepEqual(cliRuns.filter((r) => r.code !== 0).map((r) => r.stderr.slice(0, 300)), []);
+          assert.deepEqual(
+            errors.map((c) => c.text.slice(0, 300)),
+            [],
+            `every call succeeds (server stderr: ${serverStderr.slice(0, 500)})`,
+          );
+          assert.deepEqual(
+            cliRuns.filter((r) => r.code !== 0).map((r) => r.stderr.slice(0, 300)),
+            [],
+          );
           assert.equal(complete.length, 15 + cliRuns.length, 'the 15 handovers of the calls and the CLI runs');
           assert.deepEqual([partial, broken], [[], []]);
           assert.deepEqual(leftoversUnder(path.join(ws, '.handoff')), []);
@@ -248,13 +319,47 @@ describe('stress: the CLI as users run it, under load', function () {
 
         it('100 record-result in flight on one handoff: each wrote its result with its status change, or failed and wrote nothing', async () => {
           const ws = project();
-          const first = await runCli(node, dist, ['handover', '--specialist', 'implementation_engineer', '--topic', 'Contended', '--summary', 'One handoff, answered by many.', '--next', 'Implement the moves', '--session-log', 'none'], { cwd: ws, env: envFor() });
+          const first = await runCli(
+            node,
+            dist,
+            [
+              'handover',
+              '--specialist',
+              'implementation_engineer',
+              '--topic',
+              'Contended',
+              '--summary',
+              'One handoff, answered by many.',
+              '--next',
+              'Implement the moves',
+              '--session-log',
+              'none',
+            ],
+            { cwd: ws, env: envFor() },
+          );
           assert.equal(first.code, 0, first.stderr);
           const target = handoffsOf(ws).complete[0];
           const outcomes = ['--met all', '--blocker no-access', ''];
           const runs = await Promise.all(
             Array.from({ length: 100 }, (_, i) =>
-              runCli(node, dist, ['record-result', '--specialist', 'implementation_engineer', '--handoff', target.id, '--proceed-if-taken', '--summary', `Result ${i}.`, '--session-log', 'none', ...outcomes[i % 3].split(' ').filter(Boolean)], { cwd: ws, env: envFor() }),
+              runCli(
+                node,
+                dist,
+                [
+                  'record-result',
+                  '--specialist',
+                  'implementation_engineer',
+                  '--handoff',
+                  target.id,
+                  '--proceed-if-taken',
+                  '--summary',
+                  `Result ${i}.`,
+                  '--session-log',
+                  'none',
+                  ...outcomes[i % 3].split(' ').filter(Boolean),
+                ],
+                { cwd: ws, env: envFor() },
+              ),
             ),
           );
           const ok = runs.filter((r) => r.code === 0);
@@ -266,10 +371,17 @@ describe('stress: the CLI as users run it, under load', function () {
           console.log(
             `    figures: stress status (${version}): 100 record-result in flight, applied: ${ok.length}, failed with an ERROR: ${failed.length}, results: ${results.length}, status events: ${events.length}, results without their status: ${results.filter((r) => !withResult.has(r.id)).length}, lost updates: ${chainBroken.length}`,
           );
-          assert.deepEqual(runs.filter((r) => crashed(r)).map((r) => r.stderr.slice(0, 300)), []);
+          assert.deepEqual(
+            runs.filter((r) => crashed(r)).map((r) => r.stderr.slice(0, 300)),
+            [],
+          );
           for (const r of failed) assert.match(r.stderr + r.stdout, /ERROR|no result was written/, 'a failure says so');
           assert.equal(results.length, ok.length, 'a result for each success, none for a failure');
-          assert.deepEqual(results.filter((r) => !withResult.has(r.id)).map((r) => r.id), [], 'every result with its status change');
+          assert.deepEqual(
+            results.filter((r) => !withResult.has(r.id)).map((r) => r.id),
+            [],
+            'every result with its status change',
+          );
           assert.equal(events.length, ok.length, 'one change per result');
           assert.deepEqual(chainBroken, [], 'each change starts from the status the one before left');
           assert.equal(failed.length, 0, 'none had to give up: the queue moved');
@@ -283,12 +395,27 @@ describe('stress: the CLI as users run it, under load', function () {
         const rnd = seededRandom(seed);
         const targets: string[] = [];
         const newTarget = async (topic: string): Promise<string> => {
-          const r = await handover({ specialist: 'implementation_engineer', topic, summary: 'To be answered.', next_steps: ['Answer it'] }, { workspaceRoot: ws, sessionLog: { mode: 'none' } });
+          const r = await handover(
+            { specialist: 'implementation_engineer', topic, summary: 'To be answered.', next_steps: ['Answer it'] },
+            { workspaceRoot: ws, sessionLog: { mode: 'none' } },
+          );
           assert.equal(r.status, 'ok', r.status === 'error' ? r.message : '');
           return r.status === 'ok' ? r.package.id : '';
         };
         const handoverArgs = (topic: string) => ['handover', '--draft', '--session-log', codex, '--specialist', 'quality_reviewer', '--topic', topic];
-        const resultArgs = (target: string, summary: string) => ['record-result', '--specialist', 'implementation_engineer', '--handoff', target, '--met', 'all', '--summary', summary, '--session-log', 'none'];
+        const resultArgs = (target: string, summary: string) => [
+          'record-result',
+          '--specialist',
+          'implementation_engineer',
+          '--handoff',
+          target,
+          '--met',
+          'all',
+          '--summary',
+          summary,
+          '--session-log',
+          'none',
+        ];
         // Kill moments spread over a whole run (30%-110% of it), from start-up to the last write. A
         // whole run is measured first and again by every run that ends before its kill, so the
         // moments follow the machine's load.
@@ -302,11 +429,18 @@ describe('stress: the CLI as users run it, under load', function () {
         let attempts = 0;
         for (; attempts < 60 && (kills.handover < 20 || kills.result < 20); attempts++) {
           const runs: Array<[keyof typeof kills, Promise<Run>]> = [];
-          if (kills.handover < 20) runs.push(['handover', runCli(node, dist, handoverArgs(`Killed ${attempts}`), { cwd: ws, env: envFor(), killAfterMs: lasts.handover * (0.3 + rnd() * 0.8) })]);
+          if (kills.handover < 20)
+            runs.push([
+              'handover',
+              runCli(node, dist, handoverArgs(`Killed ${attempts}`), { cwd: ws, env: envFor(), killAfterMs: lasts.handover * (0.3 + rnd() * 0.8) }),
+            ]);
           if (kills.result < 20) {
             const target = await newTarget(`Target ${attempts}`);
             targets.push(target);
-            runs.push(['result', runCli(node, dist, resultArgs(target, `Killed result ${attempts}.`), { cwd: ws, env: envFor(), killAfterMs: lasts.result * (0.3 + rnd() * 0.8) })]);
+            runs.push([
+              'result',
+              runCli(node, dist, resultArgs(target, `Killed result ${attempts}.`), { cwd: ws, env: envFor(), killAfterMs: lasts.result * (0.3 + rnd() * 0.8) }),
+            ]);
           }
           for (const [kind, running] of runs) {
             const run = await running;
@@ -334,12 +468,34 @@ describe('stress: the CLI as users run it, under load', function () {
         };
         const after = await check();
         // The next runs: a handover and the answers that did not get through.
-        const next = await runCli(node, dist, ['handover', '--draft', '--session-log', codex, '--specialist', 'quality_reviewer', '--topic', 'After the kills'], { cwd: ws, env: envFor() });
+        const next = await runCli(
+          node,
+          dist,
+          ['handover', '--draft', '--session-log', codex, '--specialist', 'quality_reviewer', '--topic', 'After the kills'],
+          { cwd: ws, env: envFor() },
+        );
         assert.equal(next.code, 0, next.stderr);
         let answered = 0;
         for (const t of targets) {
           if (after.results.some((r) => r.parent === t)) continue;
-          const r = await runCli(node, dist, ['record-result', '--specialist', 'implementation_engineer', '--handoff', t, '--met', 'all', '--summary', 'Answered after the kills.', '--session-log', 'none'], { cwd: ws, env: envFor() });
+          const r = await runCli(
+            node,
+            dist,
+            [
+              'record-result',
+              '--specialist',
+              'implementation_engineer',
+              '--handoff',
+              t,
+              '--met',
+              'all',
+              '--summary',
+              'Answered after the kills.',
+              '--session-log',
+              'none',
+            ],
+            { cwd: ws, env: envFor() },
+          );
           assert.equal(r.code, 0, r.stderr);
           answered++;
         }
@@ -361,4 +517,3 @@ describe('stress: the CLI as users run it, under load', function () {
     });
   }
 });
-

@@ -31,7 +31,14 @@ export interface TerminalAgent extends AgentExecutable {
   readonly argv: (prompt: string) => string[];
 }
 
-const agent = (id: TerminalAgentId, label: string, executable: string, setting: string, argv: (p: string) => string[], exitsAfterFirstMessage = false): TerminalAgent => ({
+const agent = (
+  id: TerminalAgentId,
+  label: string,
+  executable: string,
+  setting: string,
+  argv: (p: string) => string[],
+  exitsAfterFirstMessage = false,
+): TerminalAgent => ({
   id,
   label,
   executable,
@@ -95,7 +102,9 @@ export function agentCommand(agent: TerminalAgentId, prompt: string, platform: s
   const limit = ARGUMENT_LIMITS[platform === 'linux' || platform === 'darwin' || platform === 'win32' ? platform : 'other'];
   const size = limit.unit === 'bytes' ? Math.max(...argv.map((a) => new TextEncoder().encode(a).length)) : argv.reduce((n, a) => n + a.length + 3, 0);
   if (size > limit.bytes) {
-    return { error: `the prompt is ${size.toLocaleString('en-US')} ${limit.unit}, more than the ${limit.bytes.toLocaleString('en-US')} ${limit.unit} ${spec.label} can take as an argument on this system` };
+    return {
+      error: `the prompt is ${size.toLocaleString('en-US')} ${limit.unit}, more than the ${limit.bytes.toLocaleString('en-US')} ${limit.unit} ${spec.label} can take as an argument on this system`,
+    };
   }
   return { argv, stdin: null };
 }

@@ -23,7 +23,8 @@ export interface SessionStartInput {
 }
 
 /** `undefined` for an input of another event, which the safety-net hook reads. */
-export type SessionStartRead = { readonly ok: true; readonly input: SessionStartInput } | { readonly ok: false; readonly dialect: HookDialect; readonly message: string } | undefined;
+export type SessionStartRead =
+  { readonly ok: true; readonly input: SessionStartInput } | { readonly ok: false; readonly dialect: HookDialect; readonly message: string } | undefined;
 
 const CLINE_START_EVENTS: readonly string[] = ['TaskStart', 'TaskResume'];
 
@@ -54,10 +55,18 @@ const ClineShapeSchema = z
 function folderOf(value: unknown, name: string, dialect: HookDialect): { ok: true; cwd?: string } | { ok: false; dialect: HookDialect; message: string } {
   if (value === undefined || value === null) return { ok: true };
   if (typeof value !== 'string' || !value.trim()) {
-    return { ok: false, dialect, message: `ERROR: the hook input's ${name} must be a folder path — the agent's session-start hook sends the session's folder there` };
+    return {
+      ok: false,
+      dialect,
+      message: `ERROR: the hook input's ${name} must be a folder path — the agent's session-start hook sends the session's folder there`,
+    };
   }
   if (!path.isAbsolute(value)) {
-    return { ok: false, dialect, message: `ERROR: the hook input's ${name} must be an absolute path (got "${clipText(value, 120)}") — the agent's session-start hook sends the session's folder there` };
+    return {
+      ok: false,
+      dialect,
+      message: `ERROR: the hook input's ${name} must be an absolute path (got "${clipText(value, 120)}") — the agent's session-start hook sends the session's folder there`,
+    };
   }
   return { ok: true, cwd: value };
 }
@@ -86,7 +95,10 @@ export function readSessionStartInput(text: string): SessionStartRead {
   const folder = folderOf(claude.data.cwd, 'cwd', 'claude');
   if (!folder.ok) return folder;
   const source = claude.data.source === undefined ? '' : label(claude.data.source);
-  return { ok: true, input: { dialect: 'claude', event: `SessionStart${source ? ` (${source})` : ''}`, ...(folder.cwd ? { cwd: folder.cwd } : {}), startsSession: true } };
+  return {
+    ok: true,
+    input: { dialect: 'claude', event: `SessionStart${source ? ` (${source})` : ''}`, ...(folder.cwd ? { cwd: folder.cwd } : {}), startsSession: true },
+  };
 }
 
 export interface PendingHandoff {

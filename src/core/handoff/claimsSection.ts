@@ -24,7 +24,15 @@ const MISSING: Readonly<Record<ClaimKind, string>> = {
   fix: 'no commit names the issue',
 };
 
-const KIND_WORDS: Readonly<Record<ClaimKind, string>> = { tests: 'tests', lint: 'lint', typecheck: 'type-check', build: 'build', migration: 'migration', deploy: 'deploy', fix: 'fix' };
+const KIND_WORDS: Readonly<Record<ClaimKind, string>> = {
+  tests: 'tests',
+  lint: 'lint',
+  typecheck: 'type-check',
+  build: 'build',
+  migration: 'migration',
+  deploy: 'deploy',
+  fix: 'fix',
+};
 
 const FIELD_WORDS: Readonly<Record<Claim['field'], string>> = { summary: 'summary', decisions: 'decisions', completed: 'done', user_requests: 'user requests' };
 

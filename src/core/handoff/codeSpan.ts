@@ -1,4 +1,3 @@
-
 /** A Markdown code span (CommonMark §6.1) that survives backticks inside the text. */
 export function codeSpan(text: string): string {
   // Most paths hold no backtick or line break: the span is the text in single backticks (what the general case gives them).

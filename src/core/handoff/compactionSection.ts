@@ -16,10 +16,18 @@ export function renderCompaction(pkg: Pick<HandoffPackage, 'compaction' | 'dropp
   const cut = pkg.dropped.find((d: Dropped) => d.section === 'compaction');
   if (cut && cut.count > 0 && !c.text.trim()) {
     // Cut whole to fit: one line still says the session compacted, and where the summary is kept.
-    return ['', `## ${COMPACTION_HEADING}`, '', `_${c.source} compacted the conversation${when ? ` (${when})` : ''}${where}${count}; the agent's summary (${formatCount(cut.count)} characters) was cut to fit the token budget._`];
+    return [
+      '',
+      `## ${COMPACTION_HEADING}`,
+      '',
+      `_${c.source} compacted the conversation${when ? ` (${when})` : ''}${where}${count}; the agent's summary (${formatCount(cut.count)} characters) was cut to fit the token budget._`,
+    ];
   }
   const intro = `_The agent's own summary when ${c.source} compacted the conversation${when ? ` (${when})` : ''}${where}${count}: its words, not the user's. The other sections are read from the whole log._`;
-  const cutNote = cut && cut.count > 0 ? `\n\n_${formatCount(cut.count)} character${cut.count === 1 ? '' : 's'} of the agent's summary ${cut.count === 1 ? 'was' : 'were'} cut to fit the token budget (${formatCount(cut.tokens)} token${cut.tokens === 1 ? '' : 's'})._` : '';
+  const cutNote =
+    cut && cut.count > 0
+      ? `\n\n_${formatCount(cut.count)} character${cut.count === 1 ? '' : 's'} of the agent's summary ${cut.count === 1 ? 'was' : 'were'} cut to fit the token budget (${formatCount(cut.tokens)} token${cut.tokens === 1 ? '' : 's'})._`
+      : '';
   const body = c.text.trim() ? quoteBlock(c.text) : '_The transcript keeps no readable summary of it (the agent compacted on its server)._';
   return ['', `## ${COMPACTION_HEADING}`, '', `${intro}${body ? `\n\n${body}` : ''}${cutNote}`];
 }

@@ -32,7 +32,9 @@ function unquote(lines: readonly string[]): string {
 /** The note of a fit-to-budget cut of `section`, or '' (also when it only shortened items). */
 function cutNote(dropped: readonly Dropped[], section: Dropped['section']): { count: number; text: string } {
   const d = dropped.find((x) => x.section === section);
-  return d && d.count > 0 ? { count: d.count, text: ` (${count(d.count)} cut to fit the token budget, ${count(d.tokens)} token${d.tokens === 1 ? '' : 's'})` } : { count: 0, text: '' };
+  return d && d.count > 0
+    ? { count: d.count, text: ` (${count(d.count)} cut to fit the token budget, ${count(d.tokens)} token${d.tokens === 1 ? '' : 's'})` }
+    : { count: 0, text: '' };
 }
 
 /** The note of items fit-to-budget shortened in `section`, or ''. */
@@ -67,7 +69,15 @@ export function renderUserRequests(requests: readonly UserRequest[], omitted: nu
   if (omitted > 0) {
     blocks.push(`_${count(omitted)} older request${omitted === 1 ? ' is' : 's are'} not carried${cut.text}._`);
   }
-  return blocks.join('\n\n') + shortenedNote(dropped, 'user_requests', 'request shortened (an older one to its first line, the latest to its head)', 'requests shortened (older ones to their first line, the latest to its head)');
+  return (
+    blocks.join('\n\n') +
+    shortenedNote(
+      dropped,
+      'user_requests',
+      'request shortened (an older one to its first line, the latest to its head)',
+      'requests shortened (older ones to their first line, the latest to its head)',
+    )
+  );
 }
 
 /** Texts trimmed, line breaks as LF. */
@@ -125,7 +135,9 @@ export function renderCommandsRun(commands: readonly CommandRun[], omitted: numb
   const lines = failuresFirst(commands).map((c) => renderCommandRun(c, compact, shared));
   if (omitted > 0) lines.push(`- … and ${count(omitted)} more${cutNote(dropped, 'commands_run').text}`);
   const where = shared ? `\n\n_All run in ${codeSpan(shared)}._` : '';
-  return lines.length ? lines.join('\n') + where + shortenedNote(dropped, 'commands_run', 'command shown as its first line', 'commands shown as their first line') : NONE;
+  return lines.length
+    ? lines.join('\n') + where + shortenedNote(dropped, 'commands_run', 'command shown as its first line', 'commands shown as their first line')
+    : NONE;
 }
 
 function unCode(fence: string, inner: string): string {
@@ -183,7 +195,13 @@ export function parseTestsRun(section: string): TestRun[] {
       cwd: m[8] !== undefined ? unCode(m[8], m[9]) : null,
       exit_code: m[4] !== undefined ? Number(m[4]) : null,
       result: TEST_MARK_RESULT[m[1]],
-      ...(m[6] !== undefined ? { basis: 'output' as const } : m[7] !== undefined ? { basis: 'claim' as const } : m[4] !== undefined ? { basis: 'exit code' as const } : {}),
+      ...(m[6] !== undefined
+        ? { basis: 'output' as const }
+        : m[7] !== undefined
+          ? { basis: 'claim' as const }
+          : m[4] !== undefined
+            ? { basis: 'exit code' as const }
+            : {}),
       ...(m[10] !== undefined ? { counts } : {}),
       source: m[11],
       started_at: null,

@@ -86,7 +86,17 @@ export const HopGuardSchema = z.object({
 export type HopGuard = z.infer<typeof HopGuardSchema>;
 
 /** Sections fit-to-budget may shorten or cut (docs/DESIGN.md §4). */
-export const DroppableSectionSchema = z.enum(['recent_turns', 'diff_excerpt', 'touched_files', 'tests_run', 'commands_run', 'summary', 'user_requests', 'compaction', 'completed']);
+export const DroppableSectionSchema = z.enum([
+  'recent_turns',
+  'diff_excerpt',
+  'touched_files',
+  'tests_run',
+  'commands_run',
+  'summary',
+  'user_requests',
+  'compaction',
+  'completed',
+]);
 export type DroppableSection = z.infer<typeof DroppableSectionSchema>;
 
 /** `count`: items cut (characters for the summary and compaction); `shortened`: items kept shorter; `tokens`: saved in all. */

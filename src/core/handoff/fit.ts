@@ -6,7 +6,19 @@
 import { renderHandoffBody, type HandoffMeta } from './render';
 import type { Compaction, Dropped, HandoffPackage, Turn } from './schema';
 import { groupTestRuns } from './testRuns';
-import { FLOOR_COMPACTION_CHARS, FLOOR_FOLDERS, FLOOR_LATEST_REQUEST_CHARS, FLOOR_SUMMARY_CHARS, FLOOR_TURN_CHARS, LINE_CHARS, MIN_LATEST_REQUEST_CHARS, MIN_SUMMARY_CHARS, MIN_TURN_CHARS, SHORTENED_MARKER, SUMMARY_TRUNCATED_MARKER } from './fitLimits';
+import {
+  FLOOR_COMPACTION_CHARS,
+  FLOOR_FOLDERS,
+  FLOOR_LATEST_REQUEST_CHARS,
+  FLOOR_SUMMARY_CHARS,
+  FLOOR_TURN_CHARS,
+  LINE_CHARS,
+  MIN_LATEST_REQUEST_CHARS,
+  MIN_SUMMARY_CHARS,
+  MIN_TURN_CHARS,
+  SHORTENED_MARKER,
+  SUMMARY_TRUNCATED_MARKER,
+} from './fitLimits';
 
 export { FLOOR_FOLDERS, SHORTENED_MARKER, SUMMARY_TRUNCATED_MARKER } from './fitLimits';
 import type { UserRequest } from './draftFields';
@@ -79,7 +91,8 @@ function floorOf(p: HandoffPackage): HandoffPackage {
   return {
     ...p,
     summary: summaryAt(p.summary, FLOOR_SUMMARY_CHARS),
-    touched_files_form: p.touched_files.length + p.session_edits.length === 0 ? undefined : p.touched_files.length + p.session_edits.length > FLOOR_FOLDERS ? 'folders' : 'paths',
+    touched_files_form:
+      p.touched_files.length + p.session_edits.length === 0 ? undefined : p.touched_files.length + p.session_edits.length > FLOOR_FOLDERS ? 'folders' : 'paths',
     tests_run_form: 'grouped',
     user_requests: latest ? [latestAt(latest, FLOOR_LATEST_REQUEST_CHARS)] : [],
     user_requests_omitted: p.user_requests_omitted + Math.max(0, requests.length - 1),
@@ -168,7 +181,11 @@ function growBack(floor: HandoffPackage, full: HandoffPackage, fits: (p: Handoff
   const older = full.user_requests.slice(0, -1);
   const withOlder = (from: HandoffPackage, lines: number, whole: number): HandoffPackage => {
     const shown = older.slice(older.length - lines).map((r, i, all) => (i >= all.length - whole ? r : { ...r, text: firstLineOf(r.text) }));
-    return { ...from, user_requests: [...shown, from.user_requests[from.user_requests.length - 1]], user_requests_omitted: full.user_requests_omitted + older.length - lines };
+    return {
+      ...from,
+      user_requests: [...shown, from.user_requests[from.user_requests.length - 1]],
+      user_requests_omitted: full.user_requests_omitted + older.length - lines,
+    };
   };
   if (older.length && latest) {
     const base = cur;
@@ -200,14 +217,18 @@ function growBack(floor: HandoffPackage, full: HandoffPackage, fits: (p: Handoff
     const turns = full.recent_turns;
     const kept = base.recent_turns[0];
     const at = kept ? turns.map((t) => t.text).lastIndexOf(kept.text) : -1;
-    grow(turns.length, (k) => (k === 0 ? base : { ...base, recent_turns: turns.filter((t, i) => i >= turns.length - k || (i === at && kept.text === t.text)) }));
+    grow(turns.length, (k) =>
+      k === 0 ? base : { ...base, recent_turns: turns.filter((t, i) => i >= turns.length - k || (i === at && kept.text === t.text)) },
+    );
   }
   // 10. The diff excerpt, file by file from its start (a file's diff whole or not at all).
   if (full.diff_excerpt !== null) {
     const base = cur;
     const files = full.diff_excerpt.split(/(?=^diff --git )/m);
     grow(files.length, (k) =>
-      k >= files.length ? { ...base, diff_excerpt: full.diff_excerpt, diff_excerpt_truncated: full.diff_excerpt_truncated } : { ...base, diff_excerpt: files.slice(0, k).join('').replace(/\n$/, ''), diff_excerpt_truncated: true },
+      k >= files.length
+        ? { ...base, diff_excerpt: full.diff_excerpt, diff_excerpt_truncated: full.diff_excerpt_truncated }
+        : { ...base, diff_excerpt: files.slice(0, k).join('').replace(/\n$/, ''), diff_excerpt_truncated: true },
     );
   }
   return cur;
@@ -251,17 +272,27 @@ function cutBelowFloor(floor: HandoffPackage, full: HandoffPackage, fits: (p: Ha
       const base = cur;
       const latest = full.user_requests.at(-1);
       if (!latest) return fits(cur);
-      return keep(Math.max(0, FLOOR_LATEST_REQUEST_CHARS - MIN_LATEST_REQUEST_CHARS), (k) => ({ ...base, user_requests: [latestAt(latest, MIN_LATEST_REQUEST_CHARS + k)] }));
+      return keep(Math.max(0, FLOOR_LATEST_REQUEST_CHARS - MIN_LATEST_REQUEST_CHARS), (k) => ({
+        ...base,
+        user_requests: [latestAt(latest, MIN_LATEST_REQUEST_CHARS + k)],
+      }));
     },
     // The last turn shorter, then gone.
     () => {
       const base = cur;
-      return keep(Math.max(0, FLOOR_TURN_CHARS - MIN_TURN_CHARS) + 1, (k) => ({ ...base, recent_turns: k === 0 ? [] : lastTurnAt(full.recent_turns, MIN_TURN_CHARS + k - 1) }));
+      return keep(Math.max(0, FLOOR_TURN_CHARS - MIN_TURN_CHARS) + 1, (k) => ({
+        ...base,
+        recent_turns: k === 0 ? [] : lastTurnAt(full.recent_turns, MIN_TURN_CHARS + k - 1),
+      }));
     },
     // Commands run from the end of the list (failures stay longest).
     () => {
       const base = cur;
-      return keep(base.commands_run.length, (k) => ({ ...base, commands_run: base.commands_run.slice(0, k), commands_run_omitted: base.commands_run_omitted + base.commands_run.length - k }));
+      return keep(base.commands_run.length, (k) => ({
+        ...base,
+        commands_run: base.commands_run.slice(0, k),
+        commands_run_omitted: base.commands_run_omitted + base.commands_run.length - k,
+      }));
     },
     // Test commands whose every run passed, oldest first; a command that ever failed keeps its line.
     () => {
@@ -366,7 +397,10 @@ function changes(o: HandoffPackage, p: HandoffPackage, section: Dropped['section
       return { count: p.tests_run_omitted - o.tests_run_omitted, shortened: p.tests_run_form ? p.tests_run.length - groupTestRuns(p.tests_run).length : 0 };
     case 'commands_run': {
       const kept = new Set(o.commands_run.map((c) => c.command));
-      return { count: p.commands_run_omitted - o.commands_run_omitted, shortened: p.commands_run_form ? p.commands_run.length : p.commands_run.filter((c) => !kept.has(c.command)).length };
+      return {
+        count: p.commands_run_omitted - o.commands_run_omitted,
+        shortened: p.commands_run_form ? p.commands_run.length : p.commands_run.filter((c) => !kept.has(c.command)).length,
+      };
     }
     case 'recent_turns': {
       const kept = texts(o.recent_turns);

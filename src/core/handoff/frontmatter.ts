@@ -2,9 +2,7 @@
 import type { Document } from 'yaml';
 import { yaml } from './yamlLibrary';
 
-export type FrontmatterSplit =
-  | { ok: true; data: unknown; body: string; hasFrontmatter: boolean }
-  | { ok: false; message: string };
+export type FrontmatterSplit = { ok: true; data: unknown; body: string; hasFrontmatter: boolean } | { ok: false; message: string };
 
 /** Fences are found by `\n` only, never U+2028/U+2029, which a YAML value may hold. `{ok:false}` when unclosed or invalid (alias bombs included). Never throws. */
 export function splitFrontmatter(text: string): FrontmatterSplit {

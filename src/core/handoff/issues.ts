@@ -41,7 +41,8 @@ function plainWording(issue: z.core.$ZodIssue): string {
       return `must be at most ${formatCount(Number(issue.maximum))}`;
     case 'too_small':
       if (issue.origin === 'array') return `must have at least ${items(issue.minimum)}`;
-      if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? 'must not be empty' : `must be at least ${formatCount(Number(issue.minimum))} characters`;
+      if (issue.origin === 'string')
+        return Number(issue.minimum) <= 1 ? 'must not be empty' : `must be at least ${formatCount(Number(issue.minimum))} characters`;
       return issue.inclusive ? `must be at least ${formatCount(Number(issue.minimum))}` : `must be more than ${formatCount(Number(issue.minimum))}`;
     default:
       return 'is invalid';
@@ -79,5 +80,5 @@ export function toolInputErrorText(error: z.ZodError, input: unknown, allowed: r
   }
   const subject = issueSubject(issue);
   const problem = issueProblem(issue, input);
-  return `ERROR: ${subject ? `${subject} ` : ''}${problem === 'is invalid' ? 'is invalid — see the tool\'s input schema' : problem}`;
+  return `ERROR: ${subject ? `${subject} ` : ''}${problem === 'is invalid' ? "is invalid — see the tool's input schema" : problem}`;
 }

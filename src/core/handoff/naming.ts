@@ -53,7 +53,6 @@ export function parseFileTimestamp(stamp: string): number | undefined {
   return strictUtc(Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]), ms);
 }
 
-
 const NAME = /^(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d{1,9})?Z)_(.+?)(\.partial)?\.md$/;
 
 /** Undefined for names that are not handoff files (temp files, other Markdown). */

@@ -102,13 +102,19 @@ const RESULT_MARK: Record<TestRun['result'], string> = { passed: '✅ passed', f
 
 /** Read back by `parseTestsRun` (draftSections.ts); `group`: the runs a grouped line stands for. */
 export function renderTestRun(t: TestRun, group?: { runs: number; failed: number }): string {
-  const details: string[] = [t.exit_code === null ? (t.basis === 'output' ? 'no exit code: result read from the output' : t.basis === 'claim' ? "no exit code: the agent's claim" : 'exit code unknown') : `exit ${t.exit_code}`];
+  const details: string[] = [
+    t.exit_code === null
+      ? t.basis === 'output'
+        ? 'no exit code: result read from the output'
+        : t.basis === 'claim'
+          ? "no exit code: the agent's claim"
+          : 'exit code unknown'
+      : `exit ${t.exit_code}`,
+  ];
   if (t.cwd && t.cwd !== '.') details.push(`in ${codeSpan(t.cwd)}`);
   if (group && group.runs > 1) details.push(`×${group.runs}${group.failed ? `, ${group.failed} failed` : ''}`);
   if (t.counts) {
-    const parts = (['passed', 'failed', 'skipped'] as const)
-      .filter((k) => t.counts?.[k] !== undefined)
-      .map((k) => `${t.counts?.[k]} ${k}`);
+    const parts = (['passed', 'failed', 'skipped'] as const).filter((k) => t.counts?.[k] !== undefined).map((k) => `${t.counts?.[k]} ${k}`);
     if (parts.length) {
       details.push(parts.join(', '));
     }
@@ -208,7 +214,14 @@ function renderHandoffFrontmatter(pkg: HandoffPackage, meta: HandoffMeta): strin
   }
   if (data.git_operation === null) delete data.git_operation;
   // The drafted fields' counts only when they say something: files without them read as 0, [] and an empty report.
-  for (const key of ['tests_failed_count', 'completed_count', 'user_requests_count', 'commands_run_count', 'user_requests_omitted', 'commands_run_omitted'] as const) {
+  for (const key of [
+    'tests_failed_count',
+    'completed_count',
+    'user_requests_count',
+    'commands_run_count',
+    'user_requests_omitted',
+    'commands_run_omitted',
+  ] as const) {
     if (data[key] === 0) delete data[key];
   }
   if (Array.isArray(data.drafted) && data.drafted.length === 0) delete data.drafted;
@@ -225,7 +238,9 @@ export function renderHandoffBody(pkg: HandoffPackage, meta: HandoffMeta, specia
   if (pkg.kind === 'result') {
     out.push(`# Result from ${specialist.label}: ${title}`, '');
     if (sanitized) out.push(sanitized, '');
-    out.push(`${specialist.personaMarker} hands back to ${pkg.to ?? pkg.from} the handoff ${codeSpan(pkg.parent_id ?? '(none)')}: **${meta.status.replace(/_/g, ' ')}**.`);
+    out.push(
+      `${specialist.personaMarker} hands back to ${pkg.to ?? pkg.from} the handoff ${codeSpan(pkg.parent_id ?? '(none)')}: **${meta.status.replace(/_/g, ' ')}**.`,
+    );
   } else {
     out.push(`# Handoff to ${specialist.label}: ${title}`);
     out.push('');
@@ -242,7 +257,11 @@ export function renderHandoffBody(pkg: HandoffPackage, meta: HandoffMeta, specia
     out.push('', pkg.evidence_notes.map((n) => `> ⚠️ ${n}`).join('\n'));
   }
   if (pkg.hop_guard) {
-    const why = pkg.hop_guard.reasons.map((r) => (r === 'depth' ? `hop ${pkg.hop} is deeper than the limit of ${pkg.hop_guard?.max_depth}` : 'the chain returns to a specialist it already visited')).join(' and ');
+    const why = pkg.hop_guard.reasons
+      .map((r) =>
+        r === 'depth' ? `hop ${pkg.hop} is deeper than the limit of ${pkg.hop_guard?.max_depth}` : 'the chain returns to a specialist it already visited',
+      )
+      .join(' and ');
     const allowed =
       pkg.hop_guard.allowed_by === 'progress'
         ? 'allowed because the code changed since the chain last handed work to this specialist (progress guard)'
@@ -253,17 +272,29 @@ export function renderHandoffBody(pkg: HandoffPackage, meta: HandoffMeta, specia
     out.push('', `**Why this handoff (${pkg.reason_kind.replace(/_/g, ' ')}):** ${structureSafeProse(pkg.handover_reason)}`);
   }
 
-  out.push('', '## Summary', '', (structureSafeProse(pkg.summary) || NONE) + droppedNote(pkg.dropped, 'summary', 'character of the summary was', 'characters of the summary were'));
+  out.push(
+    '',
+    '## Summary',
+    '',
+    (structureSafeProse(pkg.summary) || NONE) + droppedNote(pkg.dropped, 'summary', 'character of the summary was', 'characters of the summary were'),
+  );
   out.push('', '## Claims', '', renderClaims(pkg.claims));
   if (pkg.kind === 'result') {
-    out.push('', '## Acceptance', '', pkg.acceptance.length ? pkg.acceptance.map((a) => `- [${a.met ? 'x' : ' '}] ${indentContinuation(a.criterion)}`).join('\n') : NONE);
+    out.push(
+      '',
+      '## Acceptance',
+      '',
+      pkg.acceptance.length ? pkg.acceptance.map((a) => `- [${a.met ? 'x' : ' '}] ${indentContinuation(a.criterion)}`).join('\n') : NONE,
+    );
   }
   out.push('', '## User requests', '', renderUserRequests(pkg.user_requests, pkg.user_requests_omitted, pkg.dropped));
 
   const decisions = pkg.decisions.map((d) => `**${d.id}** ${d.text.trim()}${d.superseded_by ? ` _(superseded by ${d.superseded_by})_` : ''}`);
   out.push('', '## Decisions', '', bulletList(decisions));
   out.push('', '## Failed approaches', '', bulletList(pkg.failed_approaches));
-  const doneShortened = pkg.dropped.find((d) => d.section === 'completed')?.shortened ? '\n\n_Done items shown as their first line to fit the token budget._' : '';
+  const doneShortened = pkg.dropped.find((d) => d.section === 'completed')?.shortened
+    ? '\n\n_Done items shown as their first line to fit the token budget._'
+    : '';
   const doneCut = droppedNote(pkg.dropped, 'completed', 'older done item was', 'older done items were');
   out.push('', '## Done', '', `${pkg.completed.length || !doneCut ? renderDone(pkg.completed) : ''}${doneCut}${doneShortened}`.trimStart());
 
@@ -285,8 +316,14 @@ export function renderHandoffBody(pkg: HandoffPackage, meta: HandoffMeta, specia
     out.push('', `_Diff excerpt: ${plural(diffCut.count, 'line')} cut to fit the token budget (${plural(diffCut.tokens, 'token')})._`);
   }
 
-  const tests = pkg.tests_run_form === 'grouped' ? groupTestRuns(pkg.tests_run).map((g) => renderTestRun(g.latest, g)) : pkg.tests_run.map((t) => renderTestRun(t));
-  out.push('', '## Tests run', '', tests.length ? tests.join('\n') : pkg.session_sources.length ? 'No test runs in the session log.' : 'No test runs recorded (no session log was found).');
+  const tests =
+    pkg.tests_run_form === 'grouped' ? groupTestRuns(pkg.tests_run).map((g) => renderTestRun(g.latest, g)) : pkg.tests_run.map((t) => renderTestRun(t));
+  out.push(
+    '',
+    '## Tests run',
+    '',
+    tests.length ? tests.join('\n') : pkg.session_sources.length ? 'No test runs in the session log.' : 'No test runs recorded (no session log was found).',
+  );
   if (pkg.tests_run_omitted > 0) {
     out.push(`- … and ${formatCount(pkg.tests_run_omitted)} more (passing runs cut to fit the token budget)`);
   }
@@ -311,8 +348,15 @@ export function renderHandoffBody(pkg: HandoffPackage, meta: HandoffMeta, specia
   // Only when the session compacted: the agent's summary of what came before the recent turns.
   out.push(...renderCompaction(pkg));
   const turns = pkg.recent_turns.map(renderTurn);
-  const turnsShortened = pkg.dropped.find((d) => d.section === 'recent_turns')?.shortened ? '\n\n_The last turn is shown as its head to fit the token budget._' : '';
-  out.push('', '## Recent turns', '', (turns.length ? turns.join('\n\n') : NONE) + droppedNote(pkg.dropped, 'recent_turns', 'older turn was', 'older turns were') + turnsShortened);
+  const turnsShortened = pkg.dropped.find((d) => d.section === 'recent_turns')?.shortened
+    ? '\n\n_The last turn is shown as its head to fit the token budget._'
+    : '';
+  out.push(
+    '',
+    '## Recent turns',
+    '',
+    (turns.length ? turns.join('\n\n') : NONE) + droppedNote(pkg.dropped, 'recent_turns', 'older turn was', 'older turns were') + turnsShortened,
+  );
   out.push('', '## Artifacts', '', bulletList(pkg.artifacts.map((a) => codeSpan(a))));
   out.push('', '## Return condition', '', describeReturnCondition(pkg.return_condition));
   if (meta.historyFile) {

@@ -5,15 +5,7 @@ import { CommandRunSchema, DraftedFieldSchema, LeftOutSchema, UserRequestSchema 
 import type { HandoverError } from './errors';
 import { ClaimCountsSchema, ClaimSchema } from '../receive/claimSchema';
 import { SpecialistIdSchema } from './ids';
-import {
-  CommitSchema,
-  DroppedSchema,
-  HopGuardSchema,
-  ReasonKindSchema,
-  TestRunSchema,
-  TouchedFileSchema,
-  TurnSchema,
-} from './fields';
+import { CommitSchema, DroppedSchema, HopGuardSchema, ReasonKindSchema, TestRunSchema, TouchedFileSchema, TurnSchema } from './fields';
 
 export {
   CommitSchema,
@@ -73,7 +65,6 @@ export const CompactionSchema = z.object({
 });
 export type Compaction = z.infer<typeof CompactionSchema>;
 
-
 /** A decision with its stable id (`D1`, `D2` …); `superseded_by` names a later decision id. */
 export const DecisionSchema = z.object({
   id: z.string().regex(/^D\d+$/),
@@ -108,7 +99,11 @@ export type StatusChange = z.infer<typeof StatusChangeSchema>;
  */
 export const GitOperationSchema = z.object({
   kind: z.enum(['merge', 'rebase', 'am', 'cherry-pick', 'revert', 'bisect']),
-  commit: z.string().regex(/^[0-9a-f]{4,64}$/).nullable().default(null),
+  commit: z
+    .string()
+    .regex(/^[0-9a-f]{4,64}$/)
+    .nullable()
+    .default(null),
   ref: z.string().min(1).max(300).nullable().default(null),
   branch: z.string().min(1).max(300).nullable().default(null),
   step: z.number().int().nonnegative().nullable().default(null),

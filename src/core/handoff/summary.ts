@@ -36,7 +36,7 @@ export function describeCuts(dropped: HandoffPackage['dropped']): string {
     commands_run: ['command run', 'commands run'],
     summary: ['summary character', 'summary characters'],
     user_requests: ['older user request', 'older user requests'],
-    compaction: ['character of the agent\'s compaction summary', 'characters of the agent\'s compaction summary'],
+    compaction: ["character of the agent's compaction summary", "characters of the agent's compaction summary"],
     completed: ['done item', 'done items'],
   };
   const words = (n: number, section: HandoffPackage['dropped'][number]['section']) => `${formatCount(n)} ${unit[section][n === 1 ? 0 : 1]}`;
@@ -63,7 +63,9 @@ export function describeLeftOut(leftOut: HandoffPackage['left_out']): string {
 /** "3 touched (M 2, A 1)" or "0 touched": the touched files, those the handoff did not list included. */
 export function touchedFilesText(p: Pick<HandoffPackage, 'touched_files' | 'touched_files_omitted'>): string {
   const total = p.touched_files.length + p.touched_files_omitted;
-  const counts = [statusCounts(p.touched_files), p.touched_files_omitted ? `${formatCount(p.touched_files_omitted)} not listed in the handoff` : ''].filter(Boolean).join(', ');
+  const counts = [statusCounts(p.touched_files), p.touched_files_omitted ? `${formatCount(p.touched_files_omitted)} not listed in the handoff` : '']
+    .filter(Boolean)
+    .join(', ');
   return `${formatCount(total)} touched${total ? ` (${counts})` : ''}`;
 }
 
@@ -95,7 +97,9 @@ function terminalLines(result: HandoverOk, rel: (f: string) => string): string[]
   }
   lines.push(`  files     ${touchedFilesText(p)}`);
   const where = p.branch ? ` on ${p.branch}` : p.detached ? ' on a detached HEAD' : '';
-  lines.push(`  commits   ${p.commits.length + p.commits_omitted} ${p.base_commit ? 'since the last handoff' : 'recent'}${where}${p.head_commit ? ` at ${p.head_commit.slice(0, 10)}` : ''}`);
+  lines.push(
+    `  commits   ${p.commits.length + p.commits_omitted} ${p.base_commit ? 'since the last handoff' : 'recent'}${where}${p.head_commit ? ` at ${p.head_commit.slice(0, 10)}` : ''}`,
+  );
   lines.push(`  tokens    ${tokensText(p)}`);
   if (p.claims.length) lines.push(`  claims    ${terminalClaimsText(p.claims)}`);
   if (p.upstream) {
@@ -103,7 +107,12 @@ function terminalLines(result: HandoverOk, rel: (f: string) => string): string[]
   }
   for (const d of p.dropped) {
     const [one, many] = CUT_UNITS[d.section] ?? ['', ''];
-    const what = [d.count > 0 ? `${one ? plural(d.count, one, many) : formatCount(d.count)} cut` : '', d.shortened ? `${formatCount(d.shortened)} shortened` : ''].filter(Boolean).join(', ');
+    const what = [
+      d.count > 0 ? `${one ? plural(d.count, one, many) : formatCount(d.count)} cut` : '',
+      d.shortened ? `${formatCount(d.shortened)} shortened` : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
     lines.push(`  fit       ${d.section.replace(/_/g, ' ')}: ${what} (${plural(d.tokens, 'token')})`);
   }
   const leftOut = describeLeftOut(p.left_out);
@@ -135,7 +144,11 @@ function dialogLines(result: HandoverOk, rel: (f: string) => string): string[] {
 }
 
 /** `fitted`: fit-to-budget ran and could not cut enough; `budget`: how the caller names the budget to raise (the CLI: `--max-tokens`). */
-export function overBudgetWarning(p: Pick<HandoffPackage, 'estimated_tokens' | 'max_context_tokens' | 'tokenizer'>, fitted: boolean, budget = 'max_context_tokens'): string {
+export function overBudgetWarning(
+  p: Pick<HandoffPackage, 'estimated_tokens' | 'max_context_tokens' | 'tokenizer'>,
+  fitted: boolean,
+  budget = 'max_context_tokens',
+): string {
   return (
     `WARNING: the handoff is ${plural(p.estimated_tokens, 'token')}, over the ${formatCount(p.max_context_tokens)}-token budget (${p.tokenizer})` +
     (fitted ? ` even after fitting — shorten the summary, decisions or next steps, or raise ${budget}` : ` — fit it to the budget or raise ${budget}`)

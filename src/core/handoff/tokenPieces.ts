@@ -12,7 +12,7 @@ function safeAfterLineFeed(c: number): boolean {
 /** Pieces whose counts add up to the count of `text`; joined, they give `text`. */
 export function tokenPieces(text: string): string[] {
   const pieces: string[] = [];
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     const end = pieceEnd(text, start);
     pieces.push(text.slice(start, end));
     start = end;
@@ -73,7 +73,7 @@ export function memoisedCounter(base: TokenCounter): TokenCounter {
       if (limit < 0) return false;
       let tokens = 0;
       // Piece by piece: a text far over the limit is never cut up past the piece that passes it.
-      for (let start = 0; start < text.length; ) {
+      for (let start = 0; start < text.length;) {
         const end = pieceEnd(text, start);
         const piece = text.slice(start, end);
         start = end;

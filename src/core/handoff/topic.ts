@@ -5,9 +5,7 @@ import { TOPIC_SLUG_PATTERN } from './schema';
 export const MAX_TOPIC_SLUG_CHARS = 64;
 
 /** `fallback`: the text had no letter or digit to keep (the slug is `topic-<hash>`). */
-export type TopicSlugResult =
-  | { ok: true; slug: string; title: string; fallback: boolean }
-  | { ok: false; message: string; parts?: ErrorParts };
+export type TopicSlugResult = { ok: true; slug: string; title: string; fallback: boolean } | { ok: false; message: string; parts?: ErrorParts };
 
 const TOPIC_REQUIRED: ErrorParts = { path: ['topic'], subject: 'topic', problem: 'is required', fix: 'give a short phrase such as "auth refactor"' };
 
@@ -91,7 +89,10 @@ function cutSlug(slug: string, maxChars: number, maxBytes: number): string {
 export function slugifyTopic(text: string | undefined): TopicSlugResult {
   // The title goes into headings and frontmatter: line breaks and other control characters become spaces.
   // eslint-disable-next-line no-control-regex
-  const title = (text ?? '').replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').replace(/ {2,}/g, ' ').trim();
+  const title = (text ?? '')
+    .replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ')
+    .replace(/ {2,}/g, ' ')
+    .trim();
   if (!title) {
     return { ok: false, message: composeError(TOPIC_REQUIRED), parts: TOPIC_REQUIRED };
   }
@@ -117,7 +118,10 @@ export function slugifyTopic(text: string | undefined): TopicSlugResult {
     afterKept = kept;
   }
   raw += asciiPart(run);
-  let slug = raw.normalize('NFC').replace(/-{2,}/g, '-').replace(/^-+|-+$/g, '');
+  let slug = raw
+    .normalize('NFC')
+    .replace(/-{2,}/g, '-')
+    .replace(/^-+|-+$/g, '');
   const hash = titleHash(title.normalize('NFC')).slice(0, TOPIC_HASH_HEX);
   if (!slug) {
     return { ok: true, slug: `topic-${hash}`, title, fallback: true };

@@ -52,7 +52,6 @@ export function touchedList(files: readonly TouchedFile[]): string {
   return text;
 }
 
-
 /** Entries the session's other edits are rolled up into when the touched files are listed as paths. */
 const SHORTENED_EDIT_ENTRIES = 8;
 /** …and when they are rolled up into folders (the shortest form). */
@@ -77,7 +76,19 @@ export function renderTouchedFiles(pkg: Pick<HandoffPackage, 'touched_files' | '
   if (form === 'folders') {
     const rolled = rollUpPaths(files, FLOOR_FOLDERS);
     rolledPaths += rolled.reduce((n, e) => n + (e.count > 1 ? e.count : 0), 0);
-    out.push(rolled.length ? rolled.map((e) => (e.count === 1 ? pathLine(files.find((f) => f.path === e.path) ?? { path: e.path, old_path: null, status: Object.keys(e.statuses)[0] as TouchedFile['status'] }) : `- ${codeSpan(e.path)} — ${formatCount(e.count)} files (${statusCounts(e.statuses)})`)).join('\n') : NONE);
+    out.push(
+      rolled.length
+        ? rolled
+            .map((e) =>
+              e.count === 1
+                ? pathLine(
+                    files.find((f) => f.path === e.path) ?? { path: e.path, old_path: null, status: Object.keys(e.statuses)[0] as TouchedFile['status'] },
+                  )
+                : `- ${codeSpan(e.path)} — ${formatCount(e.count)} files (${statusCounts(e.statuses)})`,
+            )
+            .join('\n')
+        : NONE,
+    );
   } else if (form === 'paths') {
     out.push(files.length ? files.map(pathLine).join('\n') : NONE);
   } else if (files.length || pkg.touched_files_omitted === 0) {
@@ -89,13 +100,21 @@ export function renderTouchedFiles(pkg: Pick<HandoffPackage, 'touched_files' | '
   const edits = pkg.session_edits;
   if (edits.length) {
     // Shortened, the session's other edits are rolled up into a few folders: git's own changes come first.
-    const rolled = form ? rollUpPaths(edits.map((e) => ({ path: e.path, status: e.source })), form === 'folders' ? FOLDER_EDIT_ENTRIES : SHORTENED_EDIT_ENTRIES) : [];
+    const rolled = form
+      ? rollUpPaths(
+          edits.map((e) => ({ path: e.path, status: e.source })),
+          form === 'folders' ? FOLDER_EDIT_ENTRIES : SHORTENED_EDIT_ENTRIES,
+        )
+      : [];
     if (form === 'folders') rolledPaths += rolled.reduce((n, e) => n + (e.count > 1 ? e.count : 0), 0);
-    const listed = form ? rolled.map((e) => (e.count === 1 ? codeSpan(e.path) : `${codeSpan(e.path)} (${formatCount(e.count)})`)) : edits.map((e) => `${codeSpan(e.path)} (${e.source})`);
+    const listed = form
+      ? rolled.map((e) => (e.count === 1 ? codeSpan(e.path) : `${codeSpan(e.path)} (${formatCount(e.count)})`))
+      : edits.map((e) => `${codeSpan(e.path)} (${e.source})`);
     out.push('', `Also edited in the session (not changed against HEAD now, or outside the repository): ${listed.join(', ')}`);
   }
   if (form === 'paths' && files.length) out.push('', '_Listed as paths only to fit the token budget; `git diff --stat` gives their line counts._');
-  if (form === 'folders' && rolledPaths > 0) out.push('', `_${formatCount(rolledPaths)} paths rolled up into folders to fit the token budget; \`git status\` lists every one._`);
+  if (form === 'folders' && rolledPaths > 0)
+    out.push('', `_${formatCount(rolledPaths)} paths rolled up into folders to fit the token budget; \`git status\` lists every one._`);
   else if (form === 'folders' && files.length) out.push('', '_Listed as paths only to fit the token budget; `git diff --stat` gives their line counts._');
   return out.join('\n');
 }

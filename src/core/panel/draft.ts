@@ -19,7 +19,10 @@ export const ExclusionsSchema = z.object({
 export type Exclusions = z.infer<typeof ExclusionsSchema>;
 
 const PanelUserRequestSchema = z.extend(UserRequestSchema, { text: z.string().check(z.minLength(1), z.maxLength(MAX_ITEM_CHARS)) });
-const PanelCommandRunSchema = z.extend(CommandRunSchema, { command: z.string().check(z.minLength(1), z.maxLength(MAX_ITEM_CHARS)), cwd: z._default(z.nullable(text(4096)), null) });
+const PanelCommandRunSchema = z.extend(CommandRunSchema, {
+  command: z.string().check(z.minLength(1), z.maxLength(MAX_ITEM_CHARS)),
+  cwd: z._default(z.nullable(text(4096)), null),
+});
 /** The request's own bound of `max_context_tokens`. */
 export const MAX_BUDGET_TOKENS = 10_000_000;
 

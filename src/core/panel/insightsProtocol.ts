@@ -12,7 +12,6 @@ const millis = () => z.nullable(natural());
 const isoTime = () => z.string().check(z.minLength(10), z.maxLength(40));
 const specialistId = () => z.string().check(z.minLength(1), z.maxLength(100));
 
-
 /** Counts of handoffs; medians in ms (null: none measured). */
 export const InsightsFiguresSchema = z.object({
   written: natural(),
@@ -69,7 +68,6 @@ export type InsightsView = z.infer<typeof InsightsViewSchema>;
 export type InsightsFigures = z.infer<typeof InsightsFiguresSchema>;
 export type WaitingHandoff = z.infer<typeof WaitingHandoffSchema>;
 
-
 export const InsightsPeriodSchema = z.enum(['all', '7d', '30d', '90d']);
 export type InsightsPeriod = z.infer<typeof InsightsPeriodSchema>;
 
@@ -85,7 +83,6 @@ export const InsightsToHostSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('runCommand'), command: InsightsCommandSchema }),
 ]);
 export type InsightsToHost = z.infer<typeof InsightsToHostSchema>;
-
 
 /** From the folder's registry; the id when it has none. */
 export const InsightsSpecialistSchema = z.object({ id: specialistId(), label: z.string().check(z.maxLength(200)), icon: z.string().check(z.maxLength(100)) });

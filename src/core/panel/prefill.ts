@@ -5,7 +5,16 @@ import type { CommandRun, Draft as SessionDraft, DraftedField, Provenance } from
 import type { Draft } from './draft';
 
 /** In the panel's order. */
-export const DRAFTED_FIELDS: readonly DraftedField[] = ['summary', 'completed', 'decisions', 'failed_approaches', 'next_steps', 'blockers', 'user_requests', 'commands_run'];
+export const DRAFTED_FIELDS: readonly DraftedField[] = [
+  'summary',
+  'completed',
+  'decisions',
+  'failed_approaches',
+  'next_steps',
+  'blockers',
+  'user_requests',
+  'commands_run',
+];
 
 /** The loss report's and the redraft banner's words for each field. */
 export const FIELD_TITLES: Record<DraftedField, string> = {
@@ -126,7 +135,9 @@ export function itemSources(form: Draft, session: SessionDraft | null, f: Drafte
     case 'user_requests':
       return session.user_requests.map((r) => describeSource({ reader: r.source, file: r.file, time: r.time }, time));
     case 'commands_run':
-      return session.commands_run.map((c: CommandRun) => [describeSource({ reader: c.source, time: c.last_at }, time), c.cwd ? `in ${c.cwd}` : null].filter(Boolean).join(' · '));
+      return session.commands_run.map((c: CommandRun) =>
+        [describeSource({ reader: c.source, time: c.last_at }, time), c.cwd ? `in ${c.cwd}` : null].filter(Boolean).join(' · '),
+      );
     default:
       return session[f].map((i) => describeSource(i.source, time));
   }

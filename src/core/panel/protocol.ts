@@ -15,7 +15,6 @@ import type { SpecialistSource } from '../specialists/registry';
 const natural = () => z.number().check(z.int(), z.nonnegative());
 const positive = () => z.number().check(z.int(), z.positive());
 
-
 export const ReadyMessageSchema = z.strictObject({ type: z.literal('ready') });
 
 /** Debounced by the webview; `revision` counts the edits. */
@@ -35,13 +34,39 @@ export const CancelModelDraftMessageSchema = z.strictObject({ type: z.literal('c
 export const VerifyMessageSchema = z.strictObject({ type: z.literal('verify'), handoff: z.string().check(z.minLength(1), z.maxLength(300)) });
 
 /** The only commands the panel may ask the host to run. */
-export const PanelCommandSchema = z.enum(['endSession', 'manageTrust', 'openFolder', 'openSettings', 'openHandoffFolder', 'initRepository', 'openGitSettings', 'copyPrompt', 'openInChat']);
+export const PanelCommandSchema = z.enum([
+  'endSession',
+  'manageTrust',
+  'openFolder',
+  'openSettings',
+  'openHandoffFolder',
+  'initRepository',
+  'openGitSettings',
+  'copyPrompt',
+  'openInChat',
+]);
 /** `handoff` (from `handedOver`) makes the command act on that handoff, not the newest; the host acts only on handoffs this panel wrote. */
-export const RunCommandMessageSchema = z.strictObject({ type: z.literal('runCommand'), command: PanelCommandSchema, handoff: z.optional(z.string().check(z.minLength(1), z.maxLength(300))) });
+export const RunCommandMessageSchema = z.strictObject({
+  type: z.literal('runCommand'),
+  command: PanelCommandSchema,
+  handoff: z.optional(z.string().check(z.minLength(1), z.maxLength(300))),
+});
 
 /** Opens the handoff this draft would write, rendered, in a preview editor. */
-export const PreviewRequestSchema = z.strictObject({ type: z.literal('request'), id: natural(), method: z.literal('preview'), draft: DraftSchema, revision: natural() });
-export const HandOverRequestSchema = z.strictObject({ type: z.literal('request'), id: natural(), method: z.literal('handOver'), draft: DraftSchema, revision: natural() });
+export const PreviewRequestSchema = z.strictObject({
+  type: z.literal('request'),
+  id: natural(),
+  method: z.literal('preview'),
+  draft: DraftSchema,
+  revision: natural(),
+});
+export const HandOverRequestSchema = z.strictObject({
+  type: z.literal('request'),
+  id: natural(),
+  method: z.literal('handOver'),
+  draft: DraftSchema,
+  revision: natural(),
+});
 
 export const RequestMessageSchema = z.discriminatedUnion('method', [PreviewRequestSchema, HandOverRequestSchema]);
 
@@ -58,7 +83,6 @@ export const WebviewToHostSchema = z.discriminatedUnion('type', [
   RequestMessageSchema,
 ]);
 export type WebviewToHost = z.infer<typeof WebviewToHostSchema>;
-
 
 export const SpecialistViewSchema = z.object({
   id: z.string(),

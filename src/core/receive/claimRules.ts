@@ -16,9 +16,17 @@ export interface ClaimRule {
 
 const FILLER = String.raw`(?:\s+(?:now|all|still|again|both|fully|are|is|were|was|have|has|had|been|successfully)){0,4}`;
 const TEST_SUBJECT = String.raw`(?:(?:unit|integration|e2e|end-to-end|golden|regression|smoke|new|existing|remaining|relevant|all|the|our|every|\d+(?:\/\d+)?|of|my|its|their)\s+){0,4}(?:tests?|specs?|test\s+suites?|suites?)`;
-const LINT_SUBJECT = String.raw`(?:\b(?:lint(?:ing|er)?|eslint|ruff(?:\s+check)?|flake8|pylint|biome|stylelint|golangci-lint|clippy|rubocop|the\s+linter)|` + '`[^`]*lint[^`]*`' + ')';
-const TYPE_SUBJECT = String.raw`(?:\b(?:type-?\s?check(?:s|ing|er)?|tsc(?:\s+--noemit)?|mypy|pyright|the\s+type\s?checker)|` + '`[^`]*(?:tsc|typecheck|type-check|mypy|pyright)[^`]*`' + ')';
-const BUILD_SUBJECT = String.raw`(?:(?:the|a|our|production|prod|release|dev|docker|webpack|esbuild|vite|extension)\s+){0,3}(?:build|compilation|bundle)|` + '`[^`]*(?:build|make|compile)[^`]*`';
+const LINT_SUBJECT =
+  String.raw`(?:\b(?:lint(?:ing|er)?|eslint|ruff(?:\s+check)?|flake8|pylint|biome|stylelint|golangci-lint|clippy|rubocop|the\s+linter)|` +
+  '`[^`]*lint[^`]*`' +
+  ')';
+const TYPE_SUBJECT =
+  String.raw`(?:\b(?:type-?\s?check(?:s|ing|er)?|tsc(?:\s+--noemit)?|mypy|pyright|the\s+type\s?checker)|` +
+  '`[^`]*(?:tsc|typecheck|type-check|mypy|pyright)[^`]*`' +
+  ')';
+const BUILD_SUBJECT =
+  String.raw`(?:(?:the|a|our|production|prod|release|dev|docker|webpack|esbuild|vite|extension)\s+){0,3}(?:build|compilation|bundle)|` +
+  '`[^`]*(?:build|make|compile)[^`]*`';
 const OK = String.raw`(?:clean(?:ly)?|pass(?:es|ed|ing)?|green|happy|ok|succeed(?:s|ed)?|exits?\s+0|exited\s+0)`;
 const ENV = String.raw`(?:staging|production|prod|preview|npm|pypi|the\s+marketplace|marketplace|vercel|netlify|fly\.io|heroku|kubernetes|k8s|the\s+cluster|live|\w+\s+(?:environment|server|cluster))`;
 
@@ -65,7 +73,9 @@ export const CLAIM_RULES: readonly ClaimRule[] = [
     kind: 'build',
     words: /buil|compil|bundle|make/,
     state: [
-      new RegExp(String.raw`(?:\b${BUILD_SUBJECT})(?:\s+(?:now|still|again|is|was|has|had|went|comes|came)){0,3}\s+(?:pass(?:es|ed|ing)?|green|succeed(?:s|ed)?|successful|clean|works|ok|fine|through|exits?\s+0|exited\s+0)\b`),
+      new RegExp(
+        String.raw`(?:\b${BUILD_SUBJECT})(?:\s+(?:now|still|again|is|was|has|had|went|comes|came)){0,3}\s+(?:pass(?:es|ed|ing)?|green|succeed(?:s|ed)?|successful|clean|works|ok|fine|through|exits?\s+0|exited\s+0)\b`,
+      ),
       /\b(?:it|everything|the\s+(?:project|app|code|extension|package|site|repo|library))\s+(?:now\s+|still\s+)?(?:builds|compiles)\b/,
       /\b(?:builds|compiles|built|compiled)\s+(?:clean(?:ly)?|fine|successfully|without\s+(?:errors?|warnings?))\b/,
       /\bsuccessful(?:ly)?\s+(?:build|compil(?:e|ed|ation))\b|\bsuccessfully\s+(?:built|compiled)\b|\bno\s+(?:build|compil(?:e|er|ation))\s+errors?\b/,

@@ -164,7 +164,11 @@ function sentenceClaims(original: string, field: ClaimField): FoundClaim[] {
     }
     if (!hit) continue;
     // The phrase as written, its list mark and enclosing quotes off ("the agent's last message: "…"").
-    const words = oneLine(written[hit.phrase]).replace(LIST_MARK, '').replace(/^["“']+|["”']+$/g, '').trim() || oneLine(original);
+    const words =
+      oneLine(written[hit.phrase])
+        .replace(LIST_MARK, '')
+        .replace(/^["“']+|["”']+$/g, '')
+        .trim() || oneLine(original);
     found.push({ kind: rule.kind, text: clipClaim(words), field, ...(rule.kind === 'fix' && hit.m[1] ? { issue: hit.m[1] } : {}) });
   }
   return found;
@@ -197,11 +201,14 @@ export function findClaims(sources: ClaimSources): FoundClaim[] {
 }
 
 /** By their first words anywhere in the line, as each linter documents its command line. */
-const LINT_COMMAND = /(?:^|[\s;&|(/])(?:eslint|ruff(?:\s+check)?|flake8|pylint|biome\s+(?:lint|check|ci)|stylelint|golangci-lint|rubocop|cargo\s+(?:\+\S+\s+)?clippy|go\s+vet)(?=\s|$)|\b(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?lint(?:[:\w-]*)?(?=\s|$)/;
+const LINT_COMMAND =
+  /(?:^|[\s;&|(/])(?:eslint|ruff(?:\s+check)?|flake8|pylint|biome\s+(?:lint|check|ci)|stylelint|golangci-lint|rubocop|cargo\s+(?:\+\S+\s+)?clippy|go\s+vet)(?=\s|$)|\b(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?lint(?:[:\w-]*)?(?=\s|$)/;
 /** Any `tsc` run counts: a tsc build type-checks too. */
-const TYPECHECK_COMMAND = /(?:^|[\s;&|(/])(?:tsc|vue-tsc|mypy|pyright|cargo\s+(?:\+\S+\s+)?check)(?=\s|$)|\b(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?(?:typecheck|type-check|check-types|types|tsc)(?:[:\w-]*)?(?=\s|$)/;
+const TYPECHECK_COMMAND =
+  /(?:^|[\s;&|(/])(?:tsc|vue-tsc|mypy|pyright|cargo\s+(?:\+\S+\s+)?check)(?=\s|$)|\b(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?(?:typecheck|type-check|check-types|types|tsc)(?:[:\w-]*)?(?=\s|$)/;
 /** Not builds, though src/core/session/commands.ts classes them `build`. */
-const TYPECHECK_ONLY = /(?:^|[\s;&|(/])(?:vue-)?tsc\b[^;&|]*--noemit\b|(?:^|[\s;&|(/])cargo\s+(?:\+\S+\s+)?check(?=\s|$)|\b(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?(?:typecheck|type-check|check-types|types|tsc)(?:[:\w-]*)?(?=\s|$)/i;
+const TYPECHECK_ONLY =
+  /(?:^|[\s;&|(/])(?:vue-)?tsc\b[^;&|]*--noemit\b|(?:^|[\s;&|(/])cargo\s+(?:\+\S+\s+)?check(?=\s|$)|\b(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?(?:typecheck|type-check|check-types|types|tsc)(?:[:\w-]*)?(?=\s|$)/i;
 
 /** `lint` and `typecheck` by the command line (of kind `build` or `other`: installing eslint is no lint run); `build` without those; the rest by kind. */
 export function commandMatches(kind: ClaimKind, c: Pick<CommandRun, 'command' | 'kind'>): boolean {
@@ -224,7 +231,15 @@ export function commandMatches(kind: ClaimKind, c: Pick<CommandRun, 'command' | 
 
 function testEvidence(t: TestRun): ClaimEvidence {
   // Runs resting on the agent's claim are no evidence (failuresAfterLastPass leaves them out): only these two bases reach here.
-  return { command: t.command, cwd: t.cwd, result: t.result, exit_code: t.exit_code, basis: t.basis === 'output' ? 'output' : 'exit code', at: t.started_at, source: t.source };
+  return {
+    command: t.command,
+    cwd: t.cwd,
+    result: t.result,
+    exit_code: t.exit_code,
+    basis: t.basis === 'output' ? 'output' : 'exit code',
+    at: t.started_at,
+    source: t.source,
+  };
 }
 
 function commandEvidence(c: CommandRun): ClaimEvidence {
@@ -258,19 +273,39 @@ function judgeFix(issue: string | undefined, commits: readonly Commit[]): Pick<C
   const subject = oneLine(commit.subject);
   return {
     verdict: 'backed',
-    evidence: { command: `${commit.sha.slice(0, 10)}${subject ? ` ${subject}` : ''}`, cwd: null, result: 'succeeded', exit_code: null, basis: 'commit', at: commit.date || null, source: 'git' },
+    evidence: {
+      command: `${commit.sha.slice(0, 10)}${subject ? ` ${subject}` : ''}`,
+      cwd: null,
+      result: 'succeeded',
+      exit_code: null,
+      basis: 'commit',
+      at: commit.date || null,
+      source: 'git',
+    },
   };
 }
 
 export function judgeClaims(found: readonly FoundClaim[], evidence: ClaimEvidenceSources): Claim[] {
   return found.map((f) => {
-    const judged = f.kind === 'tests' ? judgeTests(evidence.tests_run) : f.kind === 'fix' ? judgeFix(f.issue, evidence.commits) : judgeCommands(f.kind, evidence.commands_run);
+    const judged =
+      f.kind === 'tests'
+        ? judgeTests(evidence.tests_run)
+        : f.kind === 'fix'
+          ? judgeFix(f.issue, evidence.commits)
+          : judgeCommands(f.kind, evidence.commands_run);
     return { kind: f.kind, text: f.text, field: f.field, ...judged };
   });
 }
 
 /** Call it on the package as it will be written: the claims quote its sanitized texts. */
-export function claimsOfPackage(pkg: Pick<HandoffPackage, 'summary' | 'decisions' | 'completed' | 'user_requests' | 'tests_run' | 'commands_run' | 'commits'>): Claim[] {
-  const found = findClaims({ summary: pkg.summary, decisions: pkg.decisions.map((d) => d.text), completed: pkg.completed, user_requests: pkg.user_requests.map((u) => u.text) });
+export function claimsOfPackage(
+  pkg: Pick<HandoffPackage, 'summary' | 'decisions' | 'completed' | 'user_requests' | 'tests_run' | 'commands_run' | 'commits'>,
+): Claim[] {
+  const found = findClaims({
+    summary: pkg.summary,
+    decisions: pkg.decisions.map((d) => d.text),
+    completed: pkg.completed,
+    user_requests: pkg.user_requests.map((u) => u.text),
+  });
   return judgeClaims(found, pkg);
 }

@@ -124,7 +124,8 @@ function anchors(items: readonly HistoryItem[]): [number, number] {
 function marker(run: readonly Block[], maxTokens: number): string {
   const turns = run.filter((b) => b.item.kind === 'turn');
   const commands = run.filter((b) => b.item.kind === 'command');
-  const span = (bs: readonly Block[], noun: string) => (bs.length ? `${noun} ${formatCount(bs[0].n)}${bs.length > 1 ? `–${formatCount(bs[bs.length - 1].n)}` : ''}` : '');
+  const span = (bs: readonly Block[], noun: string) =>
+    bs.length ? `${noun} ${formatCount(bs[0].n)}${bs.length > 1 ? `–${formatCount(bs[bs.length - 1].n)}` : ''}` : '';
   const what = [turns.length ? plural(turns.length, 'turn') : '', commands.length ? plural(commands.length, 'command') : ''].filter(Boolean).join(' and ');
   const numbers = [span(turns, 'turns'), span(commands, 'commands')].filter(Boolean).join(', ');
   const times = [run.find((b) => b.item.time)?.item.time, [...run].reverse().find((b) => b.item.time)?.item.time];
@@ -169,16 +170,27 @@ function header(input: HistoryInput, total: RenderedHistory['total'], elided: Hi
     '',
     `The session's turns, commands and their results from ${from} to the handoff (${input.to}), read again from ${input.sources.length ? input.sources.map((s) => codeSpan(s)).join(', ') : 'no transcript'}: ${plural(total.turns, 'turn')}, ${plural(total.commands, 'command')}. Secrets are redacted.`,
   ];
-  if (input.package_history_file) lines.push('', `What fit-to-budget cut from the handoff itself (the uncut package) is in ${codeSpan(input.package_history_file)}.`);
+  if (input.package_history_file)
+    lines.push('', `What fit-to-budget cut from the handoff itself (the uncut package) is in ${codeSpan(input.package_history_file)}.`);
   const left: string[] = [];
   if (elided.outputs) left.push(`the output of ${plural(elided.outputs, 'command')} (${plural(elided.output_chars, 'character')}, oldest first)`);
-  if (elided.turns || elided.commands) left.push(`${[elided.turns ? plural(elided.turns, 'turn') : '', elided.commands ? plural(elided.commands, 'command') : ''].filter(Boolean).join(' and ')} in the middle (marked where they were)`);
+  if (elided.turns || elided.commands)
+    left.push(
+      `${[elided.turns ? plural(elided.turns, 'turn') : '', elided.commands ? plural(elided.commands, 'command') : ''].filter(Boolean).join(' and ')} in the middle (marked where they were)`,
+    );
   if (elided.cut_turns) left.push(`${plural(elided.cut_chars, 'character')} inside ${plural(elided.cut_turns, 'turn')} too long to keep whole`);
   if (left.length) lines.push('', `_Left out to stay within ${formatCount(maxTokens)} tokens: ${left.join('; ')}._`);
   return lines.join('\n');
 }
 
-function assemble(head: string, blocks: readonly Block[], keep: readonly boolean[], withOutput: readonly boolean[], bodies: ReadonlyMap<number, string>, maxTokens: number): string {
+function assemble(
+  head: string,
+  blocks: readonly Block[],
+  keep: readonly boolean[],
+  withOutput: readonly boolean[],
+  bodies: ReadonlyMap<number, string>,
+  maxTokens: number,
+): string {
   const parts = [head];
   let run: Block[] = [];
   const flush = () => {
@@ -229,7 +241,8 @@ function planCap(input: HistoryInput, blocks: readonly Block[], total: RenderedH
   const bodies = new Map<number, string>();
   const elided = { turns: 0, commands: 0, outputs: 0, output_chars: 0, cut_turns: 0, cut_chars: 0 };
   const markerCost = 60;
-  const headCost = counter.count(header(input, total, { turns: 1e6, commands: 1e6, outputs: 1e6, output_chars: 1e9, cut_turns: 2, cut_chars: 1e9 }, budget)).tokens + 4;
+  const headCost =
+    counter.count(header(input, total, { turns: 1e6, commands: 1e6, outputs: 1e6, output_chars: 1e9, cut_turns: 2, cut_chars: 1e9 }, budget)).tokens + 4;
   let used = headCost + blocks.reduce((s, b) => s + b.fullTokens, 0);
   // 1. Tool output first, oldest first.
   for (let i = 0; i < blocks.length && used > budget; i++) {

@@ -19,7 +19,10 @@ const list = z
 export const RecordResultRequestSchema = z.object({
   specialist: SpecialistIdSchema,
   handoffs: z.array(z.string().trim().min(1).max(300)).max(50).default([]),
-  summary: z.string().max(MAX_SUMMARY_CHARS, `must be at most ${formatCount(MAX_SUMMARY_CHARS)} characters`).default(''),
+  summary: z
+    .string()
+    .max(MAX_SUMMARY_CHARS, `must be at most ${formatCount(MAX_SUMMARY_CHARS)} characters`)
+    .default(''),
   criteria_met: z.union([z.literal('all'), z.array(z.string().trim().min(1).max(MAX_ITEM_CHARS)).max(MAX_LIST_ITEMS)]).default([]),
   next_steps: list,
   blockers: list,
@@ -41,7 +44,10 @@ export function acceptanceCriteria(handoff: ParsedHandoff): string[] {
 }
 
 /** @returns one check per criterion, and the entries of `criteria_met` that matched none (texts match case-insensitively) */
-export function matchCriteria(criteria: readonly string[], met: RecordResultRequest['criteria_met']): { checks: Array<{ criterion: string; met: boolean }>; unknown: string[] } {
+export function matchCriteria(
+  criteria: readonly string[],
+  met: RecordResultRequest['criteria_met'],
+): { checks: Array<{ criterion: string; met: boolean }>; unknown: string[] } {
   // "all" also counts inside a list (["all"]): agents send lists where the CLI sends --met all.
   if (met === 'all' || met.some((m) => m.trim().toLowerCase() === 'all')) {
     return { checks: criteria.map((criterion) => ({ criterion, met: true })), unknown: [] };

@@ -46,11 +46,13 @@ export function failuresAfterLastPass(all: readonly TestRun[]): { failures: Test
 function testReasons(tests: readonly TestRun[]): { blocking: string[]; info: string[] } {
   const { failures, lastPass } = failuresAfterLastPass(tests);
   const when = (t: TestRun): string => (t.started_at ? `at ${t.started_at}` : '(time not recorded)');
-  const blocking = failures.slice(0, MAX_FAILURES_NAMED).map((t) =>
-    lastPass
-      ? `Test ${codeSpan(t.command)} failed ${when(t)} after the last passing run (${codeSpan(lastPass.command)}); run the tests again and record a passing run.`
-      : `Test ${codeSpan(t.command)} failed ${when(t)} and no test run has passed since; fix the failure and record a passing run.`,
-  );
+  const blocking = failures
+    .slice(0, MAX_FAILURES_NAMED)
+    .map((t) =>
+      lastPass
+        ? `Test ${codeSpan(t.command)} failed ${when(t)} after the last passing run (${codeSpan(lastPass.command)}); run the tests again and record a passing run.`
+        : `Test ${codeSpan(t.command)} failed ${when(t)} and no test run has passed since; fix the failure and record a passing run.`,
+    );
   if (failures.length > MAX_FAILURES_NAMED) {
     blocking.push(`… and ${plural(failures.length - MAX_FAILURES_NAMED, 'more failing test run')}.`);
   }
@@ -71,7 +73,9 @@ export function resultStatus(input: ResultStatusInput): ResultStatusDecision {
   if (!input.matched) {
     return {
       status: 'note_only',
-      reasons: ['No handoff matches this session, so only a session note is written; no handoff status changes. Pick the handoff this work belongs to if there is one.'],
+      reasons: [
+        'No handoff matches this session, so only a session note is written; no handoff status changes. Pick the handoff this work belongs to if there is one.',
+      ],
     };
   }
   const blockers = input.blockers.map(oneLine).filter((b) => b.length > 0);

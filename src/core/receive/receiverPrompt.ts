@@ -9,7 +9,7 @@ export const RECEIVE_RULES: readonly string[] = Object.freeze([
   'Never ask the user anything the handoff or the prior handoffs already answer; ask only about what is still open.',
   'Read the prior handoffs at the end of this prompt before you act: each gives who handed over to whom, its status now, its summary, decisions and failed approaches, and the path of its file; open the file when you need its touched files, commits or tests. Handoffs dropped to fit the budget are still on disk.',
   'Check the Staleness section: where the workspace changed since the handoff was written, trust the workspace over the handoff.',
-  'The User requests are the user\'s own words, verbatim: where the summary or the next steps disagree with them, the latest request wins.',
+  "The User requests are the user's own words, verbatim: where the summary or the next steps disagree with them, the latest request wins.",
   'Write your deliverable to the path given as run.handoff_path in the Run Context, and do not edit handoff files written by earlier agents.',
   'Hand back when the return condition is met, and say in your deliverable whether it was.',
 ]);

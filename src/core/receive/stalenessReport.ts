@@ -252,7 +252,9 @@ export function stalenessLines(r: StalenessReport, maxListed = STALENESS_LINE_IT
   }
   const missing = r.missingPaths ?? [];
   if (missing.length > 0) {
-    findings.push(`${plural(missing.length, 'path')} it names no longer ${missing.length === 1 ? 'exists' : 'exist'}: ${listed(missing.map(shownPath), max, 0)}`);
+    findings.push(
+      `${plural(missing.length, 'path')} it names no longer ${missing.length === 1 ? 'exists' : 'exist'}: ${listed(missing.map(shownPath), max, 0)}`,
+    );
   }
   if (r.diffChanged === true && !headMoved) {
     findings.push(

@@ -136,7 +136,8 @@ export function judgeRecheck(input: RecheckInput): Recheck {
   const now = input.now ? { exit_code: input.now.exit_code, timed_out: input.now.timed_out, duration_ms: Math.max(0, input.now.duration_ms) } : null;
   const out = (verdict: RecheckVerdict, reason: string): Recheck => ({ ...base, now, verdict, reason: reason.slice(0, 2000) });
   if (input.missing) return out('unverifiable', `${at}; cannot be re-run here: ${input.missing}`);
-  if (!input.now) return out('not_run', input.cancelled ? `${at}; not re-run: the verification was cancelled` : `${at}; not re-run (re-running needs the user's consent)`);
+  if (!input.now)
+    return out('not_run', input.cancelled ? `${at}; not re-run: the verification was cancelled` : `${at}; not re-run (re-running needs the user's consent)`);
   const code = input.now.exit_code;
   if (input.now.error) return out('unverifiable', `${at}; could not be started now: ${input.now.error}`);
   if (input.cancelled) return out('unverifiable', `${at}; cancelled before it finished`);
@@ -195,7 +196,12 @@ export function verificationLine(v: Verification): string {
   return line;
 }
 
-const VERDICT_MARK: Record<RecheckVerdict, string> = { verified: '✅ verified', contradicted: '❌ contradicted', unverifiable: '❔ unverifiable', not_run: '⏸️ not run' };
+const VERDICT_MARK: Record<RecheckVerdict, string> = {
+  verified: '✅ verified',
+  contradicted: '❌ contradicted',
+  unverifiable: '❔ unverifiable',
+  not_run: '⏸️ not run',
+};
 
 function seconds(ms: number): string {
   return `${(Math.round(ms / 100) / 10).toFixed(1)} s`;

@@ -124,7 +124,8 @@ export function findXmlSecrets(text: string): Finding[] {
 }
 
 /** PostgreSQL `PASSWORD '…'`, MySQL and Oracle `IDENTIFIED BY '…'`. */
-const SQL_PASSWORD = /\b(?:PASSWORD|IDENTIFIED[ \t]{1,4}(?:WITH[ \t]{1,4}[A-Za-z_]{1,40}[ \t]{1,4})?BY)[ \t]{1,4}(?:'([^'\r\n]{1,4096})'|"([^"\r\n]{1,4096})")/gi;
+const SQL_PASSWORD =
+  /\b(?:PASSWORD|IDENTIFIED[ \t]{1,4}(?:WITH[ \t]{1,4}[A-Za-z_]{1,40}[ \t]{1,4})?BY)[ \t]{1,4}(?:'([^'\r\n]{1,4096})'|"([^"\r\n]{1,4096})")/gi;
 
 export function findSqlPasswords(text: string): Finding[] {
   const out: Finding[] = [];
@@ -154,7 +155,7 @@ export function findNetrcPasswords(text: string): Finding[] {
   for (const m of text.matchAll(NETRC)) {
     const hit = valueOf(m, 1);
     if (!hit || notASecret(hit.value) || NETRC_NOT_A_VALUE.test(hit.value) || m[0].includes('[REDACTED')) continue;
-      // Without `login`, a lower-case word is prose ("the machine learning password reset").
+    // Without `login`, a lower-case word is prose ("the machine learning password reset").
     if (!/\blogin\b/.test(m[0]) && /^[a-z]{1,16}$/.test(hit.value)) continue;
     out.push({ start: hit.start, end: hit.end, kind: 'secret-assignment', priority: 2 });
   }
@@ -178,7 +179,13 @@ export function findPgpassPasswords(text: string): Finding[] {
     const [, host, , db, user, value] = m;
     if (/^[0-9]+$/.test(host) || /^[0-9]+$/.test(db) || /^[0-9]+$/.test(user) || m[0].includes('[REDACTED')) continue;
     // Pieces of a MAC or IPv6 address, wildcards, short numbers and placeholders are not passwords.
-    if (notASecret(value) || !/[A-Za-z0-9]/.test(value) || (/^[0-9a-f:]{1,64}$/i.test(value) && value.split(':').every((piece) => piece.length <= 4)) || /^[0-9]{1,6}$/.test(value)) continue;
+    if (
+      notASecret(value) ||
+      !/[A-Za-z0-9]/.test(value) ||
+      (/^[0-9a-f:]{1,64}$/i.test(value) && value.split(':').every((piece) => piece.length <= 4)) ||
+      /^[0-9]{1,6}$/.test(value)
+    )
+      continue;
     const end = (m.index ?? 0) + m[0].length;
     out.push({ start: end - value.length, end, kind: 'secret-assignment', priority: 2 });
   }
@@ -192,7 +199,12 @@ const PROSE_SECRET =
 /** Random-looking, and no URL, path or identifier made of words; after a key naming a secret, a hex string or UUID counts too. */
 function looksLikeProseSecret(value: string, named: boolean): boolean {
   if (value.length < 16 || !/[A-Za-z]/.test(value) || !/[0-9]/.test(value) || isPlaceholder(value)) return false;
-  if (/:\/\//.test(value) || (/^[A-Z][A-Z0-9_]{0,8000}$/.test(value) && value.includes('_')) || /^(?:~|\.{1,2})?\/[\w.@-]{1,200}\/[\w.@/-]{0,8000}$/.test(value)) return false;
+  if (
+    /:\/\//.test(value) ||
+    (/^[A-Z][A-Z0-9_]{0,8000}$/.test(value) && value.includes('_')) ||
+    /^(?:~|\.{1,2})?\/[\w.@-]{1,200}\/[\w.@/-]{0,8000}$/.test(value)
+  )
+    return false;
   // Short lower-case words joined by `_` are a name; a dotted name is code unless a part is random (`SG.<id>.<secret>`).
   const words = (part: string) => /^[a-z0-9_]{0,8192}$/.test(part) && part.includes('_') && part.split('_').every((w) => w.length <= 15);
   if (words(value)) return false;

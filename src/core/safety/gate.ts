@@ -78,7 +78,10 @@ const FRONTMATTER = /^---\r?\n([\s\S]*?)\r?\n---(?=\r?\n|$)/;
 const FRONTMATTER_LINE = /^(\s*(?:-\s+)?(?:[A-Za-z0-9_.-]+:(?:\s+|$))?)(.*)$/;
 
 /** Each value scanned alone (`secret-assignment: 2` in `redactions` is no assignment) and double-quoted if changed; a `\u{…}` escape is not YAML, so invisible characters are removed. */
-async function sanitizeFrontmatter(block: string, known: KnownSecrets): Promise<{ text: string; found: Record<string, number>; invisible: number; notes: string[]; secrets: Map<string, string> }> {
+async function sanitizeFrontmatter(
+  block: string,
+  known: KnownSecrets,
+): Promise<{ text: string; found: Record<string, number>; invisible: number; notes: string[]; secrets: Map<string, string> }> {
   const lines = block.split('\n').map((l) => FRONTMATTER_LINE.exec(l) ?? ['', '', l]);
   // Keys are scanned too: a line of a block scalar may look like a key.
   let invisible = 0;
@@ -102,7 +105,8 @@ const total = (found: Record<string, number>): number => Object.values(found).re
 
 /** The frontmatter is scanned value by value, the rest as one text; a secret found in either, or in `known`, is redacted in both. Never throws. */
 export async function sanitizeText(text: string, mode: InvisibleMode = 'escape', known?: KnownSecrets): Promise<GateResult> {
-  if (mode === 'escape' && isSanitized(text) && !(known && recurrences(text, known).length > 0)) return { text, found: {}, invisible: 0, notes: [], secrets: new Map(known ?? []) };
+  if (mode === 'escape' && isSanitized(text) && !(known && recurrences(text, known).length > 0))
+    return { text, found: {}, invisible: 0, notes: [], secrets: new Map(known ?? []) };
   const fm = FRONTMATTER.exec(text);
   const body = fm ? text.slice(fm[0].length) : text;
   let r = await redactSecrets(mode === 'strip' ? stripInvisible(body).text : body, { known });
@@ -130,7 +134,13 @@ export async function sanitizeText(text: string, mode: InvisibleMode = 'escape',
   }
   for (const [k, c] of Object.entries(head?.found ?? {})) found[k] = (found[k] ?? 0) + c;
   const joined = head ? `---\n${head.text}\n---${n.text}` : n.text;
-  return { text: remember(joined), found, invisible: n.count + (head?.invisible ?? 0), notes: [...(head?.notes ?? []), ...r.notes.filter((x) => !head?.notes.includes(x))], secrets };
+  return {
+    text: remember(joined),
+    found,
+    invisible: n.count + (head?.invisible ?? 0),
+    notes: [...(head?.notes ?? []), ...r.notes.filter((x) => !head?.notes.includes(x))],
+    secrets,
+  };
 }
 
 /** Every string, keys included, in one batch. JSON text is never redacted as text: a marker replacing an unquoted value would break it. */
@@ -170,7 +180,11 @@ export async function sanitizedJson(value: unknown): Promise<Sanitized> {
   return remember(JSON.stringify(await sanitizeValue(value)));
 }
 
-export async function sanitizeTexts(texts: readonly string[], mode: InvisibleMode = 'escape', known?: KnownSecrets): Promise<{ texts: Sanitized[]; found: Record<string, number>; invisible: number; notes: string[]; secrets: Map<string, string> }> {
+export async function sanitizeTexts(
+  texts: readonly string[],
+  mode: InvisibleMode = 'escape',
+  known?: KnownSecrets,
+): Promise<{ texts: Sanitized[]; found: Record<string, number>; invisible: number; notes: string[]; secrets: Map<string, string> }> {
   const r = await redactTexts(texts, { known });
   let invisible = 0;
   const out = r.texts.map((t) => {
@@ -234,11 +248,15 @@ export class GateTally {
     const out = this.notes.map((n) => `WARNING: ${n}`);
     const secrets = Object.values(this.found).reduce((a, b) => a + b, 0);
     if (secrets > 0) {
-      const kinds = Object.entries(this.found).map(([k, n]) => `${k} ×${n}`).join(', ');
+      const kinds = Object.entries(this.found)
+        .map(([k, n]) => `${k} ×${n}`)
+        .join(', ');
       out.push(`WARNING: the final check of ${what} redacted ${secrets} more secret${secrets === 1 ? '' : 's'} (${kinds}) before writing`);
     }
     if (this.invisible > 0) {
-      out.push(`WARNING: ${this.invisible} invisible or control character${this.invisible === 1 ? ' was' : 's were'} written in ${what} as visible \\u{…} escapes (in the diff excerpt or a file name)`);
+      out.push(
+        `WARNING: ${this.invisible} invisible or control character${this.invisible === 1 ? ' was' : 's were'} written in ${what} as visible \\u{…} escapes (in the diff excerpt or a file name)`,
+      );
     }
     return out;
   }

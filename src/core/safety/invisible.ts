@@ -3,10 +3,13 @@
  * control characters but tab, LF and CR (an ESC would reach a terminal). Kept: ZWJ between emoji, subdivision-flag tags.
  */
 // eslint-disable-next-line no-control-regex
-export const INVISIBLE_PATTERN = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u200b-\u200d\u2060\ufeff\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|[\u{e0000}-\u{e007f}]+/gu;
+export const INVISIBLE_PATTERN =
+  /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u200b-\u200d\u2060\ufeff\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|[\u{e0000}-\u{e007f}]+/gu;
 
 /** The RGI emoji tag sequences (subdivision flags), kept whole: 🏴 + tag letters + cancel tag. */
-const RGI_TAG_SEQUENCES = new Set(['gbeng', 'gbsct', 'gbwls'].map((s) => [...s].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('') + String.fromCodePoint(0xe007f)));
+const RGI_TAG_SEQUENCES = new Set(
+  ['gbeng', 'gbsct', 'gbwls'].map((s) => [...s].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('') + String.fromCodePoint(0xe007f)),
+);
 
 const EMOJI_BEFORE_ZWJ = /[\p{Extended_Pictographic}\p{Emoji_Modifier}]/u;
 const EMOJI_AFTER_ZWJ = /\p{Extended_Pictographic}/u;

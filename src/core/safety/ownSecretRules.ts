@@ -2,7 +2,8 @@
 import type { Finding } from './secretKinds';
 
 /** Compact JWS: the signature is optional (an unsigned `alg: none` token ends with a dot). */
-export const JWT_PATTERN = /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,4000}={0,2}\.eyJ[A-Za-z0-9_-]{8,20000}={0,2}\.(?:[A-Za-z0-9_-]{8,4000}={0,2})?(?![A-Za-z0-9_=-])/g;
+export const JWT_PATTERN =
+  /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,4000}={0,2}\.eyJ[A-Za-z0-9_-]{8,20000}={0,2}\.(?:[A-Za-z0-9_-]{8,4000}={0,2})?(?![A-Za-z0-9_=-])/g;
 
 /** Only tokens whose header decodes to a JSON object with `alg`. */
 export function findJwts(text: string): Finding[] {
@@ -81,7 +82,8 @@ export function findPemBlocks(text: string): Finding[] {
 }
 
 /** The id's finding runs into the PEM block after it, so the two merge into one `private-key`. */
-const GCP_KEY_ID = /"private_key_id\\?"[ \t]{0,4}:[ \t]{0,4}\\?"([a-f0-9]{40})\\?"[ \t]{0,4},(?:[ \t\r\n]|\\[nrt]){0,40}\\?"private_key\\?"[ \t]{0,4}:[ \t]{0,4}\\?"(?=-----BEGIN)/g;
+const GCP_KEY_ID =
+  /"private_key_id\\?"[ \t]{0,4}:[ \t]{0,4}\\?"([a-f0-9]{40})\\?"[ \t]{0,4},(?:[ \t\r\n]|\\[nrt]){0,40}\\?"private_key\\?"[ \t]{0,4}:[ \t]{0,4}\\?"(?=-----BEGIN)/g;
 
 export function findGcpKeyIds(text: string): Finding[] {
   const out: Finding[] = [];
@@ -94,26 +96,207 @@ export function findGcpKeyIds(text: string): Finding[] {
 
 /** A whole word of the key (not `max_context_tokens`, `tokenizer`), in a key not ending in {@link NOT_A_SECRET_SUFFIX}. */
 const SECRET_WORDS = new Set([
-  'secret', 'token', 'password', 'passwd', 'pwd', 'passphrase', 'auth', 'credential', 'credentials', 'apikey', 'privatekey', 'accesskey', 'clientsecret',
-  'pgpassword', 'authtoken', 'apitoken', 'accesstoken', 'secretkey',
+  'secret',
+  'token',
+  'password',
+  'passwd',
+  'pwd',
+  'passphrase',
+  'auth',
+  'credential',
+  'credentials',
+  'apikey',
+  'privatekey',
+  'accesskey',
+  'clientsecret',
+  'pgpassword',
+  'authtoken',
+  'apitoken',
+  'accesstoken',
+  'secretkey',
 ]);
-const SECRET_PAIRS = new Set(['api key', 'private key', 'access key', 'client secret', 'account key', 'client key', 'signing key', 'encryption key', 'master key', 'shared key']);
+const SECRET_PAIRS = new Set([
+  'api key',
+  'private key',
+  'access key',
+  'client secret',
+  'account key',
+  'client key',
+  'signing key',
+  'encryption key',
+  'master key',
+  'shared key',
+]);
 /** Last words of a key about the secret, not the secret: `TOKEN_TYPE`, `PASSWORD_FILE`, `SECRET_NAME` … */
 const NOT_A_SECRET_SUFFIX = new Set([
-  'type', 'types', 'kind', 'name', 'names', 'id', 'ids', 'file', 'files', 'path', 'dir', 'url', 'uri', 'endpoint', 'header', 'field', 'env', 'var',
-  'length', 'len', 'size', 'count', 'limit', 'min', 'max', 'ttl', 'expiry', 'expires', 'expiration', 'lifetime', 'timeout', 'prefix', 'suffix', 'format',
-  'hint', 'policy', 'rules', 'regex', 'pattern', 'enabled', 'disabled', 'required', 'mode', 'source', 'provider', 'label', 'help', 'description', 'placeholder',
-  'hash', 'algorithm', 'alg', 'version', 'location', 'store', 'manager', 'reset', 'changed', 'updated', 'created', 'at', 'arn', 'ref',
-  'stdin', 'prompt', 'command', 'cmd', 'helper', 'method', 'methods', 'scheme', 'flow', 'strategy', 'service', 'server', 'host', 'domain', 'user', 'username',
-  'email', 'mechanism', 'plugin', 'realm', 'audience', 'issuer', 'scope', 'scopes', 'status', 'state', 'error', 'errors',
-  'seconds', 'secs', 'sec', 'ms', 'minutes', 'mins', 'hours', 'days', 'duration', 'interval', 'rotation', 'period', 'window', 'retries', 'attempts', 'threshold',
+  'type',
+  'types',
+  'kind',
+  'name',
+  'names',
+  'id',
+  'ids',
+  'file',
+  'files',
+  'path',
+  'dir',
+  'url',
+  'uri',
+  'endpoint',
+  'header',
+  'field',
+  'env',
+  'var',
+  'length',
+  'len',
+  'size',
+  'count',
+  'limit',
+  'min',
+  'max',
+  'ttl',
+  'expiry',
+  'expires',
+  'expiration',
+  'lifetime',
+  'timeout',
+  'prefix',
+  'suffix',
+  'format',
+  'hint',
+  'policy',
+  'rules',
+  'regex',
+  'pattern',
+  'enabled',
+  'disabled',
+  'required',
+  'mode',
+  'source',
+  'provider',
+  'label',
+  'help',
+  'description',
+  'placeholder',
+  'hash',
+  'algorithm',
+  'alg',
+  'version',
+  'location',
+  'store',
+  'manager',
+  'reset',
+  'changed',
+  'updated',
+  'created',
+  'at',
+  'arn',
+  'ref',
+  'stdin',
+  'prompt',
+  'command',
+  'cmd',
+  'helper',
+  'method',
+  'methods',
+  'scheme',
+  'flow',
+  'strategy',
+  'service',
+  'server',
+  'host',
+  'domain',
+  'user',
+  'username',
+  'email',
+  'mechanism',
+  'plugin',
+  'realm',
+  'audience',
+  'issuer',
+  'scope',
+  'scopes',
+  'status',
+  'state',
+  'error',
+  'errors',
+  'seconds',
+  'secs',
+  'sec',
+  'ms',
+  'minutes',
+  'mins',
+  'hours',
+  'days',
+  'duration',
+  'interval',
+  'rotation',
+  'period',
+  'window',
+  'retries',
+  'attempts',
+  'threshold',
 ]);
 
 const PLACEHOLDER_WORDS = new Set([
-  'changeme', 'change_me', 'change-me', 'changeit', 'placeholder', 'example', 'dummy', 'sample', 'fake', 'test', 'todo', 'tbd', 'none', 'null', 'nil',
-  'undefined', 'true', 'false', 'yes', 'no', 'secret', 'password', 'passwd', 'token', 'redacted', 'hidden', 'masked', 'empty', 'required', 'optional',
-  'string', 'bearer', 'basic', 'xxx', 'your_token', 'your_secret', 'your_password', 'your_api_key', 'your-api-key', 'my_secret', 'mysecret', 'mypassword',
-  'pass', 'pwd', 'x-oauth-basic', 'apikey', 'api_key', 'api-key', 'key', 'credentials', 'auth', 'value', 'str', 'int', 'bool', 'object', 'any', 'bytes',
+  'changeme',
+  'change_me',
+  'change-me',
+  'changeit',
+  'placeholder',
+  'example',
+  'dummy',
+  'sample',
+  'fake',
+  'test',
+  'todo',
+  'tbd',
+  'none',
+  'null',
+  'nil',
+  'undefined',
+  'true',
+  'false',
+  'yes',
+  'no',
+  'secret',
+  'password',
+  'passwd',
+  'token',
+  'redacted',
+  'hidden',
+  'masked',
+  'empty',
+  'required',
+  'optional',
+  'string',
+  'bearer',
+  'basic',
+  'xxx',
+  'your_token',
+  'your_secret',
+  'your_password',
+  'your_api_key',
+  'your-api-key',
+  'my_secret',
+  'mysecret',
+  'mypassword',
+  'pass',
+  'pwd',
+  'x-oauth-basic',
+  'apikey',
+  'api_key',
+  'api-key',
+  'key',
+  'credentials',
+  'auth',
+  'value',
+  'str',
+  'int',
+  'bool',
+  'object',
+  'any',
+  'bytes',
 ]);
 
 /** Also an earlier `[REDACTED:…]` marker and AWS's documented example keys (they contain `EXAMPLE`). */
@@ -149,7 +332,8 @@ function isCodeLike(value: string): boolean {
   if (/^\/.*\/[dgimsuvy]*$/.test(value) && /[\^$\\[\]()|?*+{}]/.test(value)) return true;
   if (/^(?:~|\.{1,2})?\/[\w.@-]+(?:\/[\w.@-]+)+\/?$/.test(value) || /^\.{1,2}\/[\w.@-]+$/.test(value)) return true;
   if (/^#[0-9a-fA-F]{3,8}$/.test(value)) return true;
-  if (/^(?:new|readonly|await|async|function|require|import|this|self|const|let|var|return|typeof|keyof|static|public|private|protected)$/.test(value)) return true;
+  if (/^(?:new|readonly|await|async|function|require|import|this|self|const|let|var|return|typeof|keyof|static|public|private|protected)$/.test(value))
+    return true;
   return /[()]/.test(value) || /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\[[^\]]*\])+$/.test(value) || /^(?:process\.env|os\.environ|env\.|ENV\[)/.test(value);
 }
 
@@ -198,7 +382,11 @@ interface ValueAt {
 /** `run` is the last unquoted value read: a key inside it (`TOKEN=a?key=b…`) is not read again, so the work stays linear. */
 function readValue(text: string, pos: number, run: { start: number; end: number }): ValueAt | undefined {
   const c = text[pos];
-  for (const [re, quote] of [[DQ_VALUE, 1], [SQ_VALUE, 1], [ESCAPED_DQ_VALUE, 2]] as const) {
+  for (const [re, quote] of [
+    [DQ_VALUE, 1],
+    [SQ_VALUE, 1],
+    [ESCAPED_DQ_VALUE, 2],
+  ] as const) {
     if ((quote === 2 ? c === '\\' : c === re.source[0]) === false) continue;
     re.lastIndex = pos;
     const m = re.exec(text);
@@ -214,7 +402,26 @@ function readValue(text: string, pos: number, run: { start: number; end: number 
 }
 
 /** Such a key's value counts only when it looks random: how unknown providers' keys are still caught. */
-const WEAK_SECRET_WORDS = new Set(['key', 'keys', 'sig', 'signature', 'salt', 'seed', 'cookie', 'session', 'sid', 'dsn', 'hmac', 'pat', 'cred', 'creds', 'pin', 'license', 'bearer', 'jwt']);
+const WEAK_SECRET_WORDS = new Set([
+  'key',
+  'keys',
+  'sig',
+  'signature',
+  'salt',
+  'seed',
+  'cookie',
+  'session',
+  'sid',
+  'dsn',
+  'hmac',
+  'pat',
+  'cred',
+  'creds',
+  'pin',
+  'license',
+  'bearer',
+  'jwt',
+]);
 const SECRET_SUBSTRING = /secret|token|passw|apikey|auth(?!or)|credential|privkey/i;
 
 export function isWeakSecretKey(key: string): boolean {

@@ -11,7 +11,8 @@ const MAX_RECURRING_CHARS = 4096;
 
 /** Plain words (`thisismypassword`) are redacted where found, not in every sentence: one line with a digit, symbol or inner capital. */
 export function isRecurringValue(value: string): boolean {
-  if (value.length < MIN_RECURRING_CHARS || value.length > MAX_RECURRING_CHARS || /[\r\n]/.test(value) || value.includes('\0') || value.includes('[REDACTED')) return false;
+  if (value.length < MIN_RECURRING_CHARS || value.length > MAX_RECURRING_CHARS || /[\r\n]/.test(value) || value.includes('\0') || value.includes('[REDACTED'))
+    return false;
   const word = value.replace(/\s+/g, '');
   if (!/[A-Za-z0-9]/.test(word)) return false;
   return /[0-9]/.test(word) || /[^A-Za-z]/.test(word) || (/[a-z]/.test(word) && /[A-Z]/.test(word.slice(1)));
@@ -23,7 +24,11 @@ const isRandomPart = (part: string): boolean => /[0-9]/.test(part) && /[A-Za-z]/
 /** Without quotes; a block's lines without spaces; the random-looking parts of `Bearer <token>` or `user:password`. */
 function valuesOf(found: string): string[] {
   const t = found.trim().replace(/^(["'`])([\s\S]*)\1$/, '$2');
-  if (/[\r\n]/.test(t)) return t.split(/\r\n|\r|\n/).map((l) => l.trim()).filter((l) => !/\s/.test(l));
+  if (/[\r\n]/.test(t))
+    return t
+      .split(/\r\n|\r|\n/)
+      .map((l) => l.trim())
+      .filter((l) => !/\s/.test(l));
   const parts = /\s/.test(t) ? t.split(/\s+/) : (/^([^\s:]+):(\S+)$/.exec(t)?.slice(1) ?? []);
   return [t, ...parts.filter(isRandomPart)];
 }
@@ -148,7 +153,8 @@ export function recurrences(text: string, known: KnownSecrets): Finding[] {
   for (const m of text.matchAll(ELLIPSIS)) {
     const from = m.index + m[0].length;
     let stop = from;
-    while (stop < text.length && stop - from < MAX_RECURRING_CHARS && !isSpace(text.charCodeAt(stop)) && text[stop] !== '…' && !text.startsWith('...', stop)) stop++;
+    while (stop < text.length && stop - from < MAX_RECURRING_CHARS && !isSpace(text.charCodeAt(stop)) && text[stop] !== '…' && !text.startsWith('...', stop))
+      stop++;
     for (let end = stop; end >= from + MIN_RECURRING_CHARS; end--) {
       if (!mayEnd(text, end)) continue;
       const tail = text.slice(from, end);

@@ -79,7 +79,10 @@ async function findSecrets(text: string, notes: string[], options: RedactOptions
       theirs = await secretlintFindings(chunk, json, options.extraRules, notes);
     } catch (err) {
       // Our own rules still apply.
-      if (!crashed) notes.push(`the secretlint scan failed (${(err as Error)?.message ?? String(err)}); only our own rules (JWT, PEM blocks, assignments, command lines, URLs, provider tokens) were applied to that text`);
+      if (!crashed)
+        notes.push(
+          `the secretlint scan failed (${(err as Error)?.message ?? String(err)}); only our own rules (JWT, PEM blocks, assignments, command lines, URLs, provider tokens) were applied to that text`,
+        );
       crashed = true;
     }
     for (const f of [...theirs, ...ours]) findings.push({ ...f, start: f.start + offset, end: f.end + offset });
@@ -206,7 +209,9 @@ export async function redactTexts(texts: readonly string[], options: RedactOptio
         });
       }
     } catch (err) {
-      batchNotes.push(`the secret scan failed (${(err as Error)?.message ?? String(err)}); ${members.length === 1 ? 'the text was' : 'the texts were'} left as ${members.length === 1 ? 'it was' : 'they were'}`);
+      batchNotes.push(
+        `the secret scan failed (${(err as Error)?.message ?? String(err)}); ${members.length === 1 ? 'the text was' : 'the texts were'} left as ${members.length === 1 ? 'it was' : 'they were'}`,
+      );
     } finally {
       addNotes(batchNotes);
     }

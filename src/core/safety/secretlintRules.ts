@@ -43,7 +43,12 @@ type LintMessage = Awaited<ReturnType<typeof LintSource>>['messages'][number];
  * secret keys, `x-oauth-basic`) is corrected from the message data.
  * @throws when secretlint itself cannot load or run
  */
-export async function secretlintFindings(content: string, json: boolean, extraRules: readonly SecretlintRuleEntry[] | undefined, notes: string[]): Promise<Finding[]> {
+export async function secretlintFindings(
+  content: string,
+  json: boolean,
+  extraRules: readonly SecretlintRuleEntry[] | undefined,
+  notes: string[],
+): Promise<Finding[]> {
   const loaded = await secretlint();
   const rules = extraRules?.length ? [...loaded.config.rules, ...extraRules] : loaded.config.rules;
   const lint = async (only: typeof rules): Promise<LintMessage[]> =>

@@ -5,7 +5,8 @@ import { NOT_A_STATEMENT } from '../receive/claimRules';
 /** Words before a failure that say there is none ("no tests fail", "none of the tests failed"). */
 const NONE_FAILED = /\b(?:no|not|none|never|zero|without)\b|n['’]t\b/;
 
-const FAILED = /\b(?:\d+\s+(?:tests?\s+|specs?\s+)?fail(?:s|ed|ing|ures?)\b|(?:tests?|specs?|suite)\s+(?:are\s+|is\s+)?(?:still\s+)?(?:fail(?:s|ed|ing)?|broken|red)\b)/i;
+const FAILED =
+  /\b(?:\d+\s+(?:tests?\s+|specs?\s+)?fail(?:s|ed|ing|ures?)\b|(?:tests?|specs?|suite)\s+(?:are\s+|is\s+)?(?:still\s+)?(?:fail(?:s|ed|ing)?|broken|red)\b)/i;
 
 /** `failed` when a failure is stated and not negated, else `passed` on a tests-pass claim. `text`: the agent's words after the run. */
 export function claimedTestResult(text: string): 'passed' | 'failed' | undefined {

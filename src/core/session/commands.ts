@@ -11,7 +11,12 @@ const QUOTING = /['"\\`#]|\$\(|<</;
 function segments(command: string): string[] {
   const parsed = QUOTING.test(command) && /[|;&\n]/.test(command) ? simpleCommands(command) : undefined;
   return (parsed ?? command.split(/&&|\|\||[;|\n]|\s&(?=\s|$)/))
-    .map((s) => s.trim().replace(/^[({]+\s*/, '').replace(/\s*[)}]+$/, ''))
+    .map((s) =>
+      s
+        .trim()
+        .replace(/^[({]+\s*/, '')
+        .replace(/\s*[)}]+$/, ''),
+    )
     .filter(Boolean);
 }
 
@@ -47,7 +52,10 @@ const RULES: Array<[RegExp, CommandKind | 'read_only' | 'neutral']> = [
   [/^(?:flyway|liquibase)\s+(?:\S+\s+)*(?:migrate|update|repair|baseline|undo)\b/, 'migration'],
   [/^drizzle-kit\s+(?:migrate|push|generate)\b/, 'migration'],
   [/^(?:goose|dbmate|migrate)\s+(?:\S+\s+)*(?:up|down|migrate|redo)\b/, 'migration'],
-  [/^(?:php\s+artisan\s+migrate|mix\s+ecto\.(?:migrate|rollback)|dotnet\s+ef\s+(?:database\s+update|migrations\s+add)|diesel\s+migration|sqlx\s+migrate|supabase\s+(?:db\s+(?:push|reset)|migration))\b/, 'migration'],
+  [
+    /^(?:php\s+artisan\s+migrate|mix\s+ecto\.(?:migrate|rollback)|dotnet\s+ef\s+(?:database\s+update|migrations\s+add)|diesel\s+migration|sqlx\s+migrate|supabase\s+(?:db\s+(?:push|reset)|migration))\b/,
+    'migration',
+  ],
   [new RegExp(String.raw`^${SCRIPT}(?:deploy|release|publish)[\w:.-]*`), 'deploy'],
   [/^vercel(?:\s+(?:deploy|--prod|-p|promote)\b|\s*$)/, 'deploy'],
   [/^(?:netlify|fly|flyctl|serverless|sls|cdk|sam|firebase|eb|wrangler|railway|render)\s+(?:\S+\s+)*?(?:deploy|publish|up)\b/, 'deploy'],
@@ -56,25 +64,52 @@ const RULES: Array<[RegExp, CommandKind | 'read_only' | 'neutral']> = [
   [/^helm\s+(?:upgrade|install|uninstall|rollback)\b/, 'deploy'],
   [/^pulumi\s+(?:up|destroy)\b/, 'deploy'],
   [/^gcloud\s+(?:\S+\s+)*deploy\b|^az\s+(?:\S+\s+)*deploy\b|^heroku\s+(?:container:release|releases:rollback)\b|^ansible-playbook\b/, 'deploy'],
-  [/^(?:docker|podman)\s+push\b|^(?:npm|pnpm|yarn)\s+publish\b|^cargo\s+publish\b|^twine\s+upload\b|^gh\s+release\s+create\b|^gem\s+push\b|^(?:vsce|ovsx)\s+publish\b/, 'deploy'],
+  [
+    /^(?:docker|podman)\s+push\b|^(?:npm|pnpm|yarn)\s+publish\b|^cargo\s+publish\b|^twine\s+upload\b|^gh\s+release\s+create\b|^gem\s+push\b|^(?:vsce|ovsx)\s+publish\b/,
+    'deploy',
+  ],
   [/^(?:npm|pnpm|yarn|bun)\s+(?:install|i|add|ci|remove|rm|uninstall|un|update|upgrade|up|link)\b|^yarn\s*$/, 'install'],
-  [/^(?:pip[\d.]*|uv\s+pip|pipx|pipenv|conda|mamba)\s+(?:install|uninstall|sync)\b|^uv\s+(?:add|remove|sync|lock)\b|^poetry\s+(?:add|remove|install|update|lock)\b|^pdm\s+(?:add|install|sync)\b/, 'install'],
+  [
+    /^(?:pip[\d.]*|uv\s+pip|pipx|pipenv|conda|mamba)\s+(?:install|uninstall|sync)\b|^uv\s+(?:add|remove|sync|lock)\b|^poetry\s+(?:add|remove|install|update|lock)\b|^pdm\s+(?:add|install|sync)\b/,
+    'install',
+  ],
   [/^cargo\s+(?:add|remove|install|update)\b|^go\s+(?:get|mod\s+(?:tidy|download|vendor))\b/, 'install'],
-  [/^(?:gem\s+install|bundle(?:\s+(?:install|add|update))?\s*$|bundle\s+(?:install|add|update)\b|composer\s+(?:install|require|update|remove)|mix\s+deps\.get|dotnet\s+(?:add\s+\S+\s+package|restore)|deno\s+(?:install|add)|swift\s+package\s+resolve)\b/, 'install'],
-  [/^(?:apt|apt-get|dnf|yum|zypper|brew|port|choco|winget|scoop)\s+(?:-\S+\s+)*(?:install|remove|purge|upgrade|update|reinstall)\b|^apk\s+(?:add|del)\b|^pacman\s+-S/, 'install'],
+  [
+    /^(?:gem\s+install|bundle(?:\s+(?:install|add|update))?\s*$|bundle\s+(?:install|add|update)\b|composer\s+(?:install|require|update|remove)|mix\s+deps\.get|dotnet\s+(?:add\s+\S+\s+package|restore)|deno\s+(?:install|add)|swift\s+package\s+resolve)\b/,
+    'install',
+  ],
+  [
+    /^(?:apt|apt-get|dnf|yum|zypper|brew|port|choco|winget|scoop)\s+(?:-\S+\s+)*(?:install|remove|purge|upgrade|update|reinstall)\b|^apk\s+(?:add|del)\b|^pacman\s+-S/,
+    'install',
+  ],
   [new RegExp(String.raw`^${SCRIPT}(?:build|compile|bundle|package|dist|typecheck|tsc)[\w:.-]*`), 'build'],
-  [/^(?:tsc|esbuild|webpack|rollup|tsup|swc|babel|parcel\s+build|vite\s+build|next\s+build|nuxt\s+(?:build|generate)|ng\s+build|astro\s+build|turbo\s+(?:run\s+)?build|nx\s+(?:run\s+\S*:)?build)\b/, 'build'],
+  [
+    /^(?:tsc|esbuild|webpack|rollup|tsup|swc|babel|parcel\s+build|vite\s+build|next\s+build|nuxt\s+(?:build|generate)|ng\s+build|astro\s+build|turbo\s+(?:run\s+)?build|nx\s+(?:run\s+\S*:)?build)\b/,
+    'build',
+  ],
   [/^(?:make|gmake|cmake|ninja|meson|bazel\s+build|buck2?\s+build|scons|msbuild|xcodebuild)\b/, 'build'],
   [/^cargo\s+(?:\+\S+\s+)?(?:build|b|check|clippy|doc)\b|^go\s+(?:build|install|generate|vet)\b/, 'build'],
   [/^(?:\.\/)?gradlew?\s+(?:-\S+\s+)*(?:\S*:)?(?:build|assemble\w*|jar|bootJar|shadowJar|compile\w*|clean)\b/, 'build'],
   [/^(?:\.\/)?mvnw?\s+(?:-\S+\s+)*(?:\S+:)?(?:package|compile|install|clean|deploy)\b/, 'build'],
   [/^(?:docker|podman)\s+(?:build|buildx\s+build|compose\s+(?:\S+\s+)*build)\b|^docker-compose\s+(?:\S+\s+)*build\b/, 'build'],
-  [/^(?:dotnet\s+(?:build|publish|pack)|swift\s+build|flutter\s+build|zig\s+build|mix\s+compile|(?:poetry|uv|hatch|pdm)\s+build|build|python[\d.]*\s+(?:\S*\/)?setup\.py\s+(?:build|bdist\w*|sdist|install))\b/, 'build'],
+  [
+    /^(?:dotnet\s+(?:build|publish|pack)|swift\s+build|flutter\s+build|zig\s+build|mix\s+compile|(?:poetry|uv|hatch|pdm)\s+build|build|python[\d.]*\s+(?:\S*\/)?setup\.py\s+(?:build|bdist\w*|sdist|install))\b/,
+    'build',
+  ],
   [/^(?:gcc|g\+\+|cc|c\+\+|clang(?:\+\+)?|javac|rustc|kotlinc)\s/, 'build'],
   // git: operations that change history (a listing `git tag`, `git stash list` does not).
-  [/^git\s+(?:-[Cc]\s+\S+\s+|--\S+\s+)*(?:tag|branch)\s*$|^git\s+(?:-[Cc]\s+\S+\s+|--\S+\s+)*(?:tag\s+(?:-l|--list)|stash\s+(?:list|show)|branch\s+(?:-[avr]+|--list|--show-current|--contains))\b/, 'read_only'],
-  [/^git\s+(?:-[Cc]\s+\S+\s+|--\S+\s+)*(?:commit|merge|rebase|reset|cherry-pick|revert|push|pull|tag|stash|am|checkout\s+(?:-\S*[bB]\b)|switch\s+(?:-[cC]\b|--create\b|--force-create\b)|branch\s+(?:-[dDmMfc]\b|--delete|--move|--force|--copy))/, 'git'],
-  [/^git\s+(?:-[Cc]\s+\S+\s+|--\S+\s+)*(?:status|diff|log|show|blame|branch|remote|rev-parse|rev-list|ls-files|ls-tree|ls-remote|grep|describe|shortlog|reflog|config\s+(?:--get|-l|--list)|cat-file|merge-base|whatchanged|help|version|--version)\b/, 'read_only'],
+  [
+    /^git\s+(?:-[Cc]\s+\S+\s+|--\S+\s+)*(?:tag|branch)\s*$|^git\s+(?:-[Cc]\s+\S+\s+|--\S+\s+)*(?:tag\s+(?:-l|--list)|stash\s+(?:list|show)|branch\s+(?:-[avr]+|--list|--show-current|--contains))\b/,
+    'read_only',
+  ],
+  [
+    /^git\s+(?:-[Cc]\s+\S+\s+|--\S+\s+)*(?:commit|merge|rebase|reset|cherry-pick|revert|push|pull|tag|stash|am|checkout\s+(?:-\S*[bB]\b)|switch\s+(?:-[cC]\b|--create\b|--force-create\b)|branch\s+(?:-[dDmMfc]\b|--delete|--move|--force|--copy))/,
+    'git',
+  ],
+  [
+    /^git\s+(?:-[Cc]\s+\S+\s+|--\S+\s+)*(?:status|diff|log|show|blame|branch|remote|rev-parse|rev-list|ls-files|ls-tree|ls-remote|grep|describe|shortlog|reflog|config\s+(?:--get|-l|--list)|cat-file|merge-base|whatchanged|help|version|--version)\b/,
+    'read_only',
+  ],
   [/^gh\s+(?:issue|pr|repo|run|release|workflow|api)\s+(?:view|list|status|diff|checks|watch)\b|^gh\s+(?:auth\s+status|search)\b/, 'read_only'],
   [/^(?:npm|pnpm|yarn)\s+(?:ls|list|view|info|outdated|why|explain|audit|config\s+get|root|bin|help|-v|--version)\b/, 'read_only'],
   [/^sed\s+(?:-[^i\s-]\S*\s+|--(?!in-place)\S+\s+)*['"]?[^-]|^find\s+(?![^|;&]*\s-(?:delete|exec|execdir|ok|fprint)\b)/, 'read_only'],
@@ -82,7 +117,10 @@ const RULES: Array<[RegExp, CommandKind | 'read_only' | 'neutral']> = [
     /^(?:ls|ll|la|dir|cat|bat|head|tail|less|more|grep|egrep|fgrep|rg|ag|ack|fd|tree|wc|pwd|echo|printf|which|whereis|type|file|stat|du|df|diff|cmp|jq|yq|awk|sort|uniq|cut|tr|nl|column|realpath|readlink|dirname|basename|date|whoami|id|uname|hostname|printenv|ps|pgrep|top|history|sleep|test|\[|man|tldr|lsof|free|uptime|od|xxd|hexdump|strings|md5sum|sha\d*sum|shasum|seq|yes|clear)(?:\s|$)/,
     'read_only',
   ],
-  [/^(?:node|python[\d.]*|deno|bun|ruby|go|cargo|rustc|java|dotnet|tsc|npm|pnpm|yarn|pip[\d.]*|docker|kubectl|terraform)\s+(?:--version|-v|-V|version)\s*$/, 'read_only'],
+  [
+    /^(?:node|python[\d.]*|deno|bun|ruby|go|cargo|rustc|java|dotnet|tsc|npm|pnpm|yarn|pip[\d.]*|docker|kubectl|terraform)\s+(?:--version|-v|-V|version)\s*$/,
+    'read_only',
+  ],
   // A syntax check only parses: `node --check f.js`, `python -m py_compile f.py`, `bash -n f.sh`, `ruby -c f.rb`, `php -l f.php`.
   [/^(?:node\s+(?:--check|-c)|python[\d.]*\s+-m\s+py_compile|(?:ba|z|da)?sh\s+-n|ruby\s+-c|php\s+-l)\s/, 'read_only'],
 ];

@@ -6,9 +6,38 @@ import { userRequestText } from './requests';
 import { carryDoneSteps } from './planMerge';
 import { holdsReceivingPrompt, isChatNotice, withoutReceivingPrompt } from '../receive/ownPrompt';
 
-export type SessionSource = 'recorder' | 'claude-code' | 'codex' | 'aider' | 'cline' | 'roo' | 'kilo' | 'specstory' | 'copilot' | 'gemini' | 'opencode' | 'copilot-cli' | 'qwen' | 'droid';
+export type SessionSource =
+  | 'recorder'
+  | 'claude-code'
+  | 'codex'
+  | 'aider'
+  | 'cline'
+  | 'roo'
+  | 'kilo'
+  | 'specstory'
+  | 'copilot'
+  | 'gemini'
+  | 'opencode'
+  | 'copilot-cli'
+  | 'qwen'
+  | 'droid';
 
-export const SESSION_SOURCES: readonly SessionSource[] = ['recorder', 'claude-code', 'codex', 'aider', 'cline', 'roo', 'kilo', 'specstory', 'copilot', 'gemini', 'opencode', 'copilot-cli', 'qwen', 'droid'];
+export const SESSION_SOURCES: readonly SessionSource[] = [
+  'recorder',
+  'claude-code',
+  'codex',
+  'aider',
+  'cline',
+  'roo',
+  'kilo',
+  'specstory',
+  'copilot',
+  'gemini',
+  'opencode',
+  'copilot-cli',
+  'qwen',
+  'droid',
+];
 
 /** Tool output and system reminders are never turns. */
 export interface SessionTurn {
@@ -100,16 +129,27 @@ export interface TranscriptRead {
   /** For documents read whole: the newest item's time (ms since epoch), to resume after. */
   readonly last_time?: number;
   readonly error?: string;
-  readonly seen?: { readonly turns: number; readonly commands: number; readonly edits: number; readonly requests?: number; readonly other_commands?: number; readonly compactions?: number };
+  readonly seen?: {
+    readonly turns: number;
+    readonly commands: number;
+    readonly edits: number;
+    readonly requests?: number;
+    readonly other_commands?: number;
+    readonly compactions?: number;
+  };
   readonly user_requests?: readonly SessionUserRequest[];
   readonly command_groups?: readonly CommandGroup[];
 }
 
-const NOISE_BLOCKS = /<(system-reminder|environment_context|user_instructions|environment_details|command-message|command-name|command-args|local-command-stdout|local-command-stderr|local-command-caveat)>[\s\S]*?<\/\1>/g;
+const NOISE_BLOCKS =
+  /<(system-reminder|environment_context|user_instructions|environment_details|command-message|command-name|command-args|local-command-stdout|local-command-stderr|local-command-caveat)>[\s\S]*?<\/\1>/g;
 
 /** Undefined when nothing a person said or read is left. */
 export function cleanTurnText(text: string): string | undefined {
-  const cleaned = text.replace(NOISE_BLOCKS, '').replace(/\n{3,}/g, '\n\n').trim();
+  const cleaned = text
+    .replace(NOISE_BLOCKS, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
   if (!cleaned || /^\[Request interrupted by user[^\]]*\]$/.test(cleaned)) {
     return undefined;
   }
@@ -219,7 +259,13 @@ export class SessionAccumulator {
   }
 
   events(): SessionEvent[] {
-    const all: { readonly e: SessionEvent; readonly seq: number }[] = [...this.turns.entries(), ...this.tests.entries(), ...this.others.entries(), ...this.compactions.entries(), ...this.edits.values()];
+    const all: { readonly e: SessionEvent; readonly seq: number }[] = [
+      ...this.turns.entries(),
+      ...this.tests.entries(),
+      ...this.others.entries(),
+      ...this.compactions.entries(),
+      ...this.edits.values(),
+    ];
     if (this.plan) all.push({ e: this.plan, seq: this.planSeq });
     return all.sort((a, b) => a.seq - b.seq).map((x) => x.e);
   }

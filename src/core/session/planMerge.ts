@@ -13,7 +13,9 @@ const key = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
 export function carryDoneSteps(previous: SessionPlan | undefined, next: SessionPlan): SessionPlan {
   if (!previous || ITEM_TOOLS.has(next.tool)) return next;
   const named = new Set(next.items.map((it) => key(it.text)));
-  const carried: PlanItem[] = previous.items.filter((it) => it.status === 'completed' && !named.has(key(it.text))).map(({ text, status }) => ({ text, status }));
+  const carried: PlanItem[] = previous.items
+    .filter((it) => it.status === 'completed' && !named.has(key(it.text)))
+    .map(({ text, status }) => ({ text, status }));
   if (!carried.length) return next;
   const room = Math.max(0, MAX_PLAN_ITEMS - next.items.length);
   const kept = carried.slice(Math.max(0, carried.length - room));

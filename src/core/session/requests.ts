@@ -70,7 +70,11 @@ const NOT_TYPED: readonly RegExp[] = [
 /** Undefined when the turn is not the user typing; cut at {@link MAX_REQUEST_CHARS}. */
 export function userRequestText(turn: Pick<SessionTurn, 'role' | 'text' | 'injected'>): string | undefined {
   if (turn.role !== 'user' || turn.injected) return undefined;
-  const text = turn.text.replace(BLOCKS, '').replace(REFERENCED_FILES, '').replace(/\n{3,}/g, '\n\n').trim();
+  const text = turn.text
+    .replace(BLOCKS, '')
+    .replace(REFERENCED_FILES, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
   if (!text || NOT_TYPED.some((re) => re.test(text))) return undefined;
   return boundRequest(text);
 }

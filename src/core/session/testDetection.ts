@@ -8,7 +8,8 @@ export interface TestCounts {
   skipped?: number;
 }
 
-const WRAPPERS = /^(?:(?:[A-Za-z_][A-Za-z0-9_]*=\S*|time|sudo|env|nice|command|exec|xvfb-run|npx(?:\s+--?\S+)*|bunx|pnpx|pnpm\s+(?:exec|dlx)|yarn\s+(?:exec|dlx)|uv\s+run|poetry\s+run|pipenv\s+run|hatch\s+run|pdm\s+run|bundle\s+exec|dotenv\s+--)\s+)+/;
+const WRAPPERS =
+  /^(?:(?:[A-Za-z_][A-Za-z0-9_]*=\S*|time|sudo|env|nice|command|exec|xvfb-run|npx(?:\s+--?\S+)*|bunx|pnpx|pnpm\s+(?:exec|dlx)|yarn\s+(?:exec|dlx)|uv\s+run|poetry\s+run|pipenv\s+run|hatch\s+run|pdm\s+run|bundle\s+exec|dotenv\s+--)\s+)+/;
 
 const RUNNERS: Array<[RegExp, string]> = [
   [/^npm\s+(?:test|t|tst)\b/, 'npm test'],
@@ -244,7 +245,8 @@ export function testRunsFrom(commands: readonly SessionCommand[], source: Sessio
     }
     // Logs are other programs' output: an out-of-range value is taken as unknown, not trusted.
     const exit = typeof c.exit_code === 'number' && Number.isSafeInteger(c.exit_code) ? c.exit_code : null;
-    const counts = summary?.counts && Object.values(summary.counts).every((n) => n === undefined || (Number.isSafeInteger(n) && n >= 0)) ? summary.counts : undefined;
+    const counts =
+      summary?.counts && Object.values(summary.counts).every((n) => n === undefined || (Number.isSafeInteger(n) && n >= 0)) ? summary.counts : undefined;
     const duration = typeof c.duration_ms === 'number' && Number.isFinite(c.duration_ms) && c.duration_ms >= 0 ? c.duration_ms : null;
     const fromOutput = exit === null && !c.failed ? resultFromOutput(c.output_tail) : undefined;
     const claimed = exit === null && !c.failed && !fromOutput && !c.output_tail?.trim() ? c.claimed : undefined;

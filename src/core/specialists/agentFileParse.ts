@@ -12,7 +12,10 @@ const MARKER = /^<!-- specialist-handoff (\{.*\}) -->$/;
 const MarkerSchema = z.object({
   id: z.string().optional(),
   label: z.string().trim().min(1).max(80).optional(),
-  icon: z.string().regex(/^[a-z0-9-]+$/).optional(),
+  icon: z
+    .string()
+    .regex(/^[a-z0-9-]+$/)
+    .optional(),
 });
 
 /** `target`: the specialist id its `agent` names, or null. */
@@ -66,7 +69,11 @@ function stemOf(fileName: string): string {
 
 /** `tools:` as a list: a YAML list of names, or Claude's comma-separated string. */
 function toolsOf(value: unknown): string[] | undefined {
-  if (typeof value === 'string') return value.split(',').map((t) => t.trim()).filter(Boolean);
+  if (typeof value === 'string')
+    return value
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
   if (Array.isArray(value)) return value.filter((t): t is string => typeof t === 'string');
   return undefined;
 }
@@ -79,7 +86,10 @@ function modelOf(value: unknown): string | string[] | undefined {
 
 /** On the first non-empty line of the body. */
 function readMarker(body: string, rel: string, notes: string[]): z.infer<typeof MarkerSchema> | undefined {
-  const first = body.split('\n').find((l) => l.trim() !== '')?.trim();
+  const first = body
+    .split('\n')
+    .find((l) => l.trim() !== '')
+    ?.trim();
   if (!first?.startsWith(AGENT_MARKER_PREFIX)) return undefined;
   const m = MARKER.exec(first);
   try {
@@ -88,7 +98,9 @@ function readMarker(body: string, rel: string, notes: string[]): z.infer<typeof 
   } catch {
     // reported below
   }
-  notes.push(`${rel}: its "specialist-handoff" marker comment cannot be read — the label and icon were taken from the rest of the file; re-export it (specialist-handoff export-agents --force) or delete the comment`);
+  notes.push(
+    `${rel}: its "specialist-handoff" marker comment cannot be read — the label and icon were taken from the rest of the file; re-export it (specialist-handoff export-agents --force) or delete the comment`,
+  );
   return undefined;
 }
 
@@ -98,7 +110,10 @@ function headingAt(lines: readonly string[], heading: string, from = 0): number 
 }
 
 function between(lines: readonly string[], start: number, end: number): string {
-  return lines.slice(start, end < 0 ? lines.length : end).join('\n').trim();
+  return lines
+    .slice(start, end < 0 ? lines.length : end)
+    .join('\n')
+    .trim();
 }
 
 /** Prose only: no comment, heading, list or fence. */
@@ -134,7 +149,10 @@ export function parseAgentFile(
   const folder = AGENT_FOLDERS.find((f) => f.format === format) as AgentFolder;
   const id = normaliseAgentId(stemOf(fileName));
   if (!id) {
-    return { ok: false, message: `${rel}: the file name gives no usable specialist id — rename it to letters, digits, "_" or "-", e.g. code_reviewer${folder.suffix}` };
+    return {
+      ok: false,
+      message: `${rel}: the file name gives no usable specialist id — rename it to letters, digits, "_" or "-", e.g. code_reviewer${folder.suffix}`,
+    };
   }
   const split = splitFrontmatter(text.replace(/\r\n/g, '\n'));
   if (!split.ok) {
@@ -161,7 +179,10 @@ export function parseAgentFile(
     return { ok: false, message: `${rel}: field "name" is longer than ${maxName} characters — shorten it; the file was skipped` };
   }
   if (name !== undefined && !isVisibleText(name)) {
-    return { ok: false, message: `${rel}: field "name" must be one line of visible text (no control, bidi, zero-width or tag characters) — fix it; the file was skipped` };
+    return {
+      ok: false,
+      message: `${rel}: field "name" must be one line of visible text (no control, bidi, zero-width or tag characters) — fix it; the file was skipped`,
+    };
   }
   const label = format === 'claude-agent' ? (marker?.label ?? labelFromId(name ?? id)) : (name ?? marker?.label ?? labelFromId(id));
   if (!isVisibleText(label)) {
@@ -170,7 +191,10 @@ export function parseAgentFile(
 
   const description = fm.description?.trim() || undefined;
   if (description !== undefined && description.length > MAX_AGENT_DESCRIPTION_CHARS) {
-    return { ok: false, message: `${rel}: field "description" is longer than ${MAX_AGENT_DESCRIPTION_CHARS.toLocaleString('en-US')} characters — shorten it (move details into the body); the file was skipped` };
+    return {
+      ok: false,
+      message: `${rel}: field "description" is longer than ${MAX_AGENT_DESCRIPTION_CHARS.toLocaleString('en-US')} characters — shorten it (move details into the body); the file was skipped`,
+    };
   }
   if (description !== undefined && !isVisibleText(description, true)) {
     return { ok: false, message: `${rel}: field "description" must not contain control, bidi, zero-width or tag characters — fix it; the file was skipped` };
@@ -186,7 +210,10 @@ export function parseAgentFile(
     const hIns = headingAt(lines, AGENT_BODY_HEADINGS.instructions, (hHand < 0 ? hRet : hHand) + 1);
     if (hRet >= 0) returnCondition = between(lines, hRet + 1, hHand >= 0 ? hHand : hIns) || undefined;
     if (hIns >= 0) instructions = between(lines, hIns + 1, -1) || undefined;
-    if (hRet < 0) notes.push(`${rel}: its "${AGENT_BODY_HEADINGS.returnCondition}" section is gone — the return condition is user_request; re-export it (specialist-handoff export-agents --force) to restore it`);
+    if (hRet < 0)
+      notes.push(
+        `${rel}: its "${AGENT_BODY_HEADINGS.returnCondition}" section is gone — the return condition is user_request; re-export it (specialist-handoff export-agents --force) to restore it`,
+      );
   } else {
     const hRet = headingAt(lines, AGENT_BODY_HEADINGS.returnCondition);
     if (hRet >= 0) {
@@ -196,7 +223,10 @@ export function parseAgentFile(
     instructions = body.trim() || undefined;
   }
   if (returnCondition !== undefined && !isVisibleText(returnCondition, true)) {
-    return { ok: false, message: `${rel}: its "${AGENT_BODY_HEADINGS.returnCondition}" section must not contain control, bidi, zero-width or tag characters — fix it; the file was skipped` };
+    return {
+      ok: false,
+      message: `${rel}: its "${AGENT_BODY_HEADINGS.returnCondition}" section must not contain control, bidi, zero-width or tag characters — fix it; the file was skipped`,
+    };
   }
   const hMandate = generated ? headingAt(lines, AGENT_BODY_HEADINGS.mandate) : -1;
   const mandateSection = hMandate >= 0 ? between(lines, hMandate + 1, headingAt(lines, AGENT_BODY_HEADINGS.returnCondition, hMandate + 1)) : '';
@@ -206,7 +236,13 @@ export function parseAgentFile(
   if (fm.handoffs !== undefined && fm.handoffs !== null) {
     const h = HandoffsSchema.safeParse(fm.handoffs);
     if (h.success) {
-      handoffs = h.data.map((e) => ({ label: e.label, agent: e.agent, prompt: e.prompt ?? '', send: e.send ?? false, target: resolveAgentName(e.agent, known) }));
+      handoffs = h.data.map((e) => ({
+        label: e.label,
+        agent: e.agent,
+        prompt: e.prompt ?? '',
+        send: e.send ?? false,
+        target: resolveAgentName(e.agent, known),
+      }));
     } else {
       notes.push(`${rel}: its "handoffs" list was ignored — each entry needs text fields "label" and "agent" (and optional "prompt", "send: true|false")`);
     }

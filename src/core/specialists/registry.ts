@@ -167,7 +167,10 @@ export function labelFromId(id: string): string {
 export function parseCustomSpecialist(fileName: string, text: string, relativePath: string): CustomSpecialistParse {
   const split = splitFrontmatter(text);
   if (!split.ok) {
-    return { ok: false, message: `${relativePath}: ${split.message} — fix the frontmatter (a "---" block of YAML at the top) or remove the file; it was skipped` };
+    return {
+      ok: false,
+      message: `${relativePath}: ${split.message} — fix the frontmatter (a "---" block of YAML at the top) or remove the file; it was skipped`,
+    };
   }
   const parsed = CustomSpecialistFrontmatterSchema.safeParse(split.data ?? {});
   if (!parsed.success) {
@@ -212,7 +215,12 @@ export function parseCustomSpecialist(fileName: string, text: string, relativePa
 export type SpecialistLookup = { ok: true; specialist: Specialist } | { ok: false; message: string; parts?: ErrorParts };
 
 /** The parts of "specialist is required" (src/core/handoff/errors.ts): a surface names the field its own way. */
-const SPECIALIST_REQUIRED: ErrorParts = { path: ['specialist'], subject: 'specialist', problem: 'is required', fix: 'pass one of the ids from `specialist-handoff specialists`' };
+const SPECIALIST_REQUIRED: ErrorParts = {
+  path: ['specialist'],
+  subject: 'specialist',
+  problem: 'is required',
+  fix: 'pass one of the ids from `specialist-handoff specialists`',
+};
 
 /** Built-ins first, then custom ones; an unknown id fails naming the closest known ids. */
 export class SpecialistRegistry {
@@ -237,7 +245,10 @@ export class SpecialistRegistry {
 
   /** Substring matches first, then by edit distance (at most half the query's length, minimum 3). */
   closest(query: string, max = 3): string[] {
-    const q = query.trim().toLowerCase().replace(/[\s-]+/g, '_');
+    const q = query
+      .trim()
+      .toLowerCase()
+      .replace(/[\s-]+/g, '_');
     const limit = Math.max(3, Math.floor(q.length / 2));
     return this.all()
       .map((s) => {
@@ -261,7 +272,11 @@ export class SpecialistRegistry {
       return { ok: true, specialist: found };
     }
     const near = this.closest(id);
-    const hint = near.length ? ` — did you mean: ${near.join(', ')}?` : ` — known ids: ${this.all().map((s) => s.id).join(', ')}`;
+    const hint = near.length
+      ? ` — did you mean: ${near.join(', ')}?`
+      : ` — known ids: ${this.all()
+          .map((s) => s.id)
+          .join(', ')}`;
     return { ok: false, message: `ERROR: unknown specialist "${truncateForMessage(id)}"${hint}` };
   }
 }

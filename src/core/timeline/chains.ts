@@ -57,12 +57,7 @@ function resolveAgentZeroStem(stem: string, knownSpecialists: readonly string[])
  * `<specialist with _ → ->-<topic>-<YYYY-MM-DD>.md`. Dates must be real (`2026-02-30` is refused, not rolled over).
  * @returns undefined for names that are not timeline files (temp files, READMEs, …)
  */
-export function parseTimelineFileName(
-  source: TimelineSource,
-  name: string,
-  path: string,
-  knownSpecialists: readonly string[],
-): TimelineFile | undefined {
+export function parseTimelineFileName(source: TimelineSource, name: string, path: string, knownSpecialists: readonly string[]): TimelineFile | undefined {
   const key = `${source}:${name}`;
   if (source === 'handoff') {
     const parsed = parseHandoffFileName(name);
@@ -118,11 +113,7 @@ function compareFiles(a: TimelineFile, b: TimelineFile): number {
  * one id the oldest wins, and a cycle is broken at its oldest file. Roots are ordered by their chain's latest (`newest`) or
  * first (`oldest`) time. No recursion: a chain may be thousands of hops deep.
  */
-export function groupChains(
-  files: readonly TimelineFile[],
-  info: ReadonlyMap<string, ChainInfo>,
-  order: 'newest' | 'oldest',
-): TimelineNode[] {
+export function groupChains(files: readonly TimelineFile[], info: ReadonlyMap<string, ChainInfo>, order: 'newest' | 'oldest'): TimelineNode[] {
   const n = files.length;
   const infos = files.map((f) => info.get(f.key));
 

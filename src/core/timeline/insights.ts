@@ -130,9 +130,21 @@ function elapsed(from: number, to: string): number | undefined {
 
 function emptyFigures(): InsightsFigures {
   return {
-    written: 0, picked_up: 0, pending: 0, accepted: 0, in_progress: 0, completed: 0, blocked: 0, partial: 0,
-    pending_too_long: 0, unanswered_too_long: 0, median_pickup_ms: null, median_complete_ms: null,
-    handbacks: 0, retries: 0, tests_failing_at_handback: 0,
+    written: 0,
+    picked_up: 0,
+    pending: 0,
+    accepted: 0,
+    in_progress: 0,
+    completed: 0,
+    blocked: 0,
+    partial: 0,
+    pending_too_long: 0,
+    unanswered_too_long: 0,
+    median_pickup_ms: null,
+    median_complete_ms: null,
+    handbacks: 0,
+    retries: 0,
+    tests_failing_at_handback: 0,
   };
 }
 
@@ -183,7 +195,12 @@ export function computeInsights(all: readonly InsightsEntry[], options: Insights
       continue;
     }
     const answers = results.get(e.id) ?? [];
-    const w = waitingOf({ kind: e.kind, created: e.created, status: e.status, status_at: e.status_history.at(-1)?.at, partial: e.partial }, answers.length > 0, options.now, options.pendingWarnAfterMs);
+    const w = waitingOf(
+      { kind: e.kind, created: e.created, status: e.status, status_at: e.status_history.at(-1)?.at, partial: e.partial },
+      answers.length > 0,
+      options.now,
+      options.pendingWarnAfterMs,
+    );
     if (w) waiting.push({ id: e.id, specialist: e.specialist, from: e.from, topic: e.topic, waiting: w.waiting, since: w.since, age_ms: w.age_ms });
     const pick = e.status_history.find((c) => c.from === 'pending' && PICKED_UP.has(c.to));
     const done = e.status_history.find((c) => c.to === 'complete');

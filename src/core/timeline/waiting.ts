@@ -25,7 +25,8 @@ export function parsePendingWarnAfter(value: unknown, name = 'handoff.pendingWar
   if (m[1] === undefined) return { ok: true, ms: 0 };
   const n = Number(m[1]);
   const total = n * UNIT_MS[m[2][0].toLowerCase()];
-  if (n === 0) return { ok: false, ms: DEFAULT_PENDING_WARN_AFTER_MS, problem: `${name} is ${shown}: a warning after no time at all would mark every handoff`, fix };
+  if (n === 0)
+    return { ok: false, ms: DEFAULT_PENDING_WARN_AFTER_MS, problem: `${name} is ${shown}: a warning after no time at all would mark every handoff`, fix };
   if (total > MAX_PENDING_WARN_AFTER_MS) return { ok: false, ms: DEFAULT_PENDING_WARN_AFTER_MS, problem: `${name} is ${shown}, longer than 365 days`, fix };
   return { ok: true, ms: total };
 }
@@ -104,7 +105,12 @@ export function nodeWaiting(node: TimelineNode, infoOf: (key: string) => Waiting
   if (file.source !== 'handoff' || !info || info.kind !== 'handoff') return undefined;
   const answered = node.children.some((c) => infoOf(c.file.key)?.kind === 'result');
   const at = info.status_at;
-  return waitingOf({ kind: info.kind, created: new Date(file.time).toISOString(), status: info.status, ...(at ? { status_at: at } : {}), partial: file.partial }, answered, now, warnAfterMs);
+  return waitingOf(
+    { kind: info.kind, created: new Date(file.time).toISOString(), status: info.status, ...(at ? { status_at: at } : {}), partial: file.partial },
+    answered,
+    now,
+    warnAfterMs,
+  );
 }
 
 /** The receiving prompt's `**Waiting:**` line, worded for the handoff picked up or another of its chain. */

@@ -27,7 +27,7 @@ export const HANDOVER_TOOL_NAME = 'handover_to_specialist';
 export const HANDOVER_TOOL_DESCRIPTION =
   'Hand the current work over to a specialist (architect, implementer, reviewer, test/debug, security …): writes a token-bounded handoff file and appends a briefing ' +
   'in the workspace, with the touched files and test runs taken from git and the session log. Pass a curated summary, the decisions, and when the specialist should hand back; ' +
-  'what you leave out (summary, next steps, done items, blockers) is drafted from the session log: your todo list, the user\'s own requests (carried verbatim) and the commands run. ' +
+  "what you leave out (summary, next steps, done items, blockers) is drafted from the session log: your todo list, the user's own requests (carried verbatim) and the commands run. " +
   'Returns the result object (persona_marker, package, briefing, handoff_file, next_step) or an "ERROR: …" text.';
 
 const text = (max: number, what: string) => z.string({ error: `${what} must be a string` }).max(max, `${what} must be at most ${formatCount(max)} characters`);
@@ -43,7 +43,9 @@ const oneLineRef = (max: number, what: string, example: string) =>
 // The limits of the handover request (src/core/handoff/limits.ts, docs/DESIGN.md §4 "Limits"), so the tool refuses what the engine would.
 const list = (what: string) =>
   z
-    .array(z.string({ error: 'must be a string' }).max(MAX_ITEM_CHARS, `items must be at most ${formatCount(MAX_ITEM_CHARS)} characters`), { error: `${what} must be a list of strings` })
+    .array(z.string({ error: 'must be a string' }).max(MAX_ITEM_CHARS, `items must be at most ${formatCount(MAX_ITEM_CHARS)} characters`), {
+      error: `${what} must be a list of strings`,
+    })
     .max(MAX_LIST_ITEMS, `${what} must have at most ${formatCount(MAX_LIST_ITEMS)} items`);
 
 /**
@@ -59,30 +61,63 @@ const list = (what: string) =>
  */
 export const HandoverToolInputSchema = z
   .object({
-    specialist_profile: z.string({ error: 'specialist_profile is required' }).trim().min(1, 'specialist_profile is required').max(200, 'specialist_profile must be at most 200 characters')
-      .describe('Who takes over: a specialist id such as quality_reviewer, solution_architect, implementation_engineer, test_debug_engineer, security_data_engineer (list_specialists names them all).'),
-    topic: z.string({ error: 'topic is required' }).trim().min(1, 'topic is required').max(200, 'topic must be at most 200 characters').describe('A short topic; its slug names the briefing file.'),
+    specialist_profile: z
+      .string({ error: 'specialist_profile is required' })
+      .trim()
+      .min(1, 'specialist_profile is required')
+      .max(200, 'specialist_profile must be at most 200 characters')
+      .describe(
+        'Who takes over: a specialist id such as quality_reviewer, solution_architect, implementation_engineer, test_debug_engineer, security_data_engineer (list_specialists names them all).',
+      ),
+    topic: z
+      .string({ error: 'topic is required' })
+      .trim()
+      .min(1, 'topic is required')
+      .max(200, 'topic must be at most 200 characters')
+      .describe('A short topic; its slug names the briefing file.'),
     summary: text(200_000, 'summary').optional().describe('Your curated summary of the work so far (what was done, what is true now).'),
-    recent_turns: list('recent_turns').optional().describe('The last turns verbatim, oldest first, each as "ROLE: text" (user, assistant, system or tool; without a role: the assistant\'s); the newest include_recent_turns are kept.'),
+    recent_turns: list('recent_turns')
+      .optional()
+      .describe(
+        'The last turns verbatim, oldest first, each as "ROLE: text" (user, assistant, system or tool; without a role: the assistant\'s); the newest include_recent_turns are kept.',
+      ),
     decisions: list('decisions').optional().describe('Decisions made so far, one per item.'),
     artifacts: list('artifacts').optional().describe('Paths or references the specialist should look at.'),
     next_steps: list('next_steps').optional().describe('What the specialist should do next, in order.'),
     blockers: list('blockers').optional().describe('What blocks progress.'),
     failed_approaches: list('failed_approaches').optional().describe('Approaches tried that did not work, so they are not tried again.'),
-    completed: list('completed').optional().describe('What is done, one item each (default: the completed items of your todo list or plan in the session log).'),
-    return_condition: text(2000, 'return_condition').optional().describe('When the specialist should hand back (default: the specialist\'s own return condition).'),
+    completed: list('completed')
+      .optional()
+      .describe('What is done, one item each (default: the completed items of your todo list or plan in the session log).'),
+    return_condition: text(2000, 'return_condition')
+      .optional()
+      .describe("When the specialist should hand back (default: the specialist's own return condition)."),
     handover_reason: text(4000, 'handover_reason').optional().describe('Why you hand over now; logged in the briefing.'),
     reason_kind: z.optional(ReasonKindSchema).describe('capability_boundary, specialization, escalation, load_balancing or end_of_session.'),
-    project_root: oneLineRef(4096, 'project_root', 'an absolute folder path').optional().describe('Absolute path of the project (a workspace folder); default: the workspace folder.'),
+    project_root: oneLineRef(4096, 'project_root', 'an absolute folder path')
+      .optional()
+      .describe('Absolute path of the project (a workspace folder); default: the workspace folder.'),
     // The bound first (as in HandoverRequestSchema): 1e300 is "too large", not "not a whole number".
-    max_context_tokens: z.number({ error: 'max_context_tokens must be a number' }).max(10_000_000, 'max_context_tokens must be at most 10,000,000').int('max_context_tokens must be a whole number').positive('max_context_tokens must be positive').optional()
+    max_context_tokens: z
+      .number({ error: 'max_context_tokens must be a number' })
+      .max(10_000_000, 'max_context_tokens must be at most 10,000,000')
+      .int('max_context_tokens must be a whole number')
+      .positive('max_context_tokens must be positive')
+      .optional()
       .describe('Token budget of the handoff (default 3000); over it, the handoff is fitted and a WARNING line says so.'),
     budget: BudgetPresetSchema.optional().describe(
       `A budget preset instead of max_context_tokens (not both): small (${formatCount(BUDGET_PRESETS.small)} tokens: every kind of fact, each short), default (${formatCount(BUDGET_PRESETS.default)}) or large (${formatCount(BUDGET_PRESETS.large)}: most of a long session whole).`,
     ),
-    include_recent_turns: z.number({ error: 'include_recent_turns must be a number' }).max(1000, 'include_recent_turns must be at most 1,000').int('include_recent_turns must be a whole number').min(0, 'include_recent_turns must be 0 or more').optional()
+    include_recent_turns: z
+      .number({ error: 'include_recent_turns must be a number' })
+      .max(1000, 'include_recent_turns must be at most 1,000')
+      .int('include_recent_turns must be a whole number')
+      .min(0, 'include_recent_turns must be 0 or more')
+      .optional()
       .describe('How many recent turns to keep (default 5).'),
-    parent: oneLineRef(300, 'parent', 'a handoff id, "latest" or "none"').optional().describe('The handoff this one continues: its id, "latest" or "none". Default: the latest handoff while it is still open.'),
+    parent: oneLineRef(300, 'parent', 'a handoff id, "latest" or "none"')
+      .optional()
+      .describe('The handoff this one continues: its id, "latest" or "none". Default: the latest handoff while it is still open.'),
   })
   .strict();
 
@@ -147,9 +182,13 @@ export function parseToolInput(input: unknown): { ok: true; input: HandoverToolI
  * existing folder, and (with `allowedRoots`) one of them — compared after resolving links,
  * so a link cannot smuggle a write into another folder.
  */
-export async function resolveProjectRoot(given: string | undefined, ctx: Pick<ToolContext, 'defaultRoot' | 'allowedRoots'>): Promise<{ ok: true; root: string } | { ok: false; text: string }> {
+export async function resolveProjectRoot(
+  given: string | undefined,
+  ctx: Pick<ToolContext, 'defaultRoot' | 'allowedRoots'>,
+): Promise<{ ok: true; root: string } | { ok: false; text: string }> {
   if (given === undefined || given.trim() === '') {
-    if (!ctx.defaultRoot) return { ok: false, text: 'ERROR: project_root is required: no workspace folder is open — open the project folder, or pass its absolute path' };
+    if (!ctx.defaultRoot)
+      return { ok: false, text: 'ERROR: project_root is required: no workspace folder is open — open the project folder, or pass its absolute path' };
     return { ok: true, root: ctx.defaultRoot };
   }
   if (!path.isAbsolute(given)) {
@@ -162,7 +201,11 @@ export async function resolveProjectRoot(given: string | undefined, ctx: Pick<To
   } catch (err) {
     const cause = fsCause(err);
     if (cause.kind === 'missing') return { ok: false, text: `ERROR: project_root ${given} does not exist` };
-    if (cause.kind === 'link-loop') return { ok: false, text: `ERROR: project_root ${linkLoopProblem(given, await loopingLink(given, realpath))} — remove the link, or pass the project folder's real path` };
+    if (cause.kind === 'link-loop')
+      return {
+        ok: false,
+        text: `ERROR: project_root ${linkLoopProblem(given, await loopingLink(given, realpath))} — remove the link, or pass the project folder's real path`,
+      };
     return { ok: false, text: `ERROR: project_root ${given} cannot be opened: ${cause.words} — pass a project folder you can open` };
   }
   if (ctx.allowedRoots) {
@@ -170,7 +213,10 @@ export async function resolveProjectRoot(given: string | undefined, ctx: Pick<To
       const r = await realpath(allowed).catch(() => allowed);
       if (r === real) return { ok: true, root: allowed };
     }
-    return { ok: false, text: `ERROR: project_root ${given} is not a folder of this workspace (${ctx.allowedRoots.join(', ') || 'none open'}) — pass one of them, or leave it out` };
+    return {
+      ok: false,
+      text: `ERROR: project_root ${given} is not a folder of this workspace (${ctx.allowedRoots.join(', ') || 'none open'}) — pass one of them, or leave it out`,
+    };
   }
   return { ok: true, root: real };
 }

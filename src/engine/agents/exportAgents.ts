@@ -70,7 +70,10 @@ export async function exportAgents(request: ExportAgentsRequest, env: ExportAgen
     }
     const targets = targetsOf(request.target);
     if (!targets) {
-      return handoverError(`unknown export target "${String(request.target).slice(0, 40)}" — use --target github (.github/agents), claude (.claude/agents) or all`, 'target');
+      return handoverError(
+        `unknown export target "${String(request.target).slice(0, 40)}" — use --target github (.github/agents), claude (.claude/agents) or all`,
+        'target',
+      );
     }
     const opened = await openProject(env);
     if (!opened.ok) {

@@ -13,7 +13,16 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_HOOK_SPECIALIST, SAFETY_NET_EVENTS, defaultHookTopic, describeHookEvent, hookHandoverReason, hookSummary, parseClaudeHookInput, safetyNetNotes } from '../../core/agents/claudeHook';
+import {
+  DEFAULT_HOOK_SPECIALIST,
+  SAFETY_NET_EVENTS,
+  defaultHookTopic,
+  describeHookEvent,
+  hookHandoverReason,
+  hookSummary,
+  parseClaudeHookInput,
+  safetyNetNotes,
+} from '../../core/agents/claudeHook';
 import { handoverError, partsError, type HandoverError } from '../../core/handoff/errors';
 import { LINK_LOOP_WORDS, fsErrorCode } from '../../core/handoff/fsErrors';
 import type { HandoverOk } from '../../core/handoff/schema';
@@ -109,7 +118,12 @@ export async function runClaudeHook(rawInput: string, options: ClaudeHookOptions
   if (!folder.ok) {
     await redacted();
     const named = options.folder !== undefined;
-    return partsError('cwd', { path: named ? ['cwd'] : ['hook_input', 'cwd'], subject: named ? 'cwd' : "the hook input's cwd", problem: folder.problem, ...(folder.fix ? { fix: folder.fix } : {}) });
+    return partsError('cwd', {
+      path: named ? ['cwd'] : ['hook_input', 'cwd'],
+      subject: named ? 'cwd' : "the hook input's cwd",
+      problem: folder.problem,
+      ...(folder.fix ? { fix: folder.fix } : {}),
+    });
   }
   const cwd = folder.path;
   // A hook set up for every project (~/.claude/settings.json) also runs in sessions outside

@@ -42,7 +42,14 @@ export interface SessionStartRequest {
  *   cannot be read.
  */
 export type SessionStartOutcome =
-  | { readonly status: 'context'; readonly workspaceRoot: string; readonly context: SessionStartContext; readonly pending: number; readonly newestId: string; readonly warnings: readonly string[] }
+  | {
+      readonly status: 'context';
+      readonly workspaceRoot: string;
+      readonly context: SessionStartContext;
+      readonly pending: number;
+      readonly newestId: string;
+      readonly warnings: readonly string[];
+    }
   | { readonly status: 'none'; readonly workspaceRoot: string }
   | HandoverError;
 
@@ -70,23 +77,44 @@ async function run(req: SessionStartRequest): Promise<SessionStartOutcome> {
   const opened = await openProject(env);
   if (!opened.ok) return opened.error;
   const project = opened.project;
-  const files = (await listHandoffFiles(project.handoffsDir)).filter((f) => !f.partial).reverse().slice(0, SESSION_START_FILES);
-  const heads = await readHeadsListed(files.map((f) => f.path), await listStatusFolders(project.handoffRoot));
+  const files = (await listHandoffFiles(project.handoffsDir))
+    .filter((f) => !f.partial)
+    .reverse()
+    .slice(0, SESSION_START_FILES);
+  const heads = await readHeadsListed(
+    files.map((f) => f.path),
+    await listStatusFolders(project.handoffRoot),
+  );
   const found: Array<Omit<PendingHandoff, 'from' | 'to' | 'topic'> & { texts: [string, string, string] }> = [];
   heads.forEach((h) => {
     if (!h || h.kind !== 'handoff' || h.status !== 'pending') return;
     const s = project.registry.lookup(h.specialist);
-    found.push({ id: h.id, created: Date.parse(h.created), texts: [h.from, s.ok ? `${s.specialist.label} ${s.specialist.personaMarker}` : h.specialist, h.topic_title || h.topic] });
+    found.push({
+      id: h.id,
+      created: Date.parse(h.created),
+      texts: [h.from, s.ok ? `${s.specialist.label} ${s.specialist.personaMarker}` : h.specialist, h.topic_title || h.topic],
+    });
   });
   if (!found.length) return { status: 'none', workspaceRoot };
   // Through the one gate before they are measured: who handed over and the topic are words other agents wrote (the prompt passes it itself).
-  const gated = (await sanitizeTexts(found.flatMap((f) => f.texts), 'strip')).texts;
+  const gated = (
+    await sanitizeTexts(
+      found.flatMap((f) => f.texts),
+      'strip',
+    )
+  ).texts;
   const pending: PendingHandoff[] = found.map((f, i) => ({ id: f.id, created: f.created, from: gated[3 * i], to: gated[3 * i + 1], topic: gated[3 * i + 2] }));
   const newest = pending[0];
   const built = await buildPrompt({ handoff: newest.id, take: false }, env);
   const warnings = built.status === 'ok' ? built.warnings : [built.message];
   const now = (req.now ?? (() => new Date()))().getTime();
   const relative = path.relative(workspaceRoot, project.handoffsDir).split(path.sep).join('/');
-  const composed = sessionStartContext({ pending, prompt: built.status === 'ok' ? built.prompt : undefined, folder: relative, now, limit: req.limit ?? SESSION_START_CONTEXT_LIMIT })!;
+  const composed = sessionStartContext({
+    pending,
+    prompt: built.status === 'ok' ? built.prompt : undefined,
+    folder: relative,
+    now,
+    limit: req.limit ?? SESSION_START_CONTEXT_LIMIT,
+  })!;
   return { status: 'context', workspaceRoot, context: composed, pending: pending.length, newestId: newest.id, warnings };
 }

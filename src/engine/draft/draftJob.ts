@@ -42,12 +42,23 @@ export async function draftJob(env: HandoverEnvironment, options: DraftJobOption
     const turns = options.includeRecentTurns ?? DEFAULT_INCLUDE_RECENT_TURNS;
     if (!Number.isInteger(turns) || turns < 0) return fieldError('include_recent_turns', `must be a whole number, 0 or more (got ${turns})`);
     const bound = env.userRequestTokens ?? DEFAULT_USER_REQUEST_TOKENS;
-    if (!Number.isInteger(bound) || bound < 0) return handoverError(`userRequestTokens must be a whole number of tokens, 0 or more (got ${bound})`, 'userRequestTokens');
+    if (!Number.isInteger(bound) || bound < 0)
+      return handoverError(`userRequestTokens must be a whole number of tokens, 0 or more (got ${bound})`, 'userRequestTokens');
     const evidence = await collectDraftEvidence(env);
     const counter = counterFor(tokenizer.data);
-    const draft = draftFromEvidence(evidence, { userRequestTokens: bound, countTokens: (t) => counter.count(t).tokens, includeRecentTurns: turns, commandsCap: options.commandsCap });
+    const draft = draftFromEvidence(evidence, {
+      userRequestTokens: bound,
+      countTokens: (t) => counter.count(t).tokens,
+      includeRecentTurns: turns,
+      commandsCap: options.commandsCap,
+    });
     const notes = [...evidence.git.notes, ...(evidence.session?.notes ?? [])];
-    return { status: 'ok', draft, session_sources: evidence.session ? sessionSources(evidence.session, env.workspaceRoot) : [], warnings: notes.map((n) => `WARNING: ${n}`) };
+    return {
+      status: 'ok',
+      draft,
+      session_sources: evidence.session ? sessionSources(evidence.session, env.workspaceRoot) : [],
+      warnings: notes.map((n) => `WARNING: ${n}`),
+    };
   } catch (err) {
     return jobError(err, 'drafting');
   }

@@ -104,7 +104,10 @@ export function previewHandoff(prepared: PreparedHandover, fit: boolean, now = n
  * `handoff.tokenizer`; default {@link DEFAULT_USER_REQUEST_TOKENS}), the loss report's turns
  * counted against `handoff.includeRecentTurns`. Deterministic; writes nothing.
  */
-export function sessionDraft(evidence: DraftEvidence, settings: { readonly userRequestTokens?: number; readonly tokenizer: TokenizerName; readonly includeRecentTurns?: number }): SessionDraft {
+export function sessionDraft(
+  evidence: DraftEvidence,
+  settings: { readonly userRequestTokens?: number; readonly tokenizer: TokenizerName; readonly includeRecentTurns?: number },
+): SessionDraft {
   const counter = counterFor(settings.tokenizer);
   return draftFromEvidence(evidence, {
     userRequestTokens: settings.userRequestTokens ?? DEFAULT_USER_REQUEST_TOKENS,

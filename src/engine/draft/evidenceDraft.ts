@@ -137,7 +137,10 @@ function draftSummary(evidence: DraftEvidence, done: readonly DraftItem[], open:
   if (open.length) {
     const current = open.filter((o) => o.in_progress);
     const pending = open.length - current.length;
-    const parts = [...(current.length ? [`in progress: ${current.map((c) => clipText(oneLine(c.text), 80)).join('; ')}`] : []), ...(pending ? [`${pending} pending`] : [])];
+    const parts = [
+      ...(current.length ? [`in progress: ${current.map((c) => clipText(oneLine(c.text), 80)).join('; ')}`] : []),
+      ...(pending ? [`${pending} pending`] : []),
+    ];
     now.push(`open plan items (${parts.join(', ')})`);
     if (!done.length) sources.push(planSource(evidence));
   }
@@ -221,7 +224,14 @@ export function draftFromEvidence(evidence: DraftEvidence, opts: DraftOptions): 
 
   const lastTest = session?.tests_run.at(-1);
   const blockers: DraftItem[] =
-    lastTest && lastTest.result === 'failed' ? [{ text: `The last test run failed: ${describeTest(lastTest)}${lastTest.started_at ? ` at ${lastTest.started_at}` : ''}.`, source: testSource(lastTest) }] : [];
+    lastTest && lastTest.result === 'failed'
+      ? [
+          {
+            text: `The last test run failed: ${describeTest(lastTest)}${lastTest.started_at ? ` at ${lastTest.started_at}` : ''}.`,
+            source: testSource(lastTest),
+          },
+        ]
+      : [];
 
   return {
     summary: draftSummary(evidence, completed, next_steps),

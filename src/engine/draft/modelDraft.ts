@@ -86,7 +86,15 @@ export const ModelAnswerSchema = z.object({
 export type ModelAnswer = z.infer<typeof ModelAnswerSchema>;
 
 function modelError(problem: string, fix: string, code: HandoverError['code'] = 'refused'): HandoverError {
-  return { status: 'error', message: composeError({ subject: 'Draft with the language model:', problem, fix }), field: 'model', code, subject: 'Draft with the language model:', problem, fix };
+  return {
+    status: 'error',
+    message: composeError({ subject: 'Draft with the language model:', problem, fix }),
+    field: 'model',
+    code,
+    subject: 'Draft with the language model:',
+    problem,
+    fix,
+  };
 }
 
 /**
@@ -96,7 +104,10 @@ function modelError(problem: string, fix: string, code: HandoverError['code'] = 
  */
 export function parseModelAnswer(answer: string): { ok: true; answer: ModelAnswer } | { ok: false; problem: string } {
   if (answer.length > MODEL_DRAFT_MAX_ANSWER_CHARS) {
-    return { ok: false, problem: `the answer is ${answer.length} characters long, over the ${MODEL_DRAFT_MAX_ANSWER_CHARS} expected of the JSON object asked for` };
+    return {
+      ok: false,
+      problem: `the answer is ${answer.length} characters long, over the ${MODEL_DRAFT_MAX_ANSWER_CHARS} expected of the JSON object asked for`,
+    };
   }
   let text = answer.trim();
   const fence = /^```[a-zA-Z]*\s*\n([\s\S]*?)\n?```$/.exec(text);
@@ -132,7 +143,12 @@ export function parseModelAnswer(answer: string): { ok: true; answer: ModelAnswe
  *   sent); an error (`field: "model"`, code `refused`) when the model fails or its answer is
  *   not the JSON asked for. Never rejects.
  */
-export async function draftWithModel(evidence: DraftEvidence, model: ChatModelPort, signal: AbortSignal, opts: { bound?: number; now?: () => Date } = {}): Promise<ModelDraftResult> {
+export async function draftWithModel(
+  evidence: DraftEvidence,
+  model: ChatModelPort,
+  signal: AbortSignal,
+  opts: { bound?: number; now?: () => Date } = {},
+): Promise<ModelDraftResult> {
   const prompt = await buildModelPrompt(evidence, counterFor('o200k_base'), opts.bound ?? MODEL_DRAFT_EVIDENCE_TOKENS);
   if (signal.aborted) return { status: 'cancelled', sent: false, input_tokens: 0 };
   let inputTokens: number;
@@ -142,7 +158,10 @@ export async function draftWithModel(evidence: DraftEvidence, model: ChatModelPo
     return modelError(`${model.name} could not count the request's tokens (${(err as Error)?.message ?? String(err)})`, 'try again, or pick another model');
   }
   if (model.maxInputTokens !== undefined && inputTokens > model.maxInputTokens) {
-    return modelError(`the request is ${inputTokens} tokens, over the ${model.maxInputTokens} that ${model.name} accepts`, 'pick a model with a larger context window');
+    return modelError(
+      `the request is ${inputTokens} tokens, over the ${model.maxInputTokens} that ${model.name} accepts`,
+      'pick a model with a larger context window',
+    );
   }
   if (signal.aborted) return { status: 'cancelled', sent: false, input_tokens: 0 };
   let answer: string;
@@ -150,12 +169,18 @@ export async function draftWithModel(evidence: DraftEvidence, model: ChatModelPo
     answer = await model.send(prompt.text, signal);
   } catch (err) {
     if (signal.aborted) return { status: 'cancelled', sent: true, input_tokens: inputTokens };
-    return modelError(`${model.name} did not answer (${(err as Error)?.message ?? String(err)})`, 'try again, sign in to the model provider, or pick another model');
+    return modelError(
+      `${model.name} did not answer (${(err as Error)?.message ?? String(err)})`,
+      'try again, sign in to the model provider, or pick another model',
+    );
   }
   if (signal.aborted) return { status: 'cancelled', sent: true, input_tokens: inputTokens };
   // A port that resolves with something other than text is a failed answer, not a crash.
   if (typeof answer !== 'string') {
-    return modelError(`${model.name} gave an answer that cannot be used: it is not text (${answer === null ? 'null' : typeof answer})`, 'no field was changed; try again or fill the fields by hand');
+    return modelError(
+      `${model.name} gave an answer that cannot be used: it is not text (${answer === null ? 'null' : typeof answer})`,
+      'no field was changed; try again or fill the fields by hand',
+    );
   }
   const parsed = parseModelAnswer(answer);
   if (!parsed.ok) {
@@ -167,11 +192,18 @@ export async function draftWithModel(evidence: DraftEvidence, model: ChatModelPo
   // Only invisible characters (zero-width, bidi controls) passes `min(1)` but is blank once stripped:
   // it would empty the user's summary.
   if (!gated[0].trim()) {
-    return modelError(`${model.name} gave an answer that cannot be used: its summary is empty once invisible characters are removed`, 'no field was changed; try again or fill the fields by hand');
+    return modelError(
+      `${model.name} gave an answer that cannot be used: its summary is empty once invisible characters are removed`,
+      'no field was changed; try again or fill the fields by hand',
+    );
   }
   const source: Provenance = { reader: `model:${model.vendor}/${model.id}`, file: null, time: (opts.now?.() ?? new Date()).toISOString() };
   let k = 1;
-  const items = (n: number): DraftItem[] => gated.slice(k, (k += n)).filter((text) => text.trim() !== '').map((text) => ({ text, source }));
+  const items = (n: number): DraftItem[] =>
+    gated
+      .slice(k, (k += n))
+      .filter((text) => text.trim() !== '')
+      .map((text) => ({ text, source }));
   const fields: ModelDraftFields = {
     summary: { text: gated[0], sources: [source] },
     decisions: items(a.decisions.length),

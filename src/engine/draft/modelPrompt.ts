@@ -104,12 +104,16 @@ function rawSections(evidence: DraftEvidence): RawSection[] {
     },
     {
       title: 'Commands run (failures first)',
-      items: (session?.commands_run ?? []).map((c) => `${oneLine(c.command)} — ${c.result}${c.exit_code === null ? '' : ` (exit ${c.exit_code})`}${c.count > 1 ? `, ${c.count} runs` : ''}`),
+      items: (session?.commands_run ?? []).map(
+        (c) => `${oneLine(c.command)} — ${c.result}${c.exit_code === null ? '' : ` (exit ${c.exit_code})`}${c.count > 1 ? `, ${c.count} runs` : ''}`,
+      ),
     },
     { title: 'Commits since the base (newest first)', items: git.commits.map((c) => `${c.sha.slice(0, 12)} ${oneLine(c.subject)}`) },
     {
       title: 'Touched files',
-      items: git.touchedFiles.map((f) => `${f.status} ${oneLine(f.path)}${f.added !== null || f.deleted !== null ? ` (+${f.added ?? 0} -${f.deleted ?? 0})` : ''}`),
+      items: git.touchedFiles.map(
+        (f) => `${f.status} ${oneLine(f.path)}${f.added !== null || f.deleted !== null ? ` (+${f.added ?? 0} -${f.deleted ?? 0})` : ''}`,
+      ),
     },
     { title: 'Earlier user requests', items: [...older].reverse().map((r) => clip(r.text)), chronological: true },
     {

@@ -24,7 +24,10 @@ import { addCounts, redactKnown, redactTexts } from '../../core/safety/redact';
  * `session_id`) redacted, what was found (kind → count) and the secrets known and found
  * (value → kind; `known`: found before). Never throws.
  */
-export async function sanitizeRequestFields(request: HandoverRequest, known?: KnownSecrets): Promise<{ request: HandoverRequest; found: Record<string, number>; secrets: Map<string, string> }> {
+export async function sanitizeRequestFields(
+  request: HandoverRequest,
+  known?: KnownSecrets,
+): Promise<{ request: HandoverRequest; found: Record<string, number>; secrets: Map<string, string> }> {
   const r = await redactTexts([request.topic, request.from, request.session_id ?? ''], { known });
   const [topic, from, sessionId] = r.texts;
   return {
@@ -50,7 +53,10 @@ export async function sanitizeSessionId(id: string, known?: KnownSecrets): Promi
  * @returns the package, the secrets found (kind → count), the secrets known and found (value →
  *   kind) and how many characters were escaped in paths
  */
-export async function sanitizePackageFields(pkg: HandoffPackage, known?: KnownSecrets): Promise<{ pkg: HandoffPackage; found: Record<string, number>; escaped: number; secrets: Map<string, string> }> {
+export async function sanitizePackageFields(
+  pkg: HandoffPackage,
+  known?: KnownSecrets,
+): Promise<{ pkg: HandoffPackage; found: Record<string, number>; escaped: number; secrets: Map<string, string> }> {
   const texts: string[] = [];
   const slot = (s: string): number => texts.push(s) - 1;
   const opt = (s: string | null | undefined): number => (s ? slot(s) : -1);
@@ -89,20 +95,31 @@ export async function sanitizePackageFields(pkg: HandoffPackage, known?: KnownSe
     topic_title: line(idx.title),
     touched_files: pkg.touched_files.map((f, i) => ({ ...f, path: path(idx.files[i][0]), old_path: idx.files[i][1] < 0 ? f.old_path : path(idx.files[i][1]) })),
     session_sources: pkg.session_sources.map((s, i) => ({ ...s, file: path(idx.sources[i]) })),
-    compaction: pkg.compaction && idx.compaction ? {
-      ...pkg.compaction,
-      source: line(idx.compaction[0]) || 'session-log',
-      file: idx.compaction[1] < 0 ? null : path(idx.compaction[1]),
-      time: idx.compaction[2] < 0 ? null : line(idx.compaction[2]) || null,
-    } : null,
+    compaction:
+      pkg.compaction && idx.compaction
+        ? {
+            ...pkg.compaction,
+            source: line(idx.compaction[0]) || 'session-log',
+            file: idx.compaction[1] < 0 ? null : path(idx.compaction[1]),
+            time: idx.compaction[2] < 0 ? null : line(idx.compaction[2]) || null,
+          }
+        : null,
     git_operation: pkg.git_operation && {
       ...pkg.git_operation,
       ref: idx.opRef < 0 ? pkg.git_operation.ref : path(idx.opRef),
       branch: idx.opBranch < 0 ? pkg.git_operation.branch : path(idx.opBranch),
       subject: idx.opSubject < 0 ? pkg.git_operation.subject : line(idx.opSubject),
     },
-    user_requests: pkg.user_requests.map((u, i) => ({ ...u, source: line(idx.requests[i][0]) || 'user', time: idx.requests[i][1] < 0 ? u.time : line(idx.requests[i][1]) || null })),
-    commands_run: pkg.commands_run.map((c, i) => ({ ...c, source: line(idx.commands[i][0]) || 'user', last_at: idx.commands[i][1] < 0 ? c.last_at : line(idx.commands[i][1]) || null })),
+    user_requests: pkg.user_requests.map((u, i) => ({
+      ...u,
+      source: line(idx.requests[i][0]) || 'user',
+      time: idx.requests[i][1] < 0 ? u.time : line(idx.requests[i][1]) || null,
+    })),
+    commands_run: pkg.commands_run.map((c, i) => ({
+      ...c,
+      source: line(idx.commands[i][0]) || 'user',
+      last_at: idx.commands[i][1] < 0 ? c.last_at : line(idx.commands[i][1]) || null,
+    })),
     redactions: addCounts(pkg.redactions ?? {}, r.found),
   };
   return { pkg: out, found: r.found, escaped, secrets: r.secrets };

@@ -44,7 +44,10 @@ export function listHandoffs(handoffRoot: string): Promise<HandoffFileEntry[]> {
  */
 export async function openHandoffs(handoffRoot: string, limit = 100): Promise<Array<{ file: HandoffFileEntry; head: ParsedHandoff }>> {
   const open: Array<{ file: HandoffFileEntry; head: ParsedHandoff }> = [];
-  for (const file of (await listHandoffs(handoffRoot)).filter((f) => !f.partial).reverse().slice(0, limit)) {
+  for (const file of (await listHandoffs(handoffRoot))
+    .filter((f) => !f.partial)
+    .reverse()
+    .slice(0, limit)) {
     const head = await readHandoffHead(file.path);
     if (head && head.frontmatter.kind === 'handoff' && OPEN_STATUSES.has(head.frontmatter.status)) open.push({ file, head });
   }
@@ -64,7 +67,10 @@ export async function openHandoffs(handoffRoot: string, limit = 100): Promise<Ar
  * @returns `briefing` undefined when the file cannot be read, names no briefing (results
  *   do not), or the name does not pass the path guard; `text` undefined when nothing can be read
  */
-export async function briefingOf(handoffRoot: string, file: string): Promise<{ head: ParsedHandoff | undefined; briefing: string | undefined; text: string | undefined }> {
+export async function briefingOf(
+  handoffRoot: string,
+  file: string,
+): Promise<{ head: ParsedHandoff | undefined; briefing: string | undefined; text: string | undefined }> {
   const head = await readHandoffHead(file);
   const named = head?.frontmatter.briefing_file;
   const resolved = named ? resolveInside(handoffRoot, ...named.split('/')) : undefined;

@@ -103,7 +103,10 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
       return handoverError(parsed.message, parsed.field, parsed.parts);
     }
     if (env.maxHandoverDepth !== undefined && !(Number.isInteger(env.maxHandoverDepth) && env.maxHandoverDepth >= 1 && env.maxHandoverDepth <= MAX_HOP_DEPTH)) {
-      return handoverError(`maxHandoverDepth must be a whole number of hops from 1 to ${MAX_HOP_DEPTH} (got ${String(env.maxHandoverDepth)})`, 'maxHandoverDepth');
+      return handoverError(
+        `maxHandoverDepth must be a whole number of hops from 1 to ${MAX_HOP_DEPTH} (got ${String(env.maxHandoverDepth)})`,
+        'maxHandoverDepth',
+      );
     }
     // The gate by field (src/engine/handover/fieldGate.ts): the topic is redacted before it is slugged.
     const fields = await sanitizeRequestFields(parsed.request);
@@ -160,7 +163,11 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
     // The draft of the evidence: user requests and commands run, and with `draft` every field left empty.
     const draft = draftFromEvidence(
       { git: evidence, session: session?.evidence, latest: undefined },
-      { userRequestTokens: env.userRequestTokens ?? DEFAULT_USER_REQUEST_TOKENS, countTokens: (t) => counter.count(t).tokens, includeRecentTurns: request.include_recent_turns },
+      {
+        userRequestTokens: env.userRequestTokens ?? DEFAULT_USER_REQUEST_TOKENS,
+        countTokens: (t) => counter.count(t).tokens,
+        includeRecentTurns: request.include_recent_turns,
+      },
     );
     const composed = composeUnjudgedPackage(request, {
       draft,
@@ -175,7 +182,14 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
         recent_turns: session.evidence.recent_turns,
         file_edits: session.evidence.file_edits,
         sources: sessionSources(session.evidence, env.workspaceRoot),
-        ...(session.evidence.compaction ? { compaction: { ...session.evidence.compaction, file: session.evidence.compaction.file && displayFile(session.evidence.compaction.file, env.workspaceRoot) } } : {}),
+        ...(session.evidence.compaction
+          ? {
+              compaction: {
+                ...session.evidence.compaction,
+                file: session.evidence.compaction.file && displayFile(session.evidence.compaction.file, env.workspaceRoot),
+              },
+            }
+          : {}),
       },
     });
     if (env.caller === 'agent') {
@@ -202,7 +216,9 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
       warnings.push(`WARNING: ${sanitizing}`);
     }
     if (gated.escaped > 0) {
-      warnings.push(`WARNING: ${gated.escaped} control or invisible character${gated.escaped === 1 ? '' : 's'} in file paths or the branch name ${gated.escaped === 1 ? 'is' : 'are'} shown as \\u{…} escapes`);
+      warnings.push(
+        `WARNING: ${gated.escaped} control or invisible character${gated.escaped === 1 ? '' : 's'} in file paths or the branch name ${gated.escaped === 1 ? 'is' : 'are'} shown as \\u{…} escapes`,
+      );
     }
     // Warnings repeat evidence notes (git and session-log messages): no secrets in them either.
     const safeWarnings = await redactTexts(warnings, { known: gated.secrets });
@@ -212,12 +228,32 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
     if (composed.hop_guard && !composed.hop_guard.confirmed) {
       const g = composed.hop_guard;
       const why = g.reasons
-        .map((r) => (r === 'depth' ? `hop ${composed.hop} would exceed the limit of ${plural(g.max_depth, 'hop')}` : `${lookup.specialist.id} is already in this chain (${composed.chain.slice(0, -1).join(' → ')})`))
+        .map((r) =>
+          r === 'depth'
+            ? `hop ${composed.hop} would exceed the limit of ${plural(g.max_depth, 'hop')}`
+            : `${lookup.specialist.id} is already in this chain (${composed.chain.slice(0, -1).join(' → ')})`,
+        )
         .join(' and ');
-      return partsError('hop_guard', { subject: 'hop guard:', problem: why, fix: 'confirm the handoff to proceed (hop_guard_confirmed), or hand over to someone else' }, 'refused');
+      return partsError(
+        'hop_guard',
+        { subject: 'hop guard:', problem: why, fix: 'confirm the handoff to proceed (hop_guard_confirmed), or hand over to someone else' },
+        'refused',
+      );
     }
     const sessionState = session && env.sessionLog?.statePath ? { path: env.sessionLog.statePath, state: session.evidence.next_state } : undefined;
-    const prepared = { env, request: gated.request, root, specialist: lookup.specialist, evidence, pkg, counter, warnings, parent, sessionState, secrets: safeWarnings.secrets };
+    const prepared = {
+      env,
+      request: gated.request,
+      root,
+      specialist: lookup.specialist,
+      evidence,
+      pkg,
+      counter,
+      warnings,
+      parent,
+      sessionState,
+      secrets: safeWarnings.secrets,
+    };
     return { status: 'prepared', prepared };
   } catch (err) {
     return handoverError(`internal error while preparing the handoff: ${(err as Error)?.message ?? String(err)}`, 'internal');
@@ -318,7 +354,10 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
     const check = HandoffFrontmatterSchema.safeParse(handoffFrontmatter(pkg, provisionalMeta({ root, specialist, pkg }, start, cut)));
     if (!check.success) {
       const issue = check.error.issues[0];
-      return handoverError(`the handoff would not read back: frontmatter field "${issue?.path.join('.')}" ${issue?.message ?? 'is invalid'} — nothing was written`, 'internal');
+      return handoverError(
+        `the handoff would not read back: frontmatter field "${issue?.path.join('.')}" ${issue?.message ?? 'is invalid'} — nothing was written`,
+        'internal',
+      );
     }
     // Staged as <id>.partial.md until the briefing section is written (see writeHandover).
     created = await stageHandoffFile(env.workspaceRoot, handoffsDir, start, async (date) => {
@@ -327,7 +366,9 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
       return { name: await sanitizeFileName(`${meta.id}.md`, gate.secrets), content: await stageGate.text(renderHandoff(pkg, meta, specialist)) };
     });
   } catch (err) {
-    return err instanceof StoreError ? handoverError(err.message, 'io', err.parts) : handoverError(`could not write the handoff: ${(err as Error).message}`, 'io');
+    return err instanceof StoreError
+      ? handoverError(err.message, 'io', err.parts)
+      : handoverError(`could not write the handoff: ${(err as Error).message}`, 'io');
   }
   let finalMeta = meta as HandoffMeta;
 
@@ -348,7 +389,10 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
         await restageHandoffFile(created, await restageGate.text(renderHandoff(pkg, finalMeta, specialist)));
       } catch (err) {
         await discardStagedHandoff(created);
-        return handoverError(`${errorText(err as Error)} (its history file could not be written either: ${errorText(history.problem)}; nothing was kept)`, 'io');
+        return handoverError(
+          `${errorText(err as Error)} (its history file could not be written either: ${errorText(history.problem)}; nothing was kept)`,
+          'io',
+        );
       }
       gate.add(restageGate);
       warnings.push(`WARNING: the handoff was written without its history file (what fit to budget cut is not kept): ${errorText(history.problem)}`);

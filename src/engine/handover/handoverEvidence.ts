@@ -33,7 +33,16 @@ export async function collectEvidenceFor(env: HandoverEnvironment): Promise<GitE
     const root = rootCheck.ok ? rootCheck.path : undefined;
     const latest = root ? await readLatestHandoff(path.join(root, HANDOFFS_DIR)) : undefined;
     const baseCommit = env.baseCommit !== undefined ? env.baseCommit : (latest?.frontmatter.head_commit ?? env.sessionBaseCommit ?? null);
-    return await collectGitEvidence({ cwd: env.workspaceRoot, handoffRoot: root, alsoExclude: otherToolsHandoffFolders(env.workspaceRoot), baseCommit, binary: env.gitBinary, signal: env.signal, probe: env.gitProbe, onGitStarted: env.onGitStarted });
+    return await collectGitEvidence({
+      cwd: env.workspaceRoot,
+      handoffRoot: root,
+      alsoExclude: otherToolsHandoffFolders(env.workspaceRoot),
+      baseCommit,
+      binary: env.gitBinary,
+      signal: env.signal,
+      probe: env.gitProbe,
+      onGitStarted: env.onGitStarted,
+    });
   } catch (err) {
     env.onGitStarted?.(); // no git process was asked for
     return emptyGitEvidence(`Collecting git evidence failed: ${(err as Error)?.message ?? String(err)}`);
@@ -101,7 +110,9 @@ export function sessionSources(evidence: SessionLogEvidence, workspaceRoot: stri
  * The newest complete handoff of the workspace (its frontmatter), for continuing its
  * chain; undefined when there is none or the handoff folder setting is invalid.
  */
-export async function latestHandoff(env: Pick<HandoverEnvironment, 'workspaceRoot' | 'handoffDirectory'>): Promise<(HandoffFrontmatter & { readonly file_ref: string }) | undefined> {
+export async function latestHandoff(
+  env: Pick<HandoverEnvironment, 'workspaceRoot' | 'handoffDirectory'>,
+): Promise<(HandoffFrontmatter & { readonly file_ref: string }) | undefined> {
   const root = handoffRootOf(env);
   if (!root.ok) {
     return undefined;

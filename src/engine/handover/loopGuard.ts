@@ -20,7 +20,12 @@ import { chainVisits, openVisits } from '../../store/handoffs/chainVisits';
  * chain on every call, and the chain-based checks would never see a loop.
  * @returns the refusal, or undefined when the hop may go ahead
  */
-export async function agentLoopGuard(composed: HandoffPackage, parent: HandoffFrontmatter | undefined, specialist: Specialist, root: string): Promise<HandoverError | undefined> {
+export async function agentLoopGuard(
+  composed: HandoffPackage,
+  parent: HandoffFrontmatter | undefined,
+  specialist: Specialist,
+  root: string,
+): Promise<HandoverError | undefined> {
   const g = composed.hop_guard;
   if (!g || !parent) return duplicateGuard(composed, specialist, root);
   if (g.reasons.includes('depth')) {

@@ -68,7 +68,11 @@ export async function loadRegistry(root: string, workspaceRoot: string): Promise
   // chain return to "the same" specialist under another id, past the hop guard. Compared
   // without brackets, hyphens and underscores, so a label "[Quality reviewer]" (marker
   // "[[quality reviewer]]") or "Quality-Reviewer" cannot pass for the quality reviewer.
-  const key = (marker: string) => marker.toLowerCase().replace(/[[\]\s_-]+/g, ' ').trim();
+  const key = (marker: string) =>
+    marker
+      .toLowerCase()
+      .replace(/[[\]\s_-]+/g, ' ')
+      .trim();
   const markers = new Map(new SpecialistRegistry().all().map((s) => [key(s.personaMarker), s.id]));
   const warnings = [...custom.warnings];
   const kept = custom.specialists.filter((s) => {
@@ -95,7 +99,10 @@ export async function openProject(options: ProjectOptions): Promise<ProjectOutco
   if (!root.ok) return root;
   try {
     const { registry, warnings } = await loadRegistry(root.path, options.workspaceRoot);
-    return { ok: true, project: { workspaceRoot: options.workspaceRoot, handoffRoot: root.path, handoffsDir: path.join(root.path, HANDOFFS_DIR), registry, warnings } };
+    return {
+      ok: true,
+      project: { workspaceRoot: options.workspaceRoot, handoffRoot: root.path, handoffsDir: path.join(root.path, HANDOFFS_DIR), registry, warnings },
+    };
   } catch (err) {
     return { ok: false, error: handoverError(`internal error while reading the specialists: ${(err as Error)?.message ?? String(err)}`, 'internal') };
   }
@@ -133,15 +140,24 @@ export async function workspaceFolderOf(dir: string): Promise<WorkspaceFolder> {
     }
   } catch (err) {
     const cause = fsCause(err);
-    if (cause.kind === 'link-loop') return { ok: false, problem: linkLoopProblem(dir, await loopingLink(dir, realpath)), fix: 'remove the link or point it at a real folder' };
+    if (cause.kind === 'link-loop')
+      return { ok: false, problem: linkLoopProblem(dir, await loopingLink(dir, realpath)), fix: 'remove the link or point it at a real folder' };
     return { ok: false, problem: cause.kind === 'missing' ? `folder does not exist: ${dir}` : `${dir} cannot be opened: ${cause.words}` };
   }
   const found = await findRepository(real);
   if (found?.outside === 'bare') {
-    return { ok: false, problem: `${dir} is a bare git repository: it has no working tree to hand over from, and nothing is written into it`, fix: `run it in the working folder of a clone (git clone ${dir} <folder>)` };
+    return {
+      ok: false,
+      problem: `${dir} is a bare git repository: it has no working tree to hand over from, and nothing is written into it`,
+      fix: `run it in the working folder of a clone (git clone ${dir} <folder>)`,
+    };
   }
   if (found?.outside === 'git-dir') {
-    return { ok: false, problem: `${dir} is inside a git repository's own folder (.git): handoffs are never written among git's data`, fix: "run it in the repository's working folder" };
+    return {
+      ok: false,
+      problem: `${dir} is inside a git repository's own folder (.git): handoffs are never written among git's data`,
+      fix: "run it in the repository's working folder",
+    };
   }
   return found?.top !== undefined ? { ok: true, path: found.top, repository: true, gitProbe: found.probe } : { ok: true, path: real, repository: false };
 }

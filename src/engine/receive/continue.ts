@@ -12,7 +12,17 @@ import { constants } from 'node:fs';
 import { access, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { partsError, type HandoverError } from '../../core/handoff/errors';
-import { AGENT_EXECUTABLES, AGENT_IDS, agentCommand, CURSOR_AGENT, cursorPromptLink, linkOpener, TERMINAL_AGENTS, type AgentId, type TerminalAgentId } from '../../core/agents/continueAgents';
+import {
+  AGENT_EXECUTABLES,
+  AGENT_IDS,
+  agentCommand,
+  CURSOR_AGENT,
+  cursorPromptLink,
+  linkOpener,
+  TERMINAL_AGENTS,
+  type AgentId,
+  type TerminalAgentId,
+} from '../../core/agents/continueAgents';
 import { agentFileName, folderForTarget } from '../../core/specialists/agentFiles';
 import { parseGitHubAgent } from '../../core/specialists/agentFileParse';
 import type { HandoverEnvironment } from '../project/environment';
@@ -70,7 +80,16 @@ export async function locateAgent(id: AgentId, lookup: AgentLookup): Promise<Age
     if (!path.isAbsolute(configured) || !(await isExecutableFile(configured, lookup.platform))) {
       return {
         ok: false,
-        error: partsError('agent', { path: [spec.setting], subject: spec.setting, problem: `"${configured}" is not an executable file${path.isAbsolute(configured) ? '' : ' (the path must be absolute)'}`, fix: `set it to the absolute path of ${spec.executable}, or clear it to search PATH` }, 'bad_setting'),
+        error: partsError(
+          'agent',
+          {
+            path: [spec.setting],
+            subject: spec.setting,
+            problem: `"${configured}" is not an executable file${path.isAbsolute(configured) ? '' : ' (the path must be absolute)'}`,
+            fix: `set it to the absolute path of ${spec.executable}, or clear it to search PATH`,
+          },
+          'bad_setting',
+        ),
       };
     }
     return { ok: true, agent: { id, executable: configured, via: 'setting' } };
@@ -79,7 +98,16 @@ export async function locateAgent(id: AgentId, lookup: AgentLookup): Promise<Age
   if (file) return { ok: true, agent: { id, executable: file, via: 'PATH' } };
   return {
     ok: false,
-    error: partsError('agent', { path: ['agent'], subject: spec.label, problem: `was not found: no executable "${spec.executable}" on PATH`, fix: `install ${spec.label}, or set ${spec.setting} to the path of its executable` }, 'not_found'),
+    error: partsError(
+      'agent',
+      {
+        path: ['agent'],
+        subject: spec.label,
+        problem: `was not found: no executable "${spec.executable}" on PATH`,
+        fix: `install ${spec.label}, or set ${spec.setting} to the path of its executable`,
+      },
+      'not_found',
+    ),
   };
 }
 
@@ -91,7 +119,13 @@ export async function locateAgent(id: AgentId, lookup: AgentLookup): Promise<Age
 export async function findExecutable(name: string, lookup: Pick<AgentLookup, 'pathEnv' | 'platform' | 'pathExt'>): Promise<string | undefined> {
   const separator = lookup.platform === 'win32' ? ';' : ':';
   const dirs = (lookup.pathEnv ?? '').split(separator).filter((d) => d && path.isAbsolute(d));
-  const names = lookup.platform === 'win32' ? (lookup.pathExt ?? '.COM;.EXE').split(';').filter((e) => WINDOWS_DIRECT.has(e.toLowerCase())).map((e) => name + e.toLowerCase()) : [name];
+  const names =
+    lookup.platform === 'win32'
+      ? (lookup.pathExt ?? '.COM;.EXE')
+          .split(';')
+          .filter((e) => WINDOWS_DIRECT.has(e.toLowerCase()))
+          .map((e) => name + e.toLowerCase())
+      : [name];
   for (const dir of dirs) {
     for (const candidate of names) {
       const file = path.join(dir, candidate);
@@ -172,7 +206,16 @@ export async function prepareContinue(req: ContinueRequest, env: HandoverEnviron
     if (prompt.status === 'error') return prompt;
     const command = agentCommand(req.agent, prompt.prompt, lookup.platform);
     if ('error' in command) {
-      return partsError('agent', { path: ['agent'], subject: TERMINAL_AGENTS[req.agent].label, problem: `cannot take this prompt: ${command.error}`, fix: 'copy the prompt instead and paste it into the agent' }, 'refused');
+      return partsError(
+        'agent',
+        {
+          path: ['agent'],
+          subject: TERMINAL_AGENTS[req.agent].label,
+          problem: `cannot take this prompt: ${command.error}`,
+          fix: 'copy the prompt instead and paste it into the agent',
+        },
+        'refused',
+      );
     }
     return { status: 'ok', agent: located.agent, argv: command.argv, stdin: command.stdin, cwd: path.resolve(env.workspaceRoot), prompt };
   } catch (err) {
@@ -181,7 +224,8 @@ export async function prepareContinue(req: ContinueRequest, env: HandoverEnviron
 }
 
 /** Outcome of {@link prepareCursorLink}: Cursor's prompt link (carrying the whole prompt, or a pointer to the clipboard), or an error. */
-export type CursorLinkOutcome = { status: 'ok'; url: string; whole: boolean; prompt: PromptOk; opener: { executable: string; argv: string[] } | null } | HandoverError;
+export type CursorLinkOutcome =
+  { status: 'ok'; url: string; whole: boolean; prompt: PromptOk; opener: { executable: string; argv: string[] } | null } | HandoverError;
 
 /**
  * Builds the link that continues a handoff in Cursor's chat: the receiving prompt
@@ -199,7 +243,16 @@ export async function prepareCursorLink(req: PromptRequest, env: HandoverEnviron
     const short = `Pick up ${what} as ${prompt.persona_marker}: its receiving prompt (${prompt.prompt.length.toLocaleString('en-US')} characters, longer than a Cursor link holds) is on the clipboard — paste it here in place of this line, then send.`;
     const link = cursorPromptLink(prompt.prompt, short);
     if ('error' in link) {
-      return partsError('agent', { path: ['agent'], subject: CURSOR_AGENT.label, problem: `cannot take this prompt: ${link.error}`, fix: 'copy the prompt instead and paste it into Cursor' }, 'refused');
+      return partsError(
+        'agent',
+        {
+          path: ['agent'],
+          subject: CURSOR_AGENT.label,
+          problem: `cannot take this prompt: ${link.error}`,
+          fix: 'copy the prompt instead and paste it into Cursor',
+        },
+        'refused',
+      );
     }
     const opener = linkOpener(lookup.platform);
     const executable = opener && (await findExecutable(opener.executable, lookup));

@@ -16,7 +16,14 @@ import { splitFrontmatter } from '../../core/handoff/frontmatter';
 import { parseHandoff } from '../../core/handoff/parse';
 import { pickedUpHandoffText } from '../../core/receive/pickedUpHandoff';
 import { priorHandoffDigest } from '../../core/timeline/priorDigest';
-import { FILE_SHARE, PINNED_SHARE, PRIOR_HANDOFFS_BUDGET_BYTES, priorHandoffsBlock, utf8Length, type PriorHandoffsFile } from '../../core/timeline/priorHandoffs';
+import {
+  FILE_SHARE,
+  PINNED_SHARE,
+  PRIOR_HANDOFFS_BUDGET_BYTES,
+  priorHandoffsBlock,
+  utf8Length,
+  type PriorHandoffsFile,
+} from '../../core/timeline/priorHandoffs';
 import type { TimelineFile } from '../../core/timeline/chains';
 import { FRONTMATTER_READ_BYTES } from '../../store/handoffs/handoffIndex';
 import { withStatusEvents } from '../../store/handoffs/statusEvents';
@@ -113,7 +120,9 @@ async function readEntries(
       const parsed = parseHandoff(got.text);
       if (!parsed.ok && f.source === 'handoff') {
         const problem = parsed.message.replace(/^ERROR:\s*/, '');
-        warnings.push(`WARNING: prior handoff ${f.name}: its frontmatter cannot be read (${problem.slice(0, 300)}); it is quoted as written — fix the frontmatter or remove the file`);
+        warnings.push(
+          `WARNING: prior handoff ${f.name}: its frontmatter cannot be read (${problem.slice(0, 300)}); it is quoted as written — fix the frontmatter or remove the file`,
+        );
         note = '_(its frontmatter cannot be read; quoted as written)_';
       } else if (parsed.ok) {
         // Status changes are events beside the file (docs/DESIGN.md §5 "Status"), not edits of it.
@@ -160,7 +169,11 @@ function byName(files: readonly TimelineFile[]): TimelineFile[] {
  * @returns the block and a `WARNING:` line per entry skipped (FIFO, device, link) and per
  *   handoff of ours whose frontmatter does not parse
  */
-export async function priorHandoffsFor(files: readonly TimelineFile[], budgetBytes = PRIOR_HANDOFFS_BUDGET_BYTES, pinnedPath?: string): Promise<PriorHandoffsResult> {
+export async function priorHandoffsFor(
+  files: readonly TimelineFile[],
+  budgetBytes = PRIOR_HANDOFFS_BUDGET_BYTES,
+  pinnedPath?: string,
+): Promise<PriorHandoffsResult> {
   const sorted = byName(files);
   const pinnedIndex = pinnedPath === undefined ? -1 : sorted.findIndex((f) => path.resolve(f.path) === path.resolve(pinnedPath));
   const order = [...(pinnedIndex >= 0 ? [pinnedIndex] : []), ...[...sorted.keys()].reverse().filter((i) => i !== pinnedIndex)];

@@ -69,7 +69,6 @@ function fail(message: string, field?: string, parts?: ErrorParts): PromptOutcom
 // The prior handoffs block is read by priorHandoffs.ts; re-exported for the surfaces that import it from here.
 export { priorHandoffsFor } from './priorHandoffs';
 
-
 /** Builds the prompt for the receiving specialist. */
 export async function buildPrompt(req: PromptRequest, env: HandoverEnvironment): Promise<PromptOutcome> {
   try {
@@ -98,7 +97,10 @@ async function build(req: PromptRequest, env: HandoverEnvironment): Promise<Prom
     const newest = await readNewestHandoff(dir, req.specialist);
     handoff = newest && { file: newest.file, parsed: newest.handoff };
     if (!handoff && req.handoff === 'latest') {
-      return fail(`there is no handoff to pick up in ${dir}${req.specialist ? ` for ${req.specialist}` : ''} (results are not picked up) — hand over first, or leave out --handoff`, 'handoff');
+      return fail(
+        `there is no handoff to pick up in ${dir}${req.specialist ? ` for ${req.specialist}` : ''} (results are not picked up) — hand over first, or leave out --handoff`,
+        'handoff',
+      );
     }
   }
   const specialistId = req.specialist ?? handoff?.parsed.frontmatter.specialist;
@@ -112,7 +114,10 @@ async function build(req: PromptRequest, env: HandoverEnvironment): Promise<Prom
     warnings.push(`WARNING: handoff ${handoff.parsed.frontmatter.id} is addressed to ${handoff.parsed.frontmatter.specialist}, not ${req.specialist}`);
   }
 
-  const timeline = await listTimeline(project, registry.all().map((s) => s.id));
+  const timeline = await listTimeline(
+    project,
+    registry.all().map((s) => s.id),
+  );
   // Issue 18: the handoff picked up in full without its frontmatter, the others as digests, within the 30 KB budget.
   const handoffs = await receivingHandoffsFor(timeline.files, {
     workspaceRoot: env.workspaceRoot,
@@ -120,15 +125,42 @@ async function build(req: PromptRequest, env: HandoverEnvironment): Promise<Prom
   });
   const prior = handoffs.prior;
   warnings.push(...timeline.warnings.map((w) => `WARNING: ${w}`), ...prior.warnings);
-  const report = handoff ? await collectStaleness({ cwd: env.workspaceRoot, handoff: handoff.parsed, binary: env.gitBinary, signal: env.signal, handoffRoot: root, alsoExclude: otherToolsHandoffFolders(path.resolve(env.workspaceRoot)) }) : undefined;
+  const report = handoff
+    ? await collectStaleness({
+        cwd: env.workspaceRoot,
+        handoff: handoff.parsed,
+        binary: env.gitBinary,
+        signal: env.signal,
+        handoffRoot: root,
+        alsoExclude: otherToolsHandoffFolders(path.resolve(env.workspaceRoot)),
+      })
+    : undefined;
   const staleness = report ? stalenessLines(report) : [];
   const verification = handoff ? await latestVerification(root, handoff.parsed.frontmatter.id) : undefined;
   const now = (env.now ?? (() => new Date()))();
   // Issue 21: the handoffs of its chain waiting too long for a pick-up or an answer.
-  const waiting = handoff ? await chainWaitingLines(project, timeline.files, handoff.parsed.frontmatter.root_id, handoff.parsed.frontmatter.id, now.getTime(), env.pendingWarnAfterMs ?? DEFAULT_PENDING_WARN_AFTER_MS) : [];
-  const deliverable = path.relative(env.workspaceRoot, path.join(dir, handoffFileName(now, specialist.id))).split(path.sep).join('/');
+  const waiting = handoff
+    ? await chainWaitingLines(
+        project,
+        timeline.files,
+        handoff.parsed.frontmatter.root_id,
+        handoff.parsed.frontmatter.id,
+        now.getTime(),
+        env.pendingWarnAfterMs ?? DEFAULT_PENDING_WARN_AFTER_MS,
+      )
+    : [];
+  const deliverable = path
+    .relative(env.workspaceRoot, path.join(dir, handoffFileName(now, specialist.id)))
+    .split(path.sep)
+    .join('/');
   const built = buildSpecialistPrompt({
-    specialist: { id: specialist.id, label: specialist.label, personaMarker: specialist.personaMarker, mandate: specialist.mandate, returnCondition: specialist.returnCondition },
+    specialist: {
+      id: specialist.id,
+      label: specialist.label,
+      personaMarker: specialist.personaMarker,
+      mandate: specialist.mandate,
+      returnCondition: specialist.returnCondition,
+    },
     handoff: handoff
       ? {
           id: handoff.parsed.frontmatter.id,

@@ -81,7 +81,9 @@ async function openHandoffsFor(dir: string, specialist: string): Promise<Array<{
   // Answered for good: a result that completed or blocked it. A result "in progress" leaves the
   // handoff open, so the next hand-back of the same work finds it again.
   const answered = new Set(
-    parsed.filter((p) => p.handoff.frontmatter.kind === 'result' && ['complete', 'blocked'].includes(p.handoff.frontmatter.status)).map((p) => p.handoff.frontmatter.parent_id),
+    parsed
+      .filter((p) => p.handoff.frontmatter.kind === 'result' && ['complete', 'blocked'].includes(p.handoff.frontmatter.status))
+      .map((p) => p.handoff.frontmatter.parent_id),
   );
   return parsed.filter(
     (p) =>
@@ -157,7 +159,10 @@ async function recordUnguarded(input: unknown, env: HandoverEnvironment): Promis
       if (!found.ok) {
         failures.push({ handoff: ref, message: errorText(found.message) });
       } else if (found.handoff.frontmatter.kind === 'result') {
-        failures.push({ handoff: ref, message: `${found.handoff.frontmatter.id} is itself a result; answer the handoff it belongs to (${found.handoff.frontmatter.parent_id ?? 'none'})` });
+        failures.push({
+          handoff: ref,
+          message: `${found.handoff.frontmatter.id} is itself a result; answer the handoff it belongs to (${found.handoff.frontmatter.parent_id ?? 'none'})`,
+        });
       } else {
         targets.push({ file: found.file, handoff: found.handoff });
       }
@@ -174,7 +179,10 @@ async function recordUnguarded(input: unknown, env: HandoverEnvironment): Promis
     }
     const summary = [
       `No open handoff to ${specialist.personaMarker} matched: nothing was marked; a session note was written.`,
-      ...resultSummaryLines([], failures.map((f) => ({ label: f.handoff, message: f.message }))),
+      ...resultSummaryLines(
+        [],
+        failures.map((f) => ({ label: f.handoff, message: f.message })),
+      ),
     ];
     return redactOutcome({ status: 'ok', entries: [], failures, note_file: note, summary, warnings }, known);
   }
@@ -196,7 +204,9 @@ async function recordUnguarded(input: unknown, env: HandoverEnvironment): Promis
 
   const counter = counterFor(req.tokenizer);
   const session = await readSessionLog(env);
-  const tests: TestRun[] = [...(session?.evidence.tests_run ?? []), ...req.tests_run].sort((a, b) => ((a.started_at ?? '') < (b.started_at ?? '') ? -1 : (a.started_at ?? '') > (b.started_at ?? '') ? 1 : 0));
+  const tests: TestRun[] = [...(session?.evidence.tests_run ?? []), ...req.tests_run].sort((a, b) =>
+    (a.started_at ?? '') < (b.started_at ?? '') ? -1 : (a.started_at ?? '') > (b.started_at ?? '') ? 1 : 0,
+  );
   const entries: ResultEntry[] = [];
   for (const t of targets) {
     const fm = t.handoff.frontmatter;
@@ -204,7 +214,9 @@ async function recordUnguarded(input: unknown, env: HandoverEnvironment): Promis
       const criteria = acceptanceCriteria(t.handoff);
       const { checks, unknown } = matchCriteria(criteria, req.criteria_met);
       for (const u of unknown) {
-        warnings.push(`WARNING: "${clipText(u, 80)}" is not an acceptance criterion of ${fm.id} (they are: ${criteria.map((c, i) => `${i + 1}. ${clipText(c, 60)}`).join('; ')})`);
+        warnings.push(
+          `WARNING: "${clipText(u, 80)}" is not an acceptance criterion of ${fm.id} (they are: ${criteria.map((c, i) => `${i + 1}. ${clipText(c, 60)}`).join('; ')})`,
+        );
       }
       const policy = resultStatus({ matched: true, criteria: checks, tests, blockers: req.blockers });
       const status: ResultStatus = policy.status === 'note_only' ? 'in_progress' : policy.status;
@@ -234,7 +246,13 @@ async function recordUnguarded(input: unknown, env: HandoverEnvironment): Promis
         result: { to: fm.from, acceptance: checks },
         session: { tests_run: tests, recent_turns: [], file_edits: session?.evidence.file_edits ?? [], sources: [] },
       });
-      const meta = (date: Date): HandoffMeta => ({ id: handoffId(date, specialist.id), created: date.toISOString(), status, briefingFile: null, historyFile: null });
+      const meta = (date: Date): HandoffMeta => ({
+        id: handoffId(date, specialist.id),
+        created: date.toISOString(),
+        status,
+        briefingFile: null,
+        historyFile: null,
+      });
       // Nothing leaked (docs/DESIGN.md §7): the result's texts lose invisible characters and secrets.
       // Every text and short field (branch, paths, from, session id); a secret found in one is redacted in all.
       const gated = await gatePackage(composed, request.request, known);
@@ -251,7 +269,10 @@ async function recordUnguarded(input: unknown, env: HandoverEnvironment): Promis
       const gate = new GateTally(known);
       // The result and the status it gives go together: the status event names the result,
       // which is staged as .partial.md, and holds once the result is promoted to its name.
-      const staged = await stageHandoffFile(env.workspaceRoot, dir, now, async (date) => ({ name: await sanitizeFileName(`${meta(date).id}.md`, known), content: await gate.text(renderHandoff(pkg, meta(date), specialist)) }));
+      const staged = await stageHandoffFile(env.workspaceRoot, dir, now, async (date) => ({
+        name: await sanitizeFileName(`${meta(date).id}.md`, known),
+        content: await gate.text(renderHandoff(pkg, meta(date), specialist)),
+      }));
       gate.secrets.forEach((kind, value) => known.set(value, kind));
       const set = await setHandoffStatus(t.file, status, { at: now.toISOString(), session_id: sessionId, result_id: staged.finalName.replace(/\.md$/, '') });
       if (!set.ok) {

@@ -67,7 +67,14 @@ export function createShellCommandRunner(options: ShellRunnerOptions = {}): Comm
         }
         let child: ChildProcess;
         try {
-          child = spawn(command.command, { cwd: command.cwd, shell: true, detached: process.platform !== 'win32', stdio: 'ignore', windowsHide: true, env: options.env ?? process.env });
+          child = spawn(command.command, {
+            cwd: command.cwd,
+            shell: true,
+            detached: process.platform !== 'win32',
+            stdio: 'ignore',
+            windowsHide: true,
+            env: options.env ?? process.env,
+          });
         } catch (err) {
           resolve({ exit_code: null, timed_out: false, duration_ms: Date.now() - started, error: (err as Error).message });
           return;

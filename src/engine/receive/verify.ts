@@ -21,7 +21,15 @@ import { BRIEFINGS_DIR, HANDOFFS_DIR, fileTimestamp } from '../../core/handoff/n
 import type { ParsedHandoff } from '../../core/handoff/parse';
 import { isUpToDate, stalenessLines } from '../../core/receive/stalenessReport';
 import { invisibleInCommand, shownCommand } from '../../core/receive/shownCommand';
-import { countRechecks, judgeRecheck, renderVerificationSection, verificationLine, type CommandRunner, type Recheck, type Verification } from '../../core/receive/verification';
+import {
+  countRechecks,
+  judgeRecheck,
+  renderVerificationSection,
+  verificationLine,
+  type CommandRunner,
+  type Recheck,
+  type Verification,
+} from '../../core/receive/verification';
 import { ensureSanitized } from '../../core/safety/gate';
 import { collectStaleness } from '../../evidence/git/stalenessFacts';
 import { findHandoff, readNewestHandoff } from '../../store/handoffs/handoffIndex';
@@ -67,7 +75,8 @@ export interface VerifyPlanRequest {
 }
 
 /** The plan of a verification: the handoff, its specialist, the commands to re-run in order (tests, then builds), and warnings. */
-export type VerificationPlan = { status: 'ok'; handoff_id: string; handoff_file: string; specialist: string; rechecks: PlannedRecheck[]; warnings: string[] } | HandoverError;
+export type VerificationPlan =
+  { status: 'ok'; handoff_id: string; handoff_file: string; specialist: string; rechecks: PlannedRecheck[]; warnings: string[] } | HandoverError;
 
 /** A verification to run: `run` is the user's consent to re-run the commands; `timeoutMs` per command (default {@link DEFAULT_VERIFY_TIMEOUT_MS}). */
 export interface VerifyRequest {
@@ -83,7 +92,16 @@ export interface VerifyRequest {
  * could not be written (a warning says why).
  */
 export type VerifyOutcome =
-  | { status: 'ok'; verification: Verification; line: string; handoff_id: string; handoff_file: string; briefing_file: string | null; verification_file: string | null; warnings: string[] }
+  | {
+      status: 'ok';
+      verification: Verification;
+      line: string;
+      handoff_id: string;
+      handoff_file: string;
+      briefing_file: string | null;
+      verification_file: string | null;
+      warnings: string[];
+    }
   | HandoverError;
 
 /** What {@link verifyHandoff} needs besides the environment: the runner (default: {@link shellCommandRunner}) and a progress callback, called before each command with the count done so far. */
@@ -124,7 +142,12 @@ async function plan(req: VerifyPlanRequest, env: HandoverEnvironment): Promise<P
     found = f;
   } else {
     found = await readNewestHandoff(dir).catch(() => undefined);
-    if (!found) return handoverError(`there is no handoff to verify in ${dir} (a result is verified only when named) — hand over first, or name the handoff to verify`, 'handoff', { code: 'not_found' });
+    if (!found)
+      return handoverError(
+        `there is no handoff to verify in ${dir} (a result is verified only when named) — hand over first, or name the handoff to verify`,
+        'handoff',
+        { code: 'not_found' },
+      );
   }
   const { handoff } = found;
   // Tests: the latest run of each command in each folder (the section lists them oldest first).
@@ -136,20 +159,34 @@ async function plan(req: VerifyPlanRequest, env: HandoverEnvironment): Promise<P
   }
   const builds = parseCommandsRun(handoff.sections.get('Commands run') ?? '').filter((c) => c.kind === 'build');
   const recorded: Array<Omit<PlannedRecheck, 'cwd'>> = [
-    ...[...tests.values()].map((t) => ({ kind: 'test' as const, command: t.command, recordedCwd: t.cwd, recorded: { result: t.result === 'passed' ? ('ok' as const) : t.result, exit_code: t.exit_code, at: t.started_at } })),
-    ...builds.map((b) => ({ kind: 'build' as const, command: b.command, recordedCwd: b.cwd, recorded: { result: b.result === 'succeeded' ? ('ok' as const) : b.result, exit_code: b.exit_code, at: b.last_at } })),
+    ...[...tests.values()].map((t) => ({
+      kind: 'test' as const,
+      command: t.command,
+      recordedCwd: t.cwd,
+      recorded: { result: t.result === 'passed' ? ('ok' as const) : t.result, exit_code: t.exit_code, at: t.started_at },
+    })),
+    ...builds.map((b) => ({
+      kind: 'build' as const,
+      command: b.command,
+      recordedCwd: b.cwd,
+      recorded: { result: b.result === 'succeeded' ? ('ok' as const) : b.result, exit_code: b.exit_code, at: b.last_at },
+    })),
   ].filter((r) => {
     if (r.command.length <= 2000) return true;
     warnings.push(`WARNING: a recorded ${r.kind} command of ${r.command.length} characters is longer than 2,000 and is not re-run`);
     return false;
   });
-  if (recorded.length > MAX_RECHECKS) warnings.push(`WARNING: the handoff records ${recorded.length} test and build commands; the first ${MAX_RECHECKS} are checked`);
+  if (recorded.length > MAX_RECHECKS)
+    warnings.push(`WARNING: the handoff records ${recorded.length} test and build commands; the first ${MAX_RECHECKS} are checked`);
   const rechecks: PlannedRecheck[] = [];
   for (const r of recorded.slice(0, MAX_RECHECKS)) {
     const hidden = invisibleInCommand(r.command);
     // Never run what the user cannot see: a hand-edited or merged handoff may hide a command (docs/DESIGN.md §9).
     const where = hidden.length
-      ? { cwd: path.resolve(env.workspaceRoot, r.recordedCwd ?? '.'), missing: `the recorded command holds invisible characters (${hidden.join(' ')}) and is not re-run — check the handoff's ${r.kind === 'test' ? 'Tests run' : 'Commands run'} section, run it yourself if it is what you mean` }
+      ? {
+          cwd: path.resolve(env.workspaceRoot, r.recordedCwd ?? '.'),
+          missing: `the recorded command holds invisible characters (${hidden.join(' ')}) and is not re-run — check the handoff's ${r.kind === 'test' ? 'Tests run' : 'Commands run'} section, run it yourself if it is what you mean`,
+        }
       : await resolveFolder(env.workspaceRoot, r.recordedCwd);
     rechecks.push({ ...r, cwd: where.cwd, ...(where.missing ? { missing: where.missing } : {}) });
   }
@@ -202,13 +239,27 @@ export async function verifyHandoff(req: VerifyRequest, env: VerifyEnvironment):
 async function verify(req: VerifyRequest, env: VerifyEnvironment): Promise<VerifyOutcome> {
   const timeoutMs = req.timeoutMs ?? DEFAULT_VERIFY_TIMEOUT_MS;
   if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > MAX_VERIFY_TIMEOUT_MS) {
-    return fieldError('timeoutMs', `must be a whole number of ms from 1 to ${MAX_VERIFY_TIMEOUT_MS} (a day), got ${String(timeoutMs).slice(0, 40)}`, 'give the seconds a command may run, e.g. 600', 'bad_request');
+    return fieldError(
+      'timeoutMs',
+      `must be a whole number of ms from 1 to ${MAX_VERIFY_TIMEOUT_MS} (a day), got ${String(timeoutMs).slice(0, 40)}`,
+      'give the seconds a command may run, e.g. 600',
+      'bad_request',
+    );
   }
   const p = await plan(req, env);
   if ('status' in p) return p;
   const { handoff, root, warnings } = p;
-  const report = await collectStaleness({ cwd: env.workspaceRoot, handoff, binary: env.gitBinary, signal: env.signal, handoffRoot: root, alsoExclude: otherToolsHandoffFolders(path.resolve(env.workspaceRoot)) });
-  const staleness = stalenessLines(report).map((l) => l.slice(0, 2000)).slice(0, 200);
+  const report = await collectStaleness({
+    cwd: env.workspaceRoot,
+    handoff,
+    binary: env.gitBinary,
+    signal: env.signal,
+    handoffRoot: root,
+    alsoExclude: otherToolsHandoffFolders(path.resolve(env.workspaceRoot)),
+  });
+  const staleness = stalenessLines(report)
+    .map((l) => l.slice(0, 2000))
+    .slice(0, 200);
   const runner = env.runner ?? shellCommandRunner;
   const rechecks: Recheck[] = [];
   const runnable = p.rechecks.filter((r) => !r.missing).length;
@@ -224,7 +275,9 @@ async function verify(req: VerifyRequest, env: VerifyEnvironment): Promise<Verif
       continue;
     }
     env.onProgress?.(done, runnable, r.command);
-    const now = await runner.run({ command: r.command, cwd: r.cwd, kind: r.kind }, { timeoutMs, signal: env.signal }).catch((err: unknown) => ({ exit_code: null, timed_out: false, duration_ms: 0, error: (err as Error)?.message ?? String(err) }));
+    const now = await runner
+      .run({ command: r.command, cwd: r.cwd, kind: r.kind }, { timeoutMs, signal: env.signal })
+      .catch((err: unknown) => ({ exit_code: null, timed_out: false, duration_ms: 0, error: (err as Error)?.message ?? String(err) }));
     done++;
     rechecks.push(judgeRecheck({ ...base, now, cancelled: env.signal?.aborted === true }));
   }
@@ -256,7 +309,16 @@ async function verify(req: VerifyRequest, env: VerifyEnvironment): Promise<Verif
     if (typeof written === 'string') briefingFile = written;
     else if (written) warnings.push(`WARNING: the verification was recorded but not added to the briefing: ${errorText(written.error)}`);
   }
-  return { status: 'ok', verification, line, handoff_id: verification.handoff_id, handoff_file: p.file, briefing_file: briefingFile, verification_file: verificationFile, warnings };
+  return {
+    status: 'ok',
+    verification,
+    line,
+    handoff_id: verification.handoff_id,
+    handoff_file: p.file,
+    briefing_file: briefingFile,
+    verification_file: verificationFile,
+    warnings,
+  };
 }
 
 /**
@@ -273,7 +335,11 @@ async function appendToBriefing(workspaceRoot: string, root: string, handoff: Pa
   if (!resolved.ok) return { error: new Error(resolved.message) };
   const briefing = resolved.path;
   const folder = path.dirname(briefing);
-  const linkTo = (from: string) => path.relative(from, path.join(root, HANDOFFS_DIR, `${v.handoff_id}.md`)).split(path.sep).join('/');
+  const linkTo = (from: string) =>
+    path
+      .relative(from, path.join(root, HANDOFFS_DIR, `${v.handoff_id}.md`))
+      .split(path.sep)
+      .join('/');
   try {
     if (path.basename(path.dirname(folder)) === BRIEFINGS_DIR) {
       const text = await readFile(briefing, 'utf8').catch(() => '');

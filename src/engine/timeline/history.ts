@@ -97,7 +97,12 @@ async function run(req: FullHistoryRequest, env: HandoverEnvironment): Promise<F
   const maxTokens = req.maxTokens ?? DEFAULT_HISTORY_MAX_TOKENS;
   if (!Number.isInteger(maxTokens) || maxTokens < MIN_HISTORY_MAX_TOKENS || maxTokens > DEFAULT_HISTORY_MAX_TOKENS) {
     const range = `${formatCount(MIN_HISTORY_MAX_TOKENS)} to ${formatCount(DEFAULT_HISTORY_MAX_TOKENS)}`;
-    return fieldError('max_tokens', `must be a whole number from ${range} (got ${String(maxTokens)})`, `leave it out for ${formatCount(DEFAULT_HISTORY_MAX_TOKENS)}`, 'bad_request');
+    return fieldError(
+      'max_tokens',
+      `must be a whole number from ${range} (got ${String(maxTokens)})`,
+      `leave it out for ${formatCount(DEFAULT_HISTORY_MAX_TOKENS)}`,
+      'bad_request',
+    );
   }
   const opened = await openProject(env);
   if (!opened.ok) return opened.error;
@@ -145,7 +150,10 @@ async function run(req: FullHistoryRequest, env: HandoverEnvironment): Promise<F
     );
   }
   // Session order across transcripts: by time, file order kept among equal times.
-  const ordered = items.map((item, i) => ({ item, i })).sort((a, b) => (a.item.time ?? '').localeCompare(b.item.time ?? '') || a.i - b.i).map((x) => x.item);
+  const ordered = items
+    .map((item, i) => ({ item, i }))
+    .sort((a, b) => (a.item.time ?? '').localeCompare(b.item.time ?? '') || a.i - b.i)
+    .map((x) => x.item);
   const clean = await gateItems(ordered);
   const counter = counterFor(fm.tokenizer);
   const rendered = renderFullHistory(
@@ -154,7 +162,9 @@ async function run(req: FullHistoryRequest, env: HandoverEnvironment): Promise<F
   );
   if (previous && rendered.total.turns + rendered.total.commands === 0) {
     // Handed over again with nothing done in between: the session is behind the handoff before.
-    warnings.push(`WARNING: the transcripts hold no turn or command between handoff ${previous.id} (${previous.created}) and this one — the session before it is the history of ${previous.id} (CLI: history --handoff ${previous.id})`);
+    warnings.push(
+      `WARNING: the transcripts hold no turn or command between handoff ${previous.id} (${previous.created}) and this one — the session before it is the history of ${previous.id} (CLI: history --handoff ${previous.id})`,
+    );
   }
   const gated = await sanitizeText(rendered.text, 'strip', clean.secrets);
   return {
@@ -185,7 +195,12 @@ async function pickHandoff(dir: string, ref: string | undefined): Promise<{ file
   }
   const newest = await readNewestHandoff(dir, undefined, PREVIOUS_SCANNED);
   if (newest) return { file: newest.file, parsed: newest.handoff };
-  return handoverError(`there is no handoff in ${dir} yet — hand over first, or name a handoff`, 'handoff', { code: 'not_found', subject: `there is no handoff in ${dir}`, problem: 'yet', fix: 'hand over first, or name a handoff' });
+  return handoverError(`there is no handoff in ${dir} yet — hand over first, or name a handoff`, 'handoff', {
+    code: 'not_found',
+    subject: `there is no handoff in ${dir}`,
+    problem: 'yet',
+    fix: 'hand over first, or name a handoff',
+  });
 }
 
 /**
@@ -198,7 +213,10 @@ async function previousHandoff(dir: string, file: string, baseCommit: string | n
   if (!baseCommit) return undefined;
   const files = await listHandoffFiles(dir);
   const at = files.findIndex((f) => f.path === file);
-  for (const f of files.slice(0, at < 0 ? files.length : at).reverse().slice(0, PREVIOUS_SCANNED)) {
+  for (const f of files
+    .slice(0, at < 0 ? files.length : at)
+    .reverse()
+    .slice(0, PREVIOUS_SCANNED)) {
     const h = await readHandoffHead(f.path);
     if (h && h.frontmatter.head_commit === baseCommit) return { id: h.frontmatter.id, created: h.frontmatter.created };
   }
@@ -263,7 +281,10 @@ export async function locateTranscripts(named: readonly SessionSourceSummary[], 
       t = d ? { source: d.source, format: d.format, file: d.file, mtimeMs: 0 } : source ? { source, file, mtimeMs: 0 } : undefined;
     }
     if (t) found.push({ name: s.file, found: t });
-    else warnings.push(`WARNING: transcript ${s.file} (${s.source}) of the handoff was not found again — name it with the session log setting (CLI --session-log PATH)`);
+    else
+      warnings.push(
+        `WARNING: transcript ${s.file} (${s.source}) of the handoff was not found again — name it with the session log setting (CLI --session-log PATH)`,
+      );
   }
   return { found, warnings };
 }
@@ -307,7 +328,9 @@ function window(events: readonly SessionEvent[], from: string | null, to: string
  * the invisible characters are stripped so none can split a secret): before the cap, so the
  * cap counts and cuts redacted text only.
  */
-async function gateItems(items: readonly HistoryItem[]): Promise<{ items: HistoryItem[]; found: Record<string, number>; invisible: number; notes: string[]; secrets: Map<string, string> }> {
+async function gateItems(
+  items: readonly HistoryItem[],
+): Promise<{ items: HistoryItem[]; found: Record<string, number>; invisible: number; notes: string[]; secrets: Map<string, string> }> {
   const texts: string[] = [];
   let invisible = 0;
   const put = (t: string) => {

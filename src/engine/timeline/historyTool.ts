@@ -25,7 +25,7 @@ export const LANGUAGE_MODEL_TOOL_NAMES: readonly string[] = Object.freeze([HANDO
 
 /** What the model reads about the tool (MCP `description`, package.json `modelDescription`). */
 export const HISTORY_TOOL_DESCRIPTION =
-  'Returns the session behind a handoff when the handoff itself is not enough: the turns, commands and their results of the transcripts it was written from, from the session\'s base (the previous handoff) to the handoff, secrets redacted, ' +
+  "Returns the session behind a handoff when the handoff itself is not enough: the turns, commands and their results of the transcripts it was written from, from the session's base (the previous handoff) to the handoff, secrets redacted, " +
   `at most ${formatCount(DEFAULT_HISTORY_MAX_TOKENS)} tokens — tool output is dropped first (oldest first), then the middle is elided with a marker naming the turns and commands left out; the first and the latest turns are kept whole. ` +
   'Default: the newest handoff. Returns the history as Markdown (the structured result adds its tokens, what was elided and the transcripts read) or an "ERROR: …" text.';
 
@@ -96,7 +96,7 @@ export function historyToolText(r: FullHistoryOk): string {
 export function parseHistoryInput(input: unknown): { ok: true; data: HistoryToolInput } | { ok: false; text: string } {
   const value = input ?? {};
   if (typeof value !== 'object' || Array.isArray(value)) {
-    return { ok: false, text: 'ERROR: the input must be an object of the tool\'s fields (handoff, max_tokens, project_root), or empty' };
+    return { ok: false, text: "ERROR: the input must be an object of the tool's fields (handoff, max_tokens, project_root), or empty" };
   }
   const r = HistoryToolInputSchema.safeParse(value);
   return r.success ? { ok: true, data: r.data } : { ok: false, text: toolInputErrorText(r.error, value, Object.keys(HistoryToolInputSchema.shape)) };
@@ -107,7 +107,10 @@ export function parseHistoryInput(input: unknown): { ok: true; data: HistoryTool
  * the handover tool does: `project_root` must be an allowed root) and reads the history.
  * @returns `{ok: true, result, text}` or `{ok: false, text}` with the `ERROR:` text. Never throws.
  */
-export async function runHistoryTool(input: unknown, ctx: Pick<ToolContext, 'defaultRoot' | 'allowedRoots' | 'environment'>): Promise<{ ok: true; result: FullHistoryOk; text: string } | { ok: false; text: string }> {
+export async function runHistoryTool(
+  input: unknown,
+  ctx: Pick<ToolContext, 'defaultRoot' | 'allowedRoots' | 'environment'>,
+): Promise<{ ok: true; result: FullHistoryOk; text: string } | { ok: false; text: string }> {
   const parsed = parseHistoryInput(input);
   if (!parsed.ok) return parsed;
   const root = await resolveProjectRoot(parsed.data.project_root, ctx);

@@ -60,7 +60,10 @@ export function insightsEntryOf(head: HandoffHead, partial: boolean): InsightsEn
  */
 async function readInsightHeads(handoffRoot: string, files: readonly HandoffFileEntry[]): Promise<{ entries: InsightsEntry[]; unreadable: number }> {
   const status = await listStatusFolders(handoffRoot);
-  const heads = await readHeadsListed(files.map((f) => f.path), status);
+  const heads = await readHeadsListed(
+    files.map((f) => f.path),
+    status,
+  );
   const entries: InsightsEntry[] = [];
   let unreadable = 0;
   heads.forEach((h, i) => {
@@ -102,7 +105,14 @@ export const CHAIN_WAITING_FILES = 200;
  * the newest). Never throws.
  * @param warnAfterMs `handoff.pendingWarnAfter` in ms (0: no lines)
  */
-export async function chainWaitingLines(where: TimelineLocation, files: readonly TimelineFile[], rootId: string, pickedUpId: string, now: number, warnAfterMs: number): Promise<string[]> {
+export async function chainWaitingLines(
+  where: TimelineLocation,
+  files: readonly TimelineFile[],
+  rootId: string,
+  pickedUpId: string,
+  now: number,
+  warnAfterMs: number,
+): Promise<string[]> {
   if (warnAfterMs <= 0) return [];
   const from = parseHandoffFileName(`${rootId}.md`)?.time ?? 0;
   const ours = files.filter((f) => f.source === 'handoff' && f.time >= from).slice(-CHAIN_WAITING_FILES);
@@ -115,8 +125,24 @@ export async function chainWaitingLines(where: TimelineLocation, files: readonly
   const answered = new Set(chain.filter((c) => c.info.kind === 'result').map((c) => c.info.parent_id));
   const lines: Array<{ first: boolean; time: number; line: string }> = [];
   for (const { file, info } of chain) {
-    const w = waitingOf({ kind: info.kind, created: new Date(file.time).toISOString(), status: info.status, ...(info.status_at ? { status_at: info.status_at } : {}), partial: file.partial }, answered.has(info.id), now, warnAfterMs);
-    if (w) lines.push({ first: info.id === pickedUpId, time: file.time, line: waitingPromptLine(w, { id: info.id, specialist: file.specialist }, info.id === pickedUpId) });
+    const w = waitingOf(
+      {
+        kind: info.kind,
+        created: new Date(file.time).toISOString(),
+        status: info.status,
+        ...(info.status_at ? { status_at: info.status_at } : {}),
+        partial: file.partial,
+      },
+      answered.has(info.id),
+      now,
+      warnAfterMs,
+    );
+    if (w)
+      lines.push({
+        first: info.id === pickedUpId,
+        time: file.time,
+        line: waitingPromptLine(w, { id: info.id, specialist: file.specialist }, info.id === pickedUpId),
+      });
   }
   return lines.sort((a, b) => Number(b.first) - Number(a.first) || a.time - b.time).map((l) => l.line);
 }

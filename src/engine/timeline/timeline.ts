@@ -11,7 +11,13 @@
 import { groupChains, type TimelineFile, type TimelineNode, type TimelineSource } from '../../core/timeline/chains';
 import type { HandoverError } from '../../core/handoff/errors';
 import { timelineVerification, type TimelineVerification } from '../../core/receive/verification';
-import { listTimelineFiles, readChainInfo, readChainInfos, timelineFolders as timelineFoldersOf, type TimelineEntryInfo } from '../../store/handoffs/timelineFiles';
+import {
+  listTimelineFiles,
+  readChainInfo,
+  readChainInfos,
+  timelineFolders as timelineFoldersOf,
+  type TimelineEntryInfo,
+} from '../../store/handoffs/timelineFiles';
 import { latestVerifications } from '../../store/handoffs/verifications';
 import { listStatusFolders, type StatusFolders } from '../../store/handoffs/handoffHeads';
 import { openProject, type Project, type ProjectOptions } from '../project/project';
@@ -78,7 +84,11 @@ export function listTimelineStatus(where: TimelineLocation): Promise<TimelineSta
  * events of handoffs that have a folder there, a bounded head read per file (`readChainInfos`).
  * @returns one entry per file, in the order given (undefined: no chain links). Never throws.
  */
-export async function readTimelineInfos(where: TimelineLocation, files: readonly TimelineFile[], status?: TimelineStatusListing): Promise<(TimelineEntryInfo | undefined)[]> {
+export async function readTimelineInfos(
+  where: TimelineLocation,
+  files: readonly TimelineFile[],
+  status?: TimelineStatusListing,
+): Promise<(TimelineEntryInfo | undefined)[]> {
   return readChainInfos(files, where.handoffRoot, status).catch(() => files.map(() => undefined));
 }
 
@@ -137,7 +147,10 @@ function byNameDescending(a: TimelineFile, b: TimelineFile): number {
  * @returns the timeline; a file that cannot be read has no chain links. Never throws for a missing folder.
  */
 export async function readTimeline(project: Project, options: TimelineOptions = {}): Promise<Timeline> {
-  const listing = await listTimeline(project, project.registry.all().map((s) => s.id));
+  const listing = await listTimeline(
+    project,
+    project.registry.all().map((s) => s.id),
+  );
   const sorted = [...listing.files].sort(options.newestBy === 'name' ? byNameDescending : byTimeDescending);
   const newest = options.newest === undefined ? sorted : sorted.slice(0, Math.max(0, options.newest));
   const info = new Map<string, TimelineEntryInfo>();

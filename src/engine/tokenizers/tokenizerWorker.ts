@@ -84,7 +84,11 @@ export function startWorkerEncoding(name: TokenizerName, fallback: () => TokenEn
   const flag = new SharedArrayBuffer(4);
   const state = new Int32Array(flag);
   const { port1, port2 } = new MessageChannel();
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { module: moduleFile, port: port2, flag }, transferList: [port2 as unknown as MessagePort] });
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { module: moduleFile, port: port2, flag },
+    transferList: [port2 as unknown as MessagePort],
+  });
   worker.unref();
   port1.unref();
   let local: TokenEncoding | undefined;
@@ -100,7 +104,12 @@ export function startWorkerEncoding(name: TokenizerName, fallback: () => TokenEn
   let released = false;
   let seq = 0;
   /** The worker's answer to one request, or undefined when it failed or did not answer in time. */
-  const ask = (req: { text?: string; texts?: readonly string[]; limit?: number; disallowed?: string[] }): { value?: number | false; values?: number[] } | undefined => {
+  const ask = (req: {
+    text?: string;
+    texts?: readonly string[];
+    limit?: number;
+    disallowed?: string[];
+  }): { value?: number | false; values?: number[] } | undefined => {
     const mine = ++seq;
     port1.postMessage({ ...req, seq: mine });
     const deadline = Date.now() + WAIT_LIMIT_MS;

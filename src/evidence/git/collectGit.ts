@@ -70,7 +70,13 @@ export function cutExcerpt(text: string, maxChars: number, more: boolean): DiffE
 }
 
 /** The process is killed once the cap is passed, so neither time nor memory depends on the whole diff's size. */
-export async function readDiffExcerpt(repoRoot: string, against: string, pathspec: readonly string[], opts: ClientOptions, maxChars: number): Promise<DiffExcerpt> {
+export async function readDiffExcerpt(
+  repoRoot: string,
+  against: string,
+  pathspec: readonly string[],
+  opts: ClientOptions,
+  maxChars: number,
+): Promise<DiffExcerpt> {
   const controller = new AbortController();
   const cancel = () => controller.abort();
   opts.signal?.addEventListener('abort', cancel, { once: true });
@@ -172,7 +178,18 @@ export async function evidencePathspec(repoRoot: string, handoffRoot: string | u
   const pathspec = ['--', ':/'];
   const realRepo = await realPathOf(repoRoot);
   // Absent folders exclude nothing; leaving them out spares git per-path work.
-  const present = (await Promise.all(alsoExclude.map(async (f) => ((await lstat(f).then(() => true, () => false)) ? f : undefined)))).filter((f): f is string => f !== undefined);
+  const present = (
+    await Promise.all(
+      alsoExclude.map(async (f) =>
+        (await lstat(f).then(
+          () => true,
+          () => false,
+        ))
+          ? f
+          : undefined,
+      ),
+    )
+  ).filter((f): f is string => f !== undefined);
   for (const folder of [handoffRoot, ...present]) {
     if (!folder) continue;
     // Both the named and the real path: a workspace opened through a link, or a .handoff linking elsewhere in the
@@ -193,7 +210,13 @@ function settledNote(what: string, r: PromiseSettledResult<unknown>, cwd: string
   }
 }
 
-async function collectInRepository(repoRoot: string, head: string | null, objectFormat: string, opts: GitEvidenceOptions, gitDir: string | undefined): Promise<GitEvidence> {
+async function collectInRepository(
+  repoRoot: string,
+  head: string | null,
+  objectFormat: string,
+  opts: GitEvidenceOptions,
+  gitDir: string | undefined,
+): Promise<GitEvidence> {
   const git = gitClient(repoRoot, opts);
   const notes: string[] = [];
   const pathspec = await evidencePathspec(repoRoot, opts.handoffRoot, opts.alsoExclude);
@@ -204,8 +227,8 @@ async function collectInRepository(repoRoot: string, head: string | null, object
   const maxChars = opts.diffExcerptChars ?? DIFF_EXCERPT_MAX_CHARS;
   const operation = readGitOperation(repoRoot, opts, gitDir);
 
-  const status = rawBytes(repoRoot, opts, ['--no-optional-locks', 'status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', ...pathspec]).then((b) =>
-    parseStatusV2(splitNulFields(b)),
+  const status = rawBytes(repoRoot, opts, ['--no-optional-locks', 'status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', ...pathspec]).then(
+    (b) => parseStatusV2(splitNulFields(b)),
   );
   // Files that differ from HEAD and still exist, fingerprinted while git diffs.
   const contents = status.then(({ entries }) =>
@@ -214,7 +237,11 @@ async function collectInRepository(repoRoot: string, head: string | null, object
       repoRoot,
       async (paths) => {
         // A few files: git's ids computed here, one process fewer.
-        if (paths.length <= NODE_BLOB_IDS_MAX_FILES) return gitBlobIds(paths.map((p) => path.join(repoRoot, p)), objectFormat);
+        if (paths.length <= NODE_BLOB_IDS_MAX_FILES)
+          return gitBlobIds(
+            paths.map((p) => path.join(repoRoot, p)),
+            objectFormat,
+          );
         const input = `${paths.join('\n')}\n`;
         const out = await gitClient(repoRoot, { ...opts, input: (cmds) => (cmds.includes('--stdin-paths') ? input : undefined) }).raw([
           'hash-object',
@@ -229,9 +256,18 @@ async function collectInRepository(repoRoot: string, head: string | null, object
   );
   const asked = Promise.allSettled([
     status,
-    rawBytes(repoRoot, opts, ['--no-optional-locks', 'diff', '--raw', '--numstat', '-z', '--abbrev=40', '--no-ext-diff', '--no-textconv', against, ...pathspec]).then((b) =>
-      parseRawNumstat(splitNulFields(b)),
-    ),
+    rawBytes(repoRoot, opts, [
+      '--no-optional-locks',
+      'diff',
+      '--raw',
+      '--numstat',
+      '-z',
+      '--abbrev=40',
+      '--no-ext-diff',
+      '--no-textconv',
+      against,
+      ...pathspec,
+    ]).then((b) => parseRawNumstat(splitNulFields(b))),
     readDiffExcerpt(repoRoot, against, pathspec, opts, maxChars),
     head ? collectCommits(git, head, opts.baseCommit ?? null, notes) : Promise.resolve({ base: null, commits: [], omitted: 0 }),
     contents,
@@ -252,14 +288,25 @@ async function collectInRepository(repoRoot: string, head: string | null, object
   const recount = merged.recount.filter((p) => p === displayPath(p));
   if (recount.length) {
     // Numstat paired these into a rename that status does not show: count them one by one.
-    const again = await rawBytes(repoRoot, opts, ['--no-optional-locks', 'diff', '--numstat', '-z', '--no-renames', against, '--', ...recount.map((p) => `:(top,literal)${p}`)])
+    const again = await rawBytes(repoRoot, opts, [
+      '--no-optional-locks',
+      'diff',
+      '--numstat',
+      '-z',
+      '--no-renames',
+      against,
+      '--',
+      ...recount.map((p) => `:(top,literal)${p}`),
+    ])
       .then((b) => parseNumstatFields(splitNulFields(b)))
       .catch(() => []);
     files = applyRecount(files, again);
   }
   const undecodable = files.filter((f) => f.path !== displayPath(f.path)).length;
   if (undecodable) {
-    notes.push(`${undecodable === 1 ? '1 file name is' : `${undecodable} file names are`} not valid UTF-8; ${undecodable === 1 ? 'it is' : 'they are'} shown quoted, as git shows ${undecodable === 1 ? 'it' : 'them'}`);
+    notes.push(
+      `${undecodable === 1 ? '1 file name is' : `${undecodable} file names are`} not valid UTF-8; ${undecodable === 1 ? 'it is' : 'they are'} shown quoted, as git shows ${undecodable === 1 ? 'it' : 'them'}`,
+    );
   }
   files = files.map((f) => ({ ...f, path: displayPath(f.path), old_path: f.old_path === null ? null : displayPath(f.old_path) }));
   files = await fillSubmoduleCommits(repoRoot, files, raw.raw, opts);

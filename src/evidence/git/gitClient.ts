@@ -80,7 +80,7 @@ export function gitClient(baseDir: string, opts: ClientOptions): SimpleGit {
   if (opts.input) {
     options.input = opts.input;
   }
-    // Required on first use: the bundles load simple-git from its own file (dist/vendor).
+  // Required on first use: the bundles load simple-git from its own file (dist/vendor).
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return (require('simple-git') as typeof SimpleGitModule).simpleGit(options);
 }
@@ -95,4 +95,3 @@ export async function rawBytes(repoRoot: string, opts: ClientOptions, args: stri
     .raw(args);
   return Buffer.concat(chunks);
 }
-

@@ -141,7 +141,14 @@ export function parseStatusV2(fields: readonly string[]): { branch: BranchHeader
     } else if (type === '1') {
       entries.push({ kind: '1', xy: rec.slice(2, 4), path: afterFields(rec, 8), origPath: null, worktreeMode: field(rec, 5), sub: field(rec, 2) });
     } else if (type === '2') {
-      entries.push({ kind: '2', xy: rec.slice(2, 4), path: afterFields(rec, 9), origPath: fields[++i] ?? null, worktreeMode: field(rec, 5), sub: field(rec, 2) });
+      entries.push({
+        kind: '2',
+        xy: rec.slice(2, 4),
+        path: afterFields(rec, 9),
+        origPath: fields[++i] ?? null,
+        worktreeMode: field(rec, 5),
+        sub: field(rec, 2),
+      });
     } else if (type === 'u') {
       entries.push({ kind: 'u', xy: rec.slice(2, 4), path: afterFields(rec, 10), origPath: null, worktreeMode: field(rec, 6), sub: field(rec, 2) });
     } else if (type === '?') {
@@ -286,7 +293,16 @@ export function mergeTouchedFiles(entries: readonly StatusEntry[], numstat: read
     }
     if (e.sub?.startsWith('S')) {
       // A gitlink: numstat counts its commit change as one line; the collector fills in the commits.
-      return { path, status, old_path: oldPath, added: null, deleted: null, binary: false, xy: e.xy, submodule: { from: null, to: null, dirty: e.sub[2] === 'M' || e.sub[3] === 'U' } };
+      return {
+        path,
+        status,
+        old_path: oldPath,
+        added: null,
+        deleted: null,
+        binary: false,
+        xy: e.xy,
+        submodule: { from: null, to: null, dirty: e.sub[2] === 'M' || e.sub[3] === 'U' },
+      };
     }
     return { path, status, old_path: oldPath, added: n ? n.added : null, deleted: n ? n.deleted : null, binary: n ? n.binary : false, xy: e.xy };
   });

@@ -47,7 +47,13 @@ export async function readGitOperation(repoRoot: string, opts: ClientOptions, kn
   const refAt = async (sha: string | null): Promise<string | null> => {
     if (!sha) return null;
     const out = await git.raw(['for-each-ref', '--points-at', sha, '--format=%(refname:short)', 'refs/heads', 'refs/remotes', 'refs/tags']).catch(() => '');
-    return out.split('\n').map((l) => l.trim()).find((l) => l && !l.endsWith('/HEAD'))?.slice(0, 300) ?? null;
+    return (
+      out
+        .split('\n')
+        .map((l) => l.trim())
+        .find((l) => l && !l.endsWith('/HEAD'))
+        ?.slice(0, 300) ?? null
+    );
   };
   const subjectOf = async (sha: string | null): Promise<string | null> => {
     if (!sha) return null;

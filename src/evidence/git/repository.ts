@@ -23,7 +23,10 @@ export type OutsideWorkTree = 'bare' | 'git-dir';
  * @param dir a folder's real path
  * @returns `{outside}` in a bare repository or a git folder; undefined outside git or without git
  */
-export async function findRepository(dir: string, binary?: string): Promise<{ top: string; probe?: RepositoryProbe; outside?: undefined } | { top?: undefined; probe?: undefined; outside: OutsideWorkTree } | undefined> {
+export async function findRepository(
+  dir: string,
+  binary?: string,
+): Promise<{ top: string; probe?: RepositoryProbe; outside?: undefined } | { top?: undefined; probe?: undefined; outside: OutsideWorkTree } | undefined> {
   const probe = await probeInOneProcess(dir, { binary });
   if (probe) return { top: path.resolve(probe[0].split('\n')[0].trim()), probe };
   let answer: string;
@@ -44,7 +47,9 @@ async function probeInOneProcess(cwd: string, opts: ClientOptions): Promise<[str
     .raw(['rev-parse', '--show-toplevel', '--show-object-format', '--absolute-git-dir', '-q', '--verify', 'HEAD^{commit}'])
     .catch(() => undefined);
   const lines = both?.split('\n');
-  return lines && lines.length === 5 && lines[4] === '' && /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(lines[3]) && lines[0].trim() ? [`${lines.slice(0, 3).join('\n')}\n`, `${lines[3]}\n`] : undefined;
+  return lines && lines.length === 5 && lines[4] === '' && /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(lines[3]) && lines[0].trim()
+    ? [`${lines.slice(0, 3).join('\n')}\n`, `${lines[3]}\n`]
+    : undefined;
 }
 
 /**

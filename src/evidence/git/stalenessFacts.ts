@@ -91,13 +91,18 @@ async function collect(opts: StalenessOptions, headCommit: string | null): Promi
   }
 
   const git = gitClient(repoRoot, client);
-  const verify = async (rev: string) => (await git.raw(['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`]).catch(() => '')).trim() || null;
+  const verify = async (rev: string) =>
+    (await git.raw(['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`]).catch(() => '')).trim() || null;
   const currentHead = await verify('HEAD');
   let headSha: string | null = null;
   if (headCommit === null) {
-    notes.push('The handoff records no head commit (written outside a git repository or before the first commit) — new commits and changed files since cannot be listed');
+    notes.push(
+      'The handoff records no head commit (written outside a git repository or before the first commit) — new commits and changed files since cannot be listed',
+    );
   } else if (!COMMIT_ID.test(headCommit)) {
-    notes.push(`The handoff's head commit ${JSON.stringify(headCommit.slice(0, 80))} is not a commit id — new commits and changed files since cannot be listed`);
+    notes.push(
+      `The handoff's head commit ${JSON.stringify(headCommit.slice(0, 80))} is not a commit id — new commits and changed files since cannot be listed`,
+    );
   } else {
     headSha = await verify(headCommit);
     if (!headSha) {
@@ -126,7 +131,9 @@ async function collect(opts: StalenessOptions, headCommit: string | null): Promi
     // The hash covers the commit compared against: comparable only when that is the handoff's head commit (or none on both sides).
     opts.currentDiffHash !== undefined || !recorded || (headSha === null && (headCommit !== null || currentHead !== null))
       ? Promise.resolve(opts.currentDiffHash ?? null)
-      : collectGitEvidence({ cwd: opts.cwd, handoffRoot, alsoExclude, binary: opts.binary, signal: opts.signal, diffExcerptChars: 0, maxFiles: 0 }).then((ev) => ev.diffHash),
+      : collectGitEvidence({ cwd: opts.cwd, handoffRoot, alsoExclude, binary: opts.binary, signal: opts.signal, diffExcerptChars: 0, maxFiles: 0 }).then(
+          (ev) => ev.diffHash,
+        ),
   ]);
   const failed = (what: string, r: PromiseSettledResult<unknown>) => {
     if (r.status === 'rejected' && !cancelled(opts)) {
@@ -199,7 +206,19 @@ const STATUS_OF: Record<string, FileStatus> = { A: 'A', C: 'C', D: 'D', M: 'M', 
 /** Tracked changes and untracked files against `base`; a type change is `M`, a submodule carries its commits instead of counts. */
 async function filesAgainst(repoRoot: string, client: ClientOptions, base: string, pathspec: readonly string[]): Promise<TouchedFile[]> {
   const [diff, untracked] = await Promise.all([
-    rawBytes(repoRoot, client, ['--no-optional-locks', 'diff', '--raw', '--numstat', '-z', '-M', '--abbrev=40', '--no-ext-diff', '--no-textconv', base, ...pathspec]),
+    rawBytes(repoRoot, client, [
+      '--no-optional-locks',
+      'diff',
+      '--raw',
+      '--numstat',
+      '-z',
+      '-M',
+      '--abbrev=40',
+      '--no-ext-diff',
+      '--no-textconv',
+      base,
+      ...pathspec,
+    ]),
     rawBytes(repoRoot, client, ['--no-optional-locks', 'ls-files', '--others', '--exclude-standard', '-z', ...pathspec]),
   ]);
   const { raw, numstat } = parseRawNumstat(splitNulFields(diff));
@@ -207,7 +226,15 @@ async function filesAgainst(repoRoot: string, client: ClientOptions, base: strin
   const files: TouchedFile[] = raw.map((e) => {
     const n = counts.get(`${e.origPath ?? ''}\0${e.path}`);
     if (e.srcMode === '160000' || e.dstMode === '160000') {
-      return { path: displayPath(e.path), status: STATUS_OF[e.status] ?? 'M', old_path: null, added: null, deleted: null, binary: false, submodule: { from: null, to: null, dirty: false } };
+      return {
+        path: displayPath(e.path),
+        status: STATUS_OF[e.status] ?? 'M',
+        old_path: null,
+        added: null,
+        deleted: null,
+        binary: false,
+        submodule: { from: null, to: null, dirty: false },
+      };
     }
     return {
       path: displayPath(e.path),
@@ -282,7 +309,9 @@ async function missingPaths(root: string, rels: readonly string[]): Promise<{ mi
     }
   });
   if (outside) {
-    notes.push(`${outside === 1 ? '1 path the handoff names leads' : `${outside} paths the handoff names lead`} outside the repository (through a symbolic link) and ${outside === 1 ? 'was' : 'were'} not checked`);
+    notes.push(
+      `${outside === 1 ? '1 path the handoff names leads' : `${outside} paths the handoff names lead`} outside the repository (through a symbolic link) and ${outside === 1 ? 'was' : 'were'} not checked`,
+    );
   }
   if (unknown) {
     notes.push(`${unknown === 1 ? '1 path the handoff names' : `${unknown} paths the handoff names`} could not be checked (e.g. permission denied)`);

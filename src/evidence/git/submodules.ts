@@ -29,7 +29,12 @@ async function submoduleHead(dir: string, opts: ClientOptions): Promise<string |
  * or not checked out). Never throws.
  * @param raw the `git diff --raw` entries of the same comparison
  */
-export async function fillSubmoduleCommits(repoRoot: string, files: readonly TouchedFile[], raw: readonly RawEntry[], opts: ClientOptions): Promise<TouchedFile[]> {
+export async function fillSubmoduleCommits(
+  repoRoot: string,
+  files: readonly TouchedFile[],
+  raw: readonly RawEntry[],
+  opts: ClientOptions,
+): Promise<TouchedFile[]> {
   const subs = files.filter((f) => f.submodule);
   if (subs.length === 0) return [...files];
   const recorded = new Map(raw.filter((r) => r.srcMode === '160000' || r.dstMode === '160000').map((r) => [r.path, r]));

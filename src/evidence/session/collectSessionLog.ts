@@ -4,7 +4,16 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import type { CommandRun, UserRequest } from '../../core/handoff/draftFields';
-import { SESSION_SOURCES, emptySessionLogState, type SessionCommand, type SessionCompaction, type SessionLogState, type SessionSource, type SessionTurn, type TranscriptRead } from '../../core/session/events';
+import {
+  SESSION_SOURCES,
+  emptySessionLogState,
+  type SessionCommand,
+  type SessionCompaction,
+  type SessionLogState,
+  type SessionSource,
+  type SessionTurn,
+  type TranscriptRead,
+} from '../../core/session/events';
 import type { Compaction, TestRun, Turn } from '../../core/handoff/schema';
 import { userRequestText } from '../../core/session/requests';
 import { badRecordsNote } from '../../core/session/badRecords';
@@ -172,15 +181,27 @@ export function reader(t: FoundTranscript): Reader {
     case 'droid':
       return readDroid;
     default:
-      return async (f) => ({ source: t.source, file: f, events: [], stats: { lines: 0, malformed: 0, skipped: 0, invalid_utf8: 0 }, end_offset: 0, error: `${f}: no reader for ${t.source}` });
+      return async (f) => ({
+        source: t.source,
+        file: f,
+        events: [],
+        stats: { lines: 0, malformed: 0, skipped: 0, invalid_utf8: 0 },
+        end_offset: 0,
+        error: `${f}: no reader for ${t.source}`,
+      });
   }
 }
 
 /** Any file name, or a Cline / Roo / Kilo task folder or one of its files; undefined when it holds no transcript we read. */
-export async function readByContent(p: string, opts: { workspaceRoot?: string } = {}): Promise<{ detected: DetectedTranscript; read: TranscriptRead } | undefined> {
+export async function readByContent(
+  p: string,
+  opts: { workspaceRoot?: string } = {},
+): Promise<{ detected: DetectedTranscript; read: TranscriptRead } | undefined> {
   const detected = await detectTranscript(p);
   if (!detected) return undefined;
-  const read = await reader({ source: detected.source, format: detected.format, file: detected.file, mtimeMs: 0 })(detected.file, { workspaceRoot: opts.workspaceRoot });
+  const read = await reader({ source: detected.source, format: detected.format, file: detected.file, mtimeMs: 0 })(detected.file, {
+    workspaceRoot: opts.workspaceRoot,
+  });
   return { detected, read };
 }
 
@@ -229,7 +250,7 @@ async function whyNotReadable(p: string): Promise<string | undefined> {
     await (await openRegularForReading(p)).close();
     return undefined;
   } catch (err) {
-      // Not a regular file (a FIFO, a device): the error says so, naming the path.
+    // Not a regular file (a FIFO, a device): the error says so, naming the path.
     return fsErrorCode(err) === undefined ? (err as Error).message : cannotRead(p, err);
   }
 }
@@ -253,12 +274,14 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
         unreadableWhy
           ? `Session log ${unreadableWhy}`
           : exists
-          ? `Session log ${mode}: nothing in it is a transcript format this extension reads (${READ_AGENTS}); give the agent's own log file or task folder`
-          : `Session log ${mode} was not found; give the path of an agent's log file or task folder`,
+            ? `Session log ${mode}: nothing in it is a transcript format this extension reads (${READ_AGENTS}); give the agent's own log file or task folder`
+            : `Session log ${mode} was not found; give the path of an agent's log file or task folder`,
       );
     } else {
       if (detected.note) notes.push(`Session log: ${detected.note}`);
-      found = [{ source: detected.source, format: detected.format, file: detected.file, mtimeMs: (await stat(detected.file).catch(() => undefined))?.mtimeMs ?? 0 }];
+      found = [
+        { source: detected.source, format: detected.format, file: detected.file, mtimeMs: (await stat(detected.file).catch(() => undefined))?.mtimeMs ?? 0 },
+      ];
     }
   }
   if (opts.recorderFile && mode !== 'none') {
@@ -307,7 +330,10 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
     const compacted = r.events.filter((e): e is SessionCompaction => e.kind === 'compaction').pop();
     compactions += Math.max(r.seen?.compactions ?? 0, compacted ? 1 : 0);
     if (compacted && !r.error && newerCompaction(compacted, t.mtimeMs, compaction)) {
-      compaction = { c: { source: t.source, file: t.file, time: compacted.time ?? null, trigger: compacted.trigger ?? null, count: 1, text: compacted.text }, mtime: t.mtimeMs };
+      compaction = {
+        c: { source: t.source, file: t.file, time: compacted.time ?? null, trigger: compacted.trigger ?? null, count: 1, text: compacted.text },
+        mtime: t.mtimeMs,
+      };
     }
     // The newest snapshot read now, else (only new lines or items read) the one remembered.
     const plan = planAfterRead(r.events, prev?.plan, resumed);
@@ -327,16 +353,34 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
     };
     // An empty session is not a source (VS Code writes an empty Copilot chat session at every start); its state is
     // still saved, so what it gets later is read from here.
-    const empty = !r.error && !plan && !commands.length && !newTurns.length && !remembered.length && !summary.edits && !summary.malformed && !summary.skipped && !summary.invalid_utf8;
+    const empty =
+      !r.error &&
+      !plan &&
+      !commands.length &&
+      !newTurns.length &&
+      !remembered.length &&
+      !summary.edits &&
+      !summary.malformed &&
+      !summary.skipped &&
+      !summary.invalid_utf8;
     if (!empty) transcripts.push(summary);
     const bad = badRecordsNote(contentFile, r.stats, resume && prev.offset > 0);
     if (bad && !r.error) notes.push(`Session log ${bad}`);
     if (r.error) {
       notes.push(`Session log: ${r.error}`);
-    } else if (!bad && !resume && r.events.length === 0 && r.stats.lines > 0 && t.format !== 'cline-metadata' && !(t.source === 'recorder' && (r as RecorderRead).session)) {
+    } else if (
+      !bad &&
+      !resume &&
+      r.events.length === 0 &&
+      r.stats.lines > 0 &&
+      t.format !== 'cline-metadata' &&
+      !(t.source === 'recorder' && (r as RecorderRead).session)
+    ) {
       // Read from the start and nothing understood: say so rather than report an empty session. (A recording whose
       // only record is session_start was understood.)
-      notes.push(`Session log ${t.file}: nothing in it was understood as ${formatWords(t.format ?? t.source)} (${r.stats.lines} ${r.stats.lines === 1 ? 'line' : 'lines'} read, no turn, command or edit); check the file is the agent's own log`);
+      notes.push(
+        `Session log ${t.file}: nothing in it was understood as ${formatWords(t.format ?? t.source)} (${r.stats.lines} ${r.stats.lines === 1 ? 'line' : 'lines'} read, no turn, command or edit); check the file is the agent's own log`,
+      );
     }
     if (!r.error) {
       const headBytes = Math.min(HEAD_BYTES, r.end_offset || st?.size || 0);

@@ -62,7 +62,11 @@ export async function findCopilotCli(copilotDir: string, workspaceRoot: string):
   for (const { file, m } of await newestFirst(files)) {
     const first = await firstRecord(file);
     const context = obj(obj(first?.data)?.context);
-    const folders = [copilotCliCwd(first), str(context?.gitRoot), ...(path.basename(file) === 'events.jsonl' ? await workspaceYamlFolders(path.dirname(file)) : [])];
+    const folders = [
+      copilotCliCwd(first),
+      str(context?.gitRoot),
+      ...(path.basename(file) === 'events.jsonl' ? await workspaceYamlFolders(path.dirname(file)) : []),
+    ];
     if (folders.some((f) => samePath(f, workspaceRoot))) return [{ source: 'copilot-cli', file, mtimeMs: m }];
   }
   return [];

@@ -118,7 +118,8 @@ export async function findOpenCode(dataDir: string, workspaceRoot: string): Prom
     try {
       if (!nodeSqlite()) throw new Error('no node:sqlite');
       for (const s of openCodeDbSessions(dbFile)) {
-        if (within(s.directory, workspaceRoot)) sessions.set(s.id, { source: 'opencode', file: openCodeDbRef(dbFile, s.id), mtimeMs: s.updated, id: s.id, parent: s.parentID, updated: s.updated });
+        if (within(s.directory, workspaceRoot))
+          sessions.set(s.id, { source: 'opencode', file: openCodeDbRef(dbFile, s.id), mtimeMs: s.updated, id: s.id, parent: s.parentID, updated: s.updated });
       }
     } catch {
       unread.push({ source: 'opencode', file: dbFile, mtimeMs: dbTime });
@@ -131,11 +132,18 @@ export async function findOpenCode(dataDir: string, workspaceRoot: string): Prom
   const main = all.filter((s) => !s.parent).sort((a, b) => b.updated - a.updated)[0];
   if (!main) return unread;
   const children = all.filter((s) => s.parent === main.id);
-  return [...unread, { source: main.source, file: main.file, mtimeMs: main.mtimeMs }, ...children.map(({ source, file, mtimeMs }) => ({ source, file, mtimeMs, subagent: true }))];
+  return [
+    ...unread,
+    { source: main.source, file: main.file, mtimeMs: main.mtimeMs },
+    ...children.map(({ source, file, mtimeMs }) => ({ source, file, mtimeMs, subagent: true })),
+  ];
 }
 
 /** Projects whose `worktree` (or a sandbox) holds the workspace, and `global`. */
-async function jsonStorageSessions(storageDir: string, workspaceRoot: string): Promise<Array<FoundTranscript & { id: string; parent?: string; updated: number }>> {
+async function jsonStorageSessions(
+  storageDir: string,
+  workspaceRoot: string,
+): Promise<Array<FoundTranscript & { id: string; parent?: string; updated: number }>> {
   const projects = new Set<string>(['global']);
   for (const f of (await list(path.join(storageDir, 'project'))).filter((x) => x.endsWith('.json'))) {
     const p = await readStorageJson(path.join(storageDir, 'project', f), emptyStats());
@@ -157,7 +165,14 @@ async function jsonStorageSessions(storageDir: string, workspaceRoot: string): P
       const s = await readStorageJson(file, emptyStats());
       if (!s || !within(str(s.directory), workspaceRoot)) continue;
       const updated = obj(s.time)?.updated;
-      sessions.push({ source: 'opencode', file, mtimeMs: m, updated: typeof updated === 'number' ? updated : m, id: str(s.id) ?? path.basename(file, '.json'), parent: str(s.parentID) });
+      sessions.push({
+        source: 'opencode',
+        file,
+        mtimeMs: m,
+        updated: typeof updated === 'number' ? updated : m,
+        id: str(s.id) ?? path.basename(file, '.json'),
+        parent: str(s.parentID),
+      });
     }
   }
   return sessions;

@@ -21,10 +21,28 @@ export const SNIFF_MAX_BYTES = 32 * 1024 * 1024;
 const CODEX_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
 const CODEX_BARE_CALLS = new Set(['function_call', 'function_call_output', 'local_shell_call', 'custom_tool_call', 'custom_tool_call_output']);
 /** Claude Code record types that carry `sessionId` or `uuid`. */
-const CLAUDE_TYPES = new Set(['user', 'assistant', 'summary', 'system', 'queue-operation', 'last-prompt', 'file-history-snapshot', 'progress', 'result', 'attachment', 'custom-title', 'ai-title', 'tag', 'mode', 'permission-mode', 'worktree-state']);
+const CLAUDE_TYPES = new Set([
+  'user',
+  'assistant',
+  'summary',
+  'system',
+  'queue-operation',
+  'last-prompt',
+  'file-history-snapshot',
+  'progress',
+  'result',
+  'attachment',
+  'custom-title',
+  'ai-title',
+  'tag',
+  'mode',
+  'permission-mode',
+  'worktree-state',
+]);
 
 /** A dotted name: `session.start`, `assistant.turn_start`, `tool.execution_complete`. */
-const COPILOT_CLI_TYPE = /^(?:session|user|assistant|tool|subagent|hook|skill|system|abort|pending_messages|external_tool|permission|elicitation|command)\.[a-z_.]+$/;
+const COPILOT_CLI_TYPE =
+  /^(?:session|user|assistant|tool|subagent|hook|skill|system|abort|pending_messages|external_tool|permission|elicitation|command)\.[a-z_.]+$/;
 
 /** Qwen Code: `tool_result`, `system` with `systemPayload`, or a user / assistant record without Claude Code's `userType` (Qwen's message has `parts`, not `content`). */
 function isQwenRecord(r: RecordHead, t: string | undefined): boolean {
@@ -33,7 +51,13 @@ function isQwenRecord(r: RecordHead, t: string | undefined): boolean {
   const role = r.values.get('message.role');
   if (role === 'model') return true;
   // Qwen's own sub-agent records carry `isSidechain` with their `agentId`; Claude Code's carry `userType` beside it.
-  return (t === 'user' || t === 'assistant') && role === 'user' && !r.keys.has('userType') && (!r.keys.has('isSidechain') || r.keys.has('agentId')) && !r.values.has('message.content');
+  return (
+    (t === 'user' || t === 'assistant') &&
+    role === 'user' &&
+    !r.keys.has('userType') &&
+    (!r.keys.has('isSidechain') || r.keys.has('agentId')) &&
+    !r.values.has('message.content')
+  );
 }
 
 /** `bookkeeping`: a Claude Code record without a message (`file-history-snapshot`, `summary`), Claude Code unless a later record says otherwise. */
@@ -55,7 +79,8 @@ export function formatOfRecord(r: RecordHead): JsonLinesFormat | 'bookkeeping' |
   if (isQwenRecord(r, t)) return 'qwen';
   if (r.keys.has('parentUuid') || ((t === 'user' || t === 'assistant') && r.keys.has('message'))) return 'claude-code';
   if (t && CLAUDE_TYPES.has(t) && (r.keys.has('sessionId') || r.keys.has('uuid'))) return 'claude-code';
-  if ((t === 'file-history-snapshot' && (r.keys.has('messageId') || r.keys.has('snapshot'))) || (t === 'summary' && r.keys.has('leafUuid'))) return 'bookkeeping';
+  if ((t === 'file-history-snapshot' && (r.keys.has('messageId') || r.keys.has('snapshot'))) || (t === 'summary' && r.keys.has('leafUuid')))
+    return 'bookkeeping';
   return undefined;
 }
 
@@ -63,7 +88,8 @@ export function recordHeadOf(o: Record<string, unknown>): RecordHead {
   const values = new Map<string, string | number | boolean | null>();
   for (const [k, v] of Object.entries(o)) {
     if (v === null || typeof v !== 'object') values.set(k, v as string | number | boolean | null);
-    else if (!Array.isArray(v)) for (const [k2, v2] of Object.entries(v)) if (v2 === null || typeof v2 !== 'object') values.set(`${k}.${k2}`, v2 as string | number | boolean | null);
+    else if (!Array.isArray(v))
+      for (const [k2, v2] of Object.entries(v)) if (v2 === null || typeof v2 !== 'object') values.set(`${k}.${k2}`, v2 as string | number | boolean | null);
   }
   return { keys: new Set(Object.keys(o)), values };
 }
@@ -83,7 +109,8 @@ export async function recordHeadOfPrefix(prefix: string): Promise<RecordHead | u
   try {
     // The bare tokenizer, called once: the tokens it could read, the cut lexeme left pending.
     const out = jsonParser()(prefix);
-    const tokens: readonly Token[] = typeof out === 'object' && out !== null && Array.isArray((out as { values?: unknown }).values) ? (out as { values: Token[] }).values : [];
+    const tokens: readonly Token[] =
+      typeof out === 'object' && out !== null && Array.isArray((out as { values?: unknown }).values) ? (out as { values: Token[] }).values : [];
     for (const tok of tokens) {
       if (!started) {
         if (tok.name !== 'startObject') return undefined;

@@ -48,7 +48,9 @@ export async function readJsonValueAt(file: string, path: readonly string[]): Pr
     import('stream-chain'),
   ]);
   const fh = await openRegularForReading(file);
-  const pipeline = chain([fh.createReadStream({ highWaterMark: 64 * 1024 }), parser(), pick({ filter: path.join('.') }), streamValues()] as Parameters<typeof chain>[0]);
+  const pipeline = chain([fh.createReadStream({ highWaterMark: 64 * 1024 }), parser(), pick({ filter: path.join('.') }), streamValues()] as Parameters<
+    typeof chain
+  >[0]);
   return new Promise<unknown>((resolve, reject) => {
     let found = false;
     pipeline.on('data', (d: { value: unknown }) => {

@@ -133,7 +133,11 @@ export function parseJsonLine(line: string): Record<string, unknown> | undefined
  * does not parse yet is left for the next read.
  * @throws the file system error when the file cannot be opened
  */
-export async function forEachJsonLine(file: string, fromOffset: number, onRecord: (record: Record<string, unknown>, info: LineInfo) => void): Promise<LinesRead> {
+export async function forEachJsonLine(
+  file: string,
+  fromOffset: number,
+  onRecord: (record: Record<string, unknown>, info: LineInfo) => void,
+): Promise<LinesRead> {
   return forEachLine(file, fromOffset, (line, info) => {
     const record = parseJsonLine(line);
     if (!record) {
@@ -172,7 +176,9 @@ export async function openRegularForReading(file: string): Promise<FileHandle> {
   try {
     const st = await fh.stat();
     if (!st.isFile()) {
-      throw new Error(`${file} is not a regular file (${st.isFIFO() ? 'a FIFO' : st.isCharacterDevice() || st.isBlockDevice() ? 'a device' : st.isDirectory() ? 'a folder' : 'a special file'}); it was not read`);
+      throw new Error(
+        `${file} is not a regular file (${st.isFIFO() ? 'a FIFO' : st.isCharacterDevice() || st.isBlockDevice() ? 'a device' : st.isDirectory() ? 'a folder' : 'a special file'}); it was not read`,
+      );
     }
     return fh;
   } catch (err) {

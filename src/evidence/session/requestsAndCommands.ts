@@ -51,7 +51,12 @@ export class RequestsAndCommands {
    * @param mtimeMs the time of requests whose format records none
    * @returns the requests to remember for this file (the newest {@link REMEMBERED_USER_REQUESTS})
    */
-  add(t: { readonly source: SessionSource; readonly file: string; readonly subagent?: boolean }, r: TranscriptRead, remembered: readonly SessionUserRequest[], mtimeMs: number): SessionUserRequest[] {
+  add(
+    t: { readonly source: SessionSource; readonly file: string; readonly subagent?: boolean },
+    r: TranscriptRead,
+    remembered: readonly SessionUserRequest[],
+    mtimeMs: number,
+  ): SessionUserRequest[] {
     const { source, file } = t;
     const fresh = t.subagent ? [] : (r.user_requests ?? []);
     const used = fresh.length || t.subagent ? fresh : remembered;
@@ -71,7 +76,10 @@ export class RequestsAndCommands {
   }
 
   private addCommands(source: SessionSource, groups: readonly CommandGroup[], seen: number | undefined): void {
-    this.commandsSeen += Math.max(seen ?? 0, groups.reduce((n, g) => n + g.count, 0));
+    this.commandsSeen += Math.max(
+      seen ?? 0,
+      groups.reduce((n, g) => n + g.count, 0),
+    );
     for (const g of [...groups].sort((a, b) => a.seq - b.seq)) {
       const cwd = shownCwd(g.cwd, this.workspaceRoot);
       const key = `${cwd ?? ''}\u0000${g.command}`;
@@ -90,7 +98,12 @@ export class RequestsAndCommands {
       };
       // The same command in two transcripts: the later run gives the result.
       const later = !prev || !Number.isFinite(prev.at) || !Number.isFinite(at) || at >= prev.at;
-      this.groups.set(key, later ? { run, at: Number.isFinite(at) ? at : (prev?.at ?? NaN), order: this.order++ } : { ...prev, run: { ...prev.run, count: run.count, failed_count: run.failed_count } });
+      this.groups.set(
+        key,
+        later
+          ? { run, at: Number.isFinite(at) ? at : (prev?.at ?? NaN), order: this.order++ }
+          : { ...prev, run: { ...prev.run, count: run.count, failed_count: run.failed_count } },
+      );
     }
   }
 

@@ -14,7 +14,10 @@ const OPEN = new Set(['pending', 'accepted', 'in_progress']);
 async function visits(handoffRoot: string, specialist: string, match: (fm: HandoffFrontmatter) => boolean): Promise<ChainVisit[]> {
   const files = await listHandoffFiles(path.join(handoffRoot, HANDOFFS_DIR)).catch(() => []);
   const out: ChainVisit[] = [];
-  const candidates = files.filter((f) => f.specialist === specialist).reverse().slice(0, MAX_CHAIN_VISIT_READS);
+  const candidates = files
+    .filter((f) => f.specialist === specialist)
+    .reverse()
+    .slice(0, MAX_CHAIN_VISIT_READS);
   for (const f of candidates) {
     const h = await readHandoffHead(f.path);
     const fm = h?.frontmatter;

@@ -125,7 +125,11 @@ export const SLOW_HEAD_READS = 8;
  * Reads synchronously in slices of {@link HEAD_SLICE_MS} until the disk proves slow, then through the pool (a
  * synchronous read would hold the event loop). `sync` tells `each` it may read more synchronously; it must not throw.
  */
-export async function forEachHeadText(files: readonly string[], each: (index: number, text: string | undefined, sync: boolean) => void, slowReadMs = SLOW_HEAD_READ_MS): Promise<void> {
+export async function forEachHeadText(
+  files: readonly string[],
+  each: (index: number, text: string | undefined, sync: boolean) => void,
+  slowReadMs = SLOW_HEAD_READ_MS,
+): Promise<void> {
   const buffers = headReadBuffers();
   let slow = 0;
   let k = 0;
@@ -162,22 +166,30 @@ export interface ReadHeadsOptions {
 }
 
 /** Heads of ONE handoff root's files, in order; events read only for handoffs with a folder in `status`. Never throws. */
-export async function readHeadsListed(files: readonly string[], status: StatusFolders | undefined, options: ReadHeadsOptions = {}): Promise<(HandoffHead | undefined)[]> {
+export async function readHeadsListed(
+  files: readonly string[],
+  status: StatusFolders | undefined,
+  options: ReadHeadsOptions = {},
+): Promise<(HandoffHead | undefined)[]> {
   const out = new Array<HandoffHead | undefined>(files.length).fill(undefined);
   const withEvents: number[] = [];
-  await forEachHeadText(files, (k, text, sync) => {
-    try {
-      if (text === undefined || (options.parse && !options.parse(k, text))) return;
-      const head = parseHandoffHead(text);
-      if (!head) return;
-      out[k] = head;
-      if ((options.events && !options.events(k)) || !mayHaveStatusEvents(files[k], status)) return;
-      if (!sync) return void withEvents.push(k);
-      out[k] = withHeadStatusEventsSync(files[k], head, status);
-    } catch {
-      // a head that cannot be read is none; events that cannot be read are none
-    }
-  }, options.slowReadMs);
+  await forEachHeadText(
+    files,
+    (k, text, sync) => {
+      try {
+        if (text === undefined || (options.parse && !options.parse(k, text))) return;
+        const head = parseHandoffHead(text);
+        if (!head) return;
+        out[k] = head;
+        if ((options.events && !options.events(k)) || !mayHaveStatusEvents(files[k], status)) return;
+        if (!sync) return void withEvents.push(k);
+        out[k] = withHeadStatusEventsSync(files[k], head, status);
+      } catch {
+        // a head that cannot be read is none; events that cannot be read are none
+      }
+    },
+    options.slowReadMs,
+  );
   await mapLimit(withEvents, HEAD_READ_CONCURRENCY, async (k) => {
     const head = out[k]!;
     out[k] = await withHeadStatusEvents(files[k], head, status).catch(() => head);

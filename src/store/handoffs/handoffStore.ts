@@ -63,7 +63,7 @@ export async function stageHandoffFile(
   ]);
   for (let i = 0; i < MAX_NAME_RETRIES; i++) {
     const date = new Date(start.getTime() + i);
-  // Awaited even when rendering fails, so nothing runs on behind the caller.
+    // Awaited even when rendering fails, so nothing runs on behind the caller.
     const rendered = await Promise.resolve()
       .then(() => render(date))
       .finally(() => (i === 0 ? housekeeping : undefined));
@@ -228,7 +228,9 @@ export async function writeBriefingSection<T>(
   return withFileLock(file, async (assertHeld) => {
     assertHeld();
     if (!(await createExclusive(file, content))) {
-      throw new StoreError(`ERROR: ${file} already exists — a briefing section is never overwritten; remove the file if it is not a handoff's section and try again`);
+      throw new StoreError(
+        `ERROR: ${file} already exists — a briefing section is never overwritten; remove the file if it is not a handoff's section and try again`,
+      );
     }
     let completed: T;
     try {
@@ -301,7 +303,10 @@ async function setStatusLocked(file: string, to: SettableStatus, change: StatusC
   try {
     const size = (await fh.stat()).size;
     if (size > MAX_STATUS_FILE_BYTES) {
-      return { ok: false, message: `ERROR: ${file} is ${formatBytes(size)}, larger than a handoff can be (${formatBytes(MAX_STATUS_FILE_BYTES)}); its status was not changed` };
+      return {
+        ok: false,
+        message: `ERROR: ${file} is ${formatBytes(size)}, larger than a handoff can be (${formatBytes(MAX_STATUS_FILE_BYTES)}); its status was not changed`,
+      };
     }
     text = await fh.readFile('utf8');
   } catch (err) {

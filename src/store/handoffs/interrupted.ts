@@ -31,7 +31,12 @@ export async function completeInterruptedHandoffs(root: string, handoffsDir: str
       if (!section.ok || !(await isFile(section.path)) || (await isFile(final))) continue;
       const lib = await loadLockLibrary();
       // Once, without waiting: a live writer holds it until its own rename is done.
-      const release = await lib.lock(section.path, lockOptions(lockPathFor(section.path), () => undefined)).catch(() => undefined);
+      const release = await lib
+        .lock(
+          section.path,
+          lockOptions(lockPathFor(section.path), () => undefined),
+        )
+        .catch(() => undefined);
       if (!release) continue;
       try {
         if ((await isFile(staged)) && !(await isFile(final))) {

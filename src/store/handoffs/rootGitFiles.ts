@@ -11,7 +11,7 @@ import { createExclusive, openRegularFile, replaceFileAtomic } from '../safeWrit
  * union can interleave sections sharing lines. Status events need nothing: each is a new file.
  */
 export const ROOT_GITATTRIBUTES = [
-  '# Specialist Handoff: files only ever added to merge without a conflict (git\'s built-in union driver)',
+  "# Specialist Handoff: files only ever added to merge without a conflict (git's built-in union driver)",
   'briefings/*.md merge=union',
   'briefings/*/*.md merge=union',
 ];

@@ -7,7 +7,17 @@ import path from 'node:path';
 import { HANDOFFS_DIR, parseFileTimestamp } from '../../core/handoff/naming';
 import type { ParsedHandoff } from '../../core/handoff/parse';
 import type { StatusChange } from '../../core/handoff/schema';
-import { STATUS_DIR, STATUS_EVENT_NAME, effectiveStatus, nextEventDate, parseStatusEvent, renderStatusEvent, statusEventFileName, type NamedStatusEvent, type StatusEvent } from '../../core/handoff/statusEvents';
+import {
+  STATUS_DIR,
+  STATUS_EVENT_NAME,
+  effectiveStatus,
+  nextEventDate,
+  parseStatusEvent,
+  renderStatusEvent,
+  statusEventFileName,
+  type NamedStatusEvent,
+  type StatusEvent,
+} from '../../core/handoff/statusEvents';
 import { ensureSanitized } from '../../core/safety/gate';
 import { resolveInside } from '../pathGuard';
 import { ensureRootGitFiles } from './rootGitFiles';
@@ -65,7 +75,7 @@ async function readAllStatusEvents(file: string): Promise<NamedStatusEvent[]> {
       const event = parseStatusEvent(name, await fh.readFile('utf8'), where.id);
       if (event) out.push({ name, event });
     } catch {
-          // unreadable: skipped like a file that is not an event
+      // unreadable: skipped like a file that is not an event
     } finally {
       await fh.close().catch(() => undefined);
     }
@@ -79,7 +89,9 @@ export function readStatusEventsSync(file: string): NamedStatusEvent[] {
   if (!where) return [];
   let names: string[];
   try {
-    names = readdirSync(where.dir).filter((n) => n.endsWith('.json')).sort();
+    names = readdirSync(where.dir)
+      .filter((n) => n.endsWith('.json'))
+      .sort();
   } catch {
     return [];
   }
@@ -123,7 +135,13 @@ export async function withStatusEvents(file: string, handoff: ParsedHandoff): Pr
  * @param latestName so the new name sorts after it
  * @param resultId the change holds once `handoffs/<resultId>.md` is written
  */
-export async function writeStatusEvent(file: string, change: StatusChange, latestName: string | undefined, now = new Date(), resultId?: string): Promise<string> {
+export async function writeStatusEvent(
+  file: string,
+  change: StatusChange,
+  latestName: string | undefined,
+  now = new Date(),
+  resultId?: string,
+): Promise<string> {
   const where = statusFolderOf(file);
   if (!where) throw new StoreError(`ERROR: ${file} is not in a handoffs/ folder of a handoff root; its status cannot be recorded`);
   await ensureDir(where.root, where.dir);

@@ -28,7 +28,11 @@ export function otherToolsHandoffFolders(workspaceRoot: string): string[] {
 }
 
 /** By name only, oldest first per source; our handoffs' copies in other tools' folders are listed once, as ours. */
-export async function listTimelineFiles(workspaceRoot: string, handoffRoot: string, knownSpecialists: readonly string[]): Promise<{ files: TimelineFile[]; warnings: string[] }> {
+export async function listTimelineFiles(
+  workspaceRoot: string,
+  handoffRoot: string,
+  knownSpecialists: readonly string[],
+): Promise<{ files: TimelineFile[]; warnings: string[] }> {
   const folders = timelineFolders(workspaceRoot, handoffRoot);
   const files: TimelineFile[] = [];
   const warnings: string[] = [];
@@ -115,7 +119,16 @@ export type TimelineEntryInfo = ChainInfo & { readonly kind: 'handoff' | 'result
 
 function chainInfoOf(head: HandoffHead): TimelineEntryInfo {
   const at = head.status_history.at(-1)?.at;
-  return { id: head.id, root_id: head.root_id, parent_id: head.parent_id, status: head.status, topic: head.topic_title || head.topic, hop: head.hop, kind: head.kind, ...(at ? { status_at: at } : {}) };
+  return {
+    id: head.id,
+    root_id: head.root_id,
+    parent_id: head.parent_id,
+    status: head.status,
+    topic: head.topic_title || head.topic,
+    hop: head.hop,
+    kind: head.kind,
+    ...(at ? { status_at: at } : {}),
+  };
 }
 
 /** For our handoffs and results, or any file carrying our frontmatter; many files: {@link readChainInfos}. Never throws. */

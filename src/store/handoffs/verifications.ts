@@ -94,7 +94,11 @@ export async function latestVerifications(root: string): Promise<Map<string, Ver
 
 /** Code points kept whole; ends in `…` when cut. */
 function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${Array.from(text.slice(0, max - 1)).join('').replace(/[\ud800-\udbff]$/, '')}…`;
+  return text.length <= max
+    ? text
+    : `${Array.from(text.slice(0, max - 1))
+        .join('')
+        .replace(/[\ud800-\udbff]$/, '')}…`;
 }
 
 /** Cut to the lengths {@link VerificationSchema} allows (an escaped invisible character is 8 characters long). */
@@ -113,7 +117,10 @@ function fitSchema(v: Verification): Verification {
  */
 export async function writeVerification(root: string, v: Verification, now = new Date()): Promise<string> {
   const dir = folderOf(root, v.handoff_id);
-  if (!dir) throw new StoreError(`ERROR: handoff id "${v.handoff_id.slice(0, 120)}" cannot name a folder under ${path.join(root, VERIFICATIONS_DIR)}; its verification cannot be recorded`);
+  if (!dir)
+    throw new StoreError(
+      `ERROR: handoff id "${v.handoff_id.slice(0, 120)}" cannot name a folder under ${path.join(root, VERIFICATIONS_DIR)}; its verification cannot be recorded`,
+    );
   await ensureDir(root, dir);
   await ensureRootGitFiles(root);
   const names = await namesIn(dir);

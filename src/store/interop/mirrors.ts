@@ -22,10 +22,23 @@ export interface InteropSettings {
 }
 
 /** itervox's own `.gitignore` exceptions, as `itervox init` writes them; left alone when present. */
-export const ITERVOX_GITIGNORE_EXCEPTIONS: readonly string[] = Object.freeze(['!.itervox/', '!.itervox/agents/', '!.itervox/agents/**', '!.itervox/handoff/', '!.itervox/handoff/**']);
+export const ITERVOX_GITIGNORE_EXCEPTIONS: readonly string[] = Object.freeze([
+  '!.itervox/',
+  '!.itervox/agents/',
+  '!.itervox/agents/**',
+  '!.itervox/handoff/',
+  '!.itervox/handoff/**',
+]);
 
 /** `.itervox/*` right after `!.itervox/`, so only `agents/` and `handoff/` become committable; a later line wins, so it is appended whole. */
-export const ITERVOX_GITIGNORE_BLOCK: readonly string[] = Object.freeze(['!.itervox/', '.itervox/*', '!.itervox/agents/', '!.itervox/agents/**', '!.itervox/handoff/', '!.itervox/handoff/**']);
+export const ITERVOX_GITIGNORE_BLOCK: readonly string[] = Object.freeze([
+  '!.itervox/',
+  '.itervox/*',
+  '!.itervox/agents/',
+  '!.itervox/agents/**',
+  '!.itervox/handoff/',
+  '!.itervox/handoff/**',
+]);
 
 export const GITIGNORE_COMMENT = '# itervox handoffs are committable (added by Specialist Handoff)';
 
@@ -35,7 +48,8 @@ const IGNORES_ITERVOX = /^(?:\*\*\/|\/)?\.itervox(?:\/handoff)?(?:\/|\/\*|\/\*\*
 export const MAX_GITIGNORE_BYTES = 1024 * 1024;
 export const MAX_MIRRORED_HANDOFF_BYTES = 10 * 1024 * 1024;
 
-export type GitignorePatch = { readonly status: 'not-ignored' | 'complete' } | { readonly status: 'append'; readonly addition: string; readonly added: readonly string[] };
+export type GitignorePatch =
+  { readonly status: 'not-ignored' | 'complete' } | { readonly status: 'append'; readonly addition: string; readonly added: readonly string[] };
 
 /**
  * Nothing when no line ignores `.itervox/`, or our block or itervox's exceptions follow the last one that does;
@@ -155,7 +169,9 @@ async function mirrorItervox(req: MirrorRequest): Promise<MirrorStep> {
   if (await createExclusive(target.path, content)) {
     written.push(target.path);
   } else if ((await readSmall(target.path, MAX_MIRRORED_HANDOFF_BYTES, rel).catch(() => undefined)) !== content) {
-    throw new StoreError(`${rel} already exists and was kept — the handoff is in ${path.relative(req.workspaceRoot, req.handoffFile).split(path.sep).join('/')} only`);
+    throw new StoreError(
+      `${rel} already exists and was kept — the handoff is in ${path.relative(req.workspaceRoot, req.handoffFile).split(path.sep).join('/')} only`,
+    );
   }
   // The copy is on disk: a .gitignore that cannot be patched must not say the copy failed.
   try {
@@ -164,7 +180,10 @@ async function mirrorItervox(req: MirrorRequest): Promise<MirrorStep> {
     }
   } catch (err) {
     const why = errorText((err as Error)?.message ?? String(err));
-    return { written, problem: `the itervox copy ${rel} was written, but .gitignore was not given the lines that make it committable (${ITERVOX_GITIGNORE_BLOCK.join(' ')}): ${why}` };
+    return {
+      written,
+      problem: `the itervox copy ${rel} was written, but .gitignore was not given the lines that make it committable (${ITERVOX_GITIGNORE_BLOCK.join(' ')}): ${why}`,
+    };
   }
   return { written };
 }

@@ -104,7 +104,10 @@ export async function exportSpecialists(workspaceRoot: string, registry: Special
           await replaceFileAtomic(file, content);
           summary.written.push(rel(file));
         } else {
-          summary.skipped.push({ file: rel(file), reason: `${rel(file)} differs from what Specialist Handoff writes for ${s.id} (edited by hand?) — kept; export again with --force to replace it` });
+          summary.skipped.push({
+            file: rel(file),
+            reason: `${rel(file)} differs from what Specialist Handoff writes for ${s.id} (edited by hand?) — kept; export again with --force to replace it`,
+          });
         }
       } catch (err) {
         const message = (err as Error).message;

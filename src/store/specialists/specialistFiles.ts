@@ -134,7 +134,9 @@ export async function discoverAgentSpecialists(workspaceRoot: string, known: rea
             existing.source === 'builtin' || existing.source === 'custom'
               ? `rename the file to give it an id of its own, or replace it with ours: specialist-handoff export-agents --force`
               : `rename one of the two files to give it an id of its own`;
-          warnings.push(`${rel}: skipped — "${s.id}" is ${whereDefined(existing)}, and this file says otherwise (label, description, return condition or instructions); ${fix}`);
+          warnings.push(
+            `${rel}: skipped — "${s.id}" is ${whereDefined(existing)}, and this file says otherwise (label, description, return condition or instructions); ${fix}`,
+          );
         }
         continue;
       }

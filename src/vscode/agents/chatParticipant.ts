@@ -59,8 +59,6 @@ export interface HandoffChatResult extends vscode.ChatResult {
   readonly metadata: HandoffChatMetadata;
 }
 
-
-
 /** Text (a message, possibly several lines) as Markdown that shows it literally. */
 function text(value: string): string {
   return value
@@ -167,7 +165,9 @@ function sayRefusal(deps: AgentDeps, stream: vscode.ChatResponseStream, what: st
       stream.button({ command: OPEN_FOLDER_COMMAND, title: 'Open Folder…' });
       return;
     }
-    stream.markdown(`This workspace is not trusted, so I cannot ${what}: in an untrusted workspace Specialist Handoff starts no git process and writes no file. Trust the workspace, then ask again.`);
+    stream.markdown(
+      `This workspace is not trusted, so I cannot ${what}: in an untrusted workspace Specialist Handoff starts no git process and writes no file. Trust the workspace, then ask again.`,
+    );
     stream.button({ command: MANAGE_TRUST_COMMAND, title: MANAGE_TRUST });
     deps.log.info(`@handoff: refused to ${what}: the workspace is not trusted`);
   };
@@ -186,7 +186,11 @@ function folderOrSay(deps: AgentDeps, stream: vscode.ChatResponseStream): vscode
 }
 
 /** The handoff root and the specialists of `folder`, or undefined after showing why not. */
-async function registryOf(folder: vscode.WorkspaceFolder, stream: vscode.ChatResponseStream, log: vscode.LogOutputChannel): Promise<{ root: string; registry: SpecialistRegistry } | undefined> {
+async function registryOf(
+  folder: vscode.WorkspaceFolder,
+  stream: vscode.ChatResponseStream,
+  log: vscode.LogOutputChannel,
+): Promise<{ root: string; registry: SpecialistRegistry } | undefined> {
   const project = await folderSpecialists(folder);
   if (!project.ok) {
     sayProjectError(stream, project.error);
@@ -203,7 +207,12 @@ function sayProjectError(stream: vscode.ChatResponseStream, error: HandoverError
 }
 
 function streamIds(stream: vscode.ChatResponseStream, registry: SpecialistRegistry): void {
-  stream.markdown(`\n\nSpecialists:\n\n${registry.all().map((s) => `- \`${s.id}\` — ${inlineMarkdown(s.personaMarker)} ${inlineMarkdown(s.label)}`).join('\n')}\n`);
+  stream.markdown(
+    `\n\nSpecialists:\n\n${registry
+      .all()
+      .map((s) => `- \`${s.id}\` — ${inlineMarkdown(s.personaMarker)} ${inlineMarkdown(s.label)}`)
+      .join('\n')}\n`,
+  );
 }
 
 async function handover(
@@ -315,7 +324,9 @@ async function timeline(deps: AgentDeps, stream: vscode.ChatResponseStream): Pro
     lines.push(`${'  '.repeat(depth)}- ${parts.join(' — ')}`);
     for (const child of [...node.children].reverse()) stack.push({ node: child, depth: depth + 1 });
   }
-  stream.markdown(`Newest handoffs in **${inlineMarkdown(folder.name)}**${files.length > newest.length ? ` (${newest.length} of ${files.length})` : ''}:\n\n${lines.join('\n')}\n`);
+  stream.markdown(
+    `Newest handoffs in **${inlineMarkdown(folder.name)}**${files.length > newest.length ? ` (${newest.length} of ${files.length})` : ''}:\n\n${lines.join('\n')}\n`,
+  );
   for (const w of warnings) stream.markdown(text(`\nWARNING: ${w}`));
   if (files.length > newest.length) {
     stream.button({ command: 'handoff.timeline.focus', title: 'Open the Handoff Timeline' });
@@ -323,8 +334,15 @@ async function timeline(deps: AgentDeps, stream: vscode.ChatResponseStream): Pro
   return done(true);
 }
 
-async function promptFor(deps: AgentDeps, request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<HandoffChatResult> {
-  const done = (ok: boolean, specialist?: string): HandoffChatResult => ({ metadata: { command: ChatCommands.prompt, ok, ...(specialist ? { specialist } : {}) } });
+async function promptFor(
+  deps: AgentDeps,
+  request: vscode.ChatRequest,
+  stream: vscode.ChatResponseStream,
+  token: vscode.CancellationToken,
+): Promise<HandoffChatResult> {
+  const done = (ok: boolean, specialist?: string): HandoffChatResult => ({
+    metadata: { command: ChatCommands.prompt, ok, ...(specialist ? { specialist } : {}) },
+  });
   const folder = await trustedFolderOrSay(deps, stream, 'build the prompt');
   if (!folder) return done(false);
   const id = request.prompt.trim().split(/\s+/)[0]?.replace(/^@/, '') || undefined;
@@ -342,10 +360,12 @@ async function promptFor(deps: AgentDeps, request: vscode.ChatRequest, stream: v
       return done(false, id);
     }
     result.warnings.forEach((w) => deps.log.warn(w));
-    stream.markdown(`The prompt for **${inlineMarkdown(result.persona_marker)}**${result.handoff_id ? ` (handoff \`${result.handoff_id}\`)` : ' (no handoff to pick up yet)'}:\n\n`);
+    stream.markdown(
+      `The prompt for **${inlineMarkdown(result.persona_marker)}**${result.handoff_id ? ` (handoff \`${result.handoff_id}\`)` : ' (no handoff to pick up yet)'}:\n\n`,
+    );
     stream.markdown(fenced(result.prompt));
     if (result.stale) {
-      stream.markdown('\nThe workspace changed since the handoff: see the prompt\'s staleness section before acting on it.\n');
+      stream.markdown("\nThe workspace changed since the handoff: see the prompt's staleness section before acting on it.\n");
     }
     if (result.handoff_file) {
       stream.markdown('\nCopying it with the button also marks the handoff *accepted* by this session.\n');
@@ -381,7 +401,10 @@ export function registerChatParticipant(deps: AgentDeps): vscode.Disposable[] {
     return [];
   }
   const participant = vscode.chat.createChatParticipant(CHAT_PARTICIPANT_ID, createChatHandler(deps));
-  participant.iconPath = { light: vscode.Uri.joinPath(deps.extension.extensionUri, CHAT_AVATAR.light), dark: vscode.Uri.joinPath(deps.extension.extensionUri, CHAT_AVATAR.dark) };
+  participant.iconPath = {
+    light: vscode.Uri.joinPath(deps.extension.extensionUri, CHAT_AVATAR.light),
+    dark: vscode.Uri.joinPath(deps.extension.extensionUri, CHAT_AVATAR.dark),
+  };
   participant.followupProvider = { provideFollowups: (result) => followups(result) };
   return [participant];
 }

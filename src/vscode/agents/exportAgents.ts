@@ -64,7 +64,9 @@ export async function exportAgentsCommand(log: vscode.LogOutputChannel, args?: u
     if (!targets) return undefined;
     const env = projectOptions(folder);
     const run = (force: boolean) =>
-      vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Handoff: exporting specialists…' }, () => exportAgents({ target: targets, force }, env));
+      vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Handoff: exporting specialists…' }, () =>
+        exportAgents({ target: targets, force }, env),
+      );
     const result = await run(false);
     if (result.status === 'error') {
       log.error(`export agents: ${result.message}`);

@@ -28,7 +28,10 @@ export class FullHistoryLanguageModelTool implements vscode.LanguageModelTool<Re
   }
 
   /** Reads the history; its text, or the `ERROR:` text. Never throws. */
-  async invoke(options: vscode.LanguageModelToolInvocationOptions<Record<string, unknown>>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+  async invoke(
+    options: vscode.LanguageModelToolInvocationOptions<Record<string, unknown>>,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.LanguageModelToolResult> {
     let text: string;
     try {
       text = await this.run(options.input, token);

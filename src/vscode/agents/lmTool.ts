@@ -37,7 +37,6 @@ function folderOf(input: unknown): vscode.WorkspaceFolder | undefined {
   return folderForRoot(typeof given === 'string' ? given : '');
 }
 
-
 /** The persona marker of a built-in specialist; custom ones (read from the workspace when the tool runs) show their id. */
 function who(id: string): string {
   return BUILTIN_SPECIALISTS.find((s) => s.id === id)?.personaMarker ?? id;
@@ -86,7 +85,10 @@ export class HandoverLanguageModelTool implements vscode.LanguageModelTool<Recor
   }
 
   /** Runs the handoff; the result object as JSON, or the `ERROR:` text. Never throws. */
-  async invoke(options: vscode.LanguageModelToolInvocationOptions<Record<string, unknown>>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+  async invoke(
+    options: vscode.LanguageModelToolInvocationOptions<Record<string, unknown>>,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.LanguageModelToolResult> {
     let text: string;
     try {
       text = await this.run(options.input, token);
@@ -126,7 +128,9 @@ export class HandoverLanguageModelTool implements vscode.LanguageModelTool<Recor
         this.deps.log.warn(`${HANDOVER_TOOL_NAME}: ${text}`);
         return text;
       }
-      this.deps.log.info(`${HANDOVER_TOOL_NAME}: handoff written by an agent: ${outcome.result.handoff_file} (${outcome.result.package.estimated_tokens}/${outcome.result.package.max_context_tokens} tokens)`);
+      this.deps.log.info(
+        `${HANDOVER_TOOL_NAME}: handoff written by an agent: ${outcome.result.handoff_file} (${outcome.result.package.estimated_tokens}/${outcome.result.package.max_context_tokens} tokens)`,
+      );
       outcome.result.warnings.forEach((w) => this.deps.log.warn(w));
       await this.deps.session.ended();
       this.deps.onWritten();

@@ -31,7 +31,11 @@ export function gatedStream(stream: vscode.ChatResponseStream): GatedStream {
           if (TEXT_METHODS.has(String(prop)) && args.length > 0) {
             const first = args[0];
             if (typeof first === 'string') args[0] = await sanitizeOutput(first);
-            else if (first instanceof vscode.MarkdownString) args[0] = Object.assign(new vscode.MarkdownString(await sanitizeOutput(first.value), first.supportThemeIcons), { isTrusted: first.isTrusted, supportHtml: first.supportHtml });
+            else if (first instanceof vscode.MarkdownString)
+              args[0] = Object.assign(new vscode.MarkdownString(await sanitizeOutput(first.value), first.supportThemeIcons), {
+                isTrusted: first.isTrusted,
+                supportHtml: first.supportHtml,
+              });
           }
           (value as (...a: unknown[]) => unknown).apply(obj, args);
         });

@@ -13,7 +13,18 @@
 import { spawn } from 'node:child_process';
 import * as vscode from 'vscode';
 import { errorText } from '../../core/handoff/errors';
-import { AGENT_EXECUTABLES, AGENT_IDS, CONTINUE_TARGETS, isContinueTarget, isTerminalAgentId, TARGET_LABELS, TERMINAL_AGENT_IDS, TERMINAL_AGENTS, type ContinueTarget, type TerminalAgentId } from '../../core/agents/continueAgents';
+import {
+  AGENT_EXECUTABLES,
+  AGENT_IDS,
+  CONTINUE_TARGETS,
+  isContinueTarget,
+  isTerminalAgentId,
+  TARGET_LABELS,
+  TERMINAL_AGENT_IDS,
+  TERMINAL_AGENTS,
+  type ContinueTarget,
+  type TerminalAgentId,
+} from '../../core/agents/continueAgents';
 import { customAgentFor, findAgents, prepareContinue, prepareCursorLink, type AgentLookup, type FoundAgent } from '../../engine/receive/continue';
 import { isHandoffFile } from '../../engine/handover/handoffFiles';
 import { buildPrompt } from '../../engine/receive/prompt';
@@ -26,7 +37,11 @@ import { offerPickUp } from '../timeline/pickUp';
 import { copilotChatAvailable, openNewChat } from './copilotChat';
 
 /** What the command is given: a timeline element, a handoff's URI, `{ agent, handoff }` (other commands, tests), or nothing. */
-type Target = { readonly type: 'entry'; readonly node: { readonly file: { readonly path: string; readonly source: string } } } | vscode.Uri | { readonly agent?: string; readonly handoff?: string } | undefined;
+type Target =
+  | { readonly type: 'entry'; readonly node: { readonly file: { readonly path: string; readonly source: string } } }
+  | vscode.Uri
+  | { readonly agent?: string; readonly handoff?: string }
+  | undefined;
 
 /** What the command did, returned to a caller (tests, the summary notification). */
 export interface ContinueResult {
@@ -114,7 +129,10 @@ export class ContinueIn extends DisposableOwner {
     if (target === 'copilot' && (await copilotChatAvailable())) {
       const agent = await customAgentFor(env.workspaceRoot, prompt.specialist);
       await openNewChat(prompt.prompt, agent?.name);
-      void offerPickUp({ ...given, message: `Opened a new chat${agent ? ` in the custom agent "${agent.name}"` : ''} with ${what}, not sent: review it and send.` });
+      void offerPickUp({
+        ...given,
+        message: `Opened a new chat${agent ? ` in the custom agent "${agent.name}"` : ''} with ${what}, not sent: review it and send.`,
+      });
       return { target, prompt: prompt.prompt, ...(agent ? { mode: agent.name } : {}) };
     }
     await vscode.env.clipboard.writeText(prompt.prompt);
@@ -140,18 +158,27 @@ export class ContinueIn extends DisposableOwner {
       target: t,
       label: `${ICONS[t]} ${TARGET_LABELS[t]}`,
       description: t === 'copilot' && noModel ? 'no chat model signed in' : t === last ? 'last used here' : undefined,
-      detail: t === 'copilot' && noModel ? 'No chat model is available: the chat will ask you to set up GitHub Copilot before it can answer' : detailOf(t, agents),
+      detail:
+        t === 'copilot' && noModel ? 'No chat model is available: the chat will ask you to set up GitHub Copilot before it can answer' : detailOf(t, agents),
     }));
     const pick = await vscode.window.showQuickPick(items, {
       title: 'Continue in…',
-      placeHolder: missing.length ? `Where the receiving specialist continues (not found on this machine: ${missing.join(', ')})` : 'Where the receiving specialist continues',
+      placeHolder: missing.length
+        ? `Where the receiving specialist continues (not found on this machine: ${missing.join(', ')})`
+        : 'Where the receiving specialist continues',
       matchOnDetail: true,
     });
     return pick?.target;
   }
 
   /** Starts a terminal agent: an integrated terminal in the workspace folder whose process is the agent, the prompt among its arguments. */
-  private async inTerminal(agent: TerminalAgentId, handoff: string | undefined, env: Awaited<ReturnType<typeof folderEnvironment>>, lookup: AgentLookup, folder: vscode.WorkspaceFolder): Promise<ContinueResult | undefined> {
+  private async inTerminal(
+    agent: TerminalAgentId,
+    handoff: string | undefined,
+    env: Awaited<ReturnType<typeof folderEnvironment>>,
+    lookup: AgentLookup,
+    folder: vscode.WorkspaceFolder,
+  ): Promise<ContinueResult | undefined> {
     const prepared = await prepareContinue({ agent, handoff }, env, lookup);
     if (prepared.status === 'error') {
       void vscode.window.showErrorMessage(errorText(prepared));
@@ -168,9 +195,13 @@ export class ContinueIn extends DisposableOwner {
       iconPath: new vscode.ThemeIcon('debug-continue'),
     });
     terminal.show();
-    this.log.info(`continue: ${prepared.agent.executable} (${prepared.argv.length} arguments, prompt ${prepared.prompt.prompt.length} characters) in ${prepared.cwd}`);
+    this.log.info(
+      `continue: ${prepared.agent.executable} (${prepared.argv.length} arguments, prompt ${prepared.prompt.prompt.length} characters) in ${prepared.cwd}`,
+    );
     if (spec.exitsAfterFirstMessage) {
-      void vscode.window.showInformationMessage(`${spec.label} answers the prompt and exits (its CLI takes a first message only so); run ${spec.executable} again in the workspace to keep going.`);
+      void vscode.window.showInformationMessage(
+        `${spec.label} answers the prompt and exits (its CLI takes a first message only so); run ${spec.executable} again in the workspace to keep going.`,
+      );
     }
     return { target: agent, prompt: prepared.prompt.prompt, executable: prepared.agent.executable, argv: prepared.argv, cwd: prepared.cwd };
   }
@@ -181,7 +212,11 @@ export class ContinueIn extends DisposableOwner {
    * A prompt longer than a link holds goes to the clipboard and the link asks to paste it; with no
    * opener, the prompt is copied and the link shown.
    */
-  private async inCursor(handoff: string | undefined, env: Awaited<ReturnType<typeof folderEnvironment>>, lookup: AgentLookup): Promise<ContinueResult | undefined> {
+  private async inCursor(
+    handoff: string | undefined,
+    env: Awaited<ReturnType<typeof folderEnvironment>>,
+    lookup: AgentLookup,
+  ): Promise<ContinueResult | undefined> {
     // Not taken: the link fills Cursor's chat in, the user sends it.
     const prepared = await prepareCursorLink({ handoff, take: false }, env, lookup);
     if (prepared.status === 'error') {
@@ -203,7 +238,9 @@ export class ContinueIn extends DisposableOwner {
     const opener = prepared.opener;
     if (!opener) {
       await vscode.env.clipboard.writeText(prompt);
-      void vscode.window.showInformationMessage(`No program that opens links was found here: the prompt for ${prepared.prompt.persona_marker} is on the clipboard — paste it into Cursor's chat.`);
+      void vscode.window.showInformationMessage(
+        `No program that opens links was found here: the prompt for ${prepared.prompt.persona_marker} is on the clipboard — paste it into Cursor's chat.`,
+      );
       return { ...base, fellBackToClipboard: true };
     }
     // The link goes to the opener as one argument, exactly as built: no shell, and no re-encoding of it as a URI.
@@ -228,9 +265,10 @@ const ICONS: Readonly<Record<ContinueTarget, string>> = {
 };
 
 function detailOf(target: ContinueTarget, agents: readonly FoundAgent[]): string {
-  if (target === 'copilot') return 'A new chat with the prompt filled in, not sent — in the specialist\'s custom agent when exported';
+  if (target === 'copilot') return "A new chat with the prompt filled in, not sent — in the specialist's custom agent when exported";
   if (target === 'copy') return 'The prompt on the clipboard, to paste into any agent';
-  if (target === 'cursor') return `Cursor's chat with the prompt filled in, not sent (its prompt link${agents.some((a) => a.id === 'cursor') ? '' : '; this editor is Cursor'})`;
+  if (target === 'cursor')
+    return `Cursor's chat with the prompt filled in, not sent (its prompt link${agents.some((a) => a.id === 'cursor') ? '' : '; this editor is Cursor'})`;
   const found = agents.find((a) => a.id === target);
   return `A terminal in the workspace folder running ${found?.executable ?? TERMINAL_AGENTS[target].executable} with the prompt as its first message`;
 }

@@ -19,7 +19,14 @@ interface ConfirmItem extends vscode.QuickPickItem {
 }
 
 /** The codicon of a touched file's status. */
-const FILE_ICONS: Record<string, string> = { A: '$(diff-added)', D: '$(diff-removed)', R: '$(diff-renamed)', C: '$(diff-renamed)', '?': '$(question)', U: '$(warning)' };
+const FILE_ICONS: Record<string, string> = {
+  A: '$(diff-added)',
+  D: '$(diff-removed)',
+  R: '$(diff-renamed)',
+  C: '$(diff-renamed)',
+  '?': '$(question)',
+  U: '$(warning)',
+};
 function fileIcon(f: TouchedFile): string {
   return FILE_ICONS[f.status] ?? '$(diff-modified)';
 }
@@ -57,7 +64,11 @@ function overBudgetItems(p: PreparedHandover): ConfirmItem[] {
 export async function askOverBudget(p: PreparedHandover, title: string): Promise<'fit' | 'over' | undefined> {
   const r = await pickOne<ConfirmItem>(
     { title: `${title}: ${p.specialist.personaMarker} — ${tokensOf(p)}` },
-    { items: overBudgetItems(p), placeholder: `Over the budget by ${formatCount(p.pkg.estimated_tokens - p.pkg.max_context_tokens)} tokens: fit it, or hand over as it is (Escape writes nothing)`, accept: (i) => i.choice !== undefined },
+    {
+      items: overBudgetItems(p),
+      placeholder: `Over the budget by ${formatCount(p.pkg.estimated_tokens - p.pkg.max_context_tokens)} tokens: fit it, or hand over as it is (Escape writes nothing)`,
+      accept: (i) => i.choice !== undefined,
+    },
   );
   return r === BACK || r === undefined || r.choice === 'write' ? undefined : r.choice;
 }
@@ -81,7 +92,10 @@ export async function confirmHandover(p: PreparedHandover, draft: SessionDraft |
   const leftOut = draft && describeLeftOut(pkg.left_out);
   if (draft) {
     items.push({ label: 'From the session log', kind: vscode.QuickPickItemKind.Separator });
-    items.push({ label: `$(archive) ${leftOut ? `Not carried: ${leftOut}` : 'Everything the session log holds is carried'}`, description: pkg.oversize_warning ? 'fit to budget would cut more (above)' : 'fit to budget cuts nothing' });
+    items.push({
+      label: `$(archive) ${leftOut ? `Not carried: ${leftOut}` : 'Everything the session log holds is carried'}`,
+      description: pkg.oversize_warning ? 'fit to budget would cut more (above)' : 'fit to budget cuts nothing',
+    });
   }
   const files = pkg.touched_files;
   const total = files.length + pkg.touched_files_omitted;
@@ -107,4 +121,3 @@ export async function confirmHandover(p: PreparedHandover, draft: SessionDraft |
   );
   return r === BACK || r === undefined ? undefined : r.choice;
 }
-

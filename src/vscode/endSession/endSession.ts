@@ -24,12 +24,7 @@ import type { Specialist, SpecialistRegistry, SpecialistSource } from '../../cor
 import { slugifyTopic } from '../../core/handoff/topic';
 import { briefingFileName } from '../../core/handoff/naming';
 import { mandateHeadline } from '../../core/specialists/headline';
-import {
-  collectEvidenceFor,
-  prepareHandover,
-  writeHandover,
-  type HandoverEnvironment,
-} from '../../engine/handover/handover';
+import { collectEvidenceFor, prepareHandover, writeHandover, type HandoverEnvironment } from '../../engine/handover/handover';
 import { collectDraftEvidence, draftEnvironment, sessionDraft } from '../../engine/draft/draftSession';
 import { StorageKeys } from '../constants';
 import { draftedAnswers, stillDrafted } from '../../core/panel/prefill';
@@ -123,7 +118,9 @@ export class EndSessionCommand extends DisposableOwner {
     const env = await folderEnvironment(folder, this.session, { settings, signal: abort.signal });
     const started = Date.now();
     const evidence = collectEvidenceFor(env).then((ev) => {
-      this.log.info(`git evidence: ${plural(ev.touchedFiles.length + ev.touchedFilesOmitted, 'touched file')}, ${plural(ev.commits.length, 'commit')} in ${Date.now() - started} ms${ev.notes.length ? `; notes: ${ev.notes.join(' | ')}` : ''}`);
+      this.log.info(
+        `git evidence: ${plural(ev.touchedFiles.length + ev.touchedFilesOmitted, 'touched file')}, ${plural(ev.commits.length, 'commit')} in ${Date.now() - started} ms${ev.notes.length ? `; notes: ${ev.notes.join(' | ')}` : ''}`,
+      );
       return ev;
     });
     void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Handoff: collecting git changes' }, () => evidence);
@@ -164,11 +161,18 @@ export class EndSessionCommand extends DisposableOwner {
     return result;
   }
 
-  private async runInteractive(folder: vscode.WorkspaceFolder, settings: HandoffSettings, env: HandoverEnvironment, abort: AbortController): Promise<HandoverResult | undefined> {
+  private async runInteractive(
+    folder: vscode.WorkspaceFolder,
+    settings: HandoffSettings,
+    env: HandoverEnvironment,
+    abort: AbortController,
+  ): Promise<HandoverResult | undefined> {
     const project = await folderSpecialists(folder, settings);
     if (!project.ok) {
       const open = 'Open Settings';
-      void vscode.window.showErrorMessage(project.error.message, open).then((c) => c === open && vscode.commands.executeCommand('workbench.action.openSettings', 'handoff.directory'));
+      void vscode.window
+        .showErrorMessage(project.error.message, open)
+        .then((c) => c === open && vscode.commands.executeCommand('workbench.action.openSettings', 'handoff.directory'));
       return undefined;
     }
     const { registry, warnings } = project;
@@ -177,10 +181,12 @@ export class EndSessionCommand extends DisposableOwner {
     }
     // Git, the session log and the latest handoff, read once: the draft and the handoff use the same.
     const collected = collectDraftEvidence(env);
-    const drafted = collected.then((c) => sessionDraft(c, settings)).catch((err: unknown) => {
-      this.log.error(`end session: drafting from the session failed: ${(err as Error)?.stack ?? String(err)}`);
-      return undefined;
-    });
+    const drafted = collected
+      .then((c) => sessionDraft(c, settings))
+      .catch((err: unknown) => {
+        this.log.error(`end session: drafting from the session failed: ${(err as Error)?.stack ?? String(err)}`);
+        return undefined;
+      });
     const answers = await this.ask(registry, drafted, collected);
     if (!answers?.specialist) {
       this.log.info('end session cancelled before writing; nothing written');
@@ -306,7 +312,9 @@ export class EndSessionCommand extends DisposableOwner {
             placeholder: 'What was done, what state the work is in',
             value: a.summary,
             multiline: true,
-            draftWith: model ? `Draft with ${model}… (summary, decisions, failed approaches, next steps; you review them before anything is written)` : undefined,
+            draftWith: model
+              ? `Draft with ${model}… (summary, decisions, failed approaches, next steps; you review them before anything is written)`
+              : undefined,
           });
           if (r === DRAFT_WITH_MODEL) {
             await this.draftWithModel(a, await collected, model ?? 'the language model');

@@ -33,7 +33,10 @@ function frame<T extends vscode.QuickPick<vscode.QuickPickItem> | vscode.InputBo
  * Shows `input` and resolves once: with what `wire` passes to `done`, with {@link BACK}
  * on the Back button, or undefined when it is hidden (Escape). Disposes it afterwards.
  */
-function run<T, Q extends vscode.QuickPick<vscode.QuickPickItem> | vscode.InputBox>(input: Q, wire: (done: (v: StepResult<T>) => void) => void): Promise<StepResult<T>> {
+function run<T, Q extends vscode.QuickPick<vscode.QuickPickItem> | vscode.InputBox>(
+  input: Q,
+  wire: (done: (v: StepResult<T>) => void) => void,
+): Promise<StepResult<T>> {
   return new Promise((resolve) => {
     let settled = false;
     const done = (v: StepResult<T>) => {
@@ -125,7 +128,8 @@ export function askText(f: StepFrame, o: TextOptions): Promise<StepResult<string
     box.onDidTriggerButton((b) => b === model && done(DRAFT_WITH_MODEL));
     box.onDidChangeValue(check);
     box.onDidAccept(() => {
-      const msg = o.required !== undefined && !box.value.trim() ? { message: o.required, severity: vscode.InputBoxValidationSeverity.Error } : o.validate?.(box.value);
+      const msg =
+        o.required !== undefined && !box.value.trim() ? { message: o.required, severity: vscode.InputBoxValidationSeverity.Error } : o.validate?.(box.value);
       const blocking = typeof msg === 'string' || (msg !== undefined && msg.severity === vscode.InputBoxValidationSeverity.Error);
       if (blocking) {
         box.validationMessage = msg;
@@ -147,14 +151,11 @@ export async function askList(f: StepFrame, noun: string, items: string[], place
     const added = items.length
       ? `Added ${items.length}: ${items.map((s, i) => `${i + 1}. ${s.length > 40 ? `${s.slice(0, 39)}…` : s}`).join('  ')}`
       : `No ${noun}s yet.`;
-    const r = await askText(
-      f,
-      {
-        // VS Code adds "(Press 'Enter' to confirm …)" to every prompt: ours does not say it again.
-        prompt: `${added} One ${noun} at a time; an empty entry goes on to the next step.`,
-        placeholder,
-      },
-    );
+    const r = await askText(f, {
+      // VS Code adds "(Press 'Enter' to confirm …)" to every prompt: ours does not say it again.
+      prompt: `${added} One ${noun} at a time; an empty entry goes on to the next step.`,
+      placeholder,
+    });
     if (r === undefined) {
       return undefined;
     }

@@ -13,7 +13,16 @@ import { EndSessionCommand } from './endSession';
  * @param onWritten called after a handoff was written (refreshes the timeline and the panel's evidence)
  * @param modelDrafter "Draft with …" in the summary step (src/vscode/lm); absent, the step has no such button
  */
-export function registerEndSession(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, session: SessionHooks, onWritten: () => void, modelDrafter?: EndSessionModelDrafter): void {
+export function registerEndSession(
+  context: vscode.ExtensionContext,
+  log: vscode.LogOutputChannel,
+  session: SessionHooks,
+  onWritten: () => void,
+  modelDrafter?: EndSessionModelDrafter,
+): void {
   const endSession = new EndSessionCommand(log, session, onWritten, context.workspaceState, modelDrafter);
-  context.subscriptions.push(endSession, vscode.commands.registerCommand(Commands.endSession, (args?: unknown) => endSession.run(args)));
+  context.subscriptions.push(
+    endSession,
+    vscode.commands.registerCommand(Commands.endSession, (args?: unknown) => endSession.run(args)),
+  );
 }

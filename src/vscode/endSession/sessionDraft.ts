@@ -25,8 +25,9 @@ const QUIET_WAIT_MS = 150;
 export async function awaitDraft(draft: Promise<SessionDraft | undefined>): Promise<SessionDraft | undefined> {
   const quick = await Promise.race([draft, new Promise<'pending'>((r) => setTimeout(() => r('pending'), QUIET_WAIT_MS))]);
   if (quick !== 'pending') return quick;
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Handoff: drafting from the session…', cancellable: true }, (_p, token) =>
-    Promise.race([draft, new Promise<undefined>((r) => token.onCancellationRequested(() => r(undefined)))]),
+  return vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: 'Handoff: drafting from the session…', cancellable: true },
+    (_p, token) => Promise.race([draft, new Promise<undefined>((r) => token.onCancellationRequested(() => r(undefined)))]),
   );
 }
 
@@ -75,15 +76,24 @@ export function draftSources(d: SessionDraft, f: 'decisions' | 'next_steps' | 'b
  * summary, decisions, failed approaches and next steps, its token cost shown and logged; or
  * undefined, with a warning saying why, when it was cancelled, refused or had no model.
  */
-export async function draftWithModelOnce(drafter: EndSessionModelDrafter, evidence: DraftEvidence, model: string, log: vscode.LogOutputChannel, current?: SessionDraft): Promise<SessionDraft | undefined> {
+export async function draftWithModelOnce(
+  drafter: EndSessionModelDrafter,
+  evidence: DraftEvidence,
+  model: string,
+  log: vscode.LogOutputChannel,
+  current?: SessionDraft,
+): Promise<SessionDraft | undefined> {
   // The drafter shows its own cancellable progress notification (src/vscode/lm/modelDrafter.ts).
   const r = await drafter.draft(evidence);
   if (r?.status !== 'ok' || !('fields' in r)) {
-    const why = r && 'message' in r && r.message ? r.message : r ? `The draft with ${model} was ${r.status}.` : 'No language model is available in this editor.';
+    const why =
+      r && 'message' in r && r.message ? r.message : r ? `The draft with ${model} was ${r.status}.` : 'No language model is available in this editor.';
     void vscode.window.showWarningMessage(`${why} The fields keep the session's draft.`);
     return undefined;
   }
   log.info(`end session: drafted with ${model} (${r.input_tokens} tokens sent, ${r.output_tokens} received)`);
-  void vscode.window.showInformationMessage(`Drafted by ${model}: ${formatCount(r.input_tokens)} tokens sent, ${formatCount(r.output_tokens)} received. Review the fields: nothing is written until you confirm.`);
+  void vscode.window.showInformationMessage(
+    `Drafted by ${model}: ${formatCount(r.input_tokens)} tokens sent, ${formatCount(r.output_tokens)} received. Review the fields: nothing is written until you confirm.`,
+  );
   return { ...(current ?? emptySessionDraft()), ...r.fields };
 }

@@ -45,7 +45,12 @@ export async function openHandoffPreview(file: string): Promise<void> {
  */
 export function summaryLine(r: HandoverOk, relativePath: (f: string) => string): string {
   const p = r.package;
-  const facts = [`Tokens: ${tokensText(p)}`, `Files: ${touchedFilesText(p)}`, ...(p.dropped.length ? [`Cut to fit: ${describeCuts(p.dropped)}`] : []), relativePath(r.handoff_file)];
+  const facts = [
+    `Tokens: ${tokensText(p)}`,
+    `Files: ${touchedFilesText(p)}`,
+    ...(p.dropped.length ? [`Cut to fit: ${describeCuts(p.dropped)}`] : []),
+    relativePath(r.handoff_file),
+  ];
   return `Handed over to ${r.persona_marker} — ${facts.join(' · ')}`;
 }
 
@@ -60,10 +65,12 @@ export async function showHandoffSummary(r: HandoverOk, _interactive: boolean, l
   await openHandoffPreview(r.handoff_file);
   const a = SUMMARY_ACTIONS;
   const picked = vscode.window.showInformationMessage(summaryLine(r, rel), a.continueIn, a.openBriefing);
-  void Promise.resolve(picked).then(async (pick) => {
-    const uri = vscode.Uri.file(r.handoff_file);
-    if (pick === a.continueIn) await vscode.commands.executeCommand(Commands.continueIn, uri);
-    // The timeline's command: one behaviour for both (read-only, rendered, beside the handoff's preview).
-    else if (pick === a.openBriefing) await vscode.commands.executeCommand(Commands.timelineOpenBriefing, uri);
-  }).catch((err: unknown) => log?.error(`summary action: ${(err as Error)?.message ?? String(err)}`));
+  void Promise.resolve(picked)
+    .then(async (pick) => {
+      const uri = vscode.Uri.file(r.handoff_file);
+      if (pick === a.continueIn) await vscode.commands.executeCommand(Commands.continueIn, uri);
+      // The timeline's command: one behaviour for both (read-only, rendered, beside the handoff's preview).
+      else if (pick === a.openBriefing) await vscode.commands.executeCommand(Commands.timelineOpenBriefing, uri);
+    })
+    .catch((err: unknown) => log?.error(`summary action: ${(err as Error)?.message ?? String(err)}`));
 }

@@ -16,8 +16,7 @@ import { readSettings } from '../workspace/settings';
 
 /** What {@link readFolderInsights} gives: the figures, the specialists' labels, the setting as written, and warnings for the log. */
 export type FolderInsights =
-  | { ok: true; insights: InsightsView; specialists: InsightsSpecialist[]; pendingWarnAfter: string; warnings: string[] }
-  | { ok: false; error: HandoverError };
+  { ok: true; insights: InsightsView; specialists: InsightsSpecialist[]; pendingWarnAfter: string; warnings: string[] } | { ok: false; error: HandoverError };
 
 /**
  * Reads the figures of `folder` from `since` (undefined: all time) up to `now`.
@@ -39,5 +38,11 @@ export async function readFolderInsights(folder: vscode.WorkspaceFolder, options
     maxDepth: settings.maxHandoverDepth,
   });
   const specialists = project.registry.all().map((s) => ({ id: s.id, label: s.label, icon: s.icon }));
-  return { ok: true, insights, specialists, pendingWarnAfter: typeof raw === 'string' && !settings.pendingWarnAfterProblem ? raw.trim().slice(0, 100) : DEFAULT_PENDING_WARN_AFTER, warnings };
+  return {
+    ok: true,
+    insights,
+    specialists,
+    pendingWarnAfter: typeof raw === 'string' && !settings.pendingWarnAfterProblem ? raw.trim().slice(0, 100) : DEFAULT_PENDING_WARN_AFTER,
+    warnings,
+  };
 }

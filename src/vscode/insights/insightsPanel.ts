@@ -88,7 +88,10 @@ export class InsightsPanel extends DisposableOwner {
   }
 
   private options(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
-    return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(this.extensionUri, 'media')] };
+    return {
+      enableScripts: true,
+      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(this.extensionUri, 'media')],
+    };
   }
 
   private adopt(panel: vscode.WebviewPanel): void {
@@ -142,7 +145,15 @@ export class InsightsPanel extends DisposableOwner {
       }
     } catch (err) {
       this.log.error(`insights: ${(err as Error)?.stack ?? String(err)}`);
-      this.post({ type: 'show', status: 'error', period: this.period, insights: null, specialists: [], pending_warn_after: '', message: `Something went wrong: ${(err as Error)?.message ?? String(err)}` });
+      this.post({
+        type: 'show',
+        status: 'error',
+        period: this.period,
+        insights: null,
+        specialists: [],
+        pending_warn_after: '',
+        message: `Something went wrong: ${(err as Error)?.message ?? String(err)}`,
+      });
     }
   }
 
@@ -191,7 +202,15 @@ export class InsightsPanel extends DisposableOwner {
       const issue = checked.error.issues[0];
       this.log.error(`insights: refusing to post an invalid ${message.status} message (${issue?.path.join('.')}: ${issue?.message})`);
       if (message.status !== 'error') {
-        this.post({ type: 'show', status: 'error', period: message.period, insights: null, specialists: [], pending_warn_after: '', message: 'The insights could not be shown (a figure is out of range). Details are in the "Specialist Handoff" output.' });
+        this.post({
+          type: 'show',
+          status: 'error',
+          period: message.period,
+          insights: null,
+          specialists: [],
+          pending_warn_after: '',
+          message: 'The insights could not be shown (a figure is out of range). Details are in the "Specialist Handoff" output.',
+        });
       }
       return;
     }

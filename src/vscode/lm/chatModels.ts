@@ -14,13 +14,16 @@ import type { ChatModelPort } from '../../engine/draft/modelDraft';
 export const NO_MODEL_MESSAGE = 'No language model is available in this VS Code: install or sign in to a chat model provider (e.g. GitHub Copilot)';
 
 /** What the action says when the VS Code running it has no `vscode.lm` at all. */
-export const NO_LM_API_MESSAGE = 'This VS Code has no language model API (vscode.lm): update VS Code, then install or sign in to a chat model provider (e.g. GitHub Copilot)';
+export const NO_LM_API_MESSAGE =
+  'This VS Code has no language model API (vscode.lm): update VS Code, then install or sign in to a chat model provider (e.g. GitHub Copilot)';
 
 /** Shown in VS Code's consent dialog when it asks the user to let this extension use a model. */
-export const JUSTIFICATION = 'Specialist Handoff drafts the summary, decisions, failed approaches and next steps of your handoff from the redacted session evidence, when you click "Draft with …".';
+export const JUSTIFICATION =
+  'Specialist Handoff drafts the summary, decisions, failed approaches and next steps of your handoff from the redacted session evidence, when you click "Draft with …".';
 
 /** The models VS Code offers, or why there are none. */
-export type ChatModelsAvailability = { readonly ok: true; readonly models: readonly vscode.LanguageModelChat[] } | { readonly ok: false; readonly reason: string };
+export type ChatModelsAvailability =
+  { readonly ok: true; readonly models: readonly vscode.LanguageModelChat[] } | { readonly ok: false; readonly reason: string };
 
 /** The part of `vscode.lm` used here (the tests of the adapter give their own). */
 export interface LmApi {

@@ -88,7 +88,11 @@ export class LanguageModelDrafter extends DisposableOwner {
     const available = await availableChatModels(this.api());
     if (!available.ok) return { state: 'unavailable', message: available.reason };
     const named = available.models.find((m) => m.id === this.lastModelId) ?? (available.models.length === 1 ? available.models[0] : undefined);
-    return { state: 'available', model: named?.name, message: available.models.length > 1 ? `${available.models.length} language models: you pick one when you click` : undefined };
+    return {
+      state: 'available',
+      model: named?.name,
+      message: available.models.length > 1 ? `${available.models.length} language models: you pick one when you click` : undefined,
+    };
   }
 
   /** The panel's entry ({@link draft} reporting every state to `post`). */
@@ -147,12 +151,26 @@ export class LanguageModelDrafter extends DisposableOwner {
   private report(result: ModelDraftResult, name: string, post: PostModelDraftState): void {
     switch (result.status) {
       case 'ok':
-        this.log.info(`draft with model ${result.model.vendor}/${result.model.id}: ${result.input_tokens} tokens sent, ${result.output_tokens} received${result.left_out ? `; left out: ${result.left_out}` : ''}`);
-        post({ state: 'done', model: name, input_tokens: result.input_tokens, output_tokens: result.output_tokens, fields: result.fields, message: describeModelDraft(result) });
+        this.log.info(
+          `draft with model ${result.model.vendor}/${result.model.id}: ${result.input_tokens} tokens sent, ${result.output_tokens} received${result.left_out ? `; left out: ${result.left_out}` : ''}`,
+        );
+        post({
+          state: 'done',
+          model: name,
+          input_tokens: result.input_tokens,
+          output_tokens: result.output_tokens,
+          fields: result.fields,
+          message: describeModelDraft(result),
+        });
         break;
       case 'cancelled':
         this.log.info(`draft with model ${name}: cancelled ${result.sent ? `after sending (${result.input_tokens} tokens)` : 'before sending'}`);
-        post({ state: 'cancelled', model: name, input_tokens: result.input_tokens, message: result.sent ? `Cancelled: the request (${result.input_tokens} tokens) had been sent; no field was changed.` : 'Cancelled: nothing was sent.' });
+        post({
+          state: 'cancelled',
+          model: name,
+          input_tokens: result.input_tokens,
+          message: result.sent ? `Cancelled: the request (${result.input_tokens} tokens) had been sent; no field was changed.` : 'Cancelled: nothing was sent.',
+        });
         break;
       default:
         this.log.warn(`draft with model ${name}: ${result.message}`);
@@ -170,7 +188,10 @@ export class LanguageModelDrafter extends DisposableOwner {
       model: m,
     }));
     items.sort((a, b) => Number(b.model.id === this.lastModelId) - Number(a.model.id === this.lastModelId));
-    const picked = await vscode.window.showQuickPick(items, { title: 'Draft with …', placeHolder: 'Pick the language model that drafts the handoff (one request, the redacted evidence)' });
+    const picked = await vscode.window.showQuickPick(items, {
+      title: 'Draft with …',
+      placeHolder: 'Pick the language model that drafts the handoff (one request, the redacted evidence)',
+    });
     return picked?.model;
   }
 }

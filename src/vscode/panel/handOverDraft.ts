@@ -175,7 +175,11 @@ export class HandOverDraft implements vscode.Disposable {
   async draftWithModel(): Promise<void> {
     const drafter = this.deps.modelDrafter;
     if (!drafter) {
-      this.deps.post({ type: 'modelDraft', state: 'unavailable', message: 'Drafting with a language model is not available in this editor: the fields are drafted from the session alone (Redraft).' });
+      this.deps.post({
+        type: 'modelDraft',
+        state: 'unavailable',
+        message: 'Drafting with a language model is not available in this editor: the fields are drafted from the session alone (Redraft).',
+      });
       return;
     }
     this.evidence = undefined;
@@ -203,7 +207,13 @@ export class HandOverDraft implements vscode.Disposable {
       return { type: 'draft', draft, drafted: draftedFields(draft), redraft, fit };
     } catch (err) {
       this.deps.log.error(`panel: drafting from the session failed: ${(err as Error)?.stack ?? String(err)}`);
-      return redraft ? { type: 'banner', kind: 'error', message: `Drafting from the session failed: ${(err as Error)?.message ?? String(err)}. Details are in the "Specialist Handoff" output.` } : undefined;
+      return redraft
+        ? {
+            type: 'banner',
+            kind: 'error',
+            message: `Drafting from the session failed: ${(err as Error)?.message ?? String(err)}. Details are in the "Specialist Handoff" output.`,
+          }
+        : undefined;
     }
   }
 
@@ -212,7 +222,10 @@ export class HandOverDraft implements vscode.Disposable {
     const ctx = await this.environment();
     if (!ctx) return false;
     const request = draftToRequest(form, readSettings(ctx.folder), collected.latest?.file_ref);
-    const prepared = await prepareHandover({ ...request, ...ESTIMATE_STAND_INS(request), fit_to_budget: false }, draftEnvironment(ctx.env, collected, form.excluded));
+    const prepared = await prepareHandover(
+      { ...request, ...ESTIMATE_STAND_INS(request), fit_to_budget: false },
+      draftEnvironment(ctx.env, collected, form.excluded),
+    );
     return prepared.status === 'prepared' && prepared.prepared.pkg.oversize_warning;
   }
 
@@ -257,7 +270,12 @@ export class HandOverDraft implements vscode.Disposable {
     return started.catch((err) => {
       if ((err as Error).message !== NO_TRUSTED_FOLDER) {
         this.deps.log.error(`panel: evidence: ${(err as Error)?.stack ?? String(err)}`);
-        this.deps.post({ type: 'evidence', status: 'error', evidence: null, message: `Collecting the evidence failed: ${(err as Error)?.message ?? String(err)}. Details are in the "Specialist Handoff" output.` });
+        this.deps.post({
+          type: 'evidence',
+          status: 'error',
+          evidence: null,
+          message: `Collecting the evidence failed: ${(err as Error)?.message ?? String(err)}. Details are in the "Specialist Handoff" output.`,
+        });
       }
       this.evidence = undefined;
       return undefined;
@@ -299,7 +317,18 @@ export class HandOverDraft implements vscode.Disposable {
     }
     const d = this.current;
     if (prepared.status === 'error') {
-      this.deps.post({ type: 'estimate', tokens: 0, budget: budgetTokens(d.budget, settings.maxContextTokens), estimated: false, over: false, cuts: [], fitted_tokens: null, hop: 1, hop_guard: null, problem: errorText(prepared) });
+      this.deps.post({
+        type: 'estimate',
+        tokens: 0,
+        budget: budgetTokens(d.budget, settings.maxContextTokens),
+        estimated: false,
+        over: false,
+        cuts: [],
+        fitted_tokens: null,
+        hop: 1,
+        hop_guard: null,
+        problem: errorText(prepared),
+      });
       return;
     }
     const pkg = prepared.prepared.pkg;
@@ -358,12 +387,18 @@ export class HandOverDraft implements vscode.Disposable {
       const choice = await askOverBudget(prepared.prepared, 'Hand Over');
       if (!choice) {
         this.deps.post({ type: 'response', id, ok: true });
-        this.deps.post({ type: 'banner', kind: 'info', message: 'Not handed over: the draft is over the budget. Fit it, shorten it, or hand over without fitting.' });
+        this.deps.post({
+          type: 'banner',
+          kind: 'info',
+          message: 'Not handed over: the draft is over the budget. Fit it, shorten it, or hand over without fitting.',
+        });
         return;
       }
       fit = choice === 'fit';
     }
-    const result = await vscode.window.withProgress({ location: { viewId: Views.handOver }, title: 'Writing the handoff' }, () => writeHandover(prepared.prepared, { fit }));
+    const result = await vscode.window.withProgress({ location: { viewId: Views.handOver }, title: 'Writing the handoff' }, () =>
+      writeHandover(prepared.prepared, { fit }),
+    );
     if (result.status === 'error') {
       this.deps.log.error(result.message);
       // The draft stays: the user fixes the cause and hands over again.

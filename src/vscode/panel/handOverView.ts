@@ -16,7 +16,14 @@
  */
 import * as vscode from 'vscode';
 import { parseSavedDraft } from '../../core/panel/draft';
-import { HostToWebviewSchema, parseWebviewMessage, type HostToWebview, type PanelState, type SpecialistView, type WebviewToHost } from '../../core/panel/protocol';
+import {
+  HostToWebviewSchema,
+  parseWebviewMessage,
+  type HostToWebview,
+  type PanelState,
+  type SpecialistView,
+  type WebviewToHost,
+} from '../../core/panel/protocol';
 import { Commands } from '../constants';
 import type { SessionHooks } from '../workspace/environment';
 import { folderSpecialists } from '../workspace/environment';
@@ -56,7 +63,15 @@ export class HandOverViewProvider extends DisposableOwner implements vscode.Webv
     super();
     this.register(vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, this.previews));
     this.model = this.register(
-      new HandOverDraft({ log, session, onWritten, post: (m) => this.post(m), isShown: () => this.view !== undefined && this.ready, previews: this.previews, modelDrafter }),
+      new HandOverDraft({
+        log,
+        session,
+        onWritten,
+        post: (m) => this.post(m),
+        isShown: () => this.view !== undefined && this.ready,
+        previews: this.previews,
+        modelDrafter,
+      }),
     );
   }
 
@@ -114,9 +129,18 @@ export class HandOverViewProvider extends DisposableOwner implements vscode.Webv
       this.log.error(`panel: refusing to post an invalid ${message.type} message (${issue?.path.join('.')}: ${issue?.message})`);
       // The panel must not wait forever for what will not come: say so where it waits.
       if (message.type === 'evidence') {
-        this.post({ type: 'evidence', status: 'error', evidence: null, message: `The evidence could not be shown (${issue?.path.join('.') ?? 'a value'} is out of range). Details are in the "Specialist Handoff" output.` });
+        this.post({
+          type: 'evidence',
+          status: 'error',
+          evidence: null,
+          message: `The evidence could not be shown (${issue?.path.join('.') ?? 'a value'} is out of range). Details are in the "Specialist Handoff" output.`,
+        });
       } else if (message.type !== 'banner') {
-        this.post({ type: 'banner', kind: 'error', message: `Something could not be shown in the panel (${message.type}). Details are in the "Specialist Handoff" output.` });
+        this.post({
+          type: 'banner',
+          kind: 'error',
+          message: `Something could not be shown in the panel (${message.type}). Details are in the "Specialist Handoff" output.`,
+        });
       }
       return;
     }

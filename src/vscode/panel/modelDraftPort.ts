@@ -40,5 +40,8 @@ export interface EndSessionModelDrafter {
   describe(): Promise<Omit<ModelDraftNotification, 'type'>>;
   /** Aborts the request under way. */
   cancel(): void;
-  draft(evidence: DraftEvidence, post?: PostModelDraft): Promise<{ status: 'ok'; fields: ModelDraftFields; input_tokens: number; output_tokens: number } | { status: string; message?: string } | undefined>;
+  draft(
+    evidence: DraftEvidence,
+    post?: PostModelDraft,
+  ): Promise<{ status: 'ok'; fields: ModelDraftFields; input_tokens: number; output_tokens: number } | { status: string; message?: string } | undefined>;
 }

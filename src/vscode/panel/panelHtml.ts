@@ -22,7 +22,13 @@ export interface WebviewPageParts {
  */
 export function webviewPage(webview: vscode.Webview, webviewRoot: vscode.Uri, media: vscode.Uri, parts: WebviewPageParts): string {
   const nonce = randomBytes(16).toString('base64');
-  const csp = [`default-src 'none'`, `style-src ${webview.cspSource}`, `font-src ${webview.cspSource}`, `img-src ${webview.cspSource} data:`, `script-src 'nonce-${nonce}'`].join('; ');
+  const csp = [
+    `default-src 'none'`,
+    `style-src ${webview.cspSource}`,
+    `font-src ${webview.cspSource}`,
+    `img-src ${webview.cspSource} data:`,
+    `script-src 'nonce-${nonce}'`,
+  ].join('; ');
   const asset = (base: vscode.Uri, file: string) => webview.asWebviewUri(vscode.Uri.joinPath(base, file));
   return `<!DOCTYPE html>
 <html lang="en">

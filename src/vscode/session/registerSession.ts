@@ -12,6 +12,9 @@ import { SessionService } from './sessionService';
  */
 export function registerSession(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): SessionService {
   const session = new SessionService(context, log);
-  context.subscriptions.push(session, vscode.commands.registerCommand(Commands.startNewSession, () => session.startNewSession()));
+  context.subscriptions.push(
+    session,
+    vscode.commands.registerCommand(Commands.startNewSession, () => session.startNewSession()),
+  );
   return session;
 }

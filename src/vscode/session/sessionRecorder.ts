@@ -156,7 +156,8 @@ export class SessionRecorder extends DisposableOwner {
   }
 
   private listen(): void {
-    const w = vscode.window as typeof vscode.window & Partial<Pick<typeof vscode.window, 'onDidStartTerminalShellExecution' | 'onDidEndTerminalShellExecution'>>;
+    const w = vscode.window as typeof vscode.window &
+      Partial<Pick<typeof vscode.window, 'onDidStartTerminalShellExecution' | 'onDidEndTerminalShellExecution'>>;
     if (w.onDidStartTerminalShellExecution && w.onDidEndTerminalShellExecution) {
       this.register(
         w.onDidStartTerminalShellExecution((e) => {

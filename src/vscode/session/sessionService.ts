@@ -20,7 +20,10 @@ export class SessionService extends DisposableOwner implements SessionHooks {
   private readonly store: SessionStore;
   private recorder: SessionRecorder | undefined;
 
-  constructor(private readonly context: vscode.ExtensionContext, private readonly log: vscode.LogOutputChannel) {
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
     super();
     this.store = new SessionStore(context.workspaceState);
   }
@@ -102,6 +105,8 @@ export class SessionService extends DisposableOwner implements SessionHooks {
     }
     await this.ended();
     const base = await this.recorder?.currentBaseCommit();
-    void vscode.window.showInformationMessage(`New handoff session started${base ? ` at ${base.slice(0, 10)}` : ''}: commits and commands from now on belong to the next handoff.`);
+    void vscode.window.showInformationMessage(
+      `New handoff session started${base ? ` at ${base.slice(0, 10)}` : ''}: commits and commands from now on belong to the next handoff.`,
+    );
   }
 }

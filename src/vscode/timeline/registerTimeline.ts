@@ -31,7 +31,9 @@ export function registerTimeline(context: vscode.ExtensionContext, log: vscode.L
     // (reveal would open the side bar otherwise).
     timeline.onDidAddEntry((element) => {
       if (!treeView.visible) return;
-      treeView.reveal(element, { select: true, focus: false, expand: true }).then(undefined, (err: unknown) => log.warn(`timeline: could not reveal the new entry: ${(err as Error)?.message ?? String(err)}`));
+      treeView
+        .reveal(element, { select: true, focus: false, expand: true })
+        .then(undefined, (err: unknown) => log.warn(`timeline: could not reveal the new entry: ${(err as Error)?.message ?? String(err)}`));
     }),
   );
   return timeline;

@@ -94,7 +94,12 @@ export class TimelineCommands extends DisposableOwner {
       return undefined;
     }
     const pick = await vscode.window.showQuickPick(
-      files.map((f) => ({ label: f.specialist, description: `${new Date(f.time).toISOString()}${f.partial ? ' · partial' : ''}`, detail: f.name, file: f.path })),
+      files.map((f) => ({
+        label: f.specialist,
+        description: `${new Date(f.time).toISOString()}${f.partial ? ' · partial' : ''}`,
+        detail: f.name,
+        file: f.path,
+      })),
       { placeHolder, matchOnDescription: true, matchOnDetail: true },
     );
     return pick?.file;
@@ -120,7 +125,9 @@ export class TimelineCommands extends DisposableOwner {
     if (!ctx) return;
     const { head, briefing, text } = await briefingOf(ctx.root, ctx.file);
     if (!briefing) {
-      void vscode.window.showInformationMessage(`${path.basename(ctx.file)} has no briefing file${head?.frontmatter.kind === 'result' ? ' (results are not appended to briefings)' : ''}.`);
+      void vscode.window.showInformationMessage(
+        `${path.basename(ctx.file)} has no briefing file${head?.frontmatter.kind === 'result' ? ' (results are not appended to briefings)' : ''}.`,
+      );
       return;
     }
     // A briefing folder holds one file per section: shown together, in name order, read-only beside what is open.
@@ -146,7 +153,9 @@ export class TimelineCommands extends DisposableOwner {
       { label: `$(circle-slash) ${STATUS_LABELS.blocked}`, status: 'blocked' },
     ];
     const options = choices.map((o) => ({ ...o, description: head?.frontmatter.status === o.status ? 'current' : undefined }));
-    const pick = await vscode.window.showQuickPick(options, { placeHolder: `Status of ${path.basename(ctx.file)} (now ${head ? STATUS_LABELS[head.frontmatter.status] : 'unknown'}); the previous one is kept in its history` });
+    const pick = await vscode.window.showQuickPick(options, {
+      placeHolder: `Status of ${path.basename(ctx.file)} (now ${head ? STATUS_LABELS[head.frontmatter.status] : 'unknown'}); the previous one is kept in its history`,
+    });
     if (!pick) return;
     const r = await setHandoffStatus(ctx.file, pick.status, { at: new Date().toISOString(), session_id: this.session.sessionId() });
     if (!r.ok) {
@@ -154,7 +163,11 @@ export class TimelineCommands extends DisposableOwner {
       return;
     }
     this.timeline.invalidate(ctx.file);
-    void vscode.window.showInformationMessage(r.change ? `${path.basename(ctx.file)}: ${STATUS_LABELS[r.change.from]} → ${STATUS_LABELS[r.change.to]}` : `${path.basename(ctx.file)} already was ${STATUS_LABELS[pick.status]}.`);
+    void vscode.window.showInformationMessage(
+      r.change
+        ? `${path.basename(ctx.file)}: ${STATUS_LABELS[r.change.from]} → ${STATUS_LABELS[r.change.to]}`
+        : `${path.basename(ctx.file)} already was ${STATUS_LABELS[pick.status]}.`,
+    );
   }
 
   private async markPartial(target: Target): Promise<void> {
@@ -180,7 +193,14 @@ export class TimelineCommands extends DisposableOwner {
     const ctx = await this.environment();
     if (!ctx || !f) return;
     const name = path.basename(f.path);
-    const ok = await vscode.window.showWarningMessage(`Delete ${name}?`, { modal: true, detail: 'Handoffs are meant to be committed: later handoffs and results may refer to this one. It goes to the trash where the system has one.' }, 'Delete');
+    const ok = await vscode.window.showWarningMessage(
+      `Delete ${name}?`,
+      {
+        modal: true,
+        detail: 'Handoffs are meant to be committed: later handoffs and results may refer to this one. It goes to the trash where the system has one.',
+      },
+      'Delete',
+    );
     if (ok !== 'Delete') return;
     const uri = vscode.Uri.file(f.path);
     try {
@@ -229,14 +249,22 @@ export class TimelineCommands extends DisposableOwner {
     result.warnings.forEach((w) => this.log.warn(w));
     const what = `The prompt for ${result.persona_marker}${result.handoff_id ? ` (${result.handoff_id})` : ''}`;
     const stale = result.stale ? ' The workspace changed since the handoff: see its Staleness section.' : '';
-    const given = { pending: result.pending ? result.handoff_file : null, session: this.session, log: this.log, onTaken: (file: string) => this.timeline.invalidate(file) };
+    const given = {
+      pending: result.pending ? result.handoff_file : null,
+      session: this.session,
+      log: this.log,
+      onTaken: (file: string) => this.timeline.invalidate(file),
+    };
     if (mode === 'chat' && (await chatAvailable())) {
       await vscode.commands.executeCommand('workbench.action.chat.open', { query: result.prompt, isPartialQuery: true });
       void offerPickUp({ ...given, message: `${what} is in a new chat, not sent: review it and send.${stale}` });
       return result.prompt;
     }
     await vscode.env.clipboard.writeText(result.prompt);
-    void offerPickUp({ ...given, message: `${mode === 'chat' ? 'No chat is available here, so t' : 'T'}${what.slice(1)} is on the clipboard: paste it into the receiving agent.${stale}` });
+    void offerPickUp({
+      ...given,
+      message: `${mode === 'chat' ? 'No chat is available here, so t' : 'T'}${what.slice(1)} is on the clipboard: paste it into the receiving agent.${stale}`,
+    });
     return result.prompt;
   }
 
@@ -257,7 +285,12 @@ export class TimelineCommands extends DisposableOwner {
         return undefined;
       }
       const pick = await vscode.window.showQuickPick(
-        open.map(({ file: f, head: h }) => ({ label: h.frontmatter.topic_title || h.frontmatter.topic, description: `to ${h.frontmatter.specialist} · ${STATUS_LABELS[h.frontmatter.status]}`, detail: f.name, file: f.path })),
+        open.map(({ file: f, head: h }) => ({
+          label: h.frontmatter.topic_title || h.frontmatter.topic,
+          description: `to ${h.frontmatter.specialist} · ${STATUS_LABELS[h.frontmatter.status]}`,
+          detail: f.name,
+          file: f.path,
+        })),
         { placeHolder: 'Record the result of which handoff?', matchOnDetail: true },
       );
       file = pick?.file;
@@ -271,10 +304,18 @@ export class TimelineCommands extends DisposableOwner {
     const criteria = acceptanceCriteria(head);
     const met = await vscode.window.showQuickPick(
       criteria.map((c, i) => ({ label: c, description: i === criteria.length - 1 ? 'return condition' : `next step ${i + 1}`, picked: false, index: i })),
-      { canPickMany: true, placeHolder: 'Which of these are done? (the result is complete only when all are, and no test failed after the last passing run)', ignoreFocusOut: true },
+      {
+        canPickMany: true,
+        placeHolder: 'Which of these are done? (the result is complete only when all are, and no test failed after the last passing run)',
+        ignoreFocusOut: true,
+      },
     );
     if (!met) return undefined;
-    const summary = await vscode.window.showInputBox({ prompt: 'Summary of the result', placeHolder: 'What was done, and where it stands', ignoreFocusOut: true });
+    const summary = await vscode.window.showInputBox({
+      prompt: 'Summary of the result',
+      placeHolder: 'What was done, and where it stands',
+      ignoreFocusOut: true,
+    });
     if (summary === undefined) return undefined;
     const blockers = await vscode.window.showInputBox({ prompt: 'Blockers (separate with ";"; empty when nothing blocks)', ignoreFocusOut: true });
     if (blockers === undefined) return undefined;
@@ -283,11 +324,18 @@ export class TimelineCommands extends DisposableOwner {
       handoffs: [head.frontmatter.id],
       summary,
       criteria_met: met.map((m) => String(m.index + 1)),
-      blockers: blockers.split(';').map((b) => b.trim()).filter(Boolean),
+      blockers: blockers
+        .split(';')
+        .map((b) => b.trim())
+        .filter(Boolean),
     };
     let outcome = await recordResult(request, ctx.env);
     if (outcome.status === 'error' && outcome.field === 'taken') {
-      const go = await vscode.window.showWarningMessage(outcome.problem ?? errorText(outcome), { modal: true, detail: 'Record your result anyway? The other session may still be working on it.' }, 'Record Anyway');
+      const go = await vscode.window.showWarningMessage(
+        outcome.problem ?? errorText(outcome),
+        { modal: true, detail: 'Record your result anyway? The other session may still be working on it.' },
+        'Record Anyway',
+      );
       if (go !== 'Record Anyway') return undefined;
       outcome = await recordResult({ ...request, proceed_if_taken: true }, ctx.env);
     }
@@ -305,7 +353,11 @@ export class TimelineCommands extends DisposableOwner {
     if (first) await this.revealInTree(first.result_file);
     const open = first ? 'Open Result' : undefined;
     const title = first ? `${RESULT_ICONS[first.status]} Result recorded` : 'Session note written';
-    const pick = await vscode.window.showInformationMessage(title, { modal: true, detail: [...outcome.summary, ...(first?.reasons.length ? ['', ...first.reasons] : [])].join('\n') }, ...(open ? [open] : []));
+    const pick = await vscode.window.showInformationMessage(
+      title,
+      { modal: true, detail: [...outcome.summary, ...(first?.reasons.length ? ['', ...first.reasons] : [])].join('\n') },
+      ...(open ? [open] : []),
+    );
     if (pick === open && first) await vscode.window.showTextDocument(vscode.Uri.file(first.result_file));
     return outcome;
   }

@@ -30,7 +30,13 @@ export function resultIcon(status: string): string {
  * and test runs, the latest verification (./verdict.ts), then what `more` appends (the waiting
  * mark, ./waitingMark.ts). Every text from the file is escaped for Markdown.
  */
-export function timelineTooltip(file: TimelineFile, head: ParsedHandoff | undefined, s: Specialist | undefined, verification: VerificationShown | undefined, more: (md: vscode.MarkdownString, esc: (t: string) => string) => void): vscode.MarkdownString {
+export function timelineTooltip(
+  file: TimelineFile,
+  head: ParsedHandoff | undefined,
+  s: Specialist | undefined,
+  verification: VerificationShown | undefined,
+  more: (md: vscode.MarkdownString, esc: (t: string) => string) => void,
+): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   md.supportThemeIcons = true;
   const esc = (t: string) => t.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (c) => `\\${c}`);
@@ -40,16 +46,25 @@ export function timelineTooltip(file: TimelineFile, head: ParsedHandoff | undefi
     const fm = head.frontmatter;
     const topic = (fm.topic_title || fm.topic).replace(/\s+/g, ' ').trim();
     if (topic) md.appendMarkdown(`${esc(topic)}\n\n`);
-    md.appendMarkdown(`${fm.kind === 'result' ? 'Result' : 'Handoff'} · **${esc(STATUS_LABELS[fm.status])}** · hop ${fm.hop} (${esc(fm.chain.join(' → '))})\n\n`);
+    md.appendMarkdown(
+      `${fm.kind === 'result' ? 'Result' : 'Handoff'} · **${esc(STATUS_LABELS[fm.status])}** · hop ${fm.hop} (${esc(fm.chain.join(' → '))})\n\n`,
+    );
     // Every status change, branches merged included (status events, docs/DESIGN.md §5 "Status"): the newest 5.
     if (fm.status_history.length) {
-      md.appendMarkdown(`Status history: ${fm.status_history.slice(-5).map((c) => esc(`${STATUS_LABELS[c.to]} (${localTime(c.at)})`)).join(' → ')}\n\n`);
+      md.appendMarkdown(
+        `Status history: ${fm.status_history
+          .slice(-5)
+          .map((c) => esc(`${STATUS_LABELS[c.to]} (${localTime(c.at)})`))
+          .join(' → ')}\n\n`,
+      );
     }
     const summary = (head.sections.get('Summary') ?? '').trim().replace(/\s+/g, ' ');
     if (summary && summary !== '_None._') {
       md.appendMarkdown(`${esc(summary.length > 400 ? `${summary.slice(0, 399)}…` : summary)}\n\n`);
     }
-    md.appendMarkdown(`${formatCount(fm.estimated_tokens)} / ${formatCount(fm.max_context_tokens)} tokens · ${plural(fm.touched_files_count, 'touched file')} · ${plural(fm.tests_run_count, 'test run')}`);
+    md.appendMarkdown(
+      `${formatCount(fm.estimated_tokens)} / ${formatCount(fm.max_context_tokens)} tokens · ${plural(fm.touched_files_count, 'touched file')} · ${plural(fm.tests_run_count, 'test run')}`,
+    );
   } else if (file.source !== 'handoff') {
     md.appendMarkdown(`From ${esc(SOURCE_LABELS[file.source])}${file.topic ? ` · ${esc(file.topic)}` : ''}`);
   }

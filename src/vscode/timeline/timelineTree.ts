@@ -23,7 +23,16 @@ import { groupChains, TIMELINE_PAGE_SIZE, type TimelineFile, type TimelineNode, 
 import { errorText } from '../../core/handoff/errors';
 import { readHandoffHead } from '../../engine/handover/handoffFiles';
 import { openProject } from '../../engine/project/project';
-import { listTimeline, listTimelineStatus, readTimelineInfos, timelineFolders, timelineVerifications, type TimelineEntryInfo, type TimelineLocation, type TimelineStatusListing } from '../../engine/timeline/timeline';
+import {
+  listTimeline,
+  listTimelineStatus,
+  readTimelineInfos,
+  timelineFolders,
+  timelineVerifications,
+  type TimelineEntryInfo,
+  type TimelineLocation,
+  type TimelineStatusListing,
+} from '../../engine/timeline/timeline';
 import { Config } from '../constants';
 import { DisposableOwner } from '../lifecycle';
 import { folderHandoffRoot, projectOptions } from '../workspace/environment';
@@ -49,8 +58,8 @@ export const REGROUP_INTERVAL_MS = 1000;
 export const EAGER_CHAIN_INFO_FILES = 200;
 
 /** An element of the tree: a timeline entry (with its hops below it), or the "Show more" row. */
-export type TimelineElement = { readonly type: 'entry'; readonly node: TimelineNode } | { readonly type: 'more'; readonly shown: number; readonly total: number };
-
+export type TimelineElement =
+  { readonly type: 'entry'; readonly node: TimelineNode } | { readonly type: 'more'; readonly shown: number; readonly total: number };
 
 /** TreeDataProvider of the timeline. */
 export class TimelineTreeProvider extends DisposableOwner implements vscode.TreeDataProvider<TimelineElement> {
@@ -101,7 +110,10 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration(`${Config.section}.${Config.directory}`)) {
           this.rewatch();
-        } else if (e.affectsConfiguration(`${Config.section}.${Config.timelineOrder}`) || e.affectsConfiguration(`${Config.section}.${Config.pendingWarnAfter}`)) {
+        } else if (
+          e.affectsConfiguration(`${Config.section}.${Config.timelineOrder}`) ||
+          e.affectsConfiguration(`${Config.section}.${Config.pendingWarnAfter}`)
+        ) {
           this.refresh();
         }
       }),
@@ -369,7 +381,10 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
    */
   getTreeItem(element: TimelineElement): vscode.TreeItem {
     if (element.type === 'more') {
-      const item = new vscode.TreeItem(`Show more (${formatCount(element.shown)} of ${formatCount(element.total)} chains shown)`, vscode.TreeItemCollapsibleState.None);
+      const item = new vscode.TreeItem(
+        `Show more (${formatCount(element.shown)} of ${formatCount(element.total)} chains shown)`,
+        vscode.TreeItemCollapsibleState.None,
+      );
       item.id = 'timeline:more';
       item.iconPath = new vscode.ThemeIcon('ellipsis');
       item.command = { command: 'handoff.timeline.showMore', title: 'Show More' };
@@ -396,7 +411,9 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
     item.accessibilityInformation = { label: text.accessibility };
     // Precedence (./waitingMark.ts): partial, contradicted, waiting, verified, the specialist's icon.
     const contradicted = verification && rowVerdict(verification.counts) === 'contradicted';
-    item.iconPath = (file.partial ? undefined : contradicted ? verdictIcon(verification) : waiting ? waitingIcon() : verdictIcon(verification)) ?? new vscode.ThemeIcon(file.partial ? 'warning' : info?.kind === 'result' ? resultIcon(info.status) : (s?.icon ?? 'person'));
+    item.iconPath =
+      (file.partial ? undefined : contradicted ? verdictIcon(verification) : waiting ? waitingIcon() : verdictIcon(verification)) ??
+      new vscode.ThemeIcon(file.partial ? 'warning' : info?.kind === 'result' ? resultIcon(info.status) : (s?.icon ?? 'person'));
     item.resourceUri = vscode.Uri.file(file.path);
     item.contextValue = ['timelineEntry', file.source, file.partial ? 'partial' : 'whole', info?.kind ?? 'unknown'].join('.');
     item.command = { command: 'vscode.open', title: 'Open', arguments: [vscode.Uri.file(file.path)] };
@@ -408,7 +425,9 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
     if (element.type !== 'entry') return item;
     const { file } = element.node;
     const head = file.source === 'handoff' ? await readHandoffHead(file.path) : undefined;
-    item.tooltip = timelineTooltip(file, head, this.specialists.get(file.specialist), this.verificationOf(file), (md, esc) => appendWaiting(md, this.waitingOf(element.node), this.warnAfter.ms, esc));
+    item.tooltip = timelineTooltip(file, head, this.specialists.get(file.specialist), this.verificationOf(file), (md, esc) =>
+      appendWaiting(md, this.waitingOf(element.node), this.warnAfter.ms, esc),
+    );
     return item;
   }
 

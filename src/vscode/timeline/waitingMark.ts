@@ -33,7 +33,9 @@ export function waitingWord(w: Waiting | undefined): string | undefined {
 export function appendWaiting(md: vscode.MarkdownString, w: Waiting | undefined, warnAfterMs: number, esc: (t: string) => string): void {
   if (!w) return;
   const line = waitingLine(w);
-  md.appendMarkdown(`\n\n$(warning) ${esc(`${line[0].toUpperCase()}${line.slice(1)} — longer than ${Config.section}.${Config.pendingWarnAfter} (${ageInWords(warnAfterMs)})`)}`);
+  md.appendMarkdown(
+    `\n\n$(warning) ${esc(`${line[0].toUpperCase()}${line.slice(1)} — longer than ${Config.section}.${Config.pendingWarnAfter} (${ageInWords(warnAfterMs)})`)}`,
+  );
 }
 
 /**
@@ -53,7 +55,9 @@ export class PendingWarnAfterSetting {
     if (problem && problem !== this.shown) {
       log.warn(`timeline: ${problem}`);
       const open = 'Open Settings';
-      void vscode.window.showWarningMessage(problem, open).then((c) => c === open && vscode.commands.executeCommand('workbench.action.openSettings', `${Config.section}.${Config.pendingWarnAfter}`));
+      void vscode.window
+        .showWarningMessage(problem, open)
+        .then((c) => c === open && vscode.commands.executeCommand('workbench.action.openSettings', `${Config.section}.${Config.pendingWarnAfter}`));
     }
     this.shown = problem;
   }

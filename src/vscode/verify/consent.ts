@@ -48,7 +48,8 @@ export function recordedOutcome(r: ListedRecheck['recorded'], kind: ListedRechec
 export function consentDetail(workspaceRoot: string, rechecks: readonly ListedRecheck[], timeoutSeconds: number): string {
   const runnable = rechecks.filter((r) => !r.missing);
   const missing = rechecks.filter((r) => r.missing);
-  const line = (r: ListedRecheck) => `• ${shownCommand(r.command)} — ${r.kind}, in ${shownFolder(workspaceRoot, r.cwd)}; ${recordedOutcome(r.recorded, r.kind)}`;
+  const line = (r: ListedRecheck) =>
+    `• ${shownCommand(r.command)} — ${r.kind}, in ${shownFolder(workspaceRoot, r.cwd)}; ${recordedOutcome(r.recorded, r.kind)}`;
   const intro =
     runnable.length === 1
       ? "Verify re-runs this recorded command as a VS Code task, in the folder it ran in, with your shell, and compares its outcome with the handoff's:"

@@ -64,9 +64,29 @@ export class TaskCommandRunner implements CommandRunner {
     const elapsed = () => Math.max(0, Math.round(performance.now() - started));
     const signals = [options.signal, this.stop].filter((s): s is AbortSignal => s !== undefined);
     if (signals.some((s) => s.aborted)) return { exit_code: null, timed_out: true, duration_ms: 0, error: 'cancelled before it started' };
-    const definition: VerifyTaskDefinition = { type: VERIFY_TASK_TYPE, command: command.command, cwd: command.cwd, kind: command.kind, run: randomBytes(6).toString('hex') };
-    const task = new vscode.Task(definition, this.folder, shownCommand(command.command), VERIFY_TASK_SOURCE, new vscode.ShellExecution(command.command, { cwd: command.cwd }), []);
-    task.presentationOptions = { reveal: vscode.TaskRevealKind.Always, panel: vscode.TaskPanelKind.Dedicated, clear: true, echo: true, focus: false, showReuseMessage: false };
+    const definition: VerifyTaskDefinition = {
+      type: VERIFY_TASK_TYPE,
+      command: command.command,
+      cwd: command.cwd,
+      kind: command.kind,
+      run: randomBytes(6).toString('hex'),
+    };
+    const task = new vscode.Task(
+      definition,
+      this.folder,
+      shownCommand(command.command),
+      VERIFY_TASK_SOURCE,
+      new vscode.ShellExecution(command.command, { cwd: command.cwd }),
+      [],
+    );
+    task.presentationOptions = {
+      reveal: vscode.TaskRevealKind.Always,
+      panel: vscode.TaskPanelKind.Dedicated,
+      clear: true,
+      echo: true,
+      focus: false,
+      showReuseMessage: false,
+    };
     const ours = (t: vscode.Task) => t.definition.type === VERIFY_TASK_TYPE && (t.definition as VerifyTaskDefinition).run === definition.run;
 
     return new Promise((resolve) => {
@@ -84,7 +104,9 @@ export class TaskCommandRunner implements CommandRunner {
         subs.forEach((d) => d.dispose());
         signals.forEach((s) => s.removeEventListener('abort', abort));
         const result = { exit_code: r.exit_code, timed_out: r.timed_out, duration_ms: elapsed(), ...(r.error ? { error: r.error } : {}) };
-        this.log.info(`verify: task \`${command.command}\` in ${command.cwd}: ${r.timed_out ? 'stopped' : `exit code ${r.exit_code ?? 'none'}`} after ${result.duration_ms} ms${r.error ? ` (${r.error})` : ''}`);
+        this.log.info(
+          `verify: task \`${command.command}\` in ${command.cwd}: ${r.timed_out ? 'stopped' : `exit code ${r.exit_code ?? 'none'}`} after ${result.duration_ms} ms${r.error ? ` (${r.error})` : ''}`,
+        );
         resolve(result);
       };
       const terminate = () => {
@@ -102,7 +124,10 @@ export class TaskCommandRunner implements CommandRunner {
         // away) ends without a process end event.
         vscode.tasks.onDidEndTask((e) => {
           if (!ours(e.execution.task)) return;
-          grace = setTimeout(() => finish({ exit_code: null, timed_out: stopped, error: stopped ? undefined : 'the task ended without its process reporting an exit code' }), END_WITHOUT_PROCESS_MS);
+          grace = setTimeout(
+            () => finish({ exit_code: null, timed_out: stopped, error: stopped ? undefined : 'the task ended without its process reporting an exit code' }),
+            END_WITHOUT_PROCESS_MS,
+          );
         }),
       );
       signals.forEach((s) => s.addEventListener('abort', abort, { once: true }));

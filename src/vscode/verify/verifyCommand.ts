@@ -34,7 +34,8 @@ export interface VerifyArgs {
 /** What Verify says when no folder is open or the workspace is not trusted. */
 const REFUSALS = warnRefusal({
   noFolder: 'Open a folder first: Verify checks a handoff of a workspace folder.',
-  untrusted: 'Verify runs git and re-runs the commands a handoff recorded, so it works only in a trusted workspace. Trust this workspace to verify its handoffs.',
+  untrusted:
+    'Verify runs git and re-runs the commands a handoff recorded, so it works only in a trusted workspace. Trust this workspace to verify its handoffs.',
 });
 
 /** The label of the result notification's action. */
@@ -80,7 +81,10 @@ async function specialistLabel(folder: vscode.WorkspaceFolder, id: string): Prom
  * @returns the engine's outcome (its error too, after showing it); undefined when nothing was
  *   verified (no folder, untrusted, no handoff picked, the confirmation cancelled)
  */
-export async function runVerify(arg: unknown, deps: { log: vscode.LogOutputChannel; session: SessionHooks; timeline: TimelineTreeProvider }): Promise<VerifyOutcome | undefined> {
+export async function runVerify(
+  arg: unknown,
+  deps: { log: vscode.LogOutputChannel; session: SessionHooks; timeline: TimelineTreeProvider },
+): Promise<VerifyOutcome | undefined> {
   const where = await trustedHandoffRoot(REFUSALS);
   if (!where) return undefined;
   const { folder, settings, root } = where;
@@ -145,7 +149,9 @@ export async function runVerify(arg: unknown, deps: { log: vscode.LogOutputChann
   deps.log.info(`verify: ${name}: ${outcome.line} (${outcome.verification_file})`);
   deps.timeline.invalidate(outcome.handoff_file);
   const message = `${name}: ${outcome.line}`;
-  const shown = isBadNews(outcome.verification.counts) ? vscode.window.showWarningMessage(message, OPEN_BRIEFING) : vscode.window.showInformationMessage(message, OPEN_BRIEFING);
+  const shown = isBadNews(outcome.verification.counts)
+    ? vscode.window.showWarningMessage(message, OPEN_BRIEFING)
+    : vscode.window.showInformationMessage(message, OPEN_BRIEFING);
   // Not awaited: the notification stays until the user closes it; the command is done.
   void shown.then((pick) => {
     if (pick === OPEN_BRIEFING) void vscode.commands.executeCommand(Commands.timelineOpenBriefing, vscode.Uri.file(outcome.handoff_file));
@@ -154,7 +160,10 @@ export async function runVerify(arg: unknown, deps: { log: vscode.LogOutputChann
 }
 
 /** Registers `handoff.verify`; disposed with the extension. */
-export function registerVerify(context: vscode.ExtensionContext, deps: { log: vscode.LogOutputChannel; session: SessionHooks; timeline: TimelineTreeProvider }): void {
+export function registerVerify(
+  context: vscode.ExtensionContext,
+  deps: { log: vscode.LogOutputChannel; session: SessionHooks; timeline: TimelineTreeProvider },
+): void {
   context.subscriptions.push(
     vscode.commands.registerCommand(Commands.verify, async (arg?: unknown) => {
       try {

@@ -32,7 +32,10 @@ export function projectOptions(folder: vscode.WorkspaceFolder, settings: Handoff
  * The handoff root of `folder` (`<folder>/.handoff` by default).
  * @returns the absolute root, or the error naming the `handoff.directory` setting
  */
-export function folderHandoffRoot(folder: vscode.WorkspaceFolder, settings?: HandoffSettings): { ok: true; path: string } | { ok: false; error: HandoverError } {
+export function folderHandoffRoot(
+  folder: vscode.WorkspaceFolder,
+  settings?: HandoffSettings,
+): { ok: true; path: string } | { ok: false; error: HandoverError } {
   return handoffRootOf(projectOptions(folder, settings));
 }
 

@@ -78,7 +78,9 @@ export function warnRefusal(words: RefusalWords): RefusalTeller {
  * {@link trustedFolder}, then the root from `handoff.directory`. Undefined after telling the
  * user: a refusal through `tell`, an invalid root as an error notification naming the setting.
  */
-export async function trustedHandoffRoot(tell: RefusalTeller): Promise<{ folder: vscode.WorkspaceFolder; settings: HandoffSettings; root: string } | undefined> {
+export async function trustedHandoffRoot(
+  tell: RefusalTeller,
+): Promise<{ folder: vscode.WorkspaceFolder; settings: HandoffSettings; root: string } | undefined> {
   const folder = await trustedFolder(tell);
   if (!folder) return undefined;
   const settings = readSettings(folder);

@@ -58,9 +58,24 @@ function enable(answer) {
   requests.length = 0;
   registration = lm.registerLanguageModelChatProvider('handoff-test', {
     provideLanguageModelChatInformation() {
-      return [{ id: 'handoff-test-draft', name: 'Handoff Test Model', family: 'handoff-test', version: '1.0.0', maxInputTokens: 100000, maxOutputTokens: 4000, capabilities: {} }];
+      return [
+        {
+          id: 'handoff-test-draft',
+          name: 'Handoff Test Model',
+          family: 'handoff-test',
+          version: '1.0.0',
+          maxInputTokens: 100000,
+          maxOutputTokens: 4000,
+          capabilities: {},
+        },
+      ];
     },
-    provideLanguageModelChatResponse(/** @type {unknown} */ _model, /** @type {unknown[]} */ messages, /** @type {unknown} */ _options, /** @type {{ report(part: unknown): void }} */ progress) {
+    provideLanguageModelChatResponse(
+      /** @type {unknown} */ _model,
+      /** @type {unknown[]} */ messages,
+      /** @type {unknown} */ _options,
+      /** @type {{ report(part: unknown): void }} */ progress,
+    ) {
       const text = messages.map(messageText).join('\n');
       requests.push(text);
       if (process.env.HANDOFF_TEST_MODEL_REQUESTS) fs.appendFileSync(process.env.HANDOFF_TEST_MODEL_REQUESTS, JSON.stringify(text) + '\n');

@@ -36,7 +36,13 @@ describe('build: the git processes of one CLI run', function () {
       cwd,
       input: stdin,
       encoding: 'utf8',
-      env: { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`, HOME: home, XDG_STATE_HOME: path.join(home, 'state'), CLAUDE_CONFIG_DIR: path.join(home, 'claude') },
+      env: {
+        ...process.env,
+        PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
+        HOME: home,
+        XDG_STATE_HOME: path.join(home, 'state'),
+        CLAUDE_CONFIG_DIR: path.join(home, 'claude'),
+      },
     });
     const calls = readFileSync(log, 'utf8')
       .split('\n')
@@ -53,7 +59,8 @@ describe('build: the git processes of one CLI run', function () {
     write(dir, 'src/b.ts', 'export const b = 1;\n');
     return dir;
   };
-  const hookInput = (cwd: string, transcript: string) => JSON.stringify({ session_id: '7d2a4c1e-5b6f-4e8a-9c3d-1f2e3a4b5c6d', transcript_path: transcript, cwd, hook_event_name: 'SessionEnd', reason: 'exit' });
+  const hookInput = (cwd: string, transcript: string) =>
+    JSON.stringify({ session_id: '7d2a4c1e-5b6f-4e8a-9c3d-1f2e3a4b5c6d', transcript_path: transcript, cwd, hook_event_name: 'SessionEnd', reason: 'exit' });
 
   it('a hook starts 5 git processes, one probe among them, wherever it is run from', () => {
     const dir = project();
@@ -68,13 +75,17 @@ describe('build: the git processes of one CLI run', function () {
     const elsewhere = run(tempDir(), ['hook'], hookInput(other, writeClaudeSession(tempDir('handoff-transcripts-'), other)));
     assert.equal(elsewhere.status, 0, elsewhere.stderr);
     assert.deepEqual([...elsewhere.calls].sort(), ['diff', 'diff', 'log', 'rev-parse', 'status'], elsewhere.calls.join(' | '));
-    const written = (folder: string) => readdirSync(path.join(folder, '.handoff', 'handoffs')).map((f) => readFileSync(path.join(folder, '.handoff', 'handoffs', f), 'utf8'));
+    const written = (folder: string) =>
+      readdirSync(path.join(folder, '.handoff', 'handoffs')).map((f) => readFileSync(path.join(folder, '.handoff', 'handoffs', f), 'utf8'));
     const [a] = written(dir);
     const [b] = written(other);
     // The same sections and touched files either way (ids, times and commits differ).
     const shape = (text: string) => text.split('\n').filter((l) => l.startsWith('## ') || /^- \*\*\S+\*\* `src\//.test(l));
     assert.deepEqual(shape(b), shape(a));
-    assert.deepEqual(shape(a).filter((l) => l.startsWith('- ')), ['- **M** `src/a.ts` (+1 / −1)', '- **?** `src/b.ts` (untracked)']);
+    assert.deepEqual(
+      shape(a).filter((l) => l.startsWith('- ')),
+      ['- **M** `src/a.ts` (+1 / −1)', '- **?** `src/b.ts` (untracked)'],
+    );
   });
 
   it('a hook outside git starts 2 (the probe, then where the folder is) and writes nothing; handover --cwd probes the folder named', () => {

@@ -24,7 +24,8 @@ describe("build: dist/cli.js loads the CLI bundle with Node's compile cache", fu
     const direct = execFileSync(process.execPath, [path.join(dist, 'cli-main.js'), 'specialists'], { encoding: 'utf8' });
     assert.match(direct, /quality_reviewer/);
     const cache = tempDir('handoff-compile-cache-');
-    const viaLauncher = (env: NodeJS.ProcessEnv) => execFileSync(process.execPath, [path.join(dist, 'cli.js'), 'specialists'], { encoding: 'utf8', env: { ...process.env, ...env } });
+    const viaLauncher = (env: NodeJS.ProcessEnv) =>
+      execFileSync(process.execPath, [path.join(dist, 'cli.js'), 'specialists'], { encoding: 'utf8', env: { ...process.env, ...env } });
     assert.equal(viaLauncher({ NODE_COMPILE_CACHE: cache }), direct, 'first run');
     assert.equal(viaLauncher({ NODE_COMPILE_CACHE: cache }), direct, 'second run');
     assert.equal(viaLauncher({ NODE_DISABLE_COMPILE_CACHE: '1' }), direct, 'cache off');
@@ -46,7 +47,13 @@ describe("build: dist/cli.js loads the CLI bundle with Node's compile cache", fu
   });
 
   it('changes no V8 flag at run time and patches no dependency: the built CLI and tokenizers hold no setFlagsFromString', () => {
-    const files = ['cli.js', 'cli-main.js', ...readdirSync(path.join(dist, 'tokenizers')).filter((f) => f.endsWith('.js')).map((f) => path.join('tokenizers', f))];
+    const files = [
+      'cli.js',
+      'cli-main.js',
+      ...readdirSync(path.join(dist, 'tokenizers'))
+        .filter((f) => f.endsWith('.js'))
+        .map((f) => path.join('tokenizers', f)),
+    ];
     for (const file of files) {
       const text = readFileSync(path.join(dist, file), 'utf8');
       assert.doesNotMatch(text, /setFlagsFromString|single-threaded-gc/, file);
@@ -64,15 +71,23 @@ describe("build: dist/cli.js loads the CLI bundle with Node's compile cache", fu
     );
     const repo = initRepo();
     write(repo, 'src/a.ts', 'export const a = 1;\n');
-    const run = (args: string[], entry = 'cli.js') => spawnSync(process.execPath, ['-r', spy, path.join(dist, entry), ...args], { encoding: 'utf8', env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: '1' } });
+    const run = (args: string[], entry = 'cli.js') =>
+      spawnSync(process.execPath, ['-r', spy, path.join(dist, entry), ...args], { encoding: 'utf8', env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: '1' } });
     // The launcher starts the worker and hands it to the bundle; the bundle run itself starts its own.
     const dir = path.join(repo, '.handoff', 'handoffs');
     for (const entry of ['cli.js', 'cli-main.js']) {
       const before = new Set(existsSync(dir) ? readdirSync(dir) : []);
-      const r = run(['handover', '--cwd', repo, '--specialist', 'quality_reviewer', '--topic', entry, '--summary', 'Counted by the worker.', '--session-log', 'none'], entry);
+      const r = run(
+        ['handover', '--cwd', repo, '--specialist', 'quality_reviewer', '--topic', entry, '--summary', 'Counted by the worker.', '--session-log', 'none'],
+        entry,
+      );
       assert.equal(r.status, 0, r.stderr);
       // From the launcher, before the bundle is read and compiled.
-      assert.deepEqual(r.stderr.split('\n').filter((l) => l.startsWith('WORKER')), [`WORKER, bundle loaded: ${entry === 'cli-main.js'}`], `one worker (${entry})`);
+      assert.deepEqual(
+        r.stderr.split('\n').filter((l) => l.startsWith('WORKER')),
+        [`WORKER, bundle loaded: ${entry === 'cli-main.js'}`],
+        `one worker (${entry})`,
+      );
       const file = readdirSync(dir).find((f) => !before.has(f));
       assert.ok(file, `the handoff of ${entry}`);
       assert.match(readFileSync(path.join(dir, file), 'utf8'), /^tokens_estimated: false$/m, `counted, not estimated (${entry})`);
@@ -91,7 +106,10 @@ describe("build: dist/cli.js loads the CLI bundle with Node's compile cache", fu
       mkdirSync(path.dirname(path.join(pkg, file)), { recursive: true });
       writeFileSync(path.join(pkg, file), '\n');
     }
-    const listed = execFileSync(process.execPath, [path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce'), 'ls', '--no-dependencies'], { cwd: pkg, encoding: 'utf8' }).split(/\r?\n/);
+    const listed = execFileSync(process.execPath, [path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce'), 'ls', '--no-dependencies'], {
+      cwd: pkg,
+      encoding: 'utf8',
+    }).split(/\r?\n/);
     for (const file of ['dist/cli.js', 'dist/cli-main.js']) assert.ok(listed.includes(file), `${file} is packaged`);
     assert.ok(!listed.includes('src/cli/launch.ts'), 'sources are not');
   });

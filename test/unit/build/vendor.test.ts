@@ -29,7 +29,7 @@ describe('build: the shell parser in its own file', function () {
   this.timeout(180_000);
   after(cleanupTempDirs);
 
-  it('dist/cli-main.js does not carry mvdan-sh, and the bundled CLI parses the transcript\'s commands through dist/vendor/mvdan-sh.js', async () => {
+  it("dist/cli-main.js does not carry mvdan-sh, and the bundled CLI parses the transcript's commands through dist/vendor/mvdan-sh.js", async () => {
     const { dist } = await buildDist();
     const cliJs = readFileSync(path.join(dist, 'cli-main.js'), 'utf8');
     assert.ok(cliJs.includes('./vendor/mvdan-sh.js'), 'the CLI requires the vendor file');
@@ -46,18 +46,32 @@ describe('build: the shell parser in its own file', function () {
       env: { ...process.env, XDG_STATE_HOME: tempDir('handoff-vendor-xdg-') },
     });
     const draft = (JSON.parse(out) as { draft: { commands_run: Array<{ command: string; kind: string; exit_code: number | null }> } }).draft;
-    assert.deepEqual(draft.commands_run.map((c) => [c.command, c.kind, c.exit_code]), [['npm run build', 'build', 2]]);
+    assert.deepEqual(
+      draft.commands_run.map((c) => [c.command, c.kind, c.exit_code]),
+      [['npm run build', 'build', 2]],
+    );
   });
 
   it('the bundled CLI writes a handoff with the libraries it carries (simple-git, proper-lockfile, secretlint) and reads a Cline task through a vendor file (stream-json)', async () => {
     const { dist, builds } = await buildDist();
     const cliJs = readFileSync(path.join(dist, 'cli-main.js'), 'utf8');
     const bundledFiles = new Set([...builds.CLI_BUNDLED].map((spec) => builds.VENDOR[spec]));
-    assert.deepEqual([...bundledFiles].sort(), ['proper-lockfile', 'secretlint-core', 'secretlint-preset-recommend', 'secretlint-profiler', 'simple-git', 'yaml']);
+    assert.deepEqual([...bundledFiles].sort(), [
+      'proper-lockfile',
+      'secretlint-core',
+      'secretlint-preset-recommend',
+      'secretlint-profiler',
+      'simple-git',
+      'yaml',
+    ]);
     for (const file of new Set(Object.values(builds.VENDOR))) {
       assert.ok(statSync(path.join(dist, 'vendor', `${file}.js`)).size > 1000, `dist/vendor/${file}.js (the extension's)`);
       // The CLI carries what every handover and hook loads (compiled through its code cache), and requires the rest.
-      assert.equal(cliJs.includes(`require("./vendor/${file}.js")`), !bundledFiles.has(file), `the CLI ${bundledFiles.has(file) ? 'carries' : 'requires'} dist/vendor/${file}.js`);
+      assert.equal(
+        cliJs.includes(`require("./vendor/${file}.js")`),
+        !bundledFiles.has(file),
+        `the CLI ${bundledFiles.has(file) ? 'carries' : 'requires'} dist/vendor/${file}.js`,
+      );
     }
     assert.ok(!cliJs.includes('mvdan-sh') || cliJs.includes('require("./vendor/mvdan-sh.js")'), 'the shell parser stays in its own file');
 
@@ -65,15 +79,35 @@ describe('build: the shell parser in its own file', function () {
     write(ws, 'a.txt', 'a\n');
     commitAll(ws, 'c1');
     write(ws, 'a.txt', 'a\nb\n');
-    const secrets = fakeSecrets().filter((f) => /GitHub|Slack|npm/i.test(f.format)).slice(0, 3);
+    const secrets = fakeSecrets()
+      .filter((f) => /GitHub|Slack|npm/i.test(f.format))
+      .slice(0, 3);
     assert.ok(secrets.length >= 2);
     const env = { ...process.env, XDG_STATE_HOME: tempDir('handoff-vendor-xdg-'), HOME: tempDir('handoff-vendor-home-') };
-    const run = spawnSync(process.execPath, [path.join(dist, 'cli.js'), 'handover', '--json', '--specialist', 'quality_reviewer', '--topic', 'vendor', '--summary', secrets.map((f) => f.line).join('; ')], { cwd: ws, encoding: 'utf8', env });
+    const run = spawnSync(
+      process.execPath,
+      [
+        path.join(dist, 'cli.js'),
+        'handover',
+        '--json',
+        '--specialist',
+        'quality_reviewer',
+        '--topic',
+        'vendor',
+        '--summary',
+        secrets.map((f) => f.line).join('; '),
+      ],
+      { cwd: ws, encoding: 'utf8', env },
+    );
     assert.equal(run.status, 0, run.stderr);
     assert.doesNotMatch(run.stderr, /secretlint scan failed/, 'secretlint ran from dist/vendor/secretlint-*.js');
     const result = JSON.parse(run.stdout) as { status: string; handoff_file: string; package: { touched_files: Array<{ path: string }> } };
     assert.equal(result.status, 'ok');
-    assert.deepEqual(result.package.touched_files.map((f) => f.path), ['a.txt'], 'git evidence through dist/vendor/simple-git.js');
+    assert.deepEqual(
+      result.package.touched_files.map((f) => f.path),
+      ['a.txt'],
+      'git evidence through dist/vendor/simple-git.js',
+    );
     const handoff = readFileSync(result.handoff_file, 'utf8');
     for (const f of secrets) assert.ok(!handoff.includes(f.value), `${f.format} redacted`);
     assert.match(handoff, /\[REDACTED:/);
@@ -87,23 +121,33 @@ describe('build: the shell parser in its own file', function () {
       { ts: 1764590001000, type: 'say', say: 'text', text: 'The page renders the line items; I will add the total next.' },
     ];
     writeFileSync(path.join(task, 'ui_messages.json'), JSON.stringify(messages));
-    const draft = execFileSync(process.execPath, [path.join(dist, 'cli.js'), 'draft', '--json', '--session-log', path.join(task, 'ui_messages.json')], { cwd: ws, encoding: 'utf8', env });
+    const draft = execFileSync(process.execPath, [path.join(dist, 'cli.js'), 'draft', '--json', '--session-log', path.join(task, 'ui_messages.json')], {
+      cwd: ws,
+      encoding: 'utf8',
+      env,
+    });
     assert.ok(draft.includes('Add a cart total to the checkout page.'), `the Cline task was read through dist/vendor/stream-json.js: ${draft.slice(0, 400)}`);
   });
 
   it('dist/cli-main.js does not carry the MCP SDK (nor ajv), and the bundled `mcp` serves through dist/vendor/mcp-sdk.js', async () => {
     const { dist } = await buildDist();
     const cliJs = readFileSync(path.join(dist, 'cli-main.js'), 'utf8');
-    assert.ok(cliJs.includes('require("./vendor/mcp-sdk.js")'), 'the CLI requires the SDK\'s vendor file');
-    for (const marker of ['Server does not support', 'notifications/initialized', 'tools/list', 'ajv']) assert.ok(!cliJs.includes(marker), `the SDK's or ajv's "${marker}" is not in the CLI bundle`);
+    assert.ok(cliJs.includes('require("./vendor/mcp-sdk.js")'), "the CLI requires the SDK's vendor file");
+    for (const marker of ['Server does not support', 'notifications/initialized', 'tools/list', 'ajv'])
+      assert.ok(!cliJs.includes(marker), `the SDK's or ajv's "${marker}" is not in the CLI bundle`);
     const sdk = readFileSync(path.join(dist, 'vendor', 'mcp-sdk.js'), 'utf8');
-    assert.ok(!sdk.includes('require("./mcp-sdk.js")'), 'the SDK\'s modules are bundled together, not required from themselves');
+    assert.ok(!sdk.includes('require("./mcp-sdk.js")'), "the SDK's modules are bundled together, not required from themselves");
 
     const ws = initRepo(tempDir('handoff-vendor-ws-'));
     write(ws, 'a.txt', 'a\n');
     commitAll(ws, 'c1');
     const requests = [
-      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'vendor-test', version: '1' } } },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'vendor-test', version: '1' } },
+      },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
       { jsonrpc: '2.0', id: 2, method: 'tools/list' },
       // The call handler's schema is ours (src/mcp/server.ts), run by the SDK's copy of zod.
@@ -121,11 +165,20 @@ describe('build: the shell parser in its own file', function () {
       run.stdout
         .trim()
         .split('\n')
-        .map((l) => JSON.parse(l) as { id: number; result: { serverInfo?: { name: string }; tools?: Array<{ name: string }>; isError?: boolean; content?: Array<{ text: string }> } })
+        .map(
+          (l) =>
+            JSON.parse(l) as {
+              id: number;
+              result: { serverInfo?: { name: string }; tools?: Array<{ name: string }>; isError?: boolean; content?: Array<{ text: string }> };
+            },
+        )
         .map((a) => [a.id, a.result]),
     );
     assert.equal(answers.get(1)?.serverInfo?.name, 'specialist-handoff');
-    assert.ok(answers.get(2)?.tools?.some((t) => t.name === 'handover_to_specialist'), 'tools/list names the handover tool');
+    assert.ok(
+      answers.get(2)?.tools?.some((t) => t.name === 'handover_to_specialist'),
+      'tools/list names the handover tool',
+    );
     assert.equal(answers.get(3)?.isError, true);
     assert.match(answers.get(3)?.content?.[0].text ?? '', /^ERROR: arguments must be an object of the tool's fields \(got a string\)/);
     assert.ok(answers.get(4)?.content?.[0].text.includes('"quality_reviewer"'), 'list_specialists answered');
@@ -137,20 +190,30 @@ describe('build: the shell parser in its own file', function () {
     await esbuild.build({ ...extensionBuild, absWorkingDir: ROOT, outfile, logLevel: 'error' });
     const extJs = readFileSync(outfile, 'utf8');
     assert.ok(extJs.includes('require("./vendor/yaml.js")'), 'the extension requires the vendor file');
-    assert.ok(!extJs.includes('Implicit keys need to be on a single line'), 'yaml\'s parser is not in the extension bundle');
+    assert.ok(!extJs.includes('Implicit keys need to be on a single line'), "yaml's parser is not in the extension bundle");
     const { dist } = await buildDist();
     const yaml = (await import(pathToFileURL(path.join(dist, 'vendor', 'yaml.js')).href)) as typeof Yaml;
     assert.equal(yaml.stringify({ status: 'pending', id: '2026-05-26' }, { lineWidth: 0, defaultStringType: 'PLAIN' }), 'status: pending\nid: 2026-05-26\n');
     assert.deepEqual(yaml.parseDocument('a: [1, "x"]\n').toJS(), { a: [1, 'x'] });
   });
 
-  it('a bundle built with the extension\'s plugins keeps zod\'s English messages and carries no other locale', async () => {
+  it("a bundle built with the extension's plugins keeps zod's English messages and carries no other locale", async () => {
     const { extensionBuild } = (await import(pathToFileURL(path.join(ROOT, 'esbuild.mjs')).href)) as { extensionBuild: esbuild.BuildOptions };
     const dir = tempDir('handoff-zod-');
     const entry = path.join(dir, 'entry.ts');
-    writeFileSync(entry, `import { z } from 'zod';\nconst r = z.object({ n: z.number().int() }).safeParse({ n: 'x' });\nprocess.stdout.write(JSON.stringify({ message: r.success ? '' : r.error.issues[0].message, locales: Object.keys(z.locales) }));\n`);
+    writeFileSync(
+      entry,
+      `import { z } from 'zod';\nconst r = z.object({ n: z.number().int() }).safeParse({ n: 'x' });\nprocess.stdout.write(JSON.stringify({ message: r.success ? '' : r.error.issues[0].message, locales: Object.keys(z.locales) }));\n`,
+    );
     const outfile = path.join(dir, 'out.js');
-    await esbuild.build({ ...extensionBuild, entryPoints: [entry], absWorkingDir: ROOT, nodePaths: [path.join(ROOT, 'node_modules')], outfile, logLevel: 'error' });
+    await esbuild.build({
+      ...extensionBuild,
+      entryPoints: [entry],
+      absWorkingDir: ROOT,
+      nodePaths: [path.join(ROOT, 'node_modules')],
+      outfile,
+      logLevel: 'error',
+    });
     const got = JSON.parse(execFileSync(process.execPath, [outfile], { encoding: 'utf8' })) as { message: string; locales: string[] };
     assert.equal(got.message, 'Invalid input: expected number, received string');
     assert.deepEqual(got.locales, ['en']);

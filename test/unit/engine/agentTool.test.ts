@@ -30,7 +30,7 @@ describe(`the ${HANDOVER_TOOL_NAME} tool`, function () {
   this.timeout(30_000);
   after(cleanupTempDirs);
 
-  it('hands over with the seed\'s example arguments: files written, the result object returned, evidence from git', async () => {
+  it("hands over with the seed's example arguments: files written, the result object returned, evidence from git", async () => {
     const ws = repo();
     const out = await runHandoverTool(seedArguments(ws), context(ws));
     assert.ok(out.ok, out.ok ? '' : out.text);
@@ -41,12 +41,18 @@ describe(`the ${HANDOVER_TOOL_NAME} tool`, function () {
     assert.ok(existsSync(result.handoff_file) && existsSync(result.briefing.path));
     assert.deepEqual(JSON.parse(out.text.split('\nWARNING:')[0]), JSON.parse(JSON.stringify(result)), 'the text is the result object');
     // "ROLE: text" turns keep their roles, as the CLI's --turn does.
-    assert.deepEqual(result.package.recent_turns.map((t) => [t.role, t.text]), [
-      ['user', 'make the hero bolder'],
-      ['assistant', 'drafted three variants in hero.tsx'],
-    ]);
+    assert.deepEqual(
+      result.package.recent_turns.map((t) => [t.role, t.text]),
+      [
+        ['user', 'make the hero bolder'],
+        ['assistant', 'drafted three variants in hero.tsx'],
+      ],
+    );
     // Evidence comes from git, not from the model.
-    assert.deepEqual(result.package.touched_files.map((f) => f.path), ['src/hero.tsx']);
+    assert.deepEqual(
+      result.package.touched_files.map((f) => f.path),
+      ['src/hero.tsx'],
+    );
     const parsed = parseHandoff(readFileSync(result.handoff_file, 'utf8'));
     assert.ok(parsed.ok);
     assert.equal(parsed.handoff.frontmatter.return_condition, 'When the hero has a design the user approved');
@@ -90,11 +96,23 @@ describe(`the ${HANDOVER_TOOL_NAME} tool`, function () {
     assert.match(thrown.text, /^ERROR: internal error in handover_to_specialist: settings exploded$/);
   });
 
-  it('publishes a JSON Schema with the seed\'s fields, the two required ones, and no others', () => {
+  it("publishes a JSON Schema with the seed's fields, the two required ones, and no others", () => {
     const schema = handoverToolJsonSchema() as { type: string; required: string[]; properties: Record<string, unknown>; additionalProperties: boolean };
     assert.equal(schema.type, 'object');
     assert.deepEqual(schema.required.sort(), ['specialist_profile', 'topic']);
-    for (const f of ['specialist_profile', 'topic', 'summary', 'recent_turns', 'decisions', 'artifacts', 'return_condition', 'handover_reason', 'project_root', 'max_context_tokens', 'include_recent_turns']) {
+    for (const f of [
+      'specialist_profile',
+      'topic',
+      'summary',
+      'recent_turns',
+      'decisions',
+      'artifacts',
+      'return_condition',
+      'handover_reason',
+      'project_root',
+      'max_context_tokens',
+      'include_recent_turns',
+    ]) {
       assert.ok(f in schema.properties, `${f} is in the schema`);
     }
     assert.equal(schema.additionalProperties, false);
@@ -125,7 +143,10 @@ describe(`the ${HANDOVER_TOOL_NAME} tool`, function () {
       assert.ok((await call(ws, 'quality_reviewer')).ok);
       const back = await call(ws, 'implementation_engineer');
       assert.equal(back.ok, false);
-      assert.match(back.text, /^ERROR: progress guard: this chain already handed the work to implementation_engineer in \S+_implementation_engineer, and the code is exactly as it was then/);
+      assert.match(
+        back.text,
+        /^ERROR: progress guard: this chain already handed the work to implementation_engineer in \S+_implementation_engineer, and the code is exactly as it was then/,
+      );
       assert.match(back.text, /make progress first, or hand over to a different specialist$/);
       // Progress: the reviewer's fix changes the worktree; now the return goes through, recorded.
       write(ws, 'src/hero.tsx', 'export const Hero = () => "bold and reviewed";\n');
@@ -133,8 +154,14 @@ describe(`the ${HANDOVER_TOOL_NAME} tool`, function () {
       assert.ok(after.ok, after.ok ? '' : after.text);
       assert.equal(after.result.package.hop, 3);
       assert.deepEqual(after.result.package.hop_guard, { reasons: ['cycle'], max_depth: 3, confirmed: true, allowed_by: 'progress' });
-      assert.match(readFileSync(after.result.handoff_file, 'utf8'), /allowed because the code changed since the chain last handed work to this specialist \(progress guard\)\./);
-      assert.ok(after.result.warnings.some((w) => /returns to implementation_engineer; allowed because the code changed/.test(w)), after.result.warnings.join('\n'));
+      assert.match(
+        readFileSync(after.result.handoff_file, 'utf8'),
+        /allowed because the code changed since the chain last handed work to this specialist \(progress guard\)\./,
+      );
+      assert.ok(
+        after.result.warnings.some((w) => /returns to implementation_engineer; allowed because the code changed/.test(w)),
+        after.result.warnings.join('\n'),
+      );
     });
 
     it(`refuses hop 4 with the default depth of 3, naming the chain and the setting`, async () => {
@@ -145,9 +172,15 @@ describe(`the ${HANDOVER_TOOL_NAME} tool`, function () {
       }
       const fourth = await call(ws, 'test_debug_engineer');
       assert.equal(fourth.ok, false);
-      assert.match(fourth.text, /^ERROR: loop guard: hop 4 would exceed the limit of 3 hops \(handoff\.maxHandoverDepth\) in the chain solution_architect → implementation_engineer → quality_reviewer → test_debug_engineer/);
+      assert.match(
+        fourth.text,
+        /^ERROR: loop guard: hop 4 would exceed the limit of 3 hops \(handoff\.maxHandoverDepth\) in the chain solution_architect → implementation_engineer → quality_reviewer → test_debug_engineer/,
+      );
       // A person can still go on (with the confirmation the panel asks for); the agent's limit is a setting.
-      const deeper = await runHandoverTool({ specialist_profile: 'test_debug_engineer', topic: 'loop', project_root: ws }, context(ws, { environment: (r) => ({ workspaceRoot: r, sessionLog: { mode: 'none' }, maxHandoverDepth: 5 }) }));
+      const deeper = await runHandoverTool(
+        { specialist_profile: 'test_debug_engineer', topic: 'loop', project_root: ws },
+        context(ws, { environment: (r) => ({ workspaceRoot: r, sessionLog: { mode: 'none' }, maxHandoverDepth: 5 }) }),
+      );
       assert.ok(deeper.ok, deeper.ok ? '' : deeper.text);
       assert.equal(deeper.result.package.hop, 4);
     });

@@ -29,7 +29,10 @@ describe('engine: continue', function () {
     const missing = await locateAgent('gemini', lookup);
     assert.ok(!missing.ok);
     assert.equal(missing.error.code, 'not_found');
-    assert.equal(missing.error.message, 'ERROR: Gemini CLI was not found: no executable "gemini" on PATH — install Gemini CLI, or set handoff.agents.gemini.path to the path of its executable');
+    assert.equal(
+      missing.error.message,
+      'ERROR: Gemini CLI was not found: no executable "gemini" on PATH — install Gemini CLI, or set handoff.agents.gemini.path to the path of its executable',
+    );
   });
 
   it('a setting names the executable: used when executable, an error naming the setting when not', async () => {
@@ -37,11 +40,17 @@ describe('engine: continue', function () {
     const exe = writeRecordingAgent(dir, 'my-claude', path.join(dir, 'rec.json'));
     const link = path.join(dir, 'claude-link');
     symlinkSync(exe, link);
-    assert.deepEqual(await locateAgent('claude', { pathEnv: '', platform: 'linux', paths: { claude: link } }), { ok: true, agent: { id: 'claude', executable: link, via: 'setting' } });
+    assert.deepEqual(await locateAgent('claude', { pathEnv: '', platform: 'linux', paths: { claude: link } }), {
+      ok: true,
+      agent: { id: 'claude', executable: link, via: 'setting' },
+    });
     const relative = await locateAgent('claude', { pathEnv: '', platform: 'linux', paths: { claude: 'bin/claude' } });
     assert.ok(!relative.ok);
     assert.equal(relative.error.code, 'bad_setting');
-    assert.match(relative.error.message, /^ERROR: handoff\.agents\.claude\.path "bin\/claude" is not an executable file \(the path must be absolute\) — set it to the absolute path of claude/);
+    assert.match(
+      relative.error.message,
+      /^ERROR: handoff\.agents\.claude\.path "bin\/claude" is not an executable file \(the path must be absolute\) — set it to the absolute path of claude/,
+    );
     writeFileSync(path.join(dir, 'plain'), 'x');
     chmodSync(path.join(dir, 'plain'), 0o644);
     assert.equal((await locateAgent('codex', { pathEnv: dir, platform: 'linux', paths: { codex: path.join(dir, 'plain') } })).ok, false);
@@ -82,14 +91,20 @@ describe('engine: continue', function () {
     const bin = tempDir();
     for (const name of ['cursor', 'copilot', 'kiro-cli', 'goose']) writeRecordingAgent(bin, name, path.join(bin, `${name}.json`));
     const lookup = { pathEnv: bin, platform: 'linux' };
-    assert.deepEqual((await findAgents(lookup)).map((a) => [a.id, path.basename(a.executable)]), [
-      ['cursor', 'cursor'],
-      ['copilot-cli', 'copilot'],
-      ['kiro', 'kiro-cli'],
-      ['goose', 'goose'],
-    ]);
+    assert.deepEqual(
+      (await findAgents(lookup)).map((a) => [a.id, path.basename(a.executable)]),
+      [
+        ['cursor', 'cursor'],
+        ['copilot-cli', 'copilot'],
+        ['kiro', 'kiro-cli'],
+        ['goose', 'goose'],
+      ],
+    );
     const repo = repoWithWork();
-    assert.equal((await cli(['handover', '-s', 'quality_reviewer', '-t', 'Cursor link', '--summary', 'Ampersands & pluses + hashes # and ?', '--json'], repo)).code, 0);
+    assert.equal(
+      (await cli(['handover', '-s', 'quality_reviewer', '-t', 'Cursor link', '--summary', 'Ampersands & pluses + hashes # and ?', '--json'], repo)).code,
+      0,
+    );
     const env = { workspaceRoot: repo, sessionLog: { mode: 'none' } };
     const noOpener = await prepareCursorLink({ take: false }, env, lookup);
     assert.equal(noOpener.status, 'ok');

@@ -53,7 +53,11 @@ describe('engine: onCountingDone, when a handoff counts no more tokens', functio
           now: () => new Date('2026-12-03T10:00:00.000Z'),
           sessionId: 'counting-done',
           onCountingDone: () => {
-            seen.push({ handoffs: namesUnder(path.join(root, HANDOFFS_DIR)), history: namesUnder(path.join(root, HISTORY_DIR)), briefings: namesUnder(path.join(root, BRIEFINGS_DIR)) });
+            seen.push({
+              handoffs: namesUnder(path.join(root, HANDOFFS_DIR)),
+              history: namesUnder(path.join(root, HISTORY_DIR)),
+              briefings: namesUnder(path.join(root, BRIEFINGS_DIR)),
+            });
             if (release) releaseEncodings();
           },
         },

@@ -24,7 +24,15 @@ function repo(): string {
 }
 
 const turn = (text: string): Turn => ({ role: 'user', text });
-const run = (command: string): TestRun => ({ command, cwd: null, result: 'passed', exit_code: 0, source: 'recorder', started_at: '2026-01-01T00:00:00.000Z', duration_ms: null });
+const run = (command: string): TestRun => ({
+  command,
+  cwd: null,
+  result: 'passed',
+  exit_code: 0,
+  source: 'recorder',
+  started_at: '2026-01-01T00:00:00.000Z',
+  duration_ms: null,
+});
 
 describe('the panel draft (src/engine/draft/draftSession.ts)', function () {
   this.timeout(30_000);
@@ -56,15 +64,31 @@ describe('the panel draft (src/engine/draft/draftSession.ts)', function () {
         ],
         commits: [commit('a', 'one'), commit('b', 'two')],
       },
-      session: { tests_run: [run('npm test'), run('npm run lint')], recent_turns: [turn('one'), turn('two')], file_edits: [], transcripts: [], notes: ['log note'], next_state: { version: 1, files: {} } },
+      session: {
+        tests_run: [run('npm test'), run('npm run lint')],
+        recent_turns: [turn('one'), turn('two')],
+        file_edits: [],
+        transcripts: [],
+        notes: ['log note'],
+        next_state: { version: 1, files: {} },
+      },
       latest: undefined,
     };
     const excluded = { files: ['b.ts'], commits: ['a'.repeat(40)], tests: [testKey(run('npm run lint'))], turns: [0] };
     const env = draftEnvironment({ workspaceRoot: '/ws' }, evidence, excluded);
     const git = env.evidence as DraftEvidence['git'];
-    assert.deepEqual(git.touchedFiles.map((f) => f.path), ['a.ts']);
-    assert.deepEqual(git.commits.map((c) => c.subject), ['two']);
-    assert.deepEqual(env.sessionEvidence?.tests_run.map((t) => t.command), ['npm test']);
+    assert.deepEqual(
+      git.touchedFiles.map((f) => f.path),
+      ['a.ts'],
+    );
+    assert.deepEqual(
+      git.commits.map((c) => c.subject),
+      ['two'],
+    );
+    assert.deepEqual(
+      env.sessionEvidence?.tests_run.map((t) => t.command),
+      ['npm test'],
+    );
     assert.deepEqual(env.sessionEvidence?.recent_turns, [turn('two')]);
     assert.equal(env.workspaceRoot, '/ws');
     // Every item is still listed: the webview marks what the draft leaves out.
@@ -73,7 +97,14 @@ describe('the panel draft (src/engine/draft/draftSession.ts)', function () {
     assert.deepEqual(view.notes, ['git note', 'log note']);
     assert.equal(view.latest, null);
     const none = draftEnvironment({ workspaceRoot: '/ws' }, { ...evidence, session: undefined }, { files: [], commits: [], tests: [], turns: [] });
-    assert.deepEqual(none.sessionEvidence, { tests_run: [], recent_turns: [], file_edits: [], transcripts: [], notes: [], next_state: { version: 1, files: {} } });
+    assert.deepEqual(none.sessionEvidence, {
+      tests_run: [],
+      recent_turns: [],
+      file_edits: [],
+      transcripts: [],
+      notes: [],
+      next_state: { version: 1, files: {} },
+    });
   });
 
   it('previews the handoff as it would be written, pending, without writing a file', async () => {
@@ -88,6 +119,9 @@ describe('the panel draft (src/engine/draft/draftSession.ts)', function () {
     assert.equal(parsed.handoff.frontmatter.status, 'pending');
     assert.equal(parsed.handoff.frontmatter.id, '2026-02-03T04-05-06.789Z_quality_reviewer');
     assert.match(parsed.handoff.sections.get('Summary') ?? '', /Ready for review\./);
-    assert.deepEqual(readdirSync(ws).filter((f) => f === '.handoff'), []);
+    assert.deepEqual(
+      readdirSync(ws).filter((f) => f === '.handoff'),
+      [],
+    );
   });
 });

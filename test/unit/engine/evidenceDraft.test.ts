@@ -35,8 +35,21 @@ function evidence(s: SessionLogEvidence | undefined, git: GitEvidence = { ...emp
   return { git, session: s, latest: undefined };
 }
 
-const request = (text: string, minute: number) => ({ text, time: `2026-12-01T10:${String(minute).padStart(2, '0')}:00.000Z`, source: 'claude-code', file: TRANSCRIPT });
-const test = (command: string, result: TestRun['result'], exit: number | null, at: string): TestRun => ({ command, cwd: null, exit_code: exit, result, source: 'claude-code', started_at: at, duration_ms: null });
+const request = (text: string, minute: number) => ({
+  text,
+  time: `2026-12-01T10:${String(minute).padStart(2, '0')}:00.000Z`,
+  source: 'claude-code',
+  file: TRANSCRIPT,
+});
+const test = (command: string, result: TestRun['result'], exit: number | null, at: string): TestRun => ({
+  command,
+  cwd: null,
+  exit_code: exit,
+  result,
+  source: 'claude-code',
+  started_at: at,
+  duration_ms: null,
+});
 const command = (cmd: string, result: CommandRun['result'], count = 1): CommandRun => ({
   command: cmd,
   cwd: null,
@@ -77,7 +90,10 @@ describe('draftFromEvidence (src/engine/draft/evidenceDraft.ts)', function () {
         ['Document the flag', false],
       ],
     );
-    assert.deepEqual(d.completed.map((s) => s.text), ['Write the parser', 'Read the spec']);
+    assert.deepEqual(
+      d.completed.map((s) => s.text),
+      ['Write the parser', 'Read the spec'],
+    );
     assert.deepEqual(d.next_steps[0].source, { reader: 'claude-code', file: TRANSCRIPT, time: '2026-12-01T10:00:00.000Z' });
     assert.equal(d.left_out.collapsed_todos, 1, 'the cancelled item is counted as collapsed');
   });
@@ -95,16 +111,28 @@ describe('draftFromEvidence (src/engine/draft/evidenceDraft.ts)', function () {
   });
 
   it('keeps the newest user requests within the token bound, oldest first, and counts the older ones', () => {
-    const texts = ['First: set up the project with npm.', 'Second: add a parser for the config file.', 'Third: no, use YAML instead of JSON.', 'Fourth: and keep the old keys working.', 'Fifth: now write the tests for it.'];
+    const texts = [
+      'First: set up the project with npm.',
+      'Second: add a parser for the config file.',
+      'Third: no, use YAML instead of JSON.',
+      'Fourth: and keep the old keys working.',
+      'Fifth: now write the tests for it.',
+    ];
     const requests = texts.map((t, i) => request(t, i));
     const bound = countTokens(texts[3]) + countTokens(texts[4]);
     const d = draftFromEvidence(evidence(session({ user_requests: requests, user_requests_seen: 7 })), { userRequestTokens: bound, countTokens });
-    assert.deepEqual(d.user_requests.map((r) => r.text), [texts[3], texts[4]]);
+    assert.deepEqual(
+      d.user_requests.map((r) => r.text),
+      [texts[3], texts[4]],
+    );
     assert.deepEqual(d.user_requests[1], { text: texts[4], time: '2026-12-01T10:04:00.000Z', source: 'claude-code', file: TRANSCRIPT });
     assert.equal(d.left_out.older_requests, 5, 'seven seen, two kept');
     // One token fewer: only the latest fits.
     const tighter = draftFromEvidence(evidence(session({ user_requests: requests })), { userRequestTokens: bound - 1, countTokens });
-    assert.deepEqual(tighter.user_requests.map((r) => r.text), [texts[4]]);
+    assert.deepEqual(
+      tighter.user_requests.map((r) => r.text),
+      [texts[4]],
+    );
     assert.equal(tighter.left_out.older_requests, 4);
   });
 
@@ -145,8 +173,15 @@ describe('draftFromEvidence (src/engine/draft/evidenceDraft.ts)', function () {
     };
     for (const bound of [0, 50, 1000, 2000, 3000, upper - 1, upper, upper + 1, 20_000]) {
       let counted = 0;
-      const d = draftFromEvidence(evidence(session({ user_requests: requests })), { userRequestTokens: bound, countTokens: (t) => (counted++, countTokens(t)) });
-      assert.deepEqual(d.user_requests.map((r) => r.text), exact(bound), `bound ${bound}`);
+      const d = draftFromEvidence(evidence(session({ user_requests: requests })), {
+        userRequestTokens: bound,
+        countTokens: (t) => (counted++, countTokens(t)),
+      });
+      assert.deepEqual(
+        d.user_requests.map((r) => r.text),
+        exact(bound),
+        `bound ${bound}`,
+      );
       assert.equal(counted === 0, bound >= upper, `bound ${bound}: counted ${counted} times`);
     }
   });
@@ -155,13 +190,25 @@ describe('draftFromEvidence (src/engine/draft/evidenceDraft.ts)', function () {
     const texts = ['Add a cart total to the checkout page.', 'No — show the total in cents (購物車).', 'And keep the old API format 🙂'];
     const requests = texts.map((t, i) => request(t, i));
     const upper = texts.reduce((n, t) => n + tokenUpperBound(t), 0);
-    const d = draftFromEvidence(evidence(session({ user_requests: requests })), { userRequestTokens: upper, countTokens: () => assert.fail('nothing to count') });
-    assert.deepEqual(d.user_requests.map((r) => r.text), texts);
+    const d = draftFromEvidence(evidence(session({ user_requests: requests })), {
+      userRequestTokens: upper,
+      countTokens: () => assert.fail('nothing to count'),
+    });
+    assert.deepEqual(
+      d.user_requests.map((r) => r.text),
+      texts,
+    );
     assert.equal(d.left_out.older_requests, 0);
     // Under the upper bound they are counted, and still all fit by their real count.
     let counted = 0;
-    const e = draftFromEvidence(evidence(session({ user_requests: requests })), { userRequestTokens: upper - 1, countTokens: (t) => (counted++, countTokens(t)) });
-    assert.deepEqual(e.user_requests.map((r) => r.text), texts);
+    const e = draftFromEvidence(evidence(session({ user_requests: requests })), {
+      userRequestTokens: upper - 1,
+      countTokens: (t) => (counted++, countTokens(t)),
+    });
+    assert.deepEqual(
+      e.user_requests.map((r) => r.text),
+      texts,
+    );
     assert.equal(counted, texts.length);
   });
 
@@ -170,7 +217,11 @@ describe('draftFromEvidence (src/engine/draft/evidenceDraft.ts)', function () {
     const requests = [request('an older short one', 1), request(long, 2)];
     for (const bound of [10, 0]) {
       const d = draftFromEvidence(evidence(session({ user_requests: requests })), { userRequestTokens: bound, countTokens });
-      assert.deepEqual(d.user_requests.map((r) => r.text), [long], `bound ${bound}`);
+      assert.deepEqual(
+        d.user_requests.map((r) => r.text),
+        [long],
+        `bound ${bound}`,
+      );
       assert.ok(countTokens(long) > 10);
       assert.equal(d.left_out.older_requests, 1);
     }
@@ -185,14 +236,21 @@ describe('draftFromEvidence (src/engine/draft/evidenceDraft.ts)', function () {
     // 50 runs seen; listed: 3 + 14 × 2 = 31.
     assert.equal(d.left_out.commands_beyond_cap, 50 - 31);
     const capped = draftFromEvidence(evidence(session({ commands_run: commands })), { userRequestTokens: 1500, countTokens, commandsCap: 2 });
-    assert.deepEqual(capped.commands_run.map((c) => c.command), ['npm run build', 'npm run step-0']);
+    assert.deepEqual(
+      capped.commands_run.map((c) => c.command),
+      ['npm run build', 'npm run step-0'],
+    );
     assert.equal(capped.commands_run_omitted, 18);
     assert.equal(capped.left_out.commands_beyond_cap, 18 * 2);
   });
 
   it('counts the session turns not kept as recent turns', () => {
     const turns: Turn[] = Array.from({ length: 10 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', text: `turn ${i}` }));
-    assert.equal(draftFromEvidence(evidence(session({ recent_turns: turns, turns_seen: 40 })), { userRequestTokens: 1500, countTokens, includeRecentTurns: 5 }).left_out.turns, 35);
+    assert.equal(
+      draftFromEvidence(evidence(session({ recent_turns: turns, turns_seen: 40 })), { userRequestTokens: 1500, countTokens, includeRecentTurns: 5 }).left_out
+        .turns,
+      35,
+    );
     assert.equal(draftFromEvidence(evidence(session({ recent_turns: turns })), { userRequestTokens: 1500, countTokens }).left_out.turns, 0);
   });
 
@@ -217,16 +275,35 @@ describe('draftFromEvidence (src/engine/draft/evidenceDraft.ts)', function () {
           { role: 'user', text: 'go on' },
           { role: 'assistant', text: 'The old keys are mapped; the tests are next.', time: '2026-12-01T10:08:00.000Z' },
         ],
-        transcripts: [{ source: 'claude-code', file: TRANSCRIPT, commands: 2, commands_kept: 2, test_runs: 2, turns: 2, edits: 0, malformed: 0, skipped: 0, invalid_utf8: 0 }],
+        transcripts: [
+          {
+            source: 'claude-code',
+            file: TRANSCRIPT,
+            commands: 2,
+            commands_kept: 2,
+            test_runs: 2,
+            turns: 2,
+            edits: 0,
+            malformed: 0,
+            skipped: 0,
+            invalid_utf8: 0,
+          },
+        ],
       });
     const d = draftFromEvidence(evidence(draftedSession(), git), { userRequestTokens: 1500, countTokens });
     const lines = d.summary.text.split('\n');
-    assert.deepEqual(lines.map((l) => l.split(':')[0]), ['Asked', 'Done', 'Now']);
+    assert.deepEqual(
+      lines.map((l) => l.split(':')[0]),
+      ['Asked', 'Done', 'Now'],
+    );
     assert.equal(lines[0], 'Asked: "Now make it read YAML and keep the old keys working."');
     // No base commit (no previous handoff, no upstream): git lists the repository's latest
     // commits, which may predate the session — named as such, never counted as done.
     assert.equal(git.baseCommit, null);
-    assert.match(lines[1], /^Done: 1 plan item completed \(Parse YAML\); the latest commits, no base commit yet \((Read YAML instead of JSON; Add the config parser|Add the config parser; Read YAML instead of JSON)\)\.$/);
+    assert.match(
+      lines[1],
+      /^Done: 1 plan item completed \(Parse YAML\); the latest commits, no base commit yet \((Read YAML instead of JSON; Add the config parser|Add the config parser; Read YAML instead of JSON)\)\.$/,
+    );
     assert.match(lines[2], /last test run `npm test` passed \(exit 0\)/);
     assert.match(lines[2], /open plan items \(in progress: Keep the old keys, 1 pending\)/);
     assert.match(lines[2], /the agent's last message: "The old keys are mapped; the tests are next\."/);
@@ -249,7 +326,10 @@ describe('draftFromEvidence (src/engine/draft/evidenceDraft.ts)', function () {
     });
     write(ws, 'src/new.ts', 'export const b = 1;\n');
     commitAll(ws, 'Add the session work');
-    const withBase = draftFromEvidence(evidence(undefined, await collectGitEvidence({ cwd: ws, baseCommit: old.at(-1) })), { userRequestTokens: 1500, countTokens });
+    const withBase = draftFromEvidence(evidence(undefined, await collectGitEvidence({ cwd: ws, baseCommit: old.at(-1) })), {
+      userRequestTokens: 1500,
+      countTokens,
+    });
     assert.equal(withBase.summary.text, 'Done: 1 commit (Add the session work).');
     const noBase = draftFromEvidence(evidence(undefined, await collectGitEvidence({ cwd: ws })), { userRequestTokens: 1500, countTokens });
     assert.equal(noBase.summary.text, 'Done: the latest commits, no base commit yet (Add the session work; Old work 11; Old work 10; …).');
@@ -257,7 +337,10 @@ describe('draftFromEvidence (src/engine/draft/evidenceDraft.ts)', function () {
 
   it('drafts a blocker from a failing last test run, naming it', () => {
     const failing = { ...test('npx mocha test/unit', 'failed', 1, '2026-12-01T10:09:00.000Z'), counts: { passed: 40, failed: 2 } };
-    const d = draftFromEvidence(evidence(session({ tests_run: [test('npx mocha test/unit', 'passed', 0, '2026-12-01T10:01:00.000Z'), failing] })), { userRequestTokens: 1500, countTokens });
+    const d = draftFromEvidence(evidence(session({ tests_run: [test('npx mocha test/unit', 'passed', 0, '2026-12-01T10:01:00.000Z'), failing] })), {
+      userRequestTokens: 1500,
+      countTokens,
+    });
     assert.equal(d.blockers.length, 1);
     assert.equal(d.blockers[0].text, 'The last test run failed: `npx mocha test/unit` failed (exit 1; 2 failed, 40 passed) at 2026-12-01T10:09:00.000Z.');
     assert.deepEqual(d.blockers[0].source, { reader: 'claude-code', file: null, time: '2026-12-01T10:09:00.000Z' });

@@ -8,7 +8,15 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { HandoverOk } from '../../../src/core/handoff/schema';
-import { briefingOf, isHandoffFile, listHandoffs, markPartial, openHandoffs, readHandoffHead, setHandoffStatus } from '../../../src/engine/handover/handoffFiles';
+import {
+  briefingOf,
+  isHandoffFile,
+  listHandoffs,
+  markPartial,
+  openHandoffs,
+  readHandoffHead,
+  setHandoffStatus,
+} from '../../../src/engine/handover/handoffFiles';
 import { handover } from '../../../src/engine/handover/handover';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../../helpers/repo';
 
@@ -30,16 +38,27 @@ describe('handoff files (src/engine/handover/handoffFiles.ts)', function () {
     assert.deepEqual(await listHandoffs(root), [], 'no folder yet: an empty list');
     const first = await written(ws, 'hacker', 'first');
     const second = await written(ws, 'quality_reviewer', 'second');
-    assert.deepEqual((await listHandoffs(root)).map((f) => f.path), [first.handoff_file, second.handoff_file]);
+    assert.deepEqual(
+      (await listHandoffs(root)).map((f) => f.path),
+      [first.handoff_file, second.handoff_file],
+    );
     assert.ok(isHandoffFile(root, first.handoff_file));
     assert.equal(isHandoffFile(root, first.briefing.path), false, 'a briefing is not a handoff file');
     assert.equal(isHandoffFile(path.join(ws, 'other'), first.handoff_file), false);
 
-    assert.deepEqual((await openHandoffs(root)).map((o) => o.file.path), [second.handoff_file, first.handoff_file], 'newest first');
+    assert.deepEqual(
+      (await openHandoffs(root)).map((o) => o.file.path),
+      [second.handoff_file, first.handoff_file],
+      'newest first',
+    );
     const set = await setHandoffStatus(second.handoff_file, 'complete', { at: new Date().toISOString(), session_id: 'test' });
     assert.ok(set.ok);
     assert.equal((await readHandoffHead(second.handoff_file))?.frontmatter.status, 'complete');
-    assert.deepEqual((await openHandoffs(root)).map((o) => o.file.path), [first.handoff_file], 'a complete handoff is not open');
+    assert.deepEqual(
+      (await openHandoffs(root)).map((o) => o.file.path),
+      [first.handoff_file],
+      'a complete handoff is not open',
+    );
     const partial = await markPartial(first.handoff_file);
     assert.match(partial, /\.partial\.md$/);
     assert.deepEqual(await openHandoffs(root), [], 'a partial handoff is not answered');

@@ -53,7 +53,10 @@ describe('engine: fullHistory when the session cannot be read again (issue 18)',
     assert.equal(elsewhere.status, 'error');
     if (elsewhere.status === 'error') {
       assert.equal(elsewhere.field, 'session_sources');
-      assert.match(elsewhere.message, /^ERROR: the transcripts of handoff \S+ \(7d2a4c1e-5b6f-4e8a-9c3d-1f2e3a4b5c6d\.jsonl\) cannot be found or read again: transcript 7d2a4c1e-5b6f-4e8a-9c3d-1f2e3a4b5c6d\.jsonl \(claude-code\) of the handoff was not found again — name the transcript with the session log setting/);
+      assert.match(
+        elsewhere.message,
+        /^ERROR: the transcripts of handoff \S+ \(7d2a4c1e-5b6f-4e8a-9c3d-1f2e3a4b5c6d\.jsonl\) cannot be found or read again: transcript 7d2a4c1e-5b6f-4e8a-9c3d-1f2e3a4b5c6d\.jsonl \(claude-code\) of the handoff was not found again — name the transcript with the session log setting/,
+      );
     }
     rmSync(file);
     const gone = await fullHistory({}, { workspaceRoot: ws, sessionLog: { mode: file } });

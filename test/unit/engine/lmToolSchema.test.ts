@@ -47,7 +47,19 @@ describe('package.json contributions for agents', () => {
     assert.deepEqual(schema.required, ['specialist_profile', 'topic']);
     assert.equal(schema.additionalProperties, false);
     assert.equal(parseToolInput({ specialist_profile: 'quality_reviewer', topic: 't', nope: 1 }).ok, false);
-    for (const field of ['specialist_profile', 'topic', 'summary', 'recent_turns', 'decisions', 'artifacts', 'return_condition', 'handover_reason', 'project_root', 'max_context_tokens', 'include_recent_turns']) {
+    for (const field of [
+      'specialist_profile',
+      'topic',
+      'summary',
+      'recent_turns',
+      'decisions',
+      'artifacts',
+      'return_condition',
+      'handover_reason',
+      'project_root',
+      'max_context_tokens',
+      'include_recent_turns',
+    ]) {
       assert.ok(field in schema.properties, `Agent Zero's argument ${field} is in the schema`);
     }
     // The budget presets, as the request and the CLI's --budget take them.
@@ -71,10 +83,16 @@ describe('package.json contributions for agents', () => {
     const p = (pkg.contributes.chatParticipants ?? []).find((c) => c.id === 'specialist-handoff.handoff');
     assert.ok(p, 'participant contributed');
     assert.equal(p.name, 'handoff');
-    assert.deepEqual(p.commands?.map((c) => c.name), ['handover', 'timeline', 'prompt']);
+    assert.deepEqual(
+      p.commands?.map((c) => c.name),
+      ['handover', 'timeline', 'prompt'],
+    );
   });
 
   it('declares the MCP server definition provider id the extension registers', () => {
-    assert.deepEqual(pkg.contributes.mcpServerDefinitionProviders?.map((p) => p.id), ['specialist-handoff.mcp-server']);
+    assert.deepEqual(
+      pkg.contributes.mcpServerDefinitionProviders?.map((p) => p.id),
+      ['specialist-handoff.mcp-server'],
+    );
   });
 });

@@ -22,18 +22,60 @@ function claudeTranscript(ws: string, turns: number): string {
   const lines: object[] = [];
   let i = 0;
   for (let n = 0; n < turns; n++) {
-    lines.push({ type: 'user', message: { role: 'user', content: `Request ${n}: make the login tests pass and keep the cookie name.` }, timestamp: at(i++), cwd: ws, sessionId: 's1', uuid: `u${n}` });
-    lines.push({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: `Answer ${n}: looking at src/login.ts, the cookie is set after the redirect.` }] }, timestamp: at(i++), cwd: ws, sessionId: 's1', uuid: `a${n}` });
+    lines.push({
+      type: 'user',
+      message: { role: 'user', content: `Request ${n}: make the login tests pass and keep the cookie name.` },
+      timestamp: at(i++),
+      cwd: ws,
+      sessionId: 's1',
+      uuid: `u${n}`,
+    });
+    lines.push({
+      type: 'assistant',
+      message: { role: 'assistant', content: [{ type: 'text', text: `Answer ${n}: looking at src/login.ts, the cookie is set after the redirect.` }] },
+      timestamp: at(i++),
+      cwd: ws,
+      sessionId: 's1',
+      uuid: `a${n}`,
+    });
   }
   const todos = [
     { content: 'Fix the cookie order', status: 'completed', activeForm: 'Fixing the cookie order' },
     { content: 'Run the whole suite', status: 'in_progress', activeForm: 'Running the whole suite' },
     { content: 'Open the pull request', status: 'pending', activeForm: 'Opening the pull request' },
   ];
-  lines.push({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id: 'todo1', name: 'TodoWrite', input: { todos } }] }, timestamp: at(i++), cwd: ws, sessionId: 's1', uuid: 'p1' });
-  lines.push({ type: 'user', message: { role: 'user', content: `Use the token ${secret} for the registry and then open the pull request.` }, timestamp: at(i++), cwd: ws, sessionId: 's1', uuid: 'last' });
-  lines.push({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: `npm test`, description: 'run tests' } }] }, timestamp: at(i++), cwd: ws, sessionId: 's1', uuid: 'b1' });
-  lines.push({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'Tests: 1 failed, 9 passed, 10 total', is_error: true }] }, toolUseResult: { stdout: 'Tests: 1 failed, 9 passed, 10 total', stderr: '', interrupted: false }, timestamp: at(i), cwd: ws, sessionId: 's1' });
+  lines.push({
+    type: 'assistant',
+    message: { role: 'assistant', content: [{ type: 'tool_use', id: 'todo1', name: 'TodoWrite', input: { todos } }] },
+    timestamp: at(i++),
+    cwd: ws,
+    sessionId: 's1',
+    uuid: 'p1',
+  });
+  lines.push({
+    type: 'user',
+    message: { role: 'user', content: `Use the token ${secret} for the registry and then open the pull request.` },
+    timestamp: at(i++),
+    cwd: ws,
+    sessionId: 's1',
+    uuid: 'last',
+  });
+  lines.push({
+    type: 'assistant',
+    message: { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: `npm test`, description: 'run tests' } }] },
+    timestamp: at(i++),
+    cwd: ws,
+    sessionId: 's1',
+    uuid: 'b1',
+  });
+  lines.push({
+    type: 'user',
+    message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'Tests: 1 failed, 9 passed, 10 total', is_error: true }] },
+    toolUseResult: { stdout: 'Tests: 1 failed, 9 passed, 10 total', stderr: '', interrupted: false },
+    timestamp: at(i),
+    cwd: ws,
+    sessionId: 's1',
+  });
   return lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
 }
 
@@ -101,7 +143,10 @@ describe('Draft with the language model (src/engine/draft/modelDraft.ts)', funct
       assert.equal(r.status, 'error', answer);
       assert.ok(r.status === 'error' && !('fields' in r));
       assert.match(r.status === 'error' ? r.message : '', problem);
-      assert.match(r.status === 'error' ? r.message : '', /^ERROR: Draft with the language model: Fake Draft Model gave an answer that cannot be used: .* — no field was changed/);
+      assert.match(
+        r.status === 'error' ? r.message : '',
+        /^ERROR: Draft with the language model: Fake Draft Model gave an answer that cannot be used: .* — no field was changed/,
+      );
       assert.equal(r.status === 'error' ? r.field : '', 'model');
     }
     assert.equal(parseModelAnswer('x'.repeat(20_001)).ok, false);
@@ -132,7 +177,10 @@ describe('Draft with the language model (src/engine/draft/modelDraft.ts)', funct
     assert.match(failing.status === 'error' ? failing.message : '', /Fake Draft Model did not answer \(Rate limit exceeded\) — try again/);
     const small = fakeChatModel({ maxInputTokens: 50 });
     const over = await draftWithModel(evidence, small, new AbortController().signal);
-    assert.match(over.status === 'error' ? over.message : '', /the request is \d+ tokens, over the 50 that Fake Draft Model accepts — pick a model with a larger context window/);
+    assert.match(
+      over.status === 'error' ? over.message : '',
+      /the request is \d+ tokens, over the 50 that Fake Draft Model accepts — pick a model with a larger context window/,
+    );
     assert.equal(small.requests.length, 0);
   });
 
@@ -155,7 +203,10 @@ describe('Draft with the language model (src/engine/draft/modelDraft.ts)', funct
     // Kept turns are the newest, shown oldest first: the last kept one is the newest turn.
     const kept = [...model.requests[0].matchAll(/^- (?:user|assistant): (.*)$/gm)].map((m) => m[1]);
     const all = evidence.session!.recent_turns;
-    assert.deepEqual(kept, all.slice(all.length - kept.length).map((t) => t.text.replace(secret, '[REDACTED:github-token]')));
+    assert.deepEqual(
+      kept,
+      all.slice(all.length - kept.length).map((t) => t.text.replace(secret, '[REDACTED:github-token]')),
+    );
   });
 
   it('an answer whose summary is only invisible characters, or a port that answers with no text, is an error and changes no field', async () => {
@@ -163,7 +214,10 @@ describe('Draft with the language model (src/engine/draft/modelDraft.ts)', funct
     const invisible = JSON.stringify({ summary: '\u200b\u202e\u2066', decisions: ['d'], failed_approaches: [], next_steps: ['n'] });
     const blank = await draftWithModel(evidence, fakeChatModel({ answer: invisible }), new AbortController().signal);
     assert.equal(blank.status, 'error');
-    assert.match(blank.status === 'error' ? blank.message : '', /Fake Draft Model gave an answer that cannot be used: its summary is empty once invisible characters are removed — no field was changed/);
+    assert.match(
+      blank.status === 'error' ? blank.message : '',
+      /Fake Draft Model gave an answer that cannot be used: its summary is empty once invisible characters are removed — no field was changed/,
+    );
     const base = fakeChatModel();
     for (const answer of [undefined, null, 42]) {
       const port = { ...base, send: () => Promise.resolve(answer as unknown as string) };

@@ -54,7 +54,11 @@ describe('engine: the tokenizer on a worker thread', function () {
       const local = loadEncoding(name);
       const worker = startWorkerEncoding(name, () => assert.fail('the worker loads its encoding'));
       for (const text of texts(300)) {
-        assert.equal(worker.countTokens(text, { disallowedSpecial: new Set() }), local.countTokens(text, { disallowedSpecial: new Set() }), JSON.stringify(text));
+        assert.equal(
+          worker.countTokens(text, { disallowedSpecial: new Set() }),
+          local.countTokens(text, { disallowedSpecial: new Set() }),
+          JSON.stringify(text),
+        );
         assert.deepEqual(countTokens(worker, text), countTokens(local, text), JSON.stringify(text));
         for (const limit of [0, 5, 50]) {
           assert.equal(tokensWithin(worker, text, limit), tokensWithin(local, text, limit), `${limit}: ${JSON.stringify(text)}`);
@@ -62,8 +66,14 @@ describe('engine: the tokenizer on a worker thread', function () {
       }
       // In batches (one round trip each): the same counts as the process's encoding one by one.
       const all = texts(300);
-      assert.deepEqual(countTokensMany(worker, all), all.map((text) => countTokens(local, text)));
-      assert.deepEqual(worker.countTokensBatch?.(all.slice(0, 40), { disallowedSpecial: new Set() }), all.slice(0, 40).map((text) => local.countTokens(text, { disallowedSpecial: new Set() })));
+      assert.deepEqual(
+        countTokensMany(worker, all),
+        all.map((text) => countTokens(local, text)),
+      );
+      assert.deepEqual(
+        worker.countTokensBatch?.(all.slice(0, 40), { disallowedSpecial: new Set() }),
+        all.slice(0, 40).map((text) => local.countTokens(text, { disallowedSpecial: new Set() })),
+      );
     });
   }
 
@@ -126,7 +136,11 @@ describe('engine: the tokenizer on a worker thread', function () {
       "process.stdout.write('COUNT ' + worker.countTokens('a cart total in cents') + '\\n');",
       'setTimeout(() => undefined, 500);',
     ].join('\n');
-    const run = spawnSync(process.execPath, ['--require', 'tsx/cjs', '-e', script], { encoding: 'utf8', cwd: path.resolve(__dirname, '../../..'), timeout: 30_000 });
+    const run = spawnSync(process.execPath, ['--require', 'tsx/cjs', '-e', script], {
+      encoding: 'utf8',
+      cwd: path.resolve(__dirname, '../../..'),
+      timeout: 30_000,
+    });
     assert.equal(run.signal, null, 'the process exited by itself');
     assert.equal(run.status, 0, run.stderr);
     assert.match(run.stdout, new RegExp(`^COUNT ${loadEncoding('o200k_base').countTokens('a cart total in cents')}$`, 'm'));

@@ -14,7 +14,6 @@ import { latestVerification } from '../../../src/store/handoffs/verifications';
 import { writeClaudeTranscript } from '../../helpers/claudeTranscript';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../../helpers/repo';
 
-
 describe('the shell runner (verify --run)', function () {
   this.timeout(30_000);
   after(cleanupTempDirs);
@@ -37,7 +36,10 @@ describe('the shell runner (verify --run)', function () {
   it('a cancel stops the whole process group, and answers timed_out with no exit code', async () => {
     const dir = tempDir();
     const abort = new AbortController();
-    const running = createShellCommandRunner({ killGraceMs: 300 }).run({ command: 'sleep 30 & echo $! > child.pid; wait', cwd: dir, kind: 'test' }, { timeoutMs: 60_000, signal: abort.signal });
+    const running = createShellCommandRunner({ killGraceMs: 300 }).run(
+      { command: 'sleep 30 & echo $! > child.pid; wait', cwd: dir, kind: 'test' },
+      { timeoutMs: 60_000, signal: abort.signal },
+    );
     for (let i = 0; i < 100 && !existsSync(path.join(dir, 'child.pid')); i++) await new Promise((r) => setTimeout(r, 50));
     const pid = Number(readFileSync(path.join(dir, 'child.pid'), 'utf8'));
     assert.ok(alive(pid), 'the background sleep runs');
@@ -62,7 +64,11 @@ describe('planVerification / verifyHandoff (engine)', function () {
 
   async function repoWithHandoff(): Promise<{ repo: string; id: string }> {
     const repo = initRepo();
-    write(repo, 'package.json', `${JSON.stringify({ name: 'x', private: true, scripts: { test: 'node -e "process.exit(0)"', build: 'node -e "process.exit(0)"' } })}\n`);
+    write(
+      repo,
+      'package.json',
+      `${JSON.stringify({ name: 'x', private: true, scripts: { test: 'node -e "process.exit(0)"', build: 'node -e "process.exit(0)"' } })}\n`,
+    );
     write(repo, 'web/index.html', '<p>cart</p>\n');
     commitAll(repo, 'first');
     const transcript = writeClaudeTranscript(tempDir(), repo, 'Make the build pass.', [
@@ -70,7 +76,10 @@ describe('planVerification / verifyHandoff (engine)', function () {
       { command: 'npm test', cwd: repo, exitCode: 0, output: '3 passing' },
       { command: 'npm run build', cwd: path.join(repo, 'web'), exitCode: 2, output: 'error TS2322' },
     ]);
-    const r = await handover({ specialist: 'quality_reviewer', topic: 'cart', summary: 'Tests pass; the build still fails.' }, { workspaceRoot: repo, sessionLog: { mode: transcript } });
+    const r = await handover(
+      { specialist: 'quality_reviewer', topic: 'cart', summary: 'Tests pass; the build still fails.' },
+      { workspaceRoot: repo, sessionLog: { mode: transcript } },
+    );
     assert.equal(r.status, 'ok', r.status === 'error' ? r.message : '');
     return { repo, id: r.status === 'ok' ? r.package.id : '' };
   }
@@ -89,28 +98,41 @@ describe('planVerification / verifyHandoff (engine)', function () {
         ['build', 'npm run build', 'web', path.join(repo, 'web'), 'failed', 2, undefined],
       ],
     );
-    assert.equal(plan.rechecks[1].recorded.at, '2026-12-01T10:03:00.000Z', 'a command\'s time is in its line');
+    assert.equal(plan.rechecks[1].recorded.at, '2026-12-01T10:03:00.000Z', "a command's time is in its line");
     assert.equal((await planVerification({ handoff: `${id}.md` }, { workspaceRoot: repo })).status, 'ok', 'by file name');
   });
 
   it('progress before each command; the build that failed at handoff and succeeds now is contradicted', async () => {
     const { repo } = await repoWithHandoff();
     const seen: string[] = [];
-    const r = await verifyHandoff({ run: true, timeoutMs: 30_000 }, { workspaceRoot: repo, onProgress: (done, total, command) => seen.push(`${done}/${total} ${command}`) });
+    const r = await verifyHandoff(
+      { run: true, timeoutMs: 30_000 },
+      { workspaceRoot: repo, onProgress: (done, total, command) => seen.push(`${done}/${total} ${command}`) },
+    );
     assert.equal(r.status, 'ok');
     if (r.status !== 'ok') return;
     assert.deepEqual(seen, ['0/2 npm test', '1/2 npm run build']);
-    assert.deepEqual(r.verification.rechecks.map((x) => x.verdict), ['verified', 'contradicted']);
+    assert.deepEqual(
+      r.verification.rechecks.map((x) => x.verdict),
+      ['verified', 'contradicted'],
+    );
     assert.equal(r.verification.stale, false, 'nothing changed since the handoff');
     assert.match(r.line, /: 1 verified, 1 contradicted: `npm run build` failed at handoff, succeeds now$/);
   });
 
   it('a cancel while the first command runs stops it (unverifiable), runs no other (not run) and still records; cancelled before any ran records nothing', async () => {
     const { repo, id } = await repoWithHandoff();
-    write(repo, 'package.json', `${JSON.stringify({ name: 'x', private: true, scripts: { test: 'node -e "setTimeout(() => {}, 30000)"', build: 'node -e "process.exit(0)"' } })}\n`);
+    write(
+      repo,
+      'package.json',
+      `${JSON.stringify({ name: 'x', private: true, scripts: { test: 'node -e "setTimeout(() => {}, 30000)"', build: 'node -e "process.exit(0)"' } })}\n`,
+    );
     const abort = new AbortController();
     const started = Date.now();
-    const r = await verifyHandoff({ run: true }, { workspaceRoot: repo, signal: abort.signal, onProgress: (done) => (done === 0 ? setTimeout(() => abort.abort(), 500) : undefined) });
+    const r = await verifyHandoff(
+      { run: true },
+      { workspaceRoot: repo, signal: abort.signal, onProgress: (done) => (done === 0 ? setTimeout(() => abort.abort(), 500) : undefined) },
+    );
     assert.ok(Date.now() - started < 25_000, 'the 30 s test was stopped');
     assert.equal(r.status, 'ok');
     if (r.status !== 'ok') return;
@@ -135,7 +157,10 @@ describe('planVerification / verifyHandoff (engine)', function () {
     const { repo } = await repoWithHandoff();
     const unknown = await planVerification({ handoff: 'no-such-id' }, { workspaceRoot: repo });
     assert.equal(unknown.status, 'error');
-    assert.match(unknown.status === 'error' ? unknown.message : '', /^ERROR: handoff "no-such-id" not found in .* — pass a handoff id, its file name, or "latest"$/);
+    assert.match(
+      unknown.status === 'error' ? unknown.message : '',
+      /^ERROR: handoff "no-such-id" not found in .* — pass a handoff id, its file name, or "latest"$/,
+    );
     for (const timeoutMs of [0, -5, 1.5, Number.NaN, 86_400_001]) {
       const bad = await verifyHandoff({ run: true, timeoutMs }, { workspaceRoot: repo });
       assert.equal(bad.status === 'error' && bad.field, 'timeoutMs', String(timeoutMs));

@@ -27,13 +27,27 @@ describe('lint refuses import cycles (planted files)', function () {
     const planted = [...ring, ...line, ...typed];
     try {
       // a → b → c → a: a ring across two folders.
-      ring.forEach((f, i) => writeFileSync(f, `import { v${(i + 1) % 3} } from '${spec(f, ring[(i + 1) % 3])}';\nexport const v${i} = (): unknown => v${(i + 1) % 3};\n`, { flag: 'wx' }));
+      ring.forEach((f, i) =>
+        writeFileSync(f, `import { v${(i + 1) % 3} } from '${spec(f, ring[(i + 1) % 3])}';\nexport const v${i} = (): unknown => v${(i + 1) % 3};\n`, {
+          flag: 'wx',
+        }),
+      );
       // d → e → f: the same imports without the edge back.
       line.forEach((f, i) =>
-        writeFileSync(f, i < 2 ? `import { w${i + 1} } from '${spec(f, line[i + 1])}';\nexport const w${i} = (): unknown => w${i + 1};\n` : `export const w${i} = (): unknown => ${i};\n`, { flag: 'wx' }),
+        writeFileSync(
+          f,
+          i < 2
+            ? `import { w${i + 1} } from '${spec(f, line[i + 1])}';\nexport const w${i} = (): unknown => w${i + 1};\n`
+            : `export const w${i} = (): unknown => ${i};\n`,
+          { flag: 'wx' },
+        ),
       );
       // g → h by value, h → g by type only.
-      writeFileSync(typed[0], `import { h } from '${spec(typed[0], typed[1])}';\nexport interface G { readonly n: number }\nexport const g = (): unknown => h;\n`, { flag: 'wx' });
+      writeFileSync(
+        typed[0],
+        `import { h } from '${spec(typed[0], typed[1])}';\nexport interface G { readonly n: number }\nexport const g = (): unknown => h;\n`,
+        { flag: 'wx' },
+      );
       writeFileSync(typed[1], `import type { G } from '${spec(typed[1], typed[0])}';\nexport const h = (x: G): number => x.n;\n`, { flag: 'wx' });
       results = await new ESLint({ cwd: REPO_ROOT }).lintFiles(planted);
     } finally {

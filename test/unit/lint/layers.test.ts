@@ -28,10 +28,22 @@ const PLANTS: Record<string, Plant> = {
   coreRequiresEngine: { folder: 'src/core', text: "export const engine: unknown = import('../engine/handover/handover');\n", rule: 'core is pure' },
   coreImportsWebview: { folder: 'src/core/panel', text: "import '../../../webview/main';\n", rule: 'webview is browser code' },
   coreReadsDisk: { folder: 'src/core', text: "import 'node:fs';\n", rule: 'core is pure' },
-  vscodeImportsStore: { folder: 'src/vscode', text: "import type { HandoffStore } from '../store/handoffs/handoffStore';\nexport type Store = HandoffStore;\n", rule: 'entry points go through the engine' },
-  vscodePanelImportsEvidence: { folder: 'src/vscode/panel', text: "import '../../evidence/session/collectSessionLog';\n", rule: 'entry points go through the engine' },
+  vscodeImportsStore: {
+    folder: 'src/vscode',
+    text: "import type { HandoffStore } from '../store/handoffs/handoffStore';\nexport type Store = HandoffStore;\n",
+    rule: 'entry points go through the engine',
+  },
+  vscodePanelImportsEvidence: {
+    folder: 'src/vscode/panel',
+    text: "import '../../evidence/session/collectSessionLog';\n",
+    rule: 'entry points go through the engine',
+  },
   cliImportsStore: { folder: 'src/cli', text: "import '../store/pathGuard';\n", rule: 'entry points go through the engine' },
-  cliRequiresEvidence: { folder: 'src/cli', text: "export const git: unknown = require('../evidence/git/collectGit');\n", rule: 'entry points go through the engine' },
+  cliRequiresEvidence: {
+    folder: 'src/cli',
+    text: "export const git: unknown = require('../evidence/git/collectGit');\n",
+    rule: 'entry points go through the engine',
+  },
   mcpTypeFromStore: { folder: 'src/mcp', text: "export type Guard = typeof import('../store/pathGuard');\n", rule: 'entry points go through the engine' },
   evidenceImportsStore: { folder: 'src/evidence/git', text: "import '../../store/pathGuard';\n", rule: 'evidence and store import core only' },
   storeImportsEvidence: { folder: 'src/store', text: "import './../evidence/git/collectGit';\n", rule: 'evidence and store import core only' },
@@ -45,7 +57,10 @@ const PLANTS: Record<string, Plant> = {
   cleanEvidence: { folder: 'src/evidence/session', text: "import '../../core/session/events';\nimport '../git/gitParse';\n" },
   cleanVscode: { folder: 'src/vscode/panel', text: "import 'vscode';\nimport '../../engine/handover/handover';\nimport '../../core/panel/protocol';\n" },
   cleanCli: { folder: 'src/cli', text: "import '../engine/handover/handover';\nimport '../mcp/server';\n" },
-  cleanWebview: { folder: 'webview', text: "import '../src/core/panel/protocol';\nimport '../src/core/panel/draft';\nimport '../src/core/handoff/limits';\nimport '../src/core/handoff/ids';\nimport './dom';\n" },
+  cleanWebview: {
+    folder: 'webview',
+    text: "import '../src/core/panel/protocol';\nimport '../src/core/panel/draft';\nimport '../src/core/handoff/limits';\nimport '../src/core/handoff/ids';\nimport './dom';\n",
+  },
 };
 
 describe('lint enforces the layer map (planted files)', function () {
@@ -82,7 +97,10 @@ describe('lint enforces the layer map (planted files)', function () {
     } else {
       it(`passes ${where} …`, () => {
         const messages = results.get(name)?.messages ?? [];
-        assert.deepEqual(messages.map((m) => `${m.ruleId}: ${m.message}`), []);
+        assert.deepEqual(
+          messages.map((m) => `${m.ruleId}: ${m.message}`),
+          [],
+        );
       });
     }
   }

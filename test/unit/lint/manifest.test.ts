@@ -32,11 +32,40 @@ interface Manifest {
 }
 
 const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as Manifest;
-const SMALL_WORDS = new Set(['a', 'an', 'the', 'and', 'but', 'or', 'nor', 'for', 'so', 'yet', 'as', 'at', 'by', 'in', 'of', 'off', 'on', 'per', 'to', 'up', 'via', 'from', 'into', 'onto', 'with']);
+const SMALL_WORDS = new Set([
+  'a',
+  'an',
+  'the',
+  'and',
+  'but',
+  'or',
+  'nor',
+  'for',
+  'so',
+  'yet',
+  'as',
+  'at',
+  'by',
+  'in',
+  'of',
+  'off',
+  'on',
+  'per',
+  'to',
+  'up',
+  'via',
+  'from',
+  'into',
+  'onto',
+  'with',
+]);
 
 /** The words of `text` that break title case (lower-case words that are not small words, or a small word first). */
 function notTitleCase(text: string): string[] {
-  const words = text.replace(/…/g, '').split(/\s+/).filter((w) => /^[A-Za-z]/.test(w));
+  const words = text
+    .replace(/…/g, '')
+    .split(/\s+/)
+    .filter((w) => /^[A-Za-z]/.test(w));
   return words.filter((w, i) => /^[a-z]/.test(w) && (i === 0 || !SMALL_WORDS.has(w.toLowerCase())));
 }
 
@@ -68,31 +97,46 @@ describe('manifest: wording, primary actions, icons and the chat avatar', () => 
     assert.deepEqual(bad, []);
   });
 
-  it('view names and the view container\'s title read the same when VS Code 1.139 capitalizes every word of the header', () => {
+  it("view names and the view container's title read the same when VS Code 1.139 capitalizes every word of the header", () => {
     // 1.139's workbench styles view headers with `text-transform: capitalize`: "Hand Over to Specialist" showed as "Hand Over To Specialist".
     const capitalize = (t: string) => t.replace(/(^|\s)([a-z])/g, (_, s: string, c: string) => s + c.toUpperCase());
     const shown = [
-      ...Object.values(manifest.contributes.views).flat().map((v) => v.name),
+      ...Object.values(manifest.contributes.views)
+        .flat()
+        .map((v) => v.name),
       ...(manifest.contributes as unknown as { viewsContainers: { activitybar: Array<{ title: string }> } }).viewsContainers.activitybar.map((c) => c.title),
     ];
-    assert.deepEqual(shown.filter((n) => capitalize(n) !== n), [], 'a lower-case word in a view header');
+    assert.deepEqual(
+      shown.filter((n) => capitalize(n) !== n),
+      [],
+      'a lower-case word in a view header',
+    );
   });
 
   it('the product\'s action is spelled "Hand Over" wherever the manifest names it', () => {
     const names = [
       ...manifest.contributes.commands.map((c) => c.title),
-      ...Object.values(manifest.contributes.views).flat().map((v) => v.name),
+      ...Object.values(manifest.contributes.views)
+        .flat()
+        .map((v) => v.name),
       ...manifest.contributes.languageModelTools.map((t) => t.displayName),
       // Link and button labels of the empty states (their prose may use the verb: "to hand over its work").
       ...manifest.contributes.viewsWelcome.flatMap((w) => [...w.contents.matchAll(/\[([^\]]+)\]\(command:/g)].map((m) => m[1])),
     ];
-    assert.deepEqual(names.filter((n) => /hand over|handover/i.test(n) && !/Hand Over/.test(n)), [], 'no "Hand over" / "handover" spelling');
+    assert.deepEqual(
+      names.filter((n) => /hand over|handover/i.test(n) && !/Hand Over/.test(n)),
+      [],
+      'no "Hand over" / "handover" spelling',
+    );
     assert.ok(names.includes('Hand Over'), 'the panel view is "Hand Over"');
     // Issue 18 adds the second tool, request_full_history.
-    assert.deepEqual(manifest.contributes.languageModelTools.map((t) => t.displayName), ['Hand Over to Specialist', 'Request Full History']);
+    assert.deepEqual(
+      manifest.contributes.languageModelTools.map((t) => t.displayName),
+      ['Hand Over to Specialist', 'Request Full History'],
+    );
   });
 
-  it('the timeline\'s empty state offers no second primary button: it links to the panel inline', () => {
+  it("the timeline's empty state offers no second primary button: it links to the panel inline", () => {
     for (const w of manifest.contributes.viewsWelcome.filter((x) => x.view === 'handoff.timeline')) {
       // A line that is nothing but a command link is drawn as a button (VS Code's viewsWelcome).
       const buttons = w.contents.split('\n').filter((l) => /^\s*\[[^\]]+\]\(command:[^)]+\)\s*$/.test(l));
@@ -104,17 +148,20 @@ describe('manifest: wording, primary actions, icons and the chat avatar', () => 
     assert.match(empty.contents, /\[Hand Over\]\(command:handoff\.handOver\.focus\)/, 'it links to the panel, the one flow of the view container');
   });
 
-  it('the timeline title\'s actions and Export Specialists have distinct icons', () => {
+  it("the timeline title's actions and Export Specialists have distinct icons", () => {
     const icon = new Map(manifest.contributes.commands.map((c) => [c.command, c.icon]));
     const title = manifest.contributes.menus['view/title'].filter((m) => /view == handoff\.timeline/.test(m.when ?? ''));
     const shown = [...new Set([...title.map((m) => m.command), Commands.exportAgents])];
     const icons = shown.map((c) => icon.get(c));
-    assert.ok(icons.every((i) => i && /^\$\([a-z-]+\)$/.test(i)), `each has a codicon: ${JSON.stringify(icons)}`);
+    assert.ok(
+      icons.every((i) => i && /^\$\([a-z-]+\)$/.test(i)),
+      `each has a codicon: ${JSON.stringify(icons)}`,
+    );
     assert.equal(new Set(icons).size, icons.length, `icons of ${shown.join(', ')}: ${icons.join(', ')}`);
     assert.notEqual(icon.get(Commands.endSession), icon.get(Commands.exportAgents), 'End Session and Export Specialists look different');
   });
 
-  it('the chat avatar has a light and a dark file, each visible on its themes\' backgrounds (high contrast included)', () => {
+  it("the chat avatar has a light and a dark file, each visible on its themes' backgrounds (high contrast included)", () => {
     // Editor backgrounds of VS Code's default themes: Light Modern, High Contrast Light; Dark Modern, High Contrast (dark).
     const backgrounds = { light: ['#ffffff', '#ffffff'], dark: ['#1f1f1f', '#000000'] } as const;
     for (const kind of ['light', 'dark'] as const) {
@@ -122,7 +169,8 @@ describe('manifest: wording, primary actions, icons and the chat avatar', () => 
       assert.doesNotMatch(svg, /currentColor/, `${CHAT_AVATAR[kind]}: an avatar is an image, currentColor draws black`);
       const colours = [...svg.matchAll(/(?:stroke|fill)="(#[0-9a-fA-F]{6})"/g)].map((m) => m[1]);
       assert.ok(colours.length > 0, `${CHAT_AVATAR[kind]} strokes or fills with a fixed colour`);
-      for (const c of colours) for (const bg of backgrounds[kind]) assert.ok(contrast(c, bg) >= 7, `${CHAT_AVATAR[kind]}: ${c} on ${bg} is ${contrast(c, bg).toFixed(1)}:1`);
+      for (const c of colours)
+        for (const bg of backgrounds[kind]) assert.ok(contrast(c, bg) >= 7, `${CHAT_AVATAR[kind]}: ${c} on ${bg} is ${contrast(c, bg).toFixed(1)}:1`);
     }
     const source = readFileSync(path.join(REPO_ROOT, 'src', 'vscode', 'agents', 'chatParticipant.ts'), 'utf8');
     assert.match(source, /iconPath = \{ light: [^}]*CHAT_AVATAR\.light[^}]*dark: [^}]*CHAT_AVATAR\.dark/, 'the participant uses both files');

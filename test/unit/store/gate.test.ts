@@ -117,7 +117,10 @@ describe('store: the gate — no writer bypasses it', function () {
       // @ts-expect-error the section must be gated, asynchronously
       briefingSection: () => `\n## ${RAW}\n`,
     });
-    assert.deepEqual(result.warnings.filter((w) => !/\.gitignore/.test(w)), []);
+    assert.deepEqual(
+      result.warnings.filter((w) => !/\.gitignore/.test(w)),
+      [],
+    );
     assertGated(path.join(ws, '.itervox', 'handoff', path.basename(handoffFile)));
     assertGated(path.join(ws, '.a0proj', 'handover', 'hacker-t-2026-12-01.md'));
   });
@@ -125,7 +128,10 @@ describe('store: the gate — no writer bypasses it', function () {
   it('the session-log state keeps offsets and hashes, and only sanitized turns', async () => {
     const dir = tempDir();
     const file = path.join(dir, 'state', 'session-log-state.json');
-    const problem = await saveSessionLogState(file, { version: 1, files: { '/t/s.jsonl': { offset: 10, size: 10, head: 'a'.repeat(40), head_bytes: 10, turns: [{ role: 'user', text: `use ${TOKEN}\u200b now` }] } } });
+    const problem = await saveSessionLogState(file, {
+      version: 1,
+      files: { '/t/s.jsonl': { offset: 10, size: 10, head: 'a'.repeat(40), head_bytes: 10, turns: [{ role: 'user', text: `use ${TOKEN}\u200b now` }] } },
+    });
     assert.equal(problem, undefined);
     const text = readFileSync(file, 'utf8');
     assert.ok(!text.includes(TOKEN) && !text.includes('\u200b'), text);

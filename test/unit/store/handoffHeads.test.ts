@@ -18,7 +18,18 @@ import { markPartial, setHandoffStatus } from '../../../src/engine/handover/hand
 import { recordResult } from '../../../src/engine/receive/recordResult';
 import { readTimeline } from '../../../src/engine/timeline/timeline';
 import { openProject } from '../../../src/engine/project/project';
-import { HEAD_FIRST_READ_BYTES, SLOW_HEAD_READS, forEachHeadText, headReadBuffers, listStatusFolders, readHandoffHeadFields, readHandoffHeads, readHeadText, readHeadTextSync, readHeadsListed } from '../../../src/store/handoffs/handoffHeads';
+import {
+  HEAD_FIRST_READ_BYTES,
+  SLOW_HEAD_READS,
+  forEachHeadText,
+  headReadBuffers,
+  listStatusFolders,
+  readHandoffHeadFields,
+  readHandoffHeads,
+  readHeadText,
+  readHeadTextSync,
+  readHeadsListed,
+} from '../../../src/store/handoffs/handoffHeads';
 import { FRONTMATTER_READ_BYTES, listHandoffFiles, readHandoffHead } from '../../../src/store/handoffs/handoffIndex';
 import { listTimelineFiles, readChainInfo, readChainInfos } from '../../../src/store/handoffs/timelineFiles';
 import { readStatusEvents, readStatusEventsSync } from '../../../src/store/handoffs/statusEvents';
@@ -49,10 +60,27 @@ describe('handoff heads in bulk (src/store/handoffs/handoffHeads.ts)', function 
     const titles = ['Auth: refresh "tokens" #2', "it's yes/no: null ~ 1e3", '日本語のトピック', '  leading spaces', 'yes', 'null', '1e3'];
     const made: HandoverOk[] = [];
     for (const [k, topic_title] of titles.entries()) {
-      made.push(await written(ws, { specialist: k % 2 ? 'implementation_engineer' : 'quality_reviewer', topic: topic_title, summary: `S ${k}: a "quoted" summary`, parent: k > 0 ? 'latest' : undefined, handover_reason: k === 3 ? 'two\nlines: # not a comment' : '', from: k === 4 ? 'no' : 'developer', hop_guard_confirmed: true }, k));
+      made.push(
+        await written(
+          ws,
+          {
+            specialist: k % 2 ? 'implementation_engineer' : 'quality_reviewer',
+            topic: topic_title,
+            summary: `S ${k}: a "quoted" summary`,
+            parent: k > 0 ? 'latest' : undefined,
+            handover_reason: k === 3 ? 'two\nlines: # not a comment' : '',
+            from: k === 4 ? 'no' : 'developer',
+            hop_guard_confirmed: true,
+          },
+          k,
+        ),
+      );
     }
     // A hand-back of the last handoff (a result, status events on the handoff), a person's status change, a partial mark.
-    const back = await recordResult({ specialist: made[6].package.specialist, summary: 'Done: all of it.', criteria_met: 'all' }, { workspaceRoot: ws, now: () => at(20), sessionId: 'session-back', sessionLog: { mode: 'none' } });
+    const back = await recordResult(
+      { specialist: made[6].package.specialist, summary: 'Done: all of it.', criteria_met: 'all' },
+      { workspaceRoot: ws, now: () => at(20), sessionId: 'session-back', sessionLog: { mode: 'none' } },
+    );
     assert.equal(back.status, 'ok', JSON.stringify(back).slice(0, 300));
     assert.ok((await setHandoffStatus(made[1].handoff_file, 'blocked', { at: at(21).toISOString(), session_id: 'person' })).ok);
     await markPartial(made[2].handoff_file);
@@ -82,7 +110,13 @@ describe('handoff heads in bulk (src/store/handoffs/handoffHeads.ts)', function 
     assert.ok(paths.filter((p) => p === 'fast').length >= titles.length - 1, `the engine's files take the fast path: ${paths.join(' ')}`);
     const byId = new Map(heads.map((h) => [h!.id, h!]));
     assert.equal(byId.get(made[0].package.id)?.status, 'complete', 'the frontmatter change, then the event');
-    assert.deepEqual(byId.get(made[0].package.id)?.status_history.slice(-2).map((c) => c.to), ['accepted', 'complete']);
+    assert.deepEqual(
+      byId
+        .get(made[0].package.id)
+        ?.status_history.slice(-2)
+        .map((c) => c.to),
+      ['accepted', 'complete'],
+    );
     assert.equal(byId.get(made[1].package.id)?.status, 'blocked');
     assert.equal(byId.get(made[6].package.id)?.status, 'complete', 'the result set it');
     assert.equal(heads.filter((h) => h?.kind === 'result').length, files.length - titles.length);
@@ -93,7 +127,16 @@ describe('handoff heads in bulk (src/store/handoffs/handoffHeads.ts)', function 
     for (const [k, f] of timeline.entries()) {
       const full = f.source === 'handoff' ? await fullHead(f.path) : undefined;
       const last = full?.status_history.at(-1)?.at;
-      const want = full && { id: full.id, root_id: full.root_id, parent_id: full.parent_id, status: full.status, topic: full.topic_title || full.topic, hop: full.hop, kind: full.kind, ...(last ? { status_at: last } : {}) };
+      const want = full && {
+        id: full.id,
+        root_id: full.root_id,
+        parent_id: full.parent_id,
+        status: full.status,
+        topic: full.topic_title || full.topic,
+        hop: full.hop,
+        kind: full.kind,
+        ...(last ? { status_at: last } : {}),
+      };
       assert.deepStrictEqual(bulk[k], want, f.name);
       assert.deepStrictEqual(await readChainInfo(f), want, `${f.name} alone`);
     }
@@ -163,7 +206,11 @@ describe('handoff heads in bulk (src/store/handoffs/handoffHeads.ts)', function 
     for (const slowReadMs of [undefined, -1]) {
       const got: Array<[number, string | undefined]> = [];
       await forEachHeadText(many, (k, t) => got.push([k, t]), slowReadMs);
-      assert.deepStrictEqual(got.sort((a, b) => a[0] - b[0]), want.map((t, k) => [k, t]), `slowReadMs ${slowReadMs}`);
+      assert.deepStrictEqual(
+        got.sort((a, b) => a[0] - b[0]),
+        want.map((t, k) => [k, t]),
+        `slowReadMs ${slowReadMs}`,
+      );
     }
     assert.ok(many.length > SLOW_HEAD_READS * 2, 'the pool path reads some of them');
     // The bulk heads read as one file at a time does, with and without a listing.

@@ -13,13 +13,20 @@ describe('store: file names', () => {
   it('names handoffs with ISO time (":" → "-") and the specialist; lexicographic = chronological', () => {
     const d = new Date('2026-05-26T14:30:45.123Z');
     assert.equal(handoffFileName(d, 'quality_reviewer'), '2026-05-26T14-30-45.123Z_quality_reviewer.md');
-    const names = [new Date('2026-05-26T14:30:45.999Z'), new Date('2026-05-26T14:30:46.000Z'), new Date('2027-01-01T00:00:00.000Z')].map((x) => handoffFileName(x, 'a'));
+    const names = [new Date('2026-05-26T14:30:45.999Z'), new Date('2026-05-26T14:30:46.000Z'), new Date('2027-01-01T00:00:00.000Z')].map((x) =>
+      handoffFileName(x, 'a'),
+    );
     assert.deepEqual([...names].sort(), names);
     assert.ok(!names.some((n) => n.includes(':')));
   });
 
   it('reads names with and without milliseconds, and partial names', () => {
-    assert.deepEqual(parseHandoffFileName('2026-05-26T14-30-45Z_researcher.md'), { id: '2026-05-26T14-30-45Z_researcher', time: Date.parse('2026-05-26T14:30:45Z'), specialist: 'researcher', partial: false });
+    assert.deepEqual(parseHandoffFileName('2026-05-26T14-30-45Z_researcher.md'), {
+      id: '2026-05-26T14-30-45Z_researcher',
+      time: Date.parse('2026-05-26T14:30:45Z'),
+      specialist: 'researcher',
+      partial: false,
+    });
     assert.equal(parseHandoffFileName('2026-05-26T15-12-00Z_implementer.partial.md')?.partial, true);
     assert.equal(parseHandoffFileName('2026-05-26T14-30-45.123Z_quality_reviewer.md')?.time, Date.parse('2026-05-26T14:30:45.123Z'));
     for (const bad of ['notes.md', '.2026-05-26T14-30-45.123Z_x.md.1.tmp', '2026-13-99T99-99-99Z_x.md', '2026-05-26T14-30-45Z_../x.md']) {
@@ -62,7 +69,15 @@ describe('store: path guard', () => {
     const r = await checkRealPathInside(ws, path.join(ws, '.handoff', 'handoffs', 'x.md'));
     assert.equal(r.ok, false);
     assert.match(!r.ok ? r.message : '', /outside the workspace \(a symbolic link leads out\)/);
-    await assert.rejects(createHandoffFile(ws, path.join(ws, '.handoff', 'handoffs'), new Date(), gatedRender(() => ({ name: 'x.md', content: 'x' }))), /symbolic link leads out/);
+    await assert.rejects(
+      createHandoffFile(
+        ws,
+        path.join(ws, '.handoff', 'handoffs'),
+        new Date(),
+        gatedRender(() => ({ name: 'x.md', content: 'x' })),
+      ),
+      /symbolic link leads out/,
+    );
     assert.deepEqual(readdirSync(outside), [], 'nothing written outside');
   });
 
@@ -97,7 +112,10 @@ describe('store: writes', () => {
     const render = (d: Date) => ({ name: handoffFileName(d, 'hacker'), content: `created for ${d.toISOString()}` });
     const results = await Promise.all([0, 1, 2, 3, 4].map(() => createHandoffFile(ws, dir, at, gatedRender(render))));
     const names = results.map((r) => r.name).sort();
-    assert.deepEqual(names, ['123', '124', '125', '126', '127'].map((ms) => `2026-05-26T14-30-45.${ms}Z_hacker.md`));
+    assert.deepEqual(
+      names,
+      ['123', '124', '125', '126', '127'].map((ms) => `2026-05-26T14-30-45.${ms}Z_hacker.md`),
+    );
     for (const r of results) {
       assert.equal(readFileSync(r.path, 'utf8'), `created for ${r.date.toISOString()}`, 'content matches its own name');
     }
@@ -128,7 +146,12 @@ describe('store: writes', () => {
     mkdirSync(path.join(ws, '.handoff'));
     writeFileSync(path.join(ws, '.handoff', 'handoffs'), 'a file, not a folder');
     await assert.rejects(
-      createHandoffFile(ws, path.join(ws, '.handoff', 'handoffs'), new Date(), gatedRender(() => ({ name: 'x.md', content: 'x' }))),
+      createHandoffFile(
+        ws,
+        path.join(ws, '.handoff', 'handoffs'),
+        new Date(),
+        gatedRender(() => ({ name: 'x.md', content: 'x' })),
+      ),
       (err: Error) => err.message.startsWith('ERROR: ') && err.message.includes(path.join(ws, '.handoff', 'handoffs')),
     );
     assert.equal(readFileSync(path.join(ws, '.handoff', 'handoffs'), 'utf8'), 'a file, not a folder', 'nothing overwritten');
@@ -142,7 +165,10 @@ describe('store: writes', () => {
     writeFileSync(path.join(dir, '2026-05-27T00-00-00.000Z_hacker.partial.md'), 'partial');
     writeFileSync(path.join(dir, 'README.md'), 'not a handoff');
     const list = await listHandoffFiles(dir);
-    assert.deepEqual(list.map((e) => e.specialist), ['researcher', 'hacker']);
+    assert.deepEqual(
+      list.map((e) => e.specialist),
+      ['researcher', 'hacker'],
+    );
     assert.equal(await readLatestHandoff(dir), undefined, 'malformed and partial files are skipped');
     assert.deepEqual(await listHandoffFiles(path.join(ws, 'missing')), []);
     assert.equal(existsSync(path.join(ws, 'missing')), false);

@@ -48,7 +48,10 @@ describe('interop: itervox and Agent Zero folders when handing over', function (
     const itervoxFile = path.join(dir, '.itervox', 'handoff', `${id}.md`);
     const a0File = path.join(dir, '.a0proj', 'handover', 'quality-reviewer-auth-review-2026-05-26.md');
     assert.deepEqual(r.mirrors, [itervoxFile, path.join(dir, '.gitignore'), a0File]);
-    assert.deepEqual(r.warnings.filter((w) => /itervox|Agent Zero/.test(w)), []);
+    assert.deepEqual(
+      r.warnings.filter((w) => /itervox|Agent Zero/.test(w)),
+      [],
+    );
 
     // itervox: <ISO 8601 UTC, ':' → '-'>_<profile>.md, byte for byte our handoff; its timeline parser reads the name.
     assert.equal(readFileSync(itervoxFile, 'utf8'), readFileSync(r.handoff_file, 'utf8'));
@@ -151,7 +154,7 @@ describe('interop: itervox and Agent Zero folders when handing over', function (
     assert.equal(readFileSync(path.join(dir, '.gitignore'), 'utf8'), GITIGNORE);
   });
 
-  it('each setting is on its own; without the tool\'s folder nothing is created', async () => {
+  it("each setting is on its own; without the tool's folder nothing is created", async () => {
     const dir = repo({ agentZero: false });
     const r = ok(await handover(request(), { workspaceRoot: dir, interop: { itervox: 'off' } }));
     assert.equal(r.mirrors, undefined);
@@ -162,7 +165,7 @@ describe('interop: itervox and Agent Zero folders when handing over', function (
     const r2 = ok(await handover(request(), { workspaceRoot: a0only, interop: { itervox: 'auto', agentZero: 'auto' } }));
     assert.equal(r2.mirrors?.length, 1);
     assert.ok(!existsSync(path.join(a0only, '.itervox')));
-    assert.equal(readFileSync(path.join(a0only, '.gitignore'), 'utf8'), GITIGNORE, '.gitignore is itervox\'s business only');
+    assert.equal(readFileSync(path.join(a0only, '.gitignore'), 'utf8'), GITIGNORE, ".gitignore is itervox's business only");
   });
 
   it('changes no .gitignore that does not ignore .itervox/, and creates none', async () => {
@@ -187,8 +190,14 @@ describe('interop: itervox and Agent Zero folders when handing over', function (
     assert.equal(readFileSync(path.join(dir, '.itervox/handoff', taken), 'utf8'), 'itervox wrote this');
     const interop = r.warnings.filter((w) => w.includes('the handoff was written, but not'));
     assert.equal(interop.length, 2, r.warnings.join('\n'));
-    assert.match(interop[0], /^WARNING: the handoff was written, but not its itervox copy \(\.itervox\/handoff\/\): \.itervox\/handoff\/2026-05-26T09-00-00\.000Z_quality_reviewer\.md already exists and was kept .*set "handoff\.interop\.itervox" to "off"/);
-    assert.match(interop[1], /^WARNING: the handoff was written, but not its Agent Zero briefing \(\.a0proj\/handover\/\): .*a file stands where a folder is needed.*"handoff\.interop\.agentZero"/);
+    assert.match(
+      interop[0],
+      /^WARNING: the handoff was written, but not its itervox copy \(\.itervox\/handoff\/\): \.itervox\/handoff\/2026-05-26T09-00-00\.000Z_quality_reviewer\.md already exists and was kept .*set "handoff\.interop\.itervox" to "off"/,
+    );
+    assert.match(
+      interop[1],
+      /^WARNING: the handoff was written, but not its Agent Zero briefing \(\.a0proj\/handover\/\): .*a file stands where a folder is needed.*"handoff\.interop\.agentZero"/,
+    );
     assert.equal(r.mirrors, undefined);
   });
 
@@ -202,7 +211,7 @@ describe('interop: itervox and Agent Zero folders when handing over', function (
       }
     });
 
-    it('appends the whole ordered block after the last ignoring line, in the file\'s line endings; leaves itervox\'s own lines alone', () => {
+    it("appends the whole ordered block after the last ignoring line, in the file's line endings; leaves itervox's own lines alone", () => {
       // A partial set is completed by the whole block: appending parts could put ".itervox/*" after a "!" line and undo it.
       const crlf = itervoxGitignorePatch('.itervox/\r\n!.itervox/\r\n!.itervox/handoff/');
       assert.deepEqual(crlf, {
@@ -224,7 +233,8 @@ describe('interop: itervox and Agent Zero folders when handing over', function (
     it('an Agent Zero briefing is a mirror only while every section is one of our handoffs', () => {
       const ours = new Set(['2026-05-26T10-00-00.000Z_quality_reviewer']);
       const head = '# Briefing for Quality reviewer [quality reviewer]: X (2026-05-26)\n\nMandate.\n';
-      const section = (id: string) => `\n## 2026-05-26T10:00:00.000Z — developer → [quality reviewer]\n\n**Summary:** x\n\n**Handoff:** [${id}](../x/${id}.md)\n`;
+      const section = (id: string) =>
+        `\n## 2026-05-26T10:00:00.000Z — developer → [quality reviewer]\n\n**Summary:** x\n\n**Handoff:** [${id}](../x/${id}.md)\n`;
       assert.equal(onlyMirrorsOurHandoffs(head + section('2026-05-26T10-00-00.000Z_quality_reviewer'), ours), true);
       assert.equal(onlyMirrorsOurHandoffs(head + section('2026-05-26T11-00-00.000Z_quality_reviewer'), ours), false);
       assert.equal(onlyMirrorsOurHandoffs(`${head}${section('2026-05-26T10-00-00.000Z_quality_reviewer')}\n## Agent Zero's own\n\ntext\n`, ours), false);

@@ -21,7 +21,10 @@ describe('store: handoffs interrupted after their briefing section', function ()
   /** A workspace with one handoff written, then put back to how a writer killed before its rename leaves it. */
   const interrupted = async () => {
     const ws = initRepo();
-    const r = await handover({ specialist: 'quality_reviewer', topic: 'Interrupted', summary: 'Written whole, not renamed.' }, { workspaceRoot: ws, sessionLog: { mode: 'none' } });
+    const r = await handover(
+      { specialist: 'quality_reviewer', topic: 'Interrupted', summary: 'Written whole, not renamed.' },
+      { workspaceRoot: ws, sessionLog: { mode: 'none' } },
+    );
     assert.equal(r.status, 'ok', r.status === 'error' ? r.message : '');
     const file = r.status === 'ok' ? r.handoff_file : '';
     const partial = file.replace(/\.md$/, '.partial.md');
@@ -33,7 +36,10 @@ describe('store: handoffs interrupted after their briefing section', function ()
 
   it('the next handover completes it: the section names a handoff that is there', async () => {
     const { ws, file, partial } = await interrupted();
-    const next = await handover({ specialist: 'quality_reviewer', topic: 'Next', summary: 'The next writer.' }, { workspaceRoot: ws, sessionLog: { mode: 'none' } });
+    const next = await handover(
+      { specialist: 'quality_reviewer', topic: 'Next', summary: 'The next writer.' },
+      { workspaceRoot: ws, sessionLog: { mode: 'none' } },
+    );
     assert.equal(next.status, 'ok', next.status === 'error' ? next.message : '');
     assert.ok(existsSync(file), 'completed under its own name');
     assert.ok(!existsSync(partial));
@@ -56,7 +62,10 @@ describe('store: handoffs interrupted after their briefing section', function ()
       assert.ok(existsSync(partial));
     });
     assert.deepEqual(await completeInterruptedHandoffs(path.join(ws, '.handoff'), dir), [path.basename(file)]);
-    assert.deepEqual(readdirSync(dir).filter((n) => n.endsWith('.partial.md')), []);
+    assert.deepEqual(
+      readdirSync(dir).filter((n) => n.endsWith('.partial.md')),
+      [],
+    );
   });
 
   it('one interrupted before its section was written stays partial', async () => {

@@ -57,7 +57,7 @@ describe('store: leftovers of interrupted writers', function () {
     cleanupTempDirs();
   });
 
-  it('names a temporary file hidden, after its target, with this process id and this machine tag; the handoff root\'s .gitignore hides it from git', async () => {
+  it("names a temporary file hidden, after its target, with this process id and this machine tag; the handoff root's .gitignore hides it from git", async () => {
     const ws = initRepo();
     const root = path.join(ws, '.handoff');
     mkdirSync(path.join(root, 'briefings', 'a-b-2026-01-01'), { recursive: true });
@@ -82,22 +82,28 @@ describe('store: leftovers of interrupted writers', function () {
     const running = plant(dir, tempName('c.md', live.pid as number, tag), STALE_LEFTOVER_MS * 2);
     const reused = plant(dir, tempName('d.md', live.pid as number, tag), LIVE_PID_LEFTOVER_MS + 60_000);
     assert.equal(await removeStaleLeftovers(dir), 2);
-    assert.ok(!existsSync(dead), 'the dead writer\'s file, seconds old, is removed');
+    assert.ok(!existsSync(dead), "the dead writer's file, seconds old, is removed");
     assert.ok(existsSync(mine) && existsSync(running), 'the files of running writers stay, though older than 10 minutes');
-    assert.ok(!existsSync(reused), 'a file older than a day goes although a process has its writer\'s id: the id was reused');
+    assert.ok(!existsSync(reused), "a file older than a day goes although a process has its writer's id: the id was reused");
   });
 
   it('keeps a temporary file of another machine, or one without a process id, until 10 minutes old', async () => {
     const dir = tempDir();
     const pid = deadPid();
-    const young = [plant(dir, tempName('a.md', pid, otherTag), STALE_LEFTOVER_MS - 60_000), plant(dir, `.b.md.${pid}.0123456789ab.tmp`, STALE_LEFTOVER_MS - 60_000)];
-    const old = [plant(dir, tempName('c.md', pid, otherTag), STALE_LEFTOVER_MS + 60_000), plant(dir, `.d.md.${pid}.0123456789ab.tmp`, STALE_LEFTOVER_MS + 60_000)];
+    const young = [
+      plant(dir, tempName('a.md', pid, otherTag), STALE_LEFTOVER_MS - 60_000),
+      plant(dir, `.b.md.${pid}.0123456789ab.tmp`, STALE_LEFTOVER_MS - 60_000),
+    ];
+    const old = [
+      plant(dir, tempName('c.md', pid, otherTag), STALE_LEFTOVER_MS + 60_000),
+      plant(dir, `.d.md.${pid}.0123456789ab.tmp`, STALE_LEFTOVER_MS + 60_000),
+    ];
     assert.equal(await removeStaleLeftovers(dir), 2);
-    assert.ok(young.every(existsSync), 'another machine\'s process may still run: its file stays while young');
+    assert.ok(young.every(existsSync), "another machine's process may still run: its file stays while young");
     assert.ok(!old.some(existsSync), 'older than 10 minutes: removed');
   });
 
-  it('removes a lock folder its holder stopped refreshing (through proper-lockfile), never a live holder\'s, never a folder with something in it', async () => {
+  it("removes a lock folder its holder stopped refreshing (through proper-lockfile), never a live holder's, never a folder with something in it", async () => {
     const dir = tempDir();
     const stale = plant(dir, '.a.md.lock', LOCK_STALE_MS + 1000);
     const fresh = plant(dir, '.b.md.lock');
@@ -115,14 +121,22 @@ describe('store: leftovers of interrupted writers', function () {
     await withFileLock(held, async () => {
       await sleep(LOCK_STALE_MS + 600);
       assert.equal(await removeStaleLeftovers(heldDir), 0);
-      assert.ok(existsSync(lockPathFor(held)), 'the live holder\'s lock stays');
+      assert.ok(existsSync(lockPathFor(held)), "the live holder's lock stays");
     });
   });
 
   it('touches no name that is not one of ours, however old', async () => {
     const dir = tempDir();
     const pid = deadPid();
-    const names = ['notes.tmp', `.x.md.${pid}.tmp`, `x.md.${pid}-${tag}.0123456789ab.tmp`, `.x.md.${pid}-${tag}.0123456789ab.temp`, 'plain.md', 'cache.lock', '.other.lock'];
+    const names = [
+      'notes.tmp',
+      `.x.md.${pid}.tmp`,
+      `x.md.${pid}-${tag}.0123456789ab.tmp`,
+      `.x.md.${pid}-${tag}.0123456789ab.temp`,
+      'plain.md',
+      'cache.lock',
+      '.other.lock',
+    ];
     for (const name of names) plant(dir, name, LIVE_PID_LEFTOVER_MS * 2);
     assert.equal(await removeStaleLeftovers(dir), 0);
     assert.deepEqual(readdirSync(dir).sort(), [...names].sort());

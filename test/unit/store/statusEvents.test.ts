@@ -23,7 +23,10 @@ describe('store: status events that come with a result', () => {
   const at = new Date('2026-06-01T10:00:00.000Z');
   const setUp = async () => {
     const ws = initRepo();
-    const written = await handover({ specialist: 'quality_reviewer', topic: 'Status with results', summary: 'A handoff to answer.' }, { workspaceRoot: ws, now: () => at, sessionLog: { mode: 'none' } });
+    const written = await handover(
+      { specialist: 'quality_reviewer', topic: 'Status with results', summary: 'A handoff to answer.' },
+      { workspaceRoot: ws, now: () => at, sessionLog: { mode: 'none' } },
+    );
     assert.equal(written.status, 'ok', written.status === 'error' ? written.message : '');
     return { ws, dir: path.join(ws, '.handoff', HANDOFFS_DIR), handoff: written.status === 'ok' ? written.handoff_file : '' };
   };
@@ -68,7 +71,11 @@ describe('store: status events that come with a result', () => {
     rmSync(path.join(folder, staleName));
     utimesSync(path.join(folder, renamed), old, old);
     // A fresh one whose writer may still be promoting its result.
-    const fresh = await setHandoffStatus(handoff, 'in_progress', { at: new Date().toISOString(), session_id: 's-2', result_id: handoffId(new Date(), 'implementation_engineer') });
+    const fresh = await setHandoffStatus(handoff, 'in_progress', {
+      at: new Date().toISOString(),
+      session_id: 's-2',
+      result_id: handoffId(new Date(), 'implementation_engineer'),
+    });
     assert.ok(fresh.ok && fresh.change?.from === 'pending', 'the stale change did not count as the current status');
     assert.equal(await status(handoff), 'pending');
 

@@ -14,8 +14,26 @@ import { cleanupTempDirs, tempDir } from '../../helpers/repo';
 const ID = '2026-12-01T09-00-00.000Z_quality_reviewer';
 
 function verification(checkedAt: string, exit: number, id = ID, staleness: string[] = []): Verification {
-  const rechecks = [judgeRecheck({ kind: 'test', command: 'npm test', cwd: null, recorded: { result: 'ok', exit_code: 0, at: null }, now: { exit_code: exit, timed_out: false, duration_ms: 10 } })];
-  return { schema: 1, handoff_id: id, checked_at: checkedAt, session_id: 's1', ran: true, stale: staleness.length > 0, staleness, rechecks, counts: countRechecks(rechecks) };
+  const rechecks = [
+    judgeRecheck({
+      kind: 'test',
+      command: 'npm test',
+      cwd: null,
+      recorded: { result: 'ok', exit_code: 0, at: null },
+      now: { exit_code: exit, timed_out: false, duration_ms: 10 },
+    }),
+  ];
+  return {
+    schema: 1,
+    handoff_id: id,
+    checked_at: checkedAt,
+    session_id: 's1',
+    ran: true,
+    stale: staleness.length > 0,
+    staleness,
+    rechecks,
+    counts: countRechecks(rechecks),
+  };
 }
 
 describe('verification files (verifications/<handoff id>/<time>_<8 hex>.json)', () => {
@@ -31,15 +49,18 @@ describe('verification files (verifications/<handoff id>/<time>_<8 hex>.json)', 
     assert.match(path.basename(first), /^2026-12-01T10-00-00\.000Z_[0-9a-f]{8}\.json$/);
     assert.match(path.basename(third), /^2026-12-01T11-00-00\.001Z_[0-9a-f]{8}\.json$/);
     assert.deepEqual(readdirSync(path.join(root, 'verifications', ID)).sort(), [first, second, third].map((f) => path.basename(f)).sort());
-    assert.deepEqual((await readVerifications(root, ID)).map((v) => v.counts.contradicted), [0, 1, 0]);
+    assert.deepEqual(
+      (await readVerifications(root, ID)).map((v) => v.counts.contradicted),
+      [0, 1, 0],
+    );
     assert.equal((await latestVerification(root, ID))?.checked_at, '2026-12-01T11:00:00.000Z');
     assert.equal((await latestVerification(root, ID))?.counts.verified, 1);
     assert.equal(await latestVerification(root, 'never_verified'), undefined);
     assert.deepEqual(await readVerifications(root, '../escape'), [], 'an id that is not one name is not read');
-    assert.ok(readFileSync(path.join(root, '.gitignore'), 'utf8').includes('.*.tmp'), 'the root\'s git files are written as for status events');
+    assert.ok(readFileSync(path.join(root, '.gitignore'), 'utf8').includes('.*.tmp'), "the root's git files are written as for status events");
   });
 
-  it('files that are not verifications of the handoff are skipped: bad JSON, another handoff\'s, a link, a wrong name', async () => {
+  it("files that are not verifications of the handoff are skipped: bad JSON, another handoff's, a link, a wrong name", async () => {
     const root = path.join(tempDir(), '.handoff');
     mkdirSync(root);
     await writeVerification(root, verification('2026-12-01T10:00:00.000Z', 1));
@@ -50,7 +71,10 @@ describe('verification files (verifications/<handoff id>/<time>_<8 hex>.json)', 
     writeFileSync(outside, JSON.stringify(verification('2026-12-01T12:00:02.000Z', 0)));
     symlinkSync(outside, path.join(dir, '2026-12-01T12-00-02.000Z_cccccccc.json'));
     writeFileSync(path.join(dir, 'zzz-latest.json'), JSON.stringify(verification('2026-12-01T13:00:00.000Z', 0)));
-    assert.deepEqual((await readVerifications(root, ID)).map((v) => v.checked_at), ['2026-12-01T10:00:00.000Z']);
+    assert.deepEqual(
+      (await readVerifications(root, ID)).map((v) => v.checked_at),
+      ['2026-12-01T10:00:00.000Z'],
+    );
     assert.equal((await latestVerification(root, ID))?.counts.contradicted, 1, 'the newest readable one');
     assert.equal((await latestVerifications(root)).get(ID)?.counts.contradicted, 1);
   });
@@ -67,7 +91,10 @@ describe('verification files (verifications/<handoff id>/<time>_<8 hex>.json)', 
     writeFileSync(path.join(root, 'verifications', 'stray.json'), '{}');
     const all = await latestVerifications(root);
     assert.deepEqual([...all.keys()].sort(), ids);
-    assert.deepEqual(ids.map((id) => all.get(id)?.counts.contradicted), ids.map((_, i) => (i % 2 ? 1 : 0)));
+    assert.deepEqual(
+      ids.map((id) => all.get(id)?.counts.contradicted),
+      ids.map((_, i) => (i % 2 ? 1 : 0)),
+    );
   });
 
   it('through the gate: a secret in what is stored (a commit subject in the staleness lines) is redacted on disk', async () => {

@@ -7,7 +7,16 @@ import assert from 'node:assert/strict';
 import { ROW_TOPIC_MAX, timelineRowText, type TimelineRowFacts } from '../../../src/vscode/timeline/rowText';
 
 const NOW = Date.parse('2026-12-05T12:00:00Z');
-const base: TimelineRowFacts = { specialist: 'Quality reviewer', kind: 'handoff', topic: 'secrets audit', status: 'pending', waiting: undefined, verdict: undefined, time: NOW - 5 * 60_000, source: 'handoff' };
+const base: TimelineRowFacts = {
+  specialist: 'Quality reviewer',
+  kind: 'handoff',
+  topic: 'secrets audit',
+  status: 'pending',
+  waiting: undefined,
+  verdict: undefined,
+  time: NOW - 5 * 60_000,
+  source: 'handoff',
+};
 
 describe('timeline row text', () => {
   it('a handoff: topic as the label, status then specialist in the description, all of it read out', () => {
@@ -19,7 +28,18 @@ describe('timeline row text', () => {
   });
 
   it('a result names the specialist with "result"; waiting and verdict words follow the status', () => {
-    const row = timelineRowText({ ...base, specialist: 'Implementation engineer', kind: 'result', topic: 'token auth', status: 'in progress', waiting: 'waiting 3 days', verdict: 'contradicted' }, NOW);
+    const row = timelineRowText(
+      {
+        ...base,
+        specialist: 'Implementation engineer',
+        kind: 'result',
+        topic: 'token auth',
+        status: 'in progress',
+        waiting: 'waiting 3 days',
+        verdict: 'contradicted',
+      },
+      NOW,
+    );
     assert.equal(row.label, 'token auth');
     assert.equal(row.description, 'in progress · waiting 3 days · contradicted · Implementation engineer result · 5 minutes ago');
     assert.equal(row.accessibility, 'Result from Implementation engineer, topic: token auth, status: in progress, waiting 3 days, contradicted, 5 minutes ago');

@@ -127,7 +127,12 @@ export async function readAider(file: string, opts: ReaderOptions = {}): Promise
           proposed = [];
         } else if (running) {
           runningOutput.push(text);
-        } else if (text && !/^(Tokens:|Commit [0-9a-f]+|You can use \/undo|Add .* to the chat\?|Create new file\?|Allow edits to|Git repo|Repo-map|Model:|Aider v|https?:)/.test(text)) {
+        } else if (
+          text &&
+          !/^(Tokens:|Commit [0-9a-f]+|You can use \/undo|Add .* to the chat\?|Create new file\?|Allow edits to|Git repo|Repo-map|Model:|Aider v|https?:)/.test(
+            text,
+          )
+        ) {
           proposed.push(text);
           if (proposed.length > 50) proposed.shift();
         }

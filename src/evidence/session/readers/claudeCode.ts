@@ -12,7 +12,18 @@ const EDIT_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 const SHELL_TOOLS = new Set(['Bash', 'BashOutput']);
 /** `TodoWrite` replaces the whole list; the task tools of 2.1.16+ change one item each. */
 const PLAN_TOOLS = new Set(['TodoWrite', 'TaskCreate', 'TaskUpdate']);
-const QUIET_TYPES = new Set(['queue-operation', 'attachment', 'ai-title', 'last-prompt', 'summary', 'system', 'file-history-snapshot', 'progress', 'custom-title', 'tag']);
+const QUIET_TYPES = new Set([
+  'queue-operation',
+  'attachment',
+  'ai-title',
+  'last-prompt',
+  'summary',
+  'system',
+  'file-history-snapshot',
+  'progress',
+  'custom-title',
+  'tag',
+]);
 const MAX_PENDING = 2000;
 const REJECTED = /doesn't want to proceed|tool use was rejected|\[Request interrupted by user|user rejected|Permission to use \w+ (?:has been )?denied/i;
 

@@ -4,7 +4,15 @@
 // code); `tool` elements with an edit tool are edits. Cline rewrites the file, so incremental reads use `sinceTime`.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { cleanTurnText, countBadRecord, emptyStats, outputTail, type SessionCommand, type SessionSource, type TranscriptRead } from '../../../core/session/events';
+import {
+  cleanTurnText,
+  countBadRecord,
+  emptyStats,
+  outputTail,
+  type SessionCommand,
+  type SessionSource,
+  type TranscriptRead,
+} from '../../../core/session/events';
 import { forEachJsonArrayItem } from '../jsonStream';
 import { openRegularForReading } from '../lines';
 import { accumulator, obj, relativePath, str, transcriptRead, unreadable, type ReaderOptions } from './common';
@@ -54,7 +62,21 @@ export async function readClineTask(taskDir: string, opts: ReaderOptions & { sou
       if (kind === 'command') {
         flush();
         // Cline appends `REQ_APP` to a command that asks for approval: a marker, not the command's text.
-        current = { cmd: { kind: 'command', command: text.trim().replace(/REQ_APP$/, '').trimEnd(), exit_code: null, ran: false, ...(time ? { time } : {}) }, output: [], approved: m.type === 'say', ts };
+        current = {
+          cmd: {
+            kind: 'command',
+            command: text
+              .trim()
+              .replace(/REQ_APP$/, '')
+              .trimEnd(),
+            exit_code: null,
+            ran: false,
+            ...(time ? { time } : {}),
+          },
+          output: [],
+          approved: m.type === 'say',
+          ts,
+        };
         return;
       }
       if (kind !== 'api_req_started' && kind !== 'reasoning' && kind !== 'checkpoint_created' && kind !== 'task_progress') {

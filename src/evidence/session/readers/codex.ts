@@ -22,7 +22,17 @@ interface PendingCall {
 }
 
 /** Response items as older rollouts hold them: bare, without the envelope. */
-const BARE_ITEM_TYPES: ReadonlySet<string> = new Set(['message', 'function_call', 'function_call_output', 'local_shell_call', 'local_shell_call_output', 'custom_tool_call', 'custom_tool_call_output', 'reasoning', 'web_search_call']);
+const BARE_ITEM_TYPES: ReadonlySet<string> = new Set([
+  'message',
+  'function_call',
+  'function_call_output',
+  'local_shell_call',
+  'local_shell_call_output',
+  'custom_tool_call',
+  'custom_tool_call_output',
+  'reasoning',
+  'web_search_call',
+]);
 
 const ROLLOUT_TYPES: ReadonlySet<string> = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
 
@@ -68,7 +78,9 @@ export function codexOutput(raw: unknown): { exit: number | null; text: string; 
 const PATCH_PROGRAM = '(?:apply_patch|applypatch)';
 const PATCH_ARGV0 = new RegExp(`^${PATCH_PROGRAM}$`);
 /** `[cd DIR &&] apply_patch <<'EOF'` … `EOF`, the heredoc form the shell tool runs (codex-rs `maybe_parse_apply_patch`). */
-const PATCH_HEREDOC = new RegExp(`^\\s*(?:cd\\s+('[^']*'|"[^"]*"|[^\\s&;]+)\\s*&&\\s*)?${PATCH_PROGRAM}\\s*<<-?\\s*(['"]?)([\\w-]+)\\2[ \\t]*\\r?\\n([\\s\\S]*?)\\r?\\n\\3\\s*$`);
+const PATCH_HEREDOC = new RegExp(
+  `^\\s*(?:cd\\s+('[^']*'|"[^"]*"|[^\\s&;]+)\\s*&&\\s*)?${PATCH_PROGRAM}\\s*<<-?\\s*(['"]?)([\\w-]+)\\2[ \\t]*\\r?\\n([\\s\\S]*?)\\r?\\n\\3\\s*$`,
+);
 const PATCH_ARGUMENT = new RegExp(`^\\s*${PATCH_PROGRAM}\\s+(['"])([\\s\\S]*)\\1\\s*$`);
 
 /**
@@ -124,7 +136,16 @@ export async function readCodex(file: string, opts: ReaderOptions = {}): Promise
       }
       return;
     }
-    const cmd: SessionCommand = { kind: 'command', command: call.command, cwd: call.cwd, exit_code: exit, ran: true, output_tail: outputTail(text), time: call.time, duration_ms: durationMs };
+    const cmd: SessionCommand = {
+      kind: 'command',
+      command: call.command,
+      cwd: call.cwd,
+      exit_code: exit,
+      ran: true,
+      output_tail: outputTail(text),
+      time: call.time,
+      duration_ms: durationMs,
+    };
     // The newest call of an id is the one a later exit names; one with its exit known never changes.
     if (exit === null) done.set(id, cmd);
     else done.take(id);

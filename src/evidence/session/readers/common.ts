@@ -1,7 +1,16 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { fsCause, fsCauseAt, fsErrorCode, type FsFailure } from '../../../core/handoff/fsErrors';
-import { KEEP_ALL, SessionAccumulator, emptyStats, type ReadStats, type SessionCommand, type SessionPlan, type SessionSource, type TranscriptRead } from '../../../core/session/events';
+import {
+  KEEP_ALL,
+  SessionAccumulator,
+  emptyStats,
+  type ReadStats,
+  type SessionCommand,
+  type SessionPlan,
+  type SessionSource,
+  type TranscriptRead,
+} from '../../../core/session/events';
 import { parseTestSummary, testRunner } from '../../../core/session/testDetection';
 
 export interface ReaderOptions {
@@ -27,7 +36,16 @@ export function accumulator(opts: Pick<ReaderOptions, 'keepAll'> = {}): SessionA
 }
 
 export function transcriptRead(source: SessionSource, file: string, acc: SessionAccumulator, stats: ReadStats, endOffset: number): TranscriptRead {
-  return { source, file, events: acc.events(), stats, end_offset: endOffset, seen: { ...acc.counts, requests: acc.requestsSeen, other_commands: acc.otherCommandsSeen }, user_requests: acc.requests(), command_groups: acc.commandGroups() };
+  return {
+    source,
+    file,
+    events: acc.events(),
+    stats,
+    end_offset: endOffset,
+    seen: { ...acc.counts, requests: acc.requestsSeen, other_commands: acc.otherCommandsSeen },
+    user_requests: acc.requests(),
+    command_groups: acc.commandGroups(),
+  };
 }
 
 /** No events, one malformed "line", the reason in `error`. */
@@ -64,7 +82,9 @@ export function textOf(content: unknown): string {
   }
   if (Array.isArray(content)) {
     return content
-      .map((b) => (typeof b === 'string' ? b : b && typeof b === 'object' && typeof (b as { text?: unknown }).text === 'string' ? (b as { text: string }).text : ''))
+      .map((b) =>
+        typeof b === 'string' ? b : b && typeof b === 'object' && typeof (b as { text?: unknown }).text === 'string' ? (b as { text: string }).text : '',
+      )
       .filter(Boolean)
       .join('\n');
   }

@@ -63,7 +63,7 @@ function addRequest(acc: SessionAccumulator, req: Record<string, unknown>, opts:
         const state = obj(data.terminalCommandState);
         const exit = typeof state?.exitCode === 'number' ? state.exitCode : null;
         const confirmed = part.isConfirmed;
-        const denied = confirmed === false || (obj(confirmed)?.type === 0);
+        const denied = confirmed === false || obj(confirmed)?.type === 0;
         acc.add({
           kind: 'command',
           command,

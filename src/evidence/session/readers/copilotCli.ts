@@ -168,7 +168,15 @@ export async function readCopilotCliHistory(file: string, opts: ReaderOptions = 
       if (role === 'tool') {
         const call = pending.take(str(m.tool_call_id) ?? '');
         const text = textOf(m.content);
-        if (call) addCall(acc, call, { ok: !/^(?:Error|Failed)\b/.test(text), denied: /\b(?:denied|rejected)\b/i.test(text.slice(0, 200)) && copilotCliExitCode(text) === null, text }, undefined, opts, todos);
+        if (call)
+          addCall(
+            acc,
+            call,
+            { ok: !/^(?:Error|Failed)\b/.test(text), denied: /\b(?:denied|rejected)\b/i.test(text.slice(0, 200)) && copilotCliExitCode(text) === null, text },
+            undefined,
+            opts,
+            todos,
+          );
         return;
       }
       const text = role === 'user' || role === 'assistant' ? cleanTurnText(textOf(m.content)) : undefined;

@@ -13,7 +13,8 @@ const PATH_EDIT_TOOLS = new Set(['Create', 'Edit', 'MultiEdit']);
 const MAX_PENDING = 2000;
 /** `[Process exited with code N]`, `exit code: N`, `Exit code N`. */
 const EXIT = /(?:\[Process exited with code|\bexit(?:ed with)? code:?|\bExit code:?)\s*(-?\d+)/i;
-const REFUSED = /\b(?:user (?:rejected|denied|cancelled|canceled)|rejected by (?:the )?user|cancelled by (?:the )?user|permission denied by user|tool execution was cancelled)\b/i;
+const REFUSED =
+  /\b(?:user (?:rejected|denied|cancelled|canceled)|rejected by (?:the )?user|cancelled by (?:the )?user|permission denied by user|tool execution was cancelled)\b/i;
 const USER_QUERY = /^<user_query>\s*([\s\S]*?)\s*<\/user_query>$/;
 
 interface DroidCall {
@@ -27,7 +28,13 @@ export function droidExitCode(text: string): number | null {
   return m ? Number(m[1]) : null;
 }
 
-function addCall(acc: SessionAccumulator, call: DroidCall, result: { text: string; isError: boolean; time?: string }, cwd: string | undefined, opts: ReaderOptions): void {
+function addCall(
+  acc: SessionAccumulator,
+  call: DroidCall,
+  result: { text: string; isError: boolean; time?: string },
+  cwd: string | undefined,
+  opts: ReaderOptions,
+): void {
   const time = result.time ?? call.time;
   const at = time ? { time } : {};
   const refused = REFUSED.test(result.text.slice(0, 300));

@@ -297,7 +297,10 @@ export async function readGemini(file: string, opts: ReaderOptions = {}): Promis
       });
       return { ...transcriptRead('gemini', file, acc, stats, 0), ...(lastTime ? { last_time: lastTime } : {}) };
     }
-    return { ...transcriptRead('gemini', file, acc, { ...stats, skipped: 1 }, 0), error: `${file} is not a Gemini CLI chat recording, checkpoint or logs.json; it was not read` };
+    return {
+      ...transcriptRead('gemini', file, acc, { ...stats, skipped: 1 }, 0),
+      error: `${file} is not a Gemini CLI chat recording, checkpoint or logs.json; it was not read`,
+    };
   } catch (err) {
     return unreadable('gemini', file, err);
   }

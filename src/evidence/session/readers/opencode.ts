@@ -88,7 +88,11 @@ export async function readOpenCode(file: string, opts: ReaderOptions = {}): Prom
   if (isOpenCodeDbRef(file)) return readOpenCodeDb(file, opts);
   const stats = emptyStats();
   const ref = await openCodeSessionOf(file).catch(() => undefined);
-  if (!ref) return { ...transcriptRead('opencode', file, accumulator(), { ...stats, skipped: 1 }, 0), error: `${file} is not in an OpenCode storage folder (storage/session/<project>/<session>.json); it was not read` };
+  if (!ref)
+    return {
+      ...transcriptRead('opencode', file, accumulator(), { ...stats, skipped: 1 }, 0),
+      error: `${file} is not in an OpenCode storage folder (storage/session/<project>/<session>.json); it was not read`,
+    };
   const messageDir = path.join(ref.storage, 'message', ref.sessionID);
   try {
     await readdir(messageDir);

@@ -54,7 +54,10 @@ function rows(st: Statement, ...params: unknown[]): Iterable<unknown> {
 /** @throws when `node:sqlite` is missing or the file cannot be opened */
 export function withOpenCodeDb<T>(dbFile: string, use: (db: Database) => T): T {
   const sqlite = nodeSqlite();
-  if (!sqlite) throw new Error(`this Node (${process.version}) has no node:sqlite; OpenCode 1.2+ sessions in ${path.basename(dbFile)} are read with Node 22.13 or later (VS Code's own, or the CLI run with a newer node)`);
+  if (!sqlite)
+    throw new Error(
+      `this Node (${process.version}) has no node:sqlite; OpenCode 1.2+ sessions in ${path.basename(dbFile)} are read with Node 22.13 or later (VS Code's own, or the CLI run with a newer node)`,
+    );
   const db = new sqlite.DatabaseSync(dbFile, { readOnly: true });
   try {
     return use(db);
@@ -67,7 +70,10 @@ export function withOpenCodeDb<T>(dbFile: string, use: (db: Database) => T): T {
 export function openCodeDbSessions(dbFile: string, limit = 2000): OpenCodeDbSession[] {
   return withOpenCodeDb(dbFile, (db) => {
     const out: OpenCodeDbSession[] = [];
-    for (const r of rows(db.prepare('SELECT id, parent_id, directory, time_updated FROM session WHERE time_archived IS NULL ORDER BY time_updated DESC LIMIT ?'), limit)) {
+    for (const r of rows(
+      db.prepare('SELECT id, parent_id, directory, time_updated FROM session WHERE time_archived IS NULL ORDER BY time_updated DESC LIMIT ?'),
+      limit,
+    )) {
       const o = obj(r);
       const id = str(o?.id);
       if (!o || !id) continue;
@@ -94,10 +100,16 @@ export async function readOpenCodeDb(ref: string, opts: ReaderOptions = {}): Pro
       const session = obj(
         wanted
           ? db.prepare('SELECT id, directory FROM session WHERE id = ?').all(wanted)[0]
-          : db.prepare('SELECT id, directory FROM session WHERE parent_id IS NULL AND directory = ? ORDER BY time_updated DESC LIMIT 1').all(path.resolve(opts.workspaceRoot ?? '.'))[0],
+          : db
+              .prepare('SELECT id, directory FROM session WHERE parent_id IS NULL AND directory = ? ORDER BY time_updated DESC LIMIT 1')
+              .all(path.resolve(opts.workspaceRoot ?? '.'))[0],
       );
       const id = str(session?.id);
-      if (!id) return { ...transcriptRead('opencode', ref, accumulator(), { ...stats, skipped: 1 }, 0), error: `${ref}: no such OpenCode session${wanted ? '' : ` for ${opts.workspaceRoot ?? 'this folder'}`}` };
+      if (!id)
+        return {
+          ...transcriptRead('opencode', ref, accumulator(), { ...stats, skipped: 1 }, 0),
+          error: `${ref}: no such OpenCode session${wanted ? '' : ` for ${opts.workspaceRoot ?? 'this folder'}`}`,
+        };
       const events = new OpenCodeEvents(opts.sinceTime ?? -Infinity, str(session?.directory), opts.workspaceRoot);
       const partsOf = db.prepare('SELECT id, data FROM part WHERE message_id = ? ORDER BY id');
       for (const r of rows(db.prepare('SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id'), id)) {

@@ -11,7 +11,13 @@ const FILE_TOOLS = new Set(['edit', 'write', 'multiedit']);
 /** They apply the patch in `input.patchText`. */
 const PATCH_TOOLS = new Set(['apply_patch', 'patch']);
 
-function addTool(acc: SessionAccumulator, part: Record<string, unknown>, cwd: string | undefined, time: string | undefined, workspaceRoot: string | undefined): void {
+function addTool(
+  acc: SessionAccumulator,
+  part: Record<string, unknown>,
+  cwd: string | undefined,
+  time: string | undefined,
+  workspaceRoot: string | undefined,
+): void {
   const tool = str(part.tool) ?? '';
   const state = obj(part.state) ?? {};
   const input = obj(state.input) ?? {};
@@ -101,4 +107,3 @@ export class OpenCodeEvents {
     if (text) this.acc.add({ kind: 'turn', role, text, ...(time ? { time } : {}) });
   }
 }
-

@@ -28,7 +28,11 @@ function bounded(text: string): string {
 }
 
 /** Undefined when no item has text. @param tool the tool's own name (`TodoWrite`, `update_plan` …) */
-export function planOf(tool: string, items: ReadonlyArray<{ text: string; status: PlanItemStatus }>, extra: { explanation?: string; time?: string } = {}): SessionPlan | undefined {
+export function planOf(
+  tool: string,
+  items: ReadonlyArray<{ text: string; status: PlanItemStatus }>,
+  extra: { explanation?: string; time?: string } = {},
+): SessionPlan | undefined {
   const kept: PlanItem[] = [];
   let omitted = 0;
   for (const it of items) {
@@ -133,7 +137,11 @@ export class ClaudeTaskList {
         this.items.splice(i, 1);
       } else {
         const subject = str(input.subject);
-        this.items[i] = { ...this.items[i], ...(subject?.trim() ? { text: subject } : {}), ...(input.status !== undefined ? { status: planStatus(input.status) } : {}) };
+        this.items[i] = {
+          ...this.items[i],
+          ...(subject?.trim() ? { text: subject } : {}),
+          ...(input.status !== undefined ? { status: planStatus(input.status) } : {}),
+        };
       }
     } else {
       return undefined;
@@ -189,7 +197,9 @@ export function apiToolPlan(name: string, input: Record<string, unknown> | undef
 /** XML-style tool use in assistant text (`<update_todo_list><todos>…</todos>`, `<task_progress>…</task_progress>`); the last wins. */
 export function xmlTextPlan(text: string, time?: string): SessionPlan | undefined {
   let plan: SessionPlan | undefined;
-  for (const m of text.matchAll(/<update_todo_list>[\s\S]*?<todos>([\s\S]*?)<\/todos>[\s\S]*?<\/update_todo_list>|<task_progress>([\s\S]*?)<\/task_progress>/g)) {
+  for (const m of text.matchAll(
+    /<update_todo_list>[\s\S]*?<todos>([\s\S]*?)<\/todos>[\s\S]*?<\/update_todo_list>|<task_progress>([\s\S]*?)<\/task_progress>/g,
+  )) {
     plan = (m[1] !== undefined ? checklistPlan('update_todo_list', m[1], time) : checklistPlan('task_progress', m[2], time)) ?? plan;
   }
   return plan;

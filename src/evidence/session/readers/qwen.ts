@@ -43,7 +43,16 @@ function addCall(acc: SessionAccumulator, call: QwenCall, status: string, parts:
     return;
   }
   const response = functionResponseText(parts);
-  addGeminiCall(acc, { name: geminiName(call.name), args: call.args, end: { status, text: response.text, display: typeof display === 'string' ? display : undefined }, time: call.time }, workspaceRoot);
+  addGeminiCall(
+    acc,
+    {
+      name: geminiName(call.name),
+      args: call.args,
+      end: { status, text: response.text, display: typeof display === 'string' ? display : undefined },
+      time: call.time,
+    },
+    workspaceRoot,
+  );
 }
 
 /** A `chat_compression` record's compressed history starts with the summary, in the user's role. */
@@ -102,4 +111,3 @@ export async function readQwen(file: string, opts: ReaderOptions = {}): Promise<
     return unreadable('qwen', file, err);
   }
 }
-

@@ -61,7 +61,14 @@ export async function readSpecStory(file: string, opts: ReaderOptions = {}): Pro
     const at = time ? { time } : {};
     for (const p of r.edits) acc.add({ kind: 'file_edit', path: relativePath(p.replace(/^\.\//, ''), opts.workspaceRoot), tool: tool.name, ...at });
     if (r.command) {
-      const c: SessionCommand = { kind: 'command', command: r.command.text, exit_code: r.command.exit, ran: r.command.ran, ...(r.command.output ? { output_tail: r.command.output } : {}), ...at };
+      const c: SessionCommand = {
+        kind: 'command',
+        command: r.command.text,
+        exit_code: r.command.exit,
+        ran: r.command.ran,
+        ...(r.command.output ? { output_tail: r.command.output } : {}),
+        ...at,
+      };
       if (c.ran && !c.output_tail) held = { command: c, words: [] };
       else acc.add(c);
     }

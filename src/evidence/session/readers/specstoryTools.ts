@@ -9,9 +9,11 @@ export interface SpecStoryTool {
   readonly plan?: SessionPlan;
 }
 
-const REFUSED = /The user doesn't want to (?:proceed with this tool use|take this action)|tool use was rejected|\[Request interrupted by user|Permission to use \S+ (?:has been )?denied|The user (?:has )?(?:skipped|rejected|cancell?ed)|User (?:chose to )?(?:skip|skipped|rejected|cancell?ed)/i;
+const REFUSED =
+  /The user doesn't want to (?:proceed with this tool use|take this action)|tool use was rejected|\[Request interrupted by user|Permission to use \S+ (?:has been )?denied|The user (?:has )?(?:skipped|rejected|cancell?ed)|User (?:chose to )?(?:skip|skipped|rejected|cancell?ed)/i;
 const SHELL_NAMES = /bash|shell|terminal|command|exec/i;
-const WRITE_NAMES = /^(?:Write|Edit|MultiEdit|NotebookEdit|apply_patch|edit_file|search_replace|write|edit|replace|create_file|write_file|str_replace\w*|multi_edit|insert_edit_into_file)$/;
+const WRITE_NAMES =
+  /^(?:Write|Edit|MultiEdit|NotebookEdit|apply_patch|edit_file|search_replace|write|edit|replace|create_file|write_file|str_replace\w*|multi_edit|insert_edit_into_file)$/;
 
 function fences(text: string): Array<{ lang: string; body: string; start: number }> {
   const out: Array<{ lang: string; body: string; start: number }> = [];
@@ -56,7 +58,10 @@ function writtenPaths(summary: string, body: string): string[] {
   add(/Edit file:\s*(.+?)\s*$/m.exec(summary)?.[1]);
   for (const m of body.matchAll(/^\*\*(?:Add|Update|Modify|Delete|Move(?: to)?): `([^`]+)`\*\*\s*$/gm)) add(m[1]);
   for (const m of body.matchAll(/^\*\*\* (?:(?:Add|Update|Delete) File|Move to): (.+?)\s*$/gm)) add(m[1]);
-  for (const m of body.matchAll(/^(?:File created successfully at:\s*(.+?)|The file (.+?) has been (?:updated|created|written)\b.*?|Applied \d+ edits? to (.+?):?)\s*$/gm)) add(m[1] ?? m[2] ?? m[3]);
+  for (const m of body.matchAll(
+    /^(?:File created successfully at:\s*(.+?)|The file (.+?) has been (?:updated|created|written)\b.*?|Applied \d+ edits? to (.+?):?)\s*$/gm,
+  ))
+    add(m[1] ?? m[2] ?? m[3]);
   for (const m of body.matchAll(/^- (?:file_path|filePath|path|target_file|notebook_path): `([^`]+)`\s*$/gm)) add(m[1]);
   return out;
 }
@@ -80,9 +85,16 @@ export function specStoryTool(type: string, name: string, text: string, time?: s
   const summaryMatch = /<summary>([\s\S]*?)<\/summary>/.exec(text);
   const summary = summaryMatch?.[1] ?? '';
   const afterSummary = summaryMatch ? text.slice((summaryMatch.index ?? 0) + summaryMatch[0].length) : text.replace(/^<tool-use[^>]*>/, '');
-  const body = afterSummary.replace(/<\/details>\s*<\/tool-use>\s*$/, '').replace(/<\/details>\s*$/, '').replace(/<\/tool-use>\s*$/, '');
+  const body = afterSummary
+    .replace(/<\/details>\s*<\/tool-use>\s*$/, '')
+    .replace(/<\/details>\s*$/, '')
+    .replace(/<\/tool-use>\s*$/, '');
   // Refused, skipped or interrupted: said in the summary, a result fence or a status line, never the agent's description.
-  const refused = REFUSED.test(summary) || fences(body).some((f) => REFUSED.test(f.body)) || /^Status: \*\*(?:cancell?ed|rejected|skipped)\*\*/im.test(body) || /^\s*Cancell?ed\s*$/.test(body);
+  const refused =
+    REFUSED.test(summary) ||
+    fences(body).some((f) => REFUSED.test(f.body)) ||
+    /^Status: \*\*(?:cancell?ed|rejected|skipped)\*\*/im.test(body) ||
+    /^\s*Cancell?ed\s*$/.test(body);
   const plan = taskList(body, name, time);
   if (plan) return { edits: [], plan };
   if (type === 'write' || WRITE_NAMES.test(name)) return { edits: refused ? [] : writtenPaths(summary, body) };

@@ -1,26 +1,51 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { AGENT_IDS, agentCommand, ARGUMENT_LIMITS, CONTINUE_TARGETS, CURSOR_LINK_MAX_CHARS, CURSOR_PROMPT_LINK, cursorPromptLink, linkOpener, posixCommandLine, posixQuote, TARGET_LABELS, TERMINAL_AGENT_IDS, TERMINAL_AGENTS } from '../../../../src/core/agents/continueAgents';
+import {
+  AGENT_IDS,
+  agentCommand,
+  ARGUMENT_LIMITS,
+  CONTINUE_TARGETS,
+  CURSOR_LINK_MAX_CHARS,
+  CURSOR_PROMPT_LINK,
+  cursorPromptLink,
+  linkOpener,
+  posixCommandLine,
+  posixQuote,
+  TARGET_LABELS,
+  TERMINAL_AGENT_IDS,
+  TERMINAL_AGENTS,
+} from '../../../../src/core/agents/continueAgents';
 
 /** Text a shell would act on if it ever read the prompt: expansions, separators, quotes, globs, newlines. */
 const HOSTILE = `Read .handoff/handoffs/x.md and continue.\n$(touch pwned) \`id\` $HOME; rm -rf ~ && echo 'single' "double" \\back * ? [a] | > out\n-starts-with-dash\ttab ünïcödé 🧪`;
 
 describe('continue: the agents and their argv', () => {
   it('offers Copilot Chat, Cursor, the terminal agents and Copy prompt, in that order', () => {
-    assert.deepEqual([...CONTINUE_TARGETS], ['copilot', 'cursor', 'claude', 'codex', 'gemini', 'aider', 'copilot-cli', 'qwen', 'opencode', 'amp', 'kiro', 'droid', 'goose', 'copy']);
-    assert.deepEqual(TERMINAL_AGENT_IDS.map((id) => [TERMINAL_AGENTS[id].label, TERMINAL_AGENTS[id].executable, TERMINAL_AGENTS[id].setting, TERMINAL_AGENTS[id].exitsAfterFirstMessage]), [
-      ['Claude Code', 'claude', 'handoff.agents.claude.path', false],
-      ['Codex CLI', 'codex', 'handoff.agents.codex.path', false],
-      ['Gemini CLI', 'gemini', 'handoff.agents.gemini.path', false],
-      ['Aider', 'aider', 'handoff.agents.aider.path', true],
-      ['GitHub Copilot CLI', 'copilot', 'handoff.agents.copilotCli.path', false],
-      ['Qwen Code', 'qwen', 'handoff.agents.qwen.path', false],
-      ['OpenCode', 'opencode', 'handoff.agents.opencode.path', false],
-      ['Amp', 'amp', 'handoff.agents.amp.path', true],
-      ['Kiro CLI', 'kiro-cli', 'handoff.agents.kiro.path', false],
-      ['Factory Droid', 'droid', 'handoff.agents.droid.path', false],
-      ['Goose', 'goose', 'handoff.agents.goose.path', false],
-    ]);
+    assert.deepEqual(
+      [...CONTINUE_TARGETS],
+      ['copilot', 'cursor', 'claude', 'codex', 'gemini', 'aider', 'copilot-cli', 'qwen', 'opencode', 'amp', 'kiro', 'droid', 'goose', 'copy'],
+    );
+    assert.deepEqual(
+      TERMINAL_AGENT_IDS.map((id) => [
+        TERMINAL_AGENTS[id].label,
+        TERMINAL_AGENTS[id].executable,
+        TERMINAL_AGENTS[id].setting,
+        TERMINAL_AGENTS[id].exitsAfterFirstMessage,
+      ]),
+      [
+        ['Claude Code', 'claude', 'handoff.agents.claude.path', false],
+        ['Codex CLI', 'codex', 'handoff.agents.codex.path', false],
+        ['Gemini CLI', 'gemini', 'handoff.agents.gemini.path', false],
+        ['Aider', 'aider', 'handoff.agents.aider.path', true],
+        ['GitHub Copilot CLI', 'copilot', 'handoff.agents.copilotCli.path', false],
+        ['Qwen Code', 'qwen', 'handoff.agents.qwen.path', false],
+        ['OpenCode', 'opencode', 'handoff.agents.opencode.path', false],
+        ['Amp', 'amp', 'handoff.agents.amp.path', true],
+        ['Kiro CLI', 'kiro-cli', 'handoff.agents.kiro.path', false],
+        ['Factory Droid', 'droid', 'handoff.agents.droid.path', false],
+        ['Goose', 'goose', 'handoff.agents.goose.path', false],
+      ],
+    );
     assert.deepEqual([...AGENT_IDS], ['cursor', ...TERMINAL_AGENT_IDS]);
     assert.equal(TARGET_LABELS.cursor, 'Cursor');
   });

@@ -6,7 +6,14 @@
  */
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { readSessionStartInput, SESSION_START_CONTEXT_LIMIT, sessionStartContext, sessionStartOutput, takeCommand, type PendingHandoff } from '../../../../src/core/agents/sessionStart';
+import {
+  readSessionStartInput,
+  SESSION_START_CONTEXT_LIMIT,
+  sessionStartContext,
+  sessionStartOutput,
+  takeCommand,
+  type PendingHandoff,
+} from '../../../../src/core/agents/sessionStart';
 
 const NOW = Date.parse('2026-12-01T12:00:00Z');
 
@@ -21,42 +28,87 @@ function pending(n: number, topic = 'Auth refactor'): PendingHandoff[] {
 }
 
 describe('session start: the hook inputs', () => {
-  it('reads Claude Code\'s SessionStart for each source, and the shapes of Codex CLI, Gemini CLI and VS Code', () => {
+  it("reads Claude Code's SessionStart for each source, and the shapes of Codex CLI, Gemini CLI and VS Code", () => {
     for (const source of ['startup', 'resume', 'clear', 'compact']) {
-      const r = readSessionStartInput(JSON.stringify({ session_id: 's1', transcript_path: '/t.jsonl', cwd: '/work/repo', hook_event_name: 'SessionStart', source, model: 'claude-x' }));
+      const r = readSessionStartInput(
+        JSON.stringify({ session_id: 's1', transcript_path: '/t.jsonl', cwd: '/work/repo', hook_event_name: 'SessionStart', source, model: 'claude-x' }),
+      );
       assert.deepEqual(r, { ok: true, input: { dialect: 'claude', event: `SessionStart (${source})`, cwd: '/work/repo', startsSession: true } }, source);
     }
     // Codex CLI: transcript_path may be null; model and permission_mode besides.
-    const codex = readSessionStartInput(JSON.stringify({ session_id: '019d', transcript_path: null, cwd: '/w', hook_event_name: 'SessionStart', model: 'gpt-5', permission_mode: 'default', source: 'clear' }));
+    const codex = readSessionStartInput(
+      JSON.stringify({
+        session_id: '019d',
+        transcript_path: null,
+        cwd: '/w',
+        hook_event_name: 'SessionStart',
+        model: 'gpt-5',
+        permission_mode: 'default',
+        source: 'clear',
+      }),
+    );
     assert.deepEqual(codex, { ok: true, input: { dialect: 'claude', event: 'SessionStart (clear)', cwd: '/w', startsSession: true } });
     // Gemini CLI: a timestamp besides.
-    const gemini = readSessionStartInput(JSON.stringify({ session_id: 'g', transcript_path: '/g.json', cwd: '/g', hook_event_name: 'SessionStart', timestamp: '2026-12-01T12:00:00Z', source: 'resume' }));
+    const gemini = readSessionStartInput(
+      JSON.stringify({
+        session_id: 'g',
+        transcript_path: '/g.json',
+        cwd: '/g',
+        hook_event_name: 'SessionStart',
+        timestamp: '2026-12-01T12:00:00Z',
+        source: 'resume',
+      }),
+    );
     assert.deepEqual(gemini, { ok: true, input: { dialect: 'claude', event: 'SessionStart (resume)', cwd: '/g', startsSession: true } });
     // VS Code: source "new", and the documented camelCase name without cwd (the hook's working folder is used).
-    assert.deepEqual(readSessionStartInput(JSON.stringify({ timestamp: 't', hook_event_name: 'SessionStart', session_id: 'v', source: 'new', cwd: '/v' })), { ok: true, input: { dialect: 'claude', event: 'SessionStart (new)', cwd: '/v', startsSession: true } });
-    assert.deepEqual(readSessionStartInput(JSON.stringify({ timestamp: 't', hookEventName: 'SessionStart', sessionId: 'v', source: 'new' })), { ok: true, input: { dialect: 'claude', event: 'SessionStart (new)', startsSession: true } });
+    assert.deepEqual(readSessionStartInput(JSON.stringify({ timestamp: 't', hook_event_name: 'SessionStart', session_id: 'v', source: 'new', cwd: '/v' })), {
+      ok: true,
+      input: { dialect: 'claude', event: 'SessionStart (new)', cwd: '/v', startsSession: true },
+    });
+    assert.deepEqual(readSessionStartInput(JSON.stringify({ timestamp: 't', hookEventName: 'SessionStart', sessionId: 'v', source: 'new' })), {
+      ok: true,
+      input: { dialect: 'claude', event: 'SessionStart (new)', startsSession: true },
+    });
   });
 
-  it('reads Cline\'s task events: TaskStart and TaskResume start a session, the others do not', () => {
+  it("reads Cline's task events: TaskStart and TaskResume start a session, the others do not", () => {
     const base = { clineVersion: '3.36.0', timestamp: 't', taskId: 'task1', workspaceRoots: ['/c/repo', '/c/other'], userId: 'u' };
-    assert.deepEqual(readSessionStartInput(JSON.stringify({ ...base, hookName: 'TaskStart', taskStart: { taskMetadata: { taskId: 'task1', ulid: 'x', initialTask: 'fix it' } } })), {
-      ok: true,
-      input: { dialect: 'cline', event: 'TaskStart', cwd: '/c/repo', startsSession: true },
-    });
+    assert.deepEqual(
+      readSessionStartInput(
+        JSON.stringify({ ...base, hookName: 'TaskStart', taskStart: { taskMetadata: { taskId: 'task1', ulid: 'x', initialTask: 'fix it' } } }),
+      ),
+      {
+        ok: true,
+        input: { dialect: 'cline', event: 'TaskStart', cwd: '/c/repo', startsSession: true },
+      },
+    );
     assert.equal(readSessionStartInput(JSON.stringify({ ...base, hookName: 'TaskResume' }))?.ok && true, true);
-    assert.deepEqual(readSessionStartInput(JSON.stringify({ ...base, hookName: 'TaskComplete' })), { ok: true, input: { dialect: 'cline', event: 'TaskComplete', cwd: '/c/repo', startsSession: false } });
+    assert.deepEqual(readSessionStartInput(JSON.stringify({ ...base, hookName: 'TaskComplete' })), {
+      ok: true,
+      input: { dialect: 'cline', event: 'TaskComplete', cwd: '/c/repo', startsSession: false },
+    });
   });
 
   it('leaves every other input to the safety net, and names a folder that is not one', () => {
-    for (const text of ['', 'not json', '[1]', '{}', JSON.stringify({ session_id: 's', transcript_path: '/t', cwd: '/w', hook_event_name: 'SessionEnd', reason: 'clear' }), JSON.stringify({ hook_event_name: 'PreCompact' })]) {
+    for (const text of [
+      '',
+      'not json',
+      '[1]',
+      '{}',
+      JSON.stringify({ session_id: 's', transcript_path: '/t', cwd: '/w', hook_event_name: 'SessionEnd', reason: 'clear' }),
+      JSON.stringify({ hook_event_name: 'PreCompact' }),
+    ]) {
       assert.equal(readSessionStartInput(text), undefined, text);
     }
     assert.deepEqual(readSessionStartInput(JSON.stringify({ hook_event_name: 'SessionStart', cwd: 'relative/dir' })), {
       ok: false,
       dialect: 'claude',
-      message: 'ERROR: the hook input\'s cwd must be an absolute path (got "relative/dir") — the agent\'s session-start hook sends the session\'s folder there',
+      message: "ERROR: the hook input's cwd must be an absolute path (got \"relative/dir\") — the agent's session-start hook sends the session's folder there",
     });
-    assert.match((readSessionStartInput(JSON.stringify({ hook_event_name: 'SessionStart', cwd: 7 })) as { message: string }).message, /^ERROR: the hook input's cwd must be a folder path — /);
+    assert.match(
+      (readSessionStartInput(JSON.stringify({ hook_event_name: 'SessionStart', cwd: 7 })) as { message: string }).message,
+      /^ERROR: the hook input's cwd must be a folder path — /,
+    );
     const cline = readSessionStartInput(JSON.stringify({ hookName: 'TaskStart', clineVersion: '3', workspaceRoots: ['rel'] }));
     assert.equal(cline?.ok, false);
     assert.equal(cline && !cline.ok && cline.dialect, 'cline');
@@ -69,7 +121,7 @@ describe('session start: the hook inputs', () => {
 });
 
 describe('session start: the context', () => {
-  it('the newest handoff\'s prompt when it fits, with who → whom, topic, age, that it is not picked up and how to take it', () => {
+  it("the newest handoff's prompt when it fits, with who → whom, topic, age, that it is not picked up and how to take it", () => {
     const list = pending(3);
     const c = sessionStartContext({ pending: list, prompt: '# [quality reviewer] Quality reviewer\n\nThe prompt.\n', folder: '.handoff/handoffs', now: NOW })!;
     assert.equal(c.form, 'prompt');
@@ -120,11 +172,17 @@ describe('session start: the context', () => {
 
   it('never more than the bound, whatever the prompt and the handoffs (property)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 300 }), fc.option(fc.string({ maxLength: 30_000 })), fc.string({ maxLength: 400 }), fc.integer({ min: 500, max: 20_000 }), (n, prompt, topic, limit) => {
-        const c = sessionStartContext({ pending: pending(n, topic), prompt: prompt ?? undefined, folder: '.handoff/handoffs', now: NOW, limit })!;
-        assert.ok(c.text.length <= limit || c.listed === 1, `${c.text.length} > ${limit}`);
-        assert.ok(c.text.includes(takeCommand(pending(1)[0].id)));
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 300 }),
+        fc.option(fc.string({ maxLength: 30_000 })),
+        fc.string({ maxLength: 400 }),
+        fc.integer({ min: 500, max: 20_000 }),
+        (n, prompt, topic, limit) => {
+          const c = sessionStartContext({ pending: pending(n, topic), prompt: prompt ?? undefined, folder: '.handoff/handoffs', now: NOW, limit })!;
+          assert.ok(c.text.length <= limit || c.listed === 1, `${c.text.length} > ${limit}`);
+          assert.ok(c.text.includes(takeCommand(pending(1)[0].id)));
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -135,7 +193,7 @@ describe('session start: the context', () => {
 });
 
 describe('session start: the JSON each agent reads', () => {
-  it('Claude Code\'s shape (Codex CLI, Gemini CLI, VS Code) and Cline\'s', () => {
+  it("Claude Code's shape (Codex CLI, Gemini CLI, VS Code) and Cline's", () => {
     assert.deepEqual(JSON.parse(sessionStartOutput('claude', 'ctx')), { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'ctx' } });
     assert.deepEqual(JSON.parse(sessionStartOutput('claude', undefined)), {});
     assert.deepEqual(JSON.parse(sessionStartOutput('cline', 'ctx')), { cancel: false, contextModification: 'ctx' });

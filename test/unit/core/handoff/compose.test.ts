@@ -13,10 +13,19 @@ const tokensOf = (p: HandoffPackage, meta = META) => counter.count(renderHandoff
 const metaH = { ...META, historyFile: `history/${META.id}.md` };
 
 function test(i: number, result: TestRun['result']): TestRun {
-  return { command: `npm test -- --grep case-${i}`, cwd: null, exit_code: result === 'failed' ? 1 : 0, result, source: 'recorder', started_at: null, duration_ms: null };
+  return {
+    command: `npm test -- --grep case-${i}`,
+    cwd: null,
+    exit_code: result === 'failed' ? 1 : 0,
+    result,
+    source: 'recorder',
+    started_at: null,
+    duration_ms: null,
+  };
 }
 
-const turns = (n: number) => Array.from({ length: n }, (_, i) => ({ role: (i % 2 ? 'assistant' : 'user') as 'user' | 'assistant', text: `Turn ${i}: ${'discussion '.repeat(60)}` }));
+const turns = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ role: (i % 2 ? 'assistant' : 'user') as 'user' | 'assistant', text: `Turn ${i}: ${'discussion '.repeat(60)}` }));
 const diff = (lines: number) => Array.from({ length: lines }, (_, i) => `+const value${i} = compute(${i}); // ${'x'.repeat(20)}`).join('\n') + '\n';
 
 describe('recent-turn trimming', () => {
@@ -28,7 +37,10 @@ describe('recent-turn trimming', () => {
 
   it('is applied when composing (include_recent_turns), plain strings become assistant turns', () => {
     const pkg = pkgFrom({ recent_turns: ['a', 'b', { role: 'user', text: 'c' }, 'd'], include_recent_turns: 2 });
-    assert.deepEqual(pkg.recent_turns, [{ role: 'user', text: 'c' }, { role: 'assistant', text: 'd' }]);
+    assert.deepEqual(pkg.recent_turns, [
+      { role: 'user', text: 'c' },
+      { role: 'assistant', text: 'd' },
+    ]);
   });
 });
 
@@ -72,8 +84,22 @@ describe('budget policy and fit-to-budget: compress first, then cut', () => {
         summary: 'Ported the parser and the writer; the reader still drops tabs. '.repeat(40),
         recent_turns: turns(5),
         tests_run: [...Array.from({ length: 12 }, (_, i) => test(i % 3, i === 11 ? 'failed' : 'passed')), test(7, 'passed')],
-        user_requests: Array.from({ length: 20 }, (_, i) => ({ text: `Request ${i}: ${'please port the module and keep the API. '.repeat(i === 19 ? 60 : 8)}\nsecond line ${i}`, time: null, source: 'codex' })),
-        commands_run: Array.from({ length: 12 }, (_, i) => ({ command: `git commit -m "step ${i}" <<'EOF'\n${'body line\n'.repeat(10)}EOF`, cwd: '.', kind: 'git' as const, exit_code: 0, result: 'succeeded' as const, count: 1, failed_count: 0, source: 'codex', last_at: '2026-01-01T00:00:00Z' })),
+        user_requests: Array.from({ length: 20 }, (_, i) => ({
+          text: `Request ${i}: ${'please port the module and keep the API. '.repeat(i === 19 ? 60 : 8)}\nsecond line ${i}`,
+          time: null,
+          source: 'codex',
+        })),
+        commands_run: Array.from({ length: 12 }, (_, i) => ({
+          command: `git commit -m "step ${i}" <<'EOF'\n${'body line\n'.repeat(10)}EOF`,
+          cwd: '.',
+          kind: 'git' as const,
+          exit_code: 0,
+          result: 'succeeded' as const,
+          count: 1,
+          failed_count: 0,
+          source: 'codex',
+          last_at: '2026-01-01T00:00:00Z',
+        })),
         next_steps: ['Fix the tab handling', 'Review the writer'],
         decisions: ['Keep the API stable'],
         return_condition: 'When the review is done',
@@ -160,7 +186,10 @@ describe('budget policy and fit-to-budget: compress first, then cut', () => {
     const singles = (text.slice(text.indexOf('## Touched files'), text.indexOf('### Commits')).match(/^- \*\*[A-Z?]\*\* `/gm) ?? []).length;
     assert.equal(counts + singles, 2000, 'every path counted');
     assert.equal(fit.pkg.touched_files.length, 2000, 'the package keeps every file');
-    assert.deepEqual(fit.pkg.dropped.find((d) => d.section === 'touched_files'), { section: 'touched_files', count: 0, shortened: 2000, tokens: fit.pkg.dropped.find((d) => d.section === 'touched_files')?.tokens });
+    assert.deepEqual(
+      fit.pkg.dropped.find((d) => d.section === 'touched_files'),
+      { section: 'touched_files', count: 0, shortened: 2000, tokens: fit.pkg.dropped.find((d) => d.section === 'touched_files')?.tokens },
+    );
   });
 
   it('the summary is shortened, never replaced: its head stays, marked [truncated]', () => {
@@ -169,7 +198,10 @@ describe('budget policy and fit-to-budget: compress first, then cut', () => {
     assert.equal(fit.fits, true);
     assert.ok(fit.pkg.summary.startsWith('Sentence about the work.'));
     assert.ok(fit.pkg.summary.endsWith(SUMMARY_TRUNCATED_MARKER));
-    assert.equal(fit.pkg.dropped.find((d) => d.section === 'summary')?.count, summary.trim().length - (fit.pkg.summary.length - SUMMARY_TRUNCATED_MARKER.length));
+    assert.equal(
+      fit.pkg.dropped.find((d) => d.section === 'summary')?.count,
+      summary.trim().length - (fit.pkg.summary.length - SUMMARY_TRUNCATED_MARKER.length),
+    );
   });
 
   it('below the floor it cuts, least useful first, and never the header fields, decisions or next steps', () => {
@@ -186,24 +218,51 @@ describe('budget policy and fit-to-budget: compress first, then cut', () => {
 
   it('below the floor the touched files are rolled up into folders first (every path still counted), then the oldest done items are cut, the newest kept', () => {
     const completed = Array.from({ length: 40 }, (_, i) => `Ported module ${i} of the parser and its tests, keeping the API stable\nwith a second line`);
-    const base = pkgFrom({ completed, user_requests: [{ text: 'Port the parser.', time: null, source: 'codex' }], next_steps: ['Review the writer'] }, evidence({ touchedFiles: files(30) }));
-    const fit = fitToBudget({ ...base, session_edits: Array.from({ length: 12 }, (_, i) => ({ path: `/elsewhere/lib/part-${i % 3}/f${i}.ts`, tool: 'Edit', source: 'codex' })), max_context_tokens: 1000 }, metaH, reviewer, counter);
+    const base = pkgFrom(
+      { completed, user_requests: [{ text: 'Port the parser.', time: null, source: 'codex' }], next_steps: ['Review the writer'] },
+      evidence({ touchedFiles: files(30) }),
+    );
+    const fit = fitToBudget(
+      {
+        ...base,
+        session_edits: Array.from({ length: 12 }, (_, i) => ({ path: `/elsewhere/lib/part-${i % 3}/f${i}.ts`, tool: 'Edit', source: 'codex' })),
+        max_context_tokens: 1000,
+      },
+      metaH,
+      reviewer,
+      counter,
+    );
     assert.equal(fit.fits, true, `${fit.pkg.estimated_tokens} tokens`);
     assert.equal(fit.pkg.touched_files_form, 'folders');
     const text = renderHandoff(fit.pkg, metaH, reviewer);
     assert.match(text, /Also edited in the session \(not changed against HEAD now, or outside the repository\): `\/elsewhere\/lib\/part-\d\/` \(4\)/);
     const done = fit.pkg.dropped.find((d) => d.section === 'completed');
     assert.ok(done && done.count > 0 && done.count < 40, JSON.stringify(done));
-    assert.deepEqual(fit.pkg.completed, completed.slice(40 - fit.pkg.completed.length).map((t) => `${t.split('\n')[0]} …`), 'the newest kept, each as its first line');
+    assert.deepEqual(
+      fit.pkg.completed,
+      completed.slice(40 - fit.pkg.completed.length).map((t) => `${t.split('\n')[0]} …`),
+      'the newest kept, each as its first line',
+    );
     assert.match(text, new RegExp(`_${done.count} older done items were cut to fit the token budget`));
     assert.deepEqual(fit.pkg.next_steps, ['Review the writer']);
   });
 
   it('last of all it cuts the commands whose every test run passed, whole; a command that ever failed keeps its line and its count of runs', () => {
-    const run = (command: string, result: TestRun['result'], i: number): TestRun => ({ command, cwd: null, exit_code: result === 'failed' ? 1 : 0, result, source: 'claude-code', started_at: `2026-01-01T00:${String(i).padStart(2, '0')}:00Z`, duration_ms: null });
+    const run = (command: string, result: TestRun['result'], i: number): TestRun => ({
+      command,
+      cwd: null,
+      exit_code: result === 'failed' ? 1 : 0,
+      result,
+      source: 'claude-code',
+      started_at: `2026-01-01T00:${String(i).padStart(2, '0')}:00Z`,
+      duration_ms: null,
+    });
     const flaky = Array.from({ length: 40 }, (_, i) => run('npm test', i % 4 === 1 ? 'failed' : 'passed', i));
     const green = Array.from({ length: 30 }, (_, i) => run(`npx vitest run packages/pkg-${i}/src/very/long/path/to/a/suite/that/takes/room`, 'passed', i));
-    const base = pkgFrom({ tests_run: [...flaky, ...green], decisions: Array.from({ length: 12 }, (_, i) => `Decision ${i} that stays whole whatever the budget says`) });
+    const base = pkgFrom({
+      tests_run: [...flaky, ...green],
+      decisions: Array.from({ length: 12 }, (_, i) => `Decision ${i} that stays whole whatever the budget says`),
+    });
     const fit = fitToBudget({ ...base, max_context_tokens: 700 }, metaH, reviewer, counter);
     assert.deepEqual(fit.pkg.tests_run.filter((t) => t.command === 'npm test').length, 40, 'every run of the command that failed is still counted');
     const kept = new Set(fit.pkg.tests_run.map((t) => t.command));
@@ -235,7 +294,11 @@ describe('the agent’s compaction summary: its own section, marked the agent’
   const compacted = (budget: number) =>
     fitToBudget(
       {
-        ...pkgFrom({ summary: 'Ported the parser.', user_requests: [{ text: 'Port the parser to Rust.', time: null, source: 'claude-code' }], next_steps: ['Fix the tab handling'] }),
+        ...pkgFrom({
+          summary: 'Ported the parser.',
+          user_requests: [{ text: 'Port the parser to Rust.', time: null, source: 'claude-code' }],
+          next_steps: ['Fix the tab handling'],
+        }),
         compaction: { source: 'claude-code', file: 'session.jsonl', time: '2026-05-02T10:00:08Z', trigger: 'auto', count: 2, text: summaryText },
         max_context_tokens: budget,
       },
@@ -248,14 +311,20 @@ describe('the agent’s compaction summary: its own section, marked the agent’
     const fit = compacted(20_000);
     const text = renderHandoff(fit.pkg, metaH, reviewer);
     const section = /## Compaction summary\n\n([\s\S]*?)\n## Recent turns/.exec(text)?.[1] ?? '';
-    assert.match(section, /^_The agent's own summary when claude-code compacted the conversation \(auto, 2026-05-02T10:00:08Z\); the latest of 2: its words, not the user's\. The other sections are read from the whole log\._/);
+    assert.match(
+      section,
+      /^_The agent's own summary when claude-code compacted the conversation \(auto, 2026-05-02T10:00:08Z\); the latest of 2: its words, not the user's\. The other sections are read from the whole log\._/,
+    );
     assert.ok(section.includes('> Primary Request and Intent: port the parser.'), section.slice(0, 400));
     assert.ok(!/## User requests[\s\S]*Primary Request and Intent[\s\S]*## Decisions/.test(text), 'never among the user requests');
   });
 
   it('a compaction the transcript keeps no summary of says so', () => {
     const pkg = { ...pkgFrom({}), compaction: { source: 'codex', file: null, time: null, trigger: null, count: 1, text: '' } };
-    assert.match(renderHandoff(pkg, META, reviewer), /## Compaction summary\n\n_The agent's own summary when codex compacted the conversation: [^\n]*\n\n_The transcript keeps no readable summary of it/);
+    assert.match(
+      renderHandoff(pkg, META, reviewer),
+      /## Compaction summary\n\n_The agent's own summary when codex compacted the conversation: [^\n]*\n\n_The transcript keeps no readable summary of it/,
+    );
   });
 
   it('no section when the session did not compact', () => {

@@ -18,7 +18,33 @@ function rng(seed: number): () => number {
 
 // Values YAML treats differently: strings that read back as other types, need quotes, span lines or hold
 // unicode; numbers, booleans, null; empty and nested collections; undefined inside and outside.
-const STRINGS = ['plain', 'yes', 'no', 'null', '~', '123', '0x1f', '1e3', '2026-05-26', '2026-11-30T12:00:00.000Z', '', ' lead', 'trail ', 'a: b', '#hash', '- dash', '[x]', '{y}', "it's", '"q"', 'multi\nline\n', 'tab\there', '日本語 ✅', '\u2028sep', 'x'.repeat(300)];
+const STRINGS = [
+  'plain',
+  'yes',
+  'no',
+  'null',
+  '~',
+  '123',
+  '0x1f',
+  '1e3',
+  '2026-05-26',
+  '2026-11-30T12:00:00.000Z',
+  '',
+  ' lead',
+  'trail ',
+  'a: b',
+  '#hash',
+  '- dash',
+  '[x]',
+  '{y}',
+  "it's",
+  '"q"',
+  'multi\nline\n',
+  'tab\there',
+  '日本語 ✅',
+  '\u2028sep',
+  'x'.repeat(300),
+];
 const SCALARS: unknown[] = [...STRINGS, 0, 1, -1, 2.5, 10_000_000, true, false, null, -0, Number.NaN];
 
 function value(next: () => number, depth: number): unknown {

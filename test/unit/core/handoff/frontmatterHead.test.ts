@@ -1,6 +1,17 @@
 import assert from 'node:assert/strict';
 import { renderFrontmatter } from '../../../../src/core/handoff/frontmatter';
-import { HEAD_KEYS, HandoffHeadSchema, PLAIN, asciiPlain, coreTagTests, isPlain, parseHandoffHead, parseHandoffHeadWithYaml, readHead, type HeadReadPath } from '../../../../src/core/handoff/frontmatterHead';
+import {
+  HEAD_KEYS,
+  HandoffHeadSchema,
+  PLAIN,
+  asciiPlain,
+  coreTagTests,
+  isPlain,
+  parseHandoffHead,
+  parseHandoffHeadWithYaml,
+  readHead,
+  type HeadReadPath,
+} from '../../../../src/core/handoff/frontmatterHead';
 import { handoffFrontmatter, renderHandoff } from '../../../../src/core/handoff/render';
 import { META, pkgFrom, reviewer } from '../../../helpers/packages';
 import { seededRandom } from '../../../helpers/random';
@@ -26,28 +37,160 @@ function tally(): { fast: number; yaml: number; add(p: HeadReadPath): void } {
 
 /** Strings a person, an agent or another tool may put in a field, and the ones YAML reads as something else. */
 const TRICKY = [
-  'plain words', 'auth-refresh', 'Auth: refresh the token', 'a: b', 'a:b', 'a #b', 'a#b', '#hash', ' lead', 'trail ', '  two  ', 'in  between',
-  'yes', 'no', 'on', 'off', 'y', 'n', 'null', 'Null', 'NULL', '~', 'true', 'True', 'TRUE', 'false', 'FALSE', '', ' ',
-  '0', '007', '0123', '1e3', '1E3', '-1', '+1', '.5', '5.', '1_000', '0x1F', '0o17', '0b101', '.inf', '-.Inf', '.nan', '.NaN', '12:30', '12:30:45', '2026-05-26', '2026-05-26T14:30:45.123Z',
-  '- dash', '-dash', '--', '---', '...', '? q', '?q', ':colon', 'colon:', '[x]', '[a, b]', '{a: 1}', 'a [b] c', 'a {b} c', 'a, b',
-  '*alias', '&anchor', '!tag', '!!str 1', '@at', '`bt`', '%pct', '|', '>', '|-', 'a | b', 'a > b', "quote's", "'single'", '"dq"', 'q"uote', 'both \' and "',
-  'back\\slash', 'C:\\path\\x', '\\n', 'tab\there', '\t', 'multi\nline', 'multi\nline\n', 'x\n\ny', '\n', 'cr\rhere', 'crlf\r\nhere',
-  '日本語のトピック', 'рефакторинг', 'émoji 🙂', '🙂', 'nbsp\u00a0x', '\u00a0', 'nel\u0085x', 'ls\u2028x', 'x\u2029---\u2029y', 'zw\u200bj', 'bom\ufeffx', 'bidi\u202ex',
-  'x'.repeat(300), 'a '.repeat(100).trim(), '# heading', '## Summary', '<script>', '&amp;', 'https://example.com/a?b=c#d', 'key: value # comment',
+  'plain words',
+  'auth-refresh',
+  'Auth: refresh the token',
+  'a: b',
+  'a:b',
+  'a #b',
+  'a#b',
+  '#hash',
+  ' lead',
+  'trail ',
+  '  two  ',
+  'in  between',
+  'yes',
+  'no',
+  'on',
+  'off',
+  'y',
+  'n',
+  'null',
+  'Null',
+  'NULL',
+  '~',
+  'true',
+  'True',
+  'TRUE',
+  'false',
+  'FALSE',
+  '',
+  ' ',
+  '0',
+  '007',
+  '0123',
+  '1e3',
+  '1E3',
+  '-1',
+  '+1',
+  '.5',
+  '5.',
+  '1_000',
+  '0x1F',
+  '0o17',
+  '0b101',
+  '.inf',
+  '-.Inf',
+  '.nan',
+  '.NaN',
+  '12:30',
+  '12:30:45',
+  '2026-05-26',
+  '2026-05-26T14:30:45.123Z',
+  '- dash',
+  '-dash',
+  '--',
+  '---',
+  '...',
+  '? q',
+  '?q',
+  ':colon',
+  'colon:',
+  '[x]',
+  '[a, b]',
+  '{a: 1}',
+  'a [b] c',
+  'a {b} c',
+  'a, b',
+  '*alias',
+  '&anchor',
+  '!tag',
+  '!!str 1',
+  '@at',
+  '`bt`',
+  '%pct',
+  '|',
+  '>',
+  '|-',
+  'a | b',
+  'a > b',
+  "quote's",
+  "'single'",
+  '"dq"',
+  'q"uote',
+  'both \' and "',
+  'back\\slash',
+  'C:\\path\\x',
+  '\\n',
+  'tab\there',
+  '\t',
+  'multi\nline',
+  'multi\nline\n',
+  'x\n\ny',
+  '\n',
+  'cr\rhere',
+  'crlf\r\nhere',
+  '日本語のトピック',
+  'рефакторинг',
+  'émoji 🙂',
+  '🙂',
+  'nbsp\u00a0x',
+  '\u00a0',
+  'nel\u0085x',
+  'ls\u2028x',
+  'x\u2029---\u2029y',
+  'zw\u200bj',
+  'bom\ufeffx',
+  'bidi\u202ex',
+  'x'.repeat(300),
+  'a '.repeat(100).trim(),
+  '# heading',
+  '## Summary',
+  '<script>',
+  '&amp;',
+  'https://example.com/a?b=c#d',
+  'key: value # comment',
 ];
 
 /** A rich frontmatter object our renderer writes (every list and map filled), from a composed package. */
 function richFrontmatter(): Record<string, unknown> {
   const pkg = pkgFrom({ summary: 'S', next_steps: ['n'] });
   return {
-    ...handoffFrontmatter({ ...pkg, hop: 3, chain: ['codebase_explorer', 'implementation_engineer', 'quality_reviewer'], parent_id: '2026-05-26T14-00-00.000Z_codebase_explorer', correlation_id: '2026-05-26T13-00-00.000Z_codebase_explorer', hop_guard: { reasons: ['depth', 'cycle'], max_depth: 5, confirmed: true, allowed_by: 'confirmation' }, dropped: [{ section: 'diff_excerpt', count: 120, tokens: 3456 }], redactions: { 'aws-access-key': 2, github: 1 } }, META),
+    ...handoffFrontmatter(
+      {
+        ...pkg,
+        hop: 3,
+        chain: ['codebase_explorer', 'implementation_engineer', 'quality_reviewer'],
+        parent_id: '2026-05-26T14-00-00.000Z_codebase_explorer',
+        correlation_id: '2026-05-26T13-00-00.000Z_codebase_explorer',
+        hop_guard: { reasons: ['depth', 'cycle'], max_depth: 5, confirmed: true, allowed_by: 'confirmation' },
+        dropped: [{ section: 'diff_excerpt', count: 120, tokens: 3456 }],
+        redactions: { 'aws-access-key': 2, github: 1 },
+      },
+      META,
+    ),
     status_history: [
       { from: 'pending', to: 'accepted', at: '2026-05-26T15:00:00.000Z', session_id: 'session-2' },
       { from: 'accepted', to: 'complete', at: '2026-05-27T09:10:11.000Z', session_id: 'session-3' },
     ],
-    acceptance: [{ criterion: 'tests pass: all of them', met: true }, { criterion: 'no "regressions"', met: false }],
+    acceptance: [
+      { criterion: 'tests pass: all of them', met: true },
+      { criterion: 'no "regressions"', met: false },
+    ],
     return_condition: 'A review grouped by severity.\nOr a plain statement that nothing needs to change.\n',
-    session_sources: [{ source: 'claude-code', file: '/home/u/.claude/projects/x/abc.jsonl', commands: 3, commands_kept: 3, test_runs: 1, turns: 12, edits: 4, malformed: 0, skipped: 0 }],
+    session_sources: [
+      {
+        source: 'claude-code',
+        file: '/home/u/.claude/projects/x/abc.jsonl',
+        commands: 3,
+        commands_kept: 3,
+        test_runs: 1,
+        turns: 12,
+        edits: 4,
+        malformed: 0,
+        skipped: 0,
+      },
+    ],
   };
 }
 
@@ -73,7 +216,12 @@ describe('the head reader (fast path) gives the yaml library’s answer', functi
       // Ids and links: only id characters are valid, but numbers and YAML words are ids too.
       const id = s.replace(/[^A-Za-z0-9._:-]/g, '') || 'x';
       t.add(same(renderHandoff({ ...pkg, parent_id: id, correlation_id: id }, { ...META, id, created: s }, reviewer), `id ${id}`));
-      t.add(same(renderFrontmatter({ ...handoffFrontmatter(pkg, META), topic: s, specialist: s, kind: s, status: s, hop_guard: s, tests_run_count: s }), `types ${s}`));
+      t.add(
+        same(
+          renderFrontmatter({ ...handoffFrontmatter(pkg, META), topic: s, specialist: s, kind: s, status: s, hop_guard: s, tests_run_count: s }),
+          `types ${s}`,
+        ),
+      );
     }
     assert.ok(t.fast > TRICKY.length, `the fast path answers most of them (fast ${t.fast}, yaml ${t.yaml})`);
     assert.ok(t.yaml > 20, `and the library the ones it does not recognise (fast ${t.fast}, yaml ${t.yaml})`);
@@ -91,14 +239,35 @@ describe('the head reader (fast path) gives the yaml library’s answer', functi
     // Numbers and hop values the schema refuses, and ones it takes.
     for (const hop of [0, -1, 2.5, 1e21, Number.MAX_SAFE_INTEGER, 3]) same(renderFrontmatter({ ...rich, hop }), `hop ${hop}`);
     for (const tests_run_count of [0, 12, -3, 1.5]) same(renderFrontmatter({ ...rich, tests_run_count }), `tests ${tests_run_count}`);
-    for (const status_history of [[], [{ from: 'pending', to: 'nope', at: 'x', session_id: 's' }], [{ from: 'pending', to: 'blocked', at: '', session_id: 's' }], [{ from: 'pending', to: 'blocked', at: 'yes', session_id: 'null', extra: 1 }], 'pending', null]) {
+    for (const status_history of [
+      [],
+      [{ from: 'pending', to: 'nope', at: 'x', session_id: 's' }],
+      [{ from: 'pending', to: 'blocked', at: '', session_id: 's' }],
+      [{ from: 'pending', to: 'blocked', at: 'yes', session_id: 'null', extra: 1 }],
+      'pending',
+      null,
+    ]) {
       same(renderFrontmatter({ ...rich, status_history }), JSON.stringify(status_history));
     }
-    for (const hop_guard of [null, { reasons: [], max_depth: 5, confirmed: false }, { reasons: ['depth'], max_depth: 0, confirmed: true }, { reasons: ['other'], max_depth: 5, confirmed: true }, []]) {
+    for (const hop_guard of [
+      null,
+      { reasons: [], max_depth: 5, confirmed: false },
+      { reasons: ['depth'], max_depth: 0, confirmed: true },
+      { reasons: ['other'], max_depth: 5, confirmed: true },
+      [],
+    ]) {
       same(renderFrontmatter({ ...rich, hop_guard }), JSON.stringify(hop_guard));
     }
     for (const s of TRICKY) {
-      same(renderFrontmatter({ ...rich, status_history: [{ from: 'pending', to: 'accepted', at: s, session_id: s }], acceptance: [{ criterion: s, met: true }], redactions: { [s.replace(/[^a-z0-9-]/g, '') || 'k']: 1 } }), `nested ${s}`);
+      same(
+        renderFrontmatter({
+          ...rich,
+          status_history: [{ from: 'pending', to: 'accepted', at: s, session_id: s }],
+          acceptance: [{ criterion: s, met: true }],
+          redactions: { [s.replace(/[^a-z0-9-]/g, '') || 'k']: 1 },
+        }),
+        `nested ${s}`,
+      );
       same(renderFrontmatter({ ...rich, hop_guard: { reasons: ['depth'], max_depth: 5, confirmed: true, allowed_by: s } }), `hop_guard ${s}`);
       same(renderFrontmatter({ ...rich, [s.replace(/[^a-z0-9_]/g, '') || 'k']: s }), `unknown key ${s}`);
     }
@@ -236,7 +405,50 @@ describe('the head reader (fast path) gives the yaml library’s answer', functi
   it('on 600 seeded mutations of a rendered frontmatter (characters inserted, deleted, lines repeated, re-indented)', () => {
     const random = seededRandom(19);
     const base = renderFrontmatter(richFrontmatter()) + '\n# Handoff\n';
-    const alphabet = [' ', '  ', '\t', ':', ': ', '#', ' #', '-', '- ', '"', "'", '\\', '[', ']', '{', '}', ',', '&', '*', '!', '|', '>', '?', '%', '@', '`', '~', '\n', '\r', '\u00a0', '\u2028', '\ufeff', 'é', '🙂', '0', '1', 'e', '.', 'x', 'null', 'true', 'yes'];
+    const alphabet = [
+      ' ',
+      '  ',
+      '\t',
+      ':',
+      ': ',
+      '#',
+      ' #',
+      '-',
+      '- ',
+      '"',
+      "'",
+      '\\',
+      '[',
+      ']',
+      '{',
+      '}',
+      ',',
+      '&',
+      '*',
+      '!',
+      '|',
+      '>',
+      '?',
+      '%',
+      '@',
+      '`',
+      '~',
+      '\n',
+      '\r',
+      '\u00a0',
+      '\u2028',
+      '\ufeff',
+      'é',
+      '🙂',
+      '0',
+      '1',
+      'e',
+      '.',
+      'x',
+      'null',
+      'true',
+      'yes',
+    ];
     const t = tally();
     for (let n = 0; n < 600; n++) {
       let text = base;
@@ -290,7 +502,11 @@ describe('the head reader (fast path) gives the yaml library’s answer', functi
     const rich = richFrontmatter();
     const head = HandoffHeadSchema.parse(rich);
     assert.equal('branch' in head, false);
-    assert.equal(parseHandoffHead(renderFrontmatter({ ...rich, tokenizer: 'not-a-tokenizer' }))?.id, META.id, 'a field outside the head does not refuse the head');
+    assert.equal(
+      parseHandoffHead(renderFrontmatter({ ...rich, tokenizer: 'not-a-tokenizer' }))?.id,
+      META.id,
+      'a field outside the head does not refuse the head',
+    );
     const withoutDefaults = Object.fromEntries(Object.entries(rich).filter(([k]) => !['kind', 'status_history', 'hop_guard'].includes(k)));
     const read = parseHandoffHead(renderFrontmatter(withoutDefaults));
     assert.deepEqual([read?.kind, read?.status_history, read?.hop_guard], ['handoff', [], null], 'the schema’s defaults');

@@ -14,7 +14,35 @@ describe('handoff rendering and frontmatter', () => {
   });
 
   it('round-trips the frontmatter losslessly, including strings YAML would read as other types', () => {
-    const tricky = ['x\u2029---\u2029y', 'a\u2028---', 'null', 'true', 'yes', '0123', '1e3', '2026-05-26', ': colon', '- dash', '#hash', "quote's", '"dq"', 'multi\nline\n', '  lead', 'trail  ', '日本語', '', '~', '*alias', '&anchor', '!tag', '{a: 1}', '[x]', '@at', '`bt`', '%pct'];
+    const tricky = [
+      'x\u2029---\u2029y',
+      'a\u2028---',
+      'null',
+      'true',
+      'yes',
+      '0123',
+      '1e3',
+      '2026-05-26',
+      ': colon',
+      '- dash',
+      '#hash',
+      "quote's",
+      '"dq"',
+      'multi\nline\n',
+      '  lead',
+      'trail  ',
+      '日本語',
+      '',
+      '~',
+      '*alias',
+      '&anchor',
+      '!tag',
+      '{a: 1}',
+      '[x]',
+      '@at',
+      '`bt`',
+      '%pct',
+    ];
     for (const s of tricky) {
       // Set on the package, past request validation: a file written elsewhere may hold any string.
       const pkg = { ...pkgFrom({ topic: 'auth', handover_reason: s }), return_condition: s || 'r', from: s || 'x' };

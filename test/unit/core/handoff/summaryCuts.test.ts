@@ -16,10 +16,23 @@ describe('"Cut to fit" in words (the summary notification)', () => {
   });
 
   it('names every section in words, never by its field name', () => {
-    const sections = ['summary', 'user_requests', 'touched_files', 'tests_run', 'commands_run', 'recent_turns', 'diff_excerpt', 'compaction', 'completed'] as const;
+    const sections = [
+      'summary',
+      'user_requests',
+      'touched_files',
+      'tests_run',
+      'commands_run',
+      'recent_turns',
+      'diff_excerpt',
+      'compaction',
+      'completed',
+    ] as const;
     const text = describeCuts(sections.map((section) => ({ section, count: 1, shortened: 2, tokens: 1 })));
     assert.doesNotMatch(text, /\w_\w/, text);
     // Each count with its noun in the right number: "1 diff line", "2 diff lines shortened".
-    assert.match(text, /^1 summary character, 2 characters shortened, 1 older user request, 2 user requests shortened, 1 file, 2 files shortened, 1 passing test, 2 tests shortened, 1 command run, 2 commands run shortened, 1 turn, 2 turns shortened, 1 diff line, 2 diff lines shortened, /);
+    assert.match(
+      text,
+      /^1 summary character, 2 characters shortened, 1 older user request, 2 user requests shortened, 1 file, 2 files shortened, 1 passing test, 2 tests shortened, 1 command run, 2 commands run shortened, 1 turn, 2 turns shortened, 1 diff line, 2 diff lines shortened, /,
+    );
   });
 });

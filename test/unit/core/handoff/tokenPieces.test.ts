@@ -16,10 +16,67 @@ function rng(seed: number): () => number {
 // feeds before letters, digits, marks, CJK, punctuation, `/`, spaces, tabs, CR LF, blank lines,
 // special-token strings, emoji (surrogate pairs), contractions, and runs around the long-run threshold.
 const FRAGMENTS = [
-  'word', 'Word', 'WORD', "don't", "'s", '42', '12345', '日本語', 'é', 'e\u0301', '😀', '👩‍💻', '<|endoftext|>', '<|im_start|>',
-  '- **M** `src/a.ts` (+3 / −1)', '+  const x = 1;', '-removed', ' context', '@@ -1,4 +1,5 @@', '```diff', '```', '# Heading', '## Summary',
-  '/path/to/file', '//comment', '.', '...', '---', '>', '> quoted', '|', '_None._', '**bold**', '{', '}', '(', ')', ':', ';', '"', "'",
-  ' ', '  ', '\t', '\n', '\n\n', '\r\n', '\n \n', ' \n', '\n/', '\n ', '\n\t', '\n-', '\n#', '\n1', '\na', '\nA', '\n日', '\n😀', '\n.', '\n\n\n',
+  'word',
+  'Word',
+  'WORD',
+  "don't",
+  "'s",
+  '42',
+  '12345',
+  '日本語',
+  'é',
+  'e\u0301',
+  '😀',
+  '👩‍💻',
+  '<|endoftext|>',
+  '<|im_start|>',
+  '- **M** `src/a.ts` (+3 / −1)',
+  '+  const x = 1;',
+  '-removed',
+  ' context',
+  '@@ -1,4 +1,5 @@',
+  '```diff',
+  '```',
+  '# Heading',
+  '## Summary',
+  '/path/to/file',
+  '//comment',
+  '.',
+  '...',
+  '---',
+  '>',
+  '> quoted',
+  '|',
+  '_None._',
+  '**bold**',
+  '{',
+  '}',
+  '(',
+  ')',
+  ':',
+  ';',
+  '"',
+  "'",
+  ' ',
+  '  ',
+  '\t',
+  '\n',
+  '\n\n',
+  '\r\n',
+  '\n \n',
+  ' \n',
+  '\n/',
+  '\n ',
+  '\n\t',
+  '\n-',
+  '\n#',
+  '\n1',
+  '\na',
+  '\nA',
+  '\n日',
+  '\n😀',
+  '\n.',
+  '\n\n\n',
 ];
 
 function generatedText(seed: number, parts: number): string {
@@ -27,7 +84,8 @@ function generatedText(seed: number, parts: number): string {
   let out = '';
   for (let i = 0; i < parts; i++) {
     const r = next();
-    if (r % 97 === 0) out += 'x'.repeat(LONG_RUN_CHARS - 2 + (r % 5)); // around the chunking threshold
+    if (r % 97 === 0)
+      out += 'x'.repeat(LONG_RUN_CHARS - 2 + (r % 5)); // around the chunking threshold
     else if (r % 89 === 0) out += ' '.repeat(LONG_RUN_CHARS - 1 + (r % 4));
     else if (r % 83 === 0) out += '\n'.repeat(LONG_RUN_CHARS + (r % 3));
     else out += FRAGMENTS[r % FRAGMENTS.length];

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { countTokens as gptCount } from 'gpt-tokenizer/encoding/o200k_base';
-import { LONG_RUN_CHARS, RUN_CHUNK_CHARS, countTokens, countTokensMany, tokenUpperBound, tokensWithin, type TokenEncoding } from '../../../../src/core/handoff/tokens';
+import {
+  LONG_RUN_CHARS,
+  RUN_CHUNK_CHARS,
+  countTokens,
+  countTokensMany,
+  tokenUpperBound,
+  tokensWithin,
+  type TokenEncoding,
+} from '../../../../src/core/handoff/tokens';
 import { counterFor, loadEncoding } from '../../../../src/engine/tokenizers/tokenizer';
 
 describe('token counting', () => {
@@ -123,14 +131,36 @@ describe('token counting', () => {
     // Without countTokensBatch: text by text, the same figures.
     assert.deepEqual(countTokensMany(o200k, texts), oneByOne);
     assert.deepEqual(countTokensMany(batching, []), []);
-    assert.deepEqual(countTokensMany(batching, ['', '']), [{ tokens: 0, estimated: false }, { tokens: 0, estimated: false }]);
+    assert.deepEqual(countTokensMany(batching, ['', '']), [
+      { tokens: 0, estimated: false },
+      { tokens: 0, estimated: false },
+    ]);
     assert.equal(batches.length, 1, 'nothing to count: no batch');
     assert.throws(() => countTokensMany({ ...batching, countTokensBatch: () => [1] }, ['a b', 'c']), /1 counts for 2 texts/);
   });
 
   it('bounds the count from above without a tokenizer (UTF-8 bytes), in both encodings, on texts of every kind', () => {
     const cl100k = loadEncoding('cl100k_base');
-    const kinds = ['a', ' ', '\n', 'é', 'ß', '日', '語', '🙂', '👩‍💻', '\ud83d', '\ude42', '<|endoftext|>', 'x'.repeat(300), ' '.repeat(300), '\u0301', '\uffff', '\u07ff', '\u0800'];
+    const kinds = [
+      'a',
+      ' ',
+      '\n',
+      'é',
+      'ß',
+      '日',
+      '語',
+      '🙂',
+      '👩‍💻',
+      '\ud83d',
+      '\ude42',
+      '<|endoftext|>',
+      'x'.repeat(300),
+      ' '.repeat(300),
+      '\u0301',
+      '\uffff',
+      '\u07ff',
+      '\u0800',
+    ];
     let x = 5;
     for (let n = 0; n < 300; n++) {
       let text = '';

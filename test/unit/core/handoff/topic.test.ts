@@ -23,7 +23,7 @@ describe('topic slugs', () => {
     });
   }
 
-  it('cuts long topics to 64 characters at a word boundary, then the title\'s hash (issue 16: no two topics share a slug)', () => {
+  it("cuts long topics to 64 characters at a word boundary, then the title's hash (issue 16: no two topics share a slug)", () => {
     const r = slugifyTopic('word '.repeat(40));
     assert.ok(r.ok);
     assert.ok(r.slug.length <= 64);
@@ -34,7 +34,11 @@ describe('topic slugs', () => {
     assert.ok(a.ok && b.ok);
     assert.notEqual(a.slug, b.slug, 'titles sharing their first 64 characters get slugs of their own');
     assert.equal(a.slug.replace(/-[0-9a-f]{10}$/, ''), b.slug.replace(/-[0-9a-f]{10}$/, ''), 'the readable start is the same');
-    assert.equal(slugifyTopic(`${'Migrate the billing service to the new payments provider '.repeat(2)}step one`).ok && a.slug, a.slug, 'the same title, the same slug');
+    assert.equal(
+      slugifyTopic(`${'Migrate the billing service to the new payments provider '.repeat(2)}step one`).ok && a.slug,
+      a.slug,
+      'the same title, the same slug',
+    );
   });
 
   it('keeps letters of other scripts (NFC, lower case) instead of falling back to one shared slug', () => {

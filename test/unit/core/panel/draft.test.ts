@@ -57,7 +57,17 @@ describe('panel draft model', () => {
   });
 
   it('anything typed or chosen makes it non-empty', () => {
-    for (const over of [{ specialist: 'hacker' }, { topic: 'x' }, { summary: 'x' }, { decisions: ['x'] }, { next_steps: ['x'] }, { blockers: ['x'] }, { failed_approaches: ['x'] }, { return_condition: 'x' }, { handover_reason: 'x' }]) {
+    for (const over of [
+      { specialist: 'hacker' },
+      { topic: 'x' },
+      { summary: 'x' },
+      { decisions: ['x'] },
+      { next_steps: ['x'] },
+      { blockers: ['x'] },
+      { failed_approaches: ['x'] },
+      { return_condition: 'x' },
+      { handover_reason: 'x' },
+    ]) {
       assert.equal(isDraftEmpty(draft(over as Partial<Draft>)), false, JSON.stringify(over));
     }
   });
@@ -127,7 +137,9 @@ describe('panel draft model', () => {
   });
 
   it('asks for the budget chosen: default is the setting, small and large the shared presets, a number itself', () => {
-    const tokens = (budget: Draft['budget'], setting = 5000) => HandoverRequestSchema.parse(draftToRequest(draft({ specialist: 'hacker', topic: 't', budget }), { ...SETTINGS, maxContextTokens: setting })).max_context_tokens;
+    const tokens = (budget: Draft['budget'], setting = 5000) =>
+      HandoverRequestSchema.parse(draftToRequest(draft({ specialist: 'hacker', topic: 't', budget }), { ...SETTINGS, maxContextTokens: setting }))
+        .max_context_tokens;
     assert.equal(tokens('default'), 5000);
     assert.equal(tokens('small'), 1000);
     assert.equal(tokens('large'), 8000);
@@ -165,7 +177,15 @@ describe('panel draft model', () => {
     const saved = { draft: draft({ summary: 'kept' }), revision: 7 };
     assert.deepEqual(parseSavedDraft(JSON.parse(JSON.stringify(saved))), saved);
     assert.deepEqual(parseSavedDraft({ draft: { summary: 'partial' }, revision: 1 })?.draft.summary, 'partial', 'missing fields take defaults');
-    for (const junk of [undefined, null, 'x', {}, { draft: { summary: 'old shape, no revision' } }, { draft: {}, revision: -1 }, { draft: { decisions: 'x' }, revision: 1 }]) {
+    for (const junk of [
+      undefined,
+      null,
+      'x',
+      {},
+      { draft: { summary: 'old shape, no revision' } },
+      { draft: {}, revision: -1 },
+      { draft: { decisions: 'x' }, revision: 1 },
+    ]) {
       assert.equal(parseSavedDraft(junk), undefined, JSON.stringify(junk));
     }
   });

@@ -5,7 +5,13 @@
  * both directions refuse what the protocol does not allow, with the field at fault named.
  */
 import assert from 'node:assert/strict';
-import { InsightsShowSchema, InsightsToWebviewSchema, InsightsViewSchema, parseInsightsMessage, type InsightsView } from '../../../../src/core/panel/insightsProtocol';
+import {
+  InsightsShowSchema,
+  InsightsToWebviewSchema,
+  InsightsViewSchema,
+  parseInsightsMessage,
+  type InsightsView,
+} from '../../../../src/core/panel/insightsProtocol';
 import { computeInsights, InsightsSchema, type Insights, type InsightsEntry } from '../../../../src/core/timeline/insights';
 import { SAMPLE } from '../../../helpers/insightsSample';
 
@@ -36,13 +42,23 @@ function entry(over: Partial<InsightsEntry> & Pick<InsightsEntry, 'id' | 'specia
 }
 
 describe('the insights view protocol', () => {
-  it('mirrors the engine\'s Insights type exactly (compile time) and accepts its figures of a generated history unchanged', () => {
+  it("mirrors the engine's Insights type exactly (compile time) and accepts its figures of a generated history unchanged", () => {
     assert.equal(sameType, true);
-    const accepted = (daysAgo: number) => [{ from: 'pending' as const, to: 'accepted' as const, at: new Date(NOW - daysAgo * DAY).toISOString(), session_id: 'session-1' }];
+    const accepted = (daysAgo: number) => [
+      { from: 'pending' as const, to: 'accepted' as const, at: new Date(NOW - daysAgo * DAY).toISOString(), session_id: 'session-1' },
+    ];
     const history: InsightsEntry[] = [
       entry({ id: 'a', specialist: 'implementation_engineer' }, 5),
       entry({ id: 'b', specialist: 'quality_reviewer', status: 'accepted', status_history: accepted(3.5) }, 4),
-      entry({ id: 'c', specialist: 'quality_reviewer', status: 'complete', status_history: [...accepted(0.9), { from: 'accepted', to: 'complete', at: new Date(NOW - 0.5 * DAY).toISOString(), session_id: 'session-1' }] }, 1),
+      entry(
+        {
+          id: 'c',
+          specialist: 'quality_reviewer',
+          status: 'complete',
+          status_history: [...accepted(0.9), { from: 'accepted', to: 'complete', at: new Date(NOW - 0.5 * DAY).toISOString(), session_id: 'session-1' }],
+        },
+        1,
+      ),
     ];
     const insights = computeInsights(history, { now: NOW, pendingWarnAfterMs: 2 * DAY, maxDepth: 3 });
     assert.ok(InsightsSchema.safeParse(insights).success, 'the core makes valid figures');
@@ -60,7 +76,17 @@ describe('the insights view protocol', () => {
     const r = InsightsShowSchema.safeParse({ type: 'show', status: 'ready', period: 'all', insights: bad, specialists: [], pending_warn_after: '2d' });
     assert.equal(r.success, false);
     assert.deepEqual(r.error?.issues[0]?.path, ['insights', 'overall', 'written']);
-    assert.equal(InsightsShowSchema.safeParse({ type: 'show', status: 'ready', period: 'all', insights: { ...SAMPLE, overall: { ...SAMPLE.overall, median_pickup_ms: 1.5 } }, specialists: [], pending_warn_after: '' }).success, false);
+    assert.equal(
+      InsightsShowSchema.safeParse({
+        type: 'show',
+        status: 'ready',
+        period: 'all',
+        insights: { ...SAMPLE, overall: { ...SAMPLE.overall, median_pickup_ms: 1.5 } },
+        specialists: [],
+        pending_warn_after: '',
+      }).success,
+      false,
+    );
 
     assert.deepEqual(parseInsightsMessage({ type: 'setPeriod', period: '30d' }), { ok: true, message: { type: 'setPeriod', period: '30d' } });
     assert.deepEqual(parseInsightsMessage({ type: 'ready' }), { ok: true, message: { type: 'ready' } });

@@ -3,7 +3,18 @@ import { DraftSchema as SessionDraftSchema, type Draft as SessionDraft } from '.
 import { HandoverRequestSchema } from '../../../../src/core/handoff/request';
 import { draftToRequest, emptyDraft, parseSavedDraft, type Draft } from '../../../../src/core/panel/draft';
 import { describeLeftOut, lossReportText } from '../../../../src/core/panel/lossReport';
-import { describeSource, draftedAnswers, emptySessionDraft, draftedFields, itemSources, markEdited, mayFill, prefill, shortTime, stillDrafted } from '../../../../src/core/panel/prefill';
+import {
+  describeSource,
+  draftedAnswers,
+  emptySessionDraft,
+  draftedFields,
+  itemSources,
+  markEdited,
+  mayFill,
+  prefill,
+  shortTime,
+  stillDrafted,
+} from '../../../../src/core/panel/prefill';
 import { parseSavedSession } from '../../../../src/core/panel/savedState';
 
 const FILE = '/home/dev/.claude/projects/-work-todo/3f2a9c.jsonl';
@@ -23,7 +34,18 @@ function sessionDraft(over: Partial<SessionDraft> = {}): SessionDraft {
     blockers: [],
     completed: [{ text: 'Add the auth middleware', source: src(5) }],
     user_requests: [{ text: 'Add bearer-token auth to the todo API', time: at(0), source: 'claude-code', file: FILE }],
-    commands_run: [{ command: 'npm install jsonwebtoken', cwd: '/work/todo', kind: 'install', exit_code: 0, result: 'succeeded', count: 2, source: 'claude-code', last_at: at(3) }],
+    commands_run: [
+      {
+        command: 'npm install jsonwebtoken',
+        cwd: '/work/todo',
+        kind: 'install',
+        exit_code: 0,
+        result: 'succeeded',
+        count: 2,
+        source: 'claude-code',
+        last_at: at(3),
+      },
+    ],
     commands_run_omitted: 0,
     left_out: { older_requests: 3, commands_beyond_cap: 0, collapsed_todos: 1, turns: 12 },
     ...over,
@@ -39,7 +61,11 @@ describe('panel prefill (the form filled from the session draft, issue 15)', () 
     assert.deepEqual(r.draft.drafted, r.filled);
     assert.deepEqual(r.kept, []);
     assert.equal(r.draft.summary, 'Asked: add token auth. Done: the middleware. Open: review.');
-    assert.deepEqual(r.draft.next_steps, ['(in progress) Write the token endpoint tests', 'Review the middleware'], 'the in-progress plan item comes first, marked');
+    assert.deepEqual(
+      r.draft.next_steps,
+      ['(in progress) Write the token endpoint tests', 'Review the middleware'],
+      'the in-progress plan item comes first, marked',
+    );
     assert.deepEqual(r.draft.completed, ['Add the auth middleware']);
     assert.deepEqual(r.draft.user_requests, [{ text: 'Add bearer-token auth to the todo API', time: at(0), source: 'claude-code' }]);
     assert.equal(r.draft.commands_run[0].command, 'npm install jsonwebtoken');
@@ -47,15 +73,21 @@ describe('panel prefill (the form filled from the session draft, issue 15)', () 
     assert.deepEqual(draftedFields(sessionDraft()), r.filled);
   });
 
-  it('an edit makes the field the user\'s: unmarked, and a redraft leaves it and reports it kept', () => {
+  it("an edit makes the field the user's: unmarked, and a redraft leaves it and reports it kept", () => {
     const first = prefill(form(), sessionDraft()).draft;
     const edited = markEdited({ ...first, summary: 'My own words.' }, ['summary', 'topic']);
     assert.deepEqual(edited.drafted, ['completed', 'next_steps', 'user_requests', 'commands_run']);
     assert.deepEqual(edited.edited, ['summary']);
     assert.equal(mayFill(edited, 'summary'), false);
-    const newer = sessionDraft({ summary: { text: 'A newer summary.', sources: [src(9)] }, completed: [{ text: 'Add the auth middleware', source: src(5) }, { text: 'Write the tests', source: src(9) }] });
+    const newer = sessionDraft({
+      summary: { text: 'A newer summary.', sources: [src(9)] },
+      completed: [
+        { text: 'Add the auth middleware', source: src(5) },
+        { text: 'Write the tests', source: src(9) },
+      ],
+    });
     const r = prefill(edited, newer);
-    assert.equal(r.draft.summary, 'My own words.', 'the user\'s text is never replaced without asking');
+    assert.equal(r.draft.summary, 'My own words.', "the user's text is never replaced without asking");
     assert.deepEqual(r.kept, ['summary']);
     assert.deepEqual(r.draft.completed, ['Add the auth middleware', 'Write the tests'], 'a field still as drafted takes the newer draft');
     const replaced = prefill(r.draft, newer, { replaceEdited: true });
@@ -85,17 +117,23 @@ describe('panel prefill (the form filled from the session draft, issue 15)', () 
     const model = sessionDraft({ summary: { text: 'Model summary.', sources: [{ reader: 'model:test', file: null, time: null }] }, completed: [] });
     const r = prefill(first, model, { only: ['summary', 'decisions', 'failed_approaches', 'next_steps'] });
     assert.equal(r.draft.summary, 'Model summary.');
-    assert.deepEqual(r.draft.completed, ['Add the auth middleware'], 'Done is not the model\'s to change');
+    assert.deepEqual(r.draft.completed, ['Add the auth middleware'], "Done is not the model's to change");
   });
 
-  it('shows each drafted item\'s source (reader, file name, time), and none once the field is edited', () => {
+  it("shows each drafted item's source (reader, file name, time), and none once the field is edited", () => {
     const s = sessionDraft();
     const d = prefill(form(), s).draft;
-    assert.deepEqual(itemSources(d, s, 'next_steps'), ['claude-code · 3f2a9c.jsonl · 2026-12-01 14:05 UTC', 'claude-code · 3f2a9c.jsonl · 2026-12-01 14:05 UTC']);
+    assert.deepEqual(itemSources(d, s, 'next_steps'), [
+      'claude-code · 3f2a9c.jsonl · 2026-12-01 14:05 UTC',
+      'claude-code · 3f2a9c.jsonl · 2026-12-01 14:05 UTC',
+    ]);
     assert.deepEqual(itemSources(d, s, 'summary'), ['claude-code · 3f2a9c.jsonl · 2026-12-01 14:01 UTC; git']);
     assert.deepEqual(itemSources(d, s, 'commands_run'), ['claude-code · 2026-12-01 14:03 UTC · in /work/todo']);
     // The panel shows times in the user's own zone: it passes its formatter.
-    assert.deepEqual(itemSources(d, s, 'commands_run', (iso) => `local(${iso})`), [`claude-code · local(${s.commands_run[0].last_at}) · in /work/todo`]);
+    assert.deepEqual(
+      itemSources(d, s, 'commands_run', (iso) => `local(${iso})`),
+      [`claude-code · local(${s.commands_run[0].last_at}) · in /work/todo`],
+    );
     assert.deepEqual(itemSources(markEdited(d, ['next_steps']), s, 'next_steps'), []);
     assert.equal(describeSource({ reader: 'recorder', file: 'C:\\logs\\session.jsonl', time: null }), 'recorder · session.jsonl');
     assert.equal(shortTime('not a time'), 'not a time');
@@ -126,8 +164,14 @@ describe('panel prefill (the form filled from the session draft, issue 15)', () 
     assert.equal(describeLeftOut(sessionDraft().left_out), '3 older requests, 1 collapsed todo, 12 turns');
     assert.equal(describeLeftOut({ older_requests: 0, commands_beyond_cap: 1, collapsed_todos: 0, turns: 1234 }), '1 command beyond the cap, 1,234 turns');
     assert.equal(describeLeftOut({ older_requests: 0, commands_beyond_cap: 0, collapsed_todos: 0, turns: 0 }), undefined);
-    assert.equal(lossReportText(sessionDraft().left_out, false), 'Not carried from the session log: 3 older requests, 1 collapsed todo, 12 turns; fit to budget cuts nothing.');
-    assert.match(lossReportText({ older_requests: 0, commands_beyond_cap: 0, collapsed_todos: 0, turns: 0 }, true), /^Everything the session log holds is carried; fit to budget would cut more/);
+    assert.equal(
+      lossReportText(sessionDraft().left_out, false),
+      'Not carried from the session log: 3 older requests, 1 collapsed todo, 12 turns; fit to budget cuts nothing.',
+    );
+    assert.match(
+      lossReportText({ older_requests: 0, commands_beyond_cap: 0, collapsed_todos: 0, turns: 0 }, true),
+      /^Everything the session log holds is carried; fit to budget would cut more/,
+    );
   });
 
   it('the end-of-session command: the answers the draft gives, and which are still as drafted when confirmed', () => {
@@ -135,7 +179,11 @@ describe('panel prefill (the form filled from the session draft, issue 15)', () 
     const a = draftedAnswers(s);
     assert.deepEqual(a.nextSteps, ['(in progress) Write the token endpoint tests', 'Review the middleware']);
     assert.deepEqual(stillDrafted(s, a), ['summary', 'completed', 'next_steps', 'user_requests', 'commands_run']);
-    assert.deepEqual(stillDrafted(s, { ...a, summary: 'Mine', nextSteps: [a.nextSteps[1]] }), ['completed', 'user_requests', 'commands_run'], 'edited answers are not drafted');
-    assert.deepEqual(stillDrafted(s, { ...a, decisions: ['Typed by the user'] }).includes('decisions'), false, 'a field the draft left empty is the user\'s');
+    assert.deepEqual(
+      stillDrafted(s, { ...a, summary: 'Mine', nextSteps: [a.nextSteps[1]] }),
+      ['completed', 'user_requests', 'commands_run'],
+      'edited answers are not drafted',
+    );
+    assert.deepEqual(stillDrafted(s, { ...a, decisions: ['Typed by the user'] }).includes('decisions'), false, "a field the draft left empty is the user's");
   });
 });

@@ -28,7 +28,9 @@ const sessionDraft = {
   blockers: [],
   completed: [{ text: 'Middleware', source }],
   user_requests: [{ text: 'Add auth', time: source.time, source: 'claude-code', file: source.file }],
-  commands_run: [{ command: 'npm ci', cwd: null, kind: 'install', exit_code: 0, result: 'succeeded', count: 1, failed_count: 0, source: 'claude-code', last_at: null }],
+  commands_run: [
+    { command: 'npm ci', cwd: null, kind: 'install', exit_code: 0, result: 'succeeded', count: 1, failed_count: 0, source: 'claude-code', last_at: null },
+  ],
   commands_run_omitted: 0,
   left_out: { older_requests: 1, commands_beyond_cap: 0, collapsed_todos: 0, turns: 4 },
 };
@@ -69,12 +71,29 @@ const FROM_WEBVIEW: Array<{ name: string; valid: unknown; invalid: Array<[string
   { name: 'cancelModelDraft', valid: { type: 'cancelModelDraft' }, invalid: [['an extra field', { type: 'cancelModelDraft', id: 1 }]] },
   {
     name: 'draftChanged (drafted fields)',
-    valid: { type: 'draftChanged', draft: { ...draft, completed: ['Added auth'], user_requests: [{ text: 'Add auth', time: null, source: 'claude-code' }], commands_run: [{ command: 'npm ci', kind: 'install', result: 'succeeded' }], drafted: ['completed'], edited: ['summary'] }, revision: 4 },
+    valid: {
+      type: 'draftChanged',
+      draft: {
+        ...draft,
+        completed: ['Added auth'],
+        user_requests: [{ text: 'Add auth', time: null, source: 'claude-code' }],
+        commands_run: [{ command: 'npm ci', kind: 'install', result: 'succeeded' }],
+        drafted: ['completed'],
+        edited: ['summary'],
+      },
+      revision: 4,
+    },
     invalid: [
       ['an unknown drafted field', { type: 'draftChanged', draft: { ...draft, drafted: ['topic'] }, revision: 1 }],
       ['an empty user request', { type: 'draftChanged', draft: { ...draft, user_requests: [{ text: '' }] }, revision: 1 }],
-      ['a command of an unknown kind', { type: 'draftChanged', draft: { ...draft, commands_run: [{ command: 'x', kind: 'magic', result: 'succeeded' }] }, revision: 1 }],
-      ['a command over the item limit', { type: 'draftChanged', draft: { ...draft, commands_run: [{ command: 'x'.repeat(20_001), kind: 'other', result: 'unknown' }] }, revision: 1 }],
+      [
+        'a command of an unknown kind',
+        { type: 'draftChanged', draft: { ...draft, commands_run: [{ command: 'x', kind: 'magic', result: 'succeeded' }] }, revision: 1 },
+      ],
+      [
+        'a command over the item limit',
+        { type: 'draftChanged', draft: { ...draft, commands_run: [{ command: 'x'.repeat(20_001), kind: 'other', result: 'unknown' }] }, revision: 1 },
+      ],
     ],
   },
   {
@@ -117,8 +136,28 @@ const FROM_HOST: Array<{ name: string; valid: unknown; invalid: Array<[string, u
       state: { hasFolder: true, trusted: true, handoffCount: 0 },
     },
     invalid: [
-      ['a zero budget', { type: 'init', draft, revision: 0, specialists: [], settings: { maxContextTokens: 0, tokenizer: 'o200k_base', maxHandoverDepth: 3, includeRecentTurns: 5 }, state: { hasFolder: true, trusted: true, handoffCount: 0 } }],
-      ['an unknown specialist source', { type: 'init', draft, revision: 0, specialists: [{ id: 'x', label: 'X', icon: 'i', mandate: 'm', persona_marker: '[x]', return_condition: 'r', source: 'web' }], settings: { maxContextTokens: 1, tokenizer: 't', maxHandoverDepth: 3, includeRecentTurns: 5 }, state: { hasFolder: true, trusted: true, handoffCount: 0 } }],
+      [
+        'a zero budget',
+        {
+          type: 'init',
+          draft,
+          revision: 0,
+          specialists: [],
+          settings: { maxContextTokens: 0, tokenizer: 'o200k_base', maxHandoverDepth: 3, includeRecentTurns: 5 },
+          state: { hasFolder: true, trusted: true, handoffCount: 0 },
+        },
+      ],
+      [
+        'an unknown specialist source',
+        {
+          type: 'init',
+          draft,
+          revision: 0,
+          specialists: [{ id: 'x', label: 'X', icon: 'i', mandate: 'm', persona_marker: '[x]', return_condition: 'r', source: 'web' }],
+          settings: { maxContextTokens: 1, tokenizer: 't', maxHandoverDepth: 3, includeRecentTurns: 5 },
+          state: { hasFolder: true, trusted: true, handoffCount: 0 },
+        },
+      ],
     ],
   },
   {
@@ -134,20 +173,67 @@ const FROM_HOST: Array<{ name: string; valid: unknown; invalid: Array<[string, u
       ['an unknown git problem', { type: 'evidence', status: 'ready', evidence: { ...evidence, git_problem: 'sad' } }],
     ],
   },
-  { name: 'evidence (loading)', valid: { type: 'evidence', status: 'loading', evidence: null }, invalid: [['no evidence field', { type: 'evidence', status: 'loading' }]] },
-  { name: 'evidence (error)', valid: { type: 'evidence', status: 'error', evidence: null, message: 'git failed' }, invalid: [['a message that is not text', { type: 'evidence', status: 'error', evidence: null, message: 1 }]] },
+  {
+    name: 'evidence (loading)',
+    valid: { type: 'evidence', status: 'loading', evidence: null },
+    invalid: [['no evidence field', { type: 'evidence', status: 'loading' }]],
+  },
+  {
+    name: 'evidence (error)',
+    valid: { type: 'evidence', status: 'error', evidence: null, message: 'git failed' },
+    invalid: [['a message that is not text', { type: 'evidence', status: 'error', evidence: null, message: 1 }]],
+  },
   {
     name: 'estimate',
-    valid: { type: 'estimate', tokens: 1234, budget: 3000, estimated: false, over: false, cuts: [], fitted_tokens: null, hop: 2, hop_guard: { reasons: ['cycle'], max_depth: 3, confirmed: false }, problem: null },
+    valid: {
+      type: 'estimate',
+      tokens: 1234,
+      budget: 3000,
+      estimated: false,
+      over: false,
+      cuts: [],
+      fitted_tokens: null,
+      hop: 2,
+      hop_guard: { reasons: ['cycle'], max_depth: 3, confirmed: false },
+      problem: null,
+    },
     invalid: [
-      ['negative tokens', { type: 'estimate', tokens: -1, budget: 3000, estimated: false, over: false, cuts: [], fitted_tokens: null, hop: 1, hop_guard: null, problem: null }],
-      ['an unknown guard reason', { type: 'estimate', tokens: 1, budget: 3000, estimated: false, over: false, cuts: [], fitted_tokens: null, hop: 1, hop_guard: { reasons: ['boredom'], max_depth: 3, confirmed: false }, problem: null }],
-      ['hop 0', { type: 'estimate', tokens: 1, budget: 3000, estimated: false, over: false, cuts: [], fitted_tokens: null, hop: 0, hop_guard: null, problem: null }],
+      [
+        'negative tokens',
+        { type: 'estimate', tokens: -1, budget: 3000, estimated: false, over: false, cuts: [], fitted_tokens: null, hop: 1, hop_guard: null, problem: null },
+      ],
+      [
+        'an unknown guard reason',
+        {
+          type: 'estimate',
+          tokens: 1,
+          budget: 3000,
+          estimated: false,
+          over: false,
+          cuts: [],
+          fitted_tokens: null,
+          hop: 1,
+          hop_guard: { reasons: ['boredom'], max_depth: 3, confirmed: false },
+          problem: null,
+        },
+      ],
+      [
+        'hop 0',
+        { type: 'estimate', tokens: 1, budget: 3000, estimated: false, over: false, cuts: [], fitted_tokens: null, hop: 0, hop_guard: null, problem: null },
+      ],
     ],
   },
   {
     name: 'handedOver',
-    valid: { type: 'handedOver', persona_marker: '[hacker]', handoff_id: '2026-12-01T10-00-00.000Z_hacker', handoff_file: '.handoff/handoffs/x.md', tokens: 900, budget: 3000, revision: 4 },
+    valid: {
+      type: 'handedOver',
+      persona_marker: '[hacker]',
+      handoff_id: '2026-12-01T10-00-00.000Z_hacker',
+      handoff_file: '.handoff/handoffs/x.md',
+      tokens: 900,
+      budget: 3000,
+      revision: 4,
+    },
     invalid: [
       ['no revision', { type: 'handedOver', persona_marker: '[hacker]', handoff_id: 'h', handoff_file: 'x', tokens: 900, budget: 3000 }],
       ['no handoff id', { type: 'handedOver', persona_marker: '[hacker]', handoff_file: 'x', tokens: 900, budget: 3000, revision: 4 }],
@@ -164,7 +250,14 @@ const FROM_HOST: Array<{ name: string; valid: unknown; invalid: Array<[string, u
   },
   {
     name: 'modelDraft',
-    valid: { type: 'modelDraft', state: 'done', model: 'Test Model', input_tokens: 812, output_tokens: 95, fields: { summary: sessionDraft.summary, decisions: [], failed_approaches: [], next_steps: sessionDraft.next_steps } },
+    valid: {
+      type: 'modelDraft',
+      state: 'done',
+      model: 'Test Model',
+      input_tokens: 812,
+      output_tokens: 95,
+      fields: { summary: sessionDraft.summary, decisions: [], failed_approaches: [], next_steps: sessionDraft.next_steps },
+    },
     invalid: [
       ['an unknown state', { type: 'modelDraft', state: 'thinking' }],
       ['a fractional token count', { type: 'modelDraft', state: 'done', input_tokens: 1.5 }],
@@ -172,10 +265,43 @@ const FROM_HOST: Array<{ name: string; valid: unknown; invalid: Array<[string, u
   },
   {
     name: 'estimate (with the loss report)',
-    valid: { type: 'estimate', tokens: 10, budget: 3000, estimated: false, over: false, cuts: [], fitted_tokens: null, hop: 1, hop_guard: null, problem: null, left_out: sessionDraft.left_out },
-    invalid: [['a loss count that is not a number', { type: 'estimate', tokens: 10, budget: 3000, estimated: false, over: false, cuts: [], fitted_tokens: null, hop: 1, hop_guard: null, problem: null, left_out: { turns: 'many' } }]],
+    valid: {
+      type: 'estimate',
+      tokens: 10,
+      budget: 3000,
+      estimated: false,
+      over: false,
+      cuts: [],
+      fitted_tokens: null,
+      hop: 1,
+      hop_guard: null,
+      problem: null,
+      left_out: sessionDraft.left_out,
+    },
+    invalid: [
+      [
+        'a loss count that is not a number',
+        {
+          type: 'estimate',
+          tokens: 10,
+          budget: 3000,
+          estimated: false,
+          over: false,
+          cuts: [],
+          fitted_tokens: null,
+          hop: 1,
+          hop_guard: null,
+          problem: null,
+          left_out: { turns: 'many' },
+        },
+      ],
+    ],
   },
-  { name: 'banner', valid: { type: 'banner', kind: 'error', message: 'Could not write' }, invalid: [['an unknown kind', { type: 'banner', kind: 'party', message: 'x' }]] },
+  {
+    name: 'banner',
+    valid: { type: 'banner', kind: 'error', message: 'Could not write' },
+    invalid: [['an unknown kind', { type: 'banner', kind: 'party', message: 'x' }]],
+  },
   {
     name: 'response',
     valid: { type: 'response', id: 2, ok: false, message: 'ERROR: topic is required' },

@@ -9,7 +9,16 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { CLAIM_RULES, opensWithImperative } from '../../../../src/core/receive/claimRules';
-import { claimsOfPackage, commandMatches, findClaims, judgeClaims, MAX_CLAIM_CHARS, MAX_SENTENCE_CHARS, type ClaimEvidenceSources, type FoundClaim } from '../../../../src/core/receive/claims';
+import {
+  claimsOfPackage,
+  commandMatches,
+  findClaims,
+  judgeClaims,
+  MAX_CLAIM_CHARS,
+  MAX_SENTENCE_CHARS,
+  type ClaimEvidenceSources,
+  type FoundClaim,
+} from '../../../../src/core/receive/claims';
 import { ClaimSchema, countClaims, type Claim } from '../../../../src/core/receive/claimSchema';
 import { resultStatus } from '../../../../src/core/receive/handBackPolicy';
 import { briefingClaimsLine, renderClaims } from '../../../../src/core/handoff/claimsSection';
@@ -49,7 +58,15 @@ describe('claims: the Done-when lines', () => {
     const tests = [run('npm test', 'passed', '2026-12-01T10:01:00.000Z'), run('npm test', 'failed', '2026-12-01T10:04:00.000Z')];
     const [c] = judgeClaims(inSummary('All tests pass.'), { ...NONE, tests_run: tests });
     assert.equal(c.verdict, 'contradicted');
-    assert.deepEqual(c.evidence, { command: 'npm test', cwd: '.', result: 'failed', exit_code: 1, basis: 'exit code', at: '2026-12-01T10:04:00.000Z', source: 'claude-code' });
+    assert.deepEqual(c.evidence, {
+      command: 'npm test',
+      cwd: '.',
+      result: 'failed',
+      exit_code: 1,
+      basis: 'exit code',
+      at: '2026-12-01T10:04:00.000Z',
+      source: 'claude-code',
+    });
     // The same runs keep the hand-back from `complete` (docs/DESIGN.md §5 "Hand-back policy").
     assert.equal(resultStatus({ matched: true, criteria: [{ criterion: 'All tests pass', met: true }], tests, blockers: [] }).status, 'in_progress');
   });
@@ -62,7 +79,15 @@ describe('claims: the Done-when lines', () => {
   it('"lint is clean" with `npm run lint` exit 0 recorded → backed by that command', () => {
     const [c] = judgeClaims(inSummary('lint is clean'), { ...NONE, commands_run: [cmd('npm run lint', 'other', 0)] });
     assert.equal(c.verdict, 'backed');
-    assert.deepEqual(c.evidence, { command: 'npm run lint', cwd: '.', result: 'succeeded', exit_code: 0, basis: 'exit code', at: '2026-12-01T10:05:00.000Z', source: 'claude-code' });
+    assert.deepEqual(c.evidence, {
+      command: 'npm run lint',
+      cwd: '.',
+      result: 'succeeded',
+      exit_code: 0,
+      basis: 'exit code',
+      at: '2026-12-01T10:05:00.000Z',
+      source: 'claude-code',
+    });
   });
 
   it('each verdict is rendered in the Claims section right after the Summary, and counted in the frontmatter', () => {
@@ -170,7 +195,16 @@ describe('claims: what is a claim', () => {
     };
     walk(logs);
     assert.ok(files.length >= 10, `the session logs are at ${logs}`);
-    const plan = ['Make all tests pass', 'Fix lint errors', 'Fix type errors', 'Run the migrations', 'Deploy to staging', 'Fix #12', 'Fix the broken build', 'Publish to npm'];
+    const plan = [
+      'Make all tests pass',
+      'Fix lint errors',
+      'Fix type errors',
+      'Run the migrations',
+      'Deploy to staging',
+      'Fix #12',
+      'Fix the broken build',
+      'Publish to npm',
+    ];
     return [...cases.map(([t]) => t), ...plan, ...files.flatMap((f) => readFileSync(f, 'utf8').replace(/\\n/g, '\n').split('\n'))].map((t) => t.toLowerCase());
   }
 
@@ -196,7 +230,24 @@ describe('claims: what is a claim', () => {
     const reference =
       /^(?:please\s+|ok(?:ay)?,?\s+|now,?\s+|then,?\s+|also,?\s+|and\s+|so\s+)?(?:make|fix|get|run|rerun|re-run|try|check|verify|confirm|add|update|keep|see|do|write|implement|create|remove|refactor|debug|help|investigate|look|find|set|change|use|start|continue|finish|resolve|address|rebuild|rewrite|ensure|show|tell|explain|review|handle|move|rename|apply|push|commit|merge|open|close|bump|upgrade|install)\b(?!\s*:)/;
     const leads = ['', 'please ', 'ok ', 'ok, ', 'okay, ', 'now ', 'now, ', 'then, ', 'also ', 'and ', 'so ', 'please please ', 'ok, so '];
-    const words = ['make', 'fix', 're-run', 'rerun', 'install', 'please', 'so', 'okay', 'maker', 'fixes', 'make-believe', 're-runs', 'run:', 'run :', 'run', ''];
+    const words = [
+      'make',
+      'fix',
+      're-run',
+      'rerun',
+      'install',
+      'please',
+      'so',
+      'okay',
+      'maker',
+      'fixes',
+      'make-believe',
+      're-runs',
+      'run:',
+      'run :',
+      'run',
+      '',
+    ];
     const generated = leads.flatMap((lead) => words.flatMap((w) => [`${lead}${w}`, `${lead}${w} the tests`, `${lead}${w}\tthe build`]));
     let instructions = 0;
     for (const text of [...readTexts(), ...generated]) {
@@ -208,7 +259,21 @@ describe('claims: what is a claim', () => {
   });
 
   it('a plan item marked done states its task ("Make all tests pass", "Fix lint errors"); a task that says nothing of the result does not', () => {
-    const found = findClaims({ summary: '', decisions: [], completed: ['Make all tests pass', 'Fix lint errors', 'Fix type errors', 'Run the migrations', 'Deploy to staging', 'Fix #12', 'Run npm test', 'Write the docs'], user_requests: [] });
+    const found = findClaims({
+      summary: '',
+      decisions: [],
+      completed: [
+        'Make all tests pass',
+        'Fix lint errors',
+        'Fix type errors',
+        'Run the migrations',
+        'Deploy to staging',
+        'Fix #12',
+        'Run npm test',
+        'Write the docs',
+      ],
+      user_requests: [],
+    });
     assert.deepEqual(
       found.map((c) => [c.kind, c.field, c.text]),
       [
@@ -224,9 +289,15 @@ describe('claims: what is a claim', () => {
 
   it('a sentence is read up to its first 2,000 characters (MAX_SENTENCE_CHARS): a pasted log without a sentence end is not read whole', () => {
     const log = 'x'.repeat(MAX_SENTENCE_CHARS - 20);
-    assert.deepEqual(inSummary(`${log} all tests pass`).map((c) => c.kind), ['tests']);
+    assert.deepEqual(
+      inSummary(`${log} all tests pass`).map((c) => c.kind),
+      ['tests'],
+    );
     assert.deepEqual(inSummary(`${log} ${'y'.repeat(40)} all tests pass`), []);
-    assert.deepEqual(inSummary(`${log}. All tests pass.`).map((c) => [c.kind, c.text]), [['tests', 'All tests pass.']]);
+    assert.deepEqual(
+      inSummary(`${log}. All tests pass.`).map((c) => [c.kind, c.text]),
+      [['tests', 'All tests pass.']],
+    );
   });
 
   it('a claim quotes its phrase whole: a `;` inside parentheses or a code span does not end it, and "0 failed" is no negation', () => {
@@ -239,7 +310,10 @@ describe('claims: what is a claim', () => {
         ['lint', 'All tests pass and lint is clean.'],
       ],
     );
-    assert.deepEqual(inSummary('Ran `npm run build; npm test` and all tests pass (12 passed; 0 failed).').map((c) => [c.kind, c.text]), [['tests', 'Ran `npm run build; npm test` and all tests pass (12 passed; 0 failed).']]);
+    assert.deepEqual(
+      inSummary('Ran `npm run build; npm test` and all tests pass (12 passed; 0 failed).').map((c) => [c.kind, c.text]),
+      [['tests', 'Ran `npm run build; npm test` and all tests pass (12 passed; 0 failed).']],
+    );
     assert.deepEqual(inSummary('All tests pass (10 failed).'), []);
   });
 
@@ -259,7 +333,9 @@ describe('claims: the judge', () => {
   const judge = (text: string, ev: Partial<ClaimEvidenceSources>): Claim => judgeClaims(inSummary(text), { ...NONE, ...ev })[0];
 
   it('tests: a failure followed by a pass is backed by the pass; unknown results alone are no evidence', () => {
-    const c = judge('All tests pass.', { tests_run: [run('npm test', 'failed', '2026-12-01T10:01:00.000Z'), run('npm test', 'passed', '2026-12-01T10:02:00.000Z')] });
+    const c = judge('All tests pass.', {
+      tests_run: [run('npm test', 'failed', '2026-12-01T10:01:00.000Z'), run('npm test', 'passed', '2026-12-01T10:02:00.000Z')],
+    });
     assert.equal(c.verdict, 'backed');
     assert.equal(c.evidence?.at, '2026-12-01T10:02:00.000Z');
     assert.equal(judge('All tests pass.', { tests_run: [run('npm test', 'unknown', '2026-12-01T10:01:00.000Z', null)] }).verdict, 'no_evidence');
@@ -268,7 +344,10 @@ describe('claims: the judge', () => {
   it('commands: the latest matching entry by time decides; without times a failing entry contradicts', () => {
     const lint = [cmd('npx eslint src', 'other', 1, '2026-12-01T10:01:00.000Z'), cmd('npm run lint', 'other', 0, '2026-12-01T10:03:00.000Z')];
     assert.equal(judge('Lint is clean.', { commands_run: lint }).verdict, 'backed');
-    assert.equal(judge('Lint is clean.', { commands_run: [...lint].reverse().map((c, i) => ({ ...c, last_at: i ? '2026-12-01T10:09:00.000Z' : c.last_at })) }).verdict, 'contradicted');
+    assert.equal(
+      judge('Lint is clean.', { commands_run: [...lint].reverse().map((c, i) => ({ ...c, last_at: i ? '2026-12-01T10:09:00.000Z' : c.last_at })) }).verdict,
+      'contradicted',
+    );
     assert.equal(judge('Lint is clean.', { commands_run: lint.map((c) => ({ ...c, last_at: null })) }).verdict, 'contradicted');
   });
 
@@ -287,7 +366,15 @@ describe('claims: the judge', () => {
   it('fix: a commit subject naming the issue backs it; another number or none is no evidence', () => {
     const c = judge('Fixed #123.', { commits: [commit('Keep the cart total in cents (#1234)'), commit('Fix the login redirect (#123)')] });
     assert.equal(c.verdict, 'backed');
-    assert.deepEqual(c.evidence, { command: '3f1c2b9a7d Fix the login redirect (#123)', cwd: null, result: 'succeeded', exit_code: null, basis: 'commit', at: '2026-12-01T10:09:00+00:00', source: 'git' });
+    assert.deepEqual(c.evidence, {
+      command: '3f1c2b9a7d Fix the login redirect (#123)',
+      cwd: null,
+      result: 'succeeded',
+      exit_code: null,
+      basis: 'commit',
+      at: '2026-12-01T10:09:00+00:00',
+      source: 'git',
+    });
     assert.equal(judge('Fixed #123.', { commits: [commit('Keep the cart total in cents (#1234)')] }).verdict, 'no_evidence');
   });
 

@@ -35,13 +35,17 @@ const BODY = [
 
 describe('the handoff picked up, for the receiving prompt (issue 18)', () => {
   it('demotes every heading outside code fences one level; ###### stays; fences untouched', () => {
-    assert.equal(demoteHeadings('# a\n## b\n###### f\n#not\n   ### indented\n~~~\n# code\n~~~\n#'), '## a\n### b\n###### f\n#not\n   #### indented\n~~~\n# code\n~~~\n##');
+    assert.equal(
+      demoteHeadings('# a\n## b\n###### f\n#not\n   ### indented\n~~~\n# code\n~~~\n#'),
+      '## a\n### b\n###### f\n#not\n   #### indented\n~~~\n# code\n~~~\n##',
+    );
     // A closing fence is at least as long as the opening one (CommonMark §4.5): ``` inside ```` is code.
     assert.equal(demoteHeadings('````\n## x\n```\n## still code\n````\n## y', 2), '````\n## x\n```\n## still code\n````\n#### y');
   });
 
-  it('keeps text from a handoff file below the prompt\'s own sections: other headings at ### at least, setext underlines and a **Verification:** label escaped', () => {
-    const body = '# Handoff to Quality reviewer: x\n\n## Summary\n\n# Receive rules\n\n**Verification:** 9 verified\n\nMandate\n=======\n\n~~~\n# code\n===\n~~~';
+  it("keeps text from a handoff file below the prompt's own sections: other headings at ### at least, setext underlines and a **Verification:** label escaped", () => {
+    const body =
+      '# Handoff to Quality reviewer: x\n\n## Summary\n\n# Receive rules\n\n**Verification:** 9 verified\n\nMandate\n=======\n\n~~~\n# code\n===\n~~~';
     assert.equal(
       pickedUpHandoffText(body, { id: ID, link: LINK, maxBytes: 30 * 1024 }).text,
       '## Handoff to Quality reviewer: x\n\n### Summary\n\n### Receive rules\n\n\\*\\*Verification:\\*\\* 9 verified\n\nMandate\n\\=======\n\n~~~\n# code\n===\n~~~',
@@ -54,7 +58,10 @@ describe('the handoff picked up, for the receiving prompt (issue 18)', () => {
     const r = pickedUpHandoffText(BODY, { id: ID, link: LINK, maxBytes: 30 * 1024 });
     assert.equal(r.cut, false);
     assert.ok(r.text.startsWith('## Handoff to Quality reviewer: token auth\n\n[quality reviewer] You are'), r.text);
-    assert.deepEqual([...r.text.replace(/```[\s\S]*?```/g, '').matchAll(/^(#+) (.+)$/gm)].map((m) => `${m[1].length} ${m[2]}`), ['2 Handoff to Quality reviewer: token auth', '3 Summary', '3 Touched files', '4 Diff excerpt', '3 Return condition']);
+    assert.deepEqual(
+      [...r.text.replace(/```[\s\S]*?```/g, '').matchAll(/^(#+) (.+)$/gm)].map((m) => `${m[1].length} ${m[2]}`),
+      ['2 Handoff to Quality reviewer: token auth', '3 Summary', '3 Touched files', '4 Diff excerpt', '3 Return condition'],
+    );
     assert.ok(r.text.includes('```diff\n# not a heading: inside the fence\n'), 'fenced lines as written');
     assert.ok(r.text.endsWith('A review grouped by severity.'));
   });
@@ -70,7 +77,12 @@ describe('the handoff picked up, for the receiving prompt (issue 18)', () => {
       const r = pickedUpHandoffText(BODY, { id: ID, link: LINK, maxBytes: max });
       assert.equal(r.cut, true);
       assert.ok(utf8Length(r.text) <= max || max < 360, `${max}: ${utf8Length(r.text)}`);
-      assert.match(r.text, new RegExp(`\\[… truncated: showing the first [\\d,]+ of ${utf8Length(BODY)} bytes of this handoff's body to fit the 30 KB budget; the whole handoff is in \`${LINK.replace(/\./g, '\\.')}\`\\]$`));
+      assert.match(
+        r.text,
+        new RegExp(
+          `\\[… truncated: showing the first [\\d,]+ of ${utf8Length(BODY)} bytes of this handoff's body to fit the 30 KB budget; the whole handoff is in \`${LINK.replace(/\./g, '\\.')}\`\\]$`,
+        ),
+      );
       assert.equal((r.text.match(/^```/gm) ?? []).length % 2, 0, `${max}: every fence closed\n${r.text}`);
       assert.ok(r.text.startsWith('## Handoff'), `${max}: always named\n${r.text}`);
     }
@@ -81,7 +93,10 @@ describe('the handoff picked up, for the receiving prompt (issue 18)', () => {
     while (!pickedUpHandoffText(long, { id: ID, link: LINK, maxBytes: max }).text.includes(last)) max++;
     const mid = pickedUpHandoffText(long, { id: ID, link: LINK, maxBytes: max });
     assert.ok(utf8Length(mid.text) <= max);
-    assert.match(mid.text, /\n```diff\n# not a heading: inside the fence\n- {2}return a === b;\n\+ {2}return timingSafeEqual\(a, b\);\n```\n\n\[… truncated: showing the first [\d,]+ of 1,872 bytes/);
+    assert.match(
+      mid.text,
+      /\n```diff\n# not a heading: inside the fence\n- {2}return a === b;\n\+ {2}return timingSafeEqual\(a, b\);\n```\n\n\[… truncated: showing the first [\d,]+ of 1,872 bytes/,
+    );
     assert.equal(utf8Length(long), 1872);
     const shown = Number(/showing the first ([\d,]+)/.exec(mid.text)![1].replace(/,/g, ''));
     // The closer is the body's own fence line when it fits, else added: the count is the body's bytes shown either way.

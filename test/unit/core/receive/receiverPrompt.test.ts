@@ -101,12 +101,23 @@ describe('specialist prompt', () => {
   it('carries the handoff picked up after Staleness, as given, and names what the prior handoffs hold (issue 18)', () => {
     const body = '## Handoff to Quality reviewer: token auth\n\n### Summary\n\nDid the work.\n\n### Done\n\n- Wrote the middleware';
     const text = buildSpecialistPrompt(input({ handoff: { ...input().handoff!, body: `${body}\n\n` } }));
-    assert.deepEqual(headings(text), ['Mandate', 'Receive rules', 'Run Context', 'Staleness', 'Handoff to Quality reviewer: token auth', 'Return condition', 'Prior Agent Handoffs']);
+    assert.deepEqual(headings(text), [
+      'Mandate',
+      'Receive rules',
+      'Run Context',
+      'Staleness',
+      'Handoff to Quality reviewer: token auth',
+      'Return condition',
+      'Prior Agent Handoffs',
+    ]);
     assert.ok(text.includes(`- src/auth.ts changed since\n\n${body}\n\n## Return condition\n`), text);
     assert.equal(text.split('### Summary').length, 2, 'once');
     // Without a body (a handoff whose file could not be read): the prompt's own sections only.
     assert.deepEqual(headings(buildSpecialistPrompt(input())), [...PROMPT_SECTIONS, 'Prior Agent Handoffs']);
-    assert.match(RECEIVE_RULES.join('\n'), /each gives who handed over to whom, its status now, its summary, decisions and failed approaches, and the path of its file/);
+    assert.match(
+      RECEIVE_RULES.join('\n'),
+      /each gives who handed over to whom, its status now, its summary, decisions and failed approaches, and the path of its file/,
+    );
   });
 
   it('keeps Run Context values on one line', () => {

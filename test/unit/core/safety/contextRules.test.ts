@@ -61,8 +61,16 @@ const FORMS: Array<[string, (s: string) => string, string?]> = [
   ['?token=', (s) => `https://hooks.example.net/run?token=${s}&x=1`],
   ['access_token=', (s) => `https://graph.example.net/me?access_token=${s}`],
   ['Azure AccountKey=', (s) => `DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=${s};EndpointSuffix=core.windows.net`, `${r(86, B64)}==`],
-  ['Azure SAS sig=', (s) => `https://acme.blob.core.windows.net/c/f.txt?sv=2022-11-02&sp=r&sig=${s}`, `${r(43, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789')}%3D`],
-  ['kubeconfig client-key-data', (s) => `users:\n- name: admin\n  user:\n    client-key-data: ${s}\n`, Buffer.from(`-----BEGIN RSA PRIVATE KEY-----\n${r(200, B64)}`).toString('base64')],
+  [
+    'Azure SAS sig=',
+    (s) => `https://acme.blob.core.windows.net/c/f.txt?sv=2022-11-02&sp=r&sig=${s}`,
+    `${r(43, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789')}%3D`,
+  ],
+  [
+    'kubeconfig client-key-data',
+    (s) => `users:\n- name: admin\n  user:\n    client-key-data: ${s}\n`,
+    Buffer.from(`-----BEGIN RSA PRIVATE KEY-----\n${r(200, B64)}`).toString('base64'),
+  ],
   ['kubeconfig token', (s) => `    token: ${s}\n`],
   ['Docker config.json auth', (s) => `{"auths": {"registry.example.net": {"auth": "${s}"}}}`, Buffer.from(`ci:${r(20)}`).toString('base64')],
   ['GCP private_key_id', (s) => `"private_key_id": "${s}",`, r(40, HEX)],
@@ -90,9 +98,19 @@ describe('context rules: secrets known by where they stand', function () {
 
   it('names the new kinds: cli-credential, authorization-header, url-credential, url-query-secret, high-entropy-secret', async () => {
     const s = `${r(16)}9`;
-    const text = [`sshpass -p ${s} ssh h`, `curl -H "Authorization: Bearer ${s}" x`, `amqp://u:${s}@mq/v`, `https://x.example/a?sv=1&sig=${s}`, `MY_SIGNING_SALT=${r(32)}`].join('\n');
+    const text = [
+      `sshpass -p ${s} ssh h`,
+      `curl -H "Authorization: Bearer ${s}" x`,
+      `amqp://u:${s}@mq/v`,
+      `https://x.example/a?sv=1&sig=${s}`,
+      `MY_SIGNING_SALT=${r(32)}`,
+    ].join('\n');
     const out = await redactSecrets(text);
-    assert.deepEqual(out.found, { 'cli-credential': 1, 'authorization-header': 1, 'url-credential': 1, 'url-query-secret': 1, 'high-entropy-secret': 1 }, out.text);
+    assert.deepEqual(
+      out.found,
+      { 'cli-credential': 1, 'authorization-header': 1, 'url-credential': 1, 'url-query-secret': 1, 'high-entropy-secret': 1 },
+      out.text,
+    );
     const kinds = new Set(SECRET_KINDS.map((k) => k.kind));
     for (const k of Object.keys(out.found)) assert.ok(kinds.has(k) && SECRET_KINDS.find((x) => x.kind === k)?.source === 'handoff', k);
   });
@@ -165,8 +183,7 @@ describe('context rules: secrets known by where they stand', function () {
   it('names secret keys by words: the new words and pairs, and what stays out', () => {
     for (const k of ['DB_PWD', 'PGPASSWORD', 'auth', 'credentials', 'AccountKey', 'client-key-data', 'private_key_id', 'SharedAccessKey', 'passphrase'])
       assert.ok(isSecretKey(k), k);
-    for (const k of ['PWD', 'OLDPWD', 'auth_method', 'AUTH_URL', 'password-stdin', 'token-file', 'author', 'oauth'])
-      assert.ok(!isSecretKey(k), k);
+    for (const k of ['PWD', 'OLDPWD', 'auth_method', 'AUTH_URL', 'password-stdin', 'token-file', 'author', 'oauth']) assert.ok(!isSecretKey(k), k);
   });
 
   it('tells placeholders and random values apart', () => {

@@ -58,7 +58,13 @@ const KEYS: Array<[string, string, string]> = [
   ['1Password Secret Key', '1password-secret-key', `A3-${r(6, UP)}-${r(6, UP)}-${r(5, UP)}-${r(5, UP)}-${r(5, UP)}-${r(5, UP)}`],
   ['age secret key', 'age-secret-key', `AGE-SECRET-KEY-1${r(58, BECH)}`],
   ['Sentry user auth token', 'sentry-token', `sntryu_${r(64, HEX)}`],
-  ['Sentry organisation auth token', 'sentry-token', `sntrys_${Buffer.from(JSON.stringify({ iat: 1767225600, url: 'https://sentry.io', org: 'acme' })).toString('base64').replace(/=+$/, '')}_${r(43, `${AL}+/`)}`],
+  [
+    'Sentry organisation auth token',
+    'sentry-token',
+    `sntrys_${Buffer.from(JSON.stringify({ iat: 1767225600, url: 'https://sentry.io', org: 'acme' }))
+      .toString('base64')
+      .replace(/=+$/, '')}_${r(43, `${AL}+/`)}`,
+  ],
 ];
 
 /** Every 12-character piece of `key`: none may survive redaction. */
@@ -97,7 +103,8 @@ describe('provider-token rules', function () {
   });
 
   it('keeps placeholders shaped like a key (AIza + x…, EXAMPLE)', () => {
-    for (const t of [`AIza${'x'.repeat(35)}`, `xai-${'0'.repeat(80)}`, `AIzaEXAMPLE${'a1'.repeat(12)}abcdefghijk`]) assert.deepEqual(findProviderTokens(`k ${t} k`), [], t);
+    for (const t of [`AIza${'x'.repeat(35)}`, `xai-${'0'.repeat(80)}`, `AIzaEXAMPLE${'a1'.repeat(12)}abcdefghijk`])
+      assert.deepEqual(findProviderTokens(`k ${t} k`), [], t);
   });
 
   it('property: any generated key of any format, in any assignment syntax, leaves no piece of itself', async () => {

@@ -37,7 +37,10 @@ describe('a secret found once is redacted wherever it recurs', () => {
 
   it('redacts it before the text that names it too, and again in the same text, however many times', async () => {
     const r = await redactTexts([`bare first: ${KEY}`, `${ASSIGNED} # ${KEY}; "${KEY}"`]);
-    assert.deepEqual(r.texts, ['bare first: [REDACTED:secret-assignment]', 'api_token = "[REDACTED:secret-assignment]" # [REDACTED:secret-assignment]; "[REDACTED:secret-assignment]"']);
+    assert.deepEqual(r.texts, [
+      'bare first: [REDACTED:secret-assignment]',
+      'api_token = "[REDACTED:secret-assignment]" # [REDACTED:secret-assignment]; "[REDACTED:secret-assignment]"',
+    ]);
     const one = await redactSecrets(`${ASSIGNED}\nlater: ${KEY}.`);
     assert.equal(one.text, 'api_token = "[REDACTED:secret-assignment]"\nlater: [REDACTED:secret-assignment].');
     assert.deepEqual(one.found, { 'secret-assignment': 2 });
@@ -64,7 +67,11 @@ describe('a secret found once is redacted wherever it recurs', () => {
     assert.equal(oauth.texts[1], 'token [REDACTED:github-token]; the password is always x-oauth-basic', 'a token given as the user, not the fixed literal');
     const bearer = await redactTexts(['Authorization: Bearer abcDEF123ghiJKL456mnoPQR789', 'token abcDEF123ghiJKL456mnoPQR789 expired']);
     assert.equal(bearer.texts[1], 'token [REDACTED:authorization-header] expired');
-    const body = ['MIIEowIBAAKCAQEAwwdrqkWK6WurXd6FL5dxrMTCLmLEZc+yWTC0YjtaNCQTmi+0', 'rz4Nh1zpYd8YNB0PQ+urKOwAHLVG1jknrgxylsEnFIJQAqZDQTpx5Tut/KuQhapp', 'kQ3fJ2vC8w=='];
+    const body = [
+      'MIIEowIBAAKCAQEAwwdrqkWK6WurXd6FL5dxrMTCLmLEZc+yWTC0YjtaNCQTmi+0',
+      'rz4Nh1zpYd8YNB0PQ+urKOwAHLVG1jknrgxylsEnFIJQAqZDQTpx5Tut/KuQhapp',
+      'kQ3fJ2vC8w==',
+    ];
     const pem = `-----BEGIN RSA PRIVATE KEY-----\n${body.join('\n')}\n-----END RSA PRIVATE KEY-----`;
     const r = await redactTexts([pem, `the second line was ${body[1]} and it ended ${body[2]}`, 'look for -----BEGIN RSA PRIVATE KEY----- headers']);
     assert.equal(r.texts[1], 'the second line was [REDACTED:private-key] and it ended [REDACTED:private-key]');
@@ -73,7 +80,11 @@ describe('a secret found once is redacted wherever it recurs', () => {
 
   it('does not over-redact: a plain word found once, a value inside a longer token, a value nobody found', async () => {
     const r = await redactTexts(['password = "thisismypassword"', 'DB_PASSWORD=Kubernetes', 'thisismypassword is a bad password; Kubernetes runs it']);
-    assert.deepEqual(r.texts, ['password = "[REDACTED:secret-assignment]"', 'DB_PASSWORD=[REDACTED:secret-assignment]', 'thisismypassword is a bad password; Kubernetes runs it']);
+    assert.deepEqual(r.texts, [
+      'password = "[REDACTED:secret-assignment]"',
+      'DB_PASSWORD=[REDACTED:secret-assignment]',
+      'thisismypassword is a bad password; Kubernetes runs it',
+    ]);
     const inside = await redactTexts([ASSIGNED, `x${KEY} and ${KEY}9 stay, ${KEY}. goes`]);
     assert.equal(inside.texts[1], `x${KEY} and ${KEY}9 stay, [REDACTED:secret-assignment]. goes`);
     const none = await redactTexts(['nothing secret here', `not found anywhere: ${KEY}`]);
@@ -83,9 +94,17 @@ describe('a secret found once is redacted wherever it recurs', () => {
 
   it('remembers only values specific enough: 8 characters or more, one line, a digit, a symbol or inner upper case', () => {
     for (const v of ['Secret123', 'hunter2!x', 'myPassword', KEY, GHP, 'Summer of 69!']) assert.equal(isRecurringValue(v), true, v);
-    for (const v of ['admin', 'Passw0r', 'thisismypassword', 'Kubernetes', 'my secret phrase', 'line\nbreak1', '[REDACTED:jwt]', '--------']) assert.equal(isRecurringValue(v), false, v);
+    for (const v of ['admin', 'Passw0r', 'thisismypassword', 'Kubernetes', 'my secret phrase', 'line\nbreak1', '[REDACTED:jwt]', '--------'])
+      assert.equal(isRecurringValue(v), false, v);
     const into = new Map<string, string>();
-    collectValues(`k="${KEY}" p=Kubernetes`, [{ start: 2, end: 36, kind: 'secret-assignment', priority: 1 }, { start: 39, end: 49, kind: 'secret-assignment', priority: 1 }], into);
+    collectValues(
+      `k="${KEY}" p=Kubernetes`,
+      [
+        { start: 2, end: 36, kind: 'secret-assignment', priority: 1 },
+        { start: 39, end: 49, kind: 'secret-assignment', priority: 1 },
+      ],
+      into,
+    );
     assert.deepEqual([...into], [[KEY, 'secret-assignment']], 'quotes taken off, the plain word not remembered');
   });
 });
@@ -98,12 +117,18 @@ describe('finding known values in a text', () => {
       ['Summer of 69!', 'secret-assignment'],
     ]);
     const text = 'a dGhpcyBpcyBhIHNlY3JldA== b "-----x9Qz7Lm2" c Summer of 69! d xdGhpcyBpcyBhIHNlY3JldA==';
-    assert.equal(redactKnown([text], known).texts[0], 'a [REDACTED:secret-assignment] b "[REDACTED:secret-assignment]" c [REDACTED:secret-assignment] d xdGhpcyBpcyBhIHNlY3JldA==');
+    assert.equal(
+      redactKnown([text], known).texts[0],
+      'a [REDACTED:secret-assignment] b "[REDACTED:secret-assignment]" c [REDACTED:secret-assignment] d xdGhpcyBpcyBhIHNlY3JldA==',
+    );
   });
 
   it('finds thousands of values that share their start (JWTs under one header) in one pass over the text, heads and tails too', () => {
     const header = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9';
-    const jwts = Array.from({ length: 8000 }, (_, i) => `${header}.${Buffer.from(JSON.stringify({ sub: `u${i}` })).toString('base64url')}.${randomString(i, 43)}`);
+    const jwts = Array.from(
+      { length: 8000 },
+      (_, i) => `${header}.${Buffer.from(JSON.stringify({ sub: `u${i}` })).toString('base64url')}.${randomString(i, 43)}`,
+    );
     const known = new Map(jwts.map((j) => [j, 'jwt']));
     const text = jwts.map((j) => `token ${j} cut ${j.slice(0, 60)}… tail …${j.slice(-20)}`).join('\n');
     const started = Date.now();

@@ -5,14 +5,7 @@
  * runs a real secretlint rule that throws.
  */
 import assert from 'node:assert/strict';
-import {
-  MAX_REDACT_CHARS,
-  REDACT_CHUNK_CHARS,
-  REDACT_CHUNK_OVERLAP,
-  describeSanitizing,
-  redactSecrets,
-  redactTexts,
-} from '../../../../src/core/safety/redact';
+import { MAX_REDACT_CHARS, REDACT_CHUNK_CHARS, REDACT_CHUNK_OVERLAP, describeSanitizing, redactSecrets, redactTexts } from '../../../../src/core/safety/redact';
 import { sanitizePackage } from '../../../../src/core/safety/packageGate';
 import { SECRET_KINDS, kindForMessageId } from '../../../../src/core/safety/secretKinds';
 import { isSecretKey } from '../../../../src/core/safety/ownSecretRules';
@@ -108,7 +101,20 @@ describe('secret redaction', function () {
   });
 
   it('names secret keys by whole words, not substrings', () => {
-    for (const k of ['API_KEY', 'apiKey', 'api-key', 'GITHUB_TOKEN', 'clientSecret', 'client_secret', 'DB_PASSWORD', 'PASSWD', 'privateKey', 'AWS_SECRET_ACCESS_KEY', '_authToken', 'SECRET'])
+    for (const k of [
+      'API_KEY',
+      'apiKey',
+      'api-key',
+      'GITHUB_TOKEN',
+      'clientSecret',
+      'client_secret',
+      'DB_PASSWORD',
+      'PASSWD',
+      'privateKey',
+      'AWS_SECRET_ACCESS_KEY',
+      '_authToken',
+      'SECRET',
+    ])
       assert.ok(isSecretKey(k), k);
     for (const k of ['tokenizer', 'max_context_tokens', 'TOKEN_TYPE', 'PASSWORD_FILE', 'secretary', 'passwordless', 'CLIENT_ID', 'API_KEY_NAME', 'apikeys'])
       assert.ok(!isSecretKey(k), k);
@@ -176,7 +182,10 @@ describe('secret redaction', function () {
     assert.equal(r.texts[0], 'nothing here');
     assert.equal(r.texts[texts.length - 2], 'API_KEY');
     assert.equal(r.texts[texts.length - 1], '=abcdef123456', 'a key and a value in two texts are not joined');
-    assert.equal(Object.values(r.found).reduce((a, b) => a + b, 0), 20);
+    assert.equal(
+      Object.values(r.found).reduce((a, b) => a + b, 0),
+      20,
+    );
     FAKES.slice(0, 20).forEach((x, i) => assert.ok(r.texts[i + 1].includes(`[REDACTED:${x.kind}]`) && !r.texts[i + 1].includes(x.value), x.format));
   });
 
@@ -209,7 +218,11 @@ describe('secret redaction', function () {
     await redactSecrets('warm up');
     const lines: string[] = [];
     for (let i = 0; lines.join('\n').length < 40_000; i++) {
-      lines.push(i % 40 === 0 ? `+  const k${i} = "${FAKES[i % FAKES.length].value.split('\n')[0]}";` : `+  const v${i} = compute(${i}, "${randomString(i, 24)}"); // ${i}`);
+      lines.push(
+        i % 40 === 0
+          ? `+  const k${i} = "${FAKES[i % FAKES.length].value.split('\n')[0]}";`
+          : `+  const v${i} = compute(${i}, "${randomString(i, 24)}"); // ${i}`,
+      );
     }
     const diff = lines.join('\n').slice(0, 40_000);
     const summary = 'We moved token refresh into the middleware; tests pass; next is the password reset flow. '.repeat(2300).slice(0, 200_000);
@@ -310,14 +323,25 @@ describe('sanitized packages', function () {
     assert.match(renderBriefingSection(pkg, META, reviewer, 'x.md'), /> 🔒 9 secrets redacted/);
   });
 
-
   it('redacts the drafted lists too (issue 15): user requests, done items, commands run and their folders', async () => {
     const gh = FAKES.find((f) => f.kind === 'github-token')!;
     const base = {
       ...pkgFrom({ summary: 'S' }),
       user_requests: [{ text: `deploy with ${gh.value}\u200b`, time: null, source: 'claude-code' }],
       completed: [`stored ${gh.value}`],
-      commands_run: [{ command: `gh auth login --with-token ${gh.value}`, cwd: `tmp/${gh.value}`, kind: 'other' as const, exit_code: 0, result: 'succeeded' as const, count: 1, failed_count: 0, source: 'claude-code', last_at: null }],
+      commands_run: [
+        {
+          command: `gh auth login --with-token ${gh.value}`,
+          cwd: `tmp/${gh.value}`,
+          kind: 'other' as const,
+          exit_code: 0,
+          result: 'succeeded' as const,
+          count: 1,
+          failed_count: 0,
+          source: 'claude-code',
+          last_at: null,
+        },
+      ],
     };
     const { pkg, report } = await sanitizePackage(base);
     assert.ok(!JSON.stringify(pkg).includes(gh.value));

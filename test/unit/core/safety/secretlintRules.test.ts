@@ -10,7 +10,8 @@ describe('secretlint in a long-running process (src/core/safety/secretlintRules.
   this.timeout(30_000);
 
   it('leaves no performance marks or measures of its runs behind', async () => {
-    const secretlintEntries = () => [...performance.getEntriesByType('mark'), ...performance.getEntriesByType('measure')].filter((e) => e.name.startsWith('@core>')).length;
+    const secretlintEntries = () =>
+      [...performance.getEntriesByType('mark'), ...performance.getEntriesByType('measure')].filter((e) => e.name.startsWith('@core>')).length;
     const before = secretlintEntries();
     for (let i = 0; i < 50; i++) {
       const r = await redactSecrets(`step ${i}: export GITHUB_TOKEN=ghp_${'A1b2C3d4E5'.repeat(3)}${String(i).padStart(6, '0')}`);

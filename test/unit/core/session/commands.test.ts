@@ -117,14 +117,26 @@ const CASES: Array<[string, CommandClass]> = [
   ['rg \'"role":"assistant"\' exported-session.jsonl | head', 'read_only'],
   ['rg "Prompt #1:" -n -C 2 prompt_history.md | head', 'read_only'],
   ['node --check index.js', 'read_only'],
-  ["cat /Users/user/.cline/data/tasks/1770913324799/api_conversation_history.json | jq '.[0:4] | .[] | {role, content_types: [.content[]?.type], model: .modelInfo?.modelId, metrics: .metrics}' 2>/dev/null", 'read_only'],
+  [
+    "cat /Users/user/.cline/data/tasks/1770913324799/api_conversation_history.json | jq '.[0:4] | .[] | {role, content_types: [.content[]?.type], model: .modelInfo?.modelId, metrics: .metrics}' 2>/dev/null",
+    'read_only',
+  ],
   ['rg -n "Agent Usage|Claude Code|Codex CLI|OpenCode" -S packages', 'read_only'],
-  ['rg -n "^#|^##|Attribution Map|Exchange Record|Flow A|Flow B|Flow C|Pros And Cons" docs/git-provenance/RECOMMENDATIONS.md && wc -l docs/git-provenance/RECOMMENDATIONS.md', 'read_only'],
+  [
+    'rg -n "^#|^##|Attribution Map|Exchange Record|Flow A|Flow B|Flow C|Pros And Cons" docs/git-provenance/RECOMMENDATIONS.md && wc -l docs/git-provenance/RECOMMENDATIONS.md',
+    'read_only',
+  ],
   ['for f in docs/git-provenance/standards/*.md; do echo "===== $f ====="; cat "$f"; echo; done', 'read_only'],
-  ['ls -la /Users/user/Source/SpecStory/getspecstory/.github/workflows/ 2>/dev/null || echo "Not found"; ls -la /Users/user/Source/SpecStory/getspecstory/ | head -20', 'read_only'],
+  [
+    'ls -la /Users/user/Source/SpecStory/getspecstory/.github/workflows/ 2>/dev/null || echo "Not found"; ls -la /Users/user/Source/SpecStory/getspecstory/ | head -20',
+    'read_only',
+  ],
   ['find /tmp/tmpqwh7888i -type f \\( -name "*.rs" -o -name "Cargo.toml" -o -name "Justfile" -o -name ".gitignore" \\) | head -20', 'read_only'],
   // …and what such a line runs still counts: a commit whose heredoc message holds "|" and ";", a write in quotes.
-  ['git add -A && git commit -m "$(cat <<\'EOF\'\nPort the parser | keep the API; drop Python\n\nCo-Authored-By: Claude Opus 4.5 <noreply@anthropic.com>\nEOF\n)"', 'git'],
+  [
+    'git add -A && git commit -m "$(cat <<\'EOF\'\nPort the parser | keep the API; drop Python\n\nCo-Authored-By: Claude Opus 4.5 <noreply@anthropic.com>\nEOF\n)"',
+    'git',
+  ],
   ['cd "C:\\Users\\user\\Documents\\Cline\\MCP\\vscode-commands-server"; npm install', 'install'],
   ['rg "a|b" src && npm run build', 'build'],
   ['echo "a;b" > out.txt', 'other'],
@@ -136,7 +148,7 @@ describe('commands run beside tests: classification and grouping (issue 15)', ()
     it(`${kind}: ${command}`, () => assert.equal(classifyCommand(command), kind));
   }
 
-  it('a run\'s result: exit 0 succeeded, another exit code or a failure without one failed, else unknown', () => {
+  it("a run's result: exit 0 succeeded, another exit code or a failure without one failed, else unknown", () => {
     assert.equal(commandResult({ exit_code: 0 }), 'succeeded');
     assert.equal(commandResult({ exit_code: 2 }), 'failed');
     assert.equal(commandResult({ exit_code: null, failed: true }), 'failed');
@@ -145,7 +157,14 @@ describe('commands run beside tests: classification and grouping (issue 15)', ()
 
   it('groups repeated runs by text and folder: count, failures, the latest exit code and time; read-only and rejected runs left out', () => {
     const t = new CommandTally();
-    const run = (command: string, exit_code: number | null, time: string, cwd: string | null = '/ws', ran = true): SessionCommand => ({ kind: 'command', command, cwd, exit_code, ran, time });
+    const run = (command: string, exit_code: number | null, time: string, cwd: string | null = '/ws', ran = true): SessionCommand => ({
+      kind: 'command',
+      command,
+      cwd,
+      exit_code,
+      ran,
+      time,
+    });
     t.add(run('npm run build', 2, '2026-03-10T09:00:01Z'));
     t.add(run('git status', 0, '2026-03-10T09:00:02Z'));
     t.add(run('npm run build', 0, '2026-03-10T09:00:03Z'));

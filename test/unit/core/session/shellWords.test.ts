@@ -23,7 +23,7 @@ describe('shell words (mvdan-sh): files a command line writes', () => {
 
   it('reads the real redirection of a heredoc command, not its body', () => {
     assert.deepEqual(shellWrites("cat > src/a.ts <<'EOF'\nexport const f = (m) => m.to > 1;\nEOF"), ['src/a.ts']);
-    assert.deepEqual(shellWrites("cat <<-EOF >> notes.md\n\ta > b\n\tEOF\necho done > done.txt"), ['notes.md', 'done.txt']);
+    assert.deepEqual(shellWrites('cat <<-EOF >> notes.md\n\ta > b\n\tEOF\necho done > done.txt'), ['notes.md', 'done.txt']);
   });
 
   it('reads every write operator with its literal target, quotes removed', () => {
@@ -34,7 +34,18 @@ describe('shell words (mvdan-sh): files a command line writes', () => {
   });
 
   it('skips what is not a literal file: descriptors, /dev, variables, globs, quoted ">" and input redirections', () => {
-    for (const none of ['ls 2>&1 >&2 | head', 'cat a > /dev/null', 'git commit -m "a > b"', "grep -E 'x>y' f", 'echo $X > $OUT', 'echo > "$HOME/x"', 'echo > *.txt', 'sort < in.txt', 'cat <<< "a > b"', 'npm test']) {
+    for (const none of [
+      'ls 2>&1 >&2 | head',
+      'cat a > /dev/null',
+      'git commit -m "a > b"',
+      "grep -E 'x>y' f",
+      'echo $X > $OUT',
+      'echo > "$HOME/x"',
+      'echo > *.txt',
+      'sort < in.txt',
+      'cat <<< "a > b"',
+      'npm test',
+    ]) {
       assert.deepEqual(shellWrites(none), [], none);
     }
   });
@@ -44,11 +55,13 @@ describe('shell words (mvdan-sh): files a command line writes', () => {
     assert.deepEqual(shellWrites("echo 'unterminated > x"), []);
   });
 
-
   it('keeps heredoc commands out of the edited files of a session', () => {
     const acc = new SessionAccumulator(() => false);
     acc.add({ kind: 'command', command: "python - <<'PY'\nif n>5: pass\nPY", exit_code: 0, ran: true });
-    assert.deepEqual(acc.events().filter((e) => e.kind === 'file_edit'), []);
+    assert.deepEqual(
+      acc.events().filter((e) => e.kind === 'file_edit'),
+      [],
+    );
   });
 });
 

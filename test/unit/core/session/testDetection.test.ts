@@ -79,12 +79,24 @@ describe('test summary parsing', () => {
   const cases: Array<[string, string, ReturnType<typeof parseTestCounts>]> = [
     ['pytest', '..F.\n==================== 1 failed, 10 passed, 2 skipped in 0.42s ====================', { passed: 10, failed: 1, skipped: 2 }],
     ['pytest with errors', '===== 3 passed, 1 error in 1.10s =====', { passed: 3, failed: 1 }],
-    ['jest', 'Test Suites: 1 failed, 3 passed, 4 total\nTests:       1 failed, 2 skipped, 10 passed, 13 total\nSnapshots:   0 total', { passed: 10, failed: 1, skipped: 2 }],
-    ['vitest', ' Test Files  1 failed | 2 passed (3)\n      Tests  2 failed | 10 passed | 1 skipped (13)\n   Start at  10:00:00', { passed: 10, failed: 2, skipped: 1 }],
+    [
+      'jest',
+      'Test Suites: 1 failed, 3 passed, 4 total\nTests:       1 failed, 2 skipped, 10 passed, 13 total\nSnapshots:   0 total',
+      { passed: 10, failed: 1, skipped: 2 },
+    ],
+    [
+      'vitest',
+      ' Test Files  1 failed | 2 passed (3)\n      Tests  2 failed | 10 passed | 1 skipped (13)\n   Start at  10:00:00',
+      { passed: 10, failed: 2, skipped: 1 },
+    ],
     ['mocha', '  12 passing (2s)\n  1 pending\n  3 failing\n', { passed: 12, failed: 3, skipped: 1 }],
     ['node --test (TAP)', '# tests 5\n# suites 1\n# pass 4\n# fail 1\n# cancelled 0\n# skipped 0', { passed: 4, failed: 1, skipped: 0 }],
     ['node --test (spec)', 'ℹ tests 3\nℹ pass 3\nℹ fail 0', { passed: 3, failed: 0 }],
-    ['cargo (two crates)', 'test result: ok. 10 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out\ntest result: FAILED. 2 passed; 1 failed; 0 ignored; 0 measured', { passed: 12, failed: 1, skipped: 1 }],
+    [
+      'cargo (two crates)',
+      'test result: ok. 10 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out\ntest result: FAILED. 2 passed; 1 failed; 0 ignored; 0 measured',
+      { passed: 12, failed: 1, skipped: 1 },
+    ],
     ['go test -v', '=== RUN   TestA\n--- PASS: TestA (0.00s)\n--- FAIL: TestB (0.00s)\n--- SKIP: TestC (0.00s)\nFAIL', { passed: 1, failed: 1, skipped: 1 }],
     ['go test', 'ok  \texample.com/a\t0.01s\nFAIL\texample.com/b\t0.02s\n', { passed: 1, failed: 1 }],
     ['maven', '[INFO] Tests run: 12, Failures: 1, Errors: 1, Skipped: 2', { passed: 8, failed: 2, skipped: 2 }],
@@ -113,7 +125,15 @@ describe('test runs from session commands', () => {
 
   it('the exit code decides: 0 passed, other failed, none unknown — never guessed', () => {
     const runs = testRunsFrom([cmd({ exit_code: 0 }), cmd({ exit_code: 1 }), cmd({ exit_code: null }), cmd({ exit_code: null, failed: true })], 'recorder');
-    assert.deepEqual(runs.map((r) => [r.result, r.exit_code]), [['passed', 0], ['failed', 1], ['unknown', null], ['failed', null]]);
+    assert.deepEqual(
+      runs.map((r) => [r.result, r.exit_code]),
+      [
+        ['passed', 0],
+        ['failed', 1],
+        ['unknown', null],
+        ['failed', null],
+      ],
+    );
     assert.ok(runs.every((r) => r.source === 'recorder'));
   });
 
@@ -141,24 +161,59 @@ describe('results from output where no exit code exists (issue 16)', () => {
   const cmd = (command: string, output: string): SessionCommand => ({ kind: 'command', command, exit_code: null, ran: true, output_tail: output });
   // Each runner's real summary / failure lines, as the runner prints them.
   const cases: Array<[runner: string, command: string, output: string, result: 'passed' | 'failed']> = [
-    ['jest failed', 'npx jest', 'FAIL src/sum.test.js\n  ● sum › adds\n\nTest Suites: 1 failed, 1 total\nTests:       1 failed, 3 passed, 4 total\nSnapshots:   0 total\nTime:        0.512 s\nRan all test suites.', 'failed'],
-    ['jest suite failed to run, tests passed', 'npx jest', 'FAIL src/b.test.ts\n  ● Test suite failed to run\n\nTest Suites: 1 failed, 2 passed, 3 total\nTests:       8 passed, 8 total', 'failed'],
+    [
+      'jest failed',
+      'npx jest',
+      'FAIL src/sum.test.js\n  ● sum › adds\n\nTest Suites: 1 failed, 1 total\nTests:       1 failed, 3 passed, 4 total\nSnapshots:   0 total\nTime:        0.512 s\nRan all test suites.',
+      'failed',
+    ],
+    [
+      'jest suite failed to run, tests passed',
+      'npx jest',
+      'FAIL src/b.test.ts\n  ● Test suite failed to run\n\nTest Suites: 1 failed, 2 passed, 3 total\nTests:       8 passed, 8 total',
+      'failed',
+    ],
     ['jest passed', 'npm test', 'PASS src/sum.test.js\nTest Suites: 1 passed, 1 total\nTests:       4 passed, 4 total', 'passed'],
-    ['vitest failed', 'npx vitest run', ' Test Files  1 failed | 3 passed (4)\n      Tests  1 failed | 20 passed (21)\n   Start at  10:11:12\n   Duration  1.20s', 'failed'],
+    [
+      'vitest failed',
+      'npx vitest run',
+      ' Test Files  1 failed | 3 passed (4)\n      Tests  1 failed | 20 passed (21)\n   Start at  10:11:12\n   Duration  1.20s',
+      'failed',
+    ],
     ['vitest passed', 'npx vitest run', ' ✓ src/a.test.ts (3 tests) 4ms\n\n Test Files  1 passed (1)\n      Tests  3 passed (3)', 'passed'],
     ['mocha failing', 'npx mocha', '  3 passing (12ms)\n  1 failing\n\n  1) adds:\n     AssertionError', 'failed'],
     ['mocha passing', 'npx mocha', '  12 passing (30ms)', 'passed'],
     ['pytest failed', 'pytest -q', '..F.\nFAILED tests/test_a.py::test_x - assert 1 == 2\n1 failed, 3 passed in 0.05s', 'failed'],
     ['pytest failed (banner)', 'python -m pytest', '=========================== 1 failed, 10 passed in 0.42s ===========================', 'failed'],
-    ['pytest collection error', 'pytest', '==================================== ERRORS ====================================\n_____________________ ERROR collecting tests/test_a.py _____________________\n!!!!!!!!!!!!!!!!!!!! Interrupted: 1 error during collection !!!!!!!!!!!!!!!!!!!!!\n=============================== 1 error in 0.10s ===============================', 'failed'],
+    [
+      'pytest collection error',
+      'pytest',
+      '==================================== ERRORS ====================================\n_____________________ ERROR collecting tests/test_a.py _____________________\n!!!!!!!!!!!!!!!!!!!! Interrupted: 1 error during collection !!!!!!!!!!!!!!!!!!!!!\n=============================== 1 error in 0.10s ===============================',
+      'failed',
+    ],
     ['pytest passed', 'pytest', '============================== 5 passed in 0.02s ===============================', 'passed'],
     ['go test failed', 'go test ./...', '--- FAIL: TestAdd (0.00s)\n    add_test.go:9: got 3\nFAIL\nFAIL\texample.com/calc\t0.002s\nFAIL', 'failed'],
     ['go test passed', 'go test ./...', 'ok  \texample.com/calc\t0.002s', 'passed'],
-    ['cargo test failed', 'cargo test', 'test tests::adds ... FAILED\n\nfailures:\n    tests::adds\n\ntest result: FAILED. 2 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\nerror: test failed, to rerun pass `--lib`', 'failed'],
-    ['cargo does not compile', 'cargo test', 'error[E0425]: cannot find value `x` in this scope\nerror: could not compile `calc` (lib test) due to 1 previous error', 'failed'],
+    [
+      'cargo test failed',
+      'cargo test',
+      'test tests::adds ... FAILED\n\nfailures:\n    tests::adds\n\ntest result: FAILED. 2 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\nerror: test failed, to rerun pass `--lib`',
+      'failed',
+    ],
+    [
+      'cargo does not compile',
+      'cargo test',
+      'error[E0425]: cannot find value `x` in this scope\nerror: could not compile `calc` (lib test) due to 1 previous error',
+      'failed',
+    ],
     ['cargo test passed', 'cargo test', 'test result: ok. 3 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s', 'passed'],
     ['npm 6 Test failed', 'npm test', '> calc@1.0.0 test /app\n> node test.js\n\nnpm ERR! Test failed.  See above for more details.', 'failed'],
-    ['npm 10 error', 'npm test', '> calc@1.0.0 test\n> node test.js\n\nnpm error Lifecycle script `test` failed with error:\nnpm error code 1\nnpm error path /app\nnpm error command failed\nnpm error command sh -c node test.js', 'failed'],
+    [
+      'npm 10 error',
+      'npm test',
+      '> calc@1.0.0 test\n> node test.js\n\nnpm error Lifecycle script `test` failed with error:\nnpm error code 1\nnpm error path /app\nnpm error command failed\nnpm error command sh -c node test.js',
+      'failed',
+    ],
   ];
   for (const [name, command, output, expected] of cases) {
     it(`${name}: ${expected}, read from the output`, () => {

@@ -1,24 +1,9 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import {
-  AGENT_FOLDERS,
-  agentFileName,
-  normaliseAgentId,
-  type AgentTarget,
-} from '../../../../src/core/specialists/agentFiles';
-import {
-  HANDOFF_TARGETS,
-  handoffEntriesFor,
-  renderClaudeAgent,
-  renderGitHubAgent,
-} from '../../../../src/core/specialists/agentFileRender';
-import {
-  parseAgentFile,
-  parseClaudeAgent,
-  parseGitHubAgent,
-  sameSpecialist,
-} from '../../../../src/core/specialists/agentFileParse';
+import { AGENT_FOLDERS, agentFileName, normaliseAgentId, type AgentTarget } from '../../../../src/core/specialists/agentFiles';
+import { HANDOFF_TARGETS, handoffEntriesFor, renderClaudeAgent, renderGitHubAgent } from '../../../../src/core/specialists/agentFileRender';
+import { parseAgentFile, parseClaudeAgent, parseGitHubAgent, sameSpecialist } from '../../../../src/core/specialists/agentFileParse';
 import { BUILTIN_SPECIALIST_IDS, SpecialistRegistry, type Specialist } from '../../../../src/core/specialists/registry';
 import { exportAgents, exportAgentsExitCode, formatExportSummary } from '../../../../src/engine/agents/exportAgents';
 import { loadRegistry } from '../../../../src/engine/project/project';
@@ -52,7 +37,15 @@ async function workspace(): Promise<{ dir: string; registry: SpecialistRegistry 
 
 /** The fields a round trip must keep. */
 function identity(s: Specialist) {
-  return { id: s.id, label: s.label, personaMarker: s.personaMarker, icon: s.icon, mandate: s.mandate, returnCondition: s.returnCondition, instructions: s.instructions?.trim() };
+  return {
+    id: s.id,
+    label: s.label,
+    personaMarker: s.personaMarker,
+    icon: s.icon,
+    mandate: s.mandate,
+    returnCondition: s.returnCondition,
+    instructions: s.instructions?.trim(),
+  };
 }
 
 function targetDir(dir: string, target: AgentTarget): string {
@@ -99,7 +92,10 @@ describe('agent files: export to and discovery from .github/agents and .claude/a
         // And as discovery reads them, with nothing known beforehand: the same specialists, from the folder.
         const found = await discoverAgentSpecialists(dir, []);
         assert.deepEqual(found.warnings, []);
-        assert.deepEqual(found.specialists.map(identity), ours.map(identity).sort((a, b) => (a.id < b.id ? -1 : 1)));
+        assert.deepEqual(
+          found.specialists.map(identity),
+          ours.map(identity).sort((a, b) => (a.id < b.id ? -1 : 1)),
+        );
         for (const s of found.specialists) {
           assert.equal(s.source, target === 'github' ? 'github-agent' : 'claude-agent');
           assert.equal(s.file, `${target === 'github' ? '.github/agents' : '.claude/agents'}/${agentFileName(target, s.id)}`);
@@ -109,7 +105,10 @@ describe('agent files: export to and discovery from .github/agents and .claude/a
         const again = await loadRegistry(path.join(dir, '.handoff'), dir);
         assert.deepEqual(again.warnings, []);
         assert.deepEqual(again.registry.all().map(identity), ours.map(identity));
-        assert.deepEqual(again.registry.all().map((s) => s.source), ours.map((s) => s.source));
+        assert.deepEqual(
+          again.registry.all().map((s) => s.source),
+          ours.map((s) => s.source),
+        );
       });
     }
 
@@ -117,12 +116,17 @@ describe('agent files: export to and discovery from .github/agents and .claude/a
       const registry = new SpecialistRegistry();
       const impl = registry.get('implementation_engineer') as Specialist;
       const entries = handoffEntriesFor(impl, registry);
-      assert.deepEqual(entries.map((e) => e.label), ['Hand over to Quality reviewer', 'Hand over to Test & debug engineer']);
+      assert.deepEqual(
+        entries.map((e) => e.label),
+        ['Hand over to Quality reviewer', 'Hand over to Test & debug engineer'],
+      );
       for (const e of entries) {
         const target = registry.all().find((s) => s.label === e.agent) as Specialist;
         assert.match(renderGitHubAgent(target, registry), new RegExp(`^---\\nname: "${target.label}"\\n`));
         assert.equal(e.send, false);
-        assert.ok(e.prompt.includes('handover_to_specialist') && e.prompt.includes(`specialist_profile "${target.id}"`) && e.prompt.includes(target.personaMarker));
+        assert.ok(
+          e.prompt.includes('handover_to_specialist') && e.prompt.includes(`specialist_profile "${target.id}"`) && e.prompt.includes(target.personaMarker),
+        );
       }
       // Claude names are identifiers: lowercase and hyphens.
       assert.match(renderClaudeAgent(impl, registry), /^---\nname: "implementation-engineer"\ndescription: "/);
@@ -137,7 +141,7 @@ describe('agent files: export to and discovery from .github/agents and .claude/a
     });
   });
 
-  describe('discovery of other tools\' agents', () => {
+  describe("discovery of other tools' agents", () => {
     it('maps VS Code agents, chat modes and Claude subagents to specialists, after built-in and custom ones', async () => {
       const { dir } = await workspace();
       write(
@@ -145,8 +149,16 @@ describe('agent files: export to and discovery from .github/agents and .claude/a
         '.github/agents/Code Reviewer.agent.md',
         `---\nname: Code reviewer\ndescription: Reviews pull requests for style.\ntools: ['search', 'read']\nmodel: ['GPT-5 (copilot)']\nhandoffs:\n  - label: Escalate\n    agent: Quality reviewer\n    prompt: Look deeper.\n    send: true\n  - label: Fix it\n    agent: agent\n---\nBe brief.\n`,
       );
-      write(dir, '.github/chatmodes/planner.chatmode.md', '---\ndescription: Plans features\ntools: [search]\n---\n# Planning\n\nWrite a plan.\n\n## Return condition\n\nA plan with numbered steps.\n\n## Notes\n\nNone.\n');
-      write(dir, '.claude/agents/db-expert.md', '---\nname: db-expert\ndescription: Use for SQL questions.\ntools: Read, Grep, Bash\nmodel: sonnet\n---\nYou know PostgreSQL well.\n');
+      write(
+        dir,
+        '.github/chatmodes/planner.chatmode.md',
+        '---\ndescription: Plans features\ntools: [search]\n---\n# Planning\n\nWrite a plan.\n\n## Return condition\n\nA plan with numbered steps.\n\n## Notes\n\nNone.\n',
+      );
+      write(
+        dir,
+        '.claude/agents/db-expert.md',
+        '---\nname: db-expert\ndescription: Use for SQL questions.\ntools: Read, Grep, Bash\nmodel: sonnet\n---\nYou know PostgreSQL well.\n',
+      );
       write(dir, '.claude/agents/notes.txt', 'not an agent');
       const { registry, warnings } = await loadRegistry(path.join(dir, '.handoff'), dir);
       assert.deepEqual(warnings, []);
@@ -172,9 +184,17 @@ describe('agent files: export to and discovery from .github/agents and .claude/a
       assert.equal(planner.returnCondition, 'A plan with numbered steps.');
 
       const db = registry.get('db-expert') as Specialist;
-      assert.deepEqual([db.label, db.personaMarker, db.icon, db.mandate, db.instructions], ['Db expert', '[db expert]', 'robot', 'Use for SQL questions.', 'You know PostgreSQL well.']);
+      assert.deepEqual(
+        [db.label, db.personaMarker, db.icon, db.mandate, db.instructions],
+        ['Db expert', '[db expert]', 'robot', 'Use for SQL questions.', 'You know PostgreSQL well.'],
+      );
 
-      const parsed = parseGitHubAgent('Code Reviewer.agent.md', readFileSync(path.join(dir, '.github/agents/Code Reviewer.agent.md'), 'utf8'), 'x', registry.all());
+      const parsed = parseGitHubAgent(
+        'Code Reviewer.agent.md',
+        readFileSync(path.join(dir, '.github/agents/Code Reviewer.agent.md'), 'utf8'),
+        'x',
+        registry.all(),
+      );
       assert.ok(parsed.ok);
       assert.deepEqual(parsed.agent.tools, ['search', 'read']);
       assert.deepEqual(parsed.agent.model, ['GPT-5 (copilot)']);
@@ -192,9 +212,17 @@ describe('agent files: export to and discovery from .github/agents and .claude/a
     });
 
     it('a file without frontmatter is an agent named by its file; the first paragraph is its mandate', () => {
-      const r = parseAgentFile('claude-agent', 'helper.md', '<!-- a note -->\n# Helper\n\nHelps with odd jobs.\nAlways politely.\n\nMore.\n', '.claude/agents/helper.md');
+      const r = parseAgentFile(
+        'claude-agent',
+        'helper.md',
+        '<!-- a note -->\n# Helper\n\nHelps with odd jobs.\nAlways politely.\n\nMore.\n',
+        '.claude/agents/helper.md',
+      );
       assert.ok(r.ok);
-      assert.deepEqual([r.agent.specialist.id, r.agent.specialist.label, r.agent.specialist.mandate], ['helper', 'Helper', 'Helps with odd jobs. Always politely.']);
+      assert.deepEqual(
+        [r.agent.specialist.id, r.agent.specialist.label, r.agent.specialist.mandate],
+        ['helper', 'Helper', 'Helps with odd jobs. Always politely.'],
+      );
     });
 
     it('precedence: built-in > .handoff/specialists > .github/agents > .github/chatmodes > .claude/agents; a different copy is skipped with a warning naming the file', async () => {
@@ -219,12 +247,21 @@ describe('agent files: export to and discovery from .github/agents and .claude/a
       assert.equal(loaded.get('data_migrator')?.returnCondition, 'The migration ran on a copy and the rollback was tested.');
       assert.equal(loaded.get('docs')?.file, '.github/agents/docs.agent.md');
       assert.equal(warnings.length, 3, warnings.join('\n'));
-      assert.match(warnings[0], /^\.github\/agents\/quality_reviewer\.agent\.md: skipped — "quality_reviewer" is a built-in specialist, .*export-agents --force/);
-      assert.match(warnings[1], /^\.claude\/agents\/data_migrator\.md: skipped — "data_migrator" is already defined in \.handoff\/specialists\/data_migrator\.md, .*--force/);
-      assert.match(warnings[2], /^\.claude\/agents\/docs\.md: skipped — "docs" is already defined in \.github\/agents\/docs\.agent\.md, .*rename one of the two files/);
+      assert.match(
+        warnings[0],
+        /^\.github\/agents\/quality_reviewer\.agent\.md: skipped — "quality_reviewer" is a built-in specialist, .*export-agents --force/,
+      );
+      assert.match(
+        warnings[1],
+        /^\.claude\/agents\/data_migrator\.md: skipped — "data_migrator" is already defined in \.handoff\/specialists\/data_migrator\.md, .*--force/,
+      );
+      assert.match(
+        warnings[2],
+        /^\.claude\/agents\/docs\.md: skipped — "docs" is already defined in \.github\/agents\/docs\.agent\.md, .*rename one of the two files/,
+      );
     });
 
-    it('a discovered agent whose persona marker is another specialist\'s is skipped (hop guard)', async () => {
+    it("a discovered agent whose persona marker is another specialist's is skipped (hop guard)", async () => {
       const dir = tempDir('agents-');
       write(dir, '.github/agents/qr.agent.md', '---\nname: Quality Reviewer\ndescription: Another reviewer.\n---\n');
       const { registry, warnings } = await loadRegistry(path.join(dir, '.handoff'), dir);
@@ -252,7 +289,10 @@ describe('agent files: export to and discovery from .github/agents and .claude/a
       mkdirSync(path.join(dir, '.claude/agents/folder.md'));
       const { registry, warnings } = await loadRegistry(path.join(dir, '.handoff'), dir);
       assert.deepEqual(
-        registry.all().slice(12).map((s) => s.id),
+        registry
+          .all()
+          .slice(12)
+          .map((s) => s.id),
         ['handoffs', 'ok'],
       );
       const byFile = (f: string) => warnings.filter((w) => w.startsWith(f));
@@ -267,7 +307,10 @@ describe('agent files: export to and discovery from .github/agents and .claude/a
       assert.match(byFile('.github/agents/handoffs.agent.md')[0], /"handoffs" list was ignored — each entry needs/);
       assert.match(byFile('.claude/agents/folder.md')[0], /not a regular file/);
       assert.equal(byFile('.claude/agents/handoffs.md').length, 1);
-      assert.match(byFile('.claude/agents/handoffs.md')[0], /"handoffs" is already defined in \.github\/agents\/handoffs\.agent\.md, .*rename one of the two files/);
+      assert.match(
+        byFile('.claude/agents/handoffs.md')[0],
+        /"handoffs" is already defined in \.github\/agents\/handoffs\.agent\.md, .*rename one of the two files/,
+      );
       assert.equal(warnings.length, 11, warnings.join('\n'));
     });
 
@@ -316,14 +359,21 @@ describe('agent files: export to and discovery from .github/agents and .claude/a
       const second = await exportSpecialists(dir, registry, {});
       assert.deepEqual(second.written, []);
       assert.equal(second.unchanged.length, 25);
-      assert.deepEqual(second.skipped.map((s) => s.file), ['.github/agents/solution_architect.agent.md']);
+      assert.deepEqual(
+        second.skipped.map((s) => s.file),
+        ['.github/agents/solution_architect.agent.md'],
+      );
       assert.match(second.skipped[0].reason, /^\.github\/agents\/solution_architect\.agent\.md differs .* kept; export again with --force to replace it$/);
       assert.equal(readFileSync(file, 'utf8'), edited);
 
       const forced = await exportSpecialists(dir, registry, { force: true });
       assert.deepEqual(forced.written, ['.github/agents/solution_architect.agent.md']);
       assert.equal(readFileSync(file, 'utf8'), renderGitHubAgent(registry.get('solution_architect') as Specialist, registry));
-      assert.deepEqual(readdirSync(path.dirname(file)).filter((n) => n.startsWith('.')), [], 'no temporary file left');
+      assert.deepEqual(
+        readdirSync(path.dirname(file)).filter((n) => n.startsWith('.')),
+        [],
+        'no temporary file left',
+      );
     });
 
     it('never writes through a symbolic link, even with force', async function () {
@@ -334,7 +384,10 @@ describe('agent files: export to and discovery from .github/agents and .claude/a
       mkdirSync(path.join(dir, '.claude/agents'), { recursive: true });
       symlinkSync(victim, path.join(dir, '.claude/agents/hacker.md'));
       const r = await exportSpecialists(dir, registry, { targets: ['claude'], force: true });
-      assert.deepEqual(r.skipped.map((s) => s.file), ['.claude/agents/hacker.md']);
+      assert.deepEqual(
+        r.skipped.map((s) => s.file),
+        ['.claude/agents/hacker.md'],
+      );
       assert.match(r.skipped[0].reason, /is a symbolic link — kept/);
       assert.equal(readFileSync(victim, 'utf8'), 'keep me');
       assert.equal(r.written.length, 12);
@@ -361,7 +414,7 @@ describe('agent files: export to and discovery from .github/agents and .claude/a
     });
   });
 
-  describe('exportAgents (the CLI\'s `export-agents` and the command)', () => {
+  describe("exportAgents (the CLI's `export-agents` and the command)", () => {
     it('exports, reports in words and JSON-ready lists, and exits 0', async () => {
       const { dir } = await workspace();
       const r = await exportAgents({ target: 'all' }, { workspaceRoot: dir });
@@ -387,7 +440,11 @@ describe('agent files: export to and discovery from .github/agents and .claude/a
     it('bad input is an ERROR naming the fix, with exit code 2', async () => {
       const dir = tempDir('agents-');
       const bad = await exportAgents({ target: 'cursor' }, { workspaceRoot: dir });
-      assert.deepEqual(bad, { status: 'error', message: 'ERROR: unknown export target "cursor" — use --target github (.github/agents), claude (.claude/agents) or all', field: 'target' });
+      assert.deepEqual(bad, {
+        status: 'error',
+        message: 'ERROR: unknown export target "cursor" — use --target github (.github/agents), claude (.claude/agents) or all',
+        field: 'target',
+      });
       assert.equal(exportAgentsExitCode(bad), 2);
       const rel = await exportAgents({}, { workspaceRoot: 'relative/dir' });
       assert.ok(rel.status === 'error' && rel.field === 'project_root');
@@ -427,7 +484,11 @@ describe('agent files: export to and discovery from .github/agents and .claude/a
       assert.equal(bad.code, 2);
       assert.match(bad.err, /^ERROR: unknown export target "cursor" — use --target github/);
       // The specialists list names where discovered ones come from.
-      write(dir, '.claude/agents/db-tuner.md', '---\nname: db-tuner\ndescription: Tunes slow SQL queries and indexes.\n---\nMeasure before you change an index.\n');
+      write(
+        dir,
+        '.claude/agents/db-tuner.md',
+        '---\nname: db-tuner\ndescription: Tunes slow SQL queries and indexes.\n---\nMeasure before you change an index.\n',
+      );
       const list = await cli(['specialists'], dir);
       assert.equal(list.code, 0, list.err);
       assert.match(list.out, /^db-tuner +\[db tuner\] \(claude-agent: \.claude\/agents\/db-tuner\.md\)$/m);

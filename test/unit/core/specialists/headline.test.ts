@@ -18,7 +18,10 @@ describe('mandateHeadline', () => {
   });
 
   it('cuts at the colon that introduces details, else at the first comma; keeps a short sentence whole', () => {
-    assert.equal(mandateHeadline('Reviews the change against its intent: real bugs, regressions, missing tests, unclear code and scope creep.'), 'Reviews the change against its intent');
+    assert.equal(
+      mandateHeadline('Reviews the change against its intent: real bugs, regressions, missing tests, unclear code and scope creep.'),
+      'Reviews the change against its intent',
+    );
     assert.equal(
       mandateHeadline('Implements the smallest complete change that satisfies the task, following the patterns already in the codebase, and writes the tests.'),
       'Implements the smallest complete change that satisfies the task',

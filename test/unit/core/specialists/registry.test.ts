@@ -95,7 +95,13 @@ describe('specialist registry', () => {
     assert.equal(r.specialist.instructions, 'Always write a rollback.');
     assert.equal(r.specialist.returnCondition, 'user_request');
     const reg = new SpecialistRegistry([r.specialist]);
-    assert.deepEqual(reg.all().map((s) => s.id).slice(-1), ['data_migrator']);
+    assert.deepEqual(
+      reg
+        .all()
+        .map((s) => s.id)
+        .slice(-1),
+      ['data_migrator'],
+    );
     assert.ok(reg.lookup('data_migrator').ok);
   });
 
@@ -124,7 +130,10 @@ describe('specialist registry', () => {
     writeFileSync(path.join(dir, 'broken.md'), '---\nid: [\n---\n');
     writeFileSync(path.join(dir, 'notes.txt'), 'ignored');
     const r = await loadCustomSpecialists(path.join(ws, '.handoff'), ws);
-    assert.deepEqual(r.specialists.map((s) => s.id), ['data_migrator']);
+    assert.deepEqual(
+      r.specialists.map((s) => s.id),
+      ['data_migrator'],
+    );
     assert.equal(r.specialists[0].label, 'Data migrator');
     assert.equal(r.warnings.length, 1);
     assert.match(r.warnings[0], /^\.handoff\/specialists\/broken\.md: frontmatter is not valid YAML/);

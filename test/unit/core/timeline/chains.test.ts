@@ -302,10 +302,7 @@ describe('priorHandoffsBlock', () => {
       { name: '2026-05-26T15-00-00Z_b.md', text: 'second', partial: false },
       { name: '2026-05-26T14-00-00Z_a.md', text: 'first', partial: false },
     ]);
-    assert.equal(
-      block.text,
-      '## Prior Agent Handoffs\n\n### 2026-05-26T14-00-00Z_a.md\n\nfirst\n\n### 2026-05-26T15-00-00Z_b.md\n\nsecond\n',
-    );
+    assert.equal(block.text, '## Prior Agent Handoffs\n\n### 2026-05-26T14-00-00Z_a.md\n\nfirst\n\n### 2026-05-26T15-00-00Z_b.md\n\nsecond\n');
     assert.deepEqual([block.included, block.dropped], [2, 0]);
   });
 
@@ -370,7 +367,10 @@ describe('priorHandoffsBlock', () => {
     const huge = block.text.split('### 2026-01-09T00-00-00.000Z_huge.md\n\n')[1];
     // Its share (a quarter), plus only what the others left over.
     const others = block.text.length - huge.length;
-    assert.ok(utf8Length(huge) <= Math.max(PRIOR_HANDOFFS_BUDGET_BYTES / 4, PRIOR_HANDOFFS_BUDGET_BYTES - others) + 200, `the huge file took ${utf8Length(huge)} bytes`);
+    assert.ok(
+      utf8Length(huge) <= Math.max(PRIOR_HANDOFFS_BUDGET_BYTES / 4, PRIOR_HANDOFFS_BUDGET_BYTES - others) + 200,
+      `the huge file took ${utf8Length(huge)} bytes`,
+    );
     assert.equal((block.text.match(/_b\.md\n\nx{1500}\n/g) ?? []).length, 6, 'the six other files are whole');
   });
 

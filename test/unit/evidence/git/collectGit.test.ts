@@ -52,7 +52,15 @@ describe('git evidence (real repositories)', function () {
     assert.deepEqual(ev.notes, []);
     assertMatchesGit(dir, ev.touchedFiles);
     const f = byPath(ev.touchedFiles);
-    assert.deepEqual(f.get('lib/text/format.ts'), { path: 'lib/text/format.ts', status: 'R', old_path: 'src/util/format.ts', added: 0, deleted: 0, binary: false, xy: 'R.' });
+    assert.deepEqual(f.get('lib/text/format.ts'), {
+      path: 'lib/text/format.ts',
+      status: 'R',
+      old_path: 'src/util/format.ts',
+      added: 0,
+      deleted: 0,
+      binary: false,
+      xy: 'R.',
+    });
     assert.equal(f.get('old/legacy.js')?.status, 'D');
     assert.equal(f.get('old/legacy.js')?.deleted, 1);
     assert.equal(f.get('gone.txt')?.status, 'D');
@@ -76,7 +84,11 @@ describe('git evidence (real repositories)', function () {
     commitAll(dir, 'initial');
     write(dir, 'big.txt', Array.from({ length: 20_000 }, (_, i) => `line ${i} of a long change`).join('\n'));
     const ev = await collectGitEvidence({ cwd: dir });
-    const full = execFileSync('git', ['-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--no-textconv', 'HEAD'], { cwd: dir, env: GIT_ENV, maxBuffer: 1e8 });
+    const full = execFileSync('git', ['-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--no-textconv', 'HEAD'], {
+      cwd: dir,
+      env: GIT_ENV,
+      maxBuffer: 1e8,
+    });
     assert.ok(full.length > 400_000);
     assert.ok(ev.diffExcerpt && ev.diffExcerpt.length <= 40_000);
     assert.ok(ev.diffExcerpt!.length > 30_000);
@@ -153,7 +165,10 @@ describe('git evidence (real repositories)', function () {
     write(dir, '.handoff/briefings/y.md', 'briefing\n');
     write(dir, 'b.txt', 'b\n');
     const ev = await collectGitEvidence({ cwd: dir, handoffRoot: path.join(dir, '.handoff') });
-    assert.deepEqual(ev.touchedFiles.map((f) => f.path), ['b.txt']);
+    assert.deepEqual(
+      ev.touchedFiles.map((f) => f.path),
+      ['b.txt'],
+    );
   });
 
   it('handles a detached HEAD', async () => {
@@ -168,7 +183,10 @@ describe('git evidence (real repositories)', function () {
     assert.equal(ev.detached, true);
     assert.equal(ev.branch, null);
     assert.equal(ev.headCommit, first);
-    assert.deepEqual(ev.touchedFiles.map((f) => [f.path, f.status]), [['a.txt', 'M']]);
+    assert.deepEqual(
+      ev.touchedFiles.map((f) => [f.path, f.status]),
+      [['a.txt', 'M']],
+    );
   });
 
   it('handles a repository with no commits yet', async () => {
@@ -181,7 +199,15 @@ describe('git evidence (real repositories)', function () {
     assert.equal(ev.branch, 'main');
     assert.deepEqual(ev.commits, []);
     assertMatchesGit(dir, ev.touchedFiles);
-    assert.deepEqual(byPath(ev.touchedFiles).get('staged.txt'), { path: 'staged.txt', status: 'A', old_path: null, added: 2, deleted: 0, binary: false, xy: 'A.' });
+    assert.deepEqual(byPath(ev.touchedFiles).get('staged.txt'), {
+      path: 'staged.txt',
+      status: 'A',
+      old_path: null,
+      added: 2,
+      deleted: 0,
+      binary: false,
+      xy: 'A.',
+    });
     assert.match(ev.notes.join(), /no commits yet/);
     assert.match(ev.diffExcerpt ?? '', /\+two/);
   });
@@ -228,7 +254,10 @@ describe('git evidence (real repositories)', function () {
     write(dir, 'pkg/app/a.txt', 'a2\n');
     write(dir, 'other/b.txt', 'b2\n');
     const ev = await collectGitEvidence({ cwd: path.join(dir, 'pkg') });
-    assert.deepEqual(ev.touchedFiles.map((f) => f.path), ['other/b.txt', 'pkg/app/a.txt']);
+    assert.deepEqual(
+      ev.touchedFiles.map((f) => f.path),
+      ['other/b.txt', 'pkg/app/a.txt'],
+    );
   });
 
   it('lists commits since the base commit, and says when the base is unknown', async () => {
@@ -241,7 +270,10 @@ describe('git evidence (real repositories)', function () {
     }
     const ev = await collectGitEvidence({ cwd: dir, baseCommit: base });
     assert.equal(ev.baseCommit, base);
-    assert.deepEqual(ev.commits.map((c) => c.subject), ['commit 4: subject with "quotes" and ünïcode', 'commit 3: subject with "quotes" and ünïcode', 'commit 2: subject with "quotes" and ünïcode']);
+    assert.deepEqual(
+      ev.commits.map((c) => c.subject),
+      ['commit 4: subject with "quotes" and ünïcode', 'commit 3: subject with "quotes" and ünïcode', 'commit 2: subject with "quotes" and ünïcode'],
+    );
     assert.equal(ev.commitsOmitted, 0);
     assert.equal(ev.commits[0].author, 'Test Author');
     const unknown = await collectGitEvidence({ cwd: dir, baseCommit: 'deadbeef'.repeat(5) });
@@ -323,7 +355,14 @@ describe('git evidence (real repositories)', function () {
       '',
     ].join('\0');
     const { branch, entries } = parseStatusV2(status.split('\0'));
-    assert.deepEqual(branch, { oid: '1111111111111111111111111111111111111111', head: 'feature/x', detached: false, upstream: 'origin/feature/x', ahead: 2, behind: 3 });
+    assert.deepEqual(branch, {
+      oid: '1111111111111111111111111111111111111111',
+      head: 'feature/x',
+      detached: false,
+      upstream: 'origin/feature/x',
+      ahead: 2,
+      behind: 3,
+    });
     assert.deepEqual(entries, [
       { kind: '1', xy: '.M', path: 'path with  two spaces ', origPath: null, worktreeMode: '100644', sub: 'N...' },
       { kind: '2', xy: 'R.', path: 'new name.txt', origPath: 'old name.txt', worktreeMode: '100644', sub: 'N...' },
@@ -345,10 +384,13 @@ describe('git evidence (real repositories)', function () {
     git(dir, 'mv', 'big.txt', 'moved.txt');
     rmSync(path.join(dir, 'moved.txt'));
     const ev = await collectGitEvidence({ cwd: dir });
-    assert.deepEqual(ev.touchedFiles.map((f) => [f.path, f.status, f.old_path, f.added, f.deleted]), [['big.txt', 'D', null, 0, 100]]);
+    assert.deepEqual(
+      ev.touchedFiles.map((f) => [f.path, f.status, f.old_path, f.added, f.deleted]),
+      [['big.txt', 'D', null, 0, 100]],
+    );
   });
 
-  it('a staged copy plus an unstaged deletion keeps each path\'s own counts (no counts borrowed from a rename git pairs differently)', async () => {
+  it("a staged copy plus an unstaged deletion keeps each path's own counts (no counts borrowed from a rename git pairs differently)", async () => {
     const dir = initRepo();
     write(dir, 'old.txt', Array.from({ length: 20 }, (_, i) => `line ${i}`).join('\n') + '\n');
     commitAll(dir, 'c');
@@ -370,8 +412,14 @@ describe('git evidence (real repositories)', function () {
     execFileSync('mkfifo', [path.join(dir, 'a.txt')]);
     write(dir, 'b.txt', 'b2\n');
     const ev = await collectGitEvidence({ cwd: dir });
-    assert.ok(ev.touchedFiles.some((f) => f.path === 'b.txt'), 'b.txt is still listed');
-    assert.ok(ev.touchedFiles.some((f) => f.path === 'a.txt'), 'a.txt is listed');
+    assert.ok(
+      ev.touchedFiles.some((f) => f.path === 'b.txt'),
+      'b.txt is still listed',
+    );
+    assert.ok(
+      ev.touchedFiles.some((f) => f.path === 'a.txt'),
+      'a.txt is listed',
+    );
   });
 
   it('a file name that is not valid UTF-8 is shown quoted, as git shows it', async () => {
@@ -381,7 +429,10 @@ describe('git evidence (real repositories)', function () {
     const { writeFileSync: wf } = await import('node:fs');
     wf(Buffer.concat([Buffer.from(path.join(dir, 'bad')), Buffer.from([0xe9]), Buffer.from('name.txt')]), 'x\n');
     const ev = await collectGitEvidence({ cwd: dir });
-    assert.deepEqual(ev.touchedFiles.map((f) => f.path), ['"bad\\351name.txt"']);
+    assert.deepEqual(
+      ev.touchedFiles.map((f) => f.path),
+      ['"bad\\351name.txt"'],
+    );
     assert.match(ev.notes.join(), /not valid UTF-8/);
     assert.equal(decodeField(Buffer.from('ok ü')), 'ok ü');
     assert.equal(displayPath(decodeField(Buffer.from([0x61, 0xff, 0x22, 0x5c]))), '"a\\377\\"\\\\"');
@@ -396,11 +447,17 @@ describe('git evidence (real repositories)', function () {
     symlinkSync('docs/notes', path.join(dir, '.handoff'));
     write(dir, 'b.txt', 'b\n');
     const ev = await collectGitEvidence({ cwd: dir, handoffRoot: path.join(dir, '.handoff') });
-    assert.deepEqual(ev.touchedFiles.map((f) => f.path), ['b.txt']);
+    assert.deepEqual(
+      ev.touchedFiles.map((f) => f.path),
+      ['b.txt'],
+    );
     const linkedWorkspace = path.join(tempDir(), 'ws-link');
     symlinkSync(dir, linkedWorkspace);
     const viaLink = await collectGitEvidence({ cwd: linkedWorkspace, handoffRoot: path.join(linkedWorkspace, '.handoff') });
-    assert.deepEqual(viaLink.touchedFiles.map((f) => f.path), ['b.txt']);
+    assert.deepEqual(
+      viaLink.touchedFiles.map((f) => f.path),
+      ['b.txt'],
+    );
   });
 
   it('fingerprints very large files by size and time, and special files by kind, without reading them', async () => {
@@ -427,6 +484,12 @@ describe('git evidence (real repositories)', function () {
     renameSync(path.join(dir, 'a.txt'), path.join(dir, 'b.txt'));
     const ev = await collectGitEvidence({ cwd: dir });
     assertMatchesGit(dir, ev.touchedFiles);
-    assert.deepEqual(ev.touchedFiles.map((f) => [f.path, f.status]), [['a.txt', 'D'], ['b.txt', '?']]);
+    assert.deepEqual(
+      ev.touchedFiles.map((f) => [f.path, f.status]),
+      [
+        ['a.txt', 'D'],
+        ['b.txt', '?'],
+      ],
+    );
   });
 });

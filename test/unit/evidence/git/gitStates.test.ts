@@ -77,11 +77,30 @@ describe('git states the status letters do not say (real repositories)', functio
 
     const ev = await collectGitEvidence({ cwd: dir });
     const f = ev.touchedFiles.find((t) => t.path === 'vendor/lib');
-    assert.deepEqual(f, { path: 'vendor/lib', status: 'M', old_path: null, added: null, deleted: null, binary: false, xy: '.M', submodule: { from: v1, to: v2, dirty: true } });
+    assert.deepEqual(f, {
+      path: 'vendor/lib',
+      status: 'M',
+      old_path: null,
+      added: null,
+      deleted: null,
+      binary: false,
+      xy: '.M',
+      submodule: { from: v1, to: v2, dirty: true },
+    });
     const line = renderTouchedFile(f);
     assert.equal(line, `- **M** \`vendor/lib\` (submodule ${v1.slice(0, 10)}..${v2.slice(0, 10)}, with uncommitted changes inside)`);
     // The line reads back as the same submodule change (the receiving side compares it).
-    assert.deepEqual(parseTouchedFiles(line), [{ path: 'vendor/lib', status: 'M', old_path: null, added: null, deleted: null, binary: false, submodule: { from: v1.slice(0, 10), to: v2.slice(0, 10), dirty: true } }]);
+    assert.deepEqual(parseTouchedFiles(line), [
+      {
+        path: 'vendor/lib',
+        status: 'M',
+        old_path: null,
+        added: null,
+        deleted: null,
+        binary: false,
+        submodule: { from: v1.slice(0, 10), to: v2.slice(0, 10), dirty: true },
+      },
+    ]);
   });
 
   it('says a merge is in progress, and with which commit and branch', async () => {
@@ -104,11 +123,19 @@ describe('git states the status letters do not say (real repositories)', functio
     const ev = await collectGitEvidence({ cwd: dir });
     assert.deepEqual(ev.operation, { kind: 'rebase', commit: onto, ref: 'main', branch: 'topic', step: 1, total: 3, subject: null });
     assert.equal(ev.detached, true);
-    assert.match(describeGitOperation(ev.operation), new RegExp(`^Rebase in progress: rebasing \`topic\` onto ${onto.slice(0, 10)} \\(\`main\`\\), step 1/3 — `));
+    assert.match(
+      describeGitOperation(ev.operation),
+      new RegExp(`^Rebase in progress: rebasing \`topic\` onto ${onto.slice(0, 10)} \\(\`main\`\\), step 1/3 — `),
+    );
     // The handoff says it in its git header and keeps it in its frontmatter.
     const text = renderHandoff(pkgFrom({ summary: 's' }, ev), META, reviewer);
     const header = text.split('## Touched files\n\n')[1].split('\n- ')[0];
-    assert.match(header, new RegExp(`^Detached HEAD · HEAD \`${rev(dir, 'HEAD').slice(0, 10)}\` · \\d+ files? changed .*\n\n\\*\\*Rebase in progress: rebasing \`topic\` onto ${onto.slice(0, 10)} \\(\`main\`\\), step 1/3 — `));
+    assert.match(
+      header,
+      new RegExp(
+        `^Detached HEAD · HEAD \`${rev(dir, 'HEAD').slice(0, 10)}\` · \\d+ files? changed .*\n\n\\*\\*Rebase in progress: rebasing \`topic\` onto ${onto.slice(0, 10)} \\(\`main\`\\), step 1/3 — `,
+      ),
+    );
     const parsed = parseHandoff(text);
     assert.ok(parsed.ok);
     assert.deepEqual(parsed.handoff.frontmatter.git_operation, ev.operation);
@@ -124,7 +151,14 @@ describe('git states the status letters do not say (real repositories)', functio
     const other = conflictingBranches();
     const patches = tempDir();
     git(other, 'format-patch', '-q', '-o', patches, 'main..topic');
-    gitFails(other, 'am', ...execFileSync('ls', [patches], { encoding: 'utf8' }).trim().split('\n').map((n) => path.join(patches, n)));
+    gitFails(
+      other,
+      'am',
+      ...execFileSync('ls', [patches], { encoding: 'utf8' })
+        .trim()
+        .split('\n')
+        .map((n) => path.join(patches, n)),
+    );
     const am = await collectGitEvidence({ cwd: other });
     assert.deepEqual(am.operation, { kind: 'am', commit: null, ref: null, branch: null, step: 1, total: 3, subject: null });
     assert.match(describeGitOperation(am.operation), /^git am in progress: applying patches, patch 1\/3 — /);

@@ -23,7 +23,11 @@ import type { ClientOptions } from '../../../../src/evidence/git/gitClient';
 import { cleanupTempDirs, commitAll, git, initRepo, tempDir, write } from '../../../helpers/repo';
 
 /** The answers of a probe, or its error's message. */
-async function outcome(probe: (cwd: string, opts: ClientOptions) => Promise<[string, string]>, cwd: string, opts: ClientOptions = {}): Promise<{ ok: [string, string] } | { error: string }> {
+async function outcome(
+  probe: (cwd: string, opts: ClientOptions) => Promise<[string, string]>,
+  cwd: string,
+  opts: ClientOptions = {},
+): Promise<{ ok: [string, string] } | { error: string }> {
   try {
     return { ok: await probe(cwd, opts) };
   } catch (err) {
@@ -99,7 +103,11 @@ describe('git evidence: one rev-parse process answers as two (differential)', fu
     git(dir, 'add', 'docs/readme.md');
     const unborn = initRepo();
     write(unborn, 'first.txt', 'not committed yet\n');
-    for (const [repo, from] of [[dir, dir], [dir, path.join(dir, 'src')], [unborn, unborn]] as const) {
+    for (const [repo, from] of [
+      [dir, dir],
+      [dir, path.join(dir, 'src')],
+      [unborn, unborn],
+    ] as const) {
       const found = await findRepository(from);
       assert.ok(found, from);
       assert.equal(found.top, path.resolve(git(repo, 'rev-parse', '--show-toplevel').trim()));

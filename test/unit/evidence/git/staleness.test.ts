@@ -146,7 +146,10 @@ describe('staleness of a handoff (real repositories)', function () {
     assert.deepEqual(r.notes, []);
     const lines = stalenessLines(r);
     assert.equal(lines.length, 2);
-    assert.equal(lines[0], `2 commits since the handoff (HEAD ${head.slice(0, 10)} → ${second.slice(0, 10)}): ${second.slice(0, 10)} Extend the plan; ${first.slice(0, 10)} Add c`);
+    assert.equal(
+      lines[0],
+      `2 commits since the handoff (HEAD ${head.slice(0, 10)} → ${second.slice(0, 10)}): ${second.slice(0, 10)} Extend the plan; ${first.slice(0, 10)} Add c`,
+    );
     assert.match(lines[1], /^3 files changed since: /);
     assert.ok(lines[1].includes('A `src/c.ts`'));
     assert.ok(!isUpToDate(r));
@@ -314,7 +317,10 @@ describe('staleness of a handoff (real repositories)', function () {
     const controller = new AbortController();
     controller.abort();
     const r = await collectStaleness({ cwd: dir, handoff: h, handoffRoot: path.join(dir, '.handoff'), signal: controller.signal });
-    assert.ok(r.notes.some((n) => /cancelled/.test(n)), r.notes.join('\n'));
+    assert.ok(
+      r.notes.some((n) => /cancelled/.test(n)),
+      r.notes.join('\n'),
+    );
   });
 
   it('(f) names with spaces, unicode and leading dashes are paths, never options', async () => {
@@ -333,14 +339,17 @@ describe('staleness of a handoff (real repositories)', function () {
     const r = await collectStaleness({ cwd: dir, handoff: h, handoffRoot: path.join(dir, '.handoff') });
     assert.equal(r.headCommit, head);
     assert.deepEqual([...r.missingPaths].sort(), ['-rf', 'with space.txt']);
-    assert.deepEqual(
-      r.changedSince.map((f) => `${f.status} ${f.path}`).sort(),
-      ['? -- new', '? --help', 'D -rf', 'D with space.txt', 'M --output=x'].sort(),
-    );
+    assert.deepEqual(r.changedSince.map((f) => `${f.status} ${f.path}`).sort(), ['? -- new', '? --help', 'D -rf', 'D with space.txt', 'M --output=x'].sort());
     assert.ok(!existsSync(path.join(dir, 'x')), 'no --output option was passed to git');
     const lines = stalenessLines(r);
-    assert.ok(lines.some((l) => l.includes('M `--output=x`')), lines.join('\n'));
-    assert.ok(lines.some((l) => /^2 paths it names no longer exist: /.test(l) && l.includes('`-rf`') && l.includes('`with space.txt`')), lines.join('\n'));
+    assert.ok(
+      lines.some((l) => l.includes('M `--output=x`')),
+      lines.join('\n'),
+    );
+    assert.ok(
+      lines.some((l) => /^2 paths it names no longer exist: /.test(l) && l.includes('`-rf`') && l.includes('`with space.txt`')),
+      lines.join('\n'),
+    );
   });
 });
 
@@ -378,7 +387,19 @@ describe('staleness: named paths and lines (pure)', function () {
   });
 
   it('artifactPath: URLs, absolute paths, escapes and prose are not paths', () => {
-    for (const t of ['', '   ', 'http://localhost:3000', 'localhost:3000', 'javascript:alert(1)', '/abs.md', '..', '../x.md', 'a\nb.md', 'two words.md', '"bad\\351name"']) {
+    for (const t of [
+      '',
+      '   ',
+      'http://localhost:3000',
+      'localhost:3000',
+      'javascript:alert(1)',
+      '/abs.md',
+      '..',
+      '../x.md',
+      'a\nb.md',
+      'two words.md',
+      '"bad\\351name"',
+    ]) {
       assert.equal(artifactPath(t), null, t);
     }
     assert.equal(artifactPath(' src/x.ts '), 'src/x.ts');
@@ -387,7 +408,13 @@ describe('staleness: named paths and lines (pure)', function () {
   });
 
   it('changesSinceHandoff: untracked and added are the same, counts and rename sources must match, gone changes are reverted', () => {
-    const f = (p: string, status: TouchedFile['status'], old_path: string | null = null, added: number | null = 1, deleted: number | null = 0): TouchedFile => ({
+    const f = (
+      p: string,
+      status: TouchedFile['status'],
+      old_path: string | null = null,
+      added: number | null = 1,
+      deleted: number | null = 0,
+    ): TouchedFile => ({
       path: p,
       status,
       old_path,
@@ -422,7 +449,10 @@ describe('staleness: named paths and lines (pure)', function () {
     };
     const lines = stalenessLines(r);
     assert.equal(lines.length, 3, lines.join('\n'));
-    assert.match(lines[0], /^18 commits since the handoff \(HEAD 64ffffffff → 0fffffffff\): 0fffffffff subject 0 body; 1fffffffff subject 1 body; .*; 9fffffffff subject 9 body; and 8 more$/);
+    assert.match(
+      lines[0],
+      /^18 commits since the handoff \(HEAD 64ffffffff → 0fffffffff\): 0fffffffff subject 0 body; 1fffffffff subject 1 body; .*; 9fffffffff subject 9 body; and 8 more$/,
+    );
     assert.match(lines[1], /^12 files changed since: M `f0\.ts`, .*M `f9\.ts`, and 2 more$/);
     assert.equal(lines[2], '2 paths it names no longer exist: `evil\\u{202e}exe.txt`, `line\\nbreak.md`');
     assert.ok(lines.every((l) => !l.includes('\n') && !l.includes('\u202e')));

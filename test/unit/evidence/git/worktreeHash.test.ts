@@ -41,10 +41,12 @@ const CONTENTS: Array<[string, string | Buffer]> = [
 
 /** git's own ids of the files, in order. */
 function gitIds(dir: string, files: readonly string[]): string[] {
-  return execFileSync('git', ['hash-object', '--no-filters', '--stdin-paths'], { cwd: dir, env: GIT_ENV, input: `${files.join('\n')}\n`, encoding: 'utf8' }).trim().split('\n');
+  return execFileSync('git', ['hash-object', '--no-filters', '--stdin-paths'], { cwd: dir, env: GIT_ENV, input: `${files.join('\n')}\n`, encoding: 'utf8' })
+    .trim()
+    .split('\n');
 }
 
-describe('git object ids in Node (gitBlobIds) are git hash-object\'s', function () {
+describe("git object ids in Node (gitBlobIds) are git hash-object's", function () {
   this.timeout(60_000);
   after(cleanupTempDirs);
 
@@ -55,7 +57,10 @@ describe('git object ids in Node (gitBlobIds) are git hash-object\'s', function 
       git(dir, 'config', 'core.autocrlf', 'true');
       for (const [file, content] of CONTENTS) write(dir, file, content);
       const files = CONTENTS.map(([f]) => f);
-      const ours = await gitBlobIds(files.map((f) => path.join(dir, f)), format);
+      const ours = await gitBlobIds(
+        files.map((f) => path.join(dir, f)),
+        format,
+      );
       assert.deepEqual(ours, gitIds(dir, files));
       assert.equal(ours[0].length, format === 'sha256' ? 64 : 40);
     });
@@ -79,10 +84,18 @@ describe('git object ids in Node (gitBlobIds) are git hash-object\'s', function 
     for (const [file, content] of CONTENTS) write(dir, file, content);
     const ev = await collectGitEvidence({ cwd: dir });
     const head = git(dir, 'rev-parse', 'HEAD').trim();
-    const raw = parseRawNumstat(splitNulFields(execFileSync('git', ['diff', '--raw', '--numstat', '-z', '--abbrev=40', '--no-ext-diff', '--no-textconv', head], { cwd: dir, env: GIT_ENV })));
+    const raw = parseRawNumstat(
+      splitNulFields(
+        execFileSync('git', ['diff', '--raw', '--numstat', '-z', '--abbrev=40', '--no-ext-diff', '--no-textconv', head], { cwd: dir, env: GIT_ENV }),
+      ),
+    );
     const files = CONTENTS.map(([f]) => f).sort();
     const ids = gitIds(dir, files);
-    const expected = diffHash(head, raw.raw, files.map((f, i) => [f, ids[i]] as [string, string]));
+    const expected = diffHash(
+      head,
+      raw.raw,
+      files.map((f, i) => [f, ids[i]] as [string, string]),
+    );
     assert.equal(ev.diffHash, expected);
   });
 });

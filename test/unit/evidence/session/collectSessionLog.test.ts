@@ -15,8 +15,16 @@ const FIX = path.join(__dirname, '..', '..', '..', 'fixtures', 'session-logs');
 
 function claudeLine(id: string, command: string, exit: 0 | 1, time: string): string {
   return [
-    JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id, name: 'Bash', input: { command } }] }, timestamp: time }),
-    JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: exit ? 'Exit code 1' : 'ok', is_error: exit === 1 }] }, timestamp: time }),
+    JSON.stringify({
+      type: 'assistant',
+      message: { role: 'assistant', content: [{ type: 'tool_use', id, name: 'Bash', input: { command } }] },
+      timestamp: time,
+    }),
+    JSON.stringify({
+      type: 'user',
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: exit ? 'Exit code 1' : 'ok', is_error: exit === 1 }] },
+      timestamp: time,
+    }),
   ].join('\n');
 }
 
@@ -24,7 +32,7 @@ describe('session log: discovery, incremental reads, handoffs', function () {
   this.timeout(30_000);
   after(cleanupTempDirs);
 
-  it('finds each agent\'s transcript for the workspace in its default location', async () => {
+  it("finds each agent's transcript for the workspace in its default location", async () => {
     const home = tempDir();
     const ws = path.join(tempDir(), 'my.project');
     mkdirSync(ws);
@@ -33,7 +41,10 @@ describe('session log: discovery, incremental reads, handoffs', function () {
     mkdirSync(path.join(claudeDir, 'new', 'subagents'), { recursive: true });
     writeFileSync(path.join(claudeDir, 'old.jsonl'), claudeLine('o', 'npm test', 1, '2026-01-01T00:00:00Z'));
     utimesSync(path.join(claudeDir, 'old.jsonl'), new Date('2026-01-01'), new Date('2026-01-01'));
-    writeFileSync(path.join(claudeDir, 'new.jsonl'), `${JSON.stringify({ type: 'user', message: { role: 'user', content: 'newest session' }, timestamp: '2026-02-01T00:00:00Z' })}\n`);
+    writeFileSync(
+      path.join(claudeDir, 'new.jsonl'),
+      `${JSON.stringify({ type: 'user', message: { role: 'user', content: 'newest session' }, timestamp: '2026-02-01T00:00:00Z' })}\n`,
+    );
     writeFileSync(path.join(claudeDir, 'new', 'subagents', 'agent-1.jsonl'), `${claudeLine('s', 'pytest', 0, '2026-02-01T00:00:01Z')}\n`);
     // Codex: the rollout whose session_meta cwd is the workspace.
     const day = path.join(home, '.codex', 'sessions', '2026', '02', '03');
@@ -48,7 +59,10 @@ describe('session log: discovery, incremental reads, handoffs', function () {
     // Cline: a task folder whose first request names the workspace.
     const tasks = path.join(home, '.config', 'Code', 'User', 'globalStorage', 'saoudrizwan.claude-dev', 'tasks');
     cpSync(path.join(FIX, 'cline-task'), path.join(tasks, '1772600000000'), { recursive: true });
-    writeFileSync(path.join(tasks, '1772600000000', 'api_conversation_history.json'), JSON.stringify([{ role: 'user', content: [{ type: 'text', text: `# Current Working Directory (${ws}) Files` }] }]));
+    writeFileSync(
+      path.join(tasks, '1772600000000', 'api_conversation_history.json'),
+      JSON.stringify([{ role: 'user', content: [{ type: 'text', text: `# Current Working Directory (${ws}) Files` }] }]),
+    );
     // Copilot: the workspace storage folder whose workspace.json names the workspace.
     const storage = path.join(home, '.config', 'Code', 'User', 'workspaceStorage', 'abc123');
     mkdirSync(path.join(storage, 'chatSessions'), { recursive: true });
@@ -73,9 +87,15 @@ describe('session log: discovery, incremental reads, handoffs', function () {
       ]);
       const sources = new Set(r.tests_run.map((t) => t.source));
       assert.deepEqual([...sources].sort(), ['aider', 'claude-code', 'cline', 'codex', 'copilot', 'specstory']);
-      assert.ok(r.tests_run.some((t) => t.source === 'claude-code' && t.command === 'pytest' && t.result === 'passed'), 'the sub-agent\'s test run is read');
+      assert.ok(
+        r.tests_run.some((t) => t.source === 'claude-code' && t.command === 'pytest' && t.result === 'passed'),
+        "the sub-agent's test run is read",
+      );
       const limited = await collectSessionLog({ workspaceRoot: ws, home, sources: ['codex'] });
-      assert.deepEqual(limited.transcripts.map((t) => t.source), ['codex']);
+      assert.deepEqual(
+        limited.transcripts.map((t) => t.source),
+        ['codex'],
+      );
     } finally {
       Object.assign(process.env, saved);
     }
@@ -86,16 +106,27 @@ describe('session log: discovery, incremental reads, handoffs', function () {
     const log = path.join(tempDir(), 'session.jsonl');
     writeFileSync(log, `${claudeLine('a', 'npm test', 1, '2026-01-01T00:00:00Z')}\n`);
     const first = await collectSessionLog({ workspaceRoot: ws, mode: log });
-    assert.deepEqual(first.tests_run.map((t) => t.result), ['failed']);
+    assert.deepEqual(
+      first.tests_run.map((t) => t.result),
+      ['failed'],
+    );
     appendFileSync(log, `${claudeLine('b', 'npm test', 0, '2026-01-01T00:01:00Z')}\n`);
     const second = await collectSessionLog({ workspaceRoot: ws, mode: log, state: first.next_state });
-    assert.deepEqual(second.tests_run.map((t) => t.result), ['passed'], 'only the new run');
+    assert.deepEqual(
+      second.tests_run.map((t) => t.result),
+      ['passed'],
+      'only the new run',
+    );
     assert.ok(second.next_state.files[log].offset > first.next_state.files[log].offset);
     const third = await collectSessionLog({ workspaceRoot: ws, mode: log, state: second.next_state });
     assert.deepEqual(third.tests_run, [], 'nothing new');
     writeFileSync(log, `${claudeLine('c', 'pytest', 1, '2026-01-02T00:00:00Z')}\n`);
     const rewritten = await collectSessionLog({ workspaceRoot: ws, mode: log, state: third.next_state });
-    assert.deepEqual(rewritten.tests_run.map((t) => [t.command, t.result]), [['pytest', 'failed']], 'a rewritten file is read from the start');
+    assert.deepEqual(
+      rewritten.tests_run.map((t) => [t.command, t.result]),
+      [['pytest', 'failed']],
+      'a rewritten file is read from the start',
+    );
   });
 
   it('remembers the last turns when nothing new was said', async () => {
@@ -117,7 +148,7 @@ describe('session log: discovery, incremental reads, handoffs', function () {
     assert.deepEqual(await loadSessionLogState(file), { version: 1, files: {} });
   });
 
-  it('a handoff lists the session log\'s test runs with their source, takes recent turns from it, and advances the state', async () => {
+  it("a handoff lists the session log's test runs with their source, takes recent turns from it, and advances the state", async () => {
     const dir = initRepo();
     write(dir, 'a.txt', 'a\n');
     commitAll(dir, 'c');
@@ -129,12 +160,18 @@ describe('session log: discovery, incremental reads, handoffs', function () {
     const r = await handover({ specialist: 'test_debug_engineer', topic: 'pytest' }, env);
     assert.equal(r.status, 'ok', r.status === 'error' ? r.message : '');
     const ok = HandoverOkSchema.parse(r);
-    assert.deepEqual(ok.package.tests_run.map((t) => [t.command, t.result, t.exit_code, t.source]), [
-      ['pytest -q', 'failed', 1, 'codex'],
-      ['pytest -q', 'passed', 0, 'codex'],
-    ]);
+    assert.deepEqual(
+      ok.package.tests_run.map((t) => [t.command, t.result, t.exit_code, t.source]),
+      [
+        ['pytest -q', 'failed', 1, 'codex'],
+        ['pytest -q', 'passed', 0, 'codex'],
+      ],
+    );
     assert.deepEqual(ok.package.tests_run[0].counts, { passed: 1, failed: 1 });
-    assert.deepEqual(ok.package.recent_turns.map((t) => t.text), ['Fix the failing pytest.', 'Both tests pass now.']);
+    assert.deepEqual(
+      ok.package.recent_turns.map((t) => t.text),
+      ['Fix the failing pytest.', 'Both tests pass now.'],
+    );
     assert.equal(ok.package.session_sources[0].source, 'codex');
     const text = readFileSync(ok.handoff_file, 'utf8');
     // The folder each ran in (issue 18: verify re-runs it there); outside the workspace it stays absolute.
@@ -157,7 +194,13 @@ describe('session log: discovery, incremental reads, handoffs', function () {
     const io = { stdout: (t: string) => out.push(t), stderr: () => undefined, cwd: dir };
     assert.equal(await runCli(['handover', '-s', 'hacker', '-t', 't', '--json', '--session-log', path.join(FIX, 'recorder.jsonl')], io), 0);
     const withLog = HandoverOkSchema.parse(JSON.parse(out.pop() ?? ''));
-    assert.deepEqual(withLog.package.tests_run.map((t) => [t.result, t.source]), [['failed', 'recorder'], ['passed', 'recorder']]);
+    assert.deepEqual(
+      withLog.package.tests_run.map((t) => [t.result, t.source]),
+      [
+        ['failed', 'recorder'],
+        ['passed', 'recorder'],
+      ],
+    );
     assert.equal(await runCli(['handover', '-s', 'hacker', '-t', 't', '--json', '--session-log', 'none'], io), 0);
     const without = HandoverOkSchema.parse(JSON.parse(out.pop() ?? ''));
     assert.deepEqual(without.package.tests_run, []);

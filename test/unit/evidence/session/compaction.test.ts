@@ -53,7 +53,14 @@ describe('session log: compaction is not the end of the record', () => {
         ...bash('t1', 'npm test', { is_error: true, content: 'Exit code 1\n1 failing' }),
         user('The tests fail, fix them.'),
         ...bash('t2', 'npm test', { is_error: false, content: '12 passing' }),
-        { type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', isMeta: false, compactMetadata: { trigger: 'auto', preTokens: 155_025 }, ...base() },
+        {
+          type: 'system',
+          subtype: 'compact_boundary',
+          content: 'Conversation compacted',
+          isMeta: false,
+          compactMetadata: { trigger: 'auto', preTokens: 155_025 },
+          ...base(),
+        },
         user(CLAUDE_SUMMARY, { isCompactSummary: true, isVisibleInTranscriptOnly: true }),
         user('Now document the flag in the README.'),
         assistant([{ type: 'tool_use', id: 'e2', name: 'Write', input: { file_path: `${WS}/README.md`, content: '--verbose' } }]),
@@ -73,22 +80,41 @@ describe('session log: compaction is not the end of the record', () => {
     const file = path.join(tempDir(), 'session.jsonl');
     let n = 0;
     const base = () => ({ timestamp: at(n++), cwd: WS, sessionId: 's1', uuid: `u${n}` });
-    const boundary = (trigger: string) => ({ type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', compactMetadata: { trigger, preTokens: 9000 }, ...base() });
+    const boundary = (trigger: string) => ({
+      type: 'system',
+      subtype: 'compact_boundary',
+      content: 'Conversation compacted',
+      compactMetadata: { trigger, preTokens: 9000 },
+      ...base(),
+    });
     const user = (content: string, extra: Record<string, unknown> = {}) => ({ type: 'user', message: { role: 'user', content }, ...base(), ...extra });
-    writeFileSync(file, jsonl([user('First request.'), boundary('manual'), user('Summary one.', { isCompactSummary: true }), user('Second request.'), boundary('auto')]));
+    writeFileSync(
+      file,
+      jsonl([user('First request.'), boundary('manual'), user('Summary one.', { isCompactSummary: true }), user('Second request.'), boundary('auto')]),
+    );
     const e = await collect(file);
     assert.deepEqual(requests(e), ['First request.', 'Second request.']);
-    assert.deepEqual(e.compaction && { trigger: e.compaction.trigger, count: e.compaction.count, text: e.compaction.text, time: e.compaction.time }, { trigger: 'auto', count: 2, text: '', time: at(4) });
+    assert.deepEqual(e.compaction && { trigger: e.compaction.trigger, count: e.compaction.count, text: e.compaction.text, time: e.compaction.time }, {
+      trigger: 'auto',
+      count: 2,
+      text: '',
+      time: at(4),
+    });
   });
 
   it('Codex CLI: a compacted record is the agent’s summary without Codex’s prefix line; a server compaction has none, and its replacement history is not read again', async () => {
     const file = path.join(tempDir(), 'rollout-2026-05-02T10-00-00-x.jsonl');
     let n = 0;
     const rec = (type: string, payload: unknown) => ({ timestamp: at(n++), type, payload });
-    const said = (role: 'user' | 'assistant', text: string) => rec('response_item', { type: 'message', role, content: [{ type: role === 'user' ? 'input_text' : 'output_text', text }] });
+    const said = (role: 'user' | 'assistant', text: string) =>
+      rec('response_item', { type: 'message', role, content: [{ type: role === 'user' ? 'input_text' : 'output_text', text }] });
     const shell = (id: string, cmd: string, exit: number, output: string) => [
       rec('response_item', { type: 'function_call', name: 'shell', call_id: id, arguments: JSON.stringify({ command: ['bash', '-lc', cmd], workdir: WS }) }),
-      rec('response_item', { type: 'function_call_output', call_id: id, output: JSON.stringify({ output, metadata: { exit_code: exit, duration_seconds: 1 } }) }),
+      rec('response_item', {
+        type: 'function_call_output',
+        call_id: id,
+        output: JSON.stringify({ output, metadata: { exit_code: exit, duration_seconds: 1 } }),
+      }),
     ];
     writeFileSync(
       file,
@@ -115,13 +141,30 @@ describe('session log: compaction is not the end of the record', () => {
       ]),
     );
     const e = await collect(file);
-    assert.deepEqual(requests(e), ['Port the parser to Rust.', 'Fix the failing lexer test.', 'Commit it.'], 'each request once, the replacement history not read');
+    assert.deepEqual(
+      requests(e),
+      ['Port the parser to Rust.', 'Fix the failing lexer test.', 'Commit it.'],
+      'each request once, the replacement history not read',
+    );
     assert.deepEqual(tests(e), ['cargo test failed', 'cargo test passed']);
-    assert.deepEqual(e.compaction && { count: e.compaction.count, text: e.compaction.text, trigger: e.compaction.trigger }, { count: 2, text: '', trigger: null }, 'the latest, the server’s, keeps no summary');
+    assert.deepEqual(
+      e.compaction && { count: e.compaction.count, text: e.compaction.text, trigger: e.compaction.trigger },
+      { count: 2, text: '', trigger: null },
+      'the latest, the server’s, keeps no summary',
+    );
 
     // The summary of a local compaction, read alone.
     const one = path.join(tempDir(), 'rollout-2026-05-02T11-00-00-y.jsonl');
-    writeFileSync(one, jsonl([rec('session_meta', { id: 'y', cwd: WS }), said('user', 'Port the parser.'), rec('compacted', { message: 'Another language model started to solve this problem and produced a summary of its thinking process. …:\nThe parser is ported.' })]));
+    writeFileSync(
+      one,
+      jsonl([
+        rec('session_meta', { id: 'y', cwd: WS }),
+        said('user', 'Port the parser.'),
+        rec('compacted', {
+          message: 'Another language model started to solve this problem and produced a summary of its thinking process. …:\nThe parser is ported.',
+        }),
+      ]),
+    );
     assert.equal((await collect(one)).compaction?.text, 'The parser is ported.');
   });
 
@@ -133,14 +176,19 @@ describe('session log: compaction is not the end of the record', () => {
     w.toolCalls([toolCall('t1', 'run_shell_command', { command: 'npm test' }, 'success', shellText('1 failing', 1), at(3))], at(3));
     w.user('Make the backoff exponential.', at(4));
     w.gemini('Done: exponential backoff.', at(5));
-    const snapshot = '<state_snapshot>\n  <overall_goal>Retries with exponential backoff.</overall_goal>\n  <current_plan>1. [DONE] retries 2. [TODO] docs</current_plan>\n</state_snapshot>';
+    const snapshot =
+      '<state_snapshot>\n  <overall_goal>Retries with exponential backoff.</overall_goal>\n  <current_plan>1. [DONE] retries 2. [TODO] docs</current_plan>\n</state_snapshot>';
     w.compress(snapshot, 2, at(6));
     w.user('Now write the docs.', at(7));
     const e = await collect(file);
     assert.deepEqual(requests(e), ['Add retries to the HTTP client.', 'Make the backoff exponential.', 'Now write the docs.']);
     assert.deepEqual(tests(e), ['npm test failed']);
     assert.ok(!e.recent_turns.some((t) => /state_snapshot|Got it\. Thanks/.test(t.text)), 'neither the snapshot nor the reply is a turn');
-    assert.deepEqual(e.compaction && { text: e.compaction.text, time: e.compaction.time, count: e.compaction.count }, { text: snapshot, time: at(6), count: 1 });
+    assert.deepEqual(e.compaction && { text: e.compaction.text, time: e.compaction.time, count: e.compaction.count }, {
+      text: snapshot,
+      time: at(6),
+      count: 1,
+    });
 
     // A checkpoint saved after the compression starts with the snapshot turn and the reply.
     const cp = path.join(tempDir(), 'checkpoint-after.json');
@@ -161,14 +209,23 @@ describe('session log: compaction is not the end of the record', () => {
     const c = await collect(cp);
     assert.deepEqual(requests(c), ['Now write the docs.']);
     assert.equal(c.compaction?.text, snapshot, 'the snapshot without the scratchpad');
-    assert.deepEqual(c.recent_turns.map((t) => t.text), ['Now write the docs.']);
+    assert.deepEqual(
+      c.recent_turns.map((t) => t.text),
+      ['Now write the docs.'],
+    );
   });
 
   it('Copilot Chat: the summary in a request’s result metadata is the agent’s compaction; every request of the session is read', async () => {
     const dir = path.join(tempDir(), 'chatSessions');
     mkdirSync(dir, { recursive: true });
     const file = path.join(dir, 'cp1.json');
-    const req = (id: string, t: number, text: string, reply: string, extra: Record<string, unknown> = {}) => ({ requestId: id, timestamp: 1_777_700_000_000 + t, message: { text, parts: [] }, response: [{ value: reply }], ...extra });
+    const req = (id: string, t: number, text: string, reply: string, extra: Record<string, unknown> = {}) => ({
+      requestId: id,
+      timestamp: 1_777_700_000_000 + t,
+      message: { text, parts: [] },
+      response: [{ value: reply }],
+      ...extra,
+    });
     writeFileSync(
       file,
       JSON.stringify({
@@ -177,7 +234,9 @@ describe('session log: compaction is not the end of the record', () => {
         creationDate: 1_777_700_000_000,
         requests: [
           req('r1', 1000, 'Add a health endpoint.', 'Added /health.'),
-          req('r2', 2000, 'Add a readiness probe too.', 'Added /ready.', { result: { metadata: { summary: { toolCallRoundId: 'round-7', text: 'The user wants health and readiness endpoints; /health exists.' } } } }),
+          req('r2', 2000, 'Add a readiness probe too.', 'Added /ready.', {
+            result: { metadata: { summary: { toolCallRoundId: 'round-7', text: 'The user wants health and readiness endpoints; /health exists.' } } },
+          }),
           req('r3', 3000, 'Write tests for both.', 'Wrote them.'),
         ],
       }),

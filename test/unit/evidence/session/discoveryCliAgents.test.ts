@@ -18,20 +18,67 @@ const base = (found: Array<{ file: string }>) => found.map((f) => path.relative(
 /** A Copilot CLI session run in `cwd` with one `npm test` ending with `exit`. */
 function copilotSession(cwd: string, exit: number): string {
   return jsonl([
-    { type: 'session.start', data: { sessionId: 's', version: 1, producer: 'copilot-agent', copilotVersion: '1.0.63', startTime: '2026-06-18T20:00:00Z', context: { cwd } }, id: 'e1', timestamp: '2026-06-18T20:00:00Z', parentId: null },
-    { type: 'user.message', data: { content: `run the tests in ${path.basename(cwd)}`, attachments: [] }, id: 'e2', timestamp: '2026-06-18T20:00:01Z', parentId: 'e1' },
-    { type: 'tool.execution_start', data: { toolCallId: 'c1', toolName: 'bash', arguments: { command: 'npm test', description: 'tests' } }, id: 'e3', timestamp: '2026-06-18T20:00:02Z', parentId: 'e2' },
-    { type: 'tool.execution_complete', data: { toolCallId: 'c1', success: true, result: { content: `Tests: 3 total\n<shellId: 0 completed with exit code ${exit}>` } }, id: 'e4', timestamp: '2026-06-18T20:00:03Z', parentId: 'e3' },
+    {
+      type: 'session.start',
+      data: { sessionId: 's', version: 1, producer: 'copilot-agent', copilotVersion: '1.0.63', startTime: '2026-06-18T20:00:00Z', context: { cwd } },
+      id: 'e1',
+      timestamp: '2026-06-18T20:00:00Z',
+      parentId: null,
+    },
+    {
+      type: 'user.message',
+      data: { content: `run the tests in ${path.basename(cwd)}`, attachments: [] },
+      id: 'e2',
+      timestamp: '2026-06-18T20:00:01Z',
+      parentId: 'e1',
+    },
+    {
+      type: 'tool.execution_start',
+      data: { toolCallId: 'c1', toolName: 'bash', arguments: { command: 'npm test', description: 'tests' } },
+      id: 'e3',
+      timestamp: '2026-06-18T20:00:02Z',
+      parentId: 'e2',
+    },
+    {
+      type: 'tool.execution_complete',
+      data: { toolCallId: 'c1', success: true, result: { content: `Tests: 3 total\n<shellId: 0 completed with exit code ${exit}>` } },
+      id: 'e4',
+      timestamp: '2026-06-18T20:00:03Z',
+      parentId: 'e3',
+    },
   ]);
 }
 
 /** A Qwen Code chat with one `cargo test` whose output ends with `exit`. */
 function qwenChat(cwd: string, exit: number): string {
-  const r = (uuid: string, type: string, extra: object) => ({ uuid, parentUuid: null, sessionId: 'q', timestamp: '2026-06-18T21:00:00Z', type, cwd, version: '0.15.0', ...extra });
+  const r = (uuid: string, type: string, extra: object) => ({
+    uuid,
+    parentUuid: null,
+    sessionId: 'q',
+    timestamp: '2026-06-18T21:00:00Z',
+    type,
+    cwd,
+    version: '0.15.0',
+    ...extra,
+  });
   return jsonl([
     r('u1', 'user', { message: { role: 'user', parts: [{ text: 'run cargo test' }] } }),
     r('a1', 'assistant', { message: { role: 'model', parts: [{ functionCall: { id: 'c1', name: 'run_shell_command', args: { command: 'cargo test' } } }] } }),
-    r('t1', 'tool_result', { message: { role: 'user', parts: [{ functionResponse: { id: 'c1', name: 'run_shell_command', response: { output: `Command: cargo test\nDirectory: (root)\nOutput: test result: ok\nError: (none)\nExit Code: ${exit}` } } }] }, toolCallResult: { callId: 'c1', status: 'success' } }),
+    r('t1', 'tool_result', {
+      message: {
+        role: 'user',
+        parts: [
+          {
+            functionResponse: {
+              id: 'c1',
+              name: 'run_shell_command',
+              response: { output: `Command: cargo test\nDirectory: (root)\nOutput: test result: ok\nError: (none)\nExit Code: ${exit}` },
+            },
+          },
+        ],
+      },
+      toolCallResult: { callId: 'c1', status: 'success' },
+    }),
   ]);
 }
 
@@ -40,8 +87,18 @@ function droidSession(cwd: string, exit: number): string {
   return jsonl([
     { type: 'session_start', id: 'd', title: 'tests', owner: 'user', version: 2, cwd },
     { type: 'message', id: 'm1', timestamp: '2026-06-18T22:00:00Z', message: { role: 'user', content: [{ type: 'text', text: 'run pytest' }] } },
-    { type: 'message', id: 'm2', timestamp: '2026-06-18T22:00:01Z', message: { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Execute', input: { command: 'pytest' } }] } },
-    { type: 'message', id: 'm3', timestamp: '2026-06-18T22:00:02Z', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: `5 passed\n\n[Process exited with code ${exit}]` }] } },
+    {
+      type: 'message',
+      id: 'm2',
+      timestamp: '2026-06-18T22:00:01Z',
+      message: { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Execute', input: { command: 'pytest' } }] },
+    },
+    {
+      type: 'message',
+      id: 'm3',
+      timestamp: '2026-06-18T22:00:02Z',
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: `5 passed\n\n[Process exited with code ${exit}]` }] },
+    },
   ]);
 }
 
@@ -60,7 +117,7 @@ describe('Copilot CLI, Qwen Code and Factory Droid: discovery for the open folde
     }
   });
 
-  it('Copilot CLI: the newest session-state/<id>/events.jsonl whose session.start names the workspace (or, older, a flat <id>.jsonl); not another folder\'s', async () => {
+  it("Copilot CLI: the newest session-state/<id>/events.jsonl whose session.start names the workspace (or, older, a flat <id>.jsonl); not another folder's", async () => {
     const copilot = path.join(tempDir(), '.copilot');
     const ws = path.join(tempDir(), 'shop');
     mkdirSync(ws);
@@ -78,7 +135,10 @@ describe('Copilot CLI, Qwen Code and Factory Droid: discovery for the open folde
     // The older flat layout.
     const flat = path.join(tempDir(), '.copilot');
     write(flat, 'session-state/eeee.jsonl', copilotSession(ws, 0));
-    assert.deepEqual((await findCopilotCli(flat, ws)).map((f) => path.basename(f.file)), ['eeee.jsonl']);
+    assert.deepEqual(
+      (await findCopilotCli(flat, ws)).map((f) => path.basename(f.file)),
+      ['eeee.jsonl'],
+    );
     assert.deepEqual(await findCopilotCli(path.join(tempDir(), 'none'), ws), []);
   });
 
@@ -92,7 +152,10 @@ describe('Copilot CLI, Qwen Code and Factory Droid: discovery for the open folde
     at(path.join(chats, 'old.jsonl'), '2026-06-18T20:00:00Z');
     write(chats, 'new.jsonl', qwenChat(ws, 0));
     write(path.join(qwen, 'projects', qwenProjectDirName('/elsewhere'), 'chats'), 'other.jsonl', qwenChat('/elsewhere', 1));
-    assert.deepEqual((await findQwen(qwen, ws)).map((f) => path.basename(f.file)), ['new.jsonl']);
+    assert.deepEqual(
+      (await findQwen(qwen, ws)).map((f) => path.basename(f.file)),
+      ['new.jsonl'],
+    );
   });
 
   it('Factory Droid: the newest session whose session_start names the workspace, in a project folder or (older) straight under sessions/', async () => {
@@ -106,10 +169,13 @@ describe('Copilot CLI, Qwen Code and Factory Droid: discovery for the open folde
     at(path.join(sessions, 's0.jsonl'), '2026-06-18T19:00:00Z');
     write(sessions, `${enc}/s1.settings.json`, '{}');
     write(sessions, '-elsewhere/s2.jsonl', droidSession('/elsewhere', 0)); // newest, another folder
-    assert.deepEqual((await findDroid(sessions, ws)).map((f) => path.basename(f.file)), ['s1.jsonl']);
+    assert.deepEqual(
+      (await findDroid(sessions, ws)).map((f) => path.basename(f.file)),
+      ['s1.jsonl'],
+    );
   });
 
-  it('auto: each agent\'s session found under the home folder and its test runs read; $COPILOT_HOME and $QWEN_RUNTIME_DIR move the defaults', async () => {
+  it("auto: each agent's session found under the home folder and its test runs read; $COPILOT_HOME and $QWEN_RUNTIME_DIR move the defaults", async () => {
     const home = tempDir();
     const ws = path.join(tempDir(), 'app');
     mkdirSync(ws);
@@ -117,13 +183,20 @@ describe('Copilot CLI, Qwen Code and Factory Droid: discovery for the open folde
     write(home, `.qwen/projects/${qwenProjectDirName(ws)}/chats/q1.jsonl`, qwenChat(ws, 0));
     write(home, `.factory/sessions/${ws.replace(/[\\/:]/g, '-')}/d1.jsonl`, droidSession(ws, 2));
     const got = await collectSessionLog({ workspaceRoot: ws, home });
-    assert.deepEqual(got.transcripts.map((t) => `${t.source}:${path.basename(t.file)}`).sort(), ['copilot-cli:events.jsonl', 'droid:d1.jsonl', 'qwen:q1.jsonl']);
+    assert.deepEqual(got.transcripts.map((t) => `${t.source}:${path.basename(t.file)}`).sort(), [
+      'copilot-cli:events.jsonl',
+      'droid:d1.jsonl',
+      'qwen:q1.jsonl',
+    ]);
     assert.deepEqual(got.tests_run.map((t) => [t.source, t.command, t.result, t.exit_code]).sort(), [
       ['copilot-cli', 'npm test', 'failed', 1],
       ['droid', 'pytest', 'failed', 2],
       ['qwen', 'cargo test', 'passed', 0],
     ]);
-    assert.deepEqual((await collectSessionLog({ workspaceRoot: ws, home, sources: ['qwen'] })).transcripts.map((t) => t.source), ['qwen']);
+    assert.deepEqual(
+      (await collectSessionLog({ workspaceRoot: ws, home, sources: ['qwen'] })).transcripts.map((t) => t.source),
+      ['qwen'],
+    );
     const moved = tempDir();
     write(moved, 'copilot/session-state/s9/events.jsonl', copilotSession(ws, 0));
     write(moved, `qwen/projects/${qwenProjectDirName(ws)}/chats/q9.jsonl`, qwenChat(ws, 0));

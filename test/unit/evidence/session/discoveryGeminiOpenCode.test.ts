@@ -17,7 +17,19 @@ const at = (file: string, iso: string) => utimesSync(file, new Date(iso), new Da
 function geminiChat(file: string, sessionId: string, exit: number, time: string): GeminiChatWriter {
   const w = new GeminiChatWriter(file, sessionId, 'h', time);
   w.user(`run the tests (${sessionId})`, time);
-  w.toolCalls([toolCall(`${sessionId}-c1`, 'run_shell_command', { command: 'npm test' }, 'success', shellText(exit ? 'Tests: 1 failed, 2 passed, 3 total' : 'Tests: 3 passed, 3 total', exit), time)], time);
+  w.toolCalls(
+    [
+      toolCall(
+        `${sessionId}-c1`,
+        'run_shell_command',
+        { command: 'npm test' },
+        'success',
+        shellText(exit ? 'Tests: 1 failed, 2 passed, 3 total' : 'Tests: 3 passed, 3 total', exit),
+        time,
+      ),
+    ],
+    time,
+  );
   return w;
 }
 
@@ -36,7 +48,7 @@ describe('Gemini CLI and OpenCode: discovery for the open folder', function () {
     }
   });
 
-  it('Gemini CLI: the newest chat of the project folder named by the sha256 of the workspace, with its sub-agents; not another project\'s', async () => {
+  it("Gemini CLI: the newest chat of the project folder named by the sha256 of the workspace, with its sub-agents; not another project's", async () => {
     const gemini = path.join(tempDir(), '.gemini');
     const ws = path.join(tempDir(), 'shop');
     mkdirSync(ws);
@@ -52,7 +64,7 @@ describe('Gemini CLI and OpenCode: discovery for the open folder', function () {
     assert.deepEqual(await findGemini(path.join(tempDir(), 'no-gemini-here'), ws), []);
   });
 
-  it('Gemini CLI: the project registry\'s slug folder (projects.json, .project_root); a checkpoint, else logs.json, when there is no chat', async () => {
+  it("Gemini CLI: the project registry's slug folder (projects.json, .project_root); a checkpoint, else logs.json, when there is no chat", async () => {
     const gemini = path.join(tempDir(), '.gemini');
     const ws = path.join(tempDir(), 'Cart Service');
     mkdirSync(ws);
@@ -95,7 +107,7 @@ describe('Gemini CLI and OpenCode: discovery for the open folder', function () {
     assert.deepEqual(await findOpenCode(path.join(tempDir(), 'none'), ws), []);
   });
 
-  it('a handoff\'s session log finds both under a temporary HOME, reads their test runs, and a second read adds nothing twice', async () => {
+  it("a handoff's session log finds both under a temporary HOME, reads their test runs, and a second read adds nothing twice", async () => {
     const home = tempDir();
     const ws = path.join(tempDir(), 'app');
     mkdirSync(ws);
@@ -109,26 +121,42 @@ describe('Gemini CLI and OpenCode: discovery for the open folder', function () {
     ]);
     at(chat, '2026-03-02T10:00:00Z'); // the OpenCode session, just written, is the newest transcript
     const first = await collectSessionLog({ workspaceRoot: ws, home });
-    assert.deepEqual(first.transcripts.map((t) => `${t.source}:${path.basename(t.file)}`).sort(), ['gemini:session-2026-03-02T10-00-eeeeeeee.jsonl', 'opencode:ses_app.json']);
-    assert.deepEqual(first.tests_run.map((t) => [t.source, t.command, t.result, t.exit_code]), [
-      ['gemini', 'npm test', 'failed', 1],
-      ['opencode', 'cargo test', 'failed', 101],
+    assert.deepEqual(first.transcripts.map((t) => `${t.source}:${path.basename(t.file)}`).sort(), [
+      'gemini:session-2026-03-02T10-00-eeeeeeee.jsonl',
+      'opencode:ses_app.json',
     ]);
-    assert.deepEqual(first.recent_turns.map((t) => t.text), ['Fix the build.'], 'the newest transcript\'s turns');
+    assert.deepEqual(
+      first.tests_run.map((t) => [t.source, t.command, t.result, t.exit_code]),
+      [
+        ['gemini', 'npm test', 'failed', 1],
+        ['opencode', 'cargo test', 'failed', 101],
+      ],
+    );
+    assert.deepEqual(
+      first.recent_turns.map((t) => t.text),
+      ['Fix the build.'],
+      "the newest transcript's turns",
+    );
     // More work in both; the OpenCode session file is rewritten (time.updated), the chat appended.
     w.toolCalls([toolCall('eeeeeeee-c2', 'run_shell_command', { command: 'npm test' }, 'success', shellText('Tests: 3 passed, 3 total', 0), T(30))], T(30));
     writeSession(storage, { projectID: 'global', directory: ws, id: s.id, updated: t0 + 999 }, [
       { role: 'assistant', created: t0 + 100, parts: [bashPart('cargo test', 0, 'test result: ok. 4 passed; 0 failed', t0 + 200)] },
     ]);
     const second = await collectSessionLog({ workspaceRoot: ws, home, state: first.next_state });
-    assert.deepEqual(second.tests_run.map((t) => [t.source, t.command, t.result]), [
-      ['gemini', 'npm test', 'passed'],
-      ['opencode', 'cargo test', 'passed'],
-    ]);
+    assert.deepEqual(
+      second.tests_run.map((t) => [t.source, t.command, t.result]),
+      [
+        ['gemini', 'npm test', 'passed'],
+        ['opencode', 'cargo test', 'passed'],
+      ],
+    );
     const third = await collectSessionLog({ workspaceRoot: ws, home, state: second.next_state });
     assert.deepEqual(third.tests_run, [], 'nothing new');
     // The readers can be turned off, and their folders overridden (setting handoff.sessionLog.locations).
-    assert.deepEqual((await collectSessionLog({ workspaceRoot: ws, home, sources: ['gemini'] })).transcripts.map((t) => t.source), ['gemini']);
+    assert.deepEqual(
+      (await collectSessionLog({ workspaceRoot: ws, home, sources: ['gemini'] })).transcripts.map((t) => t.source),
+      ['gemini'],
+    );
     const moved = await collectSessionLog({ workspaceRoot: ws, home: tempDir(), locations: { gemini: path.join(home, '.gemini'), opencode: storage } });
     assert.equal(moved.transcripts.length, 2);
     // $GEMINI_CLI_HOME and $XDG_DATA_HOME move the defaults as they move the tools' own folders.
@@ -141,7 +169,9 @@ describe('Gemini CLI and OpenCode: discovery for the open folder', function () {
     const chat = path.join(tempDir(), 'exported-chat.jsonl');
     geminiChat(chat, 'ffffffff', 1, T(0));
     const storage = tempDir();
-    const s = writeSession(storage, { projectID: 'global', directory: '/w' }, [{ role: 'assistant', created: 1, parts: [bashPart('pytest -q', 0, '5 passed in 0.1s', 2)] }]);
+    const s = writeSession(storage, { projectID: 'global', directory: '/w' }, [
+      { role: 'assistant', created: 1, parts: [bashPart('pytest -q', 0, '5 passed in 0.1s', 2)] },
+    ]);
     for (const [log, expected] of [
       [chat, [['failed', 'gemini', 'npm test']]],
       [s.file, [['passed', 'opencode', 'pytest -q']]],
@@ -153,7 +183,10 @@ describe('Gemini CLI and OpenCode: discovery for the open folder', function () {
       const io = { stdout: (t: string) => out.push(t), stderr: () => undefined, cwd: dir };
       assert.equal(await runCli(['handover', '-s', 'hacker', '-t', 't', '--json', '--session-log', log], io), 0);
       const ok = HandoverOkSchema.parse(JSON.parse(out.pop() ?? ''));
-      assert.deepEqual(ok.package.tests_run.map((t) => [t.result, t.source, t.command]), expected);
+      assert.deepEqual(
+        ok.package.tests_run.map((t) => [t.result, t.source, t.command]),
+        expected,
+      );
     }
   });
 });

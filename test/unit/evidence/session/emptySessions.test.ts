@@ -19,7 +19,16 @@ const FIX = path.join(__dirname, '..', '..', '..', 'fixtures', 'session-logs');
 function emptyJsonlSession(id: string): string {
   return `${JSON.stringify({
     kind: 0,
-    v: { version: 3, sessionId: id, creationDate: 1772900000000, initialLocation: 'panel', requesterUsername: '', responderUsername: '', requests: [], hasPendingEdits: false },
+    v: {
+      version: 3,
+      sessionId: id,
+      creationDate: 1772900000000,
+      initialLocation: 'panel',
+      requesterUsername: '',
+      responderUsername: '',
+      requests: [],
+      hasPendingEdits: false,
+    },
   })}\n`;
 }
 
@@ -48,7 +57,10 @@ describe('session log: empty Copilot chat sessions are not sources', function ()
       ['worked.jsonl'],
       'the session with requests is the source; the newer empty ones are not',
     );
-    assert.ok(r.tests_run.some((t) => t.source === 'copilot' && t.command === 'pytest'), 'its test run is read');
+    assert.ok(
+      r.tests_run.some((t) => t.source === 'copilot' && t.command === 'pytest'),
+      'its test run is read',
+    );
   });
 
   it('only empty sessions: no Copilot source at all, and a session that gets a request later is read then', async () => {
@@ -65,9 +77,15 @@ describe('session log: empty Copilot chat sessions are not sources', function ()
     assert.deepEqual(named.transcripts, []);
     assert.ok(named.next_state.files[file], 'its read position is kept for the next handoff');
     // The user asks something in that chat (a kind 2 push onto `requests`).
-    appendFileSync(file, `${JSON.stringify({ kind: 2, k: ['requests'], v: [{ requestId: 'r1', timestamp: 1772900005000, message: { text: 'Explain the parser' }, response: [{ value: 'It reads the log.' }] }] })}\n`);
+    appendFileSync(
+      file,
+      `${JSON.stringify({ kind: 2, k: ['requests'], v: [{ requestId: 'r1', timestamp: 1772900005000, message: { text: 'Explain the parser' }, response: [{ value: 'It reads the log.' }] }] })}\n`,
+    );
     const later = await collectSessionLog({ workspaceRoot: ws, home, sources: ['copilot'], locations, state: first.next_state });
-    assert.deepEqual(later.transcripts.map((t) => [path.basename(t.file), t.turns]), [['new.jsonl', 2]]);
+    assert.deepEqual(
+      later.transcripts.map((t) => [path.basename(t.file), t.turns]),
+      [['new.jsonl', 2]],
+    );
   });
 
   it("the extension's own recording of a session where nothing ran yet (its session_start alone) is no source and no warning", async () => {
@@ -75,7 +93,10 @@ describe('session log: empty Copilot chat sessions are not sources', function ()
     // the extension's session recording (1 line read …)" about the recorder's own fresh file.
     const ws = tempDir();
     const recorderFile = path.join(tempDir(), 'session.jsonl');
-    writeFileSync(recorderFile, `${JSON.stringify({ v: 1, type: 'session_start', session_id: 'fresh', base_commit: null, time: '2026-12-01T15:00:00.000Z' })}\n`);
+    writeFileSync(
+      recorderFile,
+      `${JSON.stringify({ v: 1, type: 'session_start', session_id: 'fresh', base_commit: null, time: '2026-12-01T15:00:00.000Z' })}\n`,
+    );
     const r = await collectSessionLog({ workspaceRoot: ws, sources: ['recorder'], recorderFile });
     assert.deepEqual(r.notes, []);
     assert.deepEqual(r.transcripts, []);
@@ -83,6 +104,9 @@ describe('session log: empty Copilot chat sessions are not sources', function ()
     // A recorder file with nothing of the recorder's in it still says so.
     writeFileSync(recorderFile, `${JSON.stringify({ hello: 'world' })}\n`);
     const other = await collectSessionLog({ workspaceRoot: ws, sources: ['recorder'], recorderFile });
-    assert.ok(other.notes.some((n) => n.includes('nothing in it was understood')), other.notes.join('\n'));
+    assert.ok(
+      other.notes.some((n) => n.includes('nothing in it was understood')),
+      other.notes.join('\n'),
+    );
   });
 });

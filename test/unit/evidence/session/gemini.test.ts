@@ -4,7 +4,17 @@ import path from 'node:path';
 import type { SessionCommand, SessionFileEdit, SessionTurn, TranscriptRead } from '../../../../src/core/session/events';
 import { geminiShapeOf, looksLikeGemini, readGemini } from '../../../../src/evidence/session/readers/gemini';
 import { geminiShellEnd } from '../../../../src/evidence/session/readers/geminiTools';
-import { GeminiChatWriter, legacyShellText, type MessageRecord, shellText, startupContext, toolCall, writeCheckpoint, writeLegacyChat, writeLogsJson } from '../../../helpers/geminiLogs';
+import {
+  GeminiChatWriter,
+  legacyShellText,
+  type MessageRecord,
+  shellText,
+  startupContext,
+  toolCall,
+  writeCheckpoint,
+  writeLegacyChat,
+  writeLogsJson,
+} from '../../../helpers/geminiLogs';
 import { cleanupTempDirs, tempDir } from '../../../helpers/repo';
 
 const commands = (r: TranscriptRead) =>
@@ -21,12 +31,74 @@ function writeSession(file: string): GeminiChatWriter {
   const w = new GeminiChatWriter(file, 'c0ffee00-1111-4222-8333-444455556666', 'a'.repeat(64), T(0));
   w.user('Fix the failing login test.', T(1));
   w.gemini("I'll run the tests first.", T(2));
-  w.toolCalls([toolCall('run_shell_command-1', 'run_shell_command', { command: 'npm test', description: 'Run the tests' }, 'success', shellText('FAIL src/login.test.ts\nTests: 1 failed, 9 passed, 10 total', 1), T(3), 'FAIL src/login.test.ts\nTests: 1 failed, 9 passed, 10 total')], T(3));
+  w.toolCalls(
+    [
+      toolCall(
+        'run_shell_command-1',
+        'run_shell_command',
+        { command: 'npm test', description: 'Run the tests' },
+        'success',
+        shellText('FAIL src/login.test.ts\nTests: 1 failed, 9 passed, 10 total', 1),
+        T(3),
+        'FAIL src/login.test.ts\nTests: 1 failed, 9 passed, 10 total',
+      ),
+    ],
+    T(3),
+  );
   w.tokens();
-  w.toolCalls([toolCall('replace-2', 'replace', { file_path: `${WS}/src/login.ts`, old_string: 'a', new_string: 'b', instruction: 'fix' }, 'success', 'Successfully modified file: src/login.ts (1 replacements).', T(4))], T(4));
-  w.toolCalls([toolCall('run_shell_command-3', 'run_shell_command', { command: 'npm test' }, 'success', shellText('PASS src/login.test.ts\nTests: 10 passed, 10 total', 0), T(5), 'PASS src/login.test.ts\nTests: 10 passed, 10 total')], T(5));
-  w.toolCalls([toolCall('run_shell_command-4', 'run_shell_command', { command: 'rm -rf dist' }, 'cancelled', '[Operation Cancelled] Reason: User did not allow tool call', T(6))], T(6));
-  w.toolCalls([toolCall('write_file-5', 'write_file', { file_path: `${WS}/../outside.ts`, content: 'x' }, 'error', 'File path must be within one of the workspace directories', T(7))], T(7));
+  w.toolCalls(
+    [
+      toolCall(
+        'replace-2',
+        'replace',
+        { file_path: `${WS}/src/login.ts`, old_string: 'a', new_string: 'b', instruction: 'fix' },
+        'success',
+        'Successfully modified file: src/login.ts (1 replacements).',
+        T(4),
+      ),
+    ],
+    T(4),
+  );
+  w.toolCalls(
+    [
+      toolCall(
+        'run_shell_command-3',
+        'run_shell_command',
+        { command: 'npm test' },
+        'success',
+        shellText('PASS src/login.test.ts\nTests: 10 passed, 10 total', 0),
+        T(5),
+        'PASS src/login.test.ts\nTests: 10 passed, 10 total',
+      ),
+    ],
+    T(5),
+  );
+  w.toolCalls(
+    [
+      toolCall(
+        'run_shell_command-4',
+        'run_shell_command',
+        { command: 'rm -rf dist' },
+        'cancelled',
+        '[Operation Cancelled] Reason: User did not allow tool call',
+        T(6),
+      ),
+    ],
+    T(6),
+  );
+  w.toolCalls(
+    [
+      toolCall(
+        'write_file-5',
+        'write_file',
+        { file_path: `${WS}/../outside.ts`, content: 'x' },
+        'error',
+        'File path must be within one of the workspace directories',
+        T(7),
+      ),
+    ],
+    T(7),
+  );
   w.notice('info', 'Request cancelled.', T(8));
   w.gemini('All 10 tests pass now.', T(9));
   w.setAllMessages(T(9));
@@ -63,7 +135,19 @@ describe('Gemini CLI reader (files written here in the shapes Gemini CLI writes)
     const first = await readGemini(file, { workspaceRoot: WS });
     w.tokens(); // the last message appended again, whole
     w.user('Now add a test for logout.', T(20));
-    w.toolCalls([toolCall('run_shell_command-9', 'run_shell_command', { command: 'npx vitest run logout' }, 'success', shellText('Test Files  1 failed (1)\n     Tests  1 failed (1)', 1), T(21))], T(21));
+    w.toolCalls(
+      [
+        toolCall(
+          'run_shell_command-9',
+          'run_shell_command',
+          { command: 'npx vitest run logout' },
+          'success',
+          shellText('Test Files  1 failed (1)\n     Tests  1 failed (1)', 1),
+          T(21),
+        ),
+      ],
+      T(21),
+    );
     const next = await readGemini(file, { workspaceRoot: WS, fromOffset: first.end_offset, sinceTime: first.last_time });
     assert.deepEqual(commands(next), [{ command: 'npx vitest run logout', exit: 1, ran: true }]);
     assert.deepEqual(turns(next), ['user: Now add a test for logout.']);
@@ -74,7 +158,19 @@ describe('Gemini CLI reader (files written here in the shapes Gemini CLI writes)
     const w = writeSession(path.join(dir, 'scratch.jsonl'));
     const legacy: MessageRecord[] = w.messages.map((m) => ({
       ...m,
-      toolCalls: m.toolCalls?.map((c) => (c.name === 'run_shell_command' && c.status === 'success' ? toolCall(c.id, c.name, c.args, 'success', legacyShellText(String(c.args.command), String(c.resultDisplay), c.id.endsWith('-1') ? 1 : 0), c.timestamp, null) : c)),
+      toolCalls: m.toolCalls?.map((c) =>
+        c.name === 'run_shell_command' && c.status === 'success'
+          ? toolCall(
+              c.id,
+              c.name,
+              c.args,
+              'success',
+              legacyShellText(String(c.args.command), String(c.resultDisplay), c.id.endsWith('-1') ? 1 : 0),
+              c.timestamp,
+              null,
+            )
+          : c,
+      ),
     }));
     const file = path.join(dir, 'session-2025-09-01T08-00-c0ffee00.json');
     writeLegacyChat(file, w.sessionId, w.projectHash, legacy);
@@ -102,8 +198,25 @@ describe('Gemini CLI reader (files written here in the shapes Gemini CLI writes)
       { role: 'model', parts: [{ text: 'Got it. Thanks for the context!' }] },
       { role: 'user', parts: [{ text: 'Run the Python tests and fix what fails.' }] },
       { role: 'model', parts: [{ text: 'Running pytest.' }, { functionCall: { id: 'c1', name: 'run_shell_command', args: { command: 'pytest -q' } } }] },
-      { role: 'user', parts: [{ functionResponse: { id: 'c1', name: 'run_shell_command', response: { output: legacyShellText('pytest -q', 'FAILED tests/test_cart.py::test_total\n1 failed, 4 passed in 0.31s', 1) } } }] },
-      { role: 'model', parts: [{ thought: true, text: 'The total ignores tax.' }, { functionCall: { id: 'c2', name: 'replace', args: { file_path: `${WS}/cart.py`, old_string: 'x', new_string: 'y' } } }] },
+      {
+        role: 'user',
+        parts: [
+          {
+            functionResponse: {
+              id: 'c1',
+              name: 'run_shell_command',
+              response: { output: legacyShellText('pytest -q', 'FAILED tests/test_cart.py::test_total\n1 failed, 4 passed in 0.31s', 1) },
+            },
+          },
+        ],
+      },
+      {
+        role: 'model',
+        parts: [
+          { thought: true, text: 'The total ignores tax.' },
+          { functionCall: { id: 'c2', name: 'replace', args: { file_path: `${WS}/cart.py`, old_string: 'x', new_string: 'y' } } },
+        ],
+      },
       { role: 'user', parts: [{ functionResponse: { id: 'c2', name: 'replace', response: { output: 'Successfully modified file' } } }] },
       { role: 'model', parts: [{ functionCall: { id: 'c3', name: 'run_shell_command', args: { command: 'pytest -q' } } }] },
       { role: 'user', parts: [{ functionResponse: { id: 'c3', name: 'run_shell_command', response: { output: shellText('5 passed in 0.29s', 0) } } }] },
@@ -127,7 +240,7 @@ describe('Gemini CLI reader (files written here in the shapes Gemini CLI writes)
     assert.equal(commands(await readGemini(file, { workspaceRoot: WS })).length, 3);
   });
 
-  it('logs.json: the user\'s prompts as user turns, without slash commands; newer than the previous read only', async () => {
+  it("logs.json: the user's prompts as user turns, without slash commands; newer than the previous read only", async () => {
     const file = path.join(tempDir(), 'logs.json');
     writeLogsJson(file, [
       { sessionId: 's1', message: 'Explain the cart module.', timestamp: T(1) },
@@ -151,7 +264,10 @@ describe('Gemini CLI reader (files written here in the shapes Gemini CLI writes)
     const logs = path.join(dir, 'd.json');
     writeLogsJson(logs, [{ sessionId: 's', message: 'hi', timestamp: T(1) }]);
     const head = (f: string) => readFileSync(f, 'utf8').slice(0, 65536);
-    assert.deepEqual([chat, legacy, cp, logs].map((f) => geminiShapeOf(head(f))), ['chat-jsonl', 'chat-json', 'checkpoint', 'logs']);
+    assert.deepEqual(
+      [chat, legacy, cp, logs].map((f) => geminiShapeOf(head(f))),
+      ['chat-jsonl', 'chat-json', 'checkpoint', 'logs'],
+    );
     assert.equal(geminiShapeOf('[]', 'logs.json'), 'logs');
     assert.equal(geminiShapeOf('[]', 'checkpoint-x.json'), 'checkpoint');
     assert.equal(looksLikeGemini('[]', 'ui_messages.json'), false);
@@ -164,12 +280,17 @@ describe('Gemini CLI reader (files written here in the shapes Gemini CLI writes)
     assert.match((await readGemini(path.join(dir, 'missing.jsonl'))).error ?? '', /does not exist/);
   });
 
-  it('the shell tool\'s end: exit codes from both text shapes, signals and spawn errors unknown, refusals not run', () => {
+  it("the shell tool's end: exit codes from both text shapes, signals and spawn errors unknown, refusals not run", () => {
     assert.deepEqual(geminiShellEnd({ status: 'success', text: shellText('ok', 0) }), { ran: true, exit: 0, failed: false, output: 'ok' });
     assert.equal(geminiShellEnd({ status: 'success', text: shellText('boom', 2) }).exit, 2);
     assert.equal(geminiShellEnd({ status: 'success', text: 'Output: (empty)\nSignal: 15\nProcess Group PGID: 1' }).exit, null);
     assert.equal(geminiShellEnd({ status: 'success', text: legacyShellText('x', '', null) }).exit, null);
-    assert.deepEqual(geminiShellEnd({ status: 'error', text: 'Command is not allowed: rm' }), { ran: false, exit: null, failed: false, output: 'Command is not allowed: rm' });
+    assert.deepEqual(geminiShellEnd({ status: 'error', text: 'Command is not allowed: rm' }), {
+      ran: false,
+      exit: null,
+      failed: false,
+      output: 'Command is not allowed: rm',
+    });
     assert.equal(geminiShellEnd({ status: 'success', text: 'Command was cancelled by user before it could start.' }).ran, false);
     assert.equal(geminiShellEnd({ status: 'success', text: 'Command moved to background (PID: 12). Output hidden. Press Ctrl+B to view.' }).exit, null);
   });
@@ -181,7 +302,15 @@ describe('Gemini CLI reader (files written here in the shapes Gemini CLI writes)
     for (let i = 0; i < 2_000; i++) {
       lines.push(JSON.stringify({ id: `u${i}`, timestamp: T(1), type: 'user', content: [{ text: `prompt ${i}` }] }));
       if (i === 1_000) lines.push(JSON.stringify({ id: 'huge', timestamp: T(1), type: 'gemini', content: 'z'.repeat(17 * 1024 * 1024) }));
-      lines.push(JSON.stringify({ id: `g${i}`, timestamp: T(1), type: 'gemini', content: `reply ${i}`, toolCalls: [toolCall(`c${i}`, 'run_shell_command', { command: 'npm test' }, 'success', shellText('Tests: 3 passed, 3 total', i % 2), T(1))] }));
+      lines.push(
+        JSON.stringify({
+          id: `g${i}`,
+          timestamp: T(1),
+          type: 'gemini',
+          content: `reply ${i}`,
+          toolCalls: [toolCall(`c${i}`, 'run_shell_command', { command: 'npm test' }, 'success', shellText('Tests: 3 passed, 3 total', i % 2), T(1))],
+        }),
+      );
     }
     appendFileSync(file, `${lines.join('\n')}\n`);
     void w;
@@ -195,7 +324,12 @@ describe('Gemini CLI reader (files written here in the shapes Gemini CLI writes)
 
   it('streams a large legacy .json: a 12 MB file cut short keeps every message before the cut', async () => {
     const file = path.join(tempDir(), 'session-cut.json');
-    const messages = Array.from({ length: 1200 }, (_, i) => ({ id: `m${i}`, timestamp: T(1), type: i % 2 ? 'gemini' : 'user', content: `${i % 2 ? 'reply' : 'prompt'} ${i} ${'w'.repeat(10_000)}` }));
+    const messages = Array.from({ length: 1200 }, (_, i) => ({
+      id: `m${i}`,
+      timestamp: T(1),
+      type: i % 2 ? 'gemini' : 'user',
+      content: `${i % 2 ? 'reply' : 'prompt'} ${i} ${'w'.repeat(10_000)}`,
+    }));
     writeLegacyChat(file, 's', 'h', messages as never);
     const full = readFileSync(file);
     assert.ok(full.length > 12_000_000);

@@ -8,7 +8,11 @@ import { cleanupTempDirs, tempDir } from '../../../helpers/repo';
 
 const commands = (r: TranscriptRead) =>
   r.events.filter((e): e is SessionCommand => e.kind === 'command').map((c) => ({ command: c.command, exit: c.exit_code, ran: c.ran }));
-const edits = (r: TranscriptRead) => r.events.filter((e): e is SessionFileEdit => e.kind === 'file_edit').map((e) => `${e.tool}:${e.path}`).sort();
+const edits = (r: TranscriptRead) =>
+  r.events
+    .filter((e): e is SessionFileEdit => e.kind === 'file_edit')
+    .map((e) => `${e.tool}:${e.path}`)
+    .sort();
 const turns = (r: TranscriptRead) => r.events.filter((e): e is SessionTurn => e.kind === 'turn').map((t) => `${t.role}: ${t.text}`);
 
 const WS = '/home/dev/parser';
@@ -17,7 +21,14 @@ const t0 = Date.UTC(2026, 2, 2, 10, 0, 0);
 /** A session: a failing run, an edit, a patch, a passing run, a refused push, a tool still running. */
 function parserSession(): MessageDraft[] {
   return [
-    { role: 'user', created: t0, parts: [{ type: 'text', text: 'Make the parser tests pass.' }, { type: 'text', text: 'Called the Read tool with …', synthetic: true }] },
+    {
+      role: 'user',
+      created: t0,
+      parts: [
+        { type: 'text', text: 'Make the parser tests pass.' },
+        { type: 'text', text: 'Called the Read tool with …', synthetic: true },
+      ],
+    },
     {
       role: 'assistant',
       created: t0 + 1000,
@@ -29,7 +40,12 @@ function parserSession(): MessageDraft[] {
         fileToolPart('apply_patch', { patchText: '*** Begin Patch\n*** Add File: src/tokens.ts\n+export const T = 1\n*** End Patch' }, t0 + 2100),
         { type: 'patch', hash: 'def', files: [`${WS}/src/parser.ts`, `${WS}/README.md`] },
         bashPart('npm test', 0, ' Test Files  1 passed (1)\n      Tests  7 passed (7)', t0 + 3000),
-        errorToolPart('bash', { command: 'git push --force', description: 'Push' }, 'The user rejected permission to use this specific tool call. You may try again with different parameters.', t0 + 4000),
+        errorToolPart(
+          'bash',
+          { command: 'git push --force', description: 'Push' },
+          'The user rejected permission to use this specific tool call. You may try again with different parameters.',
+          t0 + 4000,
+        ),
         { type: 'tool', callID: 'toolu_run', tool: 'write', state: { status: 'running', input: { filePath: `${WS}/notes.md` }, time: { start: t0 + 4500 } } },
         { type: 'text', text: 'All 7 tests pass.' },
         { type: 'step-finish', reason: 'stop', cost: 0.01, tokens: { input: 1, output: 1, reasoning: 0, cache: { read: 0, write: 0 } } },
@@ -116,7 +132,11 @@ describe('OpenCode reader (storage files written here in the shapes OpenCode wri
     const drafts: MessageDraft[] = [];
     for (let i = 0; i < 60; i++) {
       drafts.push({ role: 'user', created: t0 + i * 10, parts: [{ type: 'text', text: `step ${i}` }] });
-      drafts.push({ role: 'assistant', created: t0 + i * 10 + 5, parts: [{ type: 'text', text: `ran ${i}` }, bashPart('npx vitest run', i === 59 ? 0 : 1, 'Tests  1 failed (1)', t0 + i * 10 + 6)] });
+      drafts.push({
+        role: 'assistant',
+        created: t0 + i * 10 + 5,
+        parts: [{ type: 'text', text: `ran ${i}` }, bashPart('npx vitest run', i === 59 ? 0 : 1, 'Tests  1 failed (1)', t0 + i * 10 + 6)],
+      });
     }
     const s = writeSession(storage, { projectID: 'global', directory: WS }, drafts);
     const r = await readOpenCode(s.file, { workspaceRoot: WS });

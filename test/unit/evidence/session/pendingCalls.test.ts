@@ -13,7 +13,8 @@ function random(seed: number): () => number {
   return () => (s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
 }
 
-const commands = (r: TranscriptRead) => r.events.filter((e): e is SessionCommand => e.kind === 'command').map((c) => `${c.command} → ${c.ran ? c.exit_code : 'not run'}`);
+const commands = (r: TranscriptRead) =>
+  r.events.filter((e): e is SessionCommand => e.kind === 'command').map((c) => `${c.command} → ${c.ran ? c.exit_code : 'not run'}`);
 
 describe('pending tool calls and kept events in bounded, churn-free memory (issue 19, peak RSS)', () => {
   after(cleanupTempDirs);
@@ -95,16 +96,31 @@ describe('pending tool calls and kept events in bounded, churn-free memory (issu
   it('Claude Code: a result before its use, an id used twice, and more than 2,000 uses without a result (oldest given up first)', async () => {
     const dir = tempDir('claude-pending-');
     const file = path.join(dir, 'session.jsonl');
-    const use = (id: string, command: string) => JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id, name: 'Bash', input: { command } }] } });
-    const result = (id: string, isError: boolean, content: string) => JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content, is_error: isError }] } });
-    const lines = [result('early', false, 'ok'), use('early', 'npm test -- early'), use('twice', 'npm test -- first'), use('twice', 'npm test -- second'), result('twice', true, 'Exit code 3')];
+    const use = (id: string, command: string) =>
+      JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id, name: 'Bash', input: { command } }] } });
+    const result = (id: string, isError: boolean, content: string) =>
+      JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content, is_error: isError }] } });
+    const lines = [
+      result('early', false, 'ok'),
+      use('early', 'npm test -- early'),
+      use('twice', 'npm test -- first'),
+      use('twice', 'npm test -- second'),
+      result('twice', true, 'Exit code 3'),
+    ];
     for (let i = 0; i < 2003; i++) lines.push(use(`open${i}`, `npm test -- open ${i}`));
     lines.push(result('open2002', false, 'done'));
     writeFileSync(file, `${lines.join('\n')}\n`);
     // keepAll: every command kept, so the order they were settled in shows.
     const got = commands(await readClaudeCode(file, { keepAll: true }));
     // The second use of an id replaces the first; beyond 2,000 waiting, the oldest is given up first.
-    assert.deepEqual(got.slice(0, 6), ['npm test -- early → 0', 'npm test -- second → 3', 'npm test -- open 0 → not run', 'npm test -- open 1 → not run', 'npm test -- open 2 → not run', 'npm test -- open 2002 → 0']);
+    assert.deepEqual(got.slice(0, 6), [
+      'npm test -- early → 0',
+      'npm test -- second → 3',
+      'npm test -- open 0 → not run',
+      'npm test -- open 1 → not run',
+      'npm test -- open 2 → not run',
+      'npm test -- open 2002 → 0',
+    ]);
     // The uses still waiting at the end did not run, oldest first.
     assert.deepEqual(got.slice(6, 8), ['npm test -- open 3 → not run', 'npm test -- open 4 → not run']);
     assert.equal(got[got.length - 1], 'npm test -- open 2001 → not run');
@@ -114,9 +130,16 @@ describe('pending tool calls and kept events in bounded, churn-free memory (issu
   it('Codex: an exit code that comes after the output fills an unknown one; a reused call id is matched to its newest call', async () => {
     const dir = tempDir('codex-done-');
     const file = path.join(dir, 'rollout.jsonl');
-    const call = (id: string, command: string) => JSON.stringify({ timestamp: '2026-01-01T00:00:00Z', type: 'response_item', payload: { type: 'function_call', name: 'shell', call_id: id, arguments: JSON.stringify({ command: ['bash', '-lc', command] }) } });
-    const output = (id: string, text: string) => JSON.stringify({ timestamp: '2026-01-01T00:00:01Z', type: 'response_item', payload: { type: 'function_call_output', call_id: id, output: text } });
-    const end = (id: string, exit: number) => JSON.stringify({ timestamp: '2026-01-01T00:00:02Z', type: 'event_msg', payload: { type: 'exec_command_end', call_id: id, exit_code: exit } });
+    const call = (id: string, command: string) =>
+      JSON.stringify({
+        timestamp: '2026-01-01T00:00:00Z',
+        type: 'response_item',
+        payload: { type: 'function_call', name: 'shell', call_id: id, arguments: JSON.stringify({ command: ['bash', '-lc', command] }) },
+      });
+    const output = (id: string, text: string) =>
+      JSON.stringify({ timestamp: '2026-01-01T00:00:01Z', type: 'response_item', payload: { type: 'function_call_output', call_id: id, output: text } });
+    const end = (id: string, exit: number) =>
+      JSON.stringify({ timestamp: '2026-01-01T00:00:02Z', type: 'event_msg', payload: { type: 'exec_command_end', call_id: id, exit_code: exit } });
     const lines = [
       call('a', 'npm test -- a'),
       output('a', 'no exit line here'),

@@ -36,13 +36,18 @@ const latest = (r: TranscriptRead) => {
   return p[0].items.map((i) => `${i.status}: ${i.text}`);
 };
 
-describe('the agent\'s plan: readers', function () {
+describe("the agent's plan: readers", function () {
   this.timeout(30_000);
   after(cleanupTempDirs);
 
-  it('Claude Code TodoWrite: the latest call wins; a sub-agent\'s (sidechain) list and a rejected call are not the session\'s plan', async () => {
+  it("Claude Code TodoWrite: the latest call wins; a sub-agent's (sidechain) list and a rejected call are not the session's plan", async () => {
     const r = await readClaudeCode(path.join(FIX, 'claude-code-todowrite.jsonl'));
-    assert.deepEqual(latest(r), ['completed: Read the checkout page', 'completed: Add the cart total', 'in_progress: Run the tests', 'pending: Update the checkout snapshot']);
+    assert.deepEqual(latest(r), [
+      'completed: Read the checkout page',
+      'completed: Add the cart total',
+      'in_progress: Run the tests',
+      'pending: Update the checkout snapshot',
+    ]);
     assert.equal(plans(r)[0].tool, 'TodoWrite');
     assert.equal(plans(r)[0].time, '2026-03-02T10:04:00.000Z');
     assert.equal(r.seen && (r.seen as { plans?: number }).plans, 3);
@@ -51,7 +56,10 @@ describe('the agent\'s plan: readers', function () {
   it('Claude Code task tools (2.1.16+): TaskCreate adds, TaskUpdate changes, renames and deletes by id; a failed call changes nothing', async () => {
     const r = await readClaudeCode(path.join(FIX, 'claude-code-tasks.jsonl'));
     assert.deepEqual(latest(r), ['completed: Add the RSS route', 'in_progress: Render items as RSS 2.0', 'pending: Write the changelog entry for 1.4']);
-    assert.deepEqual(plans(r)[0].items.map((i) => i.id), ['1', '2', '4']);
+    assert.deepEqual(
+      plans(r)[0].items.map((i) => i.id),
+      ['1', '2', '4'],
+    );
     assert.equal(plans(r)[0].tool, 'TaskUpdate');
     assert.equal(plans(r)[0].time, '2026-03-04T08:09:00.000Z');
     // 4 creates and 5 updates that did not fail; TaskList and the failed update are no snapshots.
@@ -60,7 +68,12 @@ describe('the agent\'s plan: readers', function () {
 
   it('Codex update_plan: the latest call with its explanation; the plan_update event repeats a snapshot', async () => {
     const r = await readCodex(path.join(FIX, 'codex-update-plan.jsonl'));
-    assert.deepEqual(latest(r), ['completed: Write the migration', 'completed: Update the queries', 'in_progress: Run the test suite', 'pending: Document the rename in CHANGELOG.md']);
+    assert.deepEqual(latest(r), [
+      'completed: Write the migration',
+      'completed: Update the queries',
+      'in_progress: Run the test suite',
+      'pending: Document the rename in CHANGELOG.md',
+    ]);
     assert.equal(plans(r)[0].explanation, 'Queries done; the suite is next.');
     assert.equal(plans(r)[0].time, '2026-03-03T09:05:00.000Z');
     // 3 calls + the event of the second.
@@ -75,36 +88,78 @@ describe('the agent\'s plan: readers', function () {
 
   it('Codex update_plan `set`: status changes of the current plan by step index', async () => {
     const file = path.join(tempDir(), 'rollout.jsonl');
-    const call = (id: string, args: unknown, ts: string) => JSON.stringify({ timestamp: ts, type: 'response_item', payload: { type: 'function_call', name: 'update_plan', arguments: JSON.stringify(args), call_id: id } });
-    writeFileSync(file, [
-      JSON.stringify({ timestamp: '2026-03-03T09:00:00Z', type: 'session_meta', payload: { id: 's', cwd: '/w' } }),
-      call('p1', { explanation: 'Two steps.', plan: [{ step: 'Implement', status: 'in_progress' }, { step: 'Verify', status: 'pending' }] }, '2026-03-03T09:00:01Z'),
-      call('p2', { set: [{ index: 0, status: 'completed' }, { index: 1, status: 'in_progress' }] }, '2026-03-03T09:00:02Z'),
-      call('p3', { set: [{ index: 7, status: 'completed' }] }, '2026-03-03T09:00:03Z'),
-    ].join('\n') + '\n');
+    const call = (id: string, args: unknown, ts: string) =>
+      JSON.stringify({
+        timestamp: ts,
+        type: 'response_item',
+        payload: { type: 'function_call', name: 'update_plan', arguments: JSON.stringify(args), call_id: id },
+      });
+    writeFileSync(
+      file,
+      [
+        JSON.stringify({ timestamp: '2026-03-03T09:00:00Z', type: 'session_meta', payload: { id: 's', cwd: '/w' } }),
+        call(
+          'p1',
+          {
+            explanation: 'Two steps.',
+            plan: [
+              { step: 'Implement', status: 'in_progress' },
+              { step: 'Verify', status: 'pending' },
+            ],
+          },
+          '2026-03-03T09:00:01Z',
+        ),
+        call(
+          'p2',
+          {
+            set: [
+              { index: 0, status: 'completed' },
+              { index: 1, status: 'in_progress' },
+            ],
+          },
+          '2026-03-03T09:00:02Z',
+        ),
+        call('p3', { set: [{ index: 7, status: 'completed' }] }, '2026-03-03T09:00:03Z'),
+      ].join('\n') + '\n',
+    );
     const r = await readCodex(file);
     assert.deepEqual(latest(r), ['completed: Implement', 'in_progress: Verify']);
     assert.equal(plans(r)[0].explanation, 'Two steps.');
   });
 
-  it('Roo Code ui_messages.json: updateTodoList asks and the user\'s edit of the list; a partial ask is not a plan', async () => {
+  it("Roo Code ui_messages.json: updateTodoList asks and the user's edit of the list; a partial ask is not a plan", async () => {
     const r = await readClineTask(path.join(FIX, 'roo-task'), { source: 'roo' });
     assert.equal(r.source, 'roo');
-    assert.deepEqual(latest(r), ['completed: Find the login route', 'in_progress: Add the limiter middleware', 'pending: Use the shared Redis store', 'pending: Write a test for 429 responses']);
+    assert.deepEqual(latest(r), [
+      'completed: Find the login route',
+      'in_progress: Add the limiter middleware',
+      'pending: Use the shared Redis store',
+      'pending: Write a test for 429 responses',
+    ]);
     assert.equal(plans(r)[0].tool, 'update_todo_list');
     assert.equal(plans(r)[0].time, new Date(1772530006000).toISOString());
     assert.equal((r.seen as { plans?: number }).plans, 3);
   });
 
-  it('Kilo Code ui_messages.json (Roo Code\'s format): the same plan, as kilo', async () => {
+  it("Kilo Code ui_messages.json (Roo Code's format): the same plan, as kilo", async () => {
     const r = await readClineTask(path.join(FIX, 'roo-task'), { source: 'kilo' });
     assert.equal(r.source, 'kilo');
-    assert.deepEqual(latest(r), ['completed: Find the login route', 'in_progress: Add the limiter middleware', 'pending: Use the shared Redis store', 'pending: Write a test for 429 responses']);
+    assert.deepEqual(latest(r), [
+      'completed: Find the login route',
+      'in_progress: Add the limiter middleware',
+      'pending: Use the shared Redis store',
+      'pending: Write a test for 429 responses',
+    ]);
   });
 
-  it('Roo Code api_conversation_history.json: XML update_todo_list blocks, not in the assistant\'s turn', async () => {
+  it("Roo Code api_conversation_history.json: XML update_todo_list blocks, not in the assistant's turn", async () => {
     const r = await readClineApiHistory(path.join(FIX, 'roo-task', 'api_conversation_history.json'), { source: 'roo' });
-    assert.deepEqual(latest(r), ['completed: Find the login route', 'in_progress: Add the limiter middleware', 'pending: Use the shared Redis store', 'pending: Write a test for 429 responses']);
+    assert.deepEqual(latest(r), [
+      'completed: Find the login route',
+      'in_progress: Add the limiter middleware',
+      'pending: Use the shared Redis store',
+      'pending: Write a test for 429 responses',
+    ]);
     const turns = r.events.filter((e) => e.kind === 'turn').map((t) => (t as { text: string }).text);
     assert.ok(turns.includes('The route is in src/routes/login.ts.'), turns.join(' | '));
     assert.ok(!turns.some((t) => t.includes('update_todo_list')));
@@ -113,11 +168,22 @@ describe('the agent\'s plan: readers', function () {
   it('Kilo Code api_conversation_history.json: native update_todo_list tool_use, `- [ ]` bullets too', async () => {
     const r = await readClineApiHistory(path.join(FIX, 'kilo-task', 'api_conversation_history.json'), { source: 'kilo' });
     assert.equal(r.source, 'kilo');
-    assert.deepEqual(latest(r), ['completed: Inventory the settings fields', 'completed: Port the form to the new library', 'in_progress: Remove the old form helpers', 'pending: Run the settings e2e test']);
+    assert.deepEqual(latest(r), [
+      'completed: Inventory the settings fields',
+      'completed: Port the form to the new library',
+      'in_progress: Remove the old form helpers',
+      'pending: Run the settings e2e test',
+    ]);
   });
 
-  it('Cline task_progress: ui_messages.json say task_progress and the api history\'s tool parameter agree, nested items kept in order', async () => {
-    const expected = ['completed: Read the generator', 'completed: Extract the CSV writer', 'completed: Move the quoting helper', 'completed: Extract the PDF writer', 'pending: Run the report tests (5/7 passing)'];
+  it("Cline task_progress: ui_messages.json say task_progress and the api history's tool parameter agree, nested items kept in order", async () => {
+    const expected = [
+      'completed: Read the generator',
+      'completed: Extract the CSV writer',
+      'completed: Move the quoting helper',
+      'completed: Extract the PDF writer',
+      'pending: Run the report tests (5/7 passing)',
+    ];
     const ui = await readClineTask(path.join(FIX, 'cline-task'));
     assert.deepEqual(latest(ui), expected);
     assert.equal(plans(ui)[0].tool, 'task_progress');
@@ -131,14 +197,23 @@ describe('the agent\'s plan: readers', function () {
 
   it('Copilot Chat manage_todo_list: the latest confirmed invocation; a refused one is not the plan', async () => {
     const r = await readCopilotSession(path.join(FIX, 'copilot-todos.json'));
-    assert.deepEqual(latest(r), ['completed: Read the pricing module', 'completed: Add the bulk discount', 'in_progress: Test the discount rules', 'pending: Update the pricing docs']);
+    assert.deepEqual(latest(r), [
+      'completed: Read the pricing module',
+      'completed: Add the bulk discount',
+      'in_progress: Test the discount rules',
+      'pending: Update the pricing docs',
+    ]);
     assert.equal(plans(r)[0].tool, 'manage_todo_list');
     assert.equal(plans(r)[0].time, new Date(1772900060000).toISOString());
     assert.equal((r.seen as { plans?: number }).plans, 3);
     // The same session as VS Code 1.109+'s mutation log (kind 0 the session, kind 2 pushes): the same plan.
     const doc = JSON.parse(readFileSync(path.join(FIX, 'copilot-todos.json'), 'utf8')) as { requests: unknown[] };
     const log = path.join(tempDir(), 'session.jsonl');
-    writeFileSync(log, [{ kind: 0, v: { ...doc, requests: [] } }, ...doc.requests.map((v) => ({ kind: 2, k: ['requests'], v: [v] }))].map((e) => JSON.stringify(e)).join('\n') + '\n');
+    writeFileSync(
+      log,
+      [{ kind: 0, v: { ...doc, requests: [] } }, ...doc.requests.map((v) => ({ kind: 2, k: ['requests'], v: [v] }))].map((e) => JSON.stringify(e)).join('\n') +
+        '\n',
+    );
     assert.deepEqual(latest(await readCopilotSession(log)), latest(r));
   });
 
@@ -146,7 +221,10 @@ describe('the agent\'s plan: readers', function () {
     const file = path.join(tempDir(), 'checkpoint-dark-mode.json');
     const todos = (...items: Array<[string, string]>) => ({ todos: items.map(([description, status]) => ({ description, status })) });
     const call = (id: string, args: unknown) => ({ role: 'model', parts: [{ functionCall: { id, name: 'write_todos', args } }] });
-    const response = (id: string) => ({ role: 'user', parts: [{ functionResponse: { id, name: 'write_todos', response: { output: 'Successfully updated the todo list.' } } }] });
+    const response = (id: string) => ({
+      role: 'user',
+      parts: [{ functionResponse: { id, name: 'write_todos', response: { output: 'Successfully updated the todo list.' } } }],
+    });
     writeCheckpoint(file, [
       { role: 'user', parts: [{ text: 'Add dark mode.' }] },
       call('w1', todos(['Add a theme toggle', 'in_progress'], ['Persist the choice', 'pending'])),
@@ -166,9 +244,45 @@ describe('the agent\'s plan: readers', function () {
     const w = new GeminiChatWriter(file, 'c0ffee00-1111-4222-8333-444455556666', 'a'.repeat(64), T(0));
     const todos = (...items: Array<[string, string]>) => ({ todos: items.map(([description, status]) => ({ description, status })) });
     w.user('Add dark mode to the settings page.', T(1));
-    w.toolCalls([toolCall('write_todos-1', 'write_todos', todos(['Add a theme toggle', 'in_progress'], ['Persist the choice', 'pending'], ['Add a high-contrast theme', 'pending']), 'success', 'Successfully updated the todo list.', T(2))], T(2));
-    w.toolCalls([toolCall('write_todos-2', 'write_todos', todos(['Add a theme toggle', 'completed'], ['Persist the choice', 'in_progress'], ['Add a high-contrast theme', 'cancelled']), 'success', 'Successfully updated the todo list.', T(3))], T(3));
-    w.toolCalls([toolCall('write_todos-3', 'write_todos', todos(['Start over', 'in_progress']), 'cancelled', '[Operation Cancelled] Reason: User did not allow tool call', T(4))], T(4));
+    w.toolCalls(
+      [
+        toolCall(
+          'write_todos-1',
+          'write_todos',
+          todos(['Add a theme toggle', 'in_progress'], ['Persist the choice', 'pending'], ['Add a high-contrast theme', 'pending']),
+          'success',
+          'Successfully updated the todo list.',
+          T(2),
+        ),
+      ],
+      T(2),
+    );
+    w.toolCalls(
+      [
+        toolCall(
+          'write_todos-2',
+          'write_todos',
+          todos(['Add a theme toggle', 'completed'], ['Persist the choice', 'in_progress'], ['Add a high-contrast theme', 'cancelled']),
+          'success',
+          'Successfully updated the todo list.',
+          T(3),
+        ),
+      ],
+      T(3),
+    );
+    w.toolCalls(
+      [
+        toolCall(
+          'write_todos-3',
+          'write_todos',
+          todos(['Start over', 'in_progress']),
+          'cancelled',
+          '[Operation Cancelled] Reason: User did not allow tool call',
+          T(4),
+        ),
+      ],
+      T(4),
+    );
     w.gemini('The toggle works; saving the choice next.', T(5));
     const r = await readGemini(file);
     assert.deepEqual(latest(r), ['completed: Add a theme toggle', 'in_progress: Persist the choice', 'cancelled: Add a high-contrast theme']);
@@ -180,7 +294,9 @@ describe('the agent\'s plan: readers', function () {
     const storage = tempDir();
     const ws = '/home/dev/parser';
     const t0 = Date.UTC(2026, 2, 2, 10, 0, 0);
-    const todos = (...items: Array<[string, string]>) => ({ todos: items.map(([content, status], i) => ({ content, status, priority: 'high', id: String(i + 1) })) });
+    const todos = (...items: Array<[string, string]>) => ({
+      todos: items.map(([content, status], i) => ({ content, status, priority: 'high', id: String(i + 1) })),
+    });
     writeProject(storage, 'root1', ws);
     const s = writeSession(storage, { projectID: 'root1', directory: ws }, [
       { role: 'user', created: t0, parts: [{ type: 'text', text: 'Make the tokenizer handle unicode.' }] },
@@ -188,15 +304,38 @@ describe('the agent\'s plan: readers', function () {
         role: 'assistant',
         created: t0 + 1000,
         parts: [
-          fileToolPart('todowrite', todos(['Find the tokenizer', 'in_progress'], ['Handle surrogate pairs', 'pending'], ['Add unicode tests', 'pending']), t0 + 1100),
-          fileToolPart('todowrite', todos(['Find the tokenizer', 'completed'], ['Handle surrogate pairs', 'completed'], ['Add unicode tests', 'in_progress'], ['Drop the ASCII fast path', 'cancelled']), t0 + 5000),
-          { type: 'tool', callID: 'toolu_run', tool: 'todowrite', state: { status: 'running', input: todos(['Half-written', 'pending']), time: { start: t0 + 6000 } } },
+          fileToolPart(
+            'todowrite',
+            todos(['Find the tokenizer', 'in_progress'], ['Handle surrogate pairs', 'pending'], ['Add unicode tests', 'pending']),
+            t0 + 1100,
+          ),
+          fileToolPart(
+            'todowrite',
+            todos(
+              ['Find the tokenizer', 'completed'],
+              ['Handle surrogate pairs', 'completed'],
+              ['Add unicode tests', 'in_progress'],
+              ['Drop the ASCII fast path', 'cancelled'],
+            ),
+            t0 + 5000,
+          ),
+          {
+            type: 'tool',
+            callID: 'toolu_run',
+            tool: 'todowrite',
+            state: { status: 'running', input: todos(['Half-written', 'pending']), time: { start: t0 + 6000 } },
+          },
           { type: 'text', text: 'Writing the unicode tests.' },
         ],
       },
     ]);
     const r = await readOpenCode(s.file, { workspaceRoot: ws });
-    assert.deepEqual(latest(r), ['completed: Find the tokenizer', 'completed: Handle surrogate pairs', 'in_progress: Add unicode tests', 'cancelled: Drop the ASCII fast path']);
+    assert.deepEqual(latest(r), [
+      'completed: Find the tokenizer',
+      'completed: Handle surrogate pairs',
+      'in_progress: Add unicode tests',
+      'cancelled: Drop the ASCII fast path',
+    ]);
     assert.equal(plans(r)[0].tool, 'todowrite');
     assert.equal(plans(r)[0].time, new Date(t0 + 5050).toISOString());
   });
@@ -213,7 +352,7 @@ describe('the agent\'s plan: readers', function () {
   });
 });
 
-describe('the agent\'s plan: real transcripts (../shared, read in place)', () => {
+describe("the agent's plan: real transcripts (../shared, read in place)", () => {
   const pyry = path.join(SHARED, 'claude-code', 'pyrycode-clean-trimmed.jsonl');
   const cline = path.join(SHARED, 'cline', 'gmfstu-task-1769053680585');
   const clineFinal = [
@@ -239,7 +378,10 @@ describe('the agent\'s plan: real transcripts (../shared, read in place)', () =>
   it('Claude Code 2.1.128 (pyrycode): TodoWrite only offered (deferred tools), empty todo reminders: no plan', async () => {
     const r = await readClaudeCode(pyry);
     assert.equal(plans(r).length, 0);
-    assert.ok(r.events.some((e) => e.kind === 'command'), 'the transcript is read');
+    assert.ok(
+      r.events.some((e) => e.kind === 'command'),
+      'the transcript is read',
+    );
   });
 
   it('Cline 3.51 (gmfstu): the latest of 19 task_progress checklists in ui_messages.json, all 13 items in order', async () => {
@@ -269,7 +411,7 @@ describe('the agent\'s plan: real transcripts (../shared, read in place)', () =>
   });
 });
 
-describe('the agent\'s plan: SessionLogEvidence.plan', function () {
+describe("the agent's plan: SessionLogEvidence.plan", function () {
   this.timeout(30_000);
   after(cleanupTempDirs);
 
@@ -278,7 +420,10 @@ describe('the agent\'s plan: SessionLogEvidence.plan', function () {
     const file = path.join(tempDir(), 'session.jsonl');
     copyFileSync(path.join(FIX, 'claude-code-todowrite.jsonl'), file);
     const first = await collectSessionLog({ workspaceRoot: ws, mode: file });
-    assert.deepEqual(first.plan?.items.map((i) => `${i.status}: ${i.text}`), ['completed: Read the checkout page', 'completed: Add the cart total', 'in_progress: Run the tests', 'pending: Update the checkout snapshot']);
+    assert.deepEqual(
+      first.plan?.items.map((i) => `${i.status}: ${i.text}`),
+      ['completed: Read the checkout page', 'completed: Add the cart total', 'in_progress: Run the tests', 'pending: Update the checkout snapshot'],
+    );
     assert.deepEqual(first.plan?.provenance, { reader: 'claude-code', file, time: '2026-03-02T10:04:00.000Z' });
     assert.equal(first.plan?.tool, 'TodoWrite');
 
@@ -288,13 +433,23 @@ describe('the agent\'s plan: SessionLogEvidence.plan', function () {
     const state = await loadSessionLogState(stateFile);
     assert.equal(state.files[file]?.plan?.items.length, 4);
 
-    appendFileSync(file, `${JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'All 12 tests pass; updating the snapshot.' }] }, timestamp: '2026-03-02T10:05:00.000Z', isSidechain: false })}\n`);
+    appendFileSync(
+      file,
+      `${JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'All 12 tests pass; updating the snapshot.' }] }, timestamp: '2026-03-02T10:05:00.000Z', isSidechain: false })}\n`,
+    );
     const second = await collectSessionLog({ workspaceRoot: ws, mode: file, state });
-    assert.deepEqual(second.recent_turns.map((t) => t.text), ['All 12 tests pass; updating the snapshot.'], 'only the new line was read');
+    assert.deepEqual(
+      second.recent_turns.map((t) => t.text),
+      ['All 12 tests pass; updating the snapshot.'],
+      'only the new line was read',
+    );
     assert.deepEqual(second.plan, first.plan);
 
     // A new TodoWrite in the next lines replaces it; the steps done before that it no longer lists stay done, the in-progress one it drops is gone.
-    appendFileSync(file, `${JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_todo9', name: 'TodoWrite', input: { todos: [{ content: 'Update the checkout snapshot', status: 'completed', activeForm: 'Updating' }] } }] }, timestamp: '2026-03-02T10:06:00.000Z', isSidechain: false })}\n`);
+    appendFileSync(
+      file,
+      `${JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_todo9', name: 'TodoWrite', input: { todos: [{ content: 'Update the checkout snapshot', status: 'completed', activeForm: 'Updating' }] } }] }, timestamp: '2026-03-02T10:06:00.000Z', isSidechain: false })}\n`,
+    );
     const third = await collectSessionLog({ workspaceRoot: ws, mode: file, state: second.next_state });
     assert.deepEqual(third.plan?.items, [
       { text: 'Read the checkout page', status: 'completed' },
@@ -310,11 +465,17 @@ describe('the agent\'s plan: SessionLogEvidence.plan', function () {
     const lines = readFileSync(path.join(FIX, 'claude-code-tasks.jsonl'), 'utf8').split('\n');
     writeFileSync(file, `${lines.slice(0, 16).join('\n')}\n`);
     const first = await collectSessionLog({ workspaceRoot: ws, mode: file });
-    assert.deepEqual(first.plan?.items.map((i) => `${i.status}: ${i.text}`), ['completed: Add the RSS route', 'pending: Render items as RSS 2.0', 'pending: Link the feed from the layout', 'pending: Write the changelog entry']);
+    assert.deepEqual(
+      first.plan?.items.map((i) => `${i.status}: ${i.text}`),
+      ['completed: Add the RSS route', 'pending: Render items as RSS 2.0', 'pending: Link the feed from the layout', 'pending: Write the changelog entry'],
+    );
     appendFileSync(file, lines.slice(16).join('\n'));
     const second = await collectSessionLog({ workspaceRoot: ws, mode: file, state: first.next_state });
     assert.equal(second.transcripts[0]?.turns, 0, 'only the new lines were read (they hold no turn)');
-    assert.deepEqual(second.plan?.items.map((i) => `${i.status}: ${i.text}`), ['completed: Add the RSS route', 'in_progress: Render items as RSS 2.0', 'pending: Write the changelog entry for 1.4']);
+    assert.deepEqual(
+      second.plan?.items.map((i) => `${i.status}: ${i.text}`),
+      ['completed: Add the RSS route', 'in_progress: Render items as RSS 2.0', 'pending: Write the changelog entry for 1.4'],
+    );
     assert.equal(second.plan?.provenance.time, '2026-03-04T08:09:00.000Z');
   });
 
@@ -329,7 +490,11 @@ describe('the agent\'s plan: SessionLogEvidence.plan', function () {
     const items = JSON.parse(readFileSync(ui, 'utf8')) as unknown[];
     writeFileSync(ui, JSON.stringify([...items, { ts: 1769056300000, type: 'say', say: 'user_feedback', text: 'Thanks, merge it.' }]));
     const second = await collectSessionLog({ workspaceRoot: ws, mode: task, state: first.next_state });
-    assert.deepEqual(second.recent_turns.map((t) => t.text), ['Thanks, merge it.'], 'only the new element was read');
+    assert.deepEqual(
+      second.recent_turns.map((t) => t.text),
+      ['Thanks, merge it.'],
+      'only the new element was read',
+    );
     assert.deepEqual(second.plan, first.plan);
   });
 
@@ -341,7 +506,10 @@ describe('the agent\'s plan: SessionLogEvidence.plan', function () {
     copyFileSync(path.join(FIX, 'claude-code-todowrite.jsonl'), path.join(claude, 'session.jsonl'));
     const day = path.join(home, 'codex', 'sessions', '2026', '03', '03');
     mkdirSync(day, { recursive: true });
-    writeFileSync(path.join(day, 'rollout-2026-03-03T09-00-00-0199a0b1.jsonl'), readFileSync(path.join(FIX, 'codex-update-plan.jsonl'), 'utf8').replaceAll('/home/dev/api', ws));
+    writeFileSync(
+      path.join(day, 'rollout-2026-03-03T09-00-00-0199a0b1.jsonl'),
+      readFileSync(path.join(FIX, 'codex-update-plan.jsonl'), 'utf8').replaceAll('/home/dev/api', ws),
+    );
     // The Claude Code file was written last, but Codex's last update_plan (03-03) is newer than its TodoWrite (03-02).
     utimesSync(path.join(claude, 'session.jsonl'), new Date('2026-03-10'), new Date('2026-03-10'));
     const locations = { 'claude-code': path.join(home, 'claude', 'projects'), codex: path.join(home, 'codex', 'sessions') };
@@ -361,7 +529,7 @@ describe('the agent\'s plan: SessionLogEvidence.plan', function () {
     assert.equal(parsed.files['/x.jsonl'].plan, undefined);
   });
 
-  it('the newest transcript\'s plan: by the plan call\'s time, else the transcript\'s modification time', () => {
+  it("the newest transcript's plan: by the plan call's time, else the transcript's modification time", () => {
     const plan = (text: string, time?: string) => ({ tool: 'TodoWrite', items: [{ text, status: 'pending' as const }], ...(time ? { time } : {}) });
     const byTime = newestPlan([
       { plan: plan('newer call', '2026-03-02T10:00:00Z'), source: 'claude-code', file: '/a', mtimeMs: Date.parse('2026-03-01T00:00:00Z') },

@@ -31,7 +31,12 @@ describe('session-log readers (own fixtures)', () => {
     ]);
     assert.match(outputOf(r, 0), /1 failed, 9 passed/);
     assert.deepEqual(edits(r), ['src/login.ts']);
-    assert.deepEqual(turns(r), ['user: Make the login tests pass.', 'assistant: Running the tests first.', 'user: Good. Now commit.', 'assistant: All 10 tests pass now; committing.']);
+    assert.deepEqual(turns(r), [
+      'user: Make the login tests pass.',
+      'assistant: Running the tests first.',
+      'user: Good. Now commit.',
+      'assistant: All 10 tests pass now; committing.',
+    ]);
     assert.deepEqual(r.stats, { lines: 14, malformed: 0, skipped: 0, invalid_utf8: 0 });
   });
 
@@ -121,7 +126,11 @@ describe('session-log readers survive bad input', function () {
 
   const jsonlReaders: Array<[string, (f: string) => Promise<TranscriptRead>, string]> = [
     ['Claude Code', readClaudeCode, '{"type":"user","message":{"role":"user","content":"hello"},"timestamp":"2026-01-01T00:00:00Z"}'],
-    ['Codex', readCodex, '{"timestamp":"2026-01-01T00:00:00Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"hello"}]}}'],
+    [
+      'Codex',
+      readCodex,
+      '{"timestamp":"2026-01-01T00:00:00Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"hello"}]}}',
+    ],
     ['recorder', readRecorder, '{"v":1,"type":"save","path":"hello","time":"2026-01-01T00:00:00Z"}'],
   ];
   const markdownReaders: Array<[string, (f: string) => Promise<TranscriptRead>, string]> = [
@@ -180,7 +189,10 @@ describe('session-log readers survive bad input', function () {
   it('Cline: a truncated ui_messages.json keeps what was read; a missing one is reported', async () => {
     const dir = tempDir();
     mkdirSync(path.join(dir, 'task'));
-    writeFileSync(path.join(dir, 'task', 'ui_messages.json'), '[{"ts":1,"type":"say","say":"text","text":"task"},{"ts":2,"type":"say","say":"text","text":"reply"},{"ts":3,"type":"say"');
+    writeFileSync(
+      path.join(dir, 'task', 'ui_messages.json'),
+      '[{"ts":1,"type":"say","say":"text","text":"task"},{"ts":2,"type":"say","say":"text","text":"reply"},{"ts":3,"type":"say"',
+    );
     const r = await readClineTask(path.join(dir, 'task'));
     assert.equal(turns(r).length, 2);
     assert.equal(r.stats.malformed, 1);

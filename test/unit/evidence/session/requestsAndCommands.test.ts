@@ -42,9 +42,23 @@ describe('session log: user requests and commands run beside tests (issue 15)', 
   it('Claude Code: typed messages verbatim; hook feedback, slash commands, meta lines and the compaction summary left out', async () => {
     const file = path.join(tempDir(), 'session.jsonl');
     let n = 0;
-    const user = (content: unknown, extra: Record<string, unknown> = {}) => ({ type: 'user', message: { role: 'user', content }, timestamp: at(n++), cwd: WS, sessionId: 's1', uuid: `u${n}`, ...extra });
+    const user = (content: unknown, extra: Record<string, unknown> = {}) => ({
+      type: 'user',
+      message: { role: 'user', content },
+      timestamp: at(n++),
+      cwd: WS,
+      sessionId: 's1',
+      uuid: `u${n}`,
+      ...extra,
+    });
     const bash = (id: string, command: string, result: { is_error: boolean; content: string }, cwd = WS) => [
-      { type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id, name: 'Bash', input: { command } }] }, timestamp: at(n++), cwd, sessionId: 's1' },
+      {
+        type: 'assistant',
+        message: { role: 'assistant', content: [{ type: 'tool_use', id, name: 'Bash', input: { command } }] },
+        timestamp: at(n++),
+        cwd,
+        sessionId: 's1',
+      },
       user([{ type: 'tool_result', tool_use_id: id, ...result }], { cwd }),
     ];
     writeFileSync(
@@ -64,11 +78,17 @@ describe('session log: user requests and commands run beside tests (issue 15)', 
         user('Stop hook feedback:\n[~/.claude/stop-hook-git-check.sh]: There are untracked files in the repository.'),
         user('Stop hook feedback:\nRun the linter before you stop.', { isMeta: true }),
         user('<user-prompt-submit-hook>Remember the style guide.</user-prompt-submit-hook>'),
-        user('This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:\nAnalysis: the user asked for a --verbose flag.', { isCompactSummary: true, isVisibleInTranscriptOnly: true }),
+        user(
+          'This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:\nAnalysis: the user asked for a --verbose flag.',
+          { isCompactSummary: true, isVisibleInTranscriptOnly: true },
+        ),
         user([{ type: 'text', text: PASTE }]),
         ...bash('t5', 'npm run build', { is_error: true, content: 'Exit code 2\nerror TS2304' }),
         ...bash('t6', 'cd packages/cli && npx prisma migrate dev --name verbose', { is_error: false, content: 'Applied migration' }, `${WS}/packages/cli`),
-        user([{ type: 'text', text: 'Now commit it.' }, { type: 'text', text: '<system-reminder>The todo list is empty.</system-reminder>' }]),
+        user([
+          { type: 'text', text: 'Now commit it.' },
+          { type: 'text', text: '<system-reminder>The todo list is empty.</system-reminder>' },
+        ]),
       ]),
     );
     const e = await collect(file);
@@ -91,21 +111,35 @@ describe('session log: user requests and commands run beside tests (issue 15)', 
       // `!` bash mode: the user's own command, no exit code recorded.
       ['npm run lint', 'other', null, 'unknown', 1, 0],
     ]);
-    assert.deepEqual(e.commands_run?.map((c) => [c.cwd, c.source, c.last_at]), [
-      ['.', 'claude-code', at(20)],
-      ['.', 'claude-code', at(13)],
-      ['packages/cli', 'claude-code', at(22)],
-      ['.', 'claude-code', at(4)],
-    ]);
+    assert.deepEqual(
+      e.commands_run?.map((c) => [c.cwd, c.source, c.last_at]),
+      [
+        ['.', 'claude-code', at(20)],
+        ['.', 'claude-code', at(13)],
+        ['packages/cli', 'claude-code', at(22)],
+        ['.', 'claude-code', at(4)],
+      ],
+    );
     assert.equal(e.commands_seen, 5);
-    assert.deepEqual(e.tests_run.map((t) => t.command), ['npm test']);
+    assert.deepEqual(
+      e.tests_run.map((t) => t.command),
+      ['npm test'],
+    );
   });
 
   it('Claude Code: hook feedback is a recent turn of the system, not the user; the compaction summary is no turn but the agent’s compaction', async () => {
     // A handoff's Recent turns would otherwise show the Stop hook's stderr as "**user**", as if typed.
     const file = path.join(tempDir(), 'session.jsonl');
     let n = 0;
-    const user = (content: unknown, extra: Record<string, unknown> = {}) => ({ type: 'user', message: { role: 'user', content }, timestamp: at(n++), cwd: WS, sessionId: 's1', uuid: `u${n}`, ...extra });
+    const user = (content: unknown, extra: Record<string, unknown> = {}) => ({
+      type: 'user',
+      message: { role: 'user', content },
+      timestamp: at(n++),
+      cwd: WS,
+      sessionId: 's1',
+      uuid: `u${n}`,
+      ...extra,
+    });
     writeFileSync(
       file,
       jsonl([
@@ -139,7 +173,11 @@ describe('session log: user requests and commands run beside tests (issue 15)', 
     const said = (text: string) => rec('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
     const shell = (id: string, cmd: string, exit: number, output: string) => [
       rec('response_item', { type: 'function_call', name: 'shell', call_id: id, arguments: JSON.stringify({ command: ['bash', '-lc', cmd], workdir: WS }) }),
-      rec('response_item', { type: 'function_call_output', call_id: id, output: JSON.stringify({ output, metadata: { exit_code: exit, duration_seconds: 1.5 } }) }),
+      rec('response_item', {
+        type: 'function_call_output',
+        call_id: id,
+        output: JSON.stringify({ output, metadata: { exit_code: exit, duration_seconds: 1.5 } }),
+      }),
     ];
     writeFileSync(
       file,
@@ -151,7 +189,9 @@ describe('session log: user requests and commands run beside tests (issue 15)', 
         ...shell('c1', 'cargo build --release', 101, 'error[E0425]: cannot find value `cfg`'),
         ...shell('c2', 'cargo test', 0, 'test result: ok. 12 passed; 0 failed'),
         said('<turn_aborted>\nThe user interrupted the previous turn.\n</turn_aborted>'),
-        said('You were originally given instructions from a user over one or more turns. Here were the user messages:\n\nRename the config loader to Settings.'),
+        said(
+          'You were originally given instructions from a user over one or more turns. Here were the user messages:\n\nRename the config loader to Settings.',
+        ),
         said('Another language model started to solve this problem and produced a summary of its thinking process.'),
         rec('compacted', { message: 'Summary of the work so far', replacement_history: [] }),
         said('Use serde for the parsing, not a hand-written parser.'),
@@ -210,10 +250,13 @@ describe('session log: user requests and commands run beside tests (issue 15)', 
     const e = await collect(file);
     assert.deepEqual(requests(e), ['Add a --verbose flag to parse_args', 'why does the flag default to False?']);
     assert.deepEqual(runs(e), [['pip install -e .', 'install', null, 'unknown', 1, 0]]);
-    assert.deepEqual(e.tests_run.map((t) => t.command), ['pytest -q']);
+    assert.deepEqual(
+      e.tests_run.map((t) => t.command),
+      ['pytest -q'],
+    );
   });
 
-  it('Cline: the task and the user\'s feedback are requests, a slash command is not; commands without exit codes are unknown', async () => {
+  it("Cline: the task and the user's feedback are requests, a slash command is not; commands without exit codes are unknown", async () => {
     const dir = path.join(tempDir(), '1773133200000');
     mkdirSync(dir);
     const t = (s: number) => Date.UTC(2026, 2, 10, 9, 0, s);
@@ -237,7 +280,7 @@ describe('session log: user requests and commands run beside tests (issue 15)', 
     assert.deepEqual(runs(e), [['npm install zod', 'install', null, 'unknown', 1, 0]]);
   });
 
-  it('SpecStory: the user\'s sections are requests', async () => {
+  it("SpecStory: the user's sections are requests", async () => {
     const file = path.join(tempDir(), '2026-03-10_09-00Z-fix.md');
     writeFileSync(
       file,
@@ -272,7 +315,13 @@ describe('session log: user requests and commands run beside tests (issue 15)', 
 
   it('Copilot Chat: messages are requests, a slash command is not; terminal commands keep their exit codes', async () => {
     const file = path.join(tempDir(), 'chat.json');
-    const term = (cmd: string, exit: number) => ({ kind: 'toolInvocationSerialized', toolId: 'run_in_terminal', isConfirmed: { type: 1 }, isComplete: true, toolSpecificData: { kind: 'terminal', commandLine: { original: cmd }, terminalCommandState: { exitCode: exit, duration: 900 } } });
+    const term = (cmd: string, exit: number) => ({
+      kind: 'toolInvocationSerialized',
+      toolId: 'run_in_terminal',
+      isConfirmed: { type: 1 },
+      isComplete: true,
+      toolSpecificData: { kind: 'terminal', commandLine: { original: cmd }, terminalCommandState: { exitCode: exit, duration: 900 } },
+    });
     const req = (id: string, ts: number, text: string, response: unknown[]) => ({ requestId: id, timestamp: ts, message: { text, parts: [] }, response });
     const t = (s: number) => Date.UTC(2026, 2, 10, 9, 0, s);
     writeFileSync(
@@ -319,8 +368,22 @@ describe('session log: user requests and commands run beside tests (issue 15)', 
     writeProject(storage, 'p1', WS);
     const t0 = Date.UTC(2026, 2, 10, 9, 0, 0);
     const s = writeSession(storage, { projectID: 'p1', directory: WS }, [
-      { role: 'user', created: t0, parts: [{ type: 'text', text: 'Deploy the preview.' }, { type: 'text', text: 'Called the Read tool with the following input: {}', synthetic: true }] },
-      { role: 'assistant', created: t0 + 1000, parts: [bashPart('vercel deploy --prebuilt', 0, 'Preview: https://app.example.test', t0 + 1100), bashPart('npm test', 0, 'Tests  3 passed (3)', t0 + 1500)] },
+      {
+        role: 'user',
+        created: t0,
+        parts: [
+          { type: 'text', text: 'Deploy the preview.' },
+          { type: 'text', text: 'Called the Read tool with the following input: {}', synthetic: true },
+        ],
+      },
+      {
+        role: 'assistant',
+        created: t0 + 1000,
+        parts: [
+          bashPart('vercel deploy --prebuilt', 0, 'Preview: https://app.example.test', t0 + 1100),
+          bashPart('npm test', 0, 'Tests  3 passed (3)', t0 + 1500),
+        ],
+      },
       { role: 'user', created: t0 + 5000, parts: [{ type: 'text', text: 'Now run the migrations.' }] },
       { role: 'assistant', created: t0 + 6000, parts: [bashPart('npx knex migrate:latest', 1, 'Error: connect ECONNREFUSED', t0 + 6100)] },
     ]);
@@ -332,9 +395,18 @@ describe('session log: user requests and commands run beside tests (issue 15)', 
     ]);
   });
 
-  it('the recorder: terminal and task commands are commands run, in the workspace\'s folders; it has no requests', async () => {
+  it("the recorder: terminal and task commands are commands run, in the workspace's folders; it has no requests", async () => {
     const file = path.join(tempDir(), 'rec.jsonl');
-    const cmd = (command: string, cwd: string, exit: number | null, s: number) => ({ v: 1, type: 'command', origin: 'terminal', command, cwd, exit_code: exit, started_at: at(s), duration_ms: 100 });
+    const cmd = (command: string, cwd: string, exit: number | null, s: number) => ({
+      v: 1,
+      type: 'command',
+      origin: 'terminal',
+      command,
+      cwd,
+      exit_code: exit,
+      started_at: at(s),
+      duration_ms: 100,
+    });
     writeFileSync(
       file,
       jsonl([
@@ -353,16 +425,26 @@ describe('session log: user requests and commands run beside tests (issue 15)', 
       ['docker build -t app .', 'build', null, 'unknown', 1, 0],
       ['npm ci', 'install', 0, 'succeeded', 1, 0],
     ]);
-    assert.deepEqual(r.commands_run?.map((c) => [c.cwd, c.source]), [
-      ['.', 'recorder'],
-      ['deploy', 'recorder'],
-      ['.', 'recorder'],
-    ]);
+    assert.deepEqual(
+      r.commands_run?.map((c) => [c.cwd, c.source]),
+      [
+        ['.', 'recorder'],
+        ['deploy', 'recorder'],
+        ['.', 'recorder'],
+      ],
+    );
   });
 
   it('a later handoff with no new message still has the latest request (remembered in the state); new ones replace it', async () => {
     const file = path.join(tempDir(), 'session.jsonl');
-    const user = (text: string, s: number) => ({ type: 'user', message: { role: 'user', content: text }, timestamp: at(s), cwd: WS, sessionId: 's1', uuid: `u${s}` });
+    const user = (text: string, s: number) => ({
+      type: 'user',
+      message: { role: 'user', content: text },
+      timestamp: at(s),
+      cwd: WS,
+      sessionId: 's1',
+      uuid: `u${s}`,
+    });
     writeFileSync(file, jsonl([user('First request.', 0), user('Second request.', 1)]));
     const first = await collect(file);
     assert.deepEqual(requests(first), ['First request.', 'Second request.']);
@@ -371,7 +453,10 @@ describe('session log: user requests and commands run beside tests (issue 15)', 
       { text: 'Second request.', time: at(1) },
     ]);
     // Only an assistant reply and a tool result since: the remembered requests stand.
-    appendFileSync(file, jsonl([{ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] }, timestamp: at(2), cwd: WS, sessionId: 's1' }]));
+    appendFileSync(
+      file,
+      jsonl([{ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] }, timestamp: at(2), cwd: WS, sessionId: 's1' }]),
+    );
     const second = await collectSessionLog({ workspaceRoot: WS, mode: file, state: first.next_state, home: tempDir() });
     assert.deepEqual(requests(second), ['First request.', 'Second request.']);
     assert.equal(second.user_requests_seen, 2);
@@ -384,7 +469,7 @@ describe('session log: user requests and commands run beside tests (issue 15)', 
     assert.deepEqual(requests(fourth), ['Third request.']);
   });
 
-  it('a sub-agent\'s transcript gives commands, never requests: its user messages are the lead agent\'s prompts', async () => {
+  it("a sub-agent's transcript gives commands, never requests: its user messages are the lead agent's prompts", async () => {
     const home = tempDir();
     const chats = path.join(home, '.gemini', 'tmp', geminiProjectHash(WS), 'chats');
     const main = new GeminiChatWriter(path.join(chats, 'session-2026-03-10T09-00-aaaaaaaa.jsonl'), 'aaaaaaaa-0000', geminiProjectHash(WS), at(0));
@@ -397,7 +482,10 @@ describe('session log: user requests and commands run beside tests (issue 15)', 
     delete process.env.GEMINI_CLI_HOME;
     try {
       const e = await collectSessionLog({ workspaceRoot: WS, sources: ['gemini'], home });
-      assert.deepEqual(e.transcripts.map((t) => path.basename(t.file)), ['session-2026-03-10T09-00-aaaaaaaa.jsonl', 'codebase-investigator.jsonl']);
+      assert.deepEqual(
+        e.transcripts.map((t) => path.basename(t.file)),
+        ['session-2026-03-10T09-00-aaaaaaaa.jsonl', 'codebase-investigator.jsonl'],
+      );
       assert.deepEqual(requests(e), ['Refactor the router and keep the API stable.']);
       assert.deepEqual(runs(e), [['npm run build', 'build', 0, 'succeeded', 1, 0]]);
     } finally {
@@ -408,7 +496,19 @@ describe('session log: user requests and commands run beside tests (issue 15)', 
   it('the remembered requests are stored only through the gate: a secret the user pasted is redacted in the state file', async () => {
     const token = `ghp_${randomString(1515, 36)}`;
     const file = path.join(tempDir(), 'session.jsonl');
-    writeFileSync(file, jsonl([{ type: 'user', message: { role: 'user', content: `Use the token ${token}\u200b to call the API.` }, timestamp: at(0), cwd: WS, sessionId: 's1', uuid: 'u0' }]));
+    writeFileSync(
+      file,
+      jsonl([
+        {
+          type: 'user',
+          message: { role: 'user', content: `Use the token ${token}\u200b to call the API.` },
+          timestamp: at(0),
+          cwd: WS,
+          sessionId: 's1',
+          uuid: 'u0',
+        },
+      ]),
+    );
     const e = await collect(file);
     const stateFile = path.join(tempDir(), 'state', 'session-log-state.json');
     assert.equal(await saveSessionLogState(stateFile, e.next_state), undefined);

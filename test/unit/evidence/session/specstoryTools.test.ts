@@ -161,43 +161,98 @@ describe('SpecStory v2.1 tool-use blocks', () => {
       ['npm test', 0, true],
       ['npm install @solana/web3.js', null, false],
     ]);
-    assert.deepEqual(r.events.filter((e): e is SessionFileEdit => e.kind === 'file_edit').map((e) => e.path), ['pkg/parser/date.go', 'docs/RECOMMENDATIONS.md', 'src/sign.ts']);
+    assert.deepEqual(
+      r.events.filter((e): e is SessionFileEdit => e.kind === 'file_edit').map((e) => e.path),
+      ['pkg/parser/date.go', 'docs/RECOMMENDATIONS.md', 'src/sign.ts'],
+    );
     const plan = r.events.find((e) => e.kind === 'plan');
-    assert.deepEqual(plan?.kind === 'plan' && plan.items.map((i) => [i.status, i.text]), [['completed', 'Read the parser'], ['in_progress', 'Fix the date test'], ['pending', 'Update the docs']]);
+    assert.deepEqual(plan?.kind === 'plan' && plan.items.map((i) => [i.status, i.text]), [
+      ['completed', 'Read the parser'],
+      ['in_progress', 'Fix the date test'],
+      ['pending', 'Update the docs'],
+    ]);
     const turns = r.events.filter((e): e is SessionTurn => e.kind === 'turn');
     assert.equal(turns[0].text, 'Make the parser tests pass.');
     assert.equal(turns[0].time, '2026-01-28T13:10:29.000Z');
     assert.ok(!turns.some((t) => t.text.includes('sub-agent')), 'a sidechain is no turn');
     assert.ok(turns.some((t) => t.text.includes('All tests pass now.')));
-    const runs = testRunsFrom(r.events.filter((e): e is SessionCommand => e.kind === 'command'), 'specstory');
-    assert.deepEqual(runs.map((t) => [t.command, t.result, t.basis]), [
-      ['go test ./pkg/parser/', 'failed', 'exit code'],
-      ['go test ./...', 'passed', 'output'],
-      ['npm test', 'passed', 'exit code'],
-    ]);
+    const runs = testRunsFrom(
+      r.events.filter((e): e is SessionCommand => e.kind === 'command'),
+      'specstory',
+    );
+    assert.deepEqual(
+      runs.map((t) => [t.command, t.result, t.basis]),
+      [
+        ['go test ./pkg/parser/', 'failed', 'exit code'],
+        ['go test ./...', 'passed', 'output'],
+        ['npm test', 'passed', 'exit code'],
+      ],
+    );
   });
 
   it("a test run whose block has no exit code and no output: the agent's words after it give the result, on the basis of its claim", async () => {
     const dir = tempDir();
-    const block = (cmd: string) => ['<tool-use data-tool-type="shell" data-tool-name="run_terminal_cmd">', `<details><summary>Tool use: **run_terminal_cmd** • Run command: ${cmd}</summary>`, '', `${FENCE}bash`, cmd, FENCE, '</details>', '</tool-use>', ''];
-    write(dir, 'claims.md', [
-      '_**User (2026-03-01 10:00Z)**_', '', 'Fix the cart total.', '', '---', '', '_**Assistant**_', '',
-      ...block('npm test'), '3 tests fail because the total ignores the discount.', '',
-      ...block('npm test -- --watch=false'), '---', '', '_**Assistant**_', '', 'All 12 tests pass now.', '',
-      ...block('npm run lint'), 'Lint is clean.', '',
-      ...block('pytest -q'), 'I will look at the output next.', '',
-    ].join('\n'));
+    const block = (cmd: string) => [
+      '<tool-use data-tool-type="shell" data-tool-name="run_terminal_cmd">',
+      `<details><summary>Tool use: **run_terminal_cmd** • Run command: ${cmd}</summary>`,
+      '',
+      `${FENCE}bash`,
+      cmd,
+      FENCE,
+      '</details>',
+      '</tool-use>',
+      '',
+    ];
+    write(
+      dir,
+      'claims.md',
+      [
+        '_**User (2026-03-01 10:00Z)**_',
+        '',
+        'Fix the cart total.',
+        '',
+        '---',
+        '',
+        '_**Assistant**_',
+        '',
+        ...block('npm test'),
+        '3 tests fail because the total ignores the discount.',
+        '',
+        ...block('npm test -- --watch=false'),
+        '---',
+        '',
+        '_**Assistant**_',
+        '',
+        'All 12 tests pass now.',
+        '',
+        ...block('npm run lint'),
+        'Lint is clean.',
+        '',
+        ...block('pytest -q'),
+        'I will look at the output next.',
+        '',
+      ].join('\n'),
+    );
     const r = await readSpecStory(path.join(dir, 'claims.md'));
-    const runs = testRunsFrom(r.events.filter((e): e is SessionCommand => e.kind === 'command'), 'specstory');
-    assert.deepEqual(runs.map((t) => [t.command, t.result, t.basis ?? null, t.exit_code]), [
-      ['npm test', 'failed', 'claim', null],
-      ['npm test -- --watch=false', 'passed', 'claim', null],
-      ['pytest -q', 'unknown', null, null],
-    ]);
+    const runs = testRunsFrom(
+      r.events.filter((e): e is SessionCommand => e.kind === 'command'),
+      'specstory',
+    );
+    assert.deepEqual(
+      runs.map((t) => [t.command, t.result, t.basis ?? null, t.exit_code]),
+      [
+        ['npm test', 'failed', 'claim', null],
+        ['npm test -- --watch=false', 'passed', 'claim', null],
+        ['pytest -q', 'unknown', null, null],
+      ],
+    );
     // Written as the agent's claim, never as an exit code; read back the same.
     const line = renderTestRun(runs[1]);
     assert.match(line, /\(no exit code: the agent's claim; source: specstory\)$/);
-    assert.deepEqual(parseTestsRun(line).map((t) => [t.result, t.basis, t.exit_code]), [['passed', 'claim', null]]);
+    assert.deepEqual(
+      parseTestsRun(line).map((t) => [t.result, t.basis, t.exit_code]),
+      [['passed', 'claim', null]],
+    );
     // A claim is no evidence for a claim: "tests pass" is not backed by it.
     const judged = judgeClaims([{ kind: 'tests', text: 'All 12 tests pass now.', field: 'summary' }], { tests_run: [runs[1]], commands_run: [], commits: [] });
     assert.equal(judged[0].verdict, 'no_evidence');
