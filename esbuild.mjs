@@ -70,7 +70,11 @@ export const VENDOR = {
   '@modelcontextprotocol/sdk/shared/stdio.js': 'mcp-sdk',
   '@modelcontextprotocol/sdk/types.js': 'mcp-sdk',
 };
-const vendorFilter = new RegExp(`^(${Object.keys(VENDOR).map((k) => k.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})$`);
+const vendorFilter = new RegExp(
+  `^(${Object.keys(VENDOR)
+    .map((k) => k.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
+    .join('|')})$`,
+);
 
 /**
  * The {@link VENDOR} libraries dist/cli-main.js carries itself instead of requiring their
@@ -78,7 +82,14 @@ const vendorFilter = new RegExp(`^(${Object.keys(VENDOR).map((k) => k.replace(/[
  * lock, the frontmatter's YAML), so the CLI reads one file for them; still evaluated only when
  * first used. The extension keeps them in dist/vendor/ (activation never loads them).
  */
-export const CLI_BUNDLED = new Set(['simple-git', '@secretlint/core', '@secretlint/secretlint-rule-preset-recommend', '@secretlint/profiler', 'proper-lockfile', 'yaml']);
+export const CLI_BUNDLED = new Set([
+  'simple-git',
+  '@secretlint/core',
+  '@secretlint/secretlint-rule-preset-recommend',
+  '@secretlint/profiler',
+  'proper-lockfile',
+  'yaml',
+]);
 
 /**
  * In the bundles, each {@link VENDOR} library is a small module requiring
@@ -94,7 +105,10 @@ function vendorExternalExcept(bundled) {
     name: 'vendor-external',
     setup(build) {
       build.onResolve({ filter: vendorFilter }, (args) => (bundled.has(args.path) ? undefined : { path: args.path, namespace: 'vendor' }));
-      build.onLoad({ filter: /.*/, namespace: 'vendor' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(`./vendor/${VENDOR[args.path]}.js`)});`, loader: 'js' }));
+      build.onLoad({ filter: /.*/, namespace: 'vendor' }, (args) => ({
+        contents: `module.exports = require(${JSON.stringify(`./vendor/${VENDOR[args.path]}.js`)});`,
+        loader: 'js',
+      }));
       build.onResolve({ filter: /^\.\/vendor\// }, (args) => (args.namespace === 'vendor' ? { path: args.path, external: true } : undefined));
     },
   };
@@ -105,7 +119,9 @@ const vendorSiblings = {
   name: 'vendor-siblings',
   setup(build) {
     build.onResolve({ filter: vendorFilter }, (args) =>
-      args.kind === 'entry-point' || args.importer === `${VENDOR_ENTRY}${VENDOR[args.path]}` ? undefined : { path: `./${VENDOR[args.path]}.js`, external: true },
+      args.kind === 'entry-point' || args.importer === `${VENDOR_ENTRY}${VENDOR[args.path]}`
+        ? undefined
+        : { path: `./${VENDOR[args.path]}.js`, external: true },
     );
   },
 };
@@ -120,7 +136,9 @@ const VENDOR_ENTRY = 'vendor-entry:';
 function vendorEntryPoints() {
   const specs = {};
   for (const [spec, file] of Object.entries(VENDOR)) (specs[file] ??= []).push(spec);
-  return Object.fromEntries(Object.entries(specs).map(([file, list]) => [file, list.length === 1 ? fileURLToPath(import.meta.resolve(list[0])) : `${VENDOR_ENTRY}${file}`]));
+  return Object.fromEntries(
+    Object.entries(specs).map(([file, list]) => [file, list.length === 1 ? fileURLToPath(import.meta.resolve(list[0])) : `${VENDOR_ENTRY}${file}`]),
+  );
 }
 
 /** Answers `vendor-entry:<file>` with `export * from` each module of VENDOR bundled into that file. */
@@ -229,12 +247,30 @@ const node = {
 };
 
 /** dist/extension.js's options (test/unit/build/navigator.test.ts builds them to a temporary folder). */
-export const extensionBuild = { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [tokenizersExternal, vendorExternal, zodEnglishOnly] };
+export const extensionBuild = {
+  ...node,
+  entryPoints: ['src/extension.ts'],
+  outfile: 'dist/extension.js',
+  external: ['vscode'],
+  plugins: [tokenizersExternal, vendorExternal, zodEnglishOnly],
+};
 
 /** dist/cli-main.js's options, the whole CLI (test/unit/build/vendor.test.ts builds them to a temporary folder). */
-export const cliBuild = { ...node, entryPoints: ['src/cli/bin.ts'], outfile: 'dist/cli-main.js', plugins: [tokenizersExternal, vendorExternalExcept(CLI_BUNDLED), zodEnglishOnly] };
+export const cliBuild = {
+  ...node,
+  entryPoints: ['src/cli/bin.ts'],
+  outfile: 'dist/cli-main.js',
+  plugins: [tokenizersExternal, vendorExternalExcept(CLI_BUNDLED), zodEnglishOnly],
+};
 /** dist/cli.js, the executable: Node's compile cache on, the tokenizer's worker started, then dist/cli-main.js (src/cli/launch.ts). */
-export const launcherBuild = { ...node, entryPoints: ['src/cli/launch.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, external: ['./cli-main.js'], plugins: [tokenizersExternal] };
+export const launcherBuild = {
+  ...node,
+  entryPoints: ['src/cli/launch.ts'],
+  outfile: 'dist/cli.js',
+  banner: { js: '#!/usr/bin/env node' },
+  external: ['./cli-main.js'],
+  plugins: [tokenizersExternal],
+};
 /** dist/vendor/*.js: the libraries loaded on first use ({@link VENDOR}), one file each. */
 export const vendorBuild = {
   ...node,

@@ -21,9 +21,23 @@ const noVscode = {
   name: 'vscode',
   message: `Layer rule "vscode only in the VS Code adapter": only src/vscode and src/extension.ts may import vscode — see ${MAP}.`,
 };
-const io = ['fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'child_process', 'node:child_process', 'net', 'node:net', 'http', 'node:http', 'https', 'node:https', 'os', 'node:os', 'simple-git'].map(
-  (name) => ({ name, message: `Layer rule "core is pure": src/core does no I/O — put it in src/evidence or src/store — see ${MAP}.` }),
-);
+const io = [
+  'fs',
+  'node:fs',
+  'fs/promises',
+  'node:fs/promises',
+  'child_process',
+  'node:child_process',
+  'net',
+  'node:net',
+  'http',
+  'node:http',
+  'https',
+  'node:https',
+  'os',
+  'node:os',
+  'simple-git',
+].map((name) => ({ name, message: `Layer rule "core is pure": src/core does no I/O — put it in src/evidence or src/store — see ${MAP}.` }));
 
 /** A relative import path: one or more `./` or `../`. */
 const RELATIVE = String.raw`^(\.{1,2}\/)+`;
@@ -49,32 +63,56 @@ const webviewIsBrowserCode = rule('webview is browser code', 'nothing in src/ im
 /** The restrictions of each layer; every file gets exactly one of these sets. */
 const layers = {
   core: [
-    rule('core is pure', 'src/core imports nothing of src/evidence, src/store, src/engine, src/vscode, src/cli, src/mcp or src/extension.ts', intoSrc(['evidence', 'store', 'engine', ...ENTRY_POINTS])),
+    rule(
+      'core is pure',
+      'src/core imports nothing of src/evidence, src/store, src/engine, src/vscode, src/cli, src/mcp or src/extension.ts',
+      intoSrc(['evidence', 'store', 'engine', ...ENTRY_POINTS]),
+    ),
     webviewIsBrowserCode,
     detour,
   ],
   evidence: [
-    rule('evidence and store import core only', 'src/evidence imports src/core only — not src/store, src/engine or an entry point', intoSrc(['store', 'engine', ...ENTRY_POINTS])),
+    rule(
+      'evidence and store import core only',
+      'src/evidence imports src/core only — not src/store, src/engine or an entry point',
+      intoSrc(['store', 'engine', ...ENTRY_POINTS]),
+    ),
     webviewIsBrowserCode,
     detour,
   ],
   store: [
-    rule('evidence and store import core only', 'src/store imports src/core only — not src/evidence, src/engine or an entry point', intoSrc(['evidence', 'engine', ...ENTRY_POINTS])),
+    rule(
+      'evidence and store import core only',
+      'src/store imports src/core only — not src/evidence, src/engine or an entry point',
+      intoSrc(['evidence', 'engine', ...ENTRY_POINTS]),
+    ),
     webviewIsBrowserCode,
     detour,
   ],
   engine: [
-    rule('the engine is the front door', 'src/engine imports no entry point (src/vscode, src/cli, src/mcp, src/extension.ts); entry points call the engine', intoSrc(ENTRY_POINTS)),
+    rule(
+      'the engine is the front door',
+      'src/engine imports no entry point (src/vscode, src/cli, src/mcp, src/extension.ts); entry points call the engine',
+      intoSrc(ENTRY_POINTS),
+    ),
     webviewIsBrowserCode,
     detour,
   ],
   entryPoint: [
-    rule('entry points go through the engine', 'src/vscode, src/extension.ts, src/cli and src/mcp import src/engine and src/core, never src/store or src/evidence', intoSrc(['store', 'evidence'])),
+    rule(
+      'entry points go through the engine',
+      'src/vscode, src/extension.ts, src/cli and src/mcp import src/engine and src/core, never src/store or src/evidence',
+      intoSrc(['store', 'evidence']),
+    ),
     webviewIsBrowserCode,
     detour,
   ],
   webview: [
-    rule('webview imports only the panel protocol', 'webview/ imports of src/ only src/core/panel/** (protocol and draft model), src/core/handoff/limits.ts and src/core/handoff/ids.ts', WEBVIEW_OUTSIDE_PANEL),
+    rule(
+      'webview imports only the panel protocol',
+      'webview/ imports of src/ only src/core/panel/** (protocol and draft model), src/core/handoff/limits.ts and src/core/handoff/ids.ts',
+      WEBVIEW_OUTSIDE_PANEL,
+    ),
     detour,
   ],
 };
@@ -90,7 +128,10 @@ function layer(files, patterns, paths = [noVscode]) {
     files,
     rules: {
       'no-restricted-imports': ['error', { paths, patterns }],
-      'no-restricted-syntax': ['error', ...patterns.flatMap(({ regex, message }) => selectors.map((selector) => ({ selector: `${selector}[value=/${regex}/i]`, message })))],
+      'no-restricted-syntax': [
+        'error',
+        ...patterns.flatMap(({ regex, message }) => selectors.map((selector) => ({ selector: `${selector}[value=/${regex}/i]`, message }))),
+      ],
     },
   };
 }

@@ -1,8 +1,6 @@
 /**
- * Composition root: builds the services by hand and lets each feature folder register its
- * contributions in `context.subscriptions` (docs/ARCHITECTURE.md, "Folders"). Nothing
- * heavy runs here: git, the tokenizer and the handoff files are only touched when a view
- * opens or a command runs.
+ * Composition root: each feature folder registers its contributions. Nothing heavy runs here: git,
+ * the tokenizer and the handoff files are touched only when a view opens or a command runs.
  */
 import * as vscode from 'vscode';
 import { registerAgents } from './vscode/agents/registerAgents';
@@ -18,10 +16,10 @@ import { registerTimeline } from './vscode/timeline/registerTimeline';
 import { registerVerify } from './vscode/verify/verifyCommand';
 import { workspaceTrusted } from './vscode/workspace/trust';
 
-/** Called by VS Code on the first command or view of the extension. */
+/** Runs after startup (`onStartupFinished`), or earlier for a contributed command, view or restored Insights panel. */
 export function activate(context: vscode.ExtensionContext): void {
   const started = performance.now();
-  // The process's CPU time as well: on a loaded machine the wall time includes waiting for a core.
+  // CPU time too: on a loaded machine the wall time includes waiting for a core.
   const cpuAtEntry = process.cpuUsage();
   const log = vscode.window.createOutputChannel(OUTPUT_CHANNEL_NAME, { log: true });
   context.subscriptions.push(log);
@@ -37,7 +35,7 @@ export function activate(context: vscode.ExtensionContext): void {
     timeline.refresh();
     handOver.invalidateEvidence();
   };
-  // "Draft with …" (the editor's language model): one drafter for the panel and the end-of-session command; it sends only on a click.
+  // One language-model drafter for the panel and the end-of-session command; it sends only on a click.
   const modelDrafter = new LanguageModelDrafter(log);
   context.subscriptions.push(modelDrafter);
   mark('modelDrafter');
@@ -64,7 +62,7 @@ export function activate(context: vscode.ExtensionContext): void {
   void session.startRecording();
   mark('recording');
   log.info(`activate() marks (ms since entry): ${marks.join(', ')}`);
-  // Which copy runs: the installed package, or a development path (what an issue report needs first).
+  // Which copy runs (installed or a development path): the first thing a bug report needs.
   const mode =
     context.extensionMode === vscode.ExtensionMode.Production
       ? 'installed'
@@ -80,5 +78,4 @@ export function activate(context: vscode.ExtensionContext): void {
   );
 }
 
-/** Nothing to do: every resource is in context.subscriptions. */
 export function deactivate(): void {}

@@ -157,7 +157,7 @@ function renderChain(): void {
     checkbox(`Continue the chain of the latest handoff (to ${s?.label ?? latest.specialist}, hop ${latest.hop})`, model.draft.continue_chain, (c) =>
       update({ continue_chain: c, hop_guard_confirmed: false }),
     ),
-    // Issue 18: check the latest handoff's recorded tests and builds; the host asks consent before re-running any.
+    // Check the latest handoff's recorded tests and builds; the host asks consent before re-running any.
     h(
       'div',
       {},

@@ -1,13 +1,8 @@
-/**
- * The command line of `specialist-handoff`: every option (one table for all subcommands,
- * parsed with Node's `util.parseArgs`, strict), whole-number flags, and negative numbers
- * kept as values (docs/CLI.md lists the flags of each subcommand).
- */
+/** The `specialist-handoff` command line: one strict `util.parseArgs` table for every subcommand. */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { BUDGET_PRESET_NAMES } from '../core/handoff/limits';
-import { clipText } from '../core/handoff/render';
+import { clipText } from '../core/handoff/text';
 
-/** Every option of every subcommand: its type, whether it repeats, its short form. */
 export const OPTIONS = {
   specialist: { type: 'string', short: 's' },
   topic: { type: 'string', short: 't' },
@@ -56,17 +51,12 @@ export const OPTIONS = {
   version: { type: 'boolean', short: 'v' },
 } satisfies ParseArgsConfig['options'];
 
-/** The long name of an option (`max-tokens`). */
 export type OptionName = keyof typeof OPTIONS;
 
-/** Options every subcommand takes besides its own (docs/CLI.md, "Options every subcommand takes"). */
+/** Options every subcommand takes besides its own. */
 export const GLOBAL_OPTIONS: readonly OptionName[] = ['help', 'version'];
 
-/**
- * The options each subcommand accepts (docs/CLI.md lists the same); any other option given
- * to it is an error naming the subcommand. A new subcommand adds its line here and its
- * usage in usage.ts.
- */
+/** The options each subcommand accepts (docs/CLI.md lists the same). */
 export const COMMAND_OPTIONS: Readonly<Record<string, readonly OptionName[]>> = {
   handover: [
     'specialist',
@@ -128,11 +118,7 @@ export const COMMAND_OPTIONS: Readonly<Record<string, readonly OptionName[]>> = 
   insights: ['since', 'pending-warn-after', 'max-depth', 'json', 'cwd', 'dir'],
 };
 
-/**
- * The options given to `command` that it does not take.
- * @returns the `ERROR:` line naming the subcommand and every such option, or undefined
- *   when every option given is the subcommand's (or the command is unknown: that error comes later)
- */
+/** The `ERROR:` line naming the options `command` does not take, or undefined (also for an unknown command). */
 export function foreignOption(command: string, values: Values): string | undefined {
   if (!Object.hasOwn(COMMAND_OPTIONS, command)) return undefined;
   const accepted = new Set<string>([...COMMAND_OPTIONS[command], ...GLOBAL_OPTIONS]);
@@ -142,17 +128,13 @@ export function foreignOption(command: string, values: Values): string | undefin
   return `ERROR: ${names} ${foreign.length === 1 ? 'is not an option' : 'are not options'} of "${command}" — run "specialist-handoff ${command} --help" for its options`;
 }
 
-/** The parsed options, by long name (`values['max-tokens']`). */
 export type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>['values'];
 
-/** A parsed command line: the options and the positionals (the subcommand first), or the `ERROR:` line of a bad one. */
 export type CommandLine = { ok: true; values: Values; positionals: string[] } | { ok: false; message: string; args: string[] };
 
 /**
- * A whole-number flag (`--max-tokens 3000`); one too long to be a number (over 308 digits:
- * `Number()` reads it as Infinity) is an error here, a finite one is range-checked by its caller.
- * @returns the number, undefined when the flag is absent, or the `ERROR:` naming the flag and
- *   quoting the value (one line, cut at 60 characters)
+ * A whole-number flag: undefined when absent, else the number or an `ERROR:` (not a whole number,
+ * or so long `Number()` reads Infinity). Range checks are the caller's.
  */
 export function integer(value: string | undefined, flag: string): number | undefined | { error: string } {
   if (value === undefined) {
@@ -162,17 +144,13 @@ export function integer(value: string | undefined, flag: string): number | undef
     return { error: `ERROR: --${flag} must be a whole number (got ${quoted(value)})` };
   }
   const n = Number(value);
-  // Over 308 digits a digit string reads as Infinity: no later range check could name it.
   if (!Number.isFinite(n)) {
     return { error: `ERROR: --${flag} is too large to be a number (got ${quoted(value)}) — give a whole number with fewer digits` };
   }
   return n;
 }
 
-/**
- * `--user-request-tokens N` (setting `handoff.userRequestTokens`): a whole number of tokens, 0 or more.
- * @returns the number, undefined when absent, or the `ERROR:` naming the flag
- */
+/** `--user-request-tokens`: a number of tokens, 0 or more; undefined when absent. */
 export function userRequestTokens(values: Pick<Values, 'user-request-tokens'>): number | undefined | { error: string } {
   const n = integer(values['user-request-tokens'], 'user-request-tokens');
   if (typeof n === 'number' && n < 0) return { error: `ERROR: --user-request-tokens must be 0 or more tokens (got ${n}); 0 keeps the latest request only` };
@@ -201,16 +179,12 @@ export function joinNegativeNumbers(argv: readonly string[]): string[] {
   return out;
 }
 
-/** A value as an error quotes it: one line, at most 60 characters, cut at a word with "…" ({@link clipText}). */
+/** A value as an error quotes it: one line, at most 60 characters. */
 function quoted(value: string | undefined): string {
   return JSON.stringify(clipText((value ?? '').replace(/\s+/g, ' '), 60));
 }
 
-/**
- * A value option that takes one value (not `multiple`) given more than once: Node's
- * parseArgs keeps the last silently, which hides a mistake (`-s a … -s b`).
- * @returns the `ERROR:` line naming the option and both values, or undefined
- */
+/** A one-value option given twice: Node's parseArgs silently keeps the last, which hides a mistake. */
 function repeatedValueOption(tokens: ReadonlyArray<{ kind: string; name?: string; value?: string }>): string | undefined {
   const seen = new Map<string, string | undefined>();
   for (const t of tokens) {
@@ -226,10 +200,8 @@ function repeatedValueOption(tokens: ReadonlyArray<{ kind: string; name?: string
 }
 
 /**
- * Parses the command line (without `node` and the script path). A bad one (an unknown
- * option, a missing value, a one-value option given twice) gives one `ERROR:` line: Node's own
- * message, shortened, or for an option followed by something that looks like another
- * option, how to pass a value that starts with `-`.
+ * Parses argv (without `node` and the script). A bad command line gives one `ERROR:` line; an
+ * option followed by something that looks like an option gets how to pass a value starting with `-`.
  */
 export function parseCommandLine(argv: readonly string[]): CommandLine {
   const args = joinNegativeNumbers(argv);
@@ -239,7 +211,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     if (repeated) return { ok: false, message: repeated, args };
     return { ok: true, values: parsed.values, positionals: parsed.positionals };
   } catch (err) {
-    // Node's parseArgs reports only by message (ERR_PARSE_ARGS_* codes, one text each).
+    // parseArgs reports only by message.
     const message = (err as Error).message;
     const ambiguous = /Option '(?:-\w, )?(--[\w-]+)[^']*' argument is ambiguous/.exec(message);
     const first = ambiguous
@@ -249,11 +221,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   }
 }
 
-/**
- * `--budget`: a preset (`small`, `default`, `large`) or a whole number of tokens, as
- * `--max-tokens` takes it; never both.
- * @returns the preset's name, the number, undefined when not given, or the `ERROR:` to print
- */
+/** `--budget`: a preset name or a token count, never with `--max-tokens`; undefined when absent. */
 export function budgetOption(values: Values): string | number | undefined | { error: string } {
   const given = values.budget;
   if (given === undefined) return undefined;

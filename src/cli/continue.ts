@@ -1,10 +1,7 @@
 /**
- * `specialist-handoff continue --agent <agent> [--handoff REF]`: starts the terminal agent in
- * the workspace folder with the receiving specialist's prompt as its first message
- * (src/engine/receive/continue.ts builds the command), its standard streams the terminal's; or, with
- * `--print`, prints that command quoted for a POSIX shell. The agent is spawned with an argv
- * array: no shell ever reads the prompt. `--agent cursor` prints Cursor's prompt link, which
- * opens Cursor's chat with the prompt (there is no process to start).
+ * `specialist-handoff continue`: starts the terminal agent with the receiving prompt as its first
+ * message, or prints that command (`--print`). The agent is spawned with an argv array: no
+ * shell ever reads the prompt. `--agent cursor` opens Cursor's prompt link instead.
  */
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
@@ -15,18 +12,16 @@ import { EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, type CliIo } from './io';
 import { escapeControls, exitCodeOf, fail, failWith } from './wording';
 import { cliEnvironment, resolveWorkspace } from './workspace';
 
-/** The environment variable per agent that points at its executable in the CLI (the VS Code settings are `handoff.agents.<id>.path`). */
+/** Per agent, the environment variable naming its executable (the CLI's `handoff.agents.<id>.path`). */
 export const AGENT_PATH_VARIABLES: Readonly<Record<AgentId, string>> = Object.fromEntries(
   AGENT_IDS.map((id) => [id, `SPECIALIST_HANDOFF_${id.toUpperCase().replace(/-/g, '_')}`]),
 ) as Record<AgentId, string>;
 
-/** The `--agent` values: the terminal agents, then Cursor. */
 export const CONTINUE_AGENT_CHOICES: readonly string[] = [...TERMINAL_AGENT_IDS, 'cursor'];
 
 /**
- * Runs `continue`: exit 2 on bad input (no or unknown `--agent`, the agent not found, no
- * handoff), 1 when the agent could not start; else the agent's own exit code (128 + the
- * signal number when a signal ended it), or 0 after `--print`.
+ * Exit 2 on bad input, 1 when the agent could not start; else the agent's own exit code
+ * (128 + signal number when a signal ended it), or 0 after `--print`.
  */
 export async function runContinue(values: Values, io: CliIo): Promise<number> {
   const agent = values.agent;
@@ -99,10 +94,9 @@ export async function runContinue(values: Values, io: CliIo): Promise<number> {
 }
 
 /**
- * `--agent cursor`: Cursor's prompt link, handed to the platform's link opener (xdg-open, open)
- * as its one argument; with `--print`, or where no opener is found, printed on standard output.
- * A prompt longer than a link holds is refused (exit 2), naming the command that prints it.
- * The handoff stays pending: the link fills Cursor's chat in but does not send it.
+ * `--agent cursor`: hands the prompt link to the platform's opener, or prints it (`--print`, no
+ * opener). A prompt too long for a link is refused (exit 2). The handoff stays pending: the
+ * link fills Cursor's chat in but does not send it.
  */
 async function openCursorLink(values: Values, io: CliIo, cwd: string): Promise<number> {
   const env = process.env;

@@ -1,11 +1,5 @@
-/**
- * `specialist-handoff draft`: prints what a handoff of this workspace would be drafted with
- * now (src/engine/draft/draftJob.ts) — the summary, the next steps (the one in progress
- * marked), what is done, the blockers, the user's requests verbatim, the commands run and
- * what the session log holds that a handoff would not carry — each item with its source.
- * Writes nothing: no handoff, no briefing, no read offsets. `--json` prints the draft object.
- */
-import type { Draft, Provenance } from '../core/handoff/draftFields';
+/** `specialist-handoff draft`: prints what a handoff would be drafted with now. Writes nothing. */
+import type { SessionDraft, Provenance } from '../core/handoff/draftFields';
 import { draftItemText } from '../core/handoff/drafted';
 import { renderCommandRun } from '../core/handoff/draftSections';
 import { describeLeftOut } from '../core/handoff/summary';
@@ -16,13 +10,12 @@ import { EXIT_BAD_INPUT, EXIT_OK, type CliIo } from './io';
 import { escapeControls, exitCodeOf, fail, failWith } from './wording';
 import { resolveWorkspace, sessionLogMode } from './workspace';
 
-/** `[claude-code 2026-12-01T10:00:00Z]`: where an item came from, the file left to --json. */
+/** `[claude-code 2026-12-01T10:00:00Z]`: an item's source (the file is left to --json). */
 function from(p: Provenance): string {
   return `[${p.reader}${p.time ? ` ${p.time}` : ''}]`;
 }
 
-/** The draft as the terminal shows it: one heading per field, `(none)` for an empty one. */
-export function formatDraft(d: Draft): string {
+export function formatDraft(d: SessionDraft): string {
   const block = (title: string, lines: string[]) => [`${title}:`, ...(lines.length ? lines : ['  (none)'])];
   const quoted = (text: string) =>
     text
@@ -67,7 +60,7 @@ export function formatDraft(d: Draft): string {
   return out.join('\n');
 }
 
-/** Runs `draft`: exit 0 printed, 2 bad input, 1 a folder that cannot be read or an internal failure. */
+/** Exit 0 printed, 2 bad input, 1 an unreadable folder or internal failure. */
 export async function runDraft(values: Values, io: CliIo): Promise<number> {
   const cwd = await resolveWorkspace(values, io);
   if (typeof cwd !== 'string') return fail(io, values, cwd.error, EXIT_BAD_INPUT, 'cwd');

@@ -1,17 +1,11 @@
-/**
- * `specialist-handoff export-agents`: the specialists written to the agent folders of
- * VS Code (`.github/agents/`) and Claude Code (`.claude/agents/`), src/engine/agents/exportAgents.ts.
- */
+/** `specialist-handoff export-agents`: the specialists written to `.github/agents/` and `.claude/agents/`. */
 import { exportAgents, exportAgentsExitCode, formatExportSummary } from '../engine/agents/exportAgents';
 import type { Values } from './args';
 import { EXIT_BAD_INPUT, type CliIo } from './io';
 import { fail, failWith } from './wording';
 import { resolveWorkspace } from './workspace';
 
-/**
- * Runs `export-agents`: prints the summary (or the result object with --json); exit 0
- * done, 1 a file could not be written, 2 bad input.
- */
+/** Exit 0 done, 1 a file could not be written, 2 bad input. */
 export async function runExportAgents(values: Values, io: CliIo): Promise<number> {
   const cwd = await resolveWorkspace(values, io);
   if (typeof cwd !== 'string') {

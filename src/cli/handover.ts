@@ -1,8 +1,4 @@
-/**
- * `specialist-handoff handover`: hands the work over to a specialist — the flags become a
- * handover request, the engine writes the handoff (src/engine/handover/handover.ts), and the
- * one-screen summary (or the result object with --json) is printed.
- */
+/** `specialist-handoff handover`: the flags become a handover request; prints the summary or --json. */
 import path from 'node:path';
 import { MAX_HOP_DEPTH } from '../core/handoff/compose';
 import { parseTurn } from '../core/handoff/request';
@@ -17,10 +13,7 @@ import { EXIT_BAD_INPUT, EXIT_OK, type CliIo } from './io';
 import { cliHandoverWarning, escapeControls, exitCodeOf, fail, failWith } from './wording';
 import { readSummary, resolveWorkspaceFolder, sessionLogMode } from './workspace';
 
-/**
- * The flags as a handover request (field names of `HandoverRequestSchema`,
- * src/core/handoff/request.ts); flags not given are left out, so the engine's defaults apply.
- */
+/** The flags as a handover request; flags not given are left out, so the engine's defaults apply. */
 function requestOf(values: Values, summary: string, numbers: { maxTokens?: number; recentTurns?: number; preset?: string }): Record<string, unknown> {
   const request: Record<string, unknown> = {
     specialist: values.specialist,
@@ -45,7 +38,7 @@ function requestOf(values: Values, summary: string, numbers: { maxTokens?: numbe
     tokenizer: values.tokenizer,
     fit_to_budget: !values['no-fit'],
     session_id: values['session-id'],
-    // "none" starts a new chain, as without --parent (the agent tool's `parent: "none"` too).
+    // "none" starts a new chain, as without --parent.
     parent: values.parent?.trim().toLowerCase() === 'none' ? undefined : values.parent,
     hop_guard_confirmed: values['confirm-hop'] === true,
   };
@@ -57,10 +50,7 @@ function requestOf(values: Values, summary: string, numbers: { maxTokens?: numbe
   return request;
 }
 
-/**
- * Runs `handover`: exit 0 written (a handoff also starts a new CLI session for the
- * workspace), 2 bad input, 1 the handoff could not be written.
- */
+/** Exit 0 written (and a new CLI session starts for the workspace), 2 bad input, 1 not written. */
 export async function runHandover(values: Values, io: CliIo): Promise<number> {
   const folder = await resolveWorkspaceFolder(values, io);
   if ('error' in folder) {
@@ -96,11 +86,9 @@ export async function runHandover(values: Values, io: CliIo): Promise<number> {
   if (typeof mode === 'object') {
     return fail(io, values, mode.error, EXIT_BAD_INPUT, 'session-log');
   }
-  // git's answers from finding the workspace: the evidence starts from them (one process fewer).
+  // git's answers from finding the workspace: the evidence starts from them.
   const where = { workspaceRoot: cwd, handoffDirectory: values.dir, ...(folder.repository ? { gitProbe: folder.gitProbe } : {}) };
-  // git runs while the session id is read and the engine checks the request (the
-  // first git process no longer waits for them); the engine takes the promise as it takes the
-  // panel's (HandoverEnvironment.evidence), from the same folder and handoff folder it would use.
+  // Evidence collection runs while the engine reads the session id and checks the request.
   const evidence = collectEvidenceFor(where);
   const result: HandoverResult = await handover(request, {
     ...where,
@@ -109,13 +97,12 @@ export async function runHandover(values: Values, io: CliIo): Promise<number> {
     ...(typeof requestTokens === 'number' ? { userRequestTokens: requestTokens } : {}),
     sessionLog: { mode, statePath: cliSessionLogStatePath(cwd) },
     evidence,
-    // The process ends after the handoff: its tokenizer's worker can go as soon as the counting is done.
+    // The process ends after the handoff: the tokenizer's worker can go once counting is done.
     onCountingDone: releaseEncodings,
   });
   if (result.status === 'error') {
     return failWith(io, values, result, exitCodeOf(result));
   }
-  // A handoff ends the CLI's session for this workspace; the next command starts another.
   await startNewCliSession(cwd);
   const warnings = result.warnings.map((w) => cliHandoverWarning(w, result.package, !values['no-fit']));
   if (values.json) {
@@ -130,7 +117,7 @@ export async function runHandover(values: Values, io: CliIo): Promise<number> {
   return EXIT_OK;
 }
 
-/** The human-readable one-screen summary of a successful handoff, paths relative to `cwd` (src/core/handoff/summary.ts, terminal layout). */
+/** The one-screen summary of a written handoff, paths relative to `cwd`. */
 export function formatSummary(result: Extract<HandoverResult, { status: 'ok' }>, cwd: string): string {
   return handoffSummary(result, { layout: 'terminal', relativePath: (f) => path.relative(cwd, f).split(path.sep).join('/') || f });
 }

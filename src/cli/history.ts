@@ -1,20 +1,11 @@
-/**
- * `specialist-handoff history`: the session behind a handoff (src/engine/timeline/history.ts,
- * `request_full_history`) — its turns, commands and results read again from its
- * transcripts, redacted, at most 50,000 tokens — printed as Markdown, or the result object
- * with --json.
- */
+/** `specialist-handoff history`: the session behind a handoff, read again from its transcripts, as Markdown or --json. */
 import { DEFAULT_HISTORY_MAX_TOKENS, fullHistory } from '../engine/timeline/history';
 import { integer, type Values } from './args';
 import { EXIT_BAD_INPUT, EXIT_OK, type CliIo } from './io';
 import { escapeControls, exitCodeOf, fail, failWith } from './wording';
 import { cliEnvironment, resolveWorkspace, sessionLogMode } from './workspace';
 
-/**
- * Runs `history`: exit 0 printed; 2 bad input (--handoff given twice, --max-tokens not a whole
- * number from 1,000 to 50,000, a --session-log that does not exist or cannot be read, no such handoff, no
- * transcript to read again); 1 a folder that cannot be read or an internal failure.
- */
+/** Exit 0 printed, 2 bad input (including no such handoff or no transcript), 1 an unreadable folder or internal failure. */
 export async function runHistory(values: Values, io: CliIo): Promise<number> {
   const cwd = await resolveWorkspace(values, io);
   if (typeof cwd !== 'string') {

@@ -1,16 +1,13 @@
 /**
- * `specialist-handoff hook`: the command of Claude Code's `SessionEnd` and `PreCompact`
- * hooks, and of the session-start hooks of Claude Code, Codex CLI, Gemini CLI, VS Code and
- * Cline. Reads the hook's JSON from standard input; a session-start event is answered with
- * the workspace's pending handoffs (./sessionStart.ts), any other event runs the safety-net
- * job (src/engine/agents/hook.ts). Prints one line on stderr. Exit 0 written, answered or skipped,
- * 1 on every error — never 2, on which Claude Code would block.
+ * `specialist-handoff hook`: the command of the agents' session hooks. A session-start event
+ * is answered with the pending handoffs; Claude Code's `SessionEnd`/`PreCompact` run the safety
+ * net. Exit 0 or 1, never 2: on 2 Claude Code would block.
  */
 import path from 'node:path';
 import { isatty } from 'node:tty';
 import { MAX_HOOK_INPUT_BYTES, SAFETY_NET_EVENTS } from '../core/agents/claudeHook';
 import { readSessionStartInput } from '../core/agents/sessionStart';
-import { formatCount } from '../core/handoff/render';
+import { formatCount } from '../core/handoff/limits';
 import { runClaudeHook } from '../engine/agents/hook';
 import { releaseEncodings } from '../engine/tokenizers/tokenizer';
 import type { Values } from './args';
@@ -19,20 +16,15 @@ import { answerSessionStart, sessionStartFailed } from './sessionStart';
 import { cliErrorText, escapeControls, fail, failWith } from './wording';
 
 /**
- * How long `hook` waits for its input to end on standard input, from the start of the read:
- * 10,000 ms. Claude Code writes the hook's whole JSON at once and closes the pipe, so the
- * input ends within milliseconds of the start; a pipe still open after 10 s is one nobody
- * will close (the command run by hand with a pipe left open, a wrapper that keeps it), and
- * the hook would otherwise wait forever, holding Claude Code's session end or compaction.
+ * How long `hook` waits for standard input to end (ms). Claude Code closes the pipe at once; a pipe
+ * still open is one nobody will close, and waiting would hold up the session end or compaction.
  */
 export const HOOK_INPUT_TIMEOUT_MS = 10_000;
 
-/** The hook input's size bound in words: what a too-large input is told. */
 function tooLarge(maxBytes: number): { error: string } {
   return { error: `ERROR: the hook input on standard input is larger than ${formatCount(maxBytes)} bytes — pipe in the hook's JSON only` };
 }
 
-/** What a hook whose input did not end in time is told: nothing arrived, or this much without its end. */
 function timedOut(received: number): { error: string } {
   const seconds = HOOK_INPUT_TIMEOUT_MS / 1000;
   const what =
@@ -45,10 +37,8 @@ function timedOut(received: number): { error: string } {
 }
 
 /**
- * Reads the process's standard input whole through `process.stdin` (the stream: a read that
- * can be bounded in time, where a blocking read of descriptor 0 cannot), refusing a terminal
- * (nothing would ever arrive), more than `maxBytes`, and an input that has not ended
- * {@link HOOK_INPUT_TIMEOUT_MS} after the start.
+ * Reads standard input whole as a stream (unlike a blocking read of fd 0, it can time out);
+ * refuses a terminal, more than `maxBytes`, and input not ended after {@link HOOK_INPUT_TIMEOUT_MS}.
  */
 async function readProcessStdin(maxBytes: number): Promise<string | { error: string }> {
   if (isatty(0)) {
@@ -64,7 +54,7 @@ async function readProcessStdin(maxBytes: number): Promise<string | { error: str
     const finish = (result: string | { error: string }) => {
       clearTimeout(timer);
       stdin.off('data', onData).off('end', onEnd).off('error', onError);
-      // What is left unread (a pipe nobody closes, the rest of a too-large input) keeps the process no longer.
+      // Whatever is left unread must not keep the process alive.
       stdin.destroy();
       resolve(result);
     };
@@ -81,11 +71,6 @@ async function readProcessStdin(maxBytes: number): Promise<string | { error: str
   });
 }
 
-/**
- * Runs `hook`: on a session-start event, the pending handoffs' context (--cwd, --dir);
- * else the safety net: --specialist (default implementation_engineer), --topic (default the
- * branch or `session <short id>`), --cwd (a folder to write to, even outside git), --dir.
- */
 export async function runHook(values: Values, io: CliIo): Promise<number> {
   const raw = await (io.readStdin ?? readProcessStdin)(MAX_HOOK_INPUT_BYTES);
   if (typeof raw !== 'string') {
@@ -99,7 +84,7 @@ export async function runHook(values: Values, io: CliIo): Promise<number> {
     topic: values.topic,
     folder: values.cwd === undefined ? undefined : path.resolve(io.cwd, values.cwd),
     handoffDirectory: values.dir,
-    // The process ends after the hook: its tokenizer's worker can go as soon as the counting is done.
+    // The process ends after the hook: the tokenizer's worker can go once counting is done.
     onCountingDone: releaseEncodings,
   });
   if (outcome.status === 'error') {

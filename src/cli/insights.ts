@@ -1,9 +1,4 @@
-/**
- * `specialist-handoff insights`: how the handoffs of the project go
- * (src/engine/timeline/insights.ts) — per specialist and overall, over all time or since a date — as a
- * table, or the Insights object with --json (src/core/timeline/insights.ts). Reads the handoff
- * files only; writes nothing.
- */
+/** `specialist-handoff insights`: how the project's handoffs go, as a table or --json. Writes nothing. */
 import { DEFAULT_MAX_HANDOVER_DEPTH, MAX_HOP_DEPTH } from '../core/handoff/compose';
 import type { Insights, InsightsFigures } from '../core/timeline/insights';
 import { ageInWords, parsePendingWarnAfter, shortDuration, utcMinute, waitingLine } from '../core/timeline/waiting';
@@ -15,9 +10,8 @@ import { escapeControls, fail, failWith } from './wording';
 import { resolveWorkspace } from './workspace';
 
 /**
- * `--since DATE`: a UTC day (`2026-11-28`, from its 00:00 UTC) or an ISO 8601 time with a zone
- * (`2026-11-28T09:00Z`, `2026-11-28T10:00+01:00`), not after `now`.
- * @returns the time, undefined when absent, or the `ERROR:` naming the flag
+ * `--since`: a UTC day (`2026-11-28`) or an ISO 8601 time with its zone, not after `now`;
+ * undefined when absent.
  */
 export function sinceFlag(value: string | undefined, now: Date): Date | undefined | { error: string } {
   if (value === undefined) return undefined;
@@ -51,10 +45,7 @@ const COLUMNS: ReadonlyArray<readonly [string, (f: InsightsFigures) => string]> 
   ['failing tests', (f) => String(f.tests_failing_at_handback)],
 ];
 
-/**
- * The insights as a table for a terminal: a heading line (period, warning age), one row per
- * specialist and `all`, the chains, and the handoffs waiting too long. Pure.
- */
+/** The insights as a terminal table: per specialist and `all`, then chains and long waits. */
 export function formatInsights(i: Insights): string {
   const period = i.period.since ? `since ${utcMinute(i.period.since)}` : 'all handoffs';
   const warn = i.pending_warn_after_ms ? `warning after ${ageInWords(i.pending_warn_after_ms)} waiting` : 'no waiting warning';
@@ -97,11 +88,7 @@ export function formatInsights(i: Insights): string {
   return lines.join('\n');
 }
 
-/**
- * Runs `insights`: exit 0 printed; 2 bad input (a bad --cwd or --dir, --since not a date or in
- * the future, --pending-warn-after not a duration, --max-depth not a whole number from 1 to
- * 100); 1 an internal failure.
- */
+/** Exit 0 printed, 2 bad input, 1 an internal failure. */
 export async function runInsights(values: Values, io: CliIo, now = new Date()): Promise<number> {
   const cwd = await resolveWorkspace(values, io);
   if (typeof cwd !== 'string') return fail(io, values, cwd.error, EXIT_BAD_INPUT, 'cwd');

@@ -1,10 +1,7 @@
 /**
- * dist/cli.js, the `specialist-handoff` executable: switches on Node's module compile cache
- * where the running Node has it (22.1 and later; `NODE_DISABLE_COMPILE_CACHE=1` turns it off),
- * starts the tokenizer's worker thread when the command counts tokens, then loads the CLI bundle
- * and runs it with that worker (src/cli/bin.ts `main`). The cache applies only to modules loaded
- * after it is switched on, hence this separate file; the worker starts here so the rank tables
- * load while the bundle is read, compiled and evaluated.
+ * dist/cli.js, the `specialist-handoff` executable. A separate file because Node's compile cache
+ * applies only to modules loaded after it is switched on; the tokenizer's worker starts here so
+ * its rank tables load while the CLI bundle is compiled.
  */
 import Module from 'node:module';
 import { startEncodingWorker } from '../engine/tokenizers/tokenizer';

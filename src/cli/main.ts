@@ -1,18 +1,7 @@
 /**
- * `specialist-handoff`: the handoff engine in a terminal, for people, agents and CI.
- * This file only dispatches (the executable's entry is bin.ts): each subcommand is a file of this folder, loaded when it runs (handover.ts,
- * draft.ts, prompt.ts, history.ts, recordResult.ts, specialists.ts, mcp.ts, hook.ts, exportAgents.ts,
- * insights.ts), the
- * options are in args.ts, the help text in usage.ts, and the CLI's wording of engine
- * errors (flags, not field names) in wording.ts (docs/CLI.md describes every subcommand).
- *
- *   specialist-handoff <command> [options]   (commands and their options: COMMAND_OPTIONS in
- *                                             args.ts, their usage: COMMAND_USAGE in usage.ts)
- *
- * Exit codes: 0 success; 2 bad input (the `ERROR:` line on stderr); 1 the handoff could
- * not be written (disk, permissions, a handoff folder that is a link loop …) or the handoff
- * folder could not be read — and every failure of `hook`, which never exits 2
- * (Claude Code treats 2 as "block"); `verify` exits 3 when a re-run contradicts the handoff.
+ * `specialist-handoff`: dispatches to the subcommands, each a file of this folder loaded when it runs.
+ * Exit codes (docs/CLI.md): 0 success; 2 bad input; 1 a read or write failed, and every failure of
+ * `hook`, which never exits 2 (Claude Code treats 2 as "block"); 3 `verify` contradicted.
  */
 import { foreignOption, parseCommandLine, type Values } from './args';
 import { EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, gateIo, type CliIo } from './io';
@@ -34,13 +23,9 @@ import type * as InsightsCommand from './insights';
 export { joinNegativeNumbers } from './args';
 export { EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, type CliIo } from './io';
 export { cliErrorText, escapeControls } from './wording';
-/** Parses `--turn "user: text"` (see `parseTurn` in src/core/handoff/request.ts). */
 export { parseTurn } from '../core/handoff/request';
 
-/**
- * Each subcommand's module, evaluated only when that command runs (`hook` and
- * `handover` must not pay for the MCP SDK, verify or history; a hook runs under a time limit).
- */
+/** Lazy: `hook` runs under a time limit and must not pay for the MCP SDK and the like. */
 /* eslint-disable @typescript-eslint/no-require-imports -- each subcommand's module is required when that command runs */
 const COMMANDS: Readonly<Record<string, () => (values: Values, io: CliIo) => Promise<number>>> = {
   handover: () => (require('./handover') as typeof HandoverCommand).runHandover,
@@ -58,12 +43,8 @@ const COMMANDS: Readonly<Record<string, () => (values: Values, io: CliIo) => Pro
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
-/**
- * Runs the CLI with `argv` (without `node` and the script path).
- * @returns the exit code; never throws (unexpected failures print `ERROR:` and return 1)
- */
+/** Runs the CLI with `argv` (without `node` and the script); never throws: a failure prints `ERROR:` and returns 1. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
-  // The output boundary: every line printed passes the gate (src/cli/io.ts, gateIo).
   const gated = gateIo(io);
   try {
     return await runUngated(argv, gated);
@@ -86,7 +67,6 @@ async function runUngated(argv: readonly string[], io: CliIo): Promise<number> {
   }
   const command = positionals[0];
   if (values.help || command === 'help') {
-    // `<command> --help` and `help <command>`: that command's usage only.
     const about = command === 'help' ? positionals[1] : command;
     io.stdout((about !== undefined && commandUsage(about)) || USAGE);
     return EXIT_OK;
@@ -120,16 +100,11 @@ async function runUngated(argv: readonly string[], io: CliIo): Promise<number> {
 
 let started = false;
 
-/**
- * Runs the CLI as the process (`node dist/cli.js …`): the arguments of `process.argv`, the
- * process's streams, the exit code. Runs once per process (src/cli/bin.ts calls it after
- * its head start; running this file itself calls it too).
- */
+/** Runs the CLI as the process, once. */
 export function runProcess(): void {
   if (started) return;
   started = true;
-  // A closed pipe (`specialist-handoff specialists | head`) ends the output quietly; any
-  // other stdout failure (a full disk behind a redirect) is one ERROR line and exit 1.
+  // A closed pipe (`… | head`) ends the output quietly; any other stdout failure is exit 1.
   const onStdoutError = (err: NodeJS.ErrnoException) => {
     if (err.code !== 'EPIPE') {
       process.stderr.write(`ERROR: could not write the output: ${err.message}\n`);
@@ -147,9 +122,8 @@ export function runProcess(): void {
     cwd: process.cwd(),
   }).then((code) => {
     process.exitCode = process.exitCode || code;
-    // The command has answered: exit once both streams have drained. simple-git keeps a
-    // timer for up to GIT_EXIT_GRACE_MS (5 s) after each git process exits
-    // (src/evidence/git/collectGit.ts), which held every `handover` and `hook` that long.
+    // Exit once both streams have drained: simple-git's exit grace timer
+    // (GIT_EXIT_GRACE_MS) would otherwise hold the process open.
     let pending = 2;
     const drained = () => {
       if (--pending === 0) process.exit();

@@ -1,15 +1,11 @@
-/**
- * `specialist-handoff prompt`: what the receiving agent needs to pick a handoff up
- * (src/engine/receive/prompt.ts) — the specialist's mandate, receive rules, run context,
- * staleness and the prior handoffs — printed, or the result object with --json.
- */
+/** `specialist-handoff prompt`: what the receiving agent needs to pick a handoff up, printed or --json. */
 import { buildPrompt } from '../engine/receive/prompt';
 import type { Values } from './args';
 import { EXIT_BAD_INPUT, EXIT_OK, type CliIo } from './io';
 import { escapeControls, exitCodeOf, fail, failWith } from './wording';
 import { cliEnvironment, resolveWorkspace } from './workspace';
 
-/** Runs `prompt`: exit 0 printed, 2 bad input (one --handoff at most), 1 a folder that cannot be read (the handoff folder) or an internal failure. */
+/** Exit 0 printed, 2 bad input, 1 an unreadable handoff folder or internal failure. */
 export async function runPrompt(values: Values, io: CliIo): Promise<number> {
   const cwd = await resolveWorkspace(values, io);
   if (typeof cwd !== 'string') {

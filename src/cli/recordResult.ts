@@ -1,8 +1,4 @@
-/**
- * `specialist-handoff record-result`: the receiving specialist hands back
- * (src/engine/receive/recordResult.ts) — a result entry per handoff answered, with the status the
- * hand-back policy gives, or a session note when none is open.
- */
+/** `specialist-handoff record-result`: the receiving specialist hands back (a result per handoff, or a session note). */
 import path from 'node:path';
 import { recordResult } from '../engine/receive/recordResult';
 import type { Values } from './args';
@@ -11,8 +7,8 @@ import { escapeControls, exitCodeOf, fail, failWith } from './wording';
 import { cliEnvironment, readSummary, resolveWorkspace, sessionLogMode } from './workspace';
 
 /**
- * Runs `record-result`: exit 0 written, 2 bad input, 1 when a handoff could not be answered
- * (its result and status were not written; the others were) or the disk failed.
+ * Exit 0 written, 2 bad input, 1 when a handoff could not be answered (the others still
+ * were) or the disk failed.
  */
 export async function runRecordResult(values: Values, io: CliIo): Promise<number> {
   const cwd = await resolveWorkspace(values, io);

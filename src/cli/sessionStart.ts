@@ -1,21 +1,16 @@
 /**
- * `specialist-handoff hook` on a session-start event (Claude Code, Codex CLI, Gemini CLI and
- * VS Code `SessionStart`; Cline `TaskStart` / `TaskResume`): prints the agent's JSON with the
- * context of the workspace's pending handoffs (src/engine/agents/sessionStart.ts) on standard output
- * and one line on standard error. Marks nothing picked up and writes nothing.
- * Exit codes: 0 answered (with or without context); 1 on an error for the agents that take it
- * as a non-blocking failure. Cline blocks the task on any exit but 0, so for Cline an error is
- * still exit 0 with `{"cancel":false}` and the error on standard error.
+ * `hook` on a session-start event: prints the agent's JSON with the pending handoffs' context.
+ * Marks nothing picked up. Cline blocks the task on any exit but 0, so its errors exit 0 with
+ * an empty answer; the other agents get exit 1, a non-blocking failure.
  */
 import path from 'node:path';
 import { sessionStartOutput, type SessionStartInput } from '../core/agents/sessionStart';
-import { formatCount } from '../core/handoff/render';
+import { formatCount } from '../core/handoff/limits';
 import { sessionStartJob } from '../engine/agents/sessionStart';
 import type { Values } from './args';
 import { EXIT_FAILURE, EXIT_OK, type CliIo } from './io';
 import { cliErrorText, escapeControls } from './wording';
 
-/** An error of a session-start answer: exit 1 for the agents that go on, exit 0 and an empty answer for Cline. */
 export function sessionStartFailed(io: CliIo, dialect: SessionStartInput['dialect'], message: string): number {
   io.stderr(escapeControls(message.split('\n')[0]));
   if (dialect === 'cline') {
@@ -25,7 +20,7 @@ export function sessionStartFailed(io: CliIo, dialect: SessionStartInput['dialec
   return EXIT_FAILURE;
 }
 
-/** Answers a session-start input: the folder is `--cwd`, else the input's, else the hook's working folder. */
+/** The folder is `--cwd`, else the input's, else the hook's working folder. */
 export async function answerSessionStart(input: SessionStartInput, values: Values, io: CliIo): Promise<number> {
   const prefix = `specialist-handoff hook: ${input.event}`;
   if (!input.startsSession) {

@@ -1,8 +1,4 @@
-/**
- * `specialist-handoff specialists`: the specialists work can be handed to — built-ins,
- * then the workspace's custom and discovered ones — one per line with its mandate, or
- * as JSON (`describeSpecialist`, src/core/specialists/registry.ts).
- */
+/** `specialist-handoff specialists`: built-in, then custom and discovered specialists, with their mandates. */
 import { describeSpecialist } from '../core/specialists/registry';
 import { openProject } from '../engine/project/project';
 import type { Values } from './args';
@@ -10,7 +6,7 @@ import { EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, type CliIo } from './io';
 import { fail, failWith } from './wording';
 import { resolveWorkspace } from './workspace';
 
-/** Runs `specialists`: exit 0, or 2 for a bad --cwd or --dir; a skipped specialist file is a WARNING line on stderr. */
+/** Exit 0, or 2 for a bad --cwd or --dir; a skipped specialist file is a WARNING on stderr. */
 export async function runSpecialists(values: Values, io: CliIo): Promise<number> {
   const cwd = await resolveWorkspace(values, io);
   if (typeof cwd !== 'string') {

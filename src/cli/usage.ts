@@ -1,24 +1,14 @@
-/**
- * What `specialist-handoff --help` and `--version` print: the usage of every subcommand
- * and flag (docs/CLI.md describes the same in full), and the version.
- */
+/** What `--help` and `--version` print (docs/CLI.md describes the same in full). */
 
-/** The CLI's version (the package version). */
 export const VERSION = '0.1.0';
 
-/**
- * One subcommand's usage: its synopsis lines (indented under "Usage:") and what it does,
- * with its options. `specialist-handoff <subcommand> --help` prints only this.
- */
+/** One subcommand's synopsis lines and description; `<subcommand> --help` prints only this. */
 export interface CommandUsage {
   readonly synopsis: string;
   readonly details: string;
 }
 
-/**
- * Every subcommand's usage, in the order `--help` lists them. Each names every option the
- * subcommand takes (COMMAND_OPTIONS in args.ts), `--cwd` and `--dir` included.
- */
+/** In `--help` order; each names every option in COMMAND_OPTIONS (args.ts). */
 export const COMMAND_USAGE: Readonly<Record<string, CommandUsage>> = {
   handover: {
     synopsis: `  specialist-handoff handover --specialist ID --topic TOPIC [--summary TEXT | --summary-file PATH]
@@ -208,17 +198,15 @@ Insights object.`,
 /** The commands, as error messages list them: `"handover", "prompt", … or "export-agents"`. */
 export const COMMAND_LIST = ((names) => `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`)(Object.keys(COMMAND_USAGE).map((c) => `"${c}"`));
 
-/** The exit codes, as every usage ends. */
 const EXIT_CODES = `Exit codes: 0 written, 2 bad input (one ERROR: line on stderr), 1 could not write; verify: 3 contradicted.`;
 
-/** What `specialist-handoff <command> --help` prints: that subcommand's synopsis, what it does and its options, and the exit codes. */
+/** What `<command> --help` prints: its usage and the exit codes. */
 export function commandUsage(command: string): string | undefined {
   if (!Object.hasOwn(COMMAND_USAGE, command)) return undefined;
   const u = COMMAND_USAGE[command];
   return `Usage:\n${u.synopsis}\n\n${u.details}\n\n${EXIT_CODES}`;
 }
 
-/** The text of `--help`: every subcommand with its flags, and the exit codes. */
 export const USAGE = `specialist-handoff — hand an AI-coding session over to the next specialist
 
 Usage:

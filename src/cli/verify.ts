@@ -1,9 +1,7 @@
 /**
- * `specialist-handoff verify`: verify a handoff on receipt (src/engine/receive/verify.ts, docs/DESIGN.md
- * §9 "Verify on receipt") — what changed since it was written, and, with `--run` (the user's
- * consent), each recorded test and build command re-run in its folder through the shell and
- * judged against what the handoff recorded. Without `--run` nothing runs and nothing is
- * written: it lists what would run. Ctrl-C stops the running command (its whole process group).
+ * `specialist-handoff verify`: what changed since a handoff was written, and with `--run` (the
+ * user's consent) its recorded test and build commands re-run through the shell and judged.
+ * Without `--run` nothing runs and nothing is written.
  */
 import path from 'node:path';
 import { shownCommand } from '../core/receive/shownCommand';
@@ -14,7 +12,7 @@ import { EXIT_BAD_INPUT, EXIT_OK, type CliIo } from './io';
 import { escapeControls, exitCodeOf, fail, failWith } from './wording';
 import { cliEnvironment, resolveWorkspace } from './workspace';
 
-/** Exit code of `verify` when a recorded result is contradicted by its re-run: 3 (0 when none is; 2 bad input; 1 an I/O or internal failure). */
+/** Exit code of `verify` when a re-run contradicts a recorded result. */
 export const EXIT_CONTRADICTED = 3;
 
 const MARK: Record<Recheck['verdict'], string> = {
@@ -24,7 +22,7 @@ const MARK: Record<Recheck['verdict'], string> = {
   not_run: '⏸️ not run',
 };
 
-/** `--timeout SECONDS`: a whole number of seconds from 1 to 86,400 (a day); default 600. */
+/** `--timeout SECONDS` → ms; 1 s to a day, default 600 s. */
 function timeoutMs(values: Values): number | { error: string } {
   const n = integer(values.timeout, 'timeout');
   if (n === undefined) return DEFAULT_VERIFY_TIMEOUT_MS;
@@ -36,11 +34,7 @@ function timeoutMs(values: Values): number | { error: string } {
   return n * 1000;
 }
 
-/**
- * Runs `verify`: exit 0 nothing contradicted (verified, unverifiable or not run),
- * {@link EXIT_CONTRADICTED} something contradicted, 2 bad input (a bad flag, no such
- * handoff), 1 the verification could not be recorded or an internal failure.
- */
+/** Exit 0 nothing contradicted, {@link EXIT_CONTRADICTED}, 2 bad input, 1 not recorded or internal failure. */
 export async function runVerify(values: Values, io: CliIo): Promise<number> {
   const cwd = await resolveWorkspace(values, io);
   if (typeof cwd !== 'string') return fail(io, values, cwd.error, EXIT_BAD_INPUT, 'cwd');

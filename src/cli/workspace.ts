@@ -1,13 +1,8 @@
-/**
- * What several subcommands share: the workspace of `--cwd` (its git repository's top
- * level, like git itself), its handoff root (`--dir`), the engine environment of the
- * terminal's session, and the flags read the same way everywhere (`--session-log`,
- * `--summary` / `--summary-file`).
- */
+/** What several subcommands share: the workspace, its handoff root, and flags read the same everywhere. */
 import { readFileSync, statSync } from 'node:fs';
 import { fsCause, type FsFailure } from '../core/handoff/fsErrors';
 import path from 'node:path';
-import type { HandoverEnvironment } from '../engine/project/environment';
+import type { JobContext } from '../engine/project/jobContext';
 import { cliSessionLogStatePath, currentCliSessionId } from '../engine/project/cliSession';
 import { handoffRootOf, workspaceFolderOf, type WorkspaceFolder } from '../engine/project/project';
 import { transcriptAccess } from '../engine/project/namedTranscript';
@@ -16,21 +11,15 @@ import { EXIT_BAD_INPUT, type CliIo } from './io';
 import { fail, failWith } from './wording';
 
 /**
- * The workspace root: the git repository's top level of `--cwd` (like git itself), or
- * `--cwd` outside a repository.
- * @param flag how the error names the folder (default `--cwd`)
- * @returns the absolute folder, or the `ERROR:` naming the flag and the folder
+ * The workspace root: git's top level of `--cwd`, or `--cwd` itself outside a repository.
+ * @param flag how the error names the folder
  */
 export async function resolveWorkspace(values: Pick<Values, 'cwd'>, io: CliIo, flag = '--cwd'): Promise<string | { error: string }> {
   const folder = await resolveWorkspaceFolder(values, io, flag);
   return 'error' in folder ? folder : folder.path;
 }
 
-/**
- * {@link resolveWorkspace} with git's first answers about the folder (`gitProbe`, in a git
- * working tree), for a command that collects its evidence next: pass it on as
- * `HandoverEnvironment.gitProbe` and git is asked once.
- */
+/** {@link resolveWorkspace} with git's first answers (`gitProbe`): pass them on so git is asked once. */
 export async function resolveWorkspaceFolder(
   values: Pick<Values, 'cwd'>,
   io: CliIo,
@@ -41,10 +30,7 @@ export async function resolveWorkspaceFolder(
   return folder.ok ? folder : { error: `ERROR: ${flag} ${folder.problem}${folder.fix ? ` — ${folder.fix}` : ''}` };
 }
 
-/**
- * The workspace of --cwd ({@link resolveWorkspace}) and its handoff root (--dir), or the
- * exit code after the `ERROR:` naming the bad flag was printed.
- */
+/** The workspace and its handoff root, or the exit code after the `ERROR:` was printed. */
 export async function workspaceAndRoot(values: Values, io: CliIo): Promise<{ cwd: string; root: string } | number> {
   const cwd = await resolveWorkspace(values, io);
   if (typeof cwd !== 'string') {
@@ -57,17 +43,12 @@ export async function workspaceAndRoot(values: Values, io: CliIo): Promise<{ cwd
   return { cwd, root: root.path };
 }
 
-/** The fix of a `--session-log` path that cannot be opened, by kind of failure. */
 const SESSION_LOG_FIXES: Readonly<Partial<Record<FsFailure, string>>> = {
   denied: 'make it readable (fix its permissions) or pass another transcript, "auto" or "none"',
   'link-loop': 'remove the link or point it at the transcript, or pass another path, "auto" or "none"',
 };
 
-/**
- * `--session-log`: auto (default), none (any case), or the path of a transcript that can be
- * opened (file or Cline task folder). A path that does not exist, is a link loop or may not
- * be read is bad input, like a missing one.
- */
+/** `--session-log`: auto (default), none, or the path of a transcript that can be opened (file or Cline task folder). */
 export async function sessionLogMode(values: Values, io: CliIo): Promise<string | { error: string }> {
   const raw = values['session-log'] ?? 'auto';
   const word = raw.trim().toLowerCase();
@@ -84,13 +65,12 @@ export async function sessionLogMode(values: Values, io: CliIo): Promise<string 
   return file;
 }
 
-/** The fix of a `--summary-file` that cannot be read, by kind of failure. */
 const SUMMARY_FILE_FIXES: Readonly<Partial<Record<FsFailure, string>>> = {
   denied: 'make it readable (fix its permissions) or pass another file, or - for standard input',
   'link-loop': 'remove the link or point it at the summary, or pass another file, or - for standard input',
 };
 
-/** The summary: --summary, or --summary-file (a path, or "-" for standard input); not both. */
+/** --summary, or --summary-file (a path, or "-" for standard input); not both. */
 export async function readSummary(values: Values, io: CliIo): Promise<string | { error: string }> {
   const file = values['summary-file'];
   if (file === undefined) {
@@ -118,12 +98,8 @@ export async function readSummary(values: Values, io: CliIo): Promise<string | {
   }
 }
 
-/**
- * The engine environment of the terminal's session for a workspace (prompt, record-result,
- * the MCP server's calls): `--dir`, the session id (`--session-id`, else the CLI's current
- * one) and the session log read in `mode` with the CLI's read offsets.
- */
-export async function cliEnvironment(cwd: string, values: Values, mode: string): Promise<HandoverEnvironment> {
+/** The engine environment of the CLI's session: `--session-id`, else the CLI's current one. */
+export async function cliEnvironment(cwd: string, values: Values, mode: string): Promise<JobContext> {
   return {
     workspaceRoot: cwd,
     handoffDirectory: values.dir,

@@ -1,15 +1,7 @@
 /**
- * The MCP server of `specialist-handoff mcp`: the handoff engine offered to MCP clients
- * (Claude Code, Codex CLI, Cline/Roo, VS Code …) over stdio, with the official MCP
- * TypeScript SDK (`@modelcontextprotocol/sdk`). The tools — names, descriptions, input
- * schemas — are in src/mcp/tools.ts; this file runs a call through the engine and wires
- * the server to stdio.
- *
- * The low-level SDK `Server` is used (not `McpServer.registerTool`) so that every input
- * is validated by our own zod schemas with our own `ERROR: …` wording, and the advertised
- * input schemas are exactly `z.toJSONSchema` of those schemas. Every tool outcome is a
- * result: failures are `isError: true` with a text starting `ERROR:`; nothing throws to
- * the client. Never imports vscode.
+ * The MCP server of `specialist-handoff mcp`. It uses the low-level SDK `Server`, not
+ * `McpServer.registerTool`, so inputs are validated by our zod schemas in our `ERROR:` wording.
+ * Every tool outcome is a result (`isError: true` on failure); nothing throws to the client.
  */
 import path from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -22,7 +14,7 @@ import { sanitizeOutput, sanitizeValue } from '../core/safety/gate';
 import type { HandoverOk } from '../core/handoff/schema';
 import { describeSpecialist } from '../core/specialists/registry';
 import { PRIOR_HANDOFFS_BUDGET_BYTES } from '../core/timeline/chains';
-import type { HandoverEnvironment } from '../engine/project/environment';
+import type { JobContext } from '../engine/project/jobContext';
 import { openProject, type Project } from '../engine/project/project';
 import { priorHandoffsFor } from '../engine/receive/prompt';
 import { recordResult } from '../engine/receive/recordResult';
@@ -46,25 +38,19 @@ import { LineTransport } from './stdioTransport';
 
 export { MCP_TOOL_NAMES } from './tools';
 
-/** The server's name in the MCP `initialize` handshake (and the key of the config snippets). */
+/** The server's name in the `initialize` handshake and the key of the config snippets. */
 export const MCP_SERVER_NAME = 'specialist-handoff';
 
-/** Where the server runs: the tool context (default root, engine environment) plus its version and optional hooks. */
 export interface McpServerContext extends ToolContext {
-  /** The server's version for the `initialize` handshake (the package version). */
   readonly version: string;
-  /** Called after a successful `handover_to_specialist` (the CLI starts a new session there). Errors are ignored. */
+  /** Called after a successful `handover_to_specialist`; its errors are ignored. */
   readonly onHandover?: (root: string, result: HandoverOk) => void | Promise<void>;
-  /** A diagnostic line per failed tool call and protocol error (the CLI writes it to stderr; stdout is the protocol). */
+  /** A diagnostic line per failed call and protocol error (never stdout: that is the protocol). */
   readonly log?: (line: string) => void;
-  /**
-   * Tools left out of `tools/list`, whose calls are refused (`--omit-tool`): VS Code's server
-   * definition omits those the extension offers the chat itself (its language model tool).
-   */
+  /** Left out of `tools/list` and refused (`--omit-tool`). */
   readonly omitTools?: readonly string[];
 }
 
-/** A failed call: `isError` and one `ERROR: …` text. */
 function errorResult(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message.startsWith('ERROR:') ? message : `ERROR: ${message}` }], isError: true };
 }
@@ -73,18 +59,16 @@ function okResult(text: string, structured: Record<string, unknown>): CallToolRe
   return { content: [{ type: 'text', text }], structuredContent: structured };
 }
 
-/** The environment for a resolved root, cancelled with the call. */
-async function environmentFor(ctx: McpServerContext, root: string, signal?: AbortSignal): Promise<HandoverEnvironment> {
+async function environmentFor(ctx: McpServerContext, root: string, signal?: AbortSignal): Promise<JobContext> {
   const env = await ctx.environment(root);
   return signal ? { ...env, signal } : env;
 }
 
-/** The project a reading tool works on: its engine environment and the opened project (handoff root, registry), or the `ERROR:` result. */
 async function projectOf(
   projectRoot: string | undefined,
   ctx: McpServerContext,
   signal?: AbortSignal,
-): Promise<{ ok: true; env: HandoverEnvironment; project: Project } | { ok: false; result: CallToolResult }> {
+): Promise<{ ok: true; env: JobContext; project: Project } | { ok: false; result: CallToolResult }> {
   const root = await resolveProjectRoot(projectRoot, ctx);
   if (!root.ok) return { ok: false, result: errorResult(root.text) };
   const env = await environmentFor(ctx, root.root, signal);
@@ -112,14 +96,14 @@ async function priorHandoffs(args: unknown, ctx: McpServerContext, signal?: Abor
   const timeline = await readTimeline(project, { newest: parsed.data.max_entries ?? DEFAULT_PRIOR_ENTRIES, newestBy: 'name' });
   const warnings = [...project.warnings, ...timeline.warnings].map((w) => `WARNING: ${w}`);
   const prior = await priorHandoffsFor(timeline.files);
-  // Nothing leaked (docs/DESIGN.md §7), as in the prompt: the block carries files other agents wrote.
+  // The block carries files other agents wrote: strip and redact before it goes out.
   const visible = stripInvisible(prior.text);
   const redacted = await redactSecrets(visible.text);
   for (const note of redacted.notes) warnings.push(`WARNING: ${note}`);
   const sanitizing = describeSanitizing(redacted.found, visible.removed);
   if (sanitizing) warnings.push(`WARNING: prior handoffs: ${sanitizing}`);
 
-  // A topic repeats what the block may say: a secret found there is redacted in the topics too.
+  // A topic may repeat a secret found in the block: redact it there too.
   const clean = (t: string | null | undefined) => (t === null || t === undefined ? null : redactKnown([stripInvisible(t).text], redacted.secrets).texts[0]);
   const entries = [];
   for (const f of timeline.newest) {
@@ -171,26 +155,20 @@ async function recordResultTool(args: unknown, ctx: McpServerContext, signal?: A
     ...(outcome.note_file ? [`note: ${rel(outcome.note_file)}`] : []),
     ...outcome.warnings,
   ];
-  // A handoff that could not be answered is a failed call, though others may have been (the text lists both).
+  // One handoff not answered makes the call an error, though others may have been (the text lists both).
   const result = okResult(lines.join('\n'), outcome as unknown as Record<string, unknown>);
   return outcome.failures.length > 0 ? { ...result, isError: true } : result;
 }
 
 /**
- * Runs one tool call: validates the arguments, runs the engine and builds the MCP
- * result. Unknown tools and every failure (bad input, unknown specialist, disk errors,
- * a bug) come back as `isError: true` with an `ERROR:` text. Never throws.
- * @param signal the call's cancellation (MCP `notifications/cancelled`); it stops git collection
+ * Runs one tool call; every failure, a bug included, is an `isError` result. Never throws.
+ * @param signal the call's cancellation (`notifications/cancelled`)
  */
 export async function callMcpTool(name: string, args: unknown, ctx: McpServerContext, signal?: AbortSignal): Promise<CallToolResult> {
   return gateToolResult(await callUngated(name, args, ctx, signal));
 }
 
-/**
- * The MCP output boundary (docs/DESIGN.md §7 "The gate"): every text of a result and every
- * string of its structured content pass the output gate (`sanitizeOutput`, `sanitizeValue`,
- * `src/core/safety/gate.ts`).
- */
+/** Every text and structured string of a result passes the output gate. */
 export async function gateToolResult(result: CallToolResult): Promise<CallToolResult> {
   const content = await Promise.all(result.content.map(async (c) => (c.type === 'text' ? { ...c, text: await sanitizeOutput(c.text) } : c)));
   const structured = result.structuredContent === undefined ? {} : { structuredContent: await sanitizeValue(result.structuredContent, 'strip') };
@@ -220,7 +198,7 @@ async function callUngated(name: string, args: unknown, ctx: McpServerContext, s
           try {
             await ctx.onHandover(root, outcome.result);
           } catch {
-            // The handoff is written; a failed follow-up (a new CLI session id) changes nothing for the caller.
+            // The handoff is written; a failed follow-up changes nothing for the caller.
           }
         }
         return okResult(outcome.text, outcome.result as unknown as Record<string, unknown>);
@@ -243,13 +221,12 @@ async function callUngated(name: string, args: unknown, ctx: McpServerContext, s
   }
 }
 
-/** What the server tells the client about itself in `initialize` (shown to the model by some clients). */
+/** Sent in `initialize`; some clients show it to the model. */
 export const MCP_SERVER_INSTRUCTIONS =
   'Specialist Handoff writes token-bounded handoffs between specialists (architect, implementer, reviewer, test/debug, security …) into the project. ' +
   'To hand over: list_specialists, then handover_to_specialist with a curated summary, decisions and a return condition (git and the session log are collected for you). ' +
   'To pick work up: prior_handoffs first (request_full_history when a handoff is not enough: its session, at most 50,000 tokens); when done, record_result to hand back.';
 
-/** A JSON-RPC error of a request's params (-32602), with its message as the client reads it. */
 class InvalidParamsError extends Error {
   readonly code = ErrorCode.InvalidParams;
   constructor(problem: string) {
@@ -264,18 +241,12 @@ function paramsProblem(error: z.core.$ZodError, params: unknown): string {
   return `${subject ? `${subject} ` : ''}${issueProblem(issue, params)}`;
 }
 
-/** The params of a `tools/call` as the handler reads them. */
 type CallParams = { name: string; arguments?: Record<string, unknown> } & Record<string, unknown>;
 
 /**
- * `tools/call` as the server reads it. The SDK checks a call's params with its own schema
- * before any tool runs, and refuses a bad one with zod's raw issue list (-32603 from the
- * request schema, -32602 from its own check). Here the params pass that check in every case:
- * - `arguments` that is not an object becomes an empty object that stands in for it
- *   (`notAnObject`): the tool answers with its own `ERROR:` text (isError);
- * - other params the SDK's `CallToolRequestParamsSchema` refuses (no `name`, a `name` that is
- *   not a string) become a stand-in whose problem is in `refused`: the handler answers
- *   -32602 with one line naming the parameter, what it must be and the tools offered.
+ * `tools/call`, lenient: the SDK would refuse bad params with zod's raw issue list. Non-object
+ * `arguments` reach the tool (which answers its own `ERROR:`); other bad params (no `name`)
+ * become a stand-in the handler answers with a one-line -32602.
  */
 function callToolRequestSchema(offered: readonly string[]) {
   const notAnObject = new WeakMap<object, unknown>();
@@ -301,7 +272,6 @@ function callToolRequestSchema(offered: readonly string[]) {
         return standIn;
       }),
   });
-  /** The call's arguments as the client sent them, or the `-32602` error of its params. */
   const argumentsOf = (params: CallParams): unknown => {
     const problem = refused.get(params);
     if (problem !== undefined) throw new InvalidParamsError(problem);
@@ -311,15 +281,12 @@ function callToolRequestSchema(offered: readonly string[]) {
   return { schema, argumentsOf };
 }
 
-/** `tools/list` as the server reads it: params the SDK's schema refuses are -32602 naming the parameter, not zod's raw issue list. */
+/** `tools/list`, lenient: bad params are a one-line -32602, not zod's raw issue list. */
 const ListToolsLenientSchema = z.looseObject({ method: z.literal(ListToolsRequestSchema.shape.method.value), params: z.unknown().optional() });
 
 /**
- * Creates the MCP server (not yet connected): `tools/list` returns
- * {@link mcpToolDefinitions}, `tools/call` runs {@link callMcpTool}. The `from` of each
- * handoff is the client's name from the handshake (e.g. `claude-code`) unless
- * `ctx.from` says otherwise.
- * @param track receives each running tool call (so a caller can wait for them before closing)
+ * Creates the server (not connected). A handoff's `from` is the client's handshake name unless `ctx.from` is set.
+ * @param track receives each running call, so a caller can wait for them before closing
  */
 export function createMcpServer(ctx: McpServerContext, track?: (call: Promise<unknown>) => void): Server {
   const server = new Server(
@@ -327,7 +294,7 @@ export function createMcpServer(ctx: McpServerContext, track?: (call: Promise<un
     { capabilities: { tools: {} }, instructions: MCP_SERVER_INSTRUCTIONS },
   );
   const tools = mcpToolDefinitions().filter((t) => !ctx.omitTools?.includes(t.name));
-  /** Logs a request refused for its params (the SDK reports only the errors it meets itself) and passes it on. */
+  // The SDK does not report the errors thrown here itself.
   const logged = (err: unknown): never => {
     ctx.log?.(`protocol error: ${(err as Error)?.message ?? String(err)}`);
     throw err;
@@ -362,11 +329,10 @@ export function createMcpServer(ctx: McpServerContext, track?: (call: Promise<un
   return server;
 }
 
-/** A client name fit for a handoff's `from` (one line, at most 100 characters). */
 function clientName(name: string): string {
-  // eslint-disable-next-line no-control-regex
   return (
     name
+      // eslint-disable-next-line no-control-regex
       .replace(/[\u0000-\u001f\u007f]+/g, ' ')
       .trim()
       .slice(0, 100) || 'agent'
@@ -374,14 +340,8 @@ function clientName(name: string): string {
 }
 
 /**
- * Serves MCP over stdio until the client closes standard input (or the transport
- * closes). Tool calls still running when standard input ends are finished and answered
- * first (a piped `tools/call` followed by EOF gets its result; a handoff is never cut
- * off half-written). Every line gets an answer as JSON-RPC 2.0 says, and no input ends
- * the server: a line that is not JSON, a batch, an invalid message or one over 10 MiB
- * is answered with a JSON-RPC error (src/mcp/stdioTransport.ts) and the next line is read.
- * Standard output carries the protocol only: write diagnostics to stderr.
- * @returns when the connection has ended
+ * Serves MCP over stdio until standard input ends; calls still running then are answered first,
+ * so a piped `tools/call` followed by EOF gets its result and no handoff is cut off.
  */
 export async function serveStdio(
   ctx: McpServerContext,
@@ -402,8 +362,7 @@ export async function serveStdio(
   const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
   const end = () => {
     void (async () => {
-      // A turn of the event loop lets the last lines start their calls; after the calls,
-      // one lets their answers be written before the transport closes.
+      // One event-loop turn lets the last lines start their calls, another lets answers be written.
       for (;;) {
         await nextTurn();
         if (!running.size) break;

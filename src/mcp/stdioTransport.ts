@@ -1,18 +1,8 @@
 /**
- * The stdio transport of the MCP server: one JSON-RPC message per line on standard input
- * and output (MCP's stdio transport), as the SDK's `Transport`. It answers every line it
- * cannot hand to the SDK's `Protocol` as JSON-RPC 2.0 says, and stays open:
- * - a line that is not JSON: -32700 Parse error, id null;
- * - a batch (a JSON array): -32600 Invalid Request, id null — MCP has no batches;
- * - JSON that is not a JSON-RPC message of MCP (the SDK's `JSONRPCMessageSchema`): -32600
- *   naming the problem, with the request's id when it is valid, else null; a request whose
- *   structure is right but whose params are not (a list, a bad `_meta`): -32602;
- * - a line over the limit (the SDK's own, 10 MiB): discarded up to its line break and
- *   answered -32600 with id null, without holding more than the limit in memory.
- * The SDK's `StdioServerTransport` answers none of these: it reports them to `onerror`
- * only, and closes the connection at a line over its buffer, dropping calls in flight.
- * Everything valid goes to `onmessage`; the `Protocol` answers the rest (an unknown
- * method: -32601).
+ * MCP's stdio transport (one JSON-RPC message per line) that answers bad lines as JSON-RPC 2.0
+ * says and stays open: -32700 for non-JSON, -32600 for batches, non-messages and lines over the
+ * limit (skipped without buffering them), -32602 for bad params. The SDK's
+ * `StdioServerTransport` only reports these, and closes at an oversized line.
  */
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -28,15 +18,13 @@ import {
 import { formatCount } from '../core/handoff/limits';
 import { issueProblem, issueSubject } from '../core/handoff/issues';
 
-/** A JSON-RPC error reply to a line that is no message the `Protocol` can take. */
 interface Refusal {
-  /** The request's id when it is a request with a valid id; else null (JSON-RPC: "If there was an error in detecting the id … it MUST be Null"). */
+  /** The request's id when valid; else null, as JSON-RPC requires. */
   readonly id: RequestId | null;
   readonly code: number;
   readonly message: string;
 }
 
-/** How a problem names a JSON value that came instead of the one wanted. */
 function kindOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
@@ -48,10 +36,8 @@ function kindOf(value: unknown): string {
 const REQUEST_MEMBERS = new Set(['jsonrpc', 'id', 'method', 'params']);
 
 /**
- * The refusal of a parsed line the SDK's `JSONRPCMessageSchema` rejects: its first problem,
- * in the order JSON-RPC 2.0 reads a message. The reply carries the id only of a request
- * (a message with a `method`): a malformed response's id is one of the server's own
- * requests, and an error with it would answer the wrong thing.
+ * The refusal of a line `JSONRPCMessageSchema` rejects: its first problem in JSON-RPC's order.
+ * Only a request's id is echoed: a malformed response's id is one of the server's own requests.
  */
 export function refusalOf(value: unknown): Refusal {
   const invalid = (problem: string, id: RequestId | null = null): Refusal => ({ id, code: ErrorCode.InvalidRequest, message: `Invalid Request: ${problem}` });
@@ -78,28 +64,23 @@ export function refusalOf(value: unknown): Refusal {
     );
   }
   if ('params' in m && (m.params === null || typeof m.params !== 'object')) return invalid(`"params" must be an object, not ${kindOf(m.params)}`, id);
-  // The message's structure is a request's (or a notification's): what is left is in its params.
   const params = (problem: string): Refusal => ({ id, code: ErrorCode.InvalidParams, message: `Invalid params: ${problem}` });
   if (Array.isArray(m.params)) return params('"params" must be an object of named parameters, not a list');
   const parsed = ('id' in m ? JSONRPCRequestSchema : JSONRPCNotificationSchema).safeParse(m);
   const issue = parsed.success ? undefined : parsed.error.issues[0];
-  // Named inside the params, as the tools' own parameters are ("Invalid params: cursor must be a string").
+  // Named inside the params, as the tools' own parameters are.
   const subject = issue?.path[0] === 'params' ? issue.path.slice(1).map(String).join('.') : issueSubject(issue);
   return params(`${subject ? `${subject} ` : ''}${issueProblem(issue, m)}`);
 }
 
-/** Options of {@link LineTransport}. */
 export interface LineTransportOptions {
-  /** The largest message read, in bytes of one line without its line break; default the SDK's stdio limit (10 MiB). */
+  /** Bytes of one line without its line break; default the SDK's stdio limit. */
   readonly maxMessageBytes?: number;
 }
 
 /**
- * MCP over a pair of streams, one message per line (standard input and output for the
- * server): reads lines of at most `maxMessageBytes`, answers what is no message as the
- * module says, and passes every valid message to `onmessage`. It does not close when its
- * input ends — the owner closes it once its calls are answered — but reads a last line
- * that has no line break.
+ * MCP over a pair of streams, one message per line. It does not close when its input ends
+ * (the owner closes it once its calls are answered), but reads a last line without a break.
  */
 export class LineTransport implements Transport {
   onclose?: Transport['onclose'];
@@ -107,10 +88,9 @@ export class LineTransport implements Transport {
   onmessage?: Transport['onmessage'];
 
   private readonly maxBytes: number;
-  /** The pieces of the line being read, and their length in bytes. */
   private pieces: Buffer[] = [];
   private pieceBytes = 0;
-  /** Set while the rest of a line over the limit is skipped up to its line break. */
+  /** Set while the rest of an oversized line is skipped. */
   private discarding = false;
   private started = false;
   private closed = false;
@@ -123,7 +103,7 @@ export class LineTransport implements Transport {
     this.maxBytes = options.maxMessageBytes ?? STDIO_DEFAULT_MAX_BUFFER_SIZE;
   }
 
-  /** Starts reading the input. @throws when started twice */
+  /** @throws when started twice */
   async start(): Promise<void> {
     if (this.started) throw new Error('LineTransport already started');
     this.started = true;
@@ -132,12 +112,12 @@ export class LineTransport implements Transport {
     this.input.on('error', this.onInputError);
   }
 
-  /** Writes one message as a line; resolves once the output has taken it, rejects with the output's error. */
+  /** Resolves once the output has taken the line; rejects with the output's error. */
   send(message: JSONRPCMessage): Promise<void> {
     return this.write(serializeMessage(message));
   }
 
-  /** Stops reading (input pauses when nothing else reads it) and reports the close. */
+  /** Stops reading (pausing the input if nothing else reads it) and reports the close. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -193,7 +173,6 @@ export class LineTransport implements Transport {
     this.onerror?.(err);
   };
 
-  /** Hands the line read so far to {@link readLine}. */
   private takeLine(): void {
     const line = Buffer.concat(this.pieces, this.pieceBytes).toString('utf8');
     this.pieces = [];
@@ -207,7 +186,6 @@ export class LineTransport implements Transport {
   }
 
   private readLine(line: string): void {
-    // A blank line carries no message (as between the lines of NDJSON).
     if (line.trim() === '') return;
     let value: unknown;
     try {
@@ -225,9 +203,9 @@ export class LineTransport implements Transport {
     else this.refuse(refusalOf(value));
   }
 
-  /** Answers a line that is no message, and reports it to `onerror` (the server's diagnostics). */
+  /** Answers a line that is no message, and reports it to `onerror`. */
   private refuse(refusal: Refusal): void {
-    // JSON-RPC's id null is outside the SDK's message type: the reply is written as the JSON it is.
+    // JSON-RPC's id null is outside the SDK's message type, so the reply is written raw.
     const reply = { jsonrpc: '2.0', id: refusal.id, error: { code: refusal.code, message: refusal.message } };
     this.write(`${JSON.stringify(reply)}\n`).catch((err: unknown) => this.onerror?.(err instanceof Error ? err : new Error(String(err))));
     this.onerror?.(new Error(refusal.message));

@@ -1,20 +1,6 @@
 /**
- * The tools of the MCP server (src/mcp/server.ts): their names, titles, descriptions,
- * input schemas (our own zod schemas, advertised as `z.toJSONSchema` of them) and
- * annotations, in the order `tools/list` returns them — and the validation of a call's
- * arguments with our own `ERROR: …` wording (the SDK's would answer "MCP error -32602:
- * Input validation error …").
- *
- * - `handover_to_specialist`: the engine's tool (src/engine/agents/agentTool.ts, Agent Zero's
- *   signature; the evidence comes from git and the session log, never from the model);
- * - `list_specialists`: the registry (built-ins, then the workspace's custom ones in
- *   `.handoff/specialists/`, then the agents discovered in `.github/agents/`,
- *   `.github/chatmodes/` and `.claude/agents/`), each with its `source`;
- * - `prior_handoffs`: the `## Prior Agent Handoffs` block (30 KB) and the newest timeline
- *   entries with their chain links;
- * - `record_result`: the receiving specialist hands back;
- * - `request_full_history`: the session behind a handoff, read again from its transcripts,
- *   redacted, at most 50,000 tokens (src/engine/timeline/historyTool.ts).
+ * The MCP server's tools, in `tools/list` order, with zod input schemas (advertised as JSON
+ * Schema) validated in our own `ERROR: …` wording rather than the SDK's "MCP error -32602".
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -24,14 +10,11 @@ import { MAX_ITEM_CHARS, MAX_LIST_ITEMS, formatCount } from '../core/handoff/lim
 import { HANDOVER_TOOL_DESCRIPTION, HANDOVER_TOOL_NAME, handoverToolJsonSchema } from '../engine/agents/agentTool';
 import { HISTORY_TOOL_DESCRIPTION, HISTORY_TOOL_NAME, historyToolJsonSchema } from '../engine/timeline/historyTool';
 
-/** Name of the tool listing the specialists. */
 export const LIST_SPECIALISTS_TOOL_NAME = 'list_specialists';
-/** Name of the tool returning the prior handoffs block. */
 export const PRIOR_HANDOFFS_TOOL_NAME = 'prior_handoffs';
-/** Name of the hand-back tool. */
 export const RECORD_RESULT_TOOL_NAME = 'record_result';
 
-/** Every tool the server offers, in the order `tools/list` returns them. */
+/** In `tools/list` order. */
 export const MCP_TOOL_NAMES: readonly string[] = Object.freeze([
   HANDOVER_TOOL_NAME,
   LIST_SPECIALISTS_TOOL_NAME,
@@ -40,7 +23,7 @@ export const MCP_TOOL_NAMES: readonly string[] = Object.freeze([
   HISTORY_TOOL_NAME,
 ]);
 
-/** Timeline entries `prior_handoffs` lists by default (newest first). */
+/** Timeline entries `prior_handoffs` lists by default, newest first. */
 export const DEFAULT_PRIOR_ENTRIES = 50;
 
 // eslint-disable-next-line no-control-regex
@@ -49,19 +32,14 @@ const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 const projectRoot = z
   .string({ error: 'project_root must be a string' })
   .max(4096, 'project_root must be at most 4,096 characters')
-  // One line, as for handover_to_specialist: the value is echoed in ERROR texts.
+  // One line: the value is echoed in ERROR texts.
   .refine((v) => !CONTROL_CHARS.test(v), 'project_root must be one line without control characters (such as an absolute folder path)')
   .optional()
   .describe('Absolute path of the project folder: the folder the server was started in (--cwd), which is also the default.');
 
-/** Input of `list_specialists`: an optional absolute `project_root`. Unknown fields are refused. */
 export const ListSpecialistsInputSchema = z.object({ project_root: projectRoot }).strict();
 
-/**
- * Input of `prior_handoffs`: an optional absolute `project_root`, and `max_entries`, how
- * many timeline entries (newest first) to list with their chain links — 0 to 1,000,
- * default {@link DEFAULT_PRIOR_ENTRIES}. The text block itself always has the 30 KB budget.
- */
+/** `max_entries` bounds only the structured entries; the text block always has its own budget. */
 export const PriorHandoffsInputSchema = z
   .object({
     project_root: projectRoot,
@@ -76,16 +54,13 @@ export const PriorHandoffsInputSchema = z
   .strict();
 
 /**
- * Input of `record_result`: the hand-back request of the engine
- * (`RecordResultRequestSchema`, src/core/receive/handBack.ts) plus `project_root`, without
- * `tests_run` — over MCP the tests come from the session log only, never from the model
- * (docs/DESIGN.md §6: evidence is collected, not typed). Unknown fields are refused.
+ * The engine's hand-back request plus `project_root`, without `tests_run`: over MCP the tests
+ * come from the session log, never from the model (docs/DESIGN.md §6).
  */
 export const RecordResultInputSchema = RecordResultRequestSchema.omit({ tests_run: true })
   .extend({
     specialist: RecordResultRequestSchema.shape.specialist.describe('Your specialist id: the one the handoff was addressed to (e.g. quality_reviewer).'),
-    // The engine's shapes with messages an agent can act on, and one-line references
-    // (each is echoed in "handoff … not found").
+    // One-line references: each is echoed in "handoff … not found".
     handoffs: z
       .array(
         z
@@ -100,7 +75,6 @@ export const RecordResultInputSchema = RecordResultRequestSchema.omit({ tests_ru
       .optional()
       .describe('The handoffs you answer: ids, file names or "latest". Default: every open handoff addressed to you.'),
     summary: RecordResultRequestSchema.shape.summary.describe('What you did and what is true now.'),
-    // Numbers may come as JSON numbers too (the description says "their 1-based numbers"):
     // [1, 2] means the same as ["1", "2"].
     criteria_met: z
       .union(
@@ -129,18 +103,13 @@ export const RecordResultInputSchema = RecordResultRequestSchema.omit({ tests_ru
   })
   .strict();
 
-/** A JSON Schema of a tool input for `tools/list` (zod's, as the client sends it: `io: input`; without `$schema`). */
+/** zod's JSON Schema of the input side (what the client sends), without `$schema`. */
 function inputJsonSchema(schema: z.ZodType): Tool['inputSchema'] {
   const json = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
   delete json.$schema;
   return json as Tool['inputSchema'];
 }
 
-/**
- * The tool definitions of `tools/list`: name, title, description, input schema (JSON
- * Schema from our zod schemas) and MCP annotations (read-only or not; none destroys
- * anything; all stay in the project folder).
- */
 export function mcpToolDefinitions(): Tool[] {
   return [
     {
@@ -184,17 +153,14 @@ export function mcpToolDefinitions(): Tool[] {
   ];
 }
 
-/**
- * The `ERROR:` text for a call whose `arguments` is not an object (a string, a number, a
- * list, null), naming what came; undefined for an object or absent arguments (`{}`).
- */
+/** The `ERROR:` for `arguments` that is not an object, naming what came; undefined for an object or absent. */
 export function argumentsNotAnObject(args: unknown): string | undefined {
   if (args === undefined || (typeof args === 'object' && args !== null && !Array.isArray(args))) return undefined;
   const got = args === null ? 'null' : Array.isArray(args) ? 'a list' : typeof args === 'string' ? 'a string' : `a ${typeof args}`;
   return `ERROR: arguments must be an object of the tool's fields (got ${got}) — send them as {"field": value, …}, as the tool's input schema lists them`;
 }
 
-/** Validates a tool's arguments (absent arguments are `{}`); a failure is one `ERROR:` line in the tool's argument names (src/core/handoff/issues.ts). */
+/** Validates a tool's arguments (absent means `{}`); a failure is one `ERROR:` line. */
 export function parseToolArgs<T extends z.ZodObject>(schema: T, args: unknown): { ok: true; data: z.infer<T> } | { ok: false; text: string } {
   const notObject = argumentsNotAnObject(args);
   if (notObject) return { ok: false, text: notObject };

@@ -1,9 +1,5 @@
-/**
- * Every id the extension contributes or stores, named once (command ids, view ids,
- * configuration keys, context keys, workspaceState keys). package.json uses the same strings.
- */
+/** Every id the extension contributes or stores; package.json uses the same strings. */
 
-/** Command ids (category "Handoff" in package.json). */
 export const Commands = {
   endSession: 'handoff.endSession',
   refreshTimeline: 'handoff.refreshTimeline',
@@ -24,16 +20,13 @@ export const Commands = {
   showInsights: 'handoff.showInsights',
 } as const;
 
-/** View container and view ids. */
 export const Views = {
   container: 'handoff',
   handOver: 'handoff.handOver',
   timeline: 'handoff.timeline',
-  /** The "Handoff Insights" webview panel (an editor). */
   insights: 'handoff.insights',
 } as const;
 
-/** Configuration section and keys (`handoff.*`). */
 export const Config = {
   section: 'handoff',
   directory: 'directory',
@@ -52,25 +45,20 @@ export const Config = {
 
 /** Context keys the extension sets (package.json's `when` clauses read them). */
 export const ContextKeys = {
-  /** True once the timeline's tree provider is registered: the view shows from then on, never VS Code's "no data provider". */
+  /** Set once the tree provider is registered, so the view never shows "no data provider". */
   timelineReady: 'handoff.timelineReady',
 } as const;
 
-/** workspaceState keys. */
 export const StorageKeys = {
   sessionId: 'handoff.sessionId',
   lastSpecialist: 'handoff.lastSpecialist',
   continueIn: 'handoff.continueIn.last',
 } as const;
 
-/** Name of the output channel (a LogOutputChannel). */
 export const OUTPUT_CHANNEL_NAME = 'Specialist Handoff';
 
 /**
- * The `@handoff` chat participant's avatar, relative to the extension folder: one file per
- * theme kind (VS Code shows `dark` in dark and high-contrast dark themes, `light` in light
- * and high-contrast light). media/handoff.svg strokes with `currentColor`, which an avatar
- * (an image, not a mask) draws black: invisible on high-contrast dark. Each file strokes
- * with a fixed colour of at least 7:1 contrast against its themes' backgrounds.
+ * Chat avatar per theme kind. Not media/handoff.svg: its `currentColor` stroke draws black in
+ * an avatar, invisible on high-contrast dark.
  */
 export const CHAT_AVATAR = { light: 'media/handoff-avatar-light.svg', dark: 'media/handoff-avatar-dark.svg' } as const;

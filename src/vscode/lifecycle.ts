@@ -1,15 +1,11 @@
-/**
- * One owner for every disposable: classes extend {@link DisposableOwner} and `register`
- * what they create; disposing the owner releases all of it, newest first.
- */
+/** Base for classes that `register` what they create; dispose releases it all, newest first. */
 import type * as vscode from 'vscode';
 
-/** Base class that owns disposables. */
 export abstract class DisposableOwner implements vscode.Disposable {
   private readonly owned: vscode.Disposable[] = [];
   private disposed = false;
 
-  /** Registers a disposable to release with this owner; returns it for chaining. */
+  /** Returns `d`; disposes it at once if the owner already is. */
   protected register<T extends vscode.Disposable>(d: T): T {
     if (this.disposed) {
       d.dispose();
@@ -19,7 +15,6 @@ export abstract class DisposableOwner implements vscode.Disposable {
     return d;
   }
 
-  /** Releases everything registered, newest first. Safe to call twice. */
   dispose(): void {
     if (this.disposed) {
       return;

@@ -1,7 +1,7 @@
 /**
  * Issue 19: `specialist-handoff handover` starts collecting the git evidence itself, before the
  * session id and the request checks, and hands the promise to the engine
- * (HandoverEnvironment.evidence) instead of letting the engine collect it. Differential: the
+ * (JobContext.evidence) instead of letting the engine collect it. Differential: the
  * git facts of the handoff the CLI writes equal those of the handoff the engine writes
  * collecting on its own (`handover(request, env)` without `evidence`), from the same
  * repository and the same handoff history — a first handoff, and a later one whose base is

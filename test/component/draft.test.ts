@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseDone, parseUserRequests } from '../../src/core/handoff/draftSections';
 import { parseHandoff } from '../../src/core/handoff/parse';
-import { DraftSchema } from '../../src/core/handoff/draftFields';
+import { SessionDraftSchema } from '../../src/core/handoff/draftFields';
 import { HandoverOkSchema } from '../../src/core/handoff/schema';
 import { cli } from '../helpers/cli';
 import { SESSION_REQUESTS, writeClaudeSession } from '../helpers/claudeSession';
@@ -62,7 +62,7 @@ describe('CLI: draft and handover --draft', function () {
     assert.equal(r.code, 0, r.err);
     const out = JSON.parse(r.out);
     assert.equal(out.status, 'ok');
-    const draft = DraftSchema.parse(out.draft);
+    const draft = SessionDraftSchema.parse(out.draft);
     assert.deepEqual(
       draft.next_steps.map((s) => [s.text, s.in_progress === true]),
       [

@@ -14,7 +14,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { createDemoRepository } from '../../scripts/demoRepo';
-import { clipText } from '../../src/core/handoff/render';
+import { clipText } from '../../src/core/handoff/text';
 import { HandoverOkSchema } from '../../src/core/handoff/schema';
 import { setHandoffStatus } from '../../src/engine/handover/handoffFiles';
 import { handover } from '../../src/engine/handover/handover';

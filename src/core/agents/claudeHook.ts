@@ -1,7 +1,8 @@
 // Claude Code's hook input and the safety-net handoff written from it. Pure: git, the transcript and stdin are read by the engine and the CLI.
 import path from 'node:path';
 import { z } from 'zod';
-import { clipText, formatCount } from '../handoff/render';
+import { clipText } from '../handoff/text';
+import { formatCount } from '../handoff/limits';
 import { stripInvisible } from '../safety/invisible';
 
 /** Session ids this project records (the CLI's session-state rule): 1–200 of `A–Z a–z 0–9 . _ : -`. */

@@ -3,7 +3,8 @@
 // Cline sends `TaskStart`/`TaskResume` (`hookName`, `workspaceRoots`) and blocks the task on a non-zero exit, so Cline always gets exit 0.
 import path from 'node:path';
 import { z } from 'zod';
-import { clipText, formatCount } from '../handoff/render';
+import { clipText } from '../handoff/text';
+import { formatCount } from '../handoff/limits';
 import { stripInvisible } from '../safety/invisible';
 import { ageInWords } from '../timeline/waiting';
 

@@ -1,6 +1,6 @@
 // Composes a validated request and the evidence into a package; over budget, ./fit.ts compresses and cuts it.
 import { claimsOfPackage } from '../receive/claims';
-import type { Draft } from './draftFields';
+import type { SessionDraft } from './draftFields';
 import { mergeDraft } from './drafted';
 import type { GitEvidence } from './gitEvidence';
 import { DEFAULT_FROM, DEFAULT_RETURN_CONDITION, trimRecentTurns, type HandoverRequest } from './request';
@@ -48,7 +48,7 @@ export interface ComposeContext {
   /** A hand-back from the receiver of `parent` to `to`; not a new hop for the hop guard. */
   readonly result?: { readonly to: string; readonly acceptance: readonly AcceptanceCheck[] };
   /** Fills the user requests and commands run the request lacks, and empty prose fields when it asks for a draft. */
-  readonly draft?: Draft;
+  readonly draft?: SessionDraft;
   /** Turns are used when the request brings none. */
   readonly session?: {
     readonly tests_run: readonly TestRun[];

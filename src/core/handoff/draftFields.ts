@@ -60,7 +60,7 @@ export const DraftedFieldSchema = z.enum(['summary', 'decisions', 'failed_approa
 export type DraftedField = z.infer<typeof DraftedFieldSchema>;
 
 /** Deterministic: the same evidence gives the same draft. `next_steps`: the in-progress plan item, then pending ones; `commands_run`: failures first, then newest. */
-export const DraftSchema = z.object({
+export const SessionDraftSchema = z.object({
   summary: z.object({ text: z.string(), sources: z.array(ProvenanceSchema) }),
   decisions: z.array(DraftItemSchema),
   failed_approaches: z.array(DraftItemSchema),
@@ -72,4 +72,4 @@ export const DraftSchema = z.object({
   commands_run_omitted: z._default(nonNegativeInt(), 0),
   left_out: LeftOutSchema,
 });
-export type Draft = z.infer<typeof DraftSchema>;
+export type SessionDraft = z.infer<typeof SessionDraftSchema>;

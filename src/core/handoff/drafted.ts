@@ -3,7 +3,7 @@
  * `user_requests` and `commands_run` come from the draft whenever the request leaves them out (absent, not empty); the prose
  * fields only with `draft: true` and when empty. `drafted` names every field whose content no person reviewed.
  */
-import { DraftedFieldSchema, type CommandRun, type Draft, type DraftItem, type DraftedField, type LeftOut, type UserRequest } from './draftFields';
+import { DraftedFieldSchema, type CommandRun, type SessionDraft, type DraftItem, type DraftedField, type LeftOut, type UserRequest } from './draftFields';
 import type { HandoverRequest } from './request';
 
 export interface DraftedParts {
@@ -32,7 +32,7 @@ export function noLeftOut(): LeftOut {
   return { older_requests: 0, commands_beyond_cap: 0, collapsed_todos: 0, turns: 0 };
 }
 
-export function mergeDraft(req: HandoverRequest, draft: Draft | undefined): DraftedParts {
+export function mergeDraft(req: HandoverRequest, draft: SessionDraft | undefined): DraftedParts {
   const drafted = new Set<DraftedField>(req.drafted);
   const fill = draft && req.draft;
   const list = (field: 'decisions' | 'failed_approaches' | 'next_steps' | 'blockers' | 'completed'): string[] => {

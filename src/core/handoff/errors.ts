@@ -4,7 +4,7 @@
 export type ErrorCode = 'bad_request' | 'bad_setting' | 'not_found' | 'refused' | 'io' | 'internal';
 
 /** `message` is the whole text; when the parts are given it is exactly {@link composeError} of them. Read `code` with {@link errorCode}, which always answers. */
-export interface HandoverError {
+export interface JobError {
   status: 'error';
   message: string;
   field?: string;
@@ -42,8 +42,8 @@ export function composeError(parts: ErrorParts): string {
 }
 
 /** Only the parts given become keys, so an error built without them has exactly `status`, `message` and `field`. */
-export function handoverError(message: string, field?: string, detail?: ErrorDetail): HandoverError {
-  const error: HandoverError = { status: 'error', message: message.startsWith('ERROR:') ? message : `${ERROR_PREFIX}${message}`, field };
+export function jobError(message: string, field?: string, detail?: ErrorDetail): JobError {
+  const error: JobError = { status: 'error', message: message.startsWith('ERROR:') ? message : `${ERROR_PREFIX}${message}`, field };
   if (detail?.code) error.code = detail.code;
   if (detail?.path) error.path = [...detail.path];
   if (detail?.subject !== undefined) error.subject = detail.subject;
@@ -53,11 +53,11 @@ export function handoverError(message: string, field?: string, detail?: ErrorDet
   return error;
 }
 
-export function partsError(field: string | undefined, parts: ErrorParts, code?: ErrorCode): HandoverError {
-  return handoverError(composeError(parts), field, { ...parts, ...(code ? { code } : {}) });
+export function partsError(field: string | undefined, parts: ErrorParts, code?: ErrorCode): JobError {
+  return jobError(composeError(parts), field, { ...parts, ...(code ? { code } : {}) });
 }
 
-export function fieldError(field: string, problem: string, fix?: string, code?: ErrorCode): HandoverError {
+export function fieldError(field: string, problem: string, fix?: string, code?: ErrorCode): JobError {
   return partsError(field, { path: [field], subject: field, problem, ...(fix ? { fix } : {}) }, code);
 }
 
@@ -71,7 +71,7 @@ const FIELD_CODES: Readonly<Record<string, ErrorCode>> = {
 };
 
 /** The code of an error: its own `code`, else the one its field implies, else `bad_request`. */
-export function errorCode(error: Pick<HandoverError, 'code' | 'field'>): ErrorCode {
+export function errorCode(error: Pick<JobError, 'code' | 'field'>): ErrorCode {
   return error.code ?? (error.field !== undefined && Object.hasOwn(FIELD_CODES, error.field) ? FIELD_CODES[error.field] : undefined) ?? 'bad_request';
 }
 
@@ -88,7 +88,7 @@ export function warningText(warning: string): string {
 }
 
 /** Rewords the fix for a surface that names the setting otherwise (`{"handoff.directory": "--dir"}`): `set "<setting>" to` becomes `pass <name> with`. */
-export function fixFor(error: Pick<HandoverError, 'fix' | 'setting'>, names: Readonly<Record<string, string>>): string | undefined {
+export function fixFor(error: Pick<JobError, 'fix' | 'setting'>, names: Readonly<Record<string, string>>): string | undefined {
   const { fix, setting } = error;
   if (fix === undefined || setting === undefined || !Object.hasOwn(names, setting)) return fix;
   const name = names[setting];

@@ -1,5 +1,6 @@
 // When fit-to-budget cuts anything, the uncut package goes to `history/<id>.md`, capped by keeping its head and tail.
-import { formatCount, renderHandoff, type HandoffMeta } from './render';
+import { renderHandoff, type HandoffMeta } from './render';
+import { formatCount } from './limits';
 import type { HandoffPackage } from './schema';
 import type { Specialist } from '../specialists/registry';
 import type { TokenCounter } from './tokens';

@@ -7,6 +7,7 @@ import { briefingClaimsLines, countClaims, renderClaims } from './claimsSection'
 import { codeSpan } from './codeSpan';
 import { renderCompaction } from './compactionSection';
 import { formatCount } from './limits';
+import { plural } from './text';
 import { quoteBlock, renderCommandsRun, renderDone, renderUserRequests } from './draftSections';
 import { renderFrontmatter } from './frontmatter';
 import { describeGitOperation } from './gitOperation';
@@ -47,23 +48,6 @@ export interface HandoffMeta {
 }
 
 const NONE = '_None._';
-
-export { codeSpan };
-
-export { formatCount };
-
-/** Cut at the last space within `max` (mid-word only for a word over half of it), marked `…`. */
-export function clipText(text: string, max: number): string {
-  const chars = [...text];
-  if (chars.length <= max) return text;
-  const head = chars.slice(0, Math.max(1, max - 1)).join('');
-  const space = head.search(/\s\S*$/);
-  return `${(space >= max / 2 ? head.slice(0, space) : head).trimEnd()}…`;
-}
-
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${formatCount(n)} ${n === 1 ? one : many}`;
-}
 
 function bulletList(items: readonly string[]): string {
   if (items.length === 0) {

@@ -2,7 +2,7 @@
 // snake_case: the fields are written to files other agents read.
 import { z } from 'zod';
 import { CommandRunSchema, DraftedFieldSchema, LeftOutSchema, UserRequestSchema } from './draftFields';
-import type { HandoverError } from './errors';
+import type { JobError } from './errors';
 import { ClaimCountsSchema, ClaimSchema } from '../receive/claimSchema';
 import { SpecialistIdSchema } from './ids';
 import { CommitSchema, DroppedSchema, HopGuardSchema, ReasonKindSchema, TestRunSchema, TouchedFileSchema, TurnSchema } from './fields';
@@ -291,7 +291,7 @@ export const HandoverOkSchema = z.object({
 export type HandoverOk = z.infer<typeof HandoverOkSchema>;
 
 /** `message` starts with `ERROR:` and names the field or path at fault (./errors.ts). */
-export const HandoverErrorSchema = z.object({
+export const JobErrorSchema = z.object({
   status: z.literal('error'),
   message: z.string().startsWith('ERROR:'),
   /** Which input was at fault (`specialist`, `topic`, …) or `io` / `internal`. */
@@ -300,7 +300,7 @@ export const HandoverErrorSchema = z.object({
   problem: z.string().optional(),
   fix: z.string().optional(),
 });
-export { handoverError, type HandoverError } from './errors';
+export { jobError, type JobError } from './errors';
 
 /** Either result. The engine returns this and never throws to its caller. */
-export type HandoverResult = HandoverOk | HandoverError;
+export type HandoverResult = HandoverOk | JobError;

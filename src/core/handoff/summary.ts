@@ -1,6 +1,7 @@
 // The one-screen summary of a written handoff: the CLI's `terminal` layout and VS Code's `dialog` layout. Pure.
 import { terminalClaimsText } from './claimsSection';
-import { formatCount, plural } from './render';
+import { formatCount } from './limits';
+import { plural } from './text';
 import type { HandoffPackage, HandoverOk, TouchedFile } from './schema';
 
 /** "M 2, A 1, ? 1": touched files counted by status letter, in the order the letters first occur. */

@@ -88,8 +88,8 @@ function cutSlug(slug: string, maxChars: number, maxBytes: number): string {
  */
 export function slugifyTopic(text: string | undefined): TopicSlugResult {
   // The title goes into headings and frontmatter: line breaks and other control characters become spaces.
-  // eslint-disable-next-line no-control-regex
   const title = (text ?? '')
+    // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ')
     .replace(/ {2,}/g, ' ')
     .trim();

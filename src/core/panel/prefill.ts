@@ -1,7 +1,7 @@
 // Fills the panel's form from the session's draft; the webview applies it, so an edit typed meanwhile is never lost. A field is filled when it
 // still holds the draft's value, or is empty and never edited; an edited field keeps the user's text and is reported `kept`.
 import { draftItemText } from '../handoff/drafted';
-import type { CommandRun, Draft as SessionDraft, DraftedField, Provenance } from '../handoff/draftFields';
+import type { CommandRun, SessionDraft, DraftedField, Provenance } from '../handoff/draftFields';
 import type { Draft } from './draft';
 
 /** In the panel's order. */

@@ -7,9 +7,9 @@ import * as z from 'zod/mini';
 import { en } from 'zod/locales';
 import { DraftSchema } from './draft';
 import { CommitSchema, DroppedSchema, HopGuardSchema, TestRunSchema, TouchedFileSchema, TurnSchema } from '../handoff/fields';
-import { DraftedFieldSchema, DraftSchema as SessionDraftSchema, LeftOutSchema } from '../handoff/draftFields';
+import { DraftedFieldSchema, SessionDraftSchema, LeftOutSchema } from '../handoff/draftFields';
 
-export type { Draft as SessionDraft, DraftedField, LeftOut, Provenance } from '../handoff/draftFields';
+export type { SessionDraft, DraftedField, LeftOut, Provenance } from '../handoff/draftFields';
 import type { SpecialistSource } from '../specialists/registry';
 
 const natural = () => z.number().check(z.int(), z.nonnegative());

@@ -1,6 +1,6 @@
 // The session draft the panel keeps in its webview state, so the drafted items' sources and the loss report survive a reload.
 import * as z from 'zod/mini';
-import { DraftSchema as SessionDraftSchema, type Draft as SessionDraft } from '../handoff/draftFields';
+import { SessionDraftSchema, type SessionDraft } from '../handoff/draftFields';
 
 const SavedSessionSchema = z.object({ session: SessionDraftSchema });
 

@@ -3,7 +3,7 @@
  * recorded: `findClaims` on the summary, decisions, done items and user requests, then `judgeClaims` against the test
  * runs, commands run and commits.
  */
-import { clipText } from '../handoff/render';
+import { clipText } from '../handoff/text';
 import type { CommandRun } from '../handoff/draftFields';
 import type { Commit, HandoffPackage, TestRun } from '../handoff/schema';
 import type { Claim, ClaimEvidence, ClaimField, ClaimKind } from './claimSchema';

@@ -3,7 +3,8 @@
  * then whole turns and commands in the middle, the first and latest turns kept; only then is a turn too big alone cut.
  */
 import { codeSpan } from '../handoff/codeSpan';
-import { formatCount, plural } from '../handoff/render';
+import { formatCount } from '../handoff/limits';
+import { plural } from '../handoff/text';
 import type { TokenCounter } from '../handoff/tokens';
 
 /** Agent Zero's stage-2 cap, also the most a caller may ask for. */

@@ -1,5 +1,7 @@
 /** Which status a hand-back records on a handoff, and the one-screen summary shown before the user confirms. */
-import { codeSpan, formatCount, plural } from '../handoff/render';
+import { codeSpan } from '../handoff/codeSpan';
+import { formatCount } from '../handoff/limits';
+import { plural } from '../handoff/text';
 import type { TestRun } from '../handoff/schema';
 
 export { AcceptanceCheckSchema, type AcceptanceCheck } from '../handoff/schema';

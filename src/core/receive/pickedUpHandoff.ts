@@ -1,6 +1,7 @@
 /** The handoff being picked up, as the receiving prompt carries it: its body without frontmatter under one `## ` heading, cut only past the room the budget leaves. */
 import { codeSpan } from '../handoff/codeSpan';
-import { formatCount, plural } from '../handoff/render';
+import { formatCount } from '../handoff/limits';
+import { plural } from '../handoff/text';
 import { budgetWords, cutUtf8, PRIOR_HANDOFFS_BUDGET_BYTES, utf8Length } from '../timeline/priorHandoffs';
 
 /** CommonMark §4.5. */

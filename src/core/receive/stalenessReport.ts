@@ -1,6 +1,8 @@
 /** What changed in the workspace since a handoff was written, as lines a person or an agent reads before acting on it. */
 import path from 'node:path';
-import { codeSpan, formatCount, plural } from '../handoff/render';
+import { codeSpan } from '../handoff/codeSpan';
+import { formatCount } from '../handoff/limits';
+import { plural } from '../handoff/text';
 import { parseTouchedFiles, type ParsedHandoff } from '../handoff/parse';
 import type { Commit, TouchedFile } from '../handoff/schema';
 

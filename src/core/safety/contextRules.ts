@@ -1,5 +1,5 @@
 /** Secrets known by where they stand rather than their shape, which secretlint's preset misses. Only the value is redacted. */
-import { isHighEntropy, isPlaceholder, isSecretKey, isWeakSecretKey } from './ownSecretRules';
+import { isHighEntropy, isPlaceholder, isSecretKey, isWeakSecretKey } from './secretKeys';
 import type { Finding } from './secretKinds';
 
 /** Up to the next space or quote; 4,096 characters hold a whole kubeconfig key. */

@@ -2,8 +2,8 @@
  * Removed from other agents' text as a channel for hidden instructions: bidi controls, zero-width and tag characters, and
  * control characters but tab, LF and CR (an ESC would reach a terminal). Kept: ZWJ between emoji, subdivision-flag tags.
  */
-// eslint-disable-next-line no-control-regex
 export const INVISIBLE_PATTERN =
+  // eslint-disable-next-line no-control-regex
   /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u200b-\u200d\u2060\ufeff\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|[\u{e0000}-\u{e007f}]+/gu;
 
 /** The RGI emoji tag sequences (subdivision flags), kept whole: 🏴 + tag letters + cancel tag. */

@@ -1,5 +1,6 @@
 /** The *Prior handoffs context* (after the itervox convention): the timeline's files within a byte budget, so one huge file cannot push out the others. */
-import { formatCount, plural } from '../handoff/render';
+import { formatCount } from '../handoff/limits';
+import { plural } from '../handoff/text';
 
 /** 30 KB of UTF-8, the itervox handoff convention. */
 export const PRIOR_HANDOFFS_BUDGET_BYTES = 30 * 1024;

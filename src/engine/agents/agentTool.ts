@@ -1,14 +1,6 @@
 /**
- * `handover_to_specialist`, the tool agents call (the language model tool in VS Code, the
- * MCP server of the CLI, the `@handoff` chat participant): its input follows Agent Zero's
- * `handover_to_specialist` signature (specialist_profile, topic, summary, recent_turns,
- * decisions, artifacts, return_condition, handover_reason, project_root,
- * max_context_tokens, include_recent_turns), plus optional fields of our package
- * (next_steps, blockers, failed_approaches, completed, reason_kind, parent). The evidence — git and
- * the session log — is collected by the engine, never taken from the model; every field the
- * caller leaves out or empty (summary, next steps, done items, blockers …) is drafted from
- * that evidence (src/engine/draft/evidenceDraft.ts), and a field the caller gives is never replaced. Every outcome
- * is a value: the docs/DESIGN.md §4 result object, or an `ERROR: …` text; nothing throws.
+ * `handover_to_specialist`, the tool agents call. Its input follows Agent Zero's signature plus our own optional
+ * fields; the evidence is collected by the engine, never taken from the model, and fields left empty are drafted.
  */
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -18,12 +10,10 @@ import { fsCause, linkLoopProblem, loopingLink } from '../../core/handoff/fsErro
 import { BUDGET_PRESETS, formatCount } from '../../core/handoff/limits';
 import { BudgetPresetSchema, MAX_ITEM_CHARS, MAX_LIST_ITEMS, parseTurn } from '../../core/handoff/request';
 import { ReasonKindSchema, type HandoverOk } from '../../core/handoff/schema';
-import { handover, latestHandoff, type HandoverEnvironment } from '../handover/handover';
+import { handover, latestHandoff, type JobContext } from '../handover/handover';
 
-/** The tool's name, the same everywhere it is offered (Agent Zero's tool name). */
 export const HANDOVER_TOOL_NAME = 'handover_to_specialist';
 
-/** What the tool does, for the model choosing tools (LM tool `modelDescription`, MCP tool description). */
 export const HANDOVER_TOOL_DESCRIPTION =
   'Hand the current work over to a specialist (architect, implementer, reviewer, test/debug, security …): writes a token-bounded handoff file and appends a briefing ' +
   'in the workspace, with the touched files and test runs taken from git and the session log. Pass a curated summary, the decisions, and when the specialist should hand back; ' +
@@ -33,14 +23,10 @@ export const HANDOVER_TOOL_DESCRIPTION =
 const text = (max: number, what: string) => z.string({ error: `${what} must be a string` }).max(max, `${what} must be at most ${formatCount(max)} characters`);
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
-/**
- * A path or reference on one line: control characters and line breaks are refused, since
- * the value is echoed in `ERROR:` texts (a "\nERROR: …" inside it would forge a second
- * line for the agent) and a NUL byte is no path at all.
- */
+/** One line: the value is echoed in `ERROR:` texts, where a line break could forge a second line for the agent. */
 const oneLineRef = (max: number, what: string, example: string) =>
   text(max, what).refine((v) => !CONTROL_CHARS.test(v), `${what} must be one line without control characters (such as ${example})`);
-// The limits of the handover request (src/core/handoff/limits.ts, docs/DESIGN.md §4 "Limits"), so the tool refuses what the engine would.
+// The request's limits, so the tool refuses what the engine would.
 const list = (what: string) =>
   z
     .array(z.string({ error: 'must be a string' }).max(MAX_ITEM_CHARS, `items must be at most ${formatCount(MAX_ITEM_CHARS)} characters`), {
@@ -48,17 +34,7 @@ const list = (what: string) =>
     })
     .max(MAX_LIST_ITEMS, `${what} must have at most ${formatCount(MAX_LIST_ITEMS)} items`);
 
-/**
- * The tool's input (zod; its JSON Schema is {@link handoverToolJsonSchema}). Required:
- * `specialist_profile` and `topic`. `project_root`, when given, must be an absolute path
- * of the workspace (it defaults to the workspace folder). Budgets are in tokens
- * (`max_context_tokens`, default 3000, or the preset `budget`: small, default, large — never
- * both, as the request refuses) and turns (`include_recent_turns`, default 5).
- * `parent`: the handoff this one continues (id, file name, `latest` or `none`); default
- * `latest` while that handoff is still open (pending, accepted or in progress), so an
- * agent's next handoff is a hop of the chain it received and the loop guard sees it.
- * Unknown fields are refused, naming them.
- */
+/** `parent` defaults to `latest` while that handoff is open, so an agent's next handoff is a hop of its chain and the loop guard sees it. */
 export const HandoverToolInputSchema = z
   .object({
     specialist_profile: z
@@ -121,44 +97,29 @@ export const HandoverToolInputSchema = z
   })
   .strict();
 
-/** The tool's input after validation. */
 export type HandoverToolInput = z.infer<typeof HandoverToolInputSchema>;
 
-/**
- * The tool's input as a JSON Schema (draft 2020-12, generated from
- * {@link HandoverToolInputSchema} by zod), for `contributes.languageModelTools` and MCP.
- */
+/** Draft 2020-12, for `contributes.languageModelTools` and MCP. */
 export function handoverToolJsonSchema(): Record<string, unknown> {
   const schema = z.toJSONSchema(HandoverToolInputSchema, { io: 'input' }) as Record<string, unknown>;
   delete schema.$schema;
   return schema;
 }
 
-/** Where the tool runs: the default project root, the roots it may write to, and the engine environment for a root. */
 export interface ToolContext {
-  /** Absolute default project root (the first workspace folder; the MCP server's `--cwd`); undefined when none is open. */
+  /** Undefined when no workspace folder is open. */
   readonly defaultRoot: string | undefined;
-  /**
-   * Absolute roots `project_root` may name (VS Code: the workspace folders; the CLI's MCP
-   * server: its `--cwd` project); undefined: any existing absolute folder — only for
-   * callers whose every input is trusted, never for an agent-facing entry point.
-   */
+  /** Undefined allows any existing absolute folder: only for callers whose every input is trusted, never agent-facing ones. */
   readonly allowedRoots?: readonly string[];
-  /** Who hands over, as the handoff's `from` names it (the MCP client, `copilot` …); default `agent`. */
   readonly from?: string;
-  /** The tokenizer a root's settings name (`handoff.tokenizer`); default the request's default, `o200k_base`. */
   readonly tokenizerFor?: (root: string) => string | undefined;
-  /** The engine environment for a root (settings, git binary, session-log locations …); `caller` is set to `agent` by the tool. */
-  readonly environment: (root: string) => HandoverEnvironment | Promise<HandoverEnvironment>;
+  /** `caller` is set to `agent` by the tool. */
+  readonly environment: (root: string) => JobContext | Promise<JobContext>;
 }
 
-/** What the tool returns: the result object and its text, or an `ERROR:` text. */
 export type ToolOutcome = { readonly ok: true; readonly result: HandoverOk; readonly text: string } | { readonly ok: false; readonly text: string };
 
-/**
- * The text an agent reads for a result: the result object as JSON, then each warning on
- * its own `WARNING:` line (docs/DESIGN.md §4 "Fit to budget": an over-budget package).
- */
+/** The result object as JSON, then each warning on its own `WARNING:` line. */
 export function toolResultText(result: HandoverOk): string {
   const warnings = result.warnings.filter((w) => w.startsWith('WARNING:'));
   return `${JSON.stringify(result, null, 2)}${warnings.length ? `\n${warnings.join('\n')}` : ''}`;
@@ -168,7 +129,6 @@ function fail(message: string): ToolOutcome {
   return { ok: false, text: message.startsWith('ERROR:') ? message : `ERROR: ${message}` };
 }
 
-/** Validates the tool's input: the validated input, or the `ERROR:` text naming the field and its problem (src/core/handoff/issues.ts). */
 export function parseToolInput(input: unknown): { ok: true; input: HandoverToolInput } | { ok: false; text: string } {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     return { ok: false, text: 'ERROR: the input must be an object with at least specialist_profile and topic' };
@@ -177,11 +137,7 @@ export function parseToolInput(input: unknown): { ok: true; input: HandoverToolI
   return r.success ? { ok: true, input: r.data } : { ok: false, text: toolInputErrorText(r.error, input, Object.keys(HandoverToolInputSchema.shape)) };
 }
 
-/**
- * Resolves `project_root`: the default root when absent; else it must be absolute, an
- * existing folder, and (with `allowedRoots`) one of them — compared after resolving links,
- * so a link cannot smuggle a write into another folder.
- */
+/** Links are resolved before comparing with `allowedRoots`, so a link cannot smuggle a write into another folder. */
 export async function resolveProjectRoot(
   given: string | undefined,
   ctx: Pick<ToolContext, 'defaultRoot' | 'allowedRoots'>,
@@ -221,11 +177,7 @@ export async function resolveProjectRoot(
   return { ok: true, root: real };
 }
 
-/**
- * Runs `handover_to_specialist`: validates the input, resolves the project root, maps the
- * input to a handover request and hands over as an agent (`caller: "agent"`: the loop and
- * progress guards decide instead of asking). Never throws.
- */
+/** Hands over as an agent, so the loop and progress guards decide instead of asking. Never throws. */
 export async function runHandoverTool(input: unknown, ctx: ToolContext): Promise<ToolOutcome> {
   try {
     const parsed = parseToolInput(input);
@@ -245,7 +197,7 @@ export async function runHandoverTool(input: unknown, ctx: ToolContext): Promise
       blockers: a.blockers ?? [],
       failed_approaches: a.failed_approaches ?? [],
       completed: a.completed ?? [],
-      // Issue 15: what the agent left out or empty is drafted from the session log and git.
+      // What the agent left out or empty is drafted from the session log and git.
       draft: true,
       ...(a.return_condition ? { return_condition: a.return_condition } : {}),
       handover_reason: a.handover_reason ?? '',
@@ -266,14 +218,12 @@ export async function runHandoverTool(input: unknown, ctx: ToolContext): Promise
   }
 }
 
-/** Statuses of a handoff that is still being worked on: an agent's next handoff continues its chain. */
 const OPEN_STATUSES = new Set(['pending', 'accepted', 'in_progress']);
 
-async function parentFor(given: string | undefined, env: HandoverEnvironment): Promise<{ parent?: string }> {
+async function parentFor(given: string | undefined, env: JobContext): Promise<{ parent?: string }> {
   if (given === 'none') return {};
   if (given !== undefined) return { parent: given };
   const latest = await latestHandoff(env);
-  // By its file name, not its frontmatter id: an edited id naming another handoff would
-  // otherwise continue (and count the hops of) a different chain.
+  // By file name, not frontmatter id: an edited id could otherwise continue (and count the hops of) another chain.
   return latest && latest.kind === 'handoff' && OPEN_STATUSES.has(latest.status) ? { parent: latest.file_ref } : {};
 }

@@ -1,16 +1,4 @@
-/**
- * The Claude Code hook job: a safety-net handoff written from Claude Code's `SessionEnd`
- * and `PreCompact` hooks (docs/DESIGN.md §6; Claude Code hooks reference). The hook's JSON
- * input names the session, its transcript and its folder; the job finds the workspace,
- * decides whether to write (only inside a git project unless a folder is named), reads git
- * and the transcript, drafts what the transcript answers (the plan's open and done items,
- * the user's requests, the commands run, a summary: src/engine/draft/evidenceDraft.ts) and hands over
- * to the default specialist on the branch's topic.
- * The pure parts (the input schema, the texts) are in src/core/agents/claudeHook.ts; the
- * CLI's `hook` subcommand (src/cli/hook.ts) reads standard input and prints the outcome.
- *
- *   hook JSON ─▶ parseClaudeHookInput ─▶ workspace ─▶ (git project?) ─▶ evidence ─▶ draft ─▶ handover ─▶ outcome
- */
+/** The Claude Code hook job: a safety-net handoff on `SessionEnd` and `PreCompact`, written only inside git unless a folder is named. */
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import {
@@ -23,23 +11,17 @@ import {
   parseClaudeHookInput,
   safetyNetNotes,
 } from '../../core/agents/claudeHook';
-import { handoverError, partsError, type HandoverError } from '../../core/handoff/errors';
+import { jobError, partsError, type JobError } from '../../core/handoff/errors';
 import { LINK_LOOP_WORDS, fsErrorCode } from '../../core/handoff/fsErrors';
 import type { HandoverOk } from '../../core/handoff/schema';
 import { redactKnown, redactSecrets } from '../../core/safety/redact';
 import { cliSessionLogStatePath } from '../project/cliSession';
-import type { HandoverEnvironment } from '../project/environment';
+import type { JobContext } from '../project/jobContext';
 import { draftSummaryFromEvidence } from '../draft/evidenceDraft';
 import { collectEvidenceFor, prepareHandover, readSessionLog, writeHandover } from '../handover/handover';
 import { workspaceFolderOf } from '../project/project';
 
-/**
- * What a path names when it exists but is no regular file (links followed): `is a FIFO
- * (named pipe)`, `is a character device`, `is a block device`, `is a socket` or `is a
- * folder`, or when it is a link loop (`is a link loop (…)`). Only stat is called: a FIFO is
- * never opened, so this never blocks.
- * @returns the words, or undefined for a regular file or a path that does not exist
- */
+/** Why a path is no regular file (or is a link loop), else undefined. Only stats it: a FIFO is never opened, so this never blocks. */
 export function notARegularFile(file: string): string | undefined {
   let st;
   try {
@@ -55,60 +37,35 @@ export function notARegularFile(file: string): string | undefined {
   return st.isDirectory() ? 'is a folder' : 'is not a regular file';
 }
 
-/** What the hook's caller chose besides the hook input. */
 export interface ClaudeHookOptions {
-  /** Who receives the safety net; default {@link DEFAULT_HOOK_SPECIALIST}. */
   readonly specialist?: string;
-  /** The topic; default the git branch, else `session <short id>`. */
+  /** Default the git branch, else `session <short id>`. */
   readonly topic?: string;
-  /**
-   * A folder named explicitly (the CLI's `--cwd`, absolute): the workspace is found from
-   * it instead of the input's `cwd`, and a safety net is written there even outside git.
-   */
+  /** A folder named explicitly (`--cwd`): used instead of the input's `cwd`, and written to even outside git. */
   readonly folder?: string;
-  /** `handoff.directory` (the CLI's `--dir`); default `.handoff`. */
   readonly handoffDirectory?: string;
-  /** Called once the handoff will count no more tokens ({@link HandoverEnvironment.onCountingDone}). */
   readonly onCountingDone?: () => void;
 }
 
 /**
- * Outcome of {@link runClaudeHook}. `event` is the hook event in words, without secrets
- * (`SessionEnd (reason: clear)`).
- * - `written`: the safety net, with the notes of the hook's one line ({@link safetyNetNotes});
- * - `skipped`: nothing written — `because` the event is not one of {@link SAFETY_NET_EVENTS}
- *   (`event`), or the workspace is not in a git repository and no folder was named (`outside-git`);
- * - an error: the hook input is unusable (`field: "stdin"`), its folder is missing
- *   (`field: "cwd"`; path `["cwd"]` for the folder named explicitly, `["hook_input", "cwd"]`
- *   for the input's), or the handoff failed (then `event` is set).
+ * `skipped` when the event is no safety-net one, or outside git with no folder named; an error for unusable
+ * input (`stdin`), a missing folder (`cwd`) or a failed handoff (then with the redacted `event`).
  */
 export type ClaudeHookOutcome =
   | { readonly status: 'written'; readonly event: string; readonly workspaceRoot: string; readonly result: HandoverOk; readonly notes: readonly string[] }
   | { readonly status: 'skipped'; readonly because: 'outside-git'; readonly event: string; readonly workspaceRoot: string }
   | { readonly status: 'skipped'; readonly because: 'event'; readonly event: string }
-  | (HandoverError & { readonly event?: string });
+  | (JobError & { readonly event?: string });
 
-/**
- * Runs the hook: reads the hook input, finds the workspace (the explicit folder, else the
- * input's `cwd`), skips folders outside git unless a folder was named, and writes a
- * safety-net handoff from git and the session transcript (git only when the transcript is
- * missing), recording Claude Code's `session_id`.
- * @param rawInput the hook's JSON, as read from standard input
- * @returns the outcome; never throws for bad input or a failed handoff
- */
+/** Reads git and the transcript (git only when it is missing). Never throws for bad input or a failed handoff. */
 export async function runClaudeHook(rawInput: string, options: ClaudeHookOptions = {}): Promise<ClaudeHookOutcome> {
   const parsed = parseClaudeHookInput(rawInput);
   if (!parsed.ok) {
-    return handoverError(parsed.message, 'stdin');
+    return jobError(parsed.message, 'stdin');
   }
   const input = parsed.input;
-  // The event in words for the hook's line, without a secret a reason might carry (docs/DESIGN.md §7, "Nothing leaked"),
-  // awaited before any outcome: a failure to redact still ends the hook before it writes.
-  // The first redaction loads secretlint and compiles its rules on the main thread: on the way
-  // to a handoff it starts once the evidence's git processes have been spawned, so that they run
-  // while it loads (started first, it held back the workspace's git process and every one after
-  // it; one turn of the event loop after the collection is still before status is spawned,
-  // which waits for the pathspec's realpath).
+  // The event in words, redacted before any outcome: a redaction failure ends the hook before it writes.
+  // Redaction loads secretlint on the main thread, so it starts once git's processes are spawned and runs beside them.
   let redacting: Promise<string> | undefined;
   const redacted = (): Promise<string> => (redacting ??= redactSecrets(describeHookEvent(input)).then((r) => r.text));
   if (!SAFETY_NET_EVENTS.includes(input.hook_event_name)) {
@@ -126,11 +83,7 @@ export async function runClaudeHook(rawInput: string, options: ClaudeHookOptions
     });
   }
   const cwd = folder.path;
-  // A hook set up for every project (~/.claude/settings.json) also runs in sessions outside
-  // any repository — the home folder, /tmp, / — and must not leave a .handoff folder there.
-  // Only an explicitly named folder is written to outside git.
-  // Whether git answered the folder above: asking git again about its own top level (what
-  // repositoryRootOf did here) answers the same, one process later.
+  // A hook set up for every project also runs outside any repository (~, /tmp) and must leave no .handoff folder there.
   if (options.folder === undefined && !folder.repository) {
     return { status: 'skipped', because: 'outside-git', event: await redacted(), workspaceRoot: cwd };
   }
@@ -143,13 +96,12 @@ export async function runClaudeHook(rawInput: string, options: ClaudeHookOptions
   } catch {
     transcriptFound = false;
   }
-  const env: HandoverEnvironment = {
+  const env: JobContext = {
     workspaceRoot: cwd,
     handoffDirectory: options.handoffDirectory,
     sessionId: input.session_id,
     sessionLog: { mode: transcriptFound ? transcript : 'none', statePath: cliSessionLogStatePath(cwd) },
     ...(options.onCountingDone ? { onCountingDone: options.onCountingDone } : {}),
-    // git's answers from finding the workspace: the evidence starts from them (one process fewer).
     ...(folder.repository ? { gitProbe: folder.gitProbe } : {}),
   };
   let gitStarted!: () => void;
@@ -161,7 +113,6 @@ export async function runClaudeHook(rawInput: string, options: ClaudeHookOptions
   redaction.catch(() => undefined); // awaited below, after the evidence
   const [evidence, session] = await collecting;
   const event = await redaction;
-  // Issue 15: the summary says the hook wrote it, then what the transcript answers; the rest is drafted by the engine (`draft`).
   // Only the summary is drafted here (it counts no tokens); the handoff drafts the rest itself (`draft: true`).
   const draftedSummary = draftSummaryFromEvidence({ git: evidence, session: session?.evidence, latest: undefined });
   const request = {

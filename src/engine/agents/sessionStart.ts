@@ -1,46 +1,25 @@
-/**
- * The session-start job of `specialist-handoff hook`: what a new agent session should know
- * of the handoffs in its workspace that wait to be picked up — the newest one's receiving
- * prompt (src/engine/receive/prompt.ts, built with `take: false`), or the short list of them
- * (src/core/agents/sessionStart.ts). It reads only: nothing is marked picked up, nothing is
- * written. Never throws.
- *
- *   folder ─▶ workspace ─▶ pending handoffs (heads, status events applied) ─▶ newest one's prompt ─▶ context
- */
+/** What a new agent session should know of the handoffs waiting in its workspace. Reads only. */
 import path from 'node:path';
-import { partsError, type HandoverError } from '../../core/handoff/errors';
+import { runJob } from '../project/jobError';
+import { partsError, type JobError } from '../../core/handoff/errors';
 import { sanitizeTexts } from '../../core/safety/gate';
 import { sessionStartContext, SESSION_START_CONTEXT_LIMIT, type PendingHandoff, type SessionStartContext } from '../../core/agents/sessionStart';
 import { listHandoffFiles } from '../../store/handoffs/handoffIndex';
 import { listStatusFolders, readHeadsListed } from '../../store/handoffs/handoffHeads';
-import type { HandoverEnvironment } from '../project/environment';
-import { jobError } from '../project/jobError';
+import type { JobContext } from '../project/jobContext';
 import { openProject, workspaceFolderOf } from '../project/project';
 import { buildPrompt } from '../receive/prompt';
 
-/** Newest handoff files whose heads are read for pending ones: 200. */
 export const SESSION_START_FILES = 200;
 
-/** What the session start is asked about. */
 export interface SessionStartRequest {
-  /** The session's folder (absolute): the workspace is its git repository's top level, or the folder itself. */
+  /** The workspace is its git repository's top level, or the folder itself. */
   readonly folder: string;
-  /** `handoff.directory` (the CLI's `--dir`); default `.handoff`. */
   readonly handoffDirectory?: string;
-  /** The clock (default: now). */
   readonly now?: () => Date;
-  /** Most characters of the context (default {@link SESSION_START_CONTEXT_LIMIT}). */
   readonly limit?: number;
 }
 
-/**
- * Outcome of {@link sessionStartJob}:
- * - `context`: the text to add (`form` `prompt` or `list`), how many handoffs are pending and
- *   the newest one's id, and the warnings of building its prompt;
- * - `none`: nothing is pending in the workspace;
- * - an error: the folder is missing or not usable (`field: "cwd"`), or the handoff folder
- *   cannot be read.
- */
 export type SessionStartOutcome =
   | {
       readonly status: 'context';
@@ -51,20 +30,11 @@ export type SessionStartOutcome =
       readonly warnings: readonly string[];
     }
   | { readonly status: 'none'; readonly workspaceRoot: string }
-  | HandoverError;
+  | JobError;
 
-/**
- * Finds the workspace of `req.folder`, its pending handoffs (complete handoffs, not results,
- * whose status with its events applied is `pending`, among the newest
- * {@link SESSION_START_FILES} files) and, for the newest of them, its receiving prompt
- * without taking it up; composes the context from them.
- */
+/** The newest pending handoff's prompt (built with `take: false`, so nothing is marked picked up), or a list of them. Never throws. */
 export async function sessionStartJob(req: SessionStartRequest): Promise<SessionStartOutcome> {
-  try {
-    return await run(req);
-  } catch (err) {
-    return jobError(err, 'answering the session start');
-  }
+  return runJob('answering the session start', () => run(req));
 }
 
 async function run(req: SessionStartRequest): Promise<SessionStartOutcome> {
@@ -73,7 +43,7 @@ async function run(req: SessionStartRequest): Promise<SessionStartOutcome> {
     return partsError('cwd', { path: ['cwd'], subject: 'the session folder', problem: folder.problem, ...(folder.fix ? { fix: folder.fix } : {}) });
   }
   const workspaceRoot = folder.path;
-  const env: HandoverEnvironment = { workspaceRoot, handoffDirectory: req.handoffDirectory, ...(req.now ? { now: req.now } : {}) };
+  const env: JobContext = { workspaceRoot, handoffDirectory: req.handoffDirectory, ...(req.now ? { now: req.now } : {}) };
   const opened = await openProject(env);
   if (!opened.ok) return opened.error;
   const project = opened.project;

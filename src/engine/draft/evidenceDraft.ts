@@ -1,61 +1,42 @@
-/**
- * The draft of a handoff from evidence alone (docs/DESIGN.md §8): what the session
- * log and git already answer, each item with its source, for a person (the panel, the
- * end-of-session command) or a caller (`--draft`, the hook, the agent tools) to take as it
- * is or edit. Deterministic: the same evidence and options give the same draft — no clock,
- * no randomness, no language model (that is "Draft with …", src/engine/draft/modelDraft.ts).
- *
- *   DraftEvidence (git + session log) ─▶ draftFromEvidence ─▶ Draft (summary, next steps,
- *   done, blockers, user requests, commands run, the loss report)
- */
-import type { CommandRun, Draft, DraftItem, LeftOut, Provenance } from '../../core/handoff/draftFields';
-import { clipText } from '../../core/handoff/render';
+/** A handoff's draft from evidence alone, each item with its source. Deterministic: no clock, no randomness, no model. */
+import type { CommandRun, SessionDraft, DraftItem, LeftOut, Provenance } from '../../core/handoff/draftFields';
+import { clipText } from '../../core/handoff/text';
 import { tokenUpperBound } from '../../core/handoff/tokens';
 import type { TestRun } from '../../core/handoff/schema';
 import type { PlanItem } from '../../core/session/events';
 import type { DraftEvidence } from './draftSession';
 
-/** Command entries (command + folder) listed in a draft unless `commandsCap` says otherwise: 15, failures first. */
 export const DEFAULT_COMMANDS_CAP = 15;
-/** Plan items drafted per list (next steps, done): 30; more are counted in `left_out.collapsed_todos`. */
+/** Per list; more are counted in `left_out.collapsed_todos`. */
 export const MAX_DRAFTED_PLAN_ITEMS = 30;
-/** Characters of the latest request quoted in the draft summary's "Asked" line: 200. */
 export const SUMMARY_REQUEST_CHARS = 200;
-/** Characters of the agent's last message quoted in the draft summary: 240. */
 export const SUMMARY_MESSAGE_CHARS = 240;
-/** Plan items and commit subjects named in the draft summary's "Done" line (the rest as a count): 3 each. */
 export const SUMMARY_NAMED_ITEMS = 3;
 
-/** Options of {@link draftFromEvidence}. */
 export interface DraftOptions {
-  /** Token bound of the user requests kept, newest first (setting `handoff.userRequestTokens`, default 1,500); the latest is kept even alone over it. */
+  /** Tokens; the latest request is kept even alone over it. */
   readonly userRequestTokens: number;
-  /** Counts the tokens of a text in the handoff's encoding (src/engine/tokenizers/tokenizer.ts). */
   readonly countTokens: (text: string) => number;
-  /** Command entries listed (default {@link DEFAULT_COMMANDS_CAP}); the rest are `commands_run_omitted`. */
+  /** The rest are `commands_run_omitted`. */
   readonly commandsCap?: number;
-  /** Recent turns the handoff keeps (`include_recent_turns`): the loss report counts the session's other turns; default: those in the evidence. */
+  /** The loss report counts the session's other turns; default: those in the evidence. */
   readonly includeRecentTurns?: number;
 }
 
-/** One line of text: whitespace runs (line breaks included) as one space, trimmed. */
 function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-/** The plan's provenance, or a reader-only one when the evidence has none. */
 function planSource(evidence: DraftEvidence): Provenance {
   const p = evidence.session?.plan?.provenance;
   return p ? { reader: p.reader, file: p.file ?? null, time: p.time ?? null } : { reader: 'session-log', file: null, time: null };
 }
 
-/** Where the session's turns came from: the one transcript read, else the session log as a whole. */
 function turnsSource(evidence: DraftEvidence, time: string | undefined): Provenance {
   const t = evidence.session?.transcripts ?? [];
   return t.length === 1 ? { reader: t[0].source, file: t[0].file, time: time ?? null } : { reader: 'session-log', file: null, time: time ?? null };
 }
 
-/** A test run's source as provenance. */
 function testSource(t: TestRun): Provenance {
   return { reader: t.source, file: null, time: t.started_at };
 }
@@ -68,7 +49,6 @@ function describeTest(t: TestRun): string {
   return `\`${oneLine(t.command)}\` ${t.result === 'unknown' ? 'ended with an unknown result' : t.result} (${details.join('; ')})`;
 }
 
-/** Plan items of one status as drafted items, in plan order (items without text left out). */
 function planItems(items: readonly PlanItem[], status: PlanItem['status'], source: Provenance): DraftItem[] {
   return items
     .filter((i) => i.status === status && i.text.trim().length > 0)
@@ -76,10 +56,8 @@ function planItems(items: readonly PlanItem[], status: PlanItem['status'], sourc
 }
 
 /**
- * The user requests kept: the newest whose tokens together stay within `bound`, oldest first
- * — the latest always, even when it alone is over the bound. When even the upper bound of
- * their tokens ({@link tokenUpperBound}) fits, all are kept without counting: the CLI's `hook`
- * then does not wait here for its tokenizer, still loading on its worker thread.
+ * The newest requests within `bound` tokens, oldest first, the latest always. When even their upper bound
+ * fits, nothing is counted, so the CLI's `hook` need not wait for its tokenizer.
  */
 function boundedRequests<T extends { readonly text: string }>(requests: readonly T[], bound: number, countTokens: (text: string) => number): T[] {
   if (requests.reduce((n, r) => n + tokenUpperBound(r.text), 0) <= bound) return [...requests];
@@ -94,14 +72,8 @@ function boundedRequests<T extends { readonly text: string }>(requests: readonly
   return kept.reverse();
 }
 
-/**
- * The draft summary, short, from evidence alone: what was asked (the latest request,
- * shortened), what was done (completed plan items, commit subjects: counted since the base commit, only
- * named without one), where it stands (the
- * last test run, the open plan items, the agent's last message). Lines without evidence are
- * left out; no evidence at all gives an empty text.
- */
-function draftSummary(evidence: DraftEvidence, done: readonly DraftItem[], open: readonly DraftItem[]): Draft['summary'] {
+/** Asked, Done, Now: lines without evidence are left out; no evidence gives an empty text. */
+function draftSummary(evidence: DraftEvidence, done: readonly DraftItem[], open: readonly DraftItem[]): SessionDraft['summary'] {
   const session = evidence.session;
   const lines: string[] = [];
   const sources: Provenance[] = [];
@@ -121,8 +93,7 @@ function draftSummary(evidence: DraftEvidence, done: readonly DraftItem[], open:
     const total = commits.length + evidence.git.commitsOmitted;
     const named = commits.slice(0, SUMMARY_NAMED_ITEMS).map((c) => clipText(oneLine(c.subject), 80));
     const more = total > named.length ? '; …' : '';
-    // Without a base commit git lists the repository's latest commits (its whole history is
-    // the count): they may predate the session, so they are named, never counted as done.
+    // Without a base commit these are the repository's latest commits, maybe older than the session: named, never counted.
     if (evidence.git.baseCommit) doneParts.push(`${total} commit${total === 1 ? '' : 's'} (${named.join('; ')}${more})`);
     else doneParts.push(`the latest commits, no base commit yet (${named.join('; ')}${more})`);
     sources.push({ reader: 'git', file: null, time: commits[0].date || null });
@@ -153,7 +124,6 @@ function draftSummary(evidence: DraftEvidence, done: readonly DraftItem[], open:
   return { text: lines.join('\n'), sources };
 }
 
-/** The plan's drafted items: open ones (in progress first) and completed ones, at most {@link MAX_DRAFTED_PLAN_ITEMS} each, and how many were collapsed. */
 function draftPlan(evidence: DraftEvidence): { next_steps: DraftItem[]; completed: DraftItem[]; collapsed: number } {
   const plan = evidence.session?.plan;
   const source = planSource(evidence);
@@ -167,39 +137,19 @@ function draftPlan(evidence: DraftEvidence): { next_steps: DraftItem[]; complete
   return { next_steps, completed, collapsed };
 }
 
-/**
- * The drafted summary alone: {@link draftFromEvidence}'s `summary`, without drafting the
- * rest. It counts no tokens, so a caller that needs only the summary (the Claude Code hook,
- * src/engine/agents/hook.ts, whose handoff drafts the rest itself) does not wait for the tokenizer
- * or draft twice.
- * @throws never
- */
-export function draftSummaryFromEvidence(evidence: DraftEvidence): Draft['summary'] {
+/** Only the summary: it counts no tokens, so the hook need not wait for the tokenizer. Never throws. */
+export function draftSummaryFromEvidence(evidence: DraftEvidence): SessionDraft['summary'] {
   const { next_steps, completed } = draftPlan(evidence);
   return draftSummary(evidence, completed, next_steps);
 }
 
 /**
- * Drafts a handoff from the evidence alone. Deterministic; pure (the evidence is
- * already collected: src/engine/draft/draftSession.ts `collectDraftEvidence`).
- *
- * - `next_steps`: the plan's in-progress items (marked `in_progress: true`), then its pending
- *   ones, in plan order; `completed`: its completed items. At most {@link MAX_DRAFTED_PLAN_ITEMS}
- *   each; cancelled items, those beyond and those the reader did not keep (`plan.items_omitted`)
- *   are counted in `left_out.collapsed_todos`.
- * - `user_requests`: the newest within `opts.userRequestTokens` tokens, oldest first, the
- *   latest always kept; older ones are `left_out.older_requests`.
- * - `commands_run`: the first `opts.commandsCap` entries (default {@link DEFAULT_COMMANDS_CAP})
- *   of the evidence's list (failures first, then newest); `commands_run_omitted` counts the
- *   entries beyond it, `left_out.commands_beyond_cap` the runs not listed (those entries' runs
- *   and runs the reader did not keep).
- * - `summary`: see {@link draftSummary}; `blockers`: the last test run when it failed (which
- *   run, with its exit code and counts); `decisions` and `failed_approaches`: none (the
- *   evidence does not say them).
- * - `left_out.turns`: the session's turns (seen) not in the recent turns kept.
- * @throws never; evidence without a session log gives a draft of git facts only
+ * Drafts a handoff from evidence alone; pure. Never throws.
+ * - `next_steps`: in-progress plan items, then pending; `completed`: done ones; at most {@link MAX_DRAFTED_PLAN_ITEMS} each.
+ * - `commands_run`: the first `commandsCap` (failures first); `left_out.commands_beyond_cap` counts the runs not listed.
+ * - `blockers`: the last test run when it failed; `decisions`, `failed_approaches`: none (evidence cannot say them).
  */
-export function draftFromEvidence(evidence: DraftEvidence, opts: DraftOptions): Draft {
+export function draftFromEvidence(evidence: DraftEvidence, opts: DraftOptions): SessionDraft {
   const session = evidence.session;
   const { next_steps, completed, collapsed } = draftPlan(evidence);
 

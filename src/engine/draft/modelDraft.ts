@@ -1,59 +1,37 @@
 /**
- * "Draft with …": the editor's language model drafts the summary, decisions,
- * failed approaches and next steps from the redacted evidence, on the user's click only. The
- * model comes through a port ({@link ChatModelPort}) so the engine never imports `vscode`: the
- * VS Code adapter (src/vscode/lm/) wraps `vscode.lm`'s `LanguageModelChat`, the tests a
- * deterministic fake.
- *
- *   DraftEvidence ─▶ buildModelPrompt (gate, bound) ─▶ countTokens ─▶ send ─▶ parse (zod) ─▶ fields
- *
- * Nothing here writes a file: the fields go back to the surface, which shows them as drafted by
- * the model for the user to edit or discard.
+ * "Draft with …": the editor's language model drafts the free-text fields from redacted evidence, on the user's
+ * click only. The model comes through a port so the engine never imports `vscode`; nothing here writes a file.
  */
 import { z } from 'zod';
-import type { Draft, DraftItem, Provenance } from '../../core/handoff/draftFields';
-import { composeError, type HandoverError } from '../../core/handoff/errors';
+import type { SessionDraft, DraftItem, Provenance } from '../../core/handoff/draftFields';
+import { composeError, type JobError } from '../../core/handoff/errors';
 import { sanitizeTexts } from '../../core/safety/gate';
 import type { DraftEvidence } from './draftSession';
 import { buildModelPrompt, describeLeftOut, MODEL_DRAFT_EVIDENCE_TOKENS, type PromptSection } from './modelPrompt';
 import { counterFor } from '../tokenizers/tokenizer';
 
-/**
- * A chat model as the engine sees it: its `id`, `name` and `vendor` as the editor names them
- * (`vscode.LanguageModelChat`), its `maxInputTokens` when known, its own token count of a text
- * (`countTokens`, in the model's tokens) and `send`, which sends `prompt` as one user message
- * and resolves to the whole answer text. `send` rejects when `signal` aborts (any error; the
- * engine reads `signal.aborted`) or when the model refuses or fails (its message is shown).
- */
+/** `countTokens` is in the model's tokens; `send` rejects on abort (the engine reads `signal.aborted`) or failure. */
 export interface ChatModelPort {
   readonly id: string;
   readonly name: string;
   readonly vendor: string;
-  /** Tokens the model accepts in one request, when the editor says (`LanguageModelChat.maxInputTokens`). */
   readonly maxInputTokens?: number;
   countTokens(text: string): Promise<number>;
   send(prompt: string, signal: AbortSignal): Promise<string>;
 }
 
-/** The fields a model drafts: the four free-text parts of a handoff, in the draft's shapes. */
-export type ModelDraftFields = Pick<Draft, 'summary' | 'decisions' | 'failed_approaches' | 'next_steps'>;
+export type ModelDraftFields = Pick<SessionDraft, 'summary' | 'decisions' | 'failed_approaches' | 'next_steps'>;
 
-/** A model's draft, with its cost and what the prompt left out. */
 export interface ModelDraft {
   readonly status: 'ok';
-  /** The four fields, each item's source the model (`reader: "model:<vendor>/<id>"`, the time of the answer). */
+  /** Each item's source is `model:<vendor>/<id>` at the time of the answer. */
   readonly fields: ModelDraftFields;
-  /** Tokens of the request, counted with the model's own `countTokens` before it was sent. */
+  /** Counted with the model's own `countTokens`. */
   readonly input_tokens: number;
-  /** Tokens of the answer, counted with the model's own `countTokens`. */
   readonly output_tokens: number;
-  /** The model that answered (its name as the editor shows it). */
   readonly model: { readonly id: string; readonly name: string; readonly vendor: string };
-  /** The prompt's sections with what the bound ({@link MODEL_DRAFT_EVIDENCE_TOKENS}) left out. */
   readonly sections: readonly PromptSection[];
-  /** What the bound left out, in words ("12 of 20 recent turns"); '' when nothing. */
   readonly left_out: string;
-  /** Secrets replaced before sending (kind → count). */
   readonly redactions: Record<string, number>;
 }
 
@@ -64,13 +42,10 @@ export interface ModelDraftCancelled {
   readonly input_tokens: number;
 }
 
-/** What {@link draftWithModel} resolves to; it never rejects. */
-export type ModelDraftResult = ModelDraft | ModelDraftCancelled | HandoverError;
+export type ModelDraftResult = ModelDraft | ModelDraftCancelled | JobError;
 
-/** Each list the model drafts keeps at most 10 items (the prompt asks for that many). */
 export const MODEL_DRAFT_MAX_ITEMS = 10;
 
-/** An answer longer than 20,000 characters is refused before parsing (the prompt asks for a short JSON object). */
 export const MODEL_DRAFT_MAX_ANSWER_CHARS = 20_000;
 
 const item = z.string().trim().min(1).max(2_000);
@@ -82,10 +57,9 @@ export const ModelAnswerSchema = z.object({
   failed_approaches: z.array(item).max(MODEL_DRAFT_MAX_ITEMS),
   next_steps: z.array(item).max(MODEL_DRAFT_MAX_ITEMS),
 });
-/** A parsed answer. */
 export type ModelAnswer = z.infer<typeof ModelAnswerSchema>;
 
-function modelError(problem: string, fix: string, code: HandoverError['code'] = 'refused'): HandoverError {
+function modelError(problem: string, fix: string, code: JobError['code'] = 'refused'): JobError {
   return {
     status: 'error',
     message: composeError({ subject: 'Draft with the language model:', problem, fix }),
@@ -97,11 +71,7 @@ function modelError(problem: string, fix: string, code: HandoverError['code'] = 
   };
 }
 
-/**
- * Parses a model's answer: one JSON object, bare or as the only content of a Markdown code
- * fence, validated with {@link ModelAnswerSchema}. All or nothing: a malformed answer gives
- * an error naming what is wrong, never some of the fields.
- */
+/** A JSON object, bare or alone in a Markdown fence. All or nothing: never some of the fields. */
 export function parseModelAnswer(answer: string): { ok: true; answer: ModelAnswer } | { ok: false; problem: string } {
   if (answer.length > MODEL_DRAFT_MAX_ANSWER_CHARS) {
     return {
@@ -130,18 +100,8 @@ export function parseModelAnswer(answer: string): { ok: true; answer: ModelAnswe
 }
 
 /**
- * Drafts the summary, decisions, failed approaches and next steps with `model` from the
- * redacted evidence (prompt and bound: {@link buildModelPrompt}). Sends exactly one request,
- * and only when called: nothing else in the engine calls the port.
- *
- * Steps: the prompt is built and gated; its tokens are counted with `model.countTokens`
- * (`input_tokens`) and refused when over `model.maxInputTokens`; the request is sent; the
- * answer is parsed whole ({@link parseModelAnswer}), its strings pass the gate again, and its
- * tokens are counted (`output_tokens`).
- *
- * @returns the fields and the cost; `cancelled` when `signal` aborts (before sending: nothing
- *   sent); an error (`field: "model"`, code `refused`) when the model fails or its answer is
- *   not the JSON asked for. Never rejects.
+ * Sends exactly one request, only when called, after the prompt is gated and counted; the answer is parsed whole
+ * and gated again. Refused (`field: "model"`) over `maxInputTokens` or when the answer is unusable. Never rejects.
  */
 export async function draftWithModel(
   evidence: DraftEvidence,
@@ -189,8 +149,7 @@ export async function draftWithModel(
   const outputTokens = await model.countTokens(answer).catch(() => 0);
   const a = parsed.answer;
   const gated = (await sanitizeTexts([a.summary, ...a.decisions, ...a.failed_approaches, ...a.next_steps], 'strip')).texts;
-  // Only invisible characters (zero-width, bidi controls) passes `min(1)` but is blank once stripped:
-  // it would empty the user's summary.
+  // Only invisible characters passes `min(1)` but is blank once stripped, and would empty the user's summary.
   if (!gated[0].trim()) {
     return modelError(
       `${model.name} gave an answer that cannot be used: its summary is empty once invisible characters are removed`,

@@ -1,54 +1,30 @@
-/**
- * The request "Draft with …" sends to the editor's language model: the draft's
- * evidence, redacted by the gate every written byte passes (`sanitizeTexts`,
- * src/core/safety/gate.ts; docs/DESIGN.md §7), laid out as short sections and bounded in
- * tokens, then the instructions asking for the strict JSON answer that `modelDraft.ts` parses.
- *
- *   DraftEvidence ─▶ pieces (every text once) ─▶ the gate (one batch) ─▶ sections, newest
- *   first, while they fit ─▶ the prompt + what was left out
- *
- * Pure but for the gate's secret scan: no I/O, no model call.
- */
+/** The "Draft with …" request: gated evidence in sections bounded in tokens, then the JSON instructions. */
 import type { TokenCounter } from '../../core/handoff/tokens';
 import { sanitizeText, sanitizeTexts } from '../../core/safety/gate';
 import type { DraftEvidence } from './draftSession';
 
-/**
- * Bound of the evidence part of the prompt: 6,000 tokens (o200k_base, counted locally before
- * the model's own count), enough for the latest request, the plan, tests, commands, commits,
- * files and the newest turns of a long session, and well inside every chat model's window.
- * The instructions (about 300 tokens) come on top.
- */
+/** Tokens (o200k_base, counted locally); the instructions come on top. */
 export const MODEL_DRAFT_EVIDENCE_TOKENS = 6_000;
 
-/** One item of a section is cut to 2,000 characters (a pasted log, a long turn) with "…". */
+/** Characters; a longer item is clipped with "…". */
 export const MODEL_DRAFT_ITEM_CHARS = 2_000;
 
-/** A section of the evidence as the model reads it, and how many of its items did not fit. */
 export interface PromptSection {
-  /** Section title as written in the prompt (`Latest user request`, `Recent turns` …). */
   readonly title: string;
-  /** Items in the section (all of them, before the bound). */
   readonly total: number;
-  /** Items left out because the bound was reached. */
   readonly omitted: number;
 }
 
-/** The prompt and what it holds. */
 export interface ModelPrompt {
-  /** The whole text sent as the one user message (sanitized: the gate passed it twice). */
+  /** Sanitized: the gate passed it twice. */
   readonly text: string;
-  /** Every section, in prompt order, with what the bound left out. */
   readonly sections: readonly PromptSection[];
-  /** Tokens of the evidence part (o200k_base or the counter given), at most `bound`. */
   readonly evidence_tokens: number;
-  /** The bound that applied, in tokens. */
   readonly bound: number;
-  /** Secrets the gate replaced by `[REDACTED:<kind>]` (kind → count). */
+  /** Secrets the gate replaced (kind → count). */
   readonly redactions: Record<string, number>;
 }
 
-/** The instructions after the evidence: the four fields and the strict JSON answer. */
 export const MODEL_DRAFT_INSTRUCTIONS = [
   'You are drafting a handoff of an AI-coding session for the next specialist, from the evidence above only.',
   'Answer with ONE JSON object and nothing else (no prose, no Markdown fence), exactly these keys:',
@@ -65,7 +41,7 @@ interface RawSection {
   readonly title: string;
   /** Items, most important first (newest, or the plan's own order). */
   readonly items: readonly string[];
-  /** Show the kept items oldest first (as they happened). */
+  /** Kept items are shown oldest first. */
   readonly chronological?: boolean;
 }
 
@@ -78,7 +54,6 @@ function oneLine(text: string): string {
   return clip(text).replace(/\s*\n\s*/g, ' ⏎ ');
 }
 
-/** The sections of the evidence before the gate, most important first (see {@link buildModelPrompt}). */
 function rawSections(evidence: DraftEvidence): RawSection[] {
   const { git, session } = evidence;
   const requests = session?.user_requests ?? [];
@@ -126,20 +101,8 @@ function rawSections(evidence: DraftEvidence): RawSection[] {
 }
 
 /**
- * Builds the prompt of "Draft with …" from the draft's evidence.
- *
- * Redaction: every text of the evidence passes the gate (`sanitizeTexts`, mode `strip`: secrets
- * become `[REDACTED:<kind>]`, invisible and control characters are removed) in one batch before
- * anything is laid out, and the assembled prompt passes it again; a secret in the transcript,
- * a commit subject or a path never reaches the model.
- *
- * Bound: the evidence part holds at most `bound` tokens (default
- * {@link MODEL_DRAFT_EVIDENCE_TOKENS}, counted with `counter`). Sections are filled in this
- * order, each item newest first while it fits: latest user request, repository state, the
- * agent's plan, tests run, commands run, commits, touched files, earlier user requests,
- * recent turns, diff excerpt. What does not fit is left out whole (never cut mid-item) and
- * counted in {@link PromptSection.omitted}; a single item longer than
- * {@link MODEL_DRAFT_ITEM_CHARS} characters is clipped first.
+ * Every text passes the gate in one batch before layout, and the prompt again, so no secret reaches the model.
+ * Sections fill in order while they fit; an item that does not fit is left out whole, never cut.
  */
 export async function buildModelPrompt(evidence: DraftEvidence, counter: TokenCounter, bound = MODEL_DRAFT_EVIDENCE_TOKENS): Promise<ModelPrompt> {
   const raw = rawSections(evidence);

@@ -1,15 +1,6 @@
 /**
- * The gate by field (docs/DESIGN.md §7 "The gate"): `sanitizePackage` (`src/core/safety/packageGate.ts`)
- * cleans the free texts of a package; this cleans the short fields it leaves alone — the
- * topic (before it is slugged: a slugged, lowercased token no longer looks like one), `from`,
- * `to`, the session id, the branch and its upstream, the operation in progress (its refs and
- * subject), the touched-file paths and the transcripts' names. Secrets become `[REDACTED:<kind>]` and are counted in `redactions`;
- * control and invisible characters in paths are shown as `\u{…}` escapes (kept readable and
- * distinct, never raw), counted in the returned `escaped`.
- *
- * One set of known secrets runs through a job (`src/core/safety/recurrence.ts`): each pass
- * takes the secrets found before it (`known`) and returns them with its own (`secrets`), so a
- * value found in any field or text is redacted in every other one ({@link gatePackage}).
+ * Cleans the short fields `sanitizePackage` leaves alone (topic before slugging, names, paths, refs). Each pass
+ * takes the secrets known before it and returns them with its own, so a value found anywhere is redacted everywhere.
  */
 import type { HandoverRequest } from '../../core/handoff/request';
 import type { HandoffPackage } from '../../core/handoff/schema';
@@ -19,11 +10,7 @@ import { redactKnownInPackage, sanitizePackage } from '../../core/safety/package
 import type { KnownSecrets } from '../../core/safety/recurrence';
 import { addCounts, redactKnown, redactTexts } from '../../core/safety/redact';
 
-/**
- * The request with its one-line fields that reach names and headers (`topic`, `from`,
- * `session_id`) redacted, what was found (kind → count) and the secrets known and found
- * (value → kind; `known`: found before). Never throws.
- */
+/** Redacts `topic`, `from` and `session_id`; `secrets` maps value → kind, `known` included. Never throws. */
 export async function sanitizeRequestFields(
   request: HandoverRequest,
   known?: KnownSecrets,
@@ -37,22 +24,13 @@ export async function sanitizeRequestFields(
   };
 }
 
-/** A session id given by a surface (the CLI's, the hook's, VS Code's), redacted (and every secret in `known`) and without control characters. */
+/** Redacted and without control characters. */
 export async function sanitizeSessionId(id: string, known?: KnownSecrets): Promise<string> {
   const r = await redactTexts([id], { known });
   return neutralizeInvisible(r.texts[0], 'strip').text || id.replace(/[^A-Za-z0-9._:-]/g, '') || 'session';
 }
 
-/**
- * The package with its remaining fields redacted (branch, upstream, `from`, `to`, session
- * id, topic title, touched-file paths, transcripts' names, the sources and times of user
- * requests and commands run, the compaction's source, transcript and time) and paths' control and invisible
- * characters escaped. `redactions` adds what was found, so the frontmatter counts it.
- * `known`: the secrets found before (the package's texts), redacted in these fields too.
- *
- * @returns the package, the secrets found (kind → count), the secrets known and found (value →
- *   kind) and how many characters were escaped in paths
- */
+/** Control and invisible characters in paths are escaped (`\u{…}`): readable and distinct, never raw. */
 export async function sanitizePackageFields(
   pkg: HandoffPackage,
   known?: KnownSecrets,
@@ -73,7 +51,7 @@ export async function sanitizePackageFields(
     opRef: opt(pkg.git_operation?.ref),
     opBranch: opt(pkg.git_operation?.branch),
     opSubject: opt(pkg.git_operation?.subject),
-    // Issue 15: the drafted lists' short fields (their texts are sanitizePackage's).
+    // The drafted lists' short fields (their texts are sanitizePackage's).
     requests: pkg.user_requests.map((u) => [slot(u.source), opt(u.time)] as const),
     commands: pkg.commands_run.map((c) => [slot(c.source), opt(c.last_at)] as const),
   };
@@ -125,30 +103,21 @@ export async function sanitizePackageFields(
   return { pkg: out, found: r.found, escaped, secrets: r.secrets };
 }
 
-/** What {@link gatePackage} did. */
 export interface GatedPackage {
-  /** The package, every text and field redacted; its topic slugged again when its title lost a secret. */
+  /** Its topic is slugged again when its title lost a secret. */
   readonly pkg: HandoffPackage;
-  /** The request with its topic, `from` and session id redacted of every secret the package held. */
   readonly request: HandoverRequest;
-  /** Secrets redacted in the package (kind → count). */
   readonly found: Record<string, number>;
-  /** Invisible characters removed from the package's texts. */
   readonly invisible: number;
-  /** Control and invisible characters escaped in paths and the branch name. */
   readonly escaped: number;
-  /** Notes of the secret scan. */
   readonly notes: string[];
-  /** The secrets known and found (value → kind), for the job's warnings and files. Never printed or written. */
+  /** Value → kind. Never printed or written. */
   readonly secrets: Map<string, string>;
 }
 
 /**
- * The whole gate of a package (docs/DESIGN.md §7 "Nothing leaked"): its free texts
- * (`sanitizePackage`), then its short fields knowing what the texts held, then the texts again
- * for what only the fields showed (the rules are not run twice), and the request's fields
- * (scanned before the package existed) for all of it. A topic that lost a secret this way is
- * slugged again, so no file name keeps it. `known`: what the request's fields held. Never throws.
+ * Free texts, then short fields knowing the texts' secrets, then the texts again for what only the fields
+ * showed. A topic that lost a secret is slugged again, so no file name keeps it. Never throws.
  */
 export async function gatePackage(pkg: HandoffPackage, request: HandoverRequest, known: KnownSecrets): Promise<GatedPackage> {
   const texts = await sanitizePackage(pkg, known);

@@ -1,13 +1,4 @@
-/**
- * The handoff files of a project, for the commands that list, open and change them one
- * at a time (the timeline's context menu and the receiving side's commands in VS Code):
- * which files are handoffs of this project, the newest ones, the open ones a result can
- * answer, a handoff's briefing, its status (the one in-place change a handoff allows,
- * docs/DESIGN.md §5 "Handoff files") and the partial mark of a handoff whose writing did not
- * finish.
- *
- *   handoff root ─▶ listHandoffs / openHandoffs ─▶ a file ─▶ readHandoffHead, briefingOf, setHandoffStatus, markPartial
- */
+/** A project's handoff files, for the commands that list, open and change them one at a time. */
 import path from 'node:path';
 import { HANDOFFS_DIR } from '../../core/handoff/naming';
 import type { ParsedHandoff } from '../../core/handoff/parse';
@@ -20,28 +11,18 @@ export { readBriefing } from '../../store/handoffs/briefingFiles';
 export { markPartial, setHandoffStatus, type SetStatusResult } from '../../store/handoffs/handoffStore';
 export { readHandoffHead, type HandoffFileEntry } from '../../store/handoffs/handoffIndex';
 
-/** Statuses of a handoff that a result can still answer: pending, accepted, in progress. */
 const OPEN_STATUSES: ReadonlySet<string> = new Set(['pending', 'accepted', 'in_progress']);
 
-/** Whether `file` (absolute) is in the `handoffs/` folder of the handoff root `handoffRoot`. */
 export function isHandoffFile(handoffRoot: string, file: string): boolean {
   return file.startsWith(path.join(handoffRoot, HANDOFFS_DIR) + path.sep);
 }
 
-/**
- * The handoff files of the handoff root, by name only (no file read), oldest first; a
- * missing folder is an empty list.
- * @throws when the folder exists but cannot be listed (the message starts with `ERROR:`)
- */
+/** By name only, oldest first; a missing folder is empty. @throws when the folder cannot be listed (message starts with `ERROR:`) */
 export function listHandoffs(handoffRoot: string): Promise<HandoffFileEntry[]> {
   return listHandoffFiles(path.join(handoffRoot, HANDOFFS_DIR));
 }
 
-/**
- * The open handoffs a result can answer, newest first: whole (not partial) files among
- * the newest `limit` whose frontmatter says `kind: handoff` and a status of pending,
- * accepted or in progress. Reads the start of each of those files.
- */
+/** Whole handoffs (not results) among the newest `limit` files that are pending, accepted or in progress; newest first. */
 export async function openHandoffs(handoffRoot: string, limit = 100): Promise<Array<{ file: HandoffFileEntry; head: ParsedHandoff }>> {
   const open: Array<{ file: HandoffFileEntry; head: ParsedHandoff }> = [];
   for (const file of (await listHandoffs(handoffRoot))
@@ -55,17 +36,8 @@ export async function openHandoffs(handoffRoot: string, limit = 100): Promise<Ar
 }
 
 /**
- * A handoff and its briefing file: the parsed start of `file`, and the briefing its
- * frontmatter names (`briefing_file`, a POSIX path relative to the handoff root such as
- * `briefings/2026-05-26_quality_reviewer_auth.md`, docs/DESIGN.md §5), resolved under the
- * handoff root segment by segment with the path guard (`resolveInside` in
- * src/store/pathGuard.ts: no `..`, no absolute path, nothing outside the root).
- * `briefing_file` names this handoff's section file (`briefings/<name>/<id>.md`) or, for a
- * handoff written before one file per section, the single briefing (`briefings/<name>.md`);
- * `text` is the whole briefing either way (`readBriefing`, src/store/handoffs/briefingFiles.ts:
- * the older single file, then the folder's sections in name order).
- * @returns `briefing` undefined when the file cannot be read, names no briefing (results
- *   do not), or the name does not pass the path guard; `text` undefined when nothing can be read
+ * `briefing_file` is resolved under the handoff root by the path guard (no `..`, nothing outside); `briefing` is
+ * undefined when unreadable, unnamed (results name none) or refused; `text` is the whole briefing.
  */
 export async function briefingOf(
   handoffRoot: string,

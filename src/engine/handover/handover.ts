@@ -1,27 +1,22 @@
 /**
- * The handoff engine: one job shared by the command palette, the panel and the CLI.
- *
- *   request ─▶ prepareHandover ─▶ (caller may look at the estimate, preview the fit) ─▶ writeHandover ─▶ result
- *
- * `prepareHandover` validates the request, resolves the handoff root, loads the
- * specialist registry, slugs the topic, collects git evidence and measures the package;
- * `writeHandover` fits it to the budget when asked, writes the handoff file (exclusive),
- * the stage-2 history (when something was cut) and appends the briefing.
- * Neither throws to its caller: every failure is `{status:"error", message:"ERROR: …"}`.
+ * The handoff engine, one job for every surface: `prepareHandover` validates, collects and measures;
+ * `writeHandover` fits, writes the handoff, its history and its briefing section. Neither throws.
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { runJob } from '../project/jobError';
 import { claimsOfPackage } from '../../core/receive/claims';
 import { composeUnjudgedPackage, fitToBudget, MAX_HOP_DEPTH, measurePackage, type FitResult } from '../../core/handoff/compose';
 import type { GitEvidence } from '../../core/handoff/gitEvidence';
 import { renderHistory } from '../../core/handoff/history';
 import { BRIEFINGS_DIR, HANDOFFS_DIR, HISTORY_DIR, briefingFileName, handoffId, utcDay } from '../../core/handoff/naming';
-import { handoffFrontmatter, plural, renderBriefingHeader, renderBriefingSection, renderHandoff, type HandoffMeta } from '../../core/handoff/render';
+import { handoffFrontmatter, renderBriefingHeader, renderBriefingSection, renderHandoff, type HandoffMeta } from '../../core/handoff/render';
+import { plural } from '../../core/handoff/text';
 import { addCounts, describeSanitizing, redactTexts } from '../../core/safety/redact';
 import type { KnownSecrets } from '../../core/safety/recurrence';
 import { GateTally, sanitizeFileName } from '../../core/safety/gate';
 import { DEFAULT_USER_REQUEST_TOKENS, parseHandoverRequest, type HandoverRequest } from '../../core/handoff/request';
-import { errorText, handoverError, partsError, type HandoverError } from '../../core/handoff/errors';
+import { errorText, jobError, partsError, type JobError } from '../../core/handoff/errors';
 import { HandoffFrontmatterSchema, type HandoffFrontmatter, type HandoffPackage, type HandoverResult } from '../../core/handoff/schema';
 import { overBudgetWarning } from '../../core/handoff/summary';
 import type { Specialist } from '../../core/specialists/registry';
@@ -37,41 +32,35 @@ import { findHandoff } from '../../store/handoffs/handoffIndex';
 import { resolveInside } from '../../store/pathGuard';
 import { writeInteropMirrors } from '../../store/interop/mirrors';
 import { counterFor } from '../tokenizers/tokenizer';
-import type { HandoverEnvironment } from '../project/environment';
+import type { JobContext } from '../project/jobContext';
 import { agentLoopGuard } from './loopGuard';
 import { gatePackage, sanitizeRequestFields, sanitizeSessionId } from './fieldGate';
 import { openProject } from '../project/project';
 import { draftFromEvidence } from '../draft/evidenceDraft';
 import { collectEvidenceFor, displayFile, readSessionLog, sessionSources } from './handoverEvidence';
 
-export type { HandoverEnvironment } from '../project/environment';
+export type { JobContext } from '../project/jobContext';
 export { collectEvidenceFor, latestHandoff, readSessionLog } from './handoverEvidence';
 
 /** Everything decided before writing: the caller may show the estimate and a fit preview. */
 export interface PreparedHandover {
-  readonly env: HandoverEnvironment;
+  readonly env: JobContext;
   readonly request: HandoverRequest;
-  /** Absolute handoff root. */
   readonly root: string;
   readonly specialist: Specialist;
   readonly evidence: GitEvidence;
   /** The measured package, not yet fitted. */
   readonly pkg: HandoffPackage;
   readonly counter: TokenCounter;
-  /** Warnings found while preparing (custom specialist files, topic fallback, evidence gaps). */
   readonly warnings: string[];
-  /** The chain this handoff continues, if any. */
   readonly parent?: HandoffFrontmatter;
-  /** The session-log state to save once the handoff is written. */
   readonly sessionState?: { readonly path: string; readonly state: SessionLogState };
-  /** The secrets found while preparing (value → kind): redacted wherever they recur in the files written. Never printed or written. */
+  /** Value → kind, redacted wherever they recur in the files written. Never printed or written. */
   readonly secrets: KnownSecrets;
 }
 
-/** Outcome of {@link prepareHandover}: the prepared handoff, or the error (src/core/handoff/errors.ts). */
-export type PrepareResult = { status: 'prepared'; prepared: PreparedHandover } | HandoverError;
+export type PrepareResult = { status: 'prepared'; prepared: PreparedHandover } | JobError;
 
-/** Relative POSIX path, for display and for links inside Markdown. */
 function posixRelative(from: string, to: string): string {
   return path.relative(from, to).split(path.sep).join('/');
 }
@@ -82,33 +71,26 @@ function provisionalMeta(p: { root: string; specialist: Specialist; pkg: Handoff
     id,
     created: date.toISOString(),
     status: 'pending',
-    // One file per section in the briefing's folder (docs/DESIGN.md §5 "Briefings").
+    // One file per section in the briefing's folder.
     briefingFile: `${BRIEFINGS_DIR}/${briefingFileName(p.specialist.id, p.pkg.topic, date).replace(/\.md$/, '')}/${id}.md`,
     historyFile: withHistory ? `${HISTORY_DIR}/${id}.md` : null,
   };
 }
 
-/**
- * Validates the request and gathers everything a handoff needs, without writing.
- * @param input a request object (see `HandoverRequestSchema`); validated here
- * @returns `{status:"prepared"}` or `{status:"error", message:"ERROR: …", field}`. Never throws.
- */
-export async function prepareHandover(input: unknown, env: HandoverEnvironment): Promise<PrepareResult> {
-  try {
+/** Never throws: every failure is `{status:"error", message:"ERROR: …", field}`. */
+export async function prepareHandover(input: unknown, env: JobContext): Promise<PrepareResult> {
+  return runJob('preparing the handoff', async () => {
     if (!env.workspaceRoot || !path.isAbsolute(env.workspaceRoot)) {
-      return handoverError(`project_root must be an absolute path (got "${env.workspaceRoot ?? ''}")`, 'project_root');
+      return jobError(`project_root must be an absolute path (got "${env.workspaceRoot ?? ''}")`, 'project_root');
     }
     const parsed = parseHandoverRequest(input);
     if (!parsed.ok) {
-      return handoverError(parsed.message, parsed.field, parsed.parts);
+      return jobError(parsed.message, parsed.field, parsed.parts);
     }
     if (env.maxHandoverDepth !== undefined && !(Number.isInteger(env.maxHandoverDepth) && env.maxHandoverDepth >= 1 && env.maxHandoverDepth <= MAX_HOP_DEPTH)) {
-      return handoverError(
-        `maxHandoverDepth must be a whole number of hops from 1 to ${MAX_HOP_DEPTH} (got ${String(env.maxHandoverDepth)})`,
-        'maxHandoverDepth',
-      );
+      return jobError(`maxHandoverDepth must be a whole number of hops from 1 to ${MAX_HOP_DEPTH} (got ${String(env.maxHandoverDepth)})`, 'maxHandoverDepth');
     }
-    // The gate by field (src/engine/handover/fieldGate.ts): the topic is redacted before it is slugged.
+    // The topic is redacted before it is slugged: a slugged token no longer looks like a secret.
     const fields = await sanitizeRequestFields(parsed.request);
     const request = fields.request;
     const opened = await openProject(env);
@@ -120,11 +102,11 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
     const warnings = opened.project.warnings.map((w) => `WARNING: ${w}`);
     const lookup = registry.lookup(request.specialist);
     if (!lookup.ok) {
-      return handoverError(lookup.message, 'specialist', lookup.parts);
+      return jobError(lookup.message, 'specialist', lookup.parts);
     }
     const topic = slugifyTopic(request.topic);
     if (!topic.ok) {
-      return handoverError(topic.message, 'topic', topic.parts);
+      return jobError(topic.message, 'topic', topic.parts);
     }
     if (topic.fallback) {
       warnings.push(`WARNING: topic "${topic.title}" has no letters or digits; its files use the slug "${topic.slug}"`);
@@ -133,7 +115,7 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
     if (request.parent) {
       const found = await findHandoff(path.join(root, HANDOFFS_DIR), request.parent);
       if (!found.ok) {
-        return handoverError(found.message, 'parent');
+        return jobError(found.message, 'parent');
       }
       parent = found.handoff.frontmatter;
     }
@@ -156,8 +138,7 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
     for (const note of session?.evidence.notes ?? []) {
       warnings.push(`WARNING: ${note}`);
     }
-    // One memo of token counts for this handoff: measuring, fitting and the history count
-    // the same lines again and again (src/core/handoff/tokenPieces.ts; same figures).
+    // One memo of token counts: measuring, fitting and the history count the same lines again and again.
     const counter = memoisedCounter(counterFor(request.tokenizer));
     const sessionId = await sanitizeSessionId(env.sessionId ?? request.session_id ?? randomUUID(), fields.secrets);
     // The draft of the evidence: user requests and commands run, and with `draft` every field left empty.
@@ -201,9 +182,7 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
         warnings.push(`WARNING: this chain returns to ${lookup.specialist.id}; allowed because the code changed since it last had this work`);
       }
     }
-    // Nothing leaked (docs/DESIGN.md §7): invisible characters out of what the user and other
-    // agents wrote, secrets out of every text and short field (branch, paths, from, session id),
-    // before anything is measured or written; a secret found in one is redacted in all.
+    // Secrets and invisible characters out of every text and short field before anything is measured; a secret found in one is redacted in all.
     const gated = await gatePackage(composed, request, fields.secrets);
     for (const note of gated.notes) {
       warnings.push(`WARNING: ${note}`);
@@ -255,50 +234,30 @@ export async function prepareHandover(input: unknown, env: HandoverEnvironment):
       secrets: safeWarnings.secrets,
     };
     return { status: 'prepared', prepared };
-  } catch (err) {
-    return handoverError(`internal error while preparing the handoff: ${(err as Error)?.message ?? String(err)}`, 'internal');
-  }
+  });
 }
 
-/**
- * What fit-to-budget would cut from a prepared handoff, without writing anything
- * (the command palette and the panel show it before the user agrees).
- */
+/** What fit-to-budget would cut, without writing anything. */
 export function previewFit(prepared: PreparedHandover): FitResult {
   const now = (prepared.env.now ?? (() => new Date()))();
   const meta = provisionalMeta(prepared, now, true);
   return fitToBudget(prepared.pkg, meta, prepared.specialist, prepared.counter);
 }
 
-/** Options of {@link writeHandover}. */
 export interface WriteOptions {
-  /** Trim the package to the budget (docs/DESIGN.md §4 order) when it is over; default: the request's `fit_to_budget`. */
+  /** Default: the request's `fit_to_budget`. */
   readonly fit?: boolean;
 }
 
 /**
- * Writes a prepared handoff: the handoff file (created exclusively under its timestamped
- * name), the history file when fit-to-budget cut something, and one appended briefing
- * section. The handoff is written as `<id>.partial.md` first and renamed to `<id>.md`
- * only after its briefing section is on disk, so a write that fails — or a process killed
- * on the way — never leaves a complete-looking handoff without its briefing (docs/DESIGN.md §5).
- * Returns the docs/DESIGN.md §4 result object. Never throws.
+ * Staged as `<id>.partial.md` and renamed only once its briefing section is on disk, so a failed or killed
+ * write never leaves a complete-looking handoff without its briefing. Never throws.
  */
 export async function writeHandover(prepared: PreparedHandover, options: WriteOptions = {}): Promise<HandoverResult> {
-  try {
-    return await writeUnguarded(prepared, options);
-  } catch (err) {
-    return handoverError(`internal error while writing the handoff: ${(err as Error)?.message ?? String(err)}`, 'internal');
-  }
+  return runJob('writing the handoff', () => writeUnguarded(prepared, options));
 }
 
-/**
- * Writes the history of a handoff that fit to budget cut, `history/<id>.md`: the uncut
- * package, created whole or not at all (`createExclusive`); what the gate found in it is
- * added to `gate` once it is written.
- * @returns its absolute path, or the problem (`ERROR: …`) when it was not written — a name
- *   already taken included, since that file is not this handoff's history
- */
+/** Created whole or not at all; a taken name is a problem, since that file is not this handoff's history. */
 async function writeHistory(prepared: PreparedHandover, meta: HandoffMeta, original: HandoffPackage, gate: GateTally): Promise<string | { problem: string }> {
   const historyDir = path.join(prepared.root, HISTORY_DIR);
   const target = resolveInside(historyDir, `${meta.id}.md`);
@@ -336,44 +295,35 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
 
   let created;
   let meta: HandoffMeta | undefined;
-  // The gate (src/core/safety/gate.ts): every file's final bytes pass it once more; each
-  // file's counts are added once that file is written.
-  // One set of known secrets through every file of the handoff (src/core/safety/recurrence.ts).
+  // Every file's final bytes pass the gate once more, with one set of known secrets across the handoff's files.
   const gate = new GateTally(prepared.secrets);
   let stageGate = new GateTally(gate.secrets);
   const handoffsDir = path.join(root, HANDOFFS_DIR);
   try {
-    // Check both folders before writing anything, so a briefing folder that cannot be
-    // written does not leave a handoff behind on every retry. Side by side; a
-    // failure is reported in this order, whichever came first.
+    // Both folders first, so a briefing folder that cannot be written leaves no handoff behind on every retry.
     for (const made of await Promise.allSettled([ensureDir(env.workspaceRoot, path.join(root, BRIEFINGS_DIR)), ensureDir(env.workspaceRoot, handoffsDir)])) {
       if (made.status === 'rejected') throw made.reason;
     }
-    // What is written must read back: check the frontmatter against its schema first
-    // (a parent at hop 2^53, a value no reader accepts), rather than leave an unreadable file.
+    // Check the frontmatter against its schema first rather than leave a file no reader accepts.
     const check = HandoffFrontmatterSchema.safeParse(handoffFrontmatter(pkg, provisionalMeta({ root, specialist, pkg }, start, cut)));
     if (!check.success) {
       const issue = check.error.issues[0];
-      return handoverError(
+      return jobError(
         `the handoff would not read back: frontmatter field "${issue?.path.join('.')}" ${issue?.message ?? 'is invalid'} — nothing was written`,
         'internal',
       );
     }
-    // Staged as <id>.partial.md until the briefing section is written (see writeHandover).
     created = await stageHandoffFile(env.workspaceRoot, handoffsDir, start, async (date) => {
       meta = provisionalMeta({ root, specialist, pkg }, date, cut);
       stageGate = new GateTally(gate.secrets); // counted for the attempt that is kept
       return { name: await sanitizeFileName(`${meta.id}.md`, gate.secrets), content: await stageGate.text(renderHandoff(pkg, meta, specialist)) };
     });
   } catch (err) {
-    return err instanceof StoreError
-      ? handoverError(err.message, 'io', err.parts)
-      : handoverError(`could not write the handoff: ${(err as Error).message}`, 'io');
+    return err instanceof StoreError ? jobError(err.message, 'io', err.parts) : jobError(`could not write the handoff: ${(err as Error).message}`, 'io');
   }
   let finalMeta = meta as HandoffMeta;
 
-  // The handoff links its history only if the history is written whole: when it is not, the
-  // handoff (which matters more) is staged again without the link, and a warning says so.
+  // The history is linked only if written whole; else the handoff is staged again without the link.
   let historyPath: string | null = null;
   if (cut && finalMeta.historyFile) {
     gate.know(stageGate.secrets);
@@ -389,10 +339,7 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
         await restageHandoffFile(created, await restageGate.text(renderHandoff(pkg, finalMeta, specialist)));
       } catch (err) {
         await discardStagedHandoff(created);
-        return handoverError(
-          `${errorText(err as Error)} (its history file could not be written either: ${errorText(history.problem)}; nothing was kept)`,
-          'io',
-        );
+        return jobError(`${errorText(err as Error)} (its history file could not be written either: ${errorText(history.problem)}; nothing was kept)`, 'io');
       }
       gate.add(restageGate);
       warnings.push(`WARNING: the handoff was written without its history file (what fit to budget cut is not kept): ${errorText(history.problem)}`);
@@ -425,15 +372,14 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
   } catch (err) {
     const withdrawn = (err as { withdrawn?: boolean }).withdrawn;
     const section = withdrawn === undefined ? '' : withdrawn ? 'its briefing section was taken back; ' : 'its briefing section could not be taken back; ';
-    return handoverError(`${errorText(err as Error)} (${section}the handoff was kept as ${created.path}, marked partial)`, 'io');
+    return jobError(`${errorText(err as Error)} (${section}the handoff was kept as ${created.path}, marked partial)`, 'io');
   }
 
   if (prepared.sessionState) {
     const problem = await saveSessionLogState(prepared.sessionState.path, prepared.sessionState.state);
     if (problem) warnings.push(`WARNING: ${problem}`);
   }
-  // Interop (docs/DESIGN.md §5, "Interop"): itervox's and Agent Zero's folders, after our own files are safe;
-  // a copy that fails is a WARNING, never an error of this handoff.
+  // Interop copies come after our own files are safe; a failed copy is a WARNING, never an error.
   const interop = await writeInteropMirrors({
     workspaceRoot: env.workspaceRoot,
     settings: env.interop,
@@ -457,11 +403,8 @@ async function writeUnguarded(prepared: PreparedHandover, options: WriteOptions)
   };
 }
 
-/**
- * Prepares and writes a handoff in one call (the CLI and agents use this).
- * @returns the docs/DESIGN.md §4 result; never throws
- */
-export async function handover(input: unknown, env: HandoverEnvironment): Promise<HandoverResult> {
+/** Prepares and writes in one call. Never throws. */
+export async function handover(input: unknown, env: JobContext): Promise<HandoverResult> {
   const prepared = await prepareHandover(input, env);
   if (prepared.status === 'error') {
     return prepared;

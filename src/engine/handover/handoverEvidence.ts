@@ -1,10 +1,4 @@
-/**
- * The evidence of a handoff, read for the engine's jobs (docs/ARCHITECTURE.md, "How a handoff
- * flows", step 3): git (`collectEvidenceFor`), the session log (`readSessionLog`) with the
- * transcripts' names as a handoff shows them (`sessionSources`), and the newest complete
- * handoff whose chain a new one may continue (`latestHandoff`). None of them throws: a
- * problem is a note in the evidence, or undefined.
- */
+/** A handoff's evidence: git, the session log and the latest handoff. None throws: a problem is a note, or undefined. */
 import path from 'node:path';
 import { homedir } from 'node:os';
 import { emptyGitEvidence, type GitEvidence } from '../../core/handoff/gitEvidence';
@@ -16,18 +10,11 @@ import { collectSessionLog, type SessionLogEvidence } from '../../evidence/sessi
 import { loadSessionLogState } from '../../store/sessionLogState';
 import { readLatestHandoff, readLatestHandoffFile } from '../../store/handoffs/handoffIndex';
 import { otherToolsHandoffFolders } from '../../store/handoffs/timelineFiles';
-import type { HandoverEnvironment } from '../project/environment';
+import type { JobContext } from '../project/jobContext';
 import { handoffRootOf } from '../project/project';
 
-/**
- * Collects the git evidence for a handoff in `env`: resolves the handoff root (so its
- * files are excluded), takes the base commit from the latest handoff's HEAD (unless
- * `env.baseCommit` says otherwise) and runs git. Callers may start this early (the
- * command palette collects while the user types) and pass the promise as `env.evidence`.
- *
- * @returns evidence; problems are notes in it. Never throws.
- */
-export async function collectEvidenceFor(env: HandoverEnvironment): Promise<GitEvidence> {
+/** The base commit is the latest handoff's HEAD unless `env.baseCommit` says otherwise. */
+export async function collectEvidenceFor(env: JobContext): Promise<GitEvidence> {
   try {
     const rootCheck = handoffRootOf(env);
     const root = rootCheck.ok ? rootCheck.path : undefined;
@@ -59,8 +46,7 @@ export function displayFile(file: string, workspaceRoot: string): string {
   return path.basename(file);
 }
 
-/** Reads the session log for a handoff, when the environment asks for it. Never throws. */
-export async function readSessionLog(env: HandoverEnvironment): Promise<{ evidence: SessionLogEvidence } | undefined> {
+export async function readSessionLog(env: JobContext): Promise<{ evidence: SessionLogEvidence } | undefined> {
   const cfg = env.sessionLog;
   if (!cfg || cfg.mode === 'none') {
     return undefined;
@@ -91,7 +77,6 @@ export async function readSessionLog(env: HandoverEnvironment): Promise<{ eviden
   }
 }
 
-/** The transcripts read, as the handoff lists them (`session_sources`): each file's name by {@link displayFile}. */
 export function sessionSources(evidence: SessionLogEvidence, workspaceRoot: string): SessionSourceSummary[] {
   return evidence.transcripts.map((t) => ({
     source: t.source,
@@ -106,12 +91,9 @@ export function sessionSources(evidence: SessionLogEvidence, workspaceRoot: stri
   }));
 }
 
-/**
- * The newest complete handoff of the workspace (its frontmatter), for continuing its
- * chain; undefined when there is none or the handoff folder setting is invalid.
- */
+/** Undefined when there is none or the handoff folder setting is invalid. */
 export async function latestHandoff(
-  env: Pick<HandoverEnvironment, 'workspaceRoot' | 'handoffDirectory'>,
+  env: Pick<JobContext, 'workspaceRoot' | 'handoffDirectory'>,
 ): Promise<(HandoffFrontmatter & { readonly file_ref: string }) | undefined> {
   const root = handoffRootOf(env);
   if (!root.ok) {

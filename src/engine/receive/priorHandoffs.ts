@@ -1,14 +1,6 @@
 /**
- * Reads the timeline files for the `## Prior Agent Handoffs` block (docs/DESIGN.md §5) and
- * builds it with `priorHandoffsBlock` (src/core/timeline/priorHandoffs.ts): each file read
- * only as far as it could be shown, its exact size taken from the open file. Two forms:
- * every file as written ({@link priorHandoffsFor}, the MCP tool `prior_handoffs`), and the
- * receiving prompt's ({@link receivingHandoffsFor}): the handoff picked up in
- * full without its frontmatter, and the others of ours as digests. Entries that are not
- * readable regular files (a FIFO, a device, a symbolic link, which may lead out of the
- * workspace) are skipped with a warning, and a handoff of ours whose frontmatter does not
- * parse is quoted with a warning (docs/DESIGN.md §7: special files are never opened for
- * reading). Never throws.
+ * Reads the timeline files for the `## Prior Agent Handoffs` block, each only as far as it could be shown. Special
+ * files (FIFO, device, symbolic link) are never opened: skipped with a warning. Never throws.
  */
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
@@ -29,7 +21,6 @@ import { FRONTMATTER_READ_BYTES } from '../../store/handoffs/handoffIndex';
 import { withStatusEvents } from '../../store/handoffs/statusEvents';
 import { openRegularFile } from '../../store/safeWrite';
 
-/** What {@link priorHandoffsFor} built: the block, how many files it shows and dropped, and a `WARNING:` line per file skipped or quoted with a problem. */
 export interface PriorHandoffsResult {
   readonly text: string;
   readonly included: number;
@@ -37,7 +28,6 @@ export interface PriorHandoffsResult {
   readonly warnings: string[];
 }
 
-/** Why an entry that is not a readable regular file was skipped, in words. */
 async function whyUnreadable(file: string): Promise<string> {
   try {
     const st = await lstat(file);
@@ -52,7 +42,6 @@ async function whyUnreadable(file: string): Promise<string> {
   }
 }
 
-/** The start of a regular file (at most `maxBytes`) and its exact size, or why it was not read. */
 async function readStart(file: string, maxBytes: number): Promise<{ text: string; size: number } | { skipped: string }> {
   const fh = await openRegularFile(file);
   if (!fh) return { skipped: await whyUnreadable(file) };
@@ -73,19 +62,14 @@ async function readStart(file: string, maxBytes: number): Promise<{ text: string
   }
 }
 
-/** How {@link readEntries} shows a handoff of ours that parses: the file as written (`whole`), or its digest (`compact`). */
 type EntryMode = { readonly kind: 'whole' } | { readonly kind: 'compact'; readonly workspaceRoot: string };
 
-/** A timeline file's path relative to the workspace folder, `/`-separated: the link of its digest. */
 function linkOf(workspaceRoot: string, file: string): string {
   const abs = path.isAbsolute(file) ? file : path.resolve(workspaceRoot, file);
   return path.relative(workspaceRoot, abs).split(path.sep).join('/');
 }
 
-/**
- * Reads the files of `order` (indexes into `sorted`, newest first) until the shares of the
- * files read surely fill `budgetBytes`; the older ones are counted in `unread`.
- */
+/** Reads `order` (newest first) until the files' shares surely fill `budgetBytes`; the rest count as `unread`. */
 async function readEntries(
   sorted: readonly TimelineFile[],
   order: readonly number[],
@@ -125,7 +109,7 @@ async function readEntries(
         );
         note = '_(its frontmatter cannot be read; quoted as written)_';
       } else if (parsed.ok) {
-        // Status changes are events beside the file (docs/DESIGN.md §5 "Status"), not edits of it.
+        // Status changes are events beside the file, not edits of it.
         const current = await withStatusEvents(f.path, parsed.handoff).catch(() => parsed.handoff);
         const fm = current.frontmatter;
         if (mode.kind === 'compact') {
@@ -154,21 +138,11 @@ async function readEntries(
   return { read, unread, warnings };
 }
 
-/** Timeline files by name (chronological), compared by UTF-16 code unit. */
 function byName(files: readonly TimelineFile[]): TimelineFile[] {
   return [...files].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-/**
- * The prior handoffs block with every file as written (the MCP tool `prior_handoffs`):
- * timeline files read newest first — the one at `pinnedPath` first of all — each at most the
- * budget's bytes, until the shares of the files read surely fill the budget; the older ones
- * are counted as dropped without being read.
- *
- * @param pinnedPath absolute path of a handoff kept whatever the others hold
- * @returns the block and a `WARNING:` line per entry skipped (FIFO, device, link) and per
- *   handoff of ours whose frontmatter does not parse
- */
+/** Every file as written (the MCP tool `prior_handoffs`); `pinnedPath` is kept whatever the others hold. */
 export async function priorHandoffsFor(
   files: readonly TimelineFile[],
   budgetBytes = PRIOR_HANDOFFS_BUDGET_BYTES,
@@ -182,46 +156,25 @@ export async function priorHandoffsFor(
   return { text: block.text, included: block.included, dropped: block.dropped, warnings };
 }
 
-/** What {@link receivingHandoffsFor} built: the handoff picked up, for the prompt, and the prior handoffs block. */
 export interface ReceivingHandoffs {
-  /**
-   * The handoff picked up as `pickedUpHandoffText` shapes it (a `## ` heading, its body
-   * without the frontmatter, cut only past its room), or null when none was given or its
-   * file could not be read (then a `WARNING:` line says why).
-   */
+  /** Its body without frontmatter, or null when none was given or it was unreadable (a `WARNING:` says why). */
   readonly pickedUp: string | null;
-  /** The `## Prior Agent Handoffs` block: every other timeline file, ours as digests. */
   readonly prior: PriorHandoffsResult;
 }
 
-/** Inputs of {@link receivingHandoffsFor} besides the timeline files. */
 export interface ReceivingHandoffsOptions {
-  /** Absolute path of the workspace folder: the digests link their files relative to it. */
+  /** The digests link their files relative to it. */
   readonly workspaceRoot: string;
-  /** The handoff being picked up: its id and absolute path. Shown in full, never under the prior handoffs. */
+  /** Shown in full, never among the prior handoffs. */
   readonly pickedUp?: { readonly id: string; readonly path: string };
-  /** Bytes of UTF-8 the picked-up handoff and the block take together; default {@link PRIOR_HANDOFFS_BUDGET_BYTES} (30 KB). */
+  /** UTF-8 bytes for the picked-up handoff and the block together. */
   readonly budgetBytes?: number;
 }
 
 /**
- * The handoffs of the receiving prompt ("A compact receiving prompt"; docs/DESIGN.md
- * §5 "Prior handoffs context"), within one budget (30 KB by default):
- *
- * - the handoff picked up, always kept: its body in full, without the frontmatter
- *   (`pickedUpHandoffText`), read from the file's first 256 KiB; it is left out of the
- *   prior handoffs, so it is not shown twice;
- * - every other timeline file under `## Prior Agent Handoffs`, newest first until the budget
- *   is spent, the oldest dropped first with the marker: a handoff or result of ours as its
- *   digest (`priorHandoffDigest`: id, from → to, the status now — its status events applied
- *   —, created, topic, summary, decisions, failed approaches and a link to the file); a file
- *   of ours whose frontmatter does not parse quoted as written with a warning; itervox and
- *   Agent Zero files (no frontmatter of ours) quoted as written, each capped at its share.
- *
- * Budget: the picked-up handoff first keeps room for itself up to half the budget
- * (`PINNED_SHARE`); the block gets the rest; what the block leaves over goes to the
- * picked-up handoff. Special files (FIFO, device, link) are skipped with a warning. Never
- * throws.
+ * The receiving prompt's handoffs within one budget: the picked-up one in full, reserving up to half of it
+ * (`PINNED_SHARE`) and taking what the block leaves over; every other file under `## Prior Agent Handoffs`,
+ * ours as digests, newest first until the budget is spent.
  */
 export async function receivingHandoffsFor(files: readonly TimelineFile[], opts: ReceivingHandoffsOptions): Promise<ReceivingHandoffs> {
   const budget = Math.max(0, Math.floor(opts.budgetBytes ?? PRIOR_HANDOFFS_BUDGET_BYTES));

@@ -1,16 +1,11 @@
 /**
- * "Handoff: Copy Prompt for Specialist" and `specialist-handoff prompt`: what the
- * receiving agent needs to pick a handoff up — the specialist's mandate, the receive
- * rules, the run context, the staleness report (what changed in the workspace since the
- * handoff), the handoff itself without its frontmatter, and the `## Prior Agent Handoffs`
- * block (docs/DESIGN.md §5: every other timeline file, ours as digests, 30 KB budget with the
- * handoff picked up, oldest dropped first). Picking a pending handoff up marks it `accepted`
- * by this session (so a later result from another session can say it was taken).
- * Never throws.
+ * The receiving specialist's prompt. Picking a pending handoff up marks it `accepted` by this session, so a
+ * later result from another session can tell it was taken. Never throws.
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { errorText, handoverError, type ErrorParts, type HandoverError } from '../../core/handoff/errors';
+import { runJob } from '../project/jobError';
+import { errorText, jobError, type ErrorParts, type JobError } from '../../core/handoff/errors';
 import { HANDOFFS_DIR, handoffFileName } from '../../core/handoff/naming';
 import { buildSpecialistPrompt } from '../../core/receive/receiverPrompt';
 import { describeSanitizing } from '../../core/safety/redact';
@@ -25,15 +20,14 @@ import { setHandoffStatus } from '../../store/handoffs/handoffStore';
 import { latestVerification } from '../../store/handoffs/verifications';
 import { verificationLine } from '../../core/receive/verification';
 import { otherToolsHandoffFolders } from '../../store/handoffs/timelineFiles';
-import { type HandoverEnvironment } from '../handover/handover';
+import { type JobContext } from '../handover/handover';
 import { openProject } from '../project/project';
 import { listTimeline } from '../timeline/timeline';
 import { receivingHandoffsFor } from './priorHandoffs';
 import { chainWaitingLines } from '../timeline/insights';
 import { DEFAULT_PENDING_WARN_AFTER_MS } from '../../core/timeline/waiting';
-import { jobError } from '../project/jobError';
 
-/** What to build the prompt for: a specialist, a handoff (id, file name or `latest`: the newest handoff, never a result), or both. */
+/** `handoff`: an id, a file name or `latest` (the newest handoff, never a result). */
 export interface PromptRequest {
   readonly specialist?: string;
   readonly handoff?: string;
@@ -41,7 +35,6 @@ export interface PromptRequest {
   readonly take?: boolean;
 }
 
-/** Outcome of {@link buildPrompt}. */
 export type PromptOutcome =
   | {
       status: 'ok';
@@ -55,30 +48,24 @@ export type PromptOutcome =
       pending: boolean;
       stale: boolean;
       warnings: string[];
-      /** Secrets replaced by `[REDACTED:<kind>]` in the prompt, per kind (`{}` when none). */
       redactions: Record<string, number>;
       /** Invisible characters removed from the prompt (prior handoffs and commit subjects are text other agents wrote). */
       invisible_stripped: number;
     }
-  | HandoverError;
+  | JobError;
 
 function fail(message: string, field?: string, parts?: ErrorParts): PromptOutcome {
-  return handoverError(message, field, parts);
+  return jobError(message, field, parts);
 }
 
-// The prior handoffs block is read by priorHandoffs.ts; re-exported for the surfaces that import it from here.
+// Re-exported for the surfaces that import it from here.
 export { priorHandoffsFor } from './priorHandoffs';
 
-/** Builds the prompt for the receiving specialist. */
-export async function buildPrompt(req: PromptRequest, env: HandoverEnvironment): Promise<PromptOutcome> {
-  try {
-    return await build(req, env);
-  } catch (err) {
-    return jobError(err, 'building the prompt');
-  }
+export async function buildPrompt(req: PromptRequest, env: JobContext): Promise<PromptOutcome> {
+  return runJob('building the prompt', () => build(req, env));
 }
 
-async function build(req: PromptRequest, env: HandoverEnvironment): Promise<PromptOutcome> {
+async function build(req: PromptRequest, env: JobContext): Promise<PromptOutcome> {
   const opened = await openProject(env);
   if (!opened.ok) return opened.error;
   const project = opened.project;
@@ -93,7 +80,7 @@ async function build(req: PromptRequest, env: HandoverEnvironment): Promise<Prom
     if (!found.ok) return fail(found.message, 'handoff');
     handoff = { file: found.file, parsed: found.handoff };
   } else {
-    // The newest handoff (never a result: `kind: result` hands work back, there is nothing to pick up) to this specialist, or the newest handoff at all.
+    // Never a result: `kind: result` hands work back, there is nothing to pick up.
     const newest = await readNewestHandoff(dir, req.specialist);
     handoff = newest && { file: newest.file, parsed: newest.handoff };
     if (!handoff && req.handoff === 'latest') {
@@ -118,7 +105,6 @@ async function build(req: PromptRequest, env: HandoverEnvironment): Promise<Prom
     project,
     registry.all().map((s) => s.id),
   );
-  // Issue 18: the handoff picked up in full without its frontmatter, the others as digests, within the 30 KB budget.
   const handoffs = await receivingHandoffsFor(timeline.files, {
     workspaceRoot: env.workspaceRoot,
     ...(handoff ? { pickedUp: { id: handoff.parsed.frontmatter.id, path: handoff.file } } : {}),
@@ -138,7 +124,6 @@ async function build(req: PromptRequest, env: HandoverEnvironment): Promise<Prom
   const staleness = report ? stalenessLines(report) : [];
   const verification = handoff ? await latestVerification(root, handoff.parsed.frontmatter.id) : undefined;
   const now = (env.now ?? (() => new Date()))();
-  // Issue 21: the handoffs of its chain waiting too long for a pick-up or an answer.
   const waiting = handoff
     ? await chainWaitingLines(
         project,
@@ -166,21 +151,16 @@ async function build(req: PromptRequest, env: HandoverEnvironment): Promise<Prom
           id: handoff.parsed.frontmatter.id,
           relativePath: path.relative(env.workspaceRoot, handoff.file).split(path.sep).join('/'),
           returnCondition: handoff.parsed.frontmatter.return_condition,
-          // Issue 18: its human sections in full (the user's requests, what is done, the commands run among them).
           ...(handoffs.pickedUp !== null ? { body: handoffs.pickedUp } : {}),
         }
       : null,
     priorHandoffs: prior.text,
-    // Issue 18: the latest verification of the handoff picked up, at the top of the prompt.
     ...(verification ? { verification: verificationLine(verification) } : {}),
     waiting,
     staleness,
     runContext: { timestamp: now.toISOString(), deliverablePath: deliverable },
   });
-  // Nothing leaked (docs/DESIGN.md §7): the prompt carries files other tools and agents wrote (prior
-  // handoffs, commit subjects in the staleness report), so invisible characters and every
-  // secret come out of all of it.
-  // Through the one gate (src/core/safety/gate.ts) after the counted strip: the receiving prompt is an output.
+  // The prompt carries text other tools and agents wrote, so it passes the gate as an output.
   const visible = stripInvisible(built);
   const redacted = await sanitizeText(visible.text, 'strip');
   const prompt: string = redacted.text;

@@ -1,21 +1,18 @@
 /**
- * "Handoff: Record Result" and `specialist-handoff record-result`: the receiving
- * specialist hands back. For each handoff answered it writes its own timeline entry — a
- * `kind: result` file in `handoffs/`, linked by parent_id / root_id, hop + 1 — with the
- * status the policy gives (src/core/receive/handBackPolicy.ts: complete only when the criteria are met and
- * no recorded test failed after the last passing run; in progress; blocked), and sets the
- * answered handoff's status to match (keeping its history). When no handoff matches, it
- * writes a session note only and changes nothing else. Never throws.
+ * The receiving specialist hands back: per handoff answered, a `kind: result` file with the policy's status, and the
+ * handoff's status set to match. When none matches, only a session note is written. Never throws.
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { runJob } from '../project/jobError';
 import { claimsOfPackage } from '../../core/receive/claims';
 import { composeUnjudgedPackage, fitToBudget, measurePackage } from '../../core/handoff/compose';
 import { acceptanceCriteria, matchCriteria, RecordResultRequestSchema, type RecordResultRequest } from '../../core/receive/handBack';
 import { HANDOFFS_DIR, handoffId } from '../../core/handoff/naming';
-import { clipText, renderHandoff, type HandoffMeta } from '../../core/handoff/render';
+import { renderHandoff, type HandoffMeta } from '../../core/handoff/render';
+import { clipText } from '../../core/handoff/text';
 import type { ParsedHandoff } from '../../core/handoff/parse';
-import { composeError, errorText, handoverError, type ErrorParts, type HandoverError } from '../../core/handoff/errors';
+import { composeError, errorText, jobError, type ErrorParts, type JobError } from '../../core/handoff/errors';
 import { issueMessage, issueParts, parseHandoverRequest } from '../../core/handoff/request';
 import { describeSanitizing, redactSecrets, redactTexts } from '../../core/safety/redact';
 import { stripInvisible } from '../../core/safety/invisible';
@@ -29,13 +26,11 @@ import { ensureRootGitFiles } from '../../store/handoffs/rootGitFiles';
 import { discardStagedFile, promoteHandoffFile, setHandoffStatus, stageHandoffFile } from '../../store/handoffs/handoffStore';
 import { findHandoff, listHandoffFiles, readHandoffHead } from '../../store/handoffs/handoffIndex';
 import { resolveInside } from '../../store/pathGuard';
-import { collectEvidenceFor, readSessionLog, type HandoverEnvironment } from '../handover/handover';
+import { collectEvidenceFor, readSessionLog, type JobContext } from '../handover/handover';
 import { openProject } from '../project/project';
 import { counterFor } from '../tokenizers/tokenizer';
 import { gatePackage, sanitizeSessionId } from '../handover/fieldGate';
-import { jobError } from '../project/jobError';
 
-/** Folder of session notes under the handoff root (written when no handoff matches a result). */
 export const NOTES_DIR = 'notes';
 
 /** One answered handoff. */
@@ -44,17 +39,10 @@ export interface ResultEntry {
   readonly handoff_file: string;
   readonly result_file: string;
   readonly status: ResultStatus;
-  /** Why this status, in words (from the policy). */
   readonly reasons: string[];
 }
 
-/**
- * Outcome of {@link recordResult}: `ok` with the entries written, the handoffs that
- * failed (the others were still written), the session note when nothing matched, and
- * the one-screen summary lines; or an `ERROR:` naming the field at fault. `field:
- * 'taken'` means another session took a handoff up and never recorded a result: ask
- * the user, then call again with `proceed_if_taken`.
- */
+/** `field: 'taken'`: another session took a handoff up and never answered; ask the user, then call again with `proceed_if_taken`. */
 export type RecordResultOutcome =
   | {
       status: 'ok';
@@ -64,13 +52,13 @@ export type RecordResultOutcome =
       summary: string[];
       warnings: string[];
     }
-  | HandoverError;
+  | JobError;
 
 function fail(message: string, field?: string, parts?: ErrorParts): RecordResultOutcome {
-  return handoverError(message, field, parts);
+  return jobError(message, field, parts);
 }
 
-/** Open handoffs addressed to `specialist`: not partial, not results, pending / accepted / in progress, not completed or blocked by a result (newest 500 files read). */
+/** Not partial, not results, still open and not completed or blocked by a result; newest 500 files read. */
 async function openHandoffsFor(dir: string, specialist: string): Promise<Array<{ file: string; handoff: ParsedHandoff }>> {
   const files = (await listHandoffFiles(dir)).filter((f) => !f.partial).slice(-500);
   const parsed: Array<{ file: string; handoff: ParsedHandoff }> = [];
@@ -78,8 +66,7 @@ async function openHandoffsFor(dir: string, specialist: string): Promise<Array<{
     const h = await readHandoffHead(f.path);
     if (h) parsed.push({ file: f.path, handoff: h });
   }
-  // Answered for good: a result that completed or blocked it. A result "in progress" leaves the
-  // handoff open, so the next hand-back of the same work finds it again.
+  // A result "in progress" leaves the handoff open, so the next hand-back of the same work finds it again.
   const answered = new Set(
     parsed
       .filter((p) => p.handoff.frontmatter.kind === 'result' && ['complete', 'blocked'].includes(p.handoff.frontmatter.status))
@@ -94,24 +81,12 @@ async function openHandoffsFor(dir: string, specialist: string): Promise<Array<{
   );
 }
 
-/**
- * Records the receiving specialist's result for the handoffs of the request.
- * @param input a {@link RecordResultRequest} (validated here)
- * @param env as for a handoff; `sessionId` is the session recording the result
- */
-export async function recordResult(input: unknown, env: HandoverEnvironment): Promise<RecordResultOutcome> {
-  try {
-    return await recordUnguarded(input, env);
-  } catch (err) {
-    return jobError(err, 'recording the result');
-  }
+/** `env.sessionId` is the session recording the result. */
+export async function recordResult(input: unknown, env: JobContext): Promise<RecordResultOutcome> {
+  return runJob('recording the result', () => recordUnguarded(input, env));
 }
 
-/**
- * The outcome with every secret the job found redacted from its own words too: warnings,
- * summary lines, failure messages and the policy's reasons quote the request (blockers, test
- * commands, criteria).
- */
+/** Redacts the job's own words too: warnings, summary lines and reasons quote the request. */
 async function redactOutcome(out: Extract<RecordResultOutcome, { status: 'ok' }>, known: Map<string, string>): Promise<RecordResultOutcome> {
   const texts = [...out.warnings, ...out.summary, ...out.failures.map((f) => f.message), ...out.entries.flatMap((e) => e.reasons)];
   const r = await redactTexts(texts, { known });
@@ -124,7 +99,7 @@ async function redactOutcome(out: Extract<RecordResultOutcome, { status: 'ok' }>
   return { ...out, warnings, summary, failures, entries };
 }
 
-async function recordUnguarded(input: unknown, env: HandoverEnvironment): Promise<RecordResultOutcome> {
+async function recordUnguarded(input: unknown, env: JobContext): Promise<RecordResultOutcome> {
   const parsed = RecordResultRequestSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -150,7 +125,6 @@ async function recordUnguarded(input: unknown, env: HandoverEnvironment): Promis
   // One set of known secrets through the whole job: every result, file and line of the outcome.
   const known = new Map<string, string>();
 
-  // Which handoffs are answered.
   const failures: Array<{ handoff: string; message: string }> = [];
   let targets: Array<{ file: string; handoff: ParsedHandoff }> = [];
   if (req.handoffs.length) {
@@ -253,8 +227,7 @@ async function recordUnguarded(input: unknown, env: HandoverEnvironment): Promis
         briefingFile: null,
         historyFile: null,
       });
-      // Nothing leaked (docs/DESIGN.md §7): the result's texts lose invisible characters and secrets.
-      // Every text and short field (branch, paths, from, session id); a secret found in one is redacted in all.
+      // A secret found in any text or short field is redacted in all.
       const gated = await gatePackage(composed, request.request, known);
       gated.secrets.forEach((kind, value) => known.set(value, kind));
       for (const note of gated.notes) warnings.push(`WARNING: ${note}`);
@@ -265,10 +238,8 @@ async function recordUnguarded(input: unknown, env: HandoverEnvironment): Promis
       if (pkg.oversize_warning) {
         pkg = fitToBudget(pkg, meta(now), specialist, counter).pkg;
       }
-      // The gate (src/core/safety/gate.ts): the file's name and final bytes pass it once more.
       const gate = new GateTally(known);
-      // The result and the status it gives go together: the status event names the result,
-      // which is staged as .partial.md, and holds once the result is promoted to its name.
+      // The status event names the result, staged as .partial.md, so it holds only once the result is promoted.
       const staged = await stageHandoffFile(env.workspaceRoot, dir, now, async (date) => ({
         name: await sanitizeFileName(`${meta(date).id}.md`, known),
         content: await gate.text(renderHandoff(pkg, meta(date), specialist)),
@@ -297,10 +268,7 @@ async function recordUnguarded(input: unknown, env: HandoverEnvironment): Promis
   return redactOutcome({ status: 'ok', entries, failures, note_file: null, summary, warnings }, known);
 }
 
-/**
- * Writes `notes/<ISO time>_<specialist>.md`: what the session did, and why nothing was
- * marked — without invisible characters or secrets (their counts go to `warnings`).
- */
+/** `notes/<timestamp>_<specialist>.md`, without invisible characters or secrets (their counts go to `warnings`). */
 async function writeSessionNote(
   workspaceRoot: string,
   root: string,
@@ -333,7 +301,6 @@ async function writeSessionNote(
     list(req.blockers),
     '',
   ].join('\n');
-  // Nothing leaked (docs/DESIGN.md §7): the note is text headed for a file like any handoff.
   const stripped = stripInvisible(raw);
   const redacted = await redactSecrets(stripped.text, { known });
   redacted.secrets.forEach((kind, value) => known.set(value, kind));
@@ -343,7 +310,7 @@ async function writeSessionNote(
   if (sanitizing) warnings.push(`WARNING: session note: ${sanitizing}`);
   try {
     await ensureDir(workspaceRoot, dir);
-    // The root's .gitignore first, so the note's temporary file is never one git shows (best effort, as for a handoff).
+    // The root's .gitignore first, so git never shows the note's temporary file.
     await ensureRootGitFiles(root);
     for (let i = 0; i < 1000; i++) {
       const name = await sanitizeFileName(`${handoffId(new Date(now.getTime() + i), specialist)}.md`);

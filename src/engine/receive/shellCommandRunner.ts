@@ -1,28 +1,19 @@
 /**
- * The CLI's {@link CommandRunner} (docs/DESIGN.md §9 "Verify on receipt"): a recorded test or
- * build command re-run through the system shell (`/bin/sh -c` on POSIX, `cmd.exe /d /s /c` on
- * Windows: Node's `spawn` with `shell: true`) in the recorded folder, standard input closed,
- * its output not kept (VS Code runs it as a task instead, so the user sees it). On POSIX it
- * starts its own process group (`detached`: `setsid`), so a timeout or a cancel stops the
- * shell and everything it started: SIGTERM to the group, then SIGKILL after a grace period;
- * on Windows `taskkill /T /F` ends the process tree.
+ * The CLI's command runner: the recorded command through the system shell, stdin closed, output not kept. On POSIX it
+ * starts its own process group, so a timeout or cancel stops everything it started (SIGTERM, then SIGKILL).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import type { CommandRunner } from '../../core/receive/verification';
 
-/** Time between SIGTERM and SIGKILL to the process group of a command that timed out: 2,000 ms. */
 export const KILL_GRACE_MS = 2000;
 
-/** Options of {@link createShellCommandRunner}. */
 export interface ShellRunnerOptions {
-  /** Environment of the commands; default this process's. */
   readonly env?: NodeJS.ProcessEnv;
-  /** ms between SIGTERM and SIGKILL (default {@link KILL_GRACE_MS}). */
   readonly killGraceMs?: number;
 }
 
-/** Sends `signal` to the child's whole process group (POSIX) or ends its process tree (Windows); a group already gone is fine. */
+/** A group already gone is fine. */
 function killTree(child: ChildProcess, signal: NodeJS.Signals): void {
   if (child.pid === undefined) return;
   try {
@@ -48,12 +39,8 @@ function groupAlive(child: ChildProcess): boolean {
 }
 
 /**
- * A runner of shell commands (see the file's comment). Its answer: the exit code (a command
- * ended by a signal it did not get from us: 128 + the signal's number, as POSIX shells report
- * it), `timed_out` true and a null exit code when it was stopped after `timeoutMs` ms or by
- * `signal`, `duration_ms` the wall time in ms, `error` when it could not start (Node's
- * message, e.g. `spawn /bin/sh ENOENT`). A folder that does not exist is the caller's to
- * check first (Node reports it as the shell not found). Never throws.
+ * A command killed by a signal not ours exits 128 + its number, as POSIX shells report it. A missing folder is
+ * the caller's to check first: Node reports it as the shell not found. Never throws.
  */
 export function createShellCommandRunner(options: ShellRunnerOptions = {}): CommandRunner {
   const grace = options.killGraceMs ?? KILL_GRACE_MS;
@@ -126,5 +113,4 @@ export function createShellCommandRunner(options: ShellRunnerOptions = {}): Comm
   };
 }
 
-/** The runner the CLI uses: {@link createShellCommandRunner} with the defaults. */
 export const shellCommandRunner: CommandRunner = createShellCommandRunner();

@@ -1,22 +1,13 @@
 /**
- * "Handoff: Verify" and `specialist-handoff verify` (docs/DESIGN.md §9 "Verify on
- * receipt"): a handoff's staleness report (as the receiving prompt has it) plus each recorded
- * test and build command re-run — only with the user's consent (`run`) — and judged against
- * what the handoff recorded: verified, contradicted or unverifiable
- * (src/core/receive/verification.ts `judgeRecheck`). A verification that ran is stored as
- * its own file (src/store/handoffs/verifications.ts) and appended to the specialist's
- * briefing; the timeline and the receiving prompt show its line.
- *
- *   handoff ─▶ planVerification (Tests run + Commands run of kind build, folders checked)
- *          ─▶ verifyHandoff: staleness ─▶ runner (shell / VS Code task) ─▶ judge ─▶ store + briefing
- *
- * Never throws: errors are values (src/core/handoff/errors.ts).
+ * "Verify on receipt": a handoff's staleness report plus each recorded test and build command re-run, only with the
+ * user's consent (`run`), and judged against what was recorded. A verification that ran is stored and added to the briefing.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { runJob } from '../project/jobError';
 import { parseCommandsRun, parseTestsRun } from '../../core/handoff/draftSections';
-import { errorText, fieldError, handoverError, type HandoverError } from '../../core/handoff/errors';
+import { errorText, fieldError, jobError, type JobError } from '../../core/handoff/errors';
 import { BRIEFINGS_DIR, HANDOFFS_DIR, fileTimestamp } from '../../core/handoff/naming';
 import type { ParsedHandoff } from '../../core/handoff/parse';
 import { isUpToDate, stalenessLines } from '../../core/receive/stalenessReport';
@@ -37,29 +28,21 @@ import { appendBriefing, writeBriefingSection } from '../../store/handoffs/hando
 import { otherToolsHandoffFolders } from '../../store/handoffs/timelineFiles';
 import { writeVerification } from '../../store/handoffs/verifications';
 import { checkRealPathInside, resolveInside } from '../../store/pathGuard';
-import type { HandoverEnvironment } from '../project/environment';
+import type { JobContext } from '../project/jobContext';
 import { sanitizeSessionId } from '../handover/fieldGate';
 import { openProject } from '../project/project';
 
 import { shellCommandRunner } from './shellCommandRunner';
-import { jobError } from '../project/jobError';
 
 export { createShellCommandRunner, shellCommandRunner } from './shellCommandRunner';
 
-/** Per-command timeout of a re-run: 600,000 ms (10 minutes; VS Code's `handoff.verify.timeoutSeconds` default 600). */
+/** ms; VS Code's `handoff.verify.timeoutSeconds` defaults to the same. */
 export const DEFAULT_VERIFY_TIMEOUT_MS = 600_000;
-/** Longest per-command timeout accepted: 86,400,000 ms (a day). */
 export const MAX_VERIFY_TIMEOUT_MS = 86_400_000;
-/** Rechecks of one verification at most: 100 (`VerificationSchema`); the rest are named in a warning. */
+/** The rest are named in a warning. */
 export const MAX_RECHECKS = 100;
 
-/**
- * One recorded command as it would be re-run. `cwd`: the absolute folder it runs in (the
- * recorded folder resolved against the workspace; the workspace folder when none was
- * recorded); `recordedCwd`: the folder as the handoff recorded it (null: the workspace's);
- * `recorded`: its outcome at handoff; `missing`: why it cannot run here (the folder is gone,
- * or it is outside the workspace), absent when it can.
- */
+/** `recordedCwd` null: the workspace's; `missing`: why it cannot run here, absent when it can. */
 export interface PlannedRecheck {
   kind: 'test' | 'build';
   command: string;
@@ -69,28 +52,22 @@ export interface PlannedRecheck {
   missing?: string;
 }
 
-/** What to verify: a handoff id, its file name or `latest` (default: the newest handoff, never a result — like `prompt`). */
+/** Default: the newest handoff, never a result. */
 export interface VerifyPlanRequest {
   handoff?: string;
 }
 
-/** The plan of a verification: the handoff, its specialist, the commands to re-run in order (tests, then builds), and warnings. */
 export type VerificationPlan =
-  { status: 'ok'; handoff_id: string; handoff_file: string; specialist: string; rechecks: PlannedRecheck[]; warnings: string[] } | HandoverError;
+  { status: 'ok'; handoff_id: string; handoff_file: string; specialist: string; rechecks: PlannedRecheck[]; warnings: string[] } | JobError;
 
-/** A verification to run: `run` is the user's consent to re-run the commands; `timeoutMs` per command (default {@link DEFAULT_VERIFY_TIMEOUT_MS}). */
+/** `run` is the user's consent to re-run the commands. */
 export interface VerifyRequest {
   handoff?: string;
   run: boolean;
   timeoutMs?: number;
 }
 
-/**
- * Outcome of {@link verifyHandoff}: the verification and its line; `verification_file` and
- * `briefing_file` the files written (absolute), both null when nothing ran (`run` false:
- * nothing is recorded) — `briefing_file` null too when the handoff names no briefing or it
- * could not be written (a warning says why).
- */
+/** The file paths are null when nothing was recorded; `briefing_file` also when it could not be written (a warning says why). */
 export type VerifyOutcome =
   | {
       status: 'ok';
@@ -102,10 +79,10 @@ export type VerifyOutcome =
       verification_file: string | null;
       warnings: string[];
     }
-  | HandoverError;
+  | JobError;
 
-/** What {@link verifyHandoff} needs besides the environment: the runner (default: {@link shellCommandRunner}) and a progress callback, called before each command with the count done so far. */
-export type VerifyEnvironment = HandoverEnvironment & { runner?: CommandRunner; onProgress?: (done: number, total: number, command: string) => void };
+/** `onProgress` is called before each command with the count done so far. */
+export type VerifyEnvironment = JobContext & { runner?: CommandRunner; onProgress?: (done: number, total: number, command: string) => void };
 
 interface Planned {
   readonly root: string;
@@ -115,7 +92,6 @@ interface Planned {
   readonly warnings: string[];
 }
 
-/** Where a recorded folder is now: the absolute folder, or why it cannot be used. */
 async function resolveFolder(workspaceRoot: string, recorded: string | null): Promise<{ cwd: string; missing?: string }> {
   const cwd = recorded === null || recorded === '.' ? workspaceRoot : path.resolve(workspaceRoot, recorded);
   const rel = path.relative(workspaceRoot, cwd);
@@ -129,7 +105,7 @@ async function resolveFolder(workspaceRoot: string, recorded: string | null): Pr
   return inside.ok ? { cwd } : { cwd, missing: `the folder ${recorded} leads out of the workspace (a link)` };
 }
 
-async function plan(req: VerifyPlanRequest, env: HandoverEnvironment): Promise<Planned | HandoverError> {
+async function plan(req: VerifyPlanRequest, env: JobContext): Promise<Planned | JobError> {
   const opened = await openProject(env);
   if (!opened.ok) return opened.error;
   const root = opened.project.handoffRoot;
@@ -138,12 +114,12 @@ async function plan(req: VerifyPlanRequest, env: HandoverEnvironment): Promise<P
   let found: { file: string; handoff: ParsedHandoff } | undefined;
   if (req.handoff && req.handoff !== 'latest') {
     const f = await findHandoff(dir, req.handoff, 'handoff');
-    if (!f.ok) return handoverError(f.message, 'handoff', { code: 'not_found' });
+    if (!f.ok) return jobError(f.message, 'handoff', { code: 'not_found' });
     found = f;
   } else {
     found = await readNewestHandoff(dir).catch(() => undefined);
     if (!found)
-      return handoverError(
+      return jobError(
         `there is no handoff to verify in ${dir} (a result is verified only when named) — hand over first, or name the handoff to verify`,
         'handoff',
         { code: 'not_found' },
@@ -181,7 +157,7 @@ async function plan(req: VerifyPlanRequest, env: HandoverEnvironment): Promise<P
   const rechecks: PlannedRecheck[] = [];
   for (const r of recorded.slice(0, MAX_RECHECKS)) {
     const hidden = invisibleInCommand(r.command);
-    // Never run what the user cannot see: a hand-edited or merged handoff may hide a command (docs/DESIGN.md §9).
+    // Never run what the user cannot see: a hand-edited or merged handoff may hide a command.
     const where = hidden.length
       ? {
           cwd: path.resolve(env.workspaceRoot, r.recordedCwd ?? '.'),
@@ -193,47 +169,22 @@ async function plan(req: VerifyPlanRequest, env: HandoverEnvironment): Promise<P
   return { root, file: found.file, handoff, rechecks, warnings };
 }
 
-/**
- * Plans a verification: finds the handoff (`handoff`: id, file name or `latest`; default the
- * newest handoff, never a result), reads the commands to re-run from its "Tests run" section
- * (`parseTestsRun`: the latest run of each command in each folder) and its "Commands run"
- * section (`parseCommandsRun`, kind `build`), and checks each recorded folder exists inside
- * the workspace. Runs nothing, writes nothing: what a consent dialog lists.
- * @returns the plan, or the error: `handoff` (not found, `not_found`), `project_root` /
- *   `handoff.directory` (the project cannot be opened), `internal`. Never throws.
- */
-export async function planVerification(req: VerifyPlanRequest, env: HandoverEnvironment): Promise<VerificationPlan> {
-  try {
+/** Runs and writes nothing: what a consent dialog lists. Never throws. */
+export async function planVerification(req: VerifyPlanRequest, env: JobContext): Promise<VerificationPlan> {
+  return runJob('planning the verification', async () => {
     const p = await plan(req, env);
     if ('status' in p) return p;
     const fm = p.handoff.frontmatter;
     return { status: 'ok', handoff_id: fm.id, handoff_file: p.file, specialist: fm.specialist, rechecks: p.rechecks, warnings: p.warnings };
-  } catch (err) {
-    return jobError(err, 'planning the verification');
-  }
+  });
 }
 
 /**
- * Verifies a handoff (see the file's comment): the staleness report first (before anything
- * runs and changes the workspace), then — when `run` — each planned command through the
- * runner in its folder, one at a time, each stopped after `timeoutMs` (ms); a folder that is
- * gone, a command not found (exit code 127) or a timeout is unverifiable with the reason;
- * `env.signal` cancels (the running command is stopped, the rest are not run). When `run`,
- * the verification is written (`verifications/<id>/…json`) and its section appended to the
- * handoff's briefing (a new file of the briefing's folder, `<handoff id>.verification-<time>_<hex>.md`,
- * or an append to a briefing of the older single-file layout): nothing already there is
- * rewritten. Without `run` nothing runs and nothing is written (every recheck `not_run`);
- * nor when it was cancelled before any command ran (a warning says so).
- * @returns the outcome, or the error: `timeoutMs` (not a whole number of ms from 1 to a day),
- *   those of {@link planVerification}, `io` (the verification file could not be written).
- *   A briefing that cannot be written is a warning. Never throws.
+ * Staleness first, before anything runs and changes the workspace; then, with `run`, each command in its folder,
+ * one at a time. Nothing is recorded without `run`, or when cancelled before any command ran. Never throws.
  */
 export async function verifyHandoff(req: VerifyRequest, env: VerifyEnvironment): Promise<VerifyOutcome> {
-  try {
-    return await verify(req, env);
-  } catch (err) {
-    return jobError(err, 'verifying the handoff');
-  }
+  return runJob('verifying the handoff', () => verify(req, env));
 }
 
 async function verify(req: VerifyRequest, env: VerifyEnvironment): Promise<VerifyOutcome> {
@@ -303,7 +254,7 @@ async function verify(req: VerifyRequest, env: VerifyEnvironment): Promise<Verif
     try {
       verificationFile = await writeVerification(root, verification, clock());
     } catch (err) {
-      return handoverError(`the verification could not be recorded: ${errorText(err as Error)}`, 'io', { code: 'io' });
+      return jobError(`the verification could not be recorded: ${errorText(err as Error)}`, 'io', { code: 'io' });
     }
     const written = await appendToBriefing(env.workspaceRoot, root, handoff, verification);
     if (typeof written === 'string') briefingFile = written;
@@ -321,13 +272,7 @@ async function verify(req: VerifyRequest, env: VerifyEnvironment): Promise<Verif
   };
 }
 
-/**
- * Adds the verification's section to the handoff's briefing (docs/DESIGN.md §5 "Briefings").
- * Ours (`briefings/<name>/<id>.md`): a new file beside the handoff's section, named so it
- * sorts right after it (`<id>.verification-<time>_<8 hex>.md`), starting with the same header;
- * a briefing of the older layout (`briefings/<name>.md`): one append.
- * @returns the file written, undefined when the handoff names no briefing (a result), or the error
- */
+/** A new file beside the handoff's section, sorting right after it, or one append to a single-file briefing; undefined when no briefing is named. */
 async function appendToBriefing(workspaceRoot: string, root: string, handoff: ParsedHandoff, v: Verification): Promise<string | undefined | { error: Error }> {
   const named = handoff.frontmatter.briefing_file;
   if (!named) return undefined;

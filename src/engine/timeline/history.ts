@@ -1,26 +1,15 @@
 /**
- * `request_full_history` ("The full history, on request"): the session behind a
- * handoff, read again from its transcripts and capped at 50,000 tokens — for the MCP tool,
- * the language model tool and `specialist-handoff history`.
- *
- * How a handoff knows its session (docs/DESIGN.md §5 "History"): its frontmatter names the
- * transcripts read (`session_sources`: reader and file, workspace-relative, `~/…`, or the bare
- * file name of a file outside both), its `created` time and its `base_commit`. Each transcript
- * is found again ({@link locateTranscripts}) and read whole with its own reader (every turn
- * and command, not the bounded numbers a handoff keeps), and the events from the session's
- * base to the handoff are kept: after the `created` of the previous handoff whose HEAD is
- * this handoff's `base_commit` (git's base of the session), or from the transcript's start
- * when none is; up to this handoff's `created`. An event without a time takes the time of the
- * event before it. Every text passes the one gate (src/core/safety/gate.ts) before it is
- * counted or cut, so no cut leaves a secret's first characters behind; the rendering and the
- * cap are pure (src/core/receive/fullHistory.ts).
+ * `request_full_history`: the session behind a handoff, read again whole from the transcripts it names, from the
+ * previous handoff whose HEAD is its `base_commit` (else the transcript's start) to its `created`. Every text passes
+ * the gate before it is counted or cut, so no cut leaves a secret's first characters behind.
  */
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { fieldError, handoverError, partsError, type HandoverError } from '../../core/handoff/errors';
+import { runJob } from '../project/jobError';
+import { fieldError, jobError, partsError, type JobError } from '../../core/handoff/errors';
 import type { ParsedHandoff } from '../../core/handoff/parse';
-import { formatCount } from '../../core/handoff/render';
+import { formatCount } from '../../core/handoff/limits';
 import type { SessionSourceSummary } from '../../core/handoff/schema';
 import { DEFAULT_HISTORY_MAX_TOKENS, MIN_HISTORY_MAX_TOKENS, renderFullHistory, type HistoryElided, type HistoryItem } from '../../core/receive/fullHistory';
 import { sanitizeText, sanitizeTexts } from '../../core/safety/gate';
@@ -30,29 +19,19 @@ import { discover, reader, turnRole } from '../../evidence/session/collectSessio
 import { detectTranscript } from '../../evidence/session/detect';
 import type { FoundTranscript } from '../../evidence/session/discovery';
 import { findHandoff, listHandoffFiles, readHandoffHead, readNewestHandoff } from '../../store/handoffs/handoffIndex';
-import type { HandoverEnvironment } from '../project/environment';
+import type { JobContext } from '../project/jobContext';
 import { openProject } from '../project/project';
 import { counterFor } from '../tokenizers/tokenizer';
-import { jobError } from '../project/jobError';
 
 export { DEFAULT_HISTORY_MAX_TOKENS, MIN_HISTORY_MAX_TOKENS } from '../../core/receive/fullHistory';
 
-/** What to return the history of: `handoff` an id, a file name or `latest` (default: the newest handoff, never a result); `maxTokens` the cap (default and at most 50,000 tokens). */
+/** `handoff`: an id, a file name or `latest` (default: the newest handoff, never a result). */
 export interface FullHistoryRequest {
   readonly handoff?: string;
   readonly maxTokens?: number;
 }
 
-/**
- * The full history: the handoff's id and file (absolute), the Markdown `text` and its
- * `tokens` (in the handoff's tokenizer, at most `max_tokens`), the window (`from`: the
- * previous handoff's `created`, or null for the transcripts' start; `to`: this handoff's
- * `created`), how many turns and commands the window holds (`total`) and what the cap left
- * out (`elided`), the transcripts read again (`sources`, as the handoff names them), the
- * secrets redacted per kind, invisible characters stripped, the handoff's own uncut package
- * (`package_history_file`, relative to the handoff root: only when fit-to-budget cut
- * something) and `WARNING:` lines (a transcript not found or unreadable).
- */
+/** `window.from` is null for the transcripts' start; `package_history_file` is set only when fit-to-budget cut something. */
 export interface FullHistoryOk {
   readonly status: 'ok';
   readonly handoff_id: string;
@@ -72,28 +51,16 @@ export interface FullHistoryOk {
   readonly warnings: string[];
 }
 
-/** The outcome of {@link fullHistory}: the history, or an error value (src/core/handoff/errors.ts). */
-export type FullHistoryOutcome = FullHistoryOk | HandoverError;
+export type FullHistoryOutcome = FullHistoryOk | JobError;
 
-/** Handoff files read (newest first) looking for the previous handoff: 200. */
 const PREVIOUS_SCANNED = 200;
 
-/**
- * The full history behind a handoff. Never throws.
- * @returns errors: `max_tokens` (bad_request: not a whole number from 1,000 to 50,000),
- *   `handoff` (not_found: no such handoff, none yet, or it cannot be parsed),
- *   `session_sources` (not_found: the handoff names no transcript, or none can be found or read
- *   again), `handoff.directory` (bad_setting), `internal`
- */
-export async function fullHistory(req: FullHistoryRequest, env: HandoverEnvironment): Promise<FullHistoryOutcome> {
-  try {
-    return await run(req, env);
-  } catch (err) {
-    return jobError(err, 'reading the full history');
-  }
+/** Never throws; errors name `max_tokens`, `handoff`, `session_sources` (no transcript found again) or `handoff.directory`. */
+export async function fullHistory(req: FullHistoryRequest, env: JobContext): Promise<FullHistoryOutcome> {
+  return runJob('reading the full history', () => run(req, env));
 }
 
-async function run(req: FullHistoryRequest, env: HandoverEnvironment): Promise<FullHistoryOutcome> {
+async function run(req: FullHistoryRequest, env: JobContext): Promise<FullHistoryOutcome> {
   const maxTokens = req.maxTokens ?? DEFAULT_HISTORY_MAX_TOKENS;
   if (!Number.isInteger(maxTokens) || maxTokens < MIN_HISTORY_MAX_TOKENS || maxTokens > DEFAULT_HISTORY_MAX_TOKENS) {
     const range = `${formatCount(MIN_HISTORY_MAX_TOKENS)} to ${formatCount(DEFAULT_HISTORY_MAX_TOKENS)}`;
@@ -187,15 +154,14 @@ async function run(req: FullHistoryRequest, env: HandoverEnvironment): Promise<F
   };
 }
 
-/** The handoff asked for: by id or file name, else (absent or `latest`) the newest handoff whose kind is `handoff`. */
-async function pickHandoff(dir: string, ref: string | undefined): Promise<{ file: string; parsed: ParsedHandoff } | HandoverError> {
+async function pickHandoff(dir: string, ref: string | undefined): Promise<{ file: string; parsed: ParsedHandoff } | JobError> {
   if (ref && ref !== 'latest') {
     const found = await findHandoff(dir, ref, 'handoff');
-    return found.ok ? { file: found.file, parsed: found.handoff } : handoverError(found.message, 'handoff', { code: 'not_found' });
+    return found.ok ? { file: found.file, parsed: found.handoff } : jobError(found.message, 'handoff', { code: 'not_found' });
   }
   const newest = await readNewestHandoff(dir, undefined, PREVIOUS_SCANNED);
   if (newest) return { file: newest.file, parsed: newest.handoff };
-  return handoverError(`there is no handoff in ${dir} yet — hand over first, or name a handoff`, 'handoff', {
+  return jobError(`there is no handoff in ${dir} yet — hand over first, or name a handoff`, 'handoff', {
     code: 'not_found',
     subject: `there is no handoff in ${dir}`,
     problem: 'yet',
@@ -203,12 +169,7 @@ async function pickHandoff(dir: string, ref: string | undefined): Promise<{ file
   });
 }
 
-/**
- * The id and `created` of the previous handoff (or result) whose `head_commit` is
- * `baseCommit`: where the session behind this handoff began (docs/DESIGN.md §6: the base
- * commit is the previous handoff's HEAD). Undefined when `baseCommit` is null or no earlier
- * file has it as HEAD.
- */
+/** Where the session behind this handoff began: the previous file whose HEAD is `baseCommit`. */
 async function previousHandoff(dir: string, file: string, baseCommit: string | null): Promise<{ id: string; created: string } | undefined> {
   if (!baseCommit) return undefined;
   const files = await listHandoffFiles(dir);
@@ -223,7 +184,6 @@ async function previousHandoff(dir: string, file: string, baseCommit: string | n
   return undefined;
 }
 
-/** A transcript found again: how the handoff names it, and the file with its reader. */
 interface Located {
   readonly name: string;
   readonly found: FoundTranscript;
@@ -234,15 +194,10 @@ async function exists(p: string): Promise<boolean> {
 }
 
 /**
- * Finds each transcript a handoff names again: `~/…` under the home folder, an absolute path
- * as it is, a relative path under the workspace folder; a bare file name (a file outside the
- * workspace and the home folder: `displayFile` in ./handoverEvidence.ts) among the
- * transcripts the session log setting finds now (`env.sessionLog`: its path, `auto`
- * discovery, the recorder file). Each is read with the reader of the format its content shows
- * (src/evidence/session/detect.ts), else of the source the handoff names.
- * @returns the transcripts found, and a `WARNING:` line for each that was not
+ * `~/…` under home, absolute as is, relative under the workspace; a bare file name (outside both) among the transcripts
+ * the session log setting finds now. Read with the reader its content shows, else the named source's.
  */
-export async function locateTranscripts(named: readonly SessionSourceSummary[], env: HandoverEnvironment): Promise<{ found: Located[]; warnings: string[] }> {
+export async function locateTranscripts(named: readonly SessionSourceSummary[], env: JobContext): Promise<{ found: Located[]; warnings: string[] }> {
   const found: Located[] = [];
   const warnings: string[] = [];
   let candidates: FoundTranscript[] | undefined;
@@ -323,11 +278,7 @@ function window(events: readonly SessionEvent[], from: string | null, to: string
   return out;
 }
 
-/**
- * Every text of the items through the gate in one batch (`sanitizeTexts`, 'strip' mode, after
- * the invisible characters are stripped so none can split a secret): before the cap, so the
- * cap counts and cuts redacted text only.
- */
+/** Invisible characters go first so none can split a secret; gated before the cap, so it counts and cuts redacted text only. */
 async function gateItems(
   items: readonly HistoryItem[],
 ): Promise<{ items: HistoryItem[]; found: Record<string, number>; invisible: number; notes: string[]; secrets: Map<string, string> }> {

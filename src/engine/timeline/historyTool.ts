@@ -1,43 +1,24 @@
-/**
- * The agent tool `request_full_history` (Agent Zero's stage 2): its name, the
- * description the model reads, its input schema (zod, advertised as `z.toJSONSchema` of it:
- * the MCP server's `tools/list` and package.json's `languageModelTools` entry carry the same
- * JSON Schema) and the run of one call through {@link fullHistory}. Read-only: it writes nothing.
- * Offered by the MCP server (src/mcp/server.ts) and the language model tool
- * (src/vscode/agents/historyTool.ts); VS Code's MCP server definition omits it, so the chat
- * lists it once (`--omit-tool`).
- */
+/** The agent tool `request_full_history`. Read-only. */
 import { z } from 'zod';
 import { toolInputErrorText } from '../../core/handoff/issues';
-import { formatCount, plural } from '../../core/handoff/render';
+import { formatCount } from '../../core/handoff/limits';
+import { plural } from '../../core/handoff/text';
 import { HANDOVER_TOOL_NAME, resolveProjectRoot, type ToolContext } from '../agents/agentTool';
 import { DEFAULT_HISTORY_MAX_TOKENS, MIN_HISTORY_MAX_TOKENS, fullHistory, type FullHistoryOk } from './history';
 
-/** The tool's name (MCP and the language model tool set). */
 export const HISTORY_TOOL_NAME = 'request_full_history';
 
-/**
- * The tools the extension offers VS Code's chat as language model tools (`#handover`,
- * `#fullHistory`): VS Code's MCP server definition starts the server with `--omit-tool` for
- * each, so the chat lists every tool once.
- */
+/** Offered as language model tools; VS Code's MCP server definition omits them (`--omit-tool`) so the chat lists each once. */
 export const LANGUAGE_MODEL_TOOL_NAMES: readonly string[] = Object.freeze([HANDOVER_TOOL_NAME, HISTORY_TOOL_NAME]);
 
-/** What the model reads about the tool (MCP `description`, package.json `modelDescription`). */
 export const HISTORY_TOOL_DESCRIPTION =
   "Returns the session behind a handoff when the handoff itself is not enough: the turns, commands and their results of the transcripts it was written from, from the session's base (the previous handoff) to the handoff, secrets redacted, " +
   `at most ${formatCount(DEFAULT_HISTORY_MAX_TOKENS)} tokens — tool output is dropped first (oldest first), then the middle is elided with a marker naming the turns and commands left out; the first and the latest turns are kept whole. ` +
   'Default: the newest handoff. Returns the history as Markdown (the structured result adds its tokens, what was elided and the transcripts read) or an "ERROR: …" text.';
 
-/** One-line reference texts, as the other tools take them. */
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
-/**
- * Input of `request_full_history`: `handoff` (an id, a file name or `latest`; default the
- * newest handoff), `max_tokens` (1,000 to 50,000; default 50,000) and `project_root` (the
- * absolute project folder; default the one the tool serves). Unknown fields are refused.
- */
 export const HistoryToolInputSchema = z
   .object({
     handoff: z
@@ -64,20 +45,16 @@ export const HistoryToolInputSchema = z
   })
   .strict();
 
-/** A parsed input of the tool. */
 export type HistoryToolInput = z.infer<typeof HistoryToolInputSchema>;
 
-/** The JSON Schema of the tool's input (zod's, as a client sends it: `io: input`; without `$schema`). */
+/** As a client sends it (`io: input`), without `$schema`. */
 export function historyToolJsonSchema(): Record<string, unknown> {
   const json = z.toJSONSchema(HistoryToolInputSchema, { io: 'input' }) as Record<string, unknown>;
   delete json.$schema;
   return json;
 }
 
-/**
- * The text an agent gets: the history, then one line of figures (tokens, what was elided)
- * and the `WARNING:` lines.
- */
+/** The history, then a line of figures and the `WARNING:` lines. */
 export function historyToolText(r: FullHistoryOk): string {
   const e = r.elided;
   const left = [
@@ -89,10 +66,7 @@ export function historyToolText(r: FullHistoryOk): string {
   return [r.text.trimEnd(), '', figures, ...r.warnings].join('\n');
 }
 
-/**
- * Validates a call's input: an object of the schema's fields (absent input is `{}`).
- * @returns the input, or the `ERROR:` text: unknown fields with the fields the tool takes, else the first issue (our own wording)
- */
+/** Absent input is `{}`. */
 export function parseHistoryInput(input: unknown): { ok: true; data: HistoryToolInput } | { ok: false; text: string } {
   const value = input ?? {};
   if (typeof value !== 'object' || Array.isArray(value)) {
@@ -102,11 +76,7 @@ export function parseHistoryInput(input: unknown): { ok: true; data: HistoryTool
   return r.success ? { ok: true, data: r.data } : { ok: false, text: toolInputErrorText(r.error, value, Object.keys(HistoryToolInputSchema.shape)) };
 }
 
-/**
- * Runs one call: validates the input with our own wording ({@link parseHistoryInput}), resolves the project root (as
- * the handover tool does: `project_root` must be an allowed root) and reads the history.
- * @returns `{ok: true, result, text}` or `{ok: false, text}` with the `ERROR:` text. Never throws.
- */
+/** `project_root` must be an allowed root, as for the handover tool. Never throws. */
 export async function runHistoryTool(
   input: unknown,
   ctx: Pick<ToolContext, 'defaultRoot' | 'allowedRoots' | 'environment'>,

@@ -1,12 +1,4 @@
-/**
- * Handoff insights of a project (docs/DESIGN.md §5 "Insights"), for every surface
- * that shows them — `specialist-handoff insights`, "Handoff: Show Insights": the handoff files
- * of `<handoff root>/handoffs/` listed by name, the frontmatter of each read through the store
- * (its status events applied), and the figures made by `computeInsights`
- * (src/core/timeline/insights.ts). Nothing but the files is read or kept.
- *
- *   project ─▶ listHandoffFiles (names) ─▶ since? ─▶ readInsightHeads ─▶ computeInsights ─▶ Insights
- */
+/** Handoff insights of a project, from the handoff files' frontmatter with their status events applied. */
 import { DEFAULT_MAX_HANDOVER_DEPTH } from '../../core/handoff/compose';
 import { computeInsights, type Insights, type InsightsEntry } from '../../core/timeline/insights';
 import { DEFAULT_PENDING_WARN_AFTER_MS, waitingOf, waitingPromptLine } from '../../core/timeline/waiting';
@@ -19,19 +11,15 @@ import type { Project } from '../project/project';
 
 export type { Insights, InsightsFigures, SpecialistInsights, ChainInsights, WaitingHandoff } from '../../core/timeline/insights';
 
-/** How {@link readInsights} figures. */
 export interface ReadInsightsOptions {
-  /** Only entries created at or after this time (default: all). */
   readonly since?: Date;
-  /** The clock: what "pending for how long" is measured against (default: now). */
   readonly now?: Date;
-  /** `handoff.pendingWarnAfter` in ms (0: no warnings; default 2 days: `parsePendingWarnAfter`). */
+  /** 0: no warnings. */
   readonly pendingWarnAfterMs?: number;
-  /** `handoff.maxHandoverDepth`: the depth limit chains are measured against (default 3, docs/DESIGN.md §4 "The hop guard"). */
   readonly maxDepth?: number;
 }
 
-/** The entry the figures read of a handoff's head (its status events applied); `partial` from its file name. */
+/** `partial` comes from the file name. */
 export function insightsEntryOf(head: HandoffHead, partial: boolean): InsightsEntry {
   return {
     id: head.id,
@@ -51,13 +39,7 @@ export function insightsEntryOf(head: HandoffHead, partial: boolean): InsightsEn
   };
 }
 
-/**
- * The one function insights read heads through: the store's head reader
- * (src/store/handoffs/handoffHeads.ts — a bounded read of each file's frontmatter) over the
- * files of one handoff root, with ONE listing of its `status/` for the events
- * (`listStatusFolders`), by `readHeadsListed`. A file that cannot be read or
- * parsed is counted in `unreadable`.
- */
+/** One listing of `status/` for all files; a file that cannot be read or parsed is counted in `unreadable`. */
 async function readInsightHeads(handoffRoot: string, files: readonly HandoffFileEntry[]): Promise<{ entries: InsightsEntry[]; unreadable: number }> {
   const status = await listStatusFolders(handoffRoot);
   const heads = await readHeadsListed(
@@ -73,12 +55,7 @@ async function readInsightHeads(handoffRoot: string, files: readonly HandoffFile
   return { entries, unreadable };
 }
 
-/**
- * The insights of an opened project ({@link Insights}): every handoff and result of its
- * `handoffs/` folder created at or after `since` (files are skipped by the time in their
- * name, so an old history costs a listing only), figured at `now`.
- * @returns the figures; a folder that cannot be listed reads as empty, a file that cannot be read is counted in `files_unreadable`. Never throws.
- */
+/** Files are skipped by the time in their name, so an old history costs a listing only. Never throws. */
 export async function readInsights(project: Project, options: ReadInsightsOptions = {}): Promise<Insights> {
   const now = (options.now ?? new Date()).getTime();
   const since = options.since?.getTime();
@@ -94,17 +71,10 @@ export async function readInsights(project: Project, options: ReadInsightsOption
   });
 }
 
-/** Most files read to find the handoffs of a chain for the receiving prompt's waiting lines: the newest 200 since the chain began. */
+/** The newest files since the chain began. */
 export const CHAIN_WAITING_FILES = 200;
 
-/**
- * The receiving prompt's `**Waiting:**` lines (`waitingPromptLine`): the handoffs of
- * the chain `rootId` waiting too long for a pick-up or an answer at `now` — the picked-up one
- * (`pickedUpId`) first, then the others oldest first. Reads the chain links of our files since
- * the chain's first handoff (by the time in their names; at most {@link CHAIN_WAITING_FILES},
- * the newest). Never throws.
- * @param warnAfterMs `handoff.pendingWarnAfter` in ms (0: no lines)
- */
+/** The chain's handoffs waiting too long at `now`: the picked-up one first, then oldest first; none when `warnAfterMs` is 0. Never throws. */
 export async function chainWaitingLines(
   where: TimelineLocation,
   files: readonly TimelineFile[],

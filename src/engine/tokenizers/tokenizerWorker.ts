@@ -1,16 +1,7 @@
 /**
- * A gpt-tokenizer encoding loaded on a worker thread, so a short-lived process (the CLI's
- * `handover`, `hook`, `draft`) does its other start-up work — evaluating its modules, running
- * git, reading the transcript — while the rank tables load (reading them and building their
- * maps is the largest single cost of a small `handover`).
- *
- * The counts are the library's own: the worker calls the same encoding's `countTokens` and
- * `isWithinTokenLimit` with the same options; the caller blocks on `Atomics.wait` until the
- * answer is there, so the {@link TokenEncoding} interface stays synchronous. Several texts can
- * be asked in one request (`countTokensBatch`): a handoff's measure asks for its ~70 new
- * pieces at once instead of one round trip each (src/core/handoff/tokenPieces.ts). If the worker
- * cannot load the encoding, fails or does not answer, the encoding is loaded in the process
- * instead (`fallback`) and every later call goes there: the same counts, only later.
+ * A gpt-tokenizer encoding loaded on a worker thread, so a short-lived process does its other
+ * start-up work while the rank tables load. Calls block on `Atomics.wait` so {@link TokenEncoding}
+ * stays synchronous; if the worker fails or does not answer, the encoding loads in the process.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -18,12 +9,7 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from '
 import type { TokenizerName } from '../../core/handoff/schema';
 import type { TokenEncoding } from '../../core/handoff/tokens';
 
-/**
- * The worker's code (CommonJS, evaluated): loads the encoding, counts one short text (a
- * warm-up, so the main thread's first requests block less), then answers each request on its port — `{text}` with `countTokens`,
- * `{text, limit}` with `isWithinTokenLimit`, `{texts}` with `countTokens` of each (a batch:
- * one round trip).
- */
+/** Requests: `{text}` counts, `{text, limit}` checks the limit, `{texts}` counts a batch in one round trip. */
 const WORKER_SOURCE = `
 const { workerData } = require('node:worker_threads');
 const { module: file, port, flag } = workerData;
@@ -49,37 +35,20 @@ port.on('message', (req) => {
 });
 `;
 
-/**
- * The module file of an encoding: `tokenizers/<name>.js` beside the bundle (dist/, see
- * esbuild.mjs), else the package's own `gpt-tokenizer/encoding/<name>` (running from source).
- */
+/** `tokenizers/<name>.js` beside the bundle, else the package's own module (running from source). */
 export function encodingModuleFile(name: TokenizerName, bundleDir = __dirname): string {
   const bundled = path.join(bundleDir, 'tokenizers', `${name}.js`);
   return existsSync(bundled) ? bundled : require.resolve(`gpt-tokenizer/encoding/${name}`);
 }
 
-/** How long one call waits for the worker before the process loads the encoding itself (ms); loading takes well under a second. */
 const WAIT_LIMIT_MS = 30_000;
 
-/** A {@link TokenEncoding} answered by a worker thread ({@link startWorkerEncoding}), which can be ended early. */
 export interface WorkerEncoding extends TokenEncoding {
-  /**
-   * Ends the worker thread now: a process that will count no more tokens frees the worker's
-   * heap (the rank tables' maps) while it finishes its work, instead of as it exits,
-   * when Node ends every worker and waits for it. A later
-   * call still answers, from the encoding loaded in the process (`fallback`): the same counts.
-   */
+  /** Ends the worker to free its heap early; later calls use the in-process encoding. */
   release(): void;
 }
 
-/**
- * Starts loading the encoding `name` on a worker thread and returns it as a
- * {@link WorkerEncoding} whose calls block until the worker answers. The worker does not
- * keep the process alive (unref).
- * @param fallback loads the encoding in the process, used from the first call the worker cannot answer (or after `release`)
- * @param moduleFile the encoding's module (default {@link encodingModuleFile})
- * @throws only what `fallback` throws (the encoding module is missing)
- */
+/** @param fallback loads the encoding in the process, used once the worker cannot answer (or after `release`) */
 export function startWorkerEncoding(name: TokenizerName, fallback: () => TokenEncoding, moduleFile = encodingModuleFile(name)): WorkerEncoding {
   const flag = new SharedArrayBuffer(4);
   const state = new Int32Array(flag);
@@ -92,7 +61,6 @@ export function startWorkerEncoding(name: TokenizerName, fallback: () => TokenEn
   worker.unref();
   port1.unref();
   let local: TokenEncoding | undefined;
-  /** Stops using the worker: the process loads the encoding itself. */
   const inProcess = (): TokenEncoding => {
     if (!local) {
       local = fallback();
@@ -103,7 +71,6 @@ export function startWorkerEncoding(name: TokenizerName, fallback: () => TokenEn
   worker.on('error', () => inProcess());
   let released = false;
   let seq = 0;
-  /** The worker's answer to one request, or undefined when it failed or did not answer in time. */
   const ask = (req: {
     text?: string;
     texts?: readonly string[];
@@ -120,7 +87,7 @@ export function startWorkerEncoding(name: TokenizerName, fallback: () => TokenEn
         return reply.error === undefined ? reply : undefined;
       }
       if (Date.now() > deadline) return undefined;
-      // Wakes when the worker has answered request `mine` (or after 50 ms, to look again).
+      // Wakes when the worker has answered `mine`, or after 50 ms to look again.
       Atomics.wait(state, 0, mine - 1, 50);
     }
   };

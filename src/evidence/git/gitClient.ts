@@ -3,7 +3,7 @@
 import type { SimpleGit, SimpleGitOptions } from 'simple-git';
 import type * as SimpleGitModule from 'simple-git';
 import type { GitProblem } from '../../core/handoff/gitEvidence';
-import { clipText } from '../../core/handoff/render';
+import { clipText } from '../../core/handoff/text';
 
 /** Killed after this long without output. */
 export const GIT_BLOCK_TIMEOUT_MS = 120_000;

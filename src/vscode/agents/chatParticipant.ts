@@ -1,23 +1,13 @@
 /**
- * The `@handoff` chat participant (where VS Code has `vscode.chat.createChatParticipant`):
- *
- * - `/handover <specialist> [topic…]` hands over, with this chat's turns with `@handoff`
- *   as recent turns and the text after the specialist as the summary (extra lines too);
- *   a missing or unknown specialist gets the `ERROR:` text and the list of ids. It streams
- *   the persona marker, links to the handoff and the briefing, and the next step.
- * - `/timeline` lists the newest handoffs of the workspace, nested by chain, with links.
- * - `/prompt [specialist]` streams the receiving specialist's prompt in a code block
- *   (read only: picking the handoff up is "Copy Prompt for Specialist", offered as a button).
- *
- * In an untrusted workspace `/handover` and `/prompt` (which run git) say why they do
- * nothing; `/timeline` only reads the files, as the timeline view does. Every failure is
- * shown in the chat and logged; the handler never throws.
+ * The `@handoff` chat participant: `/handover <specialist> [topic…]`, `/timeline`, `/prompt [specialist]`.
+ * `/handover` and `/prompt` run git, so they refuse in an untrusted workspace; `/timeline` only
+ * reads files. The handler never throws: failures are shown in the chat and logged.
  */
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { STATUS_LABELS } from '../../core/handoff/status';
 import type { SpecialistRegistry } from '../../core/specialists/registry';
-import type { HandoverError } from '../../core/handoff/errors';
+import type { JobError } from '../../core/handoff/errors';
 import type { TimelineNode } from '../../core/timeline/chains';
 import { buildPrompt } from '../../engine/receive/prompt';
 import { runHandoverTool } from '../../engine/agents/agentTool';
@@ -30,20 +20,18 @@ import { MANAGE_TRUST, MANAGE_TRUST_COMMAND, OPEN_FOLDER_COMMAND, trustedFolder,
 import { CHAT_AVATAR } from '../constants';
 import { relativeTime, SOURCE_LABELS } from '../timeline/rowText';
 
-/** The participant's id (package.json `contributes.chatParticipants`). */
+/** package.json `contributes.chatParticipants`. */
 export const CHAT_PARTICIPANT_ID = 'specialist-handoff.handoff';
 
-/** The participant's slash commands (package.json lists the same names). */
+/** package.json lists the same names. */
 export const ChatCommands = {
   handover: 'handover',
   timeline: 'timeline',
   prompt: 'prompt',
 } as const;
 
-/** The `from` of handoffs written from the chat. */
 export const CHAT_FROM = 'chat';
 
-/** How many handoffs `/timeline` lists: the newest 20. */
 export const CHAT_TIMELINE_LIMIT = 20;
 
 /** What a response remembers for its follow-ups. */
@@ -54,12 +42,11 @@ interface HandoffChatMetadata {
   readonly personaMarker?: string;
 }
 
-/** A chat result of this participant. */
 export interface HandoffChatResult extends vscode.ChatResult {
   readonly metadata: HandoffChatMetadata;
 }
 
-/** Text (a message, possibly several lines) as Markdown that shows it literally. */
+/** Multi-line text as Markdown that shows it literally. */
 function text(value: string): string {
   return value
     .split(/\r?\n/)
@@ -74,11 +61,7 @@ export function fenced(body: string, language = 'markdown'): string {
   return `${fence}${language}\n${body}\n${fence}\n`;
 }
 
-/**
- * This chat's turns with `@handoff`, oldest first, as the recent turns of a handoff:
- * `user: <prompt>` and `@handoff: <reply>` (only the Markdown of replies; anchors and
- * buttons carry no text). VS Code gives a participant only its own turns.
- */
+/** `user: …` and `@handoff: …` lines, oldest first. VS Code gives a participant only its own turns. */
 export function historyTurns(history: vscode.ChatContext['history']): string[] {
   const out: string[] = [];
   for (const turn of history) {
@@ -99,10 +82,7 @@ export function historyTurns(history: vscode.ChatContext['history']): string[] {
   return out;
 }
 
-/**
- * Parses `/handover`'s prompt: the first word is the specialist id, the rest of the first
- * line the topic, and everything after the id the summary.
- */
+/** First word: the specialist id; rest of the first line: the topic; everything after the id: the summary. */
 export function parseHandoverPrompt(prompt: string): { specialist: string; topic: string; summary: string } {
   const trimmed = prompt.trim();
   const m = /^@?(\S+)/.exec(trimmed);
@@ -111,7 +91,6 @@ export function parseHandoverPrompt(prompt: string): { specialist: string; topic
   return { specialist: m[1], topic: rest.split(/\r?\n/)[0].trim(), summary: rest };
 }
 
-/** The chat request handler (exported so the host tests can drive it with a recording stream). */
 export function createChatHandler(deps: AgentDeps): vscode.ChatRequestHandler {
   return async (request, context, raw, token): Promise<HandoffChatResult> => {
     const command = request.command ?? '';
@@ -154,10 +133,6 @@ function help(stream: vscode.ChatResponseStream): HandoffChatResult {
   return { metadata: { command: '', ok: true } };
 }
 
-/**
- * Says in the chat why nothing happens: no folder is open, or (for `what`, which runs git
- * or writes) the workspace is not trusted.
- */
 function sayRefusal(deps: AgentDeps, stream: vscode.ChatResponseStream, what: string): (refusal: Refusal) => void {
   return (refusal) => {
     if (refusal === 'no-folder') {
@@ -173,19 +148,17 @@ function sayRefusal(deps: AgentDeps, stream: vscode.ChatResponseStream, what: st
   };
 }
 
-/** The folder to work on when the workspace is trusted, or undefined after saying why not. */
 function trustedFolderOrSay(deps: AgentDeps, stream: vscode.ChatResponseStream, what: string): Promise<vscode.WorkspaceFolder | undefined> {
   return trustedFolder(sayRefusal(deps, stream, what), () => isTrusted(deps));
 }
 
-/** The folder to read, trusted or not (`/timeline` only reads files), or undefined after saying that none is open. */
+/** `/timeline` only reads files, so it needs no trust. */
 function folderOrSay(deps: AgentDeps, stream: vscode.ChatResponseStream): vscode.WorkspaceFolder | undefined {
   const folder = currentFolder();
   if (!folder) sayRefusal(deps, stream, 'read the timeline')('no-folder');
   return folder;
 }
 
-/** The handoff root and the specialists of `folder`, or undefined after showing why not. */
 async function registryOf(
   folder: vscode.WorkspaceFolder,
   stream: vscode.ChatResponseStream,
@@ -200,8 +173,7 @@ async function registryOf(
   return { root: project.root, registry: project.registry };
 }
 
-/** Shows why a folder could not be opened (its `handoff.directory` setting), with a button to the setting. */
-function sayProjectError(stream: vscode.ChatResponseStream, error: HandoverError): void {
+function sayProjectError(stream: vscode.ChatResponseStream, error: JobError): void {
   stream.markdown(text(error.message));
   stream.button({ command: 'workbench.action.openSettings', arguments: ['handoff.directory'], title: 'Open Settings' });
 }
@@ -377,7 +349,6 @@ async function promptFor(
   }
 }
 
-/** Follow-ups: after a handoff, the new specialist's prompt and the timeline. */
 function followups(result: vscode.ChatResult): vscode.ChatFollowup[] {
   const m = (result as Partial<HandoffChatResult>).metadata;
   if (m?.command === ChatCommands.handover && m.ok && m.specialist) {
@@ -390,11 +361,7 @@ function followups(result: vscode.ChatResult): vscode.ChatFollowup[] {
   return [];
 }
 
-/**
- * Registers `@handoff` when this VS Code has chat participants (`vscode.chat.createChatParticipant`);
- * otherwise logs why not.
- * @returns the participant, to dispose with the extension
- */
+/** Empty where this VS Code has no `vscode.chat.createChatParticipant` (logged). */
 export function registerChatParticipant(deps: AgentDeps): vscode.Disposable[] {
   if (typeof vscode.chat?.createChatParticipant !== 'function') {
     deps.log.info(`chat participant @handoff not registered: VS Code ${vscode.version} has no vscode.chat.createChatParticipant`);

@@ -1,10 +1,6 @@
 /**
- * "Handoff: Export Specialists to Agent Folders…" (`handoff.exportAgents`): writes
- * the workspace's specialists as VS Code / GitHub Copilot custom agents
- * (`.github/agents/<id>.agent.md`, with hand-over buttons) and Claude Code subagents
- * (`.claude/agents/<id>.md`). A QuickPick chooses the folders, a notification shows
- * progress, and a summary says what was written, left unchanged or kept. Files edited by
- * hand are kept; replacing them needs a second, modal confirmation.
+ * "Handoff: Export Specialists to Agent Folders…". Files edited by hand are kept; replacing them
+ * needs a second, modal confirmation.
  */
 import path from 'node:path';
 import * as vscode from 'vscode';
@@ -15,7 +11,6 @@ import { exportAgents, formatExportSummary, type ExportAgentsOk, type ExportAgen
 import { projectOptions } from '../workspace/environment';
 import { trustedFolder, warnRefusal } from '../workspace/trust';
 
-/** The command id (package.json `contributes.commands`, category "Handoff"). */
 export const EXPORT_AGENTS_COMMAND = Commands.exportAgents;
 
 const TARGET_ITEMS: Record<AgentTarget, { label: string; description: string; detail: string }> = {
@@ -31,7 +26,6 @@ const TARGET_ITEMS: Record<AgentTarget, { label: string; description: string; de
   },
 };
 
-/** What the command says when no folder is open or the workspace is not trusted (it waits for the answer). */
 const REFUSALS = warnRefusal({
   noFolder: 'Open a folder first: the specialists are exported into a workspace folder.',
   openFolder: 'Open Folder',
@@ -39,7 +33,7 @@ const REFUSALS = warnRefusal({
   waitForAnswer: true,
 });
 
-/** Targets passed as the command's argument (`{targets: ["github"]}`), for keybindings and tests; anything else asks. */
+/** `{targets: ["github"]}`, for keybindings; anything else asks. */
 function targetsFromArgs(args: unknown): AgentTarget[] | undefined {
   const targets = (args as { targets?: unknown } | undefined)?.targets;
   if (!Array.isArray(targets) || targets.length === 0) return undefined;
@@ -47,14 +41,8 @@ function targetsFromArgs(args: unknown): AgentTarget[] | undefined {
 }
 
 /**
- * Runs the command: asks for the folders (unless `args.targets` names them), exports, and
- * shows the summary. Refuses, with the next action, without a folder or in an untrusted
- * workspace (it writes files). Never throws: errors are shown and logged.
- *
- * @param log the extension's output channel (the full summary and every warning go there)
- * @param args optional `{targets: ("github" | "claude")[]}`; there is no argument to force
- *   overwriting — that is only ever confirmed by the user
- * @returns the export's result, or undefined when nothing ran (cancelled, no folder, untrusted)
+ * Never throws: errors are shown and logged. No argument forces overwriting: only the user
+ * confirms that. Undefined when nothing ran.
  */
 export async function exportAgentsCommand(log: vscode.LogOutputChannel, args?: unknown): Promise<ExportAgentsResult | undefined> {
   try {
@@ -109,7 +97,6 @@ export async function exportAgentsCommand(log: vscode.LogOutputChannel, args?: u
   }
 }
 
-/** The QuickPick of folders (both picked); undefined when cancelled or nothing is picked. */
 async function pickTargets(): Promise<AgentTarget[] | undefined> {
   const items = AGENT_TARGETS.map((t) => ({ ...TARGET_ITEMS[t], picked: true, target: t }));
   const picked = await vscode.window.showQuickPick(items, {
@@ -130,13 +117,11 @@ function firstLine(result: ExportAgentsOk): string {
   return formatExportSummary(result).split('\n')[0];
 }
 
-/** Writes the whole summary and every warning to the log. */
 function report(log: vscode.LogOutputChannel, result: ExportAgentsOk): void {
   for (const line of formatExportSummary(result).split('\n')) log.info(`export agents: ${line}`);
   for (const w of result.warnings) log.warn(`export agents: ${warningText(w)}`);
 }
 
-/** The closing notification: failures as an error, else the counts with "Reveal in Explorer". */
 async function showSummary(log: vscode.LogOutputChannel, result: ExportAgentsOk, workspaceRoot: string): Promise<void> {
   if (result.failed.length > 0) {
     const pick = await vscode.window.showErrorMessage(`${firstLine(result)} ${errorText(result.failed[0].reason)}`, 'Show Log');

@@ -1,12 +1,6 @@
 /**
- * The language model tool `request_full_history` (`#fullHistory` in the chat):
- * registered with `vscode.lm.registerTool` where VS Code has it, like `#handover`
- * (./lmTool.ts). Read-only, so VS Code asks no confirmation: it runs the engine's tool
- * (`runHistoryTool`, src/engine/timeline/historyTool.ts) on the workspace folder's settings and session
- * log, and returns the history (at most 50,000 tokens, secrets redacted) or an `ERROR: …`
- * text, through the output gate (./outputGate.ts). It never throws to VS Code. Untrusted
- * workspaces are refused before any transcript is read. VS Code's MCP server definition omits
- * the MCP tool of the same name, so the chat lists it once.
+ * `#fullHistory` (`request_full_history`), where VS Code has `vscode.lm.registerTool`. Read-only,
+ * so no confirmation; untrusted workspaces are refused before any transcript is read.
  */
 import * as vscode from 'vscode';
 import { HISTORY_TOOL_NAME, runHistoryTool } from '../../engine/timeline/historyTool';
@@ -14,20 +8,18 @@ import { UNTRUSTED_ERROR, abortOn, diskFolders, folderForRoot, isTrusted, type A
 import { gatedToolResult } from './outputGate';
 import { folderEnvironment } from '../workspace/environment';
 
-/** The tool's `ERROR:` text when the caller cancelled before the history was read. */
 const CANCELLED = 'ERROR: reading the full history was cancelled';
 
-/** The tool's implementation (exported for the host tests' direct checks). */
 export class FullHistoryLanguageModelTool implements vscode.LanguageModelTool<Record<string, unknown>> {
   constructor(private readonly deps: AgentDeps) {}
 
-  /** The progress message; no confirmation (the tool writes nothing). */
+  /** No confirmation: the tool writes nothing. */
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<Record<string, unknown>>): vscode.PreparedToolInvocation {
     const ref = typeof options.input?.handoff === 'string' ? options.input.handoff : 'the newest handoff';
     return { invocationMessage: `Reading the full history behind ${ref}` };
   }
 
-  /** Reads the history; its text, or the `ERROR:` text. Never throws. */
+  /** Never throws: a failure comes back as `ERROR:` text. */
   async invoke(
     options: vscode.LanguageModelToolInvocationOptions<Record<string, unknown>>,
     token: vscode.CancellationToken,
@@ -73,11 +65,7 @@ export class FullHistoryLanguageModelTool implements vscode.LanguageModelTool<Re
   }
 }
 
-/**
- * Registers the tool with `vscode.lm.registerTool` when this VS Code has it (its
- * contribution is in package.json); otherwise logs why not.
- * @returns the registration, to dispose with the extension
- */
+/** Empty where this VS Code has no `vscode.lm.registerTool` (logged). */
 export function registerFullHistoryTool(deps: AgentDeps): vscode.Disposable[] {
   if (typeof vscode.lm?.registerTool !== 'function') {
     deps.log.info(`language model tool ${HISTORY_TOOL_NAME} not registered: VS Code ${vscode.version} has no vscode.lm.registerTool`);

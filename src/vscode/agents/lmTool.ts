@@ -1,11 +1,6 @@
 /**
- * The language model tool `handover_to_specialist` (`#handover` in Copilot agent mode):
- * registered with `vscode.lm.registerTool` where VS Code has it. Before it runs, VS Code
- * asks the user to confirm (inline in the chat; as a dialog when an extension invokes it
- * outside a chat request) with a message naming the specialist, the topic and the files
- * it writes. It runs the engine's tool (`runHandoverTool`): the result object as JSON, or
- * an `ERROR: …` text — it never throws to VS Code. Untrusted workspaces are refused before
- * any git process starts.
+ * `#handover` (`handover_to_specialist`), where VS Code has `vscode.lm.registerTool`. VS Code asks
+ * the user to confirm before it runs; untrusted workspaces are refused before any git process starts.
  */
 import path from 'node:path';
 import * as vscode from 'vscode';
@@ -31,22 +26,17 @@ import { gatedToolResult } from './outputGate';
 /** The `from` of handoffs this tool writes: the agent mode of VS Code's chat (Copilot or another). */
 export const LM_TOOL_FROM = 'copilot';
 
-/** The folder a tool input names (its `project_root` when that is exactly a workspace folder), else the first folder. */
+/** Its `project_root` when that is exactly a workspace folder, else the first folder. */
 function folderOf(input: unknown): vscode.WorkspaceFolder | undefined {
   const given = typeof input === 'object' && input !== null ? (input as { project_root?: unknown }).project_root : undefined;
   return folderForRoot(typeof given === 'string' ? given : '');
 }
 
-/** The persona marker of a built-in specialist; custom ones (read from the workspace when the tool runs) show their id. */
+/** Custom specialists (read when the tool runs) show their id. */
 function who(id: string): string {
   return BUILTIN_SPECIALISTS.find((s) => s.id === id)?.personaMarker ?? id;
 }
 
-/**
- * The confirmation shown before the tool writes: who takes over, the topic, and what is
- * written where (a new handoff under `<handoff folder>/handoffs/`, a section appended to
- * the briefing under `<handoff folder>/briefings/`).
- */
 export function confirmationFor(input: HandoverToolInput, folder: vscode.WorkspaceFolder | undefined): vscode.LanguageModelToolConfirmationMessages {
   const dir = (folder ? readSettings(folder).directory : DEFAULT_HANDOFF_DIRECTORY).replace(/[\\/]+$/, '');
   const where = folder ? ` in **${inlineMarkdown(folder.name)}**` : '';
@@ -62,11 +52,10 @@ export function confirmationFor(input: HandoverToolInput, folder: vscode.Workspa
   return { title: `Hand over to ${who(input.specialist_profile)}?`, message };
 }
 
-/** The tool's implementation (exported for the host tests' direct checks). */
 export class HandoverLanguageModelTool implements vscode.LanguageModelTool<Record<string, unknown>> {
   constructor(private readonly deps: AgentDeps) {}
 
-  /** The confirmation and the progress message; no confirmation when the input is invalid or the workspace untrusted (nothing would be written). */
+  /** No confirmation when the input is invalid or the workspace untrusted: nothing would be written. */
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<Record<string, unknown>>): vscode.PreparedToolInvocation {
     try {
       const parsed = parseToolInput(options.input);
@@ -84,7 +73,7 @@ export class HandoverLanguageModelTool implements vscode.LanguageModelTool<Recor
     }
   }
 
-  /** Runs the handoff; the result object as JSON, or the `ERROR:` text. Never throws. */
+  /** Never throws: a failure comes back as `ERROR:` text. */
   async invoke(
     options: vscode.LanguageModelToolInvocationOptions<Record<string, unknown>>,
     token: vscode.CancellationToken,
@@ -96,7 +85,6 @@ export class HandoverLanguageModelTool implements vscode.LanguageModelTool<Recor
       this.deps.log.error(`${HANDOVER_TOOL_NAME}: ${(err as Error)?.stack ?? String(err)}`);
       text = `ERROR: internal error in ${HANDOVER_TOOL_NAME}: ${(err as Error)?.message ?? String(err)}`;
     }
-    // The output boundary: the result passes the gate (outputGate.ts).
     return gatedToolResult(text);
   }
 
@@ -141,11 +129,7 @@ export class HandoverLanguageModelTool implements vscode.LanguageModelTool<Recor
   }
 }
 
-/**
- * Registers the tool with `vscode.lm.registerTool` when this VS Code has it (its
- * contribution is in package.json, so `vscode.lm.tools` lists it); otherwise logs why not.
- * @returns the registration, to dispose with the extension
- */
+/** Empty where this VS Code has no `vscode.lm.registerTool` (logged). */
 export function registerLanguageModelTool(deps: AgentDeps): vscode.Disposable[] {
   if (typeof vscode.lm?.registerTool !== 'function') {
     deps.log.info(`language model tool ${HANDOVER_TOOL_NAME} not registered: VS Code ${vscode.version} has no vscode.lm.registerTool`);

@@ -1,29 +1,20 @@
 /**
- * The MCP server definition provider (VS Code 1.101+: `vscode.lm.registerMcpServerDefinitionProvider`):
- * offers VS Code's MCP support a stdio server per workspace folder that runs the bundled
- * CLI's `mcp` subcommand (`dist/cli.js mcp --cwd <folder>`) with the extension host's
- * Node.js, so VS Code's agents (and any MCP client VS Code feeds) get the same tools as
- * the CLI's MCP server. This extension declares `engines.vscode` ^1.99.0, where the API
- * does not exist: the types below are local, the API is feature-detected, and on older
- * VS Code nothing is registered (one line in the output channel says so). No definition
- * is offered in an untrusted workspace. The server omits `handover_to_specialist` and
- * `request_full_history` (`LANGUAGE_MODEL_TOOL_NAMES`): the extension offers them to the chat
- * as its language model tools (lmTool.ts, historyTool.ts), and VS Code would list each twice.
+ * Offers VS Code a stdio MCP server per workspace folder (`dist/cli.js mcp --cwd <folder>`) where
+ * the API exists (1.101+; engines.vscode is ^1.99, so its types are local). None when untrusted.
+ * The server omits the tools the extension offers as language model tools: VS Code would list them twice.
  */
 import * as vscode from 'vscode';
 import { mcpServerSpecs } from '../../core/agents/mcpServerDefinition';
 import { LANGUAGE_MODEL_TOOL_NAMES } from '../../engine/timeline/historyTool';
 import { diskFolders, isTrusted, type AgentDeps } from './agentContext';
 
-/** The provider id (package.json `contributes.mcpServerDefinitionProviders`). */
+/** package.json `contributes.mcpServerDefinitionProviders`. */
 export const MCP_PROVIDER_ID = 'specialist-handoff.mcp-server';
 
-/** The part of `vscode.McpStdioServerDefinition` (1.101) used here. */
 interface McpStdioServerDefinitionLike {
   cwd?: vscode.Uri;
 }
 
-/** `vscode.McpStdioServerDefinition`'s constructor (1.101). */
 type McpStdioServerDefinitionCtor = new (
   label: string,
   command: string,
@@ -32,19 +23,17 @@ type McpStdioServerDefinitionCtor = new (
   version?: string,
 ) => McpStdioServerDefinitionLike;
 
-/** `vscode.McpServerDefinitionProvider` (1.101), for stdio definitions. */
 interface McpServerDefinitionProviderLike {
   readonly onDidChangeMcpServerDefinitions?: vscode.Event<void>;
   provideMcpServerDefinitions(token: vscode.CancellationToken): vscode.ProviderResult<McpStdioServerDefinitionLike[]>;
 }
 
-/** The parts of the 1.101 API this file uses, each possibly missing. */
+/** The 1.101 API parts used here, each possibly missing. */
 interface McpApi {
   readonly registerMcpServerDefinitionProvider?: (id: string, provider: McpServerDefinitionProviderLike) => vscode.Disposable;
   readonly McpStdioServerDefinition?: McpStdioServerDefinitionCtor;
 }
 
-/** The MCP API of this VS Code, when it has all of it. */
 function mcpApi(): Required<McpApi> | undefined {
   const lm = vscode.lm as unknown as McpApi | undefined;
   const ctor = (vscode as unknown as McpApi).McpStdioServerDefinition;
@@ -54,11 +43,7 @@ function mcpApi(): Required<McpApi> | undefined {
     : undefined;
 }
 
-/**
- * Registers the MCP server definition provider where VS Code offers the API (1.101+);
- * elsewhere logs once that it was skipped.
- * @returns what to dispose with the extension (nothing when skipped)
- */
+/** Empty where VS Code lacks the API (logged). */
 export function registerMcpServerDefinitions(deps: AgentDeps): vscode.Disposable[] {
   const api = mcpApi();
   if (!api) {

@@ -1,14 +1,7 @@
 /**
- * "Continue in …" (`handoff.continueIn`): after a handoff, and on every handoff of the
- * timeline, start the receiving specialist where the user works next — a new Copilot Chat
- * holding the prompt (not sent; in the specialist's exported custom agent when there is
- * one), Cursor's chat (its prompt link), a terminal agent — Claude Code, Codex CLI, Gemini CLI,
- * Aider, GitHub Copilot CLI, Qwen Code, OpenCode, Amp, Kiro CLI, Factory Droid, Goose — in an
- * integrated terminal of the workspace folder (the agent's executable is the terminal's
- * process and the prompt one of its arguments: no shell reads it), or the clipboard. Only the
- * agents this machine has are offered (PATH, or the settings `handoff.agents.<id>.path`;
- * Cursor also when this is Cursor). The choice is remembered per workspace; the setting
- * `handoff.continueIn` names a default that skips the picker.
+ * "Continue in …": start the receiving specialist in Copilot Chat (prompt unsent), Cursor's
+ * chat, a terminal agent (the agent is the terminal's process and the prompt an argument: no
+ * shell reads it), or the clipboard. Only agents found on this machine are offered.
  */
 import { spawn } from 'node:child_process';
 import * as vscode from 'vscode';
@@ -36,28 +29,26 @@ import { availableChatModels } from '../lm/chatModels';
 import { offerPickUp } from '../timeline/pickUp';
 import { copilotChatAvailable, openNewChat } from './copilotChat';
 
-/** What the command is given: a timeline element, a handoff's URI, `{ agent, handoff }` (other commands, tests), or nothing. */
+/** A timeline element, a handoff's URI, `{ agent, handoff }`, or nothing. */
 type Target =
   | { readonly type: 'entry'; readonly node: { readonly file: { readonly path: string; readonly source: string } } }
   | vscode.Uri
   | { readonly agent?: string; readonly handoff?: string }
   | undefined;
 
-/** What the command did, returned to a caller (tests, the summary notification). */
 export interface ContinueResult {
   readonly target: ContinueTarget;
-  /** The receiving prompt given to the agent (or copied). */
   readonly prompt: string;
-  /** For a terminal agent: the executable, its arguments and the folder it runs in. */
+  /** For a terminal agent. */
   readonly executable?: string;
   readonly argv?: readonly string[];
   readonly cwd?: string;
-  /** For Copilot Chat: the custom agent selected by name. */
+  /** For Copilot Chat: the custom agent's name. */
   readonly mode?: string;
-  /** For Cursor: its prompt link, and the program that opened it (absent: opened by this editor, being Cursor). */
+  /** For Cursor: the link, and the program that opened it (absent: this editor is Cursor). */
   readonly url?: string;
   readonly opener?: string;
-  /** The target was not there, so the prompt was copied instead. */
+  /** The prompt was copied: the target was missing, or the link could not hold it. */
   readonly fellBackToClipboard?: boolean;
 }
 
@@ -66,12 +57,10 @@ const REFUSALS = warnRefusal({
   untrusted: 'Specialist Handoff works only in trusted workspaces: continuing starts an agent. Trust this workspace to continue.',
 });
 
-/** The picker's rows. */
 interface TargetItem extends vscode.QuickPickItem {
   readonly target: ContinueTarget;
 }
 
-/** Registers "Continue in …" and runs it. */
 export class ContinueIn extends DisposableOwner {
   constructor(
     private readonly log: vscode.LogOutputChannel,
@@ -142,7 +131,7 @@ export class ContinueIn extends DisposableOwner {
     return { target, prompt: prompt.prompt, ...(target === 'copilot' ? { fellBackToClipboard: true } : {}) };
   }
 
-  /** The target to continue in: the setting's default when that agent is here, else the picker (the last choice of this workspace first). */
+  /** The setting's default when that agent is here, else the user's pick (this workspace's last choice first). */
   private async choose(lookup: AgentLookup, preferred: string | undefined): Promise<ContinueTarget | undefined> {
     const [chat, agents, models] = await Promise.all([copilotChatAvailable(), findAgents(lookup), availableChatModels()]);
     // Without a chat model the chat can only ask the user to set one up: offered after the others, saying so.
@@ -171,7 +160,6 @@ export class ContinueIn extends DisposableOwner {
     return pick?.target;
   }
 
-  /** Starts a terminal agent: an integrated terminal in the workspace folder whose process is the agent, the prompt among its arguments. */
   private async inTerminal(
     agent: TerminalAgentId,
     handoff: string | undefined,
@@ -206,12 +194,7 @@ export class ContinueIn extends DisposableOwner {
     return { target: agent, prompt: prepared.prompt.prompt, executable: prepared.agent.executable, argv: prepared.argv, cwd: prepared.cwd };
   }
 
-  /**
-   * Continues in Cursor's chat through its prompt link: opened by this editor when it is Cursor,
-   * else by the platform's link opener (xdg-open, open) started with the link as its one argument.
-   * A prompt longer than a link holds goes to the clipboard and the link asks to paste it; with no
-   * opener, the prompt is copied and the link shown.
-   */
+  /** Via Cursor's prompt link: opened by this editor when it is Cursor, else by the platform's link opener. */
   private async inCursor(
     handoff: string | undefined,
     env: Awaited<ReturnType<typeof folderEnvironment>>,
@@ -256,7 +239,6 @@ export class ContinueIn extends DisposableOwner {
   }
 }
 
-/** Each target's codicon in the picker. */
 const ICONS: Readonly<Record<ContinueTarget, string>> = {
   copilot: '$(copilot)',
   cursor: '$(link-external)',

@@ -1,24 +1,19 @@
-/**
- * The last step of the end-of-session handoff: the touched files, the token estimate against
- * the budget (and what fit-to-budget would cut), and the loss report, before anything is written.
- */
+/** The end-of-session handoff's last step, before anything is written. */
 import * as vscode from 'vscode';
-import type { Draft as SessionDraft } from '../../core/handoff/draftFields';
+import type { SessionDraft } from '../../core/handoff/draftFields';
 import { warningText } from '../../core/handoff/errors';
-import { formatCount } from '../../core/handoff/render';
+import { formatCount } from '../../core/handoff/limits';
 import type { TouchedFile } from '../../core/handoff/schema';
 import { describeCuts, describeLeftOut } from '../../core/handoff/summary';
 import { previewFit, type PreparedHandover } from '../../engine/handover/handover';
 import { BACK, pickOne, type StepFrame } from './quickInput';
 
-/** How the user chose to write: as it is, fitted to the budget, or over it. */
 export type Choice = 'write' | 'fit' | 'over';
-/** A row of the confirmation; only rows with a choice can be accepted. */
+/** Only rows with a choice can be accepted. */
 interface ConfirmItem extends vscode.QuickPickItem {
   readonly choice?: Choice;
 }
 
-/** The codicon of a touched file's status. */
 const FILE_ICONS: Record<string, string> = {
   A: '$(diff-added)',
   D: '$(diff-removed)',
@@ -31,18 +26,17 @@ function fileIcon(f: TouchedFile): string {
   return FILE_ICONS[f.status] ?? '$(diff-modified)';
 }
 
-/** Status, +/- lines and the original path of a touched file. */
 function fileDescription(f: TouchedFile): string {
   const counts = f.binary ? 'binary' : f.status === '?' ? 'untracked' : f.added !== null ? `+${f.added} −${f.deleted}` : '';
   return [f.status, counts, f.old_path ? `from ${f.old_path}` : ''].filter(Boolean).join('  ');
 }
 
-/** The estimate as the confirmation words it: `3,199 / 3,000 tokens`, `(estimate)` when long runs were chunked. */
+/** `3,199 / 3,000 tokens`, plus `(estimate)` when long runs were chunked. */
 function tokensOf(p: PreparedHandover): string {
   return `${formatCount(p.pkg.estimated_tokens)}${p.pkg.tokens_estimated ? ' (estimate)' : ''} / ${formatCount(p.pkg.max_context_tokens)} tokens`;
 }
 
-/** The two choices over budget — fit and hand over (what it cuts), or hand over as it is — as every surface asks them. */
+/** The two over-budget choices, worded the same on every surface. */
 function overBudgetItems(p: PreparedHandover): ConfirmItem[] {
   const fit = previewFit(p);
   return [
@@ -56,11 +50,7 @@ function overBudgetItems(p: PreparedHandover): ConfirmItem[] {
   ];
 }
 
-/**
- * Over budget, the question the end-of-session command asks in its last step, asked alone (the
- * panel's Hand Over): fit to budget and hand over, or hand over without fitting. Resolves to
- * the choice, or undefined when the user cancels (Escape: nothing is written).
- */
+/** The over-budget question asked alone (the panel's Hand Over); undefined on Escape: nothing is written. */
 export async function askOverBudget(p: PreparedHandover, title: string): Promise<'fit' | 'over' | undefined> {
   const r = await pickOne<ConfirmItem>(
     { title: `${title}: ${p.specialist.personaMarker} — ${tokensOf(p)}` },
@@ -73,12 +63,7 @@ export async function askOverBudget(p: PreparedHandover, title: string): Promise
   return r === BACK || r === undefined || r.choice === 'write' ? undefined : r.choice;
 }
 
-/**
- * The confirmation step: the choices (hand over; over budget: fit and hand over, or not),
- * what the session log holds that the handoff does not carry (shown when the
- * session was drafted), the touched files and the notes. Resolves to how to write, or
- * undefined to cancel (Escape writes nothing).
- */
+/** Resolves to how to write, or undefined to cancel (Escape writes nothing). */
 export async function confirmHandover(p: PreparedHandover, draft: SessionDraft | undefined, frame: StepFrame): Promise<Choice | undefined> {
   const pkg = p.pkg;
   const tokens = tokensOf(p);

@@ -1,30 +1,20 @@
 /**
- * "Handoff: End Session and Hand Over…" — the end-of-session handoff with no panel.
- *
- * Interactive: a quick pick of specialists, then input boxes for topic, summary,
- * decisions, next steps and blockers, prefilled from the session's draft (the
- * panel's draft, ./sessionDraft.ts); git and the session log are read meanwhile (window
- * progress, then a cancellable notification if it is still running); a confirmation
- * step shows the touched files, the token estimate against the budget (and what
- * fit-to-budget would cut) and what the session log holds that the handoff leaves out;
- * then both files are written, the handoff opens and a one-screen summary appears.
- * Escape at any step writes nothing.
- *
- * Programmatic: `executeCommand('handoff.endSession', {specialist, topic, …})` runs the
- * same engine without prompts and returns the result object (keybindings, tests, agents).
+ * "Handoff: End Session and Hand Over…" without the panel: input steps prefilled from the session's
+ * draft, a confirmation, then both files are written; Escape at any step writes nothing. With
+ * arguments (`{specialist, topic, …}`) it runs without prompts and returns the result.
  */
 import * as vscode from 'vscode';
 import { errorText } from '../../core/handoff/errors';
 import type { GitEvidence } from '../../core/handoff/gitEvidence';
-import { plural } from '../../core/handoff/render';
+import { plural } from '../../core/handoff/text';
 import { DEFAULT_INCLUDE_RECENT_TURNS } from '../../core/handoff/request';
-import type { Draft as SessionDraft } from '../../core/handoff/draftFields';
+import type { SessionDraft } from '../../core/handoff/draftFields';
 import type { HandoverResult } from '../../core/handoff/schema';
 import type { Specialist, SpecialistRegistry, SpecialistSource } from '../../core/specialists/registry';
 import { slugifyTopic } from '../../core/handoff/topic';
 import { briefingFileName } from '../../core/handoff/naming';
 import { mandateHeadline } from '../../core/specialists/headline';
-import { collectEvidenceFor, prepareHandover, writeHandover, type HandoverEnvironment } from '../../engine/handover/handover';
+import { collectEvidenceFor, prepareHandover, writeHandover, type JobContext } from '../../engine/handover/handover';
 import { collectDraftEvidence, draftEnvironment, sessionDraft } from '../../engine/draft/draftSession';
 import { StorageKeys } from '../constants';
 import { draftedAnswers, stillDrafted } from '../../core/panel/prefill';
@@ -41,14 +31,13 @@ import { trustedFolder, warnRefusal } from '../workspace/trust';
 
 const TITLE = 'End Session and Hand Over';
 
-/** What the command says when no folder is open or the workspace is not trusted. */
 const REFUSALS = warnRefusal({
   noFolder: 'Open a folder to hand over its work: the handoff is written into the workspace.',
   openFolder: 'Open Folder…',
   untrusted: 'Specialist Handoff runs git and writes files only in trusted workspaces. Trust this workspace to hand over.',
 });
 
-/** The picker's separator for each source of specialists (registry order: built-in, custom, then other tools' agent folders). */
+/** Registry order: built-in, custom, then other tools' agent folders. */
 const SOURCE_GROUPS: Record<SpecialistSource, string> = {
   builtin: 'Built-in specialists',
   custom: 'Custom specialists',
@@ -69,38 +58,27 @@ interface Answers {
   nextSteps: string[];
   blockers: string[];
   failedApproaches: string[];
-  /** The session's draft, once the summary step waited for it (undefined: none, or cancelled). */
+  /** Undefined: none, or cancelled. */
   draft?: SessionDraft;
-  /** Which lists' drafted items the user has reviewed (they are offered once). */
+  /** Drafted items are offered once per list. */
   reviewed: Set<string>;
 }
 
-/** The end-of-session command. Owns nothing long-lived besides what it registers. */
 export class EndSessionCommand extends DisposableOwner {
   private running = false;
 
-  /**
-   * @param log where progress and failures are logged
-   * @param session the recorded session (id, session-log settings, what happens after a handoff)
-   * @param onWritten called after a handoff was written (refreshes the timeline)
-   * @param workspaceState for the last specialist picked
-   */
   constructor(
     private readonly log: vscode.LogOutputChannel,
     private readonly session: SessionHooks,
     private readonly onWritten: () => void,
     private readonly workspaceState: vscode.Memento,
-    /** "Draft with …" (src/vscode/lm): asked only when the user presses the summary step's button. */
+    /** Asked only when the user presses the summary step's button. */
     private readonly modelDrafter?: EndSessionModelDrafter,
   ) {
     super();
   }
 
-  /**
-   * Runs the command. With `args` (an object with at least `specialist` and `topic`)
-   * it runs without prompts. Resolves to the result, or undefined when cancelled or
-   * refused (no folder, untrusted workspace).
-   */
+  /** With `args` (at least `specialist` and `topic`) there are no prompts. Undefined when cancelled or refused. */
   async run(args?: unknown): Promise<HandoverResult | undefined> {
     if (this.running && args === undefined) {
       void vscode.window.showInformationMessage('A handoff is already being prepared — finish or cancel it first.');
@@ -148,7 +126,7 @@ export class EndSessionCommand extends DisposableOwner {
     };
   }
 
-  private async runWithArgs(args: unknown, settings: HandoffSettings, env: HandoverEnvironment): Promise<HandoverResult> {
+  private async runWithArgs(args: unknown, settings: HandoffSettings, env: JobContext): Promise<HandoverResult> {
     const input = typeof args === 'object' && args !== null ? { ...this.requestDefaults(settings), ...(args as Record<string, unknown>) } : args;
     const prepared = await prepareHandover(input, env);
     if (prepared.status === 'error') {
@@ -164,7 +142,7 @@ export class EndSessionCommand extends DisposableOwner {
   private async runInteractive(
     folder: vscode.WorkspaceFolder,
     settings: HandoffSettings,
-    env: HandoverEnvironment,
+    env: JobContext,
     abort: AbortController,
   ): Promise<HandoverResult | undefined> {
     const project = await folderSpecialists(folder, settings);
@@ -255,7 +233,6 @@ export class EndSessionCommand extends DisposableOwner {
     }
   }
 
-  /** Walks the input steps; Back moves one step back, Escape cancels (undefined). */
   private async ask(registry: SpecialistRegistry, drafted: Promise<SessionDraft | undefined>, collected: Promise<DraftEvidence>): Promise<Answers | undefined> {
     const a: Answers = { topic: '', summary: '', decisions: [], nextSteps: [], blockers: [], failedApproaches: [], reviewed: new Set() };
     let waited = false;
@@ -342,7 +319,7 @@ export class EndSessionCommand extends DisposableOwner {
     return a;
   }
 
-  /** The summary step's "Draft with …": the model's fields replace the session's draft, to review in the steps that follow. */
+  /** The model's fields replace the session's draft, to review in the steps that follow. */
   private async draftWithModel(a: Answers, evidence: DraftEvidence, model: string): Promise<void> {
     const d = this.modelDrafter && (await draftWithModelOnce(this.modelDrafter, evidence, model, this.log, a.draft));
     if (d) {
@@ -352,7 +329,7 @@ export class EndSessionCommand extends DisposableOwner {
     }
   }
 
-  /** A list step: the drafted items first (once, all ticked, each with its source), then one more item at a time. */
+  /** Drafted items first (once, all ticked), then one more at a time. */
   private async askDraftedList(f: StepFrame, a: Answers, field: 'decisions' | 'next_steps' | 'blockers', noun: string, placeholder: string): Promise<unknown> {
     const key = field === 'next_steps' ? 'nextSteps' : field;
     if (a.draft && a[key].length > 0 && !a.reviewed.has(field)) {

@@ -1,18 +1,12 @@
-/**
- * Multi-step quick input for the end-of-session handoff: quick picks and input boxes
- * with a step counter ("3/7") and a Back button, resolving to the value, `BACK`, or
- * undefined when the user presses Escape (cancel: the caller writes nothing).
- */
+/** Multi-step quick input with a step counter and Back; each step resolves to a value, `BACK`, or undefined (Escape). */
 import * as vscode from 'vscode';
 
 /** Returned when the user pressed the Back button. */
 export const BACK = Symbol('back');
 /** Returned when the user pressed a step's "Draft with …" button. */
 export const DRAFT_WITH_MODEL = Symbol('draftWithModel');
-/** A step's outcome: a value, {@link BACK}, or undefined (cancelled). */
 export type StepResult<T> = T | typeof BACK | undefined;
 
-/** Title and position shown on every step. */
 export interface StepFrame {
   readonly title: string;
   /** The step's number and the number of steps; absent for a question asked alone. */
@@ -29,10 +23,7 @@ function frame<T extends vscode.QuickPick<vscode.QuickPickItem> | vscode.InputBo
   return input;
 }
 
-/**
- * Shows `input` and resolves once: with what `wire` passes to `done`, with {@link BACK}
- * on the Back button, or undefined when it is hidden (Escape). Disposes it afterwards.
- */
+/** Resolves once: what `wire` passes to `done`, {@link BACK}, or undefined when hidden (Escape). */
 function run<T, Q extends vscode.QuickPick<vscode.QuickPickItem> | vscode.InputBox>(
   input: Q,
   wire: (done: (v: StepResult<T>) => void) => void,
@@ -53,7 +44,6 @@ function run<T, Q extends vscode.QuickPick<vscode.QuickPickItem> | vscode.InputB
   });
 }
 
-/** Options of {@link pickOne}. */
 export interface PickOptions<I extends vscode.QuickPickItem> {
   readonly items: readonly I[];
   readonly placeholder: string;
@@ -64,7 +54,6 @@ export interface PickOptions<I extends vscode.QuickPickItem> {
   readonly accept?: (item: I) => boolean;
 }
 
-/** Shows a quick pick and resolves to the accepted item, {@link BACK}, or undefined. */
 export function pickOne<I extends vscode.QuickPickItem>(f: StepFrame, o: PickOptions<I>): Promise<StepResult<I>> {
   const pick = frame(vscode.window.createQuickPick<I>(), f);
   pick.items = o.items;
@@ -84,35 +73,31 @@ export function pickOne<I extends vscode.QuickPickItem>(f: StepFrame, o: PickOpt
   });
 }
 
-/** Options of {@link askText}. */
 export interface TextOptions {
   readonly prompt: string;
   readonly placeholder?: string;
   readonly value?: string;
   /** Returns an error message for invalid input, or a non-blocking info message, or undefined. */
   readonly validate?: (value: string) => string | vscode.InputBoxValidationMessage | undefined;
-  /** A "Draft with …" button in the title bar (its tooltip names the model); pressing it resolves to {@link DRAFT_WITH_MODEL}. */
+  /** Its tooltip names the model; pressing it resolves to {@link DRAFT_WITH_MODEL}. */
   readonly draftWith?: string;
-  /** The box's own error when Enter is pressed on an empty value (the box stays open); absent, empty is accepted. */
+  /** Shown on Enter with an empty value (the box stays open); absent: empty is accepted. */
   readonly required?: string;
-  /** The value may hold line breaks: shown as {@link LINE_BREAK_MARK} in the one-line box, and given back as line breaks. */
+  /** Line breaks show as {@link LINE_BREAK_MARK} in the one-line box. */
   readonly multiline?: boolean;
 }
 
-/** How a line break shows in a one-line input box. */
 export const LINE_BREAK_MARK = '⏎';
 
-/** `text` on one line: each line break as ` ⏎ `. */
 export function markLineBreaks(text: string): string {
   return text.replace(/\r\n?|\n/g, ` ${LINE_BREAK_MARK} `);
 }
 
-/** The line breaks back from {@link markLineBreaks} (a ⏎ typed with or without spaces around it). */
+/** Accepts a ⏎ typed with or without spaces around it. */
 export function unmarkLineBreaks(text: string): string {
   return text.replace(new RegExp(` ?${LINE_BREAK_MARK} ?`, 'g'), '\n');
 }
 
-/** Shows an input box and resolves to the accepted text, {@link BACK}, {@link DRAFT_WITH_MODEL}, or undefined. */
 export function askText(f: StepFrame, o: TextOptions): Promise<StepResult<string | typeof DRAFT_WITH_MODEL>> {
   const box = frame(vscode.window.createInputBox(), f);
   const model: vscode.QuickInputButton | undefined = o.draftWith ? { iconPath: new vscode.ThemeIcon('sparkle'), tooltip: o.draftWith } : undefined;
@@ -140,12 +125,7 @@ export function askText(f: StepFrame, o: TextOptions): Promise<StepResult<string
   });
 }
 
-/**
- * Collects a list one item at a time: each Enter adds the typed item; Enter on an
- * empty box finishes. Back goes to the previous step (the caller keeps the items).
- *
- * @param noun singular noun for prompts, e.g. "decision"
- */
+/** Each Enter adds an item; Enter on an empty box finishes. @param noun singular, e.g. "decision" */
 export async function askList(f: StepFrame, noun: string, items: string[], placeholder: string): Promise<StepResult<string[]>> {
   for (;;) {
     const added = items.length

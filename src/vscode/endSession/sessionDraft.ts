@@ -1,27 +1,17 @@
-/**
- * The end-of-session command's draft: the same session draft as the panel's
- * (src/engine/draft/draftSession.ts `sessionDraft`), waited for before the summary step, prefilling the
- * summary, decisions, next steps and blockers; the drafted list items offered with their
- * sources to untick; which fields are still as drafted when the user confirms; and the loss
- * report of the confirmation step.
- */
+/** The end-of-session command's draft: the panel's session draft, prefilling the steps. */
 import * as vscode from 'vscode';
-import type { Draft as SessionDraft } from '../../core/handoff/draftFields';
+import type { SessionDraft } from '../../core/handoff/draftFields';
 import { describeSource, emptySessionDraft } from '../../core/panel/prefill';
 import { localTime } from '../timeline/timelineItem';
-import { formatCount } from '../../core/handoff/render';
+import { formatCount } from '../../core/handoff/limits';
 import type { EndSessionModelDrafter } from '../panel/modelDraftPort';
 import type { DraftEvidence } from '../../engine/draft/draftSession';
 import { BACK, type StepFrame, type StepResult } from './quickInput';
 
-/** How long the summary step waits silently for the draft before it shows a cancellable progress, in ms. */
+/** Silent wait (ms) for the draft before a cancellable progress shows. */
 const QUIET_WAIT_MS = 150;
 
-/**
- * Waits for the session draft: silently for {@link QUIET_WAIT_MS}, then with a cancellable
- * notification. Resolves to undefined when cancelled or when drafting failed (the steps then
- * start empty).
- */
+/** Undefined when cancelled or drafting failed: the steps then start empty. */
 export async function awaitDraft(draft: Promise<SessionDraft | undefined>): Promise<SessionDraft | undefined> {
   const quick = await Promise.race([draft, new Promise<'pending'>((r) => setTimeout(() => r('pending'), QUIET_WAIT_MS))]);
   if (quick !== 'pending') return quick;
@@ -35,10 +25,7 @@ interface KeptItem extends vscode.QuickPickItem {
   readonly index: number;
 }
 
-/**
- * The drafted items of a list, all ticked, each with its source: the user unticks what to
- * leave out and accepts. Resolves to the kept items, {@link BACK}, or undefined (Escape).
- */
+/** Drafted items, all ticked, with their sources. Resolves to the kept items, {@link BACK}, or undefined (Escape). */
 export function pickDrafted(f: StepFrame, noun: string, items: readonly string[], sources: readonly string[]): Promise<StepResult<string[]>> {
   const pick = vscode.window.createQuickPick<KeptItem>();
   pick.title = f.title;
@@ -65,17 +52,11 @@ export function pickDrafted(f: StepFrame, noun: string, items: readonly string[]
   });
 }
 
-/** The sources of a drafted list's items, in one line each. */
 export function draftSources(d: SessionDraft, f: 'decisions' | 'next_steps' | 'blockers'): string[] {
   return d[f].map((i) => describeSource(i.source, localTime));
 }
 
-/**
- * "Draft with …" in the end-of-session command: asks the language model once
- * (cancellable from the progress notification) and resolves to `current` with the model's
- * summary, decisions, failed approaches and next steps, its token cost shown and logged; or
- * undefined, with a warning saying why, when it was cancelled, refused or had no model.
- */
+/** Asks the model once; undefined, after a warning saying why, when cancelled, refused or without a model. */
 export async function draftWithModelOnce(
   drafter: EndSessionModelDrafter,
   evidence: DraftEvidence,

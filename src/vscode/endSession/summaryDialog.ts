@@ -1,10 +1,6 @@
 /**
- * What VS Code shows after a handoff is written from the command palette or the panel: the
- * handoff's Markdown preview (rendered, its frontmatter hidden as the preview does), and a
- * notification — not a modal — with the summary's facts on one line (who received the work,
- * tokens against the budget, touched files, what was cut, the file) and the next moves:
- * "Continue in …" (an agent, or Copy prompt) and "Open Briefing". The whole one-screen
- * summary (src/core/handoff/summary.ts, `dialog` layout) goes to the output channel.
+ * After a handoff is written from the palette or the panel: its rendered preview and a
+ * non-modal notification with the summary on one line; the whole summary goes to the log.
  */
 import * as vscode from 'vscode';
 import { describeCuts, handoffSummary, tokensText, touchedFilesText } from '../../core/handoff/summary';
@@ -12,25 +8,20 @@ import type { HandoverOk } from '../../core/handoff/schema';
 import { Commands } from '../constants';
 import { handoffViewUri } from './handoffView';
 
-/**
- * The notification's actions, in order. Two: with four, VS Code squeezed the toast's
- * "Source: Specialist Handoff" label to "S…" beside them (microsoft/vscode#136989).
- * Nothing is lost: the handoff's preview is open already, and "Continue in…" offers Copy prompt.
- */
+/** Two actions only: with more, VS Code truncates the toast's source label. "Continue in…" offers Copy prompt. */
 export const SUMMARY_ACTIONS = { continueIn: 'Continue in…', openBriefing: 'Open Briefing' } as const;
 
-/** The built-in Markdown extension's preview command (markdown-language-features); absent when that extension is disabled. */
+/** Absent when the built-in Markdown extension is disabled. */
 const MARKDOWN_PREVIEW = 'markdown.showPreview';
 
 /**
- * Opens a handoff rendered: the Markdown preview of its body (without the frontmatter), else (the Markdown extension disabled) the
- * text. The command is executed, not looked up: `getCommands` lists only commands of
- * extensions already activated, and the Markdown extension activates on this command.
+ * The preview of the body, else (Markdown extension disabled) the text. The command is executed,
+ * not looked up: `getCommands` lists only activated extensions' commands.
  */
 export async function openHandoffPreview(file: string): Promise<void> {
   const uri = vscode.Uri.file(file);
   try {
-    // Its body only: 1.10x+ previews draw frontmatter as a table by default (./handoffView.ts).
+    // Its body only: the preview draws frontmatter as a table (./handoffView.ts).
     await vscode.commands.executeCommand(MARKDOWN_PREVIEW, handoffViewUri(file));
     return;
   } catch {
@@ -39,10 +30,7 @@ export async function openHandoffPreview(file: string): Promise<void> {
   await vscode.window.showTextDocument(uri, { preview: false });
 }
 
-/**
- * The notification's text: `Handed over to <marker> — Tokens: … · Files: … · Cut to fit: … · <file>`
- * (the labels of the summary's rows).
- */
+/** `Handed over to <marker> — Tokens: … · Files: … · Cut to fit: … · <file>` */
 export function summaryLine(r: HandoverOk, relativePath: (f: string) => string): string {
   const p = r.package;
   const facts = [
@@ -54,11 +42,7 @@ export function summaryLine(r: HandoverOk, relativePath: (f: string) => string):
   return `Handed over to ${r.persona_marker} — ${facts.join(' · ')}`;
 }
 
-/**
- * Opens the handoff's preview and shows the summary notification; resolves once both are
- * shown (the action the user picks later runs on its own).
- * @param log where the whole summary is written (the output channel)
- */
+/** Resolves once both are shown; the action the user picks later runs on its own. */
 export async function showHandoffSummary(r: HandoverOk, _interactive: boolean, log?: vscode.LogOutputChannel): Promise<void> {
   const rel = (f: string) => vscode.workspace.asRelativePath(f);
   log?.info(handoffSummary(r, { relativePath: rel, layout: 'dialog' }));

@@ -1,11 +1,6 @@
-/**
- * The insights of a workspace folder, for the "Handoff Insights" panel: the folder's
- * project (its `handoff.directory`), `handoff.pendingWarnAfter` and `handoff.maxHandoverDepth`
- * as the user set them, then the engine's `readInsights` — and the labels of the
- * specialists the figures name (the folder's registry). No figure is made here.
- */
+/** The insights of a workspace folder for the insights panel; no figure is made here. */
 import * as vscode from 'vscode';
-import type { HandoverError } from '../../core/handoff/schema';
+import type { JobError } from '../../core/handoff/schema';
 import type { InsightsSpecialist, InsightsView } from '../../core/panel/insightsProtocol';
 import { DEFAULT_PENDING_WARN_AFTER } from '../../core/timeline/waiting';
 import { readInsights } from '../../engine/timeline/insights';
@@ -14,15 +9,10 @@ import { Config } from '../constants';
 import { projectOptions } from '../workspace/environment';
 import { readSettings } from '../workspace/settings';
 
-/** What {@link readFolderInsights} gives: the figures, the specialists' labels, the setting as written, and warnings for the log. */
 export type FolderInsights =
-  { ok: true; insights: InsightsView; specialists: InsightsSpecialist[]; pendingWarnAfter: string; warnings: string[] } | { ok: false; error: HandoverError };
+  { ok: true; insights: InsightsView; specialists: InsightsSpecialist[]; pendingWarnAfter: string; warnings: string[] } | { ok: false; error: JobError };
 
-/**
- * Reads the figures of `folder` from `since` (undefined: all time) up to `now`.
- * @returns the figures, or the error naming the setting at fault (`handoff.directory`); a bad
- *   `handoff.pendingWarnAfter` is a warning (the default, 2 days, is used)
- */
+/** `since` undefined: all time. A bad `handoff.pendingWarnAfter` is a warning, and its default is used. */
 export async function readFolderInsights(folder: vscode.WorkspaceFolder, options: { now: Date; since?: Date }): Promise<FolderInsights> {
   const settings = readSettings(folder);
   const opened = await openProject(projectOptions(folder, settings));

@@ -1,19 +1,6 @@
 /**
- * "Handoff: Show Insights": a webview panel in the editor area with the figures of
- * the workspace's handoffs — written, picked up, completed, blocked, pending, the medians,
- * retries, failing tests at hand-back, the chains, the handoffs waiting too long — and a small
- * chart per specialist, over the period the user picks (all time, the last 7, 30 or 90 days).
- *
- * The engine reads the figures from the files (`readInsights`, src/engine/timeline/insights.ts); this
- * file sends them to the webview as they are, through the zod-typed protocol
- * (src/core/panel/insightsProtocol.ts: every message checked on arrival and before it is
- * posted), and never computes a figure itself. It reads them again when the period changes,
- * when the timeline's folders change (the timeline's own watchers: `onDidChangeHandoffs`),
- * when a `handoff.*` setting changes, and when the workspace is trusted.
- *
- * Security: the panel's CSP and resource roots (insightsHtml.ts). Without a folder, or in an
- * untrusted workspace, nothing is read: the page says why and offers the next action, as the
- * other commands do (src/vscode/workspace/trust.ts).
+ * "Handoff: Show Insights": the engine's figures of the workspace's handoffs, posted to a
+ * webview as they are, each message checked against the zod protocol.
  */
 import * as vscode from 'vscode';
 import { errorText } from '../../core/handoff/errors';
@@ -33,20 +20,17 @@ import { currentFolder } from '../workspace/settings';
 import { insightsHtml } from './insightsHtml';
 import { readFolderInsights } from './folderInsights';
 
-/** The panel's title (its editor tab). */
 export const INSIGHTS_TITLE = 'Handoff Insights';
 
-/** One day in milliseconds (the periods are whole days before now). */
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The insights panel: at most one, revealed again by the command. */
 export class InsightsPanel extends DisposableOwner {
   private panel: vscode.WebviewPanel | undefined;
   private ready = false;
   private period: InsightsPeriod = 'all';
   /** Counts the reads: a slower, older read never overwrites a newer one. */
   private generation = 0;
-  /** Whether the page shows figures of the current period (a refresh then keeps them until the new ones arrive). */
+  /** The page shows this period's figures: a refresh keeps them until the new ones arrive. */
   private shown = false;
 
   constructor(
@@ -57,12 +41,10 @@ export class InsightsPanel extends DisposableOwner {
     this.register({ dispose: () => this.panel?.dispose() });
   }
 
-  /** Whether the panel is open (visible or not). */
   get isOpen(): boolean {
     return this.panel !== undefined;
   }
 
-  /** Opens the panel in the active editor group, or reveals it where it is. */
   show(): void {
     if (this.panel) {
       this.panel.reveal(undefined, false);
@@ -73,10 +55,8 @@ export class InsightsPanel extends DisposableOwner {
   }
 
   /**
-   * Takes over the panel VS Code restores after a window reload (the serializer registered in
-   * registerInsights.ts). The page keeps its period in the webview's own state and asks for it
-   * again once ready, so nothing of the host's is needed. With a panel already open (the
-   * command ran first), the restored one is closed: there is at most one.
+   * Adopts the panel VS Code restores after a reload (the page keeps its own period). With a
+   * panel already open, the restored one is closed: there is at most one.
    */
   restore(panel: vscode.WebviewPanel): void {
     if (this.panel) {
@@ -113,7 +93,7 @@ export class InsightsPanel extends DisposableOwner {
     });
   }
 
-  /** Reads the figures again and shows them, when the panel is open (files, settings or trust changed). */
+  /** Re-reads and shows the figures, when the panel is open and its page ready. */
   refresh(): void {
     if (this.panel && this.ready) void this.update();
   }
@@ -174,7 +154,6 @@ export class InsightsPanel extends DisposableOwner {
     }
   }
 
-  /** Reads the figures of the current period and posts them (or the state that stops it). */
   private async update(): Promise<void> {
     const generation = ++this.generation;
     const period = this.period;

@@ -1,16 +1,9 @@
-/**
- * The insights' part of activation: the command "Handoff: Show Insights" (palette
- * and the timeline's title menu) and the panel's refreshes — when the timeline's folders
- * change (the timeline's watchers, `onDidChangeHandoffs`), when a `handoff.*` setting or the
- * workspace folders change, and when the workspace is trusted; and the panel's serializer, so
- * a window reload brings the panel back.
- */
 import * as vscode from 'vscode';
 import { Commands, Views } from '../constants';
 import type { TimelineTreeProvider } from '../timeline/timelineTree';
 import { InsightsPanel } from './insightsPanel';
 
-/** Registers the command and the refreshes; all disposed with the extension. Nothing is read until the panel opens. */
+/** Nothing is read until the panel opens. */
 export function registerInsights(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, timeline: TimelineTreeProvider): InsightsPanel {
   const insights = new InsightsPanel(context.extensionUri, log);
   context.subscriptions.push(

@@ -1,46 +1,29 @@
-/**
- * The editor's chat models for "Draft with …", over `vscode.lm`: which models
- * VS Code offers (`vscode.lm.selectChatModels`, feature-detected: VS Code 1.99 has the API but
- * usually no model without a chat provider such as GitHub Copilot), and one model as the
- * engine's port (`ChatModelPort`, src/engine/draft/modelDraft.ts): its token count and one request
- * of one user message, its AbortSignal turned into a CancellationToken.
- *
- * Selecting models sends no request: only `send` does.
- */
+/** The editor's chat models (`vscode.lm`, feature-detected) and one model as the engine's `ChatModelPort`. */
 import * as vscode from 'vscode';
 import type { ChatModelPort } from '../../engine/draft/modelDraft';
 
-/** What the action says when VS Code offers no chat model (1.99 without a provider, or no sign-in). */
 export const NO_MODEL_MESSAGE = 'No language model is available in this VS Code: install or sign in to a chat model provider (e.g. GitHub Copilot)';
 
-/** What the action says when the VS Code running it has no `vscode.lm` at all. */
 export const NO_LM_API_MESSAGE =
   'This VS Code has no language model API (vscode.lm): update VS Code, then install or sign in to a chat model provider (e.g. GitHub Copilot)';
 
-/** Shown in VS Code's consent dialog when it asks the user to let this extension use a model. */
+/** Shown in VS Code's consent dialog when it asks to let this extension use a model. */
 export const JUSTIFICATION =
   'Specialist Handoff drafts the summary, decisions, failed approaches and next steps of your handoff from the redacted session evidence, when you click "Draft with …".';
 
-/** The models VS Code offers, or why there are none. */
 export type ChatModelsAvailability =
   { readonly ok: true; readonly models: readonly vscode.LanguageModelChat[] } | { readonly ok: false; readonly reason: string };
 
-/** The part of `vscode.lm` used here (the tests of the adapter give their own). */
 export interface LmApi {
   selectChatModels(selector?: vscode.LanguageModelChatSelector): Thenable<vscode.LanguageModelChat[]>;
 }
 
-/** `vscode.lm` when this VS Code has it with `selectChatModels`, else undefined. */
 export function lmApi(): LmApi | undefined {
   const lm = (vscode as { lm?: Partial<LmApi> }).lm;
   return lm && typeof lm.selectChatModels === 'function' ? (lm as LmApi) : undefined;
 }
 
-/**
- * The chat models VS Code offers now (every vendor), by `vscode.lm.selectChatModels()`: no
- * request is sent, and VS Code asks no consent for listing. Never rejects: a failure of the
- * listing is a reason like no model.
- */
+/** Never rejects: a listing failure comes back as a reason. Listing sends no request and asks no consent. */
 export async function availableChatModels(api: LmApi | undefined = lmApi()): Promise<ChatModelsAvailability> {
   if (!api) return { ok: false, reason: NO_LM_API_MESSAGE };
   try {
@@ -51,7 +34,6 @@ export async function availableChatModels(api: LmApi | undefined = lmApi()): Pro
   }
 }
 
-/** A `LanguageModelError`'s reason in words (VS Code's codes: NoPermissions, Blocked, NotFound). */
 function describeModelError(err: unknown): string {
   const e = err as { code?: string; message?: string };
   switch (e?.code) {
@@ -66,11 +48,7 @@ function describeModelError(err: unknown): string {
   }
 }
 
-/**
- * `model` as the engine's port: `countTokens` by the model itself, `send` as one request of
- * one user message (`LanguageModelChatMessage.User(prompt)`), the answer's text parts joined.
- * Aborting the signal cancels the request's CancellationToken; `send` then rejects.
- */
+/** Aborting the signal cancels the request; `send` then rejects with the reason in words. */
 export function chatModelPort(model: vscode.LanguageModelChat): ChatModelPort {
   return {
     id: model.id,

@@ -1,15 +1,6 @@
 /**
- * "Draft with …" in VS Code: the action behind the panel's button and the
- * end-of-session command's choice. On the user's click only, it lists the editor's chat
- * models, lets the user pick one when there are several, sends the redacted evidence through
- * the engine (`draftWithModel`, src/engine/draft/modelDraft.ts) under a cancellable progress
- * notification, and reports each state — running, done (the fields and their token cost),
- * cancelled, failed — to whoever shows it. It writes nothing: the fields go back to the
- * panel (or the command), which shows them as drafted by the model for the user to edit or
- * discard.
- *
- * `describe()` (the panel's button label) only lists models: opening the panel or starting
- * the end-of-session command never sends a request.
+ * "Draft with …": on the user's click only, sends the redacted evidence to a chat model the
+ * user picks and reports each state. Writes nothing: the fields go back for the user to edit.
  */
 import * as vscode from 'vscode';
 import type { DraftEvidence } from '../../engine/draft/draftSession';
@@ -18,13 +9,7 @@ import { MODEL_DRAFT_EVIDENCE_TOKENS } from '../../engine/draft/modelPrompt';
 import { DisposableOwner } from '../lifecycle';
 import { availableChatModels, chatModelPort, lmApi, type LmApi } from './chatModels';
 
-/**
- * One state of the language-model draft, as the panel's `modelDraft` message carries it
- * (src/core/panel/protocol.ts `ModelDraftNotificationSchema`, without `type`): `available`
- * (`model` names the model when there is one to ask, no request sent), `unavailable`
- * (`message` says why), `running`, `done` (`fields`, `input_tokens` / `output_tokens` in the
- * model's tokens), `cancelled` or `failed` (`message`).
- */
+/** One state of the draft, as the panel's `modelDraft` message carries it (without `type`); tokens are the model's. */
 export interface ModelDraftState {
   state: 'available' | 'unavailable' | 'running' | 'done' | 'cancelled' | 'failed';
   model?: string;
@@ -34,7 +19,6 @@ export interface ModelDraftState {
   fields?: ModelDraftFields;
 }
 
-/** Receives each state of a draft (the panel posts it to the webview). */
 export type PostModelDraftState = (state: ModelDraftState) => void;
 
 interface ModelItem extends vscode.QuickPickItem {
@@ -49,7 +33,6 @@ function redacted(found: Record<string, number>): string {
     .join(', ');
 }
 
-/** The words of a finished draft: model, token cost, what the bound left out, what was redacted. */
 export function describeModelDraft(r: Extract<ModelDraftResult, { status: 'ok' }>): string {
   const secrets = redacted(r.redactions);
   return [
@@ -62,15 +45,11 @@ export function describeModelDraft(r: Extract<ModelDraftResult, { status: 'ok' }
     .join(' ');
 }
 
-/** The action; one draft at a time. */
 export class LanguageModelDrafter extends DisposableOwner {
   private running: AbortController | undefined;
   private lastModelId: string | undefined;
 
-  /**
-   * @param log where each draft's model, cost and outcome are logged (never the prompt)
-   * @param api `vscode.lm` when this VS Code has it (feature detection; tests pass their own)
-   */
+  /** @param log gets each draft's model, cost and outcome, never the prompt */
   constructor(
     private readonly log: vscode.LogOutputChannel,
     private readonly api: () => LmApi | undefined = lmApi,
@@ -79,11 +58,7 @@ export class LanguageModelDrafter extends DisposableOwner {
     this.register({ dispose: () => this.cancel() });
   }
 
-  /**
-   * What the button says before any request: `available` with the model's name (the one
-   * picked last, or the only one; none named when several and none picked yet), or
-   * `unavailable` with the reason. Lists models only: sends nothing.
-   */
+  /** The button's state before any request: lists models only, sends nothing. */
   async describe(): Promise<ModelDraftState> {
     const available = await availableChatModels(this.api());
     if (!available.ok) return { state: 'unavailable', message: available.reason };
@@ -95,24 +70,16 @@ export class LanguageModelDrafter extends DisposableOwner {
     };
   }
 
-  /** The panel's entry ({@link draft} reporting every state to `post`). */
   async start(evidence: DraftEvidence, post: PostModelDraftState): Promise<void> {
     await this.draft(evidence, post);
   }
 
-  /** Aborts the draft under way (it then reports `cancelled`). */
+  /** The draft under way then reports `cancelled`. */
   cancel(): void {
     this.running?.abort();
   }
 
-  /**
-   * Runs one draft from `evidence`: lists the models (none: `unavailable` with the reason),
-   * asks the user to pick one when there are several, then sends the request under a
-   * cancellable progress notification. Reports each state to `post`.
-   *
-   * @returns the engine's result (`ok` with the fields and cost, `cancelled`, or an error),
-   *   or undefined when no model is available or the user picked none (nothing was sent)
-   */
+  /** Undefined when no model is available or none was picked: nothing was sent. */
   async draft(evidence: DraftEvidence, post: PostModelDraftState = () => undefined): Promise<ModelDraftResult | undefined> {
     if (this.running) {
       post({ state: 'failed', message: 'A draft with the language model is already running: wait for it or cancel it.' });
@@ -178,7 +145,6 @@ export class LanguageModelDrafter extends DisposableOwner {
     }
   }
 
-  /** The model to ask: the only one, or the user's pick (the last one picked first in the list). */
   private async pick(models: readonly vscode.LanguageModelChat[]): Promise<vscode.LanguageModelChat | undefined> {
     if (models.length === 1) return models[0];
     const items: ModelItem[] = models.map((m) => ({

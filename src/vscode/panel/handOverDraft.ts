@@ -1,9 +1,6 @@
 /**
- * The host side of the "Hand over" panel's draft: the draft and its revision, the
- * evidence (collected in the background with progress in the view, refreshable, reused
- * while the user types), the estimate (recomputed, debounced, as the draft changes —
- * token counting runs here, not in the webview), the preview and the hand-over itself.
- * The view (handOverView.ts) passes messages in and posts what this says.
+ * The host side of the Hand Over panel's draft: evidence, estimate (token counting runs here,
+ * not in the webview), preview and hand-over. The view (handOverView.ts) relays messages.
  */
 import path from 'node:path';
 import * as vscode from 'vscode';
@@ -12,7 +9,7 @@ import { draftedFields, prefill } from '../../core/panel/prefill';
 import type { HostToWebview } from '../../core/panel/protocol';
 import { errorText } from '../../core/handoff/errors';
 import { collectDraftEvidence, draftEnvironment, evidenceView, previewHandoff, sessionDraft, type DraftEvidence } from '../../engine/draft/draftSession';
-import { prepareHandover, previewFit, writeHandover, type HandoverEnvironment } from '../../engine/handover/handover';
+import { prepareHandover, previewFit, writeHandover, type JobContext } from '../../engine/handover/handover';
 import { Views } from '../constants';
 import { askOverBudget } from '../endSession/confirm';
 import { showHandoffSummary } from '../endSession/summaryDialog';
@@ -23,48 +20,37 @@ import { panelErrorText } from './panelWording';
 import type { PanelModelDrafter } from './modelDraftPort';
 import type { PreviewDocuments } from './previewDocuments';
 
-/** Debounce of estimate recomputation after a draft change, in milliseconds. */
+/** Estimate debounce after a draft change (ms). */
 export const ESTIMATE_DEBOUNCE_MS = 150;
 
-/**
- * What an estimate assumes of a draft not yet complete: a specialist and a topic (the mandate's
- * size is close for every specialist), and the hop guard confirmed, so the meter and the
- * guard's warning show together.
- */
+/** An incomplete draft is estimated with a specialist, a topic and the hop guard confirmed: meter and guard warning show together. */
 const ESTIMATE_STAND_INS = (request: Record<string, unknown>) => ({
   specialist: (request.specialist as string) || 'hacker',
   topic: (request.topic as string) || 'untitled',
   hop_guard_confirmed: true,
 });
 
-/** Thrown inside the evidence step when there is no trusted folder: the panel shows its state, not an error. */
+/** Thrown in the evidence step without a trusted folder: the panel shows its state, not an error. */
 const NO_TRUSTED_FOLDER = 'no trusted folder';
 
-/** What the draft needs of the view and the extension. */
 export interface DraftHostDeps {
   readonly log: vscode.LogOutputChannel;
   readonly session: SessionHooks;
-  /** Called after a handoff was written (refreshes the timeline). */
   readonly onWritten: () => void;
-  /** Posts a message to the webview (queued until it is ready). */
+  /** Queued until the webview is ready. */
   readonly post: (message: HostToWebview) => void;
-  /** Whether the view is open and its script ready (evidence is collected only then). */
+  /** Evidence is collected only while the view is open and ready. */
   readonly isShown: () => boolean;
-  /** Where previews are shown. */
   readonly previews: PreviewDocuments;
-  /** "Draft with …" (src/vscode/lm); absent, the action says it is not available. */
+  /** Absent: the action says it is not available. */
   readonly modelDrafter?: PanelModelDrafter;
 }
 
-/** After collecting the evidence: send the session's draft (`initial`), send it as asked for (`redraft`), or not (`none`: a hand-over reads git afresh). */
+/** After collecting evidence: send the session's draft (`initial`), as asked for (`redraft`), or not (`none`). */
 type DraftAfter = 'initial' | 'redraft' | 'none';
 
-/** The draft, its evidence and estimate, and the preview and hand-over requests of the panel. */
 export class HandOverDraft implements vscode.Disposable {
-  /**
-   * The draft, created on first use: `emptyDraft()` is the first run of the draft's zod
-   * schema, which compiles it (slow in the extension host) — not at activation.
-   */
+  /** Created on first use: the first run of the draft's zod schema compiles it, which is slow. */
   private held: Draft | undefined;
   private get current(): Draft {
     return (this.held ??= emptyDraft());
@@ -73,60 +59,49 @@ export class HandOverDraft implements vscode.Disposable {
     this.held = draft;
   }
   private rev = 0;
-  /**
-   * Whether collected evidence is drafted on its own: until a handoff is written from this
-   * window (the fresh draft then stays empty — it would repeat what was just handed over —
-   * until the user asks with Redraft, or the window reloads).
-   */
+  /** False once a handoff is written from this window (a fresh draft would repeat it), until Redraft or a reload. */
   private autoDraft = true;
   private evidence: Promise<DraftEvidence> | undefined;
   private evidenceReady: DraftEvidence | undefined;
   private estimateTimer: NodeJS.Timeout | undefined;
   private estimateSeq = 0;
-  /** The handoffs written from this panel, by id: the files the banner's actions may act on. */
+  /** Handoffs written from this panel, by id: the only files the banner's actions may act on. */
   private readonly written = new Map<string, string>();
 
   constructor(private readonly deps: DraftHostDeps) {}
 
-  /** The draft as the host holds it. */
   get draft(): Draft {
     return this.current;
   }
 
-  /** Its revision (raised by the webview on every edit, and here when the draft is cleared). */
+  /** Raised by the webview on every edit, and here when the draft is cleared. */
   get revision(): number {
     return this.rev;
   }
 
-  /** Takes the draft the webview kept over a window reload, when it is newer than the host's. */
+  /** Takes the draft the webview kept over a reload, when newer than the host's. */
   restore(saved: RevisedDraft | undefined): void {
     if (saved) {
       ({ draft: this.current, revision: this.rev } = newerDraft(saved, { draft: this.current, revision: this.rev }));
     }
   }
 
-  /** The webview's draft changed (an edit, or the draft sent with a request). */
   update(draft: Draft, revision: number): void {
     this.current = draft;
     this.rev = revision;
   }
 
-  /** The file of the handoff `id` this panel wrote, or undefined (not one of its own). */
   writtenFile(id: string): string | undefined {
     return this.written.get(id);
   }
 
-  /** Forgets the evidence (trust granted, folder changed): the next load collects it again. */
+  /** Trust granted or folder changed: the next load collects evidence again. */
   forgetEvidence(): void {
     this.evidence = undefined;
     this.evidenceReady = undefined;
   }
 
-  /**
-   * Evidence is stale (files changed, a handoff was written): collect it again if the view
-   * is open, and estimate again from it — the meter always counts the draft with the
-   * evidence shown (after a handoff: the new empty draft, never a bare 0).
-   */
+  /** Collects again if the view is open; the meter always counts the draft with the evidence shown. */
   invalidateEvidence(): void {
     this.forgetEvidence();
     if (this.deps.isShown()) {
@@ -134,26 +109,19 @@ export class HandOverDraft implements vscode.Disposable {
     }
   }
 
-  /**
-   * The view's webview (re)started: posts the evidence collected already — a webview created
-   * again (VS Code 1.99 re-creates it when the collapsed view is expanded) starts with none and
-   * would show "No evidence yet" — then collects it when there is none.
-   */
+  /** A re-created webview (VS Code re-creates it on expand) starts with no evidence: post it, or collect it. */
   async showEvidence(): Promise<void> {
     if (this.evidence && this.evidenceReady) this.deps.post({ type: 'evidence', status: 'ready', evidence: evidenceView(this.evidenceReady) });
     await this.loadEvidence();
   }
 
-  /** "Refresh" in the view: collects the evidence again (the last one stays in use until the new one is there). */
+  /** The last evidence stays in use until the new one is there. */
   refreshEvidence(): Promise<DraftEvidence | undefined> {
     this.evidence = undefined;
     return this.loadEvidence('none');
   }
 
-  /**
-   * "Redraft": collects the evidence again and sends the session's draft from it,
-   * marked as asked for (the webview re-fills the fields not edited and says so). Writes nothing.
-   */
+  /** "Redraft". Writes nothing: the webview re-fills only the fields not edited. */
   async redraft(): Promise<void> {
     this.autoDraft = true;
     this.evidence = undefined;
@@ -161,7 +129,7 @@ export class HandOverDraft implements vscode.Disposable {
     this.scheduleEstimate();
   }
 
-  /** What "Draft with …" may say before any click (no model request: the drafter only looks models up). */
+  /** Sends no model request: the drafter only looks models up. */
   async describeModelDraft(): Promise<void> {
     if (!this.deps.modelDrafter) return;
     try {
@@ -171,7 +139,7 @@ export class HandOverDraft implements vscode.Disposable {
     }
   }
 
-  /** The user clicked "Draft with …": the drafter asks the model with the evidence collected afresh; without one, the panel says why not. */
+  /** The model gets evidence collected afresh. */
   async draftWithModel(): Promise<void> {
     const drafter = this.deps.modelDrafter;
     if (!drafter) {
@@ -188,16 +156,13 @@ export class HandOverDraft implements vscode.Disposable {
     await drafter.start(evidence, (m) => this.deps.post({ type: 'modelDraft', ...m }));
   }
 
-  /** The user cancelled the language-model draft. */
   cancelModelDraft(): void {
     this.deps.modelDrafter?.cancel();
   }
 
   /**
-   * The session's draft from `collected`, as its message; a failure is logged and the panel
-   * simply stays undrafted (a redraft says so). A draft that would be over its budget as drafted
-   * arrives with Fit to budget on, so the panel opens on a handoff that fits, unless the user
-   * already chose Fit to Budget or Don't Fit.
+   * A failure is logged and the panel stays undrafted. A draft over budget arrives with Fit to
+   * budget on, so the panel opens on a handoff that fits, unless the user already chose.
    */
   private async draftMessage(collected: DraftEvidence, redraft: boolean): Promise<HostToWebview | undefined> {
     try {
@@ -217,7 +182,6 @@ export class HandOverDraft implements vscode.Disposable {
     }
   }
 
-  /** Whether `form` with `collected` would be written over its budget (unfitted). */
   private async overBudgetAsDrafted(collected: DraftEvidence, form: Draft): Promise<boolean> {
     const ctx = await this.environment();
     if (!ctx) return false;
@@ -229,8 +193,8 @@ export class HandOverDraft implements vscode.Disposable {
     return prepared.status === 'prepared' && prepared.prepared.pkg.oversize_warning;
   }
 
-  /** The folder's engine environment; undefined without a trusted folder. */
-  private async environment(): Promise<{ env: HandoverEnvironment; folder: vscode.WorkspaceFolder } | undefined> {
+  /** Undefined without a trusted folder. */
+  private async environment(): Promise<{ env: JobContext; folder: vscode.WorkspaceFolder } | undefined> {
     const folder = await trustedFolder();
     if (!folder) {
       return undefined;
@@ -242,10 +206,7 @@ export class HandOverDraft implements vscode.Disposable {
     };
   }
 
-  /**
-   * Collects git and session-log evidence in the background, with progress in the view; then
-   * (`after`, default `initial`) sends the session's draft from it. Reused while it lasts.
-   */
+  /** In the background, with progress in the view; reused while it lasts. */
   loadEvidence(after: DraftAfter = 'initial'): Promise<DraftEvidence | undefined> {
     if (this.evidence) {
       return this.evidence;
@@ -282,7 +243,6 @@ export class HandOverDraft implements vscode.Disposable {
     });
   }
 
-  /** Recomputes the estimate after {@link ESTIMATE_DEBOUNCE_MS} without a further change. */
   scheduleEstimate(): void {
     if (this.estimateTimer) {
       clearTimeout(this.estimateTimer);
@@ -290,8 +250,8 @@ export class HandOverDraft implements vscode.Disposable {
     this.estimateTimer = setTimeout(() => void this.estimate(), ESTIMATE_DEBOUNCE_MS);
   }
 
-  /** Builds the engine environment for the current draft: evidence minus what the user left out. */
-  private async draftEnvironment(): Promise<{ env: HandoverEnvironment; request: Record<string, unknown> } | undefined> {
+  /** The evidence minus what the user left out. */
+  private async draftEnvironment(): Promise<{ env: JobContext; request: Record<string, unknown> } | undefined> {
     const ctx = await this.environment();
     const collected = this.evidenceReady ?? (await this.loadEvidence());
     if (!ctx || !collected) {
@@ -349,7 +309,7 @@ export class HandOverDraft implements vscode.Disposable {
     });
   }
 
-  /** Shows the handoff the draft would write, in a read-only preview editor; answers request `id`. */
+  /** Answers request `id`. */
   async preview(id: number): Promise<void> {
     const built = await this.draftEnvironment();
     if (!built) {
@@ -366,7 +326,7 @@ export class HandOverDraft implements vscode.Disposable {
     this.deps.post({ type: 'response', id, ok: true });
   }
 
-  /** Writes the handoff from the worktree as it is now; answers request `id`, then clears the draft. */
+  /** Answers request `id`, then clears the draft. */
   async handOver(id: number): Promise<void> {
     // The files are written from the worktree as it is now, not as it was when the panel opened.
     this.forgetEvidence();
@@ -432,7 +392,6 @@ export class HandOverDraft implements vscode.Disposable {
     void showHandoffSummary(result, true);
   }
 
-  /** Stops a pending estimate. */
   dispose(): void {
     if (this.estimateTimer) clearTimeout(this.estimateTimer);
   }

@@ -1,18 +1,7 @@
 /**
- * The "Hand over" webview view: the panel where the user picks the specialist, edits
- * the draft (topic, summary, decisions, failed approaches, next steps, blockers, return
- * condition, reason), reviews the evidence (each item can be left out), watches the token
- * meter, previews the handoff and hands over.
- *
- * The host holds the model (handOverDraft.ts): the draft (re-sent on every resolve, so
- * hiding or moving the view loses nothing; the webview's own state covers a window
- * reload), the evidence and the estimate. This file is the view: its HTML
- * (panelHtml.ts), the messages in both directions, and the first message (`init`: the
- * draft, the specialists, the settings and the state).
- *
- * Security: CSP `default-src 'none'`, the script by nonce, localResourceRoots only the
- * built webview folder and media/; every message from the webview is validated and
- * invalid ones are logged and ignored; every message to it is checked before it is posted.
+ * The "Hand over" webview view. The host holds the draft (handOverDraft.ts) and re-sends it on
+ * every resolve, so hiding or moving the view loses nothing. Messages from the webview are
+ * validated (invalid ones logged and ignored); messages to it are checked before posting.
  */
 import * as vscode from 'vscode';
 import { parseSavedDraft } from '../../core/panel/draft';
@@ -35,16 +24,15 @@ import { runPanelCommand } from './panelCommands';
 import { panelHtml } from './panelHtml';
 import { PREVIEW_SCHEME, PreviewDocuments } from './previewDocuments';
 
-/** Supplies the panel state on demand (folder open, trusted, number of handoffs). */
+/** Folder open, trusted, number of handoffs. */
 export type PanelStateSource = () => Promise<PanelState>;
 
-/** WebviewViewProvider of the "Hand over" view. */
 export class HandOverViewProvider extends DisposableOwner implements vscode.WebviewViewProvider {
   private view: vscode.WebviewView | undefined;
   private ready = false;
   private queue: HostToWebview[] = [];
   private resolvedOnce = false;
-  /** The webview's saved state of the last resolve, read into the model when the webview says it is ready. */
+  /** The webview's saved state, read into the model once the webview is ready. */
   private savedState: unknown;
   private readonly previews = this.register(new PreviewDocuments());
   private readonly model: HandOverDraft;
@@ -55,9 +43,9 @@ export class HandOverViewProvider extends DisposableOwner implements vscode.Webv
     private readonly state: PanelStateSource,
     session: SessionHooks,
     onWritten: () => void,
-    /** `performance.now()` at activate() entry: the first resolve logs how long after it came (the bench reads it). */
+    /** `performance.now()` at activate(): the first resolve logs the time since. */
     private readonly activatedAt?: number,
-    /** "Draft with …" (src/vscode/lm): called only on the user's click. */
+    /** Called only on the user's click. */
     modelDrafter?: PanelModelDrafter,
   ) {
     super();
@@ -75,7 +63,6 @@ export class HandOverViewProvider extends DisposableOwner implements vscode.Webv
     );
   }
 
-  /** Called by VS Code when the view becomes visible the first time (or after being disposed). */
   resolveWebviewView(view: vscode.WebviewView, context: vscode.WebviewViewResolveContext<unknown>): void {
     if (this.activatedAt !== undefined && !this.resolvedOnce) {
       this.log.info(`first "Hand over" view resolved ${(performance.now() - this.activatedAt).toFixed(1)} ms after activate() entry`);
@@ -84,8 +71,8 @@ export class HandOverViewProvider extends DisposableOwner implements vscode.Webv
     this.view = view;
     this.ready = false;
     this.queue = [];
-    // A window reload loses the host's memory but not the webview's state: the draft is taken from there when the
-    // webview is ready (parsing it is the draft schema's first run, 10–30 ms: not before the view's first paint).
+    // A window reload keeps the webview's state but not the host's: the draft is taken from
+    // there once the webview is ready, so parsing it does not delay the first paint.
     this.savedState = context.state;
     const webviewRoot = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
     const media = vscode.Uri.joinPath(this.extensionUri, 'media');
@@ -104,7 +91,7 @@ export class HandOverViewProvider extends DisposableOwner implements vscode.Webv
     });
   }
 
-  /** Starts over from the host's model (trust granted, folder changed): init, evidence, estimate. */
+  /** Trust granted or folder changed: init, evidence and estimate again. */
   async reload(): Promise<void> {
     this.model.forgetEvidence();
     if (this.view && this.ready) {
@@ -112,12 +99,10 @@ export class HandOverViewProvider extends DisposableOwner implements vscode.Webv
     }
   }
 
-  /** Sends the current state to the webview. */
   async pushState(): Promise<void> {
     this.post({ type: 'state', state: await this.state() });
   }
 
-  /** Evidence is stale (files changed, a handoff was written): collect it again if the view is open. */
   invalidateEvidence(): void {
     this.model.invalidateEvidence();
   }

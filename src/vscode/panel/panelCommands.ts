@@ -1,20 +1,14 @@
-/**
- * The buttons of the "Hand over" webview that run a VS Code command (`runCommand`
- * messages: end session, manage trust, open a folder, the settings, the handoff folder,
- * initialize a repository, copy the prompt, open in chat, the git path setting).
- */
+/** The webview buttons that run a VS Code command (`runCommand` messages). */
 import * as vscode from 'vscode';
 import type { WebviewToHost } from '../../core/panel/protocol';
 import { Commands } from '../constants';
 import { MANAGE_TRUST_COMMAND, OPEN_FOLDER_COMMAND } from '../workspace/trust';
 
-/** A command the webview may ask for (the protocol's `PanelCommandSchema`). */
 export type PanelCommand = Extract<WebviewToHost, { type: 'runCommand' }>['command'];
 
 /**
- * Runs the command a webview button asks for.
- * @param evidenceChanged called after `git init` (VS Code's built-in Git extension), so the evidence is collected again
- * @param handoff the handoff file the receiving commands (copy the prompt, open in chat) act on; absent, the newest
+ * @param evidenceChanged called after `git init`, so the evidence is collected again
+ * @param handoff the file copy-prompt and open-in-chat act on; absent, the newest
  */
 export async function runPanelCommand(command: PanelCommand, evidenceChanged: () => void, handoff?: string): Promise<void> {
   const target = handoff === undefined ? [] : [vscode.Uri.file(handoff)];

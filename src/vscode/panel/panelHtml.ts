@@ -1,25 +1,17 @@
 /**
- * The HTML of the "Hand over" webview. Security: CSP `default-src 'none'`, the script by
- * a nonce from crypto.randomBytes, styles and fonts only from the webview's cspSource;
- * the script and styles come from the built webview folder and media/ (the view's only
- * localResourceRoots).
+ * Webview HTML: CSP `default-src 'none'`, the script by nonce, styles and fonts only from
+ * cspSource, resources only from dist/webview and media/.
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 
-/** What distinguishes one of our webview pages: its stylesheet in media/, its script in the built webview folder, its title. */
 export interface WebviewPageParts {
   readonly css: string;
   readonly script: string;
   readonly title: string;
 }
 
-/**
- * A page on the rules above: codicons and `media/<css>`, the "Loading…" placeholder, and
- * the bundled `<script>` with a fresh nonce (the Hand Over view and the insights panel).
- * @param webviewRoot `<extension>/dist/webview`
- * @param media `<extension>/media`
- */
+/** Shared by the Hand Over view and the insights panel. */
 export function webviewPage(webview: vscode.Webview, webviewRoot: vscode.Uri, media: vscode.Uri, parts: WebviewPageParts): string {
   const nonce = randomBytes(16).toString('base64');
   const csp = [
@@ -47,11 +39,6 @@ export function webviewPage(webview: vscode.Webview, webviewRoot: vscode.Uri, me
 </html>`;
 }
 
-/**
- * The Hand Over page: `media/panel.css` and the bundled `main.js` ({@link webviewPage}).
- * @param webviewRoot `<extension>/dist/webview`
- * @param media `<extension>/media`
- */
 export function panelHtml(webview: vscode.Webview, webviewRoot: vscode.Uri, media: vscode.Uri): string {
   return webviewPage(webview, webviewRoot, media, { css: 'panel.css', script: 'main.js', title: 'Hand Over to Specialist' });
 }

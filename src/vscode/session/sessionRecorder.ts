@@ -1,15 +1,7 @@
 /**
- * The extension's own session recorder (docs/DESIGN.md §6 "Session log", the recorder):
- * while a trusted workspace is open it appends JSONL records (format: `recorderLine` of
- * src/engine/project/session.ts) to
- * `<workspace storage>/sessions/<session id>.jsonl` — terminal commands through shell
- * integration (command line, cwd, exit code, times, the end of the output), task
- * processes (name, source, exit code, times), saved files, and a `session_start` record
- * with the session's base commit (HEAD when its first event came: git runs then, not at
- * activation).
- *
- * Where shell integration is unavailable it says so once, with a button to the setting,
- * and keeps recording tasks and saves. Nothing is written in an untrusted workspace.
+ * Appends the session's records (`recorderLine`) to `<workspace storage>/sessions/<id>.jsonl`
+ * in trusted workspaces: terminal commands (shell integration), task processes, saves, and a
+ * `session_start` with the base commit. Without shell integration it says so once.
  */
 import { appendFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -20,12 +12,11 @@ import { DisposableOwner } from '../lifecycle';
 import { workspaceTrusted } from '../workspace/trust';
 import type { SessionStore } from './sessionIdStore';
 
-/** How long a new terminal may take to activate shell integration before the notice: 10,000 ms. */
+/** Time (ms) a new terminal gets to activate shell integration before the notice. */
 export const SHELL_INTEGRATION_GRACE_MS = 10_000;
-/** workspaceState key: the notice about missing shell integration was shown. */
 const NOTICE_SHOWN = 'handoff.recorder.shellIntegrationNoticeShown';
 
-/** Reads HEAD of the workspace (the recorder's base commit); undefined when there is none. */
+/** Reads HEAD; null when there is none. */
 export type HeadReader = () => Promise<string | null>;
 
 function commandLineOfTask(task: vscode.Task): string {
@@ -48,7 +39,6 @@ function taskCwd(task: vscode.Task, folder: vscode.WorkspaceFolder): string | nu
   return cwd ?? folder.uri.fsPath;
 }
 
-/** Records the session of one workspace folder. */
 export class SessionRecorder extends DisposableOwner {
   private writes: Promise<void> = Promise.resolve();
   private readonly taskStarts = new Map<vscode.TaskExecution, number>();
@@ -59,11 +49,7 @@ export class SessionRecorder extends DisposableOwner {
   /** Names of tasks seen, to tell task terminals (recorded as tasks) from the user's terminals. */
   private readonly taskNames = new Set<string>();
 
-  /**
-   * @param storageDir the extension's workspace storage folder (context.storageUri), undefined without a workspace
-   * @param folder the workspace folder recorded
-   * @param readHead reads HEAD (git), called only in trusted workspaces
-   */
+  /** @param storageDir context.storageUri, undefined without a workspace */
   constructor(
     private readonly storageDir: string | undefined,
     private readonly folder: vscode.WorkspaceFolder,
@@ -81,10 +67,7 @@ export class SessionRecorder extends DisposableOwner {
     return this.storageDir && this.started ? path.join(this.storageDir, 'sessions', `${this.session.current()}.jsonl`) : undefined;
   }
 
-  /**
-   * The commit the current session started from (HEAD when its first event came, or now
-   * when none came yet — reading it then runs git once), when known.
-   */
+  /** HEAD at the session's first event, or now (running git) if none came yet. */
   async currentBaseCommit(): Promise<string | null> {
     if (this.started) {
       await this.beginSession();
@@ -92,11 +75,7 @@ export class SessionRecorder extends DisposableOwner {
     return this.baseCommit;
   }
 
-  /**
-   * Starts recording (trusted workspaces only); safe to call again after trust is granted.
-   * Only subscribes to events: HEAD is read (git runs) when the session's first event
-   * comes or a handoff asks, never at activation.
-   */
+  /** Trusted workspaces only; safe to call again once trust is granted. Git first runs at the first event. */
   async start(): Promise<void> {
     if (this.started || !this.storageDir || !workspaceTrusted()) {
       return;
@@ -105,7 +84,7 @@ export class SessionRecorder extends DisposableOwner {
     this.listen();
   }
 
-  /** Ends the current session and starts the next one (new id; its base commit is read when it begins). */
+  /** Returns the new id; the new session's base commit is read when it begins. */
   async startNewSession(): Promise<string> {
     await this.sessionStart;
     const id = await this.session.rotate();
@@ -123,7 +102,6 @@ export class SessionRecorder extends DisposableOwner {
     return this.sessionStart;
   }
 
-  /** Records an event of the session, after its `session_start` record. */
   private record(event: RecorderRecord): void {
     void this.beginSession().then(() => this.append(event));
   }
@@ -148,7 +126,7 @@ export class SessionRecorder extends DisposableOwner {
       .catch((err) => this.log.warn(`recorder: could not write ${file}: ${(err as Error).message}`));
   }
 
-  /** Resolves when every record so far is on disk (tests, and before a handoff reads the file). */
+  /** Resolves when every record so far is on disk. */
   async flush(): Promise<void> {
     // Events wait for the session_start record: let those queued behind it reach the write chain first.
     await this.sessionStart;
@@ -226,10 +204,7 @@ export class SessionRecorder extends DisposableOwner {
     );
   }
 
-  /**
-   * A terminal VS Code created for a task: named after a task seen (plain, or
-   * "Task - <name>"), or showing VS Code's "*  Executing task" echo as its command.
-   */
+  /** A terminal VS Code created for a task: named after a task (plain or "Task - <name>"). */
   private isTaskTerminal(t: vscode.Terminal): boolean {
     const name = t.name.replace(/^Task - /, '');
     if (this.taskNames.has(name) || vscode.tasks.taskExecutions.some((x) => x.task.name === name)) return true;
@@ -261,7 +236,7 @@ export class SessionRecorder extends DisposableOwner {
   }
 }
 
-/** Reads an execution's output as it streams, keeping only the last OUTPUT_TAIL_CHARS characters. */
+/** Keeps only the output's last OUTPUT_TAIL_CHARS characters. */
 async function readTail(execution: vscode.TerminalShellExecution): Promise<string> {
   let tail = '';
   try {

@@ -1,9 +1,4 @@
-/**
- * The recorded session of the workspace, as the commands see it: the session id, the
- * recorder (started when the workspace is trusted), the session-log settings of a
- * handoff (readers, locations, where the read offsets are kept) and "Handoff: Start New
- * Session".
- */
+/** The recorded session as the commands see it: id, recorder, and a handoff's session-log settings. */
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { readHeadCommit, recorderIgnores, sessionStatePath } from '../../engine/project/session';
@@ -35,9 +30,7 @@ export class SessionService extends DisposableOwner implements SessionHooks {
       return;
     }
     if (!this.recorder) {
-      // The settings are read when the first event comes, not here: the extension host's
-      // first getConfiguration builds its merged configuration (slow), and
-      // activation starts recording.
+      // Settings are read at the first event, not here: the first getConfiguration is slow.
       let ignores: ((fsPath: string) => boolean) | undefined;
       this.recorder = this.register(
         new SessionRecorder(
@@ -54,7 +47,6 @@ export class SessionService extends DisposableOwner implements SessionHooks {
     await this.recorder.start();
   }
 
-  /** The recorder, when recording (tests flush it). */
   get activeRecorder(): SessionRecorder | undefined {
     return this.recorder;
   }
@@ -67,9 +59,8 @@ export class SessionService extends DisposableOwner implements SessionHooks {
     await this.recorder?.flush();
     const global = this.context.globalStorageUri.fsPath;
     const storage = this.context.storageUri?.fsPath;
-    // The agents' folders next to this extension's own storage: VS Code keeps every
-    // extension's global storage side by side, and Copilot's chat sessions beside our
-    // workspace storage.
+    // Other extensions' storage sits beside ours: global storage side by side, Copilot's chat
+    // sessions next to our workspace storage.
     const defaults: SessionLocations = {
       cline: path.join(path.dirname(global), 'saoudrizwan.claude-dev', 'tasks'),
       roo: path.join(path.dirname(global), 'rooveterinaryinc.roo-cline', 'tasks'),
@@ -97,7 +88,7 @@ export class SessionService extends DisposableOwner implements SessionHooks {
     }
   }
 
-  /** "Handoff: Start New Session": a new session id and base commit; says which. */
+  /** "Handoff: Start New Session". */
   async startNewSession(): Promise<void> {
     if (!workspaceTrusted()) {
       void vscode.window.showWarningMessage('Specialist Handoff records sessions only in trusted workspaces.');

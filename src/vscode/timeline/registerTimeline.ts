@@ -1,7 +1,3 @@
-/**
- * The timeline's part of activation: the "Handoff Timeline" tree view, its commands and
- * those of the receiving side (timelineCommands.ts), "Refresh" and "Open Handoff Folder".
- */
 import * as vscode from 'vscode';
 import { Commands, ContextKeys, Views } from '../constants';
 import { folderHandoffRoot, type SessionHooks } from '../workspace/environment';
@@ -9,16 +5,11 @@ import { currentFolder } from '../workspace/settings';
 import { TimelineCommands } from './timelineCommands';
 import { TimelineTreeProvider } from './timelineTree';
 
-/**
- * Creates the tree view and registers the timeline's commands; all are disposed with the
- * extension. Nothing is read until the view asks for its items.
- * @returns the tree's provider (the panel counts handoffs with it; writers refresh it)
- */
+/** Nothing is read until the view asks for its items. */
 export function registerTimeline(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, session: SessionHooks): TimelineTreeProvider {
   const timeline = new TimelineTreeProvider(log);
   const treeView = vscode.window.createTreeView(Views.timeline, { treeDataProvider: timeline, showCollapseAll: true });
-  // The view is contributed with `when: handoff.timelineReady`: until its provider is here it is not shown at all,
-  // where VS Code would show "There is no data provider registered…" while the extension host starts.
+  // Contributed with `when: handoff.timelineReady`, so VS Code never shows "no data provider" while the host starts.
   void vscode.commands.executeCommand('setContext', ContextKeys.timelineReady, true);
   context.subscriptions.push(
     timeline,
@@ -26,9 +17,7 @@ export function registerTimeline(context: vscode.ExtensionContext, log: vscode.L
     new TimelineCommands(log, session, timeline, treeView),
     vscode.commands.registerCommand(Commands.refreshTimeline, () => timeline.refresh()),
     vscode.commands.registerCommand(Commands.openHandoffFolder, openHandoffFolder),
-    // A new entry (a handoff written, a chain continued) is revealed and selected: its parent
-    // is expanded, whatever collapse state VS Code kept for it. Only while the view is shown
-    // (reveal would open the side bar otherwise).
+    // Reveal a new entry, its parent expanded, only while the view is shown (reveal would open the side bar).
     timeline.onDidAddEntry((element) => {
       if (!treeView.visible) return;
       treeView
@@ -39,7 +28,6 @@ export function registerTimeline(context: vscode.ExtensionContext, log: vscode.L
   return timeline;
 }
 
-/** "Handoff: Open Handoff Folder": reveals the current folder's handoff root in the Explorer (nothing when the setting is invalid). */
 async function openHandoffFolder(): Promise<void> {
   const folder = currentFolder();
   const root = folder && folderHandoffRoot(folder);

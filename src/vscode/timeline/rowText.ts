@@ -3,7 +3,7 @@
  * description and screen-reader label, with the relative time and the source's name. No
  * VS Code API here, so the UI tests compute what a row must show from the same code.
  */
-import { clipText } from '../../core/handoff/render';
+import { clipText } from '../../core/handoff/text';
 import type { TimelineSource } from '../../core/timeline/chains';
 
 /** The source's name in a row's description and tooltip (ours has none). */

@@ -1,18 +1,11 @@
-/**
- * Commands of the timeline and of the receiving side: open a handoff's briefing, reveal it
- * in the Explorer, set its status (complete / in progress / blocked — the one in-place
- * change allowed), mark it partial, delete it (with confirmation); "Copy Prompt for
- * Specialist" and "Open in Chat" (the prompt the receiving agent needs); "Record Result"
- * (the receiving specialist hands back). Every command refuses in an untrusted workspace
- * (no git, no writes) with a message saying so.
- */
+/** Timeline and receiving-side commands; each refuses in an untrusted workspace, saying so. */
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { errorText } from '../../core/handoff/errors';
 import { acceptanceCriteria } from '../../core/receive/handBack';
 import { RESULT_ICONS } from '../../core/receive/handBackPolicy';
 import { STATUS_LABELS, type SettableStatus } from '../../core/handoff/status';
-import type { HandoverEnvironment } from '../../engine/handover/handover';
+import type { JobContext } from '../../engine/handover/handover';
 import { briefingOf, isHandoffFile, listHandoffs, markPartial, openHandoffs, readHandoffHead, setHandoffStatus } from '../../engine/handover/handoffFiles';
 import { buildPrompt } from '../../engine/receive/prompt';
 import { recordResult } from '../../engine/receive/recordResult';
@@ -24,16 +17,14 @@ import { BRIEFING_SCHEME, BriefingDocuments } from './briefingView';
 import { offerPickUp } from './pickUp';
 import type { TimelineElement, TimelineTreeProvider } from './timelineTree';
 
-/** The file a command acts on: a timeline element (context menu), a URI, or nothing (the active editor's file). */
+/** A timeline element, a URI, or nothing (the active editor's file). */
 type Target = TimelineElement | vscode.Uri | undefined;
 
-/** What the timeline's commands say when no folder is open or the workspace is not trusted. */
 const REFUSALS = warnRefusal({
   noFolder: 'Open a folder first: handoffs live in a workspace folder.',
   untrusted: 'Specialist Handoff works only in trusted workspaces: it runs git and writes files. Trust this workspace to continue.',
 });
 
-/** Registers and runs the timeline and receiving-side commands. */
 export class TimelineCommands extends DisposableOwner {
   private readonly briefings = this.register(new BriefingDocuments());
   constructor(
@@ -67,8 +58,8 @@ export class TimelineCommands extends DisposableOwner {
     reg(Commands.recordResult, (a) => this.recordResult(a));
   }
 
-  /** The workspace's handoff root and engine environment; undefined (after telling the user) when no folder is open, the workspace is untrusted or the root is invalid. */
-  private async environment(): Promise<{ env: HandoverEnvironment; root: string } | undefined> {
+  /** Undefined, after telling the user, without a trusted folder or a valid root. */
+  private async environment(): Promise<{ env: JobContext; root: string } | undefined> {
     const where = await trustedHandoffRoot(REFUSALS);
     if (!where) return undefined;
     const { folder, settings, root } = where;
@@ -78,7 +69,6 @@ export class TimelineCommands extends DisposableOwner {
     };
   }
 
-  /** The file path of a target: the element's file, the URI, or the active editor's file. */
   private fileOf(target: Target): { path: string; source: string } | undefined {
     if (target instanceof vscode.Uri) return { path: target.fsPath, source: 'handoff' };
     if (target && target.type === 'entry') return { path: target.node.file.path, source: target.node.file.source };
@@ -86,7 +76,6 @@ export class TimelineCommands extends DisposableOwner {
     return active?.scheme === 'file' ? { path: active.fsPath, source: 'handoff' } : undefined;
   }
 
-  /** Asks for a handoff of ours when the command came from the palette without one. */
   private async pickHandoff(root: string, placeHolder: string): Promise<string | undefined> {
     const files = (await listHandoffs(root)).reverse().slice(0, 200);
     if (!files.length) {
@@ -105,7 +94,7 @@ export class TimelineCommands extends DisposableOwner {
     return pick?.file;
   }
 
-  private async ourHandoff(target: Target, placeHolder: string): Promise<{ file: string; root: string; env: HandoverEnvironment } | undefined> {
+  private async ourHandoff(target: Target, placeHolder: string): Promise<{ file: string; root: string; env: JobContext } | undefined> {
     const ctx = await this.environment();
     if (!ctx) return undefined;
     const from = this.fileOf(target);
@@ -212,7 +201,6 @@ export class TimelineCommands extends DisposableOwner {
     this.timeline.refresh();
   }
 
-  /** Reveals the tree item of a file once the tree has re-read it. */
   private async revealInTree(fsPath: string): Promise<void> {
     for (let i = 0; i < 20; i++) {
       await new Promise((r) => setTimeout(r, 100));
@@ -225,7 +213,6 @@ export class TimelineCommands extends DisposableOwner {
     }
   }
 
-  /** Builds the receiving specialist's prompt; copies it, or opens a chat with it when one is available. */
   private async prompt(target: Target, mode: 'copy' | 'chat'): Promise<string | undefined> {
     const ctx = await this.environment();
     if (!ctx) return undefined;
@@ -268,7 +255,6 @@ export class TimelineCommands extends DisposableOwner {
     return result.prompt;
   }
 
-  /** "Record Result": which handoff, what was achieved, then the one-screen summary. */
   private async recordResult(arg: unknown): Promise<unknown> {
     const ctx = await this.environment();
     if (!ctx) return undefined;
@@ -363,7 +349,7 @@ export class TimelineCommands extends DisposableOwner {
   }
 }
 
-/** Whether a chat is there to open: the chat command exists and a language model is available (VS Code 1.90+ API, feature-detected). */
+/** The chat command exists and a language model is available (feature-detected). */
 async function chatAvailable(): Promise<boolean> {
   const commands = await vscode.commands.getCommands(true);
   if (!commands.includes('workbench.action.chat.open')) return false;

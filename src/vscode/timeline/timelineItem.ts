@@ -1,10 +1,8 @@
-/**
- * What a row of the "Handoff Timeline" tree shows besides its text (./rowText.ts): a result's
- * icon and the rich tooltip read on hover.
- */
+/** A timeline row's icon and rich tooltip, besides its text (./rowText.ts). */
 import * as vscode from 'vscode';
 import type { ParsedHandoff } from '../../core/handoff/parse';
-import { formatCount, plural } from '../../core/handoff/render';
+import { formatCount } from '../../core/handoff/limits';
+import { plural } from '../../core/handoff/text';
 import { STATUS_LABELS } from '../../core/handoff/status';
 import type { Specialist } from '../../core/specialists/registry';
 import type { TimelineFile } from '../../core/timeline/chains';
@@ -13,23 +11,17 @@ import { appendVerification, type VerificationShown } from './verdict';
 
 const whenFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
-/** A time (ms since the epoch, or an ISO 8601 string) as a person reads it, in the local time zone: "Dec 5, 2026, 2:03 PM". The text itself when it is not a time. */
+/** Local time zone, e.g. "Dec 5, 2026, 2:03 PM"; the text itself when it is not a time. */
 export function localTime(time: number | string): string {
   const date = new Date(time);
   return Number.isNaN(date.getTime()) ? String(time) : whenFormat.format(date);
 }
 
-/** The codicon of a result's row by its status: complete, blocked, or still going. */
 export function resultIcon(status: string): string {
   return status === 'complete' ? 'pass' : status === 'blocked' ? 'circle-slash' : 'sync';
 }
 
-/**
- * A row's rich tooltip (resolveTreeItem's): specialist, time and file, the whole topic, kind,
- * status, hop and chain, the newest 5 status changes, the summary (up to 400 characters), tokens, touched files
- * and test runs, the latest verification (./verdict.ts), then what `more` appends (the waiting
- * mark, ./waitingMark.ts). Every text from the file is escaped for Markdown.
- */
+/** Every text from the file is escaped for Markdown; `more` appends last. */
 export function timelineTooltip(
   file: TimelineFile,
   head: ParsedHandoff | undefined,
@@ -49,7 +41,7 @@ export function timelineTooltip(
     md.appendMarkdown(
       `${fm.kind === 'result' ? 'Result' : 'Handoff'} · **${esc(STATUS_LABELS[fm.status])}** · hop ${fm.hop} (${esc(fm.chain.join(' → '))})\n\n`,
     );
-    // Every status change, branches merged included (status events, docs/DESIGN.md §5 "Status"): the newest 5.
+    // Every status change, merged branches included: the newest 5.
     if (fm.status_history.length) {
       md.appendMarkdown(
         `Status history: ${fm.status_history

@@ -16,7 +16,7 @@
  * description and the last line of its tooltip (./verdict.ts).
  */
 import * as vscode from 'vscode';
-import { formatCount } from '../../core/handoff/render';
+import { formatCount } from '../../core/handoff/limits';
 import { BUILTIN_SPECIALISTS, type Specialist } from '../../core/specialists/registry';
 import { STATUS_LABELS } from '../../core/handoff/status';
 import { groupChains, TIMELINE_PAGE_SIZE, type TimelineFile, type TimelineNode, type TimelineSource } from '../../core/timeline/chains';

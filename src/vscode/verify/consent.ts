@@ -1,30 +1,25 @@
-/**
- * The words of "Handoff: Verify": the consent confirmation that lists the
- * recorded commands it would re-run, the progress message, and the result notification.
- * Pure wording over the engine's plan and outcome shapes; the dialogs are in verifyCommand.ts.
- */
+/** The words of "Handoff: Verify"; the dialogs are in verifyCommand.ts. */
 import path from 'node:path';
 import { shownCommand } from '../../core/receive/shownCommand';
 import type { RecheckCounts } from '../../core/receive/verification';
 
-/** One recorded command as the confirmation lists it (the engine's `PlannedRecheck`, src/engine/receive/verify.ts). */
+/** One recorded command as the confirmation lists it (the engine's `PlannedRecheck`). */
 export interface ListedRecheck {
   readonly kind: 'test' | 'build';
   readonly command: string;
-  /** Absolute folder it re-runs in. */
+  /** Absolute. */
   readonly cwd: string;
   readonly recorded: { readonly result: 'ok' | 'failed' | 'unknown'; readonly exit_code: number | null };
-  /** Why it cannot run (its folder is gone); absent when it can. */
+  /** Why it cannot run; absent when it can. */
   readonly missing?: string;
 }
 
-/** The confirmation's buttons: re-run the commands (consent given), or verify without running any. */
 export const VerifyChoices = {
   run: (n: number) => (n === 1 ? 'Run 1 Command' : `Run ${n} Commands`),
   withoutRunning: 'Verify Without Running',
 } as const;
 
-/** A folder as the user knows it: `.` for the workspace folder, relative inside it, absolute outside. */
+/** "the workspace folder", relative inside it, absolute outside. */
 export function shownFolder(workspaceRoot: string, cwd: string): string {
   const rel = path.relative(workspaceRoot, cwd);
   if (!rel) return 'the workspace folder';
@@ -39,12 +34,7 @@ export function recordedOutcome(r: ListedRecheck['recorded'], kind: ListedRechec
   return `outcome unknown at handoff${code}`;
 }
 
-/**
- * The confirmation's detail: each command it will re-run (command, kind, folder, outcome at
- * handoff), those it cannot (and why), the timeout (seconds, and the setting that sets it),
- * and what "Verify Without Running" does instead.
- * @param timeoutSeconds `handoff.verify.timeoutSeconds`
- */
+/** @param timeoutSeconds `handoff.verify.timeoutSeconds` */
 export function consentDetail(workspaceRoot: string, rechecks: readonly ListedRecheck[], timeoutSeconds: number): string {
   const runnable = rechecks.filter((r) => !r.missing);
   const missing = rechecks.filter((r) => r.missing);
@@ -69,7 +59,7 @@ export function progressMessage(done: number, total: number, command: string): s
   return total > 0 && done < total ? `${shownCommand(command)} (${done + 1} of ${total})` : shownCommand(command);
 }
 
-/** Whether a verification's result is bad news (something contradicted): shown as a warning, not as information. */
+/** Bad news shows as a warning, not as information. */
 export function isBadNews(counts: RecheckCounts): boolean {
   return counts.contradicted > 0;
 }

@@ -1,28 +1,18 @@
 /**
- * The VS Code side of "Handoff: Verify" re-running a recorded command
- * (docs/DESIGN.md §9 "Verify on receipt"): each command is a VS Code task — a
- * `ShellExecution` of the command line in the recorded folder, run by the user's shell in a
- * terminal of its own, so the user sees its output — and its exit code is the one
- * `tasks.onDidEndTaskProcess` reports. It implements the engine's `CommandRunner` port
- * (src/core/receive/verification.ts); the CLI's runner spawns a shell instead
- * (src/engine/receive/verify.ts).
+ * The engine's `CommandRunner` as VS Code tasks: a `ShellExecution` in the recorded folder, in
+ * a terminal of its own so the user sees the output.
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { shownCommand } from '../../core/receive/shownCommand';
 import type { CommandRunner } from '../../core/receive/verification';
 
-/** The task type of the tasks Verify runs (package.json `taskDefinitions`). */
+/** package.json `taskDefinitions`. */
 export const VERIFY_TASK_TYPE = 'handoff-verify';
 
-/** Source of the tasks, as the terminal and the task list show it. */
 export const VERIFY_TASK_SOURCE = 'Handoff: Verify';
 
-/**
- * The definition of one verify task: the command line, the folder it ran in at handoff
- * (absolute), what the handoff recorded it as (`test` or `build`), and a random `run` id
- * that tells this run's task apart from any other in `onDidEndTaskProcess`.
- */
+/** `run` is a random id that tells this run's task apart in `onDidEndTaskProcess`. */
 export interface VerifyTaskDefinition extends vscode.TaskDefinition {
   readonly type: typeof VERIFY_TASK_TYPE;
   readonly command: string;
@@ -31,19 +21,14 @@ export interface VerifyTaskDefinition extends vscode.TaskDefinition {
   readonly run: string;
 }
 
-/** Whether a task is one Verify started (its definition's type). */
 export function isVerifyTask(task: vscode.Task): boolean {
   return task.definition.type === VERIFY_TASK_TYPE;
 }
 
-/** How long after a task ended without a process end event it counts as not started, in ms: 1,000. */
+/** Wait (ms) after a task ends without a process-end event before it counts as not started. */
 export const END_WITHOUT_PROCESS_MS = 1000;
 
-/**
- * Runs recorded commands as VS Code tasks, one at a time, scoped to a workspace folder.
- * `stop` (optional) aborts whatever runs when the user cancels the whole verification,
- * besides the per-command `signal` the engine passes.
- */
+/** One task at a time; `stop` aborts whatever runs when the user cancels the whole verification. */
 export class TaskCommandRunner implements CommandRunner {
   constructor(
     private readonly folder: vscode.WorkspaceFolder,
@@ -51,11 +36,7 @@ export class TaskCommandRunner implements CommandRunner {
     private readonly stop?: AbortSignal,
   ) {}
 
-  /**
-   * Starts the task and resolves when its process ends: its exit code (null when VS Code
-   * reports none), `timed_out` when it was terminated after `timeoutMs` (ms) or on abort,
-   * and how long it took (ms). `error`: why the task could not start. Never throws.
-   */
+  /** Never throws: `error` says why the task could not start. `timed_out` also on abort. */
   async run(
     command: { readonly command: string; readonly cwd: string; readonly kind: 'test' | 'build' },
     options: { readonly timeoutMs: number; readonly signal?: AbortSignal },

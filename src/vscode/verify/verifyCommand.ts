@@ -1,16 +1,6 @@
 /**
- * "Handoff: Verify" (docs/DESIGN.md §9 "Verify on receipt"), from the palette, a
- * timeline item's context menu or the Hand Over panel: the staleness report of a handoff and
- * each of its recorded test and build commands re-run — only after the user consented in a
- * modal confirmation listing them ("Verify Without Running" reports staleness alone), never in
- * an untrusted workspace, each as a VS Code task in its recorded folder (taskRunner.ts) with
- * the timeout of `handoff.verify.timeoutSeconds`, under a cancellable progress notification.
- * The engine (src/engine/receive/verify.ts) judges, stores the verification and appends it to the
- * briefing; the result is a notification (not modal) with "Open Briefing".
- *
- * Callers other than the menus (another extension, the tests) may pass
- * `{ handoff, run }`: `run: true` is their consent (they can run tasks themselves anyway),
- * `run: false` verifies without running; the workspace must be trusted either way.
+ * "Handoff: Verify": a handoff's staleness report, with its recorded test and build commands
+ * re-run as tasks only after the user consents in a modal that lists them. Trusted workspaces only.
  */
 import path from 'node:path';
 import * as vscode from 'vscode';
@@ -24,24 +14,21 @@ import { trustedHandoffRoot, warnRefusal } from '../workspace/trust';
 import { consentDetail, isBadNews, progressMessage, VerifyChoices } from './consent';
 import { TaskCommandRunner } from './taskRunner';
 
-/** What `handoff.verify` accepts from code: a handoff (id, file name, path or `latest`) and, optionally, the consent decided already. */
+/** `handoff`: an id, file name, path or `latest`. */
 export interface VerifyArgs {
   readonly handoff?: string;
-  /** true: re-run the recorded commands without asking (the caller consents); false: verify without running; absent: ask. */
+  /** true: re-run without asking (the caller consents); false: verify without running; absent: ask. */
   readonly run?: boolean;
 }
 
-/** What Verify says when no folder is open or the workspace is not trusted. */
 const REFUSALS = warnRefusal({
   noFolder: 'Open a folder first: Verify checks a handoff of a workspace folder.',
   untrusted:
     'Verify runs git and re-runs the commands a handoff recorded, so it works only in a trusted workspace. Trust this workspace to verify its handoffs.',
 });
 
-/** The label of the result notification's action. */
 export const OPEN_BRIEFING = 'Open Briefing';
 
-/** The handoff reference `arg` names: a timeline item's or a URI's file, a `{handoff}` argument; undefined: ask. */
 function handoffOf(arg: unknown, root: string): { ref?: string; run?: boolean } {
   if (arg instanceof vscode.Uri) return isHandoffFile(root, arg.fsPath) ? { ref: path.basename(arg.fsPath) } : {};
   if (arg && typeof arg === 'object' && (arg as TimelineElement).type === 'entry' && 'node' in arg) {
@@ -56,7 +43,6 @@ function handoffOf(arg: unknown, root: string): { ref?: string; run?: boolean } 
   return {};
 }
 
-/** Asks which handoff to verify (newest first); undefined when there is none or the user cancelled. */
 async function pickHandoff(root: string): Promise<string | undefined> {
   const files = (await listHandoffs(root)).reverse().slice(0, 200);
   if (!files.length) {
@@ -70,17 +56,13 @@ async function pickHandoff(root: string): Promise<string | undefined> {
   return pick?.detail;
 }
 
-/** The label of a specialist id ("Quality reviewer"), as the registry of the folder has it; the id when it has none. */
+/** The id when the folder's registry has no label for it. */
 async function specialistLabel(folder: vscode.WorkspaceFolder, id: string): Promise<string> {
   const project = await folderSpecialists(folder).catch(() => undefined);
   return (project?.ok && project.registry.all().find((s) => s.id === id)?.label) || id;
 }
 
-/**
- * Runs "Handoff: Verify" for `arg` (see {@link VerifyArgs}; a timeline item or a URI from the menus).
- * @returns the engine's outcome (its error too, after showing it); undefined when nothing was
- *   verified (no folder, untrusted, no handoff picked, the confirmation cancelled)
- */
+/** Undefined when nothing was verified; an engine error is returned after it was shown. */
 export async function runVerify(
   arg: unknown,
   deps: { log: vscode.LogOutputChannel; session: SessionHooks; timeline: TimelineTreeProvider },
@@ -159,7 +141,6 @@ export async function runVerify(
   return outcome;
 }
 
-/** Registers `handoff.verify`; disposed with the extension. */
 export function registerVerify(
   context: vscode.ExtensionContext,
   deps: { log: vscode.LogOutputChannel; session: SessionHooks; timeline: TimelineTreeProvider },

@@ -1,7 +1,4 @@
-/**
- * Typed access to the extension's settings (`handoff.*`) and the folder a command works
- * on (whether the workspace is trusted is src/vscode/workspace/trust.ts).
- */
+/** Typed access to the `handoff.*` settings and the folder a command works on. */
 import * as vscode from 'vscode';
 import { DEFAULT_MAX_HANDOVER_DEPTH, MAX_HOP_DEPTH } from '../../core/handoff/compose';
 import { DEFAULT_INCLUDE_RECENT_TURNS, DEFAULT_MAX_CONTEXT_TOKENS, DEFAULT_USER_REQUEST_TOKENS } from '../../core/handoff/request';
@@ -12,46 +9,35 @@ import { parsePendingWarnAfter } from '../../core/timeline/waiting';
 import { DEFAULT_HANDOFF_DIRECTORY, type InteropMode, type InteropSettings, type SessionLocations } from '../../engine/project/settings';
 import { Config } from '../constants';
 
-/** The extension's settings for one workspace folder, with defaults applied. */
+/** `handoff.*` settings of one folder, defaults applied. */
 export interface HandoffSettings {
-  /** `handoff.directory`: handoff root relative to the folder (default `.handoff`). */
   readonly directory: string;
-  /** `handoff.maxContextTokens`: token budget of a handoff (default 3,000 tokens). */
   readonly maxContextTokens: number;
-  /** `handoff.includeRecentTurns`: recent turns kept (default 5). */
   readonly includeRecentTurns: number;
-  /** `handoff.userRequestTokens`: tokens of the user's requests kept, newest first (default 1,500; the latest always). */
+  /** Newest first; the latest request is always kept. */
   readonly userRequestTokens: number;
-  /** `handoff.tokenizer`: encoding the budget is counted in (default `o200k_base`). */
   readonly tokenizer: TokenizerName;
-  /** git executable from the built-in git extension's `git.path`, when it names one. */
+  /** From the git extension's `git.path`. */
   readonly gitPath: string | undefined;
-  /** `handoff.maxHandoverDepth`: hops before the hop guard asks for a confirmation (default 3). */
   readonly maxHandoverDepth: number;
-  /** `handoff.sessionLog.sources`: the session-log readers used (default all). */
   readonly sessionLogSources: SessionSource[];
-  /** `handoff.sessionLog.locations`: folder overrides per reader. */
   readonly sessionLogLocations: SessionLocations;
-  /** `handoff.interop.itervox` and `handoff.interop.agentZero`: `auto` (default) or `off`; pass as `HandoverEnvironment.interop`. */
   readonly interop: Required<InteropSettings>;
-  /** `handoff.verify.timeoutSeconds`: seconds each command "Handoff: Verify" re-runs may take before it is stopped (default {@link DEFAULT_VERIFY_TIMEOUT_SECONDS}, at most 86,400: the engine's `MAX_VERIFY_TIMEOUT_MS`). */
   readonly verifyTimeoutSeconds: number;
-  /** `handoff.pendingWarnAfter` in ms: how long a handoff may wait for a pick-up or an answer before the timeline and the prompt warn (default 2 days; 0: `off`). */
+  /** 0 means off. */
   readonly pendingWarnAfterMs: number;
-  /** Why `handoff.pendingWarnAfter` was not used (the default is), naming the setting and the fix; undefined when it is valid. */
+  /** Why `handoff.pendingWarnAfter` fell back to the default; undefined when valid. */
   readonly pendingWarnAfterProblem?: string;
 }
 
-/** Default of `handoff.verify.timeoutSeconds`: 600 seconds (10 minutes) per re-run command, the engine's default (docs/DESIGN.md §9 "Verify on receipt"). */
+/** Seconds per re-run command, the engine's default. */
 export const DEFAULT_VERIFY_TIMEOUT_SECONDS = 600;
 
-/** Setting keys of the interop copies (`handoff.interop.*`), under {@link Config.section}. */
 export const InteropConfig = {
   itervox: 'interop.itervox',
   agentZero: 'interop.agentZero',
 } as const;
 
-/** An interop setting's value: `off` only when it says so, else `auto` (the default). */
 function interopMode(value: unknown): InteropMode {
   return value === 'off' ? 'off' : 'auto';
 }
@@ -90,9 +76,8 @@ function positiveInt(value: unknown, fallback: number, min: number): number {
 }
 
 /**
- * Reads the settings for `folder` (resource-scoped), replacing invalid values by defaults.
- * Without a folder they are read for no particular resource (`null`, as VS Code asks: it
- * logs "Accessing a resource scoped configuration without providing a resource" otherwise).
+ * Invalid values fall back to defaults. Without a folder, reads for `null`: VS Code warns about
+ * resource-scoped settings read with no resource otherwise.
  */
 export function readSettings(folder?: vscode.WorkspaceFolder): HandoffSettings {
   const cfg = vscode.workspace.getConfiguration(Config.section, folder ?? null);
@@ -117,13 +102,12 @@ export function readSettings(folder?: vscode.WorkspaceFolder): HandoffSettings {
   };
 }
 
-/** `handoff.pendingWarnAfter` read ({@link parsePendingWarnAfter}): the ms, and the problem when a bad value fell back to the default. */
 function pendingWarnAfter(value: unknown): Pick<HandoffSettings, 'pendingWarnAfterMs' | 'pendingWarnAfterProblem'> {
   const read = parsePendingWarnAfter(value, `"${Config.section}.${Config.pendingWarnAfter}"`);
   return read.ok ? { pendingWarnAfterMs: read.ms } : { pendingWarnAfterMs: read.ms, pendingWarnAfterProblem: `${read.problem} — ${read.fix}` };
 }
 
-/** The folder a handoff is for: the active editor's folder, else the first folder; undefined when none is open. */
+/** The active editor's folder, else the first `file:` folder. */
 export function currentFolder(): vscode.WorkspaceFolder | undefined {
   const active = vscode.window.activeTextEditor?.document.uri;
   const fromEditor = active ? vscode.workspace.getWorkspaceFolder(active) : undefined;

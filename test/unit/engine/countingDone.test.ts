@@ -1,5 +1,5 @@
 /**
- * Issue 19: `HandoverEnvironment.onCountingDone` (src/engine/handover/handover.ts) is called once, when
+ * Issue 19: `JobContext.onCountingDone` (src/engine/handover/handover.ts) is called once, when
  * the handoff will count no more tokens — after the package is measured and fitted and its
  * history file written, before the briefing is written — so the CLI can end its tokenizer's
  * worker thread while the files are written. A real git repository, a handoff cut to its budget

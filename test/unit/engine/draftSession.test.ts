@@ -11,7 +11,7 @@ import { parseHandoff } from '../../../src/core/handoff/parse';
 import type { TestRun, Turn } from '../../../src/core/handoff/schema';
 import { testKey } from '../../../src/core/panel/draft';
 import { collectDraftEvidence, draftEnvironment, evidenceView, previewHandoff, type DraftEvidence } from '../../../src/engine/draft/draftSession';
-import { handover, prepareHandover, type HandoverEnvironment } from '../../../src/engine/handover/handover';
+import { handover, prepareHandover, type JobContext } from '../../../src/engine/handover/handover';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../../helpers/repo';
 
 function repo(): string {
@@ -40,7 +40,7 @@ describe('the panel draft (src/engine/draft/draftSession.ts)', function () {
 
   it('collects git evidence, no session log when none is asked for, and the latest handoff once there is one', async () => {
     const ws = repo();
-    const env: HandoverEnvironment = { workspaceRoot: ws, sessionLog: { mode: 'none' } };
+    const env: JobContext = { workspaceRoot: ws, sessionLog: { mode: 'none' } };
     const first = await collectDraftEvidence(env);
     assert.deepEqual(first.git.touchedFiles.map((f) => f.path).sort(), ['src/a.ts', 'src/b.ts']);
     assert.equal(first.session, undefined);
@@ -109,7 +109,7 @@ describe('the panel draft (src/engine/draft/draftSession.ts)', function () {
 
   it('previews the handoff as it would be written, pending, without writing a file', async () => {
     const ws = repo();
-    const env: HandoverEnvironment = { workspaceRoot: ws, sessionLog: { mode: 'none' } };
+    const env: JobContext = { workspaceRoot: ws, sessionLog: { mode: 'none' } };
     const prepared = await prepareHandover({ specialist: 'quality_reviewer', topic: 'review the change', summary: 'Ready for review.' }, env);
     assert.equal(prepared.status, 'prepared', prepared.status === 'error' ? prepared.message : '');
     if (prepared.status !== 'prepared') return;

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync
 import path from 'node:path';
 import { parseTimelineFileName } from '../../../src/core/timeline/chains';
 import { HandoverOkSchema, type HandoverOk, type HandoverResult } from '../../../src/core/handoff/schema';
-import { handover, type HandoverEnvironment } from '../../../src/engine/handover/handover';
+import { handover, type JobContext } from '../../../src/engine/handover/handover';
 import { priorHandoffsFor } from '../../../src/engine/receive/prompt';
 import { GITIGNORE_COMMENT, ITERVOX_GITIGNORE_BLOCK, ITERVOX_GITIGNORE_EXCEPTIONS, itervoxGitignorePatch } from '../../../src/store/interop/mirrors';
 import { listTimelineFiles, onlyMirrorsOurHandoffs } from '../../../src/store/handoffs/timelineFiles';
@@ -40,7 +40,7 @@ describe('interop: itervox and Agent Zero folders when handing over', function (
 
   it('writes the handoff into .itervox/handoff/ in itervox naming and appends the briefing to .a0proj/handover/ in Agent Zero naming', async () => {
     const dir = repo();
-    const env: HandoverEnvironment = { workspaceRoot: dir, now: at('2026-05-26T14:30:45.123Z') };
+    const env: JobContext = { workspaceRoot: dir, now: at('2026-05-26T14:30:45.123Z') };
     const r = ok(await handover(request(), env));
     const id = r.package.id;
     assert.equal(id, '2026-05-26T14-30-45.123Z_quality_reviewer');

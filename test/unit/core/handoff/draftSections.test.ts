@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { fitToBudget } from '../../../../src/core/handoff/compose';
 import { mergeDraft } from '../../../../src/core/handoff/drafted';
-import type { CommandRun, Draft, UserRequest } from '../../../../src/core/handoff/draftFields';
+import type { CommandRun, SessionDraft, UserRequest } from '../../../../src/core/handoff/draftFields';
 import { parseCommandsRun, parseDone, parseUserRequests, renderCommandsRun, renderUserRequests } from '../../../../src/core/handoff/draftSections';
 import { parseHandoff, splitSections } from '../../../../src/core/handoff/parse';
 import { HANDOFF_SECTIONS, renderHandoff } from '../../../../src/core/handoff/render';
@@ -52,7 +52,7 @@ function withDrafted(over: Partial<HandoffPackage>): HandoffPackage {
   return { ...pkgFrom({ summary: 'S' }), ...over };
 }
 
-function draft(over: Partial<Draft> = {}): Draft {
+function draft(over: Partial<SessionDraft> = {}): SessionDraft {
   const src = { reader: 'claude-code', file: null, time: null };
   return {
     summary: { text: 'Asked: "x"', sources: [src] },

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { parse as parseYaml } from 'yaml';
 import { renderFrontmatter, splitFrontmatter } from '../../../../src/core/handoff/frontmatter';
-import { HANDOFF_SECTIONS, codeSpan, handoffFrontmatter, renderHandoff } from '../../../../src/core/handoff/render';
+import { HANDOFF_SECTIONS, handoffFrontmatter, renderHandoff } from '../../../../src/core/handoff/render';
+import { codeSpan } from '../../../../src/core/handoff/codeSpan';
 import { parseHandoff, splitSections } from '../../../../src/core/handoff/parse';
 import { HandoffFrontmatterSchema, type HandoffFrontmatter } from '../../../../src/core/handoff/schema';
 import { META, evidence, files, pkgFrom, reviewer } from '../../../helpers/packages';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { DraftSchema as SessionDraftSchema, type Draft as SessionDraft } from '../../../../src/core/handoff/draftFields';
+import { SessionDraftSchema, type SessionDraft } from '../../../../src/core/handoff/draftFields';
 import { HandoverRequestSchema } from '../../../../src/core/handoff/request';
 import { draftToRequest, emptyDraft, parseSavedDraft, type Draft } from '../../../../src/core/panel/draft';
 import { describeLeftOut, lossReportText } from '../../../../src/core/panel/lossReport';

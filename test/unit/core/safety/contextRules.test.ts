@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { redactSecrets } from '../../../../src/core/safety/redact';
 import { SECRET_KINDS } from '../../../../src/core/safety/secretKinds';
-import { isHighEntropy, isPlaceholder, isSecretKey, shannonEntropy } from '../../../../src/core/safety/ownSecretRules';
+import { isHighEntropy, isPlaceholder, isSecretKey, shannonEntropy } from '../../../../src/core/safety/secretKeys';
 import { randomString } from '../../../helpers/fakeSecrets';
 
 let seed = 9100;

@@ -6,7 +6,7 @@
  * plain word found once, a value inside a longer token, a head nothing cut are left alone.
  */
 import assert from 'node:assert/strict';
-import { clipText } from '../../../../src/core/handoff/render';
+import { clipText } from '../../../../src/core/handoff/text';
 import { headOf, SUMMARY_TRUNCATED_MARKER } from '../../../../src/core/handoff/fit';
 import { boundRequest } from '../../../../src/core/session/requests';
 import { GateTally, sanitizeText } from '../../../../src/core/safety/gate';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { MAX_REDACT_CHARS, REDACT_CHUNK_CHARS, REDACT_CHUNK_OVERLAP, describeSanitizing, redactSecrets, redactTexts } from '../../../../src/core/safety/redact';
 import { sanitizePackage } from '../../../../src/core/safety/packageGate';
 import { SECRET_KINDS, kindForMessageId } from '../../../../src/core/safety/secretKinds';
-import { isSecretKey } from '../../../../src/core/safety/ownSecretRules';
+import { isSecretKey } from '../../../../src/core/safety/secretKeys';
 import { stripInvisible } from '../../../../src/core/safety/invisible';
 import type { SecretlintRuleEntry } from '../../../../src/core/safety/secretlintRules';
 import { handoffFrontmatter, renderBriefingSection, renderHandoff } from '../../../../src/core/handoff/render';
