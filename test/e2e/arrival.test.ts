@@ -366,7 +366,7 @@ describe('UI: the Hand Over panel as a new user first sees it (1400×900)', func
     await frame.locator('#specialist').waitFor({ timeout: 60_000 });
     const timelineRow = page
       .locator('.pane', { has: page.locator('.pane-header', { hasText: /Handoff timeline/i }) })
-      .locator('.monaco-list-row', { hasText: /quality reviewer/i })
+      .locator('.monaco-list-row', { hasText: /^token auth\s*pending · Quality reviewer · / })
       .first();
     await timelineRow.waitFor({ timeout: 60_000 });
     const seen = await page.evaluate(() => (globalThis as unknown as { __seen?: { noDataProvider: string[]; timelineDrawn: boolean } }).__seen);

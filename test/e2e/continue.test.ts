@@ -34,6 +34,9 @@ import { activityBarItem, notificationToast, screenshot, openWorkbench, runConte
 
 const SUMMARY = 'Shell syntax stays text: $(touch pwned) `touch pwned2`; echo "x" | tee y';
 
+/** The handoff's row: its topic as the label; its status (taken up by the first agent started: accepted), then the specialist. */
+const REVIEWER_ROW = /^token auth\s*(pending|accepted) · Quality reviewer · /;
+
 function timelineRow(page: Page, text: string | RegExp): Locator {
   return page
     .locator('.pane', { has: page.locator('.pane-header', { hasText: /Handoff timeline/i }) })
@@ -45,7 +48,7 @@ function timelineRow(page: Page, text: string | RegExp): Locator {
 async function openPicker(page: Page): Promise<string[]> {
   // The timeline redraws its row when the handoff's status changes (taking it up makes it accepted), which closes an
   // open context menu: runContextMenuItem opens it again until the picker shows.
-  await runContextMenuItem(page, timelineRow(page, /quality reviewer/i), 'Continue in…', () =>
+  await runContextMenuItem(page, timelineRow(page, REVIEWER_ROW), 'Continue in…', () =>
     waitForQuickInput(page, 'Where the receiving specialist continues', 'the Continue in… picker', 0).then(
       () => true,
       () => false,
@@ -147,7 +150,7 @@ describe('UI: Continue in …', function () {
   it('the picker offers the agents found here and names those that are not', async () => {
     const { page } = session;
     await activityBarItem(page).click();
-    await timelineRow(page, /quality reviewer/i).waitFor({ timeout: 30_000 });
+    await timelineRow(page, /^token auth\s*pending · Quality reviewer · /).waitFor({ timeout: 30_000 });
     // Collapse the Hand Over view: once its webview has drawn the draft bar, the timeline row sits low and its
     // context menu opens over the webview's frame, which on 1.99 takes the click meant for "Continue in…".
     const handOver = page.locator('.pane-header', { hasText: /^\s*Hand Over\s*$/i }).first();

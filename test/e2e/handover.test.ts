@@ -234,7 +234,10 @@ describe('UI: hand over from the workbench', function () {
 
   it('the timeline lists the new handoff', async () => {
     const { page } = session;
-    const row = page.locator('.monaco-list-row', { hasText: 'Quality reviewer' }).filter({ hasText: /ago|now/ });
+    // The topic is the label; the status, then the specialist, start the description.
+    const row = page
+      .locator('.pane', { has: page.locator('.pane-header', { hasText: /Handoff timeline/i }) })
+      .locator('.monaco-list-row', { hasText: /^UI handover check\s*pending · Quality reviewer · (now|\d+ seconds? ago)$/ });
     await row
       .first()
       .waitFor({ timeout: 20_000 })

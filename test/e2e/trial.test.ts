@@ -287,7 +287,7 @@ describe('UI: the panel and the commands as a new user meets them', function () 
     // From the timeline's context menu: the same.
     const row = page
       .locator('.pane', { has: page.locator('.pane-header', { hasText: /Handoff timeline/i }) })
-      .locator('.monaco-list-row', { hasText: /solution architect/i })
+      .locator('.monaco-list-row', { hasText: /^token storage\s*pending · Solution architect · / })
       .first();
     await row.waitFor({ timeout: 30_000 });
     await runContextMenuItem(page, row, 'Open Briefing', async () => (await tabGroups(page)).flat().some((t) => /^Preview Briefing /.test(t)));

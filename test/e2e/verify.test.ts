@@ -91,7 +91,8 @@ describe('UI: Handoff: Verify re-runs the recorded test as a task and the timeli
   it('asks consent listing `npm test`, runs it as a task, and the timeline row shows contradicted', async () => {
     const { page } = session;
     await activityBarItem(page).click();
-    const item = row(page, /^Quality reviewer/);
+    // The topic is the label; the status, then the specialist, start the description.
+    const item = row(page, /^done items\s*pending · Quality reviewer · /);
     await item.waitFor({ timeout: 30_000 });
     // Collapse the Hand Over view, so the row's context menu does not open over the webview's frame (see continue.test.ts).
     const handOver = page.locator('.pane-header', { hasText: /^\s*Hand Over\s*$/i }).first();
@@ -127,7 +128,7 @@ describe('UI: Handoff: Verify re-runs the recorded test as a task and the timeli
     assert.equal(recheck.verdict, 'contradicted');
 
     // The timeline row: the error icon in the error colour, and the word.
-    const verdictRow = row(page, /contradicted/);
+    const verdictRow = row(page, /^done items\s*pending · contradicted · Quality reviewer · /);
     await verdictRow.waitFor({ timeout: 20_000 });
     const icon = verdictRow.locator('.custom-view-tree-node-item-icon, .codicon').first();
     assert.match((await icon.getAttribute('class')) ?? '', /codicon-error/, 'the error icon');

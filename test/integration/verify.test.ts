@@ -150,9 +150,21 @@ describe('Handoff: Verify (extension host)', function () {
       assert.ok(icon instanceof vscode.ThemeIcon);
       assert.equal(icon.id, 'error', 'the error icon');
       assert.equal(icon.color?.id, 'errorForeground', 'in the error colour');
-      assert.match(String(item.description), /contradicted/);
+      // The topic is the label; the status, the verdict word, then the specialist start the description; a screen reader reads them in words.
+      assert.equal(item.label, 'Verify check');
+      assert.match(String(item.description), /^pending · contradicted · Quality reviewer · (now|\d+ (seconds?|minutes?) ago)$/, String(item.description));
+      assert.match(
+        item.accessibilityInformation?.label ?? '',
+        /^Handoff to Quality reviewer, topic: Verify check, status: pending, contradicted, (now|\d+ (seconds?|minutes?) ago)$/,
+        item.accessibilityInformation?.label,
+      );
       const resolved = await tree.resolveTreeItem(item, element);
       const tooltip = (resolved.tooltip as vscode.MarkdownString).value;
+      assert.match(
+        tooltip,
+        /\*\*Quality reviewer\*\*[^\n]*\n\n[^\n]*\n\nVerify check\n\nHandoff · \*\*pending\*\*/,
+        `the whole topic in the tooltip: ${tooltip}`,
+      );
       assert.match(tooltip, /\$\(error\) Checked at/, tooltip);
       assert.match(tooltip, /contradicted/);
       assert.match(tooltip, /`npm test`/, 'the command as code');

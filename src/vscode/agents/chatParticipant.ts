@@ -18,7 +18,7 @@ import { currentFolder, readSettings } from '../workspace/settings';
 import { gatedStream } from './outputGate';
 import { MANAGE_TRUST, MANAGE_TRUST_COMMAND, OPEN_FOLDER_COMMAND, trustedFolder, type Refusal } from '../workspace/trust';
 import { CHAT_AVATAR } from '../constants';
-import { relativeTime, SOURCE_LABELS } from '../timeline/timelineItem';
+import { relativeTime, SOURCE_LABELS } from '../timeline/rowText';
 
 /** package.json `contributes.chatParticipants`. */
 export const CHAT_PARTICIPANT_ID = 'specialist-handoff.handoff';

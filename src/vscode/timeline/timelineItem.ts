@@ -1,28 +1,13 @@
-/** A timeline row's description, icon and rich tooltip besides its label (./timelineTree.ts). */
+/** A timeline row's icon and rich tooltip, besides its text (./rowText.ts). */
 import * as vscode from 'vscode';
 import type { ParsedHandoff } from '../../core/handoff/parse';
 import { formatCount } from '../../core/handoff/limits';
 import { plural } from '../../core/handoff/text';
 import { STATUS_LABELS } from '../../core/handoff/status';
 import type { Specialist } from '../../core/specialists/registry';
-import type { TimelineFile, TimelineSource } from '../../core/timeline/chains';
+import type { TimelineFile } from '../../core/timeline/chains';
+import { SOURCE_LABELS } from './rowText';
 import { appendVerification, type VerificationShown } from './verdict';
-
-/** Ours has none. */
-export const SOURCE_LABELS: Record<TimelineSource, string> = { handoff: '', itervox: 'itervox', 'agent-zero': 'Agent Zero' };
-
-const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
-
-/** "5 minutes ago", "yesterday", "3 days ago" for a time in ms since the epoch. */
-export function relativeTime(time: number, now = Date.now()): string {
-  const s = Math.round((time - now) / 1000);
-  const abs = Math.abs(s);
-  if (abs < 60) return relative.format(s, 'second');
-  if (abs < 3600) return relative.format(Math.round(s / 60), 'minute');
-  if (abs < 86400) return relative.format(Math.round(s / 3600), 'hour');
-  if (abs < 86400 * 30) return relative.format(Math.round(s / 86400), 'day');
-  return new Date(time).toLocaleDateString(undefined, { dateStyle: 'medium' });
-}
 
 const whenFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -51,6 +36,8 @@ export function timelineTooltip(
   md.appendMarkdown(`${esc(localTime(file.time))} · \`${file.name.replace(/`/g, "'")}\`\n\n`);
   if (head) {
     const fm = head.frontmatter;
+    const topic = (fm.topic_title || fm.topic).replace(/\s+/g, ' ').trim();
+    if (topic) md.appendMarkdown(`${esc(topic)}\n\n`);
     md.appendMarkdown(
       `${fm.kind === 'result' ? 'Result' : 'Handoff'} · **${esc(STATUS_LABELS[fm.status])}** · hop ${fm.hop} (${esc(fm.chain.join(' → '))})\n\n`,
     );

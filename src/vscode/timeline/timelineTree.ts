@@ -37,7 +37,8 @@ import { Config } from '../constants';
 import { DisposableOwner } from '../lifecycle';
 import { folderHandoffRoot, projectOptions } from '../workspace/environment';
 import { currentFolder } from '../workspace/settings';
-import { relativeTime, resultIcon, SOURCE_LABELS, timelineTooltip } from './timelineItem';
+import { timelineRowText } from './rowText';
+import { resultIcon, timelineTooltip } from './timelineItem';
 import { rowVerdict, verdictIcon, verdictWord, type VerificationShown } from './verdict';
 import { appendWaiting, PendingWarnAfterSetting, waitingIcon, waitingWord } from './waitingMark';
 import { nodeWaiting } from '../../core/timeline/waiting';
@@ -374,9 +375,9 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
   }
 
   /**
-   * One row: specialist icon and label; status first in the description (so the default
-   * side-bar width never cuts it off), then topic, relative time and source. No tooltip:
-   * resolveTreeItem supplies it on hover.
+   * One row: the topic as its label, status words first in its description, then the
+   * specialist, relative time and source (./timelineItem.ts); the specialist's icon. No
+   * tooltip: resolveTreeItem supplies it on hover.
    */
   getTreeItem(element: TimelineElement): vscode.TreeItem {
     if (element.type === 'more') {
@@ -392,19 +393,22 @@ export class TimelineTreeProvider extends DisposableOwner implements vscode.Tree
     const { file, children } = element.node;
     const info = this.info.get(file.key) ?? undefined;
     const s = this.specialists.get(file.specialist);
-    const label = s?.label ?? file.specialist;
-    const item = new vscode.TreeItem(
-      info?.kind === 'result' ? `${label} — result` : label,
-      children.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
-    );
-    item.id = file.key;
-    const topic = info?.topic ?? file.topic;
-    const status = file.partial ? 'partial' : info ? (STATUS_LABELS[info.status as keyof typeof STATUS_LABELS] ?? info.status) : undefined;
     const verification = this.verificationOf(file);
     const waiting = this.waitingOf(element.node);
-    item.description = [status, waitingWord(waiting), verdictWord(verification), topic, relativeTime(file.time), SOURCE_LABELS[file.source]]
-      .filter(Boolean)
-      .join(' · ');
+    const text = timelineRowText({
+      specialist: s?.label ?? file.specialist,
+      kind: info?.kind,
+      topic: info?.topic ?? file.topic,
+      status: file.partial ? 'partial' : info ? (STATUS_LABELS[info.status as keyof typeof STATUS_LABELS] ?? info.status) : undefined,
+      waiting: waitingWord(waiting),
+      verdict: verdictWord(verification),
+      time: file.time,
+      source: file.source,
+    });
+    const item = new vscode.TreeItem(text.label, children.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+    item.id = file.key;
+    item.description = text.description;
+    item.accessibilityInformation = { label: text.accessibility };
     // Precedence (./waitingMark.ts): partial, contradicted, waiting, verified, the specialist's icon.
     const contradicted = verification && rowVerdict(verification.counts) === 'contradicted';
     item.iconPath =
