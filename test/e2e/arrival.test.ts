@@ -56,22 +56,19 @@ function writeTranscript(projectsDir: string, workspace: string): void {
  */
 function recordFromStart(): void {
   // The browser's own objects, typed here as far as used (the tests compile without the DOM library).
-  type Seen = { noDataProvider: string[]; timelineDrawn: boolean; draftStatuses: string[] };
+  type Seen = { noDataProvider: string[]; timelineDrawn: boolean };
   type El = { textContent: string | null; classList: { contains(c: string): boolean } };
-  type Doc = { querySelectorAll(selector: string): ArrayLike<El> & Iterable<El>; getElementById(id: string): El | null };
+  type Doc = { querySelectorAll(selector: string): ArrayLike<El> & Iterable<El> };
   const g = globalThis as unknown as {
     __seen?: Seen;
     document: Doc;
     MutationObserver: new (callback: () => void) => { observe(target: Doc, options: object): void };
   };
   const document = g.document;
-  const seen: Seen = { noDataProvider: [], timelineDrawn: false, draftStatuses: [] };
+  const seen: Seen = { noDataProvider: [], timelineDrawn: false };
   g.__seen = seen;
   // No named functions: the page runs this code as written, without the test runner's helpers.
   new g.MutationObserver(function () {
-    // In the panel's frame: every text the draft status takes, from the frame's first moment.
-    const status = (document.getElementById('draft-status')?.textContent ?? '').trim();
-    if (status && seen.draftStatuses[seen.draftStatuses.length - 1] !== status) seen.draftStatuses.push(status);
     for (const m of document.querySelectorAll('.message')) {
       const text = m.textContent ?? '';
       if (/no data provider registered/i.test(text) && !m.classList.contains('hide')) seen.noDataProvider.push(text);
@@ -162,12 +159,19 @@ describe('UI: the Hand Over panel as a new user first sees it (1400×900)', func
     const frame = handOverFrame(page);
     // From the first moment the form is there, every text the draft status takes, in order.
     await frame.locator('#draft-status').waitFor({ timeout: 60_000 });
+    // (No named functions inside: the page runs this code as written, without the test runner's helpers.)
+    await frame.locator('body').evaluate((body) => {
+      const doc = body.ownerDocument;
+      const seen: string[] = [(doc.getElementById('draft-status')?.textContent ?? '').trim()];
+      (globalThis as unknown as { __statuses?: string[] }).__statuses = seen;
+      new (doc.defaultView as unknown as { MutationObserver: new (cb: () => void) => { observe(n: unknown, o: object): void } }).MutationObserver(function () {
+        const t = (doc.getElementById('draft-status')?.textContent ?? '').trim();
+        if (t && seen[seen.length - 1] !== t) seen.push(t);
+      }).observe(body, { subtree: true, childList: true, characterData: true });
+    });
     const summary = frame.locator('#summary textarea').first();
     await waitFor('the drafted summary', 60_000, async () => ((await summary.inputValue().catch(() => '')).startsWith('Asked: ') ? true : undefined));
-    // Recorded in the panel's frame from its first moment (recordFromStart), so a fast draft is not missed.
-    const statuses = await frame
-      .locator('body')
-      .evaluate(() => (globalThis as unknown as { __seen?: { draftStatuses: string[] } }).__seen?.draftStatuses ?? []);
+    const statuses = await frame.locator('body').evaluate(() => (globalThis as unknown as { __statuses?: string[] }).__statuses ?? []);
     const drafting = statuses.findIndex((s) => s.includes('Drafting from the session'));
     const drafted = statuses.findIndex((s) => /fields? drafted from the session/.test(s));
     assert.ok(drafting >= 0 && drafted > drafting, `the panel said it was drafting before the draft came: ${JSON.stringify(statuses)}`);

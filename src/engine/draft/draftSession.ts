@@ -5,23 +5,16 @@ import type { EvidenceView } from '../../core/panel/protocol';
 import type { GitEvidence } from '../../core/handoff/gitEvidence';
 import { handoffId } from '../../core/handoff/naming';
 import { renderHandoff } from '../../core/handoff/render';
-import type { HandoffFrontmatter } from '../../core/handoff/schema';
 import { emptySessionLogState } from '../../core/session/events';
 import type { SessionDraft } from '../../core/handoff/draftFields';
 import { DEFAULT_USER_REQUEST_TOKENS } from '../../core/handoff/request';
 import type { TokenizerName } from '../../core/handoff/schema';
 import type { SessionLogEvidence } from '../../evidence/session/collectSessionLog';
-import { draftFromEvidence } from './evidenceDraft';
+import { draftFromEvidence, type DraftEvidence } from './evidenceDraft';
 import { counterFor } from '../tokenizers/tokenizer';
 import { collectEvidenceFor, latestHandoff, previewFit, readSessionLog, type JobContext, type PreparedHandover } from '../handover/handover';
 
-/** The evidence of a draft, collected once and reused while the user types. */
-export interface DraftEvidence {
-  readonly git: GitEvidence;
-  readonly session: SessionLogEvidence | undefined;
-  /** The newest complete handoff, whose chain the draft may continue. */
-  readonly latest: (HandoffFrontmatter & { readonly file_ref: string }) | undefined;
-}
+export type { DraftEvidence };
 
 /** Git comes from `env.evidence` when the caller started it; git and session-log problems are notes, never rejections. */
 export async function collectDraftEvidence(env: JobContext): Promise<DraftEvidence> {

@@ -2,9 +2,18 @@
 import type { CommandRun, SessionDraft, DraftItem, LeftOut, Provenance } from '../../core/handoff/draftFields';
 import { clipText } from '../../core/handoff/text';
 import { tokenUpperBound } from '../../core/handoff/tokens';
-import type { TestRun } from '../../core/handoff/schema';
+import type { GitEvidence } from '../../core/handoff/gitEvidence';
+import type { HandoffFrontmatter, TestRun } from '../../core/handoff/schema';
 import type { PlanItem } from '../../core/session/events';
-import type { DraftEvidence } from './draftSession';
+import type { SessionLogEvidence } from '../../evidence/session/collectSessionLog';
+
+/** The evidence of a draft, collected once and reused: what a draft is made from. */
+export interface DraftEvidence {
+  readonly git: GitEvidence;
+  readonly session: SessionLogEvidence | undefined;
+  /** The newest complete handoff, whose chain the draft may continue. */
+  readonly latest: (HandoffFrontmatter & { readonly file_ref: string }) | undefined;
+}
 
 export const DEFAULT_COMMANDS_CAP = 15;
 /** Per list; more are counted in `left_out.collapsed_todos`. */

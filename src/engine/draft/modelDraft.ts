@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { SessionDraft, DraftItem, Provenance } from '../../core/handoff/draftFields';
 import { composeError, type JobError } from '../../core/handoff/errors';
 import { sanitizeTexts } from '../../core/safety/gate';
-import type { DraftEvidence } from './draftSession';
+import type { DraftEvidence } from './evidenceDraft';
 import { buildModelPrompt, describeLeftOut, MODEL_DRAFT_EVIDENCE_TOKENS, type PromptSection } from './modelPrompt';
 import { counterFor } from '../tokenizers/tokenizer';
 

@@ -1,7 +1,7 @@
 /** The "Draft with …" request: gated evidence in sections bounded in tokens, then the JSON instructions. */
 import type { TokenCounter } from '../../core/handoff/tokens';
 import { sanitizeText, sanitizeTexts } from '../../core/safety/gate';
-import type { DraftEvidence } from './draftSession';
+import type { DraftEvidence } from './evidenceDraft';
 
 /** Tokens (o200k_base, counted locally); the instructions come on top. */
 export const MODEL_DRAFT_EVIDENCE_TOKENS = 6_000;
