@@ -13,6 +13,8 @@ import { renderMeter } from './meter';
 import { model, update } from './model';
 import { Tags } from './toolkit';
 
+const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
+
 /** The dropdown's value for a budget choice: a preset's name, or `custom`. */
 function choiceOf(budget: PanelBudget): string {
   return typeof budget === 'number' ? 'custom' : budget;
@@ -24,11 +26,13 @@ export function renderBudgetChoice(): void {
   if (!box) return;
   const budget = model.draft.budget;
   const setting = model.settings.maxContextTokens;
-  const options: Array<[string, string]> = [
-    ['small', `Small (${fmt(BUDGET_PRESETS.small)})`],
-    ['default', `Default (${fmt(setting)})`],
-    ['large', `Large (${fmt(BUDGET_PRESETS.large)})`],
-    ['custom', 'Custom…'],
+  // Short ("Default 3K") so the dropdown beside the meter is not cut at the side bar's default width; the meter and
+  // each option's tooltip give the exact tokens.
+  const options: Array<[string, string, number | undefined]> = [
+    ['small', `Small ${compact.format(BUDGET_PRESETS.small)}`, BUDGET_PRESETS.small],
+    ['default', `Default ${compact.format(setting)}`, setting],
+    ['large', `Large ${compact.format(BUDGET_PRESETS.large)}`, BUDGET_PRESETS.large],
+    ['custom', 'Custom…', undefined],
   ];
   const chosen = choiceOf(budget);
   const dropdown = h(
@@ -47,7 +51,9 @@ export function renderBudgetChoice(): void {
         renderMeter();
       },
     },
-    ...options.map(([v, l]) => h(Tags.option, { value: v, selected: v === chosen }, l)),
+    ...options.map(([v, l, tokens]) =>
+      h(Tags.option, { value: v, selected: v === chosen, title: tokens === undefined ? 'Any number of tokens' : `${fmt(tokens)} tokens` }, l),
+    ),
   );
   queueMicrotask(() => ((dropdown as HTMLInputElement).value = chosen));
   const custom =

@@ -187,7 +187,7 @@ describe('UI: the panel on a long session — its loss report, a small budget, t
 
     // The small budget, chosen beside the meter: still fitted, against 1,000 tokens, and what fitting it shortens and cuts.
     await frame.locator('#budget').click();
-    await frame.locator('#budget vscode-option', { hasText: 'Small (1,000)' }).first().click();
+    await frame.locator('#budget vscode-option', { hasText: 'Small 1K' }).first().click();
     await waitFor('the fitted draft against 1,000 tokens', 30_000, async () => /^[\d,]+ fitted \/ 1,000 tokens$/.test((await count.innerText()).trim()));
     const fit = (await frame.locator('#fit-note').innerText()).trim();
     assert.match(

@@ -223,8 +223,9 @@ export class HandOverDraft implements vscode.Disposable {
         return { collected: evidence, message: drafts ? await this.draftMessage(evidence, after === 'redraft') : undefined };
       });
       this.evidenceReady = collected;
-      this.deps.post({ type: 'evidence', status: 'ready', evidence: evidenceView(collected) });
+      // The draft first: the panel goes from "Drafting" to the drafted fields with nothing in between.
       if (message) this.deps.post(message);
+      this.deps.post({ type: 'evidence', status: 'ready', evidence: evidenceView(collected) });
       return collected;
     });
     this.evidence = started;
