@@ -166,6 +166,7 @@ describe('Handoff: Verify (extension host)', function () {
         `the whole topic in the tooltip: ${tooltip}`,
       );
       assert.match(tooltip, /\$\(error\) Checked at/, tooltip);
+      assert.doesNotMatch(tooltip, /Checked at \d{4}-\d\d-\d\dT/, "the time in the user's own zone and words, not raw UTC");
       assert.match(tooltip, /contradicted/);
       assert.match(tooltip, /`npm test`/, 'the command as code');
     } finally {

@@ -30,11 +30,20 @@ export function verdictWord(v: VerificationShown | undefined): string | undefine
   return v ? rowVerdict(v.counts) : undefined;
 }
 
+const localTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** The line is the receiving prompt's, with an ISO time for agents; a person reads the time in their own zone. */
+function lineInLocalTime(v: VerificationShown): string {
+  const head = `Checked at ${v.checked_at}`;
+  const time = Date.parse(v.checked_at);
+  return v.line.startsWith(head) && !Number.isNaN(time) ? `Checked at ${localTime.format(time)}${v.line.slice(head.length)}` : v.line;
+}
+
 /** Code spans in the line (the commands) stay code spans. */
 export function appendVerification(md: vscode.MarkdownString, v: VerificationShown | undefined, esc: (t: string) => string): void {
   if (!v) return;
   const verdict = rowVerdict(v.counts);
   const mark = verdict ? `$(${VERDICT_ICONS[verdict]}) ` : '$(info) ';
-  const parts = v.line.split(/(`[^`\n]*`)/);
+  const parts = lineInLocalTime(v).split(/(`[^`\n]*`)/);
   md.appendMarkdown(`\n\n${mark}${parts.map((p) => (/^`[^`\n]*`$/.test(p) ? p : esc(p))).join('')}`);
 }
