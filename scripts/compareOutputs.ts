@@ -172,6 +172,8 @@ async function mcpCases(env: NodeJS.ProcessEnv, seen: Map<string, string>): Prom
     stderr: 'pipe',
   });
   const client = new Client({ name: 'compare', version: '1.0.0' });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   await client.connect(transport);
   const out: Outcome[] = [];
   const record = (name: string, value: unknown) => out.push({ name: `mcp ${name}`, text: maskRandom(JSON.stringify(value, null, 2), seen) });
@@ -200,6 +202,7 @@ async function mcpCases(env: NodeJS.ProcessEnv, seen: Map<string, string>): Prom
     }
   }
   await client.close();
+  record('stderr', stderr);
   return out;
 }
 

@@ -5,8 +5,8 @@ import { ageInWords, parsePendingWarnAfter, shortDuration, utcMinute, waitingLin
 import { readInsights } from '../engine/timeline/insights';
 import { openProject } from '../engine/project/project';
 import { integer, type Values } from './args';
-import { EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, type CliIo } from './io';
-import { escapeControls, fail, failWith } from './wording';
+import { EXIT_BAD_INPUT, EXIT_OK, type CliIo } from './io';
+import { escapeControls, exitCodeOf, fail, failWith } from './wording';
 import { resolveWorkspace } from './workspace';
 
 /**
@@ -108,7 +108,7 @@ export async function runInsights(values: Values, io: CliIo, now = new Date()): 
     );
   }
   const opened = await openProject({ workspaceRoot: cwd, handoffDirectory: values.dir });
-  if (!opened.ok) return failWith(io, values, opened.error, opened.error.field === 'internal' ? EXIT_FAILURE : EXIT_BAD_INPUT);
+  if (!opened.ok) return failWith(io, values, opened.error, exitCodeOf(opened.error));
   const insights = await readInsights(opened.project, {
     ...(since ? { since } : {}),
     now,

@@ -2,8 +2,8 @@
 import { describeSpecialist } from '../core/specialists/registry';
 import { openProject } from '../engine/project/project';
 import type { Values } from './args';
-import { EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, type CliIo } from './io';
-import { fail, failWith } from './wording';
+import { EXIT_BAD_INPUT, EXIT_OK, type CliIo } from './io';
+import { exitCodeOf, fail, failWith } from './wording';
 import { resolveWorkspace } from './workspace';
 
 /** Exit 0, or 2 for a bad --cwd or --dir; a skipped specialist file is a WARNING on stderr. */
@@ -14,7 +14,7 @@ export async function runSpecialists(values: Values, io: CliIo): Promise<number>
   }
   const opened = await openProject({ workspaceRoot: cwd, handoffDirectory: values.dir });
   if (!opened.ok) {
-    return failWith(io, values, opened.error, opened.error.field === 'internal' ? EXIT_FAILURE : EXIT_BAD_INPUT);
+    return failWith(io, values, opened.error, exitCodeOf(opened.error));
   }
   const { registry, warnings } = opened.project;
   const all = registry.all();

@@ -70,9 +70,9 @@ export async function exportAgents(request: ExportAgentsRequest, env: ExportAgen
   });
 }
 
-/** 2 for bad input, 1 for an internal error or a file not written, else 0 (files kept because they differ are no failure). */
+/** 2 for bad input, 1 for a disk or internal error or a file not written, else 0 (files kept because they differ are no failure). */
 export function exportAgentsExitCode(result: ExportAgentsResult): 0 | 1 | 2 {
-  if (result.status === 'error') return result.field === 'internal' ? 1 : 2;
+  if (result.status === 'error') return result.field === 'internal' || result.field === 'io' ? 1 : 2;
   return result.failed.length > 0 ? 1 : 0;
 }
 

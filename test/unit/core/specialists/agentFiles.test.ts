@@ -415,6 +415,12 @@ describe('agent files: export to and discovery from .github/agents and .claude/a
   });
 
   describe("exportAgents (the CLI's `export-agents` and the command)", () => {
+    it('exits 2 for bad input, 1 for a disk or internal error', () => {
+      assert.equal(exportAgentsExitCode({ status: 'error', message: 'ERROR: target must be github, claude or all', field: 'target' }), 2);
+      assert.equal(exportAgentsExitCode({ status: 'error', message: 'ERROR: cannot list .handoff: permission denied', field: 'io' }), 1);
+      assert.equal(exportAgentsExitCode({ status: 'error', message: 'ERROR: internal error while exporting the specialists: x', field: 'internal' }), 1);
+    });
+
     it('exports, reports in words and JSON-ready lists, and exits 0', async () => {
       const { dir } = await workspace();
       const r = await exportAgents({ target: 'all' }, { workspaceRoot: dir });
