@@ -63,12 +63,8 @@ export function activate(context: vscode.ExtensionContext): void {
   mark('recording');
   log.info(`activate() marks (ms since entry): ${marks.join(', ')}`);
   // Which copy runs (installed or a development path): the first thing a bug report needs.
-  const mode =
-    context.extensionMode === vscode.ExtensionMode.Production
-      ? 'installed'
-      : context.extensionMode === vscode.ExtensionMode.Development
-        ? 'development'
-        : 'test';
+  const modes = { [vscode.ExtensionMode.Production]: 'installed', [vscode.ExtensionMode.Development]: 'development', [vscode.ExtensionMode.Test]: 'test' };
+  const mode = modes[context.extensionMode];
   log.info(
     `Specialist Handoff ${String((context.extension.packageJSON as { version?: unknown }).version)} running from ${context.extensionUri.fsPath} (${mode})`,
   );
