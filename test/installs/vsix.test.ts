@@ -87,6 +87,9 @@ function mediaNamed(): Set<string> {
   walk(path.join(ROOT, 'webview'));
   const named = new Set<string>();
   for (const t of texts) for (const m of t.matchAll(/media\/([A-Za-z0-9_.-]+\.(?:svg|png|css))/g)) named.add(`media/${m[1]}`);
+  // A file named by itself, e.g. a page's stylesheet (`css: 'panel.css'`, loaded from media/).
+  for (const f of readdirSync(path.join(ROOT, 'media'), { withFileTypes: true }))
+    if (f.isFile() && texts.some((t) => t.includes(`'${f.name}'`) || t.includes(`"${f.name}"`))) named.add(`media/${f.name}`);
   // A name built at run time: the chat avatar of each theme kind (src/vscode/constants.ts).
   for (const f of readdirSync(path.join(ROOT, 'media'))) if (/^handoff-avatar-(light|dark)\.svg$/.test(f)) named.add(`media/${f}`);
   return named;
