@@ -79,6 +79,29 @@ export function handOverFrame(page: Page): FrameLocator {
 
 /** Runs a command by its palette title: F1, type, pick the row, Enter. */
 export async function runCommand(page: Page, title: string): Promise<void> {
+  // A quick input still closing (Escape on another one a moment before) can take the typed title: the palette is
+  // opened again, up to three times, before the command counts as missing.
+  for (let round = 0; ; round++) {
+    await openPalette(page);
+    await page.keyboard.type(title);
+    const found = await page
+      .locator('.quick-input-list .monaco-list-row', { hasText: title })
+      .first()
+      .waitFor({ timeout: 15_000 })
+      .then(
+        () => true,
+        () => false,
+      );
+    if (found) break;
+    if (round >= 2) throw new Error(`timed out after 3 tries of 15 s waiting for the command "${title}" in the command palette`);
+    await page.keyboard.press('Escape');
+    await page.waitForTimeout(300);
+  }
+  await page.keyboard.press('Enter');
+}
+
+/** F1 until the command palette's input is open. */
+async function openPalette(page: Page): Promise<void> {
   const input = page.locator('.quick-input-widget input.input');
   for (let attempt = 0; ; attempt++) {
     await page.keyboard.press('F1');
@@ -90,15 +113,6 @@ export async function runCommand(page: Page, title: string): Promise<void> {
       if (attempt > 5) throw new Error(`the command palette did not open after ${attempt + 1} presses of F1`, { cause: err });
     }
   }
-  await page.keyboard.type(title);
-  await page
-    .locator('.quick-input-list .monaco-list-row', { hasText: title })
-    .first()
-    .waitFor({ timeout: 15_000 })
-    .catch(() => {
-      throw new Error(`timed out after 15 s waiting for the command "${title}" in the command palette`);
-    });
-  await page.keyboard.press('Enter');
 }
 
 /** Waits until the quick input shows `text` (in its title, prompt, placeholder or rows). */
