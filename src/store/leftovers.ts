@@ -140,6 +140,16 @@ export function sweepLeftovers(dir: string): Promise<number> {
   return done;
 }
 
+/**
+ * Sweeps `parent` and each folder in it (not through links). A briefing folder is written only by handoffs of its specialist,
+ * topic and day, so what a killed writer left there would wait for the next such handoff, maybe for ever.
+ */
+export async function sweepFolderAndSubfolders(parent: string): Promise<number> {
+  const entries = await readdir(parent, { withFileTypes: true }).catch(() => []);
+  const counts = await Promise.all([sweepLeftovers(parent), ...entries.filter((e) => e.isDirectory()).map((e) => sweepLeftovers(path.join(parent, e.name)))]);
+  return counts.reduce((a, b) => a + b, 0);
+}
+
 /** Awaits the sweep too, so nothing runs on behind the caller. */
 export async function withLeftoversSwept<T>(dir: string, write: () => Promise<T>): Promise<T> {
   const sweep = sweepLeftovers(dir);

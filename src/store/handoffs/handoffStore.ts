@@ -4,7 +4,7 @@
 import { constants as fsConstants } from 'node:fs';
 import { lstat, open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { HISTORY_DIR } from '../../core/handoff/naming';
+import { BRIEFINGS_DIR, HISTORY_DIR } from '../../core/handoff/naming';
 import type { StatusChange } from '../../core/handoff/schema';
 import { parseHandoff } from '../../core/handoff/parse';
 import { fsCause } from '../../core/handoff/fsErrors';
@@ -13,7 +13,7 @@ import { effectiveStatus } from '../../core/handoff/statusEvents';
 import { sanitizeFileName, type Sanitized } from '../../core/safety/gate';
 import { withFileLock } from '../fileLock';
 import { resolveInside } from '../pathGuard';
-import { sweepLeftovers } from '../leftovers';
+import { sweepFolderAndSubfolders, sweepLeftovers } from '../leftovers';
 import { NOFOLLOW, StoreError, createExclusive, describeFsError, ensureDir, gatedContent, openRegularFile, replaceFileAtomic } from '../safeWrite';
 import { ensureRootGitFiles } from './rootGitFiles';
 import { completeInterruptedHandoffs } from './interrupted';
@@ -59,6 +59,7 @@ export async function stageHandoffFile(
     inWorkspace ? ensureRootGitFiles(path.dirname(dir)) : undefined,
     sweepLeftovers(dir),
     inWorkspace ? sweepLeftovers(path.join(path.dirname(dir), HISTORY_DIR)) : undefined,
+    inWorkspace ? sweepFolderAndSubfolders(path.join(path.dirname(dir), BRIEFINGS_DIR)) : undefined,
     inWorkspace ? completeInterruptedHandoffs(path.dirname(dir), dir) : undefined,
   ]);
   for (let i = 0; i < MAX_NAME_RETRIES; i++) {

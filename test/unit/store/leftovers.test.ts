@@ -15,6 +15,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { LOCK_STALE_MS, lockPathFor, withFileLock } from '../../../src/store/fileLock';
 import { LIVE_PID_LEFTOVER_MS, STALE_LEFTOVER_MS, machineTag, removeStaleLeftovers, tempPathFor } from '../../../src/store/leftovers';
 import { ROOT_GITIGNORE, ensureRootGitFiles } from '../../../src/store/handoffs/rootGitFiles';
+import { stageHandoffFile } from '../../../src/store/handoffs/handoffStore';
 import { createExclusive, replaceFileAtomic } from '../../../src/store/safeWrite';
 import { cleanupTempDirs, git, initRepo, tempDir } from '../../helpers/repo';
 import { gated } from '../../helpers/gate';
@@ -159,6 +160,22 @@ describe('store: leftovers of interrupted writers', function () {
         'nothing of the write itself is left',
       );
     }
+  });
+
+  it("a handoff's write sweeps every briefing folder: what a killed writer left under another topic, which no later handoff writes, is removed", async () => {
+    const ws = initRepo();
+    const root = path.join(ws, '.handoff');
+    const otherTopic = path.join(root, 'briefings', 'quality-reviewer-killed-2026-01-01');
+    mkdirSync(otherTopic, { recursive: true });
+    writeFileSync(path.join(otherTopic, 'section.md'), 'a section\n');
+    const queue = path.join(otherTopic, '.section.md.lock-queue');
+    mkdirSync(queue);
+    const ticket = plant(queue, `${String(Date.now()).padStart(15, '0')}-${deadPid()}-${tag}-0123abcd`);
+    const temp = plant(otherTopic, tempName('section.md', deadPid(), tag));
+    const single = plant(path.join(root, 'briefings'), tempName('single.md', deadPid(), tag));
+    await stageHandoffFile(ws, path.join(root, 'handoffs'), new Date(), async () => ({ name: await gated('a.md'), content: await gated('---\n---\n') }));
+    for (const gone of [ticket, queue, temp, single]) assert.ok(!existsSync(gone), `swept: ${path.relative(root, gone)}`);
+    assert.deepEqual(readdirSync(otherTopic), ['section.md'], 'the section itself stays');
   });
 
   it('ensureRootGitFiles writes .gitignore before .gitattributes (whose temporary file it hides), and sweeps the root even when both are complete', async () => {
