@@ -16,7 +16,11 @@ import { cleanupTempDirs, tempDir, write } from '../helpers/repo';
 
 const terminalRun = (id: string, command: string, content: string, status: string) => [
   {
-    message: { role: 'assistant', content: '', toolCalls: [{ id, type: 'function', function: { name: 'run_terminal_command', arguments: JSON.stringify({ command }) } }] },
+    message: {
+      role: 'assistant',
+      content: '',
+      toolCalls: [{ id, type: 'function', function: { name: 'run_terminal_command', arguments: JSON.stringify({ command }) } }],
+    },
     contextItems: [],
     toolCallStates: [
       {

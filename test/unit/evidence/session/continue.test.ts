@@ -63,7 +63,13 @@ describe('Continue sessions, read by content', () => {
         user('run the tests and fix the parser'),
         { message: { role: 'thinking', content: 'Considering the parser' }, contextItems: [] },
         assistant('', [
-          call('c1', 'run_terminal_command', { command: 'npm test', waitForCompletion: true }, 'done', terminal('Tests: 1 failed, 3 passed', 'Command failed with exit code 1')),
+          call(
+            'c1',
+            'run_terminal_command',
+            { command: 'npm test', waitForCompletion: true },
+            'done',
+            terminal('Tests: 1 failed, 3 passed', 'Command failed with exit code 1'),
+          ),
         ]),
         toolItem('c1', 'Tests: 1 failed, 3 passed'),
         assistant('', [
@@ -176,11 +182,20 @@ describe('Continue sessions, read by content', () => {
         { sessionId: 'c', title: 'elsewhere', dateCreated: '3', workspaceDirectory: other },
       ]),
     );
-    assert.deepEqual((await findContinue(sessions, ws)).map((f) => [f.source, f.file]), [['continue', newer]]);
-    assert.deepEqual((await findContinue(sessions, other)).map((f) => f.file), [foreign]);
+    assert.deepEqual(
+      (await findContinue(sessions, ws)).map((f) => [f.source, f.file]),
+      [['continue', newer]],
+    );
+    assert.deepEqual(
+      (await findContinue(sessions, other)).map((f) => f.file),
+      [foreign],
+    );
     write(sessions, 'sessions.json', '');
     utimesSync(older, 4000, 4000);
-    assert.deepEqual((await findContinue(sessions, ws)).map((f) => f.file), [older]);
+    assert.deepEqual(
+      (await findContinue(sessions, ws)).map((f) => f.file),
+      [older],
+    );
     assert.deepEqual(await findContinue(path.join(dir, 'nowhere'), ws), []);
   });
 });
