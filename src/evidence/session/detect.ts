@@ -28,7 +28,8 @@ export type TranscriptFormat =
   | 'copilot-cli'
   | 'copilot-cli-history'
   | 'qwen'
-  | 'droid';
+  | 'droid'
+  | 'continue';
 
 /** `file` is what the reader gets: the Cline task folder when it has its `ui_messages.json`, else the file. `note` explains a choice. */
 export interface DetectedTranscript {
@@ -83,7 +84,13 @@ export async function readHead(file: string, n = DETECT_HEAD_BYTES): Promise<str
  * - Copilot CLI (JSONL): `{type: "session.start" | "user.message" | …, data, id, timestamp}`; older `{sessionId, startTime, chatMessages}`
  * - Qwen Code (JSONL): Claude Code's `uuid` / `sessionId` around `{role: "model", parts}`, `tool_result`, `systemPayload`
  * - Factory Droid (JSONL): `{type: "session_start", id, cwd}`, then `{type: "message", message}`
+ * - Continue (JSON): `{sessionId, title, workspaceDirectory, history: [{message, contextItems, toolCallStates}]}`
  */
+/** A Continue `Session`: its three keys beside `history` (written first since the ordered save; any order before). */
+function isContinueSessionHead(head: string): boolean {
+  return /"history"\s*:\s*\[/.test(head) && /"workspaceDirectory"\s*:/.test(head) && /"sessionId"\s*:/.test(head) && /"title"\s*:/.test(head);
+}
+
 export function formatOfHead(head: string, fileName = ''): TranscriptFormat | SessionSource | undefined {
   const text = head.replace(/^\uFEFF/, '');
   const trimmed = text.trimStart();
@@ -94,6 +101,7 @@ export function formatOfHead(head: string, fileName = ''): TranscriptFormat | Se
   }
   if (trimmed.startsWith('{')) {
     if (/^\{\s*"files_in_context"\s*:/.test(trimmed)) return 'cline-metadata';
+    if (isContinueSessionHead(trimmed)) return 'continue';
     if (/"requests"\s*:\s*\[/.test(trimmed) && /"(?:requesterUsername|responderUsername|version|sessionId)"\s*:/.test(trimmed)) return 'copilot';
     if (/"chatMessages"\s*:\s*\[/.test(trimmed) && /"(?:sessionId|startTime)"\s*:/.test(trimmed)) return 'copilot-cli-history';
   }
@@ -135,7 +143,7 @@ export function sourceOfFormat(format: TranscriptFormat | SessionSource, file: s
 
 /** For a note on a file that is none of them. */
 export const READ_AGENTS =
-  'Claude Code, Codex CLI, Gemini CLI, OpenCode, Aider, Cline / Roo / Kilo Code, SpecStory, Copilot Chat, GitHub Copilot CLI, Qwen Code, Factory Droid';
+  'Claude Code, Codex CLI, Gemini CLI, OpenCode, Aider, Cline / Roo / Kilo Code, SpecStory, Copilot Chat, GitHub Copilot CLI, Qwen Code, Factory Droid, Continue';
 
 const FORMAT_WORDS: Record<TranscriptFormat, string> = {
   'claude-code': 'a Claude Code transcript',
@@ -153,6 +161,7 @@ const FORMAT_WORDS: Record<TranscriptFormat, string> = {
   'copilot-cli-history': 'an older GitHub Copilot CLI session (history-session-state)',
   qwen: 'a Qwen Code chat recording',
   droid: 'a Factory Droid session',
+  continue: 'a Continue session',
 };
 
 export function formatWords(format: TranscriptFormat | SessionSource): string {

@@ -1,4 +1,4 @@
-// Which GitHub Copilot CLI, Qwen Code and Factory Droid sessions belong to the open workspace (docs/DESIGN.md §6);
+// Which GitHub Copilot CLI, Qwen Code, Factory Droid and Continue sessions belong to the open workspace (docs/DESIGN.md §6);
 // the layouts under the user's home are on each finder.
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -6,6 +6,9 @@ import type { FoundTranscript } from './discovery';
 import { openRegularForReading, parseJsonLine, readFirstLine } from './lines';
 import { copilotCliCwd } from './readers/copilotCli';
 import { droidSessionCwd } from './readers/droid';
+import { continueFolderPath } from './readers/continueSession';
+import { readJsonValueAt } from './jsonStream';
+import { z } from 'zod';
 import { obj, str } from './readers/common';
 
 /** Newest first, looking for one that ran in the workspace. */
@@ -113,6 +116,44 @@ export async function findDroid(sessionsDir: string, workspaceRoot: string): Pro
   }
   for (const { file, m } of await newestFirst(files)) {
     if (samePath(droidSessionCwd(await firstRecord(file)), workspaceRoot)) return [{ source: 'droid', file, mtimeMs: m }];
+  }
+  return [];
+}
+
+/** continuedev/continue `BaseSessionMetadata`, the entries of `sessions.json`. */
+const ContinueIndexSchema = z.array(z.looseObject({ sessionId: z.string(), workspaceDirectory: z.string().optional() }));
+
+/** The ids `sessions.json` lists for the folder; undefined when there is no readable index. */
+async function continueIndexIds(sessionsDir: string, workspaceRoot: string): Promise<Set<string> | undefined> {
+  let text: string;
+  try {
+    const fh = await openRegularForReading(path.join(sessionsDir, 'sessions.json'));
+    text = await fh.readFile('utf8').finally(() => fh.close());
+  } catch {
+    return undefined;
+  }
+  let parsed: ReturnType<typeof ContinueIndexSchema.safeParse>;
+  try {
+    parsed = ContinueIndexSchema.safeParse(JSON.parse(text));
+  } catch {
+    return undefined;
+  }
+  if (!parsed.success) return undefined;
+  return new Set(parsed.data.filter((e) => samePath(continueFolderPath(e.workspaceDirectory), workspaceRoot)).map((e) => e.sessionId));
+}
+
+/**
+ * `<sessionId>.json`: the newest session whose `workspaceDirectory` (a path, or the IDE's `file://` URI) is the
+ * folder, among those `sessions.json` lists for it, or among all when the index is missing or unreadable.
+ */
+export async function findContinue(sessionsDir: string, workspaceRoot: string): Promise<FoundTranscript[]> {
+  const ids = await continueIndexIds(sessionsDir, workspaceRoot);
+  const files = (await list(sessionsDir))
+    .filter((e) => !e.dir && e.name.endsWith('.json') && e.name !== 'sessions.json' && (!ids || ids.has(e.name.slice(0, -'.json'.length))))
+    .map((e) => path.join(sessionsDir, e.name));
+  for (const { file, m } of await newestFirst(files)) {
+    const dir = await readJsonValueAt(file, ['workspaceDirectory']).catch(() => undefined);
+    if (samePath(continueFolderPath(str(dir)), workspaceRoot)) return [{ source: 'continue', file, mtimeMs: m }];
   }
   return [];
 }
