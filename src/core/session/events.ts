@@ -20,7 +20,8 @@ export type SessionSource =
   | 'opencode'
   | 'copilot-cli'
   | 'qwen'
-  | 'droid';
+  | 'droid'
+  | 'cursor';
 
 export const SESSION_SOURCES: readonly SessionSource[] = [
   'recorder',
@@ -37,6 +38,7 @@ export const SESSION_SOURCES: readonly SessionSource[] = [
   'copilot-cli',
   'qwen',
   'droid',
+  'cursor',
 ];
 
 /** Tool output and system reminders are never turns. */

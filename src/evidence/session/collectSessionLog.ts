@@ -25,6 +25,7 @@ import { readClineApiHistory } from './readers/clineApi';
 import { readCodex } from './readers/codex';
 import { readCopilotSession } from './readers/copilot';
 import { readCopilotCli, readCopilotCliHistory } from './readers/copilotCli';
+import { readCursor } from './readers/cursor';
 import { readDroid } from './readers/droid';
 import { readQwen } from './readers/qwen';
 import { readGemini } from './readers/gemini';
@@ -48,7 +49,7 @@ import {
   type SessionLocations,
 } from './discovery';
 import { findGemini, findOpenCode } from './discoveryGeminiOpenCode';
-import { findCopilotCli, findDroid, findQwen } from './discoveryCliAgents';
+import { findCopilotCli, findCursor, findDroid, findQwen } from './discoveryCliAgents';
 import { RequestsAndCommands, shownCwd } from './requestsAndCommands';
 import { newestPlan, planAfterRead, type EvidencePlan, type PlanCandidate } from './plans';
 
@@ -180,6 +181,8 @@ export function reader(t: FoundTranscript): Reader {
       return readQwen;
     case 'droid':
       return readDroid;
+    case 'cursor':
+      return readCursor;
     default:
       return async (f) => ({
         source: t.source,
@@ -234,6 +237,7 @@ export async function discover(opts: Pick<SessionLogOptions, 'workspaceRoot' | '
   if (enabled.has('copilot-cli')) finders.push(findCopilotCli(loc['copilot-cli'], ws));
   if (enabled.has('qwen')) finders.push(findQwen(loc.qwen, ws));
   if (enabled.has('droid')) finders.push(findDroid(loc.droid, ws));
+  if (enabled.has('cursor')) finders.push(findCursor(loc.cursor, ws));
   return (await Promise.all(finders.map((f) => f.catch(() => [])))).flat();
 }
 

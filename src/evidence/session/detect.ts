@@ -28,7 +28,8 @@ export type TranscriptFormat =
   | 'copilot-cli'
   | 'copilot-cli-history'
   | 'qwen'
-  | 'droid';
+  | 'droid'
+  | 'cursor';
 
 /** `file` is what the reader gets: the Cline task folder when it has its `ui_messages.json`, else the file. `note` explains a choice. */
 export interface DetectedTranscript {
@@ -83,6 +84,7 @@ export async function readHead(file: string, n = DETECT_HEAD_BYTES): Promise<str
  * - Copilot CLI (JSONL): `{type: "session.start" | "user.message" | …, data, id, timestamp}`; older `{sessionId, startTime, chatMessages}`
  * - Qwen Code (JSONL): Claude Code's `uuid` / `sessionId` around `{role: "model", parts}`, `tool_result`, `systemPayload`
  * - Factory Droid (JSONL): `{type: "session_start", id, cwd}`, then `{type: "message", message}`
+ * - Cursor agent transcript (JSONL): `{role, message: {content}}` with no `type`, `{type: "turn_ended", status}`
  */
 export function formatOfHead(head: string, fileName = ''): TranscriptFormat | SessionSource | undefined {
   const text = head.replace(/^\uFEFF/, '');
@@ -135,7 +137,7 @@ export function sourceOfFormat(format: TranscriptFormat | SessionSource, file: s
 
 /** For a note on a file that is none of them. */
 export const READ_AGENTS =
-  'Claude Code, Codex CLI, Gemini CLI, OpenCode, Aider, Cline / Roo / Kilo Code, SpecStory, Copilot Chat, GitHub Copilot CLI, Qwen Code, Factory Droid';
+  'Claude Code, Codex CLI, Gemini CLI, OpenCode, Aider, Cline / Roo / Kilo Code, SpecStory, Copilot Chat, GitHub Copilot CLI, Qwen Code, Factory Droid, Cursor (agent transcripts)';
 
 const FORMAT_WORDS: Record<TranscriptFormat, string> = {
   'claude-code': 'a Claude Code transcript',
@@ -153,6 +155,7 @@ const FORMAT_WORDS: Record<TranscriptFormat, string> = {
   'copilot-cli-history': 'an older GitHub Copilot CLI session (history-session-state)',
   qwen: 'a Qwen Code chat recording',
   droid: 'a Factory Droid session',
+  cursor: 'a Cursor agent transcript',
 };
 
 export function formatWords(format: TranscriptFormat | SessionSource): string {
