@@ -2,7 +2,8 @@
  * The real `specialist-handoff` process finds a Cursor agent transcript of the workspace under its
  * HOME (a temporary one), in `~/.cursor/projects/<project key>/agent-transcripts/<id>/<id>.jsonl`,
  * with no --session-log: the handoff carries the typed request, the test run with no exit code
- * (Cursor records none) and the result the agent claims, and the edited file. Records in Cursor's
+ * (Cursor records none) and the result the agent claims, and the edited file; a sub-agent's run
+ * too, never its prompt as the user's request. Records in Cursor's
  * shapes (test/unit/evidence/session/cursor.test.ts).
  */
 import assert from 'node:assert/strict';
@@ -54,6 +55,16 @@ describe('the CLI finds a Cursor agent transcript under HOME', function () {
         { type: 'turn_ended', status: 'success' },
       ]),
     );
+    // A sub-agent's transcript beside it: its user record is the lead agent's prompt, its run is evidence all the same.
+    write(
+      home,
+      `.cursor/projects/${key}/agent-transcripts/0f1e/subagents/9a8b.jsonl`,
+      jsonl([
+        { role: 'user', message: { content: [{ type: 'text', text: 'Run the parser tests and report.' }] } },
+        { role: 'assistant', message: { content: [{ type: 'tool_use', name: 'Shell', input: { command: 'npx vitest run parser' } }] } },
+        { role: 'assistant', message: { content: [{ type: 'text', text: '2 tests failed in parser.spec.ts.' }] } },
+      ]),
+    );
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
       HOME: home,
@@ -72,10 +83,10 @@ describe('the CLI finds a Cursor agent transcript under HOME', function () {
     });
     assert.equal(r.status, 0, r.stderr);
     const ok = HandoverOkSchema.parse(JSON.parse(r.stdout));
-    assert.deepEqual(
-      ok.package.tests_run.map((t) => [t.source, t.command, t.exit_code, t.result, t.basis]),
-      [['cursor', 'npm test', null, 'passed', 'claim']],
-    );
+    assert.deepEqual(ok.package.tests_run.map((t) => [t.source, t.command, t.exit_code, t.result, t.basis]).sort(), [
+      ['cursor', 'npm test', null, 'passed', 'claim'],
+      ['cursor', 'npx vitest run parser', null, 'failed', 'claim'],
+    ]);
     assert.deepEqual(
       ok.package.user_requests.map((u) => u.text),
       ['fix the failing parser test'],

@@ -130,7 +130,7 @@ export function cursorProjectKey(workspaceRoot: string): string {
   return root.replace(/[^a-zA-Z0-9]+/g, '-').replace(/^-+|-+$/g, '');
 }
 
-/** `projects/<key>/agent-transcripts/<id>/<id>.jsonl` (or `<id>.jsonl` straight under it): the newest. */
+/** `projects/<key>/agent-transcripts/<id>/<id>.jsonl` (or `<id>.jsonl` straight under it): the newest, with its `subagents/*.jsonl`. */
 export async function findCursor(cursorDir: string, workspaceRoot: string): Promise<FoundTranscript[]> {
   const transcripts = path.join(cursorDir, 'projects', cursorProjectKey(workspaceRoot), 'agent-transcripts');
   const files: string[] = [];
@@ -139,5 +139,12 @@ export async function findCursor(cursorDir: string, workspaceRoot: string): Prom
     else if (e.name.endsWith('.jsonl')) files.push(path.join(transcripts, e.name));
   }
   const newest = (await newestFirst(files))[0];
-  return newest ? [{ source: 'cursor', file: newest.file, mtimeMs: newest.m }] : [];
+  if (!newest) return [];
+  const subDir = path.join(path.dirname(newest.file), 'subagents');
+  const subs = path.basename(path.dirname(newest.file)) === path.basename(newest.file, '.jsonl') ? await list(subDir) : [];
+  const subFiles = await newestFirst(subs.filter((e) => !e.dir && e.name.endsWith('.jsonl')).map((e) => path.join(subDir, e.name)));
+  return [
+    { source: 'cursor', file: newest.file, mtimeMs: newest.m },
+    ...subFiles.map(({ file, m }) => ({ source: 'cursor' as const, file, mtimeMs: m, subagent: true })),
+  ];
 }

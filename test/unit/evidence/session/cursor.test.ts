@@ -216,14 +216,18 @@ describe('Cursor agent transcripts', () => {
     const dir = path.join(home, '.cursor', 'projects', cursorProjectKey(root), 'agent-transcripts');
     const older = put(dir, 'a1/a1.jsonl', jsonl([user(query('old'))]));
     const newer = put(dir, 'b2/b2.jsonl', jsonl([user(query('new'))]));
-    put(dir, 'b2/subagents/c3.jsonl', jsonl([user('the sub-agent prompt')]));
+    const sub = put(dir, 'b2/subagents/c3.jsonl', jsonl([user('the sub-agent prompt'), assistant(tool('Write', { path: `${root}/notes.md`, contents: 'x' }))]));
     const { utimesSync } = await import('node:fs');
     utimesSync(older, new Date(2026, 0, 1), new Date(2026, 0, 1));
     utimesSync(newer, new Date(2026, 0, 2), new Date(2026, 0, 2));
     const found = await findCursor(path.join(home, '.cursor'), root);
+    // The newest session, and its sub-agents' transcripts (their user records are the lead agent's prompts).
     assert.deepEqual(
-      found.map((f) => [f.source, f.file]),
-      [['cursor', newer]],
+      found.map((f) => [f.source, f.file, f.subagent ?? false]),
+      [
+        ['cursor', newer, false],
+        ['cursor', sub, true],
+      ],
     );
     assert.deepEqual(await findCursor(path.join(home, '.cursor'), path.join(home, 'other')), []);
     const viaContent = await readByContent(newer);
