@@ -5,7 +5,7 @@
 // tool's result, so a command's exit code and output are never known here (docs/DESIGN.md §6).
 import { z } from 'zod';
 import { claimedTestResult } from '../../../core/session/claimedResult';
-import { cleanTurnText, type SessionAccumulator, type SessionCommand, type TranscriptRead } from '../../../core/session/events';
+import { cleanTurnText, type SessionAccumulator, type SessionCommand, type SessionPlan, type TranscriptRead } from '../../../core/session/events';
 import { testRunner } from '../../../core/session/testDetection';
 import { forEachJsonLine } from '../lines';
 import { patchPaths } from './codex';
@@ -45,6 +45,8 @@ const PATH_EDIT_TOOLS: Record<string, readonly string[]> = {
   edit_notebook: ['target_notebook'],
 };
 const SHELL_TOOLS = new Set(['Shell', 'run_terminal_cmd']);
+/** The agent's texts after a test run kept for its claimed result: its next words, not the whole turn. */
+const MAX_CLAIM_TEXTS = 8;
 const TODO_TOOLS = new Set(['TodoWrite', 'todo_write']);
 /** Cursor's own continuations, written as a user query after a sub-agent's or a background task's result (`<system_notification>`). */
 const INJECTED = /^(?:The (?:beginning of the )?above subagent result is already visible to the user\b|Briefly inform the user about the task result\b)/;
@@ -68,9 +70,13 @@ export function cursorUserQuery(text: string): { text: string; injected: boolean
   return typed.length ? { text: typed.join('\n\n'), injected: false } : { text: bodies.join('\n\n'), injected: true };
 }
 
-/** The todo list as the calls left it, merged by `id`. */
+/** The todo list as the calls left it, merged by `id`; a read of only new lines starts from the remembered plan. */
 class CursorTodos {
-  private items: Array<{ id?: string; text: string; status: string }> = [];
+  private items: Array<{ id?: string; text: string; status: string }>;
+
+  constructor(previous?: SessionPlan) {
+    this.items = previous && TODO_TOOLS.has(previous.tool) ? previous.items.map((it) => ({ id: it.id, text: it.text, status: it.status })) : [];
+  }
 
   apply(input: unknown): boolean {
     const parsed = CursorTodoWriteSchema.safeParse(input);
@@ -87,11 +93,12 @@ class CursorTodos {
     return true;
   }
 
-  plan(tool: string) {
-    return planOf(
+  plan(tool: string): SessionPlan | undefined {
+    const plan = planOf(
       tool,
       this.items.map((i) => ({ text: i.text, status: planStatus(i.status) })),
     );
+    return plan && { ...plan, items: plan.items.map((it, i) => ({ ...it, ...(this.items[i].id !== undefined ? { id: this.items[i].id } : {}) })) };
   }
 }
 
@@ -109,7 +116,7 @@ function editPaths(name: string, input: Record<string, unknown> | string | undef
 /** From `opts.fromOffset`. Never throws. */
 export async function readCursor(file: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
   const acc = accumulator(opts);
-  const todos = new CursorTodos();
+  const todos = new CursorTodos(opts.plan);
   // A test run waits for the agent's next words: with no result recorded, they are all there is (basis: claim).
   let held: SessionCommand | undefined;
   let words: string[] = [];
@@ -139,7 +146,7 @@ export async function readCursor(file: string, opts: ReaderOptions = {}): Promis
         if (!tool.success || role !== 'assistant') continue;
         if (texts.length) {
           const said = texts.splice(0).join('\n');
-          if (held) words.push(said);
+          if (held && words.length < MAX_CLAIM_TEXTS) words.push(said);
           addTurn(acc, role, said);
         }
         flush();
@@ -150,7 +157,7 @@ export async function readCursor(file: string, opts: ReaderOptions = {}): Promis
       }
       if (texts.length) {
         const said = texts.join('\n');
-        if (role === 'assistant' && held) words.push(said);
+        if (role === 'assistant' && held && words.length < MAX_CLAIM_TEXTS) words.push(said);
         addTurn(acc, role, said);
       }
     });

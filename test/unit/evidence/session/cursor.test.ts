@@ -192,6 +192,22 @@ describe('Cursor agent transcripts', () => {
     assert.deepEqual(plans(read.events), [['completed:Fix types']]);
   });
 
+  it('a merge read on from an offset changes the remembered plan, matched by id', async () => {
+    const dir = tempDir('handoff-cursor-');
+    const first = jsonl(session.slice(0, 5));
+    const file = put(dir, 'd.jsonl', first + jsonl(session.slice(5)));
+    const before = await readCursor(file, { workspaceRoot: ws });
+    const whole = plans(before.events);
+    const head = await readCursor(put(dir, 'e.jsonl', first), { workspaceRoot: ws });
+    const remembered = head.events.filter((e): e is SessionPlan => e.kind === 'plan').at(-1);
+    assert.deepEqual(
+      remembered?.items.map((i) => i.id),
+      ['1', '2', '3'],
+    );
+    const rest = await readCursor(file, { workspaceRoot: ws, fromOffset: Buffer.byteLength(first), plan: remembered });
+    assert.deepEqual(plans(rest.events), whole);
+  });
+
   it('reads on from an offset: only the lines after it', async () => {
     const dir = tempDir('handoff-cursor-');
     const first = jsonl(session.slice(0, 9));
