@@ -32,6 +32,7 @@ const SOURCE_OF_FOLDER: Record<string, readonly string[]> = {
   qwen: ['qwen'],
   droid: ['droid'],
   continue: ['continue'],
+  cursor: ['cursor'],
 };
 
 describe("real logs are read by content with their agent's format, whatever their name", function () {

@@ -21,7 +21,8 @@ export type SessionSource =
   | 'copilot-cli'
   | 'qwen'
   | 'droid'
-  | 'continue';
+  | 'continue'
+  | 'cursor';
 
 export const SESSION_SOURCES: readonly SessionSource[] = [
   'recorder',
@@ -39,6 +40,7 @@ export const SESSION_SOURCES: readonly SessionSource[] = [
   'qwen',
   'droid',
   'continue',
+  'cursor',
 ];
 
 /** Tool output and system reminders are never turns. */

@@ -25,6 +25,7 @@ import { readClineApiHistory } from './readers/clineApi';
 import { readCodex } from './readers/codex';
 import { readCopilotSession } from './readers/copilot';
 import { readCopilotCli, readCopilotCliHistory } from './readers/copilotCli';
+import { readCursor } from './readers/cursor';
 import { readDroid } from './readers/droid';
 import { readContinue } from './readers/continueSession';
 import { readQwen } from './readers/qwen';
@@ -49,7 +50,7 @@ import {
   type SessionLocations,
 } from './discovery';
 import { findGemini, findOpenCode } from './discoveryGeminiOpenCode';
-import { findContinue, findCopilotCli, findDroid, findQwen } from './discoveryCliAgents';
+import { findContinue, findCopilotCli, findCursor, findDroid, findQwen } from './discoveryCliAgents';
 import { RequestsAndCommands, shownCwd } from './requestsAndCommands';
 import { newestPlan, planAfterRead, type EvidencePlan, type PlanCandidate } from './plans';
 
@@ -183,6 +184,8 @@ export function reader(t: FoundTranscript): Reader {
       return readDroid;
     case 'continue':
       return readContinue;
+    case 'cursor':
+      return readCursor;
     default:
       return async (f) => ({
         source: t.source,
@@ -238,6 +241,7 @@ export async function discover(opts: Pick<SessionLogOptions, 'workspaceRoot' | '
   if (enabled.has('qwen')) finders.push(findQwen(loc.qwen, ws));
   if (enabled.has('droid')) finders.push(findDroid(loc.droid, ws));
   if (enabled.has('continue')) finders.push(findContinue(loc.continue, ws));
+  if (enabled.has('cursor')) finders.push(findCursor(loc.cursor, ws));
   return (await Promise.all(finders.map((f) => f.catch(() => [])))).flat();
 }
 

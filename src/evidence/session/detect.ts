@@ -29,7 +29,8 @@ export type TranscriptFormat =
   | 'copilot-cli-history'
   | 'qwen'
   | 'droid'
-  | 'continue';
+  | 'continue'
+  | 'cursor';
 
 /** `file` is what the reader gets: the Cline task folder when it has its `ui_messages.json`, else the file. `note` explains a choice. */
 export interface DetectedTranscript {
@@ -85,6 +86,7 @@ export async function readHead(file: string, n = DETECT_HEAD_BYTES): Promise<str
  * - Qwen Code (JSONL): Claude Code's `uuid` / `sessionId` around `{role: "model", parts}`, `tool_result`, `systemPayload`
  * - Factory Droid (JSONL): `{type: "session_start", id, cwd}`, then `{type: "message", message}`
  * - Continue (JSON): `{sessionId, title, workspaceDirectory, history: [{message, contextItems, toolCallStates}]}`
+ * - Cursor agent transcript (JSONL): `{role, message: {content}}` with no `type`, `{type: "turn_ended", status}`
  */
 /** A Continue `Session`: its three keys beside `history` (written first since the ordered save; any order before). */
 function isContinueSessionHead(head: string): boolean {
@@ -143,7 +145,7 @@ export function sourceOfFormat(format: TranscriptFormat | SessionSource, file: s
 
 /** For a note on a file that is none of them. */
 export const READ_AGENTS =
-  'Claude Code, Codex CLI, Gemini CLI, OpenCode, Aider, Cline / Roo / Kilo Code, SpecStory, Copilot Chat, GitHub Copilot CLI, Qwen Code, Factory Droid, Continue';
+  'Claude Code, Codex CLI, Gemini CLI, OpenCode, Aider, Cline / Roo / Kilo Code, SpecStory, Copilot Chat, GitHub Copilot CLI, Qwen Code, Factory Droid, Continue, Cursor (agent transcripts)';
 
 const FORMAT_WORDS: Record<TranscriptFormat, string> = {
   'claude-code': 'a Claude Code transcript',
@@ -162,6 +164,7 @@ const FORMAT_WORDS: Record<TranscriptFormat, string> = {
   qwen: 'a Qwen Code chat recording',
   droid: 'a Factory Droid session',
   continue: 'a Continue session',
+  cursor: 'a Cursor agent transcript',
 };
 
 export function formatWords(format: TranscriptFormat | SessionSource): string {

@@ -54,6 +54,7 @@ export function defaultLocations(workspaceRoot: string, home = homedir()): Requi
     qwen: process.env.QWEN_RUNTIME_DIR ?? path.join(home, '.qwen'),
     droid: path.join(home, '.factory', 'sessions'),
     continue: path.join(process.env.CONTINUE_GLOBAL_DIR ? path.resolve(process.env.CONTINUE_GLOBAL_DIR) : path.join(home, '.continue'), 'sessions'),
+    cursor: path.join(home, '.cursor'),
   };
 }
 

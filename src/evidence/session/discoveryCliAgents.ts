@@ -1,4 +1,4 @@
-// Which GitHub Copilot CLI, Qwen Code, Factory Droid and Continue sessions belong to the open workspace (docs/DESIGN.md §6);
+// Which GitHub Copilot CLI, Qwen Code, Factory Droid, Continue and Cursor sessions belong to the open workspace (docs/DESIGN.md §6);
 // the layouts under the user's home are on each finder.
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -156,4 +156,36 @@ export async function findContinue(sessionsDir: string, workspaceRoot: string): 
     if (samePath(continueFolderPath(str(dir)), workspaceRoot)) return [{ source: 'continue', file, mtimeMs: m }];
   }
   return [];
+}
+
+/**
+ * Cursor's folder for a workspace under `projects/`: the absolute path with every run of characters other than ASCII
+ * letters and digits turned into one `-`, none at either end (`/Users/me/my_app` → `Users-me-my-app`); on Windows
+ * the drive letter lower-cased as VS Code's file paths have it (`C:\Work\app` → `c-Work-app`).
+ */
+export function cursorProjectKey(workspaceRoot: string): string {
+  const root = (/^[A-Za-z]:[\\/]/.test(workspaceRoot) ? workspaceRoot : path.resolve(workspaceRoot)).replace(
+    /^([A-Za-z]):/,
+    (_, d: string) => `${d.toLowerCase()}:`,
+  );
+  return root.replace(/[^a-zA-Z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+}
+
+/** `projects/<key>/agent-transcripts/<id>/<id>.jsonl` (or `<id>.jsonl` straight under it): the newest, with its `subagents/*.jsonl`. */
+export async function findCursor(cursorDir: string, workspaceRoot: string): Promise<FoundTranscript[]> {
+  const transcripts = path.join(cursorDir, 'projects', cursorProjectKey(workspaceRoot), 'agent-transcripts');
+  const files: string[] = [];
+  for (const e of await list(transcripts)) {
+    if (e.dir) files.push(path.join(transcripts, e.name, `${e.name}.jsonl`));
+    else if (e.name.endsWith('.jsonl')) files.push(path.join(transcripts, e.name));
+  }
+  const newest = (await newestFirst(files))[0];
+  if (!newest) return [];
+  const subDir = path.join(path.dirname(newest.file), 'subagents');
+  const subs = path.basename(path.dirname(newest.file)) === path.basename(newest.file, '.jsonl') ? await list(subDir) : [];
+  const subFiles = await newestFirst(subs.filter((e) => !e.dir && e.name.endsWith('.jsonl')).map((e) => path.join(subDir, e.name)));
+  return [
+    { source: 'cursor', file: newest.file, mtimeMs: newest.m },
+    ...subFiles.map(({ file, m }) => ({ source: 'cursor' as const, file, mtimeMs: m, subagent: true })),
+  ];
 }

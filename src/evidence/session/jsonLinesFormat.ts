@@ -11,7 +11,7 @@ export interface RecordHead {
   readonly values: ReadonlyMap<string, string | number | boolean | null>;
 }
 
-export type JsonLinesFormat = 'claude-code' | 'codex' | 'recorder' | 'copilot' | 'cline-metadata' | 'copilot-cli' | 'qwen' | 'droid';
+export type JsonLinesFormat = 'claude-code' | 'codex' | 'recorder' | 'copilot' | 'cline-metadata' | 'copilot-cli' | 'qwen' | 'droid' | 'cursor';
 
 export const RECORD_PREFIX_BYTES = 64 * 1024;
 /** Records, then bytes, looked at before a file is said to be in no format read here. */
@@ -39,6 +39,9 @@ const CLAUDE_TYPES = new Set([
   'permission-mode',
   'worktree-state',
 ]);
+
+/** Keys Claude Code and Qwen Code put on every message record. */
+const CLAUDE_IDS = ['uuid', 'parentUuid', 'sessionId'];
 
 /** A dotted name: `session.start`, `assistant.turn_start`, `tool.execution_complete`. */
 const COPILOT_CLI_TYPE =
@@ -77,6 +80,15 @@ export function formatOfRecord(r: RecordHead): JsonLinesFormat | 'bookkeeping' |
   if (t === 'session_start' && r.keys.has('id') && !r.keys.has('payload')) return 'droid';
   // Qwen Code records carry Claude Code's `uuid` / `parentUuid` / `sessionId` around model-API Content (`role: "model"`, `parts`).
   if (isQwenRecord(r, t)) return 'qwen';
+  // Cursor's agent transcripts: `{role, message}` with no `type` and none of Claude Code's ids; `{type: "turn_ended", status}` between turns.
+  if (
+    t === undefined &&
+    (r.values.get('role') === 'user' || r.values.get('role') === 'assistant') &&
+    r.keys.has('message') &&
+    !CLAUDE_IDS.some((k) => r.keys.has(k))
+  )
+    return 'cursor';
+  if (t === 'turn_ended' && r.keys.has('status') && r.keys.size <= 3) return 'cursor';
   if (r.keys.has('parentUuid') || ((t === 'user' || t === 'assistant') && r.keys.has('message'))) return 'claude-code';
   if (t && CLAUDE_TYPES.has(t) && (r.keys.has('sessionId') || r.keys.has('uuid'))) return 'claude-code';
   if ((t === 'file-history-snapshot' && (r.keys.has('messageId') || r.keys.has('snapshot'))) || (t === 'summary' && r.keys.has('leafUuid')))

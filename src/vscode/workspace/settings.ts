@@ -57,6 +57,7 @@ const LOCATION_KEYS: Record<string, keyof SessionLocations> = {
   qwen: 'qwen',
   droid: 'droid',
   continue: 'continue',
+  cursor: 'cursor',
 };
 
 function readLocations(value: unknown): SessionLocations {
