@@ -20,7 +20,8 @@ export type SessionSource =
   | 'opencode'
   | 'copilot-cli'
   | 'qwen'
-  | 'droid';
+  | 'droid'
+  | 'amp';
 
 export const SESSION_SOURCES: readonly SessionSource[] = [
   'recorder',
@@ -37,6 +38,7 @@ export const SESSION_SOURCES: readonly SessionSource[] = [
   'copilot-cli',
   'qwen',
   'droid',
+  'amp',
 ];
 
 /** Tool output and system reminders are never turns. */

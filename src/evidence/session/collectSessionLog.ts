@@ -26,6 +26,7 @@ import { readCodex } from './readers/codex';
 import { readCopilotSession } from './readers/copilot';
 import { readCopilotCli, readCopilotCliHistory } from './readers/copilotCli';
 import { readDroid } from './readers/droid';
+import { readAmp } from './readers/amp';
 import { readQwen } from './readers/qwen';
 import { readGemini } from './readers/gemini';
 import { readOpenCode } from './readers/opencode';
@@ -48,7 +49,7 @@ import {
   type SessionLocations,
 } from './discovery';
 import { findGemini, findOpenCode } from './discoveryGeminiOpenCode';
-import { findCopilotCli, findDroid, findQwen } from './discoveryCliAgents';
+import { findAmp, findCopilotCli, findDroid, findQwen } from './discoveryCliAgents';
 import { RequestsAndCommands, shownCwd } from './requestsAndCommands';
 import { newestPlan, planAfterRead, type EvidencePlan, type PlanCandidate } from './plans';
 
@@ -114,7 +115,7 @@ export interface SessionLogEvidence {
 export { MAX_KEPT_USER_REQUESTS } from './requestsAndCommands';
 
 /** Rewritten whole as they grow, but their items carry absolute times, so resuming by time works even when the start changed. */
-const RESUMED_BY_TIME: ReadonlySet<SessionSource> = new Set(['gemini', 'opencode']);
+const RESUMED_BY_TIME: ReadonlySet<SessionSource> = new Set(['gemini', 'opencode', 'amp']);
 
 const HEAD_BYTES = 4096;
 
@@ -180,6 +181,8 @@ export function reader(t: FoundTranscript): Reader {
       return readQwen;
     case 'droid':
       return readDroid;
+    case 'amp':
+      return readAmp;
     default:
       return async (f) => ({
         source: t.source,
@@ -234,6 +237,7 @@ export async function discover(opts: Pick<SessionLogOptions, 'workspaceRoot' | '
   if (enabled.has('copilot-cli')) finders.push(findCopilotCli(loc['copilot-cli'], ws));
   if (enabled.has('qwen')) finders.push(findQwen(loc.qwen, ws));
   if (enabled.has('droid')) finders.push(findDroid(loc.droid, ws));
+  if (enabled.has('amp')) finders.push(findAmp(loc.amp, ws));
   return (await Promise.all(finders.map((f) => f.catch(() => [])))).flat();
 }
 

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { SessionSource } from '../../core/session/events';
 import { formatOfJsonLinesText, recordHeadOfPrefix, sniffJsonLines } from './jsonLinesFormat';
 import { isOpenCodeExport } from './readers/opencodeExport';
+import { isAmpThread } from './readers/amp';
 import { openRegularForReading } from './lines';
 import { looksLikeGemini } from './readers/gemini';
 import { looksLikeOpenCode } from './readers/opencode';
@@ -28,7 +29,8 @@ export type TranscriptFormat =
   | 'copilot-cli'
   | 'copilot-cli-history'
   | 'qwen'
-  | 'droid';
+  | 'droid'
+  | 'amp';
 
 /** `file` is what the reader gets: the Cline task folder when it has its `ui_messages.json`, else the file. `note` explains a choice. */
 export interface DetectedTranscript {
@@ -83,6 +85,7 @@ export async function readHead(file: string, n = DETECT_HEAD_BYTES): Promise<str
  * - Copilot CLI (JSONL): `{type: "session.start" | "user.message" | …, data, id, timestamp}`; older `{sessionId, startTime, chatMessages}`
  * - Qwen Code (JSONL): Claude Code's `uuid` / `sessionId` around `{role: "model", parts}`, `tool_result`, `systemPayload`
  * - Factory Droid (JSONL): `{type: "session_start", id, cwd}`, then `{type: "message", message}`
+ * - Amp (JSON, decided in {@link detectTranscript}): `{v, id: "T-<uuid>", env, messages: [{role, content}]}`
  */
 export function formatOfHead(head: string, fileName = ''): TranscriptFormat | SessionSource | undefined {
   const text = head.replace(/^\uFEFF/, '');
@@ -135,7 +138,7 @@ export function sourceOfFormat(format: TranscriptFormat | SessionSource, file: s
 
 /** For a note on a file that is none of them. */
 export const READ_AGENTS =
-  'Claude Code, Codex CLI, Gemini CLI, OpenCode, Aider, Cline / Roo / Kilo Code, SpecStory, Copilot Chat, GitHub Copilot CLI, Qwen Code, Factory Droid';
+  'Claude Code, Codex CLI, Gemini CLI, OpenCode, Aider, Cline / Roo / Kilo Code, SpecStory, Copilot Chat, GitHub Copilot CLI, Qwen Code, Factory Droid, Amp';
 
 const FORMAT_WORDS: Record<TranscriptFormat, string> = {
   'claude-code': 'a Claude Code transcript',
@@ -153,6 +156,7 @@ const FORMAT_WORDS: Record<TranscriptFormat, string> = {
   'copilot-cli-history': 'an older GitHub Copilot CLI session (history-session-state)',
   qwen: 'a Qwen Code chat recording',
   droid: 'a Factory Droid session',
+  amp: 'an Amp thread',
 };
 
 export function formatWords(format: TranscriptFormat | SessionSource): string {
@@ -191,13 +195,12 @@ export async function detectTranscript(p: string): Promise<DetectedTranscript | 
     .replace(/^\uFEFF/, '')
     .trimStart()
     .startsWith('{');
-  // An `opencode export` document (its `info` a session), checked before the storage files it resembles.
-  const exported =
-    startsObject && isOpenCodeExport((await recordHeadOfPrefix(head.replace(/^\uFEFF/, '').trimStart())) ?? { keys: new Set(), values: new Map() });
+  // One JSON document: an `opencode export` (its `info` a session), checked before the storage files it resembles, or
+  // an Amp thread (its `id` a thread id).
+  const document = startsObject ? await recordHeadOfPrefix(head.replace(/^\uFEFF/, '').trimStart()) : undefined;
+  const documentFormat = document && isOpenCodeExport(document) ? 'opencode-export' : document && isAmpThread(document) ? 'amp' : undefined;
   // JSON Lines whose head decides nothing (bookkeeping records, a first record longer than the head): read on.
-  const format = exported
-    ? 'opencode-export'
-    : (formatOfHead(head, path.basename(full)) ?? (startsObject ? await sniffJsonLines(full).catch(() => undefined) : undefined));
+  const format = documentFormat ?? formatOfHead(head, path.basename(full)) ?? (startsObject ? await sniffJsonLines(full).catch(() => undefined) : undefined);
   if (!format) return undefined;
   const source = sourceOfFormat(format, full);
   if (format === 'cline-task' || format === 'cline-api' || format === 'cline-metadata') {

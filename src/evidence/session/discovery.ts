@@ -53,6 +53,7 @@ export function defaultLocations(workspaceRoot: string, home = homedir()): Requi
     'copilot-cli': process.env.COPILOT_HOME ?? path.join(home, '.copilot'),
     qwen: process.env.QWEN_RUNTIME_DIR ?? path.join(home, '.qwen'),
     droid: path.join(home, '.factory', 'sessions'),
+    amp: path.join(process.env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'amp', 'threads'),
   };
 }
 

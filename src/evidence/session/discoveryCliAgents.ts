@@ -1,4 +1,4 @@
-// Which GitHub Copilot CLI, Qwen Code and Factory Droid sessions belong to the open workspace (docs/DESIGN.md §6);
+// Which GitHub Copilot CLI, Qwen Code, Factory Droid and Amp sessions belong to the open workspace (docs/DESIGN.md §6);
 // the layouts under the user's home are on each finder.
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -6,6 +6,8 @@ import type { FoundTranscript } from './discovery';
 import { openRegularForReading, parseJsonLine, readFirstLine } from './lines';
 import { copilotCliCwd } from './readers/copilotCli';
 import { droidSessionCwd } from './readers/droid';
+import { ampThreadFolders } from './readers/amp';
+import { readJsonValueAt } from './jsonStream';
 import { obj, str } from './readers/common';
 
 /** Newest first, looking for one that ran in the workspace. */
@@ -113,6 +115,16 @@ export async function findDroid(sessionsDir: string, workspaceRoot: string): Pro
   }
   for (const { file, m } of await newestFirst(files)) {
     if (samePath(droidSessionCwd(await firstRecord(file)), workspaceRoot)) return [{ source: 'droid', file, mtimeMs: m }];
+  }
+  return [];
+}
+
+/** `threads/T-<uuid>.json`: the newest thread whose environment names the folder (`env.initial.trees[].uri`). */
+export async function findAmp(threadsDir: string, workspaceRoot: string): Promise<FoundTranscript[]> {
+  const files = (await list(threadsDir)).filter((e) => !e.dir && /^T-.+\.json$/.test(e.name)).map((e) => path.join(threadsDir, e.name));
+  for (const { file, m } of await newestFirst(files)) {
+    const env = await readJsonValueAt(file, ['env']).catch(() => undefined);
+    if (ampThreadFolders(env).some((f) => samePath(f, workspaceRoot))) return [{ source: 'amp', file, mtimeMs: m }];
   }
   return [];
 }

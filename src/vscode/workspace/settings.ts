@@ -56,6 +56,7 @@ const LOCATION_KEYS: Record<string, keyof SessionLocations> = {
   copilotCli: 'copilot-cli',
   qwen: 'qwen',
   droid: 'droid',
+  amp: 'amp',
 };
 
 function readLocations(value: unknown): SessionLocations {
