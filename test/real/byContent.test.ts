@@ -31,6 +31,7 @@ const SOURCE_OF_FOLDER: Record<string, readonly string[]> = {
   'copilot-cli': ['copilot-cli'],
   qwen: ['qwen'],
   droid: ['droid'],
+  amp: ['amp'],
 };
 
 describe("real logs are read by content with their agent's format, whatever their name", function () {
