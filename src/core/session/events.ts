@@ -21,7 +21,8 @@ export type SessionSource =
   | 'copilot-cli'
   | 'qwen'
   | 'droid'
-  | 'amp';
+  | 'amp'
+  | 'goose';
 
 export const SESSION_SOURCES: readonly SessionSource[] = [
   'recorder',
@@ -39,6 +40,7 @@ export const SESSION_SOURCES: readonly SessionSource[] = [
   'qwen',
   'droid',
   'amp',
+  'goose',
 ];
 
 /** Tool output and system reminders are never turns. */

@@ -27,6 +27,7 @@ import { readCopilotSession } from './readers/copilot';
 import { readCopilotCli, readCopilotCliHistory } from './readers/copilotCli';
 import { readDroid } from './readers/droid';
 import { readAmp } from './readers/amp';
+import { readGoose } from './readers/goose';
 import { readQwen } from './readers/qwen';
 import { readGemini } from './readers/gemini';
 import { readOpenCode } from './readers/opencode';
@@ -49,7 +50,7 @@ import {
   type SessionLocations,
 } from './discovery';
 import { findGemini, findOpenCode } from './discoveryGeminiOpenCode';
-import { findAmp, findCopilotCli, findDroid, findQwen } from './discoveryCliAgents';
+import { findAmp, findCopilotCli, findDroid, findGoose, findQwen } from './discoveryCliAgents';
 import { RequestsAndCommands, shownCwd } from './requestsAndCommands';
 import { newestPlan, planAfterRead, type EvidencePlan, type PlanCandidate } from './plans';
 
@@ -183,6 +184,8 @@ export function reader(t: FoundTranscript): Reader {
       return readDroid;
     case 'amp':
       return readAmp;
+    case 'goose':
+      return readGoose;
     default:
       return async (f) => ({
         source: t.source,
@@ -238,6 +241,7 @@ export async function discover(opts: Pick<SessionLogOptions, 'workspaceRoot' | '
   if (enabled.has('qwen')) finders.push(findQwen(loc.qwen, ws));
   if (enabled.has('droid')) finders.push(findDroid(loc.droid, ws));
   if (enabled.has('amp')) finders.push(findAmp(loc.amp, ws));
+  if (enabled.has('goose')) finders.push(findGoose(loc.goose, ws));
   return (await Promise.all(finders.map((f) => f.catch(() => [])))).flat();
 }
 

@@ -30,7 +30,8 @@ export type TranscriptFormat =
   | 'copilot-cli-history'
   | 'qwen'
   | 'droid'
-  | 'amp';
+  | 'amp'
+  | 'goose';
 
 /** `file` is what the reader gets: the Cline task folder when it has its `ui_messages.json`, else the file. `note` explains a choice. */
 export interface DetectedTranscript {
@@ -85,6 +86,7 @@ export async function readHead(file: string, n = DETECT_HEAD_BYTES): Promise<str
  * - Copilot CLI (JSONL): `{type: "session.start" | "user.message" | …, data, id, timestamp}`; older `{sessionId, startTime, chatMessages}`
  * - Qwen Code (JSONL): Claude Code's `uuid` / `sessionId` around `{role: "model", parts}`, `tool_result`, `systemPayload`
  * - Factory Droid (JSONL): `{type: "session_start", id, cwd}`, then `{type: "message", message}`
+ * - Goose (JSONL): `{working_dir, message_count, …}`, then `{role, created, content: [{type: "toolRequest" | …}]}`
  * - Amp (JSON, decided in {@link detectTranscript}): `{v, id: "T-<uuid>", env, messages: [{role, content}]}`
  */
 export function formatOfHead(head: string, fileName = ''): TranscriptFormat | SessionSource | undefined {
@@ -138,7 +140,7 @@ export function sourceOfFormat(format: TranscriptFormat | SessionSource, file: s
 
 /** For a note on a file that is none of them. */
 export const READ_AGENTS =
-  'Claude Code, Codex CLI, Gemini CLI, OpenCode, Aider, Cline / Roo / Kilo Code, SpecStory, Copilot Chat, GitHub Copilot CLI, Qwen Code, Factory Droid, Amp';
+  'Claude Code, Codex CLI, Gemini CLI, OpenCode, Aider, Cline / Roo / Kilo Code, SpecStory, Copilot Chat, GitHub Copilot CLI, Qwen Code, Factory Droid, Amp, Goose';
 
 const FORMAT_WORDS: Record<TranscriptFormat, string> = {
   'claude-code': 'a Claude Code transcript',
@@ -157,6 +159,7 @@ const FORMAT_WORDS: Record<TranscriptFormat, string> = {
   qwen: 'a Qwen Code chat recording',
   droid: 'a Factory Droid session',
   amp: 'an Amp thread',
+  goose: 'a Goose session',
 };
 
 export function formatWords(format: TranscriptFormat | SessionSource): string {

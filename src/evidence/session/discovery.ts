@@ -54,6 +54,10 @@ export function defaultLocations(workspaceRoot: string, home = homedir()): Requi
     qwen: process.env.QWEN_RUNTIME_DIR ?? path.join(home, '.qwen'),
     droid: path.join(home, '.factory', 'sessions'),
     amp: path.join(process.env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'amp', 'threads'),
+    goose:
+      process.platform === 'win32'
+        ? path.join(process.env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Block', 'goose', 'data', 'sessions')
+        : path.join(process.env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'goose', 'sessions'),
   };
 }
 

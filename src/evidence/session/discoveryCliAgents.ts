@@ -1,4 +1,4 @@
-// Which GitHub Copilot CLI, Qwen Code, Factory Droid and Amp sessions belong to the open workspace (docs/DESIGN.md §6);
+// Which GitHub Copilot CLI, Qwen Code, Factory Droid, Amp and Goose sessions belong to the open workspace (docs/DESIGN.md §6);
 // the layouts under the user's home are on each finder.
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -7,6 +7,7 @@ import { openRegularForReading, parseJsonLine, readFirstLine } from './lines';
 import { copilotCliCwd } from './readers/copilotCli';
 import { droidSessionCwd } from './readers/droid';
 import { ampThreadFolders } from './readers/amp';
+import { gooseSessionCwd } from './readers/goose';
 import { readJsonValueAt } from './jsonStream';
 import { obj, str } from './readers/common';
 
@@ -125,6 +126,15 @@ export async function findAmp(threadsDir: string, workspaceRoot: string): Promis
   for (const { file, m } of await newestFirst(files)) {
     const env = await readJsonValueAt(file, ['env']).catch(() => undefined);
     if (ampThreadFolders(env).some((f) => samePath(f, workspaceRoot))) return [{ source: 'amp', file, mtimeMs: m }];
+  }
+  return [];
+}
+
+/** `sessions/<id>.jsonl` (Goose before its `sessions.db`): the newest whose metadata line names the folder (`working_dir`). */
+export async function findGoose(sessionsDir: string, workspaceRoot: string): Promise<FoundTranscript[]> {
+  const files = (await list(sessionsDir)).filter((e) => !e.dir && e.name.endsWith('.jsonl')).map((e) => path.join(sessionsDir, e.name));
+  for (const { file, m } of await newestFirst(files)) {
+    if (samePath(gooseSessionCwd(await firstRecord(file)), workspaceRoot)) return [{ source: 'goose', file, mtimeMs: m }];
   }
   return [];
 }

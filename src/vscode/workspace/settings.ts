@@ -57,6 +57,7 @@ const LOCATION_KEYS: Record<string, keyof SessionLocations> = {
   qwen: 'qwen',
   droid: 'droid',
   amp: 'amp',
+  goose: 'goose',
 };
 
 function readLocations(value: unknown): SessionLocations {
