@@ -10,7 +10,7 @@ import { cleanTurnText, countBadRecord, emptyStats, outputTail, type SessionAccu
 import { forEachJsonArrayItem, readJsonValueAt } from '../jsonStream';
 import type { RecordHead } from '../jsonLinesFormat';
 import { patchPaths } from './codex';
-import { accumulator, relativePath, transcriptRead, unreadable, type ReaderOptions } from './common';
+import { PendingCalls, accumulator, relativePath, transcriptRead, unreadable, type ReaderOptions } from './common';
 import { ampTodoWritePlan } from './planTools';
 
 /** `T-` and a UUID. */
@@ -109,7 +109,7 @@ class AmpEvents {
   lastTime = 0;
   /** Of the message read last, else of the one before it that had one. */
   private time: string | undefined;
-  private readonly calls = new Map<string, { use: ToolUse; time?: string }>();
+  private readonly calls = new PendingCalls<{ use: ToolUse; time?: string }>();
 
   constructor(
     opts: ReaderOptions,
@@ -152,10 +152,9 @@ class AmpEvents {
         if (u.success) this.calls.set(u.data.id, { use: u.data, ...at });
       } else if (type === 'tool_result') {
         const r = AmpToolResultSchema.safeParse(b);
-        const call = r.success ? this.calls.get(r.data.toolUseID) : undefined;
         // Settled runs only: a run still going (or waiting for approval) is read once it ends.
-        if (r.success && call && isSettled(r.data.run.status)) {
-          this.calls.delete(r.data.toolUseID);
+        const call = r.success && isSettled(r.data.run.status) ? this.calls.take(r.data.toolUseID) : undefined;
+        if (r.success && call) {
           if (isNew || !Number.isFinite(call.time ? Date.parse(call.time) : NaN)) this.toolRun(call.use, r.data.run, call.time);
         }
       } else if (type === 'summary' && m.role === 'info' && isNew) {

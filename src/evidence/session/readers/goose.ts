@@ -5,7 +5,7 @@
 // toolResult: {status, value | error}}`, the value a list of contents or `{content, isError}`.
 import { z } from 'zod';
 import { cleanTurnText, outputTail, type SessionAccumulator, type TranscriptRead } from '../../../core/session/events';
-import { forEachJsonLine } from '../lines';
+import { forEachJsonLine, parseJsonLine, readFirstLine } from '../lines';
 import { PendingCalls, accumulator, relativePath, textOf, transcriptRead, unreadable, type ReaderOptions } from './common';
 import { checklistPlan } from './planTools';
 
@@ -97,6 +97,8 @@ export async function readGoose(file: string, opts: ReaderOptions = {}): Promise
   const pending = new PendingCalls<GooseCall>();
   let cwd: string | undefined;
   try {
+    // Read from an offset, the metadata line is behind it: its folder still places the commands.
+    if (opts.fromOffset) cwd = gooseSessionCwd(parseJsonLine((await readFirstLine(file)) ?? ''));
     const { endOffset, stats } = await forEachJsonLine(file, opts.fromOffset ?? 0, (r) => {
       const meta = !('role' in r) ? GooseMetadataSchema.safeParse(r) : undefined;
       if (meta?.success) {

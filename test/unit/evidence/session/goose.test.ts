@@ -126,6 +126,23 @@ describe('Goose JSONL sessions', function () {
     );
   });
 
+  it("read from an offset (only the lines appended since), commands still run in the metadata line's folder", async () => {
+    const ws = tempDir();
+    const text = session(ws);
+    const file = put(ws, 's.jsonl', text);
+    const from = Buffer.byteLength(text.slice(0, text.indexOf('{"role":"assistant","created":' + (S + 10))));
+    const r = await readGoose(file, { fromOffset: from });
+    assert.deepEqual(
+      r.events.filter((e): e is SessionCommand => e.kind === 'command').map((c) => [c.command, c.cwd]),
+      [
+        ['npm test', ws],
+        ['git push --force', ws],
+        ['npm run lint', ws],
+        ['npm test', ws],
+      ],
+    );
+  });
+
   it('is detected by its content under any name (its metadata line, or messages alone), not an Amp or Claude Code log', async () => {
     const dir = tempDir();
     assert.equal((await detectTranscript(put(dir, 'log', session('/w'))))?.format, 'goose');
