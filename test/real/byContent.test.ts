@@ -33,6 +33,7 @@ const SOURCE_OF_FOLDER: Record<string, readonly string[]> = {
   droid: ['droid'],
   continue: ['continue'],
   cursor: ['cursor'],
+  amp: ['amp'],
 };
 
 describe("real logs are read by content with their agent's format, whatever their name", function () {

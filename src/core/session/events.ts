@@ -22,7 +22,9 @@ export type SessionSource =
   | 'qwen'
   | 'droid'
   | 'continue'
-  | 'cursor';
+  | 'cursor'
+  | 'amp'
+  | 'goose';
 
 export const SESSION_SOURCES: readonly SessionSource[] = [
   'recorder',
@@ -41,6 +43,8 @@ export const SESSION_SOURCES: readonly SessionSource[] = [
   'droid',
   'continue',
   'cursor',
+  'amp',
+  'goose',
 ];
 
 /** Tool output and system reminders are never turns. */

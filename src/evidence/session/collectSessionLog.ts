@@ -28,6 +28,8 @@ import { readCopilotCli, readCopilotCliHistory } from './readers/copilotCli';
 import { readCursor } from './readers/cursor';
 import { readDroid } from './readers/droid';
 import { readContinue } from './readers/continueSession';
+import { readAmp } from './readers/amp';
+import { readGoose } from './readers/goose';
 import { readQwen } from './readers/qwen';
 import { readGemini } from './readers/gemini';
 import { readOpenCode } from './readers/opencode';
@@ -50,7 +52,7 @@ import {
   type SessionLocations,
 } from './discovery';
 import { findGemini, findOpenCode } from './discoveryGeminiOpenCode';
-import { findContinue, findCopilotCli, findCursor, findDroid, findQwen } from './discoveryCliAgents';
+import { findAmp, findContinue, findCopilotCli, findCursor, findDroid, findGoose, findQwen } from './discoveryCliAgents';
 import { RequestsAndCommands, shownCwd } from './requestsAndCommands';
 import { newestPlan, planAfterRead, type EvidencePlan, type PlanCandidate } from './plans';
 
@@ -116,7 +118,7 @@ export interface SessionLogEvidence {
 export { MAX_KEPT_USER_REQUESTS } from './requestsAndCommands';
 
 /** Rewritten whole as they grow, but their items carry absolute times, so resuming by time works even when the start changed. */
-const RESUMED_BY_TIME: ReadonlySet<SessionSource> = new Set(['gemini', 'opencode']);
+const RESUMED_BY_TIME: ReadonlySet<SessionSource> = new Set(['gemini', 'opencode', 'amp']);
 
 const HEAD_BYTES = 4096;
 
@@ -186,6 +188,10 @@ export function reader(t: FoundTranscript): Reader {
       return readContinue;
     case 'cursor':
       return readCursor;
+    case 'amp':
+      return readAmp;
+    case 'goose':
+      return readGoose;
     default:
       return async (f) => ({
         source: t.source,
@@ -242,6 +248,8 @@ export async function discover(opts: Pick<SessionLogOptions, 'workspaceRoot' | '
   if (enabled.has('droid')) finders.push(findDroid(loc.droid, ws));
   if (enabled.has('continue')) finders.push(findContinue(loc.continue, ws));
   if (enabled.has('cursor')) finders.push(findCursor(loc.cursor, ws));
+  if (enabled.has('amp')) finders.push(findAmp(loc.amp, ws));
+  if (enabled.has('goose')) finders.push(findGoose(loc.goose, ws));
   return (await Promise.all(finders.map((f) => f.catch(() => [])))).flat();
 }
 

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { SessionSource } from '../../core/session/events';
 import { formatOfJsonLinesText, recordHeadOfPrefix, sniffJsonLines } from './jsonLinesFormat';
 import { isOpenCodeExport } from './readers/opencodeExport';
+import { isAmpThread } from './readers/amp';
 import { openRegularForReading } from './lines';
 import { looksLikeGemini } from './readers/gemini';
 import { looksLikeOpenCode } from './readers/opencode';
@@ -30,7 +31,9 @@ export type TranscriptFormat =
   | 'qwen'
   | 'droid'
   | 'continue'
-  | 'cursor';
+  | 'cursor'
+  | 'amp'
+  | 'goose';
 
 /** `file` is what the reader gets: the Cline task folder when it has its `ui_messages.json`, else the file. `note` explains a choice. */
 export interface DetectedTranscript {
@@ -87,6 +90,8 @@ export async function readHead(file: string, n = DETECT_HEAD_BYTES): Promise<str
  * - Factory Droid (JSONL): `{type: "session_start", id, cwd}`, then `{type: "message", message}`
  * - Continue (JSON): `{sessionId, title, workspaceDirectory, history: [{message, contextItems, toolCallStates}]}`
  * - Cursor agent transcript (JSONL): `{role, message: {content}}` with no `type`, `{type: "turn_ended", status}`
+ * - Goose (JSONL): `{working_dir, message_count, …}`, then `{role, created, content: [{type: "toolRequest" | …}]}`
+ * - Amp (JSON, decided in {@link detectTranscript}): `{v, id: "T-<uuid>", env, messages: [{role, content}]}`
  */
 /** A Continue `Session`: its three keys beside `history` (written first since the ordered save; any order before). */
 function isContinueSessionHead(head: string): boolean {
@@ -145,7 +150,7 @@ export function sourceOfFormat(format: TranscriptFormat | SessionSource, file: s
 
 /** For a note on a file that is none of them. */
 export const READ_AGENTS =
-  'Claude Code, Codex CLI, Gemini CLI, OpenCode, Aider, Cline / Roo / Kilo Code, SpecStory, Copilot Chat, GitHub Copilot CLI, Qwen Code, Factory Droid, Continue, Cursor (agent transcripts)';
+  'Claude Code, Codex CLI, Gemini CLI, OpenCode, Aider, Cline / Roo / Kilo Code, SpecStory, Copilot Chat, GitHub Copilot CLI, Qwen Code, Factory Droid, Continue, Cursor (agent transcripts), Amp, Goose';
 
 const FORMAT_WORDS: Record<TranscriptFormat, string> = {
   'claude-code': 'a Claude Code transcript',
@@ -165,6 +170,8 @@ const FORMAT_WORDS: Record<TranscriptFormat, string> = {
   droid: 'a Factory Droid session',
   continue: 'a Continue session',
   cursor: 'a Cursor agent transcript',
+  amp: 'an Amp thread',
+  goose: 'a Goose session',
 };
 
 export function formatWords(format: TranscriptFormat | SessionSource): string {
@@ -203,13 +210,12 @@ export async function detectTranscript(p: string): Promise<DetectedTranscript | 
     .replace(/^\uFEFF/, '')
     .trimStart()
     .startsWith('{');
-  // An `opencode export` document (its `info` a session), checked before the storage files it resembles.
-  const exported =
-    startsObject && isOpenCodeExport((await recordHeadOfPrefix(head.replace(/^\uFEFF/, '').trimStart())) ?? { keys: new Set(), values: new Map() });
+  // One JSON document: an `opencode export` (its `info` a session), checked before the storage files it resembles, or
+  // an Amp thread (its `id` a thread id).
+  const document = startsObject ? await recordHeadOfPrefix(head.replace(/^\uFEFF/, '').trimStart()) : undefined;
+  const documentFormat = document && isOpenCodeExport(document) ? 'opencode-export' : document && isAmpThread(document) ? 'amp' : undefined;
   // JSON Lines whose head decides nothing (bookkeeping records, a first record longer than the head): read on.
-  const format = exported
-    ? 'opencode-export'
-    : (formatOfHead(head, path.basename(full)) ?? (startsObject ? await sniffJsonLines(full).catch(() => undefined) : undefined));
+  const format = documentFormat ?? formatOfHead(head, path.basename(full)) ?? (startsObject ? await sniffJsonLines(full).catch(() => undefined) : undefined);
   if (!format) return undefined;
   const source = sourceOfFormat(format, full);
   if (format === 'cline-task' || format === 'cline-api' || format === 'cline-metadata') {

@@ -55,6 +55,11 @@ export function defaultLocations(workspaceRoot: string, home = homedir()): Requi
     droid: path.join(home, '.factory', 'sessions'),
     continue: path.join(process.env.CONTINUE_GLOBAL_DIR ? path.resolve(process.env.CONTINUE_GLOBAL_DIR) : path.join(home, '.continue'), 'sessions'),
     cursor: path.join(home, '.cursor'),
+    amp: path.join(process.env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'amp', 'threads'),
+    goose:
+      process.platform === 'win32'
+        ? path.join(process.env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Block', 'goose', 'data', 'sessions')
+        : path.join(process.env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'goose', 'sessions'),
   };
 }
 

@@ -1,4 +1,4 @@
-// Which GitHub Copilot CLI, Qwen Code, Factory Droid, Continue and Cursor sessions belong to the open workspace (docs/DESIGN.md §6);
+// Which GitHub Copilot CLI, Qwen Code, Factory Droid, Continue, Cursor, Amp and Goose sessions belong to the open workspace (docs/DESIGN.md §6);
 // the layouts under the user's home are on each finder.
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -7,6 +7,8 @@ import { openRegularForReading, parseJsonLine, readFirstLine } from './lines';
 import { copilotCliCwd } from './readers/copilotCli';
 import { droidSessionCwd } from './readers/droid';
 import { continueFolderPath } from './readers/continueSession';
+import { ampThreadFolders } from './readers/amp';
+import { gooseSessionCwd } from './readers/goose';
 import { readJsonValueAt } from './jsonStream';
 import { z } from 'zod';
 import { obj, str } from './readers/common';
@@ -158,6 +160,16 @@ export async function findContinue(sessionsDir: string, workspaceRoot: string): 
   return [];
 }
 
+/** `threads/T-<uuid>.json`: the newest thread whose environment names the folder (`env.initial.trees[].uri`). */
+export async function findAmp(threadsDir: string, workspaceRoot: string): Promise<FoundTranscript[]> {
+  const files = (await list(threadsDir)).filter((e) => !e.dir && /^T-.+\.json$/.test(e.name)).map((e) => path.join(threadsDir, e.name));
+  for (const { file, m } of await newestFirst(files)) {
+    const env = await readJsonValueAt(file, ['env']).catch(() => undefined);
+    if (ampThreadFolders(env).some((f) => samePath(f, workspaceRoot))) return [{ source: 'amp', file, mtimeMs: m }];
+  }
+  return [];
+}
+
 /**
  * Cursor's folder for a workspace under `projects/`: the absolute path with every run of characters other than ASCII
  * letters and digits turned into one `-`, none at either end (`/Users/me/my_app` → `Users-me-my-app`); on Windows
@@ -188,4 +200,13 @@ export async function findCursor(cursorDir: string, workspaceRoot: string): Prom
     { source: 'cursor', file: newest.file, mtimeMs: newest.m },
     ...subFiles.map(({ file, m }) => ({ source: 'cursor' as const, file, mtimeMs: m, subagent: true })),
   ];
+}
+
+/** `sessions/<id>.jsonl` (Goose before its `sessions.db`): the newest whose metadata line names the folder (`working_dir`). */
+export async function findGoose(sessionsDir: string, workspaceRoot: string): Promise<FoundTranscript[]> {
+  const files = (await list(sessionsDir)).filter((e) => !e.dir && e.name.endsWith('.jsonl')).map((e) => path.join(sessionsDir, e.name));
+  for (const { file, m } of await newestFirst(files)) {
+    if (samePath(gooseSessionCwd(await firstRecord(file)), workspaceRoot)) return [{ source: 'goose', file, mtimeMs: m }];
+  }
+  return [];
 }

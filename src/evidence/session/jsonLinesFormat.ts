@@ -11,7 +11,7 @@ export interface RecordHead {
   readonly values: ReadonlyMap<string, string | number | boolean | null>;
 }
 
-export type JsonLinesFormat = 'claude-code' | 'codex' | 'recorder' | 'copilot' | 'cline-metadata' | 'copilot-cli' | 'qwen' | 'droid' | 'cursor';
+export type JsonLinesFormat = 'claude-code' | 'codex' | 'recorder' | 'copilot' | 'cline-metadata' | 'copilot-cli' | 'qwen' | 'droid' | 'cursor' | 'goose';
 
 export const RECORD_PREFIX_BYTES = 64 * 1024;
 /** Records, then bytes, looked at before a file is said to be in no format read here. */
@@ -78,6 +78,9 @@ export function formatOfRecord(r: RecordHead): JsonLinesFormat | 'bookkeeping' |
   if (t && COPILOT_CLI_TYPE.test(t) && r.keys.has('data') && !r.keys.has('payload')) return 'copilot-cli';
   // Factory Droid's `session_start` header `{id, title, cwd, …}` decides (Pi's sessions, not read here, have `{type: "message"}` records too).
   if (t === 'session_start' && r.keys.has('id') && !r.keys.has('payload')) return 'droid';
+  // Goose: a first line of session metadata (`working_dir` with its counters), then untyped messages `{role, created, content}`.
+  if (!t && r.keys.has('working_dir') && (r.keys.has('message_count') || r.keys.has('description') || r.keys.has('total_tokens'))) return 'goose';
+  if (!t && r.keys.has('role') && r.keys.has('created') && r.keys.has('content') && !r.keys.has('sessionId')) return 'goose';
   // Qwen Code records carry Claude Code's `uuid` / `parentUuid` / `sessionId` around model-API Content (`role: "model"`, `parts`).
   if (isQwenRecord(r, t)) return 'qwen';
   // Cursor's agent transcripts: `{role, message}` with no `type` and none of Claude Code's ids; `{type: "turn_ended", status}` between turns.

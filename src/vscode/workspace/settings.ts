@@ -58,6 +58,8 @@ const LOCATION_KEYS: Record<string, keyof SessionLocations> = {
   droid: 'droid',
   continue: 'continue',
   cursor: 'cursor',
+  amp: 'amp',
+  goose: 'goose',
 };
 
 function readLocations(value: unknown): SessionLocations {

@@ -240,3 +240,8 @@ export function droidTodoWritePlan(input: Record<string, unknown>, time?: string
   }
   return planOf('TodoWrite', items, { time });
 }
+
+/** Amp's `todo_write` `{todos: [{id, content, status: todo|in-progress|completed, priority}]}`. */
+export function ampTodoWritePlan(input: Record<string, unknown>, time?: string): SessionPlan | undefined {
+  return planOf('todo_write', objectItems(input.todos, ['content']), { time });
+}

@@ -1,0 +1,78 @@
+/**
+ * The real `specialist-handoff` process finds the workspace's Goose session where Goose keeps its
+ * JSON Lines sessions under HOME (a temporary one, `~/.local/share/goose/sessions/<id>.jsonl`, no
+ * XDG_DATA_HOME), with no --session-log: the handoff it writes carries the session's test run and
+ * the user's request, not another folder's session. Lines in block/goose's shapes
+ * (test/unit/evidence/session/goose.test.ts).
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import { HandoverOkSchema } from '../../src/core/handoff/schema';
+import { CLI_FROM_SOURCE, repoWithWork } from '../helpers/cli';
+import { cleanupTempDirs, tempDir, write } from '../helpers/repo';
+
+const S = 1747178328;
+
+function session(folder: string, request: string, command: string, output: string): string {
+  return [
+    { working_dir: folder, description: 'tests', message_count: 3, total_tokens: 100, input_tokens: 80, output_tokens: 20 },
+    { role: 'user', created: S, content: [{ type: 'text', text: request }] },
+    {
+      role: 'assistant',
+      created: S + 2,
+      content: [{ type: 'toolRequest', id: 'toolu_1', toolCall: { status: 'success', value: { name: 'developer__shell', arguments: { command } } } }],
+    },
+    {
+      role: 'user',
+      created: S + 3,
+      content: [{ type: 'toolResponse', id: 'toolu_1', toolResult: { status: 'success', value: [{ type: 'text', text: output }] } }],
+    },
+  ]
+    .map((r) => JSON.stringify(r))
+    .join('\n');
+}
+
+describe('the CLI finds Goose sessions under HOME', function () {
+  // One real process compiled from the sources by tsx: seconds on a busy machine.
+  this.timeout(120_000);
+  after(cleanupTempDirs);
+
+  it("handover with the default session log: the workspace's session from ~/.local/share/goose/sessions, its test run and request", () => {
+    const ws = realpathSync(repoWithWork());
+    const home = realpathSync(tempDir('handoff-goose-home-'));
+    const sessions = '.local/share/goose/sessions';
+    write(
+      home,
+      `${sessions}/20250513_231848.jsonl`,
+      session(ws, 'make the failing test pass', 'cargo test', 'test result: FAILED. 3 passed; 1 failed\n\nCommand exited with code 101'),
+    );
+    write(home, `${sessions}/20250513_231900.jsonl`, session(path.join(home, 'other'), 'another project', 'pytest', '3 passed in 0.1s'));
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: home,
+      USERPROFILE: home,
+      XDG_STATE_HOME: path.join(home, 'state'),
+      XDG_CONFIG_HOME: path.join(home, 'config'),
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+    };
+    const r = spawnSync(process.execPath, [...CLI_FROM_SOURCE, 'handover', '-s', 'hacker', '-t', 'tests', '--json'], {
+      cwd: ws,
+      env,
+      encoding: 'utf8',
+      timeout: 100_000,
+    });
+    assert.equal(r.status, 0, r.stderr);
+    const ok = HandoverOkSchema.parse(JSON.parse(r.stdout));
+    assert.deepEqual(
+      ok.package.tests_run.map((t) => [t.source, t.command, t.result, t.exit_code]),
+      [['goose', 'cargo test', 'failed', 101]],
+    );
+    assert.deepEqual(
+      ok.package.user_requests.map((q) => q.text),
+      ['make the failing test pass'],
+    );
+  });
+});
