@@ -124,6 +124,16 @@ describe("Claude Code's task list on disk", () => {
     );
   });
 
+  it('found with the transcript under the projects folder set in locations: the tasks folder beside it is read', async () => {
+    const ws = tempDir();
+    const { config, list } = claudeHome(ws);
+    writeList(list, [{ id: '1', subject: 'Add the RSS route', status: 'completed' }], AFTER_TRANSCRIPT);
+    const r = await collectSessionLog({ workspaceRoot: ws, sources: ['claude-code'], locations: { 'claude-code': path.join(config, 'projects') } });
+    assert.equal(r.transcripts.length, 1);
+    assert.deepEqual(shown(r.plan?.items), ['completed: Add the RSS route']);
+    assert.equal(r.plan?.provenance.file, list);
+  });
+
   it("a list older than the transcript's last plan call leaves the transcript's plan", async () => {
     const ws = tempDir();
     const { transcript, list } = claudeHome(ws);
