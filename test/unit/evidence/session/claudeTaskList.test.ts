@@ -5,7 +5,7 @@
  * the list shared through CLAUDE_CODE_TASK_LIST_ID in the workspace's Claude Code settings.
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { claudeSessionTaskList, readClaudeTaskList, taskListFolderName } from '../../../../src/evidence/session/claudeTaskList';
 import { collectSessionLog } from '../../../../src/evidence/session/collectSessionLog';
@@ -132,6 +132,41 @@ describe("Claude Code's task list on disk", () => {
     assert.equal(r.transcripts.length, 1);
     assert.deepEqual(shown(r.plan?.items), ['completed: Add the RSS route']);
     assert.equal(r.plan?.provenance.file, list);
+  });
+
+  it('a later read of only new lines applies their TaskUpdate to the list read from disk, by task id', async () => {
+    const ws = tempDir();
+    const { transcript, list } = claudeHome(ws);
+    writeList(
+      list,
+      [
+        { id: '1', subject: 'Add the RSS route', status: 'completed' },
+        { id: '2', subject: 'Render items as RSS 2.0', status: 'completed' },
+        { id: '5', subject: 'Publish the feed URL', status: 'pending' },
+      ],
+      AFTER_TRANSCRIPT,
+    );
+    const first = await collectSessionLog({ workspaceRoot: ws, mode: transcript });
+    assert.equal(first.plan?.provenance.file, list);
+    const line = (o: object) => `${JSON.stringify({ isSidechain: false, cwd: '/home/dev/blog', sessionId: SESSION, ...o })}\n`;
+    appendFileSync(
+      transcript,
+      line({
+        type: 'assistant',
+        uuid: 'u90',
+        timestamp: '2026-03-04T09:00:00.000Z',
+        message: { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_tu9', name: 'TaskUpdate', input: { taskId: '5', status: 'in_progress' } }] },
+      }) +
+        line({
+          type: 'user',
+          uuid: 'u91',
+          timestamp: '2026-03-04T09:00:01.000Z',
+          message: { role: 'user', content: [{ tool_use_id: 'toolu_tu9', type: 'tool_result', content: 'Updated task #5 status' }] },
+        }),
+    );
+    const second = await collectSessionLog({ workspaceRoot: ws, mode: transcript, state: first.next_state });
+    assert.deepEqual(shown(second.plan?.items), ['completed: Add the RSS route', 'completed: Render items as RSS 2.0', 'in_progress: Publish the feed URL']);
+    assert.deepEqual(second.plan?.provenance, { reader: 'claude-code', file: transcript, time: '2026-03-04T09:00:00.000Z' });
   });
 
   it("a list older than the transcript's last plan call leaves the transcript's plan", async () => {
