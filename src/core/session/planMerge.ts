@@ -3,8 +3,8 @@ import type { PlanItem, SessionPlan } from './events';
 
 export const MAX_PLAN_ITEMS = 200;
 
-/** Claude Code's task tools change one item of a list the reader keeps: their snapshot is already the whole list. */
-const ITEM_TOOLS: ReadonlySet<string> = new Set(['TaskCreate', 'TaskUpdate']);
+/** Claude Code's task tools change one item of a list the reader keeps, and its task list on disk (TaskList) is read whole: their snapshot is already the whole list. */
+const ITEM_TOOLS: ReadonlySet<string> = new Set(['TaskCreate', 'TaskUpdate', 'TaskList']);
 
 /** An item's text as compared between snapshots: case and runs of white space do not make another step. */
 const key = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();

@@ -19,6 +19,7 @@ import { userRequestText } from '../../core/session/requests';
 import { badRecordsNote } from '../../core/session/badRecords';
 import { testRunsFrom } from '../../core/session/testDetection';
 import { readAider, readAiderInputHistory } from './readers/aider';
+import { sessionPlan } from './claudeTaskList';
 import { readClaudeCode } from './readers/claudeCode';
 import { clineUiFile, readClineTask } from './readers/cline';
 import { readClineApiHistory } from './readers/clineApi';
@@ -352,8 +353,8 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
       };
     }
     // The newest snapshot read now, else (only new lines or items read) the one remembered.
-    const plan = planAfterRead(r.events, prev?.plan, resumed);
-    if (plan && !r.error) plans.push({ plan, source: t.source, file: t.file, mtimeMs: t.mtimeMs });
+    const { plan, from } = await sessionPlan(t, planAfterRead(r.events, prev?.plan, resumed), opts.workspaceRoot);
+    if (plan && !r.error) plans.push({ plan, source: t.source, file: from, mtimeMs: t.mtimeMs });
     const summary: TranscriptSummary = {
       source: t.source,
       file: t.file,
