@@ -92,6 +92,7 @@ export async function readHead(file: string, n = DETECT_HEAD_BYTES): Promise<str
  * - Continue (JSON): `{sessionId, title, workspaceDirectory, history: [{message, contextItems, toolCallStates}]}`
  * - Cursor agent transcript (JSONL): `{role, message: {content}}` with no `type`, `{type: "turn_ended", status}`
  * - Goose (JSONL): `{working_dir, message_count, …}`, then `{role, created, content: [{type: "toolRequest" | …}]}`
+ * - Goose (`sessions.db`): SQLite with tables `sessions (id, working_dir, …)` and `messages (session_id, content_json, created_timestamp, …)`
  * - Amp (JSON, decided in {@link detectTranscript}): `{v, id: "T-<uuid>", env, messages: [{role, content}]}`
  */
 /** A Continue `Session`: its three keys beside `history` (written first since the ordered save; any order before). */
