@@ -13,8 +13,9 @@ import { readGooseSession } from '../../src/evidence/session/readers/gooseDb';
 import { nodeSqlite } from '../../src/evidence/session/readers/opencodeDb';
 import { cleanupTempDirs, tempDir } from '../helpers/repo';
 
-const OWN = path.resolve(__dirname, '..', 'fixtures', 'real');
-const LOGS = existsSync(path.join(OWN, 'goose')) ? OWN : path.resolve(__dirname, '..', '..', '..', 'shared', 'fixtures', 'real-corpus');
+// Beside the facts corpus, not in it: a session without messages carries no fact to check.
+const OWN = path.resolve(__dirname, '..', 'fixtures', 'real-sqlite');
+const LOGS = existsSync(OWN) ? OWN : path.resolve(__dirname, '..', '..', '..', 'shared', 'fixtures', 'real-sqlite');
 const DB = path.join(LOGS, 'goose', 'dotfiles-sessions.db');
 const FOLDER = '/Users/user/workspace/tmp/vsl';
 

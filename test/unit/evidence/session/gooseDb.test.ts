@@ -100,6 +100,28 @@ describe("Goose's sessions.db (written here with Goose's tables)", function () {
     assert.deepEqual(commands((await readGooseSession(db, { workspaceRoot: ws })).events), commands(r.events));
     // Read again after that time: only what came since.
     assert.deepEqual((await readGooseSession(found[0].file, { workspaceRoot: ws, sinceTime: r.last_time })).events, []);
+    // Through the collector twice: nothing new the second time; a message added later is all the third read brings.
+    const opts = { workspaceRoot: ws, sources: ['goose' as const], locations: { goose: sessions } };
+    const first = await collectSessionLog(opts);
+    assert.deepEqual(
+      first.tests_run.map((t) => [t.command, t.result, t.exit_code]),
+      [['cargo test', 'failed', 101]],
+    );
+    const again = await collectSessionLog({ ...opts, state: first.next_state });
+    assert.deepEqual(again.tests_run, [], 'nothing new the second time');
+    const sqlite = nodeSqlite() as unknown as { DatabaseSync: new (f: string) => { exec(s: string): void; close(): void } };
+    const h = new sqlite.DatabaseSync(db);
+    const added = [call('call_5', 'shell', { command: 'cargo test' }, 20), result('call_5', 'test result: ok. 4 passed; 0 failed', 21)];
+    for (const m of added)
+      h.exec(
+        `INSERT INTO messages (session_id, role, content_json, created_timestamp) VALUES ('20251001_1', '${m.role}', '${JSON.stringify(m.content)}', ${m.created})`,
+      );
+    h.close();
+    const third = await collectSessionLog({ ...opts, state: again.next_state });
+    assert.deepEqual(
+      third.tests_run.map((t) => [t.command, t.result]),
+      [['cargo test', 'passed']],
+    );
     const missing = await readGooseSession(`${db}#20990101_1`, { workspaceRoot: ws });
     assert.match(missing.error ?? '', /sessions\.db#20990101_1: no such Goose session/);
   });
