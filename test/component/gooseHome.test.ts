@@ -3,7 +3,9 @@
  * JSON Lines sessions under HOME (a temporary one, `~/.local/share/goose/sessions/<id>.jsonl`, no
  * XDG_DATA_HOME), with no --session-log: the handoff it writes carries the session's test run and
  * the user's request, not another folder's session. Lines in block/goose's shapes
- * (test/unit/evidence/session/goose.test.ts).
+ * (test/unit/evidence/session/goose.test.ts). Newer Goose keeps them in `sessions.db` in the same folder
+ * (test/helpers/gooseDb.ts): the process's Node decides — with `node:sqlite` (Node 22.13+, `npm run test:lts`) the
+ * database's session for the workspace is read; without it the handoff's evidence notes say why and what fixes it.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -12,6 +14,8 @@ import path from 'node:path';
 import { HandoverOkSchema } from '../../src/core/handoff/schema';
 import { CLI_FROM_SOURCE, repoWithWork } from '../helpers/cli';
 import { cleanupTempDirs, tempDir, write } from '../helpers/repo';
+import { writeGooseDb } from '../helpers/gooseDb';
+import { nodeSqlite } from '../../src/evidence/session/readers/opencodeDb';
 
 const S = 1747178328;
 
@@ -34,6 +38,26 @@ function session(folder: string, request: string, command: string, output: strin
     .join('\n');
 }
 
+function handover(ws: string, home: string) {
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: home,
+    USERPROFILE: home,
+    XDG_STATE_HOME: path.join(home, 'state'),
+    XDG_CONFIG_HOME: path.join(home, 'config'),
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+  };
+  const r = spawnSync(process.execPath, [...CLI_FROM_SOURCE, 'handover', '-s', 'hacker', '-t', 'tests', '--json'], {
+    cwd: ws,
+    env,
+    encoding: 'utf8',
+    timeout: 100_000,
+  });
+  assert.equal(r.status, 0, r.stderr);
+  return HandoverOkSchema.parse(JSON.parse(r.stdout));
+}
+
 describe('the CLI finds Goose sessions under HOME', function () {
   // One real process compiled from the sources by tsx: seconds on a busy machine.
   this.timeout(120_000);
@@ -49,23 +73,50 @@ describe('the CLI finds Goose sessions under HOME', function () {
       session(ws, 'make the failing test pass', 'cargo test', 'test result: FAILED. 3 passed; 1 failed\n\nCommand exited with code 101'),
     );
     write(home, `${sessions}/20250513_231900.jsonl`, session(path.join(home, 'other'), 'another project', 'pytest', '3 passed in 0.1s'));
-    const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH,
-      HOME: home,
-      USERPROFILE: home,
-      XDG_STATE_HOME: path.join(home, 'state'),
-      XDG_CONFIG_HOME: path.join(home, 'config'),
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_CONFIG_GLOBAL: '/dev/null',
-    };
-    const r = spawnSync(process.execPath, [...CLI_FROM_SOURCE, 'handover', '-s', 'hacker', '-t', 'tests', '--json'], {
-      cwd: ws,
-      env,
-      encoding: 'utf8',
-      timeout: 100_000,
-    });
-    assert.equal(r.status, 0, r.stderr);
-    const ok = HandoverOkSchema.parse(JSON.parse(r.stdout));
+    const ok = handover(ws, home);
+    assert.deepEqual(
+      ok.package.tests_run.map((t) => [t.source, t.command, t.result, t.exit_code]),
+      [['goose', 'cargo test', 'failed', 101]],
+    );
+    assert.deepEqual(
+      ok.package.user_requests.map((q) => q.text),
+      ['make the failing test pass'],
+    );
+  });
+
+  it("handover with the default session log: the workspace's session from ~/.local/share/goose/sessions/sessions.db (Node 22.13+), else a note", () => {
+    const ws = realpathSync(repoWithWork());
+    const home = realpathSync(tempDir('handoff-goose-db-home-'));
+    const db = path.join(home, '.local/share/goose/sessions/sessions.db');
+    // The same `Message`s as the JSON Lines session, without its metadata line: `content_json` holds their content.
+    const messages = (request: string, command: string, output: string) =>
+      session('', request, command, output)
+        .split('\n')
+        .slice(1)
+        .map((l) => JSON.parse(l) as { role: 'user' | 'assistant'; created: number; content: object[] });
+    writeGooseDb(db, [
+      {
+        id: '20251001_1',
+        workingDir: ws,
+        updatedAt: '2025-10-01 12:00:00',
+        messages: messages('make the failing test pass', 'cargo test', 'test result: FAILED. 3 passed; 1 failed\n\nCommand exited with code 101'),
+      },
+      {
+        id: '20251001_2',
+        workingDir: path.join(home, 'other'),
+        updatedAt: '2025-10-01 13:00:00',
+        messages: messages('another project', 'pytest', '3 passed in 0.1s'),
+      },
+    ]);
+    const ok = handover(ws, home);
+    if (!nodeSqlite()) {
+      assert.deepEqual(ok.package.tests_run, []);
+      assert.match(
+        ok.package.evidence_notes.join('\n'),
+        /sessions\.db cannot be read: this Node \(v[\d.]+\) has no node:sqlite; Goose sessions in sessions\.db are read with Node 22\.13 or later/,
+      );
+      return;
+    }
     assert.deepEqual(
       ok.package.tests_run.map((t) => [t.source, t.command, t.result, t.exit_code]),
       [['goose', 'cargo test', 'failed', 101]],

@@ -14,7 +14,7 @@ export interface TranscriptAccessProblem {
  * An OpenCode database session (`…/opencode.db#ses_…`) is checked as its database file. Never throws.
  */
 export async function transcriptAccess(file: string): Promise<TranscriptAccessProblem | undefined> {
-  const target = file.replace(/(opencode\.db)#ses_[\w-]+$/, '$1');
+  const target = file.replace(/(opencode\.db)#ses_[\w-]+$/, '$1').replace(/(sessions\.db)#[\w.-]+$/, '$1');
   try {
     if ((await stat(target)).isDirectory()) {
       await (await opendir(target)).close();

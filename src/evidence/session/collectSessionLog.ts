@@ -30,7 +30,7 @@ import { readCursor } from './readers/cursor';
 import { readDroid } from './readers/droid';
 import { readContinue } from './readers/continueSession';
 import { readAmp } from './readers/amp';
-import { readGoose } from './readers/goose';
+import { readGooseSession } from './readers/gooseDb';
 import { readQwen } from './readers/qwen';
 import { readGemini } from './readers/gemini';
 import { readOpenCode } from './readers/opencode';
@@ -118,8 +118,8 @@ export interface SessionLogEvidence {
 
 export { MAX_KEPT_USER_REQUESTS } from './requestsAndCommands';
 
-/** Rewritten whole as they grow, but their items carry absolute times, so resuming by time works even when the start changed. */
-const RESUMED_BY_TIME: ReadonlySet<SessionSource> = new Set(['gemini', 'opencode', 'amp']);
+/** Rewritten whole as they grow (or rows of a database), but their items carry absolute times, so resuming by time works even when the start changed. */
+const RESUMED_BY_TIME: ReadonlySet<SessionSource> = new Set(['gemini', 'opencode', 'amp', 'goose']);
 
 const HEAD_BYTES = 4096;
 
@@ -192,7 +192,7 @@ export function reader(t: FoundTranscript): Reader {
     case 'amp':
       return readAmp;
     case 'goose':
-      return readGoose;
+      return readGooseSession;
     default:
       return async (f) => ({
         source: t.source,

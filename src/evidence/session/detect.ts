@@ -10,6 +10,7 @@ import { openRegularForReading } from './lines';
 import { looksLikeGemini } from './readers/gemini';
 import { looksLikeOpenCode } from './readers/opencode';
 import { isOpenCodeDbRef } from './readers/opencodeDb';
+import { gooseDbOf } from './readers/gooseDb';
 
 export const DETECT_HEAD_BYTES = 64 * 1024;
 
@@ -91,6 +92,7 @@ export async function readHead(file: string, n = DETECT_HEAD_BYTES): Promise<str
  * - Continue (JSON): `{sessionId, title, workspaceDirectory, history: [{message, contextItems, toolCallStates}]}`
  * - Cursor agent transcript (JSONL): `{role, message: {content}}` with no `type`, `{type: "turn_ended", status}`
  * - Goose (JSONL): `{working_dir, message_count, …}`, then `{role, created, content: [{type: "toolRequest" | …}]}`
+ * - Goose (`sessions.db`): SQLite with tables `sessions (id, working_dir, …)` and `messages (session_id, content_json, created_timestamp, …)`
  * - Amp (JSON, decided in {@link detectTranscript}): `{v, id: "T-<uuid>", env, messages: [{role, content}]}`
  */
 /** A Continue `Session`: its three keys beside `history` (written first since the ordered save; any order before). */
@@ -190,6 +192,9 @@ async function isFile(p: string): Promise<boolean> {
 export async function detectTranscript(p: string): Promise<DetectedTranscript | undefined> {
   // One session of OpenCode's SQLite database (`…/opencode.db#ses_…`): its head is binary, nothing to sniff.
   if (isOpenCodeDbRef(p)) return { source: 'opencode', format: 'opencode', file: p };
+  // Goose's `sessions.db` (or `…/sessions.db#<sessionID>`), known by its tables.
+  const gooseDb = await gooseDbOf(p);
+  if (gooseDb) return { source: 'goose', format: 'goose', file: gooseDb.id ? p : path.resolve(p) };
   const full = path.resolve(p);
   const st = await stat(full).catch(() => undefined);
   if (!st) return undefined;

@@ -9,6 +9,8 @@ import { droidSessionCwd } from './readers/droid';
 import { continueFolderPath } from './readers/continueSession';
 import { ampThreadFolders } from './readers/amp';
 import { gooseSessionCwd } from './readers/goose';
+import { GOOSE_DB, gooseDbRef, gooseDbSessions } from './readers/gooseDb';
+import { nodeSqlite } from './readers/opencodeDb';
 import { readJsonValueAt } from './jsonStream';
 import { z } from 'zod';
 import { obj, str } from './readers/common';
@@ -202,11 +204,31 @@ export async function findCursor(cursorDir: string, workspaceRoot: string): Prom
   ];
 }
 
-/** `sessions/<id>.jsonl` (Goose before its `sessions.db`): the newest whose metadata line names the folder (`working_dir`). */
+/**
+ * The newest session whose folder is the workspace, from `sessions/sessions.db` (`working_dir`, `updated_at`) and the
+ * `sessions/<id>.jsonl` of Goose before it (their metadata line's `working_dir`). Without `node:sqlite` the database
+ * itself is returned too, so that its read says why.
+ */
 export async function findGoose(sessionsDir: string, workspaceRoot: string): Promise<FoundTranscript[]> {
+  const dbFile = path.join(sessionsDir, GOOSE_DB);
+  const candidates: FoundTranscript[] = [];
+  const unread: FoundTranscript[] = [];
+  const dbTime = (await stat(dbFile).catch(() => undefined))?.mtimeMs;
+  if (dbTime !== undefined) {
+    try {
+      const s = gooseDbSessions(dbFile).find((x) => samePath(x.workingDir, workspaceRoot));
+      if (s) candidates.push({ source: 'goose', file: gooseDbRef(dbFile, s.id), mtimeMs: s.updated || dbTime });
+    } catch {
+      if (!nodeSqlite()) unread.push({ source: 'goose', file: dbFile, mtimeMs: dbTime });
+    }
+  }
   const files = (await list(sessionsDir)).filter((e) => !e.dir && e.name.endsWith('.jsonl')).map((e) => path.join(sessionsDir, e.name));
   for (const { file, m } of await newestFirst(files)) {
-    if (samePath(gooseSessionCwd(await firstRecord(file)), workspaceRoot)) return [{ source: 'goose', file, mtimeMs: m }];
+    if (samePath(gooseSessionCwd(await firstRecord(file)), workspaceRoot)) {
+      candidates.push({ source: 'goose', file, mtimeMs: m });
+      break;
+    }
   }
-  return [];
+  const newest = candidates.sort((a, b) => b.mtimeMs - a.mtimeMs)[0];
+  return [...unread, ...(newest ? [newest] : [])];
 }

@@ -91,46 +91,61 @@ function addCall(acc: SessionAccumulator, call: GooseCall, result: { text: strin
   }
 }
 
+/**
+ * One session's `Message`s in order, from its JSON Lines or from `sessions.db`'s `messages.content_json` (the same
+ * serde type): tool requests wait for their responses, `cwd` places the commands. Only messages newer than
+ * `opts.sinceTime` add events (their requests are still kept for the answers that follow).
+ */
+export class GooseEvents {
+  readonly acc: SessionAccumulator;
+  private readonly pending = new PendingCalls<GooseCall>();
+
+  constructor(
+    private readonly opts: ReaderOptions,
+    public cwd?: string,
+  ) {
+    this.acc = accumulator(opts);
+  }
+
+  /** False when `r` is no `Message` (the caller counts it). */
+  message(r: unknown): boolean {
+    const parsed = GooseMessageSchema.safeParse(r);
+    if (!parsed.success) return false;
+    const m = parsed.data;
+    const time = typeof m.created === 'number' && Number.isFinite(m.created) ? new Date(m.created * 1000).toISOString() : undefined;
+    const at = time ? { time } : {};
+    const isNew = this.opts.sinceTime === undefined || m.created === undefined || m.created * 1000 > this.opts.sinceTime;
+    const texts: string[] = [];
+    for (const b of m.content) {
+      if (b.type === 'text' && typeof b.text === 'string') texts.push(b.text);
+      else if (b.type === 'toolRequest' && m.role === 'assistant') {
+        const q = GooseToolRequestSchema.safeParse(b);
+        const value = q.success ? q.data.toolCall.value : undefined;
+        if (q.success && value) this.pending.set(q.data.id, { name: value.name, input: value.arguments, ...at });
+      } else if (b.type === 'toolResponse') {
+        const s = GooseToolResponseSchema.safeParse(b);
+        const call = s.success ? this.pending.take(s.data.id) : undefined;
+        if (s.success && call && isNew) addCall(this.acc, call, resultOf(s.data.toolResult), this.cwd, this.opts);
+      }
+    }
+    const text = cleanTurnText(texts.join('\n').trim());
+    if (text && isNew) this.acc.add({ kind: 'turn', role: m.role, text, ...at });
+    while (this.pending.size > MAX_PENDING) this.pending.shift();
+    return true;
+  }
+}
+
 /** From `opts.fromOffset`. Never throws. */
 export async function readGoose(file: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
-  const acc = accumulator(opts);
-  const pending = new PendingCalls<GooseCall>();
-  let cwd: string | undefined;
   try {
     // Read from an offset, the metadata line is behind it: its folder still places the commands.
-    if (opts.fromOffset) cwd = gooseSessionCwd(parseJsonLine((await readFirstLine(file)) ?? ''));
+    const events = new GooseEvents(opts, opts.fromOffset ? gooseSessionCwd(parseJsonLine((await readFirstLine(file)) ?? '')) : undefined);
     const { endOffset, stats } = await forEachJsonLine(file, opts.fromOffset ?? 0, (r) => {
       const meta = !('role' in r) ? GooseMetadataSchema.safeParse(r) : undefined;
-      if (meta?.success) {
-        cwd = meta.data.working_dir;
-        return;
-      }
-      const parsed = GooseMessageSchema.safeParse(r);
-      if (!parsed.success) {
-        stats.skipped++;
-        return;
-      }
-      const m = parsed.data;
-      const time = typeof m.created === 'number' && Number.isFinite(m.created) ? new Date(m.created * 1000).toISOString() : undefined;
-      const at = time ? { time } : {};
-      const texts: string[] = [];
-      for (const b of m.content) {
-        if (b.type === 'text' && typeof b.text === 'string') texts.push(b.text);
-        else if (b.type === 'toolRequest' && m.role === 'assistant') {
-          const q = GooseToolRequestSchema.safeParse(b);
-          const value = q.success ? q.data.toolCall.value : undefined;
-          if (q.success && value) pending.set(q.data.id, { name: value.name, input: value.arguments, ...at });
-        } else if (b.type === 'toolResponse') {
-          const s = GooseToolResponseSchema.safeParse(b);
-          const call = s.success ? pending.take(s.data.id) : undefined;
-          if (s.success && call) addCall(acc, call, resultOf(s.data.toolResult), cwd, opts);
-        }
-      }
-      const text = cleanTurnText(texts.join('\n').trim());
-      if (text) acc.add({ kind: 'turn', role: m.role, text, ...at });
-      while (pending.size > MAX_PENDING) pending.shift();
+      if (meta?.success) events.cwd = meta.data.working_dir;
+      else if (!events.message(r)) stats.skipped++;
     });
-    return transcriptRead('goose', file, acc, stats, endOffset);
+    return transcriptRead('goose', file, events.acc, stats, endOffset);
   } catch (err) {
     return unreadable('goose', file, err);
   }
