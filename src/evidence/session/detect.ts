@@ -10,6 +10,7 @@ import { openRegularForReading } from './lines';
 import { looksLikeGemini } from './readers/gemini';
 import { looksLikeOpenCode } from './readers/opencode';
 import { isOpenCodeDbRef } from './readers/opencodeDb';
+import { isCursorDbRef } from './readers/cursorDb';
 
 export const DETECT_HEAD_BYTES = 64 * 1024;
 
@@ -150,7 +151,7 @@ export function sourceOfFormat(format: TranscriptFormat | SessionSource, file: s
 
 /** For a note on a file that is none of them. */
 export const READ_AGENTS =
-  'Claude Code, Codex CLI, Gemini CLI, OpenCode, Aider, Cline / Roo / Kilo Code, SpecStory, Copilot Chat, GitHub Copilot CLI, Qwen Code, Factory Droid, Continue, Cursor (agent transcripts), Amp, Goose';
+  'Claude Code, Codex CLI, Gemini CLI, OpenCode, Aider, Cline / Roo / Kilo Code, SpecStory, Copilot Chat, GitHub Copilot CLI, Qwen Code, Factory Droid, Continue, Cursor (agent transcripts and the IDE state.vscdb chats), Amp, Goose';
 
 const FORMAT_WORDS: Record<TranscriptFormat, string> = {
   'claude-code': 'a Claude Code transcript',
@@ -190,6 +191,8 @@ async function isFile(p: string): Promise<boolean> {
 export async function detectTranscript(p: string): Promise<DetectedTranscript | undefined> {
   // One session of OpenCode's SQLite database (`…/opencode.db#ses_…`): its head is binary, nothing to sniff.
   if (isOpenCodeDbRef(p)) return { source: 'opencode', format: 'opencode', file: p };
+  // One chat of the Cursor IDE's own store (`…/globalStorage/state.vscdb#<composerId>`).
+  if (isCursorDbRef(p)) return { source: 'cursor', format: 'cursor', file: p };
   const full = path.resolve(p);
   const st = await stat(full).catch(() => undefined);
   if (!st) return undefined;
