@@ -192,7 +192,7 @@ export async function detectTranscript(p: string): Promise<DetectedTranscript | 
   // One session of OpenCode's SQLite database (`…/opencode.db#ses_…`): its head is binary, nothing to sniff.
   if (isOpenCodeDbRef(p)) return { source: 'opencode', format: 'opencode', file: p };
   // One chat of the Cursor IDE's own store (`…/globalStorage/state.vscdb#<composerId>`).
-  if (isCursorDbRef(p)) return { source: 'cursor', format: 'cursor', file: p };
+  if (p.includes('#') && isCursorDbRef(p)) return { source: 'cursor', format: 'cursor', file: p };
   const full = path.resolve(p);
   const st = await stat(full).catch(() => undefined);
   if (!st) return undefined;

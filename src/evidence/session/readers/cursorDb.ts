@@ -50,9 +50,9 @@ export const CursorWorkspaceComposersSchema = z.object({
 /** A terminal command's `result`: `rejected` when the user refused it (it did not run). */
 export const CursorShellResultSchema = z.object({ exitCode: z.number().int().optional(), output: z.string().optional(), rejected: z.boolean().optional() });
 
-/** `…/globalStorage/state.vscdb#<composerId>`. */
+/** `…/globalStorage/state.vscdb#<composerId>`, or the database alone (found where `node:sqlite` is missing). */
 export function isCursorDbRef(ref: string): boolean {
-  return /(?:^|[\\/])state\.vscdb#[\w-]+$/.test(ref);
+  return /(?:^|[\\/])state\.vscdb(?:#[\w-]+)?$/.test(ref);
 }
 
 export function cursorDbRef(globalDb: string, composerId: string): string {
@@ -131,13 +131,16 @@ function timeOf(createdAt: string | number | undefined): number | undefined {
 /** `ref`: `…/globalStorage/state.vscdb#<composerId>`. Only messages after `opts.sinceTime` count. Never throws. */
 export async function readCursorDb(ref: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
   const hash = ref.lastIndexOf('#');
-  const [dbFile, composerId] = [ref.slice(0, hash), ref.slice(hash + 1)];
+  const [dbFile, composerId] = hash < 0 ? [ref, ''] : [ref.slice(0, hash), ref.slice(hash + 1)];
   const stats = emptyStats();
   try {
     return withDb(dbFile, (db) => {
       const composer = CursorComposerDataSchema.safeParse(valueOf(db, 'cursorDiskKV', `composerData:${composerId}`));
       if (!composer.success)
-        return { ...transcriptRead('cursor', ref, accumulator(), { ...stats, skipped: 1 }, 0), error: `${ref}: no such Cursor chat in ${path.basename(dbFile)}` };
+        return {
+          ...transcriptRead('cursor', ref, accumulator(), { ...stats, skipped: 1 }, 0),
+          error: composerId ? `${ref}: no such Cursor chat in ${path.basename(dbFile)}` : `${ref}: give one chat, as ${dbFile}#<composerId>`,
+        };
       const acc = accumulator(opts);
       const todos = new CursorTodos(opts.plan);
       const since = opts.sinceTime ?? -Infinity;

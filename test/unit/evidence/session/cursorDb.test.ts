@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SessionCommand, SessionFileEdit, SessionPlan, SessionTurn, TranscriptRead } from '../../../../src/core/session/events';
-import { readByContent } from '../../../../src/evidence/session/collectSessionLog';
+import { collectSessionLog, readByContent } from '../../../../src/evidence/session/collectSessionLog';
 import { cursorProjectKey, findCursor } from '../../../../src/evidence/session/discoveryCliAgents';
 import { readCursorDb } from '../../../../src/evidence/session/readers/cursorDb';
 import { nodeSqlite } from '../../../../src/evidence/session/readers/opencodeDb';
@@ -79,5 +79,26 @@ describe("Cursor IDE's own chat store (state.vscdb written here in the shapes re
     utimesSync(transcript, new Date(later), new Date(later));
     assert.deepEqual((await findCursor(cursorDir, ws, user)).map((f) => f.file), [transcript]);
     assert.deepEqual(await findCursor(user, path.join(tempDir(), 'unknown')), []);
+  });
+
+  it("collected with the IDE's User folder as the cursor location: test runs once, nothing new the second time", async function () {
+    const { ws, user } = setup();
+    const opts = { workspaceRoot: ws, sources: ['cursor' as const], locations: { cursor: user } };
+    const first = await collectSessionLog(opts);
+    if (!nodeSqlite()) {
+      assert.deepEqual(first.tests_run, []);
+      assert.match(first.notes.join('\n'), /has no node:sqlite; the Cursor IDE's chats in state\.vscdb are read with Node 22\.13 or later/);
+      return;
+    }
+    assert.deepEqual(
+      first.tests_run.map((t) => [t.command, t.result, t.exit_code, t.source]),
+      [
+        ['npm test', 'failed', 1, 'cursor'],
+        ['npm test', 'passed', 0, 'cursor'],
+      ],
+    );
+    assert.deepEqual(first.notes, []);
+    const again = await collectSessionLog({ ...opts, state: first.next_state });
+    assert.deepEqual(again.tests_run, [], 'nothing new the second time');
   });
 });
