@@ -48,7 +48,11 @@ describe("the CLI finds the Cursor IDE's own chat under HOME", function () {
     if (!nodeSqlite()) {
       assert.deepEqual(ok.package.tests_run, []);
       assert.ok(
-        ok.package.evidence_notes.some((n) => /state\.vscdb cannot be read: this Node \(v\d[\d.]*\) has no node:sqlite; the Cursor IDE's chats in state\.vscdb are read with Node 22\.13 or later/.test(n)),
+        ok.package.evidence_notes.some((n) =>
+          /state\.vscdb cannot be read: this Node \(v\d[\d.]*\) has no node:sqlite; the Cursor IDE's chats in state\.vscdb are read with Node 22\.13 or later/.test(
+            n,
+          ),
+        ),
         JSON.stringify(ok.package.evidence_notes),
       );
       return;
@@ -66,6 +70,9 @@ describe("the CLI finds the Cursor IDE's own chat under HOME", function () {
     );
     assert.ok(JSON.stringify(ok.package.session_edits).includes('src/date.ts'), JSON.stringify(ok.package.session_edits));
     assert.ok(!JSON.stringify(ok.package.session_edits).includes('src/other.ts'), JSON.stringify(ok.package.session_edits));
-    assert.ok(JSON.stringify(ok.package.session_sources).includes('state.vscdb#3f2a9c1e-7b4d-4e21-9a55-0c8d2e6b1f47'), JSON.stringify(ok.package.session_sources));
+    assert.ok(
+      JSON.stringify(ok.package.session_sources).includes('state.vscdb#3f2a9c1e-7b4d-4e21-9a55-0c8d2e6b1f47'),
+      JSON.stringify(ok.package.session_sources),
+    );
   });
 });

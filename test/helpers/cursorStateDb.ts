@@ -22,8 +22,7 @@ function writeDb(file: string, rows: Array<{ table: 'ItemTable' | 'cursorDiskKV'
   const text = SCHEMA + rows.map((r) => `INSERT INTO ${r.table} (key, value) VALUES (${q(r.key)}, ${q(JSON.stringify(r.value))});`).join('\n');
   mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule?.('node:sqlite') as
-    | { DatabaseSync: new (f: string) => { exec(s: string): void; close(): void } }
-    | undefined;
+    { DatabaseSync: new (f: string) => { exec(s: string): void; close(): void } } | undefined;
   if (sqlite) {
     const db = new sqlite.DatabaseSync(file);
     db.exec(text);
@@ -60,14 +59,32 @@ export function writeCursorUser(userDir: string, workspaces: Array<{ hash: strin
   const global: Parameters<typeof writeDb>[1] = [];
   for (const ws of workspaces) {
     for (const c of ws.composers) {
-      const headers = c.bubbles.map((b, i) => ({ bubbleId: `${c.id.slice(0, 8)}-b${i}`, type: b.type, ...(b.type === 2 ? { serverBubbleId: `srv-${i}` } : {}) }));
+      const headers = c.bubbles.map((b, i) => ({
+        bubbleId: `${c.id.slice(0, 8)}-b${i}`,
+        type: b.type,
+        ...(b.type === 2 ? { serverBubbleId: `srv-${i}` } : {}),
+      }));
       global.push({
         table: 'cursorDiskKV',
         key: `composerData:${c.id}`,
-        value: { _v: 10, composerId: c.id, name: 'Chat', text: '', status: 'completed', createdAt: c.createdAt, lastUpdatedAt: c.lastUpdatedAt, fullConversationHeadersOnly: headers, conversationMap: {} },
+        value: {
+          _v: 10,
+          composerId: c.id,
+          name: 'Chat',
+          text: '',
+          status: 'completed',
+          createdAt: c.createdAt,
+          lastUpdatedAt: c.lastUpdatedAt,
+          fullConversationHeadersOnly: headers,
+          conversationMap: {},
+        },
       });
       c.bubbles.forEach((b, i) =>
-        global.push({ table: 'cursorDiskKV', key: `bubbleId:${c.id}:${headers[i].bubbleId}`, value: { _v: 3, bubbleId: headers[i].bubbleId, richText: '', ...b } }),
+        global.push({
+          table: 'cursorDiskKV',
+          key: `bubbleId:${c.id}:${headers[i].bubbleId}`,
+          value: { _v: 3, bubbleId: headers[i].bubbleId, richText: '', ...b },
+        }),
       );
     }
     const dir = path.join(userDir, 'workspaceStorage', ws.hash);
@@ -77,7 +94,16 @@ export function writeCursorUser(userDir: string, workspaces: Array<{ hash: strin
       {
         table: 'ItemTable',
         key: 'composer.composerData',
-        value: { allComposers: ws.composers.map((c) => ({ type: 'head', composerId: c.id, createdAt: c.createdAt, lastUpdatedAt: c.lastUpdatedAt, unifiedMode: 'agent' })), selectedComposerIds: [] },
+        value: {
+          allComposers: ws.composers.map((c) => ({
+            type: 'head',
+            composerId: c.id,
+            createdAt: c.createdAt,
+            lastUpdatedAt: c.lastUpdatedAt,
+            unifiedMode: 'agent',
+          })),
+          selectedComposerIds: [],
+        },
       },
     ]);
   }
@@ -105,7 +131,13 @@ export function cursorChatFor(t0: number): Composer {
           toolCallId: 'toolu_01',
           name: 'todo_write',
           status: 'completed',
-          rawArgs: JSON.stringify({ merge: false, todos: [{ id: '1', content: 'Fix leap-year parsing', status: 'in_progress' }, { id: '2', content: 'Run the tests', status: 'pending' }] }),
+          rawArgs: JSON.stringify({
+            merge: false,
+            todos: [
+              { id: '1', content: 'Fix leap-year parsing', status: 'in_progress' },
+              { id: '2', content: 'Run the tests', status: 'pending' },
+            ],
+          }),
         },
       },
       {
@@ -151,7 +183,12 @@ export function cursorChatFor(t0: number): Composer {
         type: 2,
         text: '',
         createdAt: at(t0, 7),
-        toolFormerData: { toolCallId: 'toolu_05', name: 'edit_file_v2', status: 'cancelled', params: JSON.stringify({ relativeWorkspacePath: 'src/other.ts' }) },
+        toolFormerData: {
+          toolCallId: 'toolu_05',
+          name: 'edit_file_v2',
+          status: 'cancelled',
+          params: JSON.stringify({ relativeWorkspacePath: 'src/other.ts' }),
+        },
       },
       { type: 1, text: 'Skip the clean, just rerun the tests.', createdAt: at(t0, 8) },
       {
@@ -174,7 +211,13 @@ export function cursorChatFor(t0: number): Composer {
         toolFormerData: {
           name: 'todo_write',
           status: 'completed',
-          rawArgs: JSON.stringify({ merge: true, todos: [{ id: '1', status: 'completed' }, { id: '2', status: 'completed' }] }),
+          rawArgs: JSON.stringify({
+            merge: true,
+            todos: [
+              { id: '1', status: 'completed' },
+              { id: '2', status: 'completed' },
+            ],
+          }),
         },
       },
       { type: 2, text: 'Leap years parse correctly now; all 5 tests pass.', createdAt: at(t0, 11) },

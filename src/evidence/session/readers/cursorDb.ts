@@ -112,9 +112,7 @@ export function cursorWorkspaceComposers(workspaceDb: string): Array<{ id: strin
   return withDb(workspaceDb, (db) => {
     const parsed = CursorWorkspaceComposersSchema.safeParse(valueOf(db, 'ItemTable', 'composer.composerData'));
     if (!parsed.success) return [];
-    return parsed.data.allComposers
-      .map((c) => ({ id: c.composerId, updated: c.lastUpdatedAt ?? c.createdAt ?? 0 }))
-      .sort((a, b) => b.updated - a.updated);
+    return parsed.data.allComposers.map((c) => ({ id: c.composerId, updated: c.lastUpdatedAt ?? c.createdAt ?? 0 })).sort((a, b) => b.updated - a.updated);
   });
 }
 

@@ -22,8 +22,18 @@ describe("Cursor IDE's own chat store (state.vscdb written here in the shapes re
   function setup() {
     const ws = path.join(tempDir(), 'dates');
     const user = path.join(tempDir(), 'Cursor', 'User');
-    const older = { id: '0a1b2c3d-0000-4000-8000-000000000001', createdAt: t0 - 86_400_000, lastUpdatedAt: t0 - 86_000_000, bubbles: [{ type: 1 as const, text: 'An older chat.' }] };
-    const elsewhere = { id: '9e8d7c6b-0000-4000-8000-000000000002', createdAt: t0, lastUpdatedAt: t0 + 120_000, bubbles: [{ type: 1 as const, text: 'Another folder.' }] };
+    const older = {
+      id: '0a1b2c3d-0000-4000-8000-000000000001',
+      createdAt: t0 - 86_400_000,
+      lastUpdatedAt: t0 - 86_000_000,
+      bubbles: [{ type: 1 as const, text: 'An older chat.' }],
+    };
+    const elsewhere = {
+      id: '9e8d7c6b-0000-4000-8000-000000000002',
+      createdAt: t0,
+      lastUpdatedAt: t0 + 120_000,
+      bubbles: [{ type: 1 as const, text: 'Another folder.' }],
+    };
     const globalDb = writeCursorUser(user, [
       { hash: 'a1b2c3', folder: ws, composers: [older, cursorChatFor(t0)] },
       { hash: 'd4e5f6', folder: path.join(tempDir(), 'other'), composers: [elsewhere] },
@@ -35,12 +45,21 @@ describe("Cursor IDE's own chat store (state.vscdb written here in the shapes re
     const { ws, user, globalDb } = setup();
     const found = await findCursor(user, ws);
     if (!nodeSqlite()) {
-      assert.deepEqual(found.map((f) => f.file), [globalDb]);
+      assert.deepEqual(
+        found.map((f) => f.file),
+        [globalDb],
+      );
       const r = (await readByContent(`${globalDb}#3f2a9c1e-7b4d-4e21-9a55-0c8d2e6b1f47`, { workspaceRoot: ws }))?.read;
-      assert.match(r?.error ?? '', /state\.vscdb cannot be read: this Node \(v\d[\d.]*\) has no node:sqlite; the Cursor IDE's chats in state\.vscdb are read with Node 22\.13 or later/);
+      assert.match(
+        r?.error ?? '',
+        /state\.vscdb cannot be read: this Node \(v\d[\d.]*\) has no node:sqlite; the Cursor IDE's chats in state\.vscdb are read with Node 22\.13 or later/,
+      );
       return;
     }
-    assert.deepEqual(found.map((f) => [f.source, f.file, f.mtimeMs]), [['cursor', `${globalDb}#3f2a9c1e-7b4d-4e21-9a55-0c8d2e6b1f47`, t0 + 60_000]]);
+    assert.deepEqual(
+      found.map((f) => [f.source, f.file, f.mtimeMs]),
+      [['cursor', `${globalDb}#3f2a9c1e-7b4d-4e21-9a55-0c8d2e6b1f47`, t0 + 60_000]],
+    );
     const got = await readByContent(found[0].file, { workspaceRoot: ws });
     assert.equal(got?.detected.source, 'cursor');
     const r = got!.read;
@@ -75,9 +94,15 @@ describe("Cursor IDE's own chat store (state.vscdb written here in the shapes re
     const transcript = path.join(dir, 'abc.jsonl');
     writeFileSync(transcript, JSON.stringify({ role: 'user', message: { content: [{ type: 'text', text: '<user_query>hi</user_query>' }] } }) + '\n');
     utimesSync(transcript, new Date(t0 + 30_000), new Date(t0 + 30_000));
-    assert.deepEqual((await findCursor(cursorDir, ws, user)).map((f) => f.file), [ide]);
+    assert.deepEqual(
+      (await findCursor(cursorDir, ws, user)).map((f) => f.file),
+      [ide],
+    );
     utimesSync(transcript, new Date(later), new Date(later));
-    assert.deepEqual((await findCursor(cursorDir, ws, user)).map((f) => f.file), [transcript]);
+    assert.deepEqual(
+      (await findCursor(cursorDir, ws, user)).map((f) => f.file),
+      [transcript],
+    );
     assert.deepEqual(await findCursor(user, path.join(tempDir(), 'unknown')), []);
   });
 
