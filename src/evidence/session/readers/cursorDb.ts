@@ -142,8 +142,9 @@ export async function readCursorDb(ref: string, opts: ReaderOptions = {}): Promi
       const acc = accumulator(opts);
       const todos = new CursorTodos(opts.plan);
       const since = opts.sinceTime ?? -Infinity;
-      // A message without its own time is as old as the one before it.
-      let time = composer.data.createdAt ?? -Infinity;
+      // A message without its own time (older builds write none) is 1 ms after the one before it, from the chat's
+      // creation: the headers only grow, so a message added later is always newer than the last one read.
+      let time = composer.data.createdAt ?? 0;
       let last: number | undefined;
       const bubble = db.prepare('SELECT value FROM cursorDiskKV WHERE key = ?');
       const headers = composer.data.fullConversationHeadersOnly;
@@ -154,12 +155,12 @@ export async function readCursorDb(ref: string, opts: ReaderOptions = {}): Promi
           ? json((bubble.all(`bubbleId:${composerId}:${headers[i].bubbleId}`)[0] as { value?: unknown } | undefined)?.value)
           : composer.data.conversation?.[i];
         const b = CursorBubbleSchema.safeParse(raw);
+        time = (b.success ? timeOf(b.data.createdAt) : undefined) ?? time + 1;
+        last = Math.max(last ?? time, time);
         if (!b.success) {
           countBadRecord(stats, stats.lines, 'item');
           continue;
         }
-        time = timeOf(b.data.createdAt) ?? time;
-        if (Number.isFinite(time)) last = Math.max(last ?? time, time);
         if (time <= since) continue;
         addBubble(acc, b.data, todos, opts);
       }

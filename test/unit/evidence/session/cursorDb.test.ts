@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SessionCommand, SessionFileEdit, SessionPlan, SessionTurn, TranscriptRead } from '../../../../src/core/session/events';
 import { collectSessionLog, readByContent } from '../../../../src/evidence/session/collectSessionLog';
@@ -125,5 +125,43 @@ describe("Cursor IDE's own chat store (state.vscdb written here in the shapes re
     assert.deepEqual(first.notes, []);
     const again = await collectSessionLog({ ...opts, state: first.next_state });
     assert.deepEqual(again.tests_run, [], 'nothing new the second time');
+  });
+
+  it('bubbles without their own time (older builds): a message added after a read is read, the ones before are not read again', async function () {
+    const ws = path.join(tempDir(), 'game');
+    const user = path.join(tempDir(), 'Cursor', 'User');
+    const run = (command: string, exitCode: number) => ({
+      type: 2 as const,
+      toolFormerData: {
+        toolCallId: `tool_${command.length}`,
+        name: 'run_terminal_cmd',
+        status: 'completed',
+        rawArgs: JSON.stringify({ command, is_background: false }),
+        result: JSON.stringify({ output: '', exitCode, rejected: false }),
+      },
+    });
+    const chat = (bubbles: Parameters<typeof writeCursorUser>[1][0]['composers'][0]['bubbles']) => {
+      rmSync(user, { recursive: true, force: true });
+      writeCursorUser(user, [
+        { hash: 'f87f6e0b', folder: ws, composers: [{ id: '21bcf92c-5808-47db-8faa-d847cfad6512', createdAt: t0, lastUpdatedAt: t0 + 5000, bubbles }] },
+      ]);
+    };
+    chat([{ type: 1, text: 'run the tests' }, run('swift test', 1)]);
+    const opts = { workspaceRoot: ws, sources: ['cursor' as const], locations: { cursor: user } };
+    const first = await collectSessionLog(opts);
+    if (!nodeSqlite()) {
+      assert.deepEqual(first.tests_run, []);
+      return;
+    }
+    assert.deepEqual(
+      first.tests_run.map((t) => [t.command, t.exit_code]),
+      [['swift test', 1]],
+    );
+    chat([{ type: 1, text: 'run the tests' }, run('swift test', 1), { type: 1, text: 'again please' }, run('swift test --parallel', 0)]);
+    const again = await collectSessionLog({ ...opts, state: first.next_state });
+    assert.deepEqual(
+      again.tests_run.map((t) => [t.command, t.exit_code]),
+      [['swift test --parallel', 0]],
+    );
   });
 });
