@@ -65,6 +65,9 @@ export function clineFamily(p: string): 'cline' | 'roo' | 'kilo' {
 }
 
 /** A multi-byte character cut at the end is dropped. */
+/** The first 16 bytes of every SQLite 3 database file. */
+const SQLITE_HEADER = 'SQLite format 3\0';
+
 export async function readHead(file: string, n = DETECT_HEAD_BYTES): Promise<string> {
   const fh = await openRegularForReading(file);
   try {
@@ -191,8 +194,11 @@ async function isFile(p: string): Promise<boolean> {
 export async function detectTranscript(p: string): Promise<DetectedTranscript | undefined> {
   // One session of OpenCode's SQLite database (`…/opencode.db#ses_…`): its head is binary, nothing to sniff.
   if (isOpenCodeDbRef(p)) return { source: 'opencode', format: 'opencode', file: p };
-  // One chat of the Cursor IDE's own store (`…/globalStorage/state.vscdb#<composerId>`).
-  if (p.includes('#') && isCursorDbRef(p)) return { source: 'cursor', format: 'cursor', file: p };
+  // One chat of the Cursor IDE's own store (`…/globalStorage/state.vscdb#<composerId>`): an SQLite database.
+  if (p.includes('#') && isCursorDbRef(p)) {
+    const head = await readHead(p.slice(0, p.lastIndexOf('#')), SQLITE_HEADER.length).catch(() => '');
+    return head === SQLITE_HEADER ? { source: 'cursor', format: 'cursor', file: p } : undefined;
+  }
   const full = path.resolve(p);
   const st = await stat(full).catch(() => undefined);
   if (!st) return undefined;

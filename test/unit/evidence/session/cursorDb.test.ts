@@ -164,4 +164,13 @@ describe("Cursor IDE's own chat store (state.vscdb written here in the shapes re
       [['swift test --parallel', 0]],
     );
   });
+
+  it('a chat reference is detected by the database it names: an SQLite file, not a file merely called state.vscdb', async () => {
+    const { globalDb } = setup();
+    const id = '3f2a9c1e-7b4d-4e21-9a55-0c8d2e6b1f47';
+    assert.equal((await readByContent(`${globalDb}#${id}`))?.detected.source, 'cursor');
+    const fake = path.join(tempDir(), 'state.vscdb');
+    writeFileSync(fake, JSON.stringify({ role: 'user', message: { content: 'hi' } }) + '\n');
+    assert.equal(await readByContent(`${fake}#${id}`), undefined);
+  });
 });
