@@ -27,6 +27,7 @@ import { readCodex } from './readers/codex';
 import { readCopilotSession } from './readers/copilot';
 import { readCopilotCli, readCopilotCliHistory } from './readers/copilotCli';
 import { readCursor } from './readers/cursor';
+import { isCursorDbRef, readCursorDb } from './readers/cursorDb';
 import { readDroid } from './readers/droid';
 import { readContinue } from './readers/continueSession';
 import { readAmp } from './readers/amp';
@@ -42,6 +43,7 @@ import { openRegularForReading } from './lines';
 import { READ_AGENTS, detectTranscript, formatWords, sourceOfFormat, type DetectedTranscript, type TranscriptFormat } from './detect';
 import { readRecorder, type RecorderRead } from './recorderLog';
 import {
+  cursorUserDir,
   defaultLocations,
   findAider,
   findClaudeCode,
@@ -188,7 +190,7 @@ export function reader(t: FoundTranscript): Reader {
     case 'continue':
       return readContinue;
     case 'cursor':
-      return readCursor;
+      return (f, o) => (isCursorDbRef(f) ? readCursorDb(f, o) : readCursor(f, o));
     case 'amp':
       return readAmp;
     case 'goose':
@@ -248,7 +250,7 @@ export async function discover(opts: Pick<SessionLogOptions, 'workspaceRoot' | '
   if (enabled.has('qwen')) finders.push(findQwen(loc.qwen, ws));
   if (enabled.has('droid')) finders.push(findDroid(loc.droid, ws));
   if (enabled.has('continue')) finders.push(findContinue(loc.continue, ws));
-  if (enabled.has('cursor')) finders.push(findCursor(loc.cursor, ws));
+  if (enabled.has('cursor')) finders.push(findCursor(loc.cursor, ws, opts.locations?.cursor ? undefined : cursorUserDir(opts.home)));
   if (enabled.has('amp')) finders.push(findAmp(loc.amp, ws));
   if (enabled.has('goose')) finders.push(findGoose(loc.goose, ws));
   return (await Promise.all(finders.map((f) => f.catch(() => [])))).flat();
@@ -321,7 +323,7 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
     const prev = state.files[t.file];
     // Resume only if the part read last time is still there unchanged (same start, not shrunk).
     const resume = !!prev && !!st && st.size >= prev.offset && prev.head === (await headFingerprint(contentFile, prev.head_bytes));
-    const sinceTime = resume || (prev && RESUMED_BY_TIME.has(t.source)) ? prev?.last_time : undefined;
+    const sinceTime = resume || (prev && (RESUMED_BY_TIME.has(t.source) || isCursorDbRef(t.file))) ? prev?.last_time : undefined;
     const resumed = (resume && prev.offset > 0) || sinceTime !== undefined;
     const r = await reader(t)(t.file, {
       fromOffset: resume ? prev.offset : 0,

@@ -11,6 +11,7 @@ import { looksLikeGemini } from './readers/gemini';
 import { looksLikeOpenCode } from './readers/opencode';
 import { isOpenCodeDbRef } from './readers/opencodeDb';
 import { gooseDbOf } from './readers/gooseDb';
+import { isCursorDbRef } from './readers/cursorDb';
 
 export const DETECT_HEAD_BYTES = 64 * 1024;
 
@@ -65,6 +66,9 @@ export function clineFamily(p: string): 'cline' | 'roo' | 'kilo' {
 }
 
 /** A multi-byte character cut at the end is dropped. */
+/** The first 16 bytes of every SQLite 3 database file. */
+const SQLITE_HEADER = 'SQLite format 3\0';
+
 export async function readHead(file: string, n = DETECT_HEAD_BYTES): Promise<string> {
   const fh = await openRegularForReading(file);
   try {
@@ -152,7 +156,7 @@ export function sourceOfFormat(format: TranscriptFormat | SessionSource, file: s
 
 /** For a note on a file that is none of them. */
 export const READ_AGENTS =
-  'Claude Code, Codex CLI, Gemini CLI, OpenCode, Aider, Cline / Roo / Kilo Code, SpecStory, Copilot Chat, GitHub Copilot CLI, Qwen Code, Factory Droid, Continue, Cursor (agent transcripts), Amp, Goose';
+  'Claude Code, Codex CLI, Gemini CLI, OpenCode, Aider, Cline / Roo / Kilo Code, SpecStory, Copilot Chat, GitHub Copilot CLI, Qwen Code, Factory Droid, Continue, Cursor (agent transcripts and the IDE state.vscdb chats), Amp, Goose';
 
 const FORMAT_WORDS: Record<TranscriptFormat, string> = {
   'claude-code': 'a Claude Code transcript',
@@ -195,6 +199,11 @@ export async function detectTranscript(p: string): Promise<DetectedTranscript | 
   // Goose's `sessions.db` (or `…/sessions.db#<sessionID>`), known by its tables.
   const gooseDb = await gooseDbOf(p);
   if (gooseDb) return { source: 'goose', format: 'goose', file: gooseDb.id ? p : path.resolve(p) };
+  // One chat of the Cursor IDE's own store (`…/globalStorage/state.vscdb#<composerId>`): an SQLite database.
+  if (p.includes('#') && isCursorDbRef(p)) {
+    const head = await readHead(p.slice(0, p.lastIndexOf('#')), SQLITE_HEADER.length).catch(() => '');
+    return head === SQLITE_HEADER ? { source: 'cursor', format: 'cursor', file: p } : undefined;
+  }
   const full = path.resolve(p);
   const st = await stat(full).catch(() => undefined);
   if (!st) return undefined;

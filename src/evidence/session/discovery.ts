@@ -30,10 +30,16 @@ export const MAX_TASKS_SCANNED = 100;
 /** Newest first, to skip empty ones. */
 export const MAX_COPILOT_SESSIONS_SCANNED = 20;
 
-function vscodeUserDir(home: string): string {
-  if (process.platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Code', 'User');
-  if (process.platform === 'win32') return path.join(process.env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Code', 'User');
-  return path.join(process.env.XDG_CONFIG_HOME ?? path.join(home, '.config'), 'Code', 'User');
+/** `product`'s `User` folder (VS Code's `Code`, Cursor's `Cursor`). */
+function vscodeUserDir(home: string, product = 'Code'): string {
+  if (process.platform === 'darwin') return path.join(home, 'Library', 'Application Support', product, 'User');
+  if (process.platform === 'win32') return path.join(process.env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), product, 'User');
+  return path.join(process.env.XDG_CONFIG_HOME ?? path.join(home, '.config'), product, 'User');
+}
+
+/** The Cursor IDE's `User` folder, holding its own chat store (`globalStorage/state.vscdb`). */
+export function cursorUserDir(home = homedir()): string {
+  return vscodeUserDir(home, 'Cursor');
 }
 
 /** Each agent's default folder, honouring its own environment variables; Aider and SpecStory live in the workspace. */

@@ -10,6 +10,7 @@ import { continueFolderPath } from './readers/continueSession';
 import { ampThreadFolders } from './readers/amp';
 import { gooseSessionCwd } from './readers/goose';
 import { GOOSE_DB, gooseDbRef, gooseDbSessions } from './readers/gooseDb';
+import { CURSOR_STATE_DB, cursorDbRef, cursorWorkspaceComposers, cursorWorkspaceFolder } from './readers/cursorDb';
 import { nodeSqlite } from './readers/opencodeDb';
 import { readJsonValueAt } from './jsonStream';
 import { z } from 'zod';
@@ -186,7 +187,7 @@ export function cursorProjectKey(workspaceRoot: string): string {
 }
 
 /** `projects/<key>/agent-transcripts/<id>/<id>.jsonl` (or `<id>.jsonl` straight under it): the newest, with its `subagents/*.jsonl`. */
-export async function findCursor(cursorDir: string, workspaceRoot: string): Promise<FoundTranscript[]> {
+async function findCursorTranscripts(cursorDir: string, workspaceRoot: string): Promise<FoundTranscript[]> {
   const transcripts = path.join(cursorDir, 'projects', cursorProjectKey(workspaceRoot), 'agent-transcripts');
   const files: string[] = [];
   for (const e of await list(transcripts)) {
@@ -202,6 +203,40 @@ export async function findCursor(cursorDir: string, workspaceRoot: string): Prom
     { source: 'cursor', file: newest.file, mtimeMs: newest.m },
     ...subFiles.map(({ file, m }) => ({ source: 'cursor' as const, file, mtimeMs: m, subagent: true })),
   ];
+}
+
+/**
+ * The Cursor IDE's newest chat for the workspace in its own store: the `workspaceStorage/<hash>` whose `workspace.json`
+ * names the folder lists its chats (`state.vscdb`), held in `globalStorage/state.vscdb`. Without `node:sqlite` the
+ * global database itself, so that its read says why.
+ */
+export async function findCursorIde(userDir: string, workspaceRoot: string): Promise<FoundTranscript[]> {
+  const globalDb = path.join(userDir, 'globalStorage', CURSOR_STATE_DB);
+  const globalTime = await mtime(globalDb);
+  if (globalTime === undefined) return [];
+  const storage = path.join(userDir, 'workspaceStorage');
+  for (const e of await list(storage)) {
+    if (!e.dir) continue;
+    const folder = cursorWorkspaceFolder(await readJsonValueAt(path.join(storage, e.name, 'workspace.json'), ['folder']).catch(() => undefined));
+    const wsDb = path.join(storage, e.name, CURSOR_STATE_DB);
+    if (!samePath(folder, workspaceRoot) || (await mtime(wsDb)) === undefined) continue;
+    if (!nodeSqlite()) return [{ source: 'cursor', file: globalDb, mtimeMs: globalTime }];
+    const newest = cursorWorkspaceComposers(wsDb)[0];
+    return newest ? [{ source: 'cursor', file: cursorDbRef(globalDb, newest.id), mtimeMs: newest.updated }] : [];
+  }
+  return [];
+}
+
+/**
+ * Cursor's agent transcripts and the IDE's own store hold the same agent's chats: the newer one for the workspace is
+ * read. `location` is Cursor's folder (`~/.cursor`) or the IDE's `User` folder; `userDir` the IDE's, searched beside.
+ */
+export async function findCursor(location: string, workspaceRoot: string, userDir?: string): Promise<FoundTranscript[]> {
+  if ((await stat(path.join(location, 'globalStorage')).catch(() => undefined))?.isDirectory()) return findCursorIde(location, workspaceRoot);
+  const transcripts = await findCursorTranscripts(location, workspaceRoot);
+  const ide = userDir ? await findCursorIde(userDir, workspaceRoot).catch(() => []) : [];
+  if (!ide.length) return transcripts;
+  return !transcripts.length || ide[0].mtimeMs > transcripts[0].mtimeMs ? ide : transcripts;
 }
 
 /**

@@ -43,11 +43,13 @@ const PATH_EDIT_TOOLS: Record<string, readonly string[]> = {
   write: ['file_path', 'path'],
   delete_file: ['target_file', 'path'],
   edit_notebook: ['target_notebook'],
+  // The IDE's own store (./cursorDb.ts) names them in `toolFormerData`: `params` holds Cursor's path.
+  edit_file_v2: ['relativeWorkspacePath', 'target_file', 'file_path'],
 };
-const SHELL_TOOLS = new Set(['Shell', 'run_terminal_cmd']);
+export const SHELL_TOOLS: ReadonlySet<string> = new Set(['Shell', 'run_terminal_cmd', 'run_terminal_command_v2']);
 /** The agent's texts after a test run kept for its claimed result: its next words, not the whole turn. */
 const MAX_CLAIM_TEXTS = 8;
-const TODO_TOOLS = new Set(['TodoWrite', 'todo_write']);
+export const TODO_TOOLS: ReadonlySet<string> = new Set(['TodoWrite', 'todo_write']);
 /** Cursor's own continuations, written as a user query after a sub-agent's or a background task's result (`<system_notification>`). */
 const INJECTED = /^(?:The (?:beginning of the )?above subagent result is already visible to the user\b|Briefly inform the user about the task result\b)/;
 
@@ -71,7 +73,7 @@ export function cursorUserQuery(text: string): { text: string; injected: boolean
 }
 
 /** The todo list as the calls left it, merged by `id`; a read of only new lines starts from the remembered plan. */
-class CursorTodos {
+export class CursorTodos {
   private items: Array<{ id?: string; text: string; status: string }>;
 
   constructor(previous?: SessionPlan) {
@@ -102,7 +104,7 @@ class CursorTodos {
   }
 }
 
-function editPaths(name: string, input: Record<string, unknown> | string | undefined): string[] {
+export function editPaths(name: string, input: Record<string, unknown> | string | undefined): string[] {
   if (name === 'ApplyPatch' || name === 'apply_patch') {
     const patch = typeof input === 'string' ? input : (str(input?.patch) ?? str(input?.input) ?? '');
     return patchPaths(patch);

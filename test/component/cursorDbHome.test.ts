@@ -1,0 +1,78 @@
+/**
+ * The real `specialist-handoff` process finds the Cursor IDE's own chat of the workspace under its
+ * HOME (a temporary one), in Cursor's `User` folder (`$XDG_CONFIG_HOME/Cursor/User` here):
+ * `workspaceStorage/<hash>/` names the folder and its chats, `globalStorage/state.vscdb` holds
+ * them. No --session-log. Where the Node has `node:sqlite` (test:lts, Node 24) the handoff carries
+ * the typed requests, the test runs with their exit codes and the edited file; elsewhere a note
+ * says why the chat was not read and what fixes it. Records in the shapes readers of real stores
+ * document (test/helpers/cursorStateDb.ts).
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import { HandoverOkSchema } from '../../src/core/handoff/schema';
+import { nodeSqlite } from '../../src/evidence/session/readers/opencodeDb';
+import { CLI_FROM_SOURCE, repoWithWork } from '../helpers/cli';
+import { cursorChatFor, writeCursorUser } from '../helpers/cursorStateDb';
+import { cleanupTempDirs, tempDir } from '../helpers/repo';
+
+describe("the CLI finds the Cursor IDE's own chat under HOME", function () {
+  // One real process compiled from the sources by tsx: seconds on a busy machine.
+  this.timeout(120_000);
+  after(cleanupTempDirs);
+
+  it("handover with the default session log: the workspace's chat from Cursor's User folder, or a note naming the fix", () => {
+    const ws = realpathSync(repoWithWork());
+    const home = realpathSync(tempDir('handoff-cursordb-home-'));
+    const t0 = Date.now() - 600_000;
+    writeCursorUser(path.join(home, 'config', 'Cursor', 'User'), [{ hash: '5d41402abc4b2a76b9719d911017c592', folder: ws, composers: [cursorChatFor(t0)] }]);
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: home,
+      USERPROFILE: home,
+      XDG_STATE_HOME: path.join(home, 'state'),
+      XDG_CONFIG_HOME: path.join(home, 'config'),
+      XDG_DATA_HOME: path.join(home, 'data'),
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+    };
+    const r = spawnSync(process.execPath, [...CLI_FROM_SOURCE, 'handover', '-s', 'hacker', '-t', 'tests', '--json'], {
+      cwd: ws,
+      env,
+      encoding: 'utf8',
+      timeout: 100_000,
+    });
+    assert.equal(r.status, 0, r.stderr);
+    const ok = HandoverOkSchema.parse(JSON.parse(r.stdout));
+    if (!nodeSqlite()) {
+      assert.deepEqual(ok.package.tests_run, []);
+      assert.ok(
+        ok.package.evidence_notes.some((n) =>
+          /state\.vscdb cannot be read: this Node \(v\d[\d.]*\) has no node:sqlite; the Cursor IDE's chats in state\.vscdb are read with Node 22\.13 or later/.test(
+            n,
+          ),
+        ),
+        JSON.stringify(ok.package.evidence_notes),
+      );
+      return;
+    }
+    assert.deepEqual(
+      ok.package.tests_run.map((t) => [t.source, t.command, t.exit_code, t.result]),
+      [
+        ['cursor', 'npm test', 1, 'failed'],
+        ['cursor', 'npm test', 0, 'passed'],
+      ],
+    );
+    assert.deepEqual(
+      ok.package.user_requests.map((u) => u.text),
+      ['The date parser test fails on leap years; fix it.', 'Skip the clean, just rerun the tests.'],
+    );
+    assert.ok(JSON.stringify(ok.package.session_edits).includes('src/date.ts'), JSON.stringify(ok.package.session_edits));
+    assert.ok(!JSON.stringify(ok.package.session_edits).includes('src/other.ts'), JSON.stringify(ok.package.session_edits));
+    assert.ok(
+      JSON.stringify(ok.package.session_sources).includes('state.vscdb#3f2a9c1e-7b4d-4e21-9a55-0c8d2e6b1f47'),
+      JSON.stringify(ok.package.session_sources),
+    );
+  });
+});
