@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { copyFileSync, cpSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { readByContent } from '../../src/evidence/session/collectSessionLog';
+import { readByContent } from '../../src/evidence/session/agentReaders';
 import { loadFacts } from '../helpers/realFacts';
 import { cleanupTempDirs, tempDir } from '../helpers/repo';
 

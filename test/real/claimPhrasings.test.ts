@@ -13,7 +13,7 @@ import path from 'node:path';
 import { findClaims, judgeClaims, type FoundClaim } from '../../src/core/receive/claims';
 import type { SessionCommand, SessionTurn } from '../../src/core/session/events';
 import { testRunsFrom } from '../../src/core/session/testDetection';
-import { readByContent } from '../../src/evidence/session/collectSessionLog';
+import { readByContent } from '../../src/evidence/session/agentReaders';
 import { FIXTURES } from '../helpers/latestRequest';
 
 /** Every file and folder under `dir`. */

@@ -15,7 +15,7 @@ import { readClaudeCode } from '../../src/evidence/session/readers/claudeCode';
 import { readClineTask } from '../../src/evidence/session/readers/cline';
 import { readCodex } from '../../src/evidence/session/readers/codex';
 import { readSpecStory } from '../../src/evidence/session/readers/specstory';
-import { readAsFormat, readByContent } from '../../src/evidence/session/collectSessionLog';
+import { readAsFormat, readByContent } from '../../src/evidence/session/agentReaders';
 import { formatOfHead, readHead, type TranscriptFormat } from '../../src/evidence/session/detect';
 
 const FIXTURES = path.resolve(__dirname, '..', '..', '..', 'shared', 'fixtures', 'session-logs');

@@ -15,7 +15,8 @@ import { DEFAULT_HISTORY_MAX_TOKENS, MIN_HISTORY_MAX_TOKENS, renderFullHistory, 
 import { sanitizeText, sanitizeTexts } from '../../core/safety/gate';
 import { stripInvisible } from '../../core/safety/invisible';
 import { SESSION_SOURCES, type SessionEvent, type SessionSource } from '../../core/session/events';
-import { discover, reader, turnRole } from '../../evidence/session/collectSessionLog';
+import { turnRole } from '../../evidence/session/collectSessionLog';
+import { discover, reader } from '../../evidence/session/agentReaders';
 import { detectTranscript } from '../../evidence/session/detect';
 import type { FoundTranscript } from '../../evidence/session/discovery';
 import { findHandoff, listHandoffFiles, readHandoffHead, readNewestHandoff } from '../../store/handoffs/handoffIndex';

@@ -12,7 +12,7 @@
  */
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { readByContent } from '../../../../src/evidence/session/collectSessionLog';
+import { readByContent } from '../../../../src/evidence/session/agentReaders';
 import { detectTranscript } from '../../../../src/evidence/session/detect';
 import { readCopilotCli, readCopilotCliHistory } from '../../../../src/evidence/session/readers/copilotCli';
 import type { SessionCommand, SessionEvent, SessionFileEdit, SessionPlan } from '../../../../src/core/session/events';

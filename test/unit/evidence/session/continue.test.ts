@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { utimesSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { readByContent } from '../../../../src/evidence/session/collectSessionLog';
+import { readByContent } from '../../../../src/evidence/session/agentReaders';
 import { detectTranscript } from '../../../../src/evidence/session/detect';
 import { findContinue } from '../../../../src/evidence/session/discoveryCliAgents';
 import { continueExitCode, continueFolderPath } from '../../../../src/evidence/session/readers/continueSession';

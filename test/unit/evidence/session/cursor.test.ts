@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import type { SessionCommand, SessionEvent, SessionFileEdit, SessionPlan, SessionTurn } from '../../../../src/core/session/events';
-import { readByContent } from '../../../../src/evidence/session/collectSessionLog';
+import { readByContent } from '../../../../src/evidence/session/agentReaders';
 import { detectTranscript } from '../../../../src/evidence/session/detect';
 import { cursorProjectKey, findCursor } from '../../../../src/evidence/session/discoveryCliAgents';
 import { cursorUserQuery, readCursor } from '../../../../src/evidence/session/readers/cursor';

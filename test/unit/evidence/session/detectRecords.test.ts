@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { readByContent } from '../../../../src/evidence/session/collectSessionLog';
+import { readByContent } from '../../../../src/evidence/session/agentReaders';
 import { DETECT_HEAD_BYTES, detectTranscript } from '../../../../src/evidence/session/detect';
 import { RECORD_PREFIX_BYTES, recordHeadOfPrefix, sniffJsonLines } from '../../../../src/evidence/session/jsonLinesFormat';
 import { codexSessionCwd } from '../../../../src/evidence/session/readers/codex';

@@ -9,7 +9,8 @@
  */
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { collectSessionLog, readByContent } from '../../../../src/evidence/session/collectSessionLog';
+import { collectSessionLog } from '../../../../src/evidence/session/collectSessionLog';
+import { readByContent } from '../../../../src/evidence/session/agentReaders';
 import { detectTranscript } from '../../../../src/evidence/session/detect';
 import { findGoose } from '../../../../src/evidence/session/discoveryCliAgents';
 import { readGoose } from '../../../../src/evidence/session/readers/goose';

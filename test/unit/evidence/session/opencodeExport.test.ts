@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import type { SessionCommand, SessionFileEdit, SessionTurn } from '../../../../src/core/session/events';
-import { collectSessionLog, readByContent } from '../../../../src/evidence/session/collectSessionLog';
+import { collectSessionLog } from '../../../../src/evidence/session/collectSessionLog';
+import { readByContent } from '../../../../src/evidence/session/agentReaders';
 import { detectTranscript } from '../../../../src/evidence/session/detect';
 import { cleanupTempDirs, tempDir, write } from '../../../helpers/repo';
 
