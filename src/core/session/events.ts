@@ -24,7 +24,8 @@ export type SessionSource =
   | 'continue'
   | 'cursor'
   | 'amp'
-  | 'goose';
+  | 'goose'
+  | 'zed';
 
 export const SESSION_SOURCES: readonly SessionSource[] = [
   'recorder',
@@ -45,6 +46,7 @@ export const SESSION_SOURCES: readonly SessionSource[] = [
   'cursor',
   'amp',
   'goose',
+  'zed',
 ];
 
 /** Tool output and system reminders are never turns. */

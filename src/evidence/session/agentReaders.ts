@@ -15,6 +15,7 @@ import { readContinue } from './readers/continueSession';
 import { readAmp } from './readers/amp';
 import { readGooseSession } from './readers/gooseDb';
 import { readQwen } from './readers/qwen';
+import { readZedDb } from './readers/zedDb';
 import { readGemini } from './readers/gemini';
 import { readOpenCode } from './readers/opencode';
 import { readOpenCodeExport } from './readers/opencodeExport';
@@ -35,7 +36,7 @@ import {
   type SessionLocations,
 } from './discovery';
 import { findGemini, findOpenCode } from './discoveryGeminiOpenCode';
-import { findAmp, findContinue, findCopilotCli, findCursor, findDroid, findGoose, findQwen } from './discoveryCliAgents';
+import { findAmp, findContinue, findCopilotCli, findCursor, findDroid, findGoose, findQwen, findZed } from './discoveryCliAgents';
 
 export interface DiscoverOptions {
   readonly workspaceRoot: string;
@@ -101,6 +102,8 @@ export function reader(t: FoundTranscript): Reader {
       return readAmp;
     case 'goose':
       return readGooseSession;
+    case 'zed':
+      return readZedDb;
     default:
       return async (f) => ({
         source: t.source,
@@ -159,5 +162,6 @@ export async function discover(opts: DiscoverOptions): Promise<FoundTranscript[]
   if (enabled.has('cursor')) finders.push(findCursor(loc.cursor, ws, opts.locations?.cursor ? undefined : cursorUserDir(opts.home)));
   if (enabled.has('amp')) finders.push(findAmp(loc.amp, ws));
   if (enabled.has('goose')) finders.push(findGoose(loc.goose, ws));
+  if (enabled.has('zed')) finders.push(findZed(loc.zed, ws));
   return (await Promise.all(finders.map((f) => f.catch(() => [])))).flat();
 }

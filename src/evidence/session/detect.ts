@@ -11,6 +11,7 @@ import { looksLikeGemini } from './readers/gemini';
 import { looksLikeOpenCode } from './readers/opencode';
 import { isOpenCodeDbRef } from './readers/opencodeDb';
 import { gooseDbOf } from './readers/gooseDb';
+import { zedDbOf } from './readers/zedDb';
 import { isCursorDbRef } from './readers/cursorDb';
 
 export const DETECT_HEAD_BYTES = 64 * 1024;
@@ -35,7 +36,8 @@ export type TranscriptFormat =
   | 'continue'
   | 'cursor'
   | 'amp'
-  | 'goose';
+  | 'goose'
+  | 'zed';
 
 /** `file` is what the reader gets: the Cline task folder when it has its `ui_messages.json`, else the file. `note` explains a choice. */
 export interface DetectedTranscript {
@@ -96,6 +98,7 @@ export async function readHead(file: string, n = DETECT_HEAD_BYTES): Promise<str
  * - Continue (JSON): `{sessionId, title, workspaceDirectory, history: [{message, contextItems, toolCallStates}]}`
  * - Cursor agent transcript (JSONL): `{role, message: {content}}` with no `type`, `{type: "turn_ended", status}`
  * - Goose (JSONL): `{working_dir, message_count, …}`, then `{role, created, content: [{type: "toolRequest" | …}]}`
+ * - Zed (`threads.db`): SQLite with table `threads (id, summary, updated_at, data_type, data)`, `data` a thread's JSON (zstd)
  * - Goose (`sessions.db`): SQLite with tables `sessions (id, working_dir, …)` and `messages (session_id, content_json, created_timestamp, …)`
  * - Amp (JSON, decided in {@link detectTranscript}): `{v, id: "T-<uuid>", env, messages: [{role, content}]}`
  */
@@ -156,7 +159,7 @@ export function sourceOfFormat(format: TranscriptFormat | SessionSource, file: s
 
 /** For a note on a file that is none of them. */
 export const READ_AGENTS =
-  'Claude Code, Codex CLI, Gemini CLI, OpenCode, Aider, Cline / Roo / Kilo Code, SpecStory, Copilot Chat, GitHub Copilot CLI, Qwen Code, Factory Droid, Continue, Cursor (agent transcripts and the IDE state.vscdb chats), Amp, Goose';
+  'Claude Code, Codex CLI, Gemini CLI, OpenCode, Aider, Cline / Roo / Kilo Code, SpecStory, Copilot Chat, GitHub Copilot CLI, Qwen Code, Factory Droid, Continue, Cursor (agent transcripts and the IDE state.vscdb chats), Amp, Goose, Zed (agent threads)';
 
 const FORMAT_WORDS: Record<TranscriptFormat, string> = {
   'claude-code': 'a Claude Code transcript',
@@ -178,6 +181,7 @@ const FORMAT_WORDS: Record<TranscriptFormat, string> = {
   cursor: 'a Cursor agent transcript',
   amp: 'an Amp thread',
   goose: 'a Goose session',
+  zed: "Zed's agent threads (threads.db)",
 };
 
 export function formatWords(format: TranscriptFormat | SessionSource): string {
@@ -199,6 +203,9 @@ export async function detectTranscript(p: string): Promise<DetectedTranscript | 
   // Goose's `sessions.db` (or `…/sessions.db#<sessionID>`), known by its tables.
   const gooseDb = await gooseDbOf(p);
   if (gooseDb) return { source: 'goose', format: 'goose', file: gooseDb.id ? p : path.resolve(p) };
+  // Zed's `threads.db` (or `…/threads.db#<threadID>`), known by its `threads` table.
+  const zedDb = await zedDbOf(p);
+  if (zedDb) return { source: 'zed', format: 'zed', file: zedDb.id ? p : path.resolve(p) };
   // One chat of the Cursor IDE's own store (`…/globalStorage/state.vscdb#<composerId>`): an SQLite database.
   if (p.includes('#') && isCursorDbRef(p)) {
     const head = await readHead(p.slice(0, p.lastIndexOf('#')), SQLITE_HEADER.length).catch(() => '');

@@ -66,6 +66,7 @@ export function defaultLocations(workspaceRoot: string, home = homedir()): Requi
       process.platform === 'win32'
         ? path.join(process.env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Block', 'goose', 'data', 'sessions')
         : path.join(process.env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'goose', 'sessions'),
+    zed: zedThreadsDir(home),
   };
 }
 
@@ -210,4 +211,11 @@ export async function findCopilot(location: string, workspaceRoot: string): Prom
     if (r.error || r.events.length || r.stats.malformed) return [found];
   }
   return [];
+}
+
+/** Zed's `threads` folder under its data folder (zed-industries/zed `crates/paths`: `data_dir()`). */
+export function zedThreadsDir(home = homedir()): string {
+  if (process.platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Zed', 'threads');
+  if (process.platform === 'win32') return path.join(process.env.LOCALAPPDATA ?? path.join(home, 'AppData', 'Local'), 'Zed', 'threads');
+  return path.join(process.env.FLATPAK_XDG_DATA_HOME ?? process.env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'zed', 'threads');
 }

@@ -1,4 +1,4 @@
-// Which GitHub Copilot CLI, Qwen Code, Factory Droid, Continue, Cursor, Amp and Goose sessions belong to the open workspace (docs/DESIGN.md §6);
+// Which GitHub Copilot CLI, Qwen Code, Factory Droid, Continue, Cursor, Amp and Goose sessions and Zed's agent threads belong to the open workspace (docs/DESIGN.md §6);
 // the layouts under the user's home are on each finder.
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -12,6 +12,7 @@ import { gooseSessionCwd } from './readers/goose';
 import { GOOSE_DB, gooseDbRef, gooseDbSessions } from './readers/gooseDb';
 import { CURSOR_STATE_DB, cursorDbRef, cursorWorkspaceComposers, cursorWorkspaceFolder } from './readers/cursorDb';
 import { nodeSqlite } from './readers/opencodeDb';
+import { ZED_DB, zedDbRef, zedDbThreads } from './readers/zedDb';
 import { readJsonValueAt } from './jsonStream';
 import { z } from 'zod';
 import { obj, str } from './readers/common';
@@ -266,4 +267,20 @@ export async function findGoose(sessionsDir: string, workspaceRoot: string): Pro
   }
   const newest = candidates.sort((a, b) => b.mtimeMs - a.mtimeMs)[0];
   return [...unread, ...(newest ? [newest] : [])];
+}
+
+/**
+ * `threads/threads.db` of Zed: the newest thread made in the workspace folder (`folder_paths`, or the project snapshot's
+ * worktrees in builds before it). Without `node:sqlite` the database itself is returned, so that its read says why.
+ */
+export async function findZed(threadsDir: string, workspaceRoot: string): Promise<FoundTranscript[]> {
+  const dbFile = path.join(threadsDir, ZED_DB);
+  const dbTime = (await stat(dbFile).catch(() => undefined))?.mtimeMs;
+  if (dbTime === undefined) return [];
+  try {
+    const t = zedDbThreads(dbFile).find((x) => x.folders.some((f) => samePath(f, workspaceRoot)));
+    return t ? [{ source: 'zed', file: zedDbRef(dbFile, t.id), mtimeMs: t.updated || dbTime }] : [];
+  } catch {
+    return nodeSqlite() ? [] : [{ source: 'zed', file: dbFile, mtimeMs: dbTime }];
+  }
 }

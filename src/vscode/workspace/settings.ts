@@ -60,6 +60,7 @@ const LOCATION_KEYS: Record<string, keyof SessionLocations> = {
   cursor: 'cursor',
   amp: 'amp',
   goose: 'goose',
+  zed: 'zed',
 };
 
 function readLocations(value: unknown): SessionLocations {

@@ -1,0 +1,91 @@
+/**
+ * The real `specialist-handoff` process finds the workspace's Zed agent thread where Zed keeps them under HOME (a
+ * temporary one: `~/.local/share/zed/threads/threads.db`, no XDG_DATA_HOME), with no --session-log: the handoff it
+ * writes carries the thread's test run and the user's request, not another folder's thread. The database is written
+ * with Zed's table and shapes (test/helpers/zedDb.ts). The process's Node decides: with `node:sqlite` and zstd (Node
+ * 22.15+, `npm run test:lts`) the thread is read; without them the handoff's evidence notes say why and what fixes it.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { HandoverOkSchema } from '../../src/core/handoff/schema';
+import { CLI_FROM_SOURCE, repoWithWork } from '../helpers/cli';
+import { cleanupTempDirs, tempDir } from '../helpers/repo';
+import { writeZedDb, zedAgent, zedUser } from '../helpers/zedDb';
+import { nodeSqlite } from '../../src/evidence/session/readers/opencodeDb';
+
+function handover(ws: string, home: string) {
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: home,
+    USERPROFILE: home,
+    XDG_STATE_HOME: path.join(home, 'state'),
+    XDG_CONFIG_HOME: path.join(home, 'config'),
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+  };
+  const r = spawnSync(process.execPath, [...CLI_FROM_SOURCE, 'handover', '-s', 'hacker', '-t', 'tests', '--json'], {
+    cwd: ws,
+    env,
+    encoding: 'utf8',
+    timeout: 100_000,
+  });
+  assert.equal(r.status, 0, r.stderr);
+  return HandoverOkSchema.parse(JSON.parse(r.stdout));
+}
+
+describe("the CLI finds Zed's agent threads under HOME", function () {
+  // One real process compiled from the sources by tsx: seconds on a busy machine.
+  this.timeout(120_000);
+  after(cleanupTempDirs);
+
+  it("handover with the default session log: the workspace's thread from ~/.local/share/zed/threads/threads.db (Node 22.15+), else a note", () => {
+    const ws = realpathSync(repoWithWork());
+    const home = realpathSync(tempDir('handoff-zed-home-'));
+    const db = path.join(home, '.local/share/zed/threads/threads.db');
+    const thread = (request: string, command: string, output: string) => [zedUser(request), zedAgent('', [['terminal', { command, cd: '.' }, output]])];
+    writeZedDb(db, [
+      {
+        id: 'thread-1',
+        title: 'Failing test',
+        updatedAt: '2025-10-01T12:00:00+00:00',
+        folders: [ws],
+        messages: thread(
+          'make the failing test pass',
+          'cargo test',
+          'Command "cargo test" failed with exit code 101.\n\n```\ntest result: FAILED. 3 passed; 1 failed\n```',
+        ),
+      },
+      {
+        id: 'thread-2',
+        title: 'Other',
+        updatedAt: '2025-10-01T13:00:00+00:00',
+        folders: [path.join(home, 'other')],
+        messages: thread('another project', 'pytest', '```\n3 passed in 0.1s\n```'),
+      },
+    ]);
+    const ok = handover(ws, home);
+    if (!nodeSqlite()) {
+      assert.deepEqual(ok.package.tests_run, []);
+      assert.match(
+        ok.package.evidence_notes.join('\n'),
+        /threads\.db cannot be read: this Node \(v[\d.]+\) has no node:sqlite; Zed's agent threads in threads\.db are read with Node 22\.13 or later/,
+      );
+      return;
+    }
+    if (typeof (zlib as { zstdDecompressSync?: unknown }).zstdDecompressSync !== 'function') {
+      assert.match(ok.package.evidence_notes.join('\n'), /has no zstd; Zed's compressed threads are read with Node 22\.15 \/ 23\.8 or later/);
+      return;
+    }
+    assert.deepEqual(
+      ok.package.tests_run.map((t) => [t.source, t.command, t.result, t.exit_code]),
+      [['zed', 'cargo test', 'failed', 101]],
+    );
+    assert.deepEqual(
+      ok.package.user_requests.map((q) => q.text),
+      ['make the failing test pass'],
+    );
+  });
+});
