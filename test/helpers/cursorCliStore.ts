@@ -24,8 +24,8 @@ const varint = (n: number): Buffer => {
 };
 const field = (n: number, payload: Buffer) => Buffer.concat([varint((n << 3) | 2), varint(payload.length), payload]);
 
-/** Writes `<chatDir>/store.db` (replacing it) holding `messages` in order; returns its path. */
-export function writeCursorCliStore(chatDir: string, workspace: string, createdAt: number, messages: object[]): string {
+/** Writes `<chatDir>/store.db` (replacing it) holding `messages` in order, listed in the root's field `listField`; returns its path. */
+export function writeCursorCliStore(chatDir: string, workspace: string, createdAt: number, messages: object[], listField = 1): string {
   const file = path.join(chatDir, 'store.db');
   mkdirSync(chatDir, { recursive: true });
   rmSync(file, { force: true });
@@ -36,7 +36,7 @@ export function writeCursorCliStore(chatDir: string, workspace: string, createdA
     ids.push(sha(data));
     rows.push([sha(data).toString('hex'), data]);
   }
-  const root = Buffer.concat([...ids.map((id) => field(1, id)), field(9, Buffer.from(pathToFileURL(workspace).href))]);
+  const root = Buffer.concat([...ids.map((id) => field(listField, id)), field(9, Buffer.from(pathToFileURL(workspace).href))]);
   rows.push([sha(root).toString('hex'), root]);
   const meta = { agentId: path.basename(chatDir), latestRootBlobId: sha(root).toString('hex'), name: 'Fix the tests', mode: 'default', createdAt };
   const sql = [

@@ -108,9 +108,13 @@ function metaOf(db: Database): z.infer<typeof CursorCliMetaSchema> | undefined {
   }
 }
 
-/** The 32-byte children a list blob's field 1 names, in order; undefined when `data` is not protobuf. */
-export function blobChildren(data: Uint8Array): string[] | undefined {
+/**
+ * The 32-byte children a list blob's field 1 names, in order, and how many 32-byte values its other fields hold (the
+ * references of a store format not read here); undefined when `data` is not protobuf.
+ */
+export function blobChildren(data: Uint8Array): { children: string[]; otherRefs: number } | undefined {
   const children: string[] = [];
+  let otherRefs = 0;
   let i = 0;
   const varint = (): number | undefined => {
     let v = 0;
@@ -131,12 +135,13 @@ export function blobChildren(data: Uint8Array): string[] | undefined {
       const len = varint();
       if (len === undefined || i + len > data.length) return undefined;
       if (Math.floor(tag / 8) === 1 && len === 32) children.push(Buffer.from(data.subarray(i, i + len)).toString('hex'));
+      else if (len === 32) otherRefs++;
       i += len;
     } else if (wire === 1 || wire === 5) {
       i += wire === 1 ? 8 : 4;
     } else return undefined;
   }
-  return i === data.length ? children : undefined;
+  return i === data.length ? { children, otherRefs } : undefined;
 }
 
 function textOf(value: unknown): string {
@@ -172,6 +177,7 @@ export async function readCursorCli(file: string, opts: ReaderOptions = {}): Pro
       // Depth-first from the root, children in order; each blob's JSON is parsed only when it is reached.
       const stack: Array<{ id: string; depth: number }> = [{ id: meta.latestRootBlobId, depth: 0 }];
       const seen = new Set<string>();
+      let unreadRefs = 0;
       while (stack.length) {
         const { id, depth } = stack.pop()!;
         if (seen.has(id)) continue;
@@ -180,9 +186,11 @@ export async function readCursorCli(file: string, opts: ReaderOptions = {}): Pro
         const data = raw instanceof Uint8Array ? raw : typeof raw === 'string' ? Buffer.from(raw, 'utf8') : undefined;
         if (!data) continue;
         if (data[0] !== 0x7b) {
-          const children = depth < MAX_DEPTH ? blobChildren(data) : undefined;
-          if (children) for (let c = children.length - 1; c >= 0; c--) stack.push({ id: children[c], depth: depth + 1 });
-          else countBadRecord(stats, ++stats.lines, 'item');
+          const list = depth < MAX_DEPTH ? blobChildren(data) : undefined;
+          if (list) {
+            unreadRefs += list.otherRefs;
+            for (let c = list.children.length - 1; c >= 0; c--) stack.push({ id: list.children[c], depth: depth + 1 });
+          } else countBadRecord(stats, ++stats.lines, 'item');
           continue;
         }
         stats.lines++;
@@ -202,7 +210,11 @@ export async function readCursorCli(file: string, opts: ReaderOptions = {}): Pro
         addMessage(acc, message, todos, pending, flush, opts);
       }
       flush();
-      return { ...transcriptRead('cursor', file, acc, stats, 0), last_time: time };
+      const read = { ...transcriptRead('cursor', file, acc, stats, 0), last_time: time };
+      // A store whose root lists its turns in other fields (newer builds nest them) would otherwise read as empty.
+      return stats.lines === 0 && unreadRefs > 0
+        ? { ...read, error: `${file}: this Cursor Agent CLI chat lists its messages in a store format not read here (no message list in its root blob)` }
+        : read;
     });
   } catch (err) {
     return unreadable('cursor', file, err);

@@ -48,7 +48,9 @@ describe("Cursor Agent CLI's own chat store (store.db written here in the shapes
     const b = Buffer.alloc(32, 0xcd);
     const uri = Buffer.from('file:///w');
     const root = Buffer.concat([Buffer.from([0x0a, 0x20]), a, Buffer.from([0x0a, 0x20]), b, Buffer.from([0x4a, uri.length]), uri, Buffer.from([0x10, 0x05])]);
-    assert.deepEqual(blobChildren(root), [a.toString('hex'), b.toString('hex')]);
+    assert.deepEqual(blobChildren(root), { children: [a.toString('hex'), b.toString('hex')], otherRefs: 0 });
+    // Turns listed in field 8 (a newer store): references of a format not read here.
+    assert.deepEqual(blobChildren(Buffer.concat([Buffer.from([0x42, 0x20]), a])), { children: [], otherRefs: 1 });
     assert.equal(blobChildren(Buffer.from([0x0a, 0x20, 1, 2])), undefined);
     assert.equal(blobChildren(Buffer.from([0x0f])), undefined);
   });
@@ -99,6 +101,11 @@ describe("Cursor Agent CLI's own chat store (store.db written here in the shapes
     db.exec('DELETE FROM meta');
     db.close();
     assert.match((await readCursorCli(store)).error ?? '', /no Cursor Agent CLI chat metadata \(meta row 0\)/);
+    // A root listing its turns elsewhere (newer builds): the read says so rather than reading an empty chat.
+    const nested = writeCursorCliStore(path.join(tempDir(), 'y'), ws, t0, [{ role: 'user', content: '<user_query>hi</user_query>' }], 8);
+    const n = await readCursorCli(nested);
+    assert.deepEqual(n.events, []);
+    assert.match(n.error ?? '', /lists its messages in a store format not read here/);
     const other = path.join(tempDir(), 'store.db');
     const o = new (nodeSqlite()!.DatabaseSync)(other) as unknown as { exec(s: string): void; close(): void };
     o.exec('CREATE TABLE t (a)');
