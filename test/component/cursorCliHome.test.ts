@@ -20,10 +20,15 @@ describe("the CLI finds the Cursor Agent CLI's chat under HOME", function () {
   this.timeout(120_000);
   after(cleanupTempDirs);
 
-  it('handover with the default session log: the chat\'s test runs, from ~/.cursor/chats', () => {
+  it("handover with the default session log: the chat's test runs, from ~/.cursor/chats", () => {
     const ws = realpathSync(repoWithWork());
     const home = realpathSync(tempDir('handoff-cursor-cli-home-'));
-    writeCursorCliStore(path.join(home, '.cursor', 'chats', cursorCliWorkspaceHash(ws), '3f2a9c1e-7b4d-4e21-9a55-0c8d2e6b1f47'), ws, Date.now() - 60_000, cursorCliChat());
+    writeCursorCliStore(
+      path.join(home, '.cursor', 'chats', cursorCliWorkspaceHash(ws), '3f2a9c1e-7b4d-4e21-9a55-0c8d2e6b1f47'),
+      ws,
+      Date.now() - 60_000,
+      cursorCliChat(),
+    );
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
       HOME: home,
@@ -34,7 +39,12 @@ describe("the CLI finds the Cursor Agent CLI's chat under HOME", function () {
       GIT_CONFIG_NOSYSTEM: '1',
       GIT_CONFIG_GLOBAL: '/dev/null',
     };
-    const r = spawnSync(process.execPath, [...CLI_FROM_SOURCE, 'handover', '-s', 'hacker', '-t', 'tests', '--json'], { cwd: ws, env, encoding: 'utf8', timeout: 100_000 });
+    const r = spawnSync(process.execPath, [...CLI_FROM_SOURCE, 'handover', '-s', 'hacker', '-t', 'tests', '--json'], {
+      cwd: ws,
+      env,
+      encoding: 'utf8',
+      timeout: 100_000,
+    });
     assert.equal(r.status, 0, r.stderr);
     const ok = HandoverOkSchema.parse(JSON.parse(r.stdout));
     if (!nodeSqlite()) {

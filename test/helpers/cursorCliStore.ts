@@ -46,8 +46,7 @@ export function writeCursorCliStore(chatDir: string, workspace: string, createdA
     `INSERT INTO meta (key, value) VALUES ('0', '${Buffer.from(JSON.stringify(meta)).toString('hex')}');`,
   ].join('\n');
   const sqlite = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule?.('node:sqlite') as
-    | { DatabaseSync: new (f: string) => { exec(s: string): void; close(): void } }
-    | undefined;
+    { DatabaseSync: new (f: string) => { exec(s: string): void; close(): void } } | undefined;
   if (sqlite) {
     const db = new sqlite.DatabaseSync(file);
     db.exec(sql);
@@ -76,7 +75,13 @@ export function cursorCliChat(): object[] {
       content: [
         { type: 'reasoning', text: 'Run the tests first.' },
         { type: 'text', text: "I'll run the tests first." },
-        call('toolu_1', 'TodoWrite', { merge: false, todos: [{ id: '1', content: 'Fix leap-year parsing', status: 'in_progress' }, { id: '2', content: 'Run the tests', status: 'pending' }] }),
+        call('toolu_1', 'TodoWrite', {
+          merge: false,
+          todos: [
+            { id: '1', content: 'Fix leap-year parsing', status: 'in_progress' },
+            { id: '2', content: 'Run the tests', status: 'pending' },
+          ],
+        }),
         call('toolu_2', 'Shell', { command: 'npm test', working_directory: '' }),
       ],
     },
@@ -93,7 +98,13 @@ export function cursorCliChat(): object[] {
       id: '1',
       role: 'assistant',
       content: [
-        call('toolu_5', 'TodoWrite', { merge: true, todos: [{ id: '1', status: 'completed' }, { id: '2', status: 'completed' }] }),
+        call('toolu_5', 'TodoWrite', {
+          merge: true,
+          todos: [
+            { id: '1', status: 'completed' },
+            { id: '2', status: 'completed' },
+          ],
+        }),
         { type: 'text', text: 'Leap years parse correctly now; all 5 tests pass.' },
       ],
     },

@@ -162,7 +162,10 @@ export async function readCursorCli(file: string, opts: ReaderOptions = {}): Pro
     return withDb(file, (db) => {
       const meta = metaOf(db);
       if (!meta)
-        return { ...transcriptRead('cursor', file, accumulator(), { ...stats, skipped: 1 }, 0), error: `${file}: no Cursor Agent CLI chat metadata (meta row 0)` };
+        return {
+          ...transcriptRead('cursor', file, accumulator(), { ...stats, skipped: 1 }, 0),
+          error: `${file}: no Cursor Agent CLI chat metadata (meta row 0)`,
+        };
       const acc = accumulator(opts);
       const todos = new CursorTodos(opts.plan);
       const since = opts.sinceTime ?? -Infinity;

@@ -11,11 +11,13 @@ import { nodeSqlite } from '../../../../src/evidence/session/readers/opencodeDb'
 import { cursorCliChat, writeCursorCliStore } from '../../../helpers/cursorCliStore';
 import { cleanupTempDirs, tempDir } from '../../../helpers/repo';
 
-const commands = (r: TranscriptRead) => r.events.filter((e): e is SessionCommand => e.kind === 'command').map((c) => [c.command, c.exit_code, c.ran, c.output_tail]);
+const commands = (r: TranscriptRead) =>
+  r.events.filter((e): e is SessionCommand => e.kind === 'command').map((c) => [c.command, c.exit_code, c.ran, c.output_tail]);
 const turns = (r: TranscriptRead) => r.events.filter((e): e is SessionTurn => e.kind === 'turn').map((t) => `${t.role}: ${t.text}`);
 const edits = (r: TranscriptRead) => r.events.filter((e): e is SessionFileEdit => e.kind === 'file_edit').map((e) => [e.path, e.tool]);
 const plans = (r: TranscriptRead) => r.events.filter((e): e is SessionPlan => e.kind === 'plan').map((p) => p.items.map((i) => `${i.status}: ${i.text}`));
-const NO_SQLITE = /store\.db cannot be read: this Node \(v\d[\d.]*\) has no node:sqlite; the Cursor Agent CLI's chats \(store\.db\) are read with Node 22\.13 or later/;
+const NO_SQLITE =
+  /store\.db cannot be read: this Node \(v\d[\d.]*\) has no node:sqlite; the Cursor Agent CLI's chats \(store\.db\) are read with Node 22\.13 or later/;
 
 describe("Cursor Agent CLI's own chat store (store.db written here in the shapes readers of real stores document)", function () {
   this.timeout(30_000);
@@ -120,13 +122,22 @@ describe("Cursor Agent CLI's own chat store (store.db written here in the shapes
     const transcript = path.join(dir, 'abc.jsonl');
     writeFileSync(transcript, JSON.stringify({ role: 'user', message: { content: [{ type: 'text', text: '<user_query>hi</user_query>' }] } }) + '\n');
     utimesSync(transcript, new Date(t0 + 30_000), new Date(t0 + 30_000));
-    assert.deepEqual((await findCursor(cursorDir, ws)).map((f) => f.file), [store]);
+    assert.deepEqual(
+      (await findCursor(cursorDir, ws)).map((f) => f.file),
+      [store],
+    );
     utimesSync(transcript, new Date(t0 + 90_000), new Date(t0 + 90_000));
-    assert.deepEqual((await findCursor(cursorDir, ws)).map((f) => f.file), [transcript]);
+    assert.deepEqual(
+      (await findCursor(cursorDir, ws)).map((f) => f.file),
+      [transcript],
+    );
     // A running chat writes its log: the log's time counts.
     writeFileSync(`${store}-wal`, '');
     utimesSync(`${store}-wal`, new Date(t0 + 120_000), new Date(t0 + 120_000));
-    assert.deepEqual((await findCursor(cursorDir, ws)).map((f) => f.file), [store]);
+    assert.deepEqual(
+      (await findCursor(cursorDir, ws)).map((f) => f.file),
+      [store],
+    );
   });
 
   it('collected from ~/.cursor: test runs with their results from the output, nothing new the second time', async function () {
