@@ -10,10 +10,11 @@ import { readCopilotSession } from './readers/copilot';
 import { readCopilotCli, readCopilotCliHistory } from './readers/copilotCli';
 import { readCursor } from './readers/cursor';
 import { isCursorDbRef, readCursorDb } from './readers/cursorDb';
+import { readCursorCli } from './readers/cursorCli';
 import { readDroid } from './readers/droid';
 import { readContinue } from './readers/continueSession';
 import { readAmp } from './readers/amp';
-import { readGooseSession } from './readers/gooseDb';
+import { isSqliteFile, readGooseSession } from './readers/gooseDb';
 import { readQwen } from './readers/qwen';
 import { readZedDb } from './readers/zedDb';
 import { readGemini } from './readers/gemini';
@@ -97,7 +98,7 @@ export function reader(t: FoundTranscript): Reader {
     case 'continue':
       return readContinue;
     case 'cursor':
-      return (f, o) => (isCursorDbRef(f) ? readCursorDb(f, o) : readCursor(f, o));
+      return async (f, o) => (isCursorDbRef(f) ? readCursorDb(f, o) : (await isSqliteFile(f)) ? readCursorCli(f, o) : readCursor(f, o));
     case 'amp':
       return readAmp;
     case 'goose':

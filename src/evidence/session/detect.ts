@@ -13,6 +13,7 @@ import { isOpenCodeDbRef } from './readers/opencodeDb';
 import { gooseDbOf } from './readers/gooseDb';
 import { zedDbOf } from './readers/zedDb';
 import { isCursorDbRef } from './readers/cursorDb';
+import { isCursorCliStore } from './readers/cursorCli';
 
 export const DETECT_HEAD_BYTES = 64 * 1024;
 
@@ -99,6 +100,7 @@ export async function readHead(file: string, n = DETECT_HEAD_BYTES): Promise<str
  * - Cursor agent transcript (JSONL): `{role, message: {content}}` with no `type`, `{type: "turn_ended", status}`
  * - Goose (JSONL): `{working_dir, message_count, …}`, then `{role, created, content: [{type: "toolRequest" | …}]}`
  * - Zed (`threads.db`): SQLite with table `threads (id, summary, updated_at, data_type, data)`, `data` a thread's JSON (zstd)
+ * - Cursor Agent CLI (`store.db`): SQLite with tables `meta` (hex-encoded JSON) and `blobs` (JSON messages and protobuf lists)
  * - Goose (`sessions.db`): SQLite with tables `sessions (id, working_dir, …)` and `messages (session_id, content_json, created_timestamp, …)`
  * - Amp (JSON, decided in {@link detectTranscript}): `{v, id: "T-<uuid>", env, messages: [{role, content}]}`
  */
@@ -159,7 +161,7 @@ export function sourceOfFormat(format: TranscriptFormat | SessionSource, file: s
 
 /** For a note on a file that is none of them. */
 export const READ_AGENTS =
-  'Claude Code, Codex CLI, Gemini CLI, OpenCode, Aider, Cline / Roo / Kilo Code, SpecStory, Copilot Chat, GitHub Copilot CLI, Qwen Code, Factory Droid, Continue, Cursor (agent transcripts and the IDE state.vscdb chats), Amp, Goose, Zed (agent threads)';
+  'Claude Code, Codex CLI, Gemini CLI, OpenCode, Aider, Cline / Roo / Kilo Code, SpecStory, Copilot Chat, GitHub Copilot CLI, Qwen Code, Factory Droid, Continue, Cursor (agent transcripts, the CLI store.db chats and the IDE state.vscdb chats), Amp, Goose, Zed (agent threads)';
 
 const FORMAT_WORDS: Record<TranscriptFormat, string> = {
   'claude-code': 'a Claude Code transcript',
@@ -211,6 +213,8 @@ export async function detectTranscript(p: string): Promise<DetectedTranscript | 
     const head = await readHead(p.slice(0, p.lastIndexOf('#')), SQLITE_HEADER.length).catch(() => '');
     return head === SQLITE_HEADER ? { source: 'cursor', format: 'cursor', file: p } : undefined;
   }
+  // A chat of the Cursor Agent CLI (`~/.cursor/chats/<hash>/<id>/store.db`), known by its tables.
+  if (await isCursorCliStore(p)) return { source: 'cursor', format: 'cursor', file: path.resolve(p) };
   const full = path.resolve(p);
   const st = await stat(full).catch(() => undefined);
   if (!st) return undefined;

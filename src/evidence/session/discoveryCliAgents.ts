@@ -13,6 +13,7 @@ import { GOOSE_DB, gooseDbRef, gooseDbSessions } from './readers/gooseDb';
 import { CURSOR_STATE_DB, cursorDbRef, cursorWorkspaceComposers, cursorWorkspaceFolder } from './readers/cursorDb';
 import { nodeSqlite } from './readers/opencodeDb';
 import { ZED_DB, zedDbRef, zedDbThreads } from './readers/zedDb';
+import { CURSOR_CLI_STORE, cursorCliWorkspaceHash } from './readers/cursorCli';
 import { readJsonValueAt } from './jsonStream';
 import { z } from 'zod';
 import { obj, str } from './readers/common';
@@ -229,15 +230,36 @@ export async function findCursorIde(userDir: string, workspaceRoot: string): Pro
 }
 
 /**
- * Cursor's agent transcripts and the IDE's own store hold the same agent's chats: the newer one for the workspace is
- * read. `location` is Cursor's folder (`~/.cursor`) or the IDE's `User` folder; `userDir` the IDE's, searched beside.
+ * The Cursor Agent CLI's newest chat for the workspace: `chats/<md5 of its path>/<chat id>/store.db`, by the time of
+ * the database or its write-ahead log, whichever is later (a running chat writes the log).
+ */
+export async function findCursorCli(cursorDir: string, workspaceRoot: string): Promise<FoundTranscript[]> {
+  const chats = path.join(cursorDir, 'chats', cursorCliWorkspaceHash(workspaceRoot));
+  let newest: FoundTranscript | undefined;
+  for (const e of await list(chats)) {
+    if (!e.dir) continue;
+    const file = path.join(chats, e.name, CURSOR_CLI_STORE);
+    const m = await mtime(file);
+    if (m === undefined) continue;
+    const t = Math.max(m, (await mtime(`${file}-wal`)) ?? 0);
+    if (!newest || t > newest.mtimeMs) newest = { source: 'cursor', file, mtimeMs: t };
+  }
+  return newest ? [newest] : [];
+}
+
+/**
+ * Cursor's agent transcripts, the CLI's chat store and the IDE's own store hold the same agent's chats: the newest
+ * one for the workspace is read. `location` is Cursor's folder (`~/.cursor`) or the IDE's `User` folder; `userDir`
+ * the IDE's, searched beside.
  */
 export async function findCursor(location: string, workspaceRoot: string, userDir?: string): Promise<FoundTranscript[]> {
   if ((await stat(path.join(location, 'globalStorage')).catch(() => undefined))?.isDirectory()) return findCursorIde(location, workspaceRoot);
-  const transcripts = await findCursorTranscripts(location, workspaceRoot);
-  const ide = userDir ? await findCursorIde(userDir, workspaceRoot).catch(() => []) : [];
-  if (!ide.length) return transcripts;
-  return !transcripts.length || ide[0].mtimeMs > transcripts[0].mtimeMs ? ide : transcripts;
+  const candidates = [
+    await findCursorTranscripts(location, workspaceRoot),
+    await findCursorCli(location, workspaceRoot),
+    userDir ? await findCursorIde(userDir, workspaceRoot).catch(() => []) : [],
+  ].filter((c) => c.length);
+  return candidates.sort((a, b) => b[0].mtimeMs - a[0].mtimeMs)[0] ?? [];
 }
 
 /**

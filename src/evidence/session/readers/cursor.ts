@@ -170,7 +170,7 @@ export async function readCursor(file: string, opts: ReaderOptions = {}): Promis
   }
 }
 
-function addTurn(acc: SessionAccumulator, role: 'user' | 'assistant', raw: string): void {
+export function addTurn(acc: SessionAccumulator, role: 'user' | 'assistant', raw: string): void {
   if (role === 'assistant') {
     const text = cleanTurnText(raw);
     if (text) acc.add({ kind: 'turn', role, text });
@@ -183,7 +183,7 @@ function addTurn(acc: SessionAccumulator, role: 'user' | 'assistant', raw: strin
   if (text) acc.add({ kind: 'turn', role, text, ...(query?.injected ? { injected: true } : {}) });
 }
 
-function addTool(
+export function addTool(
   acc: SessionAccumulator,
   name: string,
   input: Record<string, unknown> | string | undefined,

@@ -1,0 +1,63 @@
+/**
+ * The real `specialist-handoff` process finds the Cursor Agent CLI's chat of the workspace under its
+ * HOME (a temporary one), in `~/.cursor/chats/<md5 of the workspace path>/<chat id>/store.db`, with no
+ * --session-log: on a Node with node:sqlite the handoff carries its test runs; on one without, the
+ * handoff is written and says what is missing. Store in the documented shapes (test/helpers/cursorCliStore.ts).
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import { HandoverOkSchema } from '../../src/core/handoff/schema';
+import { cursorCliWorkspaceHash } from '../../src/evidence/session/readers/cursorCli';
+import { nodeSqlite } from '../../src/evidence/session/readers/opencodeDb';
+import { CLI_FROM_SOURCE, repoWithWork } from '../helpers/cli';
+import { cursorCliChat, writeCursorCliStore } from '../helpers/cursorCliStore';
+import { cleanupTempDirs, tempDir } from '../helpers/repo';
+
+describe("the CLI finds the Cursor Agent CLI's chat under HOME", function () {
+  // One real process compiled from the sources by tsx: seconds on a busy machine.
+  this.timeout(120_000);
+  after(cleanupTempDirs);
+
+  it("handover with the default session log: the chat's test runs, from ~/.cursor/chats", () => {
+    const ws = realpathSync(repoWithWork());
+    const home = realpathSync(tempDir('handoff-cursor-cli-home-'));
+    writeCursorCliStore(
+      path.join(home, '.cursor', 'chats', cursorCliWorkspaceHash(ws), '3f2a9c1e-7b4d-4e21-9a55-0c8d2e6b1f47'),
+      ws,
+      Date.now() - 60_000,
+      cursorCliChat(),
+    );
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: home,
+      USERPROFILE: home,
+      XDG_STATE_HOME: path.join(home, 'state'),
+      XDG_CONFIG_HOME: path.join(home, 'config'),
+      XDG_DATA_HOME: path.join(home, 'data'),
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+    };
+    const r = spawnSync(process.execPath, [...CLI_FROM_SOURCE, 'handover', '-s', 'hacker', '-t', 'tests', '--json'], {
+      cwd: ws,
+      env,
+      encoding: 'utf8',
+      timeout: 100_000,
+    });
+    assert.equal(r.status, 0, r.stderr);
+    const ok = HandoverOkSchema.parse(JSON.parse(r.stdout));
+    if (!nodeSqlite()) {
+      assert.deepEqual(ok.package.tests_run, []);
+      assert.match(r.stdout, /has no node:sqlite; the Cursor Agent CLI's chats \(store\.db\) are read with Node 22\.13 or later/);
+      return;
+    }
+    assert.deepEqual(
+      ok.package.tests_run.map((t) => [t.source, t.command, t.result]),
+      [
+        ['cursor', 'npm test', 'failed'],
+        ['cursor', 'npm test', 'passed'],
+      ],
+    );
+  });
+});
