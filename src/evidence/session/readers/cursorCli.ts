@@ -240,7 +240,7 @@ function addMessage(
       const call = r.success && r.data.toolCallId ? pending.get(r.data.toolCallId) : undefined;
       if (!r.success || !call) continue;
       const output = textOf(r.data.result).slice(-OUTPUT_TAIL_CHARS);
-      pending.set(r.data.toolCallId!, output ? { ...call, output_tail: output } : call);
+      pending.set(r.data.toolCallId!, output ? { ...call, ran: true, output_tail: output } : { ...call, ran: true });
     }
     return;
   }
@@ -264,7 +264,8 @@ function addMessage(
     const name = call.data.toolName;
     const args = typeof call.data.args === 'string' ? argsOf(call.data.args) : call.data.args;
     addTool(acc, name, args, todos, opts, (c) => {
-      if (SHELL_TOOLS.has(name) && call.data.toolCallId) pending.set(call.data.toolCallId, c);
+      // Not run until its result comes: a call left without one was refused or cut off, as the other readers count it.
+      if (SHELL_TOOLS.has(name) && call.data.toolCallId) pending.set(call.data.toolCallId, { ...c, ran: false });
       else acc.add(c);
     });
   }

@@ -87,9 +87,15 @@ describe("Cursor Agent CLI's own chat store (store.db written here in the shapes
     assert.equal(r.last_time, t0 + 10);
     const since = await readCursorCli(store, { workspaceRoot: ws, sinceTime: r.last_time });
     assert.deepEqual([commands(since), turns(since)], [[], []]);
-    // A message added later is read, the ones before are not read again.
-    writeCursorCliStore(path.dirname(store), ws, t0, [...cursorCliChat(), { role: 'user', content: '<user_query>Now run the linter.</user_query>' }]);
-    assert.deepEqual(turns(await readCursorCli(store, { workspaceRoot: ws, sinceTime: r.last_time })), ['user: Now run the linter.']);
+    // Messages added later are read, the ones before are not read again; a call whose result never came did not run.
+    writeCursorCliStore(path.dirname(store), ws, t0, [
+      ...cursorCliChat(),
+      { id: '2', role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'toolu_6', toolName: 'Shell', args: { command: 'rm -rf dist' } }] },
+      { role: 'user', content: '<user_query>Now run the linter.</user_query>' },
+    ]);
+    const later = await readCursorCli(store, { workspaceRoot: ws, sinceTime: r.last_time });
+    assert.deepEqual(turns(later), ['user: Now run the linter.']);
+    assert.deepEqual(commands(later), [['rm -rf dist', null, false, undefined]]);
   });
 
   it('a store.db without the tables is no chat of the CLI; a chat without its metadata says so (without node:sqlite: the read says what is missing)', async function () {
