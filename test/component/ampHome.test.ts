@@ -6,12 +6,11 @@
  * (test/unit/evidence/session/amp.test.ts).
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { HandoverOkSchema } from '../../src/core/handoff/schema';
-import { CLI_FROM_SOURCE, repoWithWork } from '../helpers/cli';
+import { repoWithWork, runCliInHome } from '../helpers/cli';
 import { cleanupTempDirs, tempDir, write } from '../helpers/repo';
 
 const MS = Date.UTC(2026, 6, 27, 18, 34, 15);
@@ -61,21 +60,7 @@ describe('the CLI finds Amp threads under HOME', function () {
       `${threads}/T-019fa4db-29cf-70c9-8d9b-81524df70e53.json`,
       thread('T-019fa4db-29cf-70c9-8d9b-81524df70e53', path.join(home, 'other'), 'another project', 'pytest', '3 passed in 0.1s', 0),
     );
-    const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH,
-      HOME: home,
-      USERPROFILE: home,
-      XDG_STATE_HOME: path.join(home, 'state'),
-      XDG_CONFIG_HOME: path.join(home, 'config'),
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_CONFIG_GLOBAL: '/dev/null',
-    };
-    const r = spawnSync(process.execPath, [...CLI_FROM_SOURCE, 'handover', '-s', 'hacker', '-t', 'tests', '--json'], {
-      cwd: ws,
-      env,
-      encoding: 'utf8',
-      timeout: 100_000,
-    });
+    const r = runCliInHome(ws, home, ['handover', '-s', 'hacker', '-t', 'tests', '--json'], { xdgData: false });
     assert.equal(r.status, 0, r.stderr);
     const ok = HandoverOkSchema.parse(JSON.parse(r.stdout));
     assert.deepEqual(

@@ -5,12 +5,11 @@
  * task call (a task finished and one added by the list's other writer).
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { HandoverOkSchema } from '../../src/core/handoff/schema';
 import { claudeProjectDirName } from '../../src/evidence/session/discovery';
-import { CLI_FROM_SOURCE, repoWithWork } from '../helpers/cli';
+import { repoWithWork, runCliInHome } from '../helpers/cli';
 import { cleanupTempDirs, tempDir, write } from '../helpers/repo';
 
 const SESSION = '9e1f2a3b-4c5d-4e6f-8a7b-1c2d3e4f5a6b';
@@ -33,22 +32,7 @@ describe("the CLI finds a Claude Code session's task list under HOME", function 
     write(home, `.claude/tasks/${SESSION}/2.json`, task('2', 'Render items as RSS 2.0', 'completed'));
     write(home, `.claude/tasks/${SESSION}/4.json`, task('4', 'Write the changelog entry for 1.4', 'in_progress'));
     write(home, `.claude/tasks/${SESSION}/5.json`, task('5', 'Publish the feed URL', 'pending'));
-    const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH,
-      HOME: home,
-      USERPROFILE: home,
-      XDG_STATE_HOME: path.join(home, 'state'),
-      XDG_CONFIG_HOME: path.join(home, 'config'),
-      XDG_DATA_HOME: path.join(home, 'data'),
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_CONFIG_GLOBAL: '/dev/null',
-    };
-    const r = spawnSync(process.execPath, [...CLI_FROM_SOURCE, 'handover', '-s', 'hacker', '-t', 'feed', '--draft', '--json'], {
-      cwd: ws,
-      env,
-      encoding: 'utf8',
-      timeout: 100_000,
-    });
+    const r = runCliInHome(ws, home, ['handover', '-s', 'hacker', '-t', 'feed', '--draft', '--json']);
     assert.equal(r.status, 0, r.stderr);
     const ok = HandoverOkSchema.parse(JSON.parse(r.stdout));
     assert.deepEqual(ok.package.next_steps, ['(in progress) Write the changelog entry for 1.4', 'Publish the feed URL']);

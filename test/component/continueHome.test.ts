@@ -6,12 +6,11 @@
  * (test/unit/evidence/session/continue.test.ts).
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { realpathSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { HandoverOkSchema } from '../../src/core/handoff/schema';
-import { CLI_FROM_SOURCE, repoWithWork } from '../helpers/cli';
+import { repoWithWork, runCliInHome } from '../helpers/cli';
 import { cleanupTempDirs, tempDir, write } from '../helpers/repo';
 
 const terminalRun = (id: string, command: string, content: string, status: string) => [
@@ -72,22 +71,7 @@ describe('the CLI finds Continue sessions under HOME', function () {
         { sessionId: 'bb22', title: 'Cargo', dateCreated: '1781800001000', workspaceDirectory: '/somewhere/else', messageCount: 3 },
       ]),
     );
-    const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH,
-      HOME: home,
-      USERPROFILE: home,
-      XDG_STATE_HOME: path.join(home, 'state'),
-      XDG_CONFIG_HOME: path.join(home, 'config'),
-      XDG_DATA_HOME: path.join(home, 'data'),
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_CONFIG_GLOBAL: '/dev/null',
-    };
-    const r = spawnSync(process.execPath, [...CLI_FROM_SOURCE, 'handover', '-s', 'hacker', '-t', 'tests', '--json'], {
-      cwd: ws,
-      env,
-      encoding: 'utf8',
-      timeout: 100_000,
-    });
+    const r = runCliInHome(ws, home, ['handover', '-s', 'hacker', '-t', 'tests', '--json']);
     assert.equal(r.status, 0, r.stderr);
     const ok = HandoverOkSchema.parse(JSON.parse(r.stdout));
     assert.deepEqual(ok.package.tests_run.map((t) => [t.source, t.command, t.result, t.exit_code]).sort(), [

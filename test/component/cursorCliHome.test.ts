@@ -5,13 +5,12 @@
  * handoff is written and says what is missing. Store in the documented shapes (test/helpers/cursorCliStore.ts).
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { HandoverOkSchema } from '../../src/core/handoff/schema';
 import { cursorCliWorkspaceHash } from '../../src/evidence/session/readers/cursorCli';
 import { nodeSqlite } from '../../src/evidence/session/readers/opencodeDb';
-import { CLI_FROM_SOURCE, repoWithWork } from '../helpers/cli';
+import { repoWithWork, runCliInHome } from '../helpers/cli';
 import { cursorCliChat, writeCursorCliStore } from '../helpers/cursorCliStore';
 import { cleanupTempDirs, tempDir } from '../helpers/repo';
 
@@ -29,22 +28,7 @@ describe("the CLI finds the Cursor Agent CLI's chat under HOME", function () {
       Date.now() - 60_000,
       cursorCliChat(),
     );
-    const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH,
-      HOME: home,
-      USERPROFILE: home,
-      XDG_STATE_HOME: path.join(home, 'state'),
-      XDG_CONFIG_HOME: path.join(home, 'config'),
-      XDG_DATA_HOME: path.join(home, 'data'),
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_CONFIG_GLOBAL: '/dev/null',
-    };
-    const r = spawnSync(process.execPath, [...CLI_FROM_SOURCE, 'handover', '-s', 'hacker', '-t', 'tests', '--json'], {
-      cwd: ws,
-      env,
-      encoding: 'utf8',
-      timeout: 100_000,
-    });
+    const r = runCliInHome(ws, home, ['handover', '-s', 'hacker', '-t', 'tests', '--json']);
     assert.equal(r.status, 0, r.stderr);
     const ok = HandoverOkSchema.parse(JSON.parse(r.stdout));
     if (!nodeSqlite()) {

@@ -8,12 +8,11 @@
  * document (test/helpers/cursorStateDb.ts).
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { HandoverOkSchema } from '../../src/core/handoff/schema';
 import { nodeSqlite } from '../../src/evidence/session/readers/opencodeDb';
-import { CLI_FROM_SOURCE, repoWithWork } from '../helpers/cli';
+import { repoWithWork, runCliInHome } from '../helpers/cli';
 import { cursorChatFor, writeCursorUser } from '../helpers/cursorStateDb';
 import { cleanupTempDirs, tempDir } from '../helpers/repo';
 
@@ -27,22 +26,7 @@ describe("the CLI finds the Cursor IDE's own chat under HOME", function () {
     const home = realpathSync(tempDir('handoff-cursordb-home-'));
     const t0 = Date.now() - 600_000;
     writeCursorUser(path.join(home, 'config', 'Cursor', 'User'), [{ hash: '5d41402abc4b2a76b9719d911017c592', folder: ws, composers: [cursorChatFor(t0)] }]);
-    const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH,
-      HOME: home,
-      USERPROFILE: home,
-      XDG_STATE_HOME: path.join(home, 'state'),
-      XDG_CONFIG_HOME: path.join(home, 'config'),
-      XDG_DATA_HOME: path.join(home, 'data'),
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_CONFIG_GLOBAL: '/dev/null',
-    };
-    const r = spawnSync(process.execPath, [...CLI_FROM_SOURCE, 'handover', '-s', 'hacker', '-t', 'tests', '--json'], {
-      cwd: ws,
-      env,
-      encoding: 'utf8',
-      timeout: 100_000,
-    });
+    const r = runCliInHome(ws, home, ['handover', '-s', 'hacker', '-t', 'tests', '--json']);
     assert.equal(r.status, 0, r.stderr);
     const ok = HandoverOkSchema.parse(JSON.parse(r.stdout));
     if (!nodeSqlite()) {

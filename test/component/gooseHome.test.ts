@@ -8,11 +8,10 @@
  * database's session for the workspace is read; without it the handoff's evidence notes say why and what fixes it.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { HandoverOkSchema } from '../../src/core/handoff/schema';
-import { CLI_FROM_SOURCE, repoWithWork } from '../helpers/cli';
+import { repoWithWork, runCliInHome } from '../helpers/cli';
 import { cleanupTempDirs, tempDir, write } from '../helpers/repo';
 import { writeGooseDb } from '../helpers/gooseDb';
 import { nodeSqlite } from '../../src/evidence/session/readers/opencodeDb';
@@ -39,21 +38,7 @@ function session(folder: string, request: string, command: string, output: strin
 }
 
 function handover(ws: string, home: string) {
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: home,
-    USERPROFILE: home,
-    XDG_STATE_HOME: path.join(home, 'state'),
-    XDG_CONFIG_HOME: path.join(home, 'config'),
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_CONFIG_GLOBAL: '/dev/null',
-  };
-  const r = spawnSync(process.execPath, [...CLI_FROM_SOURCE, 'handover', '-s', 'hacker', '-t', 'tests', '--json'], {
-    cwd: ws,
-    env,
-    encoding: 'utf8',
-    timeout: 100_000,
-  });
+  const r = runCliInHome(ws, home, ['handover', '-s', 'hacker', '-t', 'tests', '--json'], { xdgData: false });
   assert.equal(r.status, 0, r.stderr);
   return HandoverOkSchema.parse(JSON.parse(r.stdout));
 }

@@ -6,32 +6,17 @@
  * 22.15+, `npm run test:lts`) the thread is read; without them the handoff's evidence notes say why and what fixes it.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { HandoverOkSchema } from '../../src/core/handoff/schema';
-import { CLI_FROM_SOURCE, repoWithWork } from '../helpers/cli';
+import { repoWithWork, runCliInHome } from '../helpers/cli';
 import { cleanupTempDirs, tempDir } from '../helpers/repo';
 import { writeZedDb, zedAgent, zedUser } from '../helpers/zedDb';
 import { nodeSqlite } from '../../src/evidence/session/readers/opencodeDb';
 
 function handover(ws: string, home: string) {
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: home,
-    USERPROFILE: home,
-    XDG_STATE_HOME: path.join(home, 'state'),
-    XDG_CONFIG_HOME: path.join(home, 'config'),
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_CONFIG_GLOBAL: '/dev/null',
-  };
-  const r = spawnSync(process.execPath, [...CLI_FROM_SOURCE, 'handover', '-s', 'hacker', '-t', 'tests', '--json'], {
-    cwd: ws,
-    env,
-    encoding: 'utf8',
-    timeout: 100_000,
-  });
+  const r = runCliInHome(ws, home, ['handover', '-s', 'hacker', '-t', 'tests', '--json'], { xdgData: false });
   assert.equal(r.status, 0, r.stderr);
   return HandoverOkSchema.parse(JSON.parse(r.stdout));
 }

@@ -2,6 +2,7 @@
  * Runs the CLI in-process for tests: its exit code and what it printed on stdout and
  * stderr (lines joined with "\n").
  */
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import path from 'node:path';
 import { runCli } from '../../src/cli/main';
 import { commitAll, initRepo, write } from './repo';
@@ -32,4 +33,23 @@ export function repoWithWork(): string {
   write(dir, 'a.txt', 'a\nb\n');
   write(dir, 'b c.txt', 'new\n');
   return dir;
+}
+
+/**
+ * Runs the CLI from source in `cwd` with `home` as the user's home: its XDG state and config folders inside it, no
+ * system or global git configuration, so only the agents' folders a test writes under `home` are found. `xdgData`
+ * false leaves XDG_DATA_HOME unset, so the agents' default `~/.local/share` is the one searched.
+ */
+export function runCliInHome(cwd: string, home: string, args: readonly string[], opts: { xdgData?: boolean } = {}): SpawnSyncReturns<string> {
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: home,
+    USERPROFILE: home,
+    XDG_STATE_HOME: path.join(home, 'state'),
+    XDG_CONFIG_HOME: path.join(home, 'config'),
+    ...(opts.xdgData === false ? {} : { XDG_DATA_HOME: path.join(home, 'data') }),
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+  };
+  return spawnSync(process.execPath, [...CLI_FROM_SOURCE, ...args], { cwd, env, encoding: 'utf8', timeout: 100_000 });
 }
