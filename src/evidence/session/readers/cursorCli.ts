@@ -13,6 +13,7 @@ import { accumulator, transcriptRead, unreadable, type ReaderOptions } from './c
 import { CursorTodos, SHELL_TOOLS, addTool, addTurn } from './cursor';
 import { isSqliteFile } from './gooseDb';
 import { nodeSqlite } from './opencodeDb';
+import { withReadOnlyDb, type SqliteDatabase } from './sqliteFile';
 
 export const CURSOR_CLI_STORE = 'store.db';
 /** Of a command's output, kept for its test summary. */
@@ -50,27 +51,9 @@ export function cursorCliWorkspaceHash(workspaceRoot: string): string {
   return createHash('md5').update(path.resolve(workspaceRoot)).digest('hex');
 }
 
-interface Statement {
-  all(...params: unknown[]): unknown[];
-}
-interface Database {
-  prepare(sql: string): Statement;
-  close(): void;
-}
-
 /** @throws when `node:sqlite` is missing or the file cannot be opened */
-function withDb<T>(file: string, use: (db: Database) => T): T {
-  const sqlite = nodeSqlite();
-  if (!sqlite)
-    throw new Error(
-      `this Node (${process.version}) has no node:sqlite; the Cursor Agent CLI's chats (${CURSOR_CLI_STORE}) are read with Node 22.13 or later (VS Code's own, or the CLI run with a newer node)`,
-    );
-  const db = new sqlite.DatabaseSync(file, { readOnly: true }) as unknown as Database;
-  try {
-    return use(db);
-  } finally {
-    db.close();
-  }
+function withDb<T>(file: string, use: (db: SqliteDatabase) => T): T {
+  return withReadOnlyDb(file, `the Cursor Agent CLI's chats (${CURSOR_CLI_STORE})`, use);
 }
 
 /**
@@ -95,7 +78,7 @@ export function cursorCliMeta(file: string): z.infer<typeof CursorCliMetaSchema>
   return withDb(file, (db) => metaOf(db));
 }
 
-function metaOf(db: Database): z.infer<typeof CursorCliMetaSchema> | undefined {
+function metaOf(db: SqliteDatabase): z.infer<typeof CursorCliMetaSchema> | undefined {
   const row = db.prepare("SELECT value FROM meta WHERE key = '0'").all()[0] as { value?: unknown } | undefined;
   const raw = row?.value;
   const hex = typeof raw === 'string' ? raw : raw instanceof Uint8Array ? Buffer.from(raw).toString('latin1') : '';

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { cleanTurnText, countBadRecord, emptyStats, type SessionAccumulator, type TranscriptRead } from '../../../core/session/events';
 import { accumulator, relativePath, str, transcriptRead, unreadable, type ReaderOptions } from './common';
 import { CursorTodos, SHELL_TOOLS, TODO_TOOLS, editPaths } from './cursor';
-import { nodeSqlite } from './opencodeDb';
+import { withReadOnlyDb, type SqliteDatabase } from './sqliteFile';
 
 export const CURSOR_STATE_DB = 'state.vscdb';
 const USER_BUBBLE = 1;
@@ -59,27 +59,9 @@ export function cursorDbRef(globalDb: string, composerId: string): string {
   return `${globalDb}#${composerId}`;
 }
 
-interface Statement {
-  all(...params: unknown[]): unknown[];
-}
-interface Database {
-  prepare(sql: string): Statement;
-  close(): void;
-}
-
 /** @throws when `node:sqlite` is missing or the file cannot be opened */
-function withDb<T>(file: string, use: (db: Database) => T): T {
-  const sqlite = nodeSqlite();
-  if (!sqlite)
-    throw new Error(
-      `this Node (${process.version}) has no node:sqlite; the Cursor IDE's chats in ${path.basename(file)} are read with Node 22.13 or later (VS Code's own, or the CLI run with a newer node)`,
-    );
-  const db = new sqlite.DatabaseSync(file, { readOnly: true }) as unknown as Database;
-  try {
-    return use(db);
-  } finally {
-    db.close();
-  }
+function withDb<T>(file: string, use: (db: SqliteDatabase) => T): T {
+  return withReadOnlyDb(file, `the Cursor IDE's chats in ${path.basename(file)}`, use);
 }
 
 function json(value: unknown): unknown {
@@ -92,7 +74,7 @@ function json(value: unknown): unknown {
   }
 }
 
-function valueOf(db: Database, table: 'cursorDiskKV' | 'ItemTable', key: string): unknown {
+function valueOf(db: SqliteDatabase, table: 'cursorDiskKV' | 'ItemTable', key: string): unknown {
   return json((db.prepare(`SELECT value FROM ${table} WHERE key = ?`).all(key)[0] as { value?: unknown } | undefined)?.value);
 }
 
