@@ -6,11 +6,11 @@
  * id in order; field 9: the workspace URI). Written with `node:sqlite` where this Node has it, else the
  * `sqlite3` program — the same SQL either way.
  */
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { execSql } from './sqlite';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest();
 const varint = (n: number): Buffer => {
@@ -45,15 +45,7 @@ export function writeCursorCliStore(chatDir: string, workspace: string, createdA
     ...rows.map(([id, data]) => `INSERT INTO blobs (id, data) VALUES ('${id}', X'${data.toString('hex')}');`),
     `INSERT INTO meta (key, value) VALUES ('0', '${Buffer.from(JSON.stringify(meta)).toString('hex')}');`,
   ].join('\n');
-  const sqlite = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule?.('node:sqlite') as
-    { DatabaseSync: new (f: string) => { exec(s: string): void; close(): void } } | undefined;
-  if (sqlite) {
-    const db = new sqlite.DatabaseSync(file);
-    db.exec(sql);
-    db.close();
-  } else {
-    execFileSync('sqlite3', [file], { input: sql });
-  }
+  execSql(file, sql);
   return file;
 }
 

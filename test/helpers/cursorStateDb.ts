@@ -8,10 +8,10 @@
  * workspace's chats (`allComposers`). Written with `node:sqlite` where this Node has it, else the
  * `sqlite3` program — the same SQL either way.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { execSql } from './sqlite';
 
 const SCHEMA = `CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);
 CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);
@@ -21,15 +21,7 @@ const q = (v: string): string => `'${v.replace(/'/g, "''")}'`;
 function writeDb(file: string, rows: Array<{ table: 'ItemTable' | 'cursorDiskKV'; key: string; value: unknown }>): void {
   const text = SCHEMA + rows.map((r) => `INSERT INTO ${r.table} (key, value) VALUES (${q(r.key)}, ${q(JSON.stringify(r.value))});`).join('\n');
   mkdirSync(path.dirname(file), { recursive: true });
-  const sqlite = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule?.('node:sqlite') as
-    { DatabaseSync: new (f: string) => { exec(s: string): void; close(): void } } | undefined;
-  if (sqlite) {
-    const db = new sqlite.DatabaseSync(file);
-    db.exec(text);
-    db.close();
-  } else {
-    execFileSync('sqlite3', [file], { input: text });
-  }
+  execSql(file, text);
 }
 
 export interface ToolFormerData {

@@ -3,9 +3,9 @@
  * sessions` and `messages`, `add_message`'s columns, `content_json` the serde JSON of a `Message`'s content list), with
  * Node's `node:sqlite` when this Node has it, else the `sqlite3` program — the same SQL either way.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { execSql } from './sqlite';
 
 const GOOSE_SCHEMA = `
 CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP);
@@ -57,13 +57,5 @@ export function writeGooseDb(file: string, sessions: readonly GooseDbSessionDraf
   }
   mkdirSync(path.dirname(file), { recursive: true });
   const text = sql.join('\n');
-  const sqlite = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule?.('node:sqlite') as
-    { DatabaseSync: new (f: string) => { exec(s: string): void; close(): void } } | undefined;
-  if (sqlite) {
-    const db = new sqlite.DatabaseSync(file);
-    db.exec(text);
-    db.close();
-  } else {
-    execFileSync('sqlite3', [file], { input: text });
-  }
+  execSql(file, text);
 }

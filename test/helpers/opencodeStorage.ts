@@ -5,9 +5,9 @@
  * `part/<messageID>/<partID>.json`, ids with their kind's prefix, message ids ascending.
  * Test data only: the tests build these folders in temporary folders.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { execSql } from './sqlite';
 
 let counter = 0;
 /** An OpenCode-like id: prefix, 12 hex digits that ascend, 14 base62 characters. */
@@ -180,15 +180,7 @@ export function writeOpenCodeDb(
   }
   mkdirSync(path.dirname(file), { recursive: true });
   const text = sql.join('\n');
-  const sqlite = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule?.('node:sqlite') as
-    { DatabaseSync: new (f: string) => { exec(s: string): void; close(): void } } | undefined;
-  if (sqlite) {
-    const db = new sqlite.DatabaseSync(file);
-    db.exec(text);
-    db.close();
-  } else {
-    execFileSync('sqlite3', [file], { input: text });
-  }
+  execSql(file, text);
 }
 
 /** The sessions of the opencode.db tests: in `ws`, a failing and a passing run, an edit, a sub-agent's run; one session elsewhere. */

@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { execSql } from './sqlite';
 
 const ZED_SCHEMA = `
 CREATE TABLE IF NOT EXISTS threads (id TEXT PRIMARY KEY, summary TEXT NOT NULL, updated_at TEXT NOT NULL, data_type TEXT NOT NULL, data BLOB NOT NULL);
@@ -85,13 +86,5 @@ export function writeZedDb(file: string, threads: readonly ZedThreadDraft[], fir
   }
   mkdirSync(path.dirname(file), { recursive: true });
   const text = sql.join('\n');
-  const sqlite = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule?.('node:sqlite') as
-    { DatabaseSync: new (f: string) => { exec(s: string): void; close(): void } } | undefined;
-  if (sqlite) {
-    const db = new sqlite.DatabaseSync(file);
-    db.exec(text);
-    db.close();
-  } else {
-    execFileSync('sqlite3', [file], { input: text });
-  }
+  execSql(file, text);
 }
