@@ -42,6 +42,11 @@ const production = !process.argv.includes('--dev');
  *   longer than detection keeps);
  * - proper-lockfile: src/store/fileLock.ts (import() on first lock);
  * - simple-git: src/evidence/git/collectGit.ts gitClient (require on first git command);
+ * - node-sqlite3-wasm: src/evidence/session/readers/sqliteFile.ts (require on the first SQLite
+ *   store read where Node has no node:sqlite); its WebAssembly file is copied beside it
+ *   (sqliteWasm), where its script looks for it;
+ * - fzstd: src/evidence/session/readers/zedDb.ts (require on the first zstd thread where Node's
+ *   zlib has no zstd);
  * - yaml: src/core/handoff/yamlLibrary.ts (require on the first frontmatter read or written;
  *   112 KB of dist/extension.js);
  * - the MCP SDK (server, stdio line helpers, types; with the libraries only it uses: ajv,
@@ -66,6 +71,8 @@ export const VENDOR = {
   'proper-lockfile': 'proper-lockfile',
   'simple-git': 'simple-git',
   yaml: 'yaml',
+  'node-sqlite3-wasm': 'node-sqlite3-wasm',
+  fzstd: 'fzstd',
   '@modelcontextprotocol/sdk/server/index.js': 'mcp-sdk',
   '@modelcontextprotocol/sdk/shared/stdio.js': 'mcp-sdk',
   '@modelcontextprotocol/sdk/types.js': 'mcp-sdk',
@@ -201,6 +208,21 @@ const rankTables = {
   },
 };
 
+/** Copies node-sqlite3-wasm's WebAssembly file beside dist/vendor/node-sqlite3-wasm.js, where that script loads it from. */
+const sqliteWasm = {
+  name: 'sqlite-wasm',
+  setup(build) {
+    const { outdir: out, absWorkingDir } = build.initialOptions;
+    build.onEnd(() => {
+      if (!out) throw new Error('sqliteWasm copies the WebAssembly file into the vendor folder: the build needs an outdir');
+      const outdir = resolve(absWorkingDir ?? process.cwd(), out);
+      mkdirSync(outdir, { recursive: true });
+      const wasm = join(dirname(createRequire(import.meta.url).resolve('node-sqlite3-wasm')), 'node-sqlite3-wasm.wasm');
+      copyFileSync(wasm, join(outdir, 'node-sqlite3-wasm.wasm'));
+    });
+  },
+};
+
 const tokenizersExternal = {
   name: 'tokenizers-external',
   setup(build) {
@@ -276,7 +298,7 @@ export const vendorBuild = {
   ...node,
   entryPoints: vendorEntryPoints(),
   outdir: 'dist/vendor',
-  plugins: [vendorEntries, vendorSiblings, zodEnglishOnly],
+  plugins: [vendorEntries, vendorSiblings, zodEnglishOnly, sqliteWasm],
 };
 /** dist/tokenizers/*.js: one file per encoding. */
 export const tokenizersBuild = {

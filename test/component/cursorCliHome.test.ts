@@ -1,15 +1,13 @@
 /**
  * The real `specialist-handoff` process finds the Cursor Agent CLI's chat of the workspace under its
  * HOME (a temporary one), in `~/.cursor/chats/<md5 of the workspace path>/<chat id>/store.db`, with no
- * --session-log: on a Node with node:sqlite the handoff carries its test runs; on one without, the
- * handoff is written and says what is missing. Store in the documented shapes (test/helpers/cursorCliStore.ts).
+ * --session-log: the handoff carries its test runs on every Node (`node:sqlite` on 22.13+, node-sqlite3-wasm before). Store in the documented shapes (test/helpers/cursorCliStore.ts).
  */
 import assert from 'node:assert/strict';
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { HandoverOkSchema } from '../../src/core/handoff/schema';
 import { cursorCliWorkspaceHash } from '../../src/evidence/session/readers/cursorCli';
-import { nodeSqlite } from '../../src/evidence/session/readers/opencodeDb';
 import { repoWithWork, runCliInHome } from '../helpers/cli';
 import { cursorCliChat, writeCursorCliStore } from '../helpers/cursorCliStore';
 import { cleanupTempDirs, tempDir } from '../helpers/repo';
@@ -31,11 +29,6 @@ describe("the CLI finds the Cursor Agent CLI's chat under HOME", function () {
     const r = runCliInHome(ws, home, ['handover', '-s', 'hacker', '-t', 'tests', '--json']);
     assert.equal(r.status, 0, r.stderr);
     const ok = HandoverOkSchema.parse(JSON.parse(r.stdout));
-    if (!nodeSqlite()) {
-      assert.deepEqual(ok.package.tests_run, []);
-      assert.match(r.stdout, /has no node:sqlite; the Cursor Agent CLI's chats \(store\.db\) are read with Node 22\.13 or later/);
-      return;
-    }
     assert.deepEqual(
       ok.package.tests_run.map((t) => [t.source, t.command, t.result]),
       [

@@ -4,8 +4,8 @@
  * XDG_DATA_HOME), with no --session-log: the handoff it writes carries the session's test run and
  * the user's request, not another folder's session. Lines in block/goose's shapes
  * (test/unit/evidence/session/goose.test.ts). Newer Goose keeps them in `sessions.db` in the same folder
- * (test/helpers/gooseDb.ts): the process's Node decides — with `node:sqlite` (Node 22.13+, `npm run test:lts`) the
- * database's session for the workspace is read; without it the handoff's evidence notes say why and what fixes it.
+ * (test/helpers/gooseDb.ts): the database's session for the workspace is read on every Node (`node:sqlite` on
+ * 22.13+, node-sqlite3-wasm before).
  */
 import assert from 'node:assert/strict';
 import { realpathSync } from 'node:fs';
@@ -14,7 +14,6 @@ import { HandoverOkSchema } from '../../src/core/handoff/schema';
 import { repoWithWork, runCliInHome } from '../helpers/cli';
 import { cleanupTempDirs, tempDir, write } from '../helpers/repo';
 import { writeGooseDb } from '../helpers/gooseDb';
-import { nodeSqlite } from '../../src/evidence/session/readers/opencodeDb';
 
 const S = 1747178328;
 
@@ -69,7 +68,7 @@ describe('the CLI finds Goose sessions under HOME', function () {
     );
   });
 
-  it("handover with the default session log: the workspace's session from ~/.local/share/goose/sessions/sessions.db (Node 22.13+), else a note", () => {
+  it("handover with the default session log: the workspace's session from ~/.local/share/goose/sessions/sessions.db", () => {
     const ws = realpathSync(repoWithWork());
     const home = realpathSync(tempDir('handoff-goose-db-home-'));
     const db = path.join(home, '.local/share/goose/sessions/sessions.db');
@@ -94,14 +93,6 @@ describe('the CLI finds Goose sessions under HOME', function () {
       },
     ]);
     const ok = handover(ws, home);
-    if (!nodeSqlite()) {
-      assert.deepEqual(ok.package.tests_run, []);
-      assert.match(
-        ok.package.evidence_notes.join('\n'),
-        /sessions\.db cannot be read: this Node \(v[\d.]+\) has no node:sqlite; Goose sessions in sessions\.db are read with Node 22\.13 or later/,
-      );
-      return;
-    }
     assert.deepEqual(
       ok.package.tests_run.map((t) => [t.source, t.command, t.result, t.exit_code]),
       [['goose', 'cargo test', 'failed', 101]],

@@ -2,18 +2,16 @@
  * The real `specialist-handoff` process finds the workspace's Zed agent thread where Zed keeps them under HOME (a
  * temporary one: `~/.local/share/zed/threads/threads.db`, no XDG_DATA_HOME), with no --session-log: the handoff it
  * writes carries the thread's test run and the user's request, not another folder's thread. The database is written
- * with Zed's table and shapes (test/helpers/zedDb.ts). The process's Node decides: with `node:sqlite` and zstd (Node
- * 22.15+, `npm run test:lts`) the thread is read; without them the handoff's evidence notes say why and what fixes it.
+ * with Zed's table and shapes (test/helpers/zedDb.ts). Every Node reads it: `node:sqlite` and zlib's zstd on Node
+ * 22.15+ (`npm run test:lts`), node-sqlite3-wasm and fzstd before.
  */
 import assert from 'node:assert/strict';
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { HandoverOkSchema } from '../../src/core/handoff/schema';
 import { repoWithWork, runCliInHome } from '../helpers/cli';
 import { cleanupTempDirs, tempDir } from '../helpers/repo';
 import { writeZedDb, zedAgent, zedUser } from '../helpers/zedDb';
-import { nodeSqlite } from '../../src/evidence/session/readers/opencodeDb';
 
 function handover(ws: string, home: string) {
   const r = runCliInHome(ws, home, ['handover', '-s', 'hacker', '-t', 'tests', '--json'], { xdgData: false });
@@ -26,7 +24,7 @@ describe("the CLI finds Zed's agent threads under HOME", function () {
   this.timeout(120_000);
   after(cleanupTempDirs);
 
-  it("handover with the default session log: the workspace's thread from ~/.local/share/zed/threads/threads.db (Node 22.15+), else a note", () => {
+  it("handover with the default session log: the workspace's thread from ~/.local/share/zed/threads/threads.db", () => {
     const ws = realpathSync(repoWithWork());
     const home = realpathSync(tempDir('handoff-zed-home-'));
     const db = path.join(home, '.local/share/zed/threads/threads.db');
@@ -52,18 +50,6 @@ describe("the CLI finds Zed's agent threads under HOME", function () {
       },
     ]);
     const ok = handover(ws, home);
-    if (!nodeSqlite()) {
-      assert.deepEqual(ok.package.tests_run, []);
-      assert.match(
-        ok.package.evidence_notes.join('\n'),
-        /threads\.db cannot be read: this Node \(v[\d.]+\) has no node:sqlite; Zed's agent threads in threads\.db are read with Node 22\.13 or later/,
-      );
-      return;
-    }
-    if (typeof (zlib as { zstdDecompressSync?: unknown }).zstdDecompressSync !== 'function') {
-      assert.match(ok.package.evidence_notes.join('\n'), /has no zstd; Zed's compressed threads are read with Node 22\.15 \/ 23\.8 or later/);
-      return;
-    }
     assert.deepEqual(
       ok.package.tests_run.map((t) => [t.source, t.command, t.result, t.exit_code]),
       [['zed', 'cargo test', 'failed', 101]],

@@ -54,7 +54,8 @@ export async function buildForHost(): Promise<void> {
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    external: ['vscode', 'mocha'],
+    // node-sqlite3-wasm loads its WebAssembly file from beside its own script, so it stays in node_modules.
+    external: ['vscode', 'mocha', 'node-sqlite3-wasm'],
     // As esbuild.mjs does for dist/: the tests bundle zod too, and 1.139 reports reads of navigator.
     define: { navigator: 'undefined', 'globalThis.navigator': 'undefined' },
     sourcemap: 'inline',

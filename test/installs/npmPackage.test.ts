@@ -26,7 +26,7 @@ const ALWAYS = ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'];
 /** Scripts npm runs when a package is installed. */
 const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare'];
 
-/** The package-relative files the bin loads: dist/cli.js and every `require("./…")` it reaches, and each tokenizer's rank table. */
+/** The package-relative files the bin loads: dist/cli.js and every `require("./…")` it reaches, each tokenizer's rank table and SQLite's WebAssembly. */
 function loadedFiles(unpacked: string, bin: string): string[] {
   const seen = new Set<string>();
   const visit = (rel: string) => {
@@ -38,6 +38,8 @@ function loadedFiles(unpacked: string, bin: string): string[] {
     for (const m of text.matchAll(/require\("(\.\.?\/[^"]+)"\)/g)) visit(path.posix.normalize(path.posix.join(path.posix.dirname(rel), m[1])));
     // src/engine/tokenizers/bundledEncoding.ts reads <name>.ranks.json beside <name>.js.
     if (/^dist\/tokenizers\/[a-z0-9_]+\.js$/.test(rel)) seen.add(rel.replace(/\.js$/, '.ranks.json'));
+    // node-sqlite3-wasm's script loads its WebAssembly file from beside itself.
+    if (rel === 'dist/vendor/node-sqlite3-wasm.js') seen.add('dist/vendor/node-sqlite3-wasm.wasm');
   };
   visit(path.posix.normalize(bin));
   return [...seen].sort();

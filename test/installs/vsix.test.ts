@@ -59,7 +59,7 @@ function vsixName(file: string): string {
   return ({ 'README.md': 'readme.md', 'CHANGELOG.md': 'changelog.md', LICENSE: 'LICENSE.txt' } as Record<string, string>)[file] ?? file;
 }
 
-/** The files of dist/ a bundle loads: the bundle and every `require("./…")` it reaches, and each tokenizer's rank table. */
+/** The files of dist/ a bundle loads: the bundle and every `require("./…")` it reaches, each tokenizer's rank table and SQLite's WebAssembly. */
 function loadedFrom(entries: readonly string[]): Set<string> {
   const seen = new Set<string>();
   const visit = (rel: string) => {
@@ -68,6 +68,8 @@ function loadedFrom(entries: readonly string[]): Set<string> {
     const text = readFileSync(path.join(ROOT, rel), 'utf8');
     for (const m of text.matchAll(/require\("(\.\.?\/[^"]+)"\)/g)) visit(path.posix.normalize(path.posix.join(path.posix.dirname(rel), m[1])));
     if (/^dist\/tokenizers\/[a-z0-9_]+\.js$/.test(rel)) seen.add(rel.replace(/\.js$/, '.ranks.json'));
+    // node-sqlite3-wasm's script loads its WebAssembly file from beside itself.
+    if (rel === 'dist/vendor/node-sqlite3-wasm.js') seen.add('dist/vendor/node-sqlite3-wasm.wasm');
   };
   entries.forEach((e) => visit(path.posix.normalize(e)));
   return seen;

@@ -1,8 +1,7 @@
 /**
  * `npm run test:real`: the one public Goose `sessions.db` found (test/fixtures/real/SOURCES.md: schema version 5, before
- * `messages.message_id`; one CLI session and no message yet), read in place. Where Node has `node:sqlite` it is Goose's
- * by its tables under a neutral name, its session is the one found for its folder, and its read has no event and no
- * error; without `node:sqlite` the read says why and what fixes it.
+ * `messages.message_id`; one CLI session and no message yet), read in place. It is Goose's by its
+ * tables under a neutral name, its session is the one found for its folder, and its read has no event and no error.
  */
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
@@ -10,7 +9,6 @@ import path from 'node:path';
 import { detectTranscript } from '../../src/evidence/session/detect';
 import { findGoose } from '../../src/evidence/session/discoveryCliAgents';
 import { readGooseSession } from '../../src/evidence/session/readers/gooseDb';
-import { nodeSqlite } from '../../src/evidence/session/readers/opencodeDb';
 import { cleanupTempDirs, tempDir } from '../helpers/repo';
 
 // Beside the facts corpus, not in it: a session without messages carries no fact to check.
@@ -31,12 +29,6 @@ describe("Goose's sessions.db from a public repository", function () {
       copyFileSync(DB, path.join(sessions, 'sessions.db'));
       const neutral = path.join(path.dirname(sessions), 'log-0');
       copyFileSync(DB, neutral);
-      if (!nodeSqlite()) {
-        assert.equal(await detectTranscript(neutral), undefined, 'its tables cannot be looked at');
-        const r = await readGooseSession(path.join(sessions, 'sessions.db'), { workspaceRoot: FOLDER });
-        assert.match(r.error ?? '', /has no node:sqlite; Goose sessions in sessions\.db are read with Node 22\.13 or later/);
-        return;
-      }
       assert.deepEqual(await detectTranscript(neutral), { source: 'goose', format: 'goose', file: neutral });
       const found = await findGoose(sessions, FOLDER);
       assert.deepEqual(

@@ -11,7 +11,7 @@ import { ampThreadFolders } from './readers/amp';
 import { gooseSessionCwd } from './readers/goose';
 import { GOOSE_DB, gooseDbRef, gooseDbSessions } from './readers/gooseDb';
 import { CURSOR_STATE_DB, cursorDbRef, cursorWorkspaceComposers, cursorWorkspaceFolder } from './readers/cursorDb';
-import { nodeSqlite } from './readers/opencodeDb';
+import { hasSqlite } from './readers/sqliteFile';
 import { ZED_DB, zedDbRef, zedDbThreads } from './readers/zedDb';
 import { CURSOR_CLI_STORE, cursorCliWorkspaceHash } from './readers/cursorCli';
 import { readJsonValueAt } from './jsonStream';
@@ -209,7 +209,7 @@ async function findCursorTranscripts(cursorDir: string, workspaceRoot: string): 
 
 /**
  * The Cursor IDE's newest chat for the workspace in its own store: the `workspaceStorage/<hash>` whose `workspace.json`
- * names the folder lists its chats (`state.vscdb`), held in `globalStorage/state.vscdb`. Without `node:sqlite` the
+ * names the folder lists its chats (`state.vscdb`), held in `globalStorage/state.vscdb`. Without SQLite the
  * global database itself, so that its read says why.
  */
 export async function findCursorIde(userDir: string, workspaceRoot: string): Promise<FoundTranscript[]> {
@@ -222,7 +222,7 @@ export async function findCursorIde(userDir: string, workspaceRoot: string): Pro
     const folder = cursorWorkspaceFolder(await readJsonValueAt(path.join(storage, e.name, 'workspace.json'), ['folder']).catch(() => undefined));
     const wsDb = path.join(storage, e.name, CURSOR_STATE_DB);
     if (!samePath(folder, workspaceRoot) || (await mtime(wsDb)) === undefined) continue;
-    if (!nodeSqlite()) return [{ source: 'cursor', file: globalDb, mtimeMs: globalTime }];
+    if (!hasSqlite()) return [{ source: 'cursor', file: globalDb, mtimeMs: globalTime }];
     const newest = cursorWorkspaceComposers(wsDb)[0];
     return newest ? [{ source: 'cursor', file: cursorDbRef(globalDb, newest.id), mtimeMs: newest.updated }] : [];
   }
@@ -264,7 +264,7 @@ export async function findCursor(location: string, workspaceRoot: string, userDi
 
 /**
  * The newest session whose folder is the workspace, from `sessions/sessions.db` (`working_dir`, `updated_at`) and the
- * `sessions/<id>.jsonl` of Goose before it (their metadata line's `working_dir`). Without `node:sqlite` the database
+ * `sessions/<id>.jsonl` of Goose before it (their metadata line's `working_dir`). Without SQLite the database
  * itself is returned too, so that its read says why.
  */
 export async function findGoose(sessionsDir: string, workspaceRoot: string): Promise<FoundTranscript[]> {
@@ -277,7 +277,7 @@ export async function findGoose(sessionsDir: string, workspaceRoot: string): Pro
       const s = gooseDbSessions(dbFile).find((x) => samePath(x.workingDir, workspaceRoot));
       if (s) candidates.push({ source: 'goose', file: gooseDbRef(dbFile, s.id), mtimeMs: s.updated || dbTime });
     } catch {
-      if (!nodeSqlite()) unread.push({ source: 'goose', file: dbFile, mtimeMs: dbTime });
+      if (!hasSqlite()) unread.push({ source: 'goose', file: dbFile, mtimeMs: dbTime });
     }
   }
   const files = (await list(sessionsDir)).filter((e) => !e.dir && e.name.endsWith('.jsonl')).map((e) => path.join(sessionsDir, e.name));
@@ -293,7 +293,7 @@ export async function findGoose(sessionsDir: string, workspaceRoot: string): Pro
 
 /**
  * `threads/threads.db` of Zed: the newest thread made in the workspace folder (`folder_paths`, or the project snapshot's
- * worktrees in builds before it). Without `node:sqlite` the database itself is returned, so that its read says why.
+ * worktrees in builds before it). Without SQLite the database itself is returned, so that its read says why.
  */
 export async function findZed(threadsDir: string, workspaceRoot: string): Promise<FoundTranscript[]> {
   const dbFile = path.join(threadsDir, ZED_DB);
@@ -303,6 +303,6 @@ export async function findZed(threadsDir: string, workspaceRoot: string): Promis
     const t = zedDbThreads(dbFile).find((x) => x.folders.some((f) => samePath(f, workspaceRoot)));
     return t ? [{ source: 'zed', file: zedDbRef(dbFile, t.id), mtimeMs: t.updated || dbTime }] : [];
   } catch {
-    return nodeSqlite() ? [] : [{ source: 'zed', file: dbFile, mtimeMs: dbTime }];
+    return hasSqlite() ? [] : [{ source: 'zed', file: dbFile, mtimeMs: dbTime }];
   }
 }

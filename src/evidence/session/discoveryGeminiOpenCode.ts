@@ -7,7 +7,8 @@ import { emptyStats } from '../../core/session/events';
 import type { FoundTranscript } from './discovery';
 import { parseJsonLine, readFirstLine } from './lines';
 import { readStorageJson } from './readers/opencode';
-import { OPENCODE_DB, nodeSqlite, openCodeDbRef, openCodeDbSessions } from './readers/opencodeDb';
+import { hasSqlite } from './readers/sqliteFile';
+import { OPENCODE_DB, openCodeDbRef, openCodeDbSessions } from './readers/opencodeDb';
 import { obj, str } from './readers/common';
 
 /** Folders of `~/.gemini/tmp` examined for a `.project_root` naming the workspace. */
@@ -105,7 +106,7 @@ export async function findGemini(geminiDir: string, workspaceRoot: string): Prom
 /**
  * The newest top-level session whose `directory` is in the workspace, with its sub-agent sessions (`parentID`), from
  * `opencode.db` and the JSON `storage/session/<projectID>/<sessionID>.json` (migrated sessions come from the database).
- * Without `node:sqlite` the database itself is returned, so that its read says why.
+ * Without SQLite the database itself is returned, so that its read says why.
  */
 export async function findOpenCode(dataDir: string, workspaceRoot: string): Promise<FoundTranscript[]> {
   const inStorage = path.basename(dataDir) === 'storage';
@@ -116,7 +117,7 @@ export async function findOpenCode(dataDir: string, workspaceRoot: string): Prom
   const unread: FoundTranscript[] = [];
   if (dbTime !== undefined) {
     try {
-      if (!nodeSqlite()) throw new Error('no node:sqlite');
+      if (!hasSqlite()) throw new Error('no SQLite');
       for (const s of openCodeDbSessions(dbFile)) {
         if (within(s.directory, workspaceRoot))
           sessions.set(s.id, { source: 'opencode', file: openCodeDbRef(dbFile, s.id), mtimeMs: s.updated, id: s.id, parent: s.parentID, updated: s.updated });

@@ -22,6 +22,7 @@ import * as esbuild from 'esbuild';
 import type * as Yaml from 'yaml';
 import { writeClaudeSession } from '../../helpers/claudeSession';
 import { fakeSecrets } from '../../helpers/fakeSecrets';
+import { writeGooseDb } from '../../helpers/gooseDb';
 import { ROOT, buildDist } from '../../helpers/dist';
 import { cleanupTempDirs, commitAll, initRepo, tempDir, write } from '../../helpers/repo';
 
@@ -195,6 +196,67 @@ describe('build: the shell parser in its own file', function () {
     const yaml = (await import(pathToFileURL(path.join(dist, 'vendor', 'yaml.js')).href)) as typeof Yaml;
     assert.equal(yaml.stringify({ status: 'pending', id: '2026-05-26' }, { lineWidth: 0, defaultStringType: 'PLAIN' }), 'status: pending\nid: 2026-05-26\n');
     assert.deepEqual(yaml.parseDocument('a: [1, "x"]\n').toJS(), { a: [1, 'x'] });
+  });
+
+  it('the bundled CLI reads a Goose sessions.db on this Node: node:sqlite where it has it, else dist/vendor/node-sqlite3-wasm.js with its WebAssembly beside it', async () => {
+    const { dist } = await buildDist();
+    const cliJs = readFileSync(path.join(dist, 'cli-main.js'), 'utf8');
+    assert.ok(cliJs.includes('./vendor/node-sqlite3-wasm.js'), 'the CLI requires the vendor file');
+    assert.ok(statSync(path.join(dist, 'vendor', 'node-sqlite3-wasm.wasm')).size > 500_000, 'the WebAssembly is beside it');
+    const ws = initRepo(tempDir('handoff-vendor-sqlite-ws-'));
+    write(ws, 'a.txt', 'a\n');
+    commitAll(ws, 'c1');
+    const db = path.join(tempDir('handoff-vendor-sqlite-'), 'sessions.db');
+    const S = 1759320000;
+    writeGooseDb(db, [
+      {
+        id: '20251001_1',
+        workingDir: ws,
+        updatedAt: '2025-10-01 12:00:00',
+        messages: [
+          { role: 'user', created: S, content: [{ type: 'text', text: 'make the failing test pass' }] },
+          {
+            role: 'assistant',
+            created: S + 2,
+            content: [
+              {
+                type: 'toolRequest',
+                id: 'toolu_1',
+                toolCall: { status: 'success', value: { name: 'developer__shell', arguments: { command: 'cargo test' } } },
+              },
+            ],
+          },
+          {
+            role: 'user',
+            created: S + 3,
+            content: [
+              {
+                type: 'toolResponse',
+                id: 'toolu_1',
+                toolResult: { status: 'success', value: [{ type: 'text', text: 'test result: FAILED. 3 passed; 1 failed\n\nCommand exited with code 101' }] },
+              },
+            ],
+          },
+        ],
+      },
+    ]);
+    const out = execFileSync(process.execPath, [path.join(dist, 'cli.js'), 'draft', '--json', '--session-log', db], {
+      cwd: ws,
+      encoding: 'utf8',
+      env: { ...process.env, XDG_STATE_HOME: tempDir('handoff-vendor-xdg-') },
+    });
+    const got = JSON.parse(out) as {
+      draft: { user_requests: Array<{ text: string }> };
+      session_sources: Array<{ source: string; test_runs: number; commands: number }>;
+    };
+    assert.deepEqual(
+      got.session_sources.map((s) => [s.source, s.commands, s.test_runs]),
+      [['goose', 1, 1]],
+    );
+    assert.deepEqual(
+      got.draft.user_requests.map((q) => q.text),
+      ['make the failing test pass'],
+    );
   });
 
   it("a bundle built with the extension's plugins keeps zod's English messages and carries no other locale", async () => {

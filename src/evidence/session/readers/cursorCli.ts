@@ -4,7 +4,7 @@
 // system/user/assistant/tool, `content` text or parts `text`, `reasoning`, `tool-call {toolCallId, toolName, args}`,
 // `tool-result {toolCallId, result, isError}`), and the root is protobuf whose field 1 lists the message blobs in order
 // (a child may itself be such a list). Cursor is closed source: these are the shapes open-source readers of real
-// stores document. Messages carry no time. Read-only with `node:sqlite` (Node 22.13+); without it `error` says so.
+// stores document. Messages carry no time. Read-only (sqliteFile.ts).
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
@@ -12,7 +12,7 @@ import { emptyStats, countBadRecord, type SessionAccumulator, type SessionComman
 import { accumulator, transcriptRead, unreadable, type ReaderOptions } from './common';
 import { CursorTodos, SHELL_TOOLS, addTool, addTurn } from './cursor';
 import { isSqliteFile } from './gooseDb';
-import { nodeSqlite } from './opencodeDb';
+import { hasSqlite } from './sqliteFile';
 import { withReadOnlyDb, type SqliteDatabase } from './sqliteFile';
 
 export const CURSOR_CLI_STORE = 'store.db';
@@ -51,18 +51,18 @@ export function cursorCliWorkspaceHash(workspaceRoot: string): string {
   return createHash('md5').update(path.resolve(workspaceRoot)).digest('hex');
 }
 
-/** @throws when `node:sqlite` is missing or the file cannot be opened */
+/** @throws when no SQLite can be loaded or the file cannot be opened */
 function withDb<T>(file: string, use: (db: SqliteDatabase) => T): T {
   return withReadOnlyDb(file, `the Cursor Agent CLI's chats (${CURSOR_CLI_STORE})`, use);
 }
 
 /**
- * Whether `file` is a Cursor Agent CLI chat, by its tables `meta` and `blobs`. Without `node:sqlite` an SQLite file
+ * Whether `file` is a Cursor Agent CLI chat, by its tables `meta` and `blobs`. Without SQLite an SQLite file
  * named `store.db` is taken for one, so that its read says what is missing.
  */
 export async function isCursorCliStore(file: string): Promise<boolean> {
   if (!(await isSqliteFile(file))) return false;
-  if (!nodeSqlite()) return path.basename(file) === CURSOR_CLI_STORE;
+  if (!hasSqlite()) return path.basename(file) === CURSOR_CLI_STORE;
   try {
     return withDb(file, (db) => {
       const names = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('meta', 'blobs')").all();

@@ -3,7 +3,7 @@
 // `bubbleId:<composerId>:<bubbleId>`, `type` 1 the user's, 2 the agent's with its tool call in `toolFormerData`),
 // and per workspace `User/workspaceStorage/<hash>/state.vscdb` (`ItemTable` `composer.composerData` naming its
 // chats; `workspace.json` its folder). Cursor is closed source: these are the shapes open-source readers of real
-// stores document. Read-only with `node:sqlite` (Node 22.13+), one message at a time; without it `error` says so.
+// stores document. Read-only (sqliteFile.ts), one message at a time.
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { z } from 'zod';
@@ -50,7 +50,7 @@ export const CursorWorkspaceComposersSchema = z.object({
 /** A terminal command's `result`: `rejected` when the user refused it (it did not run). */
 export const CursorShellResultSchema = z.object({ exitCode: z.number().int().optional(), output: z.string().optional(), rejected: z.boolean().optional() });
 
-/** `…/globalStorage/state.vscdb#<composerId>`, or the database alone (found where `node:sqlite` is missing). */
+/** `…/globalStorage/state.vscdb#<composerId>`, or the database alone (found where no SQLite can be loaded). */
 export function isCursorDbRef(ref: string): boolean {
   return /(?:^|[\\/])state\.vscdb(?:#[\w-]+)?$/.test(ref);
 }
@@ -59,7 +59,7 @@ export function cursorDbRef(globalDb: string, composerId: string): string {
   return `${globalDb}#${composerId}`;
 }
 
-/** @throws when `node:sqlite` is missing or the file cannot be opened */
+/** @throws when no SQLite can be loaded or the file cannot be opened */
 function withDb<T>(file: string, use: (db: SqliteDatabase) => T): T {
   return withReadOnlyDb(file, `the Cursor IDE's chats in ${path.basename(file)}`, use);
 }

@@ -1,7 +1,7 @@
 // Goose's SQLite `sessions.db` (block/goose `session/session_manager.rs`, beside the JSON Lines it replaced in the same
 // `sessions` folder): table `sessions` (`id`, `working_dir`, `updated_at` as SQLite date text …) and `messages`
 // (`session_id`, `role`, `content_json`: a `Message`'s content list, `created_timestamp` in seconds, `timestamp`, the
-// order Goose reads them in). Read-only with `node:sqlite` (Node 22.13+, as in VS Code), rows iterated, so memory stays
+// order Goose reads them in). Read-only (sqliteFile.ts), rows iterated, so memory stays
 // bounded by one message; without it the read says so in `error`, naming the fix.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -10,18 +10,9 @@ import { countBadRecord, emptyStats, type TranscriptRead } from '../../../core/s
 import { transcriptRead, unreadable, type ReaderOptions } from './common';
 import { GooseEvents, readGoose } from './goose';
 import { openRegularForReading } from '../lines';
-import { nodeSqlite } from './opencodeDb';
+import { hasSqlite, rows, withReadOnlyDb, type SqliteDatabase } from './sqliteFile';
 
 export const GOOSE_DB = 'sessions.db';
-
-interface Statement {
-  all(...params: unknown[]): unknown[];
-  iterate?(...params: unknown[]): IterableIterator<unknown>;
-}
-interface Database {
-  prepare(sql: string): Statement;
-  close(): void;
-}
 
 export const GooseDbSessionSchema = z.looseObject({
   id: z.string(),
@@ -63,7 +54,7 @@ export async function isSqliteFile(file: string): Promise<boolean> {
 
 /**
  * The database of `ref` (a file, or `…/sessions.db#<sessionID>`) when it is Goose's, by its tables. Without
- * `node:sqlite` a SQLite file named `sessions.db` is taken for Goose's, so that its read says what is missing.
+ * SQLite a SQLite file named `sessions.db` is taken for Goose's, so that its read says what is missing.
  */
 export async function gooseDbOf(ref: string): Promise<{ dbFile: string; id?: string } | undefined> {
   const whole = (await stat(ref).catch(() => undefined))?.isFile();
@@ -92,27 +83,13 @@ export function splitGooseDbRef(ref: string): { dbFile: string; id?: string } {
   return m ? { dbFile: m[1], id: m[2] } : { dbFile: ref };
 }
 
-function rows(st: Statement, ...params: unknown[]): Iterable<unknown> {
-  return st.iterate ? st.iterate(...params) : st.all(...params);
-}
-
-/** @throws when `node:sqlite` is missing or the file cannot be opened */
-function withGooseDb<T>(dbFile: string, use: (db: Database) => T): T {
-  const sqlite = nodeSqlite();
-  if (!sqlite)
-    throw new Error(
-      `this Node (${process.version}) has no node:sqlite; Goose sessions in ${path.basename(dbFile)} are read with Node 22.13 or later (VS Code's own, or the CLI run with a newer node)`,
-    );
-  const db = new sqlite.DatabaseSync(dbFile, { readOnly: true }) as unknown as Database;
-  try {
-    return use(db);
-  } finally {
-    db.close();
-  }
+/** @throws as {@link withReadOnlyDb} */
+function withGooseDb<T>(dbFile: string, use: (db: SqliteDatabase) => T): T {
+  return withReadOnlyDb(dbFile, `Goose sessions in ${path.basename(dbFile)}`, use);
 }
 
 /** Whether the tables Goose keeps its sessions in are there: the content, not the name, says it is Goose's. */
-function hasGooseTables(db: Database): boolean {
+function hasGooseTables(db: SqliteDatabase): boolean {
   const columns = (table: string): Set<string> =>
     new Set(
       db
@@ -125,9 +102,9 @@ function hasGooseTables(db: Database): boolean {
   return s.has('id') && s.has('working_dir') && m.has('session_id') && m.has('content_json') && m.has('created_timestamp');
 }
 
-/** Undefined when `node:sqlite` is missing (the caller decides); false for any file that is not Goose's database. */
+/** Undefined when no SQLite can be loaded (the caller decides); false for any file that is not Goose's database. */
 export function isGooseDb(dbFile: string): boolean | undefined {
-  if (!nodeSqlite()) return undefined;
+  if (!hasSqlite()) return undefined;
   try {
     return withGooseDb(dbFile, hasGooseTables);
   } catch {
@@ -137,7 +114,7 @@ export function isGooseDb(dbFile: string): boolean | undefined {
 
 const UPDATED_MS = `CAST(ROUND((julianday(updated_at) - 2440587.5) * 86400000) AS INTEGER)`;
 
-/** Newest first. @throws when `node:sqlite` is missing or the file is no Goose database */
+/** Newest first. @throws when no SQLite can be loaded or the file is no Goose database */
 export function gooseDbSessions(dbFile: string, limit = 2000): GooseDbSession[] {
   return withGooseDb(dbFile, (db) => {
     if (!hasGooseTables(db)) throw new Error(`${dbFile} holds no Goose sessions table`);

@@ -1,35 +1,14 @@
 // OpenCode 1.2+'s SQLite `opencode.db` (`session/session.sql.ts`): tables `session` (`id`, `parent_id`, `directory`,
 // `time_updated`, `time_archived` …), `message` and `part` (`id`, `session_id`, `data`: the file storage's JSON without
-// its ids), so the events are the same. Read-only with `node:sqlite` (Node 22.13+, as in VS Code), rows iterated, so
+// its ids), so the events are the same. Read-only (sqliteFile.ts), rows iterated, so
 // memory stays bounded by one message; without it the read says so in `error`, naming the fix.
 import path from 'node:path';
 import { countBadRecord, emptyStats, type TranscriptRead } from '../../../core/session/events';
 import { accumulator, obj, str, transcriptRead, unreadable, type ReaderOptions } from './common';
 import { OpenCodeEvents } from './opencodeEvents';
+import { rows, withReadOnlyDb, type SqliteDatabase } from './sqliteFile';
 
 export const OPENCODE_DB = 'opencode.db';
-
-interface Statement {
-  all(...params: unknown[]): unknown[];
-  iterate?(...params: unknown[]): IterableIterator<unknown>;
-}
-interface Database {
-  prepare(sql: string): Statement;
-  close(): void;
-}
-interface SqliteModule {
-  DatabaseSync: new (file: string, options?: { readOnly?: boolean }) => Database;
-}
-
-/** Undefined before Node 22.13. */
-export function nodeSqlite(): SqliteModule | undefined {
-  try {
-    const get = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule;
-    return get?.('node:sqlite') as SqliteModule | undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** `…/opencode.db` or `…/opencode.db#ses_…`. */
 export function isOpenCodeDbRef(ref: string): boolean {
@@ -47,23 +26,9 @@ export interface OpenCodeDbSession {
   readonly updated: number;
 }
 
-function rows(st: Statement, ...params: unknown[]): Iterable<unknown> {
-  return st.iterate ? st.iterate(...params) : st.all(...params);
-}
-
-/** @throws when `node:sqlite` is missing or the file cannot be opened */
-export function withOpenCodeDb<T>(dbFile: string, use: (db: Database) => T): T {
-  const sqlite = nodeSqlite();
-  if (!sqlite)
-    throw new Error(
-      `this Node (${process.version}) has no node:sqlite; OpenCode 1.2+ sessions in ${path.basename(dbFile)} are read with Node 22.13 or later (VS Code's own, or the CLI run with a newer node)`,
-    );
-  const db = new sqlite.DatabaseSync(dbFile, { readOnly: true });
-  try {
-    return use(db);
-  } finally {
-    db.close();
-  }
+/** @throws as {@link withReadOnlyDb} */
+export function withOpenCodeDb<T>(dbFile: string, use: (db: SqliteDatabase) => T): T {
+  return withReadOnlyDb(dbFile, `OpenCode 1.2+ sessions in ${path.basename(dbFile)}`, use);
 }
 
 /** Not archived, newest first. @throws as {@link withOpenCodeDb} */

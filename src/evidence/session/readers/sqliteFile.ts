@@ -1,28 +1,111 @@
-import { nodeSqlite } from './opencodeDb';
+// Agents' SQLite stores are read with Node's own `node:sqlite` where the runtime has it (Node 22.13+: VS Code 1.101+,
+// the CLI on a current Node), else with node-sqlite3-wasm: SQLite compiled to WebAssembly, reading pages from disk
+// through Node's `fs` (memory bounded, no native build, nothing downloaded at install). Both open the file read-only.
 
 export interface SqliteStatement {
   all(...params: unknown[]): unknown[];
+  /** Missing in node:sqlite before 22.13. */
+  iterate?(...params: unknown[]): Iterable<unknown>;
 }
 export interface SqliteDatabase {
   prepare(sql: string): SqliteStatement;
   close(): void;
 }
 
+interface NodeSqlite {
+  DatabaseSync: new (file: string, options: { readOnly: boolean }) => SqliteDatabase;
+}
+interface WasmStatement {
+  all(values?: unknown[]): unknown[];
+  iterate(values?: unknown[]): Iterable<unknown>;
+  readonly isFinalized: boolean;
+  finalize(): void;
+}
+interface WasmSqlite {
+  Database: new (
+    file: string,
+    options: { readOnly: boolean; fileMustExist: boolean },
+  ) => {
+    exec(sql: string): void;
+    prepare(sql: string): WasmStatement;
+    close(): void;
+  };
+}
+
+function nodeSqlite(): NodeSqlite | undefined {
+  try {
+    const get = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule;
+    return get?.('node:sqlite') as NodeSqlite | undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+let wasm: { readonly lib?: WasmSqlite; readonly error?: string } | undefined;
+function wasmSqlite(): { readonly lib?: WasmSqlite; readonly error?: string } {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on the first SQLite read only (1.3 MB of WebAssembly)
+    wasm ??= { lib: require('node-sqlite3-wasm') as WasmSqlite };
+  } catch (e) {
+    wasm = { error: e instanceof Error ? e.message : String(e) };
+  }
+  return wasm;
+}
+
+function wasmDatabase(lib: WasmSqlite, file: string): SqliteDatabase {
+  const db = new lib.Database(file, { readOnly: true, fileMustExist: true });
+  const statements: WasmStatement[] = [];
+  try {
+    // The library's file system has no shared memory, which readers of a WAL database use for the WAL index;
+    // in exclusive locking mode SQLite keeps that index in the process's own memory. Nothing is written.
+    db.exec('PRAGMA locking_mode = EXCLUSIVE');
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+  return {
+    prepare(sql) {
+      const st = db.prepare(sql);
+      statements.push(st);
+      return { all: (...params) => st.all(params), iterate: (...params) => st.iterate(params) };
+    },
+    close() {
+      for (const st of statements) if (!st.isFinalized) st.finalize();
+      db.close();
+    },
+  };
+}
+
+/** Whether this runtime can read SQLite at all (`node:sqlite`, else the bundled WebAssembly SQLite). */
+export function hasSqlite(): boolean {
+  return nodeSqlite() !== undefined || wasmSqlite().lib !== undefined;
+}
+
 /**
- * Opens `file` read-only with `node:sqlite`, runs `use`, and closes it whatever happens.
- * @param whereMissing what the caller reads, for the error when the runtime has no `node:sqlite`
- * @throws when `node:sqlite` is missing or the file cannot be opened
+ * Opens `file` read-only, runs `use`, and closes it whatever happens.
+ * @param whereMissing what the caller reads, for the error when neither SQLite can be loaded
+ * @throws when no SQLite can be loaded, or the file cannot be opened or read
  */
 export function withReadOnlyDb<T>(file: string, whereMissing: string, use: (db: SqliteDatabase) => T): T {
-  const sqlite = nodeSqlite();
-  if (!sqlite)
-    throw new Error(
-      `this Node (${process.version}) has no node:sqlite; ${whereMissing} are read with Node 22.13 or later (VS Code's own, or the CLI run with a newer node)`,
-    );
-  const db = new sqlite.DatabaseSync(file, { readOnly: true }) as unknown as SqliteDatabase;
+  const builtin = nodeSqlite();
+  let db: SqliteDatabase;
+  if (builtin) db = new builtin.DatabaseSync(file, { readOnly: true });
+  else {
+    const { lib, error } = wasmSqlite();
+    if (!lib)
+      throw new Error(
+        `this Node (${process.version}) has no node:sqlite and the bundled SQLite did not load (${error}); ${whereMissing} are read with Node 22.13 or later (VS Code's own, or the CLI run with a newer node)`,
+      );
+    db = wasmDatabase(lib, file);
+  }
   try {
     return use(db);
   } finally {
     db.close();
   }
+}
+
+/** A statement's rows one at a time, so memory stays bounded by one row. */
+export function rows(st: SqliteStatement, ...params: unknown[]): Iterable<unknown> {
+  return st.iterate ? st.iterate(...params) : st.all(...params);
 }

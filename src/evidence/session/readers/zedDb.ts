@@ -4,8 +4,7 @@
 // (zstd-compressed when `data_type` is 'zstd'): `messages` of `{"User": {id, content: [{"Text": …} | {"Mention": …}]}}`,
 // `{"Agent": {content: [{"Text": …} | {"ToolUse": {id, name, input}} …], tool_results: {<id>: {is_error, content}}}}` or
 // "Resume"; `initial_project_snapshot.worktree_snapshots[].worktree_path` names the folders in builds before
-// `folder_paths`. Read-only with `node:sqlite` and `zlib.zstdDecompressSync`; where this Node lacks either the read says so
-// in `error`, naming the fix.
+// `folder_paths`. Read-only (sqliteFile.ts); zstd with Node's zlib where it has it (22.15+), else with fzstd.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -13,17 +12,9 @@ import { z } from 'zod';
 import { cleanTurnText, emptyStats, outputTail, type SessionAccumulator, type TranscriptRead } from '../../../core/session/events';
 import { accumulator, relativePath, transcriptRead, unreadable, type ReaderOptions } from './common';
 import { isSqliteFile } from './gooseDb';
-import { nodeSqlite } from './opencodeDb';
+import { hasSqlite, withReadOnlyDb, type SqliteDatabase } from './sqliteFile';
 
 export const ZED_DB = 'threads.db';
-
-interface Statement {
-  all(...params: unknown[]): unknown[];
-}
-interface Database {
-  prepare(sql: string): Statement;
-  close(): void;
-}
 
 export const ZedThreadRowSchema = z.looseObject({
   id: z.string(),
@@ -84,22 +75,12 @@ function splitRef(ref: string): { dbFile: string; id?: string } {
   return hash < 0 ? { dbFile: ref } : { dbFile: ref.slice(0, hash), id: ref.slice(hash + 1) };
 }
 
-/** @throws when `node:sqlite` is missing or the file cannot be opened */
-function withZedDb<T>(dbFile: string, use: (db: Database) => T): T {
-  const sqlite = nodeSqlite();
-  if (!sqlite)
-    throw new Error(
-      `this Node (${process.version}) has no node:sqlite; Zed's agent threads in ${path.basename(dbFile)} are read with Node 22.13 or later (VS Code's own, or the CLI run with a newer node)`,
-    );
-  const db = new sqlite.DatabaseSync(dbFile, { readOnly: true }) as unknown as Database;
-  try {
-    return use(db);
-  } finally {
-    db.close();
-  }
+/** @throws as {@link withReadOnlyDb} */
+function withZedDb<T>(dbFile: string, use: (db: SqliteDatabase) => T): T {
+  return withReadOnlyDb(dbFile, `Zed's agent threads in ${path.basename(dbFile)}`, use);
 }
 
-function columns(db: Database): Set<string> {
+function columns(db: SqliteDatabase): Set<string> {
   return new Set(
     db
       .prepare("SELECT name FROM pragma_table_info('threads')")
@@ -113,9 +94,9 @@ function isZedTable(cols: Set<string>): boolean {
   return ['id', 'summary', 'updated_at', 'data_type', 'data'].every((c) => cols.has(c));
 }
 
-/** Undefined when `node:sqlite` is missing (the caller decides); false for any file that is not Zed's database. */
+/** Undefined when no SQLite can be loaded (the caller decides); false for any file that is not Zed's database. */
 export function isZedDb(dbFile: string): boolean | undefined {
-  if (!nodeSqlite()) return undefined;
+  if (!hasSqlite()) return undefined;
   try {
     return withZedDb(dbFile, (db) => isZedTable(columns(db)));
   } catch {
@@ -123,7 +104,7 @@ export function isZedDb(dbFile: string): boolean | undefined {
   }
 }
 
-/** The database of `ref` (a file, or `…/threads.db#<id>`) when it is Zed's; without `node:sqlite`, any SQLite `threads.db`. */
+/** The database of `ref` (a file, or `…/threads.db#<id>`) when it is Zed's; without SQLite, any SQLite `threads.db`. */
 export async function zedDbOf(ref: string): Promise<{ dbFile: string; id?: string } | undefined> {
   const whole = (await stat(ref).catch(() => undefined))?.isFile();
   const target = whole ? { dbFile: ref } : splitRef(ref);
@@ -136,17 +117,16 @@ export async function zedDbOf(ref: string): Promise<{ dbFile: string; id?: strin
 const selectColumns = (cols: Set<string>): string =>
   ['id', 'updated_at', 'data_type', ...(cols.has('folder_paths') ? ['folder_paths'] : []), ...(cols.has('created_at') ? ['created_at'] : [])].join(', ');
 
-/** The thread's JSON. @throws when the data cannot be decompressed or parsed, or this Node has no zstd */
+/** The thread's JSON. @throws when the data cannot be decompressed or parsed */
 function threadJson(dataType: 'zstd' | 'json', data: unknown): unknown {
   const bytes = data instanceof Uint8Array ? Buffer.from(data) : typeof data === 'string' ? Buffer.from(data, 'utf8') : undefined;
   if (!bytes) throw new Error('thread data is no blob');
   if (dataType === 'json') return JSON.parse(bytes.toString('utf8'));
   const unzstd = (zlib as { zstdDecompressSync?: (b: Buffer) => Buffer }).zstdDecompressSync;
-  if (!unzstd)
-    throw new Error(
-      `this Node (${process.version}) has no zstd; Zed's compressed threads are read with Node 22.15 / 23.8 or later (VS Code's own, or the CLI run with a newer node)`,
-    );
-  return JSON.parse(unzstd(bytes).toString('utf8'));
+  if (unzstd) return JSON.parse(unzstd(bytes).toString('utf8'));
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on the first zstd thread of a Node without zstd only
+  const fzstd = require('fzstd') as { decompress(b: Uint8Array): Uint8Array };
+  return JSON.parse(Buffer.from(fzstd.decompress(bytes)).toString('utf8'));
 }
 
 const foldersOf = (folderPaths: string | null | undefined, thread?: z.infer<typeof ZedThreadSchema>): string[] =>
@@ -156,7 +136,7 @@ const foldersOf = (folderPaths: string | null | undefined, thread?: z.infer<type
 
 /**
  * Newest first, with the folders each thread was made in (`folder_paths`; a row without it, from builds before the
- * column, is decompressed for its project snapshot's worktrees). @throws when `node:sqlite` is missing or the file is no Zed database
+ * column, is decompressed for its project snapshot's worktrees). @throws when no SQLite can be loaded or the file is no Zed database
  */
 export function zedDbThreads(dbFile: string, limit = 2000): ZedThread[] {
   return withZedDb(dbFile, (db) => {

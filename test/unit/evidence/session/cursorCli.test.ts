@@ -7,7 +7,7 @@ import { collectSessionLog } from '../../../../src/evidence/session/collectSessi
 import { readByContent } from '../../../../src/evidence/session/agentReaders';
 import { cursorProjectKey, findCursor } from '../../../../src/evidence/session/discoveryCliAgents';
 import { blobChildren, cursorCliWorkspaceHash, readCursorCli } from '../../../../src/evidence/session/readers/cursorCli';
-import { nodeSqlite } from '../../../../src/evidence/session/readers/opencodeDb';
+import { execSql } from '../../../helpers/sqlite';
 import { cursorCliChat, writeCursorCliStore } from '../../../helpers/cursorCliStore';
 import { cleanupTempDirs, tempDir } from '../../../helpers/repo';
 
@@ -16,8 +16,6 @@ const commands = (r: TranscriptRead) =>
 const turns = (r: TranscriptRead) => r.events.filter((e): e is SessionTurn => e.kind === 'turn').map((t) => `${t.role}: ${t.text}`);
 const edits = (r: TranscriptRead) => r.events.filter((e): e is SessionFileEdit => e.kind === 'file_edit').map((e) => [e.path, e.tool]);
 const plans = (r: TranscriptRead) => r.events.filter((e): e is SessionPlan => e.kind === 'plan').map((p) => p.items.map((i) => `${i.status}: ${i.text}`));
-const NO_SQLITE =
-  /store\.db cannot be read: this Node \(v\d[\d.]*\) has no node:sqlite; the Cursor Agent CLI's chats \(store\.db\) are read with Node 22\.13 or later/;
 
 describe("Cursor Agent CLI's own chat store (store.db written here in the shapes readers of real stores document)", function () {
   this.timeout(30_000);
@@ -57,7 +55,7 @@ describe("Cursor Agent CLI's own chat store (store.db written here in the shapes
     assert.equal(blobChildren(Buffer.from([0x0f])), undefined);
   });
 
-  it("finds the workspace's newest chat and reads the user's words, commands with their output, edits and the plan (without node:sqlite: says so)", async function () {
+  it("finds the workspace's newest chat and reads the user's words, commands with their output, edits and the plan", async function () {
     const { ws, cursorDir, store } = setup();
     const found = await findCursor(cursorDir, ws);
     assert.deepEqual(
@@ -67,10 +65,6 @@ describe("Cursor Agent CLI's own chat store (store.db written here in the shapes
     const got = await readByContent(store, { workspaceRoot: ws });
     assert.equal(got?.detected.source, 'cursor');
     const r = got!.read;
-    if (!nodeSqlite()) {
-      assert.match(r.error ?? '', NO_SQLITE);
-      return;
-    }
     assert.equal(r.error, undefined);
     assert.deepEqual(turns(r), [
       'user: The date parser fails on leap years; fix it.',
@@ -98,16 +92,10 @@ describe("Cursor Agent CLI's own chat store (store.db written here in the shapes
     assert.deepEqual(commands(later), [['rm -rf dist', null, false, undefined]]);
   });
 
-  it('a store.db without the tables is no chat of the CLI; a chat without its metadata says so (without node:sqlite: the read says what is missing)', async function () {
+  it('a store.db without the tables is no chat of the CLI; a chat without its metadata says so', async function () {
     const ws = tempDir();
     const store = writeCursorCliStore(path.join(tempDir(), 'x'), ws, t0, [{ role: 'user', content: 'hi' }]);
-    if (!nodeSqlite()) {
-      assert.match((await readCursorCli(store)).error ?? '', NO_SQLITE);
-      return;
-    }
-    const db = new (nodeSqlite()!.DatabaseSync)(store) as unknown as { exec(s: string): void; close(): void };
-    db.exec('DELETE FROM meta');
-    db.close();
+    execSql(store, 'DELETE FROM meta');
     assert.match((await readCursorCli(store)).error ?? '', /no Cursor Agent CLI chat metadata \(meta row 0\)/);
     // A root listing its turns elsewhere (newer builds): the read says so rather than reading an empty chat.
     const nested = writeCursorCliStore(path.join(tempDir(), 'y'), ws, t0, [{ role: 'user', content: '<user_query>hi</user_query>' }], 8);
@@ -115,9 +103,7 @@ describe("Cursor Agent CLI's own chat store (store.db written here in the shapes
     assert.deepEqual(n.events, []);
     assert.match(n.error ?? '', /lists its messages in a store format not read here/);
     const other = path.join(tempDir(), 'store.db');
-    const o = new (nodeSqlite()!.DatabaseSync)(other) as unknown as { exec(s: string): void; close(): void };
-    o.exec('CREATE TABLE t (a)');
-    o.close();
+    execSql(other, 'CREATE TABLE t (a)');
     assert.equal(await readByContent(other, {}), undefined);
   });
 
@@ -150,11 +136,6 @@ describe("Cursor Agent CLI's own chat store (store.db written here in the shapes
     const { ws, cursorDir } = setup();
     const opts = { workspaceRoot: ws, sources: ['cursor' as const], locations: { cursor: cursorDir } };
     const first = await collectSessionLog(opts);
-    if (!nodeSqlite()) {
-      assert.deepEqual(first.tests_run, []);
-      assert.match(first.notes.join('\n'), /has no node:sqlite; the Cursor Agent CLI's chats \(store\.db\) are read with Node 22\.13 or later/);
-      return;
-    }
     assert.deepEqual(
       first.tests_run.map((t) => [t.command, t.result, t.source]),
       [

@@ -6,7 +6,6 @@ import { collectSessionLog } from '../../../../src/evidence/session/collectSessi
 import { readByContent } from '../../../../src/evidence/session/agentReaders';
 import { cursorProjectKey, findCursor } from '../../../../src/evidence/session/discoveryCliAgents';
 import { readCursorDb } from '../../../../src/evidence/session/readers/cursorDb';
-import { nodeSqlite } from '../../../../src/evidence/session/readers/opencodeDb';
 import { cursorChatFor, writeCursorUser } from '../../../helpers/cursorStateDb';
 import { cleanupTempDirs, tempDir } from '../../../helpers/repo';
 
@@ -45,18 +44,6 @@ describe("Cursor IDE's own chat store (state.vscdb written here in the shapes re
   it("finds the workspace's newest chat and reads the user's words, commands with exit codes (a refused one not run), edits and the plan", async function () {
     const { ws, user, globalDb } = setup();
     const found = await findCursor(user, ws);
-    if (!nodeSqlite()) {
-      assert.deepEqual(
-        found.map((f) => f.file),
-        [globalDb],
-      );
-      const r = (await readByContent(`${globalDb}#3f2a9c1e-7b4d-4e21-9a55-0c8d2e6b1f47`, { workspaceRoot: ws }))?.read;
-      assert.match(
-        r?.error ?? '',
-        /state\.vscdb cannot be read: this Node \(v\d[\d.]*\) has no node:sqlite; the Cursor IDE's chats in state\.vscdb are read with Node 22\.13 or later/,
-      );
-      return;
-    }
     assert.deepEqual(
       found.map((f) => [f.source, f.file, f.mtimeMs]),
       [['cursor', `${globalDb}#3f2a9c1e-7b4d-4e21-9a55-0c8d2e6b1f47`, t0 + 60_000]],
@@ -84,11 +71,10 @@ describe("Cursor IDE's own chat store (state.vscdb written here in the shapes re
     assert.deepEqual([commands(since), turns(since)], [[], []]);
   });
 
-  it('prefers the agent transcripts when they are newer than the IDE chat, the IDE chat when it is newer (without node:sqlite, the database)', async function () {
+  it('prefers the agent transcripts when they are newer than the IDE chat, the IDE chat when it is newer', async function () {
     const { ws, user, globalDb } = setup();
-    const ide = nodeSqlite() ? `${globalDb}#3f2a9c1e-7b4d-4e21-9a55-0c8d2e6b1f47` : globalDb;
-    // Without node:sqlite the chat's time is unknown: the database's own.
-    const later = nodeSqlite() ? t0 + 90_000 : Date.now() + 3_600_000;
+    const ide = `${globalDb}#3f2a9c1e-7b4d-4e21-9a55-0c8d2e6b1f47`;
+    const later = t0 + 90_000;
     const cursorDir = path.join(tempDir(), '.cursor');
     const dir = path.join(cursorDir, 'projects', cursorProjectKey(ws), 'agent-transcripts', 'abc');
     mkdirSync(dir, { recursive: true });
@@ -111,11 +97,6 @@ describe("Cursor IDE's own chat store (state.vscdb written here in the shapes re
     const { ws, user } = setup();
     const opts = { workspaceRoot: ws, sources: ['cursor' as const], locations: { cursor: user } };
     const first = await collectSessionLog(opts);
-    if (!nodeSqlite()) {
-      assert.deepEqual(first.tests_run, []);
-      assert.match(first.notes.join('\n'), /has no node:sqlite; the Cursor IDE's chats in state\.vscdb are read with Node 22\.13 or later/);
-      return;
-    }
     assert.deepEqual(
       first.tests_run.map((t) => [t.command, t.result, t.exit_code, t.source]),
       [
@@ -150,10 +131,6 @@ describe("Cursor IDE's own chat store (state.vscdb written here in the shapes re
     chat([{ type: 1, text: 'run the tests' }, run('swift test', 1)]);
     const opts = { workspaceRoot: ws, sources: ['cursor' as const], locations: { cursor: user } };
     const first = await collectSessionLog(opts);
-    if (!nodeSqlite()) {
-      assert.deepEqual(first.tests_run, []);
-      return;
-    }
     assert.deepEqual(
       first.tests_run.map((t) => [t.command, t.exit_code]),
       [['swift test', 1]],

@@ -2,8 +2,8 @@
  * Goose's SQLite `sessions.db` (beside the JSON Lines it replaced in `~/.local/share/goose/sessions`), written here
  * with Goose's own tables and columns (test/helpers/gooseDb.ts, from block/goose `session/session_manager.rs`): no
  * public `sessions.db` was found (test/fixtures/real/SOURCES.md). `content_json` holds the same `Message` content as
- * the JSON Lines (test/unit/evidence/session/goose.test.ts). Node 22.13+ reads it with `node:sqlite` (this file runs
- * that branch under `npm run test:lts`'s Node too when given to it); older Node says why and what fixes it.
+ * the JSON Lines (test/unit/evidence/session/goose.test.ts). Every Node reads it: `node:sqlite` on 22.13+,
+ * node-sqlite3-wasm before.
  */
 import assert from 'node:assert/strict';
 import { utimesSync } from 'node:fs';
@@ -13,8 +13,8 @@ import { collectSessionLog } from '../../../../src/evidence/session/collectSessi
 import { detectTranscript } from '../../../../src/evidence/session/detect';
 import { findGoose } from '../../../../src/evidence/session/discoveryCliAgents';
 import { readGooseSession } from '../../../../src/evidence/session/readers/gooseDb';
-import { nodeSqlite } from '../../../../src/evidence/session/readers/opencodeDb';
 import { writeGooseDb, type GooseDbMessage } from '../../../helpers/gooseDb';
+import { execSql } from '../../../helpers/sqlite';
 import { cleanupTempDirs, tempDir, write } from '../../../helpers/repo';
 
 const commands = (ev: SessionEvent[]) => ev.filter((e): e is SessionCommand => e.kind === 'command').map((c) => [c.command, c.exit_code, c.ran, c.cwd]);
@@ -59,7 +59,7 @@ describe("Goose's sessions.db (written here with Goose's tables)", function () {
   this.timeout(30_000);
   after(cleanupTempDirs);
 
-  it('read with node:sqlite where Node has it: commands with exit codes, a declined one not run, edits, the plan, the turns; elsewhere the read says why', async () => {
+  it('read on every Node: commands with exit codes, a declined one not run, edits, the plan, the turns', async () => {
     const ws = path.join(tempDir(), 'dates');
     const sessions = tempDir();
     const db = path.join(sessions, 'sessions.db');
@@ -68,19 +68,6 @@ describe("Goose's sessions.db (written here with Goose's tables)", function () {
       { id: '20251001_2', workingDir: '/elsewhere', updatedAt: '2025-10-01 13:00:00', messages: [text('user', 'not this one', 0)] },
     ]);
     const found = await findGoose(sessions, ws);
-    if (!nodeSqlite()) {
-      assert.deepEqual(
-        found.map((f) => f.file),
-        [db],
-      );
-      const r = await readGooseSession(db, { workspaceRoot: ws });
-      assert.deepEqual(r.events, []);
-      assert.match(
-        r.error ?? '',
-        /sessions\.db cannot be read: this Node \(v[\d.]+\) has no node:sqlite; Goose sessions in sessions\.db are read with Node 22\.13 or later/,
-      );
-      return;
-    }
     assert.deepEqual(
       found.map((f) => [f.source, path.basename(f.file), f.mtimeMs]),
       [['goose', 'sessions.db#20251001_1', Date.UTC(2025, 9, 1, 12, 0, 10)]],
@@ -109,14 +96,16 @@ describe("Goose's sessions.db (written here with Goose's tables)", function () {
     );
     const again = await collectSessionLog({ ...opts, state: first.next_state });
     assert.deepEqual(again.tests_run, [], 'nothing new the second time');
-    const sqlite = nodeSqlite() as unknown as { DatabaseSync: new (f: string) => { exec(s: string): void; close(): void } };
-    const h = new sqlite.DatabaseSync(db);
     const added = [call('call_5', 'shell', { command: 'cargo test' }, 20), result('call_5', 'test result: ok. 4 passed; 0 failed', 21)];
-    for (const m of added)
-      h.exec(
-        `INSERT INTO messages (session_id, role, content_json, created_timestamp) VALUES ('20251001_1', '${m.role}', '${JSON.stringify(m.content)}', ${m.created})`,
-      );
-    h.close();
+    execSql(
+      db,
+      added
+        .map(
+          (m) =>
+            `INSERT INTO messages (session_id, role, content_json, created_timestamp) VALUES ('20251001_1', '${m.role}', '${JSON.stringify(m.content)}', ${m.created});`,
+        )
+        .join('\n'),
+    );
     const third = await collectSessionLog({ ...opts, state: again.next_state });
     assert.deepEqual(
       third.tests_run.map((t) => [t.command, t.result]),
@@ -126,29 +115,15 @@ describe("Goose's sessions.db (written here with Goose's tables)", function () {
     assert.match(missing.error ?? '', /sessions\.db#20990101_1: no such Goose session/);
   });
 
-  it('is detected by its tables under any name; a SQLite file with other tables is not Goose; without node:sqlite a note says why', async () => {
+  it('is detected by its tables under any name; a SQLite file with other tables is not Goose', async () => {
     const dir = tempDir();
     const ws = path.join(dir, 'w');
     const renamed = path.join(dir, 'backup.sqlite');
     writeGooseDb(renamed, [{ id: '20251001_1', workingDir: ws, updatedAt: '2025-10-01 12:00:10', messages: conversation(ws) }]);
-    if (!nodeSqlite()) {
-      // Its tables cannot be looked at: only a SQLite file with Goose's name is taken for Goose's, and its read says why.
-      assert.equal(await detectTranscript(renamed), undefined);
-      const named = path.join(dir, 'goose', 'sessions.db');
-      writeGooseDb(named, [{ id: '20251001_1', workingDir: ws, updatedAt: '2025-10-01 12:00:10', messages: conversation(ws) }]);
-      assert.deepEqual(await detectTranscript(named), { source: 'goose', format: 'goose', file: named });
-      const got = await collectSessionLog({ workspaceRoot: ws, mode: named });
-      assert.deepEqual(got.tests_run, []);
-      assert.match(got.notes.join('\n'), /sessions\.db cannot be read: this Node \(v[\d.]+\) has no node:sqlite/);
-      return;
-    }
     assert.deepEqual(await detectTranscript(renamed), { source: 'goose', format: 'goose', file: renamed });
     assert.deepEqual(await detectTranscript(`${renamed}#20251001_1`), { source: 'goose', format: 'goose', file: `${renamed}#20251001_1` });
     const other = path.join(dir, 'sessions.db');
-    const sqlite = nodeSqlite() as unknown as { DatabaseSync: new (f: string) => { exec(s: string): void; close(): void } };
-    const h = new sqlite.DatabaseSync(other);
-    h.exec('CREATE TABLE sessions (id TEXT, title TEXT); CREATE TABLE notes (body TEXT);');
-    h.close();
+    execSql(other, 'CREATE TABLE sessions (id TEXT, title TEXT); CREATE TABLE notes (body TEXT);');
     assert.equal(await detectTranscript(other), undefined);
     const got = await collectSessionLog({ workspaceRoot: ws, mode: `${renamed}#20251001_1` });
     assert.deepEqual(
@@ -174,14 +149,6 @@ describe("Goose's sessions.db (written here with Goose's tables)", function () {
     write(sessions, '20250513_231848.jsonl', `${JSON.stringify({ working_dir: ws, description: 'x', message_count: 1 })}\n`);
     const older = new Date(Date.UTC(2025, 8, 1)).getTime() / 1000;
     utimesSync(jsonl, older, older);
-    if (!nodeSqlite()) {
-      // The database is named so that its read says why; the JSON Lines session is still read.
-      assert.deepEqual(
-        (await findGoose(sessions, ws)).map((f) => f.file),
-        [db, jsonl],
-      );
-      return;
-    }
     assert.deepEqual(
       (await findGoose(sessions, ws)).map((f) => path.basename(f.file)),
       ['sessions.db#20251001_1'],

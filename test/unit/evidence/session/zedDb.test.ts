@@ -1,26 +1,23 @@
 /**
  * Zed's agent threads (`threads/threads.db` in Zed's data folder), written here with Zed's own table and serialized
  * shapes (test/helpers/zedDb.ts, from zed-industries/zed `crates/agent/src/db.rs`, `thread.rs` and the terminal tool's
- * `process_content`): no public threads.db was found (test/fixtures/real/SOURCES.md). Node 22.13+ reads the table with
- * `node:sqlite` and 22.15+ its zstd-compressed threads (this file runs those branches under `npm run test:lts`'s Node
- * too when given to it); older Node says why and what fixes it.
+ * `process_content`): no public threads.db was found (test/fixtures/real/SOURCES.md). Every Node reads them: with
+ * `node:sqlite` and zlib's zstd where it has them (22.15+), else with node-sqlite3-wasm and fzstd.
  */
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import type { SessionCommand, SessionEvent, SessionFileEdit, SessionTurn } from '../../../../src/core/session/events';
 import { collectSessionLog } from '../../../../src/evidence/session/collectSessionLog';
 import { detectTranscript } from '../../../../src/evidence/session/detect';
 import { findZed } from '../../../../src/evidence/session/discoveryCliAgents';
 import { readZedDb } from '../../../../src/evidence/session/readers/zedDb';
-import { nodeSqlite } from '../../../../src/evidence/session/readers/opencodeDb';
+import { execSql } from '../../../helpers/sqlite';
 import { writeZedDb, zedAgent, zedUser, type ZedMessage } from '../../../helpers/zedDb';
 import { cleanupTempDirs, tempDir } from '../../../helpers/repo';
 
 const commands = (ev: SessionEvent[]) => ev.filter((e): e is SessionCommand => e.kind === 'command').map((c) => [c.command, c.exit_code, c.ran, c.cwd]);
 const edits = (ev: SessionEvent[]) => ev.filter((e): e is SessionFileEdit => e.kind === 'file_edit').map((e) => [e.path, e.tool]);
 const turns = (ev: SessionEvent[]) => ev.filter((e): e is SessionTurn => e.kind === 'turn').map((t) => `${t.role}:${t.text}`);
-const hasZstd = typeof (zlib as { zstdDecompressSync?: unknown }).zstdDecompressSync === 'function';
 
 /** A thread in `ws` (its worktree root name is the folder's name): the terminal tool's results as `process_content` words them. */
 function conversation(ws: string): ZedMessage[] {
@@ -49,7 +46,7 @@ describe("Zed's agent threads (threads.db written here with Zed's table)", funct
   this.timeout(30_000);
   after(cleanupTempDirs);
 
-  it('read with node:sqlite and zstd where Node has them: commands with exit codes, a refused one not run, edits, the turns; elsewhere the read says why', async () => {
+  it('read on every Node: commands with exit codes, a refused one not run, edits, the turns', async () => {
     const ws = path.join(tempDir(), 'dates');
     const threads = tempDir();
     const db = path.join(threads, 'threads.db');
@@ -58,28 +55,11 @@ describe("Zed's agent threads (threads.db written here with Zed's table)", funct
       { id: 'c3d4', title: 'Elsewhere', updatedAt: '2025-10-01T13:00:00+00:00', folders: ['/elsewhere'], messages: [zedUser('not this one')] },
     ]);
     const found = await findZed(threads, ws);
-    if (!nodeSqlite()) {
-      assert.deepEqual(
-        found.map((f) => f.file),
-        [db],
-      );
-      const r = await readZedDb(db, { workspaceRoot: ws });
-      assert.deepEqual(r.events, []);
-      assert.match(
-        r.error ?? '',
-        /threads\.db cannot be read: this Node \(v[\d.]+\) has no node:sqlite; Zed's agent threads in threads\.db are read with Node 22\.13 or later/,
-      );
-      return;
-    }
     assert.deepEqual(
       found.map((f) => [f.source, path.basename(f.file), f.mtimeMs]),
       [['zed', 'threads.db#a1b2', Date.UTC(2025, 9, 1, 12, 0, 10)]],
     );
     const r = await readZedDb(found[0].file, { workspaceRoot: ws });
-    if (!hasZstd) {
-      assert.match(r.error ?? '', /this Node \(v[\d.]+\) has no zstd; Zed's compressed threads are read with Node 22\.15 \/ 23\.8 or later/);
-      return;
-    }
     assert.equal(r.error, undefined);
     assert.equal(r.file, `${db}#a1b2`);
     assert.deepEqual(commands(r.events), [
@@ -144,31 +124,17 @@ describe("Zed's agent threads (threads.db written here with Zed's table)", funct
     assert.match(missing.error ?? '', /threads\.db#nope: no such Zed agent thread/);
   });
 
-  it("is detected by its table under any name; a SQLite file with another threads table is not Zed's; without node:sqlite a note says why", async () => {
+  it("is detected by its table under any name; a SQLite file with another threads table is not Zed's", async () => {
     const dir = tempDir();
     const ws = path.join(dir, 'w');
     const renamed = path.join(dir, 'backup.sqlite');
     writeZedDb(renamed, [{ id: 'a1b2', title: 'x', updatedAt: '2025-10-01T12:00:10Z', folders: [ws], messages: conversation(ws), dataType: 'json' }]);
-    if (!nodeSqlite()) {
-      // Its table cannot be looked at: only a SQLite file with Zed's name is taken for Zed's, and its read says why.
-      assert.equal(await detectTranscript(renamed), undefined);
-      const named = path.join(dir, 'zed', 'threads.db');
-      writeZedDb(named, [{ id: 'a1b2', title: 'x', updatedAt: '2025-10-01T12:00:10Z', folders: [ws], messages: conversation(ws) }]);
-      assert.deepEqual(await detectTranscript(named), { source: 'zed', format: 'zed', file: named });
-      const got = await collectSessionLog({ workspaceRoot: ws, mode: named });
-      assert.deepEqual(got.tests_run, []);
-      assert.match(got.notes.join('\n'), /threads\.db cannot be read: this Node \(v[\d.]+\) has no node:sqlite/);
-      return;
-    }
     assert.deepEqual(await detectTranscript(renamed), { source: 'zed', format: 'zed', file: renamed });
     assert.deepEqual(await detectTranscript(`${renamed}#a1b2`), { source: 'zed', format: 'zed', file: `${renamed}#a1b2` });
     const other = path.join(dir, 'threads.db');
-    const sqlite = nodeSqlite() as unknown as { DatabaseSync: new (f: string) => { exec(s: string): void; close(): void } };
-    const h = new sqlite.DatabaseSync(other);
-    h.exec('CREATE TABLE threads (id TEXT, title TEXT, body TEXT);');
-    h.close();
+    execSql(other, 'CREATE TABLE threads (id TEXT, title TEXT, body TEXT);');
     assert.equal(await detectTranscript(other), undefined);
-    // 'json' rows (older builds) are read on any Node with node:sqlite.
+    // 'json' rows (older builds) are read too.
     const got = await collectSessionLog({ workspaceRoot: ws, mode: `${renamed}#a1b2` });
     assert.deepEqual(
       got.tests_run.map((t) => [t.source, t.command, t.result, t.exit_code]),
@@ -193,13 +159,6 @@ describe("Zed's agent threads (threads.db written here with Zed's table)", funct
       true,
     );
     const found = await findZed(threads, ws);
-    if (!nodeSqlite()) {
-      assert.deepEqual(
-        found.map((f) => f.file),
-        [db],
-      );
-      return;
-    }
     assert.deepEqual(
       found.map((f) => [path.basename(f.file), f.mtimeMs]),
       [['threads.db#new', Date.UTC(2025, 9, 1, 12, 30, 0, 500)]],
