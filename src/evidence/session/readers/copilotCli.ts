@@ -112,6 +112,11 @@ export async function readCopilotCli(file: string, opts: ReaderOptions = {}): Pr
         // One with a source (a skill's instructions, instruction files) was put there by the CLI; a sub-agent's is the lead agent's prompt.
         const text = (data.source === undefined || data.source === 'user') && !subagent ? cleanTurnText(str(data.content) ?? '') : undefined;
         if (text) acc.add({ kind: 'turn', role: 'user', text, ...at });
+      } else if (type === 'session.compaction_complete') {
+        // `summaryContent` replaced the history before it in the model's context: the agent's words, not a request.
+        // `customInstructions` is what a manual `/compact` was told to keep, so it marks the compaction as the user's.
+        const summary = data.success === false || subagent ? undefined : cleanTurnText(str(data.summaryContent) ?? '');
+        if (summary) acc.add({ kind: 'compaction', text: summary, ...(str(data.customInstructions) ? { trigger: 'manual' as const } : {}), ...at });
       } else if (type === 'assistant.message') {
         // A sub-agent's words are not the session's; its tool calls ran.
         const text = subagent ? undefined : cleanTurnText(str(data.content) ?? '');

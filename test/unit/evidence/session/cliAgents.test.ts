@@ -15,7 +15,7 @@ import path from 'node:path';
 import { readByContent } from '../../../../src/evidence/session/agentReaders';
 import { detectTranscript } from '../../../../src/evidence/session/detect';
 import { readCopilotCli, readCopilotCliHistory } from '../../../../src/evidence/session/readers/copilotCli';
-import type { SessionCommand, SessionEvent, SessionFileEdit, SessionPlan } from '../../../../src/core/session/events';
+import type { SessionCommand, SessionCompaction, SessionEvent, SessionFileEdit, SessionPlan } from '../../../../src/core/session/events';
 import { cleanupTempDirs, tempDir, write } from '../../../helpers/repo';
 
 const jsonl = (records: object[]) => `${records.map((r) => JSON.stringify(r)).join('\n')}\n`;
@@ -192,6 +192,48 @@ describe('Copilot CLI, Qwen Code and Factory Droid sessions, read by content', (
     const previous = (r?.read.events ?? []).find((e): e is SessionPlan => e.kind === 'plan');
     const resumed = await readCopilotCli(more, { plan: previous });
     assert.deepEqual(plans(resumed.events), [['completed:Copying benchmark fixture', "completed:Writing the team's handoff", 'pending:Update docs']]);
+  });
+
+  it("Copilot CLI: a compaction carries its summary (the agent's words, not a request); a failed one and a sub-agent's carry none; /compact with focus is manual", async () => {
+    const file = path.join(dir, 'compacted.jsonl');
+    const summary = '<overview>The user asked to fix the retry delay.</overview>\n<work_done>Capped the delay at 8 s; npm test passes.</work_done>';
+    write(
+      dir,
+      'compacted.jsonl',
+      jsonl([
+        ev(
+          'session.start',
+          { sessionId: 's2', version: 1, producer: 'copilot-agent', copilotVersion: '1.0.63', startTime: T(0), context: { cwd: '/w/app' } },
+          0,
+        ),
+        ev('user.message', { content: 'Fix the retry delay', agentMode: 'interactive', interactionId: 'i1' }, 1),
+        ev('session.compaction_start', { conversationTokens: 90000 }, 2),
+        ev('session.compaction_complete', { success: false, error: 'model call failed' }, 3),
+        ev('session.compaction_start', { conversationTokens: 90000 }, 4),
+        ev(
+          'session.compaction_complete',
+          { success: true, preCompactionTokens: 91000, postCompactionTokens: 4000, messagesRemoved: 40, summaryContent: summary, checkpointNumber: 1 },
+          5,
+        ),
+        ev('session.compaction_complete', { success: true, summaryContent: 'a sub-agent summary', parentToolCallId: 'call_9' }, 6),
+        ev('session.compaction_complete', { success: true, summaryContent: 'Kept: the retry tests.', customInstructions: 'keep the retry tests' }, 7),
+        ev('user.message', { content: 'Now update the docs', agentMode: 'interactive', interactionId: 'i2' }, 8),
+      ]),
+    );
+    const r = await readByContent(file);
+    assert.equal(r?.detected.source, 'copilot-cli');
+    const compactions = (r?.read.events ?? []).filter((e): e is SessionCompaction => e.kind === 'compaction');
+    assert.deepEqual(
+      compactions.map((c) => [c.text, c.trigger ?? null, c.time]),
+      [
+        [summary, null, T(5)],
+        ['Kept: the retry tests.', 'manual', T(7)],
+      ],
+    );
+    assert.deepEqual(
+      r?.read.user_requests?.map((u) => u.text),
+      ['Fix the retry delay', 'Now update the docs'],
+    );
   });
 
   it('Copilot CLI: an older history-session-state document (chatMessages) is read by content', async () => {
