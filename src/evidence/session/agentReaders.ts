@@ -17,6 +17,8 @@ import { readAmp } from './readers/amp';
 import { isSqliteFile, readGooseSession } from './readers/gooseDb';
 import { readQwen } from './readers/qwen';
 import { readZedDb } from './readers/zedDb';
+import { readKiroSave } from './readers/kiroCli';
+import { readKiroDb } from './readers/kiroCliDb';
 import { readGemini } from './readers/gemini';
 import { readOpenCode } from './readers/opencode';
 import { readOpenCodeExport } from './readers/opencodeExport';
@@ -37,7 +39,7 @@ import {
   type SessionLocations,
 } from './discovery';
 import { findGemini, findOpenCode } from './discoveryGeminiOpenCode';
-import { findAmp, findContinue, findCopilotCli, findCursor, findDroid, findGoose, findQwen, findZed } from './discoveryCliAgents';
+import { findAmp, findContinue, findCopilotCli, findCursor, findDroid, findGoose, findKiro, findQwen, findZed } from './discoveryCliAgents';
 
 export interface DiscoverOptions {
   readonly workspaceRoot: string;
@@ -105,6 +107,8 @@ export function reader(t: FoundTranscript): Reader {
       return readGooseSession;
     case 'zed':
       return readZedDb;
+    case 'kiro':
+      return async (f, o) => ((await isSqliteFile(f.includes('#') ? f.slice(0, f.lastIndexOf('#')) : f)) ? readKiroDb(f, o) : readKiroSave(f, o));
     default:
       return async (f) => ({
         source: t.source,
@@ -164,5 +168,6 @@ export async function discover(opts: DiscoverOptions): Promise<FoundTranscript[]
   if (enabled.has('amp')) finders.push(findAmp(loc.amp, ws));
   if (enabled.has('goose')) finders.push(findGoose(loc.goose, ws));
   if (enabled.has('zed')) finders.push(findZed(loc.zed, ws));
+  if (enabled.has('kiro')) finders.push(findKiro(loc.kiro, ws));
   return (await Promise.all(finders.map((f) => f.catch(() => [])))).flat();
 }

@@ -91,7 +91,7 @@ export interface SessionLogEvidence {
 export { MAX_KEPT_USER_REQUESTS } from './requestsAndCommands';
 
 /** Rewritten whole as they grow (or rows of a database), but their items carry absolute times, so resuming by time works even when the start changed. */
-const RESUMED_BY_TIME: ReadonlySet<SessionSource> = new Set(['gemini', 'opencode', 'amp', 'goose', 'zed']);
+const RESUMED_BY_TIME: ReadonlySet<SessionSource> = new Set(['gemini', 'opencode', 'amp', 'goose', 'zed', 'kiro']);
 
 const HEAD_BYTES = 4096;
 

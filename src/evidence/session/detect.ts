@@ -12,6 +12,8 @@ import { looksLikeOpenCode } from './readers/opencode';
 import { isOpenCodeDbRef } from './readers/opencodeDb';
 import { gooseDbOf } from './readers/gooseDb';
 import { zedDbOf } from './readers/zedDb';
+import { isKiroConversation } from './readers/kiroCli';
+import { kiroDbOf } from './readers/kiroCliDb';
 import { isCursorDbRef } from './readers/cursorDb';
 import { isCursorCliStore } from './readers/cursorCli';
 
@@ -38,7 +40,8 @@ export type TranscriptFormat =
   | 'cursor'
   | 'amp'
   | 'goose'
-  | 'zed';
+  | 'zed'
+  | 'kiro';
 
 /** `file` is what the reader gets: the Cline task folder when it has its `ui_messages.json`, else the file. `note` explains a choice. */
 export interface DetectedTranscript {
@@ -184,6 +187,7 @@ const FORMAT_WORDS: Record<TranscriptFormat, string> = {
   amp: 'an Amp thread',
   goose: 'a Goose session',
   zed: "Zed's agent threads (threads.db)",
+  kiro: 'a Kiro CLI conversation',
 };
 
 export function formatWords(format: TranscriptFormat | SessionSource): string {
@@ -208,6 +212,9 @@ export async function detectTranscript(p: string): Promise<DetectedTranscript | 
   // Zed's `threads.db` (or `…/threads.db#<threadID>`), known by its `threads` table.
   const zedDb = await zedDbOf(p);
   if (zedDb) return { source: 'zed', format: 'zed', file: zedDb.id ? p : path.resolve(p) };
+  // Kiro CLI's `data.sqlite3` (or `…/data.sqlite3#<conversation_id>`), known by its conversations table.
+  const kiroDb = await kiroDbOf(p);
+  if (kiroDb) return { source: 'kiro', format: 'kiro', file: kiroDb.id ? p : path.resolve(p) };
   // One chat of the Cursor IDE's own store (`…/globalStorage/state.vscdb#<composerId>`): an SQLite database.
   if (p.includes('#') && isCursorDbRef(p)) {
     const head = await readHead(p.slice(0, p.lastIndexOf('#')), SQLITE_HEADER.length).catch(() => '');
@@ -238,7 +245,14 @@ export async function detectTranscript(p: string): Promise<DetectedTranscript | 
   // One JSON document: an `opencode export` (its `info` a session), checked before the storage files it resembles, or
   // an Amp thread (its `id` a thread id).
   const document = startsObject ? await recordHeadOfPrefix(head.replace(/^\uFEFF/, '').trimStart()) : undefined;
-  const documentFormat = document && isOpenCodeExport(document) ? 'opencode-export' : document && isAmpThread(document) ? 'amp' : undefined;
+  const documentFormat =
+    document && isOpenCodeExport(document)
+      ? 'opencode-export'
+      : document && isAmpThread(document)
+        ? 'amp'
+        : document && isKiroConversation(document)
+          ? 'kiro'
+          : undefined;
   // JSON Lines whose head decides nothing (bookkeeping records, a first record longer than the head): read on.
   const format = documentFormat ?? formatOfHead(head, path.basename(full)) ?? (startsObject ? await sniffJsonLines(full).catch(() => undefined) : undefined);
   if (!format) return undefined;

@@ -67,6 +67,7 @@ export function defaultLocations(workspaceRoot: string, home = homedir()): Requi
         ? path.join(process.env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Block', 'goose', 'data', 'sessions')
         : path.join(process.env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'goose', 'sessions'),
     zed: zedThreadsDir(home),
+    kiro: kiroCliDataDir(home),
   };
 }
 
@@ -218,4 +219,11 @@ export function zedThreadsDir(home = homedir()): string {
   if (process.platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Zed', 'threads');
   if (process.platform === 'win32') return path.join(process.env.LOCALAPPDATA ?? path.join(home, 'AppData', 'Local'), 'Zed', 'threads');
   return path.join(process.env.FLATPAK_XDG_DATA_HOME ?? process.env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'zed', 'threads');
+}
+
+/** Kiro CLI's data folder, holding `data.sqlite3` (aws/amazon-q-developer-cli `chat-cli/src/util/paths.rs`: `dirs::data_local_dir()/kiro-cli`). */
+export function kiroCliDataDir(home = homedir()): string {
+  if (process.platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'kiro-cli');
+  if (process.platform === 'win32') return path.join(process.env.LOCALAPPDATA ?? path.join(home, 'AppData', 'Local'), 'kiro-cli');
+  return path.join(process.env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'kiro-cli');
 }

@@ -13,6 +13,7 @@ import { GOOSE_DB, gooseDbRef, gooseDbSessions } from './readers/gooseDb';
 import { CURSOR_STATE_DB, cursorDbRef, cursorWorkspaceComposers, cursorWorkspaceFolder } from './readers/cursorDb';
 import { hasSqlite } from './readers/sqliteFile';
 import { ZED_DB, zedDbRef, zedDbThreads } from './readers/zedDb';
+import { KIRO_DB, kiroDbConversations, kiroDbRef } from './readers/kiroCliDb';
 import { CURSOR_CLI_STORE, cursorCliWorkspaceHash } from './readers/cursorCli';
 import { readJsonValueAt } from './jsonStream';
 import { z } from 'zod';
@@ -304,5 +305,21 @@ export async function findZed(threadsDir: string, workspaceRoot: string): Promis
     return t ? [{ source: 'zed', file: zedDbRef(dbFile, t.id), mtimeMs: t.updated || dbTime }] : [];
   } catch {
     return hasSqlite() ? [] : [{ source: 'zed', file: dbFile, mtimeMs: dbTime }];
+  }
+}
+
+/**
+ * `data.sqlite3` of Kiro CLI: the newest conversation kept for the workspace folder (its `key`). Without SQLite
+ * the database itself is returned, so that its read says why.
+ */
+export async function findKiro(dataDir: string, workspaceRoot: string): Promise<FoundTranscript[]> {
+  const dbFile = path.join(dataDir, KIRO_DB);
+  const dbTime = (await stat(dbFile).catch(() => undefined))?.mtimeMs;
+  if (dbTime === undefined) return [];
+  try {
+    const c = kiroDbConversations(dbFile).find((x) => samePath(x.cwd, workspaceRoot));
+    return c ? [{ source: 'kiro', file: kiroDbRef(dbFile, c.id), mtimeMs: c.updated || dbTime }] : [];
+  } catch {
+    return hasSqlite() ? [] : [{ source: 'kiro', file: dbFile, mtimeMs: dbTime }];
   }
 }

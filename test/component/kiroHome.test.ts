@@ -1,0 +1,56 @@
+/**
+ * The real `specialist-handoff` process finds the workspace's Kiro CLI conversation where Kiro CLI keeps them under HOME
+ * (a temporary one: `~/.local/share/kiro-cli/data.sqlite3`, no XDG_DATA_HOME), with no --session-log: the handoff it
+ * writes carries that conversation's test run and request, not another folder's. The database is written with Kiro
+ * CLI's tables and shapes (test/helpers/kiroCli.ts). Every Node reads it (`node:sqlite` on 22.13+, node-sqlite3-wasm
+ * before).
+ */
+import assert from 'node:assert/strict';
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import { HandoverOkSchema } from '../../src/core/handoff/schema';
+import { repoWithWork, runCliInHome } from '../helpers/cli';
+import { entry, kiroState, prompt, response, results, shellJson, toolUse, usesTools, writeKiroDb } from '../helpers/kiroCli';
+import { cleanupTempDirs, tempDir } from '../helpers/repo';
+
+const T0 = Date.parse('2026-03-10T17:58:36.609Z');
+
+/** A request, then `command` run with `exit`. */
+function conversation(cwd: string, request: string, command: string, exit: number, stdout: string) {
+  return [
+    entry(cwd, prompt(request), T0, usesTools('', toolUse('t1', 'execute_bash', { command })), T0),
+    entry(cwd, results(['t1', 'Success', [shellJson(exit, stdout)]]), null, response('Done.'), T0 + 1000),
+  ];
+}
+
+describe('the CLI finds Kiro CLI conversations under HOME', function () {
+  // One real process compiled from the sources by tsx: seconds on a busy machine.
+  this.timeout(120_000);
+  after(cleanupTempDirs);
+
+  it("handover with the default session log: the workspace's conversation from ~/.local/share/kiro-cli/data.sqlite3", () => {
+    const ws = realpathSync(repoWithWork());
+    const home = realpathSync(tempDir('handoff-kiro-home-'));
+    const other = path.join(home, 'other');
+    writeKiroDb(path.join(home, '.local/share/kiro-cli/data.sqlite3'), [
+      {
+        cwd: ws,
+        id: 'c-1',
+        state: kiroState('c-1', conversation(ws, 'make the failing test pass', 'npm test', 1, '1 failing')),
+        updated: T0 + 1000,
+      },
+      { cwd: other, id: 'c-2', state: kiroState('c-2', conversation(other, 'another project', 'pytest', 0, '3 passed in 0.1s')), updated: T0 + 5000 },
+    ]);
+    const r = runCliInHome(ws, home, ['handover', '-s', 'hacker', '-t', 'tests', '--json'], { xdgData: false });
+    assert.equal(r.status, 0, r.stderr);
+    const ok = HandoverOkSchema.parse(JSON.parse(r.stdout));
+    assert.deepEqual(
+      ok.package.tests_run.map((t) => [t.source, t.command, t.result, t.exit_code]),
+      [['kiro', 'npm test', 'failed', 1]],
+    );
+    assert.deepEqual(
+      ok.package.user_requests.map((q) => q.text),
+      ['make the failing test pass'],
+    );
+  });
+});
