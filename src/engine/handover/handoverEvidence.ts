@@ -61,6 +61,7 @@ export async function readSessionLog(env: JobContext): Promise<{ evidence: Sessi
       recorderFile: cfg.recorderFile,
       state,
       home: cfg.home,
+      host: cfg.host,
     });
     return { evidence };
   } catch (err) {

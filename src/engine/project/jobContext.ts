@@ -1,3 +1,4 @@
+import type { HostAgent } from '../../core/agents/hostAgent';
 import type { GitEvidence, RepositoryProbe } from '../../core/handoff/gitEvidence';
 import type { SessionSource } from '../../core/session/events';
 import type { SessionLogEvidence } from '../../evidence/session/collectSessionLog';
@@ -35,5 +36,6 @@ export interface JobContext {
     readonly recorderFile?: string;
     readonly statePath?: string;
     readonly home?: string;
+    readonly host?: HostAgent;
   };
 }

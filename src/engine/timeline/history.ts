@@ -211,7 +211,9 @@ export async function locateTranscripts(named: readonly SessionSourceSummary[], 
       const d = await detectTranscript(mode);
       if (d) candidates.push({ source: d.source, format: d.format, file: d.file, mtimeMs: 0 });
     } else if (mode === 'auto') {
-      candidates.push(...(await discover({ workspaceRoot: env.workspaceRoot, sources: cfg?.sources, locations: cfg?.locations, home: cfg?.home })));
+      candidates.push(
+        ...(await discover({ workspaceRoot: env.workspaceRoot, sources: cfg?.sources, locations: cfg?.locations, home: cfg?.home, host: cfg?.host })),
+      );
     }
     if (cfg?.recorderFile) candidates.push({ source: 'recorder', file: cfg.recorderFile, mtimeMs: 0 });
     return candidates;

@@ -1,5 +1,6 @@
 // Which reader reads a transcript (by the format found in its content, else by its agent) and which finder discovers each
 // agent's sessions for a workspace (docs/DESIGN.md §6).
+import type { HostAgent } from '../../core/agents/hostAgent';
 import { SESSION_SOURCES, type SessionSource, type TranscriptRead } from '../../core/session/events';
 import { readAider, readAiderInputHistory } from './readers/aider';
 import { readClaudeCode } from './readers/claudeCode';
@@ -48,6 +49,8 @@ export interface DiscoverOptions {
   readonly locations?: SessionLocations;
   /** Default: the user's home folder. */
   readonly home?: string;
+  /** The VS Code fork the extension runs in, when its own agent is read: found first, in the host's own folder. */
+  readonly host?: HostAgent;
 }
 
 /** Never throws. */
@@ -149,25 +152,31 @@ export async function discover(opts: DiscoverOptions): Promise<FoundTranscript[]
   const enabled = new Set(opts.sources ?? SESSION_SOURCES);
   const loc = { ...defaultLocations(opts.workspaceRoot, opts.home), ...opts.locations };
   const ws = opts.workspaceRoot;
-  const finders: Array<Promise<FoundTranscript[]>> = [];
-  if (enabled.has('claude-code')) finders.push(findClaudeCode(loc['claude-code'], ws));
-  if (enabled.has('codex')) finders.push(findCodex(loc.codex, ws));
-  if (enabled.has('aider')) finders.push(findAider(loc.aider));
-  if (enabled.has('cline')) finders.push(findClineTasks(loc.cline, ws, 'cline'));
-  if (enabled.has('roo')) finders.push(findClineTasks(loc.roo, ws, 'roo'));
-  if (enabled.has('kilo')) finders.push(findClineTasks(loc.kilo, ws, 'kilo'));
-  if (enabled.has('specstory')) finders.push(findSpecStory(loc.specstory));
-  if (enabled.has('copilot')) finders.push(findCopilot(loc.copilot, ws));
-  if (enabled.has('gemini')) finders.push(findGemini(loc.gemini, ws));
-  if (enabled.has('opencode')) finders.push(findOpenCode(loc.opencode, ws));
-  if (enabled.has('copilot-cli')) finders.push(findCopilotCli(loc['copilot-cli'], ws));
-  if (enabled.has('qwen')) finders.push(findQwen(loc.qwen, ws));
-  if (enabled.has('droid')) finders.push(findDroid(loc.droid, ws));
-  if (enabled.has('continue')) finders.push(findContinue(loc.continue, ws));
-  if (enabled.has('cursor')) finders.push(findCursor(loc.cursor, ws, opts.locations?.cursor ? undefined : cursorUserDir(opts.home)));
-  if (enabled.has('amp')) finders.push(findAmp(loc.amp, ws));
-  if (enabled.has('goose')) finders.push(findGoose(loc.goose, ws));
-  if (enabled.has('zed')) finders.push(findZed(loc.zed, ws));
-  if (enabled.has('kiro')) finders.push(findKiro(loc.kiro, ws));
-  return (await Promise.all(finders.map((f) => f.catch(() => [])))).flat();
+  const host = opts.host;
+  const cursorUser = opts.locations?.cursor ? undefined : host?.source === 'cursor' && host.userDir ? host.userDir : cursorUserDir(opts.home);
+  const finders: Array<readonly [SessionSource, () => Promise<FoundTranscript[]>]> = [
+    ['claude-code', () => findClaudeCode(loc['claude-code'], ws)],
+    ['codex', () => findCodex(loc.codex, ws)],
+    ['aider', () => findAider(loc.aider)],
+    ['cline', () => findClineTasks(loc.cline, ws, 'cline')],
+    ['roo', () => findClineTasks(loc.roo, ws, 'roo')],
+    ['kilo', () => findClineTasks(loc.kilo, ws, 'kilo')],
+    ['specstory', () => findSpecStory(loc.specstory)],
+    ['copilot', () => findCopilot(loc.copilot, ws)],
+    ['gemini', () => findGemini(loc.gemini, ws)],
+    ['opencode', () => findOpenCode(loc.opencode, ws)],
+    ['copilot-cli', () => findCopilotCli(loc['copilot-cli'], ws)],
+    ['qwen', () => findQwen(loc.qwen, ws)],
+    ['droid', () => findDroid(loc.droid, ws)],
+    ['continue', () => findContinue(loc.continue, ws)],
+    ['cursor', () => findCursor(loc.cursor, ws, cursorUser)],
+    ['amp', () => findAmp(loc.amp, ws)],
+    ['goose', () => findGoose(loc.goose, ws)],
+    ['zed', () => findZed(loc.zed, ws)],
+    ['kiro', () => findKiro(loc.kiro, ws)],
+  ];
+  // The host's own agent first: where two transcripts tie, collectSessionLog takes the earlier one's turns and summary.
+  const ordered = [...finders.filter(([s]) => s === host?.source), ...finders.filter(([s]) => s !== host?.source)];
+  const found = ordered.filter(([s]) => enabled.has(s)).map(([, find]) => find().catch(() => []));
+  return (await Promise.all(found)).flat();
 }

@@ -27,6 +27,7 @@ import { READ_AGENTS, detectTranscript, formatWords } from './detect';
 import type { RecorderRead } from './recorderLog';
 import type { FoundTranscript, SessionLocations } from './discovery';
 import { RequestsAndCommands, shownCwd } from './requestsAndCommands';
+import type { HostAgent } from '../../core/agents/hostAgent';
 import { newestPlan, planAfterRead, type EvidencePlan, type PlanCandidate } from './plans';
 
 export const REMEMBERED_TURNS = 20;
@@ -42,6 +43,8 @@ export interface SessionLogOptions {
   readonly state?: SessionLogState;
   /** Default: the user's home folder. */
   readonly home?: string;
+  /** The VS Code fork the extension runs in, when its own agent is read (its transcripts first, ties theirs). */
+  readonly host?: HostAgent;
 }
 
 /** Shown in the handoff, so the user sees where facts came from. */
@@ -270,7 +273,7 @@ export async function collectSessionLog(opts: SessionLogOptions): Promise<Sessio
     }
   }
   tests.sort((a, b) => (a.started_at ?? '').localeCompare(b.started_at ?? ''));
-  const plan = newestPlan(plans);
+  const plan = newestPlan(plans, opts.host?.source);
   return {
     // Relative to the workspace, as the Commands run section shows it: verify re-runs it there.
     tests_run: tests.map((t) => (t.cwd ? { ...t, cwd: shownCwd(t.cwd, opts.workspaceRoot) } : t)),

@@ -44,13 +44,14 @@ export interface PlanCandidate {
 }
 
 /** The newest snapshot by plan time, else transcript mtime; on a tie the later candidate. */
-export function newestPlan(candidates: readonly PlanCandidate[]): EvidencePlan | undefined {
+/** @param preferred the source that wins a tie (the host's own agent) */
+export function newestPlan(candidates: readonly PlanCandidate[], preferred?: SessionSource): EvidencePlan | undefined {
   let best: PlanCandidate | undefined;
   let bestAt = -Infinity;
   for (const c of candidates) {
     const t = c.plan.time ? Date.parse(c.plan.time) : Number.NaN;
     const at = Number.isFinite(t) ? t : c.mtimeMs;
-    if (!best || at >= bestAt) {
+    if (!best || at > bestAt || (at === bestAt && (c.source === preferred || best.source !== preferred))) {
       best = c;
       bestAt = at;
     }

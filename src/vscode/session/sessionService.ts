@@ -3,6 +3,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { readHeadCommit, recorderIgnores, sessionStatePath } from '../../engine/project/session';
 import type { SessionLocations } from '../../engine/project/settings';
+import { hostAgentSource } from '../../core/agents/hostAgent';
 import { DisposableOwner } from '../lifecycle';
 import { SessionRecorder } from './sessionRecorder';
 import { SessionStore } from './sessionIdStore';
@@ -68,6 +69,7 @@ export class SessionService extends DisposableOwner implements SessionHooks {
       ...(storage ? { copilot: path.join(path.dirname(storage), 'chatSessions') } : {}),
     };
     void folder;
+    const hostSource = hostAgentSource(vscode.env.uriScheme);
     return {
       sessionBaseCommit: (await this.recorder?.currentBaseCommit()) ?? undefined,
       sessionLog: {
@@ -76,6 +78,8 @@ export class SessionService extends DisposableOwner implements SessionHooks {
         locations: { ...defaults, ...settings.sessionLogLocations },
         recorderFile: this.recorder?.currentFile(),
         statePath: storage ? sessionStatePath(storage) : undefined,
+        // globalStorageUri is <User>/globalStorage/<extension id>: the fork's own User folder, wherever it keeps it.
+        ...(hostSource ? { host: { source: hostSource, userDir: path.dirname(path.dirname(global)) } } : {}),
       },
     };
   }
