@@ -1,4 +1,4 @@
-// Which GitHub Copilot CLI, Qwen Code, Factory Droid, Continue, Cursor, Amp and Goose sessions and Zed's agent threads belong to the open workspace (docs/DESIGN.md §6);
+// Which GitHub Copilot CLI, Qwen Code, Factory Droid, Continue, Cursor, Amp, Goose and Windsurf sessions and Zed's agent threads belong to the open workspace (docs/DESIGN.md §6);
 // the layouts under the user's home are on each finder.
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -16,6 +16,7 @@ import { ZED_DB, zedDbRef, zedDbThreads } from './readers/zedDb';
 import { CURSOR_CLI_STORE, cursorCliWorkspaceHash } from './readers/cursorCli';
 import { readJsonValueAt } from './jsonStream';
 import { z } from 'zod';
+import { windsurfLogDir } from '../../core/agents/windsurfHook';
 import { obj, str } from './readers/common';
 
 /** Newest first, looking for one that ran in the workspace. */
@@ -305,4 +306,15 @@ export async function findZed(threadsDir: string, workspaceRoot: string): Promis
   } catch {
     return nodeSqlite() ? [] : [{ source: 'zed', file: dbFile, mtimeMs: dbTime }];
   }
+}
+
+/**
+ * The newest of the workspace's Cascade hook logs, `<state>/<workspace id>/windsurf/<trajectory>.jsonl`, which
+ * `specialist-handoff hook --agent windsurf` appends (Windsurf's own conversation stores are encrypted).
+ */
+export async function findWindsurf(stateBase: string, workspaceRoot: string): Promise<FoundTranscript[]> {
+  const dir = windsurfLogDir(stateBase, workspaceRoot);
+  const files = (await list(dir)).filter((e) => !e.dir && e.name.endsWith('.jsonl') && !e.name.startsWith('.')).map((e) => path.join(dir, e.name));
+  const newest = (await newestFirst(files))[0];
+  return newest ? [{ source: 'windsurf', file: newest.file, mtimeMs: newest.m }] : [];
 }

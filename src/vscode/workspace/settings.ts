@@ -61,6 +61,7 @@ const LOCATION_KEYS: Record<string, keyof SessionLocations> = {
   amp: 'amp',
   goose: 'goose',
   zed: 'zed',
+  windsurf: 'windsurf',
 };
 
 function readLocations(value: unknown): SessionLocations {
