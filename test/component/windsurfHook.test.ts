@@ -45,13 +45,19 @@ describe('Windsurf Cascade hooks: the built CLI records them and the handoff rea
     const token = `ghp_${'A1b2C3d4E5'.repeat(3)}abcdef`;
     const payloads = [
       { agent_action_name: 'pre_user_prompt', ...common(0), tool_info: { user_prompt: `fix a.txt and run the tests; the CI token is ${token}` } },
-      { agent_action_name: 'post_write_code', ...common(1), tool_info: { file_path: path.join(ws, 'a.txt'), edits: [{ old_string: 'a\n', new_string: 'a\nb\n' }] } },
+      {
+        agent_action_name: 'post_write_code',
+        ...common(1),
+        tool_info: { file_path: path.join(ws, 'a.txt'), edits: [{ old_string: 'a\n', new_string: 'a\nb\n' }] },
+      },
       { agent_action_name: 'post_run_command', ...common(2), tool_info: { command_line: 'npm test', cwd: ws } },
       { agent_action_name: 'post_run_command', ...common(3), tool_info: { command_line: 'mkdir -p build', cwd: ws } },
       {
         agent_action_name: 'post_cascade_response',
         ...common(4),
-        tool_info: { response: '### Planner Response\n\nI will edit a.txt.\n\n*Edited file `a.txt`*\n\n### Planner Response\n\nI fixed a.txt and all tests pass.' },
+        tool_info: {
+          response: '### Planner Response\n\nI will edit a.txt.\n\n*Edited file `a.txt`*\n\n### Planner Response\n\nI fixed a.txt and all tests pass.',
+        },
       },
     ];
     for (const p of payloads) {
@@ -61,9 +67,15 @@ describe('Windsurf Cascade hooks: the built CLI records them and the handoff rea
       assert.equal(r.stderr, '', 'nothing to say on standard error');
     }
     const dir = windsurfLogDir(path.join(home, 'state', 'specialist-handoff'), ws);
-    assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.jsonl')), ['c0ffee00-1111-4222-8333-444455556666.jsonl']);
+    assert.deepEqual(
+      readdirSync(dir).filter((f) => f.endsWith('.jsonl')),
+      ['c0ffee00-1111-4222-8333-444455556666.jsonl'],
+    );
     const text = readFileSync(path.join(dir, 'c0ffee00-1111-4222-8333-444455556666.jsonl'), 'utf8');
-    const lines = text.trimEnd().split('\n').map((l) => JSON.parse(l) as { agent_action_name: string; tool_info: Record<string, unknown> });
+    const lines = text
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { agent_action_name: string; tool_info: Record<string, unknown> });
     assert.deepEqual(
       lines.map((l) => l.agent_action_name),
       payloads.map((p) => p.agent_action_name),
@@ -100,7 +112,7 @@ describe('Windsurf Cascade hooks: the built CLI records them and the handoff rea
     );
   });
 
-  it('bad input, another agent\'s payload or an event it does not keep: exit 0, nothing on standard output, nothing written', () => {
+  it("bad input, another agent's payload or an event it does not keep: exit 0, nothing on standard output, nothing written", () => {
     const ws = realpathSync(repoWithWork());
     const home = realpathSync(tempDir('handoff-windsurf-bad-'));
     const cases: Array<[string, RegExp]> = [
@@ -108,7 +120,10 @@ describe('Windsurf Cascade hooks: the built CLI records them and the handoff rea
       ['this is not json', /is not JSON/],
       ['[1, 2]', /no Cascade hook payload/],
       [JSON.stringify({ session_id: 's', hook_event_name: 'SessionEnd', cwd: ws, transcript_path: '/x' }), /no Cascade hook payload/],
-      [JSON.stringify({ agent_action_name: 'post_run_command', trajectory_id: 't', tool_info: { cwd: ws } }), /post_run_command payload's tool_info\.command_line/],
+      [
+        JSON.stringify({ agent_action_name: 'post_run_command', trajectory_id: 't', tool_info: { cwd: ws } }),
+        /post_run_command payload's tool_info\.command_line/,
+      ],
       [JSON.stringify({ agent_action_name: 'pre_user_prompt', tool_info: { user_prompt: 'hi' } }), /trajectory_id/],
       [JSON.stringify({ agent_action_name: 'pre_run_command', trajectory_id: 't', tool_info: { command_line: 'rm -rf /' } }), /pre_run_command: not recorded/],
     ];

@@ -100,7 +100,7 @@ export function checkWindsurfPayload(raw: string): WindsurfPayloadCheck {
   }
   const name = json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>).agent_action_name : undefined;
   if (typeof name !== 'string' || !WINDSURF_EVENTS.has(name)) {
-    return { ok: false, problem: "the hook input is no Cascade hook payload (its agent_action_name names no Cascade hook event)" };
+    return { ok: false, problem: 'the hook input is no Cascade hook payload (its agent_action_name names no Cascade hook event)' };
   }
   if (!(WINDSURF_RECORDED_EVENTS as readonly string[]).includes(name)) return { ok: false, skipped: true, event: name };
   const parsed = WindsurfHookRecordSchema.safeParse(json);

@@ -185,7 +185,7 @@ const FORMAT_WORDS: Record<TranscriptFormat, string> = {
   amp: 'an Amp thread',
   goose: 'a Goose session',
   zed: "Zed's agent threads (threads.db)",
-  windsurf: "a Windsurf Cascade hook log",
+  windsurf: 'a Windsurf Cascade hook log',
 };
 
 export function formatWords(format: TranscriptFormat | SessionSource): string {

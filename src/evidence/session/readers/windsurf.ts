@@ -56,7 +56,14 @@ export async function readWindsurf(file: string, opts: ReaderOptions = {}): Prom
           return;
         }
         case 'post_run_command': {
-          const command: SessionCommand = { kind: 'command', command: r.tool_info.command_line, cwd: str(r.tool_info.cwd) ?? null, exit_code: null, ran: true, ...at };
+          const command: SessionCommand = {
+            kind: 'command',
+            command: r.tool_info.command_line,
+            cwd: str(r.tool_info.cwd) ?? null,
+            exit_code: null,
+            ran: true,
+            ...at,
+          };
           if (testRunner(command.command)) {
             held.push(command);
             if (held.length > MAX_HELD) release();
