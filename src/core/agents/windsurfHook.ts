@@ -69,6 +69,13 @@ export const WindsurfResponseSchema = z.looseObject({
   tool_info: z.looseObject({ response: text }),
 });
 
+/** Not recorded by the hook here (a pre-hook), but in other loggers' logs: a command with no `post_run_command` after it never ran. */
+export const WindsurfPreRunCommandSchema = z.looseObject({
+  agent_action_name: z.literal('pre_run_command'),
+  ...Common,
+  tool_info: z.looseObject({ command_line: z.string().min(1), cwd: z.string().optional() }),
+});
+
 /** One recorded payload, as Cascade sends it and as the log holds it (bounded). */
 export const WindsurfHookRecordSchema = z.discriminatedUnion('agent_action_name', [
   WindsurfUserPromptSchema,

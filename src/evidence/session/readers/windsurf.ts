@@ -2,8 +2,9 @@
 // (src/core/agents/windsurfHook.ts), or as anyone's logger of the raw payloads writes them. `pre_user_prompt` is the
 // user's request; `post_run_command` a command that ran, its result unknown (Cascade gives no exit code);
 // `post_write_code` an edit; `post_cascade_response` the agent's words since the prompt, whose closing part is its turn
-// and the claimed result of a test run it gave no result for.
-import { WINDSURF_EVENTS, WindsurfHookRecordSchema } from '../../../core/agents/windsurfHook';
+// and the claimed result of a test run it gave no result for. A logger that keeps pre-hooks too shows a refused
+// command: a `pre_run_command` no `post_run_command` of the same command line follows before the response.
+import { WINDSURF_EVENTS, WindsurfHookRecordSchema, WindsurfPreRunCommandSchema } from '../../../core/agents/windsurfHook';
 import { claimedTestResult } from '../../../core/session/claimedResult';
 import { cleanTurnText, type SessionCommand, type TranscriptRead } from '../../../core/session/events';
 import { testRunner } from '../../../core/session/testDetection';
@@ -32,6 +33,12 @@ export function isWindsurfPayload(r: Record<string, unknown>): boolean {
 export async function readWindsurf(file: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
   const acc = accumulator(opts);
   let held: SessionCommand[] = [];
+  /** Commands announced by `pre_run_command`, not yet seen run. */
+  let announced: SessionCommand[] = [];
+  const refuseAnnounced = () => {
+    for (const c of announced) acc.add({ ...c, ran: false });
+    announced = [];
+  };
   const release = (words?: string) => {
     for (const c of held) {
       const claimed = words ? claimedTestResult(words) : undefined;
@@ -41,6 +48,20 @@ export async function readWindsurf(file: string, opts: ReaderOptions = {}): Prom
   };
   try {
     const { endOffset, stats } = await forEachJsonLine(file, opts.fromOffset ?? 0, (raw, info) => {
+      const pre = raw.agent_action_name === 'pre_run_command' ? WindsurfPreRunCommandSchema.safeParse(raw) : undefined;
+      if (pre?.success) {
+        const t = pre.data.timestamp;
+        announced.push({
+          kind: 'command',
+          command: pre.data.tool_info.command_line,
+          cwd: pre.data.tool_info.cwd ?? null,
+          exit_code: null,
+          ran: false,
+          ...(t ? { time: t } : {}),
+        });
+        if (announced.length > MAX_HELD) announced.shift();
+        return;
+      }
       const parsed = WindsurfHookRecordSchema.safeParse(raw);
       if (!parsed.success) {
         info.stats.skipped++;
@@ -50,12 +71,15 @@ export async function readWindsurf(file: string, opts: ReaderOptions = {}): Prom
       const at = r.timestamp ? { time: r.timestamp } : {};
       switch (r.agent_action_name) {
         case 'pre_user_prompt': {
+          refuseAnnounced();
           release();
           const text = cleanTurnText(r.tool_info.user_prompt);
           if (text) acc.add({ kind: 'turn', role: 'user', text, ...at });
           return;
         }
         case 'post_run_command': {
+          const i = announced.findIndex((c) => c.command === r.tool_info.command_line);
+          if (i >= 0) announced.splice(i, 1);
           const command: SessionCommand = {
             kind: 'command',
             command: r.tool_info.command_line,
@@ -75,12 +99,14 @@ export async function readWindsurf(file: string, opts: ReaderOptions = {}): Prom
           return;
         case 'post_cascade_response': {
           const words = windsurfClosingWords(r.tool_info.response);
+          refuseAnnounced();
           release(words);
           if (words) acc.add({ kind: 'turn', role: 'assistant', text: words, ...at });
           return;
         }
       }
     });
+    // A command announced at the end may still be running: neither run nor refused yet.
     release();
     return transcriptRead('windsurf', file, acc, stats, endOffset);
   } catch (err) {
