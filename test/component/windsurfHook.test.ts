@@ -4,17 +4,26 @@
  * `agent_action_name`, `trajectory_id`, `execution_id`, `timestamp` and each event's `tool_info`), as Cascade runs a
  * hook: in the workspace root, with a temporary HOME. Then `handover` with no --session-log finds the log and its
  * handoff carries the request, the test run (its result the agent's claim: Cascade gives no exit code), the edit and
- * a command that ran. Bad input exits 0, prints nothing on standard output and writes nothing.
+ * a command that ran. Bad input exits 0, prints nothing on standard output and writes nothing. The hooks the user pastes
+ * are docs/CLI.md's `.windsurf/hooks.json`, taken from the document itself.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { windsurfLogDir } from '../../src/core/agents/windsurfHook';
+import { WINDSURF_RECORDED_EVENTS, windsurfLogDir } from '../../src/core/agents/windsurfHook';
 import { HandoverOkSchema } from '../../src/core/handoff/schema';
-import { buildDist } from '../helpers/dist';
+import { ROOT, buildDist } from '../helpers/dist';
 import { repoWithWork } from '../helpers/cli';
 import { cleanupTempDirs, tempDir } from '../helpers/repo';
+
+/** The `.windsurf/hooks.json` of docs/CLI.md: its one JSON block with Cascade's `pre_user_prompt`. */
+function documentedHooks(): Record<string, Array<{ command: string; show_output?: boolean }>> {
+  const text = readFileSync(path.join(ROOT, 'docs', 'CLI.md'), 'utf8');
+  const blocks = [...text.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]).filter((b) => b.includes('"pre_user_prompt"'));
+  assert.equal(blocks.length, 1, 'one Cascade hooks block in docs/CLI.md');
+  return (JSON.parse(blocks[0]) as { hooks: Record<string, Array<{ command: string; show_output?: boolean }>> }).hooks;
+}
 
 describe('Windsurf Cascade hooks: the built CLI records them and the handoff reads them', function () {
   this.timeout(180_000);
@@ -36,7 +45,29 @@ describe('Windsurf Cascade hooks: the built CLI records them and the handoff rea
   });
   const run = (cwd: string, home: string, args: string[], input?: string) =>
     spawnSync(process.execPath, [cliJs, ...args], { cwd, env: envOf(home), input, encoding: 'utf8', timeout: 100_000 });
-  const hook = (cwd: string, home: string, payload: string) => run(cwd, home, ['hook', '--agent', 'windsurf'], payload);
+  const hooks = documentedHooks();
+  /** Runs the command docs/CLI.md sets on the payload's event, `specialist-handoff` being the built dist/cli.js. */
+  const hook = (cwd: string, home: string, payload: string) => {
+    let event: unknown;
+    try {
+      event = (JSON.parse(payload) as { agent_action_name?: unknown }).agent_action_name;
+    } catch {
+      event = undefined;
+    }
+    const command = (typeof event === 'string' && hooks[event]?.[0]?.command) || hooks.post_run_command[0].command;
+    const [bin, ...args] = command.split(' ');
+    assert.equal(bin, 'specialist-handoff');
+    return run(cwd, home, args, payload);
+  };
+
+  it('docs/CLI.md sets the one command on exactly the events the hook keeps, none a blocking pre-hook but the prompt', () => {
+    assert.deepEqual(Object.keys(hooks), [...WINDSURF_RECORDED_EVENTS]);
+    for (const entries of Object.values(hooks))
+      assert.deepEqual(
+        entries.map((e) => e.command),
+        ['specialist-handoff hook --agent windsurf'],
+      );
+  });
 
   it('appends each payload as one JSON line, redacted, and the handoff carries request, test run, edit and command', () => {
     const ws = realpathSync(repoWithWork());
