@@ -19,7 +19,9 @@ export async function runWindsurfHook(values: Values, io: CliIo, readStdin: Stdi
   const say = (text: string) => io.stderr(escapeControls(`specialist-handoff hook --agent windsurf: ${text.split('\n')[0]}`));
   const raw = await readStdin(MAX_WINDSURF_INPUT_BYTES);
   if (typeof raw !== 'string') {
-    say(`${raw.error.replace(/^ERROR: /, '')} (nothing recorded)`);
+    // The reader's fix names Claude Code: say Cascade's instead.
+    const problem = raw.error.replace(/^ERROR: /, '').split(' — ')[0];
+    say(`${problem} — Cascade pipes each hook's JSON in: run this from .windsurf/hooks.json, or pipe a payload in (nothing recorded)`);
     return EXIT_OK;
   }
   const outcome = await recordWindsurfHook(raw, { folder: values.cwd === undefined ? io.cwd : path.resolve(io.cwd, values.cwd) });

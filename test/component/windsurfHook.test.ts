@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { WINDSURF_RECORDED_EVENTS, windsurfLogDir } from '../../src/core/agents/windsurfHook';
 import { HandoverOkSchema } from '../../src/core/handoff/schema';
@@ -166,6 +166,12 @@ describe('Windsurf Cascade hooks: the built CLI records them and the handoff rea
       assert.equal(r.stderr.trimEnd().split('\n').length, 1, 'one line');
     }
     assert.equal(existsSync(path.join(home, 'state')), false, 'nothing written');
+    // A state folder that cannot be made (a file stands there): said, exit 0 all the same.
+    writeFileSync(path.join(home, 'state'), 'not a folder');
+    const blocked = hook(ws, home, JSON.stringify({ agent_action_name: 'pre_user_prompt', trajectory_id: 't', tool_info: { user_prompt: 'hi' } }));
+    assert.equal(blocked.status, 0);
+    assert.equal(blocked.stdout, '');
+    assert.match(blocked.stderr, /^specialist-handoff hook --agent windsurf: .*a file stands where a folder is needed.* \(nothing recorded\)\n$/);
     const other = run(ws, home, ['hook', '--agent', 'cursor'], '{}');
     assert.equal(other.status, 1, 'never 2, which blocks a pre-hook');
     assert.match(other.stderr, /--agent cursor is not a hook this command records — use --agent windsurf/);
