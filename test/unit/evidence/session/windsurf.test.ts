@@ -7,7 +7,7 @@
  * with no `post_run_command`). Then the payload check and bounds of the hook, its append, and discovery.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, utimesSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, symlinkSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import { MAX_WINDSURF_EDITS, MAX_WINDSURF_TEXT_CHARS, checkWindsurfPayload, windsurfLogDir, windsurfLogName } from '../../../../src/core/agents/windsurfHook';
 import type { SessionCommand, SessionEvent, SessionFileEdit, SessionTurn } from '../../../../src/core/session/events';
@@ -15,7 +15,7 @@ import { readByContent } from '../../../../src/evidence/session/agentReaders';
 import { findWindsurf } from '../../../../src/evidence/session/discoveryCliAgents';
 import { readWindsurf, windsurfClosingWords } from '../../../../src/evidence/session/readers/windsurf';
 import { appendHookLogLine } from '../../../../src/store/hookLog';
-import { cleanupTempDirs, tempDir, write as writeFile } from '../../../helpers/repo';
+import { cleanupTempDirs, initRepo, tempDir, write as writeFile } from '../../../helpers/repo';
 
 const WS = '/Users/user/Sources/demo';
 /** Writes `rel` under `root`; its path. */
@@ -196,5 +196,21 @@ describe('Windsurf Cascade hook logs', () => {
       [['windsurf', 'b.jsonl']],
     );
     assert.deepEqual(await findWindsurf(state, '/Users/user/none'), []);
+  });
+
+  it('discovery: a workspace named through a link, or a folder inside the repository, finds the log keyed by the real top', async () => {
+    const state = path.join(dir, 'discovery-top');
+    const repo = realpathSync(initRepo(tempDir('handoff-windsurf-repo-')));
+    mkdirSync(path.join(repo, 'pkg', 'web'), { recursive: true });
+    write(windsurfLogDir(state, repo), 't.jsonl', jsonl([p('pre_user_prompt', { user_prompt: 'in the repository' })]));
+    const link = path.join(tempDir('handoff-windsurf-link-'), 'ws');
+    symlinkSync(repo, link);
+    for (const root of [repo, link, path.join(repo, 'pkg', 'web'), path.join(link, 'pkg')])
+      assert.deepEqual(
+        (await findWindsurf(state, root)).map((f) => path.basename(f.file)),
+        ['t.jsonl'],
+        root,
+      );
+    assert.deepEqual(await findWindsurf(state, tempDir('handoff-windsurf-elsewhere-')), []);
   });
 });
