@@ -111,7 +111,7 @@ export const COMMAND_OPTIONS: Readonly<Record<string, readonly OptionName[]>> = 
   ],
   specialists: ['json', 'cwd', 'dir'],
   mcp: ['cwd', 'dir', 'omit-tool'],
-  hook: ['specialist', 'topic', 'cwd', 'dir'],
+  hook: ['agent', 'specialist', 'topic', 'cwd', 'dir'],
   'export-agents': ['target', 'force', 'json', 'cwd', 'dir'],
   continue: ['agent', 'handoff', 'specialist', 'print', 'no-take', 'session-id', 'cwd', 'dir'],
   verify: ['handoff', 'run', 'timeout', 'session-id', 'json', 'cwd', 'dir'],

@@ -13,6 +13,7 @@ import { releaseEncodings } from '../engine/tokenizers/tokenizer';
 import type { Values } from './args';
 import { EXIT_FAILURE, EXIT_OK, type CliIo } from './io';
 import { answerSessionStart, sessionStartFailed } from './sessionStart';
+import { runWindsurfHook } from './windsurfHook';
 import { cliErrorText, escapeControls, fail, failWith } from './wording';
 
 /**
@@ -72,6 +73,16 @@ async function readProcessStdin(maxBytes: number): Promise<string | { error: str
 }
 
 export async function runHook(values: Values, io: CliIo): Promise<number> {
+  if (values.agent !== undefined) {
+    if (values.agent === 'windsurf') return runWindsurfHook(values, io, io.readStdin ?? readProcessStdin);
+    return fail(
+      io,
+      values,
+      `ERROR: --agent ${values.agent} is not a hook this command records — use --agent windsurf (Cascade's hooks), or leave --agent out for Claude Code's and the session-start hooks`,
+      EXIT_FAILURE,
+      'agent',
+    );
+  }
   const raw = await (io.readStdin ?? readProcessStdin)(MAX_HOOK_INPUT_BYTES);
   if (typeof raw !== 'string') {
     return fail(io, values, raw.error, EXIT_FAILURE, 'stdin');

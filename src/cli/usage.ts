@@ -128,7 +128,8 @@ and refuses calls to it (VS Code's server definition omits handover_to_specialis
 request_full_history, its own language model tools).`,
   },
   hook: {
-    synopsis: '  specialist-handoff hook [--specialist ID] [--topic TEXT] [--cwd DIR] [--dir FOLDER]',
+    synopsis: `  specialist-handoff hook [--specialist ID] [--topic TEXT] [--cwd DIR] [--dir FOLDER]
+  specialist-handoff hook --agent windsurf [--cwd DIR]`,
     details: `hook: for Claude Code's SessionEnd and PreCompact hooks. Reads the hook's JSON from standard
 input (session_id, transcript_path, cwd, hook_event_name, reason or trigger) and writes a
 safety-net handoff from git and the session transcript, to --specialist (default
@@ -140,7 +141,12 @@ TaskResume) it prints the agent's JSON with the workspace's pending handoffs: th
 one's receiving prompt when it fits in 10,000 characters, else a short list with the
 command that takes each; it marks nothing picked up and writes nothing. Prints one line on
 standard error; exits 0 when written, answered or skipped and 1 on any error (0 for Cline,
-which stops the task otherwise), never 2, so the hook never blocks the agent.`,
+which stops the task otherwise), never 2, so the hook never blocks the agent.
+With --agent windsurf it is the command of Windsurf's Cascade hooks (pre_user_prompt,
+post_run_command, post_write_code, post_cascade_response in .windsurf/hooks.json): it appends
+the payload, redacted and bounded, to the conversation's log in
+$XDG_STATE_HOME/specialist-handoff/<workspace id>/windsurf/, which the session log reads;
+it always exits 0 and prints nothing on standard output.`,
   },
   'export-agents': {
     synopsis: '  specialist-handoff export-agents [--target github|claude|all] [--force] [--json] [--cwd DIR] [--dir FOLDER]',

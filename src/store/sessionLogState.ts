@@ -1,9 +1,10 @@
 // The session-log state between handoffs (docs/DESIGN.md §6), outside the repository: the extension's workspace
 // storage, or the CLI's XDG state folder. It keeps the last few turns too, so it is stored only after the gate.
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import { workspaceStateId } from '../core/agents/windsurfHook';
 import { SessionLogStateSchema, emptySessionLogState, type SessionLogState } from '../core/session/events';
 import { ensureSanitized, sanitizeText, sanitizeTexts, sanitizedJson } from '../core/safety/gate';
 import { stripInvisible } from '../core/safety/invisible';
@@ -11,11 +12,14 @@ import { tempPathFor, withLeftoversSwept } from './leftovers';
 
 export const SESSION_STATE_FILE = 'session-log-state.json';
 
+/** `$XDG_STATE_HOME/specialist-handoff`, default `~/.local/state/specialist-handoff`. */
+export function cliStateBase(home = homedir()): string {
+  return path.join(process.env.XDG_STATE_HOME || path.join(home, '.local', 'state'), 'specialist-handoff');
+}
+
 /** `$XDG_STATE_HOME/specialist-handoff/<sha1 of the path, 16 hex>`, default `~/.local/state`. */
 export function cliStateDir(workspaceRoot: string, home = homedir()): string {
-  const base = process.env.XDG_STATE_HOME || path.join(home, '.local', 'state');
-  const id = createHash('sha1').update(path.resolve(workspaceRoot)).digest('hex').slice(0, 16);
-  return path.join(base, 'specialist-handoff', id);
+  return path.join(cliStateBase(home), workspaceStateId(workspaceRoot));
 }
 
 /** A missing or unreadable file is an empty state (everything read again). Never throws. */

@@ -35,6 +35,7 @@ const SOURCE_OF_FOLDER: Record<string, readonly string[]> = {
   cursor: ['cursor'],
   amp: ['amp'],
   kiro: ['kiro'],
+  windsurf: ['windsurf'],
 };
 
 describe("real logs are read by content with their agent's format, whatever their name", function () {

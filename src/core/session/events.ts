@@ -26,7 +26,8 @@ export type SessionSource =
   | 'amp'
   | 'goose'
   | 'zed'
-  | 'kiro';
+  | 'kiro'
+  | 'windsurf';
 
 export const SESSION_SOURCES: readonly SessionSource[] = [
   'recorder',
@@ -49,6 +50,7 @@ export const SESSION_SOURCES: readonly SessionSource[] = [
   'goose',
   'zed',
   'kiro',
+  'windsurf',
 ];
 
 /** Tool output and system reminders are never turns. */

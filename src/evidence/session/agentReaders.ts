@@ -13,6 +13,7 @@ import { readCursor } from './readers/cursor';
 import { isCursorDbRef, readCursorDb } from './readers/cursorDb';
 import { readCursorCli } from './readers/cursorCli';
 import { readDroid } from './readers/droid';
+import { readWindsurf } from './readers/windsurf';
 import { readContinue } from './readers/continueSession';
 import { readAmp } from './readers/amp';
 import { isSqliteFile, readGooseSession } from './readers/gooseDb';
@@ -40,7 +41,7 @@ import {
   type SessionLocations,
 } from './discovery';
 import { findGemini, findOpenCode } from './discoveryGeminiOpenCode';
-import { findAmp, findContinue, findCopilotCli, findCursor, findDroid, findGoose, findKiro, findQwen, findZed } from './discoveryCliAgents';
+import { findAmp, findContinue, findCopilotCli, findCursor, findDroid, findGoose, findKiro, findQwen, findWindsurf, findZed } from './discoveryCliAgents';
 
 export interface DiscoverOptions {
   readonly workspaceRoot: string;
@@ -112,6 +113,8 @@ export function reader(t: FoundTranscript): Reader {
       return readZedDb;
     case 'kiro':
       return async (f, o) => ((await isSqliteFile(f.includes('#') ? f.slice(0, f.lastIndexOf('#')) : f)) ? readKiroDb(f, o) : readKiroSave(f, o));
+    case 'windsurf':
+      return readWindsurf;
     default:
       return async (f) => ({
         source: t.source,
@@ -174,6 +177,7 @@ export async function discover(opts: DiscoverOptions): Promise<FoundTranscript[]
     ['goose', () => findGoose(loc.goose, ws)],
     ['zed', () => findZed(loc.zed, ws)],
     ['kiro', () => findKiro(loc.kiro, ws)],
+    ['windsurf', () => findWindsurf(loc.windsurf, ws)],
   ];
   // The host's own agent first: where two transcripts tie, collectSessionLog takes the earlier one's turns and summary.
   const ordered = [...finders.filter(([s]) => s === host?.source), ...finders.filter(([s]) => s !== host?.source)];

@@ -41,7 +41,8 @@ export type TranscriptFormat =
   | 'amp'
   | 'goose'
   | 'zed'
-  | 'kiro';
+  | 'kiro'
+  | 'windsurf';
 
 /** `file` is what the reader gets: the Cline task folder when it has its `ui_messages.json`, else the file. `note` explains a choice. */
 export interface DetectedTranscript {
@@ -164,7 +165,7 @@ export function sourceOfFormat(format: TranscriptFormat | SessionSource, file: s
 
 /** For a note on a file that is none of them. */
 export const READ_AGENTS =
-  'Claude Code, Codex CLI, Gemini CLI, OpenCode, Aider, Cline / Roo / Kilo Code, SpecStory, Copilot Chat, GitHub Copilot CLI, Qwen Code, Factory Droid, Continue, Cursor (agent transcripts, the CLI store.db chats and the IDE state.vscdb chats), Amp, Goose, Zed (agent threads)';
+  'Claude Code, Codex CLI, Gemini CLI, OpenCode, Aider, Cline / Roo / Kilo Code, SpecStory, Copilot Chat, GitHub Copilot CLI, Qwen Code, Factory Droid, Continue, Cursor (agent transcripts, the CLI store.db chats and the IDE state.vscdb chats), Amp, Goose, Zed (agent threads), Windsurf (Cascade hook logs)';
 
 const FORMAT_WORDS: Record<TranscriptFormat, string> = {
   'claude-code': 'a Claude Code transcript',
@@ -188,6 +189,7 @@ const FORMAT_WORDS: Record<TranscriptFormat, string> = {
   goose: 'a Goose session',
   zed: "Zed's agent threads (threads.db)",
   kiro: 'a Kiro CLI conversation',
+  windsurf: 'a Windsurf Cascade hook log',
 };
 
 export function formatWords(format: TranscriptFormat | SessionSource): string {

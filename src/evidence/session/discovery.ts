@@ -68,6 +68,7 @@ export function defaultLocations(workspaceRoot: string, home = homedir()): Requi
         : path.join(process.env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'goose', 'sessions'),
     zed: zedThreadsDir(home),
     kiro: kiroCliDataDir(home),
+    windsurf: path.join(process.env.XDG_STATE_HOME || path.join(home, '.local', 'state'), 'specialist-handoff'),
   };
 }
 

@@ -1,6 +1,6 @@
-// Which GitHub Copilot CLI, Qwen Code, Factory Droid, Continue, Cursor, Amp and Goose sessions and Zed's agent threads belong to the open workspace (docs/DESIGN.md §6);
+// Which GitHub Copilot CLI, Qwen Code, Factory Droid, Continue, Cursor, Amp, Goose and Windsurf sessions and Zed's agent threads belong to the open workspace (docs/DESIGN.md §6);
 // the layouts under the user's home are on each finder.
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FoundTranscript } from './discovery';
 import { openRegularForReading, parseJsonLine, readFirstLine } from './lines';
@@ -17,6 +17,8 @@ import { KIRO_DB, kiroDbConversations, kiroDbRef } from './readers/kiroCliDb';
 import { CURSOR_CLI_STORE, cursorCliWorkspaceHash } from './readers/cursorCli';
 import { readJsonValueAt } from './jsonStream';
 import { z } from 'zod';
+import { windsurfLogDir } from '../../core/agents/windsurfHook';
+import { findRepositoryRoot } from '../git/repository';
 import { obj, str } from './readers/common';
 
 /** Newest first, looking for one that ran in the workspace. */
@@ -322,4 +324,28 @@ export async function findKiro(dataDir: string, workspaceRoot: string): Promise<
   } catch {
     return hasSqlite() ? [] : [{ source: 'kiro', file: dbFile, mtimeMs: dbTime }];
   }
+}
+
+/**
+ * The newest of the workspace's Cascade hook logs, `<state>/<workspace id>/windsurf/<trajectory>.jsonl`, which
+ * `specialist-handoff hook --agent windsurf` appends (Windsurf's own conversation stores are encrypted).
+ */
+export async function findWindsurf(stateBase: string, workspaceRoot: string): Promise<FoundTranscript[]> {
+  const tried = new Set<string>();
+  const inFolder = async (root: string | undefined): Promise<FoundTranscript[]> => {
+    if (!root || tried.has(path.resolve(root))) return [];
+    tried.add(path.resolve(root));
+    const dir = windsurfLogDir(stateBase, root);
+    const files = (await list(dir)).filter((e) => !e.dir && e.name.endsWith('.jsonl') && !e.name.startsWith('.')).map((e) => path.join(dir, e.name));
+    const newest = (await newestFirst(files))[0];
+    return newest ? [{ source: 'windsurf', file: newest.file, mtimeMs: newest.m }] : [];
+  };
+  // The hook keys a log by the real path of the repository's top (or of the folder, outside git); the workspace may
+  // be named through a link, or be a folder inside that repository. Git runs only when the cheaper keys find nothing.
+  const byName = await inFolder(workspaceRoot);
+  if (byName.length) return byName;
+  const real = await realpath(workspaceRoot).catch(() => undefined);
+  const byRealPath = await inFolder(real);
+  if (byRealPath.length) return byRealPath;
+  return inFolder(await findRepositoryRoot(real ?? workspaceRoot));
 }

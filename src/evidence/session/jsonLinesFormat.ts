@@ -3,6 +3,7 @@
 // RECORD_PREFIX_BYTES (a longer one by the keys and values before the cut), so memory stays bounded.
 import { TextDecoder } from 'node:util';
 import type { Token } from 'stream-json/core/parser.js' with { 'resolution-mode': 'import' };
+import { WINDSURF_EVENTS } from '../../core/agents/windsurfHook';
 import { openRegularForReading } from './lines';
 
 /** Top-level keys, and scalars at depth 1 and 2 by dotted path (`payload.cwd`). */
@@ -11,7 +12,8 @@ export interface RecordHead {
   readonly values: ReadonlyMap<string, string | number | boolean | null>;
 }
 
-export type JsonLinesFormat = 'claude-code' | 'codex' | 'recorder' | 'copilot' | 'cline-metadata' | 'copilot-cli' | 'qwen' | 'droid' | 'cursor' | 'goose';
+export type JsonLinesFormat =
+  'claude-code' | 'codex' | 'recorder' | 'copilot' | 'cline-metadata' | 'copilot-cli' | 'qwen' | 'droid' | 'cursor' | 'goose' | 'windsurf';
 
 export const RECORD_PREFIX_BYTES = 64 * 1024;
 /** Records, then bytes, looked at before a file is said to be in no format read here. */
@@ -78,6 +80,14 @@ export function formatOfRecord(r: RecordHead): JsonLinesFormat | 'bookkeeping' |
   if (t && COPILOT_CLI_TYPE.test(t) && r.keys.has('data') && !r.keys.has('payload')) return 'copilot-cli';
   // Factory Droid's `session_start` header `{id, title, cwd, …}` decides (Pi's sessions, not read here, have `{type: "message"}` records too).
   if (t === 'session_start' && r.keys.has('id') && !r.keys.has('payload')) return 'droid';
+  // Windsurf's Cascade hook payloads `{agent_action_name, trajectory_id, execution_id, timestamp, tool_info}`, one per line.
+  if (
+    !t &&
+    typeof r.values.get('agent_action_name') === 'string' &&
+    WINDSURF_EVENTS.has(r.values.get('agent_action_name') as string) &&
+    r.keys.has('tool_info')
+  )
+    return 'windsurf';
   // Goose: a first line of session metadata (`working_dir` with its counters), then untyped messages `{role, created, content}`.
   if (!t && r.keys.has('working_dir') && (r.keys.has('message_count') || r.keys.has('description') || r.keys.has('total_tokens'))) return 'goose';
   if (!t && r.keys.has('role') && r.keys.has('created') && r.keys.has('content') && !r.keys.has('sessionId')) return 'goose';

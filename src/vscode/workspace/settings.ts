@@ -62,6 +62,7 @@ const LOCATION_KEYS: Record<string, keyof SessionLocations> = {
   goose: 'goose',
   zed: 'zed',
   kiro: 'kiro',
+  windsurf: 'windsurf',
 };
 
 function readLocations(value: unknown): SessionLocations {
