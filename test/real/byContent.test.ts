@@ -34,6 +34,7 @@ const SOURCE_OF_FOLDER: Record<string, readonly string[]> = {
   continue: ['continue'],
   cursor: ['cursor'],
   amp: ['amp'],
+  antigravity: ['antigravity'],
 };
 
 describe("real logs are read by content with their agent's format, whatever their name", function () {

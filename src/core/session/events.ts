@@ -25,7 +25,8 @@ export type SessionSource =
   | 'cursor'
   | 'amp'
   | 'goose'
-  | 'zed';
+  | 'zed'
+  | 'antigravity';
 
 export const SESSION_SOURCES: readonly SessionSource[] = [
   'recorder',
@@ -47,6 +48,7 @@ export const SESSION_SOURCES: readonly SessionSource[] = [
   'amp',
   'goose',
   'zed',
+  'antigravity',
 ];
 
 /** Tool output and system reminders are never turns. */

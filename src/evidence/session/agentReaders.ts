@@ -16,6 +16,7 @@ import { readContinue } from './readers/continueSession';
 import { readAmp } from './readers/amp';
 import { isSqliteFile, readGooseSession } from './readers/gooseDb';
 import { readQwen } from './readers/qwen';
+import { readAntigravity } from './readers/antigravity';
 import { readZedDb } from './readers/zedDb';
 import { readGemini } from './readers/gemini';
 import { readOpenCode } from './readers/opencode';
@@ -37,7 +38,7 @@ import {
   type SessionLocations,
 } from './discovery';
 import { findGemini, findOpenCode } from './discoveryGeminiOpenCode';
-import { findAmp, findContinue, findCopilotCli, findCursor, findDroid, findGoose, findQwen, findZed } from './discoveryCliAgents';
+import { findAmp, findAntigravity, findContinue, findCopilotCli, findCursor, findDroid, findGoose, findQwen, findZed } from './discoveryCliAgents';
 
 export interface DiscoverOptions {
   readonly workspaceRoot: string;
@@ -105,6 +106,8 @@ export function reader(t: FoundTranscript): Reader {
       return readGooseSession;
     case 'zed':
       return readZedDb;
+    case 'antigravity':
+      return readAntigravity;
     default:
       return async (f) => ({
         source: t.source,
@@ -164,5 +167,6 @@ export async function discover(opts: DiscoverOptions): Promise<FoundTranscript[]
   if (enabled.has('amp')) finders.push(findAmp(loc.amp, ws));
   if (enabled.has('goose')) finders.push(findGoose(loc.goose, ws));
   if (enabled.has('zed')) finders.push(findZed(loc.zed, ws));
+  if (enabled.has('antigravity')) finders.push(findAntigravity(loc.antigravity, ws));
   return (await Promise.all(finders.map((f) => f.catch(() => [])))).flat();
 }

@@ -67,6 +67,7 @@ export function defaultLocations(workspaceRoot: string, home = homedir()): Requi
         ? path.join(process.env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Block', 'goose', 'data', 'sessions')
         : path.join(process.env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'goose', 'sessions'),
     zed: zedThreadsDir(home),
+    antigravity: path.join(home, '.gemini'),
   };
 }
 

@@ -1,9 +1,10 @@
-// Which GitHub Copilot CLI, Qwen Code, Factory Droid, Continue, Cursor, Amp and Goose sessions and Zed's agent threads belong to the open workspace (docs/DESIGN.md §6);
+// Which GitHub Copilot CLI, Qwen Code, Factory Droid, Continue, Cursor, Amp, Goose and Antigravity sessions and Zed's agent threads belong to the open workspace (docs/DESIGN.md §6);
 // the layouts under the user's home are on each finder.
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FoundTranscript } from './discovery';
-import { openRegularForReading, parseJsonLine, readFirstLine } from './lines';
+import { forEachJsonLine, openRegularForReading, parseJsonLine, readFirstLine } from './lines';
+import { AntigravityHistorySchema } from './readers/antigravitySchema';
 import { copilotCliCwd } from './readers/copilotCli';
 import { droidSessionCwd } from './readers/droid';
 import { continueFolderPath } from './readers/continueSession';
@@ -305,4 +306,47 @@ export async function findZed(threadsDir: string, workspaceRoot: string): Promis
   } catch {
     return nodeSqlite() ? [] : [{ source: 'zed', file: dbFile, mtimeMs: dbTime }];
   }
+}
+
+/** The folders under `~/.gemini` where Antigravity's builds keep their data (the IDE, its newer build, the `agy` CLI). */
+export const ANTIGRAVITY_APP_DIRS = ['antigravity', 'antigravity-ide', 'antigravity-cli'];
+const MAX_HISTORY_LINES = 100_000;
+
+/** Ids of the conversations `history.jsonl` says were started in the folder, last first. */
+async function antigravityHistoryIds(appDir: string, workspaceRoot: string): Promise<string[]> {
+  const ids: string[] = [];
+  try {
+    await forEachJsonLine(path.join(appDir, 'history.jsonl'), 0, (r, info) => {
+      if (info.line > MAX_HISTORY_LINES) return;
+      const h = AntigravityHistorySchema.safeParse(r);
+      if (h.success && samePath(h.data.workspace, workspaceRoot) && !ids.includes(h.data.conversationId)) ids.push(h.data.conversationId);
+    });
+  } catch {
+    return [];
+  }
+  return ids.reverse();
+}
+
+/**
+ * Google Antigravity: the conversations its `history.jsonl` ties to the workspace folder (`{conversationId, workspace}`,
+ * written by the `agy` CLI), each read from `brain/<id>/.system_generated/logs/transcript.jsonl`, else from its brain
+ * folder's artifacts. The IDE names a conversation's folder only inside its encrypted or protobuf stores, so its
+ * conversations are not discovered: give their transcript or brain folder (`--session-log`, `handoff.sessionLog.locations`).
+ */
+export async function findAntigravity(geminiDir: string, workspaceRoot: string): Promise<FoundTranscript[]> {
+  const appDirs = (await stat(path.join(geminiDir, 'brain')).catch(() => undefined))?.isDirectory()
+    ? [geminiDir]
+    : ANTIGRAVITY_APP_DIRS.map((d) => path.join(geminiDir, d));
+  const found: FoundTranscript[] = [];
+  for (const appDir of appDirs) {
+    for (const id of await antigravityHistoryIds(appDir, workspaceRoot)) {
+      if (!/^[\w-]+$/.test(id)) continue;
+      const brain = path.join(appDir, 'brain', id);
+      const transcript = path.join(brain, '.system_generated', 'logs', 'transcript.jsonl');
+      const m = (await mtime(transcript)) ?? (await mtime(path.join(brain, 'task.md')));
+      if (m !== undefined) found.push({ source: 'antigravity', file: (await mtime(transcript)) !== undefined ? transcript : brain, mtimeMs: m });
+    }
+  }
+  const newest = found.sort((a, b) => b.mtimeMs - a.mtimeMs)[0];
+  return newest ? [newest] : [];
 }

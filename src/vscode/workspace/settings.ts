@@ -61,6 +61,7 @@ const LOCATION_KEYS: Record<string, keyof SessionLocations> = {
   amp: 'amp',
   goose: 'goose',
   zed: 'zed',
+  antigravity: 'antigravity',
 };
 
 function readLocations(value: unknown): SessionLocations {
