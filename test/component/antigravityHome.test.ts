@@ -8,7 +8,11 @@
 import assert from 'node:assert/strict';
 import { realpathSync } from 'node:fs';
 import { HandoverOkSchema } from '../../src/core/handoff/schema';
+import { pathToFileURL } from 'node:url';
+import path from 'node:path';
+import { nodeSqlite } from '../../src/evidence/session/readers/opencodeDb';
 import { repoWithWork, runCliInHome } from '../helpers/cli';
+import { execSql } from '../helpers/sqlite';
 import { cleanupTempDirs, tempDir, write } from '../helpers/repo';
 
 const jsonl = (records: object[]) => `${records.map((r) => JSON.stringify(r)).join('\n')}\n`;
@@ -90,5 +94,42 @@ describe('the CLI finds Antigravity conversations under HOME', function () {
       JSON.stringify(ok.package.completed),
     );
     assert.doesNotMatch(JSON.stringify(ok.package), /another folder|cargo test/);
+  });
+
+  it("handover with the default session log: the IDE's conversation_summaries.db ties it to the workspace (Node 22.13+), else a note names the fix", () => {
+    const ws = realpathSync(repoWithWork());
+    const home = realpathSync(tempDir('handoff-ag-home-ide-'));
+    const ide = path.join(home, '.gemini', 'antigravity');
+    const id = 'b2c3d4e5-0000-4000-8000-000000000003';
+    write(ide, `brain/${id}/.system_generated/logs/transcript.jsonl`, transcript('make the tests pass', 'pytest -q', '5 passed in 0.2s', 0));
+    // The table's columns as Antigravity declares them (test/fixtures/real/SOURCES.md); the rows this test needs.
+    execSql(
+      path.join(ide, 'conversation_summaries.db'),
+      `CREATE TABLE conversation_summaries (conversation_id text, title text NOT NULL DEFAULT "", preview text NOT NULL DEFAULT "",
+        step_count integer NOT NULL DEFAULT 0, last_modified_time datetime NOT NULL, workspace_uris text NOT NULL, status text NOT NULL DEFAULT "",
+        source text NOT NULL DEFAULT "", project_id text NOT NULL DEFAULT "", agent_name text NOT NULL DEFAULT "",
+        parent_conversation_id text NOT NULL DEFAULT "", nesting_depth integer NOT NULL DEFAULT 0, last_user_input_time datetime NOT NULL,
+        app_data_dir text NOT NULL DEFAULT "", raw_summary blob, PRIMARY KEY (conversation_id));
+      INSERT INTO conversation_summaries (conversation_id, title, step_count, last_modified_time, workspace_uris, status, last_user_input_time, app_data_dir)
+        VALUES ('${id}', 'Tests', 4, '2026-09-19 21:31:07.000000+00:00', '${JSON.stringify([pathToFileURL(ws).href])}', 'CASCADE_RUN_STATUS_IDLE',
+        '2026-09-19 21:30:00.000000+00:00', 'antigravity'),
+        ('c3d4e5f6-0000-4000-8000-000000000004', 'Other', 2, '2026-09-20 08:00:00.000000+00:00', '["file:///somewhere/else"]', 'CASCADE_RUN_STATUS_IDLE',
+        '2026-09-20 08:00:00.000000+00:00', 'antigravity');`,
+    );
+    const r = runCliInHome(ws, home, ['handover', '-s', 'hacker', '-t', 'tests', '--json']);
+    assert.equal(r.status, 0, r.stderr);
+    const ok = HandoverOkSchema.parse(JSON.parse(r.stdout));
+    if (!nodeSqlite()) {
+      assert.deepEqual(ok.package.tests_run, []);
+      assert.match(
+        ok.package.evidence_notes.join('\n'),
+        /conversation_summaries\.db cannot be read: this Node \(v[\d.]+\) has no node:sqlite; Antigravity's conversation summaries \(conversation_summaries\.db, tying conversations to their folders\) are read with Node 22\.13 or later/,
+      );
+      return;
+    }
+    assert.deepEqual(
+      ok.package.tests_run.map((t) => [t.source, t.command, t.result, t.exit_code]),
+      [['antigravity', 'pytest -q', 'passed', 0]],
+    );
   });
 });

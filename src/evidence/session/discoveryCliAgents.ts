@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { FoundTranscript } from './discovery';
 import { forEachJsonLine, openRegularForReading, parseJsonLine, readFirstLine } from './lines';
 import { AntigravityHistorySchema } from './readers/antigravitySchema';
+import { ANTIGRAVITY_SUMMARIES_DB, antigravitySummaries } from './readers/antigravityDb';
 import { copilotCliCwd } from './readers/copilotCli';
 import { droidSessionCwd } from './readers/droid';
 import { continueFolderPath } from './readers/continueSession';
@@ -327,26 +328,42 @@ async function antigravityHistoryIds(appDir: string, workspaceRoot: string): Pro
   return ids.reverse();
 }
 
+/** Ids the data folder's `conversation_summaries.db` ties to the folder; `unread` when it is there but cannot be read. */
+function antigravitySummaryIds(appDir: string, workspaceRoot: string): { ids: string[]; unread?: string } {
+  const dbFile = path.join(appDir, ANTIGRAVITY_SUMMARIES_DB);
+  try {
+    return { ids: antigravitySummaries(dbFile).flatMap((c) => (c.folders.some((f) => samePath(f, workspaceRoot)) ? [c.id] : [])) };
+  } catch {
+    return nodeSqlite() ? { ids: [] } : { ids: [], unread: dbFile };
+  }
+}
+
 /**
- * Google Antigravity: the conversations its `history.jsonl` ties to the workspace folder (`{conversationId, workspace}`,
- * written by the `agy` CLI), each read from `brain/<id>/.system_generated/logs/transcript.jsonl`, else from its brain
- * folder's artifacts. The IDE names a conversation's folder only inside its encrypted or protobuf stores, so its
- * conversations are not discovered: give their transcript or brain folder (`--session-log`, `handoff.sessionLog.locations`).
+ * Google Antigravity: the newest conversation tied to the workspace folder by a data folder's `conversation_summaries.db`
+ * (`workspace_uris`, newer builds) or `history.jsonl` (`{conversationId, workspace}`, the `agy` CLI), read from
+ * `brain/<id>/.system_generated/logs/transcript.jsonl`, else from its brain folder's artifacts. Older IDE builds name a
+ * conversation's folder only in their encrypted stores: those are not discovered (give the brain folder). Without
+ * `node:sqlite` an existing summaries database is returned, so that its read says why.
  */
 export async function findAntigravity(geminiDir: string, workspaceRoot: string): Promise<FoundTranscript[]> {
   const appDirs = (await stat(path.join(geminiDir, 'brain')).catch(() => undefined))?.isDirectory()
     ? [geminiDir]
     : ANTIGRAVITY_APP_DIRS.map((d) => path.join(geminiDir, d));
   const found: FoundTranscript[] = [];
+  const unread: FoundTranscript[] = [];
   for (const appDir of appDirs) {
-    for (const id of await antigravityHistoryIds(appDir, workspaceRoot)) {
+    const summaries = antigravitySummaryIds(appDir, workspaceRoot);
+    const dbTime = summaries.unread ? await mtime(summaries.unread) : undefined;
+    if (summaries.unread && dbTime !== undefined) unread.push({ source: 'antigravity', file: summaries.unread, mtimeMs: dbTime });
+    for (const id of new Set([...summaries.ids, ...(await antigravityHistoryIds(appDir, workspaceRoot))])) {
       if (!/^[\w-]+$/.test(id)) continue;
       const brain = path.join(appDir, 'brain', id);
       const transcript = path.join(brain, '.system_generated', 'logs', 'transcript.jsonl');
-      const m = (await mtime(transcript)) ?? (await mtime(path.join(brain, 'task.md')));
-      if (m !== undefined) found.push({ source: 'antigravity', file: (await mtime(transcript)) !== undefined ? transcript : brain, mtimeMs: m });
+      const t = await mtime(transcript);
+      const m = t ?? (await mtime(path.join(brain, 'task.md')));
+      if (m !== undefined) found.push({ source: 'antigravity', file: t !== undefined ? transcript : brain, mtimeMs: m });
     }
   }
   const newest = found.sort((a, b) => b.mtimeMs - a.mtimeMs)[0];
-  return newest ? [newest] : [];
+  return [...unread, ...(newest ? [newest] : [])];
 }

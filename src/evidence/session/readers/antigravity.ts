@@ -16,6 +16,7 @@ import { forEachJsonLine, openRegularForReading } from '../lines';
 import { accumulator, relativePath, transcriptRead, unreadable, type ReaderOptions } from './common';
 import { droidExitCode } from './droid';
 import { checklistPlan } from './planTools';
+import { ANTIGRAVITY_SUMMARIES_DB, antigravitySummaries } from './antigravityDb';
 import { AntigravityStepSchema, type AntigravityStep as Step } from './antigravitySchema';
 
 /** Tools read here and the step type of their result; the file tools take `TargetFile`. */
@@ -189,6 +190,11 @@ export async function readAntigravity(file: string, opts: ReaderOptions = {}): P
   const pending = new Map<string, Call[]>();
   const brain = brainFolderOf(file);
   try {
+    if (path.basename(file) === ANTIGRAVITY_SUMMARIES_DB) {
+      // Found only when this Node cannot read it (the throw names the fix); it names conversations and holds none.
+      antigravitySummaries(file);
+      throw new Error("it lists conversations and holds none of their steps: give a conversation's brain folder (brain/<id>)");
+    }
     if ((await stat(file)).isDirectory()) {
       await addBrainArtifacts(acc, file);
       return transcriptRead('antigravity', file, acc, { lines: 0, malformed: 0, skipped: 0, invalid_utf8: 0 }, 0);

@@ -14,6 +14,7 @@ import { readByContent } from '../../../../src/evidence/session/agentReaders';
 import { detectTranscript } from '../../../../src/evidence/session/detect';
 import { findAntigravity } from '../../../../src/evidence/session/discoveryCliAgents';
 import { antigravityRequestText, readAntigravity, toolArg } from '../../../../src/evidence/session/readers/antigravity';
+import { antigravityWorkspaceFolders } from '../../../../src/evidence/session/readers/antigravityDb';
 import type { SessionCommand, SessionEvent, SessionFileEdit, SessionPlan } from '../../../../src/core/session/events';
 import { cleanupTempDirs, tempDir, write } from '../../../helpers/repo';
 
@@ -54,6 +55,12 @@ describe('Antigravity transcripts and brain folders', () => {
     assert.equal(toolArg('5000'), '5000');
     assert.equal(toolArg('not json'), 'not json');
     assert.equal(toolArg(7), undefined);
+  });
+
+  it("conversation_summaries.db's workspace_uris: a JSON array of file URIs (or paths), else one", () => {
+    assert.deepEqual(antigravityWorkspaceFolders('["file:///workspace/project","file:///home/u/My%20App"]'), ['/workspace/project', '/home/u/My App']);
+    assert.deepEqual(antigravityWorkspaceFolders('file:///srv/app'), ['/srv/app']);
+    assert.deepEqual(antigravityWorkspaceFolders('["https://example.com/repo", ""]'), []);
   });
 
   it("the request is the <USER_REQUEST> body; a settings change or the IDE's metadata alone is none", () => {
