@@ -342,7 +342,7 @@ function antigravitySummaryIds(appDir: string, workspaceRoot: string): { ids: st
  * Google Antigravity: the newest conversation tied to the workspace folder by a data folder's `conversation_summaries.db`
  * (`workspace_uris`, newer builds) or `history.jsonl` (`{conversationId, workspace}`, the `agy` CLI), read from
  * `brain/<id>/.system_generated/logs/transcript.jsonl`, else from its brain folder's artifacts. Older IDE builds name a
- * conversation's folder only in their encrypted stores: those are not discovered (give the brain folder). Without
+ * conversation's folder only in their protobuf or encrypted stores: those are not discovered (give the brain folder). Without
  * `node:sqlite` an existing summaries database is returned, so that its read says why.
  */
 export async function findAntigravity(geminiDir: string, workspaceRoot: string): Promise<FoundTranscript[]> {
