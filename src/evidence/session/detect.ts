@@ -203,7 +203,13 @@ async function antigravityBrain(dir: string, names: string[]): Promise<DetectedT
   }
   for (const n of names.filter((x) => x.endsWith('.md.metadata.json'))) {
     const text = await readHead(path.join(dir, n), 4096).catch(() => '');
-    if (/"artifactType"\s*:\s*"ARTIFACT_TYPE_[A-Z_]+"/.test(text)) return { source: 'antigravity', format: 'antigravity', file: dir };
+    if (/"artifactType"\s*:\s*"ARTIFACT_TYPE_[A-Z_]+"/.test(text))
+      return {
+        source: 'antigravity',
+        format: 'antigravity',
+        file: dir,
+        note: `${dir} is an Antigravity brain folder without a transcript: its task.md (the plan) and walkthrough.md (the agent's own account) were read; the requests, commands and edits of such a conversation are kept only in Antigravity's conversations/<id>.pb (encrypted) or .db (protobuf) store, not read`,
+      };
   }
   return undefined;
 }

@@ -164,6 +164,7 @@ describe('Antigravity transcripts and brain folders', () => {
     assert.equal(read?.read.error, undefined);
     assert.deepEqual(plans(read?.read.events ?? []), [['completed:Reproduce the bug', 'pending:Fix it']]);
     assert.deepEqual(read?.read.user_requests, [], 'the artifacts record no request');
+    assert.match(read?.detected.note ?? '', /without a transcript: its task\.md \(the plan\) and walkthrough\.md .* not read$/);
 
     write(dir, 'b3/notes.md', '- [x] not an Antigravity artifact\n');
     assert.equal(await detectTranscript(path.join(dir, 'b3')), undefined);
