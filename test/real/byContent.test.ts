@@ -36,6 +36,7 @@ const SOURCE_OF_FOLDER: Record<string, readonly string[]> = {
   amp: ['amp'],
   kiro: ['kiro'],
   windsurf: ['windsurf'],
+  antigravity: ['antigravity'],
 };
 
 describe("real logs are read by content with their agent's format, whatever their name", function () {

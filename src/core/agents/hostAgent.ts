@@ -8,6 +8,7 @@ import type { SessionSource } from '../session/events';
 const FORK_AGENTS: Readonly<Record<string, SessionSource>> = {
   cursor: 'cursor',
   windsurf: 'windsurf',
+  antigravity: 'antigravity',
 };
 
 /** The session source of the fork's own agent; undefined in VS Code itself and in forks whose agent is not read. */

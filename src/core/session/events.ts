@@ -27,7 +27,8 @@ export type SessionSource =
   | 'goose'
   | 'zed'
   | 'kiro'
-  | 'windsurf';
+  | 'windsurf'
+  | 'antigravity';
 
 export const SESSION_SOURCES: readonly SessionSource[] = [
   'recorder',
@@ -51,6 +52,7 @@ export const SESSION_SOURCES: readonly SessionSource[] = [
   'zed',
   'kiro',
   'windsurf',
+  'antigravity',
 ];
 
 /** Tool output and system reminders are never turns. */

@@ -18,6 +18,7 @@ import { readContinue } from './readers/continueSession';
 import { readAmp } from './readers/amp';
 import { isSqliteFile, readGooseSession } from './readers/gooseDb';
 import { readQwen } from './readers/qwen';
+import { readAntigravity } from './readers/antigravity';
 import { readZedDb } from './readers/zedDb';
 import { readKiroSave } from './readers/kiroCli';
 import { readKiroDb } from './readers/kiroCliDb';
@@ -41,7 +42,19 @@ import {
   type SessionLocations,
 } from './discovery';
 import { findGemini, findOpenCode } from './discoveryGeminiOpenCode';
-import { findAmp, findContinue, findCopilotCli, findCursor, findDroid, findGoose, findKiro, findQwen, findWindsurf, findZed } from './discoveryCliAgents';
+import {
+  findAmp,
+  findAntigravity,
+  findContinue,
+  findCopilotCli,
+  findCursor,
+  findDroid,
+  findGoose,
+  findKiro,
+  findQwen,
+  findWindsurf,
+  findZed,
+} from './discoveryCliAgents';
 
 export interface DiscoverOptions {
   readonly workspaceRoot: string;
@@ -115,6 +128,8 @@ export function reader(t: FoundTranscript): Reader {
       return async (f, o) => ((await isSqliteFile(f.includes('#') ? f.slice(0, f.lastIndexOf('#')) : f)) ? readKiroDb(f, o) : readKiroSave(f, o));
     case 'windsurf':
       return readWindsurf;
+    case 'antigravity':
+      return readAntigravity;
     default:
       return async (f) => ({
         source: t.source,
@@ -178,6 +193,7 @@ export async function discover(opts: DiscoverOptions): Promise<FoundTranscript[]
     ['zed', () => findZed(loc.zed, ws)],
     ['kiro', () => findKiro(loc.kiro, ws)],
     ['windsurf', () => findWindsurf(loc.windsurf, ws)],
+    ['antigravity', () => findAntigravity(loc.antigravity, ws)],
   ];
   // The host's own agent first: where two transcripts tie, collectSessionLog takes the earlier one's turns and summary.
   const ordered = [...finders.filter(([s]) => s === host?.source), ...finders.filter(([s]) => s !== host?.source)];

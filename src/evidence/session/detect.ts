@@ -42,7 +42,8 @@ export type TranscriptFormat =
   | 'goose'
   | 'zed'
   | 'kiro'
-  | 'windsurf';
+  | 'windsurf'
+  | 'antigravity';
 
 /** `file` is what the reader gets: the Cline task folder when it has its `ui_messages.json`, else the file. `note` explains a choice. */
 export interface DetectedTranscript {
@@ -106,6 +107,8 @@ export async function readHead(file: string, n = DETECT_HEAD_BYTES): Promise<str
  * - Zed (`threads.db`): SQLite with table `threads (id, summary, updated_at, data_type, data)`, `data` a thread's JSON (zstd)
  * - Cursor Agent CLI (`store.db`): SQLite with tables `meta` (hex-encoded JSON) and `blobs` (JSON messages and protobuf lists)
  * - Goose (`sessions.db`): SQLite with tables `sessions (id, working_dir, …)` and `messages (session_id, content_json, created_timestamp, …)`
+ * - Antigravity (JSONL `brain/<id>/.system_generated/logs/transcript.jsonl`): `{step_index, source: USER_EXPLICIT | MODEL | SYSTEM, type}`;
+ *   its brain folder by its artifacts' `<name>.metadata.json` `{artifactType: "ARTIFACT_TYPE_…"}`
  * - Amp (JSON, decided in {@link detectTranscript}): `{v, id: "T-<uuid>", env, messages: [{role, content}]}`
  */
 /** A Continue `Session`: its three keys beside `history` (written first since the ordered save; any order before). */
@@ -165,7 +168,7 @@ export function sourceOfFormat(format: TranscriptFormat | SessionSource, file: s
 
 /** For a note on a file that is none of them. */
 export const READ_AGENTS =
-  'Claude Code, Codex CLI, Gemini CLI, OpenCode, Aider, Cline / Roo / Kilo Code, SpecStory, Copilot Chat, GitHub Copilot CLI, Qwen Code, Factory Droid, Continue, Cursor (agent transcripts, the CLI store.db chats and the IDE state.vscdb chats), Amp, Goose, Zed (agent threads), Windsurf (Cascade hook logs)';
+  'Claude Code, Codex CLI, Gemini CLI, OpenCode, Aider, Cline / Roo / Kilo Code, SpecStory, Copilot Chat, GitHub Copilot CLI, Qwen Code, Factory Droid, Continue, Cursor (agent transcripts, the CLI store.db chats and the IDE state.vscdb chats), Amp, Goose, Zed (agent threads), Windsurf (Cascade hook logs), Antigravity (transcript.jsonl and brain folders)';
 
 const FORMAT_WORDS: Record<TranscriptFormat, string> = {
   'claude-code': 'a Claude Code transcript',
@@ -190,10 +193,31 @@ const FORMAT_WORDS: Record<TranscriptFormat, string> = {
   zed: "Zed's agent threads (threads.db)",
   kiro: 'a Kiro CLI conversation',
   windsurf: 'a Windsurf Cascade hook log',
+  antigravity: 'an Antigravity conversation (transcript.jsonl or brain folder)',
 };
 
 export function formatWords(format: TranscriptFormat | SessionSource): string {
   return (FORMAT_WORDS as Record<string, string>)[format] ?? `a ${format} log`;
+}
+
+/** An Antigravity brain folder: its transcript when it has one (its format checked), else its artifacts, known by their metadata. */
+async function antigravityBrain(dir: string, names: string[]): Promise<DetectedTranscript | undefined> {
+  const transcript = path.join(dir, '.system_generated', 'logs', 'transcript.jsonl');
+  if (names.includes('.system_generated') && (await isFile(transcript))) {
+    const inner = await detectTranscript(transcript);
+    if (inner?.source === 'antigravity') return { ...inner, note: `${dir} is an Antigravity brain folder: its ${transcript} was read` };
+  }
+  for (const n of names.filter((x) => x.endsWith('.md.metadata.json'))) {
+    const text = await readHead(path.join(dir, n), 4096).catch(() => '');
+    if (/"artifactType"\s*:\s*"ARTIFACT_TYPE_[A-Z_]+"/.test(text))
+      return {
+        source: 'antigravity',
+        format: 'antigravity',
+        file: dir,
+        note: `${dir} is an Antigravity brain folder without a transcript: its task.md (the plan) and walkthrough.md (the agent's own account) were read; the requests, commands and edits of such a conversation are kept only in Antigravity's conversations/<id>.pb (encrypted) or .db (protobuf) store, not read`,
+      };
+  }
+  return undefined;
 }
 
 async function isFile(p: string): Promise<boolean> {
@@ -232,7 +256,7 @@ export async function detectTranscript(p: string): Promise<DetectedTranscript | 
     if (names.includes('ui_messages.json')) return { source: clineFamily(full), format: 'cline-task', file: full };
     if (names.includes('api_conversation_history.json'))
       return { source: clineFamily(full), format: 'cline-api', file: path.join(full, 'api_conversation_history.json') };
-    return undefined;
+    return antigravityBrain(full, names);
   }
   let head: string;
   try {

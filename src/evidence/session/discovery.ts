@@ -69,6 +69,7 @@ export function defaultLocations(workspaceRoot: string, home = homedir()): Requi
     zed: zedThreadsDir(home),
     kiro: kiroCliDataDir(home),
     windsurf: path.join(process.env.XDG_STATE_HOME || path.join(home, '.local', 'state'), 'specialist-handoff'),
+    antigravity: path.join(home, '.gemini'),
   };
 }
 

@@ -1,9 +1,11 @@
-// Which GitHub Copilot CLI, Qwen Code, Factory Droid, Continue, Cursor, Amp, Goose and Windsurf sessions and Zed's agent threads belong to the open workspace (docs/DESIGN.md §6);
+// Which GitHub Copilot CLI, Qwen Code, Factory Droid, Continue, Cursor, Amp, Goose, Windsurf and Antigravity sessions and Zed's agent threads belong to the open workspace (docs/DESIGN.md §6);
 // the layouts under the user's home are on each finder.
 import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FoundTranscript } from './discovery';
-import { openRegularForReading, parseJsonLine, readFirstLine } from './lines';
+import { forEachJsonLine, openRegularForReading, parseJsonLine, readFirstLine } from './lines';
+import { AntigravityHistorySchema } from './readers/antigravitySchema';
+import { ANTIGRAVITY_SUMMARIES_DB, antigravitySummaries } from './readers/antigravityDb';
 import { copilotCliCwd } from './readers/copilotCli';
 import { droidSessionCwd } from './readers/droid';
 import { continueFolderPath } from './readers/continueSession';
@@ -326,6 +328,35 @@ export async function findKiro(dataDir: string, workspaceRoot: string): Promise<
   }
 }
 
+/** The folders under `~/.gemini` where Antigravity's builds keep their data (the IDE, its newer build, the `agy` CLI). */
+export const ANTIGRAVITY_APP_DIRS = ['antigravity', 'antigravity-ide', 'antigravity-cli'];
+const MAX_HISTORY_LINES = 100_000;
+
+/** Ids of the conversations `history.jsonl` says were started in the folder, last first. */
+async function antigravityHistoryIds(appDir: string, workspaceRoot: string): Promise<string[]> {
+  const ids: string[] = [];
+  try {
+    await forEachJsonLine(path.join(appDir, 'history.jsonl'), 0, (r, info) => {
+      if (info.line > MAX_HISTORY_LINES) return;
+      const h = AntigravityHistorySchema.safeParse(r);
+      if (h.success && samePath(h.data.workspace, workspaceRoot) && !ids.includes(h.data.conversationId)) ids.push(h.data.conversationId);
+    });
+  } catch {
+    return [];
+  }
+  return ids.reverse();
+}
+
+/** Ids the data folder's `conversation_summaries.db` ties to the folder; `unread` when it is there but cannot be read. */
+function antigravitySummaryIds(appDir: string, workspaceRoot: string): { ids: string[]; unread?: string } {
+  const dbFile = path.join(appDir, ANTIGRAVITY_SUMMARIES_DB);
+  try {
+    return { ids: antigravitySummaries(dbFile).flatMap((c) => (c.folders.some((f) => samePath(f, workspaceRoot)) ? [c.id] : [])) };
+  } catch {
+    return hasSqlite() ? { ids: [] } : { ids: [], unread: dbFile };
+  }
+}
+
 /**
  * The newest of the workspace's Cascade hook logs, `<state>/<workspace id>/windsurf/<trajectory>.jsonl`, which
  * `specialist-handoff hook --agent windsurf` appends (Windsurf's own conversation stores are encrypted).
@@ -348,4 +379,34 @@ export async function findWindsurf(stateBase: string, workspaceRoot: string): Pr
   const byRealPath = await inFolder(real);
   if (byRealPath.length) return byRealPath;
   return inFolder(await findRepositoryRoot(real ?? workspaceRoot));
+}
+
+/**
+ * Google Antigravity: the newest conversation tied to the workspace folder by a data folder's `conversation_summaries.db`
+ * (`workspace_uris`, newer builds) or `history.jsonl` (`{conversationId, workspace}`, the `agy` CLI), read from
+ * `brain/<id>/.system_generated/logs/transcript.jsonl`, else from its brain folder's artifacts. Older IDE builds name a
+ * conversation's folder only in their protobuf or encrypted stores: those are not discovered (give the brain folder). Without
+ * SQLite an existing summaries database is returned, so that its read says why.
+ */
+export async function findAntigravity(geminiDir: string, workspaceRoot: string): Promise<FoundTranscript[]> {
+  const appDirs = (await stat(path.join(geminiDir, 'brain')).catch(() => undefined))?.isDirectory()
+    ? [geminiDir]
+    : ANTIGRAVITY_APP_DIRS.map((d) => path.join(geminiDir, d));
+  const found: FoundTranscript[] = [];
+  const unread: FoundTranscript[] = [];
+  for (const appDir of appDirs) {
+    const summaries = antigravitySummaryIds(appDir, workspaceRoot);
+    const dbTime = summaries.unread ? await mtime(summaries.unread) : undefined;
+    if (summaries.unread && dbTime !== undefined) unread.push({ source: 'antigravity', file: summaries.unread, mtimeMs: dbTime });
+    for (const id of new Set([...summaries.ids, ...(await antigravityHistoryIds(appDir, workspaceRoot))])) {
+      if (!/^[\w-]+$/.test(id)) continue;
+      const brain = path.join(appDir, 'brain', id);
+      const transcript = path.join(brain, '.system_generated', 'logs', 'transcript.jsonl');
+      const t = await mtime(transcript);
+      const m = t ?? (await mtime(path.join(brain, 'task.md')));
+      if (m !== undefined) found.push({ source: 'antigravity', file: t !== undefined ? transcript : brain, mtimeMs: m });
+    }
+  }
+  const newest = found.sort((a, b) => b.mtimeMs - a.mtimeMs)[0];
+  return [...unread, ...(newest ? [newest] : [])];
 }

@@ -5,6 +5,11 @@ import { TextDecoder } from 'node:util';
 import type { Token } from 'stream-json/core/parser.js' with { 'resolution-mode': 'import' };
 import { WINDSURF_EVENTS } from '../../core/agents/windsurfHook';
 import { openRegularForReading } from './lines';
+import { ANTIGRAVITY_STEP_SOURCES } from './readers/antigravitySchema';
+
+function isAntigravityStepHead(source: unknown, type: string | undefined): boolean {
+  return typeof source === 'string' && ANTIGRAVITY_STEP_SOURCES.has(source) && type !== undefined && /^[A-Z][A-Z_]*$/.test(type);
+}
 
 /** Top-level keys, and scalars at depth 1 and 2 by dotted path (`payload.cwd`). */
 export interface RecordHead {
@@ -13,7 +18,7 @@ export interface RecordHead {
 }
 
 export type JsonLinesFormat =
-  'claude-code' | 'codex' | 'recorder' | 'copilot' | 'cline-metadata' | 'copilot-cli' | 'qwen' | 'droid' | 'cursor' | 'goose' | 'windsurf';
+  'claude-code' | 'codex' | 'recorder' | 'copilot' | 'cline-metadata' | 'copilot-cli' | 'qwen' | 'droid' | 'cursor' | 'goose' | 'windsurf' | 'antigravity';
 
 export const RECORD_PREFIX_BYTES = 64 * 1024;
 /** Records, then bytes, looked at before a file is said to be in no format read here. */
@@ -91,6 +96,8 @@ export function formatOfRecord(r: RecordHead): JsonLinesFormat | 'bookkeeping' |
   // Goose: a first line of session metadata (`working_dir` with its counters), then untyped messages `{role, created, content}`.
   if (!t && r.keys.has('working_dir') && (r.keys.has('message_count') || r.keys.has('description') || r.keys.has('total_tokens'))) return 'goose';
   if (!t && r.keys.has('role') && r.keys.has('created') && r.keys.has('content') && !r.keys.has('sessionId')) return 'goose';
+  // Antigravity's transcript steps: `{step_index, source: USER_EXPLICIT | MODEL | SYSTEM, type: USER_INPUT | …}`.
+  if (typeof r.values.get('step_index') === 'number' && isAntigravityStepHead(r.values.get('source'), t)) return 'antigravity';
   // Qwen Code records carry Claude Code's `uuid` / `parentUuid` / `sessionId` around model-API Content (`role: "model"`, `parts`).
   if (isQwenRecord(r, t)) return 'qwen';
   // Cursor's agent transcripts: `{role, message}` with no `type` and none of Claude Code's ids; `{type: "turn_ended", status}` between turns.

@@ -63,6 +63,7 @@ const LOCATION_KEYS: Record<string, keyof SessionLocations> = {
   zed: 'zed',
   kiro: 'kiro',
   windsurf: 'windsurf',
+  antigravity: 'antigravity',
 };
 
 function readLocations(value: unknown): SessionLocations {

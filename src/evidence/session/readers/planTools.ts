@@ -5,12 +5,12 @@ import { MAX_PLAN_ITEMS, MAX_PLAN_ITEM_CHARS, type PlanItem, type PlanItemStatus
 import { obj, str } from './common';
 
 /**
- * `pending` / `not-started` / `[ ]`, `in_progress` / `in-progress` / `inProgress` / `[-]` / `[~]`, `completed` / `[x]`,
+ * `pending` / `not-started` / `[ ]`, `in_progress` / `in-progress` / `inProgress` / `[-]` / `[~]` / `[/]`, `completed` / `[x]`,
  * `cancelled` / `canceled`; any other word is `pending` (never reported as done), as Roo Code's `normalizeStatus` does.
  */
 export function planStatus(raw: unknown): PlanItemStatus {
   const t = typeof raw === 'string' ? raw.trim().toLowerCase() : '';
-  if (t === '-' || t === '~') return 'in_progress';
+  if (t === '-' || t === '~' || t === '/') return 'in_progress';
   const s = t.replace(/[\s-]+/g, '_');
   if (s === 'completed' || s === 'complete' || s === 'done' || s === 'x') return 'completed';
   if (s === 'in_progress' || s === 'inprogress') return 'in_progress';
@@ -69,10 +69,10 @@ function objectItems(list: unknown, textKeys: readonly string[]): Array<{ text: 
   return out;
 }
 
-/** Optional bullet (`-`, `*`, `+` or `1.`), `[ ]` / `[x]` / `[X]` / `[-]` / `[~]`, then the text. */
-const CHECKBOX = /^\s*(?:[-*+]\s*|\d+[.)]\s*)?\[\s*([ xX~-]?)\s*\]\s+(.+?)\s*$/;
+/** Optional bullet (`-`, `*`, `+` or `1.`), `[ ]` / `[x]` / `[X]` / `[-]` / `[~]` / `[/]` (Antigravity's `task.md`), then the text. */
+const CHECKBOX = /^\s*(?:[-*+]\s*|\d+[.)]\s*)?\[\s*([ xX~/-]?)\s*\]\s+(.+?)\s*$/;
 
-/** Roo / Kilo `update_todo_list`, Cline `task_progress`: one item per checkbox line; indented items are items too. */
+/** Roo / Kilo `update_todo_list`, Cline `task_progress`, Antigravity's `task.md`: one item per checkbox line; indented items are items too. */
 export function checklistItems(markdown: string): Array<{ text: string; status: PlanItemStatus }> {
   const out: Array<{ text: string; status: PlanItemStatus }> = [];
   for (const line of markdown.split(/\r?\n/)) {

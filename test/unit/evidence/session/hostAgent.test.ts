@@ -20,6 +20,7 @@ describe("the host's own agent in a VS Code fork", () => {
   it("maps the fork's URI scheme to its agent; VS Code itself and unknown names to none", () => {
     assert.equal(hostAgentSource('cursor'), 'cursor');
     assert.equal(hostAgentSource('windsurf'), 'windsurf');
+    assert.equal(hostAgentSource('antigravity'), 'antigravity');
     assert.equal(hostAgentSource('vscode'), undefined);
     assert.equal(hostAgentSource('vscode-insiders'), undefined);
     assert.equal(hostAgentSource('constructor'), undefined);
