@@ -96,6 +96,22 @@ describe("build: dist/cli.js loads the CLI bundle with Node's compile cache", fu
     assert.equal(none.status, 0, none.stderr);
     assert.doesNotMatch(none.stderr, /WORKER/);
     assert.doesNotMatch(run(['handover', '--help']).stderr, /WORKER/);
+    // Windsurf's recorder counts nothing, and Cascade waits on it before each prompt.
+    const payload = JSON.stringify({
+      agent_action_name: 'pre_user_prompt',
+      trajectory_id: 'launch-test',
+      execution_id: 'e1',
+      timestamp: '2026-12-05T10:00:00Z',
+      tool_info: { user_prompt: 'hello' },
+    });
+    const windsurf = spawnSync(process.execPath, ['-r', spy, path.join(dist, 'cli.js'), 'hook', '--agent', 'windsurf'], {
+      cwd: repo,
+      input: payload,
+      encoding: 'utf8',
+      env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: '1', XDG_STATE_HOME: tempDir('handoff-launch-state-') },
+    });
+    assert.equal(windsurf.status, 0, windsurf.stderr);
+    assert.doesNotMatch(windsurf.stderr, /WORKER/);
   });
 
   it('the .vsix ships the launcher and the bundle it loads (the extension runs `dist/cli.js mcp`)', () => {
