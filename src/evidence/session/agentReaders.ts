@@ -19,6 +19,7 @@ import { readQwen } from './readers/qwen';
 import { readZedDb } from './readers/zedDb';
 import { readKiroSave } from './readers/kiroCli';
 import { readKiroDb } from './readers/kiroCliDb';
+import { readKiroSession } from './readers/kiroSession';
 import { readGemini } from './readers/gemini';
 import { readOpenCode } from './readers/opencode';
 import { readOpenCodeExport } from './readers/opencodeExport';
@@ -66,6 +67,8 @@ export function reader(t: FoundTranscript): Reader {
       return readOpenCodeExport;
     case 'copilot-cli-history':
       return readCopilotCliHistory;
+    case 'kiro-session':
+      return readKiroSession;
     case 'cline-metadata':
       // Holds no conversation (the detection note says so): nothing to read.
       return async (f) => ({ source: t.source, file: f, events: [], stats: { lines: 0, malformed: 0, skipped: 0, invalid_utf8: 0 }, end_offset: 0 });
@@ -168,6 +171,6 @@ export async function discover(opts: DiscoverOptions): Promise<FoundTranscript[]
   if (enabled.has('amp')) finders.push(findAmp(loc.amp, ws));
   if (enabled.has('goose')) finders.push(findGoose(loc.goose, ws));
   if (enabled.has('zed')) finders.push(findZed(loc.zed, ws));
-  if (enabled.has('kiro')) finders.push(findKiro(loc.kiro, ws));
+  if (enabled.has('kiro')) finders.push(findKiro(loc.kiro, ws, loc['kiro-sessions']));
   return (await Promise.all(finders.map((f) => f.catch(() => [])))).flat();
 }

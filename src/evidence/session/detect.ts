@@ -14,6 +14,7 @@ import { gooseDbOf } from './readers/gooseDb';
 import { zedDbOf } from './readers/zedDb';
 import { isKiroConversation } from './readers/kiroCli';
 import { kiroDbOf } from './readers/kiroCliDb';
+import { isKiroSessionMeta } from './readers/kiroSession';
 import { isCursorDbRef } from './readers/cursorDb';
 import { isCursorCliStore } from './readers/cursorCli';
 
@@ -41,7 +42,8 @@ export type TranscriptFormat =
   | 'amp'
   | 'goose'
   | 'zed'
-  | 'kiro';
+  | 'kiro'
+  | 'kiro-session';
 
 /** `file` is what the reader gets: the Cline task folder when it has its `ui_messages.json`, else the file. `note` explains a choice. */
 export interface DetectedTranscript {
@@ -106,6 +108,8 @@ export async function readHead(file: string, n = DETECT_HEAD_BYTES): Promise<str
  * - Cursor Agent CLI (`store.db`): SQLite with tables `meta` (hex-encoded JSON) and `blobs` (JSON messages and protobuf lists)
  * - Goose (`sessions.db`): SQLite with tables `sessions (id, working_dir, …)` and `messages (session_id, content_json, created_timestamp, …)`
  * - Amp (JSON, decided in {@link detectTranscript}): `{v, id: "T-<uuid>", env, messages: [{role, content}]}`
+ * - Kiro CLI session log (JSONL): `{version: "v1", kind: "Prompt" | "AssistantMessage" | "ToolResults" | …, data}`;
+ *   its `<id>.json` beside it (`{session_id, cwd, created_at, …}`, decided in {@link detectTranscript}) stands for it
  */
 /** A Continue `Session`: its three keys beside `history` (written first since the ordered save; any order before). */
 function isContinueSessionHead(head: string): boolean {
@@ -157,6 +161,8 @@ export function sourceOfFormat(format: TranscriptFormat | SessionSource, file: s
       return 'opencode';
     case 'copilot-cli-history':
       return 'copilot-cli';
+    case 'kiro-session':
+      return 'kiro';
     default:
       return format as SessionSource;
   }
@@ -164,7 +170,7 @@ export function sourceOfFormat(format: TranscriptFormat | SessionSource, file: s
 
 /** For a note on a file that is none of them. */
 export const READ_AGENTS =
-  'Claude Code, Codex CLI, Gemini CLI, OpenCode, Aider, Cline / Roo / Kilo Code, SpecStory, Copilot Chat, GitHub Copilot CLI, Qwen Code, Factory Droid, Continue, Cursor (agent transcripts, the CLI store.db chats and the IDE state.vscdb chats), Amp, Goose, Zed (agent threads)';
+  'Claude Code, Codex CLI, Gemini CLI, OpenCode, Aider, Cline / Roo / Kilo Code, SpecStory, Copilot Chat, GitHub Copilot CLI, Qwen Code, Factory Droid, Continue, Cursor (agent transcripts, the CLI store.db chats and the IDE state.vscdb chats), Amp, Goose, Zed (agent threads), Kiro CLI (data.sqlite3, /save files and the ~/.kiro/sessions/cli logs)';
 
 const FORMAT_WORDS: Record<TranscriptFormat, string> = {
   'claude-code': 'a Claude Code transcript',
@@ -188,6 +194,7 @@ const FORMAT_WORDS: Record<TranscriptFormat, string> = {
   goose: 'a Goose session',
   zed: "Zed's agent threads (threads.db)",
   kiro: 'a Kiro CLI conversation',
+  'kiro-session': 'a Kiro CLI session log (~/.kiro/sessions/cli)',
 };
 
 export function formatWords(format: TranscriptFormat | SessionSource): string {
@@ -253,6 +260,13 @@ export async function detectTranscript(p: string): Promise<DetectedTranscript | 
         : document && isKiroConversation(document)
           ? 'kiro'
           : undefined;
+  // Kiro CLI's session metadata `<id>.json`: the conversation is the log `<id>.jsonl` beside it.
+  if (document && isKiroSessionMeta(document)) {
+    const log = path.join(path.dirname(full), `${path.basename(full, '.json')}.jsonl`);
+    const found = (await sniffJsonLines(log).catch(() => undefined)) === 'kiro-session';
+    const note = found ? `its log ${log} was read` : `it holds no conversation and its log ${log} is missing or is no Kiro CLI session log`;
+    return { source: 'kiro', format: 'kiro-session', file: log, note: `${full} is a Kiro CLI session's metadata: ${note}` };
+  }
   // JSON Lines whose head decides nothing (bookkeeping records, a first record longer than the head): read on.
   const format = documentFormat ?? formatOfHead(head, path.basename(full)) ?? (startsObject ? await sniffJsonLines(full).catch(() => undefined) : undefined);
   if (!format) return undefined;

@@ -4,6 +4,7 @@
 import { TextDecoder } from 'node:util';
 import type { Token } from 'stream-json/core/parser.js' with { 'resolution-mode': 'import' };
 import { openRegularForReading } from './lines';
+import { isKiroLogRecord } from './readers/kiroSession';
 
 /** Top-level keys, and scalars at depth 1 and 2 by dotted path (`payload.cwd`). */
 export interface RecordHead {
@@ -11,7 +12,8 @@ export interface RecordHead {
   readonly values: ReadonlyMap<string, string | number | boolean | null>;
 }
 
-export type JsonLinesFormat = 'claude-code' | 'codex' | 'recorder' | 'copilot' | 'cline-metadata' | 'copilot-cli' | 'qwen' | 'droid' | 'cursor' | 'goose';
+export type JsonLinesFormat =
+  'claude-code' | 'codex' | 'recorder' | 'copilot' | 'cline-metadata' | 'copilot-cli' | 'qwen' | 'droid' | 'cursor' | 'goose' | 'kiro-session';
 
 export const RECORD_PREFIX_BYTES = 64 * 1024;
 /** Records, then bytes, looked at before a file is said to be in no format read here. */
@@ -67,6 +69,8 @@ function isQwenRecord(r: RecordHead, t: string | undefined): boolean {
 export function formatOfRecord(r: RecordHead): JsonLinesFormat | 'bookkeeping' | undefined {
   const type = r.values.get('type');
   const t = typeof type === 'string' ? type : undefined;
+  // Kiro CLI's session log: `{version: "v1", kind: "Prompt" | "AssistantMessage" | …, data}`, no `type`.
+  if (!t && isKiroLogRecord(r)) return 'kiro-session';
   if (r.values.get('v') === 1 && t === 'session_start') return 'recorder';
   if (t && CODEX_TYPES.has(t) && r.keys.has('payload')) return 'codex';
   // Codex rollouts without envelopes: the state marker after their header, bare function calls.

@@ -62,6 +62,7 @@ const LOCATION_KEYS: Record<string, keyof SessionLocations> = {
   goose: 'goose',
   zed: 'zed',
   kiro: 'kiro',
+  kiroSessions: 'kiro-sessions',
 };
 
 function readLocations(value: unknown): SessionLocations {
