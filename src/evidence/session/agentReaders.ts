@@ -20,6 +20,7 @@ import { readZedDb } from './readers/zedDb';
 import { readKiroSave } from './readers/kiroCli';
 import { readKiroDb } from './readers/kiroCliDb';
 import { readKiroSession } from './readers/kiroSession';
+import { readKiroSessionExport } from './readers/kiroSessionExport';
 import { readGemini } from './readers/gemini';
 import { readOpenCode } from './readers/opencode';
 import { readOpenCodeExport } from './readers/opencodeExport';
@@ -69,6 +70,8 @@ export function reader(t: FoundTranscript): Reader {
       return readCopilotCliHistory;
     case 'kiro-session':
       return readKiroSession;
+    case 'kiro-session-export':
+      return readKiroSessionExport;
     case 'cline-metadata':
       // Holds no conversation (the detection note says so): nothing to read.
       return async (f) => ({ source: t.source, file: f, events: [], stats: { lines: 0, malformed: 0, skipped: 0, invalid_utf8: 0 }, end_offset: 0 });

@@ -15,6 +15,7 @@ import { zedDbOf } from './readers/zedDb';
 import { isKiroConversation } from './readers/kiroCli';
 import { kiroDbOf } from './readers/kiroCliDb';
 import { isKiroSessionMeta } from './readers/kiroSession';
+import { isKiroSessionExport } from './readers/kiroSessionExport';
 import { isCursorDbRef } from './readers/cursorDb';
 import { isCursorCliStore } from './readers/cursorCli';
 
@@ -43,7 +44,8 @@ export type TranscriptFormat =
   | 'goose'
   | 'zed'
   | 'kiro'
-  | 'kiro-session';
+  | 'kiro-session'
+  | 'kiro-session-export';
 
 /** `file` is what the reader gets: the Cline task folder when it has its `ui_messages.json`, else the file. `note` explains a choice. */
 export interface DetectedTranscript {
@@ -109,7 +111,8 @@ export async function readHead(file: string, n = DETECT_HEAD_BYTES): Promise<str
  * - Goose (`sessions.db`): SQLite with tables `sessions (id, working_dir, …)` and `messages (session_id, content_json, created_timestamp, …)`
  * - Amp (JSON, decided in {@link detectTranscript}): `{v, id: "T-<uuid>", env, messages: [{role, content}]}`
  * - Kiro CLI session log (JSONL): `{version: "v1", kind: "Prompt" | "AssistantMessage" | "ToolResults" | …, data}`;
- *   its `<id>.json` beside it (`{session_id, cwd, created_at, …}`, decided in {@link detectTranscript}) stands for it
+ *   its `<id>.json` beside it (`{session_id, cwd, created_at, …}`, decided in {@link detectTranscript}) stands for it;
+ *   its export (JSON, decided there too): `{format: "kiro-session-export-v1", metadata, log_entries}`
  */
 /** A Continue `Session`: its three keys beside `history` (written first since the ordered save; any order before). */
 function isContinueSessionHead(head: string): boolean {
@@ -162,6 +165,7 @@ export function sourceOfFormat(format: TranscriptFormat | SessionSource, file: s
     case 'copilot-cli-history':
       return 'copilot-cli';
     case 'kiro-session':
+    case 'kiro-session-export':
       return 'kiro';
     default:
       return format as SessionSource;
@@ -195,6 +199,7 @@ const FORMAT_WORDS: Record<TranscriptFormat, string> = {
   zed: "Zed's agent threads (threads.db)",
   kiro: 'a Kiro CLI conversation',
   'kiro-session': 'a Kiro CLI session log (~/.kiro/sessions/cli)',
+  'kiro-session-export': 'a Kiro CLI session export (kiro-session-export-v1)',
 };
 
 export function formatWords(format: TranscriptFormat | SessionSource): string {
@@ -259,7 +264,9 @@ export async function detectTranscript(p: string): Promise<DetectedTranscript | 
         ? 'amp'
         : document && isKiroConversation(document)
           ? 'kiro'
-          : undefined;
+          : document && isKiroSessionExport(document)
+            ? 'kiro-session-export'
+            : undefined;
   // Kiro CLI's session metadata `<id>.json`: the conversation is the log `<id>.jsonl` beside it.
   if (document && isKiroSessionMeta(document)) {
     const log = path.join(path.dirname(full), `${path.basename(full, '.json')}.jsonl`);

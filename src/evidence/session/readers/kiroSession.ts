@@ -29,6 +29,8 @@ const MAX_PENDING = 2000;
 const CANCELLED = 'Tool use was cancelled by the user';
 /** The older CLI's prompt on interrupted tool uses (kept by an export of its conversations): not the user's words. */
 const INTERRUPTED = 'The user interrupted the tool execution.';
+/** What the CLI writes as the agent's words after interrupted tool uses (`end_current_turn`). */
+const INTERRUPTED_REPLY = 'Tool uses were interrupted, waiting for the next user prompt';
 /** Prompts the agent sends itself to retry (`agent/mod.rs`); unstamped, like every prompt the CLI writes. */
 const RETRY_PROMPTS = new Set([
   'The generated tool was too large, try again but this time split up the work between multiple tool uses',
@@ -91,9 +93,9 @@ export function kiroMetaFileOf(logFile: string): string {
   return path.join(path.dirname(logFile), `${path.basename(logFile, '.jsonl')}.json`);
 }
 
-/** Undefined when missing or not the metadata; streamed only up to the fields read. */
-export async function readKiroSessionMeta(metaFile: string): Promise<KiroSessionMeta | undefined> {
-  const at = async (key: string) => readJsonValueAt(metaFile, [key]).catch(() => undefined);
+/** Undefined when missing or not the metadata; streamed only up to the fields read. `under`: where it sits in the document. */
+export async function readKiroSessionMeta(metaFile: string, under: readonly string[] = []): Promise<KiroSessionMeta | undefined> {
+  const at = async (key: string) => readJsonValueAt(metaFile, [...under, key]).catch(() => undefined);
   const parsed = KiroSessionMetaSchema.safeParse({
     session_id: await at('session_id'),
     cwd: await at('cwd'),
@@ -233,7 +235,7 @@ export class KiroSessionEvents {
     const c = ContentSchema.safeParse(data);
     if (!c.success) return;
     const words = cleanTurnText(texts(c.data.content).join('\n'));
-    if (words && this.isNew) this.acc.add({ kind: 'turn', role: 'assistant', text: words, ...this.at });
+    if (words && words !== INTERRUPTED_REPLY && this.isNew) this.acc.add({ kind: 'turn', role: 'assistant', text: words, ...this.at });
     for (const b of blocks(c.data.content)) {
       if (b.kind !== 'toolUse') continue;
       const use = KiroToolUseSchema.safeParse(b.data);

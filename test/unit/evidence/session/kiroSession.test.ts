@@ -4,7 +4,7 @@
  * real session log is public (test/fixtures/real/SOURCES.md), so every shape below is the source's.
  */
 import assert from 'node:assert/strict';
-import { appendFileSync, copyFileSync, statSync, utimesSync } from 'node:fs';
+import { appendFileSync, copyFileSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SessionCommand, SessionCompaction, SessionEvent, SessionFileEdit, SessionPlan, SessionTurn } from '../../../../src/core/session/events';
 import { readByContent } from '../../../../src/evidence/session/agentReaders';
@@ -70,6 +70,7 @@ function session(ws: string) {
     toolResultsEntry([failed('t5', 'Tool use was denied by the user.')]),
     assistantEntry('', toolUse('t6', 'shell', { command: 'rm -rf build', working_dir: `${ws}/pkg` })),
     toolResultsEntry([cancelled('t6')]),
+    assistantEntry('Tool uses were interrupted, waiting for the next user prompt'),
     // A stop hook's reason and a retry request: prompts the CLI sends, unstamped.
     promptEntry([text('Stop hook: the tests still fail, keep going')]),
     promptEntry([text('You took too long to respond - try to split up the work into smaller steps.')]),
@@ -115,6 +116,11 @@ describe("Kiro CLI's session store", () => {
       ['npm test', 0, true, ws],
     ]);
     assert.deepEqual(edits(r.events), [['src/parser.ts', 'write:strReplace']]);
+    // The CLI's own line after interrupted calls is not the agent's words.
+    assert.deepEqual(
+      r.events.filter((e): e is SessionTurn => e.kind === 'turn' && e.role === 'assistant').map((t) => t.text),
+      ['Running the tests first.', 'All green.'],
+    );
     assert.deepEqual(plans(r.events).at(-1), [
       ['Fix the parser', 'completed'],
       ['Run the tests', 'completed'],
@@ -236,6 +242,33 @@ describe("Kiro CLI's session store", () => {
         ['Run the tests', 'pending'],
       ],
     ]);
+  });
+
+  it('an export (kiro-session-export-v1: metadata and log_entries in one document), whatever its name, is read as the session', async () => {
+    const ws = tempDir('kiro-ws-');
+    const dir = tempDir('kiro-sessions-');
+    const log = writeKiroSession(dir, { id: 'f6', cwd: ws, entries: session(ws) });
+    const metadata: unknown = JSON.parse(readFileSync(path.join(dir, 'f6.json'), 'utf8'));
+    const entries = readFileSync(log, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as unknown);
+    // `save_as_json`: `serde_json::to_string_pretty` of `{format, metadata, log_entries}`.
+    const exported = path.join(tempDir('kiro-export-'), 'bug.md');
+    writeFileSync(exported, JSON.stringify({ format: 'kiro-session-export-v1', metadata, log_entries: entries }, null, 2));
+    const got = await readByContent(exported, { workspaceRoot: ws });
+    assert.equal(got?.detected.format, 'kiro-session-export');
+    const r = got!.read;
+    assert.equal(r.error, undefined);
+    assert.deepEqual(userTurns(r.events), ['make the parser tests pass', 'now run them again']);
+    assert.deepEqual(commands(r.events), [
+      ['npm test', 1, true, ws],
+      ['git push --force', null, false, ws],
+      ['rm -rf build', null, false, `${ws}/pkg`],
+      ['npm test', 0, true, ws],
+    ]);
+    assert.deepEqual(edits(r.events), [['src/parser.ts', 'write:strReplace']]);
+    assert.equal(r.last_time, (S0 + 60) * 1000);
   });
 
   it("discovery: the workspace's newest non-empty session, not another folder's, not a sub-agent's; the newer of the two stores", async () => {
