@@ -4,7 +4,6 @@
 import { TextDecoder } from 'node:util';
 import type { Token } from 'stream-json/core/parser.js' with { 'resolution-mode': 'import' };
 import { openRegularForReading } from './lines';
-import { isKiroLogRecord } from './readers/kiroSession';
 
 /** Top-level keys, and scalars at depth 1 and 2 by dotted path (`payload.cwd`). */
 export interface RecordHead {
@@ -41,6 +40,15 @@ const CLAUDE_TYPES = new Set([
   'permission-mode',
   'worktree-state',
 ]);
+
+/** Kiro CLI's session log: `LogEntryV1`'s variants (aws/amazon-q-developer-cli `crates/agent/src/agent/event_log.rs`). */
+export const KIRO_LOG_KINDS: ReadonlySet<string> = new Set(['Prompt', 'AssistantMessage', 'ToolResults', 'Compaction', 'ResetTo', 'CancelledPrompt', 'Clear']);
+
+/** A Kiro CLI log record by its fields: `version: "v1"` and one of the log's kinds, nothing else beside `data`. */
+export function isKiroLogRecord(r: RecordHead): boolean {
+  const kind = r.values.get('kind');
+  return r.values.get('version') === 'v1' && typeof kind === 'string' && KIRO_LOG_KINDS.has(kind) && r.keys.size <= 3;
+}
 
 /** Keys Claude Code and Qwen Code put on every message record. */
 const CLAUDE_IDS = ['uuid', 'parentUuid', 'sessionId'];
@@ -280,6 +288,26 @@ export async function firstRecordHead(file: string): Promise<RecordHead | undefi
     const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
     const nl = buf.subarray(0, bytesRead).indexOf(10);
     return await recordHeadOfPrefix(new TextDecoder('utf-8', { fatal: false }).decode(buf.subarray(0, nl < 0 ? bytesRead : nl)));
+  } catch {
+    return undefined;
+  } finally {
+    await fh?.close().catch(() => undefined);
+  }
+}
+
+/** A JSON document's head (pretty-printed or not) from its first `bytes`: undefined when unreadable or not an object. */
+export async function documentHead(file: string, bytes = RECORD_PREFIX_BYTES): Promise<RecordHead | undefined> {
+  let fh;
+  try {
+    fh = await openRegularForReading(file);
+    const buf = Buffer.alloc(bytes);
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    return await recordHeadOfPrefix(
+      new TextDecoder('utf-8', { fatal: false })
+        .decode(buf.subarray(0, bytesRead))
+        .replace(/^\uFEFF/, '')
+        .trimStart(),
+    );
   } catch {
     return undefined;
   } finally {

@@ -12,14 +12,12 @@
 import { z } from 'zod';
 import path from 'node:path';
 import { cleanTurnText, outputTail, type SessionAccumulator, type TranscriptRead } from '../../../core/session/events';
-import type { RecordHead } from '../jsonLinesFormat';
+import { KIRO_LOG_KINDS, documentHead, type RecordHead } from '../jsonLinesFormat';
 import { readJsonValueAt } from '../jsonStream';
 import { forEachJsonLine } from '../lines';
 import { PendingCalls, accumulator, relativePath, transcriptRead, unreadable, type ReaderOptions } from './common';
 import { KIRO_TASK_TOOLS, KiroTaskList } from './kiroSessionTasks';
 
-/** `LogEntryV1`'s variants. */
-export const KIRO_LOG_KINDS: ReadonlySet<string> = new Set(['Prompt', 'AssistantMessage', 'ToolResults', 'Compaction', 'ResetTo', 'CancelledPrompt', 'Clear']);
 /** `execute_cmd`'s names: `shell` (the agent's), `execute_bash` / `execute_cmd` (aliases, and the older CLI's). */
 const SHELL_TOOLS = new Set(['shell', 'execute_bash', 'execute_cmd']);
 /** `fs_write`'s names; its `command` is `create`, `strReplace` or `insert` (older: `str_replace`, `append`), on `path`. */
@@ -77,12 +75,6 @@ interface Call {
   readonly input: Record<string, unknown>;
 }
 
-/** A log record by its fields: `version: "v1"` and one of the log's kinds. */
-export function isKiroLogRecord(r: RecordHead): boolean {
-  const kind = r.values.get('kind');
-  return r.values.get('version') === 'v1' && typeof kind === 'string' && KIRO_LOG_KINDS.has(kind) && r.keys.size <= 3;
-}
-
 /** The metadata document by its first keys (`session_id`, `cwd`, `created_at`, …, `session_state`). */
 export function isKiroSessionMeta(head: RecordHead): boolean {
   return typeof head.values.get('session_id') === 'string' && typeof head.values.get('cwd') === 'string' && head.keys.has('created_at');
@@ -93,15 +85,21 @@ export function kiroMetaFileOf(logFile: string): string {
   return path.join(path.dirname(logFile), `${path.basename(logFile, '.jsonl')}.json`);
 }
 
-/** Undefined when missing or not the metadata; streamed only up to the fields read. `under`: where it sits in the document. */
-export async function readKiroSessionMeta(metaFile: string, under: readonly string[] = []): Promise<KiroSessionMeta | undefined> {
-  const at = async (key: string) => readJsonValueAt(metaFile, [...under, key]).catch(() => undefined);
+/**
+ * Undefined when missing or not the metadata. `SessionData` writes its scalars before `session_state`, which grows
+ * with the session, so they are read from the document's head; `cwd` is streamed for when a long title pushed it out.
+ * `under`: the key it sits at in the document (an export's `metadata`).
+ */
+export async function readKiroSessionMeta(metaFile: string, under?: string): Promise<KiroSessionMeta | undefined> {
+  const head = await documentHead(metaFile);
+  const at = (key: string) => head?.values.get(under ? `${under}.${key}` : key) ?? undefined;
+  const cwd = at('cwd') ?? (head ? await readJsonValueAt(metaFile, under ? [under, 'cwd'] : ['cwd']).catch(() => undefined) : undefined);
   const parsed = KiroSessionMetaSchema.safeParse({
-    session_id: await at('session_id'),
-    cwd: await at('cwd'),
-    updated_at: await at('updated_at'),
-    exported_from_v1: await at('exported_from_v1'),
-    parent_session_id: await at('parent_session_id'),
+    session_id: at('session_id'),
+    cwd,
+    updated_at: at('updated_at'),
+    exported_from_v1: at('exported_from_v1'),
+    parent_session_id: at('parent_session_id'),
   });
   return parsed.success ? parsed.data : undefined;
 }

@@ -20,7 +20,7 @@ export async function readKiroSessionExport(file: string, opts: ReaderOptions = 
   const stats: ReadStats = emptyStats();
   try {
     // A document is read whole each time: what is new is told by time, not by offset.
-    const events = new KiroSessionEvents({ ...opts, fromOffset: 0 }, await readKiroSessionMeta(file, ['metadata']));
+    const events = new KiroSessionEvents({ ...opts, fromOffset: 0 }, await readKiroSessionMeta(file, 'metadata'));
     const each = forEachJsonArrayItem(file, ['log_entries'], (item) => {
       stats.lines++;
       if (!events.entry(item)) countBadRecord(stats, stats.lines, 'item');
