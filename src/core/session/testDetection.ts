@@ -32,8 +32,47 @@ const RUNNERS: Array<[RegExp, string]> = [
   [/^(?:(?:\.\/)?vendor\/bin\/)?(?:phpunit|pest)\b/, 'phpunit'],
   [/^ctest\b/, 'ctest'],
   [/^make\s+(?:-\S+\s+)*(?:test|tests|check|test-\S+)\b/, 'make test'],
-  [/^(?:swift\s+test|mix\s+test|flutter\s+test|dart\s+test|sbt\s+test|zig\s+build\s+test|stack\s+test|cabal\s+test)\b/, 'test runner'],
+  [/^(?:swift\s+test|mix\s+test|flutter\s+test|dart\s+test|zig\s+build\s+test|stack\s+test|cabal\s+test)\b/, 'test runner'],
+  // sbt (or its launcher script `./sbt`, the client `sbtn`) with options, then a test task, maybe quoted with its arguments.
+  [/^(?:\.\/)?sbtn?\s+(?:-\S+\s+)*["']?(?:[\w-]+\/)?(?:test|testOnly|testQuick|[\w-]*:test)\b/, 'sbt'],
 ];
+
+/**
+ * Whether the exit status is another command's than the (last) runner's: one after it in a pipeline (`pytest | tail`,
+ * unless `pipefail`), after `||` (`npm test || true`) or after `;` / a new line (`go test; echo done`). After `&&` it
+ * stands: that command runs only when the tests passed. Separators inside quotes are not separators.
+ */
+export function exitIsAnotherCommands(command: string): boolean {
+  let quote: string | undefined;
+  let start = 0;
+  let hidden = false;
+  const segment = (end: number, after: '|' | '||' | ';' | '&&') => {
+    if (!testRunner(command.slice(start, end))) return;
+    hidden = after === '||' || after === ';' || (after === '|' && !/\bpipefail\b/.test(command));
+  };
+  for (let i = 0; i < command.length; i++) {
+    const ch = command[i];
+    if (quote) {
+      if (ch === quote) quote = undefined;
+      else if (ch === '\\' && quote === '"') i++;
+      continue;
+    }
+    const two = command.slice(i, i + 2);
+    if (ch === '\\') i++;
+    else if (ch === '"' || ch === "'") quote = ch;
+    else if (two === '||' || two === '&&') {
+      segment(i, two);
+      start = i + 2;
+      i++;
+    } else if (ch === '|' || ch === ';' || ch === '\n') {
+      // A trailing `;` or new line ends the line, no command after it.
+      if (ch === '|' || command.slice(i + 1).trim()) segment(i, ch === '|' ? '|' : ';');
+      start = i + 1;
+    }
+  }
+  // A runner last on the line: its status is the line's.
+  return hidden && !testRunner(command.slice(start));
+}
 
 function segments(command: string): string[] {
   return command
@@ -222,6 +261,8 @@ const FAILURE_LINES = [
   /^FAIL(?:\s|$)/m,
   /^(?:=+ )?(?:ERROR collecting|Interrupted: \d+ errors?)/m,
   /^npm (?:ERR!|error) (?:Test failed|code (?!0\b)\S+|command failed|Lifecycle script .* failed)/m,
+  // sbt: "[error] Failed tests:", "[error] (Test / testOnly) sbt.TestsFailedException: Tests unsuccessful"
+  /^\[error\] (?:Failed tests:|\(.*\) sbt\.TestsFailedException)/m,
 ];
 
 /** For logs with no exit code: `failed` on a counted failure or a failure line, `passed` on counted passes, else undefined. */
@@ -243,8 +284,9 @@ export function testRunsFrom(commands: readonly SessionCommand[], source: Sessio
     if (!testRunner(c.command) && !summary?.specific) {
       continue;
     }
-    // Logs are other programs' output: an out-of-range value is taken as unknown, not trusted.
-    const exit = typeof c.exit_code === 'number' && Number.isSafeInteger(c.exit_code) ? c.exit_code : null;
+    // Logs are other programs' output: an out-of-range value is taken as unknown, not trusted. A pipeline's status is
+    // its last command's, not the runner's before it.
+    const exit = typeof c.exit_code === 'number' && Number.isSafeInteger(c.exit_code) && !exitIsAnotherCommands(c.command) ? c.exit_code : null;
     const counts =
       summary?.counts && Object.values(summary.counts).every((n) => n === undefined || (Number.isSafeInteger(n) && n >= 0)) ? summary.counts : undefined;
     const duration = typeof c.duration_ms === 'number' && Number.isFinite(c.duration_ms) && c.duration_ms >= 0 ? c.duration_ms : null;

@@ -22,6 +22,8 @@ import { readAntigravity } from './readers/antigravity';
 import { readZedDb } from './readers/zedDb';
 import { readKiroSave } from './readers/kiroCli';
 import { readKiroDb } from './readers/kiroCliDb';
+import { readKiroSession } from './readers/kiroSession';
+import { readKiroSessionExport } from './readers/kiroSessionExport';
 import { readGemini } from './readers/gemini';
 import { readOpenCode } from './readers/opencode';
 import { readOpenCodeExport } from './readers/opencodeExport';
@@ -83,6 +85,10 @@ export function reader(t: FoundTranscript): Reader {
       return readOpenCodeExport;
     case 'copilot-cli-history':
       return readCopilotCliHistory;
+    case 'kiro-session':
+      return readKiroSession;
+    case 'kiro-session-export':
+      return readKiroSessionExport;
     case 'cline-metadata':
       // Holds no conversation (the detection note says so): nothing to read.
       return async (f) => ({ source: t.source, file: f, events: [], stats: { lines: 0, malformed: 0, skipped: 0, invalid_utf8: 0 }, end_offset: 0 });
@@ -191,7 +197,7 @@ export async function discover(opts: DiscoverOptions): Promise<FoundTranscript[]
     ['amp', () => findAmp(loc.amp, ws)],
     ['goose', () => findGoose(loc.goose, ws)],
     ['zed', () => findZed(loc.zed, ws)],
-    ['kiro', () => findKiro(loc.kiro, ws)],
+    ['kiro', () => findKiro(loc.kiro, ws, loc['kiro-sessions'])],
     ['windsurf', () => findWindsurf(loc.windsurf, ws)],
     ['antigravity', () => findAntigravity(loc.antigravity, ws)],
   ];

@@ -14,6 +14,8 @@ import { gooseDbOf } from './readers/gooseDb';
 import { zedDbOf } from './readers/zedDb';
 import { isKiroConversation } from './readers/kiroCli';
 import { kiroDbOf } from './readers/kiroCliDb';
+import { isKiroSessionMeta } from './readers/kiroSession';
+import { isKiroSessionExport } from './readers/kiroSessionExport';
 import { isCursorDbRef } from './readers/cursorDb';
 import { isCursorCliStore } from './readers/cursorCli';
 
@@ -43,7 +45,9 @@ export type TranscriptFormat =
   | 'zed'
   | 'kiro'
   | 'windsurf'
-  | 'antigravity';
+  | 'antigravity'
+  | 'kiro-session'
+  | 'kiro-session-export';
 
 /** `file` is what the reader gets: the Cline task folder when it has its `ui_messages.json`, else the file. `note` explains a choice. */
 export interface DetectedTranscript {
@@ -110,6 +114,9 @@ export async function readHead(file: string, n = DETECT_HEAD_BYTES): Promise<str
  * - Antigravity (JSONL `brain/<id>/.system_generated/logs/transcript.jsonl`): `{step_index, source: USER_EXPLICIT | MODEL | SYSTEM, type}`;
  *   its brain folder by its artifacts' `<name>.metadata.json` `{artifactType: "ARTIFACT_TYPE_…"}`
  * - Amp (JSON, decided in {@link detectTranscript}): `{v, id: "T-<uuid>", env, messages: [{role, content}]}`
+ * - Kiro CLI session log (JSONL): `{version: "v1", kind: "Prompt" | "AssistantMessage" | "ToolResults" | …, data}`;
+ *   its `<id>.json` beside it (`{session_id, cwd, created_at, …}`, decided in {@link detectTranscript}) stands for it;
+ *   its export (JSON, decided there too): `{format: "kiro-session-export-v1", metadata, log_entries}`
  */
 /** A Continue `Session`: its three keys beside `history` (written first since the ordered save; any order before). */
 function isContinueSessionHead(head: string): boolean {
@@ -161,6 +168,9 @@ export function sourceOfFormat(format: TranscriptFormat | SessionSource, file: s
       return 'opencode';
     case 'copilot-cli-history':
       return 'copilot-cli';
+    case 'kiro-session':
+    case 'kiro-session-export':
+      return 'kiro';
     default:
       return format as SessionSource;
   }
@@ -168,7 +178,7 @@ export function sourceOfFormat(format: TranscriptFormat | SessionSource, file: s
 
 /** For a note on a file that is none of them. */
 export const READ_AGENTS =
-  'Claude Code, Codex CLI, Gemini CLI, OpenCode, Aider, Cline / Roo / Kilo Code, SpecStory, Copilot Chat, GitHub Copilot CLI, Qwen Code, Factory Droid, Continue, Cursor (agent transcripts, the CLI store.db chats and the IDE state.vscdb chats), Amp, Goose, Zed (agent threads), Windsurf (Cascade hook logs), Antigravity (transcript.jsonl and brain folders)';
+  'Claude Code, Codex CLI, Gemini CLI, OpenCode, Aider, Cline / Roo / Kilo Code, SpecStory, Copilot Chat, GitHub Copilot CLI, Qwen Code, Factory Droid, Continue, Cursor (agent transcripts, the CLI store.db chats and the IDE state.vscdb chats), Amp, Goose, Zed (agent threads), Kiro CLI (data.sqlite3, /save files and the ~/.kiro/sessions/cli logs), Windsurf (Cascade hook logs), Antigravity (transcript.jsonl and brain folders)';
 
 const FORMAT_WORDS: Record<TranscriptFormat, string> = {
   'claude-code': 'a Claude Code transcript',
@@ -194,6 +204,8 @@ const FORMAT_WORDS: Record<TranscriptFormat, string> = {
   kiro: 'a Kiro CLI conversation',
   windsurf: 'a Windsurf Cascade hook log',
   antigravity: 'an Antigravity conversation (transcript.jsonl or brain folder)',
+  'kiro-session': 'a Kiro CLI session log (~/.kiro/sessions/cli)',
+  'kiro-session-export': 'a Kiro CLI session export (kiro-session-export-v1)',
 };
 
 export function formatWords(format: TranscriptFormat | SessionSource): string {
@@ -278,7 +290,16 @@ export async function detectTranscript(p: string): Promise<DetectedTranscript | 
         ? 'amp'
         : document && isKiroConversation(document)
           ? 'kiro'
-          : undefined;
+          : document && isKiroSessionExport(document)
+            ? 'kiro-session-export'
+            : undefined;
+  // Kiro CLI's session metadata `<id>.json`: the conversation is the log `<id>.jsonl` beside it.
+  if (document && isKiroSessionMeta(document)) {
+    const log = path.join(path.dirname(full), `${path.basename(full, '.json')}.jsonl`);
+    const found = (await sniffJsonLines(log).catch(() => undefined)) === 'kiro-session';
+    const note = found ? `its log ${log} was read` : `it holds no conversation and its log ${log} is missing or is no Kiro CLI session log`;
+    return { source: 'kiro', format: 'kiro-session', file: log, note: `${full} is a Kiro CLI session's metadata: ${note}` };
+  }
   // JSON Lines whose head decides nothing (bookkeeping records, a first record longer than the head): read on.
   const format = documentFormat ?? formatOfHead(head, path.basename(full)) ?? (startsObject ? await sniffJsonLines(full).catch(() => undefined) : undefined);
   if (!format) return undefined;

@@ -11,8 +11,8 @@ import { clineTaskCwd } from './readers/cline';
 import { codexSessionCwd } from './readers/codex';
 import { readCopilotSession } from './readers/copilot';
 
-/** Absolute; unset ones use {@link defaultLocations}. */
-export type SessionLocations = Partial<Record<Exclude<SessionSource, 'recorder'>, string>>;
+/** Absolute; unset ones use {@link defaultLocations}. `kiro-sessions`: Kiro CLI's session store, beside its data folder (`kiro`). */
+export type SessionLocations = Partial<Record<Exclude<SessionSource, 'recorder'> | 'kiro-sessions', string>>;
 
 export interface FoundTranscript {
   readonly source: SessionSource;
@@ -70,6 +70,7 @@ export function defaultLocations(workspaceRoot: string, home = homedir()): Requi
     kiro: kiroCliDataDir(home),
     windsurf: path.join(process.env.XDG_STATE_HOME || path.join(home, '.local', 'state'), 'specialist-handoff'),
     antigravity: path.join(home, '.gemini'),
+    'kiro-sessions': kiroSessionsDir(home),
   };
 }
 
@@ -228,4 +229,9 @@ export function kiroCliDataDir(home = homedir()): string {
   if (process.platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'kiro-cli');
   if (process.platform === 'win32') return path.join(process.env.LOCALAPPDATA ?? path.join(home, 'AppData', 'Local'), 'kiro-cli');
   return path.join(process.env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'kiro-cli');
+}
+
+/** Kiro CLI's session store (aws/amazon-q-developer-cli `chat-cli-v2/src/util/paths.rs` `sessions_dir`). */
+export function kiroSessionsDir(home = homedir()): string {
+  return process.env.KIRO_TEST_SESSIONS_DIR || path.join(home, '.kiro', 'sessions', 'cli');
 }

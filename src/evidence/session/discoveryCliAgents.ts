@@ -1,4 +1,4 @@
-// Which GitHub Copilot CLI, Qwen Code, Factory Droid, Continue, Cursor, Amp, Goose, Windsurf and Antigravity sessions and Zed's agent threads belong to the open workspace (docs/DESIGN.md §6);
+// Which GitHub Copilot CLI, Qwen Code, Factory Droid, Continue, Cursor, Amp, Goose, Kiro CLI, Windsurf and Antigravity sessions and Zed's agent threads belong to the open workspace (docs/DESIGN.md §6);
 // the layouts under the user's home are on each finder.
 import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -16,6 +16,7 @@ import { CURSOR_STATE_DB, cursorDbRef, cursorWorkspaceComposers, cursorWorkspace
 import { hasSqlite } from './readers/sqliteFile';
 import { ZED_DB, zedDbRef, zedDbThreads } from './readers/zedDb';
 import { KIRO_DB, kiroDbConversations, kiroDbRef } from './readers/kiroCliDb';
+import { kiroMetaFileOf, readKiroSessionMeta } from './readers/kiroSession';
 import { CURSOR_CLI_STORE, cursorCliWorkspaceHash } from './readers/cursorCli';
 import { readJsonValueAt } from './jsonStream';
 import { z } from 'zod';
@@ -313,10 +314,30 @@ export async function findZed(threadsDir: string, workspaceRoot: string): Promis
 }
 
 /**
+ * Kiro CLI's session store: the newest non-empty `<id>.jsonl` whose `<id>.json` names the workspace (`cwd`), a
+ * sub-agent's session (`parent_session_id`) left out. Every start opens a session, so the newest is often empty.
+ */
+export async function findKiroSessions(sessionsDir: string, workspaceRoot: string): Promise<FoundTranscript[]> {
+  const logs = (await list(sessionsDir)).filter((e) => !e.dir && e.name.endsWith('.jsonl')).map((e) => path.join(sessionsDir, e.name));
+  for (const { file, m } of await newestFirst(logs)) {
+    if (!(await stat(file).catch(() => undefined))?.size) continue;
+    const meta = await readKiroSessionMeta(kiroMetaFileOf(file));
+    if (meta && !meta.parent_session_id && samePath(meta.cwd, workspaceRoot)) return [{ source: 'kiro', format: 'kiro-session', file, mtimeMs: m }];
+  }
+  return [];
+}
+
+/** Kiro CLI's two stores hold the same agent's conversations: the newest of the workspace's is read. */
+export async function findKiro(dataDir: string, workspaceRoot: string, sessionsDir?: string): Promise<FoundTranscript[]> {
+  const candidates = [await findKiroDb(dataDir, workspaceRoot), sessionsDir ? await findKiroSessions(sessionsDir, workspaceRoot) : []].filter((c) => c.length);
+  return candidates.sort((a, b) => b[b.length - 1].mtimeMs - a[a.length - 1].mtimeMs)[0] ?? [];
+}
+
+/**
  * `data.sqlite3` of Kiro CLI: the newest conversation kept for the workspace folder (its `key`). Without SQLite
  * the database itself is returned, so that its read says why.
  */
-export async function findKiro(dataDir: string, workspaceRoot: string): Promise<FoundTranscript[]> {
+export async function findKiroDb(dataDir: string, workspaceRoot: string): Promise<FoundTranscript[]> {
   const dbFile = path.join(dataDir, KIRO_DB);
   const dbTime = (await stat(dbFile).catch(() => undefined))?.mtimeMs;
   if (dbTime === undefined) return [];

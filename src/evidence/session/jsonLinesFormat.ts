@@ -18,7 +18,19 @@ export interface RecordHead {
 }
 
 export type JsonLinesFormat =
-  'claude-code' | 'codex' | 'recorder' | 'copilot' | 'cline-metadata' | 'copilot-cli' | 'qwen' | 'droid' | 'cursor' | 'goose' | 'windsurf' | 'antigravity';
+  | 'claude-code'
+  | 'codex'
+  | 'recorder'
+  | 'copilot'
+  | 'cline-metadata'
+  | 'copilot-cli'
+  | 'qwen'
+  | 'droid'
+  | 'cursor'
+  | 'goose'
+  | 'windsurf'
+  | 'antigravity'
+  | 'kiro-session';
 
 export const RECORD_PREFIX_BYTES = 64 * 1024;
 /** Records, then bytes, looked at before a file is said to be in no format read here. */
@@ -47,6 +59,15 @@ const CLAUDE_TYPES = new Set([
   'worktree-state',
 ]);
 
+/** Kiro CLI's session log: `LogEntryV1`'s variants (aws/amazon-q-developer-cli `crates/agent/src/agent/event_log.rs`). */
+export const KIRO_LOG_KINDS: ReadonlySet<string> = new Set(['Prompt', 'AssistantMessage', 'ToolResults', 'Compaction', 'ResetTo', 'CancelledPrompt', 'Clear']);
+
+/** A Kiro CLI log record by its fields: `version: "v1"` and one of the log's kinds, nothing else beside `data`. */
+export function isKiroLogRecord(r: RecordHead): boolean {
+  const kind = r.values.get('kind');
+  return r.values.get('version') === 'v1' && typeof kind === 'string' && KIRO_LOG_KINDS.has(kind) && r.keys.size <= 3;
+}
+
 /** Keys Claude Code and Qwen Code put on every message record. */
 const CLAUDE_IDS = ['uuid', 'parentUuid', 'sessionId'];
 
@@ -74,6 +95,8 @@ function isQwenRecord(r: RecordHead, t: string | undefined): boolean {
 export function formatOfRecord(r: RecordHead): JsonLinesFormat | 'bookkeeping' | undefined {
   const type = r.values.get('type');
   const t = typeof type === 'string' ? type : undefined;
+  // Kiro CLI's session log: `{version: "v1", kind: "Prompt" | "AssistantMessage" | …, data}`, no `type`.
+  if (!t && isKiroLogRecord(r)) return 'kiro-session';
   if (r.values.get('v') === 1 && t === 'session_start') return 'recorder';
   if (t && CODEX_TYPES.has(t) && r.keys.has('payload')) return 'codex';
   // Codex rollouts without envelopes: the state marker after their header, bare function calls.
@@ -293,6 +316,26 @@ export async function firstRecordHead(file: string): Promise<RecordHead | undefi
     const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
     const nl = buf.subarray(0, bytesRead).indexOf(10);
     return await recordHeadOfPrefix(new TextDecoder('utf-8', { fatal: false }).decode(buf.subarray(0, nl < 0 ? bytesRead : nl)));
+  } catch {
+    return undefined;
+  } finally {
+    await fh?.close().catch(() => undefined);
+  }
+}
+
+/** A JSON document's head (pretty-printed or not) from its first `bytes`: undefined when unreadable or not an object. */
+export async function documentHead(file: string, bytes = RECORD_PREFIX_BYTES): Promise<RecordHead | undefined> {
+  let fh;
+  try {
+    fh = await openRegularForReading(file);
+    const buf = Buffer.alloc(bytes);
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    return await recordHeadOfPrefix(
+      new TextDecoder('utf-8', { fatal: false })
+        .decode(buf.subarray(0, bytesRead))
+        .replace(/^\uFEFF/, '')
+        .trimStart(),
+    );
   } catch {
     return undefined;
   } finally {

@@ -64,6 +64,7 @@ const LOCATION_KEYS: Record<string, keyof SessionLocations> = {
   kiro: 'kiro',
   windsurf: 'windsurf',
   antigravity: 'antigravity',
+  kiroSessions: 'kiro-sessions',
 };
 
 function readLocations(value: unknown): SessionLocations {

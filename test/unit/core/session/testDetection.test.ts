@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import type { SessionCommand } from '../../../../src/core/session/events';
-import { parseTestCounts, parseTestSummary, resultFromOutput, testRunner, testRunsFrom } from '../../../../src/core/session/testDetection';
+import {
+  exitIsAnotherCommands,
+  parseTestCounts,
+  parseTestSummary,
+  resultFromOutput,
+  testRunner,
+  testRunsFrom,
+} from '../../../../src/core/session/testDetection';
 import { failuresAfterLastPass } from '../../../../src/core/receive/handBackPolicy';
 import { renderTestRun } from '../../../../src/core/handoff/render';
 
@@ -154,6 +161,55 @@ describe('test runs from session commands', () => {
     assert.equal(r.basis, 'output');
     assert.deepEqual(r.counts, { passed: 41, failed: 0 });
     assert.deepEqual(testRunsFrom([cmd({ command: 'cat notes.txt', output_tail: '3 passed' })], 'cline'), []);
+  });
+
+  it("sbt with options and a quoted test task is a runner; a status that is another command's (| tail, ||, ;) does not decide, the output does", () => {
+    const sbt = './sbt -Dsbt.color=false -Dsbt.supershell=false "testOnly SecurityScannerIntegrationSpec" 2>&1 | tail -120';
+    assert.equal(testRunner(sbt), 'sbt');
+    assert.equal(testRunner('sbtn "testOnly a.B -- -z x"'), 'sbt');
+    assert.equal(testRunner('sbt compile'), undefined);
+    const hidden = ['npm test | tail -20', 'npm test |& tee log', 'npm test || true', 'go test ./...; echo done', 'pytest\necho $?', sbt];
+    const stands = [
+      'set -o pipefail; npm test | tail',
+      'cd app && npm test',
+      'npm test && echo ok',
+      'echo x | npm test',
+      'pytest -k "a|b"',
+      'npm test;',
+      'npm test | tail; npm test',
+    ];
+    assert.deepEqual(
+      hidden.map((c) => [c, exitIsAnotherCommands(c)]),
+      hidden.map((c) => [c, true]),
+    );
+    assert.deepEqual(
+      stands.map((c) => [c, exitIsAnotherCommands(c)]),
+      stands.map((c) => [c, false]),
+    );
+    const runs = testRunsFrom(
+      [
+        cmd({
+          command: sbt,
+          exit_code: 0,
+          output_tail: '1 tests passed. 1 tests failed. 0 tests ignored.\n[info] Completed tests\n[error] Failed tests:\n[error] \tSpec',
+        }),
+        cmd({ command: sbt, exit_code: 0, output_tail: '\tat Spec.scala:15\n[error] (Test / testOnly) sbt.TestsFailedException: Tests unsuccessful' }),
+        cmd({ command: sbt, exit_code: 0, output_tail: '3 tests passed. 0 tests failed. 0 tests ignored.\n[success] Total time: 15 s' }),
+        cmd({ command: 'npm test | tail -3', exit_code: 0 }),
+        cmd({ command: 'npm test && echo ok', exit_code: 0 }),
+      ],
+      'kiro',
+    );
+    assert.deepEqual(
+      runs.map((r) => [r.result, r.exit_code, r.basis ?? null]),
+      [
+        ['failed', null, 'output'],
+        ['failed', null, 'output'],
+        ['passed', null, 'output'],
+        ['unknown', null, null],
+        ['passed', 0, 'exit code'],
+      ],
+    );
   });
 });
 
