@@ -37,6 +37,22 @@ declare module 'mvdan-sh' {
   export interface CallExpr extends Node {
     Args: Word[];
   }
+  /** A command of a statement (Go `syntax.Command`): a `CallExpr`, a `BinaryCmd`, a subshell, a block … */
+  export type Command = Node;
+  /** A statement (Go `syntax.Stmt`), one of a file's or a binary command's sides. */
+  export interface Stmt extends Node {
+    Cmd: Command | null;
+  }
+  /** `X op Y` (Go `syntax.BinaryCmd`): `&&`, `||`, `|` or `|&`, as the parser's operator code. */
+  export interface BinaryCmd extends Node {
+    Op: number;
+    X: Stmt;
+    Y: Stmt;
+  }
+  /** A parsed source (Go `syntax.File`): its statements, in order. */
+  export interface File extends Node {
+    Stmts: Stmt[];
+  }
   /** A parser (Go `syntax.Parser`). */
   export interface Parser {
     /** @throws a Go error object (its `message` is `LINE:COL: problem`) when the source is not valid shell */

@@ -1,5 +1,5 @@
 /** What a shell command writes, read from its syntax tree, never from a heredoc body or a quoted string. */
-import type { CallExpr, Node, Parser, Redirect, Word, syntax } from 'mvdan-sh';
+import type { BinaryCmd, CallExpr, Command, File, Node, Parser, Redirect, Stmt, Word, syntax } from 'mvdan-sh';
 
 type Syntax = typeof syntax;
 let loaded: Syntax | undefined;
@@ -94,4 +94,46 @@ export function shellWrites(command: string): string[] {
     return true;
   });
   return [...out].filter((p) => p && !p.startsWith('/dev/'));
+}
+
+/** The parser's operator codes, read from its own parse of each operator rather than written down here. */
+let binaryOps: { and: number; or: number; pipe: number; pipeAll: number } | undefined;
+function ops(): NonNullable<typeof binaryOps> {
+  const of = (src: string) => (parseShell(src) as File | undefined)?.Stmts[0]?.Cmd as BinaryCmd | undefined;
+  binaryOps ??= { and: of('a && b')?.Op ?? -1, or: of('a || b')?.Op ?? -1, pipe: of('a | b')?.Op ?? -1, pipeAll: of('a |& b')?.Op ?? -1 };
+  return binaryOps;
+}
+
+/**
+ * Whether a command `isRunner` accepts ran in `command` but the line's exit status is another command's: one after it
+ * in a pipeline (without `pipefail`), after `||`, or in a later statement, unless a runner comes last. After `&&` the
+ * status stands (the command after runs only when the runner passed). False when the line cannot be parsed.
+ */
+export function statusMasksRunner(command: string, isRunner: (simpleCommand: string) => boolean): boolean {
+  if (command.length > MAX_PARSED_CHARS || !/[|;\n]/.test(command)) return false;
+  const file = parseShell(command) as File | undefined;
+  if (!file?.Stmts.length) return false;
+  const src = Buffer.from(command, 'utf8');
+  const text = (n: Node) => src.subarray(n.Pos().Offset(), n.End().Offset()).toString('utf8');
+  const hasRunner = (n: Node | null | undefined): boolean => {
+    let found = false;
+    if (n)
+      sh().Walk(n, (node) => {
+        if (!found && node && sh().NodeType(node) === 'CallExpr' && (node as CallExpr).Args.length && isRunner(text(node))) found = true;
+        return !found;
+      });
+    return found;
+  };
+  const pipefail = /\bpipefail\b/.test(command);
+  const { and, or, pipe, pipeAll } = ops();
+  const masked = (cmd: Command | null | undefined): boolean => {
+    if (!cmd || sh().NodeType(cmd) !== 'BinaryCmd') return false;
+    const b = cmd as BinaryCmd;
+    if (b.Op === and) return masked(b.X.Cmd) || masked(b.Y.Cmd);
+    if (b.Op === or || ((b.Op === pipe || b.Op === pipeAll) && !pipefail)) return masked(b.Y.Cmd) || (hasRunner(b.X) && !hasRunner(b.Y));
+    return false;
+  };
+  const stmts: Stmt[] = file.Stmts;
+  const last = stmts[stmts.length - 1];
+  return masked(last.Cmd) || (stmts.slice(0, -1).some(hasRunner) && !hasRunner(last));
 }

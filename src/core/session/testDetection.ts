@@ -1,6 +1,7 @@
 /** Which commands are test runs. The exit code decides the result; without one the runner's summary (`basis: 'output'`); else `unknown`, never guessed. */
 import { TestRunSchema, type TestRun } from '../handoff/schema';
 import type { SessionCommand, SessionSource } from './events';
+import { statusMasksRunner } from './shellWords';
 
 export interface TestCounts {
   passed?: number;
@@ -38,40 +39,12 @@ const RUNNERS: Array<[RegExp, string]> = [
 ];
 
 /**
- * Whether the exit status is another command's than the (last) runner's: one after it in a pipeline (`pytest | tail`,
- * unless `pipefail`), after `||` (`npm test || true`) or after `;` / a new line (`go test; echo done`). After `&&` it
- * stands: that command runs only when the tests passed. Separators inside quotes are not separators.
+ * Whether the exit status is another command's than the runner's: one after it in a pipeline (`pytest | tail`, unless
+ * `pipefail`), after `||` (`npm test || true`) or after `;` / a new line (`go test; echo done`). After `&&` it stands:
+ * that command runs only when the tests passed. Read from the shell's syntax tree, so quoted separators are text.
  */
 export function exitIsAnotherCommands(command: string): boolean {
-  let quote: string | undefined;
-  let start = 0;
-  let hidden = false;
-  const segment = (end: number, after: '|' | '||' | ';' | '&&') => {
-    if (!testRunner(command.slice(start, end))) return;
-    hidden = after === '||' || after === ';' || (after === '|' && !/\bpipefail\b/.test(command));
-  };
-  for (let i = 0; i < command.length; i++) {
-    const ch = command[i];
-    if (quote) {
-      if (ch === quote) quote = undefined;
-      else if (ch === '\\' && quote === '"') i++;
-      continue;
-    }
-    const two = command.slice(i, i + 2);
-    if (ch === '\\') i++;
-    else if (ch === '"' || ch === "'") quote = ch;
-    else if (two === '||' || two === '&&') {
-      segment(i, two);
-      start = i + 2;
-      i++;
-    } else if (ch === '|' || ch === ';' || ch === '\n') {
-      // A trailing `;` or new line ends the line, no command after it.
-      if (ch === '|' || command.slice(i + 1).trim()) segment(i, ch === '|' ? '|' : ';');
-      start = i + 1;
-    }
-  }
-  // A runner last on the line: its status is the line's.
-  return hidden && !testRunner(command.slice(start));
+  return statusMasksRunner(command, (simple) => testRunner(simple) !== undefined);
 }
 
 function segments(command: string): string[] {

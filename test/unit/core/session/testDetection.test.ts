@@ -168,7 +168,15 @@ describe('test runs from session commands', () => {
     assert.equal(testRunner(sbt), 'sbt');
     assert.equal(testRunner('sbtn "testOnly a.B -- -z x"'), 'sbt');
     assert.equal(testRunner('sbt compile'), undefined);
-    const hidden = ['npm test | tail -20', 'npm test |& tee log', 'npm test || true', 'go test ./...; echo done', 'pytest\necho $?', sbt];
+    const hidden = [
+      'npm test | tail -20',
+      'npm test |& tee log',
+      'npm test || true',
+      'go test ./...; echo done',
+      'pytest\necho $?',
+      sbt,
+      '(cd app && npm test) | tail',
+    ];
     const stands = [
       'set -o pipefail; npm test | tail',
       'cd app && npm test',
@@ -177,6 +185,8 @@ describe('test runs from session commands', () => {
       'pytest -k "a|b"',
       'npm test;',
       'npm test | tail; npm test',
+      'npm test -- --grep "a; b || c"',
+      'npm test 2>&1 && echo ok | tee log',
     ];
     assert.deepEqual(
       hidden.map((c) => [c, exitIsAnotherCommands(c)]),
