@@ -5,12 +5,11 @@
 // as the thread grows, so incremental reads go by `sinceTime`.
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { fsErrorCode } from '../../../core/handoff/fsErrors';
 import { cleanTurnText, countBadRecord, emptyStats, outputTail, type SessionAccumulator, type TranscriptRead } from '../../../core/session/events';
-import { forEachJsonArrayItem, readJsonValueAt } from '../jsonStream';
+import { readJsonValueAt } from '../jsonStream';
 import type { RecordHead } from '../jsonLinesFormat';
 import { patchPaths } from './codex';
-import { PendingCalls, accumulator, relativePath, transcriptRead, unreadable, type ReaderOptions } from './common';
+import { PendingCalls, accumulator, relativePath, transcriptRead, unreadable, type ReaderOptions, readArrayItemsKeepingCutShort } from './common';
 import { ampTodoWritePlan } from './planTools';
 
 /** `T-` and a UUID. */
@@ -219,12 +218,7 @@ export async function readAmp(file: string, opts: ReaderOptions = {}): Promise<T
   try {
     const cwd = ampThreadFolders(await readJsonValueAt(file, ['env']))[0];
     const events = new AmpEvents(opts, opts.sinceTime ?? -Infinity, cwd, opts.workspaceRoot ?? cwd);
-    const each = forEachJsonArrayItem(file, ['messages'], (item, i) => events.message(item, i, stats));
-    // A document cut short after some messages: those read are kept, the rest counted as one bad item.
-    await each.catch((err: unknown) => {
-      if (fsErrorCode(err) !== undefined || stats.lines === 0) throw err;
-      countBadRecord(stats, stats.lines + 1, 'item');
-    });
+    await readArrayItemsKeepingCutShort(file, ['messages'], stats, (item, i) => events.message(item, i, stats));
     return { ...transcriptRead('amp', file, events.acc, stats, 0), ...(events.lastTime ? { last_time: events.lastTime } : {}) };
   } catch (err) {
     return unreadable('amp', file, err);

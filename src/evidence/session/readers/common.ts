@@ -4,6 +4,7 @@ import { fsCause, fsCauseAt, fsErrorCode, type FsFailure } from '../../../core/h
 import {
   KEEP_ALL,
   SessionAccumulator,
+  countBadRecord,
   emptyStats,
   type ReadStats,
   type SessionCommand,
@@ -12,6 +13,7 @@ import {
   type TranscriptRead,
 } from '../../../core/session/events';
 import { parseTestSummary, testRunner } from '../../../core/session/testDetection';
+import { forEachJsonArrayItem } from '../jsonStream';
 
 export interface ReaderOptions {
   /** Byte offset to resume at (JSONL and Markdown logs). */
@@ -150,4 +152,21 @@ export class PendingCalls<V> {
     this.ids.length = 0;
     this.items.length = 0;
   }
+}
+
+/**
+ * The items of the JSON array at `path` in `file`, one at a time (`onItem` counts them in `stats.lines`). A document
+ * cut short after some items (an agent still writing it) keeps those read and counts the rest as one bad item.
+ * @throws when the file cannot be read, or is not a JSON document with that array before anything was read
+ */
+export async function readArrayItemsKeepingCutShort(
+  file: string,
+  path: readonly string[],
+  stats: ReadStats,
+  onItem: (item: unknown, index: number) => void,
+): Promise<void> {
+  await forEachJsonArrayItem(file, path, onItem).catch((err: unknown) => {
+    if (fsErrorCode(err) !== undefined || stats.lines === 0) throw err;
+    countBadRecord(stats, stats.lines + 1, 'item');
+  });
 }

@@ -17,10 +17,9 @@ import {
   type SessionAccumulator,
   type TranscriptRead,
 } from '../../../core/session/events';
-import { fsErrorCode } from '../../../core/handoff/fsErrors';
 import type { RecordHead } from '../jsonLinesFormat';
-import { forEachJsonArrayItem, readJsonValueAt } from '../jsonStream';
-import { PendingCalls, accumulator, relativePath, transcriptRead, unreadable, type ReaderOptions } from './common';
+import { readJsonValueAt } from '../jsonStream';
+import { PendingCalls, accumulator, relativePath, transcriptRead, unreadable, type ReaderOptions, readArrayItemsKeepingCutShort } from './common';
 import { planOf } from './planTools';
 
 const MAX_PENDING = 2000;
@@ -263,14 +262,9 @@ export async function readKiroSave(file: string, opts: ReaderOptions = {}): Prom
     const events = new KiroEvents(opts);
     // A document cut short before its summary still has its history read.
     events.summary(await readJsonValueAt(file, ['latest_summary']).catch(() => undefined));
-    const each = forEachJsonArrayItem(file, ['history'], (item) => {
+    await readArrayItemsKeepingCutShort(file, ['history'], stats, (item) => {
       stats.lines++;
       if (!events.entry(item)) countBadRecord(stats, stats.lines, 'item');
-    });
-    // A document cut short after some entries: those read are kept, the rest counted as one bad item.
-    await each.catch((err: unknown) => {
-      if (fsErrorCode(err) !== undefined || stats.lines === 0) throw err;
-      countBadRecord(stats, stats.lines + 1, 'item');
     });
     return { ...transcriptRead('kiro', file, events.acc, stats, 0), ...(events.lastTime ? { last_time: events.lastTime } : {}) };
   } catch (err) {

@@ -2,10 +2,8 @@
 // `ExportFormat::KiroV1`): one JSON document `{format: "kiro-session-export-v1", metadata: SessionData, log_entries:
 // [LogEntry, …]}`, the session's `<id>.json` and `<id>.jsonl` (./kiroSession.ts) in one file; read item by item.
 import { countBadRecord, emptyStats, type ReadStats, type TranscriptRead } from '../../../core/session/events';
-import { fsErrorCode } from '../../../core/handoff/fsErrors';
 import type { RecordHead } from '../jsonLinesFormat';
-import { forEachJsonArrayItem } from '../jsonStream';
-import { transcriptRead, unreadable, type ReaderOptions } from './common';
+import { transcriptRead, unreadable, type ReaderOptions, readArrayItemsKeepingCutShort } from './common';
 import { KiroSessionEvents, readKiroSessionMeta } from './kiroSession';
 
 export const KIRO_EXPORT_FORMAT = 'kiro-session-export-v1';
@@ -21,14 +19,9 @@ export async function readKiroSessionExport(file: string, opts: ReaderOptions = 
   try {
     // A document is read whole each time: what is new is told by time, not by offset.
     const events = new KiroSessionEvents({ ...opts, fromOffset: 0 }, await readKiroSessionMeta(file, 'metadata'));
-    const each = forEachJsonArrayItem(file, ['log_entries'], (item) => {
+    await readArrayItemsKeepingCutShort(file, ['log_entries'], stats, (item) => {
       stats.lines++;
       if (!events.entry(item)) countBadRecord(stats, stats.lines, 'item');
-    });
-    // A document cut short after some entries: those read are kept, the rest counted as one bad item.
-    await each.catch((err: unknown) => {
-      if (fsErrorCode(err) !== undefined || stats.lines === 0) throw err;
-      countBadRecord(stats, stats.lines + 1, 'item');
     });
     return { ...transcriptRead('kiro', file, events.acc, stats, 0), ...(events.lastTime ? { last_time: events.lastTime } : {}) };
   } catch (err) {

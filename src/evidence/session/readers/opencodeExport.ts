@@ -1,10 +1,9 @@
 // A session as `opencode export <sessionID>` writes it (also Kilo Code's CLI): `{info, messages: [{info, parts}]}`,
 // `info` the session (`id: "ses_…"`, `directory`, `projectID`, `time`). Messages are streamed one at a time.
-import { fsErrorCode } from '../../../core/handoff/fsErrors';
 import { countBadRecord, emptyStats, type TranscriptRead } from '../../../core/session/events';
-import { forEachJsonArrayItem, readJsonValueAt } from '../jsonStream';
+import { readJsonValueAt } from '../jsonStream';
 import type { RecordHead } from '../jsonLinesFormat';
-import { obj, str, transcriptRead, unreadable, type ReaderOptions } from './common';
+import { obj, str, transcriptRead, unreadable, type ReaderOptions, readArrayItemsKeepingCutShort } from './common';
 import { OpenCodeEvents } from './opencodeEvents';
 
 /** An `info` whose `id` is a session id. */
@@ -19,7 +18,7 @@ export async function readOpenCodeExport(file: string, opts: ReaderOptions = {})
   try {
     const info = obj(await readJsonValueAt(file, ['info']));
     const events = new OpenCodeEvents(opts.sinceTime ?? -Infinity, str(info?.directory), opts.workspaceRoot);
-    const each = forEachJsonArrayItem(file, ['messages'], (item, i) => {
+    await readArrayItemsKeepingCutShort(file, ['messages'], stats, (item, i) => {
       stats.lines++;
       const m = obj(item);
       const msg = obj(m?.info);
@@ -29,11 +28,6 @@ export async function readOpenCodeExport(file: string, opts: ReaderOptions = {})
       }
       const parts = Array.isArray(m.parts) ? m.parts.map(obj).filter((p): p is Record<string, unknown> => p !== undefined) : [];
       events.message(msg, parts, stats);
-    });
-    // A document cut short after some messages: those read are kept, the rest counted as one bad item.
-    await each.catch((err: unknown) => {
-      if (fsErrorCode(err) !== undefined || stats.lines === 0) throw err;
-      countBadRecord(stats, stats.lines + 1, 'item');
     });
     return { ...transcriptRead('opencode', file, events.acc, stats, 0), ...(events.lastTime ? { last_time: events.lastTime } : {}) };
   } catch (err) {
