@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { emptyStats, countBadRecord, type SessionAccumulator, type SessionCommand, type TranscriptRead } from '../../../core/session/events';
 import { accumulator, transcriptRead, unreadable, type ReaderOptions } from './common';
 import { CursorTodos, SHELL_TOOLS, addTool, addTurn } from './cursor';
-import { isSqliteFile } from './gooseDb';
+import { isSqliteFile } from './sqliteFile';
 import { hasSqlite } from './sqliteFile';
 import { withReadOnlyDb, type SqliteDatabase } from './sqliteFile';
 

@@ -9,8 +9,7 @@ import { z } from 'zod';
 import { countBadRecord, emptyStats, type TranscriptRead } from '../../../core/session/events';
 import { transcriptRead, unreadable, type ReaderOptions } from './common';
 import { GooseEvents, readGoose } from './goose';
-import { openRegularForReading } from '../lines';
-import { hasSqlite, rows, withReadOnlyDb, type SqliteDatabase } from './sqliteFile';
+import { isSqliteFile, rows, sqliteStoreOf, withReadOnlyDb, type SqliteDatabase } from './sqliteFile';
 
 export const GOOSE_DB = 'sessions.db';
 
@@ -34,35 +33,9 @@ export interface GooseDbSession {
   readonly updated: number;
 }
 
-const SQLITE_MAGIC = 'SQLite format 3\u0000';
-
-/** Whether the file starts with SQLite's header. False when it cannot be read. */
-export async function isSqliteFile(file: string): Promise<boolean> {
-  try {
-    const fh = await openRegularForReading(file);
-    try {
-      const buf = Buffer.alloc(SQLITE_MAGIC.length);
-      const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
-      return buf.subarray(0, bytesRead).toString('latin1') === SQLITE_MAGIC;
-    } finally {
-      await fh.close().catch(() => undefined);
-    }
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The database of `ref` (a file, or `…/sessions.db#<sessionID>`) when it is Goose's, by its tables. Without
- * SQLite a SQLite file named `sessions.db` is taken for Goose's, so that its read says what is missing.
- */
+/** The database of `ref` (a file, or `…/sessions.db#<sessionID>`) when it is Goose's, by its tables (sqliteStoreOf). */
 export async function gooseDbOf(ref: string): Promise<{ dbFile: string; id?: string } | undefined> {
-  const whole = (await stat(ref).catch(() => undefined))?.isFile();
-  const target = whole ? { dbFile: ref } : splitGooseDbRef(ref);
-  if (!target.id && !whole) return undefined;
-  if (!(await isSqliteFile(target.dbFile))) return undefined;
-  const goose = isGooseDb(target.dbFile);
-  return goose || (goose === undefined && path.basename(target.dbFile) === GOOSE_DB) ? target : undefined;
+  return sqliteStoreOf(ref, GOOSE_DB, hasGooseTables, splitGooseDbRef);
 }
 
 /** `sessions.db` (or one of its sessions) or a JSON Lines session. Never throws. */
@@ -100,16 +73,6 @@ function hasGooseTables(db: SqliteDatabase): boolean {
   const s = columns('sessions');
   const m = columns('messages');
   return s.has('id') && s.has('working_dir') && m.has('session_id') && m.has('content_json') && m.has('created_timestamp');
-}
-
-/** Undefined when no SQLite can be loaded (the caller decides); false for any file that is not Goose's database. */
-export function isGooseDb(dbFile: string): boolean | undefined {
-  if (!hasSqlite()) return undefined;
-  try {
-    return withGooseDb(dbFile, hasGooseTables);
-  } catch {
-    return false;
-  }
 }
 
 const UPDATED_MS = `CAST(ROUND((julianday(updated_at) - 2440587.5) * 86400000) AS INTEGER)`;

@@ -8,9 +8,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { emptyStats, type TranscriptRead } from '../../../core/session/events';
 import { transcriptRead, unreadable, type ReaderOptions } from './common';
-import { isSqliteFile } from './gooseDb';
 import { KiroEvents } from './kiroCli';
-import { hasSqlite, withReadOnlyDb, type SqliteDatabase } from './sqliteFile';
+import { splitAtHash, sqliteStoreOf, withReadOnlyDb, type SqliteDatabase } from './sqliteFile';
 
 export const KIRO_DB = 'data.sqlite3';
 const WHERE_MISSING = 'Kiro CLI conversations';
@@ -37,11 +36,6 @@ export function kiroDbRef(dbFile: string, id: string): string {
   return `${dbFile}#${id}`;
 }
 
-function splitRef(ref: string): { dbFile: string; id?: string } {
-  const hash = ref.lastIndexOf('#');
-  return hash < 0 ? { dbFile: ref } : { dbFile: ref.slice(0, hash), id: ref.slice(hash + 1) };
-}
-
 function columns(db: SqliteDatabase, table: string): Set<string> {
   return new Set(
     db
@@ -60,24 +54,9 @@ function conversationTable(db: SqliteDatabase): 'conversations_v2' | 'conversati
   return legacy ? 'conversations' : undefined;
 }
 
-/** Undefined when no SQLite can be loaded (the caller decides); false for any file that is not Kiro CLI's database. */
-export function isKiroDb(dbFile: string): boolean | undefined {
-  if (!hasSqlite()) return undefined;
-  try {
-    return withReadOnlyDb(dbFile, WHERE_MISSING, (db) => conversationTable(db) !== undefined);
-  } catch {
-    return false;
-  }
-}
-
-/** The database of `ref` (a file, or `…/data.sqlite3#<id>`) when it is Kiro CLI's; without SQLite, any SQLite `data.sqlite3`. */
+/** The database of `ref` (a file, or `…/data.sqlite3#<id>`) when it is Kiro CLI's, by its tables (sqliteStoreOf). */
 export async function kiroDbOf(ref: string): Promise<{ dbFile: string; id?: string } | undefined> {
-  const whole = (await stat(ref).catch(() => undefined))?.isFile();
-  const target = whole ? { dbFile: ref } : splitRef(ref);
-  if (!target.id && !whole) return undefined;
-  if (!(await isSqliteFile(target.dbFile))) return undefined;
-  const kiro = isKiroDb(target.dbFile);
-  return kiro || (kiro === undefined && path.basename(target.dbFile) === KIRO_DB) ? target : undefined;
+  return sqliteStoreOf(ref, KIRO_DB, (db) => conversationTable(db) !== undefined);
 }
 
 /** The conversation id of a legacy row, read from its JSON (the table keeps only the directory). */
@@ -135,7 +114,7 @@ function conversationRow(
 
 /** `ref`: `…/data.sqlite3#<conversation_id>`, or the database alone (the newest conversation of `opts.workspaceRoot`). Never throws. */
 export async function readKiroDb(ref: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
-  const { dbFile, id: wanted } = (await stat(ref).catch(() => undefined))?.isFile() ? { dbFile: ref, id: undefined } : splitRef(ref);
+  const { dbFile, id: wanted } = (await stat(ref).catch(() => undefined))?.isFile() ? { dbFile: ref, id: undefined } : splitAtHash(ref);
   const stats = emptyStats();
   try {
     return withReadOnlyDb(dbFile, WHERE_MISSING, (db) => {

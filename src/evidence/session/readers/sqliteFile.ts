@@ -1,6 +1,9 @@
 // Agents' SQLite stores are read with Node's own `node:sqlite` where the runtime has it (Node 22.13+: VS Code 1.101+,
 // the CLI on a current Node), else with node-sqlite3-wasm: SQLite compiled to WebAssembly, reading pages from disk
 // through Node's `fs` (memory bounded, no native build, nothing downloaded at install). Both open the file read-only.
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { openRegularForReading } from '../lines';
 
 export interface SqliteStatement {
   all(...params: unknown[]): unknown[];
@@ -108,4 +111,51 @@ export function withReadOnlyDb<T>(file: string, whereMissing: string, use: (db: 
 /** A statement's rows one at a time, so memory stays bounded by one row. */
 export function rows(st: SqliteStatement, ...params: unknown[]): Iterable<unknown> {
   return st.iterate ? st.iterate(...params) : st.all(...params);
+}
+
+const SQLITE_MAGIC = 'SQLite format 3\u0000';
+
+/** Whether the file starts with SQLite's header. False when it cannot be read. */
+export async function isSqliteFile(file: string): Promise<boolean> {
+  try {
+    const fh = await openRegularForReading(file);
+    try {
+      const buf = Buffer.alloc(SQLITE_MAGIC.length);
+      const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+      return buf.subarray(0, bytesRead).toString('latin1') === SQLITE_MAGIC;
+    } finally {
+      await fh.close().catch(() => undefined);
+    }
+  } catch {
+    return false;
+  }
+}
+
+/** `<file>#<id>` at its last `#`. */
+export function splitAtHash(ref: string): { dbFile: string; id?: string } {
+  const hash = ref.lastIndexOf('#');
+  return hash < 0 ? { dbFile: ref } : { dbFile: ref.slice(0, hash), id: ref.slice(hash + 1) };
+}
+
+/**
+ * The database of `ref` (a file, or `<file>#<id>` as `split` reads it) when its tables are an agent's (`isStore`: the
+ * content, not the name, decides). Where no SQLite can be loaded, an SQLite file named `name` is taken for the agent's,
+ * so that its read says what is missing.
+ */
+export async function sqliteStoreOf(
+  ref: string,
+  name: string,
+  isStore: (db: SqliteDatabase) => boolean,
+  split: (ref: string) => { dbFile: string; id?: string } = splitAtHash,
+): Promise<{ dbFile: string; id?: string } | undefined> {
+  const whole = (await stat(ref).catch(() => undefined))?.isFile();
+  const target = whole ? { dbFile: ref } : split(ref);
+  if (!target.id && !whole) return undefined;
+  if (!(await isSqliteFile(target.dbFile))) return undefined;
+  if (!hasSqlite()) return path.basename(target.dbFile) === name ? target : undefined;
+  try {
+    return withReadOnlyDb(target.dbFile, name, isStore) ? target : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -11,8 +11,7 @@ import zlib from 'node:zlib';
 import { z } from 'zod';
 import { cleanTurnText, emptyStats, outputTail, type SessionAccumulator, type TranscriptRead } from '../../../core/session/events';
 import { accumulator, relativePath, transcriptRead, unreadable, type ReaderOptions } from './common';
-import { isSqliteFile } from './gooseDb';
-import { hasSqlite, withReadOnlyDb, type SqliteDatabase } from './sqliteFile';
+import { splitAtHash, sqliteStoreOf, withReadOnlyDb, type SqliteDatabase } from './sqliteFile';
 
 export const ZED_DB = 'threads.db';
 
@@ -70,11 +69,6 @@ export function zedDbRef(dbFile: string, id: string): string {
   return `${dbFile}#${id}`;
 }
 
-function splitRef(ref: string): { dbFile: string; id?: string } {
-  const hash = ref.lastIndexOf('#');
-  return hash < 0 ? { dbFile: ref } : { dbFile: ref.slice(0, hash), id: ref.slice(hash + 1) };
-}
-
 /** @throws as {@link withReadOnlyDb} */
 function withZedDb<T>(dbFile: string, use: (db: SqliteDatabase) => T): T {
   return withReadOnlyDb(dbFile, `Zed's agent threads in ${path.basename(dbFile)}`, use);
@@ -94,24 +88,9 @@ function isZedTable(cols: Set<string>): boolean {
   return ['id', 'summary', 'updated_at', 'data_type', 'data'].every((c) => cols.has(c));
 }
 
-/** Undefined when no SQLite can be loaded (the caller decides); false for any file that is not Zed's database. */
-export function isZedDb(dbFile: string): boolean | undefined {
-  if (!hasSqlite()) return undefined;
-  try {
-    return withZedDb(dbFile, (db) => isZedTable(columns(db)));
-  } catch {
-    return false;
-  }
-}
-
-/** The database of `ref` (a file, or `…/threads.db#<id>`) when it is Zed's; without SQLite, any SQLite `threads.db`. */
+/** The database of `ref` (a file, or `…/threads.db#<id>`) when it is Zed's, by its table (sqliteStoreOf). */
 export async function zedDbOf(ref: string): Promise<{ dbFile: string; id?: string } | undefined> {
-  const whole = (await stat(ref).catch(() => undefined))?.isFile();
-  const target = whole ? { dbFile: ref } : splitRef(ref);
-  if (!target.id && !whole) return undefined;
-  if (!(await isSqliteFile(target.dbFile))) return undefined;
-  const zed = isZedDb(target.dbFile);
-  return zed || (zed === undefined && path.basename(target.dbFile) === ZED_DB) ? target : undefined;
+  return sqliteStoreOf(ref, ZED_DB, (db) => isZedTable(columns(db)));
 }
 
 const selectColumns = (cols: Set<string>): string =>
@@ -224,7 +203,7 @@ function texts(content: readonly unknown[]): string {
  * than the last one read and only messages after `opts.sinceTime` count. Never throws.
  */
 export async function readZedDb(ref: string, opts: ReaderOptions = {}): Promise<TranscriptRead> {
-  const { dbFile, id: wanted } = (await stat(ref).catch(() => undefined))?.isFile() ? { dbFile: ref, id: undefined } : splitRef(ref);
+  const { dbFile, id: wanted } = (await stat(ref).catch(() => undefined))?.isFile() ? { dbFile: ref, id: undefined } : splitAtHash(ref);
   const stats = emptyStats();
   try {
     const id = wanted ?? zedDbThreads(dbFile).find((t) => t.folders.some((f) => path.resolve(f) === path.resolve(opts.workspaceRoot ?? '.')))?.id;
