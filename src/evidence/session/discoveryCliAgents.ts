@@ -20,7 +20,7 @@ import { kiroMetaFileOf, readKiroSessionMeta } from './readers/kiroSession';
 import { CURSOR_CLI_STORE, cursorCliWorkspaceHash } from './readers/cursorCli';
 import { readJsonValueAt } from './jsonStream';
 import { z } from 'zod';
-import { windsurfLogDir } from '../../core/agents/windsurfHook';
+import { WINDSURF_LOG_FOLDER, windsurfLogDir } from '../../core/agents/windsurfHook';
 import { findRepositoryRoot } from '../git/repository';
 import { obj, str } from './readers/common';
 
@@ -393,13 +393,21 @@ export async function findWindsurf(stateBase: string, workspaceRoot: string): Pr
     return newest ? [{ source: 'windsurf', file: newest.file, mtimeMs: newest.m }] : [];
   };
   // The hook keys a log by the real path of the repository's top (or of the folder, outside git); the workspace may
-  // be named through a link, or be a folder inside that repository. Git runs only when the cheaper keys find nothing.
+  // be named through a link, or be a folder inside that repository. Git runs only when the cheaper keys find nothing
+  // and some workspace has a log: every handover looks here, and most users never install the hook.
   const byName = await inFolder(workspaceRoot);
   if (byName.length) return byName;
   const real = await realpath(workspaceRoot).catch(() => undefined);
   const byRealPath = await inFolder(real);
-  if (byRealPath.length) return byRealPath;
+  if (byRealPath.length || !(await anyWindsurfLogFolder(stateBase))) return byRealPath;
   return inFolder(await findRepositoryRoot(real ?? workspaceRoot));
+}
+
+/** Whether any workspace's state folder under `stateBase` holds a Cascade hook log folder. */
+async function anyWindsurfLogFolder(stateBase: string): Promise<boolean> {
+  const workspaces = (await list(stateBase)).filter((e) => e.dir);
+  const found = await Promise.all(workspaces.map(async (e) => (await list(path.join(stateBase, e.name))).some((f) => f.dir && f.name === WINDSURF_LOG_FOLDER)));
+  return found.includes(true);
 }
 
 /**

@@ -7,7 +7,8 @@
  * with no `post_run_command`). Then the payload check and bounds of the hook, its append, and discovery.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, realpathSync, symlinkSync, utimesSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { MAX_WINDSURF_EDITS, MAX_WINDSURF_TEXT_CHARS, checkWindsurfPayload, windsurfLogDir, windsurfLogName } from '../../../../src/core/agents/windsurfHook';
 import type { SessionCommand, SessionEvent, SessionFileEdit, SessionTurn } from '../../../../src/core/session/events';
@@ -212,5 +213,29 @@ describe('Windsurf Cascade hook logs', () => {
         root,
       );
     assert.deepEqual(await findWindsurf(state, tempDir('handoff-windsurf-elsewhere-')), []);
+  });
+
+  it('discovery: without a Cascade log in any workspace, a folder inside a repository runs no git (every handover looks here)', async () => {
+    const repo = realpathSync(initRepo(tempDir('handoff-windsurf-nogit-')));
+    mkdirSync(path.join(repo, 'pkg'), { recursive: true });
+    // A `git` first on PATH that writes a line per run and then runs the real git.
+    const bin = tempDir('handoff-windsurf-gitlog-');
+    const calls = path.join(bin, 'calls');
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    writeFileSync(path.join(bin, 'git'), `#!/bin/sh\necho "$*" >> '${calls}'\nexec '${realGit}' "$@"\n`, { mode: 0o755 });
+    const savedPath = process.env.PATH;
+    process.env.PATH = `${bin}${path.delimiter}${savedPath ?? ''}`;
+    const runs = () => (existsSync(calls) ? readFileSync(calls, 'utf8').split('\n').filter(Boolean).length : 0);
+    try {
+      const state = path.join(dir, 'discovery-nogit');
+      mkdirSync(path.join(state, 'another-workspace-id'), { recursive: true });
+      assert.deepEqual(await findWindsurf(state, path.join(repo, 'pkg')), []);
+      assert.equal(runs(), 0, 'no Cascade log anywhere: git is not asked');
+      write(windsurfLogDir(state, repo), 't.jsonl', jsonl([p('pre_user_prompt', { user_prompt: 'in the repository' })]));
+      assert.deepEqual((await findWindsurf(state, path.join(repo, 'pkg'))).map((f) => path.basename(f.file)), ['t.jsonl']);
+      assert.equal(runs(), 1, 'a log exists: git names the repository top once');
+    } finally {
+      process.env.PATH = savedPath;
+    }
   });
 });
