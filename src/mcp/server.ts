@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestParamsSchema, CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { issueProblem, issueSubject } from '../core/handoff/issues';
 import { describeSanitizing, redactKnown, redactSecrets } from '../core/safety/redact';
 import { stripInvisible } from '../core/safety/invisible';

@@ -3,7 +3,7 @@
  * Schema) validated in our own `ERROR: …` wording rather than the SDK's "MCP error -32602".
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { RecordResultRequestSchema } from '../core/receive/handBack';
 import { toolInputErrorText } from '../core/handoff/issues';
 import { MAX_ITEM_CHARS, MAX_LIST_ITEMS, formatCount } from '../core/handoff/limits';

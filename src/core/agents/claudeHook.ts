@@ -1,6 +1,6 @@
 // Claude Code's hook input and the safety-net handoff written from it. Pure: git, the transcript and stdin are read by the engine and the CLI.
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { clipText } from '../handoff/text';
 import { formatCount } from '../handoff/limits';
 import { stripInvisible } from '../safety/invisible';

@@ -2,7 +2,7 @@
 // Claude Code, Codex CLI, Gemini CLI and VS Code send `SessionStart` (`hook_event_name`, `cwd`, `session_id`, `source`);
 // Cline sends `TaskStart`/`TaskResume` (`hookName`, `workspaceRoots`) and blocks the task on a non-zero exit, so Cline always gets exit 0.
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { clipText } from '../handoff/text';
 import { formatCount } from '../handoff/limits';
 import { stripInvisible } from '../safety/invisible';

@@ -4,7 +4,7 @@
 // of the events below, bounded, one JSON line each, to a log per conversation (trajectory). Pure: no I/O here.
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { clipText } from '../handoff/text';
 
 /**

@@ -4,7 +4,7 @@
  * Plain scalars resolve through the library's own core-schema tags, then {@link HandoffHeadSchema} validates. Pure.
  */
 import type { ScalarTag } from 'yaml';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { locateFrontmatter, splitFrontmatter } from './frontmatter';
 import { HandoffFrontmatterSchema } from './schema';
 import { yaml } from './yamlLibrary';

@@ -1,5 +1,5 @@
 // Kept dependency-free so the webview bundle does not pull in the registry.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const SPECIALIST_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 

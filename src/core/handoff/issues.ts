@@ -1,5 +1,5 @@
 // The words of a zod issue in one place, so every surface says the same thing about the same mistake, in words a person or agent can act on.
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { formatCount } from './limits';
 
 export const REQUIRED_PROBLEM = 'is required';

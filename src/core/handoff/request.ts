@@ -1,5 +1,5 @@
 // A handover request, validated once so every entry point gets the same defaults and the same `ERROR:` messages naming the field.
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   BUDGET_PRESETS,
   BUDGET_PRESET_NAMES,

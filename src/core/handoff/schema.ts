@@ -1,6 +1,6 @@
 // zod schemas of the handoff package, its frontmatter and the result every entry point returns.
 // snake_case: the fields are written to files other agents read.
-import { z } from 'zod';
+import * as z from 'zod';
 import { CommandRunSchema, DraftedFieldSchema, LeftOutSchema, UserRequestSchema } from './draftFields';
 import type { JobError } from './errors';
 import { ClaimCountsSchema, ClaimSchema } from '../receive/claimSchema';

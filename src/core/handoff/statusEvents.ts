@@ -3,7 +3,7 @@
  * changing one handoff merge without a conflict. The current status is the latest change in name order (the same on every
  * clone); changes kept in a frontmatter's `status_history` are merged with the events by time. Pure.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { fileTimestamp, parseHandoffFileName } from './naming';
 import { HandoffStatusSchema, type HandoffStatus, type StatusChange } from './schema';
 

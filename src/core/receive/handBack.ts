@@ -1,5 +1,5 @@
 /** What a receiving specialist records when it answers a handoff, and the acceptance criteria a handoff sets. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_ITEM_CHARS, MAX_LIST_ITEMS, MAX_SUMMARY_CHARS, formatCount } from '../handoff/limits';
 import type { ParsedHandoff } from '../handoff/parse';
 import { SpecialistIdSchema } from '../handoff/ids';

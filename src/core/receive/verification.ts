@@ -1,5 +1,5 @@
 /** A verification on receipt: the staleness report plus each recorded test and build command re-run (only with the user's consent) and judged. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { codeSpan } from '../handoff/codeSpan';
 import { parseEventFile } from '../handoff/statusEvents';
 import { shownCommand } from './shownCommand';

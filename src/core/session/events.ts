@@ -1,5 +1,5 @@
 /** The session log as plain data: every reader produces these normalized events, so the engine never sees a file format. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { shellWrites as shellWordsWrites } from './shellWords';
 import { CommandTally, type CommandGroup } from './commands';
 import { userRequestText } from './requests';

@@ -3,7 +3,7 @@
  * marker's label (else one made from `name`); mandate = `description`, else the body's first paragraph; return condition
  * = the `## Return condition` section; instructions = our `## Instructions` section, or another tool's whole body.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { splitFrontmatter } from '../handoff/frontmatter';
 import { AGENT_BODY_HEADINGS, AGENT_FOLDERS, AGENT_MARKER_PREFIX, normaliseAgentId, type AgentFolder, type AgentFormat, type AgentHandoff } from './agentFiles';
 import { BUILTIN_SPECIALISTS, isVisibleText, labelFromId, type Specialist } from './registry';

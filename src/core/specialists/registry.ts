@@ -1,6 +1,6 @@
 /** Built-in and custom specialists, and the allow-list lookup that names the closest ids for an unknown one. */
 import { distance } from 'fastest-levenshtein';
-import { z } from 'zod';
+import * as z from 'zod';
 import { composeError, type ErrorParts } from '../handoff/errors';
 import { splitFrontmatter } from '../handoff/frontmatter';
 import { SpecialistIdSchema } from '../handoff/ids';

@@ -1,5 +1,5 @@
 /** Handoff insights, figured from the handoff files' frontmatter alone; {@link InsightsSchema} is what every surface shows as is. */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { HandoffStatus, StatusChange } from '../handoff/schema';
 import { waitingOf } from './waiting';
 

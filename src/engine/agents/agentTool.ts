@@ -4,7 +4,7 @@
  */
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { toolInputErrorText } from '../../core/handoff/issues';
 import { fsCause, linkLoopProblem, loopingLink } from '../../core/handoff/fsErrors';
 import { BUDGET_PRESETS, formatCount } from '../../core/handoff/limits';

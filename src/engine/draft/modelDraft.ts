@@ -2,7 +2,7 @@
  * "Draft with …": the editor's language model drafts the free-text fields from redacted evidence, on the user's
  * click only. The model comes through a port so the engine never imports `vscode`; nothing here writes a file.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SessionDraft, DraftItem, Provenance } from '../../core/handoff/draftFields';
 import { composeError, type JobError } from '../../core/handoff/errors';
 import { sanitizeTexts } from '../../core/safety/gate';

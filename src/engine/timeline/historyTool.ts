@@ -1,5 +1,5 @@
 /** The agent tool `request_full_history`. Read-only. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { toolInputErrorText } from '../../core/handoff/issues';
 import { formatCount } from '../../core/handoff/limits';
 import { plural } from '../../core/handoff/text';

@@ -6,7 +6,7 @@
 // whose `metadata._internal` is set (TaskList leaves those out); a deleted task's file is removed.
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { PlanItemStatus } from '../../core/session/events';
 import { planOf } from './readers/planTools';
 import type { RememberedPlan } from './plans';

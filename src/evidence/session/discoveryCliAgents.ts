@@ -19,7 +19,7 @@ import { KIRO_DB, kiroDbConversations, kiroDbRef } from './readers/kiroCliDb';
 import { kiroMetaFileOf, readKiroSessionMeta } from './readers/kiroSession';
 import { CURSOR_CLI_STORE, cursorCliWorkspaceHash } from './readers/cursorCli';
 import { readJsonValueAt } from './jsonStream';
-import { z } from 'zod';
+import * as z from 'zod';
 import { WINDSURF_LOG_FOLDER, windsurfLogDir } from '../../core/agents/windsurfHook';
 import { findRepositoryRoot } from '../git/repository';
 import { obj, str } from './readers/common';

@@ -1,7 +1,7 @@
 // The extension's own session recorder (docs/DESIGN.md §6): JSON Lines of `{v: 1, type}` records, `session_start`,
 // `command` (a terminal command via shell integration, or a task process) and `save`, as the schemas below define.
 // Written in the extension's workspace storage, never in the repository.
-import { z } from 'zod';
+import * as z from 'zod';
 import { OUTPUT_TAIL_CHARS, countBadRecord, type TranscriptRead } from '../../core/session/events';
 import { forEachLine, parseJsonLine } from './lines';
 import { accumulator, transcriptRead, unreadable, type ReaderOptions } from './readers/common';

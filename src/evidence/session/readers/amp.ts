@@ -4,7 +4,7 @@
 // while running `in-progress`, `blocked-on-user`). Messages are streamed one at a time; the document is rewritten
 // as the thread grows, so incremental reads go by `sinceTime`.
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
+import * as z from 'zod';
 import { cleanTurnText, countBadRecord, emptyStats, outputTail, type SessionAccumulator, type TranscriptRead } from '../../../core/session/events';
 import { readJsonValueAt } from '../jsonStream';
 import type { RecordHead } from '../jsonLinesFormat';

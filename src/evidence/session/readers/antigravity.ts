@@ -10,7 +10,7 @@
 // conversation's `task.md` beside it is its plan and `walkthrough.md` the agent's claim, never a result of its own.
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { cleanTurnText, outputTail, type SessionAccumulator, type TranscriptRead } from '../../../core/session/events';
 import { forEachJsonLine, openRegularForReading } from '../lines';
 import { accumulator, relativePath, transcriptRead, unreadable, type ReaderOptions } from './common';

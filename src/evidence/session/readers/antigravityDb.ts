@@ -3,7 +3,7 @@
 // naming the folders a conversation was opened on (a JSON array of `file://` URIs). Read-only (sqliteFile.ts).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
+import * as z from 'zod';
 import { withReadOnlyDb } from './sqliteFile';
 
 export const ANTIGRAVITY_SUMMARIES_DB = 'conversation_summaries.db';

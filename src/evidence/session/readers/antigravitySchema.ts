@@ -1,6 +1,6 @@
 // The shapes of Google Antigravity's plain files (./antigravity.ts says where each lives). No schema is published: these are
 // the keys its files hold, as read in the real transcripts of test/fixtures/real/SOURCES.md and the readers cited there.
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The step record (`logs/transcript.jsonl`); unknown keys kept, unknown step types skipped. */
 export const AntigravityStepSchema = z.looseObject({

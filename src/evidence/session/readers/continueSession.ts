@@ -3,7 +3,7 @@
 // writes it: `{sessionId, title, workspaceDirectory, history: ChatHistoryItem[]}`; `sessions.json` beside them lists
 // `{sessionId, title, dateCreated, workspaceDirectory}`. Items hold no time.
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
+import * as z from 'zod';
 import { cleanTurnText, countBadRecord, emptyStats, outputTail, type SessionAccumulator, type TranscriptRead } from '../../../core/session/events';
 import { forEachJsonArrayItem, readJsonValueAt } from '../jsonStream';
 import { accumulator, obj, relativePath, str, textOf, transcriptRead, unreadable, type ReaderOptions } from './common';

@@ -3,7 +3,7 @@
 // those files document from real sessions: `{role, message: {content: [blocks]}}` with `text` and `tool_use {name,
 // input}` blocks only, and `{type: "turn_ended", status, error?}` markers. No record carries an id, a time, a cwd or a
 // tool's result, so a command's exit code and output are never known here (docs/DESIGN.md §6).
-import { z } from 'zod';
+import * as z from 'zod';
 import { claimedTestResult } from '../../../core/session/claimedResult';
 import { cleanTurnText, type SessionAccumulator, type SessionCommand, type SessionPlan, type TranscriptRead } from '../../../core/session/events';
 import { testRunner } from '../../../core/session/testDetection';

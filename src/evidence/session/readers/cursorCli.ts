@@ -7,7 +7,7 @@
 // stores document. Messages carry no time. Read-only (sqliteFile.ts).
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { emptyStats, countBadRecord, type SessionAccumulator, type SessionCommand, type TranscriptRead } from '../../../core/session/events';
 import { accumulator, transcriptRead, unreadable, type ReaderOptions } from './common';
 import { CursorTodos, SHELL_TOOLS, addTool, addTurn } from './cursor';

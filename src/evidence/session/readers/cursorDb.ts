@@ -6,7 +6,7 @@
 // stores document. Read-only (sqliteFile.ts), one message at a time.
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { cleanTurnText, countBadRecord, emptyStats, type SessionAccumulator, type TranscriptRead } from '../../../core/session/events';
 import { accumulator, relativePath, str, transcriptRead, unreadable, type ReaderOptions } from './common';
 import { CursorTodos, SHELL_TOOLS, TODO_TOOLS, editPaths } from './cursor';

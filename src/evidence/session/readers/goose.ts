@@ -3,7 +3,7 @@
 // `{working_dir, description, message_count, …}`, then one `Message` a line `{id?, role, created (s), content}` whose
 // `toolRequest {id, toolCall: {status, value: {name, arguments}}}` is answered by a later `toolResponse {id,
 // toolResult: {status, value | error}}`, the value a list of contents or `{content, isError}`.
-import { z } from 'zod';
+import * as z from 'zod';
 import { cleanTurnText, outputTail, type SessionAccumulator, type TranscriptRead } from '../../../core/session/events';
 import { forEachJsonLine, parseJsonLine, readFirstLine } from '../lines';
 import { PendingCalls, accumulator, relativePath, textOf, transcriptRead, unreadable, type ReaderOptions } from './common';

@@ -5,7 +5,7 @@
 // bounded by one message; without it the read says so in `error`, naming the fix.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { countBadRecord, emptyStats, type TranscriptRead } from '../../../core/session/events';
 import { transcriptRead, unreadable, type ReaderOptions } from './common';
 import { GooseEvents, readGoose } from './goose';

@@ -6,7 +6,7 @@
 // each result `{tool_use_id, content: [{"Json": …} | {"Text": …}], status: "Success" | "Error"}`; `assistant` is
 // `{"Response": {message_id, content}}` or `{"ToolUse": {message_id, content, tool_uses: [{id, name, orig_name, args,
 // orig_args}]}}`. A tool use's result is in the next entry's user message.
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   cleanTurnText,
   countBadRecord,

@@ -5,7 +5,7 @@
 // `007_conversations_table.sql`). Read-only (sqliteFile.ts), one conversation's row at a time.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { emptyStats, type TranscriptRead } from '../../../core/session/events';
 import { transcriptRead, unreadable, type ReaderOptions } from './common';
 import { KiroEvents } from './kiroCli';

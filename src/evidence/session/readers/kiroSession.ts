@@ -9,7 +9,7 @@
 // "thinking", data}`: `toolUse {toolUseId, name, input}`, `toolResult {toolUseId, content: [{kind: "text" | "json",
 // data}], status: "success" | "error"}`. `results` maps a tool use id to `{tool, result}`, `result` being
 // `{Success: {items}}`, `{Error: …}` or `"Cancelled"`; it may be empty, so the `toolResult` blocks are what is read.
-import { z } from 'zod';
+import * as z from 'zod';
 import path from 'node:path';
 import { cleanTurnText, outputTail, type SessionAccumulator, type TranscriptRead } from '../../../core/session/events';
 import { KIRO_LOG_KINDS, documentHead, type RecordHead } from '../jsonLinesFormat';

@@ -5,7 +5,7 @@
 // store is emptied before that answer, so an empty answer to `complete` leaves the list all done. Conversations
 // exported from Kiro CLI's older store keep its `todo_list` calls, which act by index (`completed_indices`,
 // `insert_indices`, `remove_indices`). The list starts from the remembered plan.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { PlanItemStatus, SessionPlan } from '../../../core/session/events';
 import { planOf } from './planTools';
 

@@ -8,7 +8,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { z } from 'zod';
+import * as z from 'zod';
 import { cleanTurnText, emptyStats, outputTail, type SessionAccumulator, type TranscriptRead } from '../../../core/session/events';
 import { accumulator, relativePath, transcriptRead, unreadable, type ReaderOptions } from './common';
 import { splitAtHash, sqliteStoreOf, withReadOnlyDb, type SqliteDatabase } from './sqliteFile';
