@@ -7,7 +7,8 @@
 //   imports and re-exports, `import type` included, that reach another layer by a
 //   relative path;
 // - `no-restricted-syntax` applies the same regexes to `require()`, `import()` and
-//   `import('…')` types, which `no-restricted-imports` does not see.
+//   `import('…')` types, which `no-restricted-imports` does not see, and keeps zod imported
+//   as a namespace (test/unit/lint/zodImport.test.ts).
 // A regex reads the import as written: any run of `./` and `../` followed by the target
 // folder (optionally through `src/`). That is exact because no folder inside a layer is
 // named after a layer, and because a path with a detour (`panel/../../store`) is refused.
@@ -20,6 +21,12 @@ const MAP = 'docs/ARCHITECTURE.md#what-may-import-what';
 const noVscode = {
   name: 'vscode',
   message: `Layer rule "vscode only in the VS Code adapter": only src/vscode and src/extension.ts may import vscode — see ${MAP}.`,
+};
+// esbuild drops the unused members of a namespace import, not of zod's re-exported `z` object or its default export:
+// either carries all of zod into the bundle.
+const zodNamespace = {
+  selector: "ImportDeclaration[source.value='zod'] > :matches(ImportSpecifier, ImportDefaultSpecifier)",
+  message: "Import zod as a namespace, import * as z from 'zod': the bundles then keep only the parts of zod in use.",
 };
 const io = [
   'fs',
@@ -131,6 +138,7 @@ function layer(files, patterns, paths = [noVscode]) {
       'no-restricted-syntax': [
         'error',
         ...patterns.flatMap(({ regex, message }) => selectors.map((selector) => ({ selector: `${selector}[value=/${regex}/i]`, message }))),
+        zodNamespace,
       ],
     },
   };
