@@ -6,8 +6,9 @@
  * each ≤ 5× the bare start (Claude Code gives its SessionEnd hooks 1.5 s together unless one
  * declares a longer timeout; a loaded machine stretches every hook); on Node 20, past its end of
  * life, the rows are shown without a goal. Peak RSS of each process too (`/proc/<pid>/status`
- * VmHWM, read by a wrapper as the process exits; Linux only, else not shown). A third row, without a
- * goal, loads the CLI's tokenizer alone and counts once: the floor under the other two.
+ * VmHWM, read by a wrapper as the process exits; Linux only, else not shown). Two more rows, without a
+ * goal, load the CLI's tokenizer alone and count once, in the process and on a worker thread as
+ * dist/cli.js starts it: the floors under the other two (every handoff states its exact token count).
  *
  * Each run gets a fresh temporary HOME and XDG folders, so the session-log discovery reads
  * none of the real home's agent logs, and the CLI's state (the session id, the session-log
@@ -158,6 +159,15 @@ export async function cliRows(
     tokenizerAlone,
     `require('node:module').enableCompileCache?.();\nrequire(${JSON.stringify(path.resolve(__dirname, '..', 'dist', 'tokenizers', 'o200k_base.js'))}).countTokens('One count.');\n`,
   );
+  // The floor under the CLI's own start: the same load and count on a worker thread, as dist/cli.js does it so that
+  // the rest of the CLI starts beside it; the main thread only waits for the count.
+  const tokenizerOnWorker = path.join(root, 'tokenizer-on-worker.js');
+  writeFileSync(
+    tokenizerOnWorker,
+    `require('node:module').enableCompileCache?.();\nconst { Worker } = require('node:worker_threads');\nnew Worker(${JSON.stringify(
+      `require('node:worker_threads').parentPort.postMessage(require(${JSON.stringify(path.resolve(__dirname, '..', 'dist', 'tokenizers', 'o200k_base.js'))}).countTokens('One count.'));`,
+    )}, { eval: true }).once('message', () => process.exit(0));\n`,
+  );
   const commands = (version: string): Array<{ name: string; args: string[]; stdin?: string; noGoal?: true }> => [
     {
       name: `CLI \`handover\` on a small repository, whole process, vs bare \`node -e 0\` (Node ${version})`,
@@ -167,6 +177,11 @@ export async function cliRows(
     {
       name: `the CLI's tokenizer alone (o200k_base loaded, one count), whole process, vs bare \`node -e 0\` (Node ${version})`,
       args: [tokenizerAlone],
+      noGoal: true,
+    },
+    {
+      name: `the CLI's tokenizer alone on a worker thread (started, o200k_base loaded there), whole process, vs bare \`node -e 0\` (Node ${version})`,
+      args: [tokenizerOnWorker],
       noGoal: true,
     },
   ];
