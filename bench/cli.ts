@@ -180,7 +180,7 @@ export async function cliRows(
       noGoal: true,
     },
     {
-      name: `the CLI's tokenizer alone on a worker thread (started, o200k_base loaded there), whole process, vs bare \`node -e 0\` (Node ${version})`,
+      name: `the CLI's tokenizer alone on its worker thread (one count), whole process, vs bare \`node -e 0\` (Node ${version})`,
       args: [tokenizerOnWorker],
       noGoal: true,
     },
