@@ -232,7 +232,10 @@ describe('Windsurf Cascade hook logs', () => {
       assert.deepEqual(await findWindsurf(state, path.join(repo, 'pkg')), []);
       assert.equal(runs(), 0, 'no Cascade log anywhere: git is not asked');
       write(windsurfLogDir(state, repo), 't.jsonl', jsonl([p('pre_user_prompt', { user_prompt: 'in the repository' })]));
-      assert.deepEqual((await findWindsurf(state, path.join(repo, 'pkg'))).map((f) => path.basename(f.file)), ['t.jsonl']);
+      assert.deepEqual(
+        (await findWindsurf(state, path.join(repo, 'pkg'))).map((f) => path.basename(f.file)),
+        ['t.jsonl'],
+      );
       assert.equal(runs(), 1, 'a log exists: git names the repository top once');
     } finally {
       process.env.PATH = savedPath;
