@@ -25,7 +25,7 @@ const noVscode = {
 // esbuild drops the unused members of a namespace import, not of zod's re-exported `z` object or its default export:
 // either carries all of zod into the bundle.
 const zodNamespace = {
-  selector: "ImportDeclaration[source.value='zod'] > :matches(ImportSpecifier, ImportDefaultSpecifier)",
+  selector: "ImportDeclaration[source.value='zod'] > :matches(ImportSpecifier[imported.name='z'], ImportDefaultSpecifier)",
   message: "Import zod as a namespace, import * as z from 'zod': the bundles then keep only the parts of zod in use.",
 };
 const io = [
